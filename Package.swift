@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "snm",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "snm", targets: ["snm"]),
+    .library(name: "SNMSupabase", targets: ["SNMSupabase"]),
+    .library(name: "SNMQuery", targets: ["SNMQuery"]),
+  ],
+  targets: [
+    // C libraries from Debian, through pkg-config. The only C in the package.
+    .systemLibrary(
+      name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+    .systemLibrary(
+      name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    .systemLibrary(
+      name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+    // Client side: SNMNetwork <- SNMSupabase <- SNMQuery <- SNMShell <- snm
+    .target(name: "SNMNetwork"),
+    .target(name: "SNMSupabase", dependencies: ["SNMNetwork"]),
+    .target(name: "SNMQuery", dependencies: ["SNMSupabase", "SNMNetwork"]),
+    .target(
+      name: "SNMShell", dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "CLibEdit"]),
+
+    // Server side: the local project. Shares no code with the client side.
+    .target(name: "SNMLocal", dependencies: ["CLibPQ", "CCrypto"]),
+
+    .executableTarget(name: "snm", dependencies: ["SNMShell", "SNMLocal"]),
+
+    .testTarget(name: "SNMNetworkTests", dependencies: ["SNMNetwork"]),
+    .testTarget(name: "SNMSupabaseTests", dependencies: ["SNMSupabase", "SNMNetwork"]),
+    .testTarget(
+      name: "SNMQueryTests", dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(name: "SNMShellTests", dependencies: ["SNMShell"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "SNMLocalTests", dependencies: ["SNMLocal"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

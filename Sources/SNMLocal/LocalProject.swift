@@ -1,0 +1,2 @@
+/// The local Supabase-compatible project: Postgres cluster, REST and Auth gateways.
+public enum LocalProject {}

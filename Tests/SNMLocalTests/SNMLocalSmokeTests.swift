@@ -1,0 +1,6 @@
+import Testing
+@testable import SNMLocal
+
+@Test func targetLinks() {
+  #expect(Bool(true))
+}

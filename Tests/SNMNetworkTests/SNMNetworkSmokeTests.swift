@@ -1,0 +1,6 @@
+import Testing
+@testable import SNMNetwork
+
+@Test func targetLinks() {
+  #expect(Bool(true))
+}

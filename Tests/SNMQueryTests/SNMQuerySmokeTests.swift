@@ -1,0 +1,6 @@
+import Testing
+@testable import SNMQuery
+
+@Test func targetLinks() {
+  #expect(Bool(true))
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import SNMShell
+
+@Test func targetLinks() {
+  #expect(Bool(true))
+}

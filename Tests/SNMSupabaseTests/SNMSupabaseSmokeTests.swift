@@ -1,0 +1,6 @@
+import Testing
+@testable import SNMSupabase
+
+@Test func targetLinks() {
+  #expect(Bool(true))
+}
