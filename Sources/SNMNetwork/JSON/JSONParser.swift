@@ -1,0 +1,349 @@
+/// Parses UTF-8 JSON text into a ``JSONValue`` without recursion.
+///
+/// Values wait on one stack until their container closes, which then copies them into an array of
+/// exactly the right size; keys of consecutive objects at the same depth are compared with the last
+/// ones seen there and share one key array when equal (rows of a result all share their keys).
+struct JSONParser {
+  /// Arrays and objects nested deeper than this are refused, so printing a parsed value cannot
+  /// exhaust the stack.
+  static let maximumDepth = 512
+
+  private struct Frame {
+    var isObject: Bool
+    var valueStart: Int
+    var keyStart: Int
+  }
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var offset = 0
+  private var values: [JSONValue] = []
+  private var keys: [String] = []
+  private var frames: [Frame] = []
+  /// Per depth, the keys of the last object closed there.
+  private var recentKeys: [[String]] = []
+  /// Reused buffer for strings with escapes.
+  private var scratch: [UInt8] = []
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  /// Parses the whole input as one JSON value (surrounding whitespace allowed).
+  mutating func parse() throws(JSONParseError) -> JSONValue {
+    while true {
+      skipWhitespace()
+      guard offset < bytes.count else { throw expected("a JSON value") }
+      var value: JSONValue
+      switch bytes[offset] {
+      case UInt8(ascii: "{"):
+        try open(isObject: true)
+        skipWhitespace()
+        if offset < bytes.count && bytes[offset] == UInt8(ascii: "}") {
+          offset += 1
+          value = closeObject()
+        } else {
+          try readKey()
+          continue
+        }
+      case UInt8(ascii: "["):
+        try open(isObject: false)
+        skipWhitespace()
+        if offset < bytes.count && bytes[offset] == UInt8(ascii: "]") {
+          offset += 1
+          value = closeArray()
+        } else {
+          continue
+        }
+      case UInt8(ascii: "\""): value = .string(try readString(reusing: nil))
+      case UInt8(ascii: "t"): value = try readLiteral("true", .bool(true))
+      case UInt8(ascii: "f"): value = try readLiteral("false", .bool(false))
+      case UInt8(ascii: "n"): value = try readLiteral("null", .null)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = try readNumber()
+      default: throw expected("a JSON value")
+      }
+      // A complete value: hand it to its container, closing containers that end right after it.
+      while true {
+        guard let frame = frames.last else {
+          skipWhitespace()
+          guard offset == bytes.count else { throw expected("end of input after the JSON value") }
+          return value
+        }
+        values.append(value)
+        skipWhitespace()
+        let byte = offset < bytes.count ? bytes[offset] : 0
+        if byte == UInt8(ascii: ",") {
+          offset += 1
+          if frame.isObject {
+            skipWhitespace()
+            try readKey()
+          }
+          break
+        } else if frame.isObject && byte == UInt8(ascii: "}") {
+          offset += 1
+          value = closeObject()
+        } else if !frame.isObject && byte == UInt8(ascii: "]") {
+          offset += 1
+          value = closeArray()
+        } else {
+          throw expected(
+            frame.isObject
+              ? "',' or '}' after an object member" : "',' or ']' after an array element")
+        }
+      }
+    }
+  }
+
+  private mutating func open(isObject: Bool) throws(JSONParseError) {
+    guard frames.count < Self.maximumDepth else {
+      throw JSONParseError(offset: offset, reason: .tooDeep(limit: Self.maximumDepth))
+    }
+    frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count))
+    offset += 1
+  }
+
+  private mutating func closeArray() -> JSONValue {
+    let frame = frames.removeLast()
+    let elements = Array(values[frame.valueStart...])
+    values.removeSubrange(frame.valueStart...)
+    return .array(elements)
+  }
+
+  private mutating func closeObject() -> JSONValue {
+    let depth = frames.count - 1
+    let frame = frames.removeLast()
+    let members = Array(values[frame.valueStart...])
+    values.removeSubrange(frame.valueStart...)
+    let written = keys[frame.keyStart...]
+    let shared: [String]
+    if depth < recentKeys.count && recentKeys[depth].elementsEqual(written) {
+      shared = recentKeys[depth]
+    } else {
+      shared = Array(written)
+      if depth < recentKeys.count {
+        recentKeys[depth] = shared
+      } else {
+        recentKeys.append(contentsOf: repeatElement([], count: depth - recentKeys.count))
+        recentKeys.append(shared)
+      }
+    }
+    keys.removeSubrange(frame.keyStart...)
+    return .object(JSONObject(sharedKeys: shared, values: members))
+  }
+
+  /// Reads `"key"` and the `:` after it; the key's text is reused from the previous object at this
+  /// depth when it is the same.
+  private mutating func readKey() throws(JSONParseError) {
+    guard offset < bytes.count && bytes[offset] == UInt8(ascii: "\"") else {
+      throw expected("'\"' to start an object key")
+    }
+    var candidate: String?
+    if let frame = frames.last {
+      let depth = frames.count - 1
+      let position = keys.count - frame.keyStart
+      if depth < recentKeys.count && position < recentKeys[depth].count {
+        candidate = recentKeys[depth][position]
+      }
+    }
+    keys.append(try readString(reusing: candidate))
+    skipWhitespace()
+    guard offset < bytes.count && bytes[offset] == UInt8(ascii: ":") else {
+      throw expected("':' after an object key")
+    }
+    offset += 1
+  }
+
+  private mutating func readLiteral(_ word: StaticString, _ value: JSONValue) throws(JSONParseError)
+    -> JSONValue
+  {
+    let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+    for (index, byte) in text.enumerated() {
+      guard offset + index < bytes.count, bytes[offset + index] == byte else {
+        offset += index
+        throw expected("'\(word)'")
+      }
+    }
+    offset += text.count
+    return value
+  }
+
+  private mutating func readNumber() throws(JSONParseError) -> JSONValue {
+    let start = offset
+    guard let end = JSONNumber.scan(bytes, from: start),
+      end == bytes.count || !(bytes[end] &- 0x30 < 10 || bytes[end] == UInt8(ascii: "."))
+    else {
+      throw JSONParseError(offset: start, reason: .invalidNumber)
+    }
+    offset = end
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    return .number(JSONNumber(validatedText: text))
+  }
+
+  private mutating func skipWhitespace() {
+    while offset < bytes.count {
+      switch bytes[offset] {
+      case 0x20, 0x0a, 0x0d, 0x09: offset += 1
+      default: return
+      }
+    }
+  }
+
+  func expected(_ what: String) -> JSONParseError {
+    JSONParseError(
+      offset: offset, reason: .expected(what, found: JSONParseError.describe(bytes, at: offset)))
+  }
+}
+
+extension JSONParser {
+  /// Reads a string starting at the opening quote. Without escapes the text is taken straight from
+  /// the input (or `candidate` when its bytes are the same); with escapes it is built in `scratch`.
+  fileprivate mutating func readString(reusing candidate: String?) throws(JSONParseError) -> String
+  {
+    let quote = offset
+    var index = offset + 1
+    var highBits: UInt8 = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        let run = UnsafeBufferPointer(rebasing: bytes[quote + 1..<index])
+        offset = index + 1
+        if var candidate, candidate.utf8.count == run.count,
+          candidate.withUTF8({ $0.elementsEqual(run) })
+        {
+          return candidate
+        }
+        return try makeString(run, ascii: highBits < 0x80, quote: quote)
+      }
+      if byte == UInt8(ascii: "\\") {
+        return try readEscapedString(quote: quote, escape: index)
+      }
+      if byte < 0x20 {
+        throw JSONParseError(offset: index, reason: .controlCharacterInString(byte))
+      }
+      highBits |= byte
+      index += 1
+    }
+    offset = bytes.count
+    throw expected("'\"' to close the string that starts at byte \(quote)")
+  }
+
+  private func makeString(_ run: UnsafeBufferPointer<UInt8>, ascii: Bool, quote: Int)
+    throws(JSONParseError) -> String
+  {
+    if ascii { return String(decoding: run, as: UTF8.self) }
+    guard let text = String(validating: run, as: UTF8.self) else {
+      throw JSONParseError(offset: quote, reason: .invalidUTF8)
+    }
+    return text
+  }
+
+  private mutating func readEscapedString(quote: Int, escape: Int) throws(JSONParseError) -> String
+  {
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[quote + 1..<escape]))
+    var highBits: UInt8 = 0
+    var index = escape
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        offset = index + 1
+        let ascii = highBits < 0x80 && !scratch.contains { $0 >= 0x80 }
+        return try scratch.withUnsafeBufferPointer { run throws(JSONParseError) in
+          try makeString(run, ascii: ascii, quote: quote)
+        }
+      }
+      if byte == UInt8(ascii: "\\") {
+        index = try readEscape(at: index)
+        continue
+      }
+      if byte < 0x20 {
+        throw JSONParseError(offset: index, reason: .controlCharacterInString(byte))
+      }
+      highBits |= byte
+      scratch.append(byte)
+      index += 1
+    }
+    offset = bytes.count
+    throw expected("'\"' to close the string that starts at byte \(quote)")
+  }
+
+  /// Decodes the escape at `index` (a backslash) into `scratch`; returns the offset after it.
+  private mutating func readEscape(at index: Int) throws(JSONParseError) -> Int {
+    guard index + 1 < bytes.count else {
+      offset = bytes.count
+      throw expected("an escape character after '\\'")
+    }
+    let simple: UInt8? =
+      switch bytes[index + 1] {
+      case UInt8(ascii: "\""): UInt8(ascii: "\"")
+      case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+      case UInt8(ascii: "/"): UInt8(ascii: "/")
+      case UInt8(ascii: "b"): 0x08
+      case UInt8(ascii: "f"): 0x0c
+      case UInt8(ascii: "n"): 0x0a
+      case UInt8(ascii: "r"): 0x0d
+      case UInt8(ascii: "t"): 0x09
+      default: nil
+      }
+    if let simple {
+      scratch.append(simple)
+      return index + 2
+    }
+    guard bytes[index + 1] == UInt8(ascii: "u") else {
+      let found = bytes[index + 1]
+      let shown =
+        found > 0x20 && found < 0x7f
+        ? String(Character(Unicode.Scalar(found))) : "<byte 0x\(String(found, radix: 16))>"
+      throw JSONParseError(offset: index, reason: .invalidEscape("\\" + shown))
+    }
+    let unit = try readHex4(at: index + 2)
+    var scalarValue = UInt32(unit)
+    var next = index + 6
+    if (0xD800...0xDBFF).contains(unit) {
+      guard next + 1 < bytes.count, bytes[next] == UInt8(ascii: "\\"),
+        bytes[next + 1] == UInt8(ascii: "u")
+      else {
+        throw JSONParseError(
+          offset: index,
+          reason: .invalidUnicodeEscape("high surrogate \\u\(hex4(unit)) without its pair"))
+      }
+      let low = try readHex4(at: next + 2)
+      guard (0xDC00...0xDFFF).contains(low) else {
+        throw JSONParseError(
+          offset: next, reason: .invalidUnicodeEscape("\\u\(hex4(low)) is not a low surrogate"))
+      }
+      scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+      next += 6
+    } else if (0xDC00...0xDFFF).contains(unit) {
+      throw JSONParseError(
+        offset: index,
+        reason: .invalidUnicodeEscape("low surrogate \\u\(hex4(unit)) without its pair"))
+    }
+    guard let scalar = Unicode.Scalar(scalarValue) else {
+      throw JSONParseError(offset: index, reason: .invalidUnicodeEscape("not a unicode scalar"))
+    }
+    UTF8.encode(scalar) { scratch.append($0) }
+    return next
+  }
+
+  private func readHex4(at start: Int) throws(JSONParseError) -> UInt16 {
+    var value: UInt16 = 0
+    for index in start..<start + 4 {
+      guard index < bytes.count else {
+        throw JSONParseError(
+          offset: start - 2, reason: .invalidUnicodeEscape("expected 4 hex digits"))
+      }
+      let byte = bytes[index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default:
+        throw JSONParseError(
+          offset: start - 2, reason: .invalidUnicodeEscape("expected 4 hex digits"))
+      }
+      value = value << 4 | UInt16(digit)
+    }
+    return value
+  }
+}

@@ -1,0 +1,113 @@
+extension JSONValue {
+  /// The compact form PostgREST bodies use: no spaces, keys in order, `/` and non-ASCII unescaped.
+  ///
+  /// ```swift
+  /// JSONValue(["name": "Kim", "tags": ["a"]]).serialized()   // {"name":"Kim","tags":["a"]}
+  /// ```
+  public func serialized() -> String {
+    String(decoding: serializedBytes(), as: UTF8.self)
+  }
+
+  /// The compact form as UTF-8 bytes, ready to send.
+  public func serializedBytes() -> [UInt8] {
+    var writer = JSONWriter(indent: nil)
+    writer.write(self, depth: 0)
+    return writer.output
+  }
+
+  /// An indented form for people: one member or element per line, `"key": value`.
+  ///
+  /// ```swift
+  /// print(row.prettyPrinted())
+  /// // {
+  /// //   "name": "Kim"
+  /// // }
+  /// ```
+  public func prettyPrinted(indent: Int = 2) -> String {
+    var writer = JSONWriter(indent: max(0, indent))
+    writer.write(self, depth: 0)
+    return String(decoding: writer.output, as: UTF8.self)
+  }
+}
+
+/// Writes JSON into a byte buffer.
+struct JSONWriter {
+  /// Spaces per level, or nil for the compact form.
+  let indent: Int?
+  var output: [UInt8] = []
+
+  init(indent: Int?) {
+    self.indent = indent
+    output.reserveCapacity(256)
+  }
+
+  mutating func write(_ value: JSONValue, depth: Int) {
+    switch value {
+    case .null: append("null")
+    case .bool(let flag): append(flag ? "true" : "false")
+    case .number(let number): output.append(contentsOf: number.text.utf8)
+    case .string(let text): writeString(text)
+    case .array(let elements):
+      output.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        newline(depth + 1)
+        write(element, depth: depth + 1)
+      }
+      if !elements.isEmpty { newline(depth) }
+      output.append(UInt8(ascii: "]"))
+    case .object(let object):
+      output.append(UInt8(ascii: "{"))
+      for index in object.indices {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        newline(depth + 1)
+        writeString(object.keys[index])
+        output.append(UInt8(ascii: ":"))
+        if indent != nil { output.append(UInt8(ascii: " ")) }
+        write(object.values[index], depth: depth + 1)
+      }
+      if !object.isEmpty { newline(depth) }
+      output.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private mutating func newline(_ depth: Int) {
+    guard let indent else { return }
+    output.append(0x0a)
+    output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * depth))
+  }
+
+  private mutating func append(_ text: StaticString) {
+    output.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  /// A quoted string: `"` and `\` get a backslash, control characters their short or `\u00XX` form.
+  mutating func writeString(_ text: String) {
+    output.append(UInt8(ascii: "\""))
+    var text = text
+    text.withUTF8 { bytes in
+      var runStart = 0
+      for index in bytes.indices {
+        let byte = bytes[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+          continue
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        runStart = index + 1
+        output.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+        case 0x0a: output.append(UInt8(ascii: "n"))
+        case 0x0d: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0c: output.append(UInt8(ascii: "f"))
+        default: output.append(contentsOf: "u\(hex4(UInt16(byte)).lowercased())".utf8)
+        }
+      }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import SNMNetwork
-
-@Test func targetLinks() {
-  #expect(Bool(true))
-}
