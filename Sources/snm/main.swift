@@ -4,6 +4,7 @@ import SNMNetwork
 import SNMShell
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "local" { exit(LocalCommand.run(Array(arguments.dropFirst()))) }
 if arguments.first == "--version" {
   print("snm \(SNMNetwork.version)")
   exit(0)

@@ -1,0 +1,36 @@
+/// What the router calls for every `/rest/v1/*` request (the PostgREST behaviour).
+///
+/// ```swift
+/// struct RESTGateway: RESTHandling {
+///   func handle(_ request: HTTPRequest, auth: RequestAuth, database: PGPool) -> HTTPResponse {
+///     do {
+///       let rows = try database.transaction(auth: auth) { tx in
+///         try tx.execute("select coalesce(json_agg(t), '[]') from public.dog_profile t").scalar
+///       }
+///       return .json(status: 200, rows ?? "[]")
+///     } catch { ... }
+///   }
+/// }
+/// ```
+/// Called on a server thread, possibly many at once: keep shared state `Sendable`. The router has
+/// checked `apikey` and the JWT already; `auth` is the role to run as. `database` connects as
+/// `authenticator` (NOINHERIT), so the handler must switch role, which `PGPool.transaction` does.
+/// `request.path` still starts with `/rest/v1`.
+public protocol RESTHandling: Sendable {
+  func handle(_ request: HTTPRequest, auth: RequestAuth, database: PGPool) -> HTTPResponse
+}
+
+/// The stand-in until the REST gateway lands: every request answers 501.
+public struct RESTNotImplemented: RESTHandling {
+  public init() {}
+
+  public func handle(_ request: HTTPRequest, auth: RequestAuth, database: PGPool) -> HTTPResponse {
+    .json(
+      status: 501,
+      .object([
+        .init("code", .string("PGRST501")),
+        .init("message", .string("the REST gateway is not built yet")),
+        .init("details", .null), .init("hint", .null),
+      ]))
+  }
+}

@@ -1,0 +1,105 @@
+/// The gateway in front of both services, as Supabase's API gateway: CORS, `apikey`, JWT, routes.
+///
+/// ```swift
+/// let router = Router(keys: keys, signer: signer, rest: RESTNotImplemented(), restPool: pool, auth: auth)
+/// let server = HTTPServer(port: 54321, handler: router.handle)
+/// ```
+/// `/rest/v1/*` goes to the `RESTHandling` with a verified `RequestAuth`; `/auth/v1/*` to Auth.
+/// Without `apikey` (header or query) the answer is 401 as on Supabase; a bad REST JWT is 401
+/// PGRST301/PGRST303 as PostgREST answers.
+public struct Router: Sendable {
+  public let keys: ProjectKeys
+  public let signer: JWTSigner
+  public let rest: any RESTHandling
+  public let restPool: PGPool
+  public let auth: AuthGateway
+  /// Roles a token may ask for: the ones `authenticator` is granted.
+  public let assumableRoles: Set<String>
+  let now: @Sendable () -> Double
+
+  public init(
+    keys: ProjectKeys, signer: JWTSigner, rest: any RESTHandling, restPool: PGPool,
+    auth: AuthGateway, assumableRoles: Set<String> = ["anon", "authenticated", "service_role"],
+    now: @escaping @Sendable () -> Double
+  ) {
+    self.keys = keys
+    self.signer = signer
+    self.rest = rest
+    self.restPool = restPool
+    self.auth = auth
+    self.assumableRoles = assumableRoles
+    self.now = now
+  }
+
+  /// Answers one request. Never throws: every failure is a response.
+  public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    var response = route(request)
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+  }
+
+  func route(_ request: HTTPRequest) -> HTTPResponse {
+    let service: Service
+    if Self.matches(request.path, prefix: "/rest/v1") {
+      service = .rest
+    } else if Self.matches(request.path, prefix: "/auth/v1") {
+      service = .auth
+    } else {
+      return .json(status: 404, #"{"message":"no Route matched with those values"}"#)
+    }
+    if request.method == "OPTIONS" { return Self.preflight(request) }
+    guard let apiKey = request.headers["apikey"] ?? request.queryValue("apikey") else {
+      return .json(
+        status: 401,
+        #"{"message":"No API key found in request","hint":"No `apikey` request header or url param was found."}"#
+      )
+    }
+    guard let keyClaims = keys.claims(forAPIKey: apiKey) else {
+      return .json(
+        status: 401,
+        #"{"message":"Invalid API key","hint":"Double check your Supabase `anon` or `service_role` API key."}"#
+      )
+    }
+    switch service {
+    case .auth:
+      return auth.handle(request)
+    case .rest:
+      switch restAuth(request, keyClaims: keyClaims) {
+      case .success(let requestAuth):
+        return rest.handle(request, auth: requestAuth, database: restPool)
+      case .failure(let error):
+        return Self.jwtFailure(error)
+      }
+    }
+  }
+
+  enum Service { case rest, auth }
+
+  /// The role and claims a REST request runs with: the Bearer token, else the `apikey`'s claims.
+  func restAuth(_ request: HTTPRequest, keyClaims: LocalJSON) -> Result<RequestAuth, JWTError> {
+    var claims = keyClaims
+    if let header = request.headers["Authorization"], let token = Self.bearerToken(header) {
+      do {
+        claims = try signer.verify(token, now: now())
+      } catch {
+        return .failure(error)
+      }
+    }
+    let role = claims["role"]?.stringValue ?? "anon"
+    guard assumableRoles.contains(role) else { return .failure(.roleNotAssumable(role)) }
+    return .success(RequestAuth(role: role, claims: claims, isAnonymous: role == "anon"))
+  }
+
+  /// The token of `Bearer <token>` (scheme in any case); `nil` for other schemes.
+  static func bearerToken(_ header: String) -> String? {
+    let trimmed = header.trimmingSpaces
+    guard trimmed.lowercased() == "bearer" || trimmed.lowercased().hasPrefix("bearer ") else {
+      return nil
+    }
+    return String(trimmed.dropFirst(6)).trimmingSpaces
+  }
+
+  static func matches(_ path: String, prefix: String) -> Bool {
+    path == prefix || path.hasPrefix(prefix + "/")
+  }
+}

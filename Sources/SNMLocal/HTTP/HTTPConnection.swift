@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Serves one accepted socket: reads requests, calls the handler, writes responses, keeps alive.
+struct HTTPConnection {
+  let socket: Int32
+  let limits: HTTPServerLimits
+  let handler: HTTPServer.Handler
+  let remoteAddress: String
+
+  /// Runs until the peer closes, a limit or timeout ends it, or a response says close. Closes the fd.
+  func serve() {
+    defer { close(socket) }
+    var reader = HTTPRequestReader(limits: limits)
+    var scratch = [UInt8](repeating: 0, count: 65_536)
+    var lastActivity = monotonicSeconds()
+    var requestStart: Double?
+    while true {
+      switch reader.next() {
+      case .request(var request, let keepAlive):
+        request.remoteAddress = remoteAddress
+        let response = handler(request)
+        let bytes = HTTPResponseWriter.serialize(
+          response, keepAlive: keepAlive, bodyless: request.method == "HEAD")
+        guard write(bytes), keepAlive else { return }
+        lastActivity = monotonicSeconds()
+        requestStart = nil
+      case .failure(let failure):
+        _ = write(
+          HTTPResponseWriter.serialize(
+            HTTPResponseWriter.failure(failure), keepAlive: false, bodyless: false))
+        return
+      case .needMore:
+        if reader.wantsContinue {
+          reader.wantsContinue = false
+          guard write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+        }
+        let received = scratch.withUnsafeMutableBytes { buffer in
+          recv(socket, buffer.baseAddress, buffer.count, 0)
+        }
+        let now = monotonicSeconds()
+        if received > 0 {
+          if requestStart == nil { requestStart = now }
+          scratch.withUnsafeBufferPointer { buffer in
+            reader.append(UnsafeBufferPointer(rebasing: buffer[0..<received]))
+          }
+          continue
+        }
+        if received == 0 { return }
+        guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return }
+        if reader.hasPartialRequest, let start = requestStart {
+          if now - start >= limits.requestTimeout {
+            let timeout = HTTPParseFailure(status: 408, message: "request not received in time")
+            _ = write(
+              HTTPResponseWriter.serialize(
+                HTTPResponseWriter.failure(timeout), keepAlive: false, bodyless: false))
+            return
+          }
+        } else if now - lastActivity >= limits.idleTimeout {
+          return
+        }
+      }
+    }
+  }
+
+  /// Writes all of `bytes`; false when the peer is gone or stopped reading for `writeTimeout`.
+  func write(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        guard let base = buffer.baseAddress else { return false }
+        let sent = send(socket, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+        if sent > 0 {
+          offset += sent
+        } else if sent < 0 && errno == EINTR {
+          continue
+        } else {
+          return false
+        }
+      }
+      return true
+    }
+  }
+}
+
+/// Seconds on a clock that never jumps.
+func monotonicSeconds() -> Double {
+  var spec = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &spec)
+  return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}

@@ -1,0 +1,71 @@
+import CCrypto
+
+/// The few libcrypto primitives the local project needs: HMAC-SHA256, SHA-256, random bytes.
+///
+/// ```swift
+/// let mac = try Crypto.hmacSHA256(key: secret, data: Array("a.b".utf8))
+/// ```
+/// Each throws `CryptoError` when libcrypto reports a failure.
+public enum Crypto {
+  /// HMAC-SHA256 of `data` under `key` (32 bytes).
+  public static func hmacSHA256(key: [UInt8], data: [UInt8]) throws(CryptoError) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: 32)
+    let status = key.withUnsafeBufferPointer { keyBuffer in
+      data.withUnsafeBufferPointer { dataBuffer in
+        output.withUnsafeMutableBufferPointer { outBuffer in
+          snm_hmac_sha256(
+            keyBuffer.baseAddress, Int32(keyBuffer.count), dataBuffer.baseAddress, dataBuffer.count,
+            outBuffer.baseAddress)
+        }
+      }
+    }
+    guard status == 1 else { throw CryptoError(operation: "HMAC-SHA256") }
+    return output
+  }
+
+  /// SHA-256 digest of `data` (32 bytes).
+  public static func sha256(_ data: [UInt8]) throws(CryptoError) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: 32)
+    let status = data.withUnsafeBufferPointer { dataBuffer in
+      output.withUnsafeMutableBufferPointer { outBuffer in
+        snm_sha256(dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress)
+      }
+    }
+    guard status == 1 else { throw CryptoError(operation: "SHA-256") }
+    return output
+  }
+
+  /// `count` bytes from libcrypto's CSPRNG.
+  public static func randomBytes(_ count: Int) throws(CryptoError) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: count)
+    let status = output.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
+    guard status == 1 else { throw CryptoError(operation: "RAND_bytes") }
+    return output
+  }
+
+  /// Compares in time independent of where the inputs differ.
+  public static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    var difference: UInt8 = 0
+    for index in 0..<lhs.count { difference |= lhs[index] ^ rhs[index] }
+    return difference == 0
+  }
+
+  /// Lowercase hex of `bytes`.
+  public static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      output.append(digits[Int(byte >> 4)])
+      output.append(digits[Int(byte & 15)])
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+}
+
+/// libcrypto refused an operation.
+public struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var operation: String
+  public var description: String { "libcrypto failed in \(operation)" }
+}

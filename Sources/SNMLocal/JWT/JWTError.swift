@@ -1,0 +1,51 @@
+/// Why a JWT was refused. The REST side answers PGRST301 / PGRST303, the Auth side 403 `bad_jwt`.
+///
+/// ```swift
+/// catch let error as JWTError { error.postgrestCode   // "PGRST303" for .expired
+/// ```
+public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// `Authorization: Bearer` with nothing after it.
+  case empty
+  /// Not three base64url parts of JSON objects; the text says what is wrong.
+  case malformed(String)
+  /// The header's `alg` is not HS256 (`none`, `RS256`, missing).
+  case unsupportedAlgorithm(String)
+  /// The signature does not match the secret.
+  case badSignature
+  /// `exp` is in the past.
+  case expired
+  /// `nbf` is in the future.
+  case notYetValid
+  /// `iat` is in the future.
+  case issuedInFuture
+  /// An `aud` claim is present and does not name the expected audience.
+  case wrongAudience
+  /// The `role` claim names a role the gateway may not switch to.
+  case roleNotAssumable(String)
+
+  /// PostgREST's error code: PGRST301 for decoding and signature problems, PGRST303 for claims.
+  public var postgrestCode: String {
+    switch self {
+    case .empty, .malformed, .unsupportedAlgorithm, .badSignature: "PGRST301"
+    case .expired, .notYetValid, .issuedInFuture, .wrongAudience: "PGRST303"
+    case .roleNotAssumable: "42501"
+    }
+  }
+
+  /// The message PostgREST puts in the error body.
+  public var message: String {
+    switch self {
+    case .empty: "Empty JWT is sent in Authorization header"
+    case .malformed(let reason): reason
+    case .unsupportedAlgorithm: "Wrong or unsupported encoding algorithm"
+    case .badSignature: "JWT cryptographic operation failed"
+    case .expired: "JWT expired"
+    case .notYetValid: "JWT not yet valid"
+    case .issuedInFuture: "JWT issued at future"
+    case .wrongAudience: "JWT not in audience"
+    case .roleNotAssumable(let role): "permission denied to set role \"\(role)\""
+    }
+  }
+
+  public var description: String { message }
+}

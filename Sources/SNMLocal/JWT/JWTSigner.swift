@@ -1,0 +1,74 @@
+/// HS256 JSON Web Tokens: sign claims, verify tokens (signature, `alg`, `exp`, `nbf`, `iat`, `aud`).
+///
+/// ```swift
+/// let signer = JWTSigner(secret: Array(secretText.utf8))
+/// let token = try signer.sign(.object([.init("role", .string("anon"))]))
+/// let claims = try signer.verify(token, now: Date().timeIntervalSince1970)
+/// claims["role"]?.stringValue   // "anon"
+/// ```
+/// `verify` throws `JWTError`; `sign` throws `CryptoError` if libcrypto fails.
+public struct JWTSigner: Sendable {
+  let secret: [UInt8]
+  /// Seconds of clock skew tolerated for `nbf` and `iat`; `exp` is strict so short expiries test fast.
+  public var leeway: Double
+
+  public init(secret: [UInt8], leeway: Double = 30) {
+    self.secret = secret
+    self.leeway = leeway
+  }
+
+  /// Signs `claims` (a JSON object) as `header.payload.signature` with `{"alg":"HS256","typ":"JWT"}`.
+  public func sign(_ claims: LocalJSON) throws(CryptoError) -> String {
+    let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+    let payload = Base64URL.encode(Array(claims.serialized().utf8))
+    let input = header + "." + payload
+    let mac = try Crypto.hmacSHA256(key: secret, data: Array(input.utf8))
+    return input + "." + Base64URL.encode(mac)
+  }
+
+  /// Checks `token` and returns its claims object.
+  ///
+  /// `audience`: when set, a token whose `aud` (string or array) is present and does not contain it
+  /// is refused; a token without `aud` passes, as PostgREST does. `now` is unix seconds.
+  /// Throws `JWTError` in this order: malformed, algorithm, signature, then time and audience.
+  public func verify(
+    _ token: String, now: Double, audience: String? = nil
+  ) throws(JWTError) -> LocalJSON {
+    guard !token.isEmpty else { throw .empty }
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { throw .malformed("Expected 3 parts in JWT; got \(parts.count)") }
+    guard let headerBytes = Base64URL.decode(parts[0]),
+      let header = try? LocalJSON.parse(headerBytes), header.objectValue != nil
+    else { throw .malformed("JWT header is not base64url-encoded JSON") }
+    guard let alg = header["alg"]?.stringValue, alg == "HS256" else {
+      throw .unsupportedAlgorithm(header["alg"]?.stringValue ?? "")
+    }
+    guard let signature = Base64URL.decode(parts[2]) else {
+      throw .malformed("JWT signature is not base64url-encoded")
+    }
+    let input = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+    guard let expected = try? Crypto.hmacSHA256(key: secret, data: input),
+      Crypto.constantTimeEqual(expected, signature)
+    else { throw .badSignature }
+    guard let payloadBytes = Base64URL.decode(parts[1]),
+      let claims = try? LocalJSON.parse(payloadBytes), claims.objectValue != nil
+    else { throw .malformed("JWT payload is not base64url-encoded JSON") }
+    try checkTimes(claims, now: now)
+    if let audience, let aud = claims["aud"], !aud.isNull {
+      let names = aud.arrayValue?.compactMap(\.stringValue) ?? aud.stringValue.map { [$0] } ?? []
+      guard names.contains(audience) else { throw .wrongAudience }
+    }
+    return claims
+  }
+
+  func checkTimes(_ claims: LocalJSON, now: Double) throws(JWTError) {
+    if let exp = claims["exp"], !exp.isNull {
+      guard let seconds = exp.doubleValue else {
+        throw .malformed("JWT claim 'exp' is not a number")
+      }
+      if now >= seconds { throw .expired }
+    }
+    if let nbf = claims["nbf"]?.doubleValue, now + leeway < nbf { throw .notYetValid }
+    if let iat = claims["iat"]?.doubleValue, now + leeway < iat { throw .issuedInFuture }
+  }
+}

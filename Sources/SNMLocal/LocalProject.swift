@@ -1,2 +1,0 @@
-/// The local Supabase-compatible project: Postgres cluster, REST and Auth gateways.
-public enum LocalProject {}

@@ -1,0 +1,117 @@
+@preconcurrency import CLibPQ
+import Synchronization
+
+/// One libpq connection. Statements are parameterised (`PQexecParams`, text in, text out).
+///
+/// ```swift
+/// let connection = try PGConnection(conninfo: "host=/path/to/socket dbname=postgres user=authenticator")
+/// let result = try connection.execute("select $1::int + 1 as n", ["41"])   // result.scalar == "42"
+/// ```
+/// Calls are serialised by a lock, so the object is `Sendable`; a pool hands each connection to one
+/// request at a time (`PGPool`). Throws `PGError` (`.connection` when the link is gone).
+public final class PGConnection: Sendable {
+  let handle: Mutex<OpaquePointer?>
+
+  /// Opens a connection with a libpq conninfo string.
+  ///
+  /// Throws `PGError` of kind `.connection` with libpq's message when the server cannot be reached.
+  public init(conninfo: String) throws(PGError) {
+    guard let connection = PQconnectdb(conninfo) else {
+      throw PGError(kind: .client, message: "out of memory opening a connection")
+    }
+    guard PQstatus(connection) == CONNECTION_OK else {
+      let message = Self.trimmed(PQerrorMessage(connection))
+      PQfinish(connection)
+      throw PGError(kind: .connection, sqlState: "08006", message: message)
+    }
+    handle = Mutex(connection)
+  }
+
+  deinit {
+    handle.withLock { connection in
+      if let connection { PQfinish(connection) }
+      connection = nil
+    }
+  }
+
+  /// Runs one statement (no `;`-separated lists) with text parameters bound as `$1`, `$2`, ...
+  ///
+  /// Throws `PGError`: `.server` with SQLSTATE, message, detail and hint when the statement fails.
+  public func execute(_ sql: String, _ parameters: [String?] = []) throws(PGError) -> PGResult {
+    try execute(PGStatement(sql, parameters))
+  }
+
+  /// Runs one `PGStatement`. Throws as `execute(_:_:)`.
+  public func execute(_ statement: PGStatement) throws(PGError) -> PGResult {
+    try handle.withLock { connection throws(PGError) -> PGResult in
+      guard let connection else { throw Self.closedError }
+      let raw = try Self.withCStrings(statement.parameters) { values throws(PGError) in
+        snm_pq_exec_text_params(connection, statement.sql, Int32(values.count), values)
+      }
+      return try Self.consume(raw, connection: connection)
+    }
+  }
+
+  /// Sends several statements in one round trip (libpq pipeline mode) and returns their results.
+  ///
+  /// ```swift
+  /// let results = try connection.pipeline([PGStatement("begin"), PGStatement("select 1")])
+  /// ```
+  /// Stops at the first failing statement and throws its `PGError`; the later ones are skipped.
+  public func pipeline(_ statements: [PGStatement]) throws(PGError) -> [PGResult] {
+    if statements.count == 1 { return [try execute(statements[0])] }
+    return try handle.withLock { connection throws(PGError) -> [PGResult] in
+      guard let connection else { throw Self.closedError }
+      return try Self.runPipeline(statements, connection: connection)
+    }
+  }
+
+  /// Runs a script of several `;`-separated statements with no parameters (simple query protocol).
+  ///
+  /// Only for trusted SQL shipped with snm or written by the project's owner (bootstrap,
+  /// migrations). Request data must never reach this: use `execute` with parameters.
+  /// Throws `PGError` of the first failing statement.
+  public func executeScript(_ sql: String) throws(PGError) {
+    try handle.withLock { connection throws(PGError) in
+      guard let connection else { throw Self.closedError }
+      guard !sql.utf8.contains(0) else {
+        throw PGError(kind: .client, message: "the script contains a NUL byte")
+      }
+      _ = try Self.consume(PQexec(connection, sql), connection: connection)
+    }
+  }
+
+  /// True while the link is up and no transaction is left open (safe to hand to the next user).
+  public var isReusable: Bool {
+    handle.withLock { connection in
+      guard let connection else { return false }
+      return PQstatus(connection) == CONNECTION_OK
+        && PQtransactionStatus(connection) == PQTRANS_IDLE
+    }
+  }
+
+  /// True while a transaction block is open (or failed and not yet rolled back).
+  public var isInTransaction: Bool {
+    handle.withLock { connection in
+      guard let connection else { return false }
+      let status = PQtransactionStatus(connection)
+      return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+  }
+
+  /// The server's version number (150018 for 15.18), 0 when unknown.
+  public var serverVersion: Int {
+    handle.withLock { connection in connection.map { Int(PQserverVersion($0)) } ?? 0 }
+  }
+
+  /// Closes the connection now; later calls throw `.connection`.
+  public func close() {
+    handle.withLock { connection in
+      if let connection { PQfinish(connection) }
+      connection = nil
+    }
+  }
+
+  static let closedError = PGError(
+    kind: .connection, sqlState: "08003", message: "the connection is closed")
+}

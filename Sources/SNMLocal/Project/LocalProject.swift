@@ -1,0 +1,24 @@
+/// The local Supabase-compatible project: a Postgres cluster plus snm's REST and Auth gateway.
+///
+/// ```swift
+/// // main.swift, when no project is configured:
+/// let endpoint = try LocalProject.ensureRunning()     // default dir, port 54321
+/// endpoint.url        // "http://127.0.0.1:54321"
+/// endpoint.anonKey
+/// ```
+/// Throws `LocalProjectError` (`exitCode` 3 when Postgres or the gateway cannot be brought up).
+public enum LocalProject {
+  /// URL and anon key of a running project.
+  public struct Endpoint: Sendable, Equatable {
+    public var url: String
+    public var anonKey: String
+  }
+
+  /// Starts the project (creating it on first use) unless it already runs; returns how to reach it.
+  public static func ensureRunning(
+    _ options: LocalProjectOptions = LocalProjectOptions()
+  ) throws(LocalProjectError) -> Endpoint {
+    let status = try LocalProjectController(options: options).start()
+    return Endpoint(url: status.url, anonKey: status.anonKey)
+  }
+}

@@ -1,0 +1,35 @@
+/// What `snm local status` reports (and `--json` prints).
+public struct LocalProjectStatus: Sendable, Equatable {
+  /// `http://127.0.0.1:<port>`: REST at `/rest/v1`, Auth at `/auth/v1`.
+  public var url: String
+  public var anonKey: String
+  public var serviceRoleKey: String
+  public var dataDir: String
+  /// Where the Postgres cluster lives (the data dir's `postgres/` or a folder Postgres owns).
+  public var clusterDir: String
+  /// Both Postgres and the gateway answer.
+  public var running: Bool
+  public var gatewayRunning: Bool
+  public var postgresRunning: Bool
+  public var gatewayPID: Int?
+  public var port: Int
+  /// `PostgreSQL 15.18`, when known.
+  public var postgresVersion: String?
+  public var logFile: String
+  public var jwtExpiry: Int
+
+  /// The status as one JSON object, keys in snake_case.
+  public var json: LocalJSON {
+    .object([
+      .init("url", .string(url)), .init("rest_url", .string(url + "/rest/v1")),
+      .init("auth_url", .string(url + "/auth/v1")), .init("anon_key", .string(anonKey)),
+      .init("service_role_key", .string(serviceRoleKey)), .init("data_dir", .string(dataDir)),
+      .init("cluster_dir", .string(clusterDir)), .init("running", .bool(running)),
+      .init("gateway_running", .bool(gatewayRunning)),
+      .init("postgres_running", .bool(postgresRunning)),
+      .init("gateway_pid", gatewayPID.map { .int($0) } ?? .null), .init("port", .int(port)),
+      .init("postgres_version", .optional(postgresVersion)), .init("log_file", .string(logFile)),
+      .init("jwt_expiry", .int(jwtExpiry)),
+    ])
+  }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import SNMLocal
-
-@Test func targetLinks() {
-  #expect(Bool(true))
-}
