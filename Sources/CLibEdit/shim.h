@@ -4,4 +4,69 @@
 #include <stdio.h>
 #include <editline/readline.h>
 #include <histedit.h>
+
+// Swift cannot call C variadic functions: one fixed-signature wrapper per el_set/el_get/history use.
+
+typedef char *(*snm_prompt_fn)(EditLine *);
+typedef unsigned char (*snm_editor_fn)(EditLine *, int);
+
+static inline int snm_el_set_prompt(EditLine *el, snm_prompt_fn fn, char escape) {
+  return el_set(el, EL_PROMPT_ESC, fn, escape);
+}
+static inline int snm_el_set_editor(EditLine *el, const char *mode) {
+  return el_set(el, EL_EDITOR, mode);
+}
+static inline int snm_el_set_signal(EditLine *el, int on) { return el_set(el, EL_SIGNAL, on); }
+static inline int snm_el_bind(EditLine *el, const char *key, const char *command) {
+  return el_set(el, EL_BIND, key, command, (const char *)NULL);
+}
+static inline int snm_el_setty(EditLine *el, const char *mode, const char *flag) {
+  return el_set(el, EL_SETTY, mode, flag, (const char *)NULL);
+}
+static inline int snm_el_addfn(EditLine *el, const char *name, const char *help, snm_editor_fn fn) {
+  return el_set(el, EL_ADDFN, name, help, fn);
+}
+static inline int snm_el_set_history(EditLine *el, History *h) {
+  return el_set(el, EL_HIST, history, h);
+}
+static inline int snm_el_set_clientdata(EditLine *el, void *data) {
+  return el_set(el, EL_CLIENTDATA, data);
+}
+static inline void *snm_el_get_clientdata(EditLine *el) {
+  void *data = NULL;
+  if (el_get(el, EL_CLIENTDATA, &data) != 0) return NULL;
+  return data;
+}
+static inline int snm_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
+
+static inline int snm_history_set_size(History *h, int size) {
+  HistEvent ev;
+  return history(h, &ev, H_SETSIZE, size);
+}
+static inline int snm_history_set_unique(History *h, int on) {
+  HistEvent ev;
+  return history(h, &ev, H_SETUNIQUE, on);
+}
+static inline int snm_history_enter(History *h, const char *line) {
+  HistEvent ev;
+  return history(h, &ev, H_ENTER, line);
+}
+static inline int snm_history_load(History *h, const char *path) {
+  HistEvent ev;
+  return history(h, &ev, H_LOAD, path);
+}
+static inline int snm_history_save(History *h, const char *path) {
+  HistEvent ev;
+  return history(h, &ev, H_SAVE, path);
+}
+static inline int snm_history_count(History *h) {
+  HistEvent ev;
+  if (history(h, &ev, H_GETSIZE) != 0) return 0;
+  return ev.num;
+}
+
+// stdin/stdout/stderr are mutable globals in glibc, which Swift 6 refuses to read.
+static inline FILE *snm_stdin(void) { return stdin; }
+static inline FILE *snm_stdout(void) { return stdout; }
+static inline FILE *snm_stderr(void) { return stderr; }
 #endif

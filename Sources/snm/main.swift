@@ -3,11 +3,63 @@ import SNMLocal
 import SNMNetwork
 import SNMShell
 
+// The one funnel: argv -> options -> run -> exit code. Every error becomes one message and a code.
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Subcommands that own their process (and its signals) dispatch first.
 if arguments.first == "local" { exit(LocalCommand.run(Array(arguments.dropFirst()))) }
-if arguments.first == "--version" {
-  print("snm \(SNMNetwork.version)")
-  exit(0)
+
+InterruptSignals.shared.install()
+let status: ExitCode
+do {
+  switch try CommandLineParser.parse(arguments) {
+  case .version:
+    print("snm \(SNMNetwork.version)")
+    status = .success
+  case .help:
+    print(HelpText.usage, terminator: "")
+    status = .success
+  case .completion(let shell):
+    print(CompletionScript.script(for: shell), terminator: "")
+    status = .success
+  case .subcommand(let name, _):
+    throw UsageError("'snm \(name)' is not built yet")
+  case .run(let options):
+    status = try await runShell(options)
+  }
+} catch let error as UsageError {
+  FileHandle.standardError.write(Data("snm: \(error.message)\nTry 'snm --help'.\n".utf8))
+  status = .usage
+} catch {
+  FileHandle.standardError.write(Data("snm: \(error)\n".utf8))
+  status = .failure
 }
-FileHandle.standardError.write(Data("snm: not built yet\n".utf8))
-exit(2)
+exit(status.rawValue)
+
+/// The shell, `-c` statements or scripts, against the selected project.
+func runShell(_ options: CommandLineOptions) async throws -> ExitCode {
+  guard let project = try ProjectSelection.resolve(options) else {
+    throw UsageError(
+      "no project configured: pass --url and --key, set SUPABASE_URL and SUPABASE_ANON_KEY, "
+        + "or use --profile")
+  }
+  let shell = Shell(project: project, options: options)
+  if !options.commands.isEmpty {
+    return await shell.run(text: options.commands.joined(separator: "\n"), name: "-c")
+  }
+  if !options.files.isEmpty {
+    for file in options.files {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        throw UsageError("cannot read '\(file)'")
+      }
+      let code = await shell.run(text: String(decoding: data, as: UTF8.self), name: file)
+      if code != .success { return code }
+    }
+    return .success
+  }
+  let reader: any LineReader =
+    Terminal.isTerminal(STDIN_FILENO)
+    ? try LibEditLineReader(
+      history: HistoryFile(path: HistoryFile.defaultPath()), completer: nil)
+    : PlainLineReader()
+  return await shell.runPrompt(reader: reader)
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Named projects in `$XDG_CONFIG_HOME/snm/config.json` (else `~/.config/snm/config.json`).
+///
+/// ```json
+/// {"profiles": {"prod": {"url": "https://abcd.supabase.co", "anon_key": "eyJ..."}}}
+/// ```
+/// `key` is accepted for `anon_key`. The file holds keys: keep it 0600.
+public struct ProfileFile: Sendable {
+  /// Where the file is.
+  public let path: String
+
+  public init(path: String) {
+    self.path = path
+  }
+
+  /// `$XDG_CONFIG_HOME/snm/config.json`, else `~/.config/snm/config.json`.
+  public static func defaultPath(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+      return config + "/snm/config.json"
+    }
+    return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/snm/config.json"
+  }
+
+  /// The project of profile `name`.
+  /// - Throws: `UsageError` when the file is missing or malformed, or has no such profile.
+  public func selection(named name: String) throws(UsageError) -> ProjectSelection {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw UsageError("no profile '\(name)': \(path) does not exist")
+    }
+    let parsed = try? JSONSerialization.jsonObject(with: data)
+    guard let root = parsed as? [String: Any], let profiles = root["profiles"] as? [String: Any]
+    else {
+      throw UsageError(
+        "\(path): expected {\"profiles\": {\"NAME\": {\"url\": ..., \"anon_key\": ...}}}")
+    }
+    guard let profile = profiles[name] as? [String: Any] else {
+      let known = profiles.keys.sorted().joined(separator: ", ")
+      let listing = known.isEmpty ? "" : " (it has: \(known))"
+      throw UsageError("no profile '\(name)' in \(path)\(listing)")
+    }
+    guard let url = profile["url"] as? String,
+      let key = (profile["anon_key"] as? String) ?? (profile["key"] as? String)
+    else {
+      throw UsageError("profile '\(name)' in \(path) needs \"url\" and \"anon_key\"")
+    }
+    return try ProjectSelection(url: url, key: key, name: name)
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The project snm talks to and where that choice came from.
+///
+/// ```swift
+/// if let project = try ProjectSelection.resolve(options) { ... } else { /* start the local project */ }
+/// ```
+/// Order (docs/ARCHITECTURE.md): `--url`/`--key`, else `SUPABASE_URL`/`SUPABASE_ANON_KEY`, else
+/// `--profile NAME` from `$XDG_CONFIG_HOME/snm/config.json`, else nothing (the local project).
+public struct ProjectSelection: Equatable, Sendable {
+  /// The project's base URL, without a trailing slash (`http://127.0.0.1:54321`).
+  public var url: URL
+  /// The API key sent as `apikey` (and as the bearer token without a session). Never printed.
+  public var key: String
+  /// The short name the prompt shows: `local`, the profile, or the first label of the host.
+  public var name: String
+
+  public init(url: URL, key: String, name: String) {
+    self.url = url
+    self.key = key
+    self.name = name
+  }
+
+  /// A selection for `url` and `key`, named after the URL's host.
+  /// - Throws: `UsageError` when `url` is not an http(s) URL with a host.
+  public init(url text: String, key: String, name: String? = nil) throws(UsageError) {
+    var trimmed = text.trimmingCharacters(in: .whitespaces)
+    while trimmed.hasSuffix("/") { trimmed.removeLast() }
+    guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+    else {
+      throw UsageError("'\(text)' is not a project URL: expected http(s)://host[:port]")
+    }
+    guard !key.isEmpty else { throw UsageError("the project key is empty") }
+    self.init(url: url, key: key, name: name ?? Self.shortName(host: host))
+  }
+
+  /// `local` for this machine, `abcd` for `abcd.supabase.co`, else the host.
+  public static func shortName(host: String) -> String {
+    let lower = host.lowercased()
+    if ["127.0.0.1", "localhost", "::1", "[::1]", "0.0.0.0"].contains(lower) { return "local" }
+    if lower.hasSuffix(".supabase.co"), let first = lower.split(separator: ".").first {
+      return String(first)
+    }
+    return lower
+  }
+
+  /// The configured project, or nil when none is (the caller then uses the local project).
+  /// - Throws: `UsageError` for half a configuration (a URL without a key or the reverse), a
+  ///   malformed URL, an unknown profile or an unreadable config file.
+  public static func resolve(
+    _ options: CommandLineOptions,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(UsageError) -> ProjectSelection? {
+    let url = options.url ?? nonEmpty(environment["SUPABASE_URL"])
+    let key = options.key ?? nonEmpty(environment["SUPABASE_ANON_KEY"])
+    switch (url, key) {
+    case (let url?, let key?):
+      return try ProjectSelection(url: url, key: key)
+    case (.some, nil):
+      throw UsageError("a project URL needs a key: pass --key or set SUPABASE_ANON_KEY")
+    case (nil, .some) where options.profile == nil:
+      throw UsageError("a project key needs a URL: pass --url or set SUPABASE_URL")
+    default:
+      break
+    }
+    guard let profile = options.profile else { return nil }
+    return try ProfileFile(path: ProfileFile.defaultPath(environment: environment))
+      .selection(named: profile)
+  }
+
+  private static func nonEmpty(_ text: String?) -> String? {
+    guard let text, !text.isEmpty else { return nil }
+    return text
+  }
+}

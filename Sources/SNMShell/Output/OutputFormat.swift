@@ -1,0 +1,16 @@
+/// How results are printed: `--format`, `set format`, `\x`.
+public enum OutputFormat: String, CaseIterable, Sendable {
+  /// Aligned columns with a header and a `(N rows)` footer.
+  case table
+  /// One `column | value` block per row, for wide rows.
+  case expanded
+  /// The rows as one JSON array, as the server sent them.
+  case json
+  /// One JSON object per line.
+  case ndjson
+  /// RFC 4180 comma-separated values with a header line.
+  case csv
+
+  /// The names `--format` accepts, for messages: `table|expanded|json|ndjson|csv`.
+  public static var names: String { allCases.map(\.rawValue).joined(separator: "|") }
+}

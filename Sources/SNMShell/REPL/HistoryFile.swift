@@ -1,0 +1,112 @@
+import Foundation
+
+/// The statements typed at earlier prompts, one file per user, shared by every project.
+///
+/// ```swift
+/// let file = HistoryFile(path: HistoryFile.defaultPath())
+/// for entry in file.load() { editor.addToHistory(entry) }
+/// file.append("from user_info select *")
+/// ```
+/// Format: one statement per line; a backslash is written `\\` and a newline inside a
+/// multi-line statement `\n`. The file is created 0600 in a 0700 directory. Appending (rather than
+/// rewriting) lets two shells at once keep both their histories. Failures to read or write are
+/// ignored: history is a convenience and never stops the shell.
+public struct HistoryFile: Sendable {
+  /// Where the history lives.
+  public let path: String
+  /// How many statements are kept; the file is trimmed to this many when it grows to twice as many.
+  public let limit: Int
+
+  public init(path: String, limit: Int = 1000) {
+    self.path = path
+    self.limit = limit
+  }
+
+  /// `$XDG_STATE_HOME/snm/history`, else `~/.local/state/snm/history`.
+  public static func defaultPath(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      return state + "/snm/history"
+    }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    return home + "/.local/state/snm/history"
+  }
+
+  /// The stored statements, oldest first, at most `limit` of them.
+  public func load() -> [String] {
+    guard let data = FileManager.default.contents(atPath: path) else { return [] }
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+    let entries = lines.map { Self.decode($0) }.filter { !$0.isEmpty }
+    if entries.count >= 2 * limit { rewrite(Array(entries.suffix(limit))) }
+    return Array(entries.suffix(limit))
+  }
+
+  /// Adds one statement at the end of the file, creating it (0600) when missing.
+  public func append(_ statement: String) {
+    guard prepareDirectory() else { return }
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    let line = Array((Self.encode(statement) + "\n").utf8)
+    _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+  }
+
+  /// Replaces the file's content with `entries`, through a temporary file renamed into place.
+  func rewrite(_ entries: [String]) {
+    guard prepareDirectory() else { return }
+    let temporary = path + ".\(getpid()).tmp"
+    let text = entries.map { Self.encode($0) + "\n" }.joined()
+    guard
+      FileManager.default.createFile(
+        atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+    else { return }
+    if rename(temporary, path) != 0 { unlink(temporary) }
+  }
+
+  private func prepareDirectory() -> Bool {
+    let directory = (path as NSString).deletingLastPathComponent
+    if FileManager.default.fileExists(atPath: directory) { return true }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  static func encode(_ statement: String) -> String {
+    var out = ""
+    for scalar in statement.unicodeScalars {
+      switch scalar {
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  static func decode<S: StringProtocol>(_ line: S) -> String {
+    var out = ""
+    var escaped = false
+    for scalar in line.unicodeScalars {
+      if escaped {
+        switch scalar {
+        case "n": out += "\n"
+        case "r": out += "\r"
+        default: out.unicodeScalars.append(scalar)
+        }
+        escaped = false
+      } else if scalar == "\\" {
+        escaped = true
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// The write end of the signal pipe, for the C signal handler (which can only touch globals).
+private let signalPipeWriteEnd = Atomic<Int32>(-1)
+
+/// SIGINT and SIGTERM, turned from asynchronous signals into calls on an ordinary thread.
+///
+/// ```swift
+/// InterruptSignals.shared.install()
+/// let outcome = await InterruptSignals.shared.watch(onSignal: { _ in task.cancel() }) {
+///   await task.value
+/// }
+/// ```
+/// The handler only writes the signal number to a pipe (async-signal-safe); a dedicated thread reads
+/// it and calls the innermost watcher. With no watcher, SIGINT and SIGTERM end the process with 130
+/// and 143, as they would by default. Handlers use `SA_RESTART`, so no other system call sees `EINTR`.
+public final class InterruptSignals: Sendable {
+  /// The process-wide instance (signals are process-wide).
+  public static let shared = InterruptSignals()
+
+  private struct State {
+    var installed = false
+    var nextID = 0
+    var watchers: [(id: Int, handler: @Sendable (Int32) -> Void)] = []
+  }
+
+  private let state = Mutex(State())
+
+  private init() {}
+
+  /// Installs the handlers and starts the reading thread; later calls do nothing.
+  public func install() {
+    let first = state.withLock { state in
+      defer { state.installed = true }
+      return !state.installed
+    }
+    guard first else { return }
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { return }
+    _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+    signalPipeWriteEnd.store(ends[1], ordering: .releasing)
+    let readEnd = ends[0]
+    let thread = Thread { [self] in readLoop(readEnd) }
+    thread.name = "snm-signals"
+    thread.start()
+    for signal in [SIGINT, SIGTERM] {
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = forwardSignal
+      action.sa_flags = SA_RESTART
+      sigemptyset(&action.sa_mask)
+      _ = sigaction(signal, &action, nil)
+    }
+  }
+
+  /// Runs `body`; a SIGINT or SIGTERM meanwhile calls `onSignal` (on the signal thread) instead
+  /// of ending the process. Watchers nest: the innermost one is called.
+  public func watch<T: Sendable>(
+    onSignal: @escaping @Sendable (Int32) -> Void, _ body: () async throws -> T
+  ) async rethrows -> T {
+    let id = state.withLock { state in
+      state.nextID += 1
+      state.watchers.append((state.nextID, onSignal))
+      return state.nextID
+    }
+    defer { state.withLock { $0.watchers.removeAll { $0.id == id } } }
+    return try await body()
+  }
+
+  private func readLoop(_ fd: Int32) {
+    var byte: UInt8 = 0
+    while true {
+      let count = read(fd, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      guard count == 1 else { return }
+      deliver(Int32(byte))
+    }
+  }
+
+  private func deliver(_ signal: Int32) {
+    let handler = state.withLock { $0.watchers.last?.handler }
+    if let handler {
+      handler(signal)
+    } else {
+      exit(signal == SIGTERM ? ExitCode.terminated.rawValue : ExitCode.interrupted.rawValue)
+    }
+  }
+}
+
+/// The C signal handler: one byte into the pipe, nothing else.
+private func forwardSignal(_ signal: Int32) {
+  let fd = signalPipeWriteEnd.load(ordering: .acquiring)
+  guard fd >= 0 else { return }
+  var byte = UInt8(truncatingIfNeeded: signal)
+  let saved = errno
+  _ = write(fd, &byte, 1)
+  errno = saved
+}

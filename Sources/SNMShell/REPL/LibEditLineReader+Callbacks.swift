@@ -1,0 +1,88 @@
+@preconcurrency import CLibEdit
+import Foundation
+
+extension LibEditLineReader {
+  /// Emacs key bindings plus snm's own: Tab completes, Ctrl-C abandons the line, Ctrl-R searches
+  /// the history backwards as you type. `~/.editrc` (or `$EDITRC`) may override them.
+  /// - Throws: `LineReaderError.noTerminal` when libedit refuses a setting.
+  static func configure(line: OpaquePointer, entries: OpaquePointer, limit: Int) throws {
+    let steps: [(String, Int32)] = [
+      ("prompt", snm_el_set_prompt(line, libEditPrompt, 1)),
+      ("editor", snm_el_set_editor(line, "emacs")),
+      ("signals", snm_el_set_signal(line, 1)),
+      ("history size", snm_history_set_size(entries, Int32(clamping: limit))),
+      ("history unique", snm_history_set_unique(entries, 1)),
+      ("history", snm_el_set_history(line, entries)),
+      ("interrupt key", snm_el_setty(line, "-d", "-isig")),
+      ("complete fn", snm_el_addfn(line, "snm-complete", "complete the word", libEditComplete)),
+      ("interrupt fn", snm_el_addfn(line, "snm-interrupt", "abandon the line", libEditInterrupt)),
+      ("bind tab", snm_el_bind(line, "^I", "snm-complete")),
+      ("bind ^C", snm_el_bind(line, "^C", "snm-interrupt")),
+      ("bind ^R", snm_el_bind(line, "^R", "em-inc-search-prev")),
+    ]
+    if let failed = steps.first(where: { $0.1 < 0 }) {
+      throw LineReaderError.setupFailed(failed.0)
+    }
+    // A missing ~/.editrc is the common case, not an error.
+    _ = el_source(line, nil)
+  }
+
+  /// The reader that owns `line`, from libedit's client data.
+  static func owner(of line: OpaquePointer) -> LibEditLineReader? {
+    guard let data = snm_el_get_clientdata(line) else { return nil }
+    return Unmanaged<LibEditLineReader>.fromOpaque(data).takeUnretainedValue()
+  }
+
+  /// Runs Tab: asks the completer about the statement so far and edits the line.
+  func complete(on line: OpaquePointer) -> UInt8 {
+    guard let completer, let info = el_line(line)?.pointee, let start = info.buffer,
+      let cursor = info.cursor
+    else { return UInt8(CC_REFRESH_BEEP) }
+    let bytes = UnsafeRawBufferPointer(start: start, count: cursor - start)
+    let current = String(decoding: bytes, as: UTF8.self)
+    let pending = pendingStatement()
+    let result = completer.complete(pending.isEmpty ? current : pending + "\n" + current)
+    guard current.hasSuffix(result.word) else { return UInt8(CC_REFRESH_BEEP) }
+    switch CompletionAction(result) {
+    case .beep:
+      return UInt8(CC_REFRESH_BEEP)
+    case .replace(let text):
+      el_deletestr(line, Int32(result.word.unicodeScalars.count))
+      guard el_insertstr(line, text) == 0 else { return UInt8(CC_REFRESH_BEEP) }
+      return UInt8(CC_REFRESH)
+    case .list(let candidates):
+      writeOutput("\n" + CompletionListing.render(candidates, width: Terminal.columns()))
+      return UInt8(CC_REDISPLAY)
+    }
+  }
+
+  /// Runs Ctrl-C: shows `^C` at the end of the line, then ends the line as abandoned.
+  func interrupt(on line: OpaquePointer) -> UInt8 {
+    interruptPressed.store(true, ordering: .releasing)
+    if let info = el_wline(line)?.pointee, let cursor = info.cursor, let last = info.lastchar {
+      _ = el_cursor(line, Int32(clamping: last - cursor))
+    }
+    _ = el_insertstr(line, "^C")
+    el_push(line, "\n")
+    return UInt8(CC_REFRESH)
+  }
+}
+
+private func libEditPrompt(_ line: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
+  guard let line, let reader = LibEditLineReader.owner(of: line) else { return nil }
+  return reader.currentPrompt()
+}
+
+private func libEditComplete(_ line: OpaquePointer?, _ key: Int32) -> UInt8 {
+  guard let line, let reader = LibEditLineReader.owner(of: line) else {
+    return UInt8(CC_ERROR)
+  }
+  return reader.complete(on: line)
+}
+
+private func libEditInterrupt(_ line: OpaquePointer?, _ key: Int32) -> UInt8 {
+  guard let line, let reader = LibEditLineReader.owner(of: line) else {
+    return UInt8(CC_ERROR)
+  }
+  return reader.interrupt(on: line)
+}

@@ -1,0 +1,147 @@
+@preconcurrency import CLibEdit
+import Foundation
+import Synchronization
+
+/// The prompt at a terminal: libedit line editing, history, Ctrl-R search and Tab completion.
+///
+/// ```swift
+/// let reader = try LibEditLineReader(history: HistoryFile(path: HistoryFile.defaultPath()),
+///                                    completer: completion)
+/// switch reader.readLine(prompt: "snm anon@local> ") { ... }
+/// ```
+/// Ctrl-C abandons the line (`.interrupted`), Ctrl-D on an empty line leaves (`.end`). While a line
+/// is edited the terminal's interrupt key is read as a key, not a signal, so Ctrl-C at the prompt
+/// never depends on which thread a signal lands on.
+/// Throws `LineReaderError.noTerminal` when libedit cannot set up the terminal.
+public final class LibEditLineReader: LineReader {
+  /// The libedit handles; every use holds the lock, so one line is edited at a time.
+  private let editor: Mutex<Editor>
+  /// The current prompt as a C string owned by this reader, as an address (read by libedit's callback).
+  private let promptAddress = Atomic<UInt>(0)
+  /// Set by the Ctrl-C key binding while `el_gets` runs.
+  let interruptPressed = Atomic<Bool>(false)
+  /// The unfinished statement from earlier lines, for completion.
+  private let pending = Mutex("")
+  let completer: (any LineCompleter)?
+  let historyFile: HistoryFile?
+  /// Whether the editor writes to standard error (standard output is not a terminal).
+  let writesToStandardError: Bool
+
+  struct Editor: ~Copyable {
+    let line: OpaquePointer
+    let entries: OpaquePointer
+  }
+
+  /// A reader at this process's terminal.
+  /// - Parameters:
+  ///   - history: where statements are loaded from and appended to; nil keeps history in memory.
+  ///   - completer: answers Tab; nil leaves Tab inserting nothing.
+  /// - Throws: `LineReaderError.noTerminal` when libedit cannot be initialised.
+  public init(history: HistoryFile?, completer: (any LineCompleter)?) throws {
+    Self.prepareLocale()
+    let toStandardError = isatty(STDOUT_FILENO) == 0
+    guard
+      let line = el_init(
+        "snm", snm_stdin(), toStandardError ? snm_stderr() : snm_stdout(), snm_stderr()),
+      let entries = history_init()
+    else { throw LineReaderError.noTerminal }
+    do {
+      try Self.configure(line: line, entries: entries, limit: history?.limit ?? 1000)
+    } catch {
+      el_end(line)
+      history_end(entries)
+      throw error
+    }
+    for entry in history?.load() ?? [] { _ = snm_history_enter(entries, entry) }
+    self.editor = Mutex(Editor(line: line, entries: entries))
+    self.historyFile = history
+    self.completer = completer
+    self.writesToStandardError = toStandardError
+    // libedit hands this address back to the callbacks; the reader outlives its editor.
+    let owner = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+    try editor.withLock { editor in
+      guard snm_el_set_clientdata(editor.line, UnsafeMutableRawPointer(bitPattern: owner)) == 0
+      else {
+        throw LineReaderError.setupFailed("client data")
+      }
+    }
+  }
+
+  deinit {
+    editor.withLock { editor in
+      el_end(editor.line)
+      history_end(editor.entries)
+    }
+    if let old = UnsafeMutablePointer<CChar>(bitPattern: promptAddress.load(ordering: .acquiring)) {
+      free(old)
+    }
+  }
+
+  public var isInteractive: Bool { true }
+
+  public func readLine(prompt: String, pending: String) -> LineInput {
+    setPrompt(prompt)
+    self.pending.withLock { $0 = pending }
+    return editor.withLock { editor in
+      interruptPressed.store(false, ordering: .releasing)
+      var count: Int32 = 0
+      let raw = el_gets(editor.line, &count)
+      if interruptPressed.exchange(false, ordering: .acquiringAndReleasing) {
+        return .interrupted
+      }
+      guard let raw, count > 0 else {
+        writeOutput("\n")
+        return .end
+      }
+      var text = String(cString: raw)
+      while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+      return .line(text)
+    }
+  }
+
+  public func remember(_ statement: String) {
+    guard HistoryPolicy.mayRecord(statement) else { return }
+    let trimmed = statement.trimmingCharacters(in: .whitespacesAndNewlines)
+    editor.withLock { editor in _ = snm_history_enter(editor.entries, trimmed) }
+    historyFile?.append(trimmed)
+  }
+
+  /// The unfinished statement typed on earlier lines.
+  func pendingStatement() -> String {
+    pending.withLock { $0 }
+  }
+
+  /// The prompt string libedit draws; valid until the next `setPrompt`.
+  func currentPrompt() -> UnsafeMutablePointer<CChar>? {
+    UnsafeMutablePointer(bitPattern: promptAddress.load(ordering: .acquiring))
+  }
+
+  private func setPrompt(_ prompt: String) {
+    guard let copy = strdup(prompt) else { return }
+    let old = promptAddress.exchange(UInt(bitPattern: copy), ordering: .acquiringAndReleasing)
+    if let old = UnsafeMutablePointer<CChar>(bitPattern: old) { free(old) }
+  }
+
+  /// Writes `text` where the editor draws, flushing at once.
+  func writeOutput(_ text: String) {
+    let stream = writesToStandardError ? snm_stderr() : snm_stdout()
+    fputs(text, stream)
+    fflush(stream)
+  }
+
+  /// libedit needs a UTF-8 `LC_CTYPE` to edit Korean text and emoji as characters.
+  static func prepareLocale() {
+    let current = setlocale(LC_CTYPE, "").map { String(cString: $0) } ?? "C"
+    if current == "C" || current == "POSIX" {
+      _ = setlocale(LC_CTYPE, "C.UTF-8")
+    }
+  }
+}
+
+/// Why a terminal line reader could not start.
+public enum LineReaderError: Error, Equatable {
+  /// libedit could not open the terminal.
+  case noTerminal
+  /// libedit refused one of snm's settings (named).
+  case setupFailed(String)
+}

@@ -1,0 +1,33 @@
+/// What a line reader hands back for one prompt.
+public enum LineInput: Equatable, Sendable {
+  /// A line as typed, without its line terminator.
+  case line(String)
+  /// Ctrl-C at the prompt: the statement being typed is abandoned.
+  case interrupted
+  /// Ctrl-D on an empty line, or the end of standard input.
+  case end
+}
+
+/// Reads the lines of statements, from a person at a terminal or from a pipe.
+///
+/// ```swift
+/// let reader: any LineReader = Terminal.isInteractive ? try LibEditLineReader(...) : PlainLineReader()
+/// while case .line(let text) = reader.readLine(prompt: "snm> ") { ... }
+/// ```
+/// `readLine` blocks its thread; the shell calls it off the cooperative pool.
+public protocol LineReader: Sendable {
+  /// Shows `prompt` (when the reader shows prompts) and waits for one line. `pending` is the
+  /// unfinished statement typed on earlier lines, for completion.
+  func readLine(prompt: String, pending: String) -> LineInput
+  /// Offers a whole statement to the history; readers without history ignore it.
+  func remember(_ statement: String)
+  /// Whether a person is typing: prompts, colour and editing make sense.
+  var isInteractive: Bool { get }
+}
+
+extension LineReader {
+  /// Reads the first line of a statement.
+  public func readLine(prompt: String) -> LineInput {
+    readLine(prompt: prompt, pending: "")
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+
+extension Shell {
+  /// Reads and runs statements until `exit`, Ctrl-D or the end of input.
+  ///
+  /// At a terminal every statement runs whatever happened before; from a pipe the first failure
+  /// stops the loop unless `on_error` is `continue`. Returns the exit code for the whole session.
+  public func runPrompt(reader: any LineReader) async -> ExitCode {
+    var buffer = StatementBuffer(isComplete: InputCompleteness.isComplete)
+    while true {
+      let prompt = reader.isInteractive ? promptText(continuing: !buffer.isEmpty) : ""
+      let (input, signal) = await Self.read(reader, prompt: prompt, pending: buffer.pending)
+      if signal == SIGTERM { return .terminated }
+      switch signal == SIGINT ? .interrupted : input {
+      case .end:
+        if !buffer.isEmpty { _ = await execute(buffer.pending, source: "stdin") }
+        return state.withLock { reader.isInteractive ? .success : ($0.failure ?? .success) }
+      case .interrupted:
+        buffer.reset()
+      case .line(let line):
+        guard let text = buffer.add(line) else { continue }
+        if text.allSatisfy(\.isWhitespace) { continue }
+        reader.remember(text)
+        let succeeded = await execute(text, source: reader.isInteractive ? "prompt" : "stdin")
+        if state.withLock({ $0.exitRequested }) {
+          return state.withLock { reader.isInteractive ? .success : ($0.failure ?? .success) }
+        }
+        if !succeeded && !reader.isInteractive && currentSettings.onError == .stop {
+          return state.withLock { $0.failure ?? .failure }
+        }
+      }
+    }
+  }
+
+  /// `snm anon@local> `, or its continuation `             -> ` of the same width.
+  func promptText(continuing: Bool) -> String {
+    let main = "snm \(signedInName())@\(project.name)> "
+    if continuing {
+      return String(repeating: " ", count: max(0, main.count - 3)) + "-> "
+    }
+    guard currentSettings.colour else { return main }
+    // \u{1} brackets escape sequences that take no room, as libedit's EL_PROMPT_ESC wants.
+    let trimmed = main.dropLast(2)
+    return "\u{1}\u{1B}[1m\u{1}\(trimmed)\u{1}\u{1B}[0m\u{1}> "
+  }
+
+  /// Who the prompt says is signed in: `anon` without a session.
+  func signedInName() -> String {
+    "anon"
+  }
+
+  /// Reads one line on a thread of its own (the editor blocks), noting a signal that arrives
+  /// meanwhile.
+  static func read(_ reader: any LineReader, prompt: String, pending: String) async -> (
+    LineInput, Int32?
+  ) {
+    let signal = Mutex<Int32?>(nil)
+    let input = await InterruptSignals.shared.watch(onSignal: { received in
+      signal.withLock { $0 = received }
+    }) {
+      await withCheckedContinuation { continuation in
+        let thread = Thread {
+          continuation.resume(returning: reader.readLine(prompt: prompt, pending: pending))
+        }
+        thread.name = "snm-prompt"
+        thread.start()
+      }
+    }
+    return (input, signal.withLock { $0 })
+  }
+}

@@ -1,0 +1,39 @@
+/// What `set` changes at the prompt or in a script, starting from the command-line options.
+public struct ShellSettings: Equatable, Sendable {
+  /// `set format ...`: how results print.
+  public var format: OutputFormat
+  /// `set timing on|off`: print network and rendering time after each statement.
+  public var timing = false
+  /// `set on_error stop|continue`: whether a failed statement stops a script.
+  public var onError: OnError
+  /// `--echo`: print each statement before its result.
+  public var echo: Bool
+  /// `--quiet`: print only failures.
+  public var quiet: Bool
+  /// Colour is allowed on standard output (a terminal, no `NO_COLOR`, no `--no-color`).
+  public var colour: Bool
+
+  /// What a failed statement does to the rest of a script.
+  public enum OnError: String, Sendable, CaseIterable {
+    case stop
+    case `continue`
+  }
+
+  public init(
+    format: OutputFormat = .table, onError: OnError = .stop, echo: Bool = false,
+    quiet: Bool = false, colour: Bool = false
+  ) {
+    self.format = format
+    self.onError = onError
+    self.echo = echo
+    self.quiet = quiet
+    self.colour = colour
+  }
+
+  /// The settings the command line asks for.
+  public init(options: CommandLineOptions, colour: Bool) {
+    self.init(
+      format: options.format ?? .table, onError: options.continueOnError ? .continue : .stop,
+      echo: options.echo, quiet: options.quiet, colour: colour)
+  }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import SNMShell
-
-@Test func targetLinks() {
-  #expect(Bool(true))
-}
