@@ -1,0 +1,48 @@
+import Foundation
+
+/// Why a request failed, told apart the way a user needs to act on it.
+///
+/// ```swift
+/// do { _ = try await provider.send(endpoint) }
+/// catch .unreachable(let url, let cause) { ... }     // not running? wrong --url?
+/// catch .http(let failure) { print(failure.code) }    // the server said no
+/// ```
+public enum SNMNetworkError: Error, Sendable, Hashable {
+  /// The URL could not be formed from the endpoint.
+  case invalidURL(String)
+  /// No connection: refused, host not found, network down. `cause` says which.
+  case unreachable(url: String, cause: String)
+  /// No complete answer within `seconds`.
+  case timedOut(url: String, seconds: Double)
+  /// The server answered with a non-2xx status.
+  case http(SNMServerError)
+  /// The answer could not be read: not HTTP, cut off, or a body that should be JSON and is not.
+  case malformedResponse(url: String, reason: String)
+  /// The calling task was cancelled before the answer came.
+  case cancelled(url: String)
+}
+
+extension SNMNetworkError: CustomStringConvertible {
+  /// One lowercase message, never containing keys or tokens.
+  public var description: String {
+    switch self {
+    case .invalidURL(let url): "invalid URL '\(url)'"
+    case .unreachable(let url, let cause): "could not reach \(url): \(cause)"
+    case .timedOut(let url, let seconds):
+      "no answer from \(url) within \(Self.format(seconds)) s (timed out)"
+    case .http(let failure): failure.description
+    case .malformedResponse(let url, let reason): "malformed answer from \(url): \(reason)"
+    case .cancelled(let url): "request to \(url) cancelled"
+    }
+  }
+
+  /// The decoded server error for `.http`, else nil.
+  public var serverError: SNMServerError? {
+    if case .http(let failure) = self { return failure }
+    return nil
+  }
+
+  private static func format(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// One HTTP request as it goes on the wire, minus what the provider adds at send time
+/// (`apikey`, `Authorization`, `X-Client-Info`).
+///
+/// ```swift
+/// let endpoint = Endpoint(
+///   baseURL: "http://127.0.0.1:54321", path: "/rest/v1/user_info", method: .get,
+///   query: [.init("select", "*"), .init("name", "eq.Kim Lee")])
+/// endpoint.url   // http://127.0.0.1:54321/rest/v1/user_info?select=%2A&name=eq.Kim%20Lee
+/// ```
+public struct Endpoint: Sendable, Hashable {
+  /// One query parameter, decoded (the form PostgREST sees after decoding).
+  public struct QueryItem: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+      self.name = name
+      self.value = value
+    }
+  }
+
+  /// Scheme, host, port and any base path: `http://127.0.0.1:54321`, `https://ref.supabase.co`.
+  public var baseURL: String
+  /// The path after the base, already encoded, starting with `/`: `/rest/v1/user_info`.
+  public var path: String
+  public var method: HTTPMethod
+  /// Query parameters in order, decoded; ``url`` encodes them.
+  public var query: [QueryItem]
+  /// Headers in order.
+  public var headers: HTTPHeaders
+  /// The request body, if any.
+  public var body: Data?
+  /// Overrides the provider's timeout (seconds) for this request.
+  public var timeout: TimeInterval?
+
+  public init(
+    baseURL: String, path: String, method: HTTPMethod = .get, query: [QueryItem] = [],
+    headers: HTTPHeaders = HTTPHeaders(), body: Data? = nil, timeout: TimeInterval? = nil
+  ) {
+    self.baseURL = baseURL
+    self.path = path
+    self.method = method
+    self.query = query
+    self.headers = headers
+    self.body = body
+    self.timeout = timeout
+  }
+
+  /// The query string without `?`: each name and value percent-encoded (every byte outside
+  /// `A-Z a-z 0-9 - . _ ~`), pairs joined with `&`.
+  public var encodedQuery: String {
+    query.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
+      .joined(separator: "&")
+  }
+
+  /// The exact URL sent: base (without a trailing `/`) + path + `?` + ``encodedQuery`` when non-empty.
+  public var url: String {
+    var base = baseURL
+    while base.hasSuffix("/") { base.removeLast() }
+    let query = encodedQuery
+    return base + path + (query.isEmpty ? "" : "?" + query)
+  }
+
+  /// Encodes one path segment (a table or function name): `Order Items` -> `Order%20Items`.
+  public static func encodePathSegment(_ segment: String) -> String {
+    PercentEncoding.encode(segment)
+  }
+}
+
+/// Anything that can describe itself as an ``Endpoint``: the provider sends these.
+///
+/// ```swift
+/// struct Health: SNMRequestConvertible {
+///   func asEndpoint() throws -> Endpoint { Endpoint(baseURL: base, path: "/rest/v1/") }
+/// }
+/// let response = try await provider.send(Health())
+/// ```
+public protocol SNMRequestConvertible: Sendable {
+  /// The request to send; throws when it cannot be made (a missing table, an invalid body).
+  func asEndpoint() throws -> Endpoint
+}
+
+extension Endpoint: SNMRequestConvertible {
+  /// The endpoint itself.
+  public func asEndpoint() -> Endpoint { self }
+}

@@ -1,0 +1,12 @@
+/// The HTTP methods snm sends: PostgREST reads with GET/HEAD and writes with POST/PATCH/PUT/DELETE.
+public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+  case get = "GET"
+  case head = "HEAD"
+  case post = "POST"
+  case put = "PUT"
+  case patch = "PATCH"
+  case delete = "DELETE"
+
+  /// `true` for GET and HEAD, the methods that read (they take `Accept-Profile`, others `Content-Profile`).
+  public var isRead: Bool { self == .get || self == .head }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// What the server answered: status, headers and the body bytes.
+///
+/// ```swift
+/// let response = try await provider.send(endpoint)
+/// let rows = try response.json()       // JSONValue, or .malformedResponse
+/// response.headers["Content-Range"]     // "0-9/42"
+/// ```
+public struct SNMResponse: Sendable, Hashable {
+  /// The URL that was requested.
+  public let url: String
+  public let status: Int
+  public let headers: HTTPHeaders
+  public let body: Data
+
+  public init(url: String, status: Int, headers: HTTPHeaders, body: Data) {
+    self.url = url
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// `true` for 2xx.
+  public var isSuccess: Bool { (200..<300).contains(status) }
+
+  /// The body as UTF-8 text (invalid bytes replaced).
+  public var text: String { String(decoding: body, as: UTF8.self) }
+
+  /// The body parsed as JSON; an empty body is `.null` (PostgREST answers 201/204 with no body).
+  ///
+  /// - Throws: ``SNMNetworkError/malformedResponse(url:reason:)`` when the body is not JSON.
+  public func json() throws(SNMNetworkError) -> JSONValue {
+    if body.isEmpty { return .null }
+    do {
+      return try JSONValue(parsing: body)
+    } catch {
+      throw .malformedResponse(url: url, reason: "the body is not JSON: \(error.description)")
+    }
+  }
+}

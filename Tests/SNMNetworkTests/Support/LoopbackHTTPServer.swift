@@ -1,0 +1,218 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A request the loopback server received, as bytes on the wire said it.
+struct ReceivedRequest: Sendable {
+  let method: String
+  /// The request target exactly as sent: path and encoded query.
+  let target: String
+  /// Header names lowercased; a repeated header keeps its last value.
+  let headers: [String: String]
+  let body: [UInt8]
+  /// 1 for the first accepted connection, 2 for the second, ...
+  let connection: Int
+}
+
+/// What the loopback server does with a request.
+enum LoopbackReply: Sendable {
+  /// An HTTP/1.1 answer with `Content-Length`, keeping the connection open.
+  case respond(status: Int, headers: [String: String] = [:], body: String = "")
+  /// Never answers; the connection stays open until the client gives up or the server stops.
+  case hang
+  /// Closes the connection without a byte of answer.
+  case closeWithoutAnswer
+  /// Sends these bytes (not HTTP) and closes.
+  case garbage(String)
+}
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 and a free port: the test double for the provider's unit
+/// tests (one thread per connection, persistent connections, scripted answers).
+final class LoopbackHTTPServer: Sendable {
+  private struct State {
+    var requests: [ReceivedRequest] = []
+    var connections = 0
+    var closedByClient = 0
+    var clients: [Int32] = []
+    var stopped = false
+  }
+
+  let port: UInt16
+  private let listener: Int32
+  private let handler: @Sendable (ReceivedRequest) -> LoopbackReply
+  private let state = Mutex(State())
+
+  init(handler: @escaping @Sendable (ReceivedRequest) -> LoopbackReply) throws {
+    self.handler = handler
+    listener = try Self.bindLoopback(port: 0)
+    port = try Self.localPort(of: listener)
+    guard listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+    Thread.detachNewThread { [self] in acceptLoop() }
+  }
+
+  var baseURL: String { "http://127.0.0.1:\(port)" }
+  var requests: [ReceivedRequest] { state.withLock { $0.requests } }
+  var connectionCount: Int { state.withLock { $0.connections } }
+  /// Connections the client closed while the server was still waiting to read from them.
+  var closedByClientCount: Int { state.withLock { $0.closedByClient } }
+
+  /// Stops accepting and closes every open connection.
+  func stop() {
+    let clients = state.withLock { state in
+      state.stopped = true
+      return state.clients
+    }
+    shutdown(listener, Int32(SHUT_RDWR))
+    close(listener)
+    for client in clients { shutdown(client, Int32(SHUT_RDWR)) }
+  }
+
+  /// A port on 127.0.0.1 with nothing listening (bound once, then released).
+  static func unusedPort() throws -> UInt16 {
+    let socket = try bindLoopback(port: 0)
+    defer { close(socket) }
+    return try localPort(of: socket)
+  }
+
+  private func acceptLoop() {
+    while true {
+      let client = accept(listener, nil, nil)
+      guard client >= 0 else { return }
+      let number = state.withLock { state -> Int? in
+        if state.stopped { return nil }
+        state.connections += 1
+        state.clients.append(client)
+        return state.connections
+      }
+      guard let number else {
+        close(client)
+        return
+      }
+      Thread.detachNewThread { [self] in serve(client, connection: number) }
+    }
+  }
+
+  private func serve(_ client: Int32, connection: Int) {
+    defer { close(client) }
+    var buffer: [UInt8] = []
+    while let request = readRequest(client, buffer: &buffer, connection: connection) {
+      state.withLock { $0.requests.append(request) }
+      switch handler(request) {
+      case .respond(let status, let headers, let body):
+        var head =
+          "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Length: \(body.utf8.count)\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+          head += "\(name): \(value)\r\n"
+        }
+        guard write(client, head + "\r\n" + body) else { return }
+      case .hang:
+        var byte: UInt8 = 0
+        if recv(client, &byte, 1, 0) <= 0 {
+          state.withLock { state in if !state.stopped { state.closedByClient += 1 } }
+        }
+        return
+      case .closeWithoutAnswer:
+        return
+      case .garbage(let text):
+        _ = write(client, text)
+        return
+      }
+    }
+  }
+
+  /// Reads one request (head and `Content-Length` body); nil when the connection ends first.
+  private func readRequest(_ client: Int32, buffer: inout [UInt8], connection: Int)
+    -> ReceivedRequest?
+  {
+    let separator = Array("\r\n\r\n".utf8)
+    var headEnd: Int?
+    while headEnd == nil {
+      headEnd = buffer.firstRange(of: separator)?.lowerBound
+      if headEnd == nil && !fill(client, &buffer) { return nil }
+    }
+    guard let headEnd else { return nil }
+    let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+    var lines = head.components(separatedBy: "\r\n")
+    let requestLine = lines.removeFirst().split(separator: " ")
+    guard requestLine.count >= 2 else { return nil }
+    var headers: [String: String] = [:]
+    for line in lines {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      let name = line[..<colon].lowercased()
+      headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    let length = Int(headers["content-length"] ?? "0") ?? 0
+    let bodyStart = headEnd + separator.count
+    while buffer.count < bodyStart + length {
+      if !fill(client, &buffer) { return nil }
+    }
+    let body = Array(buffer[bodyStart..<bodyStart + length])
+    buffer.removeFirst(bodyStart + length)
+    return ReceivedRequest(
+      method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body,
+      connection: connection)
+  }
+
+  private func fill(_ client: Int32, _ buffer: inout [UInt8]) -> Bool {
+    var chunk = [UInt8](repeating: 0, count: 16_384)
+    var count = -1
+    repeat {
+      count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+    } while count < 0 && errno == EINTR
+    guard count > 0 else { return false }
+    buffer.append(contentsOf: chunk[..<count])
+    return true
+  }
+
+  private func write(_ client: Int32, _ text: String) -> Bool {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let sent = bytes.withUnsafeBytes {
+        send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if sent < 0 && errno == EINTR { continue }
+      guard sent > 0 else { return false }
+      bytes = bytes.dropFirst(sent)
+    }
+    return true
+  }
+
+  private static func reason(_ status: Int) -> String {
+    [
+      200: "OK", 201: "Created", 204: "No Content", 300: "Multiple Choices", 400: "Bad Request",
+      404: "Not Found", 406: "Not Acceptable", 409: "Conflict", 500: "Internal Server Error",
+      502: "Bad Gateway",
+    ][status] ?? "Status"
+  }
+
+  private static func bindLoopback(port: UInt16) throws -> Int32 {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(.EMFILE) }
+    var reuse: Int32 = 1
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      close(socket)
+      throw POSIXError(.EADDRINUSE)
+    }
+    return socket
+  }
+
+  private static func localPort(of socket: Int32) throws -> UInt16 {
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let result = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+    }
+    guard result == 0 else { throw POSIXError(.EBADF) }
+    return UInt16(bigEndian: address.sin_port)
+  }
+}
