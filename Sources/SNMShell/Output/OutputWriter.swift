@@ -47,6 +47,14 @@ public final class OutputWriter: Sendable {
     }
   }
 
+  /// Adds `bytes`; writes out once a chunk is full.
+  public func write(bytes: [UInt8]) {
+    state.withLock { state in
+      state.buffer.append(contentsOf: bytes)
+      if state.buffer.count >= Self.chunk { drain(&state) }
+    }
+  }
+
   /// Writes out everything gathered.
   public func flush() {
     state.withLock { drain(&$0) }

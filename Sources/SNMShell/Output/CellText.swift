@@ -1,0 +1,68 @@
+import SNMNetwork
+
+/// One value as a table cell shows it.
+///
+/// ```swift
+/// CellText(.null).text                 // "NULL" (dim at a terminal)
+/// CellText(.string("null")).text       // "null"
+/// CellText(["a": 1]).text              // {"a":1}
+/// CellText(.string("a\nb")).text       // a\nb
+/// ```
+/// NULL never looks like a string: the string `NULL` itself is shown quoted. Control characters
+/// are shown escaped, so data can neither break the alignment nor send escape codes to the terminal.
+struct CellText {
+  /// What is printed.
+  let text: String
+  /// Columns the text takes.
+  let width: Int
+  /// Whether the value is JSON null (shown dim when colouring).
+  let isNull: Bool
+  /// Whether the value is a number (aligned right).
+  let isNumber: Bool
+
+  init(_ value: JSONValue) {
+    switch value {
+    case .null:
+      self.init(text: "NULL", isNull: true)
+    case .string(let string):
+      self.init(text: string == "NULL" ? "\"NULL\"" : Self.escaped(string))
+    case .number(let number):
+      self.init(text: number.text, isNumber: true)
+    case .bool(let flag):
+      self.init(text: flag ? "true" : "false")
+    case .array, .object:
+      self.init(text: Self.escaped(value.serialized()))
+    }
+  }
+
+  init(text: String, isNull: Bool = false, isNumber: Bool = false) {
+    self.text = text
+    self.width = DisplayWidth.of(text)
+    self.isNull = isNull
+    self.isNumber = isNumber
+  }
+
+  /// `text` with control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`).
+  static func escaped(_ text: String) -> String {
+    var needs = false
+    for byte in text.utf8 where byte < 0x20 || byte == 0x7F {
+      needs = true
+      break
+    }
+    if !needs && !text.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) {
+      return text
+    }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}

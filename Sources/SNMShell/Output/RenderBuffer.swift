@@ -1,0 +1,67 @@
+/// Bytes on their way to an `OutputWriter`, handed over in large chunks.
+///
+/// ```swift
+/// var out = RenderBuffer(writer: .standardOutput)
+/// out.append("id")
+/// out.spaces(3)
+/// out.finish()
+/// ```
+struct RenderBuffer {
+  private(set) var bytes: [UInt8] = []
+  let writer: OutputWriter
+
+  init(writer: OutputWriter) {
+    self.writer = writer
+    bytes.reserveCapacity(OutputWriter.chunk)
+  }
+
+  mutating func append(_ text: String) {
+    bytes.append(contentsOf: text.utf8)
+  }
+
+  mutating func append(_ byte: UInt8) {
+    bytes.append(byte)
+  }
+
+  mutating func spaces(_ count: Int) {
+    if count > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
+  }
+
+  mutating func repeating(_ byte: UInt8, _ count: Int) {
+    if count > 0 { bytes.append(contentsOf: repeatElement(byte, count: count)) }
+  }
+
+  /// Ends a line and hands the chunk over when it is full.
+  mutating func newline() {
+    bytes.append(0x0A)
+    if bytes.count >= OutputWriter.chunk { handOver() }
+  }
+
+  /// Hands everything over and flushes the writer.
+  mutating func finish() {
+    handOver()
+    writer.flush()
+  }
+
+  private mutating func handOver() {
+    writer.write(bytes: bytes)
+    bytes.removeAll(keepingCapacity: true)
+  }
+}
+
+/// How output is laid out for where it goes.
+public struct RenderStyle: Sendable, Equatable {
+  /// Fit tables within this many columns; nil never cuts (output to a pipe or file).
+  public var width: Int?
+  /// Whether ANSI colour may be used.
+  public var colour: Bool
+
+  public init(width: Int? = nil, colour: Bool = false) {
+    self.width = width
+    self.colour = colour
+  }
+
+  static let bold = "\u{1B}[1m"
+  static let dim = "\u{1B}[2m"
+  static let reset = "\u{1B}[0m"
+}

@@ -1,0 +1,91 @@
+import Foundation
+import SNMNetwork
+import Testing
+
+@testable import SNMShell
+
+/// A response body and a name for its golden files.
+struct OutputCase: Sendable, CustomStringConvertible {
+  let name: String
+  let body: String
+  var description: String { name }
+}
+
+private func fixture(_ name: String) -> String {
+  let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/output/\(name)")
+  return (try? String(contentsOf: url, encoding: .utf8)) ?? "null"
+}
+
+private let cases = [
+  OutputCase(name: "user_info", body: fixture("user_info.response.json")),
+  OutputCase(
+    name: "one_row",
+    body: #"[{"id": 1, "name": "Bori", "owner": {"name": "김민지", "age": 5}}]"#),
+  OutputCase(name: "empty", body: "[]"),
+  OutputCase(name: "single_object", body: #"{"id": 7, "name": "🐶 Choco", "age": null}"#),
+  OutputCase(name: "scalar", body: "42"),
+  OutputCase(name: "scalar_rows", body: #"[1, 2.5, "three", null]"#),
+]
+
+private func rendered(_ item: OutputCase, _ format: OutputFormat, style: RenderStyle = .init())
+  throws -> String
+{
+  let value = try JSONValue(parsing: item.body)
+  let writer = OutputWriter()
+  ResultRenderer(format: format, style: style).render(value, defaultColumn: "sum", to: writer)
+  return writer.captured
+}
+
+@Test(arguments: cases)
+func everyFormatMatchesItsGoldenFile(_ item: OutputCase) throws {
+  for format in OutputFormat.allCases {
+    expectSnapshot(try rendered(item, format), named: "output/\(item.name).\(format.rawValue)")
+  }
+}
+
+@Test func tablesFitANarrowTerminal() throws {
+  let text = try rendered(cases[0], .table, style: RenderStyle(width: 72))
+  expectSnapshot(text, named: "output/user_info.table-72")
+  for line in text.split(separator: "\n") {
+    #expect(DisplayWidth.of(line) <= 72, "too wide: \(line)")
+  }
+  let expanded = try rendered(cases[0], .expanded, style: RenderStyle(width: 40))
+  expectSnapshot(expanded, named: "output/user_info.expanded-40")
+  for line in expanded.split(separator: "\n") {
+    #expect(DisplayWidth.of(line) <= 40, "too wide: \(line)")
+  }
+}
+
+@Test func colourMarksHeadersAndNullsOnly() throws {
+  let text = try rendered(cases[3], .table, style: RenderStyle(colour: true))
+  #expect(text.contains("\u{1B}[1mname\u{1B}[0m"))
+  #expect(text.contains("\u{1B}[2mNULL\u{1B}[0m"))
+  #expect(!(try rendered(cases[3], .table)).contains("\u{1B}"))
+}
+
+@Test func nullAndTheStringNullLookDifferent() throws {
+  let text = try rendered(
+    OutputCase(name: "nulls", body: #"[{"a": null}, {"a": "null"}, {"a": "NULL"}, {"a": ""}]"#),
+    .table)
+  #expect(text == "   a\n--------\n NULL\n null\n \"NULL\"\n \n(4 rows)\n")
+  let csv = try rendered(
+    OutputCase(name: "nulls", body: #"[{"a": null}, {"a": "null"}, {"a": ""}]"#), .csv)
+  #expect(csv == "a\r\n\r\nnull\r\n\"\"\r\n")
+}
+
+@Test func controlCharactersInDataCannotReachTheTerminal() throws {
+  let text = try rendered(
+    OutputCase(name: "escape", body: #"[{"a": "x\u001b[31my\tz"}]"#), .table)
+  #expect(!text.contains("\u{1B}"))
+  #expect(text.contains(#"x\u{1B}[31my\tz"#))
+}
+
+@Test func ndjsonAndJsonRoundTripTheBody() throws {
+  let body = fixture("user_info.response.json")
+  let original = try JSONValue(parsing: body)
+  let json = try rendered(OutputCase(name: "rt", body: body), .json)
+  #expect(try JSONValue(parsing: json) == original)
+  let lines = try rendered(OutputCase(name: "rt", body: body), .ndjson).split(separator: "\n")
+  #expect(try lines.map { try JSONValue(parsing: String($0)) } == original.arrayValue)
+}
