@@ -87,13 +87,14 @@ struct ServerErrorCase: Sendable, CustomTestStringConvertible {
   }
 
   @Test func refusedConnectionIsUnreachable() async throws {
-    let port = try LoopbackHTTPServer.unusedPort()
-    let url = "http://127.0.0.1:\(port)/rest/v1/t"
-    await #expect(throws: SNMNetworkError.unreachable(url: url, cause: "connection refused")) {
-      try await provider().send(Endpoint(baseURL: "http://127.0.0.1:\(port)", path: "/rest/v1/t"))
+    try await LoopbackHTTPServer.withRefusingPort { port in
+      let url = "http://127.0.0.1:\(port)/rest/v1/t"
+      await #expect(throws: SNMNetworkError.unreachable(url: url, cause: "connection refused")) {
+        try await provider().send(Endpoint(baseURL: "http://127.0.0.1:\(port)", path: "/rest/v1/t"))
+      }
+      let error = SNMNetworkError.unreachable(url: url, cause: "connection refused")
+      #expect(error.description == "could not reach \(url): connection refused")
     }
-    let error = SNMNetworkError.unreachable(url: url, cause: "connection refused")
-    #expect(error.description == "could not reach \(url): connection refused")
   }
 
   @Test func silentServerTimesOut() async throws {

@@ -56,27 +56,30 @@ final class LoopbackHTTPServer: Sendable {
   /// Connections the client closed while the server was still waiting to read from them.
   var closedByClientCount: Int { state.withLock { $0.closedByClient } }
 
-  /// Stops accepting and closes every open connection.
+  /// Stops accepting and closes every open connection. File descriptors are only closed by the
+  /// threads that own them, and only shut down here under the lock, so a number the system has
+  /// already handed to another test's socket is never touched.
   func stop() {
-    let clients = state.withLock { state in
+    state.withLock { state in
       state.stopped = true
-      return state.clients
+      shutdown(listener, Int32(SHUT_RDWR))
+      for client in state.clients { shutdown(client, Int32(SHUT_RDWR)) }
     }
-    shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
-    for client in clients { shutdown(client, Int32(SHUT_RDWR)) }
   }
 
-  /// A port on 127.0.0.1 with nothing listening (bound once, then released).
-  static func unusedPort() throws -> UInt16 {
+  /// Runs `body` with a port on 127.0.0.1 that refuses connections: bound (so no other test can
+  /// take it) but not listening.
+  static func withRefusingPort<T>(_ body: (UInt16) async throws -> T) async throws -> T {
     let socket = try bindLoopback(port: 0)
     defer { close(socket) }
-    return try localPort(of: socket)
+    return try await body(try localPort(of: socket))
   }
 
   private func acceptLoop() {
+    defer { close(listener) }
     while true {
       let client = accept(listener, nil, nil)
+      if client < 0 && errno == EINTR { continue }
       guard client >= 0 else { return }
       let number = state.withLock { state -> Int? in
         if state.stopped { return nil }
@@ -93,7 +96,12 @@ final class LoopbackHTTPServer: Sendable {
   }
 
   private func serve(_ client: Int32, connection: Int) {
-    defer { close(client) }
+    defer {
+      state.withLock { state in
+        state.clients.removeAll { $0 == client }
+        close(client)
+      }
+    }
     var buffer: [UInt8] = []
     while let request = readRequest(client, buffer: &buffer, connection: connection) {
       state.withLock { $0.requests.append(request) }
