@@ -80,7 +80,12 @@ struct TableRenderer {
   ) {
     let last = line.count - 1
     for (column, cell) in line.enumerated() {
-      out.append(column == 0 ? " " : " | ")
+      if column == 0 {
+        out.append(" ")
+      } else {
+        // No trailing space after the last separator when the last cell is empty.
+        out.append(column == last && cell.width == 0 ? " |" : " | ")
+      }
       var text = cell.text
       var width = cell.width
       if width > widths[column] {

@@ -1,0 +1,68 @@
+import SNMNetwork
+
+/// A server error as the shell prints it: code and status, message, details, hint, and a line of
+/// advice for the errors people meet most.
+///
+/// ```
+/// error 42501 (HTTP 401): new row violates row-level security policy for table "dog_profile"
+///   details: ...
+///   hint: ...
+///   advice: the request ran as anon (no one signed in): `login`, or check the table's policies
+/// ```
+struct ServerErrorReport {
+  /// Who the request ran as: `anon` or a user's name, for the RLS advice.
+  let role: String
+  let signedIn: Bool
+
+  /// The lines for `error`, each ending in a newline.
+  func render(_ error: SNMServerError) -> String {
+    var head = "error"
+    if let code = error.code { head += " \(code)" }
+    head += " (HTTP \(error.status))"
+    var text = head + ": " + (error.message ?? Self.bodyExcerpt(error)) + "\n"
+    if let details = error.detailsText, !details.isEmpty { text += "  details: \(details)\n" }
+    if let hint = error.hint, !hint.isEmpty { text += "  hint: \(hint)\n" }
+    if let advice = advice(for: error) { text += "  advice: \(advice)\n" }
+    return text
+  }
+
+  /// One line saying what to do, for the common errors; nil for the rest.
+  func advice(for error: SNMServerError) -> String? {
+    switch error.code {
+    case .insufficientPrivilege?:
+      return signedIn
+        ? "the request ran as \(role) (role authenticated): the table's grants or row-level "
+          + "security policies refuse this; `session show` says who you are"
+        : "the request ran as anon (no one signed in): `login` to act as a user, or check the "
+          + "table's grants and row-level security policies"
+    case .notOneRow?:
+      return "`single` wants exactly one row: add `limit 1`, narrow the `where`, "
+        + "or drop `single` (`maybe single` allows none)"
+    case .tableNotFound?, .undefinedTable?:
+      return "`tables` lists the tables and views this project exposes"
+    case .columnNotFound?, .undefinedColumn?:
+      return "`describe TABLE` lists its columns"
+    case .relationshipNotFound?, .ambiguousRelationship?:
+      return "`describe TABLE` shows its foreign keys; name one with `rel!fkey(...)`"
+    case .functionNotFound?, .undefinedFunction?:
+      return "check the function's name and argument names (`help rpc`)"
+    case .uniqueViolation?:
+      return "a row with this key exists: `upsert ... on conflict COLUMN` updates it instead"
+    case .foreignKeyViolation?:
+      return "the row it references does not exist (or is not visible to \(role))"
+    case .invalidJWT?, .jwtClaimsInvalid?:
+      return "the session token was refused: `session check` refreshes it, `login` starts anew"
+    case .invalidTextRepresentation?:
+      return "a value does not fit the column's type; for NULL write `is null`"
+    default:
+      return error.status == 401 && error.code == nil
+        ? "the project refused the API key: check --key or SUPABASE_ANON_KEY" : nil
+    }
+  }
+
+  static func bodyExcerpt(_ error: SNMServerError) -> String {
+    let body = error.response.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if body.isEmpty { return "no message" }
+    return body.count > 200 ? String(body.prefix(200)) + "..." : body
+  }
+}

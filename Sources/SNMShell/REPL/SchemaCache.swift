@@ -1,0 +1,70 @@
+import Foundation
+
+/// The last OpenAPI document seen for each project, so completion works from the first prompt.
+///
+/// ```swift
+/// let cache = SchemaCache(directory: SchemaCache.defaultDirectory())
+/// cache.store(body, for: project.url)
+/// let body = cache.load(for: project.url)
+/// ```
+/// Files live in `$XDG_CACHE_HOME/snm/schema/` (else `~/.cache/snm/schema/`), one per project URL,
+/// named after its host, port and a hash of the whole URL. Failures are ignored: it is a cache.
+public struct SchemaCache: Sendable {
+  /// The directory holding the cached documents.
+  public let directory: String
+
+  public init(directory: String) {
+    self.directory = directory
+  }
+
+  /// `$XDG_CACHE_HOME/snm/schema`, else `~/.cache/snm/schema`.
+  public static func defaultDirectory(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+      return cache + "/snm/schema"
+    }
+    return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/snm/schema"
+  }
+
+  /// The file for `url`: `127.0.0.1-54321-<hash>.json`.
+  public func path(for url: URL) -> String {
+    let host = (url.host ?? "project").filter { $0.isLetter || $0.isNumber || $0 == "." }
+    let port = url.port.map { "-\($0)" } ?? ""
+    return directory + "/\(host)\(port)-\(Self.hash(url.absoluteString)).json"
+  }
+
+  /// The cached document for `url`, if any.
+  public func load(for url: URL) -> Data? {
+    FileManager.default.contents(atPath: path(for: url))
+  }
+
+  /// Replaces the cached document for `url`.
+  public func store(_ document: Data, for url: URL) {
+    let target = path(for: url)
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+    } catch {
+      return
+    }
+    let temporary = target + ".\(getpid()).tmp"
+    guard
+      FileManager.default.createFile(
+        atPath: temporary, contents: document, attributes: [.posixPermissions: 0o600])
+    else { return }
+    if rename(temporary, target) != 0 { unlink(temporary) }
+  }
+
+  /// FNV-1a, 64 bits, as 16 hex digits: stable across runs (unlike `Hasher`).
+  static func hash(_ text: String) -> String {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      value ^= UInt64(byte)
+      value = value &* 0x100_0000_01b3
+    }
+    let hex = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import SNMNetwork
+import SNMSupabase
+import Synchronization
+
+/// The names completion and `describe` know: the project's OpenAPI document, loaded in the
+/// background and cached, plus the tables and columns seen in results.
+///
+/// ```swift
+/// let catalog = SchemaCatalog()
+/// catalog.startLoading(provider: provider, project: project, cache: cache)   // returns at once
+/// catalog.tableNames()          // from the cache or the server, else tables queried so far
+/// catalog.noteResult(table: "user_info", columns: ["id", "name"])
+/// ```
+/// When the server refuses the document (hosted projects answer 401/403 to anon keys) the catalog
+/// keeps what it saw in results; `refusal` says why, for `tables` and `describe`.
+public final class SchemaCatalog: Sendable {
+  struct State {
+    var schema: DatabaseSchema?
+    var refusal: String?
+    var loading: Task<Void, Never>?
+    var seenTables: [String] = []
+    var seenColumns: [String: [String]] = [:]
+  }
+
+  let state = Mutex(State())
+
+  public init(schema: DatabaseSchema? = nil) {
+    state.withLock { $0.schema = schema }
+  }
+
+  /// The parsed document, when one was loaded.
+  public var schema: DatabaseSchema? { state.withLock { $0.schema } }
+
+  /// Why the server would not give the document (nil when it did or was not asked).
+  public var refusal: String? { state.withLock { $0.refusal } }
+
+  /// Starts loading: the cached document first (at once), then `GET /rest/v1/` in a background task.
+  /// Never blocks; a later call replaces an unfinished load.
+  public func startLoading(
+    provider: SNMNetworkProvider, project: ProjectSelection, cache: SchemaCache?,
+    accessToken: String? = nil
+  ) {
+    if let cached = cache?.load(for: project.url), let document = try? JSONValue(parsing: cached),
+      let schema = try? DatabaseSchema(openAPI: document)
+    {
+      state.withLock { $0.schema = schema }
+    }
+    let task = Task.detached(priority: .utility) { [self] in
+      await self.refresh(
+        provider: provider, project: project, cache: cache, accessToken: accessToken)
+    }
+    let previous = state.withLock { state in
+      defer { state.loading = task }
+      return state.loading
+    }
+    previous?.cancel()
+  }
+
+  /// Waits for the load in progress, if any (for `tables` and `describe`, and tests).
+  public func waitUntilLoaded() async {
+    let task = state.withLock { $0.loading }
+    await task?.value
+  }
+
+  /// Fetches the document now; keeps the old schema when the fetch fails.
+  func refresh(
+    provider: SNMNetworkProvider, project: ProjectSelection, cache: SchemaCache?,
+    accessToken: String?
+  ) async {
+    let endpoint = Endpoint(
+      baseURL: project.url.absoluteString, path: "/rest/v1/", method: .get,
+      headers: ["Accept": "application/openapi+json"])
+    do {
+      let response = try await provider.send(endpoint: endpoint, accessToken: accessToken)
+      let schema = try DatabaseSchema(openAPI: try response.json())
+      state.withLock { state in
+        state.schema = schema
+        state.refusal = nil
+      }
+      cache?.store(response.body, for: project.url)
+    } catch let error as SNMNetworkError {
+      if case .cancelled = error { return }
+      let reason =
+        error.serverError.map { failure in
+          "the server refused the schema (\(failure.status)\(failure.message.map { ": \($0)" } ?? ""))"
+        } ?? error.description
+      state.withLock { $0.refusal = reason }
+    } catch {
+      state.withLock { $0.refusal = "the schema could not be read: \(error)" }
+    }
+  }
+
+  /// Remembers a table and the columns of its rows, for completion without the document.
+  public func noteResult(table: String, columns: [String]) {
+    state.withLock { state in
+      if !state.seenTables.contains(table) { state.seenTables.append(table) }
+      var known = state.seenColumns[table] ?? []
+      for column in columns where !known.contains(column) { known.append(column) }
+      state.seenColumns[table] = known
+    }
+  }
+
+  /// Table and view names: the document's, then any others seen in results.
+  public func tableNames() -> [String] {
+    state.withLock { state in
+      let documented = state.schema?.tables.map(\.name) ?? []
+      return documented + state.seenTables.filter { !documented.contains($0) }
+    }
+  }
+
+  /// Function names for `rpc`.
+  public func functionNames() -> [String] {
+    state.withLock { $0.schema?.functions.map(\.name) ?? [] }
+  }
+
+  /// Column names of `table` (the document's, then those seen in results).
+  public func columns(of table: String) -> [String] {
+    state.withLock { state in
+      let documented = state.schema?.table(named: table)?.columns.map(\.name) ?? []
+      let seen = state.seenColumns[table] ?? []
+      return documented + seen.filter { !documented.contains($0) }
+    }
+  }
+
+  /// Tables `table` can embed: those it references and those referencing it by a foreign key.
+  public func relations(of table: String) -> [String] {
+    state.withLock { state in
+      guard let schema = state.schema else { return [] }
+      var names: [String] = []
+      for column in schema.table(named: table)?.columns ?? [] {
+        if let target = column.foreignKey?.table, !names.contains(target) { names.append(target) }
+      }
+      for other in schema.tables
+      where other.columns.contains(where: { $0.foreignKey?.table == table }) {
+        if !names.contains(other.name) { names.append(other.name) }
+      }
+      return names
+    }
+  }
+}

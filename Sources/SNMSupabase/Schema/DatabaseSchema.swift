@@ -1,0 +1,135 @@
+import SNMNetwork
+
+/// What the REST root's OpenAPI document says a project exposes: tables, views and functions.
+///
+/// ```swift
+/// let schema = try DatabaseSchema(openAPI: try response.json())
+/// schema.table(named: "user_info")?.columns.map(\.name)   // ["id", "name", "age", ...]
+/// ```
+/// The document is filtered by the requesting role's privileges, so an anon key sees what anon may
+/// see. Hosted projects refuse it to anon keys (401/403); callers fall back to what they know.
+public struct DatabaseSchema: Sendable, Equatable {
+  /// Tables and views, in the document's order.
+  public var tables: [TableSchema]
+  /// Functions callable with `rpc`, in the document's order.
+  public var functions: [FunctionSchema]
+
+  public init(tables: [TableSchema] = [], functions: [FunctionSchema] = []) {
+    self.tables = tables
+    self.functions = functions
+  }
+
+  /// The table or view called `name` (exact, else case-insensitive).
+  public func table(named name: String) -> TableSchema? {
+    tables.first { $0.name == name } ?? tables.first { $0.name.lowercased() == name.lowercased() }
+  }
+
+  /// The function called `name`.
+  public func function(named name: String) -> FunctionSchema? {
+    functions.first { $0.name == name }
+  }
+}
+
+/// A table or view: its columns in order and what may be done to it.
+public struct TableSchema: Sendable, Equatable {
+  public var name: String
+  public var columns: [ColumnSchema]
+  /// The table's comment, when it has one.
+  public var description: String?
+  /// Which of insert, update, delete the role may do (from the path's operations).
+  public var canInsert: Bool
+  public var canUpdate: Bool
+  public var canDelete: Bool
+
+  public init(
+    name: String, columns: [ColumnSchema], description: String? = nil, canInsert: Bool = false,
+    canUpdate: Bool = false, canDelete: Bool = false
+  ) {
+    self.name = name
+    self.columns = columns
+    self.description = description
+    self.canInsert = canInsert
+    self.canUpdate = canUpdate
+    self.canDelete = canDelete
+  }
+
+  /// The column called `name`.
+  public func column(named name: String) -> ColumnSchema? {
+    columns.first { $0.name == name }
+  }
+
+  /// The primary key's columns, in column order.
+  public var primaryKey: [String] { columns.filter(\.isPrimaryKey).map(\.name) }
+}
+
+/// One column: its Postgres type and keys.
+public struct ColumnSchema: Sendable, Equatable {
+  public var name: String
+  /// The Postgres type as the document names it (`uuid`, `text`, `integer`, `jsonb`, `text[]`, ...).
+  public var type: String
+  /// Whether the column is NOT NULL.
+  public var isRequired: Bool
+  public var isPrimaryKey: Bool
+  /// The referenced `table.column` for a single-column foreign key.
+  public var foreignKey: ForeignKey?
+  /// The default expression, when the document gives one.
+  public var defaultValue: String?
+  /// The column's comment, without snm-irrelevant key notes.
+  public var description: String?
+
+  /// A foreign key target.
+  public struct ForeignKey: Sendable, Equatable {
+    public var table: String
+    public var column: String
+
+    public init(table: String, column: String) {
+      self.table = table
+      self.column = column
+    }
+  }
+
+  public init(
+    name: String, type: String, isRequired: Bool = false, isPrimaryKey: Bool = false,
+    foreignKey: ForeignKey? = nil, defaultValue: String? = nil, description: String? = nil
+  ) {
+    self.name = name
+    self.type = type
+    self.isRequired = isRequired
+    self.isPrimaryKey = isPrimaryKey
+    self.foreignKey = foreignKey
+    self.defaultValue = defaultValue
+    self.description = description
+  }
+}
+
+/// A function callable with `rpc`: its arguments and whether `rpc get` may call it.
+public struct FunctionSchema: Sendable, Equatable {
+  public var name: String
+  /// Arguments in the document's order.
+  public var arguments: [Argument]
+  /// Whether the function answers GET (it is not VOLATILE).
+  public var allowsGet: Bool
+  public var description: String?
+
+  /// One named argument.
+  public struct Argument: Sendable, Equatable {
+    public var name: String
+    public var type: String
+    public var isRequired: Bool
+
+    public init(name: String, type: String, isRequired: Bool) {
+      self.name = name
+      self.type = type
+      self.isRequired = isRequired
+    }
+  }
+
+  public init(
+    name: String, arguments: [Argument], allowsGet: Bool, description: String? = nil
+  ) {
+    self.name = name
+    self.arguments = arguments
+    self.allowsGet = allowsGet
+    self.description = description
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SNMNetwork
+import Testing
+
+@testable import SNMShell
+
+private func serverError(_ status: Int, _ body: String) -> SNMServerError {
+  SNMServerError(
+    response: SNMResponse(
+      url: "http://x/rest/v1/t", status: status, headers: [:], body: Data(body.utf8)))
+}
+
+@Test func rlsErrorsSayWhoAsked() {
+  let failure = serverError(
+    401,
+    #"{"code":"42501","message":"new row violates row-level security policy for table \"dog_profile\"","details":null,"hint":null}"#
+  )
+  let anon = ServerErrorReport(role: "anon", signedIn: false).render(failure)
+  #expect(
+    anon == """
+      error 42501 (HTTP 401): new row violates row-level security policy for table "dog_profile"
+        advice: the request ran as anon (no one signed in): `login` to act as a user, or check the \
+      table's grants and row-level security policies
+
+      """)
+  let kim = ServerErrorReport(role: "kim", signedIn: true).render(failure)
+  #expect(kim.contains("advice: the request ran as kim (role authenticated)"))
+}
+
+@Test func singleRowErrorsSuggestLimitOne() {
+  let failure = serverError(
+    406,
+    #"{"code":"PGRST116","message":"Cannot coerce the result to a single JSON object","details":"The result contains 4 rows","hint":null}"#
+  )
+  let text = ServerErrorReport(role: "anon", signedIn: false).render(failure)
+  #expect(
+    text == """
+      error PGRST116 (HTTP 406): Cannot coerce the result to a single JSON object
+        details: The result contains 4 rows
+        advice: `single` wants exactly one row: add `limit 1`, narrow the `where`, or drop \
+      `single` (`maybe single` allows none)
+
+      """)
+}
+
+@Test func unknownTablesPointAtTables() {
+  let failure = serverError(
+    404,
+    #"{"code":"PGRST205","message":"Could not find the table 'public.user' in the schema cache","details":null,"hint":"Perhaps you meant the table 'public.user_info'"}"#
+  )
+  let text = ServerErrorReport(role: "anon", signedIn: false).render(failure)
+  #expect(text.contains("  hint: Perhaps you meant the table 'public.user_info'\n"))
+  #expect(text.hasSuffix("  advice: `tables` lists the tables and views this project exposes\n"))
+}
+
+@Test func aBodyThatIsNotJSONIsQuoted() {
+  let text = ServerErrorReport(role: "anon", signedIn: false).render(
+    serverError(502, "Bad Gateway"))
+  #expect(text == "error (HTTP 502): Bad Gateway\n")
+}
+
+@Test func pagerIsNeededOnlyForMoreLinesThanTheScreen() {
+  #expect(!Pager.isNeeded(for: "a\nb\n", rows: 24))
+  #expect(Pager.isNeeded(for: String(repeating: "row\n", count: 24), rows: 24))
+  #expect(Pager.command(environment: [:]) == "less -SRXF")
+  #expect(Pager.command(environment: ["PAGER": "more"]) == "more")
+  #expect(Pager.command(environment: ["PAGER": " "]) == "less -SRXF")
+}

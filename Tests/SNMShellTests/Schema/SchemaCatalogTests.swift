@@ -1,0 +1,90 @@
+import Foundation
+import SNMNetwork
+import SNMSupabase
+import Testing
+
+@testable import SNMShell
+
+func demoSchema() throws -> DatabaseSchema {
+  let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/schema/demo-openapi.json")
+  return try DatabaseSchema(openAPI: try JSONValue(parsing: try Data(contentsOf: url)))
+}
+
+@Test func openAPIGivesTablesColumnsKeysAndFunctions() throws {
+  let schema = try demoSchema()
+  #expect(schema.tables.map(\.name) == ["user_info", "dog_profile", "mate", "walk_request"])
+  let user = try #require(schema.table(named: "user_info"))
+  #expect(user.columns.map(\.name) == ["id", "name", "age", "bio", "profile", "created_at"])
+  #expect(user.primaryKey == ["id"])
+  #expect(user.column(named: "profile")?.type == "jsonb")
+  #expect(user.column(named: "created_at")?.defaultValue == "now()")
+  #expect(user.column(named: "bio")?.description == "What they say about themselves")
+  #expect(user.column(named: "age")?.isRequired == false)
+  #expect(user.canInsert && user.canUpdate && user.canDelete)
+  let dog = try #require(schema.table(named: "dog_profile"))
+  #expect(dog.column(named: "owner")?.foreignKey == .init(table: "user_info", column: "id"))
+  #expect(dog.column(named: "tags")?.type == "text[]")
+  #expect(!dog.canUpdate)
+  #expect(schema.table(named: "mate")?.primaryKey == ["user_a", "user_b"])
+  #expect(schema.functions.map(\.name) == ["nearby_dogs", "sleep_for", "sum"])
+  let nearby = try #require(schema.function(named: "nearby_dogs"))
+  #expect(nearby.arguments.map(\.name) == ["lat", "lng"])
+  #expect(nearby.allowsGet)
+  #expect(schema.function(named: "sleep_for")?.allowsGet == false)
+}
+
+@Test func aDocumentWithoutPathsIsRefused() {
+  #expect(throws: SchemaDocumentError("not an OpenAPI document: no \"paths\" object")) {
+    try DatabaseSchema(
+      openAPI: ["message": "Access to schema is forbidden"])
+  }
+}
+
+@Test func catalogMergesTheDocumentWithNamesSeenInResults() throws {
+  let catalog = SchemaCatalog(schema: try demoSchema())
+  catalog.noteResult(table: "user_info", columns: ["id", "nickname"])
+  catalog.noteResult(table: "secret_view", columns: ["a"])
+  #expect(
+    catalog.tableNames() == ["user_info", "dog_profile", "mate", "walk_request", "secret_view"])
+  #expect(catalog.columns(of: "user_info").suffix(2) == ["created_at", "nickname"])
+  #expect(catalog.relations(of: "user_info") == ["dog_profile", "mate"])
+  #expect(catalog.relations(of: "dog_profile") == ["user_info"])
+  #expect(catalog.functionNames() == ["nearby_dogs", "sleep_for", "sum"])
+}
+
+@Test func withoutTheDocumentTheCatalogKnowsWhatItSaw() {
+  let catalog = SchemaCatalog()
+  #expect(catalog.tableNames().isEmpty)
+  catalog.noteResult(table: "user_info", columns: ["id", "name"])
+  #expect(catalog.tableNames() == ["user_info"])
+  #expect(catalog.columns(of: "user_info") == ["id", "name"])
+  #expect(catalog.describeRows("user_info") == [["column": "id"], ["column": "name"]])
+  #expect(catalog.describeRows("nothing") == nil)
+}
+
+@Test func describeShowsTypesNullabilityDefaultsAndKeys() throws {
+  let catalog = SchemaCatalog(schema: try demoSchema())
+  let writer = OutputWriter()
+  ResultRenderer(format: .table).render(
+    try #require(catalog.describeRows("dog_profile")), to: writer)
+  expectSnapshot(writer.captured, named: "schema/describe-dog_profile.table")
+  let tables = OutputWriter()
+  ResultRenderer(format: .table).render(catalog.tableRows(), to: tables)
+  expectSnapshot(tables.captured, named: "schema/tables.table")
+}
+
+@Test func cacheFilesAreNamedPerProjectAndRoundTrip() throws {
+  let directory = NSTemporaryDirectory() + "snm-cache-\(UUID().uuidString)"
+  let cache = SchemaCache(directory: directory)
+  let local = try #require(URL(string: "http://127.0.0.1:54321"))
+  let other = try #require(URL(string: "http://127.0.0.1:54330"))
+  #expect(cache.path(for: local) != cache.path(for: other))
+  #expect(cache.path(for: local).hasPrefix(directory + "/127.0.0.1-54321-"))
+  #expect(cache.load(for: local) == nil)
+  cache.store(Data("{\"paths\":{}}".utf8), for: local)
+  #expect(cache.load(for: local) == Data("{\"paths\":{}}".utf8))
+  #expect(cache.load(for: other) == nil)
+  #expect(
+    SchemaCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/c"]) == "/c/snm/schema")
+}
