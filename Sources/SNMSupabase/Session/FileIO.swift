@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The few POSIX file operations the session store needs, each returning a failure reason
+/// (`strerror` text) instead of throwing.
+enum FileIO {
+  /// The file's bytes; nil when it does not exist; a reason when it cannot be read.
+  static func read(_ path: String) -> Result<Data?, FileIOFailure> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      return errno == ENOENT ? .success(nil) : .failure(FileIOFailure(errorText(errno)))
+    }
+    defer { close(fd) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 16_384)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return .failure(FileIOFailure(errorText(errno)))
+      }
+      if count == 0 { return .success(data) }
+      data.append(contentsOf: buffer[0..<count])
+      if data.count > 1 << 20 { return .failure(FileIOFailure("larger than 1 MiB")) }
+    }
+  }
+
+  /// Creates `path` (and its parents) as 0700; nil on success, else the reason.
+  static func makeDirectory(_ path: String) -> String? {
+    var prefix = ""
+    for component in path.split(separator: "/") {
+      prefix += "/" + component
+      if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+        return "cannot create \(prefix): " + errorText(errno)
+      }
+    }
+    var info = stat()
+    guard stat(path, &info) == 0 else { return "cannot create \(path): " + errorText(errno) }
+    guard info.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a directory" }
+    return nil
+  }
+
+  /// Writes `data` to a new 0600 file beside `path`, syncs it, and renames it over `path`.
+  /// On any failure the temporary file is removed and `path` is untouched.
+  static func writeAtomically(_ data: Data, to path: String) -> String? {
+    let temporary = path + ".\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return errorText(errno) }
+    var failure: String? = nil
+    data.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errorText(errno)
+          return
+        }
+        offset += written
+      }
+    }
+    if failure == nil, fchmod(fd, 0o600) != 0 { failure = errorText(errno) }
+    if failure == nil, fsync(fd) != 0 { failure = errorText(errno) }
+    if close(fd) != 0, failure == nil { failure = errorText(errno) }
+    if failure == nil, rename(temporary, path) != 0 { failure = errorText(errno) }
+    if failure != nil { unlink(temporary) }
+    return failure
+  }
+
+  static func errorText(_ code: Int32) -> String {
+    String(cString: strerror(code)).lowercased()
+  }
+}
+
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(fd, buffer, count)
+}
+
+/// A file operation's failure reason.
+struct FileIOFailure: Error {
+  let reason: String
+  init(_ reason: String) { self.reason = reason }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Sessions as files in `$XDG_STATE_HOME/snm/` (else `~/.local/state/snm/`), one per project URL.
+///
+/// ```swift
+/// let store = FileSessionStore(directory: FileSessionStore.defaultDirectory())
+/// try store.save(session, project: "http://127.0.0.1:54321")
+/// ```
+/// Files are 0600 in a 0700 directory and are replaced atomically (temporary file, fsync, rename),
+/// so a reader never sees half a file and a failed write leaves the old file intact. A `.lock`
+/// file beside each session serialises refreshes across processes with `flock`.
+public struct FileSessionStore: SessionStore {
+  /// The directory holding the session files.
+  public let directory: String
+  /// The longest `lock(project:)` waits for another holder.
+  public let lockTimeout: Duration
+
+  public init(directory: String, lockTimeout: Duration = .seconds(60)) {
+    self.directory = directory
+    self.lockTimeout = lockTimeout
+  }
+
+  /// `$XDG_STATE_HOME/snm` when that is an absolute path, else `$HOME/.local/state/snm`.
+  public static func defaultDirectory(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      return state + "/snm"
+    }
+    return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/snm"
+  }
+
+  /// The session file of `project`: `session-<host>-<port>-<hash>.json`, readable and unique.
+  public func path(project: String) -> String {
+    directory + "/" + Self.fileStem(project: project) + ".json"
+  }
+
+  /// The lock file of `project`, beside its session file.
+  public func lockPath(project: String) -> String {
+    directory + "/" + Self.fileStem(project: project) + ".lock"
+  }
+
+  static func fileStem(project: String) -> String {
+    let url = URL(string: project)
+    var readable = url?.host ?? "project"
+    if let port = url?.port { readable += "-\(port)" }
+    readable = String(
+      readable.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(80))
+    // FNV-1a over the whole URL keeps projects on one host apart.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in project.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    return "session-\(readable)-" + String(hash & 0xffff_ffff, radix: 16)
+  }
+
+  public func load(project: String) throws(SessionStoreError) -> SupabaseSession? {
+    let path = path(project: project)
+    let data: Data
+    switch FileIO.read(path) {
+    case .success(let bytes?): data = bytes
+    case .success(nil): return nil
+    case .failure(let failure): throw .unreadable(path: path, reason: failure.reason)
+    }
+    let stored: StoredSession
+    do {
+      stored = try JSONDecoder().decode(StoredSession.self, from: data)
+    } catch {
+      throw .unreadable(path: path, reason: "not a session file")
+    }
+    guard stored.project == project else {
+      throw .unreadable(path: path, reason: "it belongs to \(stored.project)")
+    }
+    return stored.session
+  }
+
+  public func save(_ session: SupabaseSession, project: String) throws(SessionStoreError) {
+    let path = path(project: project)
+    let data: Data
+    do {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      data = try encoder.encode(StoredSession(version: 1, project: project, session: session))
+    } catch {
+      throw .unwritable(path: path, reason: "could not encode the session")
+    }
+    if let reason = FileIO.makeDirectory(directory) {
+      throw .unwritable(path: path, reason: reason)
+    }
+    if let reason = FileIO.writeAtomically(data, to: path) {
+      throw .unwritable(path: path, reason: reason)
+    }
+  }
+
+  public func delete(project: String) throws(SessionStoreError) {
+    let path = path(project: project)
+    if unlink(path) != 0 && errno != ENOENT {
+      throw .unwritable(path: path, reason: FileIO.errorText(errno))
+    }
+  }
+
+  /// What a session file holds: a format version, the project it belongs to, the session.
+  struct StoredSession: Codable {
+    var version: Int
+    var project: String
+    var session: SupabaseSession
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+extension SessionManager {
+  /// Refreshes `held`, or joins the refresh already under way in this process.
+  ///
+  /// `rejectedToken` is the access token the server just refused (a forced refresh): the policy
+  /// is skipped, and a session whose token differs from it is good enough.
+  func refresh(from held: SupabaseSession, rejectedToken: String?) async -> Result<
+    SupabaseSession, SupabaseSessionError
+  > {
+    if let inFlightRefresh {
+      joinedRefreshes += 1
+      return await inFlightRefresh.value
+    }
+    let task = Task { await self.performRefresh(held: held, rejectedToken: rejectedToken) }
+    inFlightRefresh = task
+    let result = await task.value
+    inFlightRefresh = nil
+    return result
+  }
+
+  /// One refresh under the store's lock: re-reads the stored session first, and uses it when
+  /// another process refreshed meanwhile, so a refresh token is never spent twice.
+  private func performRefresh(held: SupabaseSession, rejectedToken: String?) async -> Result<
+    SupabaseSession, SupabaseSessionError
+  > {
+    guard let project, let auth else { return .failure(.notConfigured) }
+    let lock: SessionLock?
+    do {
+      lock = try await store.lock(project: project)
+    } catch {
+      switch error {
+      case .lockTimeout(let path): return .failure(.lockTimeout(path: path))
+      // A lock file that cannot be created (read-only directory): refresh unlocked.
+      case .unwritable, .unreadable: lock = nil
+      }
+    }
+    defer { lock?.unlock() }
+
+    var candidate = held
+    if let stored = loadStored(), stored.refreshToken != held.refreshToken,
+      stored.obtainedAt >= held.obtainedAt
+    {
+      candidate = stored
+      let usable =
+        rejectedToken.map { stored.accessToken != $0 && stored.timeLeft(now: now()) > 0 }
+        ?? !policy.needsRefresh(stored, now: now())
+      if usable {
+        current = stored
+        return .success(stored)
+      }
+    }
+
+    do {
+      var fresh = try await auth.refreshSession(refreshToken: candidate.refreshToken)
+      fresh.obtainedAt = now()
+      current = fresh
+      persist(fresh, project: project)
+      return .success(fresh)
+    } catch let error as SupabaseAuthError where error.endsSession {
+      // Delete the stored session only if it is still the one the server refused.
+      if (loadStored()?.refreshToken ?? candidate.refreshToken) == candidate.refreshToken {
+        do {
+          try store.delete(project: project)
+        } catch {
+          warn(error.description)
+        }
+      }
+      current = nil
+      return .failure(.endedByServer(error.code))
+    } catch let error as SupabaseAuthError {
+      return .failure(.refreshFailed(error))
+    } catch {
+      return .failure(.unreachable(String(describing: error)))
+    }
+  }
+
+  /// A token to replace `rejected`, which the server refused as expired: the current one if it
+  /// already differs (another caller refreshed), else a forced refresh.
+  func replacement(forRejected rejected: String) async throws(SupabaseSessionError) -> String {
+    restoreIfNeeded()
+    guard let session = current else { throw .signedOut }
+    if session.accessToken != rejected { return session.accessToken }
+    return try await refresh(from: session, rejectedToken: rejected).get().accessToken
+  }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+extension SessionManager {
+  /// Ends the session: for `.global` and `.local` the stored session is deleted first, then the
+  /// server is told; `.others` only tells the server. Without a session, nothing is sent.
+  ///
+  /// ```swift
+  /// try await SessionManager.shared.signOut(scope: .local)
+  /// ```
+  /// The server's 401/403/404 (the session is already gone there) are not errors.
+  /// - Throws: the auth client's error when the server could not be told; the local session is
+  ///   deleted all the same.
+  public func signOut(scope: SignOutScope = .global) async throws {
+    guard let project, let auth else { throw SupabaseSessionError.notConfigured }
+    restoreIfNeeded()
+    guard var session = current else { return }
+    if policy.needsRefresh(session, now: now()) {
+      switch await refresh(from: session, rejectedToken: nil) {
+      case .success(let fresh): session = fresh
+      case .failure(.endedByServer): return
+      case .failure: break
+      }
+    }
+    if scope != .others {
+      current = nil
+      let lock = try? await store.lock(project: project)
+      defer { lock?.unlock() }
+      do {
+        try store.delete(project: project)
+      } catch {
+        warn(error.description)
+      }
+    }
+    do {
+      try await auth.signOut(accessToken: session.accessToken, scope: scope)
+    } catch let error as SupabaseAuthError where [401, 403, 404].contains(error.status) {
+      return
+    }
+  }
+}

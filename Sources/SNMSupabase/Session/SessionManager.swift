@@ -1,0 +1,151 @@
+import Foundation
+
+/// The app-wide session of one project: restores it from the store, hands out valid access
+/// tokens, refreshes them (once at a time, shared by concurrent callers and, through the store's
+/// lock, by other snm processes), and signs out when the server says the session is gone.
+///
+/// ```swift
+/// await SessionManager.shared.configure(project: url, auth: SupabaseAuthManager(config: config))
+/// await SessionManager.shared.saveSession(for: try await authManager.signInAnonymously())
+/// let rows = try await SessionManager.shared.authorized { token in try await send(token) }
+/// ```
+/// Tests build their own instances with the package-level init (store, auth client, clock).
+/// Problems that do not stop the work (an unreadable session file, a failed save) go to `warn`.
+public actor SessionManager: SessionManageable {
+  /// The session of the project snm is talking to; `configure` it before use.
+  public static let shared = SessionManager()
+
+  var project: String?
+  var store: any SessionStore
+  var auth: (any AuthManageable)?
+  var warn: @Sendable (String) -> Void
+  let now: @Sendable () -> Date
+  /// When to refresh.
+  public let policy: SessionRefreshPolicy
+  /// Tells a request's failure "the access token expired" (PGRST303, PGRST301 "JWT expired").
+  let isExpiredJWT: @Sendable (any Error) -> Bool
+
+  /// The session in use; nil when signed out.
+  var current: SupabaseSession?
+  /// Whether `current` was loaded from the store yet.
+  var restored = false
+  /// The refresh under way, which every caller that needs one meanwhile awaits.
+  var inFlightRefresh: Task<Result<SupabaseSession, SupabaseSessionError>, Never>?
+  /// How many callers joined a refresh already under way (tests watch it).
+  var joinedRefreshes = 0
+  /// Unreadable files already warned about (one warning per file and process).
+  var warnedPaths: Set<String> = []
+
+  init() {
+    self.init(
+      project: nil, store: FileSessionStore(directory: FileSessionStore.defaultDirectory()),
+      auth: nil)
+  }
+
+  /// A manager with its own store, auth client and clock (tests; several projects at once).
+  package init(
+    project: String?, store: any SessionStore, auth: (any AuthManageable)?,
+    now: @escaping @Sendable () -> Date = { Date() },
+    policy: SessionRefreshPolicy = SessionRefreshPolicy(),
+    isExpiredJWT: @escaping @Sendable (any Error) -> Bool = SessionManager.isExpiredJWTError,
+    warn: @escaping @Sendable (String) -> Void = SessionManager.warnOnStandardError
+  ) {
+    self.project = project
+    self.store = store
+    self.auth = auth
+    self.now = now
+    self.policy = policy
+    self.isExpiredJWT = isExpiredJWT
+    self.warn = warn
+  }
+
+  /// Points the manager at `project` (its URL) with the auth client that talks to it. Forgets the
+  /// session in memory; the stored one is restored on next use.
+  public func configure(
+    project: String, auth: any AuthManageable, store: (any SessionStore)? = nil,
+    warn: (@Sendable (String) -> Void)? = nil
+  ) {
+    self.project = project
+    self.auth = auth
+    if let store { self.store = store }
+    if let warn { self.warn = warn }
+    current = nil
+    restored = false
+  }
+
+  /// Writes `snm: warning: message` to standard error.
+  public static let warnOnStandardError: @Sendable (String) -> Void = { message in
+    FileHandle.standardError.write(Data("snm: warning: \(message)\n".utf8))
+  }
+
+  public var userID: Result<UUID, SupabaseSessionError> {
+    guard project != nil else { return .failure(.notConfigured) }
+    restoreIfNeeded()
+    guard let current else { return .failure(.signedOut) }
+    return .success(current.user.id)
+  }
+
+  public var accessToken: Result<String, SupabaseSessionError> {
+    get async { await checkSession().map(\.accessToken) }
+  }
+
+  /// The session in memory (restored from the store on first use), without refreshing.
+  public var currentSession: SupabaseSession? {
+    restoreIfNeeded()
+    return current
+  }
+
+  public func restoreSession() -> SupabaseSession? {
+    current = loadStored()
+    restored = true
+    return current
+  }
+
+  public func saveSession(for session: SupabaseSession) async {
+    current = session
+    restored = true
+    guard let project else { return }
+    let lock = try? await store.lock(project: project)
+    defer { lock?.unlock() }
+    persist(session, project: project)
+  }
+
+  public func checkSession() async -> Result<SupabaseSession, SupabaseSessionError> {
+    guard project != nil, auth != nil else { return .failure(.notConfigured) }
+    restoreIfNeeded()
+    guard let session = current else { return .failure(.signedOut) }
+    if !policy.needsRefresh(session, now: now()) { return .success(session) }
+    return await refresh(from: session, rejectedToken: nil)
+  }
+
+  // MARK: - Store access
+
+  func restoreIfNeeded() {
+    guard !restored else { return }
+    current = loadStored()
+    restored = true
+  }
+
+  /// The stored session; an unreadable file is reported once and counts as signed out.
+  func loadStored() -> SupabaseSession? {
+    guard let project else { return nil }
+    do {
+      return try store.load(project: project)
+    } catch {
+      if case .unreadable(let path, _) = error, !warnedPaths.contains(path) {
+        warnedPaths.insert(path)
+        warn(error.description)
+      }
+      return nil
+    }
+  }
+
+  /// Stores `session`; a failure is a warning (the session still works in this process).
+  func persist(_ session: SupabaseSession, project: String) {
+    do {
+      try store.save(session, project: project)
+    } catch {
+      warn(error.description)
+    }
+  }
+}

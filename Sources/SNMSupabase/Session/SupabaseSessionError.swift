@@ -1,0 +1,40 @@
+/// Why there is no usable session.
+///
+/// ```swift
+/// switch await SessionManager.shared.userID {
+/// case .success(let id): ...
+/// case .failure(.signedOut): print("not signed in")
+/// case .failure(let error): print(error)
+/// }
+/// ```
+/// Messages are lowercase, name no token, and say what to do next.
+public enum SupabaseSessionError: Error, Sendable, Hashable {
+  /// No session: never signed in, signed out, or the stored one was unreadable.
+  case signedOut
+  /// The server ended the session (its refresh token is unknown or spent, the session was revoked):
+  /// the stored session was deleted.
+  case endedByServer(AuthErrorCode)
+  /// A refresh was refused for another reason (the session is kept; try again).
+  case refreshFailed(SupabaseAuthError)
+  /// The Auth server could not be reached or answered with something that is not a session.
+  case unreachable(String)
+  /// No project is configured for the session manager (a programming error in the caller).
+  case notConfigured
+  /// Another snm process held the session lock for too long.
+  case lockTimeout(path: String)
+}
+
+extension SupabaseSessionError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .signedOut: "not signed in; use 'login' or 'login email ...'"
+    case .endedByServer(let code):
+      "the session ended on the server (\(code)); signed out, sign in again with 'login'"
+    case .refreshFailed(let error): "could not refresh the session: \(error)"
+    case .unreachable(let reason): "could not refresh the session: \(reason)"
+    case .notConfigured: "no project configured for the session"
+    case .lockTimeout(let path):
+      "another snm process has held the session lock \(path) for too long; try again"
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import SNMSupabase
+
+@Suite struct SupabaseSessionTests {
+  /// GoTrue's answer to an anonymous sign-in (shape of supabase-swift's fixture).
+  static let anonymous = """
+    {"access_token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiYmZhOTI1NC0xMjM0LTQ1NjctODlhYi1jZGVmMDEyMzQ1NjciLCJyb2xlIjoiYXV0aGVudGljYXRlZCIsInNlc3Npb25faWQiOiJjMjg5ZmE3MCIsImlzX2Fub255bW91cyI6dHJ1ZSwiZXhwIjoxNzExOTk0NzEzfQ.sig",
+     "token_type":"bearer","expires_in":3600,"expires_at":1711994713,
+     "refresh_token":"0xS9iJUWdXnWlCJtFiXk5A",
+     "user":{"id":"bbfa9254-1234-4567-89ab-cdef01234567","aud":"authenticated",
+       "role":"authenticated","email":"","phone":"","app_metadata":{},"user_metadata":{},
+       "identities":[],"is_anonymous":true}}
+    """
+
+  @Test func decodesGoTruesSessionAndItsClaims() throws {
+    let now = Date(timeIntervalSince1970: 1_711_991_113)
+    let session = try SupabaseSession(response: Data(Self.anonymous.utf8), now: now)
+    #expect(session.expiresAt == Date(timeIntervalSince1970: 1_711_994_713))
+    #expect(session.obtainedAt == now)
+    #expect(session.user.isAnonymous)
+    #expect(session.user.displayName == "anonymous")
+    #expect(session.claims.role == "authenticated")
+    #expect(session.claims.sessionID == "c289fa70")
+    #expect(session.claims.subject == "bbfa9254-1234-4567-89ab-cdef01234567")
+  }
+
+  @Test func aUserWithoutTokensMeansConfirmationIsRequired() {
+    let body = #"{"id":"bbfa9254-1234-4567-89ab-cdef01234567","email":"kim@example.com"}"#
+    #expect(throws: AuthResponseError.missingSession) {
+      _ = try SupabaseSession(response: Data(body.utf8), now: Date())
+    }
+    #expect(throws: AuthResponseError.self) {
+      _ = try SupabaseSession(response: Data("[]".utf8), now: Date())
+    }
+  }
+
+  @Test func storedFormRoundTripsAndDescriptionHidesTokens() throws {
+    let now = Date(timeIntervalSince1970: 1_711_991_113.25)
+    let session = try SupabaseSession(response: Data(Self.anonymous.utf8), now: now)
+    let data = try JSONEncoder().encode(session)
+    #expect(try JSONDecoder().decode(SupabaseSession.self, from: data) == session)
+    #expect(!"\(session)".contains(session.accessToken))
+    #expect(!"\(session)".contains(session.refreshToken))
+  }
+}

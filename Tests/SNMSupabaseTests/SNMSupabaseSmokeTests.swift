@@ -1,6 +1,0 @@
-import Testing
-@testable import SNMSupabase
-
-@Test func targetLinks() {
-  #expect(Bool(true))
-}

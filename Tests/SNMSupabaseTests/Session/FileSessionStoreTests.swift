@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import SNMSupabase
+
+@Suite struct FileSessionStoreTests {
+  @Test func theSessionFileIs0600InA0700DirectoryAndHoldsNoTempFiles() async throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    await rig.manager().saveSession(for: rig.auth.issue())
+    let file = try FileManager.default.attributesOfItem(atPath: rig.sessionPath)
+    #expect((file[.posixPermissions] as? Int) == 0o600)
+    let directory = try FileManager.default.attributesOfItem(atPath: rig.store.directory)
+    #expect((directory[.posixPermissions] as? Int) == 0o700)
+    let names = try FileManager.default.contentsOfDirectory(atPath: rig.store.directory).sorted()
+    #expect(names.count == 2)  // the session and its lock file
+    #expect(names.allSatisfy { $0.hasPrefix("session-127.0.0.1-54399-") })
+  }
+
+  @Test func projectsHaveTheirOwnFiles() throws {
+    let store = FileSessionStore(directory: "/state")
+    let one = store.path(project: "http://127.0.0.1:54321")
+    let two = store.path(project: "http://127.0.0.1:54322")
+    let hosted = store.path(project: "https://abcd.supabase.co")
+    #expect(Set([one, two, hosted]).count == 3)
+    #expect(hosted.hasPrefix("/state/session-abcd.supabase.co-"))
+  }
+
+  @Test func aCorruptFileIsReportedThenAFreshLoginWorks() async throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    try FileManager.default.createDirectory(
+      atPath: rig.store.directory, withIntermediateDirectories: true)
+    try Data("{\"version\": 1, \"project\": ".utf8).write(to: URL(fileURLWithPath: rig.sessionPath))
+    let manager = rig.manager()
+
+    #expect(await manager.userID.failure == .signedOut)
+    #expect(try await manager.requestToken() == nil)
+    #expect(rig.warnings.all.count == 1)  // once, not per use
+    let warning = try #require(rig.warnings.all.first)
+    #expect(warning.contains(rig.sessionPath))
+    #expect(warning.contains("unreadable") && warning.contains("login"))
+
+    await manager.saveSession(for: try await rig.auth.signInAnonymously())
+    #expect(await rig.manager().restoreSession()?.accessToken == "access-1")
+  }
+
+  @Test func aSessionFileOfAnotherShapeIsCorruptToo() async throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    try FileManager.default.createDirectory(
+      atPath: rig.store.directory, withIntermediateDirectories: true)
+    try Data("{\"version\":1,\"project\":\"http://127.0.0.1:54399\",\"session\":{\"user\":3}}".utf8)
+      .write(to: URL(fileURLWithPath: rig.sessionPath))
+    #expect(await rig.manager().restoreSession() == nil)
+    #expect(rig.warnings.all.first?.contains("not a session file") == true)
+  }
+
+  @Test func anUnreadableFileIsReportedNotFatal() async throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    // A directory where the file should be: open succeeds, read fails (even for root).
+    try FileManager.default.createDirectory(
+      atPath: rig.sessionPath, withIntermediateDirectories: true)
+    let manager = rig.manager()
+    #expect(await manager.restoreSession() == nil)
+    #expect(rig.warnings.all.first?.contains("is a directory") == true)
+    // Saving over it fails with a warning too, and nothing crashes.
+    await manager.saveSession(for: rig.auth.issue())
+    #expect(rig.warnings.all.count == 2)
+    #expect(rig.warnings.all.last?.contains("could not save") == true)
+    #expect(try await manager.accessToken.get() == "access-1")
+  }
+
+  @Test(.enabled(if: Immutable.isAvailable))
+  func aFailedSaveWarnsAndLeavesTheOldFileIntact() async throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    let manager = rig.manager()
+    await manager.saveSession(for: rig.auth.issue())
+    let before = try Data(contentsOf: URL(fileURLWithPath: rig.sessionPath))
+
+    try Immutable.set(rig.store.directory, true)
+    defer { try? Immutable.set(rig.store.directory, false) }
+    await manager.saveSession(for: rig.auth.issue())
+    try Immutable.set(rig.store.directory, false)
+
+    let after = try Data(contentsOf: URL(fileURLWithPath: rig.sessionPath))
+    #expect(after == before)
+    #expect(rig.warnings.all.count == 1)
+    #expect(rig.warnings.all.first?.contains("previous file is unchanged") == true)
+    let names = try FileManager.default.contentsOfDirectory(atPath: rig.store.directory)
+    #expect(names.count == 2)  // no temporary file left behind
+  }
+
+  @Test func theLockExcludesASecondHolderUntilReleased() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let one = FileSessionStore(directory: directory.path)
+    let two = FileSessionStore(directory: directory.path, lockTimeout: .milliseconds(50))
+    let held = try await one.lock(project: Rig.project)
+    await #expect(throws: SessionStoreError.self) {
+      _ = try await two.lock(project: Rig.project)
+    }
+    held.unlock()
+    let again = try await two.lock(project: Rig.project)
+    again.unlock()
+  }
+}
+
+/// `chattr +i`: the one way to make a directory unwritable for root.
+enum Immutable {
+  static let isAvailable =
+    getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr")
+
+  static func set(_ path: String, _ on: Bool) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = [on ? "+i" : "-i", path]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteNoPermission) }
+  }
+}
