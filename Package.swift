@@ -35,7 +35,9 @@ let package = Package(
     .testTarget(
       name: "SNMQueryTests", dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork"],
       resources: [.copy("Fixtures")]),
-    .testTarget(name: "SNMShellTests", dependencies: ["SNMShell"], resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "SNMShellTests", dependencies: ["SNMShell", "SNMSupabase", "SNMNetwork"],
+      resources: [.copy("Fixtures")]),
     .testTarget(name: "SNMLocalTests", dependencies: ["SNMLocal"]),
   ],
   swiftLanguageModes: [.v6]

@@ -9,6 +9,7 @@ extension Shell {
   public func runPrompt(reader: any LineReader) async -> ExitCode {
     var buffer = StatementBuffer(isComplete: InputCompleteness.isComplete)
     while true {
+      if reader.isInteractive { await updateSignedInName() }
       let prompt = reader.isInteractive ? promptText(continuing: !buffer.isEmpty) : ""
       let (input, signal) = await Self.read(reader, prompt: prompt, pending: buffer.pending)
       if signal == SIGTERM { return .terminated }
@@ -47,7 +48,7 @@ extension Shell {
 
   /// Who the prompt says is signed in: `anon` without a session.
   func signedInName() -> String {
-    "anon"
+    signedIn.withLock { $0 } ?? "anon"
   }
 
   /// Reads one line on a thread of its own (the editor blocks), noting a signal that arrives

@@ -1,5 +1,6 @@
 import Foundation
 import SNMQuery
+import SNMSupabase
 import Synchronization
 
 /// Runs snm statements: at the prompt, after `-c`, from standard input and from scripts.
@@ -18,6 +19,12 @@ public final class Shell: Sendable {
   let output: OutputWriter
   let errors: OutputWriter
   let state = Mutex(RunState())
+  /// The project's session (`SessionManager.shared` in the snm binary, configured by main.swift).
+  let sessions: SessionManager
+  /// Signs in, up and out for the session statements.
+  let auth: any AuthManageable
+  /// Who the prompt says is signed in (nil: `anon`), kept current after each statement.
+  let signedIn = Mutex<String?>(nil)
 
   /// What the statements so far have left behind.
   struct RunState {
@@ -30,9 +37,12 @@ public final class Shell: Sendable {
   /// A shell for `project` with the command line's settings.
   public init(
     project: ProjectSelection, options: CommandLineOptions,
-    output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError
+    output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError,
+    sessions: SessionManager = .shared, auth: (any AuthManageable)? = nil
   ) {
     self.project = project
+    self.sessions = sessions
+    self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig)
     self.output = output
     self.errors = errors
     let colour = Terminal.usesColour(fd: STDOUT_FILENO, disabled: options.noColor)

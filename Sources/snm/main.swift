@@ -42,7 +42,7 @@ func runShell(_ options: CommandLineOptions) async throws -> ExitCode {
       "no project configured: pass --url and --key, set SUPABASE_URL and SUPABASE_ANON_KEY, "
         + "or use --profile")
   }
-  let shell = Shell(project: project, options: options)
+  let shell = await Shell.connected(project: project, options: options)
   if !options.commands.isEmpty {
     return await shell.run(text: options.commands.joined(separator: "\n"), name: "-c")
   }

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Reads a password from the terminal without echoing it.
+///
+/// ```swift
+/// guard let password = PasswordReader.read(prompt: "password for kim@example.com: ") else { ... }
+/// ```
+/// Returns nil when standard input is not a terminal (scripts pass `password '...'` or
+/// `password $env.NAME` instead) or when the person pressed Ctrl-D / Ctrl-C. The terminal's echo
+/// setting is always restored. The password never goes to the history or anywhere else.
+enum PasswordReader {
+  /// The password typed at the terminal on standard input, or nil.
+  static func read(prompt: String, fd: Int32 = STDIN_FILENO) -> String? {
+    guard isatty(fd) != 0 else { return nil }
+    var saved = termios()
+    guard tcgetattr(fd, &saved) == 0 else { return nil }
+    // Byte at a time, no echo, no signals: Ctrl-C arrives as a byte, so the terminal is always
+    // restored (a SIGINT would end the process with echo still off).
+    var silent = saved
+    silent.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG)
+    withUnsafeMutableBytes(of: &silent.c_cc) { cc in
+      cc[Int(VMIN)] = 1
+      cc[Int(VTIME)] = 0
+    }
+    FileHandle.standardError.write(Data(prompt.utf8))
+    guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else { return nil }
+    defer {
+      _ = tcsetattr(fd, TCSAFLUSH, &saved)
+      FileHandle.standardError.write(Data("\n".utf8))
+    }
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let count = Foundation.read(fd, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      guard count == 1 else { return nil }
+      switch byte {
+      case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+        return String(decoding: bytes, as: UTF8.self)
+      case 0x03:  // Ctrl-C
+        return nil
+      case 0x04:  // Ctrl-D
+        if bytes.isEmpty { return nil }
+      case 0x7f, 0x08:  // erase one character (all its UTF-8 bytes)
+        while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
+      case 0x15:  // Ctrl-U
+        bytes.removeAll()
+      default:
+        bytes.append(byte)
+      }
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/// A session statement (spec §3) with its values resolved: what `Shell.runSession(_:)` runs.
+///
+/// ```swift
+/// await shell.runSession(.login(email: "kim@example.com", password: nil))  // asks at a terminal
+/// ```
+public enum SessionCommand: Sendable, Equatable {
+  /// `login`: a new anonymous user.
+  case loginAnonymously
+  /// `login email '...' [password ...]`; nil asks at the terminal without echo.
+  case login(email: String, password: String?)
+  /// `signup email '...' [password ...]`
+  case signup(email: String, password: String?)
+  /// `session check`: refresh when within the margin; user, role, time left.
+  case check
+  /// `session show`: user id, role, anonymous or not, expiry; never the tokens.
+  case show
+  /// `logout`
+  case logout
+}

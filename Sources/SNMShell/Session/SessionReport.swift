@@ -1,0 +1,92 @@
+import Foundation
+import SNMNetwork
+import SNMSupabase
+
+/// What `session show` and `session check` print: who is signed in, the role, whether the user
+/// is anonymous, when the token expires. Never a token.
+///
+/// ```
+/// user_id     6f1b2c3d-...
+/// email       kim@example.com
+/// role        authenticated
+/// anonymous   no
+/// expires_at  2026-11-29T15:33:56Z (in 59m 58s)
+/// ```
+/// With `--format json`/`ndjson`, one JSON object instead.
+struct SessionReport {
+  let session: SupabaseSession?
+  let now: Date
+  let refreshed: Bool
+
+  /// `authenticated` (from the token's claims, else the user record); `anon` when signed out.
+  var role: String {
+    guard let session else { return "anon" }
+    return session.claims.role ?? session.user.role ?? "authenticated"
+  }
+
+  /// The `session show` text.
+  func render(_ format: OutputFormat) -> String {
+    if format == .json || format == .ndjson { return json().serialized() }
+    guard let session else {
+      return "not signed in (requests use the project's API key, role anon)"
+    }
+    var rows: [(String, String)] = [("user_id", session.user.id.uuidString.lowercased())]
+    if let email = session.user.email, !email.isEmpty { rows.append(("email", email)) }
+    rows += [
+      ("role", role), ("anonymous", session.user.isAnonymous ? "yes" : "no"),
+      ("expires_at", Self.timestamp(session.expiresAt) + " (\(timeLeftText(session)))"),
+    ]
+    let width = rows.map(\.0.count).max() ?? 0
+    return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }
+      .joined(separator: "\n")
+  }
+
+  /// The `session check` line: `signed in as kim@example.com (authenticated), 59m 58s left`.
+  func checkLine(_ format: OutputFormat) -> String {
+    if format == .json || format == .ndjson { return json().serialized() }
+    guard let session else { return "not signed in" }
+    let left = session.timeLeft(now: now)
+    var text = "signed in as \(session.user.displayName) (\(role)), "
+    text += left > 0 ? "\(Self.duration(left)) left" : "expired"
+    if refreshed { text += " (refreshed)" }
+    return text
+  }
+
+  func json() -> JSONValue {
+    guard let session else { return ["signed_in": false, "role": "anon"] }
+    var object: JSONObject = [
+      "signed_in": true, "user_id": .string(session.user.id.uuidString.lowercased()),
+    ]
+    if let email = session.user.email, !email.isEmpty { object.append("email", .string(email)) }
+    object.append("role", .string(role))
+    object.append("is_anonymous", .bool(session.user.isAnonymous))
+    object.append("expires_at", .string(Self.timestamp(session.expiresAt)))
+    let left = Int(session.timeLeft(now: now).rounded(.down))
+    object.append("expires_in", .number(JSONNumber(max(left, 0))))
+    if refreshed { object.append("refreshed", true) }
+    return .object(object)
+  }
+
+  private func timeLeftText(_ session: SupabaseSession) -> String {
+    let left = session.timeLeft(now: now)
+    return left > 0 ? "in \(Self.duration(left))" : "expired \(Self.duration(-left)) ago"
+  }
+
+  /// `1h 2m`, `59m 58s`, `5s`.
+  static func duration(_ seconds: TimeInterval) -> String {
+    let total = max(0, Int(seconds.rounded(.down)))
+    let hours = total / 3600
+    let minutes = total % 3600 / 60
+    let rest = total % 60
+    if hours > 0 { return "\(hours)h \(minutes)m" }
+    if minutes > 0 { return "\(minutes)m \(rest)s" }
+    return "\(rest)s"
+  }
+
+  /// ISO 8601 in UTC, whole seconds.
+  static func timestamp(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: date)
+  }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import SNMNetwork
+import SNMSupabase
+
+extension Shell {
+  /// Makes the shell for `project` with `SessionManager.shared` pointed at it (the snm binary's
+  /// way in; tests build `Shell` with their own `SessionManager`).
+  ///
+  /// ```swift
+  /// let shell = await Shell.connected(project: project, options: options)
+  /// ```
+  public static func connected(project: ProjectSelection, options: CommandLineOptions) async
+    -> Shell
+  {
+    let timeout = options.timeout ?? 30
+    let provider = SNMNetworkProvider(configuration: .init(apiKey: project.key, timeout: timeout))
+    let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
+    await SessionManager.shared.configure(project: project.url.absoluteString, auth: auth)
+    return Shell(project: project, options: options, auth: auth)
+  }
+
+  /// Runs one session statement; returns whether it succeeded. Failures print one line to
+  /// standard error (never a token or password) and set exit code 3.
+  func runSession(_ command: SessionCommand) async -> Bool {
+    switch command {
+    case .loginAnonymously:
+      return await signIn("login") { try await self.auth.signInAnonymously() }
+    case .login(let email, let password):
+      guard let password = password ?? askPassword(for: email) else { return noPassword("login") }
+      return await signIn("login") { try await self.auth.signIn(email: email, password: password) }
+    case .signup(let email, let password):
+      guard let password = password ?? askPassword(for: email) else { return noPassword("signup") }
+      return await signIn("signup") { try await self.auth.signUp(email: email, password: password) }
+    case .check:
+      return await checkSession()
+    case .show:
+      let session = await sessions.currentSession
+      say(
+        SessionReport(session: session, now: Date(), refreshed: false).render(
+          currentSettings.format))
+      return true
+    case .logout:
+      return await logout()
+    }
+  }
+
+  /// `$session.user_id`, `$session.role`, `$session.email`, `$session.is_anonymous` for scripts:
+  /// role `anon` and a null user id when signed out.
+  public func sessionValues() async -> JSONValue {
+    guard let session = await sessions.currentSession else {
+      return ["user_id": .null, "role": "anon", "email": .null, "is_anonymous": false]
+    }
+    let report = SessionReport(session: session, now: Date(), refreshed: false)
+    return [
+      "user_id": .string(session.user.id.uuidString.lowercased()), "role": .string(report.role),
+      "email": session.user.email.flatMap { $0.isEmpty ? nil : JSONValue.string($0) } ?? .null,
+      "is_anonymous": .bool(session.user.isAnonymous),
+    ]
+  }
+
+  /// Refreshes the name the prompt shows from the session (no network).
+  func updateSignedInName() async {
+    let name = await sessions.currentSession?.user.displayName
+    signedIn.withLock { $0 = name }
+  }
+
+  private func signIn(
+    _ verb: String, _ call: @escaping @Sendable () async throws -> SupabaseSession
+  ) async -> Bool {
+    let session: SupabaseSession
+    do {
+      session = try await call()
+    } catch AuthResponseError.missingSession {
+      say("signed up; confirm the email, then sign in with 'login email ...'")
+      return true
+    } catch {
+      return authFailure("\(verb) failed: \(Self.describe(error))")
+    }
+    await sessions.saveSession(for: session)
+    signedIn.withLock { $0 = session.user.displayName }
+    let who =
+      session.user.isAnonymous
+      ? "anonymously as \(session.user.id.uuidString.lowercased())"
+      : "as \(session.user.displayName)"
+    say((verb == "signup" ? "signed up and signed in " : "signed in ") + who)
+    return true
+  }
+
+  private func checkSession() async -> Bool {
+    let before = await sessions.currentSession?.accessToken
+    switch await sessions.checkSession() {
+    case .success(let session):
+      let refreshed = before != session.accessToken
+      say(
+        SessionReport(session: session, now: Date(), refreshed: refreshed).checkLine(
+          currentSettings.format))
+      return true
+    case .failure(let error):
+      if case .signedOut = error {
+        return authFailure("not signed in; use 'login' or 'login email ...'")
+      }
+      signedIn.withLock { $0 = nil }
+      return authFailure(error.description)
+    }
+  }
+
+  private func logout() async -> Bool {
+    guard await sessions.currentSession != nil else {
+      say("not signed in")
+      return true
+    }
+    defer { signedIn.withLock { $0 = nil } }
+    do {
+      try await sessions.signOut(scope: .local)
+      say("signed out")
+      return true
+    } catch {
+      say("signed out here; the server was not told: \(Self.describe(error))")
+      return true
+    }
+  }
+
+  private func askPassword(for email: String) -> String? {
+    PasswordReader.read(prompt: "password for \(email): ")
+  }
+
+  private func noPassword(_ verb: String) -> Bool {
+    authFailure(
+      "\(verb) needs a password: type it at a terminal, or write `password '...'` or "
+        + "`password $env.NAME` in scripts")
+  }
+
+  private func authFailure(_ message: String) -> Bool {
+    report(message)
+    state.withLock { $0.failure = $0.failure ?? .unreachable }
+    return false
+  }
+
+  /// Prints `text` (a line) unless `--quiet`.
+  private func say(_ text: String) {
+    guard !currentSettings.quiet else { return }
+    output.write(text.hasSuffix("\n") ? text : text + "\n")
+    output.flush()
+  }
+
+  static func describe(_ error: any Error) -> String {
+    switch error {
+    case let failure as SupabaseAuthError: failure.description
+    case let failure as SNMNetworkError: failure.description
+    case let failure as AuthResponseError: failure.description
+    case let failure as SupabaseSessionError: failure.description
+    default: "\(error)"
+    }
+  }
+}
