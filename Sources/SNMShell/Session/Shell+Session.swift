@@ -60,7 +60,7 @@ extension Shell {
 
   /// Refreshes the name the prompt shows from the session (no network).
   func updateSignedInName() async {
-    let name = await sessions.currentSession?.user.displayName
+    let name = await sessions.currentSession.map { Self.promptName($0.user) }
     signedIn.withLock { $0 = name }
   }
 
@@ -77,7 +77,7 @@ extension Shell {
       return authFailure("\(verb) failed: \(Self.describe(error))")
     }
     await sessions.saveSession(for: session)
-    signedIn.withLock { $0 = session.user.displayName }
+    signedIn.withLock { $0 = Self.promptName(session.user) }
     let who =
       session.user.isAnonymous
       ? "anonymously as \(session.user.id.uuidString.lowercased())"
@@ -118,6 +118,14 @@ extension Shell {
       say("signed out here; the server was not told: \(Self.describe(error))")
       return true
     }
+  }
+
+  /// The prompt's name for `user`: the email's local part (`kim`), else `anonymous`.
+  static func promptName(_ user: SupabaseUser) -> String {
+    if let email = user.email, let at = email.firstIndex(of: "@"), at > email.startIndex {
+      return String(email[..<at])
+    }
+    return user.displayName
   }
 
   private func askPassword(for email: String) -> String? {

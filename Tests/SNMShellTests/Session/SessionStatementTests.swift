@@ -88,7 +88,7 @@ struct ShellRig {
     #expect(lines[3] == "role        authenticated")
     #expect(lines[4] == "anonymous   no")
     #expect(lines[5].hasPrefix("expires_at  ") && lines[5].contains("(in 59m "))
-    #expect(rig.shell.promptText(continuing: false) == "snm kim@example.com@local> ")
+    #expect(rig.shell.promptText(continuing: false) == "snm kim@local> ")
     #expect(!rig.everything().contains("secret"))
   }
 
