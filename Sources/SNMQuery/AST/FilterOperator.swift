@@ -1,0 +1,53 @@
+/// A PostgREST filter operator; the raw value is its wire name (`gte` in `age=gte.3`).
+public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
+  case eq, neq, gt, gte, lt, lte, like, ilike, match, imatch, `in`, `is`, isdistinct
+  case cs, cd, ov, sl, sr, nxl, nxr, adj, fts, plfts, phfts, wfts
+
+  /// The operator a keyword spells (`contains` is `cs`), if any.
+  public init?(keyword: Keyword) {
+    switch keyword {
+    case .contains: self = .cs
+    case .containedby: self = .cd
+    case .overlaps: self = .ov
+    default: self.init(rawValue: keyword.rawValue)
+    }
+  }
+
+  /// The operator a symbol spells (`>=` is `gte`), if any.
+  public init?(symbol: TokenKind) {
+    switch symbol {
+    case .equal, .doubleEqual: self = .eq
+    case .notEqual, .lessGreater: self = .neq
+    case .greater: self = .gt
+    case .greaterEqual: self = .gte
+    case .less: self = .lt
+    case .lessEqual: self = .lte
+    case .tilde: self = .match
+    case .tildeStar: self = .imatch
+    default: return nil
+    }
+  }
+
+  /// Whether the operator takes a text-search configuration (`fts(english)`).
+  public var isTextSearch: Bool {
+    self == .fts || self == .plfts || self == .phfts || self == .wfts
+  }
+
+  /// Whether PostgREST accepts `(any)`/`(all)` after it.
+  public var acceptsQuantifier: Bool {
+    switch self {
+    case .eq, .gt, .gte, .lt, .lte, .like, .ilike, .match, .imatch: true
+    default: false
+    }
+  }
+
+  /// Every spelling the language accepts, for messages and completion.
+  public static let spellings: [String] = [
+    "eq", "=", "neq", "!=", "<>", "gt", ">", "gte", ">=", "lt", "<", "lte", "<=", "like", "ilike",
+    "match", "~", "imatch", "~*", "in", "is", "isdistinct", "cs", "contains", "cd", "containedby",
+    "ov", "overlaps", "sl", "sr", "nxl", "nxr", "adj", "fts", "plfts", "phfts", "wfts",
+  ]
+
+  /// The word forms, for did-you-mean suggestions.
+  public static let words: [String] = spellings.filter { $0.first?.isLetter ?? false }
+}

@@ -1,0 +1,59 @@
+/// What may follow the filters of a query or `rpc`, in any order.
+public struct Modifiers: Sendable, Equatable {
+  public var order: [OrderItem] = []
+  public var limit: ValueNode?
+  public var offset: ValueNode?
+  public var single: SingleMode?
+  public var count: CountMode?
+  /// `returning <items>` (writes and rpc): `Prefer: return=representation` and `select=`.
+  public var returning: [SelectItem]?
+  /// Where `order by`, `single`, `count` and `returning` were written, for messages about them.
+  public var orderRange: SourceRange?
+  public var singleRange: SourceRange?
+  public var countRange: SourceRange?
+  public var returningRange: SourceRange?
+
+  public init() {}
+
+  public var isEmpty: Bool {
+    order.isEmpty && limit == nil && offset == nil && single == nil && count == nil
+      && returning == nil
+  }
+
+  /// `single` (exactly one row) or `maybe single` (zero or one).
+  public enum SingleMode: String, Sendable, Equatable {
+    case single
+    case maybeSingle = "maybe single"
+  }
+
+  /// `count exact|planned|estimated` (`Prefer: count=...`).
+  public enum CountMode: String, Sendable, Equatable {
+    case exact, planned, estimated
+  }
+}
+
+/// `column [asc|desc] [nulls first|last]`.
+public struct OrderItem: Sendable, Equatable {
+  public var column: ColumnPath
+  public var direction: Direction?
+  public var nulls: Nulls?
+  public var range: SourceRange
+
+  public init(
+    column: ColumnPath, direction: Direction? = nil, nulls: Nulls? = nil, range: SourceRange
+  ) {
+    self.column = column
+    self.direction = direction
+    self.nulls = nulls
+    self.range = range
+  }
+
+  public enum Direction: String, Sendable, Equatable {
+    case asc, desc
+  }
+
+  public enum Nulls: String, Sendable, Equatable {
+    case first = "nullsfirst"
+    case last = "nullslast"
+  }
+}

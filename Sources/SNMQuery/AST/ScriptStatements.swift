@@ -1,0 +1,59 @@
+/// `let name = <query or rpc>` binds the decoded result; `let name = <value>` binds a value.
+public struct LetStatement: Sendable, Equatable {
+  public var name: Name
+  public var value: Binding
+
+  public init(name: Name, value: Binding) {
+    self.name = name
+    self.value = value
+  }
+
+  public indirect enum Binding: Sendable, Equatable {
+    case statement(Statement)
+    case value(ValueNode)
+  }
+}
+
+/// `expect ...`: a check on the last result.
+public enum ExpectStatement: Sendable, Equatable {
+  /// `expect rows [cmp] N`
+  case rows(Comparison, ValueNode)
+  /// `expect status [cmp] N`
+  case status(Comparison, ValueNode)
+  /// `expect error [code]`
+  case error(code: ValueNode?)
+  /// `expect <value> <cmp> <value>`
+  case compare(ValueNode, Comparison, ValueNode)
+}
+
+/// The comparisons of `expect`.
+public enum Comparison: String, Sendable, Equatable, CaseIterable {
+  case equal = "=="
+  case notEqual = "!="
+  case less = "<"
+  case lessEqual = "<="
+  case greater = ">"
+  case greaterEqual = ">="
+  case contains
+  case matches
+}
+
+/// `echo <value>`; in an echo string `$name.field` is filled in as well as `${name}`.
+public struct EchoStatement: Sendable, Equatable {
+  public var value: ValueNode
+
+  public init(value: ValueNode) {
+    self.value = value
+  }
+}
+
+/// `run <file>` or `\i <file>`.
+public struct RunStatement: Sendable, Equatable {
+  public var path: String
+  public var pathRange: SourceRange
+
+  public init(path: String, pathRange: SourceRange) {
+    self.path = path
+    self.pathRange = pathRange
+  }
+}

@@ -1,0 +1,95 @@
+/// One item of a select list (also of `returning`).
+public indirect enum SelectItem: Sendable, Equatable {
+  /// `*`
+  case star(range: SourceRange)
+  /// `[alias:]column[->json path][.aggregate()][::type]`
+  case field(SelectField)
+  /// `[alias:][...]relation[!hint...](items)`
+  case embed(SelectEmbed)
+
+  public var range: SourceRange {
+    switch self {
+    case .star(let range): range
+    case .field(let field): field.range
+    case .embed(let embed): embed.range
+    }
+  }
+}
+
+/// A column in a select list: `nick:name`, `age::text`, `data->>blood`, `amount.sum()`.
+public struct SelectField: Sendable, Equatable {
+  public var alias: Name?
+  public var column: ColumnPath
+  /// `col.sum()` and friends; `count()` alone is a field named `count` with aggregate `count`.
+  public var aggregate: Name?
+  public var cast: Name?
+  public var range: SourceRange
+
+  public init(
+    alias: Name? = nil, column: ColumnPath, aggregate: Name? = nil, cast: Name? = nil,
+    range: SourceRange
+  ) {
+    self.alias = alias
+    self.column = column
+    self.aggregate = aggregate
+    self.cast = cast
+    self.range = range
+  }
+}
+
+/// An embedded resource: `owner:user_info(id, name)`, `user_info!inner(name)`, `...rel(a)`.
+public struct SelectEmbed: Sendable, Equatable {
+  public var alias: Name?
+  public var relation: Name
+  /// `!inner`, `!left`, `!fk_name`, in the order written.
+  public var hints: [Name]
+  public var items: [SelectItem]
+  /// `...rel(cols)` spreads the embedded columns into the parent row.
+  public var spread: Bool
+  public var range: SourceRange
+
+  public init(
+    alias: Name? = nil, relation: Name, hints: [Name] = [], items: [SelectItem],
+    spread: Bool = false,
+    range: SourceRange
+  ) {
+    self.alias = alias
+    self.relation = relation
+    self.hints = hints
+    self.items = items
+    self.spread = spread
+    self.range = range
+  }
+}
+
+/// A column reference: `[embed.]*column[->key|->>key]*`.
+public struct ColumnPath: Sendable, Equatable {
+  /// The embedded resources before the column (`messages` in `messages.public`).
+  public var embedPath: [Name]
+  public var column: Name
+  public var json: [JSONPathStep]
+  public var range: SourceRange
+
+  public init(embedPath: [Name] = [], column: Name, json: [JSONPathStep] = [], range: SourceRange) {
+    self.embedPath = embedPath
+    self.column = column
+    self.json = json
+    self.range = range
+  }
+}
+
+/// One `->key` or `->>key` step of a JSON path.
+public struct JSONPathStep: Sendable, Equatable {
+  /// `->>` (as text) rather than `->` (as JSON).
+  public var asText: Bool
+  /// The key or array index as written (`blood`, `0`, `-1`).
+  public var key: String
+  /// The key was written in quotes (a key that is not a plain name).
+  public var quoted: Bool
+
+  public init(asText: Bool, key: String, quoted: Bool = false) {
+    self.asText = asText
+    self.key = key
+    self.quoted = quoted
+  }
+}

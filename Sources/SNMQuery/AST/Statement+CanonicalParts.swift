@@ -1,0 +1,151 @@
+/// Canonical text of the smaller nodes: names, select items, values, and the non-query statements.
+extension Name {
+  var canonicalText: String {
+    quoted ? Value.quoted(text) : text
+  }
+}
+
+extension TableName {
+  var canonicalText: String {
+    (schema.map { $0.canonicalText + "." } ?? "") + name.canonicalText
+  }
+}
+
+extension ColumnPath {
+  var canonicalText: String {
+    var text = embedPath.map { $0.canonicalText + "." }.joined() + column.canonicalText
+    for step in json {
+      text += step.asText ? "->>" : "->"
+      text += step.quoted ? Value.quoted(step.key) : step.key
+    }
+    return text
+  }
+}
+
+extension Array where Element == SelectItem {
+  var canonicalText: String { map(\.canonicalText).joined(separator: ", ") }
+}
+
+extension SelectItem {
+  var canonicalText: String {
+    switch self {
+    case .star: return "*"
+    case .field(let field):
+      var text = field.alias.map { $0.canonicalText + ":" } ?? ""
+      text += field.column.canonicalText
+      if let aggregate = field.aggregate { text += "." + aggregate.canonicalText + "()" }
+      if let cast = field.cast { text += "::" + cast.canonicalText }
+      return text
+    case .embed(let embed):
+      var text = embed.spread ? "..." : ""
+      text += embed.alias.map { $0.canonicalText + ":" } ?? ""
+      text += embed.relation.canonicalText
+      text += embed.hints.map { "!" + $0.canonicalText }.joined()
+      return text + "(" + embed.items.canonicalText + ")"
+    }
+  }
+}
+
+extension Value {
+  /// The canonical spelling of a value; strings are double-quoted with JSON escapes.
+  public var canonicalText: String {
+    switch self {
+    case .string(let literal):
+      var text = "\""
+      for part in literal.parts {
+        switch part {
+        case .text(let chunk): text += Value.escaped(chunk)
+        case .variable(let reference): text += "${" + reference.spelling.dropFirst() + "}"
+        }
+      }
+      return text + "\""
+    case .number(let text), .uuid(let text), .date(let text), .timestamp(let text), .word(let text):
+      return text
+    case .bool(let flag): return flag ? "true" : "false"
+    case .null: return "null"
+    case .variable(let reference): return reference.spelling
+    case .array(let elements):
+      return "[" + elements.map(\.value.canonicalText).joined(separator: ", ") + "]"
+    case .list(let elements):
+      return "(" + elements.map(\.value.canonicalText).joined(separator: ", ") + ")"
+    case .object(let members):
+      let inner = members.map { Value.quoted($0.key) + ": " + $0.value.value.canonicalText }
+      return "{" + inner.joined(separator: ", ") + "}"
+    }
+  }
+
+  /// `text` in double quotes with JSON escapes (and `\$` so no `$` is read as a variable).
+  static func quoted(_ text: String) -> String {
+    "\"" + escaped(text) + "\""
+  }
+
+  static func escaped(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "$": result += "\\$"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result
+  }
+}
+
+extension SessionStatement {
+  var canonicalText: String {
+    switch self {
+    case .loginAnonymously: "login"
+    case .login(let email, let password):
+      "login email " + email.value.canonicalText
+        + (password.map { " password " + $0.value.canonicalText } ?? "")
+    case .signup(let email, let password):
+      "signup email " + email.value.canonicalText
+        + (password.map { " password " + $0.value.canonicalText } ?? "")
+    case .check: "session check"
+    case .show: "session show"
+    case .logout: "logout"
+    }
+  }
+}
+
+extension ExpectStatement {
+  var canonicalText: String {
+    switch self {
+    case .rows(let comparison, let value):
+      "expect rows \(comparison.rawValue) \(value.value.canonicalText)"
+    case .status(let comparison, let value):
+      "expect status \(comparison.rawValue) \(value.value.canonicalText)"
+    case .error(let code): "expect error" + (code.map { " " + $0.value.canonicalText } ?? "")
+    case .compare(let left, let comparison, let right):
+      "expect \(left.value.canonicalText) \(comparison.rawValue) \(right.value.canonicalText)"
+    }
+  }
+}
+
+extension ShellStatement {
+  var canonicalText: String {
+    switch self {
+    case .help(let topic): "help" + (topic.map { " " + $0 } ?? "")
+    case .tables: "tables"
+    case .describe(let table): "describe " + table.canonicalText
+    case .explain(let statement, let format):
+      "explain " + (format == .text ? "" : format.rawValue + " ") + statement.canonicalText
+    case .setFormat(let format): "set format " + format.rawValue
+    case .setTiming(let on): on.map { "set timing " + ($0 ? "on" : "off") } ?? "\\timing"
+    case .setOnError(let mode): "set on_error " + mode.rawValue
+    case .toggleExpanded: "\\x"
+    case .exit: "exit"
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/// One statement of the language, with the source range it was parsed from.
+///
+/// ```swift
+/// let script = Parser.parse(Source(text: "from user_info select *"))
+/// if case .query(let query) = script.statements[0].kind { print(query.table.name.text) }
+/// ```
+public struct Statement: Sendable, Equatable {
+  public var kind: Kind
+  public var range: SourceRange
+
+  public init(kind: Kind, range: SourceRange) {
+    self.kind = kind
+    self.range = range
+  }
+
+  /// Every statement form of the spec: queries (§2), session (§3), scripts (§4), shell (§5).
+  public indirect enum Kind: Sendable, Equatable {
+    /// `from <table> <action> ...`
+    case query(QueryStatement)
+    /// `rpc [get] <function> [{args}] ...`
+    case rpc(RPCStatement)
+    /// `login`, `signup`, `session check|show`, `logout`
+    case session(SessionStatement)
+    /// `let name = <statement or value>`
+    case `let`(LetStatement)
+    /// `expect rows|status|error|<value> ...`
+    case expect(ExpectStatement)
+    /// `echo <value>`
+    case echo(EchoStatement)
+    /// `run <file>` (also `\i <file>`)
+    case run(RunStatement)
+    /// `help`, `tables`, `describe`, `explain`, `set`, `exit`, and the psql aliases
+    case shell(ShellStatement)
+  }
+
+  /// Whether the statement sends a request to the REST API (a query or an `rpc`).
+  public var isRequest: Bool {
+    switch kind {
+    case .query, .rpc: true
+    default: false
+    }
+  }
+}
+
+/// A name as written: its text (quotes removed, escapes decoded) and whether it was quoted.
+public struct Name: Sendable, Equatable {
+  public var text: String
+  public var quoted: Bool
+  public var range: SourceRange
+
+  public init(_ text: String, quoted: Bool = false, range: SourceRange) {
+    self.text = text
+    self.quoted = quoted
+    self.range = range
+  }
+}
+
+/// `name` or `schema.name`: a table, view or function.
+public struct TableName: Sendable, Equatable {
+  public var schema: Name?
+  public var name: Name
+
+  public init(schema: Name? = nil, name: Name) {
+    self.schema = schema
+    self.name = name
+  }
+
+  public var range: SourceRange { schema.map { $0.range.union(name.range) } ?? name.range }
+}

@@ -1,0 +1,130 @@
+/// Checks of queries and rpc calls: bodies, filters, clauses.
+extension Checker {
+  mutating func check(_ query: QueryStatement) {
+    checkNames(in: query.table)
+    let verb = query.action.verb
+    switch query.action {
+    case .select(let items, _):
+      checkSelect(items)
+      if case .all(let range) = query.filter {
+        report(
+          .whereAllNotAllowed, at: range,
+          help: "drop 'where all': a select without 'where' reads every row")
+      }
+      if let range = query.modifiers.returningRange {
+        report(
+          .clauseNotAllowed("returning", verb), at: range,
+          help: "name the columns after 'select' instead")
+      }
+    case .insert(let body, _):
+      checkBody(body, verb: verb, allowArray: true)
+    case .upsert(let upsert):
+      checkBody(upsert.body, verb: verb, allowArray: true)
+      for name in upsert.onConflict { checkName(name) }
+    case .update(let body, let range):
+      checkBody(body, verb: verb, allowArray: false)
+      requireWhere(query, verb: verb, at: range)
+    case .delete(let range):
+      requireWhere(query, verb: verb, at: range)
+    }
+    if verb == "insert" || verb == "upsert" {
+      if let filter = query.filter {
+        report(
+          .whereNotAllowed(verb), at: filter.range,
+          help: "to change existing rows, use 'update ... where ...'")
+      }
+      if let range = query.modifiers.orderRange {
+        report(.clauseNotAllowed("order by", verb), at: range)
+      }
+      for (clause, value) in [("limit", query.modifiers.limit), ("offset", query.modifiers.offset)]
+      {
+        if let value { report(.clauseNotAllowed(clause, verb), at: value.range) }
+      }
+    }
+    if case .condition(let condition) = query.filter { check(condition) }
+    check(query.modifiers)
+  }
+
+  mutating func requireWhere(_ query: QueryStatement, verb: String, at range: SourceRange) {
+    guard query.filter == nil else { return }
+    report(
+      .unfilteredWrite(verb), at: range,
+      help: "add 'where <condition>' to pick rows, or 'where all' to \(verb) every row on purpose")
+  }
+
+  mutating func check(_ rpc: RPCStatement) {
+    checkNames(in: rpc.function)
+    if let arguments = rpc.arguments {
+      switch arguments.value {
+      case .object, .variable: checkVariables(in: arguments)
+      default:
+        report(
+          .bodyKind(
+            rpc.get ? "rpc get" : "rpc", expected: "an object of named arguments",
+            found: arguments.value.kindDescription), at: arguments.range,
+          help: "write the arguments as {\"name\": value}")
+      }
+    }
+    if let filter = rpc.filter { check(filter) }
+    check(rpc.modifiers)
+  }
+
+  /// An object (or, for insert and upsert, an array of objects) or a variable.
+  mutating func checkBody(_ body: ValueNode, verb: String, allowArray: Bool) {
+    let expected = allowArray ? "an object or an array of objects" : "an object"
+    switch body.value {
+    case .object, .variable:
+      break
+    case .array(let elements) where allowArray:
+      for element in elements {
+        switch element.value {
+        case .object, .variable: break
+        default:
+          report(
+            .bodyKind(verb, expected: "objects in the array", found: element.value.kindDescription),
+            at: element.range, help: "each row is written as {\"column\": value}")
+        }
+      }
+    default:
+      report(
+        .bodyKind(verb, expected: expected, found: body.value.kindDescription), at: body.range,
+        help: "write the row as {\"column\": value}")
+    }
+    checkVariables(in: body)
+  }
+
+  mutating func check(_ modifiers: Modifiers) {
+    for item in modifiers.order { checkNames(in: item.column) }
+    if let limit = modifiers.limit { checkCount(limit, clause: "limit") }
+    if let offset = modifiers.offset { checkCount(offset, clause: "offset") }
+    if let returning = modifiers.returning { checkSelect(returning) }
+  }
+
+  mutating func checkSelect(_ items: [SelectItem]) {
+    for item in items {
+      switch item {
+      case .star: break
+      case .field(let field):
+        if let alias = field.alias { checkName(alias) }
+        checkNames(in: field.column)
+      case .embed(let embed):
+        checkName(embed.relation)
+        checkSelect(embed.items)
+      }
+    }
+  }
+
+  mutating func checkNames(in table: TableName) {
+    if let schema = table.schema { checkName(schema) }
+    checkName(table.name)
+  }
+
+  mutating func checkNames(in column: ColumnPath) {
+    for name in column.embedPath { checkName(name) }
+    checkName(column.column)
+  }
+
+  mutating func checkName(_ name: Name) {
+    if name.text.isEmpty { report(.emptyName, at: name.range) }
+  }
+}

@@ -1,0 +1,97 @@
+/// Checks of filter operands and of the variables a value uses.
+extension Checker {
+  mutating func check(_ condition: Condition) {
+    switch condition {
+    case .predicate(let predicate): check(predicate)
+    case .and(let operands, _), .or(let operands, _):
+      for operand in operands { check(operand) }
+    case .not(let operand, _): check(operand)
+    }
+  }
+
+  mutating func check(_ predicate: FilterPredicate) {
+    checkNames(in: predicate.column)
+    let value = predicate.value
+    let op = predicate.op
+    let column = predicate.column.column.text
+    if case .null = value.value, op != .is {
+      if op == .eq || op == .neq {
+        let wantsNull = (op == .eq) != predicate.negated
+        let fix = wantsNull ? "is null" : "is not null"
+        report(
+          .eqNull(op.rawValue), at: predicate.operatorRange.union(value.range),
+          help: "write '\(column) \(fix)'")
+      } else {
+        report(
+          .nullComparison(op.rawValue), at: value.range,
+          help: "to test for NULL, write '\(column) is null' or '\(column) is not null'")
+      }
+      return
+    }
+    checkVariables(in: value)
+    if case .variable = value.value { return }
+    let spelled = predicate.quantifier.map { "\(op.rawValue) \($0.rawValue)" } ?? op.rawValue
+    if predicate.quantifier != nil {
+      guard case .array = value.value else {
+        return reportOperand(
+          spelled, "an array", value, help: "for example '\(spelled) ['a%', 'b%']'")
+      }
+      return
+    }
+    switch op {
+    case .in:
+      guard case .list = value.value else {
+        return reportOperand(
+          "in", "a list in parentheses", value, help: "for example 'in (1, 2, 3)'")
+      }
+    case .cs, .cd, .ov:
+      switch value.value {
+      case .array, .object, .string: break
+      default: reportOperand(spelled, "an array, an object or a range string", value)
+      }
+    case .sl, .sr, .nxl, .nxr, .adj:
+      guard case .string = value.value else {
+        return reportOperand(spelled, "a range in quotes", value, help: "for example '[1,10)'")
+      }
+    case .fts, .plfts, .phfts, .wfts:
+      guard case .string = value.value else {
+        return reportOperand(spelled, "a search text in quotes", value)
+      }
+    default:
+      if case .list = value.value {
+        reportOperand(
+          spelled, "a single value", value, help: "to match any of several values, use 'in (...)'")
+      }
+    }
+  }
+
+  mutating func reportOperand(
+    _ op: String, _ expected: String, _ value: ValueNode, help: String? = nil
+  ) {
+    report(
+      .operandKind(op, expected: expected, found: value.value.kindDescription), at: value.range,
+      help: help)
+  }
+
+  /// Reports every `$name` in `value` that is not bound.
+  mutating func checkVariables(in value: ValueNode) {
+    switch value.value {
+    case .variable(let reference): checkVariable(reference)
+    case .string(let literal):
+      for reference in literal.variables { checkVariable(reference) }
+    case .array(let elements), .list(let elements):
+      for element in elements { checkVariables(in: element) }
+    case .object(let members):
+      for member in members { checkVariables(in: member.value) }
+    default: break
+    }
+  }
+
+  mutating func checkVariable(_ reference: VariableRef) {
+    guard !defined.contains(reference.name) else { return }
+    let help =
+      DidYouMean.suggest(reference.name, among: defined.sorted()).map { "did you mean '$\($0)'?" }
+      ?? "bind it first with 'let \(reference.name) = ...' or pass --var \(reference.name)=VALUE"
+    report(.undefinedVariable(reference.spelling), at: reference.range, help: help)
+  }
+}

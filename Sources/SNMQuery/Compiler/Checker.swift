@@ -1,0 +1,107 @@
+/// The semantic pass: what parses but cannot be sent as written, and variables used before `let`.
+///
+/// ```swift
+/// var script = Parser.parse(source)
+/// Checker.check(&script, variables: ["dog"])   // names bound by --var or earlier lines
+/// if script.hasErrors { ... }                     // nothing is sent
+/// ```
+/// Rules: `eq null` is refused (write `is null`); `update`/`delete` need `where` (or `where all`);
+/// bodies are objects or arrays as each verb needs; operands fit their operators; every `$name` is
+/// bound by then (`$env` and `$session` always are). Statements are checked in order, so a `let`
+/// binds its name for the statements after it.
+public struct Checker {
+  /// Variables bound before the script starts; always includes `env` and `session`.
+  public private(set) var defined: Set<String>
+  public private(set) var diagnostics: [Diagnostic] = []
+
+  /// The built-in variables.
+  public static let builtins: Set<String> = ["env", "session"]
+
+  public init(variables: Set<String> = []) {
+    defined = variables.union(Checker.builtins)
+  }
+
+  /// Checks every statement of `script`, appending diagnostics and dropping statements with errors.
+  public static func check(_ script: inout ParsedScript, variables: Set<String> = []) {
+    var checker = Checker(variables: variables)
+    var kept: [Statement] = []
+    kept.reserveCapacity(script.statements.count)
+    for statement in script.statements {
+      let before = checker.diagnostics.count
+      checker.check(statement)
+      if checker.diagnostics.count == before { kept.append(statement) }
+    }
+    script.statements = kept
+    script.diagnostics += checker.diagnostics
+    script.diagnostics.sort { $0.range.start < $1.range.start }
+  }
+
+  /// Checks one statement (and binds its `let` name).
+  public mutating func check(_ statement: Statement) {
+    switch statement.kind {
+    case .query(let query): check(query)
+    case .rpc(let rpc): check(rpc)
+    case .session(let session): check(session)
+    case .let(let binding):
+      if Checker.builtins.contains(binding.name.text) {
+        report(
+          .builtinVariable(binding.name.text), at: binding.name.range,
+          help: "pick another name, as in 'let my_\(binding.name.text) = ...'")
+      }
+      switch binding.value {
+      case .statement(let inner): check(inner)
+      case .value(let value): checkVariables(in: value)
+      }
+      defined.insert(binding.name.text)
+    case .expect(let expect): check(expect)
+    case .echo(let echo): checkVariables(in: echo.value)
+    case .run: break
+    case .shell(let shell):
+      if case .explain(let inner, _) = shell { check(inner) }
+    }
+  }
+
+  mutating func report(_ message: DiagnosticMessage, at range: SourceRange, help: String? = nil) {
+    diagnostics.append(Diagnostic(message, at: range, help: help))
+  }
+
+  mutating func check(_ session: SessionStatement) {
+    switch session {
+    case .login(let email, let password), .signup(let email, let password):
+      checkVariables(in: email)
+      if let password { checkVariables(in: password) }
+    default: break
+    }
+  }
+
+  mutating func check(_ expect: ExpectStatement) {
+    switch expect {
+    case .rows(_, let value):
+      checkCount(value, clause: "expect rows")
+    case .status(_, let value):
+      checkCount(value, clause: "expect status")
+    case .error(let code):
+      if let code { checkVariables(in: code) }
+    case .compare(let left, _, let right):
+      checkVariables(in: left)
+      checkVariables(in: right)
+    }
+  }
+
+  /// A whole number of at least zero, or a variable (checked when it is filled in).
+  mutating func checkCount(_ value: ValueNode, clause: String) {
+    switch value.value {
+    case .number(let text) where Int(text).map({ $0 >= 0 }) == true: break
+    case .variable: checkVariables(in: value)
+    default:
+      report(.notACount(clause, found: describe(value.value)), at: value.range)
+    }
+  }
+
+  func describe(_ value: Value) -> String {
+    switch value {
+    case .number(let text): "'\(text)'"
+    default: value.kindDescription
+    }
+  }
+}

@@ -1,0 +1,90 @@
+extension CompletionContext {
+  /// The completion context at UTF-8 `offset` in `text`.
+  public static func at(offset: Int, in text: String) -> CompletionContext {
+    let bytes = Array(text.utf8)
+    let offset = min(max(offset, 0), bytes.count)
+    var wordStart = offset
+    while wordStart > 0 && (isNameByte(bytes[wordStart - 1]) || bytes[wordStart - 1] >= 0x80) {
+      wordStart -= 1
+    }
+    var spanStart = offset
+    while spanStart > 0 {
+      let byte = bytes[spanStart - 1]
+      guard
+        isNameByte(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[")
+          || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "{")
+      else { break }
+      spanStart -= 1
+    }
+    if let dollar = bytes[spanStart..<offset].lastIndex(of: UInt8(ascii: "$")) {
+      var context = CompletionContext(
+        prefix: String(decoding: bytes[dollar..<offset], as: UTF8.self),
+        replaceRange: SourceRange(start: dollar, end: offset))
+      context.variables = true
+      return context
+    }
+    if wordStart > 0 && bytes[wordStart - 1] == UInt8(ascii: "\\") {
+      wordStart -= 1
+    }
+    let range = SourceRange(start: wordStart, end: offset)
+    var context = CompletionContext(
+      prefix: String(decoding: bytes[wordStart..<offset], as: UTF8.self), replaceRange: range)
+    let before = String(decoding: bytes[0..<wordStart], as: UTF8.self)
+    let expected = Parser.expectations(atEndOf: before)
+    context.fill(from: expected)
+    return context
+  }
+
+  mutating func fill(from expected: [ExpectedItem]) {
+    for item in expected {
+      switch item {
+      case .keyword(let word):
+        if !keywords.contains(word) { keywords.append(word) }
+        if FilterOperator.words.contains(word) { operators = true }
+      case .symbol(let kind):
+        if let op = FilterOperator(symbol: kind), kind != .doubleEqual {
+          operators = true
+          let spelling = String(kind.spelling.dropFirst().dropLast())
+          if !symbols.contains(spelling) { symbols.append(spelling) }
+          _ = op
+        } else if kind == .star || kind == .backslashCommand {
+          let spelling = kind == .star ? "*" : "\\"
+          if !symbols.contains(spelling) { symbols.append(spelling) }
+        } else if kind == .variable {
+          variables = true
+        }
+      case .name(let role):
+        switch role {
+        case .table: tables = true
+        case .function: functions = true
+        case .column(let table):
+          if let table, !columnsOf.contains(table) { columnsOf.append(table) }
+        case .relation(let table):
+          if let table, !relationsOf.contains(table) { relationsOf.append(table) }
+        case .file: files = true
+        case .newVariable, .type, .config: break
+        }
+      case .value:
+        variables = true
+      }
+    }
+    if operators {
+      for symbol in ["=", "!=", "<>", ">", ">=", "<", "<=", "~", "~*"]
+      where !symbols.contains(symbol) {
+        symbols.append(symbol)
+      }
+    }
+  }
+}
+
+extension Parser {
+  /// What the parser would accept right after `text` (which ends where the cursor's word starts).
+  static func expectations(atEndOf text: String) -> [ExpectedItem] {
+    let source = Source(text: text)
+    let tokens = Lexer.tokenize(source).tokens
+    var parser = Parser(source: source, tokens: tokens)
+    parser.cursorToken = tokens.count - 1
+    parser.parseScript()
+    return parser.expected
+  }
+}

@@ -1,0 +1,50 @@
+/// The checker's messages: what parses but cannot be sent as written.
+extension DiagnosticMessage {
+  static func eqNull(_ op: String) -> Self {
+    Self(id: "eq-null", "'\(op) null' compares with the string 'null', not with SQL NULL")
+  }
+
+  static func nullComparison(_ op: String) -> Self {
+    Self(id: "null-comparison", "'\(op)' cannot compare with null")
+  }
+
+  static func unfilteredWrite(_ verb: String) -> Self {
+    Self(id: "unfiltered-write", "'\(verb)' without 'where' would change every row")
+  }
+
+  static func bodyKind(_ verb: String, expected: String, found: String) -> Self {
+    Self(id: "body-kind", "'\(verb)' needs \(expected), found \(found)")
+  }
+
+  static func whereNotAllowed(_ verb: String) -> Self {
+    Self(id: "where-not-allowed", "'where' does not apply to '\(verb)'")
+  }
+
+  static var whereAllNotAllowed: Self {
+    Self(id: "where-all-not-allowed", "'where all' is only for update and delete")
+  }
+
+  static func clauseNotAllowed(_ clause: String, _ verb: String) -> Self {
+    Self(id: "clause-not-allowed", "'\(clause)' does not apply to '\(verb)'")
+  }
+
+  static func undefinedVariable(_ spelling: String) -> Self {
+    Self(id: "undefined-variable", "undefined variable '\(spelling)'")
+  }
+
+  static func builtinVariable(_ name: String) -> Self {
+    Self(id: "builtin-variable", "'$\(name)' is built in and cannot be bound with 'let'")
+  }
+
+  static func notACount(_ clause: String, found: String) -> Self {
+    Self(id: "not-a-count", "'\(clause)' takes a whole number of at least 0, found \(found)")
+  }
+
+  static func operandKind(_ op: String, expected: String, found: String) -> Self {
+    Self(id: "operand-kind", "'\(op)' takes \(expected), found \(found)")
+  }
+
+  static var emptyName: Self {
+    Self(id: "empty-name", "a name cannot be empty")
+  }
+}

@@ -1,0 +1,86 @@
+/// Prints diagnostics the way compilers do:
+///
+/// ```
+/// script.snm:3:27: error: expected a value after 'gte'
+/// from user_info select * where age gte
+///                                      ^
+/// help: write a value, as in 'age gte 3'
+/// ```
+/// Line and column are computed here, from the UTF-8 range. The caret line keeps the source line's
+/// tabs and gives wide characters (Hangul, CJK, emoji) two columns, so the caret lands under the spot
+/// in a terminal.
+public struct DiagnosticRenderer: Sendable {
+  /// Whether to color the output with ANSI escapes (a terminal without `--no-color`).
+  public var colored: Bool
+
+  public init(colored: Bool = false) {
+    self.colored = colored
+  }
+
+  /// All diagnostics, each as a block, in source order.
+  public func render(_ diagnostics: [Diagnostic], in source: Source) -> String {
+    diagnostics.sorted { $0.range.start < $1.range.start }
+      .map { render($0, in: source) }
+      .joined()
+  }
+
+  /// One diagnostic: the location line, the source line, the caret, then help and notes.
+  public func render(_ diagnostic: Diagnostic, in source: Source) -> String {
+    let location = source.location(of: diagnostic.range.start)
+    var output = paint(
+      "\(source.fileName):\(location.line):\(location.column): ", .bold)
+    output += paint("\(diagnostic.severity.rawValue):", color(for: diagnostic.severity))
+    output += paint(" \(diagnostic.message.text)", .bold) + "\n"
+    let line = source.lineRange(containing: diagnostic.range.start)
+    let lineText = source.text(of: line)
+    output += lineText + "\n"
+    output += paint(caretLine(for: diagnostic.range, line: line, in: source), .green) + "\n"
+    if let help = diagnostic.help {
+      output += paint("help:", .cyan) + " \(help)\n"
+    }
+    for note in diagnostic.notes {
+      let noteLocation = source.location(of: note.range.start)
+      output += "\(source.fileName):\(noteLocation.line):\(noteLocation.column): "
+      output += paint("note:", .cyan) + " \(note.message)\n"
+    }
+    return output
+  }
+
+  /// Spaces (and the line's own tabs) up to the range, then `^` and a `~` per further column.
+  func caretLine(for range: SourceRange, line: SourceRange, in source: Source) -> String {
+    let start = min(max(range.start, line.start), line.end)
+    var caret = ""
+    for character in source.text(of: SourceRange(start: line.start, end: start)) {
+      if character == "\t" {
+        caret += "\t"
+      } else {
+        caret += String(repeating: " ", count: DisplayWidth.of(character))
+      }
+    }
+    let end = min(range.end, line.end)
+    let underlined = source.text(of: SourceRange(start: start, end: end))
+    let width = underlined.reduce(0) { $0 + DisplayWidth.of($1) }
+    caret += "^" + String(repeating: "~", count: max(0, width - 1))
+    return caret
+  }
+
+  enum Style: String {
+    case bold = "1"
+    case red = "1;31"
+    case yellow = "1;33"
+    case cyan = "1;36"
+    case green = "1;32"
+  }
+
+  func color(for severity: Diagnostic.Severity) -> Style {
+    switch severity {
+    case .error: .red
+    case .warning: .yellow
+    case .note: .cyan
+    }
+  }
+
+  func paint(_ text: String, _ style: Style) -> String {
+    colored ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+  }
+}

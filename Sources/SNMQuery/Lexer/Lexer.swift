@@ -1,0 +1,186 @@
+/// Turns a `Source` into tokens. Never throws: malformed input becomes error tokens
+/// (`.invalid`, `.unterminatedString`, `.malformedNumber`) that the parser reports.
+///
+/// ```swift
+/// let stream = Lexer.tokenize(Source(text: "from t select *"))
+/// stream.tokens.map(\.kind)  // [.word, .word, .word, .star, .endOfFile]
+/// ```
+/// A newline ends a statement except inside `(...)`, `[...]`, `{...}` or after a trailing `\`;
+/// `;` always ends one. Comments run from `#` or `--` to the end of the line.
+public struct Lexer {
+  let bytes: [UInt8]
+  var index = 0
+  var depth = 0
+  var tokens: [Token] = []
+  var lineStart = true
+  var afterSpace = false
+  var continuationAtEnd = false
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+    tokens.reserveCapacity(bytes.count / 3 + 2)
+  }
+
+  /// Tokenizes the whole source.
+  public static func tokenize(_ source: Source) -> TokenStream {
+    var lexer = Lexer(bytes: source.bytes)
+    lexer.run()
+    return TokenStream(
+      tokens: lexer.tokens, endsInsideBrackets: lexer.depth > 0,
+      endsWithContinuation: lexer.continuationAtEnd)
+  }
+
+  mutating func run() {
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), 0x0B, 0x0C:
+        index += 1
+        afterSpace = true
+      case UInt8(ascii: "\n"):
+        if depth == 0 { emit(.newline, from: index, to: index + 1) }
+        index += 1
+        lineStart = true
+        afterSpace = true
+      case UInt8(ascii: "#"):
+        skipComment()
+      case UInt8(ascii: "-"):
+        lexDash()
+      case UInt8(ascii: "\\"):
+        lexBackslash()
+      case UInt8(ascii: ";"):
+        depth = 0
+        emit(.semicolon, from: index, to: index + 1)
+        index += 1
+      case UInt8(ascii: "'"):
+        lexSingleQuoted()
+      case UInt8(ascii: "\""):
+        lexDoubleQuoted()
+      case UInt8(ascii: "$"):
+        lexVariable()
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        lexNumeric()
+      case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
+        if let end = uuidEnd(at: index) {
+          emit(.uuid, from: index, to: end)
+          index = end
+        } else {
+          lexWord()
+        }
+      case UInt8(ascii: "g")...UInt8(ascii: "z"), UInt8(ascii: "G")...UInt8(ascii: "Z"),
+        UInt8(ascii: "_"):
+        lexWord()
+      default:
+        lexPunctuation(byte)
+      }
+    }
+    emit(.endOfFile, from: count, to: count)
+  }
+
+  mutating func emit(_ kind: TokenKind, from start: Int, to end: Int, flags extra: Token.Flags = [])
+  {
+    var flags = extra
+    if lineStart { flags.insert(.atLineStart) }
+    if afterSpace { flags.insert(.afterSpace) }
+    if depth > 0 { flags.insert(.insideBrackets) }
+    var keyword: Keyword?
+    if kind == .word { keyword = Keyword.lookup(bytes[start..<end]) }
+    tokens.append(Token(kind: kind, keyword: keyword, start: start, end: end, flags: flags))
+    lineStart = kind == .newline
+    afterSpace = false
+    continuationAtEnd = false
+  }
+
+  mutating func skipComment() {
+    while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
+    afterSpace = true
+  }
+
+  mutating func lexDash() {
+    let next = peek(1)
+    if next == UInt8(ascii: "-") {
+      skipComment()
+    } else if next == UInt8(ascii: ">") {
+      if peek(2) == UInt8(ascii: ">") {
+        emit(.doubleArrow, from: index, to: index + 3)
+        index += 3
+      } else {
+        emit(.arrow, from: index, to: index + 2)
+        index += 2
+      }
+    } else if let next, isDigit(next) {
+      lexNumber()
+    } else {
+      emit(.invalid, from: index, to: index + 1)
+      index += 1
+    }
+  }
+
+  /// `\` + letters is a psql-style command; `\` before the end of the line continues the statement.
+  mutating func lexBackslash() {
+    var cursor = index + 1
+    while cursor < bytes.count,
+      bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == 9
+        || bytes[cursor] == 13
+    {
+      cursor += 1
+    }
+    if cursor >= bytes.count {
+      index = cursor
+      afterSpace = true
+      continuationAtEnd = true
+      return
+    }
+    if bytes[cursor] == UInt8(ascii: "\n") {
+      index = cursor + 1
+      afterSpace = true
+      continuationAtEnd = index >= bytes.count
+      return
+    }
+    var end = index + 1
+    while end < bytes.count && isLetter(bytes[end]) { end += 1 }
+    if end > index + 1 {
+      emit(.backslashCommand, from: index, to: end)
+    } else {
+      end = index + 1
+      emit(.invalid, from: index, to: end)
+    }
+    index = end
+  }
+
+  mutating func lexWord() {
+    let start = index
+    index += 1
+    while index < bytes.count && isNameByte(bytes[index]) { index += 1 }
+    if index < bytes.count && bytes[index] >= 0x80 {
+      // An unquoted name with non-ASCII letters: one invalid token, so the message can say "quote it".
+      while index < bytes.count && (bytes[index] >= 0x80 || isNameByte(bytes[index])) { index += 1 }
+      emit(.invalid, from: start, to: index)
+      return
+    }
+    emit(.word, from: start, to: index)
+  }
+
+  func peek(_ offset: Int) -> UInt8? {
+    let position = index + offset
+    return position < bytes.count ? bytes[position] : nil
+  }
+}
+
+@inline(__always) func isDigit(_ byte: UInt8) -> Bool {
+  byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+}
+
+@inline(__always) func isLetter(_ byte: UInt8) -> Bool {
+  (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+}
+
+@inline(__always) func isHexDigit(_ byte: UInt8) -> Bool {
+  isDigit(byte) || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
+}
+
+/// `[A-Za-z0-9_$]`: the bytes that continue a name.
+@inline(__always) func isNameByte(_ byte: UInt8) -> Bool {
+  isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+}

@@ -1,0 +1,155 @@
+/// `where` trees: `or` binds loosest, then `and`, then `not`; parentheses group.
+extension Parser {
+  mutating func parseCondition(after: String) throws(ParseFailure) -> Condition {
+    try parseOr(after: after)
+  }
+
+  mutating func parseOr(after: String) throws(ParseFailure) -> Condition {
+    let first = try parseAnd(after: after)
+    guard current.keyword == .or else {
+      record(.keyword("or"))
+      return first
+    }
+    var operands = [first]
+    while eat(.or) != nil {
+      operands.append(try parseAnd(after: "'or'"))
+    }
+    return .or(operands, range: SourceRange(start: first.range.start, end: previousEnd))
+  }
+
+  mutating func parseAnd(after: String) throws(ParseFailure) -> Condition {
+    let first = try parseNot(after: after)
+    guard current.keyword == .and else {
+      record(.keyword("and"))
+      return first
+    }
+    var operands = [first]
+    while eat(.and) != nil {
+      operands.append(try parseNot(after: "'and'"))
+    }
+    return .and(operands, range: SourceRange(start: first.range.start, end: previousEnd))
+  }
+
+  mutating func parseNot(after: String) throws(ParseFailure) -> Condition {
+    if current.keyword == .not && !peekIsOperator() {
+      let not = advance()
+      let operand = try parseNot(after: "'not'")
+      return .not(operand, range: SourceRange(start: not.start, end: previousEnd))
+    }
+    return try parsePrimaryCondition(after: after)
+  }
+
+  /// Whether the token after the current one is an operator (so the current word is a column: `not eq 1`).
+  func peekIsOperator() -> Bool {
+    let next = peek()
+    if FilterOperator(symbol: next.kind) != nil { return true }
+    guard let keyword = next.keyword else { return false }
+    return FilterOperator(keyword: keyword) != nil && peek(2).kind != .dot
+  }
+
+  mutating func parsePrimaryCondition(after: String) throws(ParseFailure) -> Condition {
+    if let open = eat(.leftParen) {
+      let inner = try parseOr(after: "'('")
+      try expectClose(.rightParen, opened: open)
+      return inner
+    }
+    return .predicate(try parsePredicate(after: after))
+  }
+
+  /// `column [not] operator[(config)] [any|all] value`, or `column is [not] null|true|false|unknown`.
+  mutating func parsePredicate(after: String) throws(ParseFailure) -> FilterPredicate {
+    let column = try parseColumnPath(after: after)
+    var negated = false
+    if eat(.not) != nil { negated = true }
+    record(.keyword("not"))
+    let operatorToken = current
+    let op = try parseOperator(after: column)
+    if op == .is {
+      if eat(.not) != nil { negated.toggle() }
+      let value = try parseIsValue()
+      return FilterPredicate(
+        column: column, negated: negated, op: .is, value: value,
+        operatorRange: operatorToken.range,
+        range: SourceRange(start: column.range.start, end: previousEnd))
+    }
+    var config: Name?
+    if op.isTextSearch, current.kind == .leftParen {
+      let open = advance()
+      config = try parseName(
+        .config, what: "a text search configuration", after: "'\(op.rawValue)('")
+      try expectClose(.rightParen, opened: open)
+    }
+    var quantifier: FilterPredicate.Quantifier?
+    let quantifierToken = current
+    if eat(.any) != nil {
+      quantifier = .any
+    } else if eat(.all) != nil {
+      quantifier = .all
+    }
+    if let quantifier, !op.acceptsQuantifier {
+      throw failure(
+        .quantifierNotAllowed(text(operatorToken), quantifier.rawValue), at: quantifierToken.range,
+        help: "'any' and 'all' follow eq, gt, gte, lt, lte, like, ilike, match and imatch")
+    }
+    let operatorEnd = previousEnd
+    let value = try parseValue(
+      after: "'\(source.text(of: SourceRange(start: operatorToken.start, end: operatorEnd)))'",
+      what: op == .in ? "a list in parentheses" : "a value")
+    return FilterPredicate(
+      column: column, negated: negated, op: op, quantifier: quantifier, config: config,
+      value: value,
+      operatorRange: SourceRange(start: operatorToken.start, end: operatorEnd),
+      range: SourceRange(start: column.range.start, end: previousEnd))
+  }
+
+  mutating func parseOperator(after column: ColumnPath) throws(ParseFailure) -> FilterOperator {
+    record(.symbol(.equal))
+    for word in FilterOperator.words { record(.keyword(word)) }
+    let columnText = source.text(of: column.range)
+    if let op = FilterOperator(symbol: current.kind) {
+      advance()
+      return op
+    }
+    if let keyword = current.keyword, let op = FilterOperator(keyword: keyword) {
+      advance()
+      return op
+    }
+    if current.kind == .word {
+      let word = text(current)
+      throw failure(
+        .unknownOperator(word), at: current.range,
+        help: DidYouMean.help(word, among: FilterOperator.words)
+          ?? "operators: eq =, neq !=, gt >, gte >=, lt <, lte <=, like, ilike, in, is, cs, fts, ..."
+      )
+    }
+    throw expectedFailure(
+      "an operator (eq, gt, like, in, is, ...)", after: "'\(columnText)'",
+      help: "for example '\(columnText) eq 1'")
+  }
+
+  /// After `is [not]`: null, true, false or unknown.
+  mutating func parseIsValue() throws(ParseFailure) -> ValueNode {
+    for word in ["null", "true", "false", "unknown"] { record(.keyword(word)) }
+    let token = current
+    switch token.keyword {
+    case .null:
+      advance()
+      return ValueNode(.null, range: token.range)
+    case .true, .false:
+      advance()
+      return ValueNode(.bool(token.keyword == .true), range: token.range)
+    default:
+      if token.kind == .word, text(token).lowercased() == "unknown" {
+        advance()
+        return ValueNode(.word("unknown"), range: token.range)
+      }
+      if token.kind.isStatementEnd {
+        throw expectedFailure("null, true, false or unknown", after: "'is'")
+      }
+      if token.kind.isError { throw tokenFailure(token) }
+      throw failure(
+        .invalidIsValue(describe(token)), at: token.range,
+        help: "to compare with a value, use eq: 'eq \(text(token))'")
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/// `order by`, `limit`, `offset`, `single`, `maybe single`, `count ...`, `returning ...`, in any order.
+extension Parser {
+  static let modifierKeywords: Set<Keyword> = [
+    .order, .limit, .offset, .single, .maybe, .count, .returning,
+  ]
+  static let modifierWords = ["order", "limit", "offset", "single", "maybe", "count", "returning"]
+
+  mutating func parseModifiers() throws(ParseFailure) -> Modifiers {
+    var modifiers = Modifiers()
+    while true {
+      for keyword in Parser.modifierWords { record(.keyword(keyword)) }
+      let start = current
+      switch current.keyword {
+      case .order:
+        advance()
+        try expect(.by, after: "'order'")
+        guard modifiers.orderRange == nil else {
+          throw failure(
+            .duplicateClause("order by"), at: start.range.union(.point(previousEnd)),
+            help: "list every column in one 'order by a, b desc'")
+        }
+        repeat {
+          modifiers.order.append(try parseOrderItem())
+        } while eat(.comma) != nil
+        modifiers.orderRange = SourceRange(start: start.start, end: previousEnd)
+      case .limit:
+        advance()
+        guard modifiers.limit == nil else {
+          throw failure(.duplicateClause("limit"), at: start.range)
+        }
+        modifiers.limit = try parseValue(after: "'limit'", what: "a number of rows")
+      case .offset:
+        advance()
+        guard modifiers.offset == nil else {
+          throw failure(.duplicateClause("offset"), at: start.range)
+        }
+        modifiers.offset = try parseValue(after: "'offset'", what: "a number of rows to skip")
+      case .single:
+        advance()
+        try setSingle(.single, range: start.range, in: &modifiers)
+      case .maybe:
+        advance()
+        let single = try expect(.single, after: "'maybe'")
+        try setSingle(.maybeSingle, range: start.range.union(single.range), in: &modifiers)
+      case .count:
+        advance()
+        guard modifiers.count == nil else {
+          throw failure(.duplicateClause("count"), at: start.range)
+        }
+        modifiers.count = try parseCountMode()
+        modifiers.countRange = SourceRange(start: start.start, end: previousEnd)
+      case .returning:
+        advance()
+        guard modifiers.returning == nil else {
+          throw failure(.duplicateClause("returning"), at: start.range)
+        }
+        modifiers.returning = try parseSelectList(after: "'returning'")
+        modifiers.returningRange = SourceRange(start: start.start, end: previousEnd)
+      default:
+        try checkForMisplacedClause()
+        return modifiers
+      }
+    }
+  }
+
+  mutating func setSingle(
+    _ mode: Modifiers.SingleMode, range: SourceRange, in modifiers: inout Modifiers
+  ) throws(ParseFailure) {
+    if let existing = modifiers.single {
+      throw failure(
+        existing == mode ? .duplicateClause(mode.rawValue) : .conflictingSingle, at: range)
+    }
+    modifiers.single = mode
+    modifiers.singleRange = range
+  }
+
+  mutating func parseCountMode() throws(ParseFailure) -> Modifiers.CountMode {
+    for keyword in ["exact", "planned", "estimated"] { record(.keyword(keyword)) }
+    switch current.keyword {
+    case .exact: advance(); return .exact
+    case .planned: advance(); return .planned
+    case .estimated: advance(); return .estimated
+    default:
+      let help =
+        current.kind == .word
+        ? DidYouMean.help(text(current), among: ["exact", "planned", "estimated"]) : nil
+      throw expectedFailure("exact, planned or estimated", after: "'count'", help: help)
+    }
+  }
+
+  /// `column [asc|desc] [nulls first|last]`.
+  mutating func parseOrderItem() throws(ParseFailure) -> OrderItem {
+    let column = try parseColumnPath(after: "'order by'")
+    var item = OrderItem(column: column, range: column.range)
+    record(.keyword("asc"))
+    record(.keyword("desc"))
+    if eat(.asc) != nil {
+      item.direction = .asc
+    } else if eat(.desc) != nil {
+      item.direction = .desc
+    }
+    if eat(.nulls) != nil {
+      record(.keyword("first"))
+      record(.keyword("last"))
+      if eat(.first) != nil {
+        item.nulls = .first
+      } else if eat(.last) != nil {
+        item.nulls = .last
+      } else {
+        throw expectedFailure("'first' or 'last'", after: "'nulls'")
+      }
+    } else {
+      record(.keyword("nulls"))
+    }
+    item.range = SourceRange(start: column.range.start, end: previousEnd)
+    return item
+  }
+
+  /// A clause in the wrong place or a misspelled one gets a message that says so.
+  mutating func checkForMisplacedClause() throws(ParseFailure) {
+    guard current.kind == .word else { return }
+    if current.keyword == .where {
+      throw failure(
+        .whereAfterModifiers, at: current.range,
+        help: "move 'where ...' right after the action")
+    }
+    if current.keyword == .and || current.keyword == .or { return }
+    let word = text(current)
+    if let suggestion = DidYouMean.suggest(word, among: Parser.modifierWords + ["where"]) {
+      throw failure(
+        .unexpectedAfterStatement("'\(word)'"), at: current.range,
+        help: "did you mean '\(suggestion)'?")
+    }
+  }
+}

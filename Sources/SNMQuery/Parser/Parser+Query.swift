@@ -1,0 +1,131 @@
+/// `from <table> <action> [where ...] [modifiers]` and `rpc [get] <fn> [args] [where ...] [modifiers]`.
+extension Parser {
+  mutating func parseQuery() throws(ParseFailure) -> QueryStatement {
+    advance()  // from
+    let table = try parseTableName(.table, what: "a table name", after: "'from'")
+    tableContext.append(table.name.text)
+    let action = try parseAction(table: table)
+    var query = QueryStatement(table: table, action: action)
+    if let whereToken = eat(.where) {
+      query.filter = try parseWhereClause(after: whereToken)
+    }
+    query.modifiers = try parseModifiers()
+    return query
+  }
+
+  static let actionKeywords = ["select", "insert", "upsert", "update", "delete"]
+
+  mutating func parseAction(table: TableName) throws(ParseFailure) -> QueryAction {
+    for keyword in Parser.actionKeywords { record(.keyword(keyword)) }
+    let start = current.start
+    switch current.keyword {
+    case .select:
+      let keyword = advance()
+      if current.kind.isStatementEnd || current.keyword == .where {
+        throw failure(
+          .emptySelect, at: current.kind.isStatementEnd ? .point(keyword.end) : current.range,
+          help: "write 'select *' for every column, or name them: 'select id, name'")
+      }
+      let items = try parseSelectList(after: "'select'")
+      return .select(items, range: SourceRange(start: start, end: previousEnd))
+    case .insert:
+      advance()
+      let body = try parseValue(after: "'insert'", what: "a JSON object or array to insert")
+      return .insert(body: body, range: SourceRange(start: start, end: previousEnd))
+    case .upsert:
+      advance()
+      let body = try parseValue(after: "'upsert'", what: "a JSON object or array to upsert")
+      var upsert = UpsertAction(body: body, range: SourceRange(start: start, end: previousEnd))
+      try parseUpsertOptions(into: &upsert)
+      upsert.range = SourceRange(start: start, end: previousEnd)
+      return .upsert(upsert)
+    case .update:
+      advance()
+      let body = try parseValue(after: "'update'", what: "a JSON object of new values")
+      return .update(body: body, range: SourceRange(start: start, end: previousEnd))
+    case .delete:
+      let keyword = advance()
+      return .delete(range: keyword.range)
+    default:
+      let after = "the table '\(table.name.text)'"
+      if current.kind == .word {
+        let word = text(current)
+        throw failure(
+          .expected(
+            "an action (select, insert, upsert, update or delete)", after: after, found: "'\(word)'"
+          ),
+          at: current.range,
+          help: DidYouMean.help(word, among: Parser.actionKeywords))
+      }
+      throw expectedFailure(
+        "an action (select, insert, upsert, update or delete)", after: after,
+        help: "for example 'from \(table.name.text) select *'")
+    }
+  }
+
+  /// `on conflict a, b` and `ignore duplicates`, in either order.
+  mutating func parseUpsertOptions(into upsert: inout UpsertAction) throws(ParseFailure) {
+    while true {
+      if let on = eat(.on) {
+        guard upsert.onConflict.isEmpty else {
+          throw failure(.duplicateClause("on conflict"), at: on.range)
+        }
+        try expect(.conflict, after: "'on'")
+        repeat {
+          upsert.onConflict.append(
+            try parseName(
+              .column(table: tableContext.last), what: "a column name", after: "'on conflict'"))
+        } while eat(.comma) != nil
+      } else if let ignore = eat(.ignore) {
+        guard !upsert.ignoreDuplicates else {
+          throw failure(.duplicateClause("ignore duplicates"), at: ignore.range)
+        }
+        try expect(.duplicates, after: "'ignore'")
+        upsert.ignoreDuplicates = true
+      } else {
+        return
+      }
+    }
+  }
+
+  /// After `where`: `all` (every row, on purpose) or a condition.
+  mutating func parseWhereClause(after whereToken: Token) throws(ParseFailure) -> WhereClause {
+    if current.keyword == .all {
+      let next = peek()
+      if next.kind.isStatementEnd || next.keyword.map(Parser.modifierKeywords.contains) == true {
+        return .all(range: whereToken.range.union(advance().range))
+      }
+    }
+    record(.keyword("all"))
+    record(.keyword("not"))
+    return .condition(try parseCondition(after: "'where'"))
+  }
+
+  mutating func parseRPC() throws(ParseFailure) -> RPCStatement {
+    advance()  // rpc
+    var isGet = false
+    if current.keyword == .get && (peek().kind == .word || peek().kind == .doubleQuoted) {
+      advance()
+      isGet = true
+    }
+    record(.keyword("get"))
+    let function = try parseTableName(
+      .function, what: "a function name", after: isGet ? "'rpc get'" : "'rpc'")
+    tableContext.append(function.name.text)
+    var rpc = RPCStatement(function: function, get: isGet)
+    if at(.leftBrace) || at(.variable) {
+      rpc.arguments = try parseValue(after: "the function name", what: "arguments")
+    }
+    if let whereToken = eat(.where) {
+      switch try parseWhereClause(after: whereToken) {
+      case .condition(let condition): rpc.filter = condition
+      case .all(let range):
+        throw failure(
+          .expected("a condition", after: "'where'", found: "'all'"), at: range,
+          help: "'where all' is only for update and delete")
+      }
+    }
+    rpc.modifiers = try parseModifiers()
+    return rpc
+  }
+}

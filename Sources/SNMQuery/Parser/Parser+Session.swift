@@ -1,0 +1,47 @@
+/// `login [email <v> [password <v>]]`, `signup email <v> [password <v>]`, `session check|show`, `logout`.
+extension Parser {
+  mutating func parseSession() throws(ParseFailure) -> SessionStatement {
+    let keyword = advance()
+    switch keyword.keyword {
+    case .login:
+      record(.keyword("email"))
+      guard eat(.email) != nil else { return .loginAnonymously }
+      let (email, password) = try parseCredentials(after: "'login email'")
+      return .login(email: email, password: password)
+    case .signup:
+      try expect(.email, after: "'signup'")
+      let (email, password) = try parseCredentials(after: "'signup email'")
+      return .signup(email: email, password: password)
+    case .session:
+      record(.keyword("check"))
+      record(.keyword("show"))
+      if eat(.check) != nil { return .check }
+      if eat(.show) != nil { return .show }
+      let help =
+        current.kind == .word ? DidYouMean.help(text(current), among: ["check", "show"]) : nil
+      throw expectedFailure("'check' or 'show'", after: "'session'", help: help)
+    default:
+      return .logout
+    }
+  }
+
+  /// The email (a string or variable), then an optional `password <string or variable>`.
+  mutating func parseCredentials(after: String) throws(ParseFailure) -> (ValueNode, ValueNode?) {
+    let email = try parseCredential(after: after, what: "an email address in quotes")
+    record(.keyword("password"))
+    guard eat(.password) != nil else { return (email, nil) }
+    let password = try parseCredential(
+      after: "'password'", what: "a password in quotes or $env.NAME")
+    return (email, password)
+  }
+
+  mutating func parseCredential(after: String, what: String) throws(ParseFailure) -> ValueNode {
+    record(.value)
+    switch current.kind {
+    case .singleQuoted, .doubleQuoted, .variable:
+      return try parseValue(after: after, what: what)
+    default:
+      throw expectedFailure(what, after: after)
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/// The first word of a statement picks its parser.
+extension Parser {
+  mutating func parseStatement() throws(ParseFailure) -> Statement {
+    let start = current.start
+    for keyword in Parser.statementKeywordOrder { record(.keyword(keyword)) }
+    record(.symbol(.backslashCommand))
+    let kind: Statement.Kind
+    switch current.kind {
+    case .word:
+      kind = try parseKeywordStatement()
+    case .backslashCommand:
+      kind = try parseBackslashCommand()
+    default:
+      throw expectedFailure("a statement", after: nil, help: "queries start with 'from <table>'")
+    }
+    return Statement(kind: kind, range: SourceRange(start: start, end: previousEnd))
+  }
+
+  mutating func parseKeywordStatement() throws(ParseFailure) -> Statement.Kind {
+    switch current.keyword {
+    case .from: return .query(try parseQuery())
+    case .rpc: return .rpc(try parseRPC())
+    case .login, .signup, .session, .logout: return .session(try parseSession())
+    case .let: return .let(try parseLet())
+    case .expect: return .expect(try parseExpect())
+    case .echo: return .echo(try parseEcho())
+    case .run: return .run(try parseRun())
+    case .help, .tables, .describe, .explain, .set, .exit, .quit: return .shell(try parseShell())
+    case .select, .insert, .upsert, .update, .delete:
+      let verb = text(current).lowercased()
+      throw failure(
+        .queryStartsWithFrom(verb), at: current.range,
+        help:
+          "write 'from <table> \(verb) ...', as in 'from user_info \(verb)\(verb == "select" ? " *" : " ...")'"
+      )
+    default:
+      let word = text(current)
+      throw failure(
+        .unknownStatement(word), at: current.range,
+        help: DidYouMean.help(word, among: Parser.statementKeywordOrder)
+          ?? "statements start with from, rpc, login, let, expect, echo, help, ...; see 'help'")
+    }
+  }
+
+  /// Statement keywords in the order completion offers them.
+  static let statementKeywordOrder = [
+    "from", "rpc", "login", "signup", "session", "logout", "let", "expect", "echo", "run", "help",
+    "tables", "describe", "explain", "set", "exit", "quit",
+  ]
+
+  /// A name: any word (keywords included) or a double-quoted name.
+  mutating func parseName(_ role: NameRole, what: String, after: String?) throws(ParseFailure)
+    -> Name
+  {
+    record(.name(role))
+    switch current.kind {
+    case .word:
+      let token = advance()
+      return Name(text(token), range: token.range)
+    case .doubleQuoted:
+      let token = advance()
+      return Name(try decodeQuotedName(token), quoted: true, range: token.range)
+    default:
+      throw expectedFailure(what, after: after)
+    }
+  }
+
+  /// `name` or `schema.name`.
+  mutating func parseTableName(_ role: NameRole, what: String, after: String) throws(ParseFailure)
+    -> TableName
+  {
+    let first = try parseName(role, what: what, after: after)
+    if current.kind == .dot && peek().start == current.end {
+      advance()
+      let second = try parseName(role, what: what, after: "'\(first.text).'")
+      return TableName(schema: first, name: second)
+    }
+    return TableName(name: first)
+  }
+
+  /// Everything up to the end of the statement, as written (for `run`, `\i`, `help`).
+  mutating func parseRawRest() -> (String, SourceRange)? {
+    let start = current
+    var end = start.start
+    while !current.kind.isStatementEnd {
+      end = current.end
+      advance()
+    }
+    guard end > start.start else { return nil }
+    let range = SourceRange(start: start.start, end: end)
+    return (source.text(of: range), range)
+  }
+}

@@ -1,0 +1,123 @@
+/// Moving through tokens, matching them, and making failures.
+extension Parser {
+  var current: Token { tokens[position] }
+
+  func peek(_ offset: Int = 1) -> Token {
+    tokens[min(position + offset, tokens.count - 1)]
+  }
+
+  /// The end offset of the last consumed token.
+  var previousEnd: Int { position > 0 ? tokens[position - 1].end : 0 }
+
+  @discardableResult
+  mutating func advance() -> Token {
+    let token = tokens[position]
+    if token.kind != .endOfFile { position += 1 }
+    return token
+  }
+
+  /// Whether the current token is `keyword` (recorded for completion).
+  mutating func at(_ keyword: Keyword) -> Bool {
+    if position == cursorToken { expected.append(.keyword(keyword.rawValue)) }
+    return current.keyword == keyword
+  }
+
+  /// Whether the current token is of `kind` (recorded for completion).
+  mutating func at(_ kind: TokenKind) -> Bool {
+    if position == cursorToken { expected.append(.symbol(kind)) }
+    return current.kind == kind
+  }
+
+  /// Consumes `keyword` if it is next.
+  mutating func eat(_ keyword: Keyword) -> Token? {
+    at(keyword) ? advance() : nil
+  }
+
+  /// Consumes a token of `kind` if it is next.
+  mutating func eat(_ kind: TokenKind) -> Token? {
+    at(kind) ? advance() : nil
+  }
+
+  /// Consumes `keyword` or fails with "expected 'keyword' after ...".
+  @discardableResult
+  mutating func expect(_ keyword: Keyword, after: String) throws(ParseFailure) -> Token {
+    if let token = eat(keyword) { return token }
+    throw expectedFailure("'\(keyword.rawValue)'", after: after)
+  }
+
+  /// Records that completion could offer `item` here.
+  mutating func record(_ item: ExpectedItem) {
+    if position == cursorToken { expected.append(item) }
+  }
+
+  /// The text of a token.
+  func text(_ token: Token) -> String {
+    source.text(of: token.range)
+  }
+
+  /// How a token is named in a message: `'selec'`, `a string`, `the end of the statement`.
+  func describe(_ token: Token) -> String {
+    switch token.kind {
+    case .word, .number, .uuid, .date, .timestamp, .variable, .backslashCommand, .malformedNumber,
+      .invalid:
+      return "'\(text(token))'"
+    case .newline, .semicolon, .endOfFile:
+      return "the end of the statement"
+    default:
+      return token.kind.spelling
+    }
+  }
+
+  func failure(
+    _ message: DiagnosticMessage, at range: SourceRange, help: String? = nil,
+    notes: [Diagnostic.Note] = []
+  ) -> ParseFailure {
+    ParseFailure(diagnostic: Diagnostic(message, at: range, help: help, notes: notes))
+  }
+
+  /// "expected X after Y[, found Z]" at the current token; a lexical error token reports itself.
+  func expectedFailure(_ what: String, after: String?, help: String? = nil) -> ParseFailure {
+    if current.kind.isError { return tokenFailure(current) }
+    let found: String? = current.kind.isStatementEnd ? nil : describe(current)
+    let range = current.kind.isStatementEnd ? SourceRange.point(previousEnd) : current.range
+    return failure(.expected(what, after: after, found: found), at: range, help: help)
+  }
+
+  /// The diagnostic for a lexical error token.
+  func tokenFailure(_ token: Token) -> ParseFailure {
+    let spelled = text(token)
+    switch token.kind {
+    case .unterminatedString:
+      let quote = spelled.first == "'" ? "'" : "\""
+      return failure(
+        .unterminatedString, at: SourceRange.point(token.start),
+        help: "close the string with \(quote) on the same line")
+    case .malformedNumber:
+      return failure(
+        .malformedNumber(spelled), at: token.range,
+        help: "numbers are JSON numbers; quote other text: '\(spelled)'")
+    default:
+      if spelled.hasPrefix("$") {
+        return failure(
+          .invalidVariable, at: token.range,
+          help: "variables are written $name, $name.field or ${name}")
+      }
+      if spelled.utf8.count > 1 || (spelled.unicodeScalars.first?.value ?? 0) >= 0x80 {
+        return failure(
+          .unquotedName(spelled), at: token.range, help: "write \"\(spelled)\"")
+      }
+      return failure(
+        .invalidCharacter(spelled), at: token.range, help: Parser.characterHelp(spelled))
+    }
+  }
+
+  static func characterHelp(_ character: String) -> String? {
+    switch character {
+    case "-": "names with '-' are written in double quotes: \"first-name\""
+    case "/", "@", "%", "&", "+", "|", "^", "?", "`":
+      "quote values and names that hold '\(character)'"
+    case "\\": "a trailing '\\' continues the statement on the next line"
+    default: nil
+    }
+  }
+}

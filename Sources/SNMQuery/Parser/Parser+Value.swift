@@ -1,0 +1,151 @@
+/// Values: strings, numbers, literals, bare atoms, variables, `[arrays]`, `{objects}`, `(lists)`.
+extension Parser {
+  mutating func parseValue(after: String, what: String = "a value") throws(ParseFailure)
+    -> ValueNode
+  {
+    record(.value)
+    record(.symbol(.variable))
+    let token = current
+    switch token.kind {
+    case .singleQuoted, .doubleQuoted:
+      advance()
+      return ValueNode(.string(try decodeString(token, interpolateBare: false)), range: token.range)
+    case .number:
+      advance()
+      return ValueNode(.number(text(token)), range: token.range)
+    case .uuid:
+      advance()
+      return ValueNode(.uuid(text(token)), range: token.range)
+    case .date:
+      advance()
+      return ValueNode(.date(text(token)), range: token.range)
+    case .timestamp:
+      advance()
+      return ValueNode(.timestamp(text(token)), range: token.range)
+    case .variable:
+      advance()
+      return ValueNode(.variable(variableReference(token)), range: token.range)
+    case .leftBracket:
+      return try parseArray()
+    case .leftBrace:
+      return try parseObject()
+    case .leftParen:
+      return try parseList()
+    case .word:
+      switch token.keyword {
+      case .true, .false:
+        advance()
+        return ValueNode(.bool(token.keyword == .true), range: token.range)
+      case .null:
+        advance()
+        return ValueNode(.null, range: token.range)
+      default:
+        let word = text(token)
+        throw failure(
+          .bareWordValue(word), at: token.range,
+          help: "quote text values: '\(word)'; variables start with '$': $\(word)")
+      }
+    default:
+      throw expectedFailure(what, after: after)
+    }
+  }
+
+  mutating func parseArray() throws(ParseFailure) -> ValueNode {
+    let open = advance()
+    var elements: [ValueNode] = []
+    if current.kind != .rightBracket {
+      repeat {
+        elements.append(try parseValue(after: elements.isEmpty ? "'['" : "','"))
+      } while eat(.comma) != nil
+    }
+    try expectClose(.rightBracket, opened: open)
+    return ValueNode(.array(elements), range: SourceRange(start: open.start, end: previousEnd))
+  }
+
+  mutating func parseList() throws(ParseFailure) -> ValueNode {
+    let open = advance()
+    var elements: [ValueNode] = []
+    if current.kind != .rightParen {
+      repeat {
+        elements.append(try parseValue(after: elements.isEmpty ? "'('" : "','"))
+      } while eat(.comma) != nil
+    }
+    try expectClose(.rightParen, opened: open)
+    return ValueNode(.list(elements), range: SourceRange(start: open.start, end: previousEnd))
+  }
+
+  /// `{"key": value, ...}`; keys are strings (either quote) or plain names, kept in order.
+  mutating func parseObject() throws(ParseFailure) -> ValueNode {
+    let open = advance()
+    var members: [ObjectMember] = []
+    if current.kind != .rightBrace {
+      repeat {
+        let keyToken = current
+        let key: String
+        switch keyToken.kind {
+        case .doubleQuoted, .singleQuoted:
+          advance()
+          key = try decodeQuotedName(keyToken)
+        case .word:
+          advance()
+          key = text(keyToken)
+        default:
+          throw expectedFailure("a key in double quotes", after: members.isEmpty ? "'{'" : "','")
+        }
+        if members.contains(where: { $0.key == key }) {
+          throw failure(.duplicateKey(key), at: keyToken.range)
+        }
+        guard eat(.colon) != nil else {
+          throw expectedFailure("':'", after: "the key \"\(key)\"")
+        }
+        let value = try parseValue(after: "\"\(key)\":")
+        members.append(ObjectMember(key: key, keyRange: keyToken.range, value: value))
+      } while eat(.comma) != nil
+    }
+    try expectClose(.rightBrace, opened: open)
+    return ValueNode(.object(members), range: SourceRange(start: open.start, end: previousEnd))
+  }
+
+  /// `$name.a[0].b` or `${name.a}` as a reference.
+  func variableReference(_ token: Token) -> VariableRef {
+    var start = token.start + 1
+    var end = token.end
+    if source.bytes[start] == UInt8(ascii: "{") {
+      start += 1
+      end -= 1
+    }
+    return Parser.parseVariablePath(source.bytes, start: start, end: end, range: token.range)
+  }
+
+  /// The name and steps of a variable path between `start` and `end`.
+  static func parseVariablePath(_ bytes: [UInt8], start: Int, end: Int, range: SourceRange)
+    -> VariableRef
+  {
+    var cursor = start
+    func readName() -> String {
+      let nameStart = cursor
+      while cursor < end && isNameByte(bytes[cursor]) { cursor += 1 }
+      return String(decoding: bytes[nameStart..<cursor], as: UTF8.self)
+    }
+    let name = readName()
+    var steps: [VariableRef.Step] = []
+    while cursor < end {
+      if bytes[cursor] == UInt8(ascii: ".") {
+        cursor += 1
+        steps.append(.field(readName()))
+      } else if bytes[cursor] == UInt8(ascii: "[") {
+        cursor += 1
+        var index = 0
+        while cursor < end && isDigit(bytes[cursor]) {
+          index = min(index &* 10 &+ Int(bytes[cursor] - UInt8(ascii: "0")), 1 << 40)
+          cursor += 1
+        }
+        cursor += 1  // ]
+        steps.append(.index(index))
+      } else {
+        break
+      }
+    }
+    return VariableRef(name: name, path: steps, range: range)
+  }
+}

@@ -1,0 +1,105 @@
+/// A recursive-descent parser for the snm language.
+///
+/// ```swift
+/// let script = Parser.parse(Source(text: "from user_info select * where age >= 3"))
+/// script.statements   // [Statement]
+/// script.diagnostics  // [] or one per statement that failed
+/// ```
+/// It never throws: an error in a statement is recorded as a `Diagnostic` and parsing goes on at the
+/// next statement (the next newline or `;`, or a line that starts a new statement inside brackets
+/// left open), so a script reports all its errors at once.
+public struct Parser {
+  let source: Source
+  let tokens: [Token]
+  var position = 0
+  var statements: [Statement] = []
+  var diagnostics: [Diagnostic] = []
+  /// Set after recovering at a statement keyword inside unclosed brackets: that line ends the statement.
+  var resyncedInsideBrackets = false
+
+  /// The token index whose alternatives completion wants (`-1`: not completing).
+  var cursorToken = -1
+  /// What the parser tried at `cursorToken`.
+  var expected: [ExpectedItem] = []
+  /// The tables whose columns fit at the current point (innermost last).
+  var tableContext: [String] = []
+
+  init(source: Source, tokens: [Token]) {
+    self.source = source
+    self.tokens = tokens
+  }
+
+  /// Parses a whole script (or one line, or `-c` text).
+  public static func parse(_ source: Source) -> ParsedScript {
+    var parser = Parser(source: source, tokens: Lexer.tokenize(source).tokens)
+    parser.parseScript()
+    return ParsedScript(
+      source: source, statements: parser.statements, diagnostics: parser.diagnostics)
+  }
+
+  /// Parses `text` as a script named `fileName`.
+  public static func parse(_ text: String, fileName: String = "<input>") -> ParsedScript {
+    parse(Source(text: text, fileName: fileName))
+  }
+
+  mutating func parseScript() {
+    while true {
+      while current.kind == .newline || current.kind == .semicolon { position += 1 }
+      if current.kind == .endOfFile {
+        if position == cursorToken {
+          for keyword in Parser.statementKeywordOrder { record(.keyword(keyword)) }
+          record(.symbol(.backslashCommand))
+        }
+        break
+      }
+      let startPosition = position
+      do throws(ParseFailure) {
+        var statement = try parseStatement()
+        try expectStatementEnd()
+        statement.range = SourceRange(start: tokens[startPosition].start, end: previousEnd)
+        statements.append(statement)
+      } catch {
+        diagnostics.append(error.diagnostic)
+        recover(from: startPosition)
+      }
+      tableContext.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// Skips to the end of the failed statement, or to a line inside open brackets that starts a new one.
+  mutating func recover(from startPosition: Int) {
+    resyncedInsideBrackets = false
+    if position == startPosition && !current.kind.isStatementEnd { position += 1 }
+    while !current.kind.isStatementEnd {
+      if position > startPosition && startsStatementInsideBrackets(current) {
+        resyncedInsideBrackets = true
+        return
+      }
+      position += 1
+    }
+  }
+
+  func startsStatementInsideBrackets(_ token: Token) -> Bool {
+    guard token.flags.contains(.atLineStart), token.flags.contains(.insideBrackets),
+      let keyword = token.keyword
+    else { return false }
+    return Parser.statementKeywords.contains(keyword)
+  }
+
+  /// After a statement: a newline, `;`, the end, or (after recovery inside brackets) a new line.
+  mutating func expectStatementEnd() throws(ParseFailure) {
+    if current.kind.isStatementEnd {
+      resyncedInsideBrackets = false
+      return
+    }
+    if resyncedInsideBrackets && startsStatementInsideBrackets(current) { return }
+    throw failure(
+      .unexpectedAfterStatement(describe(current)), at: current.range,
+      help: "statements end at a newline or ';'")
+  }
+
+  static let statementKeywords: Set<Keyword> = [
+    .from, .rpc, .login, .signup, .session, .logout, .let, .expect, .echo, .run, .help, .tables,
+    .describe, .explain, .set, .exit, .quit,
+  ]
+}

@@ -1,0 +1,49 @@
+/// The text of a statement or script, with the name it is reported under.
+///
+/// ```swift
+/// let source = Source(text: "from user_info select *", fileName: "<command line>")
+/// let script = Parser.parse(source)
+/// ```
+/// All positions in the language layer are UTF-8 byte offsets into `bytes`.
+public struct Source: Sendable {
+  /// The name printed before `:line:col` (a path, `<command line>`, `<stdin>`).
+  public let fileName: String
+  /// The text as written.
+  public let text: String
+  /// The text's UTF-8 bytes, which the lexer reads.
+  public let bytes: [UInt8]
+
+  public init(text: String, fileName: String = "<input>") {
+    self.fileName = fileName
+    self.text = text
+    self.bytes = Array(text.utf8)
+  }
+
+  /// The text covered by `range` (clamped to the source; invalid UTF-8 is repaired).
+  public func text(of range: SourceRange) -> String {
+    let start = min(max(range.start, 0), bytes.count)
+    let end = min(max(range.end, start), bytes.count)
+    return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
+  /// The byte range of the line holding `offset`, without its line break.
+  public func lineRange(containing offset: Int) -> SourceRange {
+    let offset = min(max(offset, 0), bytes.count)
+    var start = offset
+    while start > 0 && bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+    var end = offset
+    while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+    if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+    return SourceRange(start: start, end: max(end, start))
+  }
+
+  /// The 1-based line and column of `offset` (columns count characters).
+  public func location(of offset: Int) -> SourceLocation {
+    let offset = min(max(offset, 0), bytes.count)
+    var line = 1
+    for index in 0..<offset where bytes[index] == UInt8(ascii: "\n") { line += 1 }
+    let lineStart = lineRange(containing: offset).start
+    let prefix = text(of: SourceRange(start: lineStart, end: offset))
+    return SourceLocation(line: line, column: prefix.count + 1)
+  }
+}
