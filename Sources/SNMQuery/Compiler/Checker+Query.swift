@@ -47,8 +47,9 @@ extension Checker {
 
   mutating func requireWhere(_ query: QueryStatement, verb: String, at range: SourceRange) {
     guard query.filter == nil else { return }
+    let keyword = SourceRange(start: range.start, end: range.start + verb.utf8.count)
     report(
-      .unfilteredWrite(verb), at: range,
+      .unfilteredWrite(verb), at: keyword,
       help: "add 'where <condition>' to pick rows, or 'where all' to \(verb) every row on purpose")
   }
 

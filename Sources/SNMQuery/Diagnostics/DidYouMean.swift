@@ -2,11 +2,11 @@
 public enum DidYouMean {
   /// The closest candidate within a small edit distance (case-insensitive), if any.
   ///
-  /// Short words allow one edit, longer ones two; a transposition counts as one edit.
+  /// Words of up to three letters allow one edit, longer ones two; a transposition counts as one.
   public static func suggest(_ word: String, among candidates: [String]) -> String? {
     let typed = Array(word.lowercased().utf8)
     guard !typed.isEmpty, typed.count <= 40 else { return nil }
-    let limit = typed.count <= 4 ? 1 : 2
+    let limit = typed.count <= 3 ? 1 : 2
     var best: (String, Int)?
     for candidate in candidates {
       let target = Array(candidate.lowercased().utf8)

@@ -89,7 +89,7 @@ public struct Lexer {
     tokens.append(Token(kind: kind, keyword: keyword, start: start, end: end, flags: flags))
     lineStart = kind == .newline
     afterSpace = false
-    continuationAtEnd = false
+    if kind != .endOfFile { continuationAtEnd = false }
   }
 
   mutating func skipComment() {

@@ -113,7 +113,8 @@ extension Parser {
       .function, what: "a function name", after: isGet ? "'rpc get'" : "'rpc'")
     tableContext.append(function.name.text)
     var rpc = RPCStatement(function: function, get: isGet)
-    if at(.leftBrace) || at(.variable) {
+    record(.symbol(.leftBrace))
+    if !current.kind.isStatementEnd && current.kind != .word {
       rpc.arguments = try parseValue(after: "the function name", what: "arguments")
     }
     if let whereToken = eat(.where) {

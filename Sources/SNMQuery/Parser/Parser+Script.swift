@@ -47,7 +47,7 @@ extension Parser {
       guard let comparison = try parseComparison() else {
         throw expectedFailure(
           "a comparison (== != < <= > >= contains matches)", after: "the value",
-          help: "for example 'expect $dog.name == 'Bori''")
+          help: "for example: expect $dog.name == 'Bori'")
       }
       let right = try parseValue(after: "'\(comparison.rawValue)'")
       return .compare(left, comparison, right)

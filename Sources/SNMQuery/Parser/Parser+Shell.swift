@@ -4,6 +4,11 @@ extension Parser {
     let keyword = advance()
     switch keyword.keyword {
     case .help:
+      if let bad = tokens[position...].prefix(while: { !$0.kind.isStatementEnd }).first(where: {
+        $0.kind.isError
+      }) {
+        throw tokenFailure(bad)
+      }
       return .help(topic: parseRawRest()?.0)
     case .tables:
       return .tables

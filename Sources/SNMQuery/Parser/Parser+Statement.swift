@@ -60,6 +60,11 @@ extension Parser {
     case .doubleQuoted:
       let token = advance()
       return Name(try decodeQuotedName(token), quoted: true, range: token.range)
+    case .singleQuoted:
+      let quoted = text(current).dropFirst().dropLast().split(
+        separator: "''", omittingEmptySubsequences: false
+      ).joined(separator: "'")
+      throw expectedFailure(what, after: after, help: "names go in double quotes: \"\(quoted)\"")
     default:
       throw expectedFailure(what, after: after)
     }
@@ -78,16 +83,17 @@ extension Parser {
     return TableName(name: first)
   }
 
-  /// Everything up to the end of the statement, as written (for `run`, `\i`, `help`).
+  /// The rest of the statement's tokens, one space where the text had space (for `run`, `\i`,
+  /// `help`); comments and line breaks are dropped.
   mutating func parseRawRest() -> (String, SourceRange)? {
-    let start = current
-    var end = start.start
+    let start = current.start
+    var text = ""
     while !current.kind.isStatementEnd {
-      end = current.end
+      if !text.isEmpty && current.flags.contains(.afterSpace) { text += " " }
+      text += self.text(current)
       advance()
     }
-    guard end > start.start else { return nil }
-    let range = SourceRange(start: start.start, end: end)
-    return (source.text(of: range), range)
+    guard !text.isEmpty else { return nil }
+    return (text, SourceRange(start: start, end: previousEnd))
   }
 }

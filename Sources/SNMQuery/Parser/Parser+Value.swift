@@ -74,7 +74,7 @@ extension Parser {
     return ValueNode(.list(elements), range: SourceRange(start: open.start, end: previousEnd))
   }
 
-  /// `{"key": value, ...}`; keys are strings (either quote) or plain names, kept in order.
+  /// `{"key": value, ...}`; keys are strings (either quote), kept in the order written.
   mutating func parseObject() throws(ParseFailure) -> ValueNode {
     let open = advance()
     var members: [ObjectMember] = []
@@ -86,11 +86,10 @@ extension Parser {
         case .doubleQuoted, .singleQuoted:
           advance()
           key = try decodeQuotedName(keyToken)
-        case .word:
-          advance()
-          key = text(keyToken)
         default:
-          throw expectedFailure("a key in double quotes", after: members.isEmpty ? "'{'" : "','")
+          let help = keyToken.kind == .word ? "JSON keys are quoted: \"\(text(keyToken))\"" : nil
+          throw expectedFailure(
+            "a key in double quotes", after: members.isEmpty ? "'{'" : "','", help: help)
         }
         if members.contains(where: { $0.key == key }) {
           throw failure(.duplicateKey(key), at: keyToken.range)

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import SNMQuery
+
+/// Random and mutated statements must end in statements or diagnostics: no crash, no hang.
+///
+/// `SNM_FUZZ_SEED=N` replays a run; `SNM_FUZZ_COUNT=N` changes the number of statements (100,000).
+@Suite struct FuzzTests {
+  static var seed: UInt64 {
+    if let text = ProcessInfo.processInfo.environment["SNM_FUZZ_SEED"], let seed = UInt64(text) {
+      return seed
+    }
+    return UInt64.random(in: 0...UInt64.max)
+  }
+
+  static var count: Int {
+    ProcessInfo.processInfo.environment["SNM_FUZZ_COUNT"].flatMap(Int.init) ?? 100_000
+  }
+
+  @Test(.timeLimit(.minutes(10)))
+  func randomStatementsEndInStatementsOrDiagnostics() {
+    let seed = Self.seed
+    var fuzzer = StatementFuzzer(random: SeededGenerator(seed: seed))
+    var failures: [String] = []
+    var clean = 0
+    for index in 0..<Self.count {
+      let text = fuzzer.statement()
+      if let problem = Self.problem(with: text) {
+        failures.append("#\(index) \(text.debugDescription): \(problem)")
+        if failures.count >= 5 { break }
+      }
+      if Parser.parse(text).diagnostics.isEmpty { clean += 1 }
+    }
+    #expect(failures.isEmpty, "seed \(seed) (replay with SNM_FUZZ_SEED=\(seed)): \(failures)")
+    // The mix must exercise both outcomes, or the fuzzer is not testing much.
+    #expect(clean > Self.count / 10, "seed \(seed): only \(clean) clean statements")
+    #expect(clean < Self.count * 9 / 10, "seed \(seed): \(clean) clean statements")
+  }
+
+  /// What is wrong with the result of `text`, if anything.
+  static func problem(with text: String) -> String? {
+    var script = Parser.parse(text, fileName: "fuzz.snm")
+    Checker.check(&script, variables: ["a"])
+    let size = script.source.bytes.count
+    for diagnostic in script.diagnostics {
+      let range = diagnostic.range
+      guard range.start >= 0, range.start <= range.end, range.end <= size else {
+        return "diagnostic range \(range) outside 0..<\(size)"
+      }
+      if diagnostic.message.text.isEmpty { return "empty message" }
+    }
+    let rendered = DiagnosticRenderer().render(script.diagnostics, in: script.source)
+    if !script.diagnostics.isEmpty && !rendered.contains("error:") {
+      return "rendering lost the error"
+    }
+    for statement in script.statements {
+      let canonical = statement.canonicalText
+      let again = Parser.parse(canonical)
+      let reparsed = again.statements.map(\.canonicalText)
+      guard reparsed == [canonical] else {
+        return
+          "canonical text \(canonical.debugDescription) reparses as \(reparsed) \(again.diagnostics.map(\.message.text))"
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,161 @@
+import Testing
+
+@testable import SNMQuery
+
+/// Tokens as a compact list: `kw:from`, `name:user_info`, `str:'a'`, `num:3`, `;`, `nl`.
+func tokenSummary(_ text: String) -> [String] {
+  let source = Source(text: text)
+  return Lexer.tokenize(source).tokens.dropLast().map { token in
+    let spelled = source.text(of: token.range)
+    switch token.kind {
+    case .word: return token.keyword != nil ? "kw:\(spelled.lowercased())" : "name:\(spelled)"
+    case .doubleQuoted: return "dq:\(spelled)"
+    case .singleQuoted: return "sq:\(spelled)"
+    case .number: return "num:\(spelled)"
+    case .uuid: return "uuid:\(spelled)"
+    case .date: return "date:\(spelled)"
+    case .timestamp: return "ts:\(spelled)"
+    case .variable: return "var:\(spelled)"
+    case .backslashCommand: return "cmd:\(spelled)"
+    case .newline: return "nl"
+    case .unterminatedString: return "unterminated:\(spelled)"
+    case .malformedNumber: return "badnum:\(spelled)"
+    case .invalid: return "invalid:\(spelled)"
+    default: return spelled
+    }
+  }
+}
+
+struct LexCase: Sendable, CustomTestStringConvertible {
+  var input: String
+  var tokens: [String]
+  var testDescription: String { input.debugDescription }
+  init(_ input: String, _ tokens: [String]) {
+    self.input = input
+    self.tokens = tokens
+  }
+}
+
+@Suite struct LexerTests {
+  static let cases: [LexCase] = [
+    // keywords are case-insensitive; names keep their case
+    LexCase("FROM User_Info SeLeCt *", ["kw:from", "name:User_Info", "kw:select", "*"]),
+    LexCase("from user_info select id", ["kw:from", "name:user_info", "kw:select", "name:id"]),
+    LexCase("a$b _x x1", ["name:a$b", "name:_x", "name:x1"]),
+    // quoted names and both string quotes
+    LexCase(#""Order Items" "information.cpe""#, [#"dq:"Order Items""#, #"dq:"information.cpe""#]),
+    LexCase("'it''s' 'a'", ["sq:'it''s'", "sq:'a'"]),
+    LexCase(#""say \"hi\"" "\u00e9""#, [#"dq:"say \"hi\"""#, #"dq:"\u00e9""#]),
+    LexCase("'#not a comment' \"-- nor this\"", ["sq:'#not a comment'", "dq:\"-- nor this\""]),
+    // numbers
+    LexCase(
+      "3 -1 37.5 127.0 1e5 -2.5E-3 0",
+      [
+        "num:3", "num:-1", "num:37.5", "num:127.0", "num:1e5", "num:-2.5E-3", "num:0",
+      ]),
+    LexCase("01 3abc", ["badnum:01", "badnum:3abc"]),
+    // bare UUIDs, dates, timestamps
+    LexCase(
+      "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", ["uuid:0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b"]),
+    LexCase(
+      "ABCDEF01-6B9D-4F1E-9A3B-2D4C6E8F0A1B", ["uuid:ABCDEF01-6B9D-4F1E-9A3B-2D4C6E8F0A1B"]),
+    LexCase("2026-11-29", ["date:2026-11-29"]),
+    LexCase("2026-11-29T10:00:00Z", ["ts:2026-11-29T10:00:00Z"]),
+    LexCase(
+      "2026-11-29T10:00:00.123+09:00 2026-11-29T10:00",
+      [
+        "ts:2026-11-29T10:00:00.123+09:00", "ts:2026-11-29T10:00",
+      ]),
+    LexCase("2026-11-2x", ["badnum:2026-11-2x"]),
+    // variables
+    LexCase(
+      "$dog $dog.id $rows[0].name ${name} $env.HOME $session.user_id",
+      [
+        "var:$dog", "var:$dog.id", "var:$rows[0].name", "var:${name}", "var:$env.HOME",
+        "var:$session.user_id",
+      ]),
+    LexCase("$ ${bad name}", ["invalid:$", "invalid:${bad name}"]),
+    LexCase("$x.", ["var:$x", "."]),
+    // operators in symbol form
+    LexCase(
+      "= == != <> < <= > >= ~ ~*",
+      [
+        "=", "==", "!=", "<>", "<", "<=", ">", ">=", "~", "~*",
+      ]),
+    LexCase(
+      "data->>blood data->'a'->0 age::text nick:name !inner ...rel",
+      [
+        "name:data", "->>", "name:blood", "name:data", "->", "sq:'a'", "->", "num:0", "name:age",
+        "::", "name:text", "name:nick", ":", "name:name", "!", "name:inner", "...", "name:rel",
+      ]),
+    // comments
+    LexCase(
+      "from t select * # all rows\nfrom u select * -- again",
+      [
+        "kw:from", "name:t", "kw:select", "*", "nl", "kw:from", "name:u", "kw:select", "*",
+      ]),
+    // statement ends: newline and ';', not inside brackets, not after a trailing backslash
+    LexCase("a;b\nc", ["name:a", ";", "name:b", "nl", "name:c"]),
+    LexCase(
+      "x (a,\n b) [1,\n2] {\"k\":\n1}",
+      [
+        "name:x", "(", "name:a", ",", "name:b", ")", "[", "num:1", ",", "num:2", "]", "{",
+        "dq:\"k\"", ":", "num:1", "}",
+      ]),
+    LexCase("from t \\\n select *", ["kw:from", "name:t", "kw:select", "*"]),
+    LexCase("(a; b\nc", ["(", "name:a", ";", "name:b", "nl", "name:c"]),
+    // psql-style commands
+    LexCase(
+      "\\q \\dt \\timing \\d t", ["cmd:\\q", "cmd:\\dt", "cmd:\\timing", "cmd:\\d", "name:t"]),
+    // errors are tokens, never thrown
+    LexCase("'open\nnext", ["unterminated:'open", "nl", "name:next"]),
+    LexCase("\"open", ["unterminated:\"open"]),
+    LexCase(
+      "이름 name이름 a/b @",
+      ["invalid:이름", "invalid:name이름", "name:a", "invalid:/", "name:b", "invalid:@"]),
+    LexCase("a - b", ["name:a", "invalid:-", "name:b"]),
+  ]
+
+  @Test(arguments: cases)
+  func tokens(_ testCase: LexCase) {
+    #expect(tokenSummary(testCase.input) == testCase.tokens)
+  }
+
+  @Test func offsetsAreUTF8Bytes() {
+    let source = Source(text: "from \"이름\" select *")
+    let tokens = Lexer.tokenize(source).tokens
+    #expect(tokens[1].range == SourceRange(start: 5, end: 13))
+    #expect(tokens[2].start == 14)
+    #expect(source.location(of: tokens[2].start) == SourceLocation(line: 1, column: 11))
+  }
+
+  @Test func keywordLookupIgnoresCase() {
+    #expect(Keyword.lookup(ArraySlice("ContainedBy".utf8)) == .containedby)
+    #expect(Keyword.lookup(ArraySlice("ON_ERROR".utf8)) == .on_error)
+    #expect(Keyword.lookup(ArraySlice("user_info".utf8)) == nil)
+  }
+
+  struct ContinuationCase: Sendable, CustomTestStringConvertible {
+    var input: String
+    var needsMore: Bool
+    var testDescription: String { input.debugDescription }
+  }
+
+  @Test(arguments: [
+    ContinuationCase(input: "from user_info select *", needsMore: false),
+    ContinuationCase(input: "from user_info insert {\"name\":", needsMore: true),
+    ContinuationCase(input: "from user_info select * where id in (1,\n2", needsMore: true),
+    ContinuationCase(input: "from user_info select * where id in (1,\n2)", needsMore: false),
+    ContinuationCase(input: "from user_info select * \\", needsMore: true),
+    ContinuationCase(input: "from user_info select * \\  ", needsMore: true),
+    ContinuationCase(input: "from user_info select * \\\n", needsMore: true),
+    ContinuationCase(input: "from user_info select * \\\nwhere a eq 1", needsMore: false),
+    ContinuationCase(input: "from t select * where name eq '(", needsMore: false),
+    ContinuationCase(input: "from t select * # (", needsMore: false),
+    ContinuationCase(input: "from t insert {\"a\": 1}; from u select (", needsMore: true),
+    ContinuationCase(input: "from t insert {\"a\": 1; from u select *", needsMore: false),
+  ])
+  func continuation(_ testCase: ContinuationCase) {
+    #expect(Lexer.needsContinuation(testCase.input) == testCase.needsMore)
+  }
+}

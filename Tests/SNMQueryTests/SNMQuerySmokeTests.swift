@@ -1,7 +1,0 @@
-import Testing
-
-@testable import SNMQuery
-
-@Test func targetLinks() {
-  #expect(Bool(true))
-}

@@ -1,0 +1,60 @@
+import Foundation
+import SNMNetwork
+import Testing
+
+/// Files under Tests/SNMQueryTests/Fixtures, read from the source tree (so `RECORD_SNAPSHOTS=1` can
+/// write them back).
+enum Fixtures {
+  static let directory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+  static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+
+  static func text(_ name: String) -> String? {
+    try? String(contentsOf: url(name), encoding: .utf8)
+  }
+
+  /// Whether golden files should be rewritten instead of compared.
+  static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" }
+
+  /// Compares `actual` with the golden file `name` (or records it); returns the expected text.
+  static func golden(_ name: String, actual: String) -> String {
+    if recording || text(name) == nil {
+      try? FileManager.default.createDirectory(
+        at: url(name).deletingLastPathComponent(), withIntermediateDirectories: true)
+      try? actual.write(to: url(name), atomically: true, encoding: .utf8)
+    }
+    return text(name) ?? ""
+  }
+}
+
+/// One row of spec §2, with the request it must produce (Fixtures/spec-examples.json).
+struct SpecExample: Sendable, CustomTestStringConvertible {
+  var statement: String
+  var method: String
+  var path: String
+  var query: [[String]]
+  var headers: [(String, String)]
+  var body: JSONValue
+
+  var testDescription: String { statement }
+
+  static let all: [SpecExample] = {
+    guard let text = Fixtures.text("spec-examples.json"),
+      let rows = (try? JSONValue(parsing: text))?.arrayValue
+    else { return [] }
+    return rows.map { row in
+      SpecExample(
+        statement: row["statement"]?.stringValue ?? "",
+        method: row["method"]?.stringValue ?? "",
+        path: row["path"]?.stringValue ?? "",
+        query: (row["query"]?.arrayValue ?? []).map { pair in
+          (pair.arrayValue ?? []).map { $0.stringValue ?? "" }
+        },
+        headers: (row["headers"]?.objectValue.map { object in
+          zip(object.keys, object.values).map { ($0, $1.stringValue ?? "") }
+        }) ?? [],
+        body: row["body"] ?? .null)
+    }
+  }()
+}
