@@ -44,14 +44,17 @@ struct CellText {
 
   /// `text` with control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`).
   static func escaped(_ text: String) -> String {
+    // One pass over the bytes: C0 controls, DEL, and C1 controls (UTF-8 `C2 80`...`C2 9F`).
     var needs = false
-    for byte in text.utf8 where byte < 0x20 || byte == 0x7F {
-      needs = true
-      break
+    var previous: UInt8 = 0
+    for byte in text.utf8 {
+      if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) {
+        needs = true
+        break
+      }
+      previous = byte
     }
-    if !needs && !text.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) {
-      return text
-    }
+    guard needs else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {

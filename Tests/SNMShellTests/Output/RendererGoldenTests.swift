@@ -79,6 +79,8 @@ func everyFormatMatchesItsGoldenFile(_ item: OutputCase) throws {
     OutputCase(name: "escape", body: #"[{"a": "x\u001b[31my\tz"}]"#), .table)
   #expect(!text.contains("\u{1B}"))
   #expect(text.contains(#"x\u{1B}[31my\tz"#))
+  #expect(CellText(.string("a\u{9B}31m")).text == #"a\u{9B}31m"#)
+  #expect(CellText(.string("김민지 🐶")).text == "김민지 🐶")
 }
 
 @Test func ndjsonAndJsonRoundTripTheBody() throws {
