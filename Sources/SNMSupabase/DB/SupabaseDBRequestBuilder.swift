@@ -1,0 +1,112 @@
+import Foundation
+import SNMNetwork
+
+/// A builder chain: a value that each call copies and extends. `request()` (and `build()`) exist
+/// only in the ``SupabaseDBPhase/Ready`` phase, after `setTable` (or from `rpc`).
+///
+/// ```swift
+/// try await remoteDBManager.updateData().setTable("user_info")
+///   .setBody(["name": "Lee"]).setQuery(.equal("id", userID)).request()
+/// ```
+public struct SupabaseDBRequestBuilder<Phase: SupabaseDBBuilderPhase>: Sendable {
+  let manager: SupabaseDBManager
+  /// Everything the chain said so far, in order.
+  public private(set) var calls: [SupabaseDBCall]
+  var action: SupabaseDBAction
+  var table: String?
+  var schema: String?
+  var body: JSONValue?
+  var parameters: [SupabaseQueryParameter] = []
+
+  init(manager: SupabaseDBManager, action: SupabaseDBAction) {
+    self.manager = manager
+    self.action = action
+    self.calls = [.start(action)]
+  }
+
+  private init<Other>(_ other: SupabaseDBRequestBuilder<Other>) {
+    manager = other.manager
+    calls = other.calls
+    action = other.action
+    table = other.table
+    schema = other.schema
+    body = other.body
+    parameters = other.parameters
+  }
+
+  /// The JSON body: the row(s) to write, or the function's arguments. Key order is kept.
+  public func setBody(_ body: JSONValue) -> Self {
+    var copy = self
+    copy.body = body
+    copy.calls.append(.setBody(body))
+    return copy
+  }
+
+  /// The JSON body from an `Encodable` value, encoded with `JSONEncoder` (whose key order is its
+  /// own: use ``setBody(_:)`` with a ``JSONValue`` literal to choose the order).
+  ///
+  /// ```swift
+  /// try remoteDBManager.insertData().setTable("dog_profile").setBody(encoding: newDog)
+  /// ```
+  ///
+  /// - Throws: the encoder's error.
+  public func setBody(encoding value: some Encodable) throws -> Self {
+    let data = try JSONEncoder().encode(value)
+    do {
+      return setBody(try JSONValue(parsing: data))
+    } catch {
+      throw SupabaseDBError.invalidBody(action, reason: "could not be encoded: \(error)")
+    }
+  }
+
+  /// Adds filters and modifiers, after those already given.
+  public func setQuery(_ parameters: SupabaseQueryParameter...) -> Self {
+    setQuery(parameters)
+  }
+
+  /// Adds filters and modifiers (array form).
+  public func setQuery(_ parameters: [SupabaseQueryParameter]) -> Self {
+    var copy = self
+    copy.parameters += parameters
+    copy.calls.append(.setQuery(parameters))
+    return copy
+  }
+}
+
+extension SupabaseDBRequestBuilder where Phase == SupabaseDBPhase.NeedsTable {
+  /// The table (or view) to act on; `schema` other than `public` sends `Accept-Profile` or
+  /// `Content-Profile`.
+  public func setTable(_ table: String, schema: String? = nil)
+    -> SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>
+  {
+    var ready = SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>(self)
+    ready.table = table
+    ready.schema = schema
+    ready.calls.append(.setTable(table, schema: schema))
+    return ready
+  }
+}
+
+extension SupabaseDBRequestBuilder where Phase == SupabaseDBPhase.Ready {
+  /// The request this chain describes, without sending it (what `snm explain` prints).
+  ///
+  /// - Throws: ``SupabaseDBError`` when the table, function or body is missing or misshapen, or a
+  ///   parameter does not fit.
+  public func build() throws(SupabaseDBError) -> SupabaseDBRequest {
+    try SupabaseDBRequest(
+      baseURL: manager.config.url, action: action, table: table, schema: schema, body: body,
+      parameters: parameters, calls: calls)
+  }
+
+  /// Builds the request, asks for the access token and sends it.
+  ///
+  /// - Throws: ``SupabaseDBError`` before sending; ``SNMNetworkError`` from the network or the
+  ///   server (`.http` carries PostgREST's code, message, details and hint); the token closure's
+  ///   own errors.
+  public func request() async throws -> SupabaseDBResponse {
+    let request = try build()
+    let token = try await manager.accessToken()
+    let response = try await manager.provider.send(endpoint: request.endpoint, accessToken: token)
+    return try SupabaseDBResponse(request: request, response: response)
+  }
+}

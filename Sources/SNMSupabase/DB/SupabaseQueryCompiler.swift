@@ -1,0 +1,203 @@
+import SNMNetwork
+
+/// Turns a chain's parameters into query pairs and headers, following postgrest-protocol.md §2-§5.
+struct SupabaseQueryCompiler {
+  let action: SupabaseDBAction
+  private(set) var query: [Endpoint.QueryItem] = []
+  private(set) var expectation: SupabaseDBRequest.Expectation = .rows
+  private(set) var csv = false
+  private(set) var schema: String?
+  private var returning = false
+  private var count: SupabaseCountOption?
+  private var ignoreDuplicates = false
+  private var explicitColumns = false
+
+  init(action: SupabaseDBAction) {
+    self.action = action
+  }
+
+  /// Checks the target and the body's shape for the action.
+  func validate(table: String?, body: JSONValue?) throws(SupabaseDBError) {
+    if case .rpc(let function, _) = action {
+      guard !function.isEmpty else { throw .missingTable(action) }
+    } else {
+      guard let table, !table.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw .missingTable(action)
+      }
+    }
+    switch action {
+    case .fetch, .delete:
+      if body != nil { throw .unexpectedBody(action) }
+    case .update:
+      guard let body else { throw .missingBody(action) }
+      guard case .object = body else {
+        throw .invalidBody(action, reason: "must be a JSON object, not \(Self.article(body))")
+      }
+    case .insert, .upsert:
+      guard let body else { throw .missingBody(action) }
+      switch body {
+      case .object: break
+      case .array(let rows):
+        if let bad = rows.first(where: { $0.objectValue == nil }) {
+          throw .invalidBody(
+            action,
+            reason:
+              "must be an object or an array of objects, not an array holding \(Self.article(bad))")
+        }
+      default:
+        throw .invalidBody(
+          action, reason: "must be a JSON object or an array of objects, not \(Self.article(body))")
+      }
+    case .rpc(_, let get):
+      if get, let body, body.objectValue == nil {
+        throw .invalidBody(
+          action,
+          reason: "must be a JSON object of arguments for a GET call, not \(Self.article(body))")
+      }
+    }
+  }
+
+  static func article(_ value: JSONValue) -> String {
+    value.typeName == "array" || value.typeName == "object"
+      ? "an \(value.typeName)" : "a \(value.typeName)"
+  }
+
+  mutating func add(_ parameters: [SupabaseQueryParameter]) throws(SupabaseDBError) {
+    for parameter in parameters {
+      try add(parameter)
+    }
+  }
+
+  private mutating func add(_ parameter: SupabaseQueryParameter) throws(SupabaseDBError) {
+    switch parameter.kind {
+    case .filter(let column, let filter):
+      query.append(.init(column.wireKey, Self.render(filter, inTree: false)))
+    case .group(let isOr, let negated, let operands, let referencedTable):
+      let (embed, text) = try Self.renderGroup(
+        isOr: isOr, operands: operands, referencedTable: referencedTable)
+      let key = (embed.map { $0 + "." } ?? "") + (negated ? "not." : "") + (isOr ? "or" : "and")
+      query.append(.init(key, text))
+    case .select(let list, let isReturning):
+      if isReturning && !action.isWrite {
+        throw .invalidParameter("returning applies to insert, update, upsert and delete")
+      }
+      if action.isWrite { returning = true }
+      set("select", list.wire)
+    case .order(let items):
+      for item in items {
+        let key = (item.column.embedPath.map(PostgresLiteral.name) + ["order"]).joined(
+          separator: ".")
+        if let index = query.firstIndex(where: { $0.name == key }) {
+          query[index].value += "," + item.wire
+        } else {
+          query.append(.init(key, item.wire))
+        }
+      }
+    case .limit(let value, let table):
+      set(table.map { PostgresLiteral.name($0) + ".limit" } ?? "limit", String(value))
+    case .offset(let value, let table):
+      set(table.map { PostgresLiteral.name($0) + ".offset" } ?? "offset", String(value))
+    case .single:
+      try expect(.single)
+    case .maybeSingle:
+      try expect(.maybeSingle)
+    case .count(let option):
+      count = option
+    case .onConflict(let columns):
+      guard action == .upsert || action == .insert else {
+        throw .invalidParameter("on conflict applies to upsert")
+      }
+      set("on_conflict", columns.map(PostgresLiteral.name).joined(separator: ","))
+    case .ignoreDuplicates:
+      guard action == .upsert else {
+        throw .invalidParameter("ignore duplicates applies to upsert")
+      }
+      ignoreDuplicates = true
+    case .columns(let names):
+      guard action == .upsert || action == .insert else {
+        throw .invalidParameter("columns applies to insert and upsert")
+      }
+      explicitColumns = true
+      set("columns", Self.columnList(names))
+    case .schema(let name):
+      schema = name
+    case .csv:
+      csv = true
+    case .custom(let name, let value):
+      query.append(.init(name, value))
+    }
+  }
+
+  private mutating func expect(_ wanted: SupabaseDBRequest.Expectation) throws(SupabaseDBError) {
+    guard expectation == .rows || expectation == wanted else {
+      throw .invalidParameter("single and maybe single cannot both be given")
+    }
+    expectation = wanted
+  }
+
+  /// Replaces the pair named `name` in place, or appends it.
+  private mutating func set(_ name: String, _ value: String) {
+    if let index = query.firstIndex(where: { $0.name == name }) {
+      query[index].value = value
+    } else {
+      query.append(.init(name, value))
+    }
+  }
+
+  /// Adds the pairs the body implies and returns the body to send.
+  mutating func finish(body: JSONValue?) throws(SupabaseDBError) -> JSONValue? {
+    if csv && expectation != .rows {
+      throw .invalidParameter("csv cannot be combined with single or maybe single")
+    }
+    switch action {
+    case .rpc(_, true):
+      let arguments = (body?.objectValue ?? JSONObject()).map { key, value in
+        Endpoint.QueryItem(key, value.queryValue.rendered)
+      }
+      query.insert(contentsOf: arguments, at: 0)
+      return nil
+    case .rpc(_, false):
+      return body ?? .object(JSONObject())
+    case .insert, .upsert:
+      if !explicitColumns, case .array(let rows)? = body {
+        var names: [String] = []
+        var seen: Set<String> = []
+        for row in rows {
+          for key in row.objectValue?.keys ?? [] where seen.insert(key).inserted {
+            names.append(key)
+          }
+        }
+        query.append(.init("columns", Self.columnList(names)))
+      }
+      return body
+    default:
+      return body
+    }
+  }
+
+  /// `"a","b"`: every name double-quoted, as both official clients send it.
+  static func columnList(_ names: [String]) -> String {
+    names.map(PostgresLiteral.quoted).joined(separator: ",")
+  }
+
+  /// The headers the request carries: Content-Type with a body, Prefer, Accept when not the
+  /// default, and the profile header for a schema other than public.
+  func headers(body: JSONValue?, schema: String?) -> HTTPHeaders {
+    var headers = HTTPHeaders()
+    if body != nil { headers["Content-Type"] = "application/json" }
+    var prefer: [String] = []
+    if action.isWrite { prefer.append(returning ? "return=representation" : "return=minimal") }
+    if let count { prefer.append("count=" + count.rawValue) }
+    if action == .upsert {
+      prefer.append(
+        ignoreDuplicates ? "resolution=ignore-duplicates" : "resolution=merge-duplicates")
+    }
+    if !prefer.isEmpty { headers["Prefer"] = prefer.joined(separator: ",") }
+    if expectation == .single { headers["Accept"] = "application/vnd.pgrst.object+json" }
+    if csv { headers["Accept"] = "text/csv" }
+    if let schema, !schema.isEmpty, schema != "public" {
+      headers[action.method.isRead ? "Accept-Profile" : "Content-Profile"] = schema
+    }
+    return headers
+  }
+}

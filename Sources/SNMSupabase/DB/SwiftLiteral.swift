@@ -1,0 +1,69 @@
+import Foundation
+import SNMNetwork
+
+/// Swift source text for values, as a rendered builder chain shows them.
+public enum SwiftLiteral {
+  /// How much of each value a chain shows.
+  public enum Style: Sendable, Hashable {
+    /// As snm-language.md §6 shows it: bodies `...`, `UUID(...)`, `Date(...)`.
+    case abbreviated
+    /// Everything spelled out so the chain compiles: body literals, `UUID(uuidString: "...")!`.
+    case full
+  }
+
+  /// A double-quoted Swift string literal with `\"`, `\\`, `\n`, `\t`, `\r` and `\u{..}` escapes.
+  public static func string(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case "\r": result += "\\r"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7f {
+          result += "\\u{" + String(scalar.value, radix: 16) + "}"
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+
+  /// A filter value.
+  static func value(_ value: SupabaseQueryValue, style: Style) -> String {
+    switch value {
+    case .string(let text): return string(text)
+    case .int(let number): return String(number)
+    case .double(let number): return number.description
+    case .bool(let flag): return flag ? "true" : "false"
+    case .uuid(let uuid):
+      return style == .abbreviated
+        ? "UUID(...)" : "UUID(uuidString: \(string(uuid.uuidString.lowercased())))!"
+    case .date(let date):
+      return style == .abbreviated
+        ? "Date(...)" : "Date(timeIntervalSince1970: \(date.timeIntervalSince1970))"
+    case .null: return "nil"
+    case .array(let elements):
+      return "[" + elements.map { self.value($0, style: style) }.joined(separator: ", ") + "]"
+    case .json(let json): return self.json(json)
+    }
+  }
+
+  /// A JSON value as a `JSONValue` literal: `["name": "Kim", "tags": ["a"]]`, `[:]`, `nil`.
+  public static func json(_ value: JSONValue) -> String {
+    switch value {
+    case .null: return "nil"
+    case .bool(let flag): return flag ? "true" : "false"
+    case .number(let number): return number.text
+    case .string(let text): return string(text)
+    case .array(let elements): return "[" + elements.map(json).joined(separator: ", ") + "]"
+    case .object(let object):
+      if object.isEmpty { return "[:]" }
+      return "[" + object.map { string($0.key) + ": " + json($0.value) }.joined(separator: ", ")
+        + "]"
+    }
+  }
+}
