@@ -30,8 +30,11 @@ let package = Package(
 
     .executableTarget(name: "snm", dependencies: ["SNMShell", "SNMLocal"]),
 
-    .testTarget(name: "SNMNetworkTests", dependencies: ["SNMNetwork"]),
-    .testTarget(name: "SNMSupabaseTests", dependencies: ["SNMSupabase", "SNMNetwork"]),
+    // A loopback HTTP server: the test double for the request layer's unit tests.
+    .target(name: "SNMTestSupport", path: "Tests/SNMTestSupport"),
+    .testTarget(name: "SNMNetworkTests", dependencies: ["SNMNetwork", "SNMTestSupport"]),
+    .testTarget(
+      name: "SNMSupabaseTests", dependencies: ["SNMSupabase", "SNMNetwork", "SNMTestSupport"]),
     .testTarget(
       name: "SNMQueryTests", dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork"],
       resources: [.copy("Fixtures")]),

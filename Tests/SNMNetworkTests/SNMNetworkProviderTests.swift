@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SNMNetwork
+import SNMTestSupport
 
 /// One error body a server may send and what the decoded error must hold.
 struct ServerErrorCase: Sendable, CustomTestStringConvertible {

@@ -3,19 +3,19 @@ import Glibc
 import Synchronization
 
 /// A request the loopback server received, as bytes on the wire said it.
-struct ReceivedRequest: Sendable {
-  let method: String
+public struct ReceivedRequest: Sendable {
+  public let method: String
   /// The request target exactly as sent: path and encoded query.
-  let target: String
+  public let target: String
   /// Header names lowercased; a repeated header keeps its last value.
-  let headers: [String: String]
-  let body: [UInt8]
+  public let headers: [String: String]
+  public let body: [UInt8]
   /// 1 for the first accepted connection, 2 for the second, ...
-  let connection: Int
+  public let connection: Int
 }
 
 /// What the loopback server does with a request.
-enum LoopbackReply: Sendable {
+public enum LoopbackReply: Sendable {
   /// An HTTP/1.1 answer with `Content-Length`, keeping the connection open.
   case respond(status: Int, headers: [String: String] = [:], body: String = "")
   /// Never answers; the connection stays open until the client gives up or the server stops.
@@ -28,7 +28,7 @@ enum LoopbackReply: Sendable {
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 and a free port: the test double for the provider's unit
 /// tests (one thread per connection, persistent connections, scripted answers).
-final class LoopbackHTTPServer: Sendable {
+public final class LoopbackHTTPServer: Sendable {
   private struct State {
     var requests: [ReceivedRequest] = []
     var connections = 0
@@ -37,12 +37,12 @@ final class LoopbackHTTPServer: Sendable {
     var stopped = false
   }
 
-  let port: UInt16
+  public let port: UInt16
   private let listener: Int32
   private let handler: @Sendable (ReceivedRequest) -> LoopbackReply
   private let state = Mutex(State())
 
-  init(handler: @escaping @Sendable (ReceivedRequest) -> LoopbackReply) throws {
+  public init(handler: @escaping @Sendable (ReceivedRequest) -> LoopbackReply) throws {
     self.handler = handler
     listener = try Self.bindLoopback(port: 0)
     port = try Self.localPort(of: listener)
@@ -50,16 +50,16 @@ final class LoopbackHTTPServer: Sendable {
     Thread.detachNewThread { [self] in acceptLoop() }
   }
 
-  var baseURL: String { "http://127.0.0.1:\(port)" }
-  var requests: [ReceivedRequest] { state.withLock { $0.requests } }
-  var connectionCount: Int { state.withLock { $0.connections } }
+  public var baseURL: String { "http://127.0.0.1:\(port)" }
+  public var requests: [ReceivedRequest] { state.withLock { $0.requests } }
+  public var connectionCount: Int { state.withLock { $0.connections } }
   /// Connections the client closed while the server was still waiting to read from them.
-  var closedByClientCount: Int { state.withLock { $0.closedByClient } }
+  public var closedByClientCount: Int { state.withLock { $0.closedByClient } }
 
   /// Stops accepting and closes every open connection. File descriptors are only closed by the
   /// threads that own them, and only shut down here under the lock, so a number the system has
   /// already handed to another test's socket is never touched.
-  func stop() {
+  public func stop() {
     state.withLock { state in
       state.stopped = true
       shutdown(listener, Int32(SHUT_RDWR))
@@ -69,7 +69,7 @@ final class LoopbackHTTPServer: Sendable {
 
   /// Runs `body` with a port on 127.0.0.1 that refuses connections: bound (so no other test can
   /// take it) but not listening.
-  static func withRefusingPort<T>(_ body: (UInt16) async throws -> T) async throws -> T {
+  public static func withRefusingPort<T>(_ body: (UInt16) async throws -> T) async throws -> T {
     let socket = try bindLoopback(port: 0)
     defer { close(socket) }
     return try await body(try localPort(of: socket))
