@@ -1,8 +1,8 @@
 import Foundation
+import SNMTestSupport
 import Testing
 
 @testable import SNMNetwork
-import SNMTestSupport
 
 /// One error body a server may send and what the decoded error must hold.
 struct ServerErrorCase: Sendable, CustomTestStringConvertible {
