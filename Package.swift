@@ -39,7 +39,7 @@ let package = Package(
       name: "SNMQueryTests", dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "SNMShellTests", dependencies: ["SNMShell", "SNMSupabase", "SNMNetwork"],
+      name: "SNMShellTests", dependencies: ["SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "SNMLocalTests", dependencies: ["SNMLocal"]),
   ],

@@ -1,4 +1,5 @@
 import Foundation
+import SNMQuery
 
 extension Shell {
   /// Runs every statement in `text`; returns whether all of them succeeded.
@@ -11,6 +12,16 @@ extension Shell {
       case "exit", "quit", "\\q":
         state.withLock { $0.exitRequested = true }
         return succeeded
+      case "login", "signup", "session", "logout":
+        let parsed = Parser.parse(String(statement), fileName: source)
+        if !parsed.diagnostics.isEmpty {
+          errors.write(DiagnosticRenderer().render(parsed.diagnostics, in: parsed.source))
+          errors.flush()
+          state.withLock { $0.failure = $0.failure ?? .usage }
+          succeeded = false
+        } else if case .session(let command)? = parsed.statements.first?.kind {
+          succeeded = await runSession(command) && succeeded
+        }
       case "help":
         output.write(HelpText.usage)
         output.flush()

@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMQuery
 import SNMSupabase
 import Synchronization
 import Testing
@@ -142,5 +143,36 @@ struct ShellRig {
     #expect(rig.output.captured.hasSuffix("signed out\n"))
     #expect(rig.shell.promptText(continuing: false) == "snm anon@local> ")
     #expect(await rig.shell.sessionValues()["user_id"] == .null)
+  }
+}
+
+@Suite struct SessionStatementParsingTests {
+  @Test func aPasswordFromTheEnvironmentSignsIn() async throws {
+    let rig = try ShellRig()
+    defer { rig.remove() }
+    setenv("SNM_TEST_SESSION_PW", "pw-from-env", 1)
+    let parsed = Parser.parse(
+      "login email 'kim@example.com' password $env.SNM_TEST_SESSION_PW")
+    guard case .session(let statement)? = parsed.statements.first?.kind else {
+      Issue.record("not a session statement: \(parsed.diagnostics)")
+      return
+    }
+    #expect(await rig.shell.runSession(statement))
+    #expect(rig.output.captured == "signed in as kim@example.com\n")
+  }
+
+  @Test func anUnsetEnvironmentVariableIsAUsageError() async throws {
+    let rig = try ShellRig()
+    defer { rig.remove() }
+    let parsed = Parser.parse("signup email 'kim@example.com' password $env.SNM_UNSET_9")
+    guard case .session(let statement)? = parsed.statements.first?.kind else {
+      Issue.record("not a session statement")
+      return
+    }
+    #expect(!(await rig.shell.runSession(statement)))
+    #expect(
+      rig.errors.captured
+        == "snm: the environment variable SNM_UNSET_9 is not set ($env.SNM_UNSET_9)\n")
+    #expect(rig.shell.state.withLock { $0.failure } == .usage)
   }
 }

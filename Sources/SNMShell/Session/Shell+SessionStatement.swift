@@ -1,0 +1,69 @@
+import Foundation
+import SNMQuery
+
+extension Shell {
+  /// Runs a parsed session statement (spec §3). `resolve` turns a value as written into its text
+  /// (a string, `$env.NAME`, a script variable); the default knows strings and `$env`.
+  ///
+  /// ```swift
+  /// case .session(let statement): succeeded = await runSession(statement)
+  /// ```
+  func runSession(
+    _ statement: SessionStatement,
+    resolve: (ValueNode) throws(SessionValueError) -> String = Shell.resolveSessionValue
+  ) async -> Bool {
+    let command: SessionCommand
+    do throws(SessionValueError) {
+      switch statement {
+      case .loginAnonymously: command = .loginAnonymously
+      case .login(let email, let password):
+        command = .login(email: try resolve(email), password: try password.map(resolve))
+      case .signup(let email, let password):
+        command = .signup(email: try resolve(email), password: try password.map(resolve))
+      case .check: command = .check
+      case .show: command = .show
+      case .logout: command = .logout
+      }
+    } catch {
+      report(error.description)
+      state.withLock { $0.failure = $0.failure ?? .usage }
+      return false
+    }
+    return await runSession(command)
+  }
+
+  /// A string literal's text, or `$env.NAME` from the environment.
+  static func resolveSessionValue(_ node: ValueNode) throws(SessionValueError) -> String {
+    switch node.value {
+    case .string(let literal):
+      guard let text = literal.constantText else { throw .notText(node.value.kindDescription) }
+      return text
+    case .variable(let reference):
+      guard reference.name == "env", reference.path.count == 1,
+        case .field(let name) = reference.path[0]
+      else { throw .unsupportedVariable(reference.spelling) }
+      guard let value = ProcessInfo.processInfo.environment[name] else {
+        throw .unsetEnvironment(name)
+      }
+      return value
+    default:
+      throw .notText(node.value.kindDescription)
+    }
+  }
+}
+
+/// Why a session statement's email or password could not be read.
+enum SessionValueError: Error, Sendable, Equatable, CustomStringConvertible {
+  case notText(String)
+  case unsetEnvironment(String)
+  case unsupportedVariable(String)
+
+  var description: String {
+    switch self {
+    case .notText(let kind): "expected a string, found \(kind)"
+    case .unsetEnvironment(let name): "the environment variable \(name) is not set ($env.\(name))"
+    case .unsupportedVariable(let spelling):
+      "\(spelling) cannot be used here; use a string or $env.NAME"
+    }
+  }
+}
