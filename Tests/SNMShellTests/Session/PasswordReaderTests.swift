@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import SNMShell
+
+/// The password prompt on a real pseudo-terminal: nothing typed is echoed, editing keys work,
+/// Ctrl-C cancels, and the terminal's modes come back as they were.
+@Suite(.timeLimit(.minutes(1))) struct PasswordReaderTests {
+  /// A pseudo-terminal pair: `master` is the keyboard and screen, `slave` the program's stdin.
+  struct PTY {
+    let master: Int32
+    let slave: Int32
+
+    init() throws {
+      // /dev/ptmx by hand: Glibc's module leaves posix_openpt and friends out.
+      master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+      var unlock: Int32 = 0
+      var number: UInt32 = 0
+      // Linux's TIOCSPTLCK and TIOCGPTN (_IOW/_IOR macros, which Swift does not import).
+      guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0,
+        ioctl(master, 0x8004_5430, &number) == 0
+      else { throw CocoaError(.fileNoSuchFile) }
+      slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+      guard slave >= 0 else { throw CocoaError(.fileNoSuchFile) }
+      _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+    }
+
+    func close() {
+      _ = Foundation.close(slave)
+      _ = Foundation.close(master)
+    }
+
+    func echoIsOn() -> Bool {
+      var modes = termios()
+      _ = tcgetattr(slave, &modes)
+      return modes.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    func type(_ bytes: [UInt8]) {
+      _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Whatever the terminal shows (echo), without waiting.
+    func screen() -> [UInt8] {
+      var buffer = [UInt8](repeating: 0, count: 256)
+      let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+      return count > 0 ? Array(buffer[0..<count]) : []
+    }
+  }
+
+  /// Starts the reader on its own thread, waits until it turned echo off, types `keys`.
+  func readPassword(typing keys: [UInt8], on pty: PTY) async -> String? {
+    await withCheckedContinuation { continuation in
+      let thread = Thread {
+        continuation.resume(returning: PasswordReader.read(prompt: "", fd: pty.slave))
+      }
+      thread.start()
+      var spins = 0
+      while pty.echoIsOn() && spins < 5_000_000 { spins += 1 }
+      pty.type(keys)
+    }
+  }
+
+  @Test func typedCharactersAreNotEchoedAndBackspaceErases() async throws {
+    let pty = try PTY()
+    defer { pty.close() }
+    #expect(pty.echoIsOn())
+    let password = await readPassword(typing: Array("hunter2é\u{7f}3\n".utf8), on: pty)
+    #expect(password == "hunter23")
+    #expect(pty.screen() == [])
+    #expect(pty.echoIsOn())  // restored
+  }
+
+  @Test func ctrlCCancels() async throws {
+    let pty = try PTY()
+    defer { pty.close() }
+    #expect(await readPassword(typing: Array("abc".utf8) + [0x03], on: pty) == nil)
+    #expect(pty.echoIsOn())
+  }
+
+  @Test func notATerminalGivesNoPassword() throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer {
+      close(ends[0])
+      close(ends[1])
+    }
+    #expect(PasswordReader.read(prompt: "", fd: ends[0]) == nil)
+  }
+}
