@@ -190,6 +190,17 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
     #expect(firstBase == secondBase)
   }
 
+  @Test func manyRowsRoundTrip() throws {
+    let rows = (0..<10_000).map { index in
+      #"{"id":"\#(index)","n":\#(index).5,"tags":["a\u00e9\#(index)"],"owner":{"id":\#(index)},"x":null}"#
+    }
+    let text = "[" + rows.joined(separator: ",") + "]"
+    let value = try JSONValue(parsing: text)
+    #expect(value.arrayValue?.count == 10_000)
+    #expect(value[9_999]?["tags"]?[0] == "aé9999")
+    #expect(value.serialized() == text.replacingOccurrences(of: "\\u00e9", with: "é"))
+  }
+
   @Test func numbersKeepTextAndConvert() {
     #expect(JSONNumber("12345678901234567890")?.intValue == nil)
     #expect(JSONNumber("12345678901234567890")?.doubleValue == 1.2345678901234567e19)

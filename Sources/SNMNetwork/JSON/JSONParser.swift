@@ -16,8 +16,8 @@ struct JSONParser {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private var offset = 0
-  private var values: [JSONValue] = []
-  private var keys: [String] = []
+  private let values = JSONParserStack<JSONValue>(capacity: 256)
+  private let keys = JSONParserStack<String>(capacity: 64)
   private var frames: [Frame] = []
   /// Per depth, the keys of the last object closed there.
   private var recentKeys: [[String]] = []
@@ -68,7 +68,7 @@ struct JSONParser {
           guard offset == bytes.count else { throw expected("end of input after the JSON value") }
           return value
         }
-        values.append(value)
+        values.push(value)
         skipWhitespace()
         let byte = offset < bytes.count ? bytes[offset] : 0
         if byte == UInt8(ascii: ",") {
@@ -103,22 +103,19 @@ struct JSONParser {
 
   private mutating func closeArray() -> JSONValue {
     let frame = frames.removeLast()
-    let elements = Array(values[frame.valueStart...])
-    values.removeSubrange(frame.valueStart...)
-    return .array(elements)
+    return .array(values.popArray(from: frame.valueStart))
   }
 
   private mutating func closeObject() -> JSONValue {
     let depth = frames.count - 1
     let frame = frames.removeLast()
-    let members = Array(values[frame.valueStart...])
-    values.removeSubrange(frame.valueStart...)
-    let written = keys[frame.keyStart...]
+    let members = values.popArray(from: frame.valueStart)
     let shared: [String]
-    if depth < recentKeys.count && recentKeys[depth].elementsEqual(written) {
+    if depth < recentKeys.count && keys.topEquals(from: frame.keyStart, recentKeys[depth]) {
       shared = recentKeys[depth]
+      keys.drop(from: frame.keyStart)
     } else {
-      shared = Array(written)
+      shared = keys.popArray(from: frame.keyStart)
       if depth < recentKeys.count {
         recentKeys[depth] = shared
       } else {
@@ -126,7 +123,6 @@ struct JSONParser {
         recentKeys.append(shared)
       }
     }
-    keys.removeSubrange(frame.keyStart...)
     return .object(JSONObject(sharedKeys: shared, values: members))
   }
 
@@ -144,7 +140,7 @@ struct JSONParser {
         candidate = recentKeys[depth][position]
       }
     }
-    keys.append(try readString(reusing: candidate))
+    keys.push(try readString(reusing: candidate))
     skipWhitespace()
     guard offset < bytes.count && bytes[offset] == UInt8(ascii: ":") else {
       throw expected("':' after an object key")
@@ -206,9 +202,7 @@ extension JSONParser {
       if byte == UInt8(ascii: "\"") {
         let run = UnsafeBufferPointer(rebasing: bytes[quote + 1..<index])
         offset = index + 1
-        if var candidate, candidate.utf8.count == run.count,
-          candidate.withUTF8({ $0.elementsEqual(run) })
-        {
+        if let candidate, Self.same(candidate, run) {
           return candidate
         }
         return try makeString(run, ascii: highBits < 0x80, quote: quote)
@@ -224,6 +218,18 @@ extension JSONParser {
     }
     offset = bytes.count
     throw expected("'\"' to close the string that starts at byte \(quote)")
+  }
+
+  /// `true` when `text`'s UTF-8 bytes are exactly `run`.
+  private static func same(_ text: String, _ run: UnsafeBufferPointer<UInt8>) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      guard bytes.count == run.count else { return false }
+      for index in 0..<bytes.count where bytes[index] != run[index] {
+        return false
+      }
+      return true
+    }
   }
 
   private func makeString(_ run: UnsafeBufferPointer<UInt8>, ascii: Bool, quote: Int)
