@@ -1,4 +1,5 @@
 import Foundation
+import SNMQuery
 import Synchronization
 
 extension Shell {
@@ -7,7 +8,8 @@ extension Shell {
   /// At a terminal every statement runs whatever happened before; from a pipe the first failure
   /// stops the loop unless `on_error` is `continue`. Returns the exit code for the whole session.
   public func runPrompt(reader: any LineReader) async -> ExitCode {
-    var buffer = StatementBuffer(isComplete: InputCompleteness.isComplete)
+    var buffer = StatementBuffer(isComplete: { !Lexer.needsContinuation($0) })
+    state.withLock { $0.interactive = reader.isInteractive }
     while true {
       if reader.isInteractive { await updateSignedInName() }
       let prompt = reader.isInteractive ? promptText(continuing: !buffer.isEmpty) : ""

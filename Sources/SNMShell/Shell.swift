@@ -1,4 +1,5 @@
 import Foundation
+import SNMNetwork
 import SNMQuery
 import SNMSupabase
 import Synchronization
@@ -25,6 +26,12 @@ public final class Shell: Sendable {
   let auth: any AuthManageable
   /// Who the prompt says is signed in (nil: `anon`), kept current after each statement.
   let signedIn = Mutex<String?>(nil)
+  /// Sends the statements' requests (one URLSession, kept alive).
+  let provider: SNMNetworkProvider
+  /// Table, column and function names for completion, `tables` and `describe`.
+  public let catalog: SchemaCatalog
+  /// Values bound by `--var` (and, in scripts, `let`).
+  let variables: Mutex<[String: JSONValue]>
 
   /// What the statements so far have left behind.
   struct RunState {
@@ -32,15 +39,27 @@ public final class Shell: Sendable {
     var exitRequested = false
     /// The worst outcome so far, as an exit code.
     var failure: ExitCode? = nil
+    /// Whether statements come from a person at the prompt (they never stop the session).
+    var interactive = false
   }
 
   /// A shell for `project` with the command line's settings.
   public init(
     project: ProjectSelection, options: CommandLineOptions,
     output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError,
-    sessions: SessionManager = .shared, auth: (any AuthManageable)? = nil
+    sessions: SessionManager = .shared, auth: (any AuthManageable)? = nil,
+    provider: SNMNetworkProvider? = nil, catalog: SchemaCatalog = SchemaCatalog()
   ) {
     self.project = project
+    self.provider =
+      provider
+      ?? SNMNetworkProvider(
+        configuration: .init(apiKey: project.key, timeout: options.timeout ?? 30))
+    self.catalog = catalog
+    self.variables = Mutex(
+      Dictionary(
+        options.variables.map { ($0.name, JSONValue.string($0.value)) },
+        uniquingKeysWith: { _, last in last }))
     self.sessions = sessions
     self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig)
     self.output = output
@@ -63,5 +82,22 @@ public final class Shell: Sendable {
   func report(_ message: String) {
     errors.write("snm: \(message)\n")
     errors.flush()
+  }
+
+  /// Records a failure; the first one decides the exit code.
+  func fail(_ code: ExitCode) {
+    state.withLock { $0.failure = $0.failure ?? code }
+  }
+
+  /// The names bound by `--var` and `let`, for completion and the checker.
+  public func variableNames() -> [String] {
+    variables.withLock { Array($0.keys) }
+  }
+
+  /// Starts loading the project's schema in the background (for completion); returns at once.
+  public func startLoadingSchema(
+    cache: SchemaCache? = SchemaCache(directory: SchemaCache.defaultDirectory())
+  ) {
+    catalog.startLoading(provider: provider, project: project, cache: cache)
   }
 }

@@ -9,6 +9,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "local" { exit(LocalCommand.run(Array(arguments.dropFirst()))) }
 
 InterruptSignals.shared.install()
+// A reader that went away (`snm ... | head`) ends output quietly instead of killing snm mid-write.
+signal(SIGPIPE, SIG_IGN)
 let status: ExitCode
 do {
   switch try CommandLineParser.parse(arguments) {
@@ -56,10 +58,12 @@ func runShell(_ options: CommandLineOptions) async throws -> ExitCode {
     }
     return .success
   }
-  let reader: any LineReader =
-    Terminal.isTerminal(STDIN_FILENO)
-    ? try LibEditLineReader(
-      history: HistoryFile(path: HistoryFile.defaultPath()), completer: nil)
-    : PlainLineReader()
+  guard Terminal.isTerminal(STDIN_FILENO) else {
+    return await shell.runPrompt(reader: PlainLineReader())
+  }
+  shell.startLoadingSchema()
+  let completer = ShellCompleter(catalog: shell.catalog, variables: { shell.variableNames() })
+  let reader = try LibEditLineReader(
+    history: HistoryFile(path: HistoryFile.defaultPath()), completer: completer)
   return await shell.runPrompt(reader: reader)
 }

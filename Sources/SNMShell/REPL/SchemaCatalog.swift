@@ -13,12 +13,13 @@ import Synchronization
 /// catalog.noteResult(table: "user_info", columns: ["id", "name"])
 /// ```
 /// When the server refuses the document (hosted projects answer 401/403 to anon keys) the catalog
-/// keeps what it saw in results; `refusal` says why, for `tables` and `describe`.
+/// keeps what it saw in results; `problem` says why, for `tables` and `describe`.
 public final class SchemaCatalog: Sendable {
   struct State {
     var schema: DatabaseSchema?
-    var refusal: String?
+    var problem: LoadProblem?
     var loading: Task<Void, Never>?
+    var started = false
     var seenTables: [String] = []
     var seenColumns: [String: [String]] = [:]
   }
@@ -32,8 +33,22 @@ public final class SchemaCatalog: Sendable {
   /// The parsed document, when one was loaded.
   public var schema: DatabaseSchema? { state.withLock { $0.schema } }
 
-  /// Why the server would not give the document (nil when it did or was not asked).
-  public var refusal: String? { state.withLock { $0.refusal } }
+  /// Why the last load got no document (nil when it did or none was tried).
+  public var problem: LoadProblem? { state.withLock { $0.problem } }
+
+  /// Why a load got no document.
+  public enum LoadProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The server answered but would not give it (401/403 for anon keys on hosted projects).
+    case refused(String)
+    /// The project could not be reached, or its answer could not be read.
+    case unreachable(String)
+
+    public var description: String {
+      switch self {
+      case .refused(let text), .unreachable(let text): text
+      }
+    }
+  }
 
   /// Starts loading: the cached document first (at once), then `GET /rest/v1/` in a background task.
   /// Never blocks; a later call replaces an unfinished load.
@@ -51,11 +66,17 @@ public final class SchemaCatalog: Sendable {
         provider: provider, project: project, cache: cache, accessToken: accessToken)
     }
     let previous = state.withLock { state in
-      defer { state.loading = task }
+      defer {
+        state.loading = task
+        state.started = true
+      }
       return state.loading
     }
     previous?.cancel()
   }
+
+  /// Whether `startLoading` was called.
+  public var hasStartedLoading: Bool { state.withLock { $0.started } }
 
   /// Waits for the load in progress, if any (for `tables` and `describe`, and tests).
   public func waitUntilLoaded() async {
@@ -76,18 +97,22 @@ public final class SchemaCatalog: Sendable {
       let schema = try DatabaseSchema(openAPI: try response.json())
       state.withLock { state in
         state.schema = schema
-        state.refusal = nil
+        state.problem = nil
       }
       cache?.store(response.body, for: project.url)
     } catch let error as SNMNetworkError {
       if case .cancelled = error { return }
-      let reason =
-        error.serverError.map { failure in
-          "the server refused the schema (\(failure.status)\(failure.message.map { ": \($0)" } ?? ""))"
-        } ?? error.description
-      state.withLock { $0.refusal = reason }
+      let problem: LoadProblem =
+        if let failure = error.serverError {
+          .refused(
+            "the server refused the schema (\(failure.status)"
+              + (failure.message.map { ": \($0)" } ?? "") + ")")
+        } else {
+          .unreachable(error.description)
+        }
+      state.withLock { $0.problem = problem }
     } catch {
-      state.withLock { $0.refusal = "the schema could not be read: \(error)" }
+      state.withLock { $0.problem = .refused("the schema could not be read: \(error)") }
     }
   }
 

@@ -1,7 +1,7 @@
 /// Gathers typed lines until they form complete statements, for the continuation prompt.
 ///
 /// ```swift
-/// var buffer = StatementBuffer(isComplete: InputCompleteness.isComplete)
+/// var buffer = StatementBuffer(isComplete: { !Lexer.needsContinuation($0) })
 /// buffer.add("from user_info insert {")   // nil: a `{` is open
 /// buffer.add("  \"name\": \"Kim\"}")       // "from user_info insert {\n  \"name\": \"Kim\"}"
 /// ```

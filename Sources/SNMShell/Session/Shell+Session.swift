@@ -16,7 +16,7 @@ extension Shell {
     let provider = SNMNetworkProvider(configuration: .init(apiKey: project.key, timeout: timeout))
     let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
     await SessionManager.shared.configure(project: project.url.absoluteString, auth: auth)
-    return Shell(project: project, options: options, auth: auth)
+    return Shell(project: project, options: options, auth: auth, provider: provider)
   }
 
   /// Runs one session statement; returns whether it succeeded. Failures print one line to

@@ -1,0 +1,102 @@
+/// The text of `help` and `help <topic>` at the prompt.
+///
+/// ```swift
+/// LanguageHelp.text(for: nil)       // the overview
+/// LanguageHelp.text(for: "where")   // filters
+/// ```
+enum LanguageHelp {
+  /// The topics, in the order the overview lists them, with the words that reach each.
+  static let topics: [(names: [String], text: String)] = [
+    (["from", "select", "query", "queries"], queries),
+    (["where", "filter", "filters", "operators"], filters),
+    (["insert", "upsert", "update", "delete", "write", "writes"], writes),
+    (["rpc", "function", "functions"], rpc),
+    (["login", "signup", "session", "logout"], session),
+    (["let", "expect", "echo", "run", "script", "scripts", "variables"], scripts),
+    (["set", "format", "tables", "describe", "explain", "shell", "keys"], shell),
+  ]
+
+  /// `from, where, insert, rpc, login, let, set`.
+  static var topicList: String { topics.map { $0.names[0] }.joined(separator: ", ") }
+
+  /// The help for `topic` (the overview for nil); nil for an unknown topic.
+  static func text(for topic: String?) -> String? {
+    guard let topic, !topic.isEmpty else { return overview }
+    let word = topic.lowercased()
+    return topics.first { $0.names.contains(word) }?.text
+  }
+
+  static let overview = """
+    snm statements (one per line, or separated by ';'):
+      from user_info select id, name where age >= 3 order by name limit 10
+      from user_info insert {"name": "Kim"} returning id
+      rpc nearby_dogs {"lat": 37.5, "lng": 127.0}
+      login | login email 'kim@example.com' | session show | logout
+      tables | describe user_info | explain from user_info select *
+      set format table|expanded|json|ndjson|csv | set timing on | exit
+    Tab completes names, Ctrl-R searches the history, Ctrl-C cancels, Ctrl-D leaves.
+    More: help from, help where, help insert, help rpc, help login, help let, help set
+    """
+
+  static let queries = """
+    from <table> select <columns> [where ...] [order by ...] [limit N] [offset N]
+      select *                       every column
+      select id, nick:name, age::text   aliases and casts
+      select name, owner:user_info(id, name)   embedded rows through a foreign key
+      select name, user_info!inner(name)       only rows that have a match
+      order by name desc nulls last, id
+      count exact|planned|estimated  the total, in the footer
+      single | maybe single          one object instead of an array
+    """
+
+  static let filters = """
+    where <column> <operator> <value> [and|or ...]
+      eq =  neq != <>  gt >  gte >=  lt <  lte <=  like  ilike  match ~  imatch ~*
+      in (1, 2)  is null  is not null  isdistinct  cs contains  cd containedby  ov overlaps
+      sl sr nxl nxr adj (ranges)  fts plfts phfts wfts [(config)] (text search)
+      name like any ['%a%', '%b%']   not eq / not in / not (...)   data->>blood eq 'A'
+      embed.column filters embedded rows; 'eq null' is an error: write 'is null'
+    """
+
+  static let writes = """
+    from <table> insert {"name": "Kim"} | [{...}, {...}]   [returning <columns>]
+    from <table> upsert {...} [on conflict id] [ignore duplicates]
+    from <table> update {"name": "Lee"} where id eq 1      ('where all' to update every row)
+    from <table> delete where id eq 3 [returning *]         ('where all' to delete every row)
+    """
+
+  static let rpc = """
+    rpc <function> {"arg": value}          POST, arguments as the JSON body
+    rpc get <function> {"arg": value}      GET (STABLE functions), arguments in the URL
+    rpc ... where/order by/limit/single    on functions that return rows
+    """
+
+  static let session = """
+    login                          a new anonymous user
+    login email 'a@b.c'            asks for the password without echo
+    signup email 'a@b.c'           a new user with a password
+    session check                  refresh when close to expiry; who, role, time left
+    session show                   user id, role, expiry (never the tokens)
+    logout
+    """
+
+  static let scripts = """
+    let dog = from dog_profile insert {"name": "Bori"} returning id single
+    echo 'made $dog.id'            $name, $name.field, $name[0].field, ${name}, $env.HOME
+    expect rows 1 | expect status 201 | expect $dog.name == 'Bori' | expect error 23505
+    run other.snm                  (also \\i other.snm)
+    snm FILE.snm, snm -c '...; ...', snm test DIR, --var NAME=VALUE
+    """
+
+  static let shell = """
+    tables                         tables and views the project exposes (\\dt)
+    describe <table>               columns, types, keys (\\d <table>)
+    explain [json|curl] <statement>   the request, not sent
+    set format table|expanded|json|ndjson|csv   (\\x switches table/expanded)
+    set timing on|off              network and rendering time (\\timing)
+    set on_error stop|continue     what a failed statement does to a script
+    exit | quit | \\q | Ctrl-D
+    Keys: Tab completes, Up/Down walk the history, Ctrl-R searches it, Ctrl-C abandons the line
+    or cancels the request in flight.
+    """
+}

@@ -1,0 +1,127 @@
+import Foundation
+import SNMQuery
+
+/// Tab at the prompt: asks the language what fits at the cursor and fills in the names the
+/// project has.
+///
+/// ```swift
+/// let completer = ShellCompleter(catalog: catalog, variables: { shell.variableNames() })
+/// completer.complete("from us")                  // word "us", candidates ["user_info"]
+/// completer.complete("from user_info select ")   // its columns
+/// ```
+/// Keywords where a keyword fits, tables after `from`, functions after `rpc`, columns of the
+/// statement's table in select lists, filters and `order by`, operators after a column, `$variables`
+/// after `$`, `.snm` files after `run`. Names come from the `SchemaCatalog`, so Tab never waits for
+/// the network.
+public struct ShellCompleter: LineCompleter {
+  let catalog: SchemaCatalog
+  let variables: @Sendable () -> [String]
+  let directory: String
+
+  public init(
+    catalog: SchemaCatalog, variables: @escaping @Sendable () -> [String] = { [] },
+    directory: String = FileManager.default.currentDirectoryPath
+  ) {
+    self.catalog = catalog
+    self.variables = variables
+    self.directory = directory
+  }
+
+  /// Words that start a statement: offered only where a statement starts.
+  static let statementKeywords: Set<String> = [
+    "from", "rpc", "login", "signup", "session", "logout", "let", "expect", "echo", "run", "help",
+    "tables", "describe", "explain", "set", "exit", "quit",
+  ]
+
+  public func complete(_ text: String) -> CompletionResult {
+    let context = CompletionContext.at(offset: text.utf8.count, in: text)
+    let word = context.prefix
+    let before = String(decoding: Array(text.utf8)[..<context.replaceRange.start], as: UTF8.self)
+    let atStart = Self.isStatementStart(before)
+    var names: [String] = []
+    if context.variables {
+      names += variables().sorted().map { "$" + $0 } + ["$env.", "$session."]
+    }
+    if context.tables { names += catalog.tableNames().map(Self.quoted) }
+    if context.functions { names += catalog.functionNames().map(Self.quoted) }
+    var columnsOf = context.columnsOf
+    if columnsOf.isEmpty, Self.lastWord(before)?.lowercased() == "select",
+      let table = Self.statementTable(before)
+    {
+      columnsOf = [table]  // right after `select`: the columns of the table (and `*`)
+      names.append("*")
+    }
+    for table in columnsOf { names += catalog.columns(of: table).map(Self.quoted) }
+    for table in context.relationsOf { names += catalog.relations(of: table).map(Self.quoted) }
+    if context.files { names += files(matching: word) }
+    var keywords = context.keywords.filter { atStart || !Self.statementKeywords.contains($0) }
+    if word.contains(where: \.isUppercase) && word == word.uppercased() {
+      keywords = keywords.map { $0.uppercased() }
+    }
+    var candidates = names + keywords
+    if context.operators && word.isEmpty { candidates += context.symbols.filter { $0 != "\\" } }
+    if atStart && (word.isEmpty || word.hasPrefix("\\")) {
+      candidates += ["\\q", "\\d", "\\dt", "\\i", "\\x", "\\timing"]
+    }
+    let lowered = word.lowercased()
+    var seen = Set<String>()
+    let matching = candidates.filter { candidate in
+      candidate.lowercased().hasPrefix(lowered) && seen.insert(candidate).inserted
+    }
+    return CompletionResult(word: word, candidates: matching)
+  }
+
+  /// Whether a statement starts after `before`: nothing, or only a finished statement and `;`.
+  static func isStatementStart(_ before: String) -> Bool {
+    let trimmed = before.trimmingCharacters(in: .whitespaces)
+    if trimmed.isEmpty || trimmed.hasSuffix(";") { return true }
+    // A new line starts a statement unless a bracket or a trailing `\` continues it.
+    guard let lastLine = before.split(separator: "\n", omittingEmptySubsequences: false).last
+    else { return true }
+    return lastLine.allSatisfy(\.isWhitespace) && !Lexer.needsContinuation(before)
+  }
+
+  /// The last word before the cursor's word.
+  static func lastWord(_ before: String) -> String? {
+    before.split(whereSeparator: { $0.isWhitespace }).last.map(String.init)
+  }
+
+  /// The table of the statement being typed: the name after its last `from`.
+  static func statementTable(_ before: String) -> String? {
+    let words = before.split(whereSeparator: { $0.isWhitespace || $0 == ";" })
+    guard let index = words.lastIndex(where: { $0.lowercased() == "from" }),
+      index + 1 < words.count
+    else { return nil }
+    var name = String(words[index + 1])
+    if name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2 {
+      name = String(name.dropFirst().dropLast())
+    }
+    return name.split(separator: ".").last.map(String.init)
+  }
+
+  /// A name as the language needs it written: bare when it is `[A-Za-z_][A-Za-z0-9_$]*`.
+  static func quoted(_ name: String) -> String {
+    let plain =
+      name.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+      && name.allSatisfy { $0 == "_" || $0 == "$" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+    return plain ? name : "\"" + name.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+
+  /// `.snm` files and directories for `run` / `\i`, relative to the working directory.
+  func files(matching word: String) -> [String] {
+    let slash = word.lastIndex(of: "/")
+    let folder = slash.map { String(word[...$0]) } ?? ""
+    let path = folder.hasPrefix("/") ? folder : directory + "/" + folder
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+      return []
+    }
+    return entries.sorted().compactMap { entry in
+      if entry.hasPrefix(".") { return nil }
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(
+        atPath: path + "/" + entry, isDirectory: &isDirectory)
+      if exists && isDirectory.boolValue { return folder + entry + "/" }
+      return entry.hasSuffix(".snm") ? folder + entry : nil
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import SNMNetwork
+import SNMQuery
+
+extension Shell {
+  /// Runs `help`, `tables`, `describe`, `set`, `\x`, `exit` (and their psql aliases).
+  func runShellStatement(_ command: ShellStatement) async -> Bool {
+    switch command {
+    case .help(let topic):
+      guard let text = LanguageHelp.text(for: topic) else {
+        report("no help on '\(topic ?? "")': try \(LanguageHelp.topicList)")
+        fail(.usage)
+        return false
+      }
+      emit(text)
+      return true
+    case .tables:
+      guard await schemaReachable() else { return false }
+      if let problem = catalog.problem { report("\(problem); showing the tables seen in results") }
+      render(catalog.tableRows())
+      return true
+    case .describe(let table):
+      guard await schemaReachable() else { return false }
+      guard let rows = catalog.describeRows(table.name.text) else {
+        let why = catalog.problem.map { " (\($0))" } ?? ""
+        report("no table, view or function '\(table.name.text)'\(why): `tables` lists them")
+        fail(.failure)
+        return false
+      }
+      render(rows)
+      return true
+    case .explain:
+      report("explain needs the language's compiler, which is not built yet")
+      fail(.usage)
+      return false
+    case .setFormat(let format):
+      let chosen = OutputFormat(rawValue: format.rawValue) ?? .table
+      settings.withLock { $0.format = chosen }
+      note("format is \(chosen.rawValue)")
+      return true
+    case .setTiming(let on):
+      let now = settings.withLock { settings in
+        settings.timing = on ?? !settings.timing
+        return settings.timing
+      }
+      note("timing is \(now ? "on" : "off")")
+      return true
+    case .setOnError(let choice):
+      settings.withLock { $0.onError = choice == .stop ? .stop : .continue }
+      note("on_error is \(choice.rawValue)")
+      return true
+    case .toggleExpanded:
+      let now = settings.withLock { settings in
+        settings.format = settings.format == .expanded ? .table : .expanded
+        return settings.format
+      }
+      note("expanded display is \(now == .expanded ? "on" : "off")")
+      return true
+    case .exit:
+      state.withLock { $0.exitRequested = true }
+      return true
+    }
+  }
+
+  /// Loads the schema when nothing has, waits for the load, and reports a project that cannot be
+  /// reached (exit code 3). A refusal is not a failure: the names seen in results stand in.
+  func schemaReachable() async -> Bool {
+    if !catalog.hasStartedLoading { startLoadingSchema() }
+    await catalog.waitUntilLoaded()
+    guard case .unreachable(let reason) = catalog.problem, catalog.schema == nil else {
+      return true
+    }
+    report(reason)
+    fail(.unreachable)
+    return false
+  }
+
+  /// Prints rows in the current format, through the pager at a terminal when they are long.
+  func render(_ value: JSONValue, defaultColumn: String = "value") {
+    let settings = currentSettings
+    guard !settings.quiet else { return }
+    let atTerminal = output.isTerminal
+    let style = RenderStyle(
+      width: atTerminal ? Terminal.columns() : nil, colour: settings.colour)
+    ResultRenderer(format: settings.format, style: style).render(
+      value, defaultColumn: defaultColumn, to: output)
+  }
+}
