@@ -28,6 +28,9 @@ do {
   case .run(let options):
     status = try await runShell(options)
   }
+} catch let error as LocalProjectError {
+  FileHandle.standardError.write(Data("snm: \(error.description)\n".utf8))
+  status = ExitCode(rawValue: error.exitCode) ?? .unreachable
 } catch let error as UsageError {
   FileHandle.standardError.write(Data("snm: \(error.message)\nTry 'snm --help'.\n".utf8))
   status = .usage
@@ -39,11 +42,7 @@ exit(status.rawValue)
 
 /// The shell, `-c` statements or scripts, against the selected project.
 func runShell(_ options: CommandLineOptions) async throws -> ExitCode {
-  guard let project = try ProjectSelection.resolve(options) else {
-    throw UsageError(
-      "no project configured: pass --url and --key, set SUPABASE_URL and SUPABASE_ANON_KEY, "
-        + "or use --profile")
-  }
+  let project = try ProjectSelection.resolve(options) ?? localProject()
   let shell = await Shell.connected(project: project, options: options)
   if !options.commands.isEmpty {
     return await shell.run(text: options.commands.joined(separator: "\n"), name: "-c")
@@ -66,4 +65,10 @@ func runShell(_ options: CommandLineOptions) async throws -> ExitCode {
   let reader = try LibEditLineReader(
     history: HistoryFile(path: HistoryFile.defaultPath()), completer: completer)
   return await shell.runPrompt(reader: reader)
+}
+
+/// No project configured: the local one, started on first use (default data dir, port 54321).
+func localProject() throws -> ProjectSelection {
+  let endpoint = try LocalProject.ensureRunning()
+  return try ProjectSelection(url: endpoint.url, key: endpoint.anonKey, name: "local")
 }
