@@ -104,15 +104,15 @@ struct SupabaseQueryCompiler {
     case .count(let option):
       count = option
     case .onConflict(let columns):
-      guard action == .upsert || action == .insert else {
+      guard action == .upsert else {
         throw .invalidParameter("on conflict applies to upsert")
       }
       set("on_conflict", columns.map(PostgresLiteral.name).joined(separator: ","))
-    case .ignoreDuplicates:
+    case .ignoreDuplicates, .mergeDuplicates:
       guard action == .upsert else {
-        throw .invalidParameter("ignore duplicates applies to upsert")
+        throw .invalidParameter("ignore and merge duplicates apply to upsert")
       }
-      ignoreDuplicates = true
+      ignoreDuplicates = parameter.kind == .ignoreDuplicates
     case .columns(let names):
       guard action == .upsert || action == .insert else {
         throw .invalidParameter("columns applies to insert and upsert")

@@ -71,6 +71,9 @@ extension SupabaseQueryParameter {
   /// Upsert: `Prefer: resolution=ignore-duplicates` instead of merging.
   public static var ignoreDuplicates: Self { SupabaseQueryParameter(.ignoreDuplicates) }
 
+  /// Upsert: `Prefer: resolution=merge-duplicates`, the default, said explicitly.
+  public static var mergeDuplicates: Self { SupabaseQueryParameter(.mergeDuplicates) }
+
   /// Insert/upsert of an array: `columns="a","b"` (sent by default with every key of the array's
   /// objects, in first-seen order).
   public static func columns(_ names: [String]) -> Self {

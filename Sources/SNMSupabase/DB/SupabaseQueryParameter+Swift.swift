@@ -36,6 +36,7 @@ extension SupabaseQueryParameter {
     case .onConflict(let columns):
       return ".onConflict(" + columns.map(text).joined(separator: ", ") + ")"
     case .ignoreDuplicates: return ".ignoreDuplicates"
+    case .mergeDuplicates: return ".mergeDuplicates"
     case .columns(let names): return ".columns([" + names.map(text).joined(separator: ", ") + "])"
     case .schema(let name): return ".schema(" + text(name) + ")"
     case .csv: return ".csv"

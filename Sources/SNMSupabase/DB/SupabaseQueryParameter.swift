@@ -11,7 +11,7 @@
 /// Filters: ``equal(_:_:)`` ... ``custom(_:_:)``, ``not(_:)``, ``or(_:referencedTable:)``,
 /// ``and(_:referencedTable:)``. Modifiers: ``select(_:)-(String)``, ``order(_:ascending:nulls:)``,
 /// ``limit(_:referencedTable:)``, ``offset(_:referencedTable:)``, ``single``, ``maybeSingle``,
-/// ``count(_:)``, ``returning(_:)-(String)``, ``onConflict(_:)``, ``ignoreDuplicates``, ``columns(_:)``,
+/// ``count(_:)``, ``returning(_:)-(String)``, ``onConflict(_:)``, ``ignoreDuplicates``, ``mergeDuplicates``, ``columns(_:)``,
 /// ``schema(_:)``, ``csv``.
 public struct SupabaseQueryParameter: Sendable, Hashable {
   /// What the parameter does; the builder and the renderers read it.
@@ -28,6 +28,7 @@ public struct SupabaseQueryParameter: Sendable, Hashable {
     case count(SupabaseCountOption)
     case onConflict([String])
     case ignoreDuplicates
+    case mergeDuplicates
     case columns([String])
     case schema(String)
     case csv

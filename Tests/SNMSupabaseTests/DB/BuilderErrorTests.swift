@@ -126,8 +126,8 @@ import Testing
       chain: {
         $0.insertData().setTable("t").setBody(["a": 1]).setQuery(.ignoreDuplicates)
       },
-      error: .invalidParameter("ignore duplicates applies to upsert"),
-      message: "ignore duplicates applies to upsert"),
+      error: .invalidParameter("ignore and merge duplicates apply to upsert"),
+      message: "ignore and merge duplicates apply to upsert"),
     .init(
       name: "csv with single", chain: { $0.fetchData().setTable("t").setQuery(.csv, .single) },
       error: .invalidParameter("csv cannot be combined with single or maybe single"),

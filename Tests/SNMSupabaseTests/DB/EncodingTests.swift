@@ -248,7 +248,11 @@ import Testing
       body: #"[{"a":1,"b c":2,"x":3}]"#
     ) {
       $0.upsertData().setTable("t").setBody([["a": 1, "b c": 2, "x": 3]])
-        .setQuery(.onConflict("a", "b c"), .columns(["a", "b c"]), .count(.exact), .returning("*"))
+        .setQuery(
+          .onConflict("a", "b c"), .columns(["a", "b c"]), .count(.exact), .returning("*"),
+          .ignoreDuplicates,
+          .mergeDuplicates
+        )
         .setQuery(.select("*"))
         .setQuery()
     },
