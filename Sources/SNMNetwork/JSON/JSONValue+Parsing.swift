@@ -10,13 +10,7 @@ extension JSONValue {
   /// - Throws: ``JSONParseError`` with the byte offset and what was expected there.
   public init(parsing text: String) throws(JSONParseError) {
     var text = text
-    let result = text.withUTF8 { bytes in
-      Result { () throws(JSONParseError) -> JSONValue in
-        var parser = JSONParser(bytes)
-        return try parser.parse()
-      }
-    }
-    self = try result.get()
+    self = try text.withUTF8(Self.parse).get()
   }
 
   /// Parses JSON from UTF-8 bytes (an HTTP body, a file).
@@ -27,25 +21,24 @@ extension JSONValue {
   ///
   /// - Throws: ``JSONParseError`` with the byte offset and what was expected there.
   public init(parsing data: Data) throws(JSONParseError) {
-    let result = data.withUnsafeBytes { raw in
-      Result { () throws(JSONParseError) -> JSONValue in
-        var parser = JSONParser(raw.bindMemory(to: UInt8.self))
-        return try parser.parse()
-      }
-    }
-    self = try result.get()
+    self = try data.withUnsafeBytes { Self.parse($0.bindMemory(to: UInt8.self)) }.get()
   }
 
   /// Parses JSON from UTF-8 bytes.
   ///
   /// - Throws: ``JSONParseError`` with the byte offset and what was expected there.
   public init(parsing bytes: [UInt8]) throws(JSONParseError) {
-    let result = bytes.withUnsafeBufferPointer { buffer in
-      Result { () throws(JSONParseError) -> JSONValue in
-        var parser = JSONParser(buffer)
-        return try parser.parse()
-      }
+    self = try bytes.withUnsafeBufferPointer(Self.parse).get()
+  }
+
+  /// The one parse all the initializers share (a `Result`, since the buffer closures rethrow
+  /// untyped errors).
+  private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<
+    JSONValue, JSONParseError
+  > {
+    Result { () throws(JSONParseError) -> JSONValue in
+      var parser = JSONParser(bytes)
+      return try parser.parse()
     }
-    self = try result.get()
   }
 }
