@@ -128,15 +128,26 @@ extension SupabaseSelectItem {
     switch self {
     case .all:
       return ".all"
-    case .column(let column, nil, nil):
+    case .column(let column, nil, nil, nil):
       return text(column.description)
-    case .column(let column, let alias, let cast):
+    case .column(let column, let alias, "count", let cast) where column.name.isEmpty:
+      let arguments = [alias.map { "as: " + text($0) }, cast.map { "cast: " + text($0) }]
+      return ".count(" + arguments.compactMap { $0 }.joined(separator: ", ") + ")"
+    case .column(let column, let alias, let aggregate, let cast):
       return ".column(" + text(column.description) + (alias.map { ", as: " + text($0) } ?? "")
+        + (aggregate.map { ", aggregate: " + text($0) } ?? "")
         + (cast.map { ", cast: " + text($0) } ?? "") + ")"
-    case .embed(let relation, let alias, let hint, let join, let spread, let items):
+    case .embed(let relation, let alias, let hints, let spread, let items):
+      let join = hints.last.flatMap(Join.init(rawValue:))
+      let others = join == nil ? hints : hints.dropLast()
+      if others.count > 1 {
+        return ".embed(relation: \(text(relation)), alias: \(alias.map(text) ?? "nil"), hints: ["
+          + hints.map(text).joined(separator: ", ") + "], spread: \(spread), items: ["
+          + items.map(\.swiftExpression).joined(separator: ", ") + "])"
+      }
       var arguments = [text(relation)]
       if let alias { arguments.append("as: " + text(alias)) }
-      if let hint { arguments.append("hint: " + text(hint)) }
+      if let hint = others.first { arguments.append("hint: " + text(hint)) }
       if let join { arguments.append("join: ." + join.rawValue) }
       if spread { arguments.append("spread: true") }
       arguments += items.map(\.swiftExpression)

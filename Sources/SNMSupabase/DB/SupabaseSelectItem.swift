@@ -7,6 +7,7 @@
 /// .select("name", .embed("user_info", as: "owner", "id", "name"))
 ///                                                            // select=name,owner:user_info(id,name)
 /// .select("name", .embed("user_info", join: .inner, "name"))  // select=name,user_info!inner(name)
+/// .select("owner_id", .column("age", aggregate: "avg"), .count()) // select=owner_id,age.avg(),count()
 /// ```
 public indirect enum SupabaseSelectItem: Sendable, Hashable, ExpressibleByStringLiteral {
   /// How an embedded resource joins its parent.
@@ -19,56 +20,62 @@ public indirect enum SupabaseSelectItem: Sendable, Hashable, ExpressibleByString
 
   /// `*`.
   case all
-  /// A column (with a JSON path if `column` has one), optionally renamed and cast.
-  case column(SupabaseColumn, alias: String?, cast: String?)
-  /// An embedded resource: `alias:relation!hint!join(items)`, or `...relation(items)` when spread.
+  /// A column (with a JSON path if `column` has one), optionally renamed, aggregated
+  /// (`age.sum()`; a column with an empty name and `count` is the bare `count()`) and cast.
+  case column(SupabaseColumn, alias: String?, aggregate: String?, cast: String?)
+  /// An embedded resource: `alias:relation!hint!inner(items)`, or `...relation(items)` when spread.
   case embed(
-    relation: String, alias: String?, hint: String?, join: Join?, spread: Bool,
-    items: [SupabaseSelectItem])
-  /// Text passed through as written (aggregates such as `count()`, anything else PostgREST adds).
+    relation: String, alias: String?, hints: [String], spread: Bool, items: [SupabaseSelectItem])
+  /// Text passed through as written.
   case raw(String)
 
   /// `"*"` is ``all``; anything else a column read like ``SupabaseColumn/init(parsing:)``.
   public init(stringLiteral value: String) {
-    self = value == "*" ? .all : .column(SupabaseColumn(parsing: value), alias: nil, cast: nil)
+    self =
+      value == "*"
+      ? .all : .column(SupabaseColumn(parsing: value), alias: nil, aggregate: nil, cast: nil)
   }
 
-  /// A column, optionally renamed (`nick:name`) and cast (`age::text`).
-  public static func column(_ column: SupabaseColumn, as alias: String? = nil, cast: String? = nil)
-    -> SupabaseSelectItem
-  {
-    .column(column, alias: alias, cast: cast)
+  /// A column, optionally renamed (`nick:name`), aggregated (`age.sum()`) and cast (`age::text`).
+  public static func column(
+    _ column: SupabaseColumn, as alias: String? = nil, aggregate: String? = nil, cast: String? = nil
+  ) -> SupabaseSelectItem {
+    .column(column, alias: alias, aggregate: aggregate, cast: cast)
   }
 
-  /// An embedded resource with its own select list.
+  /// The bare `count()` aggregate: the number of rows (per group of the other columns).
+  public static func count(as alias: String? = nil, cast: String? = nil) -> SupabaseSelectItem {
+    .column(SupabaseColumn("", embedPath: []), alias: alias, aggregate: "count", cast: cast)
+  }
+
+  /// An embedded resource with its own select list; `hint` names the foreign key or column when
+  /// more than one relationship fits, `join: .inner` keeps only parents with a match.
   public static func embed(
     _ relation: String, as alias: String? = nil, hint: String? = nil, join: Join? = nil,
     spread: Bool = false, _ items: SupabaseSelectItem...
   ) -> SupabaseSelectItem {
-    .embed(relation: relation, alias: alias, hint: hint, join: join, spread: spread, items: items)
-  }
-
-  /// An embedded resource with its own select list (array form).
-  public static func embed(
-    _ relation: String, as alias: String? = nil, hint: String? = nil, join: Join? = nil,
-    spread: Bool = false, items: [SupabaseSelectItem]
-  ) -> SupabaseSelectItem {
-    .embed(relation: relation, alias: alias, hint: hint, join: join, spread: spread, items: items)
+    .embed(
+      relation: relation, alias: alias, hints: [hint, join?.rawValue].compactMap { $0 },
+      spread: spread, items: items)
   }
 
   /// The item on the wire (names quoted where needed).
   public var wire: String {
     switch self {
     case .all: return "*"
-    case .column(let column, let alias, let cast):
-      let prefix = alias.map { PostgresLiteral.name($0) + ":" } ?? ""
-      return prefix + column.wireKey + (cast.map { "::" + $0 } ?? "")
-    case .embed(let relation, let alias, let hint, let join, let spread, let items):
+    case .column(let column, let alias, let aggregate, let cast):
+      var text = alias.map { PostgresLiteral.name($0) + ":" } ?? ""
+      if let aggregate {
+        text += column.name.isEmpty ? aggregate + "()" : column.wireKey + "." + aggregate + "()"
+      } else {
+        text += column.wireKey
+      }
+      return text + (cast.map { "::" + $0 } ?? "")
+    case .embed(let relation, let alias, let hints, let spread, let items):
       var text = spread ? "..." : ""
       if let alias { text += PostgresLiteral.name(alias) + ":" }
       text += PostgresLiteral.name(relation)
-      if let hint { text += "!" + PostgresLiteral.name(hint) }
-      if let join { text += "!" + join.rawValue }
+      for hint in hints { text += "!" + PostgresLiteral.name(hint) }
       return text + "(" + items.map(\.wire).joined(separator: ",") + ")"
     case .raw(let text):
       return text

@@ -214,6 +214,18 @@ import Testing
             .raw("count()")))
     },
     .init(
+      "aggregates, bare count, several hints", .get, t,
+      query: [["select", "owner_id,avg_age:age.avg()::int,count(),dog!owner!inner(name)"]]
+    ) {
+      $0.fetchData().setTable("t")
+        .setQuery(
+          .select(
+            "owner_id", .column("age", as: "avg_age", aggregate: "avg", cast: "int"), .count(),
+            .embed(
+              relation: "dog", alias: nil, hints: ["owner", "inner"], spread: false, items: ["name"]
+            )))
+    },
+    .init(
       "schema on a read", .get, t, query: [["select", "*"]],
       headers: [["Accept-Profile", "inventory"]]
     ) {

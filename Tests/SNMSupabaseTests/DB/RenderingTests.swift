@@ -152,6 +152,21 @@ import Testing
         + ".request()"),
   ]
 
+  @Test func selectItemsRenderAsSwift() {
+    let items: [SupabaseSelectItem] = [
+      .column("age", as: "avg_age", aggregate: "avg", cast: "int"), .count(as: "n"), .count(),
+      .embed(relation: "a", alias: nil, hints: ["x", "y", "inner"], spread: false, items: ["id"]),
+      .embed("b", hint: "fk", "id"), .raw("x"),
+    ]
+    #expect(
+      items.map(\.swiftExpression) == [
+        #".column("age", as: "avg_age", aggregate: "avg", cast: "int")"#, #".count(as: "n")"#,
+        ".count()",
+        #".embed(relation: "a", alias: nil, hints: ["x", "y", "inner"], spread: false, items: ["id"])"#,
+        #".embed("b", hint: "fk", "id")"#, #".raw("x")"#,
+      ])
+  }
+
   @Test(arguments: swiftCases)
   func swiftChain(_ testCase: SwiftCase) throws {
     let request = try testCase.chain(manager).build()
