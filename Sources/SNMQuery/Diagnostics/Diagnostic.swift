@@ -52,3 +52,6 @@ public struct DiagnosticMessage: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String { text }
 }
+
+/// A diagnostic is thrown where one failure ends the work (compiling one statement).
+extension Diagnostic: Error {}
