@@ -27,6 +27,11 @@ extension SupabaseQueryParameter {
     SupabaseQueryParameter(.select(.items(items), returning: true))
   }
 
+  /// For writes: return these columns of the written rows (structured items, array form).
+  public static func returning(items: [SupabaseSelectItem]) -> Self {
+    SupabaseQueryParameter(.select(.items(items), returning: true))
+  }
+
   /// `order=column[.asc|.desc][.nullsfirst|.nullslast]`; a direction or nulls clause is sent only
   /// when given. Several orders for the same table join into one parameter
   /// (`order=name.desc.nullslast,id`); `"countries.name"` orders an embed (`countries.order=name`).
@@ -65,6 +70,11 @@ extension SupabaseQueryParameter {
 
   /// Upsert: `on_conflict=a,b` names the unique columns to match on.
   public static func onConflict(_ columns: String...) -> Self {
+    SupabaseQueryParameter(.onConflict(columns))
+  }
+
+  /// Upsert: `on_conflict=a,b` (array form, for callers that build the list at run time).
+  public static func onConflict(_ columns: [String]) -> Self {
     SupabaseQueryParameter(.onConflict(columns))
   }
 
