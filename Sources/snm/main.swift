@@ -1,6 +1,7 @@
 import Foundation
 import SNMLocal
 import SNMNetwork
+import SNMQuery
 import SNMShell
 
 // The one funnel: argv -> options -> run -> exit code. Every error becomes one message and a code.
@@ -23,6 +24,11 @@ do {
   case .completion(let shell):
     print(CompletionScript.script(for: shell), terminator: "")
     status = .success
+  case .subcommand("explain", let rest):
+    let result = ExplainCommand.run(rest, environment: ProcessInfo.processInfo.environment)
+    FileHandle.standardOutput.write(Data(result.output.utf8))
+    FileHandle.standardError.write(Data(result.errors.utf8))
+    status = ExitCode(rawValue: result.status) ?? .usage
   case .subcommand(let name, _):
     throw UsageError("'snm \(name)' is not built yet")
   case .run(let options):

@@ -11,7 +11,9 @@ import SNMNetwork
 public enum ValueEvaluator {
   /// The JSON value of `node`: numbers keep their text, UUIDs are lowercased, bare dates and
   /// timestamps become strings, `(a, b)` lists become arrays.
-  public static func json(_ node: ValueNode, in scope: VariableScope) throws(Diagnostic) -> JSONValue {
+  public static func json(_ node: ValueNode, in scope: VariableScope) throws(Diagnostic)
+    -> JSONValue
+  {
     switch node.value {
     case .string(let literal): return .string(try text(literal, in: scope))
     case .number(let text): return JSONNumber(text).map(JSONValue.number) ?? .string(text)
@@ -34,7 +36,9 @@ public enum ValueEvaluator {
 
   /// A string literal with its variables filled in (a string variable as its text, anything else as
   /// compact JSON).
-  public static func text(_ literal: StringLiteral, in scope: VariableScope) throws(Diagnostic) -> String {
+  public static func text(_ literal: StringLiteral, in scope: VariableScope) throws(Diagnostic)
+    -> String
+  {
     if let constant = literal.constantText { return constant }
     var result = ""
     for part in literal.parts {

@@ -18,7 +18,8 @@ public struct VariableScope: Sendable {
   public var placeholders: Bool
 
   public init(
-    values: [String: JSONValue] = [:], environment: [String: String] = [:], placeholders: Bool = false
+    values: [String: JSONValue] = [:], environment: [String: String] = [:],
+    placeholders: Bool = false
   ) {
     self.values = values
     self.environment = environment
@@ -48,7 +49,8 @@ public struct VariableScope: Sendable {
       guard let text = environment[name] else {
         if placeholders { return .string(spelling) }
         throw Diagnostic(
-          .environmentNotSet(name), at: reference.range, help: "export \(name)=... before running snm")
+          .environmentNotSet(name), at: reference.range,
+          help: "export \(name)=... before running snm")
       }
       value = .string(text)
     } else if let bound = values[reference.name] {
@@ -60,8 +62,11 @@ public struct VariableScope: Sendable {
     } else {
       throw Diagnostic(
         .undefinedVariable(spelling), at: reference.range,
-        help: DidYouMean.suggest(reference.name, among: values.keys.sorted()).map { "did you mean '$\($0)'?" }
-          ?? "bind it first with 'let \(reference.name) = ...' or pass --var \(reference.name)=VALUE")
+        help: DidYouMean.suggest(reference.name, among: values.keys.sorted()).map {
+          "did you mean '$\($0)'?"
+        }
+          ?? "bind it first with 'let \(reference.name) = ...' or pass --var \(reference.name)=VALUE"
+      )
     }
     var walked = "$" + reference.name
     for step in steps {
@@ -74,7 +79,9 @@ public struct VariableScope: Sendable {
     return value
   }
 
-  static func step(into value: JSONValue, _ step: VariableRef.Step, walked: String, reference: VariableRef)
+  static func step(
+    into value: JSONValue, _ step: VariableRef.Step, walked: String, reference: VariableRef
+  )
     throws(Diagnostic) -> JSONValue
   {
     switch (step, value) {
@@ -84,26 +91,31 @@ public struct VariableScope: Sendable {
         throw Diagnostic(
           .missingField(walked, field: field), at: reference.range,
           help: DidYouMean.suggest(field, among: keys).map { "did you mean '\(walked).\($0)'?" }
-            ?? (keys.isEmpty ? "it is an empty object" : "its fields: " + keys.joined(separator: ", ")))
+            ?? (keys.isEmpty
+              ? "it is an empty object" : "its fields: " + keys.joined(separator: ", ")))
       }
       return member
     case (.index(let index), .array(let elements)):
       guard index < elements.count else {
-        throw Diagnostic(.indexOutOfRange("\(walked)[\(index)]", count: elements.count), at: reference.range)
+        throw Diagnostic(
+          .indexOutOfRange("\(walked)[\(index)]", count: elements.count), at: reference.range)
       }
       return elements[index]
     case (.field(let field), .array(let elements)):
       throw Diagnostic(
-        .notAContainer(walked, holds: value.kindDescription, wanted: "an object"), at: reference.range,
+        .notAContainer(walked, holds: value.kindDescription, wanted: "an object"),
+        at: reference.range,
         help: elements.isEmpty
           ? "the query found no rows"
           : "write \(walked)[0].\(field), or end the query of the 'let' with 'single'")
     case (.field, _):
       throw Diagnostic(
-        .notAContainer(walked, holds: value.kindDescription, wanted: "an object"), at: reference.range)
+        .notAContainer(walked, holds: value.kindDescription, wanted: "an object"),
+        at: reference.range)
     case (.index, _):
       throw Diagnostic(
-        .notAContainer(walked, holds: value.kindDescription, wanted: "an array"), at: reference.range)
+        .notAContainer(walked, holds: value.kindDescription, wanted: "an array"),
+        at: reference.range)
     }
   }
 }

@@ -22,7 +22,9 @@ extension DiagnosticMessage {
     Self(id: "not-a-container", "'\(spelling)' holds \(holds), not \(wanted)")
   }
 
-  static func variableKind(_ spelling: String, holds: String, context: String, expected: String) -> Self {
+  static func variableKind(_ spelling: String, holds: String, context: String, expected: String)
+    -> Self
+  {
     Self(id: "variable-kind", "'\(spelling)' holds \(holds), but \(context) needs \(expected)")
   }
 

@@ -1,0 +1,71 @@
+import SNMNetwork
+import SNMSupabase
+
+extension ExplainCommand {
+  /// The readable block: method and path, decoded query pairs, URL, headers, body and the Swift chain.
+  ///
+  /// ```
+  /// PATCH /rest/v1/user_info
+  /// query    id = eq.0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b
+  /// url      http://127.0.0.1:54321/rest/v1/user_info?id=eq.0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b
+  /// headers  Content-Type: application/json
+  ///          Prefer: return=minimal
+  /// body     {"name":"Lee"}
+  /// swift    try await remoteDBManager.updateData()
+  ///            .setTable("user_info")
+  ///            ...
+  /// ```
+  public static func readableBlock(_ request: SupabaseDBRequest) -> String {
+    let endpoint = request.endpoint
+    var lines = ["\(endpoint.method.rawValue) \(endpoint.path)"]
+    func section(_ label: String, _ values: [String]) {
+      let padded = label.padding(toLength: 9)
+      let indent = String(repeating: " ", count: 9)
+      if values.isEmpty {
+        lines.append(padded + "(none)")
+        return
+      }
+      for (index, value) in values.enumerated() {
+        lines.append((index == 0 ? padded : indent) + value)
+      }
+    }
+    section("query", request.query.map { "\($0.name) = \($0.value)" })
+    section("url", [request.url])
+    var headers: [String] = []
+    for field in endpoint.headers { headers.append("\(field.name): \(field.value)") }
+    section("headers", headers)
+    section("body", request.body.map { [$0.serialized()] } ?? [])
+    section("swift", swiftLines(request))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The builder chain, one call a line, spelled out so it compiles.
+  static func swiftLines(_ request: SupabaseDBRequest) -> [String] {
+    var lines: [String] = []
+    for call in request.calls {
+      switch call {
+      case .start(let action):
+        lines.append("try await remoteDBManager." + action.swiftCall)
+      case .setTable(let table, let schema):
+        lines.append(
+          "  .setTable(" + SwiftLiteral.string(table)
+            + (schema.map { ", schema: " + SwiftLiteral.string($0) } ?? "") + ")")
+      case .setBody(let body):
+        lines.append("  .setBody(" + SwiftLiteral.json(body) + ")")
+      case .setQuery(let parameters):
+        lines.append(
+          "  .setQuery("
+            + parameters.map { $0.swiftExpression(style: .full) }.joined(separator: ", ") + ")")
+      }
+    }
+    lines.append("  .request()")
+    return lines
+  }
+}
+
+extension String {
+  /// The text padded with spaces to `length` (never cut).
+  func padding(toLength length: Int) -> String {
+    count >= length ? self + " " : self + String(repeating: " ", count: length - count)
+  }
+}

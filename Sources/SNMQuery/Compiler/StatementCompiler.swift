@@ -1,0 +1,170 @@
+import SNMNetwork
+import SNMSupabase
+
+/// Compiles queries and `rpc` calls into `SupabaseDBManager` builder chains, the only way snm makes
+/// requests.
+///
+/// ```swift
+/// let compiler = StatementCompiler(manager: remoteDBManager, scope: scope)
+/// let compiled = try compiler.compile(statement)       // throws Diagnostic
+/// let response = try await compiled.builder.request()  // or compiled.request for explain
+/// ```
+/// Variables are filled in from `scope` first: an unbound one, an unset `$env.NAME` or a missing
+/// field is a `Diagnostic` at its line and column, and nothing is sent. What the builder refuses
+/// (an `or` group that mixes embedded tables, a variable body of the wrong shape) is a `Diagnostic`
+/// at the statement.
+public struct StatementCompiler: Sendable {
+  public var manager: SupabaseDBManager
+  public var scope: VariableScope
+
+  public init(manager: SupabaseDBManager, scope: VariableScope = VariableScope()) {
+    self.manager = manager
+    self.scope = scope
+  }
+
+  /// A compiled statement: the builder chain, and the request it builds (for `explain`).
+  public struct Compiled: Sendable {
+    public var builder: SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>
+    public var request: SupabaseDBRequest
+  }
+
+  /// Compiles a query, an `rpc`, `explain <statement>` or `let name = <query or rpc>`.
+  ///
+  /// - Throws: `Diagnostic` for a statement that sends no request, a variable that cannot be
+  ///   filled in, or a chain the builder refuses.
+  public func compile(_ statement: Statement) throws(Diagnostic) -> Compiled {
+    let builder: SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>
+    var filterRange: SourceRange?
+    switch statement.kind {
+    case .query(let query):
+      builder = try compile(query)
+      filterRange = query.filter?.range
+    case .rpc(let rpc):
+      builder = try compile(rpc)
+      filterRange = rpc.filter?.range
+    case .shell(.explain(let inner, _)):
+      return try compile(inner)
+    case .let(let binding):
+      guard case .statement(let inner) = binding.value else {
+        throw Diagnostic(
+          .notARequestStatement("'let \(binding.name.text) = <value>'"), at: statement.range)
+      }
+      return try compile(inner)
+    default:
+      throw Diagnostic(.notARequestStatement("this statement"), at: statement.range)
+    }
+    do {
+      return Compiled(builder: builder, request: try builder.build())
+    } catch {
+      var range = statement.range
+      if case .invalidParameter = error, let filterRange { range = filterRange }
+      throw Diagnostic(.builderRefused(error.description), at: range)
+    }
+  }
+
+  func compile(_ query: QueryStatement) throws(Diagnostic) -> SupabaseDBRequestBuilder<
+    SupabaseDBPhase.Ready
+  > {
+    var parameters: [SupabaseQueryParameter] = []
+    let action: SupabaseDBAction
+    var body: ValueNode?
+    switch query.action {
+    case .select(let items, _):
+      action = .fetch
+      parameters.append(.select(items: try selectItems(items)))
+    case .insert(let node, _):
+      action = .insert
+      body = node
+    case .upsert(let upsert):
+      action = .upsert
+      body = upsert.body
+    case .update(let node, _):
+      action = .update
+      body = node
+    case .delete:
+      action = .delete
+    }
+    var builder = manager.start(action).setTable(
+      query.table.name.text, schema: query.table.schema?.text)
+    if let body { builder = builder.setBody(try ValueEvaluator.json(body, in: scope)) }
+    if case .condition(let condition) = query.filter {
+      parameters += try topLevelParameters(condition)
+    }
+    if case .upsert(let upsert) = query.action {
+      if !upsert.onConflict.isEmpty {
+        parameters.append(.onConflict(upsert.onConflict.map(\.text)))
+      }
+      if upsert.ignoreDuplicates { parameters.append(.ignoreDuplicates) }
+    }
+    parameters += try modifierParameters(query.modifiers, isWrite: action.isWrite)
+    return parameters.isEmpty ? builder : builder.setQuery(parameters)
+  }
+
+  func compile(_ rpc: RPCStatement) throws(Diagnostic) -> SupabaseDBRequestBuilder<
+    SupabaseDBPhase.Ready
+  > {
+    var builder = manager.rpc(rpc.function.name.text, get: rpc.get)
+    if let arguments = rpc.arguments {
+      builder = builder.setBody(try ValueEvaluator.json(arguments, in: scope))
+    }
+    var parameters: [SupabaseQueryParameter] = []
+    if let schema = rpc.function.schema { parameters.append(.schema(schema.text)) }
+    if let filter = rpc.filter { parameters += try topLevelParameters(filter) }
+    parameters += try modifierParameters(rpc.modifiers, isWrite: false)
+    return parameters.isEmpty ? builder : builder.setQuery(parameters)
+  }
+
+  /// `order by`, `limit`, `offset`, `single`, `count`, `returning` (as `select` for rpc).
+  func modifierParameters(_ modifiers: Modifiers, isWrite: Bool) throws(Diagnostic)
+    -> [SupabaseQueryParameter]
+  {
+    var parameters: [SupabaseQueryParameter] = []
+    if !modifiers.order.isEmpty {
+      parameters.append(
+        .order(
+          modifiers.order.map { item in
+            SupabaseOrder(
+              column(item.column), ascending: item.direction.map { $0 == .asc },
+              nulls: item.nulls.map { $0 == .first ? .first : .last })
+          }))
+    }
+    if let limit = modifiers.limit { parameters.append(.limit(try count(limit, clause: "limit"))) }
+    if let offset = modifiers.offset {
+      parameters.append(.offset(try count(offset, clause: "offset")))
+    }
+    switch modifiers.single {
+    case .single: parameters.append(.single)
+    case .maybeSingle: parameters.append(.maybeSingle)
+    case nil: break
+    }
+    switch modifiers.count {
+    case .exact: parameters.append(.count(.exact))
+    case .planned: parameters.append(.count(.planned))
+    case .estimated: parameters.append(.count(.estimated))
+    case nil: break
+    }
+    if let returning = modifiers.returning {
+      let items = try selectItems(returning)
+      parameters.append(isWrite ? .returning(items: items) : .select(items: items))
+    }
+    return parameters
+  }
+
+  /// A whole number for `limit` and `offset`, from a literal or a variable.
+  func count(_ node: ValueNode, clause: String) throws(Diagnostic) -> Int {
+    let value = try ValueEvaluator.json(node, in: scope)
+    if case .number(let number) = value, let count = number.intValue, count >= 0 { return count }
+    if case .string(let text) = value, let count = Int(text), count >= 0 { return count }
+    let spelling: String
+    if case .variable(let reference) = node.value {
+      spelling = reference.spelling
+    } else {
+      spelling = "the value"
+    }
+    throw Diagnostic(
+      .variableKind(
+        spelling, holds: value.kindDescription, context: "'\(clause)'",
+        expected: "a whole number of at least 0"),
+      at: node.range)
+  }
+}
