@@ -39,7 +39,8 @@ let package = Package(
       name: "SNMQueryTests", dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "SNMShellTests", dependencies: ["SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork"],
+      name: "SNMShellTests",
+      dependencies: ["SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMTestSupport"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "SNMLocalTests", dependencies: ["SNMLocal"]),
   ],

@@ -35,7 +35,7 @@ extension Shell {
   func run(_ statement: Statement, in source: Source) async -> Bool {
     switch statement.kind {
     case .shell(let command):
-      return await runShellStatement(command)
+      return await runShellStatement(command, in: source)
     case .session(let session):
       return await runSession(session)
     case .echo(let echo):
@@ -45,7 +45,7 @@ extension Shell {
       emit(text)
       return true
     case .query, .rpc:
-      return notYet("queries need the language's compiler")
+      return await runRequest(statement, in: source)
     case .let, .expect, .run:
       return notYet("'let', 'expect' and 'run' need the script runner")
     }

@@ -4,7 +4,7 @@ import SNMQuery
 
 extension Shell {
   /// Runs `help`, `tables`, `describe`, `set`, `\x`, `exit` (and their psql aliases).
-  func runShellStatement(_ command: ShellStatement) async -> Bool {
+  func runShellStatement(_ command: ShellStatement, in source: Source) async -> Bool {
     switch command {
     case .help(let topic):
       guard let text = LanguageHelp.text(for: topic) else {
@@ -17,7 +17,7 @@ extension Shell {
     case .tables:
       guard await schemaReachable() else { return false }
       if let problem = catalog.problem { report("\(problem); showing the tables seen in results") }
-      render(catalog.tableRows())
+      await render(catalog.tableRows())
       return true
     case .describe(let table):
       guard await schemaReachable() else { return false }
@@ -27,12 +27,12 @@ extension Shell {
         fail(.failure)
         return false
       }
-      render(rows)
+      await render(rows)
       return true
-    case .explain:
-      report("explain needs the language's compiler, which is not built yet")
-      fail(.usage)
-      return false
+    case .explain(let inner, let format):
+      guard let compiled = await compile(inner, in: source) else { return false }
+      emitRaw(ExplainCommand.render(compiled.request, format: format))
+      return true
     case .setFormat(let format):
       let chosen = OutputFormat(rawValue: format.rawValue) ?? .table
       settings.withLock { $0.format = chosen }
@@ -75,14 +75,24 @@ extension Shell {
     return false
   }
 
-  /// Prints rows in the current format, through the pager at a terminal when they are long.
-  func render(_ value: JSONValue, defaultColumn: String = "value") {
+  /// Prints rows in the current format; at a terminal, through the pager when they are longer
+  /// than the screen.
+  func render(_ value: JSONValue, defaultColumn: String = "value", total: Int? = nil) async {
     let settings = currentSettings
     guard !settings.quiet else { return }
-    let atTerminal = output.isTerminal
-    let style = RenderStyle(
-      width: atTerminal ? Terminal.columns() : nil, colour: settings.colour)
+    let interactive = state.withLock { $0.interactive }
+    guard output.isTerminal else {
+      ResultRenderer(format: settings.format).render(
+        value, defaultColumn: defaultColumn, total: total, to: output)
+      return
+    }
+    let style = RenderStyle(width: Terminal.columns(), colour: settings.colour)
+    let buffer = OutputWriter()
     ResultRenderer(format: settings.format, style: style).render(
-      value, defaultColumn: defaultColumn, to: output)
+      value, defaultColumn: defaultColumn, total: total, to: buffer)
+    let text = buffer.captured
+    if interactive && Pager.isNeeded(for: text), await Pager.show(text) { return }
+    output.write(text)
+    output.flush()
   }
 }

@@ -8,6 +8,8 @@
 /// With `style.width` set, values are cut (ending in `…`) to fit.
 struct ExpandedRenderer {
   let style: RenderStyle
+  /// The server's count of all matching rows, shown at the end when it differs from the rows sent.
+  var total: Int? = nil
 
   /// Writes `result`; returns false when the task was cancelled half-way.
   @discardableResult
@@ -15,7 +17,7 @@ struct ExpandedRenderer {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     guard !result.rows.isEmpty, !result.columns.isEmpty else {
-      out.append(TableRenderer.footer(result.rows.count))
+      out.append(TableRenderer.footer(result.rows.count, total: total))
       out.newline()
       return true
     }
@@ -41,6 +43,10 @@ struct ExpandedRenderer {
         out.append(cell.isNull && style.colour ? RenderStyle.dim + text + RenderStyle.reset : text)
         out.newline()
       }
+    }
+    if let total, total != result.rows.count {
+      out.append(TableRenderer.footer(result.rows.count, total: total))
+      out.newline()
     }
     return true
   }

@@ -16,18 +16,21 @@ public struct ResultRenderer: Sendable {
   }
 
   /// Writes `value` to `writer`; returns false when the task was cancelled half-way.
-  /// `defaultColumn` names the column of a scalar or an array of scalars (an rpc's name).
+  /// `defaultColumn` names the column of a scalar or an array of scalars (an rpc's name); `total`
+  /// is the server's count (`count exact`), shown in the table and expanded footers.
   @discardableResult
-  public func render(_ value: JSONValue, defaultColumn: String = "value", to writer: OutputWriter)
-    -> Bool
-  {
+  public func render(
+    _ value: JSONValue, defaultColumn: String = "value", total: Int? = nil,
+    to writer: OutputWriter
+  ) -> Bool {
     switch format {
     case .json: JSONRenderer(lines: false).render(value, to: writer)
     case .ndjson: JSONRenderer(lines: true).render(value, to: writer)
     case .table:
-      TableRenderer(style: style).render(ResultSet(value, defaultColumn: defaultColumn), to: writer)
+      TableRenderer(style: style, total: total).render(
+        ResultSet(value, defaultColumn: defaultColumn), to: writer)
     case .expanded:
-      ExpandedRenderer(style: style).render(
+      ExpandedRenderer(style: style, total: total).render(
         ResultSet(value, defaultColumn: defaultColumn), to: writer)
     case .csv: CSVRenderer().render(ResultSet(value, defaultColumn: defaultColumn), to: writer)
     }

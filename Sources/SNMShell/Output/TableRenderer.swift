@@ -11,6 +11,8 @@
 /// (ending in `…`) until each line fits.
 struct TableRenderer {
   let style: RenderStyle
+  /// The server's count of all matching rows, when asked for (`count exact`).
+  var total: Int? = nil
 
   /// Writes `result`; returns false when the task was cancelled half-way.
   @discardableResult
@@ -19,7 +21,7 @@ struct TableRenderer {
     defer { out.finish() }
     let count = result.columns.count
     guard count > 0 else {
-      out.append(Self.footer(result.rows.count))
+      out.append(Self.footer(result.rows.count, total: total))
       out.newline()
       return true
     }
@@ -49,13 +51,16 @@ struct TableRenderer {
       if index & 1023 == 1023 && Task.isCancelled { return false }
       writeRow(line, widths: fitted, numeric: numeric, to: &out)
     }
-    out.append(Self.footer(result.rows.count))
+    out.append(Self.footer(result.rows.count, total: total))
     out.newline()
     return true
   }
 
-  static func footer(_ count: Int) -> String {
-    count == 1 ? "(1 row)" : "(\(count) rows)"
+  /// `(1 row)`, `(3 rows)`, `(10 rows of 42)` when the server counted more than it sent.
+  static func footer(_ count: Int, total: Int? = nil) -> String {
+    let rows = count == 1 ? "(1 row" : "(\(count) rows"
+    guard let total, total != count else { return rows + ")" }
+    return rows + " of \(total))"
   }
 
   private func writeHeader(_ names: [String], widths: [Int], to out: inout RenderBuffer) {

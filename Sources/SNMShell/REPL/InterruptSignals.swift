@@ -79,6 +79,11 @@ public final class InterruptSignals: Sendable {
     }
   }
 
+  /// Acts as if `signal` had arrived: for unit tests of what the watchers do.
+  func simulate(_ signal: Int32) {
+    deliver(signal)
+  }
+
   private func deliver(_ signal: Int32) {
     let handler = state.withLock { $0.watchers.last?.handler }
     if let handler {

@@ -1,0 +1,181 @@
+import Foundation
+import SNMNetwork
+import SNMQuery
+import SNMSupabase
+import Synchronization
+
+extension Shell {
+  /// How a request ended.
+  enum RequestOutcome: Sendable {
+    case done(SupabaseDBResponse)
+    case failed(any Error)
+    /// SIGINT (Ctrl-C) or SIGTERM arrived first; the request was cancelled.
+    case interrupted(Int32)
+  }
+
+  /// The manager statements compile against: this project, the shared provider, the session's
+  /// token per request.
+  var dbManager: SupabaseDBManager {
+    SupabaseDBManager(
+      config: project.supabaseConfig, provider: provider, accessToken: accessTokenProvider)
+  }
+
+  /// The variables a statement may use: `--var`/`let` values, the environment, `$session`.
+  func variableScope() async -> VariableScope {
+    var scope = VariableScope(
+      values: variables.withLock { $0 }, environment: ProcessInfo.processInfo.environment)
+    scope["session"] = await sessionValues()
+    return scope
+  }
+
+  /// Compiles `statement`; prints the diagnostic and returns nil when it cannot be sent.
+  func compile(_ statement: Statement, in source: Source) async -> StatementCompiler.Compiled? {
+    do {
+      return try StatementCompiler(manager: dbManager, scope: await variableScope())
+        .compile(statement)
+    } catch {
+      let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
+      errors.write(DiagnosticRenderer(colored: colour).render(error, in: source))
+      errors.flush()
+      fail(.usage)
+      return nil
+    }
+  }
+
+  /// Runs a query or an `rpc`: compile, send (Ctrl-C cancels), print the result or the error.
+  func runRequest(_ statement: Statement, in source: Source) async -> Bool {
+    guard let compiled = await compile(statement, in: source) else { return false }
+    let interactive = state.withLock { $0.interactive }
+    let started = ContinuousClock.now
+    let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
+    let outcome = await send(compiled.builder)
+    spinner.stop()
+    let network = ContinuousClock.now - started
+    switch outcome {
+    case .interrupted(let signal):
+      if signal == SIGTERM || !interactive {
+        report("interrupted: \(source.text(of: statement.range))")
+        fail(signal == SIGTERM ? .terminated : .interrupted)
+        state.withLock { $0.exitRequested = true }
+      } else {
+        report("cancelled")
+      }
+      return false
+    case .failed(let error):
+      reportRequestFailure(error)
+      return false
+    case .done(let response):
+      let rendering = ContinuousClock.now
+      await show(response, of: compiled.request)
+      if currentSettings.timing {
+        errors.write(
+          "Time: network \(Self.milliseconds(network)), rendering "
+            + "\(Self.milliseconds(ContinuousClock.now - rendering))\n")
+        errors.flush()
+      }
+      return true
+    }
+  }
+
+  /// Sends the builder's request in a task of its own; a signal cancels it and returns at once,
+  /// whether or not the transfer has stopped yet.
+  func send(_ builder: SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>) async -> RequestOutcome {
+    let once = ResumeOnce<RequestOutcome>()
+    let task = Task { [self] in
+      do {
+        let response = try await withSession { try await builder.request() }
+        once.resume(.done(response))
+      } catch {
+        once.resume(.failed(error))
+      }
+    }
+    return await InterruptSignals.shared.watch(onSignal: { signal in
+      task.cancel()
+      once.resume(.interrupted(signal))
+    }) {
+      await withCheckedContinuation { once.attach($0) }
+    }
+  }
+
+  /// Prints why a request failed and records the exit code: 1 for the server saying no, 3 for a
+  /// project that cannot be reached or a session that cannot be used, 2 for a request the
+  /// builder refused.
+  func reportRequestFailure(_ error: any Error) {
+    switch error {
+    case SNMNetworkError.http(let failure):
+      let role = signedIn.withLock { $0 }
+      errors.write(ServerErrorReport(role: role ?? "anon", signedIn: role != nil).render(failure))
+      errors.flush()
+      fail(failure.status == 401 && failure.code == nil ? .unreachable : .failure)
+    case let failure as SNMNetworkError:
+      report(failure.description)
+      fail(.unreachable)
+    case let failure as SupabaseDBError:
+      report(failure.description)
+      fail(.usage)
+    default:
+      report(Self.describe(error))
+      fail(.unreachable)
+    }
+  }
+
+  /// Prints a successful answer: rows in the current format, or a line for a write without rows.
+  func show(_ response: SupabaseDBResponse, of request: SupabaseDBRequest) async {
+    let table = Self.tableName(of: request)
+    if let first = response.value.arrayValue?.first?.objectValue ?? response.value.objectValue,
+      let table
+    {
+      catalog.noteResult(table: table, columns: first.keys)
+    }
+    if case .string(let text) = response.value, request.acceptsCSV {
+      emitRaw(text)
+      return
+    }
+    if response.value.isNull && response.response.body.isEmpty {
+      guard currentSettings.format == .table || currentSettings.format == .expanded else {
+        return
+      }
+      emit(Self.summary(of: request, response: response))
+      return
+    }
+    var defaultColumn = "value"
+    if case .rpc(let function, _) = request.action { defaultColumn = function }
+    await render(response.value, defaultColumn: defaultColumn, total: response.count)
+  }
+
+  /// `updated 3 rows (HTTP 204)`, `inserted (HTTP 201)`, `rpc sleep_for done (HTTP 204)`.
+  static func summary(of request: SupabaseDBRequest, response: SupabaseDBResponse) -> String {
+    let verb: String
+    switch request.action {
+    case .insert: verb = "inserted"
+    case .upsert: verb = "upserted"
+    case .update: verb = "updated"
+    case .delete: verb = "deleted"
+    case .fetch: verb = "fetched"
+    case .rpc(let function, _): verb = "rpc \(function) done"
+    }
+    let rows = response.count.map { $0 == 1 ? " 1 row" : " \($0) rows" } ?? ""
+    return "\(verb)\(rows) (HTTP \(response.status))"
+  }
+
+  /// The table a request reads or writes (nil for `rpc`), for completion.
+  static func tableName(of request: SupabaseDBRequest) -> String? {
+    if case .rpc = request.action { return nil }
+    let path = request.endpoint.path
+    guard path.hasPrefix("/rest/v1/") else { return nil }
+    return String(path.dropFirst("/rest/v1/".count)).removingPercentEncoding
+  }
+
+  static func milliseconds(_ duration: Duration) -> String {
+    let parts = duration.components
+    let value = Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
+    return String(format: "%.1f ms", value)
+  }
+
+  /// Writes `text` as it is (CSV from the server), ending with a newline.
+  func emitRaw(_ text: String) {
+    guard !currentSettings.quiet else { return }
+    output.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n")
+    output.flush()
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import SNMNetwork
+import SNMSupabase
+import SNMTestSupport
+import Testing
+
+@testable import SNMShell
+
+/// A shell against a loopback server that plays PostgREST (a unit test of the request path; the
+/// end-to-end tests use the real local project).
+struct RequestRig {
+  let directory = NSTemporaryDirectory() + "snm-shell-request-" + UUID().uuidString
+  let output = OutputWriter()
+  let errors = OutputWriter()
+  let shell: Shell
+
+  init(_ server: LoopbackHTTPServer, format: OutputFormat? = nil) throws {
+    let project = try ProjectSelection(url: server.baseURL, key: "anon-key")
+    var options = CommandLineOptions()
+    options.format = format
+    let sessions = SessionManager(
+      project: project.url.absoluteString, store: FileSessionStore(directory: directory),
+      auth: StubAuth())
+    shell = Shell(
+      project: project, options: options, output: output, errors: errors, sessions: sessions,
+      auth: StubAuth())
+  }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ShellRequestTests {
+  @Test func aQueryPrintsRowsAsATableAndRemembersItsColumns() async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .respond(
+        status: 200, headers: ["Content-Range": "0-1/5"],
+        body: #"[{"id":1,"name":"김민지","bio":null},{"id":2,"name":"null","bio":"hi"}]"#)
+    }
+    defer { server.stop() }
+    let rig = try RequestRig(server)
+    let code = await rig.shell.run(
+      text: "from user_info select id, name, bio order by id limit 2 count exact", name: "-c")
+    #expect(code == .success)
+    #expect(
+      rig.output.captured == """
+         id |  name  | bio
+        ----+--------+------
+          1 | 김민지 | NULL
+          2 | null   | hi
+        (2 rows of 5)
+
+        """)
+    let request = try #require(server.requests.first)
+    #expect(request.target == "/rest/v1/user_info?select=id%2Cname%2Cbio&order=id&limit=2")
+    #expect(request.headers["apikey"] == "anon-key")
+    #expect(request.headers["authorization"] == "Bearer anon-key")
+    #expect(rig.shell.catalog.columns(of: "user_info") == ["id", "name", "bio"])
+  }
+
+  @Test func jsonFormatPrintsTheBodyAsSent() async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .respond(status: 200, body: #"[{"b":1,"a":{"z":null}}]"#)
+    }
+    defer { server.stop() }
+    let rig = try RequestRig(server, format: .ndjson)
+    #expect(await rig.shell.run(text: "from t select *", name: "-c") == .success)
+    #expect(rig.output.captured == "{\"b\":1,\"a\":{\"z\":null}}\n")
+  }
+
+  @Test func aWriteWithoutRowsSaysWhatHappened() async throws {
+    let server = try LoopbackHTTPServer { _ in .respond(status: 204) }
+    defer { server.stop() }
+    let rig = try RequestRig(server)
+    _ = await rig.shell.run(text: "from dog update {\"age\": 4} where id eq 1", name: "-c")
+    #expect(rig.output.captured == "updated (HTTP 204)\n")
+    let request = try #require(server.requests.first)
+    #expect(request.method == "PATCH")
+    #expect(String(decoding: request.body, as: UTF8.self) == #"{"age":4}"#)
+  }
+
+  @Test func serverErrorsPrintCodeMessageAndAdviceAndExitOne() async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .respond(
+        status: 406,
+        body:
+          #"{"code":"PGRST116","message":"Cannot coerce the result to a single JSON object","details":"The result contains 3 rows","hint":null}"#
+      )
+    }
+    defer { server.stop() }
+    let rig = try RequestRig(server)
+    let code = await rig.shell.run(
+      text: "from user_info select * single\necho 'not reached'", name: "a.snm")
+    #expect(code == .failure)
+    #expect(rig.output.captured == "")
+    #expect(
+      rig.errors.captured.hasPrefix(
+        "error PGRST116 (HTTP 406): Cannot coerce the result to a single JSON object\n"
+          + "  details: The result contains 3 rows\n  advice: `single` wants exactly one row"))
+  }
+
+  @Test func anUnreachableProjectExitsThree() async throws {
+    try await LoopbackHTTPServer.withRefusingPort { port in
+      let project = try ProjectSelection(url: "http://127.0.0.1:\(port)", key: "k")
+      let errors = OutputWriter()
+      let shell = Shell(
+        project: project, options: CommandLineOptions(), output: OutputWriter(), errors: errors,
+        sessions: SessionManager(
+          project: project.url.absoluteString,
+          store: FileSessionStore(directory: NSTemporaryDirectory() + UUID().uuidString),
+          auth: StubAuth()), auth: StubAuth())
+      #expect(await shell.run(text: "from t select *", name: "-c") == .unreachable)
+      #expect(errors.captured.contains("connection refused"))
+    }
+  }
+
+  @Test func explainPrintsTheRequestAndSendsNothing() async throws {
+    let server = try LoopbackHTTPServer { _ in .respond(status: 500) }
+    defer { server.stop() }
+    let rig = try RequestRig(server)
+    let code = await rig.shell.run(
+      text: "explain json from user_info select * where age >= 3", name: "-c")
+    #expect(code == .success)
+    #expect(server.requests.isEmpty)
+    #expect(rig.output.captured.contains(#""query":[["select","*"],["age","gte.3"]]"#))
+  }
+
+  @Test func aSignalCancelsTheRequestInFlightAndTheShellGoesOn() async throws {
+    let server = try LoopbackHTTPServer { request in
+      request.target.contains("slow") ? .hang : .respond(status: 200, body: "[{\"ok\":true}]")
+    }
+    defer { server.stop() }
+    let rig = try RequestRig(server)
+    InterruptSignals.shared.install()
+    let interrupter = Task {
+      try await Task.sleep(for: .milliseconds(300))
+      InterruptSignals.shared.simulate(SIGINT)
+    }
+    let started = ContinuousClock.now
+    let reader = TypedLines(["rpc slow", "from fast select *"])
+    let code = await rig.shell.runPrompt(reader: reader)
+    _ = interrupter
+    #expect(ContinuousClock.now - started < .seconds(5))
+    #expect(rig.errors.captured.contains("snm: cancelled"))
+    #expect(rig.output.captured.contains("true"))
+    #expect(code == .success)
+  }
+}
+
+/// Lines "typed at the prompt": an interactive reader without a terminal.
+final class TypedLines: LineReader {
+  let next: @Sendable () -> String?
+  init(_ lines: [String]) { next = ShellStatementTests.feed(lines) }
+  var isInteractive: Bool { true }
+  func readLine(prompt: String, pending: String) -> LineInput { next().map { .line($0) } ?? .end }
+  func remember(_ statement: String) {}
+}
