@@ -1,0 +1,168 @@
+/// Parses a filter's operator expression: `[not.]op[(mod)].value` (PostgREST's `pOpExpr`).
+///
+///     try FilterParser.parse("not.in.(1,\"a,b\")")   // negated list ["1", "a,b"]
+///     try FilterParser.parse("like(any).{a*,b*}")    // quantified LIKE
+///     try FilterParser.parse("fts(english).fat & cat")
+///
+/// A top-level value runs to the end of the parameter and is never unquoted; inside `or=()`
+/// a value ends at `,` or `)` unless it is `"quoted"` or a `{...}` array (ref §2.5).
+enum FilterParser {
+  /// Where a value ends.
+  enum ValueContext {
+    case topLevel, logicTree
+  }
+
+  /// Parses a whole filter value (the right side of `col=...`).
+  static func parse(_ text: String) throws(RESTError) -> OperatorExpression {
+    var cursor = ParseCursor(text, source: "failed to parse filter (\(text))")
+    let expression = try operatorExpression(&cursor, context: .topLevel)
+    if !cursor.isAtEnd {
+      throw cursor.failure(expecting: "end of input")
+    }
+    return expression
+  }
+
+  /// `[not.]operation` at the cursor.
+  static func operatorExpression(
+    _ cursor: inout ParseCursor, context: ValueContext
+  ) throws(RESTError) -> OperatorExpression {
+    var negated = false
+    if cursor.looksAt("not.") {
+      cursor.position += 4
+      negated = true
+    }
+    return OperatorExpression(negated: negated, operation: try operation(&cursor, context: context))
+  }
+
+  private static func operation(
+    _ cursor: inout ParseCursor, context: ValueContext
+  ) throws(RESTError) -> FilterOperation {
+    let start = cursor.position
+    if cursor.consume("in.") {
+      return .list(try list(&cursor))
+    }
+    if cursor.consume("is.") {
+      return .isValue(try isValue(&cursor))
+    }
+    if cursor.consume("isdistinct.") {
+      return .isDistinct(try value(&cursor, context: context))
+    }
+    // The operator token: everything up to `(` or `.`.
+    while let scalar = cursor.current, scalar != ".", scalar != "(" { cursor.position += 1 }
+    let name = cursor.text(from: start)
+    if let textSearch = TextSearchOperator(rawValue: name) {
+      var config: String? = nil
+      if cursor.consume("(") {
+        config = try cursor.identifier()
+        try cursor.expect(")")
+      }
+      try cursor.expect(".", "delimiter (.)")
+      return .textSearch(textSearch, config: config, query: try value(&cursor, context: context))
+    }
+    guard let comparison = ComparisonOperator(rawValue: name) else {
+      if cursor.isAtEnd && name.isEmpty {
+        throw cursor.failure(expecting: "operator (eq, gt, ...)")
+      }
+      let token = cursor.current == "(" ? name + modifierText(cursor) : name
+      throw cursor.failure(
+        details: "unknown single value operator \(token)", at: cursor.isAtEnd ? start : nil)
+    }
+    var quantifier: Quantifier? = nil
+    if cursor.current == "(" {
+      guard comparison.acceptsQuantifier else {
+        throw cursor.failure(expecting: "delimiter (.)")
+      }
+      if cursor.consume("(any)") {
+        quantifier = .any
+      } else if cursor.consume("(all)") {
+        quantifier = .all
+      } else {
+        throw cursor.failure(details: "unknown operator modifier, expecting (any) or (all)")
+      }
+    }
+    try cursor.expect(".", "delimiter (.)")
+    return .compare(comparison, quantifier: quantifier, value: try value(&cursor, context: context))
+  }
+
+  private static func modifierText(_ cursor: ParseCursor) -> String {
+    var copy = cursor
+    let start = copy.position
+    while let scalar = copy.current, scalar != "." { copy.position += 1 }
+    return copy.text(from: start)
+  }
+
+  /// A scalar operand: the rest of the parameter, or one `or=()` element.
+  static func value(
+    _ cursor: inout ParseCursor, context: ValueContext
+  ) throws(RESTError) -> String {
+    switch context {
+    case .topLevel:
+      return cursor.rest()
+    case .logicTree:
+      if cursor.current == "\"" {
+        let save = cursor.position
+        let quoted = try cursor.quotedValue()
+        if cursor.isAtEnd || cursor.current == "," || cursor.current == ")" { return quoted }
+        cursor.position = save
+      }
+      if cursor.current == "{" {
+        var index = cursor.position + 1
+        while index < cursor.scalars.count, cursor.scalars[index] != "{",
+          cursor.scalars[index] != "}"
+        {
+          index += 1
+        }
+        if index < cursor.scalars.count, cursor.scalars[index] == "}" {
+          let start = cursor.position
+          cursor.position = index + 1
+          return cursor.text(from: start)
+        }
+      }
+      let start = cursor.position
+      while let scalar = cursor.current, scalar != ",", scalar != ")" { cursor.position += 1 }
+      return cursor.text(from: start)
+    }
+  }
+
+  /// `(a,"b,c", d)`: elements are `"quoted"` (backslash escapes) or raw up to `,`/`)`.
+  static func list(_ cursor: inout ParseCursor) throws(RESTError) -> [String] {
+    cursor.skipSpace()
+    try cursor.expect("(")
+    cursor.skipSpace()
+    var elements: [String] = []
+    repeat {
+      elements.append(try listElement(&cursor))
+    } while cursor.consume(",")
+    try cursor.expect(")", "\",\" or \")\"")
+    cursor.skipSpace()
+    return elements
+  }
+
+  private static func listElement(_ cursor: inout ParseCursor) throws(RESTError) -> String {
+    if cursor.current == "\"" {
+      let save = cursor.position
+      if let quoted = try? cursor.quotedValue(),
+        cursor.isAtEnd || cursor.current == "," || cursor.current == ")"
+      {
+        return quoted
+      }
+      cursor.position = save
+    }
+    let start = cursor.position
+    while let scalar = cursor.current, scalar != ",", scalar != ")" { cursor.position += 1 }
+    return cursor.text(from: start)
+  }
+
+  /// `null`, `not_null`, `true`, `false`, `unknown`, in any letter case.
+  private static func isValue(_ cursor: inout ParseCursor) throws(RESTError) -> IsValue {
+    let start = cursor.position
+    while let scalar = cursor.current, scalar.properties.isAlphabetic || scalar == "_" {
+      cursor.position += 1
+    }
+    guard let value = IsValue(rawValue: cursor.text(from: start).lowercased()) else {
+      cursor.position = start
+      throw cursor.failure(expecting: "null or trilean value (unknown, true, false)")
+    }
+    return value
+  }
+}

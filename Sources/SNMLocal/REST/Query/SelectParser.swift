@@ -1,0 +1,136 @@
+/// Parses `select=` into a forest of `SelectItem`s (PostgREST's `pFieldForest`).
+///
+///     try SelectParser.parse("id,nick:name,age::text,owner:user_info!inner(id,name)")
+///
+/// Grammar: items separated by `,` (spaces around them skipped); an item is `*`,
+/// `[alias:]field[->path][::cast]`, `[alias:]name[!hint][!inner|!left](items)` or
+/// `...name[!hint](items)`. Throws PGRST100 with PostgREST's message shape.
+enum SelectParser {
+  static func parse(_ text: String) throws(RESTError) -> [SelectItem] {
+    var cursor = ParseCursor(text, source: "failed to parse select parameter (\(text))")
+    let items = try forest(&cursor, nested: false)
+    if !cursor.isAtEnd {
+      throw cursor.failure(expecting: "\",\" or end of input")
+    }
+    return items
+  }
+
+  /// Items up to the end (top level) or the closing `)` (nested); `rel()` may be empty.
+  static func forest(_ cursor: inout ParseCursor, nested: Bool) throws(RESTError) -> [SelectItem] {
+    var items: [SelectItem] = []
+    cursor.skipSpace()
+    if nested && cursor.current == ")" { return items }
+    repeat {
+      items.append(try item(&cursor))
+      cursor.skipSpace()
+    } while cursor.consume(",")
+    return items
+  }
+
+  private static func item(_ cursor: inout ParseCursor) throws(RESTError) -> SelectItem {
+    cursor.skipSpace()
+    if cursor.looksAt("...") {
+      cursor.position += 3
+      let name = try cursor.fieldName()
+      var embed = try embedTail(&cursor, name: name, alias: nil)
+      embed.isSpread = true
+      return .embed(embed)
+    }
+    if cursor.current == "*" {
+      cursor.position += 1
+      cursor.skipSpace()
+      try expectItemEnd(&cursor)
+      return .field(SelectField(field: FieldPath(name: "*")))
+    }
+    var alias: String? = nil
+    var name = try cursor.fieldName()
+    if cursor.current == ":" && cursor.peek(1) != ":" {
+      cursor.position += 1
+      alias = name
+      cursor.skipSpace()
+      if cursor.current == "*" {
+        throw cursor.failure(expecting: "field name (* or [a..z0..9_$])")
+      }
+      name = try cursor.fieldName()
+    }
+    var aggregate: String? = nil
+    var field = FieldPath(name: name)
+    if name == "count", cursor.looksAt("()") {
+      cursor.position += 2
+      aggregate = "count"
+      field = FieldPath(name: "*")
+    } else if cursor.current == "!" || cursor.current == "(" {
+      return .embed(try embedTail(&cursor, name: name, alias: alias))
+    } else {
+      field.path = try cursor.jsonPath()
+      cursor.skipSpace()
+      if cursor.current == ".", let function = aggregateName(&cursor) {
+        aggregate = function
+      }
+    }
+    var cast: String? = nil
+    if cursor.consume("::") {
+      cast = try cursor.identifier()
+    }
+    cursor.skipSpace()
+    try expectItemEnd(&cursor)
+    return .field(SelectField(field: field, alias: alias, cast: cast, aggregate: aggregate))
+  }
+
+  /// `.sum()` `.avg()` `.min()` `.max()` `.count()` after a field.
+  private static func aggregateName(_ cursor: inout ParseCursor) -> String? {
+    for function in ["sum", "avg", "min", "max", "count"] where cursor.looksAt(".\(function)()") {
+      cursor.position += function.unicodeScalars.count + 3
+      return function
+    }
+    return nil
+  }
+
+  /// `!hint`, `!inner`, `!left` (at most two, any order), then `(children)`.
+  private static func embedTail(
+    _ cursor: inout ParseCursor, name: String, alias: String?
+  ) throws(RESTError) -> EmbedSelect {
+    var hint: String? = nil
+    var joinType: JoinType? = nil
+    var parameters = 0
+    while cursor.current == "!" && parameters < 2 {
+      cursor.position += 1
+      parameters += 1
+      if joinType == nil, let type = joinKeyword(&cursor) {
+        joinType = type
+      } else if hint == nil {
+        hint = try cursor.fieldName()
+      } else {
+        throw cursor.failure(expecting: "\"inner\" or \"left\"")
+      }
+    }
+    guard cursor.consume("(") else {
+      throw cursor.failure(expecting: "\"(\"")
+    }
+    let children = try forest(&cursor, nested: true)
+    guard cursor.consume(")") else {
+      throw cursor.failure(expecting: "\",\" or \")\"")
+    }
+    cursor.skipSpace()
+    try expectItemEnd(&cursor)
+    return EmbedSelect(name: name, alias: alias, hint: hint, joinType: joinType, children: children)
+  }
+
+  private static func joinKeyword(_ cursor: inout ParseCursor) -> JoinType? {
+    for (word, type) in [("inner", JoinType.inner), ("left", .left)] where cursor.looksAt(word) {
+      let after = cursor.peek(word.unicodeScalars.count)
+      if after == nil || after == "!" || after == "(" {
+        cursor.position += word.unicodeScalars.count
+        return type
+      }
+    }
+    return nil
+  }
+
+  /// An item ends at `,`, `)` or the end of input.
+  private static func expectItemEnd(_ cursor: inout ParseCursor) throws(RESTError) {
+    guard cursor.isAtEnd || cursor.current == "," || cursor.current == ")" else {
+      throw cursor.failure(expecting: "\"->\", \"::\", \",\", \")\" or end of input")
+    }
+  }
+}

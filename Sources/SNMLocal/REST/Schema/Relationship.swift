@@ -1,0 +1,105 @@
+/// A relationship between two tables found from foreign keys, as PostgREST derives them
+/// (SchemaCache.hs `allM2OandO2ORels`, `addM2MRels`, `addInverseRels`).
+struct Relationship: Sendable {
+  /// Column pairs: (column of `table`, column of `foreignTable`).
+  typealias ColumnPairs = [(String, String)]
+
+  /// A junction table for a many-to-many relationship.
+  struct Junction: Sendable {
+    var table: QualifiedName
+    /// The foreign key from the junction to `table`, and the one to `foreignTable`.
+    var sourceConstraint: String
+    var targetConstraint: String
+    /// (column of `table`, column of the junction)
+    var sourceColumns: ColumnPairs
+    /// (column of `foreignTable`, column of the junction)
+    var targetColumns: ColumnPairs
+  }
+
+  enum Cardinality: Sendable {
+    case manyToOne(constraint: String, columns: ColumnPairs)
+    case oneToMany(constraint: String, columns: ColumnPairs)
+    case oneToOne(constraint: String, columns: ColumnPairs)
+    case manyToMany(Junction)
+  }
+
+  var table: QualifiedName
+  var foreignTable: QualifiedName
+  var cardinality: Cardinality
+  var foreignTableIsView = false
+
+  var isSelf: Bool { table == foreignTable }
+
+  /// Whether the embed is one object (many-to-one, one-to-one) rather than an array.
+  var isToOne: Bool {
+    switch cardinality {
+    case .manyToOne, .oneToOne: true
+    case .oneToMany, .manyToMany: false
+    }
+  }
+
+  var constraint: String? {
+    switch cardinality {
+    case .manyToOne(let name, _), .oneToMany(let name, _), .oneToOne(let name, _): name
+    case .manyToMany: nil
+    }
+  }
+
+  var columnPairs: ColumnPairs? {
+    switch cardinality {
+    case .manyToOne(_, let pairs), .oneToMany(_, let pairs), .oneToOne(_, let pairs): pairs
+    case .manyToMany: nil
+    }
+  }
+
+  /// The single (own, foreign) column pair of a one-column foreign key.
+  var singleColumnPair: (String, String)? {
+    guard let pairs = columnPairs, pairs.count == 1 else { return nil }
+    return pairs[0]
+  }
+
+  /// PostgREST's description in an ambiguity error (`details` of PGRST201).
+  var ambiguityDescription: JSONNode {
+    func list(_ names: [String]) -> String { "(" + names.joined(separator: ", ") + ")" }
+    var members: [(String, JSONNode)] = [
+      ("embedding", .string("\(table.name) with \(foreignTable.name)"))
+    ]
+    switch cardinality {
+    case .manyToMany(let junction):
+      members.append(("cardinality", .string("many-to-many")))
+      members.append(
+        (
+          "relationship",
+          .string(
+            "\(junction.table.name) using \(junction.sourceConstraint)"
+              + list(junction.sourceColumns.map(\.1)) + " and \(junction.targetConstraint)"
+              + list(junction.targetColumns.map(\.1)))
+        ))
+    case .manyToOne(let name, let pairs), .oneToMany(let name, let pairs),
+      .oneToOne(let name, let pairs):
+      let kind =
+        switch cardinality {
+        case .manyToOne: "many-to-one"
+        case .oneToMany: "one-to-many"
+        default: "one-to-one"
+        }
+      members.append(("cardinality", .string(kind)))
+      members.append(
+        (
+          "relationship",
+          .string(
+            "\(name) using \(table.name)\(list(pairs.map(\.0))) and "
+              + "\(foreignTable.name)\(list(pairs.map(\.1)))")
+        ))
+    }
+    return .object(members)
+  }
+
+  /// The `rel!hint` PostgREST suggests for this relationship.
+  var hintName: String {
+    switch cardinality {
+    case .manyToMany(let junction): "'\(foreignTable.name)!\(junction.table.name)'"
+    default: "'\(foreignTable.name)!\(constraint ?? "")'"
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/// What the REST gateway knows about the database: tables and views with their columns and keys,
+/// relationships between them, functions, and the type names a `::cast` may use.
+///
+/// Built by `SchemaIntrospection` at gateway start and again on demand (after migrations);
+/// immutable once built, so requests share it without locks.
+struct SchemaCache: Sendable {
+  /// The schemas the API exposes; the first is the default (`public`).
+  var schemas: [String]
+  var tables: [QualifiedName: TableInfo]
+  /// Relationships keyed by their origin table.
+  var relationships: [QualifiedName: [Relationship]]
+  var routines: [QualifiedName: [RoutineInfo]]
+  /// Cast names (lowercased: `int`, `integer`, `int4`, `text`) to SQL type text
+  /// (`"pg_catalog"."int4"`).
+  var castTypes: [String: String]
+
+  init(
+    schemas: [String], tables: [TableInfo], relationships: [Relationship] = [],
+    routines: [RoutineInfo] = [], castTypes: [String: String] = [:]
+  ) {
+    self.schemas = schemas
+    self.tables = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    self.relationships = Dictionary(grouping: relationships, by: \.table)
+    self.routines = Dictionary(grouping: routines, by: \.name)
+    self.castTypes = castTypes
+  }
+
+  /// The table or view `schema.name`.
+  ///
+  /// Throws 404 PGRST205 "Could not find the table 'public.x' in the schema cache", with a hint
+  /// naming the closest table of the schema.
+  func table(_ name: QualifiedName) throws(RESTError) -> TableInfo {
+    if let table = tables[name] { return table }
+    let names = tables.keys.filter { $0.schema == name.schema }.map(\.name).sorted()
+    let suggestion = FuzzyMatch.best(name.name, among: names, minimum: 0.75)
+    throw RESTError(
+      status: 404, code: "PGRST205",
+      message: "Could not find the table '\(name)' in the schema cache",
+      hint: .optional(suggestion.map { "Perhaps you meant the table '\(name.schema).\($0)'" }))
+  }
+
+  /// The SQL type text for a `::cast`, or 400 42704 as Postgres would say it.
+  func castType(_ name: String) throws(RESTError) -> String {
+    let key = name.lowercased().split(separator: " ").joined(separator: " ")
+    if let sql = castTypes[key] { return sql }
+    throw RESTError(status: 400, code: "42704", message: "type \"\(name)\" does not exist")
+  }
+
+  /// The column of a table that a request names in `columns=` or a body key.
+  ///
+  /// Throws 400 PGRST204 "Could not find the 'x' column of 't' in the schema cache".
+  func column(_ name: String, of table: TableInfo) throws(RESTError) -> ColumnInfo {
+    if let column = table.column(name) { return column }
+    throw RESTError(
+      status: 400, code: "PGRST204",
+      message: "Could not find the '\(name)' column of '\(table.name.name)' in the schema cache")
+  }
+}

@@ -1,0 +1,112 @@
+import Testing
+
+@testable import SNMLocal
+
+@Suite struct SelectParserTests {
+  func field(
+    _ name: String, _ path: [FieldPath.Step] = [], alias: String? = nil, cast: String? = nil
+  ) -> SelectItem {
+    .field(SelectField(field: FieldPath(name: name, path: path), alias: alias, cast: cast))
+  }
+
+  @Test func columnsAliasesAndCasts() throws {
+    #expect(
+      try SelectParser.parse("id, nick:name ,age::text,alias:col::int4")
+        == [
+          field("id"), field("name", alias: "nick"), field("age", cast: "text"),
+          field("col", alias: "alias", cast: "int4"),
+        ])
+  }
+
+  @Test func jsonPaths() throws {
+    #expect(
+      try SelectParser.parse("data->>blood,data->phones->0,tags->-1,x->a->>b::int")
+        == [
+          field("data", [.init(asText: true, operand: .key("blood"))]),
+          field(
+            "data",
+            [
+              .init(asText: false, operand: .key("phones")),
+              .init(asText: false, operand: .index(0)),
+            ]),
+          field("tags", [.init(asText: false, operand: .index(-1))]),
+          field(
+            "x",
+            [.init(asText: false, operand: .key("a")), .init(asText: true, operand: .key("b"))],
+            cast: "int"),
+        ])
+  }
+
+  @Test func embeds() throws {
+    let items = try SelectParser.parse(
+      "name,owner:user_info!dog_owner_fkey!inner(id,name),...spread(a),walks!left(*),empty()")
+    #expect(items.count == 5)
+    guard case .embed(let owner) = items[1], case .embed(let spread) = items[2],
+      case .embed(let walks) = items[3], case .embed(let empty) = items[4]
+    else {
+      Issue.record("expected embeds: \(items)")
+      return
+    }
+    #expect(owner.name == "user_info")
+    #expect(owner.alias == "owner")
+    #expect(owner.hint == "dog_owner_fkey")
+    #expect(owner.joinType == .inner)
+    #expect(owner.children == [field("id"), field("name")])
+    #expect(spread.isSpread && spread.name == "spread")
+    #expect(walks.joinType == .left && walks.hint == nil)
+    #expect(empty.children.isEmpty)
+    let reversed = try SelectParser.parse("rel!inner!fk(*)")
+    guard case .embed(let rel) = reversed.first else {
+      Issue.record("expected an embed")
+      return
+    }
+    #expect(rel.hint == "fk" && rel.joinType == .inner)
+  }
+
+  @Test func quotedAndUnusualNames() throws {
+    #expect(
+      try SelectParser.parse(
+        #""a.dotted.column","(inside,parens)","  col  w  space  ",이름,kebab-case"#)
+        == [
+          field("a.dotted.column"), field("(inside,parens)"), field("  col  w  space  "),
+          field("이름"), field("kebab-case"),
+        ])
+    #expect(try SelectParser.parse(#""with \"quote\"""#) == [field(#"with "quote""#)])
+  }
+
+  @Test func aggregatesAreRecognised() throws {
+    let items = try SelectParser.parse("amount.sum(),count()")
+    guard case .field(let sum) = items[0], case .field(let count) = items[1] else {
+      Issue.record("expected fields")
+      return
+    }
+    #expect(sum.aggregate == "sum")
+    #expect(count.aggregate == "count")
+  }
+
+  @Test func errorsAreBadRequestsWithPosition() {
+    for bad in ["id,clients(name[])", "name!hint", "*!hint", "name::", "a,,b", "rel(a", "a)"] {
+      do {
+        let items = try SelectParser.parse(bad)
+        Issue.record("\(bad) parsed as \(items)")
+      } catch {
+        #expect(error.status == 400, "\(bad)")
+        #expect(error.code == "PGRST100", "\(bad)")
+        #expect(
+          error.message.hasPrefix("\"failed to parse select parameter (\(bad))\" (line 1, column"))
+      }
+    }
+  }
+
+  @Test func errorMessageMatchesPostgREST() {
+    do {
+      _ = try SelectParser.parse("id,clients(name[])")
+      Issue.record("parsed")
+    } catch {
+      #expect(
+        error.message
+          == "\"failed to parse select parameter (id,clients(name[]))\" (line 1, column 16)")
+      #expect(error.detailsText?.hasPrefix("unexpected \"[\" expecting") == true)
+    }
+  }
+}
