@@ -42,7 +42,8 @@ let package = Package(
       name: "SNMShellTests",
       dependencies: ["SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMTestSupport"],
       resources: [.copy("Fixtures")]),
-    .testTarget(name: "SNMLocalTests", dependencies: ["SNMLocal"]),
+    .testTarget(
+      name: "SNMLocalTests", dependencies: ["SNMLocal"], exclude: ["REST/Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -11,14 +11,14 @@ public struct RESTError: Error, Sendable, Equatable {
   public var code: String
   public var message: String
   /// A string, an array (ambiguous embeds) or null.
-  var details: JSONNode
+  var details: LocalJSON
   /// A string or null.
-  var hint: JSONNode
+  var hint: LocalJSON
   /// Extra response headers (e.g. `WWW-Authenticate` on 401).
   public var headers: [(String, String)]
 
   init(
-    status: Int, code: String, message: String, details: JSONNode = .null, hint: JSONNode = .null,
+    status: Int, code: String, message: String, details: LocalJSON = .null, hint: LocalJSON = .null,
     headers: [(String, String)] = []
   ) {
     self.status = status
@@ -47,18 +47,16 @@ public struct RESTError: Error, Sendable, Equatable {
 
   /// The JSON body.
   public var body: String {
-    JSONNode.object([
-      ("code", .string(code)), ("details", details), ("hint", hint), ("message", .string(message)),
-    ]).rendered
+    LocalJSON.object([
+      .init("code", .string(code)), .init("details", details), .init("hint", hint),
+      .init("message", .string(message)),
+    ]).serialized()
   }
 
   /// The error as an HTTP answer: status, JSON body, `Proxy-Status`, and its extra headers.
-  public var response: RESTResponse {
-    var all: [(String, String)] = [
-      ("Content-Type", "application/json; charset=utf-8"),
-      ("Proxy-Status", "PostgREST; error=\(code)"),
-    ]
-    all.append(contentsOf: headers)
-    return RESTResponse(status: status, headers: all, body: Array(body.utf8))
+  public var response: HTTPResponse {
+    var all = HTTPHeaders([("Proxy-Status", "PostgREST; error=\(code)")])
+    for (name, value) in headers { all.add(name, value) }
+    return .json(status: status, body, headers: all)
   }
 }

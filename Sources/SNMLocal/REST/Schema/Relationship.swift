@@ -59,16 +59,16 @@ struct Relationship: Sendable {
   }
 
   /// PostgREST's description in an ambiguity error (`details` of PGRST201).
-  var ambiguityDescription: JSONNode {
+  var ambiguityDescription: LocalJSON {
     func list(_ names: [String]) -> String { "(" + names.joined(separator: ", ") + ")" }
-    var members: [(String, JSONNode)] = [
-      ("embedding", .string("\(table.name) with \(foreignTable.name)"))
+    var members: [LocalJSON.Member] = [
+      .init("embedding", .string("\(table.name) with \(foreignTable.name)"))
     ]
     switch cardinality {
     case .manyToMany(let junction):
-      members.append(("cardinality", .string("many-to-many")))
+      members.append(.init("cardinality", .string("many-to-many")))
       members.append(
-        (
+        .init(
           "relationship",
           .string(
             "\(junction.table.name) using \(junction.sourceConstraint)"
@@ -83,9 +83,9 @@ struct Relationship: Sendable {
         case .oneToMany: "one-to-many"
         default: "one-to-one"
         }
-      members.append(("cardinality", .string(kind)))
+      members.append(.init("cardinality", .string(kind)))
       members.append(
-        (
+        .init(
           "relationship",
           .string(
             "\(name) using \(table.name)\(list(pairs.map(\.0))) and "

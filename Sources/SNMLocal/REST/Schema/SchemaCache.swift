@@ -13,12 +13,15 @@ struct SchemaCache: Sendable {
   /// Cast names (lowercased: `int`, `integer`, `int4`, `text`) to SQL type text
   /// (`"pg_catalog"."int4"`).
   var castTypes: [String: String]
+  /// `pgrst.db_max_rows` set on the connecting role, if any.
+  var configuredMaxRows: Int?
 
   init(
     schemas: [String], tables: [TableInfo], relationships: [Relationship] = [],
-    routines: [RoutineInfo] = [], castTypes: [String: String] = [:]
+    routines: [RoutineInfo] = [], castTypes: [String: String] = [:], configuredMaxRows: Int? = nil
   ) {
     self.schemas = schemas
+    self.configuredMaxRows = configuredMaxRows
     self.tables = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.relationships = Dictionary(grouping: relationships, by: \.table)
     self.routines = Dictionary(grouping: routines, by: \.name)

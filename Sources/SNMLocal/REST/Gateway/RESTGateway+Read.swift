@@ -1,0 +1,66 @@
+/// GET and HEAD on a table or view.
+extension RESTGateway {
+  func read(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
+    var planner = ReadPlanner(cache: context.cache)
+    var plan = try planner.plan(
+      context.query, table: table, name: table.name.name, source: .relation(table.name))
+    plan.range = try RangeRules.effective(
+      header: context.request.headers["Range"], query: context.query.ranges[[]],
+      maxRows: context.maxRows)
+    let count = context.preferences.count
+    var sql = SQLWriter()
+    try sql.readStatement(
+      plan, cache: context.cache, count: count, countLimit: context.maxRows.map { $0 + 1 },
+      shape: context.shape)
+    var statements = [sql.statement]
+    if count == .planned || count == .estimated {
+      var explain = SQLWriter()
+      try explain.plannedCountStatement(plan, cache: context.cache)
+      statements.append(explain.statement)
+    }
+    let results = try run(statements, context, readOnly: true)
+    let row = ResultRow(results[0])
+    let total = Self.total(row, results: results, count: count, maxRows: context.maxRows)
+    return try rowsResponse(row, total: total, offset: plan.range?.offset ?? 0, context)
+  }
+
+  /// The total for `Content-Range`: exact, planned (`EXPLAIN`), or estimated (exact up to
+  /// max-rows, planned beyond).
+  static func total(
+    _ row: ResultRow, results: [PGResult], count: CountMethod?, maxRows: Int?
+  ) -> Int? {
+    switch count {
+    case nil: return nil
+    case .exact: return row.total
+    case .planned: return results.count > 1 ? ResultRow.plannedRows(results[1]) : row.total
+    case .estimated:
+      guard let exact = row.total, let maxRows, exact > maxRows, results.count > 1 else {
+        return row.total
+      }
+      return max(maxRows, ResultRow.plannedRows(results[1]) ?? exact)
+    }
+  }
+
+  /// The answer for rows read (tables, views, functions returning sets): status from the range,
+  /// `Content-Range`, and the body Postgres built.
+  func rowsResponse(
+    _ row: ResultRow, total: Int?, offset: Int, _ context: Context
+  ) throws -> HTTPResponse {
+    if context.media.isSingular && row.pageTotal != 1 {
+      throw RESTError.singularity(rows: row.pageTotal)
+    }
+    var headers = context.baseHeaders()
+    let contentRange = RangeRules.contentRange(
+      offset: offset, pageTotal: row.pageTotal, total: total)
+    let status: Int
+    do {
+      status = try RangeRules.status(offset: offset, pageTotal: row.pageTotal, total: total)
+    } catch {
+      var response = error.response
+      response.headers["Content-Range"] = contentRange
+      return response
+    }
+    headers.add("Content-Range", contentRange)
+    return HTTPResponse(status: status, headers: headers, body: Array(row.body.utf8))
+  }
+}

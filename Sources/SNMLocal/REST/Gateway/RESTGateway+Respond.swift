@@ -1,0 +1,107 @@
+/// Routing a request to a read, a write, a call or the OpenAPI document.
+extension RESTGateway {
+  /// What every handler needs about the request, parsed once.
+  struct Context {
+    var request: HTTPRequest
+    var auth: RequestAuth
+    var database: PGPool
+    var cache: SchemaCache
+    var method: String
+    var schema: String
+    var query: QueryParameters
+    var preferences: Preferences
+    var media: MediaType
+    var maxRows: Int?
+
+    var isHead: Bool { method == "HEAD" }
+    var isRead: Bool { method == "GET" || method == "HEAD" }
+
+    /// The shape of the body: none for HEAD.
+    var shape: ResultShape { isHead ? .none : media.shape }
+
+    /// Headers every successful answer carries.
+    func baseHeaders(contentType: Bool = true) -> HTTPHeaders {
+      var headers = HTTPHeaders()
+      if contentType { headers.add("Content-Type", media.contentType) }
+      if cache.schemas.count > 1 { headers.add("Content-Profile", schema) }
+      if let applied = preferences.applied() { headers.add("Preference-Applied", applied) }
+      return headers
+    }
+  }
+
+  func respond(
+    _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache
+  ) throws -> HTTPResponse {
+    let method = request.method.uppercased()
+    let resource = try RESTResource.parse(path: request.path)
+    let isRead = method == "GET" || method == "HEAD"
+    let schema = try Self.schema(
+      profile: isRead ? request.headers["Accept-Profile"] : request.headers["Content-Profile"],
+      cache: cache)
+    if resource == .root {
+      guard isRead else { throw RESTError.unsupportedMethod(method) }
+      _ = try MediaType.negotiate(request.headers["Accept"], root: true)
+      return try openAPIResponse(
+        request, auth: auth, database: database, cache: cache, schema: schema)
+    }
+    let context = Context(
+      request: request, auth: auth, database: database, cache: cache, method: method,
+      schema: schema, query: try QueryParameters.parse(request.query),
+      preferences: try Preferences.parse(request.headers.values(for: "Prefer")),
+      media: try MediaType.negotiate(request.headers["Accept"], root: false),
+      maxRows: cache.configuredMaxRows ?? settings.maxRows)
+    switch resource {
+    case .root:
+      throw RESTError.invalidResourcePath
+    case .routine(let name):
+      return try call(QualifiedName(schema: schema, name: name), context)
+    case .relation(let name):
+      let table = try cache.table(QualifiedName(schema: schema, name: name))
+      try Self.refuseNonFilters(context.query)
+      switch method {
+      case "GET", "HEAD": return try read(table, context)
+      case "POST": return try insert(table, context)
+      case "PATCH": return try update(table, context)
+      case "DELETE": return try delete(table, context)
+      case "PUT": return try put(table, context)
+      default: throw RESTError.unsupportedMethod(method)
+      }
+    }
+  }
+
+  /// A table request's parameters must all be filters or reserved words: PostgREST silently
+  /// ignores the others (`age=noop.1`), which would let a typo turn a DELETE into "delete all".
+  /// snm answers 400 PGRST100 instead, as PostgREST does for an embedded `a.b=noop.1`.
+  static func refuseNonFilters(_ query: QueryParameters) throws(RESTError) {
+    for argument in query.arguments where argument.name != "apikey" {
+      _ = try FilterParser.parse(argument.value)
+      throw RESTError.queryParse(
+        source: "failed to parse filter (\(argument.value))", column: 1,
+        details: "expecting an operator (eq, gt, ...) before the value")
+    }
+  }
+
+  /// The schema a profile header selects, or the default; 406 PGRST106 for one not exposed.
+  static func schema(profile: String?, cache: SchemaCache) throws(RESTError) -> String {
+    guard let profile = profile?.trimmingCharacters(in: " \t"), !profile.isEmpty else {
+      return cache.schemas.first ?? "public"
+    }
+    guard cache.schemas.contains(profile) else {
+      throw RESTError.unacceptableSchema(profile, exposed: cache.schemas)
+    }
+    return profile
+  }
+
+  /// Runs statements in one transaction as the request's role; `check` sees the first result
+  /// before the commit and may throw to roll everything back.
+  func run(
+    _ statements: [PGStatement], _ context: Context, readOnly: Bool,
+    check: (ResultRow) throws -> Void = { _ in }
+  ) throws -> [PGResult] {
+    try context.database.transaction(auth: context.auth, readOnly: readOnly) { transaction in
+      let results = try transaction.pipeline(statements)
+      try check(ResultRow(results[0]))
+      return results
+    }
+  }
+}

@@ -1,0 +1,206 @@
+/// POST (insert, upsert), PATCH (update) and DELETE on a table or view.
+extension RESTGateway {
+  func insert(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
+    let body = try RequestBody.parse(
+      context.request.body, contentType: context.request.headers["Content-Type"])
+    guard body.isObject || body.value.arrayValue != nil else {
+      throw RESTError.invalidBody("Empty or invalid json")
+    }
+    let names: [String]
+    if let listed = context.query.columns {
+      names = listed
+    } else {
+      names = try body.uniformKeys() ?? []
+    }
+    var columns: [ColumnInfo] = []
+    var seen: Set<String> = []
+    for name in names where seen.insert(name).inserted {
+      columns.append(try context.cache.column(name, of: table))
+    }
+    let prefs = context.preferences
+    let defaults =
+      prefs.missingDefault == true ? columns.filter { $0.defaultExpression != nil } : []
+    var conflict: SQLWriter.Conflict? = nil
+    if let resolution = prefs.resolution {
+      conflict = SQLWriter.Conflict(
+        columns: context.query.onConflict ?? table.primaryKey,
+        merge: resolution == .mergeDuplicates)
+    }
+    let tracksInserted =
+      conflict?.merge == true && table.kind == .table && prefs.returnRepresentation
+    let returning: SQLWriter.Returning =
+      tracksInserted ? .rowsAndInserted : (returnsRows(prefs) ? .rows : .count)
+    let plan = try returnedRows(table, context, expandStar: tracksInserted)
+    var sql = SQLWriter()
+    try sql.writeStatement(
+      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.media.shape,
+      tracksInserted: tracksInserted
+    ) { (writer: inout SQLWriter) throws(RESTError) in
+      writer.insert(
+        into: table, columns: columns, body: body.text, isObject: body.isObject,
+        defaults: defaults, conflict: conflict, returning: returning)
+    }
+    let row = try runWrite(sql.statement, context)
+    var headers = context.baseHeaders(contentType: plan != nil)
+    headers.add("Content-Range", "*/" + (prefs.count != nil ? String(row.pageTotal) : "*"))
+    if prefs.returning == .headersOnly, let location = location(table, body: body, row: row) {
+      headers.add("Location", location)
+    }
+    let status = (conflict?.merge == true && row.inserted == 0) ? 200 : 201
+    return HTTPResponse(
+      status: status, headers: headers, body: plan == nil ? [] : Array(row.body.utf8))
+  }
+
+  func update(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
+    let body = try RequestBody.parse(
+      context.request.body, contentType: context.request.headers["Content-Type"])
+    guard let members = body.value.objectValue else {
+      throw RESTError.invalidBody("Empty or invalid json")
+    }
+    let keys = Set(members.map(\.key))
+    var columns: [ColumnInfo] = []
+    var defaulted: [ColumnInfo] = []
+    var seen: Set<String> = []
+    for name in context.query.columns ?? members.map(\.key) where seen.insert(name).inserted {
+      let column = try context.cache.column(name, of: table)
+      if !keys.contains(name) && context.preferences.missingDefault == true {
+        defaulted.append(column)
+      } else {
+        columns.append(column)
+      }
+    }
+    let root = try rootConditions(table, context)
+    let plan = try returnedRows(table, context, expandStar: false)
+    var sql = SQLWriter()
+    try sql.writeStatement(
+      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.media.shape,
+      tracksInserted: false
+    ) { (writer: inout SQLWriter) throws(RESTError) in
+      try writer.update(
+        table, columns: columns, defaulted: defaulted, body: body.text, root: root,
+        range: context.query.ranges[[]], returning: plan == nil ? .count : .rows)
+    }
+    let row = try runWrite(sql.statement, context)
+    return modifiedResponse(row, plan: plan, context)
+  }
+
+  func delete(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
+    let root = try rootConditions(table, context)
+    let plan = try returnedRows(table, context, expandStar: false)
+    var sql = SQLWriter()
+    try sql.writeStatement(
+      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.media.shape,
+      tracksInserted: false
+    ) { (writer: inout SQLWriter) throws(RESTError) in
+      try writer.delete(
+        from: table, root: root, range: context.query.ranges[[]],
+        returning: plan == nil ? .count : .rows)
+    }
+    let row = try runWrite(sql.statement, context)
+    return modifiedResponse(row, plan: plan, context)
+  }
+
+  /// PUT (single-row upsert) is not part of what snm sends; answered as PostgREST's
+  /// "not implemented".
+  func put(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
+    throw RESTError.notImplemented(
+      "PUT is not supported by this gateway; use POST with Prefer: resolution=merge-duplicates")
+  }
+
+  private func returnsRows(_ prefs: Preferences) -> Bool {
+    prefs.returning == .representation
+  }
+
+  /// The plan of the rows a write returns (over `pgrst_source`), or nil for `return=minimal`.
+  private func returnedRows(
+    _ table: TableInfo, _ context: Context, expandStar: Bool
+  ) throws -> ReadPlan? {
+    guard returnsRows(context.preferences) else { return nil }
+    var select = context.query.select
+    if expandStar {
+      select = select.flatMap { item -> [SelectItem] in
+        if case .field(let field) = item, field.isStar {
+          return table.columns.map { .field(SelectField(field: FieldPath(name: $0.name))) }
+        }
+        return [item]
+      }
+    }
+    var planner = ReadPlanner(cache: context.cache)
+    return try planner.plan(
+      context.query, table: table, name: table.name.name, source: .named("pgrst_source"),
+      alias: table.name.name, select: select, scope: .embedsOnly)
+  }
+
+  /// The root level's conditions and order, for an UPDATE/DELETE WHERE.
+  private func rootConditions(_ table: TableInfo, _ context: Context) throws -> ReadPlan {
+    var planner = ReadPlanner(cache: context.cache)
+    return try planner.plan(
+      context.query, table: table, name: table.name.name, source: .relation(table.name),
+      select: [], scope: .rootOnly)
+  }
+
+  /// Runs a write; a singular `Accept` with other than one row, or `max-affected` exceeded under
+  /// `handling=strict`, rolls it back.
+  private func runWrite(_ statement: PGStatement, _ context: Context) throws -> ResultRow {
+    let prefs = context.preferences
+    let results = try run([statement], context, readOnly: false) { row in
+      if context.media.isSingular && row.pageTotal != 1 {
+        throw RESTError.singularity(rows: row.pageTotal)
+      }
+      if prefs.strict == true, let limit = prefs.maxAffected, row.pageTotal > limit {
+        throw RESTError.maxAffectedViolation(rows: row.pageTotal)
+      }
+    }
+    return ResultRow(results[0])
+  }
+
+  /// PATCH/DELETE: 204 without a body, 200 with the rows; `Content-Range: 0-(n-1)/n`.
+  private func modifiedResponse(_ row: ResultRow, plan: ReadPlan?, _ context: Context)
+    -> HTTPResponse
+  {
+    var headers = context.baseHeaders(contentType: plan != nil)
+    headers.add(
+      "Content-Range",
+      RangeRules.contentRange(
+        offset: 0, pageTotal: row.pageTotal,
+        total: context.preferences.count != nil ? row.pageTotal : nil))
+    guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
+    return HTTPResponse(status: 200, headers: headers, body: Array(row.body.utf8))
+  }
+
+  /// `Location: /table?pk=eq.value` for `return=headers-only` when one row with a known primary
+  /// key was inserted.
+  private func location(_ table: TableInfo, body: RequestBody, row: ResultRow) -> String? {
+    guard row.pageTotal == 1, !table.primaryKey.isEmpty else { return nil }
+    let object = body.value.objectValue ?? body.value.arrayValue?.first?.objectValue
+    var items: [String] = []
+    for key in table.primaryKey {
+      guard let value = object?.first(where: { $0.key == key })?.value else { return nil }
+      let text: String
+      switch value {
+      case .string(let string): text = string
+      case .number(let number): text = number
+      case .bool(let flag): text = flag ? "true" : "false"
+      default: return nil
+      }
+      items.append("\(Self.percentEncoded(key))=eq.\(Self.percentEncoded(text))")
+    }
+    return "/\(Self.percentEncoded(table.name.name))?" + items.joined(separator: "&")
+  }
+
+  static func percentEncoded(_ text: String) -> String {
+    var out = ""
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = String(byte, radix: 16, uppercase: true)
+        out += "%" + (hex.count == 1 ? "0" + hex : hex)
+      }
+    }
+    return out
+  }
+}

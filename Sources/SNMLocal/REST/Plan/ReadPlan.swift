@@ -1,0 +1,66 @@
+/// One level of a read, resolved against the schema cache: where rows come from, which columns and
+/// embeds to return, and the conditions, order and range of this level.
+struct ReadPlan: Sendable {
+  /// Where the rows of a level come from.
+  enum Source: Sendable {
+    /// A table or view.
+    case relation(QualifiedName)
+    /// A CTE of the same statement (`pgrst_source`, the rows a write or a function returned).
+    case named(String)
+  }
+
+  var source: Source
+  /// The table describing the rows (columns, relationships); nil for a function's anonymous record.
+  var table: TableInfo?
+  /// The name errors use for this level (the table name).
+  var name: String
+  /// The SQL alias in FROM; nil to refer to a relation by its qualified name.
+  var alias: String?
+  var fields: [SelectField]
+  var embeds: [EmbedPlan] = []
+  var conditions: [Condition] = []
+  var order: [OrderTerm] = []
+  var range: QueryParameters.Range?
+
+  /// How this level's columns are qualified in SQL: `"t_1"` or `"public"."t"`.
+  var reference: String {
+    if let alias { return SQLText.identifier(alias) }
+    if case .relation(let name) = source { return name.sql }
+    return SQLText.identifier(name)
+  }
+
+  /// Whether the level returns nothing (no columns, no embeds with columns): `rel()` used only to
+  /// filter, which PostgREST leaves out of the output.
+  var isEmpty: Bool {
+    fields.isEmpty && embeds.allSatisfy(\.plan.isEmpty)
+  }
+
+  /// The embed whose key (alias or name) is `key`.
+  func embed(_ key: String) -> EmbedPlan? {
+    embeds.first { $0.key == key || $0.name == key }
+  }
+}
+
+/// An embedded resource of a level: the relationship to it and its own plan.
+struct EmbedPlan: Sendable {
+  /// The output key (alias, else the name written).
+  var key: String
+  /// The name written in `select` (table, constraint or column).
+  var name: String
+  var relationship: Relationship
+  var joinType: JoinType?
+  var isSpread: Bool
+  /// The alias of the lateral subquery that holds this embed's JSON.
+  var lateralAlias: String
+  var plan: ReadPlan
+
+  var isInner: Bool { joinType == .inner }
+}
+
+/// A resolved condition of a level's WHERE.
+indirect enum Condition: Sendable {
+  case filter(Filter)
+  /// `rel=is.null` / `rel=not.is.null` on an embed: whether the parent row has a match.
+  case embedPresence(key: String, present: Bool)
+  case group(negated: Bool, conjunction: LogicTree.Conjunction, children: [Condition])
+}

@@ -1,0 +1,41 @@
+/// How the rows of a request become the response body, built in Postgres
+/// (Statements.hs / SqlFragment.hs `asJsonF`, `asJsonSingleF`, `asCsvF`).
+enum ResultShape: Sendable, Equatable {
+  /// A JSON array (`application/json`), optionally without null-valued keys.
+  case array(stripNulls: Bool)
+  /// One JSON object (`application/vnd.pgrst.object+json`); the gateway checks there is one row.
+  case object(stripNulls: Bool)
+  /// `text/csv`: a header line of column names, then one line per row.
+  case csv
+  /// No body (HEAD, `return=minimal`).
+  case none
+
+  /// The body expression over the rows `_postgrest_t` of `source` (a CTE name); `scalar` rows
+  /// hold one value in `pgrst_scalar`.
+  func expression(source: String, scalar: Bool) -> String {
+    let row = scalar ? "\"_postgrest_t\".\"pgrst_scalar\"" : "\"_postgrest_t\""
+    func stripped(_ strip: Bool) -> String {
+      strip && !scalar ? "json_strip_nulls(row_to_json(\"_postgrest_t\"))" : row
+    }
+    switch self {
+    case .array(let strip):
+      return "coalesce(json_agg(\(stripped(strip))), '[]')::text"
+    case .object(let strip):
+      return "coalesce((json_agg(\(stripped(strip)))->0)::text, 'null')"
+    case .csv:
+      let header =
+        "(SELECT coalesce(string_agg(\"a\".\"k\", ','), '') FROM (SELECT json_object_keys(\"r\") AS \"k\" "
+        + "FROM (SELECT row_to_json(\"hh\") AS \"r\" FROM \(source) AS \"hh\" LIMIT 1) AS \"s\") AS \"a\")"
+      let text = "\"_postgrest_t\"::text"
+      return header
+        + " || chr(10) || coalesce(string_agg(substring(\(text), 2, length(\(text)) - 2), chr(10)), '')"
+    case .none:
+      return "''"
+    }
+  }
+}
+
+/// How the total row count is found (`Prefer: count=...`).
+enum CountMethod: String, Sendable {
+  case exact, planned, estimated
+}

@@ -1,0 +1,252 @@
+/// SQL for a `ReadPlan`: one SELECT per level, embeds as LATERAL subqueries whose rows become
+/// JSON in Postgres (`row_to_json` for to-one, `json_agg` for to-many), as PostgREST builds them
+/// (QueryBuilder.hs `readPlanToQuery`, `readPlanToCountQuery`).
+extension SQLWriter {
+  /// The parent an embedded level is joined to.
+  struct JoinContext {
+    var relationship: Relationship
+    var parentReference: String
+    /// The alias for a many-to-many junction table.
+    var junctionAlias: String
+  }
+
+  /// `SELECT <columns, embeds> FROM <source> <laterals> WHERE <join, conditions> ORDER BY ...
+  /// LIMIT ... OFFSET ...`.
+  mutating func select(
+    _ plan: ReadPlan, cache: SchemaCache, join: JoinContext? = nil
+  ) throws(RESTError) {
+    append("SELECT ")
+    var items = 0
+    for field in plan.fields {
+      if items > 0 { append(", ") }
+      try selectField(field, plan: plan, cache: cache)
+      items += 1
+    }
+    for embed in plan.embeds where !embed.plan.isEmpty {
+      if items > 0 { append(", ") }
+      let lateral = SQLText.identifier(embed.lateralAlias)
+      if embed.isSpread {
+        append(lateral + ".*")
+      } else if embed.relationship.isToOne {
+        append("row_to_json(\(lateral).*) AS ")
+        identifier(embed.key)
+      } else {
+        append("COALESCE(\(lateral).\(lateral), '[]') AS ")
+        identifier(embed.key)
+      }
+      items += 1
+    }
+    append(" ")
+    from(plan, join: join)
+    for embed in plan.embeds {
+      try lateralJoin(embed, parent: plan, cache: cache)
+    }
+    try whereClause(plan, join: join, countMode: false)
+    try orderClause(plan)
+    if let range = plan.range {
+      if let limit = range.limit {
+        append(" LIMIT ")
+        bind(String(limit))
+      }
+      if range.offset > 0 {
+        append(" OFFSET ")
+        bind(String(range.offset))
+      }
+    }
+  }
+
+  /// `SELECT 1 FROM <source> WHERE <join, conditions, EXISTS for inner embeds>`: the rows a count
+  /// covers, without embeds' JSON.
+  mutating func countSource(
+    _ plan: ReadPlan, cache: SchemaCache, join: JoinContext? = nil
+  ) throws(RESTError) {
+    append("SELECT 1 ")
+    from(plan, join: join)
+    try whereClause(plan, join: join, countMode: true)
+  }
+
+  mutating func from(_ plan: ReadPlan, join: JoinContext?) {
+    append("FROM ")
+    switch plan.source {
+    case .relation(let name): append(name.sql)
+    case .named(let name): identifier(name)
+    }
+    if let alias = plan.alias {
+      append(" AS ")
+      identifier(alias)
+    }
+    if let join, case .manyToMany(let junction) = join.relationship.cardinality {
+      append(", " + junction.table.sql + " AS ")
+      identifier(join.junctionAlias)
+    }
+  }
+
+  private mutating func selectField(
+    _ field: SelectField, plan: ReadPlan, cache: SchemaCache
+  ) throws(RESTError) {
+    if field.isStar {
+      append(plan.reference + ".*")
+      return
+    }
+    if let cast = field.cast {
+      let type = try cache.castType(cast)
+      append("CAST(")
+      fieldExpression(field.field, reference: plan.reference)
+      append(" AS \(type))")
+    } else {
+      fieldExpression(field.field, reference: plan.reference)
+    }
+    if let alias = field.alias {
+      append(" AS ")
+      identifier(alias)
+    } else if !field.field.path.isEmpty || field.cast != nil {
+      append(" AS ")
+      identifier(field.field.outputName)
+    }
+  }
+
+  /// `reference."column"` followed by its JSON path, keys and indexes bound as parameters.
+  mutating func fieldExpression(_ field: FieldPath, reference: String) {
+    append(reference + "." + SQLText.identifier(field.name))
+    for step in field.path {
+      append(step.asText ? "->>" : "->")
+      switch step.operand {
+      case .key(let key): bind(key)
+      case .index(let index): bind(String(index), as: "integer")
+      }
+    }
+  }
+
+  private mutating func lateralJoin(
+    _ embed: EmbedPlan, parent: ReadPlan, cache: SchemaCache
+  ) throws(RESTError) {
+    let lateral = SQLText.identifier(embed.lateralAlias)
+    let context = JoinContext(
+      relationship: embed.relationship, parentReference: parent.reference,
+      junctionAlias: embed.lateralAlias + "_j")
+    append(embed.isInner ? " INNER JOIN LATERAL (" : " LEFT JOIN LATERAL (")
+    if embed.relationship.isToOne {
+      try select(embed.plan, cache: cache, join: context)
+      append(") AS \(lateral) ON TRUE")
+    } else {
+      append("SELECT json_agg(\(lateral)) AS \(lateral) FROM (")
+      try select(embed.plan, cache: cache, join: context)
+      append(") AS \(lateral)) AS \(lateral) ON ")
+      append(embed.isInner ? "\(lateral) IS NOT NULL" : "TRUE")
+    }
+  }
+
+  /// The WHERE: join conditions to the parent, then the level's conditions; in count mode inner
+  /// embeds become EXISTS subqueries.
+  mutating func whereClause(
+    _ plan: ReadPlan, join: JoinContext?, countMode: Bool
+  ) throws(RESTError) {
+    var parts = 0
+    func next(_ writer: inout SQLWriter) {
+      writer.append(parts == 0 ? " WHERE " : " AND ")
+      parts += 1
+    }
+    if let join {
+      for (childColumn, parentColumn) in joinColumns(join, childReference: plan.reference) {
+        next(&self)
+        append("\(childColumn) = \(parentColumn)")
+      }
+    }
+    for condition in plan.conditions {
+      next(&self)
+      try self.condition(condition, plan: plan, countMode: countMode)
+    }
+    if countMode {
+      for embed in plan.embeds where embed.isInner {
+        next(&self)
+        try existsEmbed(embed, parent: plan)
+      }
+    }
+  }
+
+  /// `EXISTS (SELECT 1 FROM child WHERE join AND conditions)`.
+  private mutating func existsEmbed(_ embed: EmbedPlan, parent: ReadPlan) throws(RESTError) {
+    append("EXISTS (")
+    let context = JoinContext(
+      relationship: embed.relationship, parentReference: parent.reference,
+      junctionAlias: embed.lateralAlias + "_j")
+    append("SELECT 1 ")
+    from(embed.plan, join: context)
+    try whereClause(embed.plan, join: context, countMode: true)
+    append(")")
+  }
+
+  /// (child expression, parent expression) pairs that join a level to its parent.
+  private func joinColumns(
+    _ join: JoinContext, childReference: String
+  ) -> [(String, String)] {
+    let parent = join.parentReference
+    switch join.relationship.cardinality {
+    case .manyToOne(_, let pairs), .oneToMany(_, let pairs), .oneToOne(_, let pairs):
+      return pairs.map { pair in
+        (
+          childReference + "." + SQLText.identifier(pair.1),
+          parent + "." + SQLText.identifier(pair.0)
+        )
+      }
+    case .manyToMany(let junction):
+      let junctionReference = SQLText.identifier(join.junctionAlias)
+      let source = junction.sourceColumns.map { pair in
+        (
+          junctionReference + "." + SQLText.identifier(pair.1),
+          parent + "." + SQLText.identifier(pair.0)
+        )
+      }
+      let target = junction.targetColumns.map { pair in
+        (
+          childReference + "." + SQLText.identifier(pair.0),
+          junctionReference + "." + SQLText.identifier(pair.1)
+        )
+      }
+      return source + target
+    }
+  }
+
+  mutating func condition(
+    _ condition: Condition, plan: ReadPlan, countMode: Bool
+  ) throws(RESTError) {
+    switch condition {
+    case .filter(let filter):
+      self.filter(filter, reference: plan.reference, table: plan.table)
+    case .embedPresence(let key, let present):
+      guard let embed = plan.embed(key) else { throw RESTError.notEmbedded(key) }
+      if countMode {
+        append(present ? "" : "NOT ")
+        try existsEmbed(embed, parent: plan)
+      } else {
+        append(SQLText.identifier(embed.lateralAlias))
+        append(present ? " IS DISTINCT FROM NULL" : " IS NOT DISTINCT FROM NULL")
+      }
+    case .group(let negated, let conjunction, let children):
+      append(negated ? "NOT (" : "(")
+      try join(children, separator: conjunction == .and ? " AND " : " OR ") {
+        (writer: inout SQLWriter, child: Condition) throws(RESTError) in
+        try writer.condition(child, plan: plan, countMode: countMode)
+      }
+      append(")")
+    }
+  }
+
+  mutating func orderClause(_ plan: ReadPlan) throws(RESTError) {
+    guard !plan.order.isEmpty else { return }
+    append(" ORDER BY ")
+    try join(plan.order, separator: ", ") {
+      (writer: inout SQLWriter, term: OrderTerm) throws(RESTError) in
+      if let relation = term.relation {
+        guard let embed = plan.embed(relation) else { throw RESTError.notEmbedded(relation) }
+        writer.fieldExpression(term.field, reference: SQLText.identifier(embed.lateralAlias))
+      } else {
+        writer.fieldExpression(term.field, reference: plan.reference)
+      }
+      if let descending = term.descending { writer.append(descending ? " DESC" : " ASC") }
+      if let nullsFirst = term.nullsFirst {
+        writer.append(nullsFirst ? " NULLS FIRST" : " NULLS LAST")
+      }
+    }
+  }
+}

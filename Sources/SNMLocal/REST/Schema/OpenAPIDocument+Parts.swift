@@ -1,0 +1,279 @@
+/// Paths, definitions and shared parameters of the OpenAPI document.
+extension OpenAPIDocument {
+  static func reference(_ name: String) -> LocalJSON {
+    .object([.init("$ref", .string("#/parameters/\(name)"))])
+  }
+
+  func tablePath(_ table: TableInfo, allowed: Set<String>) -> LocalJSON {
+    let name = table.name.name
+    let filters = table.columns.map { Self.reference("rowFilter.\(name).\($0.name)") }
+    let tags = LocalJSON.array([.string(name)])
+    var operations: [LocalJSON.Member] = []
+    func response(_ code: String, _ text: String, schema: LocalJSON? = nil) -> LocalJSON.Member {
+      var members: [LocalJSON.Member] = [.init("description", .string(text))]
+      if let schema { members.append(.init("schema", schema)) }
+      return .init(code, .object(members))
+    }
+    if allowed.contains("select") {
+      var get: [LocalJSON.Member] = []
+      if let comment = table.comment { get.append(.init("summary", .string(comment))) }
+      get += [
+        .init(
+          "parameters",
+          .array(
+            filters
+              + ["select", "order", "range", "rangeUnit", "offset", "limit", "preferCount"].map(
+                Self.reference))),
+        .init(
+          "responses",
+          .object([
+            response(
+              "200", "OK",
+              schema: .object([
+                .init("items", .object([.init("$ref", .string("#/definitions/\(name)"))])),
+                .init("type", .string("array")),
+              ])),
+            response("206", "Partial Content"),
+          ])),
+        .init("tags", tags),
+      ]
+      operations.append(.init("get", .object(get)))
+    }
+    if allowed.contains("insert") && table.insertable {
+      operations.append(
+        .init(
+          "post",
+          .object([
+            .init(
+              "parameters",
+              .array(["body.\(name)", "select", "preferPost"].map(Self.reference))),
+            .init("responses", .object([response("201", "Created")])), .init("tags", tags),
+          ])))
+    }
+    if allowed.contains("delete") && table.deletable {
+      operations.append(
+        .init(
+          "delete",
+          .object([
+            .init("parameters", .array(filters + [Self.reference("preferReturn")])),
+            .init("responses", .object([response("204", "No Content")])), .init("tags", tags),
+          ])))
+    }
+    if allowed.contains("update") && table.updatable {
+      operations.append(
+        .init(
+          "patch",
+          .object([
+            .init(
+              "parameters",
+              .array(filters + [Self.reference("body.\(name)"), Self.reference("preferReturn")])),
+            .init("responses", .object([response("204", "No Content")])), .init("tags", tags),
+          ])))
+    }
+    return .object(operations)
+  }
+
+  func routinePath(_ routine: RoutineInfo) -> LocalJSON {
+    let tags = LocalJSON.array([.string("(rpc) \(routine.name.name)")])
+    let responses = LocalJSON.object([.init("200", .object([.init("description", .string("OK"))]))])
+    var properties: [LocalJSON.Member] = []
+    for parameter in routine.parameters where !parameter.name.isEmpty {
+      properties.append(
+        .init(
+          parameter.name,
+          .object(
+            Self.typeMembers(type: parameter.type, element: Self.elementType(parameter.type)))))
+    }
+    let required = routine.parameters.filter { $0.isRequired && !$0.name.isEmpty }.map {
+      LocalJSON.string($0.name)
+    }
+    var summary: [LocalJSON.Member] = []
+    if let comment = routine.comment { summary.append(.init("summary", .string(comment))) }
+    var operations: [LocalJSON.Member] = [
+      .init(
+        "post",
+        .object(
+          summary + [
+            .init(
+              "parameters",
+              .array([
+                .object([
+                  .init("in", .string("body")), .init("name", .string("args")),
+                  .init("required", .bool(true)),
+                  .init(
+                    "schema",
+                    .object([
+                      .init("properties", .object(properties)), .init("required", .array(required)),
+                      .init("type", .string("object")),
+                    ])),
+                ]),
+                Self.reference("preferParams"),
+              ])),
+            .init("produces", .array(Self.mediaTypes)), .init("responses", responses),
+            .init("tags", tags),
+          ]))
+    ]
+    if routine.volatility != .volatile {
+      let query = routine.parameters.filter { !$0.name.isEmpty }.map { parameter in
+        LocalJSON.object(
+          [
+            .init("format", .string(parameter.type)), .init("in", .string("query")),
+            .init("name", .string(parameter.name)), .init("required", .bool(parameter.isRequired)),
+          ]
+            + Self.typeMembers(type: parameter.type, element: Self.elementType(parameter.type))
+            .filter { $0.key != "format" })
+      }
+      operations.insert(
+        .init(
+          "get",
+          .object(
+            summary + [
+              .init("parameters", .array(query)), .init("produces", .array(Self.mediaTypes)),
+              .init("responses", responses), .init("tags", tags),
+            ])), at: 0)
+    }
+    return .object(operations)
+  }
+
+  func definition(_ table: TableInfo) -> LocalJSON {
+    var properties: [LocalJSON.Member] = []
+    for column in table.columns {
+      var members: [LocalJSON.Member] = []
+      if let defaultValue = column.defaultExpression {
+        members.append(.init("default", .string(defaultValue)))
+      }
+      if let text = description(column, of: table) {
+        members.append(.init("description", .string(text)))
+      }
+      if !column.enumValues.isEmpty {
+        members.append(.init("enum", .array(column.enumValues.map(LocalJSON.string))))
+      }
+      members += Self.typeMembers(type: column.type, element: column.elementType)
+      if let maxLength = column.maxLength { members.append(.init("maxLength", .int(maxLength))) }
+      properties.append(.init(column.name, .object(members)))
+    }
+    let required = table.columns.filter { !$0.isNullable && $0.defaultExpression == nil }.map {
+      LocalJSON.string($0.name)
+    }
+    var members: [LocalJSON.Member] = []
+    if let comment = table.comment { members.append(.init("description", .string(comment))) }
+    members += [
+      .init("properties", .object(properties)), .init("required", .array(required)),
+      .init("type", .string("object")),
+    ]
+    return .object(members)
+  }
+
+  /// The column comment, then the key notes PostgREST adds.
+  func description(_ column: ColumnInfo, of table: TableInfo) -> String? {
+    var notes: [String] = []
+    if table.primaryKey.contains(column.name) { notes.append("This is a Primary Key.<pk/>") }
+    for relationship in cache.relationships[table.name] ?? [] {
+      guard case .manyToOne(_, let pairs) = relationship.cardinality, pairs.count == 1,
+        pairs[0].0 == column.name
+      else { continue }
+      let target = relationship.foreignTable.name
+      notes.append(
+        "This is a Foreign Key to `\(target).\(pairs[0].1)`.<fk table='\(target)' column='\(pairs[0].1)'/>"
+      )
+    }
+    let note = notes.isEmpty ? nil : "Note:\n" + notes.joined(separator: "\n")
+    switch (column.comment, note) {
+    case (let comment?, let note?): return comment + "\n\n" + note
+    case (let comment?, nil): return comment
+    case (nil, let note?): return note
+    case (nil, nil): return nil
+    }
+  }
+
+  /// `type` (and `items` for arrays) and `format` for a Postgres type, as PostgREST maps them.
+  static func typeMembers(type: String, element: String?) -> [LocalJSON.Member] {
+    if type.hasSuffix("[]") {
+      let elementName = element ?? String(type.dropLast(2))
+      return [
+        .init("format", .string(type)),
+        .init("items", .object([.init("type", .string(swaggerType(elementName) ?? "string"))])),
+        .init("type", .string("array")),
+      ]
+    }
+    var members: [LocalJSON.Member] = [.init("format", .string(type))]
+    if let swagger = swaggerType(type) { members.append(.init("type", .string(swagger))) }
+    return members
+  }
+
+  static func elementType(_ type: String) -> String? {
+    type.hasSuffix("[]") ? String(type.dropLast(2)) : nil
+  }
+
+  static func swaggerType(_ type: String) -> String? {
+    switch type {
+    case "json", "jsonb": nil
+    case "boolean": "boolean"
+    case "smallint", "integer", "bigint": "integer"
+    case "numeric", "real", "double precision": "number"
+    default: "string"
+    }
+  }
+
+  static let commonParameters: [LocalJSON.Member] = {
+    func parameter(_ members: [LocalJSON.Member]) -> LocalJSON { .object(members) }
+    func header(
+      _ name: String, _ description: String, _ values: [String], defaultValue: String? = nil
+    )
+      -> LocalJSON
+    {
+      var members: [LocalJSON.Member] = [
+        .init("name", .string("Prefer")), .init("description", .string(description)),
+        .init("required", .bool(false)), .init("in", .string("header")),
+        .init("type", .string("string")),
+        .init("enum", .array(values.map(LocalJSON.string))),
+      ]
+      if let defaultValue { members.append(.init("default", .string(defaultValue))) }
+      _ = name
+      return .object(members)
+    }
+    func query(_ name: String, _ description: String) -> LocalJSON {
+      parameter([
+        .init("name", .string(name)), .init("description", .string(description)),
+        .init("required", .bool(false)), .init("in", .string("query")),
+        .init("type", .string("string")),
+      ])
+    }
+    return [
+      .init("preferParams", header("preferParams", "Preference", ["params=single-object"])),
+      .init(
+        "preferReturn",
+        header(
+          "preferReturn", "Preference", ["return=representation", "return=minimal", "return=none"])),
+      .init("preferCount", header("preferCount", "Preference", ["count=none"])),
+      .init(
+        "preferPost",
+        header(
+          "preferPost", "Preference",
+          [
+            "return=representation", "return=minimal", "return=none",
+            "resolution=ignore-duplicates", "resolution=merge-duplicates",
+          ])),
+      .init("select", query("select", "Filtering Columns")),
+      .init("on_conflict", query("on_conflict", "On Conflict")),
+      .init("order", query("order", "Ordering")),
+      .init(
+        "range",
+        parameter([
+          .init("name", .string("Range")), .init("description", .string("Limiting and Pagination")),
+          .init("required", .bool(false)), .init("in", .string("header")),
+          .init("type", .string("string")),
+        ])),
+      .init(
+        "rangeUnit",
+        parameter([
+          .init("name", .string("Range-Unit")),
+          .init("description", .string("Limiting and Pagination")),
+          .init("required", .bool(false)), .init("in", .string("header")),
+          .init("type", .string("string")), .init("default", .string("items")),
+        ])),
+      .init("offset", query("offset", "Limiting and Pagination")),
+      .init("limit", query("limit", "Limiting and Pagination")),
+    ]
+  }()
+}

@@ -1,0 +1,121 @@
+/// The catalog query behind the schema cache: one statement returning one JSON document with the
+/// exposed schemas' tables, columns, keys, foreign keys, functions and type names.
+///
+/// `$1` is the default exposed schemas (`public`); a `pgrst.db_schemas` / `pgrst.db_max_rows`
+/// setting on the connecting role (`ALTER ROLE authenticator SET pgrst.db_schemas = 'public, api'`,
+/// PostgREST's in-database configuration) overrides it. Run with `search_path = pg_catalog` so
+/// `format_type` qualifies every type outside pg_catalog.
+extension SchemaIntrospection {
+  static let sql = """
+    WITH role_settings AS (
+      SELECT split_part(s.item, '=', 1) AS key, substr(s.item, strpos(s.item, '=') + 1) AS value
+      FROM pg_db_role_setting r, unnest(r.setconfig) AS s(item)
+      WHERE r.setrole = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+        AND r.setdatabase IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))
+    ),
+    exposed AS (
+      SELECT array_agg(btrim(x.name) ORDER BY x.ord) AS names
+      FROM unnest(string_to_array(coalesce(
+        (SELECT value FROM role_settings WHERE key = 'pgrst.db_schemas' LIMIT 1), $1), ','))
+        WITH ORDINALITY AS x(name, ord)
+      WHERE btrim(x.name) <> ''
+    ),
+    rels AS (
+      SELECT c.oid, n.nspname, c.relname, c.relkind FROM pg_class c
+      JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname IN (SELECT unnest(names) FROM exposed) AND c.relkind IN ('r', 'v', 'm', 'f', 'p')
+    )
+    SELECT json_build_object(
+      'schemas', (SELECT names FROM exposed),
+      'max_rows', (SELECT value FROM role_settings WHERE key = 'pgrst.db_max_rows' LIMIT 1),
+      'tables', coalesce((SELECT json_agg(json_build_object(
+        'schema', r.nspname, 'name', r.relname, 'kind', r.relkind::text,
+        'comment', obj_description(r.oid, 'pg_class'),
+        'insertable', r.relkind IN ('r', 'p')
+          OR (pg_relation_is_updatable(r.oid::regclass, true) & 8) = 8,
+        'updatable', r.relkind IN ('r', 'p')
+          OR (pg_relation_is_updatable(r.oid::regclass, true) & 4) = 4,
+        'deletable', r.relkind IN ('r', 'p')
+          OR (pg_relation_is_updatable(r.oid::regclass, true) & 16) = 16,
+        'columns', coalesce((SELECT json_agg(json_build_object(
+          'name', a.attname,
+          'type', format_type(a.atttypid, NULL),
+          'full_type', format_type(a.atttypid, a.atttypmod),
+          'category', t.typcategory::text,
+          'nullable', NOT a.attnotnull,
+          'default', CASE
+            WHEN a.attidentity <> '' THEN (SELECT format('nextval(%L::regclass)',
+                format('%I.%I', sn.nspname, s.relname))
+              FROM pg_depend dep JOIN pg_class s ON s.oid = dep.objid
+              JOIN pg_namespace sn ON sn.oid = s.relnamespace
+              WHERE dep.refobjid = r.oid AND dep.refobjsubid = a.attnum AND s.relkind = 'S'
+                AND dep.classid = 'pg_class'::regclass LIMIT 1)
+            WHEN a.attgenerated <> '' THEN NULL
+            ELSE pg_get_expr(d.adbin, d.adrelid) END,
+          'comment', col_description(r.oid, a.attnum),
+          'max_length', CASE WHEN a.atttypmod > 4 AND t.typname IN ('varchar', 'bpchar')
+            THEN a.atttypmod - 4 END,
+          'enum', (SELECT json_agg(e.enumlabel ORDER BY e.enumsortorder) FROM pg_enum e
+            WHERE e.enumtypid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END),
+          'element', CASE WHEN t.typcategory = 'A' THEN format_type(t.typelem, NULL) END
+          ) ORDER BY a.attnum)
+          FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+          LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+          WHERE a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped), '[]'),
+        'primary_key', coalesce((SELECT json_agg(a.attname ORDER BY k.ord)
+          FROM pg_constraint con, unnest(con.conkey) WITH ORDINALITY AS k(num, ord)
+          JOIN pg_attribute a ON a.attnum = k.num
+          WHERE con.conrelid = r.oid AND con.contype = 'p' AND a.attrelid = r.oid), '[]'),
+        'unique_keys', coalesce((SELECT json_agg((SELECT json_agg(a.attname)
+            FROM unnest(con.conkey) AS k(num) JOIN pg_attribute a
+              ON a.attrelid = con.conrelid AND a.attnum = k.num))
+          FROM pg_constraint con WHERE con.conrelid = r.oid AND con.contype IN ('p', 'u')), '[]')
+        ) ORDER BY r.nspname, r.relname) FROM rels r), '[]'),
+      'foreign_keys', coalesce((SELECT json_agg(json_build_object(
+        'name', con.conname, 'schema', ns.nspname, 'table', cl.relname,
+        'foreign_schema', fns.nspname, 'foreign_table', fcl.relname,
+        'columns', (SELECT json_agg(json_build_array(a.attname, fa.attname) ORDER BY k.ord)
+          FROM unnest(con.conkey, con.confkey) WITH ORDINALITY AS k(num, fnum, ord)
+          JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.num
+          JOIN pg_attribute fa ON fa.attrelid = con.confrelid AND fa.attnum = k.fnum)
+        ) ORDER BY ns.nspname, cl.relname, con.conname)
+        FROM pg_constraint con
+        JOIN pg_class cl ON cl.oid = con.conrelid JOIN pg_namespace ns ON ns.oid = cl.relnamespace
+        JOIN pg_class fcl ON fcl.oid = con.confrelid
+        JOIN pg_namespace fns ON fns.oid = fcl.relnamespace
+        WHERE con.contype = 'f' AND con.conparentid = 0
+          AND ns.nspname IN (SELECT unnest(names) FROM exposed)
+          AND fns.nspname IN (SELECT unnest(names) FROM exposed)), '[]'),
+      'routines', coalesce((SELECT json_agg(json_build_object(
+        'schema', n.nspname, 'name', p.proname, 'comment', obj_description(p.oid, 'pg_proc'),
+        'volatility', p.provolatile::text, 'returns_set', p.proretset,
+        'return_type', format_type(p.prorettype, NULL), 'return_kind', rt.typtype::text,
+        'return_schema', rn.nspname, 'return_relation', rc.relname,
+        'return_relation_kind', rc.relkind::text,
+        'return_columns', (SELECT json_agg(json_build_object(
+            'name', a.attname, 'type', format_type(a.atttypid, NULL),
+            'nullable', NOT a.attnotnull) ORDER BY a.attnum)
+          FROM pg_attribute a WHERE a.attrelid = rt.typrelid AND rt.typrelid <> 0
+            AND a.attnum > 0 AND NOT a.attisdropped),
+        'args', coalesce((SELECT json_agg(json_build_object(
+            'name', coalesce(x.name, ''), 'type', format_type(x.type, NULL),
+            'mode', coalesce(x.mode::text, 'i')) ORDER BY x.ord)
+          FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]), p.proargnames,
+            p.proargmodes) WITH ORDINALITY AS x(type, name, mode, ord)), '[]'),
+        'defaults', p.pronargdefaults
+        ) ORDER BY n.nspname, p.proname, p.oid)
+        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        JOIN pg_type rt ON rt.oid = p.prorettype
+        LEFT JOIN pg_class rc ON rc.oid = rt.typrelid
+        LEFT JOIN pg_namespace rn ON rn.oid = rc.relnamespace
+        WHERE n.nspname IN (SELECT unnest(names) FROM exposed) AND p.prokind = 'f'), '[]'),
+      'types', coalesce((SELECT json_agg(json_build_array(n.nspname, t.typname,
+          format_type(t.oid, NULL)))
+        FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+        WHERE (n.nspname = 'pg_catalog' OR n.nspname IN (SELECT unnest(names) FROM exposed))
+          AND t.typisdefined AND t.typtype IN ('b', 'c', 'd', 'e', 'r', 'm')
+          AND (t.typrelid = 0 OR EXISTS (SELECT 1 FROM pg_class tc
+            WHERE tc.oid = t.typrelid AND tc.relkind = 'c'))), '[]')
+    )::text
+    """
+}

@@ -1,0 +1,160 @@
+/// Loads the schema cache from the catalog: one query (`SchemaIntrospection.sql`) whose JSON
+/// answer is decoded here.
+///
+///     let cache = try SchemaIntrospection.load(database: pool, defaultSchemas: ["public"])
+///
+/// Throws `PGError` when the query fails, or 503 PGRST002 when its answer cannot be read.
+enum SchemaIntrospection {
+  static func load(database: PGPool, defaultSchemas: [String]) throws -> SchemaCache {
+    let text = try database.withConnection { connection in
+      let results = try connection.pipeline([
+        PGStatement("begin read only"),
+        PGStatement("set local search_path to pg_catalog"),
+        PGStatement(sql, [defaultSchemas.joined(separator: ",")]),
+        PGStatement("commit"),
+      ])
+      return results[2].scalar
+    }
+    guard let text else { throw RESTError.noSchemaCache }
+    return try decode(text)
+  }
+
+  /// The cache from the query's JSON document.
+  static func decode(_ text: String) throws(RESTError) -> SchemaCache {
+    guard let document = try? LocalJSON.parse(text) else { throw RESTError.noSchemaCache }
+    let schemas = document["schemas"]?.arrayValue?.compactMap(\.stringValue) ?? ["public"]
+    var tables: [QualifiedName: TableInfo] = [:]
+    for item in document["tables"]?.arrayValue ?? [] {
+      let table = decodeTable(item)
+      tables[table.name] = table
+    }
+    var foreignKeys: [SchemaCache.ForeignKey] = []
+    for item in document["foreign_keys"]?.arrayValue ?? [] {
+      guard let name = item["name"]?.stringValue, let schema = item["schema"]?.stringValue,
+        let table = item["table"]?.stringValue,
+        let foreignSchema = item["foreign_schema"]?.stringValue,
+        let foreignTable = item["foreign_table"]?.stringValue
+      else { continue }
+      let columns: [(String, String)] = (item["columns"]?.arrayValue ?? []).compactMap { pair in
+        guard let values = pair.arrayValue, values.count == 2, let own = values[0].stringValue,
+          let other = values[1].stringValue
+        else { return nil }
+        return (own, other)
+      }
+      foreignKeys.append(
+        SchemaCache.ForeignKey(
+          name: name, table: QualifiedName(schema: schema, name: table),
+          foreignTable: QualifiedName(schema: foreignSchema, name: foreignTable), columns: columns))
+    }
+    let routines = (document["routines"]?.arrayValue ?? []).compactMap(decodeRoutine)
+    return SchemaCache(
+      schemas: schemas, tables: Array(tables.values),
+      relationships: SchemaCache.relationships(foreignKeys: foreignKeys, tables: tables),
+      routines: routines, castTypes: castTypes(document["types"]?.arrayValue ?? []),
+      configuredMaxRows: document["max_rows"]?.stringValue.flatMap { Int($0) })
+  }
+
+  private static func decodeTable(_ item: LocalJSON) -> TableInfo {
+    let columns = (item["columns"]?.arrayValue ?? []).map { column in
+      ColumnInfo(
+        name: column["name"]?.stringValue ?? "",
+        type: column["type"]?.stringValue ?? "text",
+        fullType: column["full_type"]?.stringValue,
+        category: column["category"]?.stringValue ?? "S",
+        isNullable: column["nullable"]?.boolValue ?? true,
+        defaultExpression: column["default"]?.stringValue,
+        comment: column["comment"]?.stringValue,
+        maxLength: column["max_length"]?.intValue,
+        enumValues: column["enum"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+        elementType: column["element"]?.stringValue)
+    }
+    let strings = { (value: LocalJSON?) in value?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    return TableInfo(
+      name: QualifiedName(
+        schema: item["schema"]?.stringValue ?? "", name: item["name"]?.stringValue ?? ""),
+      kind: TableInfo.Kind(rawValue: item["kind"]?.stringValue ?? "r") ?? .table,
+      comment: item["comment"]?.stringValue,
+      insertable: item["insertable"]?.boolValue ?? false,
+      updatable: item["updatable"]?.boolValue ?? false,
+      deletable: item["deletable"]?.boolValue ?? false,
+      columns: columns, primaryKey: strings(item["primary_key"]),
+      uniqueKeys: (item["unique_keys"]?.arrayValue ?? []).map(strings))
+  }
+
+  private static func decodeRoutine(_ item: LocalJSON) -> RoutineInfo? {
+    guard let schema = item["schema"]?.stringValue, let name = item["name"]?.stringValue,
+      let returnType = item["return_type"]?.stringValue
+    else { return nil }
+    let arguments = item["args"]?.arrayValue ?? []
+    let inputs = arguments.filter { ["i", "b", "v"].contains($0["mode"]?.stringValue ?? "i") }
+    let outputs = arguments.filter { ["o", "b", "t"].contains($0["mode"]?.stringValue ?? "i") }
+    let defaults = item["defaults"]?.intValue ?? 0
+    var parameters: [RoutineInfo.Parameter] = []
+    for (index, argument) in inputs.enumerated() {
+      parameters.append(
+        RoutineInfo.Parameter(
+          name: argument["name"]?.stringValue ?? "",
+          type: argument["type"]?.stringValue ?? "text",
+          isRequired: index < inputs.count - defaults,
+          isVariadic: argument["mode"]?.stringValue == "v"))
+    }
+    let kind = item["return_kind"]?.stringValue ?? "b"
+    let returns: RoutineInfo.Returns
+    if returnType == "void" {
+      returns = .void
+    } else if kind == "c" {
+      var relation: QualifiedName? = nil
+      if let relationKind = item["return_relation_kind"]?.stringValue, relationKind != "c",
+        let relationSchema = item["return_schema"]?.stringValue,
+        let relationName = item["return_relation"]?.stringValue
+      {
+        relation = QualifiedName(schema: relationSchema, name: relationName)
+      }
+      let columns = (item["return_columns"]?.arrayValue ?? []).map { column in
+        ColumnInfo(
+          name: column["name"]?.stringValue ?? "", type: column["type"]?.stringValue ?? "text",
+          isNullable: column["nullable"]?.boolValue ?? true)
+      }
+      returns = .composite(relation: relation, columns: columns)
+    } else if returnType == "record" {
+      returns = .composite(
+        relation: nil,
+        columns: outputs.map { column in
+          ColumnInfo(
+            name: column["name"]?.stringValue ?? "", type: column["type"]?.stringValue ?? "text")
+        })
+    } else if kind == "p" {
+      return nil
+    } else {
+      returns = .scalar(type: returnType)
+    }
+    return RoutineInfo(
+      name: QualifiedName(schema: schema, name: name), parameters: parameters, returns: returns,
+      returnsSet: item["returns_set"]?.boolValue ?? false,
+      volatility: RoutineInfo.Volatility(rawValue: item["volatility"]?.stringValue ?? "v")
+        ?? .volatile,
+      comment: item["comment"]?.stringValue)
+  }
+
+  /// Cast names to quoted type text: type names, their SQL spellings (`integer`,
+  /// `character varying`), and the usual aliases (`int`, `float`, `decimal`, `char`).
+  private static func castTypes(_ rows: [LocalJSON]) -> [String: String] {
+    var map: [String: String] = [:]
+    for row in rows {
+      guard let values = row.arrayValue, values.count == 3, let schema = values[0].stringValue,
+        let name = values[1].stringValue, let formatted = values[2].stringValue
+      else { continue }
+      let sql = SQLText.identifier(schema) + "." + SQLText.identifier(name)
+      for key in [name.lowercased(), formatted.lowercased()] {
+        if map[key] == nil || schema == "pg_catalog" { map[key] = sql }
+      }
+    }
+    for (alias, target) in [
+      ("int", "int4"), ("float", "float8"), ("decimal", "numeric"), ("char", "bpchar"),
+      ("double", "float8"), ("dec", "numeric"),
+    ] {
+      if let sql = map[target] { map[alias] = sql }
+    }
+    return map
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import SNMLocal
+
+/// The gateway suites that share one scratch database: run one test at a time.
+@Suite(.serialized, .enabled(if: GatewayHarness.enabled)) struct GatewayDatabaseTests {}
+
+/// Drives `RESTGateway` against a scratch Postgres database holding `Fixtures/rest-fixture.sql`.
+///
+/// Enabled by `SNM_REST_TEST_PGHOST` (a socket directory of a cluster where `postgres` is a
+/// superuser and the fixture may drop and recreate schemas); tests are skipped otherwise.
+/// The end-to-end suite (Tests/EndToEnd) covers the same ground through the real binary.
+final class GatewayHarness: Sendable {
+  static let host = ProcessInfo.processInfo.environment["SNM_REST_TEST_PGHOST"]
+  static var enabled: Bool { host != nil }
+
+  let pool: PGPool
+  let admin: PGConnection
+  let gateway = RESTGateway()
+
+  init() throws {
+    guard let host = Self.host else { throw PGError(kind: .client, message: "not enabled") }
+    admin = try PGConnection(conninfo: "host=\(host) user=postgres dbname=postgres")
+    pool = PGPool(conninfo: "host=\(host) user=authenticator dbname=postgres", size: 4)
+    try resetFixture()
+  }
+
+  /// Recreates the fixture schemas and rows, and reloads the gateway's schema cache.
+  func resetFixture() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/rest-fixture.sql")
+    try admin.executeScript(try String(contentsOf: url, encoding: .utf8))
+    pool.drain()
+    try gateway.reloadSchemaCache(database: pool)
+  }
+
+  static let anon = RequestAuth.anonymous
+  static let service = RequestAuth(
+    role: "service_role", claims: .object([.init("role", .string("service_role"))]),
+    isAnonymous: false)
+
+  static func user(_ id: String) -> RequestAuth {
+    RequestAuth(
+      role: "authenticated",
+      claims: .object([.init("role", .string("authenticated")), .init("sub", .string(id))]),
+      isAnonymous: false)
+  }
+
+  /// Sends one request through the gateway.
+  func send(
+    _ method: String, _ target: String, headers: [(String, String)] = [], body: String? = nil,
+    auth: RequestAuth = GatewayHarness.service
+  ) -> HTTPResponse {
+    let request = HTTPRequest(
+      method: method, target: "/rest/v1" + target, headers: HTTPHeaders(headers),
+      body: body.map { Array($0.utf8) } ?? [])
+    return gateway.handle(request, auth: auth, database: pool)
+  }
+}
+
+extension HTTPResponse {
+  var text: String { String(decoding: body, as: UTF8.self) }
+
+  func header(_ name: String) -> String? { headers[name] }
+
+  /// The body as JSON (`.null` when it does not parse).
+  var json: LocalJSON { (try? LocalJSON.parse(body)) ?? .null }
+}

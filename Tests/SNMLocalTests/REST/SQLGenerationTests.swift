@@ -1,0 +1,114 @@
+import Testing
+
+@testable import SNMLocal
+
+/// SQL text for parsed requests, without a database: every value is a parameter, every name is
+/// quoted, and embeds become LATERAL joins.
+@Suite struct SQLGenerationTests {
+  static let users = TableInfo(
+    name: QualifiedName(schema: "public", name: "users"), kind: .table,
+    columns: [
+      ColumnInfo(name: "id", type: "uuid", isNullable: false),
+      ColumnInfo(name: "name", type: "text"),
+      ColumnInfo(name: "data", type: "jsonb"),
+      ColumnInfo(name: "body", type: "tsvector"),
+    ], primaryKey: ["id"], uniqueKeys: [["id"]])
+  static let dogs = TableInfo(
+    name: QualifiedName(schema: "public", name: "dogs"), kind: .table,
+    columns: [
+      ColumnInfo(name: "id", type: "bigint", isNullable: false),
+      ColumnInfo(name: "owner", type: "uuid"),
+      ColumnInfo(name: "name", type: "text"),
+    ], primaryKey: ["id"], uniqueKeys: [["id"]])
+
+  static var cache: SchemaCache {
+    let tables = [users.name: users, dogs.name: dogs]
+    let keys = [
+      SchemaCache.ForeignKey(
+        name: "dogs_owner_fkey", table: dogs.name, foreignTable: users.name,
+        columns: [("owner", "id")])
+    ]
+    return SchemaCache(
+      schemas: ["public"], tables: [users, dogs],
+      relationships: SchemaCache.relationships(foreignKeys: keys, tables: tables),
+      castTypes: ["text": "\"pg_catalog\".\"text\""])
+  }
+
+  func readSQL(_ query: String, table: TableInfo = Self.users) throws -> PGStatement {
+    let parameters = try QueryParameters.parse(query)
+    var planner = ReadPlanner(cache: Self.cache)
+    var plan = try planner.plan(
+      parameters, table: table, name: table.name.name, source: .relation(table.name))
+    plan.range = parameters.ranges[[]]
+    var sql = SQLWriter()
+    try sql.readStatement(
+      plan, cache: Self.cache, count: .exact, countLimit: nil, shape: .array(stripNulls: false))
+    return sql.statement
+  }
+
+  @Test func valuesAreParametersAndNamesAreQuoted() throws {
+    let statement = try readSQL(
+      "select=name,n:data->>k::text&name=eq.O'Brien%3BDROP TABLE users--&data->>x=in.(a,%22b,c%22)"
+        + "&or=(name.like.*x*,body.fts(english).cat)&order=name.desc.nullslast&limit=5&offset=2")
+    #expect(
+      statement.sql
+        == "WITH \"pgrst_source\" AS (SELECT \"public\".\"users\".\"name\", "
+        + "CAST(\"public\".\"users\".\"data\"->>$1 AS \"pg_catalog\".\"text\") AS \"n\" "
+        + "FROM \"public\".\"users\" WHERE (\"public\".\"users\".\"name\" = $2) "
+        + "AND (\"public\".\"users\".\"data\"->>$3 = ANY($4)) "
+        + "AND ((\"public\".\"users\".\"name\" LIKE $5) OR "
+        + "(\"public\".\"users\".\"body\" @@ to_tsquery($6, $7))) "
+        + "ORDER BY \"public\".\"users\".\"name\" DESC NULLS LAST LIMIT $8 OFFSET $9) "
+        + "SELECT (SELECT pg_catalog.count(*) FROM (SELECT 1 FROM \"public\".\"users\" "
+        + "WHERE (\"public\".\"users\".\"name\" = $10) AND (\"public\".\"users\".\"data\"->>$11 = ANY($12)) "
+        + "AND ((\"public\".\"users\".\"name\" LIKE $13) OR "
+        + "(\"public\".\"users\".\"body\" @@ to_tsquery($14, $15)))) AS \"pgrst_count\") AS total, "
+        + "pg_catalog.count(*) AS page_total, coalesce(json_agg(\"_postgrest_t\"), '[]')::text AS body, "
+        + "NULL::bigint AS inserted FROM \"pgrst_source\" AS \"_postgrest_t\"")
+    #expect(
+      Array(statement.parameters.prefix(9))
+        == [
+          "k", "O'Brien;DROP TABLE users--", "x", #"{"a","b,c"}"#, "%x%", "english", "cat", "5",
+          "2",
+        ])
+  }
+
+  @Test func hostileNamesStayQuoted() throws {
+    let statement = try readSQL(
+      #"select=%22a%5C%22%3Bdrop%22&%22x%5C%22y%22=eq.1&order=%22z%5C%22%22"#)
+    #expect(statement.sql.contains(#""public"."users"."a"";drop""#))
+    #expect(statement.sql.contains(#""public"."users"."x""y" = $1"#))
+    #expect(statement.sql.contains(#"ORDER BY "public"."users"."z""""#))
+  }
+
+  @Test func embedsBecomeLateralJoins() throws {
+    let toOne = try readSQL(
+      "select=name,owner:users!inner(name)&owner.name=eq.Kim", table: Self.dogs)
+    #expect(
+      toOne.sql.contains(
+        "row_to_json(\"dogs_owner_1\".*) AS \"owner\" FROM \"public\".\"dogs\" INNER JOIN LATERAL "
+          + "(SELECT \"users_1\".\"name\" FROM \"public\".\"users\" AS \"users_1\" "
+          + "WHERE \"users_1\".\"id\" = \"public\".\"dogs\".\"owner\" AND (\"users_1\".\"name\" = $1)) "
+          + "AS \"dogs_owner_1\" ON TRUE"))
+    #expect(toOne.sql.contains("WHERE EXISTS (SELECT 1 FROM \"public\".\"users\" AS \"users_1\""))
+    let toMany = try readSQL("select=name,dogs(name)&dogs=not.is.null")
+    #expect(
+      toMany.sql.contains(
+        "COALESCE(\"users_dogs_1\".\"users_dogs_1\", '[]') AS \"dogs\" FROM \"public\".\"users\" "
+          + "LEFT JOIN LATERAL (SELECT json_agg(\"users_dogs_1\") AS \"users_dogs_1\" FROM "
+          + "(SELECT \"dogs_1\".\"name\" FROM \"public\".\"dogs\" AS \"dogs_1\" WHERE "
+          + "\"dogs_1\".\"owner\" = \"public\".\"users\".\"id\") AS \"users_dogs_1\") AS "
+          + "\"users_dogs_1\" ON TRUE WHERE \"users_dogs_1\" IS DISTINCT FROM NULL"))
+  }
+
+  @Test func relationshipErrors() throws {
+    #expect(throws: RESTError.self) { try readSQL("select=cats(*)") }
+    do {
+      _ = try readSQL("select=dog(*)")
+      Issue.record("embedded an unknown relation")
+    } catch let error as RESTError {
+      #expect(error.code == "PGRST200")
+      #expect(error.hintText == "Perhaps you meant 'dogs' instead of 'dog'.")
+    }
+  }
+}
