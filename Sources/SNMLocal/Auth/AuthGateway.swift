@@ -24,6 +24,10 @@ public struct AuthGateway: Sendable {
   /// Answers one `/auth/v1/*` request. Never throws: every failure is a GoTrue error response.
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     let version = AuthErrorFormat(request)
+    if request.path == "/auth/v1/health" {
+      return .json(
+        status: 200, #"{"version":"snm","name":"GoTrue","description":"snm local auth"}"#)
+    }
     return version.response(AuthFailure(status: 404, code: "not_found", message: "Not Found"))
   }
 }

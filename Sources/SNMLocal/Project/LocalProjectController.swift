@@ -1,8 +1,134 @@
-/// Runs the lifecycle of one project folder: start, stop, status, reset, serve.
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs the lifecycle of one project folder: start, stop, status, reset (serve is in
+/// `LocalProjectController+Serve.swift`).
+///
+/// ```swift
+/// let status = try LocalProjectController(options: options).start()
+/// ```
+/// Every method throws `LocalProjectError`.
 struct LocalProjectController {
   var options: LocalProjectOptions
+  /// Which of `options` the user gave explicitly (they override what the folder remembers).
+  var given: Set<String> = []
 
+  /// Starts Postgres and the gateway unless they run; returns the status afterwards.
   func start() throws(LocalProjectError) -> LocalProjectStatus {
-    throw LocalProjectError(.unavailable, "the local project is not built yet")
+    try start(reportAlreadyRunning: nil)
+  }
+
+  func start(reportAlreadyRunning: ((LocalProjectStatus) -> Void)?) throws(LocalProjectError)
+    -> LocalProjectStatus
+  {
+    try makeDataDir()
+    let lock = try ProjectLock(path: options.dataDir + "/.lock")
+    defer { lock.release() }
+    var state = try resolvedState()
+    let gatewayAlive = gatewayPID(state).map(Subprocess.isAlive) ?? false
+    if gatewayAlive {
+      let current = try status(state)
+      if current.running {
+        reportAlreadyRunning?(current)
+        return current
+      }
+    }
+    try state.save()
+    _ = try state.keys()
+    try prepareDatabase(state)
+    if !gatewayAlive { try launchGateway(state) }
+    state = try resolvedState()
+    return try status(state)
+  }
+
+  /// Stops the gateway and Postgres. Returns false when nothing was running.
+  func stop() throws(LocalProjectError) -> Bool {
+    guard let state = try ProjectState.load(dataDir: options.dataDir) else { return false }
+    let lock = try ProjectLock(path: state.lockFile)
+    defer { lock.release() }
+    let gatewayStopped = stopGateway(state)
+    let cluster = Cluster(layout: state.layout)
+    let postgresRan = cluster.isRunning
+    try cluster.stop()
+    return gatewayStopped || postgresRan
+  }
+
+  /// Deletes the cluster, creates it again, applies migrations, and starts the project.
+  func reset() throws(LocalProjectError) -> LocalProjectStatus {
+    try makeDataDir()
+    do {
+      let lock = try ProjectLock(path: options.dataDir + "/.lock")
+      defer { lock.release() }
+      if let state = try ProjectState.load(dataDir: options.dataDir) {
+        _ = stopGateway(state)
+        try Cluster(layout: state.layout).destroy()
+      }
+    }
+    return try start()
+  }
+
+  /// The project's status; `running` false when nothing was ever started in the folder.
+  func currentStatus() throws(LocalProjectError) -> LocalProjectStatus? {
+    guard let state = try ProjectState.load(dataDir: options.dataDir) else { return nil }
+    return try status(state)
+  }
+
+  func status(_ state: ProjectState) throws(LocalProjectError) -> LocalProjectStatus {
+    let keys = try state.keys()
+    let cluster = Cluster(layout: state.layout)
+    let pid = gatewayPID(state).flatMap { Subprocess.isAlive($0) ? $0 : nil }
+    let postgresRunning = cluster.isRunning
+    return LocalProjectStatus(
+      url: state.url, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey,
+      dataDir: state.dataDir, clusterDir: state.layout.baseDir,
+      running: pid != nil && postgresRunning, gatewayRunning: pid != nil,
+      postgresRunning: postgresRunning, gatewayPID: pid.map(Int.init), port: state.port,
+      postgresVersion: cluster.majorVersion.map { "PostgreSQL \($0)" }, logFile: state.logFile,
+      jwtExpiry: state.jwtExpiry)
+  }
+
+  /// The remembered state with the flags given now applied (or a new one).
+  func resolvedState() throws(LocalProjectError) -> ProjectState {
+    guard var state = try ProjectState.load(dataDir: options.dataDir) else {
+      return ProjectState.create(options)
+    }
+    if given.contains("port") { state.port = options.port }
+    if given.contains("jwt-expiry") { state.jwtExpiry = options.jwtExpiry }
+    if given.contains("refresh-reuse-interval") {
+      state.refreshReuseInterval = options.refreshReuseInterval
+    }
+    if given.contains("migrations") { state.migrationsDir = options.migrationsDir }
+    if !FileManager.default.fileExists(atPath: state.layout.baseDir + "/data/PG_VERSION") {
+      state.layout = ClusterLayout.choose(projectDir: options.dataDir)
+    }
+    return state
+  }
+
+  func makeDataDir() throws(LocalProjectError) {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: options.dataDir, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw LocalProjectError(.failed, "cannot create the data dir \(options.dataDir): \(error)")
+    }
+  }
+
+  /// Creates and starts the cluster if needed and applies pending migrations.
+  func prepareDatabase(_ state: ProjectState) throws(LocalProjectError) {
+    let cluster = Cluster(layout: state.layout)
+    try cluster.initializeIfNeeded()
+    try cluster.start()
+    let connection: PGConnection
+    do {
+      connection = try PGConnection(conninfo: state.layout.conninfo(user: "postgres"))
+    } catch {
+      throw LocalProjectError(.unavailable, "cannot connect to postgres: \(error.message)")
+    }
+    defer { connection.close() }
+    _ = try Migrator(migrationsDir: state.migrationsDir).apply(on: connection)
   }
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Cluster {
+  /// Starts Postgres unless it runs already; waits until it accepts connections.
+  func start() throws(LocalProjectError) {
+    if isRunning { return }
+    if layout.socketDir.hasPrefix("/tmp/snm-") { try prepareDirectory(layout.socketDir) }
+    try prepareDirectory(layout.baseDir + "/run")
+    let outcome = try runTool(
+      "pg_ctl", ["start", "-D", layout.dataDir, "-l", layout.logFile, "-w", "-t", "60", "-s"])
+    guard outcome.status == 0 else {
+      let log = (try? String(contentsOfFile: layout.logFile, encoding: .utf8)) ?? ""
+      throw LocalProjectError(
+        .unavailable,
+        "postgres did not start: " + Self.lastLines(outcome.output + "\n" + log)
+          + " (log: \(layout.logFile))")
+    }
+  }
+
+  /// Stops Postgres (fast shutdown) and waits until it is gone. Does nothing when it is not running.
+  func stop() throws(LocalProjectError) {
+    guard let pid = postmasterPID else { return }
+    let outcome = try runTool(
+      "pg_ctl", ["stop", "-D", layout.dataDir, "-m", "fast", "-w", "-t", "30", "-s"])
+    if outcome.status != 0, Subprocess.isAlive(pid) {
+      kill(pid, SIGQUIT)
+    }
+    for _ in 0..<200 where Subprocess.isAlive(pid) { usleep(25_000) }
+    guard !Subprocess.isAlive(pid) else {
+      throw LocalProjectError(.failed, "postgres (pid \(pid)) did not stop")
+    }
+  }
+
+  /// Stops Postgres and deletes the cluster's folder.
+  func destroy() throws(LocalProjectError) {
+    try stop()
+    do {
+      if FileManager.default.fileExists(atPath: layout.baseDir) {
+        try FileManager.default.removeItem(atPath: layout.baseDir)
+      }
+    } catch {
+      throw LocalProjectError(.failed, "cannot delete \(layout.baseDir): \(error)")
+    }
+  }
+
+  /// Runs a Postgres tool, as the cluster's owner when snm runs as root.
+  func runTool(_ tool: String, _ arguments: [String]) throws(LocalProjectError)
+    -> Subprocess.Outcome
+  {
+    let path = binDir + "/" + tool
+    if let owner = layout.owner {
+      return try Subprocess.run(
+        "/usr/sbin/runuser", ["-u", owner, "--", path] + arguments, directory: layout.baseDir)
+    }
+    return try Subprocess.run(path, arguments, directory: layout.baseDir)
+  }
+
+  /// Creates `path` (0700) and hands it to the cluster's owner when running as root.
+  func prepareDirectory(_ path: String) throws(LocalProjectError) {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw LocalProjectError(.failed, "cannot create \(path): \(error)")
+    }
+    chmod(path, 0o700)
+    if let owner = layout.owner, let account = getpwnam(owner) {
+      guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
+        throw LocalProjectError(.failed, "cannot give \(path) to \(owner) (errno \(errno))")
+      }
+    }
+  }
+
+  /// The last few non-empty lines of a tool's output, joined, for error messages.
+  static func lastLines(_ text: String, count: Int = 4) -> String {
+    let lines = text.split(separator: "\n").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+    return lines.suffix(count).joined(separator: " | ")
+  }
+}

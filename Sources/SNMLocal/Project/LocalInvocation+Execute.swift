@@ -1,0 +1,69 @@
+import Foundation
+
+extension LocalInvocation {
+  /// Runs the command; returns the exit code. Throws `LocalProjectError`.
+  func execute() throws(LocalProjectError) -> Int32 {
+    let controller = LocalProjectController(options: options, given: given)
+    switch action {
+    case "help":
+      printLine(LocalCommand.usage)
+    case "start":
+      var already = false
+      let status = try controller.start { _ in already = true }
+      report(status, headline: already ? "already running" : "started")
+    case "reset":
+      report(try controller.reset(), headline: "reset and started")
+    case "stop":
+      let stopped = try controller.stop()
+      if json {
+        printLine(LocalJSON.object([.init("stopped", .bool(stopped))]).serialized())
+      } else {
+        printLine(
+          stopped
+            ? "snm local: stopped (\(options.dataDir))"
+            : "snm local: not running (\(options.dataDir))")
+      }
+    case "status":
+      guard let status = try controller.currentStatus() else {
+        if json {
+          printLine(
+            LocalJSON.object([
+              .init("running", .bool(false)), .init("data_dir", .string(options.dataDir)),
+              .init("url", .null), .init("anon_key", .null), .init("service_role_key", .null),
+            ]).serialized())
+        } else {
+          printLine("snm local: no project in \(options.dataDir) (run snm local start)")
+        }
+        return 0
+      }
+      report(status, headline: status.running ? "running" : "stopped")
+    case "serve":
+      try controller.serve()
+    default:
+      throw LocalProjectError(.usage, "unknown command '\(action)'")
+    }
+    return 0
+  }
+
+  func report(_ status: LocalProjectStatus, headline: String) {
+    if json {
+      printLine(status.json.serialized())
+      return
+    }
+    var lines = ["snm local: \(headline)"]
+    lines.append("  URL               \(status.url)")
+    lines.append("  REST              \(status.url)/rest/v1")
+    lines.append("  Auth              \(status.url)/auth/v1")
+    lines.append("  anon key          \(status.anonKey)")
+    lines.append("  service_role key  \(status.serviceRoleKey)")
+    lines.append("  data dir          \(status.dataDir)")
+    lines.append("  cluster           \(status.clusterDir)")
+    lines.append(
+      "  postgres          \(status.postgresRunning ? "running" : "stopped")"
+        + (status.postgresVersion.map { " (\($0))" } ?? ""))
+    lines.append(
+      "  gateway           "
+        + (status.gatewayPID.map { "running (pid \($0), log \(status.logFile))" } ?? "stopped"))
+    printLine(lines.joined(separator: "\n"))
+  }
+}

@@ -1,0 +1,122 @@
+/// What every project gets before its migrations: Supabase's roles, the `auth` schema and its
+/// helper functions. Runs once per cluster (recorded as version `snm_bootstrap_1`).
+enum BootstrapSQL {
+  static let version = "snm_bootstrap_1"
+
+  static let script = """
+    create schema if not exists extensions;
+    create extension if not exists pgcrypto with schema extensions;
+    alter database postgres set search_path = "$user", public, extensions;
+
+    do $roles$ begin
+      if not exists (select 1 from pg_roles where rolname = 'anon') then
+        create role anon nologin noinherit;
+      end if;
+      if not exists (select 1 from pg_roles where rolname = 'authenticated') then
+        create role authenticated nologin noinherit;
+      end if;
+      if not exists (select 1 from pg_roles where rolname = 'service_role') then
+        create role service_role nologin noinherit bypassrls;
+      end if;
+      if not exists (select 1 from pg_roles where rolname = 'authenticator') then
+        create role authenticator login noinherit;
+      end if;
+    end $roles$;
+    grant anon, authenticated, service_role to authenticator;
+    grant usage on schema public, extensions to anon, authenticated, service_role;
+    alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
+    alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+    alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+
+    create schema if not exists auth;
+    grant usage on schema auth to anon, authenticated, service_role;
+
+    create table if not exists auth.users (
+      instance_id uuid,
+      id uuid primary key default gen_random_uuid(),
+      aud text not null default 'authenticated',
+      role text not null default 'authenticated',
+      email text,
+      encrypted_password text,
+      email_confirmed_at timestamptz,
+      phone text,
+      phone_confirmed_at timestamptz,
+      last_sign_in_at timestamptz,
+      raw_app_meta_data jsonb not null default '{}',
+      raw_user_meta_data jsonb not null default '{}',
+      is_anonymous boolean not null default false,
+      banned_until timestamptz,
+      deleted_at timestamptz,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now()
+    );
+    create unique index if not exists users_email_key on auth.users (lower(email))
+      where email is not null and email <> '';
+
+    create table if not exists auth.sessions (
+      id uuid primary key default gen_random_uuid(),
+      user_id uuid not null references auth.users (id) on delete cascade,
+      aal text not null default 'aal1',
+      amr_method text not null,
+      amr_timestamp bigint not null,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      refreshed_at timestamptz,
+      not_after timestamptz
+    );
+    create index if not exists sessions_user_id_idx on auth.sessions (user_id);
+
+    create table if not exists auth.refresh_tokens (
+      id bigserial primary key,
+      token text not null unique,
+      user_id uuid not null references auth.users (id) on delete cascade,
+      session_id uuid not null references auth.sessions (id) on delete cascade,
+      parent text,
+      revoked boolean not null default false,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now()
+    );
+    create index if not exists refresh_tokens_session_id_idx on auth.refresh_tokens (session_id);
+    create index if not exists refresh_tokens_parent_idx on auth.refresh_tokens (parent);
+
+    create or replace function auth.jwt() returns jsonb language sql stable as $fn$
+      select coalesce(
+        nullif(current_setting('request.jwt.claims', true), ''),
+        '{}'
+      )::jsonb
+    $fn$;
+
+    create or replace function auth.uid() returns uuid language sql stable as $fn$
+      select nullif(
+        coalesce(
+          nullif(current_setting('request.jwt.claim.sub', true), ''),
+          nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub'
+        ), ''
+      )::uuid
+    $fn$;
+
+    create or replace function auth.role() returns text language sql stable as $fn$
+      select coalesce(
+        nullif(current_setting('request.jwt.claim.role', true), ''),
+        nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'role'
+      )
+    $fn$;
+
+    create or replace function auth.email() returns text language sql stable as $fn$
+      select nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'email'
+    $fn$;
+
+    grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email()
+      to anon, authenticated, service_role;
+    """
+
+  /// The table that records applied migrations, as the Supabase CLI names it.
+  static let migrationsTable = """
+    create schema if not exists supabase_migrations;
+    create table if not exists supabase_migrations.schema_migrations (
+      version text primary key,
+      name text,
+      applied_at timestamptz not null default now()
+    );
+    """
+}

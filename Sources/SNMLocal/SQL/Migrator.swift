@@ -1,0 +1,75 @@
+import Foundation
+
+/// Applies the bootstrap and then migrations in name order, each once, recorded in
+/// `supabase_migrations.schema_migrations`.
+///
+/// ```swift
+/// let applied = try Migrator(migrationsDir: nil).apply(on: adminConnection)   // demo schema
+/// ```
+/// Throws `LocalProjectError` naming the file and PostgreSQL's message when one fails; a failed
+/// migration is rolled back whole and the later ones are not tried.
+struct Migrator {
+  /// A folder of `*.sql` files (Supabase CLI layout), or `nil` for the demo schema.
+  var migrationsDir: String?
+
+  /// The migrations to apply, in order: (version, source description, SQL).
+  func migrations() throws(LocalProjectError) -> [(version: String, source: String, sql: String)] {
+    guard let directory = migrationsDir else {
+      return DemoSchemaSQL.migrations.map { ($0.version, "demo schema \($0.version)", $0.sql) }
+    }
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        .filter { $0.hasSuffix(".sql") }.sorted()
+    } catch {
+      throw LocalProjectError(.usage, "cannot read the migrations folder \(directory)")
+    }
+    var result: [(String, String, String)] = []
+    for name in names {
+      let path = directory + "/" + name
+      guard let sql = try? String(contentsOfFile: path, encoding: .utf8) else {
+        throw LocalProjectError(.usage, "cannot read migration \(path) as UTF-8 text")
+      }
+      result.append((String(name.dropLast(4)), path, sql))
+    }
+    return result
+  }
+
+  /// Applies what is missing; returns the versions applied now.
+  func apply(on connection: PGConnection) throws(LocalProjectError) -> [String] {
+    let pending = try migrations()
+    do {
+      try connection.executeScript(BootstrapSQL.migrationsTable)
+      _ = try connection.execute("select pg_advisory_lock(74210519)")
+    } catch {
+      throw LocalProjectError(.unavailable, "cannot prepare the migrations table: \(error.message)")
+    }
+    defer { _ = try? connection.execute("select pg_advisory_unlock(74210519)") }
+    let done: Set<String>
+    do {
+      let rows = try connection.execute("select version from supabase_migrations.schema_migrations")
+      done = Set(rows.rows.compactMap { $0.first ?? nil })
+    } catch {
+      throw LocalProjectError(.unavailable, "cannot read applied migrations: \(error.message)")
+    }
+    var applied: [String] = []
+    let all = [(BootstrapSQL.version, "snm bootstrap", BootstrapSQL.script)] + pending
+    for migration in all where !done.contains(migration.0) {
+      do {
+        _ = try connection.execute("begin")
+        try connection.executeScript(migration.2)
+        _ = try connection.execute(
+          "insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)",
+          [migration.0, migration.1])
+        _ = try connection.execute("commit")
+        applied.append(migration.0)
+      } catch {
+        _ = try? connection.execute("rollback")
+        var text = "migration \(migration.1) failed: \(error.message)"
+        if let detail = error.detail { text += " (\(detail))" }
+        throw LocalProjectError(.failed, text)
+      }
+    }
+    return applied
+  }
+}
