@@ -17,29 +17,6 @@ import Synchronization
 /// (body decoded), `.malformedResponse`, `.cancelled` when the calling task is cancelled (the
 /// transfer is stopped, not left running).
 public final class SNMNetworkProvider: Sendable {
-  /// How the provider connects and what it adds to each request.
-  public struct Configuration: Sendable {
-    /// Sent as `apikey`, and as the bearer token when no access token is given (unless it is a
-    /// new-format `sb_...` key, which is not a JWT). Never printed.
-    public var apiKey: String?
-    /// `X-Client-Info` value.
-    public var clientInfo: String
-    /// Seconds a request may take in total before it fails with `.timedOut`.
-    public var timeout: TimeInterval
-    /// Connections kept open per host.
-    public var maximumConnectionsPerHost: Int
-
-    public init(
-      apiKey: String? = nil, clientInfo: String = "snm/\(SNMNetwork.version)",
-      timeout: TimeInterval = 60, maximumConnectionsPerHost: Int = 6
-    ) {
-      self.apiKey = apiKey
-      self.clientInfo = clientInfo
-      self.timeout = timeout
-      self.maximumConnectionsPerHost = maximumConnectionsPerHost
-    }
-  }
-
   public let configuration: Configuration
   private let session: URLSession
 
@@ -184,55 +161,5 @@ public final class SNMNetworkProvider: Sendable {
       return HTTPHeaders.Field(name: name, value: String(describing: value))
     }
     return HTTPHeaders(fields.sorted { $0.name.lowercased() < $1.name.lowercased() })
-  }
-}
-
-extension SNMNetworkProvider.Configuration: CustomStringConvertible, CustomDebugStringConvertible,
-  CustomReflectable
-{
-  /// The settings with the API key left out.
-  public var description: String {
-    "Configuration(apiKey: \(apiKey == nil ? "nil" : "<redacted>"), clientInfo: \(clientInfo), "
-      + "timeout: \(timeout), maximumConnectionsPerHost: \(maximumConnectionsPerHost))"
-  }
-
-  public var debugDescription: String { description }
-
-  /// What `dump` shows: the key left out.
-  public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: [
-        "apiKey": apiKey == nil ? "nil" : "<redacted>", "clientInfo": clientInfo,
-        "timeout": timeout,
-        "maximumConnectionsPerHost": maximumConnectionsPerHost,
-      ])
-  }
-}
-
-/// The running data task, shared with the cancellation handler (which may run first).
-private final class TransferHandle: Sendable {
-  private struct State {
-    var task: URLSessionDataTask?
-    var cancelled = false
-  }
-
-  private let state = Mutex(State())
-
-  func start(_ task: URLSessionDataTask) {
-    let cancelled = state.withLock { state in
-      state.task = task
-      return state.cancelled
-    }
-    task.resume()
-    if cancelled { task.cancel() }
-  }
-
-  func cancel() {
-    let task = state.withLock { state in
-      state.cancelled = true
-      return state.task
-    }
-    task?.cancel()
   }
 }
