@@ -54,6 +54,14 @@ public indirect enum SupabaseSelectItem: Sendable, Hashable, ExpressibleByString
     _ relation: String, as alias: String? = nil, hint: String? = nil, join: Join? = nil,
     spread: Bool = false, _ items: SupabaseSelectItem...
   ) -> SupabaseSelectItem {
+    .embed(relation, as: alias, hint: hint, join: join, spread: spread, items: items)
+  }
+
+  /// An embedded resource with its own select list (array form, for lists built at run time).
+  public static func embed(
+    _ relation: String, as alias: String? = nil, hint: String? = nil, join: Join? = nil,
+    spread: Bool = false, items: [SupabaseSelectItem]
+  ) -> SupabaseSelectItem {
     .embed(
       relation: relation, alias: alias, hints: [hint, join?.rawValue].compactMap { $0 },
       spread: spread, items: items)

@@ -82,3 +82,9 @@ import Testing
     #expect(SupabaseColumn(parsing: #"data->>"blood type""#).wireKey == #"data->>"blood type""#)
   }
 }
+
+@Test func embedArrayFormEqualsTheVariadicOne() {
+  #expect(
+    SupabaseSelectItem.embed("user_info", as: "owner", join: .inner, items: ["id", "name"])
+      == .embed("user_info", as: "owner", join: .inner, "id", "name"))
+}
