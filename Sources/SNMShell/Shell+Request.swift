@@ -58,6 +58,8 @@ extension Shell {
         fail(signal == SIGTERM ? .terminated : .interrupted)
         state.withLock { $0.exitRequested = true }
       } else {
+        // At a terminal the line holds the echoed ^C (or the spinner): start it afresh.
+        if Terminal.isTerminal(STDERR_FILENO) { errors.write("\r\u{1B}[K") }
         report("cancelled")
       }
       return false
@@ -90,8 +92,9 @@ extension Shell {
       }
     }
     return await InterruptSignals.shared.watch(onSignal: { signal in
-      task.cancel()
+      // Hand the prompt back first; stopping the transfer may take the network thread a moment.
       once.resume(.interrupted(signal))
+      task.cancel()
     }) {
       await withCheckedContinuation { once.attach($0) }
     }
