@@ -17,7 +17,10 @@ extension Shell {
       if signal == SIGTERM { return .terminated }
       switch signal == SIGINT ? .interrupted : input {
       case .end:
-        if !buffer.isEmpty { _ = await execute(buffer.pending, source: "stdin") }
+        if !buffer.isEmpty {
+          _ = await execute(buffer.pending, source: "stdin", complete: true)
+        }
+        _ = finishScript()
         return state.withLock { reader.isInteractive ? .success : ($0.failure ?? .success) }
       case .interrupted:
         buffer.reset()
@@ -25,7 +28,8 @@ extension Shell {
         guard let text = buffer.add(line) else { continue }
         if text.allSatisfy(\.isWhitespace) { continue }
         reader.remember(text)
-        let succeeded = await execute(text, source: reader.isInteractive ? "prompt" : "stdin")
+        let succeeded = await execute(
+          text, source: reader.isInteractive ? "prompt" : "stdin", complete: false)
         if state.withLock({ $0.exitRequested }) {
           return state.withLock { reader.isInteractive ? .success : ($0.failure ?? .success) }
         }

@@ -64,9 +64,11 @@ extension Shell {
       }
       return false
     case .failed(let error):
+      record(.failed(error))
       reportRequestFailure(error)
       return false
     case .done(let response):
+      record(.answered(response))
       let rendering = ContinuousClock.now
       await show(response, of: compiled.request)
       if currentSettings.timing {

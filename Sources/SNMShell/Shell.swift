@@ -18,8 +18,11 @@ public final class Shell: Sendable {
   public let project: ProjectSelection
   let settings: Mutex<ShellSettings>
   let output: OutputWriter
-  let errors: OutputWriter
+  /// Standard error as given; `errors` is this unless a script statement's output is held back.
+  let baseErrors: OutputWriter
   let state = Mutex(RunState())
+  /// What the script runner keeps between statements (Script/ScriptState.swift).
+  let script = Mutex(ScriptState())
   /// The project's session (`SessionManager.shared` in the snm binary, configured by main.swift).
   let sessions: SessionManager
   /// Signs in, up and out for the session statements.
@@ -63,10 +66,14 @@ public final class Shell: Sendable {
     self.sessions = sessions
     self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig)
     self.output = output
-    self.errors = errors
+    self.baseErrors = errors
     let colour = Terminal.usesColour(fd: STDOUT_FILENO, disabled: options.noColor)
     self.settings = Mutex(ShellSettings(options: options, colour: colour))
   }
+
+  /// Where error output goes: standard error, or the script runner's buffer for the statement
+  /// running now (which reports it with the statement's location).
+  var errors: OutputWriter { script.withLock { $0.errorsOverride } ?? baseErrors }
 
   /// The current settings.
   public var currentSettings: ShellSettings { settings.withLock { $0 } }

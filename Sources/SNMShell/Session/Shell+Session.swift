@@ -74,6 +74,7 @@ extension Shell {
       say("signed up; confirm the email, then sign in with 'login email ...'")
       return true
     } catch {
+      record(.failed(error))
       return authFailure("\(verb) failed: \(Self.describe(error))")
     }
     await sessions.saveSession(for: session)

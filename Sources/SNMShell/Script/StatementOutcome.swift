@@ -1,0 +1,104 @@
+import SNMNetwork
+import SNMSupabase
+
+/// What the last statement that ran left behind, for the `expect` statements after it.
+///
+/// ```swift
+/// shell.record(.answered(response))          // a query or rpc that succeeded
+/// shell.record(.failed(error))               // one that failed (or a failed login)
+/// ```
+/// `expect rows` reads `rowCount`, `expect status` reads `status`, `expect error [code]` reads
+/// `failure`.
+public struct StatementOutcome: Sendable, Equatable {
+  /// The HTTP status of the answer, success or error; nil when no answer came.
+  public var status: Int?
+  /// The decoded result: rows, one object, a scalar, or null for an empty body.
+  public var value: JSONValue
+  /// How many rows came back (an object counts as one; an empty body counts the rows the server
+  /// says it touched in `Content-Range`).
+  public var rowCount: Int
+  /// Why the statement failed; nil when it succeeded.
+  public var failure: Failure?
+
+  /// A failed statement: the server's code (`23505`, `PGRST116`, `invalid_credentials`) when it
+  /// named one, and its first line of explanation.
+  public struct Failure: Sendable, Equatable {
+    public var code: String?
+    public var message: String
+
+    public init(code: String?, message: String) {
+      self.code = code
+      self.message = message
+    }
+  }
+
+  public init(status: Int?, value: JSONValue, rowCount: Int, failure: Failure? = nil) {
+    self.status = status
+    self.value = value
+    self.rowCount = rowCount
+    self.failure = failure
+  }
+
+  /// A successful answer from the REST API.
+  public static func answered(_ response: SupabaseDBResponse) -> StatementOutcome {
+    answered(
+      value: response.value, status: response.status,
+      contentRange: response.headers["Content-Range"])
+  }
+
+  /// A successful answer: `value` as decoded, with the status and `Content-Range` it came with.
+  public static func answered(value: JSONValue, status: Int?, contentRange: String? = nil)
+    -> StatementOutcome
+  {
+    let rows: Int
+    switch value {
+    case .array(let elements): rows = elements.count
+    case .null: rows = contentRange.flatMap(Self.rowsInRange) ?? 0
+    default: rows = 1
+    }
+    return StatementOutcome(status: status, value: value, rowCount: rows)
+  }
+
+  /// A statement that did not succeed, from the error it failed with.
+  public static func failed(_ error: any Error) -> StatementOutcome {
+    var status: Int? = nil
+    let failure: Failure
+    switch error {
+    case let network as SNMNetworkError:
+      if let server = network.serverError {
+        status = server.status
+        failure = Failure(
+          code: server.code?.rawValue,
+          message: server.message ?? "the server answered \(server.status)")
+      } else {
+        failure = Failure(code: nil, message: network.description)
+      }
+    case let auth as SupabaseAuthError:
+      status = auth.status
+      failure = Failure(
+        code: auth.code == .unknown ? nil : auth.code.rawValue, message: auth.message)
+    default:
+      failure = Failure(code: nil, message: "\(error)")
+    }
+    return StatementOutcome(status: status, value: .null, rowCount: 0, failure: failure)
+  }
+
+  /// A failure known only by its message (a refused sign-in, a value that could not be filled in).
+  public static func failed(code: String? = nil, message: String, status: Int? = nil)
+    -> StatementOutcome
+  {
+    StatementOutcome(
+      status: status, value: .null, rowCount: 0, failure: Failure(code: code, message: message))
+  }
+
+  /// The rows `0-4/*` or `*/5` says were touched: 5.
+  static func rowsInRange(_ range: String) -> Int? {
+    let parts = range.split(separator: "/", maxSplits: 1)
+    guard let span = parts.first else { return nil }
+    if span == "*" { return parts.count == 2 ? Int(parts[1]) : nil }
+    let bounds = span.split(separator: "-")
+    guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), last >= first
+    else { return nil }
+    return last - first + 1
+  }
+}
