@@ -5,30 +5,22 @@ import SNMQuery
 extension Shell {
   /// Parses, checks and runs every statement in `text`; returns whether all of them succeeded.
   ///
-  /// A parse or check error runs nothing and prints every diagnostic (exit code 2). At the prompt
-  /// every statement runs; elsewhere the first failure stops the rest unless `on_error` is
-  /// `continue`.
-  func execute(_ text: String, source name: String) async -> Bool {
-    var script = Parser.parse(Source(text: text, fileName: name))
-    Checker.check(&script, variables: Set(variableNames()))
-    if script.hasErrors {
-      let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
-      errors.write(
-        DiagnosticRenderer(colored: colour).render(script.diagnostics, in: script.source))
-      errors.flush()
-      fail(.usage)
+  /// A parse or check error (in `text` or in a file it `run`s) runs nothing and prints every
+  /// diagnostic (exit code 2). At the prompt every statement runs; elsewhere the first failure
+  /// stops the rest unless `on_error` is `continue` (Script/Shell+ScriptLoop.swift).
+  /// `complete` is false for standard input's chunks: a failure at the end of one waits to see
+  /// whether the next begins with `expect error`.
+  func execute(_ text: String, source name: String, complete: Bool = true) async -> Bool {
+    let parsed = Parser.parse(Source(text: text, fileName: name))
+    let loader = script.withLock { $0.loader }
+    let check = ScriptCheck.check(
+      parsed, file: nil, variables: Set(variableNames()), loader: loader)
+    if check.hasErrors {
+      _ = finishScript()
+      reportCheckErrors(check)
       return false
     }
-    var succeeded = true
-    for statement in script.statements {
-      if currentSettings.echo { emit(script.source.text(of: statement.range)) }
-      let ok = await run(statement, in: script.source)
-      succeeded = succeeded && ok
-      let (exiting, interactive) = state.withLock { ($0.exitRequested, $0.interactive) }
-      if exiting { break }
-      if !ok && !interactive && currentSettings.onError == .stop { break }
-    }
-    return succeeded
+    return await runStatements(check.script.statements, in: check.script.source, complete: complete)
   }
 
   /// Runs one statement that parsed and checked.
@@ -39,37 +31,15 @@ extension Shell {
     case .session(let session):
       return await runSession(session)
     case .echo(let echo):
-      guard let text = constantText(echo.value) else {
-        return notYet("echo with variables needs the script runner")
-      }
-      emit(text)
-      return true
+      return await runEcho(echo, in: source)
     case .query, .rpc:
       return await runRequest(statement, in: source)
-    case .let, .expect, .run:
-      return notYet("'let', 'expect' and 'run' need the script runner")
-    }
-  }
-
-  /// A value's text when it needs no script variables: a string, a number, a word or `$env.NAME`.
-  func constantText(_ node: ValueNode) -> String? {
-    switch node.value {
-    case .string(let literal): return literal.constantText
-    case .number(let text), .uuid(let text), .date(let text), .timestamp(let text),
-      .word(let text):
-      return text
-    case .bool(let flag): return flag ? "true" : "false"
-    case .null: return "null"
-    case .variable(let reference):
-      if reference.name == "env", reference.path.count == 1,
-        case .field(let name) = reference.path[0]
-      {
-        return ProcessInfo.processInfo.environment[name]
-      }
-      return variables.withLock { $0[reference.name] }.flatMap { value in
-        reference.path.isEmpty ? (value.stringValue ?? value.serialized()) : nil
-      }
-    default: return nil
+    case .let(let binding):
+      return await runLet(binding, statement: statement, in: source)
+    case .expect(let expect):
+      return await runExpect(expect, in: source)
+    case .run(let include):
+      return await runInclude(include, in: source)
     }
   }
 
@@ -84,11 +54,5 @@ extension Shell {
   func note(_ text: String) {
     guard state.withLock({ $0.interactive }) else { return }
     emit(text)
-  }
-
-  private func notYet(_ what: String) -> Bool {
-    report("\(what), which is not built yet")
-    fail(.usage)
-    return false
   }
 }

@@ -29,6 +29,23 @@ do {
     FileHandle.standardOutput.write(Data(result.output.utf8))
     FileHandle.standardError.write(Data(result.errors.utf8))
     status = ExitCode(rawValue: result.status) ?? .usage
+  case .subcommand("test", let rest):
+    let line = try TestCommandLine.parse(rest, command: "test")
+    if line.help {
+      print(TestCommandLine.testUsage, terminator: "")
+      status = .success
+    } else {
+      let project = try ProjectSelection.resolve(line.options) ?? localProject()
+      status = try await TestRunner(project: project, line: line).run()
+    }
+  case .subcommand("check", let rest):
+    let line = try TestCommandLine.parse(rest, command: "check")
+    if line.help {
+      print(TestCommandLine.checkUsage, terminator: "")
+      status = .success
+    } else {
+      status = try CheckCommand.run(line)
+    }
   case .subcommand(let name, _):
     throw UsageError("'snm \(name)' is not built yet")
   case .run(let options):
@@ -51,20 +68,15 @@ func runShell(_ options: CommandLineOptions) async throws -> ExitCode {
   let project = try ProjectSelection.resolve(options) ?? localProject()
   let shell = await Shell.connected(project: project, options: options)
   if !options.commands.isEmpty {
-    return await shell.run(text: options.commands.joined(separator: "\n"), name: "-c")
+    let text = options.commands.joined(separator: "\n")
+    return await shell.stoppingOnSignals { await shell.run(text: text, name: "-c") }
   }
   if !options.files.isEmpty {
-    for file in options.files {
-      guard let data = FileManager.default.contents(atPath: file) else {
-        throw UsageError("cannot read '\(file)'")
-      }
-      let code = await shell.run(text: String(decoding: data, as: UTF8.self), name: file)
-      if code != .success { return code }
-    }
-    return .success
+    let files = options.files
+    return await shell.stoppingOnSignals { await shell.run(files: files) }
   }
   guard Terminal.isTerminal(STDIN_FILENO) else {
-    return await shell.runPrompt(reader: PlainLineReader())
+    return await shell.stoppingOnSignals { await shell.runPrompt(reader: PlainLineReader()) }
   }
   shell.startLoadingSchema()
   let completer = ShellCompleter(catalog: shell.catalog, variables: { shell.variableNames() })

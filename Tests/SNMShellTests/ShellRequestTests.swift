@@ -90,9 +90,11 @@ struct RequestRig {
       text: "from user_info select * single\necho 'not reached'", name: "a.snm")
     #expect(code == .failure)
     #expect(rig.output.captured == "")
+    // A script names the statement that failed first, then the server's words.
     #expect(
       rig.errors.captured.hasPrefix(
-        "error PGRST116 (HTTP 406): Cannot coerce the result to a single JSON object\n"
+        "a.snm:1:1: error: statement failed: from user_info select * single\n"
+          + "error PGRST116 (HTTP 406): Cannot coerce the result to a single JSON object\n"
           + "  details: The result contains 3 rows\n  advice: `single` wants exactly one row"))
   }
 

@@ -109,7 +109,9 @@ struct StatementRig {
     _ = await rig.shell.runPrompt(reader: reader)
     // `help (` + `rpc)` is one statement (an unknown topic), not two broken ones.
     #expect(rig.output.captured == "a\n")
-    #expect(rig.errors.captured.hasPrefix("snm: no help on '( rpc)'"))
+    #expect(
+      rig.errors.captured.hasPrefix(
+        "stdin:1:11: error: statement could not run: help ( rpc)\nsnm: no help on '( rpc)'"))
   }
 
   @Test func echoFillsInCommandLineVariablesAndTheEnvironment() async throws {

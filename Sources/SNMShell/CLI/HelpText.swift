@@ -9,7 +9,8 @@ public enum HelpText {
       snm [OPTIONS] FILE.snm [FILE.snm ...]  run scripts in order
       snm [OPTIONS] -c 'STATEMENTS'          run statements (separate them with ';')
       snm explain [--json|--curl] 'STATEMENT'  print the request, send nothing
-      snm test [OPTIONS] PATH...             run .snm files as tests
+      snm test [OPTIONS] PATH...             run .snm files as tests (--jobs N,
+                                             --report junit|tap|json=PATH; see snm test --help)
       snm check PATH...                      parse and check, offline
       snm local start|stop|status|reset|serve  the local project
       snm completion bash|zsh                print a shell completion script
@@ -37,9 +38,16 @@ public enum HelpText {
       help, tables, describe TABLE, explain STATEMENT, set format json, set timing on, exit
       Tab completes, Ctrl-R searches the history, Ctrl-C cancels, Ctrl-D leaves.
 
+    SCRIPTS
+      let dog = from dog_profile select id, name where name eq 'Bori' single
+      expect rows 1          expect status 201          expect $dog.name == 'Bori'
+      expect error 23505     (the statement before must fail, with that code)
+      echo 'made ${dog.id}'  run setup.snm      set on_error continue
+
     EXIT CODES
       0 success, 1 a statement or expectation failed, 2 usage or parse error,
-      3 could not reach the project or authenticate, 130 interrupted, 143 terminated
+      3 could not reach the project or authenticate, 130 interrupted (SIGINT),
+      143 terminated (SIGTERM); a script stopped by a signal names the statement
 
     """
 }

@@ -1,0 +1,48 @@
+import Foundation
+
+/// `snm check PATH...`: parses and checks script files, and the files their `run` statements
+/// name, without a network; prints every error.
+///
+/// ```swift
+/// let code = CheckCommand.run(try TestCommandLine.parse(arguments, command: "check"))
+/// ```
+/// Returns 0 when every file is clean, 2 when anything is wrong.
+public enum CheckCommand {
+  public static func run(
+    _ line: TestCommandLine, output: OutputWriter = .standardOutput,
+    errors: OutputWriter = .standardError
+  ) throws(UsageError) -> ExitCode {
+    let files = try ScriptFiles.collect(line.paths)
+    let loader = ScriptLoader()
+    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: line.options.noColor)
+    let variables = Set(line.options.variables.map(\.name))
+    var errorCount = 0
+    var failedFiles = 0
+    for file in files {
+      let check: ScriptCheck
+      do {
+        check = ScriptCheck.check(
+          try loader.load(file), file: file, variables: variables, loader: loader)
+      } catch {
+        errors.write("snm: \(error.description)\n")
+        errorCount += 1
+        failedFiles += 1
+        continue
+      }
+      errors.write(check.rendered(colored: colour))
+      errorCount += check.errorCount
+      if check.hasErrors { failedFiles += 1 }
+    }
+    let checked = files.count == 1 ? "1 file" : "\(files.count) files"
+    if errorCount > 0 {
+      let what = errorCount == 1 ? "1 error" : "\(errorCount) errors"
+      let whereFound = failedFiles == 1 ? "1 file" : "\(failedFiles) files"
+      errors.write("\(what) in \(whereFound) (checked \(checked))\n")
+    } else if !line.options.quiet {
+      output.write("checked \(checked): no errors\n")
+    }
+    output.flush()
+    errors.flush()
+    return errorCount > 0 ? .usage : .success
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The JUnit XML report (the schema CI services read): one `<testcase>` per script file.
+///
+/// ```xml
+/// <testcase classname="smoke" name="pair.snm" file="smoke/pair.snm" time="0.412">
+///   <failure type="expectation" message="smoke/pair.snm:7:1: expectation failed: ...">...</failure>
+/// </testcase>
+/// ```
+/// Expectation and statement failures are `<failure>`; parse errors, an unreachable project and
+/// interruptions are `<error>`; files not run are `<skipped/>`. A failed file carries what it
+/// printed in `<system-out>`.
+enum JUnitReport {
+  static func render(_ results: [ScriptResult]) -> String {
+    let failures = results.filter { !$0.skipped && !$0.passed && !isError($0) }.count
+    let errors = results.filter { !$0.skipped && isError($0) }.count
+    let skipped = results.filter(\.skipped).count
+    let time = seconds(results.reduce(0) { $0 + $1.seconds })
+    let counts =
+      "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" "
+      + "skipped=\"\(skipped)\" time=\"\(time)\""
+    var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    xml += "<testsuites name=\"snm test\" \(counts)>\n"
+    xml += "  <testsuite name=\"snm test\" \(counts)>\n"
+    for result in results { xml += testcase(result) }
+    xml += "  </testsuite>\n</testsuites>\n"
+    return xml
+  }
+
+  static func testcase(_ result: ScriptResult) -> String {
+    let url = URL(fileURLWithPath: result.path)
+    var directory = (result.path as NSString).deletingLastPathComponent
+    if directory.isEmpty { directory = "." }
+    let attributes =
+      "classname=\"\(escape(directory.replacingOccurrences(of: "/", with: ".")))\" "
+      + "name=\"\(escape(url.lastPathComponent))\" file=\"\(escape(result.path))\" "
+      + "time=\"\(seconds(result.seconds))\""
+    if result.passed { return "    <testcase \(attributes)/>\n" }
+    var xml = "    <testcase \(attributes)>\n"
+    if result.skipped {
+      xml += "      <skipped message=\"not run: the run was interrupted\"/>\n"
+    } else {
+      let element = isError(result) ? "error" : "failure"
+      let first = result.failures.first
+      let type = first?.kind.rawValue ?? "error"
+      let message = first.map { "\($0.location): \($0.message)" } ?? "exit code \(result.exitCode)"
+      let text = result.failures.map(\.text).joined()
+      xml += "      <\(element) type=\"\(type)\" message=\"\(escape(message))\">"
+      xml += escape(text) + "</\(element)>\n"
+      if !result.output.isEmpty {
+        xml += "      <system-out>\(escape(result.output))</system-out>\n"
+      }
+    }
+    xml += "    </testcase>\n"
+    return xml
+  }
+
+  /// Whether the file errored (did not get to run as written) rather than failed a check.
+  static func isError(_ result: ScriptResult) -> Bool {
+    guard let kind = result.failures.first?.kind else { return !result.passed && !result.skipped }
+    return kind != .expectation && kind != .statement
+  }
+
+  /// Seconds with three decimals, as JUnit readers expect.
+  static func seconds(_ value: Double) -> String {
+    String(format: "%.3f", max(0, value))
+  }
+
+  /// Text for an attribute or element: `& < > "` as entities, and characters XML 1.0
+  /// does not allow (control characters but tab and line breaks) as `\u{..}`.
+  static func escape(_ text: String) -> String {
+    var escaped = ""
+    escaped.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": escaped += "&amp;"
+      case "<": escaped += "&lt;"
+      case ">": escaped += "&gt;"
+      case "\"": escaped += "&quot;"
+      case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+      default:
+        if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
+          escaped += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+          escaped.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return escaped
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import SNMQuery
+import Synchronization
+
+/// Reads script files, and the files their `run` statements name, each parsed once.
+///
+/// ```swift
+/// let loader = ScriptLoader()
+/// let script = try loader.load("smoke/pair.snm")               // ParsedScript, not yet checked
+/// let other = loader.resolve("lib/login.snm", from: "smoke/pair.snm")   // "smoke/lib/login.snm"
+/// ```
+/// `load` throws `ScriptLoadError` for a file that cannot be read or is not UTF-8 text.
+public final class ScriptLoader: Sendable {
+  private let cache = Mutex<[String: ParsedScript]>([:])
+
+  public init() {}
+
+  /// The parsed script at `path` (as named: relative to the working directory or absolute).
+  /// - Throws: `ScriptLoadError`.
+  public func load(_ path: String) throws(ScriptLoadError) -> ParsedScript {
+    let key = Self.identity(of: path)
+    if let cached = cache.withLock({ $0[key] }) { return cached }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw .notFound(path)
+    }
+    guard !isDirectory.boolValue else { throw .isDirectory(path) }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw .unreadable(path)
+    }
+    guard let text = String(data: data, encoding: .utf8) else { throw .notText(path) }
+    let script = Parser.parse(Source(text: text, fileName: path))
+    cache.withLock { $0[key] = script }
+    return script
+  }
+
+  /// The path `run target` names, written in the file `including` (nil: from `-c`, standard input
+  /// or the prompt, relative to the working directory).
+  public static func resolve(_ target: String, from including: String?) -> String {
+    if target.hasPrefix("/") { return normalize(target) }
+    guard let including, let slash = including.lastIndex(of: "/") else {
+      return normalize(target)
+    }
+    return normalize(String(including[...slash]) + target)
+  }
+
+  /// `a/./b/../c.snm` as `a/c.snm`: the same file, written the short way (`..` at the start stays).
+  public static func normalize(_ path: String) -> String {
+    let absolute = path.hasPrefix("/")
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+      if part == "." { continue }
+      if part == "..", let last = parts.last, last != ".." {
+        parts.removeLast()
+        continue
+      }
+      if part == "..", absolute { continue }
+      parts.append(part)
+    }
+    let joined = parts.joined(separator: "/")
+    if absolute { return "/" + joined }
+    return joined.isEmpty ? "." : joined
+  }
+
+  /// One name per file however it is reached (absolute, symbolic links resolved), for the cache
+  /// and for finding `run` cycles.
+  public static func identity(of path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+  }
+}
+
+/// Why a script file could not be read.
+public enum ScriptLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+  case notFound(String)
+  case isDirectory(String)
+  case unreadable(String)
+  case notText(String)
+
+  public var description: String {
+    switch self {
+    case .notFound(let path): "no such file '\(path)'"
+    case .isDirectory(let path): "'\(path)' is a directory; name a .snm file"
+    case .unreadable(let path): "cannot read '\(path)' (permission denied?)"
+    case .notText(let path): "'\(path)' is not UTF-8 text"
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import SNMNetwork
+import SNMQuery
+
+extension Shell {
+  /// Runs the script file at `path` (relative to the working directory): checks it and every file
+  /// it runs first (nothing is sent when anything is wrong), then runs it.
+  ///
+  /// ```swift
+  /// let code = await shell.run(file: "smoke/pair.snm")
+  /// ```
+  public func run(file path: String) async -> ExitCode {
+    let loader = script.withLock { $0.loader }
+    let parsed: ParsedScript
+    do {
+      parsed = try loader.load(path)
+    } catch {
+      let text = "snm: \(error.description)\n"
+      baseErrors.write(text)
+      baseErrors.flush()
+      let failure = ScriptFailure(
+        kind: .error, location: path, statement: "", message: error.description, text: text)
+      script.withLock { $0.failures.append(failure) }
+      fail(.usage)
+      return .usage
+    }
+    script.withLock { $0.files.insert(path) }
+    let check = ScriptCheck.check(
+      parsed, file: path, variables: Set(variableNames()), loader: loader)
+    guard !check.hasErrors else {
+      reportCheckErrors(check)
+      return .usage
+    }
+    script.withLock { $0.files.formUnion(check.findings.map(\.source.fileName)) }
+    _ = await runStatements(check.script.statements, in: check.script.source, complete: true)
+    return state.withLock { $0.failure ?? .success }
+  }
+
+  /// Prints every diagnostic of `check` and records the script's failure (exit code 2).
+  func reportCheckErrors(_ check: ScriptCheck) {
+    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
+    let text = check.rendered(colored: colour)
+    baseErrors.write(text)
+    baseErrors.flush()
+    if let first = check.firstError {
+      let failure = ScriptFailure(
+        kind: .parse, location: first.location, statement: "", message: first.message,
+        text: check.rendered(colored: false))
+      script.withLock { $0.failures.append(failure) }
+    }
+    fail(.usage)
+  }
+
+  /// Records what a statement left for the `expect` after it (the shell's request path and the
+  /// session statements call this).
+  func record(_ outcome: StatementOutcome) {
+    script.withLock {
+      $0.current = outcome
+      $0.last = outcome
+    }
+  }
+
+  /// `let name = value` or `let name = <query or rpc>` (which prints nothing).
+  func runLet(_ binding: LetStatement, statement: Statement, in source: Source) async -> Bool {
+    let value: JSONValue
+    switch binding.value {
+    case .value(let node):
+      do {
+        value = try ValueEvaluator.json(node, in: await variableScope())
+      } catch {
+        return report(error, in: source)
+      }
+    case .statement:
+      guard let compiled = await compile(statement, in: source) else { return false }
+      switch await send(compiled.builder) {
+      case .done(let response):
+        record(.answered(response))
+        value = response.value
+      case .failed(let error):
+        record(.failed(error))
+        reportRequestFailure(error)
+        return false
+      case .interrupted(let signal):
+        interrupt(signal)
+        fail(signal == SIGTERM ? .terminated : .interrupted)
+        return false
+      }
+    }
+    variables.withLock { $0[binding.name.text] = value }
+    return true
+  }
+
+  /// `expect ...`: checks the last result; a failure says what was expected and what was found.
+  func runExpect(_ expect: ExpectStatement, in source: Source) async -> Bool {
+    let (last, previous) = script.withLock { ($0.last, $0.previous) }
+    let check = ExpectationCheck(statement: expect, last: last, previous: previous)
+    do {
+      switch try check.evaluate(in: await variableScope()) {
+      case .held:
+        script.withLock { $0.expectations += 1 }
+        return true
+      case .failed(let expected, let found):
+        script.withLock { $0.problem = .expectation(expected: expected, found: found) }
+        fail(.failure)
+        return false
+      }
+    } catch {
+      return report(error, in: source)
+    }
+  }
+
+  /// `echo value`: prints a string with its variables filled in, or a value as JSON.
+  func runEcho(_ echo: EchoStatement, in source: Source) async -> Bool {
+    do {
+      emit(try ValueEvaluator.text(echo.value, in: await variableScope()))
+      return true
+    } catch {
+      return report(error, in: source)
+    }
+  }
+
+  /// `run file` (also `\i file`): runs another script with the same variables and session. The
+  /// path is relative to the file the `run` is in (to the working directory from `-c`, standard
+  /// input and the prompt).
+  func runInclude(_ run: RunStatement, in source: Source) async -> Bool {
+    let (loader, isFile, chain) = script.withLock {
+      ($0.loader, $0.files.contains(source.fileName), $0.running.map(\.source.fileName))
+    }
+    let target = ScriptLoader.resolve(run.path, from: isFile ? source.fileName : nil)
+    let identity = ScriptLoader.identity(of: target)
+    let files = chain.filter { name in script.withLock { $0.files.contains(name) } }
+    if files.contains(where: { ScriptLoader.identity(of: $0) == identity }) {
+      return report(Diagnostic(.runCycle(files + [target]), at: run.pathRange), in: source)
+    }
+    let included: ParsedScript
+    do {
+      included = try loader.load(target)
+    } catch {
+      return report(Diagnostic(.runTarget(error), at: run.pathRange), in: source)
+    }
+    let check = ScriptCheck.check(
+      included, file: target, variables: Set(variableNames()), loader: loader)
+    guard !check.hasErrors else {
+      let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
+      errors.write(check.rendered(colored: colour))
+      errors.flush()
+      fail(.usage)
+      return false
+    }
+    script.withLock { $0.files.formUnion(check.findings.map(\.source.fileName) + [target]) }
+    let succeeded = await runStatements(
+      check.script.statements, in: check.script.source, complete: true)
+    if !succeeded { script.withLock { $0.problem = .reported } }
+    return succeeded
+  }
+
+  /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern) and fails with 2.
+  func report(_ diagnostic: Diagnostic, in source: Source) -> Bool {
+    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
+    errors.write(DiagnosticRenderer(colored: colour).render(diagnostic, in: source))
+    errors.flush()
+    fail(.usage)
+    return false
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+extension TestRunner {
+  /// `PASS  path`, or `FAIL  path` and what went wrong, indented.
+  func printProgress(_ result: ScriptResult) {
+    if result.passed {
+      guard !line.options.quiet else { return }
+      output.write("PASS  \(result.path)\n")
+    } else {
+      output.write("FAIL  \(result.path)\n")
+      for failure in result.failures {
+        for text in failure.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        {
+          output.write(text.isEmpty ? "\n" : "      \(text)\n")
+        }
+      }
+    }
+    output.flush()
+  }
+
+  /// The files not run, the time taken, then `N passed, M failed` as the last line.
+  func printSummary(_ results: [ScriptResult], seconds: Double) {
+    let skipped = results.filter(\.skipped).count
+    let passed = results.filter(\.passed).count
+    let failed = results.count - passed - skipped
+    output.write("\n")
+    if skipped > 0 {
+      output.write("interrupted: \(skipped == 1 ? "1 file" : "\(skipped) files") not run\n")
+    }
+    if !line.options.quiet {
+      let files = results.count == 1 ? "1 file" : "\(results.count) files"
+      output.write("ran \(files) in \(String(format: "%.2f", seconds)) s\n")
+    }
+    output.write("\(passed) passed, \(failed) failed\n")
+    output.flush()
+  }
+
+  /// Writes `report`; returns false (after saying why on standard error) when it cannot.
+  func write(_ report: TestReport, _ results: [ScriptResult]) -> Bool {
+    let url = URL(fileURLWithPath: report.path)
+    do {
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(report.kind.render(results).utf8).write(to: url, options: .atomic)
+      return true
+    } catch {
+      errors.write(
+        "snm: cannot write the \(report.kind.rawValue) report '\(report.path)': "
+          + "\(error.localizedDescription)\n")
+      errors.flush()
+      return false
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import SNMNetwork
+import Synchronization
+
+/// `snm test`: runs script files as tests, each with its own variables and session, `jobs` at a
+/// time, and prints PASS/FAIL per file in the order named, then `N passed, M failed`.
+///
+/// ```swift
+/// let runner = TestRunner(project: project, line: line)
+/// let code = await runner.run()      // 0 when every file passed
+/// ```
+/// Reports (`--report junit|tap|json=PATH`) list files in the order named, so `--jobs 4` writes
+/// the same report as `--jobs 1`. SIGINT or SIGTERM stops the files running (each names the
+/// statement it stopped at), runs no more, and still prints the summary and writes the reports.
+public final class TestRunner: Sendable {
+  let project: ProjectSelection
+  let line: TestCommandLine
+  let output: OutputWriter
+  let errors: OutputWriter
+  let provider: SNMNetworkProvider
+  let running = Mutex(Running())
+
+  struct Running {
+    var shells: [Int: Shell] = [:]
+    var tasks: [Int: Task<ScriptResult, Never>] = [:]
+    var signal: Int32?
+  }
+
+  public init(
+    project: ProjectSelection, line: TestCommandLine, output: OutputWriter = .standardOutput,
+    errors: OutputWriter = .standardError
+  ) {
+    self.project = project
+    self.line = line
+    self.output = output
+    self.errors = errors
+    self.provider = SNMNetworkProvider(
+      configuration: .init(apiKey: project.key, timeout: line.options.timeout ?? 30))
+  }
+
+  /// Runs every file and writes the reports; returns the exit code (see `TestCommandLine`).
+  /// - Throws: `UsageError` when a path does not exist.
+  public func run() async throws(UsageError) -> ExitCode {
+    let files = try ScriptFiles.collect(line.paths)
+    let started = ContinuousClock.now
+    let results = await InterruptSignals.shared.watch(onSignal: { [self] signal in
+      stop(signal)
+    }) {
+      await runAll(files)
+    }
+    let elapsed = ContinuousClock.now - started
+    printSummary(results, seconds: Self.seconds(elapsed))
+    var code = Self.exitCode(for: results)
+    if let signal = running.withLock({ $0.signal }) {
+      code = signal == SIGTERM ? .terminated : .interrupted
+    }
+    for report in line.reports where !write(report, results) {
+      if code.rawValue < ExitCode.usage.rawValue { code = .usage }
+    }
+    return code
+  }
+
+  /// 0 when every file passed, else the highest exit code of the files that did not.
+  static func exitCode(for results: [ScriptResult]) -> ExitCode {
+    results.filter { !$0.passed && !$0.skipped }.map(\.exitCode)
+      .max { $0.rawValue < $1.rawValue } ?? .success
+  }
+
+  /// Runs the files `line.jobs` at a time; results come back in file order.
+  func runAll(_ files: [String]) async -> [ScriptResult] {
+    var results: [ScriptResult?] = Array(repeating: nil, count: files.count)
+    var printed = 0
+    await withTaskGroup(of: (Int, ScriptResult).self) { group in
+      var next = 0
+      func startNext() {
+        guard next < files.count, running.withLock({ $0.signal == nil }) else { return }
+        let index = next
+        next += 1
+        let task = Task { await runFile(files[index], index: index) }
+        running.withLock { $0.tasks[index] = task }
+        group.addTask { (index, await task.value) }
+      }
+      for _ in 0..<min(line.jobs, files.count) { startNext() }
+      while let (index, result) = await group.next() {
+        running.withLock { _ = $0.tasks.removeValue(forKey: index) }
+        results[index] = result
+        while printed < files.count, let done = results[printed] {
+          printProgress(done)
+          printed += 1
+        }
+        startNext()
+      }
+    }
+    return zip(files, results).map { file, result in result ?? .notRun(file) }
+  }
+
+  /// Runs one file in a fresh shell: its own variables, its own (signed-out) session.
+  func runFile(_ path: String, index: Int) async -> ScriptResult {
+    let out = OutputWriter()
+    let err = OutputWriter()
+    let directory = NSTemporaryDirectory() + "snm-test-" + UUID().uuidString
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var options = line.options
+    options.noColor = true
+    let shell = Shell.isolated(
+      project: project, options: options, provider: provider, sessionDirectory: directory,
+      output: out, errors: err)
+    let signal = running.withLock { running in
+      running.shells[index] = shell
+      return running.signal
+    }
+    if let signal { shell.interrupt(signal) }
+    let started = ContinuousClock.now
+    let code = await shell.run(file: path)
+    let seconds = Self.seconds(ContinuousClock.now - started)
+    running.withLock { _ = $0.shells.removeValue(forKey: index) }
+    var (failures, statements, expectations) = shell.scriptSummary
+    if code != .success && failures.isEmpty {
+      let text = err.captured
+      failures.append(
+        ScriptFailure(
+          kind: .error, location: path, statement: "",
+          message: Shell.firstLine(of: text).isEmpty
+            ? "exit code \(code.rawValue)" : Shell.firstLine(of: text), text: text))
+    }
+    return ScriptResult(
+      path: path, exitCode: code, failures: failures, statements: statements,
+      expectations: expectations, seconds: seconds, output: out.captured)
+  }
+
+  /// A signal: every file running stops at its statement; no more files start.
+  func stop(_ signal: Int32) {
+    let (shells, tasks) = running.withLock { running in
+      running.signal = running.signal ?? signal
+      return (Array(running.shells.values), Array(running.tasks.values))
+    }
+    for shell in shells { shell.interrupt(signal) }
+    for task in tasks { task.cancel() }
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    let parts = duration.components
+    return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+  }
+}
