@@ -13,9 +13,8 @@ extension Shell {
     while true {
       if reader.isInteractive { await updateSignedInName() }
       let prompt = reader.isInteractive ? promptText(continuing: !buffer.isEmpty) : ""
-      let (input, signal) = await Self.read(reader, prompt: prompt, pending: buffer.pending)
-      if signal == SIGTERM { return .terminated }
-      switch signal == SIGINT ? .interrupted : input {
+      let input = await Self.read(reader, prompt: prompt, pending: buffer.pending)
+      switch input {
       case .end:
         if !buffer.isEmpty {
           _ = await execute(buffer.pending, source: "stdin", complete: true)
@@ -57,14 +56,16 @@ extension Shell {
     signedIn.withLock { $0 } ?? "anon"
   }
 
-  /// Reads one line on a thread of its own (the editor blocks), noting a signal that arrives
-  /// meanwhile.
-  static func read(_ reader: any LineReader, prompt: String, pending: String) async -> (
-    LineInput, Int32?
-  ) {
-    let signal = Mutex<Int32?>(nil)
-    let input = await InterruptSignals.shared.watch(onSignal: { received in
-      signal.withLock { $0 = received }
+  /// Reads one line on a thread of its own (the editor blocks).
+  ///
+  /// A SIGTERM meanwhile ends snm at once with 143 (libedit hands the terminal back before passing
+  /// the signal on). SIGINT ends it with 130 when reading a pipe; at the prompt Ctrl-C is a key
+  /// (the line is abandoned) and a SIGINT from elsewhere is ignored.
+  static func read(_ reader: any LineReader, prompt: String, pending: String) async -> LineInput {
+    let interactive = reader.isInteractive
+    return await InterruptSignals.shared.watch(onSignal: { received in
+      if received == SIGTERM { exit(ExitCode.terminated.rawValue) }
+      if !interactive { exit(ExitCode.interrupted.rawValue) }
     }) {
       await withCheckedContinuation { continuation in
         let thread = Thread {
@@ -74,6 +75,5 @@ extension Shell {
         thread.start()
       }
     }
-    return (input, signal.withLock { $0 })
   }
 }
