@@ -2,7 +2,8 @@
 /// user, logout. Works on the `auth` schema through a pool connected as the cluster's owner.
 ///
 /// ```swift
-/// let auth = AuthGateway(pool: adminPool, signer: keys.signer, settings: AuthSettings(issuer: url))
+/// let auth = AuthGateway(pool: adminPool, signer: keys.signer, settings: AuthSettings(issuer: url),
+///                        now: { Date().timeIntervalSince1970 })
 /// auth.handle(request)   // request.path starts with /auth/v1
 /// ```
 public struct AuthGateway: Sendable {
@@ -23,11 +24,62 @@ public struct AuthGateway: Sendable {
 
   /// Answers one `/auth/v1/*` request. Never throws: every failure is a GoTrue error response.
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
-    let version = AuthErrorFormat(request)
-    if request.path == "/auth/v1/health" {
-      return .json(
-        status: 200, #"{"version":"snm","name":"GoTrue","description":"snm local auth"}"#)
+    let format = AuthErrorFormat(request)
+    let route = String(request.path.dropFirst("/auth/v1".count))
+    let method = request.method.uppercased()
+    do {
+      let response: HTTPResponse
+      switch (method, route) {
+      case ("GET", "/health"):
+        response = .json(status: 200, #"{"version":"snm","name":"GoTrue","description":"snm local auth"}"#)
+      case ("GET", "/settings"):
+        response = .json(status: 200, Self.settingsJSON)
+      case ("POST", "/signup"):
+        response = try signup(try Self.body(request))
+      case ("POST", "/token"):
+        response = try token(request, body: try Self.body(request))
+      case ("GET", "/user"):
+        response = try user(request)
+      case ("POST", "/logout"):
+        response = try logout(request)
+      case (_, "/health"), (_, "/settings"), (_, "/signup"), (_, "/token"), (_, "/user"), (_, "/logout"):
+        throw AuthFailure(status: 405, code: "method_not_allowed", message: "Method Not Allowed")
+      default:
+        throw AuthFailure(status: 404, code: "not_found", message: "Not Found")
+      }
+      return format.decorate(response)
+    } catch let failure as AuthFailure {
+      return format.response(failure)
+    } catch let error as PGError {
+      return format.response(
+        AuthFailure(status: 500, code: "unexpected_failure", message: "Database error: \(error.message)"))
+    } catch {
+      return format.response(
+        AuthFailure(status: 500, code: "unexpected_failure", message: "Internal server error"))
     }
-    return version.response(AuthFailure(status: 404, code: "not_found", message: "Not Found"))
   }
+
+  /// The request body as a JSON object; GoTrue refuses anything else with 400 bad_json.
+  static func body(_ request: HTTPRequest) throws(AuthFailure) -> LocalJSON {
+    do {
+      let value = try LocalJSON.parse(request.body)
+      guard value.objectValue != nil else {
+        throw AuthFailure(
+          status: 400, code: "bad_json", message: "Could not parse request body as JSON: expected an object")
+      }
+      return value
+    } catch let error as LocalJSONError {
+      throw AuthFailure(
+        status: 400, code: "bad_json", message: "Could not parse request body as JSON: \(error)")
+    } catch let failure as AuthFailure {
+      throw failure
+    } catch {
+      throw AuthFailure(status: 400, code: "bad_json", message: "Could not parse request body as JSON")
+    }
+  }
+
+  static let settingsJSON = """
+    {"external":{"anonymous_users":true,"email":true,"phone":false},"disable_signup":false,\
+    "mailer_autoconfirm":true,"phone_autoconfirm":false,"sms_provider":""}
+    """
 }

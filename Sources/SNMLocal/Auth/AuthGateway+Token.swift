@@ -1,0 +1,75 @@
+extension AuthGateway {
+  /// `POST /token?grant_type=password|refresh_token`.
+  func token(_ request: HTTPRequest, body: LocalJSON) throws -> HTTPResponse {
+    switch request.queryValue("grant_type") ?? "" {
+    case "password": return .json(status: 200, try passwordGrant(body))
+    case "refresh_token": return .json(status: 200, try refreshGrant(body))
+    default:
+      throw AuthFailure(status: 400, code: "invalid_credentials", message: "unsupported_grant_type")
+    }
+  }
+
+  func passwordGrant(_ body: LocalJSON) throws -> LocalJSON {
+    guard let email = body["email"]?.stringValue, !email.isEmpty,
+      let password = body["password"]?.stringValue, !password.isEmpty
+    else { throw AuthFailure.invalidCredentials }
+    return try inTransaction { connection in
+      let found = try connection.execute(
+        "update auth.users set last_sign_in_at = now(), updated_at = now() "
+          + "where lower(email) = lower($1) and encrypted_password is not null "
+          + "and deleted_at is null and encrypted_password = extensions.crypt($2, encrypted_password) "
+          + "returning id::text", [email, password])
+      guard let id = found.scalar else { throw AuthFailure.invalidCredentials }
+      return try createSession(userID: id, method: "password", on: connection)
+    }
+  }
+
+  /// Single-use rotation, with GoTrue's allowances for a client that failed to save the last
+  /// answer: the parent of the active token, or any token revoked less than
+  /// `refreshReuseInterval` seconds ago, returns the active token again. Any other reuse revokes
+  /// the whole session and answers 400 refresh_token_already_used.
+  func refreshGrant(_ body: LocalJSON) throws -> LocalJSON {
+    guard let token = body["refresh_token"]?.stringValue, token.count >= 12, token.count <= 255 else {
+      throw AuthFailure.refreshTokenInvalid
+    }
+    let outcome: Result<LocalJSON, AuthFailure> = try inTransaction { connection in
+      let found = try connection.execute(
+        "select r.user_id::text, r.session_id::text, r.revoked::text, "
+          + "extract(epoch from now() - r.updated_at)::float8::text, s.amr_method, s.amr_timestamp::text "
+          + "from auth.refresh_tokens r join auth.sessions s on s.id = r.session_id "
+          + "where r.token = $1 for update of r, s", [token])
+      guard let row = found.rows.first, let userID = row[0], let sessionID = row[1],
+        let method = row[4], let methodTime = row[5].flatMap({ Int($0) })
+      else { return .failure(.refreshTokenNotFound) }
+      var issued: String
+      if row[2] == "true" {
+        let active = try connection.execute(
+          "select token, parent from auth.refresh_tokens where session_id = $1::uuid and not revoked "
+            + "order by id desc limit 1", [sessionID])
+        let age = row[3].flatMap(Double.init) ?? .infinity
+        guard let activeToken = active.rows.first?[0] ?? nil,
+          active.rows.first?[1] == token || age < Double(settings.refreshReuseInterval)
+        else {
+          _ = try connection.execute("delete from auth.sessions where id = $1::uuid", [sessionID])
+          return .failure(.refreshTokenAlreadyUsed)
+        }
+        issued = activeToken
+      } else {
+        issued = try Self.newRefreshToken()
+        _ = try connection.execute(
+          "update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1", [token])
+        _ = try connection.execute(
+          "insert into auth.refresh_tokens (token, user_id, session_id, parent) "
+            + "values ($1, $2::uuid, $3::uuid, $4)", [issued, userID, sessionID, token])
+        _ = try connection.execute(
+          "update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1::uuid",
+          [sessionID])
+      }
+      return .success(
+        try sessionJSON(
+          userID: userID, sessionID: sessionID, refreshToken: issued, method: method,
+          methodTime: methodTime, on: connection))
+    }
+    return try outcome.get()
+  }
+}

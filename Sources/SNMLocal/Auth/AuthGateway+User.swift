@@ -1,0 +1,67 @@
+extension AuthGateway {
+  /// The verified claims of the request's Bearer token, GoTrue's way: 401 without one, 403 bad_jwt.
+  func bearerClaims(_ request: HTTPRequest) throws(AuthFailure) -> LocalJSON {
+    guard let header = request.headers["Authorization"], let token = Router.bearerToken(header),
+      !token.isEmpty
+    else { throw AuthFailure.noAuthorization }
+    do {
+      return try signer.verify(token, now: now())
+    } catch .expired {
+      throw AuthFailure.badJWT("token has invalid claims: token is expired")
+    } catch {
+      throw AuthFailure.badJWT(error.message)
+    }
+  }
+
+  /// The user and session a token names; 403 when either is gone.
+  func tokenSubject(_ claims: LocalJSON, on connection: PGConnection) throws -> (
+    AuthUserRow, String?
+  ) {
+    guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else {
+      throw AuthFailure(status: 403, code: "bad_jwt", message: "invalid claim: missing sub claim")
+    }
+    let valid = try connection.execute("select $1::text ~* '^[0-9a-f-]{36}$'", [sub])
+    guard valid.scalar == "t", let user = try loadUser(sub, on: connection) else {
+      throw AuthFailure.userNotFound
+    }
+    let sessionID = claims["session_id"]?.stringValue
+    if let sessionID {
+      let session = try connection.execute(
+        "select 1 from auth.sessions where id::text = $1 and user_id = $2::uuid", [sessionID, sub])
+      guard !session.rows.isEmpty else { throw AuthFailure.sessionNotFound }
+    }
+    return (user, sessionID)
+  }
+
+  /// `GET /user`: the token's user.
+  func user(_ request: HTTPRequest) throws -> HTTPResponse {
+    let claims = try bearerClaims(request)
+    let user = try pool.withConnection { connection in try tokenSubject(claims, on: connection).0 }
+    return .json(status: 200, userJSON(user))
+  }
+
+  /// `POST /logout?scope=global|local|others`: 204; revokes the chosen sessions.
+  func logout(_ request: HTTPRequest) throws -> HTTPResponse {
+    let scope = request.queryValue("scope") ?? "global"
+    guard ["global", "local", "others"].contains(scope) else {
+      throw AuthFailure(status: 400, code: "validation_failed", message: "Unsupported logout scope")
+    }
+    let claims = try bearerClaims(request)
+    try inTransaction { connection in
+      let (user, sessionID) = try tokenSubject(claims, on: connection)
+      switch scope {
+      case "local":
+        if let sessionID {
+          _ = try connection.execute("delete from auth.sessions where id::text = $1", [sessionID])
+        }
+      case "others":
+        _ = try connection.execute(
+          "delete from auth.sessions where user_id = $1::uuid and id::text <> coalesce($2, '')",
+          [user.id, sessionID])
+      default:
+        _ = try connection.execute("delete from auth.sessions where user_id = $1::uuid", [user.id])
+      }
+    }
+    return HTTPResponse(status: 204)
+  }
+}
