@@ -36,3 +36,98 @@ def snm_bin():
 def workdir():
     WORKDIR.mkdir(parents=True, exist_ok=True)
     return WORKDIR
+
+
+# ---- the local project -------------------------------------------------------------------------
+
+import socket as _socket
+
+
+def free_port():
+    """A TCP port in the tests' range 54330-54399 that nothing listens on now."""
+    import random
+    ports = list(range(54330, 54400))
+    random.shuffle(ports)
+    for port in ports:
+        with _socket.socket() as probe:
+            probe.setsockopt(_socket.SOL_SOCKET, _socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 54330-54399")
+
+
+class LocalProject:
+    """A running `snm local` project: url, keys, data dir; `stop()` ends it."""
+
+    def __init__(self, data_dir, port, status):
+        self.data_dir = str(data_dir)
+        self.port = port
+        self.url = status["url"]
+        self.anon_key = status["anon_key"]
+        self.service_role_key = status["service_role_key"]
+        self.status = status
+
+    @property
+    def rest_url(self):
+        return self.url + "/rest/v1"
+
+    @property
+    def auth_url(self):
+        return self.url + "/auth/v1"
+
+    def headers(self, key=None, token=None):
+        """apikey + Authorization headers as supabase clients send them."""
+        key = key or self.anon_key
+        return {"apikey": key, "Authorization": f"Bearer {token or key}"}
+
+    def stop(self):
+        run_snm("local", "stop", "--dir", self.data_dir, timeout=60)
+
+
+def start_project(name, *flags, env=None, fresh=True):
+    """Starts a project in SNM_TEST_WORKDIR/projects/NAME on a free port; returns LocalProject.
+
+    fresh=True resets the data first (a known seed); extra flags go to `snm local start`.
+    """
+    data_dir = WORKDIR / "projects" / name
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    command = "reset" if fresh and (data_dir / "project.json").exists() else "start"
+    if command == "reset":
+        run_snm("local", "stop", "--dir", str(data_dir), timeout=60)
+    for _attempt in range(3):  # another test run may take the port between the check and the start
+        port = free_port()
+        result = run_snm(
+            "local", command, "--dir", str(data_dir), "--port", str(port), *flags, "--json",
+            env=env, timeout=180)
+        if "already in use" not in result.stderr:
+            break
+    assert result.returncode == 0, f"snm local {command} failed: {result.stderr}"
+    status = json.loads(result.stdout)
+    assert status["running"] is True, f"project not running after {command}: {status}"
+    return LocalProject(data_dir, port, status)
+
+
+@pytest.fixture(scope="session")
+def project(snm_bin, workdir):
+    """One local project (demo schema and seed) for the whole session."""
+    handle = start_project("session")
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture(scope="session")
+def start_extra_project(snm_bin, workdir):
+    """Starts more projects with other flags: start_extra_project("name", "--jwt-expiry", "2")."""
+    started = []
+
+    def start(name, *flags, env=None):
+        handle = start_project(name, *flags, env=env)
+        started.append(handle)
+        return handle
+
+    yield start
+    for handle in started:
+        handle.stop()

@@ -18,18 +18,21 @@ extension AuthFailure {
   static let userAlreadyExists = AuthFailure(
     status: 422, code: "user_already_exists", message: "User already registered")
   static let invalidEmail = AuthFailure(
-    status: 400, code: "validation_failed", message: "Unable to validate email address: invalid format")
+    status: 400, code: "validation_failed",
+    message: "Unable to validate email address: invalid format")
   static let passwordRequired = AuthFailure(
     status: 422, code: "validation_failed", message: "Signup requires a valid password")
 
   static func badJWT(_ detail: String) -> AuthFailure {
     AuthFailure(
-      status: 403, code: "bad_jwt", message: "invalid JWT: unable to parse or verify signature, \(detail)")
+      status: 403, code: "bad_jwt",
+      message: "invalid JWT: unable to parse or verify signature, \(detail)")
   }
 
   static func weakPassword(minimum: Int) -> AuthFailure {
     AuthFailure(
       status: 422, code: "weak_password",
-      message: "Password should be at least \(minimum) characters.", weakPasswordReasons: ["length"])
+      message: "Password should be at least \(minimum) characters.", weakPasswordReasons: ["length"]
+    )
   }
 }

@@ -57,12 +57,16 @@ extension AuthGateway {
   }
 
   /// Creates a session for `userID` signed in by `method` and returns its GoTrue session JSON.
-  func createSession(userID: String, method: String, on connection: PGConnection) throws -> LocalJSON {
+  func createSession(userID: String, method: String, on connection: PGConnection) throws
+    -> LocalJSON
+  {
     let issued = Int(now())
     let session = try connection.execute(
       "insert into auth.sessions (user_id, amr_method, amr_timestamp) values ($1::uuid, $2, $3) "
         + "returning id::text", [userID, method, String(issued)])
-    guard let sessionID = session.scalar else { throw PGError(kind: .client, message: "no session id") }
+    guard let sessionID = session.scalar else {
+      throw PGError(kind: .client, message: "no session id")
+    }
     let refreshToken = try Self.newRefreshToken()
     _ = try connection.execute(
       "insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2::uuid, $3::uuid)",
@@ -93,7 +97,8 @@ extension AuthGateway {
       .init("session_id", .string(sessionID)), .init("is_anonymous", .bool(user.isAnonymous)),
     ])
     return .object([
-      .init("access_token", .string(try signer.sign(claims))), .init("token_type", .string("bearer")),
+      .init("access_token", .string(try signer.sign(claims))),
+      .init("token_type", .string("bearer")),
       .init("expires_in", .int(settings.jwtExpiry)), .init("expires_at", .int(expiresAt)),
       .init("refresh_token", .string(refreshToken)), .init("user", userJSON(user)),
     ])
@@ -127,7 +132,8 @@ extension AuthGateway {
             ])),
           .init("provider", .string("email")),
           .init("last_sign_in_at", .optional(user.lastSignInAt)),
-          .init("created_at", .string(user.createdAt)), .init("updated_at", .string(user.updatedAt)),
+          .init("created_at", .string(user.createdAt)),
+          .init("updated_at", .string(user.updatedAt)),
           .init("email", .string(user.email)),
         ]))
     }

@@ -29,7 +29,8 @@ extension AuthGateway {
   /// `refreshReuseInterval` seconds ago, returns the active token again. Any other reuse revokes
   /// the whole session and answers 400 refresh_token_already_used.
   func refreshGrant(_ body: LocalJSON) throws -> LocalJSON {
-    guard let token = body["refresh_token"]?.stringValue, token.count >= 12, token.count <= 255 else {
+    guard let token = body["refresh_token"]?.stringValue, token.count >= 12, token.count <= 255
+    else {
       throw AuthFailure.refreshTokenInvalid
     }
     let outcome: Result<LocalJSON, AuthFailure> = try inTransaction { connection in
@@ -57,7 +58,8 @@ extension AuthGateway {
       } else {
         issued = try Self.newRefreshToken()
         _ = try connection.execute(
-          "update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1", [token])
+          "update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1",
+          [token])
         _ = try connection.execute(
           "insert into auth.refresh_tokens (token, user_id, session_id, parent) "
             + "values ($1, $2::uuid, $3::uuid, $4)", [issued, userID, sessionID, token])

@@ -31,7 +31,8 @@ public struct AuthGateway: Sendable {
       let response: HTTPResponse
       switch (method, route) {
       case ("GET", "/health"):
-        response = .json(status: 200, #"{"version":"snm","name":"GoTrue","description":"snm local auth"}"#)
+        response = .json(
+          status: 200, #"{"version":"snm","name":"GoTrue","description":"snm local auth"}"#)
       case ("GET", "/settings"):
         response = .json(status: 200, Self.settingsJSON)
       case ("POST", "/signup"):
@@ -42,7 +43,8 @@ public struct AuthGateway: Sendable {
         response = try user(request)
       case ("POST", "/logout"):
         response = try logout(request)
-      case (_, "/health"), (_, "/settings"), (_, "/signup"), (_, "/token"), (_, "/user"), (_, "/logout"):
+      case (_, "/health"), (_, "/settings"), (_, "/signup"), (_, "/token"), (_, "/user"),
+        (_, "/logout"):
         throw AuthFailure(status: 405, code: "method_not_allowed", message: "Method Not Allowed")
       default:
         throw AuthFailure(status: 404, code: "not_found", message: "Not Found")
@@ -52,7 +54,8 @@ public struct AuthGateway: Sendable {
       return format.response(failure)
     } catch let error as PGError {
       return format.response(
-        AuthFailure(status: 500, code: "unexpected_failure", message: "Database error: \(error.message)"))
+        AuthFailure(
+          status: 500, code: "unexpected_failure", message: "Database error: \(error.message)"))
     } catch {
       return format.response(
         AuthFailure(status: 500, code: "unexpected_failure", message: "Internal server error"))
@@ -65,7 +68,8 @@ public struct AuthGateway: Sendable {
       let value = try LocalJSON.parse(request.body)
       guard value.objectValue != nil else {
         throw AuthFailure(
-          status: 400, code: "bad_json", message: "Could not parse request body as JSON: expected an object")
+          status: 400, code: "bad_json",
+          message: "Could not parse request body as JSON: expected an object")
       }
       return value
     } catch let error as LocalJSONError {
@@ -74,7 +78,8 @@ public struct AuthGateway: Sendable {
     } catch let failure as AuthFailure {
       throw failure
     } catch {
-      throw AuthFailure(status: 400, code: "bad_json", message: "Could not parse request body as JSON")
+      throw AuthFailure(
+        status: 400, code: "bad_json", message: "Could not parse request body as JSON")
     }
   }
 

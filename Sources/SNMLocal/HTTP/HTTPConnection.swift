@@ -32,6 +32,7 @@ struct HTTPConnection {
         _ = write(
           HTTPResponseWriter.serialize(
             HTTPResponseWriter.failure(failure), keepAlive: false, bodyless: false))
+        lingeringClose()
         return
       case .needMore:
         if reader.wantsContinue {
@@ -63,6 +64,20 @@ struct HTTPConnection {
           return
         }
       }
+    }
+  }
+
+  /// Stops sending, then reads and drops what the client still sends (up to 1 MiB or 1 s), so
+  /// closing does not reset the connection before the client has read the error response.
+  func lingeringClose() {
+    shutdown(socket, Int32(SHUT_WR))
+    var scratch = [UInt8](repeating: 0, count: 16_384)
+    let deadline = monotonicSeconds() + 1
+    var total = 0
+    while total < 1 << 20, monotonicSeconds() < deadline {
+      let count = scratch.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+      if count <= 0 { break }
+      total += count
     }
   }
 

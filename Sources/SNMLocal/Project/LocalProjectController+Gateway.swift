@@ -23,11 +23,13 @@ extension LocalProjectController {
     arguments += ["--jwt-expiry", String(state.jwtExpiry)]
     arguments += ["--refresh-reuse-interval", String(state.refreshReuseInterval)]
     let pid = try Subprocess.spawnDetached(executable, arguments, log: state.logFile)
+    try? Data("\(pid)\n".utf8).write(to: URL(fileURLWithPath: state.pidFile), options: .atomic)
     let keys = try state.keys()
     let deadline = monotonicSeconds() + 20
     while monotonicSeconds() < deadline {
       var status: Int32 = 0
       if waitpid(pid, &status, WNOHANG) == pid {
+        try? FileManager.default.removeItem(atPath: state.pidFile)
         throw LocalProjectError(
           .unavailable, "the gateway did not start: " + logTail(state) + " (log: \(state.logFile))")
       }

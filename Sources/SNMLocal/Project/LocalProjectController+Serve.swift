@@ -48,7 +48,10 @@ extension LocalProjectController {
       throw LocalProjectError(.unavailable, "cannot serve: \(error)")
     }
     let pidText = "\(getpid())\n"
-    _ = FileManager.default.createFile(atPath: state.pidFile, contents: Data(pidText.utf8))
+    if FileManager.default.contents(atPath: state.pidFile) != Data(pidText.utf8) {
+      // Atomic: `start` may be reading the file (it wrote the same pid already when it spawned us).
+      try? Data(pidText.utf8).write(to: URL(fileURLWithPath: state.pidFile), options: .atomic)
+    }
     printLine("snm local: serving \(state.url) (REST /rest/v1, Auth /auth/v1), pid \(getpid())")
     let pidFile = state.pidFile
     let shutdown: @Sendable () -> Void = {

@@ -1,0 +1,165 @@
+"""snm local start/stop/status/reset: the project comes up, reports itself, and goes away cleanly."""
+import json
+import os
+import pwd
+import shutil
+import subprocess
+import time
+import uuid
+
+import httpx
+import pytest
+
+from conftest import SNM, WORKDIR, free_port, run_snm
+
+
+def processes_mentioning(text):
+    """Pids whose command line contains `text` (the project's data dir or cluster dir)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                command = handle.read().replace(b"\0", b" ").decode(errors="replace")
+            with open(f"/proc/{entry}/stat") as handle:
+                state = handle.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if text in command and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def live_processes_of(uid, wait=5.0):
+    """Pids (not zombies) owned by `uid`, polled for up to `wait` s until none are left."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                if os.stat(f"/proc/{entry}").st_uid != uid:
+                    continue
+                with open(f"/proc/{entry}/stat") as handle:
+                    if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                        continue
+            except OSError:
+                continue
+            found.append(int(entry))
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
+def test_start_twice_status_stop_leaves_nothing(snm_bin, workdir):
+    data_dir = str(WORKDIR / "projects" / f"lifecycle-{uuid.uuid4().hex[:8]}")
+    port = free_port()
+    first = run_snm("local", "start", "--dir", data_dir, "--port", str(port), timeout=180)
+    assert first.returncode == 0, first.stderr
+    assert f"http://127.0.0.1:{port}" in first.stdout
+    assert "started" in first.stdout
+
+    second = run_snm("local", "start", "--dir", data_dir, "--port", str(port), timeout=60)
+    assert second.returncode == 0, second.stderr
+    assert "already running" in second.stdout
+
+    status = json.loads(run_snm("local", "status", "--dir", data_dir, "--json").stdout)
+    assert status["running"] is True
+    assert status["url"] == f"http://127.0.0.1:{port}"
+    assert status["data_dir"] == data_dir
+    assert status["anon_key"].count(".") == 2 and status["service_role_key"].count(".") == 2
+    assert status["anon_key"] != status["service_role_key"]
+    assert status["postgres_version"].startswith("PostgreSQL ")
+    secret = os.path.join(data_dir, "jwt-secret")
+    assert os.stat(secret).st_mode & 0o777 == 0o600
+
+    health = httpx.get(f"{status['url']}/auth/v1/health", headers={"apikey": status["anon_key"]})
+    assert health.status_code == 200
+    cluster_dir = status["cluster_dir"]
+    assert processes_mentioning(cluster_dir), "postgres should run while the project runs"
+
+    stopped = run_snm("local", "stop", "--dir", data_dir, timeout=60)
+    assert stopped.returncode == 0, stopped.stderr
+    assert processes_mentioning(data_dir) == []
+    assert processes_mentioning(cluster_dir) == []
+    after = json.loads(run_snm("local", "status", "--dir", data_dir, "--json").stdout)
+    assert after["running"] is False and after["postgres_running"] is False
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{status['url']}/auth/v1/health", headers={"apikey": status["anon_key"]})
+
+    again = run_snm("local", "start", "--dir", data_dir, "--port", str(port), "--json", timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["anon_key"] == status["anon_key"], "keys survive a restart"
+    run_snm("local", "stop", "--dir", data_dir)
+    shutil.rmtree(data_dir, ignore_errors=True)
+    if cluster_dir.startswith("/var/lib/snm/"):
+        shutil.rmtree(cluster_dir, ignore_errors=True)
+
+
+def test_reset_drops_data_and_reseeds(start_extra_project):
+    handle = start_extra_project("reset")
+    email = f"reset-{uuid.uuid4().hex[:8]}@example.com"
+    signup = httpx.post(f"{handle.auth_url}/signup", headers=handle.headers(),
+                        json={"email": email, "password": "secret123"})
+    assert signup.status_code == 200
+    result = run_snm("local", "reset", "--dir", handle.data_dir, "--json", timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["running"] is True
+    gone = httpx.post(f"{handle.auth_url}/token?grant_type=password", headers=handle.headers(),
+                      json={"email": email, "password": "secret123"})
+    assert gone.status_code == 400 and gone.json()["error_code"] == "invalid_credentials"
+    seeded = httpx.post(f"{handle.auth_url}/token?grant_type=password", headers=handle.headers(),
+                        json={"email": "alice@example.com", "password": "password123"})
+    assert seeded.status_code == 200
+
+
+def test_usage_errors_exit_2(snm_bin):
+    assert run_snm("local", "launch").returncode == 2
+    bad_port = run_snm("local", "start", "--port", "99999")
+    assert bad_port.returncode == 2 and "--port" in bad_port.stderr
+    assert run_snm("local", "status", "--nope").returncode == 2
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to create a throwaway user")
+def test_normal_user_on_a_fresh_machine(tmp_path_factory):
+    name = "snmt" + uuid.uuid4().hex[:6]
+    home = f"/tmp/{name}-home"
+    subprocess.run(["useradd", "--create-home", "--home-dir", home, "--shell", "/bin/sh", name],
+                   check=True)
+    try:
+        binary_dir = f"/tmp/{name}-bin"
+        os.makedirs(binary_dir)
+        shutil.copy(SNM, f"{binary_dir}/snm")
+        os.chmod(binary_dir, 0o755)
+        os.chmod(f"{binary_dir}/snm", 0o755)
+        port = free_port()
+
+        def as_user(*args, timeout=180):
+            return subprocess.run(
+                ["runuser", "-u", name, "--", "env", f"HOME={home}", f"{binary_dir}/snm", *args],
+                capture_output=True, text=True, timeout=timeout, cwd="/tmp")
+
+        started = as_user("local", "start", "--port", str(port), "--json")
+        assert started.returncode == 0, started.stderr
+        status = json.loads(started.stdout)
+        assert status["data_dir"] == f"{home}/.local/share/snm/local"
+        assert status["cluster_dir"].startswith(home), "a normal user keeps the cluster in its dir"
+        user_id = pwd.getpwnam(name).pw_uid
+        owners = {os.stat(f"/proc/{pid}").st_uid for pid in processes_mentioning(home)}
+        assert owners == {user_id}, "Postgres and the gateway run as the user"
+        signin = httpx.post(f"{status['url']}/auth/v1/token?grant_type=password",
+                            headers={"apikey": status["anon_key"]},
+                            json={"email": "bob@example.com", "password": "password123"})
+        assert signin.status_code == 200
+        stopped = as_user("local", "stop")
+        assert stopped.returncode == 0, stopped.stderr
+        assert processes_mentioning(home) == []
+        assert live_processes_of(user_id) == [], "nothing of the user's keeps running"
+    finally:
+        for pid in processes_mentioning(home):
+            os.kill(pid, 9)
+        subprocess.run(["userdel", "--remove", name], capture_output=True)
+        shutil.rmtree(f"/tmp/{name}-bin", ignore_errors=True)
+        shutil.rmtree(home, ignore_errors=True)
