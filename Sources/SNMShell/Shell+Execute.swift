@@ -9,9 +9,13 @@ extension Shell {
   /// diagnostic (exit code 2). At the prompt every statement runs; elsewhere the first failure
   /// stops the rest unless `on_error` is `continue` (Script/Shell+ScriptLoop.swift).
   /// `complete` is false for standard input's chunks: a failure at the end of one waits to see
-  /// whether the next begins with `expect error`.
-  func execute(_ text: String, source name: String, complete: Bool = true) async -> Bool {
-    let parsed = Parser.parse(Source(text: text, fileName: name))
+  /// whether the next begins with `expect error`. `firstLine` is the line `text` starts on in
+  /// its input, so locations name the real line.
+  func execute(_ text: String, source name: String, complete: Bool = true, firstLine: Int = 1)
+    async -> Bool
+  {
+    let padding = String(repeating: "\n", count: max(0, firstLine - 1))
+    let parsed = Parser.parse(Source(text: padding + text, fileName: name))
     let loader = script.withLock { $0.loader }
     let check = ScriptCheck.check(
       parsed, file: nil, variables: Set(variableNames()), loader: loader)

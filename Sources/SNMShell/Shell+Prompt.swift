@@ -10,6 +10,8 @@ extension Shell {
   public func runPrompt(reader: any LineReader) async -> ExitCode {
     var buffer = StatementBuffer(isComplete: { !Lexer.needsContinuation($0) })
     state.withLock { $0.interactive = reader.isInteractive }
+    // Lines read so far, so that a failure on standard input names its real line.
+    var linesRead = 0
     while true {
       if reader.isInteractive { await updateSignedInName() }
       let prompt = reader.isInteractive ? promptText(continuing: !buffer.isEmpty) : ""
@@ -17,18 +19,25 @@ extension Shell {
       switch input {
       case .end:
         if !buffer.isEmpty {
-          _ = await execute(buffer.pending, source: "stdin", complete: true)
+          let pending = buffer.pending
+          let first =
+            linesRead - pending.split(separator: "\n", omittingEmptySubsequences: false).count
+          _ = await execute(pending, source: "stdin", complete: true, firstLine: first + 1)
         }
         _ = finishScript()
         return state.withLock { reader.isInteractive ? .success : ($0.failure ?? .success) }
       case .interrupted:
+        linesRead += buffer.lines.count
         buffer.reset()
       case .line(let line):
+        linesRead += 1
         guard let text = buffer.add(line) else { continue }
         if text.allSatisfy(\.isWhitespace) { continue }
         reader.remember(text)
+        let first = linesRead - text.split(separator: "\n", omittingEmptySubsequences: false).count
         let succeeded = await execute(
-          text, source: reader.isInteractive ? "prompt" : "stdin", complete: false)
+          text, source: reader.isInteractive ? "prompt" : "stdin", complete: false,
+          firstLine: reader.isInteractive ? 1 : first + 1)
         if state.withLock({ $0.exitRequested }) {
           return state.withLock { reader.isInteractive ? .success : ($0.failure ?? .success) }
         }
