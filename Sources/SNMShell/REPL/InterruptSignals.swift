@@ -13,8 +13,8 @@ private let signalPipeWriteEnd = Atomic<Int32>(-1)
 /// }
 /// ```
 /// The handler only writes the signal number to a pipe (async-signal-safe); a dedicated thread reads
-/// it and calls every watcher, innermost first (a request being sent and the script around it
-/// both stop; `snm test --jobs N` stops every file running). With no watcher, SIGINT and SIGTERM
+/// it and calls every watcher, outermost first (so `snm test` knows to start no more files before
+/// the requests in flight give up; a request and the script around it both stop). With no watcher, SIGINT and SIGTERM
 /// end the process with 130 and 143, as they would by default. Handlers use `SA_RESTART`, so no
 /// other system call sees `EINTR`.
 public final class InterruptSignals: Sendable {
@@ -58,7 +58,7 @@ public final class InterruptSignals: Sendable {
   }
 
   /// Runs `body`; a SIGINT or SIGTERM meanwhile calls `onSignal` (on the signal thread) instead
-  /// of ending the process. Watchers nest: each is called, innermost first.
+  /// of ending the process. Watchers nest: each is called, outermost first.
   public func watch<T: Sendable>(
     onSignal: @escaping @Sendable (Int32) -> Void, _ body: () async throws -> T
   ) async rethrows -> T {
@@ -87,7 +87,7 @@ public final class InterruptSignals: Sendable {
   }
 
   private func deliver(_ signal: Int32) {
-    let handlers = state.withLock { $0.watchers.reversed().map(\.handler) }
+    let handlers = state.withLock { $0.watchers.map(\.handler) }
     guard !handlers.isEmpty else {
       exit(signal == SIGTERM ? ExitCode.terminated.rawValue : ExitCode.interrupted.rawValue)
     }

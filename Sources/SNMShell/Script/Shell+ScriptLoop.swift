@@ -187,7 +187,12 @@ extension Shell {
     default:
       let (kind, label): (ScriptFailure.Kind, String) =
         switch code {
-        case .unreachable: (.unreachable, "could not reach the project or sign in")
+        case .unreachable:
+          if case .session = frame.statement.kind {
+            (.unreachable, "sign-in failed")
+          } else {
+            (.unreachable, "could not reach the project")
+          }
         case .usage: (.error, "statement could not run")
         default: (.statement, "statement failed")
         }

@@ -28,7 +28,8 @@ extension TestRunner {
       output.write("interrupted: \(skipped == 1 ? "1 file" : "\(skipped) files") not run\n")
     }
     if !line.options.quiet {
-      let files = results.count == 1 ? "1 file" : "\(results.count) files"
+      let ran = results.count - skipped
+      let files = ran == 1 ? "1 file" : "\(ran) files"
       output.write("ran \(files) in \(String(format: "%.2f", seconds)) s\n")
     }
     output.write("\(passed) passed, \(failed) failed\n")
