@@ -34,7 +34,7 @@ extension PGPool {
       let transaction = PGTransaction(connection: connection, prelude: prelude)
       do {
         let value = try body(transaction)
-        if transaction.prelude.isEmpty {
+        if transaction.prelude.isEmpty && !transaction.isCommitted {
           _ = try connection.execute("commit")
         }
         return value

@@ -11,6 +11,8 @@
 public final class PGTransaction {
   public let connection: PGConnection
   var prelude: [PGStatement]
+  /// Set once `executeAndCommit` committed; later statements would run outside the transaction.
+  public private(set) var isCommitted = false
 
   init(connection: PGConnection, prelude: [PGStatement]) {
     self.connection = connection
@@ -30,6 +32,16 @@ public final class PGTransaction {
   /// Runs several statements in one round trip. Throws the first failing statement's `PGError`.
   public func pipeline(_ statements: [PGStatement]) throws(PGError) -> [PGResult] {
     try flushPrelude(with: statements)
+  }
+
+  /// Runs the last statement and `COMMIT` in the same round trip (saves one round trip).
+  ///
+  /// Use only when nothing after this statement may still decide to roll back. If the statement
+  /// fails, the commit is skipped and the transaction rolls back. Throws `PGError`.
+  public func executeAndCommit(_ statement: PGStatement) throws(PGError) -> PGResult {
+    let results = try flushPrelude(with: [statement, PGStatement("commit")])
+    isCommitted = true
+    return results[0]
   }
 
   func flushPrelude(with statements: [PGStatement]) throws(PGError) -> [PGResult] {

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import SNMLocal
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Sends raw bytes to 127.0.0.1:`port` and reads until the server closes.
+func rawExchange(port: Int, _ text: String) -> String {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(fd) }
+  var timeout = timeval(tv_sec: 5, tv_usec: 0)
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else { return "" }
+  _ = text.withCString { send(fd, $0, strlen($0), 0) }
+  var output: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, 4096, 0) }
+    if count <= 0 { break }
+    output += buffer[0..<count]
+  }
+  return String(decoding: output, as: UTF8.self)
+}
+
+@Test func serverAnswersKeepAliveRequestsInOrderAndRefusesGarbage() throws {
+  let server = HTTPServer(port: 0) { request in
+    .json(
+      status: 200,
+      .object([.init("path", .string(request.path)), .init("body", .int(request.body.count))]))
+  }
+  try server.start()
+  defer { server.stop() }
+  #expect(server.port > 0)
+  let answer = rawExchange(
+    port: server.port,
+    "GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"
+      + "HEAD /c HTTP/1.1\r\nConnection: close\r\n\r\n")
+  #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 4)
+  #expect(answer.contains(#"{"path":"/a","body":0}"#))
+  #expect(answer.contains(#"{"path":"/b","body":3}"#))
+  #expect(!answer.contains(#""path":"/c""#), "HEAD has no body")
+  #expect(answer.contains("Connection: close"))
+  let refused = rawExchange(port: server.port, "NOT HTTP\r\n\r\n")
+  #expect(refused.hasPrefix("HTTP/1.1 400 Bad Request"))
+  #expect(refused.contains("malformed request line"))
+}
+
+@Test func secondServerOnTheSamePortFailsClearly() throws {
+  let first = HTTPServer(port: 0) { _ in HTTPResponse(status: 204) }
+  try first.start()
+  defer { first.stop() }
+  let second = HTTPServer(port: first.port) { _ in HTTPResponse(status: 204) }
+  #expect(throws: HTTPServerError.self) { try second.start() }
+  do {
+    try second.start()
+  } catch {
+    #expect(error.description == "port \(first.port) is already in use on 127.0.0.1")
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import SNMLocal
+
+/// One real cluster for the libpq wrapper, pool, transactions, bootstrap and demo migrations;
+/// created in a temporary folder, destroyed at the end.
+@Test func libpqWrapperPoolAndMigrationsOnARealCluster() throws {
+  let directory = FileManager.default.temporaryDirectory.path + "/snm-pgtest-" + UUID().uuidString
+  let cluster = Cluster(layout: ClusterLayout.choose(projectDir: directory))
+  defer {
+    try? cluster.destroy()
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  try cluster.initializeIfNeeded()
+  try cluster.start()
+  try cluster.start()  // idempotent
+  #expect(cluster.isRunning)
+
+  let admin = try PGConnection(conninfo: cluster.layout.conninfo(user: "postgres"))
+  let applied = try Migrator(migrationsDir: nil).apply(on: admin)
+  #expect(applied.first == BootstrapSQL.version)
+  #expect(applied.count == 1 + DemoSchemaSQL.migrations.count)
+  #expect(try Migrator(migrationsDir: nil).apply(on: admin).isEmpty, "each migration runs once")
+
+  // Parameters, NULLs, text results.
+  let echo = try admin.execute(
+    "select $1::int + 1 as n, $2::text as t, $3::text as z", ["41", "é🐶", nil])
+  #expect(echo.columns == ["n", "t", "z"])
+  #expect(echo.rows == [["42", "é🐶", nil]])
+  #expect(echo.columnTypes == [23, 25, 25])
+
+  // Server errors carry SQLSTATE, message, detail.
+  do {
+    _ = try admin.execute(
+      "insert into auth.users (id, email) values ($1::uuid, 'x@y.z')", [DemoSeedSQL.alice])
+    Issue.record("a duplicate key must fail")
+  } catch {
+    #expect(error.kind == .server)
+    #expect(error.sqlState == "23505")
+    #expect(error.message.contains("duplicate key"))
+    #expect(error.detail?.contains(DemoSeedSQL.alice) == true)
+  }
+  #expect(throws: PGError.self) { try admin.execute("select 1; select 2") }
+  do {
+    _ = try admin.execute("select $1::text", ["a\u{0}b"])
+  } catch {
+    #expect(error.sqlState == "22021")
+  }
+
+  // Pipeline: results in order; the first error stops the rest.
+  let results = try admin.pipeline([PGStatement("select 1"), PGStatement("select $1::text", ["x"])])
+  #expect(results.map(\.scalar) == ["1", "x"])
+  #expect(throws: PGError.self) {
+    try admin.pipeline([PGStatement("select 1/0"), PGStatement("select 2")])
+  }
+  #expect(
+    try admin.execute("select 3").scalar == "3", "the connection is usable after a failed pipeline")
+
+  // Transactions as authenticator: role switch, claims, RLS, rollback on error.
+  let pool = PGPool(conninfo: cluster.layout.conninfo(user: "authenticator"), size: 2)
+  let alice = RequestAuth(
+    role: "authenticated",
+    claims: .object([
+      .init("sub", .string(DemoSeedSQL.alice)), .init("role", .string("authenticated")),
+    ]),
+    isAnonymous: false)
+  let seen = try pool.transaction(auth: alice) { tx in
+    try tx.execute("select current_user, auth.uid()::text, count(*)::text from public.walk_request")
+      .rows[0]
+  }
+  #expect(seen == ["authenticated", DemoSeedSQL.alice, "2"])
+  let anonymousDogs = try pool.transaction(auth: .anonymous) { tx in
+    try tx.executeAndCommit(
+      PGStatement("select string_agg(id::text, ',' order by id) from dog_profile")
+    ).scalar
+  }
+  #expect(anonymousDogs == "1,4")
+  #expect(throws: PGError.self) {
+    try pool.transaction(auth: alice) { tx in
+      _ = try tx.execute(
+        "update public.user_info set age = 99 where id = $1::uuid", [DemoSeedSQL.alice])
+      _ = try tx.execute("select 1/0")
+    }
+  }
+  let age = try admin.execute(
+    "select age from public.user_info where id = $1::uuid", [DemoSeedSQL.alice])
+  #expect(age.scalar == "31", "a failed transaction rolls back")
+  do {
+    _ = try pool.transaction(auth: .anonymous) { tx in
+      try tx.execute(
+        "insert into public.dog_profile (owner, name) values ($1::uuid, 'x')", [DemoSeedSQL.alice])
+    }
+    Issue.record("anon may not insert")
+  } catch let error as PGError {
+    #expect(error.sqlState == "42501")
+  }
+  let plain = try pool.withConnection { try $0.execute("select current_user").scalar }
+  #expect(plain == "authenticator", "no role leaks to the next user of a pooled connection")
+
+  try cluster.stop()
+  #expect(!cluster.isRunning)
+  #expect(throws: PGError.self) { try admin.execute("select 1") }
+}
