@@ -1,0 +1,189 @@
+"""The interactive shell in a real pseudo-terminal (tmux): what a person at the prompt sees.
+
+Each test starts the release binary against the session's local project, with its own history and
+cache directories, types as a user would and reads the rendered screen.
+"""
+import re
+import time
+
+import pytest
+
+from conftest import SNM
+from tmux_shell import TmuxShell
+
+
+@pytest.fixture
+def shell_env(project, tmp_path):
+    """Environment for one shell: the project, and history/cache/session files under tmp_path."""
+    return {
+        "SUPABASE_URL": project.url,
+        "SUPABASE_ANON_KEY": project.anon_key,
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PAGER": "cat",
+    }
+
+
+@pytest.fixture
+def shell(shell_env):
+    with TmuxShell([SNM], env=shell_env) as handle:
+        handle.wait_for_prompt()
+        yield handle
+
+
+def test_the_prompt_names_the_project_and_who_is_signed_in(shell):
+    assert shell.last_line() == "snm anon@local>"
+
+
+def test_a_typed_query_prints_an_aligned_table(shell):
+    screen = shell.run("from dog_profile select id, name, traits order by id")
+    lines = screen.splitlines()
+    header = next(line for line in lines if re.match(r"^\s*id \|\s+name\s+\|", line))
+    assert re.match(r"^\s*id \| name \|\s+traits\s*$", header)
+    assert any(re.match(r"^\s+1 \| Bori \| \{\"vet\":\{", line) for line in lines)
+    assert any(re.match(r"^\s+4 \| Max  \| \{\"note\":\"null\"\}", line) for line in lines)
+    assert "(2 rows)" in lines
+
+
+def test_tab_after_from_us_completes_user_info(shell):
+    time.sleep(0.5)  # the schema loads in the background after the prompt appears
+    shell.type("from us")
+    shell.press("Tab")
+    shell.wait_for(lambda s: s.splitlines()[-1] == "snm anon@local> from user_info")
+
+
+def test_tab_after_select_lists_the_tables_columns(shell):
+    time.sleep(0.5)
+    shell.type("from user_info select ")
+    shell.press("Tab")
+    screen = shell.wait_for(lambda s: "created_at" in s)
+    listing = " ".join(screen.splitlines()[-3:-1])
+    for column in ("id", "name", "age", "bio", "status", "is_public", "tags", "data"):
+        assert re.search(rf"(^|\s){column}(\s|$)", listing), (column, screen)
+    # The line being typed is kept under the listing.
+    assert screen.splitlines()[-1] == "snm anon@local> from user_info select"
+
+
+def test_tab_after_a_column_offers_operators(shell):
+    time.sleep(0.5)
+    shell.type("from user_info select * where age ")
+    shell.press("Tab")
+    screen = shell.wait_for(lambda s: "ilike" in s)
+    assert "gte" in screen and "isdistinct" in screen
+
+
+def test_a_statement_over_several_lines_gets_a_continuation_prompt(shell):
+    shell.type("rpc sum {")
+    shell.press("Enter")
+    shell.wait_for(lambda s: s.splitlines()[-1].rstrip().endswith("->"))
+    assert shell.last_line() == "             ->"
+    shell.type('"numbers": [1, 2,')
+    shell.press("Enter")
+    shell.type("3]}")
+    shell.press("Enter")
+    screen = shell.wait_for_prompt(2)
+    assert re.search(r"^\s+sum\n-+\n\s+6\n\(1 row\)$", screen, re.M), screen
+
+
+def test_ctrl_c_abandons_the_line_being_typed(shell):
+    shell.type("from user_info select nothing_typed_here")
+    shell.press("C-c")
+    screen = shell.wait_for_prompt(2)
+    assert "snm anon@local> from user_info select nothing_typed_here^C" in screen
+    assert "error" not in screen
+
+
+def test_history_is_kept_across_sessions(shell_env):
+    with TmuxShell([SNM], env=shell_env) as first:
+        first.wait_for_prompt()
+        first.run("from dog_profile select name order by id limit 1")
+        first.run("echo 'my password is hunter2'")
+        first.press("C-d")
+        first.wait_for_text("[snm exited 0]")
+    with TmuxShell([SNM], env=shell_env) as second:
+        second.wait_for_prompt()
+        second.press("Up")
+        # The echo mentioned a password: it was never recorded, so Up finds the query.
+        second.wait_for(lambda s: s.splitlines()[-1].endswith(
+            "from dog_profile select name order by id limit 1"))
+        second.press("Enter")
+        second.wait_for_text("(1 row)")
+        assert "Bori" in second.screen()
+    history = open(shell_env["XDG_STATE_HOME"] + "/snm/history").read()
+    assert "hunter2" not in history
+
+
+def test_ctrl_r_searches_the_history(shell):
+    shell.run("rpc sum {\"numbers\": [40, 2]}")
+    shell.run("tables")
+    shell.press("C-r")
+    shell.type("numbers")
+    # libedit shows the search on its own line and the match on the line above it.
+    screen = shell.wait_for(lambda s: s.splitlines()[-1] == "bck:numbers")
+    assert screen.splitlines()[-2].endswith('rpc sum {"numbers": [40, 2]}')
+    shell.press("Enter")
+    screen = shell.wait_for(lambda s: len(re.findall(r"^\s+42$", s, re.M)) == 2)
+
+
+def test_ctrl_c_cancels_a_slow_request_and_the_shell_goes_on(shell):
+    shell.type('rpc sleep_for {"seconds": 5}')
+    shell.press("Enter")
+    time.sleep(0.7)  # the request is in flight (the spinner has not appeared yet)
+    before = shell.prompt_count()
+    started = time.monotonic()
+    shell.press("C-c")
+    shell.wait_for_prompt(before + 1, timeout=3.0)
+    latency = time.monotonic() - started
+    print(f"\nCtrl-C to prompt: {latency * 1000:.0f} ms")
+    assert latency < 3.0
+    assert "snm: cancelled" in shell.screen()
+    screen = shell.run("rpc sum {\"numbers\": [1, 2, 3]}")
+    assert re.search(r"^\s+6$", screen, re.M)
+
+
+def test_ctrl_d_leaves_with_exit_code_zero(shell):
+    shell.press("C-d")
+    shell.wait_for_text("[snm exited 0]")
+
+
+def test_exit_and_quit_and_backslash_q_leave(shell_env):
+    for word in ("exit", "quit", "\\q"):
+        with TmuxShell([SNM], env=shell_env) as handle:
+            handle.wait_for_prompt()
+            handle.type(word)
+            handle.press("Enter")
+            handle.wait_for_text("[snm exited 0]")
+
+
+def test_colour_at_a_terminal_and_none_with_no_color(shell_env):
+    with TmuxShell([SNM], env=shell_env) as coloured:
+        coloured.wait_for_prompt()
+        coloured.run("from dog_profile select name, breed order by id")
+        raw = coloured.raw_screen()
+        assert "\x1b[1m" in raw  # bold headers
+    with TmuxShell([SNM], env={**shell_env, "NO_COLOR": "1"}) as plain:
+        plain.wait_for_prompt()
+        plain.run("from dog_profile select name, breed order by id")
+        raw = plain.raw_screen()
+        assert "\x1b[1m" not in raw and "\x1b[2m" not in raw
+        assert "NULL" in raw
+
+
+def test_server_errors_come_with_advice(shell):
+    screen = shell.run("from nope select *")
+    assert "error PGRST205 (HTTP 404)" in screen
+    assert "advice: `tables` lists the tables and views this project exposes" in screen
+
+
+def test_the_prompt_follows_who_signs_in_and_the_password_is_not_kept(shell, shell_env):
+    shell.type("login email 'alice@example.com' password 'password123'")
+    shell.press("Enter")
+    screen = shell.wait_for(lambda s: s.splitlines()[-1] == "snm alice@local>")
+    assert "signed in as alice@example.com" in screen
+    screen = shell.run("from user_info select name order by name")
+    assert "(3 rows)" in screen and "김민수" in screen  # alice sees herself, her mate and Carol
+    shell.run("logout")
+    assert shell.last_line() == "snm anon@local>"
+    history = open(shell_env["XDG_STATE_HOME"] + "/snm/history").read()
+    assert "password123" not in history and "from user_info select name" in history
