@@ -187,3 +187,32 @@ def test_the_prompt_follows_who_signs_in_and_the_password_is_not_kept(shell, she
     assert shell.last_line() == "snm anon@local>"
     history = open(shell_env["XDG_STATE_HOME"] + "/snm/history").read()
     assert "password123" not in history and "from user_info select name" in history
+
+
+def test_a_slow_request_shows_a_spinner_that_cleans_up_after_itself(shell):
+    shell.type('rpc sleep_for {"seconds": 2}')
+    shell.press("Enter")
+    shell.wait_for(lambda s: "waiting for local" in s, timeout=5)
+    screen = shell.wait_for_prompt(2, timeout=10)
+    assert "waiting for local" not in screen
+    assert re.search(r"^\s+sleep_for$", screen, re.M)
+
+
+def test_wide_tables_fit_the_terminal(shell_env):
+    with TmuxShell([SNM], env=shell_env, width=70) as narrow:
+        narrow.wait_for_prompt()
+        screen = narrow.run("from dog_profile select * order by id")
+        table = [line for line in screen.splitlines() if " | " in line or "-+-" in line]
+        assert table and all(len(line) <= 70 for line in table), screen
+        assert "…" in screen
+
+
+def test_output_longer_than_the_screen_goes_through_the_pager(shell_env):
+    env = {**shell_env, "PAGER": "sed 's/^/paged| /'"}
+    with TmuxShell([SNM], env=env, height=10) as short:
+        short.wait_for_prompt()
+        screen = short.run("describe user_info")
+        assert re.search(r"^paged\|\s+column\s+\|\s+type", screen, re.M), screen
+        assert re.search(r"^paged\| \(11 rows\)$", screen, re.M), screen
+        screen = short.run("from dog_profile select name order by id")
+        assert "paged|" not in screen.split("select name order by id")[-1]

@@ -45,8 +45,8 @@ class TmuxShell:
         self._tmux("send-keys", "-t", "0", *keys)
 
     def screen(self):
-        """The visible screen, trailing blank lines removed."""
-        return self._tmux("capture-pane", "-p", "-t", "0").rstrip("\n")
+        """Everything shown so far (scrollback and the visible screen), trailing blank lines removed."""
+        return self._tmux("capture-pane", "-p", "-S", "-", "-t", "0").rstrip("\n")
 
     def raw_screen(self):
         """The visible screen with its colour escape codes."""
