@@ -13,4 +13,15 @@ static inline PGresult *snm_pq_exec_text_params(PGconn *conn, const char *comman
                                                 const char *const *values) {
   return PQexecParams(conn, command, nParams, NULL, values, NULL, NULL, 0);
 }
+/// Sends a PREPARE of `command` as the named statement `name` (parameter types inferred).
+static inline int snm_pq_send_prepare(PGconn *conn, const char *name, const char *command,
+                                      int nParams) {
+  return PQsendPrepare(conn, name, command, nParams, NULL);
+}
+
+/// Sends an execution of the prepared statement `name` with text parameters and text results.
+static inline int snm_pq_send_query_prepared(PGconn *conn, const char *name, int nParams,
+                                             const char *const *values) {
+  return PQsendQueryPrepared(conn, name, nParams, values, NULL, NULL, 0);
+}
 #endif

@@ -11,6 +11,10 @@ import Synchronization
 /// request at a time (`PGPool`). Throws `PGError` (`.connection` when the link is gone).
 public final class PGConnection: Sendable {
   let handle: Mutex<OpaquePointer?>
+  /// Names of the statements prepared on this connection, by SQL text (`PGStatement.prepared`).
+  let preparedStatements = Mutex(PreparedStatements())
+  /// Statements prepared per connection at most; later ones run unprepared.
+  static let preparedLimit = 256
 
   /// Opens a connection with a libpq conninfo string.
   ///
@@ -59,10 +63,12 @@ public final class PGConnection: Sendable {
   /// ```
   /// Stops at the first failing statement and throws its `PGError`; the later ones are skipped.
   public func pipeline(_ statements: [PGStatement]) throws(PGError) -> [PGResult] {
-    if statements.count == 1 { return [try execute(statements[0])] }
+    if statements.count == 1 && !statements[0].prepared { return [try execute(statements[0])] }
     return try handle.withLock { connection throws(PGError) -> [PGResult] in
       guard let connection else { throw Self.closedError }
-      return try Self.runPipeline(statements, connection: connection)
+      return try preparedStatements.withLock { prepared throws(PGError) -> [PGResult] in
+        try Self.runPipeline(statements, connection: connection, prepared: &prepared)
+      }
     }
   }
 

@@ -7,9 +7,13 @@ public struct PGStatement: Sendable, Equatable {
   public var sql: String
   /// Parameter values in text form; `nil` binds SQL NULL.
   public var parameters: [String?]
+  /// Prepare the SQL once per connection and reuse it (only in `pipeline`): for statements whose
+  /// text repeats with different parameters, it saves the parse and plan of every execution.
+  public var prepared: Bool
 
-  public init(_ sql: String, _ parameters: [String?] = []) {
+  public init(_ sql: String, _ parameters: [String?] = [], prepared: Bool = false) {
     self.sql = sql
     self.parameters = parameters
+    self.prepared = prepared
   }
 }

@@ -58,10 +58,15 @@ extension RESTGateway {
     try sql.callStatement(
       routine, arguments: arguments, plan: plan, cache: cache, count: count,
       countLimit: nil, shape: context.shape)
-    let results = try run([sql.statement], context, readOnly: context.isRead) { row in
-      if context.media.isSingular && row.pageTotal != 1 {
-        throw RESTError.singularity(rows: row.pageTotal)
-      }
+    let singular = context.media.isSingular
+    let results = try run(
+      [sql.statement], context, readOnly: context.isRead,
+      check: singular && !context.isRead
+        ? { row in
+          if row.pageTotal != 1 { throw RESTError.singularity(rows: row.pageTotal) }
+        } : nil)
+    if singular && ResultRow(results[0]).pageTotal != 1 {
+      throw RESTError.singularity(rows: ResultRow(results[0]).pageTotal)
     }
     let row = ResultRow(results[0])
     if routine.returnsVoid {

@@ -19,8 +19,11 @@ extension RESTGateway {
     _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache,
     schema: String
   ) throws -> HTTPResponse {
-    let text = try database.transaction(auth: auth, readOnly: true) { transaction in
-      try transaction.execute(Self.privilegesSQL, [schema]).scalar
+    let text = try database.withConnection { connection in
+      try connection.pipeline([
+        PGStatement(Self.readOnlyPrelude, [auth.role, auth.claimsJSON], prepared: true),
+        PGStatement(Self.privilegesSQL, [schema], prepared: true),
+      ])[1].scalar
     }
     var privileges = OpenAPIDocument.Privileges(tables: [:], functions: [])
     if let text, let value = try? LocalJSON.parse(text) {

@@ -92,16 +92,45 @@ extension RESTGateway {
     return profile
   }
 
-  /// Runs statements in one transaction as the request's role; `check` sees the first result
-  /// before the commit and may throw to roll everything back.
+  /// Runs statements in one transaction as the request's role, in one round trip.
+  ///
+  /// The role and claims are set by a prepared `set_config` statement pipelined with the request's
+  /// own (prepared) statements; the pipeline's single sync makes them one implicit transaction,
+  /// committed when all succeed. When `check` must see the first result before the commit (a
+  /// singular answer, `max-affected`), the transaction is explicit and `check` may throw to roll
+  /// it back.
   func run(
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
-    check: (ResultRow) throws -> Void = { _ in }
+    check: ((ResultRow) throws -> Void)? = nil
   ) throws -> [PGResult] {
-    try context.database.transaction(auth: context.auth, readOnly: readOnly) { transaction in
-      let results = try transaction.pipeline(statements)
-      try check(ResultRow(results[0]))
+    let prelude = PGStatement(
+      readOnly ? Self.readOnlyPrelude : Self.prelude,
+      [context.auth.role, context.auth.claimsJSON], prepared: true)
+    let body = statements.map { statement in
+      var prepared = statement
+      prepared.prepared = true
+      return prepared
+    }
+    return try context.database.withConnection { connection in
+      guard let check else {
+        return Array(try connection.pipeline([prelude] + body).dropFirst())
+      }
+      let results = Array(
+        try connection.pipeline([PGStatement("begin")] + [prelude] + body).dropFirst(2))
+      do {
+        try check(ResultRow(results[0]))
+        _ = try connection.execute("commit")
+      } catch {
+        _ = try? connection.execute("rollback")
+        throw error
+      }
       return results
     }
   }
+
+  static let prelude =
+    "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)"
+  static let readOnlyPrelude =
+    "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), "
+    + "set_config('transaction_read_only', 'on', true)"
 }

@@ -143,11 +143,16 @@ extension RESTGateway {
   /// `handling=strict`, rolls it back.
   private func runWrite(_ statement: PGStatement, _ context: Context) throws -> ResultRow {
     let prefs = context.preferences
+    let singular = context.media.isSingular
+    let limit = prefs.strict == true ? prefs.maxAffected : nil
+    guard singular || limit != nil else {
+      return ResultRow(try run([statement], context, readOnly: false)[0])
+    }
     let results = try run([statement], context, readOnly: false) { row in
-      if context.media.isSingular && row.pageTotal != 1 {
+      if singular && row.pageTotal != 1 {
         throw RESTError.singularity(rows: row.pageTotal)
       }
-      if prefs.strict == true, let limit = prefs.maxAffected, row.pageTotal > limit {
+      if let limit, row.pageTotal > limit {
         throw RESTError.maxAffectedViolation(rows: row.pageTotal)
       }
     }

@@ -40,6 +40,8 @@ public final class RESTGateway: RESTHandling, Sendable {
   /// Loads the schema cache again (after migrations or any DDL). Throws `PGError`.
   public func reloadSchemaCache(database: PGPool) throws {
     try store.reload(database: database)
+    // Prepared statements of idle connections may describe the old schema.
+    database.drain()
   }
 
   public func handle(_ request: HTTPRequest, auth: RequestAuth, database: PGPool) -> HTTPResponse {
@@ -51,6 +53,7 @@ public final class RESTGateway: RESTHandling, Sendable {
         guard
           let fresh = store.reloadIfOlder(than: settings.reloadInterval, database: database)
         else { throw error }
+        database.drain()
         return try respond(request, auth: auth, database: database, cache: fresh)
       }
     } catch {

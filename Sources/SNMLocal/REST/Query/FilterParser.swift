@@ -48,7 +48,7 @@ enum FilterParser {
       return .isDistinct(try value(&cursor, context: context))
     }
     // The operator token: everything up to `(` or `.`.
-    while let scalar = cursor.current, scalar != ".", scalar != "(" { cursor.position += 1 }
+    cursor.skip(until: UInt8(ascii: "."), UInt8(ascii: "("))
     let name = cursor.text(from: start)
     if let textSearch = TextSearchOperator(rawValue: name) {
       var config: String? = nil
@@ -87,7 +87,7 @@ enum FilterParser {
   private static func modifierText(_ cursor: ParseCursor) -> String {
     var copy = cursor
     let start = copy.position
-    while let scalar = copy.current, scalar != "." { copy.position += 1 }
+    copy.skip(until: UInt8(ascii: "."))
     return copy.text(from: start)
   }
 
@@ -105,21 +105,21 @@ enum FilterParser {
         if cursor.isAtEnd || cursor.current == "," || cursor.current == ")" { return quoted }
         cursor.position = save
       }
-      if cursor.current == "{" {
+      if cursor.currentByte == UInt8(ascii: "{") {
         var index = cursor.position + 1
-        while index < cursor.scalars.count, cursor.scalars[index] != "{",
-          cursor.scalars[index] != "}"
+        while index < cursor.bytes.count, cursor.bytes[index] != UInt8(ascii: "{"),
+          cursor.bytes[index] != UInt8(ascii: "}")
         {
           index += 1
         }
-        if index < cursor.scalars.count, cursor.scalars[index] == "}" {
+        if index < cursor.bytes.count, cursor.bytes[index] == UInt8(ascii: "}") {
           let start = cursor.position
           cursor.position = index + 1
           return cursor.text(from: start)
         }
       }
       let start = cursor.position
-      while let scalar = cursor.current, scalar != ",", scalar != ")" { cursor.position += 1 }
+      cursor.skip(until: UInt8(ascii: ","), UInt8(ascii: ")"))
       return cursor.text(from: start)
     }
   }
@@ -149,14 +149,16 @@ enum FilterParser {
       cursor.position = save
     }
     let start = cursor.position
-    while let scalar = cursor.current, scalar != ",", scalar != ")" { cursor.position += 1 }
+    cursor.skip(until: UInt8(ascii: ","), UInt8(ascii: ")"))
     return cursor.text(from: start)
   }
 
   /// `null`, `not_null`, `true`, `false`, `unknown`, in any letter case.
   private static func isValue(_ cursor: inout ParseCursor) throws(RESTError) -> IsValue {
     let start = cursor.position
-    while let scalar = cursor.current, scalar.properties.isAlphabetic || scalar == "_" {
+    while let byte = cursor.currentByte,
+      (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F
+    {
       cursor.position += 1
     }
     guard let value = IsValue(rawValue: cursor.text(from: start).lowercased()) else {

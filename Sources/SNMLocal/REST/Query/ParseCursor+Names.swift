@@ -4,47 +4,60 @@ extension ParseCursor {
   /// `"quoted \" name"` or identifier words joined by `-` (a `-` before `>` ends the name).
   /// Each word is trimmed of spaces.
   mutating func fieldName() throws(RESTError) -> String {
-    if current == "\"" { return try quotedValue() }
-    var words: [String] = []
+    if currentByte == UInt8(ascii: "\"") { return try quotedValue() }
+    let start = position
+    var simple = true
     repeat {
-      guard let word = identifierOrNil() else {
+      guard let word = identifierRange() else {
         throw failure(expecting: "field name (* or [a..z0..9_$])")
       }
-      words.append(word)
+      if bytes[word.lowerBound] == 0x20 || bytes[word.upperBound - 1] == 0x20 { simple = false }
     } while consumeNameDash()
-    return words.joined(separator: "-")
+    if simple { return text(from: start) }
+    // Words are trimmed one by one: `a - b` is `a-b`.
+    return text(from: start).split(separator: "-", omittingEmptySubsequences: false)
+      .map { String($0).trimmingSpaces() }.joined(separator: "-")
   }
 
   /// A `-` inside a name (not the start of `->`).
   private mutating func consumeNameDash() -> Bool {
-    guard current == "-", peek(1) != ">" else { return false }
-    guard let next = peek(1), ParseCursor.isIdentifierScalar(next) else { return false }
+    guard currentByte == UInt8(ascii: "-"), let next = peek(1), next != ">",
+      ParseCursor.isIdentifierScalar(next)
+    else { return false }
     position += 1
     return true
   }
 
+  /// The byte range of one or more identifier characters; nil (nothing consumed) when none.
+  private mutating func identifierRange() -> Range<Int>? {
+    let start = position
+    while let scalar = current, ParseCursor.isIdentifierScalar(scalar) { advance() }
+    return position > start ? start..<position : nil
+  }
+
   /// One or more identifier characters, trimmed; nil (nothing consumed) when there are none.
   mutating func identifierOrNil() -> String? {
-    let start = position
-    while let scalar = current, ParseCursor.isIdentifierScalar(scalar) { position += 1 }
-    guard position > start else { return nil }
-    return text(from: start).trimmingSpaces()
+    guard let range = identifierRange() else { return nil }
+    return String(decoding: bytes[range], as: UTF8.self).trimmingSpaces()
   }
 
   /// `"..."` with `\x` meaning `x`.
   mutating func quotedValue() throws(RESTError) -> String {
     try expect("\"")
-    var out = String.UnicodeScalarView()
-    while let scalar = current {
-      position += 1
-      if scalar == "\"" { return String(out) }
-      if scalar == "\\" {
-        guard let escaped = current else { break }
-        out.append(escaped)
+    var out: [UInt8] = []
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
         position += 1
-      } else {
-        out.append(scalar)
+        return String(decoding: out, as: UTF8.self)
       }
+      if byte == UInt8(ascii: "\\") {
+        position += 1
+        guard position < bytes.count else { break }
+      }
+      let start = position
+      advance()
+      out.append(contentsOf: bytes[start..<position])
     }
     throw failure(details: "unexpected end of input expecting closing quote \"\\\"\"")
   }
@@ -73,21 +86,20 @@ extension ParseCursor {
   private mutating func jsonOperand() throws(RESTError) -> FieldPath.Operand {
     let start = position
     var index = position
-    if index < scalars.count, scalars[index] == "-" { index += 1 }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
     let digitsStart = index
-    while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
+    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
     if index > digitsStart {
       let save = position
       position = index
       if isAtEnd || looksAt("->") || looksAt("::") || looksAt(".") || looksAt(",")
         || looksAt(")")
       {
-        let digits = text(from: start)
-        if let value = Int(digits) { return .index(value) }
+        if let value = Int(text(from: start)) { return .index(value) }
       }
       position = save
     }
-    if current == "-" {
+    if currentByte == UInt8(ascii: "-") {
       throw failure(details: "unexpected \"-\" expecting digit")
     }
     return .key(try fieldName())
@@ -104,9 +116,11 @@ extension String {
   /// The string without leading and trailing spaces (not tabs: PostgREST's `T.strip` trims all
   /// white space, but only spaces can reach an identifier).
   func trimmingSpaces() -> String {
-    var scalars = Substring(self).unicodeScalars[...]
-    while scalars.first == " " { scalars.removeFirst() }
-    while scalars.last == " " { scalars.removeLast() }
-    return String(String.UnicodeScalarView(scalars))
+    let utf8 = self.utf8
+    guard utf8.first == 0x20 || utf8.last == 0x20 else { return self }
+    var slice = Substring(self).utf8[...]
+    while slice.first == 0x20 { slice.removeFirst() }
+    while slice.last == 0x20 { slice.removeLast() }
+    return String(Substring(slice))
   }
 }

@@ -1,46 +1,80 @@
 /// A position in one query parameter, for the hand-written parsers of PostgREST's grammar.
 ///
-/// Positions count Unicode scalars, as Parsec counts characters, so `column` in an error is
-/// `position + 1`. Failures throw PGRST100 whose message names the parameter the way PostgREST
-/// does (`"failed to parse filter (noop.0)" (line 1, column 6)`).
+/// Works on the UTF-8 bytes (every delimiter of the grammar is ASCII); `current` decodes the
+/// scalar at the position. Errors report Parsec's 1-based column in characters, computed only
+/// when one is raised: the message names the parameter the way PostgREST does
+/// (`"failed to parse filter (noop.0)" (line 1, column 6)`).
 struct ParseCursor {
-  let scalars: [Unicode.Scalar]
+  let bytes: [UInt8]
+  /// A byte offset into `bytes`, always at a scalar boundary.
   var position = 0
   /// How PostgREST names the input in its message, e.g. `failed to parse order (x)`.
   let source: String
 
   init(_ text: String, source: String) {
-    self.scalars = Array(text.unicodeScalars)
+    self.bytes = Array(text.utf8)
     self.source = source
   }
 
-  var isAtEnd: Bool { position >= scalars.count }
-  var current: Unicode.Scalar? { position < scalars.count ? scalars[position] : nil }
+  var isAtEnd: Bool { position >= bytes.count }
 
-  func peek(_ offset: Int = 0) -> Unicode.Scalar? {
-    let index = position + offset
-    return index < scalars.count ? scalars[index] : nil
+  /// The scalar at the position.
+  var current: Unicode.Scalar? { scalar(at: position) }
+
+  /// The scalar `offset` bytes after the position (offsets past ASCII text).
+  func peek(_ offset: Int = 0) -> Unicode.Scalar? { scalar(at: position + offset) }
+
+  /// The byte at the position, if any.
+  var currentByte: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+  private func scalar(at index: Int) -> Unicode.Scalar? {
+    guard index < bytes.count else { return nil }
+    let lead = bytes[index]
+    if lead < 0x80 { return Unicode.Scalar(lead) }
+    var decoder = UTF8()
+    var iterator = bytes[index...].makeIterator()
+    if case .scalarValue(let scalar) = decoder.decode(&iterator) { return scalar }
+    return "\u{FFFD}"
+  }
+
+  /// Moves past the scalar at the position.
+  mutating func advance() {
+    guard position < bytes.count else { return }
+    let lead = bytes[position]
+    let length =
+      lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+    position = min(bytes.count, position + length)
+  }
+
+  /// Whether the text at the position starts with `literal`.
+  func looksAt(_ literal: StaticString) -> Bool {
+    let count = literal.utf8CodeUnitCount
+    guard position + count <= bytes.count else { return false }
+    return literal.withUTF8Buffer { buffer in
+      for index in 0..<count where bytes[position + index] != buffer[index] { return false }
+      return true
+    }
   }
 
   /// Whether the text at the position starts with `literal`.
   func looksAt(_ literal: String) -> Bool {
     var index = position
-    for scalar in literal.unicodeScalars {
-      guard index < scalars.count, scalars[index] == scalar else { return false }
+    for byte in literal.utf8 {
+      guard index < bytes.count, bytes[index] == byte else { return false }
       index += 1
     }
     return true
   }
 
   /// Consumes `literal` if the text starts with it.
-  mutating func consume(_ literal: String) -> Bool {
+  mutating func consume(_ literal: StaticString) -> Bool {
     guard looksAt(literal) else { return false }
-    position += literal.unicodeScalars.count
+    position += literal.utf8CodeUnitCount
     return true
   }
 
   /// Consumes `literal` or fails with "expecting".
-  mutating func expect(_ literal: String, _ expecting: String? = nil) throws(RESTError) {
+  mutating func expect(_ literal: StaticString, _ expecting: String? = nil) throws(RESTError) {
     guard consume(literal) else {
       throw failure(expecting: expecting ?? "\"\(literal)\"")
     }
@@ -48,20 +82,25 @@ struct ParseCursor {
 
   /// Skips spaces and tabs (PostgREST's `ws`).
   mutating func skipSpace() {
-    while let scalar = current, scalar == " " || scalar == "\t" { position += 1 }
+    while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 {
+      position += 1
+    }
+  }
+
+  /// Moves to the next byte that is one of `stops` (ASCII), or to the end.
+  mutating func skip(until stops: UInt8...) {
+    while position < bytes.count, !stops.contains(bytes[position]) { position += 1 }
   }
 
   /// The text from `start` to the position.
   func text(from start: Int) -> String {
-    var out = String.UnicodeScalarView()
-    out.append(contentsOf: scalars[start..<position])
-    return String(out)
+    String(decoding: bytes[start..<position], as: UTF8.self)
   }
 
   /// The rest of the input, consumed.
   mutating func rest() -> String {
     let start = position
-    position = scalars.count
+    position = bytes.count
     return text(from: start)
   }
 
@@ -70,9 +109,11 @@ struct ParseCursor {
     failure(details: "\(unexpectedDescription) expecting \(expecting)")
   }
 
-  /// A PGRST100 at the position with the given details.
+  /// A PGRST100 at the position (or at byte `index`) with the given details.
   func failure(details: String, at index: Int? = nil) -> RESTError {
-    RESTError.queryParse(source: source, column: (index ?? position) + 1, details: details)
+    let offset = min(index ?? position, bytes.count)
+    let column = String(decoding: bytes[..<offset], as: UTF8.self).unicodeScalars.count + 1
+    return RESTError.queryParse(source: source, column: column, details: details)
   }
 
   /// Parsec's description of what is at the position.
@@ -83,8 +124,11 @@ struct ParseCursor {
 
   /// Letters, digits, `_`, `$` and space: the characters of an unquoted name.
   static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
-    if scalar == "_" || scalar == "$" || scalar == " " { return true }
-    if ("0"..."9").contains(scalar) { return true }
+    let value = scalar.value
+    if value < 0x80 {
+      return (value >= 0x61 && value <= 0x7A) || (value >= 0x41 && value <= 0x5A)
+        || (value >= 0x30 && value <= 0x39) || value == 0x5F || value == 0x24 || value == 0x20
+    }
     return scalar.properties.isAlphabetic
   }
 }

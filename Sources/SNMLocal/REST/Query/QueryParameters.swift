@@ -113,6 +113,15 @@ struct QueryParameters: Sendable {
 
   /// `a.b.col->path` as (embed path `[a, b]`, field `col->path`).
   static func treePath(_ key: String) throws(RESTError) -> (EmbedPath, FieldPath) {
+    // Most keys are one plain column name.
+    if !key.isEmpty,
+      key.utf8.allSatisfy({ byte in
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+          || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x24
+      })
+    {
+      return ([], FieldPath(name: key))
+    }
     var cursor = ParseCursor(key, source: "failed to parse tree path (\(key))")
     var names: [String] = []
     repeat {

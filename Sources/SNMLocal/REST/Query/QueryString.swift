@@ -42,6 +42,11 @@ enum QueryString {
 
   /// Percent-decodes one key or value, with `+` as a space.
   static func decode(_ bytes: ArraySlice<UInt8>) throws(RESTError) -> String {
+    if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 })
+    {
+      if bytes.contains(0) { throw nulError }
+      return String(decoding: bytes, as: UTF8.self)
+    }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var index = bytes.startIndex
@@ -59,11 +64,7 @@ enum QueryString {
       }
       index += 1
     }
-    if out.contains(0) {
-      throw RESTError(
-        status: 400, code: "PGRST100", message: "invalid query string",
-        details: .string("a NUL byte (%00) cannot be part of a query parameter"))
-    }
+    if out.contains(0) { throw nulError }
     guard let text = String(validating: out, as: UTF8.self) else {
       throw RESTError(
         status: 400, code: "PGRST100", message: "invalid query string",
@@ -71,6 +72,10 @@ enum QueryString {
     }
     return text
   }
+
+  static let nulError = RESTError(
+    status: 400, code: "PGRST100", message: "invalid query string",
+    details: .string("a NUL byte (%00) cannot be part of a query parameter"))
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {

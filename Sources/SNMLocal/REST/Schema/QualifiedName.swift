@@ -13,7 +13,8 @@ struct QualifiedName: Sendable, Hashable, CustomStringConvertible {
 enum SQLText {
   /// `name` as a quoted identifier: `"a""b"` for `a"b`.
   static func identifier(_ name: String) -> String {
-    doubling(name, quote: "\"")
+    if !name.utf8.contains(UInt8(ascii: "\"")) { return "\"" + name + "\"" }
+    return doubling(name, quote: "\"")
   }
 
   /// `text` as a string literal, for text that comes from the catalog (never from a request).
