@@ -84,7 +84,6 @@ def test_many_concurrent_connections(project):
 
 
 def test_slow_request_times_out_with_408(start_extra_project):
-    from test_local_auth import short_project  # noqa: F401 (same project settings)
     project = start_extra_project("slow", env={"SNM_HTTP_REQUEST_TIMEOUT": "2"})
     started = time.monotonic()
     raw = exchange(project.port, b"GET /auth/v1/health HTTP/1.1\r\nHost: x\r\n", read_timeout=15)

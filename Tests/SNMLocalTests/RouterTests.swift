@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import SNMLocal
+
+/// Records what the router hands to the REST side.
+struct EchoREST: RESTHandling {
+  func handle(_ request: HTTPRequest, auth: RequestAuth, database: PGPool) -> HTTPResponse {
+    .json(
+      status: 200,
+      .object([
+        .init("role", .string(auth.role)), .init("anonymous", .bool(auth.isAnonymous)),
+        .init("sub", .optional(auth.userID)),
+      ]))
+  }
+}
+
+struct RouterCase: Sendable, CustomStringConvertible {
+  var name: String
+  var headers: [(String, String)]
+  var target = "/rest/v1/dog_profile"
+  var status: Int
+  var bodyContains: String
+  var description: String { name }
+}
+
+let routerSecret = Array("router-test-secret-router-test-secret".utf8)
+let routerNow = 1_000_000.0
+
+func routerFixture() throws -> (Router, ProjectKeys) {
+  let keys = try ProjectKeys(secret: routerSecret, issuedAt: Int(routerNow))
+  let pool = PGPool(conninfo: "host=/nonexistent dbname=none", size: 1, waitLimit: 0.1)
+  let auth = AuthGateway(
+    pool: pool, signer: keys.signer, settings: AuthSettings(issuer: "http://x/auth/v1"),
+    now: { routerNow })
+  let router = Router(
+    keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth,
+    now: { routerNow })
+  return (router, keys)
+}
+
+func token(_ members: [LocalJSON.Member]) -> String {
+  (try? JWTSigner(secret: routerSecret).sign(.object(members))) ?? ""
+}
+
+@Test(arguments: [
+  RouterCase(
+    name: "no apikey", headers: [], status: 401, bodyContains: "No API key found in request"),
+  RouterCase(
+    name: "unknown apikey", headers: [("apikey", "abc")], status: 401,
+    bodyContains: "Invalid API key"),
+  RouterCase(
+    name: "anon key alone", headers: [("apikey", "ANON")], status: 200,
+    bodyContains: #"{"role":"anon","anonymous":true,"sub":null}"#),
+  RouterCase(
+    name: "apikey in the query", headers: [], target: "/rest/v1/t?apikey=ANON", status: 200,
+    bodyContains: #""role":"anon""#),
+  RouterCase(
+    name: "service key as bearer",
+    headers: [("apikey", "ANON"), ("Authorization", "Bearer SERVICE")],
+    status: 200, bodyContains: #""role":"service_role""#),
+  RouterCase(
+    name: "user token",
+    headers: [
+      ("apikey", "ANON"),
+      (
+        "authorization",
+        "bearer " + token([.init("role", .string("authenticated")), .init("sub", .string("u1"))])
+      ),
+    ], status: 200, bodyContains: #"{"role":"authenticated","anonymous":false,"sub":"u1"}"#),
+  RouterCase(
+    name: "expired token",
+    headers: [("apikey", "ANON"), ("Authorization", "Bearer " + token([.init("exp", .int(10))]))],
+    status: 401, bodyContains: #""code":"PGRST303""#),
+  RouterCase(
+    name: "garbage token", headers: [("apikey", "ANON"), ("Authorization", "Bearer x.y")],
+    status: 401, bodyContains: "Expected 3 parts in JWT; got 2"),
+  RouterCase(
+    name: "empty bearer", headers: [("apikey", "ANON"), ("Authorization", "Bearer ")],
+    status: 401, bodyContains: "Empty JWT is sent in Authorization header"),
+  RouterCase(
+    name: "superuser role",
+    headers: [
+      ("apikey", "ANON"),
+      ("Authorization", "Bearer " + token([.init("role", .string("postgres"))])),
+    ],
+    status: 403, bodyContains: #"permission denied to set role \"postgres\""#),
+  RouterCase(
+    name: "other path", headers: [], target: "/storage/v1/x", status: 404, bodyContains: "no Route"),
+])
+func routerGuardsTheRESTSide(_ example: RouterCase) throws {
+  let (router, keys) = try routerFixture()
+  var headers = HTTPHeaders()
+  for (name, value) in example.headers {
+    headers.add(
+      name,
+      value.replacingOccurrences(of: "ANON", with: keys.anonKey)
+        .replacingOccurrences(of: "SERVICE", with: keys.serviceRoleKey))
+  }
+  let target = example.target.replacingOccurrences(of: "ANON", with: keys.anonKey)
+  let response = router.handle(HTTPRequest(method: "GET", target: target, headers: headers))
+  #expect(response.status == example.status)
+  #expect(String(decoding: response.body, as: UTF8.self).contains(example.bodyContains))
+  #expect(response.headers["Access-Control-Allow-Origin"] == "*")
+  if example.status == 401 && example.bodyContains.contains("PGRST") {
+    #expect(
+      response.headers["WWW-Authenticate"]?.hasPrefix("Bearer error=\"invalid_token\"") == true)
+  }
+}
+
+@Test func preflightNeedsNoKey() throws {
+  let (router, _) = try routerFixture()
+  let response = router.handle(HTTPRequest(method: "OPTIONS", target: "/rest/v1/dog_profile"))
+  #expect(response.status == 200)
+  #expect(response.headers["Access-Control-Allow-Methods"]?.contains("PATCH") == true)
+}
