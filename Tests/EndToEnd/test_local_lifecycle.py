@@ -126,7 +126,7 @@ def test_usage_errors_exit_2(snm_bin):
 def test_normal_user_on_a_fresh_machine(tmp_path_factory):
     name = "snmt" + uuid.uuid4().hex[:6]
     home = f"/tmp/{name}-home"
-    subprocess.run(["useradd", "--create-home", "--home-dir", home, "--shell", "/bin/sh", name],
+    subprocess.run(["/usr/sbin/useradd", "--create-home", "--home-dir", home, "--shell", "/bin/sh", name],
                    check=True)
     try:
         binary_dir = f"/tmp/{name}-bin"
@@ -138,7 +138,7 @@ def test_normal_user_on_a_fresh_machine(tmp_path_factory):
 
         def as_user(*args, timeout=180):
             return subprocess.run(
-                ["runuser", "-u", name, "--", "env", f"HOME={home}", f"{binary_dir}/snm", *args],
+                ["/usr/sbin/runuser", "-u", name, "--", "env", "-u", "XDG_DATA_HOME", f"HOME={home}", f"{binary_dir}/snm", *args],
                 capture_output=True, text=True, timeout=timeout, cwd="/tmp")
 
         started = as_user("local", "start", "--port", str(port), "--json")
@@ -160,6 +160,6 @@ def test_normal_user_on_a_fresh_machine(tmp_path_factory):
     finally:
         for pid in processes_mentioning(home):
             os.kill(pid, 9)
-        subprocess.run(["userdel", "--remove", name], capture_output=True)
+        subprocess.run(["/usr/sbin/userdel", "--remove", name], capture_output=True)
         shutil.rmtree(f"/tmp/{name}-bin", ignore_errors=True)
         shutil.rmtree(home, ignore_errors=True)
