@@ -21,7 +21,7 @@ struct SupabaseQueryCompiler {
     if case .rpc(let function, _) = action {
       guard !function.isEmpty else { throw .missingTable(action) }
     } else {
-      guard let table, !table.trimmingCharacters(in: .whitespaces).isEmpty else {
+      guard let table, table.contains(where: { !$0.isWhitespace }) else {
         throw .missingTable(action)
       }
     }
