@@ -1,9 +1,9 @@
 /// A `where` tree: predicates joined by `and`, `or`, `not` and parentheses.
-public indirect enum Condition: Sendable, Equatable {
+public enum Condition: Sendable, Equatable {
   case predicate(FilterPredicate)
   case and([Condition], range: SourceRange)
   case or([Condition], range: SourceRange)
-  case not(Condition, range: SourceRange)
+  indirect case not(Condition, range: SourceRange)
 
   public var range: SourceRange {
     switch self {
@@ -13,20 +13,21 @@ public indirect enum Condition: Sendable, Equatable {
   }
 }
 
-/// `column [not] operator[(config)] [any|all] value`.
-public struct FilterPredicate: Sendable, Equatable {
-  public var column: ColumnPath
+/// `column [not] operator[(config)] [any|all] value`. A class, shared rather than copied (see
+/// `QueryStatement`).
+public final class FilterPredicate: Sendable, Equatable {
+  public let column: ColumnPath
   /// `not eq`, `not in`, `is not`.
-  public var negated: Bool
-  public var op: FilterOperator
+  public let negated: Bool
+  public let op: FilterOperator
   /// `like any [...]`, `eq all [...]`.
-  public var quantifier: Quantifier?
+  public let quantifier: Quantifier?
   /// The text-search configuration of `fts(english)`.
-  public var config: Name?
-  public var value: ValueNode
+  public let config: Name?
+  public let value: ValueNode
   /// Where the operator (word or symbol) was written.
-  public var operatorRange: SourceRange
-  public var range: SourceRange
+  public let operatorRange: SourceRange
+  public let range: SourceRange
 
   public init(
     column: ColumnPath, negated: Bool = false, op: FilterOperator, quantifier: Quantifier? = nil,
@@ -40,6 +41,14 @@ public struct FilterPredicate: Sendable, Equatable {
     self.value = value
     self.operatorRange = operatorRange
     self.range = range
+  }
+
+  public static func == (left: FilterPredicate, right: FilterPredicate) -> Bool {
+    left === right
+      || (left.column == right.column && left.negated == right.negated && left.op == right.op
+        && left.quantifier == right.quantifier && left.config == right.config
+        && left.value == right.value && left.operatorRange == right.operatorRange
+        && left.range == right.range)
   }
 
   /// `any` or `all` after an operator.

@@ -1,10 +1,13 @@
 /// `from <table> <action> [where ...] [modifiers]`.
-public struct QueryStatement: Sendable, Equatable {
-  public var table: TableName
-  public var action: QueryAction
+///
+/// A class, not a struct: statements are passed through the checker and the compiler many times,
+/// and sharing one immutable node is cheaper than copying its many fields each time.
+public final class QueryStatement: Sendable, Equatable {
+  public let table: TableName
+  public let action: QueryAction
   /// The `where` clause, if written.
-  public var filter: WhereClause?
-  public var modifiers: Modifiers
+  public let filter: WhereClause?
+  public let modifiers: Modifiers
 
   public init(
     table: TableName, action: QueryAction, filter: WhereClause? = nil,
@@ -14,6 +17,12 @@ public struct QueryStatement: Sendable, Equatable {
     self.action = action
     self.filter = filter
     self.modifiers = modifiers
+  }
+
+  public static func == (left: QueryStatement, right: QueryStatement) -> Bool {
+    left === right
+      || (left.table == right.table && left.action == right.action && left.filter == right.filter
+        && left.modifiers == right.modifiers)
   }
 }
 
@@ -88,13 +97,13 @@ public enum WhereClause: Sendable, Equatable {
 }
 
 /// `rpc [get] <function> [{args}] [where ...] [modifiers]`.
-public struct RPCStatement: Sendable, Equatable {
-  public var function: TableName
+public final class RPCStatement: Sendable, Equatable {
+  public let function: TableName
   /// `rpc get`: the arguments go in the query string and the method is GET.
-  public var get: Bool
-  public var arguments: ValueNode?
-  public var filter: Condition?
-  public var modifiers: Modifiers
+  public let get: Bool
+  public let arguments: ValueNode?
+  public let filter: Condition?
+  public let modifiers: Modifiers
 
   public init(
     function: TableName, get: Bool = false, arguments: ValueNode? = nil, filter: Condition? = nil,
@@ -105,5 +114,12 @@ public struct RPCStatement: Sendable, Equatable {
     self.arguments = arguments
     self.filter = filter
     self.modifiers = modifiers
+  }
+
+  public static func == (left: RPCStatement, right: RPCStatement) -> Bool {
+    left === right
+      || (left.function == right.function && left.get == right.get
+        && left.arguments == right.arguments && left.filter == right.filter
+        && left.modifiers == right.modifiers)
   }
 }

@@ -1,5 +1,5 @@
 /// One item of a select list (also of `returning`).
-public indirect enum SelectItem: Sendable, Equatable {
+public enum SelectItem: Sendable, Equatable {
   /// `*`
   case star(range: SourceRange)
   /// `[alias:]column[->json path][.aggregate()][::type]`

@@ -1,5 +1,5 @@
 /// The shell statements of spec §5, with the psql-style aliases mapped onto them.
-public indirect enum ShellStatement: Sendable, Equatable {
+public enum ShellStatement: Sendable, Equatable {
   /// `help [topic]`
   case help(topic: String?)
   /// `tables`, `\dt`, `\d` without a table
@@ -7,7 +7,7 @@ public indirect enum ShellStatement: Sendable, Equatable {
   /// `describe <table>`, `\d <table>`
   case describe(TableName)
   /// `explain [json|curl] <statement>`: print the request instead of sending it.
-  case explain(Statement, format: ExplainFormat)
+  indirect case explain(Statement, format: ExplainFormat)
   /// `set format table|expanded|json|ndjson|csv`
   case setFormat(Format)
   /// `set timing on|off`; `\timing` alone toggles (nil).

@@ -14,17 +14,17 @@ public struct Statement: Sendable, Equatable {
   }
 
   /// Every statement form of the spec: queries (§2), session (§3), scripts (§4), shell (§5).
-  public indirect enum Kind: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
     /// `from <table> <action> ...`
     case query(QueryStatement)
     /// `rpc [get] <function> [{args}] ...`
     case rpc(RPCStatement)
     /// `login`, `signup`, `session check|show`, `logout`
-    case session(SessionStatement)
+    indirect case session(SessionStatement)
     /// `let name = <statement or value>`
-    case `let`(LetStatement)
+    indirect case `let`(LetStatement)
     /// `expect rows|status|error|<value> ...`
-    case expect(ExpectStatement)
+    indirect case expect(ExpectStatement)
     /// `echo <value>`
     case echo(EchoStatement)
     /// `run <file>` (also `\i <file>`)

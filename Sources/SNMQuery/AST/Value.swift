@@ -10,7 +10,7 @@ public struct ValueNode: Sendable, Equatable {
 }
 
 /// The values of the language. JSON bodies are values too: `{...}` objects keep their key order.
-public indirect enum Value: Sendable, Equatable {
+public enum Value: Sendable, Equatable {
   /// `'single'` or `"double"`, possibly with `${var}` parts.
   case string(StringLiteral)
   /// A JSON number, exactly as written.
@@ -67,31 +67,36 @@ public struct ObjectMember: Sendable, Equatable {
 
 /// A string literal: text, with `${name}` (and, in `echo`, `$name.field`) parts to fill in.
 public struct StringLiteral: Sendable, Equatable {
-  public var parts: [StringPart]
+  /// The text when nothing is filled in (most strings): no array to allocate.
+  public let constantText: String?
+  private let storedParts: [StringPart]
 
   public init(parts: [StringPart]) {
-    self.parts = parts
+    if parts.isEmpty {
+      constantText = ""
+      storedParts = []
+    } else if parts.count == 1, case .text(let text) = parts[0] {
+      constantText = text
+      storedParts = []
+    } else {
+      constantText = nil
+      storedParts = parts
+    }
   }
 
   public init(_ text: String) {
-    self.parts = [.text(text)]
+    constantText = text
+    storedParts = []
   }
 
-  /// The text when there is nothing to fill in.
-  public var constantText: String? {
-    switch parts.count {
-    case 0: return ""
-    case 1:
-      if case .text(let text) = parts[0] { return text }
-      return nil
-    default:
-      return nil
-    }
+  /// The text and variable parts in order.
+  public var parts: [StringPart] {
+    constantText.map { [.text($0)] } ?? storedParts
   }
 
   /// The variables the string refers to.
   public var variables: [VariableRef] {
-    parts.compactMap { part in
+    storedParts.compactMap { part in
       if case .variable(let reference) = part { return reference }
       return nil
     }

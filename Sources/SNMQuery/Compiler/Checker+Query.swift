@@ -41,7 +41,10 @@ extension Checker {
         if let value { report(.clauseNotAllowed(clause, verb), at: value.range) }
       }
     }
-    if case .condition(let condition) = query.filter { check(condition) }
+    if case .condition(let condition) = query.filter {
+      check(condition)
+      checkGroups(condition, topLevel: true)
+    }
     check(query.modifiers)
   }
 
@@ -66,7 +69,10 @@ extension Checker {
           help: "write the arguments as {\"name\": value}")
       }
     }
-    if let filter = rpc.filter { check(filter) }
+    if let filter = rpc.filter {
+      check(filter)
+      checkGroups(filter, topLevel: true)
+    }
     check(rpc.modifiers)
   }
 

@@ -1,5 +1,37 @@
 /// Checks of filter operands and of the variables a value uses.
 extension Checker {
+  /// Each `or`/`and` group is sent as one parameter, which filters one table: the queried one or
+  /// one embed. Top-level `and` operands and negated filters are separate parameters.
+  mutating func checkGroups(_ condition: Condition, topLevel: Bool) {
+    switch condition {
+    case .predicate: return
+    case .and(let operands, _) where topLevel:
+      for operand in operands { checkGroups(operand, topLevel: true) }
+    case .not(.predicate, _) where topLevel:
+      return
+    default:
+      var paths: [[String]] = []
+      Checker.collectEmbedPaths(condition, into: &paths)
+      guard paths.count > 1 else { return }
+      let tables = paths.map { $0.isEmpty ? "the table itself" : "'\($0.joined(separator: "."))'" }
+      report(
+        .mixedEmbedGroup(tables), at: condition.range,
+        help: "write the conditions on each table as separate 'and' conditions or groups")
+    }
+  }
+
+  static func collectEmbedPaths(_ condition: Condition, into paths: inout [[String]]) {
+    switch condition {
+    case .predicate(let predicate):
+      let path = predicate.column.embedPath.map(\.text)
+      if !paths.contains(path) { paths.append(path) }
+    case .and(let operands, _), .or(let operands, _):
+      for operand in operands { collectEmbedPaths(operand, into: &paths) }
+    case .not(let operand, _):
+      collectEmbedPaths(operand, into: &paths)
+    }
+  }
+
   mutating func check(_ condition: Condition) {
     switch condition {
     case .predicate(let predicate): check(predicate)

@@ -24,14 +24,14 @@ public struct Checker {
   /// Checks every statement of `script`, appending diagnostics and dropping statements with errors.
   public static func check(_ script: inout ParsedScript, variables: Set<String> = []) {
     var checker = Checker(variables: variables)
-    var kept: [Statement] = []
-    kept.reserveCapacity(script.statements.count)
-    for statement in script.statements {
+    var failed: [Int] = []
+    for (index, statement) in script.statements.enumerated() {
       let before = checker.diagnostics.count
       checker.check(statement)
-      if checker.diagnostics.count == before { kept.append(statement) }
+      if checker.diagnostics.count != before { failed.append(index) }
     }
-    script.statements = kept
+    guard !checker.diagnostics.isEmpty else { return }
+    for index in failed.reversed() { script.statements.remove(at: index) }
     script.diagnostics += checker.diagnostics
     script.diagnostics.sort { $0.range.start < $1.range.start }
   }

@@ -6,12 +6,19 @@ import SNMSupabase
 extension StatementCompiler {
   /// Top-level `and` operands become separate parameters; anything else one parameter.
   func topLevelParameters(_ condition: Condition) throws(Diagnostic) -> [SupabaseQueryParameter] {
+    var parameters: [SupabaseQueryParameter] = []
+    try appendTopLevel(condition, to: &parameters)
+    return parameters
+  }
+
+  func appendTopLevel(_ condition: Condition, to parameters: inout [SupabaseQueryParameter])
+    throws(Diagnostic)
+  {
     if case .and(let operands, _) = condition {
-      var parameters: [SupabaseQueryParameter] = []
-      for operand in operands { parameters += try topLevelParameters(operand) }
-      return parameters
+      for operand in operands { try appendTopLevel(operand, to: &parameters) }
+    } else {
+      parameters.append(try parameter(condition))
     }
-    return [try parameter(condition)]
   }
 
   /// `or(...)`, `and(...)`, `not(...)` and filters, nested as written.
@@ -160,6 +167,9 @@ extension StatementCompiler {
 
   /// The elements of an `in` list or a quantified array (a literal, or a variable holding an array).
   func elements(_ node: ValueNode, context: String) throws(Diagnostic) -> [SupabaseQueryValue] {
+    if case .variable(let reference) = node.value, scope.isPlaceholder(reference) {
+      return [.string(reference.spelling)]
+    }
     let value = try queryValue(node)
     if case .array(let elements) = value { return elements }
     let spelling: String

@@ -28,37 +28,60 @@ public struct StatementCompiler: Sendable {
     public var request: SupabaseDBRequest
   }
 
-  /// Compiles a query, an `rpc`, `explain <statement>` or `let name = <query or rpc>`.
+  /// Compiles a query, an `rpc`, `explain <statement>` or `let name = <query or rpc>`, and builds
+  /// its request.
   ///
   /// - Throws: `Diagnostic` for a statement that sends no request, a variable that cannot be
   ///   filled in, or a chain the builder refuses.
   public func compile(_ statement: Statement) throws(Diagnostic) -> Compiled {
-    let builder: SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>
-    var filterRange: SourceRange?
+    let target = try requestStatement(statement)
+    let builder = try chain(target)
+    do {
+      return Compiled(builder: builder, request: try builder.build())
+    } catch {
+      var range = target.range
+      if case .invalidParameter = error, let filter = Self.filterRange(target) { range = filter }
+      throw Diagnostic(.builderRefused(error.description), at: range)
+    }
+  }
+
+  /// The builder chain of a query or `rpc`, without building the request (what `snm check` needs).
+  ///
+  /// - Throws: `Diagnostic` for a statement that sends no request or a variable that cannot be
+  ///   filled in.
+  public func chain(_ statement: Statement) throws(Diagnostic) -> SupabaseDBRequestBuilder<
+    SupabaseDBPhase.Ready
+  > {
     switch statement.kind {
-    case .query(let query):
-      builder = try compile(query)
-      filterRange = query.filter?.range
-    case .rpc(let rpc):
-      builder = try compile(rpc)
-      filterRange = rpc.filter?.range
+    case .query(let query): return try compile(query)
+    case .rpc(let rpc): return try compile(rpc)
+    default: return try chain(try requestStatement(statement))
+    }
+  }
+
+  /// The query or `rpc` a statement sends: itself, or the one inside `explain` or `let`.
+  func requestStatement(_ statement: Statement) throws(Diagnostic) -> Statement {
+    switch statement.kind {
+    case .query, .rpc:
+      return statement
     case .shell(.explain(let inner, _)):
-      return try compile(inner)
+      return try requestStatement(inner)
     case .let(let binding):
       guard case .statement(let inner) = binding.value else {
         throw Diagnostic(
           .notARequestStatement("'let \(binding.name.text) = <value>'"), at: statement.range)
       }
-      return try compile(inner)
+      return try requestStatement(inner)
     default:
       throw Diagnostic(.notARequestStatement("this statement"), at: statement.range)
     }
-    do {
-      return Compiled(builder: builder, request: try builder.build())
-    } catch {
-      var range = statement.range
-      if case .invalidParameter = error, let filterRange { range = filterRange }
-      throw Diagnostic(.builderRefused(error.description), at: range)
+  }
+
+  static func filterRange(_ statement: Statement) -> SourceRange? {
+    switch statement.kind {
+    case .query(let query): query.filter?.range
+    case .rpc(let rpc): rpc.filter?.range
+    default: nil
     }
   }
 
@@ -66,6 +89,7 @@ public struct StatementCompiler: Sendable {
     SupabaseDBPhase.Ready
   > {
     var parameters: [SupabaseQueryParameter] = []
+    parameters.reserveCapacity(8)
     let action: SupabaseDBAction
     var body: ValueNode?
     switch query.action {
@@ -86,9 +110,9 @@ public struct StatementCompiler: Sendable {
     }
     var builder = manager.start(action).setTable(
       query.table.name.text, schema: query.table.schema?.text)
-    if let body { builder = builder.setBody(try ValueEvaluator.json(body, in: scope)) }
+    if let body { builder = builder.setBody(try bodyValue(body)) }
     if case .condition(let condition) = query.filter {
-      parameters += try topLevelParameters(condition)
+      try appendTopLevel(condition, to: &parameters)
     }
     if case .upsert(let upsert) = query.action {
       if !upsert.onConflict.isEmpty {
@@ -105,11 +129,11 @@ public struct StatementCompiler: Sendable {
   > {
     var builder = manager.rpc(rpc.function.name.text, get: rpc.get)
     if let arguments = rpc.arguments {
-      builder = builder.setBody(try ValueEvaluator.json(arguments, in: scope))
+      builder = builder.setBody(try bodyValue(arguments))
     }
     var parameters: [SupabaseQueryParameter] = []
     if let schema = rpc.function.schema { parameters.append(.schema(schema.text)) }
-    if let filter = rpc.filter { parameters += try topLevelParameters(filter) }
+    if let filter = rpc.filter { try appendTopLevel(filter, to: &parameters) }
     parameters += try modifierParameters(rpc.modifiers, isWrite: false)
     return parameters.isEmpty ? builder : builder.setQuery(parameters)
   }
@@ -150,8 +174,17 @@ public struct StatementCompiler: Sendable {
     return parameters
   }
 
+  /// A body as JSON; a placeholder variable stands for an empty object.
+  func bodyValue(_ node: ValueNode) throws(Diagnostic) -> JSONValue {
+    if case .variable(let reference) = node.value, scope.isPlaceholder(reference) {
+      return .object(JSONObject())
+    }
+    return try ValueEvaluator.json(node, in: scope)
+  }
+
   /// A whole number for `limit` and `offset`, from a literal or a variable.
   func count(_ node: ValueNode, clause: String) throws(Diagnostic) -> Int {
+    if case .variable(let reference) = node.value, scope.isPlaceholder(reference) { return 0 }
     let value = try ValueEvaluator.json(node, in: scope)
     if case .number(let number) = value, let count = number.intValue, count >= 0 { return count }
     if case .string(let text) = value, let count = Int(text), count >= 0 { return count }

@@ -34,6 +34,16 @@ public struct VariableScope: Sendable {
   /// The names bound, for `Checker` (which adds `env` and `session`).
   public var names: Set<String> { Set(values.keys) }
 
+  /// Whether `reference` stands for a placeholder: placeholders are on and nothing binds it.
+  public func isPlaceholder(_ reference: VariableRef) -> Bool {
+    guard placeholders else { return false }
+    if reference.name == "env" {
+      guard case .field(let name)? = reference.path.first else { return false }
+      return environment[name] == nil
+    }
+    return values[reference.name] == nil
+  }
+
   /// The value `reference` names, or a diagnostic at its range.
   public func resolve(_ reference: VariableRef) throws(Diagnostic) -> JSONValue {
     let spelling = reference.spelling

@@ -44,6 +44,12 @@ extension DiagnosticMessage {
     Self(id: "operand-kind", "'\(op)' takes \(expected), found \(found)")
   }
 
+  static func mixedEmbedGroup(_ tables: [String]) -> Self {
+    Self(
+      id: "mixed-embed-group",
+      "a group of 'or'/'and' conditions cannot mix columns of \(tables.joined(separator: " and "))")
+  }
+
   static var emptyName: Self {
     Self(id: "empty-name", "a name cannot be empty")
   }

@@ -19,30 +19,57 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
   case stop, `continue`, off, json, curl
 
   /// The keyword spelled by `bytes` (any letter case), if any.
-  @inlinable
   public static func lookup(_ bytes: ArraySlice<UInt8>) -> Keyword? {
-    guard bytes.count <= 16, let key = PackedWord(bytes) else { return nil }
-    return table[key]
+    KeywordTable.shared.lookup(bytes)
+  }
+}
+
+/// An open-addressing table from packed lowercase spellings to keywords: a lookup is a multiply,
+/// a shift and one or two compares, with no hashing of a String.
+struct KeywordTable: Sendable {
+  static let shared = KeywordTable()
+  static let longest = Keyword.allCases.map(\.rawValue.utf8.count).max() ?? 16
+
+  private var words: [PackedWord]
+  private var keywords: [Keyword?]
+  private static let bits: UInt64 = 9
+
+  init() {
+    let size = 1 << Int(Self.bits)
+    words = Array(repeating: PackedWord(), count: size)
+    keywords = Array(repeating: nil, count: size)
+    for keyword in Keyword.allCases {
+      guard let word = PackedWord(ArraySlice(keyword.rawValue.utf8)) else { continue }
+      var slot = Self.slot(word)
+      while keywords[slot] != nil { slot = (slot + 1) & (size - 1) }
+      words[slot] = word
+      keywords[slot] = keyword
+    }
   }
 
-  @usableFromInline
-  static let table: [PackedWord: Keyword] = {
-    var table: [PackedWord: Keyword] = [:]
-    for keyword in Keyword.allCases {
-      if let key = PackedWord(ArraySlice(keyword.rawValue.utf8)) { table[key] = keyword }
+  static func slot(_ word: PackedWord) -> Int {
+    Int(truncatingIfNeeded: ((word.low &* 0x9E37_79B9_7F4A_7C15) ^ word.high) >> (64 - bits))
+  }
+
+  func lookup(_ bytes: ArraySlice<UInt8>) -> Keyword? {
+    guard bytes.count <= Self.longest, let word = PackedWord(bytes) else { return nil }
+    var slot = Self.slot(word)
+    while let keyword = keywords[slot] {
+      if words[slot] == word { return keyword }
+      slot = (slot + 1) & (keywords.count - 1)
     }
-    return table
-  }()
+    return nil
+  }
 }
 
 /// Up to 16 ASCII bytes, lowercased and packed into two integers: a keyword lookup without
 /// allocating a String.
-@usableFromInline
 struct PackedWord: Hashable, Sendable {
-  @usableFromInline var low: UInt64 = 0
-  @usableFromInline var high: UInt64 = 0
+  var low: UInt64 = 0
+  var high: UInt64 = 0
 
-  @inlinable
+  init() {}
+
   init?(_ bytes: ArraySlice<UInt8>) {
     guard bytes.count <= 16 else { return nil }
     var index = 0

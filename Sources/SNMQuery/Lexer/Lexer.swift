@@ -9,6 +9,7 @@
 /// `;` always ends one. Comments run from `#` or `--` to the end of the line.
 public struct Lexer {
   let bytes: [UInt8]
+  let keywords = KeywordTable.shared
   var index = 0
   var depth = 0
   var tokens: [Token] = []
@@ -85,7 +86,7 @@ public struct Lexer {
     if afterSpace { flags.insert(.afterSpace) }
     if depth > 0 { flags.insert(.insideBrackets) }
     var keyword: Keyword?
-    if kind == .word { keyword = Keyword.lookup(bytes[start..<end]) }
+    if kind == .word { keyword = keywords.lookup(bytes[start..<end]) }
     tokens.append(Token(kind: kind, keyword: keyword, start: start, end: end, flags: flags))
     lineStart = kind == .newline
     afterSpace = false

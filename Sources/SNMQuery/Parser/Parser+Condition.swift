@@ -1,11 +1,11 @@
 /// `where` trees: `or` binds loosest, then `and`, then `not`; parentheses group.
 extension Parser {
-  mutating func parseCondition(after: String) throws(ParseFailure) -> Condition {
-    try parseOr(after: after)
+  mutating func parseCondition(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
+    try parseOr(after: after())
   }
 
-  mutating func parseOr(after: String) throws(ParseFailure) -> Condition {
-    let first = try parseAnd(after: after)
+  mutating func parseOr(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
+    let first = try parseAnd(after: after())
     guard current.keyword == .or else {
       record(.keyword("or"))
       return first
@@ -17,8 +17,8 @@ extension Parser {
     return .or(operands, range: SourceRange(start: first.range.start, end: previousEnd))
   }
 
-  mutating func parseAnd(after: String) throws(ParseFailure) -> Condition {
-    let first = try parseNot(after: after)
+  mutating func parseAnd(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
+    let first = try parseNot(after: after())
     guard current.keyword == .and else {
       record(.keyword("and"))
       return first
@@ -30,13 +30,13 @@ extension Parser {
     return .and(operands, range: SourceRange(start: first.range.start, end: previousEnd))
   }
 
-  mutating func parseNot(after: String) throws(ParseFailure) -> Condition {
+  mutating func parseNot(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
     if current.keyword == .not && !peekIsOperator() {
       let not = advance()
       let operand = try parseNot(after: "'not'")
       return .not(operand, range: SourceRange(start: not.start, end: previousEnd))
     }
-    return try parsePrimaryCondition(after: after)
+    return try parsePrimaryCondition(after: after())
   }
 
   /// Whether the token after the current one is an operator (so the current word is a column: `not eq 1`).
@@ -47,18 +47,22 @@ extension Parser {
     return FilterOperator(keyword: keyword) != nil && peek(2).kind != .dot
   }
 
-  mutating func parsePrimaryCondition(after: String) throws(ParseFailure) -> Condition {
+  mutating func parsePrimaryCondition(after: @autoclosure () -> String) throws(ParseFailure)
+    -> Condition
+  {
     if let open = eat(.leftParen) {
       let inner = try parseOr(after: "'('")
       try expectClose(.rightParen, opened: open)
       return inner
     }
-    return .predicate(try parsePredicate(after: after))
+    return .predicate(try parsePredicate(after: after()))
   }
 
   /// `column [not] operator[(config)] [any|all] value`, or `column is [not] null|true|false|unknown`.
-  mutating func parsePredicate(after: String) throws(ParseFailure) -> FilterPredicate {
-    let column = try parseColumnPath(after: after)
+  mutating func parsePredicate(after: @autoclosure () -> String) throws(ParseFailure)
+    -> FilterPredicate
+  {
+    let column = try parseColumnPath(after: after())
     var negated = false
     if eat(.not) != nil { negated = true }
     record(.keyword("not"))
@@ -92,6 +96,7 @@ extension Parser {
         help: "'any' and 'all' follow eq, gt, gte, lt, lte, like, ilike, match and imatch")
     }
     let operatorEnd = previousEnd
+    let source = self.source
     let value = try parseValue(
       after: "'\(source.text(of: SourceRange(start: operatorToken.start, end: operatorEnd)))'",
       what: op == .in ? "a list in parentheses" : "a value")
@@ -104,7 +109,7 @@ extension Parser {
 
   mutating func parseOperator(after column: ColumnPath) throws(ParseFailure) -> FilterOperator {
     record(.symbol(.equal))
-    for word in FilterOperator.words { record(.keyword(word)) }
+    recordKeywords(FilterOperator.words)
     let columnText = source.text(of: column.range)
     if let op = FilterOperator(symbol: current.kind) {
       advance()
@@ -129,7 +134,7 @@ extension Parser {
 
   /// After `is [not]`: null, true, false or unknown.
   mutating func parseIsValue() throws(ParseFailure) -> ValueNode {
-    for word in ["null", "true", "false", "unknown"] { record(.keyword(word)) }
+    recordKeywords(Parser.isValueWords)
     let token = current
     switch token.keyword {
     case .null:

@@ -8,7 +8,7 @@ extension Parser {
   mutating func parseModifiers() throws(ParseFailure) -> Modifiers {
     var modifiers = Modifiers()
     while true {
-      for keyword in Parser.modifierWords { record(.keyword(keyword)) }
+      recordKeywords(Parser.modifierWords)
       let start = current
       switch current.keyword {
       case .order:
@@ -75,7 +75,7 @@ extension Parser {
   }
 
   mutating func parseCountMode() throws(ParseFailure) -> Modifiers.CountMode {
-    for keyword in ["exact", "planned", "estimated"] { record(.keyword(keyword)) }
+    recordKeywords(Parser.countWords)
     switch current.keyword {
     case .exact: advance(); return .exact
     case .planned: advance(); return .planned

@@ -5,18 +5,18 @@ extension Parser {
     let table = try parseTableName(.table, what: "a table name", after: "'from'")
     tableContext.append(table.name.text)
     let action = try parseAction(table: table)
-    var query = QueryStatement(table: table, action: action)
+    var filter: WhereClause?
     if let whereToken = eat(.where) {
-      query.filter = try parseWhereClause(after: whereToken)
+      filter = try parseWhereClause(after: whereToken)
     }
-    query.modifiers = try parseModifiers()
-    return query
+    let modifiers = try parseModifiers()
+    return QueryStatement(table: table, action: action, filter: filter, modifiers: modifiers)
   }
 
   static let actionKeywords = ["select", "insert", "upsert", "update", "delete"]
 
   mutating func parseAction(table: TableName) throws(ParseFailure) -> QueryAction {
-    for keyword in Parser.actionKeywords { record(.keyword(keyword)) }
+    recordKeywords(Parser.actionKeywords)
     let start = current.start
     switch current.keyword {
     case .select:
@@ -47,18 +47,19 @@ extension Parser {
       let keyword = advance()
       return .delete(range: keyword.range)
     default:
-      let after = "the table '\(table.name.text)'"
+      let afterTable = "the table '\(table.name.text)'"
       if current.kind == .word {
         let word = text(current)
         throw failure(
           .expected(
-            "an action (select, insert, upsert, update or delete)", after: after, found: "'\(word)'"
+            "an action (select, insert, upsert, update or delete)", after: afterTable,
+            found: "'\(word)'"
           ),
           at: current.range,
           help: DidYouMean.help(word, among: Parser.actionKeywords))
       }
       throw expectedFailure(
-        "an action (select, insert, upsert, update or delete)", after: after,
+        "an action (select, insert, upsert, update or delete)", after: afterTable,
         help: "for example 'from \(table.name.text) select *'")
     }
   }
@@ -112,21 +113,23 @@ extension Parser {
     let function = try parseTableName(
       .function, what: "a function name", after: isGet ? "'rpc get'" : "'rpc'")
     tableContext.append(function.name.text)
-    var rpc = RPCStatement(function: function, get: isGet)
+    var arguments: ValueNode?
+    var filter: Condition?
     record(.symbol(.leftBrace))
     if !current.kind.isStatementEnd && current.kind != .word {
-      rpc.arguments = try parseValue(after: "the function name", what: "arguments")
+      arguments = try parseValue(after: "the function name", what: "arguments")
     }
     if let whereToken = eat(.where) {
       switch try parseWhereClause(after: whereToken) {
-      case .condition(let condition): rpc.filter = condition
+      case .condition(let condition): filter = condition
       case .all(let range):
         throw failure(
           .expected("a condition", after: "'where'", found: "'all'"), at: range,
           help: "'where all' is only for update and delete")
       }
     }
-    rpc.modifiers = try parseModifiers()
-    return rpc
+    let modifiers = try parseModifiers()
+    return RPCStatement(
+      function: function, get: isGet, arguments: arguments, filter: filter, modifiers: modifiers)
   }
 }

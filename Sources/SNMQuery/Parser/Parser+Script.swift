@@ -28,7 +28,7 @@ extension Parser {
 
   mutating func parseExpect() throws(ParseFailure) -> ExpectStatement {
     advance()  // expect
-    for keyword in ["rows", "status", "error"] { record(.keyword(keyword)) }
+    recordKeywords(Parser.expectWords)
     switch current.keyword {
     case .rows:
       advance()
@@ -104,11 +104,12 @@ extension Parser {
 
   mutating func parseRun() throws(ParseFailure) -> RunStatement {
     let keyword = advance()
-    return try parsePath(after: "'\(text(keyword))'")
+    let spelled = text(keyword)
+    return try parsePath(after: "'\(spelled)'")
   }
 
   /// A file path: a quoted string, or the rest of the statement as written.
-  mutating func parsePath(after: String) throws(ParseFailure) -> RunStatement {
+  mutating func parsePath(after: @autoclosure () -> String) throws(ParseFailure) -> RunStatement {
     record(.name(.file))
     let token = current
     if (token.kind == .singleQuoted || token.kind == .doubleQuoted) && peek().kind.isStatementEnd {
@@ -116,7 +117,7 @@ extension Parser {
       return RunStatement(path: try decodeQuotedName(token), pathRange: token.range)
     }
     guard let (path, range) = parseRawRest() else {
-      throw expectedFailure("a script file", after: after, help: "for example 'run setup.snm'")
+      throw expectedFailure("a script file", after: after(), help: "for example 'run setup.snm'")
     }
     return RunStatement(path: path, pathRange: range)
   }

@@ -1,14 +1,17 @@
 /// Select lists (`select ...`, `returning ...`) and column paths (`messages.public`, `data->>blood`).
 extension Parser {
-  mutating func parseSelectList(after: String) throws(ParseFailure) -> [SelectItem] {
+  mutating func parseSelectList(after: @autoclosure () -> String) throws(ParseFailure)
+    -> [SelectItem]
+  {
     var items: [SelectItem] = []
     repeat {
-      items.append(try parseSelectItem(after: items.isEmpty ? after : "','"))
+      items.append(try parseSelectItem(after: items.isEmpty ? after() : "','"))
     } while eat(.comma) != nil
     return items
   }
 
-  mutating func parseSelectItem(after: String) throws(ParseFailure) -> SelectItem {
+  mutating func parseSelectItem(after: @autoclosure () -> String) throws(ParseFailure) -> SelectItem
+  {
     let start = current.start
     if let star = eat(.star) { return .star(range: star.range) }
     if eat(.ellipsis) != nil {
@@ -16,7 +19,7 @@ extension Parser {
         .relation(table: tableContext.last), what: "a relation to spread", after: "'...'")
       return .embed(try parseEmbed(alias: nil, relation: relation, spread: true, start: start))
     }
-    var name = try parseName(.column(table: tableContext.last), what: "a column", after: after)
+    var name = try parseName(.column(table: tableContext.last), what: "a column", after: after())
     var alias: Name?
     if current.kind == .colon {
       advance()
@@ -107,8 +110,9 @@ extension Parser {
   }
 
   /// `[embed.]*column[->path]`: in `where` and `order by`, a dotted name filters or orders an embed.
-  mutating func parseColumnPath(after: String) throws(ParseFailure) -> ColumnPath {
-    var names = [try parseName(.column(table: tableContext.last), what: "a column", after: after)]
+  mutating func parseColumnPath(after: @autoclosure () -> String) throws(ParseFailure) -> ColumnPath
+  {
+    var names = [try parseName(.column(table: tableContext.last), what: "a column", after: after())]
     while current.kind == .dot && peek().start == current.end {
       advance()
       let embed = names.last?.text

@@ -26,8 +26,10 @@ extension Parser {
   }
 
   /// The email (a string or variable), then an optional `password <string or variable>`.
-  mutating func parseCredentials(after: String) throws(ParseFailure) -> (ValueNode, ValueNode?) {
-    let email = try parseCredential(after: after, what: "an email address in quotes")
+  mutating func parseCredentials(after: @autoclosure () -> String) throws(ParseFailure) -> (
+    ValueNode, ValueNode?
+  ) {
+    let email = try parseCredential(after: after(), what: "an email address in quotes")
     record(.keyword("password"))
     guard eat(.password) != nil else { return (email, nil) }
     let password = try parseCredential(
@@ -35,13 +37,15 @@ extension Parser {
     return (email, password)
   }
 
-  mutating func parseCredential(after: String, what: String) throws(ParseFailure) -> ValueNode {
+  mutating func parseCredential(after: @autoclosure () -> String, what: String) throws(ParseFailure)
+    -> ValueNode
+  {
     record(.value)
     switch current.kind {
     case .singleQuoted, .doubleQuoted, .variable:
-      return try parseValue(after: after, what: what)
+      return try parseValue(after: after(), what: what)
     default:
-      throw expectedFailure(what, after: after)
+      throw expectedFailure(what, after: after())
     }
   }
 }

@@ -53,7 +53,7 @@ extension Parser {
   static let settings = ["format", "timing", "on_error"]
 
   mutating func parseSet() throws(ParseFailure) -> ShellStatement {
-    for setting in Parser.settings { record(.keyword(setting)) }
+    recordKeywords(Parser.settings)
     switch current.keyword {
     case .format:
       advance()
@@ -75,14 +75,16 @@ extension Parser {
   }
 
   /// One word of `choices` (any letter case), returned lowercased.
-  mutating func parseChoice(_ choices: [String], after: String) throws(ParseFailure) -> String {
-    for choice in choices { record(.keyword(choice)) }
+  mutating func parseChoice(_ choices: [String], after: @autoclosure () -> String)
+    throws(ParseFailure) -> String
+  {
+    recordKeywords(choices)
     let listed = choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
-    guard current.kind == .word else { throw expectedFailure(listed, after: after) }
+    guard current.kind == .word else { throw expectedFailure(listed, after: after()) }
     let word = text(current).lowercased()
     guard choices.contains(word) else {
       throw failure(
-        .expected(listed, after: after, found: "'\(text(current))'"), at: current.range,
+        .expected(listed, after: after(), found: "'\(text(current))'"), at: current.range,
         help: DidYouMean.help(word, among: choices))
     }
     advance()

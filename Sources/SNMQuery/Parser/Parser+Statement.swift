@@ -2,7 +2,7 @@
 extension Parser {
   mutating func parseStatement() throws(ParseFailure) -> Statement {
     let start = current.start
-    for keyword in Parser.statementKeywordOrder { record(.keyword(keyword)) }
+    recordKeywords(Parser.statementKeywordOrder)
     record(.symbol(.backslashCommand))
     let kind: Statement.Kind
     switch current.kind {
@@ -49,7 +49,8 @@ extension Parser {
   ]
 
   /// A name: any word (keywords included) or a double-quoted name.
-  mutating func parseName(_ role: NameRole, what: String, after: String?) throws(ParseFailure)
+  mutating func parseName(_ role: NameRole, what: String, after: @autoclosure () -> String?)
+    throws(ParseFailure)
     -> Name
   {
     record(.name(role))
@@ -64,17 +65,18 @@ extension Parser {
       let quoted = text(current).dropFirst().dropLast().split(
         separator: "''", omittingEmptySubsequences: false
       ).joined(separator: "'")
-      throw expectedFailure(what, after: after, help: "names go in double quotes: \"\(quoted)\"")
+      throw expectedFailure(what, after: after(), help: "names go in double quotes: \"\(quoted)\"")
     default:
-      throw expectedFailure(what, after: after)
+      throw expectedFailure(what, after: after())
     }
   }
 
   /// `name` or `schema.name`.
-  mutating func parseTableName(_ role: NameRole, what: String, after: String) throws(ParseFailure)
+  mutating func parseTableName(_ role: NameRole, what: String, after: @autoclosure () -> String)
+    throws(ParseFailure)
     -> TableName
   {
-    let first = try parseName(role, what: what, after: after)
+    let first = try parseName(role, what: what, after: after())
     if current.kind == .dot && peek().start == current.end {
       advance()
       let second = try parseName(role, what: what, after: "'\(first.text).'")

@@ -40,9 +40,21 @@ extension Parser {
 
   /// Consumes `keyword` or fails with "expected 'keyword' after ...".
   @discardableResult
-  mutating func expect(_ keyword: Keyword, after: String) throws(ParseFailure) -> Token {
+  mutating func expect(_ keyword: Keyword, after: @autoclosure () -> String) throws(ParseFailure)
+    -> Token
+  {
     if let token = eat(keyword) { return token }
-    throw expectedFailure("'\(keyword.rawValue)'", after: after)
+    throw expectedFailure("'\(keyword.rawValue)'", after: after())
+  }
+
+  static let isValueWords = ["null", "true", "false", "unknown"]
+  static let countWords = ["exact", "planned", "estimated"]
+  static let expectWords = ["rows", "status", "error"]
+
+  /// Records that completion could offer each keyword here.
+  mutating func recordKeywords(_ words: [String]) {
+    guard position == cursorToken else { return }
+    for word in words { expected.append(.keyword(word)) }
   }
 
   /// Records that completion could offer `item` here.
@@ -76,11 +88,13 @@ extension Parser {
   }
 
   /// "expected X after Y[, found Z]" at the current token; a lexical error token reports itself.
-  func expectedFailure(_ what: String, after: String?, help: String? = nil) -> ParseFailure {
+  func expectedFailure(_ what: String, after: @autoclosure () -> String?, help: String? = nil)
+    -> ParseFailure
+  {
     if current.kind.isError { return tokenFailure(current) }
     let found: String? = current.kind.isStatementEnd ? nil : describe(current)
     let range = current.kind.isStatementEnd ? SourceRange.point(previousEnd) : current.range
-    return failure(.expected(what, after: after, found: found), at: range, help: help)
+    return failure(.expected(what, after: after(), found: found), at: range, help: help)
   }
 
   /// The diagnostic for a lexical error token.

@@ -1,6 +1,7 @@
 /// Values: strings, numbers, literals, bare atoms, variables, `[arrays]`, `{objects}`, `(lists)`.
 extension Parser {
-  mutating func parseValue(after: String, what: String = "a value") throws(ParseFailure)
+  mutating func parseValue(after: @autoclosure () -> String, what: String = "a value")
+    throws(ParseFailure)
     -> ValueNode
   {
     record(.value)
@@ -46,7 +47,7 @@ extension Parser {
           help: "quote text values: '\(word)'; variables start with '$': $\(word)")
       }
     default:
-      throw expectedFailure(what, after: after)
+      throw expectedFailure(what, after: after())
     }
   }
 

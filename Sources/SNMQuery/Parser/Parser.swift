@@ -43,26 +43,47 @@ public struct Parser {
   }
 
   mutating func parseScript() {
+    while let statement = nextStatement() { statements.append(statement) }
+  }
+
+  /// A parser that hands out statements one at a time (`nextStatement()`), so a long script is
+  /// checked without holding all of it.
+  ///
+  /// ```swift
+  /// var parser = Parser(source)
+  /// while let statement = parser.nextStatement() { ... }
+  /// let problems = parser.diagnostics
+  /// ```
+  public init(_ source: Source) {
+    self.init(source: source, tokens: Lexer.tokenize(source).tokens)
+  }
+
+  /// The parse errors found so far.
+  public var parseDiagnostics: [Diagnostic] { diagnostics }
+
+  /// The next statement without errors, or nil at the end; statements with errors are recorded in
+  /// `parseDiagnostics` and skipped.
+  public mutating func nextStatement() -> Statement? {
     while true {
       while current.kind == .newline || current.kind == .semicolon { position += 1 }
       if current.kind == .endOfFile {
         if position == cursorToken {
-          for keyword in Parser.statementKeywordOrder { record(.keyword(keyword)) }
+          recordKeywords(Parser.statementKeywordOrder)
           record(.symbol(.backslashCommand))
         }
-        break
+        return nil
       }
       let startPosition = position
+      defer { tableContext.removeAll(keepingCapacity: true) }
       do throws(ParseFailure) {
         var statement = try parseStatement()
         try expectStatementEnd()
         statement.range = SourceRange(start: tokens[startPosition].start, end: previousEnd)
-        statements.append(statement)
+        return statement
       } catch {
         diagnostics.append(error.diagnostic)
         recover(from: startPosition)
       }
-      tableContext.removeAll(keepingCapacity: true)
     }
   }
 
