@@ -38,6 +38,10 @@ import Testing
     #expect(clean < Self.count * 9 / 10, "seed \(seed): \(clean) clean statements")
   }
 
+  static let compiler = StatementCompiler(
+    manager: CompilerSpecTests.manager,
+    scope: VariableScope(values: ["a": ["b": [1]]], placeholders: true))
+
   /// What is wrong with the result of `text`, if anything.
   static func problem(with text: String) -> String? {
     var script = Parser.parse(text, fileName: "fuzz.snm")
@@ -55,6 +59,17 @@ import Testing
       return "rendering lost the error"
     }
     for statement in script.statements {
+      if statement.isRequest {
+        // The compiler and the builder must answer with a request or a diagnostic, never crash.
+        do {
+          let compiled = try compiler.compile(statement)
+          if compiled.request.url.isEmpty { return "empty URL" }
+        } catch {
+          guard error.range.start >= 0, error.range.end <= size else {
+            return "compiler diagnostic range \(error.range) outside 0..<\(size)"
+          }
+        }
+      }
       let canonical = statement.canonicalText
       let again = Parser.parse(canonical)
       let reparsed = again.statements.map(\.canonicalText)

@@ -20,7 +20,8 @@ public enum SelectItem: Sendable, Equatable {
 public struct SelectField: Sendable, Equatable {
   public var alias: Name?
   public var column: ColumnPath
-  /// `col.sum()` and friends; `count()` alone is a field named `count` with aggregate `count`.
+  /// `col.sum()` and friends; the bare `count()` is a field with an empty column name and
+  /// aggregate `count`.
   public var aggregate: Name?
   public var cast: Name?
   public var range: SourceRange

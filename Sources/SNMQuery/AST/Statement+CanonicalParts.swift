@@ -32,8 +32,12 @@ extension SelectItem {
     case .star: return "*"
     case .field(let field):
       var text = field.alias.map { $0.canonicalText + ":" } ?? ""
-      text += field.column.canonicalText
-      if let aggregate = field.aggregate { text += "." + aggregate.canonicalText + "()" }
+      if field.column.column.text.isEmpty, let aggregate = field.aggregate {
+        text += aggregate.canonicalText + "()"
+      } else {
+        text += field.column.canonicalText
+        if let aggregate = field.aggregate { text += "." + aggregate.canonicalText + "()" }
+      }
       if let cast = field.cast { text += "::" + cast.canonicalText }
       return text
     case .embed(let embed):

@@ -113,7 +113,9 @@ extension Checker {
       case .star: break
       case .field(let field):
         if let alias = field.alias { checkName(alias) }
-        checkNames(in: field.column)
+        if field.aggregate == nil || !field.column.column.text.isEmpty {
+          checkNames(in: field.column)
+        }
       case .embed(let embed):
         checkName(embed.relation)
         checkSelect(embed.items)

@@ -10,16 +10,13 @@ extension StatementCompiler {
     switch item {
     case .star:
       return .all
+    case .field(let field) where field.column.column.text.isEmpty && field.aggregate != nil:
+      return .count(as: field.alias?.text, cast: field.cast?.text)
     case .field(let field):
       return .column(
         column(field.column), as: field.alias?.text, aggregate: field.aggregate?.text,
         cast: field.cast?.text)
     case .embed(let embed):
-      if embed.relation.text == "count" && !embed.relation.quoted && embed.items.isEmpty
-        && embed.hints.isEmpty && !embed.spread
-      {
-        return .count(as: embed.alias?.text)
-      }
       return .embed(
         relation: embed.relation.text, alias: embed.alias?.text, hints: embed.hints.map(\.text),
         spread: embed.spread, items: embed.items.map(selectItem))

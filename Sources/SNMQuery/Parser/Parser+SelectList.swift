@@ -28,6 +28,22 @@ extension Parser {
         .column(table: tableContext.last), what: "a column after the alias",
         after: "'\(name.text):'")
     }
+    if !name.quoted && name.text == "count" && current.kind == .leftParen
+      && peek().kind == .rightParen
+    {
+      // The bare `count()` aggregate, which may be cast: `total:count()::int`.
+      advance()
+      advance()
+      var field = SelectField(
+        alias: alias,
+        column: ColumnPath(column: Name("", range: .point(name.range.start)), range: name.range),
+        aggregate: name, range: name.range)
+      if eat(.doubleColon) != nil {
+        field.cast = try parseName(.type, what: "a type", after: "'::'")
+      }
+      field.range = SourceRange(start: start, end: previousEnd)
+      return .field(field)
+    }
     if at(.leftParen) || at(.bang) {
       return .embed(try parseEmbed(alias: alias, relation: name, spread: false, start: start))
     }
