@@ -21,6 +21,8 @@ extension Parser {
     switch current.keyword {
     case .select:
       let keyword = advance()
+      record(.name(.column(table: tableContext.last)))
+      record(.symbol(.star))
       if current.kind.isStatementEnd || current.keyword == .where {
         throw failure(
           .emptySelect, at: current.kind.isStatementEnd ? .point(keyword.end) : current.range,
@@ -105,7 +107,9 @@ extension Parser {
   mutating func parseRPC() throws(ParseFailure) -> RPCStatement {
     advance()  // rpc
     var isGet = false
-    if current.keyword == .get && (peek().kind == .word || peek().kind == .doubleQuoted) {
+    if current.keyword == .get
+      && (peek().kind == .word || peek().kind == .doubleQuoted || position + 1 == cursorToken)
+    {
       advance()
       isGet = true
     }

@@ -67,7 +67,8 @@ public struct Parser {
     while true {
       while current.kind == .newline || current.kind == .semicolon { position += 1 }
       if current.kind == .endOfFile {
-        if position == cursorToken {
+        // A new statement may start here only after a newline or ';' (not after a failed one).
+        if position == cursorToken && (position == 0 || tokens[position - 1].kind.isStatementEnd) {
           recordKeywords(Parser.statementKeywordOrder)
           record(.symbol(.backslashCommand))
         }
