@@ -1,4 +1,3 @@
-import Foundation
 import SNMNetwork
 
 /// The `csv` format, RFC 4180: a header line, then one record per row, lines ending in CRLF.
@@ -20,7 +19,7 @@ struct CSVRenderer {
     writeRecord(result.columns.map { Self.field($0) }, to: &out)
     for (index, row) in result.rows.enumerated() {
       if index & 1023 == 1023 && Task.isCancelled { return false }
-      writeRecord(row.map { Self.field(for: $0) }, to: &out)
+      writeRecord(row, to: &out)
     }
     return true
   }
@@ -34,22 +33,56 @@ struct CSVRenderer {
     out.newline()
   }
 
-  static func field(for value: JSONValue) -> String {
-    switch value {
-    case .null: ""
-    case .string(let text): text.isEmpty ? "\"\"" : field(text)
-    case .number(let number): number.text
-    case .bool(let flag): flag ? "true" : "false"
-    case .array, .object: field(value.serialized())
+  private func writeRecord(_ row: [JSONValue], to out: inout RenderBuffer) {
+    for (index, value) in row.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      switch value {
+      case .null: break
+      case .string(let text): Self.write(text, emptyQuoted: true, to: &out)
+      case .number(let number): out.append(number.text)
+      case .bool(let flag): out.append(flag ? "true" : "false")
+      case .array, .object: Self.write(value.serialized(), emptyQuoted: false, to: &out)
+      }
     }
+    out.append(0x0D)
+    out.newline()
   }
 
-  /// `text` as one CSV field, quoted when it must be.
-  static func field(_ text: String) -> String {
-    let special = text.utf8.contains {
-      $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+  /// Writes `text` as one field: quoted (quotes doubled) when it holds a comma, a quote, CR or LF,
+  /// or when it is empty and must not read as NULL.
+  static func write(_ text: String, emptyQuoted: Bool, to out: inout RenderBuffer) {
+    if text.isEmpty {
+      if emptyQuoted { out.append("\"\"") }
+      return
     }
-    guard special else { return text }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    guard needsQuotes(text) else {
+      out.append(text)
+      return
+    }
+    out.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: "\"") { out.append(byte) }
+      out.append(byte)
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+
+  static func needsQuotes(_ text: String) -> Bool {
+    func check<C: Collection<UInt8>>(_ bytes: C) -> Bool {
+      bytes.contains {
+        $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+      }
+    }
+    return text.utf8.withContiguousStorageIfAvailable { check($0) } ?? check(text.utf8)
+  }
+
+  /// `text` as one CSV field, quoted when it must be (for the header).
+  static func field(_ text: String) -> String {
+    guard needsQuotes(text) else { return text }
+    var out = "\""
+    for character in text {
+      out.append(character == "\"" ? "\"\"" : String(character))
+    }
+    return out + "\""
   }
 }

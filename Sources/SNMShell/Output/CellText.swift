@@ -23,23 +23,56 @@ struct CellText {
   init(_ value: JSONValue) {
     switch value {
     case .null:
-      self.init(text: "NULL", isNull: true)
+      self.init(ascii: "NULL", isNull: true)
     case .string(let string):
-      self.init(text: string == "NULL" ? "\"NULL\"" : Self.escaped(string))
+      self.init(display: string == "NULL" ? "\"NULL\"" : string)
     case .number(let number):
-      self.init(text: number.text, isNumber: true)
+      self.init(ascii: number.text, isNumber: true)
     case .bool(let flag):
-      self.init(text: flag ? "true" : "false")
+      self.init(ascii: flag ? "true" : "false")
     case .array, .object:
-      self.init(text: Self.escaped(value.serialized()))
+      self.init(display: value.serialized())
     }
   }
 
-  init(text: String, isNull: Bool = false, isNumber: Bool = false) {
+  /// Text known to be printable ASCII: its width is its length.
+  init(ascii text: String, isNull: Bool = false, isNumber: Bool = false) {
     self.text = text
-    self.width = DisplayWidth.of(text)
+    self.width = text.utf8.count
     self.isNull = isNull
     self.isNumber = isNumber
+  }
+
+  /// Any text: control characters escaped, width measured (one pass over the bytes when it is
+  /// plain ASCII, which most cells are).
+  init(display text: String) {
+    let scan = Self.scan(text)
+    let shown = scan.control ? Self.escaped(text) : text
+    self.text = shown
+    self.width = scan.ascii && !scan.control ? shown.utf8.count : DisplayWidth.of(shown)
+    self.isNull = false
+    self.isNumber = false
+  }
+
+  /// Whether `text` is all ASCII and whether it holds control characters (C0, DEL, or C1 as UTF-8
+  /// `C2 80`...`C2 9F`), in one pass over its bytes.
+  static func scan(_ text: String) -> (ascii: Bool, control: Bool) {
+    func scan<C: Collection<UInt8>>(_ bytes: C) -> (ascii: Bool, control: Bool) {
+      var ascii = true
+      var control = false
+      var previous: UInt8 = 0
+      for byte in bytes {
+        if byte >= 0x80 {
+          ascii = false
+          if previous == 0xC2 && byte <= 0x9F { control = true }
+        } else if byte < 0x20 || byte == 0x7F {
+          control = true
+        }
+        previous = byte
+      }
+      return (ascii, control)
+    }
+    return text.utf8.withContiguousStorageIfAvailable { scan($0) } ?? scan(text.utf8)
   }
 
   /// `text` with control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`).

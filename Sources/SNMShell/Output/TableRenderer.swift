@@ -25,14 +25,13 @@ struct TableRenderer {
       out.newline()
       return true
     }
-    var cells: [[CellText]] = []
-    cells.reserveCapacity(result.rows.count)
+    // One flat array of cells, row after row: one allocation instead of one per row.
+    var cells: [CellText] = []
+    cells.reserveCapacity(result.rows.count * count)
     var widths = result.columns.map { DisplayWidth.of($0) }
     var numeric = Array(repeating: true, count: count)
     var seen = Array(repeating: false, count: count)
     for row in result.rows {
-      var line: [CellText] = []
-      line.reserveCapacity(count)
       for column in 0..<count {
         let cell = CellText(row[column])
         if cell.width > widths[column] { widths[column] = cell.width }
@@ -40,16 +39,16 @@ struct TableRenderer {
           seen[column] = true
           if !cell.isNumber { numeric[column] = false }
         }
-        line.append(cell)
+        cells.append(cell)
       }
-      cells.append(line)
     }
     for column in 0..<count where !seen[column] { numeric[column] = false }
     let fitted = Self.fit(widths, within: style.width)
     writeHeader(result.columns, widths: fitted, to: &out)
-    for (index, line) in cells.enumerated() {
+    for index in 0..<result.rows.count {
       if index & 1023 == 1023 && Task.isCancelled { return false }
-      writeRow(line, widths: fitted, numeric: numeric, to: &out)
+      writeRow(
+        cells[index * count..<(index + 1) * count], widths: fitted, numeric: numeric, to: &out)
     }
     out.append(Self.footer(result.rows.count, total: total))
     out.newline()
@@ -81,12 +80,12 @@ struct TableRenderer {
   }
 
   private func writeRow(
-    _ line: [CellText], widths: [Int], numeric: [Bool], to out: inout RenderBuffer
+    _ line: ArraySlice<CellText>, widths: [Int], numeric: [Bool], to out: inout RenderBuffer
   ) {
     let last = line.count - 1
     for (column, cell) in line.enumerated() {
       if column == 0 {
-        out.append(" ")
+        out.append(UInt8(ascii: " "))
       } else {
         // No trailing space after the last separator when the last cell is empty.
         out.append(column == last && cell.width == 0 ? " |" : " | ")
