@@ -80,9 +80,16 @@ func runShell(_ options: CommandLineOptions) async throws -> ExitCode {
   }
   shell.startLoadingSchema()
   let completer = ShellCompleter(catalog: shell.catalog, variables: { shell.variableNames() })
-  let reader = try LibEditLineReader(
-    history: HistoryFile(path: HistoryFile.defaultPath()), completer: completer)
-  return await shell.runPrompt(reader: reader)
+  do {
+    let reader = try LibEditLineReader(
+      history: HistoryFile(path: HistoryFile.defaultPath()), completer: completer)
+    return await shell.runPrompt(reader: reader)
+  } catch {
+    // No line editor on this terminal: read lines plainly rather than not at all.
+    FileHandle.standardError.write(
+      Data("snm: no line editing here (\(error)); reading plainly\n".utf8))
+    return await shell.stoppingOnSignals { await shell.runPrompt(reader: PlainLineReader()) }
+  }
 }
 
 /// No project configured: the local one, started on first use (default data dir, port 54321).

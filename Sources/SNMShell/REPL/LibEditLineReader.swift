@@ -139,9 +139,16 @@ public final class LibEditLineReader: LineReader {
 }
 
 /// Why a terminal line reader could not start.
-public enum LineReaderError: Error, Equatable {
+public enum LineReaderError: Error, Equatable, CustomStringConvertible {
   /// libedit could not open the terminal.
   case noTerminal
   /// libedit refused one of snm's settings (named).
   case setupFailed(String)
+
+  public var description: String {
+    switch self {
+    case .noTerminal: "libedit could not open the terminal"
+    case .setupFailed(let what): "libedit refused the \(what) setting"
+    }
+  }
 }
