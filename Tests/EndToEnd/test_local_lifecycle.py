@@ -163,3 +163,72 @@ def test_normal_user_on_a_fresh_machine(tmp_path_factory):
         subprocess.run(["/usr/sbin/userdel", "--remove", name], capture_output=True)
         shutil.rmtree(f"/tmp/{name}-bin", ignore_errors=True)
         shutil.rmtree(home, ignore_errors=True)
+
+
+def children_of(pid):
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def test_a_crashed_gateway_is_started_again(start_extra_project):
+    project = start_extra_project("crash")
+    supervisor = project.status["gateway_pid"]
+    workers = children_of(supervisor)
+    assert len(workers) == 1
+    # SIGKILL stands in for a crash (a trap in a handler ends the process by a signal too; a
+    # SIGSEGV sent with kill would only make Swift's backtracer print and wait).
+    os.kill(workers[0], 9)
+    deadline = time.monotonic() + 15
+    answered = None
+    while time.monotonic() < deadline:
+        try:
+            answered = httpx.get(f"{project.auth_url}/health",
+                                 headers={"apikey": project.anon_key}, timeout=1).status_code
+            if answered == 200 and children_of(supervisor) not in ([], workers):
+                break
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    assert answered == 200
+    assert children_of(supervisor) not in ([], workers), "a new gateway process serves"
+    status = json.loads(run_snm("local", "status", "--dir", project.data_dir, "--json").stdout)
+    assert status["running"] is True and status["gateway_pid"] == supervisor
+    with open(os.path.join(project.data_dir, "gateway.log")) as log:
+        assert "crashed (signal 9)" in log.read()
+
+
+def test_serve_in_the_foreground_stops_what_it_started_on_ctrl_c(snm_bin, workdir):
+    data_dir = str(WORKDIR / "projects" / "foreground")
+    port = free_port()
+    server = subprocess.Popen([SNM, "local", "serve", "--dir", data_dir, "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              start_new_session=True)
+    try:
+        status = None
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            status = json.loads(run_snm("local", "status", "--dir", data_dir, "--json").stdout)
+            if status.get("running"):
+                break
+            time.sleep(0.2)
+        assert status and status["running"], status
+        answer = httpx.get(f"{status['url']}/auth/v1/health", headers={"apikey": status["anon_key"]})
+        assert answer.status_code == 200
+        os.killpg(server.pid, 2)  # Ctrl-C reaches the whole foreground group
+        output = server.communicate(timeout=60)[0]
+        assert server.returncode == 0, output
+        assert "snm local: stopped" in output
+        assert processes_mentioning(status["cluster_dir"]) == [], "serve stops the Postgres it started"
+        assert processes_mentioning(data_dir) == []
+    finally:
+        if server.poll() is None:
+            server.kill()

@@ -79,7 +79,7 @@ enum Subprocess {
 
   static func spawn(
     _ executable: String, _ arguments: [String], actions: inout posix_spawn_file_actions_t,
-    flags: Int16
+    flags: Int16, extraEnvironment: [String: String] = [:]
   ) throws(LocalProjectError) -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -87,6 +87,7 @@ enum Subprocess {
     if flags != 0 { posix_spawnattr_setflags(&attributes, flags) }
     var environment = ProcessInfo.processInfo.environment
     environment["LC_ALL"] = "C.UTF-8"
+    environment.merge(extraEnvironment) { $1 }
     let environ = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in environ { free(pointer) } }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -98,6 +99,17 @@ enum Subprocess {
         .unavailable, "could not run \(executable): \(String(cString: strerror(status)))")
     }
     return pid
+  }
+
+  /// Starts a child that shares this process's standard streams; returns its pid.
+  static func spawnAttached(
+    _ executable: String, _ arguments: [String], extraEnvironment: [String: String]
+  ) throws(LocalProjectError) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    return try spawn(
+      executable, arguments, actions: &actions, flags: 0, extraEnvironment: extraEnvironment)
   }
 
   /// glibc's POSIX_SPAWN_SETSID (spawn.h hides it behind _GNU_SOURCE).

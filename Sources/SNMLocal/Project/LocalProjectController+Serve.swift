@@ -8,19 +8,21 @@ import Foundation
 extension LocalProjectController {
   /// Runs the gateway in the foreground until SIGTERM or SIGINT (`snm local serve`).
   ///
-  /// Starts Postgres first if it is not running, and then also stops it on exit. Throws
-  /// `LocalProjectError` when Postgres or the port cannot be had; otherwise never returns.
+  /// This process supervises: it starts Postgres if it is not running (and then also stops it on
+  /// exit), runs the HTTP gateway as a child (`SNM_GATEWAY_WORKER=1`), and starts a new child if
+  /// one crashes (five crashes within 10 s end it). Throws `LocalProjectError` when Postgres
+  /// cannot be had; otherwise never returns.
   func serve() throws(LocalProjectError) -> Never {
-    try makeDataDir()
-    // `start` holds the lock while it waits for this process: then its saved state is current.
+    if ProcessInfo.processInfo.environment[Self.workerVariable] == "1" { try serveWorker() }
+    try supervise()
+  }
+
+  static let workerVariable = "SNM_GATEWAY_WORKER"
+
+  /// The gateway itself: binds the port, serves until SIGTERM/SIGINT, never touches Postgres's
+  /// lifecycle. Exits 3 when the port is taken.
+  func serveWorker() throws(LocalProjectError) -> Never {
     let state = try resolvedState()
-    if let lock = ProjectLock.attempt(path: options.dataDir + "/.lock") {
-      defer { lock.release() }
-      try state.save()
-    }
-    let cluster = Cluster(layout: state.layout)
-    let startedPostgres = !cluster.isRunning
-    try prepareDatabase(state)
     let keys = try state.keys()
     let clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
     let adminPool = PGPool(conninfo: state.layout.conninfo(user: "postgres"), size: 8)
@@ -44,28 +46,13 @@ extension LocalProjectController {
     do {
       try server.start()
     } catch {
-      if startedPostgres { try? cluster.stop() }
       throw LocalProjectError(.unavailable, "cannot serve: \(error)")
     }
-    let pidText = "\(getpid())\n"
-    if FileManager.default.contents(atPath: state.pidFile) != Data(pidText.utf8) {
-      // Atomic: `start` may be reading the file (it wrote the same pid already when it spawned us).
-      try? Data(pidText.utf8).write(to: URL(fileURLWithPath: state.pidFile), options: .atomic)
-    }
     printLine("snm local: serving \(state.url) (REST /rest/v1, Auth /auth/v1), pid \(getpid())")
-    let pidFile = state.pidFile
     let shutdown: @Sendable () -> Void = {
       server.stop()
       adminPool.drain()
       restPool.drain()
-      if let data = FileManager.default.contents(atPath: pidFile),
-        String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-          == String(getpid())
-      {
-        try? FileManager.default.removeItem(atPath: pidFile)
-      }
-      if startedPostgres { try? cluster.stop() }
-      printLine("snm local: stopped")
       exit(0)
     }
     let sources = Self.onTermination(shutdown)
