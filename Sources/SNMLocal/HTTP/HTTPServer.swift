@@ -123,7 +123,7 @@ public final class HTTPServer: Sendable {
       wakeup.signal()
     case .spawn:
       let worker = Thread { [self] in workerLoop() }
-      worker.stackSize = 1 << 20
+      worker.stackSize = 4 << 20  // room for deep parses in handlers
       worker.name = "snm-http-worker"
       worker.start()
       wakeup.signal()
