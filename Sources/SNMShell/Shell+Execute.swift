@@ -33,7 +33,8 @@ extension Shell {
     case .shell(let command):
       return await runShellStatement(command, in: source)
     case .session(let session):
-      return await runSession(session)
+      guard let filled = await fillingVariables(in: session, source: source) else { return false }
+      return await runSession(filled)
     case .echo(let echo):
       return await runEcho(echo, in: source)
     case .query, .rpc:

@@ -62,7 +62,7 @@ struct ScriptState: Sendable {
       return "\(source.fileName):\(place.line):\(place.column)"
     }
 
-    /// The statement as written, on one line.
-    var text: String { ScriptFailure.oneLine(source.text(of: statement.range)) }
+    /// The statement as written, on one line, a password in it masked.
+    var text: String { ScriptFailure.oneLine(StatementText.display(statement, in: source)) }
   }
 }

@@ -29,7 +29,7 @@ extension Shell {
         return false
       }
       if state.withLock({ $0.exitRequested }) { return succeeded }
-      if currentSettings.echo { emit(source.text(of: statement.range)) }
+      if currentSettings.echo { emit(StatementText.display(statement, in: source)) }
       switch await runTracked(statement, in: source) {
       case .succeeded, .pending: break
       case .interrupted: return false
@@ -131,6 +131,7 @@ extension Shell {
   /// Runs a statement at the prompt: errors print as they come; a failed `expect` says why.
   func runAtPrompt(_ statement: Statement, in source: Source) async -> Bool {
     script.withLock { $0.problem = nil }
+    if currentSettings.echo { emit(StatementText.display(statement, in: source)) }
     let ok = await run(statement, in: source)
     if !ok, case .expectation(let expected, let found)? = script.withLock({ $0.problem }) {
       errors.write("expectation failed\n  expected: \(expected)\n  found:    \(found)\n")

@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMQuery
 import SNMSupabase
 import SNMTestSupport
 import Testing
@@ -253,4 +254,24 @@ final class PipedLines: LineReader {
   var isInteractive: Bool { false }
   func readLine(prompt: String, pending: String) -> LineInput { next().map { .line($0) } ?? .end }
   func remember(_ statement: String) {}
+}
+
+@Suite struct StatementTextTests {
+  @Test(arguments: [
+    (
+      "login email 'kim@example.com' password 's3cret!'",
+      "login email 'kim@example.com' password '********'"
+    ),
+    ("signup email $e password \"p w\" ", "signup email $e password '********'"),
+    (
+      "login email 'kim@example.com' password $env.PW",
+      "login email 'kim@example.com' password $env.PW"
+    ),
+    ("from t select *", "from t select *"),
+  ])
+  func passwordsAreMasked(_ text: String, _ shown: String) throws {
+    let script = Parser.parse(Source(text: text, fileName: "t.snm"))
+    let statement = try #require(script.statements.first)
+    #expect(StatementText.display(statement, in: script.source) == shown)
+  }
 }

@@ -1,0 +1,46 @@
+"""Golden files for the script tests: normalise what changes from run to run, compare, re-record.
+
+RECORD_SNAPSHOTS=1 rewrites the files under Tests/EndToEnd/golden/scripts instead of comparing.
+"""
+import difflib
+import os
+import pathlib
+import re
+
+GOLDEN = pathlib.Path(__file__).resolve().parent / "golden" / "scripts"
+RECORD = os.environ.get("RECORD_SNAPSHOTS") == "1"
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def normalise(text):
+    """Durations, UUIDs, ports and e-mail run numbers become fixed placeholders."""
+    text = re.sub(r'time="[0-9.]+"', 'time="T"', text)
+    text = re.sub(r'"seconds": [0-9.]+', '"seconds": 0', text)
+    text = re.sub(r"in [0-9]+\.[0-9]+ s\b", "in T s", text)
+    text = _UUID.sub("<uuid>", text)
+    text = re.sub(r"127\.0\.0\.1:[0-9]+", "127.0.0.1:PORT", text)
+    return text
+
+
+def expect_golden(name, actual):
+    """Compares `actual` (normalised) with golden/scripts/NAME."""
+    actual = normalise(actual)
+    path = GOLDEN / name
+    if RECORD:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual)
+        return
+    assert path.exists(), f"no golden file {path}: run with RECORD_SNAPSHOTS=1"
+    expected = path.read_text()
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(
+            expected.splitlines(True), actual.splitlines(True), "golden/scripts/" + name,
+            "actual"))
+        raise AssertionError(f"differs from golden/scripts/{name}:\n{diff}")
+
+
+def transcript(result):
+    """Exit code, standard output and standard error of a run, as one golden text."""
+    return (f"exit: {result.returncode}\n--- stdout\n{result.stdout}"
+            f"--- stderr\n{result.stderr}")

@@ -1,0 +1,293 @@
+"""`.snm` scripts end to end: the real snm binary against the local project (real Postgres).
+
+Each failing script is compared, exit code, stdout and stderr, with a golden file; so are the
+stdout and the JUnit/TAP reports of `snm test` over them. RECORD_SNAPSHOTS=1 re-records.
+"""
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import ROOT, SNM, free_port, run_snm
+from script_golden import expect_golden, normalise, transcript
+
+FAILING = "Tests/EndToEnd/scripts/failing"
+SMOKE = "scripts/smoke"
+
+
+def snm_env(project, tmp_path):
+    """The project through SUPABASE_URL/SUPABASE_ANON_KEY; sessions kept under tmp_path."""
+    return {
+        "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+        "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "NO_COLOR": "1",
+    }
+
+
+def run_in_root(*args, env, timeout=120):
+    """Runs snm from the repository root, so paths in messages read as in the golden files."""
+    full_env = dict(os.environ)
+    full_env.update(env)
+    return subprocess.run(
+        [SNM, *args], cwd=ROOT, capture_output=True, text=True, env=full_env, timeout=timeout)
+
+
+FAILING_CASES = [
+    # (script, exit code)
+    ("expect-rows", 1),
+    ("expect-value", 1),
+    ("expect-error-missing", 1),
+    ("expect-error-code", 1),
+    ("server-error", 1),
+    ("rls-insert", 1),
+    ("run-failure", 1),
+    ("continue-on-error", 1),
+    ("parse-error", 2),
+    ("undefined-variable", 2),
+    ("run-cycle", 2),
+    ("missing-field", 2),
+    ("sign-in-failure", 3),
+]
+
+
+@pytest.mark.parametrize("name,code", FAILING_CASES, ids=[c[0] for c in FAILING_CASES])
+def test_failing_script(project, tmp_path, name, code):
+    result = run_in_root(
+        "--format", "json", f"{FAILING}/{name}.snm", env=snm_env(project, tmp_path))
+    assert result.returncode == code, transcript(result)
+    expect_golden(f"failing/{name}.txt", transcript(result))
+
+
+def test_a_password_in_a_script_is_never_printed(project, tmp_path):
+    env = snm_env(project, tmp_path)
+    junit = tmp_path / "r.xml"
+    runs = [
+        run_in_root("--echo", f"{FAILING}/sign-in-failure.snm", env=env),
+        run_in_root("test", f"{FAILING}/sign-in-failure.snm", "--report", f"junit={junit}",
+                    env=env),
+    ]
+    for result in runs:
+        assert result.returncode == 3
+        assert "'********'" in result.stdout + result.stderr
+        assert "not-her-password" not in result.stdout + result.stderr
+    assert "not-her-password" not in junit.read_text()
+
+
+def test_parse_errors_send_nothing(project, tmp_path):
+    """A script with a parse error is refused before its first statement (even at another URL
+    that answers nothing, nothing is attempted)."""
+    env = snm_env(project, tmp_path)
+    env["SUPABASE_URL"] = f"http://127.0.0.1:{free_port()}"
+    result = run_in_root(f"{FAILING}/parse-error.snm", env=env)
+    assert result.returncode == 2
+    assert "could not reach" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_unreachable_project_exits_3(project, tmp_path):
+    env = snm_env(project, tmp_path)
+    env["SUPABASE_URL"] = f"http://127.0.0.1:{free_port()}"
+    result = run_in_root(f"{FAILING}/server-error.snm", env=env)
+    assert result.returncode == 3, transcript(result)
+    expect_golden("unreachable.txt", transcript(result))
+
+
+def test_continue_on_error_flag_runs_everything(project, tmp_path):
+    result = run_in_root(
+        "--continue-on-error", "--format", "json", f"{FAILING}/expect-rows.snm",
+        env=snm_env(project, tmp_path))
+    assert result.returncode == 1
+    assert result.stdout.endswith("not reached\n")
+
+
+def test_quiet_prints_only_failures_and_echo_prints_statements(project, tmp_path):
+    env = snm_env(project, tmp_path)
+    quiet = run_in_root("--quiet", f"{FAILING}/run-failure.snm", env=env)
+    assert quiet.returncode == 1
+    assert quiet.stdout == ""
+    assert "count-dogs.snm:2:1: error: expectation failed: expect rows 10" in quiet.stderr
+    echoed = run_in_root("--echo", "--format", "csv", f"{FAILING}/server-error.snm", env=env)
+    assert echoed.stdout == "echo 'before'\nbefore\nfrom no_such_table select *\n"
+
+
+def test_commands_and_stdin_run_the_same_language(project, tmp_path):
+    env = snm_env(project, tmp_path)
+    statements = ("let n = 2; from dog_profile select id where id in (1, 4) and is_public is true; "
+                  "expect rows $n; from no_such_table select *; expect error PGRST205; "
+                  "expect status 404; echo 'n is $n'")
+    by_c = run_in_root("-c", statements, "--format", "csv", env=env)
+    assert by_c.returncode == 0, transcript(by_c)
+    assert by_c.stdout == "id\n1\n4\nn is 2\n"
+    full_env = dict(os.environ)
+    full_env.update(env)
+    by_stdin = subprocess.run(
+        [SNM, "--format", "csv"], input=statements.replace("; ", "\n") + "\nexpect rows 3\n",
+        capture_output=True, text=True, env=full_env, cwd=ROOT, timeout=60)
+    assert by_stdin.returncode == 1
+    assert by_stdin.stdout == "id\n1\n4\nn is 2\n"
+    assert by_stdin.stderr.startswith("stdin:8:1: error: expectation failed: expect rows 3\n")
+
+
+def test_var_and_env_fill_in_variables(project, tmp_path):
+    env = snm_env(project, tmp_path)
+    env["DOG_NAME"] = "Bori"
+    result = run_in_root(
+        "--var", "id=1", "-c",
+        "let d = from dog_profile select name where id eq $id single\n"
+        "expect $d.name == $env.DOG_NAME\necho '${d.name} is dog ${id}'", env=env)
+    assert result.returncode == 0, transcript(result)
+    assert result.stdout == "Bori is dog 1\n"
+
+
+def test_snm_test_reports_match_golden_files(project, tmp_path):
+    junit = tmp_path / "report.xml"
+    tap = tmp_path / "report.tap"
+    as_json = tmp_path / "report.json"
+    result = run_in_root(
+        "test", FAILING, "--report", f"junit={junit}", "--report", f"tap={tap}",
+        "--report", f"json={as_json}", env=snm_env(project, tmp_path))
+    # One file cannot sign in (3): the highest exit code among them.
+    assert result.returncode == 3, transcript(result)
+    assert result.stdout.splitlines()[-1] == f"0 passed, {len(FAILING_CASES)} failed"
+    expect_golden("test-run.txt", transcript(result))
+    expect_golden("report.junit.xml", junit.read_text())
+    expect_golden("report.tap", tap.read_text())
+    report = json.loads(as_json.read_text())
+    assert [f["path"] for f in report["files"]] == sorted(
+        f"{FAILING}/{name}.snm" for name, _ in FAILING_CASES)
+    assert report["failed"] == len(FAILING_CASES)
+
+
+def test_snm_check_finds_every_error_offline(tmp_path):
+    env = {"SUPABASE_URL": f"http://127.0.0.1:{free_port()}", "SUPABASE_ANON_KEY": "x",
+           "NO_COLOR": "1"}
+    result = run_in_root("check", FAILING, env=env)
+    assert result.returncode == 2
+    expect_golden("check.txt", transcript(result))
+    clean = run_in_root("check", f"{FAILING}/expect-rows.snm", env=env)
+    assert (clean.returncode, clean.stdout) == (0, "checked 1 file: no errors\n")
+
+
+def write_twenty_scripts(directory):
+    """Twenty files: most pass, some fail an expectation, one does not parse; the early ones
+    sleep longest, so with --jobs 4 they finish out of order."""
+    directory.mkdir()
+    for number in range(20):
+        lines = [f"rpc sleep_for {{\"seconds\": {0.05 * (20 - number) / 4:.3f}}}",
+                 "from dog_profile select id where is_public is true and id in (1, 4) order by id"]
+        if number % 6 == 5:
+            lines.append("expect rows 3")
+        elif number == 13:
+            lines.append("from dog_profile select where")
+        else:
+            lines += ["expect rows 2", f"echo 'file {number}'"]
+        (directory / f"t{number:02d}.snm").write_text("\n".join(lines) + "\n")
+
+
+def test_jobs_4_reports_the_same_as_jobs_1(project, tmp_path):
+    scripts = tmp_path / "twenty"
+    write_twenty_scripts(scripts)
+    env = snm_env(project, tmp_path)
+    outputs = {}
+    for jobs in ("1", "4"):
+        reports = tmp_path / f"jobs{jobs}"
+        result = run_snm(
+            "test", "--jobs", jobs, str(scripts), "--report", f"junit={reports}/r.xml",
+            "--report", f"tap={reports}/r.tap", "--report", f"json={reports}/r.json", env=env,
+            timeout=120)
+        assert result.returncode == 2, transcript(result)
+        assert result.stdout.splitlines()[-1] == "16 passed, 4 failed"
+        outputs[jobs] = [normalise(result.stdout)] + [
+            normalise((reports / name).read_text()) for name in ("r.xml", "r.tap", "r.json")]
+    assert outputs["1"] == outputs["4"]
+
+
+def start_script(path, env):
+    full_env = dict(os.environ)
+    full_env.update(env)
+    return subprocess.Popen(
+        [SNM, *path], cwd=ROOT, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+
+
+@pytest.mark.parametrize("sig,code,verb", [
+    (signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
+def test_a_signal_stops_a_script_naming_the_statement(project, tmp_path, sig, code, verb):
+    script = tmp_path / "slow.snm"
+    script.write_text("echo 'sleeping'\nrpc sleep_for {\"seconds\": 8}\necho 'not reached'\n")
+    process = start_script([str(script)], snm_env(project, tmp_path))
+    assert process.stdout.readline() == "sleeping\n"
+    time.sleep(0.5)
+    started = time.monotonic()
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=20)
+    assert time.monotonic() - started < 5
+    assert process.returncode == code, err
+    assert err == f"snm: {verb} at {script}:2:1: rpc sleep_for {{\"seconds\": 8}}\n"
+    assert "not reached" not in out
+
+
+def test_a_signal_stops_snm_test_and_still_reports(project, tmp_path):
+    scripts = tmp_path / "slow"
+    scripts.mkdir()
+    for number in range(3):
+        (scripts / f"s{number}.snm").write_text(
+            f"echo 'file {number}'\nrpc sleep_for {{\"seconds\": 8}}\n")
+    junit = tmp_path / "r.xml"
+    process = start_script(
+        ["test", "--jobs", "2", str(scripts), "--report", f"junit={junit}"],
+        snm_env(project, tmp_path))
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 130, out + err
+    assert f"{scripts}/s0.snm:2:1" in out and "snm: interrupted at" in out
+    assert out.splitlines()[-1] == "0 passed, 2 failed"
+    assert "interrupted: 1 file not run" in out
+    assert junit.read_text().count("<skipped ") == 1
+
+
+def test_smoke_scripts_pass_with_reports(project, tmp_path):
+    junit = tmp_path / "smoke.xml"
+    tap = tmp_path / "smoke.tap"
+    result = run_in_root(
+        "test", SMOKE, "--report", f"junit={junit}", "--report", f"tap={tap}",
+        env=snm_env(project, tmp_path))
+    assert result.returncode == 0, transcript(result)
+    expect_golden("smoke-run.txt", transcript(result))
+    expect_golden("smoke.junit.xml", junit.read_text())
+    expect_golden("smoke.tap", tap.read_text())
+
+
+def test_smoke_scripts_pass_twice_and_side_by_side(project, tmp_path):
+    """Each smoke script makes its own users and cleans up: a second run, and two runs with
+    --jobs at the same time, pass as the first did."""
+    env = snm_env(project, tmp_path)
+    again = run_in_root("test", "--quiet", SMOKE, env=env)
+    assert again.returncode == 0, transcript(again)
+    full_env = dict(os.environ)
+    full_env.update(env)
+    runs = [subprocess.Popen(
+        [SNM, "test", "--jobs", "5", SMOKE], cwd=ROOT, env=full_env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for run in runs:
+        out, err = run.communicate(timeout=300)
+        assert run.returncode == 0, out + err
+        assert out.splitlines()[-1] == "5 passed, 0 failed"
+
+
+def test_a_smoke_script_runs_on_its_own(project, tmp_path):
+    """`snm FILE` prints the results as it goes and ends with the script's last echo."""
+    result = run_in_root(f"{SMOKE}/02-profile.snm", env=snm_env(project, tmp_path))
+    assert result.returncode == 0, transcript(result)
+    assert result.stderr == ""
+    assert result.stdout.endswith("signed out\nprofile checks passed\n")
+
+
+def test_snm_check_passes_the_smoke_scripts():
+    result = run_in_root("check", SMOKE, env={"NO_COLOR": "1"})
+    assert (result.returncode, result.stdout) == (0, "checked 5 files: no errors\n")
