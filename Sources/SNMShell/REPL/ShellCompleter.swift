@@ -44,14 +44,8 @@ public struct ShellCompleter: LineCompleter {
     }
     if context.tables { names += catalog.tableNames().map(Self.quoted) }
     if context.functions { names += catalog.functionNames().map(Self.quoted) }
-    var columnsOf = context.columnsOf
-    if columnsOf.isEmpty, Self.lastWord(before)?.lowercased() == "select",
-      let table = Self.statementTable(before)
-    {
-      columnsOf = [table]  // right after `select`: the columns of the table (and `*`)
-      names.append("*")
-    }
-    for table in columnsOf { names += catalog.columns(of: table).map(Self.quoted) }
+    if context.symbols.contains("*") { names.append("*") }  // every column, in a select list
+    for table in context.columnsOf { names += catalog.columns(of: table).map(Self.quoted) }
     for table in context.relationsOf { names += catalog.relations(of: table).map(Self.quoted) }
     if context.files { names += files(matching: word) }
     var keywords = context.keywords.filter { atStart || !Self.statementKeywords.contains($0) }
@@ -79,24 +73,6 @@ public struct ShellCompleter: LineCompleter {
     guard let lastLine = before.split(separator: "\n", omittingEmptySubsequences: false).last
     else { return true }
     return lastLine.allSatisfy(\.isWhitespace) && !Lexer.needsContinuation(before)
-  }
-
-  /// The last word before the cursor's word.
-  static func lastWord(_ before: String) -> String? {
-    before.split(whereSeparator: { $0.isWhitespace }).last.map(String.init)
-  }
-
-  /// The table of the statement being typed: the name after its last `from`.
-  static func statementTable(_ before: String) -> String? {
-    let words = before.split(whereSeparator: { $0.isWhitespace || $0 == ";" })
-    guard let index = words.lastIndex(where: { $0.lowercased() == "from" }),
-      index + 1 < words.count
-    else { return nil }
-    var name = String(words[index + 1])
-    if name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2 {
-      name = String(name.dropFirst().dropLast())
-    }
-    return name.split(separator: ".").last.map(String.init)
   }
 
   /// A name as the language needs it written: bare when it is `[A-Za-z_][A-Za-z0-9_$]*`.
