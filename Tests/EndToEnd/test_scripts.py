@@ -272,7 +272,7 @@ def test_smoke_scripts_pass_twice_and_side_by_side(project, tmp_path):
     full_env = dict(os.environ)
     full_env.update(env)
     runs = [subprocess.Popen(
-        [SNM, "test", "--jobs", "5", SMOKE], cwd=ROOT, env=full_env, stdout=subprocess.PIPE,
+        [SNM, "test", "--jobs", "3", SMOKE], cwd=ROOT, env=full_env, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True) for _ in range(2)]
     for run in runs:
         out, err = run.communicate(timeout=300)

@@ -130,9 +130,15 @@ extension Shell {
 
   /// Runs a statement at the prompt: errors print as they come; a failed `expect` says why.
   func runAtPrompt(_ statement: Statement, in source: Source) async -> Bool {
-    script.withLock { $0.problem = nil }
+    script.withLock {
+      $0.problem = nil
+      $0.current = nil
+    }
     if currentSettings.echo { emit(StatementText.display(statement, in: source)) }
     let ok = await run(statement, in: source)
+    script.withLock {
+      $0.previous = $0.current ?? (ok ? .none : .failed(message: "the statement failed"))
+    }
     if !ok, case .expectation(let expected, let found)? = script.withLock({ $0.problem }) {
       errors.write("expectation failed\n  expected: \(expected)\n  found:    \(found)\n")
       errors.flush()

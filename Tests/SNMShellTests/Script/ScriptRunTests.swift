@@ -247,6 +247,23 @@ struct ScriptRig {
   }
 }
 
+extension ScriptRunTests {
+  @Test func atThePromptExpectationsCheckTheLineBefore() async throws {
+    let server = try fakePostgREST()
+    defer { server.stop() }
+    let rig = try ScriptRig(server)
+    let reader = TypedLines([
+      "from mate insert {\"a\": 1}", "expect error 23505", "expect status 409",
+      "from dog_profile select id", "expect error",
+    ])
+    #expect(await rig.shell.runPrompt(reader: reader) == .success)
+    #expect(
+      rig.errors.captured.hasSuffix(
+        "expectation failed\n  expected: an error\n  found:    success (HTTP 200)\n"))
+    #expect(rig.shell.scriptSummary.expectations == 2)
+  }
+}
+
 /// Lines from a pipe: not interactive.
 final class PipedLines: LineReader {
   let next: @Sendable () -> String?
