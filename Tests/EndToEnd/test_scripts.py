@@ -9,6 +9,7 @@ import pathlib
 import signal
 import subprocess
 import time
+from xml.etree import ElementTree
 
 import pytest
 
@@ -156,10 +157,50 @@ def test_snm_test_reports_match_golden_files(project, tmp_path):
     expect_golden("test-run.txt", transcript(result))
     expect_golden("report.junit.xml", junit.read_text())
     expect_golden("report.tap", tap.read_text())
+    check_junit(junit.read_text(), tests=len(FAILING_CASES), failures=8, errors=5)
+    check_tap(tap.read_text(), tests=len(FAILING_CASES))
     report = json.loads(as_json.read_text())
     assert [f["path"] for f in report["files"]] == sorted(
         f"{FAILING}/{name}.snm" for name, _ in FAILING_CASES)
     assert report["failed"] == len(FAILING_CASES)
+
+
+def check_junit(text, tests, failures, errors):
+    """Well-formed JUnit XML whose counts agree with its test cases."""
+    root = ElementTree.fromstring(text)
+    assert root.tag == "testsuites"
+    suite = root.find("testsuite")
+    cases = suite.findall("testcase")
+    assert len(cases) == tests == int(suite.get("tests")) == int(root.get("tests"))
+    assert sum(1 for c in cases if c.find("failure") is not None) == failures
+    assert sum(1 for c in cases if c.find("error") is not None) == errors
+    assert int(suite.get("failures")) == failures and int(suite.get("errors")) == errors
+
+
+def check_tap(text, tests):
+    """TAP version 13: the version line, the plan, numbered results, YAML blocks whose scalars
+    are plain words, numbers or JSON-quoted strings."""
+    lines = text.splitlines()
+    assert lines[0] == "TAP version 13" and lines[1] == f"1..{tests}"
+    number = 0
+    in_yaml = False
+    for line in lines[2:]:
+        if in_yaml:
+            if line == "  ...":
+                in_yaml = False
+                continue
+            key, _, value = line.strip().removeprefix("- ").removesuffix(":").partition(": ")
+            assert key.replace("_", "").isalpha(), line
+            if value and not value.isidentifier():
+                json.loads(value)
+            continue
+        if line == "  ---":
+            in_yaml = True
+            continue
+        number += 1
+        status, _, rest = line.partition(f" {number} - ")
+        assert status in ("ok", "not ok") and rest, line
+    assert number == tests and not in_yaml
 
 
 def test_snm_check_finds_every_error_offline(tmp_path):
@@ -201,6 +242,8 @@ def test_jobs_4_reports_the_same_as_jobs_1(project, tmp_path):
             timeout=120)
         assert result.returncode == 2, transcript(result)
         assert result.stdout.splitlines()[-1] == "16 passed, 4 failed"
+        check_junit((reports / "r.xml").read_text(), tests=20, failures=3, errors=1)
+        check_tap((reports / "r.tap").read_text(), tests=20)
         outputs[jobs] = [normalise(result.stdout)] + [
             normalise((reports / name).read_text()) for name in ("r.xml", "r.tap", "r.json")]
     assert outputs["1"] == outputs["4"]
