@@ -15,6 +15,7 @@ import Testing
       #"login email "a@b.c" password $env.SNM_PASSWORD"#),
     CanonicalCase(
       "login email $env.EMAIL password $env.PW", "login email $env.EMAIL password $env.PW"),
+    CanonicalCase("login email 'a@b.c' $env.PW", #"login email "a@b.c" password $env.PW"#),
     CanonicalCase("signup email 'new@b.c'", #"signup email "new@b.c""#),
     CanonicalCase(
       "signup email 'new@b.c' password 'pw12345'", #"signup email "new@b.c" password "pw12345""#),
@@ -108,7 +109,7 @@ import Testing
     #expect(query.modifiers.returning?.count == 1)
   }
 
-  @Test func loginKeepsPasswordOutOfCanonicalFormOnlyWhenAbsent() throws {
+  @Test func loginWithoutPasswordLeavesItToThePrompt() throws {
     let parsed = try #require(statement("login email 'a@b.c'"))
     guard case .session(.login(let email, let password)) = parsed.kind else {
       Issue.record("expected login")

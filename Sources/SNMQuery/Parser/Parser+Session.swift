@@ -31,6 +31,10 @@ extension Parser {
   ) {
     let email = try parseCredential(after: after(), what: "an email address in quotes")
     record(.keyword("password"))
+    if current.kind == .variable {
+      // `login email 'a@b.c' $env.PW`: a variable right after the email is the password.
+      return (email, try parseValue(after: "the email", what: "a password"))
+    }
     guard eat(.password) != nil else { return (email, nil) }
     let password = try parseCredential(
       after: "'password'", what: "a password in quotes or $env.NAME")
