@@ -6,6 +6,7 @@ into the user's home. The projects are started here on their own ports (54371-54
 something the server quietly forgives.
 """
 import hashlib
+import io
 import json
 import os
 import pathlib
@@ -290,3 +291,33 @@ def test_eight_processes_on_one_expiring_session_refresh_once(crowd_project, tmp
     assert tokens == "2", tokens  # the sign-in's token and the one refresh
     client.assert_no_secret_leaked(first["access_token"], first["refresh_token"],
                                    last["access_token"], last["refresh_token"])
+
+
+def test_at_a_terminal_the_password_is_asked_without_echo(client):
+    import pexpect
+
+    email = f"tty-{uuid.uuid4().hex[:8]}@example.com"
+    password = "pw-" + uuid.uuid4().hex
+    assert client.run(f"signup email '{email}' password $env.SNM_PW",
+                      env={"SNM_PW": password}).returncode == 0
+    assert client.run("logout").returncode == 0
+
+    transcript = io.StringIO()
+    shell = pexpect.spawn(SNM, env=dict(os.environ, **client.env, TERM="xterm"),
+                          encoding="utf-8", timeout=30, dimensions=(24, 120))
+    shell.logfile_read = transcript
+    shell.expect_exact("snm anon@local> ")
+    shell.sendline(f"login email '{email}'")
+    shell.expect_exact(f"password for {email}: ")
+    shell.sendline(password)
+    shell.expect_exact(f"signed in as {email}")
+    shell.expect_exact(f"snm {email.split('@')[0]}@local> ")
+    shell.sendline("session show")
+    shell.expect_exact("anonymous   no")
+    shell.sendline("exit")
+    shell.expect(pexpect.EOF)
+    shell.close()
+    assert shell.exitstatus == 0
+    client.outputs.append(transcript.getvalue())
+    stored = client.stored()
+    client.assert_no_secret_leaked(password, stored["access_token"], stored["refresh_token"])
