@@ -1,7 +1,7 @@
 """Sign-in and the session, end to end: the built snm against real local projects.
 
 Each test gets its own XDG state/config/cache directories, so sessions never leak between tests or
-into the user's home. The projects are started here on their own ports (54371-54373) with
+into the user's home. The projects are this module's own (free ports, fresh data), started with
 `--refresh-reuse-interval 0`, so a refresh token spent twice is an error the test sees instead of
 something the server quietly forgives.
 """
@@ -18,54 +18,37 @@ import uuid
 
 import pytest
 
-from conftest import SNM, WORKDIR, run_snm
+from conftest import SNM, run_snm, start_project
 
 UUID_RE = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 
-class LocalProject:
-    """A local project of its own (data dir under the e2e work dir), started and stopped here."""
+def start_session_project(name, *flags):
+    """A project of this module's own (conftest's start_project), warmed by one request."""
+    project = start_project(name, "--refresh-reuse-interval", "0", *flags)
+    # One request first: a gateway whose very first requests arrive eight at once has been
+    # seen to answer none of them (a local-gateway problem, reported; not what this tests).
+    scratch = str(project.data_dir) + "-client"
+    warm = run_snm("-c", "from user_info select id limit 1",
+                   env={"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+                        "XDG_STATE_HOME": scratch, "XDG_CACHE_HOME": scratch,
+                        "XDG_CONFIG_HOME": scratch})
+    assert warm.returncode == 0, warm.stderr
+    return project
 
-    def __init__(self, name, port, *flags):
-        self.dir = WORKDIR / name
-        self.port = port
-        self.flags = list(flags)
 
-    def start(self):
-        self.dir.parent.mkdir(parents=True, exist_ok=True)
-        run_snm("local", "stop", "--dir", str(self.dir), timeout=120)  # flags of an old run
-        started = run_snm("local", "start", "--dir", str(self.dir), "--port", str(self.port),
-                          *self.flags, timeout=180)
-        assert started.returncode == 0, started.stderr
-        status = run_snm("local", "status", "--dir", str(self.dir), "--json")
-        assert status.returncode == 0, status.stderr
-        info = json.loads(status.stdout)
-        self.url, self.anon_key = info["url"], info["anon_key"]
-        self.cluster_dir = info["cluster_dir"]
-        # One request first: a gateway whose very first requests arrive eight at once has been
-        # seen to answer none of them (a local-gateway problem, reported; not what this tests).
-        scratch = str(self.dir) + "-client"
-        warm = run_snm("-c", "from user_info select id limit 1",
-                       env={"SUPABASE_URL": self.url, "SUPABASE_ANON_KEY": self.anon_key,
-                            "XDG_STATE_HOME": scratch, "XDG_CACHE_HOME": scratch,
-                            "XDG_CONFIG_HOME": scratch})
-        assert warm.returncode == 0, warm.stderr
-        return self
-
-    def stop(self):
-        run_snm("local", "stop", "--dir", str(self.dir), timeout=120)
-
-    def sql(self, query):
-        """Runs `query` with psql as the cluster's superuser over its unix socket; returns the
-        unaligned output."""
-        socket_dir = self.cluster_dir + "/run"
-        if len(socket_dir) + len("/.s.PGSQL.5432") > 100:  # SNMLocal's ClusterLayout rule
-            socket_dir = "/tmp/snm-" + hashlib.sha256(self.cluster_dir.encode()).hexdigest()[:16]
-        result = subprocess.run(
-            ["psql", "-h", socket_dir, "-p", "5432", "-U", "postgres", "-d", "postgres", "-At",
-             "-c", query], capture_output=True, text=True, timeout=60)
-        assert result.returncode == 0, result.stderr
-        return result.stdout.strip()
+def sql(project, query):
+    """Runs `query` with psql as the cluster's superuser over its unix socket; returns the
+    unaligned output."""
+    cluster_dir = project.status["cluster_dir"]
+    socket_dir = cluster_dir + "/run"
+    if len(socket_dir) + len("/.s.PGSQL.5432") > 100:  # SNMLocal's ClusterLayout rule
+        socket_dir = "/tmp/snm-" + hashlib.sha256(cluster_dir.encode()).hexdigest()[:16]
+    result = subprocess.run(
+        ["psql", "-h", socket_dir, "-p", "5432", "-U", "postgres", "-d", "postgres", "-At",
+         "-c", query], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
 
 
 class StatementLog:
@@ -74,17 +57,17 @@ class StatementLog:
 
     def __init__(self, project):
         self.project = project
-        self.path = pathlib.Path(project.cluster_dir) / "postgres.log"
+        self.path = pathlib.Path(project.status["cluster_dir"]) / "postgres.log"
 
     def __enter__(self):
-        self.project.sql("alter system set log_statement = 'all'")
-        self.project.sql("select pg_reload_conf()")
+        sql(self.project, "alter system set log_statement = 'all'")
+        sql(self.project, "select pg_reload_conf()")
         self.offset = self.path.stat().st_size
         return self
 
     def __exit__(self, *exc):
-        self.project.sql("alter system reset log_statement")
-        self.project.sql("select pg_reload_conf()")
+        sql(self.project, "alter system reset log_statement")
+        sql(self.project, "select pg_reload_conf()")
 
     def count(self, *fragments):
         with open(self.path, "rb") as log:
@@ -141,9 +124,9 @@ class Client:
 
 
 @pytest.fixture(scope="module")
-def basic_project():
+def basic_project(snm_bin):
     """Tokens that live an hour, as on Supabase."""
-    project = LocalProject("session-basic", 54371, "--refresh-reuse-interval", "0").start()
+    project = start_session_project("session-basic")
     yield project
     project.stop()
 
@@ -154,19 +137,17 @@ def client(basic_project, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def short_project():
+def short_project(snm_bin):
     """Tokens that live 5 s; a spent refresh token is never forgiven."""
-    project = LocalProject("session-short", 54372, "--jwt-expiry", "5",
-                           "--refresh-reuse-interval", "0").start()
+    project = start_session_project("session-short", "--jwt-expiry", "5")
     yield project
     project.stop()
 
 
 @pytest.fixture(scope="module")
-def crowd_project():
+def crowd_project(snm_bin):
     """Tokens that live 20 s (inside the 30 s margin from the start); no reuse forgiven."""
-    project = LocalProject("session-crowd", 54373, "--jwt-expiry", "20",
-                           "--refresh-reuse-interval", "0").start()
+    project = start_session_project("session-crowd", "--jwt-expiry", "20")
     yield project
     project.stop()
 
@@ -286,7 +267,7 @@ def test_eight_processes_on_one_expiring_session_refresh_once(crowd_project, tmp
     assert grants == 1
     last = client.stored()
     assert last["refresh_token"] != first["refresh_token"]
-    tokens = crowd_project.sql(
+    tokens = sql(crowd_project, 
         "select count(*) from auth.refresh_tokens where user_id = '%s'" % first["user"]["id"])
     assert tokens == "2", tokens  # the sign-in's token and the one refresh
     client.assert_no_secret_leaked(first["access_token"], first["refresh_token"],
