@@ -80,4 +80,34 @@ import Testing
     }
     return nil
   }
+
+  @Test(arguments: ["(", "[", "{\"k\": ", "not ", "r("])
+  func deepNestingIsADiagnosticNotACrash(_ opener: String) {
+    let prefix: String
+    switch opener {
+    case "(", "not ": prefix = "from t select * where "
+    case "r(": prefix = "from t select "
+    default: prefix = "from t insert "
+    }
+    let text = prefix + String(repeating: opener, count: 100_000) + "a eq 1"
+    let script = Parser.parse(text)
+    #expect(script.diagnostics.map(\.message.id) == ["nesting-too-deep"])
+  }
+
+  @Test(.timeLimit(.minutes(2)))
+  func manyErrorsAndLongObjectsStayLinear() {
+    let errors = String(repeating: "from t selec *\n", count: 20_000)
+    var script = Parser.parse(errors, fileName: "many.snm")
+    Checker.check(&script)
+    #expect(script.diagnostics.count == 20_000)
+    let rendered = DiagnosticRenderer().render(script.diagnostics, in: script.source)
+    #expect(rendered.hasPrefix("many.snm:1:8: error:"))
+    #expect(rendered.contains("many.snm:20000:8: error:"))
+    let keys = (0..<50_000).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+    #expect(Parser.parse("from t insert {\(keys)}").diagnostics.isEmpty)
+    #expect(
+      Parser.parse("from t insert {\(keys), \"k49999\": 1}").diagnostics.map(\.message.id) == [
+        "duplicate-key"
+      ])
+  }
 }

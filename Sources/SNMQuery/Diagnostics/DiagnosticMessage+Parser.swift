@@ -66,6 +66,10 @@ extension DiagnosticMessage {
     Self(id: "explain-not-a-request", "'explain' takes a query or an rpc, found \(what)")
   }
 
+  static func nestingTooDeep(_ limit: Int) -> Self {
+    Self(id: "nesting-too-deep", "brackets and 'not's are nested more than \(limit) deep")
+  }
+
   static func duplicateKey(_ key: String) -> Self {
     Self(id: "duplicate-key", "the key \"\(key)\" is written twice in this object")
   }

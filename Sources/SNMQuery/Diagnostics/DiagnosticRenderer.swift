@@ -19,14 +19,19 @@ public struct DiagnosticRenderer: Sendable {
 
   /// All diagnostics, each as a block, in source order.
   public func render(_ diagnostics: [Diagnostic], in source: Source) -> String {
-    diagnostics.sorted { $0.range.start < $1.range.start }
-      .map { render($0, in: source) }
+    let index = LineIndex(source)
+    return diagnostics.sorted { $0.range.start < $1.range.start }
+      .map { render($0, in: source, index: index) }
       .joined()
   }
 
   /// One diagnostic: the location line, the source line, the caret, then help and notes.
   public func render(_ diagnostic: Diagnostic, in source: Source) -> String {
-    let location = source.location(of: diagnostic.range.start)
+    render(diagnostic, in: source, index: LineIndex(source))
+  }
+
+  func render(_ diagnostic: Diagnostic, in source: Source, index: LineIndex) -> String {
+    let location = source.location(of: diagnostic.range.start, using: index)
     var output = paint(
       "\(source.fileName):\(location.line):\(location.column): ", .bold)
     output += paint("\(diagnostic.severity.rawValue):", color(for: diagnostic.severity))
@@ -39,7 +44,7 @@ public struct DiagnosticRenderer: Sendable {
       output += paint("help:", .cyan) + " \(help)\n"
     }
     for note in diagnostic.notes {
-      let noteLocation = source.location(of: note.range.start)
+      let noteLocation = source.location(of: note.range.start, using: index)
       output += "\(source.fileName):\(noteLocation.line):\(noteLocation.column): "
       output += paint("note:", .cyan) + " \(note.message)\n"
     }

@@ -33,6 +33,8 @@ extension Parser {
   mutating func parseNot(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
     if current.keyword == .not && !peekIsOperator() {
       let not = advance()
+      try enterNesting(not)
+      defer { leaveNesting() }
       let operand = try parseNot(after: "'not'")
       return .not(operand, range: SourceRange(start: not.start, end: previousEnd))
     }
@@ -51,6 +53,8 @@ extension Parser {
     -> Condition
   {
     if let open = eat(.leftParen) {
+      try enterNesting(open)
+      defer { leaveNesting() }
       let inner = try parseOr(after: "'('")
       try expectClose(.rightParen, opened: open)
       return inner

@@ -80,6 +80,8 @@ extension Parser {
     guard let open = eat(.leftParen) else {
       throw expectedFailure("'(' and the embedded columns", after: "'\(relation.text)'")
     }
+    try enterNesting(open)
+    defer { leaveNesting() }
     tableContext.append(relation.text)
     defer { tableContext.removeLast() }
     var items: [SelectItem] = []

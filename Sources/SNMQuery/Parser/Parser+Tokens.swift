@@ -57,6 +57,20 @@ extension Parser {
     for word in words { expected.append(.keyword(word)) }
   }
 
+  /// Goes one level deeper at `token` (a bracket or `not`); pair with `leaveNesting()`.
+  mutating func enterNesting(_ token: Token) throws(ParseFailure) {
+    guard nesting < Parser.maximumNesting else {
+      throw failure(
+        .nestingTooDeep(Parser.maximumNesting), at: token.range,
+        help: "split the statement, or bind deep values with 'let' first")
+    }
+    nesting += 1
+  }
+
+  mutating func leaveNesting() {
+    nesting -= 1
+  }
+
   /// Records that completion could offer `item` here.
   mutating func record(_ item: ExpectedItem) {
     if position == cursorToken { expected.append(item) }

@@ -53,6 +53,8 @@ extension Parser {
 
   mutating func parseArray() throws(ParseFailure) -> ValueNode {
     let open = advance()
+    try enterNesting(open)
+    defer { leaveNesting() }
     var elements: [ValueNode] = []
     if current.kind != .rightBracket {
       repeat {
@@ -65,6 +67,8 @@ extension Parser {
 
   mutating func parseList() throws(ParseFailure) -> ValueNode {
     let open = advance()
+    try enterNesting(open)
+    defer { leaveNesting() }
     var elements: [ValueNode] = []
     if current.kind != .rightParen {
       repeat {
@@ -78,7 +82,10 @@ extension Parser {
   /// `{"key": value, ...}`; keys are strings (either quote), kept in the order written.
   mutating func parseObject() throws(ParseFailure) -> ValueNode {
     let open = advance()
+    try enterNesting(open)
+    defer { leaveNesting() }
     var members: [ObjectMember] = []
+    var seenKeys: Set<String> = []
     if current.kind != .rightBrace {
       repeat {
         let keyToken = current
@@ -92,9 +99,11 @@ extension Parser {
           throw expectedFailure(
             "a key in double quotes", after: members.isEmpty ? "'{'" : "','", help: help)
         }
-        if members.contains(where: { $0.key == key }) {
-          throw failure(.duplicateKey(key), at: keyToken.range)
-        }
+        let duplicate =
+          members.count < 16
+          ? members.contains(where: { $0.key == key }) : !seenKeys.insert(key).inserted
+        if duplicate { throw failure(.duplicateKey(key), at: keyToken.range) }
+        if members.count == 15 { seenKeys = Set(members.map(\.key) + [key]) }
         guard eat(.colon) != nil else {
           throw expectedFailure("':'", after: "the key \"\(key)\"")
         }

@@ -16,6 +16,10 @@ public struct Parser {
   var diagnostics: [Diagnostic] = []
   /// Set after recovering at a statement keyword inside unclosed brackets: that line ends the statement.
   var resyncedInsideBrackets = false
+  /// How many brackets and `not`s deep the parser is: bounded, so no input can exhaust the stack.
+  var nesting = 0
+  /// The deepest nesting accepted.
+  static let maximumNesting = 128
 
   /// The token index whose alternatives completion wants (`-1`: not completing).
   var cursorToken = -1
@@ -75,6 +79,7 @@ public struct Parser {
         return nil
       }
       let startPosition = position
+      nesting = 0
       defer { tableContext.removeAll(keepingCapacity: true) }
       do throws(ParseFailure) {
         var statement = try parseStatement()
