@@ -131,3 +131,12 @@ def start_extra_project(snm_bin, workdir):
     yield start
     for handle in started:
         handle.stop()
+
+
+REST_MIGRATIONS = pathlib.Path(__file__).resolve().parent / "fixtures" / "rest_migrations"
+
+
+@pytest.fixture(scope="session")
+def rest_project(start_extra_project):
+    """A project with the REST gateway's own schema (fixtures/rest_migrations), for test_rest_*."""
+    return start_extra_project("rest", "--migrations", str(REST_MIGRATIONS))

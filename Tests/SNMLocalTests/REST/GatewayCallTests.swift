@@ -135,5 +135,22 @@ extension GatewayDatabaseTests {
       #expect(anon.json["paths"]?["/users"]?["post"] == nil)
       #expect(anon.json["paths"]?["/users"]?["get"] != nil)
     }
+
+    @Test func newTablesAreFoundWithoutARestart() throws {
+      let gateway = RESTGateway(settings: .init(reloadInterval: .zero))
+      let request = HTTPRequest(method: "GET", target: "/rest/v1/late?select=id")
+      #expect(
+        gateway.handle(request, auth: GatewayHarness.service, database: harness.pool).status == 404)
+      try harness.admin.executeScript(
+        "create table public.late (id int primary key); grant select on public.late to service_role;"
+          + "insert into public.late values (7)")
+      let found = gateway.handle(request, auth: GatewayHarness.service, database: harness.pool)
+      #expect(found.status == 200)
+      #expect(found.text == #"[{"id":7}]"#)
+      // A missing name that stays missing reloads nothing and answers as before.
+      let missing = HTTPRequest(method: "GET", target: "/rest/v1/still_missing")
+      #expect(
+        gateway.handle(missing, auth: GatewayHarness.service, database: harness.pool).status == 404)
+    }
   }
 }

@@ -21,7 +21,7 @@ public final class RESTGateway: RESTHandling, Sendable {
     public var reloadInterval: Duration
 
     public init(
-      schemas: [String] = ["public"], maxRows: Int? = 1000, reloadInterval: Duration = .seconds(1)
+      schemas: [String] = ["public"], maxRows: Int? = 1000, reloadInterval: Duration = .seconds(2)
     ) {
       self.schemas = schemas
       self.maxRows = maxRows

@@ -64,8 +64,10 @@ enum FilterParser {
         throw cursor.failure(expecting: "operator (eq, gt, ...)")
       }
       let token = cursor.current == "(" ? name + modifierText(cursor) : name
+      // Parsec has consumed the operator and its `.` when it fails.
+      let after = cursor.currentByte == UInt8(ascii: ".") ? cursor.position + 1 : nil
       throw cursor.failure(
-        details: "unknown single value operator \(token)", at: cursor.isAtEnd ? start : nil)
+        details: "unknown single value operator \(token)", at: cursor.isAtEnd ? start : after)
     }
     var quantifier: Quantifier? = nil
     if cursor.current == "(" {

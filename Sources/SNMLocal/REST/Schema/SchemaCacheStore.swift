@@ -9,7 +9,19 @@ import Synchronization
 final class SchemaCacheStore: Sendable {
   private struct State {
     var cache: SchemaCache?
+    /// The catalog document the cache was decoded from, to tell whether a reload changed it.
+    var document: String?
     var loadedAt: ContinuousClock.Instant?
+
+    mutating func load(database: PGPool, defaultSchemas: [String]) throws -> SchemaCache {
+      let text = try SchemaIntrospection.loadText(
+        database: database, defaultSchemas: defaultSchemas)
+      let cache = try SchemaIntrospection.decode(text)
+      self.cache = cache
+      document = text
+      loadedAt = .now
+      return cache
+    }
   }
 
   private let state = Mutex(State())
@@ -23,10 +35,7 @@ final class SchemaCacheStore: Sendable {
   func current(database: PGPool) throws -> SchemaCache {
     try state.withLock { state in
       if let cache = state.cache { return cache }
-      let cache = try SchemaIntrospection.load(database: database, defaultSchemas: defaultSchemas)
-      state.cache = cache
-      state.loadedAt = .now
-      return cache
+      return try state.load(database: database, defaultSchemas: defaultSchemas)
     }
   }
 
@@ -34,24 +43,25 @@ final class SchemaCacheStore: Sendable {
   @discardableResult
   func reload(database: PGPool) throws -> SchemaCache {
     try state.withLock { state in
-      let cache = try SchemaIntrospection.load(database: database, defaultSchemas: defaultSchemas)
-      state.cache = cache
-      state.loadedAt = .now
-      return cache
+      try state.load(database: database, defaultSchemas: defaultSchemas)
     }
   }
 
   /// Reloads when the cache is older than `age` (so a stream of bad names cannot reload it more
-  /// than once per `age`); returns the new cache, or nil when it was fresh.
+  /// than once per `age`); returns the new cache only when the catalog changed, else nil.
   func reloadIfOlder(than age: Duration, database: PGPool) -> SchemaCache? {
     state.withLock { state in
       if let loadedAt = state.loadedAt, loadedAt.duration(to: .now) < age { return nil }
       guard
-        let cache = try? SchemaIntrospection.load(
+        let text = try? SchemaIntrospection.loadText(
           database: database, defaultSchemas: defaultSchemas)
       else { return nil }
-      state.cache = cache
       state.loadedAt = .now
+      guard text != state.document, let cache = try? SchemaIntrospection.decode(text) else {
+        return nil
+      }
+      state.cache = cache
+      state.document = text
       return cache
     }
   }

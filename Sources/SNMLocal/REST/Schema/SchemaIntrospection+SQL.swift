@@ -115,7 +115,9 @@ extension SchemaIntrospection {
         WHERE (n.nspname = 'pg_catalog' OR n.nspname IN (SELECT unnest(names) FROM exposed))
           AND t.typisdefined AND t.typtype IN ('b', 'c', 'd', 'e', 'r', 'm')
           AND (t.typrelid = 0 OR EXISTS (SELECT 1 FROM pg_class tc
-            WHERE tc.oid = t.typrelid AND tc.relkind = 'c'))), '[]')
+            WHERE tc.oid = t.typrelid AND tc.relkind = 'c'))
+          AND NOT EXISTS (SELECT 1 FROM pg_type e JOIN pg_class ec ON ec.oid = e.typrelid
+            WHERE e.oid = t.typelem AND ec.relkind <> 'c')), '[]')
     )::text
     """
 }

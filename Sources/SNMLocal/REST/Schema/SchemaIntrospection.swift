@@ -6,6 +6,11 @@
 /// Throws `PGError` when the query fails, or 503 PGRST002 when its answer cannot be read.
 enum SchemaIntrospection {
   static func load(database: PGPool, defaultSchemas: [String]) throws -> SchemaCache {
+    try decode(loadText(database: database, defaultSchemas: defaultSchemas))
+  }
+
+  /// The catalog query's JSON document. Throws `PGError` or 503 PGRST002.
+  static func loadText(database: PGPool, defaultSchemas: [String]) throws -> String {
     let text = try database.withConnection { connection in
       let results = try connection.pipeline([
         PGStatement("begin read only"),
@@ -16,7 +21,7 @@ enum SchemaIntrospection {
       return results[2].scalar
     }
     guard let text else { throw RESTError.noSchemaCache }
-    return try decode(text)
+    return text
   }
 
   /// The cache from the query's JSON document.
