@@ -21,11 +21,15 @@ extension Shell {
   }
 
   /// The variables a statement may use: `--var`/`let` values, the environment, `$session`.
+  /// `$session` is kept up to date inside `variables`, so the scope shares their storage instead
+  /// of copying every bound value for each statement.
   func variableScope() async -> VariableScope {
-    var scope = VariableScope(
-      values: variables.withLock { $0 }, environment: ProcessInfo.processInfo.environment)
-    scope["session"] = await sessionValues()
-    return scope
+    let session = await sessionValues()
+    let values = variables.withLock { values in
+      if values["session"] != session { values["session"] = session }
+      return values
+    }
+    return VariableScope(values: values, environment: ProcessInfo.processInfo.environment)
   }
 
   /// Compiles `statement`; prints the diagnostic and returns nil when it cannot be sent.

@@ -96,9 +96,10 @@ public final class Shell: Sendable {
     state.withLock { $0.failure = $0.failure ?? code }
   }
 
-  /// The names bound by `--var` and `let`, for completion and the checker.
+  /// The names bound by `--var` and `let`, for completion and the checker (`session`, kept
+  /// among them by `variableScope()`, is built in and left out).
   public func variableNames() -> [String] {
-    variables.withLock { Array($0.keys) }
+    variables.withLock { $0.keys.filter { $0 != "session" } }
   }
 
   /// Starts loading the project's schema in the background (for completion); returns at once.

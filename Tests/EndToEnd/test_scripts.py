@@ -131,6 +131,10 @@ def test_commands_and_stdin_run_the_same_language(project, tmp_path):
     assert by_stdin.returncode == 1
     assert by_stdin.stdout == "id\n1\n4\nn is 2\n"
     assert by_stdin.stderr.startswith("stdin:8:1: error: expectation failed: expect rows 3\n")
+    dash = subprocess.run(
+        [SNM, "--format", "csv", "-"], input="echo 'whole'\nexpect 1 == 1\n",
+        capture_output=True, text=True, env=full_env, cwd=ROOT, timeout=60)
+    assert (dash.returncode, dash.stdout) == (0, "whole\n")
 
 
 def test_var_and_env_fill_in_variables(project, tmp_path):

@@ -61,19 +61,26 @@ public struct ScriptCheck: Sendable {
   ) -> ParsedScript {
     var diagnostics = script.diagnostics
     var kept: [Statement] = []
+    // One checker per stretch between `run`s: it carries the names each `let` binds.
+    var checker = Checker(variables: defined)
     for statement in script.statements {
-      var checker = Checker(variables: defined)
+      let before = checker.diagnostics.count
       checker.check(statement)
-      var found = checker.diagnostics
-      defined = checker.defined
+      var clean = checker.diagnostics.count == before
       if case .run(let run) = statement.kind {
-        found += include(run, from: file, chain: chain, loader: loader)
+        diagnostics += checker.diagnostics
+        defined.formUnion(checker.defined)
+        let found = include(run, from: file, chain: chain, loader: loader)
+        diagnostics += found
+        clean = clean && found.isEmpty
+        checker = Checker(variables: defined)
       }
-      if found.isEmpty { kept.append(statement) }
-      diagnostics += found
+      if clean { kept.append(statement) }
     }
+    diagnostics += checker.diagnostics
+    defined.formUnion(checker.defined)
     if !diagnostics.isEmpty {
-      let sorted = Self.unique(diagnostics.sorted { $0.range.start < $1.range.start })
+      let sorted = diagnostics.sorted { $0.range.start < $1.range.start }
       let name = script.source.fileName
       if !findings.contains(where: { $0.source.fileName == name && $0.diagnostics == sorted }) {
         findings.append((script.source, sorted))
@@ -103,12 +110,5 @@ public struct ScriptCheck: Sendable {
     }
     _ = visit(included, file: target, chain: chain + [target], loader: loader)
     return []
-  }
-
-  /// The same diagnostic once (a file run twice is checked twice).
-  static func unique(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-    var seen: [Diagnostic] = []
-    for diagnostic in diagnostics where !seen.contains(diagnostic) { seen.append(diagnostic) }
-    return seen
   }
 }

@@ -9,7 +9,13 @@ extension Shell {
   /// ```swift
   /// let code = await shell.run(file: "smoke/pair.snm")
   /// ```
+  /// `-` reads the script from standard input (to its end) and runs it as `stdin`.
   public func run(file path: String) async -> ExitCode {
+    if path == "-" {
+      let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+      _ = await execute(text, source: "stdin", complete: true)
+      return state.withLock { $0.failure ?? .success }
+    }
     let loader = script.withLock { $0.loader }
     let parsed: ParsedScript
     do {
