@@ -132,3 +132,12 @@ func refusesMalformedRequests(_ example: RefusalCase) {
   #expect(request.queryValue("q") == "a b c%ZZ")
   #expect(request.queryValue("nope") == nil)
 }
+
+@Test(arguments: ["4\r\nabcdXY\r\n0\r\n\r\n", "4\r\nabcd\rX\r\n0\r\n\r\n", "4\r\nabcdX\n0\r\n\r\n"])
+func chunkDataLongerThanItsSizeIsOneRefusalHoweverItArrives(chunks: String) {
+  let text = "POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks
+  let expected = [HTTPRequestReader.Step.failure(.bad("chunk data longer than its size"))]
+  #expect(read(text) == expected)
+  #expect(read(text, pieces: text.utf8.count) == expected)
+  #expect(read(text, pieces: 2) == expected)
+}

@@ -29,8 +29,18 @@ extension HTTPRequestReader {
         }
         phase = .chunkEnd
       case .chunkEnd:
-        guard let line = try takeLine(limit: 2) else { return false }
-        guard line.isEmpty else { throw .bad("chunk data longer than its size") }
+        // Exactly CR LF (or a bare LF) must follow the data, whatever the bytes arrive in.
+        let pending = buffer[position...]
+        guard let first = pending.first else { return false }
+        if first == 0x0A {
+          position += 1
+        } else if first == 0x0D, pending.count >= 2, pending[position + 1] == 0x0A {
+          position += 2
+        } else if first == 0x0D, pending.count == 1 {
+          return false
+        } else {
+          throw .bad("chunk data longer than its size")
+        }
         phase = .chunkSize
       case .trailers(let bytes):
         guard let line = try takeLine(limit: limits.maxHeaderBytes) else { return false }
