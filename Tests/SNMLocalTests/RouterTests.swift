@@ -114,3 +114,40 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   #expect(response.status == 200)
   #expect(response.headers["Access-Control-Allow-Methods"]?.contains("PATCH") == true)
 }
+
+/// Tokens for another audience, and roles that do not exist, are refused as PostgREST refuses them.
+@Test func audienceAndUnknownRolesAreRefused() throws {
+  let keys = try ProjectKeys(secret: routerSecret, issuedAt: Int(routerNow))
+  let pool = PGPool(conninfo: "host=/nonexistent dbname=none", size: 1, waitLimit: 0.1)
+  let auth = AuthGateway(
+    pool: pool, signer: keys.signer, settings: AuthSettings(issuer: "http://x/auth/v1"),
+    now: { routerNow })
+  let router = Router(
+    keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth,
+    assumableRoles: ["anon", "authenticated", "service_role"], audience: "authenticated",
+    roleExists: { $0 == "postgres" }, now: { routerNow })
+  func get(_ claims: [LocalJSON.Member]) -> HTTPResponse {
+    var headers = HTTPHeaders()
+    headers.add("apikey", keys.anonKey)
+    headers.add("Authorization", "Bearer " + token(claims))
+    return router.handle(HTTPRequest(method: "GET", target: "/rest/v1/t", headers: headers))
+  }
+  func body(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+  let user = LocalJSON.Member("role", .string("authenticated"))
+  let other = get([user, .init("aud", .string("someone-else"))])
+  #expect(other.status == 401)
+  #expect(body(other).contains(#""code":"PGRST303""#))
+  #expect(body(other).contains(#""message":"JWT not in audience""#))
+  #expect(get([user, .init("aud", .string("authenticated"))]).status == 200)
+  #expect(get([user]).status == 200, "a token without aud passes, as the API keys have none")
+
+  let unknown = get([.init("role", .string("superhero"))])
+  #expect(unknown.status == 401)
+  #expect(body(unknown).contains(#""code":"22023""#))
+  #expect(body(unknown).contains(#"role \"superhero\" does not exist"#))
+  #expect(unknown.headers["WWW-Authenticate"] == "Bearer")
+  let superuser = get([.init("role", .string("postgres"))])
+  #expect(superuser.status == 403)
+  #expect(body(superuser).contains(#""code":"42501""#))
+}

@@ -6,9 +6,14 @@ extension Router {
   static func jwtFailure(_ error: JWTError) -> HTTPResponse {
     var headers = HTTPHeaders()
     let status: Int
-    if case .roleNotAssumable = error {
+    switch error {
+    case .roleNotAssumable:
       status = 403
-    } else {
+    case .unknownRole:
+      // A database error to PostgREST (22023), so its challenge carries no error description.
+      status = 401
+      headers["WWW-Authenticate"] = "Bearer"
+    default:
       status = 401
       let description = error.message.replacingOccurrences(of: "\"", with: "'")
       headers["WWW-Authenticate"] =

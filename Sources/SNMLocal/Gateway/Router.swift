@@ -15,12 +15,29 @@ public struct Router: Sendable {
   public let auth: AuthGateway
   /// Roles a token may ask for: the ones `authenticator` is granted.
   public let assumableRoles: Set<String>
+  /// The `aud` a user token must name when it has one (GoTrue issues `authenticated`); the API keys
+  /// carry no `aud`. A token for another audience is 401 PGRST303 "JWT not in audience".
+  public let audience: String?
+  /// Whether a role exists in the database (nil: cannot tell), asked only for a role that may not
+  /// be assumed: PostgREST answers 401 22023 for a role that does not exist, 403 42501 otherwise.
+  let roleExists: @Sendable (String) -> Bool?
   let now: @Sendable () -> Double
 
   public init(
     keys: ProjectKeys, signer: JWTSigner, rest: any RESTHandling, restPool: PGPool,
     auth: AuthGateway, assumableRoles: Set<String> = ["anon", "authenticated", "service_role"],
-    now: @escaping @Sendable () -> Double
+    audience: String? = "authenticated", now: @escaping @Sendable () -> Double
+  ) {
+    self.init(
+      keys: keys, signer: signer, rest: rest, restPool: restPool, auth: auth,
+      assumableRoles: assumableRoles, audience: audience,
+      roleExists: { role in Router.roleExists(role, in: restPool) }, now: now)
+  }
+
+  init(
+    keys: ProjectKeys, signer: JWTSigner, rest: any RESTHandling, restPool: PGPool,
+    auth: AuthGateway, assumableRoles: Set<String>, audience: String?,
+    roleExists: @escaping @Sendable (String) -> Bool?, now: @escaping @Sendable () -> Double
   ) {
     self.keys = keys
     self.signer = signer
@@ -28,6 +45,8 @@ public struct Router: Sendable {
     self.restPool = restPool
     self.auth = auth
     self.assumableRoles = assumableRoles
+    self.audience = audience
+    self.roleExists = roleExists
     self.now = now
   }
 
@@ -80,13 +99,15 @@ public struct Router: Sendable {
     var claims = keyClaims
     if let header = request.headers["Authorization"], let token = Self.bearerToken(header) {
       do {
-        claims = try signer.verify(token, now: now())
+        claims = try signer.verify(token, now: now(), audience: audience)
       } catch {
         return .failure(error)
       }
     }
     let role = claims["role"]?.stringValue ?? "anon"
-    guard assumableRoles.contains(role) else { return .failure(.roleNotAssumable(role)) }
+    guard assumableRoles.contains(role) else {
+      return .failure(roleExists(role) == false ? .unknownRole(role) : .roleNotAssumable(role))
+    }
     return .success(RequestAuth(role: role, claims: claims, isAnonymous: role == "anon"))
   }
 
@@ -97,6 +118,15 @@ public struct Router: Sendable {
       return nil
     }
     return String(trimmed.dropFirst(6)).trimmingSpaces
+  }
+
+  /// Looks `role` up in `pg_roles`; nil when the database cannot be asked.
+  static func roleExists(_ role: String, in pool: PGPool) -> Bool? {
+    try? pool.withConnection { connection in
+      try connection.execute(
+        "select 1 from pg_catalog.pg_roles where rolname = $1", [role]
+      ).rows.isEmpty == false
+    }
   }
 
   static func matches(_ path: String, prefix: String) -> Bool {

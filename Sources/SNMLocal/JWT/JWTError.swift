@@ -22,6 +22,8 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
   case wrongAudience
   /// The `role` claim names a role the gateway may not switch to.
   case roleNotAssumable(String)
+  /// The `role` claim names a role that does not exist (PostgREST: 401 22023).
+  case unknownRole(String)
 
   /// PostgREST's error code: PGRST301 for decoding and signature problems, PGRST303 for claims.
   public var postgrestCode: String {
@@ -29,6 +31,7 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
     case .empty, .malformed, .unsupportedAlgorithm, .badSignature: "PGRST301"
     case .expired, .notYetValid, .issuedInFuture, .wrongAudience: "PGRST303"
     case .roleNotAssumable: "42501"
+    case .unknownRole: "22023"
     }
   }
 
@@ -44,6 +47,7 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
     case .issuedInFuture: "JWT issued at future"
     case .wrongAudience: "JWT not in audience"
     case .roleNotAssumable(let role): "permission denied to set role \"\(role)\""
+    case .unknownRole(let role): "role \"\(role)\" does not exist"
     }
   }
 
