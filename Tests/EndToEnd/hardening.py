@@ -1,0 +1,86 @@
+"""Helpers for the reliability and security tests (test_security_*, test_faults*, test_http_abuse,
+test_load): tokens signed with a project's secret, raw sockets, and the project's processes."""
+import base64
+import hashlib
+import hmac
+import json
+import os
+import pathlib
+import socket
+import time
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def jwt_secret(project):
+    """The project's JWT secret (data dir `jwt-secret`, 0600)."""
+    return (pathlib.Path(project.data_dir) / "jwt-secret").read_bytes()
+
+
+def mint(secret, claims, header=None, alg="HS256"):
+    """A JWT over `claims`; HS256 with `secret`, or `alg` none / anything with an empty signature."""
+    header = header or {"alg": alg, "typ": "JWT"}
+    signing_input = b64url(json.dumps(header).encode()) + "." + b64url(json.dumps(claims).encode())
+    if alg != "HS256":
+        return signing_input + "."
+    signature = hmac.new(secret, signing_input.encode(), hashlib.sha256).digest()
+    return signing_input + "." + b64url(signature)
+
+
+def user_claims(user_id, **extra):
+    """Claims as the Auth gateway issues them for `user_id`, valid for an hour."""
+    now = int(time.time())
+    claims = {"aud": "authenticated", "exp": now + 3600, "iat": now, "sub": user_id,
+              "role": "authenticated", "aal": "aal1", "is_anonymous": False}
+    claims.update(extra)
+    return claims
+
+
+def exchange(port, data, read_timeout=5.0):
+    """Sends raw bytes, returns what the server answers until it closes or goes quiet."""
+    with socket.create_connection(("127.0.0.1", port), timeout=read_timeout) as connection:
+        connection.sendall(data)
+        chunks = []
+        try:
+            while True:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except (socket.timeout, ConnectionResetError):
+            pass
+        return b"".join(chunks)
+
+
+def status_of(raw):
+    """The status code of a raw HTTP/1.1 answer, or None."""
+    return int(raw.split(b" ", 2)[1]) if raw.startswith(b"HTTP/1.1 ") else None
+
+
+def gateway_pid(project):
+    """The pid of the project's `snm local serve` process (from `snm local status`)."""
+    from conftest import run_snm
+    status = json.loads(run_snm("local", "status", "--dir", project.data_dir, "--json").stdout)
+    return status.get("gateway_pid")
+
+
+def postmaster_pid(project):
+    """The pid of the project's Postgres postmaster (first line of postmaster.pid)."""
+    from conftest import run_snm
+    status = json.loads(run_snm("local", "status", "--dir", project.data_dir, "--json").stdout)
+    pid_file = pathlib.Path(status["cluster_dir"]) / "data" / "postmaster.pid"
+    try:
+        return int(pid_file.read_text().split("\n", 1)[0])
+    except (OSError, ValueError):
+        return None
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()[0] != "Z"

@@ -1,0 +1,126 @@
+"""Tokens the REST gateway must refuse, answered as PostgREST answers them: 401 with PGRST301
+(cannot decode / wrong signature) or PGRST303 (claims), `WWW-Authenticate: Bearer error=...`, and
+nothing read or written. A role the token may not assume: 403 42501 when the role exists, 401 22023
+when it does not (PostgREST 13)."""
+import time
+
+import httpx
+import pytest
+
+from hardening import jwt_secret, mint, user_claims
+
+ALICE = "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b"
+OTHER_SECRET = b"not-the-project-secret-but-just-as-long-0123456789"
+
+
+def refusals(secret):
+    """(name, token, status, code, message) for every kind of bad token."""
+    now = int(time.time())
+    service = {"iss": "supabase", "role": "service_role", "iat": now, "exp": now + 3600}
+    return [
+        ("alg none", mint(secret, service, alg="none"), 401, "PGRST301",
+         "Wrong or unsupported encoding algorithm"),
+        ("alg None with a valid HS256 signature",
+         mint(secret, service, header={"alg": "None", "typ": "JWT"}), 401, "PGRST301",
+         "Wrong or unsupported encoding algorithm"),
+        ("alg RS256", mint(secret, service, header={"alg": "RS256", "typ": "JWT"}), 401,
+         "PGRST301", "Wrong or unsupported encoding algorithm"),
+        ("signed with another secret", mint(OTHER_SECRET, user_claims(ALICE)), 401, "PGRST301",
+         "JWT cryptographic operation failed"),
+        ("payload changed after signing",
+         swap_payload(mint(secret, user_claims(ALICE)), service), 401, "PGRST301",
+         "JWT cryptographic operation failed"),
+        ("expired a second ago", mint(secret, user_claims(ALICE, exp=now - 1)), 401, "PGRST303",
+         "JWT expired"),
+        ("expired long ago", mint(secret, user_claims(ALICE, exp=1)), 401, "PGRST303",
+         "JWT expired"),
+        ("not valid before tomorrow", mint(secret, user_claims(ALICE, nbf=now + 86400)), 401,
+         "PGRST303", "JWT not yet valid"),
+        ("issued tomorrow", mint(secret, user_claims(ALICE, iat=now + 86400)), 401, "PGRST303",
+         "JWT issued at future"),
+        ("wrong aud", mint(secret, user_claims(ALICE, aud="someone-else")), 401, "PGRST303",
+         "JWT not in audience"),
+        ("wrong aud list", mint(secret, user_claims(ALICE, aud=["a", "b"])), 401, "PGRST303",
+         "JWT not in audience"),
+        ("two parts", "abc.def", 401, "PGRST301", "Expected 3 parts in JWT; got 2"),
+        ("role postgres", mint(secret, user_claims(ALICE, role="postgres")), 403, "42501",
+         'permission denied to set role "postgres"'),
+        ("role authenticator", mint(secret, user_claims(ALICE, role="authenticator")), 403, "42501",
+         'permission denied to set role "authenticator"'),
+        ("role that does not exist", mint(secret, user_claims(ALICE, role="superhero")), 401,
+         "22023", 'role "superhero" does not exist'),
+    ]
+
+
+def swap_payload(token, claims):
+    import base64
+    import json
+    header, _payload, signature = token.split(".")
+    payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
+    return f"{header}.{payload}.{signature}"
+
+
+@pytest.fixture(scope="module")
+def http():
+    with httpx.Client(timeout=30) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def bad_tokens(project):
+    return refusals(jwt_secret(project))
+
+
+def test_bad_tokens_read_nothing(project, bad_tokens, http):
+    for name, token, status, code, message in bad_tokens:
+        response = http.get(f"{project.rest_url}/walk_request?select=*",
+                             headers=project.headers(token=token))
+        assert response.status_code == status, (name, response.text)
+        body = response.json()
+        assert body["code"] == code and body["message"] == message, (name, body)
+        assert set(body) == {"code", "details", "hint", "message"}, name
+        if status == 401:
+            challenge = response.headers.get("www-authenticate", "")
+            assert challenge.startswith("Bearer"), (name, response.headers)
+            if code.startswith("PGRST"):
+                assert challenge == (f'Bearer error="invalid_token", '
+                                     f'error_description="{message.replace(chr(34), chr(39))}"')
+        assert token not in response.text, f"{name}: the token is echoed back"
+
+
+def test_bad_tokens_write_nothing(project, bad_tokens, http):
+    service = project.headers(key=project.service_role_key)
+    before = http.get(f"{project.rest_url}/dog_profile?select=id", headers=service).json()
+    for name, token, status, _code, _message in bad_tokens:
+        headers = {**project.headers(token=token), "Prefer": "return=representation"}
+        attempts = [
+            http.post(f"{project.rest_url}/dog_profile", headers=headers,
+                       json={"owner": ALICE, "name": "Forged"}),
+            http.patch(f"{project.rest_url}/dog_profile?id=eq.1", headers=headers,
+                        json={"name": "Forged"}),
+            http.delete(f"{project.rest_url}/dog_profile?id=eq.2", headers=headers),
+            http.post(f"{project.rest_url}/rpc/dogs_of", headers=headers, json={"owner": ALICE}),
+        ]
+        for attempt in attempts:
+            assert attempt.status_code == status, (name, attempt.request.method, attempt.text)
+    after = http.get(f"{project.rest_url}/dog_profile?select=id,name", headers=service).json()
+    assert [row["id"] for row in after] == [row["id"] for row in before]
+    assert "Forged" not in {row["name"] for row in after}
+
+
+def test_a_good_token_still_works(project, http):
+    """The control: the same claims, correctly signed, read Alice's walk requests."""
+    token = mint(jwt_secret(project), user_claims(ALICE))
+    response = http.get(f"{project.rest_url}/walk_request?select=id&order=id",
+                         headers=project.headers(token=token))
+    assert response.status_code == 200 and response.json() == [{"id": 1}, {"id": 2}]
+
+
+def test_the_apikey_header_cannot_be_forged_either(project, http):
+    now = int(time.time())
+    forged = mint(OTHER_SECRET, {"role": "service_role", "iat": now, "exp": now + 60})
+    response = http.get(f"{project.rest_url}/walk_request",
+                         headers={"apikey": forged, "Authorization": f"Bearer {forged}"})
+    assert response.status_code == 401 and response.json()["message"] == "Invalid API key"
+    auth = http.get(f"{project.auth_url}/user", headers={"apikey": forged})
+    assert auth.status_code == 401
