@@ -30,6 +30,7 @@ enum JUnitReport {
   static func testcase(_ result: ScriptResult) -> String {
     let url = URL(fileURLWithPath: result.path)
     var directory = (result.path as NSString).deletingLastPathComponent
+    while directory.hasPrefix("/") { directory.removeFirst() }
     if directory.isEmpty { directory = "." }
     let attributes =
       "classname=\"\(escape(directory.replacingOccurrences(of: "/", with: ".")))\" "
