@@ -338,3 +338,20 @@ def test_a_smoke_script_runs_on_its_own(project, tmp_path):
 def test_snm_check_passes_the_smoke_scripts():
     result = run_in_root("check", SMOKE, env={"NO_COLOR": "1"})
     assert (result.returncode, result.stdout) == (0, "checked 5 files: no errors\n")
+
+
+def test_each_test_file_has_its_own_variables_and_session(project, tmp_path):
+    """a.snm signs in and binds $x; b.snm (run after it, and beside it with --jobs) is still
+    signed out; c.snm cannot see $x."""
+    files = tmp_path / "isolated"
+    files.mkdir()
+    (files / "a.snm").write_text("login\nexpect $session.role == 'authenticated'\nlet x = 1\n")
+    (files / "b.snm").write_text("expect $session.role == 'anon'\nexpect $session.user_id == null\n")
+    (files / "c.snm").write_text("echo '$x'\n")
+    env = snm_env(project, tmp_path)
+    for jobs in ("1", "3"):
+        result = run_snm("test", "--jobs", jobs, str(files), env=env)
+        assert result.returncode == 2, transcript(result)
+        lines = result.stdout.splitlines()
+        assert lines[:3] == [f"PASS  {files}/a.snm", f"PASS  {files}/b.snm", f"FAIL  {files}/c.snm"]
+        assert "undefined variable '$x'" in result.stdout
