@@ -15,7 +15,11 @@ extension Shell {
     while true {
       if reader.isInteractive { await updateSignedInName() }
       let prompt = reader.isInteractive ? promptText(continuing: !buffer.isEmpty) : ""
-      let input = await Self.read(reader, prompt: prompt, pending: buffer.pending)
+      let input: LineInput
+      switch await read(reader, prompt: prompt, pending: buffer.pending) {
+      case .input(let line): input = line
+      case .signalled(let signal): return signal == SIGTERM ? .terminated : .interrupted
+      }
       switch input {
       case .end:
         if !buffer.isEmpty {
@@ -65,24 +69,31 @@ extension Shell {
     signedIn.withLock { $0 } ?? "anon"
   }
 
+  /// What one read at the prompt gave.
+  enum PromptRead: Sendable, Equatable {
+    /// The reader's answer.
+    case input(LineInput)
+    /// A signal that ends the loop came first: SIGTERM, or SIGINT when reading a pipe.
+    case signalled(Int32)
+  }
+
   /// Reads one line on a thread of its own (the editor blocks).
   ///
-  /// A SIGTERM meanwhile ends snm at once with 143 (libedit hands the terminal back before passing
-  /// the signal on). SIGINT ends it with 130 when reading a pipe; at the prompt Ctrl-C is a key
-  /// (the line is abandoned) and a SIGINT from elsewhere is ignored.
-  static func read(_ reader: any LineReader, prompt: String, pending: String) async -> LineInput {
+  /// A SIGTERM meanwhile ends the loop at once (143); so does SIGINT when reading a pipe (130).
+  /// At the prompt Ctrl-C is a key (the line is abandoned) and a SIGINT from elsewhere is ignored.
+  /// The thread is left blocked then: the process is about to end.
+  func read(_ reader: any LineReader, prompt: String, pending: String) async -> PromptRead {
     let interactive = reader.isInteractive
-    return await InterruptSignals.shared.watch(onSignal: { received in
-      if received == SIGTERM { exit(ExitCode.terminated.rawValue) }
-      if !interactive { exit(ExitCode.interrupted.rawValue) }
+    let once = ResumeOnce<PromptRead>()
+    return await signals.watch(onSignal: { received in
+      if received == SIGTERM || !interactive { once.resume(.signalled(received)) }
     }) {
-      await withCheckedContinuation { continuation in
-        let thread = Thread {
-          continuation.resume(returning: reader.readLine(prompt: prompt, pending: pending))
-        }
-        thread.name = "snm-prompt"
-        thread.start()
+      let thread = Thread {
+        once.resume(.input(reader.readLine(prompt: prompt, pending: pending)))
       }
+      thread.name = "snm-prompt"
+      thread.start()
+      return await withCheckedContinuation { once.attach($0) }
     }
   }
 }

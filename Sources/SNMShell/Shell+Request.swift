@@ -87,22 +87,32 @@ extension Shell {
 
   /// Sends the builder's request in a task of its own; a signal cancels it and returns at once,
   /// whether or not the transfer has stopped yet.
+  /// The watcher is in place before the request starts, so a signal can never find the request
+  /// under way and nobody watching it.
   func send(_ builder: SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>) async -> RequestOutcome {
     let once = ResumeOnce<RequestOutcome>()
-    let task = Task { [self] in
-      do {
-        let response = try await withSession { try await builder.request() }
-        once.resume(.done(response))
-      } catch {
-        once.resume(.failed(error))
-      }
-    }
-    return await InterruptSignals.shared.watch(onSignal: { signal in
+    let transfer = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+    return await signals.watch(onSignal: { signal in
       // Hand the prompt back first; stopping the transfer may take the network thread a moment.
       once.resume(.interrupted(signal))
-      task.cancel()
+      transfer.withLock { transfer in
+        transfer.cancelled = true
+        transfer.task?.cancel()
+      }
     }) {
-      await withCheckedContinuation { once.attach($0) }
+      let task = Task { [self] in
+        do {
+          let response = try await withSession { try await builder.request() }
+          once.resume(.done(response))
+        } catch {
+          once.resume(.failed(error))
+        }
+      }
+      transfer.withLock { transfer in
+        transfer.task = task
+        if transfer.cancelled { task.cancel() }
+      }
+      return await withCheckedContinuation { once.attach($0) }
     }
   }
 

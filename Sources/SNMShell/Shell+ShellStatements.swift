@@ -91,7 +91,9 @@ extension Shell {
     ResultRenderer(format: settings.format, style: style).render(
       value, defaultColumn: defaultColumn, total: total, to: buffer)
     let text = buffer.captured
-    if interactive && Pager.isNeeded(for: text), await Pager.show(text) { return }
+    if interactive && Pager.isNeeded(for: text), await Pager.show(text, signals: signals) {
+      return
+    }
     output.write(text)
     output.flush()
   }

@@ -35,6 +35,8 @@ public final class Shell: Sendable {
   public let catalog: SchemaCatalog
   /// Values bound by `--var` (and, in scripts, `let`).
   let variables: Mutex<[String: JSONValue]>
+  /// Where SIGINT and SIGTERM come from: `InterruptSignals.shared`, or a test's own source.
+  let signals: InterruptSignals
 
   /// What the statements so far have left behind.
   struct RunState {
@@ -51,9 +53,11 @@ public final class Shell: Sendable {
     project: ProjectSelection, options: CommandLineOptions,
     output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError,
     sessions: SessionManager = .shared, auth: (any AuthManageable)? = nil,
-    provider: SNMNetworkProvider? = nil, catalog: SchemaCatalog = SchemaCatalog()
+    provider: SNMNetworkProvider? = nil, catalog: SchemaCatalog = SchemaCatalog(),
+    signals: InterruptSignals = .shared
   ) {
     self.project = project
+    self.signals = signals
     self.provider =
       provider
       ?? SNMNetworkProvider(

@@ -27,8 +27,9 @@ enum Pager {
     return false
   }
 
-  /// Runs the pager on `text` and waits for it; returns false when it could not start.
-  static func show(_ text: String) async -> Bool {
+  /// Runs the pager on `text` and waits for it, while SIGINT and SIGTERM from `signals` go to the
+  /// pager alone; returns false when it could not start.
+  static func show(_ text: String, signals: InterruptSignals = .shared) async -> Bool {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command()]
@@ -39,7 +40,7 @@ enum Pager {
     } catch {
       return false
     }
-    return await InterruptSignals.shared.watch(onSignal: { _ in }) {
+    return await signals.watch(onSignal: { _ in }) {
       let writer = input.fileHandleForWriting
       // The pager may quit before reading everything (`q`): a broken pipe is not an error.
       signal(SIGPIPE, SIG_IGN)

@@ -14,12 +14,16 @@ private let signalPipeWriteEnd = Atomic<Int32>(-1)
 /// ```
 /// The handler only writes the signal number to a pipe (async-signal-safe); a dedicated thread reads
 /// it and calls every watcher, outermost first (so `snm test` knows to start no more files before
-/// the requests in flight give up; a request and the script around it both stop). With no watcher, SIGINT and SIGTERM
-/// end the process with 130 and 143, as they would by default. Handlers use `SA_RESTART`, so no
-/// other system call sees `EINTR`.
+/// the requests in flight give up; a request and the script around it both stop). With no
+/// watcher, SIGINT and SIGTERM end the process with 130 and 143, as they would by default.
+/// Handlers use `SA_RESTART`, so no other system call sees `EINTR`.
+///
+/// A `Shell` (and a `TestRunner`) watches the source it was given, `shared` unless a test gives it
+/// one of its own (`InterruptSignals()`): such a source only hears `simulate`, reaches only its own
+/// watchers, and drops a signal nobody watches instead of ending the process.
 public final class InterruptSignals: Sendable {
   /// The process-wide instance (signals are process-wide).
-  public static let shared = InterruptSignals()
+  public static let shared = InterruptSignals(processWide: true)
 
   private struct State {
     var installed = false
@@ -28,11 +32,23 @@ public final class InterruptSignals: Sendable {
   }
 
   private let state = Mutex(State())
+  /// Whether this is `shared`: the only source the real signals reach, and the only one that
+  /// may end the process.
+  private let processWide: Bool
 
-  private init() {}
+  private init(processWide: Bool) {
+    self.processWide = processWide
+  }
 
-  /// Installs the handlers and starts the reading thread; later calls do nothing.
+  /// A source of its own, for tests: fed only by `simulate`, never ending the process.
+  convenience init() {
+    self.init(processWide: false)
+  }
+
+  /// Installs the handlers and starts the reading thread (on `shared`; other sources hear no real
+  /// signals); later calls do nothing.
   public func install() {
+    guard processWide else { return }
     let first = state.withLock { state in
       defer { state.installed = true }
       return !state.installed
@@ -81,17 +97,29 @@ public final class InterruptSignals: Sendable {
     }
   }
 
-  /// Acts as if `signal` had arrived: for unit tests of what the watchers do.
-  func simulate(_ signal: Int32) {
+  /// Acts as if `signal` had arrived: for unit tests of what the watchers do. Returns how many
+  /// watchers heard it (none: a test's own source drops it).
+  @discardableResult
+  func simulate(_ signal: Int32) -> Int {
     deliver(signal)
   }
 
-  private func deliver(_ signal: Int32) {
+  /// How many watchers are watching now.
+  var watcherCount: Int {
+    state.withLock { $0.watchers.count }
+  }
+
+  @discardableResult
+  private func deliver(_ signal: Int32) -> Int {
     let handlers = state.withLock { $0.watchers.map(\.handler) }
     guard !handlers.isEmpty else {
-      exit(signal == SIGTERM ? ExitCode.terminated.rawValue : ExitCode.interrupted.rawValue)
+      if processWide {
+        exit(signal == SIGTERM ? ExitCode.terminated.rawValue : ExitCode.interrupted.rawValue)
+      }
+      return 0
     }
     for handler in handlers { handler(signal) }
+    return handlers.count
   }
 }
 

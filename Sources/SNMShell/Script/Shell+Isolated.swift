@@ -10,9 +10,11 @@ extension Shell {
   /// let shell = Shell.isolated(project: project, options: options, provider: provider,
   ///   sessionDirectory: "/tmp/snm-test-1", output: OutputWriter(), errors: OutputWriter())
   /// ```
+  /// `signals` is where its SIGINT and SIGTERM come from (the test runner's).
   public static func isolated(
     project: ProjectSelection, options: CommandLineOptions, provider: SNMNetworkProvider,
-    sessionDirectory: String, output: OutputWriter, errors: OutputWriter
+    sessionDirectory: String, output: OutputWriter, errors: OutputWriter,
+    signals: InterruptSignals = .shared
   ) -> Shell {
     let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
     let sessions = SessionManager(
@@ -24,7 +26,7 @@ extension Shell {
       })
     return Shell(
       project: project, options: options, output: output, errors: errors, sessions: sessions,
-      auth: auth, provider: provider)
+      auth: auth, provider: provider, signals: signals)
   }
 
   /// Runs `body` (the script files, `-c`, standard input) so that SIGINT or SIGTERM stops it at
@@ -34,7 +36,7 @@ extension Shell {
     -> ExitCode
   {
     let task = Task { await body() }
-    return await InterruptSignals.shared.watch(onSignal: { [self] signal in
+    return await signals.watch(onSignal: { [self] signal in
       interrupt(signal)
       task.cancel()
     }) {

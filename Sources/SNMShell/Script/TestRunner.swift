@@ -18,6 +18,8 @@ public final class TestRunner: Sendable {
   let output: OutputWriter
   let errors: OutputWriter
   let provider: SNMNetworkProvider
+  /// Where SIGINT and SIGTERM come from: `InterruptSignals.shared`, or a test's own source.
+  let signals: InterruptSignals
   let running = Mutex(Running())
 
   struct Running {
@@ -28,12 +30,13 @@ public final class TestRunner: Sendable {
 
   public init(
     project: ProjectSelection, line: TestCommandLine, output: OutputWriter = .standardOutput,
-    errors: OutputWriter = .standardError
+    errors: OutputWriter = .standardError, signals: InterruptSignals = .shared
   ) {
     self.project = project
     self.line = line
     self.output = output
     self.errors = errors
+    self.signals = signals
     self.provider = SNMNetworkProvider(
       configuration: .init(apiKey: project.key, timeout: line.options.timeout ?? 30))
   }
@@ -43,7 +46,7 @@ public final class TestRunner: Sendable {
   public func run() async throws(UsageError) -> ExitCode {
     let files = try ScriptFiles.collect(line.paths)
     let started = ContinuousClock.now
-    let results = await InterruptSignals.shared.watch(onSignal: { [self] signal in
+    let results = await signals.watch(onSignal: { [self] signal in
       stop(signal)
     }) {
       await runAll(files)
@@ -104,7 +107,7 @@ public final class TestRunner: Sendable {
     options.noColor = true
     let shell = Shell.isolated(
       project: project, options: options, provider: provider, sessionDirectory: directory,
-      output: out, errors: err)
+      output: out, errors: err, signals: signals)
     let signal = running.withLock { running in
       running.shells[index] = shell
       return running.signal
