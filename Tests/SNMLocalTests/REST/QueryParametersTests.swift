@@ -44,3 +44,18 @@ import Testing
     }
   }
 }
+
+@Suite struct RESTResourceTests {
+  @Test func paths() throws {
+    #expect(try RESTResource.parse(path: "/rest/v1") == .root)
+    #expect(try RESTResource.parse(path: "/rest/v1/") == .root)
+    #expect(try RESTResource.parse(path: "/rest/v1/user_info") == .relation("user_info"))
+    #expect(try RESTResource.parse(path: "/rest/v1/user_info/") == .relation("user_info"))
+    #expect(try RESTResource.parse(path: "/rest/v1/Order%20Items") == .relation("Order Items"))
+    #expect(try RESTResource.parse(path: "/rest/v1/rpc/nearby_dogs") == .routine("nearby_dogs"))
+    #expect(try RESTResource.parse(path: "/rest/v1/rpc") == .relation("rpc"))
+    for bad in ["/rest/v1/a/b", "/rest/v1/rpc/a/b", "/rest/v1//x", "/rest/v1x"] {
+      #expect(throws: RESTError.self, "\(bad)") { try RESTResource.parse(path: bad) }
+    }
+  }
+}

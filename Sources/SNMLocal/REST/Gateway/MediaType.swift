@@ -41,6 +41,11 @@ enum MediaType: Sendable, Equatable {
     guard let accept, !accept.trimmingCharacters(in: " \t").isEmpty else {
       return root ? .openAPI : .json
     }
+    switch accept {
+    case "application/json", "*/*": return root ? .openAPI : .json
+    case "application/vnd.pgrst.object+json" where !root: return .object(stripNulls: false)
+    default: break
+    }
     var ranges: [(type: String, params: [String: String], quality: Double, order: Int)] = []
     for (order, item) in accept.split(separator: ",").enumerated() {
       let pieces = item.split(separator: ";").map { $0.trimmingCharacters(in: " \t") }

@@ -12,15 +12,22 @@ enum RESTResource: Sendable, Equatable {
   /// Throws 404 PGRST125 for deeper paths (`/rest/v1/a/b`).
   static func parse(path: String) throws(RESTError) -> RESTResource {
     var rest = Substring(path)
-    if rest.hasPrefix("/rest/v1") { rest = rest.dropFirst("/rest/v1".count) }
-    let segments = rest.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-      .map { PercentDecoding.decode($0, plusIsSpace: false) }
-    switch segments.count {
-    case 0: return .root
-    case 1: return segments[0].isEmpty ? .root : .relation(segments[0])
-    case 2 where segments[0] == "rpc" && !segments[1].isEmpty: return .routine(segments[1])
-    case 2 where segments[1].isEmpty && !segments[0].isEmpty: return .relation(segments[0])
-    default: throw RESTError.invalidResourcePath
+    if rest.utf8.starts(with: "/rest/v1".utf8) { rest = rest.dropFirst(8) }
+    guard rest.utf8.first == UInt8(ascii: "/") else {
+      if rest.isEmpty { return .root }
+      throw RESTError.invalidResourcePath
     }
+    let body = rest.dropFirst()
+    guard let slash = body.utf8.firstIndex(of: UInt8(ascii: "/")) else {
+      return body.isEmpty ? .root : .relation(PercentDecoding.decode(body, plusIsSpace: false))
+    }
+    let first = body[..<slash]
+    let second = body[body.index(after: slash)...]
+    if second.utf8.contains(UInt8(ascii: "/")) || first.isEmpty {
+      throw RESTError.invalidResourcePath
+    }
+    if second.isEmpty { return .relation(PercentDecoding.decode(first, plusIsSpace: false)) }
+    guard first == "rpc" else { throw RESTError.invalidResourcePath }
+    return .routine(PercentDecoding.decode(second, plusIsSpace: false))
   }
 }

@@ -14,7 +14,7 @@ enum FilterParser {
 
   /// Parses a whole filter value (the right side of `col=...`).
   static func parse(_ text: String) throws(RESTError) -> OperatorExpression {
-    var cursor = ParseCursor(text, source: "failed to parse filter (\(text))")
+    var cursor = ParseCursor(text, what: "filter")
     let expression = try operatorExpression(&cursor, context: .topLevel)
     if !cursor.isAtEnd {
       throw cursor.failure(expecting: "end of input")

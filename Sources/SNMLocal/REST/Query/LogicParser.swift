@@ -8,7 +8,7 @@ enum LogicParser {
   static func parse(
     conjunction: LogicTree.Conjunction, negated: Bool, _ text: String
   ) throws(RESTError) -> LogicTree {
-    var cursor = ParseCursor(text, source: "failed to parse logic tree (\(text))")
+    var cursor = ParseCursor(text, what: "logic tree")
     let children = try groupBody(&cursor)
     if !cursor.isAtEnd {
       throw cursor.failure(expecting: "end of input")

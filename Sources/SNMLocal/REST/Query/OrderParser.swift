@@ -4,7 +4,7 @@
 ///     try OrderParser.parse("name.desc.nullslast,id")
 enum OrderParser {
   static func parse(_ text: String) throws(RESTError) -> [OrderTerm] {
-    var cursor = ParseCursor(text, source: "failed to parse order (\(text))")
+    var cursor = ParseCursor(text, what: "order")
     var terms: [OrderTerm] = []
     repeat {
       terms.append(try term(&cursor))

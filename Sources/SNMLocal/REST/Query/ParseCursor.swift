@@ -8,12 +8,18 @@ struct ParseCursor {
   let bytes: [UInt8]
   /// A byte offset into `bytes`, always at a scalar boundary.
   var position = 0
-  /// How PostgREST names the input in its message, e.g. `failed to parse order (x)`.
-  let source: String
+  /// What PostgREST calls the input in its message: `filter`, `select parameter`, `order`.
+  let what: StaticString
 
-  init(_ text: String, source: String) {
+  init(_ text: String, what: StaticString) {
     self.bytes = Array(text.utf8)
-    self.source = source
+    self.what = what
+  }
+
+  /// How PostgREST names the input in its message, e.g. `failed to parse order (x)`; built only
+  /// for an error.
+  var source: String {
+    "failed to parse \(what) (\(String(decoding: bytes, as: UTF8.self)))"
   }
 
   var isAtEnd: Bool { position >= bytes.count }

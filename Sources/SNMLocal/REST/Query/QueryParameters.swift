@@ -54,10 +54,12 @@ struct QueryParameters: Sendable {
         }
         continue
       }
-      let lastSegment = key.split(separator: ".", omittingEmptySubsequences: false).last ?? ""
-      if reservedEmbeddable.contains(String(lastSegment)) {
-        try query.addReserved(key: key, last: String(lastSegment), value: value)
-      } else if key.contains(".") || hasOperator(value) {
+      let lastSegment =
+        key.utf8.lastIndex(of: UInt8(ascii: ".")).map { String(key[key.index(after: $0)...]) }
+        ?? key
+      if reservedEmbeddable.contains(lastSegment) {
+        try query.addReserved(key: key, last: lastSegment, value: value)
+      } else if key.utf8.contains(UInt8(ascii: ".")) || hasOperator(value) {
         let (path, field) = try treePath(key)
         query.filters.append(
           (path, Filter(field: field, expression: try FilterParser.parse(value))))
@@ -97,7 +99,7 @@ struct QueryParameters: Sendable {
       ranges[path] = range
     default:
       // `[embed.][not.]or`: "not" may appear anywhere in the path and negates the tree.
-      var cursor = ParseCursor(key, source: "failed to parse logic path (\(key))")
+      var cursor = ParseCursor(key, what: "logic path")
       var segments: [String] = []
       repeat {
         segments.append(try cursor.fieldName())
@@ -122,7 +124,7 @@ struct QueryParameters: Sendable {
     {
       return ([], FieldPath(name: key))
     }
-    var cursor = ParseCursor(key, source: "failed to parse tree path (\(key))")
+    var cursor = ParseCursor(key, what: "tree path")
     var names: [String] = []
     repeat {
       names.append(try cursor.fieldName())
@@ -137,7 +139,8 @@ struct QueryParameters: Sendable {
 
   /// `a,"b c",d` (PostgREST's `pColumns`).
   static func names(_ text: String, parameter: String) throws(RESTError) -> [String] {
-    var cursor = ParseCursor(text, source: "failed to parse \(parameter) parameter (\(text))")
+    var cursor = ParseCursor(
+      text, what: parameter == "columns" ? "columns parameter" : "on_conflict parameter")
     var names: [String] = []
     repeat {
       cursor.skipSpace()
@@ -150,21 +153,25 @@ struct QueryParameters: Sendable {
 
   /// Whether a value starts with an operator (`not.x`, `is.`, `in.`, `eq.`, `fts(`...).
   static func hasOperator(_ value: String) -> Bool {
-    let parts = value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let first = String(parts[0])
-    if parts.count > 1 {
-      if first == "not" || first == "is" || first == "in" || first == "isdistinct" { return true }
-      if ComparisonOperator(rawValue: first) != nil || TextSearchOperator(rawValue: first) != nil {
-        return true
+    let utf8 = value.utf8
+    guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")) else {
+      // `fts(config)` without a value still names an operator.
+      if let paren = utf8.firstIndex(of: UInt8(ascii: "(")) {
+        return TextSearchOperator(rawValue: String(value[..<paren])) != nil
       }
-      // `like(any).`, `fts(english).`
-      if let paren = first.firstIndex(of: "("), first.hasSuffix(")") {
-        let name = String(first[..<paren])
-        return ComparisonOperator(rawValue: name) != nil
-          || TextSearchOperator(rawValue: name) != nil
-      }
+      return false
     }
-    if let paren = value.firstIndex(of: "(") {
+    let first = String(value[..<dot])
+    if first == "not" || first == "is" || first == "in" || first == "isdistinct" { return true }
+    if ComparisonOperator(rawValue: first) != nil || TextSearchOperator(rawValue: first) != nil {
+      return true
+    }
+    // `like(any).`, `fts(english).`
+    if let paren = first.utf8.firstIndex(of: UInt8(ascii: "(")), first.hasSuffix(")") {
+      let name = String(first[..<paren])
+      return ComparisonOperator(rawValue: name) != nil || TextSearchOperator(rawValue: name) != nil
+    }
+    if let paren = utf8.firstIndex(of: UInt8(ascii: "(")) {
       return TextSearchOperator(rawValue: String(value[..<paren])) != nil
     }
     return false

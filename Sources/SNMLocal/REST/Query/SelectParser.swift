@@ -7,7 +7,7 @@
 /// `...name[!hint](items)`. Throws PGRST100 with PostgREST's message shape.
 enum SelectParser {
   static func parse(_ text: String) throws(RESTError) -> [SelectItem] {
-    var cursor = ParseCursor(text, source: "failed to parse select parameter (\(text))")
+    var cursor = ParseCursor(text, what: "select parameter")
     let items = try forest(&cursor, nested: false)
     if !cursor.isAtEnd {
       throw cursor.failure(expecting: "\",\" or end of input")
