@@ -59,3 +59,40 @@ import Testing
     }
   }
 }
+
+@Suite struct RangeRulesTests {
+  @Test func intersectionsAndCaps() throws {
+    let both = try RangeRules.effective(
+      header: "0-9", query: .init(offset: 5, limit: 10), maxRows: 1000)
+    #expect(both == .init(offset: 5, limit: 5))
+    #expect(
+      try RangeRules.effective(header: "10-", query: nil, maxRows: 1000)
+        == .init(offset: 10, limit: 1000))
+    #expect(try RangeRules.effective(header: "junk", query: nil, maxRows: nil) == nil)
+    #expect(
+      try RangeRules.effective(header: nil, query: .init(offset: 0, limit: 0), maxRows: 1000)
+        == .init(offset: 0, limit: 0))
+    let huge = try RangeRules.effective(
+      header: "9007199254740991-", query: .init(offset: 9_007_199_254_740_991, limit: nil),
+      maxRows: 1000)
+    #expect(huge?.offset == 9_007_199_254_740_991)
+    #expect(
+      try RangeRules.effective(header: "99999999999999999999-", query: nil, maxRows: nil) == nil)
+    #expect(throws: RESTError.self) {
+      try RangeRules.effective(header: "5-2", query: nil, maxRows: nil)
+    }
+    #expect(throws: RESTError.self) { try QueryParameters.parse("offset=99999999999999999") }
+  }
+
+  @Test func contentRangeAndStatus() throws {
+    #expect(RangeRules.contentRange(offset: 0, pageTotal: 3, total: nil) == "0-2/*")
+    #expect(RangeRules.contentRange(offset: 0, pageTotal: 0, total: nil) == "*/*")
+    #expect(RangeRules.contentRange(offset: 0, pageTotal: 0, total: 0) == "*/0")
+    #expect(RangeRules.contentRange(offset: 5, pageTotal: 0, total: 5) == "*/5")
+    #expect(RangeRules.contentRange(offset: 1, pageTotal: 2, total: 4) == "1-2/4")
+    #expect(try RangeRules.status(offset: 0, pageTotal: 4, total: 4) == 200)
+    #expect(try RangeRules.status(offset: 0, pageTotal: 2, total: 4) == 206)
+    #expect(try RangeRules.status(offset: 0, pageTotal: 2, total: nil) == 200)
+    #expect(throws: RESTError.self) { try RangeRules.status(offset: 9, pageTotal: 0, total: 4) }
+  }
+}

@@ -110,3 +110,18 @@ import Testing
     }
   }
 }
+
+@Suite struct NestingLimitTests {
+  @Test func deepEmbedsAndTreesAreRefusedNotRecursedInto() {
+    let deepSelect =
+      String(repeating: "a(", count: 5000) + "b" + String(repeating: ")", count: 5000)
+    #expect(throws: RESTError.self) { try SelectParser.parse(deepSelect) }
+    let deepTree =
+      "(" + String(repeating: "and(", count: 5000) + "a.eq.1" + String(repeating: ")", count: 5001)
+    #expect(throws: RESTError.self) {
+      try LogicParser.parse(conjunction: .or, negated: false, deepTree)
+    }
+    let fine = String(repeating: "a(", count: 60) + "b" + String(repeating: ")", count: 60)
+    #expect(throws: Never.self) { try SelectParser.parse(fine) }
+  }
+}

@@ -42,10 +42,11 @@ enum RangeRules {
     let text = header.trimmingCharacters(in: " \t")
     let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(\.isASCIIDigit),
-      parts[1].allSatisfy(\.isASCIIDigit), let lower = Int(parts[0])
+      parts[1].allSatisfy(\.isASCIIDigit), let lower = Int(parts[0]),
+      lower <= QueryParameters.largestRow
     else { return nil }
     if parts[1].isEmpty { return (lower, nil) }
-    guard let upper = Int(parts[1]) else { return nil }
+    guard let upper = Int(parts[1]), upper <= QueryParameters.largestRow else { return nil }
     if lower > upper {
       throw RESTError.invalidRange(
         "The lower boundary must be lower than or equal to the upper boundary in the Range header.")

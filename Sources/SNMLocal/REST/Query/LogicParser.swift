@@ -18,6 +18,8 @@ enum LogicParser {
 
   /// `( tree , tree ... )`.
   private static func groupBody(_ cursor: inout ParseCursor) throws(RESTError) -> [LogicTree] {
+    try cursor.enterNesting()
+    defer { cursor.depth -= 1 }
     cursor.skipSpace()
     try cursor.expect("(")
     cursor.skipSpace()

@@ -8,6 +8,19 @@ struct ParseCursor {
   let bytes: [UInt8]
   /// A byte offset into `bytes`, always at a scalar boundary.
   var position = 0
+  /// How many embeds or groups enclose the position.
+  var depth = 0
+  /// Embeds and `or`/`and` groups nest at most this deep (the parsers recurse).
+  static let maximumDepth = 64
+
+  /// Enters one more level of nesting; PGRST100 past `maximumDepth`.
+  mutating func enterNesting() throws(RESTError) {
+    depth += 1
+    guard depth <= ParseCursor.maximumDepth else {
+      throw failure(details: "nesting deeper than \(ParseCursor.maximumDepth) levels")
+    }
+  }
+
   /// What PostgREST calls the input in its message: `filter`, `select parameter`, `order`.
   let what: StaticString
 

@@ -30,6 +30,10 @@ struct QueryParameters: Sendable {
   /// Parameters without an operator, in order: the arguments of an `rpc` GET.
   var arguments: [(name: String, value: String)] = []
 
+  /// The largest `limit`/`offset` (and `Range` bound) accepted: 2^53 - 1, so range arithmetic
+  /// cannot overflow.
+  static let largestRow = 9_007_199_254_740_991
+
   static let reservedTopLevel: Set<String> = ["select", "columns", "on_conflict"]
   static let reservedEmbeddable: Set<String> = ["order", "limit", "offset", "and", "or"]
 
@@ -77,10 +81,10 @@ struct QueryParameters: Sendable {
       order.append((path, try OrderParser.parse(value)))
     case "limit", "offset":
       let (path, _) = try QueryParameters.treePath(key)
-      guard let number = Int(value.trimmingSpaces()) else {
+      guard let number = Int(value.trimmingSpaces()), number <= QueryParameters.largestRow else {
         throw RESTError.queryParse(
           source: "failed to parse \(last) parameter (\(value))", column: 1,
-          details: "\(last) must be a whole number")
+          details: "\(last) must be a whole number up to \(QueryParameters.largestRow)")
       }
       var range = ranges[path] ?? Range()
       if last == "limit" {

@@ -107,7 +107,9 @@ enum SelectParser {
     guard cursor.consume("(") else {
       throw cursor.failure(expecting: "\"(\"")
     }
+    try cursor.enterNesting()
     let children = try forest(&cursor, nested: true)
+    cursor.depth -= 1
     guard cursor.consume(")") else {
       throw cursor.failure(expecting: "\",\" or \")\"")
     }
