@@ -18,7 +18,9 @@ extension Shell {
       let input: LineInput
       switch await read(reader, prompt: prompt, pending: buffer.pending) {
       case .input(let line): input = line
-      case .signalled(let signal): return signal == SIGTERM ? .terminated : .interrupted
+      case .signalled(let signal):
+        reader.abandonLine()
+        return signal == SIGTERM ? .terminated : .interrupted
       }
       switch input {
       case .end:

@@ -35,6 +35,9 @@ public final class InterruptSignals: Sendable {
   /// Whether this is `shared`: the only source the real signals reach, and the only one that
   /// may end the process.
   private let processWide: Bool
+  /// The terminal's settings when `install` ran: put back before a signal ends the process (a
+  /// password prompt turns echo off, the line editor switches to raw mode).
+  private let terminalAtStart = Mutex<termios?>(nil)
 
   private init(processWide: Bool) {
     self.processWide = processWide
@@ -54,6 +57,10 @@ public final class InterruptSignals: Sendable {
       return !state.installed
     }
     guard first else { return }
+    var settings = termios()
+    if isatty(STDIN_FILENO) != 0 && tcgetattr(STDIN_FILENO, &settings) == 0 {
+      terminalAtStart.withLock { $0 = settings }
+    }
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { return }
     _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
@@ -113,13 +120,34 @@ public final class InterruptSignals: Sendable {
   private func deliver(_ signal: Int32) -> Int {
     let handlers = state.withLock { $0.watchers.map(\.handler) }
     guard !handlers.isEmpty else {
-      if processWide {
-        exit(signal == SIGTERM ? ExitCode.terminated.rawValue : ExitCode.interrupted.rawValue)
-      }
+      if processWide { endProcess(signal) }
       return 0
     }
     for handler in handlers { handler(signal) }
     return handlers.count
+  }
+}
+
+extension InterruptSignals {
+  /// Ends the process as `signal` would (130 or 143), with the terminal as it was at the start
+  /// (and the cursor on a fresh line when snm had changed it). Only the process-wide source.
+  fileprivate func endProcess(_ signal: Int32) -> Never {
+    if var settings = terminalAtStart.withLock({ $0 }), tcgetpgrp(STDIN_FILENO) == getpgrp() {
+      var current = termios()
+      let changed =
+        tcgetattr(STDIN_FILENO, &current) != 0 || !Self.same(current, settings)
+      if changed {
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        var newline = UInt8(ascii: "\n")
+        _ = write(STDERR_FILENO, &newline, 1)
+      }
+    }
+    exit(signal == SIGTERM ? ExitCode.terminated.rawValue : ExitCode.interrupted.rawValue)
+  }
+
+  /// Whether two terminal settings are byte for byte the same.
+  private static func same(_ first: termios, _ second: termios) -> Bool {
+    withUnsafeBytes(of: first) { one in withUnsafeBytes(of: second) { one.elementsEqual($0) } }
   }
 }
 

@@ -3,13 +3,17 @@ import Foundation
 
 extension LibEditLineReader {
   /// Emacs key bindings plus snm's own: Tab completes, Ctrl-C abandons the line, Ctrl-R searches
-  /// the history backwards as you type. `~/.editrc` (or `$EDITRC`) may override them.
+  /// the history backwards as you type. `~/.editrc` (or `$EDITRC`) may override them. The window
+  /// size is read again at each line (libedit does that as a line starts).
   /// - Throws: `LineReaderError.noTerminal` when libedit refuses a setting.
   static func configure(line: OpaquePointer, entries: OpaquePointer, limit: Int) throws {
     let steps: [(String, Int32)] = [
       ("prompt", snm_el_set_prompt(line, libEditPrompt, 1)),
       ("editor", snm_el_set_editor(line, "emacs")),
-      ("signals", snm_el_set_signal(line, 1)),
+      // libedit's own handlers pass every signal on to the whole process group (`kill(0, ...)`),
+      // which under a shell without job control ends the parent too; snm's InterruptSignals
+      // handles SIGINT and SIGTERM, and the terminal is handed back by `abandonLine`.
+      ("signals", snm_el_set_signal(line, 0)),
       ("history size", snm_history_set_size(entries, Int32(clamping: limit))),
       ("history unique", snm_history_set_unique(entries, 1)),
       ("history", snm_el_set_history(line, entries)),

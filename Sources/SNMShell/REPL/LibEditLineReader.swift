@@ -26,6 +26,9 @@ public final class LibEditLineReader: LineReader {
   let historyFile: HistoryFile?
   /// Whether the editor writes to standard error (standard output is not a terminal).
   let writesToStandardError: Bool
+  /// The terminal's settings before the line being edited (libedit switches it to raw mode), so
+  /// `abandonLine` can restore them while `el_gets` still waits.
+  private let settingsBeforeLine = Mutex<termios?>(nil)
 
   struct Editor: ~Copyable {
     let line: OpaquePointer
@@ -82,6 +85,10 @@ public final class LibEditLineReader: LineReader {
   public func readLine(prompt: String, pending: String) -> LineInput {
     setPrompt(prompt)
     self.pending.withLock { $0 = pending }
+    var settings = termios()
+    if tcgetattr(STDIN_FILENO, &settings) == 0 {
+      settingsBeforeLine.withLock { $0 = settings }
+    }
     return editor.withLock { editor in
       interruptPressed.store(false, ordering: .releasing)
       var count: Int32 = 0
@@ -97,6 +104,12 @@ public final class LibEditLineReader: LineReader {
       while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
       return .line(text)
     }
+  }
+
+  public func abandonLine() {
+    guard var settings = settingsBeforeLine.withLock({ $0 }) else { return }
+    _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    writeOutput("\n")
   }
 
   public func remember(_ statement: String) {

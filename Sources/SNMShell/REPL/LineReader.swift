@@ -23,9 +23,15 @@ public protocol LineReader: Sendable {
   func remember(_ statement: String)
   /// Whether a person is typing: prompts, colour and editing make sense.
   var isInteractive: Bool { get }
+  /// The shell stops while `readLine` waits (SIGTERM): hands the terminal back as it was before
+  /// the line, with the cursor on a fresh line. `readLine` may go on waiting; the process ends.
+  func abandonLine()
 }
 
 extension LineReader {
+  /// Readers that leave the terminal alone have nothing to hand back.
+  public func abandonLine() {}
+
   /// Reads the first line of a statement.
   public func readLine(prompt: String) -> LineInput {
     readLine(prompt: prompt, pending: "")
