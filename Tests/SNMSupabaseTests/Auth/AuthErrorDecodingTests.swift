@@ -1,4 +1,5 @@
 import Foundation
+import SNMNetwork
 import Testing
 
 @testable import SNMSupabase
@@ -63,5 +64,14 @@ struct ErrorBodyCase: Sendable, CustomStringConvertible {
       #expect(SupabaseAuthError(status: 400, code: AuthErrorCode(code), message: "").endsSession)
     }
     #expect(!SupabaseAuthError(status: 400, code: .invalidCredentials, message: "").endsSession)
+  }
+
+  @Test func authCodesAreTheServerErrorCodeTypeOfEveryLayer() {
+    let body = #"{"code":400,"error_code":"invalid_credentials","msg":"Invalid login credentials"}"#
+    let code: SNMErrorCode = SupabaseAuthError(status: 400, body: Data(body.utf8)).code
+    #expect(code == .invalidCredentials)
+    #expect(code != .invalidQuery)
+    #expect(SNMErrorCode.endingSession.contains("session_expired"))
+    #expect("\(SNMErrorCode.refreshTokenAlreadyUsed)" == "refresh_token_already_used")
   }
 }

@@ -1,0 +1,58 @@
+import SNMNetwork
+
+/// A GoTrue `error_code`: the same open set as PostgREST's and Postgres' codes, so one type serves
+/// both layers (`SupabaseAuthError.code`, `SNMServerError.code`).
+///
+/// ```swift
+/// if error.code == .refreshTokenAlreadyUsed { ... }
+/// let custom: AuthErrorCode = "mfa_verification_failed"
+/// ```
+public typealias AuthErrorCode = SNMErrorCode
+
+// GoTrue's codes (supabase-swift `Sources/Auth/AuthError.swift`).
+extension SNMErrorCode {
+  /// The answer named no code (a proxy's HTML page, an empty body).
+  public static let unknown: SNMErrorCode = "unknown"
+  /// Wrong email or password, or no such user.
+  public static let invalidCredentials: SNMErrorCode = "invalid_credentials"
+  /// The user has not confirmed the email address yet.
+  public static let emailNotConfirmed: SNMErrorCode = "email_not_confirmed"
+  /// A user with this email already exists.
+  public static let userAlreadyExists: SNMErrorCode = "user_already_exists"
+  /// `email_exists`, the code newer GoTrue versions send for an existing email.
+  public static let emailExists: SNMErrorCode = "email_exists"
+  /// The password is too short or too simple (422; `weak_password.reasons` says why).
+  public static let weakPassword: SNMErrorCode = "weak_password"
+  /// The email address is not valid.
+  public static let emailAddressInvalid: SNMErrorCode = "email_address_invalid"
+  /// The request is malformed (a short refresh token, an unknown logout scope).
+  public static let validationFailed: SNMErrorCode = "validation_failed"
+  /// The body is not JSON.
+  public static let badJSON: SNMErrorCode = "bad_json"
+  /// Anonymous sign-ins are turned off for the project.
+  public static let anonymousProviderDisabled: SNMErrorCode = "anonymous_provider_disabled"
+  /// Sign-ups are turned off for the project.
+  public static let signupDisabled: SNMErrorCode = "signup_disabled"
+  /// The refresh token is unknown to the server.
+  public static let refreshTokenNotFound: SNMErrorCode = "refresh_token_not_found"
+  /// The refresh token was spent already (outside the reuse interval): the session is revoked.
+  public static let refreshTokenAlreadyUsed: SNMErrorCode = "refresh_token_already_used"
+  /// The session behind the token was ended (logout elsewhere).
+  public static let sessionNotFound: SNMErrorCode = "session_not_found"
+  /// The session timed out or reached its maximum lifetime.
+  public static let sessionExpired: SNMErrorCode = "session_expired"
+  /// No `Authorization: Bearer` header where one is needed.
+  public static let noAuthorization: SNMErrorCode = "no_authorization"
+  /// The access token is malformed, badly signed or expired.
+  public static let badJWT: SNMErrorCode = "bad_jwt"
+  /// The user in the token's `sub` claim no longer exists.
+  public static let userNotFound: SNMErrorCode = "user_not_found"
+  /// Too many requests (429).
+  public static let overRequestRateLimit: SNMErrorCode = "over_request_rate_limit"
+
+  /// Codes that mean the stored session can never be refreshed again: snm signs out
+  /// (as supabase-swift does in `SessionManager`).
+  public static let endingSession: Set<SNMErrorCode> = [
+    .refreshTokenNotFound, .refreshTokenAlreadyUsed, .sessionNotFound, .sessionExpired,
+  ]
+}
