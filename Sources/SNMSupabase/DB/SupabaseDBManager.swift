@@ -4,7 +4,8 @@ import SNMNetwork
 ///
 /// ```swift
 /// let remoteDBManager = SupabaseDBManager(
-///   config: config, provider: provider, accessToken: { try await SessionManager.shared.accessToken })
+///   config: config, provider: provider,
+///   accessToken: { try await SessionManager.shared.requestToken() })
 /// let rows = try await remoteDBManager.fetchData().setTable("dog_profile")
 ///   .setQuery(.select("name"), .greaterThanOrEqual("age", 3)).request().value
 /// ```
