@@ -151,3 +151,30 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   #expect(superuser.status == 403)
   #expect(body(superuser).contains(#""code":"42501""#))
 }
+
+/// The project's own keys skip verification but keep its outcome: the same role and claims, and
+/// an expired key is still refused.
+@Test func projectKeysAreKnownWithoutVerifying() throws {
+  let (router, keys) = try routerFixture()
+  let service = try #require(router.projectKeyAuth(keys.serviceRoleKey))
+  #expect(service.role == "service_role")
+  #expect(service.claimsJSON == keys.claims(forAPIKey: keys.serviceRoleKey)?.serialized())
+  #expect(router.projectKeyAuth(keys.anonKey)?.isAnonymous == true)
+  #expect(router.projectKeyAuth(keys.anonKey + "x") == nil)
+  #expect(router.projectKeyAuth(token([.init("role", .string("anon"))])) == nil)
+
+  let pool = PGPool(conninfo: "host=/nonexistent dbname=none", size: 1, waitLimit: 0.1)
+  let later = routerNow + 11 * 365 * 24 * 3600
+  let auth = AuthGateway(
+    pool: pool, signer: keys.signer, settings: AuthSettings(issuer: "http://x/auth/v1"),
+    now: { later })
+  let expired = Router(
+    keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth, now: { later })
+  #expect(expired.projectKeyAuth(keys.anonKey) == nil)
+  var headers = HTTPHeaders()
+  headers.add("apikey", keys.anonKey)
+  headers.add("Authorization", "Bearer " + keys.anonKey)
+  let response = expired.handle(HTTPRequest(method: "GET", target: "/rest/v1/t", headers: headers))
+  #expect(response.status == 401)
+  #expect(String(decoding: response.body, as: UTF8.self).contains("JWT expired"))
+}

@@ -5,23 +5,16 @@ import Synchronization
 ///     let cache = try store.current(database: pool)
 ///     try store.reload(database: pool)          // after migrations
 ///
-/// Loading holds the lock, so concurrent first requests load once.
+/// Only the first load holds the lock while it queries the catalog (requests have nothing to
+/// serve without a cache); later reloads query outside the lock, so requests keep using the
+/// current cache meanwhile, and swap the new one in when it is ready.
 final class SchemaCacheStore: Sendable {
   private struct State {
     var cache: SchemaCache?
     /// The catalog document the cache was decoded from, to tell whether a reload changed it.
     var document: String?
     var loadedAt: ContinuousClock.Instant?
-
-    mutating func load(database: PGPool, defaultSchemas: [String]) throws -> SchemaCache {
-      let text = try SchemaIntrospection.loadText(
-        database: database, defaultSchemas: defaultSchemas)
-      let cache = try SchemaIntrospection.decode(text)
-      self.cache = cache
-      document = text
-      loadedAt = .now
-      return cache
-    }
+    var reloading = false
   }
 
   private let state = Mutex(State())
@@ -35,31 +28,46 @@ final class SchemaCacheStore: Sendable {
   func current(database: PGPool) throws -> SchemaCache {
     try state.withLock { state in
       if let cache = state.cache { return cache }
-      return try state.load(database: database, defaultSchemas: defaultSchemas)
+      let text = try SchemaIntrospection.loadText(
+        database: database, defaultSchemas: defaultSchemas)
+      let cache = try SchemaIntrospection.decode(text)
+      state.cache = cache
+      state.document = text
+      state.loadedAt = .now
+      return cache
     }
   }
 
   /// Loads the cache again from the catalog and returns it.
   @discardableResult
   func reload(database: PGPool) throws -> SchemaCache {
-    try state.withLock { state in
-      try state.load(database: database, defaultSchemas: defaultSchemas)
+    let text = try SchemaIntrospection.loadText(database: database, defaultSchemas: defaultSchemas)
+    let cache = try SchemaIntrospection.decode(text)
+    state.withLock { state in
+      state.cache = cache
+      state.document = text
+      state.loadedAt = .now
     }
+    return cache
   }
 
-  /// Reloads when the cache is older than `age` (so a stream of bad names cannot reload it more
-  /// than once per `age`); returns the new cache only when the catalog changed, else nil.
+  /// Reloads when the cache is older than `age` and no reload is under way (so a stream of bad
+  /// names cannot reload it more than once per `age`); returns the new cache only when the
+  /// catalog changed, else nil.
   func reloadIfOlder(than age: Duration, database: PGPool) -> SchemaCache? {
-    state.withLock { state in
-      if let loadedAt = state.loadedAt, loadedAt.duration(to: .now) < age { return nil }
-      guard
-        let text = try? SchemaIntrospection.loadText(
-          database: database, defaultSchemas: defaultSchemas)
-      else { return nil }
+    let due = state.withLock { state -> Bool in
+      if state.reloading { return false }
+      if let loadedAt = state.loadedAt, loadedAt.duration(to: .now) < age { return false }
+      state.reloading = true
       state.loadedAt = .now
-      guard text != state.document, let cache = try? SchemaIntrospection.decode(text) else {
-        return nil
-      }
+      return true
+    }
+    guard due else { return nil }
+    let text = try? SchemaIntrospection.loadText(database: database, defaultSchemas: defaultSchemas)
+    let cache = text.flatMap { try? SchemaIntrospection.decode($0) }
+    return state.withLock { state -> SchemaCache? in
+      state.reloading = false
+      guard let text, let cache, text != state.document else { return nil }
       state.cache = cache
       state.document = text
       return cache
