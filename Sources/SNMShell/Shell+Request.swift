@@ -58,7 +58,7 @@ extension Shell {
     switch outcome {
     case .interrupted(let signal):
       if signal == SIGTERM || !interactive {
-        report("interrupted: \(source.text(of: statement.range))")
+        report("interrupted: \(StatementText.display(statement, in: source))")
         fail(signal == SIGTERM ? .terminated : .interrupted)
         state.withLock { $0.exitRequested = true }
       } else {

@@ -96,7 +96,29 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     DiagnosticCase("value-in-name-position", "from 't' select *", ["1:6 expected"]),
   ]
 
-  @Test(arguments: cases)
+  /// Lines holding a password: it prints as '********', the caret under the line as printed.
+  static let passwordCases: [DiagnosticCase] = [
+    DiagnosticCase(
+      "password-before-error", "login email 'kim@example.com' password 'hunter2' extra",
+      ["1:50 unexpected-token"]),
+    DiagnosticCase(
+      "password-unterminated", "signup email 'kim@example.com' password 'hunter2",
+      ["1:41 unterminated-string"]),
+    DiagnosticCase(
+      "password-tab-and-wide-characters",
+      "\tlogin email '김@example.com' password \"비밀번호🐶\" extra", ["1:47 unexpected-token"]),
+    DiagnosticCase(
+      "password-without-keyword", "login email 'kim@example.com' 'hunter2'",
+      ["1:31 unexpected-token"]),
+    DiagnosticCase(
+      "password-misspelled-keyword", "login email 'kim@example.com' pasword 'hunter2'",
+      ["1:31 unexpected-token"]),
+    DiagnosticCase(
+      "password-continued-line", "login email 'kim@example.com' \\\n  password 'hunter2' now",
+      ["2:22 unexpected-token"]),
+  ]
+
+  @Test(arguments: cases + passwordCases)
   func diagnostics(_ testCase: DiagnosticCase) {
     var script = Parser.parse(testCase.input, fileName: "\(testCase.name).snm")
     Checker.check(&script)
@@ -107,6 +129,16 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     let rendered = DiagnosticRenderer().render(script.diagnostics, in: script.source)
     let golden = Fixtures.golden("Diagnostics/\(testCase.name).txt", actual: rendered)
     #expect(rendered == golden)
+  }
+
+  @Test(arguments: passwordCases)
+  func passwordsNeverPrint(_ testCase: DiagnosticCase) {
+    var script = Parser.parse(testCase.input, fileName: "\(testCase.name).snm")
+    Checker.check(&script)
+    let rendered = DiagnosticRenderer(colored: true).render(script.diagnostics, in: script.source)
+    #expect(!script.diagnostics.isEmpty)
+    #expect(!rendered.contains("hunter2") && !rendered.contains("비밀번호"))
+    #expect(rendered.contains("'********'"))
   }
 
   @Test func enoughCases() {

@@ -8,7 +8,8 @@
 /// ```
 /// Line and column are computed here, from the UTF-8 range. The caret line keeps the source line's
 /// tabs and gives wide characters (Hangul, CJK, emoji) two columns, so the caret lands under the spot
-/// in a terminal.
+/// in a terminal. A password written on the line prints as `'********'` (``SecretMask``); the
+/// column still counts in the line as written, and the caret goes under the line as printed.
 public struct DiagnosticRenderer: Sendable {
   /// Whether to color the output with ANSI escapes (a terminal without `--no-color`).
   public var colored: Bool
@@ -37,9 +38,10 @@ public struct DiagnosticRenderer: Sendable {
     output += paint("\(diagnostic.severity.rawValue):", color(for: diagnostic.severity))
     output += paint(" \(diagnostic.message.text)", .bold) + "\n"
     let line = source.lineRange(containing: diagnostic.range.start)
-    let lineText = source.text(of: line)
-    output += lineText + "\n"
-    output += paint(caretLine(for: diagnostic.range, line: line, in: source), .green) + "\n"
+    let secrets = SecretMask.secrets(onLine: line, of: source)
+    output += SecretMask.text(of: line, in: source, secrets: secrets) + "\n"
+    let caret = caretLine(for: diagnostic.range, line: line, in: source, secrets: secrets)
+    output += paint(caret, .green) + "\n"
     if let help = diagnostic.help {
       output += paint("help:", .cyan) + " \(help)\n"
     }
@@ -51,19 +53,24 @@ public struct DiagnosticRenderer: Sendable {
     return output
   }
 
-  /// Spaces (and the line's own tabs) up to the range, then `^` and a `~` per further column.
-  func caretLine(for range: SourceRange, line: SourceRange, in source: Source) -> String {
-    let start = min(max(range.start, line.start), line.end)
+  /// Spaces (and the line's own tabs) up to the range, then `^` and a `~` per further column, on
+  /// the line as printed (with `secrets` masked; a range reaching into one covers all of it).
+  func caretLine(
+    for range: SourceRange, line: SourceRange, in source: Source, secrets: [SourceRange] = []
+  ) -> String {
+    let clamped = min(max(range.start, line.start), line.end)
+    let shown = SecretMask.widened(
+      SourceRange(start: clamped, end: max(clamped, min(range.end, line.end))), by: secrets)
     var caret = ""
-    for character in source.text(of: SourceRange(start: line.start, end: start)) {
+    let before = SourceRange(start: line.start, end: shown.start)
+    for character in SecretMask.text(of: before, in: source, secrets: secrets) {
       if character == "\t" {
         caret += "\t"
       } else {
         caret += String(repeating: " ", count: DisplayWidth.of(character))
       }
     }
-    let end = min(range.end, line.end)
-    let underlined = source.text(of: SourceRange(start: start, end: end))
+    let underlined = SecretMask.text(of: shown, in: source, secrets: secrets)
     let width = underlined.reduce(0) { $0 + DisplayWidth.of($1) }
     caret += "^" + String(repeating: "~", count: max(0, width - 1))
     return caret

@@ -1,0 +1,86 @@
+/// Passwords written in the source, masked wherever source text is printed: diagnostics (at the
+/// prompt, in scripts, `snm check`, test reports), `--echo`, failures and interruptions.
+///
+/// ```swift
+/// SecretMask.text(of: statement.range, in: source)
+/// // login email 'kim@example.com' password '********'
+/// ```
+/// Secrets are found in the tokens, line by line, so a line that does not parse is masked too: a
+/// quoted string right after `password`, and on a line that starts with `login` or `signup`
+/// every quoted string but the one after `email` (`login email 'a@b.c' 'pw'`, `pasword 'pw'`).
+/// An unterminated string counts to the end of its line. A `$variable` is a name, no secret, and
+/// shows as written.
+public enum SecretMask {
+  /// What a secret prints as.
+  public static let replacement = "'********'"
+
+  /// The text of `range` with each secret in it replaced by ``replacement``.
+  public static func text(of range: SourceRange, in source: Source) -> String {
+    text(of: range, in: source, secrets: secrets(in: range, of: source))
+  }
+
+  /// The byte ranges of the secrets on the lines `range` touches, in order.
+  public static func secrets(in range: SourceRange, of source: Source) -> [SourceRange] {
+    var found: [SourceRange] = []
+    var line = source.lineRange(containing: range.start)
+    while true {
+      found += secrets(onLine: line, of: source)
+      guard line.end < range.end, line.end < source.bytes.count else { break }
+      line = source.lineRange(containing: nextLineStart(after: line, in: source))
+    }
+    return found
+  }
+
+  /// The text of `range` with `secrets` (as found by ``secrets(in:of:)``) that lie inside it
+  /// replaced; widen the range first (``widened(_:by:)``) so that none is cut in two.
+  static func text(of range: SourceRange, in source: Source, secrets: [SourceRange]) -> String {
+    var shown = ""
+    var cursor = range.start
+    for secret in secrets where secret.start >= cursor && secret.end <= range.end {
+      shown += source.text(of: SourceRange(start: cursor, end: secret.start)) + replacement
+      cursor = secret.end
+    }
+    return shown + source.text(of: SourceRange(start: cursor, end: max(cursor, range.end)))
+  }
+
+  /// `range` grown so that each of its ends that falls inside a secret takes all of it.
+  static func widened(_ range: SourceRange, by secrets: [SourceRange]) -> SourceRange {
+    var start = range.start
+    var end = range.end
+    for secret in secrets {
+      if secret.start < start && start < secret.end { start = secret.start }
+      if secret.start < end && end < secret.end { end = secret.end }
+    }
+    return SourceRange(start: start, end: max(start, end))
+  }
+
+  /// The secrets on one line (a range without its line break).
+  static func secrets(onLine line: SourceRange, of source: Source) -> [SourceRange] {
+    guard line.end > line.start else { return [] }
+    var lexer = Lexer(bytes: Array(source.bytes[line.start..<line.end]))
+    lexer.run()
+    let tokens = lexer.tokens
+    let signingIn = tokens.first.map { $0.keyword == .login || $0.keyword == .signup } ?? false
+    var found: [SourceRange] = []
+    for (index, token) in tokens.enumerated() where isQuoted(token) {
+      let previous = index > 0 ? tokens[index - 1].keyword : nil
+      guard previous == .password || (signingIn && previous != .email) else { continue }
+      found.append(SourceRange(start: line.start + token.start, end: line.start + token.end))
+    }
+    return found
+  }
+
+  static func isQuoted(_ token: Token) -> Bool {
+    switch token.kind {
+    case .singleQuoted, .doubleQuoted, .unterminatedString: true
+    default: false
+    }
+  }
+
+  /// Where the line after `line` starts (past `\n`, or `\r\n`).
+  static func nextLineStart(after line: SourceRange, in source: Source) -> Int {
+    var next = line.end
+    if next < source.bytes.count && source.bytes[next] == UInt8(ascii: "\r") { next += 1 }
+    return min(next + 1, source.bytes.count)
+  }
+}
