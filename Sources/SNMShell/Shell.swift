@@ -37,6 +37,8 @@ public final class Shell: Sendable {
   let variables: Mutex<[String: JSONValue]>
   /// Where SIGINT and SIGTERM come from: `InterruptSignals.shared`, or a test's own source.
   let signals: InterruptSignals
+  /// Passwords and secret environment values that script failures and reports never print.
+  let secretValues = SecretValues(environment: ProcessInfo.processInfo.environment)
 
   /// What the statements so far have left behind.
   struct RunState {

@@ -71,3 +71,31 @@ def test_a_password_on_a_line_with_a_parse_error_is_masked_at_the_prompt(project
         shell.expect(pexpect.EOF)
     finally:
         shell.close(force=True)
+
+
+ENV_SECRET = "env-secret-" + "7f3a"
+SIGN_IN = """set on_error continue
+login email 'nobody@example.com' password $env.SNM_E2E_PW
+let pw = $env.SNM_E2E_PW
+expect $pw == 'something else'
+"""
+
+
+def test_an_env_secret_never_shows_in_echo_failures_or_reports(project, tmp_path):
+    env = dict(env_for(project, tmp_path), SNM_E2E_PW=ENV_SECRET)
+    signin = tmp_path / "signin.snm"
+    signin.write_text(SIGN_IN)
+    echoes = tmp_path / "echoes.snm"
+    echoes.write_text("let pw = $env.SNM_E2E_PW\necho 'the password is ${pw}'\nexpect rows 1\n")
+    junit, tap, report = tmp_path / "r.xml", tmp_path / "r.tap", tmp_path / "r.json"
+    run = run_snm("--echo", str(signin), env=env)
+    test = run_snm("test", "--echo", str(signin), str(echoes), "--report", f"junit={junit}",
+                   "--report", f"tap={tap}", "--report", f"json={report}", env=env)
+    assert run.returncode == 3, run.stderr  # the sign-in failed; the script went on
+    assert test.returncode == 3, test.stdout
+    assert "password $env.SNM_E2E_PW" in run.stdout  # --echo shows the name
+    assert 'found:    "********"' in run.stderr
+    for text in (run.stdout, run.stderr, test.stdout, test.stderr, junit.read_text(),
+                 tap.read_text(), report.read_text()):
+        assert ENV_SECRET not in text, text
+    assert "the password is ********" in junit.read_text()

@@ -176,8 +176,15 @@ extension Shell {
     }
   }
 
-  /// The failure of `frame` as the script reports it.
+  /// The failure of `frame` as the script reports it, secret values masked.
   func describeFailure(
+    at frame: ScriptState.Frame, code: ExitCode, problem: ScriptState.Problem?, captured: String
+  ) -> ScriptFailure {
+    secretValues.mask(
+      unmaskedFailure(at: frame, code: code, problem: problem, captured: captured))
+  }
+
+  func unmaskedFailure(
     at frame: ScriptState.Frame, code: ExitCode, problem: ScriptState.Problem?, captured: String
   ) -> ScriptFailure {
     let notes = script.withLock { $0.running }.reversed().map {

@@ -119,7 +119,7 @@ public final class TestRunner: Sendable {
     running.withLock { _ = $0.shells.removeValue(forKey: index) }
     var (failures, statements, expectations) = shell.scriptSummary
     if code != .success && failures.isEmpty {
-      let text = err.captured
+      let text = shell.secretValues.mask(err.captured)
       failures.append(
         ScriptFailure(
           kind: .error, location: path, statement: "",
@@ -128,7 +128,7 @@ public final class TestRunner: Sendable {
     }
     return ScriptResult(
       path: path, exitCode: code, failures: failures, statements: statements,
-      expectations: expectations, seconds: seconds, output: out.captured)
+      expectations: expectations, seconds: seconds, output: shell.secretValues.mask(out.captured))
   }
 
   /// A signal: every file running stops at its statement; no more files start.

@@ -27,9 +27,11 @@ extension Shell {
       return await signIn("login") { try await self.auth.signInAnonymously() }
     case .login(let email, let password):
       guard let password = password ?? askPassword(for: email) else { return noPassword("login") }
+      secretValues.register(password)
       return await signIn("login") { try await self.auth.signIn(email: email, password: password) }
     case .signup(let email, let password):
       guard let password = password ?? askPassword(for: email) else { return noPassword("signup") }
+      secretValues.register(password)
       return await signIn("signup") { try await self.auth.signUp(email: email, password: password) }
     case .check:
       return await checkSession()
