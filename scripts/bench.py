@@ -1,0 +1,648 @@
+"""snm's benchmark harness (run it through scripts/bench, which installs what it needs).
+
+Every figure is the median of several runs and is set beside a peer measured in the same run, in
+alternation (snm, peer, snm, peer, ...), so that load from elsewhere on the machine shifts both
+alike. The ratio is what the targets are about; absolute figures depend on the machine.
+"""
+import argparse
+import hashlib
+import http.client
+import json
+import os
+import pathlib
+import platform
+import pty
+import random
+import re
+import select
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+WORK = ROOT / ".build" / "bench"
+SNM = os.environ.get("SNM_BIN") or str(ROOT / ".build" / "release" / "snm")
+PYTHON = sys.executable
+
+
+def postgres_bin():
+    """The newest PostgreSQL's own bin folder: Debian's /usr/bin/psql is a Perl wrapper that would
+    add ~30 ms to every psql start."""
+    found = sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin/psql"),
+                   key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0)
+    return str(found[-1].parent) if found else "/usr/bin"
+
+
+PG_BIN = os.environ.get("SNM_PG_BIN") or postgres_bin()
+PSQL = PG_BIN + "/psql"
+PGBENCH = PG_BIN + "/pgbench"
+
+ALICE = "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b"
+BOB = "1d9f6a8b-7cae-4a2f-8b4c-3e5d7f9a1b2c"
+CAROL = "2eaf7b9c-8dbf-4b3a-9c5d-4f6e8a0b2c3d"
+BIG_ROWS = 100_000
+EXPLAIN_STATEMENT = (
+    "from dog_profile select id, name, breed where age >= 3 and breed eq 'Jindo' "
+    "and name ilike 'bo*' order by name limit 10")
+
+
+# ---- measuring ---------------------------------------------------------------------------------
+
+class Measured:
+    """One process run: wall seconds, CPU seconds (user+sys), peak resident memory in bytes."""
+
+    def __init__(self, wall, cpu, rss, status):
+        self.wall, self.cpu, self.rss, self.status = wall, cpu, rss, status
+
+
+def measure(argv, stdin=None, env=None):
+    """Runs argv once, output to /dev/null: wall time from fork to reaping, and the rusage of that
+    child alone (wait4)."""
+    stdin_handle = open(stdin, "rb") if stdin else subprocess.DEVNULL
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, stdin=stdin_handle, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, env=env)
+    errors = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    process.stderr.close()
+    if stdin:
+        stdin_handle.close()
+    if process.returncode != 0:
+        raise RuntimeError(
+            f"{' '.join(argv[:6])} ... exited {process.returncode}: {errors.decode()[-800:]}")
+    return Measured(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024,
+                    process.returncode)
+
+
+def alternate(runs, contenders):
+    """Runs each contender (name -> callable returning a number) `runs` times, in alternation.
+
+    Returns name -> list of results. The order rotates each round so no one always goes first.
+    """
+    results = {name: [] for name in contenders}
+    names = list(contenders)
+    for round_number in range(runs):
+        shift = round_number % len(names)
+        for name in names[shift:] + names[:shift]:
+            results[name].append(contenders[name]())
+    return results
+
+
+def median(values):
+    return statistics.median(values)
+
+
+# ---- the report --------------------------------------------------------------------------------
+
+class Report:
+    """Rows of (section, figure, snm value, peer, peer value, ratio, target) and the JSON file."""
+
+    def __init__(self, args):
+        self.rows = []
+        self.args = args
+        self.started = time.time()
+        self.load_before = os.getloadavg()
+
+    def add(self, section, figure, snm, peer_name, peer, unit, better, target=None, note=None,
+            samples=None):
+        """`better` is "lower" (times, memory) or "higher" (rates): the ratio is snm/peer either
+        way, and the target says which side of it passes."""
+        ratio = snm / peer if peer else None
+        met = None
+        if target is not None and ratio is not None:
+            met = ratio <= target if better == "lower" else ratio >= target
+        row = {
+            "section": section, "figure": figure, "snm": snm, "peer_name": peer_name,
+            "peer": peer, "unit": unit, "better": better, "ratio": ratio, "target": target,
+            "met": met, "note": note, "samples": samples or {},
+        }
+        self.rows.append(row)
+        print(self.format_row(row), flush=True)
+
+    @staticmethod
+    def human(value, unit):
+        if value is None:
+            return "-"
+        if unit == "s":
+            return f"{value * 1000:.1f} ms" if value < 10 else f"{value:.2f} s"
+        if unit == "B":
+            return f"{value / 1048576:.1f} MiB"
+        if unit == "/s":
+            return f"{value:,.0f}/s"
+        return f"{value:g} {unit}"
+
+    def format_row(self, row):
+        ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}x"
+        target = "-"
+        if row["target"] is not None:
+            sign = "<=" if row["better"] == "lower" else ">="
+            target = f"{sign} {row['target']:g}x"
+        verdict = {True: "ok", False: "MISSED", None: ""}[row["met"]]
+        return (f"{row['section']:<17} {row['figure']:<34} {self.human(row['snm'], row['unit']):>13}"
+                f"  {row['peer_name']:<26} {self.human(row['peer'], row['unit']):>13}"
+                f"  {ratio:>7}  {target:>8} {verdict}")
+
+    def header(self):
+        return (f"{'section':<17} {'figure':<34} {'snm':>13}  {'peer':<26} {'peer value':>13}"
+                f"  {'ratio':>7}  {'target':>8}")
+
+    def markdown(self):
+        lines = ["| benchmark | snm | peer | ratio (snm/peer) | target |", "|---|---|---|---|---|"]
+        for row in self.rows:
+            ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}x"
+            target = "-"
+            if row["target"] is not None:
+                sign = "≤" if row["better"] == "lower" else "≥"
+                verdict = "met" if row["met"] else "missed"
+                target = f"{sign} {row['target']:g}x ({verdict})"
+            peer = f"{row['peer_name']}: {self.human(row['peer'], row['unit'])}"
+            lines.append(f"| {row['section']}: {row['figure']} | "
+                         f"{self.human(row['snm'], row['unit'])} | {peer} | {ratio} | {target} |")
+        return "\n".join(lines) + "\n"
+
+    def write(self, path):
+        document = {
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started)),
+            "seconds": round(time.time() - self.started, 1),
+            "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
+                        "load_before": self.load_before, "load_after": os.getloadavg()},
+            "runs": self.args.runs, "quick": self.args.quick,
+            "snm_version": subprocess.run([SNM, "--version"], capture_output=True,
+                                          text=True).stdout.strip(),
+            "rows": self.rows,
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(document, indent=2) + "\n")
+        (path.parent / "results.md").write_text(self.markdown())
+
+
+# ---- the local project -------------------------------------------------------------------------
+
+def free_port():
+    """A port in 54300-54320 (tests use 54330-54399, the user's project 54321) nothing listens on."""
+    for port in range(54300, 54321):
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 54300-54320")
+
+
+class Project:
+    """The bench's own local project: demo schema plus 100,000 generated dog_profile rows."""
+
+    def __init__(self):
+        self.dir = WORK / "project"
+        self.status = None
+
+    def start(self):
+        self.dir.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([SNM, "local", "stop", "--dir", str(self.dir)], capture_output=True)
+        command = "reset" if (self.dir / "project.json").exists() else "start"
+        port = free_port()
+        result = subprocess.run(
+            [SNM, "local", command, "--dir", str(self.dir), "--port", str(port), "--json"],
+            capture_output=True, text=True, timeout=300)
+        if result.returncode != 0:
+            raise RuntimeError(f"snm local {command} failed: {result.stderr}")
+        self.status = json.loads(result.stdout)
+        self.url = self.status["url"]
+        self.port = port
+        self.key = self.status["service_role_key"]
+        cluster = self.status.get("cluster_dir") or str(self.dir / "postgres")
+        socket_dir = cluster + "/run"
+        if len(socket_dir + "/.s.PGSQL.5432") > 100:
+            socket_dir = "/tmp/snm-" + hashlib.sha256(cluster.encode()).hexdigest()[:16]
+        self.socket_dir = socket_dir
+        self.psql = [PSQL, "-X", "-h", socket_dir, "-p", "5432", "-U", "postgres",
+                     "-d", "postgres"]
+
+    def stop(self):
+        subprocess.run([SNM, "local", "stop", "--dir", str(self.dir)], capture_output=True,
+                       timeout=120)
+
+    def sql(self, text, database="postgres"):
+        argv = self.psql[:-1] + [database, "-q", "-v", "ON_ERROR_STOP=1", "-c", text]
+        result = subprocess.run(argv, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"psql failed: {result.stderr}")
+        return result.stdout
+
+    def seed(self):
+        """100,000 dog_profile rows like the seed ones (Korean text and emoji in every tenth)."""
+        self.sql(f"""
+          insert into dog_profile (owner, name, breed, age, weight_kg, birth_date, lat, lng,
+                                   is_public, traits)
+          select (array['{ALICE}', '{BOB}', '{CAROL}']::uuid[])[1 + g % 3],
+                 case when g % 10 = 0 then '두부 ' || g || ' 🐕' else 'dog ' || g end,
+                 (array['Jindo', 'Poodle', 'Maltese', null])[1 + g % 4],
+                 g % 15, (g % 4000) / 100.0, date '2015-01-01' + g % 3000,
+                 37.5 + (g % 1000) / 10000.0, 126.9 + (g % 997) / 10000.0, g % 2 = 0,
+                 jsonb_build_object('friendly', g % 3 = 0, 'tricks', jsonb_build_array('sit', 'paw'),
+                                    'vet', jsonb_build_object('name', 'Seoul Vet',
+                                                              'visits', jsonb_build_array(2023, 2024)))
+          from generate_series(1, {BIG_ROWS}) g;
+          analyze;""")
+        # Supabase caps a read at 1000 rows (db-max-rows); the big-results figures need them all.
+        self.sql("alter role authenticator set pgrst.db_max_rows = '1000000'; "
+                 "notify pgrst, 'reload schema'")
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port)
+            connection.request("GET", "/rest/v1/dog_profile?select=id&limit=2000",
+                               headers=self.headers())
+            response = connection.getresponse()
+            if response.status == 200 and response.getheader("Content-Range", "").startswith(
+                    "0-1999"):
+                break
+            response.read()
+            connection.close()
+            time.sleep(0.5)
+        else:
+            raise RuntimeError("the gateway still caps reads at 1000 rows")
+
+    def headers(self):
+        return {"apikey": self.key, "Authorization": f"Bearer {self.key}"}
+
+    def snm(self, *args):
+        return [SNM, "--url", self.url, "--key", self.key, *args]
+
+
+# ---- 1. start-up -------------------------------------------------------------------------------
+
+def hyperfine(commands, runs, name):
+    """Median seconds of each command (a list of argv), hyperfine without a shell, in one run."""
+    out = WORK / f"hyperfine-{name}.json"
+    argv = ["hyperfine", "-N", "--style", "none", "--warmup", "3", "--runs", str(runs),
+            "--export-json", str(out)]
+    for command in commands:
+        argv.append(" ".join(shell_quote(part) for part in command))
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    document = json.loads(out.read_text())
+    return [result["median"] for result in document["results"]]
+
+
+def shell_quote(text):
+    if re.fullmatch(r"[A-Za-z0-9_./=:@,+-]+", text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def time_to_prompt(argv, prompt, env):
+    """Seconds from fork until `prompt` (bytes) shows on the pseudo-terminal; then ends it."""
+    started = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execvpe(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    seen = b""
+    deadline = started + 30
+    elapsed = None
+    try:
+        while time.perf_counter() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+            if prompt in seen:
+                elapsed = time.perf_counter() - started
+                break
+        if elapsed is None:
+            raise RuntimeError(f"no prompt from {argv[0]}: {seen[-300:]!r}")
+        os.write(fd, b"\x04")  # Ctrl-D: leave as a user would
+        end = time.perf_counter() + 5
+        while time.perf_counter() < end:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+            if done:
+                pid = 0
+                break
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    os.read(fd, 4096)
+                except OSError:
+                    pass
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    return elapsed
+
+
+def bench_startup(project, report, args):
+    runs = max(args.runs, 10) if not args.quick else 5
+    snm_version, psql_version = hyperfine([[SNM, "--version"], [PSQL, "--version"]], runs * 2,
+                                          "version")
+    report.add("1 start-up", "snm --version", snm_version, "psql --version", psql_version, "s",
+               "lower", 1.5)
+    snm_explain, psql_select = hyperfine(
+        [[SNM, "explain", "--json", EXPLAIN_STATEMENT], project.psql + ["-c", "select 1"]],
+        runs * 2, "explain")
+    report.add("1 start-up", "snm explain --json (3 filters)", snm_explain,
+               "psql -X -c 'select 1'", psql_select, "s", "lower", 1.5)
+
+    home = WORK / "home"
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "TERM": "xterm",
+           "LANG": "C.UTF-8", "XDG_STATE_HOME": str(home / "state"),
+           "XDG_CACHE_HOME": str(home / "cache"), "XDG_CONFIG_HOME": str(home / "config")}
+    times = alternate(runs, {
+        "snm": lambda: time_to_prompt(project.snm(), b"> ", env),
+        "psql": lambda: time_to_prompt(project.psql, b"postgres=#", env),
+    })
+    report.add("1 start-up", "first prompt (pty)", median(times["snm"]),
+               "psql to its prompt", median(times["psql"]), "s", "lower", 1.5, samples=times)
+
+
+# ---- 2. language throughput --------------------------------------------------------------------
+
+def language_file(count):
+    """`count` statements in the spirit of real scripts: reads with filters, writes, rpc, let."""
+    path = WORK / f"language-{count}.snm"
+    if path.exists():
+        return path
+    rng = random.Random(8)
+    shapes = [
+        lambda i: (f"from dog_profile select id, name, owner:user_info(name) where age >= {i % 15} "
+                   f"and breed eq 'Jindo' order by name desc limit 10"),
+        lambda i: f"from user_info select * where id eq '{ALICE}'",
+        lambda i: (f"from walk_request insert {{\"sender\": \"{ALICE}\", \"receiver\": \"{BOB}\", "
+                   f"\"dog_id\": {i % 4 + 1}, \"message\": \"산책 {i} 🐶\"}}"),
+        lambda i: (f"from dog_profile update {{\"age\": {i % 20}, \"traits\": {{\"friendly\": true}}}} "
+                   f"where id eq {i} and owner eq '{ALICE}'"),
+        lambda i: f"from dog_profile select name, breed where name ilike 'bo*' or (age lt 3 and is_public is true)",
+        lambda i: f"rpc get nearby_dogs {{\"lat\": 37.5{i % 10}, \"lng\": 126.9}} limit 5",
+        lambda i: f"from mate delete where id eq {i}",
+        lambda i: f"let dog{i} = from dog_profile select id, name where id eq {i} single",
+    ]
+    lines = [shapes[rng.randrange(len(shapes))](i) for i in range(count)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def bench_language(project, report, args):
+    count = 20_000 if args.quick else 100_000
+    path = language_file(count)
+    taskset = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    runs = [measure(taskset + [SNM, "check", "--quiet", str(path)]) for _ in range(args.runs)]
+    cpu = median([run.cpu for run in runs])
+    wall = median([run.wall for run in runs])
+    report.add("2 language", f"snm check, {count:,} statements (CPU)", count / cpu,
+               "target", 200_000, "/s", "higher", 1.0,
+               note=f"wall {wall:.3f} s, CPU {cpu:.3f} s, peak {runs[0].rss >> 20} MiB",
+               samples={"cpu": [r.cpu for r in runs], "wall": [r.wall for r in runs]})
+
+
+# ---- 3. round trips ----------------------------------------------------------------------------
+
+def insert_body(i):
+    return {"sender": ALICE, "receiver": BOB, "dog_id": 1 + i % 4, "message": f"walk {i}"}
+
+
+def select_ids(count):
+    rng = random.Random(3)
+    return [rng.randrange(5, BIG_ROWS) for _ in range(count)]
+
+
+def write_scripts(count):
+    """The same requests as an snm script and as SQL for psql."""
+    ids = select_ids(count)
+    files = {}
+    snm_insert = WORK / f"insert-{count}.snm"
+    snm_insert.write_text("".join(
+        f"from walk_request insert {json.dumps(insert_body(i))}\n" for i in range(count)))
+    sql_insert = WORK / f"insert-{count}.sql"
+    sql_insert.write_text("".join(
+        f"insert into walk_request (sender, receiver, dog_id, message) values "
+        f"('{ALICE}', '{BOB}', {1 + i % 4}, 'walk {i}');\n" for i in range(count)))
+    snm_select = WORK / f"select-{count}.snm"
+    snm_select.write_text("".join(f"from dog_profile select * where id eq {i}\n" for i in ids))
+    sql_select = WORK / f"select-{count}.sql"
+    sql_select.write_text("".join(f"select * from dog_profile where id = {i};\n" for i in ids))
+    files["insert"] = (snm_insert, sql_insert)
+    files["select"] = (snm_select, sql_select)
+    return files
+
+
+def client_loop(kind, client, url, key, count):
+    """Runs in a child process: `count` requests from one Python client; prints seconds taken."""
+    headers = {"apikey": key, "Authorization": f"Bearer {key}"}
+    ids = select_ids(count)
+    if client == "http":
+        parsed = url.split("://", 1)[1]
+        host, port = parsed.split(":")
+        connection = http.client.HTTPConnection(host, int(port))
+        post_headers = dict(headers, **{"Content-Type": "application/json",
+                                         "Prefer": "return=minimal"})
+        started = time.perf_counter()
+        for i in range(count):
+            if kind == "insert":
+                connection.request("POST", "/rest/v1/walk_request",
+                                   body=json.dumps(insert_body(i)), headers=post_headers)
+            else:
+                connection.request("GET", f"/rest/v1/dog_profile?select=*&id=eq.{ids[i]}",
+                                   headers=headers)
+            response = connection.getresponse()
+            response.read()
+            if response.status >= 300:
+                raise SystemExit(f"HTTP {response.status}")
+        elapsed = time.perf_counter() - started
+    else:
+        from postgrest import SyncPostgrestClient
+        from postgrest.types import ReturnMethod
+        rest = SyncPostgrestClient(url + "/rest/v1", headers=headers)
+        started = time.perf_counter()
+        for i in range(count):
+            if kind == "insert":
+                rest.from_("walk_request").insert(
+                    insert_body(i), returning=ReturnMethod.minimal).execute()
+            else:
+                rest.from_("dog_profile").select("*").eq("id", ids[i]).execute()
+        elapsed = time.perf_counter() - started
+    print(elapsed)
+
+
+def python_client(project, kind, client, count):
+    result = subprocess.run(
+        [PYTHON, __file__, "--client", kind, client, project.url, project.key, str(count)],
+        capture_output=True, text=True, check=True)
+    return float(result.stdout.strip())
+
+
+def bench_round_trips(project, report, args):
+    count = 2_000 if args.quick else 10_000
+    # The official client is slow: it runs a fifth of the statements (its rate is what counts).
+    slow_count = max(count // 5, 500)
+    files = write_scripts(count)
+    for kind in ("insert", "select"):
+        snm_file, sql_file = files[kind]
+        times = alternate(args.runs, {
+            "snm": lambda: measure(project.snm(snm_file.as_posix())).wall,
+            "http": lambda: python_client(project, kind, "http", count),
+            "postgrest": lambda: python_client(project, kind, "postgrest", slow_count),
+            "psql": lambda: measure(project.psql + ["-q", "-f", str(sql_file)]).wall,
+        })
+        rates = {name: [(slow_count if name == "postgrest" else count) / t for t in values]
+                 for name, values in times.items()}
+        snm_rate = median(rates["snm"])
+        label = "single-row inserts" if kind == "insert" else "primary-key selects"
+        report.add("3 round trips", f"{count:,} {label}", snm_rate,
+                   "http.client keep-alive", median(rates["http"]), "/s", "higher", 0.8,
+                   samples=rates)
+        report.add("3 round trips", f"{count:,} {label}", snm_rate,
+                   f"postgrest-py ({slow_count:,})", median(rates["postgrest"]), "/s", "higher", 3.0)
+        report.add("3 round trips", f"{count:,} {label}", snm_rate,
+                   "psql, unix socket", median(rates["psql"]), "/s", "higher", None)
+
+
+# ---- 4. gateway capacity -----------------------------------------------------------------------
+
+def wrk_rate(url, connections, seconds, headers):
+    argv = ["wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{seconds}s"]
+    for name, value in headers.items():
+        argv += ["-H", f"{name}: {value}"]
+    output = subprocess.run(argv + [url], capture_output=True, text=True, check=True).stdout
+    match = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    if not match or errors:
+        raise RuntimeError(f"wrk: {output}")
+    return float(match.group(1))
+
+
+def pgbench_rate(project, clients, seconds):
+    argv = [PGBENCH, "-n", "-S", "-c", str(clients), "-j", str(min(clients, 2)), "-T",
+            str(seconds), "-h", project.socket_dir, "-p", "5432", "-U", "postgres", "pgbench"]
+    output = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    match = re.search(r"tps = ([\d.]+) \(without initial connection time\)", output)
+    if not match:
+        raise RuntimeError(f"pgbench: {output}")
+    return float(match.group(1))
+
+
+def bench_capacity(project, report, args):
+    seconds = 1 if args.quick else 2
+    if "pgbench" not in project.sql("select datname from pg_database"):
+        project.sql("create database pgbench")
+        subprocess.run([PGBENCH, "-i", "-q", "-s", "10", "-h", project.socket_dir, "-p", "5432",
+                        "-U", "postgres", "pgbench"], capture_output=True, check=True)
+    rest = project.url + "/rest/v1/dog_profile"
+    targets = {
+        "primary-key select": f"{rest}?select=*&id=eq.4242",
+        "10-row filtered select": f"{rest}?select=*&breed=eq.Jindo&age=eq.4&order=id.asc&limit=10",
+    }
+    for connections in (1, 4, 16):
+        contenders = {"pgbench": lambda: pgbench_rate(project, connections, seconds)}
+        for label, url in targets.items():
+            contenders[label] = (lambda url=url: wrk_rate(url, connections, seconds,
+                                                          project.headers()))
+        rates = alternate(args.runs, contenders)
+        peer = median(rates["pgbench"])
+        for label in targets:
+            report.add("4 gateway", f"wrk -c {connections}: {label}", median(rates[label]),
+                       f"pgbench -S -c {connections}", peer, "/s", "higher", 0.3, samples=rates)
+
+
+# ---- 5. big results ----------------------------------------------------------------------------
+
+def bench_big_results(project, report, args):
+    rows = 20_000 if args.quick else BIG_ROWS
+    statement = f"from dog_profile select * order by id limit {rows}"
+    sql = f"select * from dog_profile order by id limit {rows}"
+    connection = http.client.HTTPConnection("127.0.0.1", project.port)
+    connection.request("GET", f"/rest/v1/dog_profile?select=*&order=id.asc&limit={rows}",
+                       headers=project.headers())
+    response = connection.getresponse()
+    json_size = len(response.read())
+    connection.close()
+    peers = {
+        "table": ("psql aligned", project.psql + ["-c", sql]),
+        "json": ("psql json_agg", project.psql + ["-At", "-c",
+                                                  f"select json_agg(t) from ({sql}) t"]),
+        "csv": ("psql --csv", project.psql + ["--csv", "-c", sql]),
+    }
+    for fmt, (peer_name, peer_argv) in peers.items():
+        results = alternate(args.runs, {
+            "snm": lambda: measure(project.snm("--format", fmt, "-c", statement)),
+            "psql": lambda: measure(peer_argv),
+        })
+        snm_time = median([r.wall for r in results["snm"]])
+        snm_rss = median([r.rss for r in results["snm"]])
+        psql_time = median([r.wall for r in results["psql"]])
+        psql_rss = median([r.rss for r in results["psql"]])
+        report.add("5 big results", f"{rows:,} rows as {fmt}: time", snm_time, peer_name,
+                   psql_time, "s", "lower", 2.0,
+                   samples={k: [r.wall for r in v] for k, v in results.items()})
+        report.add("5 big results", f"{rows:,} rows as {fmt}: peak memory", snm_rss,
+                   f"JSON body ({json_size >> 20} MiB)", json_size, "B", "lower", 3.0,
+                   note=f"psql peak {psql_rss >> 20} MiB")
+
+
+# ---- main --------------------------------------------------------------------------------------
+
+SECTIONS = {
+    "1": bench_startup, "2": bench_language, "3": bench_round_trips, "4": bench_capacity,
+    "5": bench_big_results,
+}
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--client":
+        kind, client, url, key, count = sys.argv[2:7]
+        client_loop(kind, client, url, key, int(count))
+        return 0
+    parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer statements, rows and runs")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
+    parser.add_argument("--only", default="1,2,3,4,5", help="sections, e.g. 1,3")
+    parser.add_argument("--out", default=str(WORK / "results.json"), help="JSON results file")
+    args = parser.parse_args()
+    if args.quick and args.runs == 5:
+        args.runs = 3
+    for tool in (PSQL, PGBENCH, "wrk", "hyperfine", "taskset"):
+        if not shutil.which(tool):
+            print(f"scripts/bench: {tool} is missing (scripts/install installs it)", file=sys.stderr)
+            return 2
+    WORK.mkdir(parents=True, exist_ok=True)
+    print(f"snm benchmarks: {SNM}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs",
+          flush=True)
+    project = Project()
+    report = Report(args)
+    try:
+        project.start()
+        project.seed()
+        print(report.header(), flush=True)
+        for section in args.only.split(","):
+            SECTIONS[section.strip()](project, report, args)
+    finally:
+        project.stop()
+    out = pathlib.Path(args.out)
+    report.write(out)
+    missed = [row for row in report.rows if row["met"] is False]
+    print(f"\n{len(report.rows)} figures, {len(missed)} targets missed; "
+          f"{time.time() - report.started:.0f} s; load average now {os.getloadavg()[0]:.2f}")
+    print(f"results: {out} (and results.md beside it)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
