@@ -135,6 +135,28 @@ struct LexCase: Sendable, CustomTestStringConvertible {
     #expect(Keyword.lookup(ArraySlice("user_info".utf8)) == nil)
   }
 
+  @Test func tokensStaySmall() {
+    // Two million tokens for a 100,000-statement script: 12 bytes each, not 32.
+    #expect(MemoryLayout<Token>.stride <= 12)
+    let token = Token(kind: .word, start: 70000, end: 70005)
+    #expect(token.range == SourceRange(start: 70000, end: 70005))
+  }
+
+  @Test func everyKeywordIsFoundAndNothingElse() {
+    for keyword in Keyword.allCases {
+      let word = keyword.rawValue
+      #expect(Keyword.lookup(ArraySlice(word.utf8)) == keyword)
+      #expect(Keyword.lookup(ArraySlice(word.uppercased().utf8)) == keyword)
+      // Near misses: one letter short, one letter more, a letter changed.
+      #expect(Keyword.lookup(ArraySlice(word.dropLast().utf8)).map { $0.rawValue } != word)
+      #expect(Keyword.lookup(ArraySlice((word + "s").utf8)).map { $0.rawValue } != word)
+      #expect(Keyword.lookup(ArraySlice(("x" + word.dropFirst()).utf8)) != keyword)
+    }
+    #expect(Keyword.lookup(ArraySlice("dog_profile".utf8)) == nil)
+    #expect(Keyword.lookup(ArraySlice("".utf8)) == nil)
+    #expect(Keyword.lookup(ArraySlice("selectselectselectx".utf8)) == nil)
+  }
+
   struct ContinuationCase: Sendable, CustomTestStringConvertible {
     var input: String
     var needsMore: Bool
