@@ -29,7 +29,7 @@ extension Shell {
       if values["session"] != session { values["session"] = session }
       return values
     }
-    return VariableScope(values: values, environment: ProcessInfo.processInfo.environment)
+    return VariableScope(values: values, environment: environment)
   }
 
   /// Compiles `statement`; prints the diagnostic and returns nil when it cannot be sent.
