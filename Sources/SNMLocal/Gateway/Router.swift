@@ -26,6 +26,8 @@ public struct Router: Sendable {
   /// keys (as `apikey`, and as the Bearer token when no one is signed in), so they skip the
   /// signature check and the claims serialisation.
   let keyAuths: [String: RequestAuth]
+  /// Other Bearer tokens (users' sessions) already verified: a client sends the same one each time.
+  let tokens = JWTCache()
 
   public init(
     keys: ProjectKeys, signer: JWTSigner, rest: any RESTHandling, restPool: PGPool,
@@ -111,7 +113,7 @@ public struct Router: Sendable {
     if let header = request.headers["Authorization"], let token = Self.bearerToken(header) {
       if let known = projectKeyAuth(token) { return .success(known) }
       do {
-        claims = try signer.verify(token, now: now(), audience: audience)
+        claims = try tokens.verify(token, signer: signer, now: now(), audience: audience)
       } catch {
         return .failure(error)
       }

@@ -53,12 +53,18 @@ public struct JWTSigner: Sendable {
     guard let payloadBytes = Base64URL.decode(parts[1]),
       let claims = try? LocalJSON.parse(payloadBytes), claims.objectValue != nil
     else { throw .malformed("JWT payload is not base64url-encoded JSON") }
+    try checkClaims(claims, now: now, audience: audience)
+    return claims
+  }
+
+  /// The checks that depend on the clock and the caller, not the signature: `exp`, `nbf`, `iat`,
+  /// then `aud` when `audience` is set (JWTCache repeats them for a token it has seen).
+  func checkClaims(_ claims: LocalJSON, now: Double, audience: String?) throws(JWTError) {
     try checkTimes(claims, now: now)
     if let audience, let aud = claims["aud"], !aud.isNull {
       let names = aud.arrayValue?.compactMap(\.stringValue) ?? aud.stringValue.map { [$0] } ?? []
       guard names.contains(audience) else { throw .wrongAudience }
     }
-    return claims
   }
 
   func checkTimes(_ claims: LocalJSON, now: Double) throws(JWTError) {
