@@ -14,7 +14,26 @@ struct JSONRenderer {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     guard lines else {
-      out.append(value.prettyPrinted())
+      guard case .array(let elements) = value, !elements.isEmpty else {
+        out.append(value.prettyPrinted())
+        out.newline()
+        return true
+      }
+      // An array a row at a time, so 100,000 rows never become one string (twice the body).
+      out.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index & 1023 == 1023 && Task.isCancelled { return false }
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        out.append(0x0A)
+        out.spaces(2)
+        // Strings in JSON hold no raw newline, so every newline starts a line to indent.
+        for byte in element.prettyPrinted().utf8 {
+          out.append(byte)
+          if byte == 0x0A { out.spaces(2) }
+        }
+        out.flushIfFull()
+      }
+      out.append("\n]")
       out.newline()
       return true
     }

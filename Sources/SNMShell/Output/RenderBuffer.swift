@@ -37,6 +37,11 @@ struct RenderBuffer {
     if bytes.count >= OutputWriter.chunk { handOver() }
   }
 
+  /// Hands the chunk over when it is full, in the middle of a line.
+  mutating func flushIfFull() {
+    if bytes.count >= OutputWriter.chunk { handOver() }
+  }
+
   /// Hands everything over and flushes the writer.
   mutating func finish() {
     handOver()

@@ -91,3 +91,14 @@ func everyFormatMatchesItsGoldenFile(_ item: OutputCase) throws {
   let lines = try rendered(OutputCase(name: "rt", body: body), .ndjson).split(separator: "\n")
   #expect(try lines.map { try JSONValue(parsing: String($0)) } == original.arrayValue)
 }
+
+@Test(arguments: cases)
+func jsonIsThePrettyPrintedBodyWrittenRowByRow(_ item: OutputCase) throws {
+  // The json format writes an array a row at a time; the text must be what one pretty print gives.
+  let value = try JSONValue(parsing: item.body)
+  #expect(try rendered(item, .json) == value.prettyPrinted() + "\n")
+  let nested = try JSONValue(parsing: #"[[], {}, [1, [2, {"a": [3]}]], {"b": {"c": []}}, "x\ny"]"#)
+  let writer = OutputWriter()
+  ResultRenderer(format: .json).render(nested, to: writer)
+  #expect(writer.captured == nested.prettyPrinted() + "\n")
+}
