@@ -18,22 +18,36 @@ import Synchronization
 /// transfer is stopped, not left running).
 public final class SNMNetworkProvider: Sendable {
   public let configuration: Configuration
-  private let session: URLSession
+  /// Made on the first send: `snm explain` and a prompt that sends nothing never pay for it
+  /// (a sixth of `snm explain`'s instructions).
+  private let lazySession = Mutex<URLSession?>(nil)
+  /// `http://` requests (the local project) go over plain kept-alive sockets instead.
+  let plain: PlainHTTPClient
 
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
-    let sessionConfiguration = URLSessionConfiguration.ephemeral
-    sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
-    sessionConfiguration.timeoutIntervalForResource = max(configuration.timeout, 1) * 2
-    sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
-    sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    sessionConfiguration.urlCache = nil
-    sessionConfiguration.httpCookieStorage = nil
-    session = URLSession(configuration: sessionConfiguration)
+    self.plain = PlainHTTPClient(maximumIdlePerHost: configuration.maximumConnectionsPerHost)
   }
 
   deinit {
-    session.finishTasksAndInvalidate()
+    lazySession.withLock { $0?.finishTasksAndInvalidate() }
+  }
+
+  /// The one URLSession every request goes through (connections kept alive).
+  private var session: URLSession {
+    lazySession.withLock { session in
+      if let session { return session }
+      let sessionConfiguration = URLSessionConfiguration.ephemeral
+      sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
+      sessionConfiguration.timeoutIntervalForResource = max(configuration.timeout, 1) * 2
+      sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
+      sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+      sessionConfiguration.urlCache = nil
+      sessionConfiguration.httpCookieStorage = nil
+      let made = URLSession(configuration: sessionConfiguration)
+      session = made
+      return made
+    }
   }
 
   /// Sends `request` and returns the 2xx answer.
@@ -63,6 +77,10 @@ public final class SNMNetworkProvider: Sendable {
     else {
       throw .invalidURL(url)
     }
+    if requestURL.scheme?.lowercased() == "http" {
+      if Task.isCancelled { throw .cancelled(url: url) }
+      return try await sendPlain(endpoint, url: requestURL, accessToken: accessToken)
+    }
     let urlRequest = makeURLRequest(endpoint, url: requestURL, accessToken: accessToken)
     let timeout = urlRequest.timeoutInterval
     if Task.isCancelled { throw .cancelled(url: url) }
@@ -89,21 +107,31 @@ public final class SNMNetworkProvider: Sendable {
     for field in endpoint.headers {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }
-    if let apiKey = configuration.apiKey, !endpoint.headers.contains("apikey") {
-      urlRequest.setValue(apiKey, forHTTPHeaderField: "apikey")
-    }
-    if !endpoint.headers.contains("Authorization") {
-      if let accessToken {
-        urlRequest.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-      } else if let apiKey = configuration.apiKey, !apiKey.hasPrefix("sb_") {
-        urlRequest.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization")
-      }
-    }
-    if !endpoint.headers.contains("X-Client-Info") {
-      urlRequest.setValue(configuration.clientInfo, forHTTPHeaderField: "X-Client-Info")
+    for field in addedFields(endpoint, accessToken: accessToken) {
+      urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
     }
     urlRequest.httpBody = endpoint.body
     return urlRequest
+  }
+
+  /// The fields every request carries unless the endpoint sets them: `apikey`, `Authorization`
+  /// (the session's token, else a JWT-shaped key), `X-Client-Info`.
+  func addedFields(_ endpoint: Endpoint, accessToken: String?) -> [HTTPHeaders.Field] {
+    var fields: [HTTPHeaders.Field] = []
+    if let apiKey = configuration.apiKey, !endpoint.headers.contains("apikey") {
+      fields.append(.init(name: "apikey", value: apiKey))
+    }
+    if !endpoint.headers.contains("Authorization") {
+      if let accessToken {
+        fields.append(.init(name: "Authorization", value: "Bearer \(accessToken)"))
+      } else if let apiKey = configuration.apiKey, !apiKey.hasPrefix("sb_") {
+        fields.append(.init(name: "Authorization", value: "Bearer \(apiKey)"))
+      }
+    }
+    if !endpoint.headers.contains("X-Client-Info") {
+      fields.append(.init(name: "X-Client-Info", value: configuration.clientInfo))
+    }
+    return fields
   }
 
   /// Runs one data task; cancelling the calling task cancels the transfer.
@@ -155,7 +183,7 @@ public final class SNMNetworkProvider: Sendable {
     }
   }
 
-  private static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
+  static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
     let fields = response.allHeaderFields.compactMap { key, value -> HTTPHeaders.Field? in
       guard let name = key as? String else { return nil }
       return HTTPHeaders.Field(name: name, value: String(describing: value))

@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+
+/// One kept-alive HTTP/1.1 connection over a TCP socket, for `http://` URLs.
+///
+/// ```swift
+/// let connection = try PlainHTTPConnection.open(host: "127.0.0.1", port: 54321, deadline: d)
+/// let answer = try connection.exchange(requestBytes, isHead: false, idle: 30, deadline: d)
+/// ```
+/// Blocking calls, made off the Swift concurrency pool by ``PlainHTTPClient``. `cancel()` may be
+/// called from any thread: it shuts the socket down, which wakes a blocked read. Throws
+/// ``PlainHTTPFailure``.
+final class PlainHTTPConnection: Sendable {
+  private let fd: Int32
+  private let state = Mutex(State())
+  /// Bytes read past the last answer (a server never sends them unasked, but keep them honest).
+  private let leftover = Mutex<[UInt8]>([])
+
+  private struct State {
+    var cancelled = false
+    var closed = false
+  }
+
+  private init(fd: Int32) {
+    self.fd = fd
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Connects to `host:port` (a name, an IPv4 or an IPv6 address) before `deadline`.
+  static func open(host: String, port: Int, deadline: ContinuousClock.Instant)
+    throws(PlainHTTPFailure) -> PlainHTTPConnection
+  {
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var list: UnsafeMutablePointer<addrinfo>?
+    guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+      throw .unreachable("host not found")
+    }
+    defer { freeaddrinfo(list) }
+    var cause = "connection refused"
+    var entry: UnsafeMutablePointer<addrinfo>? = first
+    while let info = entry {
+      entry = info.pointee.ai_next
+      let fd = socket(
+        info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
+        info.pointee.ai_protocol)
+      if fd < 0 { continue }
+      var one: Int32 = 1
+      setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+      if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
+        return PlainHTTPConnection(fd: fd)
+      }
+      if errno == ENETUNREACH || errno == EHOSTUNREACH { cause = "network is unreachable" }
+      Glibc.close(fd)
+      if ContinuousClock.now >= deadline { throw .timedOut }
+    }
+    throw .unreachable(cause)
+  }
+
+  /// Wakes a blocked read or write; the exchange then throws `.cancelled`.
+  func cancel() {
+    let open = state.withLock { state in
+      state.cancelled = true
+      return !state.closed
+    }
+    if open { shutdown(fd, Int32(SHUT_RDWR)) }
+  }
+
+  func close() {
+    let wasOpen = state.withLock { state in
+      defer { state.closed = true }
+      return !state.closed
+    }
+    if wasOpen { Glibc.close(fd) }
+  }
+
+  var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+  /// Sends `request` and reads one answer. `idle` seconds without a byte is a timeout, and so is
+  /// passing `deadline`.
+  func exchange(
+    _ request: [UInt8], isHead: Bool, idle: Double, deadline: ContinuousClock.Instant
+  ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
+    try send(request, idle: idle, deadline: deadline)
+    var reader = PlainHTTPReader(buffered: leftover.withLock { $0 })
+    let answer = try reader.readAnswer(isHead: isHead) { () throws(PlainHTTPFailure) -> [UInt8] in
+      try self.receive(idle: idle, deadline: deadline)
+    }
+    leftover.withLock { $0 = reader.unread }
+    return answer
+  }
+
+  private func send(_ bytes: [UInt8], idle: Double, deadline: ContinuousClock.Instant)
+    throws(PlainHTTPFailure)
+  {
+    var offset = 0
+    while offset < bytes.count {
+      try wait(for: Int16(POLLOUT), idle: idle, deadline: deadline)
+      let sent = bytes.withUnsafeBytes { raw -> Int in
+        guard let base = raw.baseAddress else { return 0 }
+        return Glibc.send(fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+      }
+      if sent < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw isCancelled ? .cancelled : .closedEarly(receivedNothing: true)
+      }
+      offset += sent
+    }
+  }
+
+  /// The next bytes from the socket; empty at the end of the stream.
+  private func receive(idle: Double, deadline: ContinuousClock.Instant) throws(PlainHTTPFailure)
+    -> [UInt8]
+  {
+    while true {
+      try wait(for: Int16(POLLIN), idle: idle, deadline: deadline)
+      var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+      let count = chunk.withUnsafeMutableBytes { raw in
+        recv(fd, raw.baseAddress, raw.count, 0)
+      }
+      if isCancelled { throw .cancelled }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        return []
+      }
+      chunk.removeSubrange(count...)
+      return chunk
+    }
+  }
+
+  private func wait(for events: Int16, idle: Double, deadline: ContinuousClock.Instant)
+    throws(PlainHTTPFailure)
+  {
+    while true {
+      if isCancelled { throw .cancelled }
+      let left = ContinuousClock.now.duration(to: deadline)
+      let leftSeconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+      let wait = min(idle, leftSeconds)
+      if wait <= 0 { throw .timedOut }
+      var poller = pollfd(fd: fd, events: events, revents: 0)
+      let ready = poll(&poller, 1, Int32(min(wait * 1000, 86_400_000).rounded(.up)))
+      if ready > 0 { return }
+      if ready < 0 && errno == EINTR { continue }
+      if isCancelled { throw .cancelled }
+      if ready == 0 { throw .timedOut }
+      throw .closedEarly(receivedNothing: false)
+    }
+  }
+}

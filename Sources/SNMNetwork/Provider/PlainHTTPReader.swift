@@ -1,0 +1,200 @@
+import Foundation
+
+/// Why a plain HTTP exchange failed, before it is worded as an ``SNMNetworkError``.
+enum PlainHTTPFailure: Error, Equatable {
+  case unreachable(String)
+  case timedOut
+  case cancelled
+  /// The connection ended early; `receivedNothing` means not one byte of an answer came (a kept
+  /// connection the server had closed: the request may be sent again on a new one).
+  case closedEarly(receivedNothing: Bool)
+  case malformed(String)
+}
+
+/// One HTTP answer: status, header fields as sent, the body, and whether the connection may be
+/// used again.
+struct PlainHTTPAnswer {
+  var status: Int
+  var headers: [HTTPHeaders.Field]
+  var body: [UInt8]
+  var keepAlive: Bool
+}
+
+/// Reads an HTTP/1.1 answer from a stream of chunks: status line, fields, then a body framed by
+/// `Content-Length`, `chunked`, or the end of the stream.
+///
+/// ```swift
+/// var reader = PlainHTTPReader(buffered: [])
+/// let answer = try reader.readAnswer(isHead: false) { try connection.nextChunk() }
+/// ```
+struct PlainHTTPReader {
+  private var buffer: [UInt8]
+  private var start = 0
+  private var receivedAny = false
+  /// Bytes after the answer.
+  var unread: [UInt8] { Array(buffer[start...]) }
+
+  init(buffered: [UInt8]) {
+    buffer = buffered
+    receivedAny = !buffered.isEmpty
+  }
+
+  typealias Source = () throws(PlainHTTPFailure) -> [UInt8]
+
+  mutating func readAnswer(isHead: Bool, from next: Source) throws(PlainHTTPFailure)
+    -> PlainHTTPAnswer
+  {
+    while true {
+      let head = try readHead(from: next)
+      var answer = try Self.parseHead(head)
+      // 1xx answers (100 Continue) come before the real one.
+      if (100..<200).contains(answer.status) { continue }
+      let fields = answer.headers
+      let transfer = Self.value("transfer-encoding", in: fields)?.lowercased()
+      if isHead || answer.status == 204 || answer.status == 304 {
+        answer.body = []
+      } else if let transfer, transfer.contains("chunked") {
+        answer.body = try readChunked(from: next)
+      } else if let length = Self.value("content-length", in: fields) {
+        guard let count = Int(length.trimmingCharacters(in: .whitespaces)), count >= 0 else {
+          throw .malformed("the answer is not valid HTTP (bad Content-Length)")
+        }
+        answer.body = try readExactly(count, from: next)
+      } else {
+        answer.body = try readToEnd(from: next)
+        answer.keepAlive = false
+      }
+      return answer
+    }
+  }
+
+  private mutating func fill(from next: Source) throws(PlainHTTPFailure) -> Bool {
+    let chunk = try next()
+    if chunk.isEmpty { return false }
+    if start > 0 && start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+    }
+    buffer.append(contentsOf: chunk)
+    receivedAny = true
+    return true
+  }
+
+  private mutating func readHead(from next: Source) throws(PlainHTTPFailure) -> ArraySlice<UInt8> {
+    var searched = start
+    while true {
+      if buffer.count - start >= 4 {
+        var index = max(start, searched - 3)
+        while index + 3 < buffer.count {
+          if buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13
+            && buffer[index + 3] == 10
+          {
+            let head = buffer[start..<index]
+            start = index + 4
+            return head
+          }
+          index += 1
+        }
+        searched = buffer.count
+      }
+      if buffer.count - start > 64 * 1024 {
+        throw .malformed("the answer is not valid HTTP (header section too large)")
+      }
+      guard try fill(from: next) else {
+        throw .closedEarly(receivedNothing: !receivedAny)
+      }
+      // Something other than HTTP (an SSH banner) says so in its first bytes.
+      let prefix = Array("HTTP/".utf8)
+      let seen = buffer[start..<min(buffer.count, start + prefix.count)]
+      if !seen.elementsEqual(prefix.prefix(seen.count)) {
+        throw .malformed("the answer is not valid HTTP (Received HTTP/0.9 when not allowed)")
+      }
+    }
+  }
+
+  static func parseHead(_ head: ArraySlice<UInt8>) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
+    let text = String(decoding: head, as: UTF8.self)
+    var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
+    guard let statusLine = lines.popFirst(), statusLine.hasPrefix("HTTP/") else {
+      throw .malformed("the answer is not valid HTTP (Received HTTP/0.9 when not allowed)")
+    }
+    let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+    guard parts.count >= 2, let status = Int(parts[1]), (100...999).contains(status) else {
+      throw .malformed("the answer is not valid HTTP (bad status line)")
+    }
+    var fields: [HTTPHeaders.Field] = []
+    for line in lines where !line.isEmpty {
+      guard let colon = line.firstIndex(of: ":") else {
+        throw .malformed("the answer is not valid HTTP (bad header line)")
+      }
+      let name = String(line[..<colon])
+      let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      fields.append(HTTPHeaders.Field(name: name, value: value))
+    }
+    let connection = value("connection", in: fields)?.lowercased() ?? ""
+    let keepAlive =
+      parts[0] == "HTTP/1.0" ? connection.contains("keep-alive") : !connection.contains("close")
+    return PlainHTTPAnswer(status: status, headers: fields, body: [], keepAlive: keepAlive)
+  }
+
+  static func value(_ name: String, in fields: [HTTPHeaders.Field]) -> String? {
+    fields.first { $0.name.lowercased() == name }?.value
+  }
+
+  private mutating func readExactly(_ count: Int, from next: Source) throws(PlainHTTPFailure)
+    -> [UInt8]
+  {
+    if start > 0 {
+      buffer.removeSubrange(..<start)
+      start = 0
+    }
+    buffer.reserveCapacity(count)
+    while buffer.count - start < count {
+      guard try fill(from: next) else { throw .closedEarly(receivedNothing: false) }
+    }
+    if start == 0 && buffer.count == count {
+      // The usual case for a large body: hand the buffer over rather than copy it.
+      defer { buffer = [] }
+      return buffer
+    }
+    let body = Array(buffer[start..<(start + count)])
+    start += count
+    return body
+  }
+
+  private mutating func readToEnd(from next: Source) throws(PlainHTTPFailure) -> [UInt8] {
+    while try fill(from: next) {}
+    let body = Array(buffer[start...])
+    start = buffer.count
+    return body
+  }
+
+  private mutating func readLine(from next: Source) throws(PlainHTTPFailure) -> String {
+    while true {
+      if let end = buffer[start...].firstIndex(of: 10) {
+        var line = buffer[start..<end]
+        if line.last == 13 { line = line.dropLast() }
+        start = end + 1
+        return String(decoding: line, as: UTF8.self)
+      }
+      guard try fill(from: next) else { throw .closedEarly(receivedNothing: false) }
+    }
+  }
+
+  private mutating func readChunked(from next: Source) throws(PlainHTTPFailure) -> [UInt8] {
+    var body: [UInt8] = []
+    while true {
+      let line = try readLine(from: next)
+      let sizeText = line.split(separator: ";", maxSplits: 1).first ?? ""
+      guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0
+      else { throw .malformed("the answer is not valid HTTP (bad chunk size)") }
+      if size == 0 {
+        // Trailer fields, then an empty line.
+        while try !readLine(from: next).isEmpty {}
+        return body
+      }
+      body.append(contentsOf: try readExactly(size, from: next))
+      _ = try readLine(from: next)
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SNMTestSupport
+import Synchronization
+import Testing
+
+@testable import SNMNetwork
+
+/// The plain-socket path `http://` URLs take: framings, header merging, a kept connection the
+/// server closed, the request target as written.
+@Suite(.timeLimit(.minutes(1))) struct PlainHTTPTransportTests {
+  func provider() -> SNMNetworkProvider {
+    SNMNetworkProvider(configuration: .init(apiKey: "k", timeout: 10))
+  }
+
+  @Test func readsAChunkedBodyAndMergesRepeatedFields() async throws {
+    let raw =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nVary: a\r\nvary: b\r\n\r\n"
+      + "5\r\n[{\"id\r\n7;ext=1\r\n\":1},{}\r\n1\r\n]\r\n0\r\nX-Trailer: t\r\n\r\n"
+    let server = try LoopbackHTTPServer { _ in .garbage(raw) }
+    defer { server.stop() }
+    let response = try await provider().send(Endpoint(baseURL: server.baseURL, path: "/t"))
+    #expect(response.text == #"[{"id":1},{}]"#)
+    #expect(response.headers["Vary"] == "a, b")
+  }
+
+  @Test func readsABodyThatEndsWithTheConnection() async throws {
+    let server = try LoopbackHTTPServer { _ in .garbage("HTTP/1.0 200 OK\r\n\r\n[1,2,3]") }
+    defer { server.stop() }
+    let response = try await provider().send(Endpoint(baseURL: server.baseURL, path: "/t"))
+    #expect(try response.json() == [1, 2, 3])
+  }
+
+  @Test func aKeptConnectionTheServerClosedIsReplaced() async throws {
+    let calls = Mutex(0)
+    let server = try LoopbackHTTPServer { _ in
+      let call = calls.withLock { count in
+        count += 1
+        return count
+      }
+      return call == 2 ? .closeWithoutAnswer : .respond(status: 200, body: "[\(call)]")
+    }
+    defer { server.stop() }
+    let provider = provider()
+    let endpoint = Endpoint(baseURL: server.baseURL, path: "/t")
+    #expect(try await provider.send(endpoint).text == "[1]")
+    #expect(try await provider.send(endpoint).text == "[3]")
+    #expect(server.connectionCount == 2)
+  }
+
+  @Test func aTruncatedBodyIsMalformed() async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .garbage("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n[1,")
+    }
+    defer { server.stop() }
+    let url = server.baseURL + "/t"
+    await #expect(
+      throws: SNMNetworkError.malformedResponse(
+        url: url, reason: "the connection closed before a complete answer")
+    ) {
+      try await provider().send(Endpoint(baseURL: server.baseURL, path: "/t"))
+    }
+  }
+
+  @Test(arguments: [
+    ("http://127.0.0.1:54321/rest/v1/t?id=eq.1&name=eq.%20x", "/rest/v1/t?id=eq.1&name=eq.%20x"),
+    ("http://127.0.0.1:54321", "/"),
+    ("http://127.0.0.1:54321?a=1", "/?a=1"),
+    ("http://[::1]:80/p#frag", "/p"),
+  ])
+  func theRequestTargetIsTheURLAsWritten(url: String, target: String) {
+    #expect(SNMNetworkProvider.requestTarget(url) == target)
+  }
+
+  @Test func theRequestCarriesHostAndContentLength() {
+    let request = PlainHTTPClient.Request(
+      method: "POST", host: "::1", port: 54321, target: "/t",
+      fields: [.init(name: "Prefer", value: "return=minimal")], body: Data("{}".utf8),
+      timeout: 1)
+    #expect(
+      String(decoding: request.encoded(), as: UTF8.self)
+        == "POST /t HTTP/1.1\r\nHost: [::1]:54321\r\nPrefer: return=minimal\r\n"
+        + "Content-Length: 2\r\n\r\n{}")
+  }
+}
