@@ -24,9 +24,15 @@ extension JSONValue {
   /// // }
   /// ```
   public func prettyPrinted(indent: Int = 2) -> String {
+    String(decoding: prettyPrintedBytes(indent: indent), as: UTF8.self)
+  }
+
+  /// The indented form as UTF-8 bytes, laid out as if nested `depth` levels deep: an array can be
+  /// written a row at a time (`[`, then each row at depth 1) without building one huge string.
+  public func prettyPrintedBytes(indent: Int = 2, depth: Int = 0) -> [UInt8] {
     var writer = JSONWriter(indent: max(0, indent))
-    writer.write(self, depth: 0)
-    return String(decoding: writer.output, as: UTF8.self)
+    writer.write(self, depth: max(0, depth))
+    return writer.output
   }
 }
 

@@ -26,11 +26,7 @@ struct JSONRenderer {
         if index > 0 { out.append(UInt8(ascii: ",")) }
         out.append(0x0A)
         out.spaces(2)
-        // Strings in JSON hold no raw newline, so every newline starts a line to indent.
-        for byte in element.prettyPrinted().utf8 {
-          out.append(byte)
-          if byte == 0x0A { out.spaces(2) }
-        }
+        out.append(bytes: element.prettyPrintedBytes(depth: 1))
         out.flushIfFull()
       }
       out.append("\n]")

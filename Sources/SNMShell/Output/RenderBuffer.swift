@@ -19,6 +19,10 @@ struct RenderBuffer {
     bytes.append(contentsOf: text.utf8)
   }
 
+  mutating func append(bytes more: [UInt8]) {
+    bytes.append(contentsOf: more)
+  }
+
   mutating func append(_ byte: UInt8) {
     bytes.append(byte)
   }
