@@ -16,7 +16,6 @@ import Synchronization
 /// ``PlainHTTPFailure``.
 final class PlainHTTPClient: Sendable {
   private let idle = Mutex<[String: [PlainHTTPConnection]]>([:])
-  private let queue = DispatchQueue(label: "snm.plain-http", attributes: .concurrent)
   let maximumIdlePerHost: Int
 
   init(maximumIdlePerHost: Int) {
@@ -57,6 +56,9 @@ final class PlainHTTPClient: Sendable {
   /// Sends `request` and returns the answer (any status).
   func perform(_ request: Request) async throws(PlainHTTPFailure) -> PlainHTTPAnswer {
     let handle = PlainHTTPHandle()
+    // A serial queue of its own is "overcommit": the blocking read gets a thread of its own
+    // instead of one of the few that also run Swift tasks (the spinner, signal watchers).
+    let queue = DispatchQueue(label: "snm.plain-http")
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<PlainHTTPAnswer, PlainHTTPFailure>, Never>) in
