@@ -4,4 +4,12 @@ enum GatewayAssembly {
   static func restHandler() -> RESTGateway {
     RESTGateway()
   }
+
+  /// The `/rest/v1` handler with its schema cache already loaded from `pool` (when the database
+  /// answers; otherwise the first request loads it).
+  static func restHandler(warming pool: PGPool) -> RESTGateway {
+    let gateway = RESTGateway()
+    gateway.warmUp(database: pool)
+    return gateway
+  }
 }

@@ -34,7 +34,8 @@ extension LocalProjectController {
         refreshReuseInterval: state.refreshReuseInterval),
       now: clock)
     let router = Router(
-      keys: keys, signer: keys.signer, rest: GatewayAssembly.restHandler(), restPool: restPool,
+      keys: keys, signer: keys.signer, rest: GatewayAssembly.restHandler(warming: restPool),
+      restPool: restPool,
       auth: auth, now: clock)
     var limits = HTTPServerLimits()
     if let text = ProcessInfo.processInfo.environment["SNM_HTTP_REQUEST_TIMEOUT"],

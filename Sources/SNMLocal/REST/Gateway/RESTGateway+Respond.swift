@@ -106,6 +106,10 @@ extension RESTGateway {
     let prelude = PGStatement(
       readOnly ? Self.readOnlyPrelude : Self.prelude,
       [context.auth.role, context.auth.claimsJSON], prepared: true)
+    if statements.contains(where: { $0.sql.utf8.contains(0) }) {
+      throw RESTError(
+        status: 400, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
+    }
     let body = statements.map { statement in
       var prepared = statement
       prepared.prepared = true

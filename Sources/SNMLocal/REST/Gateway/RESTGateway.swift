@@ -44,6 +44,12 @@ public final class RESTGateway: RESTHandling, Sendable {
     database.drain()
   }
 
+  /// Loads the schema cache now, so the first request does not wait for it; failures are left
+  /// for that request to report.
+  public func warmUp(database: PGPool) {
+    _ = try? store.current(database: database)
+  }
+
   public func handle(_ request: HTTPRequest, auth: RequestAuth, database: PGPool) -> HTTPResponse {
     do {
       let cache = try store.current(database: database)
