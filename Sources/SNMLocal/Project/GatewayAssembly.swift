@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The pieces the gateway process is built from; the one place to plug a service in.
 enum GatewayAssembly {
   /// The `/rest/v1` handler: snm's PostgREST (call `reloadSchemaCache` after migrations).
@@ -5,11 +7,12 @@ enum GatewayAssembly {
     RESTGateway()
   }
 
-  /// The `/rest/v1` handler with its schema cache already loaded from `pool` (when the database
-  /// answers; otherwise the first request loads it).
+  /// The `/rest/v1` handler, loading its schema cache from `pool` in the background right away
+  /// (requests that arrive meanwhile wait for it; if the database does not answer, the first
+  /// request loads it). The caller does not wait: the port is bound without delay.
   static func restHandler(warming pool: PGPool) -> RESTGateway {
     let gateway = RESTGateway()
-    gateway.warmUp(database: pool)
+    DispatchQueue.global().async { gateway.warmUp(database: pool) }
     return gateway
   }
 }
