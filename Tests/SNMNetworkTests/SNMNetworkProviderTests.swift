@@ -265,6 +265,22 @@ struct ServerErrorCase: Sendable, CustomTestStringConvertible {
     }
   }
 
+  @Test func answerCutOffBeforeItsContentLengthIsMalformedNotUnreachable() async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .garbage("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n[{\"id\":1},{\"id\":")
+    }
+    defer { server.stop() }
+    let error = await #expect(throws: SNMNetworkError.self) {
+      try await provider().send(Endpoint(baseURL: server.baseURL, path: "/rest/v1/t"))
+    }
+    let url = server.baseURL + "/rest/v1/t"
+    #expect(
+      error
+        == .malformedResponse(
+          url: url,
+          reason: "the answer was cut off (transfer closed with 984 bytes remaining to read)"))
+  }
+
   @Test(arguments: ["localhost:54321", "ftp://127.0.0.1", "http://bad host"])
   func invalidBaseURLIsRefusedBeforeSending(_ base: String) async throws {
     await #expect(throws: SNMNetworkError.invalidURL(base + "/rest/v1/t")) {

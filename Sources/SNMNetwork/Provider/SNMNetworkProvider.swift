@@ -179,7 +179,13 @@ public final class SNMNetworkProvider: Sendable {
       let detail = urlError.localizedDescription
       return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(detail))")
     default:
-      return .unreachable(url: url, cause: urlError.localizedDescription)
+      let detail = urlError.localizedDescription
+      // curl's CURLE_PARTIAL_FILE, which FoundationNetworking leaves without a URLError code: the
+      // server went away while the body came. Nothing of it may be shown as a result.
+      if detail.hasPrefix("transfer closed with") {
+        return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
+      }
+      return .unreachable(url: url, cause: detail)
     }
   }
 
