@@ -9,8 +9,9 @@ import Foundation
 /// ```
 /// Format: one statement per line; a backslash is written `\\` and a newline inside a
 /// multi-line statement `\n`. The file is created 0600 in a 0700 directory. Appending (rather than
-/// rewriting) lets two shells at once keep both their histories. Failures to read or write are
-/// ignored: history is a convenience and never stops the shell.
+/// rewriting) lets two shells at once keep both their histories. History is a convenience and never
+/// stops the shell: `append` returns why it could not write (the prompt warns once), and a write
+/// cut short by a full disk is taken back, so the file never ends in half a statement.
 public struct HistoryFile: Sendable {
   /// Where the history lives.
   public let path: String
@@ -43,18 +44,37 @@ public struct HistoryFile: Sendable {
   }
 
   /// Adds one statement at the end of the file, creating it (0600) when missing.
-  public func append(_ statement: String) {
-    guard prepareDirectory() else { return }
+  ///
+  /// Returns nil when the statement was saved, else why not (`cannot write PATH: no space left on
+  /// device`); the file is then as it was.
+  @discardableResult
+  public func append(_ statement: String) -> String? {
+    if let problem = prepareDirectory() { return problem }
     let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return }
+    guard fd >= 0 else { return "cannot write \(path): " + Self.errorText(errno) }
     defer { close(fd) }
+    var info = stat()
+    let sizeBefore = fstat(fd, &info) == 0 ? info.st_size : -1
     let line = Array((Self.encode(statement) + "\n").utf8)
-    _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    var offset = 0
+    while offset < line.count {
+      let written = line.withUnsafeBytes { bytes in
+        write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
+      }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else {
+        let reason = written < 0 ? Self.errorText(errno) : "nothing written"
+        if offset > 0, sizeBefore >= 0 { _ = ftruncate(fd, sizeBefore) }
+        return "cannot write \(path): " + reason
+      }
+      offset += written
+    }
+    return nil
   }
 
   /// Replaces the file's content with `entries`, through a temporary file renamed into place.
   func rewrite(_ entries: [String]) {
-    guard prepareDirectory() else { return }
+    guard prepareDirectory() == nil else { return }
     let temporary = path + ".\(getpid()).tmp"
     let text = entries.map { Self.encode($0) + "\n" }.joined()
     guard
@@ -64,17 +84,22 @@ public struct HistoryFile: Sendable {
     if rename(temporary, path) != 0 { unlink(temporary) }
   }
 
-  private func prepareDirectory() -> Bool {
+  /// Creates the file's directory (0700) when missing; nil on success, else why not.
+  private func prepareDirectory() -> String? {
     let directory = (path as NSString).deletingLastPathComponent
-    if FileManager.default.fileExists(atPath: directory) { return true }
+    if FileManager.default.fileExists(atPath: directory) { return nil }
     do {
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
-      return true
+      return nil
     } catch {
-      return false
+      return "cannot create \(directory)"
     }
+  }
+
+  static func errorText(_ code: Int32) -> String {
+    String(cString: strerror(code)).lowercased()
   }
 
   static func encode(_ statement: String) -> String {

@@ -24,6 +24,8 @@ public final class LibEditLineReader: LineReader {
   private let pending = Mutex("")
   let completer: (any LineCompleter)?
   let historyFile: HistoryFile?
+  /// Set once a failure to save history was reported: one warning per process.
+  let historyWarned = Atomic<Bool>(false)
   /// Whether the editor writes to standard error (standard output is not a terminal).
   let writesToStandardError: Bool
   /// The terminal's settings before the line being edited (libedit switches it to raw mode), so
@@ -116,7 +118,12 @@ public final class LibEditLineReader: LineReader {
     guard HistoryPolicy.mayRecord(statement) else { return }
     let trimmed = statement.trimmingCharacters(in: .whitespacesAndNewlines)
     editor.withLock { editor in _ = snm_history_enter(editor.entries, trimmed) }
-    historyFile?.append(trimmed)
+    if let problem = historyFile?.append(trimmed),
+      !historyWarned.exchange(true, ordering: .acquiringAndReleasing)
+    {
+      fputs("snm: warning: history not saved: \(problem)\n", snm_stderr())
+      fflush(snm_stderr())
+    }
   }
 
   /// The unfinished statement typed on earlier lines.

@@ -47,3 +47,15 @@ private func temporaryPath() -> String {
     HistoryFile.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])
       == "/h/.local/state/snm/history")
 }
+
+@Test func aFullDiskOrAMissingDirectoryIsReportedNotIgnored() throws {
+  // /dev/full accepts the open and refuses every write with ENOSPC.
+  #expect(
+    HistoryFile(path: "/dev/full").append("tables")
+      == "cannot write /dev/full: no space left on device")
+  let underAFile = HistoryFile(path: "/dev/null/snm/history")
+  #expect(underAFile.append("tables")?.hasPrefix("cannot create /dev/null/snm") == true)
+  #expect(underAFile.load() == [])
+  let file = HistoryFile(path: temporaryPath())
+  #expect(file.append("tables") == nil)
+}
