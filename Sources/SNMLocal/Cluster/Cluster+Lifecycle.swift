@@ -8,6 +8,7 @@ extension Cluster {
   /// Starts Postgres unless it runs already; waits until it accepts connections.
   func start() throws(LocalProjectError) {
     if isRunning { return }
+    try waitForKilledPostmaster()
     if layout.socketDir.hasPrefix("/tmp/snm-") { try prepareDirectory(layout.socketDir) }
     try prepareDirectory(layout.baseDir + "/run")
     let outcome = try runTool(
@@ -18,6 +19,29 @@ extension Cluster {
         .unavailable,
         "postgres did not start: " + Self.lastLines(outcome.output + "\n" + log)
           + " (log: \(layout.logFile))")
+    }
+  }
+
+  /// Waits until a postmaster that was killed has been reaped by its parent.
+  ///
+  /// A killed postmaster stays a zombie until its parent (often init, which may reap late) waits
+  /// for it; meanwhile Postgres refuses to start ("lock file postmaster.pid already exists") since
+  /// the pid in that file still exists. Throws `.unavailable` when it lingers past `timeout` seconds.
+  func waitForKilledPostmaster(timeout: Double = 30) throws(LocalProjectError) {
+    guard
+      let text = try? String(contentsOfFile: layout.dataDir + "/postmaster.pid", encoding: .utf8),
+      let first = text.split(separator: "\n").first, let pid = pid_t(first.trimmingSpaces),
+      pid > 0
+    else { return }
+    let deadline = monotonicSeconds() + timeout
+    while kill(pid, 0) == 0 && Subprocess.isZombie(pid) {
+      guard monotonicSeconds() < deadline else {
+        throw LocalProjectError(
+          .unavailable,
+          "postgres (pid \(pid)) was killed and its parent has not reaped it yet; "
+            + "try again in a moment")
+      }
+      usleep(20_000)
     }
   }
 
