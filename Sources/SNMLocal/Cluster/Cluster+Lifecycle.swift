@@ -11,8 +11,15 @@ extension Cluster {
     try waitForKilledPostmaster()
     if layout.socketDir.hasPrefix("/tmp/snm-") { try prepareDirectory(layout.socketDir) }
     try prepareDirectory(layout.baseDir + "/run")
+    // synchronous_commit stays on: with it off, a commit acknowledged to a client can be lost
+    // when Postgres is killed before its WAL writer runs. The option also overrides the `off`
+    // that clusters made by earlier versions have in postgresql.conf.
     let outcome = try runTool(
-      "pg_ctl", ["start", "-D", layout.dataDir, "-l", layout.logFile, "-w", "-t", "60", "-s"])
+      "pg_ctl",
+      [
+        "start", "-D", layout.dataDir, "-l", layout.logFile, "-o", "-c synchronous_commit=on",
+        "-w", "-t", "60", "-s",
+      ])
     guard outcome.status == 0 else {
       let log = (try? String(contentsOfFile: layout.logFile, encoding: .utf8)) ?? ""
       throw LocalProjectError(

@@ -97,7 +97,6 @@ struct Cluster: Sendable {
       unix_socket_directories = '\(layout.socketDir)'
       unix_socket_permissions = 0700
       max_connections = 100
-      synchronous_commit = off
       log_min_messages = warning
       log_line_prefix = '%m [%p] '
 
