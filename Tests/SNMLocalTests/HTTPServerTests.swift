@@ -69,3 +69,39 @@ func rawExchange(port: Int, _ text: String) -> String {
     #expect(error.description == "port \(first.port) is already in use on 127.0.0.1")
   }
 }
+
+/// A client that trickles a header line more often than the server's read slice (slowloris) still
+/// gets 408 once the request timeout has passed, and the connection is closed.
+@Test func aTrickledRequestIsCutOffAtTheRequestTimeout() throws {
+  var limits = HTTPServerLimits()
+  limits.requestTimeout = 1
+  let server = HTTPServer(port: 0, limits: limits) { _ in .json(status: 200, "{}") }
+  try server.start()
+  defer { server.stop() }
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+  address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  try #require(connected == 0)
+  var wait = timeval(tv_sec: 0, tv_usec: 200_000)
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+  let started = monotonicSeconds()
+  var answer: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  _ = "GET / HTTP/1.1\r\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+  while monotonicSeconds() - started < 6 {
+    _ = "X-Slow: 1\r\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, 4096, 0) }
+    if count == 0 { break }
+    if count > 0 { answer += buffer[0..<count] }
+  }
+  #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout"))
+  #expect(monotonicSeconds() - started < 4, "cut off near the 1 s timeout, not never")
+}

@@ -39,6 +39,14 @@ struct HTTPConnection {
           reader.wantsContinue = false
           guard write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
         }
+        // Checked before every read, not only when a read times out: a client trickling a byte
+        // a second (slowloris) must not keep a request open past its deadline.
+        if reader.hasPartialRequest, let start = requestStart,
+          monotonicSeconds() - start >= limits.requestTimeout
+        {
+          refuseLateRequest()
+          return
+        }
         let received = scratch.withUnsafeMutableBytes { buffer in
           recv(socket, buffer.baseAddress, buffer.count, 0)
         }
@@ -54,10 +62,7 @@ struct HTTPConnection {
         guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return }
         if reader.hasPartialRequest, let start = requestStart {
           if now - start >= limits.requestTimeout {
-            let timeout = HTTPParseFailure(status: 408, message: "request not received in time")
-            _ = write(
-              HTTPResponseWriter.serialize(
-                HTTPResponseWriter.failure(timeout), keepAlive: false, bodyless: false))
+            refuseLateRequest()
             return
           }
         } else if now - lastActivity >= limits.idleTimeout {
@@ -65,6 +70,14 @@ struct HTTPConnection {
         }
       }
     }
+  }
+
+  /// Answers 408: the request did not arrive within `requestTimeout`.
+  func refuseLateRequest() {
+    let timeout = HTTPParseFailure(status: 408, message: "request not received in time")
+    _ = write(
+      HTTPResponseWriter.serialize(
+        HTTPResponseWriter.failure(timeout), keepAlive: false, bodyless: false))
   }
 
   /// Stops sending, then reads and drops what the client still sends (up to 1 MiB or 1 s), so
