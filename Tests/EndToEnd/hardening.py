@@ -84,3 +84,36 @@ def alive(pid):
         return False
     with open(f"/proc/{pid}/stat") as handle:
         return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def children(pid):
+    """Pids whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def worker_pid(project):
+    """The gateway worker: the child of `snm local serve` that serves HTTP (restarted on a crash)."""
+    supervisor = gateway_pid(project)
+    workers = children(supervisor) if supervisor else []
+    return workers[0] if len(workers) == 1 else None
+
+
+def wait_until(predicate, timeout=30.0, interval=0.05, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
