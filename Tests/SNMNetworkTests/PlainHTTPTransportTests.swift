@@ -55,7 +55,7 @@ import Testing
     let url = server.baseURL + "/t"
     await #expect(
       throws: SNMNetworkError.malformedResponse(
-        url: url, reason: "the connection closed before a complete answer")
+        url: url, reason: "the answer was cut off (transfer closed with 7 bytes remaining to read)")
     ) {
       try await provider().send(Endpoint(baseURL: server.baseURL, path: "/t"))
     }

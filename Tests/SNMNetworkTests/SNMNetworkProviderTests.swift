@@ -281,6 +281,22 @@ struct ServerErrorCase: Sendable, CustomTestStringConvertible {
           reason: "the answer was cut off (transfer closed with 984 bytes remaining to read)"))
   }
 
+  @Test func chunkedAnswerCutOffIsMalformedNotUnreachable() async throws {
+    // A 16-byte chunk announced, 10 bytes sent, then the connection closes.
+    let server = try LoopbackHTTPServer { _ in
+      .garbage("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n[{\"id\":1},")
+    }
+    defer { server.stop() }
+    let error = await #expect(throws: SNMNetworkError.self) {
+      try await provider().send(Endpoint(baseURL: server.baseURL, path: "/rest/v1/t"))
+    }
+    #expect(
+      error
+        == .malformedResponse(
+          url: server.baseURL + "/rest/v1/t",
+          reason: "the answer was cut off (transfer closed with 6 bytes remaining to read)"))
+  }
+
   @Test(arguments: ["localhost:54321", "ftp://127.0.0.1", "http://bad host"])
   func invalidBaseURLIsRefusedBeforeSending(_ base: String) async throws {
     await #expect(throws: SNMNetworkError.invalidURL(base + "/rest/v1/t")) {

@@ -150,7 +150,10 @@ struct PlainHTTPReader {
     }
     buffer.reserveCapacity(count)
     while buffer.count - start < count {
-      guard try fill(from: next) else { throw .closedEarly(receivedNothing: false) }
+      guard try fillInBody(from: next) else {
+        throw Self.cutOff(
+          "transfer closed with \(count - (buffer.count - start)) bytes remaining to read")
+      }
     }
     if start == 0 && buffer.count == count {
       // The usual case for a large body: hand the buffer over rather than copy it.
@@ -181,7 +184,32 @@ struct PlainHTTPReader {
     }
   }
 
+  /// `fill`, where the connection ending (closed or reset) means the body was cut off: false.
+  private mutating func fillInBody(from next: Source) throws(PlainHTTPFailure) -> Bool {
+    do {
+      return try fill(from: next)
+    } catch {
+      if case .closedEarly = error { return false }
+      throw error
+    }
+  }
+
+  /// The server went away while the body came (it died, or its connection was cut): an answer
+  /// that must not be shown, worded as curl words it.
+  static func cutOff(_ detail: String) -> PlainHTTPFailure {
+    .malformed("the answer was cut off (\(detail))")
+  }
+
   private mutating func readChunked(from next: Source) throws(PlainHTTPFailure) -> [UInt8] {
+    do {
+      return try readChunks(from: next)
+    } catch {
+      guard case .closedEarly = error else { throw error }
+      throw Self.cutOff("transfer closed with outstanding read data remaining")
+    }
+  }
+
+  private mutating func readChunks(from next: Source) throws(PlainHTTPFailure) -> [UInt8] {
     var body: [UInt8] = []
     while true {
       let line = try readLine(from: next)
