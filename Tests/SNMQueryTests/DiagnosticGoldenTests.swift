@@ -94,6 +94,9 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     DiagnosticCase(
       "multi-line-missing-value", "from t\\\n  select *\\\n  where age >", ["3:14 expected"]),
     DiagnosticCase("value-in-name-position", "from 't' select *", ["1:6 expected"]),
+    DiagnosticCase(
+      "vertical-form-before-error", "from t select * where a eq '︙' and b eqq 1",
+      ["1:38 unknown-operator"]),
   ]
 
   /// Lines holding a password: it prints as '********', the caret under the line as printed.

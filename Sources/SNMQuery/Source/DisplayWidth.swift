@@ -1,30 +1,74 @@
-/// How many terminal columns a character takes: 2 for East Asian wide characters and emoji, 0 for
-/// control characters, otherwise 1.
-enum DisplayWidth {
-  static func of(_ character: Character) -> Int {
-    guard let scalar = character.unicodeScalars.first else { return 0 }
-    let value = scalar.value
-    if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
-    if value < 0x1100 { return 1 }
-    if isWide(value) { return 2 }
-    if scalar.properties.isEmojiPresentation { return 2 }
-    if character.unicodeScalars.count > 1,
-      character.unicodeScalars.contains(where: { $0.value == 0xFE0F })
+/// How many terminal columns text takes: Korean and other wide characters and emoji take two,
+/// combining marks and joiners none. Diagnostics place their carets by it, and the shell's tables,
+/// records and completion lists their columns.
+///
+/// ```swift
+/// DisplayWidth.of("김민지")   // 6
+/// DisplayWidth.of("🐶 Bori") // 7
+/// ```
+public enum DisplayWidth {
+  /// The columns `text` takes when printed.
+  public static func of<S: StringProtocol>(_ text: S) -> Int {
+    var ascii = true
+    for byte in text.utf8 where byte >= 0x80 {
+      ascii = false
+      break
+    }
+    if ascii { return text.utf8.count }
+    var total = 0
+    for character in text { total += of(character) }
+    return total
+  }
+
+  /// The columns one grapheme takes: 2 for an emoji shown as a picture, else the sum of its scalars.
+  public static func of(_ character: Character) -> Int {
+    let scalars = character.unicodeScalars
+    if let first = scalars.first, first.isASCII { return first.value < 0x20 ? 0 : 1 }
+    if scalars.contains(where: { $0.properties.isEmojiPresentation })
+      || (scalars.contains("\u{FE0F}") && scalars.contains(where: { $0.properties.isEmoji }))
     {
       return 2
     }
-    return 1
+    return scalars.reduce(0) { $0 + of($1) }
   }
 
-  /// The East Asian Wide and Fullwidth blocks.
+  /// The columns one scalar takes outside an emoji sequence.
+  static func of(_ scalar: Unicode.Scalar) -> Int {
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format, .control: return 0
+    default: break
+    }
+    if (0x1160...0x11FF).contains(scalar.value) { return 0 }  // Hangul medial vowels and finals
+    return isWide(scalar.value) ? 2 : 1
+  }
+
+  /// East Asian Wide and Fullwidth blocks (Hangul, CJK, kana, fullwidth forms, wide symbols).
   static func isWide(_ value: UInt32) -> Bool {
     switch value {
-    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-      true
+    case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+      0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+      0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+      0x1F004, 0x1F0CF, 0x1F18E, 0x1F191...0x1F19A, 0x1F200...0x1F251, 0x1F300...0x1F64F,
+      0x1F680...0x1F6FF, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x2FFFD,
+      0x30000...0x3FFFD:
+      return true
     default:
-      false
+      return false
     }
+  }
+
+  /// `text` cut to at most `width` columns, ending in `…` when something was cut.
+  public static func truncate(_ text: String, to width: Int) -> String {
+    guard width > 0 else { return "" }
+    if of(text) <= width { return text }
+    var out = ""
+    var used = 0
+    for character in text {
+      let w = of(character)
+      if used + w > width - 1 { break }
+      out.append(character)
+      used += w
+    }
+    return out + "…"
   }
 }

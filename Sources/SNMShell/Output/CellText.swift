@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMQuery
 
 /// One value as a table cell shows it.
 ///

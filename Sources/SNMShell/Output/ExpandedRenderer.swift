@@ -1,3 +1,5 @@
+import SNMQuery
+
 /// The `expanded` format (`\x`): one block per row, a `column | value` line per column.
 ///
 /// ```

@@ -1,3 +1,5 @@
+import SNMQuery
+
 /// The `table` format: aligned columns, a header, a rule and a `(N rows)` footer, as psql prints.
 ///
 /// ```

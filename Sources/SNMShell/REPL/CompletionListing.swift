@@ -1,3 +1,5 @@
+import SNMQuery
+
 /// Lays out completion candidates in columns, as `ls` does, for a terminal `width` columns wide.
 ///
 /// ```swift

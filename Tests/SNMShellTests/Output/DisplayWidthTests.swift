@@ -1,5 +1,6 @@
 import Testing
 
+@testable import SNMQuery
 @testable import SNMShell
 
 struct WidthCase: Sendable, CustomStringConvertible {

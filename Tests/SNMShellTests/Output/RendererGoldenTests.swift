@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMQuery
 import Testing
 
 @testable import SNMShell
