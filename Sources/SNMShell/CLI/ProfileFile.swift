@@ -1,4 +1,5 @@
 import Foundation
+import SNMSupabase
 
 /// Named projects in `$XDG_CONFIG_HOME/snm/config.json` (else `~/.config/snm/config.json`).
 ///
@@ -18,10 +19,7 @@ public struct ProfileFile: Sendable {
   public static func defaultPath(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
-    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-      return config + "/snm/config.json"
-    }
-    return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/snm/config.json"
+    XDGDirectory.config.snmPath(environment: environment) + "/config.json"
   }
 
   /// The project of profile `name`.

@@ -1,4 +1,5 @@
 import Foundation
+import SNMSupabase
 
 /// The statements typed at earlier prompts, one file per user, shared by every project.
 ///
@@ -27,11 +28,7 @@ public struct HistoryFile: Sendable {
   public static func defaultPath(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
-    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-      return state + "/snm/history"
-    }
-    let home = environment["HOME"] ?? NSHomeDirectory()
-    return home + "/.local/state/snm/history"
+    XDGDirectory.state.snmPath(environment: environment) + "/history"
   }
 
   /// The stored statements, oldest first, at most `limit` of them.

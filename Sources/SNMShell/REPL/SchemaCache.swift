@@ -1,4 +1,5 @@
 import Foundation
+import SNMSupabase
 
 /// The last OpenAPI document seen for each project, so completion works from the first prompt.
 ///
@@ -21,10 +22,7 @@ public struct SchemaCache: Sendable {
   public static func defaultDirectory(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
-    if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-      return cache + "/snm/schema"
-    }
-    return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/snm/schema"
+    XDGDirectory.cache.snmPath(environment: environment) + "/schema"
   }
 
   /// The file for `url`: `127.0.0.1-54321-<hash>.json`.

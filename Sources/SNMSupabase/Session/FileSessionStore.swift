@@ -30,10 +30,7 @@ public struct FileSessionStore: SessionStore {
   public static func defaultDirectory(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
-    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-      return state + "/snm"
-    }
-    return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/snm"
+    XDGDirectory.state.snmPath(environment: environment)
   }
 
   /// The session file of `project`: `session-<host>-<port>-<hash>.json`, readable and unique.
