@@ -48,7 +48,7 @@ public struct HistoryFile: Sendable {
   public func append(_ statement: String) -> String? {
     if let problem = prepareDirectory() { return problem }
     let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return "cannot write \(path): " + Self.errorText(errno) }
+    guard fd >= 0 else { return "cannot write \(path): " + FileIO.errorText(errno) }
     defer { close(fd) }
     var info = stat()
     let sizeBefore = fstat(fd, &info) == 0 ? info.st_size : -1
@@ -60,7 +60,7 @@ public struct HistoryFile: Sendable {
       }
       if written < 0 && errno == EINTR { continue }
       guard written > 0 else {
-        let reason = written < 0 ? Self.errorText(errno) : "nothing written"
+        let reason = written < 0 ? FileIO.errorText(errno) : "nothing written"
         if offset > 0, sizeBefore >= 0 { _ = ftruncate(fd, sizeBefore) }
         return "cannot write \(path): " + reason
       }
@@ -72,31 +72,13 @@ public struct HistoryFile: Sendable {
   /// Replaces the file's content with `entries`, through a temporary file renamed into place.
   func rewrite(_ entries: [String]) {
     guard prepareDirectory() == nil else { return }
-    let temporary = path + ".\(getpid()).tmp"
     let text = entries.map { Self.encode($0) + "\n" }.joined()
-    guard
-      FileManager.default.createFile(
-        atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-    else { return }
-    if rename(temporary, path) != 0 { unlink(temporary) }
+    _ = FileIO.writeAtomically(Data(text.utf8), to: path)
   }
 
   /// Creates the file's directory (0700) when missing; nil on success, else why not.
   private func prepareDirectory() -> String? {
-    let directory = (path as NSString).deletingLastPathComponent
-    if FileManager.default.fileExists(atPath: directory) { return nil }
-    do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
-      return nil
-    } catch {
-      return "cannot create \(directory)"
-    }
-  }
-
-  static func errorText(_ code: Int32) -> String {
-    String(cString: strerror(code)).lowercased()
+    FileIO.makeDirectory((path as NSString).deletingLastPathComponent)
   }
 
   static func encode(_ statement: String) -> String {

@@ -39,20 +39,8 @@ public struct SchemaCache: Sendable {
 
   /// Replaces the cached document for `url`.
   public func store(_ document: Data, for url: URL) {
-    let target = path(for: url)
-    do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
-    } catch {
-      return
-    }
-    let temporary = target + ".\(getpid()).tmp"
-    guard
-      FileManager.default.createFile(
-        atPath: temporary, contents: document, attributes: [.posixPermissions: 0o600])
-    else { return }
-    if rename(temporary, target) != 0 { unlink(temporary) }
+    guard FileIO.makeDirectory(directory) == nil else { return }
+    _ = FileIO.writeAtomically(document, to: path(for: url))
   }
 
   /// FNV-1a, 64 bits, as 16 hex digits: stable across runs (unlike `Hasher`).

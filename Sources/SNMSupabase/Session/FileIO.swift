@@ -6,9 +6,13 @@ import Foundation
   import Darwin
 #endif
 
-/// The few POSIX file operations the session store needs, each returning a failure reason
-/// (`strerror` text) instead of throwing.
-enum FileIO {
+/// The few POSIX file operations snm's own files need (the session store, the history, the schema
+/// cache), each returning a failure reason (`strerror` text) instead of throwing.
+///
+/// ```swift
+/// if FileIO.makeDirectory(directory) == nil { _ = FileIO.writeAtomically(data, to: path) }
+/// ```
+public enum FileIO {
   /// The file's bytes; nil when it does not exist; a reason when it cannot be read.
   static func read(_ path: String) -> Result<Data?, FileIOFailure> {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -31,8 +35,8 @@ enum FileIO {
   }
 
   /// Creates `path` (and its parents) as 0700; nil on success, else the reason.
-  static func makeDirectory(_ path: String) -> String? {
-    var prefix = ""
+  public static func makeDirectory(_ path: String) -> String? {
+    var prefix = path.hasPrefix("/") ? "" : "."
     for component in path.split(separator: "/") {
       prefix += "/" + component
       if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
@@ -47,7 +51,7 @@ enum FileIO {
 
   /// Writes `data` to a new 0600 file beside `path`, syncs it, and renames it over `path`.
   /// On any failure the temporary file is removed and `path` is untouched.
-  static func writeAtomically(_ data: Data, to path: String) -> String? {
+  public static func writeAtomically(_ data: Data, to path: String) -> String? {
     let temporary = path + ".\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return errorText(errno) }
@@ -72,7 +76,8 @@ enum FileIO {
     return failure
   }
 
-  static func errorText(_ code: Int32) -> String {
+  /// `strerror(code)` in lower case, as snm's messages print it ("no space left on device").
+  public static func errorText(_ code: Int32) -> String {
     String(cString: strerror(code)).lowercased()
   }
 }

@@ -36,6 +36,8 @@ private func temporaryPath() -> String {
   // Loading trimmed the file to the limit once it held twice as many.
   let text = (try? String(contentsOfFile: file.path, encoding: .utf8)) ?? ""
   #expect(text == "select 5\nselect 6\nselect 7\n")
+  let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+  #expect((attributes?[.posixPermissions] as? Int) == 0o600)
 }
 
 @Test func historyPathFollowsXDGStateHome() {

@@ -84,6 +84,10 @@ func demoSchema() throws -> DatabaseSchema {
   #expect(cache.load(for: local) == nil)
   cache.store(Data("{\"paths\":{}}".utf8), for: local)
   #expect(cache.load(for: local) == Data("{\"paths\":{}}".utf8))
+  let file = try FileManager.default.attributesOfItem(atPath: cache.path(for: local))
+  #expect((file[.posixPermissions] as? Int) == 0o600)
+  let folder = try FileManager.default.attributesOfItem(atPath: directory)
+  #expect((folder[.posixPermissions] as? Int) == 0o700)
   #expect(cache.load(for: other) == nil)
   #expect(
     SchemaCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/c"]) == "/c/snm/schema")
