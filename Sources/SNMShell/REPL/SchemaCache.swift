@@ -43,14 +43,9 @@ public struct SchemaCache: Sendable {
     _ = FileIO.writeAtomically(document, to: path(for: url))
   }
 
-  /// FNV-1a, 64 bits, as 16 hex digits: stable across runs (unlike `Hasher`).
+  /// `FileIO.stableHash` as 16 hex digits.
   static func hash(_ text: String) -> String {
-    var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-      value ^= UInt64(byte)
-      value = value &* 0x100_0000_01b3
-    }
-    let hex = String(value, radix: 16)
+    let hex = String(FileIO.stableHash(text), radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
   }
 }

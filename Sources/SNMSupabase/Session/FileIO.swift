@@ -76,6 +76,16 @@ public enum FileIO {
     return failure
   }
 
+  /// FNV-1a, 64 bits, of `text`'s UTF-8: stable across runs (unlike `Hasher`), for file names
+  /// that must be the same in the next process.
+  public static func stableHash(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    return hash
+  }
+
   /// `strerror(code)` in lower case, as snm's messages print it ("no space left on device").
   public static func errorText(_ code: Int32) -> String {
     String(cString: strerror(code)).lowercased()

@@ -49,12 +49,8 @@ public struct FileSessionStore: SessionStore {
     if let port = url?.port { readable += "-\(port)" }
     readable = String(
       readable.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(80))
-    // FNV-1a over the whole URL keeps projects on one host apart.
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in project.utf8 {
-      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
-    return "session-\(readable)-" + String(hash & 0xffff_ffff, radix: 16)
+    // A hash of the whole URL keeps projects on one host apart.
+    return "session-\(readable)-" + String(FileIO.stableHash(project) & 0xffff_ffff, radix: 16)
   }
 
   public func load(project: String) throws(SessionStoreError) -> SupabaseSession? {

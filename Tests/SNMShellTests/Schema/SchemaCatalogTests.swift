@@ -80,7 +80,7 @@ func demoSchema() throws -> DatabaseSchema {
   let local = try #require(URL(string: "http://127.0.0.1:54321"))
   let other = try #require(URL(string: "http://127.0.0.1:54330"))
   #expect(cache.path(for: local) != cache.path(for: other))
-  #expect(cache.path(for: local).hasPrefix(directory + "/127.0.0.1-54321-"))
+  #expect(cache.path(for: local) == directory + "/127.0.0.1-54321-caecfa8d654be855.json")
   #expect(cache.load(for: local) == nil)
   cache.store(Data("{\"paths\":{}}".utf8), for: local)
   #expect(cache.load(for: local) == Data("{\"paths\":{}}".utf8))
