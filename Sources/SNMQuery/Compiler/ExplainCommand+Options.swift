@@ -15,21 +15,14 @@ extension ExplainCommand {
 
     static func parse(_ arguments: [String]) -> Swift.Result<Options, UsageProblem> {
       var options = Options()
-      var index = 0
+      var cursor = ArgumentCursor(arguments)
       var onlyStatements = false
-      while index < arguments.count {
-        let argument = arguments[index]
-        index += 1
+      while let argument = cursor.next() {
         if onlyStatements || !argument.hasPrefix("-") || argument == "-" {
           options.statements.append(argument)
           continue
         }
-        var name = argument
-        var inline: String?
-        if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-          name = String(argument[..<equals])
-          inline = String(argument[argument.index(after: equals)...])
-        }
+        let (name, inline) = ArgumentCursor.split(argument)
         switch name {
         case "--":
           onlyStatements = true
@@ -42,13 +35,7 @@ extension ExplainCommand {
           }
           options.format = format
         case "--url", "--var":
-          let value: String
-          if let inline {
-            value = inline
-          } else if index < arguments.count {
-            value = arguments[index]
-            index += 1
-          } else {
+          guard let value = cursor.value(inline: inline) else {
             return .failure(UsageProblem(message: "option '\(name)' needs a value"))
           }
           if name == "--url" {
@@ -62,7 +49,7 @@ extension ExplainCommand {
               (try? JSONValue(parsing: text)) ?? .string(text)
           }
         case "--no-color", "--key", "--profile":
-          if name != "--no-color" && inline == nil { index += 1 }
+          if name != "--no-color" { _ = cursor.value(inline: inline) }
         default:
           return .failure(UsageProblem(message: "unknown option '\(argument)'"))
         }

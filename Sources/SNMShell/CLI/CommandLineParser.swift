@@ -1,3 +1,5 @@
+import SNMQuery
+
 /// Reads snm's argv (without the program name) into an `Invocation`.
 ///
 /// ```swift
@@ -23,11 +25,9 @@ public enum CommandLineParser {
       if first == "completion" { return try completion(Array(arguments.dropFirst())) }
     }
     var options = CommandLineOptions()
-    var index = 0
+    var cursor = ArgumentCursor(arguments)
     var onlyFiles = false
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
+    while let argument = cursor.next() {
       if onlyFiles || argument == "-" || !argument.hasPrefix("-") {
         options.files.append(argument)
         continue
@@ -39,30 +39,18 @@ public enum CommandLineParser {
       if argument == "-h" || argument == "--help" { return .help }
       if argument == "--version" { return .version }
       if argument == "-c" {
-        guard index < arguments.count else {
+        guard let statements = cursor.next() else {
           throw UsageError("option '-c' needs statements to run")
         }
-        options.commands.append(arguments[index])
-        index += 1
+        options.commands.append(statements)
         continue
       }
-      var name = argument
-      var inline: String? = nil
-      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-        name = String(argument[..<equals])
-        inline = String(argument[argument.index(after: equals)...])
-      }
+      let (name, inline) = ArgumentCursor.split(argument)
       if flagOptions.contains(name) {
         guard inline == nil else { throw UsageError("option '\(name)' takes no value") }
         apply(flag: name, to: &options)
       } else if valueOptions.contains(name) {
-        let value: String
-        if let inline {
-          value = inline
-        } else if index < arguments.count {
-          value = arguments[index]
-          index += 1
-        } else {
+        guard let value = cursor.value(inline: inline) else {
           throw UsageError("option '\(name)' needs a value\(valueHint(name))")
         }
         try apply(name, value, to: &options)

@@ -1,3 +1,5 @@
+import SNMQuery
+
 /// The arguments of `snm test` and `snm check`: the shared OPTIONS, the paths, and for `test`
 /// `--jobs N` and `--report KIND=PATH`.
 ///
@@ -28,27 +30,19 @@ public struct TestCommandLine: Equatable, Sendable {
   {
     var line = TestCommandLine()
     var rest: [String] = []
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
+    var cursor = ArgumentCursor(arguments)
+    while let argument = cursor.next() {
       if argument == "--" {
-        rest += arguments[(index - 1)...]
+        rest += [argument] + cursor.remaining
         break
       }
-      let (name, inline) = split(argument)
+      let (name, inline) = ArgumentCursor.split(argument)
       guard command == "test", name == "--jobs" || name == "--report" else {
         if argument == "-c" { throw UsageError("'snm \(command)' takes files, not -c") }
         rest.append(argument)
         continue
       }
-      let value: String
-      if let inline {
-        value = inline
-      } else if index < arguments.count {
-        value = arguments[index]
-        index += 1
-      } else {
+      guard let value = cursor.value(inline: inline) else {
         throw UsageError("option '\(name)' needs a value: \(name == "--jobs" ? "N" : "KIND=PATH")")
       }
       if name == "--jobs" {
@@ -75,13 +69,6 @@ public struct TestCommandLine: Equatable, Sendable {
       throw UsageError("'snm \(command)' needs .snm files or directories to \(command)")
     }
     return line
-  }
-
-  static func split(_ argument: String) -> (String, String?) {
-    guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else {
-      return (argument, nil)
-    }
-    return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
   }
 
   /// What `snm test --help` prints.
