@@ -99,7 +99,7 @@ func rawExchange(port: Int, _ text: String) -> String {
   while monotonicSeconds() - started < 6 {
     _ = "X-Slow: 1\r\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, 4096, 0) }
-    if count == 0 { break }
+    if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { break }
     if count > 0 { answer += buffer[0..<count] }
   }
   #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout"))

@@ -72,12 +72,14 @@ struct HTTPConnection {
     }
   }
 
-  /// Answers 408: the request did not arrive within `requestTimeout`.
+  /// Answers 408: the request did not arrive within `requestTimeout`. Closes lingering: a client
+  /// still trickling would otherwise get a reset that can discard the 408 before it reads it.
   func refuseLateRequest() {
     let timeout = HTTPParseFailure(status: 408, message: "request not received in time")
     _ = write(
       HTTPResponseWriter.serialize(
         HTTPResponseWriter.failure(timeout), keepAlive: false, bodyless: false))
+    lingeringClose()
   }
 
   /// Stops sending, then reads and drops what the client still sends (up to 1 MiB or 1 s), so

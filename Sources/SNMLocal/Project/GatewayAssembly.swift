@@ -9,10 +9,12 @@ enum GatewayAssembly {
 
   /// The `/rest/v1` handler, loading its schema cache from `pool` in the background right away
   /// (requests that arrive meanwhile wait for it; if the database does not answer, the first
-  /// request loads it). The caller does not wait: the port is bound without delay.
+  /// request loads it), and reloading it on `NOTIFY pgrst, 'reload schema'`. The caller does not
+  /// wait: the port is bound without delay.
   static func restHandler(warming pool: PGPool) -> RESTGateway {
     let gateway = RESTGateway()
     DispatchQueue.global().async { gateway.warmUp(database: pool) }
+    gateway.listenForReloads(database: pool)
     return gateway
   }
 }

@@ -58,6 +58,7 @@ extension LocalInvocation {
     lines.append("  service_role key  \(status.serviceRoleKey)")
     lines.append("  data dir          \(status.dataDir)")
     lines.append("  cluster           \(status.clusterDir)")
+    lines.append("  database          \(status.databaseURL)")
     lines.append(
       "  postgres          \(status.postgresRunning ? "running" : "stopped")"
         + (status.postgresVersion.map { " (\($0))" } ?? ""))

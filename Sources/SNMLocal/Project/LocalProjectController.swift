@@ -84,6 +84,8 @@ struct LocalProjectController {
     return LocalProjectStatus(
       url: state.url, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey,
       dataDir: state.dataDir, clusterDir: state.layout.baseDir,
+      databaseURL: "postgresql://postgres@/postgres?host=\(state.layout.socketDir)"
+        + "&port=\(state.layout.port)",
       running: pid != nil && postgresRunning, gatewayRunning: pid != nil,
       postgresRunning: postgresRunning, gatewayPID: pid.map(Int.init), port: state.port,
       postgresVersion: cluster.majorVersion.map { "PostgreSQL \($0)" }, logFile: state.logFile,

@@ -7,6 +7,9 @@ public struct LocalProjectStatus: Sendable, Equatable {
   public var dataDir: String
   /// Where the Postgres cluster lives (the data dir's `postgres/` or a folder Postgres owns).
   public var clusterDir: String
+  /// libpq URI of the database as its superuser over the unix socket
+  /// (`postgresql://postgres@/postgres?host=/var/lib/snm/clusters/…/run&port=5432`): for psql.
+  public var databaseURL: String
   /// Both Postgres and the gateway answer.
   public var running: Bool
   public var gatewayRunning: Bool
@@ -24,7 +27,8 @@ public struct LocalProjectStatus: Sendable, Equatable {
       .init("url", .string(url)), .init("rest_url", .string(url + "/rest/v1")),
       .init("auth_url", .string(url + "/auth/v1")), .init("anon_key", .string(anonKey)),
       .init("service_role_key", .string(serviceRoleKey)), .init("data_dir", .string(dataDir)),
-      .init("cluster_dir", .string(clusterDir)), .init("running", .bool(running)),
+      .init("cluster_dir", .string(clusterDir)), .init("db_url", .string(databaseURL)),
+      .init("running", .bool(running)),
       .init("gateway_running", .bool(gatewayRunning)),
       .init("postgres_running", .bool(postgresRunning)),
       .init("gateway_pid", gatewayPID.map { .int($0) } ?? .null), .init("port", .int(port)),

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SNMLocal
@@ -151,6 +152,31 @@ extension GatewayDatabaseTests {
       let missing = HTTPRequest(method: "GET", target: "/rest/v1/still_missing")
       #expect(
         gateway.handle(missing, auth: GatewayHarness.service, database: harness.pool).status == 404)
+    }
+
+    @Test func notifyPgrstReloadsTheSchemaCache() throws {
+      let gateway = RESTGateway(settings: .init(reloadInterval: .seconds(3600)))
+      gateway.warmUp(database: harness.pool)
+      gateway.listenForReloads(database: harness.pool)
+      try harness.admin.executeScript(
+        "create table public.notified (id int primary key); grant select on public.notified to "
+          + "service_role; insert into public.notified values (3)")
+      let request = HTTPRequest(method: "GET", target: "/rest/v1/notified?select=id")
+      #expect(
+        gateway.handle(request, auth: GatewayHarness.service, database: harness.pool).status == 404)
+      var found: HTTPResponse? = nil
+      for _ in 0..<100 {  // notified again until the listener (its own connection) has heard it
+        try harness.admin.executeScript("notify pgrst, 'reload schema'")
+        let response = gateway.handle(request, auth: GatewayHarness.service, database: harness.pool)
+        if response.status == 200 {
+          found = response
+          break
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+      }
+      #expect(found?.text == #"[{"id":3}]"#)
+      #expect(RESTGateway.isReloadRequest("reload config"))
+      #expect(!RESTGateway.isReloadRequest("hello"))
     }
   }
 }
