@@ -67,6 +67,13 @@ def test_start_twice_status_stop_leaves_nothing(snm_bin, workdir):
 
     status = json.loads(run_snm("local", "status", "--dir", data_dir, "--json").stdout)
     assert status["running"] is True
+    human = run_snm("local", "status", "--dir", data_dir)
+    assert human.returncode == 0 and "anon key" in human.stdout and "database" in human.stdout
+    for text in (first.stdout, second.stdout, human.stdout):
+        assert status["anon_key"] not in text and status["service_role_key"] not in text
+    psql = subprocess.run(["psql", status["db_url"], "-Atc", "select count(*) from dog_profile"],
+                          capture_output=True, text=True, timeout=30)
+    assert psql.returncode == 0 and int(psql.stdout) > 0, psql.stderr
     assert status["url"] == f"http://127.0.0.1:{port}"
     assert status["data_dir"] == data_dir
     assert status["anon_key"].count(".") == 2 and status["service_role_key"].count(".") == 2

@@ -54,8 +54,9 @@ extension LocalInvocation {
     lines.append("  URL               \(status.url)")
     lines.append("  REST              \(status.url)/rest/v1")
     lines.append("  Auth              \(status.url)/auth/v1")
-    lines.append("  anon key          \(status.anonKey)")
-    lines.append("  service_role key  \(status.serviceRoleKey)")
+    // Keys are secrets: the human report names them, `--json` (asked for by a program) prints them.
+    lines.append("  anon key          ******** (--json prints the keys)")
+    lines.append("  service_role key  ********")
     lines.append("  data dir          \(status.dataDir)")
     lines.append("  cluster           \(status.clusterDir)")
     lines.append("  database          \(status.databaseURL)")
