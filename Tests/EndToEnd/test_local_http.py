@@ -5,25 +5,7 @@ import time
 
 import httpx
 
-
-def exchange(port, data, read_timeout=5.0):
-    """Sends raw bytes, returns everything the server answers until it closes or goes quiet."""
-    with socket.create_connection(("127.0.0.1", port), timeout=read_timeout) as connection:
-        connection.sendall(data)
-        chunks = []
-        try:
-            while True:
-                chunk = connection.recv(65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        except (socket.timeout, ConnectionResetError):
-            pass
-        return b"".join(chunks)
-
-
-def status_of(raw):
-    return int(raw.split(b" ", 2)[1]) if raw.startswith(b"HTTP/1.1 ") else None
+from hardening import exchange, status_of
 
 
 def still_serves(project):

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from conftest import SNM, WORKDIR, free_port, run_snm
+from hardening import children
 
 
 def processes_mentioning(text):
@@ -172,24 +173,10 @@ def test_normal_user_on_a_fresh_machine(tmp_path_factory):
         shutil.rmtree(home, ignore_errors=True)
 
 
-def children_of(pid):
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry))
-    return found
-
-
 def test_a_crashed_gateway_is_started_again(start_extra_project):
     project = start_extra_project("crash")
     supervisor = project.status["gateway_pid"]
-    workers = children_of(supervisor)
+    workers = children(supervisor)
     assert len(workers) == 1
     # SIGKILL stands in for a crash (a trap in a handler ends the process by a signal too; a
     # SIGSEGV sent with kill would only make Swift's backtracer print and wait).
@@ -200,13 +187,13 @@ def test_a_crashed_gateway_is_started_again(start_extra_project):
         try:
             answered = httpx.get(f"{project.auth_url}/health",
                                  headers={"apikey": project.anon_key}, timeout=1).status_code
-            if answered == 200 and children_of(supervisor) not in ([], workers):
+            if answered == 200 and children(supervisor) not in ([], workers):
                 break
         except httpx.HTTPError:
             pass
         time.sleep(0.1)
     assert answered == 200
-    assert children_of(supervisor) not in ([], workers), "a new gateway process serves"
+    assert children(supervisor) not in ([], workers), "a new gateway process serves"
     status = json.loads(run_snm("local", "status", "--dir", project.data_dir, "--json").stdout)
     assert status["running"] is True and status["gateway_pid"] == supervisor
     with open(os.path.join(project.data_dir, "gateway.log")) as log:

@@ -69,22 +69,26 @@ extension RESTGateway {
         columns.append(column)
       }
     }
-    let root = try rootConditions(table, context)
-    let plan = try returnedRows(table, context, expandStar: false)
-    var sql = SQLWriter()
-    try sql.writeStatement(
-      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.media.shape,
-      tracksInserted: false
-    ) { (writer: inout SQLWriter) throws(RESTError) in
+    return try modify(table, context) { writer, root, returning throws(RESTError) in
       try writer.update(
         table, columns: columns, defaulted: defaulted, body: body.text, root: root,
-        range: context.query.ranges[[]], returning: plan == nil ? .count : .rows)
+        range: context.query.ranges[[]], returning: returning)
     }
-    let row = try runWrite(sql.statement, context)
-    return modifiedResponse(row, plan: plan, context)
   }
 
   func delete(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
+    try modify(table, context) { writer, root, returning throws(RESTError) in
+      try writer.delete(
+        from: table, root: root, range: context.query.ranges[[]], returning: returning)
+    }
+  }
+
+  /// An UPDATE or DELETE: `write` adds the statement, given the root level's conditions and what
+  /// it returns (the rows when the client asked for them, else a count).
+  private func modify(
+    _ table: TableInfo, _ context: Context,
+    _ write: (inout SQLWriter, ReadPlan, SQLWriter.Returning) throws(RESTError) -> Void
+  ) throws -> HTTPResponse {
     let root = try rootConditions(table, context)
     let plan = try returnedRows(table, context, expandStar: false)
     var sql = SQLWriter()
@@ -92,9 +96,7 @@ extension RESTGateway {
       cache: context.cache, plan: plan, shape: plan == nil ? .none : context.media.shape,
       tracksInserted: false
     ) { (writer: inout SQLWriter) throws(RESTError) in
-      try writer.delete(
-        from: table, root: root, range: context.query.ranges[[]],
-        returning: plan == nil ? .count : .rows)
+      try write(&writer, root, plan == nil ? .count : .rows)
     }
     let row = try runWrite(sql.statement, context)
     return modifiedResponse(row, plan: plan, context)
