@@ -50,7 +50,7 @@ do {
       _ = Unmanaged.passRetained(loader)
     }
   case .subcommand(let name, _):
-    throw UsageError("'snm \(name)' is not built yet")
+    throw UsageError("unknown command 'snm \(name)' (snm --help lists them)")
   case .run(let options):
     status = try await runShell(options)
   }

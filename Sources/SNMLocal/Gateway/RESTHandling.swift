@@ -19,18 +19,3 @@
 public protocol RESTHandling: Sendable {
   func handle(_ request: HTTPRequest, auth: RequestAuth, database: PGPool) -> HTTPResponse
 }
-
-/// The stand-in until the REST gateway lands: every request answers 501.
-public struct RESTNotImplemented: RESTHandling {
-  public init() {}
-
-  public func handle(_ request: HTTPRequest, auth: RequestAuth, database: PGPool) -> HTTPResponse {
-    .json(
-      status: 501,
-      .object([
-        .init("code", .string("PGRST501")),
-        .init("message", .string("the REST gateway is not built yet")),
-        .init("details", .null), .init("hint", .null),
-      ]))
-  }
-}

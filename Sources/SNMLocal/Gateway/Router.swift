@@ -1,7 +1,7 @@
 /// The gateway in front of both services, as Supabase's API gateway: CORS, `apikey`, JWT, routes.
 ///
 /// ```swift
-/// let router = Router(keys: keys, signer: signer, rest: RESTNotImplemented(), restPool: pool, auth: auth)
+/// let router = Router(keys: keys, signer: signer, rest: RESTGateway(), restPool: pool, auth: auth)
 /// let server = HTTPServer(port: 54321, handler: router.handle)
 /// ```
 /// `/rest/v1/*` goes to the `RESTHandling` with a verified `RequestAuth`; `/auth/v1/*` to Auth.
