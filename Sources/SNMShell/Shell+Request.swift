@@ -141,16 +141,15 @@ extension Shell {
   /// Prints a successful answer: rows in the current format, or a line for a write without rows.
   func show(_ response: SupabaseDBResponse, of request: SupabaseDBRequest) async {
     let table = Self.tableName(of: request)
-    if let first = response.value.arrayValue?.first?.objectValue ?? response.value.objectValue,
-      let table
-    {
-      catalog.noteResult(table: table, columns: first.keys)
+    let document = response.document
+    if let table, let columns = document.firstRowKeys {
+      catalog.noteResult(table: table, columns: columns)
     }
-    if case .string(let text) = response.value, request.acceptsCSV {
+    if request.acceptsCSV, case .string(let text) = response.value {
       emitRaw(text)
       return
     }
-    if response.value.isNull && response.response.body.isEmpty {
+    if response.response.body.isEmpty && document.shape.kind == .null {
       guard currentSettings.format == .table || currentSettings.format == .expanded else {
         return
       }
@@ -159,7 +158,7 @@ extension Shell {
     }
     var defaultColumn = "value"
     if case .rpc(let function, _) = request.action { defaultColumn = function }
-    await render(response.value, defaultColumn: defaultColumn, total: response.count)
+    await render(document, defaultColumn: defaultColumn, total: response.count)
   }
 
   /// `updated 3 rows (HTTP 204)`, `inserted (HTTP 201)`, `rpc sleep_for done (HTTP 204)`.

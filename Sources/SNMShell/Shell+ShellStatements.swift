@@ -78,23 +78,45 @@ extension Shell {
   /// Prints rows in the current format; at a terminal, through the pager when they are longer
   /// than the screen.
   func render(_ value: JSONValue, defaultColumn: String = "value", total: Int? = nil) async {
+    await render(JSONDocument(value), defaultColumn: defaultColumn, total: total)
+  }
+
+  /// Prints a document in the current format, a row at a time when it has not been parsed; at a
+  /// terminal, through the pager when the rows are longer than the screen.
+  func render(_ document: JSONDocument, defaultColumn: String = "value", total: Int? = nil) async {
     let settings = currentSettings
     guard !settings.quiet else { return }
     let interactive = state.withLock { $0.interactive }
     guard output.isTerminal else {
-      ResultRenderer(format: settings.format).render(
-        value, defaultColumn: defaultColumn, total: total, to: output)
+      renderReporting(
+        document, with: ResultRenderer(format: settings.format), defaultColumn: defaultColumn,
+        total: total, to: output)
       return
     }
     let style = RenderStyle(width: Terminal.columns(), colour: settings.colour)
     let buffer = OutputWriter()
-    ResultRenderer(format: settings.format, style: style).render(
-      value, defaultColumn: defaultColumn, total: total, to: buffer)
+    renderReporting(
+      document, with: ResultRenderer(format: settings.format, style: style),
+      defaultColumn: defaultColumn, total: total, to: buffer)
     let text = buffer.captured
     if interactive && Pager.isNeeded(for: text), await Pager.show(text, signals: signals) {
       return
     }
     output.write(text)
     output.flush()
+  }
+
+  /// Renders; a body that stops being JSON half-way (which the check on arrival should have
+  /// caught) is reported as a malformed answer.
+  private func renderReporting(
+    _ document: JSONDocument, with renderer: ResultRenderer, defaultColumn: String, total: Int?,
+    to writer: OutputWriter
+  ) {
+    do {
+      try renderer.render(document, defaultColumn: defaultColumn, total: total, to: writer)
+    } catch {
+      report("the body is not JSON: \(error)")
+      fail(.unreachable)
+    }
   }
 }

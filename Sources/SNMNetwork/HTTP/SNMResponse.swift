@@ -38,4 +38,18 @@ public struct SNMResponse: Sendable, Hashable {
       throw .malformedResponse(url: url, reason: "the body is not JSON: \(error.description)")
     }
   }
+
+  /// The body checked as JSON but not built: ``JSONDocument/value`` parses it when first asked,
+  /// and a result that is only printed can be walked a row at a time. An empty body is `.null`.
+  ///
+  /// - Throws: ``SNMNetworkError/malformedResponse(url:reason:)`` when the body is not JSON, with
+  ///   the same reason ``json()`` gives.
+  public func document() throws(SNMNetworkError) -> JSONDocument {
+    if body.isEmpty { return JSONDocument(.null) }
+    do {
+      return try JSONDocument(validating: body)
+    } catch {
+      throw .malformedResponse(url: url, reason: "the body is not JSON: \(error.description)")
+    }
+  }
 }

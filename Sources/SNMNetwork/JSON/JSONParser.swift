@@ -23,13 +23,26 @@ struct JSONParser {
   private var recentKeys: [[String]] = []
   /// Reused buffer for strings with escapes.
   var scratch: [UInt8] = []
+  /// Containers already open around the values parsed (1 for the elements of an array walked by
+  /// ``JSONArrayCursor``), counted against ``maximumDepth``.
+  let baseDepth: Int
 
-  init(_ bytes: UnsafeBufferPointer<UInt8>) {
+  init(_ bytes: UnsafeBufferPointer<UInt8>, baseDepth: Int = 0) {
     self.bytes = bytes
+    self.baseDepth = baseDepth
   }
 
   /// Parses the whole input as one JSON value (surrounding whitespace allowed).
   mutating func parse() throws(JSONParseError) -> JSONValue {
+    let value = try parseValue()
+    skipWhitespace()
+    guard offset == bytes.count else { throw expected("end of input after the JSON value") }
+    return value
+  }
+
+  /// Parses one JSON value starting at `offset` (whitespace before it allowed) and leaves `offset`
+  /// just past it.
+  mutating func parseValue() throws(JSONParseError) -> JSONValue {
     while true {
       skipWhitespace()
       guard offset < bytes.count else { throw expected("a JSON value") }
@@ -63,11 +76,7 @@ struct JSONParser {
       }
       // A complete value: hand it to its container, closing containers that end right after it.
       while true {
-        guard let frame = frames.last else {
-          skipWhitespace()
-          guard offset == bytes.count else { throw expected("end of input after the JSON value") }
-          return value
-        }
+        guard let frame = frames.last else { return value }
         values.push(value)
         skipWhitespace()
         let byte = offset < bytes.count ? bytes[offset] : 0
@@ -94,7 +103,7 @@ struct JSONParser {
   }
 
   private mutating func open(isObject: Bool) throws(JSONParseError) {
-    guard frames.count < Self.maximumDepth else {
+    guard frames.count + baseDepth < Self.maximumDepth else {
       throw JSONParseError(offset: offset, reason: .tooDeep(limit: Self.maximumDepth))
     }
     frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count))
@@ -174,7 +183,7 @@ struct JSONParser {
     return .number(JSONNumber(validatedText: text))
   }
 
-  private mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while offset < bytes.count {
       switch bytes[offset] {
       case 0x20, 0x0a, 0x0d, 0x09: offset += 1

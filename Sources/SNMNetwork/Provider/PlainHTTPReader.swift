@@ -16,7 +16,7 @@ enum PlainHTTPFailure: Error, Equatable {
 struct PlainHTTPAnswer {
   var status: Int
   var headers: [HTTPHeaders.Field]
-  var body: [UInt8]
+  var body: Data
   var keepAlive: Bool
 }
 
@@ -52,16 +52,16 @@ struct PlainHTTPReader {
       let fields = answer.headers
       let transfer = Self.value("transfer-encoding", in: fields)?.lowercased()
       if isHead || answer.status == 204 || answer.status == 304 {
-        answer.body = []
+        answer.body = Data()
       } else if let transfer, transfer.contains("chunked") {
-        answer.body = try readChunked(from: next)
+        answer.body = Data(try readChunked(from: next))
       } else if let length = Self.value("content-length", in: fields) {
         guard let count = Int(length.trimmingCharacters(in: .whitespaces)), count >= 0 else {
           throw .malformed("the answer is not valid HTTP (bad Content-Length)")
         }
-        answer.body = try readExactly(count, from: next)
+        answer.body = try readBody(count, from: next)
       } else {
-        answer.body = try readToEnd(from: next)
+        answer.body = Data(try readToEnd(from: next))
         answer.keepAlive = false
       }
       return answer
@@ -134,7 +134,7 @@ struct PlainHTTPReader {
     let connection = value("connection", in: fields)?.lowercased() ?? ""
     let keepAlive =
       parts[0] == "HTTP/1.0" ? connection.contains("keep-alive") : !connection.contains("close")
-    return PlainHTTPAnswer(status: status, headers: fields, body: [], keepAlive: keepAlive)
+    return PlainHTTPAnswer(status: status, headers: fields, body: Data(), keepAlive: keepAlive)
   }
 
   static func value(_ name: String, in fields: [HTTPHeaders.Field]) -> String? {
@@ -164,6 +164,26 @@ struct PlainHTTPReader {
     start += count
     return body
   }
+
+  /// A `Content-Length` body, gathered straight into the `Data` the response keeps, so a large
+  /// body is never held twice (once as bytes read, once as the response's copy).
+  private mutating func readBody(_ count: Int, from next: Source) throws(PlainHTTPFailure) -> Data {
+    var body = Data(capacity: min(count, Self.largestReservation))
+    while true {
+      let take = min(buffer.count - start, count - body.count)
+      if take > 0 {
+        body.append(contentsOf: buffer[start..<start + take])
+        start += take
+      }
+      if body.count == count { return body }
+      guard try fillInBody(from: next) else {
+        throw Self.cutOff("transfer closed with \(count - body.count) bytes remaining to read")
+      }
+    }
+  }
+
+  /// The most a `Content-Length` may make the reader set aside before the bytes arrive.
+  static let largestReservation = 1 << 30
 
   private mutating func readToEnd(from next: Source) throws(PlainHTTPFailure) -> [UInt8] {
     while try fill(from: next) {}

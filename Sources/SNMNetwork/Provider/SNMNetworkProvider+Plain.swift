@@ -32,7 +32,7 @@ extension SNMNetworkProvider {
     }
     let response = SNMResponse(
       url: address, status: answer.status, headers: Self.merged(answer.headers),
-      body: Data(answer.body))
+      body: answer.body)
     guard response.isSuccess else { throw .http(SNMServerError(response: response)) }
     return response
   }

@@ -24,6 +24,29 @@ struct CSVRenderer {
     return true
   }
 
+  /// Writes the rows of a document whose elements are objects with the same keys
+  /// (``JSONShape/uniformObjects``), one at a time as they are read: the header is the first
+  /// row's keys, as the union of all keys would be.
+  ///
+  /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
+  func render(uniformRows document: JSONDocument, to writer: OutputWriter) throws -> Bool {
+    var out = RenderBuffer(writer: writer)
+    defer { out.finish() }
+    return try document.withElements { elements in
+      var index = 0
+      while let element = try elements.next() {
+        if index & 1023 == 1023 && Task.isCancelled { return false }
+        guard case .object(let row) = element else { continue }
+        if index == 0 && !row.keys.isEmpty {
+          writeRecord(row.keys.map { Self.field($0) }, to: &out)
+        }
+        index += 1
+        if !row.keys.isEmpty { writeRecord(row.values, to: &out) }
+      }
+      return true
+    }
+  }
+
   private func writeRecord(_ fields: [String], to out: inout RenderBuffer) {
     for (index, field) in fields.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }

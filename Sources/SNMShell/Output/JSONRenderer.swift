@@ -11,32 +11,52 @@ struct JSONRenderer {
   /// Writes `value`; returns false when the task was cancelled half-way.
   @discardableResult
   func render(_ value: JSONValue, to writer: OutputWriter) -> Bool {
+    // A tree is walked like bytes are: the same code prints both.
+    (try? render(JSONDocument(value), to: writer)) ?? true
+  }
+
+  /// Writes `document`, an array a row at a time (read from the bytes one by one when it has not
+  /// been parsed), so that 100,000 rows never become one tree or one string.
+  ///
+  /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
+  func render(_ document: JSONDocument, to writer: OutputWriter) throws -> Bool {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
-    guard lines else {
-      guard case .array(let elements) = value, !elements.isEmpty else {
-        out.append(value.prettyPrinted())
+    guard document.shape.kind == .array, document.shape.count > 0 else {
+      let value = document.value
+      if lines {
+        for element in value.arrayValue ?? [value] {
+          out.append(bytes: element.serializedBytes())
+          out.newline()
+        }
+      } else {
+        out.append(bytes: value.prettyPrintedBytes())
         out.newline()
-        return true
       }
-      // An array a row at a time, so 100,000 rows never become one string (twice the body).
-      out.append(UInt8(ascii: "["))
-      for (index, element) in elements.enumerated() {
-        if index & 1023 == 1023 && Task.isCancelled { return false }
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        out.append(0x0A)
-        out.spaces(2)
-        out.append(bytes: element.prettyPrintedBytes(depth: 1))
-        out.flushIfFull()
-      }
-      out.append("\n]")
-      out.newline()
       return true
     }
-    let elements = value.arrayValue ?? [value]
-    for (index, element) in elements.enumerated() {
-      if index & 1023 == 1023 && Task.isCancelled { return false }
-      out.append(element.serialized())
+    if !lines { out.append(UInt8(ascii: "[")) }
+    let finished = try document.withElements { elements in
+      var index = 0
+      while let element = try elements.next() {
+        if index & 1023 == 1023 && Task.isCancelled { return false }
+        if lines {
+          out.append(bytes: element.serializedBytes())
+          out.newline()
+        } else {
+          if index > 0 { out.append(UInt8(ascii: ",")) }
+          out.append(0x0A)
+          out.spaces(2)
+          out.append(bytes: element.prettyPrintedBytes(depth: 1))
+          out.flushIfFull()
+        }
+        index += 1
+      }
+      return true
+    }
+    guard finished else { return false }
+    if !lines {
+      out.append("\n]")
       out.newline()
     }
     return true

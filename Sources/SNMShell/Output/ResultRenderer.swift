@@ -23,6 +23,15 @@ public struct ResultRenderer: Sendable {
     _ value: JSONValue, defaultColumn: String = "value", total: Int? = nil,
     to writer: OutputWriter
   ) -> Bool {
+    // A tree takes the same path as bytes (it cannot fail to parse).
+    (try? render(JSONDocument(value), defaultColumn: defaultColumn, total: total, to: writer))
+      ?? false
+  }
+
+  /// Writes a parsed value through the row sets of the table, expanded and csv formats.
+  private func renderTree(
+    _ value: JSONValue, defaultColumn: String, total: Int?, to writer: OutputWriter
+  ) -> Bool {
     switch format {
     case .json: JSONRenderer(lines: false).render(value, to: writer)
     case .ndjson: JSONRenderer(lines: true).render(value, to: writer)
@@ -33,6 +42,32 @@ public struct ResultRenderer: Sendable {
       ExpandedRenderer(style: style, total: total).render(
         ResultSet(value, defaultColumn: defaultColumn), to: writer)
     case .csv: CSVRenderer().render(ResultSet(value, defaultColumn: defaultColumn), to: writer)
+    }
+  }
+
+  /// Writes `document` to `writer`; returns false when the task was cancelled half-way. An array
+  /// that has not been parsed is printed a row at a time from its bytes in the json, ndjson, csv
+  /// and table formats (csv and table when every row has the first row's keys, as PostgREST's
+  /// rows do), so the tree is never built; anything else is printed from ``JSONDocument/value``.
+  ///
+  /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way (they were checked when
+  ///   the document was made, so only if that check and the parser disagree).
+  @discardableResult
+  public func render(
+    _ document: JSONDocument, defaultColumn: String = "value", total: Int? = nil,
+    to writer: OutputWriter
+  ) throws -> Bool {
+    let rows = document.shape.kind == .array && document.shape.count > 0
+    let uniform = rows && document.shape.uniformObjects
+    switch format {
+    case .json: return try JSONRenderer(lines: false).render(document, to: writer)
+    case .ndjson: return try JSONRenderer(lines: true).render(document, to: writer)
+    case .csv where uniform: return try CSVRenderer().render(uniformRows: document, to: writer)
+    case .table where uniform:
+      return try TableRenderer(style: style, total: total).render(
+        uniformRows: document, to: writer)
+    default:
+      return renderTree(document.value, defaultColumn: defaultColumn, total: total, to: writer)
     }
   }
 }

@@ -1,3 +1,4 @@
+import SNMNetwork
 import SNMQuery
 
 /// The `table` format: aligned columns, a header, a rule and a `(N rows)` footer, as psql prints.
@@ -19,42 +20,83 @@ struct TableRenderer {
   /// Writes `result`; returns false when the task was cancelled half-way.
   @discardableResult
   func render(_ result: ResultSet, to writer: OutputWriter) -> Bool {
+    var cells = TableCells(columns: result.columns, capacity: result.rows.count)
+    for (index, row) in result.rows.enumerated() {
+      if index & 1023 == 1023 && Task.isCancelled { return false }
+      cells.add(row)
+    }
+    return write(cells, to: writer)
+  }
+
+  /// Writes the rows of a document whose elements are objects with the same keys
+  /// (``JSONShape/uniformObjects``) in two passes over them, one row at a time: the first
+  /// measures the columns, the second prints. Nothing but one row is held, whatever the count.
+  ///
+  /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
+  func render(uniformRows document: JSONDocument, to writer: OutputWriter) throws -> Bool {
+    let measured = try document.withElements { elements -> TableCells? in
+      var cells: TableCells?
+      var index = 0
+      while let element = try elements.next() {
+        if index & 1023 == 1023 && Task.isCancelled { return nil }
+        index += 1
+        guard case .object(let row) = element else { continue }
+        if cells == nil { cells = TableCells(columns: row.keys, capacity: 0, keepsCells: false) }
+        cells?.add(row.values)
+      }
+      return cells
+    }
+    guard let measured else { return false }
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
-    let count = result.columns.count
-    guard count > 0 else {
-      out.append(Self.footer(result.rows.count, total: total))
-      out.newline()
+    guard let layout = begin(measured, to: &out) else { return true }
+    let finished = try document.withElements { elements -> Bool in
+      var line: [CellText] = []
+      line.reserveCapacity(measured.columns.count)
+      var index = 0
+      while let element = try elements.next() {
+        if index & 1023 == 1023 && Task.isCancelled { return false }
+        index += 1
+        guard case .object(let row) = element else { continue }
+        line.removeAll(keepingCapacity: true)
+        for value in row.values { line.append(CellText(value)) }
+        writeRow(line[...], widths: layout.widths, numeric: layout.numeric, to: &out)
+      }
       return true
     }
-    // One flat array of cells, row after row: one allocation instead of one per row.
-    var cells: [CellText] = []
-    cells.reserveCapacity(result.rows.count * count)
-    var widths = result.columns.map { DisplayWidth.of($0) }
-    var numeric = Array(repeating: true, count: count)
-    var seen = Array(repeating: false, count: count)
-    for row in result.rows {
-      for column in 0..<count {
-        let cell = CellText(row[column])
-        if cell.width > widths[column] { widths[column] = cell.width }
-        if !cell.isNull {
-          seen[column] = true
-          if !cell.isNumber { numeric[column] = false }
-        }
-        cells.append(cell)
-      }
-    }
-    for column in 0..<count where !seen[column] { numeric[column] = false }
-    let fitted = Self.fit(widths, within: style.width)
-    writeHeader(result.columns, widths: fitted, to: &out)
-    for index in 0..<result.rows.count {
-      if index & 1023 == 1023 && Task.isCancelled { return false }
-      writeRow(
-        cells[index * count..<(index + 1) * count], widths: fitted, numeric: numeric, to: &out)
-    }
-    out.append(Self.footer(result.rows.count, total: total))
+    guard finished else { return false }
+    out.append(Self.footer(measured.rowCount, total: total))
     out.newline()
     return true
+  }
+
+  /// Lays out the cells: header, rule, rows, footer.
+  private func write(_ cells: TableCells, to writer: OutputWriter) -> Bool {
+    var out = RenderBuffer(writer: writer)
+    defer { out.finish() }
+    guard let layout = begin(cells, to: &out) else { return true }
+    for index in 0..<cells.rowCount {
+      if index & 1023 == 1023 && Task.isCancelled { return false }
+      writeRow(cells.row(index), widths: layout.widths, numeric: layout.numeric, to: &out)
+    }
+    out.append(Self.footer(cells.rowCount, total: total))
+    out.newline()
+    return true
+  }
+
+  /// Writes the header and rule for measured columns and returns the fitted widths and which
+  /// columns align right; with no columns, writes the footer alone and returns nil.
+  private func begin(_ cells: TableCells, to out: inout RenderBuffer) -> (
+    widths: [Int], numeric: [Bool]
+  )? {
+    guard !cells.columns.isEmpty else {
+      out.append(Self.footer(cells.rowCount, total: total))
+      out.newline()
+      return nil
+    }
+    let fitted = Self.fit(cells.widths, within: style.width)
+    writeHeader(cells.columns, widths: fitted, to: &out)
+    return (fitted, cells.numeric)
   }
 
   /// `(1 row)`, `(3 rows)`, `(10 rows of 42)` when the server counted more than it sent.

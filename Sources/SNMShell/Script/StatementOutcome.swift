@@ -12,8 +12,14 @@ import SNMSupabase
 public struct StatementOutcome: Sendable, Equatable {
   /// The HTTP status of the answer, success or error; nil when no answer came.
   public var status: Int?
-  /// The decoded result: rows, one object, a scalar, or null for an empty body.
-  public var value: JSONValue
+  /// The result as received, parsed only if ``value`` is read.
+  public var document: JSONDocument
+  /// The decoded result: rows, one object, a scalar, or null for an empty body (parsed on first
+  /// read, so a result that was only printed never builds its tree).
+  public var value: JSONValue {
+    get { document.value }
+    set { document = JSONDocument(newValue) }
+  }
   /// How many rows came back (an object counts as one; an empty body counts the rows the server
   /// says it touched in `Content-Range`).
   public var rowCount: Int
@@ -33,16 +39,20 @@ public struct StatementOutcome: Sendable, Equatable {
   }
 
   public init(status: Int?, value: JSONValue, rowCount: Int, failure: Failure? = nil) {
+    self.init(status: status, document: JSONDocument(value), rowCount: rowCount, failure: failure)
+  }
+
+  public init(status: Int?, document: JSONDocument, rowCount: Int, failure: Failure? = nil) {
     self.status = status
-    self.value = value
+    self.document = document
     self.rowCount = rowCount
     self.failure = failure
   }
 
-  /// A successful answer from the REST API.
+  /// A successful answer from the REST API (its body is not parsed here).
   public static func answered(_ response: SupabaseDBResponse) -> StatementOutcome {
     answered(
-      value: response.value, status: response.status,
+      document: response.document, status: response.status,
       contentRange: response.headers["Content-Range"])
   }
 
@@ -50,13 +60,25 @@ public struct StatementOutcome: Sendable, Equatable {
   public static func answered(value: JSONValue, status: Int?, contentRange: String? = nil)
     -> StatementOutcome
   {
+    answered(document: JSONDocument(value), status: status, contentRange: contentRange)
+  }
+
+  /// A successful answer: the rows are counted from the document's shape, not its tree.
+  public static func answered(document: JSONDocument, status: Int?, contentRange: String? = nil)
+    -> StatementOutcome
+  {
     let rows: Int
-    switch value {
-    case .array(let elements): rows = elements.count
+    switch document.shape.kind {
+    case .array: rows = document.shape.count
     case .null: rows = contentRange.flatMap(Self.rowsInRange) ?? 0
     default: rows = 1
     }
-    return StatementOutcome(status: status, value: value, rowCount: rows)
+    return StatementOutcome(status: status, document: document, rowCount: rows)
+  }
+
+  public static func == (lhs: StatementOutcome, rhs: StatementOutcome) -> Bool {
+    lhs.status == rhs.status && lhs.rowCount == rhs.rowCount && lhs.failure == rhs.failure
+      && (lhs.document === rhs.document || lhs.value == rhs.value)
   }
 
   /// A statement that did not succeed, from the error it failed with.

@@ -12,28 +12,42 @@ import SNMNetwork
 public struct SupabaseDBResponse: Sendable, Hashable {
   /// The answer as received.
   public let response: SNMResponse
+  /// The body, checked but parsed only when ``value`` is first read: a result that is only
+  /// printed can be walked a row at a time (``JSONDocument/withElements(_:)``).
+  public let document: JSONDocument
+
   /// The body: rows (an array), one object (`single`), an object or null (`maybeSingle`), whatever
   /// an rpc function returned, `.null` for an empty body, or `.string` with the text for CSV.
-  public let value: JSONValue
+  /// Parsed on first use; every later read shares that tree.
+  public var value: JSONValue { document.value }
 
   /// - Throws: ``SNMNetworkError/malformedResponse(url:reason:)`` when the body is not JSON, and
   ///   ``SNMNetworkError/http(_:)`` with PGRST116 when `maybeSingle` got more than one row.
   init(request: SupabaseDBRequest, response: SNMResponse) throws(SNMNetworkError) {
     self.response = response
     if request.acceptsCSV {
-      value = .string(response.text)
+      document = JSONDocument(.string(response.text))
       return
     }
-    let decoded = try response.json()
-    guard request.expectation == .maybeSingle, case .array(let rows) = decoded else {
-      value = decoded
+    let checked = try response.document()
+    guard request.expectation == .maybeSingle, checked.shape.kind == .array else {
+      document = checked
       return
     }
-    switch rows.count {
-    case 0: value = .null
-    case 1: value = rows[0]
-    default: throw .http(Self.notOneRow(rows.count, answer: response))
+    switch checked.shape.count {
+    case 0: document = JSONDocument(.null)
+    case 1: document = JSONDocument(checked.value[0] ?? .null)
+    default: throw .http(Self.notOneRow(checked.shape.count, answer: response))
     }
+  }
+
+  public static func == (lhs: SupabaseDBResponse, rhs: SupabaseDBResponse) -> Bool {
+    lhs.response == rhs.response && lhs.value == rhs.value
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(response)
+    hasher.combine(value)
   }
 
   /// The error PostgREST itself sends for `single` (v13 wording), for `maybeSingle` with many rows.

@@ -95,6 +95,20 @@ import Testing
     #expect(failure.detailsText == "The result contains 2 rows")
   }
 
+  @Test func rowsAreParsedOnlyWhenTheValueIsRead() async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .respond(status: 200, body: #"[{"id":1,"name":"Kim"},{"id":2,"name":"Lee"}]"#)
+    }
+    defer { server.stop() }
+    let response = try await manager(server).fetchData().setTable("t").request()
+    #expect(!response.document.isParsed)
+    #expect(response.document.shape == JSONShape(kind: .array, count: 2, uniformObjects: true))
+    #expect(response.document.firstRowKeys == ["id", "name"])
+    #expect(!response.document.isParsed)
+    #expect(response.value == [["id": 1, "name": "Kim"], ["id": 2, "name": "Lee"]])
+    #expect(response.document.isParsed)
+  }
+
   @Test func csvAnswersAreText() async throws {
     let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: "id,name\n1,Kim\n") }
     defer { server.stop() }

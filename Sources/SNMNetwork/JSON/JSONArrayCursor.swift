@@ -1,0 +1,95 @@
+import Foundation
+
+/// Walks the elements of a JSON array one at a time over its raw bytes, so that a 100,000-row
+/// body can be printed without ever holding more than one row.
+///
+/// ```swift
+/// try JSONArrayCursor.withCursor(over: response.body) { cursor in
+///   while let row = try cursor.next() { print(row.serialized()) }
+/// }
+/// ```
+///
+/// Each element is parsed by the same parser as ``JSONValue/init(parsing:)-(Data)``, and a body
+/// that is not valid JSON throws the same ``JSONParseError`` (same byte, same reason) that parsing
+/// it whole would, once the cursor reaches the fault. A body that is not an array throws when the
+/// first element is asked for. Consecutive object elements with the same keys share one key array,
+/// as they do in a parsed tree.
+public struct JSONArrayCursor {
+  private var parser: JSONParser
+  private var state = State.start
+  /// How many elements `next()` has returned.
+  public private(set) var count = 0
+
+  private enum State {
+    case start, inside, finished
+  }
+
+  /// A cursor over `bytes`, which must stay valid while it is used.
+  init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    parser = JSONParser(bytes, baseDepth: 1)
+  }
+
+  /// Runs `body` with a cursor over `data`'s elements.
+  ///
+  /// - Throws: what `body` throws (``JSONParseError`` from ``next()``).
+  public static func withCursor<Result>(
+    over data: Data, _ body: (inout JSONArrayCursor) throws -> Result
+  ) rethrows -> Result {
+    try data.withUnsafeBytes { raw in
+      var cursor = JSONArrayCursor(raw.bindMemory(to: UInt8.self))
+      return try body(&cursor)
+    }
+  }
+
+  /// The next element, or nil after the last one (the bytes after the closing `]` are checked to
+  /// be only whitespace first).
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.
+  public mutating func next() throws(JSONParseError) -> JSONValue? {
+    switch state {
+    case .finished:
+      return nil
+    case .start:
+      parser.skipWhitespace()
+      guard parser.offset < parser.bytes.count, parser.bytes[parser.offset] == UInt8(ascii: "[")
+      else {
+        // Not an array: the whole parse reports the fault, or the value is simply not an array.
+        var whole = JSONParser(parser.bytes)
+        _ = try whole.parse()
+        throw parser.expected("'[' to start an array")
+      }
+      parser.offset += 1
+      parser.skipWhitespace()
+      if parser.offset < parser.bytes.count && parser.bytes[parser.offset] == UInt8(ascii: "]") {
+        parser.offset += 1
+        try finish()
+        return nil
+      }
+      state = .inside
+    case .inside:
+      parser.skipWhitespace()
+      let byte = parser.offset < parser.bytes.count ? parser.bytes[parser.offset] : 0
+      if byte == UInt8(ascii: "]") {
+        parser.offset += 1
+        try finish()
+        return nil
+      }
+      guard byte == UInt8(ascii: ",") else {
+        throw parser.expected("',' or ']' after an array element")
+      }
+      parser.offset += 1
+    }
+    let element = try parser.parseValue()
+    count += 1
+    return element
+  }
+
+  /// After the closing `]`: only whitespace may follow.
+  private mutating func finish() throws(JSONParseError) {
+    state = .finished
+    parser.skipWhitespace()
+    guard parser.offset == parser.bytes.count else {
+      throw parser.expected("end of input after the JSON value")
+    }
+  }
+}

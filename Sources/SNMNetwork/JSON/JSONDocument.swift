@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+
+/// A JSON body kept as its bytes, checked up front and parsed into a ``JSONValue`` only when
+/// someone asks for ``value`` (once; later calls share the tree).
+///
+/// ```swift
+/// let document = try JSONDocument(validating: response.body)
+/// document.shape.count                 // rows, without building them
+/// try document.withElements { cursor in  // print a row at a time
+///   while let row = try cursor.next() { ... }
+/// }
+/// document.value                       // the whole tree, parsed now
+/// ```
+///
+/// A 33 MiB result takes about three times its size as a tree; printing it through
+/// ``withElements(_:)`` holds one row at a time instead.
+public final class JSONDocument: Sendable {
+  /// The UTF-8 text (empty when the document was made from a value).
+  public let bytes: Data
+  /// The top-level type, element count and row uniformity.
+  public let shape: JSONShape
+  private let tree: Mutex<JSONValue?>
+
+  /// Checks `data` without building it.
+  ///
+  /// - Throws: ``JSONParseError``, the same one ``JSONValue/init(parsing:)-(Data)`` throws.
+  public init(validating data: Data) throws(JSONParseError) {
+    let checked = data.withUnsafeBytes { raw in
+      var validator = JSONValidator(raw.bindMemory(to: UInt8.self))
+      return validator.validate()
+    }
+    bytes = data
+    guard let checked else {
+      // Refused: the parser says why. (Should it accept after all, keep what it built.)
+      let value = try JSONValue(parsing: data)
+      shape = JSONShape(of: value)
+      tree = Mutex(value)
+      return
+    }
+    shape = checked
+    tree = Mutex(nil)
+  }
+
+  /// A document for a value already built.
+  public init(_ value: JSONValue) {
+    bytes = Data()
+    shape = JSONShape(of: value)
+    tree = Mutex(value)
+  }
+
+  /// The whole value, parsed on first use.
+  public var value: JSONValue {
+    tree.withLock { tree in
+      if let tree { return tree }
+      // The bytes were validated, so the parse cannot fail; null is only a guard.
+      let parsed = (try? JSONValue(parsing: bytes)) ?? .null
+      tree = parsed
+      return parsed
+    }
+  }
+
+  /// Whether ``value`` has been built (or the document was made from one).
+  public var isParsed: Bool { tree.withLock { $0 != nil } }
+
+  /// Runs `body` with a cursor over the elements of a top-level array, parsing one at a time
+  /// from the bytes, or from the tree when it is already built.
+  ///
+  /// - Throws: what `body` throws; ``JSONParseError`` when the document is not an array.
+  public func withElements<Result>(_ body: (inout JSONElements) throws -> Result) throws
+    -> Result
+  {
+    if let tree = tree.withLock({ $0 }) {
+      guard case .array(let elements) = tree else {
+        throw JSONParseError(
+          offset: 0, reason: .expected("'[' to start an array", found: tree.typeName))
+      }
+      var walk = JSONElements(elements)
+      return try body(&walk)
+    }
+    return try bytes.withUnsafeBytes { raw in
+      var walk = JSONElements(JSONArrayCursor(raw.bindMemory(to: UInt8.self)))
+      return try body(&walk)
+    }
+  }
+
+  /// The keys of the first row: the first element of an array when it is an object, or the
+  /// object itself; nil otherwise. Parses one element, not the whole array.
+  public var firstRowKeys: [String]? {
+    switch shape.kind {
+    case .object: return value.objectValue?.keys
+    case .array where shape.count > 0:
+      if isParsed { return value.arrayValue?.first?.objectValue?.keys }
+      return try? JSONArrayCursor.withCursor(over: bytes) { try $0.next()?.objectValue?.keys }
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,100 @@
+extension JSONValidator {
+  /// Skips a string starting at its opening quote: escapes as the parser decodes them, no raw
+  /// control characters, well-formed UTF-8.
+  mutating func skipString() -> Bool {
+    var index = offset + 1
+    var highBits: UInt8 = 0
+    let start = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        offset = index + 1
+        // Escapes are ASCII and decode to whole scalars, so the raw bytes are well-formed UTF-8
+        // exactly when the decoded ones are.
+        return highBits < 0x80 || Self.isWellFormedUTF8(bytes, start..<index)
+      }
+      if byte == UInt8(ascii: "\\") {
+        guard let next = skipEscape(at: index) else { return false }
+        index = next
+        continue
+      }
+      if byte < 0x20 { return false }
+      highBits |= byte
+      index += 1
+    }
+    return false
+  }
+
+  /// The offset after the escape at `index` (a backslash), or nil when the parser would refuse it.
+  private func skipEscape(at index: Int) -> Int? {
+    guard index + 1 < bytes.count else { return nil }
+    switch bytes[index + 1] {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return index + 2
+    case UInt8(ascii: "u"):
+      guard let unit = hex4(at: index + 2) else { return nil }
+      if (0xDC00...0xDFFF).contains(unit) { return nil }
+      guard (0xD800...0xDBFF).contains(unit) else { return index + 6 }
+      let next = index + 6
+      guard next + 1 < bytes.count, bytes[next] == UInt8(ascii: "\\"),
+        bytes[next + 1] == UInt8(ascii: "u"), let low = hex4(at: next + 2),
+        (0xDC00...0xDFFF).contains(low)
+      else { return nil }
+      return next + 6
+    default:
+      return nil
+    }
+  }
+
+  private func hex4(at start: Int) -> UInt16? {
+    guard start + 4 <= bytes.count else { return nil }
+    var value: UInt16 = 0
+    for index in start..<start + 4 {
+      let byte = bytes[index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt16(digit)
+    }
+    return value
+  }
+
+  /// Whether `range` of `bytes` is well-formed UTF-8 (Unicode table 3-7: no overlong forms, no
+  /// surrogates, nothing above U+10FFFF), as `String(validating:)` requires.
+  static func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    var index = range.lowerBound
+    let end = range.upperBound
+    func continuation(_ at: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
+      at < end && bytes[at] >= low && bytes[at] <= high
+    }
+    while index < end {
+      let lead = bytes[index]
+      switch lead {
+      case 0x00...0x7F:
+        index += 1
+      case 0xC2...0xDF:
+        guard continuation(index + 1) else { return false }
+        index += 2
+      case 0xE0...0xEF:
+        let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+        let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+        guard continuation(index + 1, low, high), continuation(index + 2) else { return false }
+        index += 3
+      case 0xF0...0xF4:
+        let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+        let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+        guard continuation(index + 1, low, high), continuation(index + 2), continuation(index + 3)
+        else { return false }
+        index += 4
+      default:
+        return false
+      }
+    }
+    return true
+  }
+}

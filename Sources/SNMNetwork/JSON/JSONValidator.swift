@@ -1,0 +1,206 @@
+/// Checks that UTF-8 bytes are one JSON value that ``JSONParser`` accepts, without building it,
+/// and notes its ``JSONShape`` on the way: one pass, no allocation per value.
+///
+/// ```swift
+/// var validator = JSONValidator(bytes)
+/// if let shape = validator.validate() { ... }   // nil: not JSON (parse it to learn why)
+/// ```
+///
+/// It accepts exactly what the parser accepts (the same grammar, escapes, UTF-8 rules and depth
+/// limit); it does not say why it refused, the parser does that.
+struct JSONValidator {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var offset = 0
+  /// Per open container, whether it is an object.
+  private var frames: [Bool] = []
+  /// The top-level value is an array (its elements are counted, their keys compared).
+  private var rootIsArray = false
+  private var elements = 0
+  private var uniform = true
+  /// The first element's keys, as byte ranges of the input.
+  private var firstKeys: [Range<Int>] = []
+  /// Keys read so far in the element object being checked.
+  private var keyIndex = 0
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  /// The shape of the value, or nil when the bytes are not one JSON value.
+  mutating func validate() -> JSONShape? {
+    skipWhitespace()
+    guard offset < bytes.count else { return nil }
+    let kind: JSONShape.Kind
+    switch bytes[offset] {
+    case UInt8(ascii: "{"): kind = .object
+    case UInt8(ascii: "["): kind = .array
+    case UInt8(ascii: "\""): kind = .string
+    case UInt8(ascii: "t"), UInt8(ascii: "f"): kind = .bool
+    case UInt8(ascii: "n"): kind = .null
+    default: kind = .number
+    }
+    rootIsArray = kind == .array
+    guard walk() else { return nil }
+    guard rootIsArray else { return JSONShape(kind: kind) }
+    return JSONShape(kind: .array, count: elements, uniformObjects: uniform && elements > 0)
+  }
+
+  /// The parser's loop, keeping only what validity needs.
+  private mutating func walk() -> Bool {
+    while true {
+      skipWhitespace()
+      guard offset < bytes.count else { return false }
+      switch bytes[offset] {
+      case UInt8(ascii: "{"):
+        guard open(isObject: true) else { return false }
+        skipWhitespace()
+        if offset < bytes.count && bytes[offset] == UInt8(ascii: "}") {
+          offset += 1
+          close()
+        } else {
+          guard readKey() else { return false }
+          continue
+        }
+      case UInt8(ascii: "["):
+        guard open(isObject: false) else { return false }
+        skipWhitespace()
+        if offset < bytes.count && bytes[offset] == UInt8(ascii: "]") {
+          offset += 1
+          close()
+        } else {
+          continue
+        }
+      case UInt8(ascii: "\""):
+        guard skipString() else { return false }
+        noteScalarElement()
+      case UInt8(ascii: "t"):
+        guard skipLiteral("true") else { return false }
+        noteScalarElement()
+      case UInt8(ascii: "f"):
+        guard skipLiteral("false") else { return false }
+        noteScalarElement()
+      case UInt8(ascii: "n"):
+        guard skipLiteral("null") else { return false }
+        noteScalarElement()
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        guard skipNumber() else { return false }
+        noteScalarElement()
+      default:
+        return false
+      }
+      // A complete value: close the containers that end right after it.
+      while true {
+        guard let isObject = frames.last else {
+          skipWhitespace()
+          return offset == bytes.count
+        }
+        skipWhitespace()
+        let byte = offset < bytes.count ? bytes[offset] : 0
+        if byte == UInt8(ascii: ",") {
+          offset += 1
+          if isObject {
+            skipWhitespace()
+            guard readKey() else { return false }
+          }
+          break
+        } else if isObject && byte == UInt8(ascii: "}") {
+          offset += 1
+          close()
+        } else if !isObject && byte == UInt8(ascii: "]") {
+          offset += 1
+          close()
+        } else {
+          return false
+        }
+      }
+    }
+  }
+
+  private mutating func open(isObject: Bool) -> Bool {
+    guard frames.count < JSONParser.maximumDepth else { return false }
+    if rootIsArray && frames.count == 1 {
+      // An element of the top-level array: a row when it is an object.
+      if isObject { keyIndex = 0 } else { uniform = false }
+    }
+    frames.append(isObject)
+    offset += 1
+    return true
+  }
+
+  private mutating func close() {
+    let isObject = frames.removeLast()
+    guard rootIsArray && frames.count == 1 else { return }
+    if isObject && elements > 0 && keyIndex != firstKeys.count { uniform = false }
+    elements += 1
+  }
+
+  /// A scalar just read: counted when it is an element of the top-level array (not a row).
+  private mutating func noteScalarElement() {
+    guard rootIsArray && frames.count == 1 else { return }
+    uniform = false
+    elements += 1
+  }
+
+  /// `"key"` and the `:` after it; a row's keys are compared with the first row's.
+  private mutating func readKey() -> Bool {
+    guard offset < bytes.count && bytes[offset] == UInt8(ascii: "\"") else { return false }
+    let start = offset + 1
+    guard skipString() else { return false }
+    if rootIsArray && frames.count == 2 && uniform {
+      noteKey(start..<offset - 1)
+    }
+    skipWhitespace()
+    guard offset < bytes.count && bytes[offset] == UInt8(ascii: ":") else { return false }
+    offset += 1
+    return true
+  }
+
+  private mutating func noteKey(_ key: Range<Int>) {
+    defer { keyIndex += 1 }
+    if elements == 0 {
+      firstKeys.append(key)
+      return
+    }
+    guard keyIndex < firstKeys.count else {
+      uniform = false
+      return
+    }
+    let first = firstKeys[keyIndex]
+    guard first.count == key.count else {
+      uniform = false
+      return
+    }
+    for index in 0..<key.count
+    where bytes[first.lowerBound + index] != bytes[key.lowerBound + index] {
+      uniform = false
+      return
+    }
+  }
+
+  private mutating func skipLiteral(_ word: StaticString) -> Bool {
+    let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+    guard offset + text.count <= bytes.count else { return false }
+    for index in 0..<text.count where bytes[offset + index] != text[index] {
+      return false
+    }
+    offset += text.count
+    return true
+  }
+
+  private mutating func skipNumber() -> Bool {
+    guard let end = JSONNumber.scan(bytes, from: offset),
+      end == bytes.count || !(bytes[end] &- 0x30 < 10 || bytes[end] == UInt8(ascii: "."))
+    else { return false }
+    offset = end
+    return true
+  }
+
+  mutating func skipWhitespace() {
+    while offset < bytes.count {
+      switch bytes[offset] {
+      case 0x20, 0x0a, 0x0d, 0x09: offset += 1
+      default: return
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import SNMNetwork
+import SNMQuery
+
+/// What the table format keeps of a result while it is read: per column the widest cell and
+/// whether it holds only numbers, and (unless it only measures) each value's display text and
+/// width. The JSON values themselves can be dropped row by row.
+///
+/// ```swift
+/// var cells = TableCells(columns: ["id", "name"], capacity: 2)
+/// cells.add([1, "Kim"])
+/// cells.widths         // [2, 4]
+/// cells.row(0)         // the two CellText of the first row
+/// ```
+struct TableCells {
+  let columns: [String]
+  /// Cells row after row, in one flat array (one allocation instead of one per row); empty when
+  /// only measuring.
+  private(set) var cells: [CellText] = []
+  /// Whether the cells are kept, or only measured (a second pass over the rows prints them).
+  let keepsCells: Bool
+  /// The widest cell per column, headers included.
+  private(set) var widths: [Int]
+  private var numbers: [Bool]
+  private var seen: [Bool]
+
+  init(columns: [String], capacity: Int, keepsCells: Bool = true) {
+    self.columns = columns
+    self.keepsCells = keepsCells
+    if keepsCells { cells.reserveCapacity(capacity * columns.count) }
+    widths = columns.map { DisplayWidth.of($0) }
+    numbers = Array(repeating: true, count: columns.count)
+    seen = Array(repeating: false, count: columns.count)
+  }
+
+  /// How many rows were added.
+  private(set) var rowCount = 0
+
+  /// Adds a row: one value per column, in column order.
+  mutating func add(_ row: some Collection<JSONValue>) {
+    rowCount += 1
+    var column = 0
+    for value in row where column < columns.count {
+      let cell = CellText(value)
+      if cell.width > widths[column] { widths[column] = cell.width }
+      if !cell.isNull {
+        seen[column] = true
+        if !cell.isNumber { numbers[column] = false }
+      }
+      if keepsCells { cells.append(cell) }
+      column += 1
+    }
+  }
+
+  /// Per column, whether it aligns right: it holds numbers and nothing else but NULL.
+  var numeric: [Bool] { zip(numbers, seen).map { $0 && $1 } }
+
+  /// The cells of row `index`.
+  func row(_ index: Int) -> ArraySlice<CellText> {
+    cells[index * columns.count..<(index + 1) * columns.count]
+  }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@testable import SNMNetwork
+
+/// A JSON text given to the cursor and to the whole parser, which must agree.
+struct CursorCase: Sendable, CustomTestStringConvertible {
+  let name: String
+  let input: [UInt8]
+  var testDescription: String { name }
+
+  init(_ name: String, _ input: String) {
+    self.name = name
+    self.input = Array(input.utf8)
+  }
+
+  init(_ name: String, bytes: [UInt8]) {
+    self.name = name
+    self.input = bytes
+  }
+}
+
+/// Walks `input` with a cursor: the elements it gave, and the error it stopped with.
+private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseError?) {
+  var elements: [JSONValue] = []
+  do {
+    try JSONArrayCursor.withCursor(over: Data(input)) { cursor in
+      while let element = try cursor.next() { elements.append(element) }
+    }
+    return (elements, nil)
+  } catch {
+    return (elements, error as? JSONParseError)
+  }
+}
+
+@Suite struct JSONArrayCursorTests {
+  static let arrays: [CursorCase] = [
+    .init("empty array", "[]"),
+    .init("empty array with spaces", " \n[ \t ]\r\n "),
+    .init("one element", "[1]"),
+    .init("rows", #"[{"id":1,"name":"Kim"},{"id":2,"name":"Lee"}]"#),
+    .init("whitespace everywhere", " [ {\"a\" : [ 1 , 2 ] } ,\n\t3 , \"x\" ] \n"),
+    .init("nesting", #"[[[]],[[1,[2,[3]]]],{"a":{"b":{"c":[{}]}}}]"#),
+    .init("brackets in strings", #"["]", "[", "}{", "],[", {"k]":"v["}]"#),
+    .init("escapes in strings", #"["a\"]\\", "\\", "\"", "\u005d", "\ud83d\ude00", "\n"]"#),
+    .init("scalars", "[true,false,null,-0.5e3,\"\"]"),
+    .init("Korean and emoji", #"[{"이름":"김치 🐶"},{"이름":"밥"}]"#),
+    .init("rows with different keys", #"[{"a":1},{"b":2,"a":3},{}]"#),
+  ]
+
+  @Test(arguments: arrays)
+  func givesTheElementsTheParserBuilds(_ testCase: CursorCase) throws {
+    let whole = try JSONValue(parsing: testCase.input)
+    let walked = walk(testCase.input)
+    #expect(walked.error == nil)
+    #expect(walked.elements == whole.arrayValue)
+  }
+
+  @Test func rowsWithTheSameKeysShareOneKeyArray() throws {
+    var keys: [[String]] = []
+    try JSONArrayCursor.withCursor(over: Data(#"[{"id":1,"n":"a"},{"id":2,"n":"b"}]"#.utf8)) {
+      while let row = try $0.next() { keys.append(row.objectValue?.keys ?? []) }
+    }
+    #expect(keys == [["id", "n"], ["id", "n"]])
+    keys[0].withUnsafeBufferPointer { first in
+      keys[1].withUnsafeBufferPointer { second in
+        #expect(first.baseAddress == second.baseAddress)
+      }
+    }
+  }
+
+  @Test func stopsAfterTheLastElement() throws {
+    let seen = try JSONArrayCursor.withCursor(over: Data("[1, 2]".utf8)) { cursor in
+      [try cursor.next(), try cursor.next(), try cursor.next(), try cursor.next()]
+    }
+    #expect(seen == [1, 2, nil, nil])
+  }
+
+  static let malformed: [CursorCase] = [
+    .init("empty body", ""),
+    .init("only spaces", "   "),
+    .init("unclosed", "["),
+    .init("truncated after an element", "[1,2"),
+    .init("truncated after a comma", "[1,2,"),
+    .init("truncated inside a row", #"[{"id":1},{"id":2,"na"#),
+    .init("truncated inside a string", #"[{"id":1},{"name":"Ki"#),
+    .init("truncated inside an escape", #"["a\u00"#),
+    .init("missing comma", "[1 2]"),
+    .init("trailing comma", "[1,]"),
+    .init("leading comma", "[,1]"),
+    .init("bracket in a string never closed", #"["]"#),
+    .init("wrong closer", "[1}"),
+    .init("bad element after good ones", #"[{"a":1},{"a":tru}]"#),
+    .init("bad number", "[1,01]"),
+    .init("raw control character", "[\"a\u{1}\"]"),
+    .init("trailing content", "[1] x"),
+    .init("two arrays", "[1][2]"),
+    .init(
+      "invalid UTF-8 in an element", bytes: Array("[\"ok\",\"".utf8) + [0xC3, 0x28] + [0x22, 0x5D]),
+    .init("too deep", String(repeating: "[", count: 513) + String(repeating: "]", count: 513)),
+    .init("object, malformed", #"{"a" 1}"#),
+  ]
+
+  @Test(arguments: malformed)
+  func failsWithTheErrorTheParserReports(_ testCase: CursorCase) {
+    var parserError: JSONParseError?
+    do {
+      _ = try JSONValue(parsing: testCase.input)
+    } catch {
+      parserError = error
+    }
+    let walked = walk(testCase.input)
+    #expect(parserError != nil)
+    #expect(walked.error == parserError)
+  }
+
+  @Test func givesTheElementsBeforeTheFault() {
+    let walked = walk(Array(#"[{"id":1},{"id":2},{"id":3,"#.utf8))
+    #expect(walked.elements == [["id": 1], ["id": 2]])
+    #expect(walked.error?.description.hasPrefix("invalid JSON at byte 27: expected '\"'") == true)
+  }
+
+  @Test func deepButAllowedNestingWalks() throws {
+    let inner = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
+    let walked = walk(Array("[\(inner),\(inner)]".utf8))
+    #expect(walked.error == nil)
+    #expect(walked.elements.count == 2)
+  }
+
+  @Test func refusesAValueThatIsNotAnArray() {
+    let walked = walk(Array(#" {"a": 1}"#.utf8))
+    #expect(walked.elements.isEmpty)
+    #expect(
+      walked.error?.description
+        == "invalid JSON at byte 1: expected '[' to start an array, found '{'")
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import SNMNetwork
+import Testing
+
+@testable import SNMShell
+
+/// A body printed from its bytes (a row at a time) and from its parsed tree.
+struct StreamCase: Sendable, CustomTestStringConvertible {
+  let name: String
+  let body: String
+  var testDescription: String { name }
+}
+
+private let streamCases = [
+  StreamCase(
+    name: "PostgREST rows",
+    body: #"[{"id": 1, "name": "Bori", "age": 3, "owner": {"name": "김민지"}, "tags": ["a"]},"#
+      + #" {"id": 2, "name": "Lee, \"Min\"", "age": null, "owner": null, "tags": []}]"#),
+  StreamCase(
+    name: "rows with different keys",
+    body: #"[{"a": 1}, {"b": "x", "a": 2}, {"c": null}]"#),
+  StreamCase(name: "scalars", body: #"[1, 2.50, "three", null, true]"#),
+  StreamCase(name: "mixed", body: #"[{"a": 1}, 2, [3]]"#),
+  StreamCase(name: "empty objects", body: "[{}, {}]"),
+  StreamCase(name: "empty array", body: " [ ] "),
+  StreamCase(name: "one object", body: #"{"id": 7, "name": "🐶 Choco"}"#),
+  StreamCase(name: "scalar", body: "42"),
+  StreamCase(
+    name: "brackets, escapes and wide text",
+    body: #"[{"s": "]}[{", "t": "a\tb\u001b", "k": "김치 🐶"}, {"s": "\"", "t": "", "k": "NULL"}]"#),
+  StreamCase(
+    name: "numbers that align",
+    body: #"[{"n": 1, "m": "x"}, {"n": 12345, "m": null}, {"n": -0.5, "m": "yy"}]"#),
+]
+
+private func render(_ document: JSONDocument, _ format: OutputFormat, width: Int? = nil) throws
+  -> (text: String, finished: Bool)
+{
+  let writer = OutputWriter()
+  let finished = try ResultRenderer(format: format, style: RenderStyle(width: width)).render(
+    document, defaultColumn: "sum", total: nil, to: writer)
+  return (writer.captured, finished)
+}
+
+@Test(arguments: streamCases)
+func printingFromTheBytesMatchesPrintingTheTree(_ item: StreamCase) throws {
+  let tree = try JSONValue(parsing: item.body)
+  for format in OutputFormat.allCases {
+    for width in [nil, 30] {
+      let document = try JSONDocument(validating: Data(item.body.utf8))
+      let streamed = try render(document, format, width: width)
+      let writer = OutputWriter()
+      ResultRenderer(format: format, style: RenderStyle(width: width)).render(
+        tree, defaultColumn: "sum", to: writer)
+      #expect(streamed.finished)
+      #expect(streamed.text == writer.captured, "\(item.name) as \(format.rawValue)")
+    }
+  }
+}
+
+@Test func rowsThatAreOnlyPrintedAreNeverParsedWhole() throws {
+  let body = Data(streamCases[0].body.utf8)
+  for format in [OutputFormat.json, .ndjson, .csv, .table] {
+    let document = try JSONDocument(validating: body)
+    _ = try render(document, format)
+    #expect(!document.isParsed, "\(format.rawValue) built the tree")
+  }
+  // Rows whose keys differ fall back to the tree for csv and table (the columns are the union).
+  let differing = try JSONDocument(validating: Data(streamCases[1].body.utf8))
+  #expect(try render(differing, .csv).text == "a,b,c\r\n1,,\r\n2,x,\r\n,,\r\n")
+  #expect(differing.isParsed)
+}
+
+@Test func theGoldenFilesHoldForBodiesPrintedFromBytes() throws {
+  let body = #"[{"id": 1, "name": "Bori", "owner": {"name": "김민지", "age": 5}}]"#
+  for format in OutputFormat.allCases {
+    let document = try JSONDocument(validating: Data(body.utf8))
+    expectSnapshot(try render(document, format).text, named: "output/one_row.\(format.rawValue)")
+  }
+}
+
+@Test func cancellingStopsPrintingHalfWay() async throws {
+  let rows = (0..<5000).map { #"{"id":\#($0),"name":"dog \#($0)"}"# }
+  let body = Data(("[" + rows.joined(separator: ",") + "]").utf8)
+  for format in [OutputFormat.json, .ndjson, .csv, .table] {
+    let document = try JSONDocument(validating: body)
+    let (finished, text) = await Task { () -> (Bool, String) in
+      withUnsafeCurrentTask { $0?.cancel() }
+      let writer = OutputWriter()
+      let finished =
+        (try? ResultRenderer(format: format).render(document, to: writer)) ?? true
+      return (finished, writer.captured)
+    }.value
+    #expect(!finished, "\(format.rawValue) did not stop")
+    #expect(!text.contains("dog 4999"), "\(format.rawValue) printed every row")
+  }
+}
