@@ -114,6 +114,15 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
     #expect(walked.error == parserError)
   }
 
+  @Test func endsAfterAFault() throws {
+    let seen = try JSONArrayCursor.withCursor(over: Data("[1,x,2]".utf8)) { cursor in
+      let first = try cursor.next()
+      let fault = (try? cursor.next()) == nil
+      return (first, fault, try cursor.next())
+    }
+    #expect(seen.0 == 1 && seen.1 && seen.2 == nil)
+  }
+
   @Test func givesTheElementsBeforeTheFault() {
     let walked = walk(Array(#"[{"id":1},{"id":2},{"id":3,"#.utf8))
     #expect(walked.elements == [["id": 1], ["id": 2]])

@@ -42,10 +42,19 @@ public struct JSONArrayCursor {
   }
 
   /// The next element, or nil after the last one (the bytes after the closing `]` are checked to
-  /// be only whitespace first).
+  /// be only whitespace first). After an error it returns nil.
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.
   public mutating func next() throws(JSONParseError) -> JSONValue? {
+    do {
+      return try advance()
+    } catch {
+      state = .finished
+      throw error
+    }
+  }
+
+  private mutating func advance() throws(JSONParseError) -> JSONValue? {
     switch state {
     case .finished:
       return nil
