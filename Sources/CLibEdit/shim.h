@@ -38,6 +38,7 @@ static inline void *snm_el_get_clientdata(EditLine *el) {
   return data;
 }
 static inline int snm_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
+static inline int snm_el_prep_term(EditLine *el, int on) { return el_set(el, EL_PREP_TERM, on); }
 
 static inline int snm_history_set_size(History *h, int size) {
   HistEvent ev;

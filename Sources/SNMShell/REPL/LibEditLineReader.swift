@@ -93,6 +93,10 @@ public final class LibEditLineReader: LineReader {
     }
     return editor.withLock { editor in
       interruptPressed.store(false, ordering: .releasing)
+      // The terminal goes raw before el_gets prints the prompt: libedit prints it first and only
+      // then leaves cooked mode, so a key typed in between (Ctrl-D right after the prompt shows)
+      // went through the cooked line discipline and was lost.
+      _ = snm_el_prep_term(editor.line, 1)
       var count: Int32 = 0
       let raw = el_gets(editor.line, &count)
       if interruptPressed.exchange(false, ordering: .acquiringAndReleasing) {
