@@ -56,6 +56,29 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
     #expect(walked.elements == whole.arrayValue)
   }
 
+  @Test(arguments: arrays)
+  func writesEachElementAsItsParsedFormWouldBe(_ testCase: CursorCase) throws {
+    let document = try JSONDocument(validating: Data(testCase.input))
+    let tree = JSONDocument(try JSONValue(parsing: testCase.input))
+    for (indent, depth) in [(nil, 0), (2, 1)] as [(Int?, Int)] {
+      var fromBytes: [[UInt8]] = []
+      var fromTree: [[UInt8]] = []
+      try document.withElements { elements in
+        while let text = try elements.nextText(indent: indent, depth: depth) {
+          fromBytes.append(text)
+        }
+      }
+      try tree.withElements { elements in
+        while let text = try elements.nextText(indent: indent, depth: depth) {
+          fromTree.append(text)
+        }
+      }
+      #expect(fromBytes == fromTree)
+      #expect(fromBytes.count == tree.shape.count)
+    }
+    #expect(!document.isParsed)
+  }
+
   @Test func rowsWithTheSameKeysShareOneKeyArray() throws {
     var keys: [[String]] = []
     try JSONArrayCursor.withCursor(over: Data(#"[{"id":1,"n":"a"},{"id":2,"n":"b"}]"#.utf8)) {

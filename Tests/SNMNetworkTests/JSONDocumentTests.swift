@@ -11,6 +11,27 @@ struct ShapeCase: Sendable, CustomTestStringConvertible {
   var testDescription: String { name }
 }
 
+/// How writing `bytes` straight from them differs from writing their parsed value (compact and
+/// indented at two depths); nil when it does not.
+func rewriteProblem(_ bytes: [UInt8]) -> String? {
+  guard let value = try? JSONValue(parsing: bytes) else { return "not JSON" }
+  for (indent, depth) in [(nil, 0), (2, 0), (2, 1), (4, 3)] as [(Int?, Int)] {
+    let rewritten = bytes.withUnsafeBufferPointer { buffer -> [UInt8]? in
+      var parser = JSONParser(buffer)
+      var writer = JSONWriter(indent: indent)
+      guard (try? parser.rewriteValue(into: &writer, depth: depth)) != nil else { return nil }
+      parser.skipWhitespace()
+      return parser.offset == buffer.count ? writer.output : nil
+    }
+    let expected =
+      indent.map { value.prettyPrintedBytes(indent: $0, depth: depth) } ?? value.serializedBytes()
+    if rewritten != expected {
+      return "\(String(decoding: bytes, as: UTF8.self)) indent \(String(describing: indent))"
+    }
+  }
+  return nil
+}
+
 /// Whether the validator accepts `bytes`, and whether the parser does.
 private func verdicts(_ bytes: [UInt8]) -> (validator: Bool, parser: Bool) {
   let validator = bytes.withUnsafeBufferPointer { buffer in
@@ -112,6 +133,7 @@ private func verdicts(_ bytes: [UInt8]) -> (validator: Bool, parser: Bool) {
 
   @Test(arguments: JSONValueTests.roundTrips)
   func acceptsWhatTheParserAccepts(_ testCase: RoundTripCase) throws {
+    #expect(rewriteProblem(Array(testCase.input.utf8)) == nil)
     let document = try JSONDocument(validating: Data(testCase.input.utf8))
     #expect(!document.isParsed)
     #expect(document.value == (try JSONValue(parsing: testCase.input)))
@@ -154,7 +176,10 @@ private func verdicts(_ bytes: [UInt8]) -> (validator: Bool, parser: Bool) {
         }
         let verdict = verdicts(mutated)
         checked += 1
-        if verdict.parser { accepted += 1 }
+        if verdict.parser {
+          accepted += 1
+          if let problem = rewriteProblem(mutated) { disagreements.append(problem) }
+        }
         if verdict.validator != verdict.parser {
           disagreements.append(String(decoding: mutated, as: UTF8.self))
         }

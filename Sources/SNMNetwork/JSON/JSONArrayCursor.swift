@@ -47,17 +47,40 @@ public struct JSONArrayCursor {
   /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.
   public mutating func next() throws(JSONParseError) -> JSONValue? {
     do {
-      return try advance()
+      guard try moveToNextElement() else { return nil }
+      let element = try parser.parseValue()
+      count += 1
+      return element
     } catch {
       state = .finished
       throw error
     }
   }
 
-  private mutating func advance() throws(JSONParseError) -> JSONValue? {
+  /// Writes the next element as `writer` would write its parsed form, straight from the bytes
+  /// (no value is built); false after the last one. For bytes a ``JSONDocument`` has validated.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.
+  mutating func rewriteNext(into writer: inout JSONWriter, depth: Int) throws(JSONParseError)
+    -> Bool
+  {
+    do {
+      guard try moveToNextElement() else { return false }
+      try parser.rewriteValue(into: &writer, depth: depth)
+      count += 1
+      return true
+    } catch {
+      state = .finished
+      throw error
+    }
+  }
+
+  /// Steps over `[` or `,` to the start of the next element; false (having checked what follows
+  /// the closing `]`) when there is none.
+  private mutating func moveToNextElement() throws(JSONParseError) -> Bool {
     switch state {
     case .finished:
-      return nil
+      return false
     case .start:
       parser.skipWhitespace()
       guard parser.offset < parser.bytes.count, parser.bytes[parser.offset] == UInt8(ascii: "[")
@@ -72,25 +95,24 @@ public struct JSONArrayCursor {
       if parser.offset < parser.bytes.count && parser.bytes[parser.offset] == UInt8(ascii: "]") {
         parser.offset += 1
         try finish()
-        return nil
+        return false
       }
       state = .inside
+      return true
     case .inside:
       parser.skipWhitespace()
       let byte = parser.offset < parser.bytes.count ? parser.bytes[parser.offset] : 0
       if byte == UInt8(ascii: "]") {
         parser.offset += 1
         try finish()
-        return nil
+        return false
       }
       guard byte == UInt8(ascii: ",") else {
         throw parser.expected("',' or ']' after an array element")
       }
       parser.offset += 1
+      return true
     }
-    let element = try parser.parseValue()
-    count += 1
-    return element
   }
 
   /// After the closing `]`: only whitespace may follow.

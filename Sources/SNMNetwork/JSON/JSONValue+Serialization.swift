@@ -77,7 +77,7 @@ struct JSONWriter {
     }
   }
 
-  private mutating func newline(_ depth: Int) {
+  mutating func newline(_ depth: Int) {
     guard let indent else { return }
     output.append(0x0a)
     output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * depth))

@@ -38,16 +38,17 @@ struct JSONRenderer {
     if !lines { out.append(UInt8(ascii: "[")) }
     let finished = try document.withElements { elements in
       var index = 0
-      while let element = try elements.next() {
+      // Each element is written from the bytes as its parsed form would be, without parsing it.
+      while let text = try elements.nextText(indent: lines ? nil : 2, depth: lines ? 0 : 1) {
         if index & 1023 == 1023 && Task.isCancelled { return false }
         if lines {
-          out.append(bytes: element.serializedBytes())
+          out.append(bytes: text)
           out.newline()
         } else {
           if index > 0 { out.append(UInt8(ascii: ",")) }
           out.append(0x0A)
           out.spaces(2)
-          out.append(bytes: element.prettyPrintedBytes(depth: 1))
+          out.append(bytes: text)
           out.flushIfFull()
         }
         index += 1
