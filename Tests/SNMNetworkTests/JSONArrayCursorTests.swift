@@ -79,6 +79,35 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
     #expect(!document.isParsed)
   }
 
+  @Test func rowsHandOverTheirValuesAsText() throws {
+    let body =
+      #"[ {"a": null, "b" : true, "c": -1.50e2, "d": "x,\"y\"\u00e9", "e": "", "f": {"g": [1, "\/"]}},"#
+      + #"{"a":"plain","b":false,"c":0,"d":"김치","e":"]","f":[]} ]"#
+    let expected: [[String]] = [
+      [
+        "null:", "bool:true", "number:-1.50e2", "string:x,\"y\"é", "string:",
+        #"nested:{"g":[1,"/"]}"#,
+      ],
+      ["string:plain", "bool:false", "number:0", "string:김치", "string:]", "nested:[]"],
+    ]
+    for document in [
+      try JSONDocument(validating: Data(body.utf8)), JSONDocument(try JSONValue(parsing: body)),
+    ] {
+      var rows: [[String]] = []
+      try document.withElements { elements in
+        while true {
+          var fields: [String] = []
+          let more = try elements.nextRow { kind, text in
+            fields.append("\(kind):" + String(decoding: text, as: UTF8.self))
+          }
+          guard more else { break }
+          rows.append(fields)
+        }
+      }
+      #expect(rows == expected)
+    }
+  }
+
   @Test func rowsWithTheSameKeysShareOneKeyArray() throws {
     var keys: [[String]] = []
     try JSONArrayCursor.withCursor(over: Data(#"[{"id":1,"n":"a"},{"id":2,"n":"b"}]"#.utf8)) {

@@ -75,6 +75,24 @@ public struct JSONArrayCursor {
     }
   }
 
+  /// Hands each member value of the next element, an object, to `visit` as text, straight from
+  /// the bytes; false after the last element. For bytes a ``JSONDocument`` has validated.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being an array of objects.
+  mutating func visitNextRow(
+    scratch: inout JSONWriter, _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(JSONParseError) -> Bool {
+    do {
+      guard try moveToNextElement() else { return false }
+      try parser.visitMembers(scratch: &scratch, visit)
+      count += 1
+      return true
+    } catch {
+      state = .finished
+      throw error
+    }
+  }
+
   /// Steps over `[` or `,` to the start of the next element; false (having checked what follows
   /// the closing `]`) when there is none.
   private mutating func moveToNextElement() throws(JSONParseError) -> Bool {

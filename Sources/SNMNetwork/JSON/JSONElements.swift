@@ -11,6 +11,8 @@ public struct JSONElements {
   private var index = 0
   /// Mutated in place through the optional, so the parser's buffers are never copied.
   private var cursor: JSONArrayCursor?
+  /// Holds the compact text of nested values for ``nextRow(_:)``.
+  private var scratch = JSONWriter(indent: nil)
 
   init(_ elements: [JSONValue]) {
     tree = elements
@@ -46,5 +48,42 @@ public struct JSONElements {
     index += 1
     writer.write(tree[index - 1], depth: depth)
     return writer.output
+  }
+
+  /// Hands each member value of the next element (an object: a row) to `visit`, in order, as
+  /// its kind and text (valid only during the call); false after the last element. From bytes,
+  /// no value is built. An element that is not an object gives no fields from a tree.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being an array of objects.
+  public mutating func nextRow(_ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void)
+    throws(JSONParseError) -> Bool
+  {
+    if cursor != nil {
+      return try cursor?.visitNextRow(scratch: &scratch, visit) == true
+    }
+    guard index < tree.count else { return false }
+    index += 1
+    guard case .object(let row) = tree[index - 1] else { return true }
+    for value in row.values {
+      switch value {
+      case .null: visit(.null, UnsafeBufferPointer(start: nil, count: 0))
+      case .bool(let flag): Self.visitText(flag ? "true" : "false", .bool, visit)
+      case .number(let number): Self.visitText(number.text, .number, visit)
+      case .string(let text): Self.visitText(text, .string, visit)
+      case .array, .object:
+        scratch.output.removeAll(keepingCapacity: true)
+        scratch.write(value, depth: 0)
+        scratch.output.withUnsafeBufferPointer { visit(.nested, $0) }
+      }
+    }
+    return true
+  }
+
+  private static func visitText(
+    _ text: String, _ kind: JSONFieldKind,
+    _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    var text = text
+    text.withUTF8 { visit(kind, $0) }
   }
 }

@@ -25,25 +25,35 @@ struct CSVRenderer {
   }
 
   /// Writes the rows of a document whose elements are objects with the same keys
-  /// (``JSONShape/uniformObjects``), one at a time as they are read: the header is the first
-  /// row's keys, as the union of all keys would be.
+  /// (``JSONShape/uniformObjects``), one at a time as they are read and without building them:
+  /// the header is the first row's keys, as the union of all keys would be.
   ///
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
   func render(uniformRows document: JSONDocument, to writer: OutputWriter) throws -> Bool {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
+    guard let columns = document.firstRowKeys, !columns.isEmpty else { return true }
+    writeRecord(columns.map { Self.field($0) }, to: &out)
     return try document.withElements { elements in
       var index = 0
-      while let element = try elements.next() {
+      while true {
         if index & 1023 == 1023 && Task.isCancelled { return false }
-        guard case .object(let row) = element else { continue }
-        if index == 0 && !row.keys.isEmpty {
-          writeRecord(row.keys.map { Self.field($0) }, to: &out)
+        var column = 0
+        let more = try elements.nextRow { kind, text in
+          if column > 0 { out.append(UInt8(ascii: ",")) }
+          column += 1
+          switch kind {
+          case .null: break
+          case .string: Self.write(text, emptyQuoted: true, to: &out)
+          case .number, .bool: out.append(bytes: text)
+          case .nested: Self.write(text, emptyQuoted: false, to: &out)
+          }
         }
+        guard more else { return true }
+        out.append(0x0D)
+        out.newline()
         index += 1
-        if !row.keys.isEmpty { writeRecord(row.values, to: &out) }
       }
-      return true
     }
   }
 
@@ -74,16 +84,24 @@ struct CSVRenderer {
   /// Writes `text` as one field: quoted (quotes doubled) when it holds a comma, a quote, CR or LF,
   /// or when it is empty and must not read as NULL.
   static func write(_ text: String, emptyQuoted: Bool, to out: inout RenderBuffer) {
+    var text = text
+    text.withUTF8 { write($0, emptyQuoted: emptyQuoted, to: &out) }
+  }
+
+  /// Writes UTF-8 `text` as one field, by the same rules as the `String` form.
+  static func write(
+    _ text: UnsafeBufferPointer<UInt8>, emptyQuoted: Bool, to out: inout RenderBuffer
+  ) {
     if text.isEmpty {
       if emptyQuoted { out.append("\"\"") }
       return
     }
     guard needsQuotes(text) else {
-      out.append(text)
+      out.append(bytes: text)
       return
     }
     out.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
+    for byte in text {
       if byte == UInt8(ascii: "\"") { out.append(byte) }
       out.append(byte)
     }
@@ -91,12 +109,14 @@ struct CSVRenderer {
   }
 
   static func needsQuotes(_ text: String) -> Bool {
-    func check<C: Collection<UInt8>>(_ bytes: C) -> Bool {
-      bytes.contains {
-        $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
-      }
+    var text = text
+    return text.withUTF8 { needsQuotes($0) }
+  }
+
+  static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.contains {
+      $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
     }
-    return text.utf8.withContiguousStorageIfAvailable { check($0) } ?? check(text.utf8)
   }
 
   /// `text` as one CSV field, quoted when it must be (for the header).

@@ -23,6 +23,10 @@ struct RenderBuffer {
     bytes.append(contentsOf: more)
   }
 
+  mutating func append(bytes more: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: more)
+  }
+
   mutating func append(_ byte: UInt8) {
     bytes.append(byte)
   }

@@ -1,0 +1,105 @@
+extension JSONParser {
+  /// Hands each member value of the object at `offset` to `visit` as text (see
+  /// ``JSONFieldKind``), without building the object; leaves `offset` just past it. `scratch`
+  /// (compact) holds the text of nested values. For bytes already validated.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being a JSON object.
+  mutating func visitMembers(
+    scratch: inout JSONWriter, _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(JSONParseError) {
+    skipWhitespace()
+    guard offset < bytes.count && bytes[offset] == UInt8(ascii: "{") else {
+      throw expected("'{' to start an object")
+    }
+    offset += 1
+    skipWhitespace()
+    if offset < bytes.count && bytes[offset] == UInt8(ascii: "}") {
+      offset += 1
+      return
+    }
+    while true {
+      try skipKey()
+      skipWhitespace()
+      guard offset < bytes.count else { throw expected("a JSON value") }
+      let start = offset
+      switch bytes[offset] {
+      case UInt8(ascii: "\""):
+        try visitString(visit)
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        scratch.output.removeAll(keepingCapacity: true)
+        try rewriteValue(into: &scratch, depth: 0)
+        scratch.output.withUnsafeBufferPointer { visit(.nested, $0) }
+      case UInt8(ascii: "n"):
+        try skipWord("null")
+        visit(.null, UnsafeBufferPointer(rebasing: bytes[start..<start]))
+      case UInt8(ascii: "t"), UInt8(ascii: "f"):
+        try skipWord(bytes[offset] == UInt8(ascii: "t") ? "true" : "false")
+        visit(.bool, UnsafeBufferPointer(rebasing: bytes[start..<offset]))
+      default:
+        guard let end = JSONNumber.scan(bytes, from: start) else {
+          throw JSONParseError(offset: start, reason: .invalidNumber)
+        }
+        offset = end
+        visit(.number, UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      }
+      skipWhitespace()
+      let byte = offset < bytes.count ? bytes[offset] : 0
+      offset += 1
+      if byte == UInt8(ascii: "}") { return }
+      guard byte == UInt8(ascii: ",") else {
+        offset -= 1
+        throw expected("',' or '}' after an object member")
+      }
+      skipWhitespace()
+    }
+  }
+
+  /// Steps over `"key":`.
+  private mutating func skipKey() throws(JSONParseError) {
+    guard offset < bytes.count && bytes[offset] == UInt8(ascii: "\"") else {
+      throw expected("'\"' to start an object key")
+    }
+    let quote = offset
+    var index = offset + 1
+    while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
+      index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+    }
+    guard index < bytes.count else {
+      offset = bytes.count
+      throw expected("'\"' to close the string that starts at byte \(quote)")
+    }
+    offset = index + 1
+    skipWhitespace()
+    guard offset < bytes.count && bytes[offset] == UInt8(ascii: ":") else {
+      throw expected("':' after an object key")
+    }
+    offset += 1
+  }
+
+  /// A string's decoded bytes: the raw run when it has no escapes, else decoded.
+  private mutating func visitString(_ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void)
+    throws(JSONParseError)
+  {
+    var index = offset + 1
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        visit(.string, UnsafeBufferPointer(rebasing: bytes[offset + 1..<index]))
+        offset = index + 1
+        return
+      }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+      index += 1
+    }
+    var text = try readString(reusing: nil)
+    text.withUTF8 { visit(.string, $0) }
+  }
+
+  private mutating func skipWord(_ word: StaticString) throws(JSONParseError) {
+    let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+    guard offset + text.count <= bytes.count,
+      UnsafeBufferPointer(rebasing: bytes[offset..<offset + text.count]).elementsEqual(text)
+    else { throw expected("'\(word)'") }
+    offset += text.count
+  }
+}
