@@ -82,6 +82,8 @@ extension JSONParser {
   {
     var index = offset + 1
     while index < bytes.count {
+      index = JSONByteScan.plainRun(bytes, from: index)
+      guard index < bytes.count else { break }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         visit(.string, UnsafeBufferPointer(rebasing: bytes[offset + 1..<index]))

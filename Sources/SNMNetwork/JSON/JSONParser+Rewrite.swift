@@ -101,6 +101,8 @@ extension JSONParser {
   private mutating func rewriteString(into writer: inout JSONWriter) throws(JSONParseError) {
     var index = offset + 1
     while index < bytes.count {
+      index = JSONByteScan.plainRun(bytes, from: index)
+      guard index < bytes.count else { break }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         writer.output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset...index]))

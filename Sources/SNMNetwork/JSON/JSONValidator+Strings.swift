@@ -6,6 +6,8 @@ extension JSONValidator {
     var highBits: UInt8 = 0
     let start = index
     while index < bytes.count {
+      index = JSONByteScan.plainRun(bytes, from: index)
+      guard index < bytes.count else { break }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         offset = index + 1
