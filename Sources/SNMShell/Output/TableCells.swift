@@ -37,18 +37,28 @@ struct TableCells {
 
   /// Adds a row: one value per column, in column order.
   mutating func add(_ row: some Collection<JSONValue>) {
-    rowCount += 1
     var column = 0
     for value in row where column < columns.count {
       let cell = CellText(value)
-      if cell.width > widths[column] { widths[column] = cell.width }
-      if !cell.isNull {
-        seen[column] = true
-        if !cell.isNumber { numbers[column] = false }
-      }
+      note(width: cell.width, isNull: cell.isNull, isNumber: cell.isNumber, column: column)
       if keepsCells { cells.append(cell) }
       column += 1
     }
+    endRow()
+  }
+
+  /// Measures one cell of the current row (cells kept are added with ``add(_:)``).
+  mutating func note(width: Int, isNull: Bool, isNumber: Bool, column: Int) {
+    if width > widths[column] { widths[column] = width }
+    if !isNull {
+      seen[column] = true
+      if !isNumber { numbers[column] = false }
+    }
+  }
+
+  /// Counts a row whose cells were measured with ``note(width:isNull:isNumber:column:)``.
+  mutating func endRow() {
+    rowCount += 1
   }
 
   /// Per column, whether it aligns right: it holds numbers and nothing else but NULL.

@@ -34,35 +34,41 @@ struct TableRenderer {
   ///
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
   func render(uniformRows document: JSONDocument, to writer: OutputWriter) throws -> Bool {
-    let measured = try document.withElements { elements -> TableCells? in
-      var cells: TableCells?
+    let columns = document.firstRowKeys ?? []
+    var measured = TableCells(columns: columns, capacity: 0, keepsCells: false)
+    let counted = try document.withElements { elements -> Bool in
       var index = 0
-      while let element = try elements.next() {
-        if index & 1023 == 1023 && Task.isCancelled { return nil }
+      while true {
+        if index & 1023 == 1023 && Task.isCancelled { return false }
+        var column = 0
+        let more = try elements.nextRow { kind, text in
+          guard column < columns.count else { return }
+          measured.note(
+            width: CellText.width(kind, text), isNull: kind == .null, isNumber: kind == .number,
+            column: column)
+          column += 1
+        }
+        guard more else { return true }
+        measured.endRow()
         index += 1
-        guard case .object(let row) = element else { continue }
-        if cells == nil { cells = TableCells(columns: row.keys, capacity: 0, keepsCells: false) }
-        cells?.add(row.values)
       }
-      return cells
     }
-    guard let measured else { return false }
+    guard counted else { return false }
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     guard let layout = begin(measured, to: &out) else { return true }
     let finished = try document.withElements { elements -> Bool in
       var line: [CellText] = []
-      line.reserveCapacity(measured.columns.count)
+      line.reserveCapacity(columns.count)
       var index = 0
-      while let element = try elements.next() {
+      while true {
         if index & 1023 == 1023 && Task.isCancelled { return false }
-        index += 1
-        guard case .object(let row) = element else { continue }
         line.removeAll(keepingCapacity: true)
-        for value in row.values { line.append(CellText(value)) }
+        let more = try elements.nextRow { kind, text in line.append(CellText(kind, text)) }
+        guard more else { return true }
         writeRow(line[...], widths: layout.widths, numeric: layout.numeric, to: &out)
+        index += 1
       }
-      return true
     }
     guard finished else { return false }
     out.append(Self.footer(measured.rowCount, total: total))

@@ -95,3 +95,24 @@ func printingFromTheBytesMatchesPrintingTheTree(_ item: StreamCase) throws {
     #expect(!text.contains("dog 4999"), "\(format.rawValue) printed every row")
   }
 }
+
+@Test func cellsFromFieldTextAreTheCellsOfTheValues() throws {
+  let body =
+    #"[{"a": null, "b": "NULL", "c": "null", "d": "", "e": "x\u001b[31my\tz", "f": "김민지 🐶","#
+    + #" "g": -1.50, "h": true, "i": {"k": ["\n", "é"]}, "j": [1, {"x": "NULL"}], "k": "a\u0085b"}]"#
+  let row = try #require(try JSONValue(parsing: body)[0]?.objectValue)
+  var fromText: [CellText] = []
+  var widths: [Int] = []
+  try JSONDocument(validating: Data(body.utf8)).withElements { elements in
+    _ = try elements.nextRow { kind, text in
+      fromText.append(CellText(kind, text))
+      widths.append(CellText.width(kind, text))
+    }
+  }
+  let fromValues = row.values.map { CellText($0) }
+  #expect(fromText.map(\.text) == fromValues.map(\.text))
+  #expect(fromText.map(\.width) == fromValues.map(\.width))
+  #expect(widths == fromValues.map(\.width))
+  #expect(fromText.map(\.isNull) == fromValues.map(\.isNull))
+  #expect(fromText.map(\.isNumber) == fromValues.map(\.isNumber))
+}
