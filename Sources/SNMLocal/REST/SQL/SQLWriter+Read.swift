@@ -46,11 +46,11 @@ extension SQLWriter {
     if let range = plan.range {
       if let limit = range.limit {
         append(" LIMIT ")
-        bind(String(limit))
+        integer(limit)
       }
       if range.offset > 0 {
         append(" OFFSET ")
-        bind(String(range.offset))
+        integer(range.offset)
       }
     }
   }

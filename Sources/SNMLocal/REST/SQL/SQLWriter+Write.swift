@@ -123,10 +123,10 @@ extension SQLWriter {
     try orderClause(rootOnly)
     if let limit = range.limit {
       append(" LIMIT ")
-      bind(String(limit))
+      integer(limit)
     }
     append(" OFFSET ")
-    bind(String(range.offset))
+    integer(range.offset)
     append("))")
   }
 

@@ -30,6 +30,13 @@ struct SQLWriter {
     text += "$\(parameters.count)"
   }
 
+  /// Appends an integer as a literal: `LIMIT`/`OFFSET`, which PostgREST writes as literals too.
+  /// A bound `LIMIT $n` leaves Postgres' generic plan without a row estimate (it assumes a tenth
+  /// of the table), so every execution of the prepared statement is planned afresh.
+  mutating func integer(_ value: Int) {
+    text += String(value)
+  }
+
   /// Binds `value` and appends `$n::type` (the type is the gateway's or the catalog's text).
   mutating func bind(_ value: String?, as type: String) {
     bind(value)
