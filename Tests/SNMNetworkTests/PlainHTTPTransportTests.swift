@@ -71,6 +71,36 @@ import Testing
     #expect(SNMNetworkProvider.requestTarget(url) == target)
   }
 
+  @Test(arguments: [
+    "http://127.0.0.1:54321/rest/v1/t?id=eq.1", "http://h:1/a://b?c=d://e", "h/x", "?x", "",
+    "http://h", "http://h#f/x", "http://h/p?q#f", "mailto:x", "http://h/caf\u{E9}?q=\u{1F436}",
+  ])
+  func theRequestTargetIsCutTheSameOnBytesAsOnText(url: String) {
+    #expect(SNMNetworkProvider.requestTarget(url) == SNMNetworkProvider.requestTargetAsText(url))
+  }
+
+  @Test(arguments: [
+    "HTTP/1.1 200 OK\r\nContent-Type:\tapplication/json \t\r\nX-Empty:\r\nX-Odd: a:b \r\n",
+    "HTTP/1.1 204 No Content\r\n\r\nLate: field",
+    "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nA: \r x\r\n",
+    "HTTP/1.1 301 Moved\r\nLocation: /caf\u{E9}\r\nX: \u{A0}v\u{A0}\r\nConnection: close",
+  ])
+  func theHeadReadsTheSameOnBytesAsOnText(head: String) throws {
+    let bytes = ArraySlice(Array(head.utf8))
+    let fast = try PlainHTTPReader.parseHead(bytes)
+    let text = try PlainHTTPReader.parseHeadAsText(bytes)
+    #expect(fast.status == text.status)
+    #expect(fast.headers == text.headers)
+    #expect(fast.keepAlive == text.keepAlive)
+  }
+
+  @Test func fieldValuesLoseTheWhitespaceAroundThem() throws {
+    let head = "HTTP/1.1 200 OK\r\nA:\t x y \t\r\nB: \u{A0}\u{BC34}\u{3000}\r\nconnection: CLOSE"
+    let answer = try PlainHTTPReader.parseHead(ArraySlice(Array(head.utf8)))
+    #expect(answer.headers.map(\.value) == ["x y", "\u{BC34}", "CLOSE"])
+    #expect(!answer.keepAlive)
+  }
+
   @Test func theRequestCarriesHostAndContentLength() {
     let request = PlainHTTPClient.Request(
       method: "POST", host: "::1", port: 54321, target: "/t",

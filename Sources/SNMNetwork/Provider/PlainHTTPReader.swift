@@ -112,15 +112,44 @@ struct PlainHTTPReader {
     }
   }
 
+  /// The status line and fields of `head` (the bytes before the empty line).
+  ///
+  /// An ASCII head (every head a Supabase server sends) is read as bytes: lines end at CR LF, a
+  /// field's name ends at its first colon, its value loses the spaces and tabs around it. Splitting
+  /// it as a `String` by grapheme and trimming through Foundation took a quarter of a script's
+  /// instructions. Any other head is read as text, as before.
   static func parseHead(_ head: ArraySlice<UInt8>) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
+    guard head.allSatisfy({ $0 < 0x80 }) else { return try parseHeadAsText(head) }
+    var lines = Self.lines(head)[...]
+    guard let statusBytes = lines.popFirst(), statusBytes.starts(with: Self.httpPrefix) else {
+      throw .malformed("the answer is not valid HTTP (Received HTTP/0.9 when not allowed)")
+    }
+    var fields: [HTTPHeaders.Field] = []
+    fields.reserveCapacity(lines.count)
+    for line in lines where !line.isEmpty {
+      guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+        throw .malformed("the answer is not valid HTTP (bad header line)")
+      }
+      var low = colon + 1
+      var high = line.endIndex
+      while low < high, line[low] == 0x20 || line[low] == 0x09 { low += 1 }
+      while high > low, line[high - 1] == 0x20 || line[high - 1] == 0x09 { high -= 1 }
+      fields.append(
+        HTTPHeaders.Field(
+          name: String(decoding: line[..<colon], as: UTF8.self),
+          value: String(decoding: line[low..<high], as: UTF8.self)))
+    }
+    return try answer(statusLine: String(decoding: statusBytes, as: UTF8.self), fields: fields)
+  }
+
+  /// `parseHead` for a head with non-ASCII bytes: lines split as text.
+  static func parseHeadAsText(_ head: ArraySlice<UInt8>) throws(PlainHTTPFailure)
+    -> PlainHTTPAnswer
+  {
     let text = String(decoding: head, as: UTF8.self)
     var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
     guard let statusLine = lines.popFirst(), statusLine.hasPrefix("HTTP/") else {
       throw .malformed("the answer is not valid HTTP (Received HTTP/0.9 when not allowed)")
-    }
-    let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-    guard parts.count >= 2, let status = Int(parts[1]), (100...999).contains(status) else {
-      throw .malformed("the answer is not valid HTTP (bad status line)")
     }
     var fields: [HTTPHeaders.Field] = []
     for line in lines where !line.isEmpty {
@@ -131,14 +160,59 @@ struct PlainHTTPReader {
       let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
       fields.append(HTTPHeaders.Field(name: name, value: value))
     }
+    return try answer(statusLine: String(statusLine), fields: fields)
+  }
+
+  /// The answer for a status line (known to start with `HTTP/`) and its fields.
+  private static func answer(statusLine: String, fields: [HTTPHeaders.Field])
+    throws(PlainHTTPFailure) -> PlainHTTPAnswer
+  {
+    let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+    guard parts.count >= 2, let status = Int(parts[1]), (100...999).contains(status) else {
+      throw .malformed("the answer is not valid HTTP (bad status line)")
+    }
     let connection = value("connection", in: fields)?.lowercased() ?? ""
     let keepAlive =
       parts[0] == "HTTP/1.0" ? connection.contains("keep-alive") : !connection.contains("close")
     return PlainHTTPAnswer(status: status, headers: fields, body: Data(), keepAlive: keepAlive)
   }
 
+  static let httpPrefix = Array("HTTP/".utf8)
+
+  /// `head` split at each CR LF, empty lines kept.
+  static func lines(_ head: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+    var lines: [ArraySlice<UInt8>] = []
+    var lineStart = head.startIndex
+    var index = head.startIndex
+    while index + 1 < head.endIndex {
+      if head[index] == 13 && head[index + 1] == 10 {
+        lines.append(head[lineStart..<index])
+        index += 2
+        lineStart = index
+      } else {
+        index += 1
+      }
+    }
+    lines.append(head[lineStart..<head.endIndex])
+    return lines
+  }
+
+  /// The value of the first field named `name` (lowercase ASCII), compared without case.
   static func value(_ name: String, in fields: [HTTPHeaders.Field]) -> String? {
-    fields.first { $0.name.lowercased() == name }?.value
+    fields.first { Self.namesMatch($0.name, lowercase: name) }?.value
+  }
+
+  /// Whether `name` lowercased is `lowercase`, without making the lowercased copy for ASCII.
+  static func namesMatch(_ name: String, lowercase: String) -> Bool {
+    var candidate = name.utf8.makeIterator()
+    for expected in lowercase.utf8 {
+      guard var byte = candidate.next() else { return false }
+      if byte >= 0x80 { return name.lowercased() == lowercase }
+      if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+      if byte != expected { return false }
+    }
+    guard let extra = candidate.next() else { return true }
+    return extra >= 0x80 && name.lowercased() == lowercase
   }
 
   private mutating func readExactly(_ count: Int, from next: Source) throws(PlainHTTPFailure)

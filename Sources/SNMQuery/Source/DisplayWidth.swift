@@ -20,6 +20,23 @@ public enum DisplayWidth {
     return total
   }
 
+  /// `of` for a `String`: the generic form is not specialised in other modules, where it reached
+  /// every byte through a protocol witness (a twelfth of a 1-row script's instructions).
+  public static func of(_ text: String) -> Int {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+    var total = 0
+    for character in text { total += of(character) }
+    return total
+  }
+
+  /// `of` for a `Substring` (see `of(_: String)`).
+  public static func of(_ text: Substring) -> Int {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+    var total = 0
+    for character in text { total += of(character) }
+    return total
+  }
+
   /// The columns one grapheme takes: 2 for an emoji shown as a picture, else the sum of its scalars.
   public static func of(_ character: Character) -> Int {
     let scalars = character.unicodeScalars
