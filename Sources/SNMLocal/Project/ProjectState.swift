@@ -62,18 +62,21 @@ struct ProjectState: Sendable, Equatable {
       .init("cluster_owner", .optional(layout.owner)), .init("keys_issued_at", .int(keysIssuedAt)),
     ])
     do {
-      try Data((json.serialized() + "\n").utf8).write(to: URL(fileURLWithPath: stateFile))
+      // Atomic: `snm local status` in another process may read it while `start` writes it.
+      try Data((json.serialized() + "\n").utf8).write(
+        to: URL(fileURLWithPath: stateFile), options: .atomic)
     } catch {
       throw LocalProjectError(.failed, "cannot write \(stateFile): \(error)")
     }
   }
 
   /// The JWT secret, created on first use (random, file mode 0600).
+  ///
+  /// Two processes may ask at once (`snm local serve` starting, `snm local status` polling): the
+  /// secret is written whole to a file of its own and linked into place, so a reader never sees
+  /// half of it and the first link wins; the other process reads the winner's.
   func secret() throws(LocalProjectError) -> [UInt8] {
-    if let data = FileManager.default.contents(atPath: secretFile), data.count >= 32 {
-      return Array(
-        String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-    }
+    if let existing = Self.readSecret(secretFile) { return existing }
     let random: [UInt8]
     do {
       random = try Crypto.randomBytes(32)
@@ -81,17 +84,35 @@ struct ProjectState: Sendable, Equatable {
       throw LocalProjectError(.failed, "cannot generate a JWT secret: \(error)")
     }
     let text = Crypto.hex(random)
-    let fd = open(secretFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    let temporary = secretFile + ".\(getpid()).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw LocalProjectError(.failed, "cannot write \(secretFile) (errno \(errno))")
     }
-    defer { close(fd) }
+    defer { unlink(temporary) }
     fchmod(fd, 0o600)
     let written = text.withCString { write(fd, $0, strlen($0)) }
-    guard written == text.utf8.count else {
+    let synced = fsync(fd) == 0
+    close(fd)
+    guard written == text.utf8.count, synced else {
       throw LocalProjectError(.failed, "cannot write \(secretFile)")
     }
+    if link(temporary, secretFile) == 0 { return Array(text.utf8) }
+    if errno == EEXIST, let winner = Self.readSecret(secretFile) { return winner }
+    // A file too short to be a secret (damaged): replaced.
+    guard rename(temporary, secretFile) == 0 else {
+      throw LocalProjectError(.failed, "cannot write \(secretFile) (errno \(errno))")
+    }
     return Array(text.utf8)
+  }
+
+  /// The secret in `path`, or nil when there is none (or too short a one).
+  private static func readSecret(_ path: String) -> [UInt8]? {
+    guard let data = FileManager.default.contents(atPath: path), data.count >= 32 else {
+      return nil
+    }
+    return Array(
+      String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
   }
 
   func keys() throws(LocalProjectError) -> ProjectKeys {

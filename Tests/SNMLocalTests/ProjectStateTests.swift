@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SNMLocal
+
+/// `project.json` and the JWT secret, read and written by several `snm local` processes at once
+/// (`serve` starting while `status` polls).
+@Suite struct ProjectStateTests {
+  static func scratch() throws -> String {
+    let dir = NSTemporaryDirectory() + "snm-state-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  static func state(_ dir: String, port: Int = 54330) -> ProjectState {
+    ProjectState(
+      dataDir: dir, port: port, jwtExpiry: 3600, refreshReuseInterval: 10, migrationsDir: nil,
+      layout: ClusterLayout(baseDir: dir + "/postgres", owner: nil), keysIssuedAt: 1_700_000_000)
+  }
+
+  @Test func everyoneAskingAtOnceGetsTheOneSecret() throws {
+    for _ in 0..<100 {
+      let dir = try Self.scratch()
+      defer { try? FileManager.default.removeItem(atPath: dir) }
+      let secrets = Mutex<[[UInt8]]>([])
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        if let secret = try? Self.state(dir).secret() { secrets.withLock { $0.append(secret) } }
+      }
+      let all = secrets.withLock { $0 }
+      try #require(all.count == 8)
+      try #require(Set(all).count == 1, "one secret, whoever asked first")
+      let onDisk = try #require(FileManager.default.contents(atPath: dir + "/jwt-secret"))
+      try #require(Array(onDisk) == all.first)
+      let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/jwt-secret")
+      try #require(attributes[.posixPermissions] as? Int == 0o600)
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir)
+      try #require(leftovers == ["jwt-secret"], "no temporary files left")
+    }
+  }
+
+  @Test func aDamagedSecretIsReplaced() throws {
+    let dir = try Self.scratch()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try Data("short".utf8).write(to: URL(fileURLWithPath: dir + "/jwt-secret"))
+    let secret = try Self.state(dir).secret()
+    #expect(secret.count == 64)
+    #expect(try Self.state(dir).secret() == secret)
+  }
+
+  @Test func aReaderNeverSeesHalfAProjectFile() throws {
+    let dir = try Self.scratch()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try Self.state(dir).save()
+    let failures = Atomic<Int>(0)
+    let done = Atomic<Bool>(false)
+    let reader = Thread {
+      while !done.load(ordering: .acquiring) {
+        do {
+          _ = try ProjectState.load(dataDir: dir)
+        } catch {
+          failures.add(1, ordering: .relaxed)
+        }
+      }
+    }
+    reader.start()
+    for port in 0..<300 { try Self.state(dir, port: 50000 + port).save() }
+    done.store(true, ordering: .releasing)
+    Thread.sleep(forTimeInterval: 0.05)
+    #expect(failures.load(ordering: .relaxed) == 0)
+    #expect(try ProjectState.load(dataDir: dir)?.port == 50299)
+  }
+}
