@@ -30,10 +30,10 @@ extension JSONParser {
         try rewriteValue(into: &scratch, depth: 0)
         scratch.output.withUnsafeBufferPointer { visit(.nested, $0) }
       case UInt8(ascii: "n"):
-        try skipWord("null")
+        _ = try consumeWord("null")
         visit(.null, UnsafeBufferPointer(rebasing: bytes[start..<start]))
       case UInt8(ascii: "t"), UInt8(ascii: "f"):
-        try skipWord(bytes[offset] == UInt8(ascii: "t") ? "true" : "false")
+        _ = try consumeWord(bytes[offset] == UInt8(ascii: "t") ? "true" : "false")
         visit(.bool, UnsafeBufferPointer(rebasing: bytes[start..<offset]))
       default:
         guard let end = JSONNumber.scan(bytes, from: start) else {
@@ -80,28 +80,39 @@ extension JSONParser {
   private mutating func visitString(_ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void)
     throws(JSONParseError)
   {
-    var index = offset + 1
-    while index < bytes.count {
-      index = JSONByteScan.plainRun(bytes, from: index)
-      guard index < bytes.count else { break }
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") {
-        visit(.string, UnsafeBufferPointer(rebasing: bytes[offset + 1..<index]))
-        offset = index + 1
-        return
-      }
-      if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-      index += 1
+    if let end = plainStringEnd() {
+      visit(.string, UnsafeBufferPointer(rebasing: bytes[offset + 1..<end]))
+      offset = end + 1
+      return
     }
     var text = try readString(reusing: nil)
     text.withUTF8 { visit(.string, $0) }
   }
 
-  private mutating func skipWord(_ word: StaticString) throws(JSONParseError) {
+  /// The index of the closing quote of the string at `offset` when it holds no escape and no
+  /// control character (its bytes are then its text), else nil.
+  func plainStringEnd() -> Int? {
+    var index = offset + 1
+    while index < bytes.count {
+      index = JSONByteScan.plainRun(bytes, from: index)
+      guard index < bytes.count else { return nil }
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") { return index }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Steps over `word` (`true`, `false`, `null`) at `offset`; its bytes, or throws.
+  mutating func consumeWord(_ word: StaticString) throws(JSONParseError)
+    -> UnsafeBufferPointer<UInt8>
+  {
     let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
     guard offset + text.count <= bytes.count,
       UnsafeBufferPointer(rebasing: bytes[offset..<offset + text.count]).elementsEqual(text)
     else { throw expected("'\(word)'") }
     offset += text.count
+    return text
   }
 }

@@ -99,18 +99,10 @@ extension JSONParser {
   /// character there, so the writer would not change it); one with escapes is decoded and
   /// written again.
   private mutating func rewriteString(into writer: inout JSONWriter) throws(JSONParseError) {
-    var index = offset + 1
-    while index < bytes.count {
-      index = JSONByteScan.plainRun(bytes, from: index)
-      guard index < bytes.count else { break }
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") {
-        writer.output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset...index]))
-        offset = index + 1
-        return
-      }
-      if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-      index += 1
+    if let end = plainStringEnd() {
+      writer.output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset...end]))
+      offset = end + 1
+      return
     }
     writer.writeString(try readString(reusing: nil))
   }
@@ -118,11 +110,6 @@ extension JSONParser {
   private mutating func rewriteLiteral(_ word: StaticString, into writer: inout JSONWriter)
     throws(JSONParseError)
   {
-    let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-    guard offset + text.count <= bytes.count,
-      UnsafeBufferPointer(rebasing: bytes[offset..<offset + text.count]).elementsEqual(text)
-    else { throw expected("'\(word)'") }
-    offset += text.count
-    writer.output.append(contentsOf: text)
+    writer.output.append(contentsOf: try consumeWord(word))
   }
 }
