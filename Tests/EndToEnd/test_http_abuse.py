@@ -32,6 +32,7 @@ class Canary(threading.Thread):
         super().__init__(daemon=True)
         self.project = project
         self.stopping = threading.Event()
+        self.answered = threading.Event()  # set after the first request: the canary is running
         self.latencies, self.failures = [], []
 
     def run(self):
@@ -60,6 +61,7 @@ class Canary(threading.Thread):
                 except (OSError, httpx.HTTPError) as error:
                     self.failures.append(f"{type(error).__name__}: {error}")
                 self.latencies.append(time.perf_counter() - started)
+                self.answered.set()
                 fresh = not fresh
                 time.sleep(0.01)
 
@@ -69,6 +71,8 @@ def canary(abused):
     """Runs an ordinary client during the test; fails the test if it was ever refused."""
     watcher = Canary(abused)
     watcher.start()
+    # The attack starts once the ordinary client runs (under load its thread can start late).
+    assert watcher.answered.wait(timeout=30), "the ordinary client could not make a request"
     yield watcher
     watcher.stopping.set()
     watcher.join(timeout=30)
