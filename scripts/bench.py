@@ -26,6 +26,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 WORK = ROOT / ".build" / "bench"
+GNU_TIME = "/usr/bin/time"
 SNM = os.environ.get("SNM_BIN") or str(ROOT / ".build" / "release" / "snm")
 PYTHON = sys.executable
 
@@ -61,24 +62,32 @@ class Measured:
 
 
 def measure(argv, stdin=None, env=None):
-    """Runs argv once, output to /dev/null: wall time from fork to reaping, and the rusage of that
-    child alone (wait4)."""
+    """Runs argv once, output to /dev/null: wall time from fork to reaping, and the CPU time and
+    peak RSS of that command alone.
+
+    The command runs under GNU time: on Linux a child's ru_maxrss counts the RSS its parent had
+    when it forked (kept across exec), so a child of this Python process, which holds bodies and
+    results, would report the bench's own size. GNU time is small; its child's figure is its own.
+    """
     stdin_handle = open(stdin, "rb") if stdin else subprocess.DEVNULL
-    started = time.perf_counter()
-    process = subprocess.Popen(argv, stdin=stdin_handle, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, env=env)
-    errors = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    process.stderr.close()
-    if stdin:
-        stdin_handle.close()
-    if process.returncode != 0:
-        raise RuntimeError(
-            f"{' '.join(argv[:6])} ... exited {process.returncode}: {errors.decode()[-800:]}")
-    return Measured(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024,
-                    process.returncode)
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as peak:
+        started = time.perf_counter()
+        process = subprocess.Popen([GNU_TIME, "-q", "-f", "%M", "-o", peak.name, *argv],
+                                   stdin=stdin_handle, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, env=env)
+        errors = process.stderr.read()
+        # wait4's usage of GNU time includes the child it reaped (and its own, a millisecond).
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        process.stderr.close()
+        if stdin:
+            stdin_handle.close()
+        if process.returncode != 0:
+            raise RuntimeError(
+                f"{' '.join(argv[:6])} ... exited {process.returncode}: {errors.decode()[-800:]}")
+        kib = int(peak.read().split()[-1])
+    return Measured(wall, usage.ru_utime + usage.ru_stime, kib * 1024, process.returncode)
 
 
 def alternate(runs, contenders):
@@ -631,7 +640,7 @@ def main():
     args = parser.parse_args()
     if args.quick and args.runs == 5:
         args.runs = 3
-    for tool in (PSQL, PGBENCH, "wrk", "hyperfine", "taskset"):
+    for tool in (PSQL, PGBENCH, GNU_TIME, "wrk", "hyperfine", "taskset"):
         if not shutil.which(tool):
             print(f"scripts/bench: {tool} is missing (scripts/install installs it)", file=sys.stderr)
             return 2
