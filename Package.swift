@@ -30,13 +30,15 @@ let package = Package(
 
     .executableTarget(name: "snm", dependencies: ["SNMShell", "SNMLocal"]),
 
-    // A loopback HTTP server: the test double for the request layer's unit tests.
+    // A loopback HTTP server (the test double for the request layer's unit tests) and a seeded
+    // random generator for the fuzz-style tests.
     .target(name: "SNMTestSupport", path: "Tests/SNMTestSupport"),
     .testTarget(name: "SNMNetworkTests", dependencies: ["SNMNetwork", "SNMTestSupport"]),
     .testTarget(
       name: "SNMSupabaseTests", dependencies: ["SNMSupabase", "SNMNetwork", "SNMTestSupport"]),
     .testTarget(
-      name: "SNMQueryTests", dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork"],
+      name: "SNMQueryTests",
+      dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMTestSupport"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "SNMShellTests",

@@ -1,3 +1,5 @@
+import SNMTestSupport
+
 /// Makes random statements: grammar-shaped ones, token soup, and byte-level mutations of real ones.
 struct StatementFuzzer {
   var random: SeededGenerator
