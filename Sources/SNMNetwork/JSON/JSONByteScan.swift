@@ -5,6 +5,24 @@
 /// // bytes[stop] is '"', '\\', a control character, a non-ASCII byte, or stop == bytes.count
 /// ```
 enum JSONByteScan {
+  /// The value of the four hex digits at `start` (a `\\uXXXX` escape's), or nil when there are
+  /// not four of them.
+  static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> UInt16? {
+    guard start >= 0, start + 4 <= bytes.count else { return nil }
+    var value: UInt16 = 0
+    for byte in bytes[start..<start + 4] {
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt16(digit)
+    }
+    return value
+  }
+
   private static let ones: UInt64 = 0x0101_0101_0101_0101
   private static let highs: UInt64 = 0x8080_8080_8080_8080
 

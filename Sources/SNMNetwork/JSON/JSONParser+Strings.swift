@@ -140,23 +140,9 @@ extension JSONParser {
   }
 
   private func readHex4(at start: Int) throws(JSONParseError) -> UInt16 {
-    var value: UInt16 = 0
-    for index in start..<start + 4 {
-      guard index < bytes.count else {
-        throw JSONParseError(
-          offset: start - 2, reason: .invalidUnicodeEscape("expected 4 hex digits"))
-      }
-      let byte = bytes[index]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default:
-        throw JSONParseError(
-          offset: start - 2, reason: .invalidUnicodeEscape("expected 4 hex digits"))
-      }
-      value = value << 4 | UInt16(digit)
+    guard let value = JSONByteScan.hex4(bytes, at: start) else {
+      throw JSONParseError(
+        offset: start - 2, reason: .invalidUnicodeEscape("expected 4 hex digits"))
     }
     return value
   }

@@ -50,20 +50,7 @@ extension JSONValidator {
   }
 
   private func hex4(at start: Int) -> UInt16? {
-    guard start + 4 <= bytes.count else { return nil }
-    var value: UInt16 = 0
-    for index in start..<start + 4 {
-      let byte = bytes[index]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt16(digit)
-    }
-    return value
+    JSONByteScan.hex4(bytes, at: start)
   }
 
   /// Whether `range` of `bytes` is well-formed UTF-8 (Unicode table 3-7: no overlong forms, no
