@@ -123,6 +123,43 @@ def test_reset_drops_data_and_reseeds(start_extra_project):
     assert seeded.status_code == 200
 
 
+def test_a_new_project_does_not_adopt_the_cluster_a_deleted_one_left(snm_bin, workdir):
+    """As root the cluster lives outside the data dir (/var/lib/snm/clusters/<hash of the dir>):
+    deleting the dir and starting again at the same path gives a fresh seed, not the old rows."""
+    data_dir = str(WORKDIR / "projects" / f"orphan-{uuid.uuid4().hex[:8]}")
+    port = free_port()
+    first = run_snm("local", "start", "--dir", data_dir, "--port", str(port), "--json", timeout=180)
+    assert first.returncode == 0, first.stderr
+    status = json.loads(first.stdout)
+    cluster_dir = status["cluster_dir"]
+    try:
+        email = f"orphan-{uuid.uuid4().hex[:8]}@example.com"
+        signup = httpx.post(f"{status['auth_url']}/signup", headers={"apikey": status["anon_key"]},
+                            json={"email": email, "password": "secret123"})
+        assert signup.status_code == 200
+        assert run_snm("local", "stop", "--dir", data_dir, timeout=60).returncode == 0
+        shutil.rmtree(data_dir)
+        again = run_snm("local", "start", "--dir", data_dir, "--port", str(port), "--json",
+                        timeout=180)
+        assert again.returncode == 0, again.stderr
+        fresh = json.loads(again.stdout)
+        if not cluster_dir.startswith(data_dir + "/"):
+            assert "removed the cluster an earlier project left" in again.stderr
+        old_user = httpx.post(f"{fresh['auth_url']}/token?grant_type=password",
+                              headers={"apikey": fresh["anon_key"]},
+                              json={"email": email, "password": "secret123"})
+        assert old_user.status_code == 400, "the deleted project's users are gone"
+        seeded = httpx.post(f"{fresh['auth_url']}/token?grant_type=password",
+                            headers={"apikey": fresh["anon_key"]},
+                            json={"email": "alice@example.com", "password": "password123"})
+        assert seeded.status_code == 200, seeded.text
+    finally:
+        run_snm("local", "stop", "--dir", data_dir, timeout=60)
+        shutil.rmtree(data_dir, ignore_errors=True)
+        if cluster_dir.startswith("/var/lib/snm/"):
+            shutil.rmtree(cluster_dir, ignore_errors=True)
+
+
 def test_usage_errors_exit_2(snm_bin):
     assert run_snm("local", "launch").returncode == 2
     bad_port = run_snm("local", "start", "--port", "99999")

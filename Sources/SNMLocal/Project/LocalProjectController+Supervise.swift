@@ -14,6 +14,9 @@ extension LocalProjectController {
     let state = try resolvedState()
     if let lock = ProjectLock.attempt(path: options.dataDir + "/.lock") {
       defer { lock.release() }
+      if try ProjectState.load(dataDir: options.dataDir) == nil {
+        try discardOrphanedCluster(state)
+      }
       try state.save()
     }
     let cluster = Cluster(layout: state.layout)

@@ -27,7 +27,9 @@ struct LocalProjectController {
     try makeDataDir()
     let lock = try ProjectLock(path: options.dataDir + "/.lock")
     defer { lock.release() }
+    let isNew = try ProjectState.load(dataDir: options.dataDir) == nil
     var state = try resolvedState()
+    if isNew { try discardOrphanedCluster(state) }
     let gatewayAlive = gatewayPID(state).map(Subprocess.isAlive) ?? false
     if gatewayAlive {
       let current = try status(state)
@@ -42,6 +44,20 @@ struct LocalProjectController {
     if !gatewayAlive { try launchGateway(state) }
     state = try resolvedState()
     return try status(state)
+  }
+
+  /// A new project (no project.json) whose cluster lives outside its folder (as root: under
+  /// /var/lib/snm/clusters/<hash of the folder>) must not adopt the one an earlier project at the
+  /// same path left there (its folder deleted): it would come up with that project's rows and
+  /// users instead of a fresh seed. That cluster is stopped and removed.
+  func discardOrphanedCluster(_ state: ProjectState) throws(LocalProjectError) {
+    guard !state.layout.baseDir.hasPrefix(options.dataDir + "/"),
+      FileManager.default.fileExists(atPath: state.layout.baseDir)
+    else { return }
+    try Cluster(layout: state.layout).destroy()
+    FileHandle.standardError.write(
+      Data(
+        "snm local: removed the cluster an earlier project left in \(state.layout.baseDir)\n".utf8))
   }
 
   /// Stops the gateway and Postgres. Returns false when nothing was running.
