@@ -81,6 +81,14 @@ struct RefusalCase: Sendable, CustomStringConvertible {
     name: "bad chunk size", text: "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
     status: 400),
   RefusalCase(
+    name: "negative chunk size (crashed the gateway)",
+    text: "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\n{\"a\":\r\n0\r\n\r\n",
+    status: 400),
+  RefusalCase(
+    name: "signed chunk size",
+    text: "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n+3\r\nabc\r\n0\r\n\r\n",
+    status: 400),
+  RefusalCase(
     name: "chunk overrun",
     text: "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nabc\r\n", status: 400),
   RefusalCase(

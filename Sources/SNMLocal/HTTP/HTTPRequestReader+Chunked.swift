@@ -7,7 +7,10 @@ extension HTTPRequestReader {
         guard let line = try takeLine(limit: 1024) else { return false }
         let sizeText = line.prefix { $0 != UInt8(ascii: ";") }
         let digits = sizeText.filter { $0 != 0x20 && $0 != 0x09 }
+        // Hex digits only: `Int(_:radix:)` also takes a sign, and a chunk of "-5" bytes crashed
+        // the gateway (found by the http-request fuzzer).
         guard !digits.isEmpty, digits.count <= 15,
+          digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
           let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
         else { throw .bad("invalid chunk size") }
         if size == 0 {

@@ -79,16 +79,9 @@ struct HTTPRequestReader {
   }
 
   mutating func readHead() throws(HTTPParseFailure) -> Bool {
-    guard let end = HTTPHeadParser.headEnd(in: buffer, from: position) else {
-      let pending = buffer.count - position
-      if !buffer[position...].contains(0x0A), pending > limits.maxRequestLineBytes {
-        throw HTTPParseFailure(status: 414, message: "request line too long")
-      }
-      if pending > limits.maxRequestLineBytes + limits.maxHeaderBytes {
-        throw HTTPParseFailure(status: 431, message: "header fields too large")
-      }
-      return false
-    }
+    let end = HTTPHeadParser.headEnd(in: buffer, from: position)
+    try checkHeadSize(upTo: end ?? buffer.count)
+    guard let end else { return false }
     let parsed = try HTTPHeadParser.parse(buffer, start: position, end: end, limits: limits)
     position = end
     head = parsed
@@ -109,6 +102,24 @@ struct HTTPRequestReader {
       wantsContinue = parsed.expectsContinue
     }
     return true
+  }
+
+  /// The head's limits, checked on what has arrived so far (its terminating blank line aside), so
+  /// the verdict is the same whether the bytes came at once or in pieces: the first line past
+  /// `maxRequestLineBytes` is 414, the head past both limits together 431.
+  func checkHeadSize(upTo limit: Int) throws(HTTPParseFailure) {
+    var lineEnd = buffer[position..<limit].firstIndex(of: 0x0A) ?? limit
+    if lineEnd > position, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+    if lineEnd - position > limits.maxRequestLineBytes {
+      throw HTTPParseFailure(status: 414, message: "request line too long")
+    }
+    var headEnd = limit
+    while headEnd > position, buffer[headEnd - 1] == 0x0A || buffer[headEnd - 1] == 0x0D {
+      headEnd -= 1
+    }
+    if headEnd - position > limits.maxRequestLineBytes + limits.maxHeaderBytes {
+      throw HTTPParseFailure(status: 431, message: "header fields too large")
+    }
   }
 
   mutating func finish() -> Step {
