@@ -27,15 +27,25 @@ struct RouterCase: Sendable, CustomStringConvertible {
 let routerSecret = Array("router-test-secret-router-test-secret".utf8)
 let routerNow = 1_000_000.0
 
-func routerFixture() throws -> (Router, ProjectKeys) {
+/// A router over a database that is not there; `roleExists` stands in for its catalog of roles.
+func routerFixture(
+  roleExists: (@Sendable (String) -> Bool?)? = nil
+) throws -> (Router, ProjectKeys) {
   let keys = try ProjectKeys(secret: routerSecret, issuedAt: Int(routerNow))
   let pool = PGPool(conninfo: "host=/nonexistent dbname=none", size: 1, waitLimit: 0.1)
   let auth = AuthGateway(
     pool: pool, signer: keys.signer, settings: AuthSettings(issuer: "http://x/auth/v1"),
     now: { routerNow })
+  guard let roleExists else {
+    let router = Router(
+      keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth,
+      now: { routerNow })
+    return (router, keys)
+  }
   let router = Router(
     keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth,
-    now: { routerNow })
+    assumableRoles: ["anon", "authenticated", "service_role"], audience: "authenticated",
+    roleExists: roleExists, now: { routerNow })
   return (router, keys)
 }
 
@@ -117,15 +127,7 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
 
 /// Tokens for another audience, and roles that do not exist, are refused as PostgREST refuses them.
 @Test func audienceAndUnknownRolesAreRefused() throws {
-  let keys = try ProjectKeys(secret: routerSecret, issuedAt: Int(routerNow))
-  let pool = PGPool(conninfo: "host=/nonexistent dbname=none", size: 1, waitLimit: 0.1)
-  let auth = AuthGateway(
-    pool: pool, signer: keys.signer, settings: AuthSettings(issuer: "http://x/auth/v1"),
-    now: { routerNow })
-  let router = Router(
-    keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth,
-    assumableRoles: ["anon", "authenticated", "service_role"], audience: "authenticated",
-    roleExists: { $0 == "postgres" }, now: { routerNow })
+  let (router, keys) = try routerFixture(roleExists: { $0 == "postgres" })
   func get(_ claims: [LocalJSON.Member]) -> HTTPResponse {
     var headers = HTTPHeaders()
     headers.add("apikey", keys.anonKey)
