@@ -74,18 +74,22 @@ struct ProjectState: Sendable, Equatable {
   ///
   /// Two processes may ask at once (`snm local serve` starting, `snm local status` polling): the
   /// secret is written whole to a file of its own and linked into place, so a reader never sees
-  /// half of it and the first link wins; the other process reads the winner's.
+  /// half of it and the first link wins; the other process reads the winner's. The temporary file
+  /// is named per call (pid and random bytes, created exclusively): callers in one process (the
+  /// gateway's concurrent requests) never share, and so never unlink, each other's.
   func secret() throws(LocalProjectError) -> [UInt8] {
     if let existing = Self.readSecret(secretFile) { return existing }
     let random: [UInt8]
+    let nonce: [UInt8]
     do {
       random = try Crypto.randomBytes(32)
+      nonce = try Crypto.randomBytes(8)
     } catch {
       throw LocalProjectError(.failed, "cannot generate a JWT secret: \(error)")
     }
     let text = Crypto.hex(random)
-    let temporary = secretFile + ".\(getpid()).tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    let temporary = secretFile + ".\(getpid()).\(Crypto.hex(nonce)).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw LocalProjectError(.failed, "cannot write \(secretFile) (errno \(errno))")
     }
