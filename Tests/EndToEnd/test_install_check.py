@@ -1,0 +1,35 @@
+"""scripts/install's last step: every library the release link asks for comes from a package it names,
+from the machine image or from the toolchain (a fresh machine once failed with 'cannot find -lcurl'
+because libcurl4-openssl-dev was only installed by hand)."""
+import pathlib
+import re
+import subprocess
+
+from conftest import ROOT, SNM
+
+CHECK = ROOT / "scripts" / "check-link-packages"
+
+
+def named_packages():
+    text = (ROOT / "scripts" / "install").read_text()
+    body = re.search(r"apt_packages=\((.*?)\n\)", text, re.S).group(1)
+    return [w for line in body.splitlines() for w in line.split("#")[0].split()]
+
+
+def check(*packages):
+    bin_path = str(pathlib.Path(SNM).parent)
+    return subprocess.run([str(CHECK), bin_path, *packages], capture_output=True, text=True, timeout=120)
+
+
+def test_every_library_of_the_release_link_comes_from_a_named_package():
+    done = check(*named_packages())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout == ""
+
+
+def test_a_package_left_out_of_install_is_named():
+    packages = [p for p in named_packages() if p != "libcurl4-openssl-dev"]
+    done = check(*packages)
+    assert done.returncode == 1
+    assert "-lcurl" in done.stdout and "libcurl4-openssl-dev" in done.stdout, done.stdout
+    assert "add it to apt_packages" in done.stdout
