@@ -17,9 +17,11 @@ let package = Package(
       name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(
       name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // Client side: SNMNetwork <- SNMSupabase <- SNMQuery <- SNMShell <- snm
-    .target(name: "SNMNetwork"),
+    .target(name: "SNMNetwork", dependencies: ["CCurl"]),
     .target(name: "SNMSupabase", dependencies: ["SNMNetwork"]),
     .target(name: "SNMQuery", dependencies: ["SNMSupabase", "SNMNetwork"]),
     .target(

@@ -29,7 +29,7 @@ public final class Shell: Sendable {
   let auth: any AuthManageable
   /// Who the prompt says is signed in (nil: `anon`), kept current after each statement.
   let signedIn = Mutex<String?>(nil)
-  /// Sends the statements' requests (one URLSession, kept alive).
+  /// Sends the statements' requests (connections kept alive).
   let provider: SNMNetworkProvider
   /// Table, column and function names for completion, `tables` and `describe`.
   public let catalog: SchemaCatalog
@@ -74,7 +74,7 @@ public final class Shell: Sendable {
         uniquingKeysWith: { _, last in last }))
     self.environment = ProcessInfo.processInfo.environment
     self.sessions = sessions
-    self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig)
+    self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig, provider: self.provider)
     self.output = output
     self.baseErrors = errors
     let colour = Terminal.usesColour(fd: STDOUT_FILENO, disabled: options.noColor)

@@ -12,41 +12,6 @@ import Testing
     SNMNetworkProvider(configuration: .init(apiKey: "k", timeout: 10))
   }
 
-  @Test func readsAChunkedBodyAndMergesRepeatedFields() async throws {
-    let raw =
-      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nVary: a\r\nvary: b\r\n\r\n"
-      + "5\r\n[{\"id\r\n7;ext=1\r\n\":1},{}\r\n1\r\n]\r\n0\r\nX-Trailer: t\r\n\r\n"
-    let server = try LoopbackHTTPServer { _ in .garbage(raw) }
-    defer { server.stop() }
-    let response = try await provider().send(Endpoint(baseURL: server.baseURL, path: "/t"))
-    #expect(response.text == #"[{"id":1},{}]"#)
-    #expect(response.headers["Vary"] == "a, b")
-  }
-
-  @Test func readsABodyThatEndsWithTheConnection() async throws {
-    let server = try LoopbackHTTPServer { _ in .garbage("HTTP/1.0 200 OK\r\n\r\n[1,2,3]") }
-    defer { server.stop() }
-    let response = try await provider().send(Endpoint(baseURL: server.baseURL, path: "/t"))
-    #expect(try response.json() == [1, 2, 3])
-  }
-
-  @Test func aKeptConnectionTheServerClosedIsReplaced() async throws {
-    let calls = Mutex(0)
-    let server = try LoopbackHTTPServer { _ in
-      let call = calls.withLock { count in
-        count += 1
-        return count
-      }
-      return call == 2 ? .closeWithoutAnswer : .respond(status: 200, body: "[\(call)]")
-    }
-    defer { server.stop() }
-    let provider = provider()
-    let endpoint = Endpoint(baseURL: server.baseURL, path: "/t")
-    #expect(try await provider.send(endpoint).text == "[1]")
-    #expect(try await provider.send(endpoint).text == "[3]")
-    #expect(server.connectionCount == 2)
-  }
-
   @Test func aTruncatedBodyIsMalformed() async throws {
     let server = try LoopbackHTTPServer { _ in
       .garbage("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n[1,")
@@ -68,7 +33,7 @@ import Testing
     ("http://[::1]:80/p#frag", "/p"),
   ])
   func theRequestTargetIsTheURLAsWritten(url: String, target: String) {
-    #expect(SNMNetworkProvider.requestTarget(url) == target)
+    #expect(PlainHTTPTransport.requestTarget(url) == target)
   }
 
   @Test(arguments: [
@@ -76,7 +41,7 @@ import Testing
     "http://h", "http://h#f/x", "http://h/p?q#f", "mailto:x", "http://h/caf\u{E9}?q=\u{1F436}",
   ])
   func theRequestTargetIsCutTheSameOnBytesAsOnText(url: String) {
-    #expect(SNMNetworkProvider.requestTarget(url) == SNMNetworkProvider.requestTargetAsText(url))
+    #expect(PlainHTTPTransport.requestTarget(url) == PlainHTTPTransport.requestTargetAsText(url))
   }
 
   @Test(arguments: [

@@ -24,6 +24,9 @@ public enum LoopbackReply: Sendable {
   case closeWithoutAnswer
   /// Sends these bytes (not HTTP) and closes.
   case garbage(String)
+  /// Sends `head`, then one byte of `filler` every `interval` until the client goes away (a slow
+  /// drip that never ends).
+  case drip(head: String, filler: String, interval: Duration)
 }
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 and a free port: the test double for the provider's unit
@@ -112,7 +115,8 @@ public final class LoopbackHTTPServer: Sendable {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
           head += "\(name): \(value)\r\n"
         }
-        guard write(client, head + "\r\n" + body) else { return }
+        // A HEAD answer announces the body's length but sends no body.
+        guard write(client, head + "\r\n" + (request.method == "HEAD" ? "" : body)) else { return }
       case .hang:
         var byte: UInt8 = 0
         if recv(client, &byte, 1, 0) <= 0 {
@@ -123,6 +127,21 @@ public final class LoopbackHTTPServer: Sendable {
         return
       case .garbage(let text):
         _ = write(client, text)
+        return
+      case .drip(let head, let filler, let interval):
+        guard write(client, head) else { return }
+        let bytes = Array(filler.utf8)
+        var index = 0
+        while !bytes.isEmpty && !state.withLock({ $0.stopped }) {
+          Thread.sleep(
+            forTimeInterval: Double(interval.components.attoseconds) / 1e18
+              + Double(interval.components.seconds))
+          guard write(client, String(decoding: [bytes[index % bytes.count]], as: UTF8.self)) else {
+            state.withLock { state in if !state.stopped { state.closedByClient += 1 } }
+            return
+          }
+          index += 1
+        }
         return
       }
     }

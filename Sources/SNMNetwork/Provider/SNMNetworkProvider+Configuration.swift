@@ -12,15 +12,24 @@ extension SNMNetworkProvider {
     public var timeout: TimeInterval
     /// Connections kept open per host.
     public var maximumConnectionsPerHost: Int
+    /// The largest answer body accepted (``TransportRequest/defaultMaximumBodyBytes``).
+    public var maximumBodyBytes: Int
+    /// A PEM file of CA certificates to trust for `https://` (`--cacert`, `SSL_CERT_FILE`); nil
+    /// for the system's.
+    public var certificateAuthorities: String?
 
     public init(
       apiKey: String? = nil, clientInfo: String = "snm/\(SNMNetwork.version)",
-      timeout: TimeInterval = 60, maximumConnectionsPerHost: Int = 6
+      timeout: TimeInterval = 60, maximumConnectionsPerHost: Int = 6,
+      maximumBodyBytes: Int = TransportRequest.defaultMaximumBodyBytes,
+      certificateAuthorities: String? = nil
     ) {
       self.apiKey = apiKey
       self.clientInfo = clientInfo
       self.timeout = timeout
       self.maximumConnectionsPerHost = maximumConnectionsPerHost
+      self.maximumBodyBytes = maximumBodyBytes
+      self.certificateAuthorities = certificateAuthorities
     }
   }
 

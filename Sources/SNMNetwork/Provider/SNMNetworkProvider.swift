@@ -1,12 +1,8 @@
 import Foundation
-import Synchronization
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// Sends requests over one reused URLSession (connections kept alive), adding the headers every
-/// Supabase request carries: `apikey`, `Authorization: Bearer <token or key>`, `X-Client-Info`.
+/// Sends requests through an ``HTTPTransport`` (``PlainHTTPTransport`` for `http://`,
+/// ``CurlTransport`` for `https://`), adding the headers every Supabase request carries: `apikey`,
+/// `Authorization: Bearer <token or key>`, `X-Client-Info`, and following redirects.
 ///
 /// ```swift
 /// let provider = SNMNetworkProvider(configuration: .init(apiKey: anonKey, timeout: 30))
@@ -18,36 +14,24 @@ import Synchronization
 /// transfer is stopped, not left running).
 public final class SNMNetworkProvider: Sendable {
   public let configuration: Configuration
-  /// Made on the first send: `snm explain` and a prompt that sends nothing never pay for it
-  /// (a sixth of `snm explain`'s instructions).
-  private let lazySession = Mutex<URLSession?>(nil)
-  /// `http://` requests (the local project) go over plain kept-alive sockets instead.
-  let plain: PlainHTTPClient
+  /// `http://` requests (the local project): plain kept-alive sockets.
+  let plain: any HTTPTransport
+  /// `https://` requests (hosted projects).
+  let secure: any HTTPTransport
 
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
-    self.plain = PlainHTTPClient(maximumIdlePerHost: configuration.maximumConnectionsPerHost)
+    self.plain = PlainHTTPTransport(maximumIdlePerHost: configuration.maximumConnectionsPerHost)
+    self.secure = CurlTransport(
+      maximumIdlePerHost: configuration.maximumConnectionsPerHost,
+      certificateAuthorities: configuration.certificateAuthorities)
   }
 
-  deinit {
-    lazySession.withLock { $0?.finishTasksAndInvalidate() }
-  }
-
-  /// The one URLSession every request goes through (connections kept alive).
-  private var session: URLSession {
-    lazySession.withLock { session in
-      if let session { return session }
-      let sessionConfiguration = URLSessionConfiguration.ephemeral
-      sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
-      sessionConfiguration.timeoutIntervalForResource = max(configuration.timeout, 1) * 2
-      sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
-      sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-      sessionConfiguration.urlCache = nil
-      sessionConfiguration.httpCookieStorage = nil
-      let made = URLSession(configuration: sessionConfiguration)
-      session = made
-      return made
-    }
+  /// A provider whose requests go through `transport` whatever their scheme (tests).
+  package init(configuration: Configuration, transport: any HTTPTransport) {
+    self.configuration = configuration
+    self.plain = transport
+    self.secure = transport
   }
 
   /// Sends `request` and returns the 2xx answer.
@@ -71,47 +55,35 @@ public final class SNMNetworkProvider: Sendable {
     -> SNMResponse
   {
     let url = endpoint.url
-    guard let requestURL = URL(string: url),
-      ["http", "https"].contains(requestURL.scheme?.lowercased()),
-      requestURL.host != nil
-    else {
-      throw .invalidURL(url)
-    }
-    if requestURL.scheme?.lowercased() == "http" {
-      if Task.isCancelled { throw .cancelled(url: url) }
-      return try await sendPlain(endpoint, url: requestURL, accessToken: accessToken)
-    }
-    let urlRequest = makeURLRequest(endpoint, url: requestURL, accessToken: accessToken)
-    let timeout = urlRequest.timeoutInterval
+    guard let scheme = Self.scheme(of: url) else { throw .invalidURL(url) }
     if Task.isCancelled { throw .cancelled(url: url) }
-
-    let outcome = await transfer(urlRequest)
-    switch outcome {
-    case .failure(let error):
-      throw Self.classify(error, url: url, timeout: timeout)
-    case .success(let (data, urlResponse)):
-      guard let http = urlResponse as? HTTPURLResponse else {
-        throw .malformedResponse(url: url, reason: "not an HTTP answer")
-      }
-      let response = SNMResponse(
-        url: url, status: http.statusCode, headers: Self.headers(of: http), body: data)
-      guard response.isSuccess else { throw .http(SNMServerError(response: response)) }
-      return response
+    let timeout = endpoint.timeout ?? configuration.timeout
+    let deadline = ContinuousClock.now + .seconds(timeout)
+    var request = TransportRequest(
+      method: endpoint.method, url: url,
+      fields: Array(endpoint.headers) + addedFields(endpoint, accessToken: accessToken),
+      body: endpoint.body, timeout: timeout, maximumBodyBytes: configuration.maximumBodyBytes)
+    var response = try await (scheme == "http" ? plain : secure).send(request)
+    var redirects = 0
+    while let next = try Self.redirect(response, of: request, count: redirects) {
+      redirects += 1
+      request = next
+      // Every hop shares the one deadline: --timeout bounds the whole request.
+      let left = ContinuousClock.now.duration(to: deadline)
+      request.timeout = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+      if request.timeout <= 0 { throw .timedOut(url: url, seconds: timeout) }
+      let nextScheme = Self.scheme(of: next.url) ?? "https"
+      response = try await (nextScheme == "http" ? plain : secure).send(request)
     }
+    guard response.isSuccess else { throw .http(SNMServerError(response: response)) }
+    return response
   }
 
-  func makeURLRequest(_ endpoint: Endpoint, url: URL, accessToken: String?) -> URLRequest {
-    var urlRequest = URLRequest(url: url)
-    urlRequest.httpMethod = endpoint.method.rawValue
-    urlRequest.timeoutInterval = endpoint.timeout ?? configuration.timeout
-    for field in endpoint.headers {
-      urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
-    }
-    for field in addedFields(endpoint, accessToken: accessToken) {
-      urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
-    }
-    urlRequest.httpBody = endpoint.body
-    return urlRequest
+  /// `http` or `https` for a URL with one of those schemes (any case), else nil.
+  static func scheme(of url: String) -> String? {
+    guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+    let scheme = String(url[..<colon]).lowercased()
+    return scheme == "http" || scheme == "https" ? scheme : nil
   }
 
   /// The fields every request carries unless the endpoint sets them: `apikey`, `Authorization`
@@ -132,68 +104,5 @@ public final class SNMNetworkProvider: Sendable {
       fields.append(.init(name: "X-Client-Info", value: configuration.clientInfo))
     }
     return fields
-  }
-
-  /// Runs one data task; cancelling the calling task cancels the transfer.
-  private func transfer(_ urlRequest: URLRequest) async -> Result<(Data, URLResponse), any Error> {
-    let handle = TransferHandle()
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let task = session.dataTask(with: urlRequest) { data, response, error in
-          if let error {
-            continuation.resume(returning: .failure(error))
-          } else if let response {
-            continuation.resume(returning: .success((data ?? Data(), response)))
-          } else {
-            continuation.resume(returning: .failure(URLError(.badServerResponse)))
-          }
-        }
-        handle.start(task)
-      }
-    } onCancel: {
-      handle.cancel()
-    }
-  }
-
-  /// Maps a URLSession failure to what the user can act on.
-  static func classify(_ error: any Error, url: String, timeout: TimeInterval) -> SNMNetworkError {
-    guard let urlError = error as? URLError else {
-      return .unreachable(url: url, cause: String(describing: error))
-    }
-    switch urlError.code {
-    case .cancelled: return .cancelled(url: url)
-    case .timedOut: return .timedOut(url: url, seconds: timeout)
-    case .cannotConnectToHost: return .unreachable(url: url, cause: "connection refused")
-    case .cannotFindHost, .dnsLookupFailed: return .unreachable(url: url, cause: "host not found")
-    case .notConnectedToInternet: return .unreachable(url: url, cause: "network is unreachable")
-    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-      .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-      return .unreachable(
-        url: url, cause: "TLS handshake failed (\(urlError.localizedDescription))")
-    case .networkConnectionLost:
-      return .malformedResponse(url: url, reason: "the connection closed before a complete answer")
-    case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData,
-      .zeroByteResource, .unsupportedURL:
-      // The scheme was checked before sending, so `unsupportedURL` here is curl refusing the answer
-      // (for example "Received HTTP/0.9 when not allowed").
-      let detail = urlError.localizedDescription
-      return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(detail))")
-    default:
-      let detail = urlError.localizedDescription
-      // curl's CURLE_PARTIAL_FILE, which FoundationNetworking leaves without a URLError code: the
-      // server went away while the body came. Nothing of it may be shown as a result.
-      if detail.hasPrefix("transfer closed with") {
-        return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
-      }
-      return .unreachable(url: url, cause: detail)
-    }
-  }
-
-  static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
-    let fields = response.allHeaderFields.compactMap { key, value -> HTTPHeaders.Field? in
-      guard let name = key as? String else { return nil }
-      return HTTPHeaders.Field(name: name, value: String(describing: value))
-    }
-    return HTTPHeaders(fields.sorted { $0.name.lowercased() < $1.name.lowercased() })
   }
 }

@@ -47,7 +47,6 @@ public func queryFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
-/// One manager for every input: each `SupabaseDBManager()` opens a URLSession, which is slow and
-/// leaks a weak-reference side table inside FoundationNetworking when it goes away.
+/// One manager for every input: each `SupabaseDBManager()` makes a provider and its transports.
 let queryFuzzManager = SupabaseDBManager(
   config: SupabaseConfig(url: "http://127.0.0.1:54321", anonKey: ""))

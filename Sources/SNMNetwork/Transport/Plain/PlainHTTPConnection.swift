@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let connection = try PlainHTTPConnection.open(host: "127.0.0.1", port: 54321, deadline: d)
-/// let answer = try connection.exchange(requestBytes, isHead: false, idle: 30, deadline: d)
+/// let answer = try connection.exchange(bytes, isHead: false, maximumBodyBytes: m, deadline: d)
 /// ```
 /// Blocking calls, made off the Swift concurrency pool by ``PlainHTTPClient``. `cancel()` may be
 /// called from any thread: it shuts the socket down, which wakes a blocked read. Throws
@@ -51,10 +51,26 @@ final class PlainHTTPConnection: Sendable {
       if fd < 0 { continue }
       var one: Int32 = 1
       setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-      if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
-        return PlainHTTPConnection(fd: fd)
+      // Non-blocking, so that connecting to an address that never answers ends at `deadline`.
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      var failure =
+        Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 ? 0 : errno
+      if failure == EINPROGRESS {
+        let connection = PlainHTTPConnection(fd: fd)
+        do {
+          try connection.wait(for: Int16(POLLOUT), deadline: deadline)
+        } catch {
+          if error == .timedOut { throw .timedOut }
+        }
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        failure = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 ? code : errno
+        if failure == 0 { return connection }
+        if failure == ENETUNREACH || failure == EHOSTUNREACH { cause = "network is unreachable" }
+        continue  // the connection closes the socket
       }
-      if errno == ENETUNREACH || errno == EHOSTUNREACH { cause = "network is unreachable" }
+      if failure == 0 { return PlainHTTPConnection(fd: fd) }
+      if failure == ENETUNREACH || failure == EHOSTUNREACH { cause = "network is unreachable" }
       Glibc.close(fd)
       if ContinuousClock.now >= deadline { throw .timedOut }
     }
@@ -80,26 +96,27 @@ final class PlainHTTPConnection: Sendable {
 
   var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-  /// Sends `request` and reads one answer. `idle` seconds without a byte is a timeout, and so is
-  /// passing `deadline`.
+  /// Sends `request` and reads one answer; passing `deadline` (however the bytes trickle) is a
+  /// timeout.
   func exchange(
-    _ request: [UInt8], isHead: Bool, idle: Double, deadline: ContinuousClock.Instant
+    _ request: [UInt8], isHead: Bool, maximumBodyBytes: Int, deadline: ContinuousClock.Instant
   ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
-    try send(request, idle: idle, deadline: deadline)
-    var reader = PlainHTTPReader(buffered: leftover.withLock { $0 })
+    try send(request, deadline: deadline)
+    var reader = PlainHTTPReader(
+      buffered: leftover.withLock { $0 }, maximumBodyBytes: maximumBodyBytes)
     let answer = try reader.readAnswer(isHead: isHead) { () throws(PlainHTTPFailure) -> [UInt8] in
-      try self.receive(idle: idle, deadline: deadline)
+      try self.receive(deadline: deadline)
     }
     leftover.withLock { $0 = reader.unread }
     return answer
   }
 
-  private func send(_ bytes: [UInt8], idle: Double, deadline: ContinuousClock.Instant)
+  private func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant)
     throws(PlainHTTPFailure)
   {
     var offset = 0
     while offset < bytes.count {
-      try wait(for: Int16(POLLOUT), idle: idle, deadline: deadline)
+      try wait(for: Int16(POLLOUT), deadline: deadline)
       let sent = bytes.withUnsafeBytes { raw -> Int in
         guard let base = raw.baseAddress else { return 0 }
         return Glibc.send(fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
@@ -113,11 +130,11 @@ final class PlainHTTPConnection: Sendable {
   }
 
   /// The next bytes from the socket; empty at the end of the stream.
-  private func receive(idle: Double, deadline: ContinuousClock.Instant) throws(PlainHTTPFailure)
+  private func receive(deadline: ContinuousClock.Instant) throws(PlainHTTPFailure)
     -> [UInt8]
   {
     while true {
-      try wait(for: Int16(POLLIN), idle: idle, deadline: deadline)
+      try wait(for: Int16(POLLIN), deadline: deadline)
       // Uninitialised: zeroing 64 KiB for every answer was a tenth of a script's instructions.
       var count = 0
       let chunk = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { buffer, initialized in
@@ -133,14 +150,13 @@ final class PlainHTTPConnection: Sendable {
     }
   }
 
-  private func wait(for events: Int16, idle: Double, deadline: ContinuousClock.Instant)
+  private func wait(for events: Int16, deadline: ContinuousClock.Instant)
     throws(PlainHTTPFailure)
   {
     while true {
       if isCancelled { throw .cancelled }
       let left = ContinuousClock.now.duration(to: deadline)
-      let leftSeconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-      let wait = min(idle, leftSeconds)
+      let wait = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
       if wait <= 0 { throw .timedOut }
       var poller = pollfd(fd: fd, events: events, revents: 0)
       let ready = poll(&poller, 1, Int32(min(wait * 1000, 86_400_000).rounded(.up)))

@@ -1,40 +1,50 @@
 import Foundation
 
-extension SNMNetworkProvider {
-  /// Sends an `http://` request through ``PlainHTTPClient`` and words its failures as URLSession's
-  /// would be (``SNMNetworkProvider/classify(_:url:timeout:)``).
-  func sendPlain(_ endpoint: Endpoint, url: URL, accessToken: String?) async throws(SNMNetworkError)
-    -> SNMResponse
-  {
-    let address = endpoint.url
-    guard let host = url.host else { throw .invalidURL(address) }
-    let timeout = endpoint.timeout ?? configuration.timeout
-    var fields = Array(endpoint.headers)
-    fields += addedFields(endpoint, accessToken: accessToken)
-    let request = PlainHTTPClient.Request(
-      method: endpoint.method.rawValue,
+/// The ``HTTPTransport`` for `http://` URLs (the local project): ``PlainHTTPClient``'s kept-alive
+/// sockets, one write and one blocking read per request, HTTP/1.1 only.
+///
+/// ```swift
+/// let transport = PlainHTTPTransport(maximumIdlePerHost: 6)
+/// let response = try await transport.send(TransportRequest(method: .get, url: url))
+/// ```
+/// Throws ``SNMNetworkError`` worded as the TLS transport words the same failure.
+public final class PlainHTTPTransport: HTTPTransport {
+  let client: PlainHTTPClient
+
+  public init(maximumIdlePerHost: Int) {
+    client = PlainHTTPClient(maximumIdlePerHost: maximumIdlePerHost)
+  }
+
+  public func send(_ request: TransportRequest) async throws(SNMNetworkError) -> SNMResponse {
+    let address = request.url
+    guard let url = URL(string: address), let host = url.host else {
+      throw .invalidURL(address)
+    }
+    if Task.isCancelled { throw .cancelled(url: address) }
+    let plain = PlainHTTPClient.Request(
+      method: request.method.rawValue,
       host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host,
-      port: url.port ?? 80, target: Self.requestTarget(address), fields: fields,
-      body: endpoint.body, timeout: timeout)
+      port: url.port ?? 80, target: Self.requestTarget(address), fields: request.fields,
+      body: request.body, timeout: request.timeout, maximumBodyBytes: request.maximumBodyBytes)
     let answer: PlainHTTPAnswer
     do {
-      answer = try await plain.perform(request)
+      answer = try await client.perform(plain)
     } catch {
       switch error {
       case .unreachable(let cause): throw .unreachable(url: address, cause: cause)
-      case .timedOut: throw .timedOut(url: address, seconds: timeout)
+      case .timedOut: throw .timedOut(url: address, seconds: request.timeout)
       case .cancelled: throw .cancelled(url: address)
       case .closedEarly:
         throw .malformedResponse(
           url: address, reason: "the connection closed before a complete answer")
       case .malformed(let reason): throw .malformedResponse(url: address, reason: reason)
+      case .tooLarge(let limit):
+        throw .malformedResponse(url: address, reason: TransportRequest.tooLargeReason(limit))
       }
     }
-    let response = SNMResponse(
-      url: address, status: answer.status, headers: Self.merged(answer.headers),
+    return SNMResponse(
+      url: address, status: answer.status, headers: HTTPHeaders.merging(answer.headers),
       body: answer.body)
-    guard response.isSuccess else { throw .http(SNMServerError(response: response)) }
-    return response
   }
 
   /// The path and query of `url` exactly as written (`/rest/v1/t?id=eq.1`), `/` when empty.
@@ -64,22 +74,5 @@ extension SNMNetworkProvider {
     guard let cut = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
     let target = rest[cut...]
     return target.hasPrefix("?") ? "/" + target : String(target)
-  }
-
-  /// Fields as URLSession shows them: one per name (repeats joined with ", "), sorted by name.
-  static func merged(_ fields: [HTTPHeaders.Field]) -> HTTPHeaders {
-    // Each name lowercased once, not in every comparison of the sort.
-    var merged: [(key: String, field: HTTPHeaders.Field)] = []
-    var index: [String: Int] = [:]
-    for field in fields {
-      let key = field.name.lowercased()
-      if let at = index[key] {
-        merged[at].field.value += ", " + field.value
-      } else {
-        index[key] = merged.count
-        merged.append((key, field))
-      }
-    }
-    return HTTPHeaders(merged.sorted { $0.key < $1.key }.map(\.field))
   }
 }

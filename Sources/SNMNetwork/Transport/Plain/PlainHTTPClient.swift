@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Sends `http://` requests over kept-alive TCP connections: one write and one blocking read per
+/// Sends `http://` requests (for ``PlainHTTPTransport``) over kept-alive TCP connections: one write and one blocking read per
 /// request on a thread of its own, where URLSession's path hands each request across several
 /// threads and parses every header several times (it took three times the client time of a
 /// plain keep-alive loop for a primary-key read on the local project).
@@ -31,8 +31,10 @@ final class PlainHTTPClient: Sendable {
     var target: String
     var fields: [HTTPHeaders.Field]
     var body: Data?
-    /// Seconds without a byte before `.timedOut`; the whole exchange may take twice as long.
+    /// Seconds the whole exchange may take (connecting, sending, every byte of the answer).
     var timeout: Double
+    /// The largest body accepted (`.tooLarge` past it).
+    var maximumBodyBytes = TransportRequest.defaultMaximumBodyBytes
 
     var hostField: String {
       let name = host.contains(":") ? "[\(host)]" : host
@@ -74,7 +76,7 @@ final class PlainHTTPClient: Sendable {
     PlainHTTPAnswer, PlainHTTPFailure
   > {
     let key = request.hostField
-    let deadline = ContinuousClock.now + .seconds(max(request.timeout, 0.001) * 2)
+    let deadline = ContinuousClock.now + .seconds(max(request.timeout, 0.001))
     let bytes = request.encoded()
     while true {
       if handle.isCancelled { return .failure(.cancelled) }
@@ -92,7 +94,8 @@ final class PlainHTTPClient: Sendable {
       handle.attach(connection)
       do {
         let answer = try connection.exchange(
-          bytes, isHead: request.method == "HEAD", idle: request.timeout, deadline: deadline)
+          bytes, isHead: request.method == "HEAD", maximumBodyBytes: request.maximumBodyBytes,
+          deadline: deadline)
         handle.detach()
         if answer.keepAlive && !handle.isCancelled {
           giveBack(connection, key: key)

@@ -1,0 +1,60 @@
+import Foundation
+
+extension SNMNetworkProvider {
+  /// The most redirects one request follows.
+  static let maximumRedirects = 5
+
+  /// The request a redirect answer asks for, or nil when `response` is not a redirect.
+  ///
+  /// 301, 302, 303, 307 and 308 with a `Location` are followed (relative locations resolved
+  /// against the request's URL). 303, and 301/302 after a POST, become a GET without a body, as
+  /// browsers and curl do; the others keep the method and body. A location on another origin
+  /// (scheme, host or port) never receives `apikey`, `Authorization` or `Cookie`: the key and the
+  /// session's token are for the project only.
+  ///
+  /// - Throws: `.malformedResponse` past ``maximumRedirects`` or for a location that is not an
+  ///   `http`/`https` URL.
+  static func redirect(_ response: SNMResponse, of request: TransportRequest, count: Int)
+    throws(SNMNetworkError) -> TransportRequest?
+  {
+    guard [301, 302, 303, 307, 308].contains(response.status),
+      let location = response.headers["Location"], !location.isEmpty
+    else { return nil }
+    guard count < maximumRedirects else {
+      throw .malformedResponse(
+        url: request.url,
+        reason: "more than \(maximumRedirects) redirects (the last to \(location))")
+    }
+    guard let base = URL(string: request.url),
+      let target = URL(string: location, relativeTo: base)?.absoluteURL,
+      let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      target.host != nil
+    else {
+      throw .malformedResponse(
+        url: request.url, reason: "a redirect to '\(location)', which is not an http(s) URL")
+    }
+    var next = request
+    next.url = target.absoluteString
+    let becomesGet =
+      response.status == 303 && request.method != .head
+      || [301, 302].contains(response.status) && request.method == .post
+    if becomesGet {
+      next.method = .get
+      next.body = nil
+      next.fields.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
+    }
+    if origin(of: base) != origin(of: target) {
+      next.fields.removeAll {
+        ["apikey", "authorization", "cookie"].contains($0.name.lowercased())
+      }
+    }
+    return next
+  }
+
+  /// Scheme, host and port (the scheme's default when not written), lowercased.
+  static func origin(of url: URL) -> String {
+    let scheme = url.scheme?.lowercased() ?? ""
+    let port = url.port ?? (scheme == "https" ? 443 : 80)
+    return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+  }
+}

@@ -1,0 +1,121 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One libcurl transfer slot: a multi handle with one easy handle, reused request after request so
+/// its connection stays open. ``perform(_:certificateAuthorities:)`` blocks its thread (the
+/// transport runs it on a queue of its own); ``cancel()`` may be called from any thread and wakes
+/// the poll at once.
+final class CurlHandle: Sendable {
+  /// The handles' addresses (pointers are not `Sendable`; these are only used by one perform at a
+  /// time, and by `curl_multi_wakeup`, which is thread-safe).
+  private let multiAddress: UInt
+  private let easyAddress: UInt
+  private let cancelled = Atomic<Bool>(false)
+  private let closed = Mutex(false)
+
+  private init(multi: UnsafeMutableRawPointer, easy: UnsafeMutableRawPointer) {
+    multiAddress = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(multi)))
+    easyAddress = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(easy)))
+  }
+
+  deinit {
+    close()
+  }
+
+  /// A new slot, or nil when libcurl cannot make one.
+  static func make() -> CurlHandle? {
+    _ = globalInit
+    guard let easy = curl_easy_init() else { return nil }
+    guard let multi = curl_multi_init() else {
+      curl_easy_cleanup(easy)
+      return nil
+    }
+    return CurlHandle(multi: multi, easy: easy)
+  }
+
+  /// `curl_global_init` once per process, before the first handle.
+  private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+  private var multi: UnsafeMutableRawPointer {
+    unsafeBitCast(multiAddress, to: UnsafeMutableRawPointer.self)
+  }
+  private var easy: UnsafeMutableRawPointer {
+    unsafeBitCast(easyAddress, to: UnsafeMutableRawPointer.self)
+  }
+
+  var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  /// Stops the transfer in flight (or the next one) and wakes its poll.
+  func cancel() {
+    cancelled.store(true, ordering: .releasing)
+    closed.withLock { isClosed in
+      if !isClosed { curl_multi_wakeup(multi) }
+    }
+  }
+
+  /// Frees both handles, closing their connections.
+  func close() {
+    closed.withLock { isClosed in
+      guard !isClosed else { return }
+      isClosed = true
+      curl_multi_cleanup(multi)
+      curl_easy_cleanup(easy)
+    }
+  }
+
+  enum Outcome {
+    case answered(CurlTransfer)
+    case failed(CURLcode, CurlTransfer)
+  }
+
+  /// Runs `request` to its end, its deadline, or ``cancel()``.
+  func perform(_ request: TransportRequest, certificateAuthorities: String?) -> Outcome {
+    let transfer = CurlTransfer(maximumBodyBytes: request.maximumBodyBytes)
+    return withExtendedLifetime(transfer) {
+      curl_easy_reset(easy)
+      var headers: UnsafeMutablePointer<curl_slist>?
+      defer { curl_slist_free_all(headers) }
+      let configured = transfer.configure(
+        easy, for: request, certificateAuthorities: certificateAuthorities, headers: &headers)
+      guard configured == CURLE_OK else { return .failed(configured, transfer) }
+      guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+        return .failed(CURLE_FAILED_INIT, transfer)
+      }
+      defer { curl_multi_remove_handle(multi, easy) }
+      let result = run(until: ContinuousClock.now + .seconds(max(request.timeout, 0.001)))
+      var status = 0
+      if snm_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK {
+        transfer.status = status
+      }
+      var osError = 0
+      if snm_curl_get_long(easy, CURLINFO_OS_ERRNO, &osError) == CURLE_OK {
+        transfer.osError = Int32(truncatingIfNeeded: osError)
+      }
+      return result == CURLE_OK ? .answered(transfer) : .failed(result, transfer)
+    }
+  }
+
+  /// Drives the multi handle until the transfer ends; `CURLE_OPERATION_TIMEDOUT` past `deadline`,
+  /// `CURLE_ABORTED_BY_CALLBACK` once cancelled.
+  private func run(until deadline: ContinuousClock.Instant) -> CURLcode {
+    var running: Int32 = 1
+    while true {
+      if isCancelled { return CURLE_ABORTED_BY_CALLBACK }
+      let performed = curl_multi_perform(multi, &running)
+      guard performed == CURLM_OK else { return CURLE_RECV_ERROR }
+      if running == 0 { break }
+      let left = ContinuousClock.now.duration(to: deadline)
+      let milliseconds =
+        left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+      if milliseconds <= 0 { return CURLE_OPERATION_TIMEDOUT }
+      _ = curl_multi_poll(multi, nil, 0, Int32(min(milliseconds + 1, 1000)), nil)
+    }
+    var queued: Int32 = 0
+    var result = CURLE_OK
+    while let message = curl_multi_info_read(multi, &queued) {
+      if message.pointee.msg == CURLMSG_DONE { result = message.pointee.data.result }
+    }
+    return result
+  }
+}

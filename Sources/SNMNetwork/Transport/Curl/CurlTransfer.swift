@@ -1,0 +1,155 @@
+import CCurl
+import Foundation
+
+/// What one curl transfer gathers (status, fields, body, curl's error text), and the options that
+/// start it. Used only by the thread running the transfer; the C callbacks reach it through their
+/// context pointer.
+final class CurlTransfer {
+  var status = 0
+  var headers: [HTTPHeaders.Field] = []
+  var body = Data()
+  /// Whether any line of an answer's head arrived.
+  var receivedHead = false
+  /// The body passed `maximumBodyBytes` (the write callback stopped the transfer).
+  var tooLarge = false
+  var osError: Int32 = 0
+  let maximumBodyBytes: Int
+  /// `CURLOPT_ERRORBUFFER`: curl's own words for a failure.
+  private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+
+  init(maximumBodyBytes: Int) {
+    self.maximumBodyBytes = maximumBodyBytes
+    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+  }
+
+  deinit {
+    errorBuffer.deallocate()
+  }
+
+  /// curl's message for the last failure ("SSL certificate problem: ..."), or "".
+  var errorText: String { String(cString: errorBuffer) }
+
+  /// Sets every option of `request` on `easy` (just reset); `headers` receives the list to free
+  /// once the transfer is over.
+  func configure(
+    _ easy: UnsafeMutableRawPointer, for request: TransportRequest, certificateAuthorities: String?,
+    headers: inout UnsafeMutablePointer<curl_slist>?
+  ) -> CURLcode {
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    var fields = request.fields.map { "\($0.name): \($0.value)" }
+    // Only what the request names goes out: curl's own Accept, the form Content-Type it gives a
+    // POST, and Expect: 100-continue are removed (an empty value removes a field).
+    for name in ["Accept", "Content-Type"]
+    where !request.fields.contains(where: { field in
+      field.name.caseInsensitiveCompare(name) == .orderedSame
+    }) {
+      fields.append(name + ":")
+    }
+    fields.append("Expect:")
+    for line in fields { headers = curl_slist_append(headers, line) }
+    let milliseconds = Int(min(max(request.timeout, 0.001) * 1000, Double(Int32.max)).rounded(.up))
+    var code = CURLE_OK
+    func set(_ step: () -> CURLcode) {
+      if code == CURLE_OK { code = step() }
+    }
+    set { snm_curl_set_pointer(easy, CURLOPT_URL, request.url) }
+    set { snm_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer) }
+    set { snm_curl_set_long(easy, CURLOPT_NOSIGNAL, 1) }
+    set { snm_curl_set_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https") }
+    set { snm_curl_set_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) }
+    set { snm_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0) }
+    set { snm_curl_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds) }
+    set { snm_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds) }
+    set { snm_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximumBodyBytes)) }
+    // Every decoding libcurl has (gzip, deflate, br, zstd): a hosted gateway compresses.
+    set { snm_curl_set_pointer(easy, CURLOPT_ACCEPT_ENCODING, "") }
+    set { snm_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headers) }
+    set { snm_curl_set_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody) }
+    set { snm_curl_set_pointer(easy, CURLOPT_WRITEDATA, context) }
+    set { snm_curl_set_callback(easy, CURLOPT_HEADERFUNCTION, curlReadHeader) }
+    set { snm_curl_set_pointer(easy, CURLOPT_HEADERDATA, context) }
+    if let certificateAuthorities {
+      set { snm_curl_set_pointer(easy, CURLOPT_CAINFO, certificateAuthorities) }
+    }
+    // The method and the body: POST, PUT and PATCH always carry one (an empty one included, so
+    // `Content-Length: 0` goes out, as on the plain path).
+    switch request.method {
+    case .get: set { snm_curl_set_long(easy, CURLOPT_HTTPGET, 1) }
+    case .head: set { snm_curl_set_long(easy, CURLOPT_NOBODY, 1) }
+    case .post: set { snm_curl_set_long(easy, CURLOPT_POST, 1) }
+    case .put, .patch, .delete:
+      set { snm_curl_set_pointer(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
+    }
+    if request.body != nil || [.post, .put, .patch].contains(request.method) {
+      let body = request.body ?? Data()
+      set { snm_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) }
+      // COPYPOSTFIELDS copies the bytes, so the body need not outlive this call.
+      set {
+        body.withUnsafeBytes { raw in
+          snm_curl_set_pointer(
+            easy, CURLOPT_COPYPOSTFIELDS, raw.baseAddress ?? UnsafeRawPointer(""))
+        }
+      }
+    }
+    return code
+  }
+
+  /// One line of an answer's head (status line, field, or the empty line that ends it). A status
+  /// line starts a new head: an interim answer's fields are dropped.
+  fileprivate func readHeader(_ line: UnsafeBufferPointer<UInt8>) {
+    receivedHead = true
+    var end = line.count
+    while end > 0, line[end - 1] == 10 || line[end - 1] == 13 { end -= 1 }
+    let bytes = UnsafeBufferPointer(rebasing: line[..<end])
+    if bytes.starts(with: Array("HTTP/".utf8)) {
+      headers.removeAll(keepingCapacity: true)
+      return
+    }
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+    var low = colon + 1
+    var high = bytes.endIndex
+    while low < high, bytes[low] == 0x20 || bytes[low] == 0x09 { low += 1 }
+    while high > low, bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09 { high -= 1 }
+    headers.append(
+      HTTPHeaders.Field(
+        name: String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self),
+        value: String(decoding: UnsafeBufferPointer(rebasing: bytes[low..<high]), as: UTF8.self)))
+  }
+
+  /// Body bytes: kept up to the limit; past it the transfer stops (false).
+  fileprivate func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard bytes.count <= maximumBodyBytes - body.count else {
+      tooLarge = true
+      return false
+    }
+    body.append(bytes)
+    return true
+  }
+}
+
+/// `CURLOPT_WRITEFUNCTION`: hands body bytes to the transfer; fewer than given stops it.
+private func curlWriteBody(
+  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+  _ context: UnsafeMutableRawPointer?
+) -> Int {
+  guard let data, let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let length = size * count
+  let bytes = UnsafeBufferPointer(
+    start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+  return transfer.appendBody(bytes) ? length : 0
+}
+
+/// `CURLOPT_HEADERFUNCTION`: one head line at a time.
+private func curlReadHeader(
+  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+  _ context: UnsafeMutableRawPointer?
+) -> Int {
+  guard let data, let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let length = size * count
+  transfer.readHeader(
+    UnsafeBufferPointer(
+      start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length))
+  return length
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Sends one HTTP request and returns the answer, whatever its status: the one seam between
+/// ``SNMNetworkProvider`` and the wire. `http://` goes through ``PlainHTTPTransport`` (kept-alive
+/// sockets, HTTP/1.1), `https://` through ``CurlTransport`` (TLS, HTTP/2); both keep the same contract, which
+/// `HTTPTransportContractTests` runs over each:
+///
+/// - The request goes out as given: method, the target of `url` exactly as written, `fields` in
+///   order (the provider has already added `apikey`, `Authorization`, `X-Client-Info`), `body`.
+/// - Any final status is returned (1xx interim answers are skipped); redirects are **not**
+///   followed (the provider decides what a redirect may carry).
+/// - ``SNMResponse/headers`` has one field per name (repeats joined with ", "), sorted by name;
+///   the body is the decoded payload (empty for HEAD, 204, 304).
+/// - Failures are ``SNMNetworkError``s naming `url`: `.unreachable` (cause "connection refused",
+///   "host not found", "network is unreachable", or a TLS cause); `.timedOut` once `timeout`
+///   seconds have passed since the call, however the bytes trickle; `.cancelled` when the calling
+///   task is cancelled (the transfer stops and its connection is closed at once);
+///   `.malformedResponse` for an answer that is not HTTP, one cut off ("the answer was cut off
+///   (...)"), or one whose body passes `maximumBodyBytes` ("the answer is larger than ...").
+/// - Connections are kept alive and reused; a kept connection the server closed meanwhile is
+///   replaced and the request sent again.
+///
+/// ```swift
+/// let transport: any HTTPTransport = PlainHTTPTransport(maximumIdlePerHost: 6)
+/// let response = try await transport.send(request)   // any status
+/// ```
+public protocol HTTPTransport: Sendable {
+  /// Sends `request`; throws only ``SNMNetworkError`` (never `.http`: statuses are returned).
+  func send(_ request: TransportRequest) async throws(SNMNetworkError) -> SNMResponse
+}
+
+/// One request as a transport sends it: everything on the wire is decided.
+public struct TransportRequest: Sendable {
+  public var method: HTTPMethod
+  /// The absolute URL, as ``Endpoint/url`` writes it (`http://` or `https://`, with a host).
+  public var url: String
+  /// Every header field, in order (`Host` and `Content-Length` are the transport's).
+  public var fields: [HTTPHeaders.Field]
+  public var body: Data?
+  /// Seconds the whole exchange may take, connecting included.
+  public var timeout: TimeInterval
+  /// The largest body accepted; a larger one fails as `.malformedResponse`.
+  public var maximumBodyBytes: Int
+
+  public init(
+    method: HTTPMethod, url: String, fields: [HTTPHeaders.Field] = [], body: Data? = nil,
+    timeout: TimeInterval = 60, maximumBodyBytes: Int = TransportRequest.defaultMaximumBodyBytes
+  ) {
+    self.method = method
+    self.url = url
+    self.fields = fields
+    self.body = body
+    self.timeout = timeout
+    self.maximumBodyBytes = maximumBodyBytes
+  }
+
+  /// 256 MiB: a hosted project sends at most its `max_rows` (1,000 by default); the local
+  /// project's 100,000-row demo result is 33 MiB.
+  public static let defaultMaximumBodyBytes = 256 << 20
+
+  /// The reason a body past `limit` bytes is refused, the same from every transport.
+  static func tooLargeReason(_ limit: Int) -> String {
+    let mebibytes = Double(limit) / Double(1 << 20)
+    let size =
+      mebibytes >= 1 && mebibytes == mebibytes.rounded()
+      ? "\(Int(mebibytes)) MiB" : "\(limit) bytes"
+    return "the answer is larger than \(size) (ask for fewer rows: limit, or a range)"
+  }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import SNMTestSupport
+import Synchronization
+import Testing
+
+@testable import SNMNetwork
+
+/// One implementation of ``HTTPTransport``, by name.
+struct TransportKind: Sendable, CustomTestStringConvertible {
+  let name: String
+  let make: @Sendable () -> any HTTPTransport
+  var testDescription: String { name }
+
+  static let all: [TransportKind] = [
+    TransportKind(name: "plain sockets") { PlainHTTPTransport(maximumIdlePerHost: 6) },
+    TransportKind(name: "libcurl") { CurlTransport(maximumIdlePerHost: 6) },
+  ]
+}
+
+/// The contract every transport keeps (HTTPTransport's documentation), run over each of them
+/// against the loopback server: what goes out, what comes back, and every way an exchange fails.
+@Suite(.timeLimit(.minutes(1))) struct HTTPTransportContractTests {
+  func request(
+    _ server: LoopbackHTTPServer, _ path: String = "/t", method: HTTPMethod = .get,
+    fields: [HTTPHeaders.Field] = [], body: Data? = nil, timeout: TimeInterval = 10,
+    maximumBodyBytes: Int = TransportRequest.defaultMaximumBodyBytes
+  ) -> TransportRequest {
+    TransportRequest(
+      method: method, url: server.baseURL + path, fields: fields, body: body, timeout: timeout,
+      maximumBodyBytes: maximumBodyBytes)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func sendsTheTargetAsWrittenTheFieldsAndTheBody(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .respond(status: 201, body: #"[{"id":1}]"#) }
+    defer { server.stop() }
+    let target = "/rest/v1/user_info?select=id%2Cname&name=eq.a%2Bb%3Bc%26d%20%28%C3%A9%29"
+    let fields: [HTTPHeaders.Field] = [
+      .init(name: "apikey", value: "k"), .init(name: "Prefer", value: "return=representation"),
+      .init(name: "Content-Type", value: "application/json"),
+    ]
+    let response = try await kind.make().send(
+      request(server, target, method: .post, fields: fields, body: Data(#"{"name":"Kim"}"#.utf8)))
+    #expect(response.status == 201)
+    #expect(response.text == #"[{"id":1}]"#)
+    let received = try #require(server.requests.first)
+    #expect(received.method == "POST")
+    #expect(received.target == target)
+    #expect(received.headers["apikey"] == "k")
+    #expect(received.headers["prefer"] == "return=representation")
+    #expect(received.headers["content-type"] == "application/json")
+    #expect(received.headers["content-length"] == "14")
+    #expect(String(decoding: received.body, as: UTF8.self) == #"{"name":"Kim"}"#)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func everyMethodGoesOutAsNamed(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: "[]") }
+    defer { server.stop() }
+    let transport = kind.make()
+    for method in HTTPMethod.allCases {
+      let body = method.isRead ? nil : Data("{}".utf8)
+      let response = try await transport.send(request(server, method: method, body: body))
+      #expect(response.text == (method == .head ? "" : "[]"), "\(method)")
+    }
+    #expect(server.requests.map(\.method) == HTTPMethod.allCases.map(\.rawValue))
+  }
+
+  @Test(arguments: TransportKind.all)
+  func anyStatusIsReturnedNotThrown(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .respond(
+        status: 409, headers: ["Content-Type": "application/json"], body: #"{"code":"23505"}"#)
+    }
+    defer { server.stop() }
+    let response = try await kind.make().send(request(server))
+    #expect(response.status == 409)
+    #expect(response.headers["content-type"] == "application/json")
+    #expect(response.text == #"{"code":"23505"}"#)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aRedirectIsReturnedNotFollowed(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .respond(status: 307, headers: ["Location": "/elsewhere"], body: "")
+    }
+    defer { server.stop() }
+    let response = try await kind.make().send(request(server))
+    #expect(response.status == 307)
+    #expect(response.headers["Location"] == "/elsewhere")
+    #expect(server.requests.count == 1)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aChunkedBodyIsJoinedAndRepeatedFieldsMerged(_ kind: TransportKind) async throws {
+    let raw =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nVary: a\r\nvary: b\r\nX-One: 1\r\n\r\n"
+      + "5\r\n[{\"id\r\n7;ext=1\r\n\":1},{}\r\n1\r\n]\r\n0\r\nX-Trailer: t\r\n\r\n"
+    let server = try LoopbackHTTPServer { _ in .garbage(raw) }
+    defer { server.stop() }
+    let response = try await kind.make().send(request(server))
+    #expect(response.text == #"[{"id":1},{}]"#)
+    #expect(response.headers["Vary"] == "a, b")
+    let names = response.headers.map { $0.name.lowercased() }
+    #expect(names == names.sorted())
+    #expect(Set(names).count == names.count)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aBodyMayEndWithTheConnection(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .garbage("HTTP/1.0 200 OK\r\n\r\n[1,2,3]") }
+    defer { server.stop() }
+    #expect(try await kind.make().send(request(server)).text == "[1,2,3]")
+  }
+
+  @Test(arguments: TransportKind.all)
+  func interimAnswersAreSkipped(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .garbage("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n[]")
+    }
+    defer { server.stop() }
+    let response = try await kind.make().send(request(server))
+    #expect(response.status == 200)
+    #expect(response.text == "[]")
+  }
+
+  @Test(arguments: TransportKind.all)
+  func noContentHasAnEmptyBody(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .respond(status: 204) }
+    defer { server.stop() }
+    let response = try await kind.make().send(request(server))
+    #expect(response.status == 204)
+    #expect(response.body.isEmpty)
+  }
+
+  /// Sequential requests reuse one kept-alive connection.
+  @Test(arguments: TransportKind.all)
+  func keptAliveConnectionsAreReused(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: "[]") }
+    defer { server.stop() }
+    let transport = kind.make()
+    for _ in 0..<6 { _ = try await transport.send(request(server)) }
+    #expect(server.requests.count == 6)
+    #expect(server.connectionCount == 1)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aKeptConnectionTheServerClosedIsReplaced(_ kind: TransportKind) async throws {
+    let calls = Mutex(0)
+    let server = try LoopbackHTTPServer { _ in
+      let call = calls.withLock { count in
+        count += 1
+        return count
+      }
+      return call == 2 ? .closeWithoutAnswer : .respond(status: 200, body: "[\(call)]")
+    }
+    defer { server.stop() }
+    let transport = kind.make()
+    #expect(try await transport.send(request(server)).text == "[1]")
+    #expect(try await transport.send(request(server)).text == "[3]")
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aRefusedConnectionIsUnreachable(_ kind: TransportKind) async throws {
+    try await LoopbackHTTPServer.withRefusingPort { port in
+      let url = "http://127.0.0.1:\(port)/t"
+      await #expect(throws: SNMNetworkError.unreachable(url: url, cause: "connection refused")) {
+        try await kind.make().send(TransportRequest(method: .get, url: url, timeout: 10))
+      }
+    }
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aSilentServerTimesOut(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .hang }
+    defer { server.stop() }
+    let started = ContinuousClock.now
+    await #expect(throws: SNMNetworkError.timedOut(url: server.baseURL + "/t", seconds: 0.5)) {
+      try await kind.make().send(request(server, timeout: 0.5))
+    }
+    #expect(ContinuousClock.now - started < .seconds(20))
+  }
+
+  /// A byte every 50 ms never leaves the connection idle, yet the request ends at its timeout: in
+  /// a body, in a chunk line that never ends, in a header that never ends.
+  @Test(arguments: TransportKind.all)
+  func aSlowDripEndsAtTheTimeout(_ kind: TransportKind) async throws {
+    let drips: [LoopbackReply] = [
+      .drip(
+        head: "HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n", filler: "x",
+        interval: .milliseconds(50)),
+      .drip(
+        head: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;ext=", filler: "z",
+        interval: .milliseconds(50)),
+      .drip(head: "HTTP/1.1 200 OK\r\nX-Endless: ", filler: "y", interval: .milliseconds(50)),
+    ]
+    for drip in drips {
+      let server = try LoopbackHTTPServer { _ in drip }
+      defer { server.stop() }
+      let started = ContinuousClock.now
+      await #expect(throws: SNMNetworkError.timedOut(url: server.baseURL + "/t", seconds: 1)) {
+        try await kind.make().send(request(server, timeout: 1))
+      }
+      #expect(ContinuousClock.now - started < .seconds(4), "\(drip)")
+    }
+  }
+
+  @Test(arguments: TransportKind.all)
+  func cancellingTheTaskStopsTheTransferAndClosesTheConnection(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .hang }
+    defer { server.stop() }
+    let transport = kind.make()
+    let sent = request(server, timeout: 30)
+    let task = Task { try await transport.send(sent) }
+    while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+    let cancelled = ContinuousClock.now
+    task.cancel()
+    await #expect(throws: SNMNetworkError.cancelled(url: sent.url)) { try await task.value }
+    #expect(ContinuousClock.now - cancelled < .seconds(5))
+    while server.closedByClientCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(server.closedByClientCount == 1)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func anAlreadyCancelledTaskSendsNothing(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .respond(status: 200) }
+    defer { server.stop() }
+    let transport = kind.make()
+    let sent = request(server)
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await transport.send(sent)
+    }
+    await #expect(throws: SNMNetworkError.cancelled(url: sent.url)) { try await task.value }
+    #expect(server.requests.isEmpty)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func anAnswerThatIsNotHTTPIsMalformed(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .garbage("SSH-2.0-OpenSSH_9.6\r\n") }
+    defer { server.stop() }
+    let error = await #expect(throws: SNMNetworkError.self) {
+      try await kind.make().send(request(server))
+    }
+    guard case .malformedResponse(_, let reason)? = error else {
+      Issue.record("expected malformedResponse, got \(String(describing: error))")
+      return
+    }
+    #expect(reason.hasPrefix("the answer is not valid HTTP ("))
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aConnectionClosedWithoutAnAnswerIsMalformed(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .closeWithoutAnswer }
+    defer { server.stop() }
+    let error = await #expect(throws: SNMNetworkError.self) {
+      try await kind.make().send(request(server))
+    }
+    guard case .malformedResponse? = error else {
+      Issue.record("expected malformedResponse, got \(String(describing: error))")
+      return
+    }
+  }
+
+  @Test(arguments: TransportKind.all)
+  func anAnswerCutOffIsMalformedNotUnreachable(_ kind: TransportKind) async throws {
+    let cuts = [
+      ("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n[{\"id\":1},{\"id\":", "984 bytes"),
+      ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n[{\"id\":1},", nil),
+    ]
+    for (raw, remaining) in cuts {
+      let server = try LoopbackHTTPServer { _ in .garbage(raw) }
+      defer { server.stop() }
+      let error = await #expect(throws: SNMNetworkError.self) {
+        try await kind.make().send(request(server))
+      }
+      guard case .malformedResponse(_, let reason)? = error else {
+        Issue.record("expected malformedResponse, got \(String(describing: error))")
+        continue
+      }
+      #expect(reason.hasPrefix("the answer was cut off (transfer closed with "), "\(reason)")
+      if let remaining { #expect(reason.contains(remaining)) }
+    }
+  }
+
+  /// A body past the limit fails with one reason, whether its size was announced, chunked or
+  /// only known when the connection ended.
+  @Test(arguments: TransportKind.all)
+  func aBodyPastTheLimitIsRefused(_ kind: TransportKind) async throws {
+    let big = String(repeating: "x", count: 300_000)
+    let answers = [
+      "HTTP/1.1 200 OK\r\nContent-Length: \(big.utf8.count)\r\n\r\n" + big,
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + String(repeating: "10000\r\n" + String(repeating: "y", count: 65536) + "\r\n", count: 5)
+        + "0\r\n\r\n",
+      "HTTP/1.0 200 OK\r\n\r\n" + big,
+    ]
+    for raw in answers {
+      let server = try LoopbackHTTPServer { _ in .garbage(raw) }
+      defer { server.stop() }
+      let url = server.baseURL + "/t"
+      await #expect(
+        throws: SNMNetworkError.malformedResponse(
+          url: url,
+          reason: "the answer is larger than 100000 bytes (ask for fewer rows: limit, or a range)")
+      ) {
+        try await kind.make().send(request(server, maximumBodyBytes: 100_000))
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import SNMTestSupport
+import Testing
+
+@testable import SNMNetwork
+
+/// Redirects, which the provider follows over either transport: the project's key and the
+/// session's token stay with the project's origin.
+@Suite(.timeLimit(.minutes(1))) struct SNMNetworkProviderRedirectTests {
+  func provider(_ kind: TransportKind) -> SNMNetworkProvider {
+    SNMNetworkProvider(
+      configuration: .init(apiKey: "the-project-key", timeout: 10), transport: kind.make())
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aRedirectToAnotherOriginCarriesNoKeyNorToken(_ kind: TransportKind) async throws {
+    let elsewhere = try LoopbackHTTPServer { _ in .respond(status: 200, body: "[1]") }
+    defer { elsewhere.stop() }
+    for status in [301, 302, 303, 307, 308] {
+      let project = try LoopbackHTTPServer { _ in
+        .respond(status: status, headers: ["Location": elsewhere.baseURL + "/landed?x=1"])
+      }
+      defer { project.stop() }
+      var endpoint = Endpoint(baseURL: project.baseURL, path: "/rest/v1/t")
+      endpoint.headers["Cookie"] = "c=1"
+      let response = try await provider(kind).send(endpoint, accessToken: "user.jwt")
+      #expect(response.text == "[1]")
+      let sent = try #require(project.requests.first)
+      #expect(sent.headers["apikey"] == "the-project-key")
+      #expect(sent.headers["authorization"] == "Bearer user.jwt")
+      let landed = try #require(elsewhere.requests.last)
+      #expect(landed.target == "/landed?x=1")
+      #expect(landed.headers["apikey"] == nil, "\(status)")
+      #expect(landed.headers["authorization"] == nil, "\(status)")
+      #expect(landed.headers["cookie"] == nil, "\(status)")
+      #expect(landed.headers["x-client-info"] != nil)
+    }
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aRedirectWithinTheOriginKeepsTheKeyAndTheMethod(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { request in
+      request.target == "/old"
+        ? .respond(status: 307, headers: ["Location": "/new"])
+        : .respond(status: 201, body: "[2]")
+    }
+    defer { server.stop() }
+    let endpoint = Endpoint(
+      baseURL: server.baseURL, path: "/old", method: .post, headers: ["Prefer": "return=minimal"],
+      body: Data("{}".utf8))
+    #expect(try await provider(kind).send(endpoint).text == "[2]")
+    let second = try #require(server.requests.last)
+    #expect(second.target == "/new")
+    #expect(second.method == "POST")
+    #expect(second.headers["apikey"] == "the-project-key")
+    #expect(second.headers["authorization"] == "Bearer the-project-key")
+    #expect(String(decoding: second.body, as: UTF8.self) == "{}")
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aSeeOtherBecomesAGetWithoutBody(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { request in
+      request.target == "/old"
+        ? .respond(status: 303, headers: ["Location": "/new"])
+        : .respond(status: 200, body: "[]")
+    }
+    defer { server.stop() }
+    let endpoint = Endpoint(
+      baseURL: server.baseURL, path: "/old", method: .post,
+      headers: ["Content-Type": "application/json"], body: Data("{}".utf8))
+    _ = try await provider(kind).send(endpoint)
+    let second = try #require(server.requests.last)
+    #expect(second.method == "GET")
+    #expect(second.body.isEmpty)
+    #expect(second.headers["content-type"] == nil)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aRedirectLoopEnds(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in .respond(status: 302, headers: ["Location": "/t"]) }
+    defer { server.stop() }
+    let endpoint = Endpoint(baseURL: server.baseURL, path: "/t")
+    await #expect(
+      throws: SNMNetworkError.malformedResponse(
+        url: endpoint.url, reason: "more than 5 redirects (the last to /t)")
+    ) {
+      try await provider(kind).send(endpoint)
+    }
+    #expect(server.requests.count == 6)
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aRedirectElsewhereThanHTTPIsRefused(_ kind: TransportKind) async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .respond(status: 301, headers: ["Location": "file:///etc/passwd"])
+    }
+    defer { server.stop() }
+    let endpoint = Endpoint(baseURL: server.baseURL, path: "/t")
+    await #expect(
+      throws: SNMNetworkError.malformedResponse(
+        url: endpoint.url, reason: "a redirect to 'file:///etc/passwd', which is not an http(s) URL"
+      )
+    ) {
+      try await provider(kind).send(endpoint)
+    }
+  }
+}
