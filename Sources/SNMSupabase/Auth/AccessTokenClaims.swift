@@ -32,8 +32,13 @@ public struct AccessTokenClaims: Sendable, Hashable {
     role = object["role"] as? String
     sessionID = object["session_id"] as? String
     isAnonymous = object["is_anonymous"] as? Bool
-    expiresAt = (object["exp"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
-    issuedAt = (object["iat"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
+    // Checked: a number no date can hold is no date at all.
+    expiresAt = (object["exp"] as? NSNumber).flatMap {
+      SupabaseSession.date(unixSeconds: $0.doubleValue)
+    }
+    issuedAt = (object["iat"] as? NSNumber).flatMap {
+      SupabaseSession.date(unixSeconds: $0.doubleValue)
+    }
   }
 
   /// Base64url without padding, as JWTs write it.

@@ -7,7 +7,8 @@ extension SupabaseSession {
   /// let session = try SupabaseSession(response: body, now: Date())
   /// ```
   /// - Throws: `AuthResponseError.missingSession` when the body is a user without tokens (sign-up
-  ///   waiting for email confirmation), `.malformed` when it is not a session at all.
+  ///   waiting for email confirmation), `.malformed` when it is not a session at all or a number in
+  ///   it is out of range (``problem``).
   public init(response body: Data, now: Date) throws(AuthResponseError) {
     let wire: Wire
     do {
@@ -22,12 +23,16 @@ extension SupabaseSession {
     }
     guard let user = wire.user else { throw .malformed("no user") }
     let expiresIn = wire.expires_in ?? 3600
+    guard Self.validSeconds.contains(expiresIn) else { throw .malformed("bad 'expires_in'") }
+    var expiresAt = now.addingTimeInterval(expiresIn)
+    if let seconds = wire.expires_at {
+      guard let date = Self.date(unixSeconds: seconds) else { throw .malformed("bad 'expires_at'") }
+      expiresAt = date
+    }
     self.init(
       accessToken: accessToken, refreshToken: refreshToken, tokenType: wire.token_type ?? "bearer",
-      expiresIn: expiresIn,
-      expiresAt: wire.expires_at.map(Date.init(timeIntervalSince1970:))
-        ?? now.addingTimeInterval(expiresIn),
-      obtainedAt: now, user: user)
+      expiresIn: expiresIn, expiresAt: expiresAt, obtainedAt: now, user: user)
+    if let problem { throw .malformed(problem) }
   }
 
   /// GoTrue's `AccessTokenResponse` (or a bare user, for sign-ups that need confirmation).

@@ -46,22 +46,37 @@ public struct SupabaseSession: Sendable, Hashable, Codable {
   }
 
   /// Decodes snm's stored form (GoTrue's session JSON plus `obtained_at`; dates in Unix seconds).
-  /// A missing `expires_at` is `obtained_at + expires_in`.
+  /// A missing `expires_at` is `obtained_at + expires_in`. A session with a ``problem`` (an empty
+  /// token, a date out of range) is `DecodingError.dataCorrupted` naming it.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     accessToken = try container.decode(String.self, forKey: .accessToken)
     refreshToken = try container.decode(String.self, forKey: .refreshToken)
     tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType) ?? "bearer"
     expiresIn = try container.decodeIfPresent(Double.self, forKey: .expiresIn) ?? 3600
-    obtainedAt = Date(
-      timeIntervalSince1970: try container.decode(Double.self, forKey: .obtainedAt))
-    expiresAt =
-      try container.decodeIfPresent(Double.self, forKey: .expiresAt)
-      .map(Date.init(timeIntervalSince1970:)) ?? obtainedAt.addingTimeInterval(expiresIn)
-    user = try container.decode(SupabaseUser.self, forKey: .user)
-    guard !accessToken.isEmpty, !refreshToken.isEmpty else {
+    func date(_ key: CodingKeys) throws -> Date? {
+      guard let seconds = try container.decodeIfPresent(Double.self, forKey: key) else {
+        return nil
+      }
+      guard let date = Self.date(unixSeconds: seconds) else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: [key], debugDescription: "bad '\(key.rawValue)'"))
+      }
+      return date
+    }
+    guard let obtained = try date(.obtainedAt) else {
+      throw DecodingError.keyNotFound(
+        CodingKeys.obtainedAt, .init(codingPath: [], debugDescription: "no 'obtained_at'"))
+    }
+    obtainedAt = obtained
+    guard Self.validSeconds.contains(expiresIn) else {
       throw DecodingError.dataCorrupted(
-        .init(codingPath: [CodingKeys.accessToken], debugDescription: "empty token"))
+        .init(codingPath: [CodingKeys.expiresIn], debugDescription: "bad 'expires_in'"))
+    }
+    expiresAt = try date(.expiresAt) ?? obtainedAt.addingTimeInterval(expiresIn)
+    user = try container.decode(SupabaseUser.self, forKey: .user)
+    if let problem {
+      throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
     }
   }
 
@@ -89,7 +104,8 @@ extension SupabaseSession: CustomStringConvertible, CustomDebugStringConvertible
   /// The user and expiry; tokens are left out.
   public var description: String {
     "SupabaseSession(user: \(user.id.uuidString.lowercased()), expiresAt: "
-      + "\(Int(expiresAt.timeIntervalSince1970)), accessToken: <redacted>, "
+      + "\(Int(exactly: expiresAt.timeIntervalSince1970.rounded(.down)) ?? 0), "
+      + "accessToken: <redacted>, "
       + "refreshToken: <redacted>)"
   }
 

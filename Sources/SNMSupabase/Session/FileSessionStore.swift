@@ -65,7 +65,10 @@ public struct FileSessionStore: SessionStore {
     do {
       stored = try JSONDecoder().decode(StoredSession.self, from: data)
     } catch {
-      throw .unreadable(path: path, reason: "not a session file")
+      // Not a session (damaged, or a value no session can hold): removed, so that it is reported
+      // once and not met again on every run.
+      let removed = unlink(path) == 0 ? "; removed" : ""
+      throw .unreadable(path: path, reason: "not a valid session: \(Self.reason(error))\(removed)")
     }
     guard stored.project == project else {
       throw .unreadable(path: path, reason: "it belongs to \(stored.project)")
@@ -75,6 +78,9 @@ public struct FileSessionStore: SessionStore {
 
   public func save(_ session: SupabaseSession, project: String) throws(SessionStoreError) {
     let path = path(project: project)
+    if let problem = session.problem {
+      throw .unwritable(path: path, reason: "the session is not valid (\(problem))")
+    }
     let data: Data
     do {
       let encoder = JSONEncoder()
@@ -95,6 +101,20 @@ public struct FileSessionStore: SessionStore {
     let path = path(project: project)
     if unlink(path) != 0 && errno != ENOENT {
       throw .unwritable(path: path, reason: FileIO.errorText(errno))
+    }
+  }
+
+  /// What was wrong with a session file, in a few words (never its contents).
+  static func reason(_ error: any Error) -> String {
+    switch error {
+    case DecodingError.dataCorrupted(let context):
+      if let key = context.codingPath.last { return "bad '\(key.stringValue)'" }
+      let text = context.debugDescription
+      return text.hasPrefix("bad ") || text.hasPrefix("empty ") ? text : "not JSON"
+    case DecodingError.keyNotFound(let key, _): return "no '\(key.stringValue)'"
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+      return context.codingPath.last.map { "bad '\($0.stringValue)'" } ?? "not a session"
+    default: return "not a session"
     }
   }
 

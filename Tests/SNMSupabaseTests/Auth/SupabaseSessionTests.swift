@@ -44,4 +44,45 @@ import Testing
     #expect(!"\(session)".contains(session.accessToken))
     #expect(!"\(session)".contains(session.refreshToken))
   }
+
+  /// Numbers from the wire that no date can hold (or no lifetime can be): refused by name, never
+  /// kept (1e300 once crashed `session show` on every later run).
+  @Test(arguments: [
+    ("expires_at", "1e300"), ("expires_at", "-1e300"), ("expires_at", "-1"),
+    ("expires_at", "253402300800"), ("expires_at", "\"NaN\""), ("expires_in", "1e300"),
+    ("expires_in", "-5"),
+  ])
+  func aNumberNoDateCanHoldIsRefused(field: String, value: String) throws {
+    let body = Self.anonymous.replacingOccurrences(
+      of: field == "expires_at" ? #""expires_at":1711994713"# : #""expires_in":3600"#,
+      with: "\"\(field)\":\(value)")
+    #expect(body != Self.anonymous)
+    #expect(throws: AuthResponseError.malformed("bad '\(field)'")) {
+      _ = try SupabaseSession(response: Data(body.utf8), now: Date())
+    }
+  }
+
+  @Test(arguments: ["1e300", "-1e300", "1e20", "\"NaN\""])
+  func aStoredSessionWithADateOutOfRangeDoesNotDecode(value: String) throws {
+    let session = try SupabaseSession(response: Data(Self.anonymous.utf8), now: Date())
+    let stored = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
+      .replacingOccurrences(of: #""expires_at":1711994713"#, with: #""expires_at":"# + value)
+    #expect(throws: DecodingError.self) {
+      _ = try JSONDecoder().decode(SupabaseSession.self, from: Data(stored.utf8))
+    }
+    #expect(session.problem == nil)
+    var broken = session
+    broken.expiresAt = Date(timeIntervalSince1970: 1e300)
+    #expect(broken.problem == "bad 'expires_at'")
+    #expect("\(broken)".contains("expiresAt: 0"))
+  }
+
+  @Test func claimsWithAnExpiryNoDateCanHoldHaveNone() {
+    // {"exp":1e300,"iat":-1e300,"role":"anon"}
+    let claims = AccessTokenClaims(
+      jwt: "e30.eyJleHAiOjFlMzAwLCJpYXQiOi0xZTMwMCwicm9sZSI6ImFub24ifQ.s")
+    #expect(claims.role == "anon")
+    #expect(claims.expiresAt == nil)
+    #expect(claims.issuedAt == nil)
+  }
 }

@@ -37,12 +37,8 @@ final class CurlHandle: Sendable {
   /// `curl_global_init` once per process, before the first handle.
   private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-  private var multi: UnsafeMutableRawPointer {
-    unsafeBitCast(multiAddress, to: UnsafeMutableRawPointer.self)
-  }
-  private var easy: UnsafeMutableRawPointer {
-    unsafeBitCast(easyAddress, to: UnsafeMutableRawPointer.self)
-  }
+  private var multi: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: multiAddress) }
+  private var easy: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: easyAddress) }
 
   var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
@@ -72,6 +68,7 @@ final class CurlHandle: Sendable {
   /// Runs `request` to its end, its deadline, or ``cancel()``.
   func perform(_ request: TransportRequest, certificateAuthorities: String?) -> Outcome {
     let transfer = CurlTransfer(maximumBodyBytes: request.maximumBodyBytes)
+    guard let easy, let multi else { return .failed(CURLE_FAILED_INIT, transfer) }
     return withExtendedLifetime(transfer) {
       curl_easy_reset(easy)
       var headers: UnsafeMutablePointer<curl_slist>?

@@ -84,10 +84,11 @@ final class CurlTransfer {
       let body = request.body ?? Data()
       set { snm_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) }
       // COPYPOSTFIELDS copies the bytes, so the body need not outlive this call.
+      // (An empty body is given one byte of storage, of which curl copies none.)
+      let storage = body.isEmpty ? Data([0]) : body
       set {
-        body.withUnsafeBytes { raw in
-          snm_curl_set_pointer(
-            easy, CURLOPT_COPYPOSTFIELDS, raw.baseAddress ?? UnsafeRawPointer(""))
+        storage.withUnsafeBytes {
+          snm_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress)
         }
       }
     }

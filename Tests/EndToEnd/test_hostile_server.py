@@ -1,0 +1,271 @@
+"""The built snm against a server that lies: token answers whose numbers no date can hold, a stored
+session damaged the same way, bodies of hundreds of megabytes without a length, answers that drip
+forever; and the process itself, which must leave no core file and no readable memory behind.
+
+The server here is a few lines of Python on a free port (the local project would never answer so).
+"""
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+from conftest import SNM, run_snm
+
+USER = {"id": "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", "aud": "authenticated",
+        "role": "authenticated", "email": "kim@example.com", "is_anonymous": False}
+
+
+def session_body(**overrides):
+    body = {"access_token": "header.eyJyb2xlIjoiYXV0aGVudGljYXRlZCJ9.sig",
+            "refresh_token": "refresh-1", "token_type": "bearer", "expires_in": 3600,
+            "expires_at": int(time.time()) + 3600, "user": USER}
+    body.update(overrides)
+    return json.dumps(body).encode()
+
+
+class HostileServer:
+    """Answers every request with `answer(request_head) -> bytes | callable(socket)`."""
+
+    def __init__(self, answer):
+        self.answer = answer
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.port = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.stopped = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.stopped:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn):
+        with conn:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                data += chunk
+            head, _, rest = data.partition(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            while len(rest) < length:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                rest += chunk
+            reply = self.answer(head.decode(errors="replace"))
+            try:
+                if callable(reply):
+                    reply(conn)
+                else:
+                    conn.sendall(reply)
+            except OSError:
+                pass
+
+    def stop(self):
+        self.stopped = True
+        self.listener.close()
+
+
+def json_answer(body, status="200 OK"):
+    return (f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+
+
+@pytest.fixture
+def home(tmp_path):
+    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path), "NO_COLOR": "1"}
+
+
+def snm_against(server, statements, home, *flags, timeout=60):
+    return run_snm("--url", server.url, "--key", "the-anon-key", *flags, "-c", statements,
+                   env=home, timeout=timeout)
+
+
+@pytest.mark.parametrize("value", ["1e300", "-1e300", "1e400", '"NaN"', "-1", "253402300800"])
+def test_a_token_answer_whose_expiry_no_date_can_hold_is_refused_not_saved(home, value, tmp_path):
+    body = session_body().replace(b'"expires_at": ', b'"expires_at": ' + value.encode() + b', "x": ')
+    server = HostileServer(lambda head: json_answer(body))
+    try:
+        login = snm_against(server, "login email 'kim@example.com' password 'pw'", home)
+        assert login.returncode == 3, (login.returncode, login.stderr)
+        # 1e400 is no JSON number a double can hold: the whole answer is refused as not JSON.
+        reason = "not JSON" if value == "1e400" else "bad 'expires_at'"
+        assert f"the auth server's answer is not a session: {reason}" in login.stderr
+        assert not list((tmp_path / "state").rglob("session-*.json"))
+        for statement in ("session show", "session check"):
+            shown = snm_against(server, statement, home)
+            assert shown.returncode in (0, 3), (statement, shown.returncode, shown.stderr)
+            assert "not signed in" in shown.stdout + shown.stderr
+    finally:
+        server.stop()
+
+
+def test_a_huge_expires_in_is_refused_too(home):
+    body = session_body(expires_in=1e300)
+    del_at = json.loads(body)
+    del del_at["expires_at"]
+    server = HostileServer(lambda head: json_answer(json.dumps(del_at).encode()))
+    try:
+        login = snm_against(server, "login email 'kim@example.com' password 'pw'", home)
+        assert login.returncode == 3, login.stderr
+        assert "bad 'expires_in'" in login.stderr
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("value", [1e300, -1e300, "NaN", 1e20])
+def test_a_stored_session_with_a_bad_expiry_is_reported_and_removed(home, tmp_path, value):
+    server = HostileServer(lambda head: json_answer(session_body()))
+    try:
+        login = snm_against(server, "login email 'kim@example.com' password 'pw'", home)
+        assert login.returncode == 0, login.stderr
+        [path] = list((tmp_path / "state").rglob("session-*.json"))
+        stored = json.loads(path.read_text())
+        stored["session"]["expires_at"] = value
+        path.write_text(json.dumps(stored))
+        for statement in ("session show", "session check"):
+            shown = snm_against(server, statement, home)
+            assert shown.returncode >= 0, f"{statement} died of signal {-shown.returncode}"
+        first = snm_against(server, "session show", home)
+        assert first.returncode == 0
+        assert not path.exists()
+    finally:
+        server.stop()
+
+
+def test_the_stored_session_warning_names_the_field_once(home, tmp_path):
+    server = HostileServer(lambda head: json_answer(session_body()))
+    try:
+        assert snm_against(server, "login email 'kim@example.com' password 'pw'", home).returncode == 0
+        [path] = list((tmp_path / "state").rglob("session-*.json"))
+        stored = json.loads(path.read_text())
+        stored["session"]["expires_at"] = 1e300
+        path.write_text(json.dumps(stored))
+        shown = snm_against(server, "session show", home)
+        assert shown.returncode == 0, shown.stderr
+        assert f"the saved session {path} is unreadable (not a valid session: bad 'expires_at'; " \
+               "removed)" in shown.stderr
+        assert "not signed in" in shown.stdout
+        again = snm_against(server, "session show", home)
+        assert again.stderr == "" and "not signed in" in again.stdout
+    finally:
+        server.stop()
+
+
+def peak_rss_kib(args, env):
+    """Runs snm under GNU time; returns (CompletedProcess, peak RSS in KiB)."""
+    result = subprocess.run(["/usr/bin/time", "-f", "RSS %M", SNM, *args], capture_output=True,
+                            text=True, env={**os.environ, **env}, timeout=300)
+    rss = int(result.stderr.strip().splitlines()[-1].split()[1])
+    return result, rss
+
+
+def endless_rows(conn, megabytes):
+    """A JSON array of rows, `megabytes` long, with no Content-Length (ends with the connection)."""
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[")
+    row = b'{"id":1,"note":"' + b"x" * 1000 + b'"},'
+    block = row * 1024
+    for _ in range(megabytes):
+        conn.sendall(block)
+    conn.sendall(b'{"id":2}]')
+
+
+def test_a_300_mb_body_without_a_length_is_refused_within_bounded_memory(home):
+    server = HostileServer(lambda head: lambda conn: endless_rows(conn, 300))
+    try:
+        result, rss = peak_rss_kib(
+            ["--url", server.url, "--key", "k", "--format", "csv", "-c", "from t select *"], home)
+        assert result.returncode == 3, result.stderr
+        assert "the answer is larger than 256 MiB" in result.stderr
+        # 13 times the body before (3.9 GB); now about the limit once.
+        assert rss < 700 * 1024, f"peak RSS {rss // 1024} MiB"
+    finally:
+        server.stop()
+
+
+def test_a_body_without_a_length_below_the_limit_is_held_once(home):
+    server = HostileServer(lambda head: lambda conn: endless_rows(conn, 60))
+    try:
+        result, rss = peak_rss_kib(
+            ["--url", server.url, "--key", "k", "--format", "csv", "-c", "from t select id"], home)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.count("\n") == 60 * 1024 + 2
+        # ~62 MiB of body: held once plus the printing's own, not its growth copied over and over.
+        assert rss < 185 * 1024, f"peak RSS {rss // 1024} MiB"
+    finally:
+        server.stop()
+
+
+def drip(head):
+    def send(conn):
+        conn.sendall(head)
+        while True:
+            conn.sendall(b"1" if b"chunked" in head and head.endswith(b"\r\n\r\n") else b"x")
+            time.sleep(0.05)
+    return send
+
+
+@pytest.mark.parametrize("head", [
+    b"HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nX-Endless: ",
+], ids=["slow body", "endless chunk line", "endless header"])
+def test_timeout_bounds_the_whole_request(home, head):
+    server = HostileServer(lambda _: drip(head))
+    try:
+        started = time.monotonic()
+        result = snm_against(server, "from t select *", home, "--timeout", "3")
+        took = time.monotonic() - started
+        assert result.returncode == 3, result.stderr
+        assert "within 3 s (timed out)" in result.stderr or "malformed answer" in result.stderr
+        # Before, the deadline was twice --timeout (and curl's per-idle limit never fired).
+        assert took < 5.5, f"took {took:.1f} s"
+    finally:
+        server.stop()
+
+
+def test_no_core_file_and_no_memory_for_others_of_the_user(home, tmp_path):
+    """A running snm is not dumpable: its core limit is 0, and another process of the same user
+    cannot read its memory or environment (where the key is)."""
+    as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] \
+        if os.geteuid() == 0 else []
+    for name in ("state", "config", "cache"):
+        (tmp_path / name).mkdir(exist_ok=True)
+    os.chmod(tmp_path, 0o777)
+    for path in tmp_path.rglob("*"):
+        os.chmod(path, 0o777)
+    env = {**os.environ, **home, "SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY":
+           "the-secret-key-in-the-environment"}
+    shell = subprocess.Popen(as_nobody + [SNM], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env)
+    try:
+        time.sleep(0.5)
+        assert shell.poll() is None
+        limits = pathlib.Path(f"/proc/{shell.pid}/limits").read_text()
+        core = next(line for line in limits.splitlines() if line.startswith("Max core file size"))
+        assert core.split()[4:6] == ["0", "0"], core
+        peek = subprocess.run(as_nobody + ["cat", f"/proc/{shell.pid}/environ"],
+                              capture_output=True, timeout=10)
+        assert peek.returncode != 0 and b"the-secret-key" not in peek.stdout
+        assert b"Permission denied" in peek.stderr
+    finally:
+        shell.stdin.close()
+        shell.wait(timeout=10)
