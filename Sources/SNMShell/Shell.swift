@@ -65,8 +65,7 @@ public final class Shell: Sendable {
     self.signals = signals
     self.provider =
       provider
-      ?? SNMNetworkProvider(
-        configuration: .init(apiKey: project.key, timeout: options.timeout ?? 30))
+      ?? SNMNetworkProvider(configuration: options.networkConfiguration(key: project.key))
     self.catalog = catalog
     self.variables = Mutex(
       Dictionary(

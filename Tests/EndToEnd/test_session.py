@@ -5,7 +5,6 @@ into the user's home. The projects are this module's own (free ports, fresh data
 `--refresh-reuse-interval 0`, so a refresh token spent twice is an error the test sees instead of
 something the server quietly forgives.
 """
-import hashlib
 import io
 import json
 import os
@@ -38,17 +37,8 @@ def start_session_project(name, *flags):
 
 
 def sql(project, query):
-    """Runs `query` with psql as the cluster's superuser over its unix socket; returns the
-    unaligned output."""
-    cluster_dir = project.status["cluster_dir"]
-    socket_dir = cluster_dir + "/run"
-    if len(socket_dir) + len("/.s.PGSQL.5432") > 100:  # SNMLocal's ClusterLayout rule
-        socket_dir = "/tmp/snm-" + hashlib.sha256(cluster_dir.encode()).hexdigest()[:16]
-    result = subprocess.run(
-        ["psql", "-h", socket_dir, "-p", "5432", "-U", "postgres", "-d", "postgres", "-At",
-         "-c", query], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
+    """Runs `query` with psql as the cluster's superuser (LocalProject.sql)."""
+    return project.sql(query)
 
 
 class StatementLog:

@@ -23,6 +23,9 @@ public struct CommandLineOptions: Equatable, Sendable {
   public var continueOnError = false
   /// `--timeout SECONDS`: the longest a request may take.
   public var timeout: Double?
+  /// `--cacert FILE`: CA certificates (PEM) to trust for `https://`, as curl's option; else
+  /// `$SSL_CERT_FILE`, else the system's.
+  public var caCertificates: String?
   /// `--no-color`: never colour, even at a terminal.
   public var noColor = false
   /// `-c STATEMENTS`, in the order given.

@@ -12,7 +12,9 @@ public enum CommandLineParser {
   /// Subcommands whose arguments their own parsers read.
   public static let subcommands = ["explain", "test", "check", "local"]
 
-  static let valueOptions = ["--url", "--key", "--profile", "--format", "--var", "--timeout"]
+  static let valueOptions = [
+    "--url", "--key", "--profile", "--format", "--var", "--timeout", "--cacert",
+  ]
   static let flagOptions = [
     "--echo", "--quiet", "--continue-on-error", "--no-color", "--help", "--version",
   ]
@@ -87,6 +89,8 @@ public enum CommandLineParser {
         throw UsageError("option '--timeout' needs a number of seconds above 0, not '\(value)'")
       }
       options.timeout = seconds
+    case "--cacert":
+      options.caCertificates = value
     default:
       options.variables.append(try variable(value))
     }
@@ -119,6 +123,7 @@ public enum CommandLineParser {
     case "--format": ": \(OutputFormat.names)"
     case "--var": ": NAME=VALUE"
     case "--timeout": ": SECONDS"
+    case "--cacert": ": FILE (PEM)"
     default: ""
     }
   }

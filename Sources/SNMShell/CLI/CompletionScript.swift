@@ -20,7 +20,7 @@ public enum CompletionScript {
 
   static let options =
     "--url --key --profile --format --var --echo --quiet --continue-on-error --timeout "
-    + "--no-color -c --help --version"
+    + "--cacert --no-color -c --help --version"
   static let subcommands = "explain test check local completion"
   static let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: " ")
 
@@ -33,6 +33,7 @@ public enum CompletionScript {
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "\(formats)" -- "$cur")); return ;;
         --url|--key|--profile|--var|--timeout|-c) return ;;
+        --cacert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         completion) COMPREPLY=($(compgen -W "bash zsh" -- "$cur")); return ;;
         local) COMPREPLY=($(compgen -W "start stop status reset serve" -- "$cur")); return ;;
         explain) COMPREPLY=($(compgen -W "--json --curl" -- "$cur")); return ;;
@@ -82,6 +83,7 @@ public enum CompletionScript {
         '--quiet[print only failures]' \\
         '--continue-on-error[keep going after a failure]' \\
         '--timeout[request timeout]:seconds:' \\
+        '--cacert[CA certificates for https]:file:_files' \\
         '--no-color[never colour]' \\
         '-c[run statements]:statements:' \\
         '--help[show help]' \\

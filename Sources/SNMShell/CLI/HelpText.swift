@@ -25,7 +25,8 @@ public enum HelpText {
       --echo                 print each statement before its result
       --quiet                print only failures
       --continue-on-error    keep going after a failed statement
-      --timeout SECONDS      give up on a request after this long
+      --timeout SECONDS      give up on a request after this long (the whole request)
+      --cacert FILE          trust these CA certificates (PEM) for https (else $SSL_CERT_FILE)
       --no-color             never colour the output (also: NO_COLOR=1)
       -c STATEMENTS          run STATEMENTS and exit
 

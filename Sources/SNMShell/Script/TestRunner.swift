@@ -38,7 +38,7 @@ public final class TestRunner: Sendable {
     self.errors = errors
     self.signals = signals
     self.provider = SNMNetworkProvider(
-      configuration: .init(apiKey: project.key, timeout: line.options.timeout ?? 30))
+      configuration: line.options.networkConfiguration(key: project.key))
   }
 
   /// Runs every file and writes the reports; returns the exit code (see `TestCommandLine`).

@@ -12,8 +12,8 @@ extension Shell {
   public static func connected(project: ProjectSelection, options: CommandLineOptions) async
     -> Shell
   {
-    let timeout = options.timeout ?? 30
-    let provider = SNMNetworkProvider(configuration: .init(apiKey: project.key, timeout: timeout))
+    let provider = SNMNetworkProvider(
+      configuration: options.networkConfiguration(key: project.key))
     let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
     await SessionManager.shared.configure(project: project.url.absoluteString, auth: auth)
     return Shell(project: project, options: options, auth: auth, provider: provider)

@@ -29,6 +29,7 @@ _snm() {
     '--quiet[print only failures]' \
     '--continue-on-error[keep going after a failure]' \
     '--timeout[request timeout]:seconds:' \
+    '--cacert[CA certificates for https]:file:_files' \
     '--no-color[never colour]' \
     '-c[run statements]:statements:' \
     '--help[show help]' \

@@ -1,0 +1,238 @@
+"""The hosted path: the built snm over https, through a real TLS stack and HTTP/2 (Debian's nginx in
+front of a local project, certificates from a test CA made by openssl at test time; tls_front.py).
+
+What a user of a hosted project meets: every kind of statement, sign-in and refresh, `snm test`, a
+100,000-row result, Ctrl-C while an answer streams; a private CA given with --cacert or
+SSL_CERT_FILE; an untrusted or wrong-host certificate refused with exit 3 and a clear message; a
+redirect to another host that must not receive the key or the token; a server that speaks HTTP/2
+only.
+"""
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import ROOT, SNM, WORKDIR, run_snm, start_project
+from tls_front import TLSFront
+
+BIG_ROWS = 100_000
+
+
+@pytest.fixture(scope="module")
+def tls_project(snm_bin):
+    """A project of its own, with a 100,000-row table anon may read whole."""
+    project = start_project("tls")
+    project.sql(f"""
+      create table public.big_rows (id int primary key, name text, traits jsonb);
+      insert into public.big_rows
+        select g, case when g % 10 = 0 then '두부 ' || g || ' 🐕' else 'dog ' || g end,
+               jsonb_build_object('n', g, 'tricks', jsonb_build_array('sit', 'paw'))
+        from generate_series(1, {BIG_ROWS}) g;
+      grant select on public.big_rows to anon, authenticated;
+      alter role authenticator set pgrst.db_max_rows = '1000000';
+      notify pgrst, 'reload schema';""")
+    yield project
+    project.stop()
+
+
+@pytest.fixture(scope="module")
+def front(tls_project):
+    handle = TLSFront(WORKDIR / "tls-front", upstream_port=tls_project.port)
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture
+def home(tmp_path):
+    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path), "NO_COLOR": "1"}
+
+
+def snm(front, project, home, *args, url=None, cacert=True, env=None, timeout=120):
+    flags = ["--url", url or front.url("main"), "--key", project.anon_key]
+    if cacert:
+        flags += ["--cacert", front.ca]
+    subcommand = [args[0]] if args and args[0] == "test" else []
+    return run_snm(*subcommand, *flags, *args[len(subcommand):], env={**home, **(env or {})},
+                   timeout=timeout)
+
+
+def wait_for_rows(front, project, home):
+    """The schema reload after the seed is asynchronous: wait until the whole table reads."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        done = snm(front, project, home, "--format", "csv", "-c",
+                   "from big_rows select id order by id desc limit 1 offset 99999")
+        if done.returncode == 0 and done.stdout.splitlines()[1:] == ["1"]:
+            return
+        time.sleep(0.5)
+    raise AssertionError("big_rows is not readable whole")
+
+
+def test_snm_test_runs_the_smoke_scripts_through_the_front(front, tls_project, home):
+    """Sign-in of every kind, inserts, updates, deletes, selects with embeds, rpc, RLS: the smoke
+    scripts, two at a time, over HTTP/2 and TLS 1.3."""
+    before = len(front.log("main"))
+    result = snm(front, tls_project, home, "test", "--jobs", "2", str(ROOT / "scripts" / "smoke"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "5 passed, 0 failed" in result.stdout
+    lines = front.log("main")[before:]
+    assert len(lines) > 50
+    assert all(" HTTP/2.0 TLSv1.3 " in line for line in lines), lines[:3]
+    assert any('"POST /auth/v1/token?grant_type=password' in line for line in lines)
+    assert any('"PATCH /rest/v1/' in line for line in lines)
+    assert any('"DELETE /rest/v1/' in line for line in lines)
+
+
+def test_a_script_of_every_kind_of_statement(front, tls_project, home):
+    result = snm(front, tls_project, home, "--format", "json", "-c", """
+      login email 'alice@example.com' password 'password123'
+      let me = from user_info select id, name where id eq $session.user_id single
+      expect $me.name == 'Alice'
+      from dog_profile select name, walker:user_info(name) where owner eq $session.user_id order by name
+      expect rows >= 1
+      let dog = from dog_profile insert {"owner": $me.id, "name": "TLS 🐕"} returning id, name single
+      from dog_profile update {"name": "TLS dog"} where id eq $dog.id returning name
+      expect rows 1
+      from dog_profile upsert {"id": $dog.id, "owner": $me.id, "name": "TLS upsert"} on conflict id
+      rpc sum {"numbers": [1, 2, 3]}
+      rpc get nearby_dogs {"lat": 37.5, "lng": 126.9} limit 1
+      from dog_profile delete where id eq $dog.id returning id
+      expect rows 1
+      logout
+    """)
+    assert result.returncode == 0, result.stderr
+    assert '"TLS dog"' in result.stdout and "6" in result.stdout
+
+
+def test_the_private_ca_may_come_from_ssl_cert_file(front, tls_project, home):
+    result = snm(front, tls_project, home, "-c", "from dog_profile select name limit 1",
+                 cacert=False, env={"SSL_CERT_FILE": front.ca})
+    assert result.returncode == 0, result.stderr
+    assert "(1 row)" in result.stdout
+
+
+def test_an_untrusted_certificate_is_refused_clearly(front, tls_project, home):
+    # The front's certificate, from a CA the system does not know.
+    unknown = snm(front, tls_project, home, "-c", "from dog_profile select name", cacert=False)
+    assert unknown.returncode == 3
+    assert f"could not reach {front.url('main')}/rest/v1/dog_profile" in unknown.stderr
+    assert "the server's TLS certificate is not trusted" in unknown.stderr
+    assert "--cacert FILE or set SSL_CERT_FILE" in unknown.stderr
+    # A self-signed certificate, with the test CA trusted.
+    self_signed = snm(front, tls_project, home, "-c", "from dog_profile select name",
+                      url=front.url("untrusted"))
+    assert self_signed.returncode == 3
+    assert "the server's TLS certificate is not trusted (SSL certificate problem: " \
+           "self-signed certificate)" in self_signed.stderr
+    assert tls_project.anon_key not in unknown.stderr + self_signed.stderr
+
+
+def test_a_certificate_for_another_host_is_refused(front, tls_project, home):
+    result = snm(front, tls_project, home, "-c", "login email 'alice@example.com' password 'x'",
+                 url=front.url("wrong_host"))
+    assert result.returncode == 3
+    assert "the server's TLS certificate is not for this host" in result.stderr
+    assert "'127.0.0.1'" in result.stderr
+    assert not front.log("wrong_host"), "nothing was sent over it"
+
+
+def test_a_ca_file_that_cannot_be_read_is_named(front, tls_project, home, tmp_path):
+    result = run_snm("--url", front.url("main"), "--key", tls_project.anon_key, "--cacert",
+                     str(tmp_path / "missing.pem"), "-c", "from dog_profile select name",
+                     env=home)
+    assert result.returncode == 3
+    assert "the CA certificates given (--cacert, SSL_CERT_FILE) cannot be read" in result.stderr
+
+
+@pytest.mark.parametrize("status", [301, 302, 307, 308])
+def test_a_redirect_to_another_host_never_carries_the_key_or_the_token(front, tls_project, home,
+                                                                       status):
+    before = len(front.log("elsewhere"))
+    result = snm(front, tls_project, home, "-c", "from dog_profile select name limit 1",
+                 url=front.url("redirect") + f"/r{status}")
+    # The other host, asked without a key, refuses: the redirect was followed, the key kept back.
+    assert result.returncode != 0
+    sent = [line for line in front.log("redirect") if f"/r{status}/rest/v1/dog_profile" in line]
+    assert sent and f'"{tls_project.anon_key}" "Bearer {tls_project.anon_key}"' in sent[-1]
+    landed = front.log("elsewhere")[before:]
+    assert len(landed) == 1 and '"GET /rest/v1/dog_profile?' in landed[0], landed
+    assert landed[0].endswith('"-" "-"'), landed[0]
+    assert tls_project.anon_key not in result.stdout + result.stderr
+
+
+def test_a_server_that_speaks_http2_only_works(front, tls_project, home):
+    before = len(front.log("h2_only"))
+    http1 = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http1.1",
+                            "--cacert", front.ca, front.url("h2_only") + "/rest/v1/"],
+                           capture_output=True, text=True, timeout=30)
+    assert http1.stdout == "505", "the h2-only front must refuse HTTP/1.1"
+    result = snm(front, tls_project, home, "-c",
+                 "login email 'bob@example.com' password 'password123'; "
+                 "from dog_profile select name where owner eq $session.user_id",
+                 url=front.url("h2_only"))
+    assert result.returncode == 0, result.stderr
+    assert "rows)" in result.stdout or "(1 row)" in result.stdout
+    lines = front.log("h2_only")[before:]
+    assert " HTTP/1.1 " in lines[0] and " 505 " in lines[0]
+    assert len(lines) >= 3 and all(" HTTP/2.0 " in line for line in lines[1:]), lines
+
+
+def test_a_100000_row_result_is_the_same_over_tls_as_over_plain_http(front, tls_project, home):
+    wait_for_rows(front, tls_project, home)
+    statement = "from big_rows select * order by id"
+    secure = snm(front, tls_project, home, "--format", "csv", "-c", statement)
+    assert secure.returncode == 0, secure.stderr
+    assert secure.stdout.count("\n") == BIG_ROWS + 1
+    plain = run_snm("--url", tls_project.url, "--key", tls_project.anon_key, "--format", "csv",
+                    "-c", statement, env=home, timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    assert hashlib.sha256(secure.stdout.encode()).digest() == \
+        hashlib.sha256(plain.stdout.encode()).digest()
+
+
+def test_ctrl_c_while_the_answer_streams(front, tls_project, home):
+    """The slow front sends the 100,000 rows at 256 KiB/s (about two minutes): SIGINT a few
+    seconds in stops snm at once, with 130, and no row printed."""
+    wait_for_rows(front, tls_project, home)
+    shell = subprocess.Popen(
+        [SNM, "--url", front.url("slow"), "--key", tls_project.anon_key, "--cacert", front.ca,
+         "--format", "csv", "-c", "from big_rows select *"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, **home})
+    time.sleep(3)
+    assert shell.poll() is None, "the answer should still be streaming"
+    sent = time.monotonic()
+    shell.send_signal(signal.SIGINT)
+    out, err = shell.communicate(timeout=30)
+    assert shell.returncode == 130, err
+    assert time.monotonic() - sent < 5
+    assert out == ""
+    assert "interrupted" in err
+
+
+def test_sign_in_and_refresh_through_the_front(front, tls_project, home, tmp_path):
+    login = snm(front, tls_project, home, "-c", "login email 'carol@example.com' password 'password123'")
+    assert login.returncode == 0, login.stderr
+    [path] = list((tmp_path / "state").rglob("session-*.json"))
+    stored = json.loads(path.read_text())
+    # 10 s left: inside the 30 s margin, so the next use refreshes.
+    stored["session"]["expires_at"] = int(time.time()) + 10
+    stored["session"]["obtained_at"] = time.time() - 3000
+    path.write_text(json.dumps(stored))
+    before = len(front.log("main"))
+    check = snm(front, tls_project, home, "-c", "session check")
+    assert check.returncode == 0, check.stderr
+    assert re.fullmatch(r"signed in as carol@example\.com \(authenticated\), \d+m \d+s left"
+                        r"( \(refreshed\))?\n", check.stdout), check.stdout
+    assert any('"POST /auth/v1/token?grant_type=refresh_token' in line
+               for line in front.log("main")[before:])
+    after = json.loads(path.read_text())["session"]
+    assert after["refresh_token"] != stored["session"]["refresh_token"]
+    query = snm(front, tls_project, home, "-c", "from user_info select name where name eq 'Carol'")
+    assert query.returncode == 0 and "Carol" in query.stdout
