@@ -66,9 +66,10 @@ extension Shell {
     return "\u{1}\u{1B}[1m\u{1}\(trimmed)\u{1}\u{1B}[0m\u{1}> "
   }
 
-  /// Who the prompt says is signed in: `anon` without a session.
+  /// Who the prompt says is signed in; without a session, the role of the project's key (`anon`,
+  /// or `service_role` for a secret key).
   func signedInName() -> String {
-    signedIn.withLock { $0 } ?? "anon"
+    signedIn.withLock { $0 } ?? project.keyRole
   }
 
   /// What one read at the prompt gave.

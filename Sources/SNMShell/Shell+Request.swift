@@ -123,7 +123,8 @@ extension Shell {
     switch error {
     case SNMNetworkError.http(let failure):
       let role = signedIn.withLock { $0 }
-      errors.write(ServerErrorReport(role: role ?? "anon", signedIn: role != nil).render(failure))
+      errors.write(
+        ServerErrorReport(role: role ?? project.keyRole, signedIn: role != nil).render(failure))
       errors.flush()
       fail(failure.status == 401 && failure.code == nil ? .unreachable : .failure)
     case let failure as SNMNetworkError:

@@ -104,5 +104,5 @@ func runShell(_ options: CommandLineOptions) async throws -> ExitCode {
 /// No project configured: the local one, started on first use (default data dir, port 54321).
 func localProject() throws -> ProjectSelection {
   let endpoint = try LocalProject.ensureRunning()
-  return try ProjectSelection(url: endpoint.url, key: endpoint.anonKey, name: "local")
+  return try ProjectSelection(url: endpoint.url, key: endpoint.apiKey, name: "local")
 }

@@ -64,6 +64,8 @@ def test_no_secret_leaks_anywhere(sweep_project, tmp_path):
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1", "PAGER": "cat",
            "SWEEP_PASSWORD": password}
     secrets = {"anon key": project.anon_key, "service_role key": project.service_role_key,
+               "publishable key": project.status["publishable_key"],
+               "secret key": project.status["secret_key"],
                "JWT secret": jwt_secret(project).decode().strip(), "password": password,
                "wrong password": wrong}
     outputs = []
@@ -102,6 +104,11 @@ def test_no_secret_leaks_anywhere(sweep_project, tmp_path):
         "from walk_request insert {\"sender\": \"nobody\"}", expect=1)
     snm("--url", "http://127.0.0.1:9", "--key", project.service_role_key, "-c",
         "from user_info select *", expect=3)
+    # The new keys, in the variables hosted projects document.
+    snm("-c", "from dog_profile select name limit 1; session show", expect=0,
+        env={"SUPABASE_ANON_KEY": "", "SUPABASE_PUBLISHABLE_KEY": project.status["publishable_key"]})
+    snm("--key", project.status["secret_key"], "-c", "from walk_request select id; "
+        "from no_such_table select *", expect=1)
 
     scripts = tmp_path / "scripts"
     scripts.mkdir()

@@ -97,6 +97,36 @@ func token(_ members: [LocalJSON.Member]) -> String {
     status: 403, bodyContains: #"permission denied to set role \"postgres\""#),
   RouterCase(
     name: "other path", headers: [], target: "/storage/v1/x", status: 404, bodyContains: "no Route"),
+  RouterCase(
+    name: "publishable key alone", headers: [("apikey", "PUBLISHABLE")], status: 200,
+    bodyContains: #"{"role":"anon","anonymous":true,"sub":null}"#),
+  RouterCase(
+    name: "publishable key as its own bearer",
+    headers: [("apikey", "PUBLISHABLE"), ("Authorization", "Bearer PUBLISHABLE")], status: 200,
+    bodyContains: #"{"role":"anon","anonymous":true,"sub":null}"#),
+  RouterCase(
+    name: "secret key alone", headers: [("apikey", "SECRET")], status: 200,
+    bodyContains: #"{"role":"service_role","anonymous":false,"sub":null}"#),
+  RouterCase(
+    name: "secret key as its own bearer",
+    headers: [("apikey", "SECRET"), ("Authorization", "Bearer SECRET")], status: 200,
+    bodyContains: #""role":"service_role""#),
+  RouterCase(
+    name: "secret key as the bearer of a publishable request",
+    headers: [("apikey", "PUBLISHABLE"), ("Authorization", "Bearer SECRET")], status: 401,
+    bodyContains: "Expected 3 parts in JWT; got 1"),
+  RouterCase(
+    name: "a user's token with the publishable key",
+    headers: [
+      ("apikey", "PUBLISHABLE"),
+      (
+        "Authorization",
+        "Bearer " + token([.init("role", .string("authenticated")), .init("sub", .string("u2"))])
+      ),
+    ], status: 200, bodyContains: #"{"role":"authenticated","anonymous":false,"sub":"u2"}"#),
+  RouterCase(
+    name: "a made-up publishable key", headers: [("apikey", "sb_publishable_made_up")],
+    status: 401, bodyContains: "Invalid API key"),
 ])
 func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   let (router, keys) = try routerFixture()
@@ -105,7 +135,9 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
     headers.add(
       name,
       value.replacingOccurrences(of: "ANON", with: keys.anonKey)
-        .replacingOccurrences(of: "SERVICE", with: keys.serviceRoleKey))
+        .replacingOccurrences(of: "SERVICE", with: keys.serviceRoleKey)
+        .replacingOccurrences(of: "PUBLISHABLE", with: keys.publishableKey)
+        .replacingOccurrences(of: "SECRET", with: keys.secretKey))
   }
   let target = example.target.replacingOccurrences(of: "ANON", with: keys.anonKey)
   let response = router.handle(HTTPRequest(method: "GET", target: target, headers: headers))
@@ -152,6 +184,33 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   let superuser = get([.init("role", .string("postgres"))])
   #expect(superuser.status == 403)
   #expect(body(superuser).contains(#""code":"42501""#))
+}
+
+/// The new keys: Supabase's shape, derived from the secret (the same on every start), mapped to
+/// their roles' claims and legacy JWTs; never a JWT themselves.
+@Test func theNewKeysHaveTheirShapeAndRoles() throws {
+  let keys = try ProjectKeys(secret: routerSecret, issuedAt: Int(routerNow))
+  let again = try ProjectKeys(secret: routerSecret, issuedAt: Int(routerNow))
+  #expect(keys.publishableKey == again.publishableKey && keys.secretKey == again.secretKey)
+  let other = try ProjectKeys(secret: Array("another-secret-another-secret-xx".utf8), issuedAt: 1)
+  #expect(other.publishableKey != keys.publishableKey)
+  for (key, prefix) in [(keys.publishableKey, "sb_publishable_"), (keys.secretKey, "sb_secret_")] {
+    #expect(key.hasPrefix(prefix))
+    let rest = key.dropFirst(prefix.count)
+    #expect(
+      rest.count == 31
+        && rest.split(separator: "_", omittingEmptySubsequences: false)
+          .map(\.count).suffix(1) == [8]
+    )
+    #expect(!key.contains("."))
+  }
+  #expect(keys.claims(forAPIKey: keys.publishableKey) == keys.claims(forAPIKey: keys.anonKey))
+  #expect(keys.claims(forAPIKey: keys.secretKey) == keys.claims(forAPIKey: keys.serviceRoleKey))
+  #expect(keys.jwt(forOpaqueKey: keys.publishableKey) == keys.anonKey)
+  #expect(keys.jwt(forOpaqueKey: keys.secretKey) == keys.serviceRoleKey)
+  #expect(keys.jwt(forOpaqueKey: keys.anonKey) == nil)
+  let (router, _) = try routerFixture()
+  #expect(router.projectKeyAuth(keys.secretKey) == nil, "not a JWT: no auth of its own")
 }
 
 /// The project's own keys skip verification but keep its outcome: the same role and claims, and

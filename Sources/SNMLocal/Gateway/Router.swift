@@ -92,6 +92,16 @@ public struct Router: Sendable {
         #"{"message":"Invalid API key","hint":"Double check your Supabase `anon` or `service_role` API key."}"#
       )
     }
+    // A new-format key is not a JWT: as Supabase's gateway does, the services behind get its
+    // role's JWT in Authorization when the request carries none, or carries the key itself there
+    // (supabase-js sends `Bearer <key>` before anyone signs in). A user's token is kept.
+    var request = request
+    if let roleToken = keys.jwt(forOpaqueKey: apiKey) {
+      let bearer = request.headers["Authorization"].flatMap(Self.bearerToken)
+      if request.headers["Authorization"] == nil || bearer == apiKey {
+        request.headers["Authorization"] = "Bearer " + roleToken
+      }
+    }
     switch service {
     case .auth:
       return auth.handle(request)
@@ -131,8 +141,12 @@ public struct Router: Sendable {
 
   /// The prepared auth when `token` is one of the project's keys, still valid and assumable;
   /// nil otherwise (then the token is verified as any other, with the same errors).
+  /// A new-format key is no JWT: one left in Authorization (not the apikey's own, which `route`
+  /// swapped) fails as any other non-JWT would, so `sb_secret_` there never lifts a
+  /// `sb_publishable_` request.
   func projectKeyAuth(_ token: String) -> RequestAuth? {
-    guard let claims = keys.claims(forAPIKey: token), let role = claims["role"]?.stringValue,
+    guard keys.jwt(forOpaqueKey: token) == nil, let claims = keys.claims(forAPIKey: token),
+      let role = claims["role"]?.stringValue,
       let known = keyAuths[role], assumableRoles.contains(role)
     else { return nil }
     if let expiry = claims["exp"]?.doubleValue, expiry <= now() { return nil }

@@ -30,6 +30,7 @@ extension LocalInvocation {
             LocalJSON.object([
               .init("running", .bool(false)), .init("data_dir", .string(options.dataDir)),
               .init("url", .null), .init("anon_key", .null), .init("service_role_key", .null),
+              .init("publishable_key", .null), .init("secret_key", .null),
             ]).serialized())
         } else {
           printLine("snm local: no project in \(options.dataDir) (run snm local start)")
@@ -55,8 +56,10 @@ extension LocalInvocation {
     lines.append("  REST              \(status.url)/rest/v1")
     lines.append("  Auth              \(status.url)/auth/v1")
     // Keys are secrets: the human report names them, `--json` (asked for by a program) prints them.
-    lines.append("  anon key          ******** (--json prints the keys)")
-    lines.append("  service_role key  ********")
+    lines.append("  publishable key   ******** (--json prints the keys)")
+    lines.append("  secret key        ********")
+    lines.append("  anon key          ******** (legacy JWT)")
+    lines.append("  service_role key  ******** (legacy JWT)")
     lines.append("  data dir          \(status.dataDir)")
     lines.append("  cluster           \(status.clusterDir)")
     lines.append("  database          \(status.databaseURL)")

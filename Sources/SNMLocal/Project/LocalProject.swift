@@ -4,14 +4,15 @@
 /// // main.swift, when no project is configured:
 /// let endpoint = try LocalProject.ensureRunning()     // default dir, port 54321
 /// endpoint.url        // "http://127.0.0.1:54321"
-/// endpoint.anonKey
+/// endpoint.apiKey      // the publishable key (sb_publishable_...), as a new hosted project hands out
 /// ```
 /// Throws `LocalProjectError` (`exitCode` 3 when Postgres or the gateway cannot be brought up).
 public enum LocalProject {
-  /// URL and anon key of a running project.
+  /// URL and client key of a running project.
   public struct Endpoint: Sendable, Equatable {
     public var url: String
-    public var anonKey: String
+    /// The publishable key (role anon).
+    public var apiKey: String
   }
 
   /// Starts the project (creating it on first use) unless it already runs; returns how to reach it.
@@ -19,6 +20,6 @@ public enum LocalProject {
     _ options: LocalProjectOptions = LocalProjectOptions()
   ) throws(LocalProjectError) -> Endpoint {
     let status = try LocalProjectController(options: options).start()
-    return Endpoint(url: status.url, anonKey: status.anonKey)
+    return Endpoint(url: status.url, apiKey: status.publishableKey)
   }
 }

@@ -99,6 +99,7 @@ struct LocalProjectController {
     let postgresRunning = cluster.isRunning
     return LocalProjectStatus(
       url: state.url, anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey,
+      publishableKey: keys.publishableKey, secretKey: keys.secretKey,
       dataDir: state.dataDir, clusterDir: state.layout.baseDir,
       databaseURL: "postgresql://postgres@/postgres?host=\(state.layout.socketDir)"
         + "&port=\(state.layout.port)",

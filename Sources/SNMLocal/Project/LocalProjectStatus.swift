@@ -4,6 +4,10 @@ public struct LocalProjectStatus: Sendable, Equatable {
   public var url: String
   public var anonKey: String
   public var serviceRoleKey: String
+  /// `sb_publishable_...`: the new-format key for role anon.
+  public var publishableKey: String
+  /// `sb_secret_...`: the new-format key for role service_role.
+  public var secretKey: String
   public var dataDir: String
   /// Where the Postgres cluster lives (the data dir's `postgres/` or a folder Postgres owns).
   public var clusterDir: String
@@ -26,7 +30,9 @@ public struct LocalProjectStatus: Sendable, Equatable {
     .object([
       .init("url", .string(url)), .init("rest_url", .string(url + "/rest/v1")),
       .init("auth_url", .string(url + "/auth/v1")), .init("anon_key", .string(anonKey)),
-      .init("service_role_key", .string(serviceRoleKey)), .init("data_dir", .string(dataDir)),
+      .init("service_role_key", .string(serviceRoleKey)),
+      .init("publishable_key", .string(publishableKey)), .init("secret_key", .string(secretKey)),
+      .init("data_dir", .string(dataDir)),
       .init("cluster_dir", .string(clusterDir)), .init("db_url", .string(databaseURL)),
       .init("running", .bool(running)),
       .init("gateway_running", .bool(gatewayRunning)),

@@ -18,7 +18,9 @@ public enum HelpText {
 
     OPTIONS
       --url URL              the project URL (else $SUPABASE_URL)
-      --key KEY              the project API key (else $SUPABASE_ANON_KEY)
+      --key KEY              the project API key, sb_publishable_/sb_secret_ or a legacy
+                             JWT (else $SUPABASE_PUBLISHABLE_KEY, $SUPABASE_ANON_KEY,
+                             $SUPABASE_SECRET_KEY, $SUPABASE_SERVICE_ROLE_KEY)
       --profile NAME         a project from $XDG_CONFIG_HOME/snm/config.json
       --format FORMAT        table, expanded, json, ndjson or csv
       --var NAME=VALUE       set $NAME for the statements
@@ -31,7 +33,7 @@ public enum HelpText {
       -c STATEMENTS          run STATEMENTS and exit
 
     PROJECT
-      --url/--key, else SUPABASE_URL/SUPABASE_ANON_KEY, else --profile, else the local
+      --url/--key, else SUPABASE_URL and a key variable, else --profile, else the local
       project (started on first use at http://127.0.0.1:54321).
 
     AT THE PROMPT

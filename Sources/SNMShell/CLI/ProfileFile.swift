@@ -6,7 +6,9 @@ import SNMSupabase
 /// ```json
 /// {"profiles": {"prod": {"url": "https://abcd.supabase.co", "anon_key": "eyJ..."}}}
 /// ```
-/// `key` is accepted for `anon_key`. The file holds keys: keep it 0600.
+/// The key may be named `anon_key`, `publishable_key`, `key`, `secret_key` or `service_role_key`
+/// (either kind: `sb_publishable_...`/`sb_secret_...` or a legacy JWT). The file holds keys: keep
+/// it 0600.
 public struct ProfileFile: Sendable {
   /// Where the file is.
   public let path: String
@@ -39,10 +41,13 @@ public struct ProfileFile: Sendable {
       let listing = known.isEmpty ? "" : " (it has: \(known))"
       throw UsageError("no profile '\(name)' in \(path)\(listing)")
     }
+    let names = ["anon_key", "publishable_key", "key", "secret_key", "service_role_key"]
     guard let url = profile["url"] as? String,
-      let key = (profile["anon_key"] as? String) ?? (profile["key"] as? String)
+      let key = names.lazy.compactMap({ profile[$0] as? String }).first
     else {
-      throw UsageError("profile '\(name)' in \(path) needs \"url\" and \"anon_key\"")
+      throw UsageError(
+        "profile '\(name)' in \(path) needs \"url\" and a key (\"publishable_key\" or \"anon_key\")"
+      )
     }
     return try ProjectSelection(url: url, key: key, name: name)
   }

@@ -5,8 +5,9 @@ import Foundation
 /// ```swift
 /// if let project = try ProjectSelection.resolve(options) { ... } else { /* start the local project */ }
 /// ```
-/// Order (docs/ARCHITECTURE.md): `--url`/`--key`, else `SUPABASE_URL`/`SUPABASE_ANON_KEY`, else
-/// `--profile NAME` from `$XDG_CONFIG_HOME/snm/config.json`, else nothing (the local project).
+/// Order (docs/ARCHITECTURE.md): `--url`/`--key`, else `SUPABASE_URL` with a key from the
+/// environment (``keyVariables``, the least privileged first), else `--profile NAME` from
+/// `$XDG_CONFIG_HOME/snm/config.json`, else nothing (the local project).
 public struct ProjectSelection: Equatable, Sendable {
   /// The project's base URL, without a trailing slash (`http://127.0.0.1:54321`).
   public var url: URL
@@ -53,12 +54,14 @@ public struct ProjectSelection: Equatable, Sendable {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(UsageError) -> ProjectSelection? {
     let url = options.url ?? nonEmpty(environment["SUPABASE_URL"])
-    let key = options.key ?? nonEmpty(environment["SUPABASE_ANON_KEY"])
+    let key = options.key ?? keyVariables.lazy.compactMap { nonEmpty(environment[$0]) }.first
     switch (url, key) {
     case (let url?, let key?):
       return try ProjectSelection(url: url, key: key)
     case (.some, nil):
-      throw UsageError("a project URL needs a key: pass --key or set SUPABASE_ANON_KEY")
+      throw UsageError(
+        "a project URL needs a key: pass --key or set SUPABASE_PUBLISHABLE_KEY (or SUPABASE_ANON_KEY)"
+      )
     case (nil, .some) where options.profile == nil:
       throw UsageError("a project key needs a URL: pass --url or set SUPABASE_URL")
     default:
@@ -68,6 +71,13 @@ public struct ProjectSelection: Equatable, Sendable {
     return try ProfileFile(path: ProfileFile.defaultPath(environment: environment))
       .selection(named: profile)
   }
+
+  /// The variables a key is taken from, in this order: the client keys before the server ones, so
+  /// a CI job that exports both runs as `anon` unless it passes `--key`.
+  public static let keyVariables = [
+    "SUPABASE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY", "SUPABASE_SECRET_KEY",
+    "SUPABASE_SERVICE_ROLE_KEY",
+  ]
 
   private static func nonEmpty(_ text: String?) -> String? {
     guard let text, !text.isEmpty else { return nil }

@@ -10,7 +10,7 @@ import SNMNetwork
 ///   advice: the request ran as anon (no one signed in): `login`, or check the table's policies
 /// ```
 struct ServerErrorReport {
-  /// Who the request ran as: `anon` or a user's name, for the RLS advice.
+  /// Who the request ran as: the key's role (`anon`) or a user's name, for the RLS advice.
   let role: String
   let signedIn: Bool
 
@@ -33,7 +33,7 @@ struct ServerErrorReport {
       return signedIn
         ? "the request ran as \(role) (role authenticated): the table's grants or row-level "
           + "security policies refuse this; `session show` says who you are"
-        : "the request ran as anon (no one signed in): `login` to act as a user, or check the "
+        : "the request ran as \(role) (no one signed in): `login` to act as a user, or check the "
           + "table's grants and row-level security policies"
     case .notOneRow?:
       return "`single` wants exactly one row: add `limit 1`, narrow the `where`, "
@@ -56,7 +56,7 @@ struct ServerErrorReport {
       return "a value does not fit the column's type; for NULL write `is null`"
     default:
       return error.status == 401 && error.code == nil
-        ? "the project refused the API key: check --key or SUPABASE_ANON_KEY" : nil
+        ? "the project refused the API key: check --key or SUPABASE_PUBLISHABLE_KEY" : nil
     }
   }
 

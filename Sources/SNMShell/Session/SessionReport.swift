@@ -17,10 +17,13 @@ struct SessionReport {
   let session: SupabaseSession?
   let now: Date
   let refreshed: Bool
+  /// The role of the project's API key, which requests run as when no one is signed in.
+  var keyRole = "anon"
 
-  /// `authenticated` (from the token's claims, else the user record); `anon` when signed out.
+  /// `authenticated` (from the token's claims, else the user record); the key's role (`anon`,
+  /// `service_role`) when signed out.
   var role: String {
-    guard let session else { return "anon" }
+    guard let session else { return keyRole }
     return session.claims.role ?? session.user.role ?? "authenticated"
   }
 
@@ -28,7 +31,7 @@ struct SessionReport {
   func render(_ format: OutputFormat) -> String {
     if format == .json || format == .ndjson { return json().serialized() }
     guard let session else {
-      return "not signed in (requests use the project's API key, role anon)"
+      return "not signed in (requests use the project's API key, role \(keyRole))"
     }
     var rows: [(String, String)] = [("user_id", session.user.id.uuidString.lowercased())]
     if let email = session.user.email, !email.isEmpty { rows.append(("email", email)) }
@@ -53,7 +56,7 @@ struct SessionReport {
   }
 
   func json() -> JSONValue {
-    guard let session else { return ["signed_in": false, "role": "anon"] }
+    guard let session else { return ["signed_in": false, "role": .string(keyRole)] }
     var object: JSONObject = [
       "signed_in": true, "user_id": .string(session.user.id.uuidString.lowercased()),
     ]

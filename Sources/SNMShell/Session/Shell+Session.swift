@@ -38,8 +38,9 @@ extension Shell {
     case .show:
       let session = await sessions.currentSession
       say(
-        SessionReport(session: session, now: Date(), refreshed: false).render(
-          currentSettings.format))
+        SessionReport(session: session, now: Date(), refreshed: false, keyRole: project.keyRole)
+          .render(
+            currentSettings.format))
       return true
     case .logout:
       return await logout()
@@ -47,12 +48,15 @@ extension Shell {
   }
 
   /// `$session.user_id`, `$session.role`, `$session.email`, `$session.is_anonymous` for scripts:
-  /// role `anon` and a null user id when signed out.
+  /// the role of the project's key (`anon`, `service_role`) and a null user id when signed out.
   public func sessionValues() async -> JSONValue {
     guard let session = await sessions.currentSession else {
-      return ["user_id": .null, "role": "anon", "email": .null, "is_anonymous": false]
+      return [
+        "user_id": .null, "role": .string(project.keyRole), "email": .null, "is_anonymous": false,
+      ]
     }
-    let report = SessionReport(session: session, now: Date(), refreshed: false)
+    let report = SessionReport(
+      session: session, now: Date(), refreshed: false, keyRole: project.keyRole)
     return [
       "user_id": .string(session.user.id.uuidString.lowercased()), "role": .string(report.role),
       "email": session.user.email.flatMap { $0.isEmpty ? nil : JSONValue.string($0) } ?? .null,
@@ -95,7 +99,9 @@ extension Shell {
     case .success(let session):
       let refreshed = before != session.accessToken
       say(
-        SessionReport(session: session, now: Date(), refreshed: refreshed).checkLine(
+        SessionReport(
+          session: session, now: Date(), refreshed: refreshed, keyRole: project.keyRole
+        ).checkLine(
           currentSettings.format))
       return true
     case .failure(let error):

@@ -21,6 +21,26 @@ import Testing
   #expect(project?.name == "abcd")
 }
 
+/// Either kind of key from any of the variables Supabase documents; the client keys before the
+/// server ones, so a job that exports both runs as anon.
+@Test(arguments: [
+  (["SUPABASE_PUBLISHABLE_KEY": "p"], "p"), (["SUPABASE_SECRET_KEY": "s"], "s"),
+  (["SUPABASE_SERVICE_ROLE_KEY": "r"], "r"), (["SUPABASE_ANON_KEY": "a"], "a"),
+  (["SUPABASE_SECRET_KEY": "s", "SUPABASE_ANON_KEY": "a"], "a"),
+  (["SUPABASE_PUBLISHABLE_KEY": "p", "SUPABASE_ANON_KEY": "a", "SUPABASE_SECRET_KEY": "s"], "p"),
+  (["SUPABASE_ANON_KEY": "", "SUPABASE_SECRET_KEY": "s"], "s"),
+])
+func theKeyComesFromTheFirstVariableSet(variables: [String: String], key: String) throws {
+  let environment = variables.merging(["SUPABASE_URL": "https://abcd.supabase.co"]) { a, _ in a }
+  #expect(try ProjectSelection.resolve(CommandLineOptions(), environment: environment)?.key == key)
+}
+
+@Test func theKeysRoleIsReadWithoutDecodingANewKey() throws {
+  let url = "https://abcd.supabase.co"
+  #expect(try ProjectSelection(url: url, key: "sb_secret_x").keyRole == "service_role")
+  #expect(try ProjectSelection(url: url, key: "sb_publishable_x").keyRole == "anon")
+}
+
 @Test func nothingConfiguredMeansTheLocalProject() throws {
   #expect(try ProjectSelection.resolve(CommandLineOptions(), environment: [:]) == nil)
 }
@@ -29,7 +49,9 @@ import Testing
   var options = CommandLineOptions()
   options.url = "http://127.0.0.1:54330"
   #expect(
-    throws: UsageError("a project URL needs a key: pass --key or set SUPABASE_ANON_KEY")
+    throws: UsageError(
+      "a project URL needs a key: pass --key or set SUPABASE_PUBLISHABLE_KEY (or SUPABASE_ANON_KEY)"
+    )
   ) { try ProjectSelection.resolve(options, environment: [:]) }
   #expect(
     throws: UsageError("'ftp://x' is not a project URL: expected http(s)://host[:port]")

@@ -1,0 +1,54 @@
+/// What kind of project API key a client holds, and the database role requests made with it run as
+/// when no one is signed in.
+///
+/// ```swift
+/// SupabaseAPIKey("sb_publishable_...").role   // "anon"
+/// SupabaseAPIKey("sb_secret_...").role        // "service_role"
+/// SupabaseAPIKey(legacyAnonJWT).role          // "anon", from the JWT's `role` claim
+/// ```
+/// The new keys (`sb_publishable_`, `sb_secret_`) are not JWTs and are never decoded: their kind is
+/// their prefix. Only a key shaped as a JWT (three base64url parts) has its claims read, without
+/// checking the signature (the server does that).
+public struct SupabaseAPIKey: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
+    /// `sb_publishable_...`: the client key, role `anon`.
+    case publishable
+    /// `sb_secret_...`: the server key, role `service_role` (bypasses row-level security).
+    case secret
+    /// A legacy `anon` or `service_role` key: an HS256 JWT whose `role` claim says which.
+    case legacyJWT
+    /// Anything else (a custom gateway's key): treated as `anon`.
+    case unknown
+  }
+
+  public let kind: Kind
+  /// `anon`, `service_role`, or a legacy key's `role` claim.
+  public let role: String
+
+  public init(_ key: String) {
+    if key.hasPrefix("sb_publishable_") {
+      (kind, role) = (.publishable, "anon")
+    } else if key.hasPrefix("sb_secret_") {
+      (kind, role) = (.secret, "service_role")
+    } else if !key.hasPrefix("sb_"), Self.isJWTShaped(key) {
+      kind = .legacyJWT
+      role = AccessTokenClaims(jwt: key).role ?? "anon"
+    } else {
+      (kind, role) = (.unknown, "anon")
+    }
+  }
+
+  /// Three non-empty dot-separated parts of base64url characters.
+  static func isJWTShaped(_ key: String) -> Bool {
+    let parts = key.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    return parts.count == 3
+      && parts.allSatisfy { part in
+        !part.isEmpty
+          && part.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+              || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "-")
+              || byte == UInt8(ascii: "_")
+          }
+      }
+  }
+}

@@ -1,0 +1,199 @@
+"""The new API keys, as hosted projects hand them out beside the legacy JWTs: `sb_publishable_...`
+(role anon) and `sb_secret_...` (role service_role), which are not JWTs.
+
+The local project issues both kinds; its gateway takes the new ones in `apikey`, and in
+`Authorization: Bearer` when that is the apikey itself, as Supabase's gateway does. The built snm
+works with either kind from every place a key comes from, never decodes a new one, and says which
+role it runs as. The official Python clients work with them unchanged.
+"""
+import json
+import re
+
+import httpx
+import pexpect
+import pytest
+from postgrest import SyncPostgrestClient
+from supabase_auth import SyncGoTrueClient
+
+from conftest import SNM, run_snm
+
+ALICE = "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b"
+KEY_SHAPE = r"sb_{kind}_[A-Za-z0-9_-]{{22}}_[A-Za-z0-9_-]{{8}}"
+
+
+@pytest.fixture
+def keys(project):
+    return {"publishable": project.status["publishable_key"],
+            "secret": project.status["secret_key"]}
+
+
+@pytest.fixture
+def home(tmp_path):
+    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path), "NO_COLOR": "1",
+            "SUPABASE_ANON_KEY": "", "SUPABASE_URL": ""}
+
+
+def rest(project, path, headers):
+    return httpx.get(project.rest_url + path, headers=headers, timeout=30)
+
+
+def test_the_local_project_issues_both_kinds(project, snm_bin):
+    status = project.status
+    assert re.fullmatch(KEY_SHAPE.format(kind="publishable"), status["publishable_key"])
+    assert re.fullmatch(KEY_SHAPE.format(kind="secret"), status["secret_key"])
+    assert status["anon_key"].startswith("eyJ") and status["service_role_key"].startswith("eyJ")
+    again = json.loads(run_snm("local", "status", "--dir", project.data_dir, "--json").stdout)
+    assert again["publishable_key"] == status["publishable_key"]
+    readable = run_snm("local", "status", "--dir", project.data_dir).stdout
+    assert "publishable key   ********" in readable and "secret key        ********" in readable
+    for key in ("publishable_key", "secret_key", "anon_key", "service_role_key"):
+        assert status[key] not in readable
+
+
+def test_the_gateway_maps_the_new_keys_to_their_roles(project, keys):
+    # walk_request rows are visible only to their sender and receiver: none to anon, all to
+    # service_role.
+    anon = rest(project, "/walk_request?select=id", {"apikey": keys["publishable"]})
+    assert anon.status_code == 200 and anon.json() == []
+    same_as_bearer = rest(project, "/walk_request?select=id",
+                          {"apikey": keys["publishable"],
+                           "Authorization": f"Bearer {keys['publishable']}"})
+    assert same_as_bearer.status_code == 200 and same_as_bearer.json() == []
+    service = rest(project, "/walk_request?select=id", {"apikey": keys["secret"]})
+    legacy = rest(project, "/walk_request?select=id", project.headers(project.service_role_key))
+    assert service.status_code == 200 and len(service.json()) >= 1
+    assert service.json() == legacy.json()
+    service_bearer = rest(project, "/walk_request?select=id",
+                          {"apikey": keys["secret"], "Authorization": f"Bearer {keys['secret']}"})
+    assert service_bearer.json() == legacy.json()
+
+
+def test_a_new_key_elsewhere_than_its_own_apikey_is_no_token(project, keys):
+    lifted = rest(project, "/walk_request?select=id",
+                  {"apikey": keys["publishable"], "Authorization": f"Bearer {keys['secret']}"})
+    assert lifted.status_code == 401
+    assert lifted.json()["code"] == "PGRST301"
+    forged = rest(project, "/dog_profile?select=id",
+                  {"apikey": keys["publishable"][:-1] + ("A" if keys["publishable"][-1] != "A"
+                                                         else "B")})
+    assert forged.status_code == 401 and forged.json()["message"] == "Invalid API key"
+
+
+def test_a_users_token_goes_with_the_publishable_key(project, keys):
+    auth = SyncGoTrueClient(url=project.auth_url, headers={"apikey": keys["publishable"]},
+                            auto_refresh_token=False, persist_session=False)
+    signed_in = auth.sign_in_with_password({"email": "alice@example.com", "password": "password123"})
+    token = signed_in.session.access_token
+    mine = rest(project, "/walk_request?select=id",
+                {"apikey": keys["publishable"], "Authorization": f"Bearer {token}"})
+    assert mine.status_code == 200 and len(mine.json()) >= 1
+    user = auth.get_user(token)
+    assert user.user.email == "alice@example.com"
+
+
+@pytest.mark.parametrize("kind", ["publishable", "secret"])
+def test_the_official_postgrest_client_with_a_new_key(project, keys, kind):
+    key = keys[kind]
+    client = SyncPostgrestClient(project.rest_url,
+                                 headers={"apikey": key, "Authorization": f"Bearer {key}"})
+    dogs = client.from_("dog_profile").select("name").order("id").execute().data
+    requests = client.from_("walk_request").select("id").execute().data
+    if kind == "publishable":
+        assert requests == []
+        assert all(set(row) == {"name"} for row in dogs)
+    else:
+        assert len(requests) >= 1
+        legacy = SyncPostgrestClient(project.rest_url, headers=project.headers(
+            project.service_role_key))
+        assert dogs == legacy.from_("dog_profile").select("name").order("id").execute().data
+
+
+def test_the_official_auth_client_with_the_publishable_key(project, keys):
+    key = keys["publishable"]
+    auth = SyncGoTrueClient(url=project.auth_url,
+                            headers={"apikey": key, "Authorization": f"Bearer {key}"},
+                            auto_refresh_token=False, persist_session=False)
+    anonymous = auth.sign_in_anonymously()
+    assert anonymous.user.is_anonymous is True
+    refreshed = auth.refresh_session(anonymous.session.refresh_token)
+    assert refreshed.session.refresh_token != anonymous.session.refresh_token
+    assert refreshed.user.id == anonymous.user.id
+
+
+def snm_with(home, *args, **env):
+    return run_snm(*args, env={**home, **env}, timeout=60)
+
+
+@pytest.mark.parametrize("variable,role", [
+    ("SUPABASE_PUBLISHABLE_KEY", "anon"), ("SUPABASE_ANON_KEY", "anon"),
+    ("SUPABASE_SECRET_KEY", "service_role"), ("SUPABASE_SERVICE_ROLE_KEY", "service_role"),
+])
+def test_snm_takes_a_key_of_either_kind_from_each_variable(project, keys, home, variable, role):
+    key = keys["secret" if role == "service_role" else "publishable"]
+    result = snm_with(home, "--format", "csv", "-c",
+                      "echo '${session.role}'; from walk_request select id; session show",
+                      SUPABASE_URL=project.url, **{variable: key})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == role
+    rows = lines[2:lines.index("not signed in (requests use the project's API key, "
+                               f"role {role})")]
+    assert (rows == []) == (role == "anon")
+
+
+def test_the_client_key_wins_over_the_server_key(project, keys, home):
+    both = snm_with(home, "-c", "echo '${session.role}'", SUPABASE_URL=project.url,
+                    SUPABASE_SECRET_KEY=keys["secret"],
+                    SUPABASE_PUBLISHABLE_KEY=keys["publishable"])
+    assert both.stdout == "anon\n", both.stderr
+
+
+@pytest.mark.parametrize("field", ["publishable_key", "secret_key", "anon_key"])
+def test_a_profile_names_either_kind(project, keys, home, tmp_path, field):
+    key = keys["secret"] if field == "secret_key" else keys["publishable"]
+    config = tmp_path / "config" / "snm"
+    config.mkdir(parents=True)
+    (config / "config.json").write_text(json.dumps(
+        {"profiles": {"dev": {"url": project.url, field: key}}}))
+    result = snm_with(home, "--profile", "dev", "-c", "echo '${session.role}'; "
+                      "from dog_profile select name limit 1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == ("service_role" if field == "secret_key" else "anon")
+
+
+def test_a_new_key_is_never_decoded(project, home):
+    # Shaped to decode as {"role":"service_role"} if anything tried: the role stays anon, and the
+    # key never goes as a Bearer token.
+    fake = "sb_publishable_eyJhbGciOiJub25lIn0.eyJyb2xlIjoic2VydmljZV9yb2xlIn0.x"
+    result = snm_with(home, "--url", project.url, "--key", fake, "-c", "echo '${session.role}'")
+    assert result.stdout == "anon\n"
+    refused = snm_with(home, "--url", project.url, "--key", fake, "-c", "from dog_profile select *")
+    assert refused.returncode == 3 and "Invalid API key" in refused.stderr
+    assert fake not in refused.stdout + refused.stderr
+
+
+def test_sign_in_and_queries_with_the_publishable_key(project, keys, home):
+    result = snm_with(home, "--url", project.url, "--key", keys["publishable"], "-c",
+                      "login email 'alice@example.com' password 'password123'; "
+                      "echo '${session.role}'; from walk_request select id limit 1; "
+                      "expect rows 1; logout; from walk_request select id; expect rows 0")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "authenticated" in result.stdout
+
+
+@pytest.mark.parametrize("kind,role", [("publishable", "anon"), ("secret", "service_role")])
+def test_the_prompt_names_the_keys_role(project, keys, home, kind, role):
+    env = {**home, "SUPABASE_URL": project.url, "SUPABASE_PUBLISHABLE_KEY": keys[kind],
+           "TERM": "dumb"}
+    import os
+    shell = pexpect.spawn(SNM, env={**os.environ, **env}, encoding="utf-8", timeout=30,
+                          dimensions=(24, 120))
+    try:
+        shell.expect(rf"snm {role}@local> ")
+        shell.sendline("session show")
+        shell.expect(rf"role {role}\)")
+        shell.sendline("exit")
+        shell.expect(pexpect.EOF)
+    finally:
+        shell.close(force=True)
