@@ -97,7 +97,7 @@ extension AuthGateway {
       .init("session_id", .string(sessionID)), .init("is_anonymous", .bool(user.isAnonymous)),
     ])
     return .object([
-      .init("access_token", .string(try signer.sign(claims))),
+      .init("access_token", .string(try signer.signUserToken(claims))),
       .init("token_type", .string("bearer")),
       .init("expires_in", .int(settings.jwtExpiry)), .init("expires_at", .int(expiresAt)),
       .init("refresh_token", .string(refreshToken)), .init("user", userJSON(user)),

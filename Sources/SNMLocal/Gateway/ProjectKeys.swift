@@ -20,9 +20,11 @@ public struct ProjectKeys: Sendable {
   let anonClaims: LocalJSON
   let serviceRoleClaims: LocalJSON
 
-  /// Derives every key from the secret; the same secret and `issuedAt` give the same keys.
-  public init(secret: [UInt8], issuedAt: Int) throws(CryptoError) {
-    signer = JWTSigner(secret: secret)
+  /// Derives every key from the secret; the same secret and `issuedAt` give the same keys. With a
+  /// `signingKey`, user tokens are signed with it (the API keys stay HS256, as a hosted project's
+  /// legacy keys do).
+  public init(secret: [UInt8], issuedAt: Int, signingKey: SigningKey? = nil) throws(CryptoError) {
+    signer = JWTSigner(secret: secret, signingKey: signingKey)
     let expiry = issuedAt + 10 * 365 * 24 * 3600
     func claims(_ role: String) -> LocalJSON {
       .object([

@@ -80,6 +80,14 @@ public struct Router: Sendable {
       return .json(status: 404, #"{"message":"no Route matched with those values"}"#)
     }
     if request.method == "OPTIONS" { return Self.preflight(request) }
+    // The JWKS is public, as on Supabase (its gateway's open route): verifiers fetch it unasked.
+    if service == .auth, request.path == "/auth/v1/.well-known/jwks.json",
+      request.method == "GET" || request.method == "HEAD"
+    {
+      var response = HTTPResponse.json(status: 200, keys.signer.jwks)
+      response.headers["Cache-Control"] = "public, max-age=600"
+      return response
+    }
     guard let apiKey = request.headers["apikey"] ?? request.queryValue("apikey") else {
       return .json(
         status: 401,

@@ -8,7 +8,8 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
   case empty
   /// Not three base64url parts of JSON objects; the text says what is wrong.
   case malformed(String)
-  /// The header's `alg` is not HS256 (`none`, `RS256`, missing).
+  /// The header's `alg` is neither HS256 nor the project's signing key's (`none`, missing, `RS256`
+  /// in an ES256 project).
   case unsupportedAlgorithm(String)
   /// The signature does not match the secret.
   case badSignature

@@ -1,4 +1,4 @@
-/// HS256 JSON Web Tokens: sign claims, verify tokens (signature, `alg`, `exp`, `nbf`, `iat`, `aud`).
+/// JSON Web Tokens: sign claims, verify tokens (signature, `alg`, `exp`, `nbf`, `iat`, `aud`).
 ///
 /// ```swift
 /// let signer = JWTSigner(secret: Array(secretText.utf8))
@@ -6,15 +6,38 @@
 /// let claims = try signer.verify(token, now: Date().timeIntervalSince1970)
 /// claims["role"]?.stringValue   // "anon"
 /// ```
-/// `verify` throws `JWTError`; `sign` throws `CryptoError` if libcrypto fails.
+/// With a `signingKey` (`snm local start --jwt-alg ES256`), user tokens are signed with it
+/// (`signUserToken`, header `alg` and `kid`) and verified against it, as a hosted project with
+/// signing keys does; HS256 tokens of the secret (the legacy API keys, older sessions) still
+/// verify. `verify` throws `JWTError`; signing throws `CryptoError` if libcrypto fails.
 public struct JWTSigner: Sendable {
   let secret: [UInt8]
+  /// The asymmetric key user tokens are signed with; nil: HS256 with the secret.
+  public let signingKey: SigningKey?
   /// Seconds of clock skew tolerated for `nbf` and `iat`; `exp` is strict so short expiries test fast.
   public var leeway: Double
 
-  public init(secret: [UInt8], leeway: Double = 30) {
+  public init(secret: [UInt8], signingKey: SigningKey? = nil, leeway: Double = 30) {
     self.secret = secret
+    self.signingKey = signingKey
     self.leeway = leeway
+  }
+
+  /// A session's access token: with the signing key when there is one, else HS256.
+  public func signUserToken(_ claims: LocalJSON) throws(CryptoError) -> String {
+    guard let signingKey else { return try sign(claims) }
+    let header = Base64URL.encode(
+      Array(
+        #"{"alg":"\#(signingKey.algorithm.rawValue)","kid":"\#(signingKey.kid)","typ":"JWT"}"#.utf8)
+    )
+    let input = header + "." + Base64URL.encode(Array(claims.serialized().utf8))
+    return input + "." + Base64URL.encode(try signingKey.sign(Array(input.utf8)))
+  }
+
+  /// The JWKS (`/auth/v1/.well-known/jwks.json`): the signing key's public half, or no keys for an
+  /// HS256 project (a shared secret is never published).
+  public var jwks: LocalJSON {
+    .object([.init("keys", .array(signingKey.map { [$0.jwk] } ?? []))])
   }
 
   /// Signs `claims` (a JSON object) as `header.payload.signature` with `{"alg":"HS256","typ":"JWT"}`.
@@ -40,16 +63,23 @@ public struct JWTSigner: Sendable {
     guard let headerBytes = Base64URL.decode(parts[0]),
       let header = try? LocalJSON.parse(headerBytes), header.objectValue != nil
     else { throw .malformed("JWT header is not base64url-encoded JSON") }
-    guard let alg = header["alg"]?.stringValue, alg == "HS256" else {
-      throw .unsupportedAlgorithm(header["alg"]?.stringValue ?? "")
+    let alg = header["alg"]?.stringValue ?? ""
+    guard alg == "HS256" || alg == signingKey?.algorithm.rawValue else {
+      throw .unsupportedAlgorithm(alg)
     }
     guard let signature = Base64URL.decode(parts[2]) else {
       throw .malformed("JWT signature is not base64url-encoded")
     }
     let input = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-    guard let expected = try? Crypto.hmacSHA256(key: secret, data: input),
-      Crypto.constantTimeEqual(expected, signature)
-    else { throw .badSignature }
+    if let signingKey, alg == signingKey.algorithm.rawValue {
+      // A `kid` naming another key is no key of this project's.
+      if let kid = header["kid"], kid.stringValue != signingKey.kid { throw .badSignature }
+      guard signingKey.verify(input, signature: signature) else { throw .badSignature }
+    } else {
+      guard let expected = try? Crypto.hmacSHA256(key: secret, data: input),
+        Crypto.constantTimeEqual(expected, signature)
+      else { throw .badSignature }
+    }
     guard let payloadBytes = Base64URL.decode(parts[1]),
       let claims = try? LocalJSON.parse(payloadBytes), claims.objectValue != nil
     else { throw .malformed("JWT payload is not base64url-encoded JSON") }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `snm local start|stop|status|reset|serve [--dir D] [--port P] [--migrations DIR]
-/// [--jwt-expiry S] [--refresh-reuse-interval S] [--json]`.
+/// [--jwt-expiry S] [--jwt-alg HS256|ES256|RS256] [--refresh-reuse-interval S] [--json]`.
 ///
 /// ```swift
 /// exit(LocalCommand.run(["status", "--json"]))
@@ -10,7 +10,8 @@ import Foundation
 public enum LocalCommand {
   static let usage = """
     usage: snm local start|stop|status|reset|serve [--dir D] [--port P] [--migrations DIR]
-                     [--jwt-expiry SECONDS] [--refresh-reuse-interval SECONDS] [--json]
+                     [--jwt-expiry SECONDS] [--jwt-alg HS256|ES256|RS256]
+                     [--refresh-reuse-interval SECONDS] [--json]
     """
 
   public static func run(_ arguments: [String]) -> Int32 {
@@ -68,6 +69,12 @@ struct LocalInvocation {
       case "--migrations": invocation.options.migrationsDir = absolute(try take())
       case "--jwt-expiry":
         invocation.options.jwtExpiry = try number(try take(), flag: flag, range: 1...31_536_000)
+      case "--jwt-alg":
+        let name = try take().uppercased()
+        guard ["HS256", "ES256", "RS256"].contains(name) else {
+          throw LocalProjectError(.usage, "--jwt-alg: '\(name)' is not HS256, ES256 or RS256")
+        }
+        invocation.options.jwtAlgorithm = name
       case "--refresh-reuse-interval":
         invocation.options.refreshReuseInterval = try number(
           try take(), flag: flag, range: 0...86_400)

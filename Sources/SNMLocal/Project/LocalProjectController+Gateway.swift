@@ -20,7 +20,7 @@ extension LocalProjectController {
   func launchGateway(_ state: ProjectState) throws(LocalProjectError) {
     let executable = Self.currentExecutable()
     var arguments = ["local", "serve", "--dir", state.dataDir, "--port", String(state.port)]
-    arguments += ["--jwt-expiry", String(state.jwtExpiry)]
+    arguments += ["--jwt-expiry", String(state.jwtExpiry), "--jwt-alg", state.jwtAlgorithm]
     arguments += ["--refresh-reuse-interval", String(state.refreshReuseInterval)]
     let pid = try Subprocess.spawnDetached(executable, arguments, log: state.logFile)
     try? Data("\(pid)\n".utf8).write(to: URL(fileURLWithPath: state.pidFile), options: .atomic)

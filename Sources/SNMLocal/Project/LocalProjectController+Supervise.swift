@@ -48,7 +48,8 @@ extension LocalProjectController {
   func superviseChildren(_ state: ProjectState, control: SupervisorControl) -> Int32 {
     let arguments = [
       "local", "serve", "--dir", state.dataDir, "--port", String(state.port), "--jwt-expiry",
-      String(state.jwtExpiry), "--refresh-reuse-interval", String(state.refreshReuseInterval),
+      String(state.jwtExpiry), "--jwt-alg", state.jwtAlgorithm, "--refresh-reuse-interval",
+      String(state.refreshReuseInterval),
     ]
     var crashes: [Double] = []
     while true {

@@ -106,7 +106,7 @@ struct LocalProjectController {
       running: pid != nil && postgresRunning, gatewayRunning: pid != nil,
       postgresRunning: postgresRunning, gatewayPID: pid.map(Int.init), port: state.port,
       postgresVersion: cluster.majorVersion.map { "PostgreSQL \($0)" }, logFile: state.logFile,
-      jwtExpiry: state.jwtExpiry)
+      jwtExpiry: state.jwtExpiry, jwtAlgorithm: state.jwtAlgorithm)
   }
 
   /// The remembered state with the flags given now applied (or a new one).
@@ -116,6 +116,7 @@ struct LocalProjectController {
     }
     if given.contains("port") { state.port = options.port }
     if given.contains("jwt-expiry") { state.jwtExpiry = options.jwtExpiry }
+    if given.contains("jwt-alg") { state.jwtAlgorithm = options.jwtAlgorithm }
     if given.contains("refresh-reuse-interval") {
       state.refreshReuseInterval = options.refreshReuseInterval
     }

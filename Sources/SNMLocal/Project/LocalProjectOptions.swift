@@ -14,6 +14,9 @@ public struct LocalProjectOptions: Sendable, Equatable {
   public var jwtExpiry: Int
   /// Seconds a just-rotated refresh token still returns the current session (GoTrue's default 10).
   public var refreshReuseInterval: Int
+  /// How user tokens are signed: `HS256` with the JWT secret, or `ES256`/`RS256` with a signing
+  /// key of the project's (served as JWKS), as hosted projects with signing keys do.
+  public var jwtAlgorithm = "HS256"
 
   public init(
     dataDir: String = LocalProjectOptions.defaultDataDir(), port: Int = 54321,

@@ -24,6 +24,8 @@ public struct LocalProjectStatus: Sendable, Equatable {
   public var postgresVersion: String?
   public var logFile: String
   public var jwtExpiry: Int
+  /// `HS256`, `ES256` or `RS256`: how user tokens are signed.
+  public var jwtAlgorithm = "HS256"
 
   /// The status as one JSON object, keys in snake_case.
   public var json: LocalJSON {
@@ -39,7 +41,8 @@ public struct LocalProjectStatus: Sendable, Equatable {
       .init("postgres_running", .bool(postgresRunning)),
       .init("gateway_pid", gatewayPID.map { .int($0) } ?? .null), .init("port", .int(port)),
       .init("postgres_version", .optional(postgresVersion)), .init("log_file", .string(logFile)),
-      .init("jwt_expiry", .int(jwtExpiry)),
+      .init("jwt_expiry", .int(jwtExpiry)), .init("jwt_alg", .string(jwtAlgorithm)),
+      .init("jwks_url", .string(url + "/auth/v1/.well-known/jwks.json")),
     ])
   }
 }

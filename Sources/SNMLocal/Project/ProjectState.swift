@@ -19,9 +19,13 @@ struct ProjectState: Sendable, Equatable {
   var migrationsDir: String?
   var layout: ClusterLayout
   var keysIssuedAt: Int
+  /// `HS256`, `ES256` or `RS256` (LocalProjectOptions.jwtAlgorithm).
+  var jwtAlgorithm = "HS256"
 
   var stateFile: String { dataDir + "/project.json" }
   var secretFile: String { dataDir + "/jwt-secret" }
+  /// The ES256 or RS256 signing key (PEM, 0600), one file per algorithm.
+  var signingKeyFile: String { dataDir + "/jwt-signing-key-\(jwtAlgorithm.lowercased()).pem" }
   var pidFile: String { dataDir + "/gateway.pid" }
   var logFile: String { dataDir + "/gateway.log" }
   var lockFile: String { dataDir + "/.lock" }
@@ -42,7 +46,7 @@ struct ProjectState: Sendable, Equatable {
       refreshReuseInterval: json["refresh_reuse_interval"]?.intValue ?? 10,
       migrationsDir: json["migrations"]?.stringValue,
       layout: ClusterLayout(baseDir: clusterDir, owner: json["cluster_owner"]?.stringValue),
-      keysIssuedAt: issuedAt)
+      keysIssuedAt: issuedAt, jwtAlgorithm: json["jwt_alg"]?.stringValue ?? "HS256")
   }
 
   /// A fresh state for `options`, choosing where the cluster lives.
@@ -51,7 +55,7 @@ struct ProjectState: Sendable, Equatable {
       dataDir: options.dataDir, port: options.port, jwtExpiry: options.jwtExpiry,
       refreshReuseInterval: options.refreshReuseInterval, migrationsDir: options.migrationsDir,
       layout: ClusterLayout.choose(projectDir: options.dataDir),
-      keysIssuedAt: Int(Date().timeIntervalSince1970))
+      keysIssuedAt: Int(Date().timeIntervalSince1970), jwtAlgorithm: options.jwtAlgorithm)
   }
 
   func save() throws(LocalProjectError) {
@@ -60,6 +64,7 @@ struct ProjectState: Sendable, Equatable {
       .init("refresh_reuse_interval", .int(refreshReuseInterval)),
       .init("migrations", .optional(migrationsDir)), .init("cluster_dir", .string(layout.baseDir)),
       .init("cluster_owner", .optional(layout.owner)), .init("keys_issued_at", .int(keysIssuedAt)),
+      .init("jwt_alg", .string(jwtAlgorithm)),
     ])
     do {
       // Atomic: `snm local status` in another process may read it while `start` writes it.
@@ -71,57 +76,93 @@ struct ProjectState: Sendable, Equatable {
   }
 
   /// The JWT secret, created on first use (random, file mode 0600).
-  ///
-  /// Two processes may ask at once (`snm local serve` starting, `snm local status` polling): the
-  /// secret is written whole to a file of its own and linked into place, so a reader never sees
-  /// half of it and the first link wins; the other process reads the winner's. The temporary file
-  /// is named per call (pid and random bytes, created exclusively): callers in one process (the
-  /// gateway's concurrent requests) never share, and so never unlink, each other's.
   func secret() throws(LocalProjectError) -> [UInt8] {
-    if let existing = Self.readSecret(secretFile) { return existing }
-    let random: [UInt8]
+    try Self.createOnce(secretFile, valid: { $0.count >= 32 }) { () throws(LocalProjectError) in
+      do {
+        return Array(Crypto.hex(try Crypto.randomBytes(32)).utf8)
+      } catch {
+        throw LocalProjectError(.failed, "cannot generate a JWT secret: \(error)")
+      }
+    }
+  }
+
+  /// The project's ES256 or RS256 signing key, created on first use; nil for HS256.
+  func signingKey() throws(LocalProjectError) -> SigningKey? {
+    guard let algorithm = SigningKey.Algorithm(rawValue: jwtAlgorithm) else { return nil }
+    var made: SigningKey?
+    let pem = try Self.createOnce(signingKeyFile, valid: { !$0.isEmpty }) {
+      () throws(LocalProjectError) in
+      do {
+        let (key, pem) = try SigningKey.generate(algorithm)
+        made = key
+        return pem
+      } catch {
+        throw LocalProjectError(.failed, "cannot make a \(jwtAlgorithm) signing key: \(error)")
+      }
+    }
+    if let made, made.algorithm == algorithm { return made }
+    do {
+      return try SigningKey(pem: pem + [UInt8(ascii: "\n")])
+    } catch {
+      throw LocalProjectError(
+        .failed, "\(signingKeyFile) is damaged (\(error)); remove it to make a new key")
+    }
+  }
+
+  /// The contents of `path`, which `make` writes on first use (mode 0600).
+  ///
+  /// Two processes may ask at once (`snm local serve` starting, `snm local status` polling), and so
+  /// may two requests in one: the contents are written whole to a file of the caller's own (named
+  /// by pid and random bytes, created exclusively, so no caller unlinks another's) and linked into
+  /// place, so a reader never sees half of it and the first link wins; the others read the
+  /// winner's. A file `valid` refuses (damaged) is replaced.
+  static func createOnce(
+    _ path: String, valid: ([UInt8]) -> Bool,
+    make: () throws(LocalProjectError) -> [UInt8]
+  ) throws(LocalProjectError) -> [UInt8] {
+    if let existing = readFile(path, valid: valid) { return existing }
+    let contents = try make()
     let nonce: [UInt8]
     do {
-      random = try Crypto.randomBytes(32)
       nonce = try Crypto.randomBytes(8)
     } catch {
-      throw LocalProjectError(.failed, "cannot generate a JWT secret: \(error)")
+      throw LocalProjectError(.failed, "cannot name a temporary file for \(path): \(error)")
     }
-    let text = Crypto.hex(random)
-    let temporary = secretFile + ".\(getpid()).\(Crypto.hex(nonce)).tmp"
+    let temporary = path + ".\(getpid()).\(Crypto.hex(nonce)).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
-      throw LocalProjectError(.failed, "cannot write \(secretFile) (errno \(errno))")
+      throw LocalProjectError(.failed, "cannot write \(path) (errno \(errno))")
     }
     defer { unlink(temporary) }
     fchmod(fd, 0o600)
-    let written = text.withCString { write(fd, $0, strlen($0)) }
+    let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     let synced = fsync(fd) == 0
     close(fd)
-    guard written == text.utf8.count, synced else {
-      throw LocalProjectError(.failed, "cannot write \(secretFile)")
+    guard written == contents.count, synced else {
+      throw LocalProjectError(.failed, "cannot write \(path)")
     }
-    if link(temporary, secretFile) == 0 { return Array(text.utf8) }
-    if errno == EEXIST, let winner = Self.readSecret(secretFile) { return winner }
-    // A file too short to be a secret (damaged): replaced.
-    guard rename(temporary, secretFile) == 0 else {
-      throw LocalProjectError(.failed, "cannot write \(secretFile) (errno \(errno))")
+    if link(temporary, path) == 0 { return contents }
+    if errno == EEXIST, let winner = readFile(path, valid: valid) { return winner }
+    // A damaged file: replaced.
+    guard rename(temporary, path) == 0 else {
+      throw LocalProjectError(.failed, "cannot write \(path) (errno \(errno))")
     }
-    return Array(text.utf8)
+    return contents
   }
 
-  /// The secret in `path`, or nil when there is none (or too short a one).
-  private static func readSecret(_ path: String) -> [UInt8]? {
-    guard let data = FileManager.default.contents(atPath: path), data.count >= 32 else {
-      return nil
-    }
-    return Array(
+  /// The contents of `path` (surrounding whitespace trimmed), or nil when there is no file or
+  /// `valid` refuses it.
+  private static func readFile(_ path: String, valid: ([UInt8]) -> Bool) -> [UInt8]? {
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    let text = Array(
       String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+    return valid(text) ? text : nil
   }
 
   func keys() throws(LocalProjectError) -> ProjectKeys {
     do {
-      return try ProjectKeys(secret: try secret(), issuedAt: keysIssuedAt)
+      return try ProjectKeys(
+        secret: try secret(), issuedAt: keysIssuedAt, signingKey: try signingKey())
     } catch let error as LocalProjectError {
       throw error
     } catch {

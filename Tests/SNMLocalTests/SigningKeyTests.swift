@@ -1,0 +1,85 @@
+import Testing
+
+@testable import SNMLocal
+
+/// Signing-key JWTs (`snm local start --jwt-alg ES256|RS256`): keys that survive their PEM, user
+/// tokens with `alg` and `kid` that verify, and every way a token of another key is refused.
+@Suite struct SigningKeyTests {
+  static let secret = Array("signing-key-test-secret-of-32-characters".utf8)
+
+  @Test(arguments: SigningKey.Algorithm.allCases)
+  func aKeySignsVerifiesAndKeepsItsKidThroughItsPEM(_ algorithm: SigningKey.Algorithm) throws {
+    let (key, pem) = try SigningKey.generate(algorithm)
+    #expect(String(decoding: pem, as: UTF8.self).hasPrefix("-----BEGIN PRIVATE KEY-----"))
+    let again = try SigningKey(pem: pem)
+    #expect(again.algorithm == algorithm)
+    #expect(again.kid == key.kid && again.jwk == key.jwk)
+    let input = Array("header.payload".utf8)
+    let signature = try key.sign(input)
+    #expect(signature.count == (algorithm == .es256 ? 64 : 256))
+    #expect(again.verify(input, signature: signature))
+    #expect(!again.verify(Array("header.payloaD".utf8), signature: signature))
+    var flipped = signature
+    flipped[5] ^= 1
+    #expect(!key.verify(input, signature: flipped))
+    #expect(!key.verify(input, signature: Array(signature.dropLast())))
+    let other = try SigningKey.generate(algorithm).0
+    #expect(other.kid != key.kid)
+    #expect(!other.verify(input, signature: signature))
+    #expect(key.jwk["alg"]?.stringValue == algorithm.rawValue)
+    #expect(key.jwk["kty"]?.stringValue == (algorithm == .es256 ? "EC" : "RSA"))
+    #expect(key.jwk["d"] == nil, "the private part is never published")
+  }
+
+  @Test(arguments: SigningKey.Algorithm.allCases)
+  func userTokensAreSignedWithTheKeyAndVerify(_ algorithm: SigningKey.Algorithm) throws {
+    let key = try SigningKey.generate(algorithm).0
+    let signer = JWTSigner(secret: Self.secret, signingKey: key)
+    let token = try signer.signUserToken(
+      .object([.init("sub", .string("u1")), .init("role", .string("authenticated"))]))
+    let header = try #require(
+      Base64URL.decode(token.split(separator: ".")[0]).flatMap { try? LocalJSON.parse($0) })
+    #expect(header["alg"]?.stringValue == algorithm.rawValue)
+    #expect(header["kid"]?.stringValue == key.kid)
+    #expect(try signer.verify(token, now: 0)["sub"]?.stringValue == "u1")
+    // The legacy secret's tokens still verify (the API keys, sessions from before).
+    let legacy = try signer.sign(.object([.init("role", .string("anon"))]))
+    #expect(try signer.verify(legacy, now: 0)["role"]?.stringValue == "anon")
+    #expect(signer.jwks["keys"]?.arrayValue?.count == 1)
+
+    // Refused: another key of the same kind, a kid of another key, the token to an HS256-only
+    // project, an algorithm swapped in the header.
+    let stranger = JWTSigner(secret: Self.secret, signingKey: try SigningKey.generate(algorithm).0)
+    let forged = try stranger.signUserToken(.object([.init("sub", .string("u1"))]))
+    #expect(throws: JWTError.badSignature) { try signer.verify(forged, now: 0) }
+    let parts = token.split(separator: ".").map(String.init)
+    let otherKid = Base64URL.encode(
+      Array(#"{"alg":"\#(algorithm.rawValue)","kid":"other","typ":"JWT"}"#.utf8))
+    #expect(throws: JWTError.badSignature) {
+      try signer.verify(otherKid + "." + parts[1] + "." + parts[2], now: 0)
+    }
+    #expect(throws: JWTError.unsupportedAlgorithm(algorithm.rawValue)) {
+      try JWTSigner(secret: Self.secret).verify(token, now: 0)
+    }
+    let swapped = algorithm == .es256 ? "RS256" : "ES256"
+    let swappedHeader = Base64URL.encode(Array(#"{"alg":"\#(swapped)","typ":"JWT"}"#.utf8))
+    #expect(throws: JWTError.unsupportedAlgorithm(swapped)) {
+      try signer.verify(swappedHeader + "." + parts[1] + "." + parts[2], now: 0)
+    }
+    // HS256 over the token's own bytes with the public key's JWK as the secret: refused.
+    let confused = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)) + "." + parts[1]
+    let mac = try Crypto.hmacSHA256(
+      key: Array(key.jwk.serialized().utf8), data: Array(confused.utf8))
+    #expect(throws: JWTError.badSignature) {
+      try signer.verify(confused + "." + Base64URL.encode(mac), now: 0)
+    }
+  }
+
+  @Test func anHS256ProjectPublishesNoKeys() {
+    #expect(JWTSigner(secret: Self.secret).jwks.serialized() == #"{"keys":[]}"#)
+  }
+
+  @Test func aPEMOfAnotherKindIsRefused() {
+    #expect(throws: CryptoError.self) { try SigningKey(pem: Array("not a key".utf8)) }
+  }
+}
