@@ -32,6 +32,14 @@ def snm_bin():
     return SNM
 
 
+@pytest.fixture
+def home(tmp_path):
+    """A user's own XDG state, config and cache folders (and HOME) for one test: sessions,
+    history and profiles never leak between tests. Pass as `env=home` to run_snm."""
+    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path), "NO_COLOR": "1"}
+
+
 @pytest.fixture(scope="session")
 def workdir():
     WORKDIR.mkdir(parents=True, exist_ok=True)

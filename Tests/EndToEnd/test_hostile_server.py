@@ -88,12 +88,6 @@ def json_answer(body, status="200 OK"):
             f"Content-Length: {len(body)}\r\n\r\n").encode() + body
 
 
-@pytest.fixture
-def home(tmp_path):
-    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-            "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path), "NO_COLOR": "1"}
-
-
 def snm_against(server, statements, home, *flags, timeout=60):
     return run_snm("--url", server.url, "--key", "the-anon-key", *flags, "-c", statements,
                    env=home, timeout=timeout)

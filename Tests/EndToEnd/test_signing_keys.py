@@ -33,12 +33,6 @@ def signed_project(request, snm_bin):
     project.stop()
 
 
-@pytest.fixture
-def home(tmp_path):
-    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-            "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path), "NO_COLOR": "1"}
-
-
 def jwks(project):
     response = httpx.get(project.auth_url + "/.well-known/jwks.json", timeout=30)
     assert response.status_code == 200, response.text

@@ -47,12 +47,6 @@ def front(tls_project):
     handle.stop()
 
 
-@pytest.fixture
-def home(tmp_path):
-    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-            "XDG_CACHE_HOME": str(tmp_path / "cache"), "HOME": str(tmp_path), "NO_COLOR": "1"}
-
-
 def snm(front, project, home, *args, url=None, cacert=True, env=None, timeout=120):
     flags = ["--url", url or front.url("main"), "--key", project.anon_key]
     if cacert:

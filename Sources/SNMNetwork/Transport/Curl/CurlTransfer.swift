@@ -106,15 +106,7 @@ final class CurlTransfer {
       headers.removeAll(keepingCapacity: true)
       return
     }
-    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-    var low = colon + 1
-    var high = bytes.endIndex
-    while low < high, bytes[low] == 0x20 || bytes[low] == 0x09 { low += 1 }
-    while high > low, bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09 { high -= 1 }
-    headers.append(
-      HTTPHeaders.Field(
-        name: String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self),
-        value: String(decoding: UnsafeBufferPointer(rebasing: bytes[low..<high]), as: UTF8.self)))
+    if let field = HTTPHeaders.Field(headerLine: bytes) { headers.append(field) }
   }
 
   /// Body bytes: kept up to the limit; past it the transfer stops (false).
@@ -133,12 +125,7 @@ private func curlWriteBody(
   _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
   _ context: UnsafeMutableRawPointer?
 ) -> Int {
-  guard let data, let context else { return 0 }
-  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-  let length = size * count
-  let bytes = UnsafeBufferPointer(
-    start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
-  return transfer.appendBody(bytes) ? length : 0
+  curlCallback(data, size * count, context) { $0.appendBody($1) }
 }
 
 /// `CURLOPT_HEADERFUNCTION`: one head line at a time.
@@ -146,11 +133,21 @@ private func curlReadHeader(
   _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
   _ context: UnsafeMutableRawPointer?
 ) -> Int {
+  curlCallback(data, size * count, context) { transfer, line in
+    transfer.readHeader(line)
+    return true
+  }
+}
+
+/// A data callback's bytes handed to the transfer in `context`; `length` taken, or 0 (which
+/// stops the transfer) when `take` refuses them.
+private func curlCallback(
+  _ data: UnsafeMutablePointer<CChar>?, _ length: Int, _ context: UnsafeMutableRawPointer?,
+  _ take: (CurlTransfer, UnsafeBufferPointer<UInt8>) -> Bool
+) -> Int {
   guard let data, let context else { return 0 }
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-  let length = size * count
-  transfer.readHeader(
-    UnsafeBufferPointer(
-      start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length))
-  return length
+  let bytes = UnsafeBufferPointer(
+    start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+  return take(transfer, bytes) ? length : 0
 }

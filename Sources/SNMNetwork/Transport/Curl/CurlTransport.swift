@@ -21,11 +21,10 @@ public final class CurlTransport: HTTPTransport {
   /// The CA bundle (PEM) to trust instead of the system's, as curl's `--cacert`; nil for the
   /// system's (Debian: /etc/ssl/certs/ca-certificates.crt).
   public let certificateAuthorities: String?
-  let maximumIdlePerHost: Int
-  private let idle = Mutex<[String: [CurlHandle]]>([:])
+  private let kept: KeptConnections<CurlHandle>
 
   public init(maximumIdlePerHost: Int, certificateAuthorities: String? = nil) {
-    self.maximumIdlePerHost = max(1, maximumIdlePerHost)
+    kept = KeptConnections(maximumPerKey: maximumIdlePerHost)
     self.certificateAuthorities = certificateAuthorities
   }
 
@@ -35,7 +34,7 @@ public final class CurlTransport: HTTPTransport {
     else { throw .invalidURL(address) }
     if Task.isCancelled { throw .cancelled(url: address) }
     let key = "\(scheme)://\(url.host ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
-    guard let handle = take(key) ?? CurlHandle.make() else {
+    guard let handle = kept.take(key) ?? CurlHandle.make() else {
       throw .unreachable(url: address, cause: "libcurl could not start a transfer")
     }
     // A serial queue of its own is "overcommit": the blocking loop gets a thread of its own instead
@@ -54,7 +53,7 @@ public final class CurlTransport: HTTPTransport {
     }
     switch outcome {
     case .answered(let transfer):
-      giveBack(handle, key: key)
+      kept.keep(handle, key: key)?.close()
       return SNMResponse(
         url: address, status: transfer.status, headers: HTTPHeaders.merging(transfer.headers),
         body: transfer.body)
@@ -66,18 +65,4 @@ public final class CurlTransport: HTTPTransport {
     }
   }
 
-  private func take(_ key: String) -> CurlHandle? {
-    idle.withLock { $0[key]?.popLast() }
-  }
-
-  private func giveBack(_ handle: CurlHandle, key: String) {
-    let extra: CurlHandle? = idle.withLock { idle in
-      var list = idle[key] ?? []
-      guard list.count < maximumIdlePerHost else { return handle }
-      list.append(handle)
-      idle[key] = list
-      return nil
-    }
-    extra?.close()
-  }
 }

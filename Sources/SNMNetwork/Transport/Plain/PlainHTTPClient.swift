@@ -15,11 +15,10 @@ import Synchronization
 /// curl does. Cancelling the calling task closes the connection at once. Throws
 /// ``PlainHTTPFailure``.
 final class PlainHTTPClient: Sendable {
-  private let idle = Mutex<[String: [PlainHTTPConnection]]>([:])
-  let maximumIdlePerHost: Int
+  private let kept: KeptConnections<PlainHTTPConnection>
 
   init(maximumIdlePerHost: Int) {
-    self.maximumIdlePerHost = max(1, maximumIdlePerHost)
+    kept = KeptConnections(maximumPerKey: maximumIdlePerHost)
   }
 
   /// What to send: the parts of an `http://` URL, the header fields and the body.
@@ -80,7 +79,7 @@ final class PlainHTTPClient: Sendable {
     let bytes = request.encoded()
     while true {
       if handle.isCancelled { return .failure(.cancelled) }
-      var connection = take(key)
+      var connection = kept.take(key)
       let reused = connection != nil
       if connection == nil {
         do {
@@ -98,7 +97,7 @@ final class PlainHTTPClient: Sendable {
           deadline: deadline)
         handle.detach()
         if answer.keepAlive && !handle.isCancelled {
-          giveBack(connection, key: key)
+          kept.keep(connection, key: key)?.close()
         } else {
           connection.close()
         }
@@ -113,20 +112,6 @@ final class PlainHTTPClient: Sendable {
     }
   }
 
-  private func take(_ key: String) -> PlainHTTPConnection? {
-    idle.withLock { $0[key]?.popLast() }
-  }
-
-  private func giveBack(_ connection: PlainHTTPConnection, key: String) {
-    let extra: PlainHTTPConnection? = idle.withLock { idle in
-      var list = idle[key] ?? []
-      guard list.count < maximumIdlePerHost else { return connection }
-      list.append(connection)
-      idle[key] = list
-      return nil
-    }
-    extra?.close()
-  }
 }
 
 /// The connection a request is using, shared with the cancellation handler (which may run first).

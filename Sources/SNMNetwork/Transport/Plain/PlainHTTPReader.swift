@@ -133,17 +133,10 @@ struct PlainHTTPReader {
     var fields: [HTTPHeaders.Field] = []
     fields.reserveCapacity(lines.count)
     for line in lines where !line.isEmpty {
-      guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+      guard let field = HTTPHeaders.Field(headerLine: line) else {
         throw .malformed("the answer is not valid HTTP (bad header line)")
       }
-      var low = colon + 1
-      var high = line.endIndex
-      while low < high, line[low] == 0x20 || line[low] == 0x09 { low += 1 }
-      while high > low, line[high - 1] == 0x20 || line[high - 1] == 0x09 { high -= 1 }
-      fields.append(
-        HTTPHeaders.Field(
-          name: String(decoding: line[..<colon], as: UTF8.self),
-          value: String(decoding: line[low..<high], as: UTF8.self)))
+      fields.append(field)
     }
     return try answer(statusLine: String(decoding: statusBytes, as: UTF8.self), fields: fields)
   }
