@@ -263,3 +263,16 @@ def test_no_core_file_and_no_memory_for_others_of_the_user(home, tmp_path):
     finally:
         shell.stdin.close()
         shell.wait(timeout=10)
+
+
+@pytest.mark.parametrize("size", ["7fffffffffffffff", "40000000000"])
+def test_a_chunk_size_past_the_limit_is_refused_before_anything_is_allocated(home, size):
+    """It aborted with "failed to allocate" (SIGABRT) before."""
+    server = HostileServer(lambda head: (
+        f"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n{size}\r\nabc").encode())
+    try:
+        result = snm_against(server, "from t select *", home)
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        assert "the answer is larger than 256 MiB" in result.stderr
+    finally:
+        server.stop()
