@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "snm",
-  platforms: [.macOS(.v14)],
+  // Linux only: the code calls Glibc and FoundationNetworking; no Apple platform is built or tested.
   products: [
     .executable(name: "snm", targets: ["snm"]),
     .library(name: "SNMSupabase", targets: ["SNMSupabase"]),
@@ -22,34 +22,44 @@ let package = Package(
     // glibc calls Swift cannot make (the variadic prctl), for the binary's process settings.
     .systemLibrary(name: "CProcess"),
 
-    // Client side: SNMNetwork <- SNMSupabase <- SNMQuery <- SNMShell <- snm
-    .target(name: "SNMNetwork", dependencies: ["CCurl"]),
-    .target(name: "SNMSupabase", dependencies: ["SNMNetwork"]),
-    .target(name: "SNMQuery", dependencies: ["SNMSupabase", "SNMNetwork"]),
-    .target(
-      name: "SNMShell", dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "CLibEdit"]),
+    // What both sides put on the wire: JSON, header fields, HTTP/1.1 framing, percent-encoding.
+    // Depends on nothing; shares no domain types.
+    .target(name: "SNMWire"),
 
-    // Server side: the local project. Shares no code with the client side.
-    .target(name: "SNMLocal", dependencies: ["CLibPQ", "CCrypto"]),
+    // Client side: SNMWire <- SNMNetwork <- SNMSupabase <- SNMQuery <- SNMShell <- snm
+    .target(name: "SNMNetwork", dependencies: ["SNMWire", "CCurl"]),
+    .target(name: "SNMSupabase", dependencies: ["SNMNetwork", "SNMWire"]),
+    .target(name: "SNMQuery", dependencies: ["SNMSupabase", "SNMNetwork", "SNMWire"]),
+    .target(
+      name: "SNMShell",
+      dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "CLibEdit"]),
+
+    // Server side: the local project. Shares the wire format with the client, no domain types.
+    .target(name: "SNMLocal", dependencies: ["SNMWire", "CLibPQ", "CCrypto"]),
 
     .executableTarget(name: "snm", dependencies: ["SNMShell", "SNMLocal", "CProcess"]),
 
     // A loopback HTTP server (the test double for the request layer's unit tests) and a seeded
     // random generator for the fuzz-style tests.
-    .target(name: "SNMTestSupport", path: "Tests/SNMTestSupport"),
-    .testTarget(name: "SNMNetworkTests", dependencies: ["SNMNetwork", "SNMTestSupport"]),
+    .target(name: "SNMTestSupport", dependencies: ["SNMWire"], path: "Tests/SNMTestSupport"),
+    .testTarget(name: "SNMWireTests", dependencies: ["SNMWire", "SNMTestSupport"]),
     .testTarget(
-      name: "SNMSupabaseTests", dependencies: ["SNMSupabase", "SNMNetwork", "SNMTestSupport"]),
+      name: "SNMNetworkTests", dependencies: ["SNMNetwork", "SNMWire", "SNMTestSupport"]),
+    .testTarget(
+      name: "SNMSupabaseTests",
+      dependencies: ["SNMSupabase", "SNMNetwork", "SNMWire", "SNMTestSupport"]),
     .testTarget(
       name: "SNMQueryTests",
-      dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMTestSupport"],
+      dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMTestSupport"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "SNMShellTests",
-      dependencies: ["SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMTestSupport"],
+      dependencies: [
+        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMTestSupport",
+      ],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "SNMLocalTests", dependencies: ["SNMLocal"], exclude: ["REST/Fixtures"]),
+      name: "SNMLocalTests", dependencies: ["SNMLocal", "SNMWire"], exclude: ["REST/Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

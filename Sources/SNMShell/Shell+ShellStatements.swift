@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMQuery
+import SNMWire
 
 extension Shell {
   /// Runs `help`, `tables`, `describe`, `set`, `\x`, `exit` (and their psql aliases).

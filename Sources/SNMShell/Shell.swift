@@ -2,6 +2,7 @@ import Foundation
 import SNMNetwork
 import SNMQuery
 import SNMSupabase
+import SNMWire
 import Synchronization
 
 /// Runs snm statements: at the prompt, after `-c`, from standard input and from scripts.

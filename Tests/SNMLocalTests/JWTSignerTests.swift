@@ -1,10 +1,11 @@
+import SNMWire
 import Testing
 
 @testable import SNMLocal
 
 let secret = Array("super-secret-jwt-token-with-at-least-32-characters-long".utf8)
 
-func claims(_ members: [LocalJSON.Member]) -> LocalJSON { .object(members) }
+func claims(_ members: [JSONObject.Member]) -> JSONValue { .object(members) }
 
 @Test func signsAndVerifiesRoundTrip() throws {
   let signer = JWTSigner(secret: secret)

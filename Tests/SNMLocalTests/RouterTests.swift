@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 import Testing
 
 @testable import SNMLocal
@@ -49,7 +50,7 @@ func routerFixture(
   return (router, keys)
 }
 
-func token(_ members: [LocalJSON.Member]) -> String {
+func token(_ members: [JSONObject.Member]) -> String {
   (try? JWTSigner(secret: routerSecret).sign(.object(members))) ?? ""
 }
 
@@ -132,9 +133,9 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   let (router, keys) = try routerFixture()
   var headers = HTTPHeaders()
   for (name, value) in example.headers {
-    headers.add(
-      name,
-      value.replacingOccurrences(of: "ANON", with: keys.anonKey)
+    headers.append(
+      name: name,
+      value: value.replacingOccurrences(of: "ANON", with: keys.anonKey)
         .replacingOccurrences(of: "SERVICE", with: keys.serviceRoleKey)
         .replacingOccurrences(of: "PUBLISHABLE", with: keys.publishableKey)
         .replacingOccurrences(of: "SECRET", with: keys.secretKey))
@@ -160,15 +161,15 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
 /// Tokens for another audience, and roles that do not exist, are refused as PostgREST refuses them.
 @Test func audienceAndUnknownRolesAreRefused() throws {
   let (router, keys) = try routerFixture(roleExists: { $0 == "postgres" })
-  func get(_ claims: [LocalJSON.Member]) -> HTTPResponse {
+  func get(_ claims: [JSONObject.Member]) -> HTTPResponse {
     var headers = HTTPHeaders()
-    headers.add("apikey", keys.anonKey)
-    headers.add("Authorization", "Bearer " + token(claims))
+    headers.append(name: "apikey", value: keys.anonKey)
+    headers.append(name: "Authorization", value: "Bearer " + token(claims))
     return router.handle(HTTPRequest(method: "GET", target: "/rest/v1/t", headers: headers))
   }
   func body(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 
-  let user = LocalJSON.Member("role", .string("authenticated"))
+  let user = JSONObject.Member("role", .string("authenticated"))
   let other = get([user, .init("aud", .string("someone-else"))])
   #expect(other.status == 401)
   #expect(body(other).contains(#""code":"PGRST303""#))
@@ -233,8 +234,8 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
     keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth, now: { later })
   #expect(expired.projectKeyAuth(keys.anonKey) == nil)
   var headers = HTTPHeaders()
-  headers.add("apikey", keys.anonKey)
-  headers.add("Authorization", "Bearer " + keys.anonKey)
+  headers.append(name: "apikey", value: keys.anonKey)
+  headers.append(name: "Authorization", value: "Bearer " + keys.anonKey)
   let response = expired.handle(HTTPRequest(method: "GET", target: "/rest/v1/t", headers: headers))
   #expect(response.status == 401)
   #expect(String(decoding: response.body, as: UTF8.self).contains("JWT expired"))

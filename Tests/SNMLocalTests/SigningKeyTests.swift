@@ -1,3 +1,4 @@
+import SNMWire
 import Testing
 
 @testable import SNMLocal
@@ -38,7 +39,7 @@ import Testing
     let token = try signer.signUserToken(
       .object([.init("sub", .string("u1")), .init("role", .string("authenticated"))]))
     let header = try #require(
-      Base64URL.decode(token.split(separator: ".")[0]).flatMap { try? LocalJSON.parse($0) })
+      Base64URL.decode(token.split(separator: ".")[0]).flatMap { try? JSONValue(parsing: $0) })
     #expect(header["alg"]?.stringValue == algorithm.rawValue)
     #expect(header["kid"]?.stringValue == key.kid)
     #expect(try signer.verify(token, now: 0)["sub"]?.stringValue == "u1")

@@ -1,5 +1,6 @@
 import Foundation
 import SNMTestSupport
+import SNMWire
 import Synchronization
 import Testing
 

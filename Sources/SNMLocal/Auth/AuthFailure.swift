@@ -1,3 +1,5 @@
+import SNMWire
+
 /// A GoTrue error: HTTP status, `error_code` and message.
 ///
 /// ```swift
@@ -39,7 +41,7 @@ public enum AuthErrorFormat: Sendable, Equatable {
   public func response(_ failure: AuthFailure) -> HTTPResponse {
     var headers = HTTPHeaders()
     headers["x-sb-error-code"] = failure.code
-    var members: [LocalJSON.Member]
+    var members: [JSONObject.Member]
     switch self {
     case .legacy:
       members = [

@@ -1,6 +1,8 @@
+import SNMWire
+
 extension AuthGateway {
   /// `POST /signup`: `{}` (no email, no phone) signs in anonymously; else email + password.
-  func signup(_ body: LocalJSON) throws -> HTTPResponse {
+  func signup(_ body: JSONValue) throws -> HTTPResponse {
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
     let phone = body["phone"]?.stringValue ?? ""
     let metadata = body["data"].flatMap { $0.objectValue != nil ? $0 : nil } ?? .object([])

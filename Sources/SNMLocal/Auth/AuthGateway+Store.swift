@@ -1,11 +1,13 @@
+import SNMWire
+
 /// One auth.users row in the shape the JSON needs.
 struct AuthUserRow: Sendable {
   var id: String
   var email: String
   var phone: String
   var isAnonymous: Bool
-  var appMetadata: LocalJSON
-  var userMetadata: LocalJSON
+  var appMetadata: JSONValue
+  var userMetadata: JSONValue
   var createdAt: String
   var updatedAt: String
   var lastSignInAt: String?
@@ -30,8 +32,8 @@ extension AuthGateway {
     guard let row = result.rows.first, row.count == 10 else { return nil }
     return AuthUserRow(
       id: row[0] ?? id, email: row[1] ?? "", phone: row[2] ?? "", isAnonymous: row[3] == "true",
-      appMetadata: (try? LocalJSON.parse(row[4] ?? "{}")) ?? .object([]),
-      userMetadata: (try? LocalJSON.parse(row[5] ?? "{}")) ?? .object([]),
+      appMetadata: (try? JSONValue(parsing: row[4] ?? "{}")) ?? .object([]),
+      userMetadata: (try? JSONValue(parsing: row[5] ?? "{}")) ?? .object([]),
       createdAt: row[6] ?? "", updatedAt: row[7] ?? "", lastSignInAt: row[8],
       emailConfirmedAt: row[9])
   }
@@ -58,7 +60,7 @@ extension AuthGateway {
 
   /// Creates a session for `userID` signed in by `method` and returns its GoTrue session JSON.
   func createSession(userID: String, method: String, on connection: PGConnection) throws
-    -> LocalJSON
+    -> JSONValue
   {
     let issued = Int(now())
     let session = try connection.execute(
@@ -80,11 +82,11 @@ extension AuthGateway {
   func sessionJSON(
     userID: String, sessionID: String, refreshToken: String, method: String, methodTime: Int,
     on connection: PGConnection
-  ) throws -> LocalJSON {
+  ) throws -> JSONValue {
     guard let user = try loadUser(userID, on: connection) else { throw AuthFailure.userNotFound }
     let issuedAt = Int(now())
     let expiresAt = issuedAt + settings.jwtExpiry
-    let claims = LocalJSON.object([
+    let claims = JSONValue.object([
       .init("iss", .string(settings.issuer)), .init("sub", .string(user.id)),
       .init("aud", .string("authenticated")), .init("exp", .int(expiresAt)),
       .init("iat", .int(issuedAt)), .init("email", .string(user.email)),
@@ -105,8 +107,8 @@ extension AuthGateway {
   }
 
   /// GoTrue's user object (`models/user.go`).
-  func userJSON(_ user: AuthUserRow) -> LocalJSON {
-    var members: [LocalJSON.Member] = [
+  func userJSON(_ user: AuthUserRow) -> JSONValue {
+    var members: [JSONObject.Member] = [
       .init("id", .string(user.id)), .init("aud", .string("authenticated")),
       .init("role", .string("authenticated")), .init("email", .string(user.email)),
     ]
@@ -118,7 +120,7 @@ extension AuthGateway {
       members.append(.init("confirmed_at", .string(confirmed)))
     }
     if let last = user.lastSignInAt { members.append(.init("last_sign_in_at", .string(last))) }
-    var identities: [LocalJSON] = []
+    var identities: [JSONValue] = []
     if !user.isAnonymous, !user.email.isEmpty {
       identities.append(
         .object([

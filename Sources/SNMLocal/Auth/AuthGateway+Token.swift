@@ -1,6 +1,8 @@
+import SNMWire
+
 extension AuthGateway {
   /// `POST /token?grant_type=password|refresh_token`.
-  func token(_ request: HTTPRequest, body: LocalJSON) throws -> HTTPResponse {
+  func token(_ request: HTTPRequest, body: JSONValue) throws -> HTTPResponse {
     switch request.queryValue("grant_type") ?? "" {
     case "password": return .json(status: 200, try passwordGrant(body))
     case "refresh_token": return .json(status: 200, try refreshGrant(body))
@@ -9,7 +11,7 @@ extension AuthGateway {
     }
   }
 
-  func passwordGrant(_ body: LocalJSON) throws -> LocalJSON {
+  func passwordGrant(_ body: JSONValue) throws -> JSONValue {
     guard let email = body["email"]?.stringValue, !email.isEmpty,
       let password = body["password"]?.stringValue, !password.isEmpty
     else { throw AuthFailure.invalidCredentials }
@@ -28,12 +30,12 @@ extension AuthGateway {
   /// answer: the parent of the active token, or any token revoked less than
   /// `refreshReuseInterval` seconds ago, returns the active token again. Any other reuse revokes
   /// the whole session and answers 400 refresh_token_already_used.
-  func refreshGrant(_ body: LocalJSON) throws -> LocalJSON {
+  func refreshGrant(_ body: JSONValue) throws -> JSONValue {
     guard let token = body["refresh_token"]?.stringValue, token.count >= 12, token.count <= 255
     else {
       throw AuthFailure.refreshTokenInvalid
     }
-    let outcome: Result<LocalJSON, AuthFailure> = try inTransaction { connection in
+    let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
       let found = try connection.execute(
         "select r.user_id::text, r.session_id::text, r.revoked::text, "
           + "extract(epoch from now() - r.updated_at)::float8::text, s.amr_method, s.amr_timestamp::text "

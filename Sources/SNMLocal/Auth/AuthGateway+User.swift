@@ -1,6 +1,8 @@
+import SNMWire
+
 extension AuthGateway {
   /// The verified claims of the request's Bearer token, GoTrue's way: 401 without one, 403 bad_jwt.
-  func bearerClaims(_ request: HTTPRequest) throws(AuthFailure) -> LocalJSON {
+  func bearerClaims(_ request: HTTPRequest) throws(AuthFailure) -> JSONValue {
     guard let header = request.headers["Authorization"], let token = Router.bearerToken(header),
       !token.isEmpty
     else { throw AuthFailure.noAuthorization }
@@ -14,7 +16,7 @@ extension AuthGateway {
   }
 
   /// The user and session a token names; 403 when either is gone.
-  func tokenSubject(_ claims: LocalJSON, on connection: PGConnection) throws -> (
+  func tokenSubject(_ claims: JSONValue, on connection: PGConnection) throws -> (
     AuthUserRow, String?
   ) {
     guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else {

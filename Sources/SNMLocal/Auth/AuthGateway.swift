@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The GoTrue behaviour snm uses: signup (anonymous or email), token (password, refresh_token),
 /// user, logout. Works on the `auth` schema through a pool connected as the cluster's owner.
 ///
@@ -63,16 +65,16 @@ public struct AuthGateway: Sendable {
   }
 
   /// The request body as a JSON object; GoTrue refuses anything else with 400 bad_json.
-  static func body(_ request: HTTPRequest) throws(AuthFailure) -> LocalJSON {
+  static func body(_ request: HTTPRequest) throws(AuthFailure) -> JSONValue {
     do {
-      let value = try LocalJSON.parse(request.body)
+      let value = try JSONValue(parsing: request.body)
       guard value.objectValue != nil else {
         throw AuthFailure(
           status: 400, code: "bad_json",
           message: "Could not parse request body as JSON: expected an object")
       }
       return value
-    } catch let error as LocalJSONError {
+    } catch let error as JSONParseError {
       throw AuthFailure(
         status: 400, code: "bad_json", message: "Could not parse request body as JSON: \(error)")
     } catch let failure as AuthFailure {

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The project's JWT secret and its API keys, both kinds as a hosted project has them: the legacy
 /// `anon` and `service_role` keys (HS256 JWTs with that `role`) and the new opaque ones,
 /// `sb_publishable_...` (role anon) and `sb_secret_...` (role service_role), which are not JWTs.
@@ -17,8 +19,8 @@ public struct ProjectKeys: Sendable {
   public let publishableKey: String
   /// `sb_secret_` + the same shape.
   public let secretKey: String
-  let anonClaims: LocalJSON
-  let serviceRoleClaims: LocalJSON
+  let anonClaims: JSONValue
+  let serviceRoleClaims: JSONValue
 
   /// Derives every key from the secret; the same secret and `issuedAt` give the same keys. With a
   /// `signingKey`, user tokens are signed with it (the API keys stay HS256, as a hosted project's
@@ -26,7 +28,7 @@ public struct ProjectKeys: Sendable {
   public init(secret: [UInt8], issuedAt: Int, signingKey: SigningKey? = nil) throws(CryptoError) {
     signer = JWTSigner(secret: secret, signingKey: signingKey)
     let expiry = issuedAt + 10 * 365 * 24 * 3600
-    func claims(_ role: String) -> LocalJSON {
+    func claims(_ role: String) -> JSONValue {
       .object([
         .init("iss", .string("supabase")), .init("ref", .string("local")),
         .init("role", .string(role)), .init("iat", .int(issuedAt)), .init("exp", .int(expiry)),
@@ -52,7 +54,7 @@ public struct ProjectKeys: Sendable {
   }
 
   /// The claims of `key` when it is one of the project's four keys, else `nil`.
-  public func claims(forAPIKey key: String) -> LocalJSON? {
+  public func claims(forAPIKey key: String) -> JSONValue? {
     let bytes = Array(key.utf8)
     if Crypto.constantTimeEqual(bytes, Array(anonKey.utf8)) { return anonClaims }
     if Crypto.constantTimeEqual(bytes, Array(serviceRoleKey.utf8)) { return serviceRoleClaims }

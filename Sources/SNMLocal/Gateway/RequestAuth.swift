@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Who a request runs as, after the router verified its JWT.
 ///
 /// ```swift
@@ -10,13 +12,13 @@ public struct RequestAuth: Sendable, Equatable {
   /// The database role to `SET LOCAL ROLE` to (from the `role` claim).
   public var role: String
   /// The verified claims object, for reading.
-  public var claims: LocalJSON
+  public var claims: JSONValue
   /// The claims as compact JSON text, for `set_config('request.jwt.claims', …, true)`.
   public var claimsJSON: String
   /// True when no user token came with the request (the role is `anon`): 42501 answers 401, not 403.
   public var isAnonymous: Bool
 
-  public init(role: String, claims: LocalJSON, isAnonymous: Bool) {
+  public init(role: String, claims: JSONValue, isAnonymous: Bool) {
     self.role = role
     self.claims = claims
     self.claimsJSON = claims.serialized()

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 extension Router {
   /// PostgREST's answer to a refused JWT: 401 (403 for a role it may not assume) with

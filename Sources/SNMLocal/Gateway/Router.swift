@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The gateway in front of both services, as Supabase's API gateway: CORS, `apikey`, JWT, routes.
 ///
 /// ```swift
@@ -126,7 +128,7 @@ public struct Router: Sendable {
   enum Service { case rest, auth }
 
   /// The role and claims a REST request runs with: the Bearer token, else the `apikey`'s claims.
-  func restAuth(_ request: HTTPRequest, keyClaims: LocalJSON) -> Result<RequestAuth, JWTError> {
+  func restAuth(_ request: HTTPRequest, keyClaims: JSONValue) -> Result<RequestAuth, JWTError> {
     var claims = keyClaims
     if let header = request.headers["Authorization"], let token = Self.bearerToken(header) {
       if let known = projectKeyAuth(token) { return .success(known) }

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Parses a request line and header fields (RFC 9112 §3, §5), leniently about line endings.
 enum HTTPHeadParser {
   /// Finds the end of the head in `buffer[from...]`: the index just after the empty line, or `nil`.
@@ -112,7 +114,7 @@ enum HTTPHeadParser {
       throw .bad("invalid character in header field value")
     }
     let text = String(decoding: value, as: UTF8.self).trimmingSpaces
-    headers.add(String(decoding: name, as: UTF8.self), text)
+    headers.append(name: String(decoding: name, as: UTF8.self), value: text)
   }
 
   /// tchar of RFC 9110 §5.6.2.

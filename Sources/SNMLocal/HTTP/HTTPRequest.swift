@@ -1,3 +1,5 @@
+import SNMWire
+
 /// One parsed HTTP/1.1 request, as the server hands it to a handler.
 ///
 /// ```swift
@@ -53,8 +55,8 @@ public struct HTTPRequest: Sendable, Equatable {
 
   /// The first query parameter named `name`, percent-decoded with `+` as space; `nil` if absent.
   public func queryValue(_ name: String) -> String? {
-    for item in rawQueryItems where PercentDecoding.decode(item.name, plusIsSpace: true) == name {
-      return PercentDecoding.decode(item.value, plusIsSpace: true)
+    for item in rawQueryItems where PercentEncoding.decode(item.name, plusIsSpace: true) == name {
+      return PercentEncoding.decode(item.value, plusIsSpace: true)
     }
     return nil
   }

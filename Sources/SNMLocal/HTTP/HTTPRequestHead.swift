@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The request line and header fields of one request, before its body.
 struct HTTPRequestHead: Sendable, Equatable {
   var method: String

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// A response a handler returns; the server adds `Content-Length`, `Date` and connection fields.
 ///
 /// ```swift
@@ -27,7 +29,7 @@ public struct HTTPResponse: Sendable, Equatable {
 
   /// A JSON response serialising `value`.
   public static func json(
-    status: Int, _ value: LocalJSON, headers: HTTPHeaders = HTTPHeaders()
+    status: Int, _ value: JSONValue, headers: HTTPHeaders = HTTPHeaders()
   ) -> HTTPResponse {
     json(status: status, value.serialized(), headers: headers)
   }

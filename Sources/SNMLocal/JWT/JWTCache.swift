@@ -1,3 +1,4 @@
+import SNMWire
 import Synchronization
 
 /// Claims of tokens whose signature has been checked once, as PostgREST's JWT cache keeps them:
@@ -13,7 +14,7 @@ import Synchronization
 /// `capacity` tokens are kept; when full, the cache starts afresh. Throws `JWTError` as
 /// `JWTSigner.verify` does (failures are not cached).
 public final class JWTCache: Sendable {
-  private let entries = Mutex<[String: LocalJSON]>([:])
+  private let entries = Mutex<[String: JSONValue]>([:])
   public let capacity: Int
 
   public init(capacity: Int = 1024) {
@@ -23,7 +24,7 @@ public final class JWTCache: Sendable {
   /// The token's claims: from the cache (times checked again), else verified by `signer`.
   public func verify(
     _ token: String, signer: JWTSigner, now: Double, audience: String? = nil
-  ) throws(JWTError) -> LocalJSON {
+  ) throws(JWTError) -> JSONValue {
     if let claims = entries.withLock({ $0[token] }) {
       try signer.checkClaims(claims, now: now, audience: audience)
       return claims

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// JSON Web Tokens: sign claims, verify tokens (signature, `alg`, `exp`, `nbf`, `iat`, `aud`).
 ///
 /// ```swift
@@ -24,7 +26,7 @@ public struct JWTSigner: Sendable {
   }
 
   /// A session's access token: with the signing key when there is one, else HS256.
-  public func signUserToken(_ claims: LocalJSON) throws(CryptoError) -> String {
+  public func signUserToken(_ claims: JSONValue) throws(CryptoError) -> String {
     guard let signingKey else { return try sign(claims) }
     let header = Base64URL.encode(
       Array(
@@ -36,12 +38,12 @@ public struct JWTSigner: Sendable {
 
   /// The JWKS (`/auth/v1/.well-known/jwks.json`): the signing key's public half, or no keys for an
   /// HS256 project (a shared secret is never published).
-  public var jwks: LocalJSON {
+  public var jwks: JSONValue {
     .object([.init("keys", .array(signingKey.map { [$0.jwk] } ?? []))])
   }
 
   /// Signs `claims` (a JSON object) as `header.payload.signature` with `{"alg":"HS256","typ":"JWT"}`.
-  public func sign(_ claims: LocalJSON) throws(CryptoError) -> String {
+  public func sign(_ claims: JSONValue) throws(CryptoError) -> String {
     let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
     let payload = Base64URL.encode(Array(claims.serialized().utf8))
     let input = header + "." + payload
@@ -56,12 +58,12 @@ public struct JWTSigner: Sendable {
   /// Throws `JWTError` in this order: malformed, algorithm, signature, then time and audience.
   public func verify(
     _ token: String, now: Double, audience: String? = nil
-  ) throws(JWTError) -> LocalJSON {
+  ) throws(JWTError) -> JSONValue {
     guard !token.isEmpty else { throw .empty }
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3 else { throw .malformed("Expected 3 parts in JWT; got \(parts.count)") }
     guard let headerBytes = Base64URL.decode(parts[0]),
-      let header = try? LocalJSON.parse(headerBytes), header.objectValue != nil
+      let header = try? JSONValue(parsing: headerBytes), header.objectValue != nil
     else { throw .malformed("JWT header is not base64url-encoded JSON") }
     let alg = header["alg"]?.stringValue ?? ""
     guard alg == "HS256" || alg == signingKey?.algorithm.rawValue else {
@@ -81,7 +83,7 @@ public struct JWTSigner: Sendable {
       else { throw .badSignature }
     }
     guard let payloadBytes = Base64URL.decode(parts[1]),
-      let claims = try? LocalJSON.parse(payloadBytes), claims.objectValue != nil
+      let claims = try? JSONValue(parsing: payloadBytes), claims.objectValue != nil
     else { throw .malformed("JWT payload is not base64url-encoded JSON") }
     try checkClaims(claims, now: now, audience: audience)
     return claims
@@ -89,7 +91,7 @@ public struct JWTSigner: Sendable {
 
   /// The checks that depend on the clock and the caller, not the signature: `exp`, `nbf`, `iat`,
   /// then `aud` when `audience` is set (JWTCache repeats them for a token it has seen).
-  func checkClaims(_ claims: LocalJSON, now: Double, audience: String?) throws(JWTError) {
+  func checkClaims(_ claims: JSONValue, now: Double, audience: String?) throws(JWTError) {
     try checkTimes(claims, now: now)
     if let audience, let aud = claims["aud"], !aud.isNull {
       let names = aud.arrayValue?.compactMap(\.stringValue) ?? aud.stringValue.map { [$0] } ?? []
@@ -97,7 +99,7 @@ public struct JWTSigner: Sendable {
     }
   }
 
-  func checkTimes(_ claims: LocalJSON, now: Double) throws(JWTError) {
+  func checkTimes(_ claims: JSONValue, now: Double) throws(JWTError) {
     if let exp = claims["exp"], !exp.isNull {
       guard let seconds = exp.doubleValue else {
         throw .malformed("JWT claim 'exp' is not a number")

@@ -1,4 +1,5 @@
 import CCrypto
+import SNMWire
 
 /// An asymmetric JWT signing key, as hosted projects now sign user tokens: ES256 (EC P-256) or
 /// RS256 (RSA 2048), with a `kid` and its public half as a JWK for the JWKS endpoint.
@@ -24,7 +25,7 @@ public final class SigningKey: Sendable {
   /// The RFC 7638 thumbprint of the public key, base64url.
   public let kid: String
   /// The public key as a JWK (`kty`, `crv`/`x`/`y` or `n`/`e`, `kid`, `alg`, `use`, `key_ops`).
-  public let jwk: LocalJSON
+  public let jwk: JSONValue
   /// The libcrypto key (`EVP_PKEY *`), as an address: a pointer is not `Sendable`, and the key is
   /// only read once made (libcrypto allows concurrent signing and verifying with one key).
   private let address: UInt
@@ -32,7 +33,7 @@ public final class SigningKey: Sendable {
   private init(key: OpaquePointer, algorithm: Algorithm) throws(CryptoError) {
     self.algorithm = algorithm
     address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(key)))
-    var members: [LocalJSON.Member]
+    var members: [JSONObject.Member]
     var canonical: String
     switch algorithm {
     case .es256:

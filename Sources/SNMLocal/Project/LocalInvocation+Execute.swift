@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 extension LocalInvocation {
   /// Runs the command; returns the exit code. Throws `LocalProjectError`.
@@ -16,7 +17,7 @@ extension LocalInvocation {
     case "stop":
       let stopped = try controller.stop()
       if json {
-        printLine(LocalJSON.object([.init("stopped", .bool(stopped))]).serialized())
+        printLine(JSONValue.object([.init("stopped", .bool(stopped))]).serialized())
       } else {
         printLine(
           stopped
@@ -27,7 +28,7 @@ extension LocalInvocation {
       guard let status = try controller.currentStatus() else {
         if json {
           printLine(
-            LocalJSON.object([
+            JSONValue.object([
               .init("running", .bool(false)), .init("data_dir", .string(options.dataDir)),
               .init("url", .null), .init("anon_key", .null), .init("service_role_key", .null),
               .init("publishable_key", .null), .init("secret_key", .null),

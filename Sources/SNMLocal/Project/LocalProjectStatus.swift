@@ -1,3 +1,5 @@
+import SNMWire
+
 /// What `snm local status` reports (and `--json` prints).
 public struct LocalProjectStatus: Sendable, Equatable {
   /// `http://127.0.0.1:<port>`: REST at `/rest/v1`, Auth at `/auth/v1`.
@@ -28,7 +30,7 @@ public struct LocalProjectStatus: Sendable, Equatable {
   public var jwtAlgorithm = "HS256"
 
   /// The status as one JSON object, keys in snake_case.
-  public var json: LocalJSON {
+  public var json: JSONValue {
     .object([
       .init("url", .string(url)), .init("rest_url", .string(url + "/rest/v1")),
       .init("auth_url", .string(url + "/auth/v1")), .init("anon_key", .string(anonKey)),

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 #if canImport(Glibc)
   import Glibc
@@ -35,7 +36,7 @@ struct ProjectState: Sendable, Equatable {
   static func load(dataDir: String) throws(LocalProjectError) -> ProjectState? {
     let path = dataDir + "/project.json"
     guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    guard let json = try? LocalJSON.parse(Array(data)), let port = json["port"]?.intValue,
+    guard let json = try? JSONValue(parsing: Array(data)), let port = json["port"]?.intValue,
       let clusterDir = json["cluster_dir"]?.stringValue,
       let issuedAt = json["keys_issued_at"]?.intValue
     else {
@@ -59,7 +60,7 @@ struct ProjectState: Sendable, Equatable {
   }
 
   func save() throws(LocalProjectError) {
-    let json = LocalJSON.object([
+    let json = JSONValue.object([
       .init("port", .int(port)), .init("jwt_expiry", .int(jwtExpiry)),
       .init("refresh_reuse_interval", .int(refreshReuseInterval)),
       .init("migrations", .optional(migrationsDir)), .init("cluster_dir", .string(layout.baseDir)),

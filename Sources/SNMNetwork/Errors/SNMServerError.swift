@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// A non-2xx answer, with the error body decoded when it is the JSON PostgREST or GoTrue send.
 ///

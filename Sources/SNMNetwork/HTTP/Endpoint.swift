@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// One HTTP request as it goes on the wire, minus what the provider adds at send time
 /// (`apikey`, `Authorization`, `X-Client-Info`).

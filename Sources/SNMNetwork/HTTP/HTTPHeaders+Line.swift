@@ -1,3 +1,5 @@
+import SNMWire
+
 extension HTTPHeaders.Field {
   /// The field of one head line without its line end (`Name: value`): the name is what comes
   /// before the first colon, the value loses the spaces and tabs around it. Nil without a colon.

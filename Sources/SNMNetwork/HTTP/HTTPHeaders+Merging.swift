@@ -1,3 +1,5 @@
+import SNMWire
+
 extension HTTPHeaders {
   /// Fields as every transport returns them: one per name (repeats joined with ", " in the order
   /// received, under the first one's spelling), sorted by lowercased name.

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// What the server answered: status, headers and the body bytes.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// Sends requests through an ``HTTPTransport`` (``PlainHTTPTransport`` for `http://`,
 /// ``CurlTransport`` for `https://`), adding the headers every Supabase request carries: `apikey`,

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// Sends one HTTP request and returns the answer, whatever its status: the one seam between
 /// ``SNMNetworkProvider`` and the wire. `http://` goes through ``PlainHTTPTransport`` (kept-alive

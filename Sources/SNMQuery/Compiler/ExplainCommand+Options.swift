@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 extension ExplainCommand {
   /// A problem with the arguments; an empty message means `--help`.

@@ -1,5 +1,6 @@
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 
 /// Everything that can be checked without a server: parse, the checker's rules, and compiling each
 /// query and `rpc` to its builder chain (unbound variables stand for placeholders). What `snm check`

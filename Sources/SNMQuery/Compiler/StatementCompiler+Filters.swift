@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 
 /// `where` trees and select lists as builder parameters.
 extension StatementCompiler {

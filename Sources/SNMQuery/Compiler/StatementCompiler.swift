@@ -1,5 +1,6 @@
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 
 /// Compiles queries and `rpc` calls into `SupabaseDBManager` builder chains, the only way snm makes
 /// requests.

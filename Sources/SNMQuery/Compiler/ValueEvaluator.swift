@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// Turns values as written into JSON, filling in variables: bodies, `let` values, `expect` operands,
 /// `echo` text.

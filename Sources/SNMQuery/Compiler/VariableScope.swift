@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// The variables a statement may use: values bound by `let` or `--var`, the process environment for
 /// `$env.NAME`, and `$session` (an object with `user_id` and `role`, set by the shell after `login`).

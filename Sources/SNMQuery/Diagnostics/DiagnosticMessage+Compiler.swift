@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// The compiler's messages: filling in variables and handing the statement to the builder.
 extension DiagnosticMessage {

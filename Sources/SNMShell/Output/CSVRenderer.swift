@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// The `csv` format, RFC 4180: a header line, then one record per row, lines ending in CRLF.
 ///

@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 extension CellText {
   /// The cell of a row value handed over as text by `JSONElements.nextRow`: the same cell as

@@ -1,5 +1,6 @@
 import SNMNetwork
 import SNMQuery
+import SNMWire
 
 /// One value as a table cell shows it.
 ///

@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// The `json` and `ndjson` formats: the response as the server sent it, keys in order.
 ///

@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// Prints a response body in one of the output formats.
 ///

@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// A response body seen as rows and columns, for the table, expanded and csv formats.
 ///

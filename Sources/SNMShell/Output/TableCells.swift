@@ -1,5 +1,6 @@
 import SNMNetwork
 import SNMQuery
+import SNMWire
 
 /// What the table format keeps of a result while it is read: per column the widest cell and
 /// whether it holds only numbers, and (unless it only measures) each value's display text and

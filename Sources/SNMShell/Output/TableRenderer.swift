@@ -1,5 +1,6 @@
 import SNMNetwork
 import SNMQuery
+import SNMWire
 
 /// The `table` format: aligned columns, a header, a rule and a `(N rows)` footer, as psql prints.
 ///

@@ -1,5 +1,6 @@
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 
 extension SchemaCatalog {
   /// The rows `tables` prints: each table or view, its column count and what the role may do.

@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 import Synchronization
 
 /// The names completion and `describe` know: the project's OpenAPI document, loaded in the

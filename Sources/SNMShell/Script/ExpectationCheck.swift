@@ -1,5 +1,6 @@
 import SNMNetwork
 import SNMQuery
+import SNMWire
 
 /// Decides one `expect` against what the statements before it left behind.
 ///

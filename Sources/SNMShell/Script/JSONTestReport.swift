@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 /// The JSON report: one object with the counts and a `files` array in the order files were named.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMQuery
+import SNMWire
 
 extension Shell {
   /// Runs the script file at `path` (relative to the working directory): checks it and every file

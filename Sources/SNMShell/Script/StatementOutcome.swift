@@ -1,5 +1,6 @@
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 
 /// What the last statement that ran left behind, for the `expect` statements after it.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 /// How `expect` compares values: numbers by value (a numeric string counts as its number), strings
 /// by their text, arrays in order, objects by their members whatever the key order.

@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 
 /// What `session show` and `session check` print: who is signed in, the role, whether the user
 /// is anonymous, when the token expires. Never a token.

@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 
 extension Shell {
   /// Makes the shell for `project` with `SessionManager.shared` pointed at it (the snm binary's

@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 /// The GoTrue requests snm sends, as supabase-swift sends them: JSON bodies (always, `{}` for an
 /// anonymous sign-up, since GoTrue rejects an empty body) and `X-Supabase-Api-Version: 2024-01-01`.

@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// What a builder chain does: the first call of the chain (`fetchData()`, `insertData()`, ...).
 public enum SupabaseDBAction: Sendable, Hashable {

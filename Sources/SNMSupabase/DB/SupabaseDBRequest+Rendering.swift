@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 extension SupabaseDBRequest {
   /// The chain that built this request, as Swift (spec §6's `swift` field):

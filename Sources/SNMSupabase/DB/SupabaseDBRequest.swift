@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 /// A built request: the exact endpoint it sends plus the chain that made it, so it can print itself
 /// (decoded query pairs, encoded URL, curl, Swift, explain JSON).

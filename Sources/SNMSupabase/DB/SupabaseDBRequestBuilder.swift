@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 /// A builder chain: a value that each call copies and extends. `request()` (and `build()`) exist
 /// only in the ``SupabaseDBPhase/Ready`` phase, after `setTable` (or from `rpc`).

@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 /// A successful answer: the decoded value, the HTTP status and the count PostgREST reported.
 ///

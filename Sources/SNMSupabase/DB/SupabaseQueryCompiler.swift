@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// Turns a chain's parameters into query pairs and headers, following postgrest-protocol.md §2-§5.
 struct SupabaseQueryCompiler {

@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 /// A value in a filter or an `rpc get` argument, keeping the Swift type it came from so a request
 /// can print itself as a builder chain.

@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 /// Swift source text for values, as a rendered builder chain shows them.
 public enum SwiftLiteral {

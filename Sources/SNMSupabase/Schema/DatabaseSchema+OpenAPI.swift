@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 
 /// Why an OpenAPI document could not be read.
 public struct SchemaDocumentError: Error, Sendable, Equatable, CustomStringConvertible {

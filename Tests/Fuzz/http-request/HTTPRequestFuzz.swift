@@ -1,3 +1,5 @@
+import SNMWire
+
 @testable import SNMLocal
 
 /// libFuzzer entry for the gateway's HTTP/1.1 request parser (request line, header fields,
@@ -25,7 +27,7 @@ public func httpRequestFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       fuzzCheck(request.path.utf8.count <= limits.maxRequestLineBytes, "target over the limit")
       _ = request.rawQueryItems
       _ = request.queryValue("apikey")
-      _ = PercentDecoding.decode(request.path, plusIsSpace: false)
+      _ = PercentEncoding.decode(request.path, plusIsSpace: false)
       _ = Router.bearerToken(request.headers["Authorization"] ?? "")
       let response = HTTPResponse.json(status: 200, #"{"ok":true}"#)
       _ = HTTPResponseWriter.serialize(

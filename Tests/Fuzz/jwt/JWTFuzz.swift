@@ -1,3 +1,5 @@
+import SNMWire
+
 @testable import SNMLocal
 
 /// libFuzzer entry for the JWT decoder: `JWTSigner.verify` on arbitrary bytes as a token, then on a
@@ -32,7 +34,7 @@ public func jwtFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzzCheck(claims.objectValue != nil, "claims are not an object")
     let auth = RequestAuth(
       role: claims["role"]?.stringValue ?? "anon", claims: claims, isAnonymous: false)
-    fuzzCheck((try? LocalJSON.parse(auth.claimsJSON)) == claims, "claims do not round-trip")
+    fuzzCheck((try? JSONValue(parsing: auth.claimsJSON)) == claims, "claims do not round-trip")
     _ = auth.userID
   }
   // A changed signature must fail (the first character: the last one carries padding bits).
@@ -50,8 +52,8 @@ public func jwtFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 enum JWTFuzz {
   /// The claims, or nil after checking the refusal carries a code and a message.
-  static func verify(_ signer: JWTSigner, _ token: String, now: Double) -> LocalJSON? {
-    var accepted: LocalJSON?
+  static func verify(_ signer: JWTSigner, _ token: String, now: Double) -> JSONValue? {
+    var accepted: JSONValue?
     for audience in [String?.none, "authenticated"] {
       do {
         let claims = try signer.verify(token, now: now, audience: audience)

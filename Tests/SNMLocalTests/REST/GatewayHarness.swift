@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 import Testing
 
 @testable import SNMLocal
@@ -53,7 +54,8 @@ final class GatewayHarness: Sendable {
     auth: RequestAuth = GatewayHarness.service
   ) -> HTTPResponse {
     let request = HTTPRequest(
-      method: method, target: "/rest/v1" + target, headers: HTTPHeaders(headers),
+      method: method, target: "/rest/v1" + target,
+      headers: HTTPHeaders(headers.map { .init(name: $0.0, value: $0.1) }),
       body: body.map { Array($0.utf8) } ?? [])
     return gateway.handle(request, auth: auth, database: pool)
   }
@@ -65,5 +67,5 @@ extension HTTPResponse {
   func header(_ name: String) -> String? { headers[name] }
 
   /// The body as JSON (`.null` when it does not parse).
-  var json: LocalJSON { (try? LocalJSON.parse(body)) ?? .null }
+  var json: JSONValue { (try? JSONValue(parsing: body)) ?? .null }
 }

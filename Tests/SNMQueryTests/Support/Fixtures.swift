@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 import Testing
 
 /// Files under Tests/SNMQueryTests/Fixtures, read from the source tree (so `RECORD_SNAPSHOTS=1` can

@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMQuery
+import SNMWire
 import Testing
 
 @testable import SNMShell

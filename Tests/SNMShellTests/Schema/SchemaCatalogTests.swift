@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 import Testing
 
 @testable import SNMShell

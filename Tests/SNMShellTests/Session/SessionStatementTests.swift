@@ -2,6 +2,7 @@ import Foundation
 import SNMNetwork
 import SNMQuery
 import SNMSupabase
+import SNMWire
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 import Testing
 
 @testable import SNMSupabase

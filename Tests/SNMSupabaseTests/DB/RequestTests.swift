@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMTestSupport
+import SNMWire
 import Synchronization
 import Testing
 

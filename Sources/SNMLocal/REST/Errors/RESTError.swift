@@ -1,3 +1,5 @@
+import SNMWire
+
 /// An error answer of the REST gateway, in PostgREST's shape.
 ///
 /// The body is `{"code", "details", "hint", "message"}` (keys in the order PostgREST writes them);
@@ -11,14 +13,14 @@ public struct RESTError: Error, Sendable, Equatable {
   public var code: String
   public var message: String
   /// A string, an array (ambiguous embeds) or null.
-  var details: LocalJSON
+  var details: JSONValue
   /// A string or null.
-  var hint: LocalJSON
+  var hint: JSONValue
   /// Extra response headers (e.g. `WWW-Authenticate` on 401).
   public var headers: [(String, String)]
 
   init(
-    status: Int, code: String, message: String, details: LocalJSON = .null, hint: LocalJSON = .null,
+    status: Int, code: String, message: String, details: JSONValue = .null, hint: JSONValue = .null,
     headers: [(String, String)] = []
   ) {
     self.status = status
@@ -47,7 +49,7 @@ public struct RESTError: Error, Sendable, Equatable {
 
   /// The JSON body.
   public var body: String {
-    LocalJSON.object([
+    JSONValue.object([
       .init("code", .string(code)), .init("details", details), .init("hint", hint),
       .init("message", .string(message)),
     ]).serialized()
@@ -55,8 +57,8 @@ public struct RESTError: Error, Sendable, Equatable {
 
   /// The error as an HTTP answer: status, JSON body, `Proxy-Status`, and its extra headers.
   public var response: HTTPResponse {
-    var all = HTTPHeaders([("Proxy-Status", "PostgREST; error=\(code)")])
-    for (name, value) in headers { all.add(name, value) }
+    var all: HTTPHeaders = ["Proxy-Status": "PostgREST; error=\(code)"]
+    for (name, value) in headers { all.append(name: name, value: value) }
     return .json(status: status, body, headers: all)
   }
 }

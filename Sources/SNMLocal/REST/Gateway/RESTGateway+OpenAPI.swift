@@ -1,3 +1,5 @@
+import SNMWire
+
 /// `GET /rest/v1/`: the OpenAPI document for the schema, limited to what the role may use.
 extension RESTGateway {
   static let privilegesSQL = """
@@ -26,8 +28,8 @@ extension RESTGateway {
       ])[1].scalar
     }
     var privileges = OpenAPIDocument.Privileges(tables: [:], functions: [])
-    if let text, let value = try? LocalJSON.parse(text) {
-      for member in value["tables"]?.objectValue ?? [] {
+    if let text, let value = try? JSONValue(parsing: text) {
+      for member in value["tables"]?.objectValue ?? [:] {
         let flags = member.value.arrayValue?.map { $0.boolValue ?? false } ?? []
         var allowed: Set<String> = []
         for (index, name) in ["select", "insert", "update", "delete"].enumerated()
@@ -42,7 +44,7 @@ extension RESTGateway {
       cache: cache, schema: schema, host: request.headers["Host"] ?? "127.0.0.1",
       privileges: privileges)
     var headers = HTTPHeaders()
-    headers.add("Content-Type", "application/openapi+json; charset=utf-8")
+    headers.append(name: "Content-Type", value: "application/openapi+json; charset=utf-8")
     let body = request.method.uppercased() == "HEAD" ? [] : Array(document.json.serialized().utf8)
     return HTTPResponse(status: 200, headers: headers, body: body)
   }

@@ -60,7 +60,7 @@ extension RESTGateway {
       response.headers["Content-Range"] = contentRange
       return response
     }
-    headers.add("Content-Range", contentRange)
+    headers.append(name: "Content-Range", value: contentRange)
     return HTTPResponse(status: status, headers: headers, body: Array(row.body.utf8))
   }
 }

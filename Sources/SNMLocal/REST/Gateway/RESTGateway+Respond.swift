@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Routing a request to a read, a write, a call or the OpenAPI document.
 extension RESTGateway {
   /// What every handler needs about the request, parsed once.
@@ -22,9 +24,11 @@ extension RESTGateway {
     /// Headers every successful answer carries.
     func baseHeaders(contentType: Bool = true) -> HTTPHeaders {
       var headers = HTTPHeaders()
-      if contentType { headers.add("Content-Type", media.contentType) }
-      if cache.schemas.count > 1 { headers.add("Content-Profile", schema) }
-      if let applied = preferences.applied() { headers.add("Preference-Applied", applied) }
+      if contentType { headers.append(name: "Content-Type", value: media.contentType) }
+      if cache.schemas.count > 1 { headers.append(name: "Content-Profile", value: schema) }
+      if let applied = preferences.applied() {
+        headers.append(name: "Preference-Applied", value: applied)
+      }
       return headers
     }
   }

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// POST (insert, upsert), PATCH (update) and DELETE on a table or view.
 extension RESTGateway {
   func insert(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
@@ -42,9 +44,10 @@ extension RESTGateway {
     }
     let row = try runWrite(sql.statement, context)
     var headers = context.baseHeaders(contentType: plan != nil)
-    headers.add("Content-Range", "*/" + (prefs.count != nil ? String(row.pageTotal) : "*"))
+    headers.append(
+      name: "Content-Range", value: "*/" + (prefs.count != nil ? String(row.pageTotal) : "*"))
     if prefs.returning == .headersOnly, let location = location(table, body: body, row: row) {
-      headers.add("Location", location)
+      headers.append(name: "Location", value: location)
     }
     let status = (conflict?.merge == true && row.inserted == 0) ? 200 : 201
     return HTTPResponse(
@@ -166,9 +169,9 @@ extension RESTGateway {
     -> HTTPResponse
   {
     var headers = context.baseHeaders(contentType: plan != nil)
-    headers.add(
-      "Content-Range",
-      RangeRules.contentRange(
+    headers.append(
+      name: "Content-Range",
+      value: RangeRules.contentRange(
         offset: 0, pageTotal: row.pageTotal,
         total: context.preferences.count != nil ? row.pageTotal : nil))
     guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
@@ -186,28 +189,12 @@ extension RESTGateway {
       let text: String
       switch value {
       case .string(let string): text = string
-      case .number(let number): text = number
+      case .number(let number): text = number.text
       case .bool(let flag): text = flag ? "true" : "false"
       default: return nil
       }
-      items.append("\(Self.percentEncoded(key))=eq.\(Self.percentEncoded(text))")
+      items.append("\(PercentEncoding.encode(key))=eq.\(PercentEncoding.encode(text))")
     }
-    return "/\(Self.percentEncoded(table.name.name))?" + items.joined(separator: "&")
-  }
-
-  static func percentEncoded(_ text: String) -> String {
-    var out = ""
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"):
-        out.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        let hex = String(byte, radix: 16, uppercase: true)
-        out += "%" + (hex.count == 1 ? "0" + hex : hex)
-      }
-    }
-    return out
+    return "/\(PercentEncoding.encode(table.name.name))?" + items.joined(separator: "&")
   }
 }

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// What a `/rest/v1/...` path names.
 enum RESTResource: Sendable, Equatable {
   /// `/rest/v1/`: the OpenAPI document.
@@ -19,15 +21,15 @@ enum RESTResource: Sendable, Equatable {
     }
     let body = rest.dropFirst()
     guard let slash = body.utf8.firstIndex(of: UInt8(ascii: "/")) else {
-      return body.isEmpty ? .root : .relation(PercentDecoding.decode(body, plusIsSpace: false))
+      return body.isEmpty ? .root : .relation(PercentEncoding.decode(body, plusIsSpace: false))
     }
     let first = body[..<slash]
     let second = body[body.index(after: slash)...]
     if second.utf8.contains(UInt8(ascii: "/")) || first.isEmpty {
       throw RESTError.invalidResourcePath
     }
-    if second.isEmpty { return .relation(PercentDecoding.decode(first, plusIsSpace: false)) }
+    if second.isEmpty { return .relation(PercentEncoding.decode(first, plusIsSpace: false)) }
     guard first == "rpc" else { throw RESTError.invalidResourcePath }
-    return .routine(PercentDecoding.decode(second, plusIsSpace: false))
+    return .routine(PercentEncoding.decode(second, plusIsSpace: false))
   }
 }

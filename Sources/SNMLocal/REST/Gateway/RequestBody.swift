@@ -1,14 +1,16 @@
+import SNMWire
+
 /// A write's JSON body: parsed once to learn its shape and keys; the text itself goes to
 /// Postgres as one bound parameter, which decodes it against the table's row type.
 struct RequestBody: Sendable {
   var text: String
-  var value: LocalJSON
+  var value: JSONValue
 
   /// Parses `bytes` as JSON; an empty body is `empty` (or 400 PGRST102 when nil).
   ///
   /// Throws 415 for a `Content-Type` other than JSON, 400 PGRST102 "Empty or invalid json".
   static func parse(
-    _ bytes: [UInt8], contentType: String?, empty: LocalJSON? = nil
+    _ bytes: [UInt8], contentType: String?, empty: JSONValue? = nil
   ) throws(RESTError) -> RequestBody {
     if let contentType {
       let type =
@@ -24,7 +26,7 @@ struct RequestBody: Sendable {
     {
       return RequestBody(text: empty.serialized(), value: empty)
     }
-    guard let value = try? LocalJSON.parse(bytes) else {
+    guard let value = try? JSONValue(parsing: bytes) else {
       throw RESTError.invalidBody("Empty or invalid json")
     }
     return RequestBody(text: String(decoding: bytes, as: UTF8.self), value: value)

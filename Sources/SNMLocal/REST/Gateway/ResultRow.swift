@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The one row every request statement returns: total count, page count, body text, and how many
 /// rows an upsert inserted.
 struct ResultRow: Sendable {
@@ -17,7 +19,7 @@ struct ResultRow: Sendable {
 
   /// "Plan Rows" of an `EXPLAIN (FORMAT JSON)` result, for planned counts.
   static func plannedRows(_ result: PGResult) -> Int? {
-    guard let text = result.scalar, let plan = try? LocalJSON.parse(text) else { return nil }
+    guard let text = result.scalar, let plan = try? JSONValue(parsing: text) else { return nil }
     guard let first = plan.arrayValue?.first, let rows = first["Plan"]?["Plan Rows"] else {
       return nil
     }

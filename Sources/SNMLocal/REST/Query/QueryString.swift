@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The query string split and decoded as PostgREST reads it (http-types `parseQueryReplacePlus`).
 ///
 /// - a leading `?` is dropped; pairs are split on `&` **and** `;`;
@@ -47,23 +49,7 @@ enum QueryString {
       if bytes.contains(0) { throw nulError }
       return String(decoding: bytes, as: UTF8.self)
     }
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var index = bytes.startIndex
-    while index < bytes.endIndex {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "+") {
-        out.append(UInt8(ascii: " "))
-      } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
-        let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-      {
-        out.append(high << 4 | low)
-        index += 2
-      } else {
-        out.append(byte)
-      }
-      index += 1
-    }
+    let out = PercentEncoding.decode(bytes: bytes, plusIsSpace: true)
     if out.contains(0) { throw nulError }
     guard let text = String(validating: out, as: UTF8.self) else {
       throw RESTError(
@@ -76,13 +62,4 @@ enum QueryString {
   static let nulError = RESTError(
     status: 400, code: "PGRST100", message: "invalid query string",
     details: .string("a NUL byte (%00) cannot be part of a query parameter"))
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-    default: return nil
-    }
-  }
 }

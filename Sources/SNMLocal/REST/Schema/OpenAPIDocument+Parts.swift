@@ -1,21 +1,23 @@
+import SNMWire
+
 /// Paths, definitions and shared parameters of the OpenAPI document.
 extension OpenAPIDocument {
-  static func reference(_ name: String) -> LocalJSON {
+  static func reference(_ name: String) -> JSONValue {
     .object([.init("$ref", .string("#/parameters/\(name)"))])
   }
 
-  func tablePath(_ table: TableInfo, allowed: Set<String>) -> LocalJSON {
+  func tablePath(_ table: TableInfo, allowed: Set<String>) -> JSONValue {
     let name = table.name.name
     let filters = table.columns.map { Self.reference("rowFilter.\(name).\($0.name)") }
-    let tags = LocalJSON.array([.string(name)])
-    var operations: [LocalJSON.Member] = []
-    func response(_ code: String, _ text: String, schema: LocalJSON? = nil) -> LocalJSON.Member {
-      var members: [LocalJSON.Member] = [.init("description", .string(text))]
+    let tags = JSONValue.array([.string(name)])
+    var operations: [JSONObject.Member] = []
+    func response(_ code: String, _ text: String, schema: JSONValue? = nil) -> JSONObject.Member {
+      var members: [JSONObject.Member] = [.init("description", .string(text))]
       if let schema { members.append(.init("schema", schema)) }
       return .init(code, .object(members))
     }
     if allowed.contains("select") {
-      var get: [LocalJSON.Member] = []
+      var get: [JSONObject.Member] = []
       if let comment = table.comment { get.append(.init("summary", .string(comment))) }
       get += [
         .init(
@@ -73,10 +75,10 @@ extension OpenAPIDocument {
     return .object(operations)
   }
 
-  func routinePath(_ routine: RoutineInfo) -> LocalJSON {
-    let tags = LocalJSON.array([.string("(rpc) \(routine.name.name)")])
-    let responses = LocalJSON.object([.init("200", .object([.init("description", .string("OK"))]))])
-    var properties: [LocalJSON.Member] = []
+  func routinePath(_ routine: RoutineInfo) -> JSONValue {
+    let tags = JSONValue.array([.string("(rpc) \(routine.name.name)")])
+    let responses = JSONValue.object([.init("200", .object([.init("description", .string("OK"))]))])
+    var properties: [JSONObject.Member] = []
     for parameter in routine.parameters where !parameter.name.isEmpty {
       properties.append(
         .init(
@@ -85,11 +87,11 @@ extension OpenAPIDocument {
             Self.typeMembers(type: parameter.type, element: Self.elementType(parameter.type)))))
     }
     let required = routine.parameters.filter { $0.isRequired && !$0.name.isEmpty }.map {
-      LocalJSON.string($0.name)
+      JSONValue.string($0.name)
     }
-    var summary: [LocalJSON.Member] = []
+    var summary: [JSONObject.Member] = []
     if let comment = routine.comment { summary.append(.init("summary", .string(comment))) }
-    var operations: [LocalJSON.Member] = [
+    var operations: [JSONObject.Member] = [
       .init(
         "post",
         .object(
@@ -115,7 +117,7 @@ extension OpenAPIDocument {
     ]
     if routine.volatility != .volatile {
       let query = routine.parameters.filter { !$0.name.isEmpty }.map { parameter in
-        LocalJSON.object(
+        JSONValue.object(
           [
             .init("format", .string(parameter.type)), .init("in", .string("query")),
             .init("name", .string(parameter.name)), .init("required", .bool(parameter.isRequired)),
@@ -135,10 +137,10 @@ extension OpenAPIDocument {
     return .object(operations)
   }
 
-  func definition(_ table: TableInfo) -> LocalJSON {
-    var properties: [LocalJSON.Member] = []
+  func definition(_ table: TableInfo) -> JSONValue {
+    var properties: [JSONObject.Member] = []
     for column in table.columns {
-      var members: [LocalJSON.Member] = []
+      var members: [JSONObject.Member] = []
       if let defaultValue = column.defaultExpression {
         members.append(.init("default", .string(defaultValue)))
       }
@@ -146,16 +148,16 @@ extension OpenAPIDocument {
         members.append(.init("description", .string(text)))
       }
       if !column.enumValues.isEmpty {
-        members.append(.init("enum", .array(column.enumValues.map(LocalJSON.string))))
+        members.append(.init("enum", .array(column.enumValues.map(JSONValue.string))))
       }
       members += Self.typeMembers(type: column.type, element: column.elementType)
       if let maxLength = column.maxLength { members.append(.init("maxLength", .int(maxLength))) }
       properties.append(.init(column.name, .object(members)))
     }
     let required = table.columns.filter { !$0.isNullable && $0.defaultExpression == nil }.map {
-      LocalJSON.string($0.name)
+      JSONValue.string($0.name)
     }
-    var members: [LocalJSON.Member] = []
+    var members: [JSONObject.Member] = []
     if let comment = table.comment { members.append(.init("description", .string(comment))) }
     members += [
       .init("properties", .object(properties)), .init("required", .array(required)),
@@ -187,7 +189,7 @@ extension OpenAPIDocument {
   }
 
   /// `type` (and `items` for arrays) and `format` for a Postgres type, as PostgREST maps them.
-  static func typeMembers(type: String, element: String?) -> [LocalJSON.Member] {
+  static func typeMembers(type: String, element: String?) -> [JSONObject.Member] {
     if type.hasSuffix("[]") {
       let elementName = element ?? String(type.dropLast(2))
       return [
@@ -196,7 +198,7 @@ extension OpenAPIDocument {
         .init("type", .string("array")),
       ]
     }
-    var members: [LocalJSON.Member] = [.init("format", .string(type))]
+    var members: [JSONObject.Member] = [.init("format", .string(type))]
     if let swagger = swaggerType(type) { members.append(.init("type", .string(swagger))) }
     return members
   }
@@ -215,24 +217,24 @@ extension OpenAPIDocument {
     }
   }
 
-  static let commonParameters: [LocalJSON.Member] = {
-    func parameter(_ members: [LocalJSON.Member]) -> LocalJSON { .object(members) }
+  static let commonParameters: [JSONObject.Member] = {
+    func parameter(_ members: [JSONObject.Member]) -> JSONValue { .object(members) }
     func header(
       _ name: String, _ description: String, _ values: [String], defaultValue: String? = nil
     )
-      -> LocalJSON
+      -> JSONValue
     {
-      var members: [LocalJSON.Member] = [
+      var members: [JSONObject.Member] = [
         .init("name", .string("Prefer")), .init("description", .string(description)),
         .init("required", .bool(false)), .init("in", .string("header")),
         .init("type", .string("string")),
-        .init("enum", .array(values.map(LocalJSON.string))),
+        .init("enum", .array(values.map(JSONValue.string))),
       ]
       if let defaultValue { members.append(.init("default", .string(defaultValue))) }
       _ = name
       return .object(members)
     }
-    func query(_ name: String, _ description: String) -> LocalJSON {
+    func query(_ name: String, _ description: String) -> JSONValue {
       parameter([
         .init("name", .string(name)), .init("description", .string(description)),
         .init("required", .bool(false)), .init("in", .string("query")),

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The Swagger 2.0 document PostgREST serves at the root (`Response/OpenAPI.hs`), built from the
 /// schema cache for one schema and the tables and functions the role may use.
 ///
@@ -26,19 +28,19 @@ struct OpenAPIDocument {
   var host: String
   var privileges: Privileges
 
-  static let mediaTypes: [LocalJSON] = [
+  static let mediaTypes: [JSONValue] = [
     "application/json", "application/vnd.pgrst.object+json;nulls=stripped",
     "application/vnd.pgrst.object+json", "text/csv",
-  ].map(LocalJSON.string)
+  ].map(JSONValue.string)
 
-  var json: LocalJSON {
+  var json: JSONValue {
     let tables = cache.tables.values.filter {
       $0.name.schema == schema && privileges.tables[$0.name.name] != nil
     }.sorted { $0.name.name < $1.name.name }
     let routines = cache.routines.filter {
       $0.key.schema == schema && privileges.functions.contains($0.key.name)
     }.sorted { $0.key.name < $1.key.name }
-    var paths: [LocalJSON.Member] = [
+    var paths: [JSONObject.Member] = [
       .init(
         "/",
         .object([
@@ -56,7 +58,7 @@ struct OpenAPIDocument {
             ]))
         ]))
     ]
-    var definitions: [LocalJSON.Member] = []
+    var definitions: [JSONObject.Member] = []
     var parameters = Self.commonParameters
     for table in tables {
       let allowed = privileges.tables[table.name.name] ?? []
@@ -68,7 +70,7 @@ struct OpenAPIDocument {
             "rowFilter.\(table.name.name).\(column.name)",
             .object([
               .init("name", .string(column.name)),
-              .init("description", description(column, of: table).map(LocalJSON.string) ?? .null),
+              .init("description", description(column, of: table).map(JSONValue.string) ?? .null),
               .init("required", .bool(false)), .init("in", .string("query")),
               .init("format", .string(column.type)), .init("type", .string("string")),
             ])))

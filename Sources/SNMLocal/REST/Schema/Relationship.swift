@@ -1,3 +1,5 @@
+import SNMWire
+
 /// A relationship between two tables found from foreign keys, as PostgREST derives them
 /// (SchemaCache.hs `allM2OandO2ORels`, `addM2MRels`, `addInverseRels`).
 struct Relationship: Sendable {
@@ -59,9 +61,9 @@ struct Relationship: Sendable {
   }
 
   /// PostgREST's description in an ambiguity error (`details` of PGRST201).
-  var ambiguityDescription: LocalJSON {
+  var ambiguityDescription: JSONValue {
     func list(_ names: [String]) -> String { "(" + names.joined(separator: ", ") + ")" }
-    var members: [LocalJSON.Member] = [
+    var members: [JSONObject.Member] = [
       .init("embedding", .string("\(table.name) with \(foreignTable.name)"))
     ]
     switch cardinality {

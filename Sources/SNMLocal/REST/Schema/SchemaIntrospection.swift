@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Loads the schema cache from the catalog: one query (`SchemaIntrospection.sql`) whose JSON
 /// answer is decoded here.
 ///
@@ -26,7 +28,7 @@ enum SchemaIntrospection {
 
   /// The cache from the query's JSON document.
   static func decode(_ text: String) throws(RESTError) -> SchemaCache {
-    guard let document = try? LocalJSON.parse(text) else { throw RESTError.noSchemaCache }
+    guard let document = try? JSONValue(parsing: text) else { throw RESTError.noSchemaCache }
     let schemas = document["schemas"]?.arrayValue?.compactMap(\.stringValue) ?? ["public"]
     var tables: [QualifiedName: TableInfo] = [:]
     for item in document["tables"]?.arrayValue ?? [] {
@@ -59,7 +61,7 @@ enum SchemaIntrospection {
       configuredMaxRows: document["max_rows"]?.stringValue.flatMap { Int($0) })
   }
 
-  private static func decodeTable(_ item: LocalJSON) -> TableInfo {
+  private static func decodeTable(_ item: JSONValue) -> TableInfo {
     let columns = (item["columns"]?.arrayValue ?? []).map { column in
       ColumnInfo(
         name: column["name"]?.stringValue ?? "",
@@ -73,7 +75,7 @@ enum SchemaIntrospection {
         enumValues: column["enum"]?.arrayValue?.compactMap(\.stringValue) ?? [],
         elementType: column["element"]?.stringValue)
     }
-    let strings = { (value: LocalJSON?) in value?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    let strings = { (value: JSONValue?) in value?.arrayValue?.compactMap(\.stringValue) ?? [] }
     return TableInfo(
       name: QualifiedName(
         schema: item["schema"]?.stringValue ?? "", name: item["name"]?.stringValue ?? ""),
@@ -86,7 +88,7 @@ enum SchemaIntrospection {
       uniqueKeys: (item["unique_keys"]?.arrayValue ?? []).map(strings))
   }
 
-  private static func decodeRoutine(_ item: LocalJSON) -> RoutineInfo? {
+  private static func decodeRoutine(_ item: JSONValue) -> RoutineInfo? {
     guard let schema = item["schema"]?.stringValue, let name = item["name"]?.stringValue,
       let returnType = item["return_type"]?.stringValue
     else { return nil }
@@ -143,7 +145,7 @@ enum SchemaIntrospection {
 
   /// Cast names to quoted type text: type names, their SQL spellings (`integer`,
   /// `character varying`), and the usual aliases (`int`, `float`, `decimal`, `char`).
-  private static func castTypes(_ rows: [LocalJSON]) -> [String: String] {
+  private static func castTypes(_ rows: [JSONValue]) -> [String: String] {
     var map: [String: String] = [:]
     for row in rows {
       guard let values = row.arrayValue, values.count == 3, let schema = values[0].stringValue,

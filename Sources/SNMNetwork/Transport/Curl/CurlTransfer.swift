@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import SNMWire
 
 /// What one curl transfer gathers (status, fields, body, curl's error text), and the options that
 /// start it. Used only by the thread running the transfer; the C callbacks reach it through their

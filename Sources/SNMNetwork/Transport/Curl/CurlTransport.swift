@@ -1,6 +1,7 @@
 import CCurl
 import Dispatch
 import Foundation
+import SNMWire
 import Synchronization
 
 /// The ``HTTPTransport`` for `https://` URLs (hosted projects): libcurl with OpenSSL, HTTP/2 when

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SNMWire
 import Synchronization
 
 /// Sends `http://` requests (for ``PlainHTTPTransport``) over kept-alive TCP connections: one write and one blocking read per

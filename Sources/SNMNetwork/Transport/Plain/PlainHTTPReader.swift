@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// Why a plain HTTP exchange failed, before it is worded as an ``SNMNetworkError``.
 enum PlainHTTPFailure: Error, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// The ``HTTPTransport`` for `http://` URLs (the local project): ``PlainHTTPClient``'s kept-alive
 /// sockets, one write and one blocking read per request, HTTP/1.1 only.

@@ -31,6 +31,12 @@ extension JSONValue {
     return nil
   }
 
+  /// The integer, when this is a number whose text is an integer that fits an `Int`.
+  public var intValue: Int? { numberValue?.intValue }
+
+  /// The number as the nearest `Double`, when this is `.number`.
+  public var doubleValue: Double? { numberValue?.doubleValue }
+
   /// The number, when this is `.number`.
   public var numberValue: JSONNumber? {
     if case .number(let value) = self { return value }
@@ -76,6 +82,22 @@ extension JSONValue {
     case .array: "array"
     case .object: "object"
     }
+  }
+}
+
+extension JSONValue {
+  /// An integer: `.int(port)`.
+  public static func int(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+
+  /// An object with these members, in order (duplicates kept): a server's answer built member by
+  /// member, `.object([.init("code", "PGRST116"), .init("details", .optional(details))])`.
+  public static func object(_ members: [JSONObject.Member]) -> JSONValue {
+    .object(JSONObject(members))
+  }
+
+  /// A string, or `null` for nil.
+  public static func optional(_ value: String?) -> JSONValue {
+    value.map(JSONValue.string) ?? .null
   }
 }
 

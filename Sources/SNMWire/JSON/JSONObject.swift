@@ -31,6 +31,12 @@ public struct JSONObject: Sendable, Hashable {
     }
   }
 
+  /// The members given one by one: `JSONObject([.init("code", 400), .init("msg", "no")])`.
+  public init(_ members: [Member]) {
+    keys = members.map(\.key)
+    values = members.map(\.value)
+  }
+
   /// Parallel arrays the parser already built; `keys.count == values.count`.
   init(sharedKeys keys: [String], values: [JSONValue]) {
     self.keys = keys
@@ -63,6 +69,11 @@ public struct JSONObject: Sendable, Hashable {
     values.append(value)
   }
 
+  /// Adds `member` at the end, even when its name already exists.
+  public mutating func append(_ member: Member) {
+    append(member.key, member.value)
+  }
+
   /// Removes every member named `key`.
   public mutating func removeAll(named key: String) {
     var index = keys.count - 1
@@ -72,6 +83,19 @@ public struct JSONObject: Sendable, Hashable {
         values.remove(at: index)
       }
       index -= 1
+    }
+  }
+}
+
+extension JSONObject {
+  /// One member, for objects built member by member (a server's answers).
+  public struct Member: Sendable, Hashable {
+    public var key: String
+    public var value: JSONValue
+
+    public init(_ key: String, _ value: JSONValue) {
+      self.key = key
+      self.value = value
     }
   }
 }

@@ -1,12 +1,15 @@
-/// HTTP header fields in the order they were added, looked up case-insensitively.
+/// HTTP header fields in the order they were added or received, looked up without regard to
+/// case, for requests and responses on both sides of the wire.
 ///
 /// ```swift
 /// var headers: HTTPHeaders = ["Content-Type": "application/json"]
 /// headers["Prefer"] = "return=minimal"
 /// headers["content-type"]          // "application/json"
+/// headers.values(for: "Prefer")    // every Prefer field, in order
 /// ```
+/// Names compare as ASCII without case (RFC 9110 §5.1: field names are tokens).
 public struct HTTPHeaders: Sendable, Hashable {
-  /// One header line.
+  /// One header line (the name keeps the case it was written in).
   public struct Field: Sendable, Hashable {
     public var name: String
     public var value: String
@@ -27,18 +30,17 @@ public struct HTTPHeaders: Sendable, Hashable {
   /// The value of the first field named `name` (any case); setting replaces that field in place (and
   /// drops later ones with the same name) or appends, and setting `nil` removes them all.
   public subscript(name: String) -> String? {
-    get { fields.first { $0.name.lowercased() == name.lowercased() }?.value }
+    get { fields.first { Self.sameName($0.name, name) }?.value }
     set {
-      let key = name.lowercased()
       guard let newValue else {
-        fields.removeAll { $0.name.lowercased() == key }
+        fields.removeAll { Self.sameName($0.name, name) }
         return
       }
-      if let index = fields.firstIndex(where: { $0.name.lowercased() == key }) {
+      if let index = fields.firstIndex(where: { Self.sameName($0.name, name) }) {
         fields[index].value = newValue
         var later = index + 1
         while later < fields.count {
-          if fields[later].name.lowercased() == key {
+          if Self.sameName(fields[later].name, name) {
             fields.remove(at: later)
           } else {
             later += 1
@@ -50,6 +52,11 @@ public struct HTTPHeaders: Sendable, Hashable {
     }
   }
 
+  /// Every value of the fields named `name` (any case), in order.
+  public func values(for name: String) -> [String] {
+    fields.filter { Self.sameName($0.name, name) }.map(\.value)
+  }
+
   /// Adds a field at the end, even when one with that name exists.
   public mutating func append(name: String, value: String) {
     fields.append(Field(name: name, value: value))
@@ -57,11 +64,25 @@ public struct HTTPHeaders: Sendable, Hashable {
 
   /// `true` when a field named `name` (any case) exists.
   public func contains(_ name: String) -> Bool {
-    self[name] != nil
+    fields.contains { Self.sameName($0.name, name) }
   }
 
   /// `true` when there are no fields.
   public var isEmpty: Bool { fields.isEmpty }
+
+  /// Whether two field names are the same, ASCII letters compared without case (other bytes
+  /// exactly), without making lowercased copies.
+  public static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+    let left = lhs.utf8
+    let right = rhs.utf8
+    guard left.count == right.count else { return false }
+    for (a, b) in zip(left, right) where a != b {
+      let lowerA = a >= 0x41 && a <= 0x5A ? a + 0x20 : a
+      let lowerB = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+      if lowerA != lowerB { return false }
+    }
+    return true
+  }
 }
 
 extension HTTPHeaders: Sequence {

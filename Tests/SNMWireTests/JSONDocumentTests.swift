@@ -2,7 +2,7 @@ import Foundation
 import SNMTestSupport
 import Testing
 
-@testable import SNMNetwork
+@testable import SNMWire
 
 /// A body and the shape a document must note for it without parsing it.
 struct ShapeCase: Sendable, CustomTestStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SNMNetwork
+@testable import SNMWire
 
 /// A JSON text given to the cursor and to the whole parser, which must agree.
 struct CursorCase: Sendable, CustomTestStringConvertible {

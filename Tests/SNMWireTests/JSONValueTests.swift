@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SNMNetwork
+@testable import SNMWire
 
 /// One JSON text and the compact form it must serialize to after parsing.
 struct RoundTripCase: Sendable, CustomTestStringConvertible {

