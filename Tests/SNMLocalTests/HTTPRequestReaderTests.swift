@@ -1,8 +1,9 @@
+import SNMWire
 import Testing
 
 @testable import SNMLocal
 
-func read(_ text: String, limits: HTTPServerLimits = HTTPServerLimits(), pieces: Int = 1)
+func read(_ text: String, limits: HTTPLimits = .requests, pieces: Int = 1)
   -> [HTTPRequestReader.Step]
 {
   var reader = HTTPRequestReader(limits: limits)
@@ -113,7 +114,7 @@ func refusesMalformedRequests(_ example: RefusalCase) {
 }
 
 @Test func chunkedBodyOverLimitIs413() {
-  var limits = HTTPServerLimits()
+  var limits = HTTPLimits.requests
   limits.maxBodyBytes = 4
   let steps = read(
     "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n",

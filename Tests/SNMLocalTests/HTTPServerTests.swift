@@ -105,3 +105,18 @@ func rawExchange(port: Int, _ text: String) -> String {
   #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout"))
   #expect(monotonicSeconds() - started < 4, "cut off near the 1 s timeout, not never")
 }
+
+/// Stopping the server ends its workers: the idle ones at once, the busy ones after their
+/// connection (they used to stay parked on the semaphore for the life of the process).
+@Test func stoppingEndsTheWorkers() throws {
+  let server = HTTPServer(port: 0) { _ in HTTPResponse(status: 204) }
+  try server.start()
+  for _ in 0..<3 {
+    _ = rawExchange(port: server.port, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+  }
+  #expect(server.workerCount >= 1)
+  server.stop()
+  let deadline = monotonicSeconds() + 10
+  while server.workerCount > 0 && monotonicSeconds() < deadline { usleep(10_000) }
+  #expect(server.workerCount == 0)
+}

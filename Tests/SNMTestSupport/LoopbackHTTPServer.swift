@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SNMWire
 import Synchronization
 
 /// A request the loopback server received, as bytes on the wire said it.
@@ -30,7 +31,8 @@ public enum LoopbackReply: Sendable {
 }
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 and a free port: the test double for the provider's unit
-/// tests (one thread per connection, persistent connections, scripted answers).
+/// tests (one thread per connection, persistent connections, scripted answers). It reads requests
+/// and writes answers with SNMWire's codec, the one the client and the local project use.
 public final class LoopbackHTTPServer: Sendable {
   private struct State {
     var requests: [ReceivedRequest] = []
@@ -105,18 +107,20 @@ public final class LoopbackHTTPServer: Sendable {
         close(client)
       }
     }
-    var buffer: [UInt8] = []
-    while let request = readRequest(client, buffer: &buffer, connection: connection) {
+    var decoder = HTTPDecoder(reading: .requests, limits: .requests)
+    while let request = readRequest(client, decoder: &decoder, connection: connection) {
       state.withLock { $0.requests.append(request) }
       switch handler(request) {
       case .respond(let status, let headers, let body):
-        var head =
-          "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Length: \(body.utf8.count)\r\n"
+        var fields: HTTPHeaders = ["Content-Length": String(body.utf8.count)]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-          head += "\(name): \(value)\r\n"
+          fields.append(name: name, value: value)
         }
+        let head = HTTPEncoder.head(of: HTTPResponseHead(status: status, headers: fields))
         // A HEAD answer announces the body's length but sends no body.
-        guard write(client, head + "\r\n" + (request.method == "HEAD" ? "" : body)) else { return }
+        guard write(client, head + (request.method == "HEAD" ? [] : Array(body.utf8))) else {
+          return
+        }
       case .hang:
         var byte: UInt8 = 0
         if recv(client, &byte, 1, 0) <= 0 {
@@ -147,52 +151,52 @@ public final class LoopbackHTTPServer: Sendable {
     }
   }
 
-  /// Reads one request (head and `Content-Length` body); nil when the connection ends first.
-  private func readRequest(_ client: Int32, buffer: inout [UInt8], connection: Int)
+  /// Reads one request; nil when the connection ends first (or sends what is not a request).
+  private func readRequest(_ client: Int32, decoder: inout HTTPDecoder, connection: Int)
     -> ReceivedRequest?
   {
-    let separator = Array("\r\n\r\n".utf8)
-    var headEnd: Int?
-    while headEnd == nil {
-      headEnd = buffer.firstRange(of: separator)?.lowerBound
-      if headEnd == nil && !fill(client, &buffer) { return nil }
+    var head: HTTPRequestHead?
+    var body: [UInt8] = []
+    while true {
+      do {
+        while let part = try decoder.next() {
+          switch part {
+          case .requestHead(let started): head = started
+          case .body(let bytes): body.append(contentsOf: bytes)
+          case .end:
+            guard let head else { return nil }
+            var headers: [String: String] = [:]
+            for field in head.headers { headers[field.name.lowercased()] = field.value }
+            return ReceivedRequest(
+              method: head.method, target: head.target, headers: headers, body: body,
+              connection: connection)
+          case .responseHead: return nil
+          }
+        }
+      } catch {
+        return nil
+      }
+      guard fill(client, &decoder) else { return nil }
     }
-    guard let headEnd else { return nil }
-    let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
-    var lines = head.components(separatedBy: "\r\n")
-    let requestLine = lines.removeFirst().split(separator: " ")
-    guard requestLine.count >= 2 else { return nil }
-    var headers: [String: String] = [:]
-    for line in lines {
-      guard let colon = line.firstIndex(of: ":") else { continue }
-      let name = line[..<colon].lowercased()
-      headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-    }
-    let length = Int(headers["content-length"] ?? "0") ?? 0
-    let bodyStart = headEnd + separator.count
-    while buffer.count < bodyStart + length {
-      if !fill(client, &buffer) { return nil }
-    }
-    let body = Array(buffer[bodyStart..<bodyStart + length])
-    buffer.removeFirst(bodyStart + length)
-    return ReceivedRequest(
-      method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body,
-      connection: connection)
   }
 
-  private func fill(_ client: Int32, _ buffer: inout [UInt8]) -> Bool {
+  private func fill(_ client: Int32, _ decoder: inout HTTPDecoder) -> Bool {
     var chunk = [UInt8](repeating: 0, count: 16_384)
     var count = -1
     repeat {
       count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
     } while count < 0 && errno == EINTR
     guard count > 0 else { return false }
-    buffer.append(contentsOf: chunk[..<count])
+    decoder.append(contentsOf: chunk[..<count])
     return true
   }
 
   private func write(_ client: Int32, _ text: String) -> Bool {
-    var bytes = Array(text.utf8)[...]
+    write(client, Array(text.utf8))
+  }
+
+  private func write(_ client: Int32, _ bytes: [UInt8]) -> Bool {
+    var bytes = bytes[...]
     while !bytes.isEmpty {
       let sent = bytes.withUnsafeBytes {
         send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
@@ -202,14 +206,6 @@ public final class LoopbackHTTPServer: Sendable {
       bytes = bytes.dropFirst(sent)
     }
     return true
-  }
-
-  private static func reason(_ status: Int) -> String {
-    [
-      200: "OK", 201: "Created", 204: "No Content", 300: "Multiple Choices", 400: "Bad Request",
-      404: "Not Found", 406: "Not Acceptable", 409: "Conflict", 500: "Internal Server Error",
-      502: "Bad Gateway",
-    ][status] ?? "Status"
   }
 
   private static func bindLoopback(port: UInt16) throws -> Int32 {

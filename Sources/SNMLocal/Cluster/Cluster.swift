@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 #if canImport(Glibc)
   import Glibc
@@ -14,7 +15,7 @@ struct HTTPConnection {
   /// Runs until the peer closes, a limit or timeout ends it, or a response says close. Closes the fd.
   func serve() {
     defer { close(socket) }
-    var reader = HTTPRequestReader(limits: limits)
+    var reader = HTTPRequestReader(limits: limits.framing)
     var scratch = [UInt8](repeating: 0, count: 65_536)
     var lastActivity = monotonicSeconds()
     var requestStart: Double?
@@ -75,7 +76,7 @@ struct HTTPConnection {
   /// Answers 408: the request did not arrive within `requestTimeout`. Closes lingering: a client
   /// still trickling would otherwise get a reset that can discard the 408 before it reads it.
   func refuseLateRequest() {
-    let timeout = HTTPParseFailure(status: 408, message: "request not received in time")
+    let timeout = HTTPParseError(status: 408, message: "request not received in time")
     _ = write(
       HTTPResponseWriter.serialize(
         HTTPResponseWriter.failure(timeout), keepAlive: false, bodyless: false))

@@ -1,3 +1,4 @@
+import SNMWire
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,38 +10,30 @@ import Synchronization
 enum HTTPResponseWriter {
   /// The bytes of `response`; `bodyless` (HEAD, 204, 304) sends the length but not the body.
   static func serialize(_ response: HTTPResponse, keepAlive: Bool, bodyless: Bool) -> [UInt8] {
-    var head = "HTTP/1.1 \(response.status) \(HTTPResponse.reason(response.status))\r\n"
+    var headers = HTTPHeaders()
     for field in response.headers {
-      let lower = field.name.lowercased()
-      if lower == "content-length" || lower == "connection" || lower == "transfer-encoding" {
+      if HTTPHeaders.sameName(field.name, "Content-Length")
+        || HTTPHeaders.sameName(field.name, "Connection")
+        || HTTPHeaders.sameName(field.name, "Transfer-Encoding")
+      {
         continue
       }
-      head += field.name
-      head += ": "
-      head += sanitized(field.value)
-      head += "\r\n"
+      headers.append(name: field.name, value: field.value)
     }
     if response.status != 204 && response.status >= 200 {
-      head += "Content-Length: \(response.body.count)\r\n"
+      headers.append(name: "Content-Length", value: String(response.body.count))
     }
-    head += "Date: \(HTTPDate.shared.now())\r\n"
-    head += keepAlive ? "" : "Connection: close\r\n"
-    head += "\r\n"
-    var bytes = Array(head.utf8)
+    headers.append(name: "Date", value: HTTPDate.shared.now())
+    if !keepAlive { headers.append(name: "Connection", value: "close") }
+    var bytes = HTTPEncoder.head(of: HTTPResponseHead(status: response.status, headers: headers))
     if !bodyless && response.status != 204 && response.status != 304 {
       bytes.append(contentsOf: response.body)
     }
     return bytes
   }
 
-  /// A header value with CR and LF replaced, so a handler can never split a response.
-  static func sanitized(_ value: String) -> String {
-    guard value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else { return value }
-    return String(value.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
-  }
-
   /// The response for a request the server refused before any handler saw it.
-  static func failure(_ failure: HTTPParseFailure) -> HTTPResponse {
+  static func failure(_ failure: HTTPParseError) -> HTTPResponse {
     .json(
       status: failure.status,
       .object([

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 import Synchronization
 
 #if canImport(Glibc)
@@ -60,19 +61,25 @@ public final class HTTPServer: Sendable {
     acceptor.start()
   }
 
-  /// Stops accepting; connections being served finish their current request.
+  /// Stops accepting; connections being served finish their current request, then their
+  /// workers end, and idle workers end at once.
   public func stop() {
-    let listener = state.withLock { state -> Int32 in
+    let (listener, idle) = state.withLock { state -> (Int32, Int) in
       state.stopped = true
       let fd = state.listener
       state.listener = -1
-      return fd
+      defer { state.idleWorkers = 0 }
+      return (fd, state.idleWorkers)
     }
     if listener >= 0 {
       shutdown(listener, Int32(SHUT_RDWR))
       close(listener)
     }
+    for _ in 0..<idle { wakeup.signal() }
   }
+
+  /// Worker threads alive (serving a connection or idle).
+  var workerCount: Int { state.withLock { $0.workers } }
 
   func acceptLoop(_ listener: Int32) {
     while true {
@@ -130,7 +137,7 @@ public final class HTTPServer: Sendable {
     case .refuse:
       let connection = HTTPConnection(
         socket: socket, limits: limits, handler: handler, remoteAddress: remote)
-      let busy = HTTPParseFailure(status: 503, message: "too many connections")
+      let busy = HTTPParseError(status: 503, message: "too many connections")
       _ = connection.write(
         HTTPResponseWriter.serialize(
           HTTPResponseWriter.failure(busy), keepAlive: false, bodyless: false))
@@ -138,15 +145,34 @@ public final class HTTPServer: Sendable {
     }
   }
 
+  /// Serves the connections handed to it until the server stops.
   func workerLoop() {
     while true {
       wakeup.wait()
-      guard
-        let (socket, remote) = state.withLock({ $0.queue.isEmpty ? nil : $0.queue.removeFirst() })
-      else { continue }
-      HTTPConnection(socket: socket, limits: limits, handler: handler, remoteAddress: remote)
-        .serve()
-      state.withLock { $0.idleWorkers += 1 }
+      enum Next { case serve(Int32, String), exit, wait }
+      let next = state.withLock { state -> Next in
+        if !state.queue.isEmpty {
+          let (socket, remote) = state.queue.removeFirst()
+          return .serve(socket, remote)
+        }
+        return state.stopped ? .exit : .wait
+      }
+      switch next {
+      case .wait: continue
+      case .exit: return retire()
+      case .serve(let socket, let remote):
+        HTTPConnection(socket: socket, limits: limits, handler: handler, remoteAddress: remote)
+          .serve()
+      }
+      let stopped = state.withLock { state in
+        if !state.stopped { state.idleWorkers += 1 }
+        return state.stopped
+      }
+      if stopped { return retire() }
     }
+  }
+
+  private func retire() {
+    state.withLock { $0.workers -= 1 }
   }
 }

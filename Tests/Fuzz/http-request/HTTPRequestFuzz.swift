@@ -2,29 +2,31 @@ import SNMWire
 
 @testable import SNMLocal
 
-/// libFuzzer entry for the gateway's HTTP/1.1 request parser (request line, header fields,
-/// Content-Length and chunked bodies, limits), on arbitrary bytes as what one connection sends.
+/// libFuzzer entry for the HTTP/1.1 framing both sides share (SNMWire's `HTTPDecoder`), on
+/// arbitrary bytes as what one connection sends, in both directions: as requests to the
+/// gateway (request line, header fields, Content-Length and chunked bodies, limits) and as
+/// answers to the client (status line, 1xx, HEAD, bodies framed by the end of the stream).
 ///
-/// The bytes are parsed twice: all at once, and in pieces whose sizes come from the input, the way
-/// `recv` may split them. Fails (traps) when the two disagree, when a request breaks a limit, or when
-/// a refusal is not a 4xx/5xx. Built and run by `scripts/fuzz run http-request`.
+/// The bytes are read twice each way: all at once, and in pieces whose sizes come from the input,
+/// the way `recv` may split them. Fails (traps) when the two disagree, when a message breaks a
+/// limit, or when a refusal is not a 4xx/5xx. Built and run by `scripts/fuzz run http-request`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func httpRequestFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  var limits = HTTPServerLimits()
-  limits.maxRequestLineBytes = 512
+  var limits = HTTPLimits.requests
+  limits.maxStartLineBytes = 512
   limits.maxHeaderBytes = 1024
   limits.maxHeaderCount = 16
   limits.maxBodyBytes = 2048
+  let pieceSizes = bytes.prefix(8).map { Int($0 % 17) + 1 }
   let whole = HTTPFuzzFeed.steps(bytes, pieceSizes: [], limits: limits)
-  let pieces = HTTPFuzzFeed.steps(
-    bytes, pieceSizes: bytes.prefix(8).map { Int($0 % 17) + 1 }, limits: limits)
+  let pieces = HTTPFuzzFeed.steps(bytes, pieceSizes: pieceSizes, limits: limits)
   fuzzCheck(whole == pieces, "pieces parse differently: \(whole) vs \(pieces)")
   for step in whole {
     switch step {
     case .request(let request, _):
       fuzzCheck(request.body.count <= limits.maxBodyBytes, "body over the limit")
-      fuzzCheck(request.path.utf8.count <= limits.maxRequestLineBytes, "target over the limit")
+      fuzzCheck(request.path.utf8.count <= limits.maxStartLineBytes, "target over the limit")
       _ = request.rawQueryItems
       _ = request.queryValue("apikey")
       _ = PercentEncoding.decode(request.path, plusIsSpace: false)
@@ -40,6 +42,18 @@ public func httpRequestFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       break
     }
   }
+  // The same bytes as a server's answers; the first byte says whether they answer a HEAD.
+  let toHEAD = bytes.first.map { $0 & 1 == 1 } ?? false
+  let answers = HTTPFuzzFeed.answers(bytes, pieceSizes: [], limits: limits, toHEAD: toHEAD)
+  let answerPieces = HTTPFuzzFeed.answers(
+    bytes, pieceSizes: pieceSizes, limits: limits, toHEAD: toHEAD)
+  fuzzCheck(answers == answerPieces, "answers parse differently: \(answers) vs \(answerPieces)")
+  for answer in answers {
+    guard case .answer(let head, let body) = answer else { continue }
+    fuzzCheck(body.count <= limits.maxBodyBytes, "answer body over the limit")
+    fuzzCheck(head.status >= 200 && head.status <= 999, "interim or bad status \(head.status)")
+    fuzzCheck(!toHEAD || body.isEmpty, "an answer to HEAD with a body")
+  }
   return 0
 }
 
@@ -47,25 +61,85 @@ enum HTTPFuzzFeed {
   /// The steps the reader takes over `bytes`, fed in pieces of the given sizes (cycled), or whole.
   /// Stops at the first failure, as the connection closes then.
   static func steps(
-    _ bytes: [UInt8], pieceSizes: [Int], limits: HTTPServerLimits
+    _ bytes: [UInt8], pieceSizes: [Int], limits: HTTPLimits
   ) -> [HTTPRequestReader.Step] {
     var reader = HTTPRequestReader(limits: limits)
     var steps: [HTTPRequestReader.Step] = []
+    feed(bytes, pieceSizes: pieceSizes) { piece in
+      piece.withUnsafeBufferPointer { reader.append($0) }
+      while true {
+        let step = reader.next()
+        if case .needMore = step { return true }
+        steps.append(step)
+        if case .failure = step { return false }
+      }
+    }
+    return steps
+  }
+
+  /// What a client reading `bytes` as answers gets: each answer's head and body, then how the
+  /// stream ended (or the refusal).
+  enum Answer: Equatable {
+    case answer(HTTPResponseHead, [UInt8])
+    case refused(HTTPParseError)
+    case ended(HTTPDecoder.Ending)
+  }
+
+  static func answers(
+    _ bytes: [UInt8], pieceSizes: [Int], limits: HTTPLimits, toHEAD: Bool
+  ) -> [Answer] {
+    var decoder = HTTPDecoder(reading: .responses, limits: limits)
+    decoder.answersHEAD = toHEAD
+    var answers: [Answer] = []
+    var head: HTTPResponseHead?
+    var body: [UInt8] = []
+    func drain() -> Bool {
+      do {
+        while let part = try decoder.next() {
+          switch part {
+          case .responseHead(let started):
+            head = started
+            body = []
+          case .body(let bytes): body.append(contentsOf: bytes)
+          case .end:
+            if let head { answers.append(.answer(head, body)) }
+            head = nil
+            decoder.answersHEAD = toHEAD
+          case .requestHead: fuzzCheck(false, "a request head among answers")
+          }
+        }
+        return true
+      } catch {
+        answers.append(.refused(error))
+        return false
+      }
+    }
+    let open = feed(bytes, pieceSizes: pieceSizes) { piece in
+      decoder.append(contentsOf: piece)
+      return drain()
+    }
+    guard open else { return answers }
+    let ending = decoder.finish()
+    if ending == .complete, let head { answers.append(.answer(head, body)) }
+    answers.append(.ended(ending))
+    return answers
+  }
+
+  /// Hands `bytes` to `take` in pieces of the given sizes (cycled), or whole, until it says stop;
+  /// false when it did.
+  @discardableResult
+  static func feed(_ bytes: [UInt8], pieceSizes: [Int], _ take: (ArraySlice<UInt8>) -> Bool)
+    -> Bool
+  {
     var offset = 0
     var piece = 0
     while offset < bytes.count {
       let size = pieceSizes.isEmpty ? bytes.count : pieceSizes[piece % pieceSizes.count]
       piece += 1
       let end = min(bytes.count, offset + size)
-      bytes[offset..<end].withUnsafeBufferPointer { reader.append($0) }
+      guard take(bytes[offset..<end]) else { return false }
       offset = end
-      while true {
-        let step = reader.next()
-        if case .needMore = step { break }
-        steps.append(step)
-        if case .failure = step { return steps }
-      }
     }
-    return steps
+    return true
   }
 }

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Names, quoted values and JSON paths: the pieces every PostgREST parameter grammar shares
 /// (`pFieldName`, `pQuotedValue`, `pJsonPath`, `pIdentifier` in QueryParams.hs).
 extension ParseCursor {

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The query string of one REST request, classified and parsed as PostgREST does
 /// (QueryParams.hs `parse`).
 ///

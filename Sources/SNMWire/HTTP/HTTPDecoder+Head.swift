@@ -1,0 +1,171 @@
+extension HTTPDecoder {
+  /// Reads the next head when all of it has come: its part, or nil for more bytes. Interim
+  /// answers (1xx) are skipped.
+  mutating func readHead() throws(HTTPParseError) -> Part? {
+    while true {
+      if reading == .responses { try checkStatusLinePrefix() }
+      let end = headEnd()
+      try checkHeadSize(upTo: end ?? buffer.count)
+      guard let end else { return nil }
+      let lines = headLines(end: end)
+      let headBytes = end - position
+      position = end
+      bodyBytes = 0
+      switch reading {
+      case .requests:
+        return .requestHead(try requestHead(lines, headBytes: headBytes))
+      case .responses:
+        let head = try responseHead(lines, headBytes: headBytes)
+        if (100..<200).contains(head.status) {
+          phase = .head
+          continue
+        }
+        return .responseHead(head)
+      }
+    }
+  }
+
+  /// Something other than HTTP (an SSH banner) says so in its first bytes, whatever they come in.
+  func checkStatusLinePrefix() throws(HTTPParseError) {
+    let prefix = Self.httpPrefix
+    let seen = buffer[position..<min(buffer.count, position + prefix.count)]
+    guard seen.elementsEqual(prefix.prefix(seen.count)) else {
+      throw .bad("Received HTTP/0.9 when not allowed")
+    }
+  }
+
+  static let httpPrefix = Array("HTTP/".utf8)
+
+  /// The index just after the empty line that ends the head in `buffer[position...]`, or nil.
+  /// Empty lines before a request line are skipped, as RFC 9112 §2.2 allows.
+  func headEnd() -> Int? {
+    var index = position
+    var lineStart = position
+    var sawContent = reading == .responses
+    while index < buffer.count {
+      if buffer[index] == 0x0A {
+        var lineEnd = index
+        if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+        if lineEnd == lineStart {
+          if sawContent { return index + 1 }
+        } else {
+          sawContent = true
+        }
+        lineStart = index + 1
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The limits, checked on what has arrived of the head so far (its terminating blank line
+  /// aside), so the verdict is the same whether the bytes came at once or in pieces: the first
+  /// line past `maxStartLineBytes` is 414, the head past both limits together 431.
+  func checkHeadSize(upTo limit: Int) throws(HTTPParseError) {
+    var lineEnd = buffer[position..<limit].firstIndex(of: 0x0A) ?? limit
+    if lineEnd > position, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+    if lineEnd - position > limits.maxStartLineBytes { throw startLineTooLong() }
+    var headEnd = limit
+    while headEnd > position, buffer[headEnd - 1] == 0x0A || buffer[headEnd - 1] == 0x0D {
+      headEnd -= 1
+    }
+    if headEnd - position > limits.maxStartLineBytes + limits.maxHeaderBytes {
+      throw HTTPParseError(status: 431, message: "header fields too large")
+    }
+  }
+
+  func startLineTooLong() -> HTTPParseError {
+    reading == .requests
+      ? HTTPParseError(status: 414, message: "request line too long")
+      : .bad("status line too long")
+  }
+
+  /// The lines of `buffer[position..<end]` without their line ends: the start line first (empty
+  /// lines before a request line dropped), the fields, no final empty line.
+  func headLines(end: Int) -> [ArraySlice<UInt8>] {
+    var lines: [ArraySlice<UInt8>] = []
+    var lineStart = position
+    for index in position..<end where buffer[index] == 0x0A {
+      var lineEnd = index
+      if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+      if !(lines.isEmpty && lineEnd == lineStart) { lines.append(buffer[lineStart..<lineEnd]) }
+      lineStart = index + 1
+    }
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    return lines
+  }
+
+  /// The start line: the first of `lines`, within its limit.
+  func startLine(_ lines: [ArraySlice<UInt8>]) throws(HTTPParseError) -> ArraySlice<UInt8> {
+    guard let line = lines.first else { throw .bad("empty request") }
+    guard line.count <= limits.maxStartLineBytes else { throw startLineTooLong() }
+    return line
+  }
+
+  /// The fields after the start line, within the count and size limits (`headBytes` counts the
+  /// whole head: its line ends and the empty line that ends it).
+  func fields(_ lines: [ArraySlice<UInt8>], headBytes: Int) throws(HTTPParseError) -> HTTPHeaders {
+    let fieldLines = lines.dropFirst()
+    guard fieldLines.count <= limits.maxHeaderCount else {
+      throw HTTPParseError(status: 431, message: "too many header fields")
+    }
+    guard headBytes - (lines.first?.count ?? 0) <= limits.maxHeaderBytes else {
+      throw HTTPParseError(status: 431, message: "header fields too large")
+    }
+    var headers = HTTPHeaders()
+    for line in fieldLines { try Self.addField(line, to: &headers) }
+    return headers
+  }
+
+  /// One `name: value` line (RFC 9112 §5): a token name right before the colon, a value of
+  /// visible characters, spaces, tabs and UTF-8, without the spaces and tabs around it.
+  static func addField(_ line: ArraySlice<UInt8>, to headers: inout HTTPHeaders)
+    throws(HTTPParseError)
+  {
+    guard let first = line.first, first != 0x20, first != 0x09 else {
+      throw .bad("obsolete line folding in header fields is not supported")
+    }
+    guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+      throw .bad("header field without ':'")
+    }
+    let name = line[line.startIndex..<colon]
+    guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
+      throw .bad("invalid header field name")
+    }
+    var value = line[(colon + 1)...]
+    guard value.allSatisfy({ $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }) else {
+      throw .bad("invalid character in header field value")
+    }
+    while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
+    while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
+    headers.append(
+      name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+  }
+
+  /// tchar of RFC 9110 §5.6.2.
+  static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 48...57, 65...90, 97...122: true
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+      UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"),
+      UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"),
+      UInt8(ascii: "~"):
+      true
+    default: false
+    }
+  }
+
+  /// `HTTP/1.0` or `HTTP/1.1`: the minor version.
+  static func minorVersion(_ version: ArraySlice<UInt8>, as kind: String)
+    throws(HTTPParseError) -> Int
+  {
+    let version = Array(version)
+    guard version.count == 8, version.starts(with: httpPrefix), version[6] == UInt8(ascii: "."),
+      (48...57).contains(version[5]), (48...57).contains(version[7])
+    else { throw .bad("malformed HTTP version in \(kind)") }
+    guard version[5] == UInt8(ascii: "1") else {
+      throw HTTPParseError(status: 505, message: "only HTTP/1.0 and HTTP/1.1 are supported")
+    }
+    return Int(version[7] - 48)
+  }
+}

@@ -1,0 +1,22 @@
+/// Why bytes are not an HTTP/1.1 message ``HTTPDecoder`` accepts: the status a server answers
+/// with (400, 413, 414, 431, 501, 505) and a lowercase message saying why.
+///
+/// ```swift
+/// catch let error as HTTPParseError { respond(error.status, error.message) }
+/// ```
+public struct HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var status: Int
+  public var message: String
+
+  public init(status: Int, message: String) {
+    self.status = status
+    self.message = message
+  }
+
+  /// 400 with `message`.
+  public static func bad(_ message: String) -> HTTPParseError {
+    HTTPParseError(status: 400, message: message)
+  }
+
+  public var description: String { message }
+}

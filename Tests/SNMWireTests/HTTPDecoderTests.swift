@@ -1,0 +1,198 @@
+import Testing
+
+@testable import SNMWire
+
+/// What a client reading `text` (in `pieces` pieces) gets: each answer's status and body, then
+/// how the stream ended, or the refusal.
+func answers(
+  _ text: String, limits: HTTPLimits = .responses, toHEAD: Bool = false, pieces: Int = 1
+) -> [String] {
+  var decoder = HTTPDecoder(reading: .responses, limits: limits)
+  decoder.answersHEAD = toHEAD
+  let bytes = Array(text.utf8)
+  let size = max(1, bytes.count / pieces)
+  var seen: [String] = []
+  var status = 0
+  var body: [UInt8] = []
+  var offset = 0
+  do {
+    while offset < bytes.count {
+      decoder.append(contentsOf: bytes[offset..<min(bytes.count, offset + size)])
+      offset += size
+      while let part = try decoder.next() {
+        switch part {
+        case .responseHead(let head):
+          status = head.status
+          body = []
+        case .body(let bytes): body += bytes
+        case .end:
+          seen.append("\(status) \(String(decoding: body, as: UTF8.self))")
+          decoder.answersHEAD = toHEAD
+        case .requestHead: seen.append("request?")
+        }
+      }
+    }
+  } catch {
+    return seen + ["refused \(error.status): \(error.message)"]
+  }
+  switch decoder.finish() {
+  case .complete: seen.append("\(status) \(String(decoding: body, as: UTF8.self)) (at the end)")
+  case .idle: break
+  case .inHead(let receivedAny): seen.append("cut off in the head, received \(receivedAny)")
+  case .inBody(let remaining): seen.append("cut off in the body, \(remaining ?? -1) left")
+  }
+  return seen
+}
+
+struct AnswerCase: Sendable, CustomStringConvertible {
+  var name: String
+  var text: String
+  var toHEAD = false
+  var expected: [String]
+  var description: String { name }
+}
+
+@Test(arguments: [
+  AnswerCase(
+    name: "length", text: "HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\n[1,2,3]",
+    expected: ["200 [1,2,3]"]),
+  AnswerCase(
+    name: "chunked with extensions and trailers",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+      + "5\r\n[{\"id\r\n7;ext=1\r\n\":1},{}\r\n1\r\n]\r\n0\r\nX-Trailer: t\r\n\r\n",
+    expected: [#"200 [{"id":1},{}]"#]),
+  AnswerCase(
+    name: "until the end of the stream", text: "HTTP/1.0 200 OK\r\n\r\n[1,2]",
+    expected: ["200 [1,2] (at the end)"]),
+  AnswerCase(
+    name: "interim answers are skipped",
+    text: "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}",
+    expected: ["201 {}"]),
+  AnswerCase(
+    name: "no body for 204 and 304 whatever the head says",
+    text: "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n"
+      + "HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n",
+    expected: ["204 ", "304 "]),
+  AnswerCase(
+    name: "an answer to HEAD announces a length it does not send",
+    text: "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999\r\n\r\n", toHEAD: true,
+    expected: ["200 "]),
+  AnswerCase(
+    name: "two equal lengths are one", text: "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\nok",
+    expected: ["200 ok"]),
+  AnswerCase(
+    name: "cut off in the body",
+    text: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n[1,",
+    expected: ["cut off in the body, 7 left"]),
+  AnswerCase(
+    name: "cut off in a chunk",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n[1",
+    expected: [
+      "cut off in the body, -1 left"
+    ]),
+  AnswerCase(
+    name: "cut off in the head", text: "HTTP/1.1 200 OK\r\n",
+    expected: [
+      "cut off in the head, received true"
+    ]),
+])
+func readsAnswers(_ example: AnswerCase) {
+  #expect(answers(example.text, toHEAD: example.toHEAD) == example.expected)
+  #expect(
+    answers(example.text, toHEAD: example.toHEAD, pieces: example.text.utf8.count)
+      == example.expected, "byte by byte")
+}
+
+@Test(arguments: [
+  // What a malicious server announces is refused before anything is set aside for it.
+  AnswerCase(
+    name: "chunk of 2^63 - 1 bytes (16 digits)",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n[]",
+    expected: ["refused 400: invalid chunk size"]),
+  AnswerCase(
+    name: "chunk of 4 TiB",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n40000000000\r\n[]",
+    expected: ["refused 413: response body larger than 1073741824 bytes"]),
+  AnswerCase(
+    name: "chunks adding up past the limit",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n3fffffff\r\n",
+    expected: ["refused 413: response body larger than 1073741824 bytes"]),
+  AnswerCase(
+    name: "signed chunk size",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n+9\r\n[]\r\n0\r\n\r\n",
+    expected: ["refused 400: invalid chunk size"]),
+  AnswerCase(
+    name: "length past the limit",
+    text: "HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n[]",
+    expected: ["refused 413: response body larger than 1073741824 bytes"]),
+  AnswerCase(
+    name: "length of 2^63 - 1 (19 digits)",
+    text: "HTTP/1.1 200 OK\r\nContent-Length: 9223372036854775807\r\n\r\n[]",
+    expected: ["refused 400: invalid Content-Length"]),
+  AnswerCase(
+    name: "two different lengths",
+    text: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 7\r\n\r\n[]12345",
+    expected: ["refused 400: invalid Content-Length"]),
+  AnswerCase(
+    name: "length and chunked",
+    text: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n",
+    expected: ["refused 400: both Transfer-Encoding and Content-Length are set"]),
+  AnswerCase(
+    name: "not HTTP", text: "SSH-2.0-OpenSSH_9.6\r\n",
+    expected: ["refused 400: Received HTTP/0.9 when not allowed"]),
+  AnswerCase(
+    name: "bad status", text: "HTTP/1.1 2000 OK\r\n\r\n", expected: ["refused 400: bad status line"]
+  ),
+  AnswerCase(
+    name: "head past the limit",
+    text: "HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: 80_000) + "\r\n\r\n",
+    expected: ["refused 431: header fields too large"]),
+])
+func refusesAnswers(_ example: AnswerCase) {
+  #expect(answers(example.text) == example.expected)
+  #expect(answers(example.text, pieces: 7) == example.expected, "in pieces")
+}
+
+@Test func aBodyFramedByTheEndOfTheStreamIsCapped() {
+  var limits = HTTPLimits.responses
+  limits.maxBodyBytes = 4
+  #expect(
+    answers("HTTP/1.1 200 OK\r\n\r\n12345", limits: limits)
+      == ["refused 413: response body larger than 4 bytes"])
+}
+
+@Test func nothingReceivedIsTellable() {
+  var decoder = HTTPDecoder(reading: .responses, limits: .responses)
+  #expect(decoder.finish() == .idle)
+  decoder.append(contentsOf: Array("HTTP/1.1 204 No Content\r\n\r\n".utf8))
+  #expect(throws: Never.self) { _ = try decoder.next() }
+  #expect(throws: Never.self) { _ = try decoder.next() }
+  #expect(decoder.finish() == .idle, "between answers")
+}
+
+@Test func theEncoderNeverLetsAValueSplitTheHead() {
+  let head = HTTPRequestHead(
+    method: "GET", target: "/t", headers: ["apikey": "k\r\nX-Injected: 1", "Accept": "a\nb"])
+  #expect(
+    String(decoding: HTTPEncoder.head(of: head), as: UTF8.self)
+      == "GET /t HTTP/1.1\r\napikey: k X-Injected: 1\r\nAccept: a b\r\n\r\n")
+  #expect(
+    String(decoding: HTTPEncoder.head(of: HTTPResponseHead(status: 404)), as: UTF8.self)
+      == "HTTP/1.1 404 Not Found\r\n\r\n")
+}
+
+@Test func headerNamesCompareWithoutCase() {
+  var headers: HTTPHeaders = ["Content-Type": "a", "Vary": "x", "vary": "y"]
+  #expect(headers["content-TYPE"] == "a")
+  #expect(headers.values(for: "VARY") == ["x", "y"])
+  headers["VARY"] = "z"
+  #expect(headers.fields.map(\.name) == ["Content-Type", "Vary"])
+  #expect(headers["vary"] == "z")
+  #expect(!HTTPHeaders.sameName("Stra\u{DF}e", "STRASSE"))
+}
+
+@Test func percentDecodingKeepsMalformedEscapes() {
+  #expect(PercentEncoding.decode("a%20b+c%ZZ%4", plusIsSpace: true) == "a b c%ZZ%4")
+  #expect(PercentEncoding.decode("a+b") == "a+b")
+  #expect(PercentEncoding.decode(bytes: Array("%00%ff".utf8), plusIsSpace: false) == [0, 0xFF])
+}
