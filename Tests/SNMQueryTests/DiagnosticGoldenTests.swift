@@ -1,3 +1,4 @@
+import SNMTestSupport
 import Testing
 
 @testable import SNMQuery
@@ -130,8 +131,7 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     }
     #expect(reported == testCase.expected)
     let rendered = DiagnosticRenderer().render(script.diagnostics, in: script.source)
-    let golden = Fixtures.golden("Diagnostics/\(testCase.name).txt", actual: rendered)
-    #expect(rendered == golden)
+    expectSnapshot(rendered, named: "Diagnostics/\(testCase.name).txt")
   }
 
   @Test(arguments: passwordCases)

@@ -3,8 +3,8 @@ import SNMNetwork
 import SNMWire
 import Testing
 
-/// Files under Tests/SNMQueryTests/Fixtures, read from the source tree (so `RECORD_SNAPSHOTS=1` can
-/// write them back).
+/// Files under Tests/SNMQueryTests/Fixtures, read from the source tree (golden files go through
+/// SNMTestSupport's `expectSnapshot`).
 enum Fixtures {
   static let directory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -13,19 +13,6 @@ enum Fixtures {
 
   static func text(_ name: String) -> String? {
     try? String(contentsOf: url(name), encoding: .utf8)
-  }
-
-  /// Whether golden files should be rewritten instead of compared.
-  static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" }
-
-  /// Compares `actual` with the golden file `name` (or records it); returns the expected text.
-  static func golden(_ name: String, actual: String) -> String {
-    if recording || text(name) == nil {
-      try? FileManager.default.createDirectory(
-        at: url(name).deletingLastPathComponent(), withIntermediateDirectories: true)
-      try? actual.write(to: url(name), atomically: true, encoding: .utf8)
-    }
-    return text(name) ?? ""
   }
 }
 

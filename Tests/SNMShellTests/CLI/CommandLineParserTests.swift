@@ -1,3 +1,4 @@
+import SNMTestSupport
 import Testing
 
 @testable import SNMShell

@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMQuery
+import SNMTestSupport
 import SNMWire
 import Testing
 

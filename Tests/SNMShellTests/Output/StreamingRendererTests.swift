@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMTestSupport
 import SNMWire
 import Testing
 

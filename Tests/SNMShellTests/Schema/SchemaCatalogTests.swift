@@ -1,6 +1,7 @@
 import Foundation
 import SNMNetwork
 import SNMSupabase
+import SNMTestSupport
 import SNMWire
 import Testing
 

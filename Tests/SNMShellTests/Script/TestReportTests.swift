@@ -1,4 +1,5 @@
 import Foundation
+import SNMTestSupport
 import Testing
 
 @testable import SNMShell
