@@ -37,7 +37,12 @@ let package = Package(
     // Server side: the local project. Shares the wire format with the client, no domain types.
     .target(name: "SNMLocal", dependencies: ["SNMWire", "CLibPQ", "CCrypto"]),
 
-    .executableTarget(name: "snm", dependencies: ["SNMShell", "SNMLocal", "CProcess"]),
+    // main.swift (the one error funnel) and CLI/ (every command and option on one table).
+    .executableTarget(
+      name: "snm",
+      dependencies: [
+        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMLocal", "CProcess",
+      ]),
 
     // A loopback HTTP server (the test double for the request layer's unit tests) and a seeded
     // random generator for the fuzz-style tests.
@@ -58,6 +63,9 @@ let package = Package(
         "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMTestSupport",
       ],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "snmTests", dependencies: ["snm", "SNMShell", "SNMLocal", "SNMTestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "SNMLocalTests", dependencies: ["SNMLocal", "SNMWire"], exclude: ["REST/Fixtures"]),
   ],

@@ -32,7 +32,7 @@ extension Shell {
       return true
     case .explain(let inner, let format):
       guard let compiled = await compile(inner, in: source) else { return false }
-      emitRaw(ExplainCommand.render(compiled.request, format: format))
+      emitRaw(RequestExplainer.render(compiled.request, format: format))
       return true
     case .setFormat(let format):
       let chosen = OutputFormat(rawValue: format.rawValue) ?? .table

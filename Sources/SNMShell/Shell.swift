@@ -56,7 +56,7 @@ public final class Shell: Sendable {
 
   /// A shell for `project` with the command line's settings.
   public init(
-    project: ProjectSelection, options: CommandLineOptions,
+    project: ProjectSelection, options: ShellOptions,
     output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError,
     sessions: SessionManager = .shared, auth: (any AuthManageable)? = nil,
     provider: SNMNetworkProvider? = nil, catalog: SchemaCatalog = SchemaCatalog(),
@@ -68,10 +68,7 @@ public final class Shell: Sendable {
       provider
       ?? SNMNetworkProvider(configuration: options.networkConfiguration(key: project.key))
     self.catalog = catalog
-    self.variables = Mutex(
-      Dictionary(
-        options.variables.map { ($0.name, JSONValue.string($0.value)) },
-        uniquingKeysWith: { _, last in last }))
+    self.variables = Mutex(options.variableValues)
     self.environment = ProcessInfo.processInfo.environment
     self.sessions = sessions
     self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig, provider: self.provider)

@@ -31,7 +31,7 @@ public struct ShellSettings: Equatable, Sendable {
   }
 
   /// The settings the command line asks for.
-  public init(options: CommandLineOptions, colour: Bool) {
+  public init(options: ShellOptions, colour: Bool) {
     self.init(
       format: options.format ?? .table, onError: options.continueOnError ? .continue : .stop,
       echo: options.echo, quiet: options.quiet, colour: colour)

@@ -33,3 +33,69 @@ def test_half_a_project_configuration_is_a_usage_error(snm_bin):
                      env={"SUPABASE_ANON_KEY": ""})
     assert result.returncode == 2
     assert "a project URL needs a key" in result.stderr
+
+
+# Every command and option sits on one table that parses argv, writes --help and the
+# completion scripts (issue 14): --help works everywhere, completion knows every option.
+
+import subprocess
+
+import pytest
+
+SUBCOMMANDS = [[], ["explain"], ["test"], ["check"], ["local"], ["local", "start"],
+               ["local", "status"], ["completion"]]
+
+
+@pytest.mark.parametrize("words", SUBCOMMANDS, ids=lambda words: " ".join(words) or "snm")
+def test_help_works_on_every_command(snm_bin, words):
+    result = run_snm(*words, "--help")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("usage: snm " + (words[0] if words else "")) or first.startswith("snm:")
+
+
+def bash_complete(snm_bin, words):
+    """What bash offers for `words` (the last one being typed) with snm's completion loaded."""
+    script = subprocess.run([snm_bin, "completion", "bash"], capture_output=True, text=True,
+                            check=True).stdout
+    line = " ".join(words)
+    program = (script + "\nCOMP_WORDS=(" + line + "); COMP_CWORD=" + str(len(words) - 1)
+               + "; _snm; printf '%s\\n' \"${COMPREPLY[@]}\"\n")
+    return subprocess.run(["bash", "-c", program], capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+def test_bash_completion_knows_the_options_it_used_to_miss(snm_bin):
+    assert bash_complete(snm_bin, ["snm", "test", "--j"]) == ["--jobs"]
+    assert bash_complete(snm_bin, ["snm", "test", "--rep"]) == ["--report"]
+    assert bash_complete(snm_bin, ["snm", "test", "--report", "t"]) == ["tap="]
+    assert bash_complete(snm_bin, ["snm", "local", "start", "--po"]) == ["--port"]
+    assert bash_complete(snm_bin, ["snm", "local", "st"]) == ["start", "stop", "status"]
+    assert "--format" in bash_complete(snm_bin, ["snm", "--f"])
+    assert bash_complete(snm_bin, ["snm", "--format", "nd"]) == ["ndjson"]
+
+
+def test_snm_local_goes_through_the_one_error_funnel(snm_bin):
+    result = run_snm("local", "status", "--nope")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "snm local: unknown option '--nope'",
+        "usage: snm local start|stop|status|reset|serve [OPTIONS]",
+        "Try 'snm local --help'.",
+    ]
+    missing = run_snm("local")
+    assert missing.returncode == 2
+    assert "snm local: 'snm local' needs a command: start, stop, status, reset or serve" \
+        in missing.stderr
+
+
+def test_var_means_the_same_for_explain_and_the_shell(snm_bin, project, home):
+    explained = run_snm("explain", "--json", "--var", 'dog={"id": 7}', "--var", "n=3",
+                        "from dog select * where id eq $dog.id and name eq $n")
+    assert explained.returncode == 0, explained.stderr
+    env = dict(home, SUPABASE_URL=project.url, SUPABASE_ANON_KEY=project.anon_key)
+    shell = run_snm("--var", 'dog={"id": 7}', "--var", "n=3", "-c",
+                    "echo $dog.id\necho '${n}'\nexpect $n == '3'", env=env)
+    assert shell.returncode == 0, shell.stderr
+    assert shell.stdout == "7\n3\n"

@@ -7,7 +7,7 @@ import Testing
 /// Every spec §2 example compiles, through the builder, to the request the spec table gives.
 @Suite struct CompilerSpecTests {
   static let manager = SupabaseDBManager(
-    config: SupabaseConfig(url: ExplainCommand.defaultURL, anonKey: ""))
+    config: SupabaseConfig(url: RequestExplainer.defaultURL, anonKey: ""))
 
   static func request(_ text: String, scope: VariableScope = VariableScope()) throws
     -> SupabaseDBRequest

@@ -18,7 +18,7 @@ struct RequestRig {
 
   init(_ server: LoopbackHTTPServer, format: OutputFormat? = nil) throws {
     let project = try ProjectSelection(url: server.baseURL, key: "anon-key")
-    var options = CommandLineOptions()
+    var options = ShellOptions()
     options.format = format
     let sessions = SessionManager(
       project: project.url.absoluteString, store: FileSessionStore(directory: directory),
@@ -105,7 +105,7 @@ struct RequestRig {
       let project = try ProjectSelection(url: "http://127.0.0.1:\(port)", key: "k")
       let errors = OutputWriter()
       let shell = Shell(
-        project: project, options: CommandLineOptions(), output: OutputWriter(), errors: errors,
+        project: project, options: ShellOptions(), output: OutputWriter(), errors: errors,
         sessions: SessionManager(
           project: project.url.absoluteString,
           store: FileSessionStore(directory: NSTemporaryDirectory() + UUID().uuidString),

@@ -16,7 +16,7 @@ struct StatementRig {
 
   init(format: OutputFormat? = nil) throws {
     let project = try ProjectSelection(url: "http://127.0.0.1:54397", key: "anon-key")
-    var options = CommandLineOptions()
+    var options = ShellOptions()
     options.format = format
     options.variables = [.init(name: "who", value: "kim")]
     let sessions = SessionManager(

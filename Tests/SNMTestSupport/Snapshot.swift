@@ -5,7 +5,7 @@ import Testing
 /// it (help, diagnostics, explain, tables: rendered output).
 ///
 /// ```swift
-/// expectSnapshot(HelpText.usage, named: "help.txt")
+/// expectSnapshot(HelpText.text(for: .shell), named: "help.txt")
 /// ```
 /// A missing golden file fails (a new case cannot pass without its fixture), and so does
 /// recording: `RECORD_SNAPSHOTS=1 swift test` writes every golden it meets and fails each test

@@ -56,23 +56,9 @@ extension LocalProjectController {
       restPool.drain()
       exit(0)
     }
-    let sources = Self.onTermination(shutdown)
-    withExtendedLifetime(sources) { dispatchMain() }
-  }
-
-  /// Calls `handler` once on SIGTERM or SIGINT (the default actions are disabled).
-  static func onTermination(
-    _ handler: @escaping @Sendable () -> Void
-  ) -> [any DispatchSourceSignal] {
-    var sources: [any DispatchSourceSignal] = []
-    let queue = DispatchQueue(label: "snm.local.signals")
-    for number in [SIGTERM, SIGINT] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-      source.setEventHandler(handler: handler)
-      source.resume()
-      sources.append(source)
-    }
-    return sources
+    onTermination?(shutdown)
+    // The server's threads serve and the signal thread stops them; this one only waits. (Not
+    // `dispatchMain()`: snm's main runs as a task, which must not hand its thread to Dispatch.)
+    while true { pause() }
   }
 }

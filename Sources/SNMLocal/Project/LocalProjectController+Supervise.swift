@@ -28,14 +28,14 @@ extension LocalProjectController {
       try? Data(pidText.utf8).write(to: URL(fileURLWithPath: state.pidFile), options: .atomic)
     }
     let control = SupervisorControl()
-    let sources = Self.onTermination {
+    onTermination? {
       let child = control.state.withLock { state -> pid_t in
         state.stopping = true
         return state.child
       }
       if child > 0 { kill(child, SIGTERM) }
     }
-    let code = withExtendedLifetime(sources) { superviseChildren(state, control: control) }
+    let code = superviseChildren(state, control: control)
     if let data = FileManager.default.contents(atPath: state.pidFile), data == Data(pidText.utf8) {
       try? FileManager.default.removeItem(atPath: state.pidFile)
     }

@@ -15,6 +15,8 @@ struct LocalProjectController {
   var options: LocalProjectOptions
   /// Which of `options` the user gave explicitly (they override what the folder remembers).
   var given: Set<String> = []
+  /// Registers what SIGTERM and SIGINT do while serving (snm's signal mechanism); nil: none.
+  var onTermination: LocalCommand.TerminationHook? = nil
 
   /// Starts Postgres and the gateway unless they run; returns the status afterwards.
   func start() throws(LocalProjectError) -> LocalProjectStatus {

@@ -94,6 +94,15 @@ public final class InterruptSignals: Sendable {
     return try await body()
   }
 
+  /// Calls `handler` (on the signal thread) on every SIGINT or SIGTERM from now on, instead of
+  /// ending the process: for a process that serves until told to stop (`snm local serve`).
+  public func onSignal(_ handler: @escaping @Sendable (Int32) -> Void) {
+    state.withLock { state in
+      state.nextID += 1
+      state.watchers.append((state.nextID, handler))
+    }
+  }
+
   private func readLoop(_ fd: Int32) {
     var byte: UInt8 = 0
     while true {

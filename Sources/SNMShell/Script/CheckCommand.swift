@@ -4,19 +4,19 @@ import Foundation
 /// name, without a network; prints every error.
 ///
 /// ```swift
-/// let code = CheckCommand.run(try TestCommandLine.parse(arguments, command: "check"))
+/// let code = try CheckCommand.run(paths: ["smoke/"], options: options)
 /// ```
 /// Returns 0 when every file is clean, 2 when anything is wrong.
 public enum CheckCommand {
   /// `loader` keeps every parsed file; a caller that exits right after may keep it alive rather
   /// than spend a tenth of a large check freeing syntax trees.
   public static func run(
-    _ line: TestCommandLine, output: OutputWriter = .standardOutput,
+    paths: [String], options: ShellOptions, output: OutputWriter = .standardOutput,
     errors: OutputWriter = .standardError, loader: ScriptLoader = ScriptLoader()
   ) throws(UsageError) -> ExitCode {
-    let files = try ScriptFiles.collect(line.paths)
-    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: line.options.noColor)
-    let variables = Set(line.options.variables.map(\.name))
+    let files = try ScriptFiles.collect(paths)
+    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: options.noColor)
+    let variables = Set(options.variables.map(\.name))
     var errorCount = 0
     var failedFiles = 0
     for file in files {
@@ -39,7 +39,7 @@ public enum CheckCommand {
       let what = errorCount == 1 ? "1 error" : "\(errorCount) errors"
       let whereFound = failedFiles == 1 ? "1 file" : "\(failedFiles) files"
       errors.write("\(what) in \(whereFound) (checked \(checked))\n")
-    } else if !line.options.quiet {
+    } else if !options.quiet {
       output.write("checked \(checked): no errors\n")
     }
     output.flush()

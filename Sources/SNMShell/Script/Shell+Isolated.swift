@@ -12,7 +12,7 @@ extension Shell {
   /// ```
   /// `signals` is where its SIGINT and SIGTERM come from (the test runner's).
   public static func isolated(
-    project: ProjectSelection, options: CommandLineOptions, provider: SNMNetworkProvider,
+    project: ProjectSelection, options: ShellOptions, provider: SNMNetworkProvider,
     sessionDirectory: String, output: OutputWriter, errors: OutputWriter,
     signals: InterruptSignals = .shared
   ) -> Shell {

@@ -4,7 +4,7 @@ extension TestRunner {
   /// `PASS  path`, or `FAIL  path` and what went wrong, indented.
   func printProgress(_ result: ScriptResult) {
     if result.passed {
-      guard !line.options.quiet else { return }
+      guard !configuration.options.quiet else { return }
       output.write("PASS  \(result.path)\n")
     } else {
       output.write("FAIL  \(result.path)\n")
@@ -27,7 +27,7 @@ extension TestRunner {
     if skipped > 0 {
       output.write("interrupted: \(skipped == 1 ? "1 file" : "\(skipped) files") not run\n")
     }
-    if !line.options.quiet {
+    if !configuration.options.quiet {
       let ran = results.count - skipped
       let files = ran == 1 ? "1 file" : "\(ran) files"
       output.write("ran \(files) in \(String(format: "%.2f", seconds)) s\n")

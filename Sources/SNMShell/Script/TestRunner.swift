@@ -6,7 +6,7 @@ import Synchronization
 /// time, and prints PASS/FAIL per file in the order named, then `N passed, M failed`.
 ///
 /// ```swift
-/// let runner = TestRunner(project: project, line: line)
+/// let runner = TestRunner(project: project, configuration: .init(paths: ["smoke/"], jobs: 4))
 /// let code = await runner.run()      // 0 when every file passed
 /// ```
 /// Reports (`--report junit|tap|json=PATH`) list files in the order named, so `--jobs 4` writes
@@ -14,7 +14,7 @@ import Synchronization
 /// statement it stopped at), runs no more, and still prints the summary and writes the reports.
 public final class TestRunner: Sendable {
   let project: ProjectSelection
-  let line: TestCommandLine
+  let configuration: Configuration
   let output: OutputWriter
   let errors: OutputWriter
   let provider: SNMNetworkProvider
@@ -29,22 +29,45 @@ public final class TestRunner: Sendable {
   }
 
   public init(
-    project: ProjectSelection, line: TestCommandLine, output: OutputWriter = .standardOutput,
+    project: ProjectSelection, configuration: Configuration, output: OutputWriter = .standardOutput,
     errors: OutputWriter = .standardError, signals: InterruptSignals = .shared
   ) {
     self.project = project
-    self.line = line
+    self.configuration = configuration
     self.output = output
     self.errors = errors
     self.signals = signals
     self.provider = SNMNetworkProvider(
-      configuration: line.options.networkConfiguration(key: project.key))
+      configuration: configuration.options.networkConfiguration(key: project.key))
   }
 
-  /// Runs every file and writes the reports; returns the exit code (see `TestCommandLine`).
+  /// What `snm test` was asked: the files and directories, how many at a time, which reports.
+  public struct Configuration: Equatable, Sendable {
+    /// The options every mode shares (`--url`, `--var`, `--quiet`, ...).
+    public var options: ShellOptions
+    /// Files and directories, in the order given.
+    public var paths: [String]
+    /// `--jobs N`: files run at the same time (1: one after another).
+    public var jobs: Int
+    /// `--report KIND=PATH`, in the order given.
+    public var reports: [TestReport]
+
+    public init(
+      options: ShellOptions = ShellOptions(), paths: [String], jobs: Int = 1,
+      reports: [TestReport] = []
+    ) {
+      self.options = options
+      self.paths = paths
+      self.jobs = jobs
+      self.reports = reports
+    }
+  }
+
+  /// Runs every file and writes the reports; returns 0 when every file passed, else the highest
+  /// exit code of a failed file (130/143 when interrupted; 2 when a report cannot be written).
   /// - Throws: `UsageError` when a path does not exist.
   public func run() async throws(UsageError) -> ExitCode {
-    let files = try ScriptFiles.collect(line.paths)
+    let files = try ScriptFiles.collect(configuration.paths)
     let started = ContinuousClock.now
     let results = await signals.watch(onSignal: { [self] signal in
       stop(signal)
@@ -57,7 +80,7 @@ public final class TestRunner: Sendable {
     if let signal = running.withLock({ $0.signal }) {
       code = signal == SIGTERM ? .terminated : .interrupted
     }
-    for report in line.reports where !write(report, results) {
+    for report in configuration.reports where !write(report, results) {
       if code.rawValue < ExitCode.usage.rawValue { code = .usage }
     }
     return code
@@ -69,7 +92,7 @@ public final class TestRunner: Sendable {
       .max { $0.rawValue < $1.rawValue } ?? .success
   }
 
-  /// Runs the files `line.jobs` at a time; results come back in file order.
+  /// Runs the files `configuration.jobs` at a time; results come back in file order.
   func runAll(_ files: [String]) async -> [ScriptResult] {
     var results: [ScriptResult?] = Array(repeating: nil, count: files.count)
     var printed = 0
@@ -83,7 +106,7 @@ public final class TestRunner: Sendable {
         running.withLock { $0.tasks[index] = task }
         group.addTask { (index, await task.value) }
       }
-      for _ in 0..<min(line.jobs, files.count) { startNext() }
+      for _ in 0..<min(configuration.jobs, files.count) { startNext() }
       while let (index, result) = await group.next() {
         running.withLock { _ = $0.tasks.removeValue(forKey: index) }
         results[index] = result
@@ -103,7 +126,7 @@ public final class TestRunner: Sendable {
     let err = OutputWriter()
     let directory = NSTemporaryDirectory() + "snm-test-" + UUID().uuidString
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    var options = line.options
+    var options = configuration.options
     options.noColor = true
     let shell = Shell.isolated(
       project: project, options: options, provider: provider, sessionDirectory: directory,

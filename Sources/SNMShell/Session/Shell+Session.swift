@@ -10,7 +10,7 @@ extension Shell {
   /// ```swift
   /// let shell = await Shell.connected(project: project, options: options)
   /// ```
-  public static func connected(project: ProjectSelection, options: CommandLineOptions) async
+  public static func connected(project: ProjectSelection, options: ShellOptions) async
     -> Shell
   {
     let provider = SNMNetworkProvider(

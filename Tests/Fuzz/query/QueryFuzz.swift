@@ -40,7 +40,7 @@ public func queryFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   for statement in script.statements {
     guard let compiled = try? compiler.compile(statement) else { continue }
     for format in [ExplainFormat.json, .curl, .text] {
-      let rendered = ExplainCommand.render(compiled.request, format: format)
+      let rendered = RequestExplainer.render(compiled.request, format: format)
       fuzzCheck(!rendered.isEmpty, "explain rendered nothing")
     }
   }

@@ -41,7 +41,7 @@ struct ScriptRig {
   let shell: Shell
   let directory = NSTemporaryDirectory() + "snm-script-session-" + UUID().uuidString
 
-  init(_ server: LoopbackHTTPServer, options: CommandLineOptions = CommandLineOptions()) throws {
+  init(_ server: LoopbackHTTPServer, options: ShellOptions = ShellOptions()) throws {
     let project = try ProjectSelection(url: server.baseURL, key: "anon-key")
     shell = Shell.isolated(
       project: project, options: options, provider: SNMNetworkProvider(),
@@ -52,7 +52,7 @@ struct ScriptRig {
 @Suite(.timeLimit(.minutes(1))) struct ScriptRunTests {
   /// Runs `files["main.snm"]` (with the other files beside it) against the fake server.
   func run(
-    _ files: [String: String], options: CommandLineOptions = CommandLineOptions()
+    _ files: [String: String], options: ShellOptions = ShellOptions()
   ) async throws -> (code: ExitCode, output: String, errors: String, shell: Shell) {
     let server = try fakePostgREST()
     defer { server.stop() }
@@ -170,7 +170,7 @@ struct ScriptRig {
   }
 
   @Test func continueOnErrorFromTheCommandLineDoesTheSame() async throws {
-    var options = CommandLineOptions()
+    var options = ShellOptions()
     options.continueOnError = true
     let result = try await run(
       ["main.snm": "expect 1 == 2\necho 'after'\n"], options: options)

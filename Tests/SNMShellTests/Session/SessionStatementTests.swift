@@ -57,7 +57,7 @@ struct ShellRig {
     let sessions = SessionManager(
       project: project.url.absoluteString, store: FileSessionStore(directory: directory),
       auth: auth)
-    var options = CommandLineOptions()
+    var options = ShellOptions()
     options.format = format
     shell = Shell(
       project: project, options: options, output: output, errors: errors, sessions: sessions,

@@ -4,7 +4,7 @@ import Testing
 @testable import SNMShell
 
 @Test func flagsWinOverTheEnvironment() throws {
-  var options = CommandLineOptions()
+  var options = ShellOptions()
   options.url = "http://127.0.0.1:54330/"
   options.key = "flag-key"
   let project = try ProjectSelection.resolve(
@@ -16,7 +16,7 @@ import Testing
 
 @Test func theEnvironmentNamesAHostedProjectByItsRef() throws {
   let project = try ProjectSelection.resolve(
-    CommandLineOptions(),
+    ShellOptions(),
     environment: ["SUPABASE_URL": "https://abcd.supabase.co", "SUPABASE_ANON_KEY": "k"])
   #expect(project?.name == "abcd")
 }
@@ -32,7 +32,7 @@ import Testing
 ])
 func theKeyComesFromTheFirstVariableSet(variables: [String: String], key: String) throws {
   let environment = variables.merging(["SUPABASE_URL": "https://abcd.supabase.co"]) { a, _ in a }
-  #expect(try ProjectSelection.resolve(CommandLineOptions(), environment: environment)?.key == key)
+  #expect(try ProjectSelection.resolve(ShellOptions(), environment: environment)?.key == key)
 }
 
 @Test func theKeysRoleIsReadWithoutDecodingANewKey() throws {
@@ -42,11 +42,11 @@ func theKeyComesFromTheFirstVariableSet(variables: [String: String], key: String
 }
 
 @Test func nothingConfiguredMeansTheLocalProject() throws {
-  #expect(try ProjectSelection.resolve(CommandLineOptions(), environment: [:]) == nil)
+  #expect(try ProjectSelection.resolve(ShellOptions(), environment: [:]) == nil)
 }
 
 @Test func halfAConfigurationIsAUsageError() {
-  var options = CommandLineOptions()
+  var options = ShellOptions()
   options.url = "http://127.0.0.1:54330"
   #expect(
     throws: UsageError(
@@ -64,7 +64,7 @@ func theKeyComesFromTheFirstVariableSet(variables: [String: String], key: String
     atPath: directory + "/snm", withIntermediateDirectories: true)
   let config = #"{"profiles": {"prod": {"url": "https://abcd.supabase.co", "anon_key": "k"}}}"#
   try Data(config.utf8).write(to: URL(fileURLWithPath: directory + "/snm/config.json"))
-  var options = CommandLineOptions()
+  var options = ShellOptions()
   options.profile = "prod"
   let project = try ProjectSelection.resolve(options, environment: ["XDG_CONFIG_HOME": directory])
   #expect(

@@ -19,7 +19,7 @@ public struct OfflineCheck: Sendable {
   /// - Parameter variables: names bound before the script starts (`--var`).
   public init(variables: [String: JSONValue] = [:], environment: [String: String] = [:]) {
     let manager = SupabaseDBManager(
-      config: SupabaseConfig(url: ExplainCommand.defaultURL, anonKey: ""))
+      config: SupabaseConfig(url: RequestExplainer.defaultURL, anonKey: ""))
     compiler = StatementCompiler(
       manager: manager,
       scope: VariableScope(values: variables, environment: environment, placeholders: true))

@@ -50,7 +50,7 @@ public struct ProjectSelection: Equatable, Sendable {
   /// - Throws: `UsageError` for half a configuration (a URL without a key or the reverse), a
   ///   malformed URL, an unknown profile or an unreadable config file.
   public static func resolve(
-    _ options: CommandLineOptions,
+    _ options: ShellOptions,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(UsageError) -> ProjectSelection? {
     let url = options.url ?? nonEmpty(environment["SUPABASE_URL"])

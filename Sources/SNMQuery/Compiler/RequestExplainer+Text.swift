@@ -1,7 +1,7 @@
 import SNMNetwork
 import SNMSupabase
 
-extension ExplainCommand {
+extension RequestExplainer {
   /// The readable block: method and path, decoded query pairs, URL, headers, body and the Swift chain.
   ///
   /// ```

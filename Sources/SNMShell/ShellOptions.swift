@@ -1,10 +1,15 @@
-/// The OPTIONS every running mode of snm shares (`snm`, `snm FILE.snm`, `snm -c`, `snm test`).
+import SNMWire
+
+/// What every running mode of snm takes from its command line (`snm`, `snm FILE.snm`, `snm -c`,
+/// `snm test`, `snm check`): the project flags, how results print, the variables bound before the
+/// first statement, the request timeout.
 ///
 /// ```swift
-/// var options = CommandLineOptions()
+/// var options = ShellOptions()
 /// options.format = .json
+/// options.variables = [.init(name: "id", value: "7")]
 /// ```
-public struct CommandLineOptions: Equatable, Sendable {
+public struct ShellOptions: Equatable, Sendable {
   /// `--url`: the project's URL (`https://<ref>.supabase.co`, `http://127.0.0.1:54321`).
   public var url: String?
   /// `--key`: the project's anon (or other) API key. Never printed.
@@ -28,10 +33,6 @@ public struct CommandLineOptions: Equatable, Sendable {
   public var caCertificates: String?
   /// `--no-color`: never colour, even at a terminal.
   public var noColor = false
-  /// `-c STATEMENTS`, in the order given.
-  public var commands: [String] = []
-  /// Script files to run in order.
-  public var files: [String] = []
 
   public init() {}
 
@@ -44,19 +45,21 @@ public struct CommandLineOptions: Equatable, Sendable {
       self.name = name
       self.value = value
     }
-  }
-}
 
-/// What the command line asks snm to do.
-public enum Invocation: Equatable, Sendable {
-  /// The shell, statements after `-c`, or script files, with these options.
-  case run(CommandLineOptions)
-  /// `snm --help`.
-  case help
-  /// `snm --version`.
-  case version
-  /// `snm completion bash|zsh`.
-  case completion(CompletionScript.Shell)
-  /// A subcommand that parses its own arguments (`explain`, `test`, `check`, `local`).
-  case subcommand(String, [String])
+    /// The value a statement sees as `$NAME`: text as written, except that one starting with `{`
+    /// or `[` that is JSON is that object or array (`--var dog='{"id": 7}'`, then `$dog.id`).
+    public var json: JSONValue {
+      if let first = value.first, first == "{" || first == "[",
+        let parsed = try? JSONValue(parsing: value)
+      {
+        return parsed
+      }
+      return .string(value)
+    }
+  }
+
+  /// The `--var` values by name (the last of a repeated name wins).
+  public var variableValues: [String: JSONValue] {
+    Dictionary(variables.map { ($0.name, $0.json) }, uniquingKeysWith: { _, last in last })
+  }
 }

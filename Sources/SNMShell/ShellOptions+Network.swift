@@ -1,7 +1,7 @@
 import Foundation
 import SNMNetwork
 
-extension CommandLineOptions {
+extension ShellOptions {
   /// How requests to a project with `key` go: the options' timeout (30 s unless given) and the CA
   /// certificates to trust for `https://` (`--cacert`, else `SSL_CERT_FILE`, else the system's).
   ///

@@ -1,20 +1,21 @@
 import Foundation
 import SNMWire
 
-extension LocalInvocation {
-  /// Runs the command; returns the exit code. Throws `LocalProjectError`.
-  func execute() throws(LocalProjectError) -> Int32 {
-    let controller = LocalProjectController(options: options, given: given)
+extension LocalCommand {
+  /// Runs the command and prints its report; returns the exit code (0; `serve` never returns).
+  ///
+  /// - Throws: `LocalProjectError`.
+  public func run(onTermination: @escaping TerminationHook) throws(LocalProjectError) -> Int32 {
+    let controller = LocalProjectController(
+      options: options, given: given, onTermination: onTermination)
     switch action {
-    case "help":
-      printLine(LocalCommand.usage)
-    case "start":
+    case .start:
       var already = false
       let status = try controller.start { _ in already = true }
       report(status, headline: already ? "already running" : "started")
-    case "reset":
+    case .reset:
       report(try controller.reset(), headline: "reset and started")
-    case "stop":
+    case .stop:
       let stopped = try controller.stop()
       if json {
         printLine(JSONValue.object([.init("stopped", .bool(stopped))]).serialized())
@@ -24,7 +25,7 @@ extension LocalInvocation {
             ? "snm local: stopped (\(options.dataDir))"
             : "snm local: not running (\(options.dataDir))")
       }
-    case "status":
+    case .status:
       guard let status = try controller.currentStatus() else {
         if json {
           printLine(
@@ -39,10 +40,8 @@ extension LocalInvocation {
         return 0
       }
       report(status, headline: status.running ? "running" : "stopped")
-    case "serve":
+    case .serve:
       try controller.serve()
-    default:
-      throw LocalProjectError(.usage, "unknown command '\(action)'")
     }
     return 0
   }

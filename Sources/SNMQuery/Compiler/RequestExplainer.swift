@@ -1,0 +1,75 @@
+import SNMNetwork
+import SNMSupabase
+import SNMWire
+
+/// The request a statement would send, rendered for people (`explain` at the prompt, `snm
+/// explain`): offline, with no server and no session.
+///
+/// ```swift
+/// let outcome = RequestExplainer.explain(source, format: .json, url: url, scope: scope)
+/// if case .explained(let text) = outcome { print(text, terminator: "") }
+/// RequestExplainer.render(compiled.request, format: .curl)   // one request
+/// ```
+/// `apikey` and `Authorization` are never shown; `curl` writes them as `$SUPABASE_ANON_KEY` and
+/// `$TOKEN`.
+public enum RequestExplainer {
+  /// What explaining a source gave.
+  public enum Outcome: Sendable, Equatable {
+    /// Every statement's request, rendered, in order.
+    case explained(String)
+    /// Nothing is explained: the source's diagnostics, rendered (`file:line:col: error: ...`).
+    case refused(String)
+    /// The source holds no statement.
+    case empty
+  }
+
+  /// The local project's default URL.
+  public static let defaultURL = "http://127.0.0.1:54321"
+
+  /// Explains every statement of `source` against the project at `url` (`format` nil: each
+  /// statement's own, `explain json ...`, else readable text). Any diagnostic refuses them all.
+  public static func explain(
+    _ source: Source, format: ExplainFormat?, url: String, scope: VariableScope
+  ) -> Outcome {
+    var script = Parser.parse(source)
+    Checker.check(&script, variables: scope.names)
+    var diagnostics = script.diagnostics
+    let manager = SupabaseDBManager(config: SupabaseConfig(url: trimmedURL(url), anonKey: ""))
+    let compiler = StatementCompiler(manager: manager, scope: scope)
+    var blocks: [String] = []
+    if diagnostics.isEmpty {
+      for statement in script.statements {
+        var chosen = format ?? .text
+        if format == nil, case .shell(.explain(_, let written)) = statement.kind {
+          chosen = written
+        }
+        do {
+          let compiled = try compiler.compile(statement)
+          blocks.append(render(compiled.request, format: chosen))
+        } catch {
+          diagnostics.append(error)
+        }
+      }
+    }
+    if script.statements.isEmpty && diagnostics.isEmpty { return .empty }
+    guard diagnostics.isEmpty else {
+      return .refused(DiagnosticRenderer().render(diagnostics, in: source))
+    }
+    return .explained(blocks.joined(separator: format == .json ? "" : "\n"))
+  }
+
+  static func trimmedURL(_ url: String) -> String {
+    var url = url
+    while url.hasSuffix("/") { url.removeLast() }
+    return url
+  }
+
+  /// One request in the chosen format, ending with a newline.
+  public static func render(_ request: SupabaseDBRequest, format: ExplainFormat) -> String {
+    switch format {
+    case .json: request.explainJSON().serialized() + "\n"
+    case .curl: request.curlCommand() + "\n"
+    case .text: readableBlock(request)
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/// What `--help` says about a command besides its options: how it is called, what it does.
+struct CommandDescription: Sendable {
+  /// One usage line and what it does, as `snm --help` lists them.
+  struct Usage: Sendable {
+    var synopsis: String
+    var summary: String
+  }
+
+  var command: Command
+  /// Its lines in `snm --help`'s USAGE.
+  var usages: [Usage]
+  /// The words after the name, for `usage:` lines (`[OPTIONS] PATH...`).
+  var synopsis: String
+  /// What `snm <command> --help` says before the options.
+  var details: String
+  /// Whether it also takes the shell's OPTIONS (`snm test`, `snm check`).
+  var takesShellOptions: Bool
+  /// What `snm <command> --help` says after the options.
+  var footer: String?
+  /// The actions or words of its first argument (`local start`, `completion bash`), for help and
+  /// completion.
+  var firstArgument: [(word: String, summary: String)]
+  /// Whether its arguments are script files and directories.
+  var takesScripts: Bool
+
+  /// `usage: snm test [OPTIONS] PATH...`.
+  var usageLine: String { "usage: \(command.invocation) \(synopsis)" }
+}
+
+extension CommandDescription {
+  static func of(_ command: Command) -> CommandDescription {
+    all.first { $0.command == command } ?? all[0]
+  }
+
+  static let all: [CommandDescription] = [
+    CommandDescription(
+      command: .shell,
+      usages: [
+        Usage(synopsis: "snm [OPTIONS]", summary: "the shell (reads statements from a pipe too)"),
+        Usage(synopsis: "snm [OPTIONS] FILE.snm [FILE.snm ...]", summary: "run scripts in order"),
+        Usage(
+          synopsis: "snm [OPTIONS] -c 'STATEMENTS'",
+          summary: "run statements (separate them with ';')"),
+      ],
+      synopsis: "[OPTIONS] [FILE.snm ...]", details: "", takesShellOptions: false, footer: nil,
+      firstArgument: [], takesScripts: true),
+    CommandDescription(
+      command: .explain,
+      usages: [
+        Usage(
+          synopsis: "snm explain [--json|--curl] 'STATEMENT'",
+          summary: "print the request, send nothing")
+      ],
+      synopsis: "[--json | --curl] [--url URL] [--var NAME=VALUE]... 'STATEMENT'...",
+      details: "Prints the request each statement would send; sends nothing (no server, no\n"
+        + "session). The URL is --url, else $SUPABASE_URL, else http://127.0.0.1:54321.",
+      takesShellOptions: false, footer: nil, firstArgument: [], takesScripts: false),
+    CommandDescription(
+      command: .test,
+      usages: [
+        Usage(
+          synopsis: "snm test [OPTIONS] PATH...",
+          summary: "run .snm files as tests (see snm test --help)")
+      ],
+      synopsis: "[OPTIONS] PATH...",
+      details: """
+        Runs each .snm file (directories: every *.snm under them, in name order) as a test, with
+        its own variables and its own session (signed out at the start, never saved). Prints PASS or
+        FAIL per file in the order named, then a line 'N passed, M failed'.
+        """,
+      takesShellOptions: true,
+      footer: """
+        Exit code: 0 when every file passed, else the highest exit code of a failed file (1 a
+        statement or expectation failed, 2 a parse error, 3 the project could not be reached);
+        130/143 when interrupted.
+        """,
+      firstArgument: [], takesScripts: true),
+    CommandDescription(
+      command: .check,
+      usages: [Usage(synopsis: "snm check PATH...", summary: "parse and check, offline")],
+      synopsis: "[OPTIONS] PATH...",
+      details: """
+        Parses and checks .snm files (directories: every *.snm under them) and the files their
+        'run' statements name, without a network. Prints every error; exit code 2 when there is one.
+        """,
+      takesShellOptions: true, footer: nil, firstArgument: [], takesScripts: true),
+    CommandDescription(
+      command: .local,
+      usages: [
+        Usage(
+          synopsis: "snm local start|stop|status|reset|serve", summary: "the local project")
+      ],
+      synopsis: "start|stop|status|reset|serve [OPTIONS]",
+      details: "The local project: Postgres and snm's REST and Auth gateway on 127.0.0.1.",
+      takesShellOptions: false, footer: nil,
+      firstArgument: [
+        ("start", "create the project on first use, start Postgres and the gateway"),
+        ("stop", "stop the gateway and Postgres"),
+        ("status", "where it is and whether it runs (--json: with the keys)"),
+        ("reset", "drop the database, apply the migrations again, start"),
+        ("serve", "run the gateway in the foreground (what start runs)"),
+      ],
+      takesScripts: false),
+    CommandDescription(
+      command: .completion,
+      usages: [
+        Usage(synopsis: "snm completion bash|zsh", summary: "print a shell completion script")
+      ],
+      synopsis: "bash|zsh",
+      details: """
+        Prints a script that teaches the shell snm's commands and options:
+          source <(snm completion bash)
+          snm completion zsh > "${fpath[1]}/_snm"
+        """,
+      takesShellOptions: false, footer: nil,
+      firstArgument: [("bash", "bash"), ("zsh", "zsh")], takesScripts: false),
+  ]
+}

@@ -1,0 +1,187 @@
+import Foundation
+import SNMLocal
+import SNMQuery
+import SNMShell
+
+/// Every command and option of snm's command line, declared once: the parser reads argv with it,
+/// and `--help` and the bash and zsh completion scripts are generated from it.
+enum CommandLineTable {
+  /// The options, in the order `--help` lists them.
+  static let options: [CommandLineOption] =
+    explainOptions + projectOptions + outputOptions
+    + scriptOptions + testOptions + localOptions + generalOptions
+
+  /// The options `command` accepts, in table order.
+  static func options(for command: Command) -> [CommandLineOption] {
+    options.filter { $0.commands.contains(command) }
+  }
+
+  /// The option spelled `name` that `command` accepts.
+  static func option(named name: String, for command: Command) -> CommandLineOption? {
+    options.first { $0.commands.contains(command) && $0.names.contains(name) }
+  }
+
+  static let projectOptions: [CommandLineOption] = [
+    CommandLineOption(
+      "--url", value: "URL", for: Command.running.union([.explain]),
+      help: "the project URL (else $SUPABASE_URL)"
+    ) { parsed, value throws(UsageError) in parsed.shell.url = value },
+    CommandLineOption(
+      "--key", value: "KEY", for: Command.running.union([.explain]),
+      help: "the project API key, sb_publishable_/sb_secret_ or a legacy\n"
+        + "JWT (else $SUPABASE_PUBLISHABLE_KEY, $SUPABASE_ANON_KEY,\n"
+        + "$SUPABASE_SECRET_KEY, $SUPABASE_SERVICE_ROLE_KEY)",
+      unlisted: [.explain]
+    ) { parsed, value throws(UsageError) in parsed.shell.key = value },
+    CommandLineOption(
+      "--profile", value: "NAME", for: Command.running.union([.explain]),
+      help: "a project from $XDG_CONFIG_HOME/snm/config.json",
+      unlisted: [.explain]
+    ) { parsed, value throws(UsageError) in parsed.shell.profile = value },
+  ]
+
+  static let outputOptions: [CommandLineOption] = [
+    CommandLineOption(
+      "--format", value: "FORMAT", valueHint: ": \(OutputFormat.names)", for: Command.running,
+      help: "table, expanded, json, ndjson or csv",
+      completion: .words(OutputFormat.allCases.map(\.rawValue))
+    ) { parsed, value throws(UsageError) in
+      guard let format = OutputFormat(rawValue: value.lowercased()) else {
+        throw UsageError("unknown format '\(value)': use \(OutputFormat.names)")
+      }
+      parsed.shell.format = format
+    },
+    CommandLineOption(
+      "--var", value: "NAME=VALUE", valueHint: ": NAME=VALUE",
+      for: Command.running.union([.explain]),
+      help: "set $NAME for the statements (a VALUE starting { or [ is JSON)"
+    ) { parsed, value throws(UsageError) in
+      parsed.shell.variables.append(try ValueParsing.variable(value))
+    },
+    CommandLineOption(
+      "--echo", for: Command.running, help: "print each statement before its result"
+    ) { parsed, _ throws(UsageError) in parsed.shell.echo = true },
+    CommandLineOption("--quiet", for: Command.running, help: "print only failures") {
+      parsed, _ throws(UsageError) in parsed.shell.quiet = true
+    },
+    CommandLineOption(
+      "--continue-on-error", for: Command.running, help: "keep going after a failed statement"
+    ) { parsed, _ throws(UsageError) in parsed.shell.continueOnError = true },
+    CommandLineOption(
+      "--timeout", value: "SECONDS", valueHint: ": SECONDS", for: Command.running,
+      help: "give up on a request after this long (the whole request)"
+    ) { parsed, value throws(UsageError) in
+      guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
+        throw UsageError("option '--timeout' needs a number of seconds above 0, not '\(value)'")
+      }
+      parsed.shell.timeout = seconds
+    },
+    CommandLineOption(
+      "--cacert", value: "FILE", valueHint: ": FILE (PEM)", for: Command.running,
+      help: "trust these CA certificates (PEM) for https (else $SSL_CERT_FILE)",
+      completion: .files
+    ) { parsed, value throws(UsageError) in parsed.shell.caCertificates = value },
+    CommandLineOption(
+      "--no-color", for: Command.running.union([.explain]),
+      help: "never colour the output (also: NO_COLOR=1)",
+      unlisted: [.explain]
+    ) { parsed, _ throws(UsageError) in parsed.shell.noColor = true },
+  ]
+
+  static let scriptOptions: [CommandLineOption] = [
+    CommandLineOption(
+      "-c", value: "STATEMENTS", missingValue: "option '-c' needs statements to run",
+      for: [.shell], help: "run STATEMENTS and exit"
+    ) { parsed, value throws(UsageError) in parsed.statements.append(value) }
+  ]
+
+  static let testOptions: [CommandLineOption] = [
+    CommandLineOption(
+      "--jobs", value: "N", valueHint: ": N", for: [.test],
+      help: "run N files at a time (the output and reports stay in file order)"
+    ) { parsed, value throws(UsageError) in
+      parsed.jobs = try ValueParsing.wholeNumber(value, option: "--jobs", in: 1...64)
+    },
+    CommandLineOption(
+      "--report", value: "KIND=PATH", valueHint: ": KIND=PATH", for: [.test],
+      help: "write a report: junit (JUnit XML), tap (TAP 13) or json; repeatable",
+      completion: .words(TestReport.Kind.allCases.map { "\($0.rawValue)=" })
+    ) { parsed, value throws(UsageError) in parsed.reports.append(try TestReport.parse(value)) },
+  ]
+
+  static let explainOptions: [CommandLineOption] = [
+    CommandLineOption(
+      "--json", for: [.explain], help: "one spec §6 JSON object per statement"
+    ) { parsed, _ throws(UsageError) in try parsed.explainFormat(.json) },
+    CommandLineOption(
+      "--curl", for: [.explain],
+      help: "a curl command line ($SUPABASE_ANON_KEY and $TOKEN stand for the\nkey and token)"
+    ) { parsed, _ throws(UsageError) in try parsed.explainFormat(.curl) },
+  ]
+
+  static let localOptions: [CommandLineOption] = [
+    CommandLineOption(
+      "--dir", value: "DIR", for: [.local],
+      help: "the project's folder (default: $XDG_DATA_HOME/snm/local)", completion: .directories
+    ) { parsed, value throws(UsageError) in
+      parsed.local.options.dataDir = ValueParsing.absolute(value)
+      parsed.local.given.insert("dir")
+    },
+    CommandLineOption(
+      "--port", value: "PORT", for: [.local], help: "the gateway's port on 127.0.0.1 (54321)"
+    ) { parsed, value throws(UsageError) in
+      parsed.local.options.port = try ValueParsing.wholeNumber(
+        value, option: "--port", in: 1...65535)
+      parsed.local.given.insert("port")
+    },
+    CommandLineOption(
+      "--migrations", value: "DIR", for: [.local],
+      help: "apply these *.sql files in name order instead of the demo schema",
+      completion: .directories
+    ) { parsed, value throws(UsageError) in
+      parsed.local.options.migrationsDir = try ValueParsing.folder(value, option: "--migrations")
+      parsed.local.given.insert("migrations")
+    },
+    CommandLineOption(
+      "--jwt-expiry", value: "SECONDS", for: [.local],
+      help: "access tokens last this long (3600)"
+    ) { parsed, value throws(UsageError) in
+      parsed.local.options.jwtExpiry = try ValueParsing.wholeNumber(
+        value, option: "--jwt-expiry", in: 1...31_536_000)
+      parsed.local.given.insert("jwt-expiry")
+    },
+    CommandLineOption(
+      "--jwt-alg", value: "ALG", valueHint: ": HS256|ES256|RS256", for: [.local],
+      help: "sign user tokens with HS256 (the secret) or a key pair: ES256, RS256",
+      completion: .words(["HS256", "ES256", "RS256"])
+    ) { parsed, value throws(UsageError) in
+      let name = value.uppercased()
+      guard ["HS256", "ES256", "RS256"].contains(name) else {
+        throw UsageError("option '--jwt-alg': '\(value)' is not HS256, ES256 or RS256")
+      }
+      parsed.local.options.jwtAlgorithm = name
+      parsed.local.given.insert("jwt-alg")
+    },
+    CommandLineOption(
+      "--refresh-reuse-interval", value: "SECONDS", for: [.local],
+      help: "a just-used refresh token still answers for this long (10)"
+    ) { parsed, value throws(UsageError) in
+      parsed.local.options.refreshReuseInterval = try ValueParsing.wholeNumber(
+        value, option: "--refresh-reuse-interval", in: 0...86_400)
+      parsed.local.given.insert("refresh-reuse-interval")
+    },
+    CommandLineOption(
+      "--json", for: [.local], help: "print one JSON object (with the keys) instead of the report"
+    ) { parsed, _ throws(UsageError) in parsed.local.json = true },
+  ]
+
+  static let generalOptions: [CommandLineOption] = [
+    CommandLineOption(
+      "--help", aliases: ["-h"], for: Set(Command.allCases), help: "print this help",
+      unlisted: Set(Command.allCases)
+    ) { parsed, _ throws(UsageError) in parsed.help = true },
+    CommandLineOption(
+      "--version", for: [.shell], help: "print snm's version", unlisted: [.shell]
+    ) { parsed, _ throws(UsageError) in parsed.version = true },
+  ]
+}

@@ -1,0 +1,40 @@
+import Foundation
+import SNMLocal
+import SNMShell
+
+/// Every error that ends snm, whichever command it came from, as one message on standard error
+/// and an exit code (swift-argument-parser's `MessageInfo`).
+///
+/// ```
+/// snm explain: no statement to explain
+/// usage: snm explain [--json | --curl] [--url URL] [--var NAME=VALUE]... 'STATEMENT'...
+/// Try 'snm explain --help'.
+/// ```
+enum ErrorFunnel {
+  /// Prints `error` as `command` reports it; returns the exit code.
+  static func report(_ error: any Error, command: Command) -> Int32 {
+    let (text, code) = message(for: error, command: command)
+    FileHandle.standardError.write(Data(text.utf8))
+    return code.rawValue
+  }
+
+  /// The text (ending with a newline) and exit code for `error`.
+  static func message(for error: any Error, command: Command) -> (String, ExitCode) {
+    let prefix = command.invocation
+    switch error {
+    case let usage as UsageError:
+      var text = "\(prefix): \(usage.message)\n"
+      if command != .shell { text += CommandDescription.of(command).usageLine + "\n" }
+      return (text + "Try '\(prefix) --help'.\n", .usage)
+    case let refused as StatementsRefused:
+      return (refused.rendered, .usage)
+    case let local as LocalProjectError:
+      // A local project that cannot be had is the shell's failure to reach its project, worded
+      // as `snm local` words it only under `snm local`.
+      let code = ExitCode(rawValue: local.exitCode) ?? .unreachable
+      return ("\(prefix): \(local.description)\n", code)
+    default:
+      return ("\(prefix): \(error)\n", .failure)
+    }
+  }
+}

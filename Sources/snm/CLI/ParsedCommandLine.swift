@@ -1,0 +1,86 @@
+import SNMLocal
+import SNMQuery
+import SNMShell
+
+/// What the options and arguments read so far say, for any command (each uses its part).
+struct ParsedCommandLine: Sendable {
+  var command: Command
+  var shell = ShellOptions()
+  /// `-c STATEMENTS`, in order.
+  var statements: [String] = []
+  /// The arguments that are not options, in order (files, paths, statements, an action).
+  var positionals: [String] = []
+  var jobs = 1
+  var reports: [TestReport] = []
+  var format: ExplainFormat?
+  var local = LocalCommand(action: .status)
+  var help = false
+  var version = false
+
+  init(command: Command) {
+    self.command = command
+  }
+
+  /// `--json` or `--curl`; the two cannot be combined.
+  mutating func explainFormat(_ chosen: ExplainFormat) throws(UsageError) {
+    if let format, format != chosen {
+      throw UsageError("--json and --curl cannot be combined")
+    }
+    format = chosen
+  }
+
+  /// What to run, once every argument has been read.
+  func invocation() throws(UsageError) -> Invocation {
+    if help { return .help(command) }
+    switch command {
+    case .shell:
+      if version { return .version }
+      return .shell(shell, statements: statements, files: positionals)
+    case .explain:
+      return .explain(ExplainCommand(format: format, options: shell, statements: positionals))
+    case .test, .check:
+      guard !positionals.isEmpty else {
+        throw UsageError(
+          "'snm \(command.rawValue)' needs .snm files or directories to \(command.rawValue)")
+      }
+      if command == .check { return .check(paths: positionals, options: shell) }
+      return .test(
+        TestRunner.Configuration(
+          options: shell, paths: positionals, jobs: jobs, reports: reports))
+    case .local:
+      let actions = LocalCommand.Action.allCases.map(\.rawValue)
+      let list = actions.dropLast().joined(separator: ", ") + " or " + (actions.last ?? "")
+      guard let name = positionals.first else {
+        throw UsageError("'snm local' needs a command: \(list)")
+      }
+      if name == "help" { return .help(.local) }
+      guard let action = LocalCommand.Action(rawValue: name) else {
+        throw UsageError("unknown command '\(name)' for 'snm local': \(list)")
+      }
+      if let extra = positionals.dropFirst().first {
+        throw UsageError("unexpected argument '\(extra)' after 'snm local \(name)'")
+      }
+      var local = local
+      local.action = action
+      return .local(local)
+    case .completion:
+      guard positionals.count == 1, let shell = CompletionScript.Shell(rawValue: positionals[0])
+      else { throw UsageError("usage: snm completion bash|zsh") }
+      return .completion(shell)
+    }
+  }
+}
+
+/// What the command line asks snm to do.
+enum Invocation: Sendable, Equatable {
+  /// The shell, statements after `-c`, or script files.
+  case shell(ShellOptions, statements: [String], files: [String])
+  case explain(ExplainCommand)
+  case test(TestRunner.Configuration)
+  case check(paths: [String], options: ShellOptions)
+  case local(LocalCommand)
+  case completion(CompletionScript.Shell)
+  /// `--help` for a command.
+  case help(Command)
+  case version
+}

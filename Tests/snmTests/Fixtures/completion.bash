@@ -1,0 +1,47 @@
+# bash completion for snm; load with: source <(snm completion bash)
+_snm() {
+  local cur prev command opts
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  prev="${COMP_WORDS[COMP_CWORD-1]}"
+  command=""
+  if [[ $COMP_CWORD -gt 1 ]]; then
+    case "${COMP_WORDS[1]}" in
+      explain|test|check|local|completion) command="${COMP_WORDS[1]}" ;;
+    esac
+  fi
+  case "$command:$prev" in
+    :--url|explain:--url|test:--url|check:--url|:--key|explain:--key|test:--key|check:--key|:--profile|explain:--profile|test:--profile|check:--profile|:--var|explain:--var|test:--var|check:--var|:--timeout|test:--timeout|check:--timeout|:-c|test:--jobs|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval) return ;;
+    :--format|test:--format|check:--format) COMPREPLY=($(compgen -W "table expanded json ndjson csv" -- "$cur")); return ;;
+    :--cacert|test:--cacert|check:--cacert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    test:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
+    local:--dir|local:--migrations) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    local:--jwt-alg) COMPREPLY=($(compgen -W "HS256 ES256 RS256" -- "$cur")); return ;;
+  esac
+  if [[ "$cur" == -* ]]; then
+    case "$command" in
+      explain) opts="--json --curl --url --key --profile --var --no-color --help -h" ;;
+      test) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --help -h" ;;
+      check) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
+      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --refresh-reuse-interval --json --help -h" ;;
+      completion) opts="--help -h" ;;
+      *) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --help -h --version" ;;
+    esac
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    return
+  fi
+  case "$command" in
+    test) COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur")) ;;
+    check) COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur")) ;;
+    local)
+      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "start stop status reset serve" -- "$cur")) ;;
+    completion)
+      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
+    "")
+      COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur"))
+      if [[ $COMP_CWORD -eq 1 ]]; then
+        COMPREPLY+=($(compgen -W "explain test check local completion" -- "$cur"))
+      fi
+      ;;
+  esac
+}
+complete -o filenames -F _snm snm

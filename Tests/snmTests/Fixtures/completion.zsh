@@ -1,0 +1,103 @@
+#compdef snm
+# zsh completion for snm; install with: snm completion zsh > "${fpath[1]}/_snm"
+_snm() {
+  local -a subcommands
+  subcommands=(
+    'explain:print the request, send nothing'
+    'test:run .snm files as tests'
+    'check:parse and check, offline'
+    'local:the local project'
+    'completion:print a shell completion script'
+  )
+  if (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then
+    _describe 'command' subcommands
+    _files -g '*.snm'
+    return
+  fi
+  case $words[2] in
+    explain|test|check|local|completion)
+      local command=$words[2]
+      shift words
+      (( CURRENT-- ))
+      case $command in
+        explain) _arguments \
+            '--json[one spec §6 JSON object per statement]' \
+            '--curl[a curl command line]' \
+            '--url[the project URL]:URL:' \
+            '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+            '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
+            '*--var[set $NAME for the statements]:NAME=VALUE:' \
+            '--no-color[never colour the output]' \
+            '--help[print this help]' \
+            '-h[print this help]' \
+            '*:statement: ' ;;
+        test) _arguments \
+            '--url[the project URL]:URL:' \
+            '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+            '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
+            '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
+            '*--var[set $NAME for the statements]:NAME=VALUE:' \
+            '--echo[print each statement before its result]' \
+            '--quiet[print only failures]' \
+            '--continue-on-error[keep going after a failed statement]' \
+            '--timeout[give up on a request after this long]:SECONDS:' \
+            '--cacert[trust these CA certificates for https]:FILE:_files' \
+            '--no-color[never colour the output]' \
+            '--jobs[run N files at a time]:N:' \
+            '*--report[write a report junit, tap or json; repeatable]:KIND=PATH:(junit= tap= json=)' \
+            '--help[print this help]' \
+            '-h[print this help]' \
+            '*:script:_files -g "*.snm"' ;;
+        check) _arguments \
+            '--url[the project URL]:URL:' \
+            '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+            '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
+            '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
+            '*--var[set $NAME for the statements]:NAME=VALUE:' \
+            '--echo[print each statement before its result]' \
+            '--quiet[print only failures]' \
+            '--continue-on-error[keep going after a failed statement]' \
+            '--timeout[give up on a request after this long]:SECONDS:' \
+            '--cacert[trust these CA certificates for https]:FILE:_files' \
+            '--no-color[never colour the output]' \
+            '--help[print this help]' \
+            '-h[print this help]' \
+            '*:script:_files -g "*.snm"' ;;
+        local) _arguments \
+            '--dir[the project'\''s folder]:DIR:_files -/' \
+            '--port[the gateway'\''s port on 127.0.0.1]:PORT:' \
+            '--migrations[apply these *.sql files in name order instead of the demo schema]:DIR:_files -/' \
+            '--jwt-expiry[access tokens last this long]:SECONDS:' \
+            '--jwt-alg[sign user tokens with HS256 or a key pair ES256, RS256]:ALG:(HS256 ES256 RS256)' \
+            '--refresh-reuse-interval[a just-used refresh token still answers for this long]:SECONDS:' \
+            '--json[print one JSON object instead of the report]' \
+            '--help[print this help]' \
+            '-h[print this help]' \
+            '1:action:(start stop status reset serve)' ;;
+        completion) _arguments \
+            '--help[print this help]' \
+            '-h[print this help]' \
+            '1:shell:(bash zsh)' ;;
+      esac
+      return
+      ;;
+  esac
+  _arguments \
+    '--url[the project URL]:URL:' \
+    '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+    '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
+    '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
+    '*--var[set $NAME for the statements]:NAME=VALUE:' \
+    '--echo[print each statement before its result]' \
+    '--quiet[print only failures]' \
+    '--continue-on-error[keep going after a failed statement]' \
+    '--timeout[give up on a request after this long]:SECONDS:' \
+    '--cacert[trust these CA certificates for https]:FILE:_files' \
+    '--no-color[never colour the output]' \
+    '*-c[run STATEMENTS and exit]:STATEMENTS:' \
+    '--help[print this help]' \
+    '-h[print this help]' \
+    '--version[print snm'\''s version]' \
+    '*:script:_files -g "*.snm"'
+}
+_snm "$@"
