@@ -59,7 +59,11 @@ public struct ResultSet: Sendable {
       if object.keys == columns {
         rows.append(object.values)
       } else {
-        rows.append(columns.map { object[$0] ?? .null })
+        // Looked up in a table of the row's keys (the last of repeated keys wins, as the
+        // object's subscript says), not key by key through the row.
+        let values = Dictionary(
+          zip(object.keys, object.values), uniquingKeysWith: { _, last in last })
+        rows.append(columns.map { values[$0] ?? .null })
       }
     }
     return (columns, rows)
