@@ -44,26 +44,71 @@ import Testing
     #expect(PlainHTTPTransport.requestTarget(url) == PlainHTTPTransport.requestTargetAsText(url))
   }
 
-  @Test(arguments: [
-    "HTTP/1.1 200 OK\r\nContent-Type:\tapplication/json \t\r\nX-Empty:\r\nX-Odd: a:b \r\n",
-    "HTTP/1.1 204 No Content\r\n\r\nLate: field",
-    "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nA: \r x\r\n",
-    "HTTP/1.1 301 Moved\r\nLocation: /caf\u{E9}\r\nX: \u{A0}v\u{A0}\r\nConnection: close",
-  ])
-  func theHeadReadsTheSameOnBytesAsOnText(head: String) throws {
-    let bytes = ArraySlice(Array(head.utf8))
-    let fast = try PlainHTTPReader.parseHead(bytes)
-    let text = try PlainHTTPReader.parseHeadAsText(bytes)
-    #expect(fast.status == text.status)
-    #expect(fast.headers == text.headers)
-    #expect(fast.keepAlive == text.keepAlive)
+  /// The answer `text` is read as, all of it arriving at once.
+  func read(_ text: String, maximumBodyBytes: Int = 1 << 20) throws(PlainHTTPFailure)
+    -> PlainHTTPAnswer
+  {
+    var reader = PlainHTTPReader(buffered: [], maximumBodyBytes: maximumBodyBytes)
+    var sent = false
+    return try reader.readAnswer(isHead: false) { () throws(PlainHTTPFailure) -> [UInt8] in
+      defer { sent = true }
+      return sent ? [] : Array(text.utf8)
+    }
   }
 
+  @Test(arguments: [
+    "HTTP/1.1 200 OK\r\nContent-Type:\tapplication/json \t\r\nX-Empty:\r\nX-Odd: a:b \r\n\r\n",
+    "HTTP/1.1 301 Moved\r\nLocation: /caf\u{E9}\r\nX: \u{A0}v\u{A0}\r\nConnection: close\r\n\r\n",
+  ])
+  func theHeadIsReadByTheSharedDecoder(head: String) throws {
+    let answer = try read(head)
+    #expect(answer.headers.count == 3)
+    #expect(answer.body.isEmpty)
+  }
+
+  /// Field values lose the spaces and tabs around them (HTTP's optional whitespace, RFC 9110
+  /// §5.6.3; other Unicode spaces are part of the value).
   @Test func fieldValuesLoseTheWhitespaceAroundThem() throws {
-    let head = "HTTP/1.1 200 OK\r\nA:\t x y \t\r\nB: \u{A0}\u{BC34}\u{3000}\r\nconnection: CLOSE"
-    let answer = try PlainHTTPReader.parseHead(ArraySlice(Array(head.utf8)))
-    #expect(answer.headers.map(\.value) == ["x y", "\u{BC34}", "CLOSE"])
+    let head =
+      "HTTP/1.1 200 OK\r\nA:\t x y \t\r\nB: \u{A0}\u{BC34}\u{3000}\r\nconnection: CLOSE\r\n\r\n"
+    let answer = try read(head)
+    #expect(answer.headers.map(\.value) == ["x y", "\u{A0}\u{BC34}\u{3000}", "CLOSE"])
     #expect(!answer.keepAlive)
+  }
+
+  /// What the gateway refuses from a client the client refuses from a server (one codec): they
+  /// were read as the first length, or as a chunk of 9 bytes.
+  @Test(arguments: [
+    (
+      "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 7\r\n\r\n[]12345",
+      "the answer is not valid HTTP (invalid Content-Length)"
+    ),
+    (
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n+9\r\n[1,2,3,4]\r\n0\r\n\r\n",
+      "the answer is not valid HTTP (invalid chunk size)"
+    ),
+    (
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-9\r\n[1,2,3,4]\r\n0\r\n\r\n",
+      "the answer is not valid HTTP (invalid chunk size)"
+    ),
+    (
+      "HTTP/1.0 200 OK\r\nA: \r x\r\n\r\n[]",
+      "the answer is not valid HTTP (invalid character in header field value)"
+    ),
+  ])
+  func framingTheGatewayRefusesIsRefused(answer: String, reason: String) {
+    #expect(throws: PlainHTTPFailure.malformed(reason)) { try read(answer) }
+  }
+
+  /// Every size a server announces is checked before anything is set aside for it.
+  @Test(arguments: [
+    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n[]",
+    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n40000000000\r\n[]",
+    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n[]",
+    "HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n[]",
+  ])
+  func announcedSizesPastTheLimitAreRefused(answer: String) {
+    #expect(throws: PlainHTTPFailure.tooLarge(1 << 20)) { try read(answer) }
   }
 
   @Test func theRequestCarriesHostAndContentLength() {

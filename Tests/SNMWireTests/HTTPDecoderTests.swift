@@ -106,8 +106,17 @@ func readsAnswers(_ example: AnswerCase) {
 @Test(arguments: [
   // What a malicious server announces is refused before anything is set aside for it.
   AnswerCase(
-    name: "chunk of 2^63 - 1 bytes (16 digits)",
+    name: "chunk of 2^63 - 1 bytes",
     text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n[]",
+    expected: ["refused 413: response body larger than 1073741824 bytes"]),
+  AnswerCase(
+    name: "chunk size of 40 digits",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+      + String(repeating: "f", count: 40) + "\r\n[]",
+    expected: ["refused 413: response body larger than 1073741824 bytes"]),
+  AnswerCase(
+    name: "a letter after the digits of a size past the limit",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffz\r\n[]",
     expected: ["refused 400: invalid chunk size"]),
   AnswerCase(
     name: "chunk of 4 TiB",

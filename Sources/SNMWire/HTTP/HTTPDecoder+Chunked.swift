@@ -6,12 +6,11 @@ extension HTTPDecoder {
       switch phase {
       case .chunkSize:
         guard let line = try takeLine(limit: HTTPLimits.maxChunkLineBytes) else { return nil }
-        let size = try Self.chunkSize(line)
+        // Checked before a byte of it is taken: a server announcing 2^63 bytes gets no further.
+        let size = try chunkSize(line)
         if size == 0 {
           phase = .trailers(bytes: 0)
         } else {
-          // Checked before a byte of it is taken: a server announcing 2^63 bytes gets no further.
-          guard bodyBytes + size <= limits.maxBodyBytes else { throw bodyTooLarge() }
           bodyBytes += size
           phase = .chunkData(remaining: size)
         }
@@ -47,17 +46,22 @@ extension HTTPDecoder {
     }
   }
 
-  /// The size a chunk line announces: hex digits only (`Int(_:radix:)` also takes a sign, and a
-  /// chunk of "-5" bytes crashed the gateway), at most 15 of them, then extensions after `;`.
-  static func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {
+  /// The size a chunk line announces (hex digits only: `Int(_:radix:)` also takes a sign, and a
+  /// chunk of "-5" bytes crashed the gateway), then extensions after `;`. A size past what the
+  /// body may still hold is refused as too large, however many digits it has, before anything is
+  /// set aside for it.
+  func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {
     let sizeText = line.prefix { $0 != UInt8(ascii: ";") }
     let digits = sizeText.filter { $0 != 0x20 && $0 != 0x09 }
-    guard !digits.isEmpty, digits.count <= 15 else { throw .bad("invalid chunk size") }
+    guard !digits.isEmpty else { throw .bad("invalid chunk size") }
     var size = 0
+    var tooLarge = false
     for byte in digits {
       guard let digit = HexDigit.value(byte) else { throw .bad("invalid chunk size") }
-      size = size << 4 | Int(digit)
+      if size > (limits.maxBodyBytes - bodyBytes) >> 4 { tooLarge = true }
+      if !tooLarge { size = size << 4 | Int(digit) }
     }
+    guard !tooLarge, bodyBytes + size <= limits.maxBodyBytes else { throw bodyTooLarge() }
     return size
   }
 

@@ -132,14 +132,13 @@ extension HTTPDecoder {
     guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
       throw .bad("invalid header field name")
     }
-    var value = line[(colon + 1)...]
-    guard value.allSatisfy({ $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }) else {
+    guard line[(colon + 1)...].allSatisfy({ $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }) else {
       throw .bad("invalid character in header field value")
     }
-    while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
-    while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
-    headers.append(
-      name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+    guard let field = HTTPHeaders.Field(headerLine: line) else {
+      throw .bad("header field without ':'")
+    }
+    headers.append(name: field.name, value: field.value)
   }
 
   /// tchar of RFC 9110 §5.6.2.

@@ -1,5 +1,3 @@
-import SNMWire
-
 extension HTTPHeaders.Field {
   /// The field of one head line without its line end (`Name: value`): the name is what comes
   /// before the first colon, the value loses the spaces and tabs around it. Nil without a colon.
@@ -8,7 +6,8 @@ extension HTTPHeaders.Field {
   /// HTTPHeaders.Field(headerLine: Array("Content-Type:\tapplication/json ".utf8)[...])
   /// // Content-Type: application/json
   /// ```
-  /// Both transports read fields through it (the plain reader's ASCII heads, curl's head lines).
+  /// What the client's transports and the decoder read fields with: the decoder checks the line
+  /// first (a token name, no folding, no control characters), curl's head lines come checked.
   public init?<Bytes: Collection<UInt8>>(headerLine line: Bytes) where Bytes.Index == Int {
     guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
     var low = colon + 1

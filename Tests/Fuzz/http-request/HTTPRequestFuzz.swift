@@ -1,11 +1,14 @@
+import Foundation
 import SNMWire
 
 @testable import SNMLocal
+@testable import SNMNetwork
 
 /// libFuzzer entry for the HTTP/1.1 framing both sides share (SNMWire's `HTTPDecoder`), on
 /// arbitrary bytes as what one connection sends, in both directions: as requests to the
-/// gateway (request line, header fields, Content-Length and chunked bodies, limits) and as
-/// answers to the client (status line, 1xx, HEAD, bodies framed by the end of the stream).
+/// gateway's reader (request line, header fields, Content-Length and chunked bodies, limits) and
+/// as answers to the client's plain-socket reader (status line, 1xx, HEAD, bodies framed by the
+/// end of the stream, every announced size capped).
 ///
 /// The bytes are read twice each way: all at once, and in pieces whose sizes come from the input,
 /// the way `recv` may split them. Fails (traps) when the two disagree, when a message breaks a
@@ -44,15 +47,14 @@ public func httpRequestFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   // The same bytes as a server's answers; the first byte says whether they answer a HEAD.
   let toHEAD = bytes.first.map { $0 & 1 == 1 } ?? false
-  let answers = HTTPFuzzFeed.answers(bytes, pieceSizes: [], limits: limits, toHEAD: toHEAD)
-  let answerPieces = HTTPFuzzFeed.answers(
-    bytes, pieceSizes: pieceSizes, limits: limits, toHEAD: toHEAD)
-  fuzzCheck(answers == answerPieces, "answers parse differently: \(answers) vs \(answerPieces)")
+  let answers = HTTPFuzzFeed.answers(bytes, pieceSizes: [], toHEAD: toHEAD)
+  let answerPieces = HTTPFuzzFeed.answers(bytes, pieceSizes: pieceSizes, toHEAD: toHEAD)
+  fuzzCheck(answers == answerPieces, "answers read differently: \(answers) vs \(answerPieces)")
   for answer in answers {
-    guard case .answer(let head, let body) = answer else { continue }
-    fuzzCheck(body.count <= limits.maxBodyBytes, "answer body over the limit")
-    fuzzCheck(head.status >= 200 && head.status <= 999, "interim or bad status \(head.status)")
-    fuzzCheck(!toHEAD || body.isEmpty, "an answer to HEAD with a body")
+    guard case .answer(let status, _, let body) = answer else { continue }
+    fuzzCheck(body <= HTTPFuzzFeed.answerLimit, "answer body over the limit")
+    fuzzCheck(status >= 200 && status <= 999, "interim or bad status \(status)")
+    fuzzCheck(!toHEAD || body == 0, "an answer to HEAD with a body")
   }
   return 0
 }
@@ -77,52 +79,40 @@ enum HTTPFuzzFeed {
     return steps
   }
 
-  /// What a client reading `bytes` as answers gets: each answer's head and body, then how the
-  /// stream ended (or the refusal).
+  /// The most the client takes of one answer's body here.
+  static let answerLimit = 2048
+
+  /// What the client's reader makes of `bytes` as a server's answers on one connection: each
+  /// answer's status, fields and body size, then the failure that ended the reading.
   enum Answer: Equatable {
-    case answer(HTTPResponseHead, [UInt8])
-    case refused(HTTPParseError)
-    case ended(HTTPDecoder.Ending)
+    case answer(status: Int, fields: [HTTPHeaders.Field], body: Int)
+    case failed(PlainHTTPFailure)
   }
 
-  static func answers(
-    _ bytes: [UInt8], pieceSizes: [Int], limits: HTTPLimits, toHEAD: Bool
-  ) -> [Answer] {
-    var decoder = HTTPDecoder(reading: .responses, limits: limits)
-    decoder.answersHEAD = toHEAD
+  static func answers(_ bytes: [UInt8], pieceSizes: [Int], toHEAD: Bool) -> [Answer] {
+    var pieces: [ArraySlice<UInt8>] = []
+    feed(bytes, pieceSizes: pieceSizes) { piece in
+      pieces.append(piece)
+      return true
+    }
+    var next = 0
+    var reader = PlainHTTPReader(buffered: [], maximumBodyBytes: answerLimit)
     var answers: [Answer] = []
-    var head: HTTPResponseHead?
-    var body: [UInt8] = []
-    func drain() -> Bool {
+    while true {
       do {
-        while let part = try decoder.next() {
-          switch part {
-          case .responseHead(let started):
-            head = started
-            body = []
-          case .body(let bytes): body.append(contentsOf: bytes)
-          case .end:
-            if let head { answers.append(.answer(head, body)) }
-            head = nil
-            decoder.answersHEAD = toHEAD
-          case .requestHead: fuzzCheck(false, "a request head among answers")
-          }
+        let answer = try reader.readAnswer(isHead: toHEAD) {
+          () throws(PlainHTTPFailure) -> [UInt8] in
+          guard next < pieces.count else { return [] }
+          next += 1
+          return Array(pieces[next - 1])
         }
-        return true
+        answers.append(
+          .answer(status: answer.status, fields: answer.headers, body: answer.body.count))
       } catch {
-        answers.append(.refused(error))
-        return false
+        answers.append(.failed(error))
+        return answers
       }
     }
-    let open = feed(bytes, pieceSizes: pieceSizes) { piece in
-      decoder.append(contentsOf: piece)
-      return drain()
-    }
-    guard open else { return answers }
-    let ending = decoder.finish()
-    if ending == .complete, let head { answers.append(.answer(head, body)) }
-    answers.append(.ended(ending))
-    return answers
   }
 
   /// Hands `bytes` to `take` in pieces of the given sizes (cycled), or whole, until it says stop;

@@ -41,15 +41,16 @@ final class PlainHTTPClient: Sendable {
       return port == 80 ? name : "\(name):\(port)"
     }
 
-    /// The request as bytes: request line, `Host`, the fields, `Content-Length`, the body.
+    /// The request as bytes: request line, `Host`, the fields, `Content-Length`, the body,
+    /// written by SNMWire's encoder (a value can never split the head).
     func encoded() -> [UInt8] {
-      var text = "\(method) \(target) HTTP/1.1\r\nHost: \(hostField)\r\n"
-      for field in fields { text += "\(field.name): \(field.value)\r\n" }
+      var headers: HTTPHeaders = ["Host": hostField]
+      for field in fields { headers.append(name: field.name, value: field.value) }
       if body != nil || ["POST", "PUT", "PATCH"].contains(method) {
-        text += "Content-Length: \(body?.count ?? 0)\r\n"
+        headers.append(name: "Content-Length", value: String(body?.count ?? 0))
       }
-      text += "\r\n"
-      var bytes = Array(text.utf8)
+      var bytes = HTTPEncoder.head(
+        of: HTTPRequestHead(method: method, target: target, headers: headers))
       if let body { bytes.append(contentsOf: body) }
       return bytes
     }
