@@ -276,3 +276,22 @@ def test_a_chunk_size_past_the_limit_is_refused_before_anything_is_allocated(hom
         assert "the answer is larger than 256 MiB" in result.stderr
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("answer,reason", [
+    (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
+     b"Content-Length: 7\r\n\r\n[]12345", "invalid Content-Length"),
+    (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+     b"+9\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+], ids=["two lengths", "signed chunk size"])
+def test_framing_the_gateway_refuses_is_refused_by_the_client(home, answer, reason):
+    """Both were read before (the first length won; `+9` was a chunk of 9 bytes) and printed a
+    result with exit 0; the gateway refused them already. One codec now reads both directions."""
+    server = HostileServer(lambda head: answer)
+    try:
+        result = snm_against(server, "from t select *", home, "--format", "json")
+        assert result.returncode == 3, (result.returncode, result.stdout, result.stderr[-300:])
+        assert result.stdout == ""
+        assert f"the answer is not valid HTTP ({reason})" in result.stderr
+    finally:
+        server.stop()
