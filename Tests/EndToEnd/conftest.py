@@ -109,11 +109,20 @@ class LocalProject:
         return result.stdout.strip()
 
 
-def start_project(name, *flags, env=None, fresh=True):
+# The suite signs in far more often than GoTrue's per-IP limits allow one address (every client here
+# is 127.0.0.1), so its projects run without them; test_security_auth tests the limits themselves.
+NO_AUTH_RATE_LIMITS = ("--auth-rate-limit", "token_refresh=0", "--auth-rate-limit",
+                       "sign_in_sign_ups=0", "--auth-rate-limit", "anonymous_users=0")
+
+
+def start_project(name, *flags, env=None, fresh=True, auth_rate_limits=False):
     """Starts a project in SNM_TEST_WORKDIR/projects/NAME on a free port; returns LocalProject.
 
-    fresh=True resets the data first (a known seed); extra flags go to `snm local start`.
+    fresh=True resets the data first (a known seed); extra flags go to `snm local start`;
+    auth_rate_limits=True keeps GoTrue's default rate limits (off otherwise).
     """
+    if not auth_rate_limits:
+        flags = NO_AUTH_RATE_LIMITS + flags
     data_dir = WORKDIR / "projects" / name
     data_dir.parent.mkdir(parents=True, exist_ok=True)
     command = "reset" if fresh and (data_dir / "project.json").exists() else "start"
@@ -145,8 +154,8 @@ def start_extra_project(snm_bin, workdir):
     """Starts more projects with other flags: start_extra_project("name", "--jwt-expiry", "2")."""
     started = []
 
-    def start(name, *flags, env=None):
-        handle = start_project(name, *flags, env=env)
+    def start(name, *flags, env=None, auth_rate_limits=False):
+        handle = start_project(name, *flags, env=env, auth_rate_limits=auth_rate_limits)
         started.append(handle)
         return handle
 

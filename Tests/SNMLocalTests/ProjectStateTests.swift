@@ -39,6 +39,24 @@ import Testing
     }
   }
 
+  @Test func rateLimitsAreRememberedAndChangedByName() throws {
+    let dir = try Self.scratch()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    var state = Self.state(dir)
+    #expect(state.authRateLimits == AuthRateLimits())
+    state.apply(rateLimitChanges: ["token_refresh=0", "anonymous_users=5"])
+    try state.save()
+    let loaded = try #require(try ProjectState.load(dataDir: dir))
+    #expect(loaded.authRateLimits.tokenRefresh == 0)
+    #expect(loaded.authRateLimits.anonymousUsers == 5)
+    #expect(loaded.authRateLimits.signInSignUps == 30)
+    #expect(
+      loaded.rateLimitArguments == [
+        "--auth-rate-limit", "token_refresh=0", "--auth-rate-limit", "sign_in_sign_ups=30",
+        "--auth-rate-limit", "anonymous_users=5",
+      ])
+  }
+
   @Test func aDamagedSecretIsReplaced() throws {
     let dir = try Self.scratch()
     defer { try? FileManager.default.removeItem(atPath: dir) }

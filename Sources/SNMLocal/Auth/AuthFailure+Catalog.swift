@@ -22,6 +22,19 @@ extension AuthFailure {
     message: "Unable to validate email address: invalid format")
   static let passwordRequired = AuthFailure(
     status: 422, code: "validation_failed", message: "Signup requires a valid password")
+  static let passwordTooLong = AuthFailure(
+    status: 400, code: "validation_failed",
+    message: "Password cannot be longer than \(AuthSettings.maximumPasswordBytes) characters")
+  static let passwordHasNUL = AuthFailure(
+    status: 400, code: "validation_failed", message: "Password cannot contain a NUL character")
+  static let overRateLimit = AuthFailure(
+    status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
+
+  /// A request value Postgres cannot take as text or JSON (a NUL character, a bad escape): the
+  /// client's mistake, so 400 rather than the database's 500.
+  static func invalidValue(_ detail: String) -> AuthFailure {
+    AuthFailure(status: 400, code: "validation_failed", message: "Invalid request: \(detail)")
+  }
 
   static func badJWT(_ detail: String) -> AuthFailure {
     AuthFailure(

@@ -1,19 +1,25 @@
 import SNMWire
 
 extension AuthGateway {
-  /// `POST /token?grant_type=password|refresh_token`.
+  /// `POST /token?grant_type=password|refresh_token`; both grants share one rate limit per
+  /// client address, checked after the grant type, as GoTrue does.
   func token(_ request: HTTPRequest, body: JSONValue) throws -> HTTPResponse {
-    switch request.queryValue("grant_type") ?? "" {
-    case "password": return .json(status: 200, try passwordGrant(body))
-    case "refresh_token": return .json(status: 200, try refreshGrant(body))
-    default:
+    let grant = request.queryValue("grant_type") ?? ""
+    guard grant == "password" || grant == "refresh_token" else {
       throw AuthFailure(status: 400, code: "invalid_credentials", message: "unsupported_grant_type")
     }
+    try limiter.admit(.token, from: request.remoteAddress)
+    if grant == "password" { return .json(status: 200, try passwordGrant(body)) }
+    return .json(status: 200, try refreshGrant(body))
   }
 
+  /// A password no stored hash can match is refused before bcrypt runs: one longer than bcrypt
+  /// reads (it would match on its first 72 bytes alone) or with a NUL (Postgres text cannot hold
+  /// it, so no password was ever set with one).
   func passwordGrant(_ body: JSONValue) throws -> JSONValue {
-    guard let email = body["email"]?.stringValue, !email.isEmpty,
-      let password = body["password"]?.stringValue, !password.isEmpty
+    guard let email = body["email"]?.stringValue, !email.isEmpty, !email.utf8.contains(0),
+      let password = body["password"]?.stringValue, !password.isEmpty,
+      password.utf8.count <= AuthSettings.maximumPasswordBytes, !password.utf8.contains(0)
     else { throw AuthFailure.invalidCredentials }
     return try inTransaction { connection in
       let found = try connection.execute(
@@ -31,7 +37,8 @@ extension AuthGateway {
   /// `refreshReuseInterval` seconds ago, returns the active token again. Any other reuse revokes
   /// the whole session and answers 400 refresh_token_already_used.
   func refreshGrant(_ body: JSONValue) throws -> JSONValue {
-    guard let token = body["refresh_token"]?.stringValue, token.count >= 12, token.count <= 255
+    guard let token = body["refresh_token"]?.stringValue, token.count >= 12, token.count <= 255,
+      !token.unicodeScalars.contains(where: { $0.value < 0x20 })
     else {
       throw AuthFailure.refreshTokenInvalid
     }

@@ -13,6 +13,8 @@ public struct AuthGateway: Sendable {
   public let signer: JWTSigner
   public let settings: AuthSettings
   let now: @Sendable () -> Double
+  /// GoTrue's per-address limits on sign-ins, refreshes and sign-ups.
+  let limiter: AuthRateLimiter
 
   public init(
     pool: PGPool, signer: JWTSigner, settings: AuthSettings,
@@ -22,6 +24,7 @@ public struct AuthGateway: Sendable {
     self.signer = signer
     self.settings = settings
     self.now = now
+    self.limiter = AuthRateLimiter(limits: settings.rateLimits, now: now)
   }
 
   /// Answers one `/auth/v1/*` request. Never throws: every failure is a GoTrue error response.
@@ -38,7 +41,7 @@ public struct AuthGateway: Sendable {
       case ("GET", "/settings"):
         response = .json(status: 200, Self.settingsJSON)
       case ("POST", "/signup"):
-        response = try signup(try Self.body(request))
+        response = try signup(try Self.body(request), from: request.remoteAddress)
       case ("POST", "/token"):
         response = try token(request, body: try Self.body(request))
       case ("GET", "/user"):
@@ -55,12 +58,26 @@ public struct AuthGateway: Sendable {
     } catch let failure as AuthFailure {
       return format.response(failure)
     } catch let error as PGError {
+      if let failure = Self.clientFailure(error) { return format.response(failure) }
       return format.response(
         AuthFailure(
           status: 500, code: "unexpected_failure", message: "Database error: \(error.message)"))
     } catch {
       return format.response(
         AuthFailure(status: 500, code: "unexpected_failure", message: "Internal server error"))
+    }
+  }
+
+  /// A database error that the request's own values caused (class 22, data exception: a NUL
+  /// character, an escape jsonb refuses), as a 400; nil for the server's own failures.
+  static func clientFailure(_ error: PGError) -> AuthFailure? {
+    guard error.kind == .server, let state = error.sqlState, state.hasPrefix("22") else {
+      return nil
+    }
+    switch state {
+    case "22021": return .invalidValue("a value contains a NUL character")
+    case "22P05": return .invalidValue("the JSON holds \\u0000, which Postgres cannot store")
+    default: return .invalidValue(error.message)
     }
   }
 

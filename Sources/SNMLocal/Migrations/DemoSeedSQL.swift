@@ -6,15 +6,19 @@ enum DemoSeedSQL {
   static let bob = "1d9f6a8b-7cae-4a2f-8b4c-3e5d7f9a1b2c"
   static let carol = "2eaf7b9c-8dbf-4b3a-9c5d-4f6e8a0b2c3d"
 
+  /// The seed users' password, hashed as a sign-up hashes it (bcrypt, GoTrue's cost).
+  static let password =
+    "extensions.crypt('password123', extensions.gen_salt('bf', \(AuthSettings.bcryptCost)))"
+
   static let seed = """
     insert into auth.users (id, email, encrypted_password, email_confirmed_at,
                             raw_app_meta_data, raw_user_meta_data)
     values
-      ('\(alice)', 'alice@example.com', extensions.crypt('password123', extensions.gen_salt('bf')),
+      ('\(alice)', 'alice@example.com', \(password),
        now(), '{"provider":"email","providers":["email"]}', '{"name":"Alice"}'),
-      ('\(bob)', 'bob@example.com', extensions.crypt('password123', extensions.gen_salt('bf')),
+      ('\(bob)', 'bob@example.com', \(password),
        now(), '{"provider":"email","providers":["email"]}', '{"name":"김민수"}'),
-      ('\(carol)', 'carol@example.com', extensions.crypt('password123', extensions.gen_salt('bf')),
+      ('\(carol)', 'carol@example.com', \(password),
        now(), '{"provider":"email","providers":["email"]}', '{}');
 
     insert into public.user_info (id, name, age, bio, status, is_public, tags, address, data) values

@@ -31,7 +31,7 @@ extension LocalProjectController {
       pool: adminPool, signer: keys.signer,
       settings: AuthSettings(
         issuer: state.url + "/auth/v1", jwtExpiry: state.jwtExpiry,
-        refreshReuseInterval: state.refreshReuseInterval),
+        refreshReuseInterval: state.refreshReuseInterval, rateLimits: state.authRateLimits),
       now: clock)
     let router = Router(
       keys: keys, signer: keys.signer, rest: GatewayAssembly.restHandler(warming: restPool),

@@ -46,11 +46,12 @@ extension LocalProjectController {
 
   /// Runs gateway children one after another; returns the exit code for the supervisor.
   func superviseChildren(_ state: ProjectState, control: SupervisorControl) -> Int32 {
-    let arguments = [
+    var arguments = [
       "local", "serve", "--dir", state.dataDir, "--port", String(state.port), "--jwt-expiry",
       String(state.jwtExpiry), "--jwt-alg", state.jwtAlgorithm, "--refresh-reuse-interval",
       String(state.refreshReuseInterval),
     ]
+    arguments += state.rateLimitArguments
     var crashes: [Double] = []
     while true {
       let child: pid_t

@@ -122,6 +122,9 @@ struct LocalProjectController {
     if given.contains("refresh-reuse-interval") {
       state.refreshReuseInterval = options.refreshReuseInterval
     }
+    if given.contains("auth-rate-limit") {
+      state.apply(rateLimitChanges: options.authRateLimitChanges)
+    }
     if given.contains("migrations") { state.migrationsDir = options.migrationsDir }
     if !FileManager.default.fileExists(atPath: state.layout.baseDir + "/data/PG_VERSION") {
       state.layout = ClusterLayout.choose(projectDir: options.dataDir)

@@ -1,4 +1,5 @@
-/// Where a local project lives and how it runs (`--dir --port --migrations --jwt-expiry`).
+/// Where a local project lives and how it runs (`--dir --port --migrations --jwt-expiry`
+/// `--refresh-reuse-interval --auth-rate-limit`).
 ///
 /// ```swift
 /// var options = LocalProjectOptions()          // default dir, port 54321
@@ -17,6 +18,9 @@ public struct LocalProjectOptions: Sendable, Equatable {
   /// How user tokens are signed: `HS256` with the JWT secret, or `ES256`/`RS256` with a signing
   /// key of the project's (served as JWKS), as hosted projects with signing keys do.
   public var jwtAlgorithm = "HS256"
+  /// `NAME=N` changes to the Auth rate limits (`--auth-rate-limit`), applied in order over the
+  /// project's remembered ones.
+  public var authRateLimitChanges: [String] = []
 
   public init(
     dataDir: String = LocalProjectOptions.defaultDataDir(), port: Int = 54321,

@@ -17,6 +17,7 @@ struct ProjectState: Sendable, Equatable {
   var port: Int
   var jwtExpiry: Int
   var refreshReuseInterval: Int
+  var authRateLimits = AuthRateLimits()
   var migrationsDir: String?
   var layout: ClusterLayout
   var keysIssuedAt: Int
@@ -42,27 +43,50 @@ struct ProjectState: Sendable, Equatable {
     else {
       throw LocalProjectError(.failed, "\(path) is damaged; remove it or run snm local reset")
     }
+    var limits = AuthRateLimits()
+    for name in AuthRateLimits.names {
+      if let value = json["auth_rate_limits"]?[name]?.intValue {
+        try? limits.set("\(name)=\(value)")
+      }
+    }
     return ProjectState(
       dataDir: dataDir, port: port, jwtExpiry: json["jwt_expiry"]?.intValue ?? 3600,
       refreshReuseInterval: json["refresh_reuse_interval"]?.intValue ?? 10,
-      migrationsDir: json["migrations"]?.stringValue,
+      authRateLimits: limits, migrationsDir: json["migrations"]?.stringValue,
       layout: ClusterLayout(baseDir: clusterDir, owner: json["cluster_owner"]?.stringValue),
       keysIssuedAt: issuedAt, jwtAlgorithm: json["jwt_alg"]?.stringValue ?? "HS256")
   }
 
   /// A fresh state for `options`, choosing where the cluster lives.
   static func create(_ options: LocalProjectOptions) -> ProjectState {
-    ProjectState(
+    var state = ProjectState(
       dataDir: options.dataDir, port: options.port, jwtExpiry: options.jwtExpiry,
       refreshReuseInterval: options.refreshReuseInterval, migrationsDir: options.migrationsDir,
       layout: ClusterLayout.choose(projectDir: options.dataDir),
       keysIssuedAt: Int(Date().timeIntervalSince1970), jwtAlgorithm: options.jwtAlgorithm)
+    state.apply(rateLimitChanges: options.authRateLimitChanges)
+    return state
+  }
+
+  /// Applies `NAME=N` changes (already checked when the command line was read).
+  mutating func apply(rateLimitChanges: [String]) {
+    for change in rateLimitChanges { try? authRateLimits.set(change) }
+  }
+
+  /// The `--auth-rate-limit` flags that give a gateway this state's limits.
+  var rateLimitArguments: [String] {
+    AuthRateLimits.names.flatMap { name in
+      ["--auth-rate-limit", "\(name)=\(authRateLimits[name] ?? 0)"]
+    }
   }
 
   func save() throws(LocalProjectError) {
     let json = JSONValue.object([
       .init("port", .int(port)), .init("jwt_expiry", .int(jwtExpiry)),
       .init("refresh_reuse_interval", .int(refreshReuseInterval)),
+      .init(
+        "auth_rate_limits",
+        .object(AuthRateLimits.names.map { .init($0, .int(authRateLimits[$0] ?? 0)) })),
       .init("migrations", .optional(migrationsDir)), .init("cluster_dir", .string(layout.baseDir)),
       .init("cluster_owner", .optional(layout.owner)), .init("keys_issued_at", .int(keysIssuedAt)),
       .init("jwt_alg", .string(jwtAlgorithm)),

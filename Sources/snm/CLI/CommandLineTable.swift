@@ -171,6 +171,20 @@ enum CommandLineTable {
       parsed.local.given.insert("refresh-reuse-interval")
     },
     CommandLineOption(
+      "--auth-rate-limit", value: "NAME=N", valueHint: ": NAME=N", for: [.local],
+      help: "one of GoTrue's per-address Auth limits, e.g. token_refresh=150 (0: none; repeatable)",
+      completion: .words(AuthRateLimits.names.map { $0 + "=" })
+    ) { parsed, value throws(UsageError) in
+      var limits = AuthRateLimits()
+      do throws(AuthRateLimitError) {
+        try limits.set(value)
+      } catch {
+        throw UsageError("option '--auth-rate-limit': \(error.message)")
+      }
+      parsed.local.options.authRateLimitChanges.append(value)
+      parsed.local.given.insert("auth-rate-limit")
+    },
+    CommandLineOption(
       "--json", for: [.local], help: "print one JSON object (with the keys) instead of the report"
     ) { parsed, _ throws(UsageError) in parsed.local.json = true },
   ]

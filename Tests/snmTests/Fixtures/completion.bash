@@ -16,13 +16,14 @@ _snm() {
     test:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
     local:--dir|local:--migrations) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     local:--jwt-alg) COMPREPLY=($(compgen -W "HS256 ES256 RS256" -- "$cur")); return ;;
+    local:--auth-rate-limit) COMPREPLY=($(compgen -W "token_refresh= sign_in_sign_ups= anonymous_users=" -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     case "$command" in
       explain) opts="--json --curl --url --key --profile --var --no-color --help -h" ;;
       test) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --help -h" ;;
       check) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
-      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --refresh-reuse-interval --json --help -h" ;;
+      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --refresh-reuse-interval --auth-rate-limit --json --help -h" ;;
       completion) opts="--help -h" ;;
       *) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --help -h --version" ;;
     esac

@@ -70,6 +70,7 @@ _snm() {
             '--jwt-expiry[access tokens last this long]:SECONDS:' \
             '--jwt-alg[sign user tokens with HS256 or a key pair ES256, RS256]:ALG:(HS256 ES256 RS256)' \
             '--refresh-reuse-interval[a just-used refresh token still answers for this long]:SECONDS:' \
+            '--auth-rate-limit[one of GoTrue'\''s per-address Auth limits, e.g. token_refresh=150]:NAME=N:(token_refresh= sign_in_sign_ups= anonymous_users=)' \
             '--json[print one JSON object instead of the report]' \
             '--help[print this help]' \
             '-h[print this help]' \

@@ -1,0 +1,80 @@
+import Synchronization
+
+/// GoTrue's per-IP token buckets (`internal/api/apilimiter`): each kind of request has a bucket
+/// per client address that holds `burst` requests and refills at `perSecond`; a request that
+/// finds its bucket empty is refused with 429 `over_request_rate_limit`.
+///
+/// ```swift
+/// let limiter = AuthRateLimiter(limits: AuthRateLimits(), now: { Date().timeIntervalSince1970 })
+/// try limiter.admit(.token, from: request.remoteAddress)   // throws AuthFailure.overRateLimit
+/// ```
+/// A limit of 0 admits everything. Buckets of addresses that stayed away until theirs refilled
+/// are forgotten, so the table holds only recent clients.
+public final class AuthRateLimiter: Sendable {
+  /// The kinds of request GoTrue limits separately.
+  public enum Kind: Sendable, CaseIterable {
+    /// `POST /token`: password sign-ins and refreshes (`GOTRUE_RATE_LIMIT_TOKEN_REFRESH`).
+    case token
+    /// `POST /signup` with an e-mail (`GOTRUE_RATE_LIMIT_OTP`).
+    case signUp
+    /// `POST /signup` without one: anonymous sign-ins (`GOTRUE_RATE_LIMIT_ANONYMOUS_USERS`).
+    case anonymous
+  }
+
+  struct Bucket {
+    var tokens: Double
+    var updated: Double
+  }
+
+  struct Key: Hashable {
+    var kind: Kind
+    var client: String
+  }
+
+  public let limits: AuthRateLimits
+  let now: @Sendable () -> Double
+  private let buckets = Mutex<[Key: Bucket]>([:])
+  /// Past this many buckets, full ones are dropped before a new one is made.
+  static let sweepThreshold = 4096
+
+  public init(limits: AuthRateLimits, now: @escaping @Sendable () -> Double) {
+    self.limits = limits
+    self.now = now
+  }
+
+  /// Takes one request from `client`'s bucket of `kind`. Throws `AuthFailure.overRateLimit`
+  /// when it is empty.
+  public func admit(_ kind: Kind, from client: String) throws(AuthFailure) {
+    let (perSecond, burst) = limits.rate(kind)
+    guard perSecond > 0 else { return }
+    let time = now()
+    let admitted = buckets.withLock { buckets -> Bool in
+      let key = Key(kind: kind, client: client)
+      var bucket = buckets[key] ?? Bucket(tokens: burst, updated: time)
+      if buckets[key] == nil && buckets.count >= Self.sweepThreshold {
+        sweep(&buckets, at: time)
+      }
+      bucket.tokens = min(burst, bucket.tokens + max(0, time - bucket.updated) * perSecond)
+      bucket.updated = time
+      guard bucket.tokens >= 1 else {
+        buckets[key] = bucket
+        return false
+      }
+      bucket.tokens -= 1
+      buckets[key] = bucket
+      return true
+    }
+    if !admitted { throw AuthFailure.overRateLimit }
+  }
+
+  /// Drops the buckets that would be full again by now (their clients are as new).
+  private func sweep(_ buckets: inout [Key: Bucket], at time: Double) {
+    buckets = buckets.filter { key, bucket in
+      let (perSecond, burst) = limits.rate(key.kind)
+      return bucket.tokens + (time - bucket.updated) * perSecond < burst
+    }
+  }
+
+  /// How many client buckets are kept now.
+  var count: Int { buckets.withLock { $0.count } }
+}
