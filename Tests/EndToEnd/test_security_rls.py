@@ -159,7 +159,8 @@ def test_updates(actors):
         ("bob", "dog_profile", 3, {"name": "두부"}, 1),
         ("carol", "mate", 1, {"status": "pending"}, 0),
         ("anon", "mate", 1, {"status": "pending"}, 0),
-        ("bob", "mate", 1, {"status": "accepted"}, 1),
+        ("bob", "mate", 1, {"status": "accepted"}, 0),   # accepted already: nothing to answer
+        ("alice", "mate", 1, {"status": "pending"}, 0),  # the asker cannot take it back
         ("carol", "walk_request", 1, {"status": "declined"}, 0),
         ("anon", "walk_request", 1, {"status": "declined"}, 0),
         ("alice", "walk_request", 1, {"status": "accepted"}, 1),  # the receiver may answer

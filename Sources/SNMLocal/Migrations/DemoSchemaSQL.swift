@@ -1,11 +1,13 @@
 /// The demo project (the dog-walking app snm grew from), applied when no `--migrations` is given.
 /// docs/demo-schema.md documents every column, policy, function and seed row: keep both in step.
 enum DemoSchemaSQL {
+  /// In order. Projects made by snm 0.1.0 also recorded `00000000000002_demo_policies`, whose
+  /// policies `00000000000005_demo_policies` replaces.
   static let migrations: [(version: String, sql: String)] = [
     ("00000000000001_demo_schema", schema),
-    ("00000000000002_demo_policies", policies),
     ("00000000000003_demo_functions", functions),
     ("00000000000004_demo_seed", DemoSeedSQL.seed),
+    ("00000000000005_demo_policies", policies),
   ]
 
   static let schema = """
@@ -67,13 +69,19 @@ enum DemoSchemaSQL {
     alter table public.walk_request enable row level security;
     """
 
+  /// Who may read and write what. Each write rule says who may set which column to what: column
+  /// privileges name the columns a signed-in user may write at all (ids, owners and the two sides
+  /// of a link never change hands), the policies say whose rows and which values, and one trigger
+  /// checks the walk-request transitions that a policy cannot (it sees the old row or the new one,
+  /// never both). Replaces the policies of `00000000000002_demo_policies` (projects made by snm
+  /// 0.1.0, which let a sender accept its own request) wherever they exist.
   static let policies = """
     create schema if not exists private;
     grant usage on schema private to anon, authenticated, service_role;
 
     -- True when a and b are accepted mates (either direction). Runs as its owner so the policies
     -- that call it do not recurse into mate's own RLS.
-    create function private.are_mates(a uuid, b uuid) returns boolean
+    create or replace function private.are_mates(a uuid, b uuid) returns boolean
     language sql stable security definer set search_path = '' as $fn$
       select exists (
         select 1 from public.mate m
@@ -81,8 +89,72 @@ enum DemoSchemaSQL {
           and ((m.user_id = a and m.mate_id = b) or (m.user_id = b and m.mate_id = a))
       )
     $fn$;
-    grant execute on function private.are_mates(uuid, uuid) to anon, authenticated, service_role;
 
+    -- Whether sender may name dog in a walk request to receiver: no dog, one of the sender's own,
+    -- or one of the receiver's that the sender may see (public, or shared with a mate).
+    create or replace function private.may_name_dog(dog bigint, sender uuid, receiver uuid)
+    returns boolean language sql stable security definer set search_path = '' as $fn$
+      select dog is null or exists (
+        select 1 from public.dog_profile d
+        where d.id = dog
+          and (d.owner = sender
+            or (d.owner = receiver and (d.is_public or private.are_mates(sender, receiver))))
+      )
+    $fn$;
+    grant execute on function private.are_mates(uuid, uuid), private.may_name_dog(bigint, uuid, uuid)
+      to anon, authenticated, service_role;
+
+    -- One link per pair, whoever asked; nobody walks with themselves. (An older project whose
+    -- rows already break these keeps them: the index is skipped with a warning, the check is
+    -- only for new rows.)
+    do $pair$ begin
+      if exists (select 1 from public.mate group by least(user_id, mate_id),
+                 greatest(user_id, mate_id) having count(*) > 1) then
+        raise warning 'mate has pairs linked both ways; mate_pair_key not created';
+      else
+        create unique index if not exists mate_pair_key
+          on public.mate (least(user_id, mate_id), greatest(user_id, mate_id));
+      end if;
+    end $pair$;
+    alter table public.walk_request drop constraint if exists walk_request_not_to_self;
+    alter table public.walk_request add constraint walk_request_not_to_self
+      check (sender <> receiver) not valid;
+
+    drop policy if exists "users read own, mates' and public profiles" on public.user_info;
+    drop policy if exists "users create own profile" on public.user_info;
+    drop policy if exists "users change own profile" on public.user_info;
+    drop policy if exists "users delete own profile" on public.user_info;
+    drop policy if exists "anon reads public profiles" on public.user_info;
+    drop policy if exists "anon reads public dogs" on public.dog_profile;
+    drop policy if exists "users read own, mates' and public dogs" on public.dog_profile;
+    drop policy if exists "users add own dogs" on public.dog_profile;
+    drop policy if exists "users change own dogs" on public.dog_profile;
+    drop policy if exists "users delete own dogs" on public.dog_profile;
+    drop policy if exists "users read their mate links" on public.mate;
+    drop policy if exists "users ask for mates" on public.mate;
+    drop policy if exists "either side updates a mate link" on public.mate;
+    drop policy if exists "either side deletes a mate link" on public.mate;
+    drop policy if exists "users read requests they sent or got" on public.walk_request;
+    drop policy if exists "users send requests" on public.walk_request;
+    drop policy if exists "either side updates a request" on public.walk_request;
+    drop policy if exists "senders delete requests" on public.walk_request;
+
+    -- The columns a signed-in user may write (identity ids and created_at come from their
+    -- defaults). anon keeps Supabase's table privileges, but no policy lets it write a row;
+    -- service_role keeps every privilege and bypasses RLS.
+    revoke insert, update on public.user_info, public.dog_profile, public.mate,
+      public.walk_request from authenticated;
+    grant insert (id, name, age, bio, status, is_public, tags, address, data, deleted_at),
+      update (id, name, age, bio, status, is_public, tags, address, data, deleted_at)
+      on public.user_info to authenticated;
+    grant insert (owner, name, breed, age, weight_kg, birth_date, lat, lng, is_public, traits),
+      update (owner, name, breed, age, weight_kg, birth_date, lat, lng, is_public, traits)
+      on public.dog_profile to authenticated;
+    grant insert (user_id, mate_id, status), update (status) on public.mate to authenticated;
+    grant insert (sender, receiver, dog_id, status, message, walk_at),
+      update (status, message, walk_at) on public.walk_request to authenticated;
+
+    -- user_info: one row per user; `id = auth.uid()` before and after any change.
     create policy "anon reads public profiles" on public.user_info
       for select to anon using (is_public);
     create policy "users read own, mates' and public profiles" on public.user_info
@@ -95,6 +167,7 @@ enum DemoSchemaSQL {
     create policy "users delete own profile" on public.user_info
       for delete to authenticated using (id = auth.uid());
 
+    -- dog_profile: a dog stays with its owner.
     create policy "anon reads public dogs" on public.dog_profile
       for select to anon using (is_public);
     create policy "users read own, mates' and public dogs" on public.dog_profile
@@ -107,25 +180,66 @@ enum DemoSchemaSQL {
     create policy "users delete own dogs" on public.dog_profile
       for delete to authenticated using (owner = auth.uid());
 
+    -- mate: user_id asks, mate_id answers. Only a pending request can be made, only its receiver
+    -- accepts it (status is the one column anyone may change), and either side may end the link.
     create policy "users read their mate links" on public.mate
       for select to authenticated using (auth.uid() in (user_id, mate_id));
     create policy "users ask for mates" on public.mate
-      for insert to authenticated with check (user_id = auth.uid());
-    create policy "either side updates a mate link" on public.mate
-      for update to authenticated using (auth.uid() in (user_id, mate_id))
-      with check (auth.uid() in (user_id, mate_id));
-    create policy "either side deletes a mate link" on public.mate
+      for insert to authenticated with check (user_id = auth.uid() and status = 'pending');
+    create policy "receivers accept mate requests" on public.mate
+      for update to authenticated
+      using (mate_id = auth.uid() and status = 'pending')
+      with check (mate_id = auth.uid() and status = 'accepted');
+    create policy "either side ends a mate link" on public.mate
       for delete to authenticated using (auth.uid() in (user_id, mate_id));
 
+    -- walk_request: the sender asks (pending, naming a dog it may name); the receiver accepts or
+    -- declines; either side marks an accepted walk done; the sender may edit the message and time
+    -- while it is pending, and withdraw it. private.walk_request_change checks the transitions.
     create policy "users read requests they sent or got" on public.walk_request
       for select to authenticated using (auth.uid() in (sender, receiver));
-    create policy "users send requests" on public.walk_request
-      for insert to authenticated with check (sender = auth.uid());
-    create policy "either side updates a request" on public.walk_request
-      for update to authenticated using (auth.uid() in (sender, receiver))
-      with check (auth.uid() in (sender, receiver));
-    create policy "senders delete requests" on public.walk_request
+    create policy "users send walk requests" on public.walk_request
+      for insert to authenticated
+      with check (sender = auth.uid() and status = 'pending'
+        and private.may_name_dog(dog_id, sender, receiver));
+    create policy "either side answers a walk request" on public.walk_request
+      for update to authenticated
+      using (auth.uid() in (sender, receiver)) with check (auth.uid() in (sender, receiver));
+    create policy "senders withdraw walk requests" on public.walk_request
       for delete to authenticated using (sender = auth.uid());
+
+    -- Who may make which change to a walk request (the roles of the API; service_role and the
+    -- table's owner, e.g. the dog_id cleared when a dog is deleted, may make any).
+    create or replace function private.walk_request_change() returns trigger
+    language plpgsql set search_path = '' as $fn$
+    declare
+      me uuid := auth.uid();
+    begin
+      if current_user not in ('anon', 'authenticated') then
+        return new;
+      end if;
+      if new.status is distinct from old.status and not (
+          (old.status = 'pending' and new.status in ('accepted', 'declined') and me = old.receiver)
+          or (old.status = 'accepted' and new.status = 'done' and me in (old.sender, old.receiver)))
+      then
+        raise exception 'walk request %: you may not change its status from % to %',
+          old.id, old.status, new.status
+          using errcode = '42501',
+            hint = 'The receiver accepts or declines a pending request; either side marks an '
+              || 'accepted one done.';
+      end if;
+      if (new.message, new.walk_at) is distinct from (old.message, old.walk_at)
+        and not (me = old.sender and old.status = 'pending')
+      then
+        raise exception 'walk request %: only its sender may change the message or time', old.id
+          using errcode = '42501', hint = 'They may be changed only while the request is pending.';
+      end if;
+      return new;
+    end
+    $fn$;
+    drop trigger if exists walk_request_change on public.walk_request;
+    create trigger walk_request_change before update on public.walk_request
+      for each row execute function private.walk_request_change();
     """
 
   static let functions = """
