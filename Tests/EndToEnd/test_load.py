@@ -33,7 +33,7 @@ class Client(threading.Thread):
         self.latencies = {}
         self.errors = []
         self.inserted = []   # (id, message) the gateway said it stored
-        self.updated = {}    # id -> status the gateway said it set
+        self.updated = {}    # id -> walk_at hour (UTC) the gateway said it set
         self.connection = None
         self.ready = threading.Event()
 
@@ -95,14 +95,17 @@ class Client(threading.Thread):
                 if payload is not None:
                     self.inserted.append((json.loads(payload)[0]["id"], message))
             else:
+                # The sender moves its pending request to another hour (the demo's policies let
+                # only the receiver answer it).
                 row_id, _ = self.random.choice(self.inserted)
-                status = self.random.choice(["accepted", "declined", "done"])
+                hour = self.random.randrange(24)
                 payload = self.request(
                     "update", "PATCH", f"/rest/v1/walk_request?id=eq.{row_id}&select=id", alice,
-                    {"status": status}, prefer="return=representation")
+                    {"walk_at": f"2026-01-10T{hour:02d}:00:00+00:00"},
+                    prefer="return=representation")
                 if payload is not None:
                     assert json.loads(payload) == [{"id": row_id}]
-                    self.updated[row_id] = status
+                    self.updated[row_id] = str(hour)
         if self.connection is not None:
             self.connection.close()
 
@@ -198,6 +201,7 @@ def test_fifty_clients_mixed_load_loses_nothing(start_extra_project):
         last_status.update(client.updated)
     if last_status:
         ids = ",".join(str(row_id) for row_id in last_status)
-        statuses = dict((int(row_id), status) for row_id, status in psql(
-            project, f"select id, status from public.walk_request where id in ({ids})"))
+        statuses = dict((int(row_id), hour) for row_id, hour in psql(
+            project, "select id, extract(hour from walk_at at time zone 'UTC')::int "
+                     f"from public.walk_request where id in ({ids})"))
         assert statuses == last_status, "an acknowledged update is missing"
