@@ -21,7 +21,7 @@ import Testing
   let admin = try PGConnection(conninfo: cluster.layout.conninfo(user: "postgres"))
   let applied = try Migrator(migrationsDir: nil).apply(on: admin)
   #expect(applied.first == BootstrapSQL.version)
-  #expect(applied.count == 1 + DemoSchemaSQL.migrations.count)
+  #expect(applied.count == 2 + DemoSchemaSQL.migrations.count)
   #expect(try Migrator(migrationsDir: nil).apply(on: admin).isEmpty, "each migration runs once")
 
   // Parameters, NULLs, text results.
@@ -98,6 +98,60 @@ import Testing
   }
   let plain = try pool.withConnection { try $0.execute("select current_user").scalar }
   #expect(plain == "authenticator", "no role leaks to the next user of a pooled connection")
+
+  // The API roles' statement timeouts (Supabase's), set by the bootstrap.
+  let timeouts = try admin.execute(
+    "select rolname, array_to_string(rolconfig, ',') from pg_roles "
+      + "where rolname in ('anon', 'authenticated', 'authenticator') order by 1")
+  #expect(
+    timeouts.rows == [
+      ["anon", "statement_timeout=3s"], ["authenticated", "statement_timeout=8s"],
+      ["authenticator", "statement_timeout=8s"],
+    ])
+
+  // Interrupts: a deadline, or the watched socket's peer hanging up, cancels the statement in
+  // the server; the connection is usable afterwards.
+  let sleeper = try PGConnection(conninfo: cluster.layout.conninfo(user: "postgres"))
+  let start = monotonicSeconds()
+  do {
+    _ = try sleeper.pipeline(
+      [PGStatement("select pg_sleep(30)")], interrupt: PGInterrupt(deadline: start + 0.3))
+    Issue.record("the deadline must cancel the sleep")
+  } catch {
+    #expect(error.kind == .interrupted(.deadline))
+    #expect(error.sqlState == "57014")
+  }
+  #expect(monotonicSeconds() - start < 10)
+  #expect(try sleeper.execute("select 1").scalar == "1" && sleeper.isReusable)
+  var pair: [Int32] = [0, 0]
+  #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+  defer { close(pair[0]) }
+  let peer = pair[1]
+  DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { close(peer) }
+  do {
+    _ = try sleeper.pipeline(
+      [PGStatement("select pg_sleep(30)")], interrupt: PGInterrupt(watchedSocket: pair[0]))
+    Issue.record("the hang-up must cancel the sleep")
+  } catch {
+    #expect(error.kind == .interrupted(.peerGone))
+  }
+  let running = try admin.execute(
+    "select count(*) from pg_stat_activity where query = 'select pg_sleep(30)' and state = 'active'"
+  )
+  #expect(running.scalar == "0", "the server stopped the statement, not only the client")
+  #expect(
+    try sleeper.pipeline([PGStatement("select 2")], interrupt: PGInterrupt()).first?.scalar == "2")
+  sleeper.close()
+
+  // A backend past the pool's limit is closed when it comes back.
+  let small = PGPool(conninfo: cluster.layout.conninfo(user: "postgres"), size: 1, recycleAbove: 1)
+  let first = try small.checkOut()
+  _ = try first.pipeline([PGStatement("select 1", prepared: true)])  // a new plan: measured
+  #expect((first.backendMemory ?? 0) > 1)
+  small.checkIn(first)
+  let second = try small.checkOut()
+  #expect(second !== first, "the grown backend was not reused")
+  small.checkIn(second)
 
   try cluster.stop()
   #expect(!cluster.isRunning)

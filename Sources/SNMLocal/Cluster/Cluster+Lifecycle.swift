@@ -10,16 +10,18 @@ extension Cluster {
   func start() throws(LocalProjectError) {
     if isRunning { return }
     try waitForKilledPostmaster()
-    if layout.socketDir.hasPrefix("/tmp/snm-") { try prepareDirectory(layout.socketDir) }
-    try prepareDirectory(layout.baseDir + "/run")
+    try SocketDirectory.ensure(layout.socketDir, owner: .of(layout))
     // synchronous_commit stays on: with it off, a commit acknowledged to a client can be lost
     // when Postgres is killed before its WAL writer runs. The option also overrides the `off`
-    // that clusters made by earlier versions have in postgresql.conf.
+    // that clusters made by earlier versions have in postgresql.conf. A private socket folder
+    // (`/tmp/snm-` and six letters or digits, nothing the shell under pg_ctl would read) is
+    // chosen at start, so it is given here rather than in postgresql.conf.
+    var options = "-c synchronous_commit=on"
+    if layout.needsPrivateSocketDir { options += " -c unix_socket_directories=" + layout.socketDir }
     let outcome = try runTool(
       "pg_ctl",
       [
-        "start", "-D", layout.dataDir, "-l", layout.logFile, "-o", "-c synchronous_commit=on",
-        "-w", "-t", "60", "-s",
+        "start", "-D", layout.dataDir, "-l", layout.logFile, "-o", options, "-w", "-t", "60", "-s",
       ])
     guard outcome.status == 0 else {
       let log = (try? String(contentsOfFile: layout.logFile, encoding: .utf8)) ?? ""
@@ -67,9 +69,50 @@ extension Cluster {
     }
   }
 
-  /// Stops Postgres and deletes the cluster's folder.
+  /// Makes sure the socket folder is the cluster owner's alone and returns the layout to
+  /// remember: `run/` beside the data is made (0700) or checked; a cluster whose `run/` path is
+  /// too long gets a private folder under /tmp (`mkdtemp`), a new one whenever the remembered
+  /// one is gone or fails the check. A running cluster keeps the folder it listens in, which
+  /// must pass. Throws `LocalProjectError` for a folder that does not.
+  func readySocketDir() throws(LocalProjectError) -> ClusterLayout {
+    let owner = SocketDirectory.Owner.of(layout)
+    guard layout.needsPrivateSocketDir else {
+      try SocketDirectory.ensure(layout.socketDir, owner: owner)
+      return layout
+    }
+    var readied = layout
+    if isRunning {
+      let current = listeningSocketDir ?? layout.socketDir
+      try SocketDirectory.verify(current, owner: owner)
+      readied.privateSocketDir = current
+      return readied
+    }
+    if let chosen = layout.privateSocketDir {
+      guard let problem = SocketDirectory.problem(with: chosen, owner: owner) else { return layout }
+      var info = stat()
+      if lstat(chosen, &info) == 0 {
+        FileHandle.standardError.write(
+          Data("snm local: not using the socket directory \(chosen) (\(problem))\n".utf8))
+      }
+    }
+    readied.privateSocketDir = try SocketDirectory.makePrivate(owner: owner)
+    return readied
+  }
+
+  /// The socket folder the running postmaster listens in (line 5 of postmaster.pid).
+  var listeningSocketDir: String? {
+    guard
+      let text = try? String(contentsOfFile: layout.dataDir + "/postmaster.pid", encoding: .utf8)
+    else { return nil }
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard lines.count > 4, !lines[4].isEmpty else { return nil }
+    return String(lines[4])
+  }
+
+  /// Stops Postgres and deletes the cluster's folder (and its private socket folder).
   func destroy() throws(LocalProjectError) {
     try stop()
+    if let socketDir = layout.privateSocketDir { rmdir(socketDir) }
     do {
       if FileManager.default.fileExists(atPath: layout.baseDir) {
         try FileManager.default.removeItem(atPath: layout.baseDir)

@@ -12,23 +12,34 @@ struct ClusterLayout: Sendable, Equatable {
   var baseDir: String
   /// The unix account that owns and runs the cluster when snm runs as root; `nil` otherwise.
   var owner: String?
+  /// The private socket folder under /tmp (`mkdtemp`) chosen at start when `run/` would not fit
+  /// a socket address; remembered in project.json (`socket_dir`).
+  var privateSocketDir: String? = nil
 
   var dataDir: String { baseDir + "/data" }
   var logFile: String { baseDir + "/postgres.log" }
   var port: Int { 5432 }
 
-  /// The socket directory: `run/` beside the data, or a short folder in /tmp when that path
-  /// would not fit a unix socket address (107 bytes).
+  /// The socket directory: `run/` beside the data, or, when that path would not fit a unix
+  /// socket address (107 bytes), the private folder chosen at start (`Cluster.readySocketDir`).
   var socketDir: String {
-    let preferred = baseDir + "/run"
-    if preferred.utf8.count + "/.s.PGSQL.5432".utf8.count <= 100 { return preferred }
-    return "/tmp/snm-" + Self.shortHash(baseDir)
+    if !needsPrivateSocketDir { return baseDir + "/run" }
+    return privateSocketDir ?? legacySocketDir
   }
+
+  /// Whether `run/` beside the data makes too long a socket path.
+  var needsPrivateSocketDir: Bool {
+    (baseDir + "/run").utf8.count + "/.s.PGSQL.5432".utf8.count > 100
+  }
+
+  /// Where snm 0.1.0 put the socket of such a cluster: a name anyone could guess (and create
+  /// first). Used only for a cluster still running from then, after checking it.
+  var legacySocketDir: String { "/tmp/snm-" + Self.shortHash(baseDir) }
 
   /// libpq conninfo for `user` on the database `postgres`.
   func conninfo(user: String) -> String {
     "host='\(socketDir)' port=\(port) dbname=postgres user=\(user) connect_timeout=10 "
-      + "application_name=snm client_encoding=UTF8 options='-c client_min_messages=warning'"
+      + "application_name=snm client_encoding=UTF8 options='-c client_min_messages=warning -c client_connection_check_interval=2000'"
   }
 
   static let rootClustersDir = "/var/lib/snm/clusters"

@@ -23,6 +23,7 @@ struct HTTPConnection {
       switch reader.next() {
       case .request(var request, let keepAlive):
         request.remoteAddress = remoteAddress
+        request.peer = HTTPPeer(socket: socket)
         let response = handler(request)
         let bytes = HTTPResponseWriter.serialize(
           response, keepAlive: keepAlive, bodyless: request.method == "HEAD")

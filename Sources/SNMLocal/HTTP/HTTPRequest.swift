@@ -24,6 +24,9 @@ public struct HTTPRequest: Sendable, Equatable {
   public var body: [UInt8]
   /// The peer's address (`127.0.0.1`), for logs.
   public var remoteAddress: String
+  /// The connection it came on, while the handler runs (nil for a request made in a test): a
+  /// handler that waits on the database watches it to stop when the client hangs up.
+  public var peer: HTTPPeer?
 
   public init(
     method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],

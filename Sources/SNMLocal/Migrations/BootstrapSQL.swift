@@ -3,6 +3,12 @@
 enum BootstrapSQL {
   static let version = "snm_bootstrap_1"
 
+  /// What runs before a project's own migrations, in order: (version, name, SQL).
+  static let steps: [(version: String, source: String, sql: String)] = [
+    (version, "snm bootstrap", script),
+    (roleTimeoutsVersion, "snm bootstrap: role timeouts", roleTimeouts),
+  ]
+
   static let script = """
     create schema if not exists extensions;
     create extension if not exists pgcrypto with schema extensions;
@@ -108,6 +114,32 @@ enum BootstrapSQL {
 
     grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email()
       to anon, authenticated, service_role;
+    """
+
+  /// Supabase's statement timeouts for the API roles: anon 3 s, authenticated 8 s, and 8 s for
+  /// `authenticator`'s own sessions (so service_role, which sets none, gets 8 s). The gateway
+  /// applies each role's settings to its requests, as PostgREST does; a project changes them
+  /// with `alter role authenticated set statement_timeout = '20s'` (then
+  /// `notify pgrst, 'reload config'`). A role that has a timeout already keeps it.
+  static let roleTimeoutsVersion = "snm_bootstrap_2_role_timeouts"
+
+  static let roleTimeouts = """
+    do $timeouts$
+    declare
+      wanted constant text[][] := array[
+        ['anon', '3s'], ['authenticated', '8s'], ['authenticator', '8s']];
+      pair text[];
+    begin
+      foreach pair slice 1 in array wanted loop
+        if not exists (
+          select 1 from pg_db_role_setting s join pg_roles r on r.oid = s.setrole,
+            unnest(s.setconfig) as c(item)
+          where r.rolname = pair[1] and c.item like 'statement\\_timeout=%'
+        ) then
+          execute format('alter role %I set statement_timeout = %L', pair[1], pair[2]);
+        end if;
+      end loop;
+    end $timeouts$;
     """
 
   /// The table that records applied migrations, as the Supabase CLI names it.

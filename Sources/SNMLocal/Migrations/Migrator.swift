@@ -53,7 +53,7 @@ struct Migrator {
       throw LocalProjectError(.unavailable, "cannot read applied migrations: \(error.message)")
     }
     var applied: [String] = []
-    let all = [(BootstrapSQL.version, "snm bootstrap", BootstrapSQL.script)] + pending
+    let all = BootstrapSQL.steps + pending
     for migration in all where !done.contains(migration.0) {
       do {
         _ = try connection.execute("begin")

@@ -7,26 +7,35 @@ extension PGConnection {
   /// Throws the first failing statement's `PGError`; the connection leaves pipeline mode either way.
   static func runPipeline(
     _ statements: [PGStatement], connection: OpaquePointer,
-    prepared: inout PreparedStatements
+    prepared: inout PreparedStatements, interrupt: PGInterrupt? = nil
   ) throws(PGError) -> [PGResult] {
     guard PQenterPipelineMode(connection) == 1 else {
       throw PGError(kind: .client, message: trimmed(PQerrorMessage(connection)))
     }
     defer { _ = PQexitPipelineMode(connection) }
     var sendError: PGError?
-    // What each sent command was: a statement's execution, or the PREPARE of a new name.
+    // What each sent command was: a statement's execution, the PREPARE of a new name, or the
+    // DEALLOCATE of the least recently used one to make room (sent first, so an earlier
+    // failure in the pipeline cannot skip it).
     var sentCommands: [PipelineCommand] = []
-    var known = prepared.names
-    for statement in statements {
+    for name in prepared.makeRoom(for: statements.filter(\.prepared).map(\.sql)) {
+      guard snm_pq_send_text_params(connection, "DEALLOCATE " + name, 0, nil) == 1 else {
+        sendError = PGError(kind: .connection, message: trimmed(PQerrorMessage(connection)))
+        break
+      }
+      sentCommands.append(.deallocate)
+    }
+    // Names prepared by this pipeline, recorded once their PREPARE succeeded.
+    var pending: [String: String] = [:]
+    for statement in statements where sendError == nil {
       do throws(PGError) {
         var name: String? = nil
         if statement.prepared {
-          if let existing = known[statement.sql] {
+          if let existing = prepared.use(statement.sql) ?? pending[statement.sql] {
             name = existing
-          } else if known.count < PGConnection.preparedLimit {
+          } else if prepared.count + pending.count < PGConnection.preparedLimit {
             // Names are never reused, so a PREPARE whose outcome was lost cannot collide.
-            let fresh = "snm_p\(prepared.next)"
-            prepared.next += 1
+            let fresh = prepared.newName()
             guard
               snm_pq_send_prepare(
                 connection, fresh, statement.sql, Int32(statement.parameters.count)) == 1
@@ -35,7 +44,7 @@ extension PGConnection {
               break
             }
             sentCommands.append(.prepare(sql: statement.sql, name: fresh))
-            known[statement.sql] = fresh
+            pending[statement.sql] = fresh
             name = fresh
           }
         }
@@ -59,17 +68,22 @@ extension PGConnection {
       throw PGError(
         kind: .connection, sqlState: "08006", message: trimmed(PQerrorMessage(connection)))
     }
+    var waiter = PGResultWaiter(connection: connection, interrupt: interrupt)
+    waiter.begin()
+    defer { waiter.end() }
     var results: [PGResult] = []
     var firstError: PGError?
-    var preparedNow: [(String, String)] = []
     for command in sentCommands {
       // Each command yields its result(s) and then NULL.
-      while let raw = PQgetResult(connection) {
+      while true {
+        waiter.awaitResult()
+        guard let raw = PQgetResult(connection) else { break }
         do {
           let converted = try convert(raw, connection: connection)
           switch command {
           case .statement: if firstError == nil { results.append(converted) }
-          case .prepare(let sql, let name): preparedNow.append((sql, name))
+          case .prepare(let sql, let name): prepared.add(sql, name: name)
+          case .deallocate: break
           }
         } catch {
           if firstError == nil { firstError = error }
@@ -78,12 +92,20 @@ extension PGConnection {
       }
       if PQstatus(connection) != CONNECTION_OK { break }
     }
-    for (sql, name) in preparedNow { prepared.names[sql] = name }
     // Drain up to and including the sync marker.
-    while PQstatus(connection) == CONNECTION_OK, let raw = PQgetResult(connection) {
+    while PQstatus(connection) == CONNECTION_OK {
+      waiter.awaitResult()
+      guard let raw = PQgetResult(connection) else { break }
       let status = PQresultStatus(raw)
       PQclear(raw)
       if status == PGRES_PIPELINE_SYNC { break }
+    }
+    if let reason = waiter.cancelled, firstError != nil || PQstatus(connection) != CONNECTION_OK {
+      throw PGError(
+        kind: .interrupted(reason), sqlState: "57014",
+        message: reason == .deadline
+          ? "canceling statement due to statement timeout"
+          : "canceling statement: the client closed its connection")
     }
     if PQstatus(connection) != CONNECTION_OK, firstError == nil {
       firstError = PGError(
@@ -100,10 +122,6 @@ enum PipelineCommand {
   case statement
   /// The PREPARE of a statement before its first execution on this connection.
   case prepare(sql: String, name: String)
-}
-
-/// The statements prepared on one connection: SQL text to name, and the next name's number.
-struct PreparedStatements: Sendable {
-  var names: [String: String] = [:]
-  var next = 1
+  /// The DEALLOCATE of a prepared statement evicted to make room.
+  case deallocate
 }

@@ -13,8 +13,18 @@ public final class PGConnection: Sendable {
   let handle: Mutex<OpaquePointer?>
   /// Names of the statements prepared on this connection, by SQL text (`PGStatement.prepared`).
   let preparedStatements = Mutex(PreparedStatements())
-  /// Statements prepared per connection at most; later ones run unprepared.
-  static let preparedLimit = 256
+  /// Statements prepared per connection at most; past it the least recently used is
+  /// deallocated to make room.
+  static let preparedLimit = 128
+  /// What the pool needs to decide when to measure the backend's memory.
+  let usage = Mutex(Usage())
+
+  struct Usage {
+    /// Uses since the backend's memory was last measured.
+    var uses = 0
+    /// Something since then may have grown it: a new prepared plan, or a long statement.
+    var mayHaveGrown = false
+  }
 
   /// Opens a connection with a libpq conninfo string.
   ///
@@ -47,7 +57,9 @@ public final class PGConnection: Sendable {
 
   /// Runs one `PGStatement`. Throws as `execute(_:_:)`.
   public func execute(_ statement: PGStatement) throws(PGError) -> PGResult {
-    try handle.withLock { connection throws(PGError) -> PGResult in
+    let started = monotonicSeconds()
+    defer { noteUse(grew: false, seconds: monotonicSeconds() - started) }
+    return try handle.withLock { connection throws(PGError) -> PGResult in
       guard let connection else { throw Self.closedError }
       let raw = try Self.withCStrings(statement.parameters) { values throws(PGError) in
         snm_pq_exec_text_params(connection, statement.sql, Int32(values.count), values)
@@ -62,14 +74,28 @@ public final class PGConnection: Sendable {
   /// let results = try connection.pipeline([PGStatement("begin"), PGStatement("select 1")])
   /// ```
   /// Stops at the first failing statement and throws its `PGError`; the later ones are skipped.
-  public func pipeline(_ statements: [PGStatement]) throws(PGError) -> [PGResult] {
-    if statements.count == 1 && !statements[0].prepared { return [try execute(statements[0])] }
-    return try handle.withLock { connection throws(PGError) -> [PGResult] in
+  /// With an `interrupt`, the statements are cancelled when its deadline passes or its watched
+  /// socket's peer hangs up; this then throws `PGError` of kind `.interrupted`.
+  public func pipeline(
+    _ statements: [PGStatement], interrupt: PGInterrupt? = nil
+  ) throws(PGError) -> [PGResult] {
+    if statements.count == 1 && !statements[0].prepared && interrupt == nil {
+      return [try execute(statements[0])]
+    }
+    let started = monotonicSeconds()
+    let (results, preparedBefore, preparedAfter) = try handle.withLock {
+      connection throws(PGError) -> ([PGResult], Int, Int) in
       guard let connection else { throw Self.closedError }
-      return try preparedStatements.withLock { prepared throws(PGError) -> [PGResult] in
-        try Self.runPipeline(statements, connection: connection, prepared: &prepared)
+      return try preparedStatements.withLock {
+        prepared throws(PGError) -> ([PGResult], Int, Int) in
+        let before = prepared.count
+        let results = try Self.runPipeline(
+          statements, connection: connection, prepared: &prepared, interrupt: interrupt)
+        return (results, before, prepared.count)
       }
     }
+    noteUse(grew: preparedAfter > preparedBefore, seconds: monotonicSeconds() - started)
+    return results
   }
 
   /// Runs a script of several `;`-separated statements with no parameters (simple query protocol).

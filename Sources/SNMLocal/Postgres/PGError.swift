@@ -16,6 +16,8 @@ public struct PGError: Error, Sendable, Equatable, CustomStringConvertible {
     case poolTimeout
     /// The client library refused the call (bad parameters, out of memory, protocol state).
     case client
+    /// The statements were cancelled: their deadline passed or their client left (`PGInterrupt`).
+    case interrupted(PGInterrupt.Reason)
   }
 
   public var kind: Kind

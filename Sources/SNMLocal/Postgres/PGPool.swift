@@ -9,18 +9,27 @@ import Synchronization
 /// ```
 /// Connections open lazily, up to `size`; a caller waits up to `waitLimit` seconds for a free one and
 /// then gets `PGError` `.poolTimeout`. A connection that comes back broken or inside a transaction is
-/// closed instead of reused, so a failed request can never leak its transaction to the next one.
+/// closed instead of reused, so a failed request can never leak its transaction to the next one;
+/// so is one whose backend has grown past `recycleAbove` bytes of its own memory (measured after
+/// uses that may have grown it, and every 256th use), so the memory one costly request made a
+/// backend keep goes back to the system.
 public final class PGPool: Sendable {
   public let conninfo: String
   public let size: Int
   public let waitLimit: Double
+  /// A backend's own memory (`PGConnection.backendMemory`) past which its connection is closed
+  /// when it comes back; nil keeps every healthy connection.
+  public let recycleAbove: Int?
   let capacity: DispatchSemaphore
   let idle = Mutex<[PGConnection]>([])
 
-  public init(conninfo: String, size: Int = 10, waitLimit: Double = 10) {
+  public init(
+    conninfo: String, size: Int = 10, waitLimit: Double = 10, recycleAbove: Int? = 64 << 20
+  ) {
     self.conninfo = conninfo
     self.size = max(1, size)
     self.waitLimit = waitLimit
+    self.recycleAbove = recycleAbove
     capacity = DispatchSemaphore(value: max(1, size))
   }
 
@@ -51,14 +60,24 @@ public final class PGPool: Sendable {
     }
   }
 
-  /// Returns a connection taken with `checkOut`; broken or mid-transaction ones are closed.
+  /// Returns a connection taken with `checkOut`; broken, mid-transaction and oversized ones are
+  /// closed.
   public func checkIn(_ connection: PGConnection) {
-    if connection.isReusable {
+    if connection.isReusable && !isOversized(connection) {
       idle.withLock { $0.append(connection) }
     } else {
       connection.close()
     }
     capacity.signal()
+  }
+
+  /// Whether the connection's backend holds more than `recycleAbove` bytes (measured only when
+  /// `memoryCheckIsDue`).
+  func isOversized(_ connection: PGConnection) -> Bool {
+    guard let recycleAbove, connection.memoryCheckIsDue(),
+      let bytes = connection.backendMemory
+    else { return false }
+    return bytes > recycleAbove
   }
 
   /// Closes the idle connections (busy ones close when they come back broken or at exit).

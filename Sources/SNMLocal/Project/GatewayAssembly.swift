@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The pieces the gateway process is built from; the one place to plug a service in.
 enum GatewayAssembly {
@@ -11,8 +12,17 @@ enum GatewayAssembly {
   /// (requests that arrive meanwhile wait for it; if the database does not answer, the first
   /// request loads it), and reloading it on `NOTIFY pgrst, 'reload schema'`. The caller does not
   /// wait: the port is bound without delay.
+  ///
+  /// `SNM_REST_DEADLINE` (seconds) shortens the deadline after which a request's statements are
+  /// cancelled (60 s), for tests.
   static func restHandler(warming pool: PGPool) -> RESTGateway {
-    let gateway = RESTGateway()
+    var settings = RESTGateway.Settings()
+    if let text = ProcessInfo.processInfo.environment["SNM_REST_DEADLINE"],
+      let seconds = Double(text), seconds > 0
+    {
+      settings.requestDeadline = seconds
+    }
+    let gateway = RESTGateway(settings: settings)
     DispatchQueue.global().async { gateway.warmUp(database: pool) }
     gateway.listenForReloads(database: pool)
     return gateway

@@ -23,10 +23,20 @@ extension LocalProjectController {
   /// lifecycle. Exits 3 when the port is taken.
   func serveWorker() throws(LocalProjectError) -> Never {
     let state = try resolvedState()
+    // Checked again here: the gateway sends passwords through this socket.
+    try SocketDirectory.verify(state.layout.socketDir, owner: .of(state.layout))
     let keys = try state.keys()
     let clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
-    let adminPool = PGPool(conninfo: state.layout.conninfo(user: "postgres"), size: 8)
-    let restPool = PGPool(conninfo: state.layout.conninfo(user: "authenticator"), size: 20)
+    // A backend past 64 MiB of its own memory is closed when its connection comes back
+    // (`SNM_PG_RECYCLE_MIB` changes it, 0 never: for tests).
+    var recycleAbove: Int? = 64 << 20
+    if let text = ProcessInfo.processInfo.environment["SNM_PG_RECYCLE_MIB"], let mib = Int(text) {
+      recycleAbove = mib > 0 ? mib << 20 : nil
+    }
+    let adminPool = PGPool(
+      conninfo: state.layout.conninfo(user: "postgres"), size: 8, recycleAbove: recycleAbove)
+    let restPool = PGPool(
+      conninfo: state.layout.conninfo(user: "authenticator"), size: 20, recycleAbove: recycleAbove)
     let auth = AuthGateway(
       pool: adminPool, signer: keys.signer,
       settings: AuthSettings(

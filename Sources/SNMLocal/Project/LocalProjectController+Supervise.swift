@@ -11,7 +11,7 @@ extension LocalProjectController {
   func supervise() throws(LocalProjectError) -> Never {
     try makeDataDir()
     // `start` holds the lock while it waits for this process: then its saved state is current.
-    let state = try resolvedState()
+    var state = try resolvedState()
     if let lock = ProjectLock.attempt(path: options.dataDir + "/.lock") {
       defer { lock.release() }
       if try ProjectState.load(dataDir: options.dataDir) == nil {
@@ -19,9 +19,9 @@ extension LocalProjectController {
       }
       try state.save()
     }
+    let startedPostgres = !Cluster(layout: state.layout).isRunning
+    state = try prepareDatabase(state)
     let cluster = Cluster(layout: state.layout)
-    let startedPostgres = !cluster.isRunning
-    try prepareDatabase(state)
     let pidText = "\(getpid())\n"
     if FileManager.default.contents(atPath: state.pidFile) != Data(pidText.utf8) {
       // Atomic: `start` may be reading the file (it wrote the same pid already when it spawned us).

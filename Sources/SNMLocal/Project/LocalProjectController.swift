@@ -42,7 +42,7 @@ struct LocalProjectController {
     }
     try state.save()
     _ = try state.keys()
-    try prepareDatabase(state)
+    state = try prepareDatabase(state)
     if !gatewayAlive { try launchGateway(state) }
     state = try resolvedState()
     return try status(state)
@@ -142,10 +142,17 @@ struct LocalProjectController {
     }
   }
 
-  /// Creates and starts the cluster if needed and applies pending migrations.
-  func prepareDatabase(_ state: ProjectState) throws(LocalProjectError) {
+  /// Creates and starts the cluster if needed and applies pending migrations; returns the state
+  /// with the socket folder chosen (saved when it changed).
+  func prepareDatabase(_ state: ProjectState) throws(LocalProjectError) -> ProjectState {
+    var state = state
+    try Cluster(layout: state.layout).initializeIfNeeded()
+    let readied = try Cluster(layout: state.layout).readySocketDir()
+    if readied != state.layout {
+      state.layout = readied
+      try state.save()
+    }
     let cluster = Cluster(layout: state.layout)
-    try cluster.initializeIfNeeded()
     try cluster.start()
     let connection: PGConnection
     do {
@@ -155,5 +162,6 @@ struct LocalProjectController {
     }
     defer { connection.close() }
     _ = try Migrator(migrationsDir: state.migrationsDir).apply(on: connection)
+    return state
   }
 }

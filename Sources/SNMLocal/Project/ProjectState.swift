@@ -53,7 +53,9 @@ struct ProjectState: Sendable, Equatable {
       dataDir: dataDir, port: port, jwtExpiry: json["jwt_expiry"]?.intValue ?? 3600,
       refreshReuseInterval: json["refresh_reuse_interval"]?.intValue ?? 10,
       authRateLimits: limits, migrationsDir: json["migrations"]?.stringValue,
-      layout: ClusterLayout(baseDir: clusterDir, owner: json["cluster_owner"]?.stringValue),
+      layout: ClusterLayout(
+        baseDir: clusterDir, owner: json["cluster_owner"]?.stringValue,
+        privateSocketDir: json["socket_dir"]?.stringValue),
       keysIssuedAt: issuedAt, jwtAlgorithm: json["jwt_alg"]?.stringValue ?? "HS256")
   }
 
@@ -88,7 +90,9 @@ struct ProjectState: Sendable, Equatable {
         "auth_rate_limits",
         .object(AuthRateLimits.names.map { .init($0, .int(authRateLimits[$0] ?? 0)) })),
       .init("migrations", .optional(migrationsDir)), .init("cluster_dir", .string(layout.baseDir)),
-      .init("cluster_owner", .optional(layout.owner)), .init("keys_issued_at", .int(keysIssuedAt)),
+      .init("cluster_owner", .optional(layout.owner)),
+      .init("socket_dir", .optional(layout.privateSocketDir)),
+      .init("keys_issued_at", .int(keysIssuedAt)),
       .init("jwt_alg", .string(jwtAlgorithm)),
     ])
     do {

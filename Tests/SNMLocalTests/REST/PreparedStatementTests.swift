@@ -20,7 +20,7 @@ extension GatewayDatabaseTests {
         let results = try connection.pipeline([PGStatement(add, [a, b], prepared: true)])
         #expect(results[0].scalar == sum)
       }
-      #expect(connection.preparedStatements.withLock { $0.names.count } == 1)
+      #expect(connection.preparedStatements.withLock { $0.count } == 1)
       // A failing statement in the pipeline: the error surfaces, the connection stays usable.
       #expect(throws: PGError.self) {
         try connection.pipeline([
@@ -37,7 +37,7 @@ extension GatewayDatabaseTests {
       #expect(throws: PGError.self) {
         try connection.pipeline([PGStatement("selec $1", ["x"], prepared: true)])
       }
-      #expect(connection.preparedStatements.withLock { $0.names["selec $1"] } == nil)
+      #expect(connection.preparedStatements.withLock { $0.name(of: "selec $1") } == nil)
       #expect(connection.isReusable)
     }
 

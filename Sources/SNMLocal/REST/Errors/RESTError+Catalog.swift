@@ -11,6 +11,28 @@ extension RESTError {
       message: "\(haskellShow(source)) (line 1, column \(column))", details: .string(details))
   }
 
+  /// 400 PGRST100: a `select` that parses but would cost Postgres more than one request may
+  /// (`SelectLimits`).
+  static func selectTooCostly(_ details: String) -> RESTError {
+    RESTError(
+      status: 400, code: "PGRST100", message: "the select parameter asks for too much",
+      details: .string(details),
+      hint: .string("Select fewer embedded resources, or split the request"))
+  }
+
+  /// 57014 for statements the gateway cancelled: 504 when the request's deadline passed (the
+  /// backstop behind the role's `statement_timeout`), 499 when its client left (nobody reads it).
+  static func cancelled(_ reason: PGInterrupt.Reason, message: String) -> RESTError {
+    switch reason {
+    case .deadline:
+      return RESTError(
+        status: 504, code: "57014", message: message,
+        details: .string("the gateway's time limit for one request passed"))
+    case .peerGone:
+      return RESTError(status: 499, code: "57014", message: message)
+    }
+  }
+
   /// 405 PGRST101: a verb a function cannot be called with.
   static func invalidRPCMethod(_ method: String) -> RESTError {
     RESTError(status: 405, code: "PGRST101", message: "Cannot use the \(method) method on RPC")

@@ -23,7 +23,8 @@ extension RESTGateway {
   ) throws -> HTTPResponse {
     let text = try database.withConnection { connection in
       try connection.pipeline([
-        PGStatement(Self.readOnlyPrelude, [auth.role, auth.claimsJSON], prepared: true),
+        PGStatement(
+          Self.prelude(readOnly: true, settings: 0), [auth.role, auth.claimsJSON], prepared: true),
         PGStatement(Self.privilegesSQL, [schema], prepared: true),
       ])[1].scalar
     }

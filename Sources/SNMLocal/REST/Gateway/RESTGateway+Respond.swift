@@ -48,9 +48,11 @@ extension RESTGateway {
       return try openAPIResponse(
         request, auth: auth, database: database, cache: cache, schema: schema)
     }
+    let query = try QueryParameters.parse(request.query)
+    try settings.selectLimits.check(query.select)
     let context = Context(
       request: request, auth: auth, database: database, cache: cache, method: method,
-      schema: schema, query: try QueryParameters.parse(request.query),
+      schema: schema, query: query,
       preferences: try Preferences.parse(request.headers.values(for: "Prefer")),
       media: try MediaType.negotiate(request.headers["Accept"], root: false),
       maxRows: cache.configuredMaxRows ?? settings.maxRows)
@@ -107,9 +109,11 @@ extension RESTGateway {
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
     check: ((ResultRow) throws -> Void)? = nil
   ) throws -> [PGResult] {
+    let roleSettings = context.cache.roleSettings[context.auth.role] ?? []
     let prelude = PGStatement(
-      readOnly ? Self.readOnlyPrelude : Self.prelude,
-      [context.auth.role, context.auth.claimsJSON], prepared: true)
+      Self.prelude(readOnly: readOnly, settings: roleSettings.count),
+      [context.auth.role, context.auth.claimsJSON]
+        + roleSettings.flatMap { [$0.name, $0.value] }, prepared: true)
     if statements.contains(where: { $0.sql.utf8.contains(0) }) {
       throw RESTError(
         status: 400, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
@@ -119,12 +123,18 @@ extension RESTGateway {
       prepared.prepared = true
       return prepared
     }
+    // Cancelled when the client hangs up or the request's deadline passes, so a hung-up client
+    // cannot keep a pooled connection (and its backend) busy.
+    let interrupt = PGInterrupt(
+      deadline: monotonicSeconds() + settings.requestDeadline,
+      watchedSocket: context.request.peer?.socket)
     return try context.database.withConnection { connection in
       guard let check else {
-        return Array(try connection.pipeline([prelude] + body).dropFirst())
+        return Array(try connection.pipeline([prelude] + body, interrupt: interrupt).dropFirst())
       }
       let results = Array(
-        try connection.pipeline([PGStatement("begin")] + [prelude] + body).dropFirst(2))
+        try connection.pipeline([PGStatement("begin")] + [prelude] + body, interrupt: interrupt)
+          .dropFirst(2))
       do {
         try check(ResultRow(results[0]))
         _ = try connection.execute("commit")
@@ -138,7 +148,15 @@ extension RESTGateway {
 
   static let prelude =
     "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)"
-  static let readOnlyPrelude =
-    "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), "
-    + "set_config('transaction_read_only', 'on', true)"
+
+  /// The prelude with `settings` more transaction-local settings (the role's own, `$3` = `$4`,
+  /// ...) and, for reads, `transaction_read_only`.
+  static func prelude(readOnly: Bool, settings: Int) -> String {
+    var sql = prelude
+    for index in 0..<settings {
+      sql += ", set_config($\(index * 2 + 3), $\(index * 2 + 4), true)"
+    }
+    if readOnly { sql += ", set_config('transaction_read_only', 'on', true)" }
+    return sql
+  }
 }

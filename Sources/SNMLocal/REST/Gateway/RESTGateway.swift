@@ -19,13 +19,20 @@ public final class RESTGateway: RESTHandling, Sendable {
     public var maxRows: Int?
     /// How old the cache must be before a missing name triggers a reload.
     public var reloadInterval: Duration
+    /// Seconds one request's statements may run before the gateway cancels them (the
+    /// backstop behind each role's `statement_timeout`; Supabase's API allows 60).
+    public var requestDeadline: Double
+    /// How many embedded resources a `select` may ask for, and how deep.
+    var selectLimits = SelectLimits()
 
     public init(
-      schemas: [String] = ["public"], maxRows: Int? = 1000, reloadInterval: Duration = .seconds(2)
+      schemas: [String] = ["public"], maxRows: Int? = 1000, reloadInterval: Duration = .seconds(2),
+      requestDeadline: Double = 60
     ) {
       self.schemas = schemas
       self.maxRows = maxRows
       self.reloadInterval = reloadInterval
+      self.requestDeadline = requestDeadline
     }
   }
 
@@ -86,6 +93,8 @@ public final class RESTGateway: RESTHandling, Sendable {
           message: "Timed out acquiring connection from connection pool.")
       case .connection:
         return RESTError.connection(error.message)
+      case .interrupted(let reason):
+        return RESTError.cancelled(reason, message: error.message)
       case .client:
         if let sqlState = error.sqlState {
           return RESTError.postgres(

@@ -1,6 +1,8 @@
 /// The catalog query behind the schema cache: one statement returning one JSON document with the
 /// exposed schemas' tables, columns, keys, foreign keys, functions and type names.
 ///
+/// `impersonated_settings` are the `ALTER ROLE ... SET` settings (those any role may set, such as
+/// `statement_timeout`) of each role the connecting one may become, as PostgREST applies them.
 /// `$1` is the default exposed schemas (`public`); a `pgrst.db_schemas` / `pgrst.db_max_rows`
 /// setting on the connecting role (`ALTER ROLE authenticator SET pgrst.db_schemas = 'public, api'`,
 /// PostgREST's in-database configuration) overrides it. Run with `search_path = pg_catalog` so
@@ -28,6 +30,17 @@ extension SchemaIntrospection {
     SELECT json_build_object(
       'schemas', (SELECT names FROM exposed),
       'max_rows', (SELECT value FROM role_settings WHERE key = 'pgrst.db_max_rows' LIMIT 1),
+      'impersonated_settings', (SELECT json_object_agg(x.rolname, x.settings) FROM (
+        SELECT ir.rolname, json_agg(json_build_array(split_part(c.item, '=', 1),
+          substr(c.item, strpos(c.item, '=') + 1)) ORDER BY s.setdatabase, c.ord) AS settings
+        FROM pg_auth_members m
+        JOIN pg_roles ir ON ir.oid = m.roleid
+        JOIN pg_db_role_setting s ON s.setrole = ir.oid AND s.setdatabase IN
+          (0, (SELECT oid FROM pg_database WHERE datname = current_database()))
+        CROSS JOIN LATERAL unnest(s.setconfig) WITH ORDINALITY AS c(item, ord)
+        JOIN pg_settings p ON p.name = lower(split_part(c.item, '=', 1)) AND p.context = 'user'
+        WHERE m.member = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+        GROUP BY ir.rolname) x),
       'tables', coalesce((SELECT json_agg(json_build_object(
         'schema', r.nspname, 'name', r.relname, 'kind', r.relkind::text,
         'comment', obj_description(r.oid, 'pg_class'),

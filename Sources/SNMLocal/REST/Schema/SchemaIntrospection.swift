@@ -54,11 +54,20 @@ enum SchemaIntrospection {
           foreignTable: QualifiedName(schema: foreignSchema, name: foreignTable), columns: columns))
     }
     let routines = (document["routines"]?.arrayValue ?? []).compactMap(decodeRoutine)
-    return SchemaCache(
+    var cache = SchemaCache(
       schemas: schemas, tables: Array(tables.values),
       relationships: SchemaCache.relationships(foreignKeys: foreignKeys, tables: tables),
       routines: routines, castTypes: castTypes(document["types"]?.arrayValue ?? []),
       configuredMaxRows: document["max_rows"]?.stringValue.flatMap { Int($0) })
+    for (role, settings) in document["impersonated_settings"]?.objectValue ?? JSONObject() {
+      cache.roleSettings[role] = (settings.arrayValue ?? []).compactMap { pair in
+        guard let values = pair.arrayValue, values.count == 2, let name = values[0].stringValue,
+          let value = values[1].stringValue
+        else { return nil }
+        return (name, value)
+      }
+    }
+    return cache
   }
 
   private static func decodeTable(_ item: JSONValue) -> TableInfo {

@@ -1,0 +1,57 @@
+/// The statements prepared on one connection: SQL text to name, least recently used first out.
+///
+/// ```swift
+/// var prepared = PreparedStatements()
+/// let name = prepared.use(sql) ?? prepared.newName()   // then PREPARE it, then add(sql, name:)
+/// let evicted = prepared.makeRoom(for: sqls)            // names to DEALLOCATE first
+/// ```
+/// Each prepared plan stays in the backend's memory until deallocated (a 64-embed select holds
+/// about 25 MiB), so at most `PGConnection.preparedLimit` are kept and the one used longest ago
+/// makes way for a new one. Names are never reused.
+struct PreparedStatements: Sendable {
+  private var entries: [String: (name: String, lastUse: Int)] = [:]
+  private var next = 1
+  private var clock = 0
+
+  /// How many are prepared.
+  var count: Int { entries.count }
+
+  /// The name of `sql` if it is prepared, without counting it as a use.
+  func name(of sql: String) -> String? { entries[sql]?.name }
+
+  /// The name of `sql` if it is prepared, counting it as used now.
+  mutating func use(_ sql: String) -> String? {
+    guard var entry = entries[sql] else { return nil }
+    clock += 1
+    entry.lastUse = clock
+    entries[sql] = entry
+    return entry.name
+  }
+
+  /// A name never used on this connection.
+  mutating func newName() -> String {
+    defer { next += 1 }
+    return "snm_p\(next)"
+  }
+
+  /// Records a statement whose PREPARE succeeded.
+  mutating func add(_ sql: String, name: String) {
+    clock += 1
+    entries[sql] = (name, clock)
+  }
+
+  /// Forgets the least recently used statements, none of `needed`, until those of `needed` not
+  /// prepared yet fit under `limit`; returns their names (to DEALLOCATE).
+  mutating func makeRoom(
+    for needed: [String], limit: Int = PGConnection.preparedLimit
+  ) -> [String] {
+    let wanted = Set(needed)
+    let fresh = wanted.filter { entries[$0] == nil }.count
+    let excess = entries.count + fresh - limit
+    guard excess > 0 else { return [] }
+    let evicted = entries.filter { !wanted.contains($0.key) }
+      .sorted { $0.value.lastUse < $1.value.lastUse }.prefix(excess)
+    for (sql, _) in evicted { entries[sql] = nil }
+    return evicted.map(\.value.name)
+  }
+}
