@@ -11,10 +11,15 @@ struct HTTPConnection {
   let limits: HTTPServerLimits
   let handler: HTTPServer.Handler
   let remoteAddress: String
+  /// Told `true` when the connection waits for a request with nothing of one received (the
+  /// server may then close it to make room), `false` when bytes of one arrive.
+  var reportIdle: (Bool) -> Void = { _ in }
 
-  /// Runs until the peer closes, a limit or timeout ends it, or a response says close. Closes the fd.
+  /// Runs until the peer closes, a limit or timeout ends it, or a response says close. The
+  /// caller closes the fd.
   func serve() {
-    defer { close(socket) }
+    var idle = true
+    reportIdle(true)
     var reader = HTTPRequestReader(limits: limits.framing)
     var scratch = [UInt8](repeating: 0, count: 65_536)
     var lastActivity = monotonicSeconds()
@@ -49,11 +54,19 @@ struct HTTPConnection {
           refuseLateRequest()
           return
         }
+        if !idle && !reader.hasPartialRequest {
+          idle = true
+          reportIdle(true)
+        }
         let received = scratch.withUnsafeMutableBytes { buffer in
           recv(socket, buffer.baseAddress, buffer.count, 0)
         }
         let now = monotonicSeconds()
         if received > 0 {
+          if idle {
+            idle = false
+            reportIdle(false)
+          }
           if requestStart == nil { requestStart = now }
           scratch.withUnsafeBufferPointer { buffer in
             reader.append(UnsafeBufferPointer(rebasing: buffer[0..<received]))

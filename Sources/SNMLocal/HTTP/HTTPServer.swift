@@ -15,8 +15,11 @@ import Synchronization
 /// server.stop()
 /// ```
 /// Each connection is served by one worker thread, reused for later connections, so requests
-/// never create threads. Handlers run on those threads and may block (libpq). `start` throws
-/// `HTTPServerError` when the port is taken.
+/// never create threads; a worker left waiting `workerIdleTimeout` seconds ends (a few stay).
+/// Handlers run on those threads and may block (libpq). When `maxConnections` are open, a new
+/// connection takes the place of the one idle the longest between requests, so idle
+/// connections, however many, cannot shut new clients out. `start` throws `HTTPServerError`
+/// when the port is taken.
 public final class HTTPServer: Sendable {
   public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -33,7 +36,25 @@ public final class HTTPServer: Sendable {
     var idleWorkers = 0
     var workers = 0
     var stopped = false
+    /// Connections being served, by socket. A socket leaves this table before its worker
+    /// closes it, so one found here is open.
+    var connections: [Int32: Tracked] = [:]
+    /// Connections served at once: `limits.maxConnections`, or fewer when the process may not
+    /// open that many files.
+    var capacity = 0
   }
+
+  /// One connection being served.
+  struct Tracked {
+    /// Since when it has waited for a request with nothing of one received; nil while one is
+    /// read or answered.
+    var idleSince: Double?
+    /// Shut down to make room: its worker is ending it.
+    var closing = false
+  }
+
+  /// Queued connections (waiting for a worker that a closed idle one frees) at most.
+  static let maxQueued = 256
 
   public init(port: Int, limits: HTTPServerLimits = HTTPServerLimits(), handler: @escaping Handler)
   {
@@ -52,9 +73,11 @@ public final class HTTPServer: Sendable {
     signal(SIGPIPE, SIG_IGN)
     let listener = try Self.listen(port: requestedPort)
     let bound = Self.boundPort(of: listener)
+    let capacity = min(limits.maxConnections, max(16, Self.openFileLimit() - 128))
     state.withLock {
       $0.listener = listener
       $0.boundPort = bound
+      $0.capacity = capacity
     }
     let acceptor = Thread { [self] in acceptLoop(listener) }
     acceptor.name = "snm-http-accept"
@@ -90,7 +113,11 @@ public final class HTTPServer: Sendable {
       }
       if client < 0 {
         if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE {
-          if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+          if errno == EMFILE || errno == ENFILE {
+            // Out of descriptors: close the longest-idle connection so one is free soon.
+            state.withLock { _ = Self.closeLongestIdle(&$0) }
+            usleep(10_000)
+          }
           if state.withLock({ $0.stopped }) { return }
           continue
         }
@@ -111,21 +138,30 @@ public final class HTTPServer: Sendable {
     setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &writeLimit, socklen_t(MemoryLayout<timeval>.size))
   }
 
-  /// Hands the socket to an idle worker, or a new one; past `maxConnections` answers 503.
+  /// Hands the socket to an idle worker, or a new one; at capacity, closes the connection idle
+  /// the longest and queues this one for its worker; with none idle, answers 503.
   func dispatch(_ socket: Int32, remote: String) {
-    enum Decision { case wake, spawn, refuse }
+    enum Decision { case wake, spawn, queued, refuse }
     let decision = state.withLock { state -> Decision in
       if state.idleWorkers > 0 {
         state.idleWorkers -= 1
         state.queue.append((socket, remote))
         return .wake
       }
-      guard state.workers < limits.maxConnections else { return .refuse }
-      state.workers += 1
+      if state.workers < state.capacity {
+        state.workers += 1
+        state.queue.append((socket, remote))
+        return .spawn
+      }
+      guard state.queue.count < Self.maxQueued, Self.closeLongestIdle(&state) else {
+        return .refuse
+      }
       state.queue.append((socket, remote))
-      return .spawn
+      return .queued
     }
     switch decision {
+    case .queued:
+      break
     case .wake:
       wakeup.signal()
     case .spawn:
@@ -145,34 +181,98 @@ public final class HTTPServer: Sendable {
     }
   }
 
-  /// Serves the connections handed to it until the server stops.
+  /// Serves queued connections until the server stops; parks between them, and ends after
+  /// `workerIdleTimeout` seconds without one (unless only `minimumWorkers` are left).
   func workerLoop() {
+    var next: (Int32, String)? = nil
     while true {
-      wakeup.wait()
-      enum Next { case serve(Int32, String), exit, wait }
-      let next = state.withLock { state -> Next in
-        if !state.queue.isEmpty {
-          let (socket, remote) = state.queue.removeFirst()
-          return .serve(socket, remote)
+      guard let (socket, remote) = next else {
+        let woken = wakeup.wait(timeout: .now() + limits.workerIdleTimeout) == .success
+        enum After { case serve((Int32, String)), wait, exit }
+        let after = state.withLock { state -> After in
+          if !state.queue.isEmpty { return .serve(state.queue.removeFirst()) }
+          if state.stopped {
+            state.workers -= 1
+            return .exit
+          }
+          if woken {
+            // Another worker took what this wake was for: idle again.
+            state.idleWorkers += 1
+            return .wait
+          }
+          guard state.idleWorkers > limits.minimumWorkers else { return .wait }
+          state.idleWorkers -= 1
+          state.workers -= 1
+          return .exit
         }
-        return state.stopped ? .exit : .wait
+        switch after {
+        case .serve(let taken): next = taken
+        case .wait: break
+        case .exit: return
+        }
+        continue
       }
-      switch next {
-      case .wait: continue
-      case .exit: return retire()
-      case .serve(let socket, let remote):
-        HTTPConnection(socket: socket, limits: limits, handler: handler, remoteAddress: remote)
-          .serve()
+      serve(socket, remote: remote)
+      enum Then { case serve((Int32, String)), park, exit }
+      let then = state.withLock { state -> Then in
+        if !state.queue.isEmpty { return .serve(state.queue.removeFirst()) }
+        if state.stopped {
+          state.workers -= 1
+          return .exit
+        }
+        state.idleWorkers += 1
+        return .park
       }
-      let stopped = state.withLock { state in
-        if !state.stopped { state.idleWorkers += 1 }
-        return state.stopped
+      switch then {
+      case .serve(let taken): next = taken
+      case .park: next = nil
+      case .exit: return
       }
-      if stopped { return retire() }
     }
   }
 
-  private func retire() {
-    state.withLock { $0.workers -= 1 }
+  /// Serves one connection, tracked in `connections` while it lasts, then closes it.
+  func serve(_ socket: Int32, remote: String) {
+    state.withLock { $0.connections[socket] = Tracked() }
+    var connection = HTTPConnection(
+      socket: socket, limits: limits, handler: handler, remoteAddress: remote)
+    connection.reportIdle = { [self] idle in
+      let now = monotonicSeconds()
+      state.withLock { state in
+        guard state.connections[socket]?.closing == false else { return }
+        state.connections[socket]?.idleSince = idle ? now : nil
+      }
+    }
+    connection.serve()
+    state.withLock { _ = $0.connections.removeValue(forKey: socket) }
+    close(socket)
+  }
+
+  /// Shuts down the connection that has waited longest for a request (its worker then ends it
+  /// and serves the queue); false when none is idle. Under the lock, so the socket is still
+  /// open: a worker removes its socket from `connections` before it closes it.
+  static func closeLongestIdle(_ state: inout State) -> Bool {
+    var oldest: (socket: Int32, since: Double)? = nil
+    for (socket, tracked) in state.connections where !tracked.closing {
+      guard let since = tracked.idleSince else { continue }
+      if oldest.map({ since < $0.since }) ?? true { oldest = (socket, since) }
+    }
+    guard let oldest else { return false }
+    state.connections[oldest.socket]?.closing = true
+    shutdown(oldest.socket, Int32(SHUT_RDWR))
+    return true
+  }
+
+  /// The soft limit on open files, raised to the hard one first (connections are files).
+  static func openFileLimit() -> Int {
+    var limit = rlimit()
+    let files = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    guard getrlimit(files, &limit) == 0 else { return 1024 }
+    if limit.rlim_cur < limit.rlim_max {
+      var raised = limit
+      raised.rlim_cur = limit.rlim_max
+      if setrlimit(files, &raised) == 0 { limit = raised }
+    }
+    return limit.rlim_cur > rlim_t(Int32.max) ? Int(Int32.max) : Int(limit.rlim_cur)
   }
 }

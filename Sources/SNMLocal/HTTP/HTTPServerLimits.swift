@@ -16,8 +16,15 @@ public struct HTTPServerLimits: Sendable, Equatable {
   public var idleTimeout: Double = 60
   /// Seconds a blocked write may wait for the client to read.
   public var writeTimeout: Double = 30
-  /// Connections served at once; one more gets 503 and is closed.
+  /// Connections served at once (fewer when the process may not open that many files). At the
+  /// limit a new connection takes the place of the one idle the longest between requests (which
+  /// is closed, as a keep-alive connection may be at any time); with none idle it gets 503.
   public var maxConnections = 1024
+  /// Seconds a worker thread waits for a connection before it ends (a few are always kept), so
+  /// the threads a burst of connections made do not stay for ever.
+  public var workerIdleTimeout: Double = 30
+  /// Worker threads kept however long they wait.
+  public var minimumWorkers = 4
 
   public init() {}
 }

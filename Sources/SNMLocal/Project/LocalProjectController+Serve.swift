@@ -48,10 +48,12 @@ extension LocalProjectController {
       restPool: restPool,
       auth: auth, now: clock)
     var limits = HTTPServerLimits()
-    if let text = ProcessInfo.processInfo.environment["SNM_HTTP_REQUEST_TIMEOUT"],
-      let seconds = Double(text), seconds > 0
-    {
+    let environment = ProcessInfo.processInfo.environment
+    if let text = environment["SNM_HTTP_REQUEST_TIMEOUT"], let seconds = Double(text), seconds > 0 {
       limits.requestTimeout = seconds
+    }
+    if let text = environment["SNM_HTTP_WORKER_IDLE"], let seconds = Double(text), seconds > 0 {
+      limits.workerIdleTimeout = seconds
     }
     let server = HTTPServer(port: state.port, limits: limits, handler: router.handle)
     do {
