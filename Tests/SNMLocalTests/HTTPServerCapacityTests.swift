@@ -12,19 +12,8 @@ import Testing
 @Suite struct HTTPServerCapacityTests {
   /// A connected socket to 127.0.0.1:`port` (reads time out after 5 s).
   static func connectTo(_ port: Int) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    try #require(connected == 0)
+    let fd = loopbackSocket(port: port)
+    try #require(fd >= 0)
     return fd
   }
 
@@ -32,17 +21,9 @@ import Testing
     _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
   }
 
-  /// What the server sends before it closes or 5 s pass.
+  /// What the server sends before it closes, 5 s pass, or a whole `{}` answer arrived.
   static func received(_ fd: Int32) -> String {
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, 4096, 0) }
-      if count <= 0 { break }
-      output += buffer[0..<count]
-      if String(decoding: output, as: UTF8.self).contains("\r\n\r\n{}") { break }
-    }
-    return String(decoding: output, as: UTF8.self)
+    SNMLocalTests.received(fd, until: "\r\n\r\n{}")
   }
 
   func server(capacity: Int, workerIdle: Double = 30) throws -> HTTPServer {

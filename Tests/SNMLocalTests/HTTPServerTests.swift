@@ -7,12 +7,11 @@ import Testing
   import Glibc
 #endif
 
-/// Sends raw bytes to 127.0.0.1:`port` and reads until the server closes.
-func rawExchange(port: Int, _ text: String) -> String {
+/// A socket connected to 127.0.0.1:`port` whose reads time out after `timeout` seconds, or -1.
+func loopbackSocket(port: Int, timeout: Int = 5) -> Int32 {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  defer { close(fd) }
-  var timeout = timeval(tv_sec: 5, tv_usec: 0)
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  var limit = timeval(tv_sec: timeout, tv_usec: 0)
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -22,14 +21,31 @@ func rawExchange(port: Int, _ text: String) -> String {
       connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
     }
   }
-  guard connected == 0 else { return "" }
+  guard connected == 0 else {
+    close(fd)
+    return -1
+  }
+  return fd
+}
+
+/// Sends raw bytes to 127.0.0.1:`port` and reads until the server closes.
+func rawExchange(port: Int, _ text: String) -> String {
+  let fd = loopbackSocket(port: port)
+  guard fd >= 0 else { return "" }
+  defer { close(fd) }
   _ = text.withCString { send(fd, $0, strlen($0), 0) }
+  return received(fd)
+}
+
+/// What arrives on `fd` until the server closes, a read times out, or `marker` has arrived.
+func received(_ fd: Int32, until marker: String? = nil) -> String {
   var output: [UInt8] = []
   var buffer = [UInt8](repeating: 0, count: 4096)
   while true {
     let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, 4096, 0) }
     if count <= 0 { break }
     output += buffer[0..<count]
+    if let marker, String(decoding: output, as: UTF8.self).contains(marker) { break }
   }
   return String(decoding: output, as: UTF8.self)
 }
@@ -78,18 +94,9 @@ func rawExchange(port: Int, _ text: String) -> String {
   let server = HTTPServer(port: 0, limits: limits) { _ in .json(status: 200, "{}") }
   try server.start()
   defer { server.stop() }
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  let fd = loopbackSocket(port: server.port)
+  try #require(fd >= 0)
   defer { close(fd) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-  address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-    }
-  }
-  try #require(connected == 0)
   var wait = timeval(tv_sec: 0, tv_usec: 200_000)
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
   let started = monotonicSeconds()

@@ -86,6 +86,10 @@ public final class HTTPServer: Sendable {
 
   /// Stops accepting; connections being served finish their current request, then their
   /// workers end, and idle workers end at once.
+  ///
+  /// The listening socket is shut down here and closed by the accepting thread as it ends: closed
+  /// here, its number could be reused (by another server's socket) while that thread still
+  /// accepts on it.
   public func stop() {
     let (listener, idle) = state.withLock { state -> (Int32, Int) in
       state.stopped = true
@@ -94,10 +98,7 @@ public final class HTTPServer: Sendable {
       defer { state.idleWorkers = 0 }
       return (fd, state.idleWorkers)
     }
-    if listener >= 0 {
-      shutdown(listener, Int32(SHUT_RDWR))
-      close(listener)
-    }
+    if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
     for _ in 0..<idle { wakeup.signal() }
   }
 
@@ -105,11 +106,16 @@ public final class HTTPServer: Sendable {
   var workerCount: Int { state.withLock { $0.workers } }
 
   func acceptLoop(_ listener: Int32) {
+    defer { close(listener) }
     while true {
       var address = sockaddr_in()
       var length = socklen_t(MemoryLayout<sockaddr_in>.size)
       let client = withUnsafeMutablePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+      }
+      if client >= 0 && state.withLock({ $0.stopped }) {
+        close(client)
+        return
       }
       if client < 0 {
         if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE {
