@@ -273,18 +273,30 @@ def test_withdrawing_a_walk_request(world, party, deletes):
 
 @pytest.mark.parametrize("actor, method, path, body", [
     ("alice", "PATCH", "dog_profile?id=eq.1", {"owner": B}),
-    ("alice", "PATCH", "dog_profile?id=eq.1", {"id": 99}),
     ("alice", "PATCH", f"user_info?id=eq.{A}", {"id": C}),
-    ("alice", "POST", "dog_profile", {"id": 99, "owner": A, "name": "Picked id"}),
     ("alice", "POST", "dog_profile", {"owner": B, "name": "For bob"}),
+    ("alice", "POST", "dog_profile?on_conflict=id", {"id": 3, "owner": A, "name": "Mine now"}),
     ("anon", "PATCH", "dog_profile?id=eq.1", {"name": "anon"}),
     ("anon", "POST", "user_info", {"id": A, "name": "anon"}),
-], ids=["dog-to-bob", "dog-id", "profile-id", "dog-chosen-id", "dog-for-bob", "anon-dog",
+], ids=["dog-to-bob", "profile-id", "dog-for-bob", "upsert-bobs-dog", "anon-dog",
         "anon-profile"])
 def test_owners_never_change(world, actor, method, path, body):
     dogs = world.call("service", "GET", "dog_profile?select=*&order=id").json()
     users = world.call("service", "GET", "user_info?select=*&order=id").json()
-    response = world.call(actor, method, path, body)
+    headers = {**world.headers[actor], "Prefer": "return=representation"}
+    if "on_conflict" in path:
+        headers["Prefer"] += ",resolution=merge-duplicates"
+    response = world.http.request(method, f"{world.project.rest_url}/{path}", headers=headers,
+                                  json=body)
     refused(response, actor, f"{actor} {method} {path} {body}")
     assert world.call("service", "GET", "dog_profile?select=*&order=id").json() == dogs
     assert world.call("service", "GET", "user_info?select=*&order=id").json() == users
+
+
+def test_an_owner_upserts_its_own_dog_by_id(world):
+    # An app syncing its rows may upsert them by id: the policies keep each dog with its owner.
+    headers = {**world.headers["alice"],
+               "Prefer": "return=representation,resolution=merge-duplicates"}
+    response = world.http.post(f"{world.project.rest_url}/dog_profile?on_conflict=id",
+                               headers=headers, json={"id": 2, "owner": A, "name": "Choco"})
+    assert response.status_code == 200 and response.json()[0]["name"] == "Choco", response.text

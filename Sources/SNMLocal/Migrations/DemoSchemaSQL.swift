@@ -139,16 +139,17 @@ enum DemoSchemaSQL {
     drop policy if exists "either side updates a request" on public.walk_request;
     drop policy if exists "senders delete requests" on public.walk_request;
 
-    -- The columns a signed-in user may write (identity ids and created_at come from their
-    -- defaults). anon keeps Supabase's table privileges, but no policy lets it write a row;
-    -- service_role keeps every privilege and bypasses RLS.
+    -- The columns a signed-in user may write. created_at, and the ids of mate and walk_request,
+    -- come from their defaults; a dog's id may be written, so an app may upsert its own dogs by
+    -- id (the policies keep every dog with its owner). anon keeps Supabase's table privileges,
+    -- but no policy lets it write a row; service_role keeps every privilege and bypasses RLS.
     revoke insert, update on public.user_info, public.dog_profile, public.mate,
       public.walk_request from authenticated;
     grant insert (id, name, age, bio, status, is_public, tags, address, data, deleted_at),
       update (id, name, age, bio, status, is_public, tags, address, data, deleted_at)
       on public.user_info to authenticated;
-    grant insert (owner, name, breed, age, weight_kg, birth_date, lat, lng, is_public, traits),
-      update (owner, name, breed, age, weight_kg, birth_date, lat, lng, is_public, traits)
+    grant insert (id, owner, name, breed, age, weight_kg, birth_date, lat, lng, is_public, traits),
+      update (id, owner, name, breed, age, weight_kg, birth_date, lat, lng, is_public, traits)
       on public.dog_profile to authenticated;
     grant insert (user_id, mate_id, status), update (status) on public.mate to authenticated;
     grant insert (sender, receiver, dog_id, status, message, walk_at),
