@@ -252,8 +252,16 @@ def test_serve_in_the_foreground_stops_what_it_started_on_ctrl_c(snm_bin, workdi
                 break
             time.sleep(0.2)
         assert status and status["running"], status
-        answer = httpx.get(f"{status['url']}/auth/v1/health", headers={"apikey": status["anon_key"]})
-        assert answer.status_code == 200
+        # `running` says the processes are up; the worker may still be binding its port.
+        answer = None
+        while time.monotonic() < deadline:
+            try:
+                answer = httpx.get(f"{status['url']}/auth/v1/health",
+                                   headers={"apikey": status["anon_key"]})
+                break
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        assert answer is not None and answer.status_code == 200
         os.killpg(server.pid, 2)  # Ctrl-C reaches the whole foreground group
         output = server.communicate(timeout=60)[0]
         assert server.returncode == 0, output
