@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import SNMLocal
@@ -24,6 +25,21 @@ import Testing
   /// What the server sends before it closes, 5 s pass, or a whole `{}` answer arrived.
   static func received(_ fd: Int32) -> String {
     SNMLocalTests.received(fd, until: "\r\n\r\n{}")
+  }
+
+  /// Waits (up to 5 s) until `count` connections being served (not closed to make room) wait for
+  /// a request, and `busy` others read or answer one: a client reads its answer before the worker
+  /// marks the connection idle again.
+  static func waitUntil(_ server: HTTPServer, idle count: Int, busy: Int = 0) {
+    let deadline = monotonicSeconds() + 5
+    while monotonicSeconds() < deadline {
+      let (idle, working) = server.state.withLock { state in
+        let open = state.connections.values.filter { !$0.closing }
+        return (open.count { $0.idleSince != nil }, open.count { $0.idleSince == nil })
+      }
+      if idle == count && working == busy { return }
+      usleep(10_000)
+    }
   }
 
   func server(capacity: Int, workerIdle: Double = 30) throws -> HTTPServer {
@@ -67,15 +83,18 @@ import Testing
     defer { close(newcomer) }
     Self.send(newcomer, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(Self.received(newcomer).hasPrefix("HTTP/1.1 200 OK"))
+    Self.waitUntil(server, idle: 1, busy: 1)  // the newcomer idle before the arriving one
     #expect(Self.received(idle) == "", "the idle one made room")
     Self.send(arriving, "Host: x\r\n\r\n")
     #expect(Self.received(arriving).hasPrefix("HTTP/1.1 200 OK"), "the arriving one did not")
-    // Both connections busy (each with half a request): nothing idle to close, so 503.
+    // A second newcomer takes the place of the first (idle the longest); then both connections
+    // are busy (each with half a request): nothing idle to close, so 503.
+    Self.waitUntil(server, idle: 2)
     let second = try Self.connectTo(server.port)
     defer { close(second) }
     Self.send(arriving, "GET / HTTP/1.1\r\n")
     Self.send(second, "GET / HTTP/1.1\r\n")
-    usleep(100_000)
+    Self.waitUntil(server, idle: 0, busy: 2)
     let refused = try Self.connectTo(server.port)
     defer { close(refused) }
     #expect(Self.received(refused).hasPrefix("HTTP/1.1 503 Service Unavailable"))
@@ -99,5 +118,60 @@ import Testing
     defer { close(later) }
     Self.send(later, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(Self.received(later).hasPrefix("HTTP/1.1 200 OK"))
+  }
+
+  /// Bytes waiting on a socket (FIONREAD).
+  static func pending(_ fd: Int32) -> Int32 {
+    var count: Int32 = 0
+    _ = ioctl(fd, UInt(FIONREAD), &count)
+    return count
+  }
+
+  /// A connected pair of stream sockets whose reads time out after 2 s.
+  static func socketPair() throws -> (Int32, Int32) {
+    var pair: [Int32] = [-1, -1]
+    try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+    var limit = timeval(tv_sec: 2, tv_usec: 0)
+    for fd in pair {
+      setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+    return (pair[0], pair[1])
+  }
+
+  /// The race between a request arriving and eviction: the connection claims itself busy while
+  /// the request's bytes are still unread in the socket, and a connection with unread bytes is
+  /// never the one evicted; so the server closes only connections with nothing of a request in.
+  @Test func aConnectionClaimsItselfBusyBeforeTakingTheRequest() throws {
+    let (served, client) = try Self.socketPair()
+    defer {
+      close(served)
+      close(client)
+    }
+    let unreadWhenClaimed = Mutex<[Int32]>([])
+    var connection = HTTPConnection(
+      socket: served, limits: HTTPServerLimits(), handler: { _ in .json(status: 200, "{}") },
+      remoteAddress: "test")
+    connection.reportIdle = { idle in
+      if !idle { unreadWhenClaimed.withLock { $0.append(Self.pending(served)) } }
+      return idle  // refused: as if evicted meanwhile, so the connection ends unread
+    }
+    Self.send(client, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    connection.serve()
+    #expect(unreadWhenClaimed.withLock { $0 } == [27], "claimed before any byte was taken")
+    #expect(Self.pending(served) == 27, "ended without taking the request")
+  }
+
+  @Test func aConnectionWithARequestArrivingIsNotEvicted() throws {
+    let (arriving, arrivingClient) = try Self.socketPair()
+    let (quiet, quietClient) = try Self.socketPair()
+    defer { for fd in [arriving, arrivingClient, quiet, quietClient] { close(fd) } }
+    Self.send(arrivingClient, "GET / HTTP/1.1\r\n")
+    var state = HTTPServer.State()
+    state.connections[arriving] = HTTPServer.Tracked(idleSince: 1)
+    #expect(!HTTPServer.closeLongestIdle(&state), "the only idle-marked one has bytes waiting")
+    state.connections[quiet] = HTTPServer.Tracked(idleSince: 2)
+    #expect(HTTPServer.closeLongestIdle(&state))
+    #expect(state.connections[arriving]?.closing == false)
+    #expect(state.connections[quiet]?.closing == true, "the newer, truly idle one was closed")
   }
 }

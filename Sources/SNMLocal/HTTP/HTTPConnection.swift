@@ -12,14 +12,15 @@ struct HTTPConnection {
   let handler: HTTPServer.Handler
   let remoteAddress: String
   /// Told `true` when the connection waits for a request with nothing of one received (the
-  /// server may then close it to make room), `false` when bytes of one arrive.
-  var reportIdle: (Bool) -> Void = { _ in }
+  /// server may then close it to make room), `false` when bytes of one have arrived and before
+  /// they are taken; that answers false when the server has closed the connection meanwhile.
+  var reportIdle: (Bool) -> Bool = { _ in true }
 
   /// Runs until the peer closes, a limit or timeout ends it, or a response says close. The
   /// caller closes the fd.
   func serve() {
     var idle = true
-    reportIdle(true)
+    _ = reportIdle(true)
     var reader = HTTPRequestReader(limits: limits.framing)
     var scratch = [UInt8](repeating: 0, count: 65_536)
     var lastActivity = monotonicSeconds()
@@ -56,17 +57,26 @@ struct HTTPConnection {
         }
         if !idle && !reader.hasPartialRequest {
           idle = true
-          reportIdle(true)
+          _ = reportIdle(true)
         }
-        let received = scratch.withUnsafeMutableBytes { buffer in
-          recv(socket, buffer.baseAddress, buffer.count, 0)
+        // An idle connection waits for the first byte without taking it, then claims itself
+        // busy before reading: so the server either closed it before (and the request is the
+        // client's to send again) or will not close it now.
+        var received = 0
+        if idle {
+          received = scratch.withUnsafeMutableBytes {
+            recv(socket, $0.baseAddress, 1, Int32(MSG_PEEK))
+          }
+          if received > 0 {
+            guard reportIdle(false) else { return }
+            idle = false
+          }
+        }
+        if !idle {
+          received = scratch.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         }
         let now = monotonicSeconds()
         if received > 0 {
-          if idle {
-            idle = false
-            reportIdle(false)
-          }
           if requestStart == nil { requestStart = now }
           scratch.withUnsafeBufferPointer { buffer in
             reader.append(UnsafeBufferPointer(rebasing: buffer[0..<received]))

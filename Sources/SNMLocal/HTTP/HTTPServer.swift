@@ -244,9 +244,10 @@ public final class HTTPServer: Sendable {
       socket: socket, limits: limits, handler: handler, remoteAddress: remote)
     connection.reportIdle = { [self] idle in
       let now = monotonicSeconds()
-      state.withLock { state in
-        guard state.connections[socket]?.closing == false else { return }
+      return state.withLock { state in
+        guard state.connections[socket]?.closing == false else { return false }
         state.connections[socket]?.idleSince = idle ? now : nil
+        return true
       }
     }
     connection.serve()
@@ -255,18 +256,22 @@ public final class HTTPServer: Sendable {
   }
 
   /// Shuts down the connection that has waited longest for a request (its worker then ends it
-  /// and serves the queue); false when none is idle. Under the lock, so the socket is still
-  /// open: a worker removes its socket from `connections` before it closes it.
+  /// and serves the queue); false when none is idle. One whose request has begun to arrive (bytes
+  /// waiting to be read) is not idle. Under the lock, so the socket is still open: a worker
+  /// removes its socket from `connections` before it closes it.
   static func closeLongestIdle(_ state: inout State) -> Bool {
-    var oldest: (socket: Int32, since: Double)? = nil
-    for (socket, tracked) in state.connections where !tracked.closing {
-      guard let since = tracked.idleSince else { continue }
-      if oldest.map({ since < $0.since }) ?? true { oldest = (socket, since) }
+    let idle = state.connections.compactMap { socket, tracked -> (Int32, Double)? in
+      guard !tracked.closing, let since = tracked.idleSince else { return nil }
+      return (socket, since)
     }
-    guard let oldest else { return false }
-    state.connections[oldest.socket]?.closing = true
-    shutdown(oldest.socket, Int32(SHUT_RDWR))
-    return true
+    for (socket, _) in idle.sorted(by: { $0.1 < $1.1 }) {
+      var pending: Int32 = 0
+      if ioctl(socket, UInt(FIONREAD), &pending) == 0 && pending > 0 { continue }
+      state.connections[socket]?.closing = true
+      shutdown(socket, Int32(SHUT_RDWR))
+      return true
+    }
+    return false
   }
 
   /// The soft limit on open files, raised to the hard one first (connections are files).
