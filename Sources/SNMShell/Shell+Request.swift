@@ -74,14 +74,14 @@ extension Shell {
     case .done(let response):
       record(.answered(response))
       let rendering = ContinuousClock.now
-      await show(response, of: compiled.request)
+      let shown = await show(response, of: compiled.request)
       if currentSettings.timing {
         errors.write(
           "Time: network \(Self.milliseconds(network)), rendering "
             + "\(Self.milliseconds(ContinuousClock.now - rendering))\n")
         errors.flush()
       }
-      return true
+      return shown
     }
   }
 
@@ -127,6 +127,10 @@ extension Shell {
         ServerErrorReport(role: role ?? project.keyRole, signedIn: role != nil).render(failure))
       errors.flush()
       fail(failure.status == 401 && failure.code == nil ? .unreachable : .failure)
+    case SNMNetworkError.beyondLimits:
+      // A well-formed answer snm cannot take: this statement failed, the project is fine.
+      report((error as? SNMNetworkError)?.description ?? "\(error)")
+      fail(.failure)
     case let failure as SNMNetworkError:
       report(failure.description)
       fail(.unreachable)
@@ -140,7 +144,8 @@ extension Shell {
   }
 
   /// Prints a successful answer: rows in the current format, or a line for a write without rows.
-  func show(_ response: SupabaseDBResponse, of request: SupabaseDBRequest) async {
+  /// False when the rows could not be printed (reported).
+  func show(_ response: SupabaseDBResponse, of request: SupabaseDBRequest) async -> Bool {
     let table = Self.tableName(of: request)
     let document = response.document
     if let table, let columns = document.firstRowKeys {
@@ -148,18 +153,18 @@ extension Shell {
     }
     if request.acceptsCSV, case .string(let text) = response.value {
       emitRaw(text)
-      return
+      return true
     }
     if response.response.body.isEmpty && document.shape.kind == .null {
       guard currentSettings.format == .table || currentSettings.format == .expanded else {
-        return
+        return true
       }
       emit(Self.summary(of: request, response: response))
-      return
+      return true
     }
     var defaultColumn = "value"
     if case .rpc(let function, _) = request.action { defaultColumn = function }
-    await render(document, defaultColumn: defaultColumn, total: response.count)
+    return await render(document, defaultColumn: defaultColumn, total: response.count)
   }
 
   /// `updated 3 rows (HTTP 204)`, `inserted (HTTP 201)`, `rpc sleep_for done (HTTP 204)`.

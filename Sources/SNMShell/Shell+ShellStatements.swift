@@ -78,46 +78,56 @@ extension Shell {
 
   /// Prints rows in the current format; at a terminal, through the pager when they are longer
   /// than the screen.
-  func render(_ value: JSONValue, defaultColumn: String = "value", total: Int? = nil) async {
+  @discardableResult
+  func render(_ value: JSONValue, defaultColumn: String = "value", total: Int? = nil) async -> Bool
+  {
     await render(JSONDocument(value), defaultColumn: defaultColumn, total: total)
   }
 
   /// Prints a document in the current format, a row at a time when it has not been parsed; at a
-  /// terminal, through the pager when the rows are longer than the screen.
-  func render(_ document: JSONDocument, defaultColumn: String = "value", total: Int? = nil) async {
+  /// terminal, through the pager when the rows are longer than the screen. False when the rows
+  /// could not be printed (reported, and the statement failed).
+  @discardableResult
+  func render(_ document: JSONDocument, defaultColumn: String = "value", total: Int? = nil) async
+    -> Bool
+  {
     let settings = currentSettings
-    guard !settings.quiet else { return }
+    guard !settings.quiet else { return true }
     let interactive = state.withLock { $0.interactive }
     guard output.isTerminal else {
-      renderReporting(
+      return renderReporting(
         document, with: ResultRenderer(format: settings.format), defaultColumn: defaultColumn,
         total: total, to: output)
-      return
     }
-    let style = RenderStyle(width: Terminal.columns(), colour: settings.colour)
+    let style = RenderStyle(width: Terminal.columns(), colour: settings.colour, terminal: true)
     let buffer = OutputWriter()
-    renderReporting(
-      document, with: ResultRenderer(format: settings.format, style: style),
-      defaultColumn: defaultColumn, total: total, to: buffer)
+    guard
+      renderReporting(
+        document, with: ResultRenderer(format: settings.format, style: style),
+        defaultColumn: defaultColumn, total: total, to: buffer)
+    else { return false }
     let text = buffer.captured
     if interactive && Pager.isNeeded(for: text), await Pager.show(text, signals: signals) {
-      return
+      return true
     }
     output.write(text)
     output.flush()
+    return true
   }
 
-  /// Renders; a body that stops being JSON half-way (which the check on arrival should have
-  /// caught) is reported as a malformed answer.
+  /// Renders; false when the body stopped being JSON half-way (which the check on arrival should
+  /// have caught), reported as a malformed answer.
   private func renderReporting(
     _ document: JSONDocument, with renderer: ResultRenderer, defaultColumn: String, total: Int?,
     to writer: OutputWriter
-  ) {
+  ) -> Bool {
     do {
       try renderer.render(document, defaultColumn: defaultColumn, total: total, to: writer)
+      return true
     } catch {
       report("the body is not JSON: \(error)")
       fail(.unreachable)
+      return false
     }
   }
 }

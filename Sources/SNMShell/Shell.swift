@@ -93,8 +93,9 @@ public final class Shell: Sendable {
   }
 
   /// Prints `message` as an error line: `snm: message`.
+  /// Control characters in it (it may quote a server) are escaped (``VisibleText``).
   func report(_ message: String) {
-    errors.write("snm: \(message)\n")
+    errors.write("snm: \(VisibleText.escaped(message, keepingNewlines: true))\n")
     errors.flush()
   }
 

@@ -149,7 +149,8 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
     .init("two arrays", "[1][2]"),
     .init(
       "invalid UTF-8 in an element", bytes: Array("[\"ok\",\"".utf8) + [0xC3, 0x28] + [0x22, 0x5D]),
-    .init("too deep", String(repeating: "[", count: 513) + String(repeating: "]", count: 513)),
+    .init(
+      "too deep", String(repeating: "[", count: 16_385) + String(repeating: "]", count: 16_385)),
     .init("object, malformed", #"{"a" 1}"#),
   ]
 

@@ -118,8 +118,8 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
     .init("single quotes", "['a']", offset: 1, "expected a JSON value, found '''"),
     .init("non-ASCII found", "[é]", offset: 1, "expected a JSON value, found 'é'"),
     .init(
-      "too deep", String(repeating: "[", count: 513), offset: 512,
-      "arrays and objects nested deeper than 512 levels"),
+      "too deep", String(repeating: "[", count: 16_385), offset: 16_384,
+      "arrays and objects nested deeper than 16384 levels"),
   ]
 
   @Test(arguments: malformed)
@@ -133,9 +133,40 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
     }
   }
 
+  /// C0 and C1 controls (U+009B is a terminal's one-character CSI) are always escaped, from a
+  /// tree and from the bytes alike; other non-ASCII text is kept as it is.
+  @Test func controlCharactersAreAlwaysEscaped() throws {
+    let raw = "a\u{9B}2J\u{1B}]0;x\u{07}é\u{80}\u{9F}\u{A0}"
+    let escaped = #""a\u009b2J\u001b]0;x\u0007é\u0080\u009f\#u{A0}""#
+    #expect(JSONValue.string(raw).serialized() == escaped)
+    let document = try JSONDocument(
+      validating: Data(
+        ("[\""
+          + raw.replacingOccurrences(
+            of: "\u{1B}", with: "\\u001b"
+          ).replacingOccurrences(of: "\u{07}", with: "\\u0007")
+          + "\"]").utf8))
+    let written = try document.withElements { try $0.nextText(indent: nil) }
+    #expect(written.map { String(decoding: $0, as: UTF8.self) } == escaped)
+  }
+
+  /// As deep as Postgres stores a jsonb value (about 14,500 levels), in a row: checked, and
+  /// written again from the bytes without recursion (the way results are printed).
   @Test func deepButAllowedNestingParses() throws {
-    let text = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
-    #expect(try JSONValue(parsing: text).serialized() == text)
+    let deep = String(repeating: "[", count: 16_382) + String(repeating: "]", count: 16_382)
+    let text = #"[{"data":"# + deep + "}]"
+    let document = try JSONDocument(validating: Data(text.utf8))
+    #expect(document.firstRowKeys == ["data"])
+    let written = try document.withElements { try $0.nextText(indent: nil) }
+    #expect(written.map { String(decoding: $0, as: UTF8.self) } == #"{"data":"# + deep + "}")
+    var fields: [String] = []
+    try document.withElements { elements in
+      _ = try elements.nextRow { _, text in fields.append(String(decoding: text, as: UTF8.self)) }
+    }
+    #expect(fields == [deep])
+    #expect(throws: JSONParseError.self) {
+      try JSONDocument(validating: Data(("[" + text + "]").utf8))
+    }
   }
 
   @Test func prettyPrintsWithIndent() throws {

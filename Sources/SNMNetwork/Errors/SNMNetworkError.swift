@@ -20,6 +20,9 @@ public enum SNMNetworkError: Error, Sendable, Hashable {
   case malformedResponse(url: String, reason: String)
   /// The calling task was cancelled before the answer came.
   case cancelled(url: String)
+  /// A well-formed answer holding more than snm can take (JSON nested deeper than
+  /// `JSONParser.maximumDepth`): the statement fails, the server is not at fault.
+  case beyondLimits(url: String, reason: String)
 }
 
 extension SNMNetworkError: CustomStringConvertible {
@@ -33,6 +36,7 @@ extension SNMNetworkError: CustomStringConvertible {
     case .http(let failure): failure.description
     case .malformedResponse(let url, let reason): "malformed answer from \(url): \(reason)"
     case .cancelled(let url): "request to \(url) cancelled"
+    case .beyondLimits(let url, let reason): "the answer from \(url) \(reason)"
     }
   }
 

@@ -36,7 +36,7 @@ public struct SNMResponse: Sendable, Hashable {
     do {
       return try JSONValue(parsing: body)
     } catch {
-      throw .malformedResponse(url: url, reason: "the body is not JSON: \(error.description)")
+      throw failure(error)
     }
   }
 
@@ -50,7 +50,19 @@ public struct SNMResponse: Sendable, Hashable {
     do {
       return try JSONDocument(validating: body)
     } catch {
-      throw .malformedResponse(url: url, reason: "the body is not JSON: \(error.description)")
+      throw failure(error)
     }
+  }
+
+  /// Why the body could not be taken: not JSON (the server's fault), or JSON nested deeper than
+  /// snm takes (``SNMNetworkError/beyondLimits(url:reason:)``: the statement fails).
+  func failure(_ error: JSONParseError) -> SNMNetworkError {
+    guard case .tooDeep(let limit) = error.reason else {
+      return .malformedResponse(url: url, reason: "the body is not JSON: \(error.description)")
+    }
+    return .beyondLimits(
+      url: url,
+      reason: "nests arrays and objects more than \(limit) levels deep (at byte \(error.offset)), "
+        + "deeper than snm takes")
   }
 }

@@ -10,14 +10,19 @@ import SNMWire
 /// ```
 /// A field with a comma, a quote, CR or LF is quoted, quotes doubled. NULL is an empty field; the
 /// empty string is `""` (as psql and `COPY ... CSV` do). Nested JSON is its compact text.
+/// At a terminal (`visible`), names and values show control characters as escapes
+/// (``VisibleText``); to a file or pipe the data is kept as it is.
 struct CSVRenderer {
+  /// Whether control characters are shown as escapes (the output is a terminal).
+  var visible = false
+
   /// Writes `result`; returns false when the task was cancelled half-way.
   @discardableResult
   func render(_ result: ResultSet, to writer: OutputWriter) -> Bool {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     guard !result.columns.isEmpty else { return true }
-    writeRecord(result.columns.map { Self.field($0) }, to: &out)
+    writeRecord(result.columns.map { Self.field(shown($0)) }, to: &out)
     for (index, row) in result.rows.enumerated() {
       if index & 1023 == 1023 && Task.isCancelled { return false }
       writeRecord(row, to: &out)
@@ -34,7 +39,7 @@ struct CSVRenderer {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     guard let columns = document.firstRowKeys, !columns.isEmpty else { return true }
-    writeRecord(columns.map { Self.field($0) }, to: &out)
+    writeRecord(columns.map { Self.field(shown($0)) }, to: &out)
     return try document.withElements { elements in
       var index = 0
       while true {
@@ -45,9 +50,14 @@ struct CSVRenderer {
           column += 1
           switch kind {
           case .null: break
-          case .string: Self.write(text, emptyQuoted: true, to: &out)
           case .number, .bool: out.append(bytes: text)
-          case .nested: Self.write(text, emptyQuoted: false, to: &out)
+          case .string, .nested:
+            if visible && VisibleText.scan(String(decoding: text, as: UTF8.self)).control {
+              let shown = VisibleText.escaped(String(decoding: text, as: UTF8.self))
+              Self.write(shown, emptyQuoted: kind == .string, to: &out)
+            } else {
+              Self.write(text, emptyQuoted: kind == .string, to: &out)
+            }
           }
         }
         guard more else { return true }
@@ -56,6 +66,11 @@ struct CSVRenderer {
         index += 1
       }
     }
+  }
+
+  /// `text` as this renderer shows it: escaped at a terminal, else as it is.
+  private func shown(_ text: String) -> String {
+    visible ? VisibleText.escaped(text) : text
   }
 
   private func writeRecord(_ fields: [String], to out: inout RenderBuffer) {
@@ -72,10 +87,10 @@ struct CSVRenderer {
       if index > 0 { out.append(UInt8(ascii: ",")) }
       switch value {
       case .null: break
-      case .string(let text): Self.write(text, emptyQuoted: true, to: &out)
+      case .string(let text): Self.write(shown(text), emptyQuoted: true, to: &out)
       case .number(let number): out.append(number.text)
       case .bool(let flag): out.append(flag ? "true" : "false")
-      case .array, .object: Self.write(value.serialized(), emptyQuoted: false, to: &out)
+      case .array, .object: Self.write(shown(value.serialized()), emptyQuoted: false, to: &out)
       }
     }
     out.append(0x0D)

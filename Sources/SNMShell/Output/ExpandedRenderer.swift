@@ -1,4 +1,5 @@
 import SNMQuery
+import SNMWire
 
 /// The `expanded` format (`\x`): one block per row, a `column | value` line per column.
 ///
@@ -23,33 +24,87 @@ struct ExpandedRenderer {
       out.newline()
       return true
     }
-    let keyWidth = result.columns.map { DisplayWidth.of($0) }.max() ?? 0
-    let valueRoom = style.width.map { max(3, $0 - keyWidth - 3) }
+    let names = Names(result.columns)
     for (index, row) in result.rows.enumerated() {
       if index & 255 == 255 && Task.isCancelled { return false }
-      let cells = row.map { CellText($0) }
-      let widest = cells.map(\.width).max() ?? 0
-      let label = "-[ RECORD \(index + 1) ]"
-      var ruleWidth = max(DisplayWidth.of(label), keyWidth + 3 + min(widest, valueRoom ?? widest))
-      if let width = style.width { ruleWidth = min(ruleWidth, max(width, label.count)) }
-      out.append(label)
-      out.repeating(UInt8(ascii: "-"), ruleWidth - label.count)
-      out.newline()
-      for (column, name) in result.columns.enumerated() {
-        out.append(style.colour ? RenderStyle.bold + name + RenderStyle.reset : name)
-        out.spaces(keyWidth - DisplayWidth.of(name))
-        let cell = cells[column]
-        var text = cell.text
-        if let room = valueRoom, cell.width > room { text = DisplayWidth.truncate(text, to: room) }
-        out.append(text.isEmpty ? " |" : " | ")
-        out.append(cell.isNull && style.colour ? RenderStyle.dim + text + RenderStyle.reset : text)
-        out.newline()
+      writeRecord(index, row.map { CellText($0) }, names: names, to: &out)
+    }
+    writeFooter(rows: result.rows.count, to: &out)
+    return true
+  }
+
+  /// Writes the rows of a document whose elements are objects with the same keys
+  /// (``JSONShape/uniformObjects``) one at a time as they are read, without building them.
+  ///
+  /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
+  func render(uniformRows document: JSONDocument, to writer: OutputWriter) throws -> Bool {
+    let columns = document.firstRowKeys ?? []
+    var out = RenderBuffer(writer: writer)
+    defer { out.finish() }
+    let names = Names(columns)
+    let rows = try document.withElements { elements -> Int? in
+      var cells: [CellText] = []
+      var index = 0
+      while true {
+        if index & 255 == 255 && Task.isCancelled { return nil }
+        cells.removeAll(keepingCapacity: true)
+        let more = try elements.nextRow { kind, text in cells.append(CellText(kind, text)) }
+        guard more else { return index }
+        if !columns.isEmpty {
+          writeRecord(index, cells.prefix(columns.count), names: names, to: &out)
+        }
+        index += 1
       }
     }
-    if let total, total != result.rows.count {
-      out.append(TableRenderer.footer(result.rows.count, total: total))
+    guard let rows else { return false }
+    if rows == 0 || columns.isEmpty {
+      out.append(TableRenderer.footer(rows, total: total))
+      out.newline()
+      return true
+    }
+    writeFooter(rows: rows, to: &out)
+    return true
+  }
+
+  /// The column names as shown (control characters escaped) and the width they take.
+  struct Names {
+    let shown: [String]
+    let width: Int
+
+    init(_ columns: [String]) {
+      shown = columns.map { VisibleText.escaped($0) }
+      width = shown.map { DisplayWidth.of($0) }.max() ?? 0
+    }
+  }
+
+  /// One `-[ RECORD n ]` block.
+  private func writeRecord<Cells: Collection<CellText>>(
+    _ index: Int, _ cells: Cells, names: Names, to out: inout RenderBuffer
+  ) {
+    let keyWidth = names.width
+    let valueRoom = style.width.map { max(3, $0 - keyWidth - 3) }
+    let widest = cells.map(\.width).max() ?? 0
+    let label = "-[ RECORD \(index + 1) ]"
+    var ruleWidth = max(DisplayWidth.of(label), keyWidth + 3 + min(widest, valueRoom ?? widest))
+    if let width = style.width { ruleWidth = min(ruleWidth, max(width, label.count)) }
+    out.append(label)
+    out.repeating(UInt8(ascii: "-"), ruleWidth - label.count)
+    out.newline()
+    for (name, cell) in zip(names.shown, cells) {
+      out.append(style.colour ? RenderStyle.bold + name + RenderStyle.reset : name)
+      out.spaces(keyWidth - DisplayWidth.of(name))
+      var text = cell.text
+      if let room = valueRoom, cell.width > room { text = DisplayWidth.truncate(text, to: room) }
+      out.append(text.isEmpty ? " |" : " | ")
+      out.append(cell.isNull && style.colour ? RenderStyle.dim + text + RenderStyle.reset : text)
       out.newline()
     }
-    return true
+  }
+
+  private func writeFooter(rows: Int, to out: inout RenderBuffer) {
+    if let total, total != rows {
+      out.append(TableRenderer.footer(rows, total: total))
+      out.newline()
+    }
   }
 }

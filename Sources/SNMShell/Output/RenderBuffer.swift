@@ -68,10 +68,14 @@ public struct RenderStyle: Sendable, Equatable {
   public var width: Int?
   /// Whether ANSI colour may be used.
   public var colour: Bool
+  /// Whether the output goes to a terminal: then csv shows control characters as escapes too
+  /// (``VisibleText``), as the table formats always do; to a file or pipe it keeps the data as is.
+  public var terminal: Bool
 
-  public init(width: Int? = nil, colour: Bool = false) {
+  public init(width: Int? = nil, colour: Bool = false, terminal: Bool = false) {
     self.width = width
     self.colour = colour
+    self.terminal = terminal
   }
 
   static let bold = "\u{1B}[1m"

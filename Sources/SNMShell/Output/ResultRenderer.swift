@@ -42,14 +42,16 @@ public struct ResultRenderer: Sendable {
     case .expanded:
       ExpandedRenderer(style: style, total: total).render(
         ResultSet(value, defaultColumn: defaultColumn), to: writer)
-    case .csv: CSVRenderer().render(ResultSet(value, defaultColumn: defaultColumn), to: writer)
+    case .csv:
+      CSVRenderer(visible: style.terminal).render(
+        ResultSet(value, defaultColumn: defaultColumn), to: writer)
     }
   }
 
   /// Writes `document` to `writer`; returns false when the task was cancelled half-way. An array
-  /// that has not been parsed is printed a row at a time from its bytes in the json, ndjson, csv
-  /// and table formats (csv and table when every row has the first row's keys, as PostgREST's
-  /// rows do), so the tree is never built; anything else is printed from ``JSONDocument/value``.
+  /// that has not been parsed is printed a row at a time from its bytes in every format (csv, table
+  /// and expanded when every row has the first row's keys, as PostgREST's rows do), so the tree is
+  /// never built; anything else is printed from ``JSONDocument/value``.
   ///
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way (they were checked when
   ///   the document was made, so only if that check and the parser disagree).
@@ -63,7 +65,11 @@ public struct ResultRenderer: Sendable {
     switch format {
     case .json: return try JSONRenderer(lines: false).render(document, to: writer)
     case .ndjson: return try JSONRenderer(lines: true).render(document, to: writer)
-    case .csv where uniform: return try CSVRenderer().render(uniformRows: document, to: writer)
+    case .csv where uniform:
+      return try CSVRenderer(visible: style.terminal).render(uniformRows: document, to: writer)
+    case .expanded where uniform:
+      return try ExpandedRenderer(style: style, total: total).render(
+        uniformRows: document, to: writer)
     case .table where uniform:
       return try TableRenderer(style: style, total: total).render(
         uniformRows: document, to: writer)

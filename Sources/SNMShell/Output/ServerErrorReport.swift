@@ -14,14 +14,18 @@ struct ServerErrorReport {
   let role: String
   let signedIn: Bool
 
-  /// The lines for `error`, each ending in a newline.
+  /// The lines for `error`, each ending in a newline. What the server wrote (code, message,
+  /// details, hint, a body that is not JSON) has its control characters escaped (``VisibleText``).
   func render(_ error: SNMServerError) -> String {
+    let shown = { (text: String) in VisibleText.escaped(text) }
     var head = "error"
-    if let code = error.code { head += " \(code)" }
+    if let code = error.code { head += " \(shown(code.rawValue))" }
     head += " (HTTP \(error.status))"
-    var text = head + ": " + (error.message ?? Self.bodyExcerpt(error)) + "\n"
-    if let details = error.detailsText, !details.isEmpty { text += "  details: \(details)\n" }
-    if let hint = error.hint, !hint.isEmpty { text += "  hint: \(hint)\n" }
+    var text = head + ": " + shown(error.message ?? Self.bodyExcerpt(error)) + "\n"
+    if let details = error.detailsText, !details.isEmpty {
+      text += "  details: \(shown(details))\n"
+    }
+    if let hint = error.hint, !hint.isEmpty { text += "  hint: \(shown(hint))\n" }
     if let advice = advice(for: error) { text += "  advice: \(advice)\n" }
     return text
   }

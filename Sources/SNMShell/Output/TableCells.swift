@@ -24,7 +24,10 @@ struct TableCells {
   private var numbers: [Bool]
   private var seen: [Bool]
 
+  /// `columns` are the names as the server sent them; they are kept with control characters
+  /// escaped (``VisibleText``).
   init(columns: [String], capacity: Int, keepsCells: Bool = true) {
+    let columns = columns.map { VisibleText.escaped($0) }
     self.columns = columns
     self.keepsCells = keepsCells
     if keepsCells { cells.reserveCapacity(capacity * columns.count) }

@@ -119,7 +119,10 @@ extension Shell {
   /// `echo value`: prints a string with its variables filled in, or a value as JSON.
   func runEcho(_ echo: EchoStatement, in source: Source) async -> Bool {
     do {
-      emit(try ValueEvaluator.text(echo.value, in: await variableScope()))
+      // A variable may hold what a server sent: at a terminal its control characters are shown
+      // as escapes; to a file or pipe the text is written as it is.
+      let text = try ValueEvaluator.text(echo.value, in: await variableScope())
+      emit(output.isTerminal ? VisibleText.escaped(text, keepingNewlines: true) : text)
       return true
     } catch {
       return report(error, in: source)

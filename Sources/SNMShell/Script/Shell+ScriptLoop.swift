@@ -140,7 +140,10 @@ extension Shell {
       $0.previous = $0.current ?? (ok ? .none : .failed(message: "the statement failed"))
     }
     if !ok, case .expectation(let expected, let found)? = script.withLock({ $0.problem }) {
-      errors.write("expectation failed\n  expected: \(expected)\n  found:    \(found)\n")
+      // What was found may be a server's data: shown with control characters escaped.
+      errors.write(
+        "expectation failed\n  expected: \(VisibleText.escaped(expected))\n"
+          + "  found:    \(VisibleText.escaped(found))\n")
       errors.flush()
     }
     return ok
@@ -196,8 +199,8 @@ extension Shell {
       return ScriptFailure(
         kind: .expectation, location: frame.location, statement: frame.text, message: message,
         expected: expected, found: found,
-        text: "\(frame.location): error: \(message)\n  expected: \(expected)\n"
-          + "  found:    \(found)\n" + notes)
+        text: "\(frame.location): error: \(message)\n  expected: \(VisibleText.escaped(expected))\n"
+          + "  found:    \(VisibleText.escaped(found))\n" + notes)
     default:
       let (kind, label): (ScriptFailure.Kind, String) =
         switch code {

@@ -155,8 +155,11 @@ extension Shell {
   }
 
   /// Prints `text` (a line) unless `--quiet`.
+  /// Prints a line about the session; what the server said in it (a user's e-mail, a message) has
+  /// its control characters escaped (``VisibleText``).
   private func say(_ text: String) {
     guard !currentSettings.quiet else { return }
+    let text = VisibleText.escaped(text, keepingNewlines: true)
     output.write(text.hasSuffix("\n") ? text : text + "\n")
     output.flush()
   }

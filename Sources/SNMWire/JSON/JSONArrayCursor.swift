@@ -93,6 +93,24 @@ public struct JSONArrayCursor {
     }
   }
 
+  /// The member names of the next element, an object, read from the bytes without building its
+  /// values (however deep they nest); nil after the last element.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being an array of objects.
+  mutating func nextRowKeys() throws(JSONParseError) -> [String]? {
+    do {
+      guard try moveToNextElement() else { return nil }
+      var keys: [String] = []
+      var scratch = JSONWriter(indent: nil)
+      try parser.visitMembers(scratch: &scratch, key: { keys.append($0) }) { _, _ in }
+      count += 1
+      return keys
+    } catch {
+      state = .finished
+      throw error
+    }
+  }
+
   /// Steps over `[` or `,` to the start of the next element; false (having checked what follows
   /// the closing `]`) when there is none.
   private mutating func moveToNextElement() throws(JSONParseError) -> Bool {

@@ -91,7 +91,8 @@ public final class JSONDocument: Sendable {
     case .object: return value.objectValue?.keys
     case .array where shape.count > 0:
       if isParsed { return value.arrayValue?.first?.objectValue?.keys }
-      return try? JSONArrayCursor.withCursor(over: bytes) { try $0.next()?.objectValue?.keys }
+      // Read without building the row: its values may nest as deep as the limit allows.
+      return try? JSONArrayCursor.withCursor(over: bytes) { try $0.nextRowKeys() }
     default: return nil
     }
   }

@@ -1,11 +1,13 @@
 extension JSONParser {
   /// Hands each member value of the object at `offset` to `visit` as text (see
   /// ``JSONFieldKind``), without building the object; leaves `offset` just past it. `scratch`
-  /// (compact) holds the text of nested values. For bytes already validated.
+  /// (compact) holds the text of nested values. `key`, when given, is told each member's name.
+  /// For bytes already validated.
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being a JSON object.
   mutating func visitMembers(
-    scratch: inout JSONWriter, _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void
+    scratch: inout JSONWriter, key: ((String) -> Void)? = nil,
+    _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void
   ) throws(JSONParseError) {
     skipWhitespace()
     guard offset < bytes.count && bytes[offset] == UInt8(ascii: "{") else {
@@ -18,7 +20,16 @@ extension JSONParser {
       return
     }
     while true {
-      try skipKey()
+      if let key {
+        key(try readString(reusing: nil))
+        skipWhitespace()
+        guard offset < bytes.count && bytes[offset] == UInt8(ascii: ":") else {
+          throw expected("':' after an object key")
+        }
+        offset += 1
+      } else {
+        try skipKey()
+      }
       skipWhitespace()
       guard offset < bytes.count else { throw expected("a JSON value") }
       let start = offset
@@ -27,7 +38,7 @@ extension JSONParser {
         try visitString(visit)
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         scratch.output.removeAll(keepingCapacity: true)
-        try rewriteValue(into: &scratch, depth: 0)
+        try rewriteValue(into: &scratch, depth: 0, around: 1)  // inside the row
         scratch.output.withUnsafeBufferPointer { visit(.nested, $0) }
       case UInt8(ascii: "n"):
         _ = try consumeWord("null")
@@ -90,7 +101,8 @@ extension JSONParser {
   }
 
   /// The index of the closing quote of the string at `offset` when it holds no escape and no
-  /// control character (its bytes are then its text), else nil.
+  /// control character, C1 (`C2 80`...`C2 9F`) included (its bytes are then its text, and what the
+  /// writer writes), else nil.
   func plainStringEnd() -> Int? {
     var index = offset + 1
     while index < bytes.count {
@@ -99,6 +111,9 @@ extension JSONParser {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") { return index }
       if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+      if byte == 0xC2 && index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]) {
+        return nil
+      }
       index += 1
     }
     return nil

@@ -12,7 +12,10 @@ extension JSONParser {
   /// the error ``parse()`` would.
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being JSON.
-  mutating func rewriteValue(into writer: inout JSONWriter, depth start: Int)
+  /// `around` counts the containers open around the value (beyond ``baseDepth``), so the depth
+  /// checked against ``maximumDepth`` is the value's depth in the whole document, as the validator
+  /// counts it; `start` is only where the indentation begins.
+  mutating func rewriteValue(into writer: inout JSONWriter, depth start: Int, around: Int = 0)
     throws(JSONParseError)
   {
     var open: [Bool] = []
@@ -31,7 +34,7 @@ extension JSONParser {
           offset += 1
           writer.output.append(closer)
         } else {
-          guard open.count + depth < Self.maximumDepth else {
+          guard open.count + baseDepth + around < Self.maximumDepth else {
             throw JSONParseError(offset: offset, reason: .tooDeep(limit: Self.maximumDepth))
           }
           open.append(isObject)

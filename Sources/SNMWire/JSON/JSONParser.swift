@@ -4,9 +4,10 @@
 /// exactly the right size; keys of consecutive objects at the same depth are compared with the last
 /// ones seen there and share one key array when equal (rows of a result all share their keys).
 struct JSONParser {
-  /// Arrays and objects nested deeper than this are refused, so printing a parsed value cannot
-  /// exhaust the stack.
-  static let maximumDepth = 512
+  /// Arrays and objects nested deeper than this are refused: deeper than Postgres stores in a
+  /// `jsonb` value with its default `max_stack_depth` (2 MB: about 14,500 levels of arrays and
+  /// 13,000 of objects), plus the rows around it, so whatever another user stored can be read.
+  static let maximumDepth = 16_384
 
   private struct Frame {
     var isObject: Bool

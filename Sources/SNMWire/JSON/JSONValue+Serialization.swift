@@ -88,14 +88,25 @@ struct JSONWriter {
       contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  /// A quoted string: `"` and `\` get a backslash, control characters their short or `\u00XX` form.
+  /// A quoted string: `"` and `\` get a backslash, control characters their short or `\u00XX` form,
+  /// C1 controls (U+0080...U+009F, such as U+009B, a terminal's CSI) included, so JSON output
+  /// shown at a terminal cannot drive it.
   mutating func writeString(_ text: String) {
     output.append(UInt8(ascii: "\""))
     var text = text
     text.withUTF8 { bytes in
       var runStart = 0
-      for index in bytes.indices {
+      var index = 0
+      while index < bytes.count {
         let byte = bytes[index]
+        defer { index += 1 }
+        if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+          output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+          output.append(contentsOf: "\\u\(hex4(UInt16(bytes[index + 1])).lowercased())".utf8)
+          index += 1
+          runStart = index + 1
+          continue
+        }
         guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
           continue
         }

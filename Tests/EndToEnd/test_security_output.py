@@ -1,0 +1,270 @@
+"""What another user's data and a hostile server can do to the shell's output (issue 13, items 9
+and 10), seen by alice through a pipe and through a real terminal (a pty).
+
+Item 9: a value nested as deep as Postgres stores prints whole in every format with exit 0 (bob's
+300-deep array printed no table, a cut CSV or invalid JSON, said "deeper than 512 levels" and
+exited 0; 14,000 levels is about what jsonb holds with Postgres' default stack); only an answer
+deeper than snm takes (16,384 levels) fails the statement, with exit 1 and the true limit.
+
+Item 10: control characters a server sends (carol's public bio, column names, error code, message,
+details and hint, a body that is not JSON, an auth message, the signed-in e-mail) never reach a
+terminal raw: they are shown as escapes there; json escapes C0 and C1 (U+009B) always; csv and
+json to a pipe keep the data as it is.
+"""
+import csv
+import io
+import json
+import os
+import pty
+import select
+import time
+
+import httpx
+import pytest
+
+from conftest import SNM, run_snm
+from test_hostile_server import HostileServer, json_answer, session_body
+
+FORMATS = ["table", "expanded", "csv", "json", "ndjson"]
+# Retitles the window, clears the screen, then a one-byte CSI (U+009B) that turns text red.
+PAYLOAD = "hi\x1b]0;owned\x07\x1b[2J\x9b31mred"
+RAW = [b"\x1b]0;", b"\x1b[2J", b"\x07", b"\xc2\x9b"]
+
+
+def deep(depth):
+    return "[" * depth + "]" * depth
+
+
+@pytest.fixture(scope="module")
+def world(start_extra_project, tmp_path_factory):
+    project = start_extra_project("output-safety")
+    tokens = {}
+    for name in ("alice", "bob", "carol"):
+        answer = httpx.post(f"{project.auth_url}/token?grant_type=password",
+                            headers=project.headers(), timeout=30,
+                            json={"email": f"{name}@example.com", "password": "password123"})
+        assert answer.status_code == 200, answer.text
+        tokens[name] = answer.json()
+    folder = tmp_path_factory.mktemp("alice")
+    home = {"XDG_STATE_HOME": str(folder / "state"), "XDG_CONFIG_HOME": str(folder / "config"),
+            "XDG_CACHE_HOME": str(folder / "cache"), "HOME": str(folder), "NO_COLOR": "1",
+            "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key}
+    login = run_snm("-c", "login email 'alice@example.com' password 'password123'", env=home)
+    assert login.returncode == 0, login.stderr
+    return project, tokens, home
+
+
+def store(world, who, body):
+    """`who` updates their own profile over REST (PATCH /user_info?id=eq.<own id>)."""
+    project, tokens, _ = world
+    token = tokens[who]
+    answer = httpx.patch(f"{project.rest_url}/user_info?id=eq.{token['user']['id']}",
+                         headers={**project.headers(token=token["access_token"]),
+                                  "Content-Type": "application/json"},
+                         content=body.encode(), timeout=60)
+    assert answer.status_code == 204, answer.text
+
+
+def at_terminal(args, env, timeout=60):
+    """Runs snm with standard output and error on a pty; returns (everything shown, exit code)."""
+    full = dict(os.environ, TERM="xterm", PAGER="cat", COLUMNS="200", **env)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(SNM, [SNM, *args], full)
+    shown = b""
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            if not select.select([fd], [], [], 1)[0]:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(fd)
+    _, status = os.waitpid(pid, 0)
+    return shown, os.waitstatus_to_exitcode(status)
+
+
+def assert_nothing_raw(shown):
+    for sequence in RAW:
+        assert sequence not in shown, (sequence, shown[:2000])
+
+
+# ---- item 9: depth ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_bobs_300_deep_array_prints_whole_for_alice(world, fmt):
+    store(world, "bob", json.dumps({"data": json.loads(deep(300)), "is_public": True}))
+    shown = run_snm("--format", fmt, "-c", "from user_info select name, data order by name",
+                    env=world[2])
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stderr == ""
+    if fmt in ("json", "ndjson"):
+        rows = json.loads(shown.stdout) if fmt == "json" else \
+            [json.loads(line) for line in shown.stdout.splitlines()]
+        assert [row["data"] for row in rows if row["name"] == "김민수"] == [json.loads(deep(300))]
+        assert len(rows) == 3
+    elif fmt == "csv":
+        rows = list(csv.reader(io.StringIO(shown.stdout)))
+        assert rows[0] == ["name", "data"] and len(rows) == 4
+        assert [row[1] for row in rows if row[0] == "김민수"] == [deep(300)]
+    else:
+        assert deep(300) in shown.stdout
+        assert ("(3 rows)" in shown.stdout) == (fmt == "table")
+
+
+@pytest.mark.parametrize("fmt", ["table", "expanded", "csv", "ndjson"])
+def test_as_deep_as_postgres_stores_prints_whole(world, fmt):
+    # 14,000 levels: about what jsonb takes with Postgres' default max_stack_depth (2 MB). (The
+    # indented json format of it is ~400 MB of indentation, so it is tried at 300 levels above.)
+    store(world, "bob", '{"data": ' + deep(14_000) + ', "is_public": true}')
+    shown = run_snm("--format", fmt, "-c", "from user_info select name, data order by name",
+                    env=world[2], timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert deep(14_000) in shown.stdout
+
+
+def rows_nested(levels):
+    """A PostgREST-like answer whose `data` value nests `levels` arrays (two more around it)."""
+    body = ('[{"name":"x","data":' + deep(levels) + '}]').encode()
+    return HostileServer(lambda head: json_answer(body))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_answer_deeper_than_snm_takes_fails_the_statement(home, fmt):
+    server = rows_nested(16_383)  # 16,385 levels with the array and the row
+    try:
+        shown = run_snm("--url", server.url, "--key", "the-anon-key", "--format", fmt, "-c",
+                        "from user_info select name, data", env=home)
+    finally:
+        server.stop()
+    assert shown.returncode == 1, shown.stderr
+    assert shown.stdout == ""
+    assert "nests arrays and objects more than 16384 levels deep" in shown.stderr, shown.stderr
+
+
+@pytest.mark.parametrize("fmt", ["expanded", "csv", "ndjson"])
+def test_an_answer_at_the_limit_prints(home, fmt):
+    server = rows_nested(16_382)
+    try:
+        shown = run_snm("--url", server.url, "--key", "the-anon-key", "--format", fmt, "-c",
+                        "from user_info select name, data", env=home)
+    finally:
+        server.stop()
+    assert shown.returncode == 0, shown.stderr
+    assert deep(16_382) in shown.stdout
+
+
+# ---- item 10: control characters ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def carols_bio(world):
+    store(world, "carol", json.dumps({"bio": PAYLOAD, "is_public": True}))
+    return world
+
+
+CAROL = "from user_info select name, bio where name eq 'Carol'"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_carols_bio_reaches_alices_terminal_escaped(carols_bio, fmt):
+    shown, code = at_terminal(["--format", fmt, "-c", CAROL], carols_bio[2])
+    assert code == 0, shown
+    assert_nothing_raw(shown)
+    if fmt in ("json", "ndjson"):
+        assert b"\\u001b]0;owned\\u0007\\u001b[2J\\u009b31mred" in shown, shown
+    else:
+        assert b"hi\\u{1B}]0;owned\\u{7}\\u{1B}[2J\\u{9B}31mred" in shown, shown
+
+
+def test_echo_of_carols_bio_at_a_terminal_is_escaped_and_to_a_pipe_is_kept(carols_bio):
+    statements = ("let carol = from user_info select bio where name eq 'Carol' single; "
+                  "echo 'bio: $carol.bio'")
+    shown, code = at_terminal(["-c", statements], carols_bio[2])
+    assert code == 0, shown
+    assert_nothing_raw(shown)
+    assert b"bio: hi\\u{1B}]0;owned\\u{7}" in shown
+    piped = run_snm("-c", statements, env=carols_bio[2])
+    assert piped.returncode == 0 and piped.stdout == f"bio: {PAYLOAD}\n", piped
+
+
+def test_csv_and_json_to_a_pipe_keep_the_data_and_json_never_holds_raw_controls(carols_bio):
+    as_csv = run_snm("--format", "csv", "-c", CAROL, env=carols_bio[2])
+    assert as_csv.returncode == 0, as_csv.stderr
+    assert list(csv.reader(io.StringIO(as_csv.stdout))) == [["name", "bio"], ["Carol", PAYLOAD]]
+    for fmt in ("json", "ndjson"):
+        as_json = run_snm("--format", fmt, "-c", CAROL, env=carols_bio[2])
+        assert as_json.returncode == 0, as_json.stderr
+        assert not any(ord(c) < 0x20 and c != "\n" or 0x7F < ord(c) < 0xA0 for c in as_json.stdout)
+        rows = json.loads(as_json.stdout) if fmt == "json" else [json.loads(as_json.stdout)]
+        assert rows == [{"name": "Carol", "bio": PAYLOAD}]
+
+
+def hostile(answer):
+    return HostileServer(lambda head: answer)
+
+
+@pytest.mark.parametrize("fmt", ["table", "expanded", "csv"])
+def test_column_names_from_a_server_are_escaped_at_a_terminal(home, fmt):
+    server = hostile(json_answer(json.dumps([{"na" + PAYLOAD + "me": 1}]).encode()))
+    try:
+        shown, code = at_terminal(["--url", server.url, "--key", "k", "--format", fmt, "-c",
+                                   "from t select *"], home)
+    finally:
+        server.stop()
+    assert code == 0, shown
+    assert_nothing_raw(shown)
+    assert b"nahi\\u{1B}]0;owned" in shown
+
+
+@pytest.mark.parametrize("answer", [
+    json_answer(json.dumps({"code": "P0001" + PAYLOAD, "message": "m" + PAYLOAD,
+                            "details": "d" + PAYLOAD, "hint": "h" + PAYLOAD}).encode(),
+                status="400 Bad Request"),
+    (f"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\n"
+     f"Content-Length: {len(('boom' + PAYLOAD).encode())}\r\n\r\nboom{PAYLOAD}").encode(),
+], ids=["error-fields", "non-json-body"])
+def test_a_servers_error_is_shown_escaped(home, answer):
+    server = hostile(answer)
+    try:
+        shown, code = at_terminal(["--url", server.url, "--key", "k", "-c", "from t select *"],
+                                  home)
+        piped = run_snm("--url", server.url, "--key", "k", "-c", "from t select *", env=home)
+    finally:
+        server.stop()
+    assert code == 1, shown
+    assert_nothing_raw(shown)
+    assert b"hi\\u{1B}]0;owned" in shown
+    assert piped.returncode == 1 and "\x1b" not in piped.stderr and "\x9b" not in piped.stderr
+
+
+def test_auth_messages_and_the_signed_in_email_are_shown_escaped(home):
+    refused = hostile(json_answer(json.dumps({"code": 400, "error_code": "invalid_credentials",
+                                              "msg": "no" + PAYLOAD}).encode(),
+                                  status="400 Bad Request"))
+    try:
+        shown, code = at_terminal(["--url", refused.url, "--key", "k", "-c",
+                                   "login email 'a@b.c' password 'x'"], home)
+    finally:
+        refused.stop()
+    assert code != 0, shown
+    assert_nothing_raw(shown)
+    assert b"nohi\\u{1B}]0;owned" in shown
+
+    email = "kim" + PAYLOAD + "@example.com"
+    user = {"id": "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", "aud": "authenticated",
+            "role": "authenticated", "email": email, "is_anonymous": False}
+    accepted = hostile(json_answer(session_body(user=user)))
+    try:
+        shown, code = at_terminal(["--url", accepted.url, "--key", "k", "-c",
+                                   "login email 'a@b.c' password 'x'; session show"], home)
+    finally:
+        accepted.stop()
+    assert code == 0, shown
+    assert_nothing_raw(shown)
+    assert shown.count(b"kimhi\\u{1B}]0;owned") == 2, shown  # "signed in as", session show

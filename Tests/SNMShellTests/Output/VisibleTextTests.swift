@@ -1,0 +1,22 @@
+import Testing
+
+@testable import SNMShell
+
+/// The one escaping of text from outside: C0, DEL and C1 become visible, everything else stays.
+@Suite struct VisibleTextTests {
+  @Test func controlCharactersBecomeEscapes() {
+    #expect(
+      VisibleText.escaped("a\u{1B}]0;t\u{07}\u{1B}[2J\u{9B}31m\u{7F}\r\té")
+        == #"a\u{1B}]0;t\u{7}\u{1B}[2J\u{9B}31m\u{7F}\r\té"#)
+    #expect(VisibleText.escaped("two\nlines") == #"two\nlines"#)
+    #expect(VisibleText.escaped("two\nlines\u{1B}", keepingNewlines: true) == "two\nlines\\u{1B}")
+    #expect(VisibleText.escaped("plain é 漢字 \u{A0}") == "plain é 漢字 \u{A0}")
+  }
+
+  @Test func theScanTellsASCIIAndControls() {
+    #expect(VisibleText.scan("abc") == (ascii: true, control: false))
+    #expect(VisibleText.scan("é") == (ascii: false, control: false))
+    #expect(VisibleText.scan("a\u{85}") == (ascii: false, control: true))
+    #expect(VisibleText.scan("a\n", keepingNewlines: true) == (ascii: true, control: false))
+  }
+}
