@@ -129,20 +129,21 @@ def test_as_deep_as_postgres_stores_prints_whole(world, fmt):
     assert deep(14_000) in shown.stdout
 
 
-def rows_nested(levels):
-    """A PostgREST-like answer whose `data` value nests `levels` arrays (two more around it)."""
+def select_nested(levels, fmt, home):
+    """`from user_info select name, data` against a server whose answer's `data` value nests
+    `levels` arrays (two more around it: the array of rows and the row)."""
     body = ('[{"name":"x","data":' + deep(levels) + '}]').encode()
-    return HostileServer(lambda head: json_answer(body))
+    server = HostileServer(lambda head: json_answer(body))
+    try:
+        return run_snm("--url", server.url, "--key", "the-anon-key", "--format", fmt, "-c",
+                       "from user_info select name, data", env=home)
+    finally:
+        server.stop()
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_an_answer_deeper_than_snm_takes_fails_the_statement(home, fmt):
-    server = rows_nested(16_383)  # 16,385 levels with the array and the row
-    try:
-        shown = run_snm("--url", server.url, "--key", "the-anon-key", "--format", fmt, "-c",
-                        "from user_info select name, data", env=home)
-    finally:
-        server.stop()
+    shown = select_nested(16_383, fmt, home)  # 16,385 levels with the array and the row
     assert shown.returncode == 1, shown.stderr
     assert shown.stdout == ""
     assert "nests arrays and objects more than 16384 levels deep" in shown.stderr, shown.stderr
@@ -150,12 +151,7 @@ def test_an_answer_deeper_than_snm_takes_fails_the_statement(home, fmt):
 
 @pytest.mark.parametrize("fmt", ["expanded", "csv", "ndjson"])
 def test_an_answer_at_the_limit_prints(home, fmt):
-    server = rows_nested(16_382)
-    try:
-        shown = run_snm("--url", server.url, "--key", "the-anon-key", "--format", fmt, "-c",
-                        "from user_info select name, data", env=home)
-    finally:
-        server.stop()
+    shown = select_nested(16_382, fmt, home)
     assert shown.returncode == 0, shown.stderr
     assert deep(16_382) in shown.stdout
 
