@@ -12,7 +12,7 @@ import Foundation
 /// result.output   // stdout and stderr together
 /// ```
 /// Uses posix_spawn and waitpid directly: a daemon the tool leaves behind (postgres under pg_ctl)
-/// inherits nothing that would make the wait hang. Throws `LocalProjectError` when the program
+/// inherits nothing that would make the wait hang, and no descriptor above standard error. Throws `LocalProjectError` when the program
 /// cannot be launched.
 enum Subprocess {
   struct Outcome {
@@ -92,6 +92,10 @@ enum Subprocess {
     defer { for pointer in environ { free(pointer) } }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
+    // Only the standard streams reach the child: a descriptor this process was handed (a
+    // caller's lock file, a pipe, a socket) would otherwise stay open in postgres, which outlives
+    // us (a `flock` taken around `snm local start` was held until the cluster stopped).
+    _ = closeFrom?(&actions, 3)
     var pid: pid_t = 0
     let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard status == 0 else {
@@ -111,6 +115,20 @@ enum Subprocess {
     return try spawn(
       executable, arguments, actions: &actions, flags: 0, extraEnvironment: extraEnvironment)
   }
+
+  /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; spawn.h hides it behind
+  /// _GNU_SOURCE), looked up once.
+  static let closeFrom:
+    (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+      guard
+        let symbol = dlsym(
+          UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+      else { return nil }
+      return unsafeBitCast(
+        symbol,
+        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)
+          .self)
+    }()
 
   /// glibc's POSIX_SPAWN_SETSID (spawn.h hides it behind _GNU_SOURCE).
   static let posixSpawnSetSID: Int16 = 0x80
