@@ -6,9 +6,11 @@ import SNMQuery
 /// CompletionListing.render(["id", "name", "age"], width: 80)  // "id    name  age\n"
 /// ```
 enum CompletionListing {
-  /// The candidates, column by column, each row ending in a newline.
+  /// The candidates, column by column, each row ending in a newline. Names come from the server's
+  /// schema, so control characters in them are shown escaped (``VisibleText``).
   static func render(_ candidates: [String], width: Int) -> String {
     guard !candidates.isEmpty else { return "" }
+    let candidates = candidates.map { VisibleText.escaped($0) }
     let widths = candidates.map { DisplayWidth.of($0) }
     let cell = (widths.max() ?? 0) + 2
     let columns = max(1, min(candidates.count, width / max(cell, 1)))

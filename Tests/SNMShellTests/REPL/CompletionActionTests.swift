@@ -33,5 +33,7 @@ import Testing
     ["id", "name", "age", "created_at", "bio"], width: 30)
   #expect(listing == "id          created_at\nname        bio\nage\n")
   #expect(CompletionListing.render(["only"], width: 3) == "only\n")
+  // A table named by a hostile server cannot drive the terminal from the listing.
+  #expect(CompletionListing.render(["a\u{1B}[2J", "b"], width: 80) == "a\\u{1B}[2J  b\n")
   #expect(CompletionListing.render([], width: 80) == "")
 }
