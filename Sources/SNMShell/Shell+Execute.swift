@@ -14,8 +14,7 @@ extension Shell {
   func execute(_ text: String, source name: String, complete: Bool = true, firstLine: Int = 1)
     async -> Bool
   {
-    let padding = String(repeating: "\n", count: max(0, firstLine - 1))
-    let parsed = Parser.parse(Source(text: padding + text, fileName: name))
+    let parsed = Parser.parse(Source(text: text, fileName: name, firstLine: firstLine))
     let loader = script.withLock { $0.loader }
     let check = ScriptCheck.check(
       parsed, file: nil, variables: Set(variableNames()), loader: loader)

@@ -10,13 +10,17 @@ extension Shell {
   public func runPrompt(reader: any LineReader) async -> ExitCode {
     var buffer = StatementBuffer(isComplete: { !Lexer.needsContinuation($0) })
     state.withLock { $0.interactive = reader.isInteractive }
+    let lines = LineReaderThread(reader: reader)
+    defer { lines.finish() }
     // Lines read so far, so that a failure on standard input names its real line.
     var linesRead = 0
     while true {
       if reader.isInteractive { await updateSignedInName() }
       let prompt = reader.isInteractive ? promptText(continuing: !buffer.isEmpty) : ""
       let input: LineInput
-      switch await read(reader, prompt: prompt, pending: buffer.pending) {
+      switch await read(
+        lines, interactive: reader.isInteractive, prompt: prompt, pending: buffer.pending)
+      {
       case .input(let line): input = line
       case .signalled(let signal):
         reader.abandonLine()
@@ -80,22 +84,19 @@ extension Shell {
     case signalled(Int32)
   }
 
-  /// Reads one line on a thread of its own (the editor blocks).
+  /// Reads one line on the loop's reading thread (the editor blocks).
   ///
   /// A SIGTERM meanwhile ends the loop at once (143); so does SIGINT when reading a pipe (130).
   /// At the prompt Ctrl-C is a key (the line is abandoned) and a SIGINT from elsewhere is ignored.
   /// The thread is left blocked then: the process is about to end.
-  func read(_ reader: any LineReader, prompt: String, pending: String) async -> PromptRead {
-    let interactive = reader.isInteractive
+  func read(_ lines: LineReaderThread, interactive: Bool, prompt: String, pending: String) async
+    -> PromptRead
+  {
     let once = ResumeOnce<PromptRead>()
     return await signals.watch(onSignal: { received in
       if received == SIGTERM || !interactive { once.resume(.signalled(received)) }
     }) {
-      let thread = Thread {
-        once.resume(.input(reader.readLine(prompt: prompt, pending: pending)))
-      }
-      thread.name = "snm-prompt"
-      thread.start()
+      lines.read(prompt: prompt, pending: pending) { once.resume(.input($0)) }
       return await withCheckedContinuation { once.attach($0) }
     }
   }

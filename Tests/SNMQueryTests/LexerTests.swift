@@ -129,6 +129,20 @@ struct LexCase: Sendable, CustomTestStringConvertible {
     #expect(source.location(of: tokens[2].start) == SourceLocation(line: 1, column: 11))
   }
 
+  @Test func aSourceStartingFurtherDownItsInputNamesTheInputsLines() {
+    // Standard input runs a statement at a time: the statement on line 7 is its own source.
+    let source = Source(text: "from t\nselect *, \"이름\"", fileName: "stdin", firstLine: 7)
+    let offset = source.bytes.count - 1
+    #expect(source.location(of: 2) == SourceLocation(line: 7, column: 3))
+    #expect(source.location(of: offset) == SourceLocation(line: 8, column: 14))
+    #expect(source.location(of: offset, using: LineIndex(source)) == source.location(of: offset))
+    let diagnostic = Diagnostic(
+      DiagnosticMessage(id: "test", "no"), at: SourceRange(start: 7, end: 13))
+    #expect(
+      DiagnosticRenderer(colored: false).render([diagnostic], in: source).hasPrefix(
+        "stdin:8:1: error: no\n"))
+  }
+
   @Test func keywordLookupIgnoresCase() {
     #expect(Keyword.lookup(ArraySlice("ContainedBy".utf8)) == .containedby)
     #expect(Keyword.lookup(ArraySlice("ON_ERROR".utf8)) == .on_error)

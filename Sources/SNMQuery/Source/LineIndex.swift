@@ -34,12 +34,14 @@ public struct LineIndex: Sendable {
 }
 
 extension Source {
-  /// The 1-based line and column of `offset`, finding the line with `index`.
+  /// The 1-based line (of the input, counting from ``firstLine``) and column of `offset`,
+  /// finding the line with `index`.
   public func location(of offset: Int, using index: LineIndex) -> SourceLocation {
     let offset = min(max(offset, 0), bytes.count)
     let line = index.line(of: offset)
     let start = index.starts[line - 1]
     return SourceLocation(
-      line: line, column: text(of: SourceRange(start: start, end: offset)).count + 1)
+      line: line + firstLine - 1, column: text(of: SourceRange(start: start, end: offset)).count + 1
+    )
   }
 }

@@ -4,7 +4,9 @@
 /// let source = Source(text: "from user_info select *", fileName: "<command line>")
 /// let script = Parser.parse(source)
 /// ```
-/// All positions in the language layer are UTF-8 byte offsets into `bytes`.
+/// All positions in the language layer are UTF-8 byte offsets into `bytes`. A statement read from
+/// the middle of an input (standard input, a chunk at a time) starts on `firstLine`, so its
+/// locations name the input's real line without the text being padded to reach it.
 public struct Source: Sendable {
   /// The name printed before `:line:col` (a path, `<command line>`, `<stdin>`).
   public let fileName: String
@@ -12,11 +14,14 @@ public struct Source: Sendable {
   public let text: String
   /// The text's UTF-8 bytes, which the lexer reads.
   public let bytes: [UInt8]
+  /// The line of its input the text starts on (1 for a whole file or `-c`).
+  public let firstLine: Int
 
-  public init(text: String, fileName: String = "<input>") {
+  public init(text: String, fileName: String = "<input>", firstLine: Int = 1) {
     self.fileName = fileName
     self.text = text
     self.bytes = Array(text.utf8)
+    self.firstLine = max(firstLine, 1)
   }
 
   /// The text covered by `range` (clamped to the source; invalid UTF-8 is repaired).
@@ -37,10 +42,10 @@ public struct Source: Sendable {
     return SourceRange(start: start, end: max(end, start))
   }
 
-  /// The 1-based line and column of `offset` (columns count characters).
+  /// The 1-based line and column of `offset` in the input (columns count characters).
   public func location(of offset: Int) -> SourceLocation {
     let offset = min(max(offset, 0), bytes.count)
-    var line = 1
+    var line = firstLine
     for index in 0..<offset where bytes[index] == UInt8(ascii: "\n") { line += 1 }
     let lineStart = lineRange(containing: offset).start
     let prefix = text(of: SourceRange(start: lineStart, end: offset))
