@@ -12,9 +12,9 @@ import SNMWire
 ///
 /// The bytes are read twice each way: all at once, and in pieces whose sizes come from the input,
 /// the way `recv` may split them. Fails (traps) when the two disagree, when a message breaks a
-/// limit, or when a refusal is not a 4xx/5xx. Built and run by `scripts/fuzz run http-request`.
+/// limit, or when a refusal is not a 4xx/5xx. Built and run by `scripts/fuzz run http`.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func httpRequestFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func httpFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   var limits = HTTPLimits.requests
   limits.maxStartLineBytes = 512
@@ -45,8 +45,9 @@ public func httpRequestFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       break
     }
   }
-  // The same bytes as a server's answers; the first byte says whether they answer a HEAD.
-  let toHEAD = bytes.first.map { $0 & 1 == 1 } ?? false
+  // The same bytes as a server's answers; an odd length says they answer a HEAD (the first
+  // byte would, but an answer starts with `H` and a HEAD would then never be read).
+  let toHEAD = bytes.count & 1 == 1
   let answers = HTTPFuzzFeed.answers(bytes, pieceSizes: [], toHEAD: toHEAD)
   let answerPieces = HTTPFuzzFeed.answers(bytes, pieceSizes: pieceSizes, toHEAD: toHEAD)
   fuzzCheck(answers == answerPieces, "answers read differently: \(answers) vs \(answerPieces)")
