@@ -40,8 +40,7 @@ public final class Shell: Sendable {
   let signals: InterruptSignals
   /// Passwords and secret environment values that script failures and reports never print.
   let secretValues = SecretValues(environment: ProcessInfo.processInfo.environment)
-  /// The process environment for `$env`, read once: building it anew for every statement cost a
-  /// script about a twentieth of its time.
+  /// The process environment for `$env`, read once rather than built anew for every statement.
   let environment: [String: String]
 
   /// What the statements so far have left behind.

@@ -9,7 +9,7 @@ import Foundation
 /// Returns 0 when every file is clean, 2 when anything is wrong.
 public enum CheckCommand {
   /// `loader` keeps every parsed file; a caller that exits right after may keep it alive rather
-  /// than spend a tenth of a large check freeing syntax trees.
+  /// than spend the end of a large check freeing syntax trees.
   public static func run(
     paths: [String], options: ShellOptions, output: OutputWriter = .standardOutput,
     errors: OutputWriter = .standardError, loader: ScriptLoader = ScriptLoader()

@@ -135,7 +135,7 @@ final class PlainHTTPConnection: Sendable {
   {
     while true {
       try wait(for: Int16(POLLIN), deadline: deadline)
-      // Uninitialised: zeroing 64 KiB for every answer was a tenth of a script's instructions.
+      // Uninitialised: recv fills it, so 64 KiB are not zeroed for every answer.
       var count = 0
       let chunk = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { buffer, initialized in
         count = recv(fd, buffer.baseAddress, buffer.count, 0)

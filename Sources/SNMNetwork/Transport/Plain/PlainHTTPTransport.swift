@@ -50,8 +50,8 @@ public final class PlainHTTPTransport: HTTPTransport {
 
   /// The path and query of `url` exactly as written (`/rest/v1/t?id=eq.1`), `/` when empty.
   ///
-  /// An ASCII URL (every URL a builder makes: values are percent-encoded) is cut on its bytes;
-  /// Foundation's `range(of:)` and the walk by grapheme cost a twentieth of a script's time.
+  /// An ASCII URL (every URL a builder makes: values are percent-encoded) is cut on its bytes,
+  /// without Foundation's `range(of:)` and a walk by grapheme on every request.
   static func requestTarget(_ url: String) -> String {
     guard url.utf8.allSatisfy({ $0 < 0x80 }) else { return requestTargetAsText(url) }
     let bytes = url.utf8
