@@ -8,6 +8,7 @@ enum DemoSchemaSQL {
     ("00000000000003_demo_functions", functions),
     ("00000000000004_demo_seed", DemoSeedSQL.seed),
     ("00000000000005_demo_policies", policies),
+    (DemoStorageSQL.version, DemoStorageSQL.script),
   ]
 
   static let schema = """

@@ -53,7 +53,9 @@ struct Migrator {
       throw LocalProjectError(.unavailable, "cannot read applied migrations: \(error.message)")
     }
     var applied: [String] = []
-    let all = BootstrapSQL.steps + pending
+    let all =
+      BootstrapSQL.steps
+      + [(StorageSchemaSQL.version, "snm storage schema", StorageSchemaSQL.script)] + pending
     for migration in all where !done.contains(migration.0) {
       do {
         _ = try connection.execute("begin")

@@ -23,6 +23,9 @@ public enum SNMNetworkError: Error, Sendable, Hashable {
   /// A well-formed answer holding more than snm can take (JSON nested deeper than
   /// `JSONParser.maximumDepth`): the statement fails, the server is not at fault.
   case beyondLimits(url: String, reason: String)
+  /// A file on this machine the request sends or saves could not be read or written (a body
+  /// file gone, the disk full); nothing was left half written.
+  case localFile(TransportFileError)
 }
 
 extension SNMNetworkError: CustomStringConvertible {
@@ -37,6 +40,7 @@ extension SNMNetworkError: CustomStringConvertible {
     case .malformedResponse(let url, let reason): "malformed answer from \(url): \(reason)"
     case .cancelled(let url): "request to \(url) cancelled"
     case .beyondLimits(let url, let reason): "the answer from \(url) \(reason)"
+    case .localFile(let failure): failure.description
     }
   }
 

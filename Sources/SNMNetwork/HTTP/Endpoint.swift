@@ -35,6 +35,13 @@ public struct Endpoint: Sendable, Hashable {
   public var body: Data?
   /// Overrides the provider's timeout (seconds) for this request.
   public var timeout: TimeInterval?
+  /// A file whose bytes are the body, read from disk as they are sent (never whole in memory);
+  /// `body` is then nil. An upload of Storage's.
+  public var bodyFile: String?
+  /// Where a successful answer's body goes: streamed into this file (written beside it, then
+  /// renamed into place, so the file is whole or absent), not into memory. A failed answer's
+  /// body is still read into the response, for its error.
+  public var responseFile: String?
 
   public init(
     baseURL: String, path: String, method: HTTPMethod = .get, query: [QueryItem] = [],

@@ -14,12 +14,21 @@ public struct SNMResponse: Sendable, Hashable {
   public let status: Int
   public let headers: HTTPHeaders
   public let body: Data
+  /// The file a 2xx body was written to (``Endpoint/responseFile``); `body` is then empty.
+  public let savedPath: String?
+  /// How many bytes went into ``savedPath``.
+  public let savedBytes: Int64
 
-  public init(url: String, status: Int, headers: HTTPHeaders, body: Data) {
+  public init(
+    url: String, status: Int, headers: HTTPHeaders, body: Data, savedPath: String? = nil,
+    savedBytes: Int64 = 0
+  ) {
     self.url = url
     self.status = status
     self.headers = headers
     self.body = body
+    self.savedPath = savedPath
+    self.savedBytes = savedBytes
   }
 
   /// `true` for 2xx.

@@ -41,6 +41,7 @@ extension SNMNetworkProvider {
     if becomesGet {
       next.method = .get
       next.body = nil
+      next.bodyFile = nil
       next.fields.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
     }
     if origin(of: base) != origin(of: target) {

@@ -64,6 +64,8 @@ public final class SNMNetworkProvider: Sendable {
       method: endpoint.method, url: url,
       fields: Array(endpoint.headers) + addedFields(endpoint, accessToken: accessToken),
       body: endpoint.body, timeout: timeout, maximumBodyBytes: configuration.maximumBodyBytes)
+    request.bodyFile = endpoint.bodyFile
+    request.responseFile = endpoint.responseFile
     var response = try await (scheme == "http" ? plain : secure).send(request)
     var redirects = 0
     while let next = try Self.redirect(response, of: request, count: redirects) {

@@ -18,6 +18,9 @@ import SNMWire
 ///   task is cancelled (the transfer stops and its connection is closed at once);
 ///   `.malformedResponse` for an answer that is not HTTP, one cut off ("the answer was cut off
 ///   (...)"), or one whose body passes `maximumBodyBytes` ("the answer is larger than ...").
+/// - A `bodyFile` is sent from disk as it is read, with its size as `Content-Length`; a
+///   `responseFile` receives a 2xx body as it arrives, in a temporary file beside it renamed into
+///   place at the end (removed on any failure), so memory holds neither whole.
 /// - Connections are kept alive and reused; a kept connection the server closed meanwhile is
 ///   replaced and the request sent again.
 ///
@@ -42,6 +45,11 @@ public struct TransportRequest: Sendable {
   public var timeout: TimeInterval
   /// The largest body accepted; a larger one fails as `.malformedResponse`.
   public var maximumBodyBytes: Int
+  /// A file sent as the body, a piece at a time (``Endpoint/bodyFile``); `body` is then nil.
+  public var bodyFile: String?
+  /// Where a 2xx answer's body is written (``Endpoint/responseFile``): the response then has an
+  /// empty body and ``SNMResponse/savedPath`` set. No byte limit applies to it.
+  public var responseFile: String?
 
   public init(
     method: HTTPMethod, url: String, fields: [HTTPHeaders.Field] = [], body: Data? = nil,

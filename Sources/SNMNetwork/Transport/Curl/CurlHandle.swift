@@ -68,6 +68,15 @@ final class CurlHandle: Sendable {
   /// Runs `request` to its end, its deadline, or ``cancel()``.
   func perform(_ request: TransportRequest, certificateAuthorities: String?) -> Outcome {
     let transfer = CurlTransfer(maximumBodyBytes: request.maximumBodyBytes)
+    transfer.saveTo = request.responseFile
+    if let path = request.bodyFile {
+      do {
+        transfer.bodyFile = try RequestBodyFile(path: path)
+      } catch {
+        transfer.fileFailure = error
+        return .failed(CURLE_READ_ERROR, transfer)
+      }
+    }
     guard let easy, let multi else { return .failed(CURLE_FAILED_INIT, transfer) }
     return withExtendedLifetime(transfer) {
       curl_easy_reset(easy)

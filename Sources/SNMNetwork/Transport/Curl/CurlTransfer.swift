@@ -15,6 +15,16 @@ final class CurlTransfer {
   var tooLarge = false
   var osError: Int32 = 0
   let maximumBodyBytes: Int
+  /// The body sent from disk, and how far it has been read.
+  var bodyFile: RequestBodyFile?
+  var bodyOffset: Int64 = 0
+  /// Where a 2xx body goes (set once the status line says 2xx), and the writer for it.
+  var saveTo: String?
+  var writer: ResponseFileWriter?
+  /// The status of the head being read (the final one once the body comes).
+  var headStatus = 0
+  /// A local file failed: the transfer stopped for it.
+  var fileFailure: TransportFileError?
   /// `CURLOPT_ERRORBUFFER`: curl's own words for a failure.
   private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
@@ -61,7 +71,9 @@ final class CurlTransfer {
     set { snm_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0) }
     set { snm_curl_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds) }
     set { snm_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds) }
-    set { snm_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximumBodyBytes)) }
+    if request.responseFile == nil {
+      set { snm_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximumBodyBytes)) }
+    }
     // Every decoding libcurl has (gzip, deflate, br, zstd): a hosted gateway compresses.
     set { snm_curl_set_pointer(easy, CURLOPT_ACCEPT_ENCODING, "") }
     set { snm_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headers) }
@@ -81,7 +93,17 @@ final class CurlTransfer {
     case .put, .patch, .delete:
       set { snm_curl_set_pointer(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
     }
-    if request.body != nil || [.post, .put, .patch].contains(request.method) {
+    if let bodyFile {
+      // The body is read from disk as curl sends it (the read callback), never whole in memory.
+      set { snm_curl_set_callback(easy, CURLOPT_READFUNCTION, curlReadBody) }
+      set { snm_curl_set_pointer(easy, CURLOPT_READDATA, context) }
+      if request.method == .post {
+        set { snm_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bodyFile.length)) }
+      } else {
+        set { snm_curl_set_long(easy, CURLOPT_UPLOAD, 1) }
+        set { snm_curl_set_offset(easy, CURLOPT_INFILESIZE_LARGE, curl_off_t(bodyFile.length)) }
+      }
+    } else if request.body != nil || [.post, .put, .patch].contains(request.method) {
       let body = request.body ?? Data()
       set { snm_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) }
       // COPYPOSTFIELDS copies the bytes, so the body need not outlive this call.
@@ -105,6 +127,8 @@ final class CurlTransfer {
     let bytes = UnsafeBufferPointer(rebasing: line[..<end])
     if bytes.starts(with: Array("HTTP/".utf8)) {
       headers.removeAll(keepingCapacity: true)
+      let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+      headStatus = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
       return
     }
     if let field = HTTPHeaders.Field(headerLine: bytes) { headers.append(field) }
@@ -112,6 +136,16 @@ final class CurlTransfer {
 
   /// Body bytes: kept up to the limit; past it the transfer stops (false).
   fileprivate func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if let saveTo, (200..<300).contains(headStatus) {
+      do {
+        if writer == nil { writer = try ResponseFileWriter(destination: saveTo) }
+        try writer?.write(UnsafeRawBufferPointer(bytes))
+        return true
+      } catch {
+        fileFailure = error
+        return false
+      }
+    }
     guard bytes.count <= maximumBodyBytes - body.count else {
       tooLarge = true
       return false
@@ -119,6 +153,30 @@ final class CurlTransfer {
     body.append(bytes)
     return true
   }
+}
+
+extension CurlTransfer {
+  /// Fills `buffer` from the body file; 0 at its end. A read error aborts the transfer.
+  fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    guard let bodyFile else { return 0 }
+    let count = bodyFile.read(into: buffer, at: bodyOffset)
+    if count < 0 {
+      fileFailure = TransportFileError(path: bodyFile.path, call: "read")
+      return Int(CURL_READFUNC_ABORT)
+    }
+    bodyOffset += Int64(count)
+    return count
+  }
+}
+
+/// `CURLOPT_READFUNCTION`: the next piece of the body file.
+private func curlReadBody(
+  _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+  _ context: UnsafeMutableRawPointer?
+) -> Int {
+  guard let data, let context else { return Int(CURL_READFUNC_ABORT) }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
 }
 
 /// `CURLOPT_WRITEFUNCTION`: hands body bytes to the transfer; fewer than given stops it.

@@ -55,13 +55,33 @@ public final class CurlTransport: HTTPTransport {
     switch outcome {
     case .answered(let transfer):
       kept.keep(handle, key: key)?.close()
+      var savedPath: String?
+      var savedBytes: Int64 = 0
+      if let saveTo = transfer.saveTo, (200..<300).contains(transfer.status) {
+        // A 2xx answer with an empty body writes nothing: the file is still made, empty.
+        do throws(TransportFileError) {
+          let writer: ResponseFileWriter
+          if let started = transfer.writer {
+            writer = started
+          } else {
+            writer = try ResponseFileWriter(destination: saveTo)
+          }
+          try writer.finish()
+          savedPath = saveTo
+          savedBytes = writer.bytes
+        } catch {
+          throw .localFile(error)
+        }
+      }
       return SNMResponse(
         url: address, status: transfer.status, headers: HTTPHeaders.merging(transfer.headers),
-        body: transfer.body)
+        body: transfer.body, savedPath: savedPath, savedBytes: savedBytes)
     case .failed(let code, let transfer):
       // Its connection is closed with it: a cancelled or broken transfer leaves nothing open.
       handle.close()
+      transfer.writer?.abandon()
       if handle.isCancelled { throw .cancelled(url: address) }
+      if let failure = transfer.fileFailure { throw .localFile(failure) }
       throw Self.failure(code, transfer: transfer, url: address, timeout: request.timeout)
     }
   }

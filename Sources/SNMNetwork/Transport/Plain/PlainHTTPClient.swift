@@ -29,6 +29,10 @@ final class PlainHTTPClient: Sendable {
     var target: String
     var fields: [HTTPHeaders.Field]
     var body: Data?
+    /// A body sent from disk after the head (`body` is then nil).
+    var bodyFile: RequestBodyFile?
+    /// Where a 2xx answer's body is written.
+    var responseFile: String?
     /// Seconds the whole exchange may take (connecting, sending, every byte of the answer).
     var timeout: Double
     /// The largest body accepted (`.tooLarge` past it).
@@ -44,7 +48,9 @@ final class PlainHTTPClient: Sendable {
     func encoded() -> [UInt8] {
       var headers: HTTPHeaders = ["Host": hostField]
       for field in fields { headers.append(name: field.name, value: field.value) }
-      if body != nil || ["POST", "PUT", "PATCH"].contains(method) {
+      if let bodyFile {
+        headers.append(name: "Content-Length", value: String(bodyFile.length))
+      } else if body != nil || ["POST", "PUT", "PATCH"].contains(method) {
         headers.append(name: "Content-Length", value: String(body?.count ?? 0))
       }
       var bytes = HTTPEncoder.head(
@@ -93,7 +99,8 @@ final class PlainHTTPClient: Sendable {
       handle.attach(connection)
       do {
         let answer = try connection.exchange(
-          bytes, isHead: request.method == "HEAD", maximumBodyBytes: request.maximumBodyBytes,
+          bytes, file: request.bodyFile, isHead: request.method == "HEAD",
+          maximumBodyBytes: request.maximumBodyBytes, saveTo: request.responseFile,
           deadline: deadline)
         handle.detach()
         if answer.keepAlive && !handle.isCancelled {

@@ -98,17 +98,54 @@ final class PlainHTTPConnection: Sendable {
 
   /// Sends `request` and reads one answer; passing `deadline` (however the bytes trickle) is a
   /// timeout.
+  ///
+  /// A `file` body follows the head, read from disk a piece at a time. A server that answers
+  /// before the whole body is sent (an upload it refuses) and closes: its answer is still read.
   func exchange(
-    _ request: [UInt8], isHead: Bool, maximumBodyBytes: Int, deadline: ContinuousClock.Instant
+    _ request: [UInt8], file: RequestBodyFile? = nil, isHead: Bool, maximumBodyBytes: Int,
+    saveTo: String? = nil, deadline: ContinuousClock.Instant
   ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
     try send(request, deadline: deadline)
+    var refusedEarly = false
+    if let file {
+      do {
+        try send(file, deadline: deadline)
+      } catch {
+        guard case .closedEarly = error else { throw error }
+        refusedEarly = true
+      }
+    }
     var reader = PlainHTTPReader(
-      buffered: leftover.withLock { $0 }, maximumBodyBytes: maximumBodyBytes)
-    let answer = try reader.readAnswer(isHead: isHead) { () throws(PlainHTTPFailure) -> [UInt8] in
+      buffered: leftover.withLock { $0 }, maximumBodyBytes: maximumBodyBytes, saveTo: saveTo)
+    var answer = try reader.readAnswer(isHead: isHead) { () throws(PlainHTTPFailure) -> [UInt8] in
       try self.receive(deadline: deadline)
     }
+    if refusedEarly { answer.keepAlive = false }
     leftover.withLock { $0 = reader.unread }
     return answer
+  }
+
+  /// Sends `file`'s bytes with `sendfile` (from the page cache to the socket, never through this
+  /// process's memory).
+  private func send(_ file: RequestBodyFile, deadline: ContinuousClock.Instant)
+    throws(PlainHTTPFailure)
+  {
+    var offset = off_t(0)
+    while Int64(offset) < file.length {
+      try wait(for: Int16(POLLOUT), deadline: deadline)
+      let left = Int(min(file.length - Int64(offset), 1 << 30))
+      let sent = sendfile(fd, file.fd, &offset, left)
+      if sent < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        if isCancelled { throw .cancelled }
+        if errno == EPIPE || errno == ECONNRESET { throw .closedEarly(receivedNothing: false) }
+        throw .localFile(TransportFileError(path: file.path, call: "read"))
+      }
+      if sent == 0 {
+        throw .localFile(
+          TransportFileError(path: file.path, call: "read", reason: "the file got shorter"))
+      }
+    }
   }
 
   private func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant)

@@ -12,6 +12,8 @@ enum PlainHTTPFailure: Error, Equatable {
   case malformed(String)
   /// The body passed the request's limit (bytes).
   case tooLarge(Int)
+  /// The body file could not be read, or the answer's file written.
+  case localFile(TransportFileError)
 }
 
 /// One HTTP answer: status, header fields as sent, the body, and whether the connection may be
@@ -21,12 +23,17 @@ struct PlainHTTPAnswer {
   var headers: [HTTPHeaders.Field]
   var body: Data
   var keepAlive: Bool
+  /// Where a 2xx body went instead of `body` (the reader's `saveTo`), and its size.
+  var savedPath: String? = nil
+  var savedBytes: Int64 = 0
 }
 
 /// Reads HTTP/1.1 answers from a stream of chunks with SNMWire's ``HTTPDecoder`` (the framing
 /// the local project reads requests with, under one set of limits): the status line and fields,
 /// then a body framed by `Content-Length`, `chunked` or the end of the stream, every size the
-/// server announces checked before anything is set aside for it.
+/// server announces checked before anything is set aside for it. With `saveTo`, a 2xx body is
+/// written to that file as it arrives (``ResponseFileWriter``: whole or not at all), with no
+/// byte limit; any other answer's body is read into memory within `maximumBodyBytes`.
 ///
 /// ```swift
 /// var reader = PlainHTTPReader(maximumBodyBytes: 256 << 20)
@@ -35,16 +42,29 @@ struct PlainHTTPAnswer {
 /// Kept with its connection: bytes after one answer are the start of the next.
 struct PlainHTTPReader {
   private var decoder: HTTPDecoder
-  /// The largest body read; a larger one throws `.tooLarge`.
+  /// The largest body read into memory; a larger one throws `.tooLarge`.
   let maximumBodyBytes: Int
+  /// A file a 2xx answer's body is written to instead of memory.
+  let saveTo: String?
 
   /// A reader that starts with `buffered`, the bytes read past the connection's last answer.
-  init(buffered: [UInt8], maximumBodyBytes: Int) {
+  init(buffered: [UInt8], maximumBodyBytes: Int, saveTo: String? = nil) {
     var limits = HTTPLimits.responses
-    limits.maxBodyBytes = maximumBodyBytes
+    // A body saved to disk has no limit but the disk's; the reader holds others to the limit.
+    limits.maxBodyBytes = saveTo == nil ? maximumBodyBytes : Self.unlimited
     decoder = HTTPDecoder(reading: .responses, limits: limits)
     decoder.append(contentsOf: buffered)
     self.maximumBodyBytes = maximumBodyBytes
+    self.saveTo = saveTo
+  }
+
+  /// The decoder's body limit for an answer that may go to disk (2^60 bytes: none that matters).
+  static let unlimited = 1 << 60
+
+  /// Where body bytes go as they are read.
+  enum BodySink {
+    case memory(Data)
+    case file(ResponseFileWriter)
   }
 
   /// Bytes after the answer (a server never sends them unasked, but keep them honest).
@@ -59,7 +79,7 @@ struct PlainHTTPReader {
     decoder.answersHEAD = isHead
     var receivedAny = !decoder.unread.isEmpty
     var head: HTTPResponseHead?
-    var body = Data()
+    var sink = BodySink.memory(Data())
     while true {
       let part: HTTPDecoder.Part?
       do {
@@ -71,16 +91,14 @@ struct PlainHTTPReader {
       switch part {
       case .responseHead(let started)?:
         head = started
-        if case .length(let length) = started.framing {
-          body.reserveCapacity(min(length, Self.largestReservation))
-        }
+        sink = try Self.sink(for: started, saveTo: saveTo, limit: maximumBodyBytes)
         continue
       case .body(let bytes)?:
-        body.append(contentsOf: bytes)
+        try Self.take(bytes, into: &sink, limit: maximumBodyBytes)
         continue
       case .end?:
         guard let head else { continue }
-        return Self.answer(head, body)
+        return try Self.answer(head, sink)
       case .requestHead?:
         throw .malformed("the answer is not valid HTTP (a request)")
       case nil:
@@ -100,7 +118,7 @@ struct PlainHTTPReader {
       switch decoder.finish() {
       case .complete:
         guard let head else { throw .closedEarly(receivedNothing: !receivedAny) }
-        return Self.answer(head, body)
+        return try Self.answer(head, sink)
       case .idle:
         throw .closedEarly(receivedNothing: !receivedAny)
       case .inHead:
@@ -113,9 +131,66 @@ struct PlainHTTPReader {
     }
   }
 
-  static func answer(_ head: HTTPResponseHead, _ body: Data) -> PlainHTTPAnswer {
-    PlainHTTPAnswer(
-      status: head.status, headers: head.headers.fields, body: body, keepAlive: head.keepAlive)
+  /// Where an answer's body goes: a file for a 2xx answer but 204 with `saveTo` (an empty body
+  /// makes an empty file), else memory, with room set aside for an announced length within
+  /// `limit`.
+  static func sink(for head: HTTPResponseHead, saveTo: String?, limit: Int)
+    throws(PlainHTTPFailure) -> BodySink
+  {
+    let length: Int? = if case .length(let length) = head.framing { length } else { nil }
+    if let saveTo, (200..<300).contains(head.status), head.status != 204 {
+      do {
+        return .file(try ResponseFileWriter(destination: saveTo))
+      } catch {
+        throw .localFile(error)
+      }
+    }
+    if let length, length > limit { throw .tooLarge(limit) }
+    return .memory(Data(capacity: min(length ?? 0, Self.largestReservation)))
+  }
+
+  /// Appends body bytes to the sink (a file write that fails removes the file).
+  static func take(_ bytes: ArraySlice<UInt8>, into sink: inout BodySink, limit: Int)
+    throws(PlainHTTPFailure)
+  {
+    switch sink {
+    case .memory(var data):
+      guard data.count + bytes.count <= limit else { throw .tooLarge(limit) }
+      sink = .memory(Data())
+      data.append(contentsOf: bytes)
+      sink = .memory(data)
+    case .file(let writer):
+      let failure = bytes.withUnsafeBytes { raw -> TransportFileError? in
+        do throws(TransportFileError) {
+          try writer.write(raw)
+          return nil
+        } catch {
+          return error
+        }
+      }
+      if let failure { throw .localFile(failure) }
+    }
+  }
+
+  /// The answer: its body from memory, or its file flushed and renamed into place.
+  static func answer(_ head: HTTPResponseHead, _ sink: BodySink) throws(PlainHTTPFailure)
+    -> PlainHTTPAnswer
+  {
+    var answer = PlainHTTPAnswer(
+      status: head.status, headers: head.headers.fields, body: Data(), keepAlive: head.keepAlive)
+    switch sink {
+    case .memory(let data):
+      answer.body = data
+    case .file(let writer):
+      do {
+        try writer.finish()
+      } catch {
+        throw .localFile(error)
+      }
+      answer.savedPath = writer.destination
+      answer.savedBytes = writer.bytes
+    }
+    return answer
   }
 
   /// The most an announced `Content-Length` makes the reader set aside before the bytes arrive;

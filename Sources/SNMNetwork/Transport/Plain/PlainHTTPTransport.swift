@@ -22,11 +22,20 @@ public final class PlainHTTPTransport: HTTPTransport {
       throw .invalidURL(address)
     }
     if Task.isCancelled { throw .cancelled(url: address) }
+    var bodyFile: RequestBodyFile?
+    if let path = request.bodyFile {
+      do {
+        bodyFile = try RequestBodyFile(path: path)
+      } catch {
+        throw .localFile(error)
+      }
+    }
     let plain = PlainHTTPClient.Request(
       method: request.method.rawValue,
       host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host,
       port: url.port ?? 80, target: Self.requestTarget(address), fields: request.fields,
-      body: request.body, timeout: request.timeout, maximumBodyBytes: request.maximumBodyBytes)
+      body: request.body, bodyFile: bodyFile, responseFile: request.responseFile,
+      timeout: request.timeout, maximumBodyBytes: request.maximumBodyBytes)
     let answer: PlainHTTPAnswer
     do {
       answer = try await client.perform(plain)
@@ -41,11 +50,12 @@ public final class PlainHTTPTransport: HTTPTransport {
       case .malformed(let reason): throw .malformedResponse(url: address, reason: reason)
       case .tooLarge(let limit):
         throw .malformedResponse(url: address, reason: TransportRequest.tooLargeReason(limit))
+      case .localFile(let failure): throw .localFile(failure)
       }
     }
     return SNMResponse(
       url: address, status: answer.status, headers: HTTPHeaders.merging(answer.headers),
-      body: answer.body)
+      body: answer.body, savedPath: answer.savedPath, savedBytes: answer.savedBytes)
   }
 
   /// The path and query of `url` exactly as written (`/rest/v1/t?id=eq.1`), `/` when empty.

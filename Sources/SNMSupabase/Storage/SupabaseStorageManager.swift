@@ -1,0 +1,62 @@
+import SNMNetwork
+
+/// The app's fifth manager: starts builder chains against one project's Storage API
+/// (`/storage/v1`), as ``SupabaseDBManager`` does against its REST API.
+///
+/// ```swift
+/// let remoteStorageManager = SupabaseStorageManager(
+///   config: config, provider: provider,
+///   accessToken: { try await SessionManager.shared.requestToken() })
+/// try await remoteStorageManager.from("avatars").setPath("\(userID)/bori.jpg")
+///   .upload(file: "bori.jpg").request()
+/// let url = try await remoteStorageManager.from("avatars").setPath("\(userID)/bori.jpg")
+///   .createSignedURL(expiresIn: 60).request().signedURL
+/// ```
+///
+/// A chain names a bucket, then (for one object) a path, then the operation; `request()` exists
+/// only once the operation is chosen (``SupabaseStoragePhase``). Like the DB layer it knows
+/// nothing of Auth: `accessToken` is asked once per request, and its `nil` sends the API key.
+public struct SupabaseStorageManager: Sendable {
+  public let config: SupabaseConfig
+  public let provider: SNMNetworkProvider
+  let accessToken: @Sendable () async throws -> String?
+
+  /// - Parameters:
+  ///   - provider: shared with the other managers so all reuse one connection pool; by default
+  ///     one is made for `config`.
+  ///   - accessToken: the session's JWT, or nil without a session.
+  public init(
+    config: SupabaseConfig, provider: SNMNetworkProvider? = nil,
+    accessToken: @escaping @Sendable () async throws -> String? = { nil }
+  ) {
+    self.config = config
+    self.provider = provider ?? SNMNetworkProvider(configuration: .init(apiKey: config.anonKey))
+    self.accessToken = accessToken
+  }
+
+  /// The Storage API's base: the project URL + `/storage/v1`.
+  public var storageURL: String {
+    var base = config.url
+    while base.hasSuffix("/") { base.removeLast() }
+    return base + "/storage/v1"
+  }
+
+  /// Every bucket the caller may see: GET `/storage/v1/bucket`.
+  public func listBuckets() -> SupabaseStorageRequestBuilder<SupabaseStoragePhase.Ready> {
+    SupabaseStorageRequestBuilder(manager: self, bucket: nil, operation: .listBuckets)
+  }
+
+  /// Creates a bucket: POST `/storage/v1/bucket` with `{"id", "name", "public", ...}`.
+  public func createBucket(_ id: String, options: SupabaseStorageBucketOptions = .init())
+    -> SupabaseStorageRequestBuilder<SupabaseStoragePhase.Ready>
+  {
+    SupabaseStorageRequestBuilder(manager: self, bucket: id, operation: .createBucket(options))
+  }
+
+  /// Starts a chain on one bucket: its objects, or the bucket itself.
+  public func from(_ bucket: String) -> SupabaseStorageRequestBuilder<
+    SupabaseStoragePhase.NeedsPath
+  > {
+    SupabaseStorageRequestBuilder(manager: self, bucket: bucket)
+  }
+}
