@@ -10,6 +10,7 @@ struct HTTPConnection {
   let socket: Int32
   let limits: HTTPServerLimits
   let handler: HTTPServer.Handler
+  let planner: HTTPServer.BodyPlanner?
   let remoteAddress: String
   /// Told `true` when the connection waits for a request with nothing of one received (the
   /// server may then close it to make room), `false` when bytes of one have arrived and before
@@ -21,7 +22,10 @@ struct HTTPConnection {
   func serve() {
     var idle = true
     _ = reportIdle(true)
-    var reader = HTTPRequestReader(limits: limits.framing)
+    var reader = HTTPRequestReader(
+      limits: limits.decoding, bufferLimit: limits.framing.maxBodyBytes, planner: planner)
+    // A streamed body cut off (the peer gone) leaves nothing: its sink is discarded.
+    defer { reader.abandon() }
     var scratch = [UInt8](repeating: 0, count: 65_536)
     var lastActivity = monotonicSeconds()
     var requestStart: Double?
@@ -31,11 +35,21 @@ struct HTTPConnection {
         request.remoteAddress = remoteAddress
         request.peer = HTTPPeer(socket: socket)
         let response = handler(request)
-        let bytes = HTTPResponseWriter.serialize(
-          response, keepAlive: keepAlive, bodyless: request.method == "HEAD")
-        guard write(bytes), keepAlive else { return }
+        guard respond(response, keepAlive: keepAlive, to: request), keepAlive else { return }
         lastActivity = monotonicSeconds()
         requestStart = nil
+      case .streamed(var request, let sink, let keepAlive):
+        request.remoteAddress = remoteAddress
+        request.peer = HTTPPeer(socket: socket)
+        let response = sink.finish(request)
+        let keep = keepAlive && response.headers["Connection"]?.lowercased() != "close"
+        guard respond(response, keepAlive: keep, to: request), keep else { return }
+        lastActivity = monotonicSeconds()
+        requestStart = nil
+      case .answered(let response):
+        _ = write(HTTPResponseWriter.serialize(response, keepAlive: false, bodyless: false))
+        lingeringClose()
+        return
       case .failure(let failure):
         _ = write(
           HTTPResponseWriter.serialize(
@@ -48,7 +62,9 @@ struct HTTPConnection {
           guard write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
         }
         // Checked before every read, not only when a read times out: a client trickling a byte
-        // a second (slowloris) must not keep a request open past its deadline.
+        // a second (slowloris) must not keep a request open past its deadline. A streamed body
+        // (an upload) may take as long as it needs while it keeps coming: its clock restarts
+        // with every piece.
         if reader.hasPartialRequest, let start = requestStart,
           monotonicSeconds() - start >= limits.requestTimeout
         {
@@ -77,7 +93,7 @@ struct HTTPConnection {
         }
         let now = monotonicSeconds()
         if received > 0 {
-          if requestStart == nil { requestStart = now }
+          if requestStart == nil || reader.isStreaming { requestStart = now }
           scratch.withUnsafeBufferPointer { buffer in
             reader.append(UnsafeBufferPointer(rebasing: buffer[0..<received]))
           }
@@ -95,6 +111,30 @@ struct HTTPConnection {
         }
       }
     }
+  }
+
+  /// Writes `response` (its head, then its body or its file); false when the peer is gone.
+  func respond(_ response: HTTPResponse, keepAlive: Bool, to request: HTTPRequest) -> Bool {
+    let bodyless = request.method == "HEAD"
+    guard
+      write(HTTPResponseWriter.serialize(response, keepAlive: keepAlive, bodyless: bodyless))
+    else { return false }
+    guard !bodyless, let file = response.bodyFile, let fd = file.fd else { return true }
+    return sendFile(fd, offset: file.offset, length: file.length)
+  }
+
+  /// Sends `length` bytes of `fd` from `offset` with `sendfile` (from the page cache to the
+  /// socket, never through this process's memory).
+  func sendFile(_ fd: Int32, offset start: Int64, length: Int64) -> Bool {
+    var offset = off_t(start)
+    let end = start + length
+    while Int64(offset) < end {
+      let sent = sendfile(socket, fd, &offset, Int(min(end - Int64(offset), 1 << 30)))
+      if sent > 0 { continue }
+      if sent < 0 && errno == EINTR { continue }
+      return false
+    }
+    return true
   }
 
   /// Answers 408: the request did not arrive within `requestTimeout`. Closes lingering: a client

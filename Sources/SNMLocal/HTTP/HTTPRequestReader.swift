@@ -8,20 +8,53 @@ import SNMWire
 /// reader.append(bytes)
 /// switch reader.next() { case .request(let request, let keepAlive): ...; case .needMore: read more }
 /// ```
-/// Pure: no sockets, so tests feed it bytes directly.
+/// With a `planner`, each request's head is shown to it before the body is read: a body it
+/// streams goes to its sink as it arrives (`.streamed` at the end), and one it answers at once
+/// is never read (`.answered`). Buffered bodies are held to `bufferLimit` bytes (413 past it);
+/// the decoder's own limit bounds streamed ones. Pure: no sockets, so tests feed it bytes directly.
 struct HTTPRequestReader {
   enum Step: Equatable {
     case needMore
     case request(HTTPRequest, keepAlive: Bool)
+    /// A streamed body ended: `sink` answers the request.
+    case streamed(HTTPRequest, sink: any HTTPBodySink, keepAlive: Bool)
+    /// The planner (or the sink, mid-body) answered without the rest of the body: send this and
+    /// close the connection.
+    case answered(HTTPResponse)
     case failure(HTTPParseError)
+
+    static func == (lhs: Step, rhs: Step) -> Bool {
+      switch (lhs, rhs) {
+      case (.needMore, .needMore): true
+      case (.request(let a, let x), .request(let b, let y)): a == b && x == y
+      case (.streamed(let a, let s, let x), .streamed(let b, let t, let y)):
+        a == b && s === t && x == y
+      case (.answered(let a), .answered(let b)): a == b
+      case (.failure(let a), .failure(let b)): a == b
+      default: false
+      }
+    }
   }
 
   var decoder: HTTPDecoder
   var head: HTTPRequestHead?
   var body: [UInt8] = []
+  /// The most a buffered body may hold.
+  let bufferLimit: Int
+  let planner: (@Sendable (HTTPRequest) -> HTTPBodyPlan)?
+  /// The sink of the body being streamed.
+  var sink: (any HTTPBodySink)?
 
-  init(limits: HTTPLimits) {
+  /// - Parameters:
+  ///   - limits: the decoder's limits; `maxBodyBytes` bounds streamed bodies.
+  ///   - bufferLimit: the most a buffered body may hold (`limits.maxBodyBytes` when nil).
+  init(
+    limits: HTTPLimits, bufferLimit: Int? = nil,
+    planner: (@Sendable (HTTPRequest) -> HTTPBodyPlan)? = nil
+  ) {
     decoder = HTTPDecoder(reading: .requests, limits: limits)
+    self.bufferLimit = bufferLimit ?? limits.maxBodyBytes
+    self.planner = planner
   }
 
   /// Set once a head with `Expect: 100-continue` and a body is read; the connection answers it.
@@ -33,8 +66,17 @@ struct HTTPRequestReader {
   /// True when part of a request has arrived (the request timeout runs), false between requests.
   var hasPartialRequest: Bool { decoder.isMidMessage }
 
+  /// True while a body streams into a sink (only its idle time is bounded, not its length).
+  var isStreaming: Bool { sink != nil }
+
   mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     decoder.append(bytes)
+  }
+
+  /// The connection ended before the body did: the sink (if any) drops what it had.
+  mutating func abandon() {
+    sink?.abandon()
+    sink = nil
   }
 
   /// Advances as far as the buffered bytes allow.
@@ -45,15 +87,45 @@ struct HTTPRequestReader {
         case .requestHead(let started):
           head = started
           body = []
-          if case .length(let length) = started.framing { body.reserveCapacity(length) }
+          let request = HTTPRequest(
+            method: started.method, target: started.target, headers: started.headers)
+          switch planner?(request) ?? .buffer {
+          case .buffer:
+            if case .length(let length) = started.framing {
+              guard length <= bufferLimit else { return .failure(tooLarge()) }
+              body.reserveCapacity(length)
+            }
+          case .stream(let sink):
+            self.sink = sink
+          case .answer(let response):
+            self.head = nil
+            return .answered(response)
+          }
         case .body(let bytes):
-          body.append(contentsOf: bytes)
+          if let sink {
+            let stop = bytes.withUnsafeBytes { sink.receive($0) }
+            if let stop {
+              self.sink = nil
+              head = nil
+              return .answered(stop)
+            }
+          } else {
+            guard body.count + bytes.count <= bufferLimit else {
+              head = nil
+              return .failure(tooLarge())
+            }
+            body.append(contentsOf: bytes)
+          }
         case .end:
           guard let head else { return .failure(.bad("internal: no request head")) }
           self.head = nil
           let request = HTTPRequest(
             method: head.method, target: head.target, headers: head.headers, body: body)
           body = []
+          if let sink {
+            self.sink = nil
+            return .streamed(request, sink: sink, keepAlive: head.keepAlive)
+          }
           return .request(request, keepAlive: head.keepAlive)
         case .responseHead:
           return .failure(.bad("internal: an answer where a request was expected"))
@@ -61,7 +133,12 @@ struct HTTPRequestReader {
       }
       return .needMore
     } catch {
+      abandon()
       return .failure(error)
     }
+  }
+
+  func tooLarge() -> HTTPParseError {
+    HTTPParseError(status: 413, message: "request body larger than \(bufferLimit) bytes")
   }
 }

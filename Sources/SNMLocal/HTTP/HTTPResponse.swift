@@ -11,6 +11,8 @@ public struct HTTPResponse: Sendable, Equatable {
   public var status: Int
   public var headers: HTTPHeaders
   public var body: [UInt8]
+  /// A body sent from a file instead of `body` (a Storage download).
+  public var bodyFile: HTTPFileBody?
 
   public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
     self.status = status

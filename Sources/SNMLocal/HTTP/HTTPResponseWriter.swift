@@ -21,7 +21,8 @@ enum HTTPResponseWriter {
       headers.append(name: field.name, value: field.value)
     }
     if response.status != 204 && response.status >= 200 {
-      headers.append(name: "Content-Length", value: String(response.body.count))
+      let length = response.bodyFile.map { String($0.length) } ?? String(response.body.count)
+      headers.append(name: "Content-Length", value: length)
     }
     headers.append(name: "Date", value: HTTPDate.shared.now())
     if !keepAlive { headers.append(name: "Connection", value: "close") }
@@ -52,19 +53,47 @@ final class HTTPDate: Sendable {
     let seconds = time(nil)
     return cache.withLock { cached in
       if cached.0 == seconds { return cached.1 }
-      var value = seconds
-      var parts = tm()
-      gmtime_r(&value, &parts)
-      let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-      let months = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-      ]
-      func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
-      let text =
-        "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
-        + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+      let text = Self.format(seconds)
       cached = (seconds, text)
       return text
     }
+  }
+
+  /// `seconds` since 1970 as an IMF-fixdate (`Tue, 01 Dec 2026 09:00:00 GMT`).
+  static func format(_ seconds: Int) -> String {
+    var value = seconds
+    var parts = tm()
+    gmtime_r(&value, &parts)
+    let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
+    let text =
+      "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
+      + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    return text
+  }
+
+  /// The seconds an IMF-fixdate stands for (what `format` writes); nil for other text.
+  static func parse(_ text: String) -> Int? {
+    let parts = text.split(separator: " ")
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    guard parts.count == 6, parts[5] == "GMT", let day = Int32(parts[1]),
+      let month = months.firstIndex(of: String(parts[2])), let year = Int32(parts[3])
+    else { return nil }
+    let clock = parts[4].split(separator: ":").compactMap { Int32($0) }
+    guard clock.count == 3 else { return nil }
+    var fields = tm()
+    fields.tm_year = year - 1900
+    fields.tm_mon = Int32(month)
+    fields.tm_mday = day
+    fields.tm_hour = clock[0]
+    fields.tm_min = clock[1]
+    fields.tm_sec = clock[2]
+    let seconds = timegm(&fields)
+    return seconds < 0 ? nil : seconds
   }
 }

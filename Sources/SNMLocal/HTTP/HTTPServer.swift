@@ -22,9 +22,13 @@ import Synchronization
 /// when the port is taken.
 public final class HTTPServer: Sendable {
   public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+  /// Shown each request's head (its body not read yet): whether to buffer the body, stream it to
+  /// a sink, or answer at once (``HTTPBodyPlan``).
+  public typealias BodyPlanner = @Sendable (HTTPRequest) -> HTTPBodyPlan
 
   public let limits: HTTPServerLimits
   let handler: Handler
+  let planner: BodyPlanner?
   let requestedPort: Int
   let state = Mutex<State>(State())
   let wakeup = DispatchSemaphore(value: 0)
@@ -56,11 +60,14 @@ public final class HTTPServer: Sendable {
   /// Queued connections (waiting for a worker that a closed idle one frees) at most.
   static let maxQueued = 256
 
-  public init(port: Int, limits: HTTPServerLimits = HTTPServerLimits(), handler: @escaping Handler)
-  {
+  public init(
+    port: Int, limits: HTTPServerLimits = HTTPServerLimits(), handler: @escaping Handler,
+    bodyPlanner: BodyPlanner? = nil
+  ) {
     self.requestedPort = port
     self.limits = limits
     self.handler = handler
+    self.planner = bodyPlanner
   }
 
   /// The port the server listens on (after `start`).
@@ -178,7 +185,7 @@ public final class HTTPServer: Sendable {
       wakeup.signal()
     case .refuse:
       let connection = HTTPConnection(
-        socket: socket, limits: limits, handler: handler, remoteAddress: remote)
+        socket: socket, limits: limits, handler: handler, planner: planner, remoteAddress: remote)
       let busy = HTTPParseError(status: 503, message: "too many connections")
       _ = connection.write(
         HTTPResponseWriter.serialize(
@@ -241,7 +248,7 @@ public final class HTTPServer: Sendable {
   func serve(_ socket: Int32, remote: String) {
     state.withLock { $0.connections[socket] = Tracked() }
     var connection = HTTPConnection(
-      socket: socket, limits: limits, handler: handler, remoteAddress: remote)
+      socket: socket, limits: limits, handler: handler, planner: planner, remoteAddress: remote)
     connection.reportIdle = { [self] idle in
       let now = monotonicSeconds()
       return state.withLock { state in

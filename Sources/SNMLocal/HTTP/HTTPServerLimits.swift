@@ -8,8 +8,12 @@ import SNMWire
 /// limits.requestTimeout = 5                  // 408 when a request takes longer to arrive
 /// ```
 public struct HTTPServerLimits: Sendable, Equatable {
-  /// Request line, header and body sizes (SNMWire's, the ones the decoder enforces).
+  /// Request line, header and body sizes (SNMWire's, the ones the decoder enforces) for bodies
+  /// read whole.
   public var framing = HTTPLimits.requests
+  /// The largest body a planner may stream to a sink (an upload); the sink holds it to its own
+  /// limit within this.
+  public var streamedBodyBytes = HTTPLimits.requests.maxBodyBytes
   /// Seconds a request may take to arrive once its first byte came; then 408 and close.
   public var requestTimeout: Double = 30
   /// Seconds an idle keep-alive connection stays open between requests.
@@ -27,4 +31,11 @@ public struct HTTPServerLimits: Sendable, Equatable {
   public var minimumWorkers = 4
 
   public init() {}
+
+  /// The decoder's limits: `framing`, with room for a streamed body.
+  var decoding: HTTPLimits {
+    var limits = framing
+    limits.maxBodyBytes = max(framing.maxBodyBytes, streamedBodyBytes)
+    return limits
+  }
 }

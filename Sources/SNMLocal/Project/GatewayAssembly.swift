@@ -27,4 +27,14 @@ enum GatewayAssembly {
     gateway.listenForReloads(database: pool)
     return gateway
   }
+
+  /// The `/storage/v1` handler, its files under `root`; leftovers of uploads a crash cut short
+  /// (temporary files, bytes no row names) are swept in the background right away.
+  static func storageHandler(
+    pool: PGPool, root: String, signer: JWTSigner, settings: StorageSettings
+  ) throws(StorageFailure) -> StorageGateway {
+    let gateway = try StorageGateway(pool: pool, root: root, signer: signer, settings: settings)
+    DispatchQueue.global().async { _ = gateway.sweep() }
+    return gateway
+  }
 }

@@ -24,6 +24,7 @@ extension LocalProjectController {
     arguments += ["--jwt-expiry", String(state.jwtExpiry), "--jwt-alg", state.jwtAlgorithm]
     arguments += ["--refresh-reuse-interval", String(state.refreshReuseInterval)]
     arguments += state.rateLimitArguments
+    arguments += ["--file-size-limit", String(state.storageFileSizeLimit)]
     let pid = try Subprocess.spawnDetached(executable, arguments, log: state.logFile)
     try? Data("\(pid)\n".utf8).write(to: URL(fileURLWithPath: state.pidFile), options: .atomic)
     let keys = try state.keys()

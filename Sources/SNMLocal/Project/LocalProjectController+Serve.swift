@@ -43,11 +43,21 @@ extension LocalProjectController {
         issuer: state.url + "/auth/v1", jwtExpiry: state.jwtExpiry,
         refreshReuseInterval: state.refreshReuseInterval, rateLimits: state.authRateLimits),
       now: clock)
-    let router = Router(
+    var router = Router(
       keys: keys, signer: keys.signer, rest: GatewayAssembly.restHandler(warming: restPool),
       restPool: restPool,
       auth: auth, now: clock)
+    var storageSettings = StorageSettings()
+    storageSettings.fileSizeLimit = state.storageFileSizeLimit
+    do {
+      router.storage = try GatewayAssembly.storageHandler(
+        pool: restPool, root: state.storageDir, signer: keys.signer, settings: storageSettings)
+    } catch {
+      throw LocalProjectError(.failed, "cannot keep Storage's files: \(error.message)")
+    }
     var limits = HTTPServerLimits()
+    // An upload streams to disk: a form's boundaries and fields come on top of the file.
+    limits.streamedBodyBytes = Int(storageSettings.fileSizeLimit) + 1024 * 1024
     let environment = ProcessInfo.processInfo.environment
     if let text = environment["SNM_HTTP_REQUEST_TIMEOUT"], let seconds = Double(text), seconds > 0 {
       limits.requestTimeout = seconds
@@ -55,13 +65,16 @@ extension LocalProjectController {
     if let text = environment["SNM_HTTP_WORKER_IDLE"], let seconds = Double(text), seconds > 0 {
       limits.workerIdleTimeout = seconds
     }
-    let server = HTTPServer(port: state.port, limits: limits, handler: router.handle)
+    let server = HTTPServer(
+      port: state.port, limits: limits, handler: router.handle, bodyPlanner: router.bodyPlan)
     do {
       try server.start()
     } catch {
       throw LocalProjectError(.unavailable, "cannot serve: \(error)")
     }
-    printLine("snm local: serving \(state.url) (REST /rest/v1, Auth /auth/v1), pid \(getpid())")
+    printLine(
+      "snm local: serving \(state.url) (REST /rest/v1, Auth /auth/v1, Storage /storage/v1), pid \(getpid())"
+    )
     let shutdown: @Sendable () -> Void = {
       server.stop()
       adminPool.drain()

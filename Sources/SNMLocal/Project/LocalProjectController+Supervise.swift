@@ -49,7 +49,7 @@ extension LocalProjectController {
     var arguments = [
       "local", "serve", "--dir", state.dataDir, "--port", String(state.port), "--jwt-expiry",
       String(state.jwtExpiry), "--jwt-alg", state.jwtAlgorithm, "--refresh-reuse-interval",
-      String(state.refreshReuseInterval),
+      String(state.refreshReuseInterval), "--file-size-limit", String(state.storageFileSizeLimit),
     ]
     arguments += state.rateLimitArguments
     var crashes: [Double] = []

@@ -119,6 +119,9 @@ struct LocalProjectController {
     if given.contains("port") { state.port = options.port }
     if given.contains("jwt-expiry") { state.jwtExpiry = options.jwtExpiry }
     if given.contains("jwt-alg") { state.jwtAlgorithm = options.jwtAlgorithm }
+    if given.contains("file-size-limit") {
+      state.storageFileSizeLimit = options.storageFileSizeLimit
+    }
     if given.contains("refresh-reuse-interval") {
       state.refreshReuseInterval = options.refreshReuseInterval
     }

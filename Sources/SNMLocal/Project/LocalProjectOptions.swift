@@ -21,6 +21,9 @@ public struct LocalProjectOptions: Sendable, Equatable {
   /// `NAME=N` changes to the Auth rate limits (`--auth-rate-limit`), applied in order over the
   /// project's remembered ones.
   public var authRateLimitChanges: [String] = []
+  /// The most one Storage object may hold, in bytes (`--file-size-limit`; the Supabase CLI's
+  /// default, 50 MiB). A bucket's own limit may only be lower.
+  public var storageFileSizeLimit: Int64 = 50 * 1024 * 1024
 
   public init(
     dataDir: String = LocalProjectOptions.defaultDataDir(), port: Int = 54321,
@@ -31,5 +34,24 @@ public struct LocalProjectOptions: Sendable, Equatable {
     self.migrationsDir = migrationsDir
     self.jwtExpiry = jwtExpiry
     self.refreshReuseInterval = refreshReuseInterval
+  }
+}
+
+extension LocalProjectOptions {
+  /// A size as `--file-size-limit` takes it: bytes, or a number with `B`, `KB`, `MB`, `GB`
+  /// (decimal) or `KiB`, `MiB`, `GiB` (binary), as the Supabase CLI's `file_size_limit`.
+  public static func parseSize(_ text: String) -> Int64? {
+    if let bytes = Int64(text) { return bytes }
+    let units: [(String, Double)] = [
+      ("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("KB", 1e3), ("MB", 1e6),
+      ("GB", 1e9),
+      ("B", 1),
+    ]
+    let upper = text.uppercased()
+    for (unit, factor) in units where upper.hasSuffix(unit) {
+      guard let value = Double(upper.dropLast(unit.count)), value >= 0 else { return nil }
+      return Int64((value * factor).rounded())
+    }
+    return nil
   }
 }

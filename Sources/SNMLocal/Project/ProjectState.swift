@@ -23,6 +23,10 @@ struct ProjectState: Sendable, Equatable {
   var keysIssuedAt: Int
   /// `HS256`, `ES256` or `RS256` (LocalProjectOptions.jwtAlgorithm).
   var jwtAlgorithm = "HS256"
+  /// The project's Storage object size limit in bytes (LocalProjectOptions.storageFileSizeLimit).
+  var storageFileSizeLimit: Int64 = 50 * 1024 * 1024
+  /// Where object bytes live.
+  var storageDir: String { dataDir + "/storage" }
 
   var stateFile: String { dataDir + "/project.json" }
   var secretFile: String { dataDir + "/jwt-secret" }
@@ -56,7 +60,9 @@ struct ProjectState: Sendable, Equatable {
       layout: ClusterLayout(
         baseDir: clusterDir, owner: json["cluster_owner"]?.stringValue,
         privateSocketDir: json["socket_dir"]?.stringValue),
-      keysIssuedAt: issuedAt, jwtAlgorithm: json["jwt_alg"]?.stringValue ?? "HS256")
+      keysIssuedAt: issuedAt, jwtAlgorithm: json["jwt_alg"]?.stringValue ?? "HS256",
+      storageFileSizeLimit: Int64(
+        json["storage_file_size_limit"]?.intValue ?? 50 * 1024 * 1024))
   }
 
   /// A fresh state for `options`, choosing where the cluster lives.
@@ -65,7 +71,8 @@ struct ProjectState: Sendable, Equatable {
       dataDir: options.dataDir, port: options.port, jwtExpiry: options.jwtExpiry,
       refreshReuseInterval: options.refreshReuseInterval, migrationsDir: options.migrationsDir,
       layout: ClusterLayout.choose(projectDir: options.dataDir),
-      keysIssuedAt: Int(Date().timeIntervalSince1970), jwtAlgorithm: options.jwtAlgorithm)
+      keysIssuedAt: Int(Date().timeIntervalSince1970), jwtAlgorithm: options.jwtAlgorithm,
+      storageFileSizeLimit: options.storageFileSizeLimit)
     state.apply(rateLimitChanges: options.authRateLimitChanges)
     return state
   }
@@ -94,6 +101,7 @@ struct ProjectState: Sendable, Equatable {
       .init("socket_dir", .optional(layout.privateSocketDir)),
       .init("keys_issued_at", .int(keysIssuedAt)),
       .init("jwt_alg", .string(jwtAlgorithm)),
+      .init("storage_file_size_limit", .int(Int(storageFileSizeLimit))),
     ])
     do {
       // Atomic: `snm local status` in another process may read it while `start` writes it.

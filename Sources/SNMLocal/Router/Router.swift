@@ -30,6 +30,8 @@ public struct Router: Sendable {
   let keyAuths: [String: RequestAuth]
   /// Other Bearer tokens (users' sessions) already verified: a client sends the same one each time.
   let tokens = JWTCache()
+  /// `/storage/v1/*`, when the project serves Storage.
+  public var storage: StorageGateway?
 
   public init(
     keys: ProjectKeys, signer: JWTSigner, rest: any RESTHandling, restPool: PGPool,
@@ -78,6 +80,12 @@ public struct Router: Sendable {
       service = .rest
     } else if Self.matches(request.path, prefix: "/auth/v1") {
       service = .auth
+    } else if Self.matches(request.path, prefix: "/storage/v1"), let storage {
+      if request.method == "OPTIONS" { return Self.preflight(request) }
+      switch storageCaller(request) {
+      case .success(let (caller, request)): return storage.handle(request, caller: caller)
+      case .failure(let refusal): return refusal.response
+      }
     } else {
       return .json(status: 404, #"{"message":"no Route matched with those values"}"#)
     }

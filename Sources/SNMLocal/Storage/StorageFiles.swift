@@ -62,19 +62,19 @@ final class StorageFiles: Sendable {
   }
 
   /// Copies `version`'s bytes into a new temporary file (for copy), in the kernel
-  /// (`copy_file_range`), never through memory.
+  /// (`sendfile` between files), never through this process's memory.
   func duplicate(version: String) throws(StorageFailure) -> StorageTemporaryFile {
     let source = open(path(version: version), O_RDONLY | O_CLOEXEC)
     guard source >= 0 else { throw Self.failure("open version \(version)") }
     defer { Glibc.close(source) }
     let copy = try temporary()
     while true {
-      let copied = copy_file_range(source, nil, copy.fd, nil, 1 << 30, 0)
+      let copied = sendfile(copy.fd, source, nil, 1 << 30)
       if copied == 0 { break }
       if copied < 0 {
         if errno == EINTR { continue }
         copy.discard()
-        throw Self.failure("copy_file_range")
+        throw Self.failure("sendfile")
       }
     }
     return copy

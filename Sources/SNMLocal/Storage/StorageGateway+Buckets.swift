@@ -37,7 +37,7 @@ extension StorageGateway {
     let text = try transaction(caller.auth, .listBuckets) { tx in
       try tx.execute(sql, parameters).scalar
     }
-    return .json(status: 200, text ?? "[]")
+    return Self.compact(text ?? "[]")
   }
 
   /// GET /bucket/:id.
@@ -48,7 +48,7 @@ extension StorageGateway {
       ).scalar
     }
     guard let text else { throw .noSuchBucket(id) }
-    return .json(status: 200, text)
+    return Self.compact(text)
   }
 
   /// POST /bucket `{"name", "id"?, "public"?, "file_size_limit"?, "allowed_mime_types"?}`:
@@ -89,8 +89,9 @@ extension StorageGateway {
   {
     _ = try StorageKey.bucket(id)
     let body = try jsonBody(request)
-    guard body["public"] != nil || body["file_size_limit"] != nil
-      || body["allowed_mime_types"] != nil
+    guard
+      body["public"] != nil || body["file_size_limit"] != nil
+        || body["allowed_mime_types"] != nil
     else { throw .noContentProvided }
     let settings = try bucketSettings(body)
     var sets: [String] = []
@@ -120,7 +121,7 @@ extension StorageGateway {
   func deleteBucket(_ id: String, caller: StorageCaller) throws(StorageFailure) -> HTTPResponse {
     let route = StorageRoute.deleteBucket(id)
     let deleted = try transaction(caller.auth, route) { tx -> Int in
-      try tx.execute("set local role service_role")
+      _ = try tx.execute("set local role service_role")
       let found = try tx.execute(
         "select 1 from storage.buckets where id = $1 for update", [id]
       ).rows.count
@@ -129,7 +130,7 @@ extension StorageGateway {
         "select 1 from storage.objects where bucket_id = $1 limit 1", [id]
       ).rows.count
       guard objects == 0 else { throw StorageFailure.bucketNotEmpty(id) }
-      try tx.execute("select set_config('role', $1, true)", [caller.auth.role])
+      _ = try tx.execute("select set_config('role', $1, true)", [caller.auth.role])
       return try tx.execute("delete from storage.buckets where id = $1", [id]).affectedRows
     }
     guard deleted > 0 else { throw .noSuchBucket(id) }
@@ -244,8 +245,12 @@ extension StorageGateway {
 
   /// A Postgres text[] literal of `items`, each element quoted.
   static func textArray(_ items: [String]) -> String {
-    "{" + items.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
-      .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+    "{"
+      + items.map {
+        "\""
+          + $0.replacingOccurrences(of: "\\", with: "\\\\")
+          .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      }.joined(separator: ",") + "}"
   }
 
   /// `text` when it is a UUID (Storage keeps `owner` only then; `owner_id` always).

@@ -21,7 +21,7 @@ public struct StorageGateway: Sendable {
   public let settings: StorageSettings
   let now: @Sendable () -> Double
 
-  public init(
+  init(
     pool: PGPool, root: String, signer: JWTSigner, settings: StorageSettings = StorageSettings(),
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) throws(StorageFailure) {
@@ -68,7 +68,8 @@ public struct StorageGateway: Sendable {
       return try info(bucket, name, access: access, head: false, caller: caller)
     case .signedDownload(let bucket, let name):
       return try signedDownload(bucket, name, request: request)
-    case .sign(let bucket, let name): return try sign(bucket, name, request: request, caller: caller)
+    case .sign(let bucket, let name):
+      return try sign(bucket, name, request: request, caller: caller)
     case .signMany(let bucket): return try signMany(bucket, request: request, caller: caller)
     case .signUpload(let bucket, let name):
       return try signUpload(bucket, name, request: request, caller: caller)
@@ -138,5 +139,30 @@ public struct StorageGateway: Sendable {
   /// `{"message": text}`, Storage's answer to a bucket deleted or emptied, an object moved.
   static func message(_ text: String) -> HTTPResponse {
     json(.object([.init("message", .string(text))]))
+  }
+}
+
+extension StorageGateway {
+  /// Removes what interrupted uploads left on disk: temporary files, and version files no row
+  /// names (older than a minute, so an upload about to commit keeps its own). How many went.
+  @discardableResult
+  func sweep() -> Int {
+    let versions = try? transaction(StorageCaller.superuser, .notFound) { tx in
+      Set(
+        try tx.execute("select version from storage.objects where version is not null").rows
+          .compactMap { $0[0] })
+    }
+    guard let versions else { return 0 }
+    return files.sweep(referenced: versions)
+  }
+}
+
+extension StorageGateway {
+  /// JSON Postgres built, written compactly as Storage's serialiser writes it.
+  static func compact(_ text: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+    guard let value = try? JSONValue(parsing: text) else {
+      return .json(status: 200, text, headers: headers)
+    }
+    return .json(status: 200, value, headers: headers)
   }
 }

@@ -51,7 +51,8 @@ enum StorageRoute: Equatable {
     case .updateBucket: "storage.bucket.update"
     case .deleteBucket: "storage.bucket.delete"
     case .emptyBucket: "storage.bucket.empty"
-    case .upload(_, _, let upsert): upsert ? "storage.object.upload_update" : "storage.object.upload"
+    case .upload(_, _, let upsert):
+      upsert ? "storage.object.upload_update" : "storage.object.upload"
     case .download(_, _, .public): "storage.object.get_public"
     case .download: "storage.object.get_authenticated"
     case .head(_, _, .public), .info(_, _, .public): "storage.object.info_public"

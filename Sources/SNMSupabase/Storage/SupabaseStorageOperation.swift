@@ -61,8 +61,9 @@ public struct SupabaseStorageBucketOptions: Sendable, Hashable {
   /// MIME types objects may have (`image/*`, `image/png`); nil takes any.
   public var allowedMimeTypes: [String]?
 
-  public init(isPublic: Bool = false, fileSizeLimit: String? = nil, allowedMimeTypes: [String]? = nil)
-  {
+  public init(
+    isPublic: Bool = false, fileSizeLimit: String? = nil, allowedMimeTypes: [String]? = nil
+  ) {
     self.isPublic = isPublic
     self.fileSizeLimit = fileSizeLimit
     self.allowedMimeTypes = allowedMimeTypes
@@ -105,8 +106,9 @@ public struct SupabaseStorageUpload: Sendable, Hashable {
   /// Seconds a cache may keep the object (`cache-control: max-age=...`), 3600 by default.
   public var cacheControl: Int
 
-  public init(file: String, contentType: String? = nil, upsert: Bool = false, cacheControl: Int = 3600)
-  {
+  public init(
+    file: String, contentType: String? = nil, upsert: Bool = false, cacheControl: Int = 3600
+  ) {
     self.file = file
     self.contentType = contentType
     self.upsert = upsert

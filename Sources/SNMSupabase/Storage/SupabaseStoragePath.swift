@@ -46,7 +46,8 @@ public enum SupabaseStoragePath {
     var text = Endpoint.encodePathSegment(bucket)
     if let path {
       text +=
-        "/" + path.split(separator: "/").map { Endpoint.encodePathSegment(String($0)) }
+        "/"
+        + path.split(separator: "/").map { Endpoint.encodePathSegment(String($0)) }
         .joined(separator: "/")
     }
     return text

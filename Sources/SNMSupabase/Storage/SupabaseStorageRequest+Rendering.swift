@@ -28,9 +28,12 @@ extension SupabaseStorageRequest {
   static func swiftOptions(_ options: SupabaseStorageBucketOptions) -> String {
     var parts: [String] = []
     if options.isPublic { parts.append("isPublic: true") }
-    if let limit = options.fileSizeLimit { parts.append("fileSizeLimit: " + SwiftLiteral.string(limit)) }
+    if let limit = options.fileSizeLimit {
+      parts.append("fileSizeLimit: " + SwiftLiteral.string(limit))
+    }
     if let types = options.allowedMimeTypes {
-      parts.append("allowedMimeTypes: [" + types.map(SwiftLiteral.string).joined(separator: ", ") + "]")
+      parts.append(
+        "allowedMimeTypes: [" + types.map(SwiftLiteral.string).joined(separator: ", ") + "]")
     }
     return parts.isEmpty ? "" : ", options: .init(" + parts.joined(separator: ", ") + ")"
   }
@@ -95,7 +98,9 @@ extension SupabaseStorageRequest {
       parts.append("-H " + Self.shellQuoted(field.name + ": " + field.value))
     }
     if let body { parts.append("-d " + Self.shellQuoted(body.serialized())) }
-    if let file = endpoint.bodyFile { parts.append("--data-binary " + Self.shellQuoted("@" + file)) }
+    if let file = endpoint.bodyFile {
+      parts.append("--data-binary " + Self.shellQuoted("@" + file))
+    }
     if let file = endpoint.responseFile { parts.append("-o " + Self.shellQuoted(file)) }
     return parts.joined(separator: multiline ? " \\\n  " : " ")
   }

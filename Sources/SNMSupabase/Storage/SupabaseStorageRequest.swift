@@ -76,7 +76,9 @@ public struct SupabaseStorageRequest: Sendable, Hashable, SNMRequestConvertible 
     var body: JSONValue?
   }
 
-  static func plan(bucket rawBucket: String?, path rawPath: String?, operation: SupabaseStorageOperation)
+  static func plan(
+    bucket rawBucket: String?, path rawPath: String?, operation: SupabaseStorageOperation
+  )
     throws(SupabaseStorageError) -> Plan
   {
     if case .listBuckets = operation {
@@ -165,7 +167,8 @@ public struct SupabaseStorageRequest: Sendable, Hashable, SNMRequestConvertible 
       return Plan(
         bucket: bucket, path: path, method: .post, target: "/object/sign/" + encoded,
         body: ["expiresIn": .int(expiresIn)])
-    case .move(let destination, let destinationBucket), .copy(let destination, let destinationBucket):
+    case .move(let destination, let destinationBucket),
+      .copy(let destination, let destinationBucket):
       let (path, _) = try object()
       let target = try SupabaseStoragePath.object(destination)
       var body: JSONObject = [

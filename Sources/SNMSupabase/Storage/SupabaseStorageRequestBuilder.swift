@@ -75,8 +75,7 @@ extension SupabaseStorageRequestBuilder where Phase == SupabaseStoragePhase.Need
 
   /// Deletes these objects (paths inside the bucket); those not there, or not the caller's to
   /// delete, are left out of the answer.
-  public func remove(paths: [String]) -> SupabaseStorageRequestBuilder<SupabaseStoragePhase.Ready>
-  {
+  public func remove(paths: [String]) -> SupabaseStorageRequestBuilder<SupabaseStoragePhase.Ready> {
     then(.remove(paths: paths))
   }
 
@@ -145,7 +144,8 @@ extension SupabaseStorageRequestBuilder where Phase == SupabaseStoragePhase.Need
     let bucket = try SupabaseStoragePath.bucket(bucket)
     let path = try SupabaseStoragePath.object(path)
     var url =
-      manager.storageURL + "/object/public/" + SupabaseStoragePath.encoded(bucket: bucket, path: path)
+      manager.storageURL + "/object/public/"
+      + SupabaseStoragePath.encoded(bucket: bucket, path: path)
     if let download {
       url += "?download=" + PercentEncoding.encode(download.queryValue)
     }

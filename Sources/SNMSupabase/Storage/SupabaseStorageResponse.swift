@@ -63,7 +63,8 @@ public struct SupabaseStorageResponse: Sendable, Hashable {
       }
       var url = request.storageURL + (relative.hasPrefix("/") ? relative : "/" + relative)
       if let download {
-        url += (url.contains("?") ? "&" : "?") + "download="
+        url +=
+          (url.contains("?") ? "&" : "?") + "download="
           + PercentEncoding.encode(download.queryValue)
       }
       signedURL = url

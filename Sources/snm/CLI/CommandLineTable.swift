@@ -185,6 +185,17 @@ enum CommandLineTable {
       parsed.local.given.insert("auth-rate-limit")
     },
     CommandLineOption(
+      "--file-size-limit", value: "SIZE", for: [.local],
+      help: "the most one Storage object may hold: bytes, 500MB, 50MiB, 1GB (50MiB)"
+    ) { parsed, value throws(UsageError) in
+      guard let bytes = LocalProjectOptions.parseSize(value), bytes > 0 else {
+        throw UsageError(
+          "option '--file-size-limit': '\(value)' is not a size such as 50MiB, 500MB or 1GB")
+      }
+      parsed.local.options.storageFileSizeLimit = bytes
+      parsed.local.given.insert("file-size-limit")
+    },
+    CommandLineOption(
       "--json", for: [.local], help: "print one JSON object (with the keys) instead of the report"
     ) { parsed, _ throws(UsageError) in parsed.local.json = true },
   ]

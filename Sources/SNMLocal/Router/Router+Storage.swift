@@ -1,0 +1,124 @@
+import SNMWire
+
+extension Router {
+  /// Whether the server streams a request's body, shown its head: Storage uploads stream to
+  /// disk (or are refused before one byte of the body is read); everything else is buffered.
+  public func bodyPlan(_ request: HTTPRequest) -> HTTPBodyPlan {
+    guard let storage, Self.matches(request.path, prefix: "/storage/v1"),
+      request.method == "POST" || request.method == "PUT"
+    else { return .buffer }
+    switch storageCaller(request) {
+    case .success(let (caller, request)):
+      switch storage.bodyPlan(for: request, caller: caller) {
+      case .buffer: return .buffer
+      case .stream(let sink): return .stream(CORSBodySink(sink))
+      case .answer(var response):
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        return .answer(response)
+      }
+    case .failure(let refusal):
+      var response = refusal.response
+      response.headers["Access-Control-Allow-Origin"] = "*"
+      response.headers["Connection"] = "close"
+      return .answer(response)
+    }
+  }
+
+  /// A gateway refusal for a Storage request (a bad API key).
+  struct Refusal: Error {
+    var response: HTTPResponse
+  }
+
+  /// Who a Storage request runs as. Unlike REST and Auth, Storage's routes take no API key of
+  /// the gateway (public and signed URLs are fetched bare); one that is sent must be the
+  /// project's, and a new-format key is turned into its role's JWT as for the other services.
+  /// The token then decides: the Bearer token when one is sent (one that does not verify is
+  /// remembered, for the routes that refuse it), else the API key's own JWT, else nobody (anon,
+  /// "not authenticated").
+  func storageCaller(_ request: HTTPRequest) -> Result<(StorageCaller, HTTPRequest), Refusal> {
+    var request = request
+    var keyAuth: RequestAuth?
+    if let apiKey = request.headers["apikey"] ?? request.queryValue("apikey") {
+      guard let claims = keys.claims(forAPIKey: apiKey) else {
+        return .failure(
+          Refusal(
+            response: .json(
+              status: 401,
+              #"{"message":"Invalid API key","hint":"Double check your Supabase `anon` or `service_role` API key."}"#
+            )))
+      }
+      if let roleToken = keys.jwt(forOpaqueKey: apiKey) {
+        let bearer = request.headers["Authorization"].flatMap(Self.bearerToken)
+        if request.headers["Authorization"] == nil || bearer == apiKey {
+          request.headers["Authorization"] = "Bearer " + roleToken
+        }
+      }
+      if let role = claims["role"]?.stringValue { keyAuth = keyAuths[role] }
+    }
+    guard let header = request.headers["Authorization"], let token = Self.bearerToken(header)
+    else {
+      if let keyAuth {
+        return .success((StorageCaller(auth: keyAuth, isAuthenticated: true), request))
+      }
+      return .success((.anonymous, request))
+    }
+    if let known = projectKeyAuth(token) {
+      return .success((StorageCaller(auth: known, isAuthenticated: true), request))
+    }
+    do {
+      let claims = try tokens.verify(token, signer: signer, now: now(), audience: nil)
+      let role = claims["role"]?.stringValue ?? "anon"
+      guard assumableRoles.contains(role) else {
+        return .success(
+          (
+            StorageCaller(
+              auth: .anonymous, isAuthenticated: false,
+              tokenError: "Access denied: Invalid role"), request
+          ))
+      }
+      let auth = RequestAuth(role: role, claims: claims, isAnonymous: role == "anon")
+      return .success((StorageCaller(auth: auth, isAuthenticated: true), request))
+    } catch {
+      return .success(
+        (
+          StorageCaller(
+            auth: .anonymous, isAuthenticated: false, tokenError: Self.joseMessage(error)),
+          request
+        ))
+    }
+  }
+
+  /// A refused token, in the words of the JWT library Storage uses (jose).
+  static func joseMessage(_ error: JWTError) -> String {
+    switch error {
+    case .expired: "\"exp\" claim timestamp check failed"
+    case .notYetValid: "\"nbf\" claim timestamp check failed"
+    case .badSignature: "signature verification failed"
+    case .unsupportedAlgorithm: "\"alg\" (Algorithm) Header Parameter value not allowed"
+    case .wrongAudience: "unexpected \"aud\" claim value"
+    default: "Invalid Compact JWS"
+    }
+  }
+}
+
+/// A body sink whose answers carry `Access-Control-Allow-Origin: *`, as every answer of the
+/// gateway does.
+final class CORSBodySink: HTTPBodySink {
+  let inner: any HTTPBodySink
+
+  init(_ inner: any HTTPBodySink) { self.inner = inner }
+
+  func receive(_ bytes: UnsafeRawBufferPointer) -> HTTPResponse? {
+    inner.receive(bytes).map(Self.allowed)
+  }
+
+  func finish(_ request: HTTPRequest) -> HTTPResponse { Self.allowed(inner.finish(request)) }
+
+  func abandon() { inner.abandon() }
+
+  static func allowed(_ response: HTTPResponse) -> HTTPResponse {
+    var response = response
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+  }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import SNMWire
+
+extension StorageGateway {
+  /// Decides, from an upload's head alone, whether its body may come: the bucket, the name, the
+  /// size it announces, its type, and (as the caller, rolled back) whether RLS lets it write
+  /// there. A refusal is answered before one byte of the body is read; an accepted body streams
+  /// into an ``StorageUploadSink`` (to disk, never whole in memory).
+  public func bodyPlan(for request: HTTPRequest, caller: StorageCaller) -> HTTPBodyPlan {
+    let route = StorageRoute(method: request.method, path: request.path)
+    guard route.streamsBody else { return .buffer }
+    do {
+      try checkToken(route, caller: caller)
+      return .stream(try prepareUpload(route, request: request, caller: caller))
+    } catch {
+      var failure = error
+      failure.closesConnection = true
+      return .answer(failure.response)
+    }
+  }
+
+  /// An upload that arrived buffered (a direct call of `handle`): the same checks and sink.
+  func uploadBuffered(_ route: StorageRoute, request: HTTPRequest, caller: StorageCaller)
+    -> HTTPResponse
+  {
+    let sink: StorageUploadSink
+    do {
+      sink = try prepareUpload(route, request: request, caller: caller)
+    } catch {
+      return error.response
+    }
+    if let stop = request.body.withUnsafeBytes({ sink.receive($0) }) { return stop }
+    return sink.finish(request)
+  }
+
+  func prepareUpload(_ route: StorageRoute, request: HTTPRequest, caller: StorageCaller)
+    throws(StorageFailure) -> StorageUploadSink
+  {
+    let bucketID: String
+    let rawName: String
+    var upsert: Bool
+    var owner = caller.owner
+    var checksPolicy = true
+    switch route {
+    case .upload(let bucket, let name, let isUpdate):
+      bucketID = bucket
+      rawName = name
+      upsert = isUpdate || request.headers["x-upsert"] == "true"
+    case .uploadSigned(let bucket, let name):
+      bucketID = bucket
+      rawName = name
+      guard let token = request.queryValue("token") else {
+        throw .validation("querystring must have required property 'token'")
+      }
+      let claims = try verifySignedToken(token, bucket: bucket, name: name, scope: "upload")
+      owner = claims["owner"]?.stringValue
+      upsert = claims["upsert"]?.boolValue ?? false
+      checksPolicy = false
+    default:
+      throw .notFoundRoute
+    }
+    _ = try StorageKey.bucket(bucketID)
+    let name = try StorageKey.object(rawName)
+    guard let bucket = try findBucket(bucketID, route: route) else {
+      throw .noSuchBucket(bucketID)
+    }
+    let placeholder = name.hasSuffix(".emptyFolderPlaceholder")
+    var limit = settings.fileSizeLimit
+    if let bucketLimit = bucket.fileSizeLimit { limit = min(limit, bucketLimit) }
+    if placeholder { limit = 0 }
+    let contentType = request.headers["Content-Type"] ?? ""
+    let multipart = contentType.lowercased().hasPrefix("multipart/form-data")
+    var upload = StorageUpload(
+      bucket: bucketID, name: name, owner: owner, upsert: upsert, limit: limit,
+      allowedTypes: placeholder ? [] : (bucket.allowedMimeTypes ?? []),
+      mimetype: multipart ? "" : (contentType.isEmpty ? "application/octet-stream" : contentType),
+      cacheControl: request.headers["Cache-Control"] ?? "no-cache",
+      userMetadata: request.headers["x-metadata"].flatMap(Self.userMetadata),
+      declaredLength: request.headers["Content-Length"].flatMap { Int64($0) },
+      checksPolicy: checksPolicy, auth: checksPolicy ? caller.auth : StorageCaller.superuser,
+      route: route)
+    let sink: StorageUploadSink
+    if multipart {
+      guard let boundary = MultipartReader.boundary(of: contentType) else {
+        throw .noContentProvided
+      }
+      sink = try StorageUploadSink(gateway: self, upload: upload, boundary: boundary)
+    } else {
+      try upload.checkType()
+      if let length = upload.declaredLength, length > limit { throw .entityTooLarge() }
+      try checkPolicy(upload)
+      upload.policyChecked = true
+      sink = try StorageUploadSink(gateway: self, upload: upload, boundary: nil)
+    }
+    return sink
+  }
+
+  /// `x-metadata`: base64 JSON of the user's own metadata (storage-js sends it so).
+  static func userMetadata(_ header: String) -> JSONValue? {
+    guard let data = Data(base64Encoded: header), let value = try? JSONValue(parsing: data),
+      value.objectValue != nil
+    else { return nil }
+    return value
+  }
+
+  /// Storage's `canUpload`: the row tried as the caller and rolled back.
+  func checkPolicy(_ upload: StorageUpload) throws(StorageFailure) {
+    guard upload.checksPolicy else { return }
+    var metadata = JSONObject()
+    if !upload.mimetype.isEmpty { metadata["mimetype"] = .string(upload.mimetype) }
+    if let length = upload.declaredLength { metadata["contentLength"] = .int(Int(length)) }
+    try tryUpload(
+      upload.bucket, upload.name, owner: upload.owner, upsert: upload.upsert,
+      metadata: .object(metadata), userMetadata: upload.userMetadata, auth: upload.auth,
+      route: upload.route)
+  }
+
+  /// Inserts (or upserts) the row an upload would make, as `auth`, then rolls it back: RLS and
+  /// the unique name decide as they will for the real row.
+  func tryUpload(
+    _ bucket: String, _ name: String, owner: String?, upsert: Bool, metadata: JSONValue,
+    userMetadata: JSONValue? = nil, auth: RequestAuth, route: StorageRoute
+  ) throws(StorageFailure) {
+    let rollback = StorageFailure(0, "snm.rollback", "")
+    let parameters: [String?] = [
+      bucket, name, owner.flatMap(Self.uuidOrNil), owner, metadata.serialized(),
+      userMetadata?.serialized(),
+    ]
+    do {
+      _ = try transaction(auth, route) { tx -> Int in
+        _ = try tx.execute(upsert ? StorageSQL.tryUpsert : StorageSQL.tryInsert, parameters)
+        throw rollback
+      }
+    } catch let failure where failure.code == "ResourceAlreadyExists" {
+      throw .keyAlreadyExists(name)
+    } catch let failure where failure.code == rollback.code {
+      // The rollback itself, as intended: the row may be written.
+    }
+  }
+
+  /// Writes an upload's final row as Storage's superuser (the old version's bytes are removed
+  /// once it commits); the row's id. On failure the new bytes are removed: nothing is left.
+  func complete(
+    _ bucket: String, _ name: String, version: String, owner: String?, metadata: JSONValue,
+    userMetadata: JSONValue?, route: StorageRoute
+  ) throws(StorageFailure) -> String {
+    let row: [String?]
+    do {
+      row = try transaction(StorageCaller.superuser, route) { tx in
+        _ = try tx.execute(StorageSQL.lockObject, [bucket, name])
+        return try tx.execute(
+          StorageSQL.completeUpload,
+          [
+            bucket, name, owner.flatMap(Self.uuidOrNil), owner, metadata.serialized(),
+            userMetadata?.serialized(), version,
+          ]
+        ).rows.first ?? []
+      }
+    } catch {
+      files.remove(version: version)
+      throw error
+    }
+    if row.count > 1, let old = row[1], old != version { files.remove(version: old) }
+    return row.first.flatMap { $0 } ?? ""
+  }
+}
+
+/// One upload's settings, decided from its head (and, for a form, its file part's head).
+struct StorageUpload: Sendable {
+  var bucket: String
+  var name: String
+  var owner: String?
+  var upsert: Bool
+  /// The most bytes the object may have (the bucket's limit within the project's).
+  var limit: Int64
+  /// The bucket's MIME types (`image/*`); empty takes any.
+  var allowedTypes: [String]
+  var mimetype: String
+  var cacheControl: String
+  var userMetadata: JSONValue?
+  var declaredLength: Int64?
+  /// Whether RLS is asked (not for a signed upload URL, whose token already decided).
+  var checksPolicy: Bool
+  var auth: RequestAuth
+  var route: StorageRoute
+  var policyChecked = false
+
+  /// Storage's `validateMimeType` against the bucket's list.
+  func checkType() throws(StorageFailure) {
+    guard !allowedTypes.isEmpty else { return }
+    let requested = mimetype.split(separator: "/", maxSplits: 1).map {
+      $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+    }
+    guard requested.count == 2 else { throw .invalidMimeType(mimetype) }
+    for allowed in allowedTypes {
+      let parts = allowed.lowercased().split(separator: "/", maxSplits: 1).map(String.init)
+      guard parts.count == 2, parts[0] == requested[0] else { continue }
+      if parts[1] == "*" || parts[1] == requested[1] { return }
+    }
+    throw .invalidMimeType(mimetype)
+  }
+}
