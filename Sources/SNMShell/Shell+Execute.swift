@@ -38,6 +38,8 @@ extension Shell {
       return await runEcho(echo, in: source)
     case .query, .rpc:
       return await runRequest(statement, in: source)
+    case .storage:
+      return await runStorage(statement, in: source)
     case .let(let binding):
       return await runLet(binding, statement: statement, in: source)
     case .expect(let expect):

@@ -57,15 +57,7 @@ extension Shell {
     let network = ContinuousClock.now - started
     switch outcome {
     case .interrupted(let signal):
-      if signal == SIGTERM || !interactive {
-        report("interrupted: \(StatementText.display(statement, in: source))")
-        fail(signal == SIGTERM ? .terminated : .interrupted)
-        state.withLock { $0.exitRequested = true }
-      } else {
-        // At a terminal the line holds the echoed ^C (or the spinner): start it afresh.
-        if Terminal.isTerminal(STDERR_FILENO) { errors.write("\r\u{1B}[K") }
-        report("cancelled")
-      }
+      reportInterruption(signal, of: statement, in: source)
       return false
     case .failed(let error):
       record(.failed(error))
@@ -85,12 +77,46 @@ extension Shell {
     }
   }
 
+  /// A request a signal stopped: in a script (or for SIGTERM) the run ends, naming the statement;
+  /// at the prompt the statement is cancelled and the prompt comes back.
+  func reportInterruption(_ signal: Int32, of statement: Statement, in source: Source) {
+    let interactive = state.withLock { $0.interactive }
+    if signal == SIGTERM || !interactive {
+      report("interrupted: \(StatementText.display(statement, in: source))")
+      fail(signal == SIGTERM ? .terminated : .interrupted)
+      state.withLock { $0.exitRequested = true }
+    } else {
+      // At a terminal the line holds the echoed ^C (or the spinner): start it afresh.
+      if Terminal.isTerminal(STDERR_FILENO) { errors.write("\r\u{1B}[K") }
+      report("cancelled")
+    }
+  }
+
   /// Sends the builder's request in a task of its own; a signal cancels it and returns at once,
   /// whether or not the transfer has stopped yet.
   /// The watcher is in place before the request starts, so a signal can never find the request
   /// under way and nobody watching it.
   func send(_ builder: SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>) async -> RequestOutcome {
-    let once = ResumeOnce<RequestOutcome>()
+    switch await sendCancellable({ try await builder.request() }) {
+    case .done(let response): .done(response)
+    case .failed(let error): .failed(error)
+    case .interrupted(let signal): .interrupted(signal)
+    }
+  }
+
+  /// How a cancellable request ended.
+  enum Transfer<Value: Sendable>: Sendable {
+    case done(Value)
+    case failed(any Error)
+    case interrupted(Int32)
+  }
+
+  /// Runs `request` (with the session's token, refreshed once if it expired) in a task of its
+  /// own; a signal cancels it and returns at once, whether or not the transfer has stopped yet.
+  func sendCancellable<Value: Sendable>(_ request: @escaping @Sendable () async throws -> Value)
+    async -> Transfer<Value>
+  {
+    let once = ResumeOnce<Transfer<Value>>()
     let transfer = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
     return await signals.watch(onSignal: { signal in
       // Hand the prompt back first; stopping the transfer may take the network thread a moment.
@@ -102,7 +128,7 @@ extension Shell {
     }) {
       let task = Task { [self] in
         do {
-          let response = try await withSession { try await builder.request() }
+          let response = try await withSession { try await request() }
           once.resume(.done(response))
         } catch {
           once.resume(.failed(error))
@@ -121,6 +147,9 @@ extension Shell {
   /// builder refused.
   func reportRequestFailure(_ error: any Error) {
     switch error {
+    case SNMNetworkError.localFile(let failure):
+      report(failure.description)
+      fail(.failure)
     case SNMNetworkError.http(let failure):
       let role = signedIn.withLock { $0 }
       errors.write(
@@ -137,6 +166,10 @@ extension Shell {
     case let failure as SupabaseDBError:
       report(failure.description)
       fail(.usage)
+    case let failure as SupabaseStorageError:
+      report(failure.description)
+      fail(.failure)
+
     default:
       report(Self.describe(error))
       fail(.unreachable)

@@ -30,6 +30,10 @@ extension Shell {
       }
       await render(rows)
       return true
+    case .explain(let inner, let format) where StorageCompiler.storageStatement(inner) != nil:
+      guard let compiled = await compileStorage(inner, in: source) else { return false }
+      emitRaw(RequestExplainer.render(compiled, format: format))
+      return true
     case .explain(let inner, let format):
       guard let compiled = await compile(inner, in: source) else { return false }
       emitRaw(RequestExplainer.render(compiled.request, format: format))

@@ -12,6 +12,7 @@ extension Statement: CustomStringConvertible {
     switch kind {
     case .query(let query): query.canonicalText
     case .rpc(let rpc): rpc.canonicalText
+    case .storage(let storage): storage.canonicalText
     case .session(let session): session.canonicalText
     case .let(let binding):
       switch binding.value {

@@ -19,6 +19,8 @@ public struct Statement: Sendable, Equatable {
     case query(QueryStatement)
     /// `rpc [get] <function> [{args}] ...`
     case rpc(RPCStatement)
+    /// `storage buckets|ls|upload|download|...`: the Storage API
+    case storage(StorageStatement)
     /// `login`, `signup`, `session check|show`, `logout`
     indirect case session(SessionStatement)
     /// `let name = <statement or value>`
@@ -33,10 +35,11 @@ public struct Statement: Sendable, Equatable {
     case shell(ShellStatement)
   }
 
-  /// Whether the statement sends a request to the REST API (a query or an `rpc`).
+  /// Whether the statement sends a request (a query, an `rpc` or a Storage statement).
   public var isRequest: Bool {
     switch kind {
     case .query, .rpc: true
+    case .storage(let storage): storage.sendsRequest
     default: false
     }
   }

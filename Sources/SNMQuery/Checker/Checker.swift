@@ -41,6 +41,7 @@ public struct Checker {
     switch statement.kind {
     case .query(let query): check(query)
     case .rpc(let rpc): check(rpc)
+    case .storage(let storage): check(storage)
     case .session(let session): check(session)
     case .let(let binding):
       if Checker.builtins.contains(binding.name.text) {

@@ -36,6 +36,9 @@ public enum RequestExplainer {
     var diagnostics = script.diagnostics
     let manager = SupabaseDBManager(config: SupabaseConfig(url: trimmedURL(url), anonKey: ""))
     let compiler = StatementCompiler(manager: manager, scope: scope)
+    let storage = StorageCompiler(
+      manager: SupabaseStorageManager(config: manager.config, provider: manager.provider),
+      scope: scope)
     var blocks: [String] = []
     if diagnostics.isEmpty {
       for statement in script.statements {
@@ -44,8 +47,12 @@ public enum RequestExplainer {
           chosen = written
         }
         do {
-          let compiled = try compiler.compile(statement)
-          blocks.append(render(compiled.request, format: chosen))
+          if StorageCompiler.storageStatement(statement) != nil {
+            blocks.append(render(try storage.compile(statement), format: chosen))
+          } else {
+            let compiled = try compiler.compile(statement)
+            blocks.append(render(compiled.request, format: chosen))
+          }
         } catch {
           diagnostics.append(error)
         }

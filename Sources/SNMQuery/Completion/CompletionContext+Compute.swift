@@ -26,6 +26,9 @@ extension CompletionContext {
     if wordStart > 0 && bytes[wordStart - 1] == UInt8(ascii: "\\") {
       wordStart -= 1
     }
+    if let storage = storageContext(bytes: bytes, offset: offset, wordStart: wordStart) {
+      return storage
+    }
     let range = SourceRange(start: wordStart, end: offset)
     var context = CompletionContext(
       prefix: String(decoding: bytes[wordStart..<offset], as: UTF8.self), replaceRange: range)
@@ -62,6 +65,9 @@ extension CompletionContext {
         case .relation(let table):
           if let table, !relationsOf.contains(table) { relationsOf.append(table) }
         case .file: files = true
+        case .bucket: buckets = true
+        case .storagePath: storagePaths = true
+        case .localFile: localFiles = true
         case .newVariable, .type, .config: break
         }
       case .value:
@@ -74,6 +80,35 @@ extension CompletionContext {
         symbols.append(symbol)
       }
     }
+  }
+}
+
+extension CompletionContext {
+  /// The context inside a bare Storage path (`storage ls avatars/do`): the whole path so far is
+  /// the prefix, when the parser takes a path where it starts. Nil elsewhere.
+  static func storageContext(bytes: [UInt8], offset: Int, wordStart: Int) -> CompletionContext? {
+    var pathStart = offset
+    while pathStart > 0, Parser.isPathText(String(decoding: [bytes[pathStart - 1]], as: UTF8.self))
+    {
+      pathStart -= 1
+    }
+    guard pathStart < wordStart || bytes[pathStart..<offset].contains(UInt8(ascii: "/")) else {
+      return nil
+    }
+    let expected = Parser.expectations(
+      atEndOf: String(decoding: bytes[0..<pathStart], as: UTF8.self))
+    var context = CompletionContext(
+      prefix: String(decoding: bytes[pathStart..<offset], as: UTF8.self),
+      replaceRange: SourceRange(start: pathStart, end: offset))
+    for case .name(let role) in expected {
+      switch role {
+      case .bucket: context.buckets = true
+      case .storagePath: context.storagePaths = true
+      case .localFile: context.localFiles = true
+      default: break
+      }
+    }
+    return context.buckets || context.storagePaths || context.localFiles ? context : nil
   }
 }
 

@@ -32,6 +32,13 @@ public struct CompletionContext: Sendable, Equatable {
   public var variables = false
   /// A file path fits (after `run` or `\i`).
   public var files = false
+  /// A Storage bucket name fits (`storage drop bucket <here>`).
+  public var buckets = false
+  /// A Storage path fits (`storage ls <here>`): `prefix` is the path so far
+  /// (`avatars/dogs/bo`), a bucket before its first `/`, folders and files after it.
+  public var storagePaths = false
+  /// A file on this machine fits (`storage upload <here>`): `prefix` is the path so far.
+  public var localFiles = false
 
   public init(prefix: String, replaceRange: SourceRange) {
     self.prefix = prefix

@@ -28,6 +28,17 @@ extension DiagnosticMessage {
     Self(id: "clause-not-allowed", "'\(clause)' does not apply to '\(verb)'")
   }
 
+  static func storageBuckets(_ buckets: [String]) -> Self {
+    Self(
+      id: "storage-rm-buckets",
+      "one 'storage rm' removes from one bucket, not "
+        + buckets.map { "'\($0)'" }.joined(separator: " and "))
+  }
+
+  static func storagePathWithoutBucket(_ path: String) -> Self {
+    Self(id: "storage-path-without-bucket", "'\(path)' names no object: write bucket/path")
+  }
+
   static func undefinedVariable(_ spelling: String) -> Self {
     Self(id: "undefined-variable", "undefined variable '\(spelling)'")
   }

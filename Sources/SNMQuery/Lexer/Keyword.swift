@@ -16,6 +16,8 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
   case `let`, expect, rows, status, error, echo, run, matches
   // shell
   case help, tables, describe, explain, set, format, timing, on_error, exit, quit
+  // storage
+  case storage
   case stop, `continue`, off, json, curl
 
   /// The keyword spelled by `bytes` (any letter case), if any.

@@ -26,4 +26,10 @@ public enum NameRole: Sendable, Hashable {
   case config
   /// A script file after `run` or `\i`.
   case file
+  /// A Storage bucket (`storage drop bucket <here>`).
+  case bucket
+  /// A Storage path: a bucket, then folders and a file (`storage ls avatars/<here>`).
+  case storagePath
+  /// A file on this machine (`storage upload <here>`, `download ... to <here>`).
+  case localFile
 }

@@ -13,7 +13,8 @@ extension Parser {
     }
     record(.keyword("from"))
     record(.keyword("rpc"))
-    if current.keyword == .from || current.keyword == .rpc {
+    record(.keyword("storage"))
+    if current.keyword == .from || current.keyword == .rpc || current.keyword == .storage {
       let statement = try parseStatement()
       return LetStatement(name: name, value: .statement(statement))
     }

@@ -20,6 +20,7 @@ extension Parser {
     switch current.keyword {
     case .from: return .query(try parseQuery())
     case .rpc: return .rpc(try parseRPC())
+    case .storage: return .storage(try parseStorage())
     case .login, .signup, .session, .logout: return .session(try parseSession())
     case .let: return .let(try parseLet())
     case .expect: return .expect(try parseExpect())
@@ -44,8 +45,8 @@ extension Parser {
 
   /// Statement keywords in the order completion offers them.
   static let statementKeywordOrder = [
-    "from", "rpc", "login", "signup", "session", "logout", "let", "expect", "echo", "run", "help",
-    "tables", "describe", "explain", "set", "exit", "quit",
+    "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
+    "run", "help", "tables", "describe", "explain", "set", "exit", "quit",
   ]
 
   /// A name: any word (keywords included) or a double-quoted name.

@@ -126,7 +126,8 @@ public struct Parser {
   }
 
   static let statementKeywords: Set<Keyword> = [
-    .from, .rpc, .login, .signup, .session, .logout, .let, .expect, .echo, .run, .help, .tables,
+    .from, .rpc, .storage, .login, .signup, .session, .logout, .let, .expect, .echo, .run, .help,
+    .tables,
     .describe, .explain, .set, .exit, .quit,
   ]
 }

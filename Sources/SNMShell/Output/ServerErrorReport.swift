@@ -20,7 +20,11 @@ struct ServerErrorReport {
     let shown = { (text: String) in VisibleText.escaped(text) }
     var head = "error"
     if let code = error.code { head += " \(shown(code.rawValue))" }
-    head += " (HTTP \(error.status))"
+    if let storage = error.storageStatusCode, storage != error.status {
+      head += " (storage \(storage), HTTP \(error.status))"
+    } else {
+      head += " (HTTP \(error.status))"
+    }
     var text = head + ": " + shown(error.message ?? Self.bodyExcerpt(error)) + "\n"
     if let details = error.detailsText, !details.isEmpty {
       text += "  details: \(shown(details))\n"
@@ -56,6 +60,16 @@ struct ServerErrorReport {
       return "the row it references does not exist (or is not visible to \(role))"
     case .invalidJWT?, .jwtClaimsInvalid?:
       return "the session token was refused: `session check` refreshes it, `login` starts anew"
+    case "AccessDenied"?:
+      return "Storage ran this as \(role)\(signedIn ? "" : " (no one signed in)"): the bucket's "
+        + "row-level security policies on storage.objects refuse it"
+    case "NoSuchKey"?:
+      return "no such object, or its policies hide it from \(role): `storage ls BUCKET/FOLDER` "
+        + "lists what you may see"
+    case "NoSuchBucket"?:
+      return "`storage buckets` lists the buckets \(role) may see"
+    case "InvalidMimeType"?, "EntityTooLarge"?:
+      return "the bucket limits its objects' type and size: `storage buckets` shows them"
     case .invalidTextRepresentation?:
       return "a value does not fit the column's type; for NULL write `is null`"
     default:

@@ -26,6 +26,8 @@ public final class SchemaCatalog: Sendable {
   }
 
   let state = Mutex(State())
+  /// Storage's bucket and folder names.
+  public let storage = StorageNames()
 
   public init(schema: DatabaseSchema? = nil) {
     state.withLock { $0.schema = schema }

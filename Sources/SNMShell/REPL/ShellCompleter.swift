@@ -29,8 +29,8 @@ public struct ShellCompleter: LineCompleter {
 
   /// Words that start a statement: offered only where a statement starts.
   static let statementKeywords: Set<String> = [
-    "from", "rpc", "login", "signup", "session", "logout", "let", "expect", "echo", "run", "help",
-    "tables", "describe", "explain", "set", "exit", "quit",
+    "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
+    "run", "help", "tables", "describe", "explain", "set", "exit", "quit",
   ]
 
   public func complete(_ text: String) -> CompletionResult {
@@ -48,6 +48,9 @@ public struct ShellCompleter: LineCompleter {
     for table in context.columnsOf { names += catalog.columns(of: table).map(Self.quoted) }
     for table in context.relationsOf { names += catalog.relations(of: table).map(Self.quoted) }
     if context.files { names += files(matching: word) }
+    if context.buckets { names += catalog.storage.candidates(for: word, bucketsOnly: true) }
+    if context.storagePaths { names += catalog.storage.candidates(for: word) }
+    if context.localFiles { names += localFiles(matching: word) }
     var keywords = context.keywords.filter { atStart || !Self.statementKeywords.contains($0) }
     if word.contains(where: \.isUppercase) && word == word.uppercased() {
       keywords = keywords.map { $0.uppercased() }
@@ -85,6 +88,16 @@ public struct ShellCompleter: LineCompleter {
 
   /// `.snm` files and directories for `run` / `\i`, relative to the working directory.
   func files(matching word: String) -> [String] {
+    files(matching: word, keep: { $0.hasSuffix(".snm") })
+  }
+
+  /// Any file or folder (for `storage upload <file>`, `download ... to <file>`).
+  func localFiles(matching word: String) -> [String] {
+    files(matching: word, keep: { _ in true })
+  }
+
+  /// The folders, and the files `keep` takes, of the folder `word` has typed so far.
+  func files(matching word: String, keep: (String) -> Bool) -> [String] {
     let slash = word.lastIndex(of: "/")
     let folder = slash.map { String(word[...$0]) } ?? ""
     let path = folder.hasPrefix("/") ? folder : directory + "/" + folder
@@ -97,7 +110,7 @@ public struct ShellCompleter: LineCompleter {
       let exists = FileManager.default.fileExists(
         atPath: path + "/" + entry, isDirectory: &isDirectory)
       if exists && isDirectory.boolValue { return folder + entry + "/" }
-      return entry.hasSuffix(".snm") ? folder + entry : nil
+      return keep(entry) ? folder + entry : nil
     }
   }
 }

@@ -77,6 +77,9 @@ extension Shell {
       } catch {
         return report(error, in: source)
       }
+    case .statement(let inner) where StorageCompiler.storageStatement(inner) != nil:
+      guard let (result, _) = await performStorage(inner, in: source) else { return false }
+      value = result
     case .statement:
       guard let compiled = await compile(statement, in: source) else { return false }
       switch await send(compiled.builder) {

@@ -89,7 +89,8 @@ public struct StatementOutcome: Sendable, Equatable {
     switch error {
     case let network as SNMNetworkError:
       if let server = network.serverError {
-        status = server.status
+        // Storage's errors carry their real status in the body (the HTTP status is 400).
+        status = server.storageStatusCode ?? server.status
         failure = Failure(
           code: server.code?.rawValue,
           message: server.message ?? "the server answered \(server.status)")

@@ -50,13 +50,20 @@ extension SessionManager {
   }
 
   /// `true` for a 401 that says the JWT expired: PGRST303 (PostgREST 13+), or PGRST301 with
-  /// "JWT expired" (PostgREST 12), or a `WWW-Authenticate` that says so.
+  /// "JWT expired" (PostgREST 12), or a `WWW-Authenticate` that says so; and Storage's 400 with
+  /// statusCode 403 `"exp" claim timestamp check failed`.
   public static let isExpiredJWTError: @Sendable (any Error) -> Bool = { error in
     let server: SNMServerError
     switch error {
     case let failure as SNMServerError: server = failure
     case SNMNetworkError.http(let failure): server = failure
     default: return false
+    }
+    // Storage says so with HTTP 400, statusCode 403 and jose's words.
+    if server.storageStatusCode == 403,
+      server.message?.contains("\"exp\" claim timestamp check failed") == true
+    {
+      return true
     }
     guard server.status == 401 else { return false }
     if server.code == .jwtClaimsInvalid { return true }
