@@ -56,8 +56,9 @@ extension LocalProjectController {
       throw LocalProjectError(.failed, "cannot keep Storage's files: \(error.message)")
     }
     var limits = HTTPServerLimits()
-    // An upload streams to disk: a form's boundaries and fields come on top of the file.
-    limits.streamedBodyBytes = Int(storageSettings.fileSizeLimit) + 1024 * 1024
+    // An upload streams to disk, held to its bucket's and the project's limit by Storage itself
+    // (refused by its head, with Storage's error, when it says it is larger).
+    limits.streamedBodyBytes = 1 << 50
     let environment = ProcessInfo.processInfo.environment
     if let text = environment["SNM_HTTP_REQUEST_TIMEOUT"], let seconds = Double(text), seconds > 0 {
       limits.requestTimeout = seconds

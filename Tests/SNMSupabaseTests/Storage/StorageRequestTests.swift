@@ -127,7 +127,7 @@ import Testing
 
   struct Refusal: Sendable, CustomTestStringConvertible {
     let name: String
-    let build: @Sendable () throws(SupabaseStorageError) -> SupabaseStorageRequest
+    let build: @Sendable () throws -> SupabaseStorageRequest
     let message: String
     var testDescription: String { name }
   }
@@ -168,7 +168,7 @@ import Testing
     do {
       _ = try item.build()
     } catch {
-      #expect(error.description == item.message)
+      #expect((error as? SupabaseStorageError)?.description == item.message)
     }
   }
 
