@@ -11,6 +11,7 @@ enum LanguageHelp {
     (["where", "filter", "filters", "operators"], filters),
     (["insert", "upsert", "update", "delete", "write", "writes"], writes),
     (["rpc", "function", "functions"], rpc),
+    (["storage", "bucket", "buckets", "upload", "download", "files"], storage),
     (["login", "signup", "session", "logout"], session),
     (["let", "expect", "echo", "run", "script", "scripts", "variables"], scripts),
     (["set", "format", "tables", "describe", "explain", "shell", "keys"], shell),
@@ -35,7 +36,20 @@ enum LanguageHelp {
       tables | describe user_info | explain from user_info select *
       set format table|expanded|json|ndjson|csv | set timing on | exit
     Tab completes names, Ctrl-R searches the history, Ctrl-C cancels, Ctrl-D leaves.
-    More: help from, help where, help insert, help rpc, help login, help let, help set
+    More: help from, help where, help insert, help rpc, help storage, help login, help let,
+    help set
+    """
+
+  static let storage = """
+    storage buckets                          the buckets you may see
+    storage create bucket avatars [public] [limit 5MB] [types 'image/*'] | drop bucket | empty bucket
+    storage ls avatars/dogs/ [limit 50] [offset 0] [search 'bo'] [order by name desc]
+    storage upload 'bori.jpg' to avatars/dogs/bori.jpg [type 'image/jpeg'] [upsert] [cache 3600]
+    storage download avatars/dogs/bori.jpg [to 'out.jpg'] [public]
+    storage mv|cp avatars/a.jpg to avatars/b.jpg    storage rm avatars/a.jpg, avatars/b.jpg
+    storage info|exists avatars/a.jpg    storage sign avatars/a.jpg expires 60 [download]
+    storage url dog-photos/a.jpg         the public URL (sends nothing)
+    Paths are bucket/path; quote them for other characters or variables: "avatars/${me}/a.png"
     """
 
   static let queries = """

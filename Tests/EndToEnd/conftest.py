@@ -17,13 +17,13 @@ WORKDIR = pathlib.Path(os.environ.get("SNM_TEST_WORKDIR") or ROOT / ".build" / "
 LONG = os.environ.get("SNM_TEST_LONG") == "1"
 
 
-def run_snm(*args, input=None, env=None, timeout=60, check=False):
+def run_snm(*args, input=None, env=None, timeout=60, check=False, cwd=None):
     """Runs the snm binary; returns the CompletedProcess with text stdout/stderr."""
     full_env = dict(os.environ)
     full_env.update(env or {})
     return subprocess.run(
         [SNM, *args], input=input, capture_output=True, text=True, env=full_env,
-        timeout=timeout, check=check)
+        timeout=timeout, check=check, cwd=cwd)
 
 
 @pytest.fixture(scope="session")

@@ -324,7 +324,7 @@ def test_smoke_scripts_pass_twice_and_side_by_side(project, tmp_path):
     for run in runs:
         out, err = run.communicate(timeout=300)
         assert run.returncode == 0, out + err
-        assert out.splitlines()[-1] == "5 passed, 0 failed"
+        assert out.splitlines()[-1] == "6 passed, 0 failed"
 
 
 def test_a_smoke_script_runs_on_its_own(project, tmp_path):
@@ -337,7 +337,7 @@ def test_a_smoke_script_runs_on_its_own(project, tmp_path):
 
 def test_snm_check_passes_the_smoke_scripts():
     result = run_in_root("check", SMOKE, env={"NO_COLOR": "1"})
-    assert (result.returncode, result.stdout) == (0, "checked 5 files: no errors\n")
+    assert (result.returncode, result.stdout) == (0, "checked 6 files: no errors\n")
 
 
 def test_each_test_file_has_its_own_variables_and_session(project, tmp_path):

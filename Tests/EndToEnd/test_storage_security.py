@@ -161,7 +161,9 @@ def test_a_killed_gateway_leaves_no_partial_object(start_extra_project):
         while time.time() < deadline and not any(tmp.iterdir()):
             time.sleep(0.05)
         assert any(tmp.iterdir())
-        workers = pathlib.Path(f"/proc/{supervisor}/task/{supervisor}/children").read_text().split()
+        # The gateway may be forked from any of the supervisor's threads: read every task's children.
+        workers = [child for task in pathlib.Path(f"/proc/{supervisor}/task").iterdir()
+                   for child in (task / "children").read_text().split()]
         assert workers, "the supervisor runs the gateway as a child"
         for worker in workers:
             os.kill(int(worker), 9)

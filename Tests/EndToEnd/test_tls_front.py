@@ -74,7 +74,7 @@ def test_snm_test_runs_the_smoke_scripts_through_the_front(front, tls_project, h
     before = len(front.log("main"))
     result = snm(front, tls_project, home, "test", "--jobs", "2", str(ROOT / "scripts" / "smoke"))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "5 passed, 0 failed" in result.stdout
+    assert "6 passed, 0 failed" in result.stdout
     lines = front.log("main")[before:]
     assert len(lines) > 50
     assert all(" HTTP/2.0 TLSv1.3 " in line for line in lines), lines[:3]
@@ -230,3 +230,30 @@ def test_sign_in_and_refresh_through_the_front(front, tls_project, home, tmp_pat
     assert after["refresh_token"] != stored["session"]["refresh_token"]
     query = snm(front, tls_project, home, "-c", "from user_info select name where name eq 'Carol'")
     assert query.returncode == 0 and "Carol" in query.stdout
+
+
+def test_a_file_uploads_and_downloads_whole_over_http2_and_tls(front, tls_project, home, tmp_path):
+    """Storage's bytes through the front both ways: libcurl reads the upload from disk and writes
+    the download to disk, over HTTP/2."""
+    from storage_helpers import service
+    bucket = "tls-" + os.urandom(4).hex()
+    service(tls_project).create_bucket(bucket)
+    try:
+        original = tmp_path / "big.bin"
+        original.write_bytes(os.urandom(12 << 20))
+        copy = tmp_path / "copy.bin"
+        before = len(front.log("main"))
+        result = run_snm("--url", front.url("main"), "--key", tls_project.service_role_key,
+                         "--cacert", front.ca, "-c",
+                         f"storage upload '{original}' to {bucket}/big.bin\n"
+                         f"storage download {bucket}/big.bin to '{copy}'\n"
+                         f"let info = storage info {bucket}/big.bin\n"
+                         f"expect $info.size == {12 << 20}", env=home, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert hashlib.sha256(copy.read_bytes()).digest() == hashlib.sha256(original.read_bytes()).digest()
+        lines = front.log("main")[before:]
+        assert any(f'"POST /storage/v1/object/{bucket}/big.bin HTTP/2.0" 200' in line for line in lines), lines
+        assert any(f'"GET /storage/v1/object/{bucket}/big.bin HTTP/2.0" 200' in line for line in lines), lines
+    finally:
+        service(tls_project).empty_bucket(bucket)
+        service(tls_project).delete_bucket(bucket)

@@ -3,8 +3,10 @@ import SNMSupabase
 import Synchronization
 
 /// The Storage names Tab offers: bucket names, and the folders and files of the folders looked
-/// at. Known names are answered at once (Tab never waits); an unknown folder is listed in the
-/// background, so the next Tab offers it. Results of `storage buckets` and `storage ls` count too.
+/// at. Known names are answered at once; the bucket names are listed as soon as a lister is set,
+/// and an unknown folder is listed when Tab first reaches it, waited for up to `firstWait` (a
+/// slower answer is offered by the next Tab). Results of `storage buckets` and `storage ls`
+/// count too.
 ///
 /// ```swift
 /// names.candidates(for: "avatars/do")   // ["avatars/dogs/"] once avatars/ was listed
@@ -22,12 +24,23 @@ public final class StorageNames: Sendable {
   }
 
   let state = Mutex(State())
+  /// How long Tab waits for a folder it has not seen (a loopback or nearby project answers well
+  /// within it; a slow one is offered on the next Tab).
+  let firstWait: DispatchTimeInterval
 
-  public init() {}
+  public init(firstWait: DispatchTimeInterval = .milliseconds(300)) {
+    self.firstWait = firstWait
+  }
 
-  /// How to list what is not known yet (the shell's Storage manager with the session's token).
+  /// How to list what is not known yet (the shell's Storage manager with the session's token);
+  /// starts listing the bucket names in the background.
   public func setLister(_ lister: @escaping Lister) {
-    state.withLock { $0.lister = lister }
+    state.withLock {
+      $0.lister = lister
+      $0.buckets = nil
+      $0.folders = [:]
+    }
+    _ = startListing(bucket: nil, folder: "")
   }
 
   /// Bucket names seen (from `storage buckets`, or listed for completion).
@@ -54,26 +67,40 @@ public final class StorageNames: Sendable {
     return known(bucket: bucket, folder: inside).map { folder + $0 }
   }
 
-  /// What is known of a folder; starts listing it when nothing is.
+  /// What is known of a folder; when nothing is, lists it and waits up to `firstWait`.
   func known(bucket: String?, folder: String) -> [String] {
+    if let names = names(bucket: bucket, folder: folder) { return names }
+    guard let listed = startListing(bucket: bucket, folder: folder) else { return [] }
+    _ = listed.wait(timeout: .now() + firstWait)
+    return names(bucket: bucket, folder: folder) ?? []
+  }
+
+  func names(bucket: String?, folder: String) -> [String]? {
+    guard let bucket else { return state.withLock { $0.buckets } }
+    return state.withLock { $0.folders["\(bucket)/\(folder)"] }
+  }
+
+  /// Lists a folder (nil bucket: the buckets) in the background unless it is being listed;
+  /// the semaphore is signalled when the answer is stored.
+  func startListing(bucket: String?, folder: String) -> DispatchSemaphore? {
     let key = bucket.map { "\($0)/\(folder)" } ?? ""
-    let (names, lister) = state.withLock { state -> ([String]?, Lister?) in
-      let names = bucket == nil ? state.buckets : state.folders[key]
-      if names != nil || state.pending.contains(key) { return (names, nil) }
+    let lister = state.withLock { state -> Lister? in
+      guard let lister = state.lister, !state.pending.contains(key) else { return nil }
       state.pending.insert(key)
-      return (nil, state.lister)
+      return lister
     }
-    if let lister {
-      Task.detached(priority: .utility) { [self] in
-        let listed = await lister(bucket, folder)
-        state.withLock { state in
-          state.pending.remove(key)
-          guard let listed else { return }
-          if bucket == nil { state.buckets = listed } else { state.folders[key] = listed }
-        }
+    guard let lister else { return nil }
+    let done = DispatchSemaphore(value: 0)
+    Task.detached(priority: .userInitiated) { [self] in
+      let listed = await lister(bucket, folder)
+      state.withLock { state in
+        state.pending.remove(key)
+        guard let listed else { return }
+        if bucket == nil { state.buckets = listed } else { state.folders[key] = listed }
       }
+      done.signal()
     }
-    return names ?? []
+    return done
   }
 }
 

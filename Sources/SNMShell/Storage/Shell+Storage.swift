@@ -183,7 +183,8 @@ enum StorageResult {
     }
   }
 
-  /// A download's bytes as text, when they are UTF-8 text of a text type (or JSON).
+  /// A download's bytes as text, when they are UTF-8 text of a text type (or JSON) with no
+  /// control character but tab and line ends (no escape sequence reaches the terminal).
   static func text(of response: SupabaseStorageResponse) -> String? {
     let type = (response.contentType ?? "").lowercased()
     guard
@@ -192,7 +193,8 @@ enum StorageResult {
     else { return nil }
     guard let text = String(data: response.data, encoding: .utf8),
       !text.unicodeScalars.contains(where: {
-        $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r"
+        ($0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r")
+          || (0x7F...0x9F).contains($0.value)
       })
     else { return nil }
     return text

@@ -1,0 +1,176 @@
+"""The `storage` statements as people use them: at the prompt, in `-c` scripts with `let` and
+`expect`, in every output format, through `snm explain`, with Tab completing buckets and folders,
+and the bytes of uploads and downloads going from and to disk whole."""
+import json
+import os
+import time
+import uuid
+
+import pytest
+
+from conftest import SNM, run_snm
+from storage_helpers import BOB, PNG, service
+from tmux_shell import TmuxShell
+
+
+@pytest.fixture
+def env(project, tmp_path):
+    return {**os.environ, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+            "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+            "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAGER": "cat"}
+
+
+@pytest.fixture
+def folder(project):
+    """A folder of dog-photos of its own (service role writes it), removed afterwards."""
+    name = "st-" + uuid.uuid4().hex[:8]
+    files = service(project).from_("dog-photos")
+    files.upload(f"{name}/a.png", PNG, {"content-type": "image/png"})
+    files.upload(f"{name}/sub/b.png", PNG, {"content-type": "image/png"})
+    yield name
+    files.remove([f"{name}/a.png", f"{name}/sub/b.png", f"{name}/c.png"])
+
+
+def snm(env, *statements, fmt=None, key=None):
+    args = ["-c", "\n".join(statements)]
+    if fmt:
+        args += ["--format", fmt]
+    if key:
+        args = ["--key", key] + args
+    return run_snm(*args, env=env, timeout=60)
+
+
+def test_a_listing_prints_in_every_format(project, env, folder):
+    table = snm(env, f"storage ls dog-photos/{folder}/")
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].split("|")[0].strip() == "name" and "size" in lines[0] and "updated_at" in lines[0]
+    cells = [[cell.strip() for cell in line.split("|")] for line in lines]
+    assert ["a.png", str(len(PNG)), "image/png"] in [row[:3] for row in cells]
+    assert any(line.strip().startswith("sub/") for line in lines) and lines[-1] == "(2 rows)"
+    rows = json.loads(snm(env, f"storage ls dog-photos/{folder}", fmt="json").stdout)
+    assert [(r["name"], r["size"], r["type"]) for r in rows] == [("a.png", len(PNG), "image/png"),
+                                                                ("sub/", None, None)]
+    ndjson = snm(env, f"storage ls dog-photos/{folder} limit 1", fmt="ndjson").stdout.splitlines()
+    assert [json.loads(line)["name"] for line in ndjson] == ["a.png"]
+    csv = snm(env, f"storage ls dog-photos/{folder}/ order by name desc", fmt="csv").stdout
+    assert csv.splitlines()[0] == "name,size,type,updated_at" and csv.splitlines()[1].startswith("sub/,")
+    expanded = snm(env, f"storage ls dog-photos/{folder} search 'A'", fmt="expanded").stdout
+    assert "name       | a.png" in expanded
+
+
+def test_a_script_uploads_signs_downloads_and_checks_with_let_and_expect(project, env, tmp_path, folder):
+    picture = tmp_path / "bori.png"
+    picture.write_bytes(PNG * 100)
+    out = tmp_path / "copy.png"
+    mine = f"dog-photos/{BOB}/{folder}.png"
+    try:
+        result = snm(env,
+                     "login email 'bob@example.com' password 'password123'",
+                     "let me = $session.user_id",
+                     f"storage upload '{picture}' to \"dog-photos/${{me}}/{folder}.png\"",
+                     "expect status 200",
+                     f"storage upload '{picture}' to dog-photos/{folder}/c.png",
+                     "expect error AccessDenied",
+                     "expect status 403",
+                     f"let info = storage info dog-photos/{folder}/a.png",
+                     f"expect $info.size == {len(PNG)}",
+                     f"let link = storage sign dog-photos/{folder}/a.png expires 60 download",
+                     "expect $link.signedURL matches 'token=.*download='",
+                     f"storage download {mine} to '{out}'",
+                     f"let there = storage exists dog-photos/{folder}/nope.png",
+                     "expect $there.exists == false",
+                     f"storage ls dog-photos/{folder}/",
+                     "expect rows 2",
+                     "echo 'done ${link.expiresIn}'")
+        assert result.returncode == 0, result.stderr
+        assert out.read_bytes() == PNG * 100
+        assert f"uploaded {picture} to {mine} ({len(PNG) * 100:,} bytes)" in result.stdout
+        assert f"downloaded {mine} to {out} ({len(PNG) * 100:,} bytes)" in result.stdout
+        assert result.stdout.rstrip().endswith("done 60")
+        failing = snm(env, f"storage ls dog-photos/{folder}/", "expect rows 3")
+        assert failing.returncode == 1 and "found:    2 rows" in failing.stderr, failing.stderr
+    finally:
+        service(project).from_("dog-photos").remove([f"{BOB}/{folder}.png"])
+
+
+def test_a_refused_statement_says_why_and_fails_the_script(project, env, folder):
+    result = snm(env, f"storage upload '/etc/hostname' to avatars/{uuid.uuid4()}/x.txt")
+    assert result.returncode == 1
+    assert "error InvalidMimeType (storage 415, HTTP 400): mime type text/plain is not supported" \
+        in result.stderr
+    missing = snm(env, "storage upload '/nonexistent/x.png' to dog-photos/x/x.png")
+    assert missing.returncode == 1 and "cannot read '/nonexistent/x.png': no such file" in missing.stderr
+    typo = snm(env, "storage uplaod 'a' to b/c")
+    assert typo.returncode == 2 and "help: did you mean 'upload'?" in typo.stderr
+
+
+def test_downloads_print_text_but_not_bytes(project, env, folder):
+    client = service(project)
+    client.create_bucket(folder, options={"public": False})
+    try:
+        client.from_(folder).upload("note.txt", "woof 🐶\n".encode(), {"content-type": "text/plain"})
+        text = snm(env, f"storage download {folder}/note.txt", key=project.service_role_key)
+        assert (text.returncode, text.stdout) == (0, "woof 🐶\n")
+        binary = snm(env, f"storage download dog-photos/{folder}/a.png")
+        assert binary.returncode == 0
+        assert binary.stdout.strip() == (f"{len(PNG)} bytes of image/png; save them with: "
+                                         f"storage download dog-photos/{folder}/a.png to FILE")
+        as_json = json.loads(snm(env, f"storage download dog-photos/{folder}/a.png", fmt="json").stdout)
+        assert as_json == {"path": f"dog-photos/{folder}/a.png", "bytes": len(PNG), "contentType": "image/png"}
+    finally:
+        client.empty_bucket(folder)
+        client.delete_bucket(folder)
+
+
+def test_explain_shows_each_request_without_sending_it(env, tmp_path):
+    explained = run_snm("explain", "--json", "storage upload 'bori.jpg' to avatars/dogs/bori.jpg upsert",
+                        "storage sign avatars/a.png expires 60", "storage url dog-photos/a.png", env=env)
+    assert explained.returncode == 0, explained.stderr
+    upload, sign, url = [json.loads(line) for line in explained.stdout.splitlines()]
+    assert (upload["method"], upload["path"], upload["upload"]) == (
+        "POST", "/storage/v1/object/avatars/dogs/bori.jpg", "bori.jpg")
+    assert upload["headers"] == {"x-upsert": "true", "cache-control": "max-age=3600",
+                                 "content-type": "image/jpeg"}
+    assert (sign["body"], sign["url"]) == ({"expiresIn": 60}, env["SUPABASE_URL"] + "/storage/v1/object/sign/avatars/a.png")
+    assert url == {"url": env["SUPABASE_URL"] + "/storage/v1/object/public/dog-photos/a.png", "request": None}
+    curl = run_snm("explain", "--curl", "storage download avatars/a.png to out.png", env=env).stdout
+    assert "-o 'out.png'" in curl and '-H "apikey: $SUPABASE_ANON_KEY"' in curl
+    script = tmp_path / "rm.snm"
+    script.write_text("storage rm a/x.png, b/y.png\n")
+    check = run_snm("check", str(script), env=env)
+    assert check.returncode == 2 and "one 'storage rm' removes from one bucket, not 'a' and 'b'" in check.stderr
+
+
+def test_tab_completes_buckets_and_folders(project, env, folder):
+    with TmuxShell([SNM], env=env) as shell:
+        shell.wait_for_prompt()
+        shell.type("storage ls dog-")
+        shell.press("Tab")
+        shell.wait_for(lambda s: s.splitlines()[-1].endswith("storage ls dog-photos/"))
+        shell.type(folder[:6])
+        shell.press("Tab")  # the first Tab on a folder lists it in the background
+        time.sleep(1)
+        shell.press("Tab")
+        shell.wait_for(lambda s: s.splitlines()[-1].endswith(f"storage ls dog-photos/{folder}/"))
+        shell.press("Tab")
+        time.sleep(1)
+        shell.press("Tab")
+        screen = shell.wait_for(lambda s: "sub/" in s and "a.png" in s)
+        assert f"dog-photos/{folder}/a.png" in screen or "a.png" in screen
+
+
+def test_the_readme_storage_example_runs_as_written(project, env, tmp_path):
+    import pathlib
+    import re
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Storage", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```", 2)[1]
+    statements = [re.sub(r"\s+#.*$", "", line.split("> ", 1)[1]) for line in block.splitlines()
+                  if line.startswith("snm ")]
+    assert statements[0].startswith("login") and any(s.startswith("storage upload") for s in statements)
+    (tmp_path / "bori.png").write_bytes(PNG)
+    result = run_snm("-c", "\n".join(statements), env=env, timeout=60, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "copy.png").read_bytes() == PNG
+    assert "removed 1 of 1 object" in result.stdout
