@@ -29,12 +29,15 @@ enum GatewayAssembly {
   }
 
   /// The `/storage/v1` handler, its files under `root`; leftovers of uploads a crash cut short
-  /// (temporary files, bytes no row names) are swept in the background right away.
+  /// are swept: temporary files before it serves, bytes no row names in the background (only
+  /// those written before now, so the uploads it already serves keep theirs).
   static func storageHandler(
     pool: PGPool, root: String, signer: JWTSigner, settings: StorageSettings
   ) throws(StorageFailure) -> StorageGateway {
     let gateway = try StorageGateway(pool: pool, root: root, signer: signer, settings: settings)
-    DispatchQueue.global().async { _ = gateway.sweep() }
+    _ = gateway.files.sweepTemporary()
+    let cutoff = Date().timeIntervalSince1970 - 1
+    DispatchQueue.global().async { _ = gateway.sweep(writtenBefore: cutoff) }
     return gateway
   }
 }

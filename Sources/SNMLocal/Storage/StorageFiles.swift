@@ -8,7 +8,8 @@ import Synchronization
 /// Where object bytes live: `<data dir>/storage/objects/<xx>/<version>`, one file per version,
 /// named by the row's `version` (a UUID), never by the object's name. Uploads are written to
 /// `tmp/`, flushed, then renamed into place, so no reader ever sees part of a file, and a crash
-/// leaves at most a temporary file or an unreferenced version, which `sweep` removes at start.
+/// leaves at most a temporary file or an unreferenced version, which the next gateway removes
+/// (`sweepTemporary` before it serves, `sweep` in the background).
 ///
 /// ```swift
 /// let files = try StorageFiles(root: dataDir + "/storage")
@@ -92,24 +93,31 @@ final class StorageFiles: Sendable {
     unlink(path(version: version))
   }
 
-  /// Removes every temporary file, and every version file not in `referenced` that is older than
-  /// `olderThan` seconds (an upload in flight renames its file just before its row commits).
-  func sweep(referenced: Set<String>, olderThan seconds: Double = 60) -> Int {
+  /// Removes every temporary file: called before the gateway serves, when no upload of this
+  /// process is in flight (one of a killed gateway never finishes).
+  func sweepTemporary() -> Int {
     var removed = 0
-    let manager = FileManager.default
-    for name in (try? manager.contentsOfDirectory(atPath: root + "/tmp")) ?? [] {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/tmp")) ?? [] {
       if unlink(root + "/tmp/" + name) == 0 { removed += 1 }
     }
-    let now = Date().timeIntervalSince1970
+    return removed
+  }
+
+  /// Removes every version file not in `referenced` last written before `cutoff` (seconds since
+  /// 1970: when this gateway started, less a second for the file system's coarser clock), so an
+  /// upload of this gateway, whose file is renamed into place just before its row commits, keeps
+  /// its own.
+  func sweep(referenced: Set<String>, writtenBefore cutoff: Double) -> Int {
+    var removed = 0
+    let manager = FileManager.default
     for shard in (try? manager.contentsOfDirectory(atPath: root + "/objects")) ?? [] {
       let folder = root + "/objects/" + shard
       for name in (try? manager.contentsOfDirectory(atPath: folder)) ?? []
       where !referenced.contains(name) {
         var info = stat()
         guard stat(folder + "/" + name, &info) == 0 else { continue }
-        if now - Double(info.st_mtim.tv_sec) >= seconds, unlink(folder + "/" + name) == 0 {
-          removed += 1
-        }
+        let written = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        if written < cutoff, unlink(folder + "/" + name) == 0 { removed += 1 }
       }
     }
     return removed

@@ -143,17 +143,17 @@ public struct StorageGateway: Sendable {
 }
 
 extension StorageGateway {
-  /// Removes what interrupted uploads left on disk: temporary files, and version files no row
-  /// names (older than a minute, so an upload about to commit keeps its own). How many went.
+  /// Removes the version files no row names that were written before `cutoff` (what a gateway
+  /// killed between writing an object's file and its row left). How many went.
   @discardableResult
-  func sweep() -> Int {
+  func sweep(writtenBefore cutoff: Double) -> Int {
     let versions = try? transaction(StorageCaller.superuser, .notFound) { tx in
       Set(
         try tx.execute("select version from storage.objects where version is not null").rows
           .compactMap { $0[0] })
     }
     guard let versions else { return 0 }
-    return files.sweep(referenced: versions)
+    return files.sweep(referenced: versions, writtenBefore: cutoff)
   }
 }
 
