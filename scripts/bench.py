@@ -143,6 +143,8 @@ class Report:
             return f"{value * 1000:.1f} ms" if value < 10 else f"{value:.2f} s"
         if unit == "B":
             return f"{value / 1048576:.1f} MiB"
+        if unit == "B/s":
+            return f"{value / 1048576:,.0f} MiB/s"
         if unit == "/s":
             return f"{value:,.0f}/s"
         return f"{value:g} {unit}"
@@ -225,7 +227,8 @@ class Project:
             port = free_port(skip=tried)
             tried.append(port)
             result = subprocess.run(
-                [SNM, "local", command, "--dir", str(self.dir), "--port", str(port), "--json"],
+                [SNM, "local", command, "--dir", str(self.dir), "--port", str(port), "--json",
+                 "--file-size-limit", "2GiB"],
                 capture_output=True, text=True, timeout=300)
             if "already in use" not in result.stderr:
                 break
@@ -619,11 +622,64 @@ def bench_big_results(project, report, args):
                    note=f"psql peak {psql_rss >> 20} MiB")
 
 
+# ---- 6. big files ------------------------------------------------------------------------------
+
+def bench_big_files(project, report, args):
+    """A 1 GiB file up to Storage and back down, through snm and through curl (`-T` streams the
+    upload from disk, `-o` writes the download): wall time as throughput, and peak memory."""
+    size = (128 if args.quick else 1024) << 20
+    bucket = "bench-files"
+    big = WORK / "big.bin"
+    if not big.exists() or big.stat().st_size != size:
+        with open(big, "wb") as out:
+            for _ in range(size >> 20):
+                out.write(os.urandom(1 << 20))
+    body = json.dumps({"id": bucket, "name": bucket, "public": False}).encode()
+    connection = http.client.HTTPConnection("127.0.0.1", project.port)
+    connection.request("POST", "/storage/v1/bucket", body=body,
+                       headers={**project.headers(), "Content-Type": "application/json"})
+    connection.getresponse().read()
+    connection.close()
+    url = f"{project.url}/storage/v1/object/{bucket}/big.bin"
+    auth = ["-H", f"apikey: {project.key}", "-H", f"Authorization: Bearer {project.key}"]
+    curl_up = ["curl", "-sSf", "-X", "POST", "-T", str(big), "-H", "Content-Type: application/octet-stream",
+               "-H", "x-upsert: true", "-H", "cache-control: max-age=3600", *auth, "-o", "/dev/null", url]
+    snm_up = project.snm("-c", f"storage upload '{big}' to {bucket}/big.bin upsert")
+    copy = WORK / "big-copy.bin"
+    curl_down = ["curl", "-sSf", *auth, "-o", str(copy), url]
+    snm_down = project.snm("-c", f"storage download {bucket}/big.bin to '{copy}'")
+    runs = min(args.runs, 3)
+    mib = size >> 20
+    for direction, snm_argv, curl_argv in (("upload", snm_up, curl_up),
+                                           ("download", snm_down, curl_down)):
+        results = alternate(runs, {"snm": lambda a=snm_argv: measure(a),
+                                   "curl": lambda a=curl_argv: measure(a)})
+        if direction == "download":
+            with open(copy, "rb") as got, open(big, "rb") as want:
+                if hashlib.file_digest(got, "sha256").digest() != hashlib.file_digest(want, "sha256").digest():
+                    raise RuntimeError("the downloaded copy differs from the file")
+        rate = {name: median([size / r.wall for r in rs]) for name, rs in results.items()}
+        rss = {name: median([r.rss for r in rs]) for name, rs in results.items()}
+        cpu = {name: median([r.cpu for r in rs]) for name, rs in results.items()}
+        report.add("6 big files", f"{mib:,} MiB {direction}: throughput", rate["snm"], "curl",
+                   rate["curl"], "B/s", "higher", 0.8,
+                   note=f"CPU snm {cpu['snm']:.2f} s, curl {cpu['curl']:.2f} s",
+                   samples={k: [r.wall for r in v] for k, v in results.items()})
+        report.add("6 big files", f"{mib:,} MiB {direction}: peak memory", rss["snm"], "curl",
+                   rss["curl"], "B", "lower", 4.0)
+    copy.unlink(missing_ok=True)
+    connection = http.client.HTTPConnection("127.0.0.1", project.port)
+    connection.request("DELETE", f"/storage/v1/object/{bucket}", body=b'{"prefixes":["big.bin"]}',
+                       headers={**project.headers(), "Content-Type": "application/json"})
+    connection.getresponse().read()
+    connection.close()
+
+
 # ---- main --------------------------------------------------------------------------------------
 
 SECTIONS = {
     "1": bench_startup, "2": bench_language, "3": bench_round_trips, "4": bench_capacity,
-    "5": bench_big_results,
+    "5": bench_big_results, "6": bench_big_files,
 }
 
 
@@ -635,7 +691,7 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer statements, rows and runs")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
-    parser.add_argument("--only", default="1,2,3,4,5", help="sections, e.g. 1,3")
+    parser.add_argument("--only", default="1,2,3,4,5,6", help="sections, e.g. 1,3")
     parser.add_argument("--out", default=str(WORK / "results.json"), help="JSON results file")
     args = parser.parse_args()
     if args.quick and args.runs == 5:

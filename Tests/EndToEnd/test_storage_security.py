@@ -1,9 +1,11 @@
 """Storage's access rules as an adversary meets them: RLS policies on storage.objects run as the
 request's role (the demo's per-user avatar folders), anon against a private bucket, path
-traversal in every spelling, and uploads cut off mid-way leaving nothing behind."""
+traversal in every spelling, policies on the path helpers, and uploads cut off mid-way, a killed
+gateway or a full disk leaving nothing behind."""
 import os
 import pathlib
 import socket
+import subprocess
 import time
 import uuid
 
@@ -179,3 +181,96 @@ def test_a_killed_gateway_leaves_no_partial_object(start_extra_project):
         time.sleep(0.2)
     assert list(tmp.iterdir()) == []
     assert not service(project).from_("dog-photos").exists(name)
+
+
+def test_the_path_helpers_answer_as_supabase_storage_does(project):
+    """storage.foldername / filename / extension, as policies use them: every folder but the
+    last segment, the last segment, what follows the last dot of it (the whole name without one)."""
+    answers = project.sql(
+        "select storage.foldername('a/b/c.png'), storage.filename('a/b/c.png'), "
+        "storage.extension('a/b/c.tar.gz'), storage.foldername('top.png'), "
+        "storage.extension('a/noext'), coalesce(storage.filename('a/b/'), 'null')")
+    assert answers.split("|") == ["{a,b}", "c.png", "gz", "{}", "noext", ""]
+
+
+@pytest.fixture
+def png_only_bucket(project):
+    """A private bucket whose one policy lets users insert only `<their id>/*.png`."""
+    name = "ext-" + uuid.uuid4().hex[:8]
+    service(project).create_bucket(name)
+    project.sql(f"""create policy "{name} png" on storage.objects for insert to authenticated
+                    with check (bucket_id = '{name}' and storage.extension(name) = 'png'
+                                and storage.filename(name) <> 'x.png'
+                                and (storage.foldername(name))[1] = auth.uid()::text)""")
+    yield name
+    project.sql(f'drop policy "{name} png" on storage.objects')
+    service(project).empty_bucket(name)
+    service(project).delete_bucket(name)
+
+
+def test_a_policy_on_the_path_helpers_decides_uploads(project, png_only_bucket):
+    alice = storage(project, token=sign_in(project, "alice@example.com")).from_(png_only_bucket)
+    alice.upload(f"{ALICE}/dog.png", PNG, {"content-type": "image/png"})
+    for refused in (f"{ALICE}/dog.jpg", f"{ALICE}/x.png", f"{BOB}/dog.png", "dog.png"):
+        assert failure(lambda: alice.upload(refused, PNG, {"content-type": "image/png"})) == (
+            "403", "Unauthorized"), refused
+    names = [entry["name"] for entry in service(project).from_(png_only_bucket).list(ALICE)]
+    assert names == ["dog.png"]
+
+
+@pytest.fixture
+def small_disk():
+    """Mounts tmpfs file systems of a given size (root only); unmounts them afterwards."""
+    mounted = []
+
+    def mount(path, size):
+        pathlib.Path(path).mkdir(parents=True, exist_ok=True)
+        result = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            pytest.skip(f"cannot mount a small file system here: {result.stderr.strip()}")
+        mounted.append(path)
+
+    yield mount
+    for path in reversed(mounted):
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def test_a_full_disk_fails_the_upload_and_leaves_the_old_object_whole(start_extra_project, small_disk):
+    project = start_extra_project("storage-full")
+    store = pathlib.Path(project.data_dir) / "storage"
+    small_disk(store, "1m")
+    (store / "objects").mkdir()
+    (store / "tmp").mkdir()
+    files = service(project).from_("dog-photos")
+    first = b"\x89PNG" + os.urandom(600_000)
+    files.upload("full/a.png", first, {"content-type": "image/png"})
+    for name, options in (("full/b.png", {}), ("full/a.png", {"upsert": "true"})):
+        with pytest.raises(StorageApiError) as caught:
+            files.upload(name, b"\x89PNG" + os.urandom(600_000), {"content-type": "image/png", **options})
+        assert caught.value.status == "500", caught.value.to_dict()
+    assert not files.exists("full/b.png")
+    assert files.download("full/a.png") == first
+    assert list((store / "tmp").iterdir()) == []
+    assert [entry["name"] for entry in files.list("full")] == ["a.png"]
+
+
+def test_a_download_to_a_full_disk_leaves_the_destination_as_it_was(project, tmp_path, small_disk):
+    from conftest import run_snm
+    name = f"big/{uuid.uuid4().hex[:8]}.png"
+    service(project).from_("dog-photos").upload(name, b"\x89PNG" + os.urandom(2_000_000),
+                                                {"content-type": "image/png"})
+    try:
+        disk = tmp_path / "disk"
+        small_disk(disk, "1m")
+        out = disk / "out.png"
+        out.write_bytes(b"the old picture")
+        result = run_snm("--url", project.url, "--key", project.service_role_key, "-c",
+                         f"storage download dog-photos/{name} to '{out}'",
+                         env={"XDG_STATE_HOME": str(tmp_path / "state")})
+        assert result.returncode == 1, result.stdout
+        assert "no space left on device" in result.stderr.lower(), result.stderr
+        assert out.read_bytes() == b"the old picture"
+        assert sorted(p.name for p in disk.iterdir()) == ["out.png"]
+    finally:
+        service(project).from_("dog-photos").remove([name])
