@@ -36,8 +36,8 @@ enum LanguageHelp {
       tables | describe user_info | explain from user_info select *
       set format table|expanded|json|ndjson|csv | set timing on | exit
     Tab completes names, Ctrl-R searches the history, Ctrl-C cancels, Ctrl-D leaves.
-    More: help from, help where, help insert, help rpc, help storage, help login, help let,
-    help set
+    More: help from, help where, help insert, help rpc, help storage, help login,
+          help let, help set
     """
 
   static let storage = """

@@ -3,6 +3,7 @@
 and the bytes of uploads and downloads going from and to disk whole."""
 import json
 import os
+import re
 import time
 import uuid
 
@@ -174,3 +175,62 @@ def test_the_readme_storage_example_runs_as_written(project, env, tmp_path):
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "copy.png").read_bytes() == PNG
     assert "removed 1 of 1 object" in result.stdout
+
+
+STATEMENTS = [  # (statement, what the table formats print: a line's start, or None for rows)
+    ("storage create bucket {b} public limit 1MB types 'image/*'", "created bucket {b}"),
+    ("storage upload '{png}' to {b}/a.png", "uploaded {png} to {b}/a.png"),
+    ("storage buckets", None),
+    ("storage info {b}/a.png", None),
+    ("storage exists {b}/a.png", "true"),
+    ("storage sign {b}/a.png expires 60", "http"),
+    ("storage url {b}/a.png", "http"),
+    ("storage cp {b}/a.png to {b}/c.png", "copied {b}/a.png to {b}/c.png"),
+    ("storage mv {b}/c.png to {b}/d.png", "moved {b}/c.png to {b}/d.png"),
+    ("storage ls {b}", None),
+    ("storage download {b}/a.png to '{out}'", "downloaded {b}/a.png to {out}"),
+    ("storage download {b}/a.png", "{size} bytes of image/png"),
+    ("storage rm {b}/d.png", "removed 1 of 1 object"),
+    ("storage empty bucket {b}", "emptied bucket {b}"),
+    ("storage drop bucket {b}", "dropped bucket {b}"),
+]
+
+
+@pytest.mark.parametrize("fmt", ["table", "expanded", "json", "ndjson", "csv"])
+def test_every_statement_prints_in_every_format(project, env, tmp_path, fmt):
+    """Each statement's result, one statement a run: a line or rows at the table formats, JSON
+    documents at json, one JSON object a line at ndjson, a header and rows at csv."""
+    picture = tmp_path / "a.png"
+    picture.write_bytes(PNG)
+    names = {"b": "fmt-" + uuid.uuid4().hex[:8], "png": str(picture), "out": str(tmp_path / "out.png"),
+             "size": len(PNG)}
+    try:
+        for template, line in STATEMENTS:
+            statement = template.format(**names)
+            result = snm(env, statement, fmt=fmt, key=project.service_role_key)
+            assert result.returncode == 0, (statement, result.stderr)
+            out = result.stdout
+            assert out.strip(), statement
+            if fmt in ("table", "expanded"):
+                if line is not None:
+                    assert out.startswith(line.format(**names)), (statement, out)
+                elif fmt == "table":
+                    assert out.splitlines()[1].startswith("-") and re.search(r"\((1 row|\d+ rows)\)$", out.rstrip()), out
+                else:
+                    assert out.startswith("-[ RECORD 1 ]"), (statement, out)
+            elif fmt == "json":
+                value = json.loads(out)
+                assert isinstance(value, (dict, list)) and value, (statement, out)
+            elif fmt == "ndjson":
+                assert all(isinstance(json.loads(row), dict) for row in out.splitlines()), (statement, out)
+            else:
+                header, *rows = out.splitlines()
+                assert rows and "," in header or header in ("name", "message", "publicURL"), (statement, out)
+                assert len(rows) >= 1, (statement, out)
+    finally:
+        client = service(project)
+        try:
+            client.empty_bucket(names["b"])
+            client.delete_bucket(names["b"])
+        except Exception:
+            pass

@@ -10,7 +10,7 @@ import Testing
 
   @Test func statementStart() {
     let context = Self.context("")
-    #expect(context.keywords.starts(with: ["from", "rpc", "login"]))
+    #expect(context.keywords.starts(with: ["from", "rpc", "storage", "login"]))
     #expect(context.symbols.contains("\\"))
     #expect(!context.tables)
   }

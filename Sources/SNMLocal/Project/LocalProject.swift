@@ -1,4 +1,4 @@
-/// The local Supabase-compatible project: a Postgres cluster plus snm's REST and Auth gateway.
+/// The local Supabase-compatible project: a Postgres cluster plus snm's REST, Auth and Storage gateway.
 ///
 /// ```swift
 /// // main.swift, when no project is configured:

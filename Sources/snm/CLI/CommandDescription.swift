@@ -91,7 +91,7 @@ extension CommandDescription {
           synopsis: "snm local start|stop|status|reset|serve", summary: "the local project")
       ],
       synopsis: "start|stop|status|reset|serve [OPTIONS]",
-      details: "The local project: Postgres and snm's REST and Auth gateway on 127.0.0.1.",
+      details: "The local project: Postgres and snm's REST, Auth and Storage gateway on 127.0.0.1.",
       takesShellOptions: false, footer: nil,
       firstArgument: [
         ("start", "create the project on first use, start Postgres and the gateway"),
