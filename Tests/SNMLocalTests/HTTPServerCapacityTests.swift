@@ -150,7 +150,7 @@ import Testing
     let unreadWhenClaimed = Mutex<[Int32]>([])
     var connection = HTTPConnection(
       socket: served, limits: HTTPServerLimits(), handler: { _ in .json(status: 200, "{}") },
-      remoteAddress: "test")
+      planner: nil, remoteAddress: "test")
     connection.reportIdle = { idle in
       if !idle { unreadWhenClaimed.withLock { $0.append(Self.pending(served)) } }
       return idle  // refused: as if evicted meanwhile, so the connection ends unread

@@ -71,6 +71,7 @@ _snm() {
             '--jwt-alg[sign user tokens with HS256 or a key pair ES256, RS256]:ALG:(HS256 ES256 RS256)' \
             '--refresh-reuse-interval[a just-used refresh token still answers for this long]:SECONDS:' \
             '--auth-rate-limit[one of GoTrue'\''s per-address Auth limits, e.g. token_refresh=150]:NAME=N:(token_refresh= sign_in_sign_ups= anonymous_users=)' \
+            '--file-size-limit[the most one Storage object may hold bytes, 500MB, 50MiB, 1GB]:SIZE:' \
             '--json[print one JSON object instead of the report]' \
             '--help[print this help]' \
             '-h[print this help]' \
