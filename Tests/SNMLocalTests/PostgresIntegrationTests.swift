@@ -20,7 +20,8 @@ import Testing
 
   let admin = try PGConnection(conninfo: cluster.layout.conninfo(user: "postgres"))
   let applied = try Migrator(migrationsDir: nil).apply(on: admin)
-  #expect(applied.prefix(3) == BootstrapSQL.steps.map(\.version) + [StorageSchemaSQL.version])
+  #expect(
+    Array(applied.prefix(3)) == BootstrapSQL.steps.map(\.version) + [StorageSchemaSQL.version])
   #expect(applied.count == BootstrapSQL.steps.count + 1 + DemoSchemaSQL.migrations.count)
   #expect(try Migrator(migrationsDir: nil).apply(on: admin).isEmpty, "each migration runs once")
 
