@@ -85,7 +85,8 @@ extension Shell {
     let format = currentSettings.format
     let lineFormats = format == .table || format == .expanded
     if let line = StorageResult.line(for: value, response: response), lineFormats {
-      emit(line)
+      // Keys, paths and URLs the server answered: shown with control characters escaped.
+      emit(VisibleText.escaped(line))
       return
     }
     if let response, case .download = response.request.operation, response.savedFile == nil {
