@@ -26,39 +26,10 @@ extension SupabaseDBRequest {
     return text + ".request()"
   }
 
-  /// A curl command line that sends this request. The key and the token appear as
-  /// `$SUPABASE_ANON_KEY` and `$TOKEN` (double-quoted so the shell expands them), never their values;
-  /// everything else is single-quoted for sh.
-  ///
-  /// ```
-  /// curl -X PATCH 'http://127.0.0.1:54321/rest/v1/user_info?id=eq.1' \
-  ///   -H "apikey: $SUPABASE_ANON_KEY" \
-  ///   -H "Authorization: Bearer $TOKEN" \
-  ///   -H 'Content-Type: application/json' \
-  ///   -H 'Prefer: return=minimal' \
-  ///   -d '{"name":"Lee"}'
-  /// ```
+  /// A curl command line that sends this request (``CurlCommand``). The key and the token
+  /// appear as `$SUPABASE_ANON_KEY` and `$TOKEN`, never their values.
   public func curlCommand(multiline: Bool = true) -> String {
-    var parts: [String] = []
-    switch endpoint.method {
-    case .get: parts.append("curl " + Self.shellQuoted(url))
-    case .head: parts.append("curl --head " + Self.shellQuoted(url))
-    default: parts.append("curl -X \(endpoint.method.rawValue) " + Self.shellQuoted(url))
-    }
-    parts.append(#"-H "apikey: $SUPABASE_ANON_KEY""#)
-    parts.append(#"-H "Authorization: Bearer $TOKEN""#)
-    for field in endpoint.headers {
-      parts.append("-H " + Self.shellQuoted(field.name + ": " + field.value))
-    }
-    if let body {
-      parts.append("-d " + Self.shellQuoted(body.serialized()))
-    }
-    return parts.joined(separator: multiline ? " \\\n  " : " ")
-  }
-
-  /// `'text'` for sh, with each `'` written as `'\''`.
-  static func shellQuoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    CurlCommand.line(for: endpoint, url: url, body: body, multiline: multiline)
   }
 
   /// The spec §6 object: `method`, `path`, `query` (decoded pairs), `url` (exact), `headers`

@@ -82,32 +82,10 @@ extension SupabaseStorageRequest {
     }
   }
 
-  /// A curl command line that sends this request, with `$SUPABASE_ANON_KEY` and `$TOKEN` for the
-  /// key and the token; an upload reads its file (`--data-binary @file`), a download into a file
-  /// writes it (`-o file`).
+  /// A curl command line that sends this request (``CurlCommand``): an upload reads its file
+  /// (`--data-binary @file`), a download into a file writes it (`-o file`).
   public func curlCommand(multiline: Bool = true) -> String {
-    var parts: [String] = []
-    switch endpoint.method {
-    case .get: parts.append("curl " + Self.shellQuoted(url))
-    case .head: parts.append("curl --head " + Self.shellQuoted(url))
-    default: parts.append("curl -X \(endpoint.method.rawValue) " + Self.shellQuoted(url))
-    }
-    parts.append(#"-H "apikey: $SUPABASE_ANON_KEY""#)
-    parts.append(#"-H "Authorization: Bearer $TOKEN""#)
-    for field in endpoint.headers {
-      parts.append("-H " + Self.shellQuoted(field.name + ": " + field.value))
-    }
-    if let body { parts.append("-d " + Self.shellQuoted(body.serialized())) }
-    if let file = endpoint.bodyFile {
-      parts.append("--data-binary " + Self.shellQuoted("@" + file))
-    }
-    if let file = endpoint.responseFile { parts.append("-o " + Self.shellQuoted(file)) }
-    return parts.joined(separator: multiline ? " \\\n  " : " ")
-  }
-
-  /// `'text'` for sh, with each `'` written as `'\''`.
-  static func shellQuoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    CurlCommand.line(for: endpoint, url: url, body: body, multiline: multiline)
   }
 
   /// The explain object, in the DB requests' shape (`method`, `path`, `query`, `url`, `headers`,

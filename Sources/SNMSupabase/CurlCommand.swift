@@ -1,0 +1,42 @@
+import SNMNetwork
+import SNMWire
+
+/// The curl command line that sends an endpoint, as `snm explain --curl` prints it for DB and
+/// Storage requests alike. The key and the token appear as `$SUPABASE_ANON_KEY` and `$TOKEN`
+/// (double-quoted so the shell expands them), never their values; everything else is
+/// single-quoted for sh. A body streamed from a file is `--data-binary @file`, an answer saved to
+/// a file `-o file`.
+///
+/// ```
+/// curl -X PATCH 'http://127.0.0.1:54321/rest/v1/user_info?id=eq.1' \
+///   -H "apikey: $SUPABASE_ANON_KEY" \
+///   -H "Authorization: Bearer $TOKEN" \
+///   -H 'Content-Type: application/json' \
+///   -d '{"name":"Lee"}'
+/// ```
+enum CurlCommand {
+  static func line(
+    for endpoint: Endpoint, url: String, body: JSONValue?, multiline: Bool
+  ) -> String {
+    var parts: [String] = []
+    switch endpoint.method {
+    case .get: parts.append("curl " + shellQuoted(url))
+    case .head: parts.append("curl --head " + shellQuoted(url))
+    default: parts.append("curl -X \(endpoint.method.rawValue) " + shellQuoted(url))
+    }
+    parts.append(#"-H "apikey: $SUPABASE_ANON_KEY""#)
+    parts.append(#"-H "Authorization: Bearer $TOKEN""#)
+    for field in endpoint.headers {
+      parts.append("-H " + shellQuoted(field.name + ": " + field.value))
+    }
+    if let body { parts.append("-d " + shellQuoted(body.serialized())) }
+    if let file = endpoint.bodyFile { parts.append("--data-binary " + shellQuoted("@" + file)) }
+    if let file = endpoint.responseFile { parts.append("-o " + shellQuoted(file)) }
+    return parts.joined(separator: multiline ? " \\\n  " : " ")
+  }
+
+  /// `'text'` for sh, with each `'` written as `'\''`.
+  static func shellQuoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+}
