@@ -104,7 +104,7 @@ public struct StorageCompiler: Sendable {
       return try ready(manager.from(bucket).setPath(path ?? "").upload(options))
     case .download(let path, let to, let isPublic):
       let (bucket, object) = try split(path)
-      let destination = try to.map { try localPath(try text($0)) }
+      let destination = try to.map { localPath(try text($0)) }
       return try ready(
         manager.from(bucket).setPath(object ?? "")
           .download(.init(destination: destination, isPublic: isPublic)))
