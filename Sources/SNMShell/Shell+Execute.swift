@@ -23,16 +23,20 @@ extension Shell {
       reportCheckErrors(check)
       return false
     }
-    return await runStatements(check.script.statements, in: check.script.source, complete: complete)
+    let end = await runStatements(
+      check.script.statements, in: check.script.source, complete: complete)
+    return end == .succeeded
   }
 
-  /// Runs one statement that parsed and checked.
-  func run(_ statement: Statement, in source: Source) async -> Bool {
+  /// Runs one statement that parsed and checked; it prints its own output and errors.
+  func run(_ statement: Statement, in source: Source) async -> StatementResult {
     switch statement.kind {
     case .shell(let command):
       return await runShellStatement(command, in: source)
     case .session(let session):
-      guard let filled = await fillingVariables(in: session, source: source) else { return false }
+      guard let filled = await fillingVariables(in: session, source: source) else {
+        return .failed(.usage)
+      }
       return await runSession(filled)
     case .echo(let echo):
       return await runEcho(echo, in: source)

@@ -32,23 +32,22 @@ extension Shell {
     return VariableScope(values: values, environment: environment)
   }
 
-  /// Compiles `statement`; prints the diagnostic and returns nil when it cannot be sent.
+  /// Compiles `statement`; prints the diagnostic and returns nil when it cannot be sent (the
+  /// statement fails with exit code 2).
   func compile(_ statement: Statement, in source: Source) async -> StatementCompiler.Compiled? {
     do {
       return try StatementCompiler(manager: dbManager, scope: await variableScope())
         .compile(statement)
     } catch {
-      let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
-      errors.write(DiagnosticRenderer(colored: colour).render(error, in: source))
-      errors.flush()
-      fail(.usage)
+      _ = report(error, in: source)
       return nil
     }
   }
 
   /// Runs a query or an `rpc`: compile, send (Ctrl-C cancels), print the result or the error.
-  func runRequest(_ statement: Statement, in source: Source) async -> Bool {
-    guard let compiled = await compile(statement, in: source) else { return false }
+  /// A signal returns `.interrupted`: whoever runs the statement says what that means.
+  func runRequest(_ statement: Statement, in source: Source) async -> StatementResult {
+    guard let compiled = await compile(statement, in: source) else { return .failed(.usage) }
     let interactive = state.withLock { $0.interactive }
     let started = ContinuousClock.now
     let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
@@ -57,14 +56,10 @@ extension Shell {
     let network = ContinuousClock.now - started
     switch outcome {
     case .interrupted(let signal):
-      reportInterruption(signal, of: statement, in: source)
-      return false
+      return .interrupted(signal)
     case .failed(let error):
-      record(.failed(error))
-      reportRequestFailure(error)
-      return false
+      return .failed(requestFailure(error))
     case .done(let response):
-      record(.answered(response))
       let rendering = ContinuousClock.now
       let shown = await show(response, of: compiled.request)
       if currentSettings.timing {
@@ -73,22 +68,9 @@ extension Shell {
             + "\(Self.milliseconds(ContinuousClock.now - rendering))\n")
         errors.flush()
       }
+      let outcome = StatementOutcome.answered(response)
       return shown
-    }
-  }
-
-  /// A request a signal stopped: in a script (or for SIGTERM) the run ends, naming the statement;
-  /// at the prompt the statement is cancelled and the prompt comes back.
-  func reportInterruption(_ signal: Int32, of statement: Statement, in source: Source) {
-    let interactive = state.withLock { $0.interactive }
-    if signal == SIGTERM || !interactive {
-      report("interrupted: \(StatementText.display(statement, in: source))")
-      fail(signal == SIGTERM ? .terminated : .interrupted)
-      state.withLock { $0.exitRequested = true }
-    } else {
-      // At a terminal the line holds the echoed ^C (or the spinner): start it afresh.
-      if Terminal.isTerminal(STDERR_FILENO) { errors.write("\r\u{1B}[K") }
-      report("cancelled")
+        ? .succeeded(outcome) : .failed(StatementFailure(.unreachable, outcome: outcome))
     }
   }
 
@@ -142,37 +124,40 @@ extension Shell {
     }
   }
 
-  /// Prints why a request failed and records the exit code: 1 for the server saying no, 3 for a
-  /// project that cannot be reached or a session that cannot be used, 2 for a request the
-  /// builder refused.
-  func reportRequestFailure(_ error: any Error) {
+  /// Prints why a request failed; the failure's kind says the exit code: 1 for the server saying
+  /// no, 3 for a project that cannot be reached or a session that cannot be used, 2 for a
+  /// request the builder refused. Its outcome is what `expect error` reads.
+  func requestFailure(_ error: any Error) -> StatementFailure {
+    StatementFailure(reportRequestFailure(error), outcome: .failed(error))
+  }
+
+  private func reportRequestFailure(_ error: any Error) -> StatementFailure.Kind {
     switch error {
     case SNMNetworkError.localFile(let failure):
       report(failure.description)
-      fail(.failure)
+      return .server
     case SNMNetworkError.http(let failure):
       let role = signedIn.withLock { $0 }
       errors.write(
         ServerErrorReport(role: role ?? project.keyRole, signedIn: role != nil).render(failure))
       errors.flush()
-      fail(failure.status == 401 && failure.code == nil ? .unreachable : .failure)
+      return failure.status == 401 && failure.code == nil ? .unreachable : .server
     case SNMNetworkError.beyondLimits:
       // A well-formed answer snm cannot take: this statement failed, the project is fine.
       report((error as? SNMNetworkError)?.description ?? "\(error)")
-      fail(.failure)
+      return .server
     case let failure as SNMNetworkError:
       report(failure.description)
-      fail(.unreachable)
+      return .unreachable
     case let failure as SupabaseDBError:
       report(failure.description)
-      fail(.usage)
+      return .usage
     case let failure as SupabaseStorageError:
       report(failure.description)
-      fail(.failure)
-
+      return .server
     default:
       report(Self.describe(error))
-      fail(.unreachable)
+      return .unreachable
     }
   }
 

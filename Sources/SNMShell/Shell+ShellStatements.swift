@@ -5,70 +5,69 @@ import SNMWire
 
 extension Shell {
   /// Runs `help`, `tables`, `describe`, `set`, `\x`, `exit` (and their psql aliases).
-  func runShellStatement(_ command: ShellStatement, in source: Source) async -> Bool {
+  func runShellStatement(_ command: ShellStatement, in source: Source) async -> StatementResult {
     switch command {
     case .help(let topic):
       guard let text = LanguageHelp.text(for: topic) else {
         report("no help on '\(topic ?? "")': try \(LanguageHelp.topicList)")
-        fail(.usage)
-        return false
+        return .failed(.usage)
       }
       emit(text)
-      return true
+      return .succeeded(nil)
     case .tables:
-      guard await schemaReachable() else { return false }
+      guard await schemaReachable() else { return .failed(.unreachable) }
       if let problem = catalog.problem { report("\(problem); showing the tables seen in results") }
       await render(catalog.tableRows())
-      return true
+      return .succeeded(nil)
     case .describe(let table):
-      guard await schemaReachable() else { return false }
+      guard await schemaReachable() else { return .failed(.unreachable) }
       guard let rows = catalog.describeRows(table.name.text) else {
         let why = catalog.problem.map { " (\($0))" } ?? ""
         report("no table, view or function '\(table.name.text)'\(why): `tables` lists them")
-        fail(.failure)
-        return false
+        return .failed(.server)
       }
       await render(rows)
-      return true
+      return .succeeded(nil)
     case .explain(let inner, let format) where StorageCompiler.storageStatement(inner) != nil:
-      guard let compiled = await compileStorage(inner, in: source) else { return false }
+      guard let compiled = await compileStorage(inner, in: source) else { return .failed(.usage) }
       emitRaw(RequestExplainer.render(compiled, format: format))
-      return true
+      return .succeeded(nil)
     case .explain(let inner, let format):
-      guard let compiled = await compile(inner, in: source) else { return false }
+      guard let compiled = await compile(inner, in: source) else { return .failed(.usage) }
       emitRaw(RequestExplainer.render(compiled.request, format: format))
-      return true
+      return .succeeded(nil)
     case .setFormat(let format):
       let chosen = OutputFormat(rawValue: format.rawValue) ?? .table
       settings.withLock { $0.format = chosen }
       note("format is \(chosen.rawValue)")
-      return true
+      return .succeeded(nil)
     case .setTiming(let on):
       let now = settings.withLock { settings in
         settings.timing = on ?? !settings.timing
         return settings.timing
       }
       note("timing is \(now ? "on" : "off")")
-      return true
+      return .succeeded(nil)
     case .setOnError(let choice):
       settings.withLock { $0.onError = choice == .stop ? .stop : .continue }
       note("on_error is \(choice.rawValue)")
-      return true
+      return .succeeded(nil)
     case .toggleExpanded:
       let now = settings.withLock { settings in
         settings.format = settings.format == .expanded ? .table : .expanded
         return settings.format
       }
       note("expanded display is \(now == .expanded ? "on" : "off")")
-      return true
+      return .succeeded(nil)
     case .exit:
       state.withLock { $0.exitRequested = true }
-      return true
+      return .succeeded(nil)
     }
   }
 
   /// Loads the schema when nothing has, waits for the load, and reports a project that cannot be
-  /// reached (exit code 3). A refusal is not a failure: the names seen in results stand in.
+  /// reached (false: the statement fails with exit code 3). A refusal is not a failure: the
+  /// names seen in results stand in.
   func schemaReachable() async -> Bool {
     if !catalog.hasStartedLoading { startLoadingSchema() }
     await catalog.waitUntilLoaded()
@@ -76,7 +75,6 @@ extension Shell {
       return true
     }
     report(reason)
-    fail(.unreachable)
     return false
   }
 
@@ -90,7 +88,7 @@ extension Shell {
 
   /// Prints a document in the current format, a row at a time when it has not been parsed; at a
   /// terminal, through the pager when the rows are longer than the screen. False when the rows
-  /// could not be printed (reported, and the statement failed).
+  /// could not be printed (reported: the statement fails with exit code 3).
   @discardableResult
   func render(_ document: JSONDocument, defaultColumn: String = "value", total: Int? = nil) async
     -> Bool
@@ -130,7 +128,6 @@ extension Shell {
       return true
     } catch {
       report("the body is not JSON: \(error)")
-      fail(.unreachable)
       return false
     }
   }

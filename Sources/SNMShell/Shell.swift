@@ -79,7 +79,11 @@ public final class Shell: Sendable {
 
   /// Where error output goes: standard error, or the script runner's buffer for the statement
   /// running now (which reports it with the statement's location).
-  var errors: OutputWriter { script.withLock { $0.errorsOverride } ?? baseErrors }
+  var errors: OutputWriter { Self.heldErrors ?? baseErrors }
+
+  /// The script runner's buffer for the error output of the statement running in this task
+  /// (and the tasks it starts); nil: standard error as given.
+  @TaskLocal static var heldErrors: OutputWriter?
 
   /// The current settings.
   public var currentSettings: ShellSettings { settings.withLock { $0 } }
@@ -98,7 +102,8 @@ public final class Shell: Sendable {
     errors.flush()
   }
 
-  /// Records a failure; the first one decides the exit code.
+  /// Records a failure of the run (the script runner's: statements return theirs); the first
+  /// one decides the exit code.
   func fail(_ code: ExitCode) {
     state.withLock { $0.failure = $0.failure ?? code }
   }

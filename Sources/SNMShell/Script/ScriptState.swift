@@ -4,19 +4,18 @@ import SNMQuery
 /// far, the `run` files being run, and where a signal found the script.
 ///
 /// ```swift
-/// shell.script.withLock { $0.last }      // the last request's outcome
+/// shell.script.withLock { $0.last }      // the last answer a statement got
 /// ```
 struct ScriptState: Sendable {
   /// Parsed script files, shared by every `run` of this shell.
   let loader = ScriptLoader()
   /// The last statement that sent a request (or signed in): what `expect rows|status` read.
   var last: StatementOutcome?
-  /// What the statement running now recorded (nil until it records something).
+  /// The answer of the statement running now, or of the last statement of the `run` file it
+  /// ran (nil when none came).
   var current: StatementOutcome?
   /// The statement before the one running now (nil before the first): what `expect error` reads.
   var previous: StatementOutcome?
-  /// Why the statement running now failed, when it knows better than its error output.
-  var problem: Problem?
   /// Everything that went wrong, in order.
   var failures: [ScriptFailure] = []
   /// Statements run and expectations that held.
@@ -28,8 +27,6 @@ struct ScriptState: Sendable {
   var signal: Int32?
   /// Whether the statement a signal stopped has been named already.
   var interruptionReported = false
-  /// Where the shell's error output goes while a statement runs (nil: the shell's own).
-  var errorsOverride: OutputWriter?
   /// The names of the sources that are files (a `run` in them is relative to their directory).
   var files: Set<String> = []
   /// A failure not reported yet: the next statement decides (`expect error` forgives it).
@@ -43,12 +40,21 @@ struct ScriptState: Sendable {
     var code: ExitCode
   }
 
-  /// A failure the loop reports in its own words.
-  enum Problem: Sendable, Equatable {
-    /// An `expect` that did not hold.
-    case expectation(expected: String, found: String)
-    /// A failure inside a `run` file, reported there already.
-    case reported
+  /// Notes what a statement that ran gave: its answer is what `expect rows|status` reads from
+  /// now on, and it (or `message`, for a failure without an answer) what `expect error` reads
+  /// next.
+  mutating func remember(_ result: StatementResult, failedWith message: String) {
+    let outcome: StatementOutcome? =
+      switch result {
+      case .succeeded(let outcome): outcome
+      case .failed(let failure): failure.outcome
+      case .interrupted: nil
+      }
+    if let outcome {
+      last = outcome
+      current = outcome
+    }
+    previous = current ?? (result.succeeded ? .none : .failed(message: message))
   }
 
   /// One statement being run, in its file.

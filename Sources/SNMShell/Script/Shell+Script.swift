@@ -58,61 +58,55 @@ extension Shell {
     fail(.usage)
   }
 
-  /// Records what a statement left for the `expect` after it (the shell's request path and the
-  /// session statements call this).
-  func record(_ outcome: StatementOutcome) {
-    script.withLock {
-      $0.current = outcome
-      $0.last = outcome
-    }
-  }
-
   /// `let name = value` or `let name = <query or rpc>` (which prints nothing).
-  func runLet(_ binding: LetStatement, statement: Statement, in source: Source) async -> Bool {
+  func runLet(_ binding: LetStatement, statement: Statement, in source: Source) async
+    -> StatementResult
+  {
     let value: JSONValue
+    let outcome: StatementOutcome?
     switch binding.value {
     case .value(let node):
       do {
         value = try ValueEvaluator.json(node, in: await variableScope())
+        outcome = nil
       } catch {
         return report(error, in: source)
       }
     case .statement(let inner) where StorageCompiler.storageStatement(inner) != nil:
-      guard let (result, _) = await performStorage(inner, in: source) else { return false }
-      value = result
+      switch await performStorage(inner, in: source) {
+      case .answered(let result, let response):
+        value = result
+        outcome = .answered(value: result, status: response?.status)
+      case .stopped(let result):
+        return result
+      }
     case .statement:
-      guard let compiled = await compile(statement, in: source) else { return false }
+      guard let compiled = await compile(statement, in: source) else { return .failed(.usage) }
       switch await send(compiled.builder) {
       case .done(let response):
-        record(.answered(response))
         value = response.value
+        outcome = .answered(response)
       case .failed(let error):
-        record(.failed(error))
-        reportRequestFailure(error)
-        return false
+        return .failed(requestFailure(error))
       case .interrupted(let signal):
-        interrupt(signal)
-        fail(signal == SIGTERM ? .terminated : .interrupted)
-        return false
+        return .interrupted(signal)
       }
     }
     variables.withLock { $0[binding.name.text] = value }
-    return true
+    return .succeeded(outcome)
   }
 
   /// `expect ...`: checks the last result; a failure says what was expected and what was found.
-  func runExpect(_ expect: ExpectStatement, in source: Source) async -> Bool {
+  func runExpect(_ expect: ExpectStatement, in source: Source) async -> StatementResult {
     let (last, previous) = script.withLock { ($0.last, $0.previous) }
     let check = ExpectationCheck(statement: expect, last: last, previous: previous)
     do {
       switch try check.evaluate(in: await variableScope()) {
       case .held:
         script.withLock { $0.expectations += 1 }
-        return true
+        return .succeeded(nil)
       case .failed(let expected, let found):
-        script.withLock { $0.problem = .expectation(expected: expected, found: found) }
-        fail(.failure)
-        return false
+        return .failed(.expectation(expected: expected, found: found))
       }
     } catch {
       return report(error, in: source)
@@ -120,13 +114,13 @@ extension Shell {
   }
 
   /// `echo value`: prints a string with its variables filled in, or a value as JSON.
-  func runEcho(_ echo: EchoStatement, in source: Source) async -> Bool {
+  func runEcho(_ echo: EchoStatement, in source: Source) async -> StatementResult {
     do {
       // A variable may hold what a server sent: at a terminal its control characters are shown
       // as escapes; to a file or pipe the text is written as it is.
       let text = try ValueEvaluator.text(echo.value, in: await variableScope())
       emit(output.isTerminal ? VisibleText.escaped(text, keepingNewlines: true) : text)
-      return true
+      return .succeeded(nil)
     } catch {
       return report(error, in: source)
     }
@@ -135,7 +129,7 @@ extension Shell {
   /// `run file` (also `\i file`): runs another script with the same variables and session. The
   /// path is relative to the file the `run` is in (to the working directory from `-c`, standard
   /// input and the prompt).
-  func runInclude(_ run: RunStatement, in source: Source) async -> Bool {
+  func runInclude(_ run: RunStatement, in source: Source) async -> StatementResult {
     let (loader, isFile, chain) = script.withLock {
       ($0.loader, $0.files.contains(source.fileName), $0.running.map(\.source.fileName))
     }
@@ -157,23 +151,23 @@ extension Shell {
       let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
       errors.write(check.rendered(colored: colour))
       errors.flush()
-      fail(.usage)
-      return false
+      return .failed(.usage)
     }
     script.withLock { $0.files.formUnion(check.findings.map(\.source.fileName) + [target]) }
-    let succeeded = await runStatements(
-      check.script.statements, in: check.script.source, complete: true)
-    if !succeeded { script.withLock { $0.problem = .reported } }
-    return succeeded
+    switch await runStatements(check.script.statements, in: check.script.source, complete: true) {
+    case .succeeded: return .succeeded(nil)
+    case .failed: return .failed(.reported)
+    case .interrupted(let signal): return .interrupted(signal)
+    }
   }
 
-  /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern) and fails with 2.
-  func report(_ diagnostic: Diagnostic, in source: Source) -> Bool {
+  /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern); the statement
+  /// fails with exit code 2.
+  func report(_ diagnostic: Diagnostic, in source: Source) -> StatementResult {
     let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
     errors.write(DiagnosticRenderer(colored: colour).render(diagnostic, in: source))
     errors.flush()
-    fail(.usage)
-    return false
+    return .failed(.usage)
   }
 }
 

@@ -2,6 +2,16 @@ import Foundation
 import SNMQuery
 
 extension Shell {
+  /// How a run of statements ended.
+  enum RunEnd: Sendable, Equatable {
+    /// Every statement succeeded, or had its failure forgiven by `expect error`.
+    case succeeded
+    /// One failed (and was reported, or waits for the next chunk of standard input).
+    case failed
+    /// A signal stopped it; the statement it stopped was named.
+    case interrupted(Int32)
+  }
+
   /// Runs checked statements in order, as a script does: each failure is reported with its
   /// `file:line:col`, the statement and (for `expect`) what was expected versus found; the first
   /// one stops the rest unless `on_error` is `continue`. A failed statement followed by
@@ -9,38 +19,38 @@ extension Shell {
   ///
   /// `complete` says no statement follows these (a file, `-c`); standard input runs a chunk at a
   /// time, so a failure at the end of a chunk waits for the next one (or `finishScript()`).
-  /// Returns whether every statement succeeded (or had its failure forgiven).
-  func runStatements(_ statements: [Statement], in source: Source, complete: Bool) async -> Bool {
+  func runStatements(_ statements: [Statement], in source: Source, complete: Bool) async
+    -> RunEnd
+  {
     let interactive = state.withLock { $0.interactive }
-    var succeeded = true
+    var end = RunEnd.succeeded
     for statement in statements {
       if interactive {
-        succeeded = await runAtPrompt(statement, in: source) && succeeded
+        if !(await runAtPrompt(statement, in: source)) { end = .failed }
         if state.withLock({ $0.exitRequested }) { break }
         continue
       }
       if !settle(before: statement) {
-        succeeded = false
-        if currentSettings.onError == .stop { return false }
+        end = .failed
+        if currentSettings.onError == .stop { return .failed }
       }
       if let signal = script.withLock({ $0.signal }) {
-        let code: ExitCode = signal == SIGTERM ? .terminated : .interrupted
-        reportInterruption(at: ScriptState.Frame(source: source, statement: statement), code: code)
-        return false
+        reportInterruption(at: ScriptState.Frame(source: source, statement: statement), by: signal)
+        return .interrupted(signal)
       }
-      if state.withLock({ $0.exitRequested }) { return succeeded }
+      if state.withLock({ $0.exitRequested }) { return end }
       if currentSettings.echo { emit(StatementText.display(statement, in: source)) }
       switch await runTracked(statement, in: source) {
       case .succeeded, .pending: break
-      case .interrupted: return false
+      case .interrupted(let signal): return .interrupted(signal)
       case .failed:
-        succeeded = false
-        if currentSettings.onError == .stop { return false }
+        end = .failed
+        if currentSettings.onError == .stop { return .failed }
       }
       if state.withLock({ $0.exitRequested }) { break }
     }
-    if complete && !settle(before: nil) { return false }
-    return succeeded
+    if complete && !settle(before: nil) { return .failed }
+    return end
   }
 
   /// Reports a failure still waiting at the end of the input (standard input's last chunk).
@@ -57,61 +67,44 @@ extension Shell {
     case failed
     /// It failed; the next statement decides whether that is reported (`settle`).
     case pending
-    /// A signal stopped it.
-    case interrupted
+    /// A signal stopped it (named already).
+    case interrupted(Int32)
   }
 
   /// Runs one statement with its error output held back, then reports or holds its failure.
   func runTracked(_ statement: Statement, in source: Source) async -> TrackedResult {
     let frame = ScriptState.Frame(source: source, statement: statement)
-    let before = state.withLock { state in
-      defer { state.failure = nil }
-      return state.failure
+    script.withLock { script in
+      script.current = nil
+      script.running.append(frame)
+      script.statements += 1
     }
     let capture = OutputWriter()
-    let outer = script.withLock { script in
-      defer {
-        script.current = nil
-        script.problem = nil
-        script.running.append(frame)
-        script.statements += 1
-        script.errorsOverride = capture
-      }
-      return script.errorsOverride
-    }
-    let ok = await run(statement, in: source)
-    let (outcome, problem, signal) = script.withLock { script in
-      script.errorsOverride = outer
-      script.running.removeLast()
-      return (script.current, script.problem, script.signal)
-    }
-    let code = state.withLock { $0.failure }
+    let result = await Shell.$heldErrors.withValue(capture) { await run(statement, in: source) }
     let captured = capture.captured
-    script.withLock {
-      $0.previous = outcome ?? (ok ? .none : .failed(message: Self.firstLine(of: captured)))
+    let signal = script.withLock { script in
+      script.running.removeLast()
+      script.remember(result, failedWith: Self.firstLine(of: captured))
+      return script.signal
     }
-    if signal != nil || code == .interrupted || code == .terminated {
-      let signalCode: ExitCode =
-        signal.map { $0 == SIGTERM ? .terminated : .interrupted } ?? code ?? .interrupted
-      reportInterruption(at: frame, code: signalCode)
-      return .interrupted
+    if let signal = signal ?? result.signal {
+      reportInterruption(at: frame, by: signal)
+      return .interrupted(signal)
     }
-    if ok {
+    switch result {
+    case .succeeded, .interrupted:
       baseErrors.write(captured)
       baseErrors.flush()
-      state.withLock { $0.failure = before }
       return .succeeded
+    case .failed(let failure):
+      guard let code = failure.exitCode else {
+        state.withLock { $0.failure = $0.failure ?? .failure }
+        return .failed
+      }
+      let described = describeFailure(at: frame, code: code, failure: failure, captured: captured)
+      script.withLock { $0.pending = .init(failure: described, code: code) }
+      return .pending
     }
-    state.withLock { $0.failure = before }
-    if problem == .reported {
-      state.withLock { $0.failure = $0.failure ?? code ?? .failure }
-      script.withLock { $0.problem = .reported }
-      return .failed
-    }
-    let failure = describeFailure(
-      at: frame, code: code ?? .failure, problem: problem, captured: captured)
-    script.withLock { $0.pending = .init(failure: failure, code: code ?? .failure) }
-    return .pending
   }
 
   /// Decides the failure waiting from the statement before `next`: `expect error` forgives it,
@@ -128,25 +121,38 @@ extension Shell {
     return false
   }
 
-  /// Runs a statement at the prompt: errors print as they come; a failed `expect` says why.
+  /// Runs a statement at the prompt: errors print as they come; a failed `expect` says why;
+  /// Ctrl-C cancels the statement and the prompt comes back, SIGTERM ends the session.
   func runAtPrompt(_ statement: Statement, in source: Source) async -> Bool {
-    script.withLock {
-      $0.problem = nil
-      $0.current = nil
-    }
+    script.withLock { $0.current = nil }
     if currentSettings.echo { emit(StatementText.display(statement, in: source)) }
-    let ok = await run(statement, in: source)
-    script.withLock {
-      $0.previous = $0.current ?? (ok ? .none : .failed(message: "the statement failed"))
+    let result = await run(statement, in: source)
+    script.withLock { $0.remember(result, failedWith: "the statement failed") }
+    switch result {
+    case .succeeded:
+      return true
+    case .failed(let failure):
+      if case .expectation(let expected, let found) = failure.kind {
+        // What was found may be a server's data: shown with control characters escaped.
+        errors.write(
+          "expectation failed\n  expected: \(VisibleText.escaped(expected))\n"
+            + "  found:    \(VisibleText.escaped(found))\n")
+        errors.flush()
+      }
+      return false
+    case .interrupted(let signal) where signal == SIGTERM:
+      report("interrupted: \(StatementText.display(statement, in: source))")
+      state.withLock {
+        $0.failure = .terminated
+        $0.exitRequested = true
+      }
+      return false
+    case .interrupted:
+      // At a terminal the line holds the echoed ^C (or the spinner): start it afresh.
+      if Terminal.isTerminal(STDERR_FILENO) { errors.write("\r\u{1B}[K") }
+      report("cancelled")
+      return false
     }
-    if !ok, case .expectation(let expected, let found)? = script.withLock({ $0.problem }) {
-      // What was found may be a server's data: shown with control characters escaped.
-      errors.write(
-        "expectation failed\n  expected: \(VisibleText.escaped(expected))\n"
-          + "  found:    \(VisibleText.escaped(found))\n")
-      errors.flush()
-    }
-    return ok
   }
 
   /// Called from the signal watcher: the script stops at the statement running now.
@@ -156,7 +162,8 @@ extension Shell {
 
   /// `snm: interrupted at file:line:col: statement`, recorded as the script's failure (once: the
   /// `run` statements around it say nothing more). The script ends with 130 or 143.
-  func reportInterruption(at frame: ScriptState.Frame, code: ExitCode) {
+  func reportInterruption(at frame: ScriptState.Frame, by signal: Int32) {
+    let code: ExitCode = signal == SIGTERM ? .terminated : .interrupted
     state.withLock {
       $0.failure = code
       $0.exitRequested = true
@@ -173,27 +180,24 @@ extension Shell {
     let failure = ScriptFailure(
       kind: .interrupted, location: frame.location, statement: frame.text,
       message: "\(verb) (\(code == .terminated ? "SIGTERM" : "SIGINT"))", text: text)
-    script.withLock {
-      $0.failures.append(failure)
-      $0.problem = .reported
-    }
+    script.withLock { $0.failures.append(failure) }
   }
 
   /// The failure of `frame` as the script reports it, secret values masked.
   func describeFailure(
-    at frame: ScriptState.Frame, code: ExitCode, problem: ScriptState.Problem?, captured: String
+    at frame: ScriptState.Frame, code: ExitCode, failure: StatementFailure, captured: String
   ) -> ScriptFailure {
     secretValues.mask(
-      unmaskedFailure(at: frame, code: code, problem: problem, captured: captured))
+      unmaskedFailure(at: frame, code: code, failure: failure, captured: captured))
   }
 
   func unmaskedFailure(
-    at frame: ScriptState.Frame, code: ExitCode, problem: ScriptState.Problem?, captured: String
+    at frame: ScriptState.Frame, code: ExitCode, failure: StatementFailure, captured: String
   ) -> ScriptFailure {
     let notes = script.withLock { $0.running }.reversed().map {
       "\($0.location): note: run from here\n"
     }.joined()
-    switch problem {
+    switch failure.kind {
     case .expectation(let expected, let found):
       let message = "expectation failed: \(frame.text)"
       return ScriptFailure(

@@ -2,11 +2,12 @@ import SNMNetwork
 import SNMSupabase
 import SNMWire
 
-/// What the last statement that ran left behind, for the `expect` statements after it.
+/// The answer a statement got, for the `expect` statements after it: statements return it in
+/// their ``StatementResult``, the script runner keeps the last one.
 ///
 /// ```swift
-/// shell.record(.answered(response))          // a query or rpc that succeeded
-/// shell.record(.failed(error))               // one that failed (or a failed login)
+/// return .succeeded(.answered(response))                         // a query or rpc that succeeded
+/// return .failed(StatementFailure(.server, outcome: .failed(error)))  // one that failed
 /// ```
 /// `expect rows` reads `rowCount`, `expect status` reads `status`, `expect error [code]` reads
 /// `failure`.

@@ -20,9 +20,9 @@ extension Shell {
     return Shell(project: project, options: options, auth: auth, provider: provider)
   }
 
-  /// Runs one session statement; returns whether it succeeded. Failures print one line to
-  /// standard error (never a token or password) and set exit code 3.
-  func runSession(_ command: SessionCommand) async -> Bool {
+  /// Runs one session statement. Failures print one line to standard error (never a token or
+  /// password) and fail with exit code 3.
+  func runSession(_ command: SessionCommand) async -> StatementResult {
     switch command {
     case .loginAnonymously:
       return await signIn("login") { try await self.auth.signInAnonymously() }
@@ -42,7 +42,7 @@ extension Shell {
         SessionReport(session: session, now: Date(), refreshed: false, keyRole: project.keyRole)
           .render(
             currentSettings.format))
-      return true
+      return .succeeded(nil)
     case .logout:
       return await logout()
     }
@@ -73,16 +73,15 @@ extension Shell {
 
   private func signIn(
     _ verb: String, _ call: @escaping @Sendable () async throws -> SupabaseSession
-  ) async -> Bool {
+  ) async -> StatementResult {
     let session: SupabaseSession
     do {
       session = try await call()
     } catch AuthResponseError.missingSession {
       say("signed up; confirm the email, then sign in with 'login email ...'")
-      return true
+      return .succeeded(nil)
     } catch {
-      record(.failed(error))
-      return authFailure("\(verb) failed: \(Self.describe(error))")
+      return authFailure("\(verb) failed: \(Self.describe(error))", outcome: .failed(error))
     }
     await sessions.saveSession(for: session)
     signedIn.withLock { $0 = Self.promptName(session.user) }
@@ -91,10 +90,10 @@ extension Shell {
       ? "anonymously as \(session.user.id.uuidString.lowercased())"
       : "as \(session.user.displayName)"
     say((verb == "signup" ? "signed up and signed in " : "signed in ") + who)
-    return true
+    return .succeeded(nil)
   }
 
-  private func checkSession() async -> Bool {
+  private func checkSession() async -> StatementResult {
     let before = await sessions.currentSession?.accessToken
     switch await sessions.checkSession() {
     case .success(let session):
@@ -104,7 +103,7 @@ extension Shell {
           session: session, now: Date(), refreshed: refreshed, keyRole: project.keyRole
         ).checkLine(
           currentSettings.format))
-      return true
+      return .succeeded(nil)
     case .failure(let error):
       if case .signedOut = error {
         return authFailure("not signed in; use 'login' or 'login email ...'")
@@ -114,20 +113,19 @@ extension Shell {
     }
   }
 
-  private func logout() async -> Bool {
+  private func logout() async -> StatementResult {
     guard await sessions.currentSession != nil else {
       say("not signed in")
-      return true
+      return .succeeded(nil)
     }
     defer { signedIn.withLock { $0 = nil } }
     do {
       try await sessions.signOut(scope: .local)
       say("signed out")
-      return true
     } catch {
       say("signed out here; the server was not told: \(Self.describe(error))")
-      return true
     }
+    return .succeeded(nil)
   }
 
   /// The prompt's name for `user`: the email's local part (`kim`), else `anonymous`.
@@ -142,16 +140,15 @@ extension Shell {
     PasswordReader.read(prompt: "password for \(email): ")
   }
 
-  private func noPassword(_ verb: String) -> Bool {
+  private func noPassword(_ verb: String) -> StatementResult {
     authFailure(
       "\(verb) needs a password: type it at a terminal, or write `password '...'` or "
         + "`password $env.NAME` in scripts")
   }
 
-  private func authFailure(_ message: String) -> Bool {
+  private func authFailure(_ message: String, outcome: StatementOutcome? = nil) -> StatementResult {
     report(message)
-    state.withLock { $0.failure = $0.failure ?? .unreachable }
-    return false
+    return .failed(StatementFailure(.unreachable, outcome: outcome))
   }
 
   /// Prints `text` (a line) unless `--quiet`.

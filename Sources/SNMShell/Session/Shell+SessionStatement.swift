@@ -11,7 +11,7 @@ extension Shell {
   func runSession(
     _ statement: SessionStatement,
     resolve: (ValueNode) throws(SessionValueError) -> String = Shell.resolveSessionValue
-  ) async -> Bool {
+  ) async -> StatementResult {
     let command: SessionCommand
     do throws(SessionValueError) {
       switch statement {
@@ -26,8 +26,7 @@ extension Shell {
       }
     } catch {
       report(error.description)
-      state.withLock { $0.failure = $0.failure ?? .usage }
-      return false
+      return .failed(.usage)
     }
     return await runSession(command)
   }

@@ -29,25 +29,26 @@ extension Shell {
         manager: storageManager, scope: await variableScope(), baseDirectory: localBase(for: source)
       ).compile(statement)
     } catch {
-      let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
-      errors.write(DiagnosticRenderer(colored: colour).render(error, in: source))
-      errors.flush()
-      fail(.usage)
+      _ = report(error, in: source)
       return nil
     }
   }
 
-  /// Sends a Storage statement's request (Ctrl-C cancels it), records what happened for
-  /// `expect`, and returns the result as a value (for `let`), or nil when it failed.
-  func performStorage(_ statement: Statement, in source: Source) async -> (
-    value: JSONValue, response: SupabaseStorageResponse?
-  )? {
-    guard let compiled = await compileStorage(statement, in: source) else { return nil }
+  /// How a Storage statement's request ended: its result as a value (for `let`) and the answer,
+  /// or what stopped it.
+  enum StorageAnswer {
+    case answered(JSONValue, SupabaseStorageResponse?)
+    case stopped(StatementResult)
+  }
+
+  /// Sends a Storage statement's request (Ctrl-C cancels it); a failure is printed.
+  func performStorage(_ statement: Statement, in source: Source) async -> StorageAnswer {
+    guard let compiled = await compileStorage(statement, in: source) else {
+      return .stopped(.failed(.usage))
+    }
     switch compiled {
     case .url(let url):
-      let value: JSONValue = .object(JSONObject([("publicURL", .string(url))]))
-      record(.answered(value: value, status: nil))
-      return (value, nil)
+      return .answered(.object(JSONObject([("publicURL", .string(url))])), nil)
     case .request(let builder, _):
       let interactive = state.withLock { $0.interactive }
       let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
@@ -55,51 +56,51 @@ extension Shell {
       spinner.stop()
       switch outcome {
       case .done(let response):
-        let value = StorageResult.value(of: response)
-        record(.answered(value: value, status: response.status))
-        return (value, response)
+        return .answered(StorageResult.value(of: response), response)
       case .failed(let error):
-        record(.failed(error))
-        reportRequestFailure(error)
-        return nil
+        return .stopped(.failed(requestFailure(error)))
       case .interrupted(let signal):
-        reportInterruption(signal, of: statement, in: source)
-        return nil
+        return .stopped(.interrupted(signal))
       }
     }
   }
 
   /// `storage ...`: the request, then its result in the current format.
-  func runStorage(_ statement: Statement, in source: Source) async -> Bool {
-    guard let (value, response) = await performStorage(statement, in: source) else {
-      return false
+  func runStorage(_ statement: Statement, in source: Source) async -> StatementResult {
+    switch await performStorage(statement, in: source) {
+    case .stopped(let result):
+      return result
+    case .answered(let value, let response):
+      if let response { catalog.noteStorage(response) }
+      let outcome = StatementOutcome.answered(value: value, status: response?.status)
+      guard await showStorage(value, response: response) else {
+        return .failed(StatementFailure(.unreachable, outcome: outcome))
+      }
+      return .succeeded(outcome)
     }
-    if let response { catalog.noteStorage(response) }
-    await showStorage(value, response: response)
-    return true
   }
 
   /// A Storage result: listings as rows; a URL, a saved file or a write as one line at the table
   /// formats; the value itself as JSON.
-  func showStorage(_ value: JSONValue, response: SupabaseStorageResponse?) async {
+  func showStorage(_ value: JSONValue, response: SupabaseStorageResponse?) async -> Bool {
     let format = currentSettings.format
     let lineFormats = format == .table || format == .expanded
     if let line = StorageResult.line(for: value, response: response), lineFormats {
       // Keys, paths and URLs the server answered: shown with control characters escaped.
       emit(VisibleText.escaped(line))
-      return
+      return true
     }
     if let response, case .download = response.request.operation, response.savedFile == nil {
       if let text = StorageResult.text(of: response), lineFormats || format == .csv {
         emitRaw(text)
-        return
+        return true
       }
       if lineFormats {
         emit(StorageResult.binaryNote(response))
-        return
+        return true
       }
     }
-    await render(value, defaultColumn: "value")
+    return await render(value, defaultColumn: "value")
   }
 }
 

@@ -81,8 +81,10 @@ struct ShellRig {
     let rig = try ShellRig()
     defer { rig.remove() }
     #expect(rig.shell.promptText(continuing: false) == "snm anon@local> ")
-    #expect(await rig.shell.runSession(.login(email: "kim@example.com", password: "pw-secret")))
-    #expect(await rig.shell.runSession(.show))
+    #expect(
+      (await rig.shell.runSession(.login(email: "kim@example.com", password: "pw-secret")))
+        .succeeded)
+    #expect((await rig.shell.runSession(.show)).succeeded)
     let lines = rig.output.captured.split(separator: "\n").map(String.init)
     #expect(lines[0] == "signed in as kim@example.com")
     #expect(lines[1] == "user_id     6f1b2c3d-0000-4000-8000-000000000001")
@@ -97,8 +99,8 @@ struct ShellRig {
   @Test func anonymousLoginAndJSONShow() async throws {
     let rig = try ShellRig(format: .json)
     defer { rig.remove() }
-    #expect(await rig.shell.runSession(.loginAnonymously))
-    #expect(await rig.shell.runSession(.show))
+    #expect((await rig.shell.runSession(.loginAnonymously)).succeeded)
+    #expect((await rig.shell.runSession(.show)).succeeded)
     let lines = rig.output.captured.split(separator: "\n").map(String.init)
     #expect(lines[0] == "signed in anonymously as 6f1b2c3d-0000-4000-8000-000000000001")
     let shown = try JSONValue(parsing: Data(lines[1].utf8))
@@ -115,21 +117,22 @@ struct ShellRig {
       $0 = SupabaseAuthError(
         status: 400, code: .invalidCredentials, message: "Invalid login credentials")
     }
-    #expect(!(await rig.shell.runSession(.login(email: "kim@example.com", password: "wrong-pw"))))
+    let result = await rig.shell.runSession(.login(email: "kim@example.com", password: "wrong-pw"))
+    #expect(!result.succeeded)
     #expect(
       rig.errors.captured
         == "snm: login failed: auth server answered 400: Invalid login credentials "
         + "(invalid_credentials)\n")
-    #expect(rig.shell.state.withLock { $0.failure } == .unreachable)
+    #expect(result.failure?.exitCode == .unreachable)
     #expect(!rig.everything().contains("wrong-pw"))
   }
 
   @Test func checkWhenSignedOutFailsAndShowSaysAnon() async throws {
     let rig = try ShellRig()
     defer { rig.remove() }
-    #expect(!(await rig.shell.runSession(.check)))
+    #expect(!(await rig.shell.runSession(.check)).succeeded)
     #expect(rig.errors.captured.contains("not signed in"))
-    #expect(await rig.shell.runSession(.show))
+    #expect((await rig.shell.runSession(.show)).succeeded)
     #expect(rig.output.captured.contains("not signed in (requests use the project's API key"))
     #expect(await rig.shell.sessionValues()["role"] == "anon")
   }
@@ -137,10 +140,10 @@ struct ShellRig {
   @Test func checkReportsTimeLeftAndLogoutForgetsTheSession() async throws {
     let rig = try ShellRig()
     defer { rig.remove() }
-    #expect(await rig.shell.runSession(.loginAnonymously))
-    #expect(await rig.shell.runSession(.check))
+    #expect((await rig.shell.runSession(.loginAnonymously)).succeeded)
+    #expect((await rig.shell.runSession(.check)).succeeded)
     #expect(rig.output.captured.contains("signed in as anonymous (authenticated), 59m 5"))
-    #expect(await rig.shell.runSession(.logout))
+    #expect((await rig.shell.runSession(.logout)).succeeded)
     #expect(rig.output.captured.hasSuffix("signed out\n"))
     #expect(rig.shell.promptText(continuing: false) == "snm anon@local> ")
     #expect(await rig.shell.sessionValues()["user_id"] == .null)
@@ -158,7 +161,7 @@ struct ShellRig {
       Issue.record("not a session statement: \(parsed.diagnostics)")
       return
     }
-    #expect(await rig.shell.runSession(statement))
+    #expect((await rig.shell.runSession(statement)).succeeded)
     #expect(rig.output.captured == "signed in as kim@example.com\n")
   }
 
@@ -170,10 +173,11 @@ struct ShellRig {
       Issue.record("not a session statement")
       return
     }
-    #expect(!(await rig.shell.runSession(statement)))
+    let result = await rig.shell.runSession(statement)
+    #expect(!result.succeeded)
     #expect(
       rig.errors.captured
         == "snm: the environment variable SNM_UNSET_9 is not set ($env.SNM_UNSET_9)\n")
-    #expect(rig.shell.state.withLock { $0.failure } == .usage)
+    #expect(result.failure?.exitCode == .usage)
   }
 }
