@@ -43,6 +43,31 @@ extension Shell {
     return state.withLock { $0.failure ?? .success }
   }
 
+  /// Parses, checks and runs every statement in `text`; returns whether all of them succeeded.
+  ///
+  /// A parse or check error (in `text` or in a file it `run`s) runs nothing and prints every
+  /// diagnostic (exit code 2). At the prompt every statement runs; elsewhere the first failure
+  /// stops the rest unless `on_error` is `continue` (Script/Shell+ScriptLoop.swift).
+  /// `complete` is false for standard input's chunks: a failure at the end of one waits to see
+  /// whether the next begins with `expect error`. `firstLine` is the line `text` starts on in
+  /// its input, so locations name the real line.
+  func execute(_ text: String, source name: String, complete: Bool = true, firstLine: Int = 1)
+    async -> Bool
+  {
+    let parsed = Parser.parse(Source(text: text, fileName: name, firstLine: firstLine))
+    let loader = script.withLock { $0.loader }
+    let check = ScriptCheck.check(
+      parsed, file: nil, variables: Set(variableNames()), loader: loader)
+    if check.hasErrors {
+      _ = finishScript()
+      reportCheckErrors(check)
+      return false
+    }
+    let end = await runStatements(
+      check.script.statements, in: check.script.source, complete: complete)
+    return end == .succeeded
+  }
+
   /// Prints every diagnostic of `check` and records the script's failure (exit code 2).
   func reportCheckErrors(_ check: ScriptCheck) {
     let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
@@ -56,74 +81,6 @@ extension Shell {
       script.withLock { $0.failures.append(failure) }
     }
     fail(.usage)
-  }
-
-  /// `let name = value` or `let name = <query or rpc>` (which prints nothing).
-  func runLet(_ binding: LetStatement, statement: Statement, in source: Source) async
-    -> StatementResult
-  {
-    let value: JSONValue
-    let outcome: StatementOutcome?
-    switch binding.value {
-    case .value(let node):
-      do {
-        value = try ValueEvaluator.json(node, in: await variableScope())
-        outcome = nil
-      } catch {
-        return report(error, in: source)
-      }
-    case .statement(let inner) where StorageCompiler.storageStatement(inner) != nil:
-      switch await performStorage(inner, in: source) {
-      case .answered(let result, let response):
-        value = result
-        outcome = .answered(value: result, status: response?.status)
-      case .stopped(let result):
-        return result
-      }
-    case .statement:
-      guard let compiled = await compile(statement, in: source) else { return .failed(.usage) }
-      switch await send(compiled.builder) {
-      case .done(let response):
-        value = response.value
-        outcome = .answered(response)
-      case .failed(let error):
-        return .failed(requestFailure(error))
-      case .interrupted(let signal):
-        return .interrupted(signal)
-      }
-    }
-    variables.withLock { $0[binding.name.text] = value }
-    return .succeeded(outcome)
-  }
-
-  /// `expect ...`: checks the last result; a failure says what was expected and what was found.
-  func runExpect(_ expect: ExpectStatement, in source: Source) async -> StatementResult {
-    let (last, previous) = script.withLock { ($0.last, $0.previous) }
-    let check = ExpectationCheck(statement: expect, last: last, previous: previous)
-    do {
-      switch try check.evaluate(in: await variableScope()) {
-      case .held:
-        script.withLock { $0.expectations += 1 }
-        return .succeeded(nil)
-      case .failed(let expected, let found):
-        return .failed(.expectation(expected: expected, found: found))
-      }
-    } catch {
-      return report(error, in: source)
-    }
-  }
-
-  /// `echo value`: prints a string with its variables filled in, or a value as JSON.
-  func runEcho(_ echo: EchoStatement, in source: Source) async -> StatementResult {
-    do {
-      // A variable may hold what a server sent: at a terminal its control characters are shown
-      // as escapes; to a file or pipe the text is written as it is.
-      let text = try ValueEvaluator.text(echo.value, in: await variableScope())
-      emit(output.isTerminal ? VisibleText.escaped(text, keepingNewlines: true) : text)
-      return .succeeded(nil)
-    } catch {
-      return report(error, in: source)
-    }
   }
 
   /// `run file` (also `\i file`): runs another script with the same variables and session. The
@@ -158,45 +115,6 @@ extension Shell {
     case .succeeded: return .succeeded(nil)
     case .failed: return .failed(.reported)
     case .interrupted(let signal): return .interrupted(signal)
-    }
-  }
-
-  /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern); the statement
-  /// fails with exit code 2.
-  func report(_ diagnostic: Diagnostic, in source: Source) -> StatementResult {
-    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
-    errors.write(DiagnosticRenderer(colored: colour).render(diagnostic, in: source))
-    errors.flush()
-    return .failed(.usage)
-  }
-}
-
-extension Shell {
-  /// `session` with its e-mail and password filled in from the script's variables
-  /// (`login email $email_a password $env.PW`); nil after printing why one cannot be.
-  func fillingVariables(in session: SessionStatement, source: Source) async -> SessionStatement? {
-    func fill(_ node: ValueNode, _ scope: VariableScope) throws(Diagnostic) -> ValueNode {
-      guard case .string(let literal) = node.value, literal.constantText != nil else {
-        return ValueNode(
-          .string(StringLiteral(try ValueEvaluator.text(node, in: scope))), range: node.range)
-      }
-      return node
-    }
-    let scope = await variableScope()
-    do throws(Diagnostic) {
-      switch session {
-      case .login(let email, let password):
-        let secret: ValueNode? = if let password { try fill(password, scope) } else { nil }
-        return .login(email: try fill(email, scope), password: secret)
-      case .signup(let email, let password):
-        let secret: ValueNode? = if let password { try fill(password, scope) } else { nil }
-        return .signup(email: try fill(email, scope), password: secret)
-      default:
-        return session
-      }
-    } catch {
-      _ = report(error, in: source)
-      return nil
     }
   }
 }

@@ -66,3 +66,33 @@ enum SessionValueError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 }
+
+extension Shell {
+  /// `session` with its e-mail and password filled in from the script's variables
+  /// (`login email $email_a password $env.PW`); nil after printing why one cannot be.
+  func fillingVariables(in session: SessionStatement, source: Source) async -> SessionStatement? {
+    func fill(_ node: ValueNode, _ scope: VariableScope) throws(Diagnostic) -> ValueNode {
+      guard case .string(let literal) = node.value, literal.constantText != nil else {
+        return ValueNode(
+          .string(StringLiteral(try ValueEvaluator.text(node, in: scope))), range: node.range)
+      }
+      return node
+    }
+    let scope = await variableScope()
+    do throws(Diagnostic) {
+      switch session {
+      case .login(let email, let password):
+        let secret: ValueNode? = if let password { try fill(password, scope) } else { nil }
+        return .login(email: try fill(email, scope), password: secret)
+      case .signup(let email, let password):
+        let secret: ValueNode? = if let password { try fill(password, scope) } else { nil }
+        return .signup(email: try fill(email, scope), password: secret)
+      default:
+        return session
+      }
+    } catch {
+      _ = report(error, in: source)
+      return nil
+    }
+  }
+}

@@ -58,6 +58,40 @@ extension Shell {
     }
   }
 
+  /// Runs a statement at the prompt: errors print as they come; a failed `expect` says why;
+  /// Ctrl-C cancels the statement and the prompt comes back, SIGTERM ends the session.
+  func runAtPrompt(_ statement: Statement, in source: Source) async -> Bool {
+    script.withLock { $0.current = nil }
+    if currentSettings.echo { emit(StatementText.display(statement, in: source)) }
+    let result = await run(statement, in: source)
+    script.withLock { $0.remember(result, failedWith: "the statement failed") }
+    switch result {
+    case .succeeded:
+      return true
+    case .failed(let failure):
+      if case .expectation(let expected, let found) = failure.kind {
+        // What was found may be a server's data: shown with control characters escaped.
+        errors.write(
+          "expectation failed\n  expected: \(VisibleText.escaped(expected))\n"
+            + "  found:    \(VisibleText.escaped(found))\n")
+        errors.flush()
+      }
+      return false
+    case .interrupted(let signal) where signal == SIGTERM:
+      report("interrupted: \(StatementText.display(statement, in: source))")
+      state.withLock {
+        $0.failure = .terminated
+        $0.exitRequested = true
+      }
+      return false
+    case .interrupted:
+      // At a terminal the line holds the echoed ^C (or the spinner): start it afresh.
+      if Terminal.isTerminal(STDERR_FILENO) { errors.write("\r\u{1B}[K") }
+      report("cancelled")
+      return false
+    }
+  }
+
   /// `snm anon@local> `, or its continuation `             -> ` of the same width.
   func promptText(continuing: Bool) -> String {
     let main = "snm \(signedInName())@\(project.name)> "

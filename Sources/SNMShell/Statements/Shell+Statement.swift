@@ -3,31 +3,6 @@ import SNMNetwork
 import SNMQuery
 
 extension Shell {
-  /// Parses, checks and runs every statement in `text`; returns whether all of them succeeded.
-  ///
-  /// A parse or check error (in `text` or in a file it `run`s) runs nothing and prints every
-  /// diagnostic (exit code 2). At the prompt every statement runs; elsewhere the first failure
-  /// stops the rest unless `on_error` is `continue` (Script/Shell+ScriptLoop.swift).
-  /// `complete` is false for standard input's chunks: a failure at the end of one waits to see
-  /// whether the next begins with `expect error`. `firstLine` is the line `text` starts on in
-  /// its input, so locations name the real line.
-  func execute(_ text: String, source name: String, complete: Bool = true, firstLine: Int = 1)
-    async -> Bool
-  {
-    let parsed = Parser.parse(Source(text: text, fileName: name, firstLine: firstLine))
-    let loader = script.withLock { $0.loader }
-    let check = ScriptCheck.check(
-      parsed, file: nil, variables: Set(variableNames()), loader: loader)
-    if check.hasErrors {
-      _ = finishScript()
-      reportCheckErrors(check)
-      return false
-    }
-    let end = await runStatements(
-      check.script.statements, in: check.script.source, complete: complete)
-    return end == .succeeded
-  }
-
   /// Runs one statement that parsed and checked; it prints its own output and errors.
   func run(_ statement: Statement, in source: Source) async -> StatementResult {
     switch statement.kind {
@@ -64,5 +39,14 @@ extension Shell {
   func note(_ text: String) {
     guard state.withLock({ $0.interactive }) else { return }
     emit(text)
+  }
+
+  /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern); the statement
+  /// fails with exit code 2.
+  func report(_ diagnostic: Diagnostic, in source: Source) -> StatementResult {
+    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
+    errors.write(DiagnosticRenderer(colored: colour).render(diagnostic, in: source))
+    errors.flush()
+    return .failed(.usage)
   }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import SNMNetwork
+import SNMQuery
+import SNMWire
+
+extension Shell {
+  /// `let name = value` or `let name = <query or rpc>` (which prints nothing).
+  func runLet(_ binding: LetStatement, statement: Statement, in source: Source) async
+    -> StatementResult
+  {
+    let value: JSONValue
+    let outcome: StatementOutcome?
+    switch binding.value {
+    case .value(let node):
+      do {
+        value = try ValueEvaluator.json(node, in: await variableScope())
+        outcome = nil
+      } catch {
+        return report(error, in: source)
+      }
+    case .statement(let inner) where StorageCompiler.storageStatement(inner) != nil:
+      switch await performStorage(inner, in: source) {
+      case .answered(let result, let response):
+        value = result
+        outcome = .answered(value: result, status: response?.status)
+      case .stopped(let result):
+        return result
+      }
+    case .statement:
+      guard let compiled = await compile(statement, in: source) else { return .failed(.usage) }
+      switch await send(compiled.builder) {
+      case .done(let response):
+        value = response.value
+        outcome = .answered(response)
+      case .failed(let error):
+        return .failed(requestFailure(error))
+      case .interrupted(let signal):
+        return .interrupted(signal)
+      }
+    }
+    variables.withLock { $0[binding.name.text] = value }
+    return .succeeded(outcome)
+  }
+
+  /// `expect ...`: checks the last result; a failure says what was expected and what was found.
+  func runExpect(_ expect: ExpectStatement, in source: Source) async -> StatementResult {
+    let (last, previous) = script.withLock { ($0.last, $0.previous) }
+    let check = ExpectationCheck(statement: expect, last: last, previous: previous)
+    do {
+      switch try check.evaluate(in: await variableScope()) {
+      case .held:
+        script.withLock { $0.expectations += 1 }
+        return .succeeded(nil)
+      case .failed(let expected, let found):
+        return .failed(.expectation(expected: expected, found: found))
+      }
+    } catch {
+      return report(error, in: source)
+    }
+  }
+
+  /// `echo value`: prints a string with its variables filled in, or a value as JSON.
+  func runEcho(_ echo: EchoStatement, in source: Source) async -> StatementResult {
+    do {
+      // A variable may hold what a server sent: at a terminal its control characters are shown
+      // as escapes; to a file or pipe the text is written as it is.
+      let text = try ValueEvaluator.text(echo.value, in: await variableScope())
+      emit(output.isTerminal ? VisibleText.escaped(text, keepingNewlines: true) : text)
+      return .succeeded(nil)
+    } catch {
+      return report(error, in: source)
+    }
+  }
+}
