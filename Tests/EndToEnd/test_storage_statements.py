@@ -234,3 +234,29 @@ def test_every_statement_prints_in_every_format(project, env, tmp_path, fmt):
             client.delete_bucket(names["b"])
         except Exception:
             pass
+
+
+def test_a_hostile_servers_keys_and_urls_are_shown_escaped(home, tmp_path):
+    """What a server answers to a write or a sign is printed with its control characters escaped:
+    an object key or a signed URL holding an escape sequence cannot retitle or clear a terminal."""
+    from test_hostile_server import HostileServer, json_answer, snm_against
+    evil = "dog\u001b]0;owned\u0007\u001b[2J.png"
+
+    def answer(head):
+        if "/object/sign/" in head:
+            return json_answer(json.dumps({"signedURL": f"/object/sign/b/{evil}?token=t"}).encode())
+        return json_answer(json.dumps({"Id": "1", "Key": f"b/{evil}"}).encode())
+
+    server = HostileServer(answer)
+    picture = tmp_path / "a.png"
+    picture.write_bytes(PNG)
+    try:
+        result = snm_against(server, f"storage upload '{picture}' to b/a.png\nstorage sign b/a.png expires 60",
+                             home)
+        assert result.returncode == 0, result.stderr
+        assert "\u001b" not in result.stdout and "\u0007" not in result.stdout
+        lines = result.stdout.splitlines()
+        assert lines[0].startswith(f"uploaded {picture} to b/dog\\u{{1B}}]0;owned\\u{{7}}\\u{{1B}}[2J.png")
+        assert "/object/sign/b/dog\\u{1B}]0;owned" in lines[1]
+    finally:
+        server.stop()
