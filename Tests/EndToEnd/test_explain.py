@@ -1,11 +1,12 @@
 """`snm explain`: the real binary prints the request of each spec example, offline.
 
 The expected requests are Tests/SNMQueryTests/Fixtures/spec-examples.json, the same table the Swift
-unit tests use (spec §2 of shared/spec/snm-language.md). JSON is compared with number text and key
+unit tests use (the query table of docs/language.md, checked against it below). JSON is compared with number text and key
 order kept, so a match here is a byte-for-byte match of the values.
 """
 import json
 import pathlib
+import re
 
 import pytest
 
@@ -141,3 +142,33 @@ def test_explain_usage(snm_bin):
     assert "usage: snm explain" in result.stderr
     both = run_snm("explain", "--json", "--curl", "from t select *", env=OFFLINE)
     assert both.returncode == 2
+
+
+def documented_queries():
+    """The query table of docs/language.md: (statement, method cell, decoded query cell) per row."""
+    text = (ROOT / "docs/language.md").read_text(encoding="utf-8")
+    section = text.split("## 2. Queries", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            rows.append([c.replace("\\|", "|") for c in cells])
+    return rows
+
+
+def test_the_language_doc_shows_every_checked_example_as_sent(snm_bin):
+    """docs/language.md is the users' reference: each row must be a statement snm sends exactly as
+    the row says, and the table must hold every example the suite checks (none added or lost)."""
+    rows = documented_queries()
+    assert [row[0].strip("`") for row in rows] == [e["statement"] for e in EXAMPLES]
+    for (statement, method, query), example in zip(rows, EXAMPLES):
+        result = run_snm("explain", "--json", statement.strip("`"), env=OFFLINE)
+        assert result.returncode == 0, (statement, result.stderr)
+        got = json.loads(result.stdout)
+        assert method.split()[0] == got["method"], statement
+        for header in re.findall(r"`([A-Za-z-]+): ([^`]+)`", method):
+            assert got["headers"].get(header[0]) == header[1], (statement, header, got["headers"])
+        if got["path"].startswith("/rest/v1/rpc/"):
+            assert f"`{got['path']}`" in method, statement
+        decoded = "&".join(f"{k}={v}" for k, v in got["query"])
+        assert query == (f"`{decoded}`" if decoded else "(none)"), statement
