@@ -109,6 +109,8 @@ enum LanguageHelp {
     set format table|expanded|json|ndjson|csv   (\\x switches table/expanded)
     set timing on|off              network and rendering time (\\timing)
     set on_error stop|continue     what a failed statement does to a script
+    set pager on|off               long results at the prompt through $SNM_PAGER, else $PAGER, else
+                                   less -SRXF (SNM_PAGER empty or off: no pager)
     exit | quit | \\q | Ctrl-D
     Keys: Tab completes, Up/Down walk the history, Ctrl-R searches it, Ctrl-C abandons the line
     or cancels the request in flight.

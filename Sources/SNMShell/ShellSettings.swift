@@ -4,6 +4,8 @@ public struct ShellSettings: Equatable, Sendable {
   public var format: OutputFormat
   /// `set timing on|off`: print network and rendering time after each statement.
   public var timing = false
+  /// `set pager on|off`: long results at the prompt go through the pager (`Pager`).
+  public var pager = true
   /// `set on_error stop|continue`: whether a failed statement stops a script.
   public var onError: OnError
   /// `--echo`: print each statement before its result.

@@ -14,6 +14,8 @@ public enum ShellStatement: Sendable, Equatable {
   case setTiming(Bool?)
   /// `set on_error stop|continue`
   case setOnError(OnError)
+  /// `set pager on|off`: whether long results at the prompt go through the pager.
+  case setPager(Bool)
   /// `\x`: switch between table and expanded output.
   case toggleExpanded
   /// `exit`, `quit`, `\q`

@@ -148,6 +148,7 @@ extension ShellStatement {
     case .setFormat(let format): "set format " + format.rawValue
     case .setTiming(let on): on.map { "set timing " + ($0 ? "on" : "off") } ?? "\\timing"
     case .setOnError(let mode): "set on_error " + mode.rawValue
+    case .setPager(let on): "set pager " + (on ? "on" : "off")
     case .toggleExpanded: "\\x"
     case .exit: "exit"
     }

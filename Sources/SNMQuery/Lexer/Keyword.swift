@@ -15,7 +15,7 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
   // scripts
   case `let`, expect, rows, status, error, echo, run, matches
   // shell
-  case help, tables, describe, explain, set, format, timing, on_error, exit, quit
+  case help, tables, describe, explain, set, format, timing, pager, on_error, exit, quit
   // storage
   case storage
   case stop, `continue`, off, json, curl

@@ -50,7 +50,7 @@ extension Parser {
     return .explain(try parseStatement(), format: format)
   }
 
-  static let settings = ["format", "timing", "on_error"]
+  static let settings = ["format", "timing", "pager", "on_error"]
 
   mutating func parseSet() throws(ParseFailure) -> ShellStatement {
     recordKeywords(Parser.settings)
@@ -63,6 +63,9 @@ extension Parser {
     case .timing:
       advance()
       return .setTiming(try parseChoice(["on", "off"], after: "'set timing'") == "on")
+    case .pager:
+      advance()
+      return .setPager(try parseChoice(["on", "off"], after: "'set pager'") == "on")
     case .on_error:
       advance()
       let choice = try parseChoice(["stop", "continue"], after: "'set on_error'")
@@ -70,7 +73,7 @@ extension Parser {
     default:
       let help =
         current.kind == .word ? DidYouMean.help(text(current), among: Parser.settings) : nil
-      throw expectedFailure("format, timing or on_error", after: "'set'", help: help)
+      throw expectedFailure("format, timing, pager or on_error", after: "'set'", help: help)
     }
   }
 

@@ -48,6 +48,10 @@ extension Shell {
       }
       note("timing is \(now ? "on" : "off")")
       return .succeeded(nil)
+    case .setPager(let on):
+      settings.withLock { $0.pager = on }
+      note("pager is \(on ? "on" : "off")")
+      return .succeeded(nil)
     case .setOnError(let choice):
       settings.withLock { $0.onError = choice == .stop ? .stop : .continue }
       note("on_error is \(choice.rawValue)")
@@ -109,7 +113,9 @@ extension Shell {
         defaultColumn: defaultColumn, total: total, to: buffer)
     else { return false }
     let text = buffer.captured
-    if interactive && Pager.isNeeded(for: text), await Pager.show(text, signals: signals) {
+    if interactive && settings.pager && Pager.isNeeded(for: text),
+      let pager = Pager.command(), await Pager.show(text, through: pager, signals: signals)
+    {
       return true
     }
     output.write(text)

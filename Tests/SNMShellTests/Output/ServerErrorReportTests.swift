@@ -65,4 +65,7 @@ private func serverError(_ status: Int, _ body: String) -> SNMServerError {
   #expect(Pager.command(environment: [:]) == "less -SRXF")
   #expect(Pager.command(environment: ["PAGER": "more"]) == "more")
   #expect(Pager.command(environment: ["PAGER": " "]) == "less -SRXF")
+  #expect(Pager.command(environment: ["SNM_PAGER": "cat", "PAGER": "more"]) == "cat")
+  #expect(Pager.command(environment: ["SNM_PAGER": "", "PAGER": "more"]) == nil)
+  #expect(Pager.command(environment: ["SNM_PAGER": "OFF"]) == nil)
 }
