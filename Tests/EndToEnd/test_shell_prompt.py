@@ -10,6 +10,14 @@ import pytest
 
 from conftest import SNM
 from tmux_shell import TmuxShell
+from test_security_request_cost import active_calls
+
+
+def wait_until(predicate, failure, timeout=3.0):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -140,6 +148,19 @@ def test_ctrl_c_cancels_a_slow_request_and_the_shell_goes_on(shell):
     assert "snm: cancelled" in shell.screen()
     screen = shell.run("rpc sum {\"numbers\": [1, 2, 3]}")
     assert re.search(r"^\s+6$", screen, re.M)
+
+
+def test_ctrl_c_closes_the_connection_so_the_query_stops_in_postgres(shell, project):
+    """The gateway cancels a query when its client disconnects: Ctrl-C must close the connection."""
+    shell.type('rpc sleep_for {"seconds": 20}')
+    shell.press("Enter")
+    wait_until(lambda: active_calls(project, "sleep_for") == 1, "the query never became active")
+    before = shell.prompt_count()
+    shell.press("C-c")
+    # Well before anon's 3 s statement_timeout would end it anyway.
+    wait_until(lambda: active_calls(project, "sleep_for") == 0, "the query is still active",
+               timeout=2.0)
+    shell.wait_for_prompt(before + 1, timeout=3.0)
 
 
 def test_ctrl_d_leaves_with_exit_code_zero(shell):

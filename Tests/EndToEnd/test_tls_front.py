@@ -19,6 +19,8 @@ import pytest
 
 from conftest import ROOT, SNM, WORKDIR, run_snm, start_project
 from tls_front import TLSFront
+from test_security_request_cost import active_calls
+from test_shell_prompt import wait_until
 
 BIG_ROWS = 100_000
 
@@ -208,6 +210,23 @@ def test_ctrl_c_while_the_answer_streams(front, tls_project, home):
     assert time.monotonic() - sent < 5
     assert out == ""
     assert "interrupted" in err
+
+
+def test_sigint_closes_the_connection_so_the_query_stops_in_postgres(front, tls_project, home):
+    """Over HTTP/2 and TLS, cancelling the stream makes nginx drop its upstream connection, and
+    the gateway cancels the query."""
+    shell = subprocess.Popen(
+        [SNM, "--url", front.url("main"), "--key", tls_project.anon_key, "--cacert", front.ca,
+         "-c", 'rpc sleep_for {"seconds": 20}'],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **home})
+    wait_until(lambda: active_calls(tls_project, "sleep_for") == 1, "the query never became active",
+               timeout=10)
+    shell.send_signal(signal.SIGINT)
+    # Well before anon's 3 s statement_timeout would end it anyway.
+    wait_until(lambda: active_calls(tls_project, "sleep_for") == 0, "the query is still active",
+               timeout=2.0)
+    _, err = shell.communicate(timeout=10)
+    assert shell.returncode == 130, err
 
 
 def test_sign_in_and_refresh_through_the_front(front, tls_project, home, tmp_path):
