@@ -27,15 +27,7 @@ extension RequestExplainer {
     let explained = request.explainJSON()
     var lines = ["\(endpoint.method.rawValue) \(explained["path"]?.stringValue ?? endpoint.path)"]
     func section(_ label: String, _ values: [String]) {
-      let padded = label.padding(toLength: 9)
-      let indent = String(repeating: " ", count: 9)
-      if values.isEmpty {
-        lines.append(padded + "(none)")
-        return
-      }
-      for (index, value) in values.enumerated() {
-        lines.append((index == 0 ? padded : indent) + value)
-      }
+      appendSection(label, values, to: &lines)
     }
     section("url", [request.url])
     section("headers", endpoint.headers.map { "\($0.name): \($0.value)" })

@@ -19,15 +19,7 @@ extension RequestExplainer {
     let endpoint = request.endpoint
     var lines = ["\(endpoint.method.rawValue) \(endpoint.path)"]
     func section(_ label: String, _ values: [String]) {
-      let padded = label.padding(toLength: 9)
-      let indent = String(repeating: " ", count: 9)
-      if values.isEmpty {
-        lines.append(padded + "(none)")
-        return
-      }
-      for (index, value) in values.enumerated() {
-        lines.append((index == 0 ? padded : indent) + value)
-      }
+      appendSection(label, values, to: &lines)
     }
     section("query", request.query.map { "\($0.name) = \($0.value)" })
     section("url", [request.url])
@@ -37,6 +29,20 @@ extension RequestExplainer {
     section("body", request.body.map { [$0.serialized()] } ?? [])
     section("swift", swiftLines(request))
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One labelled section of a readable block: the label padded to 9 columns before the first
+  /// value, the rest indented under it, `(none)` when there is no value.
+  static func appendSection(_ label: String, _ values: [String], to lines: inout [String]) {
+    let padded = label.padding(toLength: 9)
+    let indent = String(repeating: " ", count: 9)
+    guard !values.isEmpty else {
+      lines.append(padded + "(none)")
+      return
+    }
+    for (index, value) in values.enumerated() {
+      lines.append((index == 0 ? padded : indent) + value)
+    }
   }
 
   /// The builder chain, one call a line, spelled out so it compiles.
