@@ -14,7 +14,7 @@ struct RequestRig {
   let errors = OutputWriter()
   /// The rig's own signal source: what a test simulates reaches this shell alone.
   let signals = InterruptSignals()
-  let shell: Shell
+  let shell: StatementExecutor
 
   init(_ server: LoopbackHTTPServer, format: OutputFormat? = nil) throws {
     let project = try ProjectSelection(url: server.baseURL, key: "anon-key")
@@ -23,7 +23,7 @@ struct RequestRig {
     let sessions = SessionManager(
       project: project.url.absoluteString, store: FileSessionStore(directory: directory),
       auth: StubAuth())
-    shell = Shell(
+    shell = StatementExecutor(
       project: project, options: options, output: output, errors: errors, sessions: sessions,
       auth: StubAuth(), signals: signals)
   }
@@ -104,7 +104,7 @@ struct RequestRig {
     try await LoopbackHTTPServer.withRefusingPort { port in
       let project = try ProjectSelection(url: "http://127.0.0.1:\(port)", key: "k")
       let errors = OutputWriter()
-      let shell = Shell(
+      let shell = StatementExecutor(
         project: project, options: ShellOptions(), output: OutputWriter(), errors: errors,
         sessions: SessionManager(
           project: project.url.absoluteString,

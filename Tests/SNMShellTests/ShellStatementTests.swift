@@ -12,7 +12,7 @@ struct StatementRig {
   let directory = NSTemporaryDirectory() + "snm-shell-statements-" + UUID().uuidString
   let output = OutputWriter()
   let errors = OutputWriter()
-  let shell: Shell
+  let shell: StatementExecutor
 
   init(format: OutputFormat? = nil) throws {
     let project = try ProjectSelection(url: "http://127.0.0.1:54397", key: "anon-key")
@@ -22,7 +22,7 @@ struct StatementRig {
     let sessions = SessionManager(
       project: project.url.absoluteString, store: FileSessionStore(directory: directory),
       auth: StubAuth())
-    shell = Shell(
+    shell = StatementExecutor(
       project: project, options: options, output: output, errors: errors, sessions: sessions,
       auth: StubAuth(), catalog: SchemaCatalog(schema: try demoSchema()))
     // Nothing listens on the port: the refresh fails and the known schema stays.

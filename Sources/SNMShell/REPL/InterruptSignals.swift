@@ -18,9 +18,9 @@ private let signalPipeWriteEnd = Atomic<Int32>(-1)
 /// watcher, SIGINT and SIGTERM end the process with 130 and 143, as they would by default.
 /// Handlers use `SA_RESTART`, so no other system call sees `EINTR`.
 ///
-/// A `Shell` (and a `TestRunner`) watches the source it was given, `shared` unless a test gives it
-/// one of its own (`InterruptSignals()`): such a source only hears `simulate`, reaches only its own
-/// watchers, and drops a signal nobody watches instead of ending the process.
+/// A `StatementExecutor` (and a `TestRunner`) watches the source it was given, `shared` unless a
+/// test gives it one of its own (`InterruptSignals()`): such a source only hears `simulate`,
+/// reaches only its own watchers, and drops a signal nobody watches instead of ending the process.
 public final class InterruptSignals: Sendable {
   /// The process-wide instance (signals are process-wide).
   public static let shared = InterruptSignals(processWide: true)

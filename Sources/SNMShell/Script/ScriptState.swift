@@ -1,13 +1,13 @@
 import SNMQuery
 
 /// What the script runner keeps between statements: the results `expect` reads, the failures so
-/// far, the `run` files being run, and where a signal found the script.
+/// far, the exit code, the `run` files being run. A plain value the ``ScriptRunner`` owns.
 ///
 /// ```swift
-/// shell.script.withLock { $0.last }      // the last answer a statement got
+/// runner.state.last      // the last answer a statement got
 /// ```
 struct ScriptState: Sendable {
-  /// Parsed script files, shared by every `run` of this shell.
+  /// Parsed script files, shared by every `run` of this runner.
   let loader = ScriptLoader()
   /// The last statement that sent a request (or signed in): what `expect rows|status` read.
   var last: StatementOutcome?
@@ -23,8 +23,10 @@ struct ScriptState: Sendable {
   var expectations = 0
   /// The statements running now, outermost first: a `run` and the statement inside its file.
   var running: [Frame] = []
-  /// SIGINT or SIGTERM, once one has stopped the script.
-  var signal: Int32?
+  /// The first failure's exit code (an interruption's replaces it).
+  var failure: ExitCode?
+  /// Set by `exit`/`quit`/`\q` and by a signal: the run ends after this statement.
+  var exitRequested = false
   /// Whether the statement a signal stopped has been named already.
   var interruptionReported = false
   /// The names of the sources that are files (a `run` in them is relative to their directory).

@@ -23,7 +23,7 @@ public final class TestRunner: Sendable {
   let running = Mutex(Running())
 
   struct Running {
-    var shells: [Int: Shell] = [:]
+    var executors: [Int: StatementExecutor] = [:]
     var tasks: [Int: Task<ScriptResult, Never>] = [:]
     var signal: Int32?
   }
@@ -120,7 +120,7 @@ public final class TestRunner: Sendable {
     return zip(files, results).map { file, result in result ?? .notRun(file) }
   }
 
-  /// Runs one file in a fresh shell: its own variables, its own (signed-out) session.
+  /// Runs one file in a fresh executor and runner: its own variables, its own (signed-out) session.
   func runFile(_ path: String, index: Int) async -> ScriptResult {
     let out = OutputWriter()
     let err = OutputWriter()
@@ -128,39 +128,41 @@ public final class TestRunner: Sendable {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var options = configuration.options
     options.noColor = true
-    let shell = Shell.isolated(
+    let executor = StatementExecutor.isolated(
       project: project, options: options, provider: provider, sessionDirectory: directory,
       output: out, errors: err, signals: signals)
     let signal = running.withLock { running in
-      running.shells[index] = shell
+      running.executors[index] = executor
       return running.signal
     }
-    if let signal { shell.interrupt(signal) }
+    if let signal { executor.interrupt(signal) }
     let started = ContinuousClock.now
-    let code = await shell.run(file: path)
+    var runner = ScriptRunner(executor: executor)
+    let code = await runner.run(file: path)
     let seconds = Self.seconds(ContinuousClock.now - started)
-    running.withLock { _ = $0.shells.removeValue(forKey: index) }
-    var (failures, statements, expectations) = shell.scriptSummary
+    running.withLock { _ = $0.executors.removeValue(forKey: index) }
+    var (failures, statements, expectations) = runner.summary
     if code != .success && failures.isEmpty {
-      let text = shell.secretValues.mask(err.captured)
+      let text = executor.secretValues.mask(err.captured)
       failures.append(
         ScriptFailure(
           kind: .error, location: path, statement: "",
-          message: Shell.firstLine(of: text).isEmpty
-            ? "exit code \(code.rawValue)" : Shell.firstLine(of: text), text: text))
+          message: ScriptRunner.firstLine(of: text).isEmpty
+            ? "exit code \(code.rawValue)" : ScriptRunner.firstLine(of: text), text: text))
     }
     return ScriptResult(
       path: path, exitCode: code, failures: failures, statements: statements,
-      expectations: expectations, seconds: seconds, output: shell.secretValues.mask(out.captured))
+      expectations: expectations, seconds: seconds,
+      output: executor.secretValues.mask(out.captured))
   }
 
   /// A signal: every file running stops at its statement; no more files start.
   func stop(_ signal: Int32) {
-    let (shells, tasks) = running.withLock { running in
+    let (executors, tasks) = running.withLock { running in
       running.signal = running.signal ?? signal
-      return (Array(running.shells.values), Array(running.tasks.values))
+      return (Array(running.executors.values), Array(running.tasks.values))
     }
-    for shell in shells { shell.interrupt(signal) }
+    for executor in executors { executor.interrupt(signal) }
     for task in tasks { task.cancel() }
   }
 

@@ -1,7 +1,7 @@
-/// A session statement (spec §3) with its values resolved: what `Shell.runSession(_:)` runs.
+/// A session statement (spec §3) with its values resolved: what `StatementExecutor.runSession(_:)` runs.
 ///
 /// ```swift
-/// await shell.runSession(.login(email: "kim@example.com", password: nil))  // asks at a terminal
+/// await executor.runSession(.login(email: "kim@example.com", password: nil))  // asks at a terminal
 /// ```
 public enum SessionCommand: Sendable, Equatable {
   /// `login`: a new anonymous user.

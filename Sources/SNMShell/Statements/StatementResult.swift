@@ -3,7 +3,7 @@
 /// code, what `expect` reads next, whether the run goes on.
 ///
 /// ```swift
-/// switch await shell.run(statement, in: source) {
+/// switch await executor.run(statement, in: source) {
 /// case .succeeded(let outcome): ...   // outcome: what `expect rows|status` reads (nil: nothing new)
 /// case .failed(let failure): ...      // failure.kind gives the exit code; code and message
 /// case .interrupted(let signal): ...  // SIGINT or SIGTERM stopped it; nothing was reported

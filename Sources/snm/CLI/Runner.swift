@@ -44,28 +44,42 @@ enum Runner {
     throws -> ExitCode
   {
     let project = try ProjectSelection.resolve(options) ?? localProject()
-    let shell = await Shell.connected(project: project, options: options)
+    let executor = await StatementExecutor.connected(project: project, options: options)
     if !statements.isEmpty {
       let text = statements.joined(separator: "\n")
-      return await shell.stoppingOnSignals { await shell.run(text: text, name: "-c") }
+      return await executor.stoppingOnSignals {
+        var runner = ScriptRunner(executor: executor)
+        return await runner.run(text: text, name: "-c")
+      }
     }
     if !files.isEmpty {
-      return await shell.stoppingOnSignals { await shell.run(files: files) }
+      return await executor.stoppingOnSignals {
+        var runner = ScriptRunner(executor: executor)
+        return await runner.run(files: files)
+      }
     }
     guard Terminal.isTerminal(STDIN_FILENO) else {
-      return await shell.stoppingOnSignals { await shell.runPrompt(reader: PlainLineReader()) }
+      return await executor.stoppingOnSignals {
+        var loop = PromptLoop(executor: executor, reader: PlainLineReader())
+        return await loop.run()
+      }
     }
-    shell.startLoadingSchema()
-    let completer = ShellCompleter(catalog: shell.catalog, variables: { shell.variableNames() })
+    executor.startLoadingSchema()
+    let completer = ShellCompleter(
+      catalog: executor.catalog, variables: { executor.variableNames() })
     do {
       let reader = try LibEditLineReader(
         history: HistoryFile(path: HistoryFile.defaultPath()), completer: completer)
-      return await shell.runPrompt(reader: reader)
+      var loop = PromptLoop(executor: executor, reader: reader)
+      return await loop.run()
     } catch {
       // No line editor on this terminal: read lines plainly rather than not at all.
       FileHandle.standardError.write(
         Data("snm: no line editing here (\(error)); reading plainly\n".utf8))
-      return await shell.stoppingOnSignals { await shell.runPrompt(reader: PlainLineReader()) }
+      return await executor.stoppingOnSignals {
+        var loop = PromptLoop(executor: executor, reader: PlainLineReader())
+        return await loop.run()
+      }
     }
   }
 

@@ -38,12 +38,12 @@ func fakePostgREST() throws -> LoopbackHTTPServer {
 struct ScriptRig {
   let output = OutputWriter()
   let errors = OutputWriter()
-  let shell: Shell
+  let shell: StatementExecutor
   let directory = NSTemporaryDirectory() + "snm-script-session-" + UUID().uuidString
 
   init(_ server: LoopbackHTTPServer, options: ShellOptions = ShellOptions()) throws {
     let project = try ProjectSelection(url: server.baseURL, key: "anon-key")
-    shell = Shell.isolated(
+    shell = StatementExecutor.isolated(
       project: project, options: options, provider: SNMNetworkProvider(),
       sessionDirectory: directory, output: output, errors: errors)
   }
@@ -53,15 +53,16 @@ struct ScriptRig {
   /// Runs `files["main.snm"]` (with the other files beside it) against the fake server.
   func run(
     _ files: [String: String], options: ShellOptions = ShellOptions()
-  ) async throws -> (code: ExitCode, output: String, errors: String, shell: Shell) {
+  ) async throws -> (code: ExitCode, output: String, errors: String, runner: ScriptRunner) {
     let server = try fakePostgREST()
     defer { server.stop() }
     let directory = try ScriptDirectory(files)
     defer { directory.remove() }
     let rig = try ScriptRig(server, options: options)
-    let code = await rig.shell.run(file: directory.file("main.snm"))
+    var runner = ScriptRunner(executor: rig.shell)
+    let code = await runner.run(file: directory.file("main.snm"))
     let strip = { (text: String) in text.replacingOccurrences(of: directory.path + "/", with: "") }
-    return (code, strip(rig.output.captured), strip(rig.errors.captured), rig.shell)
+    return (code, strip(rig.output.captured), strip(rig.errors.captured), runner)
   }
 
   @Test func letBindsAQueryResultAndPrintsNothing() async throws {
@@ -76,8 +77,8 @@ struct ScriptRig {
     #expect(result.errors == "")
     #expect(result.output == "first: Bori, id 1\n")
     #expect(result.code == .success)
-    #expect(result.shell.scriptSummary.expectations == 2)
-    #expect(result.shell.scriptSummary.statements == 4)
+    #expect(result.runner.summary.expectations == 2)
+    #expect(result.runner.summary.statements == 4)
   }
 
   @Test func aFailedExpectationStopsTheScriptWithWhereAndWhy() async throws {
@@ -98,7 +99,7 @@ struct ScriptRig {
 
         """)
     #expect(!result.output.contains("not reached"))
-    let failure = try #require(result.shell.scriptSummary.failures.first)
+    let failure = try #require(result.runner.summary.failures.first)
     #expect(failure.kind == .expectation)
     #expect(failure.location == "main.snm:3:1" || failure.location.hasSuffix("/main.snm:3:1"))
   }
@@ -166,7 +167,7 @@ struct ScriptRig {
     ])
     #expect(result.code == .failure)
     #expect(result.output == "still here\n")
-    #expect(result.shell.scriptSummary.failures.map(\.kind) == [.statement, .expectation])
+    #expect(result.runner.summary.failures.map(\.kind) == [.statement, .expectation])
   }
 
   @Test func continueOnErrorFromTheCommandLineDoesTheSame() async throws {
@@ -203,7 +204,7 @@ struct ScriptRig {
         main.snm:2:1: note: run from here
 
         """)
-    #expect(result.shell.scriptSummary.failures.count == 1)
+    #expect(result.runner.summary.failures.count == 1)
   }
 
   @Test func anUndefinedVariableAnywhereStopsEverythingBeforeARequest() async throws {
@@ -215,11 +216,12 @@ struct ScriptRig {
     ])
     defer { directory.remove() }
     let rig = try ScriptRig(server)
-    let code = await rig.shell.run(file: directory.file("main.snm"))
+    var runner = ScriptRunner(executor: rig.shell)
+    let code = await runner.run(file: directory.file("main.snm"))
     #expect(code == .usage)
     #expect(server.requests.isEmpty)
     #expect(rig.errors.captured.contains("lib/b.snm:2:8: error: undefined variable '$dog.id'"))
-    #expect(rig.shell.scriptSummary.failures.first?.kind == .parse)
+    #expect(runner.summary.failures.first?.kind == .parse)
   }
 
   @Test func aMissingFieldAtRunTimeIsReportedAtItsColumn() async throws {
@@ -256,11 +258,12 @@ extension ScriptRunTests {
       "from mate insert {\"a\": 1}", "expect error 23505", "expect status 409",
       "from dog_profile select id", "expect error",
     ])
-    #expect(await rig.shell.runPrompt(reader: reader) == .success)
+    var loop = PromptLoop(executor: rig.shell, reader: reader)
+    #expect(await loop.run() == .success)
     #expect(
       rig.errors.captured.hasSuffix(
         "expectation failed\n  expected: an error\n  found:    success (HTTP 200)\n"))
-    #expect(rig.shell.scriptSummary.expectations == 2)
+    #expect(loop.runner.summary.expectations == 2)
   }
 }
 

@@ -37,7 +37,8 @@ import Testing
     let server = try LoopbackHTTPServer { _ in .respond(status: 400, body: "{}") }
     defer { server.stop() }
     let rig = try ScriptRig(server)
-    let code = await rig.shell.run(
+    var runner = ScriptRunner(executor: rig.shell)
+    let code = await runner.run(
       text: """
         set on_error continue
         login email 'kim@example.com' password 'hunter2!'
@@ -47,7 +48,7 @@ import Testing
     #expect(code != .success)
     #expect(!rig.errors.captured.contains("\"hunter2!\""))
     #expect(rig.errors.captured.contains(#"found:    "********""#))
-    let failure = try #require(rig.shell.scriptSummary.failures.last)
+    let failure = try #require(runner.summary.failures.last)
     #expect(failure.found == #""********""#)
     #expect(!failure.text.contains("hunter2!"))
   }

@@ -49,7 +49,7 @@ struct ShellRig {
   let output = OutputWriter()
   let errors = OutputWriter()
   let auth = StubAuth()
-  let shell: Shell
+  let shell: StatementExecutor
 
   init(format: OutputFormat? = nil) throws {
     directory = NSTemporaryDirectory() + "snm-shell-session-" + UUID().uuidString
@@ -59,7 +59,7 @@ struct ShellRig {
       auth: auth)
     var options = ShellOptions()
     options.format = format
-    shell = Shell(
+    shell = StatementExecutor(
       project: project, options: options, output: output, errors: errors, sessions: sessions,
       auth: auth)
   }

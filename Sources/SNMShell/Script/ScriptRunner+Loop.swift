@@ -1,7 +1,7 @@
 import Foundation
 import SNMQuery
 
-extension Shell {
+extension ScriptRunner {
   /// How a run of statements ended.
   enum RunEnd: Sendable, Equatable {
     /// Every statement succeeded, or had its failure forgiven by `expect error`.
@@ -19,35 +19,37 @@ extension Shell {
   ///
   /// `complete` says no statement follows these (a file, `-c`); standard input runs a chunk at a
   /// time, so a failure at the end of a chunk waits for the next one (or `finishScript()`).
-  func runStatements(_ statements: [Statement], in source: Source, complete: Bool) async
-    -> RunEnd
+  mutating func runStatements(_ statements: [Statement], in source: Source, complete: Bool)
+    async -> RunEnd
   {
-    let interactive = state.withLock { $0.interactive }
+    let interactive = executor.interactive
     var end = RunEnd.succeeded
     for statement in statements {
       if interactive {
         if !(await runAtPrompt(statement, in: source)) { end = .failed }
-        if state.withLock({ $0.exitRequested }) { break }
+        if state.exitRequested { break }
         continue
       }
       if !settle(before: statement) {
         end = .failed
-        if currentSettings.onError == .stop { return .failed }
+        if executor.currentSettings.onError == .stop { return .failed }
       }
-      if let signal = script.withLock({ $0.signal }) {
+      if let signal = executor.interruption {
         reportInterruption(at: ScriptState.Frame(source: source, statement: statement), by: signal)
         return .interrupted(signal)
       }
-      if state.withLock({ $0.exitRequested }) { return end }
-      if currentSettings.echo { emit(StatementText.display(statement, in: source)) }
+      if state.exitRequested { return end }
+      if executor.currentSettings.echo {
+        executor.emit(StatementText.display(statement, in: source))
+      }
       switch await runTracked(statement, in: source) {
       case .succeeded, .pending: break
       case .interrupted(let signal): return .interrupted(signal)
       case .failed:
         end = .failed
-        if currentSettings.onError == .stop { return .failed }
+        if executor.currentSettings.onError == .stop { return .failed }
       }
-      if state.withLock({ $0.exitRequested }) { break }
+      if state.exitRequested { break }
     }
     if complete && !settle(before: nil) { return .failed }
     return end
@@ -55,7 +57,7 @@ extension Shell {
 
   /// Reports a failure still waiting at the end of the input (standard input's last chunk).
   /// Returns whether there was none.
-  public func finishScript() -> Bool {
+  public mutating func finishScript() -> Bool {
     settle(before: nil)
   }
 
@@ -72,37 +74,34 @@ extension Shell {
   }
 
   /// Runs one statement with its error output held back, then reports or holds its failure.
-  func runTracked(_ statement: Statement, in source: Source) async -> TrackedResult {
+  mutating func runTracked(_ statement: Statement, in source: Source) async -> TrackedResult {
     let frame = ScriptState.Frame(source: source, statement: statement)
-    script.withLock { script in
-      script.current = nil
-      script.running.append(frame)
-      script.statements += 1
-    }
+    state.current = nil
+    state.running.append(frame)
+    state.statements += 1
     let capture = OutputWriter()
-    let result = await Shell.$heldErrors.withValue(capture) { await run(statement, in: source) }
-    let captured = capture.captured
-    let signal = script.withLock { script in
-      script.running.removeLast()
-      script.remember(result, failedWith: Self.firstLine(of: captured))
-      return script.signal
+    let result = await StatementExecutor.$heldErrors.withValue(capture) {
+      await run(statement, in: source)
     }
-    if let signal = signal ?? result.signal {
+    let captured = capture.captured
+    state.running.removeLast()
+    state.remember(result, failedWith: Self.firstLine(of: captured))
+    if let signal = executor.interruption ?? result.signal {
       reportInterruption(at: frame, by: signal)
       return .interrupted(signal)
     }
     switch result {
     case .succeeded, .interrupted:
-      baseErrors.write(captured)
-      baseErrors.flush()
+      executor.baseErrors.write(captured)
+      executor.baseErrors.flush()
       return .succeeded
     case .failed(let failure):
       guard let code = failure.exitCode else {
-        state.withLock { $0.failure = $0.failure ?? .failure }
+        fail(.failure)
         return .failed
       }
       let described = describeFailure(at: frame, code: code, failure: failure, captured: captured)
-      script.withLock { $0.pending = .init(failure: described, code: code) }
+      state.pending = .init(failure: described, code: code)
       return .pending
     }
   }
@@ -110,57 +109,47 @@ extension Shell {
   /// Decides the failure waiting from the statement before `next`: `expect error` forgives it,
   /// anything else (or the end, `nil`) reports it. Returns false when one was reported.
   @discardableResult
-  func settle(before next: Statement?) -> Bool {
-    guard let pending = script.withLock({ $0.pending }) else { return true }
-    script.withLock { $0.pending = nil }
+  mutating func settle(before next: Statement?) -> Bool {
+    guard let pending = state.pending else { return true }
+    state.pending = nil
     if let next, case .expect(.error) = next.kind { return true }
-    baseErrors.write(pending.failure.text)
-    baseErrors.flush()
-    script.withLock { $0.failures.append(pending.failure) }
-    state.withLock { $0.failure = $0.failure ?? pending.code }
+    executor.baseErrors.write(pending.failure.text)
+    executor.baseErrors.flush()
+    state.failures.append(pending.failure)
+    fail(pending.code)
     return false
-  }
-
-  /// Called from the signal watcher: the script stops at the statement running now.
-  public func interrupt(_ signal: Int32) {
-    script.withLock { $0.signal = $0.signal ?? signal }
   }
 
   /// `snm: interrupted at file:line:col: statement`, recorded as the script's failure (once: the
   /// `run` statements around it say nothing more). The script ends with 130 or 143.
-  func reportInterruption(at frame: ScriptState.Frame, by signal: Int32) {
+  mutating func reportInterruption(at frame: ScriptState.Frame, by signal: Int32) {
     let code: ExitCode = signal == SIGTERM ? .terminated : .interrupted
-    state.withLock {
-      $0.failure = code
-      $0.exitRequested = true
-    }
-    let first = script.withLock { script in
-      defer { script.interruptionReported = true }
-      return !script.interruptionReported
-    }
-    guard first else { return }
+    state.failure = code
+    state.exitRequested = true
+    guard !state.interruptionReported else { return }
+    state.interruptionReported = true
     let verb = code == .terminated ? "terminated" : "interrupted"
     let text = "snm: \(verb) at \(frame.location): \(frame.text)\n"
-    baseErrors.write(text)
-    baseErrors.flush()
+    executor.baseErrors.write(text)
+    executor.baseErrors.flush()
     let failure = ScriptFailure(
       kind: .interrupted, location: frame.location, statement: frame.text,
       message: "\(verb) (\(code == .terminated ? "SIGTERM" : "SIGINT"))", text: text)
-    script.withLock { $0.failures.append(failure) }
+    state.failures.append(failure)
   }
 
   /// The failure of `frame` as the script reports it, secret values masked.
   func describeFailure(
     at frame: ScriptState.Frame, code: ExitCode, failure: StatementFailure, captured: String
   ) -> ScriptFailure {
-    secretValues.mask(
+    executor.secretValues.mask(
       unmaskedFailure(at: frame, code: code, failure: failure, captured: captured))
   }
 
   func unmaskedFailure(
     at frame: ScriptState.Frame, code: ExitCode, failure: StatementFailure, captured: String
   ) -> ScriptFailure {
-    let notes = script.withLock { $0.running }.reversed().map {
+    let notes = state.running.reversed().map {
       "\($0.location): note: run from here\n"
     }.joined()
     switch failure.kind {

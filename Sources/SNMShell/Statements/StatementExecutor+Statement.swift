@@ -2,12 +2,16 @@ import Foundation
 import SNMNetwork
 import SNMQuery
 
-extension Shell {
+extension StatementExecutor {
   /// Runs one statement that parsed and checked; it prints its own output and errors.
-  func run(_ statement: Statement, in source: Source) async -> StatementResult {
+  /// `context` is what the runner knows: earlier answers for `expect`, the script's folder.
+  /// `run file` is the script runner's (Script/ScriptRunner.swift).
+  func run(_ statement: Statement, in source: Source, context: StatementContext = .init()) async
+    -> StatementResult
+  {
     switch statement.kind {
     case .shell(let command):
-      return await runShellStatement(command, in: source)
+      return await runShellStatement(command, in: source, directory: context.directory)
     case .session(let session):
       guard let filled = await fillingVariables(in: session, source: source) else {
         return .failed(.usage)
@@ -18,13 +22,14 @@ extension Shell {
     case .query, .rpc:
       return await runRequest(statement, in: source)
     case .storage:
-      return await runStorage(statement, in: source)
+      return await runStorage(statement, in: source, directory: context.directory)
     case .let(let binding):
-      return await runLet(binding, statement: statement, in: source)
+      return await runLet(binding, statement: statement, in: source, directory: context.directory)
     case .expect(let expect):
-      return await runExpect(expect, in: source)
-    case .run(let include):
-      return await runInclude(include, in: source)
+      return await runExpect(expect, in: source, context: context)
+    case .run:
+      report("`run` needs a script runner")
+      return .failed(.usage)
     }
   }
 
@@ -37,7 +42,7 @@ extension Shell {
 
   /// Prints a note at the prompt only (setting changes), on standard output.
   func note(_ text: String) {
-    guard state.withLock({ $0.interactive }) else { return }
+    guard interactive else { return }
     emit(text)
   }
 

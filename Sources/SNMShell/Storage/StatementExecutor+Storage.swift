@@ -4,7 +4,7 @@ import SNMQuery
 import SNMSupabase
 import SNMWire
 
-extension Shell {
+extension StatementExecutor {
   /// The Storage manager statements compile against: this project, the shared provider, the
   /// session's token per request (as the DB manager).
   var storageManager: SupabaseStorageManager {
@@ -12,21 +12,13 @@ extension Shell {
       config: project.supabaseConfig, provider: provider, accessToken: accessTokenProvider)
   }
 
-  /// The folder a statement's local files are relative to: the script's own (as `run`), else
-  /// the working directory.
-  func localBase(for source: Source) -> String? {
-    let isFile = script.withLock { $0.files.contains(source.fileName) }
-    guard isFile, let slash = source.fileName.lastIndex(of: "/") else { return nil }
-    return String(source.fileName[..<slash])
-  }
-
   /// Compiles a Storage statement; prints the diagnostic and returns nil when it cannot be sent.
-  func compileStorage(_ statement: Statement, in source: Source) async
+  func compileStorage(_ statement: Statement, in source: Source, directory: String?) async
     -> StorageCompiler.Compiled?
   {
     do {
       return try StorageCompiler(
-        manager: storageManager, scope: await variableScope(), baseDirectory: localBase(for: source)
+        manager: storageManager, scope: await variableScope(), baseDirectory: directory
       ).compile(statement)
     } catch {
       _ = report(error, in: source)
@@ -42,15 +34,16 @@ extension Shell {
   }
 
   /// Sends a Storage statement's request (Ctrl-C cancels it); a failure is printed.
-  func performStorage(_ statement: Statement, in source: Source) async -> StorageAnswer {
-    guard let compiled = await compileStorage(statement, in: source) else {
+  func performStorage(_ statement: Statement, in source: Source, directory: String?) async
+    -> StorageAnswer
+  {
+    guard let compiled = await compileStorage(statement, in: source, directory: directory) else {
       return .stopped(.failed(.usage))
     }
     switch compiled {
     case .url(let url):
       return .answered(.object(JSONObject([("publicURL", .string(url))])), nil)
     case .request(let builder, _):
-      let interactive = state.withLock { $0.interactive }
       let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
       let outcome = await sendCancellable { try await builder.request() }
       spinner.stop()
@@ -66,8 +59,10 @@ extension Shell {
   }
 
   /// `storage ...`: the request, then its result in the current format.
-  func runStorage(_ statement: Statement, in source: Source) async -> StatementResult {
-    switch await performStorage(statement, in: source) {
+  func runStorage(_ statement: Statement, in source: Source, directory: String?) async
+    -> StatementResult
+  {
+    switch await performStorage(statement, in: source, directory: directory) {
     case .stopped(let result):
       return result
     case .answered(let value, let response):

@@ -3,61 +3,61 @@ import SNMNetwork
 import SNMQuery
 import SNMWire
 
-extension Shell {
+extension ScriptRunner {
   /// Runs the script file at `path` (relative to the working directory): checks it and every file
   /// it runs first (nothing is sent when anything is wrong), then runs it.
   ///
   /// ```swift
-  /// let code = await shell.run(file: "smoke/pair.snm")
+  /// let code = await runner.run(file: "smoke/pair.snm")
   /// ```
   /// `-` reads the script from standard input (to its end) and runs it as `stdin`.
-  public func run(file path: String) async -> ExitCode {
+  public mutating func run(file path: String) async -> ExitCode {
     if path == "-" {
       let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
       _ = await execute(text, source: "stdin", complete: true)
-      return state.withLock { $0.failure ?? .success }
+      return exitCode
     }
-    let loader = script.withLock { $0.loader }
+    let loader = state.loader
     let parsed: ParsedScript
     do {
       parsed = try loader.load(path)
     } catch {
       let text = "snm: \(error.description)\n"
-      baseErrors.write(text)
-      baseErrors.flush()
+      executor.baseErrors.write(text)
+      executor.baseErrors.flush()
       let failure = ScriptFailure(
         kind: .error, location: path, statement: "", message: error.description, text: text)
-      script.withLock { $0.failures.append(failure) }
+      state.failures.append(failure)
       fail(.usage)
       return .usage
     }
-    script.withLock { $0.files.insert(path) }
+    state.files.insert(path)
     let check = ScriptCheck.check(
-      parsed, file: path, variables: Set(variableNames()), loader: loader)
+      parsed, file: path, variables: Set(executor.variableNames()), loader: loader)
     guard !check.hasErrors else {
       reportCheckErrors(check)
       return .usage
     }
-    script.withLock { $0.files.formUnion(check.findings.map(\.source.fileName)) }
+    state.files.formUnion(check.findings.map(\.source.fileName))
     _ = await runStatements(check.script.statements, in: check.script.source, complete: true)
-    return state.withLock { $0.failure ?? .success }
+    return exitCode
   }
 
   /// Parses, checks and runs every statement in `text`; returns whether all of them succeeded.
   ///
   /// A parse or check error (in `text` or in a file it `run`s) runs nothing and prints every
   /// diagnostic (exit code 2). At the prompt every statement runs; elsewhere the first failure
-  /// stops the rest unless `on_error` is `continue` (Script/Shell+ScriptLoop.swift).
+  /// stops the rest unless `on_error` is `continue` (Script/ScriptRunner+Loop.swift).
   /// `complete` is false for standard input's chunks: a failure at the end of one waits to see
   /// whether the next begins with `expect error`. `firstLine` is the line `text` starts on in
   /// its input, so locations name the real line.
-  func execute(_ text: String, source name: String, complete: Bool = true, firstLine: Int = 1)
-    async -> Bool
-  {
+  mutating func execute(
+    _ text: String, source name: String, complete: Bool = true, firstLine: Int = 1
+  ) async -> Bool {
     let parsed = Parser.parse(Source(text: text, fileName: name, firstLine: firstLine))
-    let loader = script.withLock { $0.loader }
+    let loader = state.loader
     let check = ScriptCheck.check(
-      parsed, file: nil, variables: Set(variableNames()), loader: loader)
+      parsed, file: nil, variables: Set(executor.variableNames()), loader: loader)
     if check.hasErrors {
       _ = finishScript()
       reportCheckErrors(check)
@@ -69,16 +69,16 @@ extension Shell {
   }
 
   /// Prints every diagnostic of `check` and records the script's failure (exit code 2).
-  func reportCheckErrors(_ check: ScriptCheck) {
-    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
+  mutating func reportCheckErrors(_ check: ScriptCheck) {
+    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !executor.currentSettings.colour)
     let text = check.rendered(colored: colour)
-    baseErrors.write(text)
-    baseErrors.flush()
+    executor.baseErrors.write(text)
+    executor.baseErrors.flush()
     if let first = check.firstError {
       let failure = ScriptFailure(
         kind: .parse, location: first.location, statement: "", message: first.message,
         text: check.rendered(colored: false))
-      script.withLock { $0.failures.append(failure) }
+      state.failures.append(failure)
     }
     fail(.usage)
   }
@@ -86,31 +86,31 @@ extension Shell {
   /// `run file` (also `\i file`): runs another script with the same variables and session. The
   /// path is relative to the file the `run` is in (to the working directory from `-c`, standard
   /// input and the prompt).
-  func runInclude(_ run: RunStatement, in source: Source) async -> StatementResult {
-    let (loader, isFile, chain) = script.withLock {
-      ($0.loader, $0.files.contains(source.fileName), $0.running.map(\.source.fileName))
-    }
+  mutating func runInclude(_ run: RunStatement, in source: Source) async -> StatementResult {
+    let (loader, isFile, chain) =
+      (state.loader, state.files.contains(source.fileName), state.running.map(\.source.fileName))
     let target = ScriptLoader.resolve(run.path, from: isFile ? source.fileName : nil)
     let identity = ScriptLoader.identity(of: target)
-    let files = chain.filter { name in script.withLock { $0.files.contains(name) } }
+    let files = chain.filter { name in state.files.contains(name) }
     if files.contains(where: { ScriptLoader.identity(of: $0) == identity }) {
-      return report(Diagnostic(.runCycle(files + [target]), at: run.pathRange), in: source)
+      return executor.report(Diagnostic(.runCycle(files + [target]), at: run.pathRange), in: source)
     }
     let included: ParsedScript
     do {
       included = try loader.load(target)
     } catch {
-      return report(Diagnostic(.runTarget(error), at: run.pathRange), in: source)
+      return executor.report(Diagnostic(.runTarget(error), at: run.pathRange), in: source)
     }
     let check = ScriptCheck.check(
-      included, file: target, variables: Set(variableNames()), loader: loader)
+      included, file: target, variables: Set(executor.variableNames()), loader: loader)
     guard !check.hasErrors else {
-      let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
-      errors.write(check.rendered(colored: colour))
-      errors.flush()
+      let colour = Terminal.usesColour(
+        fd: STDERR_FILENO, disabled: !executor.currentSettings.colour)
+      executor.errors.write(check.rendered(colored: colour))
+      executor.errors.flush()
       return .failed(.usage)
     }
-    script.withLock { $0.files.formUnion(check.findings.map(\.source.fileName) + [target]) }
+    state.files.formUnion(check.findings.map(\.source.fileName) + [target])
     switch await runStatements(check.script.statements, in: check.script.source, complete: true) {
     case .succeeded: return .succeeded(nil)
     case .failed: return .failed(.reported)

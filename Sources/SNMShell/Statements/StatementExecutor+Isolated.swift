@@ -2,12 +2,14 @@ import Foundation
 import SNMNetwork
 import SNMSupabase
 
-extension Shell {
-  /// A shell with a session of its own: signed out at the start and kept in `sessionDirectory`,
-  /// never in the user's stored session, so `snm test` files cannot see or spoil each other's.
+extension StatementExecutor {
+  /// An executor with a session of its own: signed out at the start and kept in
+  /// `sessionDirectory`, never in the user's stored session, so `snm test` files cannot see or
+  /// spoil each other's.
   ///
   /// ```swift
-  /// let shell = Shell.isolated(project: project, options: options, provider: provider,
+  /// let executor = StatementExecutor.isolated(
+  ///   project: project, options: options, provider: provider,
   ///   sessionDirectory: "/tmp/snm-test-1", output: OutputWriter(), errors: OutputWriter())
   /// ```
   /// `signals` is where its SIGINT and SIGTERM come from (the test runner's).
@@ -15,7 +17,7 @@ extension Shell {
     project: ProjectSelection, options: ShellOptions, provider: SNMNetworkProvider,
     sessionDirectory: String, output: OutputWriter, errors: OutputWriter,
     signals: InterruptSignals = .shared
-  ) -> Shell {
+  ) -> StatementExecutor {
     let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
     let sessions = SessionManager(
       project: project.url.absoluteString, store: FileSessionStore(directory: sessionDirectory),
@@ -24,7 +26,7 @@ extension Shell {
         errors.write("snm: warning: \(message)\n")
         errors.flush()
       })
-    return Shell(
+    return StatementExecutor(
       project: project, options: options, output: output, errors: errors, sessions: sessions,
       auth: auth, provider: provider, signals: signals)
   }
@@ -42,22 +44,5 @@ extension Shell {
     }) {
       await task.value
     }
-  }
-
-  /// Runs script files in order with the same variables and session, each one checked (with the
-  /// files it runs) before anything is sent; a failed file stops the rest unless `on_error` is
-  /// `continue`.
-  public func run(files: [String]) async -> ExitCode {
-    for file in files {
-      let code = await run(file: file)
-      if code == .interrupted || code == .terminated { return code }
-      if code != .success && currentSettings.onError == .stop { return code }
-    }
-    return state.withLock { $0.failure ?? .success }
-  }
-
-  /// What the scripts run so far left: failures, statements run, expectations that held.
-  public var scriptSummary: (failures: [ScriptFailure], statements: Int, expectations: Int) {
-    script.withLock { ($0.failures, $0.statements, $0.expectations) }
   }
 }

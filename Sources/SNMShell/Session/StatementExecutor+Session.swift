@@ -3,21 +3,21 @@ import SNMNetwork
 import SNMSupabase
 import SNMWire
 
-extension Shell {
-  /// Makes the shell for `project` with `SessionManager.shared` pointed at it (the snm binary's
-  /// way in; tests build `Shell` with their own `SessionManager`).
+extension StatementExecutor {
+  /// Makes the executor for `project` with `SessionManager.shared` pointed at it (the snm
+  /// binary's way in; tests build `StatementExecutor` with their own `SessionManager`).
   ///
   /// ```swift
-  /// let shell = await Shell.connected(project: project, options: options)
+  /// let executor = await StatementExecutor.connected(project: project, options: options)
   /// ```
   public static func connected(project: ProjectSelection, options: ShellOptions) async
-    -> Shell
+    -> StatementExecutor
   {
     let provider = SNMNetworkProvider(
       configuration: options.networkConfiguration(key: project.key))
     let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
     await SessionManager.shared.configure(project: project.url.absoluteString, auth: auth)
-    return Shell(project: project, options: options, auth: auth, provider: provider)
+    return StatementExecutor(project: project, options: options, auth: auth, provider: provider)
   }
 
   /// Runs one session statement. Failures print one line to standard error (never a token or

@@ -1,6 +1,6 @@
 import SNMSupabase
 
-extension Shell {
+extension StatementExecutor {
   /// The bearer token for the REST requests of the statements: the session's access token,
   /// refreshed first when it is about to expire; nil when signed out (the provider then sends the
   /// project's key). Hand it to `SupabaseDBManager` as its access-token closure.
@@ -19,7 +19,7 @@ extension Shell {
   /// let response = try await withSession { try await db.request(builder) }
   /// ```
   /// - Throws: what `request` throws, or `SupabaseSessionError` when the session cannot be
-  ///   refreshed (print it with `Shell.describe`; it is an authentication failure, exit code 3).
+  ///   refreshed (print it with `StatementExecutor.describe`; it is an authentication failure, exit code 3).
   func withSession<T: Sendable>(_ request: @Sendable () async throws -> T) async throws -> T {
     try await sessions.retryingAfterRefresh(request)
   }

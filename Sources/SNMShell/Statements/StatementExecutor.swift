@@ -5,25 +5,29 @@ import SNMSupabase
 import SNMWire
 import Synchronization
 
-/// Runs snm statements: at the prompt, after `-c`, from standard input and from scripts.
+/// Runs one snm statement at a time and returns what happened (``StatementResult``); whoever
+/// runs it (``ScriptRunner``, ``PromptLoop``) decides what that means for the run.
 ///
 /// ```swift
-/// let shell = Shell(project: project, options: options)
-/// let code = await shell.runPrompt(reader: reader)      // the interactive shell
-/// let code = await shell.run(text: "from user_info select *", name: "-c")
+/// let executor = StatementExecutor(project: project, options: options)
+/// let result = await executor.run(statement, in: source)
+/// var runner = ScriptRunner(executor: executor)
+/// let code = await runner.run(text: "from user_info select *", name: "-c")
 /// ```
-/// Statement failures are printed to standard error and reflected in the returned `ExitCode`;
-/// nothing here throws.
-public final class Shell: Sendable {
+/// It keeps what statements share across a session: settings, variables, the session, the
+/// schema catalog. Statements print their own output and errors; nothing here throws.
+public final class StatementExecutor: Sendable {
   /// The project statements go to.
   public let project: ProjectSelection
   let settings: Mutex<ShellSettings>
   let output: OutputWriter
   /// Standard error as given; `errors` is this unless a script statement's output is held back.
   let baseErrors: OutputWriter
-  let state = Mutex(RunState())
-  /// What the script runner keeps between statements (Script/ScriptState.swift).
-  let script = Mutex(ScriptState())
+  /// Whether statements come from a person at the prompt (a spinner, the pager, setting notes),
+  /// set by the prompt loop.
+  private let interactiveFlag = Atomic<Bool>(false)
+  /// The signal that stopped the scripts (0: none), set from the signal watcher.
+  private let stopSignal = Atomic<Int32>(0)
   /// The project's session (`SessionManager.shared` in the snm binary, configured by main.swift).
   let sessions: SessionManager
   /// Signs in, up and out for the session statements.
@@ -42,16 +46,6 @@ public final class Shell: Sendable {
   let secretValues = SecretValues(environment: ProcessInfo.processInfo.environment)
   /// The process environment for `$env`, read once rather than built anew for every statement.
   let environment: [String: String]
-
-  /// What the statements so far have left behind.
-  struct RunState {
-    /// Set by `exit`/`quit`/`\q`: the loop ends after this statement.
-    var exitRequested = false
-    /// The worst outcome so far, as an exit code.
-    var failure: ExitCode? = nil
-    /// Whether statements come from a person at the prompt (they never stop the session).
-    var interactive = false
-  }
 
   /// A shell for `project` with the command line's settings.
   public init(
@@ -88,11 +82,21 @@ public final class Shell: Sendable {
   /// The current settings.
   public var currentSettings: ShellSettings { settings.withLock { $0 } }
 
-  /// Runs `text` (one or more statements) as a script named `name` (`-c`, a file name).
-  /// Stops at the first failure unless `on_error` is `continue`.
-  public func run(text: String, name: String) async -> ExitCode {
-    _ = await execute(text, source: name)
-    return state.withLock { $0.failure ?? .success }
+  /// Whether statements come from a person at the prompt (they never stop the session).
+  var interactive: Bool {
+    get { interactiveFlag.load(ordering: .relaxed) }
+    set { interactiveFlag.store(newValue, ordering: .relaxed) }
+  }
+
+  /// Called from the signal watcher: the scripts stop at the statement running now.
+  public func interrupt(_ signal: Int32) {
+    _ = stopSignal.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
+  }
+
+  /// SIGINT or SIGTERM, once one has stopped the scripts.
+  var interruption: Int32? {
+    let signal = stopSignal.load(ordering: .relaxed)
+    return signal == 0 ? nil : signal
   }
 
   /// Prints `message` as an error line: `snm: message`.
@@ -100,12 +104,6 @@ public final class Shell: Sendable {
   func report(_ message: String) {
     errors.write("snm: \(VisibleText.escaped(message, keepingNewlines: true))\n")
     errors.flush()
-  }
-
-  /// Records a failure of the run (the script runner's: statements return theirs); the first
-  /// one decides the exit code.
-  func fail(_ code: ExitCode) {
-    state.withLock { $0.failure = $0.failure ?? code }
   }
 
   /// The names bound by `--var` and `let`, for completion and the checker (`session`, kept

@@ -3,11 +3,11 @@ import SNMNetwork
 import SNMQuery
 import SNMWire
 
-extension Shell {
+extension StatementExecutor {
   /// `let name = value` or `let name = <query or rpc>` (which prints nothing).
-  func runLet(_ binding: LetStatement, statement: Statement, in source: Source) async
-    -> StatementResult
-  {
+  func runLet(
+    _ binding: LetStatement, statement: Statement, in source: Source, directory: String?
+  ) async -> StatementResult {
     let value: JSONValue
     let outcome: StatementOutcome?
     switch binding.value {
@@ -19,7 +19,7 @@ extension Shell {
         return report(error, in: source)
       }
     case .statement(let inner) where StorageCompiler.storageStatement(inner) != nil:
-      switch await performStorage(inner, in: source) {
+      switch await performStorage(inner, in: source, directory: directory) {
       case .answered(let result, let response):
         value = result
         outcome = .answered(value: result, status: response?.status)
@@ -43,13 +43,13 @@ extension Shell {
   }
 
   /// `expect ...`: checks the last result; a failure says what was expected and what was found.
-  func runExpect(_ expect: ExpectStatement, in source: Source) async -> StatementResult {
-    let (last, previous) = script.withLock { ($0.last, $0.previous) }
-    let check = ExpectationCheck(statement: expect, last: last, previous: previous)
+  func runExpect(_ expect: ExpectStatement, in source: Source, context: StatementContext) async
+    -> StatementResult
+  {
+    let check = ExpectationCheck(statement: expect, last: context.last, previous: context.previous)
     do {
       switch try check.evaluate(in: await variableScope()) {
       case .held:
-        script.withLock { $0.expectations += 1 }
         return .succeeded(nil)
       case .failed(let expected, let found):
         return .failed(.expectation(expected: expected, found: found))

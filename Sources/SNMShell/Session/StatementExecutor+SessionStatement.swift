@@ -1,7 +1,7 @@
 import Foundation
 import SNMQuery
 
-extension Shell {
+extension StatementExecutor {
   /// Runs a parsed session statement (spec §3). `resolve` turns a value as written into its text
   /// (a string, `$env.NAME`, a script variable); the default knows strings and `$env`.
   ///
@@ -10,7 +10,7 @@ extension Shell {
   /// ```
   func runSession(
     _ statement: SessionStatement,
-    resolve: (ValueNode) throws(SessionValueError) -> String = Shell.resolveSessionValue
+    resolve: (ValueNode) throws(SessionValueError) -> String = StatementExecutor.resolveSessionValue
   ) async -> StatementResult {
     let command: SessionCommand
     do throws(SessionValueError) {
@@ -67,7 +67,7 @@ enum SessionValueError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-extension Shell {
+extension StatementExecutor {
   /// `session` with its e-mail and password filled in from the script's variables
   /// (`login email $email_a password $env.PW`); nil after printing why one cannot be.
   func fillingVariables(in session: SessionStatement, source: Source) async -> SessionStatement? {

@@ -3,9 +3,12 @@ import SNMNetwork
 import SNMQuery
 import SNMWire
 
-extension Shell {
+extension StatementExecutor {
   /// Runs `help`, `tables`, `describe`, `set`, `\x`, `exit` (and their psql aliases).
-  func runShellStatement(_ command: ShellStatement, in source: Source) async -> StatementResult {
+  /// `exit` only succeeds: the runner ends the run after it.
+  func runShellStatement(_ command: ShellStatement, in source: Source, directory: String?) async
+    -> StatementResult
+  {
     switch command {
     case .help(let topic):
       guard let text = LanguageHelp.text(for: topic) else {
@@ -29,7 +32,9 @@ extension Shell {
       await render(rows)
       return .succeeded(nil)
     case .explain(let inner, let format) where StorageCompiler.storageStatement(inner) != nil:
-      guard let compiled = await compileStorage(inner, in: source) else { return .failed(.usage) }
+      guard let compiled = await compileStorage(inner, in: source, directory: directory) else {
+        return .failed(.usage)
+      }
       emitRaw(RequestExplainer.render(compiled, format: format))
       return .succeeded(nil)
     case .explain(let inner, let format):
@@ -64,7 +69,6 @@ extension Shell {
       note("expanded display is \(now == .expanded ? "on" : "off")")
       return .succeeded(nil)
     case .exit:
-      state.withLock { $0.exitRequested = true }
       return .succeeded(nil)
     }
   }
@@ -99,7 +103,6 @@ extension Shell {
   {
     let settings = currentSettings
     guard !settings.quiet else { return true }
-    let interactive = state.withLock { $0.interactive }
     guard output.isTerminal else {
       return renderReporting(
         document, with: ResultRenderer(format: settings.format), defaultColumn: defaultColumn,

@@ -4,7 +4,7 @@ import SNMQuery
 import SNMSupabase
 import Synchronization
 
-extension Shell {
+extension StatementExecutor {
   /// How a request ended.
   enum RequestOutcome: Sendable {
     case done(SupabaseDBResponse)
@@ -48,7 +48,6 @@ extension Shell {
   /// A signal returns `.interrupted`: whoever runs the statement says what that means.
   func runRequest(_ statement: Statement, in source: Source) async -> StatementResult {
     guard let compiled = await compile(statement, in: source) else { return .failed(.usage) }
-    let interactive = state.withLock { $0.interactive }
     let started = ContinuousClock.now
     let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
     let outcome = await send(compiled.builder)

@@ -1,0 +1,78 @@
+import Foundation
+import SNMNetwork
+import SNMQuery
+import SNMWire
+
+/// Runs statements as a script does (`-c`, script files, standard input, `run`, and each line
+/// at the prompt), one at a time through its executor, and owns what the run keeps between
+/// them (``ScriptState``): the answers `expect` reads, the failures, the exit code.
+///
+/// ```swift
+/// var runner = ScriptRunner(executor: executor)
+/// let code = await runner.run(file: "smoke/pair.snm")
+/// runner.summary.failures        // what went wrong, in order
+/// ```
+/// A failure stops the rest unless `on_error` is `continue`; nothing here throws.
+public struct ScriptRunner {
+  /// Runs each statement; shared with whoever else runs statements of the session.
+  public let executor: StatementExecutor
+  /// What the run keeps between statements.
+  var state = ScriptState()
+
+  /// A runner for the statements of `executor`'s session, with nothing run yet.
+  public init(executor: StatementExecutor) {
+    self.executor = executor
+  }
+
+  /// The exit code of the run so far: the first failure's, else success.
+  public var exitCode: ExitCode { state.failure ?? .success }
+
+  /// What the scripts run so far left: failures, statements run, expectations that held.
+  public var summary: (failures: [ScriptFailure], statements: Int, expectations: Int) {
+    (state.failures, state.statements, state.expectations)
+  }
+
+  /// Runs `text` (one or more statements) as a script named `name` (`-c`, a file name).
+  /// Stops at the first failure unless `on_error` is `continue`.
+  public mutating func run(text: String, name: String) async -> ExitCode {
+    _ = await execute(text, source: name)
+    return exitCode
+  }
+
+  /// Runs script files in order with the same variables and session, each one checked (with the
+  /// files it runs) before anything is sent; a failed file stops the rest unless `on_error` is
+  /// `continue`.
+  public mutating func run(files: [String]) async -> ExitCode {
+    for file in files {
+      let code = await run(file: file)
+      if code == .interrupted || code == .terminated { return code }
+      if code != .success && executor.currentSettings.onError == .stop { return code }
+    }
+    return exitCode
+  }
+
+  /// Records a failure of the run; the first one decides the exit code.
+  mutating func fail(_ code: ExitCode) {
+    state.failure = state.failure ?? code
+  }
+
+  /// Runs one statement through the executor, telling it what the run knows (the answers so far,
+  /// the script's folder); `run file` runs here. Counts the expectations that held.
+  mutating func run(_ statement: Statement, in source: Source) async -> StatementResult {
+    if case .run(let include) = statement.kind { return await runInclude(include, in: source) }
+    let context = StatementContext(
+      last: state.last, previous: state.previous, directory: directory(of: source))
+    let result = await executor.run(statement, in: source, context: context)
+    if case .expect = statement.kind, result.succeeded { state.expectations += 1 }
+    if case .shell(.exit) = statement.kind { state.exitRequested = true }
+    return result
+  }
+
+  /// The folder a statement's local files are relative to: the script's own (as `run`), else
+  /// the working directory (nil).
+  func directory(of source: Source) -> String? {
+    guard state.files.contains(source.fileName), let slash = source.fileName.lastIndex(of: "/")
+    else { return nil }
+    return String(source.fileName[..<slash])
+  }
+}
