@@ -14,7 +14,8 @@ enum LanguageHelp {
     (["storage", "bucket", "buckets", "upload", "download", "files"], storage),
     (["login", "signup", "session", "logout"], session),
     (["let", "expect", "echo", "run", "script", "scripts", "variables"], scripts),
-    (["set", "format", "tables", "describe", "explain", "shell", "keys"], shell),
+    (["set", "format", "tables", "describe", "explain", "shell", "keys", "snmrc"], shell),
+    (["psql", "\\", "\\?", "backslash"], backslashCommands),
   ]
 
   /// `from, where, insert, rpc, login, let, set`.
@@ -37,7 +38,28 @@ enum LanguageHelp {
       set format table|expanded|json|ndjson|csv | set timing on | exit
     Tab completes names, Ctrl-R searches the history, Ctrl-C cancels, Ctrl-D leaves.
     More: help from, help where, help insert, help rpc, help storage, help login,
-          help let, help set
+          help let, help set; \\? lists the psql-style commands
+    """
+
+  static let backslashCommands = """
+    psql-style commands (each is also a statement: help set lists them):
+      \\?                  this list
+      \\h [TOPIC]          help [TOPIC]
+      \\q                  exit (also Ctrl-D)
+      \\d [TABLE]          tables, or describe TABLE
+      \\d+ TABLE           describe TABLE, with more detail
+      \\dt                 tables
+      \\conninfo           the project, the key's kind and role, who is signed in
+      \\x                  switch between table and expanded output
+      \\timing [on|off]    set timing
+      \\pset null TEXT     set null 'TEXT': how tables show NULL
+      \\pset format F      set format F;  \\pset pager on|off: set pager
+      \\o FILE             results go to FILE (emptied first);  \\o: back to the screen
+      \\e                  edit the last statement in $VISUAL or $EDITOR, then run it
+      \\watch [S] [count=N]   run the last statement every S seconds (2) until Ctrl-C
+      \\i FILE             run FILE
+    Startup file: settings only, from $XDG_CONFIG_HOME/snm/snmrc (~/.config/snm/snmrc);
+    snm -X skips it. help set lists the settings.
     """
 
   static let storage = """
@@ -111,7 +133,10 @@ enum LanguageHelp {
     set on_error stop|continue     what a failed statement does to a script
     set pager on|off               long results at the prompt through $SNM_PAGER, else $PAGER, else
                                    less -SRXF (SNM_PAGER empty or off: no pager)
+    set null 'TEXT'                how tables show NULL (NULL; \\pset null TEXT)
     exit | quit | \\q | Ctrl-D
+    Startup file: $XDG_CONFIG_HOME/snm/snmrc (~/.config/snm/snmrc), settings only (set ...,
+    \\x, \\timing, \\pset), applied before the first prompt; snm -X skips it
     Keys: Tab completes, Up/Down walk the history, Ctrl-R searches it, Ctrl-C abandons the line
     or cancels the request in flight.
     """

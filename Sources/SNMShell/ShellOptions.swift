@@ -33,6 +33,8 @@ public struct ShellOptions: Equatable, Sendable {
   public var caCertificates: String?
   /// `--no-color`: never colour, even at a terminal.
   public var noColor = false
+  /// `-X`: the interactive shell does not read the startup file (`StartupFile`).
+  public var skipStartupFile = false
 
   public init() {}
 

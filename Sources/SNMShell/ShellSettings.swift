@@ -6,6 +6,8 @@ public struct ShellSettings: Equatable, Sendable {
   public var timing = false
   /// `set pager on|off`: long results at the prompt go through the pager (`Pager`).
   public var pager = true
+  /// `set null 'X'` (`\pset null X`): what tables show for NULL.
+  public var nullText = "NULL"
   /// `set on_error stop|continue`: whether a failed statement stops a script.
   public var onError: OnError
   /// `--echo`: print each statement before its result.

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import SNM
 from test_shell_prompt import shell_env  # noqa: F401 (a fixture)
-from tmux_shell import PROMPT, TmuxShell
+from tmux_shell import PROMPT, TmuxShell, job_control_bash
 
 ROWS = 200
 QUERY = f'rpc pager_rows {{"n": {ROWS}}}'
@@ -36,11 +36,7 @@ def env(many_rows, shell_env):
 @pytest.fixture
 def bash(env):
     """An interactive bash in tmux's pty, with job control on (checked), and snm not yet started."""
-    with TmuxShell(["bash", "--norc", "--noprofile", "-i"], env=env, height=20) as shell:
-        shell.wait_for_text("bash$")
-        shell.type('echo "flags:$-"')
-        shell.press("Enter")
-        shell.wait_for(lambda s: re.search(r"^flags:\w*m\w*$", s, re.M))
+    with job_control_bash(env) as shell:
         yield shell
 
 

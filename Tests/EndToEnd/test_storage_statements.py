@@ -161,22 +161,6 @@ def test_tab_completes_buckets_and_folders(project, env, folder):
         assert f"dog-photos/{folder}/a.png" in screen or "a.png" in screen
 
 
-def test_the_readme_storage_example_runs_as_written(project, env, tmp_path):
-    import pathlib
-    import re
-    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme.split("## Storage", 1)[1].split("\n## ", 1)[0]
-    block = section.split("```", 2)[1]
-    statements = [re.sub(r"\s+#.*$", "", line.split("> ", 1)[1]) for line in block.splitlines()
-                  if line.startswith("snm ")]
-    assert statements[0].startswith("login") and any(s.startswith("storage upload") for s in statements)
-    (tmp_path / "bori.png").write_bytes(PNG)
-    result = run_snm("-c", "\n".join(statements), env=env, timeout=60, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert (tmp_path / "copy.png").read_bytes() == PNG
-    assert "removed 1 of 1 object" in result.stdout
-
-
 STATEMENTS = [  # (statement, what the table formats print: a line's start, or None for rows)
     ("storage create bucket {b} public limit 1MB types 'image/*'", "created bucket {b}"),
     ("storage upload '{png}' to {b}/a.png", "uploaded {png} to {b}/a.png"),

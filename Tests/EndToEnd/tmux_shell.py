@@ -9,6 +9,7 @@
 Each shell runs on its own tmux server (-L), so tests can run side by side. The command is wrapped so
 that its exit code stays on screen as `[snm exited N]` after it ends.
 """
+import contextlib
 import os
 import re
 import shlex
@@ -95,3 +96,16 @@ class TmuxShell:
 
     def __exit__(self, *exc):
         self.close()
+
+
+@contextlib.contextmanager
+def job_control_bash(env, height=20):
+    """An interactive bash in tmux's pty with job control on (checked), prompt `bash$ `, and snm
+    not yet started: where a child in a process group of its own is stopped at the terminal."""
+    with TmuxShell(["bash", "--norc", "--noprofile", "-i"], env={**env, "PS1": "bash$ "},
+                   height=height) as shell:
+        shell.wait_for_text("bash$")
+        shell.type('echo "flags:$-"')
+        shell.press("Enter")
+        shell.wait_for(lambda s: re.search(r"^flags:\w*m\w*$", s, re.M))
+        yield shell

@@ -58,6 +58,12 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     DiagnosticCase("malformed-number", "from t select * limit 01", ["1:23 malformed-number"]),
     DiagnosticCase("negative-limit", "from t select * limit -1", ["1:23 not-a-count"]),
     DiagnosticCase("count-typo", "from t select * count exactly", ["1:23 expected"]),
+    DiagnosticCase("backslash-cut-short", "\\wat", ["1:1 unknown-command"]),
+    DiagnosticCase(
+      "continued-psql-style", "from user_info select *\nwhere age > 3",
+      ["2:1 unknown-statement"]),
+    DiagnosticCase("watch-zero", "\\watch 0", ["1:8 expected"]),
+    DiagnosticCase("pset-unknown", "\\pset border 2", ["1:7 expected"]),
     DiagnosticCase("select-without-columns", "from t select where a eq 1", ["1:15 empty-select"]),
     DiagnosticCase("is-number", "from t select * where a is 3", ["1:28 invalid-is-value"]),
     DiagnosticCase(

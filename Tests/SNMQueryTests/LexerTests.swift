@@ -107,6 +107,9 @@ struct LexCase: Sendable, CustomTestStringConvertible {
     // psql-style commands
     LexCase(
       "\\q \\dt \\timing \\d t", ["cmd:\\q", "cmd:\\dt", "cmd:\\timing", "cmd:\\d", "name:t"]),
+    LexCase("\\? \\h where", ["cmd:\\?", "cmd:\\h", "kw:where"]),
+    LexCase("\\d+ t \\dt+", ["cmd:\\d+", "name:t", "cmd:\\dt+"]),
+    LexCase("\\?x \\+", ["cmd:\\?", "name:x", "invalid:\\", "invalid:+"]),
     // errors are tokens, never thrown
     LexCase("'open\nnext", ["unterminated:'open", "nl", "name:next"]),
     LexCase("\"open", ["unterminated:\"open"]),

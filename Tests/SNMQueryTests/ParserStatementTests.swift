@@ -88,6 +88,28 @@ import Testing
     CanonicalCase("\\x", "\\x"),
     CanonicalCase("\\timing", "\\timing"),
     CanonicalCase("\\timing off", "set timing off"),
+    // psql habits: each spelling is a statement of its own or the same node as its snm form.
+    CanonicalCase("\\h", "help"),
+    CanonicalCase("\\?", "\\?"),
+    CanonicalCase("\\d+", "tables"),
+    CanonicalCase("\\dt+", "tables"),
+    CanonicalCase("\\d+ user_info", "describe user_info"),
+    CanonicalCase("\\h where", "help where"),
+    CanonicalCase("\\conninfo", "\\conninfo"),
+    CanonicalCase("\\o", "\\o"),
+    CanonicalCase("\\o out.txt", #"\o "out.txt""#),
+    CanonicalCase("\\o 'my results.txt'", #"\o "my results.txt""#),
+    CanonicalCase("\\e", "\\e"),
+    CanonicalCase("\\watch", "\\watch 2"),
+    CanonicalCase("\\watch 5", "\\watch 5"),
+    CanonicalCase("\\watch 0.5 count=3", "\\watch 0.5 count=3"),
+    CanonicalCase("\\watch i=10 c=2", "\\watch 10 count=2"),
+    CanonicalCase("\\pset null '(null)'", #"set null "(null)""#),
+    CanonicalCase("\\pset null (null)", #"set null "(null)""#),
+    CanonicalCase("\\pset format csv", "set format csv"),
+    CanonicalCase("\\pset pager off", "set pager off"),
+    CanonicalCase("set null '¤'", #"set null "¤""#),
+    CanonicalCase("set null ''", #"set null """#),
   ]
 
   @Test(arguments: sessionForms + scriptForms + shellForms)

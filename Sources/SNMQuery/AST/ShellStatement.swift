@@ -18,8 +18,30 @@ public enum ShellStatement: Sendable, Equatable {
   case setPager(Bool)
   /// `\x`: switch between table and expanded output.
   case toggleExpanded
+  /// `set null 'X'`, `\pset null X`: the text tables show for NULL (`NULL` unless set).
+  case setNull(String)
+  /// `\conninfo`: the project, its key's kind and role, who is signed in (never a key or token).
+  case connectionInfo
+  /// `\o FILE`: results go to FILE (created or emptied); `\o` alone sends them back to standard
+  /// output.
+  case output(path: String?)
+  /// `\e`: edit the last statement in `$VISUAL` (else `$EDITOR`, else `vi`), then run it.
+  case edit
+  /// `\watch [SECONDS] [count=N]`: run the last statement again every SECONDS (2 unless given)
+  /// until Ctrl-C, or N times.
+  case watch(seconds: Double, count: Int?)
+  /// `\?`: the psql-style commands.
+  case backslashHelp
   /// `exit`, `quit`, `\q`
   case exit
+
+  /// Whether the statement only changes a setting (what a startup file may hold).
+  public var isSetting: Bool {
+    switch self {
+    case .setFormat, .setTiming, .setOnError, .setPager, .toggleExpanded, .setNull: true
+    default: false
+    }
+  }
 
   /// The result formats of `set format`.
   public enum Format: String, Sendable, Equatable, CaseIterable {

@@ -150,6 +150,14 @@ extension ShellStatement {
     case .setOnError(let mode): "set on_error " + mode.rawValue
     case .setPager(let on): "set pager " + (on ? "on" : "off")
     case .toggleExpanded: "\\x"
+    case .setNull(let text): "set null " + Value.quoted(text)
+    case .connectionInfo: "\\conninfo"
+    case .output(let path): "\\o" + (path.map { " " + Value.quoted($0) } ?? "")
+    case .edit: "\\e"
+    case .watch(let seconds, let count):
+      "\\watch \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds))"
+        + (count.map { " count=\($0)" } ?? "")
+    case .backslashHelp: "\\?"
     case .exit: "exit"
     }
   }

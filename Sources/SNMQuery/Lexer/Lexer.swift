@@ -118,7 +118,8 @@ public struct Lexer {
     }
   }
 
-  /// `\` + letters is a psql-style command; `\` before the end of the line continues the statement.
+  /// `\` + letters (and a `+`, as in `\d+`), or `\?`, is a psql-style command; `\` before the end
+  /// of the line continues the statement.
   mutating func lexBackslash() {
     var cursor = index + 1
     while cursor < bytes.count,
@@ -140,7 +141,12 @@ public struct Lexer {
       return
     }
     var end = index + 1
-    while end < bytes.count && isLetter(bytes[end]) { end += 1 }
+    if bytes[end] == UInt8(ascii: "?") {
+      end += 1
+    } else {
+      while end < bytes.count && isLetter(bytes[end]) { end += 1 }
+      if end > index + 1 && end < bytes.count && bytes[end] == UInt8(ascii: "+") { end += 1 }
+    }
     if end > index + 1 {
       emit(.backslashCommand, from: index, to: end)
     } else {

@@ -16,7 +16,7 @@ public enum TokenKind: UInt8, Sendable, Hashable {
   case timestamp
   /// `$name`, `$name.field`, `$name[0].field`, `${name}`, `$env.NAME`.
   case variable
-  /// A psql-style command: `\q`, `\d`, `\dt`, `\i`, `\x`, `\timing`.
+  /// A psql-style command: `\q`, `\d`, `\d+`, `\?`, `\watch`, ... (`Parser.backslashCommands`).
   case backslashCommand
 
   case leftParen, rightParen, leftBracket, rightBracket, leftBrace, rightBrace

@@ -1,15 +1,11 @@
-/// `help`, `tables`, `describe`, `explain`, `set`, `exit`/`quit`, and `\q \d \dt \i \x \timing`.
+/// `help`, `tables`, `describe`, `explain`, `set`, `exit`/`quit`, and the psql-style commands
+/// (`Parser.backslashCommands`).
 extension Parser {
   mutating func parseShell() throws(ParseFailure) -> ShellStatement {
     let keyword = advance()
     switch keyword.keyword {
     case .help:
-      if let bad = tokens[position...].prefix(while: { !$0.kind.isStatementEnd }).first(where: {
-        $0.kind.isError
-      }) {
-        throw tokenFailure(bad)
-      }
-      return .help(topic: parseRawRest()?.0)
+      return try parseHelpTopic()
     case .tables:
       return .tables
     case .describe:
@@ -22,6 +18,16 @@ extension Parser {
     default:
       return .exit
     }
+  }
+
+  /// The rest of `help` or `\\h`: the topic as written, or nil.
+  mutating func parseHelpTopic() throws(ParseFailure) -> ShellStatement {
+    if let bad = tokens[position...].prefix(while: { !$0.kind.isStatementEnd }).first(where: {
+      $0.kind.isError
+    }) {
+      throw tokenFailure(bad)
+    }
+    return .help(topic: parseRawRest()?.0)
   }
 
   /// `explain [json|curl] <query or rpc>`.
@@ -50,7 +56,7 @@ extension Parser {
     return .explain(try parseStatement(), format: format)
   }
 
-  static let settings = ["format", "timing", "pager", "on_error"]
+  static let settings = ["format", "timing", "pager", "on_error", "null"]
 
   mutating func parseSet() throws(ParseFailure) -> ShellStatement {
     recordKeywords(Parser.settings)
@@ -70,11 +76,28 @@ extension Parser {
       advance()
       let choice = try parseChoice(["stop", "continue"], after: "'set on_error'")
       return .setOnError(ShellStatement.OnError(rawValue: choice) ?? .stop)
+    case .null:
+      advance()
+      return .setNull(try parseNullDisplay(after: "'set null'"))
     default:
       let help =
         current.kind == .word ? DidYouMean.help(text(current), among: Parser.settings) : nil
-      throw expectedFailure("format, timing, pager or on_error", after: "'set'", help: help)
+      throw expectedFailure("format, timing, pager, on_error or null", after: "'set'", help: help)
     }
+  }
+
+  /// The text NULL shows as: a quoted string, or the rest of the line as written (`(null)`).
+  mutating func parseNullDisplay(after: @autoclosure () -> String) throws(ParseFailure) -> String {
+    let token = current
+    if (token.kind == .singleQuoted || token.kind == .doubleQuoted) && peek().kind.isStatementEnd {
+      advance()
+      return try decodeQuotedName(token)
+    }
+    guard let (text, _) = parseRawRest() else {
+      throw expectedFailure(
+        "the text to show for NULL", after: after(), help: "for example \(after()) '(null)'")
+    }
+    return text
   }
 
   /// One word of `choices` (any letter case), returned lowercased.
@@ -94,16 +117,22 @@ extension Parser {
     return word
   }
 
-  static let backslashCommands = ["\\q", "\\d", "\\dt", "\\i", "\\x", "\\timing"]
+  /// The psql-style commands, as `\\?` lists them.
+  static let backslashCommands = [
+    "\\?", "\\h", "\\q", "\\d", "\\d+", "\\dt", "\\i", "\\x", "\\timing", "\\pset", "\\o", "\\e",
+    "\\watch", "\\conninfo",
+  ]
 
   mutating func parseBackslashCommand() throws(ParseFailure) -> Statement.Kind {
     let token = advance()
     let command = text(token)
     switch command {
     case "\\q": return .shell(.exit)
-    case "\\dt": return .shell(.tables)
+    case "\\?": return .shell(.backslashHelp)
+    case "\\h", "\\help": return .shell(try parseHelpTopic())
+    case "\\dt", "\\dt+": return .shell(.tables)
     case "\\x": return .shell(.toggleExpanded)
-    case "\\d":
+    case "\\d", "\\d+":
       if current.kind.isStatementEnd { return .shell(.tables) }
       return .shell(.describe(try parseTableName(.table, what: "a table name", after: "'\\d'")))
     case "\\i":
@@ -111,11 +140,81 @@ extension Parser {
     case "\\timing":
       if current.kind.isStatementEnd { return .shell(.setTiming(nil)) }
       return .shell(.setTiming(try parseChoice(["on", "off"], after: "'\\timing'") == "on"))
+    case "\\conninfo": return .shell(.connectionInfo)
+    case "\\e", "\\edit": return .shell(.edit)
+    case "\\o", "\\out":
+      if current.kind.isStatementEnd { return .shell(.output(path: nil)) }
+      return .shell(.output(path: try parsePath(after: "'\\o'").path))
+    case "\\pset": return .shell(try parsePset())
+    case "\\watch": return .shell(try parseWatch())
     default:
+      // A command cut short (`\\wat`) means the one it starts; else the nearest spelling.
+      let started = Parser.backslashCommands.first { command.count > 2 && $0.hasPrefix(command) }
       throw failure(
         .unknownCommand(command), at: token.range,
-        help: DidYouMean.help(command, among: Parser.backslashCommands)
-          ?? "the psql-style commands are \\q \\d \\dt \\i \\x \\timing")
+        help: started.map { "did you mean '\($0)'?" }
+          ?? DidYouMean.help(command, among: Parser.backslashCommands)
+          ?? "\\? lists the psql-style commands")
     }
+  }
+
+  /// `\\pset null X`, `\\pset format F`, `\\pset pager on|off`: psql's spellings of `set`.
+  mutating func parsePset() throws(ParseFailure) -> ShellStatement {
+    let options = ["null", "format", "pager"]
+    recordKeywords(options)
+    guard current.kind == .word, options.contains(text(current).lowercased()) else {
+      let help = current.kind == .word ? DidYouMean.help(text(current), among: options) : nil
+      throw expectedFailure("null, format or pager", after: "'\\pset'", help: help)
+    }
+    let option = text(advance()).lowercased()
+    switch option {
+    case "null":
+      return .setNull(try parseNullDisplay(after: "'\\pset null'"))
+    case "format":
+      let choice = try parseChoice(
+        ShellStatement.Format.allCases.map(\.rawValue), after: "'\\pset format'")
+      return .setFormat(ShellStatement.Format(rawValue: choice) ?? .table)
+    default:
+      return .setPager(try parseChoice(["on", "off"], after: "'\\pset pager'") == "on")
+    }
+  }
+
+  /// `\\watch [SECONDS] [count=N]` (psql 16's spelling; also `i=SECONDS`, `c=N`).
+  mutating func parseWatch() throws(ParseFailure) -> ShellStatement {
+    var seconds = 2.0
+    var count: Int?
+    while !current.kind.isStatementEnd {
+      if current.kind == .number, let value = Double(text(current)) {
+        guard value > 0, value <= 86_400 else {
+          throw failure(
+            .expected(
+              "a number of seconds above 0", after: "'\\watch'", found: "'\(text(current))'"),
+            at: current.range, help: "for example '\\watch 2'")
+        }
+        seconds = value
+        advance()
+        continue
+      }
+      let name = current.kind == .word ? text(current).lowercased() : ""
+      guard ["i", "interval", "c", "count"].contains(name), peek().kind == .equal else {
+        throw expectedFailure(
+          "seconds or count=N", after: "'\\watch'", help: "for example '\\watch 5 count=3'")
+      }
+      advance()
+      advance()
+      guard current.kind == .number, let value = Double(text(current)), value > 0 else {
+        throw expectedFailure("a number above 0", after: "'\(name)='")
+      }
+      if name.hasPrefix("c") {
+        guard value == value.rounded(), value <= 1_000_000 else {
+          throw expectedFailure("a whole number of runs", after: "'\(name)='")
+        }
+        count = Int(value)
+      } else {
+        seconds = value
+      }
+      advance()
+    }
+    return .watch(seconds: seconds, count: count)
   }
 }

@@ -36,12 +36,24 @@ extension Parser {
       )
     default:
       let word = text(current)
+      if Parser.clauseWords.contains(word.lowercased()) {
+        throw failure(
+          .unknownStatement(word), at: current.range,
+          help: "'\(word)' goes on a statement, and a statement ends at the end of its line: "
+            + "end the line before with '\\' to go on, or keep a '(', '[' or '{' open")
+      }
       throw failure(
         .unknownStatement(word), at: current.range,
         help: DidYouMean.help(word, among: Parser.statementKeywordOrder)
           ?? "statements start with from, rpc, login, let, expect, echo, help, ...; see 'help'")
     }
   }
+
+  /// Words that continue a statement (psql users put them on the next line).
+  static let clauseWords: Set<String> = [
+    "where", "and", "or", "order", "limit", "offset", "returning", "single", "maybe", "count",
+    "on", "ignore",
+  ]
 
   /// Statement keywords in the order completion offers them.
   static let statementKeywordOrder = [

@@ -144,7 +144,9 @@ extension Parser {
     case "-": "names with '-' are written in double quotes: \"first-name\""
     case "/", "@", "%", "&", "+", "|", "^", "?", "`":
       "quote values and names that hold '\(character)'"
-    case "\\": "a trailing '\\' continues the statement on the next line"
+    case "\\":
+      "'\\' starts a psql-style command (\\? lists them); at the end of a line it continues "
+        + "the statement"
     default: nil
     }
   }

@@ -4,17 +4,17 @@ import SNMWire
 extension CellText {
   /// The cell of a row value handed over as text by `JSONElements.nextRow`: the same cell as
   /// `CellText(value)` gives for the parsed value.
-  init(_ kind: JSONFieldKind, _ text: UnsafeBufferPointer<UInt8>) {
+  init(_ kind: JSONFieldKind, _ text: UnsafeBufferPointer<UInt8>, null: String = "NULL") {
     switch kind {
     case .null:
-      self.init(ascii: "NULL", isNull: true)
+      self.init(display: null, isNull: true)
     case .number:
       self.init(ascii: String(decoding: text, as: UTF8.self), isNumber: true)
     case .bool:
       self.init(ascii: String(decoding: text, as: UTF8.self))
     case .string:
       let string = String(decoding: text, as: UTF8.self)
-      self.init(display: string == "NULL" ? "\"NULL\"" : string)
+      self.init(display: string == null ? "\"\(string)\"" : string)
     case .nested:
       self.init(display: String(decoding: text, as: UTF8.self))
     }
@@ -22,13 +22,19 @@ extension CellText {
 
   /// The width `CellText(kind, text)` has, found without making its text when the bytes are
   /// printable ASCII (most cells).
-  static func width(_ kind: JSONFieldKind, _ text: UnsafeBufferPointer<UInt8>) -> Int {
+  static func width(
+    _ kind: JSONFieldKind, _ text: UnsafeBufferPointer<UInt8>, null: String = "NULL"
+  )
+    -> Int
+  {
     switch kind {
-    case .null: return 4
+    case .null: return null == "NULL" ? 4 : CellText(display: null).width
     case .number, .bool: return text.count
     case .string, .nested:
-      guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return CellText(kind, text).width }
-      return kind == .string && text.elementsEqual("NULL".utf8) ? 6 : text.count
+      guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+        return CellText(kind, text, null: null).width
+      }
+      return kind == .string && text.elementsEqual(null.utf8) ? text.count + 2 : text.count
     }
   }
 }

@@ -22,12 +22,14 @@ struct CellText {
   /// Whether the value is a number (aligned right).
   let isNumber: Bool
 
-  init(_ value: JSONValue) {
+  /// The cell of `value`; NULL shows as `null` (`set null`), and a string that reads the same
+  /// is shown quoted.
+  init(_ value: JSONValue, null: String = "NULL") {
     switch value {
     case .null:
-      self.init(ascii: "NULL", isNull: true)
+      self.init(display: null, isNull: true)
     case .string(let string):
-      self.init(display: string == "NULL" ? "\"NULL\"" : string)
+      self.init(display: string == null ? "\"\(string)\"" : string)
     case .number(let number):
       self.init(ascii: number.text, isNumber: true)
     case .bool(let flag):
@@ -47,12 +49,12 @@ struct CellText {
 
   /// Any text: control characters escaped (``VisibleText``), width measured (one pass over the
   /// bytes when it is plain ASCII, which most cells are).
-  init(display text: String) {
+  init(display text: String, isNull: Bool = false) {
     let scan = VisibleText.scan(text)
     let shown = scan.control ? VisibleText.escaped(text) : text
     self.text = shown
     self.width = scan.ascii && !scan.control ? shown.utf8.count : DisplayWidth.of(shown)
-    self.isNull = false
+    self.isNull = isNull
     self.isNumber = false
   }
 }

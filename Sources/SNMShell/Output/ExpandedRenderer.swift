@@ -27,7 +27,7 @@ struct ExpandedRenderer {
     let names = Names(result.columns)
     for (index, row) in result.rows.enumerated() {
       if index & 255 == 255 && Task.isCancelled { return false }
-      writeRecord(index, row.map { CellText($0) }, names: names, to: &out)
+      writeRecord(index, row.map { CellText($0, null: style.nullText) }, names: names, to: &out)
     }
     writeFooter(rows: result.rows.count, to: &out)
     return true
@@ -48,7 +48,9 @@ struct ExpandedRenderer {
       while true {
         if index & 255 == 255 && Task.isCancelled { return nil }
         cells.removeAll(keepingCapacity: true)
-        let more = try elements.nextRow { kind, text in cells.append(CellText(kind, text)) }
+        let more = try elements.nextRow { kind, text in
+          cells.append(CellText(kind, text, null: style.nullText))
+        }
         guard more else { return index }
         if !columns.isEmpty {
           writeRecord(index, cells.prefix(columns.count), names: names, to: &out)

@@ -13,10 +13,8 @@ import Foundation
 /// }
 /// print(text)
 /// ```
-/// The pager runs in snm's own process group, so it is in the terminal's foreground group whenever
-/// snm is: it can read keys and set the terminal's modes (a pager in a group of its own is stopped
-/// by SIGTTIN/SIGTTOU under a job-control shell, and gets EIO without one). While it runs, Ctrl-C
-/// belongs to it: the shell neither exits nor cancels anything.
+/// The pager runs in snm's own process group (``ForegroundCommand``), so it owns the terminal
+/// while it runs. Ctrl-C then belongs to it: the shell neither exits nor cancels anything.
 enum Pager {
   /// The command to run: `$SNM_PAGER` when set (none when it is empty or `off`), else `$PAGER`
   /// when set and not empty, else `less -SRXF`.
@@ -51,51 +49,14 @@ enum Pager {
   {
     // The pager may quit before reading everything (`q`): a broken pipe is not an error.
     signal(SIGPIPE, SIG_IGN)
-    guard let (pid, writer) = spawn(command) else { return false }
+    guard let child = ForegroundCommand.spawn(command, pipingInput: true),
+      let writer = child.input
+    else { return false }
     return await signals.watch(onSignal: { _ in }) {
       writeAll(text, to: writer)
       close(writer)
-      let status = wait(for: pid)
-      let exited = status & 0x7f == 0
-      let code = (status >> 8) & 0xff
-      return !(exited && (code == 126 || code == 127))
+      return !ForegroundCommand.couldNotStart(ForegroundCommand.wait(for: child.pid))
     }
-  }
-
-  /// Starts `/bin/sh -c command` in this process's group, reading a new pipe; returns its pid and
-  /// the pipe's write end.
-  private static func spawn(_ command: String) -> (pid_t, Int32)? {
-    var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { return nil }
-    // Neither end stays open in a child spawned meanwhile; dup2 below gives the pager its own.
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // No POSIX_SPAWN_SETPGROUP (Foundation's Process sets it): the pager stays in snm's group.
-    // It starts with every signal at its default and none blocked, whatever snm ignores or masks.
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    var mask = sigset_t()
-    sigemptyset(&mask)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setsigmask(&attributes, &mask)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-    let words: [String] = ["/bin/sh", "-c", command]
-    let argv = words.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
-    close(ends[0])
-    guard status == 0 else {
-      close(ends[1])
-      return nil
-    }
-    return (pid, ends[1])
   }
 
   /// Writes all of `text` to `fd`, stopping quietly when the reader has gone.
@@ -115,14 +76,5 @@ enum Pager {
         }
       }
     }
-  }
-
-  /// Waits for `pid` to end; its wait status.
-  private static func wait(for pid: pid_t) -> Int32 {
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-      guard errno == EINTR else { return 0 }
-    }
-    return status
   }
 }

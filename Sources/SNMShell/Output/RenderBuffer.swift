@@ -71,11 +71,16 @@ public struct RenderStyle: Sendable, Equatable {
   /// Whether the output goes to a terminal: then csv shows control characters as escapes too
   /// (``VisibleText``), as the table formats always do; to a file or pipe it keeps the data as is.
   public var terminal: Bool
+  /// What the table formats show for NULL (`set null`).
+  public var nullText: String
 
-  public init(width: Int? = nil, colour: Bool = false, terminal: Bool = false) {
+  public init(
+    width: Int? = nil, colour: Bool = false, terminal: Bool = false, nullText: String = "NULL"
+  ) {
     self.width = width
     self.colour = colour
     self.terminal = terminal
+    self.nullText = nullText
   }
 
   static let bold = "\u{1B}[1m"

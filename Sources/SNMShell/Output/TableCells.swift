@@ -23,11 +23,14 @@ struct TableCells {
   private(set) var widths: [Int]
   private var numbers: [Bool]
   private var seen: [Bool]
+  /// What NULL shows as (`set null`).
+  private let null: String
 
   /// `columns` are the names as the server sent them; they are kept with control characters
   /// escaped (``VisibleText``).
-  init(columns: [String], capacity: Int, keepsCells: Bool = true) {
+  init(columns: [String], capacity: Int, keepsCells: Bool = true, null: String = "NULL") {
     let columns = columns.map { VisibleText.escaped($0) }
+    self.null = null
     self.columns = columns
     self.keepsCells = keepsCells
     if keepsCells { cells.reserveCapacity(capacity * columns.count) }
@@ -43,7 +46,7 @@ struct TableCells {
   mutating func add(_ row: some Collection<JSONValue>) {
     var column = 0
     for value in row where column < columns.count {
-      let cell = CellText(value)
+      let cell = CellText(value, null: null)
       note(width: cell.width, isNull: cell.isNull, isNumber: cell.isNumber, column: column)
       if keepsCells { cells.append(cell) }
       column += 1

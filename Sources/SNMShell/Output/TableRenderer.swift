@@ -21,7 +21,8 @@ struct TableRenderer {
   /// Writes `result`; returns false when the task was cancelled half-way.
   @discardableResult
   func render(_ result: ResultSet, to writer: OutputWriter) -> Bool {
-    var cells = TableCells(columns: result.columns, capacity: result.rows.count)
+    var cells = TableCells(
+      columns: result.columns, capacity: result.rows.count, null: style.nullText)
     for (index, row) in result.rows.enumerated() {
       if index & 1023 == 1023 && Task.isCancelled { return false }
       cells.add(row)
@@ -36,7 +37,8 @@ struct TableRenderer {
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
   func render(uniformRows document: JSONDocument, to writer: OutputWriter) throws -> Bool {
     let columns = document.firstRowKeys ?? []
-    var measured = TableCells(columns: columns, capacity: 0, keepsCells: false)
+    var measured = TableCells(
+      columns: columns, capacity: 0, keepsCells: false, null: style.nullText)
     let counted = try document.withElements { elements -> Bool in
       var index = 0
       while true {
@@ -45,7 +47,8 @@ struct TableRenderer {
         let more = try elements.nextRow { kind, text in
           guard column < columns.count else { return }
           measured.note(
-            width: CellText.width(kind, text), isNull: kind == .null, isNumber: kind == .number,
+            width: CellText.width(kind, text, null: style.nullText), isNull: kind == .null,
+            isNumber: kind == .number,
             column: column)
           column += 1
         }
@@ -65,7 +68,9 @@ struct TableRenderer {
       while true {
         if index & 1023 == 1023 && Task.isCancelled { return false }
         line.removeAll(keepingCapacity: true)
-        let more = try elements.nextRow { kind, text in line.append(CellText(kind, text)) }
+        let more = try elements.nextRow { kind, text in
+          line.append(CellText(kind, text, null: style.nullText))
+        }
         guard more else { return true }
         writeRow(line[...], widths: layout.widths, numeric: layout.numeric, to: &out)
         index += 1

@@ -48,6 +48,12 @@ public struct PromptLoop {
         return signal == SIGTERM ? .terminated : .interrupted
       }
       switch input {
+      case .end where reader.isInteractive && !buffer.isEmpty:
+        // Ctrl-D on a continuation line: the unfinished statement is dropped, the shell stays.
+        linesRead += buffer.lines.count
+        buffer.reset()
+        executor.baseErrors.write("\nsnm: unfinished statement dropped (Ctrl-D again leaves)\n")
+        executor.baseErrors.flush()
       case .end:
         if !buffer.isEmpty {
           let pending = buffer.pending

@@ -57,8 +57,16 @@ public struct ScriptRunner {
   }
 
   /// Runs one statement through the executor, telling it what the run knows (the answers so far,
-  /// the script's folder); `run file` runs here. Counts the expectations that held.
+  /// the script's folder); `run file`, `\e` and `\watch` run here. Counts the expectations that
+  /// held. Afterwards it is the last statement, which `\e` edits and `\watch` runs again.
   mutating func run(_ statement: Statement, in source: Source) async -> StatementResult {
+    switch statement.kind {
+    case .shell(.edit): return await runEdit(in: source)
+    case .shell(.watch(let seconds, let count)):
+      return await runWatch(seconds: seconds, count: count)
+    default: break
+    }
+    defer { state.lastStatement = (statement, source) }
     if case .run(let include) = statement.kind { return await runInclude(include, in: source) }
     let context = StatementContext(
       last: state.last, previous: state.previous, directory: directory(of: source))

@@ -18,6 +18,8 @@ struct ScriptState: Sendable {
   var previous: StatementOutcome?
   /// Everything that went wrong, in order.
   var failures: [ScriptFailure] = []
+  /// The last statement run, for `\e` and `\watch` (neither of which replaces it).
+  var lastStatement: (statement: Statement, source: Source)?
   /// Statements run and expectations that held.
   var statements = 0
   var expectations = 0

@@ -15,7 +15,7 @@ extension StatementExecutor {
         report("no help on '\(topic ?? "")': try \(LanguageHelp.topicList)")
         return .failed(.usage)
       }
-      emit(text)
+      tell(text)
       return .succeeded(nil)
     case .tables:
       guard await schemaReachable() else { return .failed(.unreachable) }
@@ -68,6 +68,20 @@ extension StatementExecutor {
       }
       note("expanded display is \(now == .expanded ? "on" : "off")")
       return .succeeded(nil)
+    case .setNull(let text):
+      settings.withLock { $0.nullText = text }
+      note("null display is \"\(VisibleText.escaped(text))\"")
+      return .succeeded(nil)
+    case .connectionInfo:
+      return await runConnectionInfo()
+    case .output(let path):
+      return runOutput(to: path)
+    case .edit, .watch:
+      // They run statements again, which the script runner does (ScriptRunner+EditAndWatch).
+      report("\(command == .edit ? "\\e" : "\\watch") runs only in a script or at the prompt")
+      return .failed(.usage)
+    case .backslashHelp:
+      return runBackslashHelp()
     case .exit:
       return .succeeded(nil)
     }
@@ -105,10 +119,14 @@ extension StatementExecutor {
     guard !settings.quiet else { return true }
     guard output.isTerminal else {
       return renderReporting(
-        document, with: ResultRenderer(format: settings.format), defaultColumn: defaultColumn,
-        total: total, to: output)
+        document,
+        with: ResultRenderer(
+          format: settings.format, style: RenderStyle(nullText: settings.nullText)),
+        defaultColumn: defaultColumn, total: total, to: output)
     }
-    let style = RenderStyle(width: Terminal.columns(), colour: settings.colour, terminal: true)
+    let style = RenderStyle(
+      width: Terminal.columns(), colour: settings.colour, terminal: true,
+      nullText: settings.nullText)
     let buffer = OutputWriter()
     guard
       renderReporting(

@@ -40,10 +40,19 @@ extension StatementExecutor {
     output.flush()
   }
 
-  /// Prints a note at the prompt only (setting changes), on standard output.
+  /// Prints a note at the prompt only (setting changes), on standard output (never into the
+  /// file of `\o`).
   func note(_ text: String) {
     guard interactive else { return }
-    emit(text)
+    tell(text)
+  }
+
+  /// Prints `text` as a line on standard output (never into the file of `\o`) unless `--quiet`:
+  /// help, `\conninfo`, what `\e` runs.
+  func tell(_ text: String) {
+    guard !currentSettings.quiet else { return }
+    baseOutput.write(text.hasSuffix("\n") ? text : text + "\n")
+    baseOutput.flush()
   }
 
   /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern); the statement

@@ -20,7 +20,10 @@ public final class StatementExecutor: Sendable {
   /// The project statements go to.
   public let project: ProjectSelection
   let settings: Mutex<ShellSettings>
-  let output: OutputWriter
+  /// Standard output as given; `output` is this unless `\o FILE` sends results to a file.
+  let baseOutput: OutputWriter
+  /// The file `\o FILE` sends results to (Statements/StatementExecutor+PsqlCommands.swift).
+  let resultsFile = Mutex<ResultsFile?>(nil)
   /// Standard error as given; `errors` is this unless a script statement's output is held back.
   let baseErrors: OutputWriter
   /// Whether statements come from a person at the prompt (a spinner, the pager, setting notes),
@@ -65,11 +68,14 @@ public final class StatementExecutor: Sendable {
     self.environment = ProcessInfo.processInfo.environment
     self.sessions = sessions
     self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig, provider: self.provider)
-    self.output = output
+    self.baseOutput = output
     self.baseErrors = errors
     let colour = Terminal.usesColour(fd: STDOUT_FILENO, disabled: options.noColor)
     self.settings = Mutex(ShellSettings(options: options, colour: colour))
   }
+
+  /// Where results go: standard output, or the file `\o FILE` named.
+  var output: OutputWriter { resultsFile.withLock { $0?.writer } ?? baseOutput }
 
   /// Where error output goes: standard error, or the script runner's buffer for the statement
   /// running now (which reports it with the statement's location).

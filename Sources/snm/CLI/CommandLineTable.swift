@@ -92,7 +92,11 @@ enum CommandLineTable {
     CommandLineOption(
       "-c", value: "STATEMENTS", missingValue: "option '-c' needs statements to run",
       for: [.shell], help: "run STATEMENTS and exit"
-    ) { parsed, value throws(UsageError) in parsed.statements.append(value) }
+    ) { parsed, value throws(UsageError) in parsed.statements.append(value) },
+    CommandLineOption(
+      "--no-snmrc", aliases: ["-X"], for: [.shell],
+      help: "do not read the startup file, $XDG_CONFIG_HOME/snm/snmrc (also -X)"
+    ) { parsed, _ throws(UsageError) in parsed.shell.skipStartupFile = true },
   ]
 
   static let testOptions: [CommandLineOption] = [

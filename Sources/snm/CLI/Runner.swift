@@ -65,6 +65,8 @@ enum Runner {
       }
     }
     executor.startLoadingSchema()
+    if !options.quiet { FileHandle.standardOutput.write(Data(executor.startupBanner().utf8)) }
+    if !options.skipStartupFile { await executor.applyStartupFile() }
     let completer = ShellCompleter(
       catalog: executor.catalog, variables: { executor.variableNames() })
     do {

@@ -25,7 +25,7 @@ _snm() {
       check) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
       local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --refresh-reuse-interval --auth-rate-limit --file-size-limit --json --help -h" ;;
       completion) opts="--help -h" ;;
-      *) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --help -h --version" ;;
+      *) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --no-snmrc -X --help -h --version" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     return

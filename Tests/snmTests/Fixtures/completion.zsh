@@ -97,6 +97,8 @@ _snm() {
     '--cacert[trust these CA certificates for https]:FILE:_files' \
     '--no-color[never colour the output]' \
     '*-c[run STATEMENTS and exit]:STATEMENTS:' \
+    '--no-snmrc[do not read the startup file, $XDG_CONFIG_HOME/snm/snmrc]' \
+    '-X[do not read the startup file, $XDG_CONFIG_HOME/snm/snmrc]' \
     '--help[print this help]' \
     '-h[print this help]' \
     '--version[print snm'\''s version]' \
