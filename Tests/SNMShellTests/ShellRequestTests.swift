@@ -146,6 +146,55 @@ struct RequestRig {
     #expect(rig.output.captured.contains("true"))
     #expect(code == .success)
   }
+
+  @Test func aSignalCancelsASignInInFlightAndTheShellGoesOn() async throws {
+    let server = try LoopbackHTTPServer { request in
+      request.target.contains("/auth/v1/") ? .hang : .respond(status: 200, body: "[{\"ok\":true}]")
+    }
+    defer { server.stop() }
+    let output = OutputWriter()
+    let errors = OutputWriter()
+    let signals = InterruptSignals()
+    let directory = NSTemporaryDirectory() + "snm-shell-sign-in-" + UUID().uuidString
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let shell = StatementExecutor.isolated(
+      project: try ProjectSelection(url: server.baseURL, key: "anon-key"), options: ShellOptions(),
+      provider: SNMNetworkProvider(), sessionDirectory: directory, output: output, errors: errors,
+      signals: signals)
+    let interrupter = Task {
+      // Once the sign-in hangs at the server, the shell is watching for a signal.
+      while !server.requests.contains(where: { $0.target.contains("/auth/v1/") }) {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      return signals.simulate(SIGINT)
+    }
+    let reader = TypedLines(["login email 'kim@example.com' password 'pw'", "from fast select *"])
+    let code = await shell.runPrompt(reader: reader)
+    #expect(try await interrupter.value == 1)
+    #expect(errors.captured.contains("snm: cancelled"))
+    #expect(output.captured.contains("true"))
+    #expect(code == .success)
+  }
+
+  @Test func aSignalStopsTablesWaitingForTheSchemaAndTheShellGoesOn() async throws {
+    let server = try LoopbackHTTPServer { request in
+      request.target == "/rest/v1/" ? .hang : .respond(status: 200, body: "[{\"ok\":true}]")
+    }
+    defer { server.stop() }
+    let rig = try RequestRig(server)
+    let interrupter = Task {
+      // Once the schema's request hangs at the server, `tables` is waiting for it.
+      while !server.requests.contains(where: { $0.target == "/rest/v1/" }) {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      return rig.signals.simulate(SIGINT)
+    }
+    let code = await rig.shell.runPrompt(reader: TypedLines(["tables", "from fast select *"]))
+    #expect(try await interrupter.value == 1)
+    #expect(rig.errors.captured.contains("snm: cancelled"))
+    #expect(rig.output.captured.contains("true"))
+    #expect(code == .success)
+  }
 }
 
 /// Lines "typed at the prompt": an interactive reader without a terminal.

@@ -75,13 +75,16 @@ extension StatementExecutor {
     _ verb: String, _ call: @escaping @Sendable () async throws -> SupabaseSession
   ) async -> StatementResult {
     let session: SupabaseSession
-    do {
-      session = try await call()
-    } catch AuthResponseError.missingSession {
+    switch await sendCancellable(refreshing: false, call) {
+    case .done(let signedIn):
+      session = signedIn
+    case .failed(AuthResponseError.missingSession):
       say("signed up; confirm the email, then sign in with 'login email ...'")
       return .succeeded(nil)
-    } catch {
+    case .failed(let error):
       return authFailure("\(verb) failed: \(Self.describe(error))", outcome: .failed(error))
+    case .interrupted(let signal):
+      return .interrupted(signal)
     }
     await sessions.saveSession(for: session)
     signedIn.withLock { $0 = Self.promptName(session.user) }
@@ -95,7 +98,17 @@ extension StatementExecutor {
 
   private func checkSession() async -> StatementResult {
     let before = await sessions.currentSession?.accessToken
-    switch await sessions.checkSession() {
+    let checked: Result<SupabaseSession, SupabaseSessionError>
+    // A refresh runs in a task of the session's own: a signal stops the wait, never the refresh.
+    let check = await sendCancellable(refreshing: false) { [sessions] in
+      await sessions.checkSession()
+    }
+    switch check {
+    case .done(let result): checked = result
+    case .failed(let error): return authFailure(Self.describe(error))
+    case .interrupted(let signal): return .interrupted(signal)
+    }
+    switch checked {
     case .success(let session):
       let refreshed = before != session.accessToken
       say(
@@ -119,11 +132,14 @@ extension StatementExecutor {
       return .succeeded(nil)
     }
     defer { signedIn.withLock { $0 = nil } }
-    do {
+    let signOut = await sendCancellable(refreshing: false) { [sessions] in
       try await sessions.signOut(scope: .local)
-      say("signed out")
-    } catch {
+    }
+    switch signOut {
+    case .done: say("signed out")
+    case .failed(let error):
       say("signed out here; the server was not told: \(Self.describe(error))")
+    case .interrupted(let signal): return .interrupted(signal)
     }
     return .succeeded(nil)
   }

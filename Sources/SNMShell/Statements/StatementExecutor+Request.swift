@@ -92,11 +92,12 @@ extension StatementExecutor {
     case interrupted(Int32)
   }
 
-  /// Runs `request` (with the session's token, refreshed once if it expired) in a task of its
-  /// own; a signal cancels it and returns at once, whether or not the transfer has stopped yet.
-  func sendCancellable<Value: Sendable>(_ request: @escaping @Sendable () async throws -> Value)
-    async -> Transfer<Value>
-  {
+  /// Runs `request` (with the session's token, refreshed once if it expired; as it is when not
+  /// `refreshing`: a sign-in) in a task of its own; a signal cancels it and returns at once,
+  /// whether or not the transfer has stopped yet.
+  func sendCancellable<Value: Sendable>(
+    refreshing: Bool = true, _ request: @escaping @Sendable () async throws -> Value
+  ) async -> Transfer<Value> {
     let once = ResumeOnce<Transfer<Value>>()
     let transfer = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
     return await signals.watch(onSignal: { signal in
@@ -109,7 +110,7 @@ extension StatementExecutor {
     }) {
       let task = Task { [self] in
         do {
-          let response = try await withSession { try await request() }
+          let response = try await refreshing ? withSession { try await request() } : request()
           once.resume(.done(response))
         } catch {
           once.resume(.failed(error))

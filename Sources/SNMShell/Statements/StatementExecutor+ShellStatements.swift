@@ -18,12 +18,12 @@ extension StatementExecutor {
       tell(text)
       return .succeeded(nil)
     case .tables:
-      guard await schemaReachable() else { return .failed(.unreachable) }
+      if let stopped = await loadSchema() { return stopped }
       if let problem = catalog.problem { report("\(problem); showing the tables seen in results") }
       await render(catalog.tableRows())
       return .succeeded(nil)
     case .describe(let table):
-      guard await schemaReachable() else { return .failed(.unreachable) }
+      if let stopped = await loadSchema() { return stopped }
       guard let rows = catalog.describeRows(table.name.text) else {
         let why = catalog.problem.map { " (\($0))" } ?? ""
         report("no table, view or function '\(table.name.text)'\(why): `tables` lists them")
@@ -87,17 +87,21 @@ extension StatementExecutor {
     }
   }
 
-  /// Loads the schema when nothing has, waits for the load, and reports a project that cannot be
-  /// reached (false: the statement fails with exit code 3). A refusal is not a failure: the
-  /// names seen in results stand in.
-  func schemaReachable() async -> Bool {
+  /// Loads the schema when nothing has and waits for the load (a signal stops the wait, as it
+  /// stops a request); reports a project that cannot be reached (the statement fails with exit
+  /// code 3). Nil when the statement goes on: a refusal is not a failure, the names seen in
+  /// results stand in.
+  func loadSchema() async -> StatementResult? {
     if !catalog.hasStartedLoading { startLoadingSchema() }
-    await catalog.waitUntilLoaded()
+    let wait = await sendCancellable(refreshing: false) { [catalog] in
+      await catalog.waitUntilLoaded()
+    }
+    if case .interrupted(let signal) = wait { return .interrupted(signal) }
     guard case .unreachable(let reason) = catalog.problem, catalog.schema == nil else {
-      return true
+      return nil
     }
     report(reason)
-    return false
+    return .failed(.unreachable)
   }
 
   /// Prints rows in the current format; at a terminal, through the pager when they are longer
