@@ -120,7 +120,7 @@ extension Checker {
   }
 
   mutating func checkVariable(_ reference: VariableRef) {
-    guard !defined.contains(reference.name) else { return }
+    guard !isDefined(reference.name) else { return }
     let help =
       DidYouMean.suggest(reference.name, among: defined.sorted()).map { "did you mean '$\($0)'?" }
       ?? "bind it first with 'let \(reference.name) = ...' or pass --var \(reference.name)=VALUE"

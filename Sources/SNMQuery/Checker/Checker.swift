@@ -10,15 +10,28 @@
 /// bound by then (`$env` and `$session` always are). Statements are checked in order, so a `let`
 /// binds its name for the statements after it.
 public struct Checker {
-  /// Variables bound before the script starts; always includes `env` and `session`.
-  public private(set) var defined: Set<String>
+  /// Variables bound before the script starts and by the `let`s checked so far; always includes
+  /// `env` and `session`.
+  public var defined: Set<String> { known.union(bound) }
+  /// The names bound before, kept as given: checking never copies them, so a session piped a
+  /// statement at a time checks each one in the time of its own size.
+  private let known: Set<String>
+  /// The built-ins, the names given as `bound`, and those the `let`s checked so far bind.
+  public private(set) var bound: Set<String>
   public private(set) var diagnostics: [Diagnostic] = []
 
   /// The built-in variables.
   public static let builtins: Set<String> = ["env", "session"]
 
-  public init(variables: Set<String> = []) {
-    defined = variables.union(Checker.builtins)
+  /// A checker with `variables` (and `bound`: names bound since, a small set) defined.
+  public init(variables: Set<String> = [], bound: Set<String> = []) {
+    known = variables
+    self.bound = bound.union(Checker.builtins)
+  }
+
+  /// Whether `$name` is bound by now.
+  func isDefined(_ name: String) -> Bool {
+    bound.contains(name) || known.contains(name)
   }
 
   /// Checks every statement of `script`, appending diagnostics and dropping statements with errors.
@@ -53,7 +66,7 @@ public struct Checker {
       case .statement(let inner): check(inner)
       case .value(let value): checkVariables(in: value)
       }
-      defined.insert(binding.name.text)
+      bound.insert(binding.name.text)
     case .expect(let expect): check(expect)
     case .echo(let echo): checkVariables(in: echo.value)
     case .run: break

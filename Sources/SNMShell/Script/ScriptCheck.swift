@@ -14,8 +14,11 @@ public struct ScriptCheck: Sendable {
   public var findings: [(source: Source, diagnostics: [Diagnostic])] = []
   /// The script with the statements that had errors left out.
   public var script: ParsedScript
-  /// The variables bound once the script has run (its `let`s and those of its `run` files).
-  public var defined: Set<String>
+  /// The variables bound before it (`--var`, earlier statements), handed to each checker as
+  /// they are (never copied: standard input checks a statement at a time).
+  private var known: Set<String>
+  /// The variables its `let`s and those of its `run` files bind.
+  public private(set) var bound: Set<String> = []
 
   /// Whether anything is an error.
   public var hasErrors: Bool {
@@ -48,37 +51,40 @@ public struct ScriptCheck: Sendable {
   public static func check(
     _ script: ParsedScript, file: String?, variables: Set<String>, loader: ScriptLoader
   ) -> ScriptCheck {
-    var check = ScriptCheck(script: script, defined: variables)
+    var check = ScriptCheck(script: script, known: variables)
     var chain: [String] = []
     if let file { chain.append(file) }
     check.script = check.visit(script, file: file, chain: chain, loader: loader)
+    // Let go of the caller's names, so binding one more after this copies nothing.
+    check.known = []
     return check
   }
 
-  /// Checks one file with `defined` bound; returns it without the statements that had errors.
+  /// Checks one file with `known` and `bound` bound; returns it without the statements that had
+  /// errors.
   mutating func visit(
     _ script: ParsedScript, file: String?, chain: [String], loader: ScriptLoader
   ) -> ParsedScript {
     var diagnostics = script.diagnostics
     var kept: [Statement] = []
     // One checker per stretch between `run`s: it carries the names each `let` binds.
-    var checker = Checker(variables: defined)
+    var checker = Checker(variables: known, bound: bound)
     for statement in script.statements {
       let before = checker.diagnostics.count
       checker.check(statement)
       var clean = checker.diagnostics.count == before
       if case .run(let run) = statement.kind {
         diagnostics += checker.diagnostics
-        defined.formUnion(checker.defined)
+        bound.formUnion(checker.bound)
         let found = include(run, from: file, chain: chain, loader: loader)
         diagnostics += found
         clean = clean && found.isEmpty
-        checker = Checker(variables: defined)
+        checker = Checker(variables: known, bound: bound)
       }
       if clean { kept.append(statement) }
     }
     diagnostics += checker.diagnostics
-    defined.formUnion(checker.defined)
+    bound.formUnion(checker.bound)
     if !diagnostics.isEmpty {
       let sorted = diagnostics.sorted { $0.range.start < $1.range.start }
       let name = script.source.fileName

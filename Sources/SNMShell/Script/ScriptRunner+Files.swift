@@ -33,7 +33,7 @@ extension ScriptRunner {
     }
     state.files.insert(path)
     let check = ScriptCheck.check(
-      parsed, file: path, variables: Set(executor.variableNames()), loader: loader)
+      parsed, file: path, variables: executor.boundNames(), loader: loader)
     guard !check.hasErrors else {
       reportCheckErrors(check)
       return .usage
@@ -57,7 +57,7 @@ extension ScriptRunner {
     let parsed = Parser.parse(Source(text: text, fileName: name, firstLine: firstLine))
     let loader = state.loader
     let check = ScriptCheck.check(
-      parsed, file: nil, variables: Set(executor.variableNames()), loader: loader)
+      parsed, file: nil, variables: executor.boundNames(), loader: loader)
     if check.hasErrors {
       _ = finishScript()
       reportCheckErrors(check)
@@ -102,7 +102,7 @@ extension ScriptRunner {
       return executor.report(Diagnostic(.runTarget(error), at: run.pathRange), in: source)
     }
     let check = ScriptCheck.check(
-      included, file: target, variables: Set(executor.variableNames()), loader: loader)
+      included, file: target, variables: executor.boundNames(), loader: loader)
     guard !check.hasErrors else {
       let colour = Terminal.usesColour(
         fd: STDERR_FILENO, disabled: !executor.currentSettings.colour)

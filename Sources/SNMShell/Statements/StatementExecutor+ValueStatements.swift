@@ -38,7 +38,7 @@ extension StatementExecutor {
         return .interrupted(signal)
       }
     }
-    variables.withLock { $0[binding.name.text] = value }
+    bind(binding.name.text, to: value)
     return .succeeded(outcome)
   }
 

@@ -41,8 +41,11 @@ public final class StatementExecutor: Sendable {
   let provider: SNMNetworkProvider
   /// Table, column and function names for completion, `tables` and `describe`.
   public let catalog: SchemaCatalog
-  /// Values bound by `--var` (and, in scripts, `let`).
+  /// Values bound by `--var` (and, in scripts, `let`): change them through `bind`.
   let variables: Mutex<[String: JSONValue]>
+  /// Their names, for the checker: kept rather than made from `variables` for each statement
+  /// (standard input is checked a statement at a time).
+  private let variableNameSet: Mutex<Set<String>>
   /// Where SIGINT and SIGTERM come from: `InterruptSignals.shared`, or a test's own source.
   let signals: InterruptSignals
   /// Passwords and secret environment values that script failures and reports never print.
@@ -65,6 +68,7 @@ public final class StatementExecutor: Sendable {
       ?? SNMNetworkProvider(configuration: options.networkConfiguration(key: project.key))
     self.catalog = catalog
     self.variables = Mutex(options.variableValues)
+    self.variableNameSet = Mutex(Set(options.variableValues.keys))
     self.environment = ProcessInfo.processInfo.environment
     self.sessions = sessions
     self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig, provider: self.provider)
@@ -116,6 +120,17 @@ public final class StatementExecutor: Sendable {
   /// among them by `variableScope()`, is built in and left out).
   public func variableNames() -> [String] {
     variables.withLock { $0.keys.filter { $0 != "session" } }
+  }
+
+  /// The names bound by `--var` and `let`, as the checker takes them.
+  func boundNames() -> Set<String> {
+    variableNameSet.withLock { $0 }
+  }
+
+  /// Binds `$name` to `value` (`let`).
+  func bind(_ name: String, to value: JSONValue) {
+    variables.withLock { $0[name] = value }
+    variableNameSet.withLock { _ = $0.insert(name) }
   }
 
   /// Starts loading the project's schema in the background (for completion); returns at once.
