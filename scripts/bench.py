@@ -430,6 +430,27 @@ def bench_language(project, report, args):
                "target", 200_000, "/s", "higher", 1.0,
                note=f"wall {wall:.3f} s, CPU {cpu:.3f} s, peak {runs[0].rss >> 20} MiB",
                samples={"cpu": [r.cpu for r in runs], "wall": [r.wall for r in runs]})
+    bench_piped(project, report, args)
+
+
+def piped_file(count):
+    """`count` statements that send nothing (`let` a value, `echo` it): the shell's own cost."""
+    path = WORK / f"piped-{count}.snm"
+    path.write_text("".join(f"let v{i} = {i}\necho '$v{i}'\n" for i in range(count // 2)))
+    return path
+
+
+def bench_piped(project, report, args):
+    """The same script read from a pipe (`cat script | snm`, a statement at a time) and as a file."""
+    for count in (2_000, 20_000):
+        path = piped_file(count)
+        times = alternate(args.runs, {
+            "pipe": lambda: measure(project.snm(), stdin=path).wall,
+            "file": lambda: measure(project.snm(path.as_posix())).wall,
+        })
+        report.add("2 language", f"{count:,} let/echo from a pipe", count / median(times["pipe"]),
+                   "the same as a file", count / median(times["file"]), "/s", "higher", 0.5,
+                   samples={name: [count / t for t in values] for name, values in times.items()})
 
 
 # ---- 3. round trips ----------------------------------------------------------------------------
