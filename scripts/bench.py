@@ -431,6 +431,7 @@ def bench_language(project, report, args):
                note=f"wall {wall:.3f} s, CPU {cpu:.3f} s, peak {runs[0].rss >> 20} MiB",
                samples={"cpu": [r.cpu for r in runs], "wall": [r.wall for r in runs]})
     bench_piped(project, report, args)
+    bench_long_script(project, report, args)
 
 
 def piped_file(count):
@@ -451,6 +452,28 @@ def bench_piped(project, report, args):
         report.add("2 language", f"{count:,} let/echo from a pipe", count / median(times["pipe"]),
                    "the same as a file", count / median(times["file"]), "/s", "higher", 0.5,
                    samples={name: [count / t for t in values] for name, values in times.items()})
+
+
+
+def bench_long_script(project, report, args):
+    """`let n = <i>` a line, checked and run as a file: peak memory against the file's size (the
+    text is held, one statement's tokens and tree at a time), and the wall time of each."""
+    count = 200_000 if args.quick else 2_000_000
+    path = WORK / f"lets-{count}.snm"
+    if not path.exists():
+        path.write_text("".join(f"let n = {i}\n" for i in range(count)))
+    size = path.stat().st_size
+    offline = dict(os.environ, SUPABASE_URL="http://127.0.0.1:9", SUPABASE_ANON_KEY="x")
+    runs = max(1, min(args.runs, 3))
+    for what, argv in (("snm check", [SNM, "check", "--quiet", str(path)]),
+                       ("run as a file", [SNM, str(path)])):
+        measured = [measure(argv, env=offline) for _ in range(runs)]
+        rss = median([run.rss for run in measured])
+        wall = median([run.wall for run in measured])
+        report.add("2 language", f"{what}, {count:,} let lines: peak memory", rss, "file size",
+                   size, "B", "lower", 5.0, note=f"wall {wall:.2f} s, CPU "
+                   f"{median([run.cpu for run in measured]):.2f} s",
+                   samples={"rss": [r.rss for r in measured], "wall": [r.wall for r in measured]})
 
 
 # ---- 3. round trips ----------------------------------------------------------------------------

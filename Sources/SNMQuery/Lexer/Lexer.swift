@@ -7,6 +7,9 @@
 /// ```
 /// A newline ends a statement except inside `(...)`, `[...]`, `{...}` or after a trailing `\`;
 /// `;` always ends one. Comments run from `#` or `--` to the end of the line.
+///
+/// `lexStatement()` lexes one statement at a time (the parser's `TokenWindow`), so a long script
+/// never holds more tokens than its longest statement has.
 public struct Lexer {
   let bytes: [UInt8]
   let keywords = KeywordTable.shared
@@ -16,10 +19,16 @@ public struct Lexer {
   var lineStart = true
   var afterSpace = false
   var continuationAtEnd = false
+  /// A statement end (`.newline`, `.semicolon`) was emitted since `lexStatement()` began.
+  var endedStatement = false
+  /// `.endOfFile` was emitted: nothing more to lex.
+  private(set) var isFinished = false
 
-  init(bytes: [UInt8]) {
+  /// - Parameter reserving: room for the tokens of the whole source (`run()`); a lexer that goes a
+  ///   statement at a time reserves nothing.
+  init(bytes: [UInt8], reserving: Bool = true) {
     self.bytes = bytes
-    tokens.reserveCapacity(bytes.count / 3 + 2)
+    if reserving { tokens.reserveCapacity(bytes.count / 3 + 2) }
   }
 
   /// Tokenizes the whole source.
@@ -31,9 +40,17 @@ public struct Lexer {
       endsWithContinuation: lexer.continuationAtEnd)
   }
 
+  /// Lexes the whole source.
   mutating func run() {
+    while !isFinished { lexStatement() }
+  }
+
+  /// Appends the tokens up to and including the next statement end outside brackets (a newline or
+  /// `;`), or up to `.endOfFile`.
+  mutating func lexStatement() {
     let count = bytes.count
-    while index < count {
+    endedStatement = false
+    while index < count && !endedStatement {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), 0x0B, 0x0C:
@@ -76,7 +93,10 @@ public struct Lexer {
         lexPunctuation(byte)
       }
     }
-    emit(.endOfFile, from: count, to: count)
+    if index >= count && !endedStatement && !isFinished {
+      emit(.endOfFile, from: count, to: count)
+      isFinished = true
+    }
   }
 
   mutating func emit(_ kind: TokenKind, from start: Int, to end: Int, flags extra: Token.Flags = [])
@@ -90,6 +110,7 @@ public struct Lexer {
     tokens.append(Token(kind: kind, keyword: keyword, start: start, end: end, flags: flags))
     lineStart = kind == .newline
     afterSpace = false
+    if kind == .newline || kind == .semicolon { endedStatement = true }
     if kind != .endOfFile { continuationAtEnd = false }
   }
 

@@ -22,10 +22,10 @@ extension Parser {
 
   /// The rest of `help` or `\\h`: the topic as written, or nil.
   mutating func parseHelpTopic() throws(ParseFailure) -> ShellStatement {
-    if let bad = tokens[position...].prefix(while: { !$0.kind.isStatementEnd }).first(where: {
-      $0.kind.isError
-    }) {
-      throw tokenFailure(bad)
+    var ahead = position
+    while !tokens[ahead].kind.isStatementEnd {
+      if tokens[ahead].kind.isError { throw tokenFailure(tokens[ahead]) }
+      ahead += 1
     }
     return .help(topic: parseRawRest()?.0)
   }

@@ -2,8 +2,9 @@
 extension Parser {
   var current: Token { tokens[position] }
 
+  /// The token `offset` ahead; past the statement's end, that end.
   func peek(_ offset: Int = 1) -> Token {
-    tokens[min(position + offset, tokens.count - 1)]
+    tokens[position + offset]
   }
 
   /// The end offset of the last consumed token.

@@ -10,7 +10,8 @@
 /// left open), so a script reports all its errors at once.
 public struct Parser {
   let source: Source
-  let tokens: [Token]
+  /// The tokens of the statement being parsed (and the one before it); see `TokenWindow`.
+  var tokens: TokenWindow
   var position = 0
   var statements: [Statement] = []
   var diagnostics: [Diagnostic] = []
@@ -28,14 +29,15 @@ public struct Parser {
   /// The tables whose columns fit at the current point (innermost last).
   var tableContext: [String] = []
 
+  /// A parser over tokens already lexed (completion lexes the line it completes once).
   init(source: Source, tokens: [Token]) {
     self.source = source
-    self.tokens = tokens
+    self.tokens = TokenWindow(tokens: tokens)
   }
 
   /// Parses a whole script (or one line, or `-c` text).
   public static func parse(_ source: Source) -> ParsedScript {
-    var parser = Parser(source: source, tokens: Lexer.tokenize(source).tokens)
+    var parser = Parser(source)
     parser.parseScript()
     return ParsedScript(
       source: source, statements: parser.statements, diagnostics: parser.diagnostics)
@@ -51,7 +53,7 @@ public struct Parser {
   }
 
   /// A parser that hands out statements one at a time (`nextStatement()`), so a long script is
-  /// checked without holding all of it.
+  /// checked without holding all of it: the lexer goes a statement ahead, no further.
   ///
   /// ```swift
   /// var parser = Parser(source)
@@ -59,7 +61,8 @@ public struct Parser {
   /// let problems = parser.diagnostics
   /// ```
   public init(_ source: Source) {
-    self.init(source: source, tokens: Lexer.tokenize(source).tokens)
+    self.source = source
+    self.tokens = TokenWindow(source: source)
   }
 
   /// The parse errors found so far.
@@ -69,7 +72,11 @@ public struct Parser {
   /// `parseDiagnostics` and skipped.
   public mutating func nextStatement() -> Statement? {
     while true {
-      while current.kind == .newline || current.kind == .semicolon { position += 1 }
+      tokens.reach(position)
+      while current.kind == .newline || current.kind == .semicolon {
+        position += 1
+        tokens.reach(position)
+      }
       if current.kind == .endOfFile {
         // A new statement may start here only after a newline or ';' (not after a failed one).
         if position == cursorToken && (position == 0 || tokens[position - 1].kind.isStatementEnd) {

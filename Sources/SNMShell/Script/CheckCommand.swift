@@ -8,8 +8,7 @@ import Foundation
 /// ```
 /// Returns 0 when every file is clean, 2 when anything is wrong.
 public enum CheckCommand {
-  /// `loader` keeps every parsed file; a caller that exits right after may keep it alive rather
-  /// than spend the end of a large check freeing syntax trees.
+  /// `loader` keeps the text of every file read.
   public static func run(
     paths: [String], options: ShellOptions, output: OutputWriter = .standardOutput,
     errors: OutputWriter = .standardError, loader: ScriptLoader = ScriptLoader()
@@ -22,8 +21,7 @@ public enum CheckCommand {
     for file in files {
       let check: ScriptCheck
       do {
-        check = ScriptCheck.check(
-          try loader.load(file), file: file, variables: variables, loader: loader)
+        check = ScriptCheck.check(file: try loader.load(file), variables: variables, loader: loader)
       } catch {
         errors.write("snm: \(error.description)\n")
         errorCount += 1

@@ -4,7 +4,7 @@ import SNMQuery
 /// statements name (recursively), with the variables bound before each `run`.
 ///
 /// ```swift
-/// let check = ScriptCheck.check(try loader.load(path), file: path, variables: ["n"], loader: loader)
+/// let check = ScriptCheck.check(file: try loader.load(path), variables: ["n"], loader: loader)
 /// if check.hasErrors { print(check.rendered(colored: false)) }   // nothing may run
 /// ```
 /// A `run` of a missing file, or one that would run a file already running (`a.snm -> b.snm ->
@@ -54,22 +54,57 @@ public struct ScriptCheck: Sendable {
     var check = ScriptCheck(script: script, known: variables)
     var chain: [String] = []
     if let file { chain.append(file) }
-    check.script = check.visit(script, file: file, chain: chain, loader: loader)
+    var kept: [Statement] = []
+    var statements = script.statements.makeIterator()
+    let diagnostics = check.walk(
+      script.source, file: file, chain: chain, loader: loader, parsed: script.diagnostics,
+      next: { statements.next() }, keep: { kept.append($0) })
+    check.script.statements = kept
+    check.script.diagnostics = diagnostics
     // Let go of the caller's names, so binding one more after this copies nothing.
     check.known = []
     return check
   }
 
-  /// Checks one file with `known` and `bound` bound; returns it without the statements that had
-  /// errors.
+  /// Checks the script file `source` and what it runs, parsing a statement at a time and keeping
+  /// none: `check.script` has no statements (run them with `ParsedStatements(source)` when the
+  /// check has no errors). What `snm check` and running a file do, so a file of millions of
+  /// statements is checked in the memory of its text.
+  public static func check(
+    file source: Source, variables: Set<String>, loader: ScriptLoader
+  ) -> ScriptCheck {
+    let empty = ParsedScript(source: source, statements: [], diagnostics: [])
+    var check = ScriptCheck(script: empty, known: variables)
+    check.script.diagnostics = check.visit(
+      source, file: source.fileName, chain: [source.fileName], loader: loader)
+    check.known = []
+    return check
+  }
+
+  /// Checks one file with `known` and `bound` bound, a statement at a time; returns its
+  /// diagnostics.
   mutating func visit(
-    _ script: ParsedScript, file: String?, chain: [String], loader: ScriptLoader
-  ) -> ParsedScript {
-    var diagnostics = script.diagnostics
-    var kept: [Statement] = []
+    _ source: Source, file: String?, chain: [String], loader: ScriptLoader
+  ) -> [Diagnostic] {
+    var parser = Parser(source)
+    return walk(
+      source, file: file, chain: chain, loader: loader, parsed: [],
+      next: { parser.nextStatement() }, keep: { _ in },
+      parseDiagnostics: { parser.parseDiagnostics })
+  }
+
+  /// Checks the statements `next` gives (of `source`), records the file's findings and returns
+  /// its diagnostics; `keep` receives each statement without errors. `parsed` are the parse
+  /// errors known before, `parseDiagnostics` those found while `next` ran.
+  mutating func walk(
+    _ source: Source, file: String?, chain: [String], loader: ScriptLoader,
+    parsed: [Diagnostic], next: () -> Statement?, keep: (Statement) -> Void,
+    parseDiagnostics: () -> [Diagnostic] = { [] }
+  ) -> [Diagnostic] {
+    var diagnostics = parsed
     // One checker per stretch between `run`s: it carries the names each `let` binds.
     var checker = Checker(variables: known, bound: bound)
-    for statement in script.statements {
+    while let statement = next() {
       let before = checker.diagnostics.count
       checker.check(statement)
       var clean = checker.diagnostics.count == before
@@ -81,21 +116,19 @@ public struct ScriptCheck: Sendable {
         clean = clean && found.isEmpty
         checker = Checker(variables: known, bound: bound)
       }
-      if clean { kept.append(statement) }
+      if clean { keep(statement) }
     }
-    diagnostics += checker.diagnostics
+    diagnostics += parseDiagnostics() + checker.diagnostics
     bound.formUnion(checker.bound)
     if !diagnostics.isEmpty {
       let sorted = diagnostics.sorted { $0.range.start < $1.range.start }
-      let name = script.source.fileName
+      let name = source.fileName
       if !findings.contains(where: { $0.source.fileName == name && $0.diagnostics == sorted }) {
-        findings.append((script.source, sorted))
+        findings.append((source, sorted))
       }
+      return sorted
     }
-    var result = script
-    result.statements = kept
-    result.diagnostics = diagnostics
-    return result
+    return diagnostics
   }
 
   /// Checks the file `run` names (binding its `let`s); the diagnostics at the `run` statement
@@ -108,7 +141,7 @@ public struct ScriptCheck: Sendable {
     if chain.contains(where: { ScriptLoader.identity(of: $0) == identity }) {
       return [Diagnostic(.runCycle(chain + [target]), at: run.pathRange)]
     }
-    let included: ParsedScript
+    let included: Source
     do {
       included = try loader.load(target)
     } catch {

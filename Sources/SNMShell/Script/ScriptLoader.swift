@@ -2,22 +2,25 @@ import Foundation
 import SNMQuery
 import Synchronization
 
-/// Reads script files, and the files their `run` statements name, each parsed once.
+/// Reads script files, and the files their `run` statements name, each read once.
 ///
 /// ```swift
 /// let loader = ScriptLoader()
-/// let script = try loader.load("smoke/pair.snm")               // ParsedScript, not yet checked
+/// let source = try loader.load("smoke/pair.snm")               // its text, not yet parsed
+/// var parser = Parser(source)                                  // a statement at a time
 /// let other = loader.resolve("lib/login.snm", from: "smoke/pair.snm")   // "smoke/lib/login.snm"
 /// ```
-/// `load` throws `ScriptLoadError` for a file that cannot be read or is not UTF-8 text.
+/// `load` throws `ScriptLoadError` for a file that cannot be read or is not UTF-8 text. Files are
+/// kept as text, never as syntax trees: a checker or runner parses one statement at a time, so a
+/// long file costs its text and its longest statement.
 public final class ScriptLoader: Sendable {
-  private let cache = Mutex<[String: ParsedScript]>([:])
+  private let cache = Mutex<[String: Source]>([:])
 
   public init() {}
 
-  /// The parsed script at `path` (as named: relative to the working directory or absolute).
+  /// The script at `path` (as named: relative to the working directory or absolute).
   /// - Throws: `ScriptLoadError`.
-  public func load(_ path: String) throws(ScriptLoadError) -> ParsedScript {
+  public func load(_ path: String) throws(ScriptLoadError) -> Source {
     let key = Self.identity(of: path)
     if let cached = cache.withLock({ $0[key] }) { return cached }
     var isDirectory: ObjCBool = false
@@ -29,9 +32,9 @@ public final class ScriptLoader: Sendable {
       throw .unreadable(path)
     }
     guard let text = String(data: data, encoding: .utf8) else { throw .notText(path) }
-    let script = Parser.parse(Source(text: text, fileName: path))
-    cache.withLock { $0[key] = script }
-    return script
+    let source = Source(text: text, fileName: path)
+    cache.withLock { $0[key] = source }
+    return source
   }
 
   /// The path `run target` names, written in the file `including` (nil: from `-c`, standard input

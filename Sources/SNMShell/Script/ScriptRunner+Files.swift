@@ -18,9 +18,9 @@ extension ScriptRunner {
       return exitCode
     }
     let loader = state.loader
-    let parsed: ParsedScript
+    let source: Source
     do {
-      parsed = try loader.load(path)
+      source = try loader.load(path)
     } catch {
       let text = "snm: \(error.description)\n"
       executor.baseErrors.write(text)
@@ -33,13 +33,14 @@ extension ScriptRunner {
     }
     state.files.insert(path)
     let check = ScriptCheck.check(
-      parsed, file: path, variables: executor.boundNames(), loader: loader)
+      file: source, variables: executor.boundNames(), loader: loader)
     guard !check.hasErrors else {
       reportCheckErrors(check)
       return .usage
     }
     state.files.formUnion(check.findings.map(\.source.fileName))
-    _ = await runStatements(check.script.statements, in: check.script.source, complete: true)
+    // Checked whole first; parsed again a statement at a time to run.
+    _ = await runStatements(ParsedStatements(source), in: source, complete: true)
     return exitCode
   }
 
@@ -95,14 +96,14 @@ extension ScriptRunner {
     if files.contains(where: { ScriptLoader.identity(of: $0) == identity }) {
       return executor.report(Diagnostic(.runCycle(files + [target]), at: run.pathRange), in: source)
     }
-    let included: ParsedScript
+    let included: Source
     do {
       included = try loader.load(target)
     } catch {
       return executor.report(Diagnostic(.runTarget(error), at: run.pathRange), in: source)
     }
     let check = ScriptCheck.check(
-      included, file: target, variables: executor.boundNames(), loader: loader)
+      file: included, variables: executor.boundNames(), loader: loader)
     guard !check.hasErrors else {
       let colour = Terminal.usesColour(
         fd: STDERR_FILENO, disabled: !executor.currentSettings.colour)
@@ -111,7 +112,7 @@ extension ScriptRunner {
       return .failed(.usage)
     }
     state.files.formUnion(check.findings.map(\.source.fileName) + [target])
-    switch await runStatements(check.script.statements, in: check.script.source, complete: true) {
+    switch await runStatements(ParsedStatements(included), in: included, complete: true) {
     case .succeeded: return .succeeded(nil)
     case .failed: return .failed(.reported)
     case .interrupted(let signal): return .interrupted(signal)

@@ -19,7 +19,9 @@ extension ScriptRunner {
   ///
   /// `complete` says no statement follows these (a file, `-c`); standard input runs a chunk at a
   /// time, so a failure at the end of a chunk waits for the next one (or `finishScript()`).
-  mutating func runStatements(_ statements: [Statement], in source: Source, complete: Bool)
+  mutating func runStatements(
+    _ statements: some Sequence<Statement>, in source: Source, complete: Bool
+  )
     async -> RunEnd
   {
     let interactive = executor.interactive

@@ -25,7 +25,7 @@ struct ScriptDirectory {
   func check(_ name: String, variables: Set<String> = []) throws -> (ScriptCheck, String) {
     let loader = ScriptLoader()
     let check = ScriptCheck.check(
-      try loader.load(file(name)), file: file(name), variables: variables, loader: loader)
+      file: try loader.load(file(name)), variables: variables, loader: loader)
     return (check, check.rendered(colored: false).replacingOccurrences(of: path + "/", with: ""))
   }
 }
