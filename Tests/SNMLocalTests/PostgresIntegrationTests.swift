@@ -154,6 +154,23 @@ import Testing
   #expect(second !== first, "the grown backend was not reused")
   small.checkIn(second)
 
+  // A project whose owner dropped the demo tables, upgraded to an snm with a new demo migration:
+  // the migration is skipped (and recorded so), not failed with "relation does not exist".
+  _ = try admin.execute(
+    "drop table public.walk_request, public.mate, public.dog_profile, public.user_info cascade")
+  _ = try admin.execute(
+    "delete from supabase_migrations.schema_migrations where version = '00000000000005_demo_policies'"
+  )
+  #expect(try Migrator(migrationsDir: nil).apply(on: admin).isEmpty, "skipped, not applied")
+  let skipped = try admin.execute(
+    "select name from supabase_migrations.schema_migrations "
+      + "where version = '00000000000005_demo_policies'")
+  #expect(
+    skipped.scalar
+      == "demo schema 00000000000005_demo_policies (skipped: public.user_info, "
+      + "public.dog_profile, public.mate, public.walk_request dropped)")
+  #expect(try Migrator(migrationsDir: nil).apply(on: admin).isEmpty, "and not tried again")
+
   try cluster.stop()
   #expect(!cluster.isRunning)
   #expect(throws: PGError.self) { try admin.execute("select 1") }

@@ -11,6 +11,19 @@ enum DemoSchemaSQL {
     (DemoStorageSQL.version, DemoStorageSQL.script),
   ]
 
+  /// The demo tables each later demo migration works on. A project whose owner dropped them (the
+  /// demo is a start, not a contract) skips those migrations instead of failing on them: an
+  /// upgraded snm must not refuse to start a project for the sake of tables it no longer has.
+  static let requiredTables: [String: [String]] = [
+    "00000000000003_demo_functions": ["public.dog_profile"],
+    "00000000000004_demo_seed": tables,
+    "00000000000005_demo_policies": tables,
+  ]
+
+  static let tables = [
+    "public.user_info", "public.dog_profile", "public.mate", "public.walk_request",
+  ]
+
   static let schema = """
     create table public.user_info (
       id uuid primary key references auth.users (id) on delete cascade,

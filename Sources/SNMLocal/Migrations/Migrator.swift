@@ -59,6 +59,14 @@ struct Migrator {
     for migration in all where !done.contains(migration.0) {
       do {
         _ = try connection.execute("begin")
+        if migrationsDir == nil, let missing = try missingTables(for: migration.0, on: connection) {
+          // Recorded as skipped, so it is not tried at every start.
+          _ = try connection.execute(
+            "insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)",
+            [migration.0, "\(migration.1) (skipped: \(missing) dropped)"])
+          _ = try connection.execute("commit")
+          continue
+        }
         try connection.executeScript(migration.2)
         _ = try connection.execute(
           "insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)",
@@ -73,5 +81,17 @@ struct Migrator {
       }
     }
     return applied
+  }
+
+  /// The demo tables `version` works on that the project no longer has ("public.mate, ..."), or
+  /// nil when it has them all (or the migration needs none).
+  func missingTables(for version: String, on connection: PGConnection) throws(PGError) -> String? {
+    guard let tables = DemoSchemaSQL.requiredTables[version] else { return nil }
+    let rows = try connection.execute(
+      "select name from unnest($1::text[]) with ordinality as t(name, n) "
+        + "where to_regclass(name) is null order by n",
+      ["{" + tables.joined(separator: ",") + "}"])
+    let missing = rows.rows.compactMap { $0.first ?? nil }
+    return missing.isEmpty ? nil : missing.joined(separator: ", ")
   }
 }
