@@ -157,10 +157,10 @@ def test_each_role_has_its_statement_timeout(costly):
         psql(costly, "notify pgrst, 'reload config'")
 
 
-def hang_up_calls(project, key, count, seconds):
-    """`count` raw rpc sleep_for calls whose sockets are closed 0.3 s after sending."""
+def send_calls(project, key, function, count, seconds):
+    """`count` raw rpc calls of `function`, sent and left open (the caller hangs up later)."""
     body = json.dumps({"seconds": seconds}).encode()
-    request = (f"POST /rest/v1/rpc/sleep_for HTTP/1.1\r\nHost: x\r\napikey: {key}\r\n"
+    request = (f"POST /rest/v1/rpc/{function} HTTP/1.1\r\nHost: x\r\napikey: {key}\r\n"
                f"Authorization: Bearer {key}\r\nContent-Type: application/json\r\n"
                f"Content-Length: {len(body)}\r\n\r\n").encode() + body
     sockets = []
@@ -168,21 +168,37 @@ def hang_up_calls(project, key, count, seconds):
         connection = socket.create_connection(("127.0.0.1", project.port))
         connection.sendall(request)
         sockets.append(connection)
-    time.sleep(0.3)
-    for connection in sockets:
-        connection.close()
+    return sockets
 
 
 def test_hung_up_clients_do_not_hold_the_pool(costly):
-    # 30 clients (the pool has 20 connections) ask for 7 s of sleep as service_role (8 s timeout)
-    # and hang up. Before, every other request got 504 PGRST003 until the sleeps ended.
-    hang_up_calls(costly, costly.service_role_key, 30, 7)
+    # 30 clients (the pool has 20 connections) ask for 30 s of sleep and hang up once the pool is
+    # busy with them. Before, every other request got 504 PGRST003 until the sleeps ended. The
+    # function lifts its own statement_timeout, so only the cancel can end it before 30 s, and
+    # the test waits for what it needs (the queries running) rather than for a fixed time, which
+    # a busy machine outlasts.
+    psql(costly, "create or replace function public.hang_sleep(seconds float8) returns float8 "
+                 "language plpgsql set statement_timeout = 0 as "
+                 "$$ begin perform pg_sleep(seconds); return seconds; end $$; "
+                 "notify pgrst, 'reload schema'")
+    wait_until(lambda: rest(costly, "POST", "rpc/hang_sleep", key=costly.service_role_key,
+                            json={"seconds": 0}).status_code == 200,
+               timeout=30, interval=0.3, what="hang_sleep in the schema cache")
+    sockets = send_calls(costly, costly.service_role_key, "hang_sleep", 30, 30)
+    try:
+        wait_until(lambda: active_calls(costly, "hang_sleep") >= 20, timeout=60, interval=0.1,
+                   what="the pool busy with the calls")
+    finally:
+        for connection in sockets:
+            connection.close()
     started = time.monotonic()
-    wait_until(lambda: active_calls(costly, "sleep_for") == 0, timeout=5, interval=0.1,
+    wait_until(lambda: active_calls(costly, "hang_sleep") == 0, timeout=20, interval=0.1,
                what="the hung-up clients' queries to be cancelled")
-    print(f"30 hung-up sleep_for(7) calls: cancelled within {time.monotonic() - started + 0.3:.1f} s")
+    print(f"30 hung-up hang_sleep(30) calls: cancelled within {time.monotonic() - started:.1f} s")
     served = rest(costly, "GET", "dog_profile?select=id")
     assert served.status_code == 200, served.text
+    wait_until(lambda: active_calls(costly, "hang_sleep") == 0, timeout=20, interval=0.1,
+               what="the queued calls to be cancelled too")
 
 
 def test_a_request_past_the_gateway_deadline_is_cancelled(start_extra_project):

@@ -19,19 +19,24 @@ import Testing
     ProcessInfo.processInfo.environment["SNM_FUZZ_COUNT"].flatMap(Int.init) ?? 100_000
   }
 
+  /// A minute of work: on a thread of its own, so async tests are not held back meanwhile.
   @Test(.timeLimit(.minutes(10)))
-  func randomStatementsEndInStatementsOrDiagnostics() {
+  func randomStatementsEndInStatementsOrDiagnostics() async {
     let seed = Self.seed
-    var fuzzer = StatementFuzzer(random: SeededGenerator(seed: seed))
-    var failures: [String] = []
-    var clean = 0
-    for index in 0..<Self.count {
-      let text = fuzzer.statement()
-      if let problem = Self.problem(with: text) {
-        failures.append("#\(index) \(text.debugDescription): \(problem)")
-        if failures.count >= 5 { break }
+    let count = Self.count
+    let (failures, clean) = await onOwnThread { () -> ([String], Int) in
+      var fuzzer = StatementFuzzer(random: SeededGenerator(seed: seed))
+      var failures: [String] = []
+      var clean = 0
+      for index in 0..<count {
+        let text = fuzzer.statement()
+        if let problem = Self.problem(with: text) {
+          failures.append("#\(index) \(text.debugDescription): \(problem)")
+          if failures.count >= 5 { break }
+        }
+        if Parser.parse(text).diagnostics.isEmpty { clean += 1 }
       }
-      if Parser.parse(text).diagnostics.isEmpty { clean += 1 }
+      return (failures, clean)
     }
     #expect(failures.isEmpty, "seed \(seed) (replay with SNM_FUZZ_SEED=\(seed)): \(failures)")
     // The mix must exercise both outcomes, or the fuzzer is not testing much.
@@ -96,19 +101,26 @@ import Testing
   }
 
   @Test(.timeLimit(.minutes(2)))
-  func manyErrorsAndLongObjectsStayLinear() {
-    let errors = String(repeating: "from t selec *\n", count: 20_000)
-    var script = Parser.parse(errors, fileName: "many.snm")
-    Checker.check(&script)
-    #expect(script.diagnostics.count == 20_000)
-    let rendered = DiagnosticRenderer().render(script.diagnostics, in: script.source)
+  func manyErrorsAndLongObjectsStayLinear() async {
+    let (count, rendered) = await onOwnThread { () -> (Int, String) in
+      let errors = String(repeating: "from t selec *\n", count: 20_000)
+      var script = Parser.parse(errors, fileName: "many.snm")
+      Checker.check(&script)
+      return (
+        script.diagnostics.count, DiagnosticRenderer().render(script.diagnostics, in: script.source)
+      )
+    }
+    #expect(count == 20_000)
     #expect(rendered.hasPrefix("many.snm:1:8: error:"))
     #expect(rendered.contains("many.snm:20000:8: error:"))
-    let keys = (0..<50_000).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
-    #expect(Parser.parse("from t insert {\(keys)}").diagnostics.isEmpty)
-    #expect(
-      Parser.parse("from t insert {\(keys), \"k49999\": 1}").diagnostics.map(\.message.id) == [
-        "duplicate-key"
-      ])
+    let (plain, duplicated) = await onOwnThread { () -> ([String], [String]) in
+      let keys = (0..<50_000).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+      return (
+        Parser.parse("from t insert {\(keys)}").diagnostics.map(\.message.id),
+        Parser.parse("from t insert {\(keys), \"k49999\": 1}").diagnostics.map(\.message.id)
+      )
+    }
+    #expect(plain.isEmpty)
+    #expect(duplicated == ["duplicate-key"])
   }
 }
