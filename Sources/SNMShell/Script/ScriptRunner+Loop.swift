@@ -166,7 +166,9 @@ extension ScriptRunner {
       let (kind, label): (ScriptFailure.Kind, String) =
         switch code {
         case .unreachable:
-          if case .session = frame.statement.kind {
+          if let headline = failure.headline {
+            (.unreachable, headline)
+          } else if case .session = frame.statement.kind {
             (.unreachable, "sign-in failed")
           } else {
             (.unreachable, "could not reach the project")

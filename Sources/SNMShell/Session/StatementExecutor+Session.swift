@@ -82,7 +82,9 @@ extension StatementExecutor {
       say("signed up; confirm the email, then sign in with 'login email ...'")
       return .succeeded(nil)
     case .failed(let error):
-      return authFailure("\(verb) failed: \(Self.describe(error))", outcome: .failed(error))
+      return authFailure(
+        "\(verb) failed: \(Self.describe(error))", outcome: .failed(error),
+        headline: FailureHeadline.of(error))
     case .interrupted(let signal):
       return .interrupted(signal)
     }
@@ -122,7 +124,7 @@ extension StatementExecutor {
         return authFailure("not signed in; use 'login' or 'login email ...'")
       }
       signedIn.withLock { $0 = nil }
-      return authFailure(error.description)
+      return authFailure(error.description, headline: FailureHeadline.of(error))
     }
   }
 
@@ -162,9 +164,11 @@ extension StatementExecutor {
         + "`password $env.NAME` in scripts")
   }
 
-  private func authFailure(_ message: String, outcome: StatementOutcome? = nil) -> StatementResult {
+  private func authFailure(
+    _ message: String, outcome: StatementOutcome? = nil, headline: String? = nil
+  ) -> StatementResult {
     report(message)
-    return .failed(StatementFailure(.unreachable, outcome: outcome))
+    return .failed(StatementFailure(.unreachable, outcome: outcome, headline: headline))
   }
 
   /// Prints `text` (a line) unless `--quiet`.

@@ -128,7 +128,8 @@ extension StatementExecutor {
   /// no, 3 for a project that cannot be reached or a session that cannot be used, 2 for a
   /// request the builder refused. Its outcome is what `expect error` reads.
   func requestFailure(_ error: any Error) -> StatementFailure {
-    StatementFailure(reportRequestFailure(error), outcome: .failed(error))
+    StatementFailure(
+      reportRequestFailure(error), outcome: .failed(error), headline: FailureHeadline.of(error))
   }
 
   private func reportRequestFailure(_ error: any Error) -> StatementFailure.Kind {

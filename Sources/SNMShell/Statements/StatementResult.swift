@@ -60,10 +60,14 @@ struct StatementFailure: Sendable, Equatable {
   var kind: Kind
   /// The answer it failed with (a request's error, a refused sign-in), if one came.
   var outcome: StatementOutcome?
+  /// What happened, when it is more than the kind says ("the project refused the API key",
+  /// "timed out after 5 s"): the script runner's error line names it.
+  var headline: String?
 
-  init(_ kind: Kind, outcome: StatementOutcome? = nil) {
+  init(_ kind: Kind, outcome: StatementOutcome? = nil, headline: String? = nil) {
     self.kind = kind
     self.outcome = outcome
+    self.headline = headline
   }
 
   /// The server's code (`23505`, `PGRST116`, `invalid_credentials`), when it named one.

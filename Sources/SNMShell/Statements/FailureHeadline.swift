@@ -1,0 +1,40 @@
+import SNMNetwork
+import SNMSupabase
+
+/// What went wrong with a request or a sign-in, named for its cause: the line a script's error
+/// starts with (`-c:1:1: error: timed out after 5 s: rpc ...`). Each of these is exit code 3, as
+/// an unreachable project is; only the words differ.
+///
+/// ```swift
+/// FailureHeadline.of(SNMNetworkError.timedOut(url: u, seconds: 5))   // "timed out after 5 s"
+/// ```
+enum FailureHeadline {
+  /// The headline for `error`, or nil when "could not reach the project" (or "sign-in failed")
+  /// says it.
+  static func of(_ error: any Error) -> String? {
+    switch error {
+    case SNMNetworkError.http(let failure) where failure.status == 401 && failure.code == nil:
+      refusedKey
+    case SNMNetworkError.timedOut(_, let seconds):
+      "timed out after \(format(seconds)) s"
+    case SNMNetworkError.malformedResponse:
+      "the project's answer could not be read"
+    case let failure as SupabaseAuthError where failure.status == 401 && failure.code == .unknown:
+      refusedKey
+    case SupabaseSessionError.endedByServer:
+      "the session ended on the server"
+    case SupabaseSessionError.refreshFailed, SupabaseSessionError.unreachable:
+      "could not refresh the session"
+    case SupabaseSessionError.lockTimeout:
+      "the session is locked by another snm"
+    default:
+      nil
+    }
+  }
+
+  static let refusedKey = "the project refused the API key"
+
+  static func format(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+  }
+}
