@@ -157,6 +157,18 @@ def test_each_role_has_its_statement_timeout(costly):
         psql(costly, "notify pgrst, 'reload config'")
 
 
+def create_unbounded_sleep(project, name):
+    """A function `name(seconds)` that sleeps with its own statement_timeout lifted, once the
+    gateway's schema cache has it."""
+    psql(project, f"create or replace function public.{name}(seconds float8) returns float8 "
+                  "language plpgsql set statement_timeout = 0 as "
+                  "$$ begin perform pg_sleep(seconds); return seconds; end $$; "
+                  "notify pgrst, 'reload schema'")
+    wait_until(lambda: rest(project, "POST", f"rpc/{name}", key=project.service_role_key,
+                            json={"seconds": 0}).status_code == 200,
+               timeout=30, interval=0.3, what=f"{name} in the schema cache")
+
+
 def send_calls(project, key, function, count, seconds):
     """`count` raw rpc calls of `function`, sent and left open (the caller hangs up later)."""
     body = json.dumps({"seconds": seconds}).encode()
@@ -177,13 +189,7 @@ def test_hung_up_clients_do_not_hold_the_pool(costly):
     # function lifts its own statement_timeout, so only the cancel can end it before 30 s, and
     # the test waits for what it needs (the queries running) rather than for a fixed time, which
     # a busy machine outlasts.
-    psql(costly, "create or replace function public.hang_sleep(seconds float8) returns float8 "
-                 "language plpgsql set statement_timeout = 0 as "
-                 "$$ begin perform pg_sleep(seconds); return seconds; end $$; "
-                 "notify pgrst, 'reload schema'")
-    wait_until(lambda: rest(costly, "POST", "rpc/hang_sleep", key=costly.service_role_key,
-                            json={"seconds": 0}).status_code == 200,
-               timeout=30, interval=0.3, what="hang_sleep in the schema cache")
+    create_unbounded_sleep(costly, "hang_sleep")
     sockets = send_calls(costly, costly.service_role_key, "hang_sleep", 30, 30)
     try:
         wait_until(lambda: active_calls(costly, "hang_sleep") >= 20, timeout=60, interval=0.1,
@@ -204,13 +210,7 @@ def test_hung_up_clients_do_not_hold_the_pool(costly):
 def test_a_request_past_the_gateway_deadline_is_cancelled(start_extra_project):
     # A function may lift its own statement_timeout; the gateway's deadline still ends it.
     project = start_extra_project("request-deadline", env={"SNM_REST_DEADLINE": "2"})
-    psql(project, "create function public.slow_unbounded(seconds float8) returns float8 "
-                  "language plpgsql set statement_timeout = 0 as "
-                  "$$ begin perform pg_sleep(seconds); return seconds; end $$; "
-                  "notify pgrst, 'reload schema'")
-    wait_until(lambda: rest(project, "POST", "rpc/slow_unbounded", key=project.service_role_key,
-                            json={"seconds": 0}).status_code == 200,
-               timeout=20, interval=0.3, what="the new function in the schema cache")
+    create_unbounded_sleep(project, "slow_unbounded")
     started = time.monotonic()
     answer = rest(project, "POST", "rpc/slow_unbounded", key=project.service_role_key,
                   json={"seconds": 30})
