@@ -75,7 +75,7 @@ def test_tab_after_select_lists_the_tables_columns(shell):
 
 def test_tab_after_a_column_offers_operators(shell):
     time.sleep(0.5)
-    shell.type("from user_info select * where age ")
+    shell.type("from user_info select * where name ")  # text: its operators include ilike
     shell.press("Tab")
     screen = shell.wait_for(lambda s: "ilike" in s)
     assert "gte" in screen and "isdistinct" in screen

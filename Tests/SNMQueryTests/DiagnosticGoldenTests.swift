@@ -39,6 +39,9 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     DiagnosticCase(
       "bare-word-value", "from t select * where status eq active", ["1:33 bare-word-value"]),
     DiagnosticCase(
+      "bare-email-value", "from user_info select * where name eq alice@example.com",
+      ["1:39 bare-word-value"]),
+    DiagnosticCase(
       "where-after-limit", "from t select * limit 3 where a eq 1", ["1:25 where-after-modifiers"]),
     DiagnosticCase("duplicate-limit", "from t select * limit 1 limit 2", ["1:25 duplicate-clause"]),
     DiagnosticCase(

@@ -16,6 +16,12 @@ import Testing
     CanonicalCase(
       "login email $env.EMAIL password $env.PW", "login email $env.EMAIL password $env.PW"),
     CanonicalCase("login email 'a@b.c' $env.PW", #"login email "a@b.c" password $env.PW"#),
+    // An address needs no quotes.
+    CanonicalCase("login email alice@example.com", #"login email "alice@example.com""#),
+    CanonicalCase(
+      "login email kim.lee@mail.example.co.kr password 'pw'",
+      #"login email "kim.lee@mail.example.co.kr" password "pw""#),
+    CanonicalCase("signup email new-user@b.c", #"signup email "new-user@b.c""#),
     CanonicalCase("signup email 'new@b.c'", #"signup email "new@b.c""#),
     CanonicalCase(
       "signup email 'new@b.c' password 'pw12345'", #"signup email "new@b.c" password "pw12345""#),

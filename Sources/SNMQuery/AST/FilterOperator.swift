@@ -50,4 +50,51 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
 
   /// The word forms, for did-you-mean suggestions.
   public static let words: [String] = spellings.filter { $0.first?.isLetter ?? false }
+
+  /// The operator a spelling names (`gte`, `>=`, `contains`), if any.
+  public static func spelled(_ text: String) -> FilterOperator? {
+    switch text {
+    case "=": .eq
+    case "!=", "<>": .neq
+    case ">": .gt
+    case ">=": .gte
+    case "<": .lt
+    case "<=": .lte
+    case "~": .match
+    case "~*": .imatch
+    case "contains": .cs
+    case "containedby": .cd
+    case "overlaps": .ov
+    default: FilterOperator(rawValue: text)
+    }
+  }
+
+  /// The operators PostgreSQL defines for a column of `type` (as the OpenAPI document names it:
+  /// `integer`, `text`, `jsonb`, `text[]`, `int4range`), or nil for a type not known here (then
+  /// every operator may fit).
+  ///
+  /// ```swift
+  /// FilterOperator.fitting(type: "integer")   // eq, neq, gt, gte, lt, lte, in, is, isdistinct
+  /// ```
+  public static func fitting(type: String) -> Set<FilterOperator>? {
+    let ordered: Set<FilterOperator> = [.eq, .neq, .gt, .gte, .lt, .lte, .in, .is, .isdistinct]
+    if type.hasSuffix("[]") { return [.eq, .neq, .cs, .cd, .ov, .is, .isdistinct] }
+    if type.hasSuffix("range") || type.hasSuffix("multirange") {
+      return [.eq, .neq, .cs, .cd, .ov, .sl, .sr, .nxl, .nxr, .adj, .is, .isdistinct]
+    }
+    switch type {
+    case "smallint", "integer", "bigint", "numeric", "real", "double precision", "money", "uuid",
+      "date", "interval", "inet", "cidr", "macaddr", "oid":
+      return ordered
+    case "text", "character varying", "character", "varchar", "char", "citext", "name", "bpchar":
+      return ordered.union([.like, .ilike, .match, .imatch, .fts, .plfts, .phfts, .wfts])
+    case "boolean": return [.eq, .neq, .is, .isdistinct, .in]
+    case "jsonb": return [.eq, .neq, .cs, .cd, .in, .is, .isdistinct]
+    case "json": return [.is, .isdistinct]
+    case "tsvector": return [.fts, .plfts, .phfts, .wfts, .is]
+    default:
+      if type.hasPrefix("timestamp") || type.hasPrefix("time") { return ordered }
+      return nil
+    }
+  }
 }

@@ -84,8 +84,8 @@ extension CompletionContext {
 }
 
 extension CompletionContext {
-  /// The context inside a bare Storage path (`storage ls avatars/do`): the whole path so far is
-  /// the prefix, when the parser takes a path where it starts. Nil elsewhere.
+  /// The context inside a bare path (`storage ls avatars/do`, `run scripts/smoke/0`): the whole
+  /// path so far is the prefix, when the parser takes a path where it starts. Nil elsewhere.
   static func storageContext(bytes: [UInt8], offset: Int, wordStart: Int) -> CompletionContext? {
     var pathStart = offset
     while pathStart > 0, Parser.isPathText(String(decoding: [bytes[pathStart - 1]], as: UTF8.self))
@@ -105,10 +105,12 @@ extension CompletionContext {
       case .bucket: context.buckets = true
       case .storagePath: context.storagePaths = true
       case .localFile: context.localFiles = true
+      case .file: context.files = true
       default: break
       }
     }
-    return context.buckets || context.storagePaths || context.localFiles ? context : nil
+    return context.buckets || context.storagePaths || context.localFiles || context.files
+      ? context : nil
   }
 }
 

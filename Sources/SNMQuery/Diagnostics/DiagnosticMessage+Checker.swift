@@ -64,4 +64,16 @@ extension DiagnosticMessage {
   static var emptyName: Self {
     Self(id: "empty-name", "a name cannot be empty")
   }
+
+  static func unknownTable(_ name: String) -> Self {
+    Self(id: "unknown-table", "no table, view or function '\(name)' in the cached schema")
+  }
+
+  static func unknownColumn(_ name: String, table: String) -> Self {
+    Self(id: "unknown-column", "no column '\(name)' in '\(table)' in the cached schema")
+  }
+
+  static func unknownFunction(_ name: String) -> Self {
+    Self(id: "unknown-function", "no function '\(name)' in the cached schema")
+  }
 }

@@ -48,6 +48,14 @@ extension Parser {
     switch current.kind {
     case .singleQuoted, .doubleQuoted, .variable:
       return try parseValue(after: after(), what: what)
+    case .word where what.hasPrefix("an email"):
+      // `login email alice@example.com`: an address needs no quotes.
+      let run = bareRun()
+      guard run.text.contains("@"), !run.text.hasPrefix("@"), !run.text.hasSuffix("@") else {
+        throw expectedFailure(what, after: after())
+      }
+      skipBareRun(to: run.range.end)
+      return ValueNode(.string(StringLiteral(parts: [.text(run.text)])), range: run.range)
     default:
       throw expectedFailure(what, after: after())
     }

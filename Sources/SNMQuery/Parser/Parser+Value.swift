@@ -42,6 +42,13 @@ extension Parser {
         return ValueNode(.null, range: token.range)
       default:
         let word = text(token)
+        let run = bareRun()
+        guard run.text == word else {
+          // `alice@example.com`, `o-x`: quote all of it, not its first word.
+          throw failure(
+            .bareWordValue(run.text), at: run.range,
+            help: "quote text values: '\(run.text.replacingOccurrences(of: "'", with: "''"))'")
+        }
         throw failure(
           .bareWordValue(word), at: token.range,
           help: "quote text values: '\(word)'; variables start with '$': $\(word)")
@@ -156,5 +163,37 @@ extension Parser {
       }
     }
     return VariableRef(name: name, path: steps, range: range)
+  }
+}
+
+extension Parser {
+  /// The text written without spaces from the current token on (`alice@example.com`, `o-x`), up to
+  /// a space, a separator or a closing bracket: what a bare value meant as one.
+  func bareRun() -> (text: String, range: SourceRange) {
+    let start = current.start
+    var end = current.end
+    var ahead = position + 1
+    while true {
+      let next = tokens[ahead]
+      guard next.start == end, !next.kind.isStatementEnd else { break }
+      switch next.kind {
+      case .comma, .rightParen, .rightBracket, .rightBrace, .leftParen, .singleQuoted,
+        .doubleQuoted:
+        return (
+          source.text(of: SourceRange(start: start, end: end)), SourceRange(start: start, end: end)
+        )
+      default:
+        end = next.end
+        ahead += 1
+      }
+    }
+    return (
+      source.text(of: SourceRange(start: start, end: end)), SourceRange(start: start, end: end)
+    )
+  }
+
+  /// Consumes the tokens of `bareRun()`.
+  mutating func skipBareRun(to end: Int) {
+    while current.start < end && !current.kind.isStatementEnd { advance() }
   }
 }

@@ -145,6 +145,11 @@ public final class SchemaCatalog: Sendable {
   }
 
   /// Column names of `table` (the document's, then those seen in results).
+  /// The type of `column` of `table` as the schema names it (`integer`, `text[]`), if known.
+  public func columnType(of column: String, in table: String) -> String? {
+    state.withLock { $0.schema?.table(named: table)?.column(named: column)?.type }
+  }
+
   public func columns(of table: String) -> [String] {
     state.withLock { state in
       let documented = state.schema?.table(named: table)?.columns.map(\.name) ?? []

@@ -60,12 +60,64 @@ public struct ShellCompleter: LineCompleter {
     if atStart && (word.isEmpty || word.hasPrefix("\\")) {
       candidates += ["\\q", "\\d", "\\dt", "\\i", "\\x", "\\timing"]
     }
+    if context.operators, let fitting = fittingOperators(before: before) {
+      candidates = candidates.filter { candidate in
+        FilterOperator.spelled(candidate.lowercased()).map(fitting.contains) ?? true
+      }
+    }
     let lowered = word.lowercased()
     var seen = Set<String>()
     let matching = candidates.filter { candidate in
       candidate.lowercased().hasPrefix(lowered) && seen.insert(candidate).inserted
     }
+    if matching.isEmpty && lowered.count >= 2 {
+      // Nothing starts so: the names holding the typed letters in order (pgcli's fuzzy match),
+      // those where they sit closest together first.
+      var fuzzy = Set<String>()
+      let close = names.compactMap { name in
+        Self.spread(of: lowered, in: name.lowercased()).map { (name, $0) }
+      }
+      return CompletionResult(
+        word: word,
+        candidates: close.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0).filter {
+          fuzzy.insert($0).inserted
+        })
+    }
     return CompletionResult(word: word, candidates: matching)
+  }
+
+  /// How far apart the letters of `typed` sit, in order, in `name` (nil: they are not all
+  /// there in order): `dgprf` in `dog_profile` spreads over 8 characters.
+  static func spread(of typed: String, in name: String) -> Int? {
+    var first: String.Index?
+    var cursor = name.startIndex
+    for character in typed {
+      guard let found = name[cursor...].firstIndex(of: character) else { return nil }
+      if first == nil { first = found }
+      cursor = name.index(after: found)
+    }
+    guard let first else { return nil }
+    return name.distance(from: first, to: cursor)
+  }
+
+  /// The operators that fit the column the cursor follows (`from user_info select * where age `:
+  /// an integer's), or nil when its type is not known (every operator is offered).
+  func fittingOperators(before: String) -> Set<FilterOperator>? {
+    let source = Source(text: before)
+    let tokens = Lexer.tokenize(source).tokens.dropLast()
+    guard let last = tokens.last, last.kind == .word || last.kind == .doubleQuoted,
+      let from = tokens.lastIndex(where: { $0.keyword == .from }), from + 1 < tokens.count - 1
+    else { return nil }
+    let previous = tokens[tokens.count - 2]
+    if previous.end == last.start && previous.kind == .dot { return nil }  // an embedded column
+    let table = Self.unquoted(source.text(of: tokens[from + 1].range))
+    let column = Self.unquoted(source.text(of: last.range))
+    return catalog.columnType(of: column, in: table).flatMap(FilterOperator.fitting(type:))
+  }
+
+  static func unquoted(_ name: String) -> String {
+    guard name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") else { return name }
+    return String(name.dropFirst().dropLast())
   }
 
   /// Whether a statement starts after `before`: nothing, or only a finished statement and `;`.

@@ -1,4 +1,7 @@
 import Foundation
+import SNMQuery
+import SNMSupabase
+import SNMWire
 
 /// `snm check PATH...`: parses and checks script files, and the files their `run` statements
 /// name, without a network; prints every error.
@@ -16,12 +19,14 @@ public enum CheckCommand {
     let files = try ScriptFiles.collect(paths)
     let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: options.noColor)
     let variables = Set(options.variables.map(\.name))
+    let schema = cachedSchema(options)
     var errorCount = 0
     var failedFiles = 0
     for file in files {
       let check: ScriptCheck
       do {
-        check = ScriptCheck.check(file: try loader.load(file), variables: variables, loader: loader)
+        check = ScriptCheck.check(
+          file: try loader.load(file), variables: variables, loader: loader, schema: schema)
       } catch {
         errors.write("snm: \(error.description)\n")
         errorCount += 1
@@ -43,5 +48,23 @@ public enum CheckCommand {
     output.flush()
     errors.flush()
     return errorCount > 0 ? .usage : .success
+  }
+
+  /// The schema cached for the project the options name (`--url`, `SUPABASE_URL`, `--profile`,
+  /// else the local project's URL), when the shell has cached one: the names `snm check` warns
+  /// about. Offline: nothing is fetched.
+  static func cachedSchema(
+    _ options: ShellOptions,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> DatabaseSchema? {
+    let named = options.url ?? environment["SUPABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    let url =
+      named.flatMap { try? ProjectSelection(url: $0, key: "unused").url }
+      ?? (try? ProjectSelection.resolve(options, environment: environment))?.url
+      ?? URL(string: "http://127.0.0.1:54321")
+    let cache = SchemaCache(directory: SchemaCache.defaultDirectory(environment: environment))
+    guard let url, let data = cache.load(for: url), let document = try? JSONValue(parsing: data)
+    else { return nil }
+    return try? DatabaseSchema(openAPI: document)
   }
 }

@@ -1,4 +1,5 @@
 import SNMQuery
+import SNMSupabase
 
 /// Checks a script without a network: parse errors, the checker's rules, and every file its `run`
 /// statements name (recursively), with the variables bound before each `run`.
@@ -19,6 +20,9 @@ public struct ScriptCheck: Sendable {
   private var known: Set<String>
   /// The variables its `let`s and those of its `run` files bind.
   public private(set) var bound: Set<String> = []
+  /// The project's names as last cached, when known: unknown tables, columns and functions are
+  /// warnings with the closest name (`snm check`).
+  var names: SchemaCheck?
 
   /// Whether anything is an error.
   public var hasErrors: Bool {
@@ -71,10 +75,12 @@ public struct ScriptCheck: Sendable {
   /// check has no errors). What `snm check` and running a file do, so a file of millions of
   /// statements is checked in the memory of its text.
   public static func check(
-    file source: Source, variables: Set<String>, loader: ScriptLoader
+    file source: Source, variables: Set<String>, loader: ScriptLoader,
+    schema: DatabaseSchema? = nil
   ) -> ScriptCheck {
     let empty = ParsedScript(source: source, statements: [], diagnostics: [])
     var check = ScriptCheck(script: empty, known: variables)
+    check.names = schema.map(SchemaCheck.init(schema:))
     check.script.diagnostics = check.visit(
       source, file: source.fileName, chain: [source.fileName], loader: loader)
     check.known = []
@@ -117,6 +123,7 @@ public struct ScriptCheck: Sendable {
         checker = Checker(variables: known, bound: bound)
       }
       if clean { keep(statement) }
+      if let names { diagnostics += names.diagnostics(for: statement) }
     }
     diagnostics += parseDiagnostics() + checker.diagnostics
     bound.formUnion(checker.bound)

@@ -26,7 +26,11 @@ extension StatementExecutor {
       if let stopped = await loadSchema() { return stopped }
       guard let rows = catalog.describeRows(table.name.text) else {
         let why = catalog.problem.map { " (\($0))" } ?? ""
-        report("no table, view or function '\(table.name.text)'\(why): `tables` lists them")
+        let known = catalog.tableNames() + catalog.functionNames()
+        let next =
+          DidYouMean.suggest(table.name.text, among: known).map { "did you mean '\($0)'?" }
+          ?? "`tables` lists them"
+        report("no table, view or function '\(table.name.text)'\(why): \(next)")
         return .failed(.server)
       }
       await render(rows)
