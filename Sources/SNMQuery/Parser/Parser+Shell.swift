@@ -118,7 +118,7 @@ extension Parser {
   }
 
   /// The psql-style commands, as `\\?` lists them.
-  static let backslashCommands = [
+  public static let backslashCommands = [
     "\\?", "\\h", "\\q", "\\d", "\\d+", "\\dt", "\\i", "\\x", "\\timing", "\\pset", "\\o", "\\e",
     "\\watch", "\\conninfo",
   ]

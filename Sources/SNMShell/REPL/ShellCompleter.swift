@@ -58,7 +58,7 @@ public struct ShellCompleter: LineCompleter {
     var candidates = names + keywords
     if context.operators && word.isEmpty { candidates += context.symbols.filter { $0 != "\\" } }
     if atStart && (word.isEmpty || word.hasPrefix("\\")) {
-      candidates += ["\\q", "\\d", "\\dt", "\\i", "\\x", "\\timing"]
+      candidates += Parser.backslashCommands
     }
     if context.operators, let fitting = fittingOperators(before: before) {
       candidates = candidates.filter { candidate in

@@ -42,6 +42,8 @@ private func completer() throws -> ShellCompleter {
     text: "set format ", word: "", candidates: ["table", "expanded", "json", "ndjson", "csv"]),
   CompletionCase(text: "describe w", word: "w", candidates: ["walk_request"]),
   CompletionCase(text: "\\t", word: "\\t", candidates: ["\\timing"]),
+  CompletionCase(text: "\\w", word: "\\w", candidates: ["\\watch"]),
+  CompletionCase(text: "\\d", word: "\\d", candidates: ["\\d", "\\d+", "\\dt"]),
   CompletionCase(text: "tables; from m", word: "m", candidates: ["mate"]),
 ])
 func tabOffersWhatFitsAtTheCursor(_ item: CompletionCase) throws {
