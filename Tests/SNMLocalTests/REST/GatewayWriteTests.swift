@@ -124,8 +124,16 @@ extension GatewayDatabaseTests {
         "DELETE", "/walks?note=eq.park&select=note", headers: [("Prefer", "return=representation")])
       #expect(deleted.status == 200)
       #expect(deleted.text == #"[{"note":"park"}]"#)
-      let gone = harness.send("DELETE", "/dog_tags?dog_id=eq.1")
+      // DELETE answers as POST does, `*/n` (PostgREST's contentRangeH 1 0), never `0-0/1`.
+      #expect(deleted.header("Content-Range") == "*/*")
+      let nothing = harness.send(
+        "DELETE", "/dog_tags?dog_id=eq.999", headers: [("Prefer", "return=minimal,count=exact")])
+      #expect(nothing.status == 204)
+      #expect(nothing.header("Content-Range") == "*/0")
+      let gone = harness.send(
+        "DELETE", "/dog_tags?dog_id=eq.1", headers: [("Prefer", "return=minimal,count=exact")])
       #expect(gone.status == 204)
+      #expect(gone.header("Content-Range") == "*/2")
       #expect(count("dog_tags") == 1)
       let limited = harness.send(
         "DELETE", "/docs?order=id.desc&limit=1&select=id",

@@ -80,7 +80,7 @@ extension RESTGateway {
   }
 
   func delete(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
-    try modify(table, context) { writer, root, returning throws(RESTError) in
+    try modify(table, context, isDelete: true) { writer, root, returning throws(RESTError) in
       try writer.delete(
         from: table, root: root, range: context.query.ranges[[]], returning: returning)
     }
@@ -89,7 +89,7 @@ extension RESTGateway {
   /// An UPDATE or DELETE: `write` adds the statement, given the root level's conditions and what
   /// it returns (the rows when the client asked for them, else a count).
   private func modify(
-    _ table: TableInfo, _ context: Context,
+    _ table: TableInfo, _ context: Context, isDelete: Bool = false,
     _ write: (inout SQLWriter, ReadPlan, SQLWriter.Returning) throws(RESTError) -> Void
   ) throws -> HTTPResponse {
     let root = try rootConditions(table, context)
@@ -102,7 +102,7 @@ extension RESTGateway {
       try write(&writer, root, plan == nil ? .count : .rows)
     }
     let row = try runWrite(sql.statement, context)
-    return modifiedResponse(row, plan: plan, context)
+    return modifiedResponse(row, plan: plan, isDelete: isDelete, context)
   }
 
   /// PUT (single-row upsert) is not part of what snm sends; answered as PostgREST's
@@ -164,16 +164,19 @@ extension RESTGateway {
     return ResultRow(results[0])
   }
 
-  /// PATCH/DELETE: 204 without a body, 200 with the rows; `Content-Range: 0-(n-1)/n`.
-  private func modifiedResponse(_ row: ResultRow, plan: ReadPlan?, _ context: Context)
-    -> HTTPResponse
-  {
+  /// PATCH/DELETE: 204 without a body, 200 with the rows. `Content-Range` as PostgREST's
+  /// `actionResponse` has it: PATCH `0-(n-1)/n` (`*/0` for no row), DELETE `*/n` (as POST); the
+  /// total `*` unless `Prefer: count=` asked for it.
+  private func modifiedResponse(
+    _ row: ResultRow, plan: ReadPlan?, isDelete: Bool, _ context: Context
+  ) -> HTTPResponse {
     var headers = context.baseHeaders(contentType: plan != nil)
+    let total = context.preferences.count != nil ? row.pageTotal : nil
     headers.append(
       name: "Content-Range",
-      value: RangeRules.contentRange(
-        offset: 0, pageTotal: row.pageTotal,
-        total: context.preferences.count != nil ? row.pageTotal : nil))
+      value: isDelete
+        ? "*/" + (total.map(String.init) ?? "*")
+        : RangeRules.contentRange(offset: 0, pageTotal: row.pageTotal, total: total))
     guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
     return HTTPResponse(status: 200, headers: headers, body: Array(row.body.utf8))
   }

@@ -6,29 +6,35 @@ extension OpenAPIDocument {
     .object([.init("$ref", .string("#/parameters/\(name)"))])
   }
 
-  func tablePath(_ table: TableInfo, allowed: Set<String>) -> JSONValue {
+  /// A table's path: `get` always; `post`, `patch` and `delete` together when the relation can
+  /// be written at all (a table, an updatable view), whatever the role's privileges, as
+  /// PostgREST's `makePathItem` has it. The comment's first line is each operation's summary, the
+  /// rest its description.
+  func tablePath(_ table: TableInfo) -> JSONValue {
     let name = table.name.name
     let filters = table.columns.map { Self.reference("rowFilter.\(name).\($0.name)") }
     let tags = JSONValue.array([.string(name)])
-    var operations: [JSONObject.Member] = []
+    let summary = Self.summary(table.comment)
     func response(_ code: String, _ text: String, schema: JSONValue? = nil) -> JSONObject.Member {
       var members: [JSONObject.Member] = [.init("description", .string(text))]
       if let schema { members.append(.init("schema", schema)) }
       return .init(code, .object(members))
     }
-    if allowed.contains("select") {
-      var get: [JSONObject.Member] = []
-      if let comment = table.comment { get.append(.init("summary", .string(comment))) }
-      get += [
-        .init(
-          "parameters",
-          .array(
-            filters
-              + ["select", "order", "range", "rangeUnit", "offset", "limit", "preferCount"].map(
-                Self.reference))),
-        .init(
-          "responses",
-          .object([
+    func operation(_ parameters: [JSONValue], _ responses: [JSONObject.Member]) -> JSONValue {
+      .object(
+        summary + [
+          .init("parameters", .array(parameters)), .init("responses", .object(responses)),
+          .init("tags", tags),
+        ])
+    }
+    var operations: [JSONObject.Member] = [
+      .init(
+        "get",
+        operation(
+          filters
+            + ["select", "order", "range", "rangeUnit", "offset", "limit", "preferCount"].map(
+              Self.reference),
+          [
             response(
               "200", "OK",
               schema: .object([
@@ -36,43 +42,37 @@ extension OpenAPIDocument {
                 .init("type", .string("array")),
               ])),
             response("206", "Partial Content"),
-          ])),
-        .init("tags", tags),
-      ]
-      operations.append(.init("get", .object(get)))
-    }
-    if allowed.contains("insert") && table.insertable {
-      operations.append(
+          ]))
+    ]
+    if table.insertable || table.updatable || table.deletable {
+      operations += [
         .init(
           "post",
-          .object([
-            .init(
-              "parameters",
-              .array(["body.\(name)", "select", "preferPost"].map(Self.reference))),
-            .init("responses", .object([response("201", "Created")])), .init("tags", tags),
-          ])))
-    }
-    if allowed.contains("delete") && table.deletable {
-      operations.append(
+          operation(
+            ["body.\(name)", "select", "preferPost"].map(Self.reference),
+            [response("201", "Created")])),
         .init(
           "delete",
-          .object([
-            .init("parameters", .array(filters + [Self.reference("preferReturn")])),
-            .init("responses", .object([response("204", "No Content")])), .init("tags", tags),
-          ])))
-    }
-    if allowed.contains("update") && table.updatable {
-      operations.append(
+          operation(filters + [Self.reference("preferReturn")], [response("204", "No Content")])),
         .init(
           "patch",
-          .object([
-            .init(
-              "parameters",
-              .array(filters + [Self.reference("body.\(name)"), Self.reference("preferReturn")])),
-            .init("responses", .object([response("204", "No Content")])), .init("tags", tags),
-          ])))
+          operation(
+            filters + [Self.reference("body.\(name)"), Self.reference("preferReturn")],
+            [response("204", "No Content")])),
+      ]
     }
     return .object(operations)
+  }
+
+  /// A comment's first line as `summary` and the rest (leading newlines dropped) as
+  /// `description`, as PostgREST splits table and function comments.
+  static func summary(_ comment: String?) -> [JSONObject.Member] {
+    guard let comment else { return [] }
+    let first = comment.prefix { $0 != "\n" }
+    let rest = comment.dropFirst(first.count).drop { $0 == "\n" }
+    var members: [JSONObject.Member] = [.init("summary", .string(String(first)))]
+    if !rest.isEmpty { members.append(.init("description", .string(String(rest)))) }
+    return members
   }
 
   func routinePath(_ routine: RoutineInfo) -> JSONValue {
@@ -89,8 +89,7 @@ extension OpenAPIDocument {
     let required = routine.parameters.filter { $0.isRequired && !$0.name.isEmpty }.map {
       JSONValue.string($0.name)
     }
-    var summary: [JSONObject.Member] = []
-    if let comment = routine.comment { summary.append(.init("summary", .string(comment))) }
+    let summary = Self.summary(routine.comment)
     var operations: [JSONObject.Member] = [
       .init(
         "post",
@@ -141,8 +140,8 @@ extension OpenAPIDocument {
     var properties: [JSONObject.Member] = []
     for column in table.columns {
       var members: [JSONObject.Member] = []
-      if let defaultValue = column.defaultExpression {
-        members.append(.init("default", .string(defaultValue)))
+      if let defaultValue = Self.defaultValue(column) {
+        members.append(.init("default", defaultValue))
       }
       if let text = description(column, of: table) {
         members.append(.init("description", .string(text)))
@@ -154,9 +153,8 @@ extension OpenAPIDocument {
       if let maxLength = column.maxLength { members.append(.init("maxLength", .int(maxLength))) }
       properties.append(.init(column.name, .object(members)))
     }
-    let required = table.columns.filter { !$0.isNullable && $0.defaultExpression == nil }.map {
-      JSONValue.string($0.name)
-    }
+    // Every NOT NULL column, with a default or not (`makeTableDef`).
+    let required = table.columns.filter { !$0.isNullable }.map { JSONValue.string($0.name) }
     var members: [JSONObject.Member] = []
     if let comment = table.comment { members.append(.init("description", .string(comment))) }
     members += [
@@ -164,6 +162,25 @@ extension OpenAPIDocument {
       .init("type", .string("object")),
     ]
     return .object(members)
+  }
+
+  /// A column default as PostgREST's `parseDefault` gives it: for a type shown as a string, the
+  /// expression without its `::type` cast and quotes, as a JSON string (`'pending'::text` ->
+  /// `"pending"`, `now()` -> `"now()"`); for any other type the expression itself read as JSON
+  /// (`false`, `42`); nil when that is not JSON (`nextval(...)`, `'{}'::jsonb`).
+  static func defaultValue(_ column: ColumnInfo) -> JSONValue? {
+    guard let expression = column.defaultExpression else { return nil }
+    var text = expression
+    if !column.type.hasSuffix("[]"), swaggerType(column.type) == "string" {
+      var bare = Substring(expression)
+      if bare.hasSuffix("::" + column.type) {
+        bare = bare.dropLast(column.type.count + 2)
+        while bare.first == "'" { bare = bare.dropFirst() }
+        while bare.last == "'" { bare = bare.dropLast() }
+      }
+      text = "\"" + bare + "\""
+    }
+    return try? JSONValue(parsing: text)
   }
 
   /// The column comment, then the key notes PostgREST adds.

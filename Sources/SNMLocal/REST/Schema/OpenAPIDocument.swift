@@ -61,19 +61,19 @@ struct OpenAPIDocument {
     var definitions: [JSONObject.Member] = []
     var parameters = Self.commonParameters
     for table in tables {
-      let allowed = privileges.tables[table.name.name] ?? []
-      paths.append(.init("/" + table.name.name, tablePath(table, allowed: allowed)))
+      paths.append(.init("/" + table.name.name, tablePath(table)))
       definitions.append(.init(table.name.name, definition(table)))
       for column in table.columns {
         parameters.append(
           .init(
             "rowFilter.\(table.name.name).\(column.name)",
-            .object([
-              .init("name", .string(column.name)),
-              .init("description", description(column, of: table).map(JSONValue.string) ?? .null),
-              .init("required", .bool(false)), .init("in", .string("query")),
-              .init("format", .string(column.type)), .init("type", .string("string")),
-            ])))
+            .object(
+              [.init("name", .string(column.name))]
+                + (column.comment.map { [.init("description", .string($0))] } ?? [])
+                + [
+                  .init("required", .bool(false)), .init("in", .string("query")),
+                  .init("type", .string("string")),
+                ])))
       }
       parameters.append(
         .init(
