@@ -126,9 +126,11 @@ enum LanguageHelp {
 
   static let shell = """
     tables                         tables and views the project exposes (\\dt)
-    describe <table>               columns, types, keys (\\d <table>)
+    describe <table>               columns, types, keys (\\d <table>); describe+ adds comments
     explain [json|curl] <statement>   the request, not sent
-    set format table|expanded|json|ndjson|csv   (\\x switches table/expanded)
+    set format table|expanded|json|ndjson|csv
+    set expanded on|off|auto       records always, never, or when a table is too wide (auto;
+                                   \\x turns records on or off)
     set timing on|off              network and rendering time (\\timing)
     set on_error stop|continue     what a failed statement does to a script
     set pager on|off               long results at the prompt through $SNM_PAGER, else $PAGER, else

@@ -2,6 +2,10 @@
 public struct ShellSettings: Equatable, Sendable {
   /// `set format ...`: how results print.
   public var format: OutputFormat
+  /// `set expanded auto` (the default): at a terminal, a table that cannot fit its width even
+  /// wrapped prints expanded. `set expanded on` is `format` `expanded`; `off` is `table` without
+  /// this.
+  public var autoExpand = true
   /// `set timing on|off`: print network and rendering time after each statement.
   public var timing = false
   /// `set pager on|off`: long results at the prompt go through the pager (`Pager`).
@@ -16,6 +20,11 @@ public struct ShellSettings: Equatable, Sendable {
   public var quiet: Bool
   /// Colour is allowed on standard output (a terminal, no `NO_COLOR`, no `--no-color`).
   public var colour: Bool
+
+  /// `on`, `off` or `auto`: what `set expanded` last made of `format` and `autoExpand`.
+  public var expanded: String {
+    format == .expanded ? "on" : format == .table ? (autoExpand ? "auto" : "off") : "off"
+  }
 
   /// What a failed statement does to the rest of a script.
   public enum OnError: String, Sendable, CaseIterable {

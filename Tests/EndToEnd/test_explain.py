@@ -76,7 +76,7 @@ def test_explain_curl_never_shows_the_key(snm_bin):
     assert out.startswith("curl -X PATCH 'http://127.0.0.1:54321/rest/v1/user_info?id=eq.1'")
     assert '-H "apikey: $SUPABASE_ANON_KEY"' in out
     assert '-H "Authorization: Bearer $TOKEN"' in out
-    assert "-H 'Prefer: return=minimal'" in out
+    assert "-H 'Prefer: return=minimal,count=exact'" in out
     assert "-d '{\"name\":\"Lee\"}'" in out
     assert "secret-anon-key-value" not in out + result.stderr
 

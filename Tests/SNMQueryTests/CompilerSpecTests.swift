@@ -4,7 +4,9 @@ import Testing
 
 @testable import SNMQuery
 
-/// Every spec §2 example compiles, through the builder, to the request the spec table gives.
+/// Every spec §2 example compiles, through the builder, to the request the spec table gives (an
+/// update or delete without `returning` also asks for the count, `count=exact`, so the shell can
+/// say how many rows changed).
 @Suite struct CompilerSpecTests {
   static let manager = SupabaseDBManager(
     config: SupabaseConfig(url: RequestExplainer.defaultURL, anonKey: ""))
@@ -40,8 +42,10 @@ import Testing
       json
         == #"{"method":"PATCH","path":"/rest/v1/user_info","query":[["id","eq.0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b"]],"#
         + #""url":"http://127.0.0.1:54321/rest/v1/user_info?id=eq.0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b","#
-        + #""headers":{"Content-Type":"application/json","Prefer":"return=minimal"},"body":{"name":"Lee"},"#
-        + #""swift":"try await remoteDBManager.updateData().setTable(\"user_info\").setBody(...).setQuery(.equal(\"id\", UUID(...))).request()"}"#
+        + #""headers":{"Content-Type":"application/json","Prefer":"return=minimal,count=exact"},"#
+        + #""body":{"name":"Lee"},"swift":"try await remoteDBManager.updateData()"#
+        + #".setTable(\"user_info\").setBody(...).setQuery(.equal(\"id\", UUID(...)), .count(.exact))"#
+        + #".request()"}"#
     )
   }
 }

@@ -68,14 +68,79 @@ struct RequestRig {
   }
 
   @Test func aWriteWithoutRowsSaysWhatHappened() async throws {
-    let server = try LoopbackHTTPServer { _ in .respond(status: 204) }
+    let server = try LoopbackHTTPServer { _ in .respond(status: 201) }
     defer { server.stop() }
     let rig = try RequestRig(server)
-    _ = await rig.shell.run(text: "from dog update {\"age\": 4} where id eq 1", name: "-c")
-    #expect(rig.output.captured == "updated (HTTP 204)\n")
+    _ = await rig.shell.run(text: "from dog insert {\"age\": 4}", name: "-c")
+    #expect(rig.output.captured == "inserted (HTTP 201)\n")
     let request = try #require(server.requests.first)
-    #expect(request.method == "PATCH")
+    #expect(request.method == "POST")
     #expect(String(decoding: request.body, as: UTF8.self) == #"{"age":4}"#)
+  }
+
+  /// Issue 16 item 4: an update or delete asks for the count and says it as psql does; a
+  /// script's `expect rows` reads it (PostgREST answers `*/n` in Content-Range).
+  @Test func updatesAndDeletesSayHowManyRowsChanged() async throws {
+    let server = try LoopbackHTTPServer { request in
+      let counted = request.headers["prefer"] == "return=minimal,count=exact"
+      let rows = request.method == "PATCH" ? "0" : "1"
+      return .respond(status: 204, headers: counted ? ["Content-Range": "*/" + rows] : [:])
+    }
+    defer { server.stop() }
+    let rig = try RequestRig(server)
+    let code = await rig.shell.run(
+      text: """
+        from dog update {"age": 4} where id eq 1
+        expect rows 0
+        from dog delete where id eq 2
+        expect rows 1
+        """, name: "-c")
+    #expect(code == .success, "\(rig.errors.captured)")
+    #expect(rig.output.captured == "UPDATE 0\nDELETE 1\n")
+    #expect(server.requests.map(\.method) == ["PATCH", "DELETE"])
+    // Not at the prompt: no warning about the update that changed nothing.
+    #expect(rig.errors.captured.isEmpty)
+  }
+
+  /// Issue 16 item 7: an empty result keeps the header its query names; `maybe single` with no
+  /// match is no row, not a row holding NULL.
+  @Test func emptyResultsKeepTheirHeader() async throws {
+    let server = try LoopbackHTTPServer { _ in
+      .respond(status: 200, headers: ["Content-Range": "*/*"], body: "[]")
+    }
+    defer { server.stop() }
+    let rig = try RequestRig(server)
+    _ = await rig.shell.run(
+      text: """
+        from dog select id, nick:name, age::text, data->>blood, owner:user_info(name), count()
+        from dog select id, name where id eq 9 maybe single
+        from dog select * where id eq 9
+        """, name: "-c")
+    #expect(
+      rig.output.captured == """
+         id | nick | age | blood | owner | count
+        ----+------+-----+-------+-------+-------
+        (0 rows)
+         id | name
+        ----+------
+        (0 rows)
+        (0 rows)
+
+        """)
+  }
+
+  /// Issue 16 item 7: two results as CSV are two blocks, each with its header, an empty line
+  /// between them.
+  @Test func csvResultsArePartedByAnEmptyLine() async throws {
+    let server = try LoopbackHTTPServer { request in
+      request.target.contains("rpc")
+        ? .respond(status: 200, body: "3") : .respond(status: 200, body: #"[{"id":1,"name":"a"}]"#)
+    }
+    defer { server.stop() }
+    let rig = try RequestRig(server, format: .csv)
+    _ = await rig.shell.run(
+      text: "from dog select id, name; rpc sum {\"numbers\": [1, 2]}", name: "-c")
+    #expect(rig.output.captured == "id,name\r\n1,a\r\n\r\nsum\r\n3\r\n")
   }
 
   @Test func serverErrorsPrintCodeMessageAndAdviceAndExitOne() async throws {

@@ -34,16 +34,17 @@ struct StatementRig {
   @Test func describeAndTablesPrintInTheCurrentFormat() async throws {
     let rig = try StatementRig()
     #expect(await rig.shell.run(text: "describe dog_profile", name: "-c") == .success)
-    #expect(rig.output.captured.hasPrefix(" column |  type   | nullable |"))
+    #expect(rig.output.captured.hasPrefix("Table \"dog_profile\"\n column |  type   | nullable |"))
     #expect(
       rig.output.captured.contains(
-        " owner  | uuid    | false    | NULL              | -> user_info.id"))
+        " owner  | uuid    | false    |                   | -> user_info.id"))
     let json = try StatementRig()
     #expect(await json.shell.run(text: "set format ndjson; tables", name: "-c") == .success)
     let lines = json.output.captured.split(separator: "\n")
     #expect(lines.count == 4)
-    #expect(
-      lines[0] == #"{"table":"user_info","columns":6,"insert":true,"update":true,"delete":true}"#)
+    #expect(lines[0] == #"{"name":"user_info","type":"table","columns":6}"#)
+    // Read-only in the document (no post, patch or delete): a view.
+    #expect(lines[2] == #"{"name":"mate","type":"view","columns":2}"#)
   }
 
   @Test func describeOfAnUnknownTableFailsWithAPointer() async throws {
@@ -63,6 +64,22 @@ struct StatementRig {
     #expect(!settings.timing && settings.format == .csv)
     // Setting changes say nothing in scripts.
     #expect(rig.output.captured == "")
+  }
+
+  @Test func setExpandedChoosesRecordsTablesOrWhicheverFits() async throws {
+    let rig = try StatementRig()
+    #expect(rig.shell.currentSettings.expanded == "auto")
+    _ = await rig.shell.run(text: "set expanded on", name: "-c")
+    #expect(rig.shell.currentSettings.format == .expanded)
+    _ = await rig.shell.run(text: "set expanded off", name: "-c")
+    #expect(rig.shell.currentSettings.expanded == "off")
+    #expect(rig.shell.currentSettings.format == .table && !rig.shell.currentSettings.autoExpand)
+    _ = await rig.shell.run(text: "set expanded auto", name: "-c")
+    #expect(rig.shell.currentSettings.expanded == "auto")
+    _ = await rig.shell.run(text: "\\x", name: "-c")
+    #expect(rig.shell.currentSettings.expanded == "on")
+    _ = await rig.shell.run(text: "\\x", name: "-c")
+    #expect(rig.shell.currentSettings.expanded == "off")
   }
 
   @Test func parseErrorsRunNothingAndExitTwo() async throws {

@@ -4,8 +4,8 @@ public enum ShellStatement: Sendable, Equatable {
   case help(topic: String?)
   /// `tables`, `\dt`, `\d` without a table
   case tables
-  /// `describe <table>`, `\d <table>`
-  case describe(TableName)
+  /// `describe <table>`, `\d <table>`; `describe+` (`detailed`) adds comments.
+  case describe(TableName, detailed: Bool = false)
   /// `explain [json|curl] <statement>`: print the request instead of sending it.
   indirect case explain(Statement, format: ExplainFormat)
   /// `set format table|expanded|json|ndjson|csv`
@@ -16,7 +16,10 @@ public enum ShellStatement: Sendable, Equatable {
   case setOnError(OnError)
   /// `set pager on|off`: whether long results at the prompt go through the pager.
   case setPager(Bool)
-  /// `\x`: switch between table and expanded output.
+  /// `set expanded on|off|auto`: records always, never, or when a table is too wide for the
+  /// terminal even wrapped (the default).
+  case setExpanded(Expanded)
+  /// `\x`: expanded output on, or off when it is on.
   case toggleExpanded
   /// `set null 'X'`, `\pset null X`: the text tables show for NULL (`NULL` unless set).
   case setNull(String)
@@ -38,7 +41,8 @@ public enum ShellStatement: Sendable, Equatable {
   /// Whether the statement only changes a setting (what a startup file may hold).
   public var isSetting: Bool {
     switch self {
-    case .setFormat, .setTiming, .setOnError, .setPager, .toggleExpanded, .setNull: true
+    case .setFormat, .setExpanded, .setTiming, .setOnError, .setPager, .toggleExpanded, .setNull:
+      true
     default: false
     }
   }
@@ -46,6 +50,11 @@ public enum ShellStatement: Sendable, Equatable {
   /// The result formats of `set format`.
   public enum Format: String, Sendable, Equatable, CaseIterable {
     case table, expanded, json, ndjson, csv
+  }
+
+  /// The choices of `set expanded`.
+  public enum Expanded: String, Sendable, Equatable, CaseIterable {
+    case on, off, auto
   }
 
   /// What `set on_error` makes a script do after a failed statement.

@@ -142,13 +142,15 @@ extension ShellStatement {
     switch self {
     case .help(let topic): "help" + (topic.map { " " + $0 } ?? "")
     case .tables: "tables"
-    case .describe(let table): "describe " + table.canonicalText
+    case .describe(let table, let detailed):
+      (detailed ? "describe+ " : "describe ") + table.canonicalText
     case .explain(let statement, let format):
       "explain " + (format == .text ? "" : format.rawValue + " ") + statement.canonicalText
     case .setFormat(let format): "set format " + format.rawValue
     case .setTiming(let on): on.map { "set timing " + ($0 ? "on" : "off") } ?? "\\timing"
     case .setOnError(let mode): "set on_error " + mode.rawValue
     case .setPager(let on): "set pager " + (on ? "on" : "off")
+    case .setExpanded(let mode): "set expanded " + mode.rawValue
     case .toggleExpanded: "\\x"
     case .setNull(let text): "set null " + Value.quoted(text)
     case .connectionInfo: "\\conninfo"

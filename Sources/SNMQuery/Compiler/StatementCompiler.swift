@@ -122,6 +122,13 @@ public struct StatementCompiler: Sendable {
       if upsert.ignoreDuplicates { parameters.append(.ignoreDuplicates) }
     }
     parameters += try modifierParameters(query.modifiers, isWrite: action.isWrite)
+    // An update or delete that returns no rows asks for their count, which PostgREST answers in
+    // `Content-Range` (`*/0`), so the shell can say `UPDATE 0` and `expect rows` can read it.
+    if action == .update || action == .delete, query.modifiers.returning == nil,
+      query.modifiers.count == nil
+    {
+      parameters.append(.count(.exact))
+    }
     return parameters.isEmpty ? builder : builder.setQuery(parameters)
   }
 

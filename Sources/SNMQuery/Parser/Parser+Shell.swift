@@ -9,8 +9,13 @@ extension Parser {
     case .tables:
       return .tables
     case .describe:
-      let table = try parseTableName(.table, what: "a table name", after: "'describe'")
-      return .describe(table)
+      // `describe+` (no space before the `+`), as psql's `\d+`.
+      let detailed =
+        current.kind == .invalid && text(current) == "+" && !current.flags.contains(.afterSpace)
+      if detailed { advance() }
+      let after = detailed ? "'describe+'" : "'describe'"
+      let table = try parseTableName(.table, what: "a table name", after: after)
+      return .describe(table, detailed: detailed)
     case .explain:
       return try parseExplain()
     case .set:
@@ -56,7 +61,7 @@ extension Parser {
     return .explain(try parseStatement(), format: format)
   }
 
-  static let settings = ["format", "timing", "pager", "on_error", "null"]
+  static let settings = ["format", "expanded", "timing", "pager", "on_error", "null"]
 
   mutating func parseSet() throws(ParseFailure) -> ShellStatement {
     recordKeywords(Parser.settings)
@@ -79,10 +84,16 @@ extension Parser {
     case .null:
       advance()
       return .setNull(try parseNullDisplay(after: "'set null'"))
+    case nil where current.kind == .word && text(current).lowercased() == "expanded":
+      advance()
+      let choice = try parseChoice(
+        ShellStatement.Expanded.allCases.map(\.rawValue), after: "'set expanded'")
+      return .setExpanded(ShellStatement.Expanded(rawValue: choice) ?? .auto)
     default:
       let help =
         current.kind == .word ? DidYouMean.help(text(current), among: Parser.settings) : nil
-      throw expectedFailure("format, timing, pager, on_error or null", after: "'set'", help: help)
+      throw expectedFailure(
+        "format, expanded, timing, pager, on_error or null", after: "'set'", help: help)
     }
   }
 
@@ -131,10 +142,16 @@ extension Parser {
     case "\\?": return .shell(.backslashHelp)
     case "\\h", "\\help": return .shell(try parseHelpTopic())
     case "\\dt", "\\dt+": return .shell(.tables)
-    case "\\x": return .shell(.toggleExpanded)
+    case "\\x":
+      // `\x` alone toggles; `\x on|off|auto` is `set expanded` (one setting).
+      if current.kind.isStatementEnd { return .shell(.toggleExpanded) }
+      let choice = try parseChoice(
+        ShellStatement.Expanded.allCases.map(\.rawValue), after: "'\\x'")
+      return .shell(.setExpanded(ShellStatement.Expanded(rawValue: choice) ?? .auto))
     case "\\d", "\\d+":
       if current.kind.isStatementEnd { return .shell(.tables) }
-      return .shell(.describe(try parseTableName(.table, what: "a table name", after: "'\\d'")))
+      let table = try parseTableName(.table, what: "a table name", after: "'\(command)'")
+      return .shell(.describe(table, detailed: command == "\\d+"))
     case "\\i":
       return .run(try parsePath(after: "'\\i'"))
     case "\\timing":

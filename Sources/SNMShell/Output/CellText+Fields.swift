@@ -16,7 +16,16 @@ extension CellText {
       let string = String(decoding: text, as: UTF8.self)
       self.init(display: string == null ? "\"\(string)\"" : string)
     case .nested:
-      self.init(display: String(decoding: text, as: UTF8.self))
+      self.init(display: String(decoding: text, as: UTF8.self), isAtomic: false)
+    }
+  }
+
+  /// Whether `CellText(kind, text)` is atomic (kept on one line), found from the bytes.
+  static func isAtomic(_ kind: JSONFieldKind, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    switch kind {
+    case .null, .number, .bool: true
+    case .string: isAtomic(text)
+    case .nested: false
     }
   }
 

@@ -8,7 +8,8 @@ import SNMWire
 /// id   | 1
 /// name | Kim
 /// ```
-/// With `style.width` set, values are cut (ending in `…`) to fit.
+/// With `style.width` set, a longer value wraps onto more lines (` | ` under its first one), as
+/// psql's wrapped format does; a number, NULL, UUID or timestamp is never broken or cut.
 struct ExpandedRenderer {
   let style: RenderStyle
   /// The server's count of all matching rows, shown at the end when it differs from the rows sent.
@@ -95,11 +96,21 @@ struct ExpandedRenderer {
     for (name, cell) in zip(names.shown, cells) {
       out.append(style.colour ? RenderStyle.bold + name + RenderStyle.reset : name)
       out.spaces(keyWidth - DisplayWidth.of(name))
-      var text = cell.text
-      if let room = valueRoom, cell.width > room { text = DisplayWidth.truncate(text, to: room) }
+      let text = cell.text
       out.append(text.isEmpty ? " |" : " | ")
-      out.append(cell.isNull && style.colour ? RenderStyle.dim + text + RenderStyle.reset : text)
-      out.newline()
+      guard let room = valueRoom, cell.width > room else {
+        out.append(cell.isNull && style.colour ? RenderStyle.dim + text + RenderStyle.reset : text)
+        out.newline()
+        continue
+      }
+      for (index, line) in cell.lines(width: room).enumerated() {
+        if index > 0 {
+          out.spaces(keyWidth)
+          out.append(" | ")
+        }
+        out.append(line)
+        out.newline()
+      }
     }
   }
 

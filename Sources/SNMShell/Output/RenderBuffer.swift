@@ -19,6 +19,10 @@ struct RenderBuffer {
     bytes.append(contentsOf: text.utf8)
   }
 
+  mutating func append(_ text: Substring) {
+    bytes.append(contentsOf: text.utf8)
+  }
+
   mutating func append(bytes more: [UInt8]) {
     bytes.append(contentsOf: more)
   }
@@ -64,7 +68,8 @@ struct RenderBuffer {
 
 /// How output is laid out for where it goes.
 public struct RenderStyle: Sendable, Equatable {
-  /// Fit tables within this many columns; nil never cuts (output to a pipe or file).
+  /// Fit tables within this many columns (wrapping text, never cutting a value); nil lays them
+  /// out at their full width (output to a pipe or file).
   public var width: Int?
   /// Whether ANSI colour may be used.
   public var colour: Bool
@@ -73,14 +78,19 @@ public struct RenderStyle: Sendable, Equatable {
   public var terminal: Bool
   /// What the table formats show for NULL (`set null`).
   public var nullText: String
+  /// `set expanded auto`: a table that cannot fit `width` even with its text wrapped prints in
+  /// the expanded format instead.
+  public var autoExpand: Bool
 
   public init(
-    width: Int? = nil, colour: Bool = false, terminal: Bool = false, nullText: String = "NULL"
+    width: Int? = nil, colour: Bool = false, terminal: Bool = false, nullText: String = "NULL",
+    autoExpand: Bool = false
   ) {
     self.width = width
     self.colour = colour
     self.terminal = terminal
     self.nullText = nullText
+    self.autoExpand = autoExpand
   }
 
   static let bold = "\u{1B}[1m"

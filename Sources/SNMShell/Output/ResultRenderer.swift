@@ -29,22 +29,25 @@ public struct ResultRenderer: Sendable {
       ?? false
   }
 
-  /// Writes a parsed value through the row sets of the table, expanded and csv formats.
+  /// Writes a parsed value through the row sets of the table, expanded and csv formats. An empty
+  /// result whose `columns` are known (an empty array, or the null of `maybe single`) is a header
+  /// and no row, as psql prints one.
   private func renderTree(
-    _ value: JSONValue, defaultColumn: String, total: Int?, to writer: OutputWriter
+    _ value: JSONValue, defaultColumn: String, columns: [String]?, total: Int?,
+    to writer: OutputWriter
   ) -> Bool {
+    var rows: ResultSet {
+      if let columns, value == .null || value == .array([]) {
+        return ResultSet(columns: columns, rows: [])
+      }
+      return ResultSet(value, defaultColumn: defaultColumn)
+    }
     switch format {
-    case .json: JSONRenderer(lines: false).render(value, to: writer)
-    case .ndjson: JSONRenderer(lines: true).render(value, to: writer)
-    case .table:
-      TableRenderer(style: style, total: total).render(
-        ResultSet(value, defaultColumn: defaultColumn), to: writer)
-    case .expanded:
-      ExpandedRenderer(style: style, total: total).render(
-        ResultSet(value, defaultColumn: defaultColumn), to: writer)
-    case .csv:
-      CSVRenderer(visible: style.terminal).render(
-        ResultSet(value, defaultColumn: defaultColumn), to: writer)
+    case .json: return JSONRenderer(lines: false).render(value, to: writer)
+    case .ndjson: return JSONRenderer(lines: true).render(value, to: writer)
+    case .table: return TableRenderer(style: style, total: total).render(rows, to: writer)
+    case .expanded: return ExpandedRenderer(style: style, total: total).render(rows, to: writer)
+    case .csv: return CSVRenderer(visible: style.terminal).render(rows, to: writer)
     }
   }
 
@@ -55,10 +58,11 @@ public struct ResultRenderer: Sendable {
   ///
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way (they were checked when
   ///   the document was made, so only if that check and the parser disagree).
+  /// `columns` are the keys the query names, the header of a result without rows.
   @discardableResult
   public func render(
-    _ document: JSONDocument, defaultColumn: String = "value", total: Int? = nil,
-    to writer: OutputWriter
+    _ document: JSONDocument, defaultColumn: String = "value", columns: [String]? = nil,
+    total: Int? = nil, to writer: OutputWriter
   ) throws -> Bool {
     let rows = document.shape.kind == .array && document.shape.count > 0
     let uniform = rows && document.shape.uniformObjects
@@ -74,7 +78,8 @@ public struct ResultRenderer: Sendable {
       return try TableRenderer(style: style, total: total).render(
         uniformRows: document, to: writer)
     default:
-      return renderTree(document.value, defaultColumn: defaultColumn, total: total, to: writer)
+      return renderTree(
+        document.value, defaultColumn: defaultColumn, columns: columns, total: total, to: writer)
     }
   }
 }

@@ -21,6 +21,9 @@ struct TableCells {
   let keepsCells: Bool
   /// The widest cell per column, headers included.
   private(set) var widths: [Int]
+  /// The widest cell per column that must stay on one line (``CellText/isAtomic``), headers
+  /// included: how narrow a wrapped column may get.
+  private(set) var atomicWidths: [Int]
   private var numbers: [Bool]
   private var seen: [Bool]
   /// What NULL shows as (`set null`).
@@ -35,6 +38,7 @@ struct TableCells {
     self.keepsCells = keepsCells
     if keepsCells { cells.reserveCapacity(capacity * columns.count) }
     widths = columns.map { DisplayWidth.of($0) }
+    atomicWidths = widths
     numbers = Array(repeating: true, count: columns.count)
     seen = Array(repeating: false, count: columns.count)
   }
@@ -47,7 +51,9 @@ struct TableCells {
     var column = 0
     for value in row where column < columns.count {
       let cell = CellText(value, null: null)
-      note(width: cell.width, isNull: cell.isNull, isNumber: cell.isNumber, column: column)
+      note(
+        width: cell.width, isNull: cell.isNull, isNumber: cell.isNumber, isAtomic: cell.isAtomic,
+        column: column)
       if keepsCells { cells.append(cell) }
       column += 1
     }
@@ -55,17 +61,24 @@ struct TableCells {
   }
 
   /// Measures one cell of the current row (cells kept are added with ``add(_:)``).
-  mutating func note(width: Int, isNull: Bool, isNumber: Bool, column: Int) {
+  mutating func note(width: Int, isNull: Bool, isNumber: Bool, isAtomic: Bool, column: Int) {
     if width > widths[column] { widths[column] = width }
+    if isAtomic && width > atomicWidths[column] { atomicWidths[column] = width }
     if !isNull {
       seen[column] = true
       if !isNumber { numbers[column] = false }
     }
   }
 
-  /// Counts a row whose cells were measured with ``note(width:isNull:isNumber:column:)``.
+  /// Counts a row whose cells were measured with ``note(width:isNull:isNumber:isAtomic:column:)``.
   mutating func endRow() {
     rowCount += 1
+  }
+
+  /// Per column, the narrowest it may be wrapped to: its widest atomic cell or header, and for
+  /// text 10 columns (or its widest cell, when narrower).
+  var minimumWidths: [Int] {
+    zip(widths, atomicWidths).map { width, atomic in max(atomic, min(width, 10)) }
   }
 
   /// Per column, whether it aligns right: it holds numbers and nothing else but NULL.

@@ -11,8 +11,11 @@ import SNMWire
 ///   2 | 김민지 | NULL
 /// (2 rows)
 /// ```
-/// Numbers align right, everything else left. With `style.width` set, the widest columns are cut
-/// (ending in `…`) until each line fits.
+/// Numbers align right, everything else left. With `style.width` set, the widest text columns
+/// are narrowed and their cells wrapped onto more lines until each line fits, as psql's `\pset
+/// format wrapped` does; a number, NULL, UUID or timestamp is never broken or cut. A table that
+/// cannot fit even so prints in the expanded format when `style.autoExpand` is set (`set
+/// expanded auto`), else at the narrowest it can be, wider than the terminal.
 struct TableRenderer {
   let style: RenderStyle
   /// The server's count of all matching rows, when asked for (`count exact`).
@@ -27,7 +30,17 @@ struct TableRenderer {
       if index & 1023 == 1023 && Task.isCancelled { return false }
       cells.add(row)
     }
+    if expands(cells) {
+      return ExpandedRenderer(style: style, total: total).render(result, to: writer)
+    }
     return write(cells, to: writer)
+  }
+
+  /// Whether the measured table prints expanded instead: `set expanded auto`, more than one
+  /// column, and too wide for the terminal even wrapped.
+  private func expands(_ cells: TableCells) -> Bool {
+    style.autoExpand && cells.columns.count > 1 && cells.rowCount > 0
+      && Self.fit(cells.widths, minimums: cells.minimumWidths, within: style.width) == nil
   }
 
   /// Writes the rows of a document whose elements are objects with the same keys
@@ -48,8 +61,7 @@ struct TableRenderer {
           guard column < columns.count else { return }
           measured.note(
             width: CellText.width(kind, text, null: style.nullText), isNull: kind == .null,
-            isNumber: kind == .number,
-            column: column)
+            isNumber: kind == .number, isAtomic: CellText.isAtomic(kind, text), column: column)
           column += 1
         }
         guard more else { return true }
@@ -58,6 +70,10 @@ struct TableRenderer {
       }
     }
     guard counted else { return false }
+    if expands(measured) {
+      return try ExpandedRenderer(style: style, total: total).render(
+        uniformRows: document, to: writer)
+    }
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     guard let layout = begin(measured, to: &out) else { return true }
@@ -106,7 +122,8 @@ struct TableRenderer {
       out.newline()
       return nil
     }
-    let fitted = Self.fit(cells.widths, within: style.width)
+    let minimums = cells.minimumWidths
+    let fitted = Self.fit(cells.widths, minimums: minimums, within: style.width) ?? minimums
     writeHeader(cells.columns, widths: fitted, to: &out)
     return (fitted, cells.numeric)
   }
@@ -135,48 +152,68 @@ struct TableRenderer {
     out.newline()
   }
 
+  /// Writes one row: on one line when every cell fits its column, else on as many as its widest
+  /// wrapped cell needs, the other columns blank below their text.
   private func writeRow(
     _ line: ArraySlice<CellText>, widths: [Int], numeric: [Bool], to out: inout RenderBuffer
   ) {
     let last = line.count - 1
-    for (column, cell) in line.enumerated() {
-      if column == 0 {
-        out.append(UInt8(ascii: " "))
-      } else {
-        // No trailing space after the last separator when the last cell is empty.
-        out.append(column == last && cell.width == 0 ? " |" : " | ")
-      }
-      var text = cell.text
-      var width = cell.width
-      if width > widths[column] {
-        text = DisplayWidth.truncate(text, to: widths[column])
-        width = DisplayWidth.of(text)
-      }
-      let pad = widths[column] - width
-      if numeric[column] { out.spaces(pad) }
-      if cell.isNull && style.colour {
-        out.append(RenderStyle.dim + text + RenderStyle.reset)
-      } else {
-        out.append(text)
-      }
-      if !numeric[column] && column < last { out.spaces(pad) }
+    var wrapped: [[Substring]] = []
+    for (column, cell) in line.enumerated() where cell.width > widths[column] {
+      if wrapped.isEmpty { wrapped = Array(repeating: [], count: line.count) }
+      wrapped[column] = cell.lines(width: widths[column])
     }
-    out.newline()
+    let height = wrapped.map(\.count).max() ?? 1
+    for row in 0..<max(height, 1) {
+      for (column, cell) in line.enumerated() {
+        var text = Substring(cell.text)
+        var width = cell.width
+        if !wrapped.isEmpty && !wrapped[column].isEmpty {
+          text = row < wrapped[column].count ? wrapped[column][row] : ""
+          width = DisplayWidth.of(text)
+        } else if row > 0 {
+          text = ""
+          width = 0
+        }
+        if column == 0 {
+          out.append(UInt8(ascii: " "))
+        } else {
+          // No trailing space after the last separator when the last cell is empty.
+          out.append(column == last && width == 0 ? " |" : " | ")
+        }
+        let pad = widths[column] - width
+        if numeric[column] { out.spaces(pad) }
+        if cell.isNull && style.colour && row == 0 {
+          out.append(RenderStyle.dim)
+          out.append(text)
+          out.append(RenderStyle.reset)
+        } else {
+          out.append(text)
+        }
+        if !numeric[column] && column < last { out.spaces(pad) }
+      }
+      out.newline()
+    }
   }
 
-  /// Column widths cut so that a line (` a | b | c`) takes at most `total` columns: every column
-  /// wider than a common cap is cut to it, the cap as high as fits (never below 3).
-  static func fit(_ widths: [Int], within total: Int?) -> [Int] {
+  /// Column widths so that a line (` a | b | c`) takes at most `total` columns: every column
+  /// wider than a common cap is narrowed to it (its cells wrap), but never below its minimum (its
+  /// widest atomic cell, see ``TableCells/minimumWidths``); the cap as high as fits. Nil when
+  /// even the minimums do not fit; the widths as they are when `total` is nil.
+  static func fit(_ widths: [Int], minimums: [Int], within total: Int?) -> [Int]? {
     guard let total else { return widths }
-    let overhead = 3 * widths.count - 1
-    let room = total - overhead
+    let room = total - (3 * widths.count - 1)
     if widths.reduce(0, +) <= room { return widths }
-    var low = 3
-    var high = widths.max() ?? 3
+    func narrowed(_ cap: Int) -> [Int] {
+      zip(widths, minimums).map { width, minimum in max(min(minimum, width), min(width, cap)) }
+    }
+    if narrowed(0).reduce(0, +) > room { return nil }
+    var low = 0
+    var high = widths.max() ?? 0
     while low < high {
       let cap = (low + high + 1) / 2
-      if widths.reduce(0, { $0 + min($1, cap) }) <= room { low = cap } else { high = cap - 1 }
+      if narrowed(cap).reduce(0, +) <= room { low = cap } else { high = cap - 1 }
     }
-    return widths.map { min($0, low) }
+    return narrowed(low)
   }
 }

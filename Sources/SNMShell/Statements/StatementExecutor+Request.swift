@@ -179,15 +179,32 @@ extension StatementExecutor {
         return true
       }
       emit(Self.summary(of: request, response: response))
+      warnIfNothingChanged(request, response)
       return true
     }
     var defaultColumn = "value"
     if case .rpc(let function, _) = request.action { defaultColumn = function }
-    return await render(document, defaultColumn: defaultColumn, total: response.count)
+    // An empty result keeps the header its query names (`*` read from the schema when known).
+    let empty =
+      document.shape.kind == .array && document.shape.count == 0
+      || request.expectation == .maybeSingle && document.shape.kind == .null
+    let columns =
+      empty ? request.resultColumns(starColumns: table.flatMap(catalog.knownColumns)) : nil
+    return await render(
+      document, defaultColumn: defaultColumn, columns: columns, total: response.count)
   }
 
-  /// `updated 3 rows (HTTP 204)`, `inserted (HTTP 201)`, `rpc sleep_for done (HTTP 204)`.
+  /// `UPDATE 3` and `DELETE 0` as psql says them, when the server counted the rows (snm asks for
+  /// the count of every update and delete); else `inserted (HTTP 201)`, `rpc sleep_for done
+  /// (HTTP 204)`.
   static func summary(of request: SupabaseDBRequest, response: SupabaseDBResponse) -> String {
+    if let count = response.count {
+      switch request.action {
+      case .update: return "UPDATE \(count)"
+      case .delete: return "DELETE \(count)"
+      default: break
+      }
+    }
     let verb: String
     switch request.action {
     case .insert: verb = "inserted"
@@ -199,6 +216,22 @@ extension StatementExecutor {
     }
     let rows = response.count.map { $0 == 1 ? " 1 row" : " \($0) rows" } ?? ""
     return "\(verb)\(rows) (HTTP \(response.status))"
+  }
+
+  /// At the prompt, a warning on standard error when an update or delete changed no row: the
+  /// filter matched none, or row-level security let none through (which PostgREST does not
+  /// report as an error).
+  func warnIfNothingChanged(_ request: SupabaseDBRequest, _ response: SupabaseDBResponse) {
+    guard interactive, response.count == 0 else { return }
+    let verb: String
+    switch request.action {
+    case .update: verb = "updated"
+    case .delete: verb = "deleted"
+    default: return
+    }
+    report(
+      "warning: no row was \(verb): none matched the filter, or row-level security hides them "
+        + "from \(signedIn.withLock { $0 } ?? project.keyRole)")
   }
 
   /// The table a request reads or writes (nil for `rpc`), for completion.

@@ -22,9 +22,9 @@ extension StatementExecutor {
       if let problem = catalog.problem { report("\(problem); showing the tables seen in results") }
       await render(catalog.tableRows())
       return .succeeded(nil)
-    case .describe(let table):
+    case .describe(let table, let detailed):
       if let stopped = await loadSchema() { return stopped }
-      guard let rows = catalog.describeRows(table.name.text) else {
+      guard let description = catalog.describe(table.name.text, detailed: detailed) else {
         let why = catalog.problem.map { " (\($0))" } ?? ""
         let known = catalog.tableNames() + catalog.functionNames()
         let next =
@@ -33,7 +33,7 @@ extension StatementExecutor {
         report("no table, view or function '\(table.name.text)'\(why): \(next)")
         return .failed(.server)
       }
-      await render(rows)
+      await show(description)
       return .succeeded(nil)
     case .explain(let inner, let format) where StorageCompiler.storageStatement(inner) != nil:
       guard let compiled = await compileStorage(inner, in: source, directory: directory) else {
@@ -65,12 +65,20 @@ extension StatementExecutor {
       settings.withLock { $0.onError = choice == .stop ? .stop : .continue }
       note("on_error is \(choice.rawValue)")
       return .succeeded(nil)
+    case .setExpanded(let mode):
+      settings.withLock { settings in
+        settings.format = mode == .on ? .expanded : .table
+        settings.autoExpand = mode == .auto
+      }
+      note(Self.expandedNote(mode.rawValue))
+      return .succeeded(nil)
     case .toggleExpanded:
       let now = settings.withLock { settings in
         settings.format = settings.format == .expanded ? .table : .expanded
-        return settings.format
+        if settings.format == .table { settings.autoExpand = false }
+        return settings.expanded
       }
-      note("expanded display is \(now == .expanded ? "on" : "off")")
+      note(Self.expandedNote(now))
       return .succeeded(nil)
     case .setNull(let text):
       settings.withLock { $0.nullText = text }
@@ -91,6 +99,13 @@ extension StatementExecutor {
     }
   }
 
+  /// `expanded display is on`, as psql says it; `auto` says when.
+  static func expandedNote(_ mode: String) -> String {
+    mode == "auto"
+      ? "expanded display is auto (a table too wide for the terminal prints expanded)"
+      : "expanded display is \(mode)"
+  }
+
   /// Loads the schema when nothing has and waits for the load (a signal stops the wait, as it
   /// stops a request); reports a project that cannot be reached (the statement fails with exit
   /// code 3). Nil when the statement goes on: a refusal is not a failure, the names seen in
@@ -108,6 +123,19 @@ extension StatementExecutor {
     return .failed(.unreachable)
   }
 
+  /// Prints what `describe` found: in the table and expanded formats with its title above and its
+  /// notes below (as psql's `\d`), in the others the rows alone.
+  func show(_ description: SchemaCatalog.Description) async {
+    guard currentSettings.format == .table || currentSettings.format == .expanded else {
+      await render(description.rows)
+      return
+    }
+    // Names and comments come from the server: escaped, never raw to the terminal.
+    let title = description.title.map { VisibleText.escaped($0) + "\n" } ?? ""
+    let notes = description.notes.map { VisibleText.escaped($0, keepingNewlines: true) + "\n" }
+    await render(JSONDocument(description.rows), framing: (title, notes.joined()))
+  }
+
   /// Prints rows in the current format; at a terminal, through the pager when they are longer
   /// than the screen.
   @discardableResult
@@ -119,28 +147,45 @@ extension StatementExecutor {
   /// Prints a document in the current format, a row at a time when it has not been parsed; at a
   /// terminal, through the pager when the rows are longer than the screen. False when the rows
   /// could not be printed (reported: the statement fails with exit code 3).
+  /// `framing` is text printed before and after the rows (`describe`'s title and notes).
   @discardableResult
-  func render(_ document: JSONDocument, defaultColumn: String = "value", total: Int? = nil) async
-    -> Bool
-  {
+  func render(
+    _ document: JSONDocument, defaultColumn: String = "value", columns: [String]? = nil,
+    total: Int? = nil, framing: (before: String, after: String) = ("", "")
+  ) async -> Bool {
     let settings = currentSettings
     guard !settings.quiet else { return true }
+    let interactive = self.interactive
+    // Each CSV result is a block of its own (header, records); an empty line parts two blocks
+    // written to the same place.
+    let destination = ObjectIdentifier(output)
+    let csvBefore = lastCSVOutput.withLock { last in
+      defer { if settings.format == .csv { last = destination } }
+      return settings.format == .csv && last == destination
+    }
+    if csvBefore { output.write("\r\n") }
     guard output.isTerminal else {
-      return renderReporting(
+      output.write(framing.before)
+      let rendered = renderReporting(
         document,
         with: ResultRenderer(
           format: settings.format, style: RenderStyle(nullText: settings.nullText)),
-        defaultColumn: defaultColumn, total: total, to: output)
+        defaultColumn: defaultColumn, columns: columns, total: total, to: output)
+      output.write(framing.after)
+      output.flush()
+      return rendered
     }
     let style = RenderStyle(
       width: Terminal.columns(), colour: settings.colour, terminal: true,
-      nullText: settings.nullText)
+      nullText: settings.nullText, autoExpand: settings.autoExpand)
     let buffer = OutputWriter()
+    buffer.write(framing.before)
     guard
       renderReporting(
         document, with: ResultRenderer(format: settings.format, style: style),
-        defaultColumn: defaultColumn, total: total, to: buffer)
+        defaultColumn: defaultColumn, columns: columns, total: total, to: buffer)
     else { return false }
+    buffer.write(framing.after)
     let text = buffer.captured
     if interactive && settings.pager && Pager.isNeeded(for: text),
       let pager = Pager.command(), await Pager.show(text, through: pager, signals: signals)
@@ -155,11 +200,12 @@ extension StatementExecutor {
   /// Renders; false when the body stopped being JSON half-way (which the check on arrival should
   /// have caught), reported as a malformed answer.
   private func renderReporting(
-    _ document: JSONDocument, with renderer: ResultRenderer, defaultColumn: String, total: Int?,
-    to writer: OutputWriter
+    _ document: JSONDocument, with renderer: ResultRenderer, defaultColumn: String,
+    columns: [String]?, total: Int?, to writer: OutputWriter
   ) -> Bool {
     do {
-      try renderer.render(document, defaultColumn: defaultColumn, total: total, to: writer)
+      try renderer.render(
+        document, defaultColumn: defaultColumn, columns: columns, total: total, to: writer)
       return true
     } catch {
       report("the body is not JSON: \(error)")

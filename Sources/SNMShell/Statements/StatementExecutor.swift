@@ -24,6 +24,8 @@ public final class StatementExecutor: Sendable {
   let baseOutput: OutputWriter
   /// The file `\o FILE` sends results to (Statements/StatementExecutor+PsqlCommands.swift).
   let resultsFile = Mutex<ResultsFile?>(nil)
+  /// The writer the last CSV result went to: the next one there starts after an empty line.
+  let lastCSVOutput = Mutex<ObjectIdentifier?>(nil)
   /// Standard error as given; `errors` is this unless a script statement's output is held back.
   let baseErrors: OutputWriter
   /// Whether statements come from a person at the prompt (a spinner, the pager, setting notes),

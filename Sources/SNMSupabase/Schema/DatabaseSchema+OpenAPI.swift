@@ -50,7 +50,9 @@ extension DatabaseSchema {
         ColumnSchema(
           name: column, type: Self.typeName(property), isRequired: required.contains(column),
           isPrimaryKey: note?.contains("<pk/>") == true, foreignKey: note.flatMap(Self.foreignKey),
-          defaultValue: Self.text(property["default"]), description: note.flatMap(Self.comment)))
+          defaultValue: Self.text(property["default"]), description: note.flatMap(Self.comment),
+          maxLength: property["maxLength"]?.intValue,
+          enumValues: property["enum"]?.arrayValue?.compactMap(\.stringValue) ?? []))
     }
     return TableSchema(
       name: name, columns: columns, description: definition?["description"]?.stringValue,

@@ -60,6 +60,11 @@ public struct TableSchema: Sendable, Equatable {
 
   /// The primary key's columns, in column order.
   public var primaryKey: [String] { columns.filter(\.isPrimaryKey).map(\.name) }
+
+  /// Whether the API offers the relation only for reading: PostgREST lists insert, update and
+  /// delete for every table and updatable view, whatever the role may do, and none of them for a
+  /// view that cannot be written (so an updatable view cannot be told from a table).
+  public var isReadOnly: Bool { !canInsert && !canUpdate && !canDelete }
 }
 
 /// One column: its Postgres type and keys.
@@ -76,6 +81,16 @@ public struct ColumnSchema: Sendable, Equatable {
   public var defaultValue: String?
   /// The column's comment, without snm-irrelevant key notes.
   public var description: String?
+  /// The longest text a `character varying(n)` or `character(n)` column holds.
+  public var maxLength: Int?
+  /// The labels of an enum type, in order.
+  public var enumValues: [String]
+
+  /// The type with its length when the document gives one: `character varying(20)`.
+  public var typeWithLength: String {
+    guard let maxLength, !type.contains("(") else { return type }
+    return "\(type)(\(maxLength))"
+  }
 
   /// A foreign key target.
   public struct ForeignKey: Sendable, Equatable {
@@ -90,7 +105,8 @@ public struct ColumnSchema: Sendable, Equatable {
 
   public init(
     name: String, type: String, isRequired: Bool = false, isPrimaryKey: Bool = false,
-    foreignKey: ForeignKey? = nil, defaultValue: String? = nil, description: String? = nil
+    foreignKey: ForeignKey? = nil, defaultValue: String? = nil, description: String? = nil,
+    maxLength: Int? = nil, enumValues: [String] = []
   ) {
     self.name = name
     self.type = type
@@ -99,6 +115,8 @@ public struct ColumnSchema: Sendable, Equatable {
     self.foreignKey = foreignKey
     self.defaultValue = defaultValue
     self.description = description
+    self.maxLength = maxLength
+    self.enumValues = enumValues
   }
 }
 

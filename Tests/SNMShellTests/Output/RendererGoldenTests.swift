@@ -48,16 +48,29 @@ func everyFormatMatchesItsGoldenFile(_ item: OutputCase) throws {
 }
 
 @Test func tablesFitANarrowTerminal() throws {
-  let text = try rendered(cases[0], .table, style: RenderStyle(width: 72))
+  // Too wide for 72 columns even wrapped (a UUID and a timestamp are never broken): expanded.
+  let text = try rendered(cases[0], .table, style: RenderStyle(width: 72, autoExpand: true))
   expectSnapshot(text, named: "output/user_info.table-72")
+  #expect(text.hasPrefix("-[ RECORD 1 ]"))
   for line in text.split(separator: "\n") {
     #expect(DisplayWidth.of(line) <= 72, "too wide: \(line)")
   }
+  // Wide enough once the text columns wrap: a table, every line within 140 columns.
+  let wrapped = try rendered(cases[0], .table, style: RenderStyle(width: 140, autoExpand: true))
+  expectSnapshot(wrapped, named: "output/user_info.table-140")
+  for line in wrapped.split(separator: "\n") {
+    #expect(DisplayWidth.of(line) <= 140, "too wide: \(line)")
+  }
+  for value in ["0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", "2026-11-29T10:00:00+00:00"] {
+    #expect(text.contains(value) && wrapped.contains(value), "\(value) was cut")
+  }
   let expanded = try rendered(cases[0], .expanded, style: RenderStyle(width: 40))
   expectSnapshot(expanded, named: "output/user_info.expanded-40")
-  for line in expanded.split(separator: "\n") {
+  // Long text wraps; only a UUID, kept whole, passes 40 columns.
+  for line in expanded.split(separator: "\n") where !line.hasPrefix("id ") {
     #expect(DisplayWidth.of(line) <= 40, "too wide: \(line)")
   }
+  #expect(!expanded.contains("…"))
 }
 
 @Test func colourMarksHeadersAndNullsOnly() throws {

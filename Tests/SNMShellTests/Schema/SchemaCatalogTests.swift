@@ -61,15 +61,18 @@ func demoSchema() throws -> DatabaseSchema {
   catalog.noteResult(table: "user_info", columns: ["id", "name"])
   #expect(catalog.tableNames() == ["user_info"])
   #expect(catalog.columns(of: "user_info") == ["id", "name"])
-  #expect(catalog.describeRows("user_info") == [["column": "id"], ["column": "name"]])
-  #expect(catalog.describeRows("nothing") == nil)
+  #expect(catalog.describe("user_info")?.rows == [["column": "id"], ["column": "name"]])
+  #expect(catalog.describe("user_info")?.title == nil)
+  #expect(catalog.describe("nothing") == nil)
 }
 
 @Test func describeShowsTypesNullabilityDefaultsAndKeys() throws {
   let catalog = SchemaCatalog(schema: try demoSchema())
   let writer = OutputWriter()
-  ResultRenderer(format: .table).render(
-    try #require(catalog.describeRows("dog_profile")), to: writer)
+  let description = try #require(catalog.describe("dog_profile"))
+  writer.write((description.title ?? "") + "\n")
+  ResultRenderer(format: .table).render(description.rows, to: writer)
+  writer.write(description.notes.joined(separator: "\n") + "\n")
   expectSnapshot(writer.captured, named: "schema/describe-dog_profile.table")
   let tables = OutputWriter()
   ResultRenderer(format: .table).render(catalog.tableRows(), to: tables)
