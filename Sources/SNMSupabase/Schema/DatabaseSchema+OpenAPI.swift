@@ -89,8 +89,16 @@ extension DatabaseSchema {
   }
 
   /// The Postgres type: `format` (`uuid`, `timestamp with time zone`, `text[]`), else `type`.
+  /// PostgREST 14.8 and later say `int64` for bigint and `int32` for both integer and smallint,
+  /// which are named for what they can be.
   static func typeName(_ property: JSONObject) -> String {
-    if let format = property["format"]?.stringValue, !format.isEmpty { return format }
+    if let format = property["format"]?.stringValue, !format.isEmpty {
+      switch format {
+      case "int64": return "bigint"
+      case "int32": return "integer or smallint"
+      default: return format
+      }
+    }
     if let type = property["type"]?.stringValue { return type }
     return "json"
   }

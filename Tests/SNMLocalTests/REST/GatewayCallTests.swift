@@ -142,6 +142,9 @@ extension GatewayDatabaseTests {
       #expect(document["paths"]?["/rpc/add"]?["get"] != nil)
       #expect(document["paths"]?["/rpc/touch"]?["get"] == nil)
       #expect(document["paths"]?["/rpc/touch"]?["post"] != nil)
+      #expect(
+        document["paths"]?["/rpc/touch"]?["post"]?["produces"]?.arrayValue?.contains("text/csv")
+          == false)
       let anon = harness.send("GET", "/", auth: GatewayHarness.anon)
       // A table offers every verb whatever the role's privileges (makePathItem).
       #expect(anon.json["paths"]?["/users"]?["post"] != nil)

@@ -97,3 +97,26 @@ func demoSchema() throws -> DatabaseSchema {
   #expect(
     SchemaCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/c"]) == "/c/snm/schema")
 }
+
+/// PostgREST 14.8+ names integer types by their width: int64 is bigint, int32 either of two.
+@Test func integerFormatsOfNewerPostgRESTSayWhatTheyCanBe() throws {
+  let document: JSONValue = [
+    "paths": ["/t": ["get": [:]]],
+    "definitions": [
+      "t": [
+        "properties": [
+          "id": ["format": "int64", "type": "integer"],
+          "n": ["format": "int32", "type": "integer"],
+          "code": ["format": "character varying", "type": "string", "maxLength": 8],
+        ],
+        "required": ["id", "code"],
+      ]
+    ],
+  ]
+  let table = try #require(try DatabaseSchema(openAPI: document).table(named: "t"))
+  #expect(table.column(named: "id")?.type == "bigint")
+  #expect(table.column(named: "n")?.type == "integer or smallint")
+  #expect(table.column(named: "code")?.typeWithLength == "character varying(8)")
+  #expect(table.isReadOnly)
+  #expect(table.column(named: "n")?.isRequired == false)
+}

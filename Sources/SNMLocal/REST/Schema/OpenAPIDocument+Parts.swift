@@ -6,6 +6,12 @@ extension OpenAPIDocument {
     .object([.init("$ref", .string("#/parameters/\(name)"))])
   }
 
+  /// What a function's operations produce (makeProcPathItem: no CSV).
+  static let routineMediaTypes: [JSONValue] = [
+    "application/json", "application/vnd.pgrst.object+json;nulls=stripped",
+    "application/vnd.pgrst.object+json",
+  ].map(JSONValue.string)
+
   /// A table's path: `get` always; `post`, `patch` and `delete` together when the relation can
   /// be written at all (a table, an updatable view), whatever the role's privileges, as
   /// PostgREST's `makePathItem` has it. The comment's first line is each operation's summary, the
@@ -110,7 +116,7 @@ extension OpenAPIDocument {
                 ]),
                 Self.reference("preferParams"),
               ])),
-            .init("produces", .array(Self.mediaTypes)), .init("responses", responses),
+            .init("produces", .array(Self.routineMediaTypes)), .init("responses", responses),
             .init("tags", tags),
           ]))
     ]
@@ -129,7 +135,7 @@ extension OpenAPIDocument {
           "get",
           .object(
             summary + [
-              .init("parameters", .array(query)), .init("produces", .array(Self.mediaTypes)),
+              .init("parameters", .array(query)), .init("produces", .array(Self.routineMediaTypes)),
               .init("responses", responses), .init("tags", tags),
             ])), at: 0)
     }
