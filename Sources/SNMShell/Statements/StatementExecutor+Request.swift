@@ -229,9 +229,13 @@ extension StatementExecutor {
     case .delete: verb = "deleted"
     default: return
     }
-    report(
-      "warning: no row was \(verb): none matched the filter, or row-level security hides them "
-        + "from \(signedIn.withLock { $0 } ?? project.keyRole)")
+    // A warning, not an error: `warning:` where errors say `snm:`.
+    let who = signedIn.withLock { $0 } ?? project.keyRole
+    errors.write(
+      VisibleText.escaped(
+        "warning: no row was \(verb): none matched the filter, or row-level security hides them "
+          + "from \(who)") + "\n")
+    errors.flush()
   }
 
   /// The table a request reads or writes (nil for `rpc`), for completion.
