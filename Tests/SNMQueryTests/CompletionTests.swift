@@ -91,7 +91,9 @@ import Testing
 
   @Test func settingsAndFiles() {
     #expect(
-      Self.context("set ").keywords == ["format", "expanded", "timing", "pager", "on_error", "null"])
+      Self.context("set ").keywords == [
+        "format", "expanded", "timing", "pager", "on_error", "null",
+      ])
     #expect(Self.context("set format ").keywords == ["table", "expanded", "json", "ndjson", "csv"])
     #expect(Self.context("run ").files)
     #expect(Self.context("\\i ").files)
