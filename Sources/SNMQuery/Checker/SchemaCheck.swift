@@ -34,7 +34,7 @@ public struct SchemaCheck: Sendable {
           .unknownFunction(name.text), at: name.range, severity: .warning,
           help: suggestion(name.text, among: schema.functions.map(\.name)))
       ]
-    case .shell(.describe(let table)):
+    case .shell(.describe(let table, _)):
       guard table.schema == nil, schema.table(named: table.name.text) == nil,
         schema.function(named: table.name.text) == nil
       else { return [] }
