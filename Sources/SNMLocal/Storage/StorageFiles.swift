@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 import Synchronization
 
 #if canImport(Glibc)
@@ -169,15 +170,9 @@ final class StorageTemporaryFile: Sendable {
 
   /// Appends `buffer`; throws on a failed write (a full disk among them).
   func write(_ buffer: UnsafeRawBufferPointer) throws(StorageFailure) {
-    var offset = 0
-    while offset < buffer.count {
-      guard let base = buffer.baseAddress else { return }
-      let written = Glibc.write(fd, base + offset, buffer.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw StorageFiles.failure("write")
-      }
-      offset += written
+    if let failed = FileDescriptorIO.writeAll(fd, buffer) {
+      errno = failed
+      throw StorageFiles.failure("write")
     }
     state.withLock { $0.bytes += Int64(buffer.count) }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 #if canImport(Glibc)
   import Glibc
@@ -75,17 +76,11 @@ final class ResponseFileWriter {
 
   /// Appends `buffer`; a failed write (the disk full) throws, and the file is removed.
   func write(_ buffer: UnsafeRawBufferPointer) throws(TransportFileError) {
-    var offset = 0
-    while offset < buffer.count {
-      guard let base = buffer.baseAddress else { return }
-      let written = Glibc.write(fd, base + offset, buffer.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        let failure = TransportFileError(path: destination, call: "write")
-        abandon()
-        throw failure
-      }
-      offset += written
+    if let failed = FileDescriptorIO.writeAll(fd, buffer) {
+      errno = failed
+      let failure = TransportFileError(path: destination, call: "write")
+      abandon()
+      throw failure
     }
     bytes += Int64(buffer.count)
   }

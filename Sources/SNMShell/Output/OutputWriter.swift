@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 import Synchronization
 
 /// A buffered writer to a file descriptor (or to memory, for tests).
@@ -75,18 +76,6 @@ public final class OutputWriter: Sendable {
       return
     }
     guard !state.failed else { return }
-    var offset = 0
-    state.buffer.withUnsafeBytes { bytes in
-      guard let base = bytes.baseAddress else { return }
-      while offset < bytes.count {
-        let written = Foundation.write(fd, base + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          state.failed = true
-          return
-        }
-        offset += written
-      }
-    }
+    if FileDescriptorIO.writeAll(fd, state.buffer) != nil { state.failed = true }
   }
 }

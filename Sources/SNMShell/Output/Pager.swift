@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 #if canImport(Glibc)
   import Glibc
@@ -61,20 +62,6 @@ enum Pager {
 
   /// Writes all of `text` to `fd`, stopping quietly when the reader has gone.
   private static func writeAll(_ text: String, to fd: Int32) {
-    let bytes = Array(text.utf8)
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(fd, base + offset, buffer.count - offset)
-        if written > 0 {
-          offset += written
-        } else if written < 0 && errno == EINTR {
-          continue
-        } else {
-          return
-        }
-      }
-    }
+    _ = FileDescriptorIO.writeAll(fd, Array(text.utf8))
   }
 }

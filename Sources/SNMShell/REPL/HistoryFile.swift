@@ -1,5 +1,6 @@
 import Foundation
 import SNMSupabase
+import SNMWire
 
 /// The statements typed at earlier prompts, one file per user, shared by every project.
 ///
@@ -53,20 +54,10 @@ public struct HistoryFile: Sendable {
     var info = stat()
     let sizeBefore = fstat(fd, &info) == 0 ? info.st_size : -1
     let line = Array((Self.encode(statement) + "\n").utf8)
-    var offset = 0
-    while offset < line.count {
-      let written = line.withUnsafeBytes { bytes in
-        write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
-      }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else {
-        let reason = written < 0 ? FileIO.errorText(errno) : "nothing written"
-        if offset > 0, sizeBefore >= 0 { _ = ftruncate(fd, sizeBefore) }
-        return "cannot write \(path): " + reason
-      }
-      offset += written
-    }
-    return nil
+    guard let failed = FileDescriptorIO.writeAll(fd, line) else { return nil }
+    // A part of the line may be in: cut the file back to where it was, so no half line stays.
+    if sizeBefore >= 0 { _ = ftruncate(fd, sizeBefore) }
+    return "cannot write \(path): " + FileIO.errorText(failed)
   }
 
   /// Replaces the file's content with `entries`, through a temporary file renamed into place.

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 #if canImport(Glibc)
   import Glibc
@@ -55,19 +56,7 @@ public enum FileIO {
     let temporary = path + ".\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return errorText(errno) }
-    var failure: String? = nil
-    data.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = errorText(errno)
-          return
-        }
-        offset += written
-      }
-    }
+    var failure = FileDescriptorIO.writeAll(fd, data).map(errorText)
     if failure == nil, fchmod(fd, 0o600) != 0 { failure = errorText(errno) }
     if failure == nil, fsync(fd) != 0 { failure = errorText(errno) }
     if close(fd) != 0, failure == nil { failure = errorText(errno) }
