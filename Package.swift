@@ -19,6 +19,9 @@ let package = Package(
       name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    // The gateway's event loop (epoll): accepting, reading and timers on one thread.
+    .systemLibrary(
+      name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
     // glibc calls Swift cannot make (the variadic prctl), for the binary's process settings.
     .systemLibrary(name: "CProcess"),
 
@@ -35,7 +38,7 @@ let package = Package(
       dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "CLibEdit"]),
 
     // Server side: the local project. Shares the wire format with the client, no domain types.
-    .target(name: "SNMLocal", dependencies: ["SNMWire", "CLibPQ", "CCrypto"]),
+    .target(name: "SNMLocal", dependencies: ["SNMWire", "CLibPQ", "CCrypto", "CLibUV"]),
 
     // main.swift (the one error funnel) and CLI/ (every command and option on one table).
     .executableTarget(

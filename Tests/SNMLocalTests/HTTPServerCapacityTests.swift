@@ -27,14 +27,13 @@ import Testing
     SNMLocalTests.received(fd, until: "\r\n\r\n{}")
   }
 
-  /// Waits (up to 5 s) until `count` connections being served (not closed to make room) wait for
-  /// a request, and `busy` others read or answer one: a client reads its answer before the worker
-  /// marks the connection idle again.
+  /// Waits (up to 5 s) until `count` open connections wait for a request, and `busy` others
+  /// read or answer one: a client reads its answer before the connection is idle again.
   static func waitUntil(_ server: HTTPServer, idle count: Int, busy: Int = 0) {
     let deadline = monotonicSeconds() + 5
     while monotonicSeconds() < deadline {
-      let (idle, working) = server.state.withLock { state in
-        let open = state.connections.values.filter { !$0.closing }
+      let (idle, working) = server.loop.withLock { loop in
+        let open = loop.connections.values.filter { $0.lingerUntil == nil }
         return (open.count { $0.idleSince != nil }, open.count { $0.idleSince == nil })
       }
       if idle == count && working == busy { return }
@@ -42,12 +41,15 @@ import Testing
     }
   }
 
-  func server(capacity: Int, workerIdle: Double = 30) throws -> HTTPServer {
+  func server(
+    capacity: Int, workerIdle: Double = 30,
+    handler: @escaping HTTPServer.Handler = { _ in .json(status: 200, "{}") }
+  ) throws -> HTTPServer {
     var limits = HTTPServerLimits()
     limits.maxConnections = capacity
     limits.workerIdleTimeout = workerIdle
     limits.minimumWorkers = 1
-    let server = HTTPServer(port: 0, limits: limits) { _ in .json(status: 200, "{}") }
+    let server = HTTPServer(port: 0, limits: limits, handler: handler)
     try server.start()
     return server
   }
@@ -100,20 +102,27 @@ import Testing
     #expect(Self.received(refused).hasPrefix("HTTP/1.1 503 Service Unavailable"))
   }
 
+  /// Six requests answered at once take six workers (each handler waits for the others); once
+  /// idle, all but `minimumWorkers` end.
   @Test func idleWorkersEnd() throws {
-    let server = try server(capacity: 16, workerIdle: 0.2)
+    let inFlight = Mutex(0)
+    let server = try server(capacity: 16, workerIdle: 0.2) { _ in
+      inFlight.withLock { $0 += 1 }
+      let deadline = monotonicSeconds() + 5
+      while inFlight.withLock({ $0 }) < 6 && monotonicSeconds() < deadline { usleep(5_000) }
+      return .json(status: 200, "{}")
+    }
     defer { server.stop() }
     var sockets: [Int32] = []
     for _ in 0..<6 { sockets.append(try Self.connectTo(server.port)) }
     for fd in sockets { Self.send(fd, "GET / HTTP/1.1\r\nHost: x\r\n\r\n") }
     for fd in sockets { #expect(Self.received(fd).hasPrefix("HTTP/1.1 200 OK")) }
-    #expect(server.state.withLock { $0.workers } == 6)
+    #expect(server.workerCount == 6)
+    inFlight.withLock { $0 = 6 }
     for fd in sockets { close(fd) }
     let deadline = monotonicSeconds() + 5
-    while server.state.withLock({ $0.workers }) > 1 && monotonicSeconds() < deadline {
-      usleep(50_000)
-    }
-    #expect(server.state.withLock { $0.workers } == 1, "one kept, the others ended")
+    while server.workerCount > 1 && monotonicSeconds() < deadline { usleep(50_000) }
+    #expect(server.workerCount == 1, "one kept, the others ended")
     let later = try Self.connectTo(server.port)
     defer { close(later) }
     Self.send(later, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -138,40 +147,30 @@ import Testing
     return (pair[0], pair[1])
   }
 
-  /// The race between a request arriving and eviction: the connection claims itself busy while
-  /// the request's bytes are still unread in the socket, and a connection with unread bytes is
-  /// never the one evicted; so the server closes only connections with nothing of a request in.
-  @Test func aConnectionClaimsItselfBusyBeforeTakingTheRequest() throws {
-    let (served, client) = try Self.socketPair()
-    defer {
-      close(served)
-      close(client)
-    }
-    let unreadWhenClaimed = Mutex<[Int32]>([])
-    var connection = HTTPConnection(
-      socket: served, limits: HTTPServerLimits(), handler: { _ in .json(status: 200, "{}") },
-      planner: nil, remoteAddress: "test")
-    connection.reportIdle = { idle in
-      if !idle { unreadWhenClaimed.withLock { $0.append(Self.pending(served)) } }
-      return idle  // refused: as if evicted meanwhile, so the connection ends unread
-    }
-    Self.send(client, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-    connection.serve()
-    #expect(unreadWhenClaimed.withLock { $0 } == [27], "claimed before any byte was taken")
-    #expect(Self.pending(served) == 27, "ended without taking the request")
+  /// The loop's view of a connection idle since `since` (its poll handle is never started).
+  static func entry(_ socket: Int32, idleSince since: Double) -> HTTPEventLoop.Entry {
+    let reader = HTTPRequestReader(limits: .requests)
+    return HTTPEventLoop.Entry(
+      connection: HTTPConnection(socket: socket, remoteAddress: "test", reader: reader),
+      poll: .allocate(capacity: 1), idleSince: since, lastActivity: since)
   }
 
+  /// Eviction and a request arriving: a connection whose request bytes wait unread in the socket
+  /// is not idle, so only connections with nothing of a request in are closed to make room.
   @Test func aConnectionWithARequestArrivingIsNotEvicted() throws {
     let (arriving, arrivingClient) = try Self.socketPair()
     let (quiet, quietClient) = try Self.socketPair()
-    defer { for fd in [arriving, arrivingClient, quiet, quietClient] { close(fd) } }
+    let (busy, busyClient) = try Self.socketPair()
+    defer { for fd in [arriving, arrivingClient, quiet, quietClient, busy, busyClient] { close(fd) } }
     Self.send(arrivingClient, "GET / HTTP/1.1\r\n")
-    var state = HTTPServer.State()
-    state.connections[arriving] = HTTPServer.Tracked(idleSince: 1)
-    #expect(!HTTPServer.closeLongestIdle(&state), "the only idle-marked one has bytes waiting")
-    state.connections[quiet] = HTTPServer.Tracked(idleSince: 2)
-    #expect(HTTPServer.closeLongestIdle(&state))
-    #expect(state.connections[arriving]?.closing == false)
-    #expect(state.connections[quiet]?.closing == true, "the newer, truly idle one was closed")
+    var connections: [Int32: HTTPEventLoop.Entry] = [:]
+    connections[arriving] = Self.entry(arriving, idleSince: 1)
+    var answering = Self.entry(busy, idleSince: 0)
+    answering.onWorker = true
+    connections[busy] = answering
+    #expect(HTTPEventLoop.longestIdle(connections) == nil, "the only idle one has bytes waiting")
+    connections[quiet] = Self.entry(quiet, idleSince: 2)
+    #expect(HTTPEventLoop.longestIdle(connections) == quiet, "the newer, truly idle one")
+    for entry in connections.values { entry.poll.deallocate() }
   }
 }

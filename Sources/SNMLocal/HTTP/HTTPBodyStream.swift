@@ -1,4 +1,5 @@
 import SNMWire
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -58,4 +59,41 @@ public final class HTTPFileBody: Sendable, Equatable {
   }
 
   public static func == (lhs: HTTPFileBody, rhs: HTTPFileBody) -> Bool { lhs === rhs }
+}
+
+/// The rest of a response body, produced on the worker while it is sent: the producer calls
+/// `write` with each piece (false: the client is gone, stop) and returns whether the body ended
+/// whole. Exactly one of `produce` and `abandon` runs (abandon when the body is never sent: a
+/// HEAD, a client gone before the head went out, or the response dropped), so whatever the
+/// producer holds (a database connection) is always given back.
+///
+/// ```swift
+/// response.bodyStream = HTTPStreamedBody(
+///   produce: { write in rows.allSatisfy { row in row.withUnsafeBytes(write) } },
+///   abandon: { pool.checkIn(connection) })
+/// ```
+public final class HTTPStreamedBody: Sendable, Equatable {
+  public typealias Producer = @Sendable (_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool
+  let parts: Mutex<(produce: Producer, abandon: @Sendable () -> Void)?>
+
+  public init(produce: @escaping Producer, abandon: @escaping @Sendable () -> Void) {
+    parts = Mutex((produce, abandon))
+  }
+
+  /// Runs the producer (once); false when the body did not end whole.
+  func produce(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    guard let taken = parts.withLock({ parts in defer { parts = nil }; return parts }) else {
+      return false
+    }
+    return taken.produce(write)
+  }
+
+  /// Releases what the producer holds without producing.
+  func abandon() {
+    parts.withLock({ parts in defer { parts = nil }; return parts })?.abandon()
+  }
+
+  deinit { abandon() }
+
+  public static func == (lhs: HTTPStreamedBody, rhs: HTTPStreamedBody) -> Bool { lhs === rhs }
 }

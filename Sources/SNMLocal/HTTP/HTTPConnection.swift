@@ -1,137 +1,160 @@
 import Foundation
 import SNMWire
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Serves one accepted socket: reads requests, calls the handler, writes responses, keeps alive.
-struct HTTPConnection {
+/// One accepted socket (non-blocking) and the requests arriving on it.
+///
+/// The event loop owns it while it waits for or reads a request; a worker owns it while it
+/// answers one (``serve(_:limits:handler:)``), so its reader is only ever used by one thread at a
+/// time (the lock is never contended).
+final class HTTPConnection: Sendable {
   let socket: Int32
-  let limits: HTTPServerLimits
-  let handler: HTTPServer.Handler
-  let planner: HTTPServer.BodyPlanner?
   let remoteAddress: String
-  /// Told `true` when the connection waits for a request with nothing of one received (the
-  /// server may then close it to make room), `false` when bytes of one have arrived and before
-  /// they are taken; that answers false when the server has closed the connection meanwhile.
-  var reportIdle: (Bool) -> Bool = { _ in true }
+  let reader: Mutex<HTTPRequestReader>
+  /// The step the loop hands a worker with the connection.
+  let handedOver = Mutex<HTTPRequestReader.Step?>(nil)
 
-  /// Runs until the peer closes, a limit or timeout ends it, or a response says close. The
-  /// caller closes the fd.
-  func serve() {
-    var idle = true
-    _ = reportIdle(true)
-    var reader = HTTPRequestReader(
-      limits: limits.decoding, bufferLimit: limits.framing.maxBodyBytes, planner: planner)
-    // A streamed body cut off (the peer gone) leaves nothing: its sink is discarded.
-    defer { reader.abandon() }
-    var scratch = [UInt8](repeating: 0, count: 65_536)
-    var lastActivity = monotonicSeconds()
-    var requestStart: Double?
-    while true {
-      switch reader.next() {
-      case .request(var request, let keepAlive):
-        request.remoteAddress = remoteAddress
-        request.peer = HTTPPeer(socket: socket)
-        let response = handler(request)
-        guard respond(response, keepAlive: keepAlive, to: request), keepAlive else { return }
-        lastActivity = monotonicSeconds()
-        requestStart = nil
-      case .streamed(var request, let sink, let keepAlive):
-        request.remoteAddress = remoteAddress
-        request.peer = HTTPPeer(socket: socket)
-        let response = sink.finish(request)
-        let keep = keepAlive && response.headers["Connection"]?.lowercased() != "close"
-        guard respond(response, keepAlive: keep, to: request), keep else { return }
-        lastActivity = monotonicSeconds()
-        requestStart = nil
-      case .answered(let response):
-        _ = write(HTTPResponseWriter.serialize(response, keepAlive: false, bodyless: false))
-        lingeringClose()
-        return
-      case .failure(let failure):
-        _ = write(
-          HTTPResponseWriter.serialize(
-            HTTPResponseWriter.failure(failure), keepAlive: false, bodyless: false))
-        lingeringClose()
-        return
-      case .needMore:
-        if reader.wantsContinue {
-          reader.wantsContinue = false
-          guard write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
-        }
-        // Checked before every read, not only when a read times out: a client trickling a byte
-        // a second (slowloris) must not keep a request open past its deadline. A streamed body
-        // (an upload) may take as long as it needs while it keeps coming: its clock restarts
-        // with every piece.
-        if reader.hasPartialRequest, let start = requestStart,
-          monotonicSeconds() - start >= limits.requestTimeout
-        {
-          refuseLateRequest()
-          return
-        }
-        if !idle && !reader.hasPartialRequest {
-          idle = true
-          _ = reportIdle(true)
-        }
-        // An idle connection waits for the first byte without taking it, then claims itself
-        // busy before reading: so the server either closed it before (and the request is the
-        // client's to send again) or will not close it now.
-        var received = 0
-        if idle {
-          received = scratch.withUnsafeMutableBytes {
-            recv(socket, $0.baseAddress, 1, Int32(MSG_PEEK))
+  init(socket: Int32, remoteAddress: String, reader: sending HTTPRequestReader) {
+    self.socket = socket
+    self.remoteAddress = remoteAddress
+    self.reader = Mutex(reader)
+  }
+
+  /// On a worker: answers `first` and any request already pipelined behind it, reading on while
+  /// a body streams into a sink. True when the connection goes back to the loop (it waits for the
+  /// next request, or for the rest of one); false when it is to be closed.
+  func serve(
+    _ first: HTTPRequestReader.Step, limits: HTTPServerLimits, handler: HTTPServer.Handler
+  ) -> Bool {
+    reader.withLock { reader in
+      var step = first
+      // A streamed body (an upload) may take as long as it needs while it keeps coming: only
+      // the wait for each piece is bounded.
+      var lastPiece = monotonicSeconds()
+      while true {
+        switch step {
+        case .request(var request, let keepAlive):
+          request.remoteAddress = remoteAddress
+          request.peer = HTTPPeer(socket: socket)
+          let response = handler(request)
+          guard respond(response, keepAlive: keepAlive, to: request, limits: limits), keepAlive
+          else { return false }
+        case .streamed(var request, let sink, let keepAlive):
+          request.remoteAddress = remoteAddress
+          request.peer = HTTPPeer(socket: socket)
+          let response = sink.finish(request)
+          let keep = keepAlive && response.headers["Connection"]?.lowercased() != "close"
+          guard respond(response, keepAlive: keep, to: request, limits: limits), keep else {
+            return false
           }
-          if received > 0 {
-            guard reportIdle(false) else { return }
-            idle = false
+        case .answered(let response):
+          _ = write(
+            HTTPResponseWriter.serialize(response, keepAlive: false, bodyless: false),
+            limits: limits)
+          lingeringClose()
+          return false
+        case .failure(let failure):
+          _ = write(
+            HTTPResponseWriter.serialize(
+              HTTPResponseWriter.failure(failure), keepAlive: false, bodyless: false),
+            limits: limits)
+          lingeringClose()
+          return false
+        case .planning:
+          break
+        case .needMore:
+          if reader.wantsContinue {
+            reader.wantsContinue = false
+            guard write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), limits: limits) else {
+              return false
+            }
+          }
+          guard reader.isStreaming else { return true }
+          switch receive(into: &reader, waitingUntil: lastPiece + limits.requestTimeout) {
+          case .received: lastPiece = monotonicSeconds()
+          case .closed: return false
+          case .timedOut:
+            refuseLateRequest(limits: limits)
+            return false
           }
         }
-        if !idle {
-          received = scratch.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-        }
-        let now = monotonicSeconds()
-        if received > 0 {
-          if requestStart == nil || reader.isStreaming { requestStart = now }
-          scratch.withUnsafeBufferPointer { buffer in
-            reader.append(UnsafeBufferPointer(rebasing: buffer[0..<received]))
-          }
-          continue
-        }
-        if received == 0 { return }
-        guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return }
-        if reader.hasPartialRequest, let start = requestStart {
-          if now - start >= limits.requestTimeout {
-            refuseLateRequest()
-            return
-          }
-        } else if now - lastActivity >= limits.idleTimeout {
-          return
-        }
+        step = reader.next()
       }
     }
   }
 
-  /// Writes `response` (its head, then its body or its file); false when the peer is gone.
-  func respond(_ response: HTTPResponse, keepAlive: Bool, to request: HTTPRequest) -> Bool {
+  enum Received { case received, closed, timedOut }
+
+  /// Waits (on a worker) for bytes until `deadline` and hands them to `reader`.
+  func receive(into reader: inout HTTPRequestReader, waitingUntil deadline: Double) -> Received {
+    var scratch = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = scratch.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+      if count > 0 {
+        scratch.withUnsafeBufferPointer { buffer in
+          reader.append(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        }
+        return .received
+      }
+      if count == 0 { return .closed }
+      guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return .closed }
+      let left = deadline - monotonicSeconds()
+      if left <= 0 { return .timedOut }
+      guard wait(for: Int16(POLLIN), seconds: min(left, 1)) else { return .closed }
+    }
+  }
+
+  /// Writes `response` (its head, then its body, its file or its stream); false when the peer
+  /// is gone or a streamed body failed midway (the connection must then close: the client sees
+  /// the answer cut short, never a complete one that lacks rows).
+  func respond(
+    _ response: HTTPResponse, keepAlive: Bool, to request: HTTPRequest, limits: HTTPServerLimits
+  ) -> Bool {
     let bodyless = request.method == "HEAD"
     guard
-      write(HTTPResponseWriter.serialize(response, keepAlive: keepAlive, bodyless: bodyless))
-    else { return false }
+      write(
+        HTTPResponseWriter.serialize(response, keepAlive: keepAlive, bodyless: bodyless),
+        limits: limits)
+    else {
+      response.bodyStream?.abandon()
+      return false
+    }
+    if let stream = response.bodyStream {
+      if bodyless {
+        stream.abandon()
+        return true
+      }
+      var failed = false
+      let finished = stream.produce { bytes in
+        guard !failed else { return false }
+        if !write(HTTPResponseWriter.chunk(bytes), limits: limits) { failed = true }
+        return !failed
+      }
+      return finished && !failed && write(HTTPResponseWriter.lastChunk, limits: limits)
+    }
     guard !bodyless, let file = response.bodyFile, let fd = file.fd else { return true }
-    return sendFile(fd, offset: file.offset, length: file.length)
+    return sendFile(fd, offset: file.offset, length: file.length, limits: limits)
   }
 
   /// Sends `length` bytes of `fd` from `offset` with `sendfile` (from the page cache to the
   /// socket, never through this process's memory).
-  func sendFile(_ fd: Int32, offset start: Int64, length: Int64) -> Bool {
+  func sendFile(_ fd: Int32, offset start: Int64, length: Int64, limits: HTTPServerLimits) -> Bool
+  {
     var offset = off_t(start)
     let end = start + length
     while Int64(offset) < end {
       let sent = sendfile(socket, fd, &offset, Int(min(end - Int64(offset), 1 << 30)))
       if sent > 0 { continue }
       if sent < 0 && errno == EINTR { continue }
+      if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK),
+        wait(for: Int16(POLLOUT), seconds: limits.writeTimeout)
+      {
+        continue
+      }
       return false
     }
     return true
@@ -139,13 +162,14 @@ struct HTTPConnection {
 
   /// Answers 408: the request did not arrive within `requestTimeout`. Closes lingering: a client
   /// still trickling would otherwise get a reset that can discard the 408 before it reads it.
-  func refuseLateRequest() {
-    let timeout = HTTPParseError(status: 408, message: "request not received in time")
-    _ = write(
-      HTTPResponseWriter.serialize(
-        HTTPResponseWriter.failure(timeout), keepAlive: false, bodyless: false))
+  func refuseLateRequest(limits: HTTPServerLimits) {
+    _ = write(Self.lateRequestAnswer, limits: limits)
     lingeringClose()
   }
+
+  static let lateRequestAnswer = HTTPResponseWriter.serialize(
+    HTTPResponseWriter.failure(HTTPParseError(status: 408, message: "request not received in time")),
+    keepAlive: false, bodyless: false)
 
   /// Stops sending, then reads and drops what the client still sends (up to 1 MiB or 1 s), so
   /// closing does not reset the connection before the client has read the error response.
@@ -154,15 +178,22 @@ struct HTTPConnection {
     var scratch = [UInt8](repeating: 0, count: 16_384)
     let deadline = monotonicSeconds() + 1
     var total = 0
-    while total < 1 << 20, monotonicSeconds() < deadline {
+    while total < 1 << 20 {
+      let left = deadline - monotonicSeconds()
+      guard left > 0 else { break }
       let count = scratch.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-      if count <= 0 { break }
-      total += count
+      if count > 0 {
+        total += count
+      } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+        guard wait(for: Int16(POLLIN), seconds: left) else { break }
+      } else {
+        break
+      }
     }
   }
 
   /// Writes all of `bytes`; false when the peer is gone or stopped reading for `writeTimeout`.
-  func write(_ bytes: [UInt8]) -> Bool {
+  func write(_ bytes: [UInt8], limits: HTTPServerLimits) -> Bool {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
@@ -172,12 +203,22 @@ struct HTTPConnection {
           offset += sent
         } else if sent < 0 && errno == EINTR {
           continue
+        } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+          guard wait(for: Int16(POLLOUT), seconds: limits.writeTimeout) else { return false }
         } else {
           return false
         }
       }
       return true
     }
+  }
+
+  /// Waits up to `seconds` for the socket to be ready for `events`; false on timeout or error.
+  func wait(for events: Int16, seconds: Double) -> Bool {
+    var descriptor = pollfd(fd: socket, events: events, revents: 0)
+    let ready = poll(&descriptor, 1, Int32(max(0, seconds) * 1000) + 1)
+    if ready < 0 && errno == EINTR { return true }
+    return ready > 0 && descriptor.revents & Int16(POLLERR | POLLNVAL) == 0
   }
 }
 

@@ -12,8 +12,11 @@ import SNMWire
 /// streams goes to its sink as it arrives (`.streamed` at the end), and one it answers at once
 /// is never read (`.answered`). Buffered bodies are held to `bufferLimit` bytes (413 past it);
 /// the decoder's own limit bounds streamed ones. Pure: no sockets, so tests feed it bytes directly.
-struct HTTPRequestReader {
-  enum Step: Equatable {
+///
+/// Unchecked Sendable: a reader (and a step, with its sink) belongs to one connection, which the
+/// event loop hands whole to one worker and takes back (`HTTPConnection.reader`, under a lock).
+struct HTTPRequestReader: @unchecked Sendable {
+  enum Step: Equatable, @unchecked Sendable {
     case needMore
     case request(HTTPRequest, keepAlive: Bool)
     /// A streamed body ended: `sink` answers the request.
@@ -22,6 +25,9 @@ struct HTTPRequestReader {
     /// close the connection.
     case answered(HTTPResponse)
     case failure(HTTPParseError)
+    /// A head with a body arrived and the planner was not asked yet (`next(deferringPlans:)`):
+    /// call `next()` where the planner may block (it may ask the database).
+    case planning
 
     static func == (lhs: Step, rhs: Step) -> Bool {
       switch (lhs, rhs) {
@@ -31,6 +37,7 @@ struct HTTPRequestReader {
         a == b && s === t && x == y
       case (.answered(let a), .answered(let b)): a == b
       case (.failure(let a), .failure(let b)): a == b
+      case (.planning, .planning): true
       default: false
       }
     }
@@ -44,6 +51,8 @@ struct HTTPRequestReader {
   let planner: (@Sendable (HTTPRequest) -> HTTPBodyPlan)?
   /// The sink of the body being streamed.
   var sink: (any HTTPBodySink)?
+  /// A head whose body plan is still to be asked for (after `.planning`).
+  var unplanned: HTTPRequestHead?
 
   /// - Parameters:
   ///   - limits: the decoder's limits; `maxBodyBytes` bounds streamed bodies.
@@ -79,28 +88,24 @@ struct HTTPRequestReader {
     sink = nil
   }
 
-  /// Advances as far as the buffered bytes allow.
-  mutating func next() -> Step {
+  /// Advances as far as the buffered bytes allow. With `deferringPlans` (the event loop, which
+  /// must not block), a head with a body stops at `.planning` before the planner is asked.
+  mutating func next(deferringPlans: Bool = false) -> Step {
     do {
+      if let started = unplanned {
+        unplanned = nil
+        if let step = plan(started) { return step }
+      }
       while let part = try decoder.next() {
         switch part {
         case .requestHead(let started):
           head = started
           body = []
-          let request = HTTPRequest(
-            method: started.method, target: started.target, headers: started.headers)
-          switch planner?(request) ?? .buffer {
-          case .buffer:
-            if case .length(let length) = started.framing {
-              guard length <= bufferLimit else { return .failure(tooLarge()) }
-              body.reserveCapacity(length)
-            }
-          case .stream(let sink):
-            self.sink = sink
-          case .answer(let response):
-            self.head = nil
-            return .answered(response)
+          if deferringPlans, planner != nil, Self.hasBody(started) {
+            unplanned = started
+            return .planning
           }
+          if let step = plan(started) { return step }
         case .body(let bytes):
           if let sink {
             let stop = bytes.withUnsafeBytes { sink.receive($0) }
@@ -135,6 +140,34 @@ struct HTTPRequestReader {
     } catch {
       abandon()
       return .failure(error)
+    }
+  }
+
+  /// Asks the planner what to do with the body of `started`: nil to read on.
+  mutating func plan(_ started: HTTPRequestHead) -> Step? {
+    let request = HTTPRequest(
+      method: started.method, target: started.target, headers: started.headers)
+    switch planner?(request) ?? .buffer {
+    case .buffer:
+      if case .length(let length) = started.framing {
+        guard length <= bufferLimit else { return .failure(tooLarge()) }
+        body.reserveCapacity(length)
+      }
+    case .stream(let sink):
+      self.sink = sink
+    case .answer(let response):
+      self.head = nil
+      return .answered(response)
+    }
+    return nil
+  }
+
+  /// Whether a request head announces a body (a length above 0, or chunks).
+  static func hasBody(_ head: HTTPRequestHead) -> Bool {
+    switch head.framing {
+    case .none: false
+    case .length(let length): length > 0
+    case .chunked, .untilClose: true
     }
   }
 

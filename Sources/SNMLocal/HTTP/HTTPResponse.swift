@@ -13,6 +13,9 @@ public struct HTTPResponse: Sendable, Equatable {
   public var body: [UInt8]
   /// A body sent from a file instead of `body` (a Storage download).
   public var bodyFile: HTTPFileBody?
+  /// The rest of a body produced while it is sent (rows as the database returns them), after
+  /// `body`; the answer then goes with `Transfer-Encoding: chunked`.
+  public var bodyStream: HTTPStreamedBody?
 
   public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
     self.status = status

@@ -20,7 +20,10 @@ enum HTTPResponseWriter {
       }
       headers.append(name: field.name, value: field.value)
     }
-    if response.status != 204 && response.status >= 200 {
+    let streamed = response.bodyStream != nil
+    if streamed {
+      if !bodyless { headers.append(name: "Transfer-Encoding", value: "chunked") }
+    } else if response.status != 204 && response.status >= 200 {
       let length = response.bodyFile.map { String($0.length) } ?? String(response.body.count)
       headers.append(name: "Content-Length", value: length)
     }
@@ -28,10 +31,29 @@ enum HTTPResponseWriter {
     if !keepAlive { headers.append(name: "Connection", value: "close") }
     var bytes = HTTPEncoder.head(of: HTTPResponseHead(status: response.status, headers: headers))
     if !bodyless && response.status != 204 && response.status != 304 {
-      bytes.append(contentsOf: response.body)
+      if streamed {
+        if !response.body.isEmpty {
+          response.body.withUnsafeBytes { bytes.append(contentsOf: chunk($0)) }
+        }
+      } else {
+        bytes.append(contentsOf: response.body)
+      }
     }
     return bytes
   }
+
+  /// One chunk of a chunked body: its size in hex, CRLF, the bytes, CRLF.
+  static func chunk(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    var framed = Array(String(bytes.count, radix: 16).utf8)
+    framed.reserveCapacity(framed.count + bytes.count + 4)
+    framed += [13, 10]
+    framed.append(contentsOf: bytes)
+    framed += [13, 10]
+    return framed
+  }
+
+  /// The last chunk of a chunked body (no trailers).
+  static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
 
   /// The response for a request the server refused before any handler saw it.
   static func failure(_ failure: HTTPParseError) -> HTTPResponse {

@@ -1,3 +1,4 @@
+import CLibUV
 #if canImport(Glibc)
   import Glibc
 #endif

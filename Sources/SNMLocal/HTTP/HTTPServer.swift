@@ -1,3 +1,4 @@
+import CLibUV
 import Foundation
 import SNMWire
 import Synchronization
@@ -10,16 +11,18 @@ import Synchronization
 ///
 /// ```swift
 /// let server = HTTPServer(port: 54321) { request in .json(status: 200, #"{"ok":true}"#) }
-/// try server.start()      // binds and returns; connections are served on worker threads
+/// try server.start()      // binds and returns; connections are served from an event loop
 /// server.port             // the bound port (useful with port 0)
 /// server.stop()
 /// ```
-/// Each connection is served by one worker thread, reused for later connections, so requests
-/// never create threads; a worker left waiting `workerIdleTimeout` seconds ends (a few stay).
-/// Handlers run on those threads and may block (libpq). When `maxConnections` are open, a new
-/// connection takes the place of the one idle the longest between requests, so idle
-/// connections, however many, cannot shut new clients out. `start` throws `HTTPServerError`
-/// when the port is taken.
+/// One thread runs a libuv event loop (epoll): it accepts, reads and parses every connection,
+/// answers what needs no handler (malformed requests, 408, 413, 431, 503) and keeps the timers.
+/// A whole request goes to a small pool of worker threads (``HTTPWorkerPool``), where handlers
+/// run and may block (libpq); the worker writes the answer (streamed ones as they are produced),
+/// answers any request already pipelined behind it, and hands the connection back to the loop.
+/// An idle connection costs a socket and a few hundred bytes, never a thread, so thousands may
+/// wait. When `maxConnections` are open, a new connection takes the place of the one idle the
+/// longest between requests. `start` throws `HTTPServerError` when the port is taken.
 public final class HTTPServer: Sendable {
   public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
   /// Shown each request's head (its body not read yet): whether to buffer the body, stream it to
@@ -31,34 +34,19 @@ public final class HTTPServer: Sendable {
   let planner: BodyPlanner?
   let requestedPort: Int
   let state = Mutex<State>(State())
-  let wakeup = DispatchSemaphore(value: 0)
+  let workers: HTTPWorkerPool
+  /// What only the loop thread touches (the libuv handles, the connections it owns).
+  let loop = Mutex<HTTPEventLoop>(HTTPEventLoop())
+  /// Connections workers are done with, for the loop to take back (true) or close (false).
+  let returned = Mutex<[(HTTPConnection, Bool)]>([])
 
   struct State {
-    var listener: Int32 = -1
     var boundPort = 0
-    var queue: [(Int32, String)] = []
-    var idleWorkers = 0
-    var workers = 0
     var stopped = false
-    /// Connections being served, by socket. A socket leaves this table before its worker
-    /// closes it, so one found here is open.
-    var connections: [Int32: Tracked] = [:]
-    /// Connections served at once: `limits.maxConnections`, or fewer when the process may not
-    /// open that many files.
-    var capacity = 0
+    /// The loop's wake-up handle (`uv_async_t`) as an address, for `uv_async_send` from any
+    /// thread; 0 before `start` and once the loop has ended.
+    var wakeAddress = 0
   }
-
-  /// One connection being served.
-  struct Tracked {
-    /// Since when it has waited for a request with nothing of one received; nil while one is
-    /// read or answered.
-    var idleSince: Double?
-    /// Shut down to make room: its worker is ending it.
-    var closing = false
-  }
-
-  /// Queued connections (waiting for a worker that a closed idle one frees) at most.
-  static let maxQueued = 256
 
   public init(
     port: Int, limits: HTTPServerLimits = HTTPServerLimits(), handler: @escaping Handler,
@@ -68,12 +56,15 @@ public final class HTTPServer: Sendable {
     self.limits = limits
     self.handler = handler
     self.planner = bodyPlanner
+    self.workers = HTTPWorkerPool(
+      maximum: limits.maxWorkers, minimum: limits.minimumWorkers,
+      idleTimeout: limits.workerIdleTimeout)
   }
 
   /// The port the server listens on (after `start`).
   public var port: Int { state.withLock { $0.boundPort } }
 
-  /// Binds 127.0.0.1:`port`, listens, and starts accepting on a background thread.
+  /// Binds 127.0.0.1:`port`, listens, and starts the event loop on a thread of its own.
   ///
   /// Throws `HTTPServerError` (`bind` with errno 98 when the port is in use).
   public func start() throws(HTTPServerError) {
@@ -81,204 +72,58 @@ public final class HTTPServer: Sendable {
     let listener = try Self.listen(port: requestedPort)
     let bound = Self.boundPort(of: listener)
     let capacity = min(limits.maxConnections, max(16, Self.openFileLimit() - 128))
-    state.withLock {
-      $0.listener = listener
-      $0.boundPort = bound
-      $0.capacity = capacity
+    let ready = DispatchSemaphore(value: 0)
+    let thread = Thread { [self] in
+      runLoop(listener: listener, capacity: capacity, ready: ready)
     }
-    let acceptor = Thread { [self] in acceptLoop(listener) }
-    acceptor.name = "snm-http-accept"
-    acceptor.start()
+    thread.name = "snm-http-loop"
+    thread.start()
+    ready.wait()
+    state.withLock { $0.boundPort = bound }
   }
 
-  /// Stops accepting; connections being served finish their current request, then their
-  /// workers end, and idle workers end at once.
-  ///
-  /// The listening socket is shut down here and closed by the accepting thread as it ends: closed
-  /// here, its number could be reused (by another server's socket) while that thread still
-  /// accepts on it.
+  /// Stops accepting and closes the connections waiting for a request; those being answered
+  /// finish their current request, then close, and the workers end.
   public func stop() {
-    let (listener, idle) = state.withLock { state -> (Int32, Int) in
+    state.withLock { state in
       state.stopped = true
-      let fd = state.listener
-      state.listener = -1
-      defer { state.idleWorkers = 0 }
-      return (fd, state.idleWorkers)
+      Self.wake(state)
     }
-    if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
-    for _ in 0..<idle { wakeup.signal() }
+    workers.stop()
   }
 
-  /// Worker threads alive (serving a connection or idle).
-  var workerCount: Int { state.withLock { $0.workers } }
-
-  func acceptLoop(_ listener: Int32) {
-    defer { close(listener) }
-    while true {
-      var address = sockaddr_in()
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let client = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
-      }
-      if client >= 0 && state.withLock({ $0.stopped }) {
-        close(client)
-        return
-      }
-      if client < 0 {
-        if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE {
-          if errno == EMFILE || errno == ENFILE {
-            // Out of descriptors: close the longest-idle connection so one is free soon.
-            state.withLock { _ = Self.closeLongestIdle(&$0) }
-            usleep(10_000)
-          }
-          if state.withLock({ $0.stopped }) { return }
-          continue
-        }
-        return
-      }
-      configure(client)
-      dispatch(client, remote: Self.addressText(address))
+  /// Wakes the loop (under the state lock: the loop clears `wakeAddress` under it before it
+  /// closes the handle, so the handle is never used once freed).
+  static func wake(_ state: State) {
+    if let wake = UnsafeMutablePointer<uv_async_t>(bitPattern: state.wakeAddress) {
+      uv_async_send(wake)
     }
   }
 
-  func configure(_ socket: Int32) {
-    var one: Int32 = 1
-    setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-    var slice = timeval(tv_sec: 1, tv_usec: 0)
-    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &slice, socklen_t(MemoryLayout<timeval>.size))
-    let write = max(1, Int(limits.writeTimeout))
-    var writeLimit = timeval(tv_sec: write, tv_usec: 0)
-    setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &writeLimit, socklen_t(MemoryLayout<timeval>.size))
+  var isStopped: Bool { state.withLock { $0.stopped } }
+
+  /// Worker threads alive (answering a request or idle).
+  var workerCount: Int { workers.count }
+
+  /// Gives a connection back from a worker: the loop reads it again (`keep`) or closes it.
+  func giveBack(_ connection: HTTPConnection, keep: Bool) {
+    returned.withLock { $0.append((connection, keep)) }
+    // The loop ends only once every connection came back, so it is still there to take this.
+    state.withLock { Self.wake($0) }
   }
 
-  /// Hands the socket to an idle worker, or a new one; at capacity, closes the connection idle
-  /// the longest and queues this one for its worker; with none idle, answers 503.
-  func dispatch(_ socket: Int32, remote: String) {
-    enum Decision { case wake, spawn, queued, refuse }
-    let decision = state.withLock { state -> Decision in
-      if state.idleWorkers > 0 {
-        state.idleWorkers -= 1
-        state.queue.append((socket, remote))
-        return .wake
+  /// Answers `step` (a whole request, or a body that streams) on a worker, then gives the
+  /// connection back.
+  func serveOnWorker(_ connection: HTTPConnection, _ step: sending HTTPRequestReader.Step) {
+    connection.handedOver.withLock { $0 = step }
+    workers.submit { [self] in
+      let step = connection.handedOver.withLock { handed in
+        defer { handed = nil }
+        return handed ?? .needMore
       }
-      if state.workers < state.capacity {
-        state.workers += 1
-        state.queue.append((socket, remote))
-        return .spawn
-      }
-      guard state.queue.count < Self.maxQueued, Self.closeLongestIdle(&state) else {
-        return .refuse
-      }
-      state.queue.append((socket, remote))
-      return .queued
+      let keep = connection.serve(step, limits: limits, handler: handler)
+      giveBack(connection, keep: keep && !isStopped)
     }
-    switch decision {
-    case .queued:
-      break
-    case .wake:
-      wakeup.signal()
-    case .spawn:
-      let worker = Thread { [self] in workerLoop() }
-      worker.stackSize = 4 << 20  // room for deep parses in handlers
-      worker.name = "snm-http-worker"
-      worker.start()
-      wakeup.signal()
-    case .refuse:
-      let connection = HTTPConnection(
-        socket: socket, limits: limits, handler: handler, planner: planner, remoteAddress: remote)
-      let busy = HTTPParseError(status: 503, message: "too many connections")
-      _ = connection.write(
-        HTTPResponseWriter.serialize(
-          HTTPResponseWriter.failure(busy), keepAlive: false, bodyless: false))
-      close(socket)
-    }
-  }
-
-  /// Serves queued connections until the server stops; parks between them, and ends after
-  /// `workerIdleTimeout` seconds without one (unless only `minimumWorkers` are left).
-  func workerLoop() {
-    var next: (Int32, String)? = nil
-    while true {
-      guard let (socket, remote) = next else {
-        let woken = wakeup.wait(timeout: .now() + limits.workerIdleTimeout) == .success
-        enum After { case serve((Int32, String)), wait, exit }
-        let after = state.withLock { state -> After in
-          if !state.queue.isEmpty { return .serve(state.queue.removeFirst()) }
-          if state.stopped {
-            state.workers -= 1
-            return .exit
-          }
-          if woken {
-            // Another worker took what this wake was for: idle again.
-            state.idleWorkers += 1
-            return .wait
-          }
-          guard state.idleWorkers > limits.minimumWorkers else { return .wait }
-          state.idleWorkers -= 1
-          state.workers -= 1
-          return .exit
-        }
-        switch after {
-        case .serve(let taken): next = taken
-        case .wait: break
-        case .exit: return
-        }
-        continue
-      }
-      serve(socket, remote: remote)
-      enum Then { case serve((Int32, String)), park, exit }
-      let then = state.withLock { state -> Then in
-        if !state.queue.isEmpty { return .serve(state.queue.removeFirst()) }
-        if state.stopped {
-          state.workers -= 1
-          return .exit
-        }
-        state.idleWorkers += 1
-        return .park
-      }
-      switch then {
-      case .serve(let taken): next = taken
-      case .park: next = nil
-      case .exit: return
-      }
-    }
-  }
-
-  /// Serves one connection, tracked in `connections` while it lasts, then closes it.
-  func serve(_ socket: Int32, remote: String) {
-    state.withLock { $0.connections[socket] = Tracked() }
-    var connection = HTTPConnection(
-      socket: socket, limits: limits, handler: handler, planner: planner, remoteAddress: remote)
-    connection.reportIdle = { [self] idle in
-      let now = monotonicSeconds()
-      return state.withLock { state in
-        guard state.connections[socket]?.closing == false else { return false }
-        state.connections[socket]?.idleSince = idle ? now : nil
-        return true
-      }
-    }
-    connection.serve()
-    state.withLock { _ = $0.connections.removeValue(forKey: socket) }
-    close(socket)
-  }
-
-  /// Shuts down the connection that has waited longest for a request (its worker then ends it
-  /// and serves the queue); false when none is idle. One whose request has begun to arrive (bytes
-  /// waiting to be read) is not idle. Under the lock, so the socket is still open: a worker
-  /// removes its socket from `connections` before it closes it.
-  static func closeLongestIdle(_ state: inout State) -> Bool {
-    let idle = state.connections.compactMap { socket, tracked -> (Int32, Double)? in
-      guard !tracked.closing, let since = tracked.idleSince else { return nil }
-      return (socket, since)
-    }
-    for (socket, _) in idle.sorted(by: { $0.1 < $1.1 }) {
-      var pending: Int32 = 0
-      if ioctl(socket, UInt(FIONREAD), &pending) == 0 && pending > 0 { continue }
-      state.connections[socket]?.closing = true
-      shutdown(socket, Int32(SHUT_RDWR))
-      return true
-    }
-    return false
   }
 
   /// The soft limit on open files, raised to the hard one first (connections are files).

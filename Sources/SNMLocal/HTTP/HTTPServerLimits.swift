@@ -23,9 +23,12 @@ public struct HTTPServerLimits: Sendable, Equatable {
   /// Connections served at once (fewer when the process may not open that many files). At the
   /// limit a new connection takes the place of the one idle the longest between requests (which
   /// is closed, as a keep-alive connection may be at any time); with none idle it gets 503.
-  public var maxConnections = 1024
-  /// Seconds a worker thread waits for a connection before it ends (a few are always kept), so
-  /// the threads a burst of connections made do not stay for ever.
+  public var maxConnections = 16_384
+  /// Threads answering requests at once (handlers may block on the database); more requests
+  /// wait for one in order.
+  public var maxWorkers = 32
+  /// Seconds a worker thread waits for a request before it ends (a few are always kept), so
+  /// the threads a burst of requests made do not stay for ever.
   public var workerIdleTimeout: Double = 30
   /// Worker threads kept however long they wait.
   public var minimumWorkers = 4

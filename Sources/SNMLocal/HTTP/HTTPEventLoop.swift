@@ -1,0 +1,61 @@
+import CLibUV
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the event loop thread owns: the libuv loop and handles, and the connections it reads.
+/// Only that thread touches it (through `HTTPServer.loop`, a lock never contended), so the libuv
+/// handles' pointers never cross threads: hence unchecked Sendable.
+struct HTTPEventLoop: @unchecked Sendable {
+  var handle: UnsafeMutablePointer<uv_loop_t>?
+  var listener: Int32 = -1
+  var listenerPoll: UnsafeMutablePointer<uv_poll_t>?
+  var wake: UnsafeMutablePointer<uv_async_t>?
+  var sweep: UnsafeMutablePointer<uv_timer_t>?
+  /// Connections served at once: `limits.maxConnections`, or fewer when the process may not
+  /// open that many files.
+  var capacity = 0
+  /// Every open connection, by socket, whoever owns it now.
+  var connections: [Int32: Entry] = [:]
+  /// The loop's read buffer, shared by all connections.
+  var scratch = [UInt8](repeating: 0, count: 65_536)
+  /// The server stopped: the listener is closed and connections close as they come back.
+  var closing = false
+
+  /// One connection as the loop sees it.
+  struct Entry {
+    let connection: HTTPConnection
+    let poll: UnsafeMutablePointer<uv_poll_t>
+    /// A worker answers a request on it: the loop neither reads nor closes it.
+    var onWorker = false
+    /// Since when it has waited for a request with nothing of one received; nil while one
+    /// arrives or is answered.
+    var idleSince: Double?
+    /// When the request under way began to arrive.
+    var requestStart: Double?
+    /// The end of the last answer (or the accept), for the idle timeout.
+    var lastActivity: Double
+    /// Closing after an error answer: what the client still sends is read and dropped until
+    /// then (so the answer is not lost to a reset), up to 1 MiB.
+    var lingerUntil: Double?
+    var lingered = 0
+  }
+
+  /// The socket of the connection idle the longest with nothing of a request received nor
+  /// waiting to be read (bytes in the socket mean one has begun to arrive); nil when none is.
+  static func longestIdle(_ connections: [Int32: Entry]) -> Int32? {
+    let idle = connections.compactMap { socket, entry -> (Int32, Double)? in
+      guard !entry.onWorker, entry.lingerUntil == nil, let since = entry.idleSince else {
+        return nil
+      }
+      return (socket, since)
+    }
+    for (socket, _) in idle.sorted(by: { $0.1 < $1.1 }) {
+      var pending: Int32 = 0
+      if ioctl(socket, UInt(FIONREAD), &pending) == 0 && pending > 0 { continue }
+      return socket
+    }
+    return nil
+  }
+}

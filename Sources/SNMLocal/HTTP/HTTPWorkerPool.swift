@@ -1,0 +1,128 @@
+import Foundation
+import Synchronization
+
+/// The threads handlers run on (they may block: libpq, password hashing, file writes).
+///
+/// ```swift
+/// let pool = HTTPWorkerPool(maximum: 32, minimum: 4, idleTimeout: 30)
+/// pool.submit { answer(request) }     // runs on an idle worker, a new one, or when one frees
+/// pool.stop()
+/// ```
+/// Threads are made as work arrives, up to `maximum`; past it jobs wait in order. A thread left
+/// waiting `idleTimeout` seconds ends, unless only `minimum` are left, so a burst's threads do not
+/// stay for ever.
+final class HTTPWorkerPool: Sendable {
+  typealias Job = @Sendable () -> Void
+
+  let maximum: Int
+  let minimum: Int
+  let idleTimeout: Double
+  let state = Mutex(State())
+  let wakeup = DispatchSemaphore(value: 0)
+
+  struct State {
+    var jobs: [Job] = []
+    /// Jobs before this index have been taken (the queue is compacted when it empties).
+    var head = 0
+    var idle = 0
+    var workers = 0
+    var stopped = false
+
+    var pending: Int { jobs.count - head }
+
+    mutating func take() -> Job? {
+      guard head < jobs.count else { return nil }
+      let job = jobs[head]
+      head += 1
+      if head == jobs.count {
+        jobs.removeAll(keepingCapacity: true)
+        head = 0
+      }
+      return job
+    }
+  }
+
+  init(maximum: Int, minimum: Int, idleTimeout: Double) {
+    self.maximum = max(1, maximum)
+    self.minimum = max(0, min(minimum, maximum))
+    self.idleTimeout = idleTimeout
+  }
+
+  /// Worker threads alive.
+  var count: Int { state.withLock { $0.workers } }
+
+  /// Runs `job` on a worker thread.
+  func submit(_ job: @escaping Job) {
+    enum Decision { case wake, spawn, queued }
+    let decision = state.withLock { state -> Decision in
+      state.jobs.append(job)
+      if state.idle > 0 {
+        state.idle -= 1
+        return .wake
+      }
+      if state.workers < maximum {
+        state.workers += 1
+        return .spawn
+      }
+      return .queued
+    }
+    switch decision {
+    case .queued: break
+    case .wake: wakeup.signal()
+    case .spawn:
+      let worker = Thread { [self] in work() }
+      worker.stackSize = 4 << 20  // room for deep parses in handlers
+      worker.name = "snm-http-worker"
+      worker.start()
+    }
+  }
+
+  /// Ends idle workers now and busy ones after their job; jobs still queued are run first.
+  func stop() {
+    let idle = state.withLock { state -> Int in
+      state.stopped = true
+      defer { state.idle = 0 }
+      return state.idle
+    }
+    for _ in 0..<idle { wakeup.signal() }
+  }
+
+  /// Runs jobs until the pool stops; parks between them, and ends after `idleTimeout` seconds
+  /// without one (unless only `minimum` are left).
+  func work() {
+    while true {
+      enum Next { case run(Job), wait, exit }
+      let next = state.withLock { state -> Next in
+        if let job = state.take() { return .run(job) }
+        if state.stopped {
+          state.workers -= 1
+          return .exit
+        }
+        state.idle += 1
+        return .wait
+      }
+      switch next {
+      case .run(let job):
+        job()
+        continue
+      case .exit:
+        return
+      case .wait:
+        break
+      }
+      let woken = wakeup.wait(timeout: .now() + idleTimeout) == .success
+      let after = state.withLock { state -> Next in
+        if woken { return .wait }  // whoever woke it counted it busy already
+        // Timed out, still counted idle: leave unless only `minimum` are left.
+        guard state.idle > 0, state.workers > minimum || state.stopped else {
+          return .wait
+        }
+        state.idle -= 1
+        if state.pending > 0 { return .wait }
+        state.workers -= 1
+        return .exit
+      }
+      if case .exit = after { return }
+    }
+  }
+}
