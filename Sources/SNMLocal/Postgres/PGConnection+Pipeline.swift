@@ -101,11 +101,7 @@ extension PGConnection {
       if status == PGRES_PIPELINE_SYNC { break }
     }
     if let reason = waiter.cancelled, firstError != nil || PQstatus(connection) != CONNECTION_OK {
-      throw PGError(
-        kind: .interrupted(reason), sqlState: "57014",
-        message: reason == .deadline
-          ? "canceling statement due to statement timeout"
-          : "canceling statement: the client closed its connection")
+      throw PGError.interrupted(reason)
     }
     if PQstatus(connection) != CONNECTION_OK, firstError == nil {
       firstError = PGError(

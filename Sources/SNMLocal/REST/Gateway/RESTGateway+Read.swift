@@ -7,6 +7,7 @@ extension RESTGateway {
     plan.range = try RangeRules.effective(
       header: context.request.headers["Range"], query: context.query.ranges[[]],
       maxRows: context.maxRows)
+    if streamsAnswer(plan, context) { return try streamedRead(plan, context) }
     let count = context.preferences.count
     var sql = SQLWriter()
     try sql.readStatement(
@@ -49,18 +50,25 @@ extension RESTGateway {
     if context.media.isSingular && row.pageTotal != 1 {
       throw RESTError.singularity(rows: row.pageTotal)
     }
+    var response = pageHead(pageTotal: row.pageTotal, total: total, offset: offset, context)
+    if response.status < 400 { response.body = Array(row.body.utf8) }
+    return response
+  }
+
+  /// The status and headers of a page of rows (`Content-Range`; 206 for part of a known total),
+  /// or the 416 error response when the offset lies past the total.
+  func pageHead(pageTotal: Int, total: Int?, offset: Int, _ context: Context) -> HTTPResponse {
     var headers = context.baseHeaders()
-    let contentRange = RangeRules.contentRange(
-      offset: offset, pageTotal: row.pageTotal, total: total)
+    let contentRange = RangeRules.contentRange(offset: offset, pageTotal: pageTotal, total: total)
     let status: Int
     do {
-      status = try RangeRules.status(offset: offset, pageTotal: row.pageTotal, total: total)
+      status = try RangeRules.status(offset: offset, pageTotal: pageTotal, total: total)
     } catch {
       var response = error.response
       response.headers["Content-Range"] = contentRange
       return response
     }
     headers.append(name: "Content-Range", value: contentRange)
-    return HTTPResponse(status: status, headers: headers, body: Array(row.body.utf8))
+    return HTTPResponse(status: status, headers: headers)
   }
 }

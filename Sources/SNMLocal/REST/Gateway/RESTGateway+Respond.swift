@@ -109,15 +109,8 @@ extension RESTGateway {
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
     check: ((ResultRow) throws -> Void)? = nil
   ) throws -> [PGResult] {
-    let roleSettings = context.cache.roleSettings[context.auth.role] ?? []
-    let prelude = PGStatement(
-      Self.prelude(readOnly: readOnly, settings: roleSettings.count),
-      [context.auth.role, context.auth.claimsJSON]
-        + roleSettings.flatMap { [$0.name, $0.value] }, prepared: true)
-    if statements.contains(where: { $0.sql.utf8.contains(0) }) {
-      throw RESTError(
-        status: 400, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
-    }
+    let prelude = Self.prelude(context, readOnly: readOnly)
+    try Self.refuseNUL(statements)
     let body = statements.map { statement in
       var prepared = statement
       prepared.prepared = true
@@ -143,6 +136,24 @@ extension RESTGateway {
         throw error
       }
       return results
+    }
+  }
+
+  /// The prepared statement that sets the request's role, claims and the role's own settings.
+  static func prelude(_ context: Context, readOnly: Bool) -> PGStatement {
+    let roleSettings = context.cache.roleSettings[context.auth.role] ?? []
+    return PGStatement(
+      prelude(readOnly: readOnly, settings: roleSettings.count),
+      [context.auth.role, context.auth.claimsJSON]
+        + roleSettings.flatMap { [$0.name, $0.value] }, prepared: true)
+  }
+
+  /// 400 22021 for SQL text holding a NUL byte (from a name in the request), which libpq cannot
+  /// send.
+  static func refuseNUL(_ statements: [PGStatement]) throws(RESTError) {
+    if statements.contains(where: { $0.sql.utf8.contains(0) }) {
+      throw RESTError(
+        status: 400, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
     }
   }
 

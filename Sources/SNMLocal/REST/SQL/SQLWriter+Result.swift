@@ -84,7 +84,7 @@ extension SQLWriter {
   }
 
   /// The total count of the rows a read covers, without its range.
-  private mutating func totalExpression(
+  mutating func totalExpression(
     _ plan: ReadPlan, cache: SchemaCache, count: CountMethod?, countLimit: Int?
   ) throws(RESTError) {
     switch count {

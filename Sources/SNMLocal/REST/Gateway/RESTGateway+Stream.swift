@@ -1,0 +1,185 @@
+import Synchronization
+
+/// Reads whose answer may be large go out as Postgres produces them: the rows come through a
+/// cursor a batch at a time, the head goes once the first batch arrived (the page's row count and
+/// total are on every row, see `SQLWriter.streamedReadStatement`), and the body follows in chunks.
+/// An answer that fits the first batch goes whole, with `Content-Length`, as PostgREST sends it;
+/// the bytes of the body are the same either way.
+extension RESTGateway {
+  /// Rows a batch holds; a read limited to at most this many is answered whole.
+  static let streamedBatch = 1000
+
+  /// Whether the answer to `plan` is streamed: JSON arrays and CSV (not HEAD, not a single
+  /// object, no planned or estimated count) of more than a batch of rows.
+  func streamsAnswer(_ plan: ReadPlan, _ context: Context) -> Bool {
+    guard !context.isHead, !context.media.isSingular else { return false }
+    switch context.shape {
+    case .array, .csv: break
+    case .object, .none: return false
+    }
+    switch context.preferences.count {
+    case nil, .exact: break
+    case .planned, .estimated: return false
+    }
+    guard let limit = plan.range?.limit else { return true }
+    return limit > Self.streamedBatch
+  }
+
+  func streamedRead(_ plan: ReadPlan, _ context: Context) throws -> HTTPResponse {
+    var sql = SQLWriter()
+    try sql.streamedReadStatement(
+      plan, cache: context.cache, count: context.preferences.count,
+      countLimit: context.maxRows.map { $0 + 1 }, shape: context.shape)
+    let query = sql.statement
+    try Self.refuseNUL([query])
+    let interrupt = PGInterrupt(
+      deadline: monotonicSeconds() + settings.requestDeadline,
+      watchedSocket: context.request.peer?.socket)
+    let connection = try context.database.checkOut()
+    let rows = StreamedRows(
+      connection: connection, pool: context.database, interrupt: interrupt, shape: context.shape)
+    var body: [UInt8] = []
+    let first: StreamedRows.Batch
+    do {
+      _ = try connection.pipeline(
+        [
+          PGStatement("begin"), Self.prelude(context, readOnly: true),
+          PGStatement(
+            "DECLARE \"pgrst_rows\" NO SCROLL CURSOR FOR " + query.sql, query.parameters),
+        ], interrupt: interrupt)
+      first = try rows.fetch(into: &body)
+    } catch {
+      rows.close(commit: false)
+      throw error
+    }
+    let offset = plan.range?.offset ?? 0
+    var response = pageHead(
+      pageTotal: first.pageTotal, total: first.total, offset: offset, context)
+    guard response.status < 400 else {
+      rows.close(commit: false)
+      return response
+    }
+    guard first.rows == Self.streamedBatch else {
+      rows.finish(into: &body)
+      rows.close(commit: true)
+      response.body = body
+      return response
+    }
+    response.body = body
+    response.bodyStream = HTTPStreamedBody(
+      produce: { write in rows.produce(write) },
+      abandon: { rows.close(commit: false) })
+    return response
+  }
+}
+
+/// The cursor of a streamed read and the body text it becomes, batch by batch; it gives its
+/// connection back to the pool exactly once (`close`).
+final class StreamedRows: Sendable {
+  let connection: PGConnection
+  let pool: PGPool
+  let interrupt: PGInterrupt
+  let shape: ResultShape
+  let state = Mutex(State())
+
+  struct State {
+    /// Rows written to the body so far.
+    var written = 0
+    var closed = false
+  }
+
+  /// What a batch said: its row count and, from its first row, the page's and the total.
+  struct Batch {
+    var rows = 0
+    var pageTotal = 0
+    var total: Int?
+  }
+
+  /// Bytes gathered before a chunk goes out.
+  static let chunkBytes = 1 << 16
+
+  init(connection: PGConnection, pool: PGPool, interrupt: PGInterrupt, shape: ResultShape) {
+    self.connection = connection
+    self.pool = pool
+    self.interrupt = interrupt
+    self.shape = shape
+  }
+
+  /// Fetches the next batch and appends its rows to `body` as the body text has them (the
+  /// opening `[` or CSV header line before the first). Throws `PGError`.
+  func fetch(into body: inout [UInt8]) throws(PGError) -> Batch {
+    var batch = Batch()
+    var written = state.withLock { $0.written }
+    let separator: [UInt8]
+    switch shape {
+    case .array(let strip): separator = Array((strip ? ", " : ", \n ").utf8)
+    default: separator = [10]
+    }
+    batch.rows = try connection.forEachRow(
+      "FETCH FORWARD \(RESTGateway.streamedBatch) FROM \"pgrst_rows\"", interrupt: interrupt
+    ) { row in
+      if written == 0 {
+        batch.total = row.integer(SQLWriter.StreamColumn.total)
+        batch.pageTotal = row.integer(SQLWriter.StreamColumn.pageTotal) ?? 0
+        if case .csv = shape {
+          if let header = row.cell(SQLWriter.StreamColumn.header) {
+            body.append(contentsOf: header)
+          }
+          body.append(10)
+        } else {
+          body.append(UInt8(ascii: "["))
+        }
+      }
+      // An empty page is one row without a line (the outer join's).
+      guard let line = row.cell(SQLWriter.StreamColumn.line) else { return }
+      if written > 0 { body.append(contentsOf: separator) }
+      body.append(contentsOf: line)
+      written += 1
+    }
+    state.withLock { $0.written = max(written, 1) }
+    return batch
+  }
+
+  /// Appends the end of the body (`]` of a JSON array).
+  func finish(into body: inout [UInt8]) {
+    if case .array = shape { body.append(UInt8(ascii: "]")) }
+  }
+
+  /// The rest of the body, in chunks, after the first batch was sent with the head; false when
+  /// the client left or the database failed midway (the answer is then cut short).
+  func produce(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    var body: [UInt8] = []
+    body.reserveCapacity(Self.chunkBytes + (1 << 14))
+    var whole = false
+    while true {
+      let batch: Batch
+      do {
+        batch = try fetch(into: &body)
+      } catch {
+        break
+      }
+      if batch.rows < RESTGateway.streamedBatch { finish(into: &body) }
+      if body.count >= Self.chunkBytes || batch.rows < RESTGateway.streamedBatch {
+        guard body.withUnsafeBytes(write) else { break }
+        body.removeAll(keepingCapacity: true)
+      }
+      if batch.rows < RESTGateway.streamedBatch {
+        whole = true
+        break
+      }
+    }
+    close(commit: whole)
+    return whole
+  }
+
+  /// Ends the transaction (its cursor with it) and gives the connection back.
+  func close(commit: Bool) {
+    let first = state.withLock { state in
+      defer { state.closed = true }
+      return !state.closed
+    }
+    guard first else { return }
+    _ = try? connection.execute(commit ? "commit" : "rollback")
+    pool.checkIn(connection)
+  }
+}

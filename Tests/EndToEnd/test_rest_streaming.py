@@ -1,0 +1,132 @@
+"""Streamed answers (issue 18): a read of more than 1,000 rows goes out as Postgres produces the
+rows, with chunked transfer encoding, and its body is byte for byte what the whole answer was (the
+json_agg and CSV text PostgREST sends); its Content-Range and count=exact total are the same, an
+error in any row still comes as PostgREST's error (before anything is sent), a single-object answer
+stays whole, the official postgrest client reads it, and clients that hang up mid-answer do not keep
+the pool's connections."""
+import socket
+import time
+
+import httpx
+import postgrest
+import pytest
+
+ROWS = 3000
+
+
+@pytest.fixture(scope="module")
+def big(start_extra_project):
+    project = start_extra_project("streaming")
+    project.sql(
+        "insert into dog_profile (owner, name, breed, age, traits) "
+        "select '0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b', "
+        "case when g % 10 = 0 then '두부 ' || g || ' 🐕' else 'dog \"' || g || '\", x' end, "
+        f"case when g % 2 = 0 then null else 'Jindo' end, g % 15, '{{\"a\": [1, 2]}}'::jsonb "
+        f"from generate_series(1, {ROWS - 4}) g; "  # the seed has 4
+        "create view public.fragile as select id, 1 / (id - 2500) as x from public.dog_profile; "
+        "grant select on public.fragile to anon, authenticated, service_role; "
+        "alter role authenticator set pgrst.db_max_rows = '1000000'; "
+        "notify pgrst, 'reload schema'")
+    headers = project.headers(project.service_role_key)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        answer = httpx.get(f"{project.rest_url}/dog_profile?select=id&limit=2000", headers=headers)
+        if answer.headers.get("content-range", "").startswith("0-1999"):
+            break
+        time.sleep(0.3)
+    return project
+
+
+def whole_json(project, columns, strip=False):
+    row = "json_strip_nulls(row_to_json(t))" if strip else "t"
+    return project.sql(
+        f"select coalesce(json_agg({row}), '[]') from (select {columns} from dog_profile "
+        "order by id) t")
+
+
+def test_a_big_read_streams_the_bytes_of_the_whole_answer(big):
+    headers = big.headers(big.service_role_key)
+    with httpx.stream("GET", f"{big.rest_url}/dog_profile?select=*&order=id",
+                      headers=headers) as answer:
+        assert answer.status_code == 200
+        assert answer.headers["transfer-encoding"] == "chunked"
+        assert "content-length" not in answer.headers
+        assert answer.headers["content-range"] == f"0-{ROWS - 1}/*"
+        body = answer.read().decode()
+    assert body == whole_json(big, "*")
+    stripped = httpx.get(
+        f"{big.rest_url}/dog_profile?select=id,name,breed&order=id",
+        headers={**headers, "Accept": "application/vnd.pgrst.array+json;nulls=stripped"})
+    assert stripped.text == whole_json(big, "id,name,breed", strip=True)
+    counted = httpx.get(f"{big.rest_url}/dog_profile?select=id&order=id&offset=10",
+                        headers={**headers, "Prefer": "count=exact"})
+    assert counted.status_code == 206
+    assert counted.headers["content-range"] == f"10-{ROWS - 1}/{ROWS}"
+    assert len(counted.json()) == ROWS - 10
+    small = httpx.get(f"{big.rest_url}/dog_profile?select=id&order=id&limit=1000",
+                      headers=headers)
+    assert small.headers["content-length"] == str(len(small.content)), "a page of 1,000 is whole"
+    past = httpx.get(f"{big.rest_url}/dog_profile?select=id&offset=100000",
+                     headers={**headers, "Prefer": "count=exact"})
+    assert past.status_code == 416
+    assert past.headers["content-range"] == f"*/{ROWS}"
+    assert past.json()["code"] == "PGRST103"
+
+
+def test_csv_streams_with_its_header_line(big):
+    headers = {**big.headers(big.service_role_key), "Accept": "text/csv"}
+    answer = httpx.get(f"{big.rest_url}/dog_profile?select=id,name,breed,traits&order=id",
+                       headers=headers)
+    assert answer.headers["transfer-encoding"] == "chunked"
+    expected = big.sql(
+        "with s as (select id, name, breed, traits from dog_profile order by id) "
+        "select 'id,name,breed,traits' || chr(10) || "
+        "string_agg(substring(t::text, 2, length(t::text) - 2), chr(10)) from s t")
+    assert answer.text == expected
+    empty = httpx.get(f"{big.rest_url}/dog_profile?select=id&id=lt.0&limit=5000", headers=headers)
+    assert empty.text == "\n"
+
+
+def test_an_error_in_any_row_is_postgrests_error_not_a_cut_answer(big):
+    answer = httpx.get(f"{big.rest_url}/fragile?select=*&order=id",
+                       headers=big.headers(big.service_role_key))
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "22012"
+    assert answer.headers["content-length"] == str(len(answer.content))
+
+
+def test_single_objects_stay_whole(big):
+    answer = httpx.get(f"{big.rest_url}/dog_profile?select=id&order=id",
+                       headers={**big.headers(big.service_role_key),
+                                "Accept": "application/vnd.pgrst.object+json"})
+    assert answer.status_code == 406
+    assert answer.json()["code"] == "PGRST116"
+
+
+def test_the_official_client_reads_a_streamed_answer(big):
+    client = postgrest.SyncPostgrestClient(big.rest_url, headers=big.headers(big.service_role_key))
+    rows = client.from_("dog_profile").select("id, name", count="exact").order("id").execute()
+    assert rows.count == ROWS
+    assert len(rows.data) == ROWS
+    assert rows.data[0]["id"] < rows.data[-1]["id"]
+
+
+def test_clients_hanging_up_mid_answer_give_their_connections_back(big):
+    request = (f"GET /rest/v1/dog_profile?select=*&order=id HTTP/1.1\r\nHost: x\r\n"
+               f"apikey: {big.service_role_key}\r\n\r\n").encode()
+    for _ in range(30):  # more than the pool's 20 connections
+        with socket.create_connection(("127.0.0.1", big.port), timeout=10) as connection:
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            connection.sendall(request)
+            assert connection.recv(4096).startswith(b"HTTP/1.1 200 OK")
+    answer = httpx.get(f"{big.rest_url}/dog_profile?select=id&limit=1",
+                       headers=big.headers(big.service_role_key), timeout=20)
+    assert answer.status_code == 200
+    deadline = time.time() + 10
+    while True:
+        busy = int(big.sql("select count(*) from pg_stat_activity "
+                           "where usename = 'authenticator' and state <> 'idle'"))
+        if busy == 0 or time.time() > deadline:
+            break
+        time.sleep(0.2)
+    assert busy == 0, f"{busy} backends still busy with abandoned answers"
