@@ -14,7 +14,9 @@ import platform
 import pty
 import random
 import re
+import resource
 import select
+import selectors
 import shutil
 import signal
 import socket
@@ -40,6 +42,11 @@ def postgres_bin():
 
 
 PG_BIN = os.environ.get("SNM_PG_BIN") or postgres_bin()
+# The two cores are split: the servers (gateway, Postgres) on SERVER_CPUS, every client (wrk,
+# pgbench, psql, snm, the Python clients) on CLIENT_CPUS, so a client never takes the server's
+# core and the ratios repeat (scripts/bench --no-pin turns it off).
+SERVER_CPUS, CLIENT_CPUS = "0", "1"
+CLIENT = ["taskset", "-c", CLIENT_CPUS]
 PSQL = PG_BIN + "/psql"
 PGBENCH = PG_BIN + "/pgbench"
 
@@ -72,7 +79,7 @@ def measure(argv, stdin=None, env=None):
     stdin_handle = open(stdin, "rb") if stdin else subprocess.DEVNULL
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as peak:
         started = time.perf_counter()
-        process = subprocess.Popen([GNU_TIME, "-q", "-f", "%M", "-o", peak.name, *argv],
+        process = subprocess.Popen([*CLIENT, GNU_TIME, "-q", "-f", "%M", "-o", peak.name, *argv],
                                    stdin=stdin_handle, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE, env=env)
         errors = process.stderr.read()
@@ -108,6 +115,11 @@ def median(values):
     return statistics.median(values)
 
 
+def round_ratios(mine, peer):
+    """The ratio of each round (the figures of one round were taken side by side)."""
+    return [a / b for a, b in zip(mine, peer) if b]
+
+
 # ---- the report --------------------------------------------------------------------------------
 
 class Report:
@@ -120,17 +132,26 @@ class Report:
         self.load_before = os.getloadavg()
 
     def add(self, section, figure, snm, peer_name, peer, unit, better, target=None, note=None,
-            samples=None):
+            samples=None, ratios=None, limit=None):
         """`better` is "lower" (times, memory) or "higher" (rates): the ratio is snm/peer either
-        way, and the target says which side of it passes."""
+        way, and the target says which side of it passes. With `ratios` (one a round, taken side
+        by side) the ratio is their median and their range is the spread; `limit` is a target on
+        snm's own figure instead (in its unit)."""
         ratio = snm / peer if peer else None
+        spread = None
+        if ratios:
+            ratio = median(ratios)
+            spread = (min(ratios), max(ratios))
         met = None
-        if target is not None and ratio is not None:
+        if limit is not None and snm is not None:
+            met = snm <= limit if better == "lower" else snm >= limit
+        elif target is not None and ratio is not None:
             met = ratio <= target if better == "lower" else ratio >= target
         row = {
             "section": section, "figure": figure, "snm": snm, "peer_name": peer_name,
             "peer": peer, "unit": unit, "better": better, "ratio": ratio, "target": target,
-            "met": met, "note": note, "samples": samples or {},
+            "limit": limit, "spread": spread, "met": met, "note": note,
+            "samples": samples or {}, "load": os.getloadavg()[0],
         }
         self.rows.append(row)
         print(self.format_row(row), flush=True)
@@ -149,33 +170,45 @@ class Report:
             return f"{value:,.0f}/s"
         return f"{value:g} {unit}"
 
+    @staticmethod
+    def spread_text(row):
+        if not row.get("spread"):
+            return ""
+        low, high = row["spread"]
+        return f"{low:.2f}-{high:.2f}"
+
+    def target_text(self, row, sign_le="<=", sign_ge=">="):
+        sign = sign_le if row["better"] == "lower" else sign_ge
+        if row.get("limit") is not None:
+            return f"{sign} {self.human(row['limit'], row['unit'])}"
+        if row["target"] is not None:
+            return f"{sign} {row['target']:g}x"
+        return "-"
+
     def format_row(self, row):
         ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}x"
-        target = "-"
-        if row["target"] is not None:
-            sign = "<=" if row["better"] == "lower" else ">="
-            target = f"{sign} {row['target']:g}x"
         verdict = {True: "ok", False: "MISSED", None: ""}[row["met"]]
-        return (f"{row['section']:<17} {row['figure']:<34} {self.human(row['snm'], row['unit']):>13}"
-                f"  {row['peer_name']:<26} {self.human(row['peer'], row['unit']):>13}"
-                f"  {ratio:>7}  {target:>8} {verdict}")
+        return (f"{row['section']:<17} {row['figure']:<40} {self.human(row['snm'], row['unit']):>13}"
+                f"  {row['peer_name']:<28} {self.human(row['peer'], row['unit']):>13}"
+                f"  {ratio:>7} {self.spread_text(row):>11}  {self.target_text(row):>10} {verdict}"
+                f"  (load {row['load']:.1f})")
 
     def header(self):
-        return (f"{'section':<17} {'figure':<34} {'snm':>13}  {'peer':<26} {'peer value':>13}"
-                f"  {'ratio':>7}  {'target':>8}")
+        return (f"{'section':<17} {'figure':<40} {'snm':>13}  {'peer':<28} {'peer value':>13}"
+                f"  {'ratio':>7} {'spread':>11}  {'target':>10}")
 
     def markdown(self):
-        lines = ["| benchmark | snm | peer | ratio (snm/peer) | target |", "|---|---|---|---|---|"]
+        lines = ["| benchmark | snm | peer | ratio (snm/peer) | spread of the rounds | target | load |",
+                 "|---|---|---|---|---|---|---|"]
         for row in self.rows:
             ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}x"
-            target = "-"
-            if row["target"] is not None:
-                sign = "≤" if row["better"] == "lower" else "≥"
-                verdict = "met" if row["met"] else "missed"
-                target = f"{sign} {row['target']:g}x ({verdict})"
+            target = self.target_text(row, "≤", "≥")
+            if target != "-":
+                target += " (met)" if row["met"] else " (missed)"
             peer = f"{row['peer_name']}: {self.human(row['peer'], row['unit'])}"
             lines.append(f"| {row['section']}: {row['figure']} | "
-                         f"{self.human(row['snm'], row['unit'])} | {peer} | {ratio} | {target} |")
+                         f"{self.human(row['snm'], row['unit'])} | {peer} | {ratio} | "
+                         f"{self.spread_text(row) or '-'} | {target} | {row['load']:.1f} |")
         return "\n".join(lines) + "\n"
 
     def write(self, path):
@@ -249,6 +282,31 @@ class Project:
     def stop(self):
         subprocess.run([SNM, "local", "stop", "--dir", str(self.dir)], capture_output=True,
                        timeout=120)
+
+    def gateway_worker(self):
+        """The pid of the process that serves HTTP: the child of `snm local serve`."""
+        supervisor = self.status["gateway_pid"]
+        children = pathlib.Path(f"/proc/{supervisor}/task/{supervisor}/children")
+        found = children.read_text().split() if children.exists() else []
+        return int(found[0]) if found else supervisor
+
+    def server_pids(self):
+        """The gateway (supervisor and worker) and Postgres (the postmaster and its children)."""
+        pids = [self.status["gateway_pid"], self.gateway_worker()]
+        cluster = pathlib.Path(self.status.get("cluster_dir") or self.dir / "postgres")
+        found = [path for path in (cluster / "data" / "postmaster.pid", cluster / "postmaster.pid")
+                 if path.exists()]
+        postmaster = int(found[0].read_text().split()[0])
+        pids.append(postmaster)
+        children = pathlib.Path(f"/proc/{postmaster}/task/{postmaster}/children")
+        pids += [int(pid) for pid in children.read_text().split()]
+        return pids
+
+    def pin(self):
+        """The servers on SERVER_CPUS (every thread; backends forked later inherit it)."""
+        for pid in self.server_pids():
+            subprocess.run(["taskset", "-a", "-p", "-c", SERVER_CPUS, str(pid)],
+                           capture_output=True)
 
     def sql(self, text, database="postgres"):
         argv = self.psql[:-1] + [database, "-q", "-v", "ON_ERROR_STOP=1", "-c", text]
@@ -547,7 +605,7 @@ def client_loop(kind, client, url, key, count):
 
 def python_client(project, kind, client, count):
     result = subprocess.run(
-        [PYTHON, __file__, "--client", kind, client, project.url, project.key, str(count)],
+        [*CLIENT, PYTHON, __file__, "--client", kind, client, project.url, project.key, str(count)],
         capture_output=True, text=True, check=True)
     return float(result.stdout.strip())
 
@@ -571,20 +629,30 @@ def bench_round_trips(project, report, args):
         label = "single-row inserts" if kind == "insert" else "primary-key selects"
         report.add("3 round trips", f"{count:,} {label}", snm_rate,
                    "http.client keep-alive", median(rates["http"]), "/s", "higher", 0.8,
-                   samples=rates)
+                   samples=rates, ratios=round_ratios(rates["snm"], rates["http"]))
         report.add("3 round trips", f"{count:,} {label}", snm_rate,
-                   f"postgrest-py ({slow_count:,})", median(rates["postgrest"]), "/s", "higher", 3.0)
+                   f"postgrest-py ({slow_count:,})", median(rates["postgrest"]), "/s", "higher", 3.0,
+                   ratios=round_ratios(rates["snm"], rates["postgrest"]))
         report.add("3 round trips", f"{count:,} {label}", snm_rate,
-                   "psql, unix socket", median(rates["psql"]), "/s", "higher", None)
+                   "psql, unix socket", median(rates["psql"]), "/s", "higher", None,
+                   ratios=round_ratios(rates["snm"], rates["psql"]))
 
 
 # ---- 4. gateway capacity -----------------------------------------------------------------------
 
+def more_files():
+    """In a child (wrk with 1,024 connections): as many open files as the hard limit allows."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def wrk_rate(url, connections, seconds, headers):
-    argv = ["wrk", "-t", str(min(connections, 2)), "-c", str(connections), "-d", f"{seconds}s"]
+    argv = [*CLIENT, "wrk", "-t", str(min(connections, 2)), "-c", str(connections),
+            "-d", f"{seconds}s", "--timeout", "10s"]
     for name, value in headers.items():
         argv += ["-H", f"{name}: {value}"]
-    output = subprocess.run(argv + [url], capture_output=True, text=True, check=True).stdout
+    output = subprocess.run(argv + [url], capture_output=True, text=True, check=True,
+                            preexec_fn=more_files).stdout
     match = re.search(r"Requests/sec:\s+([\d.]+)", output)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     if not match or errors:
@@ -593,7 +661,7 @@ def wrk_rate(url, connections, seconds, headers):
 
 
 def pgbench_rate(project, clients, seconds):
-    argv = [PGBENCH, "-n", "-S", "-c", str(clients), "-j", str(min(clients, 2)), "-T",
+    argv = [*CLIENT, PGBENCH, "-n", "-S", "-c", str(clients), "-j", str(min(clients, 2)), "-T",
             str(seconds), "-h", project.socket_dir, "-p", "5432", "-U", "postgres", "pgbench"]
     output = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
     match = re.search(r"tps = ([\d.]+) \(without initial connection time\)", output)
@@ -625,7 +693,9 @@ def bench_capacity(project, report, args):
         peer = median(rates["pgbench"])
         for label in targets:
             report.add("4 gateway", f"wrk -c {connections}: {label}", median(rates[label]),
-                       f"pgbench -S -c {connections}", peer, "/s", "higher", 0.3, samples=rates)
+                       f"pgbench -S -c {connections}", peer, "/s", "higher",
+                       0.5 if label == "primary-key select" else 0.4, samples=rates,
+                       ratios=round_ratios(rates[label], rates["pgbench"]))
 
 
 # ---- 5. big results ----------------------------------------------------------------------------
@@ -658,9 +728,11 @@ def bench_big_results(project, report, args):
         snm_cpu = median([r.cpu for r in results["snm"]])
         psql_cpu = median([r.cpu for r in results["psql"]])
         report.add("5 big results", f"{rows:,} rows as {fmt}: time", snm_time, peer_name,
-                   psql_time, "s", "lower", 2.0,
+                   psql_time, "s", "lower", 1.2 if fmt == "csv" else 2.0,
                    note=f"CPU snm {snm_cpu:.2f} s, psql {psql_cpu:.2f} s (client only)",
-                   samples={k: [r.wall for r in v] for k, v in results.items()})
+                   samples={k: [r.wall for r in v] for k, v in results.items()},
+                   ratios=round_ratios([r.wall for r in results["snm"]],
+                                       [r.wall for r in results["psql"]]))
         report.add("5 big results", f"{rows:,} rows as {fmt}: peak memory", snm_rss,
                    f"JSON body ({json_size >> 20} MiB)", json_size, "B", "lower", 3.0,
                    note=f"psql peak {psql_rss >> 20} MiB")
@@ -719,11 +791,157 @@ def bench_big_files(project, report, args):
     connection.close()
 
 
+# ---- 7. connections ----------------------------------------------------------------------------
+
+def kept_connections(project, count, path):
+    """`count` connections that each made one request and stay open (keep-alive), idle."""
+    request = (f"GET {path} HTTP/1.1\r\nHost: bench\r\napikey: {project.key}\r\n"
+               f"Authorization: Bearer {project.key}\r\n\r\n").encode()
+    crowd = []
+    batch = 500
+    for start in range(0, count, batch):
+        opened = []
+        for _ in range(min(batch, count - start)):
+            try:
+                opened.append(socket.create_connection(("127.0.0.1", project.port), timeout=30))
+            except OSError:
+                break
+        for connection in opened:
+            try:
+                connection.sendall(request)
+            except OSError:
+                pass
+        for connection in opened:
+            try:
+                connection.recv(65536)
+            except OSError:
+                pass
+        crowd += opened
+    return crowd
+
+
+def still_open(crowd):
+    """How many of the connections the server has not closed."""
+    closed = 0
+    with selectors.DefaultSelector() as selector:
+        for connection in crowd:
+            selector.register(connection, selectors.EVENT_READ)
+        for key, _ in selector.select(timeout=0.5):
+            try:
+                if key.fileobj.recv(1, socket.MSG_PEEK) == b"":
+                    closed += 1
+            except OSError:
+                closed += 1
+    return len(crowd) - closed
+
+
+def p99_latency(project, path, count):
+    """An ordinary client: `count` requests one after another on a kept connection; the 99th
+    percentile of their times."""
+    connection = http.client.HTTPConnection("127.0.0.1", project.port, timeout=30)
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        try:
+            connection.request("GET", path, headers=project.headers())
+            response = connection.getresponse()
+            response.read()
+            ok = response.status == 200
+        except OSError:
+            ok = False
+        if not ok:  # refused or cut off: the client was shut out
+            connection.close()
+            return float("inf")
+        times.append(time.perf_counter() - started)
+    connection.close()
+    times.sort()
+    return times[min(len(times) - 1, int(len(times) * 0.99))]
+
+
+def rss_of(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
+
+
+def first_byte(project, path):
+    """Seconds from sending a request to its first byte, and to its last (the server closes)."""
+    with socket.create_connection(("127.0.0.1", project.port), timeout=60) as connection:
+        request = (f"GET {path} HTTP/1.1\r\nHost: bench\r\napikey: {project.key}\r\n"
+                   f"Authorization: Bearer {project.key}\r\nConnection: close\r\n\r\n").encode()
+        started = time.perf_counter()
+        connection.sendall(request)
+        first = None
+        while chunk := connection.recv(1 << 20):
+            if first is None:
+                first = time.perf_counter() - started
+        return first, time.perf_counter() - started
+
+
+def bench_connections(project, report, args):
+    """Many connections: wrk with 256 and 1,024 against 16; 10,000 idle keep-alive connections
+    (held? the gateway's memory, an ordinary client's p99 beside them); the first byte of a
+    100,000-row answer."""
+    seconds = 1 if args.quick else 2
+    url = f"{project.url}/rest/v1/dog_profile?select=*&id=eq.4242"
+    contenders = {c: (lambda c=c: wrk_rate(url, c, seconds, project.headers()))
+                  for c in (16, 256, 1024)}
+    rates = alternate(args.runs, contenders)
+    for connections in (256, 1024):
+        report.add("7 connections", f"wrk -c {connections}: primary-key select",
+                   median(rates[connections]), "wrk -c 16", median(rates[16]), "/s", "higher",
+                   0.9, samples={str(k): v for k, v in rates.items()},
+                   ratios=round_ratios(rates[connections], rates[16]))
+
+    idle = 2_000 if args.quick else 10_000
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < idle + 256:
+        print(f"7 connections: skipped the idle row (this process may open only {hard} files)")
+    else:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, idle + 256), hard))
+        path = "/rest/v1/dog_profile?select=id,name&id=eq.4242"
+        worker = project.gateway_worker()
+        held, rss, rss_before, quiet, crowded = [], [], [], [], []
+        for _ in range(min(args.runs, 3)):
+            rss_before.append(rss_of(worker))
+            quiet.append(p99_latency(project, path, 300))
+            crowd = kept_connections(project, idle, path)
+            try:
+                time.sleep(1)
+                crowded.append(p99_latency(project, path, 300))
+                held.append(still_open(crowd))
+                rss.append(rss_of(worker))
+            finally:
+                for connection in crowd:
+                    connection.close()
+            time.sleep(2)
+        report.add("7 connections", f"{idle:,} idle keep-alive: held", median(held),
+                   "connections opened", idle, "", "higher", 1.0,
+                   ratios=round_ratios(held, [idle] * len(held)))
+        report.add("7 connections", f"{idle:,} idle keep-alive: gateway RSS", median(rss),
+                   "gateway RSS before", median(rss_before), "B", "lower", limit=200 << 20)
+        report.add("7 connections", f"{idle:,} idle keep-alive: client p99", median(crowded),
+                   "the same client, no crowd", median(quiet), "s", "lower", 2.0,
+                   samples={"crowded": crowded, "quiet": quiet},
+                   ratios=round_ratios(crowded, quiet))
+
+    rows = 20_000 if args.quick else BIG_ROWS
+    path = f"/rest/v1/dog_profile?select=*&order=id.asc&limit={rows}"
+    firsts, wholes = [], []
+    for _ in range(args.runs):
+        first, whole = first_byte(project, path)
+        firsts.append(first)
+        wholes.append(whole)
+    report.add("7 connections", f"first byte of {rows:,} rows", median(firsts),
+               "the whole answer", median(wholes), "s", "lower", limit=0.05,
+               samples={"first": firsts, "whole": wholes},
+               ratios=round_ratios(firsts, wholes))
+
+
 # ---- main --------------------------------------------------------------------------------------
 
 SECTIONS = {
     "1": bench_startup, "2": bench_language, "3": bench_round_trips, "4": bench_capacity,
-    "5": bench_big_results, "6": bench_big_files,
+    "5": bench_big_results, "6": bench_big_files, "7": bench_connections,
 }
 
 
@@ -735,9 +953,14 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer statements, rows and runs")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
-    parser.add_argument("--only", default="1,2,3,4,5,6", help="sections, e.g. 1,3")
+    parser.add_argument("--only", default="1,2,3,4,5,6,7", help="sections, e.g. 1,3")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="leave the servers and clients on any core (no taskset)")
     parser.add_argument("--out", default=str(WORK / "results.json"), help="JSON results file")
     args = parser.parse_args()
+    global CLIENT
+    if args.no_pin or (os.cpu_count() or 1) < 2:
+        CLIENT = []
     if args.quick and args.runs == 5:
         args.runs = 3
     for tool in (PSQL, PGBENCH, GNU_TIME, "wrk", "hyperfine", "taskset"):
@@ -752,6 +975,8 @@ def main():
     try:
         project.start()
         project.seed()
+        if CLIENT:
+            project.pin()
         print(report.header(), flush=True)
         for section in args.only.split(","):
             SECTIONS[section.strip()](project, report, args)

@@ -161,7 +161,9 @@ import Testing
     let (arriving, arrivingClient) = try Self.socketPair()
     let (quiet, quietClient) = try Self.socketPair()
     let (busy, busyClient) = try Self.socketPair()
-    defer { for fd in [arriving, arrivingClient, quiet, quietClient, busy, busyClient] { close(fd) } }
+    defer {
+      for fd in [arriving, arrivingClient, quiet, quietClient, busy, busyClient] { close(fd) }
+    }
     Self.send(arrivingClient, "GET / HTTP/1.1\r\n")
     var connections: [Int32: HTTPEventLoop.Entry] = [:]
     connections[arriving] = Self.entry(arriving, idleSince: 1)

@@ -82,7 +82,11 @@ public final class HTTPStreamedBody: Sendable, Equatable {
 
   /// Runs the producer (once); false when the body did not end whole.
   func produce(_ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
-    guard let taken = parts.withLock({ parts in defer { parts = nil }; return parts }) else {
+    guard
+      let taken = parts.withLock({ parts in
+        defer { parts = nil }; return parts
+      })
+    else {
       return false
     }
     return taken.produce(write)
@@ -90,7 +94,9 @@ public final class HTTPStreamedBody: Sendable, Equatable {
 
   /// Releases what the producer holds without producing.
   func abandon() {
-    parts.withLock({ parts in defer { parts = nil }; return parts })?.abandon()
+    parts.withLock({ parts in
+      defer { parts = nil }; return parts
+    })?.abandon()
   }
 
   deinit { abandon() }

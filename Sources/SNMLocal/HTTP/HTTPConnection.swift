@@ -142,8 +142,7 @@ final class HTTPConnection: Sendable {
 
   /// Sends `length` bytes of `fd` from `offset` with `sendfile` (from the page cache to the
   /// socket, never through this process's memory).
-  func sendFile(_ fd: Int32, offset start: Int64, length: Int64, limits: HTTPServerLimits) -> Bool
-  {
+  func sendFile(_ fd: Int32, offset start: Int64, length: Int64, limits: HTTPServerLimits) -> Bool {
     var offset = off_t(start)
     let end = start + length
     while Int64(offset) < end {
@@ -168,7 +167,8 @@ final class HTTPConnection: Sendable {
   }
 
   static let lateRequestAnswer = HTTPResponseWriter.serialize(
-    HTTPResponseWriter.failure(HTTPParseError(status: 408, message: "request not received in time")),
+    HTTPResponseWriter.failure(
+      HTTPParseError(status: 408, message: "request not received in time")),
     keepAlive: false, bodyless: false)
 
   /// Stops sending, then reads and drops what the client still sends (up to 1 MiB or 1 s), so

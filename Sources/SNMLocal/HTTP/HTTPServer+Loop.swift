@@ -186,7 +186,8 @@ extension HTTPServer {
       uv_poll_stop(entry.poll)
       serveOnWorker(entry.connection, step)
     case .answered(let response):
-      refuse(socket, HTTPResponseWriter.serialize(response, keepAlive: false, bodyless: false), &loop)
+      refuse(
+        socket, HTTPResponseWriter.serialize(response, keepAlive: false, bodyless: false), &loop)
     case .failure(let failure):
       refuse(
         socket,
