@@ -735,7 +735,7 @@ def bench_big_results(project, report, args):
                                        [r.wall for r in results["psql"]]))
         report.add("5 big results", f"{rows:,} rows as {fmt}: peak memory", snm_rss,
                    f"JSON body ({json_size >> 20} MiB)", json_size, "B", "lower", 3.0,
-                   note=f"psql peak {psql_rss >> 20} MiB")
+                   note=f"psql peak {int(psql_rss) >> 20} MiB")
 
 
 # ---- 6. big files ------------------------------------------------------------------------------

@@ -27,11 +27,18 @@ final class HTTPConnection: Sendable {
   /// On a worker: answers `first` and any request already pipelined behind it, reading on while
   /// a body streams into a sink. True when the connection goes back to the loop (it waits for the
   /// next request, or for the rest of one); false when it is to be closed.
+  ///
+  /// When `mayLinger` says no other request waits for a worker, the worker waits up to
+  /// `limits.workerLinger` seconds for this client's next request before it hands the connection
+  /// back: a client sending requests one after another is then answered without two thread
+  /// hand-offs a request.
   func serve(
-    _ first: HTTPRequestReader.Step, limits: HTTPServerLimits, handler: HTTPServer.Handler
+    _ first: HTTPRequestReader.Step, limits: HTTPServerLimits, handler: HTTPServer.Handler,
+    mayLinger: () -> Bool = { false }
   ) -> Bool {
     reader.withLock { reader in
       var step = first
+      var lingered = false
       // A streamed body (an upload) may take as long as it needs while it keeps coming: only
       // the wait for each piece is bounded.
       var lastPiece = monotonicSeconds()
@@ -73,7 +80,21 @@ final class HTTPConnection: Sendable {
               return false
             }
           }
-          guard reader.isStreaming else { return true }
+          guard reader.isStreaming else {
+            guard !lingered, !reader.hasPartialRequest, limits.workerLinger > 0, mayLinger(),
+              wait(for: Int16(POLLIN), seconds: limits.workerLinger)
+            else { return true }
+            lingered = true
+            switch receive(into: &reader, waitingUntil: monotonicSeconds()) {
+            case .received: break
+            case .closed: return false
+            case .timedOut: return true
+            }
+            step = reader.next()
+            if case .needMore = step { return true }
+            lingered = false
+            continue
+          }
           switch receive(into: &reader, waitingUntil: lastPiece + limits.requestTimeout) {
           case .received: lastPiece = monotonicSeconds()
           case .closed: return false

@@ -121,7 +121,9 @@ public final class HTTPServer: Sendable {
         defer { handed = nil }
         return handed ?? .needMore
       }
-      let keep = connection.serve(step, limits: limits, handler: handler)
+      let keep = connection.serve(step, limits: limits, handler: handler) {
+        workers.pending == 0 && !isStopped
+      }
       giveBack(connection, keep: keep && !isStopped)
     }
   }

@@ -32,6 +32,9 @@ public struct HTTPServerLimits: Sendable, Equatable {
   public var workerIdleTimeout: Double = 30
   /// Worker threads kept however long they wait.
   public var minimumWorkers = 4
+  /// Seconds a worker that answered a request waits for the same client's next one (when no
+  /// other request waits for a worker) before the loop takes the connection back; 0 never.
+  public var workerLinger = 0.002
 
   public init() {}
 

@@ -51,6 +51,9 @@ final class HTTPWorkerPool: Sendable {
   /// Worker threads alive.
   var count: Int { state.withLock { $0.workers } }
 
+  /// Jobs waiting for a worker.
+  var pending: Int { state.withLock { $0.pending } }
+
   /// Runs `job` on a worker thread.
   func submit(_ job: @escaping Job) {
     enum Decision { case wake, spawn, queued }
