@@ -7,11 +7,19 @@ extension RESTGateway {
     plan.range = try RangeRules.effective(
       header: context.request.headers["Range"], query: context.query.ranges[[]],
       maxRows: context.maxRows)
-    if streamsAnswer(plan, context) { return try streamedRead(plan, context) }
+    // An answer that may exceed a batch is first asked for one row more than a batch, the
+    // usual way (one prepared statement, one round trip): most fit, and are answered from it;
+    // one that does not is streamed.
+    let streams = streamsAnswer(plan, context)
+    var asked = plan
+    if streams {
+      asked.range = QueryParameters.Range(
+        offset: plan.range?.offset ?? 0, limit: Self.streamedBatch + 1)
+    }
     let count = context.preferences.count
     var sql = SQLWriter()
     try sql.readStatement(
-      plan, cache: context.cache, count: count, countLimit: context.maxRows.map { $0 + 1 },
+      asked, cache: context.cache, count: count, countLimit: context.maxRows.map { $0 + 1 },
       shape: context.shape)
     var statements = [sql.statement]
     if count == .planned || count == .estimated {
@@ -21,6 +29,7 @@ extension RESTGateway {
     }
     let results = try run(statements, context, readOnly: true)
     let row = ResultRow(results[0])
+    if streams && row.pageTotal > Self.streamedBatch { return try streamedRead(plan, context) }
     let total = Self.total(row, results: results, count: count, maxRows: context.maxRows)
     return try rowsResponse(row, total: total, offset: plan.range?.offset ?? 0, context)
   }

@@ -3,8 +3,10 @@ import Synchronization
 /// Reads whose answer may be large go out as Postgres produces them: the rows come through a
 /// cursor a batch at a time, the head goes once the first batch arrived (the page's row count and
 /// total are on every row, see `SQLWriter.streamedReadStatement`), and the body follows in chunks.
-/// An answer that fits the first batch goes whole, with `Content-Length`, as PostgREST sends it;
-/// the bytes of the body are the same either way.
+/// The read is first asked the usual way for one row more than a batch (`read`): an answer that
+/// fits is sent whole, with `Content-Length`, as PostgREST sends it, at no cost beyond today's;
+/// only a larger one is read again through the cursor. The bytes of the body are the same either
+/// way.
 extension RESTGateway {
   /// Rows a batch holds; a read limited to at most this many is answered whole.
   static let streamedBatch = 1000
