@@ -286,8 +286,9 @@ class Project:
     def gateway_worker(self):
         """The pid of the process that serves HTTP: the child of `snm local serve`."""
         supervisor = self.status["gateway_pid"]
-        children = pathlib.Path(f"/proc/{supervisor}/task/{supervisor}/children")
-        found = children.read_text().split() if children.exists() else []
+        found = []  # the worker is the child of whichever of the supervisor's threads spawned it
+        for children in pathlib.Path(f"/proc/{supervisor}/task").glob("*/children"):
+            found += children.read_text().split()
         return int(found[0]) if found else supervisor
 
     def server_pids(self):
