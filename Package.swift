@@ -18,6 +18,8 @@ let package = Package(
     .systemLibrary(
       name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(
+      name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+    .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     // glibc calls Swift cannot make (the variadic prctl), for the binary's process settings.
     .systemLibrary(name: "CProcess"),
@@ -34,8 +36,12 @@ let package = Package(
       name: "SNMShell",
       dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "CLibEdit"]),
 
+    // One-time codes both sides compute (TOTP, RFC 6238; base32) and the QR code of an enrolment
+    // (libqrencode): the local project checks codes, the client makes them from a secret.
+    .target(name: "SNMCrypto", dependencies: ["CCrypto", "CQREncode"]),
+
     // Server side: the local project. Shares the wire format with the client, no domain types.
-    .target(name: "SNMLocal", dependencies: ["SNMWire", "CLibPQ", "CCrypto"]),
+    .target(name: "SNMLocal", dependencies: ["SNMWire", "SNMCrypto", "CLibPQ", "CCrypto"]),
 
     // main.swift (the one error funnel) and CLI/ (every command and option on one table).
     .executableTarget(
@@ -66,6 +72,7 @@ let package = Package(
     .testTarget(
       name: "snmTests", dependencies: ["snm", "SNMShell", "SNMLocal", "SNMTestSupport"],
       exclude: ["Fixtures"]),
+    .testTarget(name: "SNMCryptoTests", dependencies: ["SNMCrypto"]),
     .testTarget(
       name: "SNMLocalTests", dependencies: ["SNMLocal", "SNMWire"], exclude: ["REST/Fixtures"]),
   ],
