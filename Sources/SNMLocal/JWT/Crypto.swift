@@ -1,6 +1,7 @@
 import CCrypto
 
-/// The few libcrypto primitives the local project needs: HMAC-SHA256, SHA-256, random bytes.
+/// The few libcrypto primitives the local project needs: HMAC-SHA256, SHA-256, SHA-224, random
+/// bytes.
 ///
 /// ```swift
 /// let mac = try Crypto.hmacSHA256(key: secret, data: Array("a.b".utf8))
@@ -32,6 +33,18 @@ public enum Crypto {
       }
     }
     guard status == 1 else { throw CryptoError(operation: "SHA-256") }
+    return output
+  }
+
+  /// SHA-224 digest of `data` (28 bytes): GoTrue's token hash of a mailed code.
+  public static func sha224(_ data: [UInt8]) throws(CryptoError) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: 28)
+    let status = data.withUnsafeBufferPointer { dataBuffer in
+      output.withUnsafeMutableBufferPointer { outBuffer in
+        snm_sha224(dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress)
+      }
+    }
+    guard status == 1 else { throw CryptoError(operation: "SHA-224") }
     return output
   }
 
