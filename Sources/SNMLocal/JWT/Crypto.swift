@@ -26,25 +26,26 @@ public enum Crypto {
 
   /// SHA-256 digest of `data` (32 bytes).
   public static func sha256(_ data: [UInt8]) throws(CryptoError) -> [UInt8] {
-    var output = [UInt8](repeating: 0, count: 32)
-    let status = data.withUnsafeBufferPointer { dataBuffer in
-      output.withUnsafeMutableBufferPointer { outBuffer in
-        snm_sha256(dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress)
-      }
-    }
-    guard status == 1 else { throw CryptoError(operation: "SHA-256") }
-    return output
+    try digest(data, length: 32, name: "SHA-256", snm_sha256)
   }
 
   /// SHA-224 digest of `data` (28 bytes): GoTrue's token hash of a mailed code.
   public static func sha224(_ data: [UInt8]) throws(CryptoError) -> [UInt8] {
-    var output = [UInt8](repeating: 0, count: 28)
+    try digest(data, length: 28, name: "SHA-224", snm_sha224)
+  }
+
+  /// `function` (a shim digest: data, length, output; 1 on success) of `data`.
+  private static func digest(
+    _ data: [UInt8], length: Int, name: String,
+    _ function: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> Int32
+  ) throws(CryptoError) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: length)
     let status = data.withUnsafeBufferPointer { dataBuffer in
       output.withUnsafeMutableBufferPointer { outBuffer in
-        snm_sha224(dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress)
+        function(dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress)
       }
     }
-    guard status == 1 else { throw CryptoError(operation: "SHA-224") }
+    guard status == 1 else { throw CryptoError(operation: name) }
     return output
   }
 
