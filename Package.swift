@@ -18,6 +18,8 @@ let package = Package(
     .systemLibrary(
       name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(
+      name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+    .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     // The gateway's event loop (epoll): accepting, reading and timers on one thread.
     .systemLibrary(
@@ -37,8 +39,12 @@ let package = Package(
       name: "SNMShell",
       dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "CLibEdit"]),
 
+    // One-time codes both sides compute (TOTP, RFC 6238; base32) and the QR code of an enrolment
+    // (libqrencode): the local project checks codes, the client makes them from a secret.
+    .target(name: "SNMCrypto", dependencies: ["CCrypto", "CQREncode"]),
+
     // Server side: the local project. Shares the wire format with the client, no domain types.
-    .target(name: "SNMLocal", dependencies: ["SNMWire", "CLibPQ", "CCrypto", "CLibUV"]),
+    .target(name: "SNMLocal", dependencies: ["SNMWire", "SNMCrypto", "CLibPQ", "CCrypto", "CLibUV"]),
 
     // main.swift (the one error funnel) and CLI/ (every command and option on one table).
     .executableTarget(
@@ -69,6 +75,7 @@ let package = Package(
     .testTarget(
       name: "snmTests", dependencies: ["snm", "SNMShell", "SNMLocal", "SNMTestSupport"],
       exclude: ["Fixtures"]),
+    .testTarget(name: "SNMCryptoTests", dependencies: ["SNMCrypto"]),
     .testTarget(
       name: "SNMLocalTests", dependencies: ["SNMLocal", "SNMWire"], exclude: ["REST/Fixtures"]),
   ],

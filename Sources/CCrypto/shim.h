@@ -22,9 +22,23 @@ static inline int snm_hmac_sha256(const unsigned char *key, int keyLength, const
   return (result != NULL && outLength == 32) ? 1 : 0;
 }
 
+/// HMAC-SHA1 of `data` under `key` into `out` (20 bytes), for TOTP (RFC 6238). Returns 1 on
+/// success, 0 on failure.
+static inline int snm_hmac_sha1(const unsigned char *key, int keyLength, const unsigned char *data,
+                                size_t dataLength, unsigned char *out) {
+  unsigned int outLength = 0;
+  unsigned char *result = HMAC(EVP_sha1(), key, keyLength, data, dataLength, out, &outLength);
+  return (result != NULL && outLength == 20) ? 1 : 0;
+}
+
 /// SHA-256 of `data` into `out` (32 bytes). Returns 1 on success, 0 on failure.
 static inline int snm_sha256(const unsigned char *data, size_t dataLength, unsigned char *out) {
   return SHA256(data, dataLength, out) != NULL ? 1 : 0;
+}
+
+/// SHA-224 of `data` into `out` (28 bytes), GoTrue's hash of a mailed code. Returns 1 on success.
+static inline int snm_sha224(const unsigned char *data, size_t dataLength, unsigned char *out) {
+  return SHA224(data, dataLength, out) != NULL ? 1 : 0;
 }
 
 // Asymmetric JWT signing keys (ES256: EC P-256, RS256: RSA 2048), for the local project's

@@ -112,7 +112,8 @@ class LocalProject:
 # The suite signs in far more often than GoTrue's per-IP limits allow one address (every client here
 # is 127.0.0.1), so its projects run without them; test_security_auth tests the limits themselves.
 NO_AUTH_RATE_LIMITS = ("--auth-rate-limit", "token_refresh=0", "--auth-rate-limit",
-                       "sign_in_sign_ups=0", "--auth-rate-limit", "anonymous_users=0")
+                       "sign_in_sign_ups=0", "--auth-rate-limit", "anonymous_users=0",
+                       "--auth-rate-limit", "token_verifications=0")
 
 
 def start_project(name, *flags, env=None, fresh=True, auth_rate_limits=False):
@@ -162,6 +163,12 @@ def start_extra_project(snm_bin, workdir):
     yield start
     for handle in started:
         handle.stop()
+
+
+@pytest.fixture(scope="session")
+def confirming(start_extra_project):
+    """A project where new users confirm their e-mail first (`--confirm-email`)."""
+    return start_extra_project("auth-confirming", "--confirm-email")
 
 
 REST_MIGRATIONS = pathlib.Path(__file__).resolve().parent / "fixtures" / "rest_migrations"

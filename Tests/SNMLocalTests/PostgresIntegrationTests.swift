@@ -21,8 +21,9 @@ import Testing
   let admin = try PGConnection(conninfo: cluster.layout.conninfo(user: "postgres"))
   let applied = try Migrator(migrationsDir: nil).apply(on: admin)
   #expect(
-    Array(applied.prefix(3)) == BootstrapSQL.steps.map(\.version) + [StorageSchemaSQL.version])
-  #expect(applied.count == BootstrapSQL.steps.count + 1 + DemoSchemaSQL.migrations.count)
+    Array(applied.prefix(4))
+      == BootstrapSQL.steps.map(\.version) + [StorageSchemaSQL.version, AuthSchemaSQL.version])
+  #expect(applied.count == BootstrapSQL.steps.count + 2 + DemoSchemaSQL.migrations.count)
   #expect(try Migrator(migrationsDir: nil).apply(on: admin).isEmpty, "each migration runs once")
 
   // Parameters, NULLs, text results.

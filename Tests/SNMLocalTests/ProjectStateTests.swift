@@ -53,7 +53,22 @@ import Testing
     #expect(
       loaded.rateLimitArguments == [
         "--auth-rate-limit", "token_refresh=0", "--auth-rate-limit", "sign_in_sign_ups=30",
-        "--auth-rate-limit", "anonymous_users=5",
+        "--auth-rate-limit", "anonymous_users=5", "--auth-rate-limit", "token_verifications=30",
+      ])
+  }
+
+  @Test func authSwitchesAreRemembered() throws {
+    let dir = try Self.scratch()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    var state = Self.state(dir)
+    #expect(state.authSwitches == AuthSwitches())
+    state.authSwitches.apply(["confirm_email": true, "anonymous": false])
+    try state.save()
+    let loaded = try #require(try ProjectState.load(dataDir: dir))
+    #expect(loaded.authSwitches.confirmEmail && !loaded.authSwitches.anonymous)
+    #expect(
+      loaded.authSwitchArguments == [
+        "--confirm-email", "--signup", "--no-anonymous", "--no-secure-password-change",
       ])
   }
 

@@ -16,7 +16,7 @@ import Testing
   #expect(
     local
       == "snm local: unknown option '--nope'\n"
-      + "usage: snm local start|stop|status|reset|serve [OPTIONS]\nTry 'snm local --help'.\n")
+      + "usage: snm local start|stop|status|reset|serve|inbox [OPTIONS]\nTry 'snm local --help'.\n")
   #expect(localCode == .usage)
 }
 

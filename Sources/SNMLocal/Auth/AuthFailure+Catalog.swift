@@ -21,12 +21,39 @@ extension AuthFailure {
     status: 400, code: "validation_failed",
     message: "Unable to validate email address: invalid format")
   static let passwordRequired = AuthFailure(
-    status: 422, code: "validation_failed", message: "Signup requires a valid password")
+    status: 400, code: "validation_failed", message: "Signup requires a valid password")
   static let passwordTooLong = AuthFailure(
     status: 400, code: "validation_failed",
     message: "Password cannot be longer than \(AuthSettings.maximumPasswordBytes) characters")
   static let passwordHasNUL = AuthFailure(
     status: 400, code: "validation_failed", message: "Password cannot contain a NUL character")
+  static let userBanned = AuthFailure(status: 400, code: "user_banned", message: "User is banned")
+  static let emailNotConfirmed = AuthFailure(
+    status: 400, code: "email_not_confirmed", message: "Email not confirmed")
+  static let otpExpired = AuthFailure(
+    status: 403, code: "otp_expired", message: "Token has expired or is invalid")
+  static let linkExpired = AuthFailure(
+    status: 403, code: "otp_expired", message: "Email link is invalid or has expired")
+  static let signupDisabled = AuthFailure(
+    status: 422, code: "signup_disabled", message: "Signups not allowed for this instance")
+  static let emailExists = AuthFailure(
+    status: 422, code: "email_exists",
+    message: "A user with this email address has already been registered")
+  static let notAdmin = AuthFailure(status: 403, code: "not_admin", message: "User not allowed")
+  static let adminUserNotFound = AuthFailure(
+    status: 404, code: "user_not_found", message: "User not found")
+  static let factorNotFound = AuthFailure(
+    status: 404, code: "mfa_factor_not_found", message: "Factor not found")
+  static let reauthenticationNeeded = AuthFailure(
+    status: 400, code: "reauthentication_needed",
+    message: "Password update requires reauthentication")
+  static let samePassword = AuthFailure(
+    status: 422, code: "same_password",
+    message: "New password should be different from the old password.")
+  static let methodNotAllowed = AuthFailure(
+    status: 405, code: "method_not_allowed", message: "Method Not Allowed")
+  /// An unknown route: GoTrue's router answers it in plain text (`AuthGateway.notFoundResponse`).
+  static let notFound = AuthFailure(status: 404, code: "not_found", message: "404 page not found")
   static let overRateLimit = AuthFailure(
     status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
 

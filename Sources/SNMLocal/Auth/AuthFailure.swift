@@ -24,20 +24,27 @@ public struct AuthFailure: Error, Sendable, Equatable {
 public enum AuthErrorFormat: Sendable, Equatable {
   /// `{"code": 400, "error_code": "…", "msg": "…"}`
   case legacy
-  /// `{"code": "…", "message": "…"}` for `X-Supabase-Api-Version: 2024-01-01` and later.
+  /// `{"code": "…", "message": "…"}` for `X-Supabase-Api-Version: 2024-01-01` and later (the
+  /// version GoTrue names is always 2024-01-01, its latest).
   case dated(String)
 
+  /// GoTrue's `DetermineClosestAPIVersion`: a date (`YYYY-MM-DD`) on or after 2024-01-01 is
+  /// that version; anything else (absent, earlier, not a date) the legacy format.
   public init(_ request: HTTPRequest) {
-    if let version = request.headers["X-Supabase-Api-Version"]?.trimmingSpaces,
-      version >= "2024-01-01", version.count == 10
-    {
-      self = .dated(version)
-    } else {
+    let version = request.headers["X-Supabase-Api-Version"]?.trimmingSpaces ?? ""
+    let parts = version.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      let month = Int(parts[1]), let day = Int(parts[2]), Int(parts[0]) != nil,
+      (1...12).contains(month), (1...31).contains(day), version >= "2024-01-01"
+    else {
       self = .legacy
+      return
     }
+    self = .dated("2024-01-01")
   }
 
-  /// The error response in this format, with `x-sb-error-code`.
+  /// The error response in this format, with `x-sb-error-code`; the dated format also says
+  /// `X-Supabase-Api-Version: 2024-01-01`, as GoTrue's errors do.
   public func response(_ failure: AuthFailure) -> HTTPResponse {
     var headers = HTTPHeaders()
     headers["x-sb-error-code"] = failure.code
@@ -57,13 +64,5 @@ public enum AuthErrorFormat: Sendable, Equatable {
         .init("weak_password", .object([.init("reasons", .array(reasons.map { .string($0) }))])))
     }
     return .json(status: failure.status, .object(members), headers: headers)
-  }
-
-  /// Adds the version echo to a successful response.
-  public func decorate(_ response: HTTPResponse) -> HTTPResponse {
-    guard case .dated(let version) = self else { return response }
-    var copy = response
-    copy.headers["X-Supabase-Api-Version"] = version
-    return copy
   }
 }

@@ -2,13 +2,21 @@ import SNMWire
 
 extension AuthGateway {
   /// `POST /signup`: `{}` (no email, no phone) signs in anonymously; else email + password.
-  /// Each kind has its own rate limit per client address (`client`).
+  /// Each kind has its own rate limit per client address (`client`). With `confirmEmail` the new
+  /// user gets a confirmation mail and no session (the answer is the user), as GoTrue without
+  /// autoconfirm; signing up again at an unconfirmed address mails again.
   func signup(_ body: JSONValue, from client: String) throws -> HTTPResponse {
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
     let phone = body["phone"]?.stringValue ?? ""
-    let metadata = body["data"].flatMap { $0.objectValue != nil ? $0 : nil } ?? .object([])
+    let metadata = try Self.metadata(body["data"], name: "data")
+    guard settings.signupEnabled else { throw AuthFailure.signupDisabled }
     try limiter.admit(email.isEmpty && phone.isEmpty ? .anonymous : .signUp, from: client)
     if email.isEmpty && phone.isEmpty {
+      guard settings.anonymousEnabled else {
+        throw AuthFailure(
+          status: 422, code: "anonymous_provider_disabled",
+          message: "Anonymous sign-ins are disabled")
+      }
       let session = try inTransaction { connection in
         let created = try connection.execute(
           "insert into auth.users (is_anonymous, raw_user_meta_data, last_sign_in_at) "
@@ -20,12 +28,56 @@ extension AuthGateway {
     }
     guard phone.isEmpty || !email.isEmpty else {
       throw AuthFailure(
-        status: 422, code: "phone_provider_disabled", message: "Phone signups are disabled")
+        status: 400, code: "phone_provider_disabled", message: "Phone signups are disabled")
     }
     guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
     guard let password = body["password"]?.stringValue, !password.isEmpty else {
       throw AuthFailure.passwordRequired
     }
+    try checkNewPassword(password)
+    let redirectTo = body["redirect_to"]?.stringValue ?? body["email_redirect_to"]?.stringValue
+    do {
+      return try inTransaction { connection in
+        let existing = try connection.execute(
+          "select id::text, (email_confirmed_at is not null)::text from auth.users "
+            + "where lower(email) = lower($1) and deleted_at is null", [email])
+        if let row = existing.rows.first, let id = row[0] {
+          guard settings.confirmEmail else { throw AuthFailure.userAlreadyExists }
+          if row[1] != "true" {
+            _ = try connection.execute(
+              "update auth.users set encrypted_password = extensions.crypt($2, "
+                + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), "
+                + "raw_user_meta_data = $3::jsonb, updated_at = now() where id = $1::uuid",
+              [id, password, metadata.serialized()])
+            try sendMail(.signup, to: email, userID: id, redirectTo: redirectTo, on: connection)
+          }
+          // As GoTrue: the same answer whether or not the address was taken.
+          return .json(status: 200, Self.obfuscatedUser(email: email, metadata: metadata))
+        }
+        let created = try connection.execute(
+          "insert into auth.users (email, encrypted_password, email_confirmed_at, "
+            + "raw_app_meta_data, raw_user_meta_data, last_sign_in_at) values (lower($1), "
+            + "extensions.crypt($2, extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), "
+            + "case when $4 then now() end, "
+            + #"'{"provider":"email","providers":["email"]}', $3::jsonb, "#
+            + "case when $4 then now() end) returning id::text",
+          [email, password, metadata.serialized(), settings.confirmEmail ? "false" : "true"])
+        guard let id = created.scalar else { throw PGError(kind: .client, message: "no user id") }
+        if settings.confirmEmail {
+          try sendMail(.signup, to: email, userID: id, redirectTo: redirectTo, on: connection)
+          guard let user = try loadUser(id, on: connection) else { throw AuthFailure.userNotFound }
+          return .json(status: 200, userJSON(user))
+        }
+        return .json(status: 200, try createSession(userID: id, method: "password", on: connection))
+      }
+    } catch let error as PGError where error.sqlState == "23505" {
+      // Another sign-up with this e-mail committed between the check and the insert.
+      throw AuthFailure.userAlreadyExists
+    }
+  }
+
+  /// GoTrue's password rules for a new password: at most 72 bytes, no NUL, the minimum length.
+  func checkNewPassword(_ password: String) throws(AuthFailure) {
     guard password.utf8.count <= AuthSettings.maximumPasswordBytes else {
       throw AuthFailure.passwordTooLong
     }
@@ -33,25 +85,23 @@ extension AuthGateway {
     guard password.count >= settings.minimumPasswordLength else {
       throw AuthFailure.weakPassword(minimum: settings.minimumPasswordLength)
     }
-    do {
-      let session = try inTransaction { connection in
-        let existing = try connection.execute(
-          "select 1 from auth.users where lower(email) = lower($1)", [email])
-        guard existing.rows.isEmpty else { throw AuthFailure.userAlreadyExists }
-        let created = try connection.execute(
-          "insert into auth.users (email, encrypted_password, email_confirmed_at, "
-            + "raw_app_meta_data, raw_user_meta_data, last_sign_in_at) values (lower($1), "
-            + "extensions.crypt($2, extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), now(), "
-            + #"'{"provider":"email","providers":["email"]}', $3::jsonb, now()) returning id::text"#,
-          [email, password, metadata.serialized()])
-        guard let id = created.scalar else { throw PGError(kind: .client, message: "no user id") }
-        return try createSession(userID: id, method: "password", on: connection)
-      }
-      return .json(status: 200, session)
-    } catch let error as PGError where error.sqlState == "23505" {
-      // Another sign-up with this e-mail committed between the check and the insert.
-      throw AuthFailure.userAlreadyExists
-    }
+  }
+
+  /// The user GoTrue answers a repeated sign-up with when it must not tell whether the address
+  /// is taken: a fresh id, the address, no identities.
+  static func obfuscatedUser(email: String, metadata: JSONValue) -> JSONValue {
+    let bytes = (try? Crypto.randomBytes(16)) ?? Array(repeating: 0, count: 16)
+    let hex = Crypto.hex(bytes)
+    let id = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+      String(hex.dropFirst(range.lowerBound).prefix(range.count))
+    }.joined(separator: "-")
+    return .object([
+      .init("id", .string(id)), .init("aud", .string("authenticated")),
+      .init("role", .string("authenticated")), .init("email", .string(email.lowercased())),
+      .init("phone", .string("")), .init("app_metadata", .object([])),
+      .init("user_metadata", metadata), .init("identities", .array([])),
+      .init("is_anonymous", .bool(false)),
+    ])
   }
 
   /// `local@domain.tld`, no spaces, one `@`: what GoTrue's format check accepts in practice.

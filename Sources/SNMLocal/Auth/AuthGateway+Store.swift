@@ -12,6 +12,17 @@ struct AuthUserRow: Sendable {
   var updatedAt: String
   var lastSignInAt: String?
   var emailConfirmedAt: String?
+  var confirmationSentAt: String?
+  var recoverySentAt: String?
+  var newEmail: String
+  var emailChangeSentAt: String?
+  var invitedAt: String?
+  var bannedUntil: String?
+  var deletedAt: String?
+  var reauthenticationSentAt: String?
+  /// Whether `banned_until` lies in the future.
+  var isBanned: Bool
+  var factors: [JSONValue] = []
 }
 
 extension AuthGateway {
@@ -20,22 +31,56 @@ extension AuthGateway {
   }
 
   static var userColumns: String {
-    "id::text, coalesce(email, ''), coalesce(phone, ''), is_anonymous::text, "
-      + "raw_app_meta_data::text, raw_user_meta_data::text, \(iso("created_at")), "
-      + "\(iso("updated_at")), \(iso("last_sign_in_at")), \(iso("email_confirmed_at"))"
+    "u.id::text, coalesce(u.email, ''), coalesce(u.phone, ''), u.is_anonymous::text, "
+      + "u.raw_app_meta_data::text, u.raw_user_meta_data::text, \(iso("u.created_at")), "
+      + "\(iso("u.updated_at")), \(iso("u.last_sign_in_at")), \(iso("u.email_confirmed_at")), "
+      + "\(iso("u.confirmation_sent_at")), \(iso("u.recovery_sent_at")), u.email_change, "
+      + "\(iso("u.email_change_sent_at")), \(iso("u.invited_at")), \(iso("u.banned_until")), "
+      + "\(iso("u.deleted_at")), \(iso("u.reauthentication_sent_at")), "
+      + "coalesce(u.banned_until > now(), false)::text"
   }
 
-  /// The user with `id`, or `nil`.
+  static let userColumnCount = 19
+
+  /// A row of `userColumns`, or nil when it has not their count.
+  static func userRow(_ row: [String?]) -> AuthUserRow? {
+    guard row.count >= userColumnCount, let id = row[0] else { return nil }
+    return AuthUserRow(
+      id: id, email: row[1] ?? "", phone: row[2] ?? "", isAnonymous: row[3] == "true",
+      appMetadata: objectOrEmpty(row[4]), userMetadata: objectOrEmpty(row[5]),
+      createdAt: row[6] ?? "", updatedAt: row[7] ?? "", lastSignInAt: row[8],
+      emailConfirmedAt: row[9], confirmationSentAt: row[10], recoverySentAt: row[11],
+      newEmail: row[12] ?? "", emailChangeSentAt: row[13], invitedAt: row[14],
+      bannedUntil: row[15], deletedAt: row[16], reauthenticationSentAt: row[17],
+      isBanned: row[18] == "true")
+  }
+
+  /// A stored metadata object; anything else (an older snm stored `null` for `"data": null`) as
+  /// `{}`, which GoTrue's clients expect.
+  static func objectOrEmpty(_ text: String?) -> JSONValue {
+    guard let text, let value = try? JSONValue(parsing: text), value.objectValue != nil else {
+      return .object([])
+    }
+    return value
+  }
+
+  /// The user with `id` (not soft-deleted), with its factors, or `nil`.
   func loadUser(_ id: String, on connection: PGConnection) throws -> AuthUserRow? {
     let result = try connection.execute(
-      "select \(Self.userColumns) from auth.users where id = $1::uuid and deleted_at is null", [id])
-    guard let row = result.rows.first, row.count == 10 else { return nil }
-    return AuthUserRow(
-      id: row[0] ?? id, email: row[1] ?? "", phone: row[2] ?? "", isAnonymous: row[3] == "true",
-      appMetadata: (try? JSONValue(parsing: row[4] ?? "{}")) ?? .object([]),
-      userMetadata: (try? JSONValue(parsing: row[5] ?? "{}")) ?? .object([]),
-      createdAt: row[6] ?? "", updatedAt: row[7] ?? "", lastSignInAt: row[8],
-      emailConfirmedAt: row[9])
+      "select \(Self.userColumns) from auth.users u where u.id = $1::uuid and u.deleted_at is null",
+      [id])
+    guard let first = result.rows.first, var user = Self.userRow(first) else { return nil }
+    user.factors = try loadFactors(userID: user.id, on: connection)
+    return user
+  }
+
+  /// The user whose e-mail is `email` (any case), or `nil`.
+  func loadUser(email: String, on connection: PGConnection) throws -> AuthUserRow? {
+    let result = try connection.execute(
+      "select u.id::text from auth.users u where lower(u.email) = lower($1) "
+        + "and u.deleted_at is null", [email])
+    guard let id = result.scalar else { return nil }
+    return try loadUser(id, on: connection)
   }
 
   /// Runs `body` in a transaction on an admin connection; rolls back when it throws.
@@ -74,52 +119,72 @@ extension AuthGateway {
       "insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2::uuid, $3::uuid)",
       [refreshToken, userID, sessionID])
     return try sessionJSON(
-      userID: userID, sessionID: sessionID, refreshToken: refreshToken, method: method,
-      methodTime: issued, on: connection)
+      userID: userID, sessionID: sessionID, refreshToken: refreshToken, on: connection)
   }
 
-  /// `tokens.AccessTokenResponse`: access_token, token_type, expires_in, expires_at, refresh_token, user.
+  /// `tokens.AccessTokenResponse`: access_token, token_type, expires_in, expires_at, refresh_token,
+  /// user. The token's `aal` and `amr` are the session's: the sign-in method, then each factor
+  /// verified since (newest first, as GoTrue sorts them).
   func sessionJSON(
-    userID: String, sessionID: String, refreshToken: String, method: String, methodTime: Int,
-    on connection: PGConnection
+    userID: String, sessionID: String, refreshToken: String, on connection: PGConnection
   ) throws -> JSONValue {
     guard let user = try loadUser(userID, on: connection) else { throw AuthFailure.userNotFound }
+    let session = try connection.execute(
+      "select aal, amr_method, amr_timestamp::text from auth.sessions where id = $1::uuid",
+      [sessionID])
+    guard let row = session.rows.first, row.count == 3 else { throw AuthFailure.sessionNotFound }
+    var amr: [(String, Int)] = [(row[1] ?? "password", Int(row[2] ?? "") ?? Int(now()))]
+    let claims = try connection.execute(
+      "select authentication_method, extract(epoch from created_at)::bigint::text "
+        + "from auth.mfa_amr_claims where session_id = $1::uuid", [sessionID])
+    for claim in claims.rows where claim.count == 2 {
+      amr.append((claim[0] ?? "", Int(claim[1] ?? "") ?? 0))
+    }
+    // Newest first; a factor verified in the sign-in's second still comes before it.
+    amr = amr.enumerated().sorted { ($0.element.1, $0.offset) > ($1.element.1, $1.offset) }
+      .map(\.element)
     let issuedAt = Int(now())
     let expiresAt = issuedAt + settings.jwtExpiry
-    let claims = JSONValue.object([
+    let token = JSONValue.object([
       .init("iss", .string(settings.issuer)), .init("sub", .string(user.id)),
       .init("aud", .string("authenticated")), .init("exp", .int(expiresAt)),
       .init("iat", .int(issuedAt)), .init("email", .string(user.email)),
       .init("phone", .string(user.phone)), .init("app_metadata", user.appMetadata),
       .init("user_metadata", user.userMetadata), .init("role", .string("authenticated")),
-      .init("aal", .string("aal1")),
+      .init("aal", .string(row[0] ?? "aal1")),
       .init(
         "amr",
-        .array([.object([.init("method", .string(method)), .init("timestamp", .int(methodTime))])])),
+        .array(
+          amr.map { .object([.init("method", .string($0.0)), .init("timestamp", .int($0.1))]) })),
       .init("session_id", .string(sessionID)), .init("is_anonymous", .bool(user.isAnonymous)),
     ])
     return .object([
-      .init("access_token", .string(try signer.signUserToken(claims))),
+      .init("access_token", .string(try signer.signUserToken(token))),
       .init("token_type", .string("bearer")),
       .init("expires_in", .int(settings.jwtExpiry)), .init("expires_at", .int(expiresAt)),
       .init("refresh_token", .string(refreshToken)), .init("user", userJSON(user)),
     ])
   }
 
-  /// GoTrue's user object (`models/user.go`).
+  /// GoTrue's user object (`models/user.go`), its fields in GoTrue's order.
   func userJSON(_ user: AuthUserRow) -> JSONValue {
     var members: [JSONObject.Member] = [
       .init("id", .string(user.id)), .init("aud", .string("authenticated")),
       .init("role", .string("authenticated")), .init("email", .string(user.email)),
     ]
-    if let confirmed = user.emailConfirmedAt {
-      members.append(.init("email_confirmed_at", .string(confirmed)))
+    func optional(_ name: String, _ value: String?) {
+      if let value { members.append(.init(name, .string(value))) }
     }
+    optional("email_confirmed_at", user.emailConfirmedAt)
     members.append(.init("phone", .string(user.phone)))
-    if let confirmed = user.emailConfirmedAt {
-      members.append(.init("confirmed_at", .string(confirmed)))
-    }
-    if let last = user.lastSignInAt { members.append(.init("last_sign_in_at", .string(last))) }
+    optional("confirmation_sent_at", user.confirmationSentAt)
+    optional("confirmed_at", user.emailConfirmedAt)
+    optional("recovery_sent_at", user.recoverySentAt)
+    if !user.newEmail.isEmpty { members.append(.init("new_email", .string(user.newEmail))) }
+    optional("email_change_sent_at", user.emailChangeSentAt)
+    optional("reauthentication_sent_at", user.reauthenticationSentAt)
+    optional("invited_at", user.invitedAt)
+    optional("last_sign_in_at", user.lastSignInAt)
     var identities: [JSONValue] = []
     if !user.isAnonymous, !user.email.isEmpty {
       identities.append(
@@ -129,7 +194,8 @@ extension AuthGateway {
           .init(
             "identity_data",
             .object([
-              .init("email", .string(user.email)), .init("email_verified", .bool(true)),
+              .init("email", .string(user.email)),
+              .init("email_verified", .bool(user.emailConfirmedAt != nil)),
               .init("phone_verified", .bool(false)), .init("sub", .string(user.id)),
             ])),
           .init("provider", .string("email")),
@@ -139,11 +205,15 @@ extension AuthGateway {
           .init("email", .string(user.email)),
         ]))
     }
+    members += [.init("app_metadata", user.appMetadata), .init("user_metadata", user.userMetadata)]
+    if !user.factors.isEmpty { members.append(.init("factors", .array(user.factors))) }
+    members.append(.init("identities", .array(identities)))
+    optional("banned_until", user.bannedUntil)
     members += [
-      .init("app_metadata", user.appMetadata), .init("user_metadata", user.userMetadata),
-      .init("identities", .array(identities)), .init("created_at", .string(user.createdAt)),
-      .init("updated_at", .string(user.updatedAt)), .init("is_anonymous", .bool(user.isAnonymous)),
+      .init("created_at", .string(user.createdAt)), .init("updated_at", .string(user.updatedAt)),
     ]
+    optional("deleted_at", user.deletedAt)
+    members.append(.init("is_anonymous", .bool(user.isAnonymous)))
     return .object(members)
   }
 }

@@ -13,21 +13,44 @@ extension AuthGateway {
     return .json(status: 200, try refreshGrant(body))
   }
 
-  /// A password no stored hash can match is refused before bcrypt runs: one longer than bcrypt
-  /// reads (it would match on its first 72 bytes alone) or with a NUL (Postgres text cannot hold
-  /// it, so no password was ever set with one).
+  /// GoTrue's checks in its order: one of email or phone (phone logins are off), then the
+  /// credentials, a ban, a confirmed address. A password no stored hash can match is refused
+  /// before bcrypt runs: one longer than bcrypt reads (it would match on its first 72 bytes
+  /// alone) or with a NUL (Postgres text cannot hold it, so no password was ever set with one).
   func passwordGrant(_ body: JSONValue) throws -> JSONValue {
-    guard let email = body["email"]?.stringValue, !email.isEmpty, !email.utf8.contains(0),
-      let password = body["password"]?.stringValue, !password.isEmpty,
-      password.utf8.count <= AuthSettings.maximumPasswordBytes, !password.utf8.contains(0)
+    let email = body["email"]?.stringValue ?? ""
+    let phone = body["phone"]?.stringValue ?? ""
+    if !email.isEmpty && !phone.isEmpty {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Only an email address or phone number should be provided on login.")
+    }
+    if email.isEmpty && !phone.isEmpty {
+      throw AuthFailure(
+        status: 422, code: "phone_provider_disabled", message: "Phone logins are disabled")
+    }
+    guard !email.isEmpty else {
+      throw AuthFailure(status: 400, code: "validation_failed", message: "missing email or phone")
+    }
+    guard !email.utf8.contains(0), let password = body["password"]?.stringValue,
+      !password.isEmpty, password.utf8.count <= AuthSettings.maximumPasswordBytes,
+      !password.utf8.contains(0)
     else { throw AuthFailure.invalidCredentials }
     return try inTransaction { connection in
       let found = try connection.execute(
-        "update auth.users set last_sign_in_at = now(), updated_at = now() "
+        "select id::text, coalesce(banned_until > now(), false)::text, "
+          + "(email_confirmed_at is not null)::text from auth.users "
           + "where lower(email) = lower($1) and encrypted_password is not null "
-          + "and deleted_at is null and encrypted_password = extensions.crypt($2, encrypted_password) "
-          + "returning id::text", [email, password])
-      guard let id = found.scalar else { throw AuthFailure.invalidCredentials }
+          + "and deleted_at is null and encrypted_password = extensions.crypt($2, encrypted_password)",
+        [email, password])
+      guard let row = found.rows.first, let id = row[0] else {
+        throw AuthFailure.invalidCredentials
+      }
+      if row[1] == "true" { throw AuthFailure.userBanned }
+      if row[2] != "true" { throw AuthFailure.emailNotConfirmed }
+      _ = try connection.execute(
+        "update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1::uuid",
+        [id])
       return try createSession(userID: id, method: "password", on: connection)
     }
   }
@@ -45,12 +68,12 @@ extension AuthGateway {
     let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
       let found = try connection.execute(
         "select r.user_id::text, r.session_id::text, r.revoked::text, "
-          + "extract(epoch from now() - r.updated_at)::float8::text, s.amr_method, s.amr_timestamp::text "
+          + "extract(epoch from now() - r.updated_at)::float8::text "
           + "from auth.refresh_tokens r join auth.sessions s on s.id = r.session_id "
           + "where r.token = $1 for update of r, s", [token])
-      guard let row = found.rows.first, let userID = row[0], let sessionID = row[1],
-        let method = row[4], let methodTime = row[5].flatMap({ Int($0) })
-      else { return .failure(.refreshTokenNotFound) }
+      guard let row = found.rows.first, let userID = row[0], let sessionID = row[1] else {
+        return .failure(.refreshTokenNotFound)
+      }
       var issued: String
       if row[2] == "true" {
         let active = try connection.execute(
@@ -78,8 +101,7 @@ extension AuthGateway {
       }
       return .success(
         try sessionJSON(
-          userID: userID, sessionID: sessionID, refreshToken: issued, method: method,
-          methodTime: methodTime, on: connection))
+          userID: userID, sessionID: sessionID, refreshToken: issued, on: connection))
     }
     return try outcome.get()
   }

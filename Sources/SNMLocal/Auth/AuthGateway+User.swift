@@ -22,10 +22,11 @@ extension AuthGateway {
     guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else {
       throw AuthFailure(status: 403, code: "bad_jwt", message: "invalid claim: missing sub claim")
     }
-    let valid = try connection.execute("select $1::text ~* '^[0-9a-f-]{36}$'", [sub])
-    guard valid.scalar == "t", let user = try loadUser(sub, on: connection) else {
-      throw AuthFailure.userNotFound
+    guard (try? Self.uuidParameter(Substring(sub), name: "sub")) != nil else {
+      throw AuthFailure(
+        status: 400, code: "bad_jwt", message: "invalid claim: sub claim must be a UUID")
     }
+    guard let user = try loadUser(sub, on: connection) else { throw AuthFailure.userNotFound }
     let sessionID = claims["session_id"]?.stringValue
     if let sessionID {
       let session = try connection.execute(
@@ -44,11 +45,13 @@ extension AuthGateway {
 
   /// `POST /logout?scope=global|local|others`: 204; revokes the chosen sessions.
   func logout(_ request: HTTPRequest) throws -> HTTPResponse {
+    let claims = try bearerClaims(request)
     let scope = request.queryValue("scope") ?? "global"
     guard ["global", "local", "others"].contains(scope) else {
-      throw AuthFailure(status: 400, code: "validation_failed", message: "Unsupported logout scope")
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Unsupported logout scope \(Self.goQuoted(scope))")
     }
-    let claims = try bearerClaims(request)
     try inTransaction { connection in
       let (user, sessionID) = try tokenSubject(claims, on: connection)
       switch scope {
@@ -65,5 +68,28 @@ extension AuthGateway {
       }
     }
     return HTTPResponse(status: 204)
+  }
+
+  /// `text` as Go's `%q` writes it: in double quotes, `"` and `\` escaped, control characters
+  /// as escapes.
+  static func goQuoted(_ text: String) -> String {
+    var output = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\t": output += "\\t"
+      case "\r": output += "\\r"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7f {
+          let hex = String(scalar.value, radix: 16)
+          output += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+        } else {
+          output.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return output + "\""
   }
 }

@@ -1,7 +1,8 @@
 import SNMWire
 
-/// The GoTrue behaviour snm uses: signup (anonymous or email), token (password, refresh_token),
-/// user, logout. Works on the `auth` schema through a pool connected as the cluster's owner.
+/// The GoTrue behaviour snm serves: sign-up and sign-in, the account flows that mail a code
+/// (to the local inbox), MFA with TOTP, the admin API. Works on the `auth` schema through a pool
+/// connected as the cluster's owner.
 ///
 /// ```swift
 /// let auth = AuthGateway(pool: adminPool, signer: keys.signer, settings: AuthSettings(issuer: url),
@@ -27,35 +28,16 @@ public struct AuthGateway: Sendable {
     self.limiter = AuthRateLimiter(limits: settings.rateLimits, now: now)
   }
 
-  /// Answers one `/auth/v1/*` request. Never throws: every failure is a GoTrue error response.
+  /// Answers one `/auth/v1/*` request. Never throws: every failure is a GoTrue error response
+  /// (an unknown route GoTrue's plain `404 page not found`).
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     let format = AuthErrorFormat(request)
     let route = String(request.path.dropFirst("/auth/v1".count))
     let method = request.method.uppercased()
     do {
-      let response: HTTPResponse
-      switch (method, route) {
-      case ("GET", "/health"):
-        response = .json(
-          status: 200, #"{"version":"snm","name":"GoTrue","description":"snm local auth"}"#)
-      case ("GET", "/settings"):
-        response = .json(status: 200, Self.settingsJSON)
-      case ("POST", "/signup"):
-        response = try signup(try Self.body(request), from: request.remoteAddress)
-      case ("POST", "/token"):
-        response = try token(request, body: try Self.body(request))
-      case ("GET", "/user"):
-        response = try user(request)
-      case ("POST", "/logout"):
-        response = try logout(request)
-      case (_, "/health"), (_, "/settings"), (_, "/signup"), (_, "/token"), (_, "/user"),
-        (_, "/logout"):
-        throw AuthFailure(status: 405, code: "method_not_allowed", message: "Method Not Allowed")
-      default:
-        throw AuthFailure(status: 404, code: "not_found", message: "Not Found")
-      }
-      return format.decorate(response)
+      return try dispatch(request, route: route, method: method)
     } catch let failure as AuthFailure {
+      if failure == .notFound { return Self.notFoundResponse }
       return format.response(failure)
     } catch let error as PGError {
       if let failure = Self.clientFailure(error) { return format.response(failure) }
@@ -65,6 +47,70 @@ public struct AuthGateway: Sendable {
     } catch {
       return format.response(
         AuthFailure(status: 500, code: "unexpected_failure", message: "Internal server error"))
+    }
+  }
+
+  /// GoTrue's router's answer to a path it has no route for.
+  static let notFoundResponse: HTTPResponse = {
+    var headers = HTTPHeaders()
+    headers["Content-Type"] = "text/plain; charset=utf-8"
+    headers["X-Content-Type-Options"] = "nosniff"
+    return HTTPResponse(status: 404, headers: headers, body: Array("404 page not found\n".utf8))
+  }()
+
+  /// The route table: GoTrue's `internal/api/api.go` for what snm serves.
+  func dispatch(_ request: HTTPRequest, route: String, method: String) throws -> HTTPResponse {
+    let client = request.remoteAddress
+    let segments = route.split(separator: "/", omittingEmptySubsequences: true)
+    if route.hasSuffix("/") && route.count > 1 {
+      return try dispatch(request, route: String(route.dropLast()), method: method)
+    }
+    switch segments.first {
+    case "admin":
+      return try admin(request, route: segments, method: method)
+    case "factors":
+      return try factors(request, route: segments, method: method)
+    default:
+      break
+    }
+    switch (method, route) {
+    case ("GET", "/health"):
+      return .json(
+        status: 200, #"{"version":"snm","name":"GoTrue","description":"snm local auth"}"#)
+    case ("GET", "/settings"):
+      return .json(status: 200, settingsJSON)
+    case ("POST", "/signup"):
+      return try signup(try Self.body(request), from: client)
+    case ("POST", "/token"):
+      return try token(request, body: try Self.body(request))
+    case ("GET", "/user"):
+      return try user(request)
+    case ("PUT", "/user"):
+      return try updateUser(request, body: try Self.body(request))
+    case ("POST", "/logout"):
+      return try logout(request)
+    case ("POST", "/otp"):
+      return try otp(try Self.body(request), from: client, magicLinkRoute: false)
+    case ("POST", "/magiclink"):
+      return try otp(try Self.body(request), from: client, magicLinkRoute: true)
+    case ("POST", "/recover"):
+      return try recover(try Self.body(request), from: client)
+    case ("POST", "/resend"):
+      return try resend(try Self.body(request), from: client)
+    case ("GET", "/reauthenticate"):
+      return try reauthenticate(request)
+    case ("POST", "/verify"):
+      return try verifyPost(try Self.body(request), from: client)
+    case ("GET", "/verify"):
+      return try verifyGet(request)
+    case ("POST", "/invite"):
+      return try invite(request)
+    case (_, "/health"), (_, "/settings"), (_, "/signup"), (_, "/token"), (_, "/user"),
+      (_, "/logout"), (_, "/otp"), (_, "/magiclink"), (_, "/recover"), (_, "/resend"),
+      (_, "/reauthenticate"), (_, "/verify"), (_, "/invite"):
+      throw AuthFailure.methodNotAllowed
+    default:
+      throw AuthFailure.notFound
     }
   }
 
@@ -81,10 +127,17 @@ public struct AuthGateway: Sendable {
     }
   }
 
-  /// The request body as a JSON object; GoTrue refuses anything else with 400 bad_json.
+  /// The request body as a JSON object; GoTrue refuses anything else with 400 bad_json. A
+  /// `redirect_to` query parameter (where GoTrue's clients put it) joins the body's members.
   static func body(_ request: HTTPRequest) throws(AuthFailure) -> JSONValue {
     do {
-      let value = try JSONValue(parsing: request.body)
+      var value = try JSONValue(parsing: request.body)
+      if case .object(var members) = value, members["redirect_to"] == nil,
+        let redirect = request.queryValue("redirect_to")
+      {
+        members.append("redirect_to", .string(redirect))
+        value = .object(members)
+      }
       guard value.objectValue != nil else {
         throw AuthFailure(
           status: 400, code: "bad_json",
@@ -101,9 +154,4 @@ public struct AuthGateway: Sendable {
         status: 400, code: "bad_json", message: "Could not parse request body as JSON")
     }
   }
-
-  static let settingsJSON = """
-    {"external":{"anonymous_users":true,"email":true,"phone":false},"disable_signup":false,\
-    "mailer_autoconfirm":true,"phone_autoconfirm":false,"sms_provider":""}
-    """
 }

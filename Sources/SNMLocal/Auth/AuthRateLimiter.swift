@@ -15,10 +15,15 @@ public final class AuthRateLimiter: Sendable {
   public enum Kind: Sendable, CaseIterable {
     /// `POST /token`: password sign-ins and refreshes (`GOTRUE_RATE_LIMIT_TOKEN_REFRESH`).
     case token
-    /// `POST /signup` with an e-mail (`GOTRUE_RATE_LIMIT_OTP`).
+    /// `POST /signup` with an e-mail, `/otp`, `/magiclink`, `/recover`, `/resend`, `PUT /user`
+    /// (`GOTRUE_RATE_LIMIT_OTP`).
     case signUp
     /// `POST /signup` without one: anonymous sign-ins (`GOTRUE_RATE_LIMIT_ANONYMOUS_USERS`).
     case anonymous
+    /// `/verify`, GET and POST (`GOTRUE_RATE_LIMIT_VERIFY`).
+    case verify
+    /// `/factors/{id}/challenge` and `/verify` (`GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY`).
+    case factor
   }
 
   struct Bucket {

@@ -8,15 +8,20 @@
 public struct AuthRateLimits: Sendable, Equatable {
   /// Sign-ins and refreshes per 5 minutes (bucket of 30).
   public var tokenRefresh = 150
-  /// E-mail sign-ups per 5 minutes (bucket of 30).
+  /// E-mail sign-ups and sent codes (otp, magic link, recover, resend, user update) per 5
+  /// minutes (bucket of 30), GoTrue's `RATE_LIMIT_OTP`.
   public var signInSignUps = 30
   /// Anonymous sign-ins per hour (bucket of as many).
   public var anonymousUsers = 30
+  /// OTP and link verifications per 5 minutes (bucket of 30): `/verify`.
+  public var tokenVerifications = 30
 
   public init() {}
 
   /// The names `set` and `project.json` use, in order.
-  public static let names = ["token_refresh", "sign_in_sign_ups", "anonymous_users"]
+  public static let names = [
+    "token_refresh", "sign_in_sign_ups", "anonymous_users", "token_verifications",
+  ]
 
   /// The limit called `name`, nil for an unknown name.
   public subscript(name: String) -> Int? {
@@ -24,6 +29,7 @@ public struct AuthRateLimits: Sendable, Equatable {
     case "token_refresh": tokenRefresh
     case "sign_in_sign_ups": signInSignUps
     case "anonymous_users": anonymousUsers
+    case "token_verifications": tokenVerifications
     default: nil
     }
   }
@@ -39,6 +45,7 @@ public struct AuthRateLimits: Sendable, Equatable {
     case "token_refresh": tokenRefresh = value
     case "sign_in_sign_ups": signInSignUps = value
     case "anonymous_users": anonymousUsers = value
+    case "token_verifications": tokenVerifications = value
     default:
       throw AuthRateLimitError(
         message: "unknown limit '\(parts[0])' (one of \(Self.names.joined(separator: ", ")))")
@@ -51,6 +58,9 @@ public struct AuthRateLimits: Sendable, Equatable {
     case .token: (Double(tokenRefresh) / 300, 30)
     case .signUp: (Double(signInSignUps) / 300, 30)
     case .anonymous: (Double(anonymousUsers) / 3600, Double(anonymousUsers))
+    case .verify: (Double(tokenVerifications) / 300, 30)
+    // GoTrue's MFA limit (15 a minute) is not in config.toml; it follows the verifications' switch.
+    case .factor: (tokenVerifications == 0 ? 0 : 15.0 / 60, 30)
     }
   }
 }

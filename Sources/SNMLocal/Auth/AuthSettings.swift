@@ -1,10 +1,13 @@
-/// How the Auth gateway issues tokens.
+/// How the Auth gateway issues tokens and which account flows it allows: the Supabase CLI's
+/// `config.toml` `[auth]` settings the local project has.
 ///
 /// ```swift
-/// AuthSettings(issuer: "http://127.0.0.1:54321/auth/v1", jwtExpiry: 3600)
+/// var settings = AuthSettings(issuer: "http://127.0.0.1:54321/auth/v1", jwtExpiry: 3600)
+/// settings.confirmEmail = true      // `snm local start --confirm-email`
 /// ```
 public struct AuthSettings: Sendable, Equatable {
-  /// The `iss` claim of access tokens.
+  /// The `iss` claim of access tokens, and the base of the links mails carry (GoTrue's
+  /// `API_EXTERNAL_URL`).
   public var issuer: String
   /// Access-token lifetime in seconds (`--jwt-expiry`, GoTrue's `GOTRUE_JWT_EXP`, default 3600).
   public var jwtExpiry: Int
@@ -15,6 +18,22 @@ public struct AuthSettings: Sendable, Equatable {
   public var minimumPasswordLength: Int
   /// Requests one client address may make (`--auth-rate-limit`, GoTrue's defaults).
   public var rateLimits: AuthRateLimits
+  /// A new e-mail user must follow the confirmation mail before signing in
+  /// (`--confirm-email`; `[auth.email] enable_confirmations`; GoTrue's `MAILER_AUTOCONFIRM` off).
+  public var confirmEmail = false
+  /// New users may sign up (`--no-signup` turns it off; `[auth] enable_signup`).
+  public var signupEnabled = true
+  /// Anonymous sign-ins are allowed (`--no-anonymous`; `[auth] enable_anonymous_sign_ins`).
+  public var anonymousEnabled = true
+  /// A password change needs a recent sign-in or the nonce of a reauthentication mail
+  /// (`--secure-password-change`; `[auth.email] secure_password_change`).
+  public var securePasswordChange = false
+  /// An e-mail change is confirmed at both addresses (`[auth.email] double_confirm_changes`, on).
+  public var doubleConfirmChanges = true
+  /// How long a mailed code or link stays valid, in seconds (`[auth.email] otp_expiry`, 3600).
+  public var otpExpiry = 3600
+  /// Where verify links send the browser when they name no `redirect_to` (`[auth] site_url`).
+  public var siteURL: String
 
   public init(
     issuer: String, jwtExpiry: Int = 3600, refreshReuseInterval: Int = 10,
@@ -25,6 +44,7 @@ public struct AuthSettings: Sendable, Equatable {
     self.refreshReuseInterval = refreshReuseInterval
     self.minimumPasswordLength = minimumPasswordLength
     self.rateLimits = rateLimits
+    self.siteURL = issuer.hasSuffix("/auth/v1") ? String(issuer.dropLast(8)) : issuer
   }
 
   /// Longest password bcrypt reads (GoTrue's `MaxPasswordLength`); longer ones are refused, as
@@ -33,4 +53,10 @@ public struct AuthSettings: Sendable, Equatable {
 
   /// bcrypt's cost for new password hashes (GoTrue's: `bcrypt.DefaultCost`).
   public static let bcryptCost = 10
+
+  /// Most factors one user may have enrolled, verified or not (GoTrue's `MFA_MAX_ENROLLED_FACTORS`).
+  public static let maximumFactors = 10
+
+  /// Seconds a TOTP challenge may be verified in (GoTrue's `MFA_CHALLENGE_EXPIRY_DURATION`).
+  public static let challengeExpiry = 300
 }

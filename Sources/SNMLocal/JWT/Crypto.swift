@@ -1,6 +1,7 @@
 import CCrypto
 
-/// The few libcrypto primitives the local project needs: HMAC-SHA256, SHA-256, random bytes.
+/// The few libcrypto primitives the local project needs: HMAC-SHA256, SHA-256, SHA-224, random
+/// bytes.
 ///
 /// ```swift
 /// let mac = try Crypto.hmacSHA256(key: secret, data: Array("a.b".utf8))
@@ -25,13 +26,26 @@ public enum Crypto {
 
   /// SHA-256 digest of `data` (32 bytes).
   public static func sha256(_ data: [UInt8]) throws(CryptoError) -> [UInt8] {
-    var output = [UInt8](repeating: 0, count: 32)
+    try digest(data, length: 32, name: "SHA-256", snm_sha256)
+  }
+
+  /// SHA-224 digest of `data` (28 bytes): GoTrue's token hash of a mailed code.
+  public static func sha224(_ data: [UInt8]) throws(CryptoError) -> [UInt8] {
+    try digest(data, length: 28, name: "SHA-224", snm_sha224)
+  }
+
+  /// `function` (a shim digest: data, length, output; 1 on success) of `data`.
+  private static func digest(
+    _ data: [UInt8], length: Int, name: String,
+    _ function: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> Int32
+  ) throws(CryptoError) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: length)
     let status = data.withUnsafeBufferPointer { dataBuffer in
       output.withUnsafeMutableBufferPointer { outBuffer in
-        snm_sha256(dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress)
+        function(dataBuffer.baseAddress, dataBuffer.count, outBuffer.baseAddress)
       }
     }
-    guard status == 1 else { throw CryptoError(operation: "SHA-256") }
+    guard status == 1 else { throw CryptoError(operation: name) }
     return output
   }
 

@@ -55,7 +55,8 @@ struct Migrator {
     var applied: [String] = []
     let all =
       BootstrapSQL.steps
-      + [(StorageSchemaSQL.version, "snm storage schema", StorageSchemaSQL.script)] + pending
+      + [(StorageSchemaSQL.version, "snm storage schema", StorageSchemaSQL.script)]
+      + [(AuthSchemaSQL.version, "snm auth flows schema", AuthSchemaSQL.script)] + pending
     for migration in all where !done.contains(migration.0) {
       do {
         _ = try connection.execute("begin")

@@ -42,6 +42,8 @@ extension LocalCommand {
       report(status, headline: status.running ? "running" : "stopped")
     case .serve:
       try controller.serve()
+    case .inbox:
+      try printInbox(controller)
     }
     return 0
   }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `snm local start|stop|status|reset|serve`, once snm's command line has been read (by the
+/// `snm local start|stop|status|reset|serve|inbox`, once snm's command line has been read (by the
 /// executable's CLI, on the table every command's options share).
 ///
 /// ```swift
@@ -11,7 +11,7 @@ import Foundation
 public struct LocalCommand: Sendable, Equatable {
   /// What to do with the project.
   public enum Action: String, Sendable, CaseIterable {
-    case start, stop, status, reset, serve
+    case start, stop, status, reset, serve, inbox
   }
 
   public var action: Action
@@ -21,6 +21,8 @@ public struct LocalCommand: Sendable, Equatable {
   public var given: Set<String>
   /// `--json`: one JSON object instead of the readable report.
   public var json: Bool
+  /// `snm local inbox ADDRESS`: only that address's mails.
+  public var inboxAddress: String?
 
   public init(
     action: Action, options: LocalProjectOptions = LocalProjectOptions(), given: Set<String> = [],

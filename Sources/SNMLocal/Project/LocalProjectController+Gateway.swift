@@ -23,7 +23,7 @@ extension LocalProjectController {
     var arguments = ["local", "serve", "--dir", state.dataDir, "--port", String(state.port)]
     arguments += ["--jwt-expiry", String(state.jwtExpiry), "--jwt-alg", state.jwtAlgorithm]
     arguments += ["--refresh-reuse-interval", String(state.refreshReuseInterval)]
-    arguments += state.rateLimitArguments
+    arguments += state.rateLimitArguments + state.authSwitchArguments
     arguments += ["--file-size-limit", String(state.storageFileSizeLimit)]
     let pid = try Subprocess.spawnDetached(executable, arguments, log: state.logFile)
     try? Data("\(pid)\n".utf8).write(to: URL(fileURLWithPath: state.pidFile), options: .atomic)

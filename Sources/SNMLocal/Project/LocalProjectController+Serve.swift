@@ -37,12 +37,11 @@ extension LocalProjectController {
       conninfo: state.layout.conninfo(user: "postgres"), size: 8, recycleAbove: recycleAbove)
     let restPool = PGPool(
       conninfo: state.layout.conninfo(user: "authenticator"), size: 20, recycleAbove: recycleAbove)
-    let auth = AuthGateway(
-      pool: adminPool, signer: keys.signer,
-      settings: AuthSettings(
-        issuer: state.url + "/auth/v1", jwtExpiry: state.jwtExpiry,
-        refreshReuseInterval: state.refreshReuseInterval, rateLimits: state.authRateLimits),
-      now: clock)
+    var authSettings = AuthSettings(
+      issuer: state.url + "/auth/v1", jwtExpiry: state.jwtExpiry,
+      refreshReuseInterval: state.refreshReuseInterval, rateLimits: state.authRateLimits)
+    state.authSwitches.configure(&authSettings)
+    let auth = AuthGateway(pool: adminPool, signer: keys.signer, settings: authSettings, now: clock)
     var router = Router(
       keys: keys, signer: keys.signer, rest: GatewayAssembly.restHandler(warming: restPool),
       restPool: restPool,

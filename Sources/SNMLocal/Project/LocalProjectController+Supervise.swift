@@ -51,7 +51,7 @@ extension LocalProjectController {
       String(state.jwtExpiry), "--jwt-alg", state.jwtAlgorithm, "--refresh-reuse-interval",
       String(state.refreshReuseInterval), "--file-size-limit", String(state.storageFileSizeLimit),
     ]
-    arguments += state.rateLimitArguments
+    arguments += state.rateLimitArguments + state.authSwitchArguments
     var crashes: [Double] = []
     while true {
       let child: pid_t

@@ -128,6 +128,7 @@ struct LocalProjectController {
     if given.contains("auth-rate-limit") {
       state.apply(rateLimitChanges: options.authRateLimitChanges)
     }
+    state.authSwitches.apply(options.authSwitches)
     if given.contains("migrations") { state.migrationsDir = options.migrationsDir }
     if !FileManager.default.fileExists(atPath: state.layout.baseDir + "/data/PG_VERSION") {
       state.layout = ClusterLayout.choose(projectDir: options.dataDir)

@@ -21,6 +21,10 @@ public struct LocalProjectOptions: Sendable, Equatable {
   /// `NAME=N` changes to the Auth rate limits (`--auth-rate-limit`), applied in order over the
   /// project's remembered ones.
   public var authRateLimitChanges: [String] = []
+  /// The Auth switches given on the command line (`--confirm-email`, `--no-signup`,
+  /// `--no-anonymous`, `--secure-password-change` and their opposites), applied over the
+  /// project's remembered ones.
+  public var authSwitches = AuthSwitches.Changes()
   /// The most one Storage object may hold, in bytes (`--file-size-limit`; the Supabase CLI's
   /// default, 50 MiB). A bucket's own limit may only be lower.
   public var storageFileSizeLimit: Int64 = 50 * 1024 * 1024

@@ -18,6 +18,7 @@ struct ProjectState: Sendable, Equatable {
   var jwtExpiry: Int
   var refreshReuseInterval: Int
   var authRateLimits = AuthRateLimits()
+  var authSwitches = AuthSwitches()
   var migrationsDir: String?
   var layout: ClusterLayout
   var keysIssuedAt: Int
@@ -53,10 +54,15 @@ struct ProjectState: Sendable, Equatable {
         try? limits.set("\(name)=\(value)")
       }
     }
+    var switches = AuthSwitches()
+    for name in AuthSwitches.names {
+      if let value = json["auth"]?[name]?.boolValue { switches[name] = value }
+    }
     return ProjectState(
       dataDir: dataDir, port: port, jwtExpiry: json["jwt_expiry"]?.intValue ?? 3600,
       refreshReuseInterval: json["refresh_reuse_interval"]?.intValue ?? 10,
-      authRateLimits: limits, migrationsDir: json["migrations"]?.stringValue,
+      authRateLimits: limits, authSwitches: switches,
+      migrationsDir: json["migrations"]?.stringValue,
       layout: ClusterLayout(
         baseDir: clusterDir, owner: json["cluster_owner"]?.stringValue,
         privateSocketDir: json["socket_dir"]?.stringValue),
@@ -74,6 +80,7 @@ struct ProjectState: Sendable, Equatable {
       keysIssuedAt: Int(Date().timeIntervalSince1970), jwtAlgorithm: options.jwtAlgorithm,
       storageFileSizeLimit: options.storageFileSizeLimit)
     state.apply(rateLimitChanges: options.authRateLimitChanges)
+    state.authSwitches.apply(options.authSwitches)
     return state
   }
 
@@ -89,6 +96,15 @@ struct ProjectState: Sendable, Equatable {
     }
   }
 
+  /// The flags that give a gateway this state's Auth switches (`--confirm-email` or
+  /// `--no-confirm-email`, ...).
+  var authSwitchArguments: [String] {
+    AuthSwitches.names.map { name in
+      let on = authSwitches[name]
+      return AuthSwitches.flag(name, on: on)
+    }
+  }
+
   func save() throws(LocalProjectError) {
     let json = JSONValue.object([
       .init("port", .int(port)), .init("jwt_expiry", .int(jwtExpiry)),
@@ -96,6 +112,7 @@ struct ProjectState: Sendable, Equatable {
       .init(
         "auth_rate_limits",
         .object(AuthRateLimits.names.map { .init($0, .int(authRateLimits[$0] ?? 0)) })),
+      .init("auth", .object(AuthSwitches.names.map { .init($0, .bool(authSwitches[$0])) })),
       .init("migrations", .optional(migrationsDir)), .init("cluster_dir", .string(layout.baseDir)),
       .init("cluster_owner", .optional(layout.owner)),
       .init("socket_dir", .optional(layout.privateSocketDir)),

@@ -86,6 +86,10 @@ public struct Router: Sendable {
       case .success(let (caller, request)): return storage.handle(request, caller: caller)
       case .failure(let refusal): return refusal.response
       }
+    } else if Self.matches(request.path, prefix: "/inbox/v1") {
+      if request.method == "OPTIONS" { return Self.preflight(request) }
+      guard request.path == "/inbox/v1/messages" else { return AuthGateway.notFoundResponse }
+      return auth.inbox(request, isServiceKey: isServiceCredential)
     } else {
       return .json(status: 404, #"{"message":"no Route matched with those values"}"#)
     }
@@ -97,6 +101,13 @@ public struct Router: Sendable {
       var response = HTTPResponse.json(status: 200, keys.signer.jwks)
       response.headers["Cache-Control"] = "public, max-age=600"
       return response
+    }
+    // So are the mailed links' /verify (a browser follows them without a key), as Supabase's
+    // gateway leaves /auth/v1/verify open.
+    if service == .auth, request.path == "/auth/v1/verify", request.method == "GET",
+      request.headers["apikey"] == nil, request.queryValue("apikey") == nil
+    {
+      return auth.handle(request)
     }
     guard let apiKey = request.headers["apikey"] ?? request.queryValue("apikey") else {
       return .json(
@@ -134,6 +145,17 @@ public struct Router: Sendable {
   }
 
   enum Service { case rest, auth }
+
+  /// Whether `credential` (an `apikey` or Bearer token) carries the service role: one of the
+  /// project's service keys, or a JWT of the project's with role `service_role` (what GoTrue's
+  /// admin routes accept).
+  func isServiceCredential(_ credential: String) -> Bool {
+    if let claims = keys.claims(forAPIKey: credential) {
+      return claims["role"]?.stringValue == "service_role"
+    }
+    guard let claims = try? signer.verify(credential, now: now()) else { return false }
+    return claims["role"]?.stringValue == "service_role"
+  }
 
   /// The role and claims a REST request runs with: the Bearer token, else the `apikey`'s claims.
   func restAuth(_ request: HTTPRequest, keyClaims: JSONValue) -> Result<RequestAuth, JWTError> {

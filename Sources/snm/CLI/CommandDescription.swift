@@ -88,9 +88,9 @@ extension CommandDescription {
       command: .local,
       usages: [
         Usage(
-          synopsis: "snm local start|stop|status|reset|serve", summary: "the local project")
+          synopsis: "snm local start|stop|status|reset|serve|inbox", summary: "the local project")
       ],
-      synopsis: "start|stop|status|reset|serve [OPTIONS]",
+      synopsis: "start|stop|status|reset|serve|inbox [OPTIONS]",
       details: "The local project: Postgres and snm's REST, Auth and Storage gateway on 127.0.0.1.",
       takesShellOptions: false, footer: nil,
       firstArgument: [
@@ -99,6 +99,7 @@ extension CommandDescription {
         ("status", "where it is and whether it runs (--json: with the keys)"),
         ("reset", "drop the database, apply the migrations again, start"),
         ("serve", "run the gateway in the foreground (what start runs)"),
+        ("inbox", "the mails Auth would have sent, newest first: inbox [ADDRESS] [--json]"),
       ],
       takesScripts: false),
     CommandDescription(

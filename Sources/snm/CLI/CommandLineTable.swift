@@ -176,7 +176,8 @@ enum CommandLineTable {
     },
     CommandLineOption(
       "--auth-rate-limit", value: "NAME=N", valueHint: ": NAME=N", for: [.local],
-      help: "one of GoTrue's per-address Auth limits, e.g. token_refresh=150 (0: none; repeatable)",
+      help: "one of GoTrue's per-address Auth limits, e.g. token_refresh=150 or\n"
+        + "token_verifications=30 (0: none; repeatable)",
       completion: .words(AuthRateLimits.names.map { $0 + "=" })
     ) { parsed, value throws(UsageError) in
       var limits = AuthRateLimits()
@@ -188,6 +189,18 @@ enum CommandLineTable {
       parsed.local.options.authRateLimitChanges.append(value)
       parsed.local.given.insert("auth-rate-limit")
     },
+    authSwitch(
+      "confirm_email", on: true,
+      help: "new users confirm their e-mail first (--no-confirm-email: not)"),
+    authSwitch("confirm_email", on: false, help: nil),
+    authSwitch("signup", on: false, help: "no new users sign up (--signup: they may again)"),
+    authSwitch("signup", on: true, help: nil),
+    authSwitch("anonymous", on: false, help: "no anonymous sign-ins (--anonymous: allowed again)"),
+    authSwitch("anonymous", on: true, help: nil),
+    authSwitch(
+      "secure_password_change", on: true,
+      help: "a password change needs a recent sign-in or a reauthentication code"),
+    authSwitch("secure_password_change", on: false, help: nil),
     CommandLineOption(
       "--file-size-limit", value: "SIZE", for: [.local],
       help: "the most one Storage object may hold: bytes, 500MB, 50MiB, 1GB (50MiB)"
@@ -203,6 +216,17 @@ enum CommandLineTable {
       "--json", for: [.local], help: "print one JSON object (with the keys) instead of the report"
     ) { parsed, _ throws(UsageError) in parsed.local.json = true },
   ]
+
+  /// The flag that turns Auth switch `name` on or off (`AuthSwitches.flag`); without `help` it is
+  /// left out of `--help` (the listed flag's help names it).
+  static func authSwitch(_ name: String, on: Bool, help: String?) -> CommandLineOption {
+    CommandLineOption(
+      AuthSwitches.flag(name, on: on), for: [.local], help: help ?? "",
+      unlisted: help == nil ? [.local] : []
+    ) { parsed, _ throws(UsageError) in
+      parsed.local.options.authSwitches[name] = on
+    }
+  }
 
   static let generalOptions: [CommandLineOption] = [
     CommandLineOption(

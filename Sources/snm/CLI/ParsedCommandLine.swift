@@ -57,10 +57,15 @@ struct ParsedCommandLine: Sendable {
       guard let action = LocalCommand.Action(rawValue: name) else {
         throw UsageError("unknown command '\(name)' for 'snm local': \(list)")
       }
-      if let extra = positionals.dropFirst().first {
+      var local = local
+      var extras = positionals.dropFirst()
+      if action == .inbox, let address = extras.first {
+        local.inboxAddress = address
+        extras = extras.dropFirst()
+      }
+      if let extra = extras.first {
         throw UsageError("unexpected argument '\(extra)' after 'snm local \(name)'")
       }
-      var local = local
       local.action = action
       return .local(local)
     case .completion:

@@ -16,14 +16,14 @@ _snm() {
     test:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
     local:--dir|local:--migrations) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     local:--jwt-alg) COMPREPLY=($(compgen -W "HS256 ES256 RS256" -- "$cur")); return ;;
-    local:--auth-rate-limit) COMPREPLY=($(compgen -W "token_refresh= sign_in_sign_ups= anonymous_users=" -- "$cur")); return ;;
+    local:--auth-rate-limit) COMPREPLY=($(compgen -W "token_refresh= sign_in_sign_ups= anonymous_users= token_verifications=" -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     case "$command" in
       explain) opts="--json --curl --url --key --profile --var --no-color --help -h" ;;
       test) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --help -h" ;;
       check) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
-      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --refresh-reuse-interval --auth-rate-limit --file-size-limit --json --help -h" ;;
+      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --file-size-limit --json --help -h" ;;
       completion) opts="--help -h" ;;
       *) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --no-snmrc -X --help -h --version" ;;
     esac
@@ -34,7 +34,7 @@ _snm() {
     test) COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur")) ;;
     check) COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur")) ;;
     local)
-      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "start stop status reset serve" -- "$cur")) ;;
+      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "start stop status reset serve inbox" -- "$cur")) ;;
     completion)
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
     "")

@@ -70,12 +70,20 @@ _snm() {
             '--jwt-expiry[access tokens last this long]:SECONDS:' \
             '--jwt-alg[sign user tokens with HS256 or a key pair ES256, RS256]:ALG:(HS256 ES256 RS256)' \
             '--refresh-reuse-interval[a just-used refresh token still answers for this long]:SECONDS:' \
-            '--auth-rate-limit[one of GoTrue'\''s per-address Auth limits, e.g. token_refresh=150]:NAME=N:(token_refresh= sign_in_sign_ups= anonymous_users=)' \
+            '--auth-rate-limit[one of GoTrue'\''s per-address Auth limits, e.g. token_refresh=150 or token_verifications=30]:NAME=N:(token_refresh= sign_in_sign_ups= anonymous_users= token_verifications=)' \
+            '--confirm-email[new users confirm their e-mail first]' \
+            '--no-confirm-email[]' \
+            '--no-signup[no new users sign up]' \
+            '--signup[]' \
+            '--no-anonymous[no anonymous sign-ins]' \
+            '--anonymous[]' \
+            '--secure-password-change[a password change needs a recent sign-in or a reauthentication code]' \
+            '--no-secure-password-change[]' \
             '--file-size-limit[the most one Storage object may hold bytes, 500MB, 50MiB, 1GB]:SIZE:' \
             '--json[print one JSON object instead of the report]' \
             '--help[print this help]' \
             '-h[print this help]' \
-            '1:action:(start stop status reset serve)' ;;
+            '1:action:(start stop status reset serve inbox)' ;;
         completion) _arguments \
             '--help[print this help]' \
             '-h[print this help]' \

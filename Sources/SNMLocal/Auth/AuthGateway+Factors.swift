@@ -1,0 +1,245 @@
+import SNMCrypto
+import SNMWire
+
+extension AuthGateway {
+  /// The user's factors as GoTrue lists them on the user.
+  func loadFactors(userID: String, on connection: PGConnection) throws -> [JSONValue] {
+    let rows = try connection.execute(
+      "select id::text, friendly_name, factor_type, status, \(Self.iso("created_at")), "
+        + "\(Self.iso("updated_at")), \(Self.iso("last_challenged_at")) from auth.mfa_factors "
+        + "where user_id = $1::uuid order by created_at, id", [userID])
+    return rows.rows.compactMap { row in
+      guard row.count == 7, let id = row[0] else { return nil }
+      var members: [JSONObject.Member] = [
+        .init("id", .string(id)), .init("friendly_name", .string(row[1] ?? "")),
+        .init("factor_type", .string(row[2] ?? "totp")), .init("status", .string(row[3] ?? "")),
+        .init("created_at", .string(row[4] ?? "")), .init("updated_at", .string(row[5] ?? "")),
+      ]
+      if let challenged = row[6] {
+        members.append(.init("last_challenged_at", .string(challenged)))
+      }
+      return .object(members)
+    }
+  }
+
+  /// `/factors`, `/factors/{id}`, `/factors/{id}/challenge`, `/factors/{id}/verify`.
+  func factors(_ request: HTTPRequest, route: [Substring], method: String) throws -> HTTPResponse {
+    let claims = try bearerClaims(request)
+    switch (method, route.count) {
+    case ("POST", 1): return try enroll(try Self.body(request), claims: claims)
+    case ("DELETE", 2):
+      return try unenroll(try Self.uuidParameter(route[1], name: "factor_id"), claims: claims)
+    case ("POST", 3) where route[2] == "challenge":
+      try limiter.admit(.factor, from: request.remoteAddress)
+      let id = try Self.uuidParameter(route[1], name: "factor_id")
+      return try challenge(id, claims: claims, from: request.remoteAddress)
+    case ("POST", 3) where route[2] == "verify":
+      try limiter.admit(.factor, from: request.remoteAddress)
+      let id = try Self.uuidParameter(route[1], name: "factor_id")
+      return try verifyFactor(
+        id, body: try Self.body(request), claims: claims, from: request.remoteAddress)
+    case (_, 1), (_, 2),
+      (_, 3) where route.count < 3 || ["challenge", "verify"].contains(route[2]):
+      throw AuthFailure.methodNotAllowed
+    default:
+      throw AuthFailure.notFound
+    }
+  }
+
+  /// The session's assurance level (`aal1` when the token names no session).
+  func sessionAAL(_ sessionID: String?, on connection: PGConnection) throws -> String {
+    guard let sessionID else { return "aal1" }
+    let found = try connection.execute(
+      "select aal from auth.sessions where id::text = $1", [sessionID])
+    return found.scalar ?? "aal1"
+  }
+
+  /// `POST /factors` `{"factor_type": "totp", "friendly_name", "issuer"}`: a new unverified TOTP
+  /// factor; the answer carries its secret, otpauth URI and QR code (an SVG; the
+  /// clients make it a data URI).
+  func enroll(_ body: JSONValue, claims: JSONValue) throws -> HTTPResponse {
+    let type = body["factor_type"]?.stringValue ?? ""
+    switch type {
+    case "totp": break
+    case "phone":
+      throw AuthFailure(
+        status: 422, code: "mfa_phone_enroll_not_enabled",
+        message: "MFA enroll is disabled for Phone")
+    case "webauthn":
+      throw AuthFailure(
+        status: 422, code: "mfa_webauthn_enroll_not_enabled",
+        message: "MFA enroll is disabled for WebAuthn")
+    default:
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "factor_type needs to be totp, phone, or webauthn")
+    }
+    let name = body["friendly_name"]?.stringValue ?? ""
+    let host = settings.siteURL.split(separator: "/").dropFirst().first.map(String.init) ?? "snm"
+    let issuer = body["issuer"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? host
+    let totp = try TOTP.generate()
+    let answer: JSONValue = try inTransaction { connection in
+      let (user, sessionID) = try tokenSubject(claims, on: connection)
+      let verified = user.factors.filter { $0["status"]?.stringValue == "verified" }.count
+      if user.factors.contains(where: { $0["friendly_name"]?.stringValue == name }) && !name.isEmpty
+      {
+        throw AuthFailure(
+          status: 422, code: "mfa_factor_name_conflict",
+          message: "A factor with the friendly name \"\(name)\" for this user already exists")
+      }
+      if user.factors.count >= AuthSettings.maximumFactors {
+        throw AuthFailure(
+          status: 422, code: "too_many_enrolled_mfa_factors",
+          message: "Maximum number of verified factors reached, unenroll to continue")
+      }
+      if verified > 0, try sessionAAL(sessionID, on: connection) != "aal2" {
+        throw AuthFailure(
+          status: 403, code: "insufficient_aal", message: "AAL2 required to enroll a new factor")
+      }
+      let created = try connection.execute(
+        "insert into auth.mfa_factors (user_id, friendly_name, factor_type, secret) "
+          + "values ($1::uuid, $2, 'totp', $3) returning id::text",
+        [user.id, name, totp.base32Secret])
+      guard let id = created.scalar else { throw PGError(kind: .client, message: "no factor id") }
+      let account = user.email.isEmpty ? user.phone : user.email
+      let uri = totp.uri(issuer: issuer, account: account)
+      // Raw SVG: the clients add the `data:image/svg+xml;utf-8,` prefix themselves.
+      let qr = QRCode(uri)?.svg() ?? ""
+      return .object([
+        .init("id", .string(id)), .init("type", .string("totp")),
+        .init("friendly_name", .string(name)),
+        .init(
+          "totp",
+          .object([
+            .init("qr_code", .string(qr)), .init("secret", .string(totp.base32Secret)),
+            .init("uri", .string(uri)),
+          ])),
+      ])
+    }
+    return .json(status: 200, answer)
+  }
+
+  /// The factor `id` of the token's user with its secret and status; 404 mfa_factor_not_found.
+  func ownFactor(_ id: String, userID: String, on connection: PGConnection) throws -> (
+    secret: String, status: String, lastStep: Int64?
+  ) {
+    let found = try connection.execute(
+      "select secret, status, last_totp_step::text from auth.mfa_factors "
+        + "where id = $1::uuid and user_id = $2::uuid for update", [id, userID])
+    guard let row = found.rows.first, row.count == 3, let secret = row[0], let status = row[1]
+    else { throw AuthFailure.factorNotFound }
+    return (secret, status, row[2].flatMap { Int64($0) })
+  }
+
+  /// `POST /factors/{id}/challenge`: `{"id", "type": "totp", "expires_at"}`.
+  func challenge(_ factorID: String, claims: JSONValue, from client: String) throws -> HTTPResponse
+  {
+    let answer: JSONValue = try inTransaction { connection in
+      let (user, _) = try tokenSubject(claims, on: connection)
+      _ = try ownFactor(factorID, userID: user.id, on: connection)
+      let created = try connection.execute(
+        "insert into auth.mfa_challenges (factor_id, ip_address) values ($1::uuid, $2) "
+          + "returning id::text, (extract(epoch from created_at)::bigint + $3::bigint)::text",
+        [factorID, client, String(AuthSettings.challengeExpiry)])
+      _ = try connection.execute(
+        "update auth.mfa_factors set last_challenged_at = now() where id = $1::uuid", [factorID])
+      guard let row = created.rows.first, let id = row[0] else {
+        throw PGError(kind: .client, message: "no challenge id")
+      }
+      return .object([
+        .init("id", .string(id)), .init("type", .string("totp")),
+        .init("expires_at", .int(Int(row[1] ?? "") ?? 0)),
+      ])
+    }
+    return .json(status: 200, answer)
+  }
+
+  /// `POST /factors/{id}/verify` `{"challenge_id", "code"}`: the session goes to aal2 (a `totp`
+  /// entry joins its `amr`), the factor is verified, and the user's other aal1 sessions end; the
+  /// answer is the session with new tokens. A challenge is used once and lasts 5 minutes; a code
+  /// is accepted once (a replay of the step already used fails as a wrong code would).
+  func verifyFactor(_ factorID: String, body: JSONValue, claims: JSONValue, from client: String)
+    throws -> HTTPResponse
+  {
+    let challengeID = body["challenge_id"]?.stringValue ?? ""
+    let code = body["code"]?.stringValue ?? ""
+    let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
+      let (user, sessionID) = try tokenSubject(claims, on: connection)
+      let factor = try ownFactor(factorID, userID: user.id, on: connection)
+      let found = try connection.execute(
+        "select ip_address, (verified_at is not null or created_at < now() - "
+          + "make_interval(secs => $3::int))::text from auth.mfa_challenges "
+          + "where id::text = $1 and factor_id = $2::uuid for update",
+        [challengeID, factorID, String(AuthSettings.challengeExpiry)])
+      guard let challenge = found.rows.first else {
+        throw AuthFailure(
+          status: 422, code: "mfa_factor_not_found",
+          message: "MFA factor with the provided challenge ID not found")
+      }
+      if challenge[0] != client {
+        throw AuthFailure(
+          status: 422, code: "mfa_ip_address_mismatch",
+          message: "Challenge and verify IP addresses mismatch.")
+      }
+      if challenge[1] == "true" {
+        throw AuthFailure(
+          status: 422, code: "mfa_challenge_expired",
+          message:
+            "MFA challenge \(challengeID) has expired, verify against another challenge or create a new challenge."
+        )
+      }
+      guard let totp = TOTP(base32Secret: factor.secret),
+        let step = try totp.matchingStep(code, at: now(), skew: 1),
+        factor.lastStep.map({ step > $0 }) ?? true
+      else {
+        return .failure(
+          AuthFailure(
+            status: 422, code: "mfa_verification_failed", message: "Invalid TOTP code entered"))
+      }
+      guard let sessionID else { throw AuthFailure.sessionNotFound }
+      _ = try connection.execute(
+        "update auth.mfa_challenges set verified_at = now() where id = $1::uuid", [challengeID])
+      _ = try connection.execute(
+        "update auth.mfa_factors set status = 'verified', last_totp_step = $2::bigint, "
+          + "updated_at = now() where id = $1::uuid", [factorID, String(step)])
+      _ = try connection.execute(
+        "update auth.sessions set aal = 'aal2', factor_id = $2::uuid, updated_at = now() "
+          + "where id = $1::uuid", [sessionID, factorID])
+      _ = try connection.execute(
+        "insert into auth.mfa_amr_claims (session_id, authentication_method) values ($1::uuid, "
+          + "'totp') on conflict (session_id, authentication_method) do update set created_at = now()",
+        [sessionID])
+      _ = try connection.execute(
+        "delete from auth.sessions where user_id = $1::uuid and aal <> 'aal2'", [user.id])
+      _ = try connection.execute(
+        "delete from auth.mfa_factors where user_id = $1::uuid and status = 'unverified' "
+          + "and factor_type = 'totp'", [user.id])
+      _ = try connection.execute(
+        "update auth.refresh_tokens set revoked = true, updated_at = now() "
+          + "where session_id = $1::uuid and not revoked", [sessionID])
+      let refreshToken = try Self.newRefreshToken()
+      _ = try connection.execute(
+        "insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2::uuid, $3::uuid)",
+        [refreshToken, user.id, sessionID])
+      return .success(
+        try sessionJSON(
+          userID: user.id, sessionID: sessionID, refreshToken: refreshToken, on: connection))
+    }
+    return .json(status: 200, try outcome.get())
+  }
+
+  /// `DELETE /factors/{id}`: `{"id"}`; a verified factor needs an aal2 session.
+  func unenroll(_ factorID: String, claims: JSONValue) throws -> HTTPResponse {
+    try inTransaction { connection in
+      let (user, sessionID) = try tokenSubject(claims, on: connection)
+      let factor = try ownFactor(factorID, userID: user.id, on: connection)
+      if factor.status == "verified", try sessionAAL(sessionID, on: connection) != "aal2" {
+        throw AuthFailure(
+          status: 422, code: "insufficient_aal",
+          message: "AAL2 required to unenroll verified factor")
+      }
+      _ = try connection.execute("delete from auth.mfa_factors where id = $1::uuid", [factorID])
+    }
+    return .json(status: 200, .object([.init("id", .string(factorID))]))
+  }
+}

@@ -1,0 +1,30 @@
+import SNMWire
+
+extension AuthGateway {
+  /// The external providers GoTrue's `/settings` lists, in its order; only e-mail and anonymous
+  /// sign-ins exist here.
+  static let externalProviders = [
+    "anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "snapchat", "figma",
+    "fly", "github", "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion",
+    "spotify", "slack", "slack_oidc", "workos", "twitch", "twitter", "email", "phone", "zoom",
+  ]
+
+  /// `GET /settings`, GoTrue's `Settings` object for this project's settings.
+  var settingsJSON: JSONValue {
+    let external = Self.externalProviders.map { name -> JSONObject.Member in
+      switch name {
+      case "anonymous_users": .init(name, .bool(settings.anonymousEnabled))
+      case "email": .init(name, .bool(true))
+      default: .init(name, .bool(false))
+      }
+    }
+    return .object([
+      .init("external", .object(external)),
+      .init("disable_signup", .bool(!settings.signupEnabled)),
+      .init("mailer_autoconfirm", .bool(!settings.confirmEmail)),
+      .init("phone_autoconfirm", .bool(false)), .init("sms_provider", .string("")),
+      .init("saml_enabled", .bool(false)), .init("saml_private_key_next_configured", .bool(false)),
+      .init("passkeys_enabled", .bool(false)),
+    ])
+  }
+}

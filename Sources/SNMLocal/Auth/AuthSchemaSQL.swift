@@ -1,0 +1,70 @@
+/// What the account flows keep beyond sign-in, in GoTrue's column and table names: the one-time
+/// tokens on `auth.users` (stored as GoTrue stores them, the SHA-256 of e-mail + code), TOTP
+/// factors and challenges, the session's extra `amr` entries, and the local inbox, in snm's own
+/// schema `snm_local`, which no API role may read (PostgREST cannot serve it).
+enum AuthSchemaSQL {
+  static let version = "snm_auth_3_flows"
+
+  static let script = """
+    alter table auth.users
+      add column if not exists confirmation_token text not null default '',
+      add column if not exists confirmation_sent_at timestamptz,
+      add column if not exists recovery_token text not null default '',
+      add column if not exists recovery_sent_at timestamptz,
+      add column if not exists email_change_token_new text not null default '',
+      add column if not exists email_change text not null default '',
+      add column if not exists email_change_sent_at timestamptz,
+      add column if not exists email_change_token_current text not null default '',
+      add column if not exists email_change_confirm_status smallint not null default 0,
+      add column if not exists reauthentication_token text not null default '',
+      add column if not exists reauthentication_sent_at timestamptz,
+      add column if not exists invited_at timestamptz,
+      add column if not exists is_sso_user boolean not null default false;
+
+    create table if not exists auth.mfa_factors (
+      id uuid primary key default gen_random_uuid(),
+      user_id uuid not null references auth.users (id) on delete cascade,
+      friendly_name text not null default '',
+      factor_type text not null default 'totp',
+      status text not null default 'unverified',
+      secret text not null,
+      last_challenged_at timestamptz,
+      last_totp_step bigint,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now()
+    );
+    create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
+
+    create table if not exists auth.mfa_challenges (
+      id uuid primary key default gen_random_uuid(),
+      factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+      ip_address text not null default '',
+      created_at timestamptz not null default now(),
+      verified_at timestamptz
+    );
+
+    create table if not exists auth.mfa_amr_claims (
+      id uuid primary key default gen_random_uuid(),
+      session_id uuid not null references auth.sessions (id) on delete cascade,
+      authentication_method text not null,
+      created_at timestamptz not null default now(),
+      unique (session_id, authentication_method)
+    );
+    alter table auth.sessions add column if not exists factor_id uuid;
+
+    create schema if not exists snm_local;
+    revoke all on schema snm_local from public;
+    create table if not exists snm_local.inbox (
+      id uuid primary key default gen_random_uuid(),
+      recipient text not null,
+      kind text not null,
+      subject text not null,
+      otp text,
+      token_hash text,
+      link text,
+      body text not null,
+      sent_at timestamptz not null default clock_timestamp()
+    );
+    create index if not exists inbox_recipient_idx on snm_local.inbox (lower(recipient), sent_at desc);
+    """
+}

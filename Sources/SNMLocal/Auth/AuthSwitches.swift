@@ -1,0 +1,63 @@
+/// The on/off Auth settings a project keeps, by the Supabase CLI's `config.toml` meaning:
+/// `confirm_email` (`[auth.email] enable_confirmations`), `signup` (`[auth] enable_signup`),
+/// `anonymous` (`[auth] enable_anonymous_sign_ins`), `secure_password_change`
+/// (`[auth.email] secure_password_change`).
+///
+/// ```swift
+/// var switches = AuthSwitches()              // GoTrue local defaults: sign-ups on, no confirmations
+/// switches.apply(["confirm_email": true])     // `snm local start --confirm-email`
+/// AuthSwitches.flag("signup", on: false)      // "--no-signup"
+/// ```
+public struct AuthSwitches: Sendable, Equatable {
+  public var confirmEmail = false
+  public var signup = true
+  public var anonymous = true
+  public var securePasswordChange = false
+
+  public init() {}
+
+  /// Switches given on a command line, by name; absent ones keep the remembered value.
+  public typealias Changes = [String: Bool]
+
+  /// The names `project.json` keeps them under, in order.
+  public static let names = ["confirm_email", "signup", "anonymous", "secure_password_change"]
+
+  public subscript(name: String) -> Bool {
+    get {
+      switch name {
+      case "confirm_email": confirmEmail
+      case "signup": signup
+      case "anonymous": anonymous
+      case "secure_password_change": securePasswordChange
+      default: false
+      }
+    }
+    set {
+      switch name {
+      case "confirm_email": confirmEmail = newValue
+      case "signup": signup = newValue
+      case "anonymous": anonymous = newValue
+      case "secure_password_change": securePasswordChange = newValue
+      default: break
+      }
+    }
+  }
+
+  public mutating func apply(_ changes: Changes) {
+    for (name, value) in changes { self[name] = value }
+  }
+
+  /// The command-line flag that sets switch `name` to `on`: `--confirm-email`,
+  /// `--no-confirm-email`, ...
+  public static func flag(_ name: String, on: Bool) -> String {
+    (on ? "--" : "--no-") + name.replacingOccurrences(of: "_", with: "-")
+  }
+
+  /// Puts the switches into the gateway's settings.
+  public func configure(_ settings: inout AuthSettings) {
+    settings.confirmEmail = confirmEmail
+    settings.signupEnabled = signup
+    settings.anonymousEnabled = anonymous
+    settings.securePasswordChange = securePasswordChange
+  }
+}
