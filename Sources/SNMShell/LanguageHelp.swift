@@ -121,6 +121,15 @@ enum LanguageHelp {
     echo 'made $dog.id'            $name, $name.field, $name[0].field, ${name}, $env.HOME
     expect rows 1 | expect status 201 | expect $dog.name == 'Bori' | expect error 23505
     run other.snm                  (also \\i other.snm)
+    defer <statement>              runs when the file ends, whatever happens (last first)
+    expect ... within 10s every 500ms   send the statement before again until it holds
+    expect count 12 | expect header Content-Range == '0-9/42' | expect time < 300ms
+    expect $dog.walks count 3 | expect $dog.photo exists | expect $dog.age is number
+    $last.status, $last.count, $last.headers.content-range   the last answer
+    ... count exact head           the count, no rows (HEAD)
+    ... max affected 1 | ... rollback   guarded and rolled-back writes
+    insert file 'dogs.json' | insert csv 'dogs.csv' | select ... > 'out.csv' | set output 'f'
+    ${uuid} ${now} ${now + 1h} ${random 8}   new values in strings and bodies
     snm FILE.snm, snm -c '...; ...', snm test DIR, --var NAME=VALUE
     """
 
@@ -136,6 +145,7 @@ enum LanguageHelp {
     set pager on|off               long results at the prompt through $SNM_PAGER, else $PAGER, else
                                    less -SRXF (SNM_PAGER empty or off: no pager)
     set null 'TEXT'                how tables show NULL (NULL; \\pset null TEXT)
+    set output 'FILE' | off        results to a file (\\o FILE), and back
     exit | quit | \\q | Ctrl-D
     Startup file: $XDG_CONFIG_HOME/snm/snmrc (~/.config/snm/snmrc), settings only (set ...,
     \\x, \\timing, \\pset), applied before the first prompt; snm -X skips it

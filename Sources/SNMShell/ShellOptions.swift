@@ -35,6 +35,9 @@ public struct ShellOptions: Equatable, Sendable {
   public var noColor = false
   /// `-X`: the interactive shell does not read the startup file (`StartupFile`).
   public var skipStartupFile = false
+  /// `--session shared`: script files use (and keep) the saved session; by default each run of
+  /// files has a session of its own, signed out at the start and never saved.
+  public var sharedSession = false
 
   public init() {}
 

@@ -242,6 +242,8 @@ BLOCKS = {  # the block's first line, as written -> how it runs
     "run _lib/login.snm": script,
     "smoke/pair.snm:12:1: error: expectation failed": expectation_failure,
     "snm test scripts/smoke": shell_block(setup=smoke_tests),
+    "# A CI script: its own user and rows": script,
+    "snm test --shard 1/2 --report json=shard-1.json tests/": shell_block(setup=smoke_tests),
     "export SUPABASE_URL=... SUPABASE_ANON_KEY=...": shell_block(
         [("SUPABASE_URL=...", lambda project: f"SUPABASE_URL={project.url}"),
          ("SUPABASE_ANON_KEY=...", lambda project: f"SUPABASE_ANON_KEY={project.anon_key}")],

@@ -76,7 +76,7 @@ def test_snm_test_runs_the_smoke_scripts_through_the_front(front, tls_project, h
     before = len(front.log("main"))
     result = snm(front, tls_project, home, "test", "--jobs", "2", str(ROOT / "scripts" / "smoke"))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "6 passed, 0 failed" in result.stdout
+    assert "10 passed, 0 failed" in result.stdout
     lines = front.log("main")[before:]
     assert len(lines) > 50
     assert all(" HTTP/2.0 TLSv1.3 " in line for line in lines), lines[:3]

@@ -92,7 +92,7 @@ import Testing
   @Test func settingsAndFiles() {
     #expect(
       Self.context("set ").keywords == [
-        "format", "expanded", "timing", "pager", "on_error", "null",
+        "format", "expanded", "timing", "pager", "on_error", "null", "output",
       ])
     #expect(Self.context("set format ").keywords == ["table", "expanded", "json", "ndjson", "csv"])
     #expect(Self.context("run ").files)

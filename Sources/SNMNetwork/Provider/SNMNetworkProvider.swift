@@ -66,6 +66,34 @@ public final class SNMNetworkProvider: Sendable {
       body: endpoint.body, timeout: timeout, maximumBodyBytes: configuration.maximumBodyBytes)
     request.bodyFile = endpoint.bodyFile
     request.responseFile = endpoint.responseFile
+    guard let trace = RequestTrace.current else { return try await exchange(request, deadline) }
+    let started = ContinuousClock.now
+    do {
+      let response = try await exchange(request, deadline)
+      trace.record(
+        request, response: response, failure: nil, milliseconds: Self.milliseconds(since: started))
+      return response
+    } catch {
+      trace.record(
+        request, response: error.serverError?.response, failure: error,
+        milliseconds: Self.milliseconds(since: started))
+      throw error
+    }
+  }
+
+  static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+  }
+
+  /// Sends `request` and follows its redirects within `deadline`; a non-2xx answer throws.
+  func exchange(_ first: TransportRequest, _ deadline: ContinuousClock.Instant)
+    async throws(SNMNetworkError) -> SNMResponse
+  {
+    var request = first
+    let url = request.url
+    let timeout = request.timeout
+    let scheme = Self.scheme(of: url) ?? "https"
     var response = try await (scheme == "http" ? plain : secure).send(request)
     var redirects = 0
     while let next = try Self.redirect(response, of: request, count: redirects) {

@@ -12,12 +12,23 @@ public struct Modifiers: Sendable, Equatable {
   public var singleRange: SourceRange?
   public var countRange: SourceRange?
   public var returningRange: SourceRange?
+  /// `head` (after `count ...`): HEAD, the count without the rows.
+  public var head: SourceRange?
+  /// `max affected N`: `Prefer: handling=strict, max-affected=N` (400 PGRST124 past N rows).
+  public var maxAffected: ValueNode?
+  public var maxAffectedRange: SourceRange?
+  /// `rollback`: `Prefer: tx=rollback`, the write undone by the server (checked by
+  /// `Preference-Applied`).
+  public var rollback: SourceRange?
+  /// `> 'out.csv'`: the result goes to a file, in the format its extension names.
+  public var outputFile: OutputFile?
 
   public init() {}
 
   public var isEmpty: Bool {
     order.isEmpty && limit == nil && offset == nil && single == nil && count == nil
-      && returning == nil
+      && returning == nil && head == nil && maxAffected == nil && rollback == nil
+      && outputFile == nil
   }
 
   /// `single` (exactly one row) or `maybe single` (zero or one).

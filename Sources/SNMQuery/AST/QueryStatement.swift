@@ -8,21 +8,25 @@ public final class QueryStatement: Sendable, Equatable {
   /// The `where` clause, if written.
   public let filter: WhereClause?
   public let modifiers: Modifiers
+  /// `insert file 'dogs.json'` / `insert csv 'dogs.csv'`: the body is read from a file when the
+  /// statement runs (`action` then holds an empty object in its place).
+  public let bodyFile: BodyFile?
 
   public init(
     table: TableName, action: QueryAction, filter: WhereClause? = nil,
-    modifiers: Modifiers = Modifiers()
+    modifiers: Modifiers = Modifiers(), bodyFile: BodyFile? = nil
   ) {
     self.table = table
     self.action = action
     self.filter = filter
     self.modifiers = modifiers
+    self.bodyFile = bodyFile
   }
 
   public static func == (left: QueryStatement, right: QueryStatement) -> Bool {
     left === right
       || (left.table == right.table && left.action == right.action && left.filter == right.filter
-        && left.modifiers == right.modifiers)
+        && left.modifiers == right.modifiers && left.bodyFile == right.bodyFile)
   }
 }
 

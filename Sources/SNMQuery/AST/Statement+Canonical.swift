@@ -22,6 +22,7 @@ extension Statement: CustomStringConvertible {
     case .expect(let expect): expect.canonicalText
     case .echo(let echo): "echo \(echo.value.value.canonicalText)"
     case .run(let run): "run \(Value.quoted(run.path))"
+    case .deferred(let deferred): "defer " + deferred.statement.canonicalText
     case .shell(let shell): shell.canonicalText
     }
   }
@@ -32,7 +33,8 @@ extension QueryStatement {
     var text = "from \(table.canonicalText) "
     switch action {
     case .select(let items, _): text += "select " + items.canonicalText
-    case .insert(let body, _): text += "insert " + body.value.canonicalText
+    case .insert(let body, _):
+      text += "insert " + (bodyFile?.canonicalText ?? body.value.canonicalText)
     case .upsert(let upsert):
       text += "upsert " + upsert.body.value.canonicalText
       if !upsert.onConflict.isEmpty {
@@ -71,7 +73,7 @@ extension Modifiers {
     if let single { text += " " + single.rawValue }
     if let count { text += " count " + count.rawValue }
     if let returning { text += " returning " + returning.canonicalText }
-    return text
+    return text + guardsCanonicalText
   }
 }
 

@@ -60,6 +60,7 @@ extension Value {
         switch part {
         case .text(let chunk): text += Value.escaped(chunk)
         case .variable(let reference): text += "${" + reference.spelling.dropFirst() + "}"
+        case .generator(let generator): text += generator.spelling
         }
       }
       return text + "\""
@@ -133,6 +134,7 @@ extension ExpectStatement {
     case .error(let code): "expect error" + (code.map { " " + $0.value.canonicalText } ?? "")
     case .compare(let left, let comparison, let right):
       "expect \(left.value.canonicalText) \(comparison.rawValue) \(right.value.canonicalText)"
+    default: "expect " + moreCanonicalText
     }
   }
 }

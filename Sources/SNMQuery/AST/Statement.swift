@@ -31,6 +31,8 @@ public struct Statement: Sendable, Equatable {
     case echo(EchoStatement)
     /// `run <file>` (also `\i <file>`)
     case run(RunStatement)
+    /// `defer <statement>`: runs when the file ends, whatever happened (AST/DeferStatement.swift)
+    indirect case deferred(DeferStatement)
     /// `help`, `tables`, `describe`, `explain`, `set`, `exit`, and the psql aliases
     case shell(ShellStatement)
   }

@@ -107,6 +107,8 @@ public struct StringLiteral: Sendable, Equatable {
 public enum StringPart: Sendable, Equatable {
   case text(String)
   case variable(VariableRef)
+  /// `${uuid}`, `${now}`, `${now + 1h}`, `${random 8}`: a new value each time it is filled in.
+  case generator(Generator)
 }
 
 /// `$name`, `$name.field`, `$name[0].field`, `$env.NAME`, `$session.user_id`.

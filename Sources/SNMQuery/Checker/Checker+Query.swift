@@ -46,6 +46,10 @@ extension Checker {
       checkGroups(condition, topLevel: true)
     }
     check(query.modifiers)
+    checkGuards(query.modifiers, verb: verb)
+    if let file = query.bodyFile {
+      checkVariables(in: ValueNode(.string(file.literal), range: file.range))
+    }
   }
 
   mutating func requireWhere(_ query: QueryStatement, verb: String, at range: SourceRange) {
@@ -74,6 +78,7 @@ extension Checker {
       checkGroups(filter, topLevel: true)
     }
     check(rpc.modifiers)
+    checkGuards(rpc.modifiers, verb: rpc.get ? "rpc get" : "rpc")
   }
 
   /// An object (or, for insert and upsert, an array of objects) or a variable.

@@ -19,9 +19,13 @@ public struct Checker {
   /// The built-ins, the names given as `bound`, and those the `let`s checked so far bind.
   public private(set) var bound: Set<String>
   public private(set) var diagnostics: [Diagnostic] = []
+  /// Whether the statement checked last sends a request (what `expect ... within` sends again).
+  var previousSendsRequest = false
+  /// The statement being checked, for messages about it as a whole.
+  var statementRange = SourceRange.point(0)
 
   /// The built-in variables.
-  public static let builtins: Set<String> = ["env", "session"]
+  public static let builtins: Set<String> = ["env", "session", "last"]
 
   /// A checker with `variables` (and `bound`: names bound since, a small set) defined.
   public init(variables: Set<String> = [], bound: Set<String> = []) {
@@ -51,6 +55,13 @@ public struct Checker {
 
   /// Checks one statement (and binds its `let` name).
   public mutating func check(_ statement: Statement) {
+    statementRange = statement.range
+    defer {
+      var isExpect = false
+      if case .expect = statement.kind { isExpect = true }
+      previousSendsRequest =
+        Checker.sendsRequest(statement) || (previousSendsRequest && isExpect)
+    }
     switch statement.kind {
     case .query(let query): check(query)
     case .rpc(let rpc): check(rpc)
@@ -70,6 +81,7 @@ public struct Checker {
     case .expect(let expect): check(expect)
     case .echo(let echo): checkVariables(in: echo.value)
     case .run: break
+    case .deferred(let deferred): check(deferred.statement)
     case .shell(let shell):
       if case .explain(let inner, _) = shell { check(inner) }
     }
@@ -99,6 +111,8 @@ public struct Checker {
     case .compare(let left, _, let right):
       checkVariables(in: left)
       checkVariables(in: right)
+    default:
+      checkMore(expect)
     }
   }
 

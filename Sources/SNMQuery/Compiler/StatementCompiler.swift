@@ -17,10 +17,18 @@ import SNMWire
 public struct StatementCompiler: Sendable {
   public var manager: SupabaseDBManager
   public var scope: VariableScope
+  /// Reads the body of `insert file|csv '...'` (the shell's, relative to the script's folder);
+  /// nil: a placeholder (`snm check`, `explain`).
+  /// It is given the path with its variables filled in.
+  public var readBody: (@Sendable (BodyFile, String) throws(Diagnostic) -> JSONValue)?
 
-  public init(manager: SupabaseDBManager, scope: VariableScope = VariableScope()) {
+  public init(
+    manager: SupabaseDBManager, scope: VariableScope = VariableScope(),
+    readBody: (@Sendable (BodyFile, String) throws(Diagnostic) -> JSONValue)? = nil
+  ) {
     self.manager = manager
     self.scope = scope
+    self.readBody = readBody
   }
 
   /// A compiled statement: the builder chain, and the request it builds (for `explain`).
@@ -111,7 +119,12 @@ public struct StatementCompiler: Sendable {
     }
     var builder = manager.start(action).setTable(
       query.table.name.text, schema: query.table.schema?.text)
-    if let body { builder = builder.setBody(try bodyValue(body)) }
+    if let file = query.bodyFile {
+      builder = builder.setBody(try fileBody(file))
+      if file.format == .csv { parameters.append(.csvBody) }
+    } else if let body {
+      builder = builder.setBody(try bodyValue(body))
+    }
     if case .condition(let condition) = query.filter {
       try appendTopLevel(condition, to: &parameters)
     }
@@ -179,7 +192,18 @@ public struct StatementCompiler: Sendable {
       let items = try selectItems(returning)
       parameters.append(isWrite ? .returning(items: items) : .select(items: items))
     }
+    if modifiers.head != nil { parameters.append(.head) }
+    if let maxAffected = modifiers.maxAffected {
+      parameters.append(.maxAffected(try count(maxAffected, clause: "max affected")))
+    }
+    if modifiers.rollback != nil { parameters.append(.rollback) }
     return parameters
+  }
+
+  /// The body of `insert file|csv`: read by `readBody`, else a placeholder.
+  func fileBody(_ file: BodyFile) throws(Diagnostic) -> JSONValue {
+    if let readBody { return try readBody(file, try ValueEvaluator.text(file.literal, in: scope)) }
+    return file.format == .csv ? .string("<\(file.path)>") : .object(JSONObject())
   }
 
   /// A body as JSON; a placeholder variable stands for an empty object.

@@ -46,6 +46,7 @@ public enum ValueEvaluator {
       switch part {
       case .text(let chunk): result += chunk
       case .variable(let reference): result += interpolation(try scope.resolve(reference))
+      case .generator(let generator): result += generator.make()
       }
     }
     return result

@@ -7,7 +7,8 @@
 /// ```
 /// Secrets are found in the tokens, line by line, so a line that does not parse is masked too: a
 /// quoted string right after `password`, and on a line that starts with `login` or `signup`
-/// every quoted string but the one after `email` (`login email 'a@b.c' 'pw'`, `pasword 'pw'`).
+/// every quoted string but the one after `email` (`login email 'a@b.c' 'pw'`, `pasword 'pw'`);
+/// and whatever follows `password` unquoted, to the end of the statement (`password hunter2 x`).
 /// An unterminated string counts to the end of its line. A `$variable` is a name, no secret, and
 /// shows as written.
 public enum SecretMask {
@@ -62,12 +63,46 @@ public enum SecretMask {
     let tokens = lexer.tokens
     let signingIn = tokens.first.map { $0.keyword == .login || $0.keyword == .signup } ?? false
     var found: [SourceRange] = []
-    for (index, token) in tokens.enumerated() where isQuoted(token) {
+    var index = 0
+    while index < tokens.count {
+      let token = tokens[index]
       let previous = index > 0 ? tokens[index - 1].keyword : nil
-      guard previous == .password || (signingIn && previous != .email) else { continue }
-      found.append(SourceRange(start: line.start + token.start, end: line.start + token.end))
+      if previous == .password, let end = unquotedSecretEnd(tokens, from: index) {
+        // `password hunter2secret`, `password hunter2!x`: the run of tokens up to a space.
+        found.append(SourceRange(start: line.start + token.start, end: line.start + end))
+        while index < tokens.count && tokens[index].end <= end { index += 1 }
+        continue
+      }
+      if isQuoted(token) && (previous == .password || (signingIn && previous != .email)) {
+        found.append(SourceRange(start: line.start + token.start, end: line.start + token.end))
+      }
+      index += 1
     }
     return found
+  }
+
+  /// Where an unquoted password starting at `tokens[index]` ends: the end of its statement on
+  /// the line (a password may hold spaces); nil for a quoted one, a `$variable` or nothing.
+  static func unquotedSecretEnd(_ tokens: [Token], from index: Int) -> Int? {
+    let first = tokens[index]
+    switch first.kind {
+    case .singleQuoted, .doubleQuoted, .unterminatedString, .variable, .newline, .semicolon,
+      .endOfFile:
+      return nil
+    default:
+      break
+    }
+    var end = first.end
+    var next = index + 1
+    while next < tokens.count {
+      switch tokens[next].kind {
+      case .newline, .semicolon, .endOfFile: return end
+      default: break
+      }
+      end = tokens[next].end
+      next += 1
+    }
+    return end
   }
 
   static func isQuoted(_ token: Token) -> Bool {

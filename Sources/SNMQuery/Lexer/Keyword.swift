@@ -19,6 +19,9 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
   // storage
   case storage
   case stop, `continue`, off, json, curl
+  // scripts, round two: teardown, waiting, heads, guarded writes, files
+  case `defer`, within, every, head, max, affected, rollback, exists, header, time, file, output,
+    csv
 
   /// The keyword spelled by `bytes` (any letter case), if any.
   public static func lookup(_ bytes: ArraySlice<UInt8>) -> Keyword? {

@@ -99,12 +99,22 @@ extension Lexer {
     }
     var cursor = offset + 1
     while cursor < bytes.count && isNameByte(bytes[cursor]) { cursor += 1 }
+    var segmentStart = offset
     while cursor < bytes.count {
       if bytes[cursor] == UInt8(ascii: "."), cursor + 1 < bytes.count,
         isLetter(bytes[cursor + 1]) || bytes[cursor + 1] == UInt8(ascii: "_")
       {
+        // Header names keep their hyphens: `$last.headers.content-range`.
+        let hyphens = bytes[segmentStart..<cursor].elementsEqual("headers".utf8)
+        segmentStart = cursor + 1
         cursor += 2
-        while cursor < bytes.count && isNameByte(bytes[cursor]) { cursor += 1 }
+        while cursor < bytes.count
+          && (isNameByte(bytes[cursor])
+            || (hyphens && bytes[cursor] == UInt8(ascii: "-") && cursor + 1 < bytes.count
+              && isLetter(bytes[cursor + 1])))
+        {
+          cursor += 1
+        }
       } else if bytes[cursor] == UInt8(ascii: "[") {
         var close = cursor + 1
         while close < bytes.count && isDigit(bytes[close]) { close += 1 }

@@ -1,9 +1,12 @@
 /// `order by`, `limit`, `offset`, `single`, `maybe single`, `count ...`, `returning ...`, in any order.
 extension Parser {
   static let modifierKeywords: Set<Keyword> = [
-    .order, .limit, .offset, .single, .maybe, .count, .returning,
+    .order, .limit, .offset, .single, .maybe, .count, .returning, .head, .max, .rollback,
   ]
-  static let modifierWords = ["order", "limit", "offset", "single", "maybe", "count", "returning"]
+  static let modifierWords = [
+    "order", "limit", "offset", "single", "maybe", "count", "returning", "head", "max",
+    "rollback",
+  ]
 
   mutating func parseModifiers() throws(ParseFailure) -> Modifiers {
     var modifiers = Modifiers()
@@ -56,7 +59,10 @@ extension Parser {
         }
         modifiers.returning = try parseSelectList(after: "'returning'")
         modifiers.returningRange = SourceRange(start: start.start, end: previousEnd)
+      case .head, .max, .rollback:
+        try parseGuard(into: &modifiers)
       default:
+        if try parseOutputFile(into: &modifiers) { continue }
         try checkForMisplacedClause()
         return modifiers
       }

@@ -4,13 +4,24 @@ extension Parser {
     advance()  // from
     let table = try parseTableName(.table, what: "a table name", after: "'from'")
     tableContext.append(table.name.text)
-    let action = try parseAction(table: table)
+    var bodyFile: BodyFile?
+    let action: QueryAction
+    if current.keyword == .insert && (peek().keyword == .file || peek().keyword == .csv) {
+      let keyword = advance()
+      let file = try parseBodyFile()
+      bodyFile = file
+      let range = keyword.range.union(file?.range ?? keyword.range)
+      action = .insert(body: ValueNode(.object([]), range: range), range: range)
+    } else {
+      action = try parseAction(table: table)
+    }
     var filter: WhereClause?
     if let whereToken = eat(.where) {
       filter = try parseWhereClause(after: whereToken)
     }
     let modifiers = try parseModifiers()
-    return QueryStatement(table: table, action: action, filter: filter, modifiers: modifiers)
+    return QueryStatement(
+      table: table, action: action, filter: filter, modifiers: modifiers, bodyFile: bodyFile)
   }
 
   static let actionKeywords = ["select", "insert", "upsert", "update", "delete"]

@@ -34,24 +34,29 @@ extension Parser {
     case .rows:
       advance()
       let comparison = parseComparisonSymbol() ?? .equal
-      return .rows(comparison, try parseValue(after: "'expect rows'", what: "a number of rows"))
+      return try parseWithin(
+        .rows(comparison, try parseValue(after: "'expect rows'", what: "a number of rows")))
     case .status:
       advance()
       let comparison = parseComparisonSymbol() ?? .equal
-      return .status(comparison, try parseValue(after: "'expect status'", what: "an HTTP status"))
+      return try parseWithin(
+        .status(comparison, try parseValue(after: "'expect status'", what: "an HTTP status")))
     case .error:
       advance()
-      return .error(code: try parseErrorCode())
+      return try parseWithin(.error(code: try parseErrorCode()))
     default:
+      recordKeywords(Parser.moreExpectWords)
+      if let more = try parseMoreExpectations() { return try parseWithin(more) }
       let left = try parseValue(
         after: "'expect'", what: "rows, status, error or a value to compare")
+      if let more = try parseValueExpectation(left) { return try parseWithin(more) }
       guard let comparison = try parseComparison() else {
         throw expectedFailure(
           "a comparison (== != < <= > >= contains matches)", after: "the value",
           help: "for example: expect $dog.name == 'Bori'")
       }
       let right = try parseValue(after: "'\(comparison.rawValue)'")
-      return .compare(left, comparison, right)
+      return try parseWithin(.compare(left, comparison, right))
     }
   }
 
@@ -77,6 +82,8 @@ extension Parser {
   mutating func parseErrorCode() throws(ParseFailure) -> ValueNode? {
     let token = current
     switch token.kind {
+    case .word where token.keyword == .within:
+      return nil
     case .word, .malformedNumber, .number:
       advance()
       return ValueNode(.word(text(token)), range: token.range)

@@ -56,6 +56,13 @@ extension Parser {
       }
       skipBareRun(to: run.range.end)
       return ValueNode(.string(StringLiteral(parts: [.text(run.text)])), range: run.range)
+    case _
+    where what.hasPrefix("a password") && !current.kind.isStatementEnd
+      && !current.kind.isError:
+      // Never quote what was written: it is the password (SecretMask masks the line).
+      throw failure(
+        .expected(what, after: after(), found: "an unquoted password"), at: current.range,
+        help: "write it in quotes, password '...', or from the environment, password $env.NAME")
     default:
       throw expectedFailure(what, after: after())
     }

@@ -61,7 +61,7 @@ extension Parser {
     return .explain(try parseStatement(), format: format)
   }
 
-  static let settings = ["format", "expanded", "timing", "pager", "on_error", "null"]
+  static let settings = ["format", "expanded", "timing", "pager", "on_error", "null", "output"]
 
   mutating func parseSet() throws(ParseFailure) -> ShellStatement {
     recordKeywords(Parser.settings)
@@ -84,6 +84,9 @@ extension Parser {
     case .null:
       advance()
       return .setNull(try parseNullDisplay(after: "'set null'"))
+    case .output:
+      advance()
+      return try parseSetOutput()
     case nil where current.kind == .word && text(current).lowercased() == "expanded":
       advance()
       let choice = try parseChoice(
@@ -93,7 +96,7 @@ extension Parser {
       let help =
         current.kind == .word ? DidYouMean.help(text(current), among: Parser.settings) : nil
       throw expectedFailure(
-        "format, expanded, timing, pager, on_error or null", after: "'set'", help: help)
+        "format, expanded, timing, pager, on_error, null or output", after: "'set'", help: help)
     }
   }
 

@@ -26,6 +26,7 @@ extension Parser {
     case .expect: return .expect(try parseExpect())
     case .echo: return .echo(try parseEcho())
     case .run: return .run(try parseRun())
+    case .defer: return .deferred(try parseDefer())
     case .help, .tables, .describe, .explain, .set, .exit, .quit: return .shell(try parseShell())
     case .select, .insert, .upsert, .update, .delete:
       let verb = text(current).lowercased()
@@ -58,7 +59,7 @@ extension Parser {
   /// Statement keywords in the order completion offers them.
   static let statementKeywordOrder = [
     "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
-    "run", "help", "tables", "describe", "explain", "set", "exit", "quit",
+    "run", "defer", "help", "tables", "describe", "explain", "set", "exit", "quit",
   ]
 
   /// A name: any word (keywords included) or a double-quoted name.

@@ -38,6 +38,12 @@ extension Parser {
         cursor += 2
       } else if hasDollar && byte == UInt8(ascii: "$") {
         if cursor + 1 < end && bytes[cursor + 1] == UInt8(ascii: "{") {
+          if let (generator, close) = try generator(at: cursor, end: end) {
+            flush()
+            parts.append(.generator(generator))
+            cursor = close + 1
+            continue
+          }
           let pathEnd = Lexer.variablePathEnd(in: bytes, from: cursor + 2)
           guard pathEnd > cursor + 2, pathEnd < end, bytes[pathEnd] == UInt8(ascii: "}") else {
             throw failure(

@@ -138,9 +138,13 @@ extension Parser {
     -> VariableRef
   {
     var cursor = start
-    func readName() -> String {
+    func readName(hyphens: Bool = false) -> String {
       let nameStart = cursor
-      while cursor < end && isNameByte(bytes[cursor]) { cursor += 1 }
+      while cursor < end
+        && (isNameByte(bytes[cursor]) || (hyphens && bytes[cursor] == UInt8(ascii: "-")))
+      {
+        cursor += 1
+      }
       return String(decoding: bytes[nameStart..<cursor], as: UTF8.self)
     }
     let name = readName()
@@ -148,7 +152,9 @@ extension Parser {
     while cursor < end {
       if bytes[cursor] == UInt8(ascii: ".") {
         cursor += 1
-        steps.append(.field(readName()))
+        let previous: String
+        if case .field(let field)? = steps.last { previous = field } else { previous = name }
+        steps.append(.field(readName(hyphens: previous == "headers")))
       } else if bytes[cursor] == UInt8(ascii: "[") {
         cursor += 1
         var index = 0

@@ -29,6 +29,13 @@ public struct PromptLoop {
   /// At a terminal every statement runs whatever happened before; from a pipe the first failure
   /// stops the loop unless `on_error` is `continue`. Returns the exit code for the whole session.
   public mutating func run() async -> ExitCode {
+    let code = await readAndRun()
+    // `defer` statements typed at the prompt or piped in run when the session ends.
+    await runner.runDeferred(from: 0)
+    return reader.isInteractive || code != .success ? code : runner.exitCode
+  }
+
+  mutating func readAndRun() async -> ExitCode {
     var buffer = StatementBuffer(isComplete: { !Lexer.needsContinuation($0) })
     executor.interactive = reader.isInteractive
     let lines = LineReaderThread(reader: reader)

@@ -79,6 +79,8 @@ struct ExpectationCheck {
       return .failed(
         expected: phrase(comparison, ValueComparison.describe(b)),
         found: ValueComparison.describe(a))
+    default:
+      return try evaluateMore(in: scope)
     }
   }
 

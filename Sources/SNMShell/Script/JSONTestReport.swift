@@ -29,6 +29,9 @@ enum JSONTestReport {
     object.append("expectations", .number(JSONNumber(result.expectations)))
     object.append("seconds", seconds(result.seconds))
     object.append("failures", .array(result.failures.map(failure)))
+    if result.attempts > 1 { object.append("attempts", .number(JSONNumber(result.attempts))) }
+    if !result.passed && !result.output.isEmpty { object.append("output", .string(result.output)) }
+    if !result.trace.isEmpty { object.append("trace", .array(result.trace.map(JSONValue.string))) }
     return .object(object)
   }
 

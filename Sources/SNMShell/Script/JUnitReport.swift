@@ -48,12 +48,22 @@ enum JUnitReport {
       let text = result.failures.map(\.text).joined()
       xml += "      <\(element) type=\"\(type)\" message=\"\(escape(message))\">"
       xml += escape(text) + "</\(element)>\n"
-      if !result.output.isEmpty {
-        xml += "      <system-out>\(escape(result.output))</system-out>\n"
-      }
+      let out = systemOut(result)
+      if !out.isEmpty { xml += "      <system-out>\(escape(out))</system-out>\n" }
     }
     xml += "    </testcase>\n"
     return xml
+  }
+
+  /// What the file printed, then its last requests and answers (keys and tokens masked).
+  static func systemOut(_ result: ScriptResult) -> String {
+    var text = result.output
+    if !result.trace.isEmpty {
+      if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+      text +=
+        "--- the last requests and answers ---\n" + result.trace.joined(separator: "\n") + "\n"
+    }
+    return text
   }
 
   /// Whether the file errored (did not get to run as written) rather than failed a check.

@@ -21,6 +21,10 @@ public struct ScriptResult: Sendable, Equatable {
   public var output: String
   /// Whether the file was never run (the run was interrupted first).
   public var skipped: Bool
+  /// The requests and answers it sent (all with `--verbose`, else the last few), masked.
+  public var trace: [String] = []
+  /// How many times it ran (more than once under `--retry` for a file marked idempotent).
+  public var attempts = 1
 
   public init(
     path: String, exitCode: ExitCode, failures: [ScriptFailure] = [], statements: Int = 0,

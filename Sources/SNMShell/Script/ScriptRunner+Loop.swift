@@ -24,6 +24,19 @@ extension ScriptRunner {
   )
     async -> RunEnd
   {
+    let mark = state.deferred.count
+    let end = await runEach(statements, in: source, complete: complete)
+    guard complete && !executor.interactive else { return end }
+    // The file's own result is reported first; then its `defer` statements run.
+    let deferredFailed = await runDeferred(from: mark)
+    return end == .succeeded && deferredFailed ? .failed : end
+  }
+
+  mutating func runEach(
+    _ statements: some Sequence<Statement>, in source: Source, complete: Bool
+  )
+    async -> RunEnd
+  {
     let interactive = executor.interactive
     var end = RunEnd.succeeded
     for statement in statements {

@@ -68,9 +68,23 @@ public struct ScriptRunner {
     }
     defer { state.lastStatement = (statement, source) }
     if case .run(let include) = statement.kind { return await runInclude(include, in: source) }
+    if case .deferred(let deferred) = statement.kind {
+      state.deferred.append(ScriptState.Frame(source: source, statement: deferred.statement))
+      return .succeeded(nil)
+    }
+    if case .expect(.within(let inner, let timeout, let interval)) = statement.kind {
+      return await runWithin(
+        inner, timeout: timeout, interval: interval, statement: statement, in: source)
+    }
     let context = StatementContext(
       last: state.last, previous: state.previous, directory: directory(of: source))
-    let result = await executor.run(statement, in: source, context: context)
+    let started = ContinuousClock.now
+    var result = await executor.run(statement, in: source, context: context)
+    if Checker.sendsRequest(statement) {
+      result.timed(ContinuousClock.now - started)
+      state.lastRequest = ScriptState.Frame(source: source, statement: statement)
+      executor.bindLast(result.outcome)
+    }
     if case .expect = statement.kind, result.succeeded { state.expectations += 1 }
     if case .shell(.exit) = statement.kind { state.exitRequested = true }
     return result

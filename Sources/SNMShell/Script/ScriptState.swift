@@ -35,6 +35,10 @@ struct ScriptState: Sendable {
   var files: Set<String> = []
   /// A failure not reported yet: the next statement decides (`expect error` forgives it).
   var pending: Pending?
+  /// `defer` statements not run yet, in the order written (run in reverse when their file ends).
+  var deferred: [Frame] = []
+  /// The last statement that sent a request, which `expect ... within` sends again.
+  var lastRequest: Frame?
 
   /// A failed statement waiting to see whether `expect error` follows it.
   struct Pending: Sendable {

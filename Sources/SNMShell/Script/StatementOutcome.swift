@@ -27,6 +27,10 @@ public struct StatementOutcome: Sendable, Equatable {
   public var rowCount: Int
   /// Why the statement failed; nil when it succeeded.
   public var failure: Failure?
+  /// The answer's headers (nil when no answer came), for `expect header` and `$last.headers`.
+  public var headers: HTTPHeaders?
+  /// How long the request took, for `expect time` and `$last.time_ms`.
+  public var milliseconds: Double?
 
   /// A failed statement: the server's code (`23505`, `PGRST116`, `invalid_credentials`) when it
   /// named one, and its first line of explanation.
@@ -53,9 +57,11 @@ public struct StatementOutcome: Sendable, Equatable {
 
   /// A successful answer from the REST API (its body is not parsed here).
   public static func answered(_ response: SupabaseDBResponse) -> StatementOutcome {
-    answered(
+    var outcome = answered(
       document: response.document, status: response.status,
       contentRange: response.headers["Content-Range"])
+    outcome.headers = response.headers
+    return outcome
   }
 
   /// A successful answer: `value` as decoded, with the status and `Content-Range` it came with.
@@ -86,10 +92,12 @@ public struct StatementOutcome: Sendable, Equatable {
   /// A statement that did not succeed, from the error it failed with.
   public static func failed(_ error: any Error) -> StatementOutcome {
     var status: Int? = nil
+    var headers: HTTPHeaders? = nil
     let failure: Failure
     switch error {
     case let network as SNMNetworkError:
       if let server = network.serverError {
+        headers = server.response.headers
         // Storage's errors carry their real status in the body (the HTTP status is 400).
         status = server.storageStatusCode ?? server.status
         failure = Failure(
@@ -105,7 +113,9 @@ public struct StatementOutcome: Sendable, Equatable {
     default:
       failure = Failure(code: nil, message: "\(error)")
     }
-    return StatementOutcome(status: status, value: .null, rowCount: 0, failure: failure)
+    var outcome = StatementOutcome(status: status, value: .null, rowCount: 0, failure: failure)
+    outcome.headers = headers
+    return outcome
   }
 
   /// A failure known only by its message (a refused sign-in, a value that could not be filled in).

@@ -41,6 +41,10 @@ enum TAPReport {
         if let expected = failure.expected { tap += "      expected: \(quoted(expected))\n" }
         if let found = failure.found { tap += "      found: \(quoted(found))\n" }
       }
+      if !result.trace.isEmpty {
+        tap += "  trace:\n"
+        for line in result.trace { tap += "    - \(quoted(line))\n" }
+      }
       tap += "  ...\n"
     }
     return tap

@@ -3,17 +3,21 @@ import Foundation
 extension TestRunner {
   /// `PASS  path`, or `FAIL  path` and what went wrong, indented.
   func printProgress(_ result: ScriptResult) {
+    let tries = result.attempts > 1 ? " (try \(result.attempts))" : ""
     if result.passed {
       guard !configuration.options.quiet else { return }
-      output.write("PASS  \(result.path)\n")
+      output.write("PASS  \(result.path)\(tries)\n")
     } else {
-      output.write("FAIL  \(result.path)\n")
+      output.write("FAIL  \(result.path)\(tries)\n")
       for failure in result.failures {
         for text in failure.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         {
           output.write(text.isEmpty ? "\n" : "      \(text)\n")
         }
       }
+    }
+    if configuration.verbose {
+      for line in result.trace { output.write("      \(line)\n") }
     }
     output.flush()
   }

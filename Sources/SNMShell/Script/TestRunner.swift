@@ -51,6 +51,14 @@ public final class TestRunner: Sendable {
     public var jobs: Int
     /// `--report KIND=PATH`, in the order given.
     public var reports: [TestReport]
+    /// `--verbose`: every request and answer under each file's line.
+    public var verbose = false
+    /// `--retry N`: a failed file marked `# snm: idempotent` runs up to N more times.
+    public var retries = 0
+    /// `--shard K/N`: run only this share of the files (TestRunner+Shard.swift).
+    public var shard: TestShard?
+    /// `--timings REPORT.json`: an earlier JSON report whose times balance the shards.
+    public var timings: String?
 
     public init(
       options: ShellOptions = ShellOptions(), paths: [String], jobs: Int = 1,
@@ -67,7 +75,7 @@ public final class TestRunner: Sendable {
   /// exit code of a failed file (130/143 when interrupted; 2 when a report cannot be written).
   /// - Throws: `UsageError` when a path does not exist.
   public func run() async throws(UsageError) -> ExitCode {
-    let files = try ScriptFiles.collect(configuration.paths)
+    let files = try shardFiles(try ScriptFiles.collect(configuration.paths))
     let started = ContinuousClock.now
     let results = await signals.watch(onSignal: { [self] signal in
       stop(signal)
@@ -120,8 +128,24 @@ public final class TestRunner: Sendable {
     return zip(files, results).map { file, result in result ?? .notRun(file) }
   }
 
-  /// Runs one file in a fresh executor and runner: its own variables, its own (signed-out) session.
+  /// Runs one file, and again (up to `--retry` times) while it fails when it is marked
+  /// idempotent.
   func runFile(_ path: String, index: Int) async -> ScriptResult {
+    var result = await runFileOnce(path, index: index)
+    guard configuration.retries > 0, Self.isIdempotent(path) else { return result }
+    while !result.passed && result.attempts <= configuration.retries
+      && (result.exitCode == .failure || result.exitCode == .unreachable)
+      && running.withLock({ $0.signal == nil })
+    {
+      let attempts = result.attempts + 1
+      result = await runFileOnce(path, index: index)
+      result.attempts = attempts
+    }
+    return result
+  }
+
+  /// Runs one file in a fresh executor and runner: its own variables, its own (signed-out) session.
+  func runFileOnce(_ path: String, index: Int) async -> ScriptResult {
     let out = OutputWriter()
     let err = OutputWriter()
     let directory = NSTemporaryDirectory() + "snm-test-" + UUID().uuidString
@@ -138,7 +162,8 @@ public final class TestRunner: Sendable {
     if let signal { executor.interrupt(signal) }
     let started = ContinuousClock.now
     var runner = ScriptRunner(executor: executor)
-    let code = await runner.run(file: path)
+    let trace = RequestTrace(keep: configuration.verbose ? nil : Self.tracedOnFailure)
+    let code = await RequestTrace.$current.withValue(trace) { await runner.run(file: path) }
     let seconds = Self.seconds(ContinuousClock.now - started)
     running.withLock { _ = $0.executors.removeValue(forKey: index) }
     var (failures, statements, expectations) = runner.summary
@@ -150,11 +175,18 @@ public final class TestRunner: Sendable {
           message: ScriptRunner.firstLine(of: text).isEmpty
             ? "exit code \(code.rawValue)" : ScriptRunner.firstLine(of: text), text: text))
     }
-    return ScriptResult(
+    var result = ScriptResult(
       path: path, exitCode: code, failures: failures, statements: statements,
       expectations: expectations, seconds: seconds,
       output: executor.secretValues.mask(out.captured))
+    if configuration.verbose || code != .success {
+      result.trace = trace.lines().map(executor.secretValues.mask)
+    }
+    return result
   }
+
+  /// The exchanges a failing file's report keeps (all of them with `--verbose`).
+  static let tracedOnFailure = 6
 
   /// A signal: every file running stops at its statement; no more files start.
   func stop(_ signal: Int32) {

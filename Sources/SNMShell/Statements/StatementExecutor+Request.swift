@@ -34,10 +34,14 @@ extension StatementExecutor {
 
   /// Compiles `statement`; prints the diagnostic and returns nil when it cannot be sent (the
   /// statement fails with exit code 2).
-  func compile(_ statement: Statement, in source: Source) async -> StatementCompiler.Compiled? {
+  func compile(_ statement: Statement, in source: Source, directory: String? = nil) async
+    -> StatementCompiler.Compiled?
+  {
     do {
-      return try StatementCompiler(manager: dbManager, scope: await variableScope())
-        .compile(statement)
+      return try StatementCompiler(
+        manager: dbManager, scope: await variableScope(),
+        readBody: Self.bodyReader(directory: directory)
+      ).compile(statement)
     } catch {
       _ = report(error, in: source)
       return nil
@@ -46,8 +50,12 @@ extension StatementExecutor {
 
   /// Runs a query or an `rpc`: compile, send (Ctrl-C cancels), print the result or the error.
   /// A signal returns `.interrupted`: whoever runs the statement says what that means.
-  func runRequest(_ statement: Statement, in source: Source) async -> StatementResult {
-    guard let compiled = await compile(statement, in: source) else { return .failed(.usage) }
+  func runRequest(_ statement: Statement, in source: Source, directory: String? = nil) async
+    -> StatementResult
+  {
+    guard let compiled = await compile(statement, in: source, directory: directory) else {
+      return .failed(.usage)
+    }
     let started = ContinuousClock.now
     let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
     let outcome = await send(compiled.builder)
@@ -59,15 +67,31 @@ extension StatementExecutor {
     case .failed(let error):
       return .failed(requestFailure(error))
     case .done(let response):
+      if let failure = Self.refusedRollback(compiled.request, response) {
+        report(failure)
+        return .failed(StatementFailure(.server, outcome: .failed(message: failure)))
+      }
       let rendering = ContinuousClock.now
-      let shown = await show(response, of: compiled.request)
+      let shown: Bool
+      if let file = Self.outputFile(of: statement) {
+        // A file that cannot be written fails the statement (exit 1), not the project.
+        guard await write(response, of: compiled.request, to: file, directory: directory) else {
+          return .failed(StatementFailure(.server, outcome: .answered(response)))
+        }
+        shown = true
+      } else {
+        shown = await show(response, of: compiled.request)
+      }
       if currentSettings.timing {
         errors.write(
           "Time: network \(Self.milliseconds(network)), rendering "
             + "\(Self.milliseconds(ContinuousClock.now - rendering))\n")
         errors.flush()
       }
-      let outcome = StatementOutcome.answered(response)
+      var outcome = StatementOutcome.answered(response)
+      outcome.milliseconds = Self.milliseconds(of: network)
+      // HEAD: the count is in Content-Range, and no row came.
+      if compiled.request.endpoint.method == .head { outcome.rowCount = 0 }
       return shown
         ? .succeeded(outcome) : .failed(StatementFailure(.unreachable, outcome: outcome))
     }
@@ -204,6 +228,10 @@ extension StatementExecutor {
       case .delete: return "DELETE \(count)"
       default: break
       }
+    }
+    if request.endpoint.method == .head {
+      let rows = response.count.map { $0 == 1 ? "1 row" : "\($0) rows" } ?? "rows not counted"
+      return "HEAD: \(rows) (HTTP \(response.status))"
     }
     let verb: String
     switch request.action {

@@ -199,7 +199,7 @@ extension StatementExecutor {
 
   /// Renders; false when the body stopped being JSON half-way (which the check on arrival should
   /// have caught), reported as a malformed answer.
-  private func renderReporting(
+  func renderReporting(
     _ document: JSONDocument, with renderer: ResultRenderer, defaultColumn: String,
     columns: [String]?, total: Int?, to writer: OutputWriter
   ) -> Bool {

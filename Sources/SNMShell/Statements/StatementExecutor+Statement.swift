@@ -20,15 +20,15 @@ extension StatementExecutor {
     case .echo(let echo):
       return await runEcho(echo, in: source)
     case .query, .rpc:
-      return await runRequest(statement, in: source)
+      return await runRequest(statement, in: source, directory: context.directory)
     case .storage:
       return await runStorage(statement, in: source, directory: context.directory)
     case .let(let binding):
       return await runLet(binding, statement: statement, in: source, directory: context.directory)
     case .expect(let expect):
       return await runExpect(expect, in: source, context: context)
-    case .run:
-      report("`run` needs a script runner")
+    case .run, .deferred:
+      report("`run` and `defer` need a script runner")
       return .failed(.usage)
     }
   }

@@ -27,9 +27,15 @@ extension StatementExecutor {
         return result
       }
     case .statement:
-      guard let compiled = await compile(statement, in: source) else { return .failed(.usage) }
+      guard let compiled = await compile(statement, in: source, directory: directory) else {
+        return .failed(.usage)
+      }
       switch await send(compiled.builder) {
       case .done(let response):
+        if let failure = Self.refusedRollback(compiled.request, response) {
+          report(failure)
+          return .failed(StatementFailure(.server, outcome: .failed(message: failure)))
+        }
         value = response.value
         outcome = .answered(response)
       case .failed(let error):

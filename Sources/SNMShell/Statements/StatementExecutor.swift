@@ -32,7 +32,7 @@ public final class StatementExecutor: Sendable {
   /// set by the prompt loop.
   private let interactiveFlag = Atomic<Bool>(false)
   /// The signal that stopped the scripts (0: none), set from the signal watcher.
-  private let stopSignal = Atomic<Int32>(0)
+  let stopSignal = Atomic<Int32>(0)
   /// The project's session (`SessionManager.shared` in the snm binary, configured by main.swift).
   let sessions: SessionManager
   /// Signs in, up and out for the session statements.
@@ -81,7 +81,13 @@ public final class StatementExecutor: Sendable {
   }
 
   /// Where results go: standard output, or the file `\o FILE` named.
-  var output: OutputWriter { resultsFile.withLock { $0?.writer } ?? baseOutput }
+  var output: OutputWriter {
+    Self.heldOutput ?? resultsFile.withLock { $0?.writer } ?? baseOutput
+  }
+
+  /// Where results of the statement running in this task go instead (a statement `within`
+  /// sends again); nil: `output`.
+  @TaskLocal static var heldOutput: OutputWriter?
 
   /// Where error output goes: standard error, or the script runner's buffer for the statement
   /// running now (which reports it with the statement's location).

@@ -35,7 +35,8 @@ public struct SupabaseDBRequest: Sendable, Hashable, SNMRequestConvertible {
     parameters: [SupabaseQueryParameter], calls: [SupabaseDBCall]
   ) throws(SupabaseDBError) {
     var compiler = SupabaseQueryCompiler(action: action)
-    try compiler.validate(table: table, body: body)
+    try compiler.validate(
+      table: table, body: body, csvBody: parameters.contains { $0.kind == .csvBody })
     try compiler.add(parameters)
     let target: String
     if case .rpc(let function, _) = action {
@@ -49,10 +50,16 @@ public struct SupabaseDBRequest: Sendable, Hashable, SNMRequestConvertible {
     self.calls = calls
     self.expectation = compiler.expectation
     self.acceptsCSV = compiler.csv
+    let bytes: Data? =
+      if compiler.csvBody, case .string(let text)? = sentBody {
+        Data(text.utf8)
+      } else {
+        sentBody.map { Data($0.serializedBytes()) }
+      }
     endpoint = Endpoint(
-      baseURL: baseURL, path: target, method: action.method, query: compiler.query,
-      headers: compiler.headers(body: sentBody, schema: compiler.schema ?? schema),
-      body: sentBody.map { Data($0.serializedBytes()) })
+      baseURL: baseURL, path: target, method: compiler.head ? .head : action.method,
+      query: compiler.query,
+      headers: compiler.headers(body: sentBody, schema: compiler.schema ?? schema), body: bytes)
   }
 
   /// The endpoint itself.

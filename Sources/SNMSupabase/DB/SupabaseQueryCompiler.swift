@@ -12,13 +12,17 @@ struct SupabaseQueryCompiler {
   private var count: SupabaseCountOption?
   private var ignoreDuplicates = false
   private var explicitColumns = false
+  private(set) var head = false
+  private var maxAffected: Int?
+  private var rollback = false
+  private(set) var csvBody = false
 
   init(action: SupabaseDBAction) {
     self.action = action
   }
 
   /// Checks the target and the body's shape for the action.
-  func validate(table: String?, body: JSONValue?) throws(SupabaseDBError) {
+  func validate(table: String?, body: JSONValue?, csvBody: Bool = false) throws(SupabaseDBError) {
     if case .rpc(let function, _) = action {
       guard !function.isEmpty else { throw .missingTable(action) }
     } else {
@@ -36,6 +40,12 @@ struct SupabaseQueryCompiler {
       }
     case .insert, .upsert:
       guard let body else { throw .missingBody(action) }
+      if csvBody {
+        guard case .string = body else {
+          throw .invalidBody(action, reason: "a CSV body must be text, not \(Self.article(body))")
+        }
+        return
+      }
       switch body {
       case .object: break
       case .array(let rows):
@@ -126,7 +136,32 @@ struct SupabaseQueryCompiler {
       csv = true
     case .custom(let name, let value):
       query.append(.init(name, value))
+    case .head:
+      var reads = action == .fetch
+      if case .rpc(_, true) = action { reads = true }
+      guard reads else {
+        throw .invalidParameter("head applies to select and rpc get")
+      }
+      head = true
+    case .maxAffected(let count):
+      guard action == .update || action == .delete || rpcName != nil else {
+        throw .invalidParameter("max affected applies to update, delete and rpc")
+      }
+      maxAffected = count
+    case .rollback:
+      rollback = true
+    case .csvBody:
+      guard action == .insert || action == .upsert else {
+        throw .invalidParameter("a CSV body applies to insert and upsert")
+      }
+      csvBody = true
     }
+  }
+
+  /// The function's name for an rpc, else nil.
+  private var rpcName: String? {
+    if case .rpc(let function, _) = action { return function }
+    return nil
   }
 
   private mutating func expect(_ wanted: SupabaseDBRequest.Expectation) throws(SupabaseDBError) {
@@ -160,7 +195,7 @@ struct SupabaseQueryCompiler {
     case .rpc(_, false):
       return body ?? .object(JSONObject())
     case .insert, .upsert:
-      if !explicitColumns, case .array(let rows)? = body {
+      if !explicitColumns, !csvBody, case .array(let rows)? = body {
         var names: [String] = []
         var seen: Set<String> = []
         for row in rows {
@@ -193,7 +228,10 @@ struct SupabaseQueryCompiler {
       prefer.append(
         ignoreDuplicates ? "resolution=ignore-duplicates" : "resolution=merge-duplicates")
     }
+    if let maxAffected { prefer += ["handling=strict", "max-affected=\(maxAffected)"] }
+    if rollback { prefer.append("tx=rollback") }
     if !prefer.isEmpty { headers["Prefer"] = prefer.joined(separator: ",") }
+    if csvBody && body != nil { headers["Content-Type"] = "text/csv" }
     if expectation == .single { headers["Accept"] = "application/vnd.pgrst.object+json" }
     if csv { headers["Accept"] = "text/csv" }
     if let schema, !schema.isEmpty, schema != "public" {

@@ -97,4 +97,22 @@ extension SupabaseQueryParameter {
 
   /// The rows as CSV: `Accept: text/csv`.
   public static var csv: Self { SupabaseQueryParameter(.csv) }
+
+  /// HEAD instead of GET (a select or `rpc get`): only the headers, so with ``count(_:)`` the
+  /// total in `Content-Range` and no rows.
+  public static var head: Self { SupabaseQueryParameter(.head) }
+
+  /// Update, delete, rpc: `Prefer: handling=strict, max-affected=N`; PostgREST refuses (400
+  /// PGRST124) and rolls back a write that would change more rows.
+  public static func maxAffected(_ count: Int) -> Self {
+    SupabaseQueryParameter(.maxAffected(count))
+  }
+
+  /// `Prefer: tx=rollback`: the server runs the statement and rolls it back (when its
+  /// `db-tx-end` allows it, which `Preference-Applied: tx=rollback` confirms).
+  public static var rollback: Self { SupabaseQueryParameter(.rollback) }
+
+  /// Insert/upsert: the body, a string of CSV (a header line of column names), goes as
+  /// `Content-Type: text/csv`.
+  public static var csvBody: Self { SupabaseQueryParameter(.csvBody) }
 }

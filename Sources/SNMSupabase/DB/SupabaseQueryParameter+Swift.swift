@@ -41,6 +41,10 @@ extension SupabaseQueryParameter {
     case .schema(let name): return ".schema(" + text(name) + ")"
     case .csv: return ".csv"
     case .custom(let name, let value): return ".custom(" + text(name) + ", " + text(value) + ")"
+    case .head: return ".head"
+    case .maxAffected(let count): return ".maxAffected(\(count))"
+    case .rollback: return ".rollback"
+    case .csvBody: return ".csvBody"
     }
   }
 

@@ -33,6 +33,14 @@ public struct SupabaseQueryParameter: Sendable, Hashable {
     case schema(String)
     case csv
     case custom(name: String, value: String)
+    /// HEAD instead of GET: the count in `Content-Range`, no rows.
+    case head
+    /// `Prefer: handling=strict, max-affected=N`.
+    case maxAffected(Int)
+    /// `Prefer: tx=rollback`.
+    case rollback
+    /// The body (a string) goes as `text/csv`.
+    case csvBody
   }
 
   /// A filter's operator, modifiers and operand.

@@ -7,6 +7,7 @@ enum Command: String, CaseIterable, Sendable, Hashable, CustomStringConvertible 
   case check
   case local
   case completion
+  case report
 
   /// The subcommand `name` names (`explain`, ...); nil for anything else.
   static func subcommand(named name: String) -> Command? {

@@ -103,6 +103,21 @@ extension CommandDescription {
       ],
       takesScripts: false),
     CommandDescription(
+      command: .report,
+      usages: [
+        Usage(
+          synopsis: "snm report merge A.json B.json... --junit FILE",
+          summary: "join the JSON reports of shards into one")
+      ],
+      synopsis: "merge REPORT.json... [--junit FILE] [--report KIND=FILE]...",
+      details: """
+        Joins the JSON reports that 'snm test --shard K/N --report json=PATH' wrote on each
+        machine into one report (files in the order of the reports named), written as JUnit,
+        TAP or JSON, and prints 'N passed, M failed'. Exit code 1 when a file failed.
+        """,
+      takesShellOptions: false, footer: nil,
+      firstArgument: [("merge", "join JSON reports into one")], takesScripts: false),
+    CommandDescription(
       command: .completion,
       usages: [
         Usage(synopsis: "snm completion bash|zsh", summary: "print a shell completion script")

@@ -94,6 +94,18 @@ enum CommandLineTable {
       for: [.shell], help: "run STATEMENTS and exit"
     ) { parsed, value throws(UsageError) in parsed.statements.append(value) },
     CommandLineOption(
+      "--session", value: "MODE", valueHint: ": own|shared", for: [.shell],
+      help: "script files start signed out in a session of their own (own, the\n"
+        + "default) or use and keep the saved one (shared)",
+      completion: .words(["own", "shared"])
+    ) { parsed, value throws(UsageError) in
+      switch value.lowercased() {
+      case "own": parsed.shell.sharedSession = false
+      case "shared": parsed.shell.sharedSession = true
+      default: throw UsageError("option '--session' needs own or shared, not '\(value)'")
+      }
+    },
+    CommandLineOption(
       "--no-snmrc", aliases: ["-X"], for: [.shell],
       help: "do not read the startup file, $XDG_CONFIG_HOME/snm/snmrc (also -X)"
     ) { parsed, _ throws(UsageError) in parsed.shell.skipStartupFile = true },
@@ -107,10 +119,35 @@ enum CommandLineTable {
       parsed.jobs = try ValueParsing.wholeNumber(value, option: "--jobs", in: 1...64)
     },
     CommandLineOption(
-      "--report", value: "KIND=PATH", valueHint: ": KIND=PATH", for: [.test],
+      "--report", value: "KIND=PATH", valueHint: ": KIND=PATH", for: [.test, .report],
       help: "write a report: junit (JUnit XML), tap (TAP 13) or json; repeatable",
       completion: .words(TestReport.Kind.allCases.map { "\($0.rawValue)=" })
     ) { parsed, value throws(UsageError) in parsed.reports.append(try TestReport.parse(value)) },
+    CommandLineOption(
+      "--verbose", aliases: ["-v"], for: [.test],
+      help: "print each request and answer under its file (keys and tokens masked)"
+    ) { parsed, _ throws(UsageError) in parsed.verbose = true },
+    CommandLineOption(
+      "--retry", value: "N", valueHint: ": N", for: [.test],
+      help: "run a failed file marked '# snm: idempotent' up to N more times"
+    ) { parsed, value throws(UsageError) in
+      parsed.retries = try ValueParsing.wholeNumber(value, option: "--retry", in: 0...10)
+    },
+    CommandLineOption(
+      "--shard", value: "K/N", valueHint: ": K/N", for: [.test],
+      help: "run the K-th of N stable shares of the files (a CI matrix)"
+    ) { parsed, value throws(UsageError) in parsed.shard = try TestShard.parse(value) },
+    CommandLineOption(
+      "--timings", value: "REPORT", valueHint: ": REPORT.json", for: [.test],
+      help: "balance the shards by the times of an earlier JSON report", completion: .files
+    ) { parsed, value throws(UsageError) in parsed.timings = value },
+    CommandLineOption(
+      "--junit", value: "FILE", valueHint: ": FILE", for: [.report],
+      help: "write the merged report as JUnit XML (same as --report junit=FILE)",
+      completion: .files
+    ) { parsed, value throws(UsageError) in
+      parsed.reports.append(TestReport(kind: .junit, path: value))
+    },
   ]
 
   static let explainOptions: [CommandLineOption] = [

@@ -12,6 +12,11 @@ struct ParsedCommandLine: Sendable {
   var positionals: [String] = []
   var jobs = 1
   var reports: [TestReport] = []
+  /// `snm test --verbose`, `--retry N`, `--shard K/N`, `--timings FILE`.
+  var verbose = false
+  var retries = 0
+  var shard: TestShard?
+  var timings: String?
   var format: ExplainFormat?
   var local = LocalCommand(action: .status)
   var help = false
@@ -44,9 +49,29 @@ struct ParsedCommandLine: Sendable {
           "'snm \(command.rawValue)' needs .snm files or directories to \(command.rawValue)")
       }
       if command == .check { return .check(paths: positionals, options: shell) }
-      return .test(
-        TestRunner.Configuration(
-          options: shell, paths: positionals, jobs: jobs, reports: reports))
+      var configuration = TestRunner.Configuration(
+        options: shell, paths: positionals, jobs: jobs, reports: reports)
+      configuration.verbose = verbose
+      configuration.retries = retries
+      configuration.shard = shard
+      configuration.timings = timings
+      if timings != nil && shard == nil {
+        throw UsageError("option '--timings' balances '--shard K/N': give both")
+      }
+      return .test(configuration)
+    case .report:
+      guard positionals.first == "merge" else {
+        throw UsageError("'snm report' needs a command: merge")
+      }
+      let inputs = Array(positionals.dropFirst())
+      guard !inputs.isEmpty else {
+        throw UsageError("'snm report merge' needs the JSON reports to merge")
+      }
+      guard !reports.isEmpty else {
+        throw UsageError(
+          "'snm report merge' needs somewhere to write: --junit FILE or --report KIND=FILE")
+      }
+      return .mergeReports(inputs, into: reports)
     case .local:
       let actions = LocalCommand.Action.allCases.map(\.rawValue)
       let list = actions.dropLast().joined(separator: ", ") + " or " + (actions.last ?? "")
@@ -83,6 +108,8 @@ enum Invocation: Sendable, Equatable {
   case explain(ExplainCommand)
   case test(TestRunner.Configuration)
   case check(paths: [String], options: ShellOptions)
+  /// `snm report merge A.json B.json --junit all.xml`.
+  case mergeReports([String], into: [TestReport])
   case local(LocalCommand)
   case completion(CompletionScript.Shell)
   /// `--help` for a command.

@@ -23,6 +23,12 @@ enum Runner {
     case .test(let configuration):
       let project = try ProjectSelection.resolve(configuration.options) ?? localProject()
       return try await TestRunner(project: project, configuration: configuration).run().rawValue
+    case .mergeReports(let paths, let reports):
+      let merged = try TestReportFile.merge(paths, into: reports)
+      let passed = merged.filter(\.passed).count
+      let failed = merged.filter { !$0.passed && !$0.skipped }.count
+      print("\(passed) passed, \(failed) failed")
+      return failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
     case .check(let paths, let options):
       let loader = ScriptLoader()
       let code = try CheckCommand.run(paths: paths, options: options, loader: loader)
@@ -53,6 +59,7 @@ enum Runner {
       }
     }
     if !files.isEmpty {
+      guard options.sharedSession else { return await runIsolated(files, project, options) }
       return await executor.stoppingOnSignals {
         var runner = ScriptRunner(executor: executor)
         return await runner.run(files: files)
@@ -82,6 +89,24 @@ enum Runner {
         var loop = PromptLoop(executor: executor, reader: PlainLineReader())
         return await loop.run()
       }
+    }
+  }
+
+  /// Script files in a session of their own (signed out at the start, kept in a private
+  /// folder removed afterwards), so they neither see nor spoil the saved one.
+  static func runIsolated(_ files: [String], _ project: ProjectSelection, _ options: ShellOptions)
+    async -> ExitCode
+  {
+    let directory = NSTemporaryDirectory() + "snm-script-" + UUID().uuidString
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let executor = StatementExecutor.isolated(
+      project: project, options: options,
+      provider: SNMNetworkProvider(
+        configuration: options.networkConfiguration(key: project.key)),
+      sessionDirectory: directory, output: .standardOutput, errors: .standardError)
+    return await executor.stoppingOnSignals {
+      var runner = ScriptRunner(executor: executor)
+      return await runner.run(files: files)
     }
   }
 

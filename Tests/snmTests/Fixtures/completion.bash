@@ -6,14 +6,15 @@ _snm() {
   command=""
   if [[ $COMP_CWORD -gt 1 ]]; then
     case "${COMP_WORDS[1]}" in
-      explain|test|check|local|completion) command="${COMP_WORDS[1]}" ;;
+      explain|test|check|local|completion|report) command="${COMP_WORDS[1]}" ;;
     esac
   fi
   case "$command:$prev" in
-    :--url|explain:--url|test:--url|check:--url|:--key|explain:--key|test:--key|check:--key|:--profile|explain:--profile|test:--profile|check:--profile|:--var|explain:--var|test:--var|check:--var|:--timeout|test:--timeout|check:--timeout|:-c|test:--jobs|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--file-size-limit) return ;;
+    :--url|explain:--url|test:--url|check:--url|:--key|explain:--key|test:--key|check:--key|:--profile|explain:--profile|test:--profile|check:--profile|:--var|explain:--var|test:--var|check:--var|:--timeout|test:--timeout|check:--timeout|:-c|test:--jobs|test:--retry|test:--shard|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--file-size-limit) return ;;
     :--format|test:--format|check:--format) COMPREPLY=($(compgen -W "table expanded json ndjson csv" -- "$cur")); return ;;
-    :--cacert|test:--cacert|check:--cacert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    test:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
+    :--cacert|test:--cacert|check:--cacert|test:--timings|report:--junit) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    :--session) COMPREPLY=($(compgen -W "own shared" -- "$cur")); return ;;
+    test:--report|report:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
     local:--dir|local:--migrations) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     local:--jwt-alg) COMPREPLY=($(compgen -W "HS256 ES256 RS256" -- "$cur")); return ;;
     local:--auth-rate-limit) COMPREPLY=($(compgen -W "token_refresh= sign_in_sign_ups= anonymous_users= token_verifications=" -- "$cur")); return ;;
@@ -21,11 +22,12 @@ _snm() {
   if [[ "$cur" == -* ]]; then
     case "$command" in
       explain) opts="--json --curl --url --key --profile --var --no-color --help -h" ;;
-      test) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --help -h" ;;
+      test) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --verbose -v --retry --shard --timings --help -h" ;;
       check) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
       local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --file-size-limit --json --help -h" ;;
       completion) opts="--help -h" ;;
-      *) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --no-snmrc -X --help -h --version" ;;
+      report) opts="--report --junit --help -h" ;;
+      *) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --session --no-snmrc -X --help -h --version" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     return
@@ -37,10 +39,12 @@ _snm() {
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "start stop status reset serve inbox" -- "$cur")) ;;
     completion)
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
+    report)
+      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "merge" -- "$cur")) ;;
     "")
       COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur"))
       if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY+=($(compgen -W "explain test check local completion" -- "$cur"))
+        COMPREPLY+=($(compgen -W "explain test check local completion report" -- "$cur"))
       fi
       ;;
   esac

@@ -8,6 +8,7 @@ _snm() {
     'check:parse and check, offline'
     'local:the local project'
     'completion:print a shell completion script'
+    'report:join the JSON reports of shards into one'
   )
   if (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then
     _describe 'command' subcommands
@@ -15,7 +16,7 @@ _snm() {
     return
   fi
   case $words[2] in
-    explain|test|check|local|completion)
+    explain|test|check|local|completion|report)
       local command=$words[2]
       shift words
       (( CURRENT-- ))
@@ -45,6 +46,11 @@ _snm() {
             '--no-color[never colour the output]' \
             '--jobs[run N files at a time]:N:' \
             '*--report[write a report junit, tap or json; repeatable]:KIND=PATH:(junit= tap= json=)' \
+            '--verbose[print each request and answer under its file]' \
+            '-v[print each request and answer under its file]' \
+            '--retry[run a failed file marked '\''# snm idempotent'\'' up to N more times]:N:' \
+            '--shard[run the K-th of N stable shares of the files]:K/N:' \
+            '--timings[balance the shards by the times of an earlier JSON report]:REPORT:_files' \
             '--help[print this help]' \
             '-h[print this help]' \
             '*:script:_files -g "*.snm"' ;;
@@ -88,6 +94,12 @@ _snm() {
             '--help[print this help]' \
             '-h[print this help]' \
             '1:shell:(bash zsh)' ;;
+        report) _arguments \
+            '*--report[write a report junit, tap or json; repeatable]:KIND=PATH:(junit= tap= json=)' \
+            '--junit[write the merged report as JUnit XML]:FILE:_files' \
+            '--help[print this help]' \
+            '-h[print this help]' \
+            '1:shell:(merge)' ;;
       esac
       return
       ;;
@@ -105,6 +117,7 @@ _snm() {
     '--cacert[trust these CA certificates for https]:FILE:_files' \
     '--no-color[never colour the output]' \
     '*-c[run STATEMENTS and exit]:STATEMENTS:' \
+    '--session[script files start signed out in a session of their own or use and keep the saved one]:MODE:(own shared)' \
     '--no-snmrc[do not read the startup file, $XDG_CONFIG_HOME/snm/snmrc]' \
     '-X[do not read the startup file, $XDG_CONFIG_HOME/snm/snmrc]' \
     '--help[print this help]' \

@@ -88,6 +88,7 @@ struct Preferences: Sendable, Equatable {
     if let missingDefault { items.append("missing=\(missingDefault ? "default" : "null")") }
     if let returning { items.append("return=\(returning.rawValue)") }
     if let count { items.append("count=\(count.rawValue)") }
+    if let rollback { items.append(rollback ? "tx=rollback" : "tx=commit") }
     if let strict { items.append("handling=\(strict ? "strict" : "lenient")") }
     if strict == true, let maxAffected { items.append("max-affected=\(maxAffected)") }
     return items.isEmpty ? nil : items.joined(separator: ", ")

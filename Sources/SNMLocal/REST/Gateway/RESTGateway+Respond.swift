@@ -121,16 +121,24 @@ extension RESTGateway {
     let interrupt = PGInterrupt(
       deadline: monotonicSeconds() + settings.requestDeadline,
       watchedSocket: context.request.peer?.socket)
+    // `Prefer: tx=rollback` (db-tx-end = commit-allow-override, as PostgREST's optionalRollback):
+    // deferred constraints are checked, then everything is rolled back.
+    let rollback = context.preferences.rollback == true
     return try context.database.withConnection { connection in
-      guard let check else {
+      guard check != nil || rollback else {
         return Array(try connection.pipeline([prelude] + body, interrupt: interrupt).dropFirst())
       }
       let results = Array(
         try connection.pipeline([PGStatement("begin")] + [prelude] + body, interrupt: interrupt)
           .dropFirst(2))
       do {
-        try check(ResultRow(results[0]))
-        _ = try connection.execute("commit")
+        try check?(ResultRow(results[0]))
+        if rollback {
+          _ = try connection.execute("set constraints all immediate")
+          _ = try connection.execute("rollback")
+        } else {
+          _ = try connection.execute("commit")
+        }
       } catch {
         _ = try? connection.execute("rollback")
         throw error

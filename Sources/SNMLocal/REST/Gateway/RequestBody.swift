@@ -8,7 +8,9 @@ struct RequestBody: Sendable {
 
   /// Parses `bytes` as JSON; an empty body is `empty` (or 400 PGRST102 when nil).
   ///
-  /// Throws 415 for a `Content-Type` other than JSON, 400 PGRST102 "Empty or invalid json".
+  /// `text/csv` is read as rows (CSVBody.swift), as PostgREST does.
+  ///
+  /// Throws 415 for a `Content-Type` other than JSON or CSV, 400 PGRST102 "Empty or invalid json".
   static func parse(
     _ bytes: [UInt8], contentType: String?, empty: JSONValue? = nil
   ) throws(RESTError) -> RequestBody {
@@ -16,6 +18,10 @@ struct RequestBody: Sendable {
       let type =
         contentType.split(separator: ";").first?.trimmingCharacters(in: " \t")
         .lowercased() ?? ""
+      if type == "text/csv" {
+        let rows = try CSVBody.rows(bytes)
+        return RequestBody(text: rows.serialized(), value: rows)
+      }
       guard type.isEmpty || type == "application/json" || type.hasSuffix("+json") else {
         throw RESTError(
           status: 415, code: "PGRST107", message: "Content-Type not acceptable: \(type)")

@@ -1,0 +1,162 @@
+import Foundation
+import SNMWire
+import Synchronization
+
+/// The requests and answers of a task, as `snm test --verbose` prints them and as a failing
+/// file's report keeps its last ones: method and path, the headers that shape the answer, bodies
+/// cut at ``bodyLimit`` bytes, the status, `Content-Range` and the time. Keys, tokens and
+/// passwords never get in: `apikey` and `Authorization` are left out, and JSON members named
+/// like a secret (`password`, `access_token`, `refresh_token`, ...) show as `"********"`.
+///
+/// ```swift
+/// let trace = RequestTrace(keep: 10)
+/// try await RequestTrace.$current.withValue(trace) { try await provider.send(endpoint: e) }
+/// trace.lines()   // ["> GET /rest/v1/dog?select=id", "< 200 Content-Range 0-9/42 (38 ms)", ...]
+/// ```
+public final class RequestTrace: Sendable {
+  /// The trace of the task sending requests now (tasks it starts inherit it); nil: none kept.
+  @TaskLocal public static var current: RequestTrace?
+
+  /// The most of a body kept, in bytes.
+  public static let bodyLimit = 1024
+
+  /// Header names shown on a request and an answer (besides the status line).
+  static let requestHeaders: Set<String> = [
+    "prefer", "accept", "content-type", "accept-profile", "content-profile", "range",
+  ]
+  static let answerHeaders: Set<String> = ["preference-applied", "location", "content-type"]
+  /// JSON member names whose values are never shown.
+  static let secretNames: Set<String> = [
+    "password", "new_password", "access_token", "refresh_token", "provider_token",
+    "provider_refresh_token", "token", "token_hash", "id_token", "nonce", "secret", "code",
+    "code_verifier", "api_key", "apikey", "service_role_key", "anon_key", "otp",
+  ]
+
+  private let kept: Int?
+  private let state = Mutex<[Exchange]>([])
+  private let onExchange: (@Sendable ([String]) -> Void)?
+
+  /// Keeps the last `keep` exchanges (nil: all); `onExchange` sees each one's lines as it ends.
+  public init(keep: Int? = nil, onExchange: (@Sendable ([String]) -> Void)? = nil) {
+    self.kept = keep
+    self.onExchange = onExchange
+  }
+
+  /// One request and what came of it.
+  public struct Exchange: Sendable {
+    public var lines: [String]
+  }
+
+  /// The lines of the exchanges kept, oldest first.
+  public func lines() -> [String] {
+    state.withLock { $0.flatMap(\.lines) }
+  }
+
+  /// Notes `request` and its answer (or failure) after `milliseconds`.
+  func record(
+    _ request: TransportRequest, response: SNMResponse?, failure: SNMNetworkError?,
+    milliseconds: Double
+  ) {
+    var lines = ["> \(request.method.rawValue) \(Self.pathAndQuery(request.url))"]
+    for field in request.fields where Self.requestHeaders.contains(field.name.lowercased()) {
+      lines.append("> \(field.name): \(field.value)")
+    }
+    if let body = request.body, !body.isEmpty {
+      lines.append("> " + Self.shown(body, type: Self.value("content-type", in: request.fields)))
+    } else if request.bodyFile != nil {
+      lines.append("> (a file's bytes)")
+    }
+    let time = String(format: "%.0f ms", milliseconds)
+    if let response {
+      var status = "< \(response.status)"
+      if let range = response.headers["Content-Range"] { status += " Content-Range \(range)" }
+      lines.append(status + " (\(time))")
+      for field in response.headers.fields
+      where Self.answerHeaders.contains(field.name.lowercased()) {
+        lines.append("< \(field.name): \(field.value)")
+      }
+      if !response.body.isEmpty {
+        lines.append("< " + Self.shown(response.body, type: response.headers["Content-Type"]))
+      }
+    } else if let failure {
+      lines.append("< failed after \(time): \(failure.description)")
+    }
+    let exchange = Exchange(lines: lines.map(VisibleTextLine.escaped))
+    state.withLock { exchanges in
+      exchanges.append(exchange)
+      if let kept, exchanges.count > kept { exchanges.removeFirst(exchanges.count - kept) }
+    }
+    onExchange?(exchange.lines)
+  }
+
+  static func value(_ name: String, in fields: [HTTPHeaders.Field]) -> String? {
+    fields.first { $0.name.lowercased() == name }?.value
+  }
+
+  /// `/rest/v1/dog?select=id&age=gte.3`: the path and the decoded query, a `token=` masked.
+  static func pathAndQuery(_ url: String) -> String {
+    guard let components = URLComponents(string: url) else { return url }
+    var text =
+      components.percentEncodedPath.removingPercentEncoding ?? components.percentEncodedPath
+    if let items = components.queryItems, !items.isEmpty {
+      text +=
+        "?"
+        + items.map { item in
+          let value = secretNames.contains(item.name.lowercased()) ? "********" : (item.value ?? "")
+          return item.value == nil ? item.name : "\(item.name)=\(value)"
+        }.joined(separator: "&")
+    }
+    return text
+  }
+
+  /// A body as it is shown: JSON with its secrets masked, compact; other text as it is; cut.
+  static func shown(_ body: Data, type: String?) -> String {
+    var text: String
+    if let value = try? JSONValue(parsing: body) {
+      text = masked(value).serialized()
+    } else if let string = String(data: body, encoding: .utf8) {
+      text = string
+    } else {
+      text = "(\(body.count) bytes)"
+    }
+    let total = text.utf8.count
+    if total > bodyLimit {
+      let cut = String(decoding: Array(text.utf8.prefix(bodyLimit)), as: UTF8.self)
+      text = cut + " ... (cut at \(bodyLimit) of \(total) bytes)"
+    }
+    return text.replacingOccurrences(of: "\n", with: "\\n")
+  }
+
+  static func masked(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .object(let members):
+      var object = JSONObject()
+      for (key, member) in members {
+        object.append(
+          key,
+          secretNames.contains(key.lowercased()) && member != .null
+            ? .string("********") : masked(member))
+      }
+      return .object(object)
+    case .array(let elements):
+      return .array(elements.map(masked))
+    default:
+      return value
+    }
+  }
+}
+
+/// Control characters of a server's text shown as escapes (`\u{1B}`), for trace lines.
+enum VisibleTextLine {
+  static func escaped(_ line: String) -> String {
+    var text = ""
+    for scalar in line.unicodeScalars {
+      if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+        text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      } else {
+        text.unicodeScalars.append(scalar)
+      }
+    }
+    return text
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import SNMWire
+
+/// Reading back the JSON report `snm test --report json=PATH` writes: for `--timings` (the
+/// shards' balance) and `snm report merge` (one report from the shards').
+///
+/// ```swift
+/// let results = try TestReportFile.read("shard-1.json") + TestReportFile.read("shard-2.json")
+/// try TestReportFile.merge(["a.json", "b.json"], into: [TestReport(kind: .junit, path: "all.xml")])
+/// ```
+public enum TestReportFile {
+  /// The files of a JSON report, in its order.
+  /// - Throws: `UsageError` when it cannot be read or is not an snm JSON report.
+  public static func read(_ path: String) throws(UsageError) -> [ScriptResult] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw UsageError("cannot read the report '\(path)'")
+    }
+    guard let root = try? JSONValue(parsing: data), let files = root["files"]?.arrayValue else {
+      throw UsageError("'\(path)' is not a JSON report of snm test (--report json=PATH)")
+    }
+    var results: [ScriptResult] = []
+    for file in files {
+      guard let name = file["path"]?.stringValue, let status = file["status"]?.stringValue else {
+        throw UsageError(
+          "'\(path)' is not a JSON report of snm test: a file without path or status")
+      }
+      let code = file["exit_code"]?.numberValue?.intValue.flatMap { Int32(exactly: $0) } ?? 1
+      var result = ScriptResult(
+        path: name, exitCode: ExitCode(rawValue: code) ?? .failure,
+        failures: (file["failures"]?.arrayValue ?? []).map(failure),
+        statements: file["statements"]?.numberValue?.intValue ?? 0,
+        expectations: file["expectations"]?.numberValue?.intValue ?? 0,
+        seconds: file["seconds"]?.doubleValue ?? 0,
+        output: file["output"]?.stringValue ?? "", skipped: status == "skipped")
+      result.trace = (file["trace"]?.arrayValue ?? []).compactMap(\.stringValue)
+      result.attempts = file["attempts"]?.numberValue?.intValue ?? 1
+      results.append(result)
+    }
+    return results
+  }
+
+  static func failure(_ value: JSONValue) -> ScriptFailure {
+    ScriptFailure(
+      kind: value["kind"]?.stringValue.flatMap(ScriptFailure.Kind.init(rawValue:)) ?? .error,
+      location: value["location"]?.stringValue ?? "",
+      statement: value["statement"]?.stringValue ?? "",
+      message: value["message"]?.stringValue ?? "",
+      expected: value["expected"]?.stringValue, found: value["found"]?.stringValue,
+      text: value["text"]?.stringValue ?? "")
+  }
+
+  /// `snm report merge`: the reports' files, in the order the reports are named (a file named
+  /// twice keeps its last result), written as each of `reports`. Returns the merged results.
+  /// - Throws: `UsageError` for a report that cannot be read or written.
+  @discardableResult
+  public static func merge(_ paths: [String], into reports: [TestReport]) throws(UsageError)
+    -> [ScriptResult]
+  {
+    var merged: [ScriptResult] = []
+    var positions: [String: Int] = [:]
+    for path in paths {
+      for result in try read(path) {
+        if let position = positions[result.path] {
+          merged[position] = result
+        } else {
+          positions[result.path] = merged.count
+          merged.append(result)
+        }
+      }
+    }
+    for report in reports {
+      let url = URL(fileURLWithPath: report.path)
+      do {
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(report.kind.render(merged).utf8).write(to: url, options: .atomic)
+      } catch {
+        throw UsageError(
+          "cannot write the \(report.kind.rawValue) report '\(report.path)': "
+            + error.localizedDescription)
+      }
+    }
+    return merged
+  }
+}

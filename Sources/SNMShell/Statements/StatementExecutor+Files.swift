@@ -1,0 +1,146 @@
+import Foundation
+import SNMNetwork
+import SNMQuery
+import SNMSupabase
+import SNMWire
+
+/// Files in and out of queries: `insert file 'dogs.json'`, `insert csv 'dogs.csv'` and
+/// `select ... > 'out.csv'`. Paths are relative to the script's folder (as `run` and Storage
+/// uploads are), else to the working directory.
+extension StatementExecutor {
+  /// What `insert file|csv` sends: the file's JSON, or its text for CSV.
+  static func bodyReader(directory: String?)
+    -> @Sendable (BodyFile, String) throws(Diagnostic) -> JSONValue
+  {
+    { file, filled throws(Diagnostic) in
+      let path = localPath(filled, directory: directory)
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw Diagnostic(
+          .bodyFileUnreadable(file.path, reason: Self.reason(path)), at: file.range)
+      }
+      switch file.format {
+      case .csv:
+        guard let text = String(data: data, encoding: .utf8) else {
+          throw Diagnostic(.bodyFileUnreadable(file.path, reason: "not UTF-8 text"), at: file.range)
+        }
+        return .string(text)
+      case .json:
+        do {
+          return try JSONValue(parsing: data)
+        } catch {
+          throw Diagnostic(
+            .bodyFileUnreadable(file.path, reason: "not JSON: \(error)"), at: file.range)
+        }
+      }
+    }
+  }
+
+  /// Why `path` cannot be read.
+  static func reason(_ path: String) -> String {
+    var isDirectory: ObjCBool = false
+    if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      return "no such file"
+    }
+    return isDirectory.boolValue ? "it is a folder" : "permission denied"
+  }
+
+  /// `path` as written when absolute (or `~/`), else under `directory` when there is one.
+  static func localPath(_ path: String, directory: String?) -> String {
+    if path.hasPrefix("~/") { return NSString(string: path).expandingTildeInPath }
+    guard let directory, !path.hasPrefix("/") else { return path }
+    return (directory as NSString).appendingPathComponent(path)
+  }
+
+  /// `> 'out.csv'`: writes the answer in the format the extension names, beside the file first and
+  /// renamed into place, so a failure never leaves half a file. False when it could not be written
+  /// (reported).
+  func write(
+    _ response: SupabaseDBResponse, of request: SupabaseDBRequest, to file: OutputFile,
+    directory: String?
+  ) async -> Bool {
+    let format = OutputFileFormat(path: file.path) ?? .table
+    let filled: String
+    do {
+      filled = try ValueEvaluator.text(file.literal, in: await variableScope())
+    } catch {
+      report(error.message.text)
+      return false
+    }
+    let path = Self.localPath(filled, directory: directory)
+    let temporary = path + ".snm-partial"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      report("cannot write '\(file.path)': \(String(cString: strerror(errno)))")
+      return false
+    }
+    let writer = OutputWriter(fd: fd)
+    var defaultColumn = "value"
+    if case .rpc(let function, _) = request.action { defaultColumn = function }
+    let rendered: Bool
+    if request.acceptsCSV, case .string(let text) = response.value {
+      writer.write(text)
+      rendered = true
+    } else {
+      let shown: OutputFormat =
+        switch format {
+        case .csv: .csv
+        case .json: .json
+        case .ndjson: .ndjson
+        case .table: .table
+        }
+      rendered = renderReporting(
+        response.document, with: ResultRenderer(format: shown), defaultColumn: defaultColumn,
+        columns: nil, total: response.count, to: writer)
+    }
+    writer.flush()
+    let synced = fsync(fd) == 0
+    _ = close(fd)
+    guard rendered, synced, rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      if rendered { report("cannot write '\(file.path)': \(reason)") }
+      return false
+    }
+    let rows = response.document.shape.kind == .array ? response.document.shape.count : 1
+    note("\(rows == 1 ? "1 row" : "\(rows) rows") written to \(file.path)")
+    return true
+  }
+}
+
+extension StatementExecutor {
+  /// The `> 'file'` of a query or `rpc`.
+  static func outputFile(of statement: Statement) -> OutputFile? {
+    switch statement.kind {
+    case .query(let query): query.modifiers.outputFile
+    case .rpc(let rpc): rpc.modifiers.outputFile
+    default: nil
+    }
+  }
+
+  /// A write sent with `Prefer: tx=rollback` that the server did not roll back (its
+  /// `Preference-Applied` lacks `tx=rollback`: PostgREST's `db-tx-end` is `commit`), said as the
+  /// statement's failure; nil when it was rolled back or not asked to be.
+  static func refusedRollback(_ request: SupabaseDBRequest, _ response: SupabaseDBResponse)
+    -> String?
+  {
+    guard let prefer = request.endpoint.headers["Prefer"],
+      prefer.split(separator: ",").contains(where: {
+        $0.trimmingCharacters(in: .whitespaces) == "tx=rollback"
+      })
+    else { return nil }
+    let applied = response.headers["Preference-Applied"] ?? ""
+    if applied.split(separator: ",").contains(where: {
+      $0.trimmingCharacters(in: .whitespaces) == "tx=rollback"
+    }) {
+      return nil
+    }
+    return "the server did not roll the write back (Preference-Applied: "
+      + (applied.isEmpty ? "none" : applied)
+      + "): it was committed; the project's PostgREST must allow tx overrides (db-tx-end = commit-allow-override)"
+  }
+
+  /// A duration in milliseconds.
+  static func milliseconds(of duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+  }
+}
