@@ -23,6 +23,8 @@ extension Statement: CustomStringConvertible {
     case .echo(let echo): "echo \(echo.value.value.canonicalText)"
     case .run(let run): "run \(Value.quoted(run.path))"
     case .shell(let shell): shell.canonicalText
+    case .auth(let auth): auth.canonicalText
+    case .asService(let inner): "as service " + inner.canonicalText
     }
   }
 }

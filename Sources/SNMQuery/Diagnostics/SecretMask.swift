@@ -60,14 +60,37 @@ public enum SecretMask {
     var lexer = Lexer(bytes: Array(source.bytes[line.start..<line.end]))
     lexer.run()
     let tokens = lexer.tokens
-    let signingIn = tokens.first.map { $0.keyword == .login || $0.keyword == .signup } ?? false
+    // `login otp|magic ...` mails a code: its address is no secret.
+    let byMail =
+      tokens.count > 1 && tokens[1].kind == .word
+      && ["otp", "magic"].contains(
+        source.text(
+          of: SourceRange(start: line.start + tokens[1].start, end: line.start + tokens[1].end)
+        )
+        .lowercased())
+    let signingIn =
+      !byMail && (tokens.first.map { $0.keyword == .login || $0.keyword == .signup } ?? false)
     var found: [SourceRange] = []
     for (index, token) in tokens.enumerated() where isQuoted(token) {
       let previous = index > 0 ? tokens[index - 1].keyword : nil
-      guard previous == .password || (signingIn && previous != .email) else { continue }
+      let secretWord = index > 0 && isSecretWord(tokens[index - 1], line: line, in: source)
+      guard previous == .password || secretWord || (signingIn && previous != .email) else {
+        continue
+      }
       found.append(SourceRange(start: line.start + token.start, end: line.start + token.end))
     }
     return found
+  }
+
+  /// The words before a secret besides `password`: `token` (an emailed code), `code` (a TOTP
+  /// code), `nonce`, `secret` (a TOTP secret).
+  static let secretWords: Set<String> = ["token", "code", "nonce", "secret"]
+
+  static func isSecretWord(_ token: Token, line: SourceRange, in source: Source) -> Bool {
+    guard token.kind == .word, token.end - token.start <= 6 else { return false }
+    let text = source.text(
+      of: SourceRange(start: line.start + token.start, end: line.start + token.end))
+    return secretWords.contains(text.lowercased())
   }
 
   static func isQuoted(_ token: Token) -> Bool {

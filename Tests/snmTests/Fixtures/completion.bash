@@ -10,7 +10,7 @@ _snm() {
     esac
   fi
   case "$command:$prev" in
-    :--url|explain:--url|test:--url|check:--url|:--key|explain:--key|test:--key|check:--key|:--profile|explain:--profile|test:--profile|check:--profile|:--var|explain:--var|test:--var|check:--var|:--timeout|test:--timeout|check:--timeout|:-c|test:--jobs|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--file-size-limit) return ;;
+    :--url|explain:--url|test:--url|check:--url|:--key|explain:--key|test:--key|check:--key|:--service-key|test:--service-key|check:--service-key|:--profile|explain:--profile|test:--profile|check:--profile|:--var|explain:--var|test:--var|check:--var|:--timeout|test:--timeout|check:--timeout|:-c|test:--jobs|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--file-size-limit) return ;;
     :--format|test:--format|check:--format) COMPREPLY=($(compgen -W "table expanded json ndjson csv" -- "$cur")); return ;;
     :--cacert|test:--cacert|check:--cacert) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     test:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
@@ -21,11 +21,11 @@ _snm() {
   if [[ "$cur" == -* ]]; then
     case "$command" in
       explain) opts="--json --curl --url --key --profile --var --no-color --help -h" ;;
-      test) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --help -h" ;;
-      check) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
+      test) opts="--url --key --service-key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --help -h" ;;
+      check) opts="--url --key --service-key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
       local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --refresh-reuse-interval --auth-rate-limit --file-size-limit --json --help -h" ;;
       completion) opts="--help -h" ;;
-      *) opts="--url --key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --no-snmrc -X --help -h --version" ;;
+      *) opts="--url --key --service-key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --no-snmrc -X --help -h --version" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     return
