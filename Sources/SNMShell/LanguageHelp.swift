@@ -13,6 +13,7 @@ enum LanguageHelp {
     (["rpc", "function", "functions"], rpc),
     (["storage", "bucket", "buckets", "upload", "download", "files"], storage),
     (["login", "signup", "session", "logout"], session),
+    (["auth", "user", "mfa", "admin", "inbox", "service", "otp", "password"], auth),
     (["let", "expect", "echo", "run", "script", "scripts", "variables"], scripts),
     (["set", "format", "tables", "describe", "explain", "shell", "keys", "snmrc"], shell),
     (["psql", "\\", "\\?", "backslash"], backslashCommands),
@@ -38,7 +39,26 @@ enum LanguageHelp {
       set format table|expanded|json|ndjson|csv | set timing on | exit
     Tab completes names, Ctrl-R searches the history, Ctrl-C cancels, Ctrl-D leaves.
     More: help from, help where, help insert, help rpc, help storage, help login,
-          help let, help set; \\? lists the psql-style commands
+          help auth, help let, help set; \\? lists the psql-style commands
+    """
+
+  static let auth = """
+    accounts, codes by mail, MFA (docs/auth.md has each request):
+      user show | user update {"nick": "kim"} | user update email 'new@example.com'
+      user update password $env.NEW [nonce '...'] | user reauthenticate
+      password reset 'kim@example.com' | session refresh | logout local|others|global
+      login otp email 'kim@example.com' | login magic link 'kim@example.com'
+      verify otp email 'kim@example.com' token '123456' [type signup|magiclink|recovery|...]
+      resend signup 'kim@example.com'
+      mfa factors | mfa enroll totp [name 'phone'] | mfa unenroll $id
+      mfa verify [factor $id] code '123456'   (or: secret $f.secret, the code made from it)
+    with the service key (--service-key, $SUPABASE_SERVICE_ROLE_KEY, $SUPABASE_SECRET_KEY):
+      admin users [where email ilike 'ci-%'] [limit N] [page N] | admin user $id
+      admin create user email '...' [password '...'] [confirmed] [data {...}] [app {...}]
+      admin update user $id {...} | admin delete user $id [soft]
+      admin link magiclink|recovery|invite|signup email '...' | admin invite '...'
+      as service from dog_profile delete where owner eq $id   (no session, RLS bypassed)
+      let mail = inbox 'kim@example.com'   ($mail.otp, $mail.link; the local project's mail)
     """
 
   static let backslashCommands = """

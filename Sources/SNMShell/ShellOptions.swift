@@ -14,6 +14,8 @@ public struct ShellOptions: Equatable, Sendable {
   public var url: String?
   /// `--key`: the project's anon (or other) API key. Never printed.
   public var key: String?
+  /// `--service-key`: the service key for `admin ...`, `inbox` and `as service`. Never printed.
+  public var serviceKey: String?
   /// `--profile`: a named project in `$XDG_CONFIG_HOME/snm/config.json`.
   public var profile: String?
   /// `--format`: how results print; nil means table at the prompt.

@@ -16,7 +16,8 @@ import SNMWire
 /// ```
 enum CurlCommand {
   static func line(
-    for endpoint: Endpoint, url: String, body: JSONValue?, multiline: Bool
+    for endpoint: Endpoint, url: String, body: JSONValue?, multiline: Bool,
+    key: String = "$SUPABASE_ANON_KEY", bearer: String? = "$TOKEN"
   ) -> String {
     var parts: [String] = []
     switch endpoint.method {
@@ -24,8 +25,8 @@ enum CurlCommand {
     case .head: parts.append("curl --head " + shellQuoted(url))
     default: parts.append("curl -X \(endpoint.method.rawValue) " + shellQuoted(url))
     }
-    parts.append(#"-H "apikey: $SUPABASE_ANON_KEY""#)
-    parts.append(#"-H "Authorization: Bearer $TOKEN""#)
+    parts.append("-H \"apikey: \(key)\"")
+    if let bearer { parts.append("-H \"Authorization: Bearer \(bearer)\"") }
     for field in endpoint.headers {
       parts.append("-H " + shellQuoted(field.name + ": " + field.value))
     }

@@ -299,3 +299,31 @@ def test_a_refused_key_and_a_timeout_are_named_over_the_front(front, tls_project
     assert slow.returncode == 3, slow.stderr
     assert '-c:1:1: error: timed out after 1 s: rpc sleep_for {"seconds": 2.5}' in slow.stderr
     assert "could not reach" not in slow.stderr
+
+
+def test_as_service_with_a_secret_key_through_the_front(front, tls_project, home, tmp_path):
+    """The hosted path of issue 21: an `sb_secret_` service key over TLS and HTTP/2, for a
+    statement under RLS, in a run whose output and JUnit report never hold the key."""
+    secret = tls_project.status["secret_key"]
+    assert secret.startswith("sb_secret_")
+    script = tmp_path / "cleanup.snm"
+    script.write_text(
+        "login email 'carol@example.com' password 'password123'\n"
+        "let mine = from user_info select id\n"
+        "let every = as service from user_info select id\n"
+        "expect $every contains $mine[0]\n"
+        "let n = as service from user_info select id count exact\n"
+        "expect rows >= 3\n")
+    report = tmp_path / "report.xml"
+    before = len(front.log("main"))
+    done = snm(front, tls_project, home, "test", "--service-key", secret, "--report",
+               f"junit={report}", str(script))
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = [line for line in front.log("main")[before:] if "/rest/v1/user_info" in line]
+    # nginx logs the apikey and Authorization it got: the secret key went as apikey alone (never
+    # a bearer, as a new key must not), over HTTP/2; the user's requests went with their token.
+    service = [line for line in lines if f'"{secret}" "-"' in line]
+    assert len(service) == 2 and all(" HTTP/2.0 " in line for line in service), lines
+    assert any('"Bearer ey' in line for line in lines), lines
+    for text in (done.stdout, done.stderr, report.read_text()):
+        assert secret not in text

@@ -95,7 +95,7 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     DiagnosticCase("expect-without-comparison", "let x = 1\nexpect $x 3", ["2:11 expected"]),
     DiagnosticCase("duplicate-key", #"from t insert {"a": 1, "a": 2}"#, ["1:24 duplicate-key"]),
     DiagnosticCase("trailing-word", "from t select * foo", ["1:17 unexpected-token"]),
-    DiagnosticCase("logout-with-argument", "logout now", ["1:8 unexpected-token"]),
+    DiagnosticCase("logout-with-argument", "logout now", ["1:8 expected"]),
     DiagnosticCase("let-builtin", "let env = 1", ["1:5 builtin-variable"]),
     DiagnosticCase("login-email-missing", "login email", ["1:12 expected"]),
     DiagnosticCase("from-without-table", "from", ["1:5 expected"]),

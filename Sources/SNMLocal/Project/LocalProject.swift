@@ -13,6 +13,8 @@ public enum LocalProject {
     public var url: String
     /// The publishable key (role anon).
     public var apiKey: String
+    /// The secret key (role service_role), for `admin ...`, `inbox` and `as service`.
+    public var serviceKey: String
   }
 
   /// Starts the project (creating it on first use) unless it already runs; returns how to reach it.
@@ -20,6 +22,6 @@ public enum LocalProject {
     _ options: LocalProjectOptions = LocalProjectOptions()
   ) throws(LocalProjectError) -> Endpoint {
     let status = try LocalProjectController(options: options).start()
-    return Endpoint(url: status.url, apiKey: status.publishableKey)
+    return Endpoint(url: status.url, apiKey: status.publishableKey, serviceKey: status.secretKey)
   }
 }

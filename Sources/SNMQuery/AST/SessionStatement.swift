@@ -1,15 +1,19 @@
+import SNMSupabase
+
 /// The session commands of spec §3.
 public enum SessionStatement: Sendable, Equatable {
   /// `login`: an anonymous sign-in.
   case loginAnonymously
   /// `login email '...' [password '...' | password $env.X]`; without a password the shell asks.
   case login(email: ValueNode, password: ValueNode?)
-  /// `signup email '...' [password ...]`
-  case signup(email: ValueNode, password: ValueNode?)
+  /// `signup email '...' [password ...] [data {...}]` (`data`: the user's metadata)
+  case signup(email: ValueNode, password: ValueNode?, data: ValueNode? = nil)
   /// `session check`
   case check
   /// `session show`
   case show
-  /// `logout`
-  case logout
+  /// `session refresh`: a new access token now, whatever time is left.
+  case refresh
+  /// `logout [local|others|global]` (nil: local, this session only).
+  case logout(SignOutScope? = nil)
 }

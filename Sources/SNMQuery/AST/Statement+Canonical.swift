@@ -24,6 +24,8 @@ extension Statement: CustomStringConvertible {
     case .run(let run): "run \(Value.quoted(run.path))"
     case .deferred(let deferred): "defer " + deferred.statement.canonicalText
     case .shell(let shell): shell.canonicalText
+    case .auth(let auth): auth.canonicalText
+    case .asService(let inner): "as service " + inner.canonicalText
     }
   }
 }

@@ -114,12 +114,14 @@ extension SessionStatement {
     case .login(let email, let password):
       "login email " + email.value.canonicalText
         + (password.map { " password " + $0.value.canonicalText } ?? "")
-    case .signup(let email, let password):
+    case .signup(let email, let password, let data):
       "signup email " + email.value.canonicalText
         + (password.map { " password " + $0.value.canonicalText } ?? "")
+        + (data.map { " data " + $0.value.canonicalText } ?? "")
     case .check: "session check"
     case .show: "session show"
-    case .logout: "logout"
+    case .refresh: "session refresh"
+    case .logout(let scope): "logout" + (scope.map { " " + $0.rawValue } ?? "")
     }
   }
 }

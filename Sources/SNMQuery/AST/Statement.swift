@@ -35,6 +35,10 @@ public struct Statement: Sendable, Equatable {
     indirect case deferred(DeferStatement)
     /// `help`, `tables`, `describe`, `explain`, `set`, `exit`, and the psql aliases
     case shell(ShellStatement)
+    /// `user ...`, `password reset`, `verify otp`, `resend`, `mfa ...`, `admin ...`, `inbox`
+    case auth(AuthStatement)
+    /// `as service <statement>`: a query, `rpc` or Storage statement with the service key
+    indirect case asService(Statement)
   }
 
   /// Whether the statement sends a request (a query, an `rpc` or a Storage statement).
@@ -42,6 +46,7 @@ public struct Statement: Sendable, Equatable {
     switch kind {
     case .query, .rpc: true
     case .storage(let storage): storage.sendsRequest
+    case .auth, .asService: true
     default: false
     }
   }

@@ -67,6 +67,8 @@ public struct Checker {
     case .rpc(let rpc): check(rpc)
     case .storage(let storage): check(storage)
     case .session(let session): check(session)
+    case .auth(let auth): check(auth)
+    case .asService(let inner): checkAsService(inner)
     case .let(let binding):
       if Checker.builtins.contains(binding.name.text) {
         report(
@@ -93,9 +95,13 @@ public struct Checker {
 
   mutating func check(_ session: SessionStatement) {
     switch session {
-    case .login(let email, let password), .signup(let email, let password):
+    case .login(let email, let password), .signup(let email, let password, nil):
       checkVariables(in: email)
       if let password { checkVariables(in: password) }
+    case .signup(let email, let password, let data?):
+      checkVariables(in: email)
+      if let password { checkVariables(in: password) }
+      checkVariables(in: data)
     default: break
     }
   }

@@ -63,6 +63,17 @@ public struct OfflineCheck: Sendable {
 
   /// What compiling a request statement to its builder chain reports, if anything.
   func compileDiagnostic(_ statement: Statement) -> Diagnostic? {
+    if AuthCompiler.authStatement(statement) != nil {
+      do {
+        _ = try AuthCompiler(scope: compiler.scope).compile(statement)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let inner = RequestExplainer.serviceStatement(statement) {
+      return compileDiagnostic(inner)
+    }
     switch statement.kind {
     case .query, .rpc, .shell(.explain):
       break

@@ -47,7 +47,15 @@ public enum RequestExplainer {
           chosen = written
         }
         do {
-          if StorageCompiler.storageStatement(statement) != nil {
+          if let call = try authCall(statement, scope: scope) {
+            blocks.append(render(call, base: manager.config.url, format: chosen))
+          } else if let inner = serviceStatement(statement) {
+            let rendered =
+              StorageCompiler.storageStatement(inner) != nil
+              ? render(try storage.compile(inner), format: chosen)
+              : render(try compiler.compile(inner).request, format: chosen)
+            blocks.append(asService(rendered, format: chosen))
+          } else if StorageCompiler.storageStatement(statement) != nil {
             blocks.append(render(try storage.compile(statement), format: chosen))
           } else {
             let compiled = try compiler.compile(statement)
@@ -63,6 +71,25 @@ public enum RequestExplainer {
       return .refused(DiagnosticRenderer().render(diagnostics, in: source))
     }
     return .explained(blocks.joined(separator: format == .json ? "" : "\n"))
+  }
+
+  /// The call of an auth statement (itself, or in `explain` or `let`), or nil for another.
+  static func authCall(_ statement: Statement, scope: VariableScope) throws(Diagnostic)
+    -> AuthCall?
+  {
+    guard AuthCompiler.authStatement(statement) != nil else { return nil }
+    return try AuthCompiler(scope: scope).compile(statement)
+  }
+
+  /// The statement under `as service` (itself, or in `explain` or `let`), or nil.
+  public static func serviceStatement(_ statement: Statement) -> Statement? {
+    switch statement.kind {
+    case .asService(let inner): inner
+    case .shell(.explain(let inner, _)): serviceStatement(inner)
+    case .let(let binding):
+      if case .statement(let inner) = binding.value { serviceStatement(inner) } else { nil }
+    default: nil
+    }
   }
 
   static func trimmedURL(_ url: String) -> String {

@@ -9,6 +9,8 @@
 /// quoted string right after `password`, and on a line that starts with `login` or `signup`
 /// every quoted string but the one after `email` (`login email 'a@b.c' 'pw'`, `pasword 'pw'`);
 /// and whatever follows `password` unquoted, to the end of the statement (`password hunter2 x`).
+/// The same goes for what follows `token`, `code`, `nonce` and `secret` (one-time codes, TOTP
+/// codes and secrets), quoted or not.
 /// An unterminated string counts to the end of its line. A `$variable` is a name, no secret, and
 /// shows as written.
 public enum SecretMask {
@@ -61,19 +63,31 @@ public enum SecretMask {
     var lexer = Lexer(bytes: Array(source.bytes[line.start..<line.end]))
     lexer.run()
     let tokens = lexer.tokens
-    let signingIn = tokens.first.map { $0.keyword == .login || $0.keyword == .signup } ?? false
+    // `login otp|magic ...` mails a code: its address is no secret.
+    let byMail =
+      tokens.count > 1 && tokens[1].kind == .word
+      && ["otp", "magic"].contains(
+        source.text(
+          of: SourceRange(start: line.start + tokens[1].start, end: line.start + tokens[1].end)
+        )
+        .lowercased())
+    let signingIn =
+      !byMail && (tokens.first.map { $0.keyword == .login || $0.keyword == .signup } ?? false)
     var found: [SourceRange] = []
     var index = 0
     while index < tokens.count {
       let token = tokens[index]
       let previous = index > 0 ? tokens[index - 1].keyword : nil
-      if previous == .password, let end = unquotedSecretEnd(tokens, from: index) {
-        // `password hunter2secret`, `password hunter2!x`: the run of tokens up to a space.
+      let secretWord = index > 0 && isSecretWord(tokens[index - 1], line: line, in: source)
+      if previous == .password || secretWord, let end = unquotedSecretEnd(tokens, from: index) {
+        // `password hunter2secret`, `code 123456`: the rest of the statement on the line.
         found.append(SourceRange(start: line.start + token.start, end: line.start + end))
         while index < tokens.count && tokens[index].end <= end { index += 1 }
         continue
       }
-      if isQuoted(token) && (previous == .password || (signingIn && previous != .email)) {
+      if isQuoted(token)
+        && (previous == .password || secretWord || (signingIn && previous != .email))
+      {
         found.append(SourceRange(start: line.start + token.start, end: line.start + token.end))
       }
       index += 1
@@ -103,6 +117,17 @@ public enum SecretMask {
       next += 1
     }
     return end
+  }
+
+  /// The words before a secret besides `password`: `token` (an emailed code), `code` (a TOTP
+  /// code), `nonce`, `secret` (a TOTP secret).
+  static let secretWords: Set<String> = ["token", "code", "nonce", "secret"]
+
+  static func isSecretWord(_ token: Token, line: SourceRange, in source: Source) -> Bool {
+    guard token.kind == .word, token.end - token.start <= 6 else { return false }
+    let text = source.text(
+      of: SourceRange(start: line.start + token.start, end: line.start + token.end))
+    return secretWords.contains(text.lowercased())
   }
 
   static func isQuoted(_ token: Token) -> Bool {

@@ -14,7 +14,10 @@ extension Parser {
     record(.keyword("from"))
     record(.keyword("rpc"))
     record(.keyword("storage"))
-    if current.keyword == .from || current.keyword == .rpc || current.keyword == .storage {
+    recordKeywords(Parser.bindableAuthWords)
+    if current.keyword == .from || current.keyword == .rpc || current.keyword == .storage
+      || (current.keyword == nil && Parser.bindableAuthWords.contains(text(current).lowercased()))
+    {
       let statement = try parseStatement()
       return LetStatement(name: name, value: .statement(statement))
     }

@@ -1,3 +1,5 @@
+import SNMSupabase
+
 /// `login [email <v> [password <v>]]`, `signup email <v> [password <v>]`, `session check|show`, `logout`.
 extension Parser {
   mutating func parseSession() throws(ParseFailure) -> SessionStatement {
@@ -5,23 +7,40 @@ extension Parser {
     switch keyword.keyword {
     case .login:
       record(.keyword("email"))
+      recordKeywords(["otp", "magic"])  // `login otp|magic ...`: Parser+Auth.swift
       guard eat(.email) != nil else { return .loginAnonymously }
       let (email, password) = try parseCredentials(after: "'login email'")
       return .login(email: email, password: password)
     case .signup:
       try expect(.email, after: "'signup'")
       let (email, password) = try parseCredentials(after: "'signup email'")
-      return .signup(email: email, password: password)
+      record(.keyword("data"))
+      guard eatWord("data") else { return .signup(email: email, password: password) }
+      let data = try parseValue(after: "'data'", what: "the user's metadata as {...}")
+      return .signup(email: email, password: password, data: data)
     case .session:
       record(.keyword("check"))
       record(.keyword("show"))
+      record(.keyword("refresh"))
       if eat(.check) != nil { return .check }
       if eat(.show) != nil { return .show }
+      if eatWord("refresh") { return .refresh }
       let help =
-        current.kind == .word ? DidYouMean.help(text(current), among: ["check", "show"]) : nil
-      throw expectedFailure("'check' or 'show'", after: "'session'", help: help)
+        current.kind == .word
+        ? DidYouMean.help(text(current), among: ["check", "show", "refresh"]) : nil
+      throw expectedFailure("'check', 'show' or 'refresh'", after: "'session'", help: help)
     default:
-      return .logout
+      let scopes = SignOutScope.allCases.map(\.rawValue)
+      recordKeywords(scopes)
+      guard current.kind == .word else { return .logout() }
+      let word = text(current).lowercased()
+      guard let scope = SignOutScope(rawValue: word) else {
+        throw expectedFailure(
+          "'local', 'others' or 'global'", after: "'logout'",
+          help: DidYouMean.help(word, among: scopes))
+      }
+      advance()
+      return .logout(scope)
     }
   }
 

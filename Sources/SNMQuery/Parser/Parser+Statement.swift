@@ -21,6 +21,8 @@ extension Parser {
     case .from: return .query(try parseQuery())
     case .rpc: return .rpc(try parseRPC())
     case .storage: return .storage(try parseStorage())
+    case .login where isLoginByMail: return .auth(try parseLoginByMail())
+    case .password where isWord(peek(), "reset"): return .auth(try parsePasswordReset())
     case .login, .signup, .session, .logout: return .session(try parseSession())
     case .let: return .let(try parseLet())
     case .expect: return .expect(try parseExpect())
@@ -35,6 +37,8 @@ extension Parser {
         help:
           "write 'from <table> \(verb) ...', as in 'from user_info \(verb)\(verb == "select" ? " *" : " ...")'"
       )
+    case nil where Parser.authWords.contains(text(current).lowercased()):
+      return try parseAuthStatement()
     default:
       let word = text(current)
       if Parser.clauseWords.contains(word.lowercased()) {
@@ -57,10 +61,11 @@ extension Parser {
   ]
 
   /// Statement keywords in the order completion offers them.
-  static let statementKeywordOrder = [
-    "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
-    "run", "defer", "help", "tables", "describe", "explain", "set", "exit", "quit",
-  ]
+  static let statementKeywordOrder =
+    [
+      "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
+      "run", "defer", "help", "tables", "describe", "explain", "set", "exit", "quit",
+    ] + Parser.authWords + ["password"]
 
   /// A name: any word (keywords included) or a double-quoted name.
   mutating func parseName(_ role: NameRole, what: String, after: @autoclosure () -> String?)

@@ -7,8 +7,9 @@ import SNMSupabase
 /// {"profiles": {"prod": {"url": "https://abcd.supabase.co", "anon_key": "eyJ..."}}}
 /// ```
 /// The key may be named `anon_key`, `publishable_key`, `key`, `secret_key` or `service_role_key`
-/// (either kind: `sb_publishable_...`/`sb_secret_...` or a legacy JWT). The file holds keys: keep
-/// it 0600.
+/// (either kind: `sb_publishable_...`/`sb_secret_...` or a legacy JWT). The service key for
+/// `admin ...` and `as service` is `service_key` (else `secret_key` or `service_role_key`). The
+/// file holds keys: keep it 0600.
 public struct ProfileFile: Sendable {
   /// Where the file is.
   public let path: String
@@ -49,6 +50,9 @@ public struct ProfileFile: Sendable {
         "profile '\(name)' in \(path) needs \"url\" and a key (\"publishable_key\" or \"anon_key\")"
       )
     }
-    return try ProjectSelection(url: url, key: key, name: name)
+    let service = ["service_key", "secret_key", "service_role_key"].lazy.compactMap {
+      profile[$0] as? String
+    }.first
+    return try ProjectSelection(url: url, key: key, name: name, serviceKey: service)
   }
 }

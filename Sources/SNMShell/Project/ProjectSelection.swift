@@ -1,4 +1,5 @@
 import Foundation
+import SNMSupabase
 
 /// The project snm talks to and where that choice came from.
 ///
@@ -15,16 +16,22 @@ public struct ProjectSelection: Equatable, Sendable {
   public var key: String
   /// The short name the prompt shows: `local`, the profile, or the first label of the host.
   public var name: String
+  /// The service key for `admin ...`, `inbox` and `as service` (`sb_secret_...` or the legacy
+  /// `service_role` JWT); nil when none is set. Never printed.
+  public var serviceKey: String?
 
-  public init(url: URL, key: String, name: String) {
+  public init(url: URL, key: String, name: String, serviceKey: String? = nil) {
     self.url = url
     self.key = key
     self.name = name
+    self.serviceKey = serviceKey
   }
 
   /// A selection for `url` and `key`, named after the URL's host.
   /// - Throws: `UsageError` when `url` is not an http(s) URL with a host.
-  public init(url text: String, key: String, name: String? = nil) throws(UsageError) {
+  public init(url text: String, key: String, name: String? = nil, serviceKey: String? = nil)
+    throws(UsageError)
+  {
     var trimmed = text.trimmingCharacters(in: .whitespaces)
     while trimmed.hasSuffix("/") { trimmed.removeLast() }
     guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
@@ -33,7 +40,9 @@ public struct ProjectSelection: Equatable, Sendable {
       throw UsageError("'\(text)' is not a project URL: expected http(s)://host[:port]")
     }
     guard !key.isEmpty else { throw UsageError("the project key is empty") }
-    self.init(url: url, key: key, name: name ?? Self.shortName(host: host))
+    self.init(
+      url: url, key: key, name: name ?? Self.shortName(host: host),
+      serviceKey: serviceKey ?? (SupabaseAPIKey(key).role == "service_role" ? key : nil))
   }
 
   /// `local` for this machine, `abcd` for `abcd.supabase.co`, else the host.
@@ -55,9 +64,11 @@ public struct ProjectSelection: Equatable, Sendable {
   ) throws(UsageError) -> ProjectSelection? {
     let url = options.url ?? nonEmpty(environment["SUPABASE_URL"])
     let key = options.key ?? keyVariables.lazy.compactMap { nonEmpty(environment[$0]) }.first
+    let service =
+      options.serviceKey ?? serviceKeyVariables.lazy.compactMap { nonEmpty(environment[$0]) }.first
     switch (url, key) {
     case (let url?, let key?):
-      return try ProjectSelection(url: url, key: key)
+      return try ProjectSelection(url: url, key: key, serviceKey: service)
     case (.some, nil):
       throw UsageError(
         "a project URL needs a key: pass --key or set SUPABASE_PUBLISHABLE_KEY (or SUPABASE_ANON_KEY)"
@@ -68,9 +79,14 @@ public struct ProjectSelection: Equatable, Sendable {
       break
     }
     guard let profile = options.profile else { return nil }
-    return try ProfileFile(path: ProfileFile.defaultPath(environment: environment))
+    var selection = try ProfileFile(path: ProfileFile.defaultPath(environment: environment))
       .selection(named: profile)
+    if let service = options.serviceKey { selection.serviceKey = service }
+    return selection
   }
+
+  /// The variables the service key is taken from (after `--service-key`), in this order.
+  public static let serviceKeyVariables = ["SUPABASE_SERVICE_ROLE_KEY", "SUPABASE_SECRET_KEY"]
 
   /// The variables a key is taken from, in this order: the client keys before the server ones, so
   /// a CI job that exports both runs as `anon` unless it passes `--key`.

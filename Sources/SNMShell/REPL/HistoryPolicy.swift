@@ -11,8 +11,11 @@ public enum HistoryPolicy {
   /// Words that mark a statement as carrying a secret, compared case-insensitively.
   static let secretWords = [
     "password", "passwd", "token", "secret", "apikey", "api_key", "bearer", "service_role",
-    "--key", "sb_secret_", "sb_publishable_",
+    "--key", "sb_secret_", "sb_publishable_", "nonce", "--service-key",
   ]
+  /// Statements that carry a code or a factor's secret whatever their words: `verify otp ...`,
+  /// `mfa verify ...`.
+  static let secretStatements = ["verify ", "mfa verify "]
 
   /// Whether `statement` may be written to the history.
   public static func mayRecord(_ statement: String) -> Bool {
@@ -20,6 +23,7 @@ public enum HistoryPolicy {
     if trimmed.isEmpty { return false }
     let lower = trimmed.lowercased()
     if secretWords.contains(where: { lower.contains($0) }) { return false }
+    if secretStatements.contains(where: { lower.hasPrefix($0) }) { return false }
     if containsJWT(trimmed) { return false }
     return true
   }

@@ -94,7 +94,8 @@ public struct PromptLoop {
 
   /// `snm anon@local> `, or its continuation `             -> ` of the same width.
   func promptText(continuing: Bool) -> String {
-    let main = "snm \(signedInName())@\(executor.project.name)> "
+    let service = continuing ? "" : executor.takeRanAsService() ? "[service]" : ""
+    let main = "snm \(signedInName())@\(executor.project.name)\(service)> "
     if continuing {
       return String(repeating: " ", count: max(0, main.count - 3)) + "-> "
     }

@@ -1,3 +1,6 @@
+import SNMSupabase
+import SNMWire
+
 /// A session statement (spec §3) with its values resolved: what `StatementExecutor.runSession(_:)` runs.
 ///
 /// ```swift
@@ -8,12 +11,14 @@ public enum SessionCommand: Sendable, Equatable {
   case loginAnonymously
   /// `login email '...' [password ...]`; nil asks at the terminal without echo.
   case login(email: String, password: String?)
-  /// `signup email '...' [password ...]`
-  case signup(email: String, password: String?)
+  /// `signup email '...' [password ...] [data {...}]`
+  case signup(email: String, password: String?, data: JSONValue? = nil)
   /// `session check`: refresh when within the margin; user, role, time left.
   case check
   /// `session show`: user id, role, anonymous or not, expiry; never the tokens.
   case show
-  /// `logout`
-  case logout
+  /// `session refresh`: a new access token now.
+  case refresh
+  /// `logout [local|others|global]`
+  case logout(SignOutScope = .local)
 }

@@ -11,6 +11,7 @@ import SNMWire
 /// email       kim@example.com
 /// role        authenticated
 /// anonymous   no
+/// aal         aal1   (aal2 once a second factor was verified: `mfa verify`)
 /// expires_at  2026-11-29T15:33:56Z (in 59m 58s)
 /// ```
 /// With `--format json`/`ndjson`, one JSON object instead.
@@ -38,6 +39,7 @@ struct SessionReport {
     if let email = session.user.email, !email.isEmpty { rows.append(("email", email)) }
     rows += [
       ("role", role), ("anonymous", session.user.isAnonymous ? "yes" : "no"),
+      ("aal", session.claims.aal ?? "aal1"),
       ("expires_at", Self.timestamp(session.expiresAt) + " (\(timeLeftText(session)))"),
     ]
     let width = rows.map(\.0.count).max() ?? 0
@@ -64,6 +66,7 @@ struct SessionReport {
     if let email = session.user.email, !email.isEmpty { object.append("email", .string(email)) }
     object.append("role", .string(role))
     object.append("is_anonymous", .bool(session.user.isAnonymous))
+    object.append("aal", .string(session.claims.aal ?? "aal1"))
     object.append("expires_at", .string(Self.timestamp(session.expiresAt)))
     let left = Int(exactly: session.timeLeft(now: now).rounded(.down)) ?? 0
     object.append("expires_in", .number(JSONNumber(max(left, 0))))

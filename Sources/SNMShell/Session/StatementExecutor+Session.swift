@@ -30,10 +30,19 @@ extension StatementExecutor {
       guard let password = password ?? askPassword(for: email) else { return noPassword("login") }
       secretValues.register(password)
       return await signIn("login") { try await self.auth.signIn(email: email, password: password) }
-    case .signup(let email, let password):
+    case .signup(let email, let password, let data):
       guard let password = password ?? askPassword(for: email) else { return noPassword("signup") }
       secretValues.register(password)
-      return await signIn("signup") { try await self.auth.signUp(email: email, password: password) }
+      guard let data else {
+        return await signIn("signup") {
+          try await self.auth.signUp(email: email, password: password)
+        }
+      }
+      return await signIn("signup") {
+        try await self.authManager.signUp(email: email, password: password, data: data)
+      }
+    case .refresh:
+      return await refreshSession()
     case .check:
       return await checkSession()
     case .show:
@@ -43,8 +52,8 @@ extension StatementExecutor {
           .render(
             currentSettings.format))
       return .succeeded(nil)
-    case .logout:
-      return await logout()
+    case .logout(let scope):
+      return await logout(scope)
     }
   }
 
@@ -62,6 +71,7 @@ extension StatementExecutor {
       "user_id": .string(session.user.id.uuidString.lowercased()), "role": .string(report.role),
       "email": session.user.email.flatMap { $0.isEmpty ? nil : JSONValue.string($0) } ?? .null,
       "is_anonymous": .bool(session.user.isAnonymous),
+      "aal": .string(session.claims.aal ?? "aal1"),
     ]
   }
 
@@ -98,6 +108,28 @@ extension StatementExecutor {
     return .succeeded(nil)
   }
 
+  /// `session refresh`: spends the refresh token for a new session now.
+  private func refreshSession() async -> StatementResult {
+    let refreshed = await sendCancellable(refreshing: false) { [sessions] in
+      await sessions.refreshNow()
+    }
+    switch refreshed {
+    case .done(.success(let session)):
+      signedIn.withLock { $0 = Self.promptName(session.user) }
+      say(
+        SessionReport(session: session, now: Date(), refreshed: true, keyRole: project.keyRole)
+          .checkLine(currentSettings.format))
+      return .succeeded(nil)
+    case .done(.failure(.signedOut)):
+      return authFailure("not signed in; use 'login' or 'login email ...'")
+    case .done(.failure(let error)):
+      signedIn.withLock { $0 = nil }
+      return authFailure(error.description, headline: FailureHeadline.of(error))
+    case .failed(let error): return authFailure(Self.describe(error))
+    case .interrupted(let signal): return .interrupted(signal)
+    }
+  }
+
   private func checkSession() async -> StatementResult {
     let before = await sessions.currentSession?.accessToken
     let checked: Result<SupabaseSession, SupabaseSessionError>
@@ -128,16 +160,18 @@ extension StatementExecutor {
     }
   }
 
-  private func logout() async -> StatementResult {
+  private func logout(_ scope: SignOutScope) async -> StatementResult {
     guard await sessions.currentSession != nil else {
       say("not signed in")
       return .succeeded(nil)
     }
-    defer { signedIn.withLock { $0 = nil } }
+    defer { if scope != .others { signedIn.withLock { $0 = nil } } }
     let signOut = await sendCancellable(refreshing: false) { [sessions] in
-      try await sessions.signOut(scope: .local)
+      try await sessions.signOut(scope: scope)
     }
     switch signOut {
+    case .done where scope == .others: say("signed out every other session; still signed in here")
+    case .done where scope == .global: say("signed out everywhere")
     case .done: say("signed out")
     case .failed(let error):
       say("signed out here; the server was not told: \(Self.describe(error))")
@@ -164,7 +198,7 @@ extension StatementExecutor {
         + "`password $env.NAME` in scripts")
   }
 
-  private func authFailure(
+  func authFailure(
     _ message: String, outcome: StatementOutcome? = nil, headline: String? = nil
   ) -> StatementResult {
     report(message)
@@ -174,7 +208,7 @@ extension StatementExecutor {
   /// Prints `text` (a line) unless `--quiet`.
   /// Prints a line about the session; what the server said in it (a user's e-mail, a message) has
   /// its control characters escaped (``VisibleText``).
-  private func say(_ text: String) {
+  func say(_ text: String) {
     guard !currentSettings.quiet else { return }
     let text = VisibleText.escaped(text, keepingNewlines: true)
     output.write(text.hasSuffix("\n") ? text : text + "\n")

@@ -1,5 +1,6 @@
 import Foundation
 import SNMQuery
+import SNMWire
 
 extension StatementExecutor {
   /// Runs a parsed session statement (spec §3). `resolve` turns a value as written into its text
@@ -18,17 +19,27 @@ extension StatementExecutor {
       case .loginAnonymously: command = .loginAnonymously
       case .login(let email, let password):
         command = .login(email: try resolve(email), password: try password.map(resolve))
-      case .signup(let email, let password):
-        command = .signup(email: try resolve(email), password: try password.map(resolve))
+      case .signup(let email, let password, let data):
+        command = .signup(
+          email: try resolve(email), password: try password.map(resolve),
+          data: data.flatMap(Self.constantJSON))
       case .check: command = .check
       case .show: command = .show
-      case .logout: command = .logout
+      case .refresh: command = .refresh
+      case .logout(let scope): command = .logout(scope ?? .local)
       }
     } catch {
       report(error.description)
       return .failed(.usage)
     }
     return await runSession(command)
+  }
+
+  /// The metadata of `signup ... data`, filled in by ``fillingVariables(in:source:)`` (a word
+  /// holding its JSON text).
+  static func constantJSON(_ node: ValueNode) -> JSONValue? {
+    guard case .word(let text) = node.value else { return nil }
+    return try? JSONValue(parsing: text)
   }
 
   /// A string literal's text, or `$env.NAME` from the environment.
@@ -84,9 +95,14 @@ extension StatementExecutor {
       case .login(let email, let password):
         let secret: ValueNode? = if let password { try fill(password, scope) } else { nil }
         return .login(email: try fill(email, scope), password: secret)
-      case .signup(let email, let password):
+      case .signup(let email, let password, let data):
         let secret: ValueNode? = if let password { try fill(password, scope) } else { nil }
-        return .signup(email: try fill(email, scope), password: secret)
+        let metadata: ValueNode? =
+          if let data {
+            ValueNode(
+              .word(try ValueEvaluator.json(data, in: scope).serialized()), range: data.range)
+          } else { nil }
+        return .signup(email: try fill(email, scope), password: secret, data: metadata)
       default:
         return session
       }

@@ -16,7 +16,11 @@ extension StatementExecutor {
   /// The manager statements compile against: this project, the shared provider, the session's
   /// token per request.
   var dbManager: SupabaseDBManager {
-    SupabaseDBManager(
+    if Self.runningAsService, let serviceProvider {
+      return SupabaseDBManager(
+        config: serviceConfig, provider: serviceProvider, accessToken: { nil })
+    }
+    return SupabaseDBManager(
       config: project.supabaseConfig, provider: provider, accessToken: accessTokenProvider)
   }
 

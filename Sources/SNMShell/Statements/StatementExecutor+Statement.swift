@@ -27,6 +27,10 @@ extension StatementExecutor {
       return await runLet(binding, statement: statement, in: source, directory: context.directory)
     case .expect(let expect):
       return await runExpect(expect, in: source, context: context)
+    case .auth:
+      return await runAuth(statement, in: source)
+    case .asService(let inner):
+      return await runAsService(inner, in: source, context: context)
     case .run, .deferred:
       report("`run` and `defer` need a script runner")
       return .failed(.usage)

@@ -18,6 +18,18 @@ extension StatementExecutor {
       } catch {
         return report(error, in: source)
       }
+    case .statement(let inner) where AuthCompiler.authStatement(inner) != nil:
+      switch await performAuth(inner, in: source) {
+      case .answered(let answer):
+        value = answer.value
+        outcome = .answered(value: answer.value, status: 200)
+      case .stopped(let result):
+        return result
+      }
+    case .statement(let inner) where RequestExplainer.serviceStatement(inner) != nil:
+      let serviceInner = RequestExplainer.serviceStatement(inner) ?? inner
+      return await runLetAsService(
+        binding, inner: serviceInner, statement: statement, in: source, directory: directory)
     case .statement(let inner) where StorageCompiler.storageStatement(inner) != nil:
       switch await performStorage(inner, in: source, directory: directory) {
       case .answered(let result, let response):

@@ -39,8 +39,13 @@ public final class StatementExecutor: Sendable {
   let auth: any AuthManageable
   /// Who the prompt says is signed in (nil: `anon`), kept current after each statement.
   let signedIn = Mutex<String?>(nil)
+  /// Whether a statement ran `as service` since the prompt last showed (it then says so).
+  let ranAsService = Mutex<Bool>(false)
   /// Sends the statements' requests (connections kept alive).
   let provider: SNMNetworkProvider
+  /// Sends the requests of `admin ...`, `inbox` and `as service` with the service key; nil when
+  /// the project has none.
+  let serviceProvider: SNMNetworkProvider?
   /// Table, column and function names for completion, `tables` and `describe`.
   public let catalog: SchemaCatalog
   /// Values bound by `--var` (and, in scripts, `let`): change them through `bind`.
@@ -68,6 +73,9 @@ public final class StatementExecutor: Sendable {
     self.provider =
       provider
       ?? SNMNetworkProvider(configuration: options.networkConfiguration(key: project.key))
+    self.serviceProvider = project.serviceKey.map {
+      SNMNetworkProvider(configuration: options.networkConfiguration(key: $0))
+    }
     self.catalog = catalog
     self.variables = Mutex(options.variableValues)
     self.variableNameSet = Mutex(Set(options.variableValues.keys))
@@ -78,6 +86,7 @@ public final class StatementExecutor: Sendable {
     self.baseErrors = errors
     let colour = Terminal.usesColour(fd: STDOUT_FILENO, disabled: options.noColor)
     self.settings = Mutex(ShellSettings(options: options, colour: colour))
+    if let serviceKey = project.serviceKey { secretValues.register(serviceKey) }
   }
 
   /// Where results go: standard output, or the file `\o FILE` named.

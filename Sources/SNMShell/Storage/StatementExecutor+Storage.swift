@@ -8,7 +8,11 @@ extension StatementExecutor {
   /// The Storage manager statements compile against: this project, the shared provider, the
   /// session's token per request (as the DB manager).
   var storageManager: SupabaseStorageManager {
-    SupabaseStorageManager(
+    if Self.runningAsService, let serviceProvider {
+      return SupabaseStorageManager(
+        config: serviceConfig, provider: serviceProvider, accessToken: { nil })
+    }
+    return SupabaseStorageManager(
       config: project.supabaseConfig, provider: provider, accessToken: accessTokenProvider)
   }
 

@@ -22,6 +22,10 @@ public struct AccessTokenClaims: Sendable, Hashable {
   public var expiresAt: Date?
   /// `iat` as a date.
   public var issuedAt: Date?
+  /// `aal`: `aal1`, or `aal2` once a second factor was verified.
+  public var aal: String?
+  /// `amr`: how the user signed in (`password`, `otp`, `totp`, ...), oldest first.
+  public var methods: [String] = []
 
   public init(jwt: String) {
     let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
@@ -32,6 +36,10 @@ public struct AccessTokenClaims: Sendable, Hashable {
     role = object["role"] as? String
     sessionID = object["session_id"] as? String
     isAnonymous = object["is_anonymous"] as? Bool
+    aal = object["aal"] as? String
+    methods =
+      (object["amr"] as? [Any])?.compactMap { ($0 as? [String: Any])?["method"] as? String }
+      ?? []
     // Checked: a number no date can hold is no date at all.
     expiresAt = (object["exp"] as? NSNumber).flatMap {
       SupabaseSession.date(unixSeconds: $0.doubleValue)

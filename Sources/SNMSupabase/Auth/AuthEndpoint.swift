@@ -9,53 +9,176 @@ import SNMWire
 /// let endpoint = AuthEndpoint.signInWithPassword(email: "a@b.c", password: pw).endpoint(base: url)
 /// endpoint.url   // http://127.0.0.1:54321/auth/v1/token?grant_type=password
 /// ```
-/// The provider adds `apikey`, `Authorization` and `X-Client-Info` when sending.
+/// The provider adds `apikey`, `Authorization` and `X-Client-Info` when sending. The request
+/// shapes are GoTrue's own (`internal/api`: `UserUpdateParams`, `OtpParams`, `VerifyParams`,
+/// `EnrollFactorParams`, ...).
 public enum AuthEndpoint: Sendable, Hashable {
   case signUpAnonymously
-  case signUp(email: String, password: String)
+  /// `POST /signup`; `data` is the new user's `user_metadata`.
+  case signUp(email: String, password: String, data: JSONValue? = nil)
   case signInWithPassword(email: String, password: String)
   case refresh(refreshToken: String)
   case signOut(accessToken: String, scope: SignOutScope)
   case user(accessToken: String)
+  /// `PUT /user` with GoTrue's `UserUpdateParams` (`email`, `password`, `nonce`, `data`).
+  case updateUser(accessToken: String, attributes: UserAttributes)
+  /// `GET /reauthenticate`: the server mails (or texts) a nonce for a password change.
+  case reauthenticate(accessToken: String)
+  /// `POST /recover`: a password-reset mail.
+  case recover(email: String)
+  /// `POST /otp`: a one-time code and magic link by mail (supabase-js' `signInWithOtp`).
+  case otp(email: String, createUser: Bool)
+  /// `POST /verify` with an emailed code: signs in.
+  case verify(email: String, token: String, type: String)
+  /// `POST /resend`: the confirmation (or email-change) mail again.
+  case resend(type: String, email: String)
+  /// `POST /factors`: a new TOTP factor (unverified until `verifyFactor`).
+  case enrollFactor(accessToken: String, friendlyName: String?, issuer: String?)
+  /// `POST /factors/{id}/challenge`.
+  case challengeFactor(accessToken: String, factorID: String)
+  /// `POST /factors/{id}/verify`: answers a challenge; the answer is an aal2 session.
+  case verifyFactor(accessToken: String, factorID: String, challengeID: String, code: String)
+  /// `DELETE /factors/{id}`.
+  case unenrollFactor(accessToken: String, factorID: String)
 
   /// The API version header value supabase-swift sends (it selects GoTrue's error format).
   public static let apiVersion = "2024-01-01"
+
+  /// Body members that hold secrets: `explain` shows them as `"********"`.
+  public static let secretMembers: Set<String> = [
+    "password", "nonce", "token", "code", "refresh_token", "current_password",
+  ]
 
   /// The request against the project at `base` (`http://127.0.0.1:54321`).
   public func endpoint(base: String) -> Endpoint {
     var headers: HTTPHeaders = ["X-Supabase-Api-Version": Self.apiVersion]
     var query: [Endpoint.QueryItem] = []
-    let path: String
     var method = HTTPMethod.post
-    var body: JSONValue? = nil
+    if let token = accessToken { headers["Authorization"] = "Bearer \(token)" }
     switch self {
-    case .signUpAnonymously:
-      path = "/auth/v1/signup"
-      body = .object(JSONObject())
-    case .signUp(let email, let password):
-      path = "/auth/v1/signup"
-      body = ["email": .string(email), "password": .string(password)]
-    case .signInWithPassword(let email, let password):
-      path = "/auth/v1/token"
-      query = [.init("grant_type", "password")]
-      body = ["email": .string(email), "password": .string(password)]
-    case .refresh(let refreshToken):
-      path = "/auth/v1/token"
-      query = [.init("grant_type", "refresh_token")]
-      body = ["refresh_token": .string(refreshToken)]
-    case .signOut(let accessToken, let scope):
-      path = "/auth/v1/logout"
-      query = [.init("scope", scope.rawValue)]
-      headers["Authorization"] = "Bearer \(accessToken)"
-    case .user(let accessToken):
-      path = "/auth/v1/user"
-      method = .get
-      headers["Authorization"] = "Bearer \(accessToken)"
+    case .user, .reauthenticate: method = .get
+    case .updateUser: method = .put
+    case .unenrollFactor: method = .delete
+    case .signInWithPassword: query = [.init("grant_type", "password")]
+    case .refresh: query = [.init("grant_type", "refresh_token")]
+    case .signOut(_, let scope): query = [.init("scope", scope.rawValue)]
+    default: break
     }
+    let body = self.body
     if body != nil { headers["Content-Type"] = "application/json" }
     return Endpoint(
       baseURL: base, path: path, method: method, query: query, headers: headers,
       body: body.map { Data($0.serializedBytes()) })
+  }
+
+  /// The path under the project URL.
+  public var path: String {
+    switch self {
+    case .signUpAnonymously, .signUp: "/auth/v1/signup"
+    case .signInWithPassword, .refresh: "/auth/v1/token"
+    case .signOut: "/auth/v1/logout"
+    case .user, .updateUser: "/auth/v1/user"
+    case .reauthenticate: "/auth/v1/reauthenticate"
+    case .recover: "/auth/v1/recover"
+    case .otp: "/auth/v1/otp"
+    case .verify: "/auth/v1/verify"
+    case .resend: "/auth/v1/resend"
+    case .enrollFactor: "/auth/v1/factors"
+    case .challengeFactor(_, let id):
+      "/auth/v1/factors/\(Endpoint.encodePathSegment(id))/challenge"
+    case .verifyFactor(_, let id, _, _):
+      "/auth/v1/factors/\(Endpoint.encodePathSegment(id))/verify"
+    case .unenrollFactor(_, let id): "/auth/v1/factors/\(Endpoint.encodePathSegment(id))"
+    }
+  }
+
+  /// The user's access token the call is made with, if it needs one.
+  public var accessToken: String? {
+    switch self {
+    case .signOut(let token, _), .user(let token), .updateUser(let token, _),
+      .reauthenticate(let token), .enrollFactor(let token, _, _), .challengeFactor(let token, _),
+      .verifyFactor(let token, _, _, _), .unenrollFactor(let token, _):
+      token
+    default: nil
+    }
+  }
+
+  /// The JSON body, in GoTrue's member names; nil for none.
+  public var body: JSONValue? {
+    switch self {
+    case .signUpAnonymously:
+      return .object(JSONObject())
+    case .signUp(let email, let password, let data):
+      var object: JSONObject = ["email": .string(email), "password": .string(password)]
+      if let data { object.append("data", data) }
+      return .object(object)
+    case .signInWithPassword(let email, let password):
+      return ["email": .string(email), "password": .string(password)]
+    case .refresh(let refreshToken):
+      return ["refresh_token": .string(refreshToken)]
+    case .updateUser(_, let attributes):
+      return .object(attributes.json)
+    case .recover(let email):
+      return ["email": .string(email)]
+    case .otp(let email, let createUser):
+      return ["email": .string(email), "create_user": .bool(createUser)]
+    case .verify(let email, let token, let type):
+      return ["type": .string(type), "email": .string(email), "token": .string(token)]
+    case .resend(let type, let email):
+      return ["type": .string(type), "email": .string(email)]
+    case .enrollFactor(_, let name, let issuer):
+      var object: JSONObject = ["factor_type": "totp"]
+      if let name { object.append("friendly_name", .string(name)) }
+      if let issuer { object.append("issuer", .string(issuer)) }
+      return .object(object)
+    case .challengeFactor:
+      return .object(JSONObject())
+    case .verifyFactor(_, _, let challengeID, let code):
+      return ["challenge_id": .string(challengeID), "code": .string(code)]
+    case .signOut, .user, .reauthenticate, .unenrollFactor:
+      return nil
+    }
+  }
+}
+
+/// What `PUT /auth/v1/user` changes (GoTrue's `UserUpdateParams`): only the members set are sent.
+///
+/// ```swift
+/// var change = UserAttributes()
+/// change.data = ["nick": "kim"]
+/// try await auth.updateUser(accessToken: token, attributes: change)
+/// ```
+public struct UserAttributes: Sendable, Hashable {
+  public var email: String?
+  /// The new password. Secret.
+  public var password: String?
+  /// The code `GET /reauthenticate` sent, when the project asks for one. Secret.
+  public var nonce: String?
+  /// `user_metadata` to merge.
+  public var data: JSONValue?
+  /// Other members of GoTrue's body (`phone`, `app_metadata`, ...), sent as given after these.
+  public var other: JSONObject
+
+  public init(
+    email: String? = nil, password: String? = nil, nonce: String? = nil, data: JSONValue? = nil,
+    other: JSONObject = JSONObject()
+  ) {
+    self.email = email
+    self.password = password
+    self.nonce = nonce
+    self.data = data
+    self.other = other
+  }
+
+  /// The body, members in GoTrue's order.
+  public var json: JSONObject {
+    var object = JSONObject()
+    if let email { object.append("email", .string(email)) }
+    if let password { object.append("password", .string(password)) }
+    if let nonce { object.append("nonce", .string(nonce)) }
+    if let data { object.append("data", data) }
+    for (key, value) in other { object.append(key, value) }
+    return object
   }
 }
 
@@ -64,11 +187,19 @@ extension AuthEndpoint: CustomStringConvertible {
   public var description: String {
     switch self {
     case .signUpAnonymously: "POST /auth/v1/signup (anonymous)"
-    case .signUp(let email, _): "POST /auth/v1/signup (\(email))"
+    case .signUp(let email, _, _): "POST /auth/v1/signup (\(email))"
     case .signInWithPassword(let email, _): "POST /auth/v1/token?grant_type=password (\(email))"
     case .refresh: "POST /auth/v1/token?grant_type=refresh_token"
     case .signOut(_, let scope): "POST /auth/v1/logout?scope=\(scope.rawValue)"
     case .user: "GET /auth/v1/user"
+    case .updateUser: "PUT /auth/v1/user"
+    case .reauthenticate: "GET /auth/v1/reauthenticate"
+    case .recover(let email): "POST /auth/v1/recover (\(email))"
+    case .otp(let email, _): "POST /auth/v1/otp (\(email))"
+    case .verify(let email, _, let type): "POST /auth/v1/verify (\(type), \(email))"
+    case .resend(let type, let email): "POST /auth/v1/resend (\(type), \(email))"
+    case .enrollFactor, .challengeFactor, .verifyFactor, .unenrollFactor:
+      "\(endpoint(base: "").method.rawValue) \(path)"
     }
   }
 }

@@ -56,3 +56,21 @@ extension SNMErrorCode {
     .refreshTokenNotFound, .refreshTokenAlreadyUsed, .sessionNotFound, .sessionExpired,
   ]
 }
+
+// The codes of the account, MFA and admin flows (GoTrue's `internal/api/apierrors/errorcode.go`).
+extension SNMErrorCode {
+  /// A password change needs the nonce `GET /reauthenticate` sends.
+  public static let reauthenticationNeeded: SNMErrorCode = "reauthentication_needed"
+  /// The nonce is wrong or expired.
+  public static let reauthenticationNotValid: SNMErrorCode = "reauthentication_not_valid"
+  /// The emailed code is wrong or expired.
+  public static let otpExpired: SNMErrorCode = "otp_expired"
+  /// The TOTP code did not match.
+  public static let mfaVerificationFailed: SNMErrorCode = "mfa_verification_failed"
+  /// The factor does not exist (or is another user's).
+  public static let mfaFactorNotFound: SNMErrorCode = "mfa_factor_not_found"
+  /// The request needs an aal2 session.
+  public static let insufficientAAL: SNMErrorCode = "insufficient_aal"
+  /// The key is not allowed to do this (an admin route without the service key).
+  public static let notAdmin: SNMErrorCode = "not_admin"
+}

@@ -1,4 +1,5 @@
 import Foundation
+import SNMNetwork
 
 extension SupabaseAuthError {
   /// Decodes GoTrue's error body, whichever of its formats the server used:
@@ -25,6 +26,13 @@ extension SupabaseAuthError {
     self.init(
       status: status, code: codeText.map(AuthErrorCode.init(rawValue:)) ?? .unknown,
       message: message, weakPasswordReasons: reasons)
+  }
+
+  /// The refusal in a non-2xx answer the provider reported.
+  public init(answer failure: SNMServerError) {
+    self.init(
+      status: failure.status, body: failure.response.body,
+      headerCode: failure.response.headers["x-sb-error-code"])
   }
 
   /// A string member; the legacy integer `code` (the HTTP status) is not an error code.

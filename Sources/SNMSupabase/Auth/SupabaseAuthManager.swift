@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 /// Signs in, up and out against a project's `/auth/v1` (GoTrue), and refreshes sessions.
 /// It keeps no session: what it returns goes to `SessionManager.shared.saveSession(for:)`.
@@ -38,6 +39,13 @@ public struct SupabaseAuthManager: AuthManageable {
     try await session(from: .signUp(email: email, password: password))
   }
 
+  /// `POST /auth/v1/signup` with `data` as the new user's `user_metadata`.
+  public func signUp(email: String, password: String, data: JSONValue?) async throws
+    -> SupabaseSession
+  {
+    try await session(from: .signUp(email: email, password: password, data: data))
+  }
+
   public func refreshSession(refreshToken: String) async throws -> SupabaseSession {
     try await session(from: .refresh(refreshToken: refreshToken))
   }
@@ -55,19 +63,17 @@ public struct SupabaseAuthManager: AuthManageable {
     }
   }
 
-  private func session(from call: AuthEndpoint) async throws -> SupabaseSession {
+  func session(from call: AuthEndpoint) async throws -> SupabaseSession {
     let response = try await send(call)
     return try SupabaseSession(response: response.body, now: now())
   }
 
   /// Sends `call`; a non-2xx answer becomes ``SupabaseAuthError``.
-  private func send(_ call: AuthEndpoint) async throws -> SNMResponse {
+  func send(_ call: AuthEndpoint) async throws -> SNMResponse {
     do {
       return try await provider.send(endpoint: call.endpoint(base: config.url))
     } catch .http(let failure) {
-      throw SupabaseAuthError(
-        status: failure.status, body: failure.response.body,
-        headerCode: failure.response.headers["x-sb-error-code"])
+      throw SupabaseAuthError(answer: failure)
     }
   }
 }

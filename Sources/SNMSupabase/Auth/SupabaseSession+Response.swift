@@ -1,4 +1,6 @@
 import Foundation
+import SNMNetwork
+import SNMWire
 
 extension SupabaseSession {
   /// The session in a GoTrue answer (`/signup`, `/token`), stamped as obtained at `now`.
@@ -55,6 +57,18 @@ extension SupabaseSession {
     default:
       return "not JSON"
     }
+  }
+}
+
+extension AuthResponseError {
+  /// The JSON object `response` holds; anything else is ``malformed(_:)`` ("not `what`").
+  static func object(in response: SNMResponse, what: String) throws(AuthResponseError)
+    -> JSONValue
+  {
+    guard let value = try? JSONValue(parsing: response.body), value.objectValue != nil else {
+      throw .malformed("not \(what)")
+    }
+    return value
   }
 }
 

@@ -84,3 +84,18 @@ extension SessionManager {
     return try await refresh(from: session, rejectedToken: rejected).get().accessToken
   }
 }
+
+extension SessionManager {
+  /// `session refresh`: a new access token now, however long the current one has left (after an
+  /// MFA enrolment elsewhere, or to pick up changed claims).
+  ///
+  /// ```swift
+  /// let fresh = try await SessionManager.shared.refreshNow().get()
+  /// ```
+  public func refreshNow() async -> Result<SupabaseSession, SupabaseSessionError> {
+    guard project != nil, auth != nil else { return .failure(.notConfigured) }
+    restoreIfNeeded()
+    guard let session = current else { return .failure(.signedOut) }
+    return await refresh(from: session, rejectedToken: session.accessToken)
+  }
+}

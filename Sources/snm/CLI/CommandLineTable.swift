@@ -34,6 +34,12 @@ enum CommandLineTable {
       unlisted: [.explain]
     ) { parsed, value throws(UsageError) in parsed.shell.key = value },
     CommandLineOption(
+      "--service-key", value: "KEY", for: Command.running,
+      help: "the service key for admin ..., inbox and as service (else\n"
+        + "$SUPABASE_SERVICE_ROLE_KEY, $SUPABASE_SECRET_KEY, a profile's\n"
+        + "service_key; the local project's own)"
+    ) { parsed, value throws(UsageError) in parsed.shell.serviceKey = value },
+    CommandLineOption(
       "--profile", value: "NAME", for: Command.running.union([.explain]),
       help: "a project from $XDG_CONFIG_HOME/snm/config.json",
       unlisted: [.explain]

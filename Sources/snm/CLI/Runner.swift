@@ -21,7 +21,9 @@ enum Runner {
       FileHandle.standardOutput.write(Data(text.utf8))
       return ExitCode.success.rawValue
     case .test(let configuration):
-      let project = try ProjectSelection.resolve(configuration.options) ?? localProject()
+      let project =
+        try ProjectSelection.resolve(configuration.options)
+        ?? localProject(serviceKey: configuration.options.serviceKey)
       return try await TestRunner(project: project, configuration: configuration).run().rawValue
     case .mergeReports(let paths, let reports):
       let merged = try TestReportFile.merge(paths, into: reports)
@@ -49,7 +51,8 @@ enum Runner {
     async
     throws -> ExitCode
   {
-    let project = try ProjectSelection.resolve(options) ?? localProject()
+    let project =
+      try ProjectSelection.resolve(options) ?? localProject(serviceKey: options.serviceKey)
     let executor = await StatementExecutor.connected(project: project, options: options)
     if !statements.isEmpty {
       let text = statements.joined(separator: "\n")
@@ -111,8 +114,10 @@ enum Runner {
   }
 
   /// No project configured: the local one, started on first use (default dir, port 54321).
-  static func localProject() throws -> ProjectSelection {
+  static func localProject(serviceKey: String? = nil) throws -> ProjectSelection {
     let endpoint = try LocalProject.ensureRunning()
-    return try ProjectSelection(url: endpoint.url, key: endpoint.apiKey, name: "local")
+    return try ProjectSelection(
+      url: endpoint.url, key: endpoint.apiKey, name: "local",
+      serviceKey: serviceKey ?? endpoint.serviceKey)
   }
 }

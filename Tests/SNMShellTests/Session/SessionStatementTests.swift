@@ -91,7 +91,8 @@ struct ShellRig {
     #expect(lines[2] == "email       kim@example.com")
     #expect(lines[3] == "role        authenticated")
     #expect(lines[4] == "anonymous   no")
-    #expect(lines[5].hasPrefix("expires_at  ") && lines[5].contains("(in 59m "))
+    #expect(lines[5] == "aal         aal1")
+    #expect(lines[6].hasPrefix("expires_at  ") && lines[6].contains("(in 59m "))
     #expect(rig.shell.promptText(continuing: false) == "snm kim@local> ")
     #expect(!rig.everything().contains("secret"))
   }
@@ -143,7 +144,7 @@ struct ShellRig {
     #expect((await rig.shell.runSession(.loginAnonymously)).succeeded)
     #expect((await rig.shell.runSession(.check)).succeeded)
     #expect(rig.output.captured.contains("signed in as anonymous (authenticated), 59m 5"))
-    #expect((await rig.shell.runSession(.logout)).succeeded)
+    #expect((await rig.shell.runSession(.logout())).succeeded)
     #expect(rig.output.captured.hasSuffix("signed out\n"))
     #expect(rig.shell.promptText(continuing: false) == "snm anon@local> ")
     #expect(await rig.shell.sessionValues()["user_id"] == .null)

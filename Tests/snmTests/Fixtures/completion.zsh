@@ -35,6 +35,7 @@ _snm() {
         test) _arguments \
             '--url[the project URL]:URL:' \
             '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+            '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
             '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
             '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
             '*--var[set $NAME for the statements]:NAME=VALUE:' \
@@ -57,6 +58,7 @@ _snm() {
         check) _arguments \
             '--url[the project URL]:URL:' \
             '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+            '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
             '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
             '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
             '*--var[set $NAME for the statements]:NAME=VALUE:' \
@@ -107,6 +109,7 @@ _snm() {
   _arguments \
     '--url[the project URL]:URL:' \
     '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+    '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
     '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
     '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
     '*--var[set $NAME for the statements]:NAME=VALUE:' \

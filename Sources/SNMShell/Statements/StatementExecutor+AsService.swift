@@ -1,0 +1,50 @@
+import Foundation
+import SNMQuery
+import SNMSupabase
+
+extension StatementExecutor {
+  /// Set while a statement runs under `as service`: its DB and Storage requests go with the
+  /// service key and no session.
+  @TaskLocal static var runningAsService = false
+
+  /// `as service <statement>`: the query, `rpc` or Storage statement with the service key instead
+  /// of the session (for set-up and clean-up under row-level security). Refused, with nothing
+  /// sent, when the project has no service key.
+  func runAsService(_ inner: Statement, in source: Source, context: StatementContext) async
+    -> StatementResult
+  {
+    guard serviceProvider != nil else { return noServiceKey() }
+    ranAsService.withLock { $0 = true }
+    return await Self.$runningAsService.withValue(true) {
+      await run(inner, in: source, context: context)
+    }
+  }
+
+  /// `let name = as service <statement>`.
+  func runLetAsService(
+    _ binding: LetStatement, inner: Statement, statement: Statement, in source: Source,
+    directory: String?
+  ) async -> StatementResult {
+    guard serviceProvider != nil else { return noServiceKey() }
+    ranAsService.withLock { $0 = true }
+    let unwrapped = LetStatement(name: binding.name, value: .statement(inner))
+    let plain = Statement(kind: .let(unwrapped), range: statement.range)
+    return await Self.$runningAsService.withValue(true) {
+      await runLet(unwrapped, statement: plain, in: source, directory: directory)
+    }
+  }
+
+  /// Whether a statement ran as service since the prompt last asked (and forget it): the next
+  /// prompt says so.
+  func takeRanAsService() -> Bool {
+    ranAsService.withLock { ran in
+      defer { ran = false }
+      return ran
+    }
+  }
+
+  /// The service key's manager config: the project's URL with the service key.
+  var serviceConfig: SupabaseConfig {
+    SupabaseConfig(url: project.url.absoluteString, anonKey: project.serviceKey ?? project.key)
+  }
+}

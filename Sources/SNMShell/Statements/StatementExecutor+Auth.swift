@@ -1,0 +1,374 @@
+import Foundation
+import SNMNetwork
+import SNMQuery
+import SNMSupabase
+import SNMWire
+
+extension StatementExecutor {
+  /// The Auth manager of the account and MFA statements: this project, the shared provider.
+  var authManager: SupabaseAuthManager {
+    SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
+  }
+
+  /// The admin manager, with the service key; nil when the project has none.
+  var adminManager: SupabaseAdminManager? {
+    serviceProvider.map { SupabaseAdminManager(url: project.url.absoluteString, provider: $0) }
+  }
+
+  /// What an auth statement's call gave: the value `let` binds, and what to print.
+  struct AuthAnswer: Sendable {
+    var value: JSONValue
+    /// Lines to print (a confirmation); nil: print ``value`` as a result.
+    var message: String?
+    /// The view of ``value`` tables print (the fields people read; JSON prints ``value`` whole).
+    var view: JSONValue?
+  }
+
+  /// Runs an account, MFA, admin or inbox statement and prints what it gave.
+  func runAuth(_ statement: Statement, in source: Source) async -> StatementResult {
+    switch await performAuth(statement, in: source) {
+    case .stopped(let result):
+      return result
+    case .answered(let answer):
+      let format = currentSettings.format
+      if let message = answer.message {
+        if format == .json || format == .ndjson, !answer.value.isNull {
+          await render(answer.view ?? answer.value)
+        } else {
+          say(message)
+        }
+      } else if format == .json || format == .ndjson {
+        await render(answer.value)
+      } else if let record = (answer.view ?? answer.value).objectValue, format == .table {
+        say(Self.recordLines(record))
+      } else {
+        await render(answer.view ?? answer.value)
+      }
+      return .succeeded(.answered(value: answer.value, status: 200))
+    }
+  }
+
+  enum AuthOutcome: Sendable {
+    case answered(AuthAnswer)
+    case stopped(StatementResult)
+  }
+
+  /// Compiles and sends an auth statement (Ctrl-C cancels it); a failure is printed.
+  func performAuth(_ statement: Statement, in source: Source) async -> AuthOutcome {
+    let call: AuthCall
+    do {
+      call = try AuthCompiler(scope: await variableScope()).compile(statement)
+    } catch {
+      return .stopped(report(error, in: source))
+    }
+    for secret in call.secrets { secretValues.register(secret) }
+    var admin: SupabaseAdminManager?
+    if call.usesServiceKey {
+      guard let manager = adminManager else { return .stopped(noServiceKey()) }
+      admin = manager
+    }
+    var token = ""
+    if call.needsSession {
+      switch await sendCancellable(
+        refreshing: false, { [sessions] in try await sessions.requestToken() })
+      {
+      case .done(let held?): token = held
+      case .done(nil):
+        return .stopped(authFailure("not signed in; use 'login email ...' first"))
+      case .failed(let error):
+        return .stopped(authFailure(Self.describe(error), headline: FailureHeadline.of(error)))
+      case .interrupted(let signal): return .stopped(.interrupted(signal))
+      }
+    }
+    let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
+    let outcome = await sendCancellable(refreshing: false) { [self, token, admin] in
+      try await self.perform(call, token: token, admin: admin)
+    }
+    spinner.stop()
+    switch outcome {
+    case .done(let answer):
+      return .answered(await settle(answer, of: call))
+    case .failed(let error):
+      if case .userUpdate(let attributes) = call, attributes.nonce == nil,
+        let refusal = error as? SupabaseAuthError, refusal.code == .reauthenticationNeeded
+      {
+        return await reauthenticating(attributes, token: token, refusal: refusal)
+      }
+      return .stopped(.failed(authCallFailure(error, service: call.usesServiceKey)))
+    case .interrupted(let signal):
+      return .stopped(.interrupted(signal))
+    }
+  }
+
+  /// After the call: a new session is kept (a verified code, an MFA answer), and what the answer
+  /// holds that is secret (a mailed code, a TOTP secret) joins what reports never print.
+  func settle(_ answer: AuthAnswer, of call: AuthCall) async -> AuthAnswer {
+    for key in ["otp", "token_hash", "email_otp", "hashed_token", "secret"] {
+      if let secret = answer.value[key]?.stringValue { secretValues.register(secret) }
+    }
+    return answer
+  }
+
+  /// The call's requests, through the managers.
+  func perform(_ call: AuthCall, token: String, admin: SupabaseAdminManager?) async throws
+    -> AuthAnswer
+  {
+    let auth = authManager
+    switch call {
+    case .userShow:
+      let user = try await auth.userJSON(accessToken: token)
+      return AuthAnswer(value: user, view: Self.userView(user))
+    case .userUpdate(let attributes):
+      let user = try await auth.updateUser(accessToken: token, attributes: attributes)
+      return AuthAnswer(value: user, message: Self.updateMessage(user, attributes))
+    case .reauthenticate:
+      try await auth.reauthenticate(accessToken: token)
+      return AuthAnswer(
+        value: .null,
+        message:
+          "a reauthentication code was sent; use it as 'user update password ... nonce '...''")
+    case .passwordReset(let email):
+      try await auth.resetPassword(email: email)
+      return AuthAnswer(value: .null, message: "a password-reset mail was sent to \(email)")
+    case .sendOTP(let email, let magicLink):
+      try await auth.sendOTP(email: email, createUser: true)
+      let what = magicLink ? "a magic link (and its code)" : "a sign-in code (and a magic link)"
+      return AuthAnswer(
+        value: .null,
+        message: "\(what) was sent to \(email); then 'verify otp email '\(email)' token '...''")
+    case .verifyOTP(let email, let code, let type):
+      let session = try await auth.verifyOTP(email: email, token: code, type: type)
+      return await signedIn(session, message: "signed in as \(session.user.displayName)")
+    case .resend(let type, let email):
+      try await auth.resend(type: type, email: email)
+      return AuthAnswer(value: .null, message: "the \(type) mail was sent again to \(email)")
+    case .mfaFactors:
+      let factors = try await auth.factors(accessToken: token)
+      return AuthAnswer(value: .array(factors), view: .array(factors.map(Self.factorView)))
+    case .mfaEnroll(let name, let issuer):
+      let factor = try await auth.enrollTOTP(accessToken: token, friendlyName: name, issuer: issuer)
+      return enrolled(factor)
+    case .mfaVerify(let factor, let answer):
+      let id = try await factorID(factor, token: token)
+      let code: String
+      switch answer {
+      case .code(let written): code = written
+      case .secret(let secret): code = try TOTPCode.now(secret: secret)
+      }
+      secretValues.register(code)
+      let challenge = try await auth.challengeFactor(accessToken: token, factorID: id)
+      let session = try await auth.verifyFactor(
+        accessToken: token, factorID: id, challengeID: challenge, code: code)
+      let level = session.claims.aal ?? "aal2"
+      return await signedIn(session, message: "factor verified; the session is now \(level)")
+    case .mfaUnenroll(let factor):
+      try await auth.unenrollFactor(accessToken: token, factorID: factor)
+      return AuthAnswer(value: ["id": .string(factor)], message: "factor \(factor) removed")
+    default:
+      guard let admin else { throw AuthResponseError.malformed("no service key") }
+      return try await performAdmin(call, admin: admin)
+    }
+  }
+
+  /// A session an auth call gave: kept as the session, bound as the user.
+  func signedIn(_ session: SupabaseSession, message: String) async -> AuthAnswer {
+    await sessions.saveSession(for: session)
+    signedIn.withLock { $0 = Self.promptName(session.user) }
+    return AuthAnswer(value: await sessionValues(), message: message)
+  }
+
+  /// The factor `mfa verify` answers: the one given, else the user's only TOTP factor.
+  func factorID(_ given: String?, token: String) async throws -> String {
+    if let given { return given }
+    let factors = try await authManager.factors(accessToken: token).filter {
+      $0["factor_type"]?.stringValue == "totp"
+    }
+    let ids = factors.compactMap { $0["id"]?.stringValue }
+    guard ids.count == 1, let id = ids.first else {
+      throw AuthStatementError.factorNeeded(count: ids.count)
+    }
+    return id
+  }
+
+  /// `mfa enroll totp`: the factor, its secret and `otpauth://` URI. At a terminal they print
+  /// (the secret is for the authenticator app); elsewhere the secret prints masked, and
+  /// `let f = mfa enroll totp` binds it as `$f.secret`.
+  func enrolled(_ factor: JSONValue) -> AuthAnswer {
+    let totp = factor["totp"]
+    var value: JSONObject = [:]
+    for key in ["id", "type", "friendly_name"] {
+      if let member = factor[key] { value.append(key, member) }
+    }
+    value.append("secret", totp?["secret"] ?? .null)
+    value.append("uri", totp?["uri"] ?? .null)
+    let secret = totp?["secret"]?.stringValue
+    if let secret { secretValues.register(secret) }
+    let visible = output.isTerminal
+    var lines = ["enrolled TOTP factor \(factor["id"]?.stringValue ?? "?") (unverified)"]
+    lines.append(
+      "secret  "
+        + (visible ? secret ?? "?" : "******** (bind it: let f = mfa enroll totp; $f.secret)"))
+    if let uri = totp?["uri"]?.stringValue {
+      lines.append("uri     " + (visible ? uri : "******** (holds the secret)"))
+    }
+    lines.append("then: mfa verify factor \(factor["id"]?.stringValue ?? "$id") code '123456'")
+    var shown = value
+    if !visible {
+      shown.removeAll(named: "secret")
+      shown.removeAll(named: "uri")
+      shown.append("secret", "********")
+      shown.append("uri", "********")
+    }
+    return AuthAnswer(
+      value: .object(value), message: lines.joined(separator: "\n"), view: .object(shown))
+  }
+
+  /// `user update` at a terminal when the project asks for a nonce: asks for the mailed code and
+  /// sends the change again; in scripts, says how.
+  func reauthenticating(_ attributes: UserAttributes, token: String, refusal: SupabaseAuthError)
+    async -> AuthOutcome
+  {
+    guard interactive else {
+      report(
+        refusal.description + "\nhelp: run 'user reauthenticate', read the code from the mail "
+          + "(with the local project: let mail = inbox '...'), then "
+          + "'user update password ... nonce $mail.otp'")
+      return .stopped(.failed(StatementFailure(.server, outcome: .failed(refusal))))
+    }
+    let auth = authManager
+    switch await sendCancellable(
+      refreshing: false, { try await auth.reauthenticate(accessToken: token) })
+    {
+    case .done: break
+    case .failed(let error): return .stopped(.failed(authCallFailure(error, service: false)))
+    case .interrupted(let signal): return .stopped(.interrupted(signal))
+    }
+    guard let nonce = PasswordReader.read(prompt: "the project mailed a code; code: "),
+      !nonce.isEmpty
+    else {
+      report("no code given; the password was not changed")
+      return .stopped(.failed(.usage))
+    }
+    secretValues.register(nonce)
+    var changed = attributes
+    changed.nonce = nonce
+    let retried = changed
+    switch await sendCancellable(
+      refreshing: false,
+      {
+        try await auth.updateUser(accessToken: token, attributes: retried)
+      })
+    {
+    case .done(let user):
+      return .answered(AuthAnswer(value: user, message: Self.updateMessage(user, retried)))
+    case .failed(let error): return .stopped(.failed(authCallFailure(error, service: false)))
+    case .interrupted(let signal): return .stopped(.interrupted(signal))
+    }
+  }
+
+  static func updateMessage(_ user: JSONValue, _ attributes: UserAttributes) -> String {
+    var changed: [String] = []
+    if attributes.data != nil || !attributes.other.isEmpty { changed.append("metadata") }
+    if attributes.password != nil { changed.append("password") }
+    if attributes.email != nil { changed.append("email") }
+    var text = "updated the user's " + changed.joined(separator: " and ")
+    if let pending = user["new_email"]?.stringValue, !pending.isEmpty {
+      text += "; confirm \(pending) from the mail sent to it"
+    }
+    return text
+  }
+
+  /// Prints why an auth call failed; the kind gives the exit code: 1 for a refusal, 3 when the
+  /// project cannot be reached, the session cannot be used, or the service key is refused.
+  func authCallFailure(_ error: any Error, service: Bool) -> StatementFailure {
+    let kind: StatementFailure.Kind
+    switch error {
+    case let refusal as SupabaseAuthError where service && [401, 403].contains(refusal.status):
+      report("the project refused the service key: \(refusal.description)")
+      return StatementFailure(
+        .unreachable, outcome: .failed(error), headline: "the project refused the service key")
+    case let refusal as SupabaseAuthError:
+      report(refusal.description)
+      kind = refusal.status == 401 ? .unreachable : .server
+    case let statement as AuthStatementError:
+      report(statement.description)
+      kind = .usage
+    case is InboxLookupError:
+      report("\(error)")
+      kind = .server
+    case InboxError.notLocal, is TOTPCode.Failure:
+      report("\(error)")
+      kind = .usage
+    case SNMNetworkError.http(let failure) where failure.status == 404:
+      report(Self.describe(error))
+      kind = .server
+    case is AuthResponseError:
+      report(Self.describe(error))
+      kind = .server
+    default:
+      report(Self.describe(error))
+      kind = .unreachable
+    }
+    return StatementFailure(kind, outcome: .failed(error), headline: FailureHeadline.of(error))
+  }
+
+  /// `admin ...` or `inbox` without a service key: nothing is sent (exit code 2).
+  func noServiceKey() -> StatementResult {
+    report(
+      "this statement needs the project's service key: pass --service-key, set "
+        + "SUPABASE_SERVICE_ROLE_KEY (or SUPABASE_SECRET_KEY), or add \"service_key\" to the profile"
+    )
+    return .failed(.usage)
+  }
+
+  /// One object as `name  value` lines, as `session show` prints: strings as they are, other
+  /// values as compact JSON, null as `NULL`.
+  static func recordLines(_ record: JSONObject) -> String {
+    let width = record.keys.map(\.count).max() ?? 0
+    return record.map { key, value in
+      let text: String
+      switch value {
+      case .string(let string): text = string
+      case .null: text = "NULL"
+      default: text = value.serialized()
+      }
+      return key.padding(toLength: width + 2, withPad: " ", startingAt: 0) + text
+    }.joined(separator: "\n")
+  }
+
+  /// The fields of a user that tables show.
+  static func userView(_ user: JSONValue) -> JSONValue {
+    var view = JSONObject()
+    for key in [
+      "id", "email", "phone", "role", "is_anonymous", "email_confirmed_at", "last_sign_in_at",
+      "created_at", "user_metadata", "app_metadata",
+    ] {
+      if let value = user[key] { view.append(key, value) }
+    }
+    if let factors = user["factors"]?.arrayValue { view.append("factors", .int(factors.count)) }
+    return .object(view)
+  }
+
+  static func factorView(_ factor: JSONValue) -> JSONValue {
+    var view = JSONObject()
+    for key in ["id", "friendly_name", "factor_type", "status", "created_at"] {
+      view.append(key, factor[key] ?? .null)
+    }
+    return .object(view)
+  }
+}
+
+/// Why an auth statement could not run as written.
+enum AuthStatementError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// `mfa verify` without a factor, and the user has not exactly one TOTP factor.
+  case factorNeeded(count: Int)
+
+  var description: String {
+    switch self {
+    case .factorNeeded(0):
+      "no TOTP factor to verify: enrol one with 'mfa enroll totp'"
+    case .factorNeeded(let count):
+      "the user has \(count) TOTP factors: name one, as in 'mfa verify factor $id code '...''"
+    }
+  }
+}
