@@ -174,8 +174,20 @@ def test_rpc_by_post_and_get(rest_project):
     assert counted.count == 2
     void = http(rest_project, "POST", "/rpc/log_note", json={"body": "from rpc"})
     assert void.status_code == 204 and void.text == ""
+    # PostgREST runs a GET call of any function in a read-only transaction: a VOLATILE one that
+    # writes fails in Postgres (25006, 405); the client's get=True reaches the same answer.
     volatile = http(rest_project, "GET", "/rpc/log_note?body=x")
-    assert volatile.status_code == 405 and volatile.json()["code"] == "PGRST101"
+    assert volatile.status_code == 405, volatile.text
+    assert volatile.json()["code"] == "25006"
+    assert volatile.json()["message"] == "cannot execute INSERT in a read-only transaction"
+    with pytest.raises(APIError) as refused:
+        db.rpc("log_note", {"body": "x"}, get=True).execute()
+    assert refused.value.code == "25006"
+    notes = http(rest_project, "GET", "/notes?select=body&body=eq.x",
+                 key=rest_project.service_role_key)
+    assert notes.json() == [], "nothing was written"
+    boom = http(rest_project, "GET", "/rpc/boom")
+    assert boom.status_code == 400 and boom.json()["message"] == "boom", "a VOLATILE GET runs"
 
 
 def test_profiles_select_another_schema(rest_project):

@@ -1,8 +1,11 @@
 """Tokens the REST gateway must refuse, answered as PostgREST answers them: 401 with PGRST301
 (cannot decode / wrong signature) or PGRST303 (claims), `WWW-Authenticate: Bearer error=...`, and
 nothing read or written. A role the token may not assume: 403 42501 when the role exists, 401 22023
-when it does not (PostgREST 13)."""
+when it does not (PostgREST 13). Any role `authenticator` may SET ROLE to is assumed, as PostgREST
+assumes it: the three Supabase makes, one a project adds, and `authenticator` itself."""
+import subprocess
 import time
+import uuid
 
 import httpx
 import pytest
@@ -45,8 +48,6 @@ def refusals(secret):
         ("two parts", "abc.def", 401, "PGRST301", "Expected 3 parts in JWT; got 2"),
         ("role postgres", mint(secret, user_claims(ALICE, role="postgres")), 403, "42501",
          'permission denied to set role "postgres"'),
-        ("role authenticator", mint(secret, user_claims(ALICE, role="authenticator")), 403, "42501",
-         'permission denied to set role "authenticator"'),
         ("role that does not exist", mint(secret, user_claims(ALICE, role="superhero")), 401,
          "22023", 'role "superhero" does not exist'),
     ]
@@ -124,3 +125,44 @@ def test_the_apikey_header_cannot_be_forged_either(project, http):
     assert response.status_code == 401 and response.json()["message"] == "Invalid API key"
     auth = http.get(f"{project.auth_url}/user", headers={"apikey": forged})
     assert auth.status_code == 401
+
+
+def superuser_sql(project, sql):
+    subprocess.run(["psql", project.status["db_url"], "-XAtqc", sql], check=True,
+                   capture_output=True, text=True, timeout=30)
+
+
+def test_any_role_granted_to_authenticator_is_assumed(project, http):
+    # PostgREST sets the token's role with SET ROLE: any role authenticator is a member of goes,
+    # not only anon/authenticated/service_role (a read-only reporting role, say).
+    granted, alone = f"reporter_{uuid.uuid4().hex[:8]}", f"loner_{uuid.uuid4().hex[:8]}"
+    superuser_sql(project, f"create role {granted} nologin; grant {granted} to authenticator; "
+                           f"grant select on public.dog_profile to {granted}; "
+                           f"create role {alone} nologin; "
+                           f"grant select on public.dog_profile to {alone}")
+    try:
+        def get(role, table="dog_profile"):
+            token = mint(jwt_secret(project), user_claims(ALICE, role=role))
+            return http.get(f"{project.rest_url}/{table}?select=id",
+                            headers=project.headers(token=token))
+        reporter = get(granted)
+        assert reporter.status_code == 200, reporter.text
+        # dog_profile has RLS: the reporting role has no policy, so it sees no row, and cannot write.
+        assert reporter.json() == []
+        written = http.post(f"{project.rest_url}/dog_profile",
+                            headers=project.headers(token=mint(jwt_secret(project),
+                                                               user_claims(ALICE, role=granted))),
+                            json={"owner": ALICE, "name": "Forged"})
+        assert written.status_code == 403 and written.json()["code"] == "42501", written.text
+        # A role that exists but is not granted to authenticator: refused before any SQL runs.
+        refused = get(alone)
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["message"] == f'permission denied to set role "{alone}"'
+        # authenticator itself: SET ROLE to oneself is allowed; it holds no table privilege.
+        itself = get("authenticator", table="walk_request")
+        assert itself.status_code == 403, itself.text
+        assert itself.json()["code"] == "42501"
+        assert itself.json()["message"] == "permission denied for table walk_request"
+    finally:
+        superuser_sql(project, f"revoke select on public.dog_profile from {granted}, {alone}; "
+                               f"drop role {granted}; drop role {alone}")

@@ -28,16 +28,16 @@ struct RouterCase: Sendable, CustomStringConvertible {
 let routerSecret = Array("router-test-secret-router-test-secret".utf8)
 let routerNow = 1_000_000.0
 
-/// A router over a database that is not there; `roleExists` stands in for its catalog of roles.
+/// A router over a database that is not there; `roleStanding` stands in for its catalog of roles.
 func routerFixture(
-  roleExists: (@Sendable (String) -> Bool?)? = nil
+  roleStanding: (@Sendable (String) -> Router.RoleStanding?)? = nil
 ) throws -> (Router, ProjectKeys) {
   let keys = try ProjectKeys(secret: routerSecret, issuedAt: Int(routerNow))
   let pool = PGPool(conninfo: "host=/nonexistent dbname=none", size: 1, waitLimit: 0.1)
   let auth = AuthGateway(
     pool: pool, signer: keys.signer, settings: AuthSettings(issuer: "http://x/auth/v1"),
     now: { routerNow })
-  guard let roleExists else {
+  guard let roleStanding else {
     let router = Router(
       keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth,
       now: { routerNow })
@@ -46,7 +46,7 @@ func routerFixture(
   let router = Router(
     keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth,
     assumableRoles: ["anon", "authenticated", "service_role"], audience: "authenticated",
-    roleExists: roleExists, now: { routerNow })
+    roleStanding: roleStanding, now: { routerNow })
   return (router, keys)
 }
 
@@ -160,7 +160,13 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
 
 /// Tokens for another audience, and roles that do not exist, are refused as PostgREST refuses them.
 @Test func audienceAndUnknownRolesAreRefused() throws {
-  let (router, keys) = try routerFixture(roleExists: { $0 == "postgres" })
+  let (router, keys) = try routerFixture(roleStanding: { role in
+    switch role {
+    case "postgres": .notGranted
+    case "reporter": .granted
+    default: .missing
+    }
+  })
   func get(_ claims: [JSONObject.Member]) -> HTTPResponse {
     var headers = HTTPHeaders()
     headers.append(name: "apikey", value: keys.anonKey)
@@ -185,6 +191,10 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   let superuser = get([.init("role", .string("postgres"))])
   #expect(superuser.status == 403)
   #expect(body(superuser).contains(#""code":"42501""#))
+  // Any role authenticator is granted is assumed, not only the three Supabase makes.
+  let granted = get([.init("role", .string("reporter"))])
+  #expect(granted.status == 200)
+  #expect(body(granted).contains(#""role":"reporter""#))
 }
 
 /// The new keys: Supabase's shape, derived from the secret (the same on every start), mapped to

@@ -15,14 +15,18 @@ public struct Router: Sendable {
   public let rest: any RESTHandling
   public let restPool: PGPool
   public let auth: AuthGateway
-  /// Roles a token may ask for: the ones `authenticator` is granted.
+  /// Roles a token may ask for without asking the database: the project keys' and GoTrue's
+  /// (granted to `authenticator` when the project is made). Any other role is looked up
+  /// (`roleStanding`) and assumed when `authenticator` is a member of it, as PostgREST's
+  /// `SET ROLE` allows.
   public let assumableRoles: Set<String>
   /// The `aud` a user token must name when it has one (GoTrue issues `authenticated`); the API keys
   /// carry no `aud`. A token for another audience is 401 PGRST303 "JWT not in audience".
   public let audience: String?
-  /// Whether a role exists in the database (nil: cannot tell), asked only for a role that may not
-  /// be assumed: PostgREST answers 401 22023 for a role that does not exist, 403 42501 otherwise.
-  let roleExists: @Sendable (String) -> Bool?
+  /// Where a role other than `assumableRoles` stands in the database (nil: cannot tell).
+  /// PostgREST assumes any role `authenticator` may `SET ROLE` to, answers 401 22023 for a role
+  /// that does not exist and 403 42501 for one it is not a member of.
+  let roleStanding: @Sendable (String) -> RoleStanding?
   let now: @Sendable () -> Double
   /// The `RequestAuth` of each project key by role, built once: most requests carry one of the
   /// keys (as `apikey`, and as the Bearer token when no one is signed in), so they skip the
@@ -41,13 +45,14 @@ public struct Router: Sendable {
     self.init(
       keys: keys, signer: signer, rest: rest, restPool: restPool, auth: auth,
       assumableRoles: assumableRoles, audience: audience,
-      roleExists: { role in Router.roleExists(role, in: restPool) }, now: now)
+      roleStanding: { role in Router.roleStanding(role, in: restPool) }, now: now)
   }
 
   init(
     keys: ProjectKeys, signer: JWTSigner, rest: any RESTHandling, restPool: PGPool,
     auth: AuthGateway, assumableRoles: Set<String>, audience: String?,
-    roleExists: @escaping @Sendable (String) -> Bool?, now: @escaping @Sendable () -> Double
+    roleStanding: @escaping @Sendable (String) -> RoleStanding?,
+    now: @escaping @Sendable () -> Double
   ) {
     self.keys = keys
     self.signer = signer
@@ -56,7 +61,7 @@ public struct Router: Sendable {
     self.auth = auth
     self.assumableRoles = assumableRoles
     self.audience = audience
-    self.roleExists = roleExists
+    self.roleStanding = roleStanding
     self.now = now
     var keyAuths: [String: RequestAuth] = [:]
     for key in [keys.anonKey, keys.serviceRoleKey] {
@@ -173,8 +178,12 @@ public struct Router: Sendable {
       return .success(known)
     }
     let role = claims["role"]?.stringValue ?? "anon"
-    guard assumableRoles.contains(role) else {
-      return .failure(roleExists(role) == false ? .unknownRole(role) : .roleNotAssumable(role))
+    if !assumableRoles.contains(role) {
+      switch roleStanding(role) {
+      case .granted: break
+      case .missing: return .failure(.unknownRole(role))
+      case .notGranted, nil: return .failure(.roleNotAssumable(role))
+      }
     }
     return .success(RequestAuth(role: role, claims: claims, isAnonymous: role == "anon"))
   }
@@ -202,12 +211,22 @@ public struct Router: Sendable {
     return String(trimmed.dropFirst(6)).trimmingSpaces
   }
 
-  /// Looks `role` up in `pg_roles`; nil when the database cannot be asked.
-  static func roleExists(_ role: String, in pool: PGPool) -> Bool? {
-    try? pool.withConnection { connection in
-      try connection.execute(
-        "select 1 from pg_catalog.pg_roles where rolname = $1", [role]
-      ).rows.isEmpty == false
+  /// Whether a role exists and whether `authenticator` may become it.
+  public enum RoleStanding: Sendable, Equatable {
+    case granted, notGranted, missing
+  }
+
+  /// Looks `role` up as the pool's user (`authenticator`) sees it: `pg_has_role(..., 'MEMBER')`
+  /// is what `SET ROLE` checks (direct or through other roles, and the user itself). Nil when
+  /// the database cannot be asked.
+  static func roleStanding(_ role: String, in pool: PGPool) -> RoleStanding? {
+    try? pool.withConnection { connection -> RoleStanding in
+      let rows = try connection.execute(
+        "select pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER')::text"
+          + " from pg_catalog.pg_roles r where r.rolname = $1", [role]
+      ).rows
+      guard let first = rows.first else { return .missing }
+      return (first.first ?? nil) == "true" ? .granted : .notGranted
     }
   }
 

@@ -42,9 +42,9 @@ extension SchemaCatalog {
       var notes: [String] = []
       if detailed, let text = function.description { notes.append("Description: \(text)") }
       notes.append(
-        function.allowsGet
-          ? "Called with rpc or rpc get (the function is not volatile)."
-          : "Called with rpc (POST only: the function is volatile).")
+        function.isVolatile
+          ? "Called with rpc; it is VOLATILE: rpc get runs it read-only (fails if it writes)."
+          : "Called with rpc or rpc get.")
       return Description(
         title: "Function \"\(function.name)\"",
         rows: .array(

@@ -85,7 +85,7 @@ extension DatabaseSchema {
     }
     let summary = (post ?? operations["get"]?.objectValue)?["summary"]?.stringValue
     return FunctionSchema(
-      name: name, arguments: arguments, allowsGet: operations["get"] != nil, description: summary)
+      name: name, arguments: arguments, isVolatile: operations["get"] == nil, description: summary)
   }
 
   /// The Postgres type: `format` (`uuid`, `timestamp with time zone`, `text[]`), else `type`.

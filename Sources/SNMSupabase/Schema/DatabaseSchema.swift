@@ -120,13 +120,14 @@ public struct ColumnSchema: Sendable, Equatable {
   }
 }
 
-/// A function callable with `rpc`: its arguments and whether `rpc get` may call it.
+/// A function callable with `rpc` (and `rpc get`): its arguments and whether it is VOLATILE.
 public struct FunctionSchema: Sendable, Equatable {
   public var name: String
   /// Arguments in the document's order.
   public var arguments: [Argument]
-  /// Whether the function answers GET (it is not VOLATILE).
-  public var allowsGet: Bool
+  /// Whether the function is VOLATILE (PostgREST's OpenAPI lists no GET for it): `rpc get`
+  /// still calls it, in a read-only transaction, where a write fails (405 25006).
+  public var isVolatile: Bool
   public var description: String?
 
   /// One named argument.
@@ -143,11 +144,11 @@ public struct FunctionSchema: Sendable, Equatable {
   }
 
   public init(
-    name: String, arguments: [Argument], allowsGet: Bool, description: String? = nil
+    name: String, arguments: [Argument], isVolatile: Bool, description: String? = nil
   ) {
     self.name = name
     self.arguments = arguments
-    self.allowsGet = allowsGet
+    self.isVolatile = isVolatile
     self.description = description
   }
 }

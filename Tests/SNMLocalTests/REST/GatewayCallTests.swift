@@ -49,9 +49,15 @@ extension GatewayDatabaseTests {
       let void = harness.send("POST", "/rpc/touch", body: #"{"note": "touched"}"#)
       #expect(void.status == 204)
       #expect(void.body.isEmpty)
+      // GET runs a VOLATILE function too, read-only (PostgREST): writing fails in Postgres.
       let get = harness.send("GET", "/rpc/touch?note=x")
       #expect(get.status == 405)
-      #expect(get.json["code"]?.stringValue == "PGRST101")
+      #expect(get.json["code"]?.stringValue == "25006")
+      #expect(
+        get.json["message"]?.stringValue == "cannot execute INSERT in a read-only transaction")
+      let volatileRead = harness.send("GET", "/rpc/fail")
+      #expect(volatileRead.status == 400, "fail() is VOLATILE and ran: its own error")
+      #expect(volatileRead.json["message"]?.stringValue == "nope")
       let patch = harness.send("PATCH", "/rpc/add", body: "{}")
       #expect(patch.status == 405)
       let missing = harness.send("POST", "/rpc/addd", body: #"{"a": 1}"#)

@@ -32,8 +32,8 @@ func demoSchema() throws -> DatabaseSchema {
   #expect(schema.functions.map(\.name) == ["nearby_dogs", "sleep_for", "sum"])
   let nearby = try #require(schema.function(named: "nearby_dogs"))
   #expect(nearby.arguments.map(\.name) == ["lat", "lng"])
-  #expect(nearby.allowsGet)
-  #expect(schema.function(named: "sleep_for")?.allowsGet == false)
+  #expect(!nearby.isVolatile)
+  #expect(schema.function(named: "sleep_for")?.isVolatile == true)
 }
 
 @Test func aDocumentWithoutPathsIsRefused() {

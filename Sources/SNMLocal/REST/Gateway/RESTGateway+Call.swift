@@ -1,4 +1,6 @@
-/// `rpc`: POST with JSON arguments, GET/HEAD with query arguments (STABLE/IMMUTABLE only).
+/// `rpc`: POST with JSON arguments, GET/HEAD with query arguments. As PostgREST, a GET runs any
+/// function, VOLATILE ones too, in a read-only transaction: one that writes fails there with
+/// Postgres' 25006 (405).
 extension RESTGateway {
   func call(_ name: QualifiedName, _ context: Context) throws -> HTTPResponse {
     let cache = context.cache
@@ -30,9 +32,6 @@ extension RESTGateway {
     case "GET", "HEAD":
       let given = context.query.arguments.filter { $0.name != "apikey" }
       routine = try cache.routine(name, argumentNames: Set(given.map(\.name)), wholeBody: false)
-      guard routine.volatility != .volatile else {
-        throw RESTError.invalidRPCMethod(context.method)
-      }
       arguments = Self.queryArguments(given, routine: routine)
     default:
       throw RESTError.invalidRPCMethod(context.method)
