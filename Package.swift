@@ -44,7 +44,8 @@ let package = Package(
     .target(name: "SNMCrypto", dependencies: ["CCrypto", "CQREncode"]),
 
     // Server side: the local project. Shares the wire format with the client, no domain types.
-    .target(name: "SNMLocal", dependencies: ["SNMWire", "SNMCrypto", "CLibPQ", "CCrypto", "CLibUV"]),
+    .target(
+      name: "SNMLocal", dependencies: ["SNMWire", "SNMCrypto", "CLibPQ", "CCrypto", "CLibUV"]),
 
     // main.swift (the one error funnel) and CLI/ (every command and option on one table).
     .executableTarget(
