@@ -37,7 +37,7 @@ let package = Package(
     .target(name: "SNMQuery", dependencies: ["SNMSupabase", "SNMNetwork", "SNMWire"]),
     .target(
       name: "SNMShell",
-      dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "CLibEdit"]),
+      dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMCrypto", "CLibEdit"]),
 
     // One-time codes both sides compute (TOTP, RFC 6238; base32) and the QR code of an enrolment
     // (libqrencode): the local project checks codes, the client makes them from a secret.

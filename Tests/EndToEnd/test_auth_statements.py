@@ -125,3 +125,19 @@ def test_the_prompt_says_a_statement_ran_as_service(project, tmp_path):
     history = (tmp_path / "state" / "snm" / "history").read_text()
     assert "as service from user_info select id limit 1" in history
     assert project.status["secret_key"] not in history
+
+
+def test_a_script_enrols_and_verifies_totp(project, home, tmp_path):
+    # A whole enrolment in a script: the code is computed from the factor's secret, the session
+    # goes to aal2, and neither the secret nor the code is printed.
+    script = tmp_path / "mfa.snm"
+    script.write_text(
+        "signup email 'mfa-${random 8}@example.com' password 'walk-the-dog-1'\n"
+        "let f = mfa enroll totp name 'ci phone'\n"
+        "let v = mfa verify factor $f.id secret $f.secret\n"
+        "expect $v.aal == 'aal2'\n"
+
+        "mfa unenroll $f.id\n")
+    done = snm(project, "--format", "json", str(script), env=home)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert "otpauth://" not in done.stdout + done.stderr, "the URI holds the secret"

@@ -1,10 +1,12 @@
 import Foundation
+import SNMCrypto
 
 /// The current TOTP code of a factor's secret, for `mfa verify ... secret '...'` (scripts that
-/// finish their own enrolment).
+/// finish their own enrolment), computed by SNMCrypto's `TOTP`, the one the local project checks
+/// codes with.
 ///
 /// ```swift
-/// let code = try TOTPCode.now(secret: "JBSWY3DPEHPK3PXP")   // "492039"
+/// let code = try TOTPCode.now(secret: "JBSWY3DPEHPK3PXP")   // "492039" at some moment
 /// ```
 enum TOTPCode {
   /// Why no code could be made.
@@ -12,9 +14,15 @@ enum TOTPCode {
     var description: String
   }
 
-  /// The 6-digit code for `secret` (base32) at `date`, 30-second steps (RFC 6238). Until SNMCrypto
-  /// (the one TOTP of the project) is on main, this says so.
+  /// The 6-digit code for `secret` (base32) at `date`, 30-second steps (RFC 6238).
   static func now(secret: String, date: Date = Date()) throws -> String {
-    throw Failure(description: "this snm cannot compute TOTP codes yet; write 'code '...''")
+    guard let totp = TOTP(base32Secret: secret) else {
+      throw Failure(description: "the TOTP secret is not base32 (A-Z, 2-7)")
+    }
+    do {
+      return try totp.code(at: date.timeIntervalSince1970)
+    } catch {
+      throw Failure(description: "could not compute the TOTP code: \(error)")
+    }
   }
 }
