@@ -32,7 +32,9 @@ let package = Package(
     .target(name: "SNMQuery", dependencies: ["SNMSupabase", "SNMNetwork", "SNMWire"]),
     .target(
       name: "SNMShell",
-      dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "CLibEdit"]),
+      dependencies: [
+        "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMCrypto", "CLibEdit",
+      ]),
 
     // Server side: the local project. Shares the wire format with the client, no domain types.
     .target(name: "SNMLocal", dependencies: ["SNMWire", "CLibPQ", "CCrypto"]),
@@ -60,7 +62,8 @@ let package = Package(
     .testTarget(
       name: "SNMShellTests",
       dependencies: [
-        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMTestSupport",
+        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMCrypto",
+        "SNMTestSupport",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
