@@ -70,7 +70,8 @@ let package = Package(
     .testTarget(
       name: "SNMShellTests",
       dependencies: [
-        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMTestSupport",
+        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMCrypto",
+        "SNMTestSupport",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(

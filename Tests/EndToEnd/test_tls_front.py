@@ -313,7 +313,11 @@ def test_as_service_with_a_secret_key_through_the_front(front, tls_project, home
         "let every = as service from user_info select id\n"
         "expect $every contains $mine[0]\n"
         "let n = as service from user_info select id count exact\n"
-        "expect rows >= 3\n")
+        "expect rows >= 3\n"
+        "let users = admin users where email ilike 'carol@%' limit 50\n"
+        "expect rows 1\n"
+        "let carol = admin user $users[0].id\n"
+        "expect $carol.email == 'carol@example.com'\n")
     report = tmp_path / "report.xml"
     before = len(front.log("main"))
     done = snm(front, tls_project, home, "test", "--service-key", secret, "--report",
@@ -324,6 +328,8 @@ def test_as_service_with_a_secret_key_through_the_front(front, tls_project, home
     # a bearer, as a new key must not), over HTTP/2; the user's requests went with their token.
     service = [line for line in lines if f'"{secret}" "-"' in line]
     assert len(service) == 2 and all(" HTTP/2.0 " in line for line in service), lines
+    admin = [line for line in front.log("main")[before:] if "/auth/v1/admin/users" in line]
+    assert len(admin) == 2 and all(f'"{secret}" "-"' in line for line in admin), admin
     assert any('"Bearer ey' in line for line in lines), lines
     for text in (done.stdout, done.stderr, report.read_text()):
         assert secret not in text

@@ -1,4 +1,5 @@
 import Foundation
+import SNMCrypto
 import SNMNetwork
 import SNMQuery
 import SNMSupabase
@@ -210,6 +211,8 @@ extension StatementExecutor {
         + (visible ? secret ?? "?" : "******** (bind it: let f = mfa enroll totp; $f.secret)"))
     if let uri = totp?["uri"]?.stringValue {
       lines.append("uri     " + (visible ? uri : "******** (holds the secret)"))
+      // At a terminal, the URI as a QR code for the authenticator app to scan.
+      if visible, let qr = QRCode(uri) { lines.append(TerminalQRCode.render(qr)) }
     }
     lines.append("then: mfa verify factor \(factor["id"]?.stringValue ?? "$id") code '123456'")
     var shown = value
