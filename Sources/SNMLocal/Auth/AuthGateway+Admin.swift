@@ -65,15 +65,18 @@ extension AuthGateway {
 
   /// The user with `id`, soft-deleted ones included (the admin API shows them).
   func adminUser(_ id: String) throws -> AuthUserRow {
-    try pool.withConnection { connection in
-      let result = try connection.execute(
-        "select \(Self.userColumns) from auth.users u where u.id = $1::uuid", [id])
-      guard let first = result.rows.first, var user = Self.userRow(first) else {
-        throw AuthFailure.adminUserNotFound
-      }
-      user.factors = try loadFactors(userID: id, on: connection)
-      return user
+    try pool.withConnection { connection in try adminUser(id, on: connection) }
+  }
+
+  /// The user with `id` and its factors, read on `connection` (inside a write's transaction).
+  func adminUser(_ id: String, on connection: PGConnection) throws -> AuthUserRow {
+    let result = try connection.execute(
+      "select \(Self.userColumns) from auth.users u where u.id = $1::uuid", [id])
+    guard let first = result.rows.first, var user = Self.userRow(first) else {
+      throw AuthFailure.adminUserNotFound
     }
+    user.factors = try loadFactors(userID: id, on: connection)
+    return user
   }
 
   /// `GET /admin/users?page=N&per_page=M[&filter=TEXT]`: `{"users": [...], "aud": ...}`, newest
@@ -235,13 +238,7 @@ extension AuthGateway {
           _ = try connection.execute("delete from auth.sessions where user_id = $1::uuid", [id])
         }
       }
-      let result = try connection.execute(
-        "select \(Self.userColumns) from auth.users u where u.id = $1::uuid", [id])
-      guard let first = result.rows.first, var user = Self.userRow(first) else {
-        throw AuthFailure.adminUserNotFound
-      }
-      user.factors = try loadFactors(userID: id, on: connection)
-      return user
+      return try adminUser(id, on: connection)
     }
     return .json(status: 200, userJSON(user))
   }

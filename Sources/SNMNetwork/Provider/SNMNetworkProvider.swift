@@ -56,7 +56,7 @@ public final class SNMNetworkProvider: Sendable {
     -> SNMResponse
   {
     let url = endpoint.url
-    guard let scheme = Self.scheme(of: url) else { throw .invalidURL(url) }
+    guard Self.scheme(of: url) != nil else { throw .invalidURL(url) }
     if Task.isCancelled { throw .cancelled(url: url) }
     let timeout = endpoint.timeout ?? configuration.timeout
     let deadline = ContinuousClock.now + .seconds(timeout)
