@@ -30,8 +30,11 @@ def shell(shell_env):
 
 
 def listing(screen):
-    """The words Tab listed: the lines between the typed line and the prompt under them."""
-    return " ".join(screen.splitlines()[-4:-1]).split()
+    """The words Tab listed: the lines between the typed line and the prompt under them (as many
+    as the listing takes: the smoke folder's grew from three rows to four)."""
+    lines = screen.splitlines()
+    typed = max(i for i, line in enumerate(lines[:-1]) if line.startswith("snm ") and "> " in line)
+    return " ".join(lines[typed + 1:-1]).split()
 
 
 def test_tab_completes_scripts_inside_a_folder(shell):
