@@ -83,7 +83,11 @@ expect rows 1
     assert "no_such_table" in (tmp_path / "r.xml").read_text()
 
 
-def test_defer_runs_after_sigterm(project, env, tmp_path):
+@pytest.mark.parametrize("signum, code, said", [
+    (signal.SIGTERM, 143, "terminated at"),
+    (signal.SIGINT, 130, "interrupted"),  # Ctrl-C in a terminal sends SIGINT to the job
+])
+def test_defer_runs_after_a_signal(project, env, tmp_path, signum, code, said):
     name = "CI Dog " + tag()
     script = write(tmp_path, "t.snm", SIGN_IN + f"""
 let dog = from dog_profile insert {{"name": "{name}", "owner": $session.user_id}} returning id single
@@ -96,10 +100,10 @@ rpc sleep_for {{"seconds": 8}}
     while dogs_named(project, name) == 0 and time.time() < deadline:
         time.sleep(0.1)
     time.sleep(0.5)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(signum)
     out, err = process.communicate(timeout=20)
-    assert process.returncode == 143, out + err
-    assert "terminated at" in err and "DELETE 1" in out
+    assert process.returncode == code, out + err
+    assert said in err and "DELETE 1" in out, out + err
     assert dogs_named(project, name) == 0
 
 
