@@ -6,7 +6,7 @@ import Synchronization
 /// file's report keeps its last ones: method and path, the headers that shape the answer, bodies
 /// cut at ``bodyLimit`` bytes, the status, `Content-Range` and the time. Keys, tokens and
 /// passwords never get in: `apikey` and `Authorization` are left out, and JSON members named
-/// like a secret (`password`, `access_token`, `refresh_token`, ...) show as `"********"`.
+/// like a secret (``SecretMembers``: `password`, `access_token`, ...) show as `"********"`.
 ///
 /// ```swift
 /// let trace = RequestTrace(keep: 10)
@@ -25,12 +25,6 @@ public final class RequestTrace: Sendable {
     "prefer", "accept", "content-type", "accept-profile", "content-profile", "range",
   ]
   static let answerHeaders: Set<String> = ["preference-applied", "location", "content-type"]
-  /// JSON member names whose values are never shown.
-  static let secretNames: Set<String> = [
-    "password", "new_password", "access_token", "refresh_token", "provider_token",
-    "provider_refresh_token", "token", "token_hash", "id_token", "nonce", "secret", "code",
-    "code_verifier", "api_key", "apikey", "service_role_key", "anon_key", "otp",
-  ]
 
   private let kept: Int?
   private let state = Mutex<[Exchange]>([])
@@ -102,7 +96,8 @@ public final class RequestTrace: Sendable {
       text +=
         "?"
         + items.map { item in
-          let value = secretNames.contains(item.name.lowercased()) ? "********" : (item.value ?? "")
+          let value =
+            SecretMembers.isSecret(item.name) ? SecretMembers.replacement : (item.value ?? "")
           return item.value == nil ? item.name : "\(item.name)=\(value)"
         }.joined(separator: "&")
     }
@@ -113,7 +108,7 @@ public final class RequestTrace: Sendable {
   static func shown(_ body: Data, type: String?) -> String {
     var text: String
     if let value = try? JSONValue(parsing: body) {
-      text = masked(value).serialized()
+      text = SecretMembers.masked(value).serialized()
     } else if let string = String(data: body, encoding: .utf8) {
       text = string
     } else {
@@ -125,24 +120,6 @@ public final class RequestTrace: Sendable {
       text = cut + " ... (cut at \(bodyLimit) of \(total) bytes)"
     }
     return text.replacingOccurrences(of: "\n", with: "\\n")
-  }
-
-  static func masked(_ value: JSONValue) -> JSONValue {
-    switch value {
-    case .object(let members):
-      var object = JSONObject()
-      for (key, member) in members {
-        object.append(
-          key,
-          secretNames.contains(key.lowercased()) && member != .null
-            ? .string("********") : masked(member))
-      }
-      return .object(object)
-    case .array(let elements):
-      return .array(elements.map(masked))
-    default:
-      return value
-    }
   }
 }
 

@@ -44,11 +44,6 @@ public enum AuthEndpoint: Sendable, Hashable {
   /// The API version header value supabase-swift sends (it selects GoTrue's error format).
   public static let apiVersion = "2024-01-01"
 
-  /// Body members that hold secrets: `explain` shows them as `"********"`.
-  public static let secretMembers: Set<String> = [
-    "password", "nonce", "token", "code", "refresh_token", "current_password",
-  ]
-
   /// The request against the project at `base` (`http://127.0.0.1:54321`).
   public func endpoint(base: String) -> Endpoint {
     var headers: HTTPHeaders = ["X-Supabase-Api-Version": Self.apiVersion]

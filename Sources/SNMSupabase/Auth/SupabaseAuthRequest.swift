@@ -28,9 +28,6 @@ public struct SupabaseAuthRequest: Sendable, Equatable {
   /// The manager call that sends it, as Swift.
   public var swift: String
 
-  /// What a masked secret shows as.
-  public static let masked = "********"
-
   public init(_ call: AuthEndpoint, base: String, swift: String) {
     var endpoint = call.endpoint(base: base)
     endpoint.headers["Authorization"] = nil
@@ -48,30 +45,13 @@ public struct SupabaseAuthRequest: Sendable, Equatable {
     self.endpoint = endpoint
     self.credential = credential
     self.swift = swift
-    self.body = body.map(Self.masking)
+    self.body = body.map(SecretMembers.masked)
   }
 
   /// The body with its secrets masked.
   public var body: JSONValue?
 
   public var url: String { endpoint.url }
-
-  /// `value` with each secret member (``AuthEndpoint/secretMembers``) replaced, at any depth.
-  static func masking(_ value: JSONValue) -> JSONValue {
-    switch value {
-    case .object(let object):
-      var masked = JSONObject()
-      for (key, member) in object {
-        let secret = AuthEndpoint.secretMembers.contains(key) && !member.isNull
-        masked.append(key, secret ? .string(Self.masked) : masking(member))
-      }
-      return .object(masked)
-    case .array(let items):
-      return .array(items.map(masking))
-    default:
-      return value
-    }
-  }
 
   /// The curl command line (secrets masked, keys and tokens as shell variables).
   public func curlCommand(multiline: Bool = true) -> String {
