@@ -178,3 +178,25 @@ REST_MIGRATIONS = pathlib.Path(__file__).resolve().parent / "fixtures" / "rest_m
 def rest_project(start_extra_project):
     """A project with the REST gateway's own schema (fixtures/rest_migrations), for test_rest_*."""
     return start_extra_project("rest", "--migrations", str(REST_MIGRATIONS))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fidelity suite's counts per suite and area (test_rest_fidelity.py): passed, pending
+    (an expected failure still failing), failed (including a pending case that now passes)."""
+    counts = {}
+    for outcome, column in (("passed", 0), ("xfailed", 1), ("failed", 2), ("error", 2)):
+        for report in terminalreporter.stats.get(outcome, []):
+            nodeid = getattr(report, "nodeid", "")
+            if "test_rest_fidelity.py::test_fidelity[" not in nodeid:
+                continue
+            suite, area = nodeid.split("[", 1)[1].split("/")[:2]
+            row = counts.setdefault((suite, area), [0, 0, 0])
+            row[column] += 1
+    if not counts:
+        return
+    terminalreporter.section("PostgREST fidelity (passed / pending / failed)")
+    total = [0, 0, 0]
+    for (suite, area), row in sorted(counts.items()):
+        terminalreporter.write_line(f"{suite + '/' + area:<40} {row[0]:>5} {row[1]:>5} {row[2]:>5}")
+        total = [a + b for a, b in zip(total, row)]
+    terminalreporter.write_line(f"{'all':<40} {total[0]:>5} {total[1]:>5} {total[2]:>5}")

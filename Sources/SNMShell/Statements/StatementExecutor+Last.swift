@@ -30,7 +30,7 @@ extension StatementExecutor {
   /// returns it (nil: none).
   func clearInterruption() -> Int32? {
     let signal = interruption
-    if let signal { stopSignal.store(0, ordering: .relaxed) }
+    if signal != nil { stopSignal.store(0, ordering: .relaxed) }
     return signal
   }
 }
