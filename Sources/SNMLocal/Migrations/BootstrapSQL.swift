@@ -7,6 +7,7 @@ enum BootstrapSQL {
   static let steps: [(version: String, source: String, sql: String)] = [
     (version, "snm bootstrap", script),
     (roleTimeoutsVersion, "snm bootstrap: role timeouts", roleTimeouts),
+    (ddlWatchVersion, "snm bootstrap: schema change notifications", ddlWatch),
   ]
 
   static let script = """
@@ -140,6 +141,56 @@ enum BootstrapSQL {
         end if;
       end loop;
     end $timeouts$;
+    """
+
+  /// The event triggers Supabase installs (`pgrst_ddl_watch`, `pgrst_drop_watch`): any DDL that
+  /// can change what the API serves (tables, views, functions, types, schemas, comments) sends
+  /// `NOTIFY pgrst, 'reload schema'` when it commits, so the gateway reloads its schema cache
+  /// then and never because a request named something it does not know. Objects in `pg_temp`
+  /// are left out, as Supabase's triggers leave them.
+  static let ddlWatchVersion = "snm_bootstrap_3_ddl_watch"
+
+  static let ddlWatch = """
+    create or replace function extensions.pgrst_ddl_watch() returns event_trigger
+    language plpgsql as $watch$
+    declare
+      cmd record;
+    begin
+      for cmd in select * from pg_event_trigger_ddl_commands() loop
+        if cmd.command_tag in (
+          'CREATE SCHEMA', 'ALTER SCHEMA', 'CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO',
+          'ALTER TABLE', 'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE', 'CREATE VIEW',
+          'ALTER VIEW', 'CREATE MATERIALIZED VIEW', 'ALTER MATERIALIZED VIEW', 'CREATE FUNCTION',
+          'ALTER FUNCTION', 'CREATE TRIGGER', 'CREATE TYPE', 'ALTER TYPE', 'CREATE RULE',
+          'COMMENT', 'CREATE DOMAIN', 'ALTER DOMAIN')
+          and cmd.schema_name is distinct from 'pg_temp'
+        then
+          notify pgrst, 'reload schema';
+        end if;
+      end loop;
+    end $watch$;
+
+    create or replace function extensions.pgrst_drop_watch() returns event_trigger
+    language plpgsql as $watch$
+    declare
+      obj record;
+    begin
+      for obj in select * from pg_event_trigger_dropped_objects() loop
+        if obj.object_type in ('schema', 'table', 'foreign table', 'view', 'materialized view',
+          'function', 'trigger', 'type', 'rule', 'domain')
+          and obj.is_temporary is false
+        then
+          notify pgrst, 'reload schema';
+        end if;
+      end loop;
+    end $watch$;
+
+    drop event trigger if exists pgrst_ddl_watch;
+    create event trigger pgrst_ddl_watch on ddl_command_end
+      execute procedure extensions.pgrst_ddl_watch();
+    drop event trigger if exists pgrst_drop_watch;
+    create event trigger pgrst_drop_watch on sql_drop
+      execute procedure extensions.pgrst_drop_watch();
     """
 
   /// The table that records applied migrations, as the Supabase CLI names it.

@@ -32,6 +32,8 @@ final class GatewayHarness: Sendable {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("Fixtures/rest-fixture.sql")
     try admin.executeScript(try String(contentsOf: url, encoding: .utf8))
+    // The local project's DDL event triggers (they NOTIFY pgrst), as every project has them.
+    try admin.executeScript("create schema if not exists extensions; " + BootstrapSQL.ddlWatch)
     pool.drain()
     try gateway.reloadSchemaCache(database: pool)
   }

@@ -17,8 +17,6 @@ public final class RESTGateway: RESTHandling, Sendable {
     public var schemas: [String]
     /// Rows a read returns at most (Supabase: 1000); `pgrst.db_max_rows` overrides it.
     public var maxRows: Int?
-    /// How old the cache must be before a missing name triggers a reload.
-    public var reloadInterval: Duration
     /// Seconds one request's statements may run before the gateway cancels them (the
     /// backstop behind each role's `statement_timeout`; Supabase's API allows 60).
     public var requestDeadline: Double
@@ -26,12 +24,10 @@ public final class RESTGateway: RESTHandling, Sendable {
     var selectLimits = SelectLimits()
 
     public init(
-      schemas: [String] = ["public"], maxRows: Int? = 1000, reloadInterval: Duration = .seconds(2),
-      requestDeadline: Double = 60
+      schemas: [String] = ["public"], maxRows: Int? = 1000, requestDeadline: Double = 60
     ) {
       self.schemas = schemas
       self.maxRows = maxRows
-      self.reloadInterval = reloadInterval
       self.requestDeadline = requestDeadline
     }
   }
@@ -59,14 +55,13 @@ public final class RESTGateway: RESTHandling, Sendable {
 
   public func handle(_ request: HTTPRequest, auth: RequestAuth, database: PGPool) -> HTTPResponse {
     do {
-      let cache = try store.current(database: database)
+      let (cache, version) = try store.current(database: database)
       do {
         return try respond(request, auth: auth, database: database, cache: cache)
       } catch let error where Self.suggestsStaleCache(error) {
-        guard
-          let fresh = store.reloadIfOlder(than: settings.reloadInterval, database: database)
-        else { throw error }
-        database.drain()
+        // DDL committed just before this request: its notification's reload may not be in yet.
+        // Catching up costs one NOTIFY; a name that is simply unknown reloads nothing.
+        guard let fresh = store.catchUp(since: version, database: database) else { throw error }
         return try respond(request, auth: auth, database: database, cache: fresh)
       }
     } catch {
