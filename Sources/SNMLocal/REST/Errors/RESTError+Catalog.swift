@@ -112,13 +112,6 @@ extension RESTError {
         "'\(origin)' and '\(target)' do not form a many-to-one or one-to-one relationship"))
   }
 
-  /// 400 PGRST120: an operator other than `is null` on an embed itself.
-  static func unacceptableFilter(_ target: String) -> RESTError {
-    RESTError(
-      status: 400, code: "PGRST120", message: "Bad operator on the '\(target)' embedded resource",
-      details: .string("Only is null or not is null filters are allowed on embedded resources"))
-  }
-
   /// 400 PGRST122: unknown preferences with `handling=strict`.
   static func invalidPreferences(_ preferences: [String]) -> RESTError {
     RESTError(

@@ -29,10 +29,40 @@ struct ReadPlan: Sendable {
     return SQLText.identifier(name)
   }
 
+  /// The level's whole row in SQL: its alias, else the relation's bare name (a qualified name
+  /// is not a row expression).
+  var rowReference: String {
+    if let alias { return SQLText.identifier(alias) }
+    if case .relation(let name) = source { return SQLText.identifier(name.name) }
+    return SQLText.identifier(name)
+  }
+
   /// Whether the level returns nothing (no columns, no embeds with columns): `rel()` used only to
   /// filter, which PostgREST leaves out of the output.
   var isEmpty: Bool {
     fields.isEmpty && embeds.allSatisfy(\.plan.isEmpty)
+  }
+
+  /// The output names a spread of this level adds to its parent (PostgREST's
+  /// `generateSpreadSelectFields`): its fields' names (`*` as the table's columns), its embeds'
+  /// keys, and the names of spreads within it.
+  var spreadNames: [String] {
+    var names: [String] = []
+    for field in fields {
+      if field.isStar {
+        names += table?.columns.map(\.name) ?? []
+      } else {
+        names.append(field.alias ?? field.field.outputName)
+      }
+    }
+    for embed in embeds where !embed.plan.isEmpty {
+      if embed.isSpread {
+        names += embed.plan.spreadNames
+      } else {
+        names.append(embed.key)
+      }
+    }
+    return names
   }
 
   /// The embed whose key (alias or name) is `key`.
@@ -55,6 +85,9 @@ struct EmbedPlan: Sendable {
   var plan: ReadPlan
 
   var isInner: Bool { joinType == .inner }
+
+  /// A spread of a to-many embed (v13): each of its columns becomes an array in the parent.
+  var isToManySpread: Bool { isSpread && !relationship.isToOne }
 }
 
 /// A resolved condition of a level's WHERE.

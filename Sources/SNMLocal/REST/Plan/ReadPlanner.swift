@@ -5,8 +5,7 @@
 ///     let plan = try planner.plan(query, table: table, source: .relation(table.name))
 ///
 /// Throws PGRST200/201 for embeds, PGRST108 for a filter or order on an embed the select does
-/// not name, PGRST118 for a related order on a to-many embed, PGRST120 for a bad operator on an
-/// embed, PGRST123 for aggregates.
+/// not name, PGRST118 for a related order on a to-many embed, PGRST123 for aggregates.
 struct ReadPlanner {
   let cache: SchemaCache
   private var aliasCounter = 0
@@ -94,10 +93,6 @@ struct ReadPlanner {
         }
         let relationship = try cache.relationship(
           from: table.name, to: embed.name, hint: embed.hint)
-        if embed.isSpread && !relationship.isToOne {
-          throw RESTError.notImplemented(
-            "A spread operation on '\(embed.name)' is only possible on a to-one relationship")
-        }
         let target = try cache.table(relationship.foreignTable)
         aliasCounter += 1
         let childAlias = ReadPlanner.alias(target.name.name, aliasCounter)
@@ -142,10 +137,12 @@ struct ReadPlanner {
   }
 
   private func condition(for filter: Filter, in node: ReadPlan) throws(RESTError) -> Condition {
-    if filter.field.path.isEmpty, let embed = node.embed(filter.field.name) {
-      guard case .isValue(.null) = filter.expression.operation else {
-        throw RESTError.unacceptableFilter(embed.key)
-      }
+    // `rel=is.null` / `rel=not.is.null` on an embed's key (its alias, else the name written),
+    // as PostgREST's addNullEmbedFilters; any other filter is on a column, even one an embed
+    // is named after (`client_id=eq.2&select=*,client:client_id(*)`).
+    if filter.field.path.isEmpty, case .isValue(.null) = filter.expression.operation,
+      let embed = node.embeds.first(where: { $0.key == filter.field.name })
+    {
       return .embedPresence(key: embed.key, present: filter.expression.negated)
     }
     return .filter(filter)

@@ -8,12 +8,19 @@ extension SQLWriter {
     var parentReference: String
     /// The alias for a many-to-many junction table.
     var junctionAlias: String
+    /// The parent's whole row (`"t_1"`, or the table's bare name at the root), for a computed
+    /// relationship's function.
+    var parentRow: String
   }
 
   /// `SELECT <columns, embeds> FROM <source> <laterals> WHERE <join, conditions> ORDER BY ...
   /// LIMIT ... OFFSET ...`.
+  ///
+  /// `orderColumns` are extra `expression AS alias` items for a to-many spread's order, which
+  /// its `json_agg`s apply instead of an ORDER BY here.
   mutating func select(
-    _ plan: ReadPlan, cache: SchemaCache, join: JoinContext? = nil
+    _ plan: ReadPlan, cache: SchemaCache, join: JoinContext? = nil,
+    orderColumns: [(term: OrderTerm, alias: String)] = []
   ) throws(RESTError) {
     append("SELECT ")
     var items = 0
@@ -22,10 +29,21 @@ extension SQLWriter {
       try selectField(field, plan: plan, cache: cache)
       items += 1
     }
+    for (term, alias) in orderColumns {
+      if items > 0 { append(", ") }
+      try orderExpression(term, plan: plan)
+      append(" AS ")
+      identifier(alias)
+      items += 1
+    }
     for embed in plan.embeds where !embed.plan.isEmpty {
       if items > 0 { append(", ") }
       let lateral = SQLText.identifier(embed.lateralAlias)
-      if embed.isSpread {
+      if embed.isToManySpread {
+        append(
+          embed.plan.spreadNames.map { lateral + "." + SQLText.identifier($0) }
+            .joined(separator: ", "))
+      } else if embed.isSpread {
         append(lateral + ".*")
       } else if embed.relationship.isToOne {
         append("row_to_json(\(lateral).*) AS ")
@@ -67,9 +85,15 @@ extension SQLWriter {
 
   mutating func from(_ plan: ReadPlan, join: JoinContext?) {
     append("FROM ")
-    switch plan.source {
-    case .relation(let name): append(name.sql)
-    case .named(let name): identifier(name)
+    if let join, case .computed(let function, _) = join.relationship.cardinality {
+      // `function(parent row)`: the parent's row cast to the function's argument type, which a
+      // write's or rpc's source rows need (QueryBuilder.hs `fromF`).
+      append(function.sql + "(" + join.parentRow + "::" + join.relationship.table.sql + ")")
+    } else {
+      switch plan.source {
+      case .relation(let name): append(name.sql)
+      case .named(let name): identifier(name)
+      }
     }
     if let alias = plan.alias {
       append(" AS ")
@@ -123,9 +147,37 @@ extension SQLWriter {
     let lateral = SQLText.identifier(embed.lateralAlias)
     let context = JoinContext(
       relationship: embed.relationship, parentReference: parent.reference,
-      junctionAlias: embed.lateralAlias + "_j")
+      junctionAlias: embed.lateralAlias + "_j", parentRow: parent.rowReference)
     append(embed.isInner ? " INNER JOIN LATERAL (" : " LEFT JOIN LATERAL (")
-    if embed.relationship.isToOne {
+    if embed.isToManySpread {
+      // Each spread column an array of the rows' values, in the embed's order (QueryBuilder.hs
+      // `pgFmtSpreadJoinSelectItem`); the rows' own order moves into the json_aggs.
+      let orderColumns = embed.plan.order.enumerated().map { index, term in
+        (term: term, alias: "\(embed.lateralAlias)_\(term.field.name)_\(index + 1)")
+      }
+      append("SELECT json_agg(\(lateral)) AS \(lateral)")
+      for name in embed.plan.spreadNames {
+        append(", COALESCE(json_agg(\(lateral).")
+        identifier(name)
+        if !orderColumns.isEmpty {
+          append(" ORDER BY ")
+          for (index, column) in orderColumns.enumerated() {
+            if index > 0 { append(", ") }
+            append(lateral + ".")
+            identifier(column.alias)
+            orderDirection(column.term)
+          }
+        }
+        append("), '[]') AS ")
+        identifier(name)
+      }
+      append(" FROM (")
+      var inner = embed.plan
+      inner.order = []
+      try select(inner, cache: cache, join: context, orderColumns: orderColumns)
+      append(") AS \(lateral)) AS \(lateral) ON ")
+      append(embed.isInner ? "\(lateral) IS NOT NULL" : "TRUE")
+    } else if embed.relationship.isToOne {
       try select(embed.plan, cache: cache, join: context)
       append(") AS \(lateral) ON TRUE")
     } else {
@@ -169,7 +221,7 @@ extension SQLWriter {
     append("EXISTS (")
     let context = JoinContext(
       relationship: embed.relationship, parentReference: parent.reference,
-      junctionAlias: embed.lateralAlias + "_j")
+      junctionAlias: embed.lateralAlias + "_j", parentRow: parent.rowReference)
     append("SELECT 1 ")
     from(embed.plan, join: context)
     try whereClause(embed.plan, join: context, countMode: true)
@@ -182,6 +234,8 @@ extension SQLWriter {
   ) -> [(String, String)] {
     let parent = join.parentReference
     switch join.relationship.cardinality {
+    case .computed:
+      return []
     case .manyToOne(_, let pairs), .oneToMany(_, let pairs), .oneToOne(_, let pairs):
       return pairs.map { pair in
         (
@@ -237,16 +291,26 @@ extension SQLWriter {
     append(" ORDER BY ")
     try join(plan.order, separator: ", ") {
       (writer: inout SQLWriter, term: OrderTerm) throws(RESTError) in
-      if let relation = term.relation {
-        guard let embed = plan.embed(relation) else { throw RESTError.notEmbedded(relation) }
-        writer.fieldExpression(term.field, reference: SQLText.identifier(embed.lateralAlias))
-      } else {
-        writer.fieldExpression(term.field, reference: plan.reference)
-      }
-      if let descending = term.descending { writer.append(descending ? " DESC" : " ASC") }
-      if let nullsFirst = term.nullsFirst {
-        writer.append(nullsFirst ? " NULLS FIRST" : " NULLS LAST")
-      }
+      try writer.orderExpression(term, plan: plan)
+      writer.orderDirection(term)
+    }
+  }
+
+  /// The column (or a to-one embed's column) an order term sorts by.
+  private mutating func orderExpression(_ term: OrderTerm, plan: ReadPlan) throws(RESTError) {
+    if let relation = term.relation {
+      guard let embed = plan.embed(relation) else { throw RESTError.notEmbedded(relation) }
+      fieldExpression(term.field, reference: SQLText.identifier(embed.lateralAlias))
+    } else {
+      fieldExpression(term.field, reference: plan.reference)
+    }
+  }
+
+  /// ` DESC` / ` ASC` and ` NULLS FIRST` / ` NULLS LAST`, as written.
+  private mutating func orderDirection(_ term: OrderTerm) {
+    if let descending = term.descending { append(descending ? " DESC" : " ASC") }
+    if let nullsFirst = term.nullsFirst {
+      append(nullsFirst ? " NULLS FIRST" : " NULLS LAST")
     }
   }
 }

@@ -23,6 +23,9 @@ struct Relationship: Sendable {
     case oneToMany(constraint: String, columns: ColumnPairs)
     case oneToOne(constraint: String, columns: ColumnPairs)
     case manyToMany(Junction)
+    /// A computed relationship: `function(table) RETURNS [SETOF] foreignTable`, embedded as
+    /// `select=*,function(*)`; to-one unless it returns a set of more than one row (`ROWS 1`).
+    case computed(function: QualifiedName, toOne: Bool)
   }
 
   var table: QualifiedName
@@ -37,20 +40,21 @@ struct Relationship: Sendable {
     switch cardinality {
     case .manyToOne, .oneToOne: true
     case .oneToMany, .manyToMany: false
+    case .computed(_, let toOne): toOne
     }
   }
 
   var constraint: String? {
     switch cardinality {
     case .manyToOne(let name, _), .oneToMany(let name, _), .oneToOne(let name, _): name
-    case .manyToMany: nil
+    case .manyToMany, .computed: nil
     }
   }
 
   var columnPairs: ColumnPairs? {
     switch cardinality {
     case .manyToOne(_, let pairs), .oneToMany(_, let pairs), .oneToOne(_, let pairs): pairs
-    case .manyToMany: nil
+    case .manyToMany, .computed: nil
     }
   }
 
@@ -67,6 +71,10 @@ struct Relationship: Sendable {
       .init("embedding", .string("\(table.name) with \(foreignTable.name)"))
     ]
     switch cardinality {
+    case .computed:
+      // PostgREST's `compressedRel` gives an empty object: a computed relationship is never
+      // ambiguous (its function name is unique for the table).
+      return .object([])
     case .manyToMany(let junction):
       members.append(.init("cardinality", .string("many-to-many")))
       members.append(
@@ -97,10 +105,46 @@ struct Relationship: Sendable {
     return .object(members)
   }
 
+  /// PostgREST's order of relationships (the derived `Ord` of its `Relationship`): by origin,
+  /// target, self or not, then one-to-many, many-to-one, one-to-one, many-to-many, then by
+  /// constraint (or junction) and columns. Ambiguity errors list candidates in this order.
+  static func precedes(_ a: Relationship, _ b: Relationship) -> Bool {
+    func key(_ r: Relationship) -> [String] {
+      let rank: String
+      var rest: [String] = []
+      switch r.cardinality {
+      case .oneToMany(let name, let pairs):
+        rank = "0"
+        rest = [name] + pairs.flatMap { [$0.0, $0.1] }
+      case .manyToOne(let name, let pairs):
+        rank = "1"
+        rest = [name] + pairs.flatMap { [$0.0, $0.1] }
+      case .oneToOne(let name, let pairs):
+        rank = "2"
+        rest = [name] + pairs.flatMap { [$0.0, $0.1] }
+      case .computed(let function, _):
+        rank = "4"
+        rest = [function.schema, function.name]
+      case .manyToMany(let junction):
+        rank = "3"
+        rest = [
+          junction.table.schema, junction.table.name, junction.sourceConstraint,
+          junction.targetConstraint,
+        ]
+      }
+      return [
+        r.table.schema, r.table.name, r.foreignTable.schema, r.foreignTable.name,
+        r.isSelf ? "1" : "0", rank,
+      ] + rest
+    }
+    return key(a).lexicographicallyPrecedes(key(b))
+  }
+
   /// The `rel!hint` PostgREST suggests for this relationship.
   var hintName: String {
     switch cardinality {
     case .manyToMany(let junction): "'\(foreignTable.name)!\(junction.table.name)'"
+    case .computed: ""
     default: "'\(foreignTable.name)!\(constraint ?? "")'"
     }
   }

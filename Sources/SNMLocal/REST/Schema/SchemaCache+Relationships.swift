@@ -1,78 +1,145 @@
 /// Deriving relationships from foreign keys, and finding the one an embed names
 /// (PostgREST's `addM2MRels`, `addInverseRels`, `findRel`).
 extension SchemaCache {
-  /// A foreign key as the catalog lists it.
+  /// A foreign key as the catalog lists it (in any schema: views of exposed schemas may take
+  /// their keys from tables of others).
   struct ForeignKey: Sendable {
     var name: String
     var table: QualifiedName
     var foreignTable: QualifiedName
     /// (column of `table`, referenced column of `foreignTable`)
     var columns: [(String, String)]
+    /// The tables' oids and the columns' numbers, which views' column origins name.
+    var tableOID = 0
+    var foreignOID = 0
+    var columnNumbers: [(Int, Int)] = []
+    /// Whether the key's columns are unique in `table` (one-to-one); nil: judged from `tables`.
+    var isOneToOne: Bool? = nil
   }
 
-  /// All relationships PostgREST would see for these foreign keys: many-to-one and its inverse
-  /// one-to-many (one-to-one both ways when the key columns are unique), and many-to-many through
-  /// junction tables whose two foreign keys lie inside the junction's primary key.
+  /// What views' keys are derived from: each view's column origins (resno -> table column, as
+  /// `ViewColumnOrigins` reads them) and the primary keys of the tables they may come from.
+  struct ViewKeySources: Sendable {
+    /// View oid -> its columns' origins.
+    var origins: [Int: [Int: ViewColumnOrigins.Origin]] = [:]
+    /// Table oid -> its primary key's columns (name, number).
+    var primaryKeys: [Int: [(String, Int)]] = [:]
+  }
+
+  /// All relationships PostgREST would see for these foreign keys (SchemaCache.hs): many-to-one
+  /// (one-to-one when the key columns are unique) between tables, the same through views whose
+  /// columns carry a key's columns unchanged (`addViewM2OAndO2ORels`: view to table, table to
+  /// view, view to view, once for each choice of view column when a view repeats one), many-to-
+  /// many through junctions (tables or views) whose two foreign keys lie inside their primary key
+  /// (`addM2MRels`), and the inverse of each (`addInverseRels`). Only relationships between
+  /// exposed relations (in `tables`) are kept. `tables` gets views' primary keys
+  /// (`addViewPrimaryKeys`).
   static func relationships(
-    foreignKeys: [ForeignKey], tables: [QualifiedName: TableInfo]
+    foreignKeys: [ForeignKey], tables: inout [QualifiedName: TableInfo],
+    views: ViewKeySources = ViewKeySources(), computed: [Relationship] = []
   ) -> [Relationship] {
-    var direct: [Relationship] = []
+    let viewKeys = ViewKeys(sources: views, tables: tables)
+    for (name, primaryKey) in viewKeys.primaryKeys { tables[name]?.primaryKey = primaryKey }
+    var forward: [Relationship] = []
     for key in foreignKeys {
-      guard let table = tables[key.table], let foreign = tables[key.foreignTable] else { continue }
       let ownColumns = Set(key.columns.map(\.0))
-      let isOneToOne = table.uniqueKeys.contains { Set($0) == ownColumns }
-      let inverse = key.columns.map { ($0.1, $0.0) }
-      if isOneToOne {
-        direct.append(
-          Relationship(
-            table: key.table, foreignTable: key.foreignTable,
-            cardinality: .oneToOne(constraint: key.name, columns: key.columns),
-            foreignTableIsView: foreign.isView))
-        direct.append(
-          Relationship(
-            table: key.foreignTable, foreignTable: key.table,
-            cardinality: .oneToOne(constraint: key.name, columns: inverse),
-            foreignTableIsView: table.isView))
-      } else {
-        direct.append(
-          Relationship(
-            table: key.table, foreignTable: key.foreignTable,
-            cardinality: .manyToOne(constraint: key.name, columns: key.columns),
-            foreignTableIsView: foreign.isView))
-        direct.append(
-          Relationship(
-            table: key.foreignTable, foreignTable: key.table,
-            cardinality: .oneToMany(constraint: key.name, columns: inverse),
-            foreignTableIsView: table.isView))
+      let isOneToOne =
+        key.isOneToOne
+        ?? (tables[key.table]?.uniqueKeys.contains { Set($0) == ownColumns } ?? false)
+      func make(_ from: QualifiedName, _ to: QualifiedName, _ pairs: [(String, String)])
+        -> Relationship
+      {
+        Relationship(
+          table: from, foreignTable: to,
+          cardinality: isOneToOne
+            ? .oneToOne(constraint: key.name, columns: pairs)
+            : .manyToOne(constraint: key.name, columns: pairs),
+          foreignTableIsView: tables[to]?.isView ?? false)
+      }
+      forward.append(make(key.table, key.foreignTable, key.columns))
+      let fromViews = viewKeys.views(carrying: key.columnNumbers.map(\.0), of: key.tableOID)
+      let toViews = viewKeys.views(carrying: key.columnNumbers.map(\.1), of: key.foreignOID)
+      for (view, columns) in fromViews {
+        forward.append(make(view, key.foreignTable, Array(zip(columns, key.columns.map(\.1)))))
+      }
+      for (view, columns) in toViews {
+        forward.append(make(key.table, view, Array(zip(key.columns.map(\.0), columns))))
+      }
+      for (view, columns) in fromViews {
+        for (other, otherColumns) in toViews {
+          forward.append(make(view, other, Array(zip(columns, otherColumns))))
+        }
       }
     }
+    forward = forward.filter { tables[$0.table] != nil && tables[$0.foreignTable] != nil }
     var manyToMany: [Relationship] = []
-    let byJunction = Dictionary(grouping: foreignKeys, by: \.table)
-    for (junctionName, keys) in byJunction {
-      guard let junction = tables[junctionName], keys.count >= 2 else { continue }
+    let byJunction = Dictionary(grouping: forward, by: \.table)
+    for (junctionName, outgoing) in byJunction {
+      guard let junction = tables[junctionName] else { continue }
       let primaryKey = Set(junction.primaryKey)
-      for first in keys {
-        for second in keys where first.name != second.name {
-          let used = Set(first.columns.map(\.0) + second.columns.map(\.0))
-          guard used.isSubset(of: primaryKey),
-            !junction.uniqueKeys.contains(where: { Set($0) == Set(first.columns.map(\.0)) }),
-            !junction.uniqueKeys.contains(where: { Set($0) == Set(second.columns.map(\.0)) }),
-            let target = tables[second.foreignTable]
+      for first in outgoing {
+        guard case .manyToOne(let firstName, let firstPairs) = first.cardinality else { continue }
+        for second in outgoing {
+          guard case .manyToOne(let secondName, let secondPairs) = second.cardinality,
+            firstName != secondName,
+            Set(firstPairs.map(\.0) + secondPairs.map(\.0)).isSubset(of: primaryKey)
           else { continue }
           manyToMany.append(
             Relationship(
               table: first.foreignTable, foreignTable: second.foreignTable,
               cardinality: .manyToMany(
                 Relationship.Junction(
-                  table: junctionName, sourceConstraint: first.name,
-                  targetConstraint: second.name,
-                  sourceColumns: first.columns.map { ($0.1, $0.0) },
-                  targetColumns: second.columns.map { ($0.1, $0.0) })),
-              foreignTableIsView: target.isView))
+                  table: junctionName, sourceConstraint: firstName,
+                  targetConstraint: secondName,
+                  sourceColumns: firstPairs.map { ($0.1, $0.0) },
+                  targetColumns: secondPairs.map { ($0.1, $0.0) })),
+              foreignTableIsView: second.foreignTableIsView))
         }
       }
     }
-    return direct + manyToMany.sorted { $0.foreignTable.name < $1.foreignTable.name }
+    var all = forward + manyToMany
+    for relationship in forward {
+      let isView = tables[relationship.table]?.isView ?? false
+      switch relationship.cardinality {
+      case .manyToOne(let name, let pairs):
+        all.append(
+          Relationship(
+            table: relationship.foreignTable, foreignTable: relationship.table,
+            cardinality: .oneToMany(constraint: name, columns: pairs.map { ($0.1, $0.0) }),
+            foreignTableIsView: isView))
+      case .oneToOne(let name, let pairs):
+        all.append(
+          Relationship(
+            table: relationship.foreignTable, foreignTable: relationship.table,
+            cardinality: .oneToOne(constraint: name, columns: pairs.map { ($0.1, $0.0) }),
+            foreignTableIsView: isView))
+      default: break
+      }
+    }
+    // Computed relationships of exposed tables; one named after a table replaces the detected
+    // relationships to that table (getOverrideRelationshipsMap).
+    var seen = Set<String>()
+    let kept = computed.filter { relationship in
+      guard tables[relationship.table] != nil, tables[relationship.foreignTable] != nil,
+        case .computed(let function, _) = relationship.cardinality
+      else { return false }
+      return seen.insert("\(relationship.table)|\(function.name)").inserted
+    }
+    let overridden = Set(
+      kept.compactMap { relationship -> String? in
+        guard case .computed(let function, _) = relationship.cardinality else { return nil }
+        return "\(relationship.table)|\(function)"
+      })
+    all.removeAll { overridden.contains("\($0.table)|\($0.foreignTable)") }
+    return (all + kept).sorted(by: Relationship.precedes)
+  }
+
+  /// Convenience for a cache built from tables alone (tests, fuzzing).
+  static func relationships(
+    foreignKeys: [ForeignKey], tables: [QualifiedName: TableInfo]
+  ) -> [Relationship] {
+    var copy = tables
+    return relationships(foreignKeys: foreignKeys, tables: &copy)
   }
 
   /// The relationship an embed `target[!hint]` names from `origin`.
@@ -84,6 +151,9 @@ extension SchemaCache {
     from origin: QualifiedName, to target: String, hint: String?
   ) throws(RESTError) -> Relationship {
     let candidates = (relationships[origin] ?? []).filter { relationship in
+      if case .computed(let function, _) = relationship.cardinality {
+        return target == function.name
+      }
       let single = relationship.singleColumnPair
       let matchesColumn = { (name: String) in single?.0 == name }
       let matchesForeignColumn = { (name: String) in single?.1 == name }

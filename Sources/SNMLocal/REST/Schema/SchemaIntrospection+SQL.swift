@@ -26,6 +26,7 @@ extension SchemaIntrospection {
       SELECT c.oid, n.nspname, c.relname, c.relkind FROM pg_class c
       JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname IN (SELECT unnest(names) FROM exposed) AND c.relkind IN ('r', 'v', 'm', 'f', 'p')
+        AND NOT c.relispartition
     )
     SELECT json_build_object(
       'schemas', (SELECT names FROM exposed),
@@ -42,7 +43,7 @@ extension SchemaIntrospection {
         WHERE m.member = (SELECT oid FROM pg_roles WHERE rolname = current_user)
         GROUP BY ir.rolname) x),
       'tables', coalesce((SELECT json_agg(json_build_object(
-        'schema', r.nspname, 'name', r.relname, 'kind', r.relkind::text,
+        'schema', r.nspname, 'name', r.relname, 'kind', r.relkind::text, 'oid', r.oid::int8,
         'comment', obj_description(r.oid, 'pg_class'),
         'insertable', r.relkind IN ('r', 'p')
           OR (pg_relation_is_updatable(r.oid::regclass, true) & 8) = 8,
@@ -87,7 +88,12 @@ extension SchemaIntrospection {
       'foreign_keys', coalesce((SELECT json_agg(json_build_object(
         'name', con.conname, 'schema', ns.nspname, 'table', cl.relname,
         'foreign_schema', fns.nspname, 'foreign_table', fcl.relname,
-        'columns', (SELECT json_agg(json_build_array(a.attname, fa.attname) ORDER BY k.ord)
+        'table_oid', cl.oid::int8, 'foreign_oid', fcl.oid::int8,
+        'one_to_one', EXISTS (SELECT 1 FROM pg_constraint u WHERE u.conrelid = con.conrelid
+          AND u.contype IN ('p', 'u') AND (SELECT array_agg(x ORDER BY x) FROM unnest(u.conkey) x)
+            = (SELECT array_agg(x ORDER BY x) FROM unnest(con.conkey) x)),
+        'columns', (SELECT json_agg(json_build_array(a.attname, fa.attname, a.attnum, fa.attnum)
+            ORDER BY k.ord)
           FROM unnest(con.conkey, con.confkey) WITH ORDINALITY AS k(num, fnum, ord)
           JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.num
           JOIN pg_attribute fa ON fa.attrelid = con.confrelid AND fa.attnum = k.fnum)
@@ -97,8 +103,31 @@ extension SchemaIntrospection {
         JOIN pg_class fcl ON fcl.oid = con.confrelid
         JOIN pg_namespace fns ON fns.oid = fcl.relnamespace
         WHERE con.contype = 'f' AND con.conparentid = 0
-          AND ns.nspname IN (SELECT unnest(names) FROM exposed)
-          AND fns.nspname IN (SELECT unnest(names) FROM exposed)), '[]'),
+          AND ns.nspname NOT IN ('pg_catalog', 'information_schema')
+          AND fns.nspname NOT IN ('pg_catalog', 'information_schema')), '[]'),
+      'views', coalesce((SELECT json_agg(json_build_object('oid', r.oid::int8,
+          'definition', (SELECT w.ev_action::text FROM pg_rewrite w
+            WHERE w.ev_class = r.oid AND w.rulename = '_RETURN')))
+        FROM rels r WHERE r.relkind IN ('v', 'm')), '[]'),
+      'primary_keys', coalesce((SELECT json_agg(json_build_object('table_oid', con.conrelid::int8,
+          'columns', (SELECT json_agg(json_build_array(a.attname, a.attnum) ORDER BY k.ord)
+            FROM unnest(con.conkey) WITH ORDINALITY AS k(num, ord)
+            JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.num)))
+        FROM pg_constraint con JOIN pg_namespace cn ON cn.oid = con.connamespace
+        WHERE con.contype = 'p' AND cn.nspname NOT IN ('pg_catalog', 'information_schema')
+          AND EXISTS (SELECT 1 FROM rels r WHERE r.relkind IN ('v', 'm'))), '[]'),
+      'computed_relationships', coalesce((SELECT json_agg(json_build_object(
+          'function_schema', fn.nspname, 'function', p.proname,
+          'schema', ac.nspname, 'table', a.relname, 'foreign_schema', rc.nspname,
+          'foreign_table', r.relname, 'to_one', NOT p.proretset OR p.prorows = 1)
+          ORDER BY fn.nspname, p.proname, p.oid)
+        FROM pg_proc p JOIN pg_namespace fn ON fn.oid = p.pronamespace
+        JOIN pg_class a ON a.reltype = p.proargtypes[0] AND a.relkind IN ('r', 'v', 'm', 'f', 'p')
+        JOIN pg_namespace ac ON ac.oid = a.relnamespace
+        JOIN pg_class r ON r.reltype = p.prorettype AND r.relkind IN ('r', 'v', 'm', 'f', 'p')
+        JOIN pg_namespace rc ON rc.oid = r.relnamespace
+        WHERE p.pronargs = 1 AND p.prokind = 'f'
+          AND fn.nspname NOT IN ('pg_catalog', 'information_schema')), '[]'),
       'routines', coalesce((SELECT json_agg(json_build_object(
         'schema', n.nspname, 'name', p.proname, 'comment', obj_description(p.oid, 'pg_proc'),
         'volatility', p.provolatile::text, 'returns_set', p.proretset,

@@ -42,21 +42,66 @@ enum SchemaIntrospection {
         let foreignSchema = item["foreign_schema"]?.stringValue,
         let foreignTable = item["foreign_table"]?.stringValue
       else { continue }
-      let columns: [(String, String)] = (item["columns"]?.arrayValue ?? []).compactMap { pair in
-        guard let values = pair.arrayValue, values.count == 2, let own = values[0].stringValue,
+      var columns: [(String, String)] = []
+      var numbers: [(Int, Int)] = []
+      for pair in item["columns"]?.arrayValue ?? [] {
+        guard let values = pair.arrayValue, values.count >= 2, let own = values[0].stringValue,
           let other = values[1].stringValue
-        else { return nil }
-        return (own, other)
+        else { continue }
+        columns.append((own, other))
+        if values.count == 4, let ownNumber = values[2].intValue,
+          let otherNumber = values[3].intValue
+        {
+          numbers.append((ownNumber, otherNumber))
+        }
       }
       foreignKeys.append(
         SchemaCache.ForeignKey(
           name: name, table: QualifiedName(schema: schema, name: table),
-          foreignTable: QualifiedName(schema: foreignSchema, name: foreignTable), columns: columns))
+          foreignTable: QualifiedName(schema: foreignSchema, name: foreignTable), columns: columns,
+          tableOID: item["table_oid"]?.intValue ?? 0,
+          foreignOID: item["foreign_oid"]?.intValue ?? 0, columnNumbers: numbers,
+          isOneToOne: item["one_to_one"]?.boolValue))
     }
+    var viewSources = SchemaCache.ViewKeySources()
+    for item in document["views"]?.arrayValue ?? [] {
+      guard let oid = item["oid"]?.intValue, let definition = item["definition"]?.stringValue,
+        let origins = ViewColumnOrigins.parse(definition)
+      else { continue }
+      viewSources.origins[oid] = origins
+    }
+    for item in document["primary_keys"]?.arrayValue ?? [] {
+      guard let oid = item["table_oid"]?.intValue else { continue }
+      viewSources.primaryKeys[oid] = (item["columns"]?.arrayValue ?? []).compactMap { pair in
+        guard let values = pair.arrayValue, values.count == 2, let name = values[0].stringValue,
+          let number = values[1].intValue
+        else { return nil }
+        return (name, number)
+      }
+    }
+    var computed: [Relationship] = []
+    for item in document["computed_relationships"]?.arrayValue ?? [] {
+      guard let functionSchema = item["function_schema"]?.stringValue,
+        let function = item["function"]?.stringValue, let schema = item["schema"]?.stringValue,
+        let table = item["table"]?.stringValue,
+        let foreignSchema = item["foreign_schema"]?.stringValue,
+        let foreignTable = item["foreign_table"]?.stringValue
+      else { continue }
+      let target = QualifiedName(schema: foreignSchema, name: foreignTable)
+      computed.append(
+        Relationship(
+          table: QualifiedName(schema: schema, name: table), foreignTable: target,
+          cardinality: .computed(
+            function: QualifiedName(schema: functionSchema, name: function),
+            toOne: item["to_one"]?.boolValue ?? false),
+          foreignTableIsView: tables[target]?.isView ?? false))
+    }
+    let relationships = SchemaCache.relationships(
+      foreignKeys: foreignKeys, tables: &tables, views: viewSources, computed: computed)
     let routines = (document["routines"]?.arrayValue ?? []).compactMap(decodeRoutine)
     var cache = SchemaCache(
       schemas: schemas, tables: Array(tables.values),
-      relationships: SchemaCache.relationships(foreignKeys: foreignKeys, tables: tables),
+      relationships: relationships,
       routines: routines, castTypes: castTypes(document["types"]?.arrayValue ?? []),
       configuredMaxRows: document["max_rows"]?.stringValue.flatMap { Int($0) })
     for (role, settings) in document["impersonated_settings"]?.objectValue ?? JSONObject() {
@@ -94,7 +139,8 @@ enum SchemaIntrospection {
       updatable: item["updatable"]?.boolValue ?? false,
       deletable: item["deletable"]?.boolValue ?? false,
       columns: columns, primaryKey: strings(item["primary_key"]),
-      uniqueKeys: (item["unique_keys"]?.arrayValue ?? []).map(strings))
+      uniqueKeys: (item["unique_keys"]?.arrayValue ?? []).map(strings),
+      oid: item["oid"]?.intValue ?? 0)
   }
 
   private static func decodeRoutine(_ item: JSONValue) -> RoutineInfo? {

@@ -16,13 +16,16 @@ struct TableInfo: Sendable {
   var primaryKey: [String]
   /// Sets of columns with a unique constraint or index (including the primary key).
   var uniqueKeys: [[String]] = []
+  /// `pg_class.oid`, which views' column origins name (0 when unknown).
+  var oid = 0
   private(set) var columnIndex: [String: Int] = [:]
 
   init(
     name: QualifiedName, kind: Kind, comment: String? = nil, insertable: Bool = true,
     updatable: Bool = true, deletable: Bool = true, columns: [ColumnInfo],
-    primaryKey: [String] = [], uniqueKeys: [[String]] = []
+    primaryKey: [String] = [], uniqueKeys: [[String]] = [], oid: Int = 0
   ) {
+    self.oid = oid
     self.name = name
     self.kind = kind
     self.comment = comment
