@@ -193,7 +193,11 @@ extension OpenAPIDocument {
   func description(_ column: ColumnInfo, of table: TableInfo) -> String? {
     var notes: [String] = []
     if table.primaryKey.contains(column.name) { notes.append("This is a Primary Key.<pk/>") }
-    for relationship in cache.relationships[table.name] ?? [] {
+    // The first single-column many-to-one of the column, tables before views (OpenAPI.hs).
+    let relationships = cache.relationships[table.name] ?? []
+    let ordered =
+      relationships.filter { !$0.foreignTableIsView } + relationships.filter(\.foreignTableIsView)
+    for relationship in ordered {
       guard case .manyToOne(_, let pairs) = relationship.cardinality, pairs.count == 1,
         pairs[0].0 == column.name
       else { continue }
@@ -201,6 +205,7 @@ extension OpenAPIDocument {
       notes.append(
         "This is a Foreign Key to `\(target).\(pairs[0].1)`.<fk table='\(target)' column='\(pairs[0].1)'/>"
       )
+      break
     }
     let note = notes.isEmpty ? nil : "Note:\n" + notes.joined(separator: "\n")
     switch (column.comment, note) {
