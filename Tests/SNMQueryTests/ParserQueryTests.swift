@@ -25,7 +25,7 @@ struct CanonicalCase: Sendable, CustomTestStringConvertible {
   }
 
   @Test func specHasAllExamples() {
-    #expect(SpecExample.all.count == 40)
+    #expect(SpecExample.all.count == 41)
   }
 
   static let forms: [CanonicalCase] = [
