@@ -10,8 +10,9 @@ enum GatewayAssembly {
 
   /// The `/rest/v1` handler, loading its schema cache from `pool` in the background right away
   /// (requests that arrive meanwhile wait for it; if the database does not answer, the first
-  /// request loads it), and reloading it on `NOTIFY pgrst, 'reload schema'`. The caller does not
-  /// wait: the port is bound without delay.
+  /// request loads it), and reloading it on `NOTIFY pgrst, 'reload schema'`, which the DDL event
+  /// triggers send. The caller waits only for the listener's `LISTEN` (a round trip; at most 2 s
+  /// when the database does not answer), so DDL right after the start is heard.
   ///
   /// `SNM_REST_DEADLINE` (seconds) shortens the deadline after which a request's statements are
   /// cancelled (60 s), for tests.
@@ -24,7 +25,7 @@ enum GatewayAssembly {
     }
     let gateway = RESTGateway(settings: settings)
     DispatchQueue.global().async { gateway.warmUp(database: pool) }
-    gateway.listenForReloads(database: pool)
+    gateway.listenForReloads(database: pool, ready: .seconds(2))
     return gateway
   }
 

@@ -99,22 +99,18 @@ extension SchemaCache {
     }
     var all = forward + manyToMany
     for relationship in forward {
-      let isView = tables[relationship.table]?.isView ?? false
+      let inverse: Relationship.Cardinality
       switch relationship.cardinality {
       case .manyToOne(let name, let pairs):
-        all.append(
-          Relationship(
-            table: relationship.foreignTable, foreignTable: relationship.table,
-            cardinality: .oneToMany(constraint: name, columns: pairs.map { ($0.1, $0.0) }),
-            foreignTableIsView: isView))
+        inverse = .oneToMany(constraint: name, columns: pairs.map { ($0.1, $0.0) })
       case .oneToOne(let name, let pairs):
-        all.append(
-          Relationship(
-            table: relationship.foreignTable, foreignTable: relationship.table,
-            cardinality: .oneToOne(constraint: name, columns: pairs.map { ($0.1, $0.0) }),
-            foreignTableIsView: isView))
-      default: break
+        inverse = .oneToOne(constraint: name, columns: pairs.map { ($0.1, $0.0) })
+      default: continue
       }
+      all.append(
+        Relationship(
+          table: relationship.foreignTable, foreignTable: relationship.table,
+          cardinality: inverse, foreignTableIsView: tables[relationship.table]?.isView ?? false))
     }
     // Computed relationships of exposed tables; one named after a table replaces the detected
     // relationships to that table (getOverrideRelationshipsMap).
