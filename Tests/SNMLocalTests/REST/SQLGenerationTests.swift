@@ -64,7 +64,10 @@ import Testing
         + "AND ((\"public\".\"users\".\"name\" LIKE $11) OR "
         + "(\"public\".\"users\".\"body\" @@ to_tsquery($12, $13)))) AS \"pgrst_count\") AS total, "
         + "pg_catalog.count(*) AS page_total, coalesce(json_agg(\"_postgrest_t\"), '[]')::text AS body, "
-        + "NULL::bigint AS inserted FROM \"pgrst_source\" AS \"_postgrest_t\"")
+        + "NULL::bigint AS inserted"
+        + ", nullif(pg_catalog.current_setting('response.headers', true), '') AS response_headers"
+        + ", nullif(pg_catalog.current_setting('response.status', true), '') AS response_status"
+        + " FROM \"pgrst_source\" AS \"_postgrest_t\"")
     #expect(
       Array(statement.parameters.prefix(7))
         == ["k", "O'Brien;DROP TABLE users--", "x", #"{"a","b,c"}"#, "%x%", "english", "cat"])

@@ -90,6 +90,7 @@ struct Preferences: Sendable, Equatable {
     if let count { items.append("count=\(count.rawValue)") }
     if let rollback { items.append(rollback ? "tx=rollback" : "tx=commit") }
     if let strict { items.append("handling=\(strict ? "strict" : "lenient")") }
+    if let timezone { items.append("timezone=\(timezone)") }
     if strict == true, let maxAffected { items.append("max-affected=\(maxAffected)") }
     return items.isEmpty ? nil : items.joined(separator: ", ")
   }

@@ -3,10 +3,22 @@
 /// Postgres' 25006 (405).
 extension RESTGateway {
   func call(_ name: QualifiedName, _ context: Context) throws -> HTTPResponse {
+    var context = context
     let cache = context.cache
     let routine: RoutineInfo
     let arguments: SQLWriter.CallArguments
     switch context.method {
+    case "POST" where SchemaCache.rawParameterType(Self.contentMedia(context)) != nil:
+      let media = Self.contentMedia(context)
+      routine = try cache.routine(name, rawBody: media)
+      arguments = .wholeBody(
+        body: try Self.rawArgument(context.request.body, binary: media == .octetStream),
+        type: routine.parameters[0].type)
+    case "POST" where Self.contentMedia(context) == .urlEncoded:
+      // A form's fields are arguments as a GET's query parameters are.
+      let given = RequestBody.formFields(context.request.body)
+      routine = try cache.routine(name, argumentNames: Set(given.map(\.name)), wholeBody: false)
+      arguments = Self.queryArguments(given, routine: routine)
     case "POST":
       let body = try RequestBody.parse(
         context.request.body, contentType: context.request.headers["Content-Type"],
@@ -36,6 +48,13 @@ extension RESTGateway {
     default:
       throw RESTError.invalidRPCMethod(context.method)
     }
+    // Rows of a table are negotiated as that table's (its handlers apply); others as the
+    // function's own (a function returning a media-type domain is its own handler).
+    try context.negotiate(
+      target: routine.returnedRelation.map {
+        QualifiedName(schema: routine.name.schema, name: $0.name)
+      }
+        ?? routine.name)
     var plan: ReadPlan? = nil
     if case .composite(let relation, let columns) = routine.returns {
       let table =
@@ -57,6 +76,7 @@ extension RESTGateway {
     try sql.callStatement(
       routine, arguments: arguments, plan: plan, cache: cache, count: count,
       countLimit: nil, shape: context.shape)
+    if let answer = try planResponse(sql.statement, context) { return answer }
     let singular = context.media.isSingular
     let results = try run(
       [sql.statement], context, readOnly: context.isRead,
@@ -69,10 +89,36 @@ extension RESTGateway {
     }
     let row = ResultRow(results[0])
     if routine.returnsVoid {
-      return HTTPResponse(status: 204, headers: context.baseHeaders(contentType: false))
+      return try Self.applyingResponseSettings(
+        HTTPResponse(status: 204, headers: context.baseHeaders(contentType: false)), row: row)
     }
     return try rowsResponse(
       row, total: count == nil ? nil : row.total, offset: plan?.range?.offset ?? 0, context)
+  }
+
+  /// The media type of the request body.
+  static func contentMedia(_ context: Context) -> MediaType {
+    RequestBody.mediaType(context.request.headers["Content-Type"])
+  }
+
+  /// A raw body as the text of its parameter: bytes as `bytea`'s hex input (`\x...`), text as
+  /// it is (400 22021 for a NUL byte, which no Postgres text holds).
+  static func rawArgument(_ body: [UInt8], binary: Bool) throws(RESTError) -> String {
+    if binary {
+      let digits = Array("0123456789abcdef".utf8)
+      var hex: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
+      hex.reserveCapacity(body.count * 2 + 2)
+      for byte in body {
+        hex.append(digits[Int(byte >> 4)])
+        hex.append(digits[Int(byte & 0x0F)])
+      }
+      return String(decoding: hex, as: UTF8.self)
+    }
+    guard !body.contains(0) else {
+      throw RESTError(
+        status: 400, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
+    }
+    return String(decoding: body, as: UTF8.self)
   }
 
   /// GET arguments bound with their parameter types; a repeated variadic argument becomes an

@@ -10,7 +10,7 @@ extension RESTGateway {
     // An answer that may exceed a batch is first asked for one row more than a batch, the
     // usual way (one prepared statement, one round trip): most fit, and are answered from it;
     // one that does not is streamed.
-    let streams = streamsAnswer(plan, context)
+    let streams = !context.media.isPlan && streamsAnswer(plan, context)
     var asked = plan
     if streams {
       asked.range = QueryParameters.Range(
@@ -21,6 +21,7 @@ extension RESTGateway {
     try sql.readStatement(
       asked, cache: context.cache, count: count, countLimit: context.maxRows.map { $0 + 1 },
       shape: context.shape)
+    if let answer = try planResponse(sql.statement, context) { return answer }
     var statements = [sql.statement]
     if count == .planned || count == .estimated {
       var explain = SQLWriter()
@@ -60,8 +61,9 @@ extension RESTGateway {
       throw RESTError.singularity(rows: row.pageTotal)
     }
     var response = pageHead(pageTotal: row.pageTotal, total: total, offset: offset, context)
-    if response.status < 400 { response.body = Array(row.body.utf8) }
-    return response
+    guard response.status < 400 else { return response }
+    response.body = context.body(row)
+    return try Self.applyingResponseSettings(response, row: row)
   }
 
   /// The status and headers of a page of rows (`Content-Range`; 206 for part of a known total),

@@ -12,14 +12,34 @@ extension RESTGateway {
     var schema: String
     var query: QueryParameters
     var preferences: Preferences
-    var media: MediaType
+    /// The `Accept` header's media types, most preferred first.
+    var accepts: [MediaType]
+    /// The negotiated media type (`negotiate(target:)`); JSON until then.
+    var media: MediaType = .json
+    /// What builds the body: the negotiated handler, `.none` for HEAD and for writes that
+    /// return nothing.
+    var handler: MediaHandler = .jsonArray(stripNulls: false)
     var maxRows: Int?
 
     var isHead: Bool { method == "HEAD" }
     var isRead: Bool { method == "GET" || method == "HEAD" }
 
     /// The shape of the body: none for HEAD.
-    var shape: ResultShape { isHead ? .none : media.shape }
+    var shape: ResultShape { isHead ? .none : handler.shape }
+
+    /// Chooses the media type and handler for rows coming from `target` (406 PGRST107 when the
+    /// `Accept` header names nothing it produces).
+    mutating func negotiate(target: QualifiedName) throws(RESTError) {
+      let resolved = try cache.negotiate(
+        accepts, target: target, defaultSelect: query.hasDefaultSelect)
+      media = resolved.media
+      let writes = !isRead && !isCall
+      handler =
+        isHead || (writes && !preferences.returnRepresentation) ? .none : resolved.handler
+    }
+
+    /// Whether the request calls a function (`/rpc/...`).
+    var isCall = false
 
     /// Headers every successful answer carries.
     func baseHeaders(contentType: Bool = true) -> HTTPHeaders {
@@ -42,28 +62,30 @@ extension RESTGateway {
     let schema = try Self.schema(
       profile: isRead ? request.headers["Accept-Profile"] : request.headers["Content-Profile"],
       cache: cache)
+    let accepts = MediaType.accepted(request.headers["Accept"])
     if resource == .root {
       guard isRead else { throw RESTError.unsupportedMethod(method) }
-      _ = try MediaType.negotiate(request.headers["Accept"], root: true)
+      try SchemaCache.negotiateRoot(accepts)
       return try openAPIResponse(
         request, auth: auth, database: database, cache: cache, schema: schema)
     }
     let query = try QueryParameters.parse(request.query)
     try settings.selectLimits.check(query.select)
-    let context = Context(
+    var context = Context(
       request: request, auth: auth, database: database, cache: cache, method: method,
       schema: schema, query: query,
       preferences: try Preferences.parse(request.headers.values(for: "Prefer")),
-      media: try MediaType.negotiate(request.headers["Accept"], root: false),
-      maxRows: cache.configuredMaxRows ?? settings.maxRows)
+      accepts: accepts, maxRows: cache.configuredMaxRows ?? settings.maxRows)
     switch resource {
     case .root:
       throw RESTError.invalidResourcePath
     case .routine(let name):
+      context.isCall = true
       return try call(QualifiedName(schema: schema, name: name), context)
     case .relation(let name):
       let table = try cache.table(QualifiedName(schema: schema, name: name))
       try Self.refuseNonFilters(context.query)
+      try context.negotiate(target: table.name)
       switch method {
       case "GET", "HEAD": return try read(table, context)
       case "POST": return try insert(table, context)
@@ -109,7 +131,7 @@ extension RESTGateway {
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
     check: ((ResultRow) throws -> Void)? = nil
   ) throws -> [PGResult] {
-    let prelude = Self.prelude(context, readOnly: readOnly)
+    let prelude = Self.requestPrelude(context, readOnly: readOnly)
     try Self.refuseNUL(statements)
     let body = statements.map { statement in
       var prepared = statement
@@ -126,11 +148,12 @@ extension RESTGateway {
     let rollback = context.preferences.rollback == true
     return try context.database.withConnection { connection in
       guard check != nil || rollback else {
-        return Array(try connection.pipeline([prelude] + body, interrupt: interrupt).dropFirst())
+        return Array(
+          try connection.pipeline(prelude + body, interrupt: interrupt).dropFirst(prelude.count))
       }
       let results = Array(
-        try connection.pipeline([PGStatement("begin")] + [prelude] + body, interrupt: interrupt)
-          .dropFirst(2))
+        try connection.pipeline([PGStatement("begin")] + prelude + body, interrupt: interrupt)
+          .dropFirst(1 + prelude.count))
       do {
         try check?(ResultRow(results[0]))
         if rollback {
@@ -147,13 +170,83 @@ extension RESTGateway {
     }
   }
 
-  /// The prepared statement that sets the request's role, claims and the role's own settings.
-  static func prelude(_ context: Context, readOnly: Bool) -> PGStatement {
+  /// The statements before the request's own: the prepared statement that sets the role, the
+  /// claims and the request's settings (PostgREST's `txVarQuery`), then the pre-request function
+  /// when `pgrst.db_pre_request` names one.
+  ///
+  /// The settings: `search_path` (the request's schema, then `pgrst.db_extra_search_path`),
+  /// `request.method`, `request.path` (under `/rest/v1`), `request.headers` (lowercase names,
+  /// without `Cookie`), `request.cookies`, `timezone` from `Prefer: timezone=`, and the role's
+  /// own settings.
+  static func requestPrelude(_ context: Context, readOnly: Bool) -> [PGStatement] {
     let roleSettings = context.cache.roleSettings[context.auth.role] ?? []
-    return PGStatement(
-      prelude(readOnly: readOnly, settings: roleSettings.count),
-      [context.auth.role, context.auth.claimsJSON]
-        + roleSettings.flatMap { [$0.name, $0.value] }, prepared: true)
+    var values: [String?] = [
+      context.auth.role, context.auth.claimsJSON,
+      ([context.schema] + context.cache.extraSearchPath).map(SQLText.identifier)
+        .joined(separator: ", "),
+      context.request.method,
+      Self.requestPath(context.request.path),
+    ]
+    var headers = JSONObject()
+    var cookies = JSONObject()
+    for field in context.request.headers {
+      let name = field.name.lowercased()
+      if name == "cookie" {
+        for pair in field.value.split(separator: ";") {
+          let parts = pair.split(separator: "=", maxSplits: 1)
+          guard let key = parts.first?.trimmingCharacters(in: " \t"), !key.isEmpty else {
+            continue
+          }
+          let value = parts.count > 1 ? parts[1].trimmingCharacters(in: " \t") : ""
+          cookies.removeAll(named: key)
+          cookies.append(key, .string(value))
+        }
+      } else {
+        headers.removeAll(named: name)
+        headers.append(name, .string(field.value))
+      }
+    }
+    values.append(JSONValue.object(headers).serialized())
+    values.append(JSONValue.object(cookies).serialized())
+    let timezone = context.preferences.timezone
+    if let timezone { values.append(timezone) }
+    values += roleSettings.flatMap { [$0.name, $0.value] }
+    var statements = [
+      PGStatement(
+        requestPrelude(readOnly: readOnly, timezone: timezone != nil, settings: roleSettings.count),
+        values, prepared: true)
+    ]
+    if let function = context.cache.preRequest {
+      statements.append(PGStatement("select \(function.sql)()", prepared: true))
+    }
+    return statements
+  }
+
+  /// The path PostgREST sees behind Supabase's gateway: without `/rest/v1`.
+  static func requestPath(_ path: String) -> String {
+    guard path.hasPrefix("/rest/v1") else { return path }
+    let rest = String(path.dropFirst(8))
+    return rest.isEmpty ? "/" : rest
+  }
+
+  /// The request prelude's SQL: `$1` role, `$2` claims, `$3` search_path, `$4` method, `$5`
+  /// path, `$6` headers, `$7` cookies, then `$8` timezone when given, then `settings` pairs.
+  static func requestPrelude(readOnly: Bool, timezone: Bool, settings: Int) -> String {
+    var sql =
+      prelude
+      + ", set_config('search_path', $3, true), set_config('request.method', $4, true)"
+      + ", set_config('request.path', $5, true), set_config('request.headers', $6, true)"
+      + ", set_config('request.cookies', $7, true)"
+    var next = 8
+    if timezone {
+      sql += ", set_config('timezone', $8, true)"
+      next = 9
+    }
+    for index in 0..<settings {
+      sql += ", set_config($\(next + index * 2), $\(next + index * 2 + 1), true)"
+    }
+    if readOnly { sql += ", set_config('transaction_read_only', 'on', true)" }
+    return sql
   }
 
   /// 400 22021 for SQL text holding a NUL byte (from a name in the request), which libpq cannot

@@ -17,7 +17,7 @@ extension RESTGateway {
     guard !context.isHead, !context.media.isSingular else { return false }
     switch context.shape {
     case .array, .csv: break
-    case .object, .none: return false
+    case .object, .custom, .none: return false
     }
     switch context.preferences.count {
     case nil, .exact: break
@@ -44,10 +44,9 @@ extension RESTGateway {
     let first: StreamedRows.Batch
     do {
       _ = try connection.pipeline(
-        [
-          PGStatement("begin"), Self.prelude(context, readOnly: true),
+        [PGStatement("begin")] + Self.requestPrelude(context, readOnly: true) + [
           PGStatement(
-            "DECLARE \"pgrst_rows\" NO SCROLL CURSOR FOR " + query.sql, query.parameters),
+            "DECLARE \"pgrst_rows\" NO SCROLL CURSOR FOR " + query.sql, query.parameters)
         ], interrupt: interrupt)
       first = try rows.fetch(into: &body)
     } catch {

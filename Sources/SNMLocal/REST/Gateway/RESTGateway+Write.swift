@@ -35,13 +35,14 @@ extension RESTGateway {
     let plan = try returnedRows(table, context, expandStar: tracksInserted)
     var sql = SQLWriter()
     try sql.writeStatement(
-      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.media.shape,
+      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.shape,
       tracksInserted: tracksInserted
     ) { (writer: inout SQLWriter) throws(RESTError) in
       writer.insert(
         into: table, columns: columns, body: body.text, isObject: body.isObject,
         defaults: defaults, conflict: conflict, returning: returning)
     }
+    if let answer = try planResponse(sql.statement, context) { return answer }
     let row = try runWrite(sql.statement, context)
     var headers = context.baseHeaders(contentType: plan != nil)
     headers.append(
@@ -50,8 +51,9 @@ extension RESTGateway {
       headers.append(name: "Location", value: location)
     }
     let status = (conflict?.merge == true && row.inserted == 0) ? 200 : 201
-    return HTTPResponse(
-      status: status, headers: headers, body: plan == nil ? [] : Array(row.body.utf8))
+    return try Self.applyingResponseSettings(
+      HTTPResponse(status: status, headers: headers, body: plan == nil ? [] : context.body(row)),
+      row: row)
   }
 
   func update(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
@@ -96,20 +98,76 @@ extension RESTGateway {
     let plan = try returnedRows(table, context, expandStar: false)
     var sql = SQLWriter()
     try sql.writeStatement(
-      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.media.shape,
+      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.shape,
       tracksInserted: false
     ) { (writer: inout SQLWriter) throws(RESTError) in
       try write(&writer, root, plan == nil ? .count : .rows)
     }
+    if let answer = try planResponse(sql.statement, context) { return answer }
     let row = try runWrite(sql.statement, context)
-    return modifiedResponse(row, plan: plan, isDelete: isDelete, context)
+    return try Self.applyingResponseSettings(
+      modifiedResponse(row, plan: plan, isDelete: isDelete, context), row: row)
   }
 
-  /// PUT (single-row upsert) is not part of what snm sends; answered as PostgREST's
-  /// "not implemented".
+  /// PUT: one row, inserted or replaced, named by its whole primary key (`?id=eq.1`), as
+  /// PostgREST's single upsert (Plan.hs `MutationSingleUpsert`): an INSERT ... ON CONFLICT (pk)
+  /// DO UPDATE of the body rows matching the filters, which must then be exactly one.
+  ///
+  /// Throws 400 PGRST114 for `limit`/`offset`, 405 PGRST105 unless the filters are exactly the
+  /// primary key columns with `eq` (no `or`/`and`), 400 PGRST115 when the body's key differs
+  /// from the URL's (nothing is written).
   func put(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
-    throw RESTError.notImplemented(
-      "PUT is not supported by this gateway; use POST with Prefer: resolution=merge-duplicates")
+    let query = context.query
+    if query.ranges[[]] != nil { throw RESTError.putLimitNotAllowed }
+    let root = query.filters.filter { $0.path.isEmpty }.map(\.filter)
+    let named = root.map(\.field.name)
+    let onlyEquals = root.allSatisfy { filter in
+      guard !filter.expression.negated, filter.field.path.isEmpty,
+        case .compare(.eq, nil, _) = filter.expression.operation
+      else { return false }
+      return true
+    }
+    guard !table.primaryKey.isEmpty, query.logic.allSatisfy({ !$0.path.isEmpty }), onlyEquals,
+      Set(named) == Set(table.primaryKey), named.count == table.primaryKey.count
+    else { throw RESTError.invalidPutFilters }
+    let body = try RequestBody.parse(
+      context.request.body, contentType: context.request.headers["Content-Type"])
+    guard body.isObject || body.value.arrayValue != nil else {
+      throw RESTError.invalidBody("Empty or invalid json")
+    }
+    var columns: [ColumnInfo] = []
+    var seen: Set<String> = []
+    for name in try body.uniformKeys() ?? [] where seen.insert(name).inserted {
+      columns.append(try context.cache.column(name, of: table))
+    }
+    let representation = context.preferences.returnRepresentation
+    let plan = try returnedRows(table, context, expandStar: true)
+    var sql = SQLWriter()
+    try sql.writeStatement(
+      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.shape,
+      tracksInserted: true
+    ) { (writer: inout SQLWriter) throws(RESTError) in
+      writer.insert(
+        into: table, columns: columns, body: body.text, isObject: body.isObject, defaults: [],
+        conflict: SQLWriter.Conflict(columns: table.primaryKey, merge: true),
+        returning: .rowsAndInserted, bodyFilters: root)
+    }
+    if let answer = try planResponse(sql.statement, context) { return answer }
+    let singular = context.media.isSingular
+    let results = try run([sql.statement], context, readOnly: false) { row in
+      if row.pageTotal != 1 { throw RESTError.putMatchingPrimaryKey }
+      if singular && row.pageTotal != 1 { throw RESTError.singularity(rows: row.pageTotal) }
+    }
+    let row = ResultRow(results[0])
+    guard representation, plan != nil else {
+      return try Self.applyingResponseSettings(
+        HTTPResponse(status: 204, headers: context.baseHeaders(contentType: false)), row: row)
+    }
+    return try Self.applyingResponseSettings(
+      HTTPResponse(
+        status: (row.inserted ?? 0) > 0 ? 201 : 200, headers: context.baseHeaders(),
+        body: context.body(row)),
+      row: row)
   }
 
   private func returnsRows(_ prefs: Preferences) -> Bool {
@@ -178,7 +236,7 @@ extension RESTGateway {
         ? "*/" + (total.map(String.init) ?? "*")
         : RangeRules.contentRange(offset: 0, pageTotal: row.pageTotal, total: total))
     guard plan != nil else { return HTTPResponse(status: 204, headers: headers) }
-    return HTTPResponse(status: 200, headers: headers, body: Array(row.body.utf8))
+    return HTTPResponse(status: 200, headers: headers, body: context.body(row))
   }
 
   /// `Location: /table?pk=eq.value` for `return=headers-only` when one row with a known primary

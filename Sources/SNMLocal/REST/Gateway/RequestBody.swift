@@ -6,26 +6,30 @@ struct RequestBody: Sendable {
   var text: String
   var value: JSONValue
 
-  /// Parses `bytes` as JSON; an empty body is `empty` (or 400 PGRST102 when nil).
+  /// Parses `bytes` as the `Content-Type` says: JSON (also when none is given), `text/csv` as
+  /// rows (CSVBody.swift) and `application/x-www-form-urlencoded` as one object of strings, as
+  /// PostgREST does (Payload.hs); an empty body is `empty` (or 400 PGRST102 when nil).
   ///
-  /// `text/csv` is read as rows (CSVBody.swift), as PostgREST does.
-  ///
-  /// Throws 415 for a `Content-Type` other than JSON or CSV, 400 PGRST102 "Empty or invalid json".
+  /// Throws 400 PGRST102 "Content-Type not acceptable: ..." for other types (PostgREST's answer:
+  /// 400, not 415), "Empty or invalid json".
   static func parse(
     _ bytes: [UInt8], contentType: String?, empty: JSONValue? = nil
   ) throws(RESTError) -> RequestBody {
-    if let contentType {
-      let type =
-        contentType.split(separator: ";").first?.trimmingCharacters(in: " \t")
-        .lowercased() ?? ""
-      if type == "text/csv" {
-        let rows = try CSVBody.rows(bytes)
-        return RequestBody(text: rows.serialized(), value: rows)
+    switch mediaType(contentType) {
+    case .json: break
+    case .csv:
+      let rows = try CSVBody.rows(bytes)
+      return RequestBody(text: rows.serialized(), value: rows)
+    case .urlEncoded:
+      var object = JSONObject()
+      for (name, value) in formFields(bytes) {
+        object.removeAll(named: name)
+        object.append(name, .string(value))
       }
-      guard type.isEmpty || type == "application/json" || type.hasSuffix("+json") else {
-        throw RESTError(
-          status: 415, code: "PGRST107", message: "Content-Type not acceptable: \(type)")
-      }
+      let value = JSONValue.object(object)
+      return RequestBody(text: value.serialized(), value: value)
+    case let other:
+      throw RESTError.invalidBody("Content-Type not acceptable: \(other.mime)")
     }
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }),
       let empty
@@ -36,6 +40,26 @@ struct RequestBody: Sendable {
       throw RESTError.invalidBody("Empty or invalid json")
     }
     return RequestBody(text: String(decoding: bytes, as: UTF8.self), value: value)
+  }
+
+  /// The media type of a request's `Content-Type` (JSON when there is none).
+  static func mediaType(_ contentType: String?) -> MediaType {
+    guard let contentType, !contentType.trimmingCharacters(in: " \t").isEmpty else {
+      return .json
+    }
+    return MediaType(contentType)
+  }
+
+  /// The `name=value` pairs of a form body, decoded (`+` is a space), in order.
+  static func formFields(_ bytes: [UInt8]) -> [(name: String, value: String)] {
+    String(decoding: bytes, as: UTF8.self).split(separator: "&").map { pair in
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let value = parts.count > 1 ? parts[1] : ""
+      return (
+        PercentEncoding.decode(parts[0], plusIsSpace: true),
+        PercentEncoding.decode(value, plusIsSpace: true)
+      )
+    }
   }
 
   var isObject: Bool { value.objectValue != nil }

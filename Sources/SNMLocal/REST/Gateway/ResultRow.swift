@@ -7,6 +7,9 @@ struct ResultRow: Sendable {
   var pageTotal: Int
   var body: String
   var inserted: Int?
+  /// `response.headers` and `response.status` as the statement left them, if set.
+  var responseHeaders: String?
+  var responseStatus: String?
 
   init(_ result: PGResult) {
     let row = result.rows.first ?? []
@@ -15,6 +18,32 @@ struct ResultRow: Sendable {
     pageTotal = cell(SQLWriter.ResultColumn.pageTotal).flatMap { Int($0) } ?? 0
     body = cell(SQLWriter.ResultColumn.body) ?? ""
     inserted = cell(SQLWriter.ResultColumn.inserted).flatMap { Int($0) }
+    responseHeaders = cell(SQLWriter.ResultColumn.responseHeaders)
+    responseStatus = cell(SQLWriter.ResultColumn.responseStatus)
+  }
+
+  /// The body's bytes: text as it is, a binary handler's hex (`encode(..., 'hex')`) decoded.
+  func bodyBytes(binary: Bool) -> [UInt8] {
+    guard binary else { return Array(body.utf8) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(body.utf8.count / 2)
+    var high: UInt8? = nil
+    for character in body.utf8 {
+      let nibble: UInt8
+      switch character {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
+      default: continue
+      }
+      if let first = high {
+        bytes.append(first << 4 | nibble)
+        high = nil
+      } else {
+        high = nibble
+      }
+    }
+    return bytes
   }
 
   /// "Plan Rows" of an `EXPLAIN (FORMAT JSON)` result, for planned counts.

@@ -7,6 +7,8 @@ enum ResultShape: Sendable, Equatable {
   case object(stripNulls: Bool)
   /// `text/csv`: a header line of column names, then one line per row.
   case csv
+  /// A database handler's aggregate or cast (`MediaHandler.custom`); bytes travel as hex.
+  case custom(CustomMediaHandler)
   /// No body (HEAD, `return=minimal`).
   case none
 
@@ -29,6 +31,21 @@ enum ResultShape: Sendable, Equatable {
       let text = "\"_postgrest_t\"::text"
       return header
         + " || chr(10) || coalesce(string_agg(substring(\(text), 2, length(\(text)) - 2), chr(10)), '')"
+    case .custom(let handler):
+      let value: String
+      if handler.isCast {
+        // A function returning a media-type domain: its one value, as that type.
+        value =
+          "(SELECT CAST(\"pgrst_value\".\"pgrst_scalar\" AS \(handler.function.sql)) FROM \(source)"
+          + " AS \"pgrst_value\" LIMIT 1)"
+      } else if scalar {
+        value = handler.function.sql + "(\"_postgrest_t\".\"pgrst_scalar\")"
+      } else if let target = handler.target {
+        value = handler.function.sql + "(\"_postgrest_t\"::" + target.sql + ")"
+      } else {
+        value = handler.function.sql + "(\"_postgrest_t\")"
+      }
+      return handler.isBinary ? "encode(\(value), 'hex')" : "(\(value))::text"
     case .none:
       return "''"
     }

@@ -10,7 +10,16 @@ extension SQLWriter {
     static let pageTotal = 1
     static let body = 2
     static let inserted = 3
+    static let responseHeaders = 4
+    static let responseStatus = 5
   }
+
+  /// `response.headers` and `response.status` as the request's functions and triggers left them
+  /// (PostgREST's `responseHeadersF`/`responseStatusF`; `nullif` because a setting once made
+  /// on a connection reads as '' afterwards).
+  static let responseSettings =
+    ", nullif(pg_catalog.current_setting('response.headers', true), '') AS response_headers"
+    + ", nullif(pg_catalog.current_setting('response.status', true), '') AS response_status"
 
   /// A read of a table or view: `plan` is the root level, with its range already set.
   ///
@@ -25,7 +34,8 @@ extension SQLWriter {
     try totalExpression(plan, cache: cache, count: count, countLimit: countLimit)
     append(", pg_catalog.count(*) AS page_total, ")
     append(shape.expression(source: "\"pgrst_source\"", scalar: false))
-    append(" AS body, NULL::bigint AS inserted FROM \"pgrst_source\" AS \"_postgrest_t\"")
+    append(" AS body, NULL::bigint AS inserted" + Self.responseSettings)
+    append(" FROM \"pgrst_source\" AS \"_postgrest_t\"")
   }
 
   /// A write: `mutation` writes the INSERT/UPDATE/DELETE; `plan` (over `pgrst_source`) shapes the
@@ -49,7 +59,7 @@ extension SQLWriter {
       tracksInserted
         ? "(SELECT pg_catalog.count(*) FROM \"pgrst_source\" WHERE \"pgrst_source\".\"pgrst_inserted\")"
         : "NULL::bigint")
-    append(" AS inserted FROM \"pgrst_result\" AS \"_postgrest_t\"")
+    append(" AS inserted" + Self.responseSettings + " FROM \"pgrst_result\" AS \"_postgrest_t\"")
   }
 
   /// A function call: scalar results are aggregated as values; row results are read through
@@ -80,7 +90,8 @@ extension SQLWriter {
       bodyShape = .object(stripNulls: strip)
     }
     append(bodyShape.expression(source: source, scalar: plan == nil))
-    append(" AS body, NULL::bigint AS inserted FROM \(source) AS \"_postgrest_t\"")
+    append(" AS body, NULL::bigint AS inserted" + Self.responseSettings)
+    append(" FROM \(source) AS \"_postgrest_t\"")
   }
 
   /// The total count of the rows a read covers, without its range.

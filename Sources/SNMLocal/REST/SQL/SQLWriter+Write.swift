@@ -22,9 +22,10 @@ extension SQLWriter {
   /// `body` is the JSON text as received; `isObject` wraps a single object into an array in SQL.
   /// `defaults` lists, for `Prefer: missing=default`, the columns whose catalog default fills
   /// keys an element lacks.
+  /// `bodyFilters` (PUT) keep only the body rows that match them.
   mutating func insert(
     into table: TableInfo, columns: [ColumnInfo], body: String, isObject: Bool,
-    defaults: [ColumnInfo], conflict: Conflict?, returning: Returning
+    defaults: [ColumnInfo], conflict: Conflict?, returning: Returning, bodyFilters: [Filter] = []
   ) {
     append("INSERT INTO " + table.name.sql)
     if columns.isEmpty {
@@ -55,6 +56,10 @@ extension SQLWriter {
         append(") AS \"pgrst_element\")")
       }
       append(") AS \"pgrst_body\"")
+      for (index, filter) in bodyFilters.enumerated() {
+        append(index == 0 ? " WHERE " : " AND ")
+        self.filter(filter, reference: "\"pgrst_body\"", table: table)
+      }
     }
     if let conflict, !conflict.columns.isEmpty {
       append(

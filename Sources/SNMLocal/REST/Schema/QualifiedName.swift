@@ -7,6 +7,25 @@ struct QualifiedName: Sendable, Hashable, CustomStringConvertible {
 
   /// `"schema"."name"`, quoted for SQL.
   var sql: String { SQLText.identifier(schema) + "." + SQLText.identifier(name) }
+
+  /// A name from a setting such as `pgrst.db_pre_request`: `schema.name`, or `name` in `public`
+  /// (which is first on Supabase's search path); nil when empty.
+  init?(setting: String) {
+    let text = setting.trimmingCharacters(in: " \t\"")
+    guard !text.isEmpty else { return nil }
+    if let dot = text.firstIndex(of: ".") {
+      schema = String(text[..<dot]).trimmingCharacters(in: "\"")
+      name = String(text[text.index(after: dot)...]).trimmingCharacters(in: "\"")
+    } else {
+      schema = "public"
+      name = text
+    }
+  }
+
+  init(schema: String, name: String) {
+    self.schema = schema
+    self.name = name
+  }
 }
 
 /// SQL text helpers: every identifier the gateway writes goes through `identifier`.

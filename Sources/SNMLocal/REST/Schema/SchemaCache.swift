@@ -18,6 +18,15 @@ struct SchemaCache: Sendable {
   /// Each role's own settings (`ALTER ROLE anon SET statement_timeout = '3s'`), in the order to
   /// apply them: a request as that role sets them for its transaction, as PostgREST does.
   var roleSettings: [String: [(name: String, value: String)]] = [:]
+  /// Media type handlers: PostgREST's built-in ones, overridden by the database's.
+  var mediaHandlers: [MediaHandlerKey: ResolvedHandler] = SchemaCache.builtinMediaHandlers
+  /// `pgrst.db_pre_request`: a function run before each request's statement.
+  var preRequest: QualifiedName?
+  /// `pgrst.db_extra_search_path`: schemas after the request's own on its `search_path`
+  /// (Supabase's PostgREST: `public, extensions`).
+  var extraSearchPath: [String] = ["public", "extensions"]
+  /// `pgrst.db_plan_enabled`: whether `application/vnd.pgrst.plan` answers are served.
+  var planEnabled = false
 
   init(
     schemas: [String], tables: [TableInfo], relationships: [Relationship] = [],
@@ -61,4 +70,14 @@ struct SchemaCache: Sendable {
       status: 400, code: "PGRST204",
       message: "Could not find the '\(name)' column of '\(table.name.name)' in the schema cache")
   }
+
+  /// PostgREST's initial handlers (`initialMediaHandlers`): JSON for `application/json` and
+  /// `*/*`, CSV for `text/csv`, over any relation.
+  static let builtinMediaHandlers: [MediaHandlerKey: ResolvedHandler] = [
+    MediaHandlerKey(target: nil, media: .any): ResolvedHandler(
+      handler: .jsonArray(stripNulls: false), media: .json),
+    MediaHandlerKey(target: nil, media: .json): ResolvedHandler(
+      handler: .jsonArray(stripNulls: false), media: .json),
+    MediaHandlerKey(target: nil, media: .csv): ResolvedHandler(handler: .csv, media: .csv),
+  ]
 }

@@ -31,6 +31,13 @@ extension SchemaIntrospection {
     SELECT json_build_object(
       'schemas', (SELECT names FROM exposed),
       'max_rows', (SELECT value FROM role_settings WHERE key = 'pgrst.db_max_rows' LIMIT 1),
+      'pre_request', (SELECT value FROM role_settings WHERE key = 'pgrst.db_pre_request' LIMIT 1),
+      'extra_search_path',
+        (SELECT value FROM role_settings WHERE key = 'pgrst.db_extra_search_path' LIMIT 1),
+      'plan_enabled', (SELECT value FROM role_settings WHERE key = 'pgrst.db_plan_enabled' LIMIT 1),
+      'media_handlers', coalesce((SELECT json_agg(json_build_array(h.handler_schema,
+          h.handler_name, h.target_schema, h.target_name, h.media_type, h.base_type, h.is_cast))
+        FROM (\(mediaHandlers)) h), '[]'),
       'impersonated_settings', (SELECT json_object_agg(x.rolname, x.settings) FROM (
         SELECT ir.rolname, json_agg(json_build_array(split_part(c.item, '=', 1),
           substr(c.item, strpos(c.item, '=') + 1)) ORDER BY s.setdatabase, c.ord) AS settings
@@ -161,5 +168,43 @@ extension SchemaIntrospection {
           AND NOT EXISTS (SELECT 1 FROM pg_type e JOIN pg_class ec ON ec.oid = e.typrelid
             WHERE e.oid = t.typelem AND ec.relkind <> 'c')), '[]')
     )::text
+    """
+
+  /// PostgREST's media type handlers (SchemaCache.hs `mediaHandlers`): a domain named after a
+  /// media type (`create domain "text/plain" as text`, `"*/*"` for any) marks what produces it.
+  /// An aggregate of one argument (a relation's row type, or `anyelement` for every relation)
+  /// returning such a domain handles that relation; a function returning one (not a set) is its
+  /// own handler, its value cast to the domain (`is_cast`).
+  static let mediaHandlers = """
+    WITH media_types AS (
+      SELECT t.oid, t.typname AS name, lower(t.typname) AS typname, t.typnamespace,
+        format_type(b.oid, NULL) AS base
+      FROM pg_type t JOIN pg_type b ON t.typbasetype = b.oid
+      WHERE t.typbasetype <> 0
+        AND (t.typname ~* '^[A-Za-z0-9.-]+/[A-Za-z0-9.+-]+$' OR t.typname = '*/*')
+    ),
+    exposed_ns AS (
+      SELECT oid FROM pg_namespace WHERE nspname IN (SELECT unnest(names) FROM exposed)
+    )
+    SELECT ps.nspname AS handler_schema, p.proname AS handler_name,
+      CASE WHEN a.typname = 'anyelement' THEN NULL ELSE an.nspname END AS target_schema,
+      CASE WHEN a.typname = 'anyelement' THEN NULL ELSE ac.relname END AS target_name,
+      mt.typname AS media_type, mt.base AS base_type, false AS is_cast
+    FROM media_types mt
+    JOIN pg_proc p ON p.prorettype = mt.oid
+    JOIN pg_namespace ps ON ps.oid = p.pronamespace
+    JOIN pg_aggregate agg ON agg.aggfnoid = p.oid
+    JOIN pg_type a ON a.oid = p.proargtypes[0]
+    LEFT JOIN pg_class ac ON ac.oid = a.typrelid
+    LEFT JOIN pg_namespace an ON an.oid = ac.relnamespace
+    WHERE p.pronamespace IN (SELECT oid FROM exposed_ns) AND p.pronargs = 1
+      AND (a.typname = 'anyelement' OR ac.relkind IN ('v', 'r', 'm', 'f', 'p'))
+    UNION ALL
+    SELECT ts.nspname, mt.name, ps.nspname, p.proname, mt.typname, mt.base, true
+    FROM pg_proc p
+    JOIN pg_namespace ps ON ps.oid = p.pronamespace
+    JOIN media_types mt ON p.prorettype = mt.oid
+    JOIN pg_namespace ts ON ts.oid = mt.typnamespace
+    WHERE p.pronamespace IN (SELECT oid FROM exposed_ns) AND NOT p.proretset AND p.prokind = 'f'
     """
 }

@@ -104,6 +104,18 @@ enum SchemaIntrospection {
       relationships: relationships,
       routines: routines, castTypes: castTypes(document["types"]?.arrayValue ?? []),
       configuredMaxRows: document["max_rows"]?.stringValue.flatMap { Int($0) })
+    cache.preRequest = document["pre_request"]?.stringValue.flatMap(QualifiedName.init(setting:))
+    if let extra = document["extra_search_path"]?.stringValue {
+      cache.extraSearchPath = extra.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }
+        .filter { !$0.isEmpty }
+    }
+    if let plan = document["plan_enabled"]?.stringValue?.lowercased() {
+      cache.planEnabled = ["on", "true", "yes", "1"].contains(plan)
+    }
+    for row in document["media_handlers"]?.arrayValue ?? [] {
+      guard let (key, resolved) = decodeMediaHandler(row) else { continue }
+      cache.mediaHandlers[key] = resolved
+    }
     for (role, settings) in document["impersonated_settings"]?.objectValue ?? JSONObject() {
       cache.roleSettings[role] = (settings.arrayValue ?? []).compactMap { pair in
         guard let values = pair.arrayValue, values.count == 2, let name = values[0].stringValue,
@@ -113,6 +125,28 @@ enum SchemaIntrospection {
       }
     }
     return cache
+  }
+
+  /// One row of `mediaHandlers`: handler schema and name, target schema and name (null for
+  /// `anyelement`), media type, base type, whether it is a cast.
+  private static func decodeMediaHandler(
+    _ row: JSONValue
+  ) -> (MediaHandlerKey, ResolvedHandler)? {
+    guard let values = row.arrayValue, values.count == 7, let schema = values[0].stringValue,
+      let name = values[1].stringValue, let type = values[4].stringValue
+    else { return nil }
+    var target: QualifiedName? = nil
+    if let targetSchema = values[2].stringValue, let targetName = values[3].stringValue {
+      target = QualifiedName(schema: targetSchema, name: targetName)
+    }
+    let handler = CustomMediaHandler(
+      function: QualifiedName(schema: schema, name: name), target: target,
+      isCast: values[6].boolValue ?? false, isBinary: values[5].stringValue == "bytea")
+    let media = MediaType(type)
+    return (
+      MediaHandlerKey(target: target, media: media),
+      ResolvedHandler(handler: .custom(handler), media: media == .any ? .octetStream : media)
+    )
   }
 
   private static func decodeTable(_ item: JSONValue) -> TableInfo {
