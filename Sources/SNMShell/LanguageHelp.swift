@@ -9,7 +9,7 @@ enum LanguageHelp {
   static let topics: [(names: [String], text: String)] = [
     (["from", "select", "query", "queries"], queries),
     (["where", "filter", "filters", "operators"], filters),
-    (["insert", "upsert", "update", "delete", "write", "writes"], writes),
+    (["insert", "upsert", "update", "put", "delete", "write", "writes"], writes),
     (["rpc", "function", "functions"], rpc),
     (["storage", "bucket", "buckets", "upload", "download", "files"], storage),
     (["login", "signup", "session", "logout"], session),
@@ -119,6 +119,7 @@ enum LanguageHelp {
     from <table> upsert {...} [on conflict id] [ignore duplicates]
     from <table> update {"name": "Lee"} where id eq 1      ('where all' to update every row)
     from <table> delete where id eq 3 [returning *]         ('where all' to delete every row)
+    from <table> put {"id": 1, ...} where id eq 1         one whole row by its key (PUT)
     """
 
   static let rpc = """
@@ -148,6 +149,7 @@ enum LanguageHelp {
     $last.status, $last.count, $last.headers.content-range   the last answer
     ... count exact head           the count, no rows (HEAD)
     ... max affected 1 | ... rollback   guarded and rolled-back writes
+    ... plan [analyze] [verbose] [settings] [buffers] [wal]   the server's execution plan
     insert file 'dogs.json' | insert csv 'dogs.csv' | select ... > 'out.csv' | set output 'f'
     ${uuid} ${now} ${now + 1h} ${random 8}   new values in strings and bodies
     snm FILE.snm, snm -c '...; ...', snm test DIR, --var NAME=VALUE
@@ -166,6 +168,7 @@ enum LanguageHelp {
                                    less -SRXF (SNM_PAGER empty or off: no pager)
     set null 'TEXT'                how tables show NULL (NULL; \\pset null TEXT)
     set output 'FILE' | off        results to a file (\\o FILE), and back
+    set timezone 'ZONE' | off      Prefer: timezone=ZONE with every query and rpc
     exit | quit | \\q | Ctrl-D
     Startup file: $XDG_CONFIG_HOME/snm/snmrc (~/.config/snm/snmrc), settings only (set ...,
     \\x, \\timing, \\pset), applied before the first prompt; snm -X skips it

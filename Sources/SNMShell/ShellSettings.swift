@@ -12,6 +12,8 @@ public struct ShellSettings: Equatable, Sendable {
   public var pager = true
   /// `set null 'X'` (`\pset null X`): what tables show for NULL.
   public var nullText = "NULL"
+  /// `set timezone 'Zone'`: sent as `Prefer: timezone=Zone` with every query and `rpc`.
+  public var timezone: String?
   /// `set on_error stop|continue`: whether a failed statement stops a script.
   public var onError: OnError
   /// `--echo`: print each statement before its result.

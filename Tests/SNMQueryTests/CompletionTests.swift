@@ -23,7 +23,7 @@ import Testing
 
   @Test func afterTheTableAnAction() {
     let context = Self.context("from user_info ")
-    #expect(context.keywords == ["select", "insert", "upsert", "update", "delete"])
+    #expect(context.keywords == ["select", "insert", "upsert", "update", "put", "delete"])
   }
 
   @Test func partialWordIsThePrefix() {
@@ -92,7 +92,7 @@ import Testing
   @Test func settingsAndFiles() {
     #expect(
       Self.context("set ").keywords == [
-        "format", "expanded", "timing", "pager", "on_error", "null", "output",
+        "format", "expanded", "timing", "pager", "on_error", "null", "output", "timezone",
       ])
     #expect(Self.context("set format ").keywords == ["table", "expanded", "json", "ndjson", "csv"])
     #expect(Self.context("run ").files)

@@ -25,7 +25,7 @@ struct CanonicalCase: Sendable, CustomTestStringConvertible {
   }
 
   @Test func specHasAllExamples() {
-    #expect(SpecExample.all.count == 41)
+    #expect(SpecExample.all.count == 43)
   }
 
   static let forms: [CanonicalCase] = [

@@ -20,6 +20,10 @@ public struct Modifiers: Sendable, Equatable {
   /// `rollback`: `Prefer: tx=rollback`, the write undone by the server (checked by
   /// `Preference-Applied`).
   public var rollback: SourceRange?
+  /// `plan [analyze] [verbose] [settings] [buffers] [wal]`: the server's execution plan of the
+  /// statement instead of its rows (`Accept: application/vnd.pgrst.plan+text`).
+  public var plan: [String]?
+  public var planRange: SourceRange?
   /// `> 'out.csv'`: the result goes to a file, in the format its extension names.
   public var outputFile: OutputFile?
 
@@ -28,7 +32,7 @@ public struct Modifiers: Sendable, Equatable {
   public var isEmpty: Bool {
     order.isEmpty && limit == nil && offset == nil && single == nil && count == nil
       && returning == nil && head == nil && maxAffected == nil && rollback == nil
-      && outputFile == nil
+      && plan == nil && outputFile == nil
   }
 
   /// `single` (exactly one row) or `maybe single` (zero or one).

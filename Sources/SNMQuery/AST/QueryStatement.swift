@@ -42,6 +42,8 @@ public enum QueryAction: Sendable, Equatable {
   case update(body: ValueNode, range: SourceRange)
   /// `delete` (DELETE)
   case delete(range: SourceRange)
+  /// `put <object>` (PUT): the one row the filters name by its primary key, inserted or replaced
+  case put(body: ValueNode, range: SourceRange)
 
   /// The keyword that names the action (`select`, `insert`, ...).
   public var verb: String {
@@ -51,13 +53,15 @@ public enum QueryAction: Sendable, Equatable {
     case .upsert: "upsert"
     case .update: "update"
     case .delete: "delete"
+    case .put: "put"
     }
   }
 
   /// Where the action's keyword (and body) was written.
   public var range: SourceRange {
     switch self {
-    case .select(_, let range), .insert(_, let range), .update(_, let range), .delete(let range):
+    case .select(_, let range), .insert(_, let range), .update(_, let range), .delete(let range),
+      .put(_, let range):
       range
     case .upsert(let upsert): upsert.range
     }

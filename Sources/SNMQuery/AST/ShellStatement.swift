@@ -23,6 +23,9 @@ public enum ShellStatement: Sendable, Equatable {
   case toggleExpanded
   /// `set null 'X'`, `\pset null X`: the text tables show for NULL (`NULL` unless set).
   case setNull(String)
+  /// `set timezone 'America/New_York'`: queries and `rpc` send `Prefer: timezone=...`, so the
+  /// server reads and writes timestamps in that zone; `set timezone off` stops it (nil).
+  case setTimezone(String?)
   /// `\conninfo`: the project, its key's kind and role, who is signed in (never a key or token).
   case connectionInfo
   /// `\o FILE`: results go to FILE (created or emptied); `\o` alone sends them back to standard
@@ -41,7 +44,8 @@ public enum ShellStatement: Sendable, Equatable {
   /// Whether the statement only changes a setting (what a startup file may hold).
   public var isSetting: Bool {
     switch self {
-    case .setFormat, .setExpanded, .setTiming, .setOnError, .setPager, .toggleExpanded, .setNull:
+    case .setFormat, .setExpanded, .setTiming, .setOnError, .setPager, .toggleExpanded, .setNull,
+      .setTimezone:
       true
     default: false
     }

@@ -45,6 +45,7 @@ extension QueryStatement {
       if upsert.ignoreDuplicates { text += " ignore duplicates" }
     case .update(let body, _): text += "update " + body.value.canonicalText
     case .delete: text += "delete"
+    case .put(let body, _): text += "put " + body.value.canonicalText
     }
     switch filter {
     case .all: text += " where all"

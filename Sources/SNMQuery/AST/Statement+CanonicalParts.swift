@@ -157,6 +157,7 @@ extension ShellStatement {
     case .setExpanded(let mode): "set expanded " + mode.rawValue
     case .toggleExpanded: "\\x"
     case .setNull(let text): "set null " + Value.quoted(text)
+    case .setTimezone(let zone): "set timezone " + (zone.map(Value.quoted) ?? "off")
     case .connectionInfo: "\\conninfo"
     case .output(let path): "\\o" + (path.map { " " + Value.quoted($0) } ?? "")
     case .edit: "\\e"

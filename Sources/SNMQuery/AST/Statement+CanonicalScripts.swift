@@ -30,6 +30,7 @@ extension Modifiers {
     if head != nil { text += " head" }
     if let maxAffected { text += " max affected " + maxAffected.value.canonicalText }
     if rollback != nil { text += " rollback" }
+    if let plan { text += " plan" + plan.map { " " + $0 }.joined() }
     if let outputFile { text += " > " + Value.string(outputFile.literal).canonicalText }
     return text
   }

@@ -26,6 +26,9 @@ extension Checker {
       requireWhere(query, verb: verb, at: range)
     case .delete(let range):
       requireWhere(query, verb: verb, at: range)
+    case .put(let body, let range):
+      checkBody(body, verb: verb, allowArray: false)
+      requireWhere(query, verb: verb, at: range)
     }
     if verb == "insert" || verb == "upsert" {
       if let filter = query.filter {

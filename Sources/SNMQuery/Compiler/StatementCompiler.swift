@@ -21,6 +21,8 @@ public struct StatementCompiler: Sendable {
   /// nil: a placeholder (`snm check`, `explain`).
   /// It is given the path with its variables filled in.
   public var readBody: (@Sendable (BodyFile, String) throws(Diagnostic) -> JSONValue)?
+  /// `set timezone 'Zone'`: every query and `rpc` sends `Prefer: timezone=Zone`.
+  public var timezone: String?
 
   public init(
     manager: SupabaseDBManager, scope: VariableScope = VariableScope(),
@@ -116,6 +118,9 @@ public struct StatementCompiler: Sendable {
       body = node
     case .delete:
       action = .delete
+    case .put(let node, _):
+      action = .put
+      body = node
     }
     var builder = manager.start(action).setTable(
       query.table.name.text, schema: query.table.schema?.text)
@@ -197,6 +202,8 @@ public struct StatementCompiler: Sendable {
       parameters.append(.maxAffected(try count(maxAffected, clause: "max affected")))
     }
     if modifiers.rollback != nil { parameters.append(.rollback) }
+    if let plan = modifiers.plan { parameters.append(.plan(plan)) }
+    if let timezone { parameters.append(.timezone(timezone)) }
     return parameters
   }
 

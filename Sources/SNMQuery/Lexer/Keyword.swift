@@ -4,7 +4,7 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
   // queries
   case from, select, `where`, and, or, not, `is`, `in`, null, `true`, `false`
   case order, by, asc, desc, nulls, first, last, limit, offset, single, maybe, count
-  case exact, planned, estimated, returning, insert, upsert, update, delete, rpc, get
+  case exact, planned, estimated, returning, insert, upsert, update, delete, put, rpc, get
   case on, conflict, ignore, duplicates, all, any
   // filter operators in word form
   case eq, neq, gt, gte, lt, lte, like, ilike, match, imatch, isdistinct

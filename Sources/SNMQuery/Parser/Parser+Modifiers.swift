@@ -5,8 +5,11 @@ extension Parser {
   ]
   static let modifierWords = [
     "order", "limit", "offset", "single", "maybe", "count", "returning", "head", "max",
-    "rollback",
+    "rollback", "plan",
   ]
+
+  /// The `EXPLAIN` options `plan` takes, in PostgREST's order.
+  static let planOptions = ["analyze", "verbose", "settings", "buffers", "wal"]
 
   mutating func parseModifiers() throws(ParseFailure) -> Modifiers {
     var modifiers = Modifiers()
@@ -61,6 +64,18 @@ extension Parser {
         modifiers.returningRange = SourceRange(start: start.start, end: previousEnd)
       case .head, .max, .rollback:
         try parseGuard(into: &modifiers)
+      case nil where current.kind == .word && text(current).lowercased() == "plan":
+        advance()
+        guard modifiers.plan == nil else {
+          throw failure(.duplicateClause("plan"), at: start.range)
+        }
+        var options: [String] = []
+        while current.kind == .word, Parser.planOptions.contains(text(current).lowercased()) {
+          let option = text(advance()).lowercased()
+          if !options.contains(option) { options.append(option) }
+        }
+        modifiers.plan = Parser.planOptions.filter(options.contains)
+        modifiers.planRange = SourceRange(start: start.start, end: previousEnd)
       default:
         if try parseOutputFile(into: &modifiers) { continue }
         try checkForMisplacedClause()

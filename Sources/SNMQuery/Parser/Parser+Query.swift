@@ -24,7 +24,7 @@ extension Parser {
       table: table, action: action, filter: filter, modifiers: modifiers, bodyFile: bodyFile)
   }
 
-  static let actionKeywords = ["select", "insert", "upsert", "update", "delete"]
+  static let actionKeywords = ["select", "insert", "upsert", "update", "put", "delete"]
 
   mutating func parseAction(table: TableName) throws(ParseFailure) -> QueryAction {
     recordKeywords(Parser.actionKeywords)
@@ -59,6 +59,10 @@ extension Parser {
     case .delete:
       let keyword = advance()
       return .delete(range: keyword.range)
+    case .put:
+      advance()
+      let body = try parseValue(after: "'put'", what: "a JSON object, the whole row")
+      return .put(body: body, range: SourceRange(start: start, end: previousEnd))
     default:
       let afterTable = "the table '\(table.name.text)'"
       if current.kind == .word {

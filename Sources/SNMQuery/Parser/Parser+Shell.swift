@@ -61,7 +61,9 @@ extension Parser {
     return .explain(try parseStatement(), format: format)
   }
 
-  static let settings = ["format", "expanded", "timing", "pager", "on_error", "null", "output"]
+  static let settings = [
+    "format", "expanded", "timing", "pager", "on_error", "null", "output", "timezone",
+  ]
 
   mutating func parseSet() throws(ParseFailure) -> ShellStatement {
     recordKeywords(Parser.settings)
@@ -87,6 +89,26 @@ extension Parser {
     case .output:
       advance()
       return try parseSetOutput()
+    case nil where current.kind == .word && text(current).lowercased() == "timezone":
+      advance()
+      if current.keyword == .off {
+        advance()
+        return .setTimezone(nil)
+      }
+      let token = current
+      guard token.kind == .singleQuoted || token.kind == .doubleQuoted else {
+        throw expectedFailure(
+          "a time zone in quotes or off", after: "'set timezone'",
+          help: "for example set timezone 'America/New_York', or set timezone off")
+      }
+      advance()
+      let name = try decodeQuotedName(token)
+      guard !name.isEmpty else {
+        throw failure(
+          .expected("a time zone in quotes or off", after: "'set timezone'", found: "''"),
+          at: token.range, help: "for example set timezone 'Europe/Paris'")
+      }
+      return .setTimezone(name)
     case nil where current.kind == .word && text(current).lowercased() == "expanded":
       advance()
       let choice = try parseChoice(
@@ -96,7 +118,8 @@ extension Parser {
       let help =
         current.kind == .word ? DidYouMean.help(text(current), among: Parser.settings) : nil
       throw expectedFailure(
-        "format, expanded, timing, pager, on_error, null or output", after: "'set'", help: help)
+        "format, expanded, timing, pager, on_error, null, output or timezone", after: "'set'",
+        help: help)
     }
   }
 

@@ -30,7 +30,7 @@ extension Parser {
     case .run: return .run(try parseRun())
     case .defer: return .deferred(try parseDefer())
     case .help, .tables, .describe, .explain, .set, .exit, .quit: return .shell(try parseShell())
-    case .select, .insert, .upsert, .update, .delete:
+    case .select, .insert, .upsert, .update, .put, .delete:
       let verb = text(current).lowercased()
       throw failure(
         .queryStartsWithFrom(verb), at: current.range,

@@ -42,10 +42,11 @@ extension StatementExecutor {
     -> StatementCompiler.Compiled?
   {
     do {
-      return try StatementCompiler(
+      var compiler = StatementCompiler(
         manager: dbManager, scope: await variableScope(),
-        readBody: Self.bodyReader(directory: directory)
-      ).compile(statement)
+        readBody: Self.bodyReader(directory: directory))
+      compiler.timezone = currentSettings.timezone
+      return try compiler.compile(statement)
     } catch {
       _ = report(error, in: source)
       return nil
@@ -202,6 +203,10 @@ extension StatementExecutor {
       emitRaw(text)
       return true
     }
+    if request.acceptsPlan, case .string(let text) = response.value {
+      emitRaw(text.hasSuffix("\n") ? text : text + "\n")
+      return true
+    }
     if response.response.body.isEmpty && document.shape.kind == .null {
       guard currentSettings.format == .table || currentSettings.format == .expanded else {
         return true
@@ -243,6 +248,7 @@ extension StatementExecutor {
     case .upsert: verb = "upserted"
     case .update: verb = "updated"
     case .delete: verb = "deleted"
+    case .put: verb = "put"
     case .fetch: verb = "fetched"
     case .rpc(let function, _): verb = "rpc \(function) done"
     }

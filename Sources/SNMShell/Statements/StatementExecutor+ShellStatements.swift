@@ -84,6 +84,10 @@ extension StatementExecutor {
       settings.withLock { $0.nullText = text }
       note("null display is \"\(VisibleText.escaped(text))\"")
       return .succeeded(nil)
+    case .setTimezone(let zone):
+      settings.withLock { $0.timezone = zone }
+      note(zone.map { "timezone is \(VisibleText.escaped($0))" } ?? "timezone is off")
+      return .succeeded(nil)
     case .connectionInfo:
       return await runConnectionInfo()
     case .output(let path):

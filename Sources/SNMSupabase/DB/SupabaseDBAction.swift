@@ -8,6 +8,8 @@ public enum SupabaseDBAction: Sendable, Hashable {
   case update
   case upsert
   case delete
+  /// One row inserted or replaced, named by its primary key in the filters: PUT.
+  case put
   /// A function call: POST with the arguments as the body, or GET with them in the query.
   case rpc(function: String, get: Bool)
 
@@ -18,6 +20,7 @@ public enum SupabaseDBAction: Sendable, Hashable {
     case .insert, .upsert: .post
     case .update: .patch
     case .delete: .delete
+    case .put: .put
     case .rpc(_, let get): get ? .get : .post
     }
   }
@@ -25,7 +28,7 @@ public enum SupabaseDBAction: Sendable, Hashable {
   /// `true` for insert, update, upsert and delete: they say `Prefer: return=...`.
   public var isWrite: Bool {
     switch self {
-    case .insert, .update, .upsert, .delete: true
+    case .insert, .update, .upsert, .delete, .put: true
     case .fetch, .rpc: false
     }
   }
@@ -38,6 +41,7 @@ public enum SupabaseDBAction: Sendable, Hashable {
     case .update: "updateData()"
     case .upsert: "upsertData()"
     case .delete: "deleteData()"
+    case .put: "putData()"
     case .rpc(let function, let get):
       "rpc(\(SwiftLiteral.string(function))\(get ? ", get: true" : ""))"
     }

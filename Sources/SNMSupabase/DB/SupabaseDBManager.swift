@@ -44,6 +44,10 @@ public struct SupabaseDBManager: Sendable {
   public func upsertData() -> SupabaseDBRequestBuilder<SupabaseDBPhase.NeedsTable> {
     start(.upsert)
   }
+  /// Inserts or replaces the one row the filters name by its primary key: PUT.
+  public func putData() -> SupabaseDBRequestBuilder<SupabaseDBPhase.NeedsTable> {
+    start(.put)
+  }
   /// Deletes the filtered rows: DELETE.
   public func deleteData() -> SupabaseDBRequestBuilder<SupabaseDBPhase.NeedsTable> {
     start(.delete)

@@ -29,6 +29,8 @@ public struct SupabaseDBRequest: Sendable, Hashable, SNMRequestConvertible {
   public let expectation: Expectation
   /// `true` when the answer is CSV text rather than JSON.
   public let acceptsCSV: Bool
+  /// `true` when the answer is an execution plan (`plan`): Postgres' text, not rows.
+  public let acceptsPlan: Bool
 
   init(
     baseURL: String, action: SupabaseDBAction, table: String?, schema: String?, body: JSONValue?,
@@ -50,6 +52,7 @@ public struct SupabaseDBRequest: Sendable, Hashable, SNMRequestConvertible {
     self.calls = calls
     self.expectation = compiler.expectation
     self.acceptsCSV = compiler.csv
+    self.acceptsPlan = compiler.plan != nil
     let bytes: Data? =
       if compiler.csvBody, case .string(let text)? = sentBody {
         Data(text.utf8)

@@ -26,7 +26,7 @@ public struct SupabaseDBResponse: Sendable, Hashable {
   ///   ``SNMNetworkError/http(_:)`` with PGRST116 when `maybeSingle` got more than one row.
   init(request: SupabaseDBRequest, response: SNMResponse) throws(SNMNetworkError) {
     self.response = response
-    if request.acceptsCSV {
+    if request.acceptsCSV || request.acceptsPlan {
       document = JSONDocument(.string(response.text))
       return
     }

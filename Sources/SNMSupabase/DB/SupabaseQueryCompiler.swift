@@ -16,6 +16,9 @@ struct SupabaseQueryCompiler {
   private var maxAffected: Int?
   private var rollback = false
   private(set) var csvBody = false
+  /// `EXPLAIN` options when the plan is asked for, else nil.
+  private(set) var plan: [String]?
+  private var timezone: String?
 
   init(action: SupabaseDBAction) {
     self.action = action
@@ -33,6 +36,11 @@ struct SupabaseQueryCompiler {
     switch action {
     case .fetch, .delete:
       if body != nil { throw .unexpectedBody(action) }
+    case .put:
+      guard let body else { throw .missingBody(action) }
+      guard case .object = body else {
+        throw .invalidBody(action, reason: "must be a JSON object, not \(Self.article(body))")
+      }
     case .update:
       guard let body else { throw .missingBody(action) }
       guard case .object = body else {
@@ -90,7 +98,7 @@ struct SupabaseQueryCompiler {
       query.append(.init(key, text))
     case .select(let list, let isReturning):
       if isReturning && !action.isWrite {
-        throw .invalidParameter("returning applies to insert, update, upsert and delete")
+        throw .invalidParameter("returning applies to insert, update, upsert, put and delete")
       }
       if action.isWrite { returning = true }
       set("select", list.wire)
@@ -155,6 +163,10 @@ struct SupabaseQueryCompiler {
         throw .invalidParameter("a CSV body applies to insert and upsert")
       }
       csvBody = true
+    case .plan(let options):
+      plan = options
+    case .timezone(let zone):
+      timezone = zone
     }
   }
 
@@ -230,10 +242,20 @@ struct SupabaseQueryCompiler {
     }
     if let maxAffected { prefer += ["handling=strict", "max-affected=\(maxAffected)"] }
     if rollback { prefer.append("tx=rollback") }
+    if let timezone { prefer.append("timezone=" + timezone) }
     if !prefer.isEmpty { headers["Prefer"] = prefer.joined(separator: ",") }
     if csvBody && body != nil { headers["Content-Type"] = "text/csv" }
     if expectation == .single { headers["Accept"] = "application/vnd.pgrst.object+json" }
     if csv { headers["Accept"] = "text/csv" }
+    if let plan {
+      let planned =
+        csv
+        ? "text/csv"
+        : expectation == .single ? "application/vnd.pgrst.object+json" : "application/json"
+      headers["Accept"] =
+        "application/vnd.pgrst.plan+text; for=\"\(planned)\""
+        + (plan.isEmpty ? "" : "; options=" + plan.joined(separator: "|"))
+    }
     if let schema, !schema.isEmpty, schema != "public" {
       headers[action.method.isRead ? "Accept-Profile" : "Content-Profile"] = schema
     }

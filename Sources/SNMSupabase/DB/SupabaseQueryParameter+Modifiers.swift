@@ -115,4 +115,16 @@ extension SupabaseQueryParameter {
   /// Insert/upsert: the body, a string of CSV (a header line of column names), goes as
   /// `Content-Type: text/csv`.
   public static var csvBody: Self { SupabaseQueryParameter(.csvBody) }
+
+  /// The execution plan instead of the rows: `Accept: application/vnd.pgrst.plan+text;
+  /// for="..."; options=analyze|...` (PostgREST serves it when `db-plan-enabled` is on).
+  /// Options: `analyze`, `verbose`, `settings`, `buffers`, `wal`.
+  public static func plan(_ options: [String] = []) -> Self {
+    SupabaseQueryParameter(.plan(options))
+  }
+
+  /// `Prefer: timezone=America/New_York`: timestamps read and written in that zone.
+  public static func timezone(_ zone: String) -> Self {
+    SupabaseQueryParameter(.timezone(zone))
+  }
 }

@@ -45,6 +45,11 @@ extension SupabaseQueryParameter {
     case .maxAffected(let count): return ".maxAffected(\(count))"
     case .rollback: return ".rollback"
     case .csvBody: return ".csvBody"
+    case .plan(let options):
+      return ".plan("
+        + (options.isEmpty ? "" : "[" + options.map(text).joined(separator: ", ") + "]")
+        + ")"
+    case .timezone(let zone): return ".timezone(" + text(zone) + ")"
     }
   }
 

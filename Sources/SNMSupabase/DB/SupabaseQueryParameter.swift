@@ -41,6 +41,10 @@ public struct SupabaseQueryParameter: Sendable, Hashable {
     case rollback
     /// The body (a string) goes as `text/csv`.
     case csvBody
+    /// `Accept: application/vnd.pgrst.plan+text` with these `EXPLAIN` options.
+    case plan([String])
+    /// `Prefer: timezone=...`.
+    case timezone(String)
   }
 
   /// A filter's operator, modifiers and operand.
