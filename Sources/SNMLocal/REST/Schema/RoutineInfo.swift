@@ -65,3 +65,16 @@ struct RoutineInfo: Sendable {
       && (parameters[0].type == "json" || parameters[0].type == "jsonb")
   }
 }
+
+extension RESTError {
+  /// 300 PGRST203: several overloads of a function match the arguments.
+  static func ambiguousFunction(_ candidates: [RoutineInfo]) -> RESTError {
+    RESTError(
+      status: 300, code: "PGRST203",
+      message: "Could not choose the best candidate function between: "
+        + candidates.map(\.signatureDescription).joined(separator: ", "),
+      hint: .string(
+        "Try renaming the parameters or the function itself in the database so function overloading can be resolved"
+      ))
+  }
+}

@@ -14,13 +14,7 @@ extension SchemaCache {
     }
     if matches.count == 1 { return matches[0] }
     if matches.count > 1 {
-      throw RESTError(
-        status: 300, code: "PGRST203",
-        message: "Could not choose the best candidate function between: "
-          + matches.map(\.signatureDescription).joined(separator: ", "),
-        hint: .string(
-          "Try renaming the parameters or the function itself in the database so function overloading can be resolved"
-        ))
+      throw RESTError.ambiguousFunction(matches)
     }
     throw RESTError(
       status: 404, code: "PGRST202",
