@@ -10,7 +10,7 @@ import Testing
     let script = Parser.parse(#"from tiobe put {"name": "Go", "rank": 19} where name eq 'Go'"#)
     #expect(script.diagnostics.isEmpty)
     let canonical = try #require(script.statements.first).canonicalText
-    #expect(canonical == #"from tiobe put {"name": "Go", "rank": 19} where name eq 'Go'"#)
+    #expect(canonical == #"from tiobe put {"name": "Go", "rank": 19} where name eq "Go""#)
     #expect(
       !OfflineCheck().diagnostics(for: Source(text: #"from tiobe put {"name": "Go"}"#)).isEmpty)
   }
@@ -30,7 +30,7 @@ import Testing
     let script = Parser.parse("set timezone 'Asia/Seoul'\nset timezone off")
     #expect(script.diagnostics.isEmpty)
     #expect(
-      script.statements.map(\.canonicalText) == ["set timezone 'Asia/Seoul'", "set timezone off"])
+      script.statements.map(\.canonicalText) == [#"set timezone "Asia/Seoul""#, "set timezone off"])
     #expect(!Parser.parse("set timezone").diagnostics.isEmpty)
     let statement = try #require(Parser.parse("from t select *").statements.first)
     var compiler = StatementCompiler(manager: CompilerSpecTests.manager, scope: VariableScope())

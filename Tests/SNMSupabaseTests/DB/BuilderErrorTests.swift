@@ -119,8 +119,8 @@ import Testing
     .init(
       name: "returning on a read",
       chain: { $0.fetchData().setTable("t").setQuery(.returning("id")) },
-      error: .invalidParameter("returning applies to insert, update, upsert and delete"),
-      message: "returning applies to insert, update, upsert and delete"),
+      error: .invalidParameter("returning applies to insert, update, upsert, put and delete"),
+      message: "returning applies to insert, update, upsert, put and delete"),
     .init(
       name: "ignore duplicates on insert",
       chain: {
