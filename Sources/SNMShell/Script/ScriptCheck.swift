@@ -70,32 +70,37 @@ public struct ScriptCheck: Sendable {
     return check
   }
 
-  /// Checks the script file `source` and what it runs, parsing a statement at a time and keeping
-  /// none: `check.script` has no statements (run them with `ParsedStatements(source)` when the
-  /// check has no errors). What `snm check` and running a file do, so a file of millions of
-  /// statements is checked in the memory of its text.
+  /// Checks the script file `source` and what it runs, parsing a statement at a time. With
+  /// `keeping` false `check.script` has no statements (run them with `ParsedStatements(source)`
+  /// when the check has no errors): what `snm check` and running a large file do, so a file of
+  /// millions of statements is checked in the memory of its text. With `keeping` true the file's
+  /// own statements are kept, so running it does not parse it a second time.
   public static func check(
     file source: Source, variables: Set<String>, loader: ScriptLoader,
-    schema: DatabaseSchema? = nil
+    schema: DatabaseSchema? = nil, keeping: Bool = false
   ) -> ScriptCheck {
     let empty = ParsedScript(source: source, statements: [], diagnostics: [])
     var check = ScriptCheck(script: empty, known: variables)
     check.names = schema.map(SchemaCheck.init(schema:))
+    var kept: [Statement] = []
     check.script.diagnostics = check.visit(
-      source, file: source.fileName, chain: [source.fileName], loader: loader)
+      source, file: source.fileName, chain: [source.fileName], loader: loader,
+      keep: keeping ? { kept.append($0) } : { _ in })
+    check.script.statements = kept
     check.known = []
     return check
   }
 
   /// Checks one file with `known` and `bound` bound, a statement at a time; returns its
-  /// diagnostics.
+  /// diagnostics. `keep` receives each statement without errors.
   mutating func visit(
-    _ source: Source, file: String?, chain: [String], loader: ScriptLoader
+    _ source: Source, file: String?, chain: [String], loader: ScriptLoader,
+    keep: (Statement) -> Void = { _ in }
   ) -> [Diagnostic] {
     var parser = Parser(source)
     return walk(
       source, file: file, chain: chain, loader: loader, parsed: [],
-      next: { parser.nextStatement() }, keep: { _ in },
+      next: { parser.nextStatement() }, keep: keep,
       parseDiagnostics: { parser.parseDiagnostics })
   }
 

@@ -32,17 +32,29 @@ extension ScriptRunner {
       return .usage
     }
     state.files.insert(path)
+    // A file of ordinary size keeps the statements its check parsed; a larger one is parsed
+    // again, a statement at a time, to run in the memory of its text.
+    let keeping = source.text.utf8.count <= Self.keptScriptBytes
     let check = ScriptCheck.check(
-      file: source, variables: executor.boundNames(), loader: loader)
+      file: source, variables: executor.boundNames(), loader: loader, keeping: keeping)
     guard !check.hasErrors else {
       reportCheckErrors(check)
       return .usage
     }
     state.files.formUnion(check.findings.map(\.source.fileName))
-    // Checked whole first; parsed again a statement at a time to run.
-    _ = await runStatements(ParsedStatements(source), in: source, complete: true)
+    if keeping {
+      _ = await runStatements(check.script.statements, in: source, complete: true)
+    } else {
+      _ = await runStatements(ParsedStatements(source), in: source, complete: true)
+    }
     return exitCode
   }
+
+  /// The largest script file whose parsed statements are kept from its check to its run: parsed
+  /// statements take some 40 times the memory of their text (a 1 MB file of `let`s, 43 MB more),
+  /// so this keeps at most about 10 MB; keeping them saves about a quarter of the CPU time of a
+  /// file's check and run (measured with `let` statements, nothing sent).
+  static let keptScriptBytes = 256 << 10
 
   /// Parses, checks and runs every statement in `text`; returns whether all of them succeeded.
   ///
