@@ -25,6 +25,12 @@ final class SchemaCacheStore: Sendable {
     var cache: SchemaCache?
     /// Bumped at every cache swap, so a request knows whether its cache was replaced.
     var version = 0
+  }
+
+  /// The listener's side, under a lock of its own: the first load holds `state`'s lock while it
+  /// queries the catalog, and the listener (which the gateway waits for before it serves) must
+  /// not wait for that load.
+  private struct Sync {
     /// Whether a listener is in place (catching up needs it); the sync tokens sent and the
     /// highest one the listener has handled.
     var listening = false
@@ -33,6 +39,7 @@ final class SchemaCacheStore: Sendable {
   }
 
   private let state = Mutex(State())
+  private let sync = Mutex(Sync())
   private let defaultSchemas: [String]
   /// Prefixes this store's sync tokens (`<id>:<n>`): other gateways on the same database hear
   /// them too and must not take them for their own.
@@ -68,7 +75,7 @@ final class SchemaCacheStore: Sendable {
   /// Whether a listener is in place (set by the listener when its `LISTEN` succeeds, cleared
   /// when its connection breaks).
   func setListening(_ listening: Bool) {
-    state.withLock { state in
+    sync.withLock { state in
       state.listening = listening
       // Tokens sent to a broken connection will never come back: stop waiting for them.
       if !listening { state.tokenHandled = state.tokensSent }
@@ -84,7 +91,7 @@ final class SchemaCacheStore: Sendable {
       return Int(payload.dropFirst(prefix.count))
     }
     guard let highest = tokens.max() else { return }
-    state.withLock { $0.tokenHandled = max($0.tokenHandled, highest) }
+    sync.withLock { $0.tokenHandled = max($0.tokenHandled, highest) }
   }
 
   /// Makes sure every schema change committed before now is in the cache: sends a sync
@@ -93,7 +100,7 @@ final class SchemaCacheStore: Sendable {
   func catchUp(since version: Int, database: PGPool, timeout: Duration = .seconds(10))
     -> SchemaCache?
   {
-    let token = state.withLock { state -> Int? in
+    let token = sync.withLock { state -> Int? in
       guard state.listening else { return nil }
       state.tokensSent += 1
       return state.tokensSent
@@ -109,10 +116,12 @@ final class SchemaCacheStore: Sendable {
     }
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while ContinuousClock.now < deadline {
-      let (handled, cache, current) = state.withLock {
-        ($0.tokenHandled >= token, $0.cache, $0.version)
+      // The listener reloads before it marks the token handled: the cache read after this
+      // holds every reload the notifications before the token asked for.
+      if sync.withLock({ $0.tokenHandled >= token }) {
+        let (cache, current) = state.withLock { ($0.cache, $0.version) }
+        return current > version ? cache : nil
       }
-      if handled { return current > version ? cache : nil }
       Thread.sleep(forTimeInterval: 0.0005)
     }
     return nil
