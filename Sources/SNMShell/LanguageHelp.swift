@@ -50,6 +50,8 @@ enum LanguageHelp {
       login otp email 'kim@example.com' | login magic link 'kim@example.com'
       verify otp email 'kim@example.com' token '123456' [type signup|magiclink|recovery|...]
       resend signup 'kim@example.com'
+      login otp phone '+15555550100' | verify otp phone '+15555550100' token '123456'
+      resend sms '+15555550100'   (texts: snm local start --phone-signup; inbox '+1...')
       mfa factors | mfa enroll totp [name 'phone'] | mfa unenroll $id
       mfa verify [factor $id] code '123456'   (or: secret $f.secret, the code made from it)
     with the service key (--service-key, $SUPABASE_SERVICE_ROLE_KEY, $SUPABASE_SECRET_KEY):

@@ -140,3 +140,43 @@ def test_tokens_of_another_key_or_no_algorithm_are_refused(signed_project):
     legacy = httpx.get(signed_project.rest_url + "/dog_profile?select=name&limit=1",
                        headers=signed_project.headers(), timeout=30)
     assert legacy.status_code == 200 and len(legacy.json()) == 1
+
+
+@pytest.mark.parametrize("algorithm", ["ES256", "RS256"])
+def test_a_signing_keys_file_of_ones_own(algorithm, tmp_path, snm_bin):
+    """`--signing-keys FILE`, the Supabase CLI's `signing_keys_path`: a JSON array of private JWKs
+    (made here with `cryptography`, as `supabase gen signing-key` makes them): tokens carry its kid
+    and verify with its public half, which the JWKS serves; an HS256 key that may only verify is
+    passed over, as GoTrue signs with the key whose key_ops say `sign`."""
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    private = ec.generate_private_key(ec.SECP256R1()) if algorithm == "ES256" else \
+        rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    jwk = json.loads(pyjwt.algorithms.get_default_algorithms()[algorithm].to_jwk(private))
+    jwk.update({"kid": f"ci-{algorithm.lower()}", "alg": algorithm, "key_ops": ["sign", "verify"]})
+    verify_only = {"kty": "oct", "k": "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA",
+                   "kid": "hs", "alg": "HS256", "key_ops": ["verify"]}
+    keys_file = tmp_path / "signing_keys.json"
+    keys_file.write_text(json.dumps([verify_only, jwk]))
+    project = start_project(f"signing-file-{algorithm.lower()}", "--signing-keys", str(keys_file))
+    try:
+        assert project.status["jwt_alg"] == algorithm
+        served = jwks(project)["keys"]
+        assert [key["kid"] for key in served] == [jwk["kid"]]
+        assert not {"d", "p", "q"} & set(served[0])
+        client = SyncGoTrueClient(url=project.auth_url, headers=project.headers(),
+                                  auto_refresh_token=False, persist_session=False)
+        session = client.sign_up({"email": f"keys-{algorithm.lower()}@example.com",
+                                  "password": "walk-the-dog"}).session
+        header = segment(session.access_token, 0)
+        assert header["alg"] == algorithm and header["kid"] == jwk["kid"]
+        claims = pyjwt.decode(session.access_token, private.public_key(), algorithms=[algorithm],
+                              audience="authenticated")
+        assert claims["email"] == f"keys-{algorithm.lower()}@example.com"
+        client.set_session(session.access_token, session.refresh_token)
+        assert client.get_claims()["claims"]["sub"] == claims["sub"]
+    finally:
+        project.stop()
+    keys_file.write_text("[]")
+    refused = run_snm("local", "start", "--dir", project.data_dir, "--signing-keys",
+                      str(keys_file))
+    assert refused.returncode != 0 and "no EC P-256 or RSA key that may sign" in refused.stderr

@@ -21,9 +21,11 @@ import Testing
   let admin = try PGConnection(conninfo: cluster.layout.conninfo(user: "postgres"))
   let applied = try Migrator(migrationsDir: nil).apply(on: admin)
   #expect(
-    Array(applied.prefix(BootstrapSQL.steps.count + 2))
-      == BootstrapSQL.steps.map(\.version) + [StorageSchemaSQL.version, AuthSchemaSQL.version])
-  #expect(applied.count == BootstrapSQL.steps.count + 2 + DemoSchemaSQL.migrations.count)
+    Array(applied.prefix(BootstrapSQL.steps.count + 3))
+      == BootstrapSQL.steps.map(\.version) + [
+        StorageSchemaSQL.version, AuthSchemaSQL.version, AuthSchemaSQL.phoneVersion,
+      ])
+  #expect(applied.count == BootstrapSQL.steps.count + 3 + DemoSchemaSQL.migrations.count)
   #expect(try Migrator(migrationsDir: nil).apply(on: admin).isEmpty, "each migration runs once")
 
   // Parameters, NULLs, text results.

@@ -69,7 +69,23 @@ import Testing
     #expect(
       loaded.authSwitchArguments == [
         "--confirm-email", "--signup", "--no-anonymous", "--no-secure-password-change",
+        "--no-phone-signup", "--no-confirm-phone",
       ])
+  }
+
+  @Test func smsTestCodesAreRememberedAndForgotten() throws {
+    let dir = try Self.scratch()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    var state = Self.state(dir)
+    state.apply(testOTPChanges: ["+1 555 555 0100=123456", "4152127777=654321"])
+    try state.save()
+    var loaded = try #require(try ProjectState.load(dataDir: dir))
+    #expect(loaded.smsTestOTPs == ["15555550100": "123456", "4152127777": "654321"])
+    loaded.apply(testOTPChanges: ["", "4152127777=111111"])
+    #expect(loaded.smsTestOTPs == ["4152127777": "111111"])
+    #expect(LocalProjectOptions.testOTP("+0123=123456") == nil)
+    #expect(LocalProjectOptions.testOTP("15555550100=12") == nil)
+    #expect(LocalProjectOptions.testOTP("15555550100") == nil)
   }
 
   @Test func aDamagedSecretIsReplaced() throws {

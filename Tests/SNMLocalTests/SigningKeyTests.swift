@@ -84,3 +84,35 @@ import Testing
     #expect(throws: CryptoError.self) { try SigningKey(pem: Array("not a key".utf8)) }
   }
 }
+
+/// `snm local start --signing-keys FILE`: a JWK set as the Supabase CLI keeps it.
+@Suite struct SigningKeySetTests {
+  /// RFC 7517 appendix A.2's EC P-256 private key, with a kid of our own and an HS256 key before
+  /// it that may only verify (it is passed over).
+  static let set = """
+    [{"kty":"oct","k":"c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA","kid":"hs",
+      "key_ops":["verify"],"alg":"HS256"},
+     {"kty":"EC","crv":"P-256","x":"MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
+      "y":"4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM",
+      "d":"870MB6gfuTJ4HtUnUvYMyJpr5eUZNP4Bk43bVdj3eAE","kid":"ci-key-1",
+      "key_ops":["sign","verify"],"alg":"ES256"}]
+    """
+
+  @Test func theKeyThatMaySignSignsUnderItsOwnKid() throws {
+    let key = try SigningKey(jwkSet: Array(Self.set.utf8))
+    #expect(key.algorithm == .es256 && key.kid == "ci-key-1")
+    #expect(key.jwk["x"]?.stringValue == "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4")
+    #expect(key.jwk["kid"]?.stringValue == "ci-key-1" && key.jwk["d"] == nil)
+    let input = Array("header.payload".utf8)
+    #expect(key.verify(input, signature: try key.sign(input)))
+  }
+
+  @Test(arguments: [
+    "not json", "[]",
+    #"{"keys": [{"kty": "EC", "crv": "P-384", "x": "AA", "y": "AA", "d": "AA"}]}"#,
+    #"[{"kty": "RSA", "n": "AQAB", "key_ops": ["verify"]}]"#, #"[{"kty": "RSA", "n": "AQAB"}]"#,
+  ])
+  func aSetWithoutAUsableKeyIsRefused(_ text: String) {
+    #expect(throws: CryptoError.self) { try SigningKey(jwkSet: Array(text.utf8)) }
+  }
+}

@@ -32,6 +32,15 @@ import Testing
     CanonicalCase(
       "verify otp email 'k@e.c' token $x.otp", #"verify otp email "k@e.c" token $x.otp"#),
     CanonicalCase("resend signup 'k@e.c'", #"resend signup "k@e.c""#),
+    CanonicalCase("login otp phone '+15555550100'", #"login otp phone "+15555550100""#),
+    CanonicalCase(
+      "verify otp phone '+15555550100' token $x.otp",
+      #"verify otp phone "+15555550100" token $x.otp"#),
+    CanonicalCase(
+      "VERIFY OTP PHONE $x.phone token '1' type phone_change",
+      #"verify otp phone $x.phone token "1" type phone_change"#),
+    CanonicalCase("resend sms '+15555550100'", #"resend sms "+15555550100""#),
+    CanonicalCase("resend sms phone $x.phone", "resend sms $x.phone"),
     CanonicalCase("mfa factors", "mfa factors"),
     CanonicalCase("mfa enroll totp name 'phone'", #"mfa enroll totp name "phone""#),
     CanonicalCase("mfa verify code '123456'", #"mfa verify code "123456""#),
@@ -87,6 +96,9 @@ import Testing
     Refusal(input: "as service admin users", message: "'as service' runs a query, rpc or storage"),
     Refusal(input: "verify otp email 'k@e.c' token '1' type bogus", message: "expected email"),
     Refusal(input: "mfa verify", message: "a factor id, 'code' or 'secret'"),
+    Refusal(input: "login otp sms '+1555'", message: "expected 'email' or 'phone'"),
+    Refusal(input: "verify otp phone '+1555' token '1' type signup", message: "expected sms"),
+    Refusal(input: "verify otp phone '+1555' code '1'", message: "expected 'token'"),
   ]
 
   @Test(arguments: refusals)
@@ -116,6 +128,10 @@ import Testing
     #expect(update["credential"] == "session")
     let verify = try explained("verify otp email 'k@e.c' token '123456'")
     #expect(verify.first?["body"] == ["type": "email", "email": "k@e.c", "token": "********"])
+    let text = try explained("verify otp phone '+1555' token '123456'")
+    #expect(text.first?["body"] == ["type": "sms", "phone": "+1555", "token": "********"])
+    let sent = try explained("login otp phone '+1555'")
+    #expect(sent.first?["body"] == ["phone": "+1555", "create_user": true, "channel": "sms"])
     let mfa = try explained("mfa verify factor 0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b code '123456'")
     #expect(
       mfa.map { $0["path"]?.stringValue ?? "" } == [

@@ -135,44 +135,53 @@ extension AuthGateway {
       headers: headers)
   }
 
-  /// `POST /admin/users`: email, password, email_confirm, user_metadata, app_metadata,
-  /// ban_duration. No mail is sent; an unconfirmed user stays so until confirmed.
+  /// `POST /admin/users`: email and/or phone, password, email_confirm, phone_confirm,
+  /// user_metadata, app_metadata, ban_duration. No mail or text is sent; an unconfirmed user
+  /// stays so until confirmed.
   func createUser(_ body: JSONValue) throws -> HTTPResponse {
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
-    let phone = body["phone"]?.stringValue ?? ""
+    var phone = body["phone"]?.stringValue ?? ""
     guard !email.isEmpty || !phone.isEmpty else {
       throw AuthFailure(
         status: 400, code: "validation_failed",
         message: "Cannot create a user without either an email or phone")
     }
-    if !phone.isEmpty {
-      throw AuthFailure(
-        status: 400, code: "phone_provider_disabled", message: "Phone logins are disabled")
-    }
-    guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
+    if !phone.isEmpty { phone = try Self.normalizedPhone(phone) }
+    if !email.isEmpty, !Self.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
     let password = body["password"]?.stringValue
     if let password { try checkNewPassword(password) }
     let userMetadata = try Self.metadata(body["user_metadata"], name: "user_metadata")
     let appMetadata = try Self.metadata(body["app_metadata"], name: "app_metadata")
     let ban = try Self.banSeconds(body["ban_duration"]?.stringValue)
     let confirmed = body["email_confirm"]?.boolValue ?? false
+    let phoneConfirmed = body["phone_confirm"]?.boolValue ?? false
+    let provider = email.isEmpty ? "phone" : "email"
     do {
       let user = try inTransaction { connection in
         let taken = try connection.execute(
           "select 1 from auth.users where lower(email) = lower($1)", [email])
         guard taken.rows.isEmpty else { throw AuthFailure.emailExists }
+        if !phone.isEmpty,
+          try !connection.execute("select 1 from auth.users where phone = $1", [phone]).rows
+            .isEmpty
+        {
+          throw Self.phoneExists
+        }
         let created = try connection.execute(
           "insert into auth.users (email, encrypted_password, email_confirmed_at, "
-            + "raw_app_meta_data, raw_user_meta_data, banned_until) values (lower($1), "
+            + "raw_app_meta_data, raw_user_meta_data, banned_until, phone, phone_confirmed_at) "
+            + "values (nullif(lower($1), ''), "
             + "case when $2::text is null then null else extensions.crypt($2, "
             + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))) end, "
             + "case when $3 then now() end, "
-            + #"'{"provider":"email","providers":["email"]}'::jsonb || $4::jsonb, $5::jsonb, "#
-            + "case when $6::float8 > 0 then now() + make_interval(secs => $6::float8) end) "
-            + "returning id::text",
+            + "jsonb_build_object('provider', $9::text, 'providers', jsonb_build_array($9::text)) "
+            + "|| $4::jsonb, $5::jsonb, "
+            + "case when $6::float8 > 0 then now() + make_interval(secs => $6::float8) end, "
+            + "nullif($7, ''), case when $8 then now() end) returning id::text",
           [
             email, password, confirmed ? "true" : "false", appMetadata.serialized(),
-            userMetadata.serialized(), ban.map { String($0) } ?? "0",
+            userMetadata.serialized(), ban.map { String($0) } ?? "0", phone,
+            phoneConfirmed ? "true" : "false", provider,
           ])
         guard let id = created.scalar, let user = try loadUser(id, on: connection) else {
           throw PGError(kind: .client, message: "no user id")
@@ -181,9 +190,13 @@ extension AuthGateway {
       }
       return .json(status: 200, userJSON(user))
     } catch let error as PGError where error.sqlState == "23505" {
-      throw AuthFailure.emailExists
+      throw error.message.contains("phone") ? Self.phoneExists : AuthFailure.emailExists
     }
   }
+
+  static let phoneExists = AuthFailure(
+    status: 422, code: "phone_exists",
+    message: "A user with this phone number has already been registered")
 
   /// `PUT /admin/users/{id}`: any of email, password, email_confirm, user_metadata and
   /// app_metadata (merged, a null removes a key), ban_duration (`none` lifts a ban).

@@ -2,7 +2,8 @@ import SNMWire
 
 extension AuthGateway {
   /// `GET /inbox/v1/messages?to=ADDRESS&limit=N`: the mails the project would have sent, newest
-  /// first, `to` matched in any case, at most `limit` (default 50, at most 1000). Only for the
+  /// first, `to` matched in any case (a phone number as its digits: texts are kept so), at most
+  /// `limit` (default 50, at most 1000). Only for the
   /// project's service_role key (as `apikey` or as the Bearer token): 401 without one, 403 for
   /// any other key or token, in GoTrue's error shape.
   ///
@@ -21,7 +22,9 @@ extension AuthGateway {
       guard request.method == "GET" || request.method == "HEAD" else {
         throw AuthFailure.methodNotAllowed
       }
-      let address = request.queryValue("to")?.trimmingSpaces ?? ""
+      var address = request.queryValue("to")?.trimmingSpaces ?? ""
+      // A phone number's texts are kept under its digits, as GoTrue keeps the number.
+      if !address.contains("@"), let phone = try? Self.normalizedPhone(address) { address = phone }
       var limit = 50
       if let text = request.queryValue("limit") {
         guard let value = Int(text), value >= 1 else {

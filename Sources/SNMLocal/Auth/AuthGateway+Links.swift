@@ -4,7 +4,7 @@ extension AuthGateway {
   /// `POST /otp` and `POST /magiclink`: a magic link (and its code) to a confirmed user; to an
   /// address with no confirmed user a sign-up (created when `create_user`, GoTrue's default) and
   /// its confirmation mail, or the magic link at once when e-mails need no confirmation.
-  /// Answers `{}` either way. Phones are off: 400 phone_provider_disabled.
+  /// Answers `{}` either way. A phone goes to `phoneOTP`.
   func otp(_ body: JSONValue, from client: String, magicLinkRoute: Bool) throws -> HTTPResponse {
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
     let phone = body["phone"]?.stringValue ?? ""
@@ -20,8 +20,9 @@ extension AuthGateway {
           message: "Only an email address or phone number should be provided")
       }
       if !phone.isEmpty {
-        throw AuthFailure(
-          status: 400, code: "phone_provider_disabled", message: "Unsupported phone provider")
+        try limiter.admit(.signUp, from: client)
+        return try phoneOTP(
+          body, phone: phone, metadata: try Self.metadata(body["data"], name: "data"))
       }
       guard !email.isEmpty else {
         throw AuthFailure(
@@ -75,7 +76,8 @@ extension AuthGateway {
   }
 
   /// `POST /resend` `{"type": "signup"|"email_change", "email": ...}`: the pending mail again,
-  /// with a new code. `{}` also when nothing is pending (GoTrue tells no one).
+  /// with a new code (`{"type": "sms", "phone": ...}`: the text, `resendSMS`). `{}` also when
+  /// nothing is pending (GoTrue tells no one).
   func resend(_ body: JSONValue, from client: String) throws -> HTTPResponse {
     let type = body["type"]?.stringValue ?? ""
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
@@ -98,15 +100,20 @@ extension AuthGateway {
         status: 400, code: "validation_failed",
         message: "Only an email address or phone number should be provided.")
     }
-    if !phone.isEmpty {
-      throw AuthFailure(
-        status: 400, code: "phone_provider_disabled", message: "Phone logins are disabled")
-    }
-    guard !email.isEmpty else {
+    guard !email.isEmpty || !phone.isEmpty else {
       throw AuthFailure(
         status: 400, code: "validation_failed", message: "Missing email address or phone number")
     }
     try limiter.admit(.signUp, from: client)
+    if !phone.isEmpty {
+      guard type == "sms" else {
+        // No phone change is ever pending here (`PUT /user` does not change phones): `{}`.
+        guard settings.phoneEnabled else { return try resendSMS(phone: phone) }
+        _ = try Self.normalizedPhone(phone)
+        return .json(status: 200, "{}")
+      }
+      return try resendSMS(phone: phone)
+    }
     let redirectTo = body["redirect_to"]?.stringValue ?? body["email_redirect_to"]?.stringValue
     try inTransaction { connection in
       if type == "signup" {

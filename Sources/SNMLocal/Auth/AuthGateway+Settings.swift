@@ -1,8 +1,8 @@
 import SNMWire
 
 extension AuthGateway {
-  /// The external providers GoTrue's `/settings` lists, in its order; only e-mail and anonymous
-  /// sign-ins exist here.
+  /// The external providers GoTrue's `/settings` lists, in its order; only e-mail, phone and
+  /// anonymous sign-ins exist here.
   static let externalProviders = [
     "anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "snapchat", "figma",
     "fly", "github", "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion",
@@ -15,6 +15,7 @@ extension AuthGateway {
       switch name {
       case "anonymous_users": .init(name, .bool(settings.anonymousEnabled))
       case "email": .init(name, .bool(true))
+      case "phone": .init(name, .bool(settings.phoneEnabled))
       default: .init(name, .bool(false))
       }
     }
@@ -22,7 +23,8 @@ extension AuthGateway {
       .init("external", .object(external)),
       .init("disable_signup", .bool(!settings.signupEnabled)),
       .init("mailer_autoconfirm", .bool(!settings.confirmEmail)),
-      .init("phone_autoconfirm", .bool(false)), .init("sms_provider", .string("")),
+      .init("phone_autoconfirm", .bool(!settings.confirmPhone)),
+      .init("sms_provider", .string("")),
       .init("saml_enabled", .bool(false)), .init("saml_private_key_next_configured", .bool(false)),
       .init("passkeys_enabled", .bool(false)),
     ])

@@ -26,10 +26,12 @@ extension AuthGateway {
       }
       return .json(status: 200, session)
     }
-    guard phone.isEmpty || !email.isEmpty else {
+    if !email.isEmpty && !phone.isEmpty {
       throw AuthFailure(
-        status: 400, code: "phone_provider_disabled", message: "Phone signups are disabled")
+        status: 400, code: "validation_failed",
+        message: "Only an email address or phone number should be provided on signup.")
     }
+    if email.isEmpty { return try phoneSignup(body, phone: phone, metadata: metadata) }
     guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
     guard let password = body["password"]?.stringValue, !password.isEmpty else {
       throw AuthFailure.passwordRequired
@@ -89,7 +91,9 @@ extension AuthGateway {
 
   /// The user GoTrue answers a repeated sign-up with when it must not tell whether the address
   /// is taken: a fresh id, the address, no identities.
-  static func obfuscatedUser(email: String, metadata: JSONValue) -> JSONValue {
+  static func obfuscatedUser(email: String = "", phone: String = "", metadata: JSONValue)
+    -> JSONValue
+  {
     let bytes = (try? Crypto.randomBytes(16)) ?? Array(repeating: 0, count: 16)
     let hex = Crypto.hex(bytes)
     let id = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
@@ -98,7 +102,7 @@ extension AuthGateway {
     return .object([
       .init("id", .string(id)), .init("aud", .string("authenticated")),
       .init("role", .string("authenticated")), .init("email", .string(email.lowercased())),
-      .init("phone", .string("")), .init("app_metadata", .object([])),
+      .init("phone", .string(phone)), .init("app_metadata", .object([])),
       .init("user_metadata", metadata), .init("identities", .array([])),
       .init("is_anonymous", .bool(false)),
     ])

@@ -22,6 +22,7 @@ struct AuthUserRow: Sendable {
   var reauthenticationSentAt: String?
   /// Whether `banned_until` lies in the future.
   var isBanned: Bool
+  var phoneConfirmedAt: String?
   var factors: [JSONValue] = []
 }
 
@@ -37,10 +38,10 @@ extension AuthGateway {
       + "\(iso("u.confirmation_sent_at")), \(iso("u.recovery_sent_at")), u.email_change, "
       + "\(iso("u.email_change_sent_at")), \(iso("u.invited_at")), \(iso("u.banned_until")), "
       + "\(iso("u.deleted_at")), \(iso("u.reauthentication_sent_at")), "
-      + "coalesce(u.banned_until > now(), false)::text"
+      + "coalesce(u.banned_until > now(), false)::text, \(iso("u.phone_confirmed_at"))"
   }
 
-  static let userColumnCount = 19
+  static let userColumnCount = 20
 
   /// A row of `userColumns`, or nil when it has not their count.
   static func userRow(_ row: [String?]) -> AuthUserRow? {
@@ -52,7 +53,7 @@ extension AuthGateway {
       emailConfirmedAt: row[9], confirmationSentAt: row[10], recoverySentAt: row[11],
       newEmail: row[12] ?? "", emailChangeSentAt: row[13], invitedAt: row[14],
       bannedUntil: row[15], deletedAt: row[16], reauthenticationSentAt: row[17],
-      isBanned: row[18] == "true")
+      isBanned: row[18] == "true", phoneConfirmedAt: row[19])
   }
 
   /// A stored metadata object; anything else (an older snm stored `null` for `"data": null`) as
@@ -177,8 +178,9 @@ extension AuthGateway {
     }
     optional("email_confirmed_at", user.emailConfirmedAt)
     members.append(.init("phone", .string(user.phone)))
+    optional("phone_confirmed_at", user.phoneConfirmedAt)
     optional("confirmation_sent_at", user.confirmationSentAt)
-    optional("confirmed_at", user.emailConfirmedAt)
+    optional("confirmed_at", user.emailConfirmedAt ?? user.phoneConfirmedAt)
     optional("recovery_sent_at", user.recoverySentAt)
     if !user.newEmail.isEmpty { members.append(.init("new_email", .string(user.newEmail))) }
     optional("email_change_sent_at", user.emailChangeSentAt)
@@ -186,19 +188,27 @@ extension AuthGateway {
     optional("invited_at", user.invitedAt)
     optional("last_sign_in_at", user.lastSignInAt)
     var identities: [JSONValue] = []
-    if !user.isAnonymous, !user.email.isEmpty {
+    // The identity of the provider the user signed up with: e-mail, else the phone.
+    let byPhone = user.email.isEmpty && !user.phone.isEmpty
+    if !user.isAnonymous, !user.email.isEmpty || byPhone {
+      let data: [JSONObject.Member] =
+        byPhone
+        ? [
+          .init("email_verified", .bool(false)), .init("phone", .string(user.phone)),
+          .init("phone_verified", .bool(user.phoneConfirmedAt != nil)),
+          .init("sub", .string(user.id)),
+        ]
+        : [
+          .init("email", .string(user.email)),
+          .init("email_verified", .bool(user.emailConfirmedAt != nil)),
+          .init("phone_verified", .bool(false)), .init("sub", .string(user.id)),
+        ]
       identities.append(
         .object([
           .init("identity_id", .string(user.id)), .init("id", .string(user.id)),
           .init("user_id", .string(user.id)),
-          .init(
-            "identity_data",
-            .object([
-              .init("email", .string(user.email)),
-              .init("email_verified", .bool(user.emailConfirmedAt != nil)),
-              .init("phone_verified", .bool(false)), .init("sub", .string(user.id)),
-            ])),
-          .init("provider", .string("email")),
+          .init("identity_data", .object(data)),
+          .init("provider", .string(byPhone ? "phone" : "email")),
           .init("last_sign_in_at", .optional(user.lastSignInAt)),
           .init("created_at", .string(user.createdAt)),
           .init("updated_at", .string(user.updatedAt)),

@@ -13,10 +13,8 @@ extension AuthGateway {
     return .json(status: 200, try refreshGrant(body))
   }
 
-  /// GoTrue's checks in its order: one of email or phone (phone logins are off), then the
-  /// credentials, a ban, a confirmed address. A password no stored hash can match is refused
-  /// before bcrypt runs: one longer than bcrypt reads (it would match on its first 72 bytes
-  /// alone) or with a NUL (Postgres text cannot hold it, so no password was ever set with one).
+  /// GoTrue's checks in its order: one of email or phone (`phonePasswordGrant`), then the
+  /// credentials, a ban, a confirmed address (`signIn`).
   func passwordGrant(_ body: JSONValue) throws -> JSONValue {
     let email = body["email"]?.stringValue ?? ""
     let phone = body["phone"]?.stringValue ?? ""
@@ -26,28 +24,40 @@ extension AuthGateway {
         message: "Only an email address or phone number should be provided on login.")
     }
     if email.isEmpty && !phone.isEmpty {
-      throw AuthFailure(
-        status: 422, code: "phone_provider_disabled", message: "Phone logins are disabled")
+      return try phonePasswordGrant(phone: phone, password: body["password"]?.stringValue)
     }
     guard !email.isEmpty else {
       throw AuthFailure(status: 400, code: "validation_failed", message: "missing email or phone")
     }
-    guard !email.utf8.contains(0), let password = body["password"]?.stringValue,
-      !password.isEmpty, password.utf8.count <= AuthSettings.maximumPasswordBytes,
-      !password.utf8.contains(0)
+    return try signIn(
+      matching: "lower(email) = lower($1)", email, password: body["password"]?.stringValue,
+      confirmedAt: "email_confirmed_at", unconfirmed: .emailNotConfirmed)
+  }
+
+  /// The password check both kinds of sign-in share: the user whose `match` (a condition on
+  /// `$1`, `value`) holds and whose password is `password`, not banned, with `confirmedAt` set
+  /// (else `unconfirmed`); a session for them. A password no stored hash can match is refused
+  /// before bcrypt runs: one longer than bcrypt reads (it would match on its first 72 bytes alone)
+  /// or with a NUL (Postgres text cannot hold it, so no password was ever set with one).
+  func signIn(
+    matching match: String, _ value: String, password: String?, confirmedAt: String,
+    unconfirmed: AuthFailure
+  ) throws -> JSONValue {
+    guard !value.utf8.contains(0), let password, !password.isEmpty,
+      password.utf8.count <= AuthSettings.maximumPasswordBytes, !password.utf8.contains(0)
     else { throw AuthFailure.invalidCredentials }
     return try inTransaction { connection in
       let found = try connection.execute(
         "select id::text, coalesce(banned_until > now(), false)::text, "
-          + "(email_confirmed_at is not null)::text from auth.users "
-          + "where lower(email) = lower($1) and encrypted_password is not null "
-          + "and deleted_at is null and encrypted_password = extensions.crypt($2, encrypted_password)",
-        [email, password])
+          + "(\(confirmedAt) is not null)::text from auth.users where \(match) "
+          + "and encrypted_password is not null and deleted_at is null "
+          + "and encrypted_password = extensions.crypt($2, encrypted_password)",
+        [value, password])
       guard let row = found.rows.first, let id = row[0] else {
         throw AuthFailure.invalidCredentials
       }
       if row[1] == "true" { throw AuthFailure.userBanned }
-      if row[2] != "true" { throw AuthFailure.emailNotConfirmed }
+      if row[2] != "true" { throw unconfirmed }
       _ = try connection.execute(
         "update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1::uuid",
         [id])

@@ -67,4 +67,12 @@ enum AuthSchemaSQL {
     );
     create index if not exists inbox_recipient_idx on snm_local.inbox (lower(recipient), sent_at desc);
     """
+
+  /// The phone provider: one user a number (GoTrue's `users_phone_key`), kept as digits.
+  static let phoneVersion = "snm_auth_4_phone"
+
+  static let phoneScript = """
+    create unique index if not exists users_phone_key on auth.users (phone)
+      where phone is not null and phone <> '';
+    """
 }

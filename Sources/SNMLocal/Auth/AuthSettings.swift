@@ -32,6 +32,19 @@ public struct AuthSettings: Sendable, Equatable {
   public var doubleConfirmChanges = true
   /// How long a mailed code or link stays valid, in seconds (`[auth.email] otp_expiry`, 3600).
   public var otpExpiry = 3600
+  /// Users may sign up and in with a phone number (`--phone-signup`; `[auth.sms] enable_signup`,
+  /// GoTrue's `EXTERNAL_PHONE_ENABLED`). There is no SMS provider: texts go to the local inbox.
+  public var phoneEnabled = false
+  /// A new phone user must verify the texted code before signing in (`--confirm-phone`;
+  /// `[auth.sms] enable_confirmations`; GoTrue's `SMS_AUTOCONFIRM` off).
+  public var confirmPhone = false
+  /// Fixed codes for phone numbers (digits only, as GoTrue stores them): such a number is sent no
+  /// text and its code is always this one (`--sms-test-otp PHONE=CODE`; `[auth.sms.test_otp]`).
+  public var smsTestOTPs: [String: String] = [:]
+  /// Seconds before another text may go to one number (`[auth.sms] max_frequency`, the CLI's 5s).
+  public var smsMaxFrequency = 5
+  /// How long a texted code stays valid, in seconds (GoTrue's `SMS_OTP_EXP`, 60).
+  public var smsOTPExpiry = 60
   /// Where verify links send the browser when they name no `redirect_to` (`[auth] site_url`).
   public var siteURL: String
 

@@ -13,6 +13,8 @@ public struct AuthSwitches: Sendable, Equatable {
   public var signup = true
   public var anonymous = true
   public var securePasswordChange = false
+  public var phoneSignup = false
+  public var confirmPhone = false
 
   public init() {}
 
@@ -20,7 +22,10 @@ public struct AuthSwitches: Sendable, Equatable {
   public typealias Changes = [String: Bool]
 
   /// The names `project.json` keeps them under, in order.
-  public static let names = ["confirm_email", "signup", "anonymous", "secure_password_change"]
+  public static let names = [
+    "confirm_email", "signup", "anonymous", "secure_password_change", "phone_signup",
+    "confirm_phone",
+  ]
 
   public subscript(name: String) -> Bool {
     get {
@@ -29,6 +34,8 @@ public struct AuthSwitches: Sendable, Equatable {
       case "signup": signup
       case "anonymous": anonymous
       case "secure_password_change": securePasswordChange
+      case "phone_signup": phoneSignup
+      case "confirm_phone": confirmPhone
       default: false
       }
     }
@@ -38,6 +45,8 @@ public struct AuthSwitches: Sendable, Equatable {
       case "signup": signup = newValue
       case "anonymous": anonymous = newValue
       case "secure_password_change": securePasswordChange = newValue
+      case "phone_signup": phoneSignup = newValue
+      case "confirm_phone": confirmPhone = newValue
       default: break
       }
     }
@@ -59,5 +68,7 @@ public struct AuthSwitches: Sendable, Equatable {
     settings.signupEnabled = signup
     settings.anonymousEnabled = anonymous
     settings.securePasswordChange = securePasswordChange
+    settings.phoneEnabled = phoneSignup
+    settings.confirmPhone = confirmPhone
   }
 }

@@ -30,7 +30,9 @@ public final class SigningKey: Sendable {
   /// only read once made (libcrypto allows concurrent signing and verifying with one key).
   private let address: UInt
 
-  private init(key: OpaquePointer, algorithm: Algorithm) throws(CryptoError) {
+  private init(key: OpaquePointer, algorithm: Algorithm, kid given: String? = nil)
+    throws(CryptoError)
+  {
     self.algorithm = algorithm
     address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(key)))
     var members: [JSONObject.Member]
@@ -48,7 +50,11 @@ public final class SigningKey: Sendable {
       members = [.init("kty", .string("RSA")), .init("n", .string(n)), .init("e", .string(e))]
       canonical = #"{"e":"\#(e)","kty":"RSA","n":"\#(n)"}"#
     }
-    kid = Base64URL.encode(try Crypto.sha256(Array(canonical.utf8)))
+    if let given {
+      kid = given
+    } else {
+      kid = Base64URL.encode(try Crypto.sha256(Array(canonical.utf8)))
+    }
     members += [
       .init("kid", .string(kid)), .init("alg", .string(algorithm.rawValue)),
       .init("use", .string("sig")), .init("key_ops", .array([.string("verify")])),
@@ -80,13 +86,14 @@ public final class SigningKey: Sendable {
     return (try SigningKey(key: key, algorithm: algorithm), Array(pem.prefix(length)))
   }
 
-  /// The key in `pem` (what ``generate(_:)`` gave); its kind says the algorithm.
-  public convenience init(pem: [UInt8]) throws(CryptoError) {
+  /// The key in `pem` (what ``generate(_:)`` gave); its kind says the algorithm. `kid` names it
+  /// (by default its thumbprint).
+  public convenience init(pem: [UInt8], kid: String? = nil) throws(CryptoError) {
     let read = pem.withUnsafeBufferPointer { snm_key_read_pem($0.baseAddress, Int32($0.count)) }
     guard let key = read else { throw CryptoError(operation: "reading the signing key") }
     switch snm_key_kind(key) {
-    case 0: try self.init(key: key, algorithm: .es256)
-    case 1: try self.init(key: key, algorithm: .rs256)
+    case 0: try self.init(key: key, algorithm: .es256, kid: kid)
+    case 1: try self.init(key: key, algorithm: .rs256, kid: kid)
     default:
       EVP_PKEY_free(key)
       throw CryptoError(operation: "reading the signing key (not EC P-256 or RSA 2048)")

@@ -56,7 +56,9 @@ struct Migrator {
     let all =
       BootstrapSQL.steps
       + [(StorageSchemaSQL.version, "snm storage schema", StorageSchemaSQL.script)]
-      + [(AuthSchemaSQL.version, "snm auth flows schema", AuthSchemaSQL.script)] + pending
+      + [(AuthSchemaSQL.version, "snm auth flows schema", AuthSchemaSQL.script)]
+      + [(AuthSchemaSQL.phoneVersion, "snm auth phone provider", AuthSchemaSQL.phoneScript)]
+      + pending
     for migration in all where !done.contains(migration.0) {
       do {
         _ = try connection.execute("begin")

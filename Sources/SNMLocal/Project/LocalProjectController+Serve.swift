@@ -41,6 +41,7 @@ extension LocalProjectController {
       issuer: state.url + "/auth/v1", jwtExpiry: state.jwtExpiry,
       refreshReuseInterval: state.refreshReuseInterval, rateLimits: state.authRateLimits)
     state.authSwitches.configure(&authSettings)
+    authSettings.smsTestOTPs = state.smsTestOTPs
     let auth = AuthGateway(pool: adminPool, signer: keys.signer, settings: authSettings, now: clock)
     var router = Router(
       keys: keys, signer: keys.signer, rest: GatewayAssembly.restHandler(warming: restPool),

@@ -114,11 +114,14 @@ struct LocalProjectController {
   /// The remembered state with the flags given now applied (or a new one).
   func resolvedState() throws(LocalProjectError) -> ProjectState {
     guard var state = try ProjectState.load(dataDir: options.dataDir) else {
-      return ProjectState.create(options)
+      var state = ProjectState.create(options)
+      try applySigningKeys(&state)
+      return state
     }
     if given.contains("port") { state.port = options.port }
     if given.contains("jwt-expiry") { state.jwtExpiry = options.jwtExpiry }
     if given.contains("jwt-alg") { state.jwtAlgorithm = options.jwtAlgorithm }
+    try applySigningKeys(&state)
     if given.contains("file-size-limit") {
       state.storageFileSizeLimit = options.storageFileSizeLimit
     }
@@ -129,11 +132,19 @@ struct LocalProjectController {
       state.apply(rateLimitChanges: options.authRateLimitChanges)
     }
     state.authSwitches.apply(options.authSwitches)
+    state.apply(testOTPChanges: options.smsTestOTPChanges)
     if given.contains("migrations") { state.migrationsDir = options.migrationsDir }
     if !FileManager.default.fileExists(atPath: state.layout.baseDir + "/data/PG_VERSION") {
       state.layout = ClusterLayout.choose(projectDir: options.dataDir)
     }
     return state
+  }
+
+  /// `--signing-keys FILE` (its key's algorithm becomes the project's) or `--no-signing-keys`.
+  func applySigningKeys(_ state: inout ProjectState) throws(LocalProjectError) {
+    guard let file = options.signingKeysFile else { return }
+    state.signingKeysPath = file.isEmpty ? nil : file
+    if let key = try state.signingKey() { state.jwtAlgorithm = key.algorithm.rawValue }
   }
 
   func makeDataDir() throws(LocalProjectError) {

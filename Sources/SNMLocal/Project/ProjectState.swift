@@ -19,11 +19,16 @@ struct ProjectState: Sendable, Equatable {
   var refreshReuseInterval: Int
   var authRateLimits = AuthRateLimits()
   var authSwitches = AuthSwitches()
+  /// Fixed SMS codes by phone number, digits only (`--sms-test-otp`; `[auth.sms.test_otp]`).
+  var smsTestOTPs: [String: String] = [:]
   var migrationsDir: String?
   var layout: ClusterLayout
   var keysIssuedAt: Int
   /// `HS256`, `ES256` or `RS256` (LocalProjectOptions.jwtAlgorithm).
   var jwtAlgorithm = "HS256"
+  /// A JWK set file of the project's own signing keys (`--signing-keys`, the Supabase CLI's
+  /// `signing_keys_path`), read at each start; nil: a key made and kept here.
+  var signingKeysPath: String?
   /// The project's Storage object size limit in bytes (LocalProjectOptions.storageFileSizeLimit).
   var storageFileSizeLimit: Int64 = 50 * 1024 * 1024
   /// Where object bytes live.
@@ -58,15 +63,20 @@ struct ProjectState: Sendable, Equatable {
     for name in AuthSwitches.names {
       if let value = json["auth"]?[name]?.boolValue { switches[name] = value }
     }
+    var testOTPs: [String: String] = [:]
+    for member in json["sms_test_otp"]?.objectValue ?? JSONObject() {
+      if let code = member.value.stringValue { testOTPs[member.key] = code }
+    }
     return ProjectState(
       dataDir: dataDir, port: port, jwtExpiry: json["jwt_expiry"]?.intValue ?? 3600,
       refreshReuseInterval: json["refresh_reuse_interval"]?.intValue ?? 10,
-      authRateLimits: limits, authSwitches: switches,
+      authRateLimits: limits, authSwitches: switches, smsTestOTPs: testOTPs,
       migrationsDir: json["migrations"]?.stringValue,
       layout: ClusterLayout(
         baseDir: clusterDir, owner: json["cluster_owner"]?.stringValue,
         privateSocketDir: json["socket_dir"]?.stringValue),
       keysIssuedAt: issuedAt, jwtAlgorithm: json["jwt_alg"]?.stringValue ?? "HS256",
+      signingKeysPath: json["signing_keys_path"]?.stringValue,
       storageFileSizeLimit: Int64(
         json["storage_file_size_limit"]?.intValue ?? 50 * 1024 * 1024))
   }
@@ -81,7 +91,20 @@ struct ProjectState: Sendable, Equatable {
       storageFileSizeLimit: options.storageFileSizeLimit)
     state.apply(rateLimitChanges: options.authRateLimitChanges)
     state.authSwitches.apply(options.authSwitches)
+    state.apply(testOTPChanges: options.smsTestOTPChanges)
     return state
+  }
+
+  /// Applies `--sms-test-otp PHONE=CODE` (checked when the command line was read) and
+  /// `--no-sms-test-otp` (an empty change: forget them all), in order.
+  mutating func apply(testOTPChanges: [String]) {
+    for change in testOTPChanges {
+      guard let (phone, code) = LocalProjectOptions.testOTP(change) else {
+        smsTestOTPs = [:]
+        continue
+      }
+      smsTestOTPs[phone] = code
+    }
   }
 
   /// Applies `NAME=N` changes (already checked when the command line was read).
@@ -113,11 +136,15 @@ struct ProjectState: Sendable, Equatable {
         "auth_rate_limits",
         .object(AuthRateLimits.names.map { .init($0, .int(authRateLimits[$0] ?? 0)) })),
       .init("auth", .object(AuthSwitches.names.map { .init($0, .bool(authSwitches[$0])) })),
+      .init(
+        "sms_test_otp",
+        .object(smsTestOTPs.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })),
       .init("migrations", .optional(migrationsDir)), .init("cluster_dir", .string(layout.baseDir)),
       .init("cluster_owner", .optional(layout.owner)),
       .init("socket_dir", .optional(layout.privateSocketDir)),
       .init("keys_issued_at", .int(keysIssuedAt)),
       .init("jwt_alg", .string(jwtAlgorithm)),
+      .init("signing_keys_path", .optional(signingKeysPath)),
       .init("storage_file_size_limit", .int(Int(storageFileSizeLimit))),
     ])
     do {
@@ -140,8 +167,19 @@ struct ProjectState: Sendable, Equatable {
     }
   }
 
-  /// The project's ES256 or RS256 signing key, created on first use; nil for HS256.
+  /// The project's ES256 or RS256 signing key: the one its signing keys file names, else made on
+  /// first use; nil for HS256.
   func signingKey() throws(LocalProjectError) -> SigningKey? {
+    if let path = signingKeysPath {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw LocalProjectError(.failed, "cannot read the signing keys \(path)")
+      }
+      do {
+        return try SigningKey(jwkSet: Array(data))
+      } catch {
+        throw LocalProjectError(.failed, "\(path): \(error)")
+      }
+    }
     guard let algorithm = SigningKey.Algorithm(rawValue: jwtAlgorithm) else { return nil }
     var made: SigningKey?
     let pem = try Self.createOnce(signingKeyFile, valid: { !$0.isEmpty }) {

@@ -13,12 +13,13 @@ extension AuthStatement {
         + clause("email", update.email) + clause("password", update.password)
         + clause("nonce", update.nonce)
     case .passwordReset(let email): return "password reset " + text(email)
-    case .sendOTP(let email, let magicLink):
-      return (magicLink ? "login magic link " : "login otp email ") + text(email)
-    case .verifyOTP(let email, let token, let type):
-      return "verify otp email " + text(email) + " token " + text(token)
-        + (type.map { " type " + $0 } ?? "")
-    case .resend(let type, let email): return "resend \(type) " + text(email)
+    case .sendOTP(let address, let magicLink):
+      return (magicLink ? "login magic link " : "login otp \(address.kind.rawValue) ")
+        + text(address.value)
+    case .verifyOTP(let address, let token, let type):
+      return "verify otp \(address.kind.rawValue) " + text(address.value) + " token "
+        + text(token) + (type.map { " type " + $0 } ?? "")
+    case .resend(let type, let address): return "resend \(type) " + text(address.value)
     case .mfaFactors: return "mfa factors"
     case .mfaEnroll(let name, let issuer):
       return "mfa enroll totp" + clause("name", name) + clause("issuer", issuer)

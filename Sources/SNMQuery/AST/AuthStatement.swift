@@ -11,12 +11,14 @@ public enum AuthStatement: Sendable, Equatable {
   case reauthenticate
   /// `password reset '...'`
   case passwordReset(email: ValueNode)
-  /// `login otp email '...'` / `login magic link '...'`: both mail a code and a link.
-  case sendOTP(email: ValueNode, magicLink: Bool)
-  /// `verify otp email '...' token '...' [type signup|magiclink|recovery|email_change|invite|email]`
-  case verifyOTP(email: ValueNode, token: ValueNode, type: String?)
-  /// `resend signup '...'` (also `resend email_change '...'`).
-  case resend(type: String, email: ValueNode)
+  /// `login otp email '...'` / `login magic link '...'`: both mail a code and a link;
+  /// `login otp phone '...'` texts a code.
+  case sendOTP(to: OTPAddress, magicLink: Bool)
+  /// `verify otp email '...' token '...' [type signup|magiclink|recovery|email_change|invite|email]`,
+  /// `verify otp phone '...' token '...' [type sms|phone_change]`
+  case verifyOTP(to: OTPAddress, token: ValueNode, type: String?)
+  /// `resend signup '...'` (also `resend email_change '...'`; `resend sms '+1...'` a text).
+  case resend(type: String, to: OTPAddress)
   /// `mfa factors`
   case mfaFactors
   /// `mfa enroll totp [name '...'] [issuer '...']`
@@ -44,8 +46,9 @@ public enum AuthStatement: Sendable, Equatable {
     switch self {
     case .userShow, .reauthenticate, .mfaFactors: []
     case .userUpdate(let update): update.values
-    case .passwordReset(let email), .sendOTP(let email, _), .resend(_, let email): [email]
-    case .verifyOTP(let email, let token, _): [email, token]
+    case .passwordReset(let email): [email]
+    case .sendOTP(let address, _), .resend(_, let address): [address.value]
+    case .verifyOTP(let address, let token, _): [address.value, token]
     case .mfaEnroll(let name, let issuer): [name, issuer].compactMap { $0 }
     case .mfaVerify(let factor, let answer):
       switch answer {
@@ -65,12 +68,29 @@ public enum AuthStatement: Sendable, Equatable {
     }
   }
 
-  /// The types `verify otp ... type` takes (GoTrue's `VerifyParams.type` for email).
+  /// The types `verify otp email ... type` takes (GoTrue's `VerifyParams.type` for email).
   public static let otpTypes = [
     "email", "signup", "magiclink", "recovery", "email_change", "invite",
   ]
-  /// The types `resend` takes.
-  public static let resendTypes = ["signup", "email_change"]
+  /// The types `verify otp phone ... type` takes (`sms` the default).
+  public static let phoneOTPTypes = ["sms", "phone_change"]
+  /// The types `resend` takes: a mail's to an address, a text's to a number.
+  public static let resendTypes = ["signup", "email_change", "sms", "phone_change"]
+}
+
+/// Where a one-time code goes: `email '...'` or `phone '...'`.
+public struct OTPAddress: Sendable, Equatable {
+  public enum Kind: String, Sendable, Equatable {
+    case email, phone
+  }
+
+  public var kind: Kind
+  public var value: ValueNode
+
+  public init(_ kind: Kind, _ value: ValueNode) {
+    self.kind = kind
+    self.value = value
+  }
 }
 
 /// `user update ...`

@@ -15,9 +15,9 @@ public enum AuthCall: Sendable, Equatable {
   case userUpdate(UserAttributes)
   case reauthenticate
   case passwordReset(email: String)
-  case sendOTP(email: String, magicLink: Bool)
-  case verifyOTP(email: String, token: String, type: String)
-  case resend(type: String, email: String)
+  case sendOTP(to: OTPRecipient, magicLink: Bool)
+  case verifyOTP(to: OTPRecipient, token: String, type: String)
+  case resend(type: String, to: OTPRecipient)
   case mfaFactors
   case mfaEnroll(name: String?, issuer: String?)
   /// `factor` nil: the user's one TOTP factor, looked up first.
@@ -80,6 +80,11 @@ public enum AuthCall: Sendable, Equatable {
         return subject.first == first && like(subject.dropFirst(), rest)
       }
     }
+  }
+
+  /// `.email("...")` or `.phone("...")`, as the Swift chain writes it.
+  static func swift(_ recipient: OTPRecipient) -> String {
+    ".\(recipient.member)(\(SwiftLiteral.string(recipient.address)))"
   }
 
   /// Whether the call goes with the service key.
@@ -145,24 +150,24 @@ public enum AuthCall: Sendable, Equatable {
       return [auth(.reauthenticate(accessToken: token), "reauthenticate(accessToken: token)")]
     case .passwordReset(let email):
       return [auth(.recover(email: email), "resetPassword(email: \(SwiftLiteral.string(email)))")]
-    case .sendOTP(let email, _):
+    case .sendOTP(let recipient, _):
       return [
         auth(
-          .otp(email: email, createUser: true),
-          "sendOTP(email: \(SwiftLiteral.string(email)), createUser: true)")
+          .otp(to: recipient, createUser: true),
+          "sendOTP(to: \(Self.swift(recipient)), createUser: true)")
       ]
-    case .verifyOTP(let email, let token, let type):
+    case .verifyOTP(let recipient, let token, let type):
       return [
         auth(
-          .verify(email: email, token: token, type: type),
-          "verifyOTP(email: \(SwiftLiteral.string(email)), token: token, type: "
+          .verify(to: recipient, token: token, type: type),
+          "verifyOTP(to: \(Self.swift(recipient)), token: token, type: "
             + "\(SwiftLiteral.string(type)))")
       ]
-    case .resend(let type, let email):
+    case .resend(let type, let recipient):
       return [
         auth(
-          .resend(type: type, email: email),
-          "resend(type: \(SwiftLiteral.string(type)), email: \(SwiftLiteral.string(email)))")
+          .resend(type: type, to: recipient),
+          "resend(type: \(SwiftLiteral.string(type)), to: \(Self.swift(recipient)))")
       ]
     case .mfaFactors:
       return [auth(.user(accessToken: token), "factors(accessToken: token)")]

@@ -64,11 +64,13 @@ public struct AuthCompiler: Sendable {
       if let nonce = update.nonce { attributes.nonce = try text(nonce) }
       return .userUpdate(attributes)
     case .passwordReset(let email): return .passwordReset(email: try text(email))
-    case .sendOTP(let email, let magicLink):
-      return .sendOTP(email: try text(email), magicLink: magicLink)
-    case .verifyOTP(let email, let token, let type):
-      return .verifyOTP(email: try text(email), token: try text(token), type: type ?? "email")
-    case .resend(let type, let email): return .resend(type: type, email: try text(email))
+    case .sendOTP(let address, let magicLink):
+      return .sendOTP(to: try recipient(address), magicLink: magicLink)
+    case .verifyOTP(let address, let token, let type):
+      return .verifyOTP(
+        to: try recipient(address), token: try text(token),
+        type: type ?? (address.kind == .email ? "email" : "sms"))
+    case .resend(let type, let address): return .resend(type: type, to: try recipient(address))
     case .mfaFactors: return .mfaFactors
     case .mfaEnroll(let name, let issuer):
       return .mfaEnroll(name: try name.map(text), issuer: try issuer.map(text))
@@ -176,5 +178,11 @@ public struct AuthCompiler: Sendable {
         help: "a whole number from \(minimum)")
     }
     return number
+  }
+
+  /// `email '...'` or `phone '...'` with its value filled in.
+  func recipient(_ address: OTPAddress) throws(Diagnostic) -> OTPRecipient {
+    let value = try text(address.value)
+    return address.kind == .email ? .email(value) : .phone(value)
   }
 }

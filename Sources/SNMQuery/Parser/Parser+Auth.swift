@@ -81,37 +81,61 @@ extension Parser {
     return .passwordReset(email: try parseEmail(after: "'password reset'"))
   }
 
-  /// `login otp email '...'`, `login magic link [email] '...'`.
+  /// `login otp email '...'`, `login otp phone '...'`, `login magic link [email] '...'`.
   mutating func parseLoginByMail() throws(ParseFailure) -> AuthStatement {
     advance()  // login
     if eatWord("otp") {
-      try expect(.email, after: "'login otp'")
-      return .sendOTP(email: try parseEmail(after: "'login otp email'"), magicLink: false)
+      return .sendOTP(to: try parseOTPAddress(after: "'login otp'"), magicLink: false)
     }
     advance()  // magic
     try expectWord("link", after: "'login magic'")
     _ = eat(.email)
-    return .sendOTP(email: try parseEmail(after: "'login magic link'"), magicLink: true)
+    let email = try parseEmail(after: "'login magic link'")
+    return .sendOTP(to: OTPAddress(.email, email), magicLink: true)
   }
 
-  /// `verify otp email '...' token '...' [type ...]`
+  /// `email '...'` or `phone '...'`: where a code goes.
+  mutating func parseOTPAddress(after: String) throws(ParseFailure) -> OTPAddress {
+    recordKeywords(["email", "phone"])
+    if eat(.email) != nil {
+      return OTPAddress(.email, try parseEmail(after: "\(after.dropLast()) email'"))
+    }
+    guard eatWord("phone") else {
+      throw expectedFailure(
+        "'email' or 'phone'", after: after, help: "as in 'login otp phone '+15555550100''")
+    }
+    return OTPAddress(.phone, try parsePhone(after: "\(after.dropLast()) phone'"))
+  }
+
+  /// A phone number: a string or a variable (`'+15555550100'`).
+  mutating func parsePhone(after: @autoclosure () -> String) throws(ParseFailure) -> ValueNode {
+    try parseCredential(after: after(), what: "a phone number in quotes, as '+15555550100'")
+  }
+
+  /// `verify otp email|phone '...' token '...' [type ...]`
   mutating func parseVerify() throws(ParseFailure) -> AuthStatement {
     try expectWord("otp", after: "'verify'")
-    try expect(.email, after: "'verify otp'")
-    let email = try parseEmail(after: "'verify otp email'")
-    try expectWord("token", after: "the email", help: "as in 'verify otp email ... token '123456''")
+    let address = try parseOTPAddress(after: "'verify otp'")
+    try expectWord(
+      "token", after: "the \(address.kind == .email ? "email" : "phone number")",
+      help: "as in 'verify otp \(address.kind.rawValue) ... token '123456''")
     let token = try parseSecret(after: "'token'", what: "the code in quotes or a variable")
     record(.keyword("type"))
-    guard eatWord("type") else { return .verifyOTP(email: email, token: token, type: nil) }
-    let type = try parseChoice(AuthStatement.otpTypes, after: "'type'")
-    return .verifyOTP(email: email, token: token, type: type)
+    guard eatWord("type") else { return .verifyOTP(to: address, token: token, type: nil) }
+    let types = address.kind == .email ? AuthStatement.otpTypes : AuthStatement.phoneOTPTypes
+    let type = try parseChoice(types, after: "'type'")
+    return .verifyOTP(to: address, token: token, type: type)
   }
 
-  /// `resend signup|email_change [email] '...'`
+  /// `resend signup|email_change [email] '...'`, `resend sms|phone_change [phone] '...'`
   mutating func parseResend() throws(ParseFailure) -> AuthStatement {
     let type = try parseChoice(AuthStatement.resendTypes, after: "'resend'")
+    if AuthStatement.phoneOTPTypes.contains(type) {
+      _ = eatWord("phone")
+      return .resend(type: type, to: OTPAddress(.phone, try parsePhone(after: "'resend \(type)'")))
+    }
     _ = eat(.email)
-    return .resend(type: type, email: try parseEmail(after: "'resend \(type)'"))
+    return .resend(type: type, to: OTPAddress(.email, try parseEmail(after: "'resend \(type)'")))
   }
 
   mutating func parseMFA() throws(ParseFailure) -> AuthStatement {

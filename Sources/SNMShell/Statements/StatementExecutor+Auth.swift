@@ -131,18 +131,28 @@ extension StatementExecutor {
     case .passwordReset(let email):
       try await auth.resetPassword(email: email)
       return AuthAnswer(value: .null, message: "a password-reset mail was sent to \(email)")
-    case .sendOTP(let email, let magicLink):
-      try await auth.sendOTP(email: email, createUser: true)
-      let what = magicLink ? "a magic link (and its code)" : "a sign-in code (and a magic link)"
+    case .sendOTP(let recipient, let magicLink):
+      try await auth.sendOTP(to: recipient, createUser: true)
+      let what: String
+      switch recipient {
+      case .phone: what = "a sign-in code"
+      case .email:
+        what = magicLink ? "a magic link (and its code)" : "a sign-in code (and a magic link)"
+      }
+      let address = recipient.address
       return AuthAnswer(
         value: .null,
-        message: "\(what) was sent to \(email); then 'verify otp email '\(email)' token '...''")
-    case .verifyOTP(let email, let code, let type):
-      let session = try await auth.verifyOTP(email: email, token: code, type: type)
+        message:
+          "\(what) was sent to \(address); then 'verify otp \(recipient.member) '\(address)' "
+          + "token '...''")
+    case .verifyOTP(let recipient, let code, let type):
+      let session = try await auth.verifyOTP(to: recipient, token: code, type: type)
       return await signedIn(session, message: "signed in as \(session.user.displayName)")
-    case .resend(let type, let email):
-      try await auth.resend(type: type, email: email)
-      return AuthAnswer(value: .null, message: "the \(type) mail was sent again to \(email)")
+    case .resend(let type, let recipient):
+      try await auth.resend(type: type, to: recipient)
+      return AuthAnswer(
+        value: .null,
+        message: "the \(type) \(recipient.what) was sent again to \(recipient.address)")
     case .mfaFactors:
       let factors = try await auth.factors(accessToken: token)
       return AuthAnswer(value: .array(factors), view: .array(factors.map(Self.factorView)))

@@ -26,12 +26,13 @@ public enum AuthEndpoint: Sendable, Hashable {
   case reauthenticate(accessToken: String)
   /// `POST /recover`: a password-reset mail.
   case recover(email: String)
-  /// `POST /otp`: a one-time code and magic link by mail (supabase-js' `signInWithOtp`).
-  case otp(email: String, createUser: Bool)
-  /// `POST /verify` with an emailed code: signs in.
-  case verify(email: String, token: String, type: String)
-  /// `POST /resend`: the confirmation (or email-change) mail again.
-  case resend(type: String, email: String)
+  /// `POST /otp`: a one-time code and magic link by mail, or a code by text (supabase-js'
+  /// `signInWithOtp`).
+  case otp(to: OTPRecipient, createUser: Bool)
+  /// `POST /verify` with a mailed or texted code: signs in.
+  case verify(to: OTPRecipient, token: String, type: String)
+  /// `POST /resend`: the confirmation (or email-change) mail, or the confirmation text, again.
+  case resend(type: String, to: OTPRecipient)
   /// `POST /factors`: a new TOTP factor (unverified until `verifyFactor`).
   case enrollFactor(accessToken: String, friendlyName: String?, issuer: String?)
   /// `POST /factors/{id}/challenge`.
@@ -115,12 +116,21 @@ public enum AuthEndpoint: Sendable, Hashable {
       return .object(attributes.json)
     case .recover(let email):
       return ["email": .string(email)]
-    case .otp(let email, let createUser):
-      return ["email": .string(email), "create_user": .bool(createUser)]
-    case .verify(let email, let token, let type):
-      return ["type": .string(type), "email": .string(email), "token": .string(token)]
-    case .resend(let type, let email):
-      return ["type": .string(type), "email": .string(email)]
+    case .otp(let recipient, let createUser):
+      var object: JSONObject = [recipient.member: .string(recipient.address)]
+      object.append("create_user", .bool(createUser))
+      // As supabase-js and supabase-py: a text unless another channel is asked for.
+      if case .phone = recipient { object.append("channel", "sms") }
+      return .object(object)
+    case .verify(let recipient, let token, let type):
+      var object: JSONObject = ["type": .string(type)]
+      object.append(recipient.member, .string(recipient.address))
+      object.append("token", .string(token))
+      return .object(object)
+    case .resend(let type, let recipient):
+      var object: JSONObject = ["type": .string(type)]
+      object.append(recipient.member, .string(recipient.address))
+      return .object(object)
     case .enrollFactor(_, let name, let issuer):
       var object: JSONObject = ["factor_type": "totp"]
       if let name { object.append("friendly_name", .string(name)) }
@@ -190,9 +200,11 @@ extension AuthEndpoint: CustomStringConvertible {
     case .updateUser: "PUT /auth/v1/user"
     case .reauthenticate: "GET /auth/v1/reauthenticate"
     case .recover(let email): "POST /auth/v1/recover (\(email))"
-    case .otp(let email, _): "POST /auth/v1/otp (\(email))"
-    case .verify(let email, _, let type): "POST /auth/v1/verify (\(type), \(email))"
-    case .resend(let type, let email): "POST /auth/v1/resend (\(type), \(email))"
+    case .otp(let recipient, _): "POST /auth/v1/otp (\(recipient.address))"
+    case .verify(let recipient, _, let type):
+      "POST /auth/v1/verify (\(type), \(recipient.address))"
+    case .resend(let type, let recipient):
+      "POST /auth/v1/resend (\(type), \(recipient.address))"
     case .enrollFactor, .challengeFactor, .verifyFactor, .unenrollFactor:
       "\(endpoint(base: "").method.rawValue) \(path)"
     }

@@ -8,8 +8,8 @@ import SNMWire
 /// ```swift
 /// let user = try await auth.userJSON(accessToken: token)          // GET /user, as sent
 /// try await auth.updateUser(accessToken: token, attributes: .init(data: ["nick": "kim"]))
-/// try await auth.sendOTP(email: "kim@example.com", createUser: true)
-/// let session = try await auth.verifyOTP(email: "kim@example.com", token: "123456", type: "email")
+/// try await auth.sendOTP(to: .email("kim@example.com"), createUser: true)
+/// let session = try await auth.verifyOTP(to: .email("kim@example.com"), token: "123456", type: "email")
 /// ```
 /// Throws as the sign-in calls do: ``SupabaseAuthError`` for a refusal (`reauthentication_needed`
 /// when a password change needs the nonce of ``reauthenticate(accessToken:)``),
@@ -39,21 +39,21 @@ extension SupabaseAuthManager {
     _ = try await send(.recover(email: email))
   }
 
-  /// `POST /auth/v1/otp`: a mail with a one-time code and a magic link.
-  public func sendOTP(email: String, createUser: Bool) async throws {
-    _ = try await send(.otp(email: email, createUser: createUser))
+  /// `POST /auth/v1/otp`: a mail with a one-time code and a magic link, or a text with a code.
+  public func sendOTP(to recipient: OTPRecipient, createUser: Bool) async throws {
+    _ = try await send(.otp(to: recipient, createUser: createUser))
   }
 
-  /// `POST /auth/v1/verify`: the emailed code, for a session.
-  public func verifyOTP(email: String, token: String, type: String) async throws
+  /// `POST /auth/v1/verify`: the mailed or texted code, for a session.
+  public func verifyOTP(to recipient: OTPRecipient, token: String, type: String) async throws
     -> SupabaseSession
   {
-    try await session(from: .verify(email: email, token: token, type: type))
+    try await session(from: .verify(to: recipient, token: token, type: type))
   }
 
   /// `POST /auth/v1/resend`.
-  public func resend(type: String, email: String) async throws {
-    _ = try await send(.resend(type: type, email: email))
+  public func resend(type: String, to recipient: OTPRecipient) async throws {
+    _ = try await send(.resend(type: type, to: recipient))
   }
 
   /// The body of `response` as JSON; an empty or malformed one is ``AuthResponseError``.

@@ -210,6 +210,17 @@ enum CommandLineTable {
       parsed.local.given.insert("jwt-alg")
     },
     CommandLineOption(
+      "--signing-keys", value: "FILE", valueHint: ": FILE (JWK set)", for: [.local],
+      help: "sign user tokens with this JSON array of private JWKs (the Supabase CLI's\n"
+        + "signing_keys_path; --no-signing-keys: a key of the project's own)",
+      completion: .files
+    ) { parsed, value throws(UsageError) in
+      parsed.local.options.signingKeysFile = ValueParsing.absolute(value)
+    },
+    CommandLineOption(
+      "--no-signing-keys", for: [.local], help: "", unlisted: [.local]
+    ) { parsed, _ throws(UsageError) in parsed.local.options.signingKeysFile = "" },
+    CommandLineOption(
       "--refresh-reuse-interval", value: "SECONDS", for: [.local],
       help: "a just-used refresh token still answers for this long (10)"
     ) { parsed, value throws(UsageError) in
@@ -244,6 +255,29 @@ enum CommandLineTable {
       "secure_password_change", on: true,
       help: "a password change needs a recent sign-in or a reauthentication code"),
     authSwitch("secure_password_change", on: false, help: nil),
+    authSwitch(
+      "phone_signup", on: true,
+      help: "users sign up and in with a phone number; texts go to the inbox"),
+    authSwitch("phone_signup", on: false, help: nil),
+    authSwitch(
+      "confirm_phone", on: true,
+      help: "new phone users verify the texted code first (--no-confirm-phone: not)"),
+    authSwitch("confirm_phone", on: false, help: nil),
+    CommandLineOption(
+      "--sms-test-otp", value: "PHONE=CODE", valueHint: ": PHONE=CODE", for: [.local],
+      help: "this number is texted nothing and its code is always CODE (repeatable;\n"
+        + "--no-sms-test-otp forgets them)"
+    ) { parsed, value throws(UsageError) in
+      guard LocalProjectOptions.testOTP(value) != nil else {
+        throw UsageError(
+          "option '--sms-test-otp': '\(value)' is not PHONE=CODE, a phone number (E.164) and a "
+            + "code of 6 to 10 digits")
+      }
+      parsed.local.options.smsTestOTPChanges.append(value)
+    },
+    CommandLineOption(
+      "--no-sms-test-otp", for: [.local], help: "", unlisted: [.local]
+    ) { parsed, _ throws(UsageError) in parsed.local.options.smsTestOTPChanges.append("") },
     CommandLineOption(
       "--file-size-limit", value: "SIZE", for: [.local],
       help: "the most one Storage object may hold: bytes, 500MB, 50MiB, 1GB (50MiB)"

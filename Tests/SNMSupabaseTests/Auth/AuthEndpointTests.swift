@@ -66,11 +66,22 @@ import Testing
     #expect(
       body(AuthEndpoint.recover(email: "k@e.c").endpoint(base: base)) == #"{"email":"k@e.c"}"#)
     #expect(
-      body(AuthEndpoint.otp(email: "k@e.c", createUser: true).endpoint(base: base))
+      body(AuthEndpoint.otp(to: .email("k@e.c"), createUser: true).endpoint(base: base))
         == #"{"email":"k@e.c","create_user":true}"#)
     #expect(
-      body(AuthEndpoint.verify(email: "k@e.c", token: "1", type: "signup").endpoint(base: base))
+      body(
+        AuthEndpoint.verify(to: .email("k@e.c"), token: "1", type: "signup").endpoint(base: base))
         == #"{"type":"signup","email":"k@e.c","token":"1"}"#)
+    // A phone: supabase-js' shapes, a text by default.
+    #expect(
+      body(AuthEndpoint.otp(to: .phone("+15555550100"), createUser: true).endpoint(base: base))
+        == #"{"phone":"+15555550100","create_user":true,"channel":"sms"}"#)
+    #expect(
+      body(AuthEndpoint.verify(to: .phone("+1555"), token: "1", type: "sms").endpoint(base: base))
+        == #"{"type":"sms","phone":"+1555","token":"1"}"#)
+    #expect(
+      body(AuthEndpoint.resend(type: "sms", to: .phone("+1555")).endpoint(base: base))
+        == #"{"type":"sms","phone":"+1555"}"#)
     #expect(
       body(AuthEndpoint.signUp(email: "k@e.c", password: "p", data: ["n": 1]).endpoint(base: base))
         == #"{"email":"k@e.c","password":"p","data":{"n":1}}"#)

@@ -10,9 +10,9 @@ _snm() {
     esac
   fi
   case "$command:$prev" in
-    :--url|explain:--url|test:--url|check:--url|:--key|explain:--key|test:--key|check:--key|:--service-key|test:--service-key|check:--service-key|:--profile|explain:--profile|test:--profile|check:--profile|:--var|explain:--var|test:--var|check:--var|:--timeout|test:--timeout|check:--timeout|:-c|test:--jobs|test:--retry|test:--shard|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--file-size-limit) return ;;
+    :--url|explain:--url|test:--url|check:--url|:--key|explain:--key|test:--key|check:--key|:--service-key|test:--service-key|check:--service-key|:--profile|explain:--profile|test:--profile|check:--profile|:--var|explain:--var|test:--var|check:--var|:--timeout|test:--timeout|check:--timeout|:-c|test:--jobs|test:--retry|test:--shard|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--sms-test-otp|local:--file-size-limit) return ;;
     :--format|test:--format|check:--format) COMPREPLY=($(compgen -W "table expanded json ndjson csv" -- "$cur")); return ;;
-    :--cacert|test:--cacert|check:--cacert|test:--timings|report:--junit) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    :--cacert|test:--cacert|check:--cacert|test:--timings|report:--junit|local:--signing-keys) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     :--session) COMPREPLY=($(compgen -W "own shared" -- "$cur")); return ;;
     test:--report|report:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
     local:--dir|local:--migrations) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -24,7 +24,7 @@ _snm() {
       explain) opts="--json --curl --url --key --profile --var --no-color --help -h" ;;
       test) opts="--url --key --service-key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --verbose -v --retry --shard --timings --help -h" ;;
       check) opts="--url --key --service-key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
-      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --file-size-limit --json --help -h" ;;
+      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --signing-keys --no-signing-keys --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --phone-signup --no-phone-signup --confirm-phone --no-confirm-phone --sms-test-otp --no-sms-test-otp --file-size-limit --json --help -h" ;;
       completion) opts="--help -h" ;;
       report) opts="--report --junit --help -h" ;;
       *) opts="--url --key --service-key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --session --no-snmrc -X --help -h --version" ;;

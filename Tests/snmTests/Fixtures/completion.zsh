@@ -77,6 +77,8 @@ _snm() {
             '--migrations[apply these *.sql files in name order instead of the demo schema]:DIR:_files -/' \
             '--jwt-expiry[access tokens last this long]:SECONDS:' \
             '--jwt-alg[sign user tokens with HS256 or a key pair ES256, RS256]:ALG:(HS256 ES256 RS256)' \
+            '--signing-keys[sign user tokens with this JSON array of private JWKs]:FILE:_files' \
+            '--no-signing-keys[]' \
             '--refresh-reuse-interval[a just-used refresh token still answers for this long]:SECONDS:' \
             '--auth-rate-limit[one of GoTrue'\''s per-address Auth limits, e.g. token_refresh=150 or token_verifications=30]:NAME=N:(token_refresh= sign_in_sign_ups= anonymous_users= token_verifications=)' \
             '--confirm-email[new users confirm their e-mail first]' \
@@ -87,6 +89,12 @@ _snm() {
             '--anonymous[]' \
             '--secure-password-change[a password change needs a recent sign-in or a reauthentication code]' \
             '--no-secure-password-change[]' \
+            '--phone-signup[users sign up and in with a phone number; texts go to the inbox]' \
+            '--no-phone-signup[]' \
+            '--confirm-phone[new phone users verify the texted code first]' \
+            '--no-confirm-phone[]' \
+            '--sms-test-otp[this number is texted nothing and its code is always CODE]:PHONE=CODE:' \
+            '--no-sms-test-otp[]' \
             '--file-size-limit[the most one Storage object may hold bytes, 500MB, 50MiB, 1GB]:SIZE:' \
             '--json[print one JSON object instead of the report]' \
             '--help[print this help]' \
