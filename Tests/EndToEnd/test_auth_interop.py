@@ -6,7 +6,7 @@ import time
 import httpx
 import pytest
 from supabase_auth import SyncGoTrueAdminAPI, SyncGoTrueClient
-from supabase_auth.errors import AuthApiError
+from supabase_auth.errors import AuthApiError, AuthError, AuthWeakPasswordError
 
 from auth_helpers import claims_of, inbox, new_email, newest_mail, totp
 
@@ -237,3 +237,86 @@ def test_logout_scopes(project):
     out = httpx.post(project.auth_url + "/logout", params={"scope": "local"},
                      headers=project.headers(token=sessions[0].access_token))
     assert out.status_code == 204 and not alive(sessions[0])
+
+
+# --- What the official client's own suite (supabase-py src/auth/tests) checks, in our own cases ---
+
+def test_the_admin_api_confirms_a_pending_sign_up(confirming):
+    """The suite signs up where e-mails are confirmed, then confirms with the admin API (in its
+    docker setup, another GoTrue server over the same database; here the same project)."""
+    client = client_for(confirming)
+    email = new_email("pending")
+    pending = client.sign_up({"email": email, "password": "walk-the-dog"}).user
+    assert pending.email_confirmed_at is None
+    confirmed = admin_for(confirming).update_user_by_id(pending.id, {"email_confirm": True}).user
+    assert confirmed.email_confirmed_at and confirmed.id == pending.id
+    assert client.sign_in_with_password({"email": email, "password": "walk-the-dog"}).session
+
+
+def test_generate_link_for_an_email_change(project):
+    admin = admin_for(project)
+    email, moved = new_email("old"), new_email("new")
+    admin.create_user({"email": email, "password": "walk-the-dog", "email_confirm": True})
+    for kind in ("email_change_current", "email_change_new"):
+        link = admin.generate_link({"type": kind, "email": email, "new_email": moved,
+                                    "options": {"redirect_to": "http://localhost:3000/welcome"}})
+        assert link.user.email == email and link.user.new_email == moved
+        assert link.properties.verification_type == kind  # GoTrue echoes the type asked for
+        assert len(link.properties.email_otp) == 6
+    assert not inbox(project, moved)  # generate_link sends nothing
+
+
+def test_the_admin_api_signs_a_user_out(project):
+    admin = admin_for(project)
+    session = client_for(project).sign_up(
+        {"email": new_email("out"), "password": "walk-the-dog"}).session
+    admin.sign_out(session.access_token)
+    with pytest.raises(AuthApiError) as ended:
+        client_for(project).refresh_session(session.refresh_token)
+    assert ended.value.code == "refresh_token_not_found"
+    with pytest.raises(AuthError):
+        admin.sign_out("this-is-a-bad-token")
+
+
+def test_factors_identities_and_levels_as_the_client_reads_them(project):
+    client = client_for(project)
+    email = new_email("levels")
+    session = client.sign_up({"email": email, "password": "walk-the-dog"}).session
+    client.set_session(session.access_token, session.refresh_token)
+    assert client.get_user_identities().identities[0].identity_data["email"] == email
+    listed = client.mfa.list_factors()
+    assert listed.totp == [] and listed.phone == [] and listed.all == []
+    level = client.mfa.get_authenticator_assurance_level()
+    assert (level.current_level, level.next_level) == ("aal1", "aal1")
+    enrolled = client.mfa.enroll({"factor_type": "totp", "friendly_name": "watch"})
+    verified = client.mfa.challenge_and_verify(
+        {"factor_id": enrolled.id, "code": totp(enrolled.totp.secret)})
+    client.set_session(verified.access_token, verified.refresh_token)
+    level = client.mfa.get_authenticator_assurance_level()
+    assert (level.current_level, level.next_level) == ("aal2", "aal2")
+    assert [entry.method for entry in level.current_authentication_methods][0] == "totp"
+    admin = admin_for(project)
+    factors = admin.mfa.list_factors({"user_id": verified.user.id})
+    assert [(f.friendly_name, f.factor_type, f.status) for f in factors] == \
+        [("watch", "totp", "verified")]
+    admin.mfa.delete_factor({"id": factors[0].id, "user_id": verified.user.id})
+    assert admin.mfa.list_factors({"user_id": verified.user.id}) == []
+
+
+def test_weak_passwords_and_requests_that_tell_no_one(project):
+    client = client_for(project)
+    with pytest.raises(AuthWeakPasswordError) as weak:
+        client.sign_up({"email": new_email("weak"), "password": "123"})
+    assert weak.value.status == 422 and weak.value.reasons == ["length"]
+    # Nothing is pending for an unknown address: `{}`, no error, nothing sent.
+    unknown = new_email("unknown")
+    client.resend({"type": "email_change", "email": unknown})
+    client.reset_password_email(unknown)
+    assert not inbox(project, unknown)
+    with pytest.raises(AuthApiError) as missing:
+        client.sign_in_with_password({"email": unknown, "password": "walk-the-dog"})
+    assert missing.value.status == 400 and missing.value.code == "invalid_credentials"
+    session = client.sign_up({"email": new_email("reauth"), "password": "walk-the-dog"}).session
+    client.set_session(session.access_token, session.refresh_token)
+    client.reauthenticate()
+    assert newest_mail(project, session.user.email, "reauthentication")["otp"]

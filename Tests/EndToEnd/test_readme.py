@@ -180,6 +180,13 @@ def fresh_machine(text, env, tmp_path, project):
     assert result.returncode == 0 and "Bori" in result.stdout, result.stderr
 
 
+def service_script(text, env, tmp_path, project):
+    """Statements that need the project's service key, which a CI job exports."""
+    env = {**env, "SUPABASE_SERVICE_ROLE_KEY": project.status["secret_key"],
+           "CI_PASSWORD": "ci-walks-the-dog"}
+    script(text, env, tmp_path)
+
+
 def swift_chain(text, env, tmp_path, project):
     """The builder chain the README shows is the one `snm explain` prints for that statement, and
     each accessor it lists exists."""
@@ -243,6 +250,7 @@ BLOCKS = {  # the block's first line, as written -> how it runs
     "smoke/pair.snm:12:1: error: expectation failed": expectation_failure,
     "snm test scripts/smoke": shell_block(setup=smoke_tests),
     "# A CI script: its own user and rows": script,
+    "# A CI user made with the service key": service_script,
     "snm test --shard 1/2 --report json=shard-1.json tests/": shell_block(setup=smoke_tests),
     "export SUPABASE_URL=... SUPABASE_ANON_KEY=...": shell_block(
         [("SUPABASE_URL=...", lambda project: f"SUPABASE_URL={project.url}"),
