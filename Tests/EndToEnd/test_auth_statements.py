@@ -141,3 +141,50 @@ def test_a_script_enrols_and_verifies_totp(project, home, tmp_path):
     done = snm(project, "--format", "json", str(script), env=home)
     assert done.returncode == 0, (done.stdout, done.stderr)
     assert "otpauth://" not in done.stdout + done.stderr, "the URI holds the secret"
+
+
+def test_the_statements_no_other_case_runs(confirming, home):
+    """admin update user, admin link, admin invite, signup ... data, resend signup, login magic
+    link, user update password and mfa factors, each as a user writes it, against a project that
+    confirms e-mails; every user made is deleted again."""
+    import uuid
+    tag = uuid.uuid4().hex[:8]
+    walker, invited, pending = (f"{name}-{tag}@example.com" for name in ("walker", "inv", "pend"))
+    script = f"""
+let u = admin create user email '{walker}' password 'First-pw-1'
+admin update user $u.id {{"email_confirm": true, "user_metadata": {{"walks": 3}}}}
+let link = admin link magiclink email '{walker}'
+expect $link.verification_type == 'magiclink'
+verify otp email '{walker}' token $link.email_otp type magiclink
+user update password 'Second-pw-2'
+let none = mfa factors
+expect $none count 0
+logout
+login email '{walker}' password 'Second-pw-2'
+let me = user show
+expect $me.user_metadata.walks == 3
+logout
+let inv = admin invite '{invited}' data {{"team": "walkers"}}
+let invitation = inbox '{invited}'
+expect $invitation.kind == 'invite'
+signup email '{pending}' password 'Third-pw-3' data {{"nick": "p"}}
+resend signup '{pending}'
+let again = inbox '{pending}'
+expect $again.kind == 'signup'
+verify otp email '{pending}' token $again.otp type signup
+let p = user show
+expect $p.user_metadata.nick == 'p'
+login magic link '{walker}'
+let magic = inbox '{walker}'
+expect $magic.kind == 'magiclink'
+admin delete user $u.id
+admin delete user $inv.id
+admin delete user $p.id
+let left = admin users where email like '%-{tag}@example.com'
+expect rows 0
+"""
+    done = snm(confirming, "-c", script, service=confirming.status["secret_key"], env=home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the signup mail was sent again" in done.stdout
+    for secret in ("First-pw-1", "Second-pw-2", "Third-pw-3", confirming.status["secret_key"]):
+        assert secret not in done.stdout + done.stderr
