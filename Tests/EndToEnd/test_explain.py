@@ -102,7 +102,7 @@ def test_explain_parse_error_exits_2_with_caret(snm_bin):
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        "<command line>:1:16: error: expected an action (select, insert, upsert, update or delete)"
+        "<command line>:1:16: error: expected an action (select, insert, upsert, put, update or delete)"
         " after the table 'user_info', found 'selec'",
         "from user_info selec *",
         "               ^~~~~",

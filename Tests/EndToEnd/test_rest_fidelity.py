@@ -98,6 +98,7 @@ def send(suite, case):
     request = case["request"]
     unknown = set(request) - REQUEST_KEYS
     assert not unknown, f"unknown request keys {sorted(unknown)}"
+    suite.client.cookies.clear()  # each case sends only the cookies its own headers carry
     apikey, bearer = suite.token(case.get("as"))
     headers = {"apikey": apikey, "Authorization": f"Bearer {bearer}"}
     headers.update(request.get("headers", {}))

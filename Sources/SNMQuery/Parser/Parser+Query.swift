@@ -69,14 +69,14 @@ extension Parser {
         let word = text(current)
         throw failure(
           .expected(
-            "an action (select, insert, upsert, update or delete)", after: afterTable,
+            "an action (select, insert, upsert, put, update or delete)", after: afterTable,
             found: "'\(word)'"
           ),
           at: current.range,
           help: DidYouMean.help(word, among: Parser.actionKeywords))
       }
       throw expectedFailure(
-        "an action (select, insert, upsert, update or delete)", after: afterTable,
+        "an action (select, insert, upsert, put, update or delete)", after: afterTable,
         help: "for example 'from \(table.name.text) select *'")
     }
   }
