@@ -220,6 +220,15 @@ import Testing
     #expect(bound.map(\.message.id) == ["unfiltered-write"])
   }
 
+  /// PostgREST knows five aggregate functions; any other name is refused before sending.
+  @Test func unknownAggregatesAreRefused() {
+    #expect(parseAndCheck("from t select amount.summ()").errors == ["unknown-aggregate"])
+    #expect(parseAndCheck("from t select amount.median(), m(x.foo())").errors.count == 2)
+    #expect(
+      parseAndCheck("from t select a.sum(), b.avg(), c.min(), d.max(), e.count(), count()").errors
+        == [])
+  }
+
   @Test func orGroupMixingEmbedsIsRefusedBeforeSending() {
     let result = parseAndCheck("from t select *, m(*) where m.a eq 1 or b eq 2")
     #expect(result.errors == ["mixed-embed-group"])

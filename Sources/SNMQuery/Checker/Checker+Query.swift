@@ -124,6 +124,15 @@ extension Checker {
         if field.aggregate == nil || !field.column.column.text.isEmpty {
           checkNames(in: field.column)
         }
+        if let aggregate = field.aggregate, !Self.aggregates.contains(aggregate.text) {
+          report(
+            .unknownAggregate(aggregate.text), at: aggregate.range,
+            help: "PostgREST's aggregates are "
+              + Self.aggregates.map { "\($0)()" }.joined(separator: ", ")
+              + (DidYouMean.suggest(aggregate.text, among: Self.aggregates).map {
+                " (did you mean '\($0)'?)"
+              } ?? ""))
+        }
       case .embed(let embed):
         checkName(embed.relation)
         checkSelect(embed.items)
@@ -140,6 +149,9 @@ extension Checker {
     for name in column.embedPath { checkName(name) }
     checkName(column.column)
   }
+
+  /// The aggregate functions of PostgREST's select grammar (`pAggregation`).
+  static let aggregates = ["sum", "avg", "min", "max", "count"]
 
   mutating func checkName(_ name: Name) {
     if name.text.isEmpty { report(.emptyName, at: name.range) }

@@ -61,6 +61,10 @@ extension DiagnosticMessage {
       "a group of 'or'/'and' conditions cannot mix columns of \(tables.joined(separator: " and "))")
   }
 
+  static func unknownAggregate(_ name: String) -> Self {
+    Self(id: "unknown-aggregate", "'\(name)()' is not an aggregate PostgREST knows")
+  }
+
   static var emptyName: Self {
     Self(id: "empty-name", "a name cannot be empty")
   }

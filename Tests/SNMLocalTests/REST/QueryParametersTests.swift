@@ -84,6 +84,31 @@ import Testing
     #expect(throws: RESTError.self) { try QueryParameters.parse("offset=99999999999999999") }
   }
 
+  /// PostgREST's getRanges: inverted headers, empty intersections, negative offsets, limit=0.
+  @Test func intersectionsAndRefusals() throws {
+    func refusal(_ header: String?, _ query: QueryParameters.Range?) -> String? {
+      do {
+        _ = try RangeRules.effective(header: header, query: query, maxRows: nil)
+        return nil
+      } catch {
+        #expect(error.status == 416 && error.code == "PGRST103")
+        return error.detailsText
+      }
+    }
+    #expect(refusal("1-0", nil)?.hasPrefix("The lower boundary") == true)
+    #expect(refusal("0-1", .init(offset: 5, limit: nil))?.hasPrefix("Limit should be") == true)
+    #expect(
+      try RangeRules.effective(header: nil, query: .init(offset: -4, limit: nil), maxRows: nil)
+        == .init(offset: 0, limit: nil))
+    #expect(
+      try RangeRules.effective(header: "3-5", query: .init(offset: 0, limit: 0), maxRows: 10)
+        == .init(offset: 0, limit: 0))
+    #expect(
+      try RangeRules.effective(header: "0-9", query: .init(offset: 3, limit: nil), maxRows: nil)
+        == .init(offset: 3, limit: 7))
+    #expect(try QueryParameters.parse("offset=-4").ranges[[]]?.offset == -4)
+  }
+
   @Test func contentRangeAndStatus() throws {
     #expect(RangeRules.contentRange(offset: 0, pageTotal: 3, total: nil) == "0-2/*")
     #expect(RangeRules.contentRange(offset: 0, pageTotal: 0, total: nil) == "*/*")

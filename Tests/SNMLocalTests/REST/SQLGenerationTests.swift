@@ -111,4 +111,31 @@ import Testing
       #expect(error.hintText == "Perhaps you meant 'dogs' instead of 'dog'.")
     }
   }
+
+  /// A path on a column that is not json/jsonb goes through `to_jsonb`, as PostgREST's cfToJson.
+  @Test func jsonPathsOnOtherTypesUseToJsonb() throws {
+    let statement = try readSQL("select=n:name->0&data->>a=eq.1&order=id->>x", table: Self.users)
+    #expect(statement.sql.contains("to_jsonb(\"public\".\"users\".\"name\")->$1::integer AS \"n\""))
+    #expect(statement.sql.contains("(\"public\".\"users\".\"data\"->>$2 = $3)"))
+    #expect(statement.sql.contains("ORDER BY to_jsonb(\"public\".\"users\".\"id\")->>$4"))
+  }
+
+  /// Aggregates need `pgrst.db_aggregates_enabled`; then the other items group the rows, by
+  /// position.
+  @Test func aggregatesGroupByTheOtherItems() throws {
+    #expect(throws: RESTError.self) { try readSQL("select=name,count()") }
+    let parameters = try QueryParameters.parse("select=name,total:id.count()::text,count()")
+    var cache = Self.cache
+    cache.aggregatesEnabled = true
+    var planner = ReadPlanner(cache: cache)
+    let plan = try planner.plan(
+      parameters, table: Self.users, name: "users", source: .relation(Self.users.name))
+    var sql = SQLWriter()
+    try sql.select(plan, cache: cache)
+    #expect(
+      sql.statement.sql
+        == "SELECT \"public\".\"users\".\"name\", CAST(COUNT(\"public\".\"users\".\"id\") "
+        + "AS \"pg_catalog\".\"text\") AS \"total\", COUNT(*) AS \"count\" "
+        + "FROM \"public\".\"users\" GROUP BY 1")
+  }
 }

@@ -84,6 +84,57 @@ import Testing
     #expect(count.aggregate == "count")
   }
 
+  @Test func aggregateCastsBeforeAndAfter() throws {
+    let items = try SelectParser.parse("s:data->>key::integer.sum()::text,count()::text,n::int")
+    guard case .field(let sum) = items[0], case .field(let count) = items[1],
+      case .field(let plain) = items[2]
+    else {
+      Issue.record("expected fields")
+      return
+    }
+    #expect(sum.alias == "s" && sum.cast == "integer" && sum.aggregate == "sum")
+    #expect(sum.aggregateCast == "text")
+    #expect(count.aggregate == "count" && count.aggregateCast == "text" && count.cast == nil)
+    #expect(plain.cast == "int" && plain.aggregate == nil)
+  }
+
+  @Test func jsonKeysTakePunctuation() throws {
+    #expect(
+      try SelectParser.parse("data->!@#$%^&*_d->>a b-c")
+        == [
+          field(
+            "data",
+            [
+              .init(asText: false, operand: .key("!@#$%^&*_d")),
+              .init(asText: true, operand: .key("a b-c")),
+            ])
+        ])
+  }
+
+  /// PostgREST's words for a bad JSON path, at Parsec's column.
+  @Test func jsonPathErrorsAsPostgRESTWordsThem() {
+    let cases = [
+      (
+        "data->(x", 7,
+        "unexpected \"(\" expecting \"-\", digit or any non reserved character different from: .,>()"
+      ),
+      ("data->>--34", 9, "unexpected \"-\" expecting digit"),
+      (
+        "data->>-78xy", 11,
+        "unexpected 'x' expecting digit, \"->\", \"::\", \".\", \",\" or end of input"
+      ),
+    ]
+    for (text, column, details) in cases {
+      do {
+        _ = try SelectParser.parse(text)
+        Issue.record("\(text) parsed")
+      } catch {
+        #expect(error.message.hasSuffix("(line 1, column \(column))"), "\(text): \(error.message)")
+        #expect(error.details == .string(details), "\(text)")
+      }
+    }
+  }
+
   @Test func errorsAreBadRequestsWithPosition() {
     for bad in ["id,clients(name[])", "name!hint", "*!hint", "name::", "a,,b", "rel(a", "a)"] {
       do {

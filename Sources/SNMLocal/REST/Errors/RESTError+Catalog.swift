@@ -123,6 +123,13 @@ extension RESTError {
   static let aggregatesNotAllowed = RESTError(
     status: 400, code: "PGRST123", message: "Use of aggregate functions is not allowed")
 
+  /// 400 PGRST128: `max-affected` under `handling=strict` on a function that returns one value.
+  static let maxAffectedSingleRoutine = RESTError(
+    status: 400, code: "PGRST128",
+    message:
+      "Function must return SETOF or TABLE when max-affected preference is used with handling=strict"
+  )
+
   /// 400 PGRST124: more rows affected than `max-affected` allows.
   static func maxAffectedViolation(rows: Int) -> RESTError {
     RESTError(

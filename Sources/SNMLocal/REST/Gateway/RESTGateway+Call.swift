@@ -66,11 +66,14 @@ extension RESTGateway {
         alias: routine.name.name)
       if routine.returnsSet {
         rows.range = try RangeRules.effective(
-          header: context.isRead ? context.request.headers["Range"] : nil,
+          header: context.method == "GET" ? context.request.headers["Range"] : nil,
           query: context.query.ranges[[]], maxRows: context.maxRows)
       }
       plan = rows
     }
+    let prefs = context.preferences
+    let maxAffected = prefs.strict == true ? prefs.maxAffected : nil
+    if maxAffected != nil && !routine.returnsSet { throw RESTError.maxAffectedSingleRoutine }
     let count = context.preferences.count
     var sql = SQLWriter()
     try sql.callStatement(
@@ -78,11 +81,17 @@ extension RESTGateway {
       countLimit: nil, shape: context.shape)
     if let answer = try planResponse(sql.statement, context) { return answer }
     let singular = context.media.isSingular
+    // A call that may write is rolled back when its answer is refused: not one row for a
+    // singular `Accept`, more than `max-affected` rows under `handling=strict`.
+    let checksBeforeCommit = (singular && !context.isRead) || maxAffected != nil
     let results = try run(
       [sql.statement], context, readOnly: context.isRead,
-      check: singular && !context.isRead
+      check: checksBeforeCommit
         ? { row in
-          if row.pageTotal != 1 { throw RESTError.singularity(rows: row.pageTotal) }
+          if singular && row.pageTotal != 1 { throw RESTError.singularity(rows: row.pageTotal) }
+          if let maxAffected, row.pageTotal > maxAffected {
+            throw RESTError.maxAffectedViolation(rows: row.pageTotal)
+          }
         } : nil)
     if singular && ResultRow(results[0]).pageTotal != 1 {
       throw RESTError.singularity(rows: ResultRow(results[0]).pageTotal)
@@ -129,11 +138,12 @@ extension RESTGateway {
     var values: [(RoutineInfo.Parameter, String)] = []
     for parameter in routine.parameters {
       let matching = given.filter { $0.name == parameter.name }.map(\.value)
-      guard let first = matching.first else { continue }
+      guard let first = matching.first, let last = matching.last else { continue }
       if parameter.isVariadic && (matching.count > 1 || !first.hasPrefix("{")) {
         values.append((parameter, SQLWriter.arrayLiteral(matching)))
       } else {
-        values.append((parameter, first))
+        // A repeated argument: the last one counts (PostgREST's `HM.fromList`).
+        values.append((parameter, last))
       }
     }
     return values.isEmpty ? .none : .values(values)

@@ -5,7 +5,8 @@ extension RESTGateway {
     var plan = try planner.plan(
       context.query, table: table, name: table.name.name, source: .relation(table.name))
     plan.range = try RangeRules.effective(
-      header: context.request.headers["Range"], query: context.query.ranges[[]],
+      header: context.method == "GET" ? context.request.headers["Range"] : nil,
+      query: context.query.ranges[[]],
       maxRows: context.maxRows)
     // An answer that may exceed a batch is first asked for one row more than a batch, the
     // usual way (one prepared statement, one round trip): most fit, and are answered from it;

@@ -102,10 +102,12 @@ extension RESTGateway {
   /// snm answers 400 PGRST100 instead, as PostgREST does for an embedded `a.b=noop.1`.
   static func refuseNonFilters(_ query: QueryParameters) throws(RESTError) {
     for argument in query.arguments where argument.name != "apikey" {
-      _ = try FilterParser.parse(argument.value)
-      throw RESTError.queryParse(
-        source: "failed to parse filter (\(argument.value))", column: 1,
-        details: "expecting an operator (eq, gt, ...) before the value")
+      if argument.value.utf8.contains(UInt8(ascii: ".")) {
+        _ = try FilterParser.parse(argument.value)
+      }
+      // No operator at all (`id=0`): Parsec's words at column 1.
+      let cursor = ParseCursor(argument.value, what: "filter")
+      throw cursor.failure(expecting: "\"not\" or operator (eq, gt, ...)")
     }
   }
 

@@ -30,9 +30,20 @@ extension RESTGateway {
     }
     let tracksInserted =
       conflict?.merge == true && table.kind == .table && prefs.returnRepresentation
-    let returning: SQLWriter.Returning =
-      tracksInserted ? .rowsAndInserted : (returnsRows(prefs) ? .rows : .count)
     let plan = try returnedRows(table, context, expandStar: tracksInserted)
+    let returning: SQLWriter.Returning =
+      tracksInserted
+      ? .rowsAndInserted
+      : plan.map { .rows(columns: Self.returnedColumns($0, table: table)) } ?? .count
+    // `return=headers-only`: the primary key of the first row, as the database has it (a
+    // sequence's value, a NULL), for `Location`.
+    if plan == nil, prefs.returning == .headersOnly, let keyPlan = try keyRows(table, context) {
+      return try insertReadingKey(keyPlan, table, context) { writer, returning in
+        writer.insert(
+          into: table, columns: columns, body: body.text, isObject: body.isObject,
+          defaults: defaults, conflict: conflict, returning: returning)
+      }
+    }
     var sql = SQLWriter()
     try sql.writeStatement(
       cache: context.cache, plan: plan, shape: plan == nil ? .none : context.shape,
@@ -47,9 +58,6 @@ extension RESTGateway {
     var headers = context.baseHeaders(contentType: plan != nil)
     headers.append(
       name: "Content-Range", value: "*/" + (prefs.count != nil ? String(row.pageTotal) : "*"))
-    if prefs.returning == .headersOnly, let location = location(table, body: body, row: row) {
-      headers.append(name: "Location", value: location)
-    }
     let status = (conflict?.merge == true && row.inserted == 0) ? 200 : 201
     return try Self.applyingResponseSettings(
       HTTPResponse(status: status, headers: headers, body: plan == nil ? [] : context.body(row)),
@@ -59,14 +67,17 @@ extension RESTGateway {
   func update(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
     let body = try RequestBody.parse(
       context.request.body, contentType: context.request.headers["Content-Type"])
-    guard let members = body.value.objectValue else {
+    // An object, or an array of objects with the same keys (PostgREST reads both; `[]` and
+    // `[{}]` set nothing, like `{}`).
+    guard body.isObject || body.value.arrayValue != nil, let bodyKeys = try body.uniformKeys()
+    else {
       throw RESTError.invalidBody("Empty or invalid json")
     }
-    let keys = Set(members.map(\.key))
+    let keys = Set(bodyKeys)
     var columns: [ColumnInfo] = []
     var defaulted: [ColumnInfo] = []
     var seen: Set<String> = []
-    for name in context.query.columns ?? members.map(\.key) where seen.insert(name).inserted {
+    for name in context.query.columns ?? bodyKeys where seen.insert(name).inserted {
       let column = try context.cache.column(name, of: table)
       if !keys.contains(name) && context.preferences.missingDefault == true {
         defaulted.append(column)
@@ -76,7 +87,8 @@ extension RESTGateway {
     }
     return try modify(table, context) { writer, root, returning throws(RESTError) in
       try writer.update(
-        table, columns: columns, defaulted: defaulted, body: body.text, root: root,
+        table, columns: columns, defaulted: defaulted, body: body.text, isObject: body.isObject,
+        root: root,
         range: context.query.ranges[[]], returning: returning)
     }
   }
@@ -101,7 +113,9 @@ extension RESTGateway {
       cache: context.cache, plan: plan, shape: plan == nil ? .none : context.shape,
       tracksInserted: false
     ) { (writer: inout SQLWriter) throws(RESTError) in
-      try write(&writer, root, plan == nil ? .count : .rows)
+      try write(
+        &writer, root,
+        plan.map { .rows(columns: Self.returnedColumns($0, table: table)) } ?? .count)
     }
     if let answer = try planResponse(sql.statement, context) { return answer }
     let row = try runWrite(sql.statement, context)
@@ -189,9 +203,12 @@ extension RESTGateway {
       }
     }
     var planner = ReadPlanner(cache: context.cache)
-    return try planner.plan(
+    var plan = try planner.plan(
       context.query, table: table, name: table.name.name, source: .named("pgrst_source"),
       alias: table.name.name, select: select, scope: .embedsOnly)
+    // The rows come back in the root `order` (PostgREST orders the returned representation).
+    plan.order = context.query.order.filter { $0.path.isEmpty }.flatMap(\.terms)
+    return plan
   }
 
   /// The root level's conditions and order, for an UPDATE/DELETE WHERE.
@@ -239,22 +256,88 @@ extension RESTGateway {
     return HTTPResponse(status: 200, headers: headers, body: context.body(row))
   }
 
-  /// `Location: /table?pk=eq.value` for `return=headers-only` when one row with a known primary
-  /// key was inserted.
-  private func location(_ table: TableInfo, body: RequestBody, row: ResultRow) -> String? {
-    guard row.pageTotal == 1, !table.primaryKey.isEmpty else { return nil }
-    let object = body.value.objectValue ?? body.value.arrayValue?.first?.objectValue
-    var items: [String] = []
-    for key in table.primaryKey {
-      guard let value = object?.first(where: { $0.key == key })?.value else { return nil }
-      let text: String
-      switch value {
-      case .string(let string): text = string
-      case .number(let number): text = number.text
-      case .bool(let flag): text = flag ? "true" : "false"
-      default: return nil
+  /// An insert answered with `Location` and no body (`return=headers-only`): `write` adds the
+  /// INSERT, returning the key columns `keyPlan` reads back.
+  private func insertReadingKey(
+    _ keyPlan: ReadPlan, _ table: TableInfo, _ context: Context,
+    _ write: (inout SQLWriter, SQLWriter.Returning) -> Void
+  ) throws -> HTTPResponse {
+    var sql = SQLWriter()
+    try sql.writeStatement(
+      cache: context.cache, plan: keyPlan, shape: .array(stripNulls: false), tracksInserted: false
+    ) { (writer: inout SQLWriter) throws(RESTError) in
+      write(&writer, .rows(columns: Self.returnedColumns(keyPlan, table: table)))
+    }
+    let row = try runWrite(sql.statement, context)
+    var headers = context.baseHeaders(contentType: false)
+    headers.append(
+      name: "Content-Range",
+      value: "*/" + (context.preferences.count != nil ? String(row.pageTotal) : "*"))
+    if let location = location(table, keys: row.body) {
+      headers.append(name: "Location", value: location)
+    }
+    return HTTPResponse(status: 201, headers: headers)
+  }
+
+  /// The plan that reads back the primary key of the rows written (for `Location`), or nil for a
+  /// table without one.
+  private func keyRows(_ table: TableInfo, _ context: Context) throws -> ReadPlan? {
+    guard !table.primaryKey.isEmpty else { return nil }
+    let keys = table.columns.map(\.name).filter(table.primaryKey.contains)
+    var planner = ReadPlanner(cache: context.cache)
+    return try planner.plan(
+      QueryParameters(), table: table, name: table.name.name, source: .named("pgrst_source"),
+      alias: table.name.name, select: keys.map { .field(SelectField(field: FieldPath(name: $0))) },
+      scope: .embedsOnly)
+  }
+
+  /// The columns a write's RETURNING needs for the rows it returns: the selected columns, the
+  /// parent side of each embed's join and the root order; nil (all) for `*` or anything that is
+  /// not a plain column of the table.
+  static func returnedColumns(_ plan: ReadPlan, table: TableInfo) -> [String]? {
+    var names: [String] = []
+    for field in plan.fields {
+      guard !field.isStar, field.aggregate == nil, table.column(field.field.name) != nil else {
+        return nil
       }
-      items.append("\(PercentEncoding.encode(key))=eq.\(PercentEncoding.encode(text))")
+      names.append(field.field.name)
+    }
+    for embed in plan.embeds {
+      switch embed.relationship.cardinality {
+      case .manyToOne(_, let pairs), .oneToMany(_, let pairs), .oneToOne(_, let pairs):
+        names += pairs.map(\.0)
+      case .manyToMany(let junction):
+        names += junction.sourceColumns.map(\.0)
+      case .computed:
+        return nil  // the function takes the whole row
+      }
+    }
+    for term in plan.order where term.relation == nil {
+      guard table.column(term.field.name) != nil else { return nil }
+      names.append(term.field.name)
+    }
+    var seen: Set<String> = []
+    let unique = names.filter { seen.insert($0).inserted }
+    return unique.isEmpty ? nil : unique
+  }
+
+  /// `Location: /table?pk=eq.value&other=is.null` from the first row's key columns (`keys` is
+  /// the JSON array the key plan read back), as PostgREST's `locationF` builds it.
+  private func location(_ table: TableInfo, keys: String) -> String? {
+    guard let rows = try? JSONValue(parsing: Array(keys.utf8)),
+      let object = rows.arrayValue?.first?.objectValue
+    else { return nil }
+    var items: [String] = []
+    for (key, value) in object {
+      let filter: String
+      switch value {
+      case .null: filter = "is.null"
+      case .string(let string): filter = "eq." + PercentEncoding.encode(string)
+      case .number(let number): filter = "eq." + number.text
+      case .bool(let flag): filter = flag ? "eq.true" : "eq.false"
+      default: filter = "eq." + PercentEncoding.encode(value.serialized())
+      }
+      items.append("\(PercentEncoding.encode(key))=\(filter)")
     }
     return "/\(PercentEncoding.encode(table.name.name))?" + items.joined(separator: "&")
   }

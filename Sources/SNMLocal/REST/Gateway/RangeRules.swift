@@ -3,30 +3,35 @@
 enum RangeRules {
   /// The range of the top level, or nil for all rows.
   ///
-  /// `header` is the `Range` value (`0-19`, `10-`); anything not matching `^[0-9]+-[0-9]*$` is
-  /// ignored, as PostgREST does. Throws 416 PGRST103 when the lower bound exceeds the upper.
+  /// `header` is the `Range` value (`0-19`, `10-`; GET only, the caller decides); anything not
+  /// matching `^[0-9]+-[0-9]*$` is ignored, as PostgREST does. The header and `limit`/`offset`
+  /// intersect (`offset=-4` is a no-op, as `readMaybe` lets it through); `limit=0` bypasses the
+  /// rest. An empty intersection is 416 PGRST103: "lower boundary" when the header itself is
+  /// inverted, else "Limit should be greater than or equal to zero" (ApiRequest.getRanges).
   static func effective(
     header: String?, query: QueryParameters.Range?, maxRows: Int?
   ) throws(RESTError) -> QueryParameters.Range? {
-    var bounds: (lower: Int, upper: Int?)? = nil
-    if let header {
-      bounds = try parseHeader(header)
-    }
+    if query?.limit == 0 { return QueryParameters.Range(offset: 0, limit: 0) }
+    let headerBounds = header.flatMap(parseHeader)
+    var bounds: (lower: Int, upper: Int?)? = headerBounds
     if let query {
       let upper = query.limit.map { query.offset + $0 - 1 }
-      if let current = bounds {
-        let lower = max(current.lower, query.offset)
-        let upperBound: Int?
-        switch (current.upper, upper) {
-        case (let a?, let b?): upperBound = min(a, b)
-        case (let a?, nil): upperBound = a
-        case (nil, let b?): upperBound = b
-        case (nil, nil): upperBound = nil
-        }
-        bounds = (lower, upperBound)
-      } else {
-        bounds = (query.offset, upper)
+      let current = bounds ?? (0, nil)
+      let upperBound: Int?
+      switch (current.upper, upper) {
+      case (let a?, let b?): upperBound = min(a, b)
+      case (let a?, nil): upperBound = a
+      case (nil, let b?): upperBound = b
+      case (nil, nil): upperBound = nil
       }
+      bounds = (max(current.lower, query.offset, 0), upperBound)
+    }
+    if let bounds, let upper = bounds.upper, upper < bounds.lower {
+      let headerInverted = headerBounds.map { ($0.upper ?? $0.lower) < $0.lower } ?? false
+      throw RESTError.invalidRange(
+        headerInverted
+          ? "The lower boundary must be lower than or equal to the upper boundary in the Range header."
+          : "Limit should be greater than or equal to zero.")
     }
     if let maxRows {
       let lower = bounds?.lower ?? 0
@@ -38,7 +43,8 @@ enum RangeRules {
       offset: bounds.lower, limit: bounds.upper.map { max(0, $0 - bounds.lower + 1) })
   }
 
-  private static func parseHeader(_ header: String) throws(RESTError) -> (Int, Int?)? {
+  /// The bounds of a `Range` value, inverted ones included; nil when it does not match.
+  private static func parseHeader(_ header: String) -> (lower: Int, upper: Int?)? {
     let text = header.trimmingCharacters(in: " \t")
     let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(\.isASCIIDigit),
@@ -47,10 +53,6 @@ enum RangeRules {
     else { return nil }
     if parts[1].isEmpty { return (lower, nil) }
     guard let upper = Int(parts[1]), upper <= QueryParameters.largestRow else { return nil }
-    if lower > upper {
-      throw RESTError.invalidRange(
-        "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
-    }
     return (lower, upper)
   }
 

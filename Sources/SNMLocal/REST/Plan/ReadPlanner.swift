@@ -81,7 +81,9 @@ struct ReadPlanner {
     for item in items {
       switch item {
       case .field(let field):
-        if field.aggregate != nil { throw RESTError.aggregatesNotAllowed }
+        if field.aggregate != nil && !cache.aggregatesEnabled {
+          throw RESTError.aggregatesNotAllowed
+        }
         plan.fields.append(field)
       case .embed(let embed):
         guard let table else {

@@ -9,6 +9,7 @@ enum LogicParser {
     conjunction: LogicTree.Conjunction, negated: Bool, _ text: String
   ) throws(RESTError) -> LogicTree {
     var cursor = ParseCursor(text, what: "logic tree")
+    cursor.columnOffset = (negated ? 4 : 0) + (conjunction == .and ? 3 : 2)
     let children = try groupBody(&cursor)
     if !cursor.isAtEnd {
       throw cursor.failure(expecting: "end of input")

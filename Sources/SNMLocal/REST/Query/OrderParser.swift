@@ -37,14 +37,22 @@ enum OrderParser {
       cursor.position += 5
       term.descending = true
     }
-    if cursor.looksAt(".nullsfirst") && !continuesWord(cursor, after: 11) {
+    // Parsec's `string "nullslast"` takes the word's prefix: `nullslasttt` fails after it.
+    var option = false
+    if cursor.looksAt(".nullsfirst") {
       cursor.position += 11
       term.nullsFirst = true
-    } else if cursor.looksAt(".nullslast") && !continuesWord(cursor, after: 10) {
+      option = true
+    } else if cursor.looksAt(".nullslast") {
       cursor.position += 10
       term.nullsFirst = false
+      option = true
     }
     cursor.skipSpace()
+    if option, let next = cursor.current, next != "," {
+      throw cursor.failure(
+        details: "unexpected '\(Character(next))' expecting \",\" or end of input")
+    }
     guard cursor.isAtEnd || cursor.current == "," else {
       if cursor.current == "." {
         cursor.position += 1

@@ -84,11 +84,13 @@ extension ParseCursor {
     return steps
   }
 
-  /// An index (digits, optional `-`, followed by a path end) or a key (a field name).
+  /// An index (digits, optional `-`, followed by a path end) or a key (`pJsonKeyName`: quoted,
+  /// or words of any characters but `(-:.,>)`, joined by `-`, each trimmed).
   private mutating func jsonOperand() throws(RESTError) -> FieldPath.Operand {
     let start = position
     var index = position
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+    if negative { index += 1 }
     let digitsStart = index
     while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
     if index > digitsStart {
@@ -99,12 +101,43 @@ extension ParseCursor {
       {
         if let value = Int(text(from: start)) { return .index(value) }
       }
+      if negative {
+        // Parsec's `eof` shows the token in single quotes.
+        let token = current.map { "'\(Character($0))'" } ?? "end of input"
+        throw failure(
+          details:
+            "unexpected \(token) expecting digit, \"->\", \"::\", \".\", \",\" or end of input")
+      }
       position = save
     }
-    if currentByte == UInt8(ascii: "-") {
-      throw failure(details: "unexpected \"-\" expecting digit")
+    if negative {
+      position = digitsStart
+      throw failure(expecting: "digit")
     }
-    return .key(try fieldName())
+    if currentByte == UInt8(ascii: "\"") { return .key(try quotedValue()) }
+    var words: [String] = []
+    repeat {
+      let wordStart = position
+      while let byte = currentByte, !ParseCursor.jsonKeyStops.contains(byte) { advance() }
+      guard position > wordStart else {
+        throw failure(
+          expecting: words.isEmpty
+            ? "\"-\", digit or any non reserved character different from: .,>()"
+            : "any non reserved character different from: .,>()")
+      }
+      words.append(text(from: wordStart).trimmingCharacters(in: " \t"))
+    } while consumeKeyDash()
+    return .key(words.joined(separator: "-"))
+  }
+
+  /// The bytes that end a word of a JSON key.
+  private static let jsonKeyStops: Set<UInt8> = Set("(-:.,>)".utf8)
+
+  /// A `-` inside a JSON key (not the start of `->`).
+  private mutating func consumeKeyDash() -> Bool {
+    guard currentByte == UInt8(ascii: "-"), peek(1) != ">" else { return false }
+    position += 1
+    return true
   }
 
   /// Letters, digits, `_`, `$`, spaces, trimmed (a cast type, an fts config).

@@ -10,6 +10,9 @@ struct ParseCursor {
   var position = 0
   /// How many embeds or groups enclose the position.
   var depth = 0
+  /// Columns before the text in what PostgREST parses: a logic tree is parsed as `or(...)`
+  /// (the key's operator, then the value), so its columns count `or`, `and` or `not.or`.
+  var columnOffset = 0
   /// Embeds and `or`/`and` groups nest at most this deep (the parsers recurse).
   static let maximumDepth = 64
 
@@ -131,7 +134,8 @@ struct ParseCursor {
   /// A PGRST100 at the position (or at byte `index`) with the given details.
   func failure(details: String, at index: Int? = nil) -> RESTError {
     let offset = min(index ?? position, bytes.count)
-    let column = String(decoding: bytes[..<offset], as: UTF8.self).unicodeScalars.count + 1
+    let column =
+      String(decoding: bytes[..<offset], as: UTF8.self).unicodeScalars.count + 1 + columnOffset
     return RESTError.queryParse(source: source, column: column, details: details)
   }
 

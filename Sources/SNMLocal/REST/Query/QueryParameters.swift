@@ -83,7 +83,8 @@ struct QueryParameters: Sendable {
       order.append((path, try OrderParser.parse(value)))
     case "limit", "offset":
       let (path, _) = try QueryParameters.treePath(key)
-      guard let number = Int(value.trimmingSpaces()), number <= QueryParameters.largestRow else {
+      guard let number = Int(value.trimmingSpaces()), abs(number) <= QueryParameters.largestRow
+      else {
         throw RESTError.queryParse(
           source: "failed to parse \(last) parameter (\(value))", column: 1,
           details: "\(last) must be a whole number up to \(QueryParameters.largestRow)")
@@ -95,11 +96,7 @@ struct QueryParameters: Sendable {
         }
         range.limit = number
       } else {
-        guard number >= 0 else {
-          throw RESTError.queryParse(
-            source: "failed to parse offset parameter (\(value))", column: 1,
-            details: "offset must be greater than or equal to zero")
-        }
+        // A negative offset is a no-op at the top level (PostgREST intersects it with [0, ∞)).
         range.offset = number
       }
       ranges[path] = range

@@ -9,8 +9,12 @@ struct SelectField: Sendable, Equatable {
   var field: FieldPath
   var alias: String?
   var cast: String?
-  /// `col.sum()` and friends; refused (PGRST123) as on Supabase, where aggregates are off.
+  /// `col.sum()` and friends (`sum`, `avg`, `min`, `max`, `count`); `count()` alone counts rows.
+  /// Refused (PGRST123) unless the database enables them (`pgrst.db_aggregates_enabled`); off on
+  /// Supabase by default.
   var aggregate: String?
+  /// The cast after the aggregate (`amount.sum()::text`); `cast` is the one on its input.
+  var aggregateCast: String?
 
   var isStar: Bool { field.name == "*" && field.path.isEmpty }
 }

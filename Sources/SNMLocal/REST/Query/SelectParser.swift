@@ -53,28 +53,39 @@ enum SelectParser {
       }
       name = try cursor.fieldName()
     }
+    // `[alias:]count()[::cast]` or `[alias:]field[->path][::cast][.agg()[::cast]]` (pFieldSelect).
     var aggregate: String? = nil
     var field = FieldPath(name: name)
+    var cast: String? = nil
+    var aggregateCast: String? = nil
     if name == "count", cursor.looksAt("()") {
       cursor.position += 2
       aggregate = "count"
       field = FieldPath(name: "*")
-    } else if cursor.current == "!" || cursor.current == "(" {
+      if cursor.consume("::") { aggregateCast = try cursor.identifier() }
+    } else if cursor.current == "(" || (cursor.current == "!" && opensEmbed(cursor)) {
       return .embed(try embedTail(&cursor, name: name, alias: alias))
+    } else if cursor.current == "!" {
+      // `name!hint` without `(`: PostgREST reads a field and stops at the `!`.
+      throw cursor.failure(
+        details:
+          "unexpected '!' expecting letter, digit, \"-\", \"->>\", \"->\", \"::\", \".\", \")\", \",\" or end of input"
+      )
     } else {
       field.path = try cursor.jsonPath()
       cursor.skipSpace()
+      if cursor.consume("::") { cast = try cursor.identifier() }
       if cursor.current == ".", let function = aggregateName(&cursor) {
         aggregate = function
+        if cursor.consume("::") { aggregateCast = try cursor.identifier() }
       }
-    }
-    var cast: String? = nil
-    if cursor.consume("::") {
-      cast = try cursor.identifier()
     }
     cursor.skipSpace()
     try expectItemEnd(&cursor)
-    return .field(SelectField(field: field, alias: alias, cast: cast, aggregate: aggregate))
+    return .field(
+      SelectField(
+        field: field, alias: alias, cast: cast, aggregate: aggregate, aggregateCast: aggregateCast)
+    )
   }
 
   /// `.sum()` `.avg()` `.min()` `.max()` `.count()` after a field.
@@ -84,6 +95,20 @@ enum SelectParser {
       return function
     }
     return nil
+  }
+
+  /// Whether the `!` at the cursor starts embed parameters followed by `(` (before any `,` or
+  /// `)`), rather than a stray character after a field.
+  private static func opensEmbed(_ cursor: ParseCursor) -> Bool {
+    var index = cursor.position
+    while index < cursor.bytes.count {
+      switch cursor.bytes[index] {
+      case UInt8(ascii: "("): return true
+      case UInt8(ascii: ","), UInt8(ascii: ")"): return false
+      default: index += 1
+      }
+    }
+    return false
   }
 
   /// `!hint`, `!inner`, `!left` (at most two, any order), then `(children)`.

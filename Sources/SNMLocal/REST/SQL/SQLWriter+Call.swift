@@ -31,7 +31,7 @@ extension SQLWriter {
           if parameter.isVariadic { writer.append("VARIADIC ") }
           writer.identifier(parameter.name)
           writer.append(" := ")
-          writer.bind(value, as: parameter.type)
+          writer.bind(value, as: SQLWriter.lengthless(parameter.type))
         }
       }
     case .jsonObject(let body, let parameters):
@@ -39,7 +39,8 @@ extension SQLWriter {
       bind(body, as: "json")
       append(") AS \"pgrst_body\"(")
       append(
-        parameters.map { SQLText.identifier($0.name) + " " + $0.type }.joined(separator: ", "))
+        parameters.map { SQLText.identifier($0.name) + " " + SQLWriter.lengthless($0.type) }
+          .joined(separator: ", "))
       append("), LATERAL ")
       callExpression(routine, scalar: scalar) { writer in
         for (index, parameter) in parameters.enumerated() {
@@ -50,6 +51,23 @@ extension SQLWriter {
           writer.identifier(parameter.name)
         }
       }
+    }
+  }
+
+  /// A parameter's type as a cast that keeps the value's length: `format_type` names `char(n)`
+  /// and `bit(n)` parameters `character` and `bit`, which as casts mean length 1 (`'abcd'::character`
+  /// is `'a'`); `bpchar` and `"bit"` take any length, as the parameter itself does.
+  static func lengthless(_ type: String) -> String {
+    var base = Substring(type)
+    var suffix = ""
+    while base.hasSuffix("[]") {
+      base = base.dropLast(2)
+      suffix += "[]"
+    }
+    switch base {
+    case "character": return "bpchar" + suffix
+    case "bit": return "\"bit\"" + suffix
+    default: return type
     }
   }
 

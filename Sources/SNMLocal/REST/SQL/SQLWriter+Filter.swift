@@ -7,7 +7,7 @@ extension SQLWriter {
     append("(")
     switch filter.expression.operation {
     case .compare(let op, let quantifier, let value):
-      fieldExpression(filter.field, reference: reference)
+      fieldExpression(filter.field, reference: reference, table: table)
       append(" \(op.sql) ")
       let operand = (op == .like || op == .ilike) ? SQLWriter.likePattern(value) : value
       if let quantifier {
@@ -18,7 +18,7 @@ extension SQLWriter {
         bind(operand)
       }
     case .list(let values):
-      fieldExpression(filter.field, reference: reference)
+      fieldExpression(filter.field, reference: reference, table: table)
       if values == [""] {
         append(" = ANY('{}')")
       } else {
@@ -27,23 +27,23 @@ extension SQLWriter {
         append(")")
       }
     case .isValue(let value):
-      fieldExpression(filter.field, reference: reference)
+      fieldExpression(filter.field, reference: reference, table: table)
       append(" IS " + value.sql)
     case .isDistinct(let value):
-      fieldExpression(filter.field, reference: reference)
+      fieldExpression(filter.field, reference: reference, table: table)
       append(" IS DISTINCT FROM ")
       bind(value)
     case .textSearch(let op, let config, let query):
       let column = filter.field.path.isEmpty ? table?.column(filter.field.name) : nil
       if column?.isTextSearchVector == true {
-        fieldExpression(filter.field, reference: reference)
+        fieldExpression(filter.field, reference: reference, table: table)
       } else {
         append("to_tsvector(")
         if let config {
           bind(config)
           append(", ")
         }
-        fieldExpression(filter.field, reference: reference)
+        fieldExpression(filter.field, reference: reference, table: table)
         append(")")
       }
       append(" @@ \(op.function)(")

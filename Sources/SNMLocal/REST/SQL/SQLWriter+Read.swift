@@ -23,11 +23,27 @@ extension SQLWriter {
     orderColumns: [(term: OrderTerm, alias: String)] = []
   ) throws(RESTError) {
     append("SELECT ")
+    // With an aggregate, the level is grouped by every other item it selects (PostgREST's
+    // `groupF`), named by position so JSON paths bound as parameters need not repeat; embeds
+    // are then jsonb, which has equality.
+    let grouped = plan.fields.contains { $0.aggregate != nil }
+    var groupPositions: [Int] = []
     var items = 0
-    for field in plan.fields {
-      if items > 0 { append(", ") }
-      try selectField(field, plan: plan, cache: cache)
+    func next(_ writer: inout SQLWriter, grouping: Bool) {
+      if items > 0 { writer.append(", ") }
       items += 1
+      if grouped && grouping { groupPositions.append(items) }
+    }
+    for field in plan.fields {
+      if grouped, field.isStar, field.aggregate == nil, let table = plan.table {
+        for column in table.columns {
+          next(&self, grouping: true)
+          append(plan.reference + "." + SQLText.identifier(column.name))
+        }
+        continue
+      }
+      next(&self, grouping: field.aggregate == nil)
+      try selectField(field, plan: plan, cache: cache)
     }
     for (term, alias) in orderColumns {
       if items > 0 { append(", ") }
@@ -37,8 +53,9 @@ extension SQLWriter {
       items += 1
     }
     for embed in plan.embeds where !embed.plan.isEmpty {
-      if items > 0 { append(", ") }
+      next(&self, grouping: !embed.isSpread)
       let lateral = SQLText.identifier(embed.lateralAlias)
+      let jsonb = grouped ? "::jsonb" : ""
       if embed.isToManySpread {
         append(
           embed.plan.spreadNames.map { lateral + "." + SQLText.identifier($0) }
@@ -46,13 +63,12 @@ extension SQLWriter {
       } else if embed.isSpread {
         append(lateral + ".*")
       } else if embed.relationship.isToOne {
-        append("row_to_json(\(lateral).*) AS ")
+        append("row_to_json(\(lateral).*)\(jsonb) AS ")
         identifier(embed.key)
       } else {
-        append("COALESCE(\(lateral).\(lateral), '[]') AS ")
+        append("COALESCE(\(lateral).\(lateral), '[]')\(jsonb) AS ")
         identifier(embed.key)
       }
-      items += 1
     }
     append(" ")
     from(plan, join: join)
@@ -60,6 +76,9 @@ extension SQLWriter {
       try lateralJoin(embed, parent: plan, cache: cache)
     }
     try whereClause(plan, join: join, countMode: false)
+    if !groupPositions.isEmpty {
+      append(" GROUP BY " + groupPositions.map(String.init).joined(separator: ", "))
+    }
     try orderClause(plan)
     if let range = plan.range {
       if let limit = range.limit {
@@ -108,18 +127,15 @@ extension SQLWriter {
   private mutating func selectField(
     _ field: SelectField, plan: ReadPlan, cache: SchemaCache
   ) throws(RESTError) {
+    if let aggregate = field.aggregate {
+      try aggregateField(field, aggregate: aggregate, plan: plan, cache: cache)
+      return
+    }
     if field.isStar {
       append(plan.reference + ".*")
       return
     }
-    if let cast = field.cast {
-      let type = try cache.castType(cast)
-      append("CAST(")
-      fieldExpression(field.field, reference: plan.reference)
-      append(" AS \(type))")
-    } else {
-      fieldExpression(field.field, reference: plan.reference)
-    }
+    try castField(field, plan: plan, cache: cache)
     if let alias = field.alias {
       append(" AS ")
       identifier(alias)
@@ -129,9 +145,52 @@ extension SQLWriter {
     }
   }
 
+  /// The field's expression, in `CAST(... AS type)` when it has a `::cast`.
+  private mutating func castField(
+    _ field: SelectField, plan: ReadPlan, cache: SchemaCache
+  ) throws(RESTError) {
+    guard let cast = field.cast else {
+      fieldExpression(field.field, reference: plan.reference, table: plan.table)
+      return
+    }
+    let type = try cache.castType(cast)
+    append("CAST(")
+    fieldExpression(field.field, reference: plan.reference, table: plan.table)
+    append(" AS \(type))")
+  }
+
+  /// `[CAST(]SUM([CAST(]expr[ AS type)])[ AS type)] AS "sum"`; `count()` is `COUNT(*)`. The
+  /// output name is the alias, else the function's name, as Postgres labels it.
+  private mutating func aggregateField(
+    _ field: SelectField, aggregate: String, plan: ReadPlan, cache: SchemaCache
+  ) throws(RESTError) {
+    var resultType: String? = nil
+    if let cast = field.aggregateCast { resultType = try cache.castType(cast) }
+    if resultType != nil { append("CAST(") }
+    append(aggregate.uppercased() + "(")
+    if field.isStar {
+      append("*")
+    } else {
+      try castField(field, plan: plan, cache: cache)
+    }
+    append(")")
+    if let resultType { append(" AS \(resultType))") }
+    append(" AS ")
+    identifier(field.alias ?? aggregate)
+  }
+
   /// `reference."column"` followed by its JSON path, keys and indexes bound as parameters.
-  mutating func fieldExpression(_ field: FieldPath, reference: String) {
-    append(reference + "." + SQLText.identifier(field.name))
+  ///
+  /// A path on a column that is not json/jsonb (an array, a composite, a column `table` does not
+  /// know) goes through `to_jsonb(...)` first, as PostgREST's `cfToJson`: `numbers->0`,
+  /// `num->>i`.
+  mutating func fieldExpression(_ field: FieldPath, reference: String, table: TableInfo?) {
+    let column = reference + "." + SQLText.identifier(field.name)
+    if field.path.isEmpty || table?.column(field.name)?.isJSON == true {
+      append(column)
+    } else {
+      append("to_jsonb(" + column + ")")
+    }
     for step in field.path {
       append(step.asText ? "->>" : "->")
       switch step.operand {
@@ -300,9 +359,10 @@ extension SQLWriter {
   private mutating func orderExpression(_ term: OrderTerm, plan: ReadPlan) throws(RESTError) {
     if let relation = term.relation {
       guard let embed = plan.embed(relation) else { throw RESTError.notEmbedded(relation) }
-      fieldExpression(term.field, reference: SQLText.identifier(embed.lateralAlias))
+      fieldExpression(
+        term.field, reference: SQLText.identifier(embed.lateralAlias), table: embed.plan.table)
     } else {
-      fieldExpression(term.field, reference: plan.reference)
+      fieldExpression(term.field, reference: plan.reference, table: plan.table)
     }
   }
 

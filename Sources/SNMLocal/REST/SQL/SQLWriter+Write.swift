@@ -5,8 +5,9 @@ extension SQLWriter {
   enum Returning {
     /// `RETURNING 1`: only the count (no SELECT privilege or policy needed on the rows).
     case count
-    /// The whole rows.
-    case rows
+    /// The rows' columns named (nil: all): only what the returned representation reads, so a
+    /// role with column-level SELECT grants gets back the columns it may read.
+    case rows(columns: [String]?)
     /// The whole rows and `pgrst_inserted` (upserts: inserted rather than updated).
     case rowsAndInserted
   }
@@ -83,7 +84,7 @@ extension SQLWriter {
   /// WHERE ...`; `defaulted` columns are set to DEFAULT (`missing=default`).
   mutating func update(
     _ table: TableInfo, columns: [ColumnInfo], defaulted: [ColumnInfo], body: String,
-    root: ReadPlan, range: QueryParameters.Range?, returning: Returning
+    isObject: Bool = true, root: ReadPlan, range: QueryParameters.Range?, returning: Returning
   ) throws(RESTError) {
     if columns.isEmpty && defaulted.isEmpty {
       // Nothing to set: PostgREST selects no rows rather than writing `SET` with nothing.
@@ -96,9 +97,16 @@ extension SQLWriter {
     }
     assignments += defaulted.map { SQLText.identifier($0.name) + " = DEFAULT" }
     append(assignments.joined(separator: ", "))
-    append(" FROM json_populate_record(NULL::\(table.name.sql), ")
-    bind(body, as: "json")
-    append(") AS \"pgrst_body\"")
+    if isObject {
+      append(" FROM json_populate_record(NULL::\(table.name.sql), ")
+      bind(body, as: "json")
+      append(") AS \"pgrst_body\"")
+    } else {
+      // An array body: its first element sets the columns.
+      append(" FROM (SELECT * FROM json_populate_recordset(NULL::\(table.name.sql), ")
+      bind(body, as: "json")
+      append(") LIMIT 1) AS \"pgrst_body\"")
+    }
     try mutationWhere(table, root: root, range: range)
     returningClause(returning, table: table)
   }
@@ -131,14 +139,18 @@ extension SQLWriter {
       integer(limit)
     }
     append(" OFFSET ")
-    integer(range.offset)
+    integer(max(0, range.offset))
     append("))")
   }
 
   private mutating func returningClause(_ returning: Returning, table: TableInfo) {
     switch returning {
     case .count: append(" RETURNING 1")
-    case .rows: append(" RETURNING \(table.name.sql).*")
+    case .rows(nil): append(" RETURNING \(table.name.sql).*")
+    case .rows(let columns?):
+      append(
+        " RETURNING "
+          + columns.map { table.name.sql + "." + SQLText.identifier($0) }.joined(separator: ", "))
     case .rowsAndInserted:
       append(" RETURNING \(table.name.sql).*, \(table.name.sql).xmax = 0 AS \"pgrst_inserted\"")
     }

@@ -15,6 +15,9 @@ struct SchemaCache: Sendable {
   var castTypes: [String: String]
   /// `pgrst.db_max_rows` set on the connecting role, if any.
   var configuredMaxRows: Int?
+  /// `pgrst.db_aggregates_enabled` (PostgREST's db-aggregates-enabled): `sum()`, `count()`, ...
+  /// in `select`; off by default, as on Supabase.
+  var aggregatesEnabled = false
   /// Each role's own settings (`ALTER ROLE anon SET statement_timeout = '3s'`), in the order to
   /// apply them: a request as that role sets them for its transaction, as PostgREST does.
   var roleSettings: [String: [(name: String, value: String)]] = [:]

@@ -29,6 +29,8 @@ extension SchemaIntrospection {
         AND NOT c.relispartition
     )
     SELECT json_build_object(
+      'aggregates_enabled',
+        (SELECT value FROM role_settings WHERE key = 'pgrst.db_aggregates_enabled' LIMIT 1),
       'schemas', (SELECT names FROM exposed),
       'max_rows', (SELECT value FROM role_settings WHERE key = 'pgrst.db_max_rows' LIMIT 1),
       'pre_request', (SELECT value FROM role_settings WHERE key = 'pgrst.db_pre_request' LIMIT 1),

@@ -124,6 +124,9 @@ enum SchemaIntrospection {
         return (name, value)
       }
     }
+    // PostgREST reads booleans of its in-database configuration as true/on/yes/1.
+    cache.aggregatesEnabled = ["true", "on", "yes", "1"].contains(
+      document["aggregates_enabled"]?.stringValue?.lowercased() ?? "")
     return cache
   }
 
@@ -212,6 +215,10 @@ enum SchemaIntrospection {
           isNullable: column["nullable"]?.boolValue ?? true)
       }
       returns = .composite(relation: relation, columns: columns)
+    } else if returnType == "record" && outputs.isEmpty {
+      // An anonymous `record` (no OUT parameters): called as a value, whose JSON keeps the
+      // names of the query that built it, as PostgREST treats it (a scalar).
+      returns = .scalar(type: "record")
     } else if returnType == "record" {
       returns = .composite(
         relation: nil,
