@@ -25,10 +25,7 @@ SUITES = ["tests/_sync/test_filter_request_builder_integration.py",
           "tests/_async/test_filter_request_builder_integration.py"]
 # Cases expected to fail, strictly (as the fidelity suite's `pending`): once one passes, this test
 # fails until it is taken off the list, so the count stays honest.
-PENDING = {
-    "test_explain_json": "the execution plan media type (application/vnd.pgrst.plan+json)",
-    "test_explain_text": "the execution plan media type (application/vnd.pgrst.plan+text)",
-}
+PENDING = {}
 
 
 def _snapshot_tree(destination):
@@ -64,6 +61,9 @@ def test_supabase_py_postgrest_integration_suite(snm_bin, workdir, tmp_path):
     migrations.mkdir()
     (migrations / "20240101000000_supabase_py_postgrest.sql").write_text(
         (tree / "infra" / "init.sql").read_text())
+    # Their docker-compose runs PostgREST with PGRST_DB_PLAN_ENABLED (the explain() tests).
+    (migrations / "20240101000001_plan_enabled.sql").write_text(
+        "alter role authenticator set pgrst.db_plan_enabled = 'true';\n")
     project = start_project("supabase-py-postgrest", "--migrations", str(migrations))
     try:
         report = tmp_path / "report.xml"
