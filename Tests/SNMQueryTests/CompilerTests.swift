@@ -104,6 +104,12 @@ import Testing
     WireCase(
       "from t select ...r(a), o:u!fk!inner(b), amount.sum(), total:count()::int",
       [["select", "...r(a),o:u!fk!inner(b),amount.sum(),total:count()::int"]]),
+    WireCase(
+      "from t select amount::int.sum(), t:amount::int.avg()::text, a::text, amount.max()::int",
+      [["select", "amount::int.sum(),t:amount::int.avg()::text,a::text,amount.max()::int"]]),
+    WireCase(
+      "from t select k, ...r(n:count(), x::int.sum()::text, ...s(y.avg()))",
+      [["select", "k,...r(n:count(),x::int.sum()::text,...s(y.avg()))"]]),
     // writes
     WireCase(
       #"from t upsert [{"id": 1}] on conflict id, "org id" ignore duplicates returning id"#,
@@ -227,6 +233,29 @@ import Testing
     #expect(
       parseAndCheck("from t select a.sum(), b.avg(), c.min(), d.max(), e.count(), count()").errors
         == [])
+  }
+
+  /// `amount::int.sum()` casts the column before summing; `amount.sum()::int` casts the sum; a
+  /// cast with no aggregate after it is the column's.
+  @Test func aCastBeforeAnAggregateIsItsInputCast() throws {
+    func field(_ text: String) throws -> SelectField? {
+      let statement = try #require(Parser.parse("from t select " + text).statements.first)
+      guard case .query(let query) = statement.kind, case .select(let items, _) = query.action,
+        case .field(let field) = items.first
+      else { return nil }
+      return field
+    }
+    let before = try #require(try field("amount::int.sum()"))
+    #expect(before.inputCast?.text == "int" && before.cast == nil)
+    #expect(before.aggregate?.text == "sum")
+    let after = try #require(try field("amount.sum()::int"))
+    #expect(after.inputCast == nil && after.cast?.text == "int")
+    let both = try #require(try field("amount::int.sum()::text"))
+    #expect(both.inputCast?.text == "int" && both.cast?.text == "text")
+    let plain = try #require(try field("amount::int"))
+    #expect(plain.inputCast == nil && plain.cast?.text == "int" && plain.aggregate == nil)
+    #expect(parseAndCheck("from t select amount::int.summ()").errors == ["unknown-aggregate"])
+    #expect(parseAndCheck("from t select ...r(x::int.median())").errors == ["unknown-aggregate"])
   }
 
   @Test func orGroupMixingEmbedsIsRefusedBeforeSending() {

@@ -25,7 +25,7 @@ struct CanonicalCase: Sendable, CustomTestStringConvertible {
   }
 
   @Test func specHasAllExamples() {
-    #expect(SpecExample.all.count == 43)
+    #expect(SpecExample.all.count == 45)
   }
 
   static let forms: [CanonicalCase] = [
@@ -39,6 +39,13 @@ struct CanonicalCase: Sendable, CustomTestStringConvertible {
     CanonicalCase(
       "from orders select amount.sum(), total:amount.avg()::int",
       "from orders select amount.sum(), total:amount.avg()::int"),
+    // a cast before the aggregate casts its input; aggregates in spreads
+    CanonicalCase(
+      "from orders select amount::int.sum(), t:amount::int.avg()::text, data->>n::int.max()",
+      "from orders select amount::int.sum(), t:amount::int.avg()::text, data->>n::int.max()"),
+    CanonicalCase(
+      "from ps select sid, ...p(n:count()::text, ...pc(cost::int.sum()))",
+      "from ps select sid, ...p(n:count()::text, ...pc(cost::int.sum()))"),
     // quoted names, schema.table
     CanonicalCase(
       #"from "Order Items" select "first name", "information.cpe""#,

@@ -2,7 +2,7 @@
 public enum SelectItem: Sendable, Equatable {
   /// `*`
   case star(range: SourceRange)
-  /// `[alias:]column[->json path][.aggregate()][::type]`
+  /// `[alias:]column[->json path][::type][.aggregate()][::type]`
   case field(SelectField)
   /// `[alias:][...]relation[!hint...](items)`
   case embed(SelectEmbed)
@@ -16,23 +16,28 @@ public enum SelectItem: Sendable, Equatable {
   }
 }
 
-/// A column in a select list: `nick:name`, `age::text`, `data->>blood`, `amount.sum()`.
+/// A column in a select list: `nick:name`, `age::text`, `data->>blood`, `amount.sum()`,
+/// `amount::int.sum()::text`.
 public struct SelectField: Sendable, Equatable {
   public var alias: Name?
   public var column: ColumnPath
   /// `col.sum()` and friends; the bare `count()` is a field with an empty column name and
   /// aggregate `count`.
   public var aggregate: Name?
+  /// With an aggregate, the cast of the column before it is aggregated (`amount::int.sum()`).
+  public var inputCast: Name?
+  /// The last cast: of the column, or of the aggregate's result (`amount.sum()::text`).
   public var cast: Name?
   public var range: SourceRange
 
   public init(
-    alias: Name? = nil, column: ColumnPath, aggregate: Name? = nil, cast: Name? = nil,
-    range: SourceRange
+    alias: Name? = nil, column: ColumnPath, aggregate: Name? = nil, inputCast: Name? = nil,
+    cast: Name? = nil, range: SourceRange
   ) {
     self.alias = alias
     self.column = column
     self.aggregate = aggregate
+    self.inputCast = inputCast
     self.cast = cast
     self.range = range
   }

@@ -36,6 +36,7 @@ extension SelectItem {
         text += aggregate.canonicalText + "()"
       } else {
         text += field.column.canonicalText
+        if let inputCast = field.inputCast { text += "::" + inputCast.canonicalText }
         if let aggregate = field.aggregate { text += "." + aggregate.canonicalText + "()" }
       }
       if let cast = field.cast { text += "::" + cast.canonicalText }

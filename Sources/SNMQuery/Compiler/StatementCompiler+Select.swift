@@ -15,7 +15,7 @@ extension StatementCompiler {
     case .field(let field):
       return .column(
         column(field.column), as: field.alias?.text, aggregate: field.aggregate?.text,
-        cast: field.cast?.text)
+        inputCast: field.inputCast?.text, cast: field.cast?.text)
     case .embed(let embed):
       return .embed(
         relation: embed.relation.text, alias: embed.alias?.text, hints: embed.hints.map(\.text),

@@ -50,6 +50,12 @@ extension Parser {
     var field = SelectField(
       alias: alias, column: ColumnPath(column: name, range: name.range), range: name.range)
     field.column.json = try parseJSONPath()
+    field.column.range = SourceRange(start: name.range.start, end: previousEnd)
+    // `amount::int.sum()`: a cast before an aggregate casts the column it aggregates.
+    var cast: Name?
+    if eat(.doubleColon) != nil {
+      cast = try parseName(.type, what: "a type", after: "'::'")
+    }
     if current.kind == .dot && peek().kind == .word && peek(2).kind == .leftParen {
       advance()
       field.aggregate = try parseName(.type, what: "an aggregate", after: "'.'")
@@ -57,11 +63,14 @@ extension Parser {
       guard eat(.rightParen) != nil else {
         throw expectedFailure("')'", after: "'\(field.aggregate?.text ?? "")('")
       }
+      if cast == nil { field.column.range.end = previousEnd }
+      field.inputCast = cast
+      cast = nil
+      if eat(.doubleColon) != nil {
+        cast = try parseName(.type, what: "a type", after: "'::'")
+      }
     }
-    field.column.range = SourceRange(start: name.range.start, end: previousEnd)
-    if eat(.doubleColon) != nil {
-      field.cast = try parseName(.type, what: "a type", after: "'::'")
-    }
+    field.cast = cast
     field.range = SourceRange(start: start, end: previousEnd)
     return .field(field)
   }

@@ -6,7 +6,7 @@ extension SupabaseSelectItem {
   public var resultKey: String? {
     switch self {
     case .all, .raw: return nil
-    case .column(let column, let alias, let aggregate, _):
+    case .column(let column, let alias, let aggregate, _, _):
       if let alias { return alias }
       if let aggregate { return aggregate }
       return column.jsonPath.last?.key ?? column.name

@@ -137,14 +137,15 @@ extension SupabaseSelectItem {
     switch self {
     case .all:
       return ".all"
-    case .column(let column, nil, nil, nil):
+    case .column(let column, nil, nil, nil, nil):
       return text(column.description)
-    case .column(let column, let alias, "count", let cast) where column.name.isEmpty:
+    case .column(let column, let alias, "count", nil, let cast) where column.name.isEmpty:
       let arguments = [alias.map { "as: " + text($0) }, cast.map { "cast: " + text($0) }]
       return ".count(" + arguments.compactMap { $0 }.joined(separator: ", ") + ")"
-    case .column(let column, let alias, let aggregate, let cast):
+    case .column(let column, let alias, let aggregate, let inputCast, let cast):
       return ".column(" + text(column.description) + (alias.map { ", as: " + text($0) } ?? "")
         + (aggregate.map { ", aggregate: " + text($0) } ?? "")
+        + (inputCast.map { ", inputCast: " + text($0) } ?? "")
         + (cast.map { ", cast: " + text($0) } ?? "") + ")"
     case .embed(let relation, let alias, let hints, let spread, let items):
       let join = hints.last.flatMap(Join.init(rawValue:))

@@ -8,6 +8,8 @@
 ///                                                            // select=name,owner:user_info(id,name)
 /// .select("name", .embed("user_info", join: .inner, "name"))  // select=name,user_info!inner(name)
 /// .select("owner_id", .column("age", aggregate: "avg"), .count()) // select=owner_id,age.avg(),count()
+/// .select(.column("amount", aggregate: "sum", inputCast: "int", cast: "text"))
+///                                                            // select=amount::int.sum()::text
 /// ```
 public indirect enum SupabaseSelectItem: Sendable, Hashable, ExpressibleByStringLiteral {
   /// How an embedded resource joins its parent.
@@ -21,8 +23,11 @@ public indirect enum SupabaseSelectItem: Sendable, Hashable, ExpressibleByString
   /// `*`.
   case all
   /// A column (with a JSON path if `column` has one), optionally renamed, aggregated
-  /// (`age.sum()`; a column with an empty name and `count` is the bare `count()`) and cast.
-  case column(SupabaseColumn, alias: String?, aggregate: String?, cast: String?)
+  /// (`age.sum()`; a column with an empty name and `count` is the bare `count()`) and cast:
+  /// `cast` is the last one (of the column, or of the aggregate's result), `inputCast` the
+  /// column's before it is aggregated (`amount::int.sum()`).
+  case column(
+    SupabaseColumn, alias: String?, aggregate: String?, inputCast: String?, cast: String?)
   /// An embedded resource: `alias:relation!hint!inner(items)`, or `...relation(items)` when spread.
   case embed(
     relation: String, alias: String?, hints: [String], spread: Bool, items: [SupabaseSelectItem])
@@ -33,19 +38,26 @@ public indirect enum SupabaseSelectItem: Sendable, Hashable, ExpressibleByString
   public init(stringLiteral value: String) {
     self =
       value == "*"
-      ? .all : .column(SupabaseColumn(parsing: value), alias: nil, aggregate: nil, cast: nil)
+      ? .all
+      : .column(
+        SupabaseColumn(parsing: value), alias: nil, aggregate: nil, inputCast: nil, cast: nil)
   }
 
-  /// A column, optionally renamed (`nick:name`), aggregated (`age.sum()`) and cast (`age::text`).
+  /// A column, optionally renamed (`nick:name`), aggregated (`age.sum()`) and cast (`age::text`;
+  /// with an aggregate, `inputCast` casts the column before it and `cast` the result:
+  /// `amount::int.sum()::text`).
   public static func column(
-    _ column: SupabaseColumn, as alias: String? = nil, aggregate: String? = nil, cast: String? = nil
+    _ column: SupabaseColumn, as alias: String? = nil, aggregate: String? = nil,
+    inputCast: String? = nil, cast: String? = nil
   ) -> SupabaseSelectItem {
-    .column(column, alias: alias, aggregate: aggregate, cast: cast)
+    .column(column, alias: alias, aggregate: aggregate, inputCast: inputCast, cast: cast)
   }
 
   /// The bare `count()` aggregate: the number of rows (per group of the other columns).
   public static func count(as alias: String? = nil, cast: String? = nil) -> SupabaseSelectItem {
-    .column(SupabaseColumn("", embedPath: []), alias: alias, aggregate: "count", cast: cast)
+    .column(
+      SupabaseColumn("", embedPath: []), alias: alias, aggregate: "count", inputCast: nil,
+      cast: cast)
   }
 
   /// An embedded resource with its own select list; `hint` names the foreign key or column when
@@ -71,10 +83,12 @@ public indirect enum SupabaseSelectItem: Sendable, Hashable, ExpressibleByString
   public var wire: String {
     switch self {
     case .all: return "*"
-    case .column(let column, let alias, let aggregate, let cast):
+    case .column(let column, let alias, let aggregate, let inputCast, let cast):
       var text = alias.map { PostgresLiteral.name($0) + ":" } ?? ""
-      if let aggregate {
-        text += column.name.isEmpty ? aggregate + "()" : column.wireKey + "." + aggregate + "()"
+      if let aggregate, column.name.isEmpty {
+        text += aggregate + "()"
+      } else if let aggregate {
+        text += column.wireKey + (inputCast.map { "::" + $0 } ?? "") + "." + aggregate + "()"
       } else {
         text += column.wireKey
       }

@@ -227,6 +227,18 @@ import Testing
             )))
     },
     .init(
+      "a cast before and after an aggregate, in a spread", .get, t,
+      query: [["select", "amount::int.sum(),...r(n:count(),x::text.max()::int)"]]
+    ) {
+      $0.fetchData().setTable("t")
+        .setQuery(
+          .select(
+            .column("amount", aggregate: "sum", inputCast: "int"),
+            .embed(
+              "r", spread: true, .count(as: "n"),
+              .column("x", aggregate: "max", inputCast: "text", cast: "int"))))
+    },
+    .init(
       "schema on a read", .get, t, query: [["select", "*"]],
       headers: [["Accept-Profile", "inventory"]]
     ) {

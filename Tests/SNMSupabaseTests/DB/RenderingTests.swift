@@ -156,13 +156,14 @@ import Testing
   @Test func selectItemsRenderAsSwift() {
     let items: [SupabaseSelectItem] = [
       .column("age", as: "avg_age", aggregate: "avg", cast: "int"), .count(as: "n"), .count(),
+      .column("amount", aggregate: "sum", inputCast: "int", cast: "text"),
       .embed(relation: "a", alias: nil, hints: ["x", "y", "inner"], spread: false, items: ["id"]),
       .embed("b", hint: "fk", "id"), .raw("x"),
     ]
     #expect(
       items.map(\.swiftExpression) == [
         #".column("age", as: "avg_age", aggregate: "avg", cast: "int")"#, #".count(as: "n")"#,
-        ".count()",
+        ".count()", #".column("amount", aggregate: "sum", inputCast: "int", cast: "text")"#,
         #".embed(relation: "a", alias: nil, hints: ["x", "y", "inner"], spread: false, items: ["id"])"#,
         #".embed("b", hint: "fk", "id")"#, #".raw("x")"#,
       ])

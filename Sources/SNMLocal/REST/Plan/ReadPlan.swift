@@ -69,6 +69,45 @@ struct ReadPlan: Sendable {
   func embed(_ key: String) -> EmbedPlan? {
     embeds.first { $0.key == key || $0.name == key }
   }
+
+  /// Whether this level aggregates: an aggregate of its own, or one taken from a to-one spread
+  /// within it. It is then grouped by everything else it selects.
+  var isGrouped: Bool {
+    fields.contains { $0.aggregate != nil } || embeds.contains { !$0.spreadAggregates.isEmpty }
+  }
+
+  /// Takes this level's aggregates for its parent to apply (PostgREST's
+  /// `hoistSpreadAggFunctions`): a to-one spread's rows are at most one per parent row, so
+  /// `...rel(amount.sum())` sums over the parent's groups. Each aggregated field stays as its
+  /// input (cast kept), named by its alias, else the function's name; `count()` becomes the
+  /// whole row. Aggregates this level took from its own to-one spreads go up with them.
+  mutating func takeAggregates() -> [String: SpreadAggregate] {
+    var taken: [String: SpreadAggregate] = [:]
+    for index in fields.indices {
+      guard let function = fields[index].aggregate else { continue }
+      let name = fields[index].alias ?? function
+      taken[name] = SpreadAggregate(function: function, cast: fields[index].aggregateCast)
+      if fields[index].field.name == "*" && fields[index].field.path.isEmpty {
+        fields[index].isRow = true
+      }
+      fields[index].alias = name
+      fields[index].aggregate = nil
+      fields[index].aggregateCast = nil
+    }
+    for index in embeds.indices where !embeds[index].spreadAggregates.isEmpty {
+      taken.merge(embeds[index].spreadAggregates) { first, _ in first }
+      embeds[index].spreadAggregates = [:]
+    }
+    return taken
+  }
+}
+
+/// An aggregate a level applies to a column of a to-one spread within it.
+struct SpreadAggregate: Sendable, Equatable {
+  /// `sum`, `avg`, `min`, `max`, `count`.
+  var function: String
+  /// The cast of the result (`...rel(amount.sum()::text)`).
+  var cast: String?
 }
 
 /// An embedded resource of a level: the relationship to it and its own plan.
@@ -83,6 +122,9 @@ struct EmbedPlan: Sendable {
   /// The alias of the lateral subquery that holds this embed's JSON.
   var lateralAlias: String
   var plan: ReadPlan
+  /// For a to-one spread: the aggregates this level applies to the spread's columns, by output
+  /// name (taken from the spread's levels by `ReadPlan.takeAggregates`).
+  var spreadAggregates: [String: SpreadAggregate] = [:]
 
   var isInner: Bool { joinType == .inner }
 

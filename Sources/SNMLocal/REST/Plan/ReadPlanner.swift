@@ -5,7 +5,8 @@
 ///     let plan = try planner.plan(query, table: table, source: .relation(table.name))
 ///
 /// Throws PGRST200/201 for embeds, PGRST108 for a filter or order on an embed the select does
-/// not name, PGRST118 for a related order on a to-many embed, PGRST123 for aggregates.
+/// not name, PGRST118 for a related order on a to-many embed, PGRST123 for aggregates (when the
+/// database does not enable them), PGRST127 for aggregates in a to-many spread.
 struct ReadPlanner {
   let cache: SchemaCache
   private var aliasCounter = 0
@@ -99,14 +100,21 @@ struct ReadPlanner {
         aliasCounter += 1
         let childAlias = ReadPlanner.alias(target.name.name, aliasCounter)
         let lateral = ReadPlanner.alias("\(name)_\(embed.key)", aliasCounter)
-        let child = try level(
+        var child = try level(
           embed.children, table: target, name: target.name.name,
           source: .relation(target.name), alias: childAlias)
+        var spreadAggregates: [String: SpreadAggregate] = [:]
+        if embed.isSpread && relationship.isToOne {
+          spreadAggregates = child.takeAggregates()
+        } else if embed.isSpread && child.isGrouped {
+          throw RESTError.notImplemented(
+            "Aggregates are not implemented for one-to-many or many-to-many spreads.")
+        }
         plan.embeds.append(
           EmbedPlan(
             key: embed.key, name: embed.name, relationship: relationship,
             joinType: embed.joinType, isSpread: embed.isSpread, lateralAlias: lateral,
-            plan: child))
+            plan: child, spreadAggregates: spreadAggregates))
       }
     }
     return plan

@@ -15,8 +15,11 @@ struct SelectField: Sendable, Equatable {
   var aggregate: String?
   /// The cast after the aggregate (`amount.sum()::text`); `cast` is the one on its input.
   var aggregateCast: String?
+  /// The level's whole row under `alias`: a `count()` in a to-one spread, whose count the parent
+  /// takes (PostgREST's `cfFullRow`), so it counts the parent's rows with a match.
+  var isRow = false
 
-  var isStar: Bool { field.name == "*" && field.path.isEmpty }
+  var isStar: Bool { field.name == "*" && field.path.isEmpty && !isRow }
 }
 
 /// How an embed joins its parent: `!inner` drops parent rows without a match.

@@ -17,16 +17,19 @@ extension SQLWriter {
   /// LIMIT ... OFFSET ...`.
   ///
   /// `orderColumns` are extra `expression AS alias` items for a to-many spread's order, which
-  /// its `json_agg`s apply instead of an ORDER BY here.
+  /// its `json_aggs` apply instead of an ORDER BY here. `groupedAbove` is set for a to-one
+  /// spread whose columns a grouping level above groups by: its embeds are then jsonb too.
   mutating func select(
     _ plan: ReadPlan, cache: SchemaCache, join: JoinContext? = nil,
-    orderColumns: [(term: OrderTerm, alias: String)] = []
+    orderColumns: [(term: OrderTerm, alias: String)] = [], groupedAbove: Bool = false
   ) throws(RESTError) {
     append("SELECT ")
-    // With an aggregate, the level is grouped by every other item it selects (PostgREST's
-    // `groupF`), named by position so JSON paths bound as parameters need not repeat; embeds
-    // are then jsonb, which has equality.
-    let grouped = plan.fields.contains { $0.aggregate != nil }
+    // With an aggregate (its own, or one taken from a to-one spread), the level is grouped by
+    // every other item it selects, a spread's columns one by one (PostgREST's `groupF`), named
+    // by position so JSON paths bound as parameters need not repeat; embeds are then jsonb,
+    // which has equality.
+    let grouped = plan.isGrouped
+    let jsonb = grouped || groupedAbove ? "::jsonb" : ""
     var groupPositions: [Int] = []
     var items = 0
     func next(_ writer: inout SQLWriter, grouping: Bool) {
@@ -53,19 +56,29 @@ extension SQLWriter {
       items += 1
     }
     for embed in plan.embeds where !embed.plan.isEmpty {
-      next(&self, grouping: !embed.isSpread)
       let lateral = SQLText.identifier(embed.lateralAlias)
-      let jsonb = grouped ? "::jsonb" : ""
-      if embed.isToManySpread {
-        append(
-          embed.plan.spreadNames.map { lateral + "." + SQLText.identifier($0) }
-            .joined(separator: ", "))
+      if embed.isSpread && (embed.isToManySpread || grouped) {
+        for name in embed.plan.spreadNames {
+          let column = lateral + "." + SQLText.identifier(name)
+          if let aggregate = embed.spreadAggregates[name] {
+            next(&self, grouping: false)
+            try aggregateCall(
+              aggregate.function, resultCast: aggregate.cast, name: name, cache: cache
+            ) { (writer: inout SQLWriter) throws(RESTError) in writer.append(column) }
+          } else {
+            next(&self, grouping: true)
+            append(column)
+          }
+        }
       } else if embed.isSpread {
+        next(&self, grouping: false)
         append(lateral + ".*")
       } else if embed.relationship.isToOne {
+        next(&self, grouping: true)
         append("row_to_json(\(lateral).*)\(jsonb) AS ")
         identifier(embed.key)
       } else {
+        next(&self, grouping: true)
         append("COALESCE(\(lateral).\(lateral), '[]')\(jsonb) AS ")
         identifier(embed.key)
       }
@@ -73,7 +86,7 @@ extension SQLWriter {
     append(" ")
     from(plan, join: join)
     for embed in plan.embeds {
-      try lateralJoin(embed, parent: plan, cache: cache)
+      try lateralJoin(embed, parent: plan, cache: cache, groupedAbove: !jsonb.isEmpty)
     }
     try whereClause(plan, join: join, countMode: false)
     if !groupPositions.isEmpty {
@@ -135,6 +148,11 @@ extension SQLWriter {
       append(plan.reference + ".*")
       return
     }
+    if field.isRow {
+      append(plan.rowReference + " AS ")
+      identifier(field.alias ?? "count")
+      return
+    }
     try castField(field, plan: plan, cache: cache)
     if let alias = field.alias {
       append(" AS ")
@@ -164,19 +182,31 @@ extension SQLWriter {
   private mutating func aggregateField(
     _ field: SelectField, aggregate: String, plan: ReadPlan, cache: SchemaCache
   ) throws(RESTError) {
-    var resultType: String? = nil
-    if let cast = field.aggregateCast { resultType = try cache.castType(cast) }
-    if resultType != nil { append("CAST(") }
-    append(aggregate.uppercased() + "(")
-    if field.isStar {
-      append("*")
-    } else {
-      try castField(field, plan: plan, cache: cache)
+    try aggregateCall(
+      aggregate, resultCast: field.aggregateCast, name: field.alias ?? aggregate, cache: cache
+    ) { (writer: inout SQLWriter) throws(RESTError) in
+      if field.isStar {
+        writer.append("*")
+      } else {
+        try writer.castField(field, plan: plan, cache: cache)
+      }
     }
+  }
+
+  /// `[CAST(]FUNCTION(argument)[ AS type)] AS "name"`.
+  private mutating func aggregateCall(
+    _ function: String, resultCast: String?, name: String, cache: SchemaCache,
+    argument: (inout SQLWriter) throws(RESTError) -> Void
+  ) throws(RESTError) {
+    var resultType: String? = nil
+    if let resultCast { resultType = try cache.castType(resultCast) }
+    if resultType != nil { append("CAST(") }
+    append(function.uppercased() + "(")
+    try argument(&self)
     append(")")
     if let resultType { append(" AS \(resultType))") }
     append(" AS ")
-    identifier(field.alias ?? aggregate)
+    identifier(name)
   }
 
   /// `reference."column"` followed by its JSON path, keys and indexes bound as parameters.
@@ -200,8 +230,9 @@ extension SQLWriter {
     }
   }
 
+  /// `groupedAbove`: the parent groups by this embed's values (they must be jsonb then).
   private mutating func lateralJoin(
-    _ embed: EmbedPlan, parent: ReadPlan, cache: SchemaCache
+    _ embed: EmbedPlan, parent: ReadPlan, cache: SchemaCache, groupedAbove: Bool
   ) throws(RESTError) {
     let lateral = SQLText.identifier(embed.lateralAlias)
     let context = JoinContext(
@@ -227,7 +258,7 @@ extension SQLWriter {
             orderDirection(column.term)
           }
         }
-        append("), '[]') AS ")
+        append(groupedAbove ? "), '[]')::jsonb AS " : "), '[]') AS ")
         identifier(name)
       }
       append(" FROM (")
@@ -237,7 +268,8 @@ extension SQLWriter {
       append(") AS \(lateral)) AS \(lateral) ON ")
       append(embed.isInner ? "\(lateral) IS NOT NULL" : "TRUE")
     } else if embed.relationship.isToOne {
-      try select(embed.plan, cache: cache, join: context)
+      try select(
+        embed.plan, cache: cache, join: context, groupedAbove: groupedAbove && embed.isSpread)
       append(") AS \(lateral) ON TRUE")
     } else {
       append("SELECT json_agg(\(lateral)) AS \(lateral) FROM (")
