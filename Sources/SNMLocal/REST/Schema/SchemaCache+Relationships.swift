@@ -206,7 +206,9 @@ extension SchemaCache {
     var suggestion: String? = nil
     if let known = relationships[origin] {
       let names = Array(Set(known.map(\.foreignTable.name))).sorted()
-      if !names.contains(target) {
+      // A target equal to a related table but for case gets no hint (PostgREST drops
+      // FuzzySet's exact match, score 1).
+      if !names.contains(where: { $0.lowercased() == target.lowercased() }) {
         suggestion = FuzzyMatch.best(target, among: names, minimum: 0.33).map {
           "Perhaps you meant '\($0)' instead of '\(target)'."
         }
