@@ -124,16 +124,8 @@ import Testing
   /// position.
   @Test func aggregatesGroupByTheOtherItems() throws {
     #expect(throws: RESTError.self) { try readSQL("select=name,count()") }
-    let parameters = try QueryParameters.parse("select=name,total:id.count()::text,count()")
-    var cache = Self.cache
-    cache.aggregatesEnabled = true
-    var planner = ReadPlanner(cache: cache)
-    let plan = try planner.plan(
-      parameters, table: Self.users, name: "users", source: .relation(Self.users.name))
-    var sql = SQLWriter()
-    try sql.select(plan, cache: cache)
     #expect(
-      sql.statement.sql
+      try aggregateSQL("select=name,total:id.count()::text,count()", table: Self.users)
         == "SELECT \"public\".\"users\".\"name\", CAST(COUNT(\"public\".\"users\".\"id\") "
         + "AS \"pg_catalog\".\"text\") AS \"total\", COUNT(*) AS \"count\" "
         + "FROM \"public\".\"users\" GROUP BY 1")
@@ -143,30 +135,30 @@ import Testing
   /// row for `count()`), the parent applies the function and groups by the spread's other
   /// columns; in a to-many spread it is PGRST127.
   @Test func spreadAggregatesAreTheParents() throws {
-    let parameters = try QueryParameters.parse("select=name,...users(n:count(),id.max()::text)")
-    var cache = Self.cache
-    cache.aggregatesEnabled = true
-    var planner = ReadPlanner(cache: cache)
-    let plan = try planner.plan(
-      parameters, table: Self.dogs, name: "dogs", source: .relation(Self.dogs.name))
-    var sql = SQLWriter()
-    try sql.select(plan, cache: cache)
     #expect(
-      sql.statement.sql
+      try aggregateSQL("select=name,...users(n:count(),id.max()::text)", table: Self.dogs)
         == "SELECT \"public\".\"dogs\".\"name\", COUNT(\"dogs_users_1\".\"n\") AS \"n\", "
         + "CAST(MAX(\"dogs_users_1\".\"max\") AS \"pg_catalog\".\"text\") AS \"max\" "
         + "FROM \"public\".\"dogs\" LEFT JOIN LATERAL (SELECT \"users_1\" AS \"n\", "
         + "\"users_1\".\"id\" AS \"max\" FROM \"public\".\"users\" AS \"users_1\" "
         + "WHERE \"users_1\".\"id\" = \"public\".\"dogs\".\"owner\") AS \"dogs_users_1\" ON TRUE "
         + "GROUP BY 1")
-    var toMany = ReadPlanner(cache: cache)
     #expect(
       throws: RESTError.notImplemented(
         "Aggregates are not implemented for one-to-many or many-to-many spreads.")
-    ) {
-      _ = try toMany.plan(
-        try QueryParameters.parse("select=name,...dogs(id.sum())"), table: Self.users,
-        name: "users", source: .relation(Self.users.name))
-    }
+    ) { try aggregateSQL("select=name,...dogs(id.sum())", table: Self.users) }
+  }
+
+  /// The level's SELECT for `query` on `table`, with aggregates enabled.
+  func aggregateSQL(_ query: String, table: TableInfo) throws -> String {
+    var cache = Self.cache
+    cache.aggregatesEnabled = true
+    var planner = ReadPlanner(cache: cache)
+    let plan = try planner.plan(
+      try QueryParameters.parse(query), table: table, name: table.name.name,
+      source: .relation(table.name))
+    var sql = SQLWriter()
+    try sql.select(plan, cache: cache)
+    return sql.statement.sql
   }
 }
