@@ -129,6 +129,40 @@ import Testing
     #expect(Self.received(later).hasPrefix("HTTP/1.1 200 OK"))
   }
 
+  /// A request that waited for a worker while its client hung up is dropped unanswered: its
+  /// handler (the statements, their cancel) never runs, and the next client is served.
+  @Test func aQueuedRequestWhoseClientLeftIsNotAnswered() throws {
+    let release = DispatchSemaphore(value: 0)
+    let paths = Mutex<[String]>([])
+    var limits = HTTPServerLimits()
+    limits.maxWorkers = 1
+    limits.minimumWorkers = 1
+    let server = HTTPServer(port: 0, limits: limits) { request in
+      paths.withLock { $0.append(request.path) }
+      if request.path == "/slow" { _ = release.wait(timeout: .now() + 5) }
+      return .json(status: 200, "{}")
+    }
+    try server.start()
+    defer { server.stop() }
+    let slow = try Self.connectTo(server.port)
+    defer { close(slow) }
+    Self.send(slow, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+    let deadline = monotonicSeconds() + 5
+    while paths.withLock({ $0.isEmpty }) && monotonicSeconds() < deadline { usleep(5_000) }
+    let gone = try Self.connectTo(server.port)
+    Self.send(gone, "GET /gone HTTP/1.1\r\nHost: x\r\n\r\n")
+    while server.workers.pending == 0 && monotonicSeconds() < deadline { usleep(5_000) }
+    close(gone)
+    usleep(20_000)
+    release.signal()
+    #expect(Self.received(slow).hasPrefix("HTTP/1.1 200 OK"))
+    let next = try Self.connectTo(server.port)
+    defer { close(next) }
+    Self.send(next, "GET /next HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(Self.received(next).hasPrefix("HTTP/1.1 200 OK"))
+    #expect(paths.withLock { $0 } == ["/slow", "/next"], "the hung-up client's request never ran")
+  }
+
   /// Bytes waiting on a socket (FIONREAD).
   static func pending(_ fd: Int32) -> Int32 {
     var count: Int32 = 0

@@ -145,6 +145,15 @@ import Testing
   #expect(running.scalar == "0", "the server stopped the statement, not only the client")
   #expect(
     try sleeper.pipeline([PGStatement("select 2")], interrupt: PGInterrupt()).first?.scalar == "2")
+  // A statement that ends within the grace after a hang-up is not cancelled (a cancel costs the
+  // server a process): its result comes back.
+  var gone: [Int32] = [0, 0]
+  #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &gone) == 0)
+  close(gone[1])
+  defer { close(gone[0]) }
+  let spared = try sleeper.pipeline(
+    [PGStatement("select 3 from pg_sleep(0.01)")], interrupt: PGInterrupt(watchedSocket: gone[0]))
+  #expect(spared.first?.scalar == "3")
   sleeper.close()
 
   // A backend past the pool's limit is closed when it comes back.

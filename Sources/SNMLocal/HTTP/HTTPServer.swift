@@ -112,14 +112,28 @@ public final class HTTPServer: Sendable {
     state.withLock { Self.wake($0) }
   }
 
+  /// Seconds a request may wait for a worker before the worker checks that its client is still
+  /// there (one `poll`); a request answered at once never pays for the check.
+  static let staleWait = 0.001
+
   /// Answers `step` (a whole request, or a body that streams) on a worker, then gives the
   /// connection back.
   func serveOnWorker(_ connection: HTTPConnection, _ step: sending HTTPRequestReader.Step) {
     connection.handedOver.withLock { $0 = step }
+    let queuedAt = monotonicSeconds()
     workers.submit { [self] in
       let step = connection.handedOver.withLock { handed in
         defer { handed = nil }
         return handed ?? .needMore
+      }
+      // A request that waited for a worker may have been given up on (a crowd of clients
+      // closing at once leaves hundreds queued): answering it would run its statements and,
+      // once the watcher saw the hang-up, cancel them (a new backend forked for each cancel).
+      if case .request = step, monotonicSeconds() - queuedAt > Self.staleWait,
+        HTTPPeer(socket: connection.socket).hasHungUp
+      {
+        giveBack(connection, keep: false)
+        return
       }
       let keep = connection.serve(step, limits: limits, handler: handler) {
         workers.pending == 0 && !isStopped

@@ -22,7 +22,8 @@ final class HTTPWorkerPool: Sendable {
 
   struct State {
     var jobs: [Job] = []
-    /// Jobs before this index have been taken (the queue is compacted when it empties).
+    /// Jobs before this index have been taken (the queue is compacted when it empties, or when
+    /// the taken ones are most of it).
     var head = 0
     var idle = 0
     var workers = 0
@@ -36,6 +37,10 @@ final class HTTPWorkerPool: Sendable {
       head += 1
       if head == jobs.count {
         jobs.removeAll(keepingCapacity: true)
+        head = 0
+      } else if head >= 4_096 && head * 2 >= jobs.count {
+        // A queue that never empties under sustained load would otherwise keep every job.
+        jobs.removeFirst(head)
         head = 0
       }
       return job

@@ -24,6 +24,9 @@ public struct PGInterrupt: Sendable, Equatable {
   public var watchedSocket: Int32?
   /// Seconds to wait for the server to answer a cancel before the link is cut.
   public var grace: Double = 5
+  /// Seconds the statements may still run after the watched socket's peer hung up before they
+  /// are cancelled (most finish sooner, and a cancel costs the server a process).
+  public var hangUpGrace: Double = 0.05
 
   public init(deadline: Double? = nil, watchedSocket: Int32? = nil) {
     self.deadline = deadline

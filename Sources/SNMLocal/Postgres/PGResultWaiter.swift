@@ -6,7 +6,10 @@
 
 /// Waits for a pipeline's results under a `PGInterrupt`: polls the database socket and the
 /// watched one, and cancels the running statement (`PQcancel`) when the deadline passes or the
-/// watched socket's peer hangs up. A server that does not answer a cancel within the grace time
+/// watched socket's peer hangs up. A hang-up cancels only what is still running
+/// `interrupt.hangUpGrace` seconds later: a cancel is a connection to the postmaster (a process
+/// forked), dearer than the short statement it would stop, and a crowd of clients closing at once
+/// would otherwise fork one for each. A server that does not answer a cancel within the grace time
 /// has its link cut, so no request waits on it for ever.
 ///
 /// ```swift
@@ -22,9 +25,8 @@ struct PGResultWaiter {
   /// Why the statements were cancelled, once they were.
   private(set) var cancelled: PGInterrupt.Reason?
   private var cancelledAt = 0.0
-
-  /// poll(2)'s POLLRDHUP (the peer shut its side down), which Glibc's module leaves out.
-  static let readHangUp: Int16 = 0x2000
+  /// When the watched socket's peer was seen gone (then it is no longer watched).
+  private var hungUpAt: Double?
 
   init(connection: OpaquePointer, interrupt: PGInterrupt?) {
     self.connection = connection
@@ -62,21 +64,30 @@ struct PGResultWaiter {
           _ = PQconsumeInput(connection)
           return
         }
-      } else if let deadline = interrupt.deadline {
-        if now >= deadline {
-          cancel(.deadline)
-          continue
+      } else {
+        if let deadline = interrupt.deadline {
+          if now >= deadline {
+            cancel(.deadline)
+            continue
+          }
+          wait = min(wait, deadline - now)
         }
-        wait = min(wait, deadline - now)
+        if let hungUpAt {
+          if now >= hungUpAt + interrupt.hangUpGrace {
+            cancel(.peerGone)
+            continue
+          }
+          wait = min(wait, hungUpAt + interrupt.hangUpGrace - now)
+        }
       }
       var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0)]
-      if cancelled == nil, let peer = interrupt.watchedSocket, peer >= 0 {
-        descriptors.append(pollfd(fd: peer, events: Self.readHangUp, revents: 0))
+      if cancelled == nil, hungUpAt == nil, let peer = interrupt.watchedSocket, peer >= 0 {
+        descriptors.append(pollfd(fd: peer, events: HTTPPeer.readHangUp, revents: 0))
       }
       let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(wait * 1000) + 1)
       if ready < 0 && errno != EINTR { return }
       if descriptors.count > 1, descriptors[1].revents != 0 {
-        cancel(.peerGone)
+        hungUpAt = monotonicSeconds()
         continue
       }
       if descriptors[0].revents != 0 && PQconsumeInput(connection) == 0 { return }
