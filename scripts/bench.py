@@ -97,10 +97,12 @@ def measure(argv, stdin=None, env=None):
     return Measured(wall, usage.ru_utime + usage.ru_stime, kib * 1024, process.returncode)
 
 
-def alternate(runs, contenders):
+def alternate(runs, contenders, settle=0.0):
     """Runs each contender (name -> callable returning a number) `runs` times, in alternation.
 
     Returns name -> list of results. The order rotates each round so no one always goes first.
+    `settle` seconds pass after each run, so what one run leaves behind (a crowd of connections
+    closing, the requests they had queued) is not measured as part of the next.
     """
     results = {name: [] for name in contenders}
     names = list(contenders)
@@ -108,6 +110,7 @@ def alternate(runs, contenders):
         shift = round_number % len(names)
         for name in names[shift:] + names[:shift]:
             results[name].append(contenders[name]())
+            time.sleep(settle)
     return results
 
 
@@ -684,8 +687,12 @@ def pgbench_rate(project, clients, seconds):
     return float(match.group(1))
 
 
+# Seconds each wrk / pgbench run of sections 4 and 7 lasts, and the pause after it.
+LOAD_SECONDS, SETTLE_SECONDS = 3, 1.0
+
+
 def bench_capacity(project, report, args):
-    seconds = 1 if args.quick else 2
+    seconds = 1 if args.quick else LOAD_SECONDS
     if "pgbench" not in project.sql("select datname from pg_database"):
         project.sql("create database pgbench")
         subprocess.run([PGBENCH, "-i", "-q", "-s", "10", "-h", project.socket_dir, "-p", "5432",
@@ -703,7 +710,7 @@ def bench_capacity(project, report, args):
         for label, url in targets.items():
             contenders[label] = (lambda url=url: wrk_rate(url, connections, seconds,
                                                           project.headers()))
-        rates = alternate(args.runs, contenders)
+        rates = alternate(args.runs, contenders, SETTLE_SECONDS)
         peer = median(rates["pgbench"])
         for label in targets:
             report.add("4 gateway", f"wrk -c {connections}: {label}", median(rates[label]),
@@ -894,12 +901,12 @@ def first_byte(project, path):
 def bench_connections(project, report, args):
     """Many connections: wrk with 256 and 1,024 against 16; the first byte of a 100,000-row
     answer."""
-    seconds = 1 if args.quick else 2
+    seconds = 1 if args.quick else LOAD_SECONDS
     url = f"{project.url}/rest/v1/dog_profile?select=*&id=eq.4242"
     failures = {c: [] for c in (16, 256, 1024)}
     contenders = {c: (lambda c=c: wrk_rate(url, c, seconds, project.headers(), failures[c]))
                   for c in (16, 256, 1024)}
-    rates = alternate(args.runs, contenders)
+    rates = alternate(args.runs, contenders, SETTLE_SECONDS)
     for connections in (256, 1024):
         failed = sum(failures[connections])
         report.add("7 connections", f"wrk -c {connections}: primary-key select",
