@@ -7,6 +7,7 @@ signal snm passes on to its group reaches the parent too. snm must only end itse
 import os
 import pathlib
 import pty
+import re
 import select
 import shlex
 import signal
@@ -16,6 +17,8 @@ import pexpect
 import pytest
 
 from conftest import SNM
+from test_shell_prompt import shell_env  # noqa: F401 (a fixture)
+from tmux_shell import job_control_bash
 
 # The parent: remembers the terminal's settings, runs snm, then says whether it survived and how.
 PARENT = ('before=$(stty -g); {snm}; code=$?; after=$(stty -g); '
@@ -125,3 +128,54 @@ def test_keys_typed_as_soon_as_the_prompt_shows_are_not_lost(project, tmp_path):
         finally:
             os.close(fd)
     assert lost == 0, f"Ctrl-D at a fresh prompt was lost in {lost} of 40 starts"
+
+
+# ---- Ctrl-Z at the prompt ------------------------------------------------------------------------
+# libedit reads with the terminal's signal keys off, so the key reaches snm as a character; psql
+# (readline) stops at it, and so must snm: the whole job, as the terminal itself would stop it.
+
+@pytest.mark.parametrize("wrapped", [False, True], ids=["snm", "under sh -c"])
+def test_ctrl_z_under_job_control_stops_the_job_and_fg_takes_the_line_up(shell_env, wrapped):
+    command = shlex.quote(SNM)
+    if wrapped:  # snm a child of a shell in the same job, as a wrapper script runs it
+        command = "sh -c " + shlex.quote(f"{command}; echo wrapper went on")
+    with job_control_bash({**shell_env, "PS1": "bash$ "}) as bash:
+        bash.type(command)
+        bash.press("Enter")
+        bash.wait_for_prompt()
+        bash.type("from dog_profile select name")  # half a statement, in libedit's buffer
+        bash.press("C-z")
+        stopped = bash.wait_for(lambda s: re.search(r"Stopped.*\n?bash\$ ?$", s), timeout=5)
+        assert "^Z" in stopped
+        before = bash.prompt_count()
+        bash.type("fg")
+        bash.press("Enter")
+        # The prompt comes back with the half line in it, and the statement goes on from there.
+        bash.wait_for(lambda s: bash.prompt_count(s) > before
+                      and s.rstrip().endswith("from dog_profile select name"), timeout=5)
+        bash.type(" order by id limit 1")
+        bash.press("Enter")
+        screen = bash.wait_for(lambda s: "(1 row)" in s, timeout=10)
+        assert re.search(r"^ Bori\s*$", screen, re.M), screen
+        # Once only: the line is drawn again after `fg`, not before the stop.
+        assert screen.count("from dog_profile select name order by id limit 1") == 1, screen
+        if wrapped:
+            bash.type("\\q")
+            bash.press("Enter")
+            bash.wait_for(lambda s: "wrapper went on" in s, timeout=10)
+
+
+def test_ctrl_z_without_job_control_stops_nothing_and_the_prompt_goes_on(parent):
+    parent.expect_exact("snm anon@local> ")
+    pid = snm_pid(parent.pid)
+    parent.send("from dog_profile select name")
+    parent.sendcontrol("z")
+    parent.expect_exact("^Z")
+    time.sleep(0.3)
+    state = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    assert state != "T", "snm was stopped where no shell can continue it"
+    parent.send(" order by id limit 1\r")
+    parent.expect_exact("(1 row)")
+    parent.expect_exact("snm anon@local> ")
+    parent.sendline("\\q")
+    parent.expect_exact("parent survived, snm exited 0")

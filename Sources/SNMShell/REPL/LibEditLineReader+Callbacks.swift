@@ -1,9 +1,11 @@
 @preconcurrency import CLibEdit
 import Foundation
+import Synchronization
 
 extension LibEditLineReader {
-  /// Emacs key bindings plus snm's own: Tab completes, Ctrl-C abandons the line, Ctrl-R searches
-  /// the history backwards as you type. `~/.editrc` (or `$EDITRC`) may override them. The window
+  /// Emacs key bindings plus snm's own: Tab completes, Ctrl-C abandons the line, Ctrl-Z suspends
+  /// snm as the terminal would (the line comes back on `fg`), Ctrl-R searches the history
+  /// backwards as you type. `~/.editrc` (or `$EDITRC`) may override them. The window
   /// size is read again at each line (libedit does that as a line starts).
   /// - Throws: `LineReaderError.noTerminal` when libedit refuses a setting.
   static func configure(line: OpaquePointer, entries: OpaquePointer, limit: Int) throws {
@@ -20,8 +22,10 @@ extension LibEditLineReader {
       ("interrupt key", snm_el_setty(line, "-d", "-isig")),
       ("complete fn", snm_el_addfn(line, "snm-complete", "complete the word", libEditComplete)),
       ("interrupt fn", snm_el_addfn(line, "snm-interrupt", "abandon the line", libEditInterrupt)),
+      ("suspend fn", snm_el_addfn(line, "snm-suspend", "suspend snm", libEditSuspend)),
       ("bind tab", snm_el_bind(line, "^I", "snm-complete")),
       ("bind ^C", snm_el_bind(line, "^C", "snm-interrupt")),
+      ("bind ^Z", snm_el_bind(line, "^Z", "snm-suspend")),
       ("bind ^R", snm_el_bind(line, "^R", "em-inc-search-prev")),
     ]
     if let failed = steps.first(where: { $0.1 < 0 }) {
@@ -70,6 +74,31 @@ extension LibEditLineReader {
     el_push(line, "\n")
     return UInt8(CC_REFRESH)
   }
+
+  /// Runs Ctrl-Z: with `-isig` the terminal sends no SIGTSTP while libedit reads, so snm stops its
+  /// process group as the terminal would have (a parent `sh -c` in the same job stops too, or its
+  /// shell would wait on it forever), in the terminal's own mode, and takes the line up again once
+  /// continued. The signal reaches another thread, which stops the process a moment later; this
+  /// one waits for the SIGCONT that follows, up to half a second: where no shell has job control
+  /// the group is orphaned and the kernel drops the signal, and the prompt simply goes on.
+  func suspend(on line: OpaquePointer) -> UInt8 {
+    _ = snm_el_prep_term(line, 0)
+    writeOutput("^Z\n")
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = noteContinued
+    sigemptyset(&action.sa_mask)
+    var previous = sigaction()
+    continuedAfterSuspend.store(false, ordering: .releasing)
+    _ = sigaction(SIGCONT, &action, &previous)
+    kill(0, SIGTSTP)
+    let deadline = ContinuousClock.now + .milliseconds(500)
+    while !continuedAfterSuspend.load(ordering: .acquiring) && ContinuousClock.now < deadline {
+      usleep(1_000)
+    }
+    _ = sigaction(SIGCONT, &previous, nil)
+    _ = snm_el_prep_term(line, 1)
+    return UInt8(CC_REDISPLAY)
+  }
 }
 
 private func libEditPrompt(_ line: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
@@ -89,4 +118,18 @@ private func libEditInterrupt(_ line: OpaquePointer?, _ key: Int32) -> UInt8 {
     return UInt8(CC_ERROR)
   }
   return reader.interrupt(on: line)
+}
+
+/// Set by SIGCONT while `suspend` waits.
+private let continuedAfterSuspend = Atomic<Bool>(false)
+
+private func noteContinued(_ signal: Int32) {
+  continuedAfterSuspend.store(true, ordering: .releasing)
+}
+
+private func libEditSuspend(_ line: OpaquePointer?, _ key: Int32) -> UInt8 {
+  guard let line, let reader = LibEditLineReader.owner(of: line) else {
+    return UInt8(CC_ERROR)
+  }
+  return reader.suspend(on: line)
 }
