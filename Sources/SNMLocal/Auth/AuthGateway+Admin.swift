@@ -167,23 +167,13 @@ extension AuthGateway {
         {
           throw Self.phoneExists
         }
-        let created = try connection.execute(
-          "insert into auth.users (email, encrypted_password, email_confirmed_at, "
-            + "raw_app_meta_data, raw_user_meta_data, banned_until, phone, phone_confirmed_at) "
-            + "values (nullif(lower($1), ''), "
-            + "case when $2::text is null then null else extensions.crypt($2, "
-            + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))) end, "
-            + "case when $3 then now() end, "
-            + "jsonb_build_object('provider', $9::text, 'providers', jsonb_build_array($9::text)) "
-            + "|| $4::jsonb, $5::jsonb, "
-            + "case when $6::float8 > 0 then now() + make_interval(secs => $6::float8) end, "
-            + "nullif($7, ''), case when $8 then now() end) returning id::text",
-          [
-            email, password, confirmed ? "true" : "false", appMetadata.serialized(),
-            userMetadata.serialized(), ban.map { String($0) } ?? "0", phone,
-            phoneConfirmed ? "true" : "false", provider,
-          ])
-        guard let id = created.scalar, let user = try loadUser(id, on: connection) else {
+        let id = try insertUser(
+          NewAuthUser(
+            email: email, phone: phone, password: password, provider: provider,
+            appMetadata: appMetadata, userMetadata: userMetadata, emailConfirmed: confirmed,
+            phoneConfirmed: phoneConfirmed, bannedSeconds: ban ?? 0),
+          on: connection)
+        guard let user = try loadUser(id, on: connection) else {
           throw PGError(kind: .client, message: "no user id")
         }
         return user

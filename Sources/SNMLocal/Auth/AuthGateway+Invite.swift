@@ -28,12 +28,9 @@ extension AuthGateway {
           + "where id = $1::uuid", [existing.id, data.serialized()])
       return existing.id
     }
-    let created = try connection.execute(
-      "insert into auth.users (email, invited_at, raw_app_meta_data, raw_user_meta_data) "
-        + #"values (lower($1), now(), '{"provider":"email","providers":["email"]}', $2::jsonb) "#
-        + "returning id::text", [email, data.serialized()])
-    guard let id = created.scalar else { throw PGError(kind: .client, message: "no user id") }
-    return id
+    return try insertUser(
+      NewAuthUser(email: email, provider: "email", userMetadata: data, invited: true),
+      on: connection)
   }
 
   /// `POST /admin/generate_link` `{"type", "email", "password", "data", "new_email",
@@ -82,16 +79,9 @@ extension AuthGateway {
         } else {
           let secret = try password ?? Crypto.hex(try Crypto.randomBytes(16))
           if password != nil { try checkNewPassword(secret) }
-          let created = try connection.execute(
-            "insert into auth.users (email, encrypted_password, raw_app_meta_data, "
-              + "raw_user_meta_data) values (lower($1), extensions.crypt($2, "
-              + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), "
-              + #"'{"provider":"email","providers":["email"]}', $3::jsonb) returning id::text"#,
-            [email, secret, data.serialized()])
-          guard let made = created.scalar else {
-            throw PGError(kind: .client, message: "no user id")
-          }
-          id = made
+          id = try insertUser(
+            NewAuthUser(email: email, password: secret, provider: "email", userMetadata: data),
+            on: connection)
         }
         existing = try loadUser(id, on: connection)
       case "email_change_current", "email_change_new":

@@ -44,12 +44,11 @@ extension AuthGateway {
         throw AuthFailure(
           status: 422, code: "otp_disabled", message: "Signups not allowed for otp")
       }
-      let created = try connection.execute(
-        "insert into auth.users (email, email_confirmed_at, raw_app_meta_data, raw_user_meta_data) "
-          + "values (lower($1), case when $3 then now() end, "
-          + #"'{"provider":"email","providers":["email"]}', $2::jsonb) returning id::text"#,
-        [email, metadata.serialized(), settings.confirmEmail ? "false" : "true"])
-      guard let id = created.scalar else { throw PGError(kind: .client, message: "no user id") }
+      let id = try insertUser(
+        NewAuthUser(
+          email: email, provider: "email", userMetadata: metadata,
+          emailConfirmed: !settings.confirmEmail),
+        on: connection)
       try sendMail(
         settings.confirmEmail ? .signup : .magiclink, to: email, userID: id,
         redirectTo: redirectTo, on: connection)

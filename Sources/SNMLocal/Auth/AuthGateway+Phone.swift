@@ -83,13 +83,11 @@ extension AuthGateway {
           try confirmNewPhoneUser(user, phone: phone, on: connection)
           return .json(status: 200, try phoneSignupAnswer(user.id, on: connection))
         }
-        let created = try connection.execute(
-          "insert into auth.users (phone, encrypted_password, raw_app_meta_data, "
-            + "raw_user_meta_data) values ($1, extensions.crypt($2, extensions.gen_salt('bf', "
-            + "\(AuthSettings.bcryptCost))), "
-            + #"'{"provider":"phone","providers":["phone"]}', $3::jsonb) returning id::text"#,
-          [phone, password, metadata.serialized()])
-        guard let id = created.scalar, let user = try loadUser(id, on: connection) else {
+        let id = try insertUser(
+          NewAuthUser(
+            phone: phone, password: password, provider: "phone", userMetadata: metadata),
+          on: connection)
+        guard let user = try loadUser(id, on: connection) else {
           throw PGError(kind: .client, message: "no user id")
         }
         try confirmNewPhoneUser(user, phone: phone, on: connection)
@@ -143,13 +141,9 @@ extension AuthGateway {
       if user == nil || user?.phoneConfirmedAt == nil {
         guard settings.signupEnabled else { throw AuthFailure.signupDisabled }
         if user == nil {
-          let created = try connection.execute(
-            "insert into auth.users (phone, raw_app_meta_data, raw_user_meta_data) values ($1, "
-              + #"'{"provider":"phone","providers":["phone"]}', $2::jsonb) returning id::text"#,
-            [phone, metadata.serialized()])
-          guard let id = created.scalar else {
-            throw PGError(kind: .client, message: "no user id")
-          }
+          let id = try insertUser(
+            NewAuthUser(phone: phone, provider: "phone", userMetadata: metadata),
+            on: connection)
           user = try loadUser(id, on: connection)
         }
         guard let pending = user else { throw AuthFailure.userNotFound }

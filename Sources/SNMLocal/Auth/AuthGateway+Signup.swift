@@ -18,10 +18,8 @@ extension AuthGateway {
           message: "Anonymous sign-ins are disabled")
       }
       let session = try inTransaction { connection in
-        let created = try connection.execute(
-          "insert into auth.users (is_anonymous, raw_user_meta_data, last_sign_in_at) "
-            + "values (true, $1::jsonb, now()) returning id::text", [metadata.serialized()])
-        guard let id = created.scalar else { throw PGError(kind: .client, message: "no user id") }
+        let id = try insertUser(
+          NewAuthUser(userMetadata: metadata, anonymous: true, signedIn: true), on: connection)
         return try createSession(userID: id, method: "anonymous", on: connection)
       }
       return .json(status: 200, session)
@@ -56,15 +54,11 @@ extension AuthGateway {
           // As GoTrue: the same answer whether or not the address was taken.
           return .json(status: 200, Self.obfuscatedUser(email: email, metadata: metadata))
         }
-        let created = try connection.execute(
-          "insert into auth.users (email, encrypted_password, email_confirmed_at, "
-            + "raw_app_meta_data, raw_user_meta_data, last_sign_in_at) values (lower($1), "
-            + "extensions.crypt($2, extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), "
-            + "case when $4 then now() end, "
-            + #"'{"provider":"email","providers":["email"]}', $3::jsonb, "#
-            + "case when $4 then now() end) returning id::text",
-          [email, password, metadata.serialized(), settings.confirmEmail ? "false" : "true"])
-        guard let id = created.scalar else { throw PGError(kind: .client, message: "no user id") }
+        let id = try insertUser(
+          NewAuthUser(
+            email: email, password: password, provider: "email", userMetadata: metadata,
+            emailConfirmed: !settings.confirmEmail, signedIn: !settings.confirmEmail),
+          on: connection)
         if settings.confirmEmail {
           try sendMail(.signup, to: email, userID: id, redirectTo: redirectTo, on: connection)
           guard let user = try loadUser(id, on: connection) else { throw AuthFailure.userNotFound }

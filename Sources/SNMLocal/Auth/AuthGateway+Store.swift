@@ -227,3 +227,53 @@ extension AuthGateway {
     return .object(members)
   }
 }
+
+/// What a new auth.users row holds: each way of making a user (sign-up by e-mail or phone, an
+/// anonymous sign-in, a magic link or OTP for an unknown address, an invite, the admin API) sets
+/// some of these and leaves the rest to the table's defaults.
+struct NewAuthUser {
+  var email = ""
+  var phone = ""
+  /// Stored as a bcrypt hash; `nil` for a user with no password yet.
+  var password: String?
+  /// `raw_app_meta_data`'s `provider` and `providers` ("email", "phone"); `nil` for none.
+  var provider: String?
+  /// Merged over the provider's members.
+  var appMetadata: JSONValue = .object([])
+  var userMetadata: JSONValue = .object([])
+  var emailConfirmed = false
+  var phoneConfirmed = false
+  var invited = false
+  var anonymous = false
+  /// `last_sign_in_at` now: the user is signed in as it is made.
+  var signedIn = false
+  /// `banned_until` that many seconds from now; 0 for none.
+  var bannedSeconds: Double = 0
+}
+
+extension AuthGateway {
+  /// Inserts `user` into auth.users and returns its id. The one place a user row is made.
+  func insertUser(_ user: NewAuthUser, on connection: PGConnection) throws -> String {
+    func flag(_ value: Bool) -> String { value ? "true" : "false" }
+    let created = try connection.execute(
+      "insert into auth.users (email, phone, encrypted_password, email_confirmed_at, "
+        + "phone_confirmed_at, invited_at, is_anonymous, last_sign_in_at, banned_until, "
+        + "raw_app_meta_data, raw_user_meta_data) values (nullif(lower($1), ''), nullif($2, ''), "
+        + "case when $3::text is null then null else extensions.crypt($3, "
+        + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))) end, "
+        + "case when $4 then now() end, case when $5 then now() end, "
+        + "case when $6 then now() end, $7, case when $8 then now() end, "
+        + "case when $9::float8 > 0 then now() + make_interval(secs => $9::float8) end, "
+        + "case when $10::text is null then '{}'::jsonb else jsonb_build_object('provider', "
+        + "$10::text, 'providers', jsonb_build_array($10::text)) end || $11::jsonb, $12::jsonb) "
+        + "returning id::text",
+      [
+        user.email, user.phone, user.password, flag(user.emailConfirmed),
+        flag(user.phoneConfirmed), flag(user.invited), flag(user.anonymous), flag(user.signedIn),
+        String(user.bannedSeconds), user.provider, user.appMetadata.serialized(),
+        user.userMetadata.serialized(),
+      ])
+    guard let id = created.scalar else { throw PGError(kind: .client, message: "no user id") }
+    return id
+  }
+}
