@@ -161,4 +161,43 @@ import Testing
     try sql.select(plan, cache: cache)
     return sql.statement.sql
   }
+
+  /// Domain representations: `domain AS json` formats a whole column (also under `*`, listed),
+  /// `text AS domain` parses a comparison's or a list's value; a table without them is unchanged.
+  @Test func domainRepresentationsFormatAndParse() throws {
+    var tables = [
+      Self.users.name: Self.users,
+      QualifiedName(schema: "public", name: "paints"): TableInfo(
+        name: QualifiedName(schema: "public", name: "paints"), kind: .table,
+        columns: [
+          ColumnInfo(name: "id", type: "bigint"), ColumnInfo(name: "tint", type: "public.color"),
+        ]),
+    ]
+    let color = { (name: String) in QualifiedName(schema: "public", name: name) }
+    SchemaCache.applyRepresentations(
+      [
+        SchemaCache.RepresentationKey(source: "public.color", target: "json"): color("json"),
+        SchemaCache.RepresentationKey(source: "text", target: "public.color"): color("color"),
+      ], to: &tables)
+    let paints = try #require(tables[QualifiedName(schema: "public", name: "paints")])
+    #expect(paints.hasOutputRepresentations)
+    #expect(tables[Self.users.name]?.hasRepresentations == false)
+    var planner = ReadPlanner(cache: Self.cache)
+    let plan = try planner.plan(
+      try QueryParameters.parse("select=*,t:tint,tint&tint=in.(a,b)&or=(tint.eq.c,tint.like.d)"),
+      table: paints, name: "paints", source: .relation(paints.name))
+    var sql = SQLWriter()
+    try sql.select(plan, cache: Self.cache)
+    let column = "\"public\".\"paints\".\"tint\""
+    #expect(
+      sql.statement.sql
+        == "SELECT \"public\".\"paints\".\"id\", \"public\".\"json\"(\(column)) AS \"tint\", "
+        + "\"public\".\"json\"(\(column)) AS \"t\", \"public\".\"json\"(\(column)) AS \"tint\" "
+        + "FROM \"public\".\"paints\" "
+        + "WHERE (\(column) = ANY(SELECT \"public\".\"color\"(unnest($1::text[])))) "
+        + "AND ((\(column) = \"public\".\"color\"($2::text)) OR (\(column) LIKE $3))")
+    let plain = try readSQL("select=*&name=eq.x")
+    #expect(plain.sql.hasPrefix("WITH \"pgrst_source\" AS (SELECT \"public\".\"users\".* "))
+    #expect(plain.sql.contains("(\"public\".\"users\".\"name\" = $1)"))
+  }
 }

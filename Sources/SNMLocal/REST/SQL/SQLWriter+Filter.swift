@@ -2,25 +2,42 @@
 /// (SqlFragment.hs `pgFmtFilter`).
 extension SQLWriter {
   /// `[NOT ](column op $n)`.
+  ///
+  /// On a column whose domain has a `text AS domain` cast, the value of a comparison or `in`
+  /// list is parsed by the cast's function (PostgREST's `withTextParse`): `col = fn($1::text)`,
+  /// `col = ANY(SELECT fn(unnest($1::text[])))`; `like`/`ilike`, `is`, `isdistinct` and the text
+  /// searches take the value as it is.
   mutating func filter(_ filter: Filter, reference: String, table: TableInfo?) {
     if filter.expression.negated { append("NOT ") }
     append("(")
+    var parser: QualifiedName? = nil
+    if let table, table.hasRepresentations, filter.field.path.isEmpty {
+      parser = table.column(filter.field.name)?.representation?.fromText
+    }
     switch filter.expression.operation {
     case .compare(let op, let quantifier, let value):
       fieldExpression(filter.field, reference: reference, table: table)
       append(" \(op.sql) ")
-      let operand = (op == .like || op == .ilike) ? SQLWriter.likePattern(value) : value
-      if let quantifier {
-        append(quantifier == .any ? "ANY(" : "ALL(")
-        bind(operand)
+      let isLike = op == .like || op == .ilike
+      let operand = isLike ? SQLWriter.likePattern(value) : value
+      let parser = isLike ? nil : parser
+      if let quantifier { append(quantifier == .any ? "ANY(" : "ALL(") }
+      if let parser {
+        append(parser.sql + "(")
+        bind(operand, as: "text")
         append(")")
       } else {
         bind(operand)
       }
+      if quantifier != nil { append(")") }
     case .list(let values):
       fieldExpression(filter.field, reference: reference, table: table)
       if values == [""] {
         append(" = ANY('{}')")
+      } else if let parser {
+        append(" = ANY(SELECT " + parser.sql + "(unnest(")
+        bind(SQLWriter.arrayLiteral(values), as: "text[]")
+        append(")))")
       } else {
         append(" = ANY(")
         bind(SQLWriter.arrayLiteral(values))

@@ -27,25 +27,37 @@ extension SQLWriter {
     // With an aggregate (its own, or one taken from a to-one spread), the level is grouped by
     // every other item it selects, a spread's columns one by one (PostgREST's `groupF`), named
     // by position so JSON paths bound as parameters need not repeat; embeds are then jsonb,
-    // which has equality.
+    // which has equality. A column formatted by its domain's cast is grouped by the column
+    // itself (json has no equality), as PostgREST's `pgFmtGroup`.
     let grouped = plan.isGrouped
     let jsonb = grouped || groupedAbove ? "::jsonb" : ""
-    var groupPositions: [Int] = []
+    var groupTerms: [String] = []
     var items = 0
-    func next(_ writer: inout SQLWriter, grouping: Bool) {
+    func next(_ writer: inout SQLWriter, grouping: Bool, column: String? = nil) {
       if items > 0 { writer.append(", ") }
       items += 1
-      if grouped && grouping { groupPositions.append(items) }
+      if grouped && grouping { groupTerms.append(column ?? String(items)) }
     }
     for field in plan.fields {
       if grouped, field.isStar, field.aggregate == nil, let table = plan.table {
         for column in table.columns {
-          next(&self, grouping: true)
-          append(plan.reference + "." + SQLText.identifier(column.name))
+          let expression = plan.reference + "." + SQLText.identifier(column.name)
+          guard let formatter = column.representation?.toJSON else {
+            next(&self, grouping: true)
+            append(expression)
+            continue
+          }
+          next(&self, grouping: true, column: expression)
+          append(formatter.sql + "(" + expression + ") AS ")
+          identifier(column.name)
         }
         continue
       }
-      next(&self, grouping: field.aggregate == nil)
+      var column: String? = nil
+      if grouped, field.aggregate == nil, Self.formatter(field.field, table: plan.table) != nil {
+        column = plan.reference + "." + SQLText.identifier(field.field.name)
+      }
+      next(&self, grouping: field.aggregate == nil, column: column)
       try selectField(field, plan: plan, cache: cache)
     }
     for (term, alias) in orderColumns {
@@ -89,8 +101,8 @@ extension SQLWriter {
       try lateralJoin(embed, parent: plan, cache: cache, groupedAbove: !jsonb.isEmpty)
     }
     try whereClause(plan, join: join, countMode: false)
-    if !groupPositions.isEmpty {
-      append(" GROUP BY " + groupPositions.map(String.init).joined(separator: ", "))
+    if !groupTerms.isEmpty {
+      append(" GROUP BY " + groupTerms.joined(separator: ", "))
     }
     try orderClause(plan)
     if let range = plan.range {
@@ -137,6 +149,8 @@ extension SQLWriter {
     }
   }
 
+  /// A selected item, a column formatted by its domain's `domain AS json` cast (PostgREST's
+  /// `withOutputFormat`).
   private mutating func selectField(
     _ field: SelectField, plan: ReadPlan, cache: SchemaCache
   ) throws(RESTError) {
@@ -145,7 +159,22 @@ extension SQLWriter {
       return
     }
     if field.isStar {
-      append(plan.reference + ".*")
+      // `*` over a table with represented columns lists them, each formatted (PostgREST's
+      // `expandStarsForTable`).
+      guard let table = plan.table, table.hasOutputRepresentations else {
+        append(plan.reference + ".*")
+        return
+      }
+      for (index, column) in table.columns.enumerated() {
+        if index > 0 { append(", ") }
+        let expression = plan.reference + "." + SQLText.identifier(column.name)
+        guard let formatter = column.representation?.toJSON else {
+          append(expression)
+          continue
+        }
+        append(formatter.sql + "(" + expression + ") AS ")
+        identifier(column.name)
+      }
       return
     }
     if field.isRow {
@@ -153,28 +182,36 @@ extension SQLWriter {
       identifier(field.alias ?? "count")
       return
     }
-    try castField(field, plan: plan, cache: cache)
+    let formatter = Self.formatter(field.field, table: plan.table)
+    try castField(field, plan: plan, cache: cache, formatter: formatter)
     if let alias = field.alias {
       append(" AS ")
       identifier(alias)
-    } else if !field.field.path.isEmpty || field.cast != nil {
+    } else if !field.field.path.isEmpty || field.cast != nil || formatter != nil {
       append(" AS ")
       identifier(field.field.outputName)
     }
   }
 
-  /// The field's expression, in `CAST(... AS type)` when it has a `::cast`.
+  /// The `domain AS json` function of the whole column `field` names, if it has one. A JSON path
+  /// reads into the base type's JSON instead.
+  static func formatter(_ field: FieldPath, table: TableInfo?) -> QualifiedName? {
+    guard let table, table.hasOutputRepresentations, field.path.isEmpty else { return nil }
+    return table.column(field.name)?.representation?.toJSON
+  }
+
+  /// The field's expression, formatted by `formatter` (`fn(col)`), in `CAST(... AS type)` when it
+  /// has a `::cast` (the cast applies to the formatted value, as in PostgREST).
   private mutating func castField(
-    _ field: SelectField, plan: ReadPlan, cache: SchemaCache
+    _ field: SelectField, plan: ReadPlan, cache: SchemaCache, formatter: QualifiedName? = nil
   ) throws(RESTError) {
-    guard let cast = field.cast else {
-      fieldExpression(field.field, reference: plan.reference, table: plan.table)
-      return
-    }
-    let type = try cache.castType(cast)
-    append("CAST(")
+    var type: String? = nil
+    if let cast = field.cast { type = try cache.castType(cast) }
+    if type != nil { append("CAST(") }
+    if let formatter { append(formatter.sql + "(") }
     fieldExpression(field.field, reference: plan.reference, table: plan.table)
-    append(" AS \(type))")
+    if formatter != nil { append(")") }
+    if let type { append(" AS \(type))") }
   }
 
   /// `[CAST(]SUM([CAST(]expr[ AS type)])[ AS type)] AS "sum"`; `count()` is `COUNT(*)`. The
@@ -188,7 +225,9 @@ extension SQLWriter {
       if field.isStar {
         writer.append("*")
       } else {
-        try writer.castField(field, plan: plan, cache: cache)
+        try writer.castField(
+          field, plan: plan, cache: cache,
+          formatter: Self.formatter(field.field, table: plan.table))
       }
     }
   }

@@ -1,5 +1,5 @@
-/// SQL for INSERT (and upsert), UPDATE and DELETE from a JSON body, decoded in Postgres against
-/// the table's row type (`json_populate_recordset`), as PostgREST does (`mutatePlanToQuery`).
+/// SQL for INSERT (and upsert), UPDATE and DELETE from a JSON body, decoded in Postgres as the
+/// written columns' types (`json_to_recordset`), as PostgREST does (`mutatePlanToQuery`).
 extension SQLWriter {
   /// What a mutation returns to the statement around it.
   enum Returning {
@@ -18,7 +18,7 @@ extension SQLWriter {
     var merge: Bool
   }
 
-  /// `INSERT INTO t (cols) SELECT cols FROM json_populate_recordset(NULL::t, $1) ...`.
+  /// `INSERT INTO t (cols) SELECT cols FROM json_to_recordset($1) AS pgrst_body(cols) ...`.
   ///
   /// `body` is the JSON text as received; `isObject` wraps a single object into an array in SQL.
   /// `defaults` lists, for `Prefer: missing=default`, the columns whose catalog default fills
@@ -42,21 +42,23 @@ extension SQLWriter {
       append(" SELECT ")
       append(
         columns.map { "\"pgrst_body\"." + SQLText.identifier($0.name) }.joined(separator: ", "))
+      append(" FROM ")
       if defaults.isEmpty {
-        append(" FROM json_populate_recordset(NULL::\(table.name.sql), ")
-        bodyArray(body, isObject: isObject, type: "json")
+        bodyRows(columns, function: "json_to_recordset", firstOnly: false) { writer in
+          writer.bodyArray(body, isObject: isObject, type: "json")
+        }
       } else {
-        append(" FROM jsonb_populate_recordset(NULL::\(table.name.sql), (SELECT jsonb_agg(")
-        append("jsonb_build_object(")
-        append(
-          defaults.map { column in
-            SQLText.literal(column.name) + ", " + (column.defaultExpression ?? "NULL")
-          }.joined(separator: ", "))
-        append(") || \"pgrst_element\") FROM jsonb_array_elements(")
-        bodyArray(body, isObject: isObject, type: "jsonb")
-        append(") AS \"pgrst_element\")")
+        bodyRows(columns, function: "jsonb_to_recordset", firstOnly: false) { writer in
+          writer.append("(SELECT jsonb_agg(jsonb_build_object(")
+          writer.append(
+            defaults.map { column in
+              SQLText.literal(column.name) + ", " + (column.defaultExpression ?? "NULL")
+            }.joined(separator: ", "))
+          writer.append(") || \"pgrst_element\") FROM jsonb_array_elements(")
+          writer.bodyArray(body, isObject: isObject, type: "jsonb")
+          writer.append(") AS \"pgrst_element\")")
+        }
       }
-      append(") AS \"pgrst_body\"")
       for (index, filter) in bodyFilters.enumerated() {
         append(index == 0 ? " WHERE " : " AND ")
         self.filter(filter, reference: "\"pgrst_body\"", table: table)
@@ -80,7 +82,7 @@ extension SQLWriter {
     returningClause(returning, table: table)
   }
 
-  /// `UPDATE t SET col = pgrst_body.col ... FROM json_populate_record(NULL::t, $1) AS pgrst_body
+  /// `UPDATE t SET col = pgrst_body.col ... FROM json_to_record($1) AS pgrst_body(col type)
   /// WHERE ...`; `defaulted` columns are set to DEFAULT (`missing=default`).
   mutating func update(
     _ table: TableInfo, columns: [ColumnInfo], defaulted: [ColumnInfo], body: String,
@@ -97,15 +99,13 @@ extension SQLWriter {
     }
     assignments += defaulted.map { SQLText.identifier($0.name) + " = DEFAULT" }
     append(assignments.joined(separator: ", "))
-    if isObject {
-      append(" FROM json_populate_record(NULL::\(table.name.sql), ")
-      bind(body, as: "json")
-      append(") AS \"pgrst_body\"")
-    } else {
+    if !columns.isEmpty {
+      append(" FROM ")
       // An array body: its first element sets the columns.
-      append(" FROM (SELECT * FROM json_populate_recordset(NULL::\(table.name.sql), ")
-      bind(body, as: "json")
-      append(") LIMIT 1) AS \"pgrst_body\"")
+      bodyRows(
+        columns, function: isObject ? "json_to_record" : "json_to_recordset",
+        firstOnly: !isObject
+      ) { writer in writer.bind(body, as: "json") }
     }
     try mutationWhere(table, root: root, range: range)
     returningClause(returning, table: table)
@@ -153,6 +153,40 @@ extension SQLWriter {
           + columns.map { table.name.sql + "." + SQLText.identifier($0) }.joined(separator: ", "))
     case .rowsAndInserted:
       append(" RETURNING \(table.name.sql).*, \(table.name.sql).xmax = 0 AS \"pgrst_inserted\"")
+    }
+  }
+
+  /// `function(source) AS "pgrst_body"("col" type, ...)`: the body's rows typed as the written
+  /// columns, so keys outside them are never read (PostgREST's `fromJsonBodyF`). A column whose
+  /// domain has a `json AS domain` cast is read as json and parsed by the cast's function, in a
+  /// subquery; `firstOnly` keeps the first row.
+  private mutating func bodyRows(
+    _ columns: [ColumnInfo], function: String, firstOnly: Bool,
+    source: (inout SQLWriter) -> Void
+  ) {
+    let parsed = columns.contains { $0.representation?.fromJSON != nil }
+    let alias = parsed || firstOnly ? "\"pgrst_row\"" : "\"pgrst_body\""
+    if parsed || firstOnly {
+      append("(SELECT ")
+      append(
+        columns.map { column in
+          let value = alias + "." + SQLText.identifier(column.name)
+          guard let parser = column.representation?.fromJSON else { return value }
+          return parser.sql + "(" + value + ") AS " + SQLText.identifier(column.name)
+        }.joined(separator: ", "))
+      append(" FROM ")
+    }
+    append(function + "(")
+    source(&self)
+    append(") AS " + alias + "(")
+    append(
+      columns.map { column in
+        SQLText.identifier(column.name) + " "
+          + (column.representation?.fromJSON != nil ? "json" : column.fullType)
+      }.joined(separator: ", "))
+    append(")")
+    if parsed || firstOnly {
+      append(firstOnly ? " LIMIT 1) AS \"pgrst_body\"" : ") AS \"pgrst_body\"")
     }
   }
 

@@ -3,6 +3,9 @@
 ///
 /// `impersonated_settings` are the `ALTER ROLE ... SET` settings (those any role may set, such as
 /// `statement_timeout`) of each role the connecting one may become, as PostgREST applies them.
+/// `representations` are PostgREST's domain representations (SchemaCache.hs
+/// `dataRepresentations`): implicit casts by a function, executable by the connecting role, from a
+/// domain to json or text, or from json or text to a domain.
 /// `$1` is the default exposed schemas (`public`); a `pgrst.db_schemas` / `pgrst.db_max_rows`
 /// setting on the connecting role (`ALTER ROLE authenticator SET pgrst.db_schemas = 'public, api'`,
 /// PostgREST's in-database configuration) overrides it. Run with `search_path = pg_catalog` so
@@ -37,6 +40,15 @@ extension SchemaIntrospection {
       'extra_search_path',
         (SELECT value FROM role_settings WHERE key = 'pgrst.db_extra_search_path' LIMIT 1),
       'plan_enabled', (SELECT value FROM role_settings WHERE key = 'pgrst.db_plan_enabled' LIMIT 1),
+      'representations', coalesce((SELECT json_agg(json_build_array(
+          format_type(c.castsource, NULL), format_type(c.casttarget, NULL), fn.nspname, f.proname))
+        FROM pg_cast c
+        JOIN pg_type src ON src.oid = c.castsource JOIN pg_type dst ON dst.oid = c.casttarget
+        JOIN pg_proc f ON f.oid = c.castfunc JOIN pg_namespace fn ON fn.oid = f.pronamespace
+        WHERE c.castcontext = 'i' AND c.castmethod = 'f'
+          AND has_function_privilege(c.castfunc, 'execute')
+          AND ((src.typtype = 'd' AND c.casttarget IN ('json'::regtype, 'text'::regtype))
+            OR (dst.typtype = 'd' AND c.castsource IN ('json'::regtype, 'text'::regtype)))), '[]'),
       'media_handlers', coalesce((SELECT json_agg(json_build_array(h.handler_schema,
           h.handler_name, h.target_schema, h.target_name, h.media_type, h.base_type, h.is_cast))
         FROM (\(mediaHandlers)) h), '[]'),

@@ -35,6 +35,16 @@ enum SchemaIntrospection {
       let table = decodeTable(item)
       tables[table.name] = table
     }
+    var representations: [SchemaCache.RepresentationKey: QualifiedName] = [:]
+    for row in document["representations"]?.arrayValue ?? [] {
+      guard let values = row.arrayValue, values.count == 4, let source = values[0].stringValue,
+        let target = values[1].stringValue, let schema = values[2].stringValue,
+        let function = values[3].stringValue
+      else { continue }
+      representations[SchemaCache.RepresentationKey(source: source, target: target)] =
+        QualifiedName(schema: schema, name: function)
+    }
+    SchemaCache.applyRepresentations(representations, to: &tables)
     var foreignKeys: [SchemaCache.ForeignKey] = []
     for item in document["foreign_keys"]?.arrayValue ?? [] {
       guard let name = item["name"]?.stringValue, let schema = item["schema"]?.stringValue,

@@ -18,6 +18,10 @@ struct TableInfo: Sendable {
   var uniqueKeys: [[String]] = []
   /// `pg_class.oid`, which views' column origins name (0 when unknown).
   var oid = 0
+  /// Whether some column has a domain representation (`ColumnInfo.representation`).
+  var hasRepresentations = false
+  /// Whether some column is formatted by a `domain AS json` cast, so `*` lists the columns.
+  var hasOutputRepresentations = false
   private(set) var columnIndex: [String: Int] = [:]
 
   init(
@@ -62,6 +66,9 @@ struct ColumnInfo: Sendable {
   var enumValues: [String] = []
   /// The element type of an array column (`text` for `text[]`).
   var elementType: String?
+  /// The casts of the column's domain to and from json and text, if it has any (only columns of
+  /// tables and views: PostgREST applies none to a function's own output columns).
+  var representation: ColumnRepresentation?
 
   init(
     name: String, type: String, fullType: String? = nil, category: String = "S",
