@@ -48,6 +48,9 @@ extension RESTGateway {
     default:
       throw RESTError.invalidRPCMethod(context.method)
     }
+    // The function's own `SET statement_timeout = ...` and the like hold for the whole
+    // transaction, as PostgREST hoists them.
+    context.functionSettings = routine.settings
     // Rows of a table are negotiated as that table's (its handlers apply); others as the
     // function's own (a function returning a media-type domain is its own handler).
     try context.negotiate(

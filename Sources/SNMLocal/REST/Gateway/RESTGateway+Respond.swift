@@ -40,6 +40,8 @@ extension RESTGateway {
 
     /// Whether the request calls a function (`/rpc/...`).
     var isCall = false
+    /// The called function's hoisted settings (`RoutineInfo.settings`), set after the role's.
+    var functionSettings: [(name: String, value: String)] = []
 
     /// Headers every successful answer carries.
     func baseHeaders(contentType: Bool = true) -> HTTPHeaders {
@@ -178,10 +180,11 @@ extension RESTGateway {
   ///
   /// The settings: `search_path` (the request's schema, then `pgrst.db_extra_search_path`),
   /// `request.method`, `request.path` (under `/rest/v1`), `request.headers` (lowercase names,
-  /// without `Cookie`), `request.cookies`, `timezone` from `Prefer: timezone=`, and the role's
-  /// own settings.
+  /// without `Cookie`), `request.cookies`, `timezone` from `Prefer: timezone=`, the role's own
+  /// settings, then those the called function hoists (PostgREST's `funcSettingsSql`).
   static func requestPrelude(_ context: Context, readOnly: Bool) -> [PGStatement] {
-    let roleSettings = context.cache.roleSettings[context.auth.role] ?? []
+    let roleSettings =
+      (context.cache.roleSettings[context.auth.role] ?? []) + context.functionSettings
     var values: [String?] = [
       context.auth.role, context.auth.claimsJSON,
       ([context.schema] + context.cache.extraSearchPath).map(SQLText.identifier)

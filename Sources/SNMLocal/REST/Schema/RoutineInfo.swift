@@ -28,6 +28,10 @@ struct RoutineInfo: Sendable {
   var returnsSet: Bool
   var volatility: Volatility
   var comment: String?
+  /// The function's own `SET` settings that a call applies to its transaction first (PostgREST's
+  /// hoisted function settings): `statement_timeout` and the others of
+  /// `pgrst.db_hoisted_tx_settings`, in their order.
+  var settings: [(name: String, value: String)] = []
 
   var returnsScalar: Bool {
     if case .scalar = returns { return true }

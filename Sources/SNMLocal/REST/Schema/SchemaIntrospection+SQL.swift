@@ -3,6 +3,10 @@
 ///
 /// `impersonated_settings` are the `ALTER ROLE ... SET` settings (those any role may set, such as
 /// `statement_timeout`) of each role the connecting one may become, as PostgREST applies them.
+/// A routine's `settings` are its own `SET` settings (`proconfig`) that PostgREST hoists into the
+/// transaction before calling it: those matching `pgrst.db_hoisted_tx_settings` (its
+/// db-hoisted-tx-settings, regular expressions; by default `statement_timeout`,
+/// `plan_filter.statement_cost_limit`, `default_transaction_isolation`).
 /// `representations` are PostgREST's domain representations (SchemaCache.hs
 /// `dataRepresentations`): implicit casts by a function, executable by the connecting role, from a
 /// domain to json or text, or from json or text to a domain.
@@ -23,6 +27,14 @@ extension SchemaIntrospection {
       FROM unnest(string_to_array(coalesce(
         (SELECT value FROM role_settings WHERE key = 'pgrst.db_schemas' LIMIT 1), $1), ','))
         WITH ORDINALITY AS x(name, ord)
+      WHERE btrim(x.name) <> ''
+    ),
+    hoisted AS (
+      SELECT array_agg(btrim(x.name)) AS names
+      FROM unnest(string_to_array(coalesce(
+        (SELECT value FROM role_settings WHERE key = 'pgrst.db_hoisted_tx_settings' LIMIT 1),
+        'statement_timeout,plan_filter.statement_cost_limit,default_transaction_isolation'), ','))
+        AS x(name)
       WHERE btrim(x.name) <> ''
     ),
     rels AS (
@@ -165,7 +177,11 @@ extension SchemaIntrospection {
             'mode', coalesce(x.mode::text, 'i')) ORDER BY x.ord)
           FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]), p.proargnames,
             p.proargmodes) WITH ORDINALITY AS x(type, name, mode, ord)), '[]'),
-        'defaults', p.pronargdefaults
+        'defaults', p.pronargdefaults,
+        'settings', (SELECT json_agg(json_build_array(substr(c.item, 1, strpos(c.item, '=') - 1),
+            substr(c.item, strpos(c.item, '=') + 1)) ORDER BY c.ord)
+          FROM unnest(p.proconfig) WITH ORDINALITY AS c(item, ord)
+          WHERE c.item ~ ANY(coalesce((SELECT names FROM hoisted), ARRAY[]::text[])))
         ) ORDER BY n.nspname, p.proname, p.oid)
         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         JOIN pg_type rt ON rt.oid = p.prorettype

@@ -241,12 +241,19 @@ enum SchemaIntrospection {
     } else {
       returns = .scalar(type: returnType)
     }
-    return RoutineInfo(
+    var routine = RoutineInfo(
       name: QualifiedName(schema: schema, name: name), parameters: parameters, returns: returns,
       returnsSet: item["returns_set"]?.boolValue ?? false,
       volatility: RoutineInfo.Volatility(rawValue: item["volatility"]?.stringValue ?? "v")
         ?? .volatile,
       comment: item["comment"]?.stringValue)
+    routine.settings = (item["settings"]?.arrayValue ?? []).compactMap { pair in
+      guard let values = pair.arrayValue, values.count == 2, let name = values[0].stringValue,
+        let value = values[1].stringValue
+      else { return nil }
+      return (name, value)
+    }
+    return routine
   }
 
   /// Cast names to quoted type text: type names, their SQL spellings (`integer`,
