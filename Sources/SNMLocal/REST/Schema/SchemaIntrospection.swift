@@ -127,17 +127,22 @@ enum SchemaIntrospection {
       cache.mediaHandlers[key] = resolved
     }
     for (role, settings) in document["impersonated_settings"]?.objectValue ?? JSONObject() {
-      cache.roleSettings[role] = (settings.arrayValue ?? []).compactMap { pair in
-        guard let values = pair.arrayValue, values.count == 2, let name = values[0].stringValue,
-          let value = values[1].stringValue
-        else { return nil }
-        return (name, value)
-      }
+      cache.roleSettings[role] = settingPairs(settings)
     }
     // PostgREST reads booleans of its in-database configuration as true/on/yes/1.
     cache.aggregatesEnabled = ["true", "on", "yes", "1"].contains(
       document["aggregates_enabled"]?.stringValue?.lowercased() ?? "")
     return cache
+  }
+
+  /// `[["name", "value"], ...]`: a role's or a function's settings, in order.
+  private static func settingPairs(_ value: JSONValue?) -> [(name: String, value: String)] {
+    (value?.arrayValue ?? []).compactMap { pair in
+      guard let values = pair.arrayValue, values.count == 2, let name = values[0].stringValue,
+        let value = values[1].stringValue
+      else { return nil }
+      return (name, value)
+    }
   }
 
   /// One row of `mediaHandlers`: handler schema and name, target schema and name (null for
@@ -247,12 +252,7 @@ enum SchemaIntrospection {
       volatility: RoutineInfo.Volatility(rawValue: item["volatility"]?.stringValue ?? "v")
         ?? .volatile,
       comment: item["comment"]?.stringValue)
-    routine.settings = (item["settings"]?.arrayValue ?? []).compactMap { pair in
-      guard let values = pair.arrayValue, values.count == 2, let name = values[0].stringValue,
-        let value = values[1].stringValue
-      else { return nil }
-      return (name, value)
-    }
+    routine.settings = settingPairs(item["settings"])
     return routine
   }
 
