@@ -22,14 +22,13 @@ The counts are printed; the exit code is 1 when anything else fails.
 import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import judge_common
+from judge_common import ROOT
+
 SUITE_SECRET = "37c304f8-51aa-419a-a1af-06154e63707a"
 # docker-compose.yml's autoconfirm_with_asymmetric_keys server: its secret and its RS256 key.
 ASYMMETRIC_SECRET = "Z7-AyPyChGNcQsX16cPBV-pPBo4q-zckDxkq1VZjATo"
@@ -50,49 +49,6 @@ HARNESS_SHAPED = {  # a test's whole name -> why it cannot pass against separate
     # GoTrue answers with a provider that works. test_auth_phone.py checks resend both ways.
     "test_resend": "harness-shaped: the docker setup's SMS provider fails",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def snm_binary() -> str:
-    if os.environ.get("SNM_BIN"):
-        return os.environ["SNM_BIN"]
-    bin_path = subprocess.run(
-        ["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-        capture_output=True, text=True).stdout.strip()
-    return bin_path + "/snm"
-
-
-def copy_suite(source: Path, into: Path) -> Path:
-    """src/auth of the checkout (a work tree, or a bare git dir's HEAD), copied to `into`."""
-    if (source / "src" / "auth" / "tests").is_dir():
-        shutil.copytree(source / "src" / "auth", into / "auth")
-    else:
-        archive = subprocess.run(
-            ["git", "--git-dir", str(source), "archive", "HEAD", "src/auth"], check=True,
-            capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-        shutil.move(str(into / "src" / "auth"), str(into / "auth"))
-    return into / "auth"
-
-
-def judge_venv() -> Path:
-    """.build/judge-venv with the suite's own test dependencies (its pyproject's `tests` group)."""
-    venv = ROOT / ".build" / "judge-venv"
-    requirements = ROOT / "scripts" / "requirements-judge.txt"
-    stamp = venv / ".snm-requirements"
-    if not stamp.exists() or stamp.read_text() != requirements.read_text():
-        print("judge auth: python packages for the suite in", venv, file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run(
-            [str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", "-r",
-             str(requirements)], check=True)
-        stamp.write_text(requirements.read_text())
-    return venv
 
 
 def signing_keys_file(suite: Path, into: Path) -> Path | None:
@@ -122,57 +78,12 @@ def start_projects(snm: str, into: Path, keys_file: Path | None) -> dict:
         "9996": (phone + ["--jwt-alg", "RS256"]
                  + (["--signing-keys", str(keys_file)] if keys_file else []), ASYMMETRIC_SECRET),
     }
-    # A build without a flag (an older snm, for a before/after count) runs without it.
-    known = subprocess.run([snm, "local", "--help"], capture_output=True, text=True).stdout
     projects = {}
     for suite_port, (wanted, secret) in shapes.items():
-        flags = []
-        for index, flag in enumerate(wanted):
-            if not flag.startswith("--"):
-                continue
-            takes_value = index + 1 < len(wanted) and not wanted[index + 1].startswith("--")
-            if flag in known:
-                flags += [flag] + ([wanted[index + 1]] if takes_value else [])
-            else:
-                print(f"judge auth: this snm has no {flag}; project {suite_port} runs without it",
-                      file=sys.stderr)
-        data_dir = into / f"project-{suite_port}"
-        data_dir.mkdir()
-        # The project's JWT secret is this file (made on first start when absent), as the suite's
-        # servers share GOTRUE_JWT_SECRET with the tokens the suite signs itself.
-        (data_dir / "jwt-secret").write_text(secret)
-        (data_dir / "jwt-secret").chmod(0o600)
-        for attempt in range(5):
-            port = free_port()
-            started = subprocess.run(
-                [snm, "local", "start", "--dir", str(data_dir), "--port", str(port), "--json"]
-                + rate_limits + flags, capture_output=True, text=True)
-            if started.returncode == 0:
-                break
-        if started.returncode != 0:
-            raise SystemExit(f"judge auth: snm local start failed: {started.stderr.strip()}")
-        status = json.loads(started.stdout)
-        projects[suite_port] = {
-            "port": port, "anon_key": status["anon_key"], "dir": str(data_dir)}
+        flags = judge_common.supported_flags(snm, "auth", f"project {suite_port}", wanted)
+        projects[suite_port] = judge_common.start_project(
+            snm, "auth", into / f"project-{suite_port}", secret, rate_limits + flags)
     return projects
-
-
-def stop_projects(snm: str, projects: dict) -> None:
-    for project in projects.values():
-        subprocess.run([snm, "local", "stop", "--dir", project["dir"]], capture_output=True)
-
-
-def count(junit: Path) -> dict:
-    results = {"passed": [], "failed": [], "skipped": []}
-    for case in ElementTree.parse(junit).iter("testcase"):
-        name = f"{case.get('classname')}::{case.get('name')}"
-        if case.find("failure") is not None or case.find("error") is not None:
-            results["failed"].append(name)
-        elif case.find("skipped") is not None:
-            results["skipped"].append(name)
-        else:
-            results["passed"].append(name)
-    return results
 
 
 def out_of_scope(name: str) -> str | None:
@@ -190,39 +101,20 @@ def main() -> int:
     if not source.exists():
         print(f"judge auth: skipped: SNM_JUDGE_SUPABASE_PY={source} does not exist")
         return 0
-    snm = snm_binary()
-    venv = judge_venv()
+    snm = judge_common.snm_binary()
+    venv = judge_common.judge_venv("auth")
     work = Path(tempfile.mkdtemp(prefix="snm-judge-auth-"))
     projects = {}
     try:
-        suite = copy_suite(source, work)
+        suite = judge_common.copy_suite(source, "auth", work)
         projects = start_projects(snm, work, signing_keys_file(suite, work))
-        junit = work / "junit.xml"
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(suite / "src"), str(ROOT / "scripts")])
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        env["SNM_JUDGE_AUTH_PROJECTS"] = json.dumps(projects)
-        subprocess.run(
-            [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
-             "-p", "judge_auth", f"--junitxml={junit}", "tests"] + sys.argv[1:],
-            cwd=suite, env=env)
-        results = count(junit)
+        env = {"PYTHONPATH": os.pathsep.join([str(suite / "src"), str(ROOT / "scripts")]),
+               "SNM_JUDGE_AUTH_PROJECTS": json.dumps(projects)}
+        results = judge_common.run_suite(venv, suite, env, ["-p", "judge_auth"] + sys.argv[1:])
     finally:
-        stop_projects(snm, projects)
+        judge_common.stop_projects(snm, list(projects.values()))
         shutil.rmtree(work, ignore_errors=True)
-    total = sum(len(v) for v in results.values())
-    excused = [(name, out_of_scope(name)) for name in results["failed"] if out_of_scope(name)]
-    failing = [name for name in results["failed"] if not out_of_scope(name)]
-    print()
-    print(f"judge auth: {len(results['passed'])} passed, {len(results['failed'])} failed, "
-          f"{len(results['skipped'])} skipped of {total}")
-    for name, what in excused:
-        print(f"  {what}: {name}")
-    for name in failing:
-        print(f"  FAILED: {name}")
-    print(f"judge auth: in scope: {len(results['passed'])} passed, {len(failing)} failed "
-          f"(set apart: {len(excused)})")
-    return 1 if failing else 0
+    return judge_common.report("auth", results, out_of_scope)
 
 
 # ---- the plugin side (pytest -p judge_auth): the gateway in front of the four projects ----

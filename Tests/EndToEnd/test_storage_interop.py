@@ -215,3 +215,24 @@ def test_signed_urls_are_bound_to_their_object_scope_and_time(project, bucket):
     late = httpx.get(signed)
     assert (late.status_code, late.json()["code"], late.json()["message"]) == (
         400, "InvalidJWT", '"exp" claim timestamp check failed')
+
+
+def test_list_v2_with_a_delimiter_keys_every_entry_as_storage_does(project, bucket):
+    """Supabase Storage's search_v2 gives each entry of a delimited list-v2 its `key` (the name's
+    part at the prefix's depth) and a folder no id and no times; storage3 requires a folder's key.
+    Without a delimiter the objects are plain rows, no key."""
+    files = service(project).from_(bucket)
+    for name in ("docs/deep/a.txt", "docs/b.txt", "top.txt"):
+        files.upload(name, b"x", {"content-type": "text/plain"})
+    root = raw(project, "POST", f"/object/list-v2/{bucket}", json={"with_delimiter": True}).json()
+    assert root["folders"] == [{"key": "docs", "name": "docs/", "id": None, "updated_at": None,
+                                "created_at": None, "last_accessed_at": None, "metadata": None}]
+    assert [(o["key"], o["name"]) for o in root["objects"]] == [("top.txt", "top.txt")]
+    docs = raw(project, "POST", f"/object/list-v2/{bucket}",
+               json={"prefix": "docs/", "with_delimiter": True}).json()
+    assert [(f["key"], f["name"]) for f in docs["folders"]] == [("deep", "docs/deep/")]
+    assert [(o["key"], o["name"]) for o in docs["objects"]] == [("b.txt", "docs/b.txt")]
+    assert [f.key for f in files.list_v2({"prefix": "docs/", "with_delimiter": True}).folders] == ["deep"]
+    flat = raw(project, "POST", f"/object/list-v2/{bucket}", json={"prefix": "docs/"}).json()
+    assert [o["name"] for o in flat["objects"]] == ["docs/b.txt", "docs/deep/a.txt"]
+    assert all("key" not in o for o in flat["objects"])

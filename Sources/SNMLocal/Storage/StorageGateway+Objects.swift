@@ -68,6 +68,10 @@ extension StorageGateway {
         [bucketID, Self.escapeLike(prefix) + "%", after, String(delimited ? 100_000 : limit + 1)]
       ).rows
     }
+    // With a delimiter, every entry has a `key`: its name's part at the prefix's depth, as
+    // Supabase Storage's search_v2 answers (storage3 requires it of a folder).
+    let levels =
+      prefix.isEmpty ? 1 : prefix.split(separator: "/", omittingEmptySubsequences: false).count
     var folders: [JSONValue] = []
     var objects: [JSONValue] = []
     var lastName: String?
@@ -81,18 +85,26 @@ extension StorageGateway {
       }
       let rest = name.dropFirst(prefix.count)
       if delimited, let slash = rest.firstIndex(of: "/") {
-        let folder = prefix + rest[..<slash] + "/"
-        if folder == seenFolder { continue }
-        seenFolder = folder
+        let folder = prefix + rest[..<slash]
+        if folder + "/" == seenFolder { continue }
+        seenFolder = folder + "/"
+        // As storage.search_v2 answers a folder: its key, no id and no times.
         folders.append(
           .object([
-            .init("id", .null), .init("name", .string(folder)),
-            .init("bucket_id", .string(bucketID)),
+            .init("key", .string(Self.pathPart(folder, levels))),
+            .init("name", .string(seenFolder)), .init("id", .null), .init("updated_at", .null),
+            .init("created_at", .null), .init("last_accessed_at", .null),
+            .init("metadata", .null),
           ]))
-        lastName = folder + "\u{10FFFF}"
+        lastName = seenFolder + "\u{10FFFF}"
         continue
       }
-      objects.append((try? JSONValue(parsing: row[1] ?? "null")) ?? .null)
+      var object = (try? JSONValue(parsing: row[1] ?? "null")) ?? .null
+      if delimited, case .object(let members) = object {
+        let key = ("key", JSONValue.string(Self.pathPart(name, levels)))
+        object = .object(JSONObject([key] + zip(members.keys, members.values)))
+      }
+      objects.append(object)
       lastName = name
     }
     var result = JSONObject()
@@ -103,6 +115,13 @@ extension StorageGateway {
     result["folders"] = .array(folders)
     result["objects"] = .array(objects)
     return Self.json(.object(result))
+  }
+
+  /// The `level`th of `name`'s `/`-separated parts (from 1), "" past the last: Postgres's
+  /// `split_part(name, '/', level)`.
+  static func pathPart(_ name: String, _ level: Int) -> String {
+    let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+    return level >= 1 && level <= parts.count ? String(parts[level - 1]) : ""
   }
 
   /// DELETE /object/:bucket `{"prefixes": [...]}`: deleted as the caller (RLS decides which);
