@@ -21,9 +21,7 @@ The counts are printed; the exit code is 1 when anything else fails.
 
 import json
 import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import judge_common
@@ -66,7 +64,8 @@ def signing_keys_file(suite: Path, into: Path) -> Path | None:
     return None
 
 
-def start_projects(snm: str, into: Path, keys_file: Path | None) -> dict:
+def start_projects(snm: str, into: Path, keys_file: Path | None, started: list[dict]) -> dict:
+    """The four projects by the suite's port (each also appended to `started`)."""
     rate_limits = []
     for name in ("token_refresh", "sign_in_sign_ups", "anonymous_users", "token_verifications"):
         rate_limits += ["--auth-rate-limit", f"{name}=0"]
@@ -83,6 +82,7 @@ def start_projects(snm: str, into: Path, keys_file: Path | None) -> dict:
         flags = judge_common.supported_flags(snm, "auth", f"project {suite_port}", wanted)
         projects[suite_port] = judge_common.start_project(
             snm, "auth", into / f"project-{suite_port}", secret, rate_limits + flags)
+        started.append(projects[suite_port])
     return projects
 
 
@@ -96,25 +96,12 @@ def out_of_scope(name: str) -> str | None:
     return None
 
 
-def main() -> int:
-    source = Path(os.environ["SNM_JUDGE_SUPABASE_PY"])
-    if not source.exists():
-        print(f"judge auth: skipped: SNM_JUDGE_SUPABASE_PY={source} does not exist")
-        return 0
-    snm = judge_common.snm_binary()
-    venv = judge_common.judge_venv("auth")
-    work = Path(tempfile.mkdtemp(prefix="snm-judge-auth-"))
-    projects = {}
-    try:
-        suite = judge_common.copy_suite(source, "auth", work)
-        projects = start_projects(snm, work, signing_keys_file(suite, work))
-        env = {"PYTHONPATH": os.pathsep.join([str(suite / "src"), str(ROOT / "scripts")]),
-               "SNM_JUDGE_AUTH_PROJECTS": json.dumps(projects)}
-        results = judge_common.run_suite(venv, suite, env, ["-p", "judge_auth"] + sys.argv[1:])
-    finally:
-        judge_common.stop_projects(snm, list(projects.values()))
-        shutil.rmtree(work, ignore_errors=True)
-    return judge_common.report("auth", results, out_of_scope)
+def run(snm: str, venv: Path, work: Path, projects: list[dict]) -> dict:
+    suite = judge_common.copy_suite(judge_common.checkout(), "auth", work)
+    shaped = start_projects(snm, work, signing_keys_file(suite, work), projects)
+    env = {"PYTHONPATH": os.pathsep.join([str(suite / "src"), str(ROOT / "scripts")]),
+           "SNM_JUDGE_AUTH_PROJECTS": json.dumps(shaped)}
+    return judge_common.run_suite(venv, suite, env, ["-p", "judge_auth"] + sys.argv[1:])
 
 
 # ---- the plugin side (pytest -p judge_auth): the gateway in front of the four projects ----
@@ -150,4 +137,4 @@ def pytest_configure(config) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(judge_common.judge("auth", run, out_of_scope))

@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Callable
@@ -136,3 +137,29 @@ def report(judge: str, results: dict, set_apart: Callable[[str], str | None]) ->
     print(f"judge {judge}: in scope: {len(results['passed'])} passed, {len(failing)} failed "
           f"(set apart: {len(excused)})")
     return 1 if failing else 0
+
+
+def judge(name: str, run: Callable[[str, Path, Path, list[dict]], dict],
+          set_apart: Callable[[str], str | None]) -> int:
+    """The frame of a judge: run(snm, venv, work, projects) copies its suite into the temporary
+    folder `work`, starts its projects (appended to `projects`, stopped afterwards whatever
+    happens) and returns run_suite's results; the counts are then reported."""
+    source = checkout()
+    if not source.exists():
+        print(f"judge {name}: skipped: SNM_JUDGE_SUPABASE_PY={source} does not exist")
+        return 0
+    snm = snm_binary()
+    venv = judge_venv(name)
+    work = Path(tempfile.mkdtemp(prefix=f"snm-judge-{name}-"))
+    projects: list[dict] = []
+    try:
+        results = run(snm, venv, work, projects)
+    finally:
+        stop_projects(snm, projects)
+        shutil.rmtree(work, ignore_errors=True)
+    return report(name, results, set_apart)
+
+
+def checkout() -> Path:
+    """The supabase-py checkout the judge reads (SNM_JUDGE_SUPABASE_PY)."""
+    return Path(os.environ["SNM_JUDGE_SUPABASE_PY"])

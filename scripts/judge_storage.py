@@ -13,10 +13,7 @@ Cases that cannot apply are counted apart by name (SET_APART says why). The coun
 the exit code is 1 when anything else fails.
 """
 
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import judge_common
@@ -29,29 +26,16 @@ def set_apart(name: str) -> str | None:
     return SET_APART.get(name.rsplit("::", 1)[-1].split("[", 1)[0])
 
 
-def main() -> int:
-    source = Path(os.environ["SNM_JUDGE_SUPABASE_PY"])
-    if not source.exists():
-        print(f"judge storage: skipped: SNM_JUDGE_SUPABASE_PY={source} does not exist")
-        return 0
-    snm = judge_common.snm_binary()
-    venv = judge_common.judge_venv("storage")
-    work = Path(tempfile.mkdtemp(prefix="snm-judge-storage-"))
-    projects = []
-    try:
-        suite = judge_common.copy_suite(source, "storage", work)
-        migrations = suite / "infra" / "supabase" / "migrations"
-        projects.append(judge_common.start_project(
-            snm, "storage", work / "project", None, ["--migrations", str(migrations)]))
-        env = {"PYTHONPATH": str(suite / "src"),
-               "SUPABASE_TEST_URL": f"http://127.0.0.1:{projects[0]['port']}/storage/v1/",
-               "SUPABASE_TEST_KEY": projects[0]["anon_key"]}
-        results = judge_common.run_suite(venv, suite, env, sys.argv[1:])
-    finally:
-        judge_common.stop_projects(snm, projects)
-        shutil.rmtree(work, ignore_errors=True)
-    return judge_common.report("storage", results, set_apart)
+def run(snm: str, venv: Path, work: Path, projects: list[dict]) -> dict:
+    suite = judge_common.copy_suite(judge_common.checkout(), "storage", work)
+    migrations = suite / "infra" / "supabase" / "migrations"
+    projects.append(judge_common.start_project(
+        snm, "storage", work / "project", None, ["--migrations", str(migrations)]))
+    env = {"PYTHONPATH": str(suite / "src"),
+           "SUPABASE_TEST_URL": f"http://127.0.0.1:{projects[0]['port']}/storage/v1/",
+           "SUPABASE_TEST_KEY": projects[0]["anon_key"]}
+    return judge_common.run_suite(venv, suite, env, sys.argv[1:])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(judge_common.judge("storage", run, set_apart))

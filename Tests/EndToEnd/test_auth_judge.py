@@ -3,23 +3,12 @@
 passes but those the script sets apart by name (the OAuth server, SSO, and the cases shaped by the
 suite's docker setup: two servers over one database, an SMS provider that fails). CI has no GitHub, so there it is skipped, saying why."""
 import os
-import re
-import subprocess
 
 import pytest
 
-from conftest import ROOT, SNM
+from judge_helpers import assert_judge_passes
 
 
 @pytest.mark.skipif(os.environ.get("SNM_TEST_LONG") != "1", reason="scripts/test --long only")
 def test_the_official_auth_suite_passes():
-    if not os.environ.get("SNM_JUDGE_SUPABASE_PY"):
-        pytest.skip("SNM_JUDGE_SUPABASE_PY names no supabase-py checkout (CI has no GitHub)")
-    done = subprocess.run([str(ROOT / "scripts" / "judge"), "auth"], cwd=ROOT,
-                          env={**os.environ, "SNM_BIN": str(SNM)}, capture_output=True,
-                          text=True, timeout=1800)
-    print(done.stdout[-4000:])
-    counts = re.search(r"judge auth: in scope: (\d+) passed, (\d+) failed", done.stdout)
-    assert counts, done.stdout[-2000:] + done.stderr[-2000:]
-    assert done.returncode == 0 and counts.group(2) == "0", done.stdout[-3000:]
-    assert int(counts.group(1)) >= 140
+    assert_judge_passes("auth", floor=140, timeout=1800)
