@@ -1,12 +1,15 @@
 import Synchronization
 
-/// Reads whose answer may be large go out as Postgres produces them: the rows come through a
-/// cursor a batch at a time, the head goes once the first batch arrived (the page's row count and
-/// total are on every row, see `SQLWriter.streamedReadStatement`), and the body follows in chunks.
-/// The read is first asked the usual way for one row more than a batch (`read`): an answer that
-/// fits is sent whole, with `Content-Length`, as PostgREST sends it, at no cost beyond today's;
-/// only a larger one is read again through the cursor. The bytes of the body are the same either
-/// way.
+/// Reads whose answer may be large go out as Postgres produces them. The read is first asked the
+/// usual way for one row more than a batch (`read`): an answer that fits is sent whole, with
+/// `Content-Length`, as PostgREST sends it, at no cost beyond today's. A larger one is read again
+/// in one `REPEATABLE READ` snapshot: a count of the page (and the total when asked), then a
+/// cursor, in one round trip; the head goes out with the first batch and the body follows in
+/// chunks. The bytes of the body are the same either way.
+///
+/// An error in a row of the first batch is PostgREST's error response; one in a later row (after
+/// the head went) ends the connection without the body's last chunk, so a client sees a cut
+/// answer, never a short one.
 extension RESTGateway {
   /// Rows a batch holds; a read limited to at most this many is answered whole.
   static let streamedBatch = 1000
@@ -28,12 +31,14 @@ extension RESTGateway {
   }
 
   func streamedRead(_ plan: ReadPlan, _ context: Context) throws -> HTTPResponse {
-    var sql = SQLWriter()
-    try sql.streamedReadStatement(
+    var count = SQLWriter()
+    try count.streamedCountStatement(
       plan, cache: context.cache, count: context.preferences.count,
-      countLimit: context.maxRows.map { $0 + 1 }, shape: context.shape)
+      countLimit: context.maxRows.map { $0 + 1 })
+    var sql = SQLWriter()
+    try sql.streamedReadStatement(plan, cache: context.cache, shape: context.shape)
     let query = sql.statement
-    try Self.refuseNUL([query])
+    try Self.refuseNUL([count.statement, query])
     let interrupt = PGInterrupt(
       deadline: monotonicSeconds() + settings.requestDeadline,
       watchedSocket: context.request.peer?.socket)
@@ -41,26 +46,41 @@ extension RESTGateway {
     let rows = StreamedRows(
       connection: connection, pool: context.database, interrupt: interrupt, shape: context.shape)
     var body: [UInt8] = []
-    let first: StreamedRows.Batch
+    let counted: ResultRow
+    let responseSettings: ResultRow
+    let first: Int
     do {
-      _ = try connection.pipeline(
-        [PGStatement("begin")] + Self.requestPrelude(context, readOnly: true) + [
+      let prelude = Self.requestPrelude(context, readOnly: true)
+      let results = try connection.pipeline(
+        [PGStatement("begin isolation level repeatable read read only")] + prelude + [
+          count.statement,
           PGStatement(
-            "DECLARE \"pgrst_rows\" NO SCROLL CURSOR FOR " + query.sql, query.parameters)
+            "DECLARE \"pgrst_rows\" NO SCROLL CURSOR FOR " + query.sql, query.parameters),
         ], interrupt: interrupt)
+      counted = ResultRow(results[1 + prelude.count])
       first = try rows.fetch(into: &body)
+      responseSettings = ResultRow(
+        try connection.pipeline(
+          [PGStatement(SQLWriter.streamedSettingsStatement)], interrupt: interrupt)[0])
     } catch {
       rows.close(commit: false)
       throw error
     }
     let offset = plan.range?.offset ?? 0
+    let total = counted.total
     var response = pageHead(
-      pageTotal: first.pageTotal, total: first.total, offset: offset, context)
+      pageTotal: counted.pageTotal, total: total, offset: offset, context)
     guard response.status < 400 else {
       rows.close(commit: false)
       return response
     }
-    guard first.rows == Self.streamedBatch else {
+    do {
+      response = try Self.applyingResponseSettings(response, row: responseSettings)
+    } catch {
+      rows.close(commit: false)
+      throw error
+    }
+    guard first == Self.streamedBatch else {
       rows.finish(into: &body)
       rows.close(commit: true)
       response.body = body
@@ -89,13 +109,6 @@ final class StreamedRows: Sendable {
     var closed = false
   }
 
-  /// What a batch said: its row count and, from its first row, the page's and the total.
-  struct Batch {
-    var rows = 0
-    var pageTotal = 0
-    var total: Int?
-  }
-
   /// Bytes gathered before a chunk goes out.
   static let chunkBytes = 1 << 16
 
@@ -107,21 +120,19 @@ final class StreamedRows: Sendable {
   }
 
   /// Fetches the next batch and appends its rows to `body` as the body text has them (the
-  /// opening `[` or CSV header line before the first). Throws `PGError`.
-  func fetch(into body: inout [UInt8]) throws(PGError) -> Batch {
-    var batch = Batch()
+  /// opening `[` or CSV header line before the first); returns how many rows it had. Throws
+  /// `PGError`.
+  func fetch(into body: inout [UInt8]) throws(PGError) -> Int {
     var written = state.withLock { $0.written }
     let separator: [UInt8]
     switch shape {
     case .array(let strip): separator = Array((strip ? ", " : ", \n ").utf8)
     default: separator = [10]
     }
-    batch.rows = try connection.forEachRow(
+    let rows = try connection.forEachRow(
       "FETCH FORWARD \(RESTGateway.streamedBatch) FROM \"pgrst_rows\"", interrupt: interrupt
     ) { row in
       if written == 0 {
-        batch.total = row.integer(SQLWriter.StreamColumn.total)
-        batch.pageTotal = row.integer(SQLWriter.StreamColumn.pageTotal) ?? 0
         if case .csv = shape {
           if let header = row.cell(SQLWriter.StreamColumn.header) {
             body.append(contentsOf: header)
@@ -134,11 +145,18 @@ final class StreamedRows: Sendable {
       // An empty page is one row without a line (the outer join's).
       guard let line = row.cell(SQLWriter.StreamColumn.line) else { return }
       if written > 0 { body.append(contentsOf: separator) }
-      body.append(contentsOf: line)
+      if case .csv = shape {
+        // The record text without its parentheses, as `substring(t::text, 2, length - 2)`.
+        if line.count >= 2 {
+          body.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[1..<(line.count - 1)]))
+        }
+      } else {
+        body.append(contentsOf: line)
+      }
       written += 1
     }
     state.withLock { $0.written = max(written, 1) }
-    return batch
+    return rows
   }
 
   /// Appends the end of the body (`]` of a JSON array).
@@ -153,18 +171,18 @@ final class StreamedRows: Sendable {
     body.reserveCapacity(Self.chunkBytes + (1 << 14))
     var whole = false
     while true {
-      let batch: Batch
+      let rows: Int
       do {
-        batch = try fetch(into: &body)
+        rows = try fetch(into: &body)
       } catch {
         break
       }
-      if batch.rows < RESTGateway.streamedBatch { finish(into: &body) }
-      if body.count >= Self.chunkBytes || batch.rows < RESTGateway.streamedBatch {
+      if rows < RESTGateway.streamedBatch { finish(into: &body) }
+      if body.count >= Self.chunkBytes || rows < RESTGateway.streamedBatch {
         guard body.withUnsafeBytes(write) else { break }
         body.removeAll(keepingCapacity: true)
       }
-      if batch.rows < RESTGateway.streamedBatch {
+      if rows < RESTGateway.streamedBatch {
         whole = true
         break
       }

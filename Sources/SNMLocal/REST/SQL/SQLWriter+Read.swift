@@ -105,15 +105,19 @@ extension SQLWriter {
       append(" GROUP BY " + groupTerms.joined(separator: ", "))
     }
     try orderClause(plan)
-    if let range = plan.range {
-      if let limit = range.limit {
-        append(" LIMIT ")
-        integer(limit)
-      }
-      if range.offset > 0 {
-        append(" OFFSET ")
-        integer(range.offset)
-      }
+    rangeClause(plan.range)
+  }
+
+  /// ` LIMIT n OFFSET m` of a range (either part only when it has it).
+  mutating func rangeClause(_ range: QueryParameters.Range?) {
+    guard let range else { return }
+    if let limit = range.limit {
+      append(" LIMIT ")
+      integer(limit)
+    }
+    if range.offset > 0 {
+      append(" OFFSET ")
+      integer(range.offset)
     }
   }
 

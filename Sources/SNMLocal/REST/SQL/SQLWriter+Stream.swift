@@ -1,29 +1,56 @@
-/// The statement of a streamed read: one result row per row of the answer, so the gateway sends
-/// rows as Postgres produces them instead of one body Postgres built whole.
+/// The statements of a streamed read: a count of the page (and the total when asked) first, then
+/// one result row per row of the answer through a cursor, both in one snapshot (`REPEATABLE
+/// READ`), so the head goes out once the count and the first batch are in and the rest follows
+/// as Postgres produces it.
 ///
-///     WITH pgrst_source AS (...) SELECT <total> AS total, pgrst_rows.page_total, pgrst_rows.line
-///       [, pgrst_rows.header] FROM (SELECT 1) AS pgrst_one LEFT JOIN (SELECT
-///       count(*) OVER () AS page_total, <line> AS line FROM pgrst_source AS _postgrest_t)
-///       AS pgrst_rows ON true
+///     SELECT <total> AS total, (SELECT count(*) FROM (<the page's SELECT>) AS pgrst_page)
+///       AS page_total, NULL AS body, NULL AS inserted
+///     WITH pgrst_source AS (...) SELECT pgrst_rows.line [, pgrst_rows.header]
+///       FROM (SELECT 1) AS pgrst_one LEFT JOIN (SELECT <line> AS line [, <header> AS header]
+///       FROM pgrst_source AS _postgrest_t) AS pgrst_rows ON true
 ///
-/// Every row carries the page's row count (the window makes Postgres read the whole page before
-/// the first row, so an error in any row surfaces before anything is sent) and the total; the
-/// outer join keeps one row, with a NULL line, for an empty page. Each line is what `json_agg` or
-/// the CSV `string_agg` would have put in the body (`ResultShape.expression`), so the bytes are
-/// the same.
+/// The count reads the page's rows without their columns: `SELECT 1` under the page's filters and
+/// range for a plain page (no order to sort by), else the page's own SELECT, whose unused columns
+/// Postgres leaves out (a stable computed column is not called); either is the number of rows the
+/// cursor gives. The outer join
+/// keeps one row, with a NULL line, for an empty page. Each line is what `json_agg` would have
+/// put in the body, or for CSV the row's record text whose outer parentheses the gateway drops
+/// (the `string_agg` of `ResultShape.expression` takes them off in SQL), so the bytes are the
+/// same.
 extension SQLWriter {
   /// The columns of a streamed read's rows.
   enum StreamColumn {
-    static let total: Int32 = 0
-    static let pageTotal: Int32 = 1
-    static let line: Int32 = 2
+    static let line: Int32 = 0
     /// CSV only: the header line, on the first row.
-    static let header: Int32 = 3
+    static let header: Int32 = 1
+  }
+
+  /// `response.headers` and `response.status` as the read left them so far (the pre-request
+  /// function, the functions of the rows fetched), read before the head goes out; a
+  /// `ResultRow`.
+  static let streamedSettingsStatement =
+    "SELECT NULL::bigint AS total, 0 AS page_total, NULL::text AS body, NULL::bigint AS inserted"
+    + responseSettings
+
+  /// The count of a streamed read, as a `ResultRow` (total, page total).
+  mutating func streamedCountStatement(
+    _ plan: ReadPlan, cache: SchemaCache, count: CountMethod?, countLimit: Int?
+  ) throws(RESTError) {
+    append("SELECT ")
+    try totalExpression(plan, cache: cache, count: count, countLimit: countLimit)
+    append(", (SELECT pg_catalog.count(*) FROM (")
+    if plan.embeds.isEmpty && !plan.fields.contains(where: { $0.aggregate != nil }) {
+      // Without embeds or groups the page holds the count's rows in any order: no sort.
+      try countSource(plan, cache: cache)
+      rangeClause(plan.range)
+    } else {
+      try select(plan, cache: cache)
+    }
+    append(") AS \"pgrst_page\") AS \"page_total\", NULL::text AS body, NULL::bigint AS inserted")
   }
 
   mutating func streamedReadStatement(
-    _ plan: ReadPlan, cache: SchemaCache, count: CountMethod?, countLimit: Int?,
-    shape: ResultShape
+    _ plan: ReadPlan, cache: SchemaCache, shape: ResultShape
   ) throws(RESTError) {
     let row = "\"_postgrest_t\""
     let line: String
@@ -32,7 +59,7 @@ extension SQLWriter {
     case .array(let strip):
       line = strip ? "json_strip_nulls(row_to_json(\(row)))::text" : "row_to_json(\(row))::text"
     case .csv:
-      line = "substring(\(row)::text, 2, length(\(row)::text) - 2)"
+      line = "\(row)::text"
       header =
         "CASE WHEN pg_catalog.row_number() OVER () = 1 THEN (SELECT coalesce(string_agg(\"k\", ','), '') "
         + "FROM json_object_keys(row_to_json(\(row))) AS \"k\") END"
@@ -41,12 +68,9 @@ extension SQLWriter {
     }
     append("WITH \"pgrst_source\" AS (")
     try select(plan, cache: cache)
-    append(") SELECT ")
-    try totalExpression(plan, cache: cache, count: count, countLimit: countLimit)
-    append(", \"pgrst_rows\".\"page_total\", \"pgrst_rows\".\"line\"")
+    append(") SELECT \"pgrst_rows\".\"line\"")
     if header != nil { append(", \"pgrst_rows\".\"header\"") }
-    append(" FROM (SELECT 1) AS \"pgrst_one\" LEFT JOIN (SELECT pg_catalog.count(*) OVER () AS ")
-    append("\"page_total\", \(line) AS \"line\"")
+    append(" FROM (SELECT 1) AS \"pgrst_one\" LEFT JOIN (SELECT \(line) AS \"line\"")
     if let header { append(", \(header) AS \"header\"") }
     append(" FROM \"pgrst_source\" AS \(row)) AS \"pgrst_rows\" ON true")
   }
