@@ -18,10 +18,13 @@ public struct SNMResponse: Sendable, Hashable {
   public let savedPath: String?
   /// How many bytes went into ``savedPath``.
   public let savedBytes: Int64
+  /// The shape of a JSON body the transport checked as it arrived (``JSONStreamValidator``), so
+  /// ``document()`` need not read it again; nil when it was not checked.
+  public let checkedShape: JSONShape?
 
   public init(
     url: String, status: Int, headers: HTTPHeaders, body: Data, savedPath: String? = nil,
-    savedBytes: Int64 = 0
+    savedBytes: Int64 = 0, checkedShape: JSONShape? = nil
   ) {
     self.url = url
     self.status = status
@@ -29,6 +32,22 @@ public struct SNMResponse: Sendable, Hashable {
     self.body = body
     self.savedPath = savedPath
     self.savedBytes = savedBytes
+    self.checkedShape = checkedShape
+  }
+
+  /// Answers are the same when what the server sent is (how early it was checked is not).
+  public static func == (lhs: SNMResponse, rhs: SNMResponse) -> Bool {
+    lhs.url == rhs.url && lhs.status == rhs.status && lhs.headers == rhs.headers
+      && lhs.body == rhs.body && lhs.savedPath == rhs.savedPath && lhs.savedBytes == rhs.savedBytes
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(url)
+    hasher.combine(status)
+    hasher.combine(headers)
+    hasher.combine(body)
+    hasher.combine(savedPath)
+    hasher.combine(savedBytes)
   }
 
   /// `true` for 2xx.
@@ -56,6 +75,7 @@ public struct SNMResponse: Sendable, Hashable {
   ///   the same reason ``json()`` gives.
   public func document() throws(SNMNetworkError) -> JSONDocument {
     if body.isEmpty { return JSONDocument(.null) }
+    if let checkedShape { return JSONDocument(checked: body, shape: checkedShape) }
     do {
       return try JSONDocument(validating: body)
     } catch {

@@ -42,6 +42,14 @@ public final class JSONDocument: Sendable {
     tree = Mutex(nil)
   }
 
+  /// A document for bytes already checked as they arrived (``JSONStreamValidator``), with the
+  /// shape that check found: the same document `init(validating:)` makes, without a second pass.
+  public init(checked data: Data, shape: JSONShape) {
+    bytes = data
+    self.shape = shape
+    tree = Mutex(nil)
+  }
+
   /// A document for a value already built.
   public init(_ value: JSONValue) {
     bytes = Data()

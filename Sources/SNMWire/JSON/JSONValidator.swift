@@ -22,8 +22,45 @@ struct JSONValidator {
   /// Keys read so far in the element object being checked.
   private var keyIndex = 0
 
+  /// Whether `checkpoint` is kept (``JSONStreamValidator``).
+  var recordsCheckpoints = false
+  /// The state after the last `,` between two elements of the top-level array.
+  private(set) var checkpoint: Checkpoint?
+
+  /// The state between two elements of the top-level array, to go on from over more bytes.
+  struct Checkpoint: Sendable {
+    var offset: Int
+    var frames: [Bool]
+    var elements: Int
+    var uniform: Bool
+    var firstKeys: [Range<Int>]
+    var keyIndex: Int
+  }
+
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
+  }
+
+  /// Goes on from `checkpoint`, over bytes that begin with the ones it was taken on.
+  mutating func restore(_ checkpoint: Checkpoint) {
+    offset = checkpoint.offset
+    frames = checkpoint.frames
+    elements = checkpoint.elements
+    uniform = checkpoint.uniform
+    firstKeys = checkpoint.firstKeys
+    keyIndex = checkpoint.keyIndex
+    rootIsArray = true
+  }
+
+  /// `validate()`, or from a restored checkpoint the rest of its top-level array.
+  mutating func run(startingAtRoot: Bool) -> JSONShape? {
+    if startingAtRoot { return validate() }
+    guard walk() else { return nil }
+    return arrayShape
+  }
+
+  private var arrayShape: JSONShape {
+    JSONShape(kind: .array, count: elements, uniformObjects: uniform && elements > 0)
   }
 
   /// The shape of the value, or nil when the bytes are not one JSON value.
@@ -42,7 +79,7 @@ struct JSONValidator {
     rootIsArray = kind == .array
     guard walk() else { return nil }
     guard rootIsArray else { return JSONShape(kind: kind) }
-    return JSONShape(kind: .array, count: elements, uniformObjects: uniform && elements > 0)
+    return arrayShape
   }
 
   /// The parser's loop, keeping only what validity needs.
@@ -101,6 +138,10 @@ struct JSONValidator {
           if isObject {
             skipWhitespace()
             guard readKey() else { return false }
+          } else if recordsCheckpoints && rootIsArray && frames.count == 1 {
+            checkpoint = Checkpoint(
+              offset: offset, frames: frames, elements: elements, uniform: uniform,
+              firstKeys: firstKeys, keyIndex: keyIndex)
           }
           break
         } else if isObject && byte == UInt8(ascii: "}") {

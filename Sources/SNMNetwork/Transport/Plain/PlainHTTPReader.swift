@@ -26,6 +26,8 @@ struct PlainHTTPAnswer {
   /// Where a 2xx body went instead of `body` (the reader's `saveTo`), and its size.
   var savedPath: String? = nil
   var savedBytes: Int64 = 0
+  /// The shape of a JSON body checked as it came (a large array of rows), nil when it was not.
+  var checkedShape: JSONShape? = nil
 }
 
 /// Reads HTTP/1.1 answers from a stream of chunks with SNMWire's ``HTTPDecoder`` (the framing
@@ -80,6 +82,8 @@ struct PlainHTTPReader {
     var receivedAny = !decoder.unread.isEmpty
     var head: HTTPResponseHead?
     var sink = BodySink.memory(Data())
+    // Rows are checked as they come, so the body is known to be JSON when its last byte is in.
+    var checker = JSONStreamValidator()
     while true {
       let part: HTTPDecoder.Part?
       do {
@@ -95,10 +99,13 @@ struct PlainHTTPReader {
         continue
       case .body(let bytes)?:
         try Self.take(bytes, into: &sink, limit: maximumBodyBytes)
+        if case .memory(let data) = sink {
+          data.withUnsafeBytes { checker.received($0.bindMemory(to: UInt8.self)) }
+        }
         continue
       case .end?:
         guard let head else { continue }
-        return try Self.answer(head, sink)
+        return try Self.answer(head, sink, checker: checker)
       case .requestHead?:
         throw .malformed("the answer is not valid HTTP (a request)")
       case nil:
@@ -118,7 +125,7 @@ struct PlainHTTPReader {
       switch decoder.finish() {
       case .complete:
         guard let head else { throw .closedEarly(receivedNothing: !receivedAny) }
-        return try Self.answer(head, sink)
+        return try Self.answer(head, sink, checker: checker)
       case .idle:
         throw .closedEarly(receivedNothing: !receivedAny)
       case .inHead:
@@ -172,15 +179,19 @@ struct PlainHTTPReader {
     }
   }
 
-  /// The answer: its body from memory, or its file flushed and renamed into place.
-  static func answer(_ head: HTTPResponseHead, _ sink: BodySink) throws(PlainHTTPFailure)
-    -> PlainHTTPAnswer
-  {
+  /// The answer: its body from memory (with its shape when `checker` checked it on the way), or
+  /// its file flushed and renamed into place.
+  static func answer(
+    _ head: HTTPResponseHead, _ sink: BodySink, checker: JSONStreamValidator
+  ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
     var answer = PlainHTTPAnswer(
       status: head.status, headers: head.headers.fields, body: Data(), keepAlive: head.keepAlive)
     switch sink {
     case .memory(let data):
       answer.body = data
+      if checker.isUnderWay {
+        answer.checkedShape = data.withUnsafeBytes { checker.finish($0.bindMemory(to: UInt8.self)) }
+      }
     case .file(let writer):
       do {
         try writer.finish()

@@ -1,0 +1,73 @@
+/// Checks a JSON body while it arrives, so that a large answer is known valid (with its
+/// ``JSONShape``) when its last byte comes instead of after a second pass over it. The verdict is
+/// ``JSONValidator``'s on the whole body: the validator runs over the bytes received so far, and
+/// each run goes on from where the last one passed between two elements of the top-level array
+/// (the only place it stops), the same state it would have reached in one pass.
+///
+/// ```swift
+/// var checker = JSONStreamValidator()
+/// body.append(contentsOf: chunk)
+/// body.withUnsafeBytes { checker.received($0.bindMemory(to: UInt8.self)) }
+/// ...
+/// let shape = body.withUnsafeBytes { checker.finish($0.bindMemory(to: UInt8.self)) }
+/// // nil: not JSON; JSONDocument(validating:) says why
+/// ```
+///
+/// Only a body that starts with `[` is checked as it comes (a result's rows); a run starts only
+/// once the bytes since the last one are at least as many as those it would read again, so the
+/// whole check reads each byte at most about twice, even for one element as large as the body.
+public struct JSONStreamValidator: Sendable {
+  /// Where the next run starts: after a `,` between two top-level elements.
+  private var resume: JSONValidator.Checkpoint?
+  /// The body's size at the last run.
+  private var checkedUpTo = 0
+  /// The body does not start with `[`: it is checked whole by `finish`, or not at all.
+  private var notRows = false
+
+  /// The least new bytes that start a run.
+  private let least: Int
+
+  public init() {
+    least = 64 << 10
+  }
+
+  /// A checker that runs once `least` new bytes came (tests run it on every byte).
+  init(runningEvery least: Int) {
+    self.least = least
+  }
+
+  /// More of the body came: `bytes` is all of it so far.
+  public mutating func received(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard !notRows else { return }
+    let start = resume?.offset ?? 0
+    guard bytes.count - checkedUpTo >= max(least, checkedUpTo - start) else { return }
+    checkedUpTo = bytes.count
+    var validator = JSONValidator(bytes)
+    if let resume {
+      validator.restore(resume)
+    } else {
+      validator.skipWhitespace()
+      guard validator.offset < bytes.count else { return }
+      guard bytes[validator.offset] == UInt8(ascii: "[") else {
+        notRows = true
+        return
+      }
+    }
+    validator.recordsCheckpoints = true
+    _ = validator.run(startingAtRoot: resume == nil)
+    resume = validator.checkpoint ?? resume
+  }
+
+  /// Whether a run passed an element of a top-level array: only then is the rest worth checking
+  /// on arrival (`finish`); any other body is checked whole when it is used, as before.
+  public var isUnderWay: Bool { resume != nil }
+
+  /// The whole body came: its shape, as `JSONValidator(bytes).validate()` gives it, or nil when it
+  /// is not JSON.
+  public func finish(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONShape? {
+    var validator = JSONValidator(bytes)
+    guard let resume else { return validator.validate() }
+    validator.restore(resume)
+    return validator.run(startingAtRoot: false)
+  }
+}
