@@ -163,6 +163,29 @@ import Testing
     #expect(paths.withLock { $0 } == ["/slow", "/next"], "the hung-up client's request never ran")
   }
 
+  /// A worker keeping a connection for its client's next request lets go of it as soon as
+  /// another request waits for a worker: with one worker and a 30 s linger, a second client is
+  /// still answered at once, and the first one's next request later too.
+  @Test func aLingeringWorkerLetsGoWhenAnotherRequestWaits() throws {
+    var limits = HTTPServerLimits()
+    limits.maxWorkers = 1
+    limits.minimumWorkers = 1
+    limits.workerLinger = 30
+    let server = HTTPServer(port: 0, limits: limits) { _ in .json(status: 200, "{}") }
+    try server.start()
+    defer { server.stop() }
+    let first = try Self.connectTo(server.port)
+    defer { close(first) }
+    Self.send(first, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(Self.received(first).hasPrefix("HTTP/1.1 200 OK"))
+    let second = try Self.connectTo(server.port)
+    defer { close(second) }
+    Self.send(second, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(Self.received(second).hasPrefix("HTTP/1.1 200 OK"), "answered within the 5 s read")
+    Self.send(first, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(Self.received(first).hasPrefix("HTTP/1.1 200 OK"))
+  }
+
   /// Bytes waiting on a socket (FIONREAD).
   static func pending(_ fd: Int32) -> Int32 {
     var count: Int32 = 0

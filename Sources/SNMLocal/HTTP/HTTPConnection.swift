@@ -31,10 +31,11 @@ final class HTTPConnection: Sendable {
   /// When `mayLinger` says no other request waits for a worker, the worker waits up to
   /// `limits.workerLinger` seconds for this client's next request before it hands the connection
   /// back: a client sending requests one after another is then answered without two thread
-  /// hand-offs a request.
+  /// hand-offs a request. The wait ends as soon as `busy` (a descriptor, -1 for none) becomes
+  /// readable: another request waits for a worker.
   func serve(
     _ first: HTTPRequestReader.Step, limits: HTTPServerLimits, handler: HTTPServer.Handler,
-    mayLinger: () -> Bool = { false }
+    busy: Int32 = -1, mayLinger: () -> Bool = { false }
   ) -> Bool {
     reader.withLock { reader in
       var step = first
@@ -82,7 +83,7 @@ final class HTTPConnection: Sendable {
           }
           guard reader.isStreaming else {
             guard !lingered, !reader.hasPartialRequest, limits.workerLinger > 0, mayLinger(),
-              wait(for: Int16(POLLIN), seconds: limits.workerLinger)
+              waitForRequest(seconds: limits.workerLinger, unlessReadable: busy)
             else { return true }
             lingered = true
             switch receive(into: &reader, waitingUntil: monotonicSeconds()) {
@@ -232,6 +233,19 @@ final class HTTPConnection: Sendable {
       }
       return true
     }
+  }
+
+  /// Waits up to `seconds` for the client's next bytes; false on timeout, on error, or as soon as
+  /// `other` is readable.
+  func waitForRequest(seconds: Double, unlessReadable other: Int32) -> Bool {
+    guard other >= 0 else { return wait(for: Int16(POLLIN), seconds: seconds) }
+    var descriptors = [
+      pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: other, events: Int16(POLLIN), revents: 0),
+    ]
+    let ready = poll(&descriptors, 2, Int32(max(0, seconds) * 1000) + 1)
+    if ready < 0 && errno == EINTR { return true }
+    return ready > 0 && descriptors[1].revents == 0 && descriptors[0].revents & Int16(POLLIN) != 0
   }
 
   /// Waits up to `seconds` for the socket to be ready for `events`; false on timeout or error.

@@ -135,7 +135,7 @@ public final class HTTPServer: Sendable {
         giveBack(connection, keep: false)
         return
       }
-      let keep = connection.serve(step, limits: limits, handler: handler) {
+      let keep = connection.serve(step, limits: limits, handler: handler, busy: workers.waiting) {
         workers.pending == 0 && !isStopped
       }
       giveBack(connection, keep: keep && !isStopped)

@@ -33,8 +33,9 @@ public struct HTTPServerLimits: Sendable, Equatable {
   /// Worker threads kept however long they wait.
   public var minimumWorkers = 4
   /// Seconds a worker that answered a request waits for the same client's next one (when no
-  /// other request waits for a worker) before the loop takes the connection back; 0 never.
-  public var workerLinger = 0.002
+  /// other request waits for a worker, and only until one does) before the loop takes the
+  /// connection back; 0 never.
+  public var workerLinger = 0.02
 
   public init() {}
 

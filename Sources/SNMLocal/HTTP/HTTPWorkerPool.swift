@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The threads handlers run on (they may block: libpq, password hashing, file writes).
 ///
 /// ```swift
@@ -10,7 +14,9 @@ import Synchronization
 /// ```
 /// Threads are made as work arrives, up to `maximum`; past it jobs wait in order. A thread left
 /// waiting `idleTimeout` seconds ends, unless only `minimum` are left, so a burst's threads do not
-/// stay for ever.
+/// stay for ever. `waiting` is readable while a job waits with no worker idle: a worker keeping a
+/// connection for its client's next request (``HTTPConnection/serve(_:limits:handler:mayLinger:)``)
+/// polls it too, and lets go of the connection at once.
 final class HTTPWorkerPool: Sendable {
   typealias Job = @Sendable () -> Void
 
@@ -19,6 +25,10 @@ final class HTTPWorkerPool: Sendable {
   let idleTimeout: Double
   let state = Mutex(State())
   let wakeup = DispatchSemaphore(value: 0)
+  /// A pipe's read end, readable while `State.signalled` (a job waits and no worker is idle),
+  /// and its write end.
+  let waiting: Int32
+  let signal: Int32
 
   struct State {
     var jobs: [Job] = []
@@ -28,6 +38,8 @@ final class HTTPWorkerPool: Sendable {
     var idle = 0
     var workers = 0
     var stopped = false
+    /// `waiting` has been written and not yet drained.
+    var signalled = false
 
     var pending: Int { jobs.count - head }
 
@@ -51,6 +63,19 @@ final class HTTPWorkerPool: Sendable {
     self.maximum = max(1, maximum)
     self.minimum = max(0, min(minimum, maximum))
     self.idleTimeout = idleTimeout
+    var ends: [Int32] = [-1, -1]
+    if pipe(&ends) == 0 {
+      for end in ends {
+        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+      }
+    }
+    waiting = ends[0]
+    signal = ends[1]
+  }
+
+  deinit {
+    for end in [waiting, signal] where end >= 0 { close(end) }
   }
 
   /// Worker threads alive.
@@ -71,6 +96,11 @@ final class HTTPWorkerPool: Sendable {
       if state.workers < maximum {
         state.workers += 1
         return .spawn
+      }
+      if !state.signalled && waiting >= 0 {
+        state.signalled = true
+        var one: UInt8 = 1
+        _ = Glibc.write(signal, &one, 1)
       }
       return .queued
     }
@@ -101,7 +131,14 @@ final class HTTPWorkerPool: Sendable {
     while true {
       enum Next { case run(Job), wait, exit }
       let next = state.withLock { state -> Next in
-        if let job = state.take() { return .run(job) }
+        if let job = state.take() {
+          if state.pending == 0 && state.signalled {
+            state.signalled = false
+            var byte: UInt8 = 0
+            _ = Glibc.read(waiting, &byte, 1)
+          }
+          return .run(job)
+        }
         if state.stopped {
           state.workers -= 1
           return .exit
