@@ -174,3 +174,99 @@ def test_clients_hanging_up_mid_answer_give_their_connections_back(big):
             break
         time.sleep(0.2)
     assert busy == 0, f"{busy} backends still busy with abandoned answers"
+
+
+TYPED_ROWS = 1500
+
+
+@pytest.fixture(scope="module")
+def typed(big):
+    """A table of every type the gateway writes as JSON itself, with their edge values (NaN and
+    the infinities, BC dates, zone offsets of whole hours, minutes and seconds, escapes), beside
+    one the gateway leaves to Postgres (an array and an enum) and a role whose DateStyle is not
+    ISO."""
+    big.sql(
+        "create type public.mood as enum ('calm', 'wild'); "
+        "create table public.typed (id int primary key, i2 smallint, i8 bigint, f4 real, "
+        "f8 double precision, n numeric, b boolean, t text, vc varchar(10), bp char(3), nm name, "
+        "ch \"char\", u uuid, o oid, by bytea, tm time, ttz timetz, iv interval, ip inet, cd cidr, "
+        "mac macaddr, m money, j json, jb jsonb, d date, ts timestamp, tstz timestamptz, "
+        "\"we\"\"ird\" int); "
+        "insert into public.typed select g, (g % 300)::smallint - 150, g * 1000000007::bigint, g / 3.0, "
+        "case g % 6 when 0 then 'NaN' when 1 then 'Infinity' when 2 then '-Infinity' "
+        "when 3 then 1e300 * g when 4 then '-0' else g / 7.0 end, "
+        "case g % 5 when 0 then 'NaN'::numeric when 1 then 12.500 when 2 then -0.001 * g "
+        "when 3 then 'Infinity' else null end, "
+        "case g % 3 when 0 then true when 1 then false end, "
+        "case g % 6 when 0 then 'a\"b\\c' || chr(1) || chr(10) || chr(9) || chr(8) || chr(12) "
+        "|| chr(13) || chr(31) || chr(127) when 1 then '두부 🐕' when 2 then '' when 3 then null "
+        "else 'x' || g end, 'v' || g % 10, 'ab', 'n' || g, 'q', gen_random_uuid(), g, "
+        "decode(md5(g::text), 'hex'), time '10:00' + g * interval '1 second', "
+        "timetz '10:00+03', g * interval '1 hour 1 second', '10.0.0.1/8', '10.0.0.0/8', "
+        "'08:00:2b:01:02:03', g * 1.25, "
+        "'{\"b\": 1,  \"a\":[1, 2]}', '{\"b\": 1,  \"a\":[1, \"\\u00e9\"]}', "
+        "case g % 4 when 0 then 'infinity'::date when 1 then '-infinity' "
+        "when 2 then '0044-03-15 BC' else date '2020-01-01' + g end, "
+        "case g % 3 when 0 then 'infinity'::timestamp when 1 then '0044-03-15 10:00 BC' "
+        "else timestamp '2024-01-01 10:00:00.5' + g * interval '1 minute' end, "
+        "case g % 5 when 0 then 'infinity'::timestamptz when 1 then '0044-03-15 10:00+00 BC' "
+        "when 2 then '1850-01-01 00:00+00' when 3 then '2024-06-01 12:34:56.789+05:30' "
+        "else timestamptz '2024-01-01 00:00+00' + g * interval '1 hour' end, g "
+        f"from generate_series(1, {TYPED_ROWS}) g; "
+        "create table public.typed_more (id int primary key, tags text[], mood public.mood); "
+        "insert into public.typed_more select g, array['a', 'b\"' || g], "
+        f"case when g % 2 = 0 then 'calm' end::public.mood from generate_series(1, {TYPED_ROWS}) g; "
+        "grant select on public.typed, public.typed_more to anon, service_role; "
+        "alter role anon set datestyle = 'SQL, DMY'; "
+        "notify pgrst, 'reload schema'")
+    headers = big.headers(big.service_role_key)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if httpx.get(f"{big.rest_url}/typed_more?select=id&limit=1", headers=headers).status_code \
+                == 200:
+            break
+        time.sleep(0.3)
+    return big
+
+
+@pytest.mark.parametrize("table, zone", [
+    ("typed", None), ("typed", "Asia/Kolkata"), ("typed_more", None)])
+def test_a_streamed_read_of_every_type_is_row_to_json_byte_for_byte(typed, table, zone):
+    headers = typed.headers(typed.service_role_key)
+    if zone:
+        headers["Prefer"] = f"timezone={zone}"
+    with httpx.stream("GET", f"{typed.rest_url}/{table}?select=*&order=id",
+                      headers=headers) as answer:
+        assert answer.status_code == 200
+        assert answer.headers["transfer-encoding"] == "chunked"
+        body = answer.read().decode()
+    setting = f"set timezone = '{zone}'; " if zone else ""
+    expected = typed.sql(
+        f"{setting}select coalesce(json_agg(r), '[]') from (select * from {table} order by id) r")
+    assert body == expected.removeprefix("SET\n")
+
+
+def test_a_streamed_read_under_another_datestyle_is_row_to_json(typed):
+    answer = httpx.get(f"{typed.rest_url}/typed?select=id,d,ts,tstz&order=id",
+                       headers=typed.headers(typed.anon_key))
+    assert answer.status_code == 200
+    assert answer.headers["transfer-encoding"] == "chunked"
+    expected = typed.sql(
+        "set datestyle = 'SQL, DMY'; select coalesce(json_agg(r), '[]') from "
+        "(select id, d, ts, tstz from typed order by id) r")
+    assert answer.text == expected.removeprefix("SET\n")
+    # row_to_json writes ISO dates whatever the DateStyle; the columns' text would be SQL style.
+    assert '"d":"0044-03-15 BC"' in answer.text
+    assert typed.sql("set datestyle = 'SQL, DMY'; select d::text from typed where id = 2") \
+        == "SET\n15/03/0044 BC"
+
+
+def test_a_streamed_read_with_embeds_is_its_pages_joined(big):
+    headers = big.headers(big.service_role_key)
+    select = "select=id,name,owner:user_info(id,name),walk_request(id)&order=id"
+    streamed = httpx.get(f"{big.rest_url}/dog_profile?{select}", headers=headers)
+    assert streamed.headers["transfer-encoding"] == "chunked"
+    pages = [httpx.get(f"{big.rest_url}/dog_profile?{select}&limit=1000&offset={offset}",
+                       headers=headers) for offset in range(0, ROWS, 1000)]
+    assert all("content-length" in page.headers for page in pages)
+    assert streamed.text == "[" + ", \n ".join(page.text[1:-1] for page in pages) + "]"

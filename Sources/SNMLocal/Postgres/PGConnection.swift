@@ -131,6 +131,13 @@ public final class PGConnection: Sendable {
     }
   }
 
+  /// A setting the server reports as it changes (`DateStyle`, `TimeZone`, ...), nil when unknown.
+  public func parameterStatus(_ name: String) -> String? {
+    handle.withLock { connection in
+      connection.flatMap { PQparameterStatus($0, name) }.map { String(cString: $0) }
+    }
+  }
+
   /// The server's version number (150018 for 15.18), 0 when unknown.
   public var serverVersion: Int {
     handle.withLock { connection in connection.map { Int(PQserverVersion($0)) } ?? 0 }

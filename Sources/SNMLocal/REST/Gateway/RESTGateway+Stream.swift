@@ -35,8 +35,12 @@ extension RESTGateway {
     try count.streamedCountStatement(
       plan, cache: context.cache, count: context.preferences.count,
       countLimit: context.maxRows.map { $0 + 1 })
+    // A JSON array's rows come as their columns, for the gateway to write as JSON (cheaper for
+    // Postgres than row_to_json); the cursor's description says whether it knows every type.
+    let byColumns = context.shape == .array(stripNulls: false)
     var sql = SQLWriter()
-    try sql.streamedReadStatement(plan, cache: context.cache, shape: context.shape)
+    try sql.streamedReadStatement(
+      plan, cache: context.cache, shape: context.shape, columns: byColumns)
     let query = sql.statement
     try Self.refuseNUL([count.statement, query])
     let interrupt = PGInterrupt(
@@ -53,10 +57,23 @@ extension RESTGateway {
       let prelude = Self.requestPrelude(context, readOnly: true)
       let results = try connection.pipeline(
         [PGStatement("begin isolation level repeatable read read only")] + prelude + [
-          count.statement,
-          PGStatement(
-            "DECLARE \"pgrst_rows\" NO SCROLL CURSOR FOR " + query.sql, query.parameters),
-        ], interrupt: interrupt)
+          count.statement, Self.declareRows(query),
+        ] + (byColumns ? [PGStatement("FETCH FORWARD 0 FROM \"pgrst_rows\"")] : []),
+        interrupt: interrupt)
+      if byColumns, let described = results.last {
+        if let encoder = RowJSONEncoder(
+          columns: described.columns.dropFirst(), types: described.columnTypes.dropFirst(),
+          dateStyle: connection.parameterStatus("DateStyle"))
+        {
+          rows.encoder = encoder
+        } else {
+          var lines = SQLWriter()
+          try lines.streamedReadStatement(plan, cache: context.cache, shape: context.shape)
+          _ = try connection.pipeline(
+            [PGStatement("CLOSE \"pgrst_rows\""), Self.declareRows(lines.statement)],
+            interrupt: interrupt)
+        }
+      }
       counted = ResultRow(results[1 + prelude.count])
       first = try rows.fetch(into: &body)
       responseSettings = ResultRow(
@@ -92,6 +109,11 @@ extension RESTGateway {
       abandon: { rows.close(commit: false) })
     return response
   }
+
+  /// The cursor `pgrst_rows` of a streamed read over `query`.
+  static func declareRows(_ query: PGStatement) -> PGStatement {
+    PGStatement("DECLARE \"pgrst_rows\" NO SCROLL CURSOR FOR " + query.sql, query.parameters)
+  }
 }
 
 /// The cursor of a streamed read and the body text it becomes, batch by batch; it gives its
@@ -107,6 +129,13 @@ final class StreamedRows: Sendable {
     /// Rows written to the body so far.
     var written = 0
     var closed = false
+    /// Writes each row's JSON from its columns (after the marker), when the cursor gives them.
+    var encoder: RowJSONEncoder?
+  }
+
+  var encoder: RowJSONEncoder? {
+    get { state.withLock { $0.encoder } }
+    set { state.withLock { $0.encoder = newValue } }
   }
 
   /// Bytes gathered before a chunk goes out.
@@ -124,6 +153,7 @@ final class StreamedRows: Sendable {
   /// `PGError`.
   func fetch(into body: inout [UInt8]) throws(PGError) -> Int {
     var written = state.withLock { $0.written }
+    let encoder = self.encoder
     let separator: [UInt8]
     switch shape {
     case .array(let strip): separator = Array((strip ? ", " : ", \n ").utf8)
@@ -142,10 +172,12 @@ final class StreamedRows: Sendable {
           body.append(UInt8(ascii: "["))
         }
       }
-      // An empty page is one row without a line (the outer join's).
+      // An empty page is one row without a line or marker (the outer join's).
       guard let line = row.cell(SQLWriter.StreamColumn.line) else { return }
       if written > 0 { body.append(contentsOf: separator) }
-      if case .csv = shape {
+      if let encoder {
+        encoder.append(row, from: 1, to: &body)
+      } else if case .csv = shape {
         // The record text without its parentheses, as `substring(t::text, 2, length - 2)`.
         if line.count >= 2 {
           body.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[1..<(line.count - 1)]))

@@ -49,10 +49,21 @@ extension SQLWriter {
     append(") AS \"pgrst_page\") AS \"page_total\", NULL::text AS body, NULL::bigint AS inserted")
   }
 
+  /// The cursor's query of a streamed read. With `columns` (a JSON array without stripped nulls)
+  /// each row is a marker (`true`, NULL for the empty page's row) and the row's own columns, for
+  /// `RowJSONEncoder` to write as JSON; else one line Postgres writes.
   mutating func streamedReadStatement(
-    _ plan: ReadPlan, cache: SchemaCache, shape: ResultShape
+    _ plan: ReadPlan, cache: SchemaCache, shape: ResultShape, columns: Bool = false
   ) throws(RESTError) {
     let row = "\"_postgrest_t\""
+    if columns, case .array(stripNulls: false) = shape {
+      append("WITH \"pgrst_source\" AS (")
+      try select(plan, cache: cache)
+      append(
+        ") SELECT \"pgrst_rows\".* FROM (SELECT 1) AS \"pgrst_one\" LEFT JOIN (SELECT true AS "
+          + "\"pgrst_row\", \(row).* FROM \"pgrst_source\" AS \(row)) AS \"pgrst_rows\" ON true")
+      return
+    }
     let line: String
     var header: String? = nil
     switch shape {

@@ -1,0 +1,203 @@
+/// A streamed read's rows as JSON objects built in the gateway from the columns' text, byte for
+/// byte what Postgres's `row_to_json` gives (json.c `composite_to_json` / `datum_to_json`), so
+/// that Postgres only sends each column's text, as it does for psql: building the JSON there
+/// costs about as much again as reading the rows.
+///
+/// It knows the built-in types whose JSON follows from their text: numbers (raw unless `NaN` or
+/// an infinity, which are strings), booleans, `json`/`jsonb` (raw), dates and timestamps (the
+/// ISO text with `T` and a `+hh:mm` offset, under `DateStyle` ISO) and the types Postgres writes
+/// as their text in a string. JSON's dates are ISO whatever the session's `DateStyle`, so dates
+/// and timestamps are written from their text only when it is ISO too. A row with any other type
+/// (arrays, composites, domains, enums, a type with a cast to json) or another `DateStyle` is
+/// left to Postgres (`init` gives nil).
+///
+/// ```swift
+/// let encoder = RowJSONEncoder(columns: ["id", "name"], types: [20, 25], dateStyle: "ISO, MDY")
+/// encoder?.append(row, from: 1, to: &body)   // {"id":1,"name":"Rex"}
+/// ```
+struct RowJSONEncoder: Sendable {
+  enum Kind: Sendable, Equatable {
+    /// `int2`, `int4`, `int8`, `float4`, `float8`, `numeric`: the text if it is a JSON number.
+    case number
+    case boolean
+    /// `json`, `jsonb`: their text is JSON.
+    case json
+    /// Text in a JSON string.
+    case string
+    /// `timestamp`: the first space becomes `T`.
+    case timestamp
+    /// `timestamptz`: as `timestamp`, and an offset of whole hours gains `:00`.
+    case timestampWithZone
+  }
+
+  /// What goes before each column's value: `{"name":` for the first, `,"name":` after.
+  let prefixes: [[UInt8]]
+  let kinds: [Kind]
+
+  init?(columns: some Collection<String>, types: some Collection<UInt32>, dateStyle: String?) {
+    guard columns.count == types.count, !columns.isEmpty else { return nil }
+    let iso = dateStyle?.hasPrefix("ISO") ?? false
+    var kinds: [Kind] = []
+    for type in types {
+      guard let kind = Self.kind(of: type, isoDates: iso) else { return nil }
+      kinds.append(kind)
+    }
+    self.kinds = kinds
+    prefixes = columns.enumerated().map { index, name in
+      var prefix: [UInt8] = [index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")]
+      Array(name.utf8).withUnsafeBytes { Self.appendString($0, to: &prefix) }
+      prefix.append(UInt8(ascii: ":"))
+      return prefix
+    }
+  }
+
+  /// The kind of the built-in type `oid`, nil for a type Postgres must write itself.
+  static func kind(of oid: UInt32, isoDates: Bool) -> Kind? {
+    switch oid {
+    case 20, 21, 23, 700, 701, 1700: return .number
+    case 16: return .boolean
+    case 114, 3802: return .json
+    // text, varchar, bpchar, name, "char", uuid, oid, bytea, time, timetz, interval, inet,
+    // cidr, macaddr, macaddr8, money
+    case 25, 1043, 1042, 19, 18, 2950, 26, 17, 1083, 1266, 1186, 869, 650, 829, 774, 790:
+      return .string
+    case 1082: return isoDates ? .string : nil
+    case 1114: return isoDates ? .timestamp : nil
+    case 1184: return isoDates ? .timestampWithZone : nil
+    default: return nil
+    }
+  }
+
+  /// Appends the JSON object of `row`'s columns `first`, `first + 1`, ... to `body`.
+  func append(_ row: PGRawRow, from first: Int32, to body: inout [UInt8]) {
+    for index in kinds.indices {
+      body.append(contentsOf: prefixes[index])
+      guard let cell = row.cell(first + Int32(index)) else {
+        body.append(contentsOf: Self.null)
+        continue
+      }
+      Self.appendValue(cell, kind: kinds[index], to: &body)
+    }
+    body.append(UInt8(ascii: "}"))
+  }
+
+  static let null: [UInt8] = Array("null".utf8)
+  static let true_: [UInt8] = Array("true".utf8)
+  static let false_: [UInt8] = Array("false".utf8)
+
+  static func appendValue(_ text: UnsafeRawBufferPointer, kind: Kind, to body: inout [UInt8]) {
+    switch kind {
+    case .number:
+      if isJSONNumber(text) {
+        body.append(contentsOf: text)
+      } else {
+        appendString(text, to: &body)
+      }
+    case .boolean:
+      body.append(contentsOf: text.first == UInt8(ascii: "t") ? true_ : false_)
+    case .json:
+      body.append(contentsOf: text)
+    case .string:
+      appendString(text, to: &body)
+    case .timestamp, .timestampWithZone:
+      appendTimestamp(text, withZone: kind == .timestampWithZone, to: &body)
+    }
+  }
+
+  /// A timestamp's ISO text as `row_to_json` writes it: `2024-01-01T10:00:00+05` with `T` for the
+  /// first space and, with a zone, `+05:00` for an offset of whole hours (ISO text drops zero
+  /// minutes, the XSD form keeps them); `infinity` and the `BC` suffix as they are.
+  static func appendTimestamp(
+    _ text: UnsafeRawBufferPointer, withZone: Bool, to body: inout [UInt8]
+  ) {
+    body.append(UInt8(ascii: "\""))
+    defer { body.append(UInt8(ascii: "\"")) }
+    guard let space = text.firstIndex(of: UInt8(ascii: " ")) else {
+      body.append(contentsOf: text)
+      return
+    }
+    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<space]))
+    body.append(UInt8(ascii: "T"))
+    let time = UnsafeRawBufferPointer(rebasing: text[(space + 1)...])
+    guard withZone,
+      let sign = time.firstIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") })
+    else {
+      body.append(contentsOf: time)
+      return
+    }
+    var end = sign + 1
+    while end < time.count, time[end] == UInt8(ascii: ":") || isDigit(time[end]) { end += 1 }
+    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: time[..<end]))
+    if end - sign == 3 { body.append(contentsOf: zeroMinutes) }
+    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: time[end...]))
+  }
+
+  static let zeroMinutes: [UInt8] = Array(":00".utf8)
+
+  static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+  /// Whether `text` is a number in JSON's grammar (`-`, digits without a leading zero, an
+  /// optional fraction and exponent), as Postgres's `IsValidJsonNumber` decides.
+  static func isJSONNumber(_ text: UnsafeRawBufferPointer) -> Bool {
+    var index = 0
+    let count = text.count
+    func digits() -> Int {
+      let start = index
+      while index < count, isDigit(text[index]) { index += 1 }
+      return index - start
+    }
+    if index < count, text[index] == UInt8(ascii: "-") { index += 1 }
+    guard index < count else { return false }
+    if text[index] == UInt8(ascii: "0") {
+      index += 1
+    } else if digits() == 0 {
+      return false
+    }
+    if index < count, text[index] == UInt8(ascii: ".") {
+      index += 1
+      guard digits() > 0 else { return false }
+    }
+    if index < count, text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") {
+      index += 1
+      if index < count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+        index += 1
+      }
+      guard digits() > 0 else { return false }
+    }
+    return index == count
+  }
+
+  /// `text` as a JSON string, escaped as Postgres's `escape_json`:
+  /// `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters `\u00xx`; the rest raw.
+  static func appendString(_ text: UnsafeRawBufferPointer, to body: inout [UInt8]) {
+    body.append(UInt8(ascii: "\""))
+    var start = 0
+    for index in 0..<text.count
+    where text[index] < 0x20 || text[index] == 0x22 || text[index] == 0x5C {
+      body.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<index]))
+      appendEscaped(text[index], to: &body)
+      start = index + 1
+    }
+    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start...]))
+    body.append(UInt8(ascii: "\""))
+  }
+
+  static let hex = Array("0123456789abcdef".utf8)
+
+  static func appendEscaped(_ byte: UInt8, to body: inout [UInt8]) {
+    switch byte {
+    case 0x22: body.append(contentsOf: [0x5C, 0x22])
+    case 0x5C: body.append(contentsOf: [0x5C, 0x5C])
+    case 0x08: body.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+    case 0x0C: body.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+    case 0x0A: body.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+    case 0x0D: body.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+    case 0x09: body.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+    case 0..<0x20:
+      body.append(contentsOf: Array("\\u00".utf8))
+      body.append(hex[Int(byte >> 4)])
+      body.append(hex[Int(byte & 0xF)])
+    default: body.append(byte)
+    }
+  }
+}

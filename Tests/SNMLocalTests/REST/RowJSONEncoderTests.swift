@@ -1,0 +1,73 @@
+import Testing
+
+@testable import SNMLocal
+
+/// The gateway's JSON of a streamed row's columns, as Postgres's row_to_json writes each type
+/// (the end-to-end test compares whole answers with Postgres itself).
+@Suite struct RowJSONEncoderTests {
+  func value(_ text: String, _ kind: RowJSONEncoder.Kind) -> String {
+    var body: [UInt8] = []
+    Array(text.utf8).withUnsafeBytes { RowJSONEncoder.appendValue($0, kind: kind, to: &body) }
+    return String(decoding: body, as: UTF8.self)
+  }
+
+  @Test func numbersAreRawUnlessNotJSONNumbers() {
+    for number in ["0", "-0", "12.500", "1e+300", "1.5e-07", "-0.001", "123456789012345"] {
+      #expect(value(number, .number) == number)
+    }
+    #expect(value("NaN", .number) == "\"NaN\"")
+    #expect(value("Infinity", .number) == "\"Infinity\"")
+    #expect(value("-Infinity", .number) == "\"-Infinity\"")
+    for bad in ["", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1.5.2"] {
+      let bytes = Array(bad.utf8)
+      #expect(!bytes.withUnsafeBytes { RowJSONEncoder.isJSONNumber($0) }, "\(bad)")
+    }
+  }
+
+  @Test func stringsAreEscapedAsEscapeJSON() {
+    #expect(value("a\"b\\c", .string) == #""a\"b\\c""#)
+    #expect(
+      value("\u{1}\n\t\u{8}\u{c}\r\u{1f}\u{7f}", .string)
+        == "\"\\u0001\\n\\t\\b\\f\\r\\u001f\u{7f}\"")
+    #expect(value("두부 🐕", .string) == "\"두부 🐕\"")
+    #expect(value("", .string) == "\"\"")
+    #expect(value("t", .boolean) == "true")
+    #expect(value("f", .boolean) == "false")
+    #expect(value(#"{"b": 1,  "a":[1]}"#, .json) == #"{"b": 1,  "a":[1]}"#)
+  }
+
+  @Test func timestampsTakeTAndAnOffsetWithMinutes() {
+    #expect(value("2024-01-01 10:00:00.5", .timestamp) == "\"2024-01-01T10:00:00.5\"")
+    #expect(value("2024-01-01 10:00:00+00", .timestampWithZone) == "\"2024-01-01T10:00:00+00:00\"")
+    #expect(value("2024-01-01 10:00:00-08", .timestampWithZone) == "\"2024-01-01T10:00:00-08:00\"")
+    #expect(
+      value("2024-06-01 12:34:56.789+05:30", .timestampWithZone)
+        == "\"2024-06-01T12:34:56.789+05:30\"")
+    #expect(
+      value("1850-01-01 05:53:28+05:53:28", .timestampWithZone)
+        == "\"1850-01-01T05:53:28+05:53:28\"")
+    #expect(
+      value("0044-03-15 10:00:00+00 BC", .timestampWithZone)
+        == "\"0044-03-15T10:00:00+00:00 BC\"")
+    #expect(
+      value("12345-01-01 00:00:00+02", .timestampWithZone) == "\"12345-01-01T00:00:00+02:00\"")
+    #expect(value("infinity", .timestampWithZone) == "\"infinity\"")
+    #expect(value("-infinity", .timestamp) == "\"-infinity\"")
+  }
+
+  @Test func knownTypesOnlyAndISODatesOnly() {
+    #expect(RowJSONEncoder.kind(of: 1184, isoDates: true) == .timestampWithZone)
+    #expect(RowJSONEncoder.kind(of: 1082, isoDates: false) == nil)
+    #expect(RowJSONEncoder.kind(of: 1009, isoDates: true) == nil, "text[] is left to Postgres")
+    #expect(RowJSONEncoder.kind(of: 26, isoDates: true) == .string, "an oid is a string in JSON")
+    #expect(
+      RowJSONEncoder(columns: ["d"], types: [1082], dateStyle: "SQL, DMY") == nil)
+    #expect(RowJSONEncoder(columns: [String](), types: [UInt32](), dateStyle: "ISO") == nil)
+    let encoder = RowJSONEncoder(
+      columns: ["id", "we\"ird"], types: [23, 25], dateStyle: "ISO, MDY")
+    #expect(
+      encoder?.prefixes.map { String(decoding: $0, as: UTF8.self) } == [
+        "{\"id\":", ",\"we\\\"ird\":",
+      ])
+  }
+}
