@@ -216,7 +216,24 @@ def typed(big):
         "create table public.typed_more (id int primary key, tags text[], mood public.mood); "
         "insert into public.typed_more select g, array['a', 'b\"' || g], "
         f"case when g % 2 = 0 then 'calm' end::public.mood from generate_series(1, {TYPED_ROWS}) g; "
-        "grant select on public.typed, public.typed_more to anon, service_role; "
+        "create table public.typed_arrays (id int primary key, ints int[], texts text[], "
+        "nums numeric[], f8s float8[], bools bool[], js json[], jbs jsonb[], bys bytea[], "
+        "ds date[], tss timestamp[], tstzs timestamptz[], grid int[][]); "
+        "insert into public.typed_arrays select g, "
+        "case g % 4 when 0 then '{}' when 1 then '[0:1]={1,2}' when 2 then array[g, null, -g] "
+        "end::int[], "
+        "case g % 3 when 0 then array['NULL', null, '', 'a b', 'q\"u', 'b\\s', '{x}', 'c,d', "
+        "'두부', 'tab' || chr(9)] when 1 then array[]::text[] else array['x' || g] end, "
+        "array['NaN', '12.50', '-Infinity']::numeric[], array['NaN', '-0', '1e300']::float8[], "
+        "array[true, false, null], array['{\"a\": [1, \"x\"]}', 'null']::json[], "
+        "array['{\"b\": 1, \"a\": \"\\\"\"}']::jsonb[], array['\\x00ff']::bytea[], "
+        "array['infinity', '0044-03-15 BC', '2024-01-01']::date[], "
+        "array['2024-01-01 10:00:00.5', '-infinity']::timestamp[], "
+        "array['2024-01-01 10:00+00', '2024-06-01 12:34:56+05:30', '0044-03-15 10:00+00 BC']"
+        "::timestamptz[], case when g % 2 = 0 then '{{1,2},{3,NULL}}'::int[] end "
+        f"from generate_series(1, {TYPED_ROWS}) g; "
+        "grant select on public.typed, public.typed_more, public.typed_arrays "
+        "to anon, service_role; "
         "alter role anon set datestyle = 'SQL, DMY'; "
         "notify pgrst, 'reload schema'")
     headers = big.headers(big.service_role_key)
@@ -230,7 +247,8 @@ def typed(big):
 
 
 @pytest.mark.parametrize("table, zone", [
-    ("typed", None), ("typed", "Asia/Kolkata"), ("typed_more", None)])
+    ("typed", None), ("typed", "Asia/Kolkata"), ("typed_more", None), ("typed_arrays", None),
+    ("typed_arrays", "America/St_Johns")])
 def test_a_streamed_read_of_every_type_is_row_to_json_byte_for_byte(typed, table, zone):
     headers = typed.headers(typed.service_role_key)
     if zone:

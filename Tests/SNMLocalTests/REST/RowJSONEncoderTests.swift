@@ -58,7 +58,10 @@ import Testing
   @Test func knownTypesOnlyAndISODatesOnly() {
     #expect(RowJSONEncoder.kind(of: 1184, isoDates: true) == .timestampWithZone)
     #expect(RowJSONEncoder.kind(of: 1082, isoDates: false) == nil)
-    #expect(RowJSONEncoder.kind(of: 1009, isoDates: true) == nil, "text[] is left to Postgres")
+    #expect(RowJSONEncoder.kind(of: 1009, isoDates: true) == .array(.string))
+    #expect(RowJSONEncoder.kind(of: 1185, isoDates: true) == .array(.timestampWithZone))
+    #expect(RowJSONEncoder.kind(of: 1182, isoDates: false) == nil)
+    #expect(RowJSONEncoder.kind(of: 2287, isoDates: true) == nil, "record[] is left to Postgres")
     #expect(RowJSONEncoder.kind(of: 26, isoDates: true) == .string, "an oid is a string in JSON")
     #expect(
       RowJSONEncoder(columns: ["d"], types: [1082], dateStyle: "SQL, DMY") == nil)
@@ -69,5 +72,22 @@ import Testing
       encoder?.prefixes.map { String(decoding: $0, as: UTF8.self) } == [
         "{\"id\":", ",\"we\\\"ird\":",
       ])
+  }
+
+  @Test func arraysAreArrayToJSON() {
+    #expect(value("{}", .array(.number)) == "[]")
+    #expect(value("{1,NULL,-3}", .array(.number)) == "[1,null,-3]")
+    #expect(value("[0:1]={1,2}", .array(.number)) == "[1,2]")
+    #expect(value("{{1,2},{3,NULL}}", .array(.number)) == "[[1,2],[3,null]]")
+    #expect(value("{NaN,12.50}", .array(.number)) == "[\"NaN\",12.50]")
+    #expect(
+      value(#"{"NULL",NULL,"","a b","q\"u","b\\s","{x}","c,d",두부}"#, .array(.string))
+        == #"["NULL",null,"","a b","q\"u","b\\s","{x}","c,d","두부"]"#)
+    #expect(value(#"{"{\"a\": 1}",null}"#, .array(.json)) == #"[{"a": 1},null]"#)
+    #expect(value("{t,f,NULL}", .array(.boolean)) == "[true,false,null]")
+    #expect(
+      value(#"{"2024-01-01 10:00:00+00","0044-03-15 10:00:00+00 BC"}"#, .array(.timestampWithZone))
+        == #"["2024-01-01T10:00:00+00:00","0044-03-15T10:00:00+00:00 BC"]"#)
+    #expect(value(#"{"\\x00ff"}"#, .array(.string)) == #"["\\x00ff"]"#)
   }
 }

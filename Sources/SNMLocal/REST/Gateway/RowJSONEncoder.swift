@@ -5,10 +5,10 @@
 ///
 /// It knows the built-in types whose JSON follows from their text: numbers (raw unless `NaN` or
 /// an infinity, which are strings), booleans, `json`/`jsonb` (raw), dates and timestamps (the
-/// ISO text with `T` and a `+hh:mm` offset, under `DateStyle` ISO) and the types Postgres writes
-/// as their text in a string. JSON's dates are ISO whatever the session's `DateStyle`, so dates
+/// ISO text with `T` and a `+hh:mm` offset, under `DateStyle` ISO), the types Postgres writes
+/// as their text in a string, and arrays of these. JSON's dates are ISO whatever the session's `DateStyle`, so dates
 /// and timestamps are written from their text only when it is ISO too. A row with any other type
-/// (arrays, composites, domains, enums, a type with a cast to json) or another `DateStyle` is
+/// (composites, domains, enums, their arrays, a type with a cast to json) or another `DateStyle` is
 /// left to Postgres (`init` gives nil).
 ///
 /// ```swift
@@ -28,6 +28,8 @@ struct RowJSONEncoder: Sendable {
     case timestamp
     /// `timestamptz`: as `timestamp`, and an offset of whole hours gains `:00`.
     case timestampWithZone
+    /// An array of a built-in type above: a JSON array (nested for more dimensions).
+    indirect case array(Kind)
   }
 
   /// What goes before each column's value: `{"name":` for the first, `,"name":` after.
@@ -64,9 +66,20 @@ struct RowJSONEncoder: Sendable {
     case 1082: return isoDates ? .string : nil
     case 1114: return isoDates ? .timestamp : nil
     case 1184: return isoDates ? .timestampWithZone : nil
-    default: return nil
+    default:
+      guard let element = arrayElements[oid], let kind = kind(of: element, isoDates: isoDates)
+      else { return nil }
+      return .array(kind)
     }
   }
+
+  /// The built-in array types (`_int4`, ...) of the types above and their elements' types.
+  static let arrayElements: [UInt32: UInt32] = [
+    1000: 16, 1005: 21, 1007: 23, 1016: 20, 1021: 700, 1022: 701, 1231: 1700, 199: 114,
+    3807: 3802, 1009: 25, 1015: 1043, 1014: 1042, 1003: 19, 1002: 18, 2951: 2950, 1028: 26,
+    1001: 17, 1183: 1083, 1270: 1266, 1187: 1186, 1041: 869, 651: 650, 1040: 829, 775: 774,
+    791: 790, 1182: 1082, 1115: 1114, 1185: 1184,
+  ]
 
   /// Appends the JSON object of `row`'s columns `first`, `first + 1`, ... to `body`.
   func append(_ row: PGRawRow, from first: Int32, to body: inout [UInt8]) {
@@ -101,6 +114,55 @@ struct RowJSONEncoder: Sendable {
       appendString(text, to: &body)
     case .timestamp, .timestampWithZone:
       appendTimestamp(text, withZone: kind == .timestampWithZone, to: &body)
+    case .array(let element):
+      appendArray(text, element: element, to: &body)
+    }
+  }
+
+  /// An array's text (`{1,"a b",NULL}`, `{{1,2},{3,4}}`, `[0:1]={1,2}` for other lower bounds) as
+  /// `array_to_json` writes it: `[1,"a b",null]`, nested, bounds dropped. A quoted element has
+  /// its backslash escapes undone before it is written as its type's JSON.
+  static func appendArray(_ text: UnsafeRawBufferPointer, element: Kind, to body: inout [UInt8]) {
+    var index = 0
+    if text.first == UInt8(ascii: "[") {
+      while index < text.count, text[index] != UInt8(ascii: "=") { index += 1 }
+      index += 1
+    }
+    var scratch: [UInt8] = []
+    while index < text.count {
+      switch text[index] {
+      case UInt8(ascii: "{"):
+        body.append(UInt8(ascii: "["))
+        index += 1
+      case UInt8(ascii: "}"):
+        body.append(UInt8(ascii: "]"))
+        index += 1
+      case UInt8(ascii: ","):
+        body.append(UInt8(ascii: ","))
+        index += 1
+      case UInt8(ascii: "\""):
+        scratch.removeAll(keepingCapacity: true)
+        index += 1
+        while index < text.count, text[index] != UInt8(ascii: "\"") {
+          if text[index] == UInt8(ascii: "\\") { index += 1 }
+          if index < text.count { scratch.append(text[index]) }
+          index += 1
+        }
+        index += 1
+        scratch.withUnsafeBytes { appendValue($0, kind: element, to: &body) }
+      default:
+        let start = index
+        while index < text.count, text[index] != UInt8(ascii: ","), text[index] != UInt8(ascii: "}")
+        {
+          index += 1
+        }
+        let value = UnsafeRawBufferPointer(rebasing: text[start..<index])
+        if value.elementsEqual("NULL".utf8) {
+          body.append(contentsOf: null)
+        } else {
+          appendValue(value, kind: element, to: &body)
+        }
+      }
     }
   }
 
