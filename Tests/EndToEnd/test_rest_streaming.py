@@ -213,9 +213,30 @@ def typed(big):
         "when 2 then '1850-01-01 00:00+00' when 3 then '2024-06-01 12:34:56.789+05:30' "
         "else timestamptz '2024-01-01 00:00+00' + g * interval '1 hour' end, g "
         f"from generate_series(1, {TYPED_ROWS}) g; "
-        "create table public.typed_more (id int primary key, tags text[], mood public.mood); "
+        "create domain public.posint as int check (value > 0); "
+        "create domain public.tagset as text[]; "
+        "create domain public.moodish as public.mood; "
+        "create domain public.stamp as timestamptz; "
+        "create table public.typed_more (id int primary key, tags text[], mood public.mood, "
+        "moods public.mood[], n public.posint, ns public.posint[], ts public.tagset, "
+        "m public.moodish, at public.stamp); "
         "insert into public.typed_more select g, array['a', 'b\"' || g], "
-        f"case when g % 2 = 0 then 'calm' end::public.mood from generate_series(1, {TYPED_ROWS}) g; "
+        "case when g % 2 = 0 then 'calm' end::public.mood, array['calm', null, 'wild']"
+        "::public.mood[], g, array[g, g + 1]::public.posint[], array['x y', null]::public.tagset, "
+        "'wild', '2024-01-01 10:00+00' "
+        f"from generate_series(1, {TYPED_ROWS}) g; "
+        # Left to Postgres: an enum with a function cast to json, a composite.
+        "create type public.tone as enum ('low', 'high'); "
+        "create function public.tone_json(public.tone) returns json language sql immutable "
+        "as $$ select json_build_object('tone', $1::text) $$; "
+        "create cast (public.tone as json) with function public.tone_json(public.tone); "
+        "create type public.pair as (a int, b text); "
+        "create table public.typed_odd (id int primary key, tone public.tone, pair public.pair); "
+        "insert into public.typed_odd select g, 'high', row(g, 'b')::public.pair "
+        f"from generate_series(1, {TYPED_ROWS}) g; "
+        "create table public.typed_cast (id int primary key, tone public.tone); "
+        "insert into public.typed_cast select g, 'low' "
+        f"from generate_series(1, {TYPED_ROWS}) g; "
         "create table public.typed_arrays (id int primary key, ints int[], texts text[], "
         "nums numeric[], f8s float8[], bools bool[], js json[], jbs jsonb[], bys bytea[], "
         "ds date[], tss timestamp[], tstzs timestamptz[], grid int[][]); "
@@ -232,8 +253,8 @@ def typed(big):
         "array['2024-01-01 10:00+00', '2024-06-01 12:34:56+05:30', '0044-03-15 10:00+00 BC']"
         "::timestamptz[], case when g % 2 = 0 then '{{1,2},{3,NULL}}'::int[] end "
         f"from generate_series(1, {TYPED_ROWS}) g; "
-        "grant select on public.typed, public.typed_more, public.typed_arrays "
-        "to anon, service_role; "
+        "grant select on public.typed, public.typed_more, public.typed_arrays, public.typed_odd, "
+        "public.typed_cast to anon, service_role; "
         "alter role anon set datestyle = 'SQL, DMY'; "
         "notify pgrst, 'reload schema'")
     headers = big.headers(big.service_role_key)
@@ -248,7 +269,7 @@ def typed(big):
 
 @pytest.mark.parametrize("table, zone", [
     ("typed", None), ("typed", "Asia/Kolkata"), ("typed_more", None), ("typed_arrays", None),
-    ("typed_arrays", "America/St_Johns")])
+    ("typed_arrays", "America/St_Johns"), ("typed_odd", None), ("typed_cast", None)])
 def test_a_streamed_read_of_every_type_is_row_to_json_byte_for_byte(typed, table, zone):
     headers = typed.headers(typed.service_role_key)
     if zone:

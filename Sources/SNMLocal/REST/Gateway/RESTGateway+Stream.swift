@@ -61,9 +61,17 @@ extension RESTGateway {
         ] + (byColumns ? [PGStatement("FETCH FORWARD 0 FROM \"pgrst_rows\"")] : []),
         interrupt: interrupt)
       if byColumns, let described = results.last {
-        if let encoder = RowJSONEncoder(
-          columns: described.columns.dropFirst(), types: described.columnTypes.dropFirst(),
-          dateStyle: connection.parameterStatus("DateStyle"))
+        let types = described.columnTypes.dropFirst()
+        let dateStyle = connection.parameterStatus("DateStyle")
+        let userTypes =
+          types.contains { $0 >= RowJSONEncoder.firstUserType }
+          ? try RowJSONEncoder.userTypeKinds(
+            types, isoDates: dateStyle?.hasPrefix("ISO") ?? false, connection: connection,
+            interrupt: interrupt) : [:]
+        if let userTypes,
+          let encoder = RowJSONEncoder(
+            columns: described.columns.dropFirst(), types: types, dateStyle: dateStyle,
+            userTypes: userTypes)
         {
           rows.encoder = encoder
         } else {

@@ -36,12 +36,16 @@ struct RowJSONEncoder: Sendable {
   let prefixes: [[UInt8]]
   let kinds: [Kind]
 
-  init?(columns: some Collection<String>, types: some Collection<UInt32>, dateStyle: String?) {
+  /// `userTypes`: the kinds of types outside the built-in ones (`userTypeKinds`).
+  init?(
+    columns: some Collection<String>, types: some Collection<UInt32>, dateStyle: String?,
+    userTypes: [UInt32: Kind] = [:]
+  ) {
     guard columns.count == types.count, !columns.isEmpty else { return nil }
     let iso = dateStyle?.hasPrefix("ISO") ?? false
     var kinds: [Kind] = []
     for type in types {
-      guard let kind = Self.kind(of: type, isoDates: iso) else { return nil }
+      guard let kind = Self.kind(of: type, isoDates: iso) ?? userTypes[type] else { return nil }
       kinds.append(kind)
     }
     self.kinds = kinds
@@ -71,6 +75,52 @@ struct RowJSONEncoder: Sendable {
       else { return nil }
       return .array(kind)
     }
+  }
+
+  /// The first object id of a type made by a user or an extension (Postgres's
+  /// `FirstNormalObjectId`); below it, `kind(of:)` knows every type it writes.
+  static let firstUserType: UInt32 = 16384
+
+  /// Asks, for the user types among `types`, what `row_to_json` makes of them: a domain is its
+  /// base type's JSON, an array (of a domain or user type too) a JSON array, a composite is left
+  /// to Postgres, and any other type (an enum, `citext`, a range) is its text in a string unless
+  /// a function casts it to json (`hstore`). One query per level of arrays; nil when a type is
+  /// left to Postgres.
+  static func userTypeKinds(
+    _ types: some Collection<UInt32>, isoDates: Bool, connection: PGConnection,
+    interrupt: PGInterrupt?
+  ) throws(PGError) -> [UInt32: Kind]? {
+    var kinds: [UInt32: Kind] = [:]
+    var asked = Set(types.filter { $0 >= firstUserType })
+    var arrays: [(type: UInt32, element: UInt32)] = []
+    for _ in 0..<3 where !asked.isEmpty {
+      let list = "{" + asked.map(String.init).joined(separator: ",") + "}"
+      let result = try connection.pipeline(
+        [PGStatement(SQLWriter.userTypesStatement, [list])], interrupt: interrupt)[0]
+      asked = []
+      for row in result.rows {
+        guard row.count == 5, let type = row[0].flatMap({ UInt32($0) }),
+          let base = row[1].flatMap({ UInt32($0) })
+        else { return nil }
+        if let element = row[3].flatMap({ UInt32($0) }), element != 0 {
+          arrays.append((type, element))
+          if kind(of: element, isoDates: isoDates) == nil, kinds[element] == nil {
+            asked.insert(element)
+          }
+        } else if let kind = kind(of: base, isoDates: isoDates) {
+          kinds[type] = kind
+        } else if base >= firstUserType, ["b", "e", "r", "m"].contains(row[2]), row[4] == "f" {
+          kinds[type] = .string
+        } else {
+          return nil
+        }
+      }
+    }
+    for (type, element) in arrays.reversed() {
+      guard let kind = kind(of: element, isoDates: isoDates) ?? kinds[element] else { return nil }
+      kinds[type] = .array(kind)
+    }
+    return kinds
   }
 
   /// The built-in array types (`_int4`, ...) of the types above and their elements' types.

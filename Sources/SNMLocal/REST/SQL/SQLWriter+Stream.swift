@@ -32,6 +32,25 @@ extension SQLWriter {
     "SELECT NULL::bigint AS total, 0 AS page_total, NULL::text AS body, NULL::bigint AS inserted"
     + responseSettings
 
+  /// For each type of `$1` (an `oid[]`), after looking through domains: the type, its base, the
+  /// base's `typtype`, its element when it is an array, and whether a function casts it to json
+  /// (`RowJSONEncoder.userTypeKinds`).
+  static let userTypesStatement = """
+    WITH RECURSIVE "base" ("asked", "oid", "hops") AS (
+      SELECT "o", "o", 0 FROM pg_catalog.unnest($1::pg_catalog.oid[]) AS "o"
+      UNION ALL
+      SELECT "b"."asked", "t"."typbasetype", "b"."hops" + 1 FROM "base" AS "b"
+        JOIN pg_catalog.pg_type AS "t" ON "t"."oid" = "b"."oid"
+        WHERE "t"."typtype" = 'd' AND "b"."hops" < 32)
+    SELECT "b"."asked", "b"."oid", "t"."typtype",
+      CASE WHEN "t"."typsubscript" = 'pg_catalog.array_subscript_handler'::pg_catalog.regproc
+        THEN "t"."typelem" END,
+      EXISTS (SELECT 1 FROM pg_catalog.pg_cast AS "c" WHERE "c"."castsource" = "b"."oid"
+        AND "c"."casttarget" = 'pg_catalog.json'::pg_catalog.regtype AND "c"."castmethod" = 'f')
+    FROM "base" AS "b" JOIN pg_catalog.pg_type AS "t" ON "t"."oid" = "b"."oid"
+    WHERE "t"."typtype" <> 'd'
+    """
+
   /// The count of a streamed read, as a `ResultRow` (total, page total).
   mutating func streamedCountStatement(
     _ plan: ReadPlan, cache: SchemaCache, count: CountMethod?, countLimit: Int?
