@@ -35,14 +35,19 @@ def big(start_extra_project):
         "end $$; "
         "alter role authenticator set pgrst.db_max_rows = '1000000'; "
         "notify pgrst, 'reload schema'")
+    wait_for(project, "dog_profile?select=id&limit=2000",
+             lambda answer: answer.headers.get("content-range", "").startswith("0-1999"))
+    return project
+
+
+def wait_for(project, path, ready):
+    """Until the gateway's answer to `path` is `ready` (the schema reloaded), at most 30 s."""
     headers = project.headers(project.service_role_key)
     deadline = time.time() + 30
     while time.time() < deadline:
-        answer = httpx.get(f"{project.rest_url}/dog_profile?select=id&limit=2000", headers=headers)
-        if answer.headers.get("content-range", "").startswith("0-1999"):
-            break
+        if ready(httpx.get(f"{project.rest_url}/{path}", headers=headers)):
+            return
         time.sleep(0.3)
-    return project
 
 
 def whole_json(project, columns, strip=False):
@@ -257,13 +262,7 @@ def typed(big):
         "public.typed_cast to anon, service_role; "
         "alter role anon set datestyle = 'SQL, DMY'; "
         "notify pgrst, 'reload schema'")
-    headers = big.headers(big.service_role_key)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        if httpx.get(f"{big.rest_url}/typed_more?select=id&limit=1", headers=headers).status_code \
-                == 200:
-            break
-        time.sleep(0.3)
+    wait_for(big, "typed_cast?select=id&limit=1", lambda answer: answer.status_code == 200)
     return big
 
 
