@@ -13,7 +13,13 @@ public struct ProjectSelection: Equatable, Sendable {
   /// The project's base URL, without a trailing slash (`http://127.0.0.1:54321`).
   public var url: URL
   /// The API key sent as `apikey` (and as the bearer token without a session). Never printed.
-  public var key: String
+  public var key: String {
+    didSet { keyRole = SupabaseAPIKey(key).role }
+  }
+  /// The role requests run as when no one is signed in: `anon` for a publishable or anon key,
+  /// `service_role` for a secret or service_role key (SupabaseAPIKey; an `sb_` key is never
+  /// decoded). Read once from the key: every statement asks for it (`$session.role`).
+  public private(set) var keyRole: String
   /// The short name the prompt shows: `local`, the profile, or the first label of the host.
   public var name: String
   /// The service key for `admin ...`, `inbox` and `as service` (`sb_secret_...` or the legacy
@@ -23,6 +29,7 @@ public struct ProjectSelection: Equatable, Sendable {
   public init(url: URL, key: String, name: String, serviceKey: String? = nil) {
     self.url = url
     self.key = key
+    self.keyRole = SupabaseAPIKey(key).role
     self.name = name
     self.serviceKey = serviceKey
   }
