@@ -34,10 +34,14 @@ extension StatementExecutor {
   /// Runs `body` (the script files, `-c`, standard input) so that SIGINT or SIGTERM stops it at
   /// the statement running, which it names: `snm: interrupted at a.snm:4:1: rpc sleep_for ...`.
   /// Returns 130 (SIGINT) or 143 (SIGTERM) then.
+  ///
+  /// `body` waits for each request before doing anything else, so its requests are exchanged on
+  /// its own thread (`ExchangeThread.mayBlockCaller`) and its queries sent without a task of
+  /// their own (`send`): a signal cancels `body`'s task, which closes the connection at once.
   public func stoppingOnSignals(_ body: @escaping @Sendable () async -> ExitCode) async
     -> ExitCode
   {
-    let task = Task { await body() }
+    let task = Task { await ExchangeThread.$mayBlockCaller.withValue(true) { await body() } }
     return await signals.watch(onSignal: { [self] signal in
       interrupt(signal)
       task.cancel()

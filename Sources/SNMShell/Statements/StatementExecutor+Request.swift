@@ -106,11 +106,24 @@ extension StatementExecutor {
   /// whether or not the transfer has stopped yet.
   /// The watcher is in place before the request starts, so a signal can never find the request
   /// under way and nobody watching it.
+  ///
+  /// Inside ``stoppingOnSignals(_:)`` (`ExchangeThread.mayBlockCaller`: a script) the request
+  /// runs in the calling task instead, with no hand-off to a task and back: the signal that
+  /// stops the script cancels that task, which closes the connection at once, and
+  /// `interruption` names the signal.
   func send(_ builder: SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>) async -> RequestOutcome {
+    if ExchangeThread.mayBlockCaller {
+      do {
+        let response = try await withSession { try await builder.request() }
+        return interruption.map { .interrupted($0) } ?? .done(response)
+      } catch {
+        return interruption.map { .interrupted($0) } ?? .failed(error)
+      }
+    }
     switch await sendCancellable({ try await builder.request() }) {
-    case .done(let response): .done(response)
-    case .failed(let error): .failed(error)
-    case .interrupted(let signal): .interrupted(signal)
+    case .done(let response): return .done(response)
+    case .failed(let error): return .failed(error)
+    case .interrupted(let signal): return .interrupted(signal)
     }
   }
 

@@ -4,7 +4,8 @@ import SNMWire
 import Synchronization
 
 /// Sends `http://` requests (for ``PlainHTTPTransport``) over kept-alive TCP connections: one
-/// write and one blocking read per request on a thread of its own, each answer's head parsed once.
+/// write and one blocking read per request on a thread of its own (on the caller's under
+/// ``ExchangeThread/mayBlockCaller``), each answer's head parsed once.
 ///
 /// ```swift
 /// let client = PlainHTTPClient(maximumIdlePerHost: 6)
@@ -63,6 +64,15 @@ final class PlainHTTPClient: Sendable {
   /// Sends `request` and returns the answer (any status).
   func perform(_ request: Request) async throws(PlainHTTPFailure) -> PlainHTTPAnswer {
     let handle = PlainHTTPHandle()
+    if ExchangeThread.mayBlockCaller {
+      // The caller waits for nothing else: exchange on its thread, no hand-off there and back.
+      let result = await withTaskCancellationHandler {
+        run(request, handle: handle)
+      } onCancel: {
+        handle.cancel()
+      }
+      return try result.get()
+    }
     // A serial queue of its own is "overcommit": the blocking read gets a thread of its own
     // instead of one of the few that also run Swift tasks (the spinner, signal watchers).
     let queue = DispatchQueue(label: "snm.plain-http")
