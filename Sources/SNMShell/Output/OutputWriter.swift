@@ -19,17 +19,22 @@ public final class OutputWriter: Sendable {
   }
 
   private let fd: Int32?
+  /// Whether `fd` was a terminal when the writer was made (asked once: renderers ask for every
+  /// statement, and a descriptor does not stop being one).
+  private let terminal: Bool
   private let state = Mutex(State())
   static let chunk = 1 << 16
 
   /// A writer to `fd`.
   public init(fd: Int32) {
     self.fd = fd
+    terminal = isatty(fd) != 0
   }
 
   /// A writer that keeps everything in memory (`captured`).
   public init() {
     self.fd = nil
+    terminal = false
   }
 
   /// Standard output.
@@ -38,7 +43,7 @@ public final class OutputWriter: Sendable {
   public static let standardError = OutputWriter(fd: STDERR_FILENO)
 
   /// Whether this writer goes to a terminal.
-  public var isTerminal: Bool { fd.map { isatty($0) != 0 } ?? false }
+  public var isTerminal: Bool { terminal }
 
   /// Adds `text`; writes out once a chunk is full.
   public func write(_ text: String) {

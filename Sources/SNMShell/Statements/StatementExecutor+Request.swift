@@ -294,7 +294,10 @@ extension StatementExecutor {
     if case .rpc = request.action { return nil }
     let path = request.endpoint.path
     guard path.hasPrefix("/rest/v1/") else { return nil }
-    return String(path.dropFirst("/rest/v1/".count)).removingPercentEncoding
+    let name = path.dropFirst("/rest/v1/".count)
+    // Foundation's decoding only for a name that has something to decode.
+    guard name.utf8.contains(UInt8(ascii: "%")) else { return String(name) }
+    return String(name).removingPercentEncoding
   }
 
   static func milliseconds(_ duration: Duration) -> String {

@@ -151,15 +151,22 @@ final class PlainHTTPConnection: Sendable {
   private func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant)
     throws(PlainHTTPFailure)
   {
+    // A request fits the socket's buffer: sent at once, with no `poll` first unless it is full.
     var offset = 0
     while offset < bytes.count {
-      try wait(for: Int16(POLLOUT), deadline: deadline)
+      if isCancelled { throw .cancelled }
+      if ContinuousClock.now >= deadline { throw .timedOut }
       let sent = bytes.withUnsafeBytes { raw -> Int in
         guard let base = raw.baseAddress else { return 0 }
-        return Glibc.send(fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+        return Glibc.send(
+          fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
       }
       if sent < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
+        if errno == EAGAIN || errno == EWOULDBLOCK {
+          try wait(for: Int16(POLLOUT), deadline: deadline)
+          continue
+        }
+        if errno == EINTR { continue }
         throw isCancelled ? .cancelled : .closedEarly(receivedNothing: true)
       }
       offset += sent

@@ -62,11 +62,12 @@ public final class PlainHTTPTransport: HTTPTransport {
   /// The path and query of `url` exactly as written (`/rest/v1/t?id=eq.1`), `/` when empty.
   ///
   /// An ASCII URL (every URL a builder makes: values are percent-encoded) is cut on its bytes,
-  /// without Foundation's `range(of:)` and a walk by grapheme on every request.
+  /// without Foundation's `range(of:)`, a generic substring search or a walk by grapheme on
+  /// every request.
   static func requestTarget(_ url: String) -> String {
     guard url.utf8.allSatisfy({ $0 < 0x80 }) else { return requestTargetAsText(url) }
     let bytes = url.utf8
-    let start = bytes.firstRange(of: "://".utf8)?.upperBound ?? bytes.startIndex
+    let start = afterScheme(bytes) ?? bytes.startIndex
     var end = start
     while end != bytes.endIndex && bytes[end] != UInt8(ascii: "#") { end = bytes.index(after: end) }
     var cut = start
@@ -76,6 +77,24 @@ public final class PlainHTTPTransport: HTTPTransport {
     guard cut != end else { return "/" }
     let target = Substring(url.utf8[cut..<end])
     return bytes[cut] == UInt8(ascii: "?") ? "/" + target : String(target)
+  }
+
+  /// Where the text after the first `://` starts, if there is one.
+  static func afterScheme(_ bytes: String.UTF8View) -> String.Index? {
+    var index = bytes.startIndex
+    while index != bytes.endIndex {
+      if bytes[index] == UInt8(ascii: ":") {
+        let slash = bytes.index(after: index)
+        if slash != bytes.endIndex && bytes[slash] == UInt8(ascii: "/") {
+          let second = bytes.index(after: slash)
+          if second != bytes.endIndex && bytes[second] == UInt8(ascii: "/") {
+            return bytes.index(after: second)
+          }
+        }
+      }
+      index = bytes.index(after: index)
+    }
+    return nil
   }
 
   /// `requestTarget` for a URL with non-ASCII characters, cut as text.
