@@ -110,9 +110,10 @@ extension StatementExecutor {
   /// Inside ``stoppingOnSignals(_:)`` (`ExchangeThread.mayBlockCaller`: a script) the request
   /// runs in the calling task instead, with no hand-off to a task and back: the signal that
   /// stops the script cancels that task, which closes the connection at once, and
-  /// `interruption` names the signal.
+  /// `interruption` names the signal. Once it has (the script's `defer` statements run after
+  /// it), requests go in a task of their own again.
   func send(_ builder: SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>) async -> RequestOutcome {
-    if ExchangeThread.mayBlockCaller {
+    if ExchangeThread.mayBlockCaller && !Task.isCancelled {
       do {
         let response = try await withSession { try await builder.request() }
         return interruption.map { .interrupted($0) } ?? .done(response)

@@ -40,7 +40,8 @@ final class PlainHTTPClient: Sendable {
     var maximumBodyBytes = TransportRequest.defaultMaximumBodyBytes
 
     var hostField: String {
-      let name = host.contains(":") ? "[\(host)]" : host
+      // An IPv6 address goes in brackets (a byte test: Foundation's `contains` searches as text).
+      let name = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
       return port == 80 ? name : "\(name):\(port)"
     }
 
