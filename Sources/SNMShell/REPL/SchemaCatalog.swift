@@ -122,6 +122,8 @@ public final class SchemaCatalog: Sendable {
   /// Remembers a table and the columns of its rows, for completion without the document.
   public func noteResult(table: String, columns: [String]) {
     state.withLock { state in
+      // The same statement again (a script's thousands of selects): nothing new to note.
+      if state.seenColumns[table] == columns { return }
       if !state.seenTables.contains(table) { state.seenTables.append(table) }
       var known = state.seenColumns[table] ?? []
       // A set beside the list, so a wide row is noted in linear time.

@@ -123,7 +123,7 @@ extension StatementExecutor {
   static func refusedRollback(_ request: SupabaseDBRequest, _ response: SupabaseDBResponse)
     -> String?
   {
-    guard let prefer = request.endpoint.headers["Prefer"],
+    guard let prefer = request.endpoint.headers["Prefer"], mentionsRollback(prefer),
       prefer.split(separator: ",").contains(where: {
         $0.trimmingCharacters(in: .whitespaces) == "tx=rollback"
       })
@@ -137,6 +137,19 @@ extension StatementExecutor {
     return "the server did not roll the write back (Preference-Applied: "
       + (applied.isEmpty ? "none" : applied)
       + "): it was committed; the project's PostgREST must allow tx overrides (db-tx-end = commit-allow-override)"
+  }
+
+  /// Whether `tx=rollback` is anywhere in `value`, byte for byte: most writes ask for
+  /// `return=minimal` alone, and are let go before Foundation splits and trims the list.
+  static func mentionsRollback(_ value: String) -> Bool {
+    let wanted = Array("tx=rollback".utf8)
+    let bytes = Array(value.utf8)
+    guard bytes.count >= wanted.count else { return false }
+    for start in 0...(bytes.count - wanted.count)
+    where bytes[start] == wanted[0] && bytes[start..<start + wanted.count].elementsEqual(wanted) {
+      return true
+    }
+    return false
   }
 
   /// A duration in milliseconds.

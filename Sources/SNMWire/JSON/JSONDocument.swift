@@ -21,6 +21,8 @@ public final class JSONDocument: Sendable {
   /// The top-level type, element count and row uniformity.
   public let shape: JSONShape
   private let tree: Mutex<JSONValue?>
+  /// ``firstRowKeys`` once read (outer nil: not yet): the printer and the completion both ask.
+  private let rowKeys = Mutex<[String]??>(nil)
 
   /// Checks `data` without building it.
   ///
@@ -95,6 +97,13 @@ public final class JSONDocument: Sendable {
   /// The keys of the first row: the first element of an array when it is an object, or the
   /// object itself; nil otherwise. Parses one element, not the whole array.
   public var firstRowKeys: [String]? {
+    if let known = rowKeys.withLock({ $0 }) { return known }
+    let keys = readFirstRowKeys()
+    rowKeys.withLock { $0 = .some(keys) }
+    return keys
+  }
+
+  private func readFirstRowKeys() -> [String]? {
     switch shape.kind {
     case .object: return value.objectValue?.keys
     case .array where shape.count > 0:
