@@ -11,7 +11,9 @@ extension HTTPHeaders {
   public static func merging(_ fields: [Field]) -> HTTPHeaders {
     // Each name lowercased once, not in every comparison of the sort.
     var merged: [(key: String, field: Field)] = []
+    merged.reserveCapacity(fields.count)
     var index: [String: Int] = [:]
+    index.reserveCapacity(fields.count)
     for field in fields {
       let key = field.name.lowercased()
       if let at = index[key] {

@@ -63,7 +63,7 @@ extension StatementExecutor {
     }
     let started = ContinuousClock.now
     let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
-    let outcome = await send(compiled.builder)
+    let outcome = await send(compiled)
     spinner.stop()
     let network = ContinuousClock.now - started
     switch outcome {
@@ -102,8 +102,8 @@ extension StatementExecutor {
     }
   }
 
-  /// Sends the builder's request in a task of its own; a signal cancels it and returns at once,
-  /// whether or not the transfer has stopped yet.
+  /// Sends the compiled request (built once, by the compiler) in a task of its own; a signal
+  /// cancels it and returns at once, whether or not the transfer has stopped yet.
   /// The watcher is in place before the request starts, so a signal can never find the request
   /// under way and nobody watching it.
   ///
@@ -112,16 +112,17 @@ extension StatementExecutor {
   /// stops the script cancels that task, which closes the connection at once, and
   /// `interruption` names the signal. Once it has (the script's `defer` statements run after
   /// it), requests go in a task of their own again.
-  func send(_ builder: SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>) async -> RequestOutcome {
+  func send(_ compiled: StatementCompiler.Compiled) async -> RequestOutcome {
+    let (builder, request) = (compiled.builder, compiled.request)
     if ExchangeThread.mayBlockCaller && !Task.isCancelled {
       do {
-        let response = try await withSession { try await builder.request() }
+        let response = try await withSession { try await builder.request(request) }
         return interruption.map { .interrupted($0) } ?? .done(response)
       } catch {
         return interruption.map { .interrupted($0) } ?? .failed(error)
       }
     }
-    switch await sendCancellable({ try await builder.request() }) {
+    switch await sendCancellable({ try await builder.request(request) }) {
     case .done(let response): return .done(response)
     case .failed(let error): return .failed(error)
     case .interrupted(let signal): return .interrupted(signal)

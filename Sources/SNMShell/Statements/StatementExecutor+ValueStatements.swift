@@ -42,7 +42,7 @@ extension StatementExecutor {
       guard let compiled = await compile(statement, in: source, directory: directory) else {
         return .failed(.usage)
       }
-      switch await send(compiled.builder) {
+      switch await send(compiled) {
       case .done(let response):
         if let failure = Self.refusedRollback(compiled.request, response) {
           report(failure)

@@ -105,7 +105,15 @@ extension SupabaseDBRequestBuilder where Phase == SupabaseDBPhase.Ready {
   ///   server (`.http` carries PostgREST's code, message, details and hint); the token closure's
   ///   own errors.
   public func request() async throws -> SupabaseDBResponse {
-    let request = try build()
+    try await request(try build())
+  }
+
+  /// Sends `request`, the one ``build()`` made of this chain, with the access token: for a
+  /// caller that built it already (to print it, or to read it beside the answer), so that it is
+  /// not built twice.
+  ///
+  /// - Throws: what ``request()`` throws once the request is built.
+  public func request(_ request: SupabaseDBRequest) async throws -> SupabaseDBResponse {
     let token = try await manager.accessToken()
     let response = try await manager.provider.send(endpoint: request.endpoint, accessToken: token)
     return try SupabaseDBResponse(request: request, response: response)
