@@ -41,6 +41,12 @@ func theKeyComesFromTheFirstVariableSet(variables: [String: String], key: String
   #expect(try ProjectSelection(url: url, key: "sb_publishable_x").keyRole == "anon")
 }
 
+@Test func theKeysRoleFollowsAChangedKey() throws {
+  var project = try ProjectSelection(url: "https://abcd.supabase.co", key: "sb_publishable_x")
+  project.key = "sb_secret_x"
+  #expect(project.keyRole == "service_role")
+}
+
 @Test func nothingConfiguredMeansTheLocalProject() throws {
   #expect(try ProjectSelection.resolve(ShellOptions(), environment: [:]) == nil)
 }
