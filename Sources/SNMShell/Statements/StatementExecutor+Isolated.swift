@@ -36,8 +36,9 @@ extension StatementExecutor {
   /// Returns 130 (SIGINT) or 143 (SIGTERM) then.
   ///
   /// `body` waits for each request before doing anything else, so its requests are exchanged on
-  /// its own thread (`ExchangeThread.mayBlockCaller`) and its queries sent without a task of
-  /// their own (`send`): a signal cancels `body`'s task, which closes the connection at once.
+  /// its own thread (`ExchangeThread.mayBlockCaller`) and, signed out, its queries sent without
+  /// a task of their own (`send`): a signal cancels `body`'s task, which closes the connection
+  /// at once.
   public func stoppingOnSignals(_ body: @escaping @Sendable () async -> ExitCode) async
     -> ExitCode
   {

@@ -107,14 +107,15 @@ extension StatementExecutor {
   /// The watcher is in place before the request starts, so a signal can never find the request
   /// under way and nobody watching it.
   ///
-  /// Inside ``stoppingOnSignals(_:)`` (`ExchangeThread.mayBlockCaller`: a script) the request
-  /// runs in the calling task instead, with no hand-off to a task and back: the signal that
-  /// stops the script cancels that task, which closes the connection at once, and
-  /// `interruption` names the signal. Once it has (the script's `defer` statements run after
-  /// it), requests go in a task of their own again.
+  /// Inside ``stoppingOnSignals(_:)`` (`ExchangeThread.mayBlockCaller`: a script) and signed out
+  /// the request runs in the calling task instead, with no hand-off to a task and back: the
+  /// signal that stops the script cancels that task, which closes the connection at once, and
+  /// `interruption` names the signal. Signed in, a request may wait for the session's refresh
+  /// (a task of the session's, which a signal does not stop), so it keeps a task of its own, as
+  /// do the script's `defer` statements once a signal came.
   func send(_ compiled: StatementCompiler.Compiled) async -> RequestOutcome {
     let (builder, request) = (compiled.builder, compiled.request)
-    if ExchangeThread.mayBlockCaller && !Task.isCancelled {
+    if ExchangeThread.mayBlockCaller && !Task.isCancelled, await sessions.currentSession == nil {
       do {
         let response = try await withSession { try await builder.request(request) }
         return interruption.map { .interrupted($0) } ?? .done(response)

@@ -1,4 +1,5 @@
 import Foundation
+import SNMNetwork
 
 extension SessionManager {
   /// Refreshes `held`, or joins the refresh already under way in this process.
@@ -12,7 +13,12 @@ extension SessionManager {
       joinedRefreshes += 1
       return await inFlightRefresh.value
     }
-    let task = Task { await self.performRefresh(held: held, rejectedToken: rejectedToken) }
+    // Shared by every caller, so it never blocks one caller's thread for its exchange.
+    let task = Task {
+      await ExchangeThread.$mayBlockCaller.withValue(false) {
+        await self.performRefresh(held: held, rejectedToken: rejectedToken)
+      }
+    }
     inFlightRefresh = task
     let result = await task.value
     inFlightRefresh = nil
