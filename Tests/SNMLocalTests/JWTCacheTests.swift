@@ -32,6 +32,17 @@ import Testing
     #expect(cache.count == 0)
   }
 
+  @Test func theClaimsTextIsKeptWithTheClaimsAndStillExpires() throws {
+    let cache = JWTCache()
+    let token = try signer.sign(
+      claims([.init("role", .string("authenticated")), .init("exp", .int(2000))]))
+    let first = try cache.verifiedClaims(token, signer: signer, now: 1000)
+    #expect(first.text == first.claims.serialized())
+    let again = try cache.verifiedClaims(token, signer: signer, now: 1999)
+    #expect(again.text == first.text && again.claims == first.claims && cache.count == 1)
+    #expect(throws: JWTError.expired) { try cache.verifiedClaims(token, signer: signer, now: 2000) }
+  }
+
   @Test func aFullCacheStartsAfresh() throws {
     let cache = JWTCache(capacity: 2)
     for n in 0..<3 {

@@ -1,3 +1,4 @@
+import SNMWire
 import Testing
 
 @testable import SNMLocal
@@ -19,6 +20,13 @@ import Testing
     #expect(prepared.count == 2)
     #expect(prepared.name(of: "q2") == nil && prepared.name(of: "q1") == "snm_p2")
     #expect(prepared.newName() == "snm_p5", "names are never reused")
+  }
+
+  @Test func aUseCountsInPlace() {
+    var prepared = filled(3)
+    #expect(prepared.use("q0") == "snm_p1" && prepared.use("missing") == nil)
+    #expect(prepared.count == 3)
+    #expect(prepared.makeRoom(for: ["new"], limit: 3) == ["snm_p2"], "q0 was used last")
   }
 
   @Test func nothingIsEvictedWhileThereIsRoom() {
@@ -46,6 +54,52 @@ import Testing
       #expect(throws: RESTError.self) { try SelectLimits().check(items) }
     }
   }
+}
+
+/// Statement parameters as C strings: one buffer, NULL for nil, 22021 for a NUL byte.
+@Test func parametersBecomeCStrings() throws {
+  let texts = try PGConnection.withCStrings(["a", nil, "", "두부 🐕"]) { pointers in
+    pointers.map { $0.map { String(cString: $0) } }
+  }
+  #expect(texts == ["a", nil, "", "두부 🐕"])
+  #expect(try PGConnection.withCStrings([]) { $0.count } == 0)
+  #expect(throws: PGError.self) { try PGConnection.withCStrings(["ok", "a\u{0}b"]) { _ in 0 } }
+  #expect("a\u{0}b".containsNUL && !"ab".containsNUL && !"".containsNUL)
+  #expect("xa\u{0}".dropFirst().containsNUL)
+}
+
+/// The prelude of most requests is written once and is the one the general form writes.
+@Test func theCommonPreludesAreTheWrittenOnes() {
+  for readOnly in [false, true] {
+    #expect(
+      RESTGateway.requestPrelude(readOnly: readOnly, timezone: false, settings: 0)
+        == RESTGateway.writtenPrelude(readOnly: readOnly, timezone: false, settings: 0))
+  }
+  #expect(RESTGateway.lowercasedName("apikey") == "apikey")
+  #expect(RESTGateway.lowercasedName("X-Client-Info") == "x-client-info")
+}
+
+/// `request.headers` and `request.cookies`: lowercase names, the last of a repeated header in
+/// its place, cookies apart, values escaped as JSON.
+@Test func theRequestsHeadersBecomeSettings() {
+  let headers: HTTPHeaders = [
+    "Host": "x", "Cookie": "a=1; b = 2; a=4", "X-A": "q\"", "x-a": "r\u{1}", "Accept": "두부",
+  ]
+  let settings = RESTGateway.headerSettings(headers)
+  #expect(settings.headers == #"{"host":"x","x-a":"r\u0001","accept":"두부"}"#)
+  #expect(settings.cookies == #"{"b":"2","a":"4"}"#)
+  let none = RESTGateway.headerSettings([:])
+  #expect(none.headers == "{}" && none.cookies == "{}")
+}
+
+/// Header values trimmed of a set of characters, by scalars.
+@Test(arguments: [
+  (" \tab \t", " \t", "ab"), ("\"x\"", "\"", "x"), ("  ", " ", ""), (" e\u{301} ", " ", "e\u{301}"),
+  ("return=minimal", " \t", "return=minimal"),
+])
+func textIsTrimmed(_ text: String, _ set: String, _ trimmed: String) {
+  #expect(text.trimmingCharacters(in: set) == trimmed)
+  #expect(text[...].trimmingCharacters(in: set) == trimmed)
 }
 
 /// The transaction prelude with a role's own settings (`ALTER ROLE anon SET ...`).

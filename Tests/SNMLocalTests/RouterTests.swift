@@ -250,3 +250,15 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   #expect(response.status == 401)
   #expect(String(decoding: response.body, as: UTF8.self).contains("JWT expired"))
 }
+
+/// `Authorization` values and the token the router reads from them (nil: not a Bearer token);
+/// the byte-wise fast path and the general one agree.
+@Test(
+  arguments: [
+    ("Bearer abc.def", "abc.def"), ("bearer abc", "abc"), ("  BEARER   abc  ", "abc"),
+    ("Bearer", ""), ("Bearer ", ""), ("Basic abc", nil), ("Bearerabc", nil), ("Bearer\tabc", nil),
+    ("Bearer \u{301}x", nil), ("B\u{435}arer abc", nil), ("Bearer 두부", "두부"),
+  ] as [(String, String?)])
+func theBearerTokenIsRead(_ header: String, _ token: String?) {
+  #expect(Router.bearerToken(header) == token)
+}

@@ -190,6 +190,17 @@ func refusesAnswers(_ example: AnswerCase) {
       == "HTTP/1.1 404 Not Found\r\n\r\n")
 }
 
+@Test(arguments: [
+  ("plain", "plain"), ("a\r\nb", "a b"), ("a\n\rb", "a  b"), ("\r", " "), ("a\rb\n", "a b "),
+  ("두부\r\n🐕", "두부 🐕"), ("", ""),
+])
+func aFieldValueLosesItsLineBreaks(_ value: String, _ sent: String) {
+  #expect(HTTPEncoder.sanitized(value) == sent)
+  var bytes: [UInt8] = []
+  HTTPEncoder.appendField(name: "X\r\nY", value: value, to: &bytes)
+  #expect(String(decoding: bytes, as: UTF8.self) == "X Y: \(sent)\r\n")
+}
+
 @Test func headerNamesCompareWithoutCase() {
   var headers: HTTPHeaders = ["Content-Type": "a", "Vary": "x", "vary": "y"]
   #expect(headers["content-TYPE"] == "a")

@@ -113,20 +113,20 @@ final class HTTPConnection: Sendable {
 
   /// Waits (on a worker) for bytes until `deadline` and hands them to `reader`.
   func receive(into reader: inout HTTPRequestReader, waitingUntil deadline: Double) -> Received {
-    var scratch = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = scratch.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-      if count > 0 {
-        scratch.withUnsafeBufferPointer { buffer in
-          reader.append(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+    // Not zero-filled: recv writes what it returns, and only that much is read.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65_536) { scratch in
+      while true {
+        let count = recv(socket, scratch.baseAddress, scratch.count, 0)
+        if count > 0 {
+          reader.append(UnsafeBufferPointer(rebasing: scratch[0..<count]))
+          return .received
         }
-        return .received
+        if count == 0 { return .closed }
+        guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return .closed }
+        let left = deadline - monotonicSeconds()
+        if left <= 0 { return .timedOut }
+        guard wait(for: Int16(POLLIN), seconds: min(left, 1)) else { return .closed }
       }
-      if count == 0 { return .closed }
-      guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return .closed }
-      let left = deadline - monotonicSeconds()
-      if left <= 0 { return .timedOut }
-      guard wait(for: Int16(POLLIN), seconds: min(left, 1)) else { return .closed }
     }
   }
 

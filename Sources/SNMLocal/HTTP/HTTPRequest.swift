@@ -34,9 +34,9 @@ public struct HTTPRequest: Sendable, Equatable {
   ) {
     self.method = method
     self.target = target
-    if let mark = target.firstIndex(of: "?") {
+    if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
       path = String(target[..<mark])
-      query = String(target[target.index(after: mark)...])
+      query = String(target[target.utf8.index(after: mark)...])
     } else {
       path = target
       query = ""

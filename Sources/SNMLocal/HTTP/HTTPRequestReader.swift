@@ -45,6 +45,8 @@ struct HTTPRequestReader: @unchecked Sendable {
 
   var decoder: HTTPDecoder
   var head: HTTPRequestHead?
+  /// The request of `head` as the planner saw it, given its body at the end (made once).
+  var request: HTTPRequest?
   var body: [UInt8] = []
   /// The most a buffered body may hold.
   let bufferLimit: Int
@@ -100,6 +102,7 @@ struct HTTPRequestReader: @unchecked Sendable {
         switch part {
         case .requestHead(let started):
           head = started
+          request = nil
           body = []
           if deferringPlans, planner != nil, Self.hasBody(started) {
             unplanned = started
@@ -124,8 +127,11 @@ struct HTTPRequestReader: @unchecked Sendable {
         case .end:
           guard let head else { return .failure(.bad("internal: no request head")) }
           self.head = nil
-          let request = HTTPRequest(
-            method: head.method, target: head.target, headers: head.headers, body: body)
+          var request =
+            self.request
+            ?? HTTPRequest(method: head.method, target: head.target, headers: head.headers)
+          self.request = nil
+          request.body = body
           body = []
           if let sink {
             self.sink = nil
@@ -145,9 +151,14 @@ struct HTTPRequestReader: @unchecked Sendable {
 
   /// Asks the planner what to do with the body of `started`: nil to read on.
   mutating func plan(_ started: HTTPRequestHead) -> Step? {
-    let request = HTTPRequest(
-      method: started.method, target: started.target, headers: started.headers)
-    switch planner?(request) ?? .buffer {
+    var decided = HTTPBodyPlan.buffer
+    if let planner {
+      let request = HTTPRequest(
+        method: started.method, target: started.target, headers: started.headers)
+      self.request = request
+      decided = planner(request)
+    }
+    switch decided {
     case .buffer:
       if case .length(let length) = started.framing {
         guard length <= bufferLimit else { return .failure(tooLarge()) }

@@ -9,8 +9,13 @@ import Synchronization
 /// `Connection` as the server decides.
 enum HTTPResponseWriter {
   /// The bytes of `response`; `bodyless` (HEAD, 204, 304) sends the length but not the body.
+  /// Written straight into one buffer sized for the head and the body.
   static func serialize(_ response: HTTPResponse, keepAlive: Bool, bodyless: Bool) -> [UInt8] {
-    var headers = HTTPHeaders()
+    let streamed = response.bodyStream != nil
+    let sendsBody = !bodyless && response.status != 204 && response.status != 304
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256 + (sendsBody ? response.body.count + 16 : 0))
+    HTTPEncoder.appendStatusLine(of: HTTPResponseHead(status: response.status), to: &bytes)
     for field in response.headers {
       if HTTPHeaders.sameName(field.name, "Content-Length")
         || HTTPHeaders.sameName(field.name, "Connection")
@@ -18,19 +23,20 @@ enum HTTPResponseWriter {
       {
         continue
       }
-      headers.append(name: field.name, value: field.value)
+      HTTPEncoder.appendField(name: field.name, value: field.value, to: &bytes)
     }
-    let streamed = response.bodyStream != nil
     if streamed {
-      if !bodyless { headers.append(name: "Transfer-Encoding", value: "chunked") }
+      if !bodyless {
+        HTTPEncoder.appendField(name: "Transfer-Encoding", value: "chunked", to: &bytes)
+      }
     } else if response.status != 204 && response.status >= 200 {
       let length = response.bodyFile.map { String($0.length) } ?? String(response.body.count)
-      headers.append(name: "Content-Length", value: length)
+      HTTPEncoder.appendField(name: "Content-Length", value: length, to: &bytes)
     }
-    headers.append(name: "Date", value: HTTPDate.shared.now())
-    if !keepAlive { headers.append(name: "Connection", value: "close") }
-    var bytes = HTTPEncoder.head(of: HTTPResponseHead(status: response.status, headers: headers))
-    if !bodyless && response.status != 204 && response.status != 304 {
+    HTTPEncoder.appendField(name: "Date", value: HTTPDate.shared.now(), to: &bytes)
+    if !keepAlive { HTTPEncoder.appendField(name: "Connection", value: "close", to: &bytes) }
+    HTTPEncoder.appendEnd(to: &bytes)
+    if sendsBody {
       if streamed {
         if !response.body.isEmpty {
           response.body.withUnsafeBytes { bytes.append(contentsOf: chunk($0)) }

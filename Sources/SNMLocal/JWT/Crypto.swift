@@ -65,6 +65,21 @@ public enum Crypto {
     return difference == 0
   }
 
+  /// `constantTimeEqual` over two strings' UTF-8, without copying them (an API key is compared
+  /// with the project's keys on every request).
+  public static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+    var lhs = lhs
+    var rhs = rhs
+    return lhs.withUTF8 { left in
+      rhs.withUTF8 { right in
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in 0..<left.count { difference |= left[index] ^ right[index] }
+        return difference == 0
+      }
+    }
+  }
+
   /// Lowercase hex of `bytes`.
   public static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)

@@ -13,8 +13,11 @@ import Synchronization
 /// expires. At most
 /// `capacity` tokens are kept; when full, the cache starts afresh. Throws `JWTError` as
 /// `JWTSigner.verify` does (failures are not cached).
+///
+/// The claims' compact JSON text is kept beside them (`verifiedClaims`), for the request's
+/// `request.jwt.claims` setting.
 public final class JWTCache: Sendable {
-  private let entries = Mutex<[String: JSONValue]>([:])
+  private let entries = Mutex<[String: (claims: JSONValue, text: String)]>([:])
   public let capacity: Int
 
   public init(capacity: Int = 1024) {
@@ -25,16 +28,24 @@ public final class JWTCache: Sendable {
   public func verify(
     _ token: String, signer: JWTSigner, now: Double, audience: String? = nil
   ) throws(JWTError) -> JSONValue {
-    if let claims = entries.withLock({ $0[token] }) {
-      try signer.checkClaims(claims, now: now, audience: audience)
-      return claims
+    try verifiedClaims(token, signer: signer, now: now, audience: audience).claims
+  }
+
+  /// As `verify`, with the claims' compact JSON text (serialised once per token).
+  public func verifiedClaims(
+    _ token: String, signer: JWTSigner, now: Double, audience: String? = nil
+  ) throws(JWTError) -> (claims: JSONValue, text: String) {
+    if let entry = entries.withLock({ $0[token] }) {
+      try signer.checkClaims(entry.claims, now: now, audience: audience)
+      return entry
     }
     let claims = try signer.verify(token, now: now, audience: audience)
+    let entry = (claims: claims, text: claims.serialized())
     entries.withLock { entries in
       if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-      entries[token] = claims
+      entries[token] = entry
     }
-    return claims
+    return entry
   }
 
   /// How many tokens are kept now.

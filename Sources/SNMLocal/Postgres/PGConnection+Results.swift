@@ -5,31 +5,44 @@
 #endif
 
 extension PGConnection {
-  /// Calls `body` with C strings for `values` (`NULL` for `nil`), freed afterwards.
+  /// Calls `body` with C strings for `values` (`NULL` for `nil`): all of them in one buffer, each
+  /// ending in NUL, freed afterwards.
   ///
   /// Throws `PGError` 22021 for a value with a NUL byte, which PostgreSQL text cannot hold.
   static func withCStrings<T>(
     _ values: [String?], _ body: ([UnsafePointer<CChar>?]) throws(PGError) -> T
   ) throws(PGError) -> T {
-    var pointers: [UnsafeMutablePointer<CChar>?] = []
-    pointers.reserveCapacity(values.count)
-    defer { for pointer in pointers { free(pointer) } }
+    var total = 0
+    for value in values { total += (value?.utf8.count ?? 0) + 1 }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(total)
+    var offsets: [Int?] = []
+    offsets.reserveCapacity(values.count)
     for value in values {
       guard let value else {
-        pointers.append(nil)
+        offsets.append(nil)
         continue
       }
-      guard !value.utf8.contains(0) else {
+      guard !value.containsNUL else {
         throw PGError(
           kind: .server, sqlState: "22021",
           message: "invalid byte sequence for encoding \"UTF8\": 0x00")
       }
-      guard let copy = strdup(value) else {
-        throw PGError(kind: .client, message: "out of memory binding a parameter")
-      }
-      pointers.append(copy)
+      offsets.append(bytes.count)
+      bytes.append(contentsOf: value.utf8)
+      bytes.append(0)
     }
-    return try body(pointers.map { $0.map { UnsafePointer($0) } })
+    let result = bytes.withUnsafeBufferPointer { buffer -> Result<T, PGError> in
+      // UInt8 and CChar (Int8) may alias: the same bytes, read as C strings.
+      let base = UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self)
+      let pointers = offsets.map { offset in offset.flatMap { base?.advanced(by: $0) } }
+      do throws(PGError) {
+        return .success(try body(pointers))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
   }
 
   /// Turns a `PGresult` into a `PGResult` or a `PGError`, and frees it.

@@ -106,7 +106,7 @@ public final class PGConnection: Sendable {
   public func executeScript(_ sql: String) throws(PGError) {
     try handle.withLock { connection throws(PGError) in
       guard let connection else { throw Self.closedError }
-      guard !sql.utf8.contains(0) else {
+      guard !sql.containsNUL else {
         throw PGError(kind: .client, message: "the script contains a NUL byte")
       }
       _ = try Self.consume(PQexec(connection, sql), connection: connection)

@@ -21,11 +21,11 @@ struct PreparedStatements: Sendable {
 
   /// The name of `sql` if it is prepared, counting it as used now.
   mutating func use(_ sql: String) -> String? {
-    guard var entry = entries[sql] else { return nil }
+    // One lookup (a statement's text is hashed whole): the entry is updated where it is.
+    guard let index = entries.index(forKey: sql) else { return nil }
     clock += 1
-    entry.lastUse = clock
-    entries[sql] = entry
-    return entry.name
+    entries.values[index].lastUse = clock
+    return entries.values[index].name
   }
 
   /// A name never used on this connection.
@@ -45,6 +45,8 @@ struct PreparedStatements: Sendable {
   mutating func makeRoom(
     for needed: [String], limit: Int = PGConnection.preparedLimit
   ) -> [String] {
+    // Room for all of them already: nothing to hash or sort (the usual case).
+    guard entries.count + needed.count > limit else { return [] }
     let wanted = Set(needed)
     let fresh = wanted.filter { entries[$0] == nil }.count
     let excess = entries.count + fresh - limit

@@ -55,11 +55,10 @@ public struct ProjectKeys: Sendable {
 
   /// The claims of `key` when it is one of the project's four keys, else `nil`.
   public func claims(forAPIKey key: String) -> JSONValue? {
-    let bytes = Array(key.utf8)
-    if Crypto.constantTimeEqual(bytes, Array(anonKey.utf8)) { return anonClaims }
-    if Crypto.constantTimeEqual(bytes, Array(serviceRoleKey.utf8)) { return serviceRoleClaims }
-    if Crypto.constantTimeEqual(bytes, Array(publishableKey.utf8)) { return anonClaims }
-    if Crypto.constantTimeEqual(bytes, Array(secretKey.utf8)) { return serviceRoleClaims }
+    if Crypto.constantTimeEqual(key, anonKey) { return anonClaims }
+    if Crypto.constantTimeEqual(key, serviceRoleKey) { return serviceRoleClaims }
+    if Crypto.constantTimeEqual(key, publishableKey) { return anonClaims }
+    if Crypto.constantTimeEqual(key, secretKey) { return serviceRoleClaims }
     return nil
   }
 
@@ -67,9 +66,8 @@ public struct ProjectKeys: Sendable {
   /// services behind it: the anon key's for `sb_publishable_`, service_role's for `sb_secret_`;
   /// nil for any other key (a legacy key is a JWT already).
   public func jwt(forOpaqueKey key: String) -> String? {
-    let bytes = Array(key.utf8)
-    if Crypto.constantTimeEqual(bytes, Array(publishableKey.utf8)) { return anonKey }
-    if Crypto.constantTimeEqual(bytes, Array(secretKey.utf8)) { return serviceRoleKey }
+    if Crypto.constantTimeEqual(key, publishableKey) { return anonKey }
+    if Crypto.constantTimeEqual(key, secretKey) { return serviceRoleKey }
     return nil
   }
 }

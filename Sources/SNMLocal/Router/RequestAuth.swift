@@ -19,9 +19,15 @@ public struct RequestAuth: Sendable, Equatable {
   public var isAnonymous: Bool
 
   public init(role: String, claims: JSONValue, isAnonymous: Bool) {
+    self.init(role: role, claims: claims, claimsJSON: claims.serialized(), isAnonymous: isAnonymous)
+  }
+
+  /// With the claims' text already written (`JWTCache.verifiedClaims`); it must be `claims`'s
+  /// compact serialisation.
+  init(role: String, claims: JSONValue, claimsJSON: String, isAnonymous: Bool) {
     self.role = role
     self.claims = claims
-    self.claimsJSON = claims.serialized()
+    self.claimsJSON = claimsJSON
     self.isAnonymous = isAnonymous
   }
 

@@ -165,10 +165,12 @@ public struct Router: Sendable {
   /// The role and claims a REST request runs with: the Bearer token, else the `apikey`'s claims.
   func restAuth(_ request: HTTPRequest, keyClaims: JSONValue) -> Result<RequestAuth, JWTError> {
     var claims = keyClaims
+    var claimsText: String?
     if let header = request.headers["Authorization"], let token = Self.bearerToken(header) {
       if let known = projectKeyAuth(token) { return .success(known) }
       do {
-        claims = try tokens.verify(token, signer: signer, now: now(), audience: audience)
+        (claims, claimsText) = try tokens.verifiedClaims(
+          token, signer: signer, now: now(), audience: audience)
       } catch {
         return .failure(error)
       }
@@ -185,7 +187,10 @@ public struct Router: Sendable {
       case .notGranted, nil: return .failure(.roleNotAssumable(role))
       }
     }
-    return .success(RequestAuth(role: role, claims: claims, isAnonymous: role == "anon"))
+    return .success(
+      RequestAuth(
+        role: role, claims: claims, claimsJSON: claimsText ?? claims.serialized(),
+        isAnonymous: role == "anon"))
   }
 
   /// The prepared auth when `token` is one of the project's keys, still valid and assumable;
@@ -205,6 +210,16 @@ public struct Router: Sendable {
   /// The token of `Bearer <token>` (scheme in any case); `nil` for other schemes.
   static func bearerToken(_ header: String) -> String? {
     let trimmed = header.trimmingSpaces
+    // The usual `Bearer <token>` with an ASCII token: compared as bytes, no lowercased copies.
+    // (A space followed by a non-ASCII scalar may be one character with it: the general path.)
+    let bytes = trimmed.utf8
+    let scheme = "bearer ".utf8
+    if bytes.count > scheme.count,
+      zip(bytes, scheme).allSatisfy({ $0 == $1 || ($1 != 0x20 && $0 | 0x20 == $1) }),
+      bytes[bytes.index(bytes.startIndex, offsetBy: scheme.count)] < 0x80
+    {
+      return Substring(bytes.dropFirst(6)).trimmingSpaces
+    }
     guard trimmed.lowercased() == "bearer" || trimmed.lowercased().hasPrefix("bearer ") else {
       return nil
     }

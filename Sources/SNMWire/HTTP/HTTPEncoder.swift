@@ -7,34 +7,90 @@
 ///   headers: ["Host": "127.0.0.1:54321"]))
 /// bytes += HTTPEncoder.head(of: HTTPResponseHead(status: 204))
 /// ```
+/// The head is written straight into bytes (no intermediate text): a server writes one per answer.
 public enum HTTPEncoder {
   /// `METHOD TARGET HTTP/1.1`, the fields, the empty line.
   public static func head(of request: HTTPRequestHead) -> [UInt8] {
-    var text = "\(request.method) \(request.target) HTTP/1.\(request.minorVersion)\r\n"
-    appendFields(request.headers, to: &text)
-    return Array(text.utf8)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256)
+    bytes.append(contentsOf: request.method.utf8)
+    bytes.append(UInt8(ascii: " "))
+    bytes.append(contentsOf: request.target.utf8)
+    bytes.append(contentsOf: " HTTP/1.".utf8)
+    bytes.append(contentsOf: String(request.minorVersion).utf8)
+    bytes.append(contentsOf: crlf)
+    appendFields(request.headers, to: &bytes)
+    return bytes
   }
 
   /// `HTTP/1.1 STATUS REASON`, the fields, the empty line.
   public static func head(of response: HTTPResponseHead) -> [UInt8] {
-    var text = "HTTP/1.\(response.minorVersion) \(response.status) \(response.reason)\r\n"
-    appendFields(response.headers, to: &text)
-    return Array(text.utf8)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256)
+    appendStatusLine(of: response, to: &bytes)
+    appendFields(response.headers, to: &bytes)
+    return bytes
   }
 
-  static func appendFields(_ headers: HTTPHeaders, to text: inout String) {
-    for field in headers {
-      text += sanitized(field.name)
-      text += ": "
-      text += sanitized(field.value)
-      text += "\r\n"
-    }
-    text += "\r\n"
+  /// `HTTP/1.1 STATUS REASON` and CRLF, without the fields: a server that writes its own fields
+  /// after it (with `appendField`) and ends the head with `appendEnd`.
+  public static func appendStatusLine(of response: HTTPResponseHead, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: "HTTP/1.".utf8)
+    bytes.append(contentsOf: String(response.minorVersion).utf8)
+    bytes.append(UInt8(ascii: " "))
+    bytes.append(contentsOf: String(response.status).utf8)
+    bytes.append(UInt8(ascii: " "))
+    appendSanitized(response.reason, to: &bytes)
+    bytes.append(contentsOf: crlf)
   }
+
+  /// `name: value` and CRLF, CR and LF in either made spaces.
+  public static func appendField(name: String, value: String, to bytes: inout [UInt8]) {
+    appendSanitized(name, to: &bytes)
+    bytes.append(contentsOf: ": ".utf8)
+    appendSanitized(value, to: &bytes)
+    bytes.append(contentsOf: crlf)
+  }
+
+  /// The empty line that ends a head.
+  public static func appendEnd(to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: crlf)
+  }
+
+  static func appendFields(_ headers: HTTPHeaders, to bytes: inout [UInt8]) {
+    for field in headers {
+      appendField(name: field.name, value: field.value, to: &bytes)
+    }
+    appendEnd(to: &bytes)
+  }
+
+  static let crlf: [UInt8] = [0x0D, 0x0A]
 
   /// `value` with CR and LF replaced by spaces, so a field can never end the head or add one.
   public static func sanitized(_ value: String) -> String {
-    guard value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else { return value }
-    return String(value.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
+    var bytes: [UInt8] = []
+    appendSanitized(value, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends `text`'s UTF-8 with each CR, LF or CRLF (one character) made one space.
+  static func appendSanitized(_ text: String, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes.append(contentsOf: text.utf8)
+    guard bytes[start...].contains(where: { $0 == 0x0D || $0 == 0x0A }) else { return }
+    var read = start
+    var write = start
+    while read < bytes.count {
+      let byte = bytes[read]
+      read += 1
+      if byte == 0x0D || byte == 0x0A {
+        if byte == 0x0D, read < bytes.count, bytes[read] == 0x0A { read += 1 }
+        bytes[write] = UInt8(ascii: " ")
+      } else {
+        bytes[write] = byte
+      }
+      write += 1
+    }
+    bytes.removeSubrange(write...)
   }
 }

@@ -73,15 +73,21 @@ public struct HTTPHeaders: Sendable, Hashable {
   /// Whether two field names are the same, ASCII letters compared without case (other bytes
   /// exactly), without making lowercased copies.
   public static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-    let left = lhs.utf8
-    let right = rhs.utf8
-    guard left.count == right.count else { return false }
-    for (a, b) in zip(left, right) where a != b {
-      let lowerA = a >= 0x41 && a <= 0x5A ? a + 0x20 : a
-      let lowerB = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
-      if lowerA != lowerB { return false }
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
+    var lhs = lhs
+    var rhs = rhs
+    return lhs.withUTF8 { left in
+      rhs.withUTF8 { right in
+        for index in 0..<left.count where left[index] != right[index] {
+          let a = left[index]
+          let b = right[index]
+          let lowerA = a >= 0x41 && a <= 0x5A ? a + 0x20 : a
+          let lowerB = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+          if lowerA != lowerB { return false }
+        }
+        return true
+      }
     }
-    return true
   }
 }
 

@@ -34,6 +34,20 @@ extension JSONValue {
     writer.write(self, depth: max(0, depth))
     return writer.output
   }
+
+  /// `text` as a JSON string (quoted and escaped as `serialized` writes strings), appended to
+  /// `bytes`: for an object written member by member without building its `JSONValue`.
+  ///
+  /// ```swift
+  /// var bytes = Array("{".utf8)
+  /// JSONValue.appendQuoted("a\"b", to: &bytes)   // {"a\"b"
+  /// ```
+  public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+    var writer = JSONWriter(indent: nil, reserving: 0)
+    swap(&writer.output, &bytes)
+    writer.writeString(text)
+    swap(&writer.output, &bytes)
+  }
 }
 
 /// Writes JSON into a byte buffer.
@@ -42,9 +56,9 @@ struct JSONWriter {
   let indent: Int?
   var output: [UInt8] = []
 
-  init(indent: Int?) {
+  init(indent: Int?, reserving capacity: Int = 256) {
     self.indent = indent
-    output.reserveCapacity(256)
+    output.reserveCapacity(capacity)
   }
 
   mutating func write(_ value: JSONValue, depth: Int) {

@@ -137,15 +137,23 @@ indirect enum MediaType: Sendable, Hashable {
 
   /// `type/subtype; key=value; ...` as PostgREST's parser reads it; what does not parse is all
   /// type (so it stays an `.other`). Parameter names are lowercased.
+  /// A letter, a digit, `.` or `*`: what a type or subtype may hold.
+  private static func isTypeByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+      || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "*")
+  }
+
   private static func tokenize(_ text: String) -> (String, String, [String: String]) {
     let pieces = text.split(separator: ";", omittingEmptySubsequences: false)
     let essence = pieces[0].trimmingCharacters(in: " \t")
     guard let slash = essence.firstIndex(of: "/") else { return (text, "", [:]) }
     let type = String(essence[..<slash])
     let subtype = String(essence[essence.index(after: slash)...])
-    let typeCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.*")
-    guard !type.isEmpty, !subtype.isEmpty, type.allSatisfy(typeCharacters.contains),
-      subtype.allSatisfy({ typeCharacters.contains($0) || $0 == "+" || $0 == "-" })
+    // Compared as bytes: a character outside ASCII (or one an accent joins) is never one of these.
+    guard !type.isEmpty, !subtype.isEmpty, type.utf8.allSatisfy(isTypeByte),
+      subtype.utf8.allSatisfy({
+        isTypeByte($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+      })
     else { return (text, "", [:]) }
     var parameters: [String: String] = [:]
     for piece in pieces.dropFirst() {

@@ -98,11 +98,13 @@ struct Preferences: Sendable, Equatable {
 
 extension StringProtocol {
   /// The text without leading and trailing characters of `set`.
+  /// The kept scalars are copied at once (`Prefer`, `Content-Type` and profile headers pass here
+  /// on every request).
   func trimmingCharacters(in set: String) -> String {
-    let drop = Set(set.unicodeScalars)
-    var scalars = Substring(self).unicodeScalars[...]
+    let drop = set.unicodeScalars  // one or two scalars: a scan beats hashing
+    var scalars = Substring(self).unicodeScalars
     while let first = scalars.first, drop.contains(first) { scalars.removeFirst() }
     while let last = scalars.last, drop.contains(last) { scalars.removeLast() }
-    return String(String.UnicodeScalarView(scalars))
+    return String(scalars)
   }
 }

@@ -192,27 +192,9 @@ extension RESTGateway {
       context.request.method,
       Self.requestPath(context.request.path),
     ]
-    var headers = JSONObject()
-    var cookies = JSONObject()
-    for field in context.request.headers {
-      let name = field.name.lowercased()
-      if name == "cookie" {
-        for pair in field.value.split(separator: ";") {
-          let parts = pair.split(separator: "=", maxSplits: 1)
-          guard let key = parts.first?.trimmingCharacters(in: " \t"), !key.isEmpty else {
-            continue
-          }
-          let value = parts.count > 1 ? parts[1].trimmingCharacters(in: " \t") : ""
-          cookies.removeAll(named: key)
-          cookies.append(key, .string(value))
-        }
-      } else {
-        headers.removeAll(named: name)
-        headers.append(name, .string(field.value))
-      }
-    }
-    values.append(JSONValue.object(headers).serialized())
-    values.append(JSONValue.object(cookies).serialized())
+    let settings = Self.headerSettings(context.request.headers)
+    values.append(settings.headers)
+    values.append(settings.cookies)
     let timezone = context.preferences.timezone
     if let timezone { values.append(timezone) }
     values += roleSettings.flatMap { [$0.name, $0.value] }
@@ -227,6 +209,46 @@ extension RESTGateway {
     return statements
   }
 
+  /// `request.headers` (lowercase names, the last of repeated ones, without `Cookie`) and
+  /// `request.cookies` as JSON objects' text; the headers are written straight into bytes.
+  static func headerSettings(_ headers: HTTPHeaders) -> (headers: String, cookies: String) {
+    var named: [(name: String, value: String)] = []
+    var cookies = JSONObject()
+    for field in headers {
+      let name = lowercasedName(field.name)
+      if name == "cookie" {
+        for pair in field.value.split(separator: ";") {
+          let parts = pair.split(separator: "=", maxSplits: 1)
+          guard let key = parts.first?.trimmingCharacters(in: " \t"), !key.isEmpty else {
+            continue
+          }
+          let value = parts.count > 1 ? parts[1].trimmingCharacters(in: " \t") : ""
+          cookies.removeAll(named: key)
+          cookies.append(key, .string(value))
+        }
+      } else {
+        named.removeAll { $0.name == name }
+        named.append((name, field.value))
+      }
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(named.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 6 })
+    bytes.append(UInt8(ascii: "{"))
+    for (index, field) in named.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      JSONValue.appendQuoted(field.name, to: &bytes)
+      bytes.append(UInt8(ascii: ":"))
+      JSONValue.appendQuoted(field.value, to: &bytes)
+    }
+    bytes.append(UInt8(ascii: "}"))
+    return (String(decoding: bytes, as: UTF8.self), JSONValue.object(cookies).serialized())
+  }
+
+  /// A header name in lowercase, copied only when it has an uppercase letter (or is not ASCII).
+  static func lowercasedName(_ name: String) -> String {
+    name.utf8.allSatisfy({ $0 < 0x41 || ($0 > 0x5A && $0 < 0x80) }) ? name : name.lowercased()
+  }
+
   /// The path PostgREST sees behind Supabase's gateway: without `/rest/v1`.
   static func requestPath(_ path: String) -> String {
     guard path.hasPrefix("/rest/v1") else { return path }
@@ -237,6 +259,15 @@ extension RESTGateway {
   /// The request prelude's SQL: `$1` role, `$2` claims, `$3` search_path, `$4` method, `$5`
   /// path, `$6` headers, `$7` cookies, then `$8` timezone when given, then `settings` pairs.
   static func requestPrelude(readOnly: Bool, timezone: Bool, settings: Int) -> String {
+    guard timezone || settings > 0 else { return readOnly ? readPrelude : writePrelude }
+    return writtenPrelude(readOnly: readOnly, timezone: timezone, settings: settings)
+  }
+
+  /// The request prelude of most requests (no timezone, no role settings), written once.
+  static let readPrelude = writtenPrelude(readOnly: true, timezone: false, settings: 0)
+  static let writePrelude = writtenPrelude(readOnly: false, timezone: false, settings: 0)
+
+  static func writtenPrelude(readOnly: Bool, timezone: Bool, settings: Int) -> String {
     var sql =
       prelude
       + ", set_config('search_path', $3, true), set_config('request.method', $4, true)"
@@ -257,7 +288,7 @@ extension RESTGateway {
   /// 400 22021 for SQL text holding a NUL byte (from a name in the request), which libpq cannot
   /// send.
   static func refuseNUL(_ statements: [PGStatement]) throws(RESTError) {
-    if statements.contains(where: { $0.sql.utf8.contains(0) }) {
+    if statements.contains(where: { $0.sql.containsNUL }) {
       throw RESTError(
         status: 400, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
     }
