@@ -110,3 +110,15 @@ func textIsTrimmed(_ text: String, _ set: String, _ trimmed: String) {
       == RESTGateway.prelude + ", set_config($3, $4, true)"
       + ", set_config('transaction_read_only', 'on', true)")
 }
+
+/// A read's body column arrives as bytes (`PGStatement.bytesColumn`); other statements' as text.
+@Test func theResultRowsBodyIsItsBytes() {
+  var result = PGResult(rows: [["3", "1", nil, nil, nil, nil]])
+  result.columnBytes = [Array(#"[{"name":"두부"}]"#.utf8)]
+  let row = ResultRow(result)
+  #expect(row.total == 3 && row.pageTotal == 1)
+  #expect(row.bodyUTF8 == Array(#"[{"name":"두부"}]"#.utf8) && row.body == #"[{"name":"두부"}]"#)
+  let text = ResultRow(PGResult(rows: [["3", "1", "[]", nil, nil, nil]]))
+  #expect(text.bodyUTF8 == Array("[]".utf8) && text.body == "[]")
+  #expect(ResultRow(PGResult()).bodyUTF8.isEmpty)
+}

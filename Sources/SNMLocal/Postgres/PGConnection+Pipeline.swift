@@ -58,7 +58,7 @@ extension PGConnection {
           sendError = PGError(kind: .connection, message: trimmed(PQerrorMessage(connection)))
           break
         }
-        sentCommands.append(.statement)
+        sentCommands.append(.statement(bytesColumn: statement.bytesColumn))
       } catch {
         sendError = error
         break
@@ -79,7 +79,9 @@ extension PGConnection {
         waiter.awaitResult()
         guard let raw = PQgetResult(connection) else { break }
         do {
-          let converted = try convert(raw, connection: connection)
+          var bytesColumn: Int?
+          if case .statement(let column) = command { bytesColumn = column }
+          let converted = try convert(raw, connection: connection, bytesColumn: bytesColumn)
           switch command {
           case .statement: if firstError == nil { results.append(converted) }
           case .prepare(let sql, let name): prepared.add(sql, name: name)
@@ -114,8 +116,8 @@ extension PGConnection {
 
 /// One command sent in a pipeline.
 enum PipelineCommand {
-  /// A statement whose result the caller gets.
-  case statement
+  /// A statement whose result the caller gets (`bytesColumn` kept as bytes).
+  case statement(bytesColumn: Int?)
   /// The PREPARE of a statement before its first execution on this connection.
   case prepare(sql: String, name: String)
   /// The DEALLOCATE of a prepared statement evicted to make room.

@@ -59,11 +59,13 @@ extension PGConnection {
   }
 
   /// Reads a result without freeing it. Throws the result's error when it has one.
-  static func convert(_ raw: OpaquePointer, connection: OpaquePointer) throws(PGError) -> PGResult {
+  static func convert(
+    _ raw: OpaquePointer, connection: OpaquePointer, bytesColumn: Int? = nil
+  ) throws(PGError) -> PGResult {
     let status = PQresultStatus(raw)
     switch status {
     case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_SINGLE_TUPLE:
-      return rows(of: raw)
+      return rows(of: raw, bytesColumn: bytesColumn)
     case PGRES_PIPELINE_ABORTED:
       throw PGError(
         kind: .server, message: "statement skipped: an earlier one in the pipeline failed")
@@ -72,7 +74,8 @@ extension PGConnection {
     }
   }
 
-  static func rows(of raw: OpaquePointer) -> PGResult {
+  /// The result as text, except `bytesColumn`'s values, kept as bytes (`columnBytes`).
+  static func rows(of raw: OpaquePointer, bytesColumn: Int? = nil) -> PGResult {
     let columnCount = Int(PQnfields(raw))
     let rowCount = Int(PQntuples(raw))
     var columns: [String] = []
@@ -84,11 +87,25 @@ extension PGConnection {
     }
     var rows: [[String?]] = []
     rows.reserveCapacity(rowCount)
+    var columnBytes: [[UInt8]?] = []
     for row in 0..<rowCount {
       var values: [String?] = []
       values.reserveCapacity(columnCount)
       for column in 0..<columnCount {
-        if PQgetisnull(raw, Int32(row), Int32(column)) == 1 {
+        if column == bytesColumn {
+          values.append(nil)
+          if PQgetisnull(raw, Int32(row), Int32(column)) == 1 {
+            columnBytes.append(nil)
+          } else if let pointer = PQgetvalue(raw, Int32(row), Int32(column)) {
+            let length = Int(PQgetlength(raw, Int32(row), Int32(column)))
+            columnBytes.append(
+              pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+                Array(UnsafeBufferPointer(start: $0, count: length))
+              })
+          } else {
+            columnBytes.append(nil)
+          }
+        } else if PQgetisnull(raw, Int32(row), Int32(column)) == 1 {
           values.append(nil)
         } else if let pointer = PQgetvalue(raw, Int32(row), Int32(column)) {
           values.append(String(cString: pointer))
@@ -100,9 +117,11 @@ extension PGConnection {
     }
     let tuples = PQcmdTuples(raw).map { String(cString: $0) } ?? ""
     let tag = PQcmdStatus(raw).map { String(cString: $0) } ?? ""
-    return PGResult(
+    var result = PGResult(
       columns: columns, columnTypes: types, rows: rows, affectedRows: Int(tuples) ?? 0,
       commandTag: tag)
+    result.columnBytes = columnBytes
+    return result
   }
 
   static func error(of raw: OpaquePointer, connection: OpaquePointer) -> PGError {

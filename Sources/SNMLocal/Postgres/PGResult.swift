@@ -17,6 +17,9 @@ public struct PGResult: Sendable, Equatable {
   public var affectedRows: Int
   /// The command tag (`INSERT 0 1`, `SELECT 3`, `BEGIN`).
   public var commandTag: String
+  /// With `PGStatement.bytesColumn`: that column's bytes, one per row (nil for NULL); empty
+  /// otherwise.
+  public var columnBytes: [[UInt8]?] = []
 
   public init(
     columns: [String] = [], columnTypes: [UInt32] = [], rows: [[String?]] = [],

@@ -23,7 +23,9 @@ extension RESTGateway {
       asked, cache: context.cache, count: count, countLimit: context.maxRows.map { $0 + 1 },
       shape: context.shape)
     if let answer = try planResponse(sql.statement, context) { return answer }
-    var statements = [sql.statement]
+    var read = sql.statement
+    read.bytesColumn = SQLWriter.ResultColumn.body
+    var statements = [read]
     if count == .planned || count == .estimated {
       var explain = SQLWriter()
       try explain.plannedCountStatement(plan, cache: context.cache)

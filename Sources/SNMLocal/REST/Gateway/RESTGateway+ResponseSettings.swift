@@ -61,6 +61,6 @@ extension RESTGateway.Context {
   /// The body bytes of a result row for the negotiated handler.
   func body(_ row: ResultRow) -> [UInt8] {
     if case .custom(let handler) = handler { return row.bodyBytes(binary: handler.isBinary) }
-    return Array(row.body.utf8)
+    return row.bodyUTF8
   }
 }

@@ -5,7 +5,8 @@ import SNMWire
 struct ResultRow: Sendable {
   var total: Int?
   var pageTotal: Int
-  var body: String
+  /// The body's UTF-8 as Postgres sent it (the statement's `bytesColumn`), else its text's.
+  var bodyUTF8: [UInt8]
   var inserted: Int?
   /// `response.headers` and `response.status` as the statement left them, if set.
   var responseHeaders: String?
@@ -16,19 +17,26 @@ struct ResultRow: Sendable {
     func cell(_ index: Int) -> String? { index < row.count ? row[index] : nil }
     total = cell(SQLWriter.ResultColumn.total).flatMap { Int($0) }
     pageTotal = cell(SQLWriter.ResultColumn.pageTotal).flatMap { Int($0) } ?? 0
-    body = cell(SQLWriter.ResultColumn.body) ?? ""
+    if let bytes = result.columnBytes.first {
+      bodyUTF8 = bytes ?? []
+    } else {
+      bodyUTF8 = Array((cell(SQLWriter.ResultColumn.body) ?? "").utf8)
+    }
     inserted = cell(SQLWriter.ResultColumn.inserted).flatMap { Int($0) }
     responseHeaders = cell(SQLWriter.ResultColumn.responseHeaders)
     responseStatus = cell(SQLWriter.ResultColumn.responseStatus)
   }
 
+  /// The body as text.
+  var body: String { String(decoding: bodyUTF8, as: UTF8.self) }
+
   /// The body's bytes: text as it is, a binary handler's hex (`encode(..., 'hex')`) decoded.
   func bodyBytes(binary: Bool) -> [UInt8] {
-    guard binary else { return Array(body.utf8) }
+    guard binary else { return bodyUTF8 }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(body.utf8.count / 2)
+    bytes.reserveCapacity(bodyUTF8.count / 2)
     var high: UInt8? = nil
-    for character in body.utf8 {
+    for character in bodyUTF8 {
       let nibble: UInt8
       switch character {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
