@@ -64,10 +64,13 @@ import Testing
     #expect(RowJSONEncoder.kind(of: 2287, isoDates: true) == nil, "record[] is left to Postgres")
     #expect(RowJSONEncoder.kind(of: 26, isoDates: true) == .string, "an oid is a string in JSON")
     #expect(
-      RowJSONEncoder(columns: ["d"], types: [1082], dateStyle: "SQL, DMY") == nil)
-    #expect(RowJSONEncoder(columns: [String](), types: [UInt32](), dateStyle: "ISO") == nil)
+      RowJSONEncoder(columns: ["d"], types: [1082], isoDates: false) == nil)
+    #expect(RowJSONEncoder.datesAreISO("ISO, MDY"))
+    #expect(!RowJSONEncoder.datesAreISO("SQL, DMY"))
+    #expect(!RowJSONEncoder.datesAreISO(nil))
+    #expect(RowJSONEncoder(columns: [String](), types: [UInt32](), isoDates: true) == nil)
     let encoder = RowJSONEncoder(
-      columns: ["id", "we\"ird"], types: [23, 25], dateStyle: "ISO, MDY")
+      columns: ["id", "we\"ird"], types: [23, 25], isoDates: true)
     #expect(
       encoder?.prefixes.map { String(decoding: $0, as: UTF8.self) } == [
         "{\"id\":", ",\"we\\\"ird\":",

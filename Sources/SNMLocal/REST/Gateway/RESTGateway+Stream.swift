@@ -62,15 +62,11 @@ extension RESTGateway {
         interrupt: interrupt)
       if byColumns, let described = results.last {
         let types = described.columnTypes.dropFirst()
-        let dateStyle = connection.parameterStatus("DateStyle")
-        let userTypes =
-          types.contains { $0 >= RowJSONEncoder.firstUserType }
-          ? try RowJSONEncoder.userTypeKinds(
-            types, isoDates: dateStyle?.hasPrefix("ISO") ?? false, connection: connection,
-            interrupt: interrupt) : [:]
-        if let userTypes,
+        let isoDates = RowJSONEncoder.datesAreISO(connection.parameterStatus("DateStyle"))
+        if let userTypes = try RowJSONEncoder.userTypeKinds(
+          types, isoDates: isoDates, connection: connection, interrupt: interrupt),
           let encoder = RowJSONEncoder(
-            columns: described.columns.dropFirst(), types: types, dateStyle: dateStyle,
+            columns: described.columns.dropFirst(), types: types, isoDates: isoDates,
             userTypes: userTypes)
         {
           rows.encoder = encoder

@@ -5,14 +5,14 @@
 ///
 /// It knows the built-in types whose JSON follows from their text: numbers (raw unless `NaN` or
 /// an infinity, which are strings), booleans, `json`/`jsonb` (raw), dates and timestamps (the
-/// ISO text with `T` and a `+hh:mm` offset, under `DateStyle` ISO), the types Postgres writes
-/// as their text in a string, and arrays of these. JSON's dates are ISO whatever the session's `DateStyle`, so dates
-/// and timestamps are written from their text only when it is ISO too. A row with any other type
-/// (composites, domains, enums, their arrays, a type with a cast to json) or another `DateStyle` is
-/// left to Postgres (`init` gives nil).
+/// ISO text with `T` and a `+hh:mm` offset), the types Postgres writes as their text in a string,
+/// and arrays of these; user types (domains, enums, their arrays) as `userTypeKinds` finds them.
+/// JSON's dates are ISO whatever the session's `DateStyle`, so dates and timestamps are written
+/// from their text only when it is ISO too. A row with any other type (a composite, a type with a
+/// cast to json) or a date under another `DateStyle` is left to Postgres (`init` gives nil).
 ///
 /// ```swift
-/// let encoder = RowJSONEncoder(columns: ["id", "name"], types: [20, 25], dateStyle: "ISO, MDY")
+/// let encoder = RowJSONEncoder(columns: ["id", "name"], types: [20, 25], isoDates: true)
 /// encoder?.append(row, from: 1, to: &body)   // {"id":1,"name":"Rex"}
 /// ```
 struct RowJSONEncoder: Sendable {
@@ -28,7 +28,7 @@ struct RowJSONEncoder: Sendable {
     case timestamp
     /// `timestamptz`: as `timestamp`, and an offset of whole hours gains `:00`.
     case timestampWithZone
-    /// An array of a built-in type above: a JSON array (nested for more dimensions).
+    /// An array of one of the kinds above: a JSON array (nested for more dimensions).
     indirect case array(Kind)
   }
 
@@ -36,16 +36,18 @@ struct RowJSONEncoder: Sendable {
   let prefixes: [[UInt8]]
   let kinds: [Kind]
 
-  /// `userTypes`: the kinds of types outside the built-in ones (`userTypeKinds`).
+  /// `isoDates`: the session's `DateStyle` is ISO (`datesAreISO`); `userTypes`: the kinds of
+  /// types outside the built-in ones (`userTypeKinds`).
   init?(
-    columns: some Collection<String>, types: some Collection<UInt32>, dateStyle: String?,
+    columns: some Collection<String>, types: some Collection<UInt32>, isoDates: Bool,
     userTypes: [UInt32: Kind] = [:]
   ) {
     guard columns.count == types.count, !columns.isEmpty else { return nil }
-    let iso = dateStyle?.hasPrefix("ISO") ?? false
     var kinds: [Kind] = []
     for type in types {
-      guard let kind = Self.kind(of: type, isoDates: iso) ?? userTypes[type] else { return nil }
+      guard let kind = Self.kind(of: type, isoDates: isoDates) ?? userTypes[type] else {
+        return nil
+      }
       kinds.append(kind)
     }
     self.kinds = kinds
@@ -55,6 +57,12 @@ struct RowJSONEncoder: Sendable {
       prefix.append(UInt8(ascii: ":"))
       return prefix
     }
+  }
+
+  /// Whether dates and timestamps have ISO text under `dateStyle` (the `DateStyle` setting the
+  /// server reports, `ISO, MDY` by default).
+  static func datesAreISO(_ dateStyle: String?) -> Bool {
+    dateStyle?.hasPrefix("ISO") ?? false
   }
 
   /// The kind of the built-in type `oid`, nil for a type Postgres must write itself.
@@ -84,8 +92,8 @@ struct RowJSONEncoder: Sendable {
   /// Asks, for the user types among `types`, what `row_to_json` makes of them: a domain is its
   /// base type's JSON, an array (of a domain or user type too) a JSON array, a composite is left
   /// to Postgres, and any other type (an enum, `citext`, a range) is its text in a string unless
-  /// a function casts it to json (`hstore`). One query per level of arrays; nil when a type is
-  /// left to Postgres.
+  /// a function casts it to json (`hstore`). One query per level of arrays (none when every
+  /// type is built in); nil when a type is left to Postgres.
   static func userTypeKinds(
     _ types: some Collection<UInt32>, isoDates: Bool, connection: PGConnection,
     interrupt: PGInterrupt?
@@ -281,6 +289,7 @@ struct RowJSONEncoder: Sendable {
 
   /// `text` as a JSON string, escaped as Postgres's `escape_json`:
   /// `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters `\u00xx`; the rest raw.
+  /// Not `JSONValue.appendQuoted`: snm's own JSON also escapes C1 controls, Postgres's does not.
   static func appendString(_ text: UnsafeRawBufferPointer, to body: inout [UInt8]) {
     body.append(UInt8(ascii: "\""))
     var start = 0
