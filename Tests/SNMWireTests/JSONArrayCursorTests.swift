@@ -196,4 +196,29 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
       walked.error?.description
         == "invalid JSON at byte 1: expected '[' to start an array, found '{'")
   }
+
+  /// A walk stopped after any element and taken up again from its position by a new one reads
+  /// what one walk reads, the end included (over growing starts of a body: ArrivingRowsTests).
+  @Test(arguments: arrays)
+  func aWalkGoesOnFromItsPosition(_ testCase: CursorCase) throws {
+    let whole = try #require(try JSONValue(parsing: testCase.input).arrayValue)
+    for stop in 0...whole.count {
+      let position = try testCase.input.withUnsafeBufferPointer { bytes in
+        try JSONElements.withElements(of: bytes, from: .start) { elements in
+          for _ in 0..<stop { _ = try elements.next() }
+          return elements.position
+        }
+      }
+      let from = try #require(position)
+      #expect(from.count == stop)
+      let rest = try testCase.input.withUnsafeBufferPointer { bytes in
+        try JSONElements.withElements(of: bytes, from: from) { elements in
+          var rest: [JSONValue] = []
+          while let element = try elements.next() { rest.append(element) }
+          return rest
+        }
+      }
+      #expect(Array(whole[..<stop]) + rest == whole, "stopped after \(stop)")
+    }
+  }
 }

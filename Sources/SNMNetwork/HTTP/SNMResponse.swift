@@ -21,10 +21,14 @@ public struct SNMResponse: Sendable, Hashable {
   /// The shape of a JSON body the transport checked as it arrived (``JSONStreamValidator``), so
   /// ``document()`` need not read it again; nil when it was not checked.
   public let checkedShape: JSONShape?
+  /// What the sending task's ``ArrivingElements`` consumer made of the body's elements while it
+  /// arrived (they were checked; the rest of the body came after); nil when none was handed over.
+  public let arrived: (any ArrivingElementsConsumer)?
 
   public init(
     url: String, status: Int, headers: HTTPHeaders, body: Data, savedPath: String? = nil,
-    savedBytes: Int64 = 0, checkedShape: JSONShape? = nil
+    savedBytes: Int64 = 0, checkedShape: JSONShape? = nil,
+    arrived: (any ArrivingElementsConsumer)? = nil
   ) {
     self.url = url
     self.status = status
@@ -33,6 +37,7 @@ public struct SNMResponse: Sendable, Hashable {
     self.savedPath = savedPath
     self.savedBytes = savedBytes
     self.checkedShape = checkedShape
+    self.arrived = arrived
   }
 
   /// Answers are the same when what the server sent is (how early it was checked is not).

@@ -32,40 +32,65 @@ struct CSVRenderer {
 
   /// Writes the rows of a document whose elements are objects with the same keys
   /// (``JSONShape/uniformObjects``), one at a time as they are read and without building them:
-  /// the header is the first row's keys, as the union of all keys would be.
+  /// the header is the first row's keys, as the union of all keys would be. With `arrived` (what
+  /// ``ArrivingRows`` rendered while the body came), its text is written first and only the rows
+  /// after it are read; the bytes are the same.
   ///
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
-  func render(uniformRows document: JSONDocument, to writer: OutputWriter) throws -> Bool {
+  func render(
+    uniformRows document: JSONDocument, after arrived: ArrivingRows? = nil,
+    to writer: OutputWriter
+  ) throws -> Bool {
+    if let arrived, let position = arrived.resumption(of: document, by: self) {
+      writer.write(heldBy: arrived.held)
+      var out = RenderBuffer(writer: writer)
+      defer { out.finish() }
+      return try document.withElements(from: position) { try writeRows(of: &$0, to: &out) }
+    }
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     guard let columns = document.firstRowKeys, !columns.isEmpty else { return true }
+    writeHeader(columns, to: &out)
+    return try document.withElements { try writeRows(of: &$0, to: &out) }
+  }
+
+  /// The header line: `columns`, each as one field.
+  func writeHeader(_ columns: [String], to out: inout RenderBuffer) {
     writeRecord(columns.map { Self.field(shown($0)) }, to: &out)
-    return try document.withElements { elements in
-      var index = 0
-      while true {
-        if index & 1023 == 1023 && Task.isCancelled { return false }
-        var column = 0
-        let more = try elements.nextRow { kind, text in
-          if column > 0 { out.append(UInt8(ascii: ",")) }
-          column += 1
-          switch kind {
-          case .null: break
-          case .number, .bool: out.append(bytes: text)
-          case .string, .nested:
-            if visible && VisibleText.scan(String(decoding: text, as: UTF8.self)).control {
-              let shown = VisibleText.escaped(String(decoding: text, as: UTF8.self))
-              Self.write(shown, emptyQuoted: kind == .string, to: &out)
-            } else {
-              Self.write(text, emptyQuoted: kind == .string, to: &out)
-            }
+  }
+
+  /// Writes a record for each of the next `limit` rows of `elements` (all that are left when
+  /// nil); false when the task was cancelled half-way.
+  ///
+  /// - Throws: ``JSONParseError`` when the bytes stop being an array of objects.
+  func writeRows(of elements: inout JSONElements, limit: Int? = nil, to out: inout RenderBuffer)
+    throws -> Bool
+  {
+    var index = 0
+    while index != limit {
+      if index & 1023 == 1023 && Task.isCancelled { return false }
+      var column = 0
+      let more = try elements.nextRow { kind, text in
+        if column > 0 { out.append(UInt8(ascii: ",")) }
+        column += 1
+        switch kind {
+        case .null: break
+        case .number, .bool: out.append(bytes: text)
+        case .string, .nested:
+          if visible && VisibleText.scan(String(decoding: text, as: UTF8.self)).control {
+            let shown = VisibleText.escaped(String(decoding: text, as: UTF8.self))
+            Self.write(shown, emptyQuoted: kind == .string, to: &out)
+          } else {
+            Self.write(text, emptyQuoted: kind == .string, to: &out)
           }
         }
-        guard more else { return true }
-        out.append(0x0D)
-        out.newline()
-        index += 1
       }
+      guard more else { return true }
+      out.append(0x0D)
+      out.newline()
+      index += 1
     }
+    return true
   }
 
   /// `text` as this renderer shows it: escaped at a terminal, else as it is.

@@ -15,6 +15,9 @@ public final class OutputWriter: Sendable {
   private struct State {
     var buffer: [UInt8] = []
     var captured: [UInt8] = []
+    /// A holding writer's text, in the chunks it was handed over in, and their size.
+    var held: [[UInt8]] = []
+    var heldBytes = 0
     var failed = false
   }
 
@@ -22,6 +25,8 @@ public final class OutputWriter: Sendable {
   /// Whether `fd` was a terminal when the writer was made (asked once: renderers ask for every
   /// statement, and a descriptor does not stop being one).
   private let terminal: Bool
+  /// Whether this writer holds its text for another (``holding()``).
+  private let holds: Bool
   private let state = Mutex(State())
   static let chunk = 1 << 16
 
@@ -29,12 +34,26 @@ public final class OutputWriter: Sendable {
   public init(fd: Int32) {
     self.fd = fd
     terminal = isatty(fd) != 0
+    holds = false
   }
 
   /// A writer that keeps everything in memory (`captured`).
   public init() {
     self.fd = nil
     terminal = false
+    holds = false
+  }
+
+  private init(holding: Bool) {
+    fd = nil
+    terminal = false
+    holds = holding
+  }
+
+  /// A writer that holds what it is given, as the chunks it came in (never one block copied as
+  /// it grows), until ``write(heldBy:)`` passes it on: text rendered before it may be shown.
+  static func holding() -> OutputWriter {
+    OutputWriter(holding: true)
   }
 
   /// Standard output.
@@ -74,7 +93,39 @@ public final class OutputWriter: Sendable {
     }
   }
 
+  /// How many bytes a holding writer holds, what it gathered since its last chunk included.
+  var heldBytes: Int {
+    state.withLock { $0.heldBytes + $0.buffer.count }
+  }
+
+  /// Writes out, in order, everything the holding writer `held` was given, after what this one
+  /// has gathered.
+  func write(heldBy held: OutputWriter) {
+    let chunks = held.state.withLock { state in
+      held.drain(&state)
+      return state.held
+    }
+    state.withLock { state in
+      drain(&state)
+      for chunk in chunks {
+        guard let fd else {
+          state.captured.append(contentsOf: chunk)
+          continue
+        }
+        guard !state.failed else { return }
+        if FileDescriptorIO.writeAll(fd, chunk) != nil { state.failed = true }
+      }
+    }
+  }
+
   private func drain(_ state: inout State) {
+    if holds {
+      // The chunk itself is kept, not copied; the next one starts a buffer of its own.
+      if !state.buffer.isEmpty { state.held.append(state.buffer) }
+      state.heldBytes += state.buffer.count
+      state.buffer = []
+      return
+    }
     defer { state.buffer.removeAll(keepingCapacity: true) }
     guard let fd else {
       state.captured.append(contentsOf: state.buffer)

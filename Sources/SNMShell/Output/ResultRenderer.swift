@@ -11,6 +11,16 @@ public struct ResultRenderer: Sendable {
   public let format: OutputFormat
   public let style: RenderStyle
 
+  /// What to take a result's elements with while its answer arrives, for `render(_:arrived:)`:
+  /// csv rows (the format whose rendering is most of its time after the last byte); nil for
+  /// the other formats. The table formats need every row before the first line (its widths), and
+  /// json's indented text would weigh more than the body beside it.
+  public var arrivingRows: ArrivingElements? {
+    guard format == .csv else { return nil }
+    let renderer = CSVRenderer(visible: style.terminal)
+    return ArrivingElements { ArrivingRows(renderer) }
+  }
+
   public init(format: OutputFormat, style: RenderStyle = RenderStyle()) {
     self.format = format
     self.style = style
@@ -58,11 +68,13 @@ public struct ResultRenderer: Sendable {
   ///
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way (they were checked when
   ///   the document was made, so only if that check and the parser disagree).
-  /// `columns` are the keys the query names, the header of a result without rows.
+  /// `columns` are the keys the query names, the header of a result without rows. `arrived` is
+  /// what the answer's ``ArrivingRows`` rendered while it came, used when it rendered as this
+  /// renderer would (csv, the same `terminal`).
   @discardableResult
   public func render(
     _ document: JSONDocument, defaultColumn: String = "value", columns: [String]? = nil,
-    total: Int? = nil, to writer: OutputWriter
+    total: Int? = nil, arrived: (any ArrivingElementsConsumer)? = nil, to writer: OutputWriter
   ) throws -> Bool {
     let rows = document.shape.kind == .array && document.shape.count > 0
     let uniform = rows && document.shape.uniformObjects
@@ -70,7 +82,8 @@ public struct ResultRenderer: Sendable {
     case .json: return try JSONRenderer(lines: false).render(document, to: writer)
     case .ndjson: return try JSONRenderer(lines: true).render(document, to: writer)
     case .csv where uniform:
-      return try CSVRenderer(visible: style.terminal).render(uniformRows: document, to: writer)
+      return try CSVRenderer(visible: style.terminal).render(
+        uniformRows: document, after: arrived as? ArrivingRows, to: writer)
     case .expanded where uniform:
       return try ExpandedRenderer(style: style, total: total).render(
         uniformRows: document, to: writer)

@@ -90,7 +90,7 @@ extension StatementExecutor {
         }
       rendered = renderReporting(
         response.document, with: ResultRenderer(format: shown), defaultColumn: defaultColumn,
-        columns: nil, total: response.count, to: writer)
+        columns: nil, total: response.count, arrived: response.response.arrived, to: writer)
     }
     writer.flush()
     let synced = fsync(fd) == 0

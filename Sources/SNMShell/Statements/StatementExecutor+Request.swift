@@ -63,7 +63,9 @@ extension StatementExecutor {
     }
     let started = ContinuousClock.now
     let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
-    let outcome = await send(compiled)
+    let outcome = await ArrivingElements.$current.withValue(
+      arrivingRows(for: statement, compiled.request)
+    ) { await send(compiled) }
     spinner.stop()
     let network = ContinuousClock.now - started
     switch outcome {
@@ -100,6 +102,23 @@ extension StatementExecutor {
       return shown
         ? .succeeded(outcome) : .failed(StatementFailure(.unreachable, outcome: outcome))
     }
+  }
+
+  /// What takes the rows of the answer to `statement` while they arrive: csv rendered as it will
+  /// be printed (to the output, or to the statement's `> 'file.csv'`), ahead of the last byte;
+  /// nil when the answer will not be printed as csv rows.
+  func arrivingRows(for statement: Statement, _ request: SupabaseDBRequest) -> ArrivingElements? {
+    guard !request.acceptsCSV, !request.acceptsPlan, request.endpoint.method != .head else {
+      return nil
+    }
+    if let file = Self.outputFile(of: statement) {
+      return OutputFileFormat(path: file.path) == .csv
+        ? ResultRenderer(format: .csv).arrivingRows : nil
+    }
+    let settings = currentSettings
+    guard !settings.quiet else { return nil }
+    return ResultRenderer(format: settings.format, style: RenderStyle(terminal: output.isTerminal))
+      .arrivingRows
   }
 
   /// Sends the compiled request (built once, by the compiler) in a task of its own; a signal
@@ -240,7 +259,8 @@ extension StatementExecutor {
     let columns =
       empty ? request.resultColumns(starColumns: table.flatMap(catalog.knownColumns)) : nil
     return await render(
-      document, defaultColumn: defaultColumn, columns: columns, total: response.count)
+      document, defaultColumn: defaultColumn, columns: columns, total: response.count,
+      arrived: response.response.arrived)
   }
 
   /// `UPDATE 3` and `DELETE 0` as psql says them, when the server counted the rows (snm asks for

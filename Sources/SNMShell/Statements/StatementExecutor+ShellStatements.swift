@@ -151,11 +151,13 @@ extension StatementExecutor {
   /// Prints a document in the current format, a row at a time when it has not been parsed; at a
   /// terminal, through the pager when the rows are longer than the screen. False when the rows
   /// could not be printed (reported: the statement fails with exit code 3).
-  /// `framing` is text printed before and after the rows (`describe`'s title and notes).
+  /// `framing` is text printed before and after the rows (`describe`'s title and notes);
+  /// `arrived`, what the answer's rows were rendered into while they came (``ArrivingRows``).
   @discardableResult
   func render(
     _ document: JSONDocument, defaultColumn: String = "value", columns: [String]? = nil,
-    total: Int? = nil, framing: (before: String, after: String) = ("", "")
+    total: Int? = nil, framing: (before: String, after: String) = ("", ""),
+    arrived: (any ArrivingElementsConsumer)? = nil
   ) async -> Bool {
     let settings = currentSettings
     guard !settings.quiet else { return true }
@@ -174,7 +176,8 @@ extension StatementExecutor {
         document,
         with: ResultRenderer(
           format: settings.format, style: RenderStyle(nullText: settings.nullText)),
-        defaultColumn: defaultColumn, columns: columns, total: total, to: output)
+        defaultColumn: defaultColumn, columns: columns, total: total, arrived: arrived,
+        to: output)
       output.write(framing.after)
       output.flush()
       return rendered
@@ -187,7 +190,8 @@ extension StatementExecutor {
     guard
       renderReporting(
         document, with: ResultRenderer(format: settings.format, style: style),
-        defaultColumn: defaultColumn, columns: columns, total: total, to: buffer)
+        defaultColumn: defaultColumn, columns: columns, total: total, arrived: arrived,
+        to: buffer)
     else { return false }
     buffer.write(framing.after)
     let text = buffer.captured
@@ -205,11 +209,13 @@ extension StatementExecutor {
   /// have caught), reported as a malformed answer.
   func renderReporting(
     _ document: JSONDocument, with renderer: ResultRenderer, defaultColumn: String,
-    columns: [String]?, total: Int?, to writer: OutputWriter
+    columns: [String]?, total: Int?, arrived: (any ArrivingElementsConsumer)? = nil,
+    to writer: OutputWriter
   ) -> Bool {
     do {
       try renderer.render(
-        document, defaultColumn: defaultColumn, columns: columns, total: total, to: writer)
+        document, defaultColumn: defaultColumn, columns: columns, total: total, arrived: arrived,
+        to: writer)
       return true
     } catch {
       report("the body is not JSON: \(error)")

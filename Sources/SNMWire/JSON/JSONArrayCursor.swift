@@ -29,6 +29,26 @@ public struct JSONArrayCursor {
     parser = JSONParser(bytes, baseDepth: 1)
   }
 
+  /// A cursor over `bytes` that goes on from `position`, taken by a cursor over the same bytes or
+  /// a shorter start of them (a body still arriving): it reads what that cursor would have read
+  /// next.
+  init(_ bytes: UnsafeBufferPointer<UInt8>, from position: JSONElements.Position) {
+    parser = JSONParser(bytes, baseDepth: 1)
+    parser.offset = position.offset
+    state = position.started ? .inside : .start
+    count = position.count
+  }
+
+  /// Where the cursor stands: after its `count` elements, or at the start. Nil once it has read
+  /// past the last element or failed (there is nothing to go on from).
+  var position: JSONElements.Position? {
+    switch state {
+    case .start: JSONElements.Position(count: count, offset: parser.offset, started: false)
+    case .inside: JSONElements.Position(count: count, offset: parser.offset, started: true)
+    case .finished: nil
+    }
+  }
+
   /// Runs `body` with a cursor over `data`'s elements.
   ///
   /// - Throws: what `body` throws (``JSONParseError`` from ``next()``).

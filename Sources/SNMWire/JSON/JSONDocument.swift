@@ -94,6 +94,24 @@ public final class JSONDocument: Sendable {
     }
   }
 
+  /// Runs `body` with a cursor over the array's elements from the bytes, going on from
+  /// `position` (taken on these bytes, or on a start of them as they arrived) instead of the
+  /// first element.
+  ///
+  /// - Throws: what `body` throws; ``JSONParseError`` when the bytes are shorter than where
+  ///   `position` stands (a document made from a value has none).
+  public func withElements<Result>(
+    from position: JSONElements.Position, _ body: (inout JSONElements) throws -> Result
+  ) throws -> Result {
+    guard position.offset <= bytes.count, !bytes.isEmpty else {
+      throw JSONParseError(
+        offset: bytes.count, reason: .expected("a JSON value", found: "end of input"))
+    }
+    return try bytes.withUnsafeBytes { raw in
+      try JSONElements.withElements(of: raw.bindMemory(to: UInt8.self), from: position, body)
+    }
+  }
+
   /// The keys of the first row: the first element of an array when it is an object, or the
   /// object itself; nil otherwise. Parses one element, not the whole array.
   public var firstRowKeys: [String]? {

@@ -23,6 +23,47 @@ public struct JSONElements {
     self.cursor = cursor
   }
 
+  /// Where a walk over an array's bytes stands: past its first ``count`` elements. A walk over
+  /// the same bytes grown longer (a body still arriving) goes on from here as one walk over the
+  /// whole would have (``withElements(of:from:_:)``, ``JSONDocument/withElements(from:_:)``).
+  public struct Position: Sendable, Equatable {
+    /// The elements read before this position.
+    public let count: Int
+    /// The byte just past the last of them (or the start of the bytes).
+    let offset: Int
+    /// Whether the array's `[` has been read.
+    let started: Bool
+
+    /// Before the array.
+    public static let start = Position(count: 0, offset: 0, started: false)
+  }
+
+  /// Where this walk stands, nil once it has passed the end or failed, or when it walks a tree.
+  public var position: Position? { cursor?.position }
+
+  /// Runs `body` with a walk over the array in `bytes` that starts at `position`, taken on these
+  /// bytes or on a start of them.
+  ///
+  /// - Throws: what `body` throws (``JSONParseError`` where the bytes stop being an array).
+  public static func withElements<Result>(
+    of bytes: UnsafeBufferPointer<UInt8>, from position: Position,
+    _ body: (inout JSONElements) throws -> Result
+  ) rethrows -> Result {
+    var walk = JSONElements(JSONArrayCursor(bytes, from: position))
+    return try body(&walk)
+  }
+
+  /// The member names of the next element, an object, without building its values; nil after
+  /// the last element, and for an element of a tree that is not an object.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being an array of objects.
+  public mutating func nextRowKeys() throws(JSONParseError) -> [String]? {
+    if cursor != nil { return try cursor?.nextRowKeys() }
+    guard index < tree.count else { return nil }
+    index += 1
+    return tree[index - 1].objectValue?.keys
+  }
+
   /// The next element, or nil after the last.
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.

@@ -58,6 +58,13 @@ public struct JSONStreamValidator: Sendable {
     resume = validator.checkpoint ?? resume
   }
 
+  /// How much of the array is known good so far: its first `count` elements are complete and
+  /// valid and lie before byte `end` (just past the `,` after the last of them); nil before a
+  /// run has passed one. A body that turns out bad later still started with these.
+  public var checkedElements: (count: Int, end: Int)? {
+    resume.map { ($0.elements, $0.offset) }
+  }
+
   /// Whether a run passed an element of a top-level array: only then is the rest worth checking
   /// on arrival (`finish`); any other body is checked whole when it is used, as before.
   public var isUnderWay: Bool { resume != nil }

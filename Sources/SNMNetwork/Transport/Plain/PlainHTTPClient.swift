@@ -38,6 +38,8 @@ final class PlainHTTPClient: Sendable {
     var timeout: Double
     /// The largest body accepted (`.tooLarge` past it).
     var maximumBodyBytes = TransportRequest.defaultMaximumBodyBytes
+    /// Takes a 2xx body's elements as they are checked (the sending task's).
+    var arriving: ArrivingElements?
 
     var hostField: String {
       // An IPv6 address goes in brackets (a byte test: Foundation's `contains` searches as text).
@@ -112,7 +114,7 @@ final class PlainHTTPClient: Sendable {
         let answer = try connection.exchange(
           bytes, file: request.bodyFile, isHead: request.method == "HEAD",
           maximumBodyBytes: request.maximumBodyBytes, saveTo: request.responseFile,
-          deadline: deadline)
+          arriving: request.arriving, deadline: deadline)
         handle.detach()
         if answer.keepAlive && !handle.isCancelled {
           kept.keep(connection, key: key)?.close()

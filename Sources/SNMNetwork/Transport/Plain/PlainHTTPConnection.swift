@@ -103,7 +103,7 @@ final class PlainHTTPConnection: Sendable {
   /// before the whole body is sent (an upload it refuses) and closes: its answer is still read.
   func exchange(
     _ request: [UInt8], file: RequestBodyFile? = nil, isHead: Bool, maximumBodyBytes: Int,
-    saveTo: String? = nil, deadline: ContinuousClock.Instant
+    saveTo: String? = nil, arriving: ArrivingElements? = nil, deadline: ContinuousClock.Instant
   ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
     try send(request, deadline: deadline)
     var refusedEarly = false
@@ -116,7 +116,8 @@ final class PlainHTTPConnection: Sendable {
       }
     }
     var reader = PlainHTTPReader(
-      buffered: leftover.withLock { $0 }, maximumBodyBytes: maximumBodyBytes, saveTo: saveTo)
+      buffered: leftover.withLock { $0 }, maximumBodyBytes: maximumBodyBytes, saveTo: saveTo,
+      arriving: arriving)
     var answer = try reader.readAnswer(isHead: isHead) { () throws(PlainHTTPFailure) -> [UInt8] in
       try self.receive(deadline: deadline)
     }

@@ -28,6 +28,8 @@ struct PlainHTTPAnswer {
   var savedBytes: Int64 = 0
   /// The shape of a JSON body checked as it came (a large array of rows), nil when it was not.
   var checkedShape: JSONShape? = nil
+  /// What the request's ``ArrivingElements`` consumer made of the elements checked on the way.
+  var arrived: (any ArrivingElementsConsumer)? = nil
 }
 
 /// Reads HTTP/1.1 answers from a stream of chunks with SNMWire's ``HTTPDecoder`` (the framing
@@ -48,9 +50,14 @@ struct PlainHTTPReader {
   let maximumBodyBytes: Int
   /// A file a 2xx answer's body is written to instead of memory.
   let saveTo: String?
+  /// Takes the elements of a 2xx body in memory as they are checked.
+  let arriving: ArrivingElements?
 
   /// A reader that starts with `buffered`, the bytes read past the connection's last answer.
-  init(buffered: [UInt8], maximumBodyBytes: Int, saveTo: String? = nil) {
+  init(
+    buffered: [UInt8], maximumBodyBytes: Int, saveTo: String? = nil,
+    arriving: ArrivingElements? = nil
+  ) {
     var limits = HTTPLimits.responses
     // A body saved to disk has no limit but the disk's; the reader holds others to the limit.
     limits.maxBodyBytes = saveTo == nil ? maximumBodyBytes : Self.unlimited
@@ -58,6 +65,7 @@ struct PlainHTTPReader {
     decoder.append(contentsOf: buffered)
     self.maximumBodyBytes = maximumBodyBytes
     self.saveTo = saveTo
+    self.arriving = arriving
   }
 
   /// The decoder's body limit for an answer that may go to disk (2^60 bytes: none that matters).
@@ -84,6 +92,8 @@ struct PlainHTTPReader {
     var sink = BodySink.memory(Data())
     // Rows are checked as they come, so the body is known to be JSON when its last byte is in.
     var checker = JSONStreamValidator()
+    // Made once the first elements of a 2xx body are checked; nil for any other answer.
+    var consumer: (any ArrivingElementsConsumer)?
     while true {
       let part: HTTPDecoder.Part?
       do {
@@ -100,12 +110,16 @@ struct PlainHTTPReader {
       case .body(let bytes)?:
         try Self.take(bytes, into: &sink, limit: maximumBodyBytes)
         if case .memory(let data) = sink {
-          data.withUnsafeBytes { checker.received($0.bindMemory(to: UInt8.self)) }
+          data.withUnsafeBytes { raw in
+            let body = raw.bindMemory(to: UInt8.self)
+            checker.received(body)
+            Self.hand(body, checked: checker, to: &consumer, of: head, from: arriving)
+          }
         }
         continue
       case .end?:
         guard let head else { continue }
-        return try Self.answer(head, sink, checker: checker)
+        return try Self.answer(head, sink, checker: checker, arrived: consumer)
       case .requestHead?:
         throw .malformed("the answer is not valid HTTP (a request)")
       case nil:
@@ -125,7 +139,7 @@ struct PlainHTTPReader {
       switch decoder.finish() {
       case .complete:
         guard let head else { throw .closedEarly(receivedNothing: !receivedAny) }
-        return try Self.answer(head, sink, checker: checker)
+        return try Self.answer(head, sink, checker: checker, arrived: consumer)
       case .idle:
         throw .closedEarly(receivedNothing: !receivedAny)
       case .inHead:
@@ -179,10 +193,25 @@ struct PlainHTTPReader {
     }
   }
 
-  /// The answer: its body from memory (with its shape when `checker` checked it on the way), or
-  /// its file flushed and renamed into place.
+  /// Hands a 2xx body's newly checked elements to its consumer, made from `arriving` the first
+  /// time there are some.
+  static func hand(
+    _ body: UnsafeBufferPointer<UInt8>, checked checker: JSONStreamValidator,
+    to consumer: inout (any ArrivingElementsConsumer)?, of head: HTTPResponseHead?,
+    from arriving: ArrivingElements?
+  ) {
+    guard let arriving, let head, (200..<300).contains(head.status),
+      let (count, end) = checker.checkedElements
+    else { return }
+    if consumer == nil { consumer = arriving.make() }
+    consumer?.take(UnsafeBufferPointer(rebasing: body[..<end]), elements: count)
+  }
+
+  /// The answer: its body from memory (with its shape when `checker` checked it on the way, and
+  /// what `arrived` made of its elements then), or its file flushed and renamed into place.
   static func answer(
-    _ head: HTTPResponseHead, _ sink: BodySink, checker: JSONStreamValidator
+    _ head: HTTPResponseHead, _ sink: BodySink, checker: JSONStreamValidator,
+    arrived: (any ArrivingElementsConsumer)? = nil
   ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
     var answer = PlainHTTPAnswer(
       status: head.status, headers: head.headers.fields, body: Data(), keepAlive: head.keepAlive)
@@ -191,6 +220,8 @@ struct PlainHTTPReader {
       answer.body = data
       if checker.isUnderWay {
         answer.checkedShape = data.withUnsafeBytes { checker.finish($0.bindMemory(to: UInt8.self)) }
+        // Rows of a body that went bad after them are never handed back.
+        if answer.checkedShape != nil { answer.arrived = arrived }
       }
     case .file(let writer):
       do {

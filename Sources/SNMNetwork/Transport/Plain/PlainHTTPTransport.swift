@@ -30,12 +30,14 @@ public final class PlainHTTPTransport: HTTPTransport {
         throw .localFile(error)
       }
     }
-    let plain = PlainHTTPClient.Request(
+    var plain = PlainHTTPClient.Request(
       method: request.method.rawValue,
       host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host,
       port: url.port ?? 80, target: Self.requestTarget(address), fields: request.fields,
       body: request.body, bodyFile: bodyFile, responseFile: request.responseFile,
       timeout: request.timeout, maximumBodyBytes: request.maximumBodyBytes)
+    // Read here, in the sending task: the exchange may run on a thread of its own.
+    plain.arriving = ArrivingElements.current
     let answer: PlainHTTPAnswer
     do {
       answer = try await client.perform(plain)
@@ -56,7 +58,7 @@ public final class PlainHTTPTransport: HTTPTransport {
     return SNMResponse(
       url: address, status: answer.status, headers: HTTPHeaders.merging(answer.headers),
       body: answer.body, savedPath: answer.savedPath, savedBytes: answer.savedBytes,
-      checkedShape: answer.checkedShape)
+      checkedShape: answer.checkedShape, arrived: answer.arrived)
   }
 
   /// The path and query of `url` exactly as written (`/rest/v1/t?id=eq.1`), `/` when empty.

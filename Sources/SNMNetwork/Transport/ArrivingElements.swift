@@ -1,0 +1,42 @@
+/// Takes the elements of a 2xx answer's top-level JSON array while its body still arrives, as far
+/// as the body has been checked (``JSONStreamValidator``), so that work on the rows is done between
+/// the reads instead of after the last byte. What it makes comes back with the answer
+/// (``SNMResponse/arrived``) and nowhere else: an answer that fails later (cut off, not JSON, a
+/// cancel) is thrown away with it, so a consumer never shows anything by itself.
+///
+/// ```swift
+/// struct CountRows: ArrivingElementsConsumer {
+///   var seen = 0
+///   mutating func take(_ checked: UnsafeBufferPointer<UInt8>, elements count: Int) {
+///     seen = count
+///   }
+/// }
+/// let response = try await ArrivingElements.$current.withValue(ArrivingElements { CountRows() }) {
+///   try await provider.send(endpoint: endpoint)
+/// }
+/// (response.arrived as? CountRows)?.seen   // the elements handed over before the last byte
+/// ```
+public protocol ArrivingElementsConsumer: Sendable {
+  /// More of the body was checked: `checked` is the body from its first byte, holding exactly
+  /// the array's first `count` elements, each complete and valid JSON (and the `,` after the
+  /// last). `count` never shrinks between calls (the same count again: nothing new was checked);
+  /// `checked` is valid only during the call.
+  mutating func take(_ checked: UnsafeBufferPointer<UInt8>, elements count: Int)
+}
+
+/// Where a transport gets a consumer for each answer whose body is an array of elements: the
+/// task's ``current``, read when a request is sent. Only the plain transport (`http://`) checks
+/// bodies as they arrive; the other leaves ``SNMResponse/arrived`` nil, as does an answer whose
+/// body never passed an element before its end (a small one).
+public struct ArrivingElements: Sendable {
+  /// Makes the consumer of one answer (a request that is sent again, or redirected, gets a new
+  /// one for each answer).
+  public let make: @Sendable () -> any ArrivingElementsConsumer
+
+  public init(_ make: @escaping @Sendable () -> any ArrivingElementsConsumer) {
+    self.make = make
+  }
+
+  /// The consumers for the requests this task sends (tasks it starts inherit it); nil: none.
+  @TaskLocal public static var current: ArrivingElements?
+}
