@@ -216,3 +216,39 @@ func aFieldValueLosesItsLineBreaks(_ value: String, _ sent: String) {
   #expect(PercentEncoding.decode("a+b") == "a+b")
   #expect(PercentEncoding.decode(bytes: Array("%00%ff".utf8), plusIsSpace: false) == [0, 0xFF])
 }
+
+/// A field value is checked eight bytes at a time: a tab, any other control character and DEL
+/// are told apart at every offset of a word, in values of every length up to 40, and a head is
+/// split into its lines the same whether it came at once or a byte at a time.
+@Test func fieldValuesAreCheckedAtEveryOffsetOfAWord() {
+  let cases: [(UInt8, Bool)] = [
+    (0x09, true), (0x01, false), (0x1F, false), (0x7F, false), (0x20, true), (0xC3, true),
+    (0x80, true), (0x7E, true),
+  ]
+  for length in 0...40 {
+    for offset in 0...length {
+      for (byte, allowed) in cases {
+        var value = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+        value.insert(byte, at: offset)
+        #expect(HTTPDecoder.isFieldValue(value[...]) == allowed, "\(length) \(offset) \(byte)")
+        #expect(HTTPDecoder.isFieldValue(value[1...]) == (allowed || offset == 0))
+      }
+    }
+  }
+  let long = String(repeating: "v", count: 300)
+  let head = "\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\nX-Long: \(long)\n\r\n"
+  for size in [1, 7, head.utf8.count] {
+    var decoder = HTTPDecoder(reading: .requests, limits: .requests)
+    var got: HTTPRequestHead?
+    let bytes = Array(head.utf8)
+    var offset = 0
+    while offset < bytes.count, got == nil {
+      decoder.append(contentsOf: bytes[offset..<min(bytes.count, offset + size)])
+      offset += size
+      if case .requestHead(let request)? = try? decoder.next() { got = request }
+    }
+    #expect(got?.target == "/a")
+    #expect(got?.headers["x-long"]?.count == 300)
+    #expect(got?.headers["host"] == "x")
+  }
+}

@@ -247,4 +247,41 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
     #expect(JSONNumber("3.0")?.isInteger == false)
     #expect(JSONNumber(42).isInteger)
   }
+
+  /// The word-at-a-time skip over plain bytes (`JSONByteScan.plainRun`) must stop at a byte
+  /// that needs an escape wherever it sits in a word: each such byte (and a 0xC2 that leads a
+  /// C1 control, and one that does not) at every offset of strings of every length up to 40
+  /// gives the escape a byte-at-a-time writer gives.
+  @Test func escapesAreFoundAtEveryOffsetOfAWord() {
+    func reference(_ text: String) -> String {
+      var out = "\""
+      for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case "\u{08}": out += "\\b"
+        case "\u{0C}": out += "\\f"
+        case _ where scalar.value < 0x20 || (0x80...0x9F).contains(scalar.value):
+          out += String(format: "\\u%04x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+      }
+      return out + "\""
+    }
+    let specials = [
+      "\"", "\\", "\n", "\u{01}", "\u{1F}", "\u{85}", "\u{9B}", "é", "\u{A0}", "Ä", "😀",
+    ]
+    for length in 0...40 {
+      for special in specials {
+        for offset in 0...length {
+          var text = String(repeating: "a", count: length)
+          text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: offset))
+          #expect(JSONValue.string(text).serialized() == reference(text), "\(length) \(offset)")
+        }
+      }
+    }
+  }
 }

@@ -58,7 +58,8 @@ extension PGConnection {
           sendError = PGError(kind: .connection, message: trimmed(PQerrorMessage(connection)))
           break
         }
-        sentCommands.append(.statement(bytesColumn: statement.bytesColumn))
+        sentCommands.append(
+          .statement(bytesColumn: statement.bytesColumn, discardsRows: statement.discardsRows))
       } catch {
         sendError = error
         break
@@ -80,8 +81,13 @@ extension PGConnection {
         guard let raw = PQgetResult(connection) else { break }
         do {
           var bytesColumn: Int?
-          if case .statement(let column) = command { bytesColumn = column }
-          let converted = try convert(raw, connection: connection, bytesColumn: bytesColumn)
+          var discardsRows = false
+          if case .statement(let column, let discards) = command {
+            bytesColumn = column
+            discardsRows = discards
+          }
+          let converted = try convert(
+            raw, connection: connection, bytesColumn: bytesColumn, discardsRows: discardsRows)
           switch command {
           case .statement: if firstError == nil { results.append(converted) }
           case .prepare(let sql, let name): prepared.add(sql, name: name)
@@ -116,8 +122,9 @@ extension PGConnection {
 
 /// One command sent in a pipeline.
 enum PipelineCommand {
-  /// A statement whose result the caller gets (`bytesColumn` kept as bytes).
-  case statement(bytesColumn: Int?)
+  /// A statement whose result the caller gets (`bytesColumn` kept as bytes; no rows when
+  /// `discardsRows`).
+  case statement(bytesColumn: Int?, discardsRows: Bool)
   /// The PREPARE of a statement before its first execution on this connection.
   case prepare(sql: String, name: String)
   /// The DEALLOCATE of a prepared statement evicted to make room.

@@ -60,11 +60,15 @@ extension PGConnection {
 
   /// Reads a result without freeing it. Throws the result's error when it has one.
   static func convert(
-    _ raw: OpaquePointer, connection: OpaquePointer, bytesColumn: Int? = nil
+    _ raw: OpaquePointer, connection: OpaquePointer, bytesColumn: Int? = nil,
+    discardsRows: Bool = false
   ) throws(PGError) -> PGResult {
     let status = PQresultStatus(raw)
     switch status {
     case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_SINGLE_TUPLE:
+      if discardsRows {
+        return PGResult()
+      }
       return rows(of: raw, bytesColumn: bytesColumn)
     case PGRES_PIPELINE_ABORTED:
       throw PGError(

@@ -14,6 +14,10 @@ public struct PGStatement: Sendable, Equatable {
   /// `pipeline`: a JSON body is sent on as it came, without making a Swift string of it (whose
   /// UTF-8 check was the largest cost of a 10-row read) and turning that back into bytes.
   public var bytesColumn: Int?
+  /// Only whether it succeeded matters (only in `pipeline`): its result comes back empty, its
+  /// rows never read. A request's prelude echoes every `set_config` value (the request's headers
+  /// among them), and making Swift strings of them was a twentieth of a small read's CPU.
+  public var discardsRows = false
 
   public init(_ sql: String, _ parameters: [String?] = [], prepared: Bool = false) {
     self.sql = sql

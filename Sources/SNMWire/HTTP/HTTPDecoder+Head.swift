@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension HTTPDecoder {
   /// Reads the next head when all of it has come: its part, or nil for more bytes. Interim
   /// answers (1xx) are skipped.
@@ -39,30 +43,52 @@ extension HTTPDecoder {
   /// The index just after the empty line that ends the head in `buffer[position...]`, or nil.
   /// Empty lines before a request line are skipped, as RFC 9112 §2.2 allows.
   func headEnd() -> Int? {
-    var index = position
     var lineStart = position
     var sawContent = reading == .responses
-    while index < buffer.count {
-      if buffer[index] == 0x0A {
-        var lineEnd = index
-        if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-        if lineEnd == lineStart {
-          if sawContent { return index + 1 }
-        } else {
-          sawContent = true
+    var found: Int?
+    Self.forEachLineEnd(in: buffer, from: position, to: buffer.count) { index in
+      var lineEnd = index
+      if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+      if lineEnd == lineStart {
+        if sawContent {
+          found = index + 1
+          return false
         }
-        lineStart = index + 1
+      } else {
+        sawContent = true
       }
-      index += 1
+      lineStart = index + 1
+      return true
     }
-    return nil
+    return found
+  }
+
+  /// Calls `body` with the index of each LF in `bytes[from..<to]`, in order, until it returns
+  /// false; the LFs are found with `memchr` (a head is scanned for them on every read of it).
+  static func forEachLineEnd(
+    in bytes: [UInt8], from start: Int, to end: Int, _ body: (Int) -> Bool
+  ) {
+    bytes.withUnsafeBufferPointer { all in
+      guard let base = all.baseAddress else { return }
+      var index = start
+      while index < end {
+        guard let hit = memchr(base + index, 0x0A, end - index) else { return }
+        let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        guard body(at) else { return }
+        index = at + 1
+      }
+    }
   }
 
   /// The limits, checked on what has arrived of the head so far (its terminating blank line
   /// aside), so the verdict is the same whether the bytes came at once or in pieces: the first
   /// line past `maxStartLineBytes` is 414, the head past both limits together 431.
   func checkHeadSize(upTo limit: Int) throws(HTTPParseError) {
-    var lineEnd = buffer[position..<limit].firstIndex(of: 0x0A) ?? limit
+    var lineEnd = limit
+    Self.forEachLineEnd(in: buffer, from: position, to: limit) { index in
+      lineEnd = index
+      return false
+    }
     if lineEnd > position, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
     if lineEnd - position > limits.maxStartLineBytes { throw startLineTooLong() }
     var headEnd = limit
@@ -85,11 +111,12 @@ extension HTTPDecoder {
   func headLines(end: Int) -> [ArraySlice<UInt8>] {
     var lines: [ArraySlice<UInt8>] = []
     var lineStart = position
-    for index in position..<end where buffer[index] == 0x0A {
+    Self.forEachLineEnd(in: buffer, from: position, to: end) { index in
       var lineEnd = index
       if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
       if !(lines.isEmpty && lineEnd == lineStart) { lines.append(buffer[lineStart..<lineEnd]) }
       lineStart = index + 1
+      return true
     }
     if lines.last?.isEmpty == true { lines.removeLast() }
     return lines
@@ -132,13 +159,36 @@ extension HTTPDecoder {
     guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
       throw .bad("invalid header field name")
     }
-    guard line[(colon + 1)...].allSatisfy({ $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }) else {
+    guard isFieldValue(line[(colon + 1)...]) else {
       throw .bad("invalid character in header field value")
     }
     guard let field = HTTPHeaders.Field(headerLine: line) else {
       throw .bad("header field without ':'")
     }
     headers.append(name: field.name, value: field.value)
+  }
+
+  /// Whether every byte is a field value's: a tab, or neither a control character nor DEL.
+  /// Tested eight bytes at a time (values are most of a head: a JWT is a few hundred bytes), a
+  /// word with a tab, a control or DEL then byte by byte.
+  static func isFieldValue(_ value: ArraySlice<UInt8>) -> Bool {
+    value.withUnsafeBufferPointer { bytes in
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      var index = 0
+      if let base = bytes.baseAddress {
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= bytes.count {
+          let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          let del = word ^ (ones &* 0x7F)
+          // Exact for whether any byte is below 0x20 or is DEL (the "has a zero byte" test).
+          let flagged = ((word &- ones &* 0x20) & ~word | (del &- ones) & ~del) & highs
+          guard flagged == 0 else { break }
+          index += 8
+        }
+      }
+      return bytes[index...].allSatisfy { $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }
+    }
   }
 
   /// tchar of RFC 9110 §5.6.2.

@@ -112,6 +112,9 @@ struct JSONWriter {
       var runStart = 0
       var index = 0
       while index < bytes.count {
+        // Plain ASCII is skipped eight bytes at a time (a request's headers: all of them).
+        index = JSONByteScan.plainRun(bytes, from: index)
+        guard index < bytes.count else { break }
         let byte = bytes[index]
         defer { index += 1 }
         if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {

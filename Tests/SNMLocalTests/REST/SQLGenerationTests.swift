@@ -81,6 +81,24 @@ import Testing
     #expect(statement.sql.contains(#"ORDER BY "public"."users"."z""""#))
   }
 
+  /// Identifiers written in one buffer are the same as quoting each part and joining them:
+  /// quotes doubled, empty names kept as `""`, non-ASCII bytes as they are.
+  @Test func identifiersAreQuotedWhole() {
+    let names = [
+      "", "a", "dog_profile", "a\"b", "\"", "두부 🐕", "x.y", String(repeating: "n", count: 70),
+    ]
+    func quoted(_ name: String) -> String {
+      "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+    for first in names {
+      #expect(SQLText.identifier(first) == quoted(first))
+      for second in names {
+        #expect(SQLText.qualified(first, second) == quoted(first) + "." + quoted(second))
+        #expect(QualifiedName(schema: first, name: second).sql == SQLText.qualified(first, second))
+      }
+    }
+  }
+
   @Test func embedsBecomeLateralJoins() throws {
     let toOne = try readSQL(
       "select=name,owner:users!inner(name)&owner.name=eq.Kim", table: Self.dogs)

@@ -206,6 +206,8 @@ extension RESTGateway {
     if let function = context.cache.preRequest {
       statements.append(PGStatement("select \(function.sql)()", prepared: true))
     }
+    // Their results are dropped: only a failure (a bad role setting, the function's raise) counts.
+    for index in statements.indices { statements[index].discardsRows = true }
     return statements
   }
 
