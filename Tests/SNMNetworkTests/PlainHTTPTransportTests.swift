@@ -1,5 +1,6 @@
 import Foundation
 import SNMTestSupport
+import SNMWire
 import Synchronization
 import Testing
 
@@ -42,6 +43,33 @@ import Testing
   ])
   func theRequestTargetIsCutTheSameOnBytesAsOnText(url: String) {
     #expect(PlainHTTPTransport.requestTarget(url) == PlainHTTPTransport.requestTargetAsText(url))
+  }
+
+  /// Fields as every transport returns them: repeats joined under the first spelling, sorted by
+  /// lowercased name, whether there are few (scanned) or many (hashed).
+  @Test(arguments: [3, 40])
+  func mergedFieldsAreJoinedAndSortedByLowercasedName(extra: Int) {
+    var fields: [HTTPHeaders.Field] = [
+      .init(name: "Vary", value: "a"), .init(name: "content-type", value: "json"),
+      .init(name: "VARY", value: "b"), .init(name: "Ünïcode", value: "u"),
+    ]
+    fields += (0..<extra).map { .init(name: "X-N\($0 % 10)", value: "\($0)") }
+    let merged = HTTPHeaders.merging(fields).fields
+    var expected: [String: (name: String, value: String)] = [:]
+    var order: [String] = []
+    for field in fields {
+      let key = field.name.lowercased()
+      if let seen = expected[key] {
+        expected[key] = (seen.name, seen.value + ", " + field.value)
+      } else {
+        expected[key] = (field.name, field.value)
+        order.append(key)
+      }
+    }
+    let wanted = order.sorted().compactMap { key in
+      expected[key].map { HTTPHeaders.Field(name: $0.name, value: $0.value) }
+    }
+    #expect(merged == wanted)
   }
 
   /// The answer `text` is read as, all of it arriving at once.

@@ -81,6 +81,16 @@ struct AnswerCase: Sendable, CustomStringConvertible {
     name: "two equal lengths are one", text: "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\nok",
     expected: ["200 ok"]),
   AnswerCase(
+    name: "two equal length fields are one",
+    text: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\nok",
+    expected: ["200 ok"]),
+  AnswerCase(
+    name: "a length with leading zeros", text: "HTTP/1.1 200 OK\r\nContent-Length: 003\r\n\r\nabc",
+    expected: ["200 abc"]),
+  AnswerCase(
+    name: "no reason phrase", text: "HTTP/1.1 200\r\nContent-Length: 1\r\n\r\nx",
+    expected: ["200 x"]),
+  AnswerCase(
     name: "cut off in the body",
     text: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n[1,",
     expected: ["cut off in the body, 7 left"]),
@@ -152,6 +162,19 @@ func readsAnswers(_ example: AnswerCase) {
   AnswerCase(
     name: "bad status", text: "HTTP/1.1 2000 OK\r\n\r\n", expected: ["refused 400: bad status line"]
   ),
+  AnswerCase(
+    name: "two spaces before the status", text: "HTTP/1.1  200 OK\r\n\r\n",
+    expected: ["refused 400: bad status line"]),
+  AnswerCase(
+    name: "a status below 100", text: "HTTP/1.1 099 Odd\r\n\r\n",
+    expected: ["refused 400: bad status line"]),
+  AnswerCase(
+    name: "no status", text: "HTTP/1.1\r\n\r\n", expected: ["refused 400: bad status line"]),
+  AnswerCase(
+    name: "a length with a sign",
+    text: "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok",
+    expected: ["refused 400: invalid Content-Length"]),
+
   AnswerCase(
     name: "head past the limit",
     text: "HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: 80_000) + "\r\n\r\n",
@@ -251,4 +274,24 @@ func aFieldValueLosesItsLineBreaks(_ value: String, _ sent: String) {
     #expect(got?.headers["x-long"]?.count == 300)
     #expect(got?.headers["host"] == "x")
   }
+}
+
+@Test(arguments: [
+  ("HTTP/1.1 200 OK\r\n\r\n", 200, "OK", 1),
+  ("HTTP/1.0 404 Not Found Here\r\n\r\n", 404, "Not Found Here", 0),
+  ("HTTP/1.1 201\r\n\r\n", 201, "", 1),
+  ("HTTP/1.1 201 \r\n\r\n", 201, "", 1),
+])
+func theStatusLineIsCutAtItsFirstTwoSpaces(text: String, status: Int, reason: String, minor: Int)
+  throws
+{
+  var decoder = HTTPDecoder(reading: .responses, limits: .responses)
+  decoder.append(contentsOf: Array(text.utf8))
+  guard case .responseHead(let head)? = try decoder.next() else {
+    Issue.record("no head")
+    return
+  }
+  #expect(head.status == status)
+  #expect(head.reason == reason)
+  #expect(head.minorVersion == minor)
 }

@@ -59,16 +59,39 @@ public struct Endpoint: Sendable, Hashable {
   /// The query string without `?`: each name and value percent-encoded (every byte outside
   /// `A-Z a-z 0-9 - . _ ~`), pairs joined with `&`.
   public var encodedQuery: String {
-    query.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
-      .joined(separator: "&")
+    var bytes: [UInt8] = []
+    appendQuery(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private func appendQuery(to bytes: inout [UInt8]) {
+    for (index, item) in query.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: "&")) }
+      PercentEncoding.append(item.name, to: &bytes)
+      bytes.append(UInt8(ascii: "="))
+      PercentEncoding.append(item.value, to: &bytes)
+    }
   }
 
   /// The exact URL sent: base (without a trailing `/`) + path + `?` + ``encodedQuery`` when non-empty.
+  /// Written into one buffer (every request makes one; the pieces joined as strings cost twice).
   public var url: String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(baseURL.utf8.count + path.utf8.count + 16 * query.count + 32)
     var base = baseURL
-    while base.hasSuffix("/") { base.removeLast() }
-    let query = encodedQuery
-    return base + path + (query.isEmpty ? "" : "?" + query)
+    base.withUTF8 { base in
+      var end = base.count
+      while end > 0 && base[end - 1] == UInt8(ascii: "/") { end -= 1 }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: base[..<end]))
+    }
+    var path = path
+    path.withUTF8 { bytes.append(contentsOf: $0) }
+    // Every item writes at least `=`, so a query with items is never empty.
+    if !query.isEmpty {
+      bytes.append(UInt8(ascii: "?"))
+      appendQuery(to: &bytes)
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Encodes one path segment (a table or function name): `Order Items` -> `Order%20Items`.

@@ -12,17 +12,21 @@ extension HTTPHeaders {
     // Each name lowercased once, not in every comparison of the sort.
     var merged: [(key: String, field: Field)] = []
     merged.reserveCapacity(fields.count)
-    var index: [String: Int] = [:]
-    index.reserveCapacity(fields.count)
+    // A few fields (every answer of the local project) are matched by a scan; a hash of every
+    // name cost more than the scan.
+    var index: [String: Int]? = fields.count > 16 ? [:] : nil
+    index?.reserveCapacity(fields.count)
     for field in fields {
       let key = field.name.lowercased()
-      if let at = index[key] {
+      let found = index.map { $0[key] } ?? merged.firstIndex { $0.key == key }
+      if let at = found {
         merged[at].field.value += ", " + field.value
       } else {
-        index[key] = merged.count
+        index?[key] = merged.count
         merged.append((key, field))
       }
     }
-    return HTTPHeaders(merged.sorted { $0.key < $1.key }.map(\.field))
+    merged.sort { $0.key < $1.key }
+    return HTTPHeaders(merged.map(\.field))
   }
 }

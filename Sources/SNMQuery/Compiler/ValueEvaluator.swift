@@ -30,6 +30,7 @@ public enum ValueEvaluator {
       return .array(values)
     case .object(let members):
       var object = JSONObject()
+      object.reserveCapacity(members.count)
       for member in members { object.append(member.key, try json(member.value, in: scope)) }
       return .object(object)
     }

@@ -23,7 +23,7 @@ public enum DisplayWidth {
   /// `of` for a `String`: the generic form is not specialised in other modules, where it reached
   /// every byte through a protocol witness (a twelfth of a 1-row script's instructions).
   public static func of(_ text: String) -> Int {
-    if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+    if isASCII(text.utf8) { return text.utf8.count }
     var total = 0
     for character in text { total += of(character) }
     return total
@@ -31,10 +31,34 @@ public enum DisplayWidth {
 
   /// `of` for a `Substring` (see `of(_: String)`).
   public static func of(_ text: Substring) -> Int {
-    if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+    if isASCII(text.utf8) { return text.utf8.count }
     var total = 0
     for character in text { total += of(character) }
     return total
+  }
+
+  /// Whether every byte is below 0x80, eight bytes at a time over contiguous UTF-8 (every native
+  /// string): the byte-by-byte test through the view's iterator cost a header cell ~200
+  /// instructions, and a one-row table measures each of its headers twice.
+  static func isASCII<View: Collection<UInt8>>(_ bytes: View) -> Bool {
+    bytes.withContiguousStorageIfAvailable { isASCII($0) } ?? bytes.allSatisfy { $0 < 0x80 }
+  }
+
+  /// `isASCII` over bytes in memory.
+  public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    var index = 0
+    var high: UInt64 = 0
+    while index + 8 <= bytes.count {
+      high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      index += 8
+    }
+    while index < bytes.count {
+      high |= UInt64(bytes[index])
+      index += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
   }
 
   /// The columns one grapheme takes: 2 for an emoji shown as a picture, else the sum of its scalars.

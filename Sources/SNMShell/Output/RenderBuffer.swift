@@ -16,7 +16,9 @@ struct RenderBuffer {
   }
 
   mutating func append(_ text: String) {
-    bytes.append(contentsOf: text.utf8)
+    // Through the contiguous UTF-8: the view's generic append retained and copied per call.
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
   mutating func append(_ text: Substring) {
@@ -36,12 +38,31 @@ struct RenderBuffer {
   }
 
   mutating func spaces(_ count: Int) {
-    if count > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
+    repeating(UInt8(ascii: " "), count)
   }
 
   mutating func repeating(_ byte: UInt8, _ count: Int) {
-    if count > 0 { bytes.append(contentsOf: repeatElement(byte, count: count)) }
+    guard count > 0 else { return }
+    // Padding and rules are copied from a run kept ready (a generic repeated sequence is
+    // appended a byte at a time).
+    let run: [UInt8]
+    switch byte {
+    case UInt8(ascii: " "): run = Self.spaceRun
+    case UInt8(ascii: "-"): run = Self.ruleRun
+    default:
+      bytes.append(contentsOf: repeatElement(byte, count: count))
+      return
+    }
+    var left = count
+    while left > 0 {
+      let part = min(left, run.count)
+      bytes.append(contentsOf: run[..<part])
+      left -= part
+    }
   }
+
+  private static let spaceRun = [UInt8](repeating: UInt8(ascii: " "), count: 128)
+  private static let ruleRun = [UInt8](repeating: UInt8(ascii: "-"), count: 128)
 
   /// Ends a line and hands the chunk over when it is full.
   mutating func newline() {

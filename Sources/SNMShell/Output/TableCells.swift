@@ -21,6 +21,8 @@ struct TableCells {
   let keepsCells: Bool
   /// The widest cell per column, headers included.
   private(set) var widths: [Int]
+  /// The width of each column's header (its escaped name).
+  let headerWidths: [Int]
   /// The widest cell per column that must stay on one line (``CellText/isAtomic``), headers
   /// included: how narrow a wrapped column may get.
   private(set) var atomicWidths: [Int]
@@ -37,7 +39,8 @@ struct TableCells {
     self.columns = columns
     self.keepsCells = keepsCells
     if keepsCells { cells.reserveCapacity(capacity * columns.count) }
-    widths = columns.map { DisplayWidth.of($0) }
+    headerWidths = columns.map { DisplayWidth.of($0) }
+    widths = headerWidths
     atomicWidths = widths
     numbers = Array(repeating: true, count: columns.count)
     seen = Array(repeating: false, count: columns.count)
@@ -58,6 +61,20 @@ struct TableCells {
       column += 1
     }
     endRow()
+  }
+
+  /// Adds the cell in `column` of the current row, as `JSONElements.nextRow` hands it over; the
+  /// row ends with ``endRow()``. Measured as the two passes over rows measure it
+  /// (``CellText/isAtomic(_:_:)`` of the bytes), so either way the table is the same.
+  mutating func add(_ kind: JSONFieldKind, _ text: UnsafeBufferPointer<UInt8>, column: Int) {
+    let cell = CellText(kind, text, null: null)
+    // The cell's own verdict is the bytes' one but for a string shown quoted (it reads as NULL);
+    // asking the bytes of any other string that starts with a quote gives the same answer.
+    let quoted = kind == .string && cell.text.utf8.first == UInt8(ascii: "\"")
+    note(
+      width: cell.width, isNull: cell.isNull, isNumber: cell.isNumber,
+      isAtomic: quoted ? CellText.isAtomic(kind, text) : cell.isAtomic, column: column)
+    if keepsCells { cells.append(cell) }
   }
 
   /// Measures one cell of the current row (cells kept are added with ``add(_:)``).

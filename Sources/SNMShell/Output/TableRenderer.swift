@@ -20,6 +20,9 @@ struct TableRenderer {
   let style: RenderStyle
   /// The server's count of all matching rows, when asked for (`count exact`).
   var total: Int? = nil
+  /// The largest body whose rows are read once and kept as cells (``largestKeptBody``); tests
+  /// set 0 to print any body in two passes.
+  var keptBodyBytes = Self.largestKeptBody
 
   /// Writes `result`; returns false when the task was cancelled half-way.
   @discardableResult
@@ -50,6 +53,9 @@ struct TableRenderer {
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
   func render(uniformRows document: JSONDocument, to writer: OutputWriter) throws -> Bool {
     let columns = document.firstRowKeys ?? []
+    if document.bytes.count <= keptBodyBytes {
+      return try render(keepingRowsOf: document, columns: columns, to: writer)
+    }
     var measured = TableCells(
       columns: columns, capacity: 0, keepsCells: false, null: style.nullText)
     let counted = try document.withElements { elements -> Bool in
@@ -98,6 +104,40 @@ struct TableRenderer {
     return true
   }
 
+  /// The largest body whose rows are read once and kept as cells, instead of read twice (measured,
+  /// then printed) holding one row at a time: a script's one-row answers are parsed once, and
+  /// what is kept is a few times 64 KiB at most.
+  static let largestKeptBody = 64 << 10
+
+  /// `render(uniformRows:to:)` in one pass over the rows, every cell kept: the same table.
+  private func render(
+    keepingRowsOf document: JSONDocument, columns: [String], to writer: OutputWriter
+  ) throws -> Bool {
+    var cells = TableCells(
+      columns: columns, capacity: document.shape.count, null: style.nullText)
+    let read = try document.withElements { elements -> Bool in
+      var index = 0
+      while true {
+        if index & 1023 == 1023 && Task.isCancelled { return false }
+        var column = 0
+        let more = try elements.nextRow { kind, text in
+          guard column < columns.count else { return }
+          cells.add(kind, text, column: column)
+          column += 1
+        }
+        guard more else { return true }
+        cells.endRow()
+        index += 1
+      }
+    }
+    guard read else { return false }
+    if expands(cells) {
+      return try ExpandedRenderer(style: style, total: total).render(
+        uniformRows: document, to: writer)
+    }
+    return write(cells, to: writer)
+  }
+
   /// Lays out the cells: header, rule, rows, footer.
   private func write(_ cells: TableCells, to writer: OutputWriter) -> Bool {
     var out = RenderBuffer(writer: writer)
@@ -124,7 +164,7 @@ struct TableRenderer {
     }
     let minimums = cells.minimumWidths
     let fitted = Self.fit(cells.widths, minimums: minimums, within: style.width) ?? minimums
-    writeHeader(cells.columns, widths: fitted, to: &out)
+    writeHeader(cells.columns, headerWidths: cells.headerWidths, widths: fitted, to: &out)
     return (fitted, cells.numeric)
   }
 
@@ -135,10 +175,14 @@ struct TableRenderer {
     return rows + " of \(total))"
   }
 
-  private func writeHeader(_ names: [String], widths: [Int], to out: inout RenderBuffer) {
+  private func writeHeader(
+    _ names: [String], headerWidths: [Int], widths: [Int], to out: inout RenderBuffer
+  ) {
     for (column, name) in names.enumerated() {
-      let text = DisplayWidth.truncate(name, to: widths[column])
-      let free = widths[column] - DisplayWidth.of(text)
+      // A header cut only when its column was narrowed below it.
+      let fits = headerWidths[column] <= widths[column] && widths[column] > 0
+      let text = fits ? name : DisplayWidth.truncate(name, to: widths[column])
+      let free = widths[column] - (fits ? headerWidths[column] : DisplayWidth.of(text))
       out.append(column == 0 ? " " : " | ")
       out.spaces(free / 2)
       out.append(style.colour ? RenderStyle.bold + text + RenderStyle.reset : text)
@@ -162,6 +206,10 @@ struct TableRenderer {
     for (column, cell) in line.enumerated() where cell.width > widths[column] {
       if wrapped.isEmpty { wrapped = Array(repeating: [], count: line.count) }
       wrapped[column] = cell.lines(width: widths[column])
+    }
+    if wrapped.isEmpty {
+      writeLine(line, widths: widths, numeric: numeric, to: &out)
+      return
     }
     let height = wrapped.map(\.count).max() ?? 1
     for row in 0..<max(height, 1) {
@@ -194,6 +242,33 @@ struct TableRenderer {
       }
       out.newline()
     }
+  }
+
+  /// `writeRow` for a row whose every cell fits its column: one line, each cell's text appended
+  /// whole (as a `String`: appending a `Substring`'s UTF-8 goes a byte at a time).
+  private func writeLine(
+    _ line: ArraySlice<CellText>, widths: [Int], numeric: [Bool], to out: inout RenderBuffer
+  ) {
+    let last = line.count - 1
+    for (column, cell) in line.enumerated() {
+      if column == 0 {
+        out.append(UInt8(ascii: " "))
+      } else {
+        // No trailing space after the last separator when the last cell is empty.
+        out.append(column == last && cell.width == 0 ? " |" : " | ")
+      }
+      let pad = widths[column] - cell.width
+      if numeric[column] { out.spaces(pad) }
+      if cell.isNull && style.colour {
+        out.append(RenderStyle.dim)
+        out.append(cell.text)
+        out.append(RenderStyle.reset)
+      } else {
+        out.append(cell.text)
+      }
+      if !numeric[column] && column < last { out.spaces(pad) }
+    }
+    out.newline()
   }
 
   /// Column widths so that a line (` a | b | c`) takes at most `total` columns: every column

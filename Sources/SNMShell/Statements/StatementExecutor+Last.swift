@@ -8,21 +8,27 @@ extension StatementExecutor {
   /// null) and `headers` (names in lowercase: `$last.headers.content-range`).
   func bindLast(_ outcome: StatementOutcome?) {
     guard let outcome else { return }
-    var object = JSONObject()
-    object.append("status", outcome.status.map { .number(JSONNumber($0)) } ?? .null)
-    let total = ExpectationCheck.total(of: outcome)
-    object.append("count", total.map { .number(JSONNumber($0)) } ?? .null)
-    object.append("rows", .number(JSONNumber(outcome.rowCount)))
-    object.append(
-      "time_ms",
-      outcome.milliseconds.map { .number(JSONNumber(Int($0.rounded()))) } ?? .null)
-    object.append("error", outcome.failure?.code.map(JSONValue.string) ?? .null)
-    var headers = JSONObject()
-    for field in outcome.headers?.fields ?? [] {
+    // Made from whole member lists: appending grew an object's two arrays member by member.
+    let fields = outcome.headers?.fields ?? []
+    var headers: [JSONObject.Member] = []
+    headers.reserveCapacity(fields.count)
+    for field in fields {
       let key = field.name.lowercased()
-      if headers[key] == nil { headers.append(key, .string(field.value)) }
+      if !headers.contains(where: { $0.key == key }) {
+        headers.append(.init(key, .string(field.value)))
+      }
     }
-    object.append("headers", .object(headers))
+    let total = ExpectationCheck.total(of: outcome)
+    let object = JSONObject([
+      .init("status", outcome.status.map { .number(JSONNumber($0)) } ?? .null),
+      .init("count", total.map { .number(JSONNumber($0)) } ?? .null),
+      .init("rows", .number(JSONNumber(outcome.rowCount))),
+      .init(
+        "time_ms",
+        outcome.milliseconds.map { .number(JSONNumber(Int($0.rounded()))) } ?? .null),
+      .init("error", outcome.failure?.code.map(JSONValue.string) ?? .null),
+      .init("headers", .object(JSONObject(headers))),
+    ])
     variables.withLock { $0["last"] = .object(object) }
   }
 

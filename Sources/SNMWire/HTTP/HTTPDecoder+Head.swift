@@ -110,6 +110,7 @@ extension HTTPDecoder {
   /// lines before a request line dropped), the fields, no final empty line.
   func headLines(end: Int) -> [ArraySlice<UInt8>] {
     var lines: [ArraySlice<UInt8>] = []
+    lines.reserveCapacity(16)  // a typical head without growing
     var lineStart = position
     Self.forEachLineEnd(in: buffer, from: position, to: end) { index in
       var lineEnd = index
@@ -140,6 +141,7 @@ extension HTTPDecoder {
       throw HTTPParseError(status: 431, message: "header fields too large")
     }
     var headers = HTTPHeaders()
+    headers.reserveCapacity(fieldLines.count)
     for line in fieldLines { try Self.addField(line, to: &headers) }
     return headers
   }

@@ -48,14 +48,21 @@ extension HTTPDecoder {
     -> HTTPResponseHead
   {
     let line = try startLine(lines)
-    let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
-    guard parts.count >= 2, parts[1].count == 3, parts[1].allSatisfy({ (48...57).contains($0) }),
-      let status = Int(String(decoding: parts[1], as: UTF8.self)), status >= 100
+    // `VERSION SP STATUS [SP REASON]`, cut at the first two spaces (as a split into 3 would).
+    let space = line.firstIndex(of: 0x20) ?? line.endIndex
+    let codeStart = space == line.endIndex ? space : space + 1
+    let codeEnd = line[codeStart...].firstIndex(of: 0x20) ?? line.endIndex
+    let code = line[codeStart..<codeEnd]
+    guard space != line.endIndex, code.count == 3, code.allSatisfy({ (48...57).contains($0) })
     else { throw .bad("bad status line") }
-    let minor = try Self.minorVersion(parts[0], as: "status line")
+    let status = code.reduce(0) { $0 * 10 + Int($1 - 48) }
+    guard status >= 100 else { throw .bad("bad status line") }
+    let minor = try Self.minorVersion(line[..<space], as: "status line")
+    let reason =
+      codeEnd == line.endIndex ? "" : String(decoding: line[(codeEnd + 1)...], as: UTF8.self)
     var head = HTTPResponseHead(
-      status: status, reason: parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : "",
-      minorVersion: minor, headers: try fields(lines, headBytes: headBytes))
+      status: status, reason: reason, minorVersion: minor,
+      headers: try fields(lines, headBytes: headBytes))
     let bodyless = answersHEAD || status < 200 || status == 204 || status == 304
     head.framing = try framing(head.headers, bodyless: bodyless)
     switch head.framing {
@@ -71,6 +78,10 @@ extension HTTPDecoder {
   /// is a length past `maxBodyBytes` (before anything is set aside for it).
   func framing(_ headers: HTTPHeaders, bodyless: Bool) throws(HTTPParseError) -> HTTPBodyFraming {
     if bodyless { return .none }
+    if let length = Self.plainLength(headers) {
+      guard length <= limits.maxBodyBytes else { throw bodyTooLarge() }
+      return .length(length)
+    }
     let encodings = headers.values(for: "Transfer-Encoding")
     let lengths = headers.values(for: "Content-Length")
     if !encodings.isEmpty {
@@ -90,6 +101,23 @@ extension HTTPDecoder {
     else { throw .bad("invalid Content-Length") }
     guard length <= limits.maxBodyBytes else { throw bodyTooLarge() }
     return .length(length)
+  }
+
+  /// The length of the common head, one `Content-Length` of 1-18 digits and no
+  /// `Transfer-Encoding`, found without the arrays and the set `framing` builds for the others
+  /// (nil: `framing` decides, and refuses what is wrong).
+  static func plainLength(_ headers: HTTPHeaders) -> Int? {
+    var length: Int?
+    for field in headers.fields {
+      if HTTPHeaders.sameName(field.name, "Transfer-Encoding") { return nil }
+      guard HTTPHeaders.sameName(field.name, "Content-Length") else { continue }
+      guard length == nil else { return nil }
+      let digits = field.value.utf8
+      guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ (48...57).contains($0) })
+      else { return nil }
+      length = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+    return length
   }
 
   /// `http://host:port/path?q` to `/path?q`; `*` stays `*`; anything else `nil`.

@@ -13,14 +13,31 @@ public enum HTTPEncoder {
   public static func head(of request: HTTPRequestHead) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(256)
-    bytes.append(contentsOf: request.method.utf8)
-    bytes.append(UInt8(ascii: " "))
-    bytes.append(contentsOf: request.target.utf8)
-    bytes.append(contentsOf: " HTTP/1.".utf8)
-    bytes.append(contentsOf: String(request.minorVersion).utf8)
-    bytes.append(contentsOf: crlf)
+    appendRequestLine(
+      method: request.method, target: request.target, minorVersion: request.minorVersion,
+      to: &bytes)
     appendFields(request.headers, to: &bytes)
     return bytes
+  }
+
+  /// `METHOD TARGET HTTP/1.x` and CRLF, without the fields: a client that writes its fields
+  /// after it (with `appendField`) and ends the head with `appendEnd`.
+  public static func appendRequestLine(
+    method: String, target: String, minorVersion: Int = 1, to bytes: inout [UInt8]
+  ) {
+    append(method, to: &bytes)
+    bytes.append(UInt8(ascii: " "))
+    append(target, to: &bytes)
+    bytes.append(contentsOf: " HTTP/1.".utf8)
+    bytes.append(contentsOf: String(minorVersion).utf8)
+    bytes.append(contentsOf: crlf)
+  }
+
+  /// `text`'s UTF-8, copied from its contiguous storage (the view's generic append retains and
+  /// copies through a slower path on every call).
+  static func append(_ text: String, to bytes: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
   /// `HTTP/1.1 STATUS REASON`, the fields, the empty line.
@@ -76,8 +93,16 @@ public enum HTTPEncoder {
   /// Appends `text`'s UTF-8 with each CR, LF or CRLF (one character) made one space.
   static func appendSanitized(_ text: String, to bytes: inout [UInt8]) {
     let start = bytes.count
-    bytes.append(contentsOf: text.utf8)
-    guard bytes[start...].contains(where: { $0 == 0x0D || $0 == 0x0A }) else { return }
+    append(text, to: &bytes)
+    let clean = bytes.withUnsafeBufferPointer { all in
+      // Branch-free over the bytes (a field value is often a 200-byte token).
+      var found: UInt8 = 0
+      for byte in UnsafeBufferPointer(rebasing: all[start...]) {
+        found |= (byte == 0x0D ? 1 : 0) | (byte == 0x0A ? 1 : 0)
+      }
+      return found == 0
+    }
+    guard !clean else { return }
     var read = start
     var write = start
     while read < bytes.count {

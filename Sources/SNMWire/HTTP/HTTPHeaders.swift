@@ -57,6 +57,11 @@ public struct HTTPHeaders: Sendable, Hashable {
     fields.filter { Self.sameName($0.name, name) }.map(\.value)
   }
 
+  /// Makes room for `count` fields in all.
+  public mutating func reserveCapacity(_ count: Int) {
+    fields.reserveCapacity(count)
+  }
+
   /// Adds a field at the end, even when one with that name exists.
   public mutating func append(name: String, value: String) {
     fields.append(Field(name: name, value: value))

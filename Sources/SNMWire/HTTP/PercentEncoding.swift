@@ -14,16 +14,24 @@ public enum PercentEncoding {
   public static func encode(_ text: String) -> String {
     var output: [UInt8] = []
     output.reserveCapacity(text.utf8.count)
-    for byte in text.utf8 {
-      if isUnreserved(byte) {
-        output.append(byte)
-      } else {
-        output.append(UInt8(ascii: "%"))
-        output.append(hexDigits[Int(byte >> 4)])
-        output.append(hexDigits[Int(byte & 0x0f)])
+    append(text, to: &output)
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// Appends `text` encoded as `encode` does: a URL is written into one buffer.
+  public static func append(_ text: String, to output: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { bytes in
+      for byte in bytes {
+        if isUnreserved(byte) {
+          output.append(byte)
+        } else {
+          output.append(UInt8(ascii: "%"))
+          output.append(hexDigits[Int(byte >> 4)])
+          output.append(hexDigits[Int(byte & 0x0f)])
+        }
       }
     }
-    return String(decoding: output, as: UTF8.self)
   }
 
   /// Decodes `%XX` sequences (and `+` as a space when `plusIsSpace`); malformed escapes are kept

@@ -28,9 +28,11 @@ public final class JSONDocument: Sendable {
   ///
   /// - Throws: ``JSONParseError``, the same one ``JSONValue/init(parsing:)-(Data)`` throws.
   public init(validating data: Data) throws(JSONParseError) {
-    let checked = data.withUnsafeBytes { raw in
+    let checked = data.withUnsafeBytes { raw -> (shape: JSONShape, keys: [String]?)? in
       var validator = JSONValidator(raw.bindMemory(to: UInt8.self))
-      return validator.validate()
+      guard let shape = validator.validate() else { return nil }
+      // Rows: their keys were read on the way (a small answer's table asks for them at once).
+      return (shape, shape.uniformObjects ? validator.firstRowKeys() : nil)
     }
     bytes = data
     guard let checked else {
@@ -40,8 +42,9 @@ public final class JSONDocument: Sendable {
       tree = Mutex(value)
       return
     }
-    shape = checked
+    shape = checked.shape
     tree = Mutex(nil)
+    if let keys = checked.keys { rowKeys.withLock { $0 = .some(keys) } }
   }
 
   /// A document for bytes already checked as they arrived (``JSONStreamValidator``), with the

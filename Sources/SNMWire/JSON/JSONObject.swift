@@ -37,6 +37,12 @@ public struct JSONObject: Sendable, Hashable {
     values = members.map(\.value)
   }
 
+  /// Makes room for `count` members in all (an object whose size is known, built member by member).
+  public mutating func reserveCapacity(_ count: Int) {
+    keys.reserveCapacity(count)
+    values.reserveCapacity(count)
+  }
+
   /// Parallel arrays the parser already built; `keys.count == values.count`.
   init(sharedKeys keys: [String], values: [JSONValue]) {
     self.keys = keys

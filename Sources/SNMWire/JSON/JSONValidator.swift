@@ -218,6 +218,20 @@ struct JSONValidator {
     }
   }
 
+  /// The first element's keys as the parser reads them, once `validate()` found the rows
+  /// uniform (``JSONShape/uniformObjects``): the key bytes as text, which is what the parser makes
+  /// of a key without escapes (the bytes are valid UTF-8); nil when a key has an escape.
+  func firstRowKeys() -> [String]? {
+    var keys: [String] = []
+    keys.reserveCapacity(firstKeys.count)
+    for range in firstKeys {
+      let key = UnsafeBufferPointer(rebasing: bytes[range])
+      if key.contains(UInt8(ascii: "\\")) { return nil }
+      keys.append(String(decoding: key, as: UTF8.self))
+    }
+    return keys
+  }
+
   private mutating func skipLiteral(_ word: StaticString) -> Bool {
     let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
     guard offset + text.count <= bytes.count else { return false }

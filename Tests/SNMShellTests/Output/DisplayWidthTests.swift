@@ -31,3 +31,19 @@ func displayWidthCountsTerminalColumns(_ item: WidthCase) {
   #expect(DisplayWidth.truncate("abc", to: 3) == "abc")
   #expect(DisplayWidth.of(DisplayWidth.truncate("🐶🐶🐶", to: 5)) <= 5)
 }
+
+/// The ASCII test reads eight bytes at a time: a wide character anywhere, at any length (inside
+/// a word, in the tail after the last whole word), is still found.
+@Test func aWideCharacterIsFoundAtAnyPlace() {
+  for length in 0..<20 {
+    let ascii = String(repeating: "a", count: length)
+    #expect(DisplayWidth.of(ascii) == length)
+    #expect(DisplayWidth.of(ascii[...]) == length)
+    for place in 0...length {
+      var text = ascii
+      text.insert("김", at: text.index(text.startIndex, offsetBy: place))
+      #expect(DisplayWidth.of(text) == length + 2, "\(length) \(place)")
+      #expect(DisplayWidth.of(text.dropFirst(0)) == length + 2)
+    }
+  }
+}

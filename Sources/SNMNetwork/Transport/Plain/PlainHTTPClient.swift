@@ -50,15 +50,29 @@ final class PlainHTTPClient: Sendable {
     /// The request as bytes: request line, `Host`, the fields, `Content-Length`, the body,
     /// written by SNMWire's encoder (a value can never split the head).
     func encoded() -> [UInt8] {
-      var headers: HTTPHeaders = ["Host": hostField]
-      for field in fields { headers.append(name: field.name, value: field.value) }
-      if let bodyFile {
-        headers.append(name: "Content-Length", value: String(bodyFile.length))
-      } else if body != nil || ["POST", "PUT", "PATCH"].contains(method) {
-        headers.append(name: "Content-Length", value: String(body?.count ?? 0))
+      encoded(hostField: hostField)
+    }
+
+    /// `encoded()` with the `Host` value already made (the connection's key).
+    func encoded(hostField: String) -> [UInt8] {
+      // Written field by field into one buffer of the right size (no header list built first).
+      var bytes: [UInt8] = []
+      var size = 64 + method.utf8.count + target.utf8.count + hostField.utf8.count
+      for field in fields { size += field.name.utf8.count + field.value.utf8.count + 4 }
+      bytes.reserveCapacity(size + (body?.count ?? 0))
+      HTTPEncoder.appendRequestLine(method: method, target: target, to: &bytes)
+      HTTPEncoder.appendField(name: "Host", value: hostField, to: &bytes)
+      for field in fields {
+        HTTPEncoder.appendField(name: field.name, value: field.value, to: &bytes)
       }
-      var bytes = HTTPEncoder.head(
-        of: HTTPRequestHead(method: method, target: target, headers: headers))
+      if let bodyFile {
+        HTTPEncoder.appendField(
+          name: "Content-Length", value: String(bodyFile.length), to: &bytes)
+      } else if body != nil || method == "POST" || method == "PUT" || method == "PATCH" {
+        HTTPEncoder.appendField(
+          name: "Content-Length", value: String(body?.count ?? 0), to: &bytes)
+      }
+      HTTPEncoder.appendEnd(to: &bytes)
       if let body { bytes.append(contentsOf: body) }
       return bytes
     }
@@ -95,7 +109,7 @@ final class PlainHTTPClient: Sendable {
   > {
     let key = request.hostField
     let deadline = ContinuousClock.now + .seconds(max(request.timeout, 0.001))
-    let bytes = request.encoded()
+    let bytes = request.encoded(hostField: key)
     while true {
       if handle.isCancelled { return .failure(.cancelled) }
       var connection = kept.take(key)

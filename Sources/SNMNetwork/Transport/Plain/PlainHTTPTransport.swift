@@ -63,38 +63,38 @@ public final class PlainHTTPTransport: HTTPTransport {
 
   /// The path and query of `url` exactly as written (`/rest/v1/t?id=eq.1`), `/` when empty.
   ///
-  /// An ASCII URL (every URL a builder makes: values are percent-encoded) is cut on its bytes,
-  /// without Foundation's `range(of:)`, a generic substring search or a walk by grapheme on
-  /// every request.
+  /// An ASCII URL (every URL a builder makes: values are percent-encoded) is cut on its
+  /// contiguous bytes, without Foundation's `range(of:)`, a generic substring search, a walk by
+  /// grapheme or by the view's indices on every request.
   static func requestTarget(_ url: String) -> String {
-    guard url.utf8.allSatisfy({ $0 < 0x80 }) else { return requestTargetAsText(url) }
-    let bytes = url.utf8
-    let start = afterScheme(bytes) ?? bytes.startIndex
-    var end = start
-    while end != bytes.endIndex && bytes[end] != UInt8(ascii: "#") { end = bytes.index(after: end) }
-    var cut = start
-    while cut != end && bytes[cut] != UInt8(ascii: "/") && bytes[cut] != UInt8(ascii: "?") {
-      cut = bytes.index(after: cut)
+    var text = url
+    return text.withUTF8 { bytes in
+      var high: UInt8 = 0
+      for byte in bytes { high |= byte }
+      guard high < 0x80 else { return requestTargetAsText(url) }
+      let start = afterScheme(bytes) ?? 0
+      var end = start
+      while end < bytes.count && bytes[end] != UInt8(ascii: "#") { end += 1 }
+      var cut = start
+      while cut < end && bytes[cut] != UInt8(ascii: "/") && bytes[cut] != UInt8(ascii: "?") {
+        cut += 1
+      }
+      guard cut < end else { return "/" }
+      let target = String(decoding: UnsafeBufferPointer(rebasing: bytes[cut..<end]), as: UTF8.self)
+      return bytes[cut] == UInt8(ascii: "?") ? "/" + target : target
     }
-    guard cut != end else { return "/" }
-    let target = Substring(url.utf8[cut..<end])
-    return bytes[cut] == UInt8(ascii: "?") ? "/" + target : String(target)
   }
 
   /// Where the text after the first `://` starts, if there is one.
-  static func afterScheme(_ bytes: String.UTF8View) -> String.Index? {
-    var index = bytes.startIndex
-    while index != bytes.endIndex {
-      if bytes[index] == UInt8(ascii: ":") {
-        let slash = bytes.index(after: index)
-        if slash != bytes.endIndex && bytes[slash] == UInt8(ascii: "/") {
-          let second = bytes.index(after: slash)
-          if second != bytes.endIndex && bytes[second] == UInt8(ascii: "/") {
-            return bytes.index(after: second)
-          }
-        }
+  static func afterScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = 0
+    while index + 2 < bytes.count {
+      if bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/")
+        && bytes[index + 2] == UInt8(ascii: "/")
+      {
+        return index + 3
       }
-      index = bytes.index(after: index)
+      index += 1
     }
     return nil
   }
