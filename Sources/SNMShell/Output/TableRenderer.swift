@@ -58,22 +58,12 @@ struct TableRenderer {
     }
     var measured = TableCells(
       columns: columns, capacity: 0, keepsCells: false, null: style.nullText)
-    let counted = try document.withElements { elements -> Bool in
-      var index = 0
-      while true {
-        if index & 1023 == 1023 && Task.isCancelled { return false }
-        var column = 0
-        let more = try elements.nextRow { kind, text in
-          guard column < columns.count else { return }
-          measured.note(
-            width: CellText.width(kind, text, null: style.nullText), isNull: kind == .null,
-            isNumber: kind == .number, isAtomic: CellText.isAtomic(kind, text), column: column)
-          column += 1
-        }
-        guard more else { return true }
-        measured.endRow()
-        index += 1
-      }
+    let counted = try Self.forEachCell(of: document, columns: columns.count) { kind, text, column in
+      measured.note(
+        width: CellText.width(kind, text, null: style.nullText), isNull: kind == .null,
+        isNumber: kind == .number, isAtomic: CellText.isAtomic(kind, text), column: column)
+    } endRow: {
+      measured.endRow()
     }
     guard counted else { return false }
     if expands(measured) {
@@ -104,6 +94,31 @@ struct TableRenderer {
     return true
   }
 
+  /// Calls `cell` with each of the first `columns` cells of every row (kind, UTF-8 text, column)
+  /// and `endRow` after each row; false when the task was cancelled half-way.
+  ///
+  /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
+  private static func forEachCell(
+    of document: JSONDocument, columns: Int,
+    _ cell: (JSONFieldKind, UnsafeBufferPointer<UInt8>, Int) -> Void, endRow: () -> Void
+  ) throws -> Bool {
+    try document.withElements { elements -> Bool in
+      var index = 0
+      while true {
+        if index & 1023 == 1023 && Task.isCancelled { return false }
+        var column = 0
+        let more = try elements.nextRow { kind, text in
+          guard column < columns else { return }
+          cell(kind, text, column)
+          column += 1
+        }
+        guard more else { return true }
+        endRow()
+        index += 1
+      }
+    }
+  }
+
   /// The largest body whose rows are read once and kept as cells, instead of read twice (measured,
   /// then printed) holding one row at a time: a script's one-row answers are parsed once, and
   /// what is kept is a few times 64 KiB at most.
@@ -115,20 +130,10 @@ struct TableRenderer {
   ) throws -> Bool {
     var cells = TableCells(
       columns: columns, capacity: document.shape.count, null: style.nullText)
-    let read = try document.withElements { elements -> Bool in
-      var index = 0
-      while true {
-        if index & 1023 == 1023 && Task.isCancelled { return false }
-        var column = 0
-        let more = try elements.nextRow { kind, text in
-          guard column < columns.count else { return }
-          cells.add(kind, text, column: column)
-          column += 1
-        }
-        guard more else { return true }
-        cells.endRow()
-        index += 1
-      }
+    let read = try Self.forEachCell(of: document, columns: columns.count) { kind, text, column in
+      cells.add(kind, text, column: column)
+    } endRow: {
+      cells.endRow()
     }
     guard read else { return false }
     if expands(cells) {
