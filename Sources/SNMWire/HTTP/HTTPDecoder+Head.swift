@@ -175,19 +175,11 @@ extension HTTPDecoder {
   /// word with a tab, a control or DEL then byte by byte.
   static func isFieldValue(_ value: ArraySlice<UInt8>) -> Bool {
     value.withUnsafeBufferPointer { bytes in
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      let highs: UInt64 = 0x8080_8080_8080_8080
       var index = 0
-      if let base = bytes.baseAddress {
-        let raw = UnsafeRawPointer(base)
-        while index + 8 <= bytes.count {
-          let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-          let del = word ^ (ones &* 0x7F)
-          // Exact for whether any byte is below 0x20 or is DEL (the "has a zero byte" test).
-          let flagged = ((word &- ones &* 0x20) & ~word | (del &- ones) & ~del) & highs
-          guard flagged == 0 else { break }
-          index += 8
-        }
+      while index + 8 <= bytes.count {
+        let word = ByteWord.load(bytes, at: index)
+        guard ByteWord.below(0x20, in: word) | ByteWord.equal(0x7F, in: word) == 0 else { break }
+        index += 8
       }
       return bytes[index...].allSatisfy { $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }
     }

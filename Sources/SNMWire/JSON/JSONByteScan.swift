@@ -17,28 +17,18 @@ enum JSONByteScan {
     return value
   }
 
-  private static let ones: UInt64 = 0x0101_0101_0101_0101
-  private static let highs: UInt64 = 0x8080_8080_8080_8080
-
   /// The offset of the first byte at or after `start` that is a quote, a backslash, below U+0020
   /// or not ASCII (or `bytes.count`): everything before it can be copied as it is.
   @inline(__always)
   static func plainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var index = start
-    if let base = bytes.baseAddress {
-      let raw = UnsafeRawPointer(base)
-      while index + 8 <= bytes.count {
-        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        // Per byte: below 0x20, zero in `quote` or `backslash` (the byte was one), or a high bit.
-        // Exact whenever no byte has its high bit, which is flagged by itself.
-        let below = (word &- ones &* 0x20) & ~word
-        let quotes = (quote &- ones) & ~quote
-        let backslashes = (backslash &- ones) & ~backslash
-        let flagged = (below | quotes | backslashes | word) & highs
-        if flagged == 0 { index += 8 } else { break }
-      }
+    while index + 8 <= bytes.count {
+      let word = ByteWord.load(bytes, at: index)
+      // Below 0x20, a quote, a backslash, or a high bit (which flags itself).
+      let flagged =
+        ByteWord.below(0x20, in: word) | ByteWord.equal(0x22, in: word)
+        | ByteWord.equal(0x5C, in: word) | word & ByteWord.highs
+      if flagged == 0 { index += 8 } else { break }
     }
     while index < bytes.count {
       let byte = bytes[index]
