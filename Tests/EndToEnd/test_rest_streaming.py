@@ -303,6 +303,47 @@ def test_a_streamed_read_under_another_datestyle_is_row_to_json(typed):
         == "SET\n15/03/0044 BC"
 
 
+@pytest.mark.parametrize("table, zone", [
+    ("typed", None), ("typed", "Asia/Kolkata"), ("typed_more", None), ("typed_arrays", None),
+    ("typed_arrays", "America/St_Johns"), ("typed_odd", None), ("typed_cast", None)])
+def test_a_small_read_of_every_type_is_json_agg_byte_for_byte(typed, table, zone):
+    """A read of at most 1,000 rows is written by the gateway from the rows' columns (or by
+    Postgres for the types it cannot write): the bytes are json_agg's, its single object
+    row_to_json's."""
+    headers = typed.headers(typed.service_role_key)
+    if zone:
+        headers["Prefer"] = f"timezone={zone}"
+    setting = f"set timezone = '{zone}'; " if zone else ""
+    for _ in range(2):  # the second time from what the first taught the gateway
+        answer = httpx.get(f"{typed.rest_url}/{table}?select=*&order=id&limit=1000&offset=400",
+                           headers=headers)
+        assert answer.status_code == 200
+        assert "content-length" in answer.headers
+        expected = typed.sql(f"{setting}select coalesce(json_agg(r), '[]') from "
+                             f"(select * from {table} order by id limit 1000 offset 400) r")
+        assert answer.text == expected.removeprefix("SET\n")
+    for row in (1, 2, 3, 4, 5, 6, 12, 30):
+        one = httpx.get(f"{typed.rest_url}/{table}?select=*&id=eq.{row}",
+                        headers={**headers, "Accept": "application/vnd.pgrst.object+json"})
+        assert one.status_code == 200
+        expected = typed.sql(
+            f"{setting}select row_to_json(r) from (select * from {table} where id = {row}) r")
+        assert one.text == expected.removeprefix("SET\n")
+
+
+def test_a_small_read_under_another_datestyle_is_json_agg(typed):
+    """anon's DateStyle is SQL: its dates are still ISO in JSON (Postgres writes those rows),
+    its other columns the gateway writes."""
+    for columns in ("id,d,ts,tstz", "id,t,n,f8,tm,iv"):
+        answer = httpx.get(f"{typed.rest_url}/typed?select={columns}&order=id&limit=60",
+                           headers=typed.headers(typed.anon_key))
+        assert answer.status_code == 200
+        expected = typed.sql(
+            "set datestyle = 'SQL, DMY'; select coalesce(json_agg(r), '[]') from "
+            f"(select {columns} from typed order by id limit 60) r")
+        assert answer.text == expected.removeprefix("SET\n")
+
+
 def test_a_streamed_read_with_embeds_is_its_pages_joined(big):
     headers = big.headers(big.service_role_key)
     select = "select=id,name,owner:user_info(id,name),walk_request(id)&order=id"

@@ -104,14 +104,16 @@ func textIsTrimmed(_ text: String, _ set: String, _ trimmed: String) {
 
 /// The transaction prelude with a role's own settings (`ALTER ROLE anon SET ...`).
 @Test func thePreludeSetsTheRolesSettings() {
-  #expect(RESTGateway.prelude(readOnly: false, settings: 0) == RESTGateway.prelude)
+  #expect(
+    RESTGateway.prelude(readOnly: false, settings: 0)
+      == "SELECT FROM (" + RESTGateway.prelude + ") AS \"pgrst_settings\"")
   #expect(
     RESTGateway.prelude(readOnly: true, settings: 1)
-      == RESTGateway.prelude + ", set_config($3, $4, true)"
-      + ", set_config('transaction_read_only', 'on', true)")
+      == "SELECT FROM (" + RESTGateway.prelude + ", set_config($3, $4, true)"
+      + ", set_config('transaction_read_only', 'on', true)) AS \"pgrst_settings\"")
 }
 
-/// A read's body column arrives as bytes (`PGStatement.bytesColumn`); other statements' as text.
+/// A read's body column arrives as bytes (`PGResultForm.bytesColumn`); other statements' as text.
 @Test func theResultRowsBodyIsItsBytes() {
   var result = PGResult(rows: [["3", "1", nil, nil, nil, nil]])
   result.columnBytes = [Array(#"[{"name":"두부"}]"#.utf8)]

@@ -58,8 +58,7 @@ extension PGConnection {
           sendError = PGError(kind: .connection, message: trimmed(PQerrorMessage(connection)))
           break
         }
-        sentCommands.append(
-          .statement(bytesColumn: statement.bytesColumn, discardsRows: statement.discardsRows))
+        sentCommands.append(.statement(statement.form))
       } catch {
         sendError = error
         break
@@ -79,15 +78,13 @@ extension PGConnection {
       while true {
         waiter.awaitResult()
         guard let raw = PQgetResult(connection) else { break }
+        // A result kept as cells is freed by its `PGCells`, the others here.
+        var kept = false
         do {
-          var bytesColumn: Int?
-          var discardsRows = false
-          if case .statement(let column, let discards) = command {
-            bytesColumn = column
-            discardsRows = discards
-          }
-          let converted = try convert(
-            raw, connection: connection, bytesColumn: bytesColumn, discardsRows: discardsRows)
+          var form = PGResultForm.text
+          if case .statement(let wanted) = command { form = wanted }
+          let converted = try convert(raw, connection: connection, form: form)
+          kept = converted.cells != nil
           switch command {
           case .statement: if firstError == nil { results.append(converted) }
           case .prepare(let sql, let name): prepared.add(sql, name: name)
@@ -96,7 +93,7 @@ extension PGConnection {
         } catch {
           if firstError == nil { firstError = error }
         }
-        PQclear(raw)
+        if !kept { PQclear(raw) }
       }
       if PQstatus(connection) != CONNECTION_OK { break }
     }
@@ -122,9 +119,8 @@ extension PGConnection {
 
 /// One command sent in a pipeline.
 enum PipelineCommand {
-  /// A statement whose result the caller gets (`bytesColumn` kept as bytes; no rows when
-  /// `discardsRows`).
-  case statement(bytesColumn: Int?, discardsRows: Bool)
+  /// A statement whose result the caller gets, in this form.
+  case statement(PGResultForm)
   /// The PREPARE of a statement before its first execution on this connection.
   case prepare(sql: String, name: String)
   /// The DEALLOCATE of a prepared statement evicted to make room.

@@ -58,18 +58,26 @@ extension PGConnection {
     return try convert(raw, connection: connection)
   }
 
-  /// Reads a result without freeing it. Throws the result's error when it has one.
+  /// Reads a result without freeing it, except that `.cells` takes it over (`PGCells` frees it).
+  /// Throws the result's error when it has one.
   static func convert(
-    _ raw: OpaquePointer, connection: OpaquePointer, bytesColumn: Int? = nil,
-    discardsRows: Bool = false
+    _ raw: OpaquePointer, connection: OpaquePointer, form: PGResultForm = .text
   ) throws(PGError) -> PGResult {
     let status = PQresultStatus(raw)
     switch status {
     case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_SINGLE_TUPLE:
-      if discardsRows {
-        return PGResult()
+      switch form {
+      case .text: return rows(of: raw)
+      case .bytesColumn(let column): return rows(of: raw, bytesColumn: column)
+      case .cells:
+        // Taken over: the caller reads the cells in place, and `PGCells` frees the result
+        // (`runPipeline` does not).
+        let cells = PGCells(taking: raw)
+        var result = PGResult(columns: cells.columns, columnTypes: cells.types)
+        result.cells = cells
+        return result
+      case .discarded: return PGResult()
       }
-      return rows(of: raw, bytesColumn: bytesColumn)
     case PGRES_PIPELINE_ABORTED:
       throw PGError(
         kind: .server, message: "statement skipped: an earlier one in the pipeline failed")

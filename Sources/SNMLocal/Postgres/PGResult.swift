@@ -17,9 +17,12 @@ public struct PGResult: Sendable, Equatable {
   public var affectedRows: Int
   /// The command tag (`INSERT 0 1`, `SELECT 3`, `BEGIN`).
   public var commandTag: String
-  /// With `PGStatement.bytesColumn`: that column's bytes, one per row (nil for NULL); empty
+  /// With `PGResultForm.bytesColumn`: that column's bytes, one per row (nil for NULL); empty
   /// otherwise.
   public var columnBytes: [[UInt8]?] = []
+  /// With `PGResultForm.cells`: libpq's result, its cells read in place (`columns` and
+  /// `columnTypes` are set too, `rows` is empty).
+  public var cells: PGCells?
 
   public init(
     columns: [String] = [], columnTypes: [UInt32] = [], rows: [[String?]] = [],

@@ -6,9 +6,9 @@ import Testing
 /// (the end-to-end test compares whole answers with Postgres itself).
 @Suite struct RowJSONEncoderTests {
   func value(_ text: String, _ kind: RowJSONEncoder.Kind) -> String {
-    var body: [UInt8] = []
-    Array(text.utf8).withUnsafeBytes { RowJSONEncoder.appendValue($0, kind: kind, to: &body) }
-    return String(decoding: body, as: UTF8.self)
+    var sink = ByteSink(capacity: 16)
+    Array(text.utf8).withUnsafeBytes { RowJSONEncoder.appendValue($0, kind: kind, to: &sink) }
+    return String(decoding: sink.array(), as: UTF8.self)
   }
 
   @Test func numbersAreRawUnlessNotJSONNumbers() {
@@ -71,10 +71,31 @@ import Testing
     #expect(RowJSONEncoder(columns: [String](), types: [UInt32](), isoDates: true) == nil)
     let encoder = RowJSONEncoder(
       columns: ["id", "we\"ird"], types: [23, 25], isoDates: true)
+    #expect(encoder?.prefix(0) == "{\"id\":")
+    #expect(encoder?.prefix(1) == ",\"we\\\"ird\":")
+  }
+
+  @Test func keysAndValuesLongerThanTheFirstRoomAreWhole() {
+    // Control characters are six bytes each as JSON: far past a sink's first kilobyte.
+    let name = String(repeating: "\u{1}", count: 700)
+    let encoder = RowJSONEncoder(columns: [name, "b"], types: [25, 25], isoDates: true)
+    #expect(encoder?.prefix(0) == "{\"" + String(repeating: "\\u0001", count: 700) + "\":")
+    let long = String(repeating: "\"", count: 5_000)
+    #expect(value(long, .string) == "\"" + String(repeating: "\\\"", count: 5_000) + "\"")
     #expect(
-      encoder?.prefixes.map { String(decoding: $0, as: UTF8.self) } == [
-        "{\"id\":", ",\"we\\\"ird\":",
-      ])
+      value("{" + String(repeating: "\"\\\\\",", count: 999) + "x}", .array(.string))
+        == "[" + String(repeating: "\"\\\\\",", count: 999) + "\"x\"]")
+  }
+
+  @Test func aSinkGrowsAndKeepsWhatItHad() {
+    var sink = ByteSink(capacity: 4)
+    for round in 0..<100 {
+      let piece = Array("piece \(round);".utf8)
+      sink.append(reserving: piece)
+    }
+    #expect(sink.count == (0..<100).reduce(0) { $0 + "piece \($1);".utf8.count })
+    #expect(String(decoding: sink.array(), as: UTF8.self).hasSuffix("piece 98;piece 99;"))
+    #expect(String(decoding: sink.array(), as: UTF8.self).hasPrefix("piece 0;piece 1;"))
   }
 
   @Test func arraysAreArrayToJSON() {

@@ -17,6 +17,11 @@ extension RESTGateway {
       asked.range = QueryParameters.Range(
         offset: plan.range?.offset ?? 0, limit: Self.streamedBatch + 1)
     }
+    if readsColumns(context),
+      let answer = try columnsRead(asked, plan: plan, streams: streams, context)
+    {
+      return answer
+    }
     let count = context.preferences.count
     var sql = SQLWriter()
     try sql.readStatement(
@@ -24,7 +29,7 @@ extension RESTGateway {
       shape: context.shape)
     if let answer = try planResponse(sql.statement, context) { return answer }
     var read = sql.statement
-    read.bytesColumn = SQLWriter.ResultColumn.body
+    read.form = .bytesColumn(SQLWriter.ResultColumn.body)
     var statements = [read]
     if count == .planned || count == .estimated {
       var explain = SQLWriter()

@@ -207,7 +207,7 @@ extension RESTGateway {
       statements.append(PGStatement("select \(function.sql)()", prepared: true))
     }
     // Their results are dropped: only a failure (a bad role setting, the function's raise) counts.
-    for index in statements.indices { statements[index].discardsRows = true }
+    for index in statements.indices { statements[index].form = .discarded }
     return statements
   }
 
@@ -284,7 +284,14 @@ extension RESTGateway {
       sql += ", set_config($\(next + index * 2), $\(next + index * 2 + 1), true)"
     }
     if readOnly { sql += ", set_config('transaction_read_only', 'on', true)" }
-    return sql
+    return withoutColumns(sql)
+  }
+
+  /// A `select` of `set_config` calls wrapped so that it returns a row of no columns: Postgres
+  /// then sends none of the values set (the request's headers, the claims) back, and libpq reads
+  /// none (`SELECT FROM (<select>)`; volatile calls are never dropped from a subquery).
+  static func withoutColumns(_ select: String) -> String {
+    "SELECT FROM (" + select + ") AS \"pgrst_settings\""
   }
 
   /// 400 22021 for SQL text holding a NUL byte (from a name in the request), which libpq cannot
@@ -307,6 +314,6 @@ extension RESTGateway {
       sql += ", set_config($\(index * 2 + 3), $\(index * 2 + 4), true)"
     }
     if readOnly { sql += ", set_config('transaction_read_only', 'on', true)" }
-    return sql
+    return withoutColumns(sql)
   }
 }

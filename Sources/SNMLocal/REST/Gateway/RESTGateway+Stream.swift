@@ -158,39 +158,43 @@ final class StreamedRows: Sendable {
   func fetch(into body: inout [UInt8]) throws(PGError) -> Int {
     var written = state.withLock { $0.written }
     let encoder = self.encoder
-    let separator: [UInt8]
+    let separator: StaticString
     switch shape {
-    case .array(let strip): separator = Array((strip ? ", " : ", \n ").utf8)
-    default: separator = [10]
+    case .array(let strip): separator = strip ? ", " : ", \n "
+    default: separator = "\n"
     }
+    var sink = ByteSink(capacity: Self.chunkBytes)
     let rows = try connection.forEachRow(
       "FETCH FORWARD \(RESTGateway.streamedBatch) FROM \"pgrst_rows\"", interrupt: interrupt
     ) { row in
       if written == 0 {
         if case .csv = shape {
-          if let header = row.cell(SQLWriter.StreamColumn.header) {
-            body.append(contentsOf: header)
-          }
-          body.append(10)
+          let header = row.cell(SQLWriter.StreamColumn.header)
+          sink.reserve((header?.count ?? 0) + 1)
+          if let header { sink.append(header) }
+          sink.append(10)
         } else {
-          body.append(UInt8(ascii: "["))
+          sink.reserve(1)
+          sink.append(UInt8(ascii: "["))
         }
       }
       // An empty page is one row without a line or marker (the outer join's).
       guard let line = row.cell(SQLWriter.StreamColumn.line) else { return }
-      if written > 0 { body.append(contentsOf: separator) }
+      sink.reserve(line.count + 4)
+      if written > 0 { sink.append(separator) }
       if let encoder {
-        encoder.append(row, from: 1, to: &body)
+        encoder.append(row, from: 1, to: &sink)
       } else if case .csv = shape {
         // The record text without its parentheses, as `substring(t::text, 2, length - 2)`.
         if line.count >= 2 {
-          body.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[1..<(line.count - 1)]))
+          sink.append(UnsafeRawBufferPointer(rebasing: line[1..<(line.count - 1)]))
         }
       } else {
-        body.append(contentsOf: line)
+        sink.append(line)
       }
       written += 1
     }
+    sink.withBytes { body.append(contentsOf: $0) }
     state.withLock { $0.written = max(written, 1) }
     return rows
   }

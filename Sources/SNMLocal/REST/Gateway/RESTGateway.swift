@@ -34,6 +34,8 @@ public final class RESTGateway: RESTHandling, Sendable {
 
   let settings: Settings
   let store: SchemaCacheStore
+  /// How to write the rows of reads answered from their columns (`columnsRead`).
+  let columnReads = ColumnReadCache()
 
   public init(settings: Settings = Settings()) {
     self.settings = settings
@@ -45,6 +47,7 @@ public final class RESTGateway: RESTHandling, Sendable {
     try store.reload(database: database)
     // Prepared statements of idle connections may describe the old schema.
     database.drain()
+    columnReads.removeAll()
   }
 
   /// Loads the schema cache now, so the first request does not wait for it; failures are left

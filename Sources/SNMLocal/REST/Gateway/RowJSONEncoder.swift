@@ -13,7 +13,7 @@
 ///
 /// ```swift
 /// let encoder = RowJSONEncoder(columns: ["id", "name"], types: [20, 25], isoDates: true)
-/// encoder?.append(row, from: 1, to: &body)   // {"id":1,"name":"Rex"}
+/// encoder?.append(row, from: 1, to: &sink)   // {"id":1,"name":"Rex"} (a `ByteSink`)
 /// ```
 struct RowJSONEncoder: Sendable {
   enum Kind: Sendable, Equatable {
@@ -32,8 +32,10 @@ struct RowJSONEncoder: Sendable {
     indirect case array(Kind)
   }
 
-  /// What goes before each column's value: `{"name":` for the first, `,"name":` after.
-  let prefixes: [[UInt8]]
+  /// What goes before each column's value, one after the other: `{"name":` for the first,
+  /// `,"name":` after; `prefixEnds[i]` is where the `i`th ends.
+  let prefixBytes: [UInt8]
+  let prefixEnds: [Int]
   let kinds: [Kind]
 
   /// `isoDates`: the session's `DateStyle` is ISO (`datesAreISO`); `userTypes`: the kinds of
@@ -51,12 +53,24 @@ struct RowJSONEncoder: Sendable {
       kinds.append(kind)
     }
     self.kinds = kinds
-    prefixes = columns.enumerated().map { index, name in
-      var prefix: [UInt8] = [index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ",")]
-      Array(name.utf8).withUnsafeBytes { Self.appendString($0, to: &prefix) }
-      prefix.append(UInt8(ascii: ":"))
-      return prefix
+    var sink = ByteSink()
+    var ends: [Int] = []
+    for (index, name) in columns.enumerated() {
+      sink.reserve(1)
+      sink.append(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+      Array(name.utf8).withUnsafeBytes { Self.appendString($0, to: &sink) }
+      sink.reserve(1)
+      sink.append(UInt8(ascii: ":"))
+      ends.append(sink.count)
     }
+    prefixBytes = sink.array()
+    prefixEnds = ends
+  }
+
+  /// The `index`th column's prefix, as text (for tests).
+  func prefix(_ index: Int) -> String {
+    let start = index == 0 ? 0 : prefixEnds[index - 1]
+    return String(decoding: prefixBytes[start..<prefixEnds[index]], as: UTF8.self)
   }
 
   /// Whether dates and timestamps have ISO text under `dateStyle` (the `DateStyle` setting the
@@ -139,48 +153,72 @@ struct RowJSONEncoder: Sendable {
     791: 790, 1182: 1082, 1115: 1114, 1185: 1184,
   ]
 
-  /// Appends the JSON object of `row`'s columns `first`, `first + 1`, ... to `body`.
-  func append(_ row: PGRawRow, from first: Int32, to body: inout [UInt8]) {
-    for index in kinds.indices {
-      body.append(contentsOf: prefixes[index])
-      guard let cell = row.cell(first + Int32(index)) else {
-        body.append(contentsOf: Self.null)
-        continue
+  /// Appends the JSON object of `row`'s columns `first`, `first + 1`, ... to `sink`.
+  func append(_ row: PGRawRow, from first: Int32, to sink: inout ByteSink) {
+    prefixBytes.withUnsafeBytes { prefixes in
+      var start = 0
+      for index in kinds.indices {
+        let end = prefixEnds[index]
+        sink.reserve(end - start)
+        sink.append(UnsafeRawBufferPointer(rebasing: prefixes[start..<end]))
+        start = end
+        guard let cell = row.cell(first + Int32(index)) else {
+          sink.reserve(4)
+          sink.append(Self.null)
+          continue
+        }
+        Self.appendValue(cell, kind: kinds[index], to: &sink)
       }
-      Self.appendValue(cell, kind: kinds[index], to: &body)
     }
-    body.append(UInt8(ascii: "}"))
+    sink.reserve(1)
+    sink.append(UInt8(ascii: "}"))
   }
 
-  static let null: [UInt8] = Array("null".utf8)
-  static let true_: [UInt8] = Array("true".utf8)
-  static let false_: [UInt8] = Array("false".utf8)
+  /// The bytes of a row's object beside its values: the keys, quotes, separators, braces.
+  var bytesPerRow: Int { prefixBytes.count + 1 }
 
-  static func appendValue(_ text: UnsafeRawBufferPointer, kind: Kind, to body: inout [UInt8]) {
+  static let null: StaticString = "null"
+  static let true_: StaticString = "true"
+  static let false_: StaticString = "false"
+
+  /// Appends `text`, a value of `kind`, as JSON (room for it is made here: at most six bytes a
+  /// byte, as `\u00xx`, and a few more).
+  static func appendValue(_ text: UnsafeRawBufferPointer, kind: Kind, to sink: inout ByteSink) {
+    sink.reserve(text.count * 6 + 16)
+    appendReserved(text, kind: kind, to: &sink)
+  }
+
+  /// `appendValue` once room is made (arrays' elements are written within their array's).
+  private static func appendReserved(
+    _ text: UnsafeRawBufferPointer, kind: Kind, to sink: inout ByteSink
+  ) {
     switch kind {
     case .number:
       if isJSONNumber(text) {
-        body.append(contentsOf: text)
+        sink.append(text)
       } else {
-        appendString(text, to: &body)
+        appendString(text, to: &sink)
       }
     case .boolean:
-      body.append(contentsOf: text.first == UInt8(ascii: "t") ? true_ : false_)
+      sink.append(text.first == UInt8(ascii: "t") ? true_ : false_)
     case .json:
-      body.append(contentsOf: text)
+      sink.append(text)
     case .string:
-      appendString(text, to: &body)
+      appendString(text, to: &sink)
     case .timestamp, .timestampWithZone:
-      appendTimestamp(text, withZone: kind == .timestampWithZone, to: &body)
+      appendTimestamp(text, withZone: kind == .timestampWithZone, to: &sink)
     case .array(let element):
-      appendArray(text, element: element, to: &body)
+      appendArray(text, element: element, to: &sink)
     }
   }
 
   /// An array's text (`{1,"a b",NULL}`, `{{1,2},{3,4}}`, `[0:1]={1,2}` for other lower bounds) as
   /// `array_to_json` writes it: `[1,"a b",null]`, nested, bounds dropped. A quoted element has
-  /// its backslash escapes undone before it is written as its type's JSON.
-  static func appendArray(_ text: UnsafeRawBufferPointer, element: Kind, to body: inout [UInt8]) {
+  /// its backslash escapes undone before it is written as its type's JSON. Each element's JSON
+  /// is at most six bytes a byte of its text and a few more, as the whole array's room allows.
+  private static func appendArray(
+    _ text: UnsafeRawBufferPointer, element: Kind, to sink: inout ByteSink
+  ) {
     var index = 0
     if text.first == UInt8(ascii: "[") {
       while index < text.count, text[index] != UInt8(ascii: "=") { index += 1 }
@@ -190,13 +228,13 @@ struct RowJSONEncoder: Sendable {
     while index < text.count {
       switch text[index] {
       case UInt8(ascii: "{"):
-        body.append(UInt8(ascii: "["))
+        sink.append(UInt8(ascii: "["))
         index += 1
       case UInt8(ascii: "}"):
-        body.append(UInt8(ascii: "]"))
+        sink.append(UInt8(ascii: "]"))
         index += 1
       case UInt8(ascii: ","):
-        body.append(UInt8(ascii: ","))
+        sink.append(UInt8(ascii: ","))
         index += 1
       case UInt8(ascii: "\""):
         scratch.removeAll(keepingCapacity: true)
@@ -207,7 +245,7 @@ struct RowJSONEncoder: Sendable {
           index += 1
         }
         index += 1
-        scratch.withUnsafeBytes { appendValue($0, kind: element, to: &body) }
+        scratch.withUnsafeBytes { appendValue($0, kind: element, to: &sink) }
       default:
         let start = index
         while index < text.count, text[index] != UInt8(ascii: ","), text[index] != UInt8(ascii: "}")
@@ -216,9 +254,9 @@ struct RowJSONEncoder: Sendable {
         }
         let value = UnsafeRawBufferPointer(rebasing: text[start..<index])
         if value.elementsEqual("NULL".utf8) {
-          body.append(contentsOf: null)
+          sink.append(null)
         } else {
-          appendValue(value, kind: element, to: &body)
+          appendValue(value, kind: element, to: &sink)
         }
       }
     }
@@ -227,32 +265,32 @@ struct RowJSONEncoder: Sendable {
   /// A timestamp's ISO text as `row_to_json` writes it: `2024-01-01T10:00:00+05` with `T` for the
   /// first space and, with a zone, `+05:00` for an offset of whole hours (ISO text drops zero
   /// minutes, the XSD form keeps them); `infinity` and the `BC` suffix as they are.
-  static func appendTimestamp(
-    _ text: UnsafeRawBufferPointer, withZone: Bool, to body: inout [UInt8]
+  private static func appendTimestamp(
+    _ text: UnsafeRawBufferPointer, withZone: Bool, to sink: inout ByteSink
   ) {
-    body.append(UInt8(ascii: "\""))
-    defer { body.append(UInt8(ascii: "\"")) }
+    sink.append(UInt8(ascii: "\""))
+    defer { sink.append(UInt8(ascii: "\"")) }
     guard let space = text.firstIndex(of: UInt8(ascii: " ")) else {
-      body.append(contentsOf: text)
+      sink.append(text)
       return
     }
-    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<space]))
-    body.append(UInt8(ascii: "T"))
+    sink.append(UnsafeRawBufferPointer(rebasing: text[..<space]))
+    sink.append(UInt8(ascii: "T"))
     let time = UnsafeRawBufferPointer(rebasing: text[(space + 1)...])
     guard withZone,
       let sign = time.firstIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") })
     else {
-      body.append(contentsOf: time)
+      sink.append(time)
       return
     }
     var end = sign + 1
     while end < time.count, time[end] == UInt8(ascii: ":") || isDigit(time[end]) { end += 1 }
-    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: time[..<end]))
-    if end - sign == 3 { body.append(contentsOf: zeroMinutes) }
-    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: time[end...]))
+    sink.append(UnsafeRawBufferPointer(rebasing: time[..<end]))
+    if end - sign == 3 { sink.append(zeroMinutes) }
+    sink.append(UnsafeRawBufferPointer(rebasing: time[end...]))
   }
 
-  static let zeroMinutes: [UInt8] = Array(":00".utf8)
+  static let zeroMinutes: StaticString = ":00"
 
   static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
@@ -290,35 +328,39 @@ struct RowJSONEncoder: Sendable {
   /// `text` as a JSON string, escaped as Postgres's `escape_json`:
   /// `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters `\u00xx`; the rest raw.
   /// Not `JSONValue.appendQuoted`: snm's own JSON also escapes C1 controls, Postgres's does not.
-  static func appendString(_ text: UnsafeRawBufferPointer, to body: inout [UInt8]) {
-    body.append(UInt8(ascii: "\""))
+  /// Makes room for it (six bytes a byte of `text`, and two).
+  static func appendString(_ text: UnsafeRawBufferPointer, to sink: inout ByteSink) {
+    sink.reserve(text.count * 6 + 2)
+    sink.append(UInt8(ascii: "\""))
     var start = 0
     for index in 0..<text.count
     where text[index] < 0x20 || text[index] == 0x22 || text[index] == 0x5C {
-      body.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start..<index]))
-      appendEscaped(text[index], to: &body)
+      sink.append(UnsafeRawBufferPointer(rebasing: text[start..<index]))
+      appendEscaped(text[index], to: &sink)
       start = index + 1
     }
-    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[start...]))
-    body.append(UInt8(ascii: "\""))
+    sink.append(UnsafeRawBufferPointer(rebasing: text[start...]))
+    sink.append(UInt8(ascii: "\""))
   }
 
   static let hex = Array("0123456789abcdef".utf8)
 
-  static func appendEscaped(_ byte: UInt8, to body: inout [UInt8]) {
+  private static func appendEscaped(_ byte: UInt8, to sink: inout ByteSink) {
+    sink.append(0x5C)
     switch byte {
-    case 0x22: body.append(contentsOf: [0x5C, 0x22])
-    case 0x5C: body.append(contentsOf: [0x5C, 0x5C])
-    case 0x08: body.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-    case 0x0C: body.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-    case 0x0A: body.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-    case 0x0D: body.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-    case 0x09: body.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-    case 0..<0x20:
-      body.append(contentsOf: Array("\\u00".utf8))
-      body.append(hex[Int(byte >> 4)])
-      body.append(hex[Int(byte & 0xF)])
-    default: body.append(byte)
+    case 0x22: sink.append(0x22)
+    case 0x5C: sink.append(0x5C)
+    case 0x08: sink.append(UInt8(ascii: "b"))
+    case 0x0C: sink.append(UInt8(ascii: "f"))
+    case 0x0A: sink.append(UInt8(ascii: "n"))
+    case 0x0D: sink.append(UInt8(ascii: "r"))
+    case 0x09: sink.append(UInt8(ascii: "t"))
+    default:
+      sink.append(UInt8(ascii: "u"))
+      sink.append(UInt8(ascii: "0"))
+      sink.append(UInt8(ascii: "0"))
+      sink.append(hex[Int(byte >> 4)])
+      sink.append(hex[Int(byte & 0xF)])
     }
   }
 }
