@@ -118,6 +118,40 @@ def median(values):
     return statistics.median(values)
 
 
+def cpu_times():
+    """The machine's CPU time so far from /proc/stat: (busy+idle, steal) in clock ticks."""
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:]]
+    steal = fields[7] if len(fields) > 7 else 0
+    return sum(fields[:8]), steal
+
+
+class Steal:
+    """The share of the machine's time its hypervisor gave to others (/proc/stat `steal`) while
+    each measured run ran: on a shared virtual machine the runs of a figure can lose a third of
+    their time to it, which moves a rate and not the work a request costs."""
+
+    def __init__(self):
+        self.shares = []
+
+    def measured(self, run):
+        """Wraps `run` (a callable) to record the steal of each call."""
+        def wrapped():
+            total, steal = cpu_times()
+            value = run()
+            total_after, steal_after = cpu_times()
+            if total_after > total:
+                self.shares.append((steal_after - steal) / (total_after - total))
+            return value
+        return wrapped
+
+    def text(self):
+        if not self.shares:
+            return None
+        return (f"steal {100 * median(self.shares):.0f}% "
+                f"({100 * min(self.shares):.0f}-{100 * max(self.shares):.0f}%)")
+
+
 def round_ratios(mine, peer):
     """The ratio of each round (the figures of one round were taken side by side)."""
     return [a / b for a, b in zip(mine, peer) if b]
@@ -135,7 +169,7 @@ class Report:
         self.load_before = os.getloadavg()
 
     def add(self, section, figure, snm, peer_name, peer, unit, better, target=None, note=None,
-            samples=None, ratios=None, limit=None):
+            samples=None, ratios=None, limit=None, steal=None):
         """`better` is "lower" (times, memory) or "higher" (rates): the ratio is snm/peer either
         way, and the target says which side of it passes. With `ratios` (one a round, taken side
         by side) the ratio is their median and their range is the spread; `limit` is a target on
@@ -155,6 +189,7 @@ class Report:
             "peer": peer, "unit": unit, "better": better, "ratio": ratio, "target": target,
             "limit": limit, "spread": spread, "met": met, "note": note,
             "samples": samples or {}, "load": os.getloadavg()[0],
+            "steal": steal.text() if steal else None,
         }
         self.rows.append(row)
         print(self.format_row(row), flush=True)
@@ -171,6 +206,8 @@ class Report:
             return f"{value / 1048576:,.0f} MiB/s"
         if unit == "/s":
             return f"{value:,.0f}/s"
+        if unit == "instructions":
+            return f"{value / 1000:,.0f}k instr."
         return f"{value:g} {unit}"
 
     @staticmethod
@@ -194,7 +231,7 @@ class Report:
         return (f"{row['section']:<17} {row['figure']:<40} {self.human(row['snm'], row['unit']):>13}"
                 f"  {row['peer_name']:<28} {self.human(row['peer'], row['unit']):>13}"
                 f"  {ratio:>7} {self.spread_text(row):>11}  {self.target_text(row):>10} {verdict}"
-                f"  (load {row['load']:.1f})")
+                f"  (load {row['load']:.1f}{', ' + row['steal'] if row.get('steal') else ''})")
 
     def header(self):
         return (f"{'section':<17} {'figure':<40} {'snm':>13}  {'peer':<28} {'peer value':>13}"
@@ -211,7 +248,8 @@ class Report:
             peer = f"{row['peer_name']}: {self.human(row['peer'], row['unit'])}"
             lines.append(f"| {row['section']}: {row['figure']} | "
                          f"{self.human(row['snm'], row['unit'])} | {peer} | {ratio} | "
-                         f"{self.spread_text(row) or '-'} | {target} | {row['load']:.1f} |")
+                         f"{self.spread_text(row) or '-'} | {target} | {row['load']:.1f}"
+                         f"{', ' + row['steal'] if row.get('steal') else ''} |")
         return "\n".join(lines) + "\n"
 
     def write(self, path):
@@ -706,17 +744,23 @@ def bench_capacity(project, report, args):
                                    "&order=id.asc&limit=10"),
     }
     for connections in (1, 4, 16):
-        contenders = {"pgbench": lambda: pgbench_rate(project, connections, seconds)}
+        steal = Steal()
+        contenders = {"pgbench": steal.measured(
+            lambda: pgbench_rate(project, connections, seconds))}
         for label, url in targets.items():
-            contenders[label] = (lambda url=url: wrk_rate(url, connections, seconds,
-                                                          project.headers()))
+            contenders[label] = steal.measured(
+                lambda url=url: wrk_rate(url, connections, seconds, project.headers()))
+        # One unmeasured run of each first: the first requests of a shape plan and prepare it.
+        for run in contenders.values():
+            run()
+        steal.shares.clear()
         rates = alternate(args.runs, contenders, SETTLE_SECONDS)
         peer = median(rates["pgbench"])
         for label in targets:
             report.add("4 gateway", f"wrk -c {connections}: {label}", median(rates[label]),
                        f"pgbench -S -c {connections}", peer, "/s", "higher",
                        0.5 if label == "primary-key select" else 0.4, samples=rates,
-                       ratios=round_ratios(rates[label], rates["pgbench"]))
+                       ratios=round_ratios(rates[label], rates["pgbench"]), steal=steal)
 
 
 # ---- 5. big results ----------------------------------------------------------------------------
@@ -968,12 +1012,185 @@ def bench_idle(project, report, args):
                    ratios=round_ratios(crowded, quiet))
 
 
+# ---- 9. CPU per request, counted -----------------------------------------------------------------
+
+def callgrind_total(path):
+    """The instructions a callgrind output file counted (0 while it is still being written)."""
+    try:
+        with open(path, errors="replace") as output:
+            for line in output:
+                if line.startswith(("totals:", "summary:")):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def as_owner(path):
+    """The prefix that runs a command as the owner of `path` when that is not us (Postgres's
+    files belong to `postgres` when snm runs as root)."""
+    owner = pathlib.Path(path).owner()
+    if os.geteuid() == 0 and owner != "root":
+        return ["runuser", "-u", owner, "--"]
+    return []
+
+
+class Counted:
+    """The project's Postgres under callgrind (every process it forks too), and the gateway's
+    worker run by hand, under callgrind or not: each process's instructions are written to
+    `folder` when it ends."""
+
+    def __init__(self, project, folder):
+        self.project, self.folder = project, folder
+        cluster = pathlib.Path(project.status.get("cluster_dir") or project.dir / "postgres")
+        self.data = cluster / "data" if (cluster / "data").exists() else cluster
+        self.postgres = None
+
+    def valgrind(self, name):
+        return ["valgrind", "--tool=callgrind", "-q", f"--callgrind-out-file={self.folder}/{name}.%p"]
+
+    def start_postgres(self):
+        command = [*as_owner(self.data), *self.valgrind("pg"), "--trace-children=yes",
+                   PG_BIN + "/postgres", "-D", str(self.data), "-c", "synchronous_commit=on",
+                   "-c", f"unix_socket_directories={self.project.socket_dir}",
+                   # No autovacuum workers, whose instructions would be counted as the requests'.
+                   "-c", "autovacuum=off"]
+        self.postgres = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL)
+        deadline = time.time() + 180
+        while subprocess.run([*self.project.psql, "-c", "select 1"], capture_output=True,
+                             timeout=120).returncode != 0:
+            if time.time() > deadline or self.postgres.poll() is not None:
+                raise RuntimeError("Postgres under callgrind did not start")
+            time.sleep(1)
+
+    def stop_postgres(self):
+        if self.postgres and self.postgres.poll() is None:
+            # A fast shutdown, sent to the postmaster itself (runuser would not pass it on).
+            postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+            os.kill(postmaster, signal.SIGINT)
+            self.postgres.wait(timeout=300)
+
+    def finished(self, before):
+        """The total of the output files written since `before` (a set of paths), once their
+        processes have ended."""
+        time.sleep(2)
+        files = set(self.folder.glob("*")) - before
+        deadline = time.time() + 60
+        while any(callgrind_total(path) == 0 for path in files) and time.time() < deadline:
+            time.sleep(1)
+        return {path.name: callgrind_total(path) for path in files}
+
+    def gateway_requests(self, path, count, counted):
+        """Starts the gateway's worker (under callgrind when `counted`), sends `count` requests on
+        one keep-alive connection, stops it; returns the instructions of the gateway and of
+        Postgres's processes that ended meanwhile (the backends it used)."""
+        before = set(self.folder.glob("*"))
+        command = [SNM, "local", "serve", "--dir", str(self.project.dir),
+                   "--port", str(self.project.port)]
+        gateway = subprocess.Popen((self.valgrind("gw") if counted else []) + command,
+                                   env={**os.environ, "SNM_GATEWAY_WORKER": "1"},
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 180
+            while True:
+                try:
+                    connection = http.client.HTTPConnection("127.0.0.1", self.project.port,
+                                                            timeout=120)
+                    connection.request("GET", path, headers=self.project.headers())
+                    connection.getresponse().read()
+                    break
+                except OSError:
+                    if time.time() > deadline or gateway.poll() is not None:
+                        raise RuntimeError("the gateway under callgrind did not answer")
+                    time.sleep(1)
+            for _ in range(count):
+                connection.request("GET", path, headers=self.project.headers())
+                answer = connection.getresponse()
+                body = answer.read()
+                if answer.status != 200:
+                    raise RuntimeError(f"{path}: {answer.status} {body[:300]!r}")
+            connection.close()
+        finally:
+            gateway.send_signal(signal.SIGTERM)
+            gateway.wait(timeout=120)
+        totals = self.finished(before)
+        return (sum(v for k, v in totals.items() if k.startswith("gw.")),
+                sum(v for k, v in totals.items() if k.startswith("pg.")))
+
+    def pgbench_transactions(self, count):
+        """Postgres's instructions for `count` transactions of `pgbench -S` on one connection."""
+        before = set(self.folder.glob("*"))
+        subprocess.run([PGBENCH, "-n", "-S", "-c", "1", "-t", str(count), "-h",
+                        self.project.socket_dir, "-p", "5432", "-U", "postgres", "pgbench"],
+                       capture_output=True, check=True, timeout=600)
+        return sum(v for k, v in self.finished(before).items() if k.startswith("pg."))
+
+
+def bench_instructions(project, report, args):
+    """Instructions per request, counted by valgrind's callgrind, which neither the machine's
+    load nor its hypervisor moves (rates on a shared virtual machine do, by a third and more):
+    the gateway's, and Postgres's behind it, against Postgres's for a `pgbench -S`
+    transaction. Only user space is counted, not the kernel's sockets. Each figure is the
+    difference of a run of N requests and one of 3N, so that starting, connecting and the first
+    requests of a shape (planning, preparing) fall out. The project's Postgres and gateway are
+    stopped for it and started again after."""
+    if not shutil.which("valgrind"):
+        print("9 instructions: skipped (valgrind is missing)")
+        return
+    count = 100 if args.quick else 300
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="snm-callgrind-"))
+    os.chmod(folder, 0o777)
+    if "pgbench" not in project.sql("select datname from pg_database"):
+        project.sql("create database pgbench")
+        subprocess.run([PGBENCH, "-i", "-q", "-s", "10", "-h", project.socket_dir, "-p", "5432",
+                        "-U", "postgres", "pgbench"], capture_output=True, check=True)
+    # Under callgrind Postgres runs 50 times slower: the gateway's first catalog query would
+    # outlast authenticator's statement_timeout (8 s). A setting for the database overrides the
+    # role's own, and goes again after.
+    project.sql("alter role authenticator in database postgres set statement_timeout = 0")
+    project.stop()
+    counted = Counted(project, folder)
+    try:
+        counted.start_postgres()
+        # A first run of each is not counted: the first connection to a database after a start
+        # builds the catalog cache files that later ones read.
+        counted.pgbench_transactions(10)
+        few, many = counted.pgbench_transactions(count), counted.pgbench_transactions(3 * count)
+        peer = (many - few) / (2 * count)
+        rest = "/rest/v1/dog_profile"
+        targets = {
+            "primary-key select": f"{rest}?select=*&id=eq.4242",
+            "10-row filtered select": (f"{rest}?select=*&id=gt.5000&owner=eq.{BOB}"
+                                       "&order=id.asc&limit=10"),
+        }
+        counted.gateway_requests(targets["primary-key select"], 10, False)
+        for label, path in targets.items():
+            (gateway_few, postgres_few) = counted.gateway_requests(path, count, True)
+            (gateway_many, postgres_many) = counted.gateway_requests(path, 3 * count, True)
+            gateway = (gateway_many - gateway_few) / (2 * count)
+            postgres = (postgres_many - postgres_few) / (2 * count)
+            report.add("9 instructions", f"{label}: gateway + Postgres", gateway + postgres,
+                       "Postgres, pgbench -S", peer, "instructions", "lower", 2.0)
+            report.add("9 instructions", f"{label}: Postgres", postgres,
+                       "Postgres, pgbench -S", peer, "instructions", "lower")
+            report.add("9 instructions", f"{label}: gateway", gateway,
+                       "Postgres, pgbench -S", peer, "instructions", "lower")
+    finally:
+        counted.stop_postgres()
+        shutil.rmtree(folder, ignore_errors=True)
+        project.start()
+        project.sql("alter role authenticator in database postgres reset statement_timeout")
+        if CLIENT:
+            project.pin()
+
+
 # ---- main --------------------------------------------------------------------------------------
 
 SECTIONS = {
     "1": bench_startup, "2": bench_language, "3": bench_round_trips, "4": bench_capacity,
     "5": bench_big_results, "6": bench_big_files, "7": bench_connections,
-    "8": bench_idle,
+    "8": bench_idle, "9": bench_instructions,
 }
 
 
@@ -985,7 +1202,7 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer statements, rows and runs")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
-    parser.add_argument("--only", default="1,2,3,4,5,6,7,8", help="sections, e.g. 1,3")
+    parser.add_argument("--only", default="1,2,3,4,5,6,7,8,9", help="sections, e.g. 1,3")
     parser.add_argument("--no-pin", action="store_true",
                         help="leave the servers and clients on any core (no taskset)")
     parser.add_argument("--out", default=str(WORK / "results.json"), help="JSON results file")
