@@ -11,7 +11,6 @@
 /// `@unchecked Sendable`; nothing here writes to it.
 public final class PGCells: @unchecked Sendable, Equatable {
   let result: OpaquePointer
-  public let columns: [String]
   /// The type OID of each column.
   public let types: [UInt32]
   public let rowCount: Int
@@ -19,12 +18,13 @@ public final class PGCells: @unchecked Sendable, Equatable {
   /// Takes over `result` (freed when this goes).
   init(taking result: OpaquePointer) {
     self.result = result
-    let columnCount = PQnfields(result)
-    columns = (0..<columnCount).map {
-      PQfname(result, $0).map { String(cString: $0) } ?? "?column?"
-    }
-    types = (0..<columnCount).map { UInt32(PQftype(result, $0)) }
+    types = (0..<PQnfields(result)).map { UInt32(PQftype(result, $0)) }
     rowCount = Int(PQntuples(result))
+  }
+
+  /// The column names (made when asked: a read needs them only to learn a new statement).
+  public var columns: [String] {
+    (0..<PQnfields(result)).map { PQfname(result, $0).map { String(cString: $0) } ?? "?column?" }
   }
 
   deinit { PQclear(result) }
@@ -33,7 +33,7 @@ public final class PGCells: @unchecked Sendable, Equatable {
   var byteCount: Int {
     var total = 0
     for row in 0..<Int32(rowCount) {
-      for column in 0..<Int32(columns.count) { total += Int(PQgetlength(result, row, column)) }
+      for column in 0..<Int32(types.count) { total += Int(PQgetlength(result, row, column)) }
     }
     return total
   }

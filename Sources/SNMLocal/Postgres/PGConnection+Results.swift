@@ -72,9 +72,8 @@ extension PGConnection {
       case .cells:
         // Taken over: the caller reads the cells in place, and `PGCells` frees the result
         // (`runPipeline` does not).
-        let cells = PGCells(taking: raw)
-        var result = PGResult(columns: cells.columns, columnTypes: cells.types)
-        result.cells = cells
+        var result = PGResult()
+        result.cells = PGCells(taking: raw)
         return result
       case .discarded: return PGResult()
       }

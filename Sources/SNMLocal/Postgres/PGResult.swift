@@ -20,8 +20,8 @@ public struct PGResult: Sendable, Equatable {
   /// With `PGResultForm.bytesColumn`: that column's bytes, one per row (nil for NULL); empty
   /// otherwise.
   public var columnBytes: [[UInt8]?] = []
-  /// With `PGResultForm.cells`: libpq's result, its cells read in place (`columns` and
-  /// `columnTypes` are set too, `rows` is empty).
+  /// With `PGResultForm.cells`: libpq's result, its cells read in place (its names and types
+  /// are there; `columns`, `columnTypes` and `rows` are empty).
   public var cells: PGCells?
 
   public init(

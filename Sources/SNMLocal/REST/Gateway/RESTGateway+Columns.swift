@@ -94,9 +94,10 @@ extension RESTGateway {
         userTypes = kinds
       }
       return RowJSONEncoder(
-        columns: cells.columns, types: cells.types, isoDates: isoDates, userTypes: userTypes)
+        columns: columns, types: cells.types, isoDates: isoDates, userTypes: userTypes)
     }
-    guard !cells.columns.isEmpty, let iso = try made(isoDates: true) else {
+    let columns = cells.columns
+    guard !columns.isEmpty, let iso = try made(isoDates: true) else {
       columnReads.record(sql, .postgres)
       return nil
     }
