@@ -29,18 +29,14 @@ public final class PGCells: @unchecked Sendable, Equatable {
 
   deinit { PQclear(result) }
 
-  /// The bytes of every cell together.
-  var byteCount: Int {
-    var total = 0
-    for row in 0..<Int32(rowCount) {
-      for column in 0..<Int32(types.count) { total += Int(PQgetlength(result, row, column)) }
-    }
-    return total
+  /// The row at `index` (below `rowCount`).
+  func row(_ index: Int) -> PGRawRow {
+    PGRawRow(result: result, row: Int32(index))
   }
 
   /// Calls `body` with each row in order.
   func forEachRow(_ body: (PGRawRow) -> Void) {
-    for row in 0..<Int32(rowCount) { body(PGRawRow(result: result, row: row)) }
+    for index in 0..<rowCount { body(row(index)) }
   }
 
   public static func == (left: PGCells, right: PGCells) -> Bool { left === right }

@@ -17,10 +17,14 @@ struct PGRawRow {
     return UnsafeRawBufferPointer(start: value, count: Int(PQgetlength(result, row, column)))
   }
 
+  /// The cell of `column` as text (nil for NULL).
+  func text(_ column: Int32) -> String? {
+    cell(column).map { String(decoding: $0, as: UTF8.self) }
+  }
+
   /// The cell of `column` as an integer (nil for NULL or non-numbers).
   func integer(_ column: Int32) -> Int? {
-    guard let bytes = cell(column) else { return nil }
-    return Int(String(decoding: bytes, as: UTF8.self))
+    text(column).flatMap { Int($0) }
   }
 }
 

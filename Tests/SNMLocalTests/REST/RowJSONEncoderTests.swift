@@ -91,7 +91,8 @@ import Testing
     var sink = ByteSink(capacity: 4)
     for round in 0..<100 {
       let piece = Array("piece \(round);".utf8)
-      sink.append(reserving: piece)
+      sink.reserve(piece.count)
+      piece.withUnsafeBytes { sink.append($0) }
     }
     #expect(sink.count == (0..<100).reduce(0) { $0 + "piece \($1);".utf8.count })
     #expect(String(decoding: sink.array(), as: UTF8.self).hasSuffix("piece 98;piece 99;"))

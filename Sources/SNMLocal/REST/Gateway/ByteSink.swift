@@ -62,12 +62,6 @@ struct ByteSink: ~Copyable {
     append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  /// Appends `bytes`, making room for them.
-  mutating func append(reserving bytes: [UInt8]) {
-    reserve(bytes.count)
-    bytes.withUnsafeBytes { append($0) }
-  }
-
   /// The bytes written so far.
   func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
     try body(UnsafeRawBufferPointer(start: base, count: count))

@@ -50,18 +50,12 @@ extension RESTGateway {
       after.rowCount == 1
     else { return nil }
     if streams && cells.rowCount > Self.streamedBatch { return try streamedRead(plan, context) }
+    let settingsRow = after.row(0)
     var row = ResultRow(PGResult())
     row.pageTotal = cells.rowCount
-    var dateStyle: String?
-    after.forEachRow { settings in
-      func text(_ column: Int32) -> String? {
-        settings.cell(column).map { String(decoding: $0, as: UTF8.self) }
-      }
-      row.responseHeaders = text(0)
-      row.responseStatus = text(1)
-      dateStyle = text(2)
-    }
-    let isoDates = RowJSONEncoder.datesAreISO(dateStyle)
+    row.responseHeaders = settingsRow.text(0)
+    row.responseStatus = settingsRow.text(1)
+    let isoDates = RowJSONEncoder.datesAreISO(settingsRow.text(2))
     guard
       let encoder = try encoder(for: rows.sql, cells: cells, known: known, context)
         .flatMap({ isoDates ? $0.iso : $0.otherDates })
@@ -81,6 +75,7 @@ extension RESTGateway {
     if case .encoders(let types, let iso, let otherDates) = known, types == cells.types {
       return (iso, otherDates)
     }
+    let columns = cells.columns
     let hasUserTypes = cells.types.contains { $0 >= RowJSONEncoder.firstUserType }
     func made(isoDates: Bool) throws -> RowJSONEncoder? {
       var userTypes: [UInt32: RowJSONEncoder.Kind] = [:]
@@ -96,7 +91,6 @@ extension RESTGateway {
       return RowJSONEncoder(
         columns: columns, types: cells.types, isoDates: isoDates, userTypes: userTypes)
     }
-    let columns = cells.columns
     guard !columns.isEmpty, let iso = try made(isoDates: true) else {
       columnReads.record(sql, .postgres)
       return nil
@@ -107,9 +101,9 @@ extension RESTGateway {
   }
 
   /// The body `json_agg` would have given: `[row, \n row]` (`[]` for none), or the one row's
-  /// object.
+  /// object. The sink starts with room for the keys and a guess at the values, and grows.
   static func body(_ cells: PGCells, encoder: RowJSONEncoder, array: Bool) -> [UInt8] {
-    var sink = ByteSink(capacity: cells.byteCount + cells.rowCount * (encoder.bytesPerRow + 4) + 2)
+    var sink = ByteSink(capacity: cells.rowCount * (2 * encoder.bytesPerRow + 4) + 2)
     sink.reserve(1)
     if array { sink.append(UInt8(ascii: "[")) }
     var first = true
