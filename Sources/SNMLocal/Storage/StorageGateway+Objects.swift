@@ -251,7 +251,8 @@ extension StorageGateway {
     metadata["lastModified"] = .string(Self.isoNow(now()))
     let written = try complete(
       destinationBucket, destination, version: version, owner: owner,
-      metadata: .object(metadata), userMetadata: nil, route: .copy)
+      metadata: .object(metadata), userMetadata: nil, upsert: upsert, uploader: caller.auth,
+      route: .copy)
     return Self.json(
       .object([
         .init("Id", .string(written)), .init("Key", .string("\(destinationBucket)/\(destination)")),

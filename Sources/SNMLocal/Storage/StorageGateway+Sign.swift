@@ -79,6 +79,8 @@ extension StorageGateway {
     let url = "\(bucketID)/\(name)"
     var claims: [JSONObject.Member] = []
     if let owner = caller.owner { claims.append(.init("owner", .string(owner))) }
+    // Whose update policy decides, when the upload lands, whether it may replace a row there.
+    claims.append(.init("role", .string(caller.auth.role)))
     claims += [
       .init("url", .string(url)), .init("upsert", .bool(upsert)),
       .init("scope", .string("upload")),

@@ -40,6 +40,7 @@ extension StorageGateway {
     let rawName: String
     var upsert: Bool
     var owner = caller.owner
+    var uploader = caller.auth
     var checksPolicy = true
     switch route {
     case .upload(let bucket, let name, let isUpdate):
@@ -55,6 +56,7 @@ extension StorageGateway {
       let claims = try verifySignedToken(token, bucket: bucket, name: name, scope: "upload")
       owner = claims["owner"]?.stringValue
       upsert = claims["upsert"]?.boolValue ?? false
+      uploader = Self.signer(of: claims)
       checksPolicy = false
     default:
       throw .notFoundRoute
@@ -78,7 +80,7 @@ extension StorageGateway {
       userMetadata: request.headers["x-metadata"].flatMap(Self.userMetadata),
       declaredLength: request.headers["Content-Length"].flatMap { Int64($0) },
       checksPolicy: checksPolicy, auth: checksPolicy ? caller.auth : StorageCaller.superuser,
-      route: route)
+      uploader: uploader, route: route)
     let sink: StorageUploadSink
     if multipart {
       guard let boundary = MultipartReader.boundary(of: contentType) else {
@@ -93,6 +95,16 @@ extension StorageGateway {
       sink = try StorageUploadSink(gateway: self, upload: upload, boundary: nil)
     }
     return sink
+  }
+
+  /// Who signed an upload URL, from its token's `role` and `owner` (a token without a role was
+  /// signed by a user if it names an owner, else by anon).
+  static func signer(of claims: JSONValue) -> RequestAuth {
+    let owner = claims["owner"]?.stringValue
+    let role = claims["role"]?.stringValue ?? (owner == nil ? "anon" : "authenticated")
+    var members: [JSONObject.Member] = [.init("role", .string(role))]
+    if let owner { members.append(.init("sub", .string(owner))) }
+    return RequestAuth(role: role, claims: .object(JSONObject(members)), isAnonymous: owner == nil)
   }
 
   /// `x-metadata`: base64 JSON of the user's own metadata (storage-js sends it so).
@@ -138,30 +150,45 @@ extension StorageGateway {
     }
   }
 
-  /// Writes an upload's final row as Storage's superuser (the old version's bytes are removed
-  /// once it commits); the row's id. On failure the new bytes are removed: nothing is left.
+  /// Writes an upload's final row as Storage's superuser, under the object's lock: without
+  /// `upsert` only a new row (a name taken meanwhile is 409 Duplicate); with it, a row there is
+  /// replaced only if `uploader`'s policies allow that now (tried as them, then rolled back to a
+  /// savepoint). The old version's file is removed once the new row commits; the row's id. On
+  /// failure the new bytes are removed: nothing is left.
   func complete(
     _ bucket: String, _ name: String, version: String, owner: String?, metadata: JSONValue,
-    userMetadata: JSONValue?, route: StorageRoute
+    userMetadata: JSONValue?, upsert: Bool, uploader: RequestAuth, route: StorageRoute
   ) throws(StorageFailure) -> String {
-    let row: [String?]
+    let parameters: [String?] = [
+      bucket, name, owner.flatMap(Self.uuidOrNil), owner, metadata.serialized(),
+      userMetadata?.serialized(), version,
+    ]
+    let written: (id: String, old: String?)
     do {
-      row = try transaction(StorageCaller.superuser, route) { tx in
+      written = try transaction(StorageCaller.superuser, route) { tx in
         _ = try tx.execute(StorageSQL.lockObject, [bucket, name])
-        return try tx.execute(
-          StorageSQL.completeUpload,
-          [
-            bucket, name, owner.flatMap(Self.uuidOrNil), owner, metadata.serialized(),
-            userMetadata?.serialized(), version,
-          ]
-        ).rows.first ?? []
+        let current = try tx.execute(StorageSQL.currentVersion, [bucket, name]).rows.first
+        if current != nil {
+          guard upsert else { throw StorageFailure.keyAlreadyExists(name) }
+          if uploader.role != StorageCaller.superuser.role {
+            _ = try tx.execute("savepoint snm_overwrite")
+            _ = try tx.execute(
+              StorageSQL.actAs, [uploader.role, uploader.claimsJSON, uploader.userID ?? ""])
+            _ = try tx.execute(StorageSQL.tryUpsert, Array(parameters.prefix(6)))
+            _ = try tx.execute("rollback to savepoint snm_overwrite")
+          }
+        }
+        let row = try tx.execute(
+          upsert ? StorageSQL.upsertObject : StorageSQL.insertObject, parameters
+        ).rows.first
+        return (row?.first.flatMap { $0 } ?? "", current?.first.flatMap { $0 })
       }
     } catch {
       files.remove(version: version)
-      throw error
+      throw error.code == "ResourceAlreadyExists" ? .keyAlreadyExists(name) : error
     }
-    if row.count > 1, let old = row[1], old != version { files.remove(version: old) }
-    return row.first.flatMap { $0 } ?? ""
+    if let old = written.old, old != version { files.remove(version: old) }
+    return written.id
   }
 }
 
@@ -182,6 +209,9 @@ struct StorageUpload: Sendable {
   /// Whether RLS is asked (not for a signed upload URL, whose token already decided).
   var checksPolicy: Bool
   var auth: RequestAuth
+  /// Whose policies decide, when the upload lands, whether it may replace a row there: the
+  /// caller, or the signer of a signed upload URL.
+  var uploader: RequestAuth
   var route: StorageRoute
   var policyChecked = false
 

@@ -52,18 +52,34 @@ enum StorageSQL {
   /// Serialises writers of one object name for the rest of the transaction.
   static let lockObject = "select pg_advisory_xact_lock(hashtext($1 || '/' || $2))"
 
-  /// The final row of an upload, as service_role; the old version is returned to be removed.
-  static let completeUpload = """
-    with old as (
-      select o.version from storage.objects o where o.bucket_id = $1 and o.name = $2 for update
-    ), written as (
-      insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
-      values ($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb, $7)
-      on conflict (name, bucket_id) do update set metadata = excluded.metadata,
-        user_metadata = excluded.user_metadata, version = excluded.version,
-        owner = excluded.owner, owner_id = excluded.owner_id, last_accessed_at = now()
-      returning id
-    )
-    select (select id::text from written), (select version from old)
+  /// The row an upload would replace, locked to the end of the transaction: its version,
+  /// whose file goes once the new row commits. Read in its own statement: a `for update` read
+  /// in the statement that updates the row sees no row (Postgres skips a row the same command
+  /// changed), so the old version would never be removed.
+  static let currentVersion = """
+    select o.version from storage.objects o where o.bucket_id = $1 and o.name = $2 for update
+    """
+
+  /// The final row of a new object, as service_role (a name taken is a 23505).
+  static let insertObject = """
+    insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
+    values ($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb, $7)
+    returning id::text
+    """
+
+  /// The final row of an upsert, as service_role, once the uploader's policies allowed it.
+  static let upsertObject = """
+    insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
+    values ($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb, $7)
+    on conflict (name, bucket_id) do update set metadata = excluded.metadata,
+      user_metadata = excluded.user_metadata, version = excluded.version,
+      owner = excluded.owner, owner_id = excluded.owner_id, last_accessed_at = now()
+    returning id::text
+    """
+
+  /// Runs the rest of a transaction (to the savepoint's rollback) as another role and claims.
+  static let actAs = """
+    select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+      set_config('request.jwt.claim.role', $1, true), set_config('request.jwt.claim.sub', $3, true)
     """
 }

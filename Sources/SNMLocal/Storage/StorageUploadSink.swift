@@ -172,7 +172,8 @@ final class StorageUploadSink: HTTPBodySink {
     ])
     let id = try gateway.complete(
       upload.bucket, upload.name, version: version, owner: upload.owner, metadata: metadata,
-      userMetadata: upload.userMetadata, route: upload.route)
+      userMetadata: upload.userMetadata, upsert: upload.upsert, uploader: upload.uploader,
+      route: upload.route)
     let key = "\(upload.bucket)/\(upload.name)"
     if case .uploadSigned = upload.route {
       return .json(status: 200, .object([.init("Key", .string(key))]))
