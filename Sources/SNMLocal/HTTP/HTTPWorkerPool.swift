@@ -35,11 +35,15 @@ final class HTTPWorkerPool: Sendable {
     /// Jobs before this index have been taken (the queue is compacted when it empties, or when
     /// the taken ones are most of it).
     var head = 0
+    /// Threads parked and not yet claimed by `submit` (one that times out uncounts itself before
+    /// it parks again, so `submit` never wakes a thread that is not there).
     var idle = 0
     var workers = 0
     var stopped = false
     /// `waiting` has been written and not yet drained.
     var signalled = false
+    /// Idle waits that ran out (read by tests, which wait for a few rather than for time).
+    var idleTimeouts = 0
 
     var pending: Int { jobs.count - head }
 
@@ -155,19 +159,26 @@ final class HTTPWorkerPool: Sendable {
       case .wait:
         break
       }
-      let woken = wakeup.wait(timeout: .now() + idleTimeout) == .success
-      let after = state.withLock { state -> Next in
-        if woken { return .wait }  // whoever woke it counted it busy already
-        // Timed out, still counted idle: leave unless only `minimum` are left.
-        guard state.idle > 0, state.workers > minimum || state.stopped else {
-          return .wait
-        }
+      guard wakeup.wait(timeout: .now() + idleTimeout) == .timedOut else {
+        continue  // whoever woke it counted it busy already
+      }
+      enum Timeout { case park, claimed, exit }
+      let after = state.withLock { state -> Timeout in
+        state.idleTimeouts += 1
+        // Every parked thread was claimed meanwhile, this one too (parked threads are alike):
+        // the claim's wake-up is on its way and must be taken.
+        guard state.idle > 0 else { return .claimed }
+        // No longer parked; parks again below unless it may leave.
         state.idle -= 1
-        if state.pending > 0 { return .wait }
+        guard state.workers > minimum, state.pending == 0 else { return .park }
         state.workers -= 1
         return .exit
       }
-      if case .exit = after { return }
+      switch after {
+      case .park: continue
+      case .claimed: wakeup.wait()
+      case .exit: return
+      }
     }
   }
 }
