@@ -28,7 +28,9 @@ extension AuthGateway {
       throw AuthFailure(
         status: 400, code: "phone_provider_disabled", message: "Phone logins are disabled")
     }
-    if let password, !password.isEmpty { try checkNewPassword(password) }
+    // A present password is checked whatever its value (GoTrue's checkPasswordStrength): an
+    // empty one is weak, never a password of its own.
+    if let password { try checkNewPassword(password) }
     let redirectTo = request.queryValue("redirect_to") ?? body["email_redirect_to"]?.stringValue
     let user = try inTransaction { connection in
       let (user, sessionID) = try tokenSubject(claims, on: connection)
@@ -38,12 +40,12 @@ extension AuthGateway {
           + "where id::text = $1", [sessionID ?? ""])
       let aal = session.rows.first?[0] ?? "aal1"
       let hasVerifiedFactor = user.factors.contains { $0["status"]?.stringValue == "verified" }
-      if hasVerifiedFactor && aal != "aal2" && (changesEmail || password?.isEmpty == false) {
+      if hasVerifiedFactor && aal != "aal2" && (changesEmail || password != nil) {
         throw AuthFailure(
           status: 401, code: "insufficient_aal",
           message: "AAL2 session is required to update email or password when MFA is enabled.")
       }
-      if user.isAnonymous && password?.isEmpty == false && email.isEmpty {
+      if user.isAnonymous && password != nil && email.isEmpty {
         throw AuthFailure(
           status: 422, code: "validation_failed",
           message:
@@ -61,13 +63,11 @@ extension AuthGateway {
           throw AuthFailure.reauthenticationNeeded
         }
         if !nonce.isEmpty { try useNonce(nonce, user: user, on: connection) }
-        if !password.isEmpty {
-          let same = try connection.execute(
-            "select 1 from auth.users where id = $1::uuid and encrypted_password is not null "
-              + "and encrypted_password = extensions.crypt($2, encrypted_password)",
-            [user.id, password])
-          guard same.rows.isEmpty else { throw AuthFailure.samePassword }
-        }
+        let same = try connection.execute(
+          "select 1 from auth.users where id = $1::uuid and encrypted_password is not null "
+            + "and encrypted_password = extensions.crypt($2, encrypted_password)",
+          [user.id, password])
+        guard same.rows.isEmpty else { throw AuthFailure.samePassword }
         _ = try connection.execute(
           "update auth.users set encrypted_password = extensions.crypt($2, "
             + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), updated_at = now() "

@@ -177,9 +177,9 @@ extension AuthGateway {
             + "coalesce(email, '') <> '' from auth.users where id = $1::uuid",
           [found.userID, hash])
         let row = state.rows.first
-        if settings.confirmEmail && settings.doubleConfirmChanges && row?[0] == "0"
-          && row?[2] == "t"
-        {
+        // Both addresses' codes, whether or not new users confirm their address (GoTrue takes
+        // one code when it autoconfirms: a stolen session would move the account).
+        if settings.doubleConfirmChanges && row?[0] == "0" && row?[2] == "t" {
           let column = row?[1] == "t" ? "email_change_token_current" : "email_change_token_new"
           _ = try connection.execute(
             "update auth.users set email_change_confirm_status = 1, \(column) = '' "
