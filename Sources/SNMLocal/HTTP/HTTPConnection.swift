@@ -125,7 +125,9 @@ final class HTTPConnection: Sendable {
         guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return .closed }
         let left = deadline - monotonicSeconds()
         if left <= 0 { return .timedOut }
-        guard wait(for: Int16(POLLIN), seconds: min(left, 1)) else { return .closed }
+        // A wait that runs out is not a hang-up (the deadline above decides); a socket that
+        // failed or closed makes the next recv say so.
+        _ = wait(for: Int16(POLLIN), seconds: left)
       }
     }
   }
