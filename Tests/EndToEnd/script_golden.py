@@ -1,6 +1,6 @@
 """Golden files for the script tests: normalise what changes from run to run, compare, re-record.
 
-RECORD_SNAPSHOTS=1 rewrites the files under Tests/EndToEnd/golden/scripts instead of comparing.
+RECORD_SNAPSHOTS=1 rewrites the files under Tests/EndToEnd/golden/ instead of comparing, and fails.
 """
 import difflib
 import os
@@ -31,19 +31,28 @@ def normalise(text):
 
 def expect_golden(name, actual):
     """Compares `actual` (normalised) with golden/scripts/NAME."""
-    actual = normalise(actual)
-    path = GOLDEN / name
+    check_golden(GOLDEN / name, normalise(actual))
+
+
+def check_golden(path, actual):
+    """Compares `actual` with the golden file at `path`, showing a diff when they differ.
+
+    RECORD_SNAPSHOTS=1 writes the file instead and fails the test, as the Swift snapshot helper
+    does: a recording run proves nothing, so it must never pass. Run again without it to compare.
+    """
+    path = pathlib.Path(path)
     if RECORD:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(actual)
-        return
+        raise AssertionError(f"recorded {path.name}: RECORD_SNAPSHOTS=1 never passes, run again "
+                             "without it to compare")
     assert path.exists(), f"no golden file {path}: run with RECORD_SNAPSHOTS=1"
     expected = path.read_text()
     if actual != expected:
         diff = "".join(difflib.unified_diff(
-            expected.splitlines(True), actual.splitlines(True), "golden/scripts/" + name,
+            expected.splitlines(True), actual.splitlines(True), str(path.relative_to(GOLDEN.parent)),
             "actual"))
-        raise AssertionError(f"differs from golden/scripts/{name}:\n{diff}")
+        raise AssertionError(f"differs from golden/{path.relative_to(GOLDEN.parent)}:\n{diff}")
 
 
 def transcript(result):

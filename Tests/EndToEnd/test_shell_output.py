@@ -4,12 +4,12 @@ The service_role key reads past row-level security, so every seed row shows: Kor
 NULL beside the string 'null', nested JSON. RECORD_SNAPSHOTS=1 rewrites the golden files.
 """
 import json
-import os
 import pathlib
 
 import pytest
 
 from conftest import run_snm
+from script_golden import check_golden
 
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden" / "shell"
 FORMATS = ["table", "expanded", "json", "ndjson", "csv"]
@@ -27,13 +27,7 @@ def snm_env(tmp_path):
 
 
 def expect_golden(name, text):
-    path = GOLDEN / name
-    if os.environ.get("RECORD_SNAPSHOTS") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        return
-    assert path.exists(), f"no golden file {path}: run with RECORD_SNAPSHOTS=1"
-    assert text == path.read_text(), f"output differs from {path}"
+    check_golden(GOLDEN / name, text)
 
 
 @pytest.mark.parametrize("query", sorted(QUERIES))
