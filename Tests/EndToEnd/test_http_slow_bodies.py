@@ -1,6 +1,8 @@
-"""Request bodies that arrive slowly (issue 35, items 7, 1, 2): a streamed upload may pause between
-pieces (before: a pause of 1 s dropped it without an answer, also after `Expect: 100-continue`);
-a body that stops gets 408 at the request timeout."""
+"""Request bodies that arrive slowly or hold much (issue 35, items 7, 1, 2): a streamed upload may
+pause between pieces (before: a pause of 1 s dropped it without an answer, also after `Expect:
+100-continue`); a body that stops gets 408 at the request timeout; a form's fields are bounded in
+number and size (before: 500 fields of 1 MB were all kept in memory)."""
+import json
 import socket
 import time
 import uuid
@@ -78,3 +80,58 @@ def test_a_body_that_stops_gets_408(slow):
         connection.sendall(upload_head(slow, name, len(PNG)) + PNG[:100])
         raw = answer(connection, 4 * REQUEST_TIMEOUT)
     assert status_of(raw) == 408, raw[:200]
+
+
+def form(boundary, fields, file=PNG):
+    """A multipart/form-data body: `fields` (name, value) first, then the file part."""
+    parts = [b"--%s\r\nContent-Disposition: form-data; name=\"%s\"\r\n\r\n%s\r\n"
+             % (boundary, name.encode(), value) for name, value in fields]
+    parts.append(b"--%s\r\nContent-Disposition: form-data; name=\"\"; filename=\"a.png\"\r\n"
+                 b"Content-Type: image/png\r\n\r\n%s\r\n--%s--\r\n" % (boundary, file, boundary))
+    return b"".join(parts)
+
+
+def send_form(project, fields):
+    """Uploads a form as the service role (whom every policy lets write); the raw answer."""
+    key = project.service_role_key
+    boundary = b"x" + uuid.uuid4().hex.encode()
+    body = form(boundary, fields)
+    name = f"form/{uuid.uuid4().hex[:8]}.png"
+    head = (f"POST /storage/v1/object/dog-photos/{name} HTTP/1.1\r\nHost: x\r\napikey: {key}\r\n"
+            f"Authorization: Bearer {key}\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary.decode()}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", project.port), timeout=10) as connection:
+        try:
+            connection.sendall(head + body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused midway: the answer is still there to read
+        return answer(connection, 3 * REQUEST_TIMEOUT)
+
+
+def too_large(raw):
+    """Storage's 413 (HTTP 400, statusCode 413), and the connection closes."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert status_of(raw) == 400, raw[:300]
+    assert b"Connection: close" in head
+    return json.loads(body)
+
+
+def test_a_forms_fields_are_bounded_in_size(slow):
+    # Two fields of 600 KB: each within 1 MiB, together over it.
+    raw = send_form(slow, [("a", b"x" * 600_000), ("b", b"y" * 600_000)])
+    assert too_large(raw) == {
+        "statusCode": "413", "code": "EntityTooLarge", "error": "Payload too large",
+        "message": "The form's fields exceeded 1048576 bytes"}
+
+
+def test_a_forms_fields_are_bounded_in_number(slow):
+    raw = send_form(slow, [(f"f{index}", b"1") for index in range(500)])
+    assert too_large(raw) == {
+        "statusCode": "413", "code": "EntityTooLarge", "error": "Payload too large",
+        "message": "The form exceeded 64 fields"}
+
+
+def test_a_form_with_a_few_fields_uploads(slow):
+    raw = send_form(slow, [("cacheControl", b"60"), ("metadata", b'{"a":1}')])
+    assert status_of(raw) == 200, raw[:300]

@@ -21,7 +21,16 @@ final class StorageUploadSink: HTTPBodySink {
     var fieldName: String?
     var fieldValue: [UInt8] = []
     var fields: [String: String] = [:]
+    /// The form's parts other than the file, and their names' and values' bytes, so far.
+    var fieldCount = 0
+    var fieldBytes = 0
   }
+
+  /// The most parts a form may have besides its file, and the most bytes their names and values
+  /// may take together: past either, 413 and the connection closes (a form's fields are held in
+  /// memory; the clients send two or three).
+  static let maxFields = 64
+  static let maxFieldBytes = 1 << 20
 
   init(gateway: StorageGateway, upload: StorageUpload, boundary: String?) throws(StorageFailure) {
     self.gateway = gateway
@@ -98,6 +107,9 @@ final class StorageUploadSink: HTTPBodySink {
         if filename != nil && !state.fileDone && state.file == nil {
           try startFile(type: type, &state)
         } else {
+          state.fieldCount += 1
+          state.fieldBytes += name.utf8.count
+          try Self.checkFields(state)
           state.fieldName = name
           state.fieldValue = []
         }
@@ -105,9 +117,8 @@ final class StorageUploadSink: HTTPBodySink {
         if state.inFile {
           try Self.write(data, into: &state)
         } else if state.fieldName != nil {
-          guard state.fieldValue.count + data.count <= 1024 * 1024 else {
-            throw .entityTooLarge(entity: "user_metadata")
-          }
+          state.fieldBytes += data.count
+          try Self.checkFields(state)
           state.fieldValue.append(contentsOf: data)
         }
       case .partEnd:
@@ -120,6 +131,16 @@ final class StorageUploadSink: HTTPBodySink {
         state.fieldName = nil
         state.fieldValue = []
       }
+    }
+  }
+
+  /// Holds the form's fields to ``maxFields`` and ``maxFieldBytes``.
+  static func checkFields(_ state: State) throws(StorageFailure) {
+    guard state.fieldCount <= maxFields else {
+      throw .entityTooLarge(entity: "form", limit: "\(maxFields) fields")
+    }
+    guard state.fieldBytes <= maxFieldBytes else {
+      throw .entityTooLarge(entity: "form's fields", limit: "\(maxFieldBytes) bytes")
     }
   }
 
