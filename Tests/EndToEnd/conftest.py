@@ -26,6 +26,26 @@ def run_snm(*args, input=None, env=None, timeout=60, check=False, cwd=None):
         timeout=timeout, check=check, cwd=cwd)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def isolated_xdg(tmp_path_factory):
+    """The suite's own config, cache and state folders, never the machine's: a schema cache or a
+    session left in ~/.cache or ~/.local/state by earlier runs must not change what a test sees.
+    Tests that need folders of their own take the `home` fixture on top."""
+    base = tmp_path_factory.mktemp("xdg")
+    saved = {name: os.environ.get(name) for name in XDG_FOLDERS}
+    for name in XDG_FOLDERS:
+        os.environ[name] = str(base / name.lower())
+    yield base
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+XDG_FOLDERS = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+
+
 @pytest.fixture(scope="session")
 def snm_bin():
     assert os.access(SNM, os.X_OK), f"snm binary not built at {SNM}"
