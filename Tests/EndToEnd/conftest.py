@@ -114,16 +114,21 @@ class LocalProject:
     def stop(self):
         run_snm("local", "stop", "--dir", self.data_dir, timeout=60)
 
-    def sql(self, query):
-        """Runs `query` with psql as the cluster's superuser over its unix socket; returns the
-        unaligned output."""
+    @property
+    def socket_dir(self):
+        """The folder of the cluster's unix socket (port 5432 there)."""
         import hashlib
         cluster_dir = self.status["cluster_dir"]
         socket_dir = cluster_dir + "/run"
         if len(socket_dir) + len("/.s.PGSQL.5432") > 100:  # SNMLocal's ClusterLayout rule
             socket_dir = "/tmp/snm-" + hashlib.sha256(cluster_dir.encode()).hexdigest()[:16]
+        return socket_dir
+
+    def sql(self, query):
+        """Runs `query` with psql as the cluster's superuser over its unix socket; returns the
+        unaligned output."""
         result = subprocess.run(
-            ["psql", "-h", socket_dir, "-p", "5432", "-U", "postgres", "-d", "postgres", "-At",
+            ["psql", "-h", self.socket_dir, "-p", "5432", "-U", "postgres", "-d", "postgres", "-At",
              "-c", query], capture_output=True, text=True, timeout=60)
         assert result.returncode == 0, result.stderr
         return result.stdout.strip()
