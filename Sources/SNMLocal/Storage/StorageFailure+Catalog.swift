@@ -114,6 +114,11 @@ extension StorageFailure {
         544, "DatabaseTimeout", "The connection to the database timed out", httpStatus: 544)
     case "22P02":
       return invalidParameter("value", error.message)
+    case "22021", "22P05":
+      // Text Postgres cannot hold (a NUL) that no check before the query caught.
+      return invalidRequest("The request holds a character the database cannot store")
+    case "54000":
+      return invalidRequest("The request holds a value too long for the database")
     case "PGRST003":
       return StorageFailure(
         429, "SlowDown", error: "too_many_connections",

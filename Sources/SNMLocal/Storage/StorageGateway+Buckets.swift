@@ -9,6 +9,7 @@ extension StorageGateway {
     var conditions: [String] = []
     var parameters: [String?] = []
     if let search = request.queryValue("search"), !search.isEmpty {
+      try StorageKey.text(search, field: "querystring/search")
       parameters.append("%" + Self.escapeLike(search) + "%")
       conditions.append("b.name ilike $\(parameters.count)")
     }
@@ -225,7 +226,9 @@ extension StorageGateway {
   /// A MIME type or pattern Storage's `validateMimeType` accepts (`image/png`, `image/*`,
   /// `text/plain; charset=utf-8`).
   static func isMimePattern(_ text: String) -> Bool {
-    guard text.count <= 1000 else { return false }
+    guard text.count <= 1000, !text.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+      return false
+    }
     if text.hasSuffix("*") { return true }
     let token = { (part: Substring) in
       !part.isEmpty

@@ -13,6 +13,8 @@ extension StorageGateway {
     let limit = body["limit"]?.intValue ?? 100
     let offset = body["offset"]?.intValue ?? 0
     let search = body["search"]?.stringValue ?? ""
+    try StorageKey.lookup(prefix)
+    try StorageKey.lookup(search)
     var column = "name"
     var order = "asc"
     if let sortBy = body["sortBy"]?.objectValue {
@@ -46,12 +48,14 @@ extension StorageGateway {
   {
     let body = try jsonBody(request)
     let prefix = body["prefix"]?.stringValue ?? ""
+    try StorageKey.lookup(prefix)
     let limit = min(max(body["limit"]?.intValue ?? 1000, 1), 1000)
     let delimited = body["with_delimiter"]?.boolValue ?? false
     var after = ""
     if let cursor = body["cursor"]?.stringValue, !cursor.isEmpty {
       guard let data = Data(base64Encoded: cursor),
-        let text = String(data: data, encoding: .utf8), text.hasPrefix("l:")
+        let text = String(data: data, encoding: .utf8), text.hasPrefix("l:"),
+        !text.utf8.contains(0)
       else { throw .invalidParameter("continuation token") }
       after = String(text.dropFirst(2).prefix { $0 != "\n" })
     }
@@ -143,6 +147,7 @@ extension StorageGateway {
       throw .invalidRequest("Bulk object requests are limited to 1000 objects per request.")
     }
     let names = items.compactMap(\.stringValue)
+    for name in names { try StorageKey.lookup(name) }
     let rows = try transaction(caller.auth, .removeMany(bucket: bucketID)) { tx in
       try tx.execute(
         """
@@ -162,7 +167,9 @@ extension StorageGateway {
     return Self.json(.array(removed))
   }
 
-  /// DELETE /object/:bucket/*: one object, deleted as the caller.
+  /// DELETE /object/:bucket/*: one object, deleted as the caller. An object the caller cannot
+  /// see answers as a missing one (404 NoSuchKey): a delete tells no one what exists. One they
+  /// see but may not delete is 403 AccessDenied, as Storage answers.
   func remove(_ bucketID: String, _ rawName: String, caller: StorageCaller)
     throws(StorageFailure) -> HTTPResponse
   {
@@ -170,14 +177,12 @@ extension StorageGateway {
     let name = try StorageKey.object(rawName)
     let route = StorageRoute.remove(bucket: bucketID, name: rawName)
     let version = try transaction(caller.auth, route) { tx -> String? in
-      _ = try tx.execute("set local role service_role")
       guard
         try !tx.execute(
           "select 1 from storage.objects where bucket_id = $1 and name = $2",
           [bucketID, name]
         ).rows.isEmpty
       else { throw StorageFailure.noSuchKey(name) }
-      _ = try tx.execute("select set_config('role', $1, true)", [caller.auth.role])
       let gone = try tx.execute(
         "delete from storage.objects where bucket_id = $1 and name = $2 returning version",
         [bucketID, name])
@@ -191,7 +196,8 @@ extension StorageGateway {
   /// POST /object/move and /object/copy `{"bucketId", "sourceKey", "destinationKey",
   /// "destinationBucket"?}`. A move renames the row as the caller (the update policy decides;
   /// the bytes stay where they are); a copy needs to read the source and to upload the
-  /// destination, and gets bytes of its own.
+  /// destination, and gets bytes of its own. Either lands only as an upload could: the
+  /// destination bucket must exist (404 NoSuchBucket) and take the object's size and type.
   func move(_ request: HTTPRequest, caller: StorageCaller, copy: Bool) throws(StorageFailure)
     -> HTTPResponse
   {
@@ -202,17 +208,25 @@ extension StorageGateway {
     let destinationBucket = body["destinationBucket"]?.stringValue ?? bucketID
     _ = try StorageKey.bucket(bucketID)
     _ = try StorageKey.bucket(destinationBucket)
+    try StorageKey.lookup(source)
     let destination = try StorageKey.object(destinationName)
-    let owner = caller.owner
+    let route: StorageRoute = copy ? .copy : .move
+    guard let target = try findBucket(destinationBucket, route: route) else {
+      throw .noSuchBucket(destinationBucket)
+    }
     if copy {
       return try copyObject(
-        bucketID, source, to: destinationBucket, destination, request: request, caller: caller,
-        body: body)
+        bucketID, source, to: target, destination, request: request, caller: caller, body: body)
     }
+    let owner = caller.owner
+    let globalLimit = settings.fileSizeLimit
     let id = try transaction(caller.auth, .move) { tx -> String in
       guard
-        try !tx.execute(StorageSQL.findObject, [bucketID, source]).rows.isEmpty
+        let found = try tx.execute(StorageSQL.findObject, [bucketID, source]).rows.first.flatMap(
+          StorageObjectRow.init)
       else { throw StorageFailure.noSuchKey(source) }
+      try target.admit(
+        size: found.size, type: found.mimetype, name: destination, globalLimit: globalLimit)
       let moved = try tx.execute(
         """
         update storage.objects set name = $3, bucket_id = $4, owner = $5::uuid, owner_id = $6,
@@ -231,16 +245,28 @@ extension StorageGateway {
   }
 
   func copyObject(
-    _ bucketID: String, _ source: String, to destinationBucket: String, _ destination: String,
+    _ bucketID: String, _ source: String, to target: StorageBucketRow, _ destination: String,
     request: HTTPRequest, caller: StorageCaller, body: JSONObject
   ) throws(StorageFailure) -> HTTPResponse {
+    let destinationBucket = target.id
     let upsert = request.headers["x-upsert"] == "true"
     let original = try findObject(bucketID, source, as: caller.auth, route: .copy)
     var metadata = original.metadata.objectValue ?? JSONObject()
     if let changes = body["metadata"]?.objectValue, body["copyMetadata"]?.boolValue == false {
-      if let cache = changes["cacheControl"] { metadata["cacheControl"] = cache }
-      if let type = changes["mimetype"] { metadata["mimetype"] = type }
+      guard !StorageKey.containsNUL(.object(changes)) else {
+        throw .invalidRequest("metadata must not contain a NUL character")
+      }
+      for key in ["cacheControl", "mimetype"] {
+        guard let value = changes[key] else { continue }
+        guard value.stringValue != nil else {
+          throw .validation("body/metadata/\(key) must be string")
+        }
+        metadata[key] = value
+      }
     }
+    let type = metadata["mimetype"]?.stringValue ?? "application/octet-stream"
+    try target.admit(
+      size: original.size, type: type, name: destination, globalLimit: settings.fileSizeLimit)
     let owner = caller.owner
     try tryUpload(
       destinationBucket, destination, owner: owner, upsert: upsert, metadata: .object(metadata),

@@ -31,6 +31,7 @@ extension StorageGateway {
     guard names.count == paths.count, !names.isEmpty, names.count <= 1000 else {
       throw .validation("body/paths must be an array of 1 to 1000 strings")
     }
+    for name in names { try StorageKey.lookup(name) }
     let visible = try transaction(caller.auth, .signMany(bucket: bucketID)) { tx in
       Set(
         try tx.execute(

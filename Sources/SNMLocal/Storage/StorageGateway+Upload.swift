@@ -11,6 +11,7 @@ extension StorageGateway {
     guard route.streamsBody else { return .buffer }
     do {
       try checkToken(route, caller: caller)
+      try checkNames(route)
       return .stream(try prepareUpload(route, request: request, caller: caller))
     } catch {
       var failure = error
@@ -81,6 +82,7 @@ extension StorageGateway {
       declaredLength: request.headers["Content-Length"].flatMap { Int64($0) },
       checksPolicy: checksPolicy, auth: checksPolicy ? caller.auth : StorageCaller.superuser,
       uploader: uploader, route: route)
+    try upload.checkMetadata()
     let sink: StorageUploadSink
     if multipart {
       guard let boundary = MultipartReader.boundary(of: contentType) else {
@@ -215,18 +217,14 @@ struct StorageUpload: Sendable {
   var route: StorageRoute
   var policyChecked = false
 
+  /// User metadata jsonb can hold: no NUL in any key or string.
+  func checkMetadata() throws(StorageFailure) {
+    guard let userMetadata, StorageKey.containsNUL(userMetadata) else { return }
+    throw .invalidRequest("user metadata must not contain a NUL character")
+  }
+
   /// Storage's `validateMimeType` against the bucket's list.
   func checkType() throws(StorageFailure) {
-    guard !allowedTypes.isEmpty else { return }
-    let requested = mimetype.split(separator: "/", maxSplits: 1).map {
-      $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
-    }
-    guard requested.count == 2 else { throw .invalidMimeType(mimetype) }
-    for allowed in allowedTypes {
-      let parts = allowed.lowercased().split(separator: "/", maxSplits: 1).map(String.init)
-      guard parts.count == 2, parts[0] == requested[0] else { continue }
-      if parts[1] == "*" || parts[1] == requested[1] { return }
-    }
-    throw .invalidMimeType(mimetype)
+    try StorageBucketRow.checkType(mimetype, allowed: allowedTypes)
   }
 }

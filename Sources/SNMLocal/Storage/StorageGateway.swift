@@ -37,6 +37,7 @@ public struct StorageGateway: Sendable {
     let route = StorageRoute(method: request.method, path: request.path)
     do {
       try checkToken(route, caller: caller)
+      try checkNames(route)
       return try answer(route, request: request, caller: caller)
     } catch {
       return error.response
@@ -48,6 +49,14 @@ public struct StorageGateway: Sendable {
   func checkToken(_ route: StorageRoute, caller: StorageCaller) throws(StorageFailure) {
     guard !caller.isAuthenticated, !route.allowsInvalidToken else { return }
     throw .accessDenied(caller.tokenError ?? "Invalid Compact JWS")
+  }
+
+  /// The bucket and object named in the path, refused (400 InvalidBucketName, InvalidKey) when
+  /// none could have them (a NUL, too long), before any query: Postgres would answer 500.
+  func checkNames(_ route: StorageRoute) throws(StorageFailure) {
+    let (bucket, name) = route.names
+    if let bucket { try StorageKey.bucketLookup(bucket) }
+    if let name { try StorageKey.lookup(name) }
   }
 
   func answer(_ route: StorageRoute, request: HTTPRequest, caller: StorageCaller)

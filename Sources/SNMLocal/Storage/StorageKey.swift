@@ -1,7 +1,11 @@
+import SNMWire
+
 /// The names Storage accepts for buckets and objects (its `isValidKey`, `isValidBucketName`),
 /// plus what a path on disk would make dangerous: a NUL, an absolute path, `.` or `..` segments,
 /// whatever percent-encoding brought them in (`%2e%2e`, `%00`). Objects are never stored under
-/// their names, so these are refused to keep the answers the file backend gives.
+/// their names, so these are refused to keep the answers the file backend gives. An object name
+/// is at most 1,024 bytes (S3's limit); a name, prefix or path a request only looks up is
+/// refused when no object could have it (a NUL, more than 1,024 bytes), before Postgres sees it.
 ///
 /// ```swift
 /// try StorageKey.object("dogs/bori.jpg")   // "dogs/bori.jpg"
@@ -19,12 +23,60 @@ enum StorageKey {
     guard !name.isEmpty, name.utf8.allSatisfy({ keyCharacters.contains($0) }) else {
       throw .invalidKey(printable(name))
     }
+    try lookup(name)
     if name.hasPrefix("/") { throw .invalidKey(name, "must be a relative path") }
     let segments = name.split(separator: "/", omittingEmptySubsequences: true)
     if segments.contains(where: { $0 == "." || $0 == ".." }) {
       throw .invalidKey(name, "contains dot path segment")
     }
     return name
+  }
+
+  /// The most bytes an object name has.
+  static let maximumNameBytes = 1024
+
+  /// A name, prefix or path a request looks objects up by: refused when no object could have it
+  /// (a NUL, which Postgres's text refuses, or more than 1,024 bytes), whatever else it holds.
+  ///
+  /// - Throws: `StorageFailure.invalidKey`.
+  static func lookup(_ name: String) throws(StorageFailure) {
+    guard name.utf8.count <= maximumNameBytes else {
+      throw .invalidKey(
+        printable(String(name.prefix(64))) + "...",
+        "is longer than \(maximumNameBytes) bytes")
+    }
+    guard !name.utf8.contains(0) else { throw .invalidKey(printable(name)) }
+  }
+
+  /// A text of a request (a search, a type) that Postgres must be able to hold: no NUL.
+  ///
+  /// - Throws: `StorageFailure.validation` naming `field`.
+  static func text(_ value: String, field: String) throws(StorageFailure) {
+    guard !value.utf8.contains(0) else {
+      throw .validation("\(field) must not contain a NUL character")
+    }
+  }
+
+  /// Whether a JSON value (metadata a request sets) holds a NUL anywhere, which jsonb refuses.
+  static func containsNUL(_ value: JSONValue) -> Bool {
+    switch value {
+    case .string(let text): return text.utf8.contains(0)
+    case .array(let items): return items.contains(where: containsNUL)
+    case .object(let members):
+      return members.keys.contains { $0.utf8.contains(0) }
+        || members.values.contains(where: containsNUL)
+    default: return false
+    }
+  }
+
+  /// A bucket name a request looks a bucket up by: refused when no bucket could have it (a NUL,
+  /// more than 100 bytes).
+  ///
+  /// - Throws: `StorageFailure.invalidBucketName`.
+  static func bucketLookup(_ name: String) throws(StorageFailure) {
+    guard name.utf8.count < 101, !name.utf8.contains(0) else {
+      throw .invalidBucketName(printable(String(name.prefix(100))))
+    }
   }
 
   /// A bucket name: 1 to 100 characters of the key set without `/`.

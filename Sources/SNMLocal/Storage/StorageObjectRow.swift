@@ -1,3 +1,4 @@
+import Foundation
 import SNMWire
 
 /// What the gateway needs of one `storage.objects` row: its id, the version naming its bytes on
@@ -36,6 +37,34 @@ struct StorageBucketRow {
     isPublic = row[1] == "t"
     fileSizeLimit = row[2].flatMap { Int64($0) }
     allowedMimeTypes = row[3].map(Self.parseTextArray)
+  }
+
+  /// Refuses an object of `size` bytes and type `type` that this bucket would not take as an
+  /// upload named `name` (its size limit within the project's `globalLimit`, its MIME types): a
+  /// copy or move lands here only as an upload could. A folder's placeholder has no type.
+  func admit(size: Int64, type: String, name: String, globalLimit: Int64)
+    throws(StorageFailure)
+  {
+    let placeholder = name.hasSuffix(".emptyFolderPlaceholder")
+    let limit = placeholder ? 0 : min(globalLimit, fileSizeLimit ?? globalLimit)
+    guard size <= limit else { throw .entityTooLarge() }
+    if !placeholder { try Self.checkType(type, allowed: allowedMimeTypes ?? []) }
+  }
+
+  /// Storage's `validateMimeType`: `type` against a bucket's list (`image/*`, `text/plain`);
+  /// an empty list takes any.
+  static func checkType(_ type: String, allowed: [String]) throws(StorageFailure) {
+    guard !allowed.isEmpty else { return }
+    let requested = type.split(separator: "/", maxSplits: 1).map {
+      $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+    }
+    guard requested.count == 2 else { throw .invalidMimeType(type) }
+    for pattern in allowed {
+      let parts = pattern.lowercased().split(separator: "/", maxSplits: 1).map(String.init)
+      guard parts.count == 2, parts[0] == requested[0] else { continue }
+      if parts[1] == "*" || parts[1] == requested[1] { return }
+    }
+    throw .invalidMimeType(type)
   }
 
   /// The elements of a one-dimensional text[] literal (`{image/*,"a b"}`).

@@ -73,6 +73,24 @@ enum StorageRoute: Equatable {
     }
   }
 
+  /// The bucket and object name the route's path names, if it names them.
+  var names: (bucket: String?, name: String?) {
+    switch self {
+    case .getBucket(let bucket), .updateBucket(let bucket), .deleteBucket(let bucket),
+      .emptyBucket(let bucket), .signMany(let bucket), .list(let bucket), .listV2(let bucket),
+      .removeMany(let bucket):
+      (bucket, nil)
+    case .upload(let bucket, let name, _), .download(let bucket, let name, _),
+      .head(let bucket, let name, _), .info(let bucket, let name, _),
+      .signedDownload(let bucket, let name), .sign(let bucket, let name),
+      .signUpload(let bucket, let name), .uploadSigned(let bucket, let name),
+      .remove(let bucket, let name):
+      (bucket, name)
+    case .listBuckets, .createBucket, .move, .copy, .notFound:
+      (nil, nil)
+    }
+  }
+
   /// Whether the route reads its request body as a stream to disk (uploads).
   var streamsBody: Bool {
     switch self {

@@ -160,6 +160,7 @@ final class StorageUploadSink: HTTPBodySink {
       upload.userMetadata = value
     }
     upload.declaredLength = nil
+    try upload.checkMetadata()
     try upload.checkType()
     try gateway.checkPolicy(upload)
     upload.policyChecked = true

@@ -92,6 +92,37 @@ import Testing
     }
   }
 
+  @Test func namesAreAt1024BytesAndLookupsOfNamesNoObjectCouldHaveAreRefused() throws {
+    let longest = String(repeating: "n", count: 1020) + ".png"
+    #expect(try StorageKey.object(longest) == longest)
+    #expect(throws: StorageFailure.self) { try StorageKey.object("x" + longest) }
+    try StorageKey.lookup(longest)
+    try StorageKey.lookup("도그/")
+    for refused in ["x" + longest, "a\u{0}b"] {
+      #expect(throws: StorageFailure.self) { try StorageKey.lookup(refused) }
+    }
+    try StorageKey.bucketLookup("any bucket")
+    for refused in [String(repeating: "b", count: 101), "x\u{0}y"] {
+      #expect(throws: StorageFailure.self) { try StorageKey.bucketLookup(refused) }
+    }
+  }
+
+  @Test func aBucketAdmitsWhatAnUploadCouldPut() throws {
+    let bucket = try #require(StorageBucketRow(["b", "f", "100", "{image/*}"]))
+    try bucket.admit(size: 100, type: "image/png", name: "a.png", globalLimit: 1000)
+    #expect(throws: StorageFailure.entityTooLarge()) {
+      try bucket.admit(size: 101, type: "image/png", name: "a.png", globalLimit: 1000)
+    }
+    #expect(throws: StorageFailure.invalidMimeType("text/html")) {
+      try bucket.admit(size: 1, type: "text/html", name: "a.png", globalLimit: 1000)
+    }
+    #expect(throws: StorageFailure.entityTooLarge()) {
+      try bucket.admit(size: 60, type: "image/png", name: "a.png", globalLimit: 50)
+    }
+    try bucket.admit(
+      size: 0, type: "text/plain", name: "f/.emptyFolderPlaceholder", globalLimit: 50)
+  }
+
   @Test func errorsAnswerHTTP400WithTheRealStatusInTheBody() {
     let response = StorageFailure.noSuchKey("a").response
     #expect(response.status == 400)
