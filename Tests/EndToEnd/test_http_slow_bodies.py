@@ -4,6 +4,7 @@ pause between pieces (before: a pause of 1 s dropped it without an answer, also 
 number and size (before: 500 fields of 1 MB were all kept in memory)."""
 import json
 import socket
+import threading
 import time
 import uuid
 
@@ -13,6 +14,11 @@ from hardening import status_of
 
 REQUEST_TIMEOUT = 3  # SNM_HTTP_REQUEST_TIMEOUT of the project
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 1000
+# Three pieces of 64 KiB: each request-timeout window brings more than the 16 KiB/s a body that
+# spans windows must keep up.
+LARGER = b"\x89PNG\r\n\x1a\n" + b"\x00" * (3 * 65_536 - 8)
+SLOW = 36  # slow uploaders: the gateway's 32 workers and a few more
+POOL_TIMEOUT = 8  # SNM_HTTP_REQUEST_TIMEOUT of the project the slow uploaders use
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +54,8 @@ def pieces(body, count):
 def test_a_body_may_pause_between_pieces(slow):
     name = f"slow/{uuid.uuid4().hex[:8]}.png"
     with socket.create_connection(("127.0.0.1", slow.port), timeout=10) as connection:
-        connection.sendall(upload_head(slow, name, len(PNG)))
-        for piece in pieces(PNG, 3):
+        connection.sendall(upload_head(slow, name, len(LARGER)))
+        for piece in pieces(LARGER, 3):
             time.sleep(1.5)  # the pause under test: longer than the old 1 s poll, within the limit
             connection.sendall(piece)
         raw = answer(connection, 3 * REQUEST_TIMEOUT)
@@ -59,7 +65,7 @@ def test_a_body_may_pause_between_pieces(slow):
 def test_a_body_may_pause_after_100_continue(slow):
     name = f"slow/{uuid.uuid4().hex[:8]}.png"
     with socket.create_connection(("127.0.0.1", slow.port), timeout=10) as connection:
-        connection.sendall(upload_head(slow, name, len(PNG), "Expect: 100-continue\r\n"))
+        connection.sendall(upload_head(slow, name, len(LARGER), "Expect: 100-continue\r\n"))
         interim = b""
         connection.settimeout(10)
         while b"\r\n\r\n" not in interim:
@@ -67,7 +73,7 @@ def test_a_body_may_pause_after_100_continue(slow):
             assert chunk, "closed before 100 Continue"
             interim += chunk
         assert interim.startswith(b"HTTP/1.1 100 Continue\r\n\r\n"), interim
-        for piece in pieces(PNG, 3):
+        for piece in pieces(LARGER, 3):
             time.sleep(1.5)
             connection.sendall(piece)
         raw = answer(connection, 3 * REQUEST_TIMEOUT)
@@ -135,3 +141,88 @@ def test_a_forms_fields_are_bounded_in_number(slow):
 def test_a_form_with_a_few_fields_uploads(slow):
     raw = send_form(slow, [("cacheControl", b"60"), ("metadata", b'{"a":1}')])
     assert status_of(raw) == 200, raw[:300]
+
+
+@pytest.fixture(scope="module")
+def pooled(start_extra_project):
+    return start_extra_project("http-slow-pool",
+                               env={"SNM_HTTP_REQUEST_TIMEOUT": str(POOL_TIMEOUT)})
+
+
+def test_slow_uploads_do_not_hold_the_workers(pooled):
+    """36 uploads with the anon key, each sending a byte every 0.5 s: a fresh REST request is
+    answered while they are all still open (before: never, every worker waited on one), and they
+    get 408 at the request timeout (before: never, each byte renewed the wait)."""
+    project = pooled
+
+    def fresh_request():
+        with socket.create_connection(("127.0.0.1", project.port), timeout=3 * POOL_TIMEOUT) as fresh:
+            fresh.sendall(f"GET /rest/v1/dog_profile?select=id&limit=1 HTTP/1.1\r\nHost: x\r\n"
+                          f"apikey: {project.anon_key}\r\nConnection: close\r\n\r\n".encode())
+            return answer(fresh, 3 * POOL_TIMEOUT)
+
+    assert status_of(fresh_request()) == 200  # the REST pool warmed up before the attack
+    boundary = b"slow" + uuid.uuid4().hex.encode()
+    body = form(boundary, [("cacheControl", b"60")])
+    uploaders = []
+    for _ in range(SLOW):
+        connection = socket.create_connection(("127.0.0.1", project.port), timeout=10)
+        connection.sendall((
+            f"POST /storage/v1/object/dog-photos/slow/{uuid.uuid4().hex[:8]}.png HTTP/1.1\r\n"
+            f"Host: x\r\napikey: {project.anon_key}\r\nExpect: 100-continue\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary.decode()}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode())
+        uploaders.append(connection)
+    answers = {connection: b"" for connection in uploaders}
+    try:
+        stop = threading.Event()
+
+        def trickle():
+            sent = 0
+            while not stop.is_set() and sent < len(body) and sent < 4 * POOL_TIMEOUT * 2:
+                for connection in uploaders:
+                    try:
+                        connection.sendall(body[sent:sent + 1])
+                    except OSError:
+                        pass
+                sent += 1
+                stop.wait(0.5)
+
+        thread = threading.Thread(target=trickle, daemon=True)
+        thread.start()
+        # Each (trickling) waits for its 100 Continue: the head was accepted, the body may come.
+        deadline = time.monotonic() + 10
+        for connection in uploaders:
+            while b"\r\n\r\n" not in answers[connection] and time.monotonic() < deadline:
+                connection.settimeout(max(0.01, deadline - time.monotonic()))
+                try:
+                    answers[connection] += connection.recv(4096)
+                except socket.timeout:
+                    break
+        started = time.perf_counter()
+        raw = fresh_request()
+        took = time.perf_counter() - started
+        # Nothing but 100 Continue has come to any slow uploader yet.
+        finals = 0
+        for connection in uploaders:
+            connection.setblocking(False)
+            try:
+                answers[connection] += connection.recv(65536)
+            except (BlockingIOError, OSError):
+                pass
+            connection.setblocking(True)
+            if answers[connection].count(b"HTTP/1.1 ") > 1:
+                finals += 1
+        print(f"\na fresh request while {SLOW} uploads trickle: {took * 1000:.1f} ms")
+        assert status_of(raw) == 200, raw[:200]
+        assert finals == 0, "the fresh request was answered only once slow uploads ended"
+        # At the request timeout each slow upload gets 408 (and the trickle stops).
+        for connection in uploaders:
+            answers[connection] += answer(connection, 3 * POOL_TIMEOUT)
+        stop.set()
+        thread.join(timeout=10)
+        statuses = [status_of(answers[c].split(b"\r\n\r\n", 1)[1]) for c in uploaders]
+        assert statuses == [408] * SLOW, statuses
+    finally:
+        for connection in uploaders:
+            connection.close()

@@ -24,9 +24,10 @@ final class HTTPConnection: Sendable {
     self.reader = Mutex(reader)
   }
 
-  /// On a worker: answers `first` and any request already pipelined behind it, reading on while
-  /// a body streams into a sink. True when the connection goes back to the loop (it waits for the
-  /// next request, or for the rest of one); false when it is to be closed.
+  /// On a worker: answers `first` and any request already pipelined behind it, and gives a
+  /// streamed body's sink what has arrived of it (what is still to come is the loop's to wait
+  /// for: a worker never waits on a client's bytes). True when the connection goes back to the
+  /// loop (it waits for the next request, or for the rest of one); false when it is to be closed.
   ///
   /// When `mayLinger` says no other request waits for a worker, the worker waits up to
   /// `limits.workerLinger` seconds for this client's next request before it hands the connection
@@ -40,9 +41,6 @@ final class HTTPConnection: Sendable {
     reader.withLock { reader in
       var step = first
       var lingered = false
-      // A streamed body (an upload) may take as long as it needs while it keeps coming: only
-      // the wait for each piece is bounded.
-      var lastPiece = monotonicSeconds()
       while true {
         switch step {
         case .request(var request, let keepAlive):
@@ -72,7 +70,7 @@ final class HTTPConnection: Sendable {
             limits: limits)
           lingeringClose()
           return false
-        case .planning:
+        case .planning, .flushing:
           break
         case .needMore:
           if reader.wantsContinue {
@@ -96,12 +94,11 @@ final class HTTPConnection: Sendable {
             lingered = false
             continue
           }
-          switch receive(into: &reader, waitingUntil: lastPiece + limits.requestTimeout) {
-          case .received: lastPiece = monotonicSeconds()
+          // Reads on while the body's bytes are there; the loop waits for the rest.
+          switch receive(into: &reader, waitingUntil: 0) {
+          case .received: break
           case .closed: return false
-          case .timedOut:
-            refuseLateRequest(limits: limits)
-            return false
+          case .timedOut: return true
           }
         }
         step = reader.next()
@@ -183,13 +180,8 @@ final class HTTPConnection: Sendable {
     return true
   }
 
-  /// Answers 408: the request did not arrive within `requestTimeout`. Closes lingering: a client
-  /// still trickling would otherwise get a reset that can discard the 408 before it reads it.
-  func refuseLateRequest(limits: HTTPServerLimits) {
-    _ = write(Self.lateRequestAnswer, limits: limits)
-    lingeringClose()
-  }
-
+  /// 408: the request did not arrive within `requestTimeout` (or its body kept less than the
+  /// minimum rate).
   static let lateRequestAnswer = HTTPResponseWriter.serialize(
     HTTPResponseWriter.failure(
       HTTPParseError(status: 408, message: "request not received in time")),

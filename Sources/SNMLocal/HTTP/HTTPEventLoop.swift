@@ -32,8 +32,14 @@ struct HTTPEventLoop: @unchecked Sendable {
     /// Since when it has waited for a request with nothing of one received; nil while one
     /// arrives or is answered.
     var idleSince: Double?
-    /// When the request under way began to arrive.
+    /// When the request under way began to arrive (for a body streaming past the request
+    /// timeout, when its current window began).
     var requestStart: Double?
+    /// The reader's `arrived` when that window began.
+    var windowArrived = 0
+    /// The reader's `ended` when the loop last took the connection back (a streamed body still
+    /// arriving when it is the same is the one whose window runs).
+    var requestsEnded = 0
     /// The end of the last answer (or the accept), for the idle timeout.
     var lastActivity: Double
     /// Closing after an error answer: what the client still sends is read and dropped until

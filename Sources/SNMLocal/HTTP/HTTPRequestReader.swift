@@ -28,6 +28,9 @@ struct HTTPRequestReader: @unchecked Sendable {
     /// A head with a body arrived and the planner was not asked yet (`next(deferringPlans:)`):
     /// call `next()` where the planner may block (it may ask the database).
     case planning
+    /// A streamed body's bytes were held for its sink (`next(deferringPlans:)`): `heldLimit` of
+    /// them, or the body ended. Call `next()` where the sink may block (it writes files).
+    case flushing
 
     static func == (lhs: Step, rhs: Step) -> Bool {
       switch (lhs, rhs) {
@@ -38,6 +41,7 @@ struct HTTPRequestReader: @unchecked Sendable {
       case (.answered(let a), .answered(let b)): a == b
       case (.failure(let a), .failure(let b)): a == b
       case (.planning, .planning): true
+      case (.flushing, .flushing): true
       default: false
       }
     }
@@ -55,6 +59,17 @@ struct HTTPRequestReader: @unchecked Sendable {
   var sink: (any HTTPBodySink)?
   /// A head whose body plan is still to be asked for (after `.planning`).
   var unplanned: HTTPRequestHead?
+  /// A streamed body's bytes decoded where its sink may not run (the event loop), for `next()`
+  /// to give it; and whether the body ended after them.
+  var held: [UInt8] = []
+  var heldEnd = false
+  /// Bytes appended since the reader was made (the server's minimum body rate counts them).
+  var arrived = 0
+  /// Requests whose end was read (a connection's streamed body goes on while this stays).
+  var ended = 0
+
+  /// The most body bytes held for a sink before `.flushing`.
+  static let heldLimit = 256 * 1024
 
   /// - Parameters:
   ///   - limits: the decoder's limits; `maxBodyBytes` bounds streamed bodies.
@@ -77,10 +92,11 @@ struct HTTPRequestReader: @unchecked Sendable {
   /// True when part of a request has arrived (the request timeout runs), false between requests.
   var hasPartialRequest: Bool { decoder.isMidMessage }
 
-  /// True while a body streams into a sink (only its idle time is bounded, not its length).
+  /// True while a body streams into a sink (its rate is bounded, not its length).
   var isStreaming: Bool { sink != nil }
 
   mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    arrived += bytes.count
     decoder.append(bytes)
   }
 
@@ -88,16 +104,21 @@ struct HTTPRequestReader: @unchecked Sendable {
   mutating func abandon() {
     sink?.abandon()
     sink = nil
+    held = []
+    heldEnd = false
   }
 
   /// Advances as far as the buffered bytes allow. With `deferringPlans` (the event loop, which
-  /// must not block), a head with a body stops at `.planning` before the planner is asked.
+  /// must not block), a head with a body stops at `.planning` before the planner is asked, and a
+  /// streamed body's bytes are held, not given to the sink (`.flushing` when `heldLimit` are, or
+  /// the body ended).
   mutating func next(deferringPlans: Bool = false) -> Step {
     do {
       if let started = unplanned {
         unplanned = nil
         if let step = plan(started) { return step }
       }
+      if !deferringPlans, let step = release() { return step }
       while let part = try decoder.next() {
         switch part {
         case .requestHead(let started):
@@ -110,7 +131,10 @@ struct HTTPRequestReader: @unchecked Sendable {
           }
           if let step = plan(started) { return step }
         case .body(let bytes):
-          if let sink {
+          if sink != nil && deferringPlans {
+            held.append(contentsOf: bytes)
+            if held.count >= Self.heldLimit { return .flushing }
+          } else if let sink {
             let stop = bytes.withUnsafeBytes { sink.receive($0) }
             if let stop {
               self.sink = nil
@@ -125,19 +149,11 @@ struct HTTPRequestReader: @unchecked Sendable {
             body.append(contentsOf: bytes)
           }
         case .end:
-          guard let head else { return .failure(.bad("internal: no request head")) }
-          self.head = nil
-          var request =
-            self.request
-            ?? HTTPRequest(method: head.method, target: head.target, headers: head.headers)
-          self.request = nil
-          request.body = body
-          body = []
-          if let sink {
-            self.sink = nil
-            return .streamed(request, sink: sink, keepAlive: head.keepAlive)
+          if sink != nil && deferringPlans {
+            heldEnd = true
+            return .flushing
           }
-          return .request(request, keepAlive: head.keepAlive)
+          return end()
         case .responseHead:
           return .failure(.bad("internal: an answer where a request was expected"))
         }
@@ -147,6 +163,44 @@ struct HTTPRequestReader: @unchecked Sendable {
       abandon()
       return .failure(error)
     }
+  }
+
+  /// The request whose end was read.
+  mutating func end() -> Step {
+    guard let head else { return .failure(.bad("internal: no request head")) }
+    self.head = nil
+    ended += 1
+    var request =
+      self.request ?? HTTPRequest(method: head.method, target: head.target, headers: head.headers)
+    self.request = nil
+    request.body = body
+    body = []
+    if let sink {
+      self.sink = nil
+      return .streamed(request, sink: sink, keepAlive: head.keepAlive)
+    }
+    return .request(request, keepAlive: head.keepAlive)
+  }
+
+  /// Gives the sink the bytes held for it; the step when that ends the request (the body ended,
+  /// or the sink answered), nil to read on.
+  mutating func release() -> Step? {
+    guard let sink, !held.isEmpty || heldEnd else { return nil }
+    if !held.isEmpty {
+      let stop = held.withUnsafeBytes { sink.receive($0) }
+      held.removeAll(keepingCapacity: true)
+      if let stop {
+        self.sink = nil
+        head = nil
+        held = []
+        heldEnd = false
+        return .answered(stop)
+      }
+    }
+    guard heldEnd else { return nil }
+    heldEnd = false
+    held = []
+    return end()
   }
 
   /// Asks the planner what to do with the body of `started`: nil to read on.

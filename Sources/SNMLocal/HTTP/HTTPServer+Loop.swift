@@ -161,14 +161,18 @@ extension HTTPServer {
       return
     }
     let now = monotonicSeconds()
-    if entry.requestStart == nil { entry.requestStart = now }
     entry.idleSince = nil
     let received = count
-    let step = loop.scratch.withUnsafeBufferPointer { buffer in
-      entry.connection.reader.withLock { reader -> HTTPRequestReader.Step in
+    let (step, before) = loop.scratch.withUnsafeBufferPointer { buffer in
+      entry.connection.reader.withLock { reader -> (HTTPRequestReader.Step, Int) in
+        let before = reader.arrived
         reader.append(UnsafeBufferPointer(rebasing: buffer[0..<received]))
-        return reader.next(deferringPlans: true)
+        return (reader.next(deferringPlans: true), before)
       }
+    }
+    if entry.requestStart == nil {
+      entry.requestStart = now
+      entry.windowArrived = before
     }
     loop.connections[socket] = entry
     act(on: step, socket, &loop)
@@ -179,7 +183,7 @@ extension HTTPServer {
   func act(on step: HTTPRequestReader.Step, _ socket: Int32, _ loop: inout HTTPEventLoop) {
     guard var entry = loop.connections[socket] else { return }
     switch step {
-    case .request, .streamed, .planning:
+    case .request, .streamed, .planning, .flushing:
       entry.onWorker = true
       entry.idleSince = nil
       loop.connections[socket] = entry
@@ -194,21 +198,17 @@ extension HTTPServer {
         HTTPResponseWriter.serialize(
           HTTPResponseWriter.failure(failure), keepAlive: false, bodyless: false), &loop)
     case .needMore:
-      let (continues, streaming, partial) = entry.connection.reader.withLock { reader in
+      // A body streaming into a sink (an upload) is read here and held; a worker gives it to
+      // the sink (which writes files) a few hundred KiB at a time (`.flushing`).
+      let (continues, partial) = entry.connection.reader.withLock { reader in
         defer { reader.wantsContinue = false }
-        return (reader.wantsContinue, reader.isStreaming, reader.hasPartialRequest)
+        return (reader.wantsContinue, reader.hasPartialRequest || reader.isStreaming)
       }
       if continues {
         let bytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
         _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
       }
-      if streaming {
-        // A body streaming into a sink (an upload) is read on a worker: the sink writes files.
-        entry.onWorker = true
-        loop.connections[socket] = entry
-        uv_poll_stop(entry.poll)
-        serveOnWorker(entry.connection, .needMore)
-      } else if !partial {
+      if !partial {
         entry.idleSince = monotonicSeconds()
         entry.requestStart = nil
         loop.connections[socket] = entry
@@ -245,9 +245,18 @@ extension HTTPServer {
       }
       entry.onWorker = false
       entry.lastActivity = now
-      let partial = connection.reader.withLock { $0.hasPartialRequest }
-      entry.idleSince = partial ? nil : now
-      entry.requestStart = partial ? now : nil
+      let (partial, streaming, ended, arrived) = connection.reader.withLock {
+        ($0.hasPartialRequest, $0.isStreaming, $0.ended, $0.arrived)
+      }
+      if streaming && ended == entry.requestsEnded && entry.requestStart != nil {
+        // The same body streams on: its window runs on.
+        entry.idleSince = nil
+      } else {
+        entry.idleSince = partial || streaming ? nil : now
+        entry.requestStart = partial || streaming ? now : nil
+        entry.windowArrived = arrived
+      }
+      entry.requestsEnded = ended
       loop.connections[socket] = entry
       watch(entry.poll)
     }
@@ -291,19 +300,33 @@ extension HTTPServer {
     if loop.closing && loop.connections.isEmpty { endLoop(&loop) }
   }
 
-  /// Enforces the request timeout (408), the idle timeout and the end of lingering closes.
+  /// Enforces the request timeout (408), the idle timeout and the end of lingering closes. A
+  /// streamed body may take longer than the request timeout while each of its windows (of that
+  /// many seconds) brings `minimumBodyRate` bytes a second; one that does not gets 408.
   func sweep(_ loop: inout HTTPEventLoop) {
     let now = monotonicSeconds()
     var late: [Int32] = []
     var ended: [Int32] = []
+    var renewed: [(Int32, Int)] = []
     for (socket, entry) in loop.connections where !entry.onWorker {
       if let until = entry.lingerUntil {
         if now >= until { ended.append(socket) }
       } else if let start = entry.requestStart, entry.idleSince == nil {
-        if now - start >= limits.requestTimeout { late.append(socket) }
+        guard now - start >= limits.requestTimeout else { continue }
+        let (streaming, arrived) = entry.connection.reader.withLock { ($0.isStreaming, $0.arrived) }
+        let least = limits.minimumBodyRate * limits.requestTimeout
+        if streaming && Double(arrived - entry.windowArrived) >= least {
+          renewed.append((socket, arrived))
+        } else {
+          late.append(socket)
+        }
       } else if now - entry.lastActivity >= limits.idleTimeout {
         ended.append(socket)
       }
+    }
+    for (socket, arrived) in renewed {
+      loop.connections[socket]?.requestStart = now
+      loop.connections[socket]?.windowArrived = arrived
     }
     for socket in ended { closeConnection(socket, &loop) }
     for socket in late { refuse(socket, HTTPConnection.lateRequestAnswer, &loop) }

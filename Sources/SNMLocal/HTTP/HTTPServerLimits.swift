@@ -16,6 +16,10 @@ public struct HTTPServerLimits: Sendable, Equatable {
   public var streamedBodyBytes = HTTPLimits.requests.maxBodyBytes
   /// Seconds a request may take to arrive once its first byte came; then 408 and close.
   public var requestTimeout: Double = 30
+  /// Bytes a second a streamed body (an upload) must keep up, over each `requestTimeout`, to
+  /// take longer than `requestTimeout`; 408 when a window brings fewer. (The event loop waits
+  /// for a body's bytes, never a worker.)
+  public var minimumBodyRate: Double = 16_384
   /// Seconds an idle keep-alive connection stays open between requests.
   public var idleTimeout: Double = 60
   /// Seconds a blocked write may wait for the client to read.

@@ -41,7 +41,7 @@ public func httpFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       fuzzCheck((400..<600).contains(failure.status), "refusal with status \(failure.status)")
       _ = HTTPResponseWriter.serialize(
         HTTPResponseWriter.failure(failure), keepAlive: false, bodyless: false)
-    case .streamed, .answered, .planning:
+    case .streamed, .answered, .planning, .flushing:
       fuzzCheck(false, "a body planned with no planner")
     case .needMore:
       break
