@@ -76,3 +76,42 @@ def test_an_email_change_needs_both_codes_without_confirm_email(project):
     user = httpx.get(project.auth_url + "/user",
                      headers=project.headers(token=done.json()["access_token"])).json()
     assert user["email"] == target
+
+
+def test_metadata_is_bounded_so_a_token_always_fits_a_request_head(project):
+    email, session = signed_up(project)
+    token = session["access_token"]
+    # 40 KB at once, or 10 KB twice (the merge passes the bound): 422, and nothing is kept.
+    big = update(project, token, {"data": {"bio": "x" * 40_000}})
+    assert (big.status_code, big.json()["error_code"]) == (422, "validation_failed"), big.text
+    assert "at most 16384 bytes" in big.json()["msg"] and "token" in big.json()["msg"]
+    assert update(project, token, {"data": {"one": "y" * 10_000}}).status_code == 200
+    merged = update(project, token, {"data": {"two": "z" * 10_000}})
+    assert merged.status_code == 422, merged.text
+    # What was kept signs in, and its token is accepted everywhere.
+    signed_in = sign_in(project, email)
+    assert signed_in.status_code == 200
+    fresh = signed_in.json()["access_token"]
+    assert set(claims_of(fresh)["user_metadata"]) == {"one"}
+    assert httpx.get(project.auth_url + "/user", headers=project.headers(token=fresh)).status_code == 200
+    # At the bound a token still fits: the largest metadata allowed, then a request with it.
+    assert update(project, fresh, {"data": {"one": None, "max": "m" * 16_000}}).status_code == 200
+    longest = sign_in(project, email).json()["access_token"]
+    assert len(longest) < 24 * 1024
+    assert httpx.get(project.rest_url + "/", headers=project.headers(token=longest)).status_code != 431
+    # Sign-up and the admin API keep the same bound.
+    refused = httpx.post(project.auth_url + "/signup", headers=project.headers(), json={
+        "email": new_email(), "password": "walk-the-dog", "data": {"bio": "x" * 40_000}})
+    assert refused.status_code == 422, refused.text
+    admin = httpx.post(project.auth_url + "/admin/users", headers={"apikey": project.status["secret_key"]},
+                       json={"email": new_email(), "app_metadata": {"roles": ["r" * 20_000]}})
+    assert admin.status_code == 422, admin.text
+
+
+def test_deeply_nested_sign_up_data_is_refused_not_a_server_error(project):
+    deep = "[" * 16_000 + "]" * 16_000
+    body = '{"email": "%s", "password": "walk-the-dog", "data": {"x": %s}}' % (new_email(), deep)
+    answer = httpx.post(project.auth_url + "/signup", content=body,
+                        headers={**project.headers(), "Content-Type": "application/json"})
+    assert answer.status_code in (400, 422), answer.text[:300]
+    assert answer.json()["error_code"] in ("validation_failed", "bad_json")

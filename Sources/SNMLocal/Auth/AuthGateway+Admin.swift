@@ -198,6 +198,11 @@ extension AuthGateway {
     if let password { try checkNewPassword(password) }
     let userMetadata = body["user_metadata"].map { try? Self.metadata($0, name: "user_metadata") }
     let appMetadata = body["app_metadata"].map { try? Self.metadata($0, name: "app_metadata") }
+    for (name, value) in [
+      ("user_metadata", body["user_metadata"]), ("app_metadata", body["app_metadata"]),
+    ] {
+      if let value, value.objectValue != nil { try AuthMetadataBound.check(value, name: name) }
+    }
     let banText = body["ban_duration"]?.stringValue
     let ban = try Self.banSeconds(banText)
     let user = try inTransaction { connection in
@@ -231,6 +236,7 @@ extension AuthGateway {
             + "- array(select jsonb_array_elements_text($3::jsonb)), updated_at = now() "
             + "where id = $1::uuid",
           [id, value.serialized(), JSONValue.array(removed).serialized()])
+        try AuthMetadataBound.checkStored(id, on: connection)
       }
       if banText != nil {
         _ = try connection.execute(
@@ -276,6 +282,7 @@ extension AuthGateway {
         status: 400, code: "bad_json",
         message: "Could not parse request body as JSON: \(name) must be an object")
     }
+    try AuthMetadataBound.check(value, name: name)
     return value
   }
 

@@ -26,6 +26,7 @@ extension AuthGateway {
       _ = try connection.execute(
         "update auth.users set invited_at = now(), raw_user_meta_data = raw_user_meta_data || $2::jsonb "
           + "where id = $1::uuid", [existing.id, data.serialized()])
+      try AuthMetadataBound.checkStored(existing.id, on: connection)
       return existing.id
     }
     return try insertUser(

@@ -49,6 +49,7 @@ extension AuthGateway {
                 + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), "
                 + "raw_user_meta_data = $3::jsonb, updated_at = now() where id = $1::uuid",
               [id, password, metadata.serialized()])
+            try AuthMetadataBound.checkStored(id, on: connection)
             try sendMail(.signup, to: email, userID: id, redirectTo: redirectTo, on: connection)
           }
           // As GoTrue: the same answer whether or not the address was taken.

@@ -274,6 +274,7 @@ extension AuthGateway {
         user.userMetadata.serialized(),
       ])
     guard let id = created.scalar else { throw PGError(kind: .client, message: "no user id") }
+    try AuthMetadataBound.checkStored(id, on: connection)
     return id
   }
 }

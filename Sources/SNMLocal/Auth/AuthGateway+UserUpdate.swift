@@ -18,6 +18,7 @@ extension AuthGateway {
       throw AuthFailure(
         status: 400, code: "bad_json", message: "Could not parse request body as JSON: data")
     }
+    if let data, !data.isNull { try AuthMetadataBound.check(data, name: "data") }
     if body["app_metadata"] != nil {
       throw AuthFailure(
         status: 403, code: "not_admin",
@@ -84,6 +85,7 @@ extension AuthGateway {
             + "- array(select jsonb_array_elements_text($3::jsonb)), updated_at = now() "
             + "where id = $1::uuid",
           [user.id, data.serialized(), JSONValue.array(removed).serialized()])
+        try AuthMetadataBound.checkStored(user.id, on: connection)
       }
       if changesEmail {
         if user.isAnonymous && !settings.confirmEmail {
