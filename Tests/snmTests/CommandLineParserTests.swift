@@ -93,10 +93,14 @@ struct UsageCase: Sendable, CustomStringConvertible {
   ),
   UsageCase(
     arguments: ["local"],
-    message: "'snm local' needs a command: start, stop, status, reset, serve or inbox"),
+    message:
+      "'snm local' needs a command: start, stop, restart, status, reset, destroy, list, serve or inbox"
+  ),
   UsageCase(
     arguments: ["local", "launch"],
-    message: "unknown command 'launch' for 'snm local': start, stop, status, reset, serve or inbox"),
+    message:
+      "unknown command 'launch' for 'snm local': start, stop, restart, status, reset, destroy, list, serve or inbox"
+  ),
   UsageCase(
     arguments: ["local", "start", "--port", "0"],
     message: "option '--port' needs a number from 1 to 65535, not '0'"),

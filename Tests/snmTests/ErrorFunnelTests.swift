@@ -16,7 +16,8 @@ import Testing
   #expect(
     local
       == "snm local: unknown option '--nope'\n"
-      + "usage: snm local start|stop|status|reset|serve|inbox [OPTIONS]\nTry 'snm local --help'.\n")
+      + "usage: snm local start|stop|restart|status|reset|destroy|list|serve|inbox [OPTIONS]\nTry 'snm local --help'.\n"
+  )
   #expect(localCode == .usage)
 }
 

@@ -2,7 +2,9 @@ import Foundation
 import SNMWire
 
 extension LocalCommand {
-  /// Runs the command and prints its report; returns the exit code (0; `serve` never returns).
+  /// Runs the command and prints its report; returns the exit code: 0, or for `status` 3 when the
+  /// project is not running (as `pg_ctl status`; `--json` still prints the status). `serve`
+  /// never returns.
   ///
   /// - Throws: `LocalProjectError`.
   public func run(onTermination: @escaping TerminationHook) throws(LocalProjectError) -> Int32 {
@@ -13,6 +15,8 @@ extension LocalCommand {
       var already = false
       let status = try controller.start { _ in already = true }
       report(status, headline: already ? "already running" : "started")
+    case .restart:
+      report(try controller.restart(), headline: "restarted")
     case .reset:
       report(try controller.reset(), headline: "reset and started")
     case .stop:
@@ -37,9 +41,14 @@ extension LocalCommand {
         } else {
           printLine("snm local: no project in \(options.dataDir) (run snm local start)")
         }
-        return 0
+        return Self.notRunning
       }
       report(status, headline: status.running ? "running" : "stopped")
+      if !status.running { return Self.notRunning }
+    case .destroy:
+      return try runDestroy(controller)
+    case .list:
+      return try runList()
     case .serve:
       try controller.serve()
     case .inbox:
@@ -47,6 +56,10 @@ extension LocalCommand {
     }
     return 0
   }
+
+  /// `snm local status`'s exit code for a project that is stopped or was never started: the
+  /// project is unreachable (ARCHITECTURE.md's 3).
+  static let notRunning: Int32 = 3
 
   func report(_ status: LocalProjectStatus, headline: String) {
     if json {

@@ -36,6 +36,7 @@ struct LocalProjectController {
     if gatewayAlive {
       let current = try status(state)
       if current.running {
+        try refuseChangedSettings(state)
         reportAlreadyRunning?(current)
         return current
       }
@@ -43,9 +44,30 @@ struct LocalProjectController {
     try state.save()
     _ = try state.keys()
     state = try prepareDatabase(state)
+    ProjectRegistry.standard().record(state)
     if !gatewayAlive { try launchGateway(state) }
     state = try resolvedState()
     return try status(state)
+  }
+
+  /// A running project keeps the settings it started with: flags that would change them are
+  /// refused (exit 2), not left silently unapplied.
+  func refuseChangedSettings(_ state: ProjectState) throws(LocalProjectError) {
+    guard let saved = try ProjectState.load(dataDir: options.dataDir) else { return }
+    let changed = state.changedSettings(from: saved)
+    guard !changed.isEmpty else { return }
+    throw LocalProjectError(
+      .usage,
+      "the project in \(options.dataDir) is running with other settings than the ones given ("
+        + changed.joined(separator: ", ")
+        + "): snm local restart applies them, or stop it first (snm local stop --dir "
+        + "\(options.dataDir))")
+  }
+
+  /// Stops the project if it runs, then starts it with the flags given now.
+  func restart() throws(LocalProjectError) -> LocalProjectStatus {
+    _ = try stop()
+    return try start()
   }
 
   /// A new project (no project.json) whose cluster lives outside its folder (as root: under
@@ -68,6 +90,9 @@ struct LocalProjectController {
     let lock = try ProjectLock(path: state.lockFile)
     defer { lock.release() }
     let gatewayStopped = stopGateway(state)
+    if FileManager.default.fileExists(atPath: state.layout.baseDir) {
+      ProjectRegistry.standard().record(state)
+    }
     let cluster = Cluster(layout: state.layout)
     let postgresRan = cluster.isRunning
     try cluster.stop()

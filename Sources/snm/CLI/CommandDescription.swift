@@ -88,16 +88,22 @@ extension CommandDescription {
       command: .local,
       usages: [
         Usage(
-          synopsis: "snm local start|stop|status|reset|serve|inbox", summary: "the local project")
+          synopsis: "snm local start|stop|restart|status|reset|destroy|list|serve|inbox",
+          summary: "the local project")
       ],
-      synopsis: "start|stop|status|reset|serve|inbox [OPTIONS]",
+      synopsis: "start|stop|restart|status|reset|destroy|list|serve|inbox [OPTIONS]",
       details: "The local project: Postgres and snm's REST, Auth and Storage gateway on 127.0.0.1.",
       takesShellOptions: false, footer: nil,
       firstArgument: [
         ("start", "create the project on first use, start Postgres and the gateway"),
         ("stop", "stop the gateway and Postgres"),
-        ("status", "where it is and whether it runs (--json: with the keys)"),
+        ("restart", "stop it if it runs, start it with the settings given"),
+        ("status", "where it is and whether it runs (exit 3 when stopped; --json: with the keys)"),
         ("reset", "drop the database, apply the migrations again, start"),
+        ("destroy", "stop it and delete its data, after a confirmation (--yes: none)"),
+        (
+          "list", "every local project on this machine (--prune: delete those whose folder is gone)"
+        ),
         ("serve", "run the gateway in the foreground (what start runs)"),
         ("inbox", "the mails Auth would have sent, newest first: inbox [ADDRESS] [--json]"),
       ],

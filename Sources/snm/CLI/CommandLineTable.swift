@@ -292,6 +292,17 @@ enum CommandLineTable {
     CommandLineOption(
       "--json", for: [.local], help: "print one JSON object (with the keys) instead of the report"
     ) { parsed, _ throws(UsageError) in parsed.local.json = true },
+    CommandLineOption(
+      "--yes", for: [.local], help: "destroy and list --prune delete without asking"
+    ) { parsed, _ throws(UsageError) in parsed.local.yes = true },
+    CommandLineOption(
+      "--prune", for: [.local],
+      help: "list: delete the clusters of stopped projects whose folder is gone"
+    ) { parsed, _ throws(UsageError) in parsed.local.prune = true },
+    CommandLineOption(
+      "--unknown", for: [.local],
+      help: "list --prune: also stopped clusters made before snm recorded their folder"
+    ) { parsed, _ throws(UsageError) in parsed.local.pruneUnknown = true },
   ]
 
   /// The flag that turns Auth switch `name` on or off (`AuthSwitches.flag`); without `help` it is

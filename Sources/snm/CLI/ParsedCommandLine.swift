@@ -91,6 +91,12 @@ struct ParsedCommandLine: Sendable {
       if let extra = extras.first {
         throw UsageError("unexpected argument '\(extra)' after 'snm local \(name)'")
       }
+      if (local.prune || local.pruneUnknown) && action != .list {
+        throw UsageError("options '--prune' and '--unknown' are for 'snm local list'")
+      }
+      if local.pruneUnknown && !local.prune {
+        throw UsageError("option '--unknown' goes with '--prune'")
+      }
       local.action = action
       return .local(local)
     case .completion:

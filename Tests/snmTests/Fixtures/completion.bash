@@ -24,7 +24,7 @@ _snm() {
       explain) opts="--json --curl --url --key --profile --var --no-color --help -h" ;;
       test) opts="--url --key --service-key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --verbose -v --retry --shard --timings --help -h" ;;
       check) opts="--url --key --service-key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
-      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --signing-keys --no-signing-keys --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --phone-signup --no-phone-signup --confirm-phone --no-confirm-phone --sms-test-otp --no-sms-test-otp --file-size-limit --json --help -h" ;;
+      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --signing-keys --no-signing-keys --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --phone-signup --no-phone-signup --confirm-phone --no-confirm-phone --sms-test-otp --no-sms-test-otp --file-size-limit --json --yes --prune --unknown --help -h" ;;
       completion) opts="--help -h" ;;
       report) opts="--report --junit --help -h" ;;
       *) opts="--url --key --service-key --profile --format --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --session --no-snmrc -X --help -h --version" ;;
@@ -36,7 +36,7 @@ _snm() {
     test) COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur")) ;;
     check) COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur")) ;;
     local)
-      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "start stop status reset serve inbox" -- "$cur")) ;;
+      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "start stop restart status reset destroy list serve inbox" -- "$cur")) ;;
     completion)
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
     report)

@@ -97,9 +97,12 @@ _snm() {
             '--no-sms-test-otp[]' \
             '--file-size-limit[the most one Storage object may hold bytes, 500MB, 50MiB, 1GB]:SIZE:' \
             '--json[print one JSON object instead of the report]' \
+            '--yes[destroy and list --prune delete without asking]' \
+            '--prune[list delete the clusters of stopped projects whose folder is gone]' \
+            '--unknown[list --prune also stopped clusters made before snm recorded their folder]' \
             '--help[print this help]' \
             '-h[print this help]' \
-            '1:action:(start stop status reset serve inbox)' ;;
+            '1:action:(start stop restart status reset destroy list serve inbox)' ;;
         completion) _arguments \
             '--help[print this help]' \
             '-h[print this help]' \

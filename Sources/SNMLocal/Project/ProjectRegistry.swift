@@ -1,0 +1,146 @@
+import Foundation
+import SNMWire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The local projects snm started on this machine, so `snm local list` can find their clusters
+/// after their folders are gone: one record per project folder in
+/// `$XDG_DATA_HOME/snm/projects/<hash of the folder>.json` (0600, in a 0700 folder), and the same
+/// record as `snm-project.json` in the cluster's own folder (which names the folder that made a
+/// cluster under /var/lib/snm/clusters).
+///
+/// ```swift
+/// ProjectRegistry.standard().record(state)        // at every start
+/// ProjectRegistry.standard().records()            // [Record(projectDir:clusterDir:...)]
+/// ```
+struct ProjectRegistry {
+  /// What snm remembers of one project: its folder and where its cluster lives.
+  struct Record: Sendable, Equatable {
+    var projectDir: String
+    var clusterDir: String
+    /// The private socket folder under /tmp, when the cluster's `run/` path is too long.
+    var socketDir: String?
+    /// Whether the cluster belongs to the `postgres` account (snm ran as root).
+    var owner: String?
+
+    var json: JSONValue {
+      .object([
+        .init("project_dir", .string(projectDir)), .init("cluster_dir", .string(clusterDir)),
+        .init("socket_dir", .optional(socketDir)), .init("cluster_owner", .optional(owner)),
+      ])
+    }
+
+    init(projectDir: String, clusterDir: String, socketDir: String?, owner: String?) {
+      self.projectDir = projectDir
+      self.clusterDir = clusterDir
+      self.socketDir = socketDir
+      self.owner = owner
+    }
+
+    init?(json: JSONValue) {
+      guard let projectDir = json["project_dir"]?.stringValue, projectDir.hasPrefix("/"),
+        let clusterDir = json["cluster_dir"]?.stringValue, clusterDir.hasPrefix("/")
+      else { return nil }
+      self.init(
+        projectDir: projectDir, clusterDir: clusterDir, socketDir: json["socket_dir"]?.stringValue,
+        owner: json["cluster_owner"]?.stringValue)
+    }
+
+    var layout: ClusterLayout {
+      ClusterLayout(baseDir: clusterDir, owner: owner, privateSocketDir: socketDir)
+    }
+  }
+
+  /// The folder of records.
+  var directory: String
+
+  /// The name of the record kept in a cluster's folder.
+  static let markerName = "snm-project.json"
+
+  /// `$XDG_DATA_HOME/snm/projects` (else `~/.local/share/snm/projects`), beside the default
+  /// project.
+  static func standard() -> ProjectRegistry {
+    let base = URL(fileURLWithPath: LocalProjectOptions.defaultDataDir())
+      .deletingLastPathComponent()
+    return ProjectRegistry(directory: base.path + "/projects")
+  }
+
+  func file(for projectDir: String) -> String {
+    directory + "/" + ClusterLayout.shortHash(projectDir) + ".json"
+  }
+
+  /// Remembers `state`'s project (and marks its cluster with it). A record that cannot be written
+  /// is said on stderr; the project still starts.
+  func record(_ state: ProjectState) {
+    let record = Record(
+      projectDir: state.dataDir, clusterDir: state.layout.baseDir,
+      socketDir: state.layout.privateSocketDir, owner: state.layout.owner)
+    let contents = Array((record.json.serialized() + "\n").utf8)
+    do {
+      try Self.makePrivateDirectory(directory)
+      try Self.writeAtomically(contents, to: file(for: state.dataDir))
+      try Self.writeAtomically(contents, to: state.layout.baseDir + "/" + Self.markerName)
+    } catch {
+      printError("snm local: cannot remember the project in \(directory): \(error.message)")
+    }
+  }
+
+  /// Forgets the project in `projectDir`.
+  func forget(_ projectDir: String) {
+    unlink(file(for: projectDir))
+  }
+
+  /// Every record here, and every cluster under /var/lib/snm/clusters (with the record in its
+  /// folder, or nil for one made before snm kept records), one per cluster folder.
+  func clusters() -> [(clusterDir: String, record: Record?)] {
+    var found: [String: Record?] = [:]
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    for name in names.sorted() where name.hasSuffix(".json") {
+      guard let record = Self.read(directory + "/" + name) else { continue }
+      found[record.clusterDir] = record
+    }
+    let shared = ClusterLayout.rootClustersDir
+    let clusters = (try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? []
+    for name in clusters where !name.hasPrefix(".") {
+      let clusterDir = shared + "/" + name
+      if found[clusterDir] != nil { continue }
+      let marker = Self.read(clusterDir + "/" + Self.markerName)
+      found[clusterDir] = marker?.clusterDir == clusterDir ? marker : nil
+    }
+    return found.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+  }
+
+  static func read(_ path: String) -> Record? {
+    guard let data = FileManager.default.contents(atPath: path),
+      let json = try? JSONValue(parsing: Array(data))
+    else { return nil }
+    return Record(json: json)
+  }
+
+  static func makePrivateDirectory(_ path: String) throws(LocalProjectError) {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw LocalProjectError(.failed, "cannot create \(path): \(error)")
+    }
+    chmod(path, 0o700)
+  }
+
+  /// Writes `contents` to a new file of its own (0600) and renames it over `path`, so a reader
+  /// sees the old record or the new one, never half of one.
+  static func writeAtomically(_ contents: [UInt8], to path: String) throws(LocalProjectError) {
+    let temporary = path + ".\(getpid()).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard fd >= 0 else { throw LocalProjectError(.failed, "cannot write \(path) (errno \(errno))") }
+    fchmod(fd, 0o600)
+    let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    guard written == contents.count, rename(temporary, path) == 0 else {
+      unlink(temporary)
+      throw LocalProjectError(.failed, "cannot write \(path) (errno \(errno))")
+    }
+  }
+}

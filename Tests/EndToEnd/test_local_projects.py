@@ -1,0 +1,183 @@
+"""The local projects on this machine: `snm local status` exits 3 when stopped, `start` refuses
+settings a running project would ignore, `destroy` deletes one (asked first), `list` shows them all
+and `list --prune` deletes the clusters of those whose folder is gone."""
+import json
+import os
+import shutil
+import uuid
+
+from conftest import SNM, WORKDIR, free_port, run_snm
+from tmux_shell import TmuxShell
+
+
+def new_dir(name):
+    return str(WORKDIR / "projects" / f"{name}-{uuid.uuid4().hex[:8]}")
+
+
+def start(data_dir, env, *flags):
+    result = run_snm("local", "start", "--dir", data_dir, "--port", str(free_port()), *flags,
+                     "--json", env=env, timeout=180)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def listed(env):
+    result = run_snm("local", "list", "--json", env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return {entry["cluster_dir"]: entry for entry in json.loads(result.stdout)}
+
+
+def test_status_exits_3_when_the_project_is_stopped_or_absent(snm_bin, workdir, home):
+    data_dir = new_dir("status")
+    never = run_snm("local", "status", "--dir", data_dir, "--json", env=home)
+    assert never.returncode == 3, never.stderr
+    assert json.loads(never.stdout)["running"] is False
+    assert run_snm("local", "status", "--dir", data_dir, env=home).returncode == 3
+
+    status = start(data_dir, home)
+    try:
+        running = run_snm("local", "status", "--dir", data_dir, "--json", env=home)
+        assert running.returncode == 0 and json.loads(running.stdout)["running"] is True
+        assert run_snm("local", "stop", "--dir", data_dir, env=home).returncode == 0
+        stopped = run_snm("local", "status", "--dir", data_dir, "--json", env=home)
+        assert stopped.returncode == 3, stopped.stderr
+        assert json.loads(stopped.stdout)["running"] is False
+        readable = run_snm("local", "status", "--dir", data_dir, env=home)
+        assert readable.returncode == 3 and readable.stdout.startswith("snm local: stopped")
+    finally:
+        run_snm("local", "destroy", "--dir", data_dir, "--yes", env=home, timeout=60)
+    assert not os.path.exists(status["cluster_dir"])
+
+
+def test_start_refuses_settings_a_running_project_would_ignore(snm_bin, workdir, home):
+    data_dir = new_dir("settings")
+    start(data_dir, home, "--auth-rate-limit", "token_refresh=0")
+    try:
+        same = run_snm("local", "start", "--dir", data_dir, "--auth-rate-limit", "token_refresh=0",
+                       env=home, timeout=60)
+        assert same.returncode == 0 and "already running" in same.stdout, same.stderr
+
+        other = run_snm("local", "start", "--dir", data_dir, "--auth-rate-limit",
+                        "token_refresh=5", "--confirm-email", env=home, timeout=60)
+        assert other.returncode == 2, other.stdout
+        assert other.stderr == (
+            f"snm local: the project in {data_dir} is running with other settings than the ones "
+            "given (--auth-rate-limit, --confirm-email): snm local restart applies them, or stop "
+            f"it first (snm local stop --dir {data_dir})\n")
+        with open(os.path.join(data_dir, "project.json")) as handle:
+            kept = json.load(handle)
+        assert kept["auth_rate_limits"]["token_refresh"] == 0 and kept["auth"]["confirm_email"] is False
+
+        restarted = run_snm("local", "restart", "--dir", data_dir, "--auth-rate-limit",
+                            "token_refresh=5", "--confirm-email", "--json", env=home, timeout=180)
+        assert restarted.returncode == 0, restarted.stderr
+        assert json.loads(restarted.stdout)["running"] is True
+        with open(os.path.join(data_dir, "project.json")) as handle:
+            applied = json.load(handle)
+        assert applied["auth_rate_limits"]["token_refresh"] == 5 and applied["auth"]["confirm_email"]
+    finally:
+        run_snm("local", "destroy", "--dir", data_dir, "--yes", env=home, timeout=60)
+
+
+def test_destroy_deletes_only_what_snm_made_and_needs_a_confirmation(snm_bin, workdir, home):
+    data_dir = new_dir("destroy")
+    status = start(data_dir, home)
+    cluster_dir = status["cluster_dir"]
+    mine = os.path.join(data_dir, "notes.txt")
+    with open(mine, "w") as handle:
+        handle.write("not snm's\n")
+
+    unasked = run_snm("local", "destroy", "--dir", data_dir, env=home, timeout=60)
+    assert unasked.returncode == 2
+    assert unasked.stderr == ("snm local: destroy deletes data: confirm at a terminal, or add "
+                              "--yes (no terminal here)\n")
+    assert json.loads(run_snm("local", "status", "--dir", data_dir, "--json",
+                              env=home).stdout)["running"] is True
+
+    destroyed = run_snm("local", "destroy", "--dir", data_dir, "--yes", env=home, timeout=60)
+    assert destroyed.returncode == 0, destroyed.stderr
+    lines = destroyed.stdout.splitlines()
+    assert lines[0] == f"snm local: destroyed the project in {data_dir}"
+    assert f"  deleted  {cluster_dir}" in lines
+    assert f"  deleted  {data_dir}/project.json" in lines
+    assert f"  deleted  {data_dir}/jwt-secret" in lines
+    assert lines[-1] == f"  kept     {data_dir}: it holds files snm did not make (notes.txt)"
+    assert not os.path.exists(cluster_dir)
+    assert sorted(os.listdir(data_dir)) == ["notes.txt"]
+    assert cluster_dir not in listed(home)
+
+    again = run_snm("local", "destroy", "--dir", data_dir, "--yes", env=home)
+    assert again.returncode == 2
+    assert again.stderr == (f"snm local: no local project in {data_dir} (no project.json): "
+                            "nothing to destroy\n")
+    assert os.path.exists(mine)
+    shutil.rmtree(data_dir)
+
+
+def test_destroy_at_a_terminal_asks_for_the_folder_name(snm_bin, workdir, home):
+    data_dir = new_dir("asked")
+    status = start(data_dir, home)
+    name = os.path.basename(data_dir)
+    try:
+        with TmuxShell([SNM, "local", "destroy", "--dir", data_dir], env=home) as shell:
+            shell.wait_for_text(f"type the folder's name ({name}) to confirm:")
+            shell.type("y")
+            shell.press("Enter")
+            screen = shell.wait_for_text("[snm exited")
+        assert f"not destroyed (the name typed was not {name})" in screen
+        assert "[snm exited 1]" in screen
+        assert os.path.exists(status["cluster_dir"])
+
+        with TmuxShell([SNM, "local", "destroy", "--dir", data_dir], env=home) as shell:
+            shell.wait_for_text(f"type the folder's name ({name}) to confirm:")
+            shell.type(name)
+            shell.press("Enter")
+            screen = shell.wait_for_text("[snm exited")
+        assert f"snm local: destroyed the project in {data_dir}" in screen
+        assert "[snm exited 0]" in screen
+        assert not os.path.exists(status["cluster_dir"]) and not os.path.exists(data_dir)
+    finally:
+        run_snm("local", "destroy", "--dir", data_dir, "--yes", env=home, timeout=60)
+
+
+def test_list_shows_every_project_and_prune_deletes_those_whose_folder_is_gone(
+        snm_bin, workdir, home):
+    kept_dir, gone_dir = new_dir("listed"), new_dir("orphan")
+    kept = start(kept_dir, home)
+    gone = start(gone_dir, home)
+    try:
+        assert run_snm("local", "stop", "--dir", gone_dir, env=home).returncode == 0
+        shutil.rmtree(gone_dir)
+
+        known = listed(home)
+        assert known[kept["cluster_dir"]]["project_dir"] == kept_dir
+        assert known[kept["cluster_dir"]]["running"] is True
+        assert known[kept["cluster_dir"]]["folder_exists"] is True
+        assert known[kept["cluster_dir"]]["port"] == kept["port"]
+        assert known[kept["cluster_dir"]]["size_bytes"] > 1_000_000
+        assert known[kept["cluster_dir"]]["data_dir"] == kept["cluster_dir"] + "/data"
+        orphan = known[gone["cluster_dir"]]
+        assert orphan["project_dir"] == gone_dir and orphan["folder_exists"] is False
+        assert orphan["running"] is False
+        readable = run_snm("local", "list", env=home).stdout
+        assert any(line.startswith(kept_dir) and "running" in line and "exists" in line
+                   for line in readable.splitlines())
+        assert any(line.startswith(gone_dir) and "stopped" in line and "gone" in line
+                   for line in readable.splitlines())
+        assert "snm local list --prune deletes them" in readable
+
+        unasked = run_snm("local", "list", "--prune", env=home, timeout=60)
+        assert unasked.returncode == 2
+        assert "list --prune deletes data: confirm at a terminal, or add --yes" in unasked.stderr
+        if kept["cluster_dir"] != kept_dir + "/postgres":  # root: clusters outside the folders
+            assert os.path.exists(gone["cluster_dir"])
+
+        pruned = run_snm("local", "list", "--prune", "--yes", env=home, timeout=120)
+        assert pruned.returncode == 0, pruned.stderr
+        assert f"  deleted  {gone['cluster_dir']}  ({gone_dir}, gone, " in pruned.stdout
+        assert kept["cluster_dir"] not in pruned.stdout
+        assert not os.path.exists(gone["cluster_dir"])
+        after = listed(home)
+        assert gone["cluster_dir"] not in after and after[kept["cluster_dir"]]["running"] is True
+    finally:
+        run_snm("local", "destroy", "--dir", kept_dir, "--yes", env=home, timeout=60)
