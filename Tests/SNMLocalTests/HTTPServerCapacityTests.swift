@@ -102,6 +102,41 @@ import Testing
     #expect(Self.received(refused).hasPrefix("HTTP/1.1 503 Service Unavailable"))
   }
 
+  /// Half-sent heads cannot shut everyone out: at capacity, with every connection trickling a
+  /// head, a newcomer is refused only until a head has been arriving `slowHeadAge` seconds; then
+  /// the one arriving the longest gets 408 and closes to make room, and the newer one stays.
+  @Test func aHeadTricklingForLongMakesRoom() throws {
+    var limits = HTTPServerLimits()
+    limits.maxConnections = 2
+    limits.minimumWorkers = 1
+    limits.slowHeadAge = 0.3
+    let server = HTTPServer(port: 0, limits: limits) { _ in .json(status: 200, "{}") }
+    try server.start()
+    defer { server.stop() }
+    let first = try Self.connectTo(server.port)
+    defer { close(first) }
+    Self.send(first, "GET / HTTP/1.1\r\n")
+    Self.waitUntil(server, idle: 0, busy: 1)
+    let second = try Self.connectTo(server.port)
+    defer { close(second) }
+    Self.send(second, "GET / HTTP/1.1\r\n")
+    Self.waitUntil(server, idle: 0, busy: 2)
+    var answer = ""
+    let deadline = monotonicSeconds() + 5
+    while monotonicSeconds() < deadline {
+      let newcomer = try Self.connectTo(server.port)
+      Self.send(newcomer, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+      answer = Self.received(newcomer)
+      close(newcomer)
+      if !answer.hasPrefix("HTTP/1.1 503") { break }
+      usleep(20_000)
+    }
+    #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "served once a head trickled for long")
+    #expect(Self.received(first).hasPrefix("HTTP/1.1 408"), "the oldest head was dropped")
+    Self.send(second, "Host: x\r\n\r\n")
+    #expect(Self.received(second).hasPrefix("HTTP/1.1 200 OK"), "the newer head was kept")
+  }
+
   /// Six requests answered at once take six workers (each handler waits for the others); once
   /// idle, all but `minimumWorkers` end.
   @Test func idleWorkersEnd() throws {

@@ -48,6 +48,19 @@ struct HTTPEventLoop: @unchecked Sendable {
     var lingered = 0
   }
 
+  /// The socket of the connection whose request head has been arriving the longest, since
+  /// before `since` (its body not begun, not on a worker); nil when none has.
+  static func slowestHead(_ connections: [Int32: Entry], since: Double) -> Int32? {
+    var slowest: (socket: Int32, start: Double)?
+    for (socket, entry) in connections where !entry.onWorker && entry.lingerUntil == nil {
+      guard let start = entry.requestStart, start <= since, start < slowest?.start ?? .infinity,
+        entry.connection.reader.withLock({ $0.isReadingHead })
+      else { continue }
+      slowest = (socket, start)
+    }
+    return slowest?.socket
+  }
+
   /// The socket of the connection idle the longest with nothing of a request received nor
   /// waiting to be read (bytes in the socket mean one has begun to arrive); nil when none is.
   static func longestIdle(_ connections: [Int32: Entry]) -> Int32? {

@@ -92,6 +92,9 @@ struct HTTPRequestReader: @unchecked Sendable {
   /// True when part of a request has arrived (the request timeout runs), false between requests.
   var hasPartialRequest: Bool { decoder.isMidMessage }
 
+  /// True while part of a request's head has arrived and not all of it.
+  var isReadingHead: Bool { decoder.isMidMessage && head == nil && unplanned == nil && sink == nil }
+
   /// True while a body streams into a sink (its rate is bounded, not its length).
   var isStreaming: Bool { sink != nil }
 

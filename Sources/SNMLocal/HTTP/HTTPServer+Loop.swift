@@ -60,7 +60,8 @@ extension HTTPServer {
   }
 
   /// Accepts every connection waiting; at capacity, closes the one idle the longest to make
-  /// room, and answers 503 when none is idle.
+  /// room, else the one whose head has been arriving longest (for `slowHeadAge` at least, with
+  /// 408), and answers 503 when there is neither.
   func acceptAll(_ loop: inout HTTPEventLoop) {
     guard !loop.closing else { return }
     while true {
@@ -75,23 +76,37 @@ extension HTTPServer {
         if errno == EINTR || errno == ECONNABORTED { continue }
         if errno == EMFILE || errno == ENFILE {
           // Out of descriptors: close the longest-idle connection so one is free.
-          if let idle = HTTPEventLoop.longestIdle(loop.connections) {
-            closeConnection(idle, &loop)
-            continue
-          }
+          if makeRoom(&loop) { continue }
         }
         return
       }
       configure(client)
       if loop.connections.count >= loop.capacity {
-        guard let idle = HTTPEventLoop.longestIdle(loop.connections) else {
+        guard makeRoom(&loop) else {
           refuseBusy(client)
           continue
         }
-        closeConnection(idle, &loop)
       }
       open(client, remote: Self.addressText(address), &loop)
     }
+  }
+
+  /// Closes the connection idle the longest, else the one whose head has been arriving the
+  /// longest (`slowHeadAge` or more; it gets 408 first, sent only if the socket takes it at
+  /// once); false when there is neither.
+  func makeRoom(_ loop: inout HTTPEventLoop) -> Bool {
+    if let idle = HTTPEventLoop.longestIdle(loop.connections) {
+      closeConnection(idle, &loop)
+      return true
+    }
+    let since = monotonicSeconds() - limits.slowHeadAge
+    guard let slow = HTTPEventLoop.slowestHead(loop.connections, since: since) else {
+      return false
+    }
+    let answer = HTTPConnection.lateRequestAnswer
+    _ = answer.withUnsafeBytes { send(slow, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    closeConnection(slow, &loop)
+    return true
   }
 
   func configure(_ socket: Int32) {
