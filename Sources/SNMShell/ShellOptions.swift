@@ -33,6 +33,8 @@ public struct ShellOptions: Equatable, Sendable {
   /// `--cacert FILE`: CA certificates (PEM) to trust for `https://`, as curl's option; else
   /// `$SSL_CERT_FILE`, else the system's.
   public var caCertificates: String?
+  /// `--csv-crlf`: csv lines end in CRLF (RFC 4180) instead of LF.
+  public var csvCRLF = false
   /// `--no-color`: never colour, even at a terminal.
   public var noColor = false
   /// `-X`: the interactive shell does not read the startup file (`StartupFile`).

@@ -22,6 +22,8 @@ public struct ShellSettings: Equatable, Sendable {
   public var quiet: Bool
   /// Colour is allowed on standard output (a terminal, no `NO_COLOR`, no `--no-color`).
   public var colour: Bool
+  /// `--csv-crlf`: csv lines end in CRLF (RFC 4180); else in LF, as psql and pandas write.
+  public var csvCRLF = false
 
   /// `on`, `off` or `auto`: what `set expanded` last made of `format` and `autoExpand`.
   public var expanded: String {
@@ -50,5 +52,6 @@ public struct ShellSettings: Equatable, Sendable {
     self.init(
       format: options.format ?? .table, onError: options.continueOnError ? .continue : .stop,
       echo: options.echo, quiet: options.quiet, colour: colour)
+    csvCRLF = options.csvCRLF
   }
 }

@@ -174,7 +174,6 @@ def test_empty_results_keep_their_header_and_csv_results_are_blocks(project, tmp
     result = run_snm("--format", "csv", "-c",
                      "from dog_profile select id, name where name eq 'Bori'; "
                      'rpc sum {"numbers": [1, 2]}', env=env)
-    # (run_snm reads text: CRLF reads as "\n")
     assert result.stdout == "id,name\n1,Bori\n\nsum\n3\n", result.stdout
 
 

@@ -140,7 +140,7 @@ struct RequestRig {
     let rig = try RequestRig(server, format: .csv)
     _ = await rig.shell.run(
       text: "from dog select id, name; rpc sum {\"numbers\": [1, 2]}", name: "-c")
-    #expect(rig.output.captured == "id,name\r\n1,a\r\n\r\nsum\r\n3\r\n")
+    #expect(rig.output.captured == "id,name\n1,a\n\nsum\n3\n")
   }
 
   @Test func serverErrorsPrintCodeMessageAndAdviceAndExitOne() async throws {

@@ -74,6 +74,7 @@ struct ArrivingRows: ArrivingElementsConsumer {
   /// answer this came back with) is its bytes, an array of at least the rows taken; else nil.
   func resumption(of document: JSONDocument, by renderer: CSVRenderer) -> JSONElements.Position? {
     guard let position, position.count > 0, renderer.visible == self.renderer.visible,
+      renderer.crlf == self.renderer.crlf,
       document.shape.kind == .array, document.shape.count >= position.count,
       !document.bytes.isEmpty
     else { return nil }

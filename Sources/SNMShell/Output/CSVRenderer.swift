@@ -1,7 +1,8 @@
 import SNMNetwork
 import SNMWire
 
-/// The `csv` format, RFC 4180: a header line, then one record per row, lines ending in CRLF.
+/// The `csv` format, RFC 4180's fields: a header line, then one record per row, lines ending in
+/// LF as psql and pandas write them (CRLF with `crlf`, `--csv-crlf`).
 ///
 /// ```
 /// id,name,bio
@@ -15,6 +16,8 @@ import SNMWire
 struct CSVRenderer {
   /// Whether control characters are shown as escapes (the output is a terminal).
   var visible = false
+  /// Whether lines end in CRLF (RFC 4180's line end, `--csv-crlf`) instead of LF.
+  var crlf = false
 
   /// Writes `result`; returns false when the task was cancelled half-way.
   @discardableResult
@@ -86,11 +89,16 @@ struct CSVRenderer {
         }
       }
       guard more else { return true }
-      out.append(0x0D)
-      out.newline()
+      endLine(&out)
       index += 1
     }
     return true
+  }
+
+  /// Ends a record: LF, or CRLF with `crlf`.
+  private func endLine(_ out: inout RenderBuffer) {
+    if crlf { out.append(0x0D) }
+    out.newline()
   }
 
   /// `text` as this renderer shows it: escaped at a terminal, else as it is.
@@ -103,8 +111,7 @@ struct CSVRenderer {
       if index > 0 { out.append(UInt8(ascii: ",")) }
       out.append(field)
     }
-    out.append(0x0D)
-    out.newline()
+    endLine(&out)
   }
 
   private func writeRecord(_ row: [JSONValue], to out: inout RenderBuffer) {
@@ -118,8 +125,7 @@ struct CSVRenderer {
       case .array, .object: Self.write(shown(value.serialized()), emptyQuoted: false, to: &out)
       }
     }
-    out.append(0x0D)
-    out.newline()
+    endLine(&out)
   }
 
   /// Writes `text` as one field: quoted (quotes doubled) when it holds a comma, a quote, CR or LF,

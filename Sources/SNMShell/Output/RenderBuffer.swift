@@ -102,16 +102,19 @@ public struct RenderStyle: Sendable, Equatable {
   /// `set expanded auto`: a table that cannot fit `width` even with its text wrapped prints in
   /// the expanded format instead.
   public var autoExpand: Bool
+  /// `--csv-crlf`: csv lines end in CRLF (RFC 4180) instead of LF.
+  public var csvCRLF: Bool
 
   public init(
     width: Int? = nil, colour: Bool = false, terminal: Bool = false, nullText: String = "NULL",
-    autoExpand: Bool = false
+    autoExpand: Bool = false, csvCRLF: Bool = false
   ) {
     self.width = width
     self.colour = colour
     self.terminal = terminal
     self.nullText = nullText
     self.autoExpand = autoExpand
+    self.csvCRLF = csvCRLF
   }
 
   static let bold = "\u{1B}[1m"

@@ -17,7 +17,7 @@ public struct ResultRenderer: Sendable {
   /// json's indented text would weigh more than the body beside it.
   public var arrivingRows: ArrivingElements? {
     guard format == .csv else { return nil }
-    let renderer = CSVRenderer(visible: style.terminal)
+    let renderer = CSVRenderer(visible: style.terminal, crlf: style.csvCRLF)
     return ArrivingElements { ArrivingRows(renderer) }
   }
 
@@ -57,7 +57,8 @@ public struct ResultRenderer: Sendable {
     case .ndjson: return JSONRenderer(lines: true).render(value, to: writer)
     case .table: return TableRenderer(style: style, total: total).render(rows, to: writer)
     case .expanded: return ExpandedRenderer(style: style, total: total).render(rows, to: writer)
-    case .csv: return CSVRenderer(visible: style.terminal).render(rows, to: writer)
+    case .csv:
+      return CSVRenderer(visible: style.terminal, crlf: style.csvCRLF).render(rows, to: writer)
     }
   }
 
@@ -82,7 +83,7 @@ public struct ResultRenderer: Sendable {
     case .json: return try JSONRenderer(lines: false).render(document, to: writer)
     case .ndjson: return try JSONRenderer(lines: true).render(document, to: writer)
     case .csv where uniform:
-      return try CSVRenderer(visible: style.terminal).render(
+      return try CSVRenderer(visible: style.terminal, crlf: style.csvCRLF).render(
         uniformRows: document, after: arrived as? ArrivingRows, to: writer)
     case .expanded where uniform:
       return try ExpandedRenderer(style: style, total: total).render(

@@ -89,7 +89,10 @@ extension StatementExecutor {
         case .table: .table
         }
       rendered = renderReporting(
-        response.document, with: ResultRenderer(format: shown), defaultColumn: defaultColumn,
+        response.document,
+        with: ResultRenderer(
+          format: shown, style: RenderStyle(csvCRLF: currentSettings.csvCRLF)),
+        defaultColumn: defaultColumn,
         columns: nil, total: response.count, arrived: response.response.arrived, to: writer)
     }
     writer.flush()

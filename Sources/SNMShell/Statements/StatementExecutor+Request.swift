@@ -79,27 +79,29 @@ extension StatementExecutor {
         return .failed(StatementFailure(.server, outcome: .failed(message: failure)))
       }
       let rendering = ContinuousClock.now
-      let shown: Bool
+      let shown: Presented
       if let file = Self.outputFile(of: statement) {
         // A file that cannot be written fails the statement (exit 1), not the project.
         guard await write(response, of: compiled.request, to: file, directory: directory) else {
           return .failed(StatementFailure(.server, outcome: .answered(response)))
         }
-        shown = true
+        shown = Presented(rendered: true)
       } else {
         shown = await show(response, of: compiled.request)
       }
       if currentSettings.timing {
+        // The time the pager had the rows is the reader's, not snm's.
+        let rendered = ContinuousClock.now - rendering - shown.paged
         errors.write(
           "Time: network \(Self.milliseconds(network)), rendering "
-            + "\(Self.milliseconds(ContinuousClock.now - rendering))\n")
+            + "\(Self.milliseconds(rendered))\n")
         errors.flush()
       }
       var outcome = StatementOutcome.answered(response)
       outcome.milliseconds = Self.milliseconds(of: network)
       // HEAD: the count is in Content-Range, and no row came.
       if compiled.request.endpoint.method == .head { outcome.rowCount = 0 }
-      return shown
+      return shown.rendered
         ? .succeeded(outcome) : .failed(StatementFailure(.unreachable, outcome: outcome))
     }
   }
@@ -113,12 +115,15 @@ extension StatementExecutor {
     }
     if let file = Self.outputFile(of: statement) {
       return OutputFileFormat(path: file.path) == .csv
-        ? ResultRenderer(format: .csv).arrivingRows : nil
+        ? ResultRenderer(format: .csv, style: RenderStyle(csvCRLF: currentSettings.csvCRLF))
+          .arrivingRows : nil
     }
     let settings = currentSettings
     guard !settings.quiet else { return nil }
-    return ResultRenderer(format: settings.format, style: RenderStyle(terminal: output.isTerminal))
-      .arrivingRows
+    return ResultRenderer(
+      format: settings.format,
+      style: RenderStyle(terminal: output.isTerminal, csvCRLF: settings.csvCRLF)
+    ).arrivingRows
   }
 
   /// Sends the compiled request (built once, by the compiler) in a task of its own; a signal
@@ -227,8 +232,8 @@ extension StatementExecutor {
   }
 
   /// Prints a successful answer: rows in the current format, or a line for a write without rows.
-  /// False when the rows could not be printed (reported).
-  func show(_ response: SupabaseDBResponse, of request: SupabaseDBRequest) async -> Bool {
+  /// Not `rendered` when the rows could not be printed (reported).
+  func show(_ response: SupabaseDBResponse, of request: SupabaseDBRequest) async -> Presented {
     let table = Self.tableName(of: request)
     let document = response.document
     if let table, let columns = document.firstRowKeys {
@@ -236,19 +241,19 @@ extension StatementExecutor {
     }
     if request.acceptsCSV, case .string(let text) = response.value {
       emitRaw(text)
-      return true
+      return Presented(rendered: true)
     }
     if request.acceptsPlan, case .string(let text) = response.value {
       emitRaw(text.hasSuffix("\n") ? text : text + "\n")
-      return true
+      return Presented(rendered: true)
     }
     if response.response.body.isEmpty && document.shape.kind == .null {
       guard currentSettings.format == .table || currentSettings.format == .expanded else {
-        return true
+        return Presented(rendered: true)
       }
       emit(Self.summary(of: request, response: response))
       warnIfNothingChanged(request, response)
-      return true
+      return Presented(rendered: true)
     }
     var defaultColumn = "value"
     if case .rpc(let function, _) = request.action { defaultColumn = function }
@@ -258,7 +263,7 @@ extension StatementExecutor {
       || request.expectation == .maybeSingle && document.shape.kind == .null
     let columns =
       empty ? request.resultColumns(starColumns: table.flatMap(catalog.knownColumns)) : nil
-    return await render(
+    return await present(
       document, defaultColumn: defaultColumn, columns: columns, total: response.count,
       arrived: response.response.arrived)
   }

@@ -159,8 +159,21 @@ extension StatementExecutor {
     total: Int? = nil, framing: (before: String, after: String) = ("", ""),
     arrived: (any ArrivingElementsConsumer)? = nil
   ) async -> Bool {
+    await present(
+      document, defaultColumn: defaultColumn, columns: columns, total: total, framing: framing,
+      arrived: arrived
+    ).rendered
+  }
+
+  /// ``render(_:defaultColumn:columns:total:framing:arrived:)``, saying also how long the pager
+  /// had the rows (`\timing` leaves the reading out of the rendering time).
+  func present(
+    _ document: JSONDocument, defaultColumn: String = "value", columns: [String]? = nil,
+    total: Int? = nil, framing: (before: String, after: String) = ("", ""),
+    arrived: (any ArrivingElementsConsumer)? = nil
+  ) async -> Presented {
     let settings = currentSettings
-    guard !settings.quiet else { return true }
+    guard !settings.quiet else { return Presented(rendered: true) }
     let interactive = self.interactive
     // Each CSV result is a block of its own (header, records); an empty line parts two blocks
     // written to the same place.
@@ -169,22 +182,23 @@ extension StatementExecutor {
       defer { if settings.format == .csv { last = destination } }
       return settings.format == .csv && last == destination
     }
-    if csvBefore { output.write("\r\n") }
+    if csvBefore { output.write(settings.csvCRLF ? "\r\n" : "\n") }
     guard output.isTerminal else {
       output.write(framing.before)
       let rendered = renderReporting(
         document,
         with: ResultRenderer(
-          format: settings.format, style: RenderStyle(nullText: settings.nullText)),
+          format: settings.format,
+          style: RenderStyle(nullText: settings.nullText, csvCRLF: settings.csvCRLF)),
         defaultColumn: defaultColumn, columns: columns, total: total, arrived: arrived,
         to: output)
       output.write(framing.after)
       output.flush()
-      return rendered
+      return Presented(rendered: rendered)
     }
     let style = RenderStyle(
       width: Terminal.columns(), colour: settings.colour, terminal: true,
-      nullText: settings.nullText, autoExpand: settings.autoExpand)
+      nullText: settings.nullText, autoExpand: settings.autoExpand, csvCRLF: settings.csvCRLF)
     let buffer = OutputWriter()
     buffer.write(framing.before)
     guard
@@ -192,17 +206,18 @@ extension StatementExecutor {
         document, with: ResultRenderer(format: settings.format, style: style),
         defaultColumn: defaultColumn, columns: columns, total: total, arrived: arrived,
         to: buffer)
-    else { return false }
+    else { return Presented(rendered: false) }
     buffer.write(framing.after)
     let text = buffer.captured
-    if interactive && settings.pager && Pager.isNeeded(for: text),
-      let pager = Pager.command(), await Pager.show(text, through: pager, signals: signals)
-    {
-      return true
+    if interactive && settings.pager && Pager.isNeeded(for: text), let pager = Pager.command() {
+      let opened = ContinuousClock.now
+      if await Pager.show(text, through: pager, signals: signals) {
+        return Presented(rendered: true, paged: ContinuousClock.now - opened)
+      }
     }
     output.write(text)
     output.flush()
-    return true
+    return Presented(rendered: true)
   }
 
   /// Renders; false when the body stopped being JSON half-way (which the check on arrival should

@@ -58,6 +58,10 @@ enum CommandLineTable {
       parsed.shell.format = format
     },
     CommandLineOption(
+      "--csv-crlf", for: Command.running,
+      help: "csv lines end in CRLF (RFC 4180), not LF as psql and pandas write"
+    ) { parsed, _ throws(UsageError) in parsed.shell.csvCRLF = true },
+    CommandLineOption(
       "--var", value: "NAME=VALUE", valueHint: ": NAME=VALUE",
       for: Command.running.union([.explain]),
       help: "set $NAME for the statements (a VALUE starting { or [ is JSON)"

@@ -87,7 +87,13 @@ func everyFormatMatchesItsGoldenFile(_ item: OutputCase) throws {
   #expect(text == "   a\n--------\n NULL\n null\n \"NULL\"\n \n(4 rows)\n")
   let csv = try rendered(
     OutputCase(name: "nulls", body: #"[{"a": null}, {"a": "null"}, {"a": ""}]"#), .csv)
-  #expect(csv == "a\r\n\r\nnull\r\n\"\"\r\n")
+  #expect(csv == "a\n\nnull\n\"\"\n")
+}
+
+@Test func csvLinesEndInLFUnlessCRLFIsAskedFor() throws {
+  let body = OutputCase(name: "lines", body: #"[{"a": "x\ny", "b": 1}]"#)
+  #expect(try rendered(body, .csv) == "a,b\n\"x\ny\",1\n")
+  #expect(try rendered(body, .csv, style: RenderStyle(csvCRLF: true)) == "a,b\r\n\"x\ny\",1\r\n")
 }
 
 @Test func controlCharactersInDataCannotReachTheTerminal() throws {

@@ -38,6 +38,7 @@ _snm() {
             '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
             '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
             '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
+            '--csv-crlf[csv lines end in CRLF, not LF as psql and pandas write]' \
             '*--var[set $NAME for the statements]:NAME=VALUE:' \
             '--echo[print each statement before its result]' \
             '--quiet[print only failures]' \
@@ -61,6 +62,7 @@ _snm() {
             '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
             '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
             '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
+            '--csv-crlf[csv lines end in CRLF, not LF as psql and pandas write]' \
             '*--var[set $NAME for the statements]:NAME=VALUE:' \
             '--echo[print each statement before its result]' \
             '--quiet[print only failures]' \
@@ -123,6 +125,7 @@ _snm() {
     '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
     '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
     '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
+    '--csv-crlf[csv lines end in CRLF, not LF as psql and pandas write]' \
     '*--var[set $NAME for the statements]:NAME=VALUE:' \
     '--echo[print each statement before its result]' \
     '--quiet[print only failures]' \
