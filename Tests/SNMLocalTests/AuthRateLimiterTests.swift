@@ -37,7 +37,16 @@ final class ManualClock: Sendable {
     #expect(admitted(limiter, .token, 40) == 30)
     #expect(admitted(limiter, .signUp, 40) == 30)
     #expect(admitted(limiter, .anonymous, 40) == 30)
-    #expect(admitted(limiter, .token, 40, from: "127.0.0.2") == 30)
+    #expect(admitted(limiter, .token, 40, from: "192.0.2.7") == 30)
+  }
+
+  @Test func everyLoopbackAddressDrawsFromOneBucket() {
+    let limiter = AuthRateLimiter(limits: AuthRateLimits(), now: ManualClock().now)
+    #expect(admitted(limiter, .verify, 20, from: "127.0.0.1") == 20)
+    #expect(admitted(limiter, .verify, 20, from: "127.0.0.2") == 10)
+    #expect(admitted(limiter, .verify, 20, from: "127.255.3.9") == 0)
+    #expect(admitted(limiter, .verify, 5, from: "::1") == 0)
+    #expect(admitted(limiter, .verify, 40, from: "192.0.2.7") == 30)
   }
 
   @Test func anonymousSignInsRefillPerHour() {

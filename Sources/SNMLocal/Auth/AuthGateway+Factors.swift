@@ -188,15 +188,18 @@ extension AuthGateway {
             "MFA challenge \(challengeID) has expired, verify against another challenge or create a new challenge."
         )
       }
+      try checkFactorLock(factorID, on: connection)
       guard let totp = TOTP(base32Secret: factor.secret),
         let step = try totp.matchingStep(code, at: now(), skew: 1),
         factor.lastStep.map({ step > $0 }) ?? true
       else {
+        try recordWrongFactorCode(factorID, on: connection)
         return .failure(
           AuthFailure(
             status: 422, code: "mfa_verification_failed", message: "Invalid TOTP code entered"))
       }
       guard let sessionID else { throw AuthFailure.sessionNotFound }
+      try forgetWrongFactorCodes(factorID, on: connection)
       _ = try connection.execute(
         "update auth.mfa_challenges set verified_at = now() where id = $1::uuid", [challengeID])
       _ = try connection.execute(

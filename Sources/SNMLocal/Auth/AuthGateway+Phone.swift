@@ -183,9 +183,9 @@ extension AuthGateway {
   /// `smsOTPExpiry`; confirms the number and signs in.
   func verifySMS(phone written: String, token: String) throws -> JSONValue {
     let phone = try Self.normalizedPhone(written)
-    return try inTransaction { connection in
+    let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
       guard let user = try loadUser(phone: phone, on: connection) else {
-        throw AuthFailure.otpExpired
+        return .failure(AuthFailure.otpExpired)
       }
       if user.isBanned { throw AuthFailure.userBanned }
       let isTestCode = settings.smsTestOTPs[phone] == token
@@ -195,14 +195,20 @@ extension AuthGateway {
           "select 1 from auth.users where id = $1::uuid and confirmation_token = $2 "
             + "and $2 <> '' and confirmation_sent_at > now() - make_interval(secs => $3::int) "
             + "for update", [user.id, hash, String(settings.smsOTPExpiry)])
-        guard valid.scalar != nil else { throw AuthFailure.otpExpired }
+        guard valid.scalar != nil else {
+          // Counted whatever the address: a few wrong codes spend the one sent.
+          try recordWrongCode(userID: user.id, on: connection)
+          return .failure(AuthFailure.otpExpired)
+        }
       }
+      try forgetWrongCodes(userID: user.id, on: connection)
       _ = try connection.execute(
         "update auth.users set confirmation_token = '', last_sign_in_at = now(), "
           + "phone_confirmed_at = coalesce(phone_confirmed_at, now()), updated_at = now() "
           + "where id = $1::uuid", [user.id])
-      return try createSession(userID: user.id, method: "otp", on: connection)
+      return .success(try createSession(userID: user.id, method: "otp", on: connection))
     }
+    return try outcome.get()
   }
 
   /// The password grant with a phone: GoTrue's checks (provider on, credentials, ban, a

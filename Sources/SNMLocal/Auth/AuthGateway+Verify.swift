@@ -152,10 +152,14 @@ extension AuthGateway {
   /// the address, whose address is `email`), still within its validity, uses the code up and
   /// does what it confirms; returns a new session.
   func verify(type: String, hash: String, email: String?) throws -> VerifyOutcome {
-    try inTransaction { connection in
+    let outcome: Result<VerifyOutcome, AuthFailure> = try inTransaction { connection in
       guard let found = try findToken(type: type, hash: hash, email: email, on: connection) else {
-        throw email == nil ? AuthFailure.linkExpired : AuthFailure.otpExpired
+        guard let email else { return .failure(AuthFailure.linkExpired) }
+        // Counted whatever the client's address: a few wrong codes spend the one sent.
+        try recordWrongCode(address: email, on: connection)
+        return .failure(AuthFailure.otpExpired)
       }
+      try forgetWrongCodes(userID: found.userID, on: connection)
       let banned = try connection.execute(
         "select coalesce(banned_until > now(), false)::text from auth.users where id = $1::uuid",
         [found.userID])
@@ -184,7 +188,7 @@ extension AuthGateway {
           _ = try connection.execute(
             "update auth.users set email_change_confirm_status = 1, \(column) = '' "
               + "where id = $1::uuid", [found.userID])
-          return .halfConfirmed
+          return .success(.halfConfirmed)
         }
         _ = try connection.execute(
           "update auth.users set email = email_change, email_change = '', "
@@ -195,8 +199,10 @@ extension AuthGateway {
       _ = try connection.execute(
         "update auth.users set last_sign_in_at = now() where id = $1::uuid", [found.userID])
       let method = found.type == "recovery" ? "recovery" : "otp"
-      return .session(try createSession(userID: found.userID, method: method, on: connection))
+      return .success(
+        .session(try createSession(userID: found.userID, method: method, on: connection)))
     }
+    return try outcome.get()
   }
 
   /// The user and verified type a code's hash belongs to, locked for the update; nil when none

@@ -9,7 +9,8 @@ import Synchronization
 /// try limiter.admit(.token, from: request.remoteAddress)   // throws AuthFailure.overRateLimit
 /// ```
 /// A limit of 0 admits everything. Buckets of addresses that stayed away until theirs refilled
-/// are forgotten, so the table holds only recent clients.
+/// are forgotten, so the table holds only recent clients. Every loopback address (127.0.0.0/8,
+/// `::1`) is one client: one machine could otherwise take a fresh bucket per address.
 public final class AuthRateLimiter: Sendable {
   /// The kinds of request GoTrue limits separately.
   public enum Kind: Sendable, CaseIterable {
@@ -54,7 +55,7 @@ public final class AuthRateLimiter: Sendable {
     guard perSecond > 0 else { return }
     let time = now()
     let admitted = buckets.withLock { buckets -> Bool in
-      let key = Key(kind: kind, client: client)
+      let key = Key(kind: kind, client: Self.bucketName(client))
       var bucket = buckets[key] ?? Bucket(tokens: burst, updated: time)
       if buckets[key] == nil && buckets.count >= Self.sweepThreshold {
         sweep(&buckets, at: time)
@@ -70,6 +71,14 @@ public final class AuthRateLimiter: Sendable {
       return true
     }
     if !admitted { throw AuthFailure.overRateLimit }
+  }
+
+  /// The bucket an address draws from: its own, or the one every loopback address shares.
+  static func bucketName(_ address: String) -> String {
+    if address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.") {
+      return "loopback"
+    }
+    return address
   }
 
   /// Drops the buckets that would be full again by now (their clients are as new).

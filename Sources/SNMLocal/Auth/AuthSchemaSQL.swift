@@ -75,4 +75,23 @@ enum AuthSchemaSQL {
     create unique index if not exists users_phone_key on auth.users (phone)
       where phone is not null and phone <> '';
     """
+
+  /// Wrong guesses at a code or a factor, counted whatever address they come from: a user's
+  /// pending e-mail or SMS codes are spent after a few wrong ones, a TOTP factor is locked for a
+  /// while (``AuthGuessLimits``).
+  static let guessesVersion = "snm_auth_5_guesses"
+
+  static let guessesScript = """
+    create table if not exists snm_local.code_failures (
+      user_id uuid primary key references auth.users (id) on delete cascade,
+      failures integer not null default 0,
+      first_failed_at timestamptz not null default now()
+    );
+    create table if not exists snm_local.factor_failures (
+      factor_id uuid primary key references auth.mfa_factors (id) on delete cascade,
+      failures integer not null default 0,
+      first_failed_at timestamptz not null default now(),
+      locked_until timestamptz
+    );
+    """
 }

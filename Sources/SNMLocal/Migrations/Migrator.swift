@@ -58,6 +58,7 @@ struct Migrator {
       + [(StorageSchemaSQL.version, "snm storage schema", StorageSchemaSQL.script)]
       + [(AuthSchemaSQL.version, "snm auth flows schema", AuthSchemaSQL.script)]
       + [(AuthSchemaSQL.phoneVersion, "snm auth phone provider", AuthSchemaSQL.phoneScript)]
+      + [(AuthSchemaSQL.guessesVersion, "snm auth wrong guesses", AuthSchemaSQL.guessesScript)]
       + pending
     for migration in all where !done.contains(migration.0) {
       do {
