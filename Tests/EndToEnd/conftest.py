@@ -196,6 +196,13 @@ def confirming(start_extra_project):
     return start_extra_project("auth-confirming", "--confirm-email")
 
 
+@pytest.fixture(scope="session")
+def hosted_style_project(start_extra_project):
+    """A project with hosted projects' Auth defaults: new users confirm their e-mail first, and
+    anonymous sign-ins are off (`--confirm-email --no-anonymous`)."""
+    return start_extra_project("hosted-style", "--confirm-email", "--no-anonymous")
+
+
 REST_MIGRATIONS = pathlib.Path(__file__).resolve().parent / "fixtures" / "rest_migrations"
 
 

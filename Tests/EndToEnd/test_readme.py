@@ -122,16 +122,19 @@ def expectation_failure(text, env, tmp_path):
 
 # --- shell blocks ---------------------------------------------------------------------------
 
-def shell_block(substitutions=(), setup=None, each_line=None):
+def shell_block(substitutions=(), setup=None, each_line=None, service_key=False):
     """Runs the block in bash as one script (snm on PATH, the project's environment, `set -e`),
     after `substitutions` (placeholder, the local value as a function of the project). With
-    `each_line`, each line runs on its own, followed by what `each_line(line)` gives."""
+    `each_line`, each line runs on its own, followed by what `each_line(line)` gives; with
+    `service_key`, the project's service key is in SUPABASE_SERVICE_ROLE_KEY (as a CI job's)."""
     def run(text, env, tmp_path, project):
         bin_dir = tmp_path / "bin"
         bin_dir.mkdir()
         (bin_dir / "snm").symlink_to(SNM)
         env = {**env, "PATH": f"{bin_dir}:{env['PATH']}",
                "SUPABASE_PUBLISHABLE_KEY": project.status["publishable_key"]}
+        if service_key:
+            env["SUPABASE_SERVICE_ROLE_KEY"] = project.status["secret_key"]
         if setup:
             setup(tmp_path, project)
         lines = [strip_comment(line) for line in text.splitlines()]
@@ -248,13 +251,16 @@ BLOCKS = {  # the block's first line, as written -> how it runs
     "script.snm:3:16: error:": parse_error,
     "run _lib/login.snm": script,
     "smoke/pair.snm:12:1: error: expectation failed": expectation_failure,
-    "snm test scripts/smoke": shell_block(setup=smoke_tests),
-    "# A CI script: its own user and rows": script,
+    "snm test scripts/smoke": shell_block(setup=smoke_tests, service_key=True),
+    "# A CI script: its own user and rows": service_script,
     "# A CI user made with the service key": service_script,
-    "snm test --shard 1/2 --report json=shard-1.json tests/": shell_block(setup=smoke_tests),
+    "snm test --shard 1/2 --report json=shard-1.json tests/": shell_block(
+        setup=smoke_tests, service_key=True),
     "export SUPABASE_URL=... SUPABASE_ANON_KEY=...": shell_block(
         [("SUPABASE_URL=...", lambda project: f"SUPABASE_URL={project.url}"),
-         ("SUPABASE_ANON_KEY=...", lambda project: f"SUPABASE_ANON_KEY={project.anon_key}")],
+         ("SUPABASE_ANON_KEY=...", lambda project: f"SUPABASE_ANON_KEY={project.anon_key}"),
+         ("SUPABASE_SERVICE_ROLE_KEY=...",
+          lambda project: f"SUPABASE_SERVICE_ROLE_KEY={project.status['secret_key']}")],
         setup=smoke_tests),
     "let request = try remoteDBManager.updateData()": swift_chain,
     "snm local start [--dir D]": local_usage,
@@ -272,6 +278,37 @@ def test_every_readme_block_is_run_by_this_file():
     unknown = [(line, text.splitlines()[0]) for line, _, text in blocks() if not runner_for(text)]
     assert not unknown, f"README blocks no test runs (add them to BLOCKS): {unknown}"
     assert len(blocks()) >= 15
+
+
+# Blocks that sign in as a script or CI job does, run again against a project with hosted
+# projects' Auth defaults (e-mail confirmation on, anonymous sign-ins off), each twice.
+HOSTED_RUNNERS = ("login email 'alice@example.com' password 'password123'", "run _lib/login.snm",
+                  "# A CI script: its own user and rows", "# A CI user made with the service key",
+                  "snm test scripts/smoke", "export SUPABASE_URL=... SUPABASE_ANON_KEY=...")
+HOSTED_BLOCKS = [b for b in blocks() if b[2].splitlines()[0].startswith(HOSTED_RUNNERS)]
+
+
+def test_the_hosted_style_runs_cover_every_sign_in_block():
+    assert len(HOSTED_BLOCKS) == len(HOSTED_RUNNERS)
+
+
+@pytest.mark.parametrize("line,info,text", HOSTED_BLOCKS,
+                         ids=[f"line{b[0]}" for b in HOSTED_BLOCKS])
+def test_readme_block_runs_twice_on_a_hosted_style_project(line, info, text,
+                                                           hosted_style_project, tmp_path):
+    run = runner_for(text)
+    for attempt in ("first", "second"):
+        folder = tmp_path / attempt
+        folder.mkdir()
+        env = {**os.environ, "SUPABASE_URL": hosted_style_project.url,
+               "SUPABASE_ANON_KEY": hosted_style_project.anon_key,
+               "XDG_STATE_HOME": str(folder / "state"), "XDG_CACHE_HOME": str(folder / "cache"),
+               "XDG_CONFIG_HOME": str(folder / "config"), "PAGER": "cat", "NO_COLOR": "1",
+               "BOB_PASSWORD": PASSWORD}
+        if run.__code__.co_argcount == 4:
+            run(text, env, folder, hosted_style_project)
+        else:
+            run(text, env, folder)
 
 
 @pytest.mark.parametrize("line,info,text", blocks(), ids=[f"line{b[0]}" for b in blocks()])

@@ -6,6 +6,7 @@ stdout and the JUnit/TAP reports of `snm test` over them. RECORD_SNAPSHOTS=1 re-
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import time
@@ -27,6 +28,12 @@ def snm_env(project, tmp_path):
         "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "NO_COLOR": "1",
     }
+
+
+def smoke_env(project, tmp_path):
+    """snm_env and the project's service key, with which the smoke scripts make their users."""
+    return {**snm_env(project, tmp_path),
+            "SUPABASE_SERVICE_ROLE_KEY": project.status["secret_key"]}
 
 
 def run_in_root(*args, env, timeout=120):
@@ -306,7 +313,7 @@ def test_smoke_scripts_pass_with_reports(project, tmp_path):
     tap = tmp_path / "smoke.tap"
     result = run_in_root(
         "test", SMOKE, "--report", f"junit={junit}", "--report", f"tap={tap}",
-        env=snm_env(project, tmp_path))
+        env=smoke_env(project, tmp_path))
     assert result.returncode == 0, transcript(result)
     expect_golden("smoke-run.txt", transcript(result))
     expect_golden("smoke.junit.xml", junit.read_text())
@@ -316,7 +323,7 @@ def test_smoke_scripts_pass_with_reports(project, tmp_path):
 def test_smoke_scripts_pass_twice_and_side_by_side(project, tmp_path):
     """Each smoke script makes its own users and cleans up: a second run, and two runs with
     --jobs at the same time, pass as the first did."""
-    env = snm_env(project, tmp_path)
+    env = smoke_env(project, tmp_path)
     again = run_in_root("test", "--quiet", SMOKE, env=env)
     assert again.returncode == 0, transcript(again)
     full_env = dict(os.environ)
@@ -332,10 +339,11 @@ def test_smoke_scripts_pass_twice_and_side_by_side(project, tmp_path):
 
 def test_a_smoke_script_runs_on_its_own(project, tmp_path):
     """`snm FILE` prints the results as it goes and ends with the script's last echo."""
-    result = run_in_root(f"{SMOKE}/02-profile.snm", env=snm_env(project, tmp_path))
+    result = run_in_root(f"{SMOKE}/02-profile.snm", env=smoke_env(project, tmp_path))
     assert result.returncode == 0, transcript(result)
     assert result.stderr == ""
-    assert result.stdout.endswith("signed out\nprofile checks passed\n")
+    assert re.search(r"signed out\ndeleted user [0-9a-f-]{36}\nprofile checks passed\n$",
+                     result.stdout), result.stdout
 
 
 def test_snm_check_passes_the_smoke_scripts():

@@ -74,7 +74,8 @@ def test_snm_test_runs_the_smoke_scripts_through_the_front(front, tls_project, h
     """Sign-in of every kind, inserts, updates, deletes, selects with embeds, rpc, RLS: the smoke
     scripts, two at a time, over HTTP/2 and TLS 1.3."""
     before = len(front.log("main"))
-    result = snm(front, tls_project, home, "test", "--jobs", "2", str(ROOT / "scripts" / "smoke"))
+    result = snm(front, tls_project, home, "test", "--service-key", tls_project.service_role_key,
+                 "--jobs", "2", str(ROOT / "scripts" / "smoke"))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "10 passed, 0 failed" in result.stdout
     lines = front.log("main")[before:]

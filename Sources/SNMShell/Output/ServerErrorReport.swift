@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMSupabase
 
 /// A server error as the shell prints it: code and status, message, details, hint, and a line of
 /// advice for the errors people meet most.
@@ -77,6 +78,33 @@ struct ServerErrorReport {
         ? "the project refused the API key: check --key or SUPABASE_PUBLISHABLE_KEY" : nil
     }
   }
+
+  /// The line of advice for a sign-in or sign-up the Auth server refused because of one of the
+  /// project's settings (hosted projects' defaults differ from the local project's): which
+  /// setting, and how a script gets a user anyway. Nil for other refusals.
+  static func signInAdvice(for error: SupabaseAuthError) -> String? {
+    switch error.code {
+    case .anonymousProviderDisabled:
+      return "anonymous sign-ins are off on this project: sign in with `login email ...`, or make "
+        + "a confirmed user with `admin create user email '...' password '...' confirmed` (the "
+        + "service key); the local project turns them on with `snm local restart --anonymous`"
+    case .emailNotConfirmed:
+      return "email confirmation is on: confirm the address first (the mailed link or code; the "
+        + "local project's `inbox`), or make confirmed users with `admin create user ... "
+        + "confirmed` (the service key)"
+    case .signupDisabled:
+      return "sign-ups are off on this project: make users with `admin create user ... "
+        + "confirmed` (the service key)"
+    default:
+      return nil
+    }
+  }
+
+  /// What `signup` says when the project answers with a user and no session.
+  static let signedUpUnconfirmed =
+    "signed up; email confirmation is on, so no one is signed in: confirm the email, then "
+    + "`login email ...` (a script makes confirmed users with `admin create user ... confirmed`, "
+    + "the service key)"
 
   static func bodyExcerpt(_ error: SNMServerError) -> String {
     let body = error.response.text.trimmingCharacters(in: .whitespacesAndNewlines)

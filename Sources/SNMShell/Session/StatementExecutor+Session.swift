@@ -89,12 +89,16 @@ extension StatementExecutor {
     case .done(let signedIn):
       session = signedIn
     case .failed(AuthResponseError.missingSession):
-      say("signed up; confirm the email, then sign in with 'login email ...'")
+      say(ServerErrorReport.signedUpUnconfirmed)
       return .succeeded(nil)
     case .failed(let error):
-      return authFailure(
-        "\(verb) failed: \(Self.describe(error))", outcome: .failed(error),
-        headline: FailureHeadline.of(error))
+      var message = "\(verb) failed: \(Self.describe(error))"
+      if let refused = error as? SupabaseAuthError,
+        let advice = ServerErrorReport.signInAdvice(for: refused)
+      {
+        message += "\n  advice: " + advice
+      }
+      return authFailure(message, outcome: .failed(error), headline: FailureHeadline.of(error))
     case .interrupted(let signal):
       return .interrupted(signal)
     }
