@@ -188,9 +188,12 @@ def test_hung_up_clients_do_not_hold_the_pool(costly):
     # busy with them. Before, every other request got 504 PGRST003 until the sleeps ended. The
     # function lifts its own statement_timeout, so only the cancel can end it before 30 s, and
     # the test waits for what it needs (the queries running) rather than for a fixed time, which
-    # a busy machine outlasts.
+    # a busy machine outlasts. Two functions, 15 calls each: one path runs on at most half the
+    # gateway's 32 workers (16), so one alone no longer fills the pool.
     create_unbounded_sleep(costly, "hang_sleep")
-    sockets = send_calls(costly, costly.service_role_key, "hang_sleep", 30, 30)
+    create_unbounded_sleep(costly, "hang_sleep_too")
+    sockets = (send_calls(costly, costly.service_role_key, "hang_sleep", 15, 30)
+               + send_calls(costly, costly.service_role_key, "hang_sleep_too", 15, 30))
     try:
         wait_until(lambda: active_calls(costly, "hang_sleep") >= 20, timeout=60, interval=0.1,
                    what="the pool busy with the calls")

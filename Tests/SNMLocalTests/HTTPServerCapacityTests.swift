@@ -137,6 +137,45 @@ import Testing
     #expect(Self.received(second).hasPrefix("HTTP/1.1 200 OK"), "the newer head was kept")
   }
 
+  /// Requests to one path take at most half the workers: with four workers and a slow path
+  /// called four times at once, two of them run, and a request to another path is answered while
+  /// they wait (it used to wait behind all four).
+  @Test func aSlowPathLeavesWorkersForOthers() throws {
+    let release = DispatchSemaphore(value: 0)
+    let started = Mutex(0)
+    var limits = HTTPServerLimits()
+    limits.maxWorkers = 4
+    limits.minimumWorkers = 1
+    let server = HTTPServer(port: 0, limits: limits) { request in
+      if request.path == "/slow" {
+        started.withLock { $0 += 1 }
+        _ = release.wait(timeout: .now() + 10)
+      }
+      return .json(status: 200, "{}")
+    }
+    try server.start()
+    defer { server.stop() }
+    var slow: [Int32] = []
+    defer { for fd in slow { close(fd) } }
+    for index in 0..<4 {
+      let fd = try Self.connectTo(server.port)
+      Self.send(fd, "GET /slow?call=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+      slow.append(fd)
+    }
+    // Every slow call has run or waits for a worker.
+    let deadline = monotonicSeconds() + 5
+    while server.workers.pending + started.withLock({ $0 }) < 4 && monotonicSeconds() < deadline {
+      usleep(5_000)
+    }
+    let other = try Self.connectTo(server.port)
+    defer { close(other) }
+    Self.send(other, "GET /fast HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(Self.received(other).hasPrefix("HTTP/1.1 200 OK"), "answered while the slow ones wait")
+    #expect(started.withLock { $0 } == 2, "half the workers on one path")
+    for _ in 0..<4 { release.signal() }
+    for fd in slow { #expect(Self.received(fd).hasPrefix("HTTP/1.1 200 OK")) }
+  }
+
   /// Six requests answered at once take six workers (each handler waits for the others); once
   /// idle, all but `minimumWorkers` end.
   @Test func idleWorkersEnd() throws {

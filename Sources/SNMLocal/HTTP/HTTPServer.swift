@@ -58,7 +58,8 @@ public final class HTTPServer: Sendable {
     self.planner = bodyPlanner
     self.workers = HTTPWorkerPool(
       maximum: limits.maxWorkers, minimum: limits.minimumWorkers,
-      idleTimeout: limits.workerIdleTimeout)
+      idleTimeout: limits.workerIdleTimeout,
+      perKey: limits.maxWorkersPerPath ?? max(1, limits.maxWorkers / 2))
   }
 
   /// The port the server listens on (after `start`).
@@ -121,7 +122,15 @@ public final class HTTPServer: Sendable {
   func serveOnWorker(_ connection: HTTPConnection, _ step: sending HTTPRequestReader.Step) {
     connection.handedOver.withLock { $0 = step }
     let queuedAt = monotonicSeconds()
-    workers.submit { [self] in
+    // Requests to one path share half the workers (`maxWorkersPerPath`).
+    var key: String?
+    switch step {
+    case .request(let request, _): key = Self.pathKey(request.method, request.target)
+    case .planning:
+      key = connection.reader.withLock { $0.unplanned.map { Self.pathKey($0.method, $0.target) } }
+    default: break
+    }
+    workers.submit(key: key) { [self] in
       let step = connection.handedOver.withLock { handed in
         defer { handed = nil }
         return handed ?? .needMore
@@ -140,6 +149,12 @@ public final class HTTPServer: Sendable {
       }
       giveBack(connection, keep: keep && !isStopped)
     }
+  }
+
+  /// A request's method and path (its target before `?`): what `maxWorkersPerPath` counts by.
+  static func pathKey(_ method: String, _ target: String) -> String {
+    let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+    return method + " " + path
   }
 
   /// The soft limit on open files, raised to the hard one first (connections are files).

@@ -12,7 +12,10 @@ import Synchronization
 /// pool.submit { answer(request) }     // runs on an idle worker, a new one, or when one frees
 /// pool.stop()
 /// ```
-/// Threads are made as work arrives, up to `maximum`; past it jobs wait in order. A thread left
+/// Threads are made as work arrives, up to `maximum`; past it jobs wait in order. Jobs may name a
+/// key (the server's: a request's method and path): at most `perKey` jobs of one key run at once,
+/// and jobs of other keys pass the ones that wait, so one slow endpoint that many clients call
+/// cannot take every thread. A thread left
 /// waiting `idleTimeout` seconds ends, unless only `minimum` are left, so a burst's threads do not
 /// stay for ever. `waiting` is readable while a job waits with no worker idle: a worker keeping a
 /// connection for its client's next request (``HTTPConnection/serve(_:limits:handler:mayLinger:)``)
@@ -22,6 +25,7 @@ final class HTTPWorkerPool: Sendable {
 
   let maximum: Int
   let minimum: Int
+  let perKey: Int
   let idleTimeout: Double
   let state = Mutex(State())
   let wakeup = DispatchSemaphore(value: 0)
@@ -31,7 +35,7 @@ final class HTTPWorkerPool: Sendable {
   let signal: Int32
 
   struct State {
-    var jobs: [Job] = []
+    var jobs: [(job: Job, key: String?)] = []
     /// Jobs before this index have been taken (the queue is compacted when it empties, or when
     /// the taken ones are most of it).
     var head = 0
@@ -44,12 +48,44 @@ final class HTTPWorkerPool: Sendable {
     var signalled = false
     /// Idle waits that ran out (read by tests, which wait for a few rather than for time).
     var idleTimeouts = 0
+    /// Jobs running, by key.
+    var running: [String: Int] = [:]
 
     var pending: Int { jobs.count - head }
 
-    mutating func take() -> Job? {
-      guard head < jobs.count else { return nil }
-      let job = jobs[head]
+    /// The first job waiting whose key is under `perKey`, counted running.
+    mutating func take(perKey: Int) -> (job: Job, key: String?)? {
+      var index = head
+      while index < jobs.count {
+        if let key = jobs[index].key, running[key, default: 0] >= perKey {
+          index += 1
+          continue
+        }
+        let taken = jobs[index]
+        if let key = taken.key { running[key, default: 0] += 1 }
+        if index == head {
+          advance()
+        } else {
+          jobs.remove(at: index)
+        }
+        return taken
+      }
+      return nil
+    }
+
+    /// A job of `key` ended.
+    mutating func finished(_ key: String) {
+      let left = running[key, default: 1] - 1
+      running[key] = left > 0 ? left : nil
+    }
+
+    /// Whether a job of `key` would wait for one of its key to end.
+    func isHeldBack(_ key: String?, perKey: Int) -> Bool {
+      guard let key else { return false }
+      return running[key, default: 0] + jobs[head...].count { $0.key == key } >= perKey
+    }
+
+    mutating func advance() {
       head += 1
       if head == jobs.count {
         jobs.removeAll(keepingCapacity: true)
@@ -59,13 +95,14 @@ final class HTTPWorkerPool: Sendable {
         jobs.removeFirst(head)
         head = 0
       }
-      return job
     }
   }
 
-  init(maximum: Int, minimum: Int, idleTimeout: Double) {
+  /// - Parameter perKey: jobs of one key run at once (at least 1; `maximum` when nil).
+  init(maximum: Int, minimum: Int, idleTimeout: Double, perKey: Int? = nil) {
     self.maximum = max(1, maximum)
     self.minimum = max(0, min(minimum, maximum))
+    self.perKey = max(1, min(perKey ?? maximum, maximum))
     self.idleTimeout = idleTimeout
     var ends: [Int32] = [-1, -1]
     if pipe(&ends) == 0 {
@@ -88,16 +125,19 @@ final class HTTPWorkerPool: Sendable {
   /// Jobs waiting for a worker.
   var pending: Int { state.withLock { $0.pending } }
 
-  /// Runs `job` on a worker thread.
-  func submit(_ job: @escaping Job) {
+  /// Runs `job` on a worker thread (after the jobs of `key` before it, while `perKey` run).
+  func submit(key: String? = nil, _ job: @escaping Job) {
     enum Decision { case wake, spawn, queued }
     let decision = state.withLock { state -> Decision in
-      state.jobs.append(job)
-      if state.idle > 0 {
+      // A job held back by its key is taken by one of its key ending: no thread is woken or
+      // made for it (a worker of its key keeping a connection is told that a job waits).
+      let heldBack = state.isHeldBack(key, perKey: perKey)
+      state.jobs.append((job, key))
+      if !heldBack && state.idle > 0 {
         state.idle -= 1
         return .wake
       }
-      if state.workers < maximum {
+      if !heldBack && state.workers < maximum {
         state.workers += 1
         return .spawn
       }
@@ -133,15 +173,15 @@ final class HTTPWorkerPool: Sendable {
   /// without one (unless only `minimum` are left).
   func work() {
     while true {
-      enum Next { case run(Job), wait, exit }
+      enum Next { case run(Job, String?), wait, exit }
       let next = state.withLock { state -> Next in
-        if let job = state.take() {
+        if let taken = state.take(perKey: perKey) {
           if state.pending == 0 && state.signalled {
             state.signalled = false
             var byte: UInt8 = 0
             _ = Glibc.read(waiting, &byte, 1)
           }
-          return .run(job)
+          return .run(taken.job, taken.key)
         }
         if state.stopped {
           state.workers -= 1
@@ -151,8 +191,9 @@ final class HTTPWorkerPool: Sendable {
         return .wait
       }
       switch next {
-      case .run(let job):
+      case .run(let job, let key):
         job()
+        if let key { state.withLock { $0.finished(key) } }
         continue
       case .exit:
         return
