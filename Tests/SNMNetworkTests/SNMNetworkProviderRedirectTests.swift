@@ -42,6 +42,37 @@ import Testing
   }
 
   @Test(arguments: TransportKind.all)
+  func aBodyIsNeverRedirectedToAnotherOrigin(_ kind: TransportKind) async throws {
+    let elsewhere = try LoopbackHTTPServer { _ in .respond(status: 200, body: "{}") }
+    defer { elsewhere.stop() }
+    let file = NSTemporaryDirectory() + "snm-redirect-body-" + UUID().uuidString
+    try Data("the upload".utf8).write(to: URL(fileURLWithPath: file))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    for (status, method) in [(307, HTTPMethod.post), (308, .post), (301, .put), (302, .patch)] {
+      let project = try LoopbackHTTPServer { _ in
+        .respond(status: status, headers: ["Location": elsewhere.baseURL + "/landed"])
+      }
+      defer { project.stop() }
+      var endpoint = Endpoint(
+        baseURL: project.baseURL, path: "/storage/v1/object/b/x", method: method,
+        body: Data("{}".utf8))
+      let origin = "http://127.0.0.1:\(elsewhere.port)"
+      await #expect(
+        throws: SNMNetworkError.malformedResponse(
+          url: endpoint.url,
+          reason: "a \(status) redirect to \(origin), another origin, which would carry the "
+            + "request's body there (not followed)")
+      ) {
+        try await provider(kind).send(endpoint)
+      }
+      endpoint.body = nil
+      endpoint.bodyFile = file
+      await #expect(throws: SNMNetworkError.self) { try await provider(kind).send(endpoint) }
+    }
+    #expect(elsewhere.requests.isEmpty, "no request, so no body, reached the other origin")
+  }
+
+  @Test(arguments: TransportKind.all)
   func aRedirectWithinTheOriginKeepsTheKeyAndTheMethod(_ kind: TransportKind) async throws {
     let server = try LoopbackHTTPServer { request in
       request.target == "/old"

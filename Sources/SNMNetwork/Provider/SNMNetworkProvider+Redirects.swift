@@ -10,10 +10,12 @@ extension SNMNetworkProvider {
   /// against the request's URL). 303, and 301/302 after a POST, become a GET without a body, as
   /// browsers and curl do; the others keep the method and body. A location on another origin
   /// (scheme, host or port) never receives `apikey`, `Authorization` or `Cookie`: the key and the
-  /// session's token are for the project only.
+  /// session's token are for the project only; nor a body (an upload, an insert's rows): a
+  /// redirect that would carry one there is refused, so a body never leaves the origin it was
+  /// meant for.
   ///
-  /// - Throws: `.malformedResponse` past ``maximumRedirects`` or for a location that is not an
-  ///   `http`/`https` URL.
+  /// - Throws: `.malformedResponse` past ``maximumRedirects``, for a location that is not an
+  ///   `http`/`https` URL, or for one on another origin that would carry the body.
   static func redirect(_ response: SNMResponse, of request: TransportRequest, count: Int)
     throws(SNMNetworkError) -> TransportRequest?
   {
@@ -45,6 +47,13 @@ extension SNMNetworkProvider {
       next.fields.removeAll { ["content-type", "content-length"].contains($0.name.lowercased()) }
     }
     if origin(of: base) != origin(of: target) {
+      guard next.body == nil && next.bodyFile == nil else {
+        throw .malformedResponse(
+          url: request.url,
+          reason:
+            "a \(response.status) redirect to \(origin(of: target)), another origin, which would "
+            + "carry the request's body there (not followed)")
+      }
       next.fields.removeAll {
         ["apikey", "authorization", "cookie"].contains($0.name.lowercased())
       }
