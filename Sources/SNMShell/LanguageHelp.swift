@@ -97,7 +97,7 @@ enum LanguageHelp {
     """
 
   static let queries = """
-    from <table> select <columns> [where ...] [order by ...] [limit N] [offset N]
+    from <table> select <columns> [where ...] [order by ...] [limit N] [offset N] [all]
       select *                       every column
       select id, nick:name, age::text   aliases and casts
       select name, owner:user_info(id, name)   embedded rows through a foreign key
@@ -105,6 +105,7 @@ enum LanguageHelp {
       order by name desc nulls last, id
       count exact|planned|estimated  the total, in the footer
       single | maybe single          one object instead of an array
+      all                            every row, a page at a time past the server's 1,000-row cap
     """
 
   static let filters = """

@@ -84,6 +84,7 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
       "tab-and-wide-characters", "\tfrom \"이름🐶\" select * where a eqq 1", ["1:30 unknown-operator"]),
     DiagnosticCase(
       "where-all-on-select", "from t select * where all", ["1:17 where-all-not-allowed"]),
+    DiagnosticCase("all-with-limit", "from t select * limit 5 all", ["1:23 all-with-clause"]),
     DiagnosticCase(
       "returning-on-select", "from t select id returning id", ["1:18 clause-not-allowed"]),
     DiagnosticCase("rpc-array-arguments", "rpc fn [1, 2]", ["1:8 body-kind"]),

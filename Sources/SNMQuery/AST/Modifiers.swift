@@ -26,13 +26,15 @@ public struct Modifiers: Sendable, Equatable {
   public var planRange: SourceRange?
   /// `> 'out.csv'`: the result goes to a file, in the format its extension names.
   public var outputFile: OutputFile?
+  /// `all` (select): every row, read a page at a time past the server's row cap (``PageWindow``).
+  public var all: SourceRange?
 
   public init() {}
 
   public var isEmpty: Bool {
     order.isEmpty && limit == nil && offset == nil && single == nil && count == nil
       && returning == nil && head == nil && maxAffected == nil && rollback == nil
-      && plan == nil && outputFile == nil
+      && plan == nil && outputFile == nil && all == nil
   }
 
   /// `single` (exactly one row) or `maybe single` (zero or one).

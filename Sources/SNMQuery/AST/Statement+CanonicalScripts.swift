@@ -31,6 +31,7 @@ extension Modifiers {
     if let maxAffected { text += " max affected " + maxAffected.value.canonicalText }
     if rollback != nil { text += " rollback" }
     if let plan { text += " plan" + plan.map { " " + $0 }.joined() }
+    if all != nil { text += " all" }
     if let outputFile { text += " > " + Value.string(outputFile.literal).canonicalText }
     return text
   }

@@ -9,7 +9,9 @@ extension Checker {
       if case .all(let range) = query.filter {
         report(
           .whereAllNotAllowed, at: range,
-          help: "drop 'where all': a select without 'where' reads every row")
+          help:
+            "drop 'where all': without 'where' a select reads every row up to the server's row "
+            + "cap; 'all' at its end reads past the cap")
       }
       if let range = query.modifiers.returningRange {
         report(

@@ -40,6 +40,7 @@ extension Checker {
   }
 
   mutating func checkGuards(_ modifiers: Modifiers, verb: String) {
+    checkAll(modifiers, verb: verb)
     if let head = modifiers.head {
       if verb != "select" && verb != "rpc get" {
         report(

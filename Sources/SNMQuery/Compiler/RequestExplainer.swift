@@ -54,12 +54,17 @@ public enum RequestExplainer {
               StorageCompiler.storageStatement(inner) != nil
               ? render(try storage.compile(inner), format: chosen)
               : render(try compiler.compile(inner).request, format: chosen)
-            blocks.append(asService(rendered, format: chosen))
+            blocks.append(
+              withPaging(
+                asService(rendered, format: chosen), of: statement, format: chosen, tiebreak: nil))
           } else if StorageCompiler.storageStatement(statement) != nil {
             blocks.append(render(try storage.compile(statement), format: chosen))
           } else {
             let compiled = try compiler.compile(statement)
-            blocks.append(render(compiled.request, format: chosen))
+            blocks.append(
+              withPaging(
+                render(compiled.request, format: chosen), of: statement, format: chosen,
+                tiebreak: nil))
           }
         } catch {
           diagnostics.append(error)

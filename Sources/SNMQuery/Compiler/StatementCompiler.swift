@@ -23,6 +23,9 @@ public struct StatementCompiler: Sendable {
   public var readBody: (@Sendable (BodyFile, String) throws(Diagnostic) -> JSONValue)?
   /// `set timezone 'Zone'`: every query and `rpc` sends `Prefer: timezone=Zone`.
   public var timezone: String?
+  /// The page a select asks for (`all`, and the look past the row cap); nil: the statement's own
+  /// `limit` and `offset`, or the first page of `all`.
+  public var window: PageWindow?
 
   public init(
     manager: SupabaseDBManager, scope: VariableScope = VariableScope(),
@@ -139,7 +142,12 @@ public struct StatementCompiler: Sendable {
       }
       if upsert.ignoreDuplicates { parameters.append(.ignoreDuplicates) }
     }
-    parameters += try modifierParameters(query.modifiers, isWrite: action.isWrite)
+    var window = self.window
+    if window == nil, query.modifiers.all != nil {
+      window = PageWindow(rows: PageWindow.defaultRows)
+    }
+    parameters += try modifierParameters(
+      query.modifiers, isWrite: action.isWrite, window: action == .fetch ? window : nil)
     // An update or delete that returns no rows asks for their count, which PostgREST answers in
     // `Content-Range` (`*/0`), so the shell can say `UPDATE 0` and `expect rows` can read it.
     if action == .update || action == .delete, query.modifiers.returning == nil,
@@ -165,22 +173,37 @@ public struct StatementCompiler: Sendable {
   }
 
   /// `order by`, `limit`, `offset`, `single`, `count`, `returning` (as `select` for rpc).
-  func modifierParameters(_ modifiers: Modifiers, isWrite: Bool) throws(Diagnostic)
-    -> [SupabaseQueryParameter]
-  {
+  /// `window`: the page a select asks for, in place of its `limit` (`offset` added to its own).
+  func modifierParameters(
+    _ modifiers: Modifiers, isWrite: Bool, window: PageWindow? = nil
+  ) throws(Diagnostic) -> [SupabaseQueryParameter] {
     var parameters: [SupabaseQueryParameter] = []
-    if !modifiers.order.isEmpty {
-      parameters.append(
-        .order(
-          modifiers.order.map { item in
-            SupabaseOrder(
-              column(item.column), ascending: item.direction.map { $0 == .asc },
-              nulls: item.nulls.map { $0 == .first ? .first : .last })
-          }))
+    var order = modifiers.order.map { item in
+      SupabaseOrder(
+        column(item.column), ascending: item.direction.map { $0 == .asc },
+        nulls: item.nulls.map { $0 == .first ? .first : .last })
     }
-    if let limit = modifiers.limit { parameters.append(.limit(try count(limit, clause: "limit"))) }
-    if let offset = modifiers.offset {
-      parameters.append(.offset(try count(offset, clause: "offset")))
+    if let window {
+      let named = Set(
+        modifiers.order.filter { $0.column.embedPath.isEmpty && $0.column.json.isEmpty }.map(
+          \.column.column.text))
+      order += window.tiebreak.filter { !named.contains($0) }.map {
+        SupabaseOrder(SupabaseColumn($0))
+      }
+    }
+    if !order.isEmpty { parameters.append(.order(order)) }
+    let offset = try modifiers.offset.map { node throws(Diagnostic) in
+      try count(node, clause: "offset")
+    }
+    if let window {
+      parameters.append(.limit(window.rows))
+      let start = (offset ?? 0) + window.offset
+      if start > 0 || offset != nil { parameters.append(.offset(start)) }
+    } else {
+      if let limit = modifiers.limit {
+        parameters.append(.limit(try count(limit, clause: "limit")))
+      }
+      if let offset { parameters.append(.offset(offset)) }
     }
     switch modifiers.single {
     case .single: parameters.append(.single)

@@ -1,11 +1,11 @@
 /// `order by`, `limit`, `offset`, `single`, `maybe single`, `count ...`, `returning ...`, in any order.
 extension Parser {
   static let modifierKeywords: Set<Keyword> = [
-    .order, .limit, .offset, .single, .maybe, .count, .returning, .head, .max, .rollback,
+    .order, .limit, .offset, .single, .maybe, .count, .returning, .head, .max, .rollback, .all,
   ]
   static let modifierWords = [
     "order", "limit", "offset", "single", "maybe", "count", "returning", "head", "max",
-    "rollback", "plan",
+    "rollback", "plan", "all",
   ]
 
   /// The `EXPLAIN` options `plan` takes, in PostgREST's order.
@@ -62,6 +62,12 @@ extension Parser {
         }
         modifiers.returning = try parseSelectList(after: "'returning'")
         modifiers.returningRange = SourceRange(start: start.start, end: previousEnd)
+      case .all:
+        advance()
+        guard modifiers.all == nil else {
+          throw failure(.duplicateClause("all"), at: start.range)
+        }
+        modifiers.all = start.range
       case .head, .max, .rollback:
         try parseGuard(into: &modifiers)
       case nil where current.kind == .word && text(current).lowercased() == "plan":

@@ -38,7 +38,15 @@ struct ExpectationCheck {
       }
       let held = compare(
         .number(JSONNumber(last.rowCount)), comparison, .number(JSONNumber(wanted)))
-      return held ? .held : .failed(expected: expected, found: rows(last.rowCount))
+      guard !held else { return .held }
+      guard let cap = last.rowCap, last.rowCount == cap else {
+        return .failed(expected: expected, found: rows(last.rowCount))
+      }
+      return .failed(
+        expected: expected,
+        found: rows(last.rowCount)
+          + ", the server's row cap: the answer was cut (add 'all' to the select to read every row)"
+      )
     case .status(let comparison, let node):
       let wanted = try count(node, clause: "expect status", in: scope)
       let expected = phrase(comparison, String(wanted))

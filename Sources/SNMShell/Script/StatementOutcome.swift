@@ -31,6 +31,9 @@ public struct StatementOutcome: Sendable, Equatable {
   public var headers: HTTPHeaders?
   /// How long the request took, for `expect time` and `$last.time_ms`.
   public var milliseconds: Double?
+  /// The server's row cap when the answer had exactly that many rows and is, or may be, cut by
+  /// it (``RowCapCheck``): `expect rows` says so when it fails.
+  public var rowCap: Int?
 
   /// A failed statement: the server's code (`23505`, `PGRST116`, `invalid_credentials`) when it
   /// named one, and its first line of explanation.

@@ -58,6 +58,9 @@ extension StatementExecutor {
   func runRequest(_ statement: Statement, in source: Source, directory: String? = nil) async
     -> StatementResult
   {
+    if let paged = await PagedRead.run(statement, in: source, directory: directory, by: self) {
+      return paged
+    }
     guard let compiled = await compile(statement, in: source, directory: directory) else {
       return .failed(.usage)
     }
@@ -99,6 +102,7 @@ extension StatementExecutor {
       }
       var outcome = StatementOutcome.answered(response)
       outcome.milliseconds = Self.milliseconds(of: network)
+      outcome.rowCap = await RowCapCheck(executor: self, statement: statement).look(at: response)
       // HEAD: the count is in Content-Range, and no row came.
       if compiled.request.endpoint.method == .head { outcome.rowCount = 0 }
       return shown.rendered

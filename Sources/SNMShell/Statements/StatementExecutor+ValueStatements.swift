@@ -38,7 +38,14 @@ extension StatementExecutor {
       case .stopped(let result):
         return result
       }
-    case .statement:
+    case .statement(let inner):
+      if let read = await PagedRead.run(
+        inner, in: source, directory: directory, silent: true, by: self)
+      {
+        guard case .succeeded(let answered?) = read else { return read }
+        bind(binding.name.text, to: answered.value)
+        return read
+      }
       guard let compiled = await compile(statement, in: source, directory: directory) else {
         return .failed(.usage)
       }
@@ -49,7 +56,9 @@ extension StatementExecutor {
           return .failed(StatementFailure(.server, outcome: .failed(message: failure)))
         }
         value = response.value
-        outcome = .answered(response)
+        var answered = StatementOutcome.answered(response)
+        answered.rowCap = await RowCapCheck(executor: self, statement: inner).look(at: response)
+        outcome = answered
       case .failed(let error):
         return .failed(requestFailure(error))
       case .interrupted(let signal):

@@ -1,0 +1,75 @@
+import Foundation
+import SNMQuery
+import SNMWire
+
+/// The file of `select ... all > 'out.csv'`: written beside its place (`.snm-partial`) as the
+/// pages come, renamed into place once the last one is in, removed when a page fails, so a
+/// failure never leaves part of the rows behind as if they were all.
+struct PageFile {
+  /// The name as written, for messages.
+  let name: String
+  let format: OutputFileFormat
+  let writer: OutputWriter
+  private let fd: Int32
+  private let path: String
+  private let temporary: String
+
+  /// Opens the file's stand-in; nil when it cannot (reported).
+  static func opening(_ file: OutputFile, directory: String?, by executor: StatementExecutor) async
+    -> PageFile?
+  {
+    let filled: String
+    do {
+      filled = try ValueEvaluator.text(file.literal, in: await executor.variableScope())
+    } catch {
+      executor.report(error.message.text)
+      return nil
+    }
+    let path = StatementExecutor.localPath(filled, directory: directory)
+    let temporary = path + ".snm-partial"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      executor.report("cannot write '\(file.path)': \(String(cString: strerror(errno)))")
+      return nil
+    }
+    return PageFile(
+      name: file.path, format: OutputFileFormat(path: file.path) ?? .table,
+      writer: OutputWriter(fd: fd), fd: fd, path: path, temporary: temporary)
+  }
+
+  /// Removes the stand-in: nothing of the read is left.
+  func discard() {
+    _ = close(fd)
+    unlink(temporary)
+  }
+
+  /// Writes `whole` in `renderedAtTheEnd` when the pages were not written as they came (the
+  /// table format, or no row), then puts the file in place; false when it could not (reported,
+  /// nothing left behind). `columns` head a result without rows.
+  func finish(
+    _ whole: JSONDocument, renderedAtTheEnd: OutputFormat?, columns: [String]?,
+    by executor: StatementExecutor
+  ) -> Bool {
+    var rendered = true
+    if let format = renderedAtTheEnd {
+      rendered = executor.renderReporting(
+        whole,
+        with: ResultRenderer(
+          format: format, style: RenderStyle(csvCRLF: executor.currentSettings.csvCRLF)),
+        defaultColumn: "value",
+        columns: columns, total: nil, to: writer)
+    }
+    writer.flush()
+    let synced = fsync(fd) == 0
+    _ = close(fd)
+    guard rendered, synced, rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      if rendered { executor.report("cannot write '\(name)': \(reason)") }
+      return false
+    }
+    let rows = whole.shape.count
+    executor.note("\(rows == 1 ? "1 row" : "\(rows) rows") written to \(name)")
+    return true
+  }
+}
