@@ -181,3 +181,21 @@ def test_list_shows_every_project_and_prune_deletes_those_whose_folder_is_gone(
         assert gone["cluster_dir"] not in after and after[kept["cluster_dir"]]["running"] is True
     finally:
         run_snm("local", "destroy", "--dir", kept_dir, "--yes", env=home, timeout=60)
+
+
+def test_destroy_refuses_a_cluster_outside_where_snm_keeps_them(snm_bin, workdir, home, tmp_path):
+    """A project.json naming a cluster anywhere else (edited, or not snm's) deletes nothing."""
+    data_dir = new_dir("tampered")
+    os.makedirs(data_dir)
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("mine\n")
+    with open(os.path.join(data_dir, "project.json"), "w") as handle:
+        json.dump({"port": free_port(), "cluster_dir": str(victim), "keys_issued_at": 1}, handle)
+    refused = run_snm("local", "destroy", "--dir", data_dir, "--yes", env=home, timeout=60)
+    assert refused.returncode == 1
+    assert refused.stderr == (f"snm local: {data_dir}/project.json names the cluster {victim}, "
+                              "which is not where snm keeps clusters: nothing deleted\n")
+    assert (victim / "keep.txt").read_text() == "mine\n"
+    assert os.path.exists(os.path.join(data_dir, "project.json"))
+    shutil.rmtree(data_dir)

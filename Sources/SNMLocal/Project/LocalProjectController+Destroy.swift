@@ -57,7 +57,9 @@ extension LocalProjectController {
   /// folder of /var/lib/snm/clusters.
   static func isClusterFolder(_ clusterDir: String, of projectDir: String) -> Bool {
     let shared = ClusterLayout.rootClustersDir + "/"
-    if clusterDir == projectDir + "/postgres" { return true }
+    if projectDir.hasPrefix("/"), projectDir.count > 1, clusterDir == projectDir + "/postgres" {
+      return true
+    }
     guard clusterDir.hasPrefix(shared) else { return false }
     let name = clusterDir.dropFirst(shared.count)
     return !name.isEmpty && !name.contains("/") && name != "." && name != ".."
