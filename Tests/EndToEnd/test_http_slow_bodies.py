@@ -226,3 +226,18 @@ def test_slow_uploads_do_not_hold_the_workers(pooled):
     finally:
         for connection in uploaders:
             connection.close()
+
+
+def test_a_form_longer_than_its_bucket_allows_is_refused_by_its_head(slow):
+    """dog-photos takes 10 MiB: a form announcing 100 MB is answered before its body is sent
+    (before: the server waited for the body, to refuse it once its file part passed the limit)."""
+    key = slow.anon_key
+    head = (f"POST /storage/v1/object/dog-photos/big/{uuid.uuid4().hex[:8]}.png HTTP/1.1\r\n"
+            f"Host: x\r\napikey: {key}\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+            "Content-Length: 100000000\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", slow.port), timeout=10) as connection:
+        connection.sendall(head)
+        raw = answer(connection, 3 * REQUEST_TIMEOUT)
+    assert too_large(raw) == {
+        "statusCode": "413", "code": "EntityTooLarge", "error": "Payload too large",
+        "message": "The object exceeded the maximum allowed size"}

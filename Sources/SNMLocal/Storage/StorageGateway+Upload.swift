@@ -88,6 +88,9 @@ extension StorageGateway {
       guard let boundary = MultipartReader.boundary(of: contentType) else {
         throw .noContentProvided
       }
+      if let length = upload.declaredLength, length > limit + StorageUploadSink.formOverhead {
+        throw .entityTooLarge()
+      }
       sink = try StorageUploadSink(gateway: self, upload: upload, boundary: boundary)
     } else {
       try upload.checkType()

@@ -31,6 +31,10 @@ final class StorageUploadSink: HTTPBodySink {
   /// memory; the clients send two or three).
   static let maxFields = 64
   static let maxFieldBytes = 1 << 20
+  /// The most a form may hold besides its file's bytes: a preamble (64 KiB), the fields, and a
+  /// head (16 KiB) and delimiter for each part. A form that says it is longer than its file's
+  /// limit and this is refused before it is read.
+  static let formOverhead = Int64(64 * 1024 + maxFieldBytes + (maxFields + 1) * (16 * 1024 + 256))
 
   init(gateway: StorageGateway, upload: StorageUpload, boundary: String?) throws(StorageFailure) {
     self.gateway = gateway
