@@ -1,11 +1,13 @@
 """Output habits a psql or pandas user brings (issue 34): CSV lines end in LF (CRLF on request),
-`\\x` cycles as psql's does from snm's default of auto, and `\\timing` leaves the pager's time out.
-The prompt's habits run at a real terminal (tmux's pty).
+`\\x` cycles as psql's does from snm's default of auto, and `\\timing` leaves the pager's time out;
+reports keep the failing exchange with its error code. The prompt's habits run at a real terminal
+(tmux's pty).
 """
 import os
 import re
 import subprocess
 import time
+from xml.etree import ElementTree
 
 import pytest
 
@@ -94,3 +96,148 @@ def test_timing_leaves_out_the_time_the_pager_held_the_rows(env, tmp_path):
         screen = shell.wait_for(lambda s: re.search(r"Time: network .*, rendering ([\d.]+) ms", s))
         rendering = float(re.search(r"rendering ([\d.]+) ms", screen).group(1))
         assert rendering < held * 1000, screen
+
+
+# --- traces in reports --------------------------------------------------------------------------
+
+def test_a_report_keeps_the_failing_exchange_and_its_error_code_after_the_defers(env, tmp_path):
+    cleanups = "".join(f"defer from dog_profile select id where id eq {n}\n" for n in range(8))
+    script = tmp_path / "cleanup.snm"
+    script.write_text(cleanups + 'from dog_profile insert {"name": "Nope"}\n')
+    junit, tap = tmp_path / "r.xml", tmp_path / "r.tap"
+    result = run_snm("test", str(script), "--report", f"junit={junit}", "--report", f"tap={tap}",
+                     env=env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    # (TAP quotes each line: its quotes read as \")
+    for text in (ElementTree.parse(junit).find(".//system-out").text,
+                 tap.read_text().replace('\\"', '"')):
+        before, _, after_failure = text.partition("--- after the failure ---")
+        assert "> POST /rest/v1/dog_profile" in before, text
+        # An error code is what the reader needs; it is no secret.
+        assert '"code":"42501"' in before and '"code":"********"' not in text, text
+        assert "> GET /rest/v1/dog_profile?select=id&id=eq.0" in after_failure, text
+
+
+# --- \i runs a script ---------------------------------------------------------------------------
+
+def test_backslash_i_at_the_prompt_stops_at_the_first_failure_and_names_its_line(env, tmp_path):
+    script = tmp_path / "steps.snm"
+    script.write_text("echo 'step one'\nfrom no_such_table select id\necho 'step three'\n")
+    with TmuxShell([SNM], env=env) as shell:
+        shell.wait_for_prompt()
+        typed = f"\\i {script}"
+        screen = after(shell.run(typed), typed)
+        assert "step one" in screen, screen
+        assert f"{script}:2:1: error: statement failed: from no_such_table select id" in screen
+        assert "step three" not in screen, screen
+        # The shell goes on.
+        screen = after(shell.run("echo 'still here'"), "echo 'still here'")
+        assert "still here" in screen
+
+
+# --- errors that leave a user stuck -------------------------------------------------------------
+
+class FakeProject:
+    """A Supabase-like server on a free loopback port: `routes` maps a path (without the query)
+    to (status, headers, body)."""
+
+    def __init__(self, routes):
+        import http.server
+        import threading
+        fake = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                status, headers, body = fake.routes.get(
+                    self.path.split("?")[0], (404, {}, b'{"message":"not found"}'))
+                self.send_response(status)
+                for name, value in {"Content-Type": "application/json", **headers}.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.routes = routes
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def fake_env(env, fake):
+    return {**env, "SUPABASE_URL": fake.url}
+
+
+def test_tables_from_a_stale_cache_say_so_and_from_when(env, project):
+    import urllib.request
+    request = urllib.request.Request(project.rest_url + "/", headers=project.headers())
+    with urllib.request.urlopen(request) as response:
+        document = response.read()
+    fake = FakeProject({"/rest/v1/": (200, {"Content-Type": "application/openapi+json"}, document)})
+    try:
+        fresh = run_snm("-c", "tables", env=fake_env(env, fake))
+        assert fresh.returncode == 0 and "dog_profile" in fresh.stdout, fresh.stderr
+        assert "cached" not in fresh.stderr
+    finally:
+        fake.stop()
+    for statement in ("tables", "describe dog_profile"):
+        stale = run_snm("-c", statement, env=fake_env(env, fake))
+        assert "dog_profile" in stale.stdout or "owner" in stale.stdout, stale.stdout
+        assert re.search(r"could not be reached .*: showing the schema cached (just now|\d+ minutes? "
+                         r"ago) \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)", stale.stderr), stale.stderr
+        assert stale.returncode == 3, stale.stderr
+
+
+def test_a_schema_refused_to_the_key_says_why_tables_is_short(env):
+    fake = FakeProject({
+        "/rest/v1/": (401, {}, b'{"message":"Unauthorized"}'),
+        "/rest/v1/dog_profile": (200, {}, b'[{"id":1}]'),
+    })
+    try:
+        result = run_snm("-c", "tables", "-c", "from dog_profile select id", "-c", "tables",
+                         env=fake_env(env, fake))
+    finally:
+        fake.stop()
+    assert result.returncode == 0, result.stderr
+    first, _, second = result.stderr.partition("\n")
+    assert "cannot read the project's schema" in first and "HTTP 401" in first, result.stderr
+    assert "secret key" in first and "publishable" in first
+    assert "no tables seen in results yet" in first
+    assert "showing the tables seen in results" in second and "dog_profile" in result.stdout
+
+
+def test_a_429_says_which_limit_when_to_retry_and_how_to_raise_it(env):
+    fake = FakeProject({"/rest/v1/dog_profile": (
+        429, {"Retry-After": "7"}, b'{"message":"Too many requests"}')})
+    try:
+        result = run_snm("-c", "from dog_profile select id", env=fake_env(env, fake))
+    finally:
+        fake.stop()
+    assert result.returncode == 1, result.stderr
+    assert "error (HTTP 429)" in result.stderr
+    assert "advice:" in result.stderr and "retry in 7 s (Retry-After)" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def limited(start_extra_project):
+    """A project with GoTrue's default Auth rate limits (30 sign-ins at once per address)."""
+    return start_extra_project("habits-limited", auth_rate_limits=True)
+
+
+def test_an_auth_429_names_the_limit_and_the_local_option_that_raises_it(env, limited, tmp_path):
+    script = tmp_path / "many.snm"
+    script.write_text("set on_error continue\n" + "login email 'alice@example.com' password "
+                      "'not-her-password'\n" * 32)
+    result = run_snm(str(script), env={**env, "SUPABASE_URL": limited.url,
+                                       "SUPABASE_ANON_KEY": limited.anon_key})
+    assert "429" in result.stderr, result.stderr
+    advice = result.stderr[result.stderr.index("429"):]
+    assert "advice: the project limits sign-ins and token refreshes" in advice, advice
+    assert "the server sent no Retry-After" in advice
+    assert "snm local start --auth-rate-limit token_refresh=" in advice

@@ -53,4 +53,39 @@ import Testing
     #expect(!shown.contains("old-one") && !shown.contains("new-one"))
     #expect(shown.contains(#""email":"kim@example.com""#))
   }
+
+  /// A failing request's error code is what its reader needs; the `code` a client sends (an MFA
+  /// code) stays a secret.
+  @Test func anAnswersErrorCodeShowsAndASentCodeIsMasked() {
+    let answer = RequestTrace.shown(
+      Data(#"{"code":"42501","message":"denied","access_token":"eyJ.a.b"}"#.utf8),
+      type: "application/json", answer: true)
+    #expect(answer == #"{"code":"42501","message":"denied","access_token":"********"}"#)
+    let sent = RequestTrace.shown(Data(#"{"code":"123456"}"#.utf8), type: "application/json")
+    #expect(sent == #"{"code":"********"}"#)
+  }
+
+  /// Exchanges after the run's first failure (its `defer` clean-up) never push the failing one out.
+  @Test func theFailingExchangeStaysWhateverComesAfterIt() {
+    let trace = RequestTrace(keep: 2)
+    func send(_ path: String) {
+      let request = TransportRequest(
+        method: .get, url: "http://127.0.0.1:54321/rest/v1/" + path, fields: [], body: nil,
+        timeout: 5, maximumBodyBytes: 1 << 20)
+      let answer = SNMResponse(
+        url: request.url, status: 200, headers: HTTPHeaders([]), body: Data())
+      trace.record(request, response: answer, failure: nil, milliseconds: 1)
+    }
+    for path in ["a", "b", "failing"] { send(path) }
+    trace.markFailure()
+    for path in ["d1", "d2", "d3"] { send(path) }
+    let requests = trace.lines().filter {
+      $0.hasPrefix(">") || $0.hasPrefix("-") || $0.hasPrefix("(")
+    }
+    #expect(
+      requests == [
+        "> GET /rest/v1/b", "> GET /rest/v1/failing", RequestTrace.afterFailure,
+        "(1 more exchanges after the failure not kept)", "> GET /rest/v1/d2", "> GET /rest/v1/d3",
+      ])
+  }
 }

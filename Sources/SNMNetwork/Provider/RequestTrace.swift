@@ -27,7 +27,7 @@ public final class RequestTrace: Sendable {
   static let answerHeaders: Set<String> = ["preference-applied", "location", "content-type"]
 
   private let kept: Int?
-  private let state = Mutex<[Exchange]>([])
+  private let state = Mutex(Kept())
   private let onExchange: (@Sendable ([String]) -> Void)?
 
   /// Keeps the last `keep` exchanges (nil: all); `onExchange` sees each one's lines as it ends.
@@ -41,9 +41,38 @@ public final class RequestTrace: Sendable {
     public var lines: [String]
   }
 
-  /// The lines of the exchanges kept, oldest first.
+  /// The exchanges kept: the last ones before the run's first failure (the failing one last), and
+  /// once it is marked, the last ones after it (its `defer` statements' clean-up), so that the
+  /// clean-up never pushes the failing request out.
+  struct Kept {
+    var before: [Exchange] = []
+    var after: [Exchange] = []
+    var failed = false
+    /// Exchanges after the failure that were let go.
+    var dropped = 0
+  }
+
+  /// The line between the exchanges up to the failure and those after it.
+  public static let afterFailure = "--- after the failure ---"
+
+  /// The lines of the exchanges kept, oldest first; after a ``markFailure()``, those up to the
+  /// failure, then ``afterFailure`` and those after it.
   public func lines() -> [String] {
-    state.withLock { $0.flatMap(\.lines) }
+    state.withLock { kept in
+      var lines = kept.before.flatMap(\.lines)
+      guard kept.failed, !kept.after.isEmpty || kept.dropped > 0 else { return lines }
+      lines.append(Self.afterFailure)
+      if kept.dropped > 0 {
+        lines.append("(\(kept.dropped) more exchanges after the failure not kept)")
+      }
+      return lines + kept.after.flatMap(\.lines)
+    }
+  }
+
+  /// The run failed with the exchange recorded last (the failing statement's): the exchanges
+  /// kept so far stay, and later ones are kept apart. Only the first call counts.
+  public func markFailure() {
+    state.withLock { $0.failed = true }
   }
 
   /// Notes `request` and its answer (or failure) after `milliseconds`.
@@ -70,15 +99,26 @@ public final class RequestTrace: Sendable {
         lines.append("< \(field.name): \(field.value)")
       }
       if !response.body.isEmpty {
-        lines.append("< " + Self.shown(response.body, type: response.headers["Content-Type"]))
+        lines.append(
+          "< " + Self.shown(response.body, type: response.headers["Content-Type"], answer: true))
       }
     } else if let failure {
       lines.append("< failed after \(time): \(failure.description)")
     }
     let exchange = Exchange(lines: lines.map(VisibleTextLine.escaped))
-    state.withLock { exchanges in
-      exchanges.append(exchange)
-      if let kept, exchanges.count > kept { exchanges.removeFirst(exchanges.count - kept) }
+    state.withLock { state in
+      guard state.failed else {
+        state.before.append(exchange)
+        if let kept, state.before.count > kept {
+          state.before.removeFirst(state.before.count - kept)
+        }
+        return
+      }
+      state.after.append(exchange)
+      if let kept, state.after.count > kept {
+        state.dropped += state.after.count - kept
+        state.after.removeFirst(state.after.count - kept)
+      }
     }
     onExchange?(exchange.lines)
   }
@@ -105,10 +145,11 @@ public final class RequestTrace: Sendable {
   }
 
   /// A body as it is shown: JSON with its secrets masked, compact; other text as it is; cut.
-  static func shown(_ body: Data, type: String?) -> String {
+  /// In an `answer` a `code` is the server's error code (42501, PGRST116), not a secret.
+  static func shown(_ body: Data, type: String?, answer: Bool = false) -> String {
     var text: String
     if let value = try? JSONValue(parsing: body) {
-      text = SecretMembers.masked(value).serialized()
+      text = SecretMembers.masked(value, answer: answer).serialized()
     } else if let string = String(data: body, encoding: .utf8) {
       text = string
     } else {

@@ -19,21 +19,33 @@ public enum SecretMembers {
     "secret", "code", "code_verifier", "api_key", "apikey", "service_role_key", "anon_key", "otp",
   ]
 
-  /// Whether a member or parameter called `name` holds a secret.
-  public static func isSecret(_ name: String) -> Bool { names.contains(name.lowercased()) }
+  /// Member names that hold a secret in what is sent (an MFA or PKCE `code`) but in a server's
+  /// answer name an error code (PostgREST's SQLSTATE `42501`, `PGRST116`; Auth's status), which
+  /// is what a failure is read by.
+  public static let sentOnly: Set<String> = ["code"]
 
-  /// `value` with each secret member's value (but a null) replaced, at any depth.
-  public static func masked(_ value: JSONValue) -> JSONValue {
+  /// Whether a member or parameter called `name` holds a secret (in an `answer`: one a server
+  /// sends back, where a `code` is an error code).
+  public static func isSecret(_ name: String, answer: Bool = false) -> Bool {
+    let lower = name.lowercased()
+    return names.contains(lower) && !(answer && sentOnly.contains(lower))
+  }
+
+  /// `value` with each secret member's value (but a null) replaced, at any depth; `answer` for a
+  /// server's answer (its `code` shown).
+  public static func masked(_ value: JSONValue, answer: Bool = false) -> JSONValue {
     switch value {
     case .object(let members):
       var object = JSONObject()
       for (key, member) in members {
         object.append(
-          key, isSecret(key) && member != .null ? .string(replacement) : masked(member))
+          key,
+          isSecret(key, answer: answer) && member != .null
+            ? .string(replacement) : masked(member, answer: answer))
       }
       return .object(object)
     case .array(let elements):
-      return .array(elements.map(masked))
+      return .array(elements.map { masked($0, answer: answer) })
     default:
       return value
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SNMNetwork
 import SNMSupabase
 
@@ -14,6 +15,8 @@ struct ServerErrorReport {
   /// Who the request ran as: the key's role (`anon`) or a user's name, for the RLS advice.
   let role: String
   let signedIn: Bool
+  /// Whether the project is the local one (a 429's advice says how to raise its limit).
+  var local = false
 
   /// The lines for `error`, each ending in a newline. What the server wrote (code, message,
   /// details, hint, a body that is not JSON) has its control characters escaped (``VisibleText``).
@@ -37,6 +40,12 @@ struct ServerErrorReport {
 
   /// One line saying what to do, for the common errors; nil for the rest.
   func advice(for error: SNMServerError) -> String? {
+    if error.status == 429 {
+      return RateLimitAdvice(
+        path: URLComponents(string: error.response.url)?.path, code: error.code?.rawValue,
+        retryAfter: error.response.headers["Retry-After"], local: local
+      ).text
+    }
     switch error.code {
     case .insufficientPrivilege?:
       return signedIn

@@ -52,6 +52,9 @@ public struct ProjectSelection: Equatable, Sendable {
       serviceKey: serviceKey ?? (SupabaseAPIKey(key).role == "service_role" ? key : nil))
   }
 
+  /// Whether the project runs on this machine (the local project, or one like it).
+  public var isLocal: Bool { Self.shortName(host: url.host ?? "") == "local" }
+
   /// `local` for this machine, `abcd` for `abcd.supabase.co`, else the host.
   public static func shortName(host: String) -> String {
     let lower = host.lowercased()

@@ -37,6 +37,12 @@ public struct SchemaCache: Sendable {
     FileManager.default.contents(atPath: path(for: url))
   }
 
+  /// When the cached document for `url` was stored, if there is one.
+  public func storedAt(for url: URL) -> Date? {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path(for: url))
+    return attributes?[.modificationDate] as? Date
+  }
+
   /// Replaces the cached document for `url`.
   public func store(_ document: Data, for url: URL) {
     guard FileIO.makeDirectory(directory) == nil else { return }

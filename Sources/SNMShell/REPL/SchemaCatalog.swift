@@ -18,6 +18,8 @@ import Synchronization
 public final class SchemaCatalog: Sendable {
   struct State {
     var schema: DatabaseSchema?
+    /// When the cached document `schema` came from was stored; nil once the server gave one.
+    var cachedAt: Date?
     var problem: LoadProblem?
     var loading: Task<Void, Never>?
     var started = false
@@ -35,6 +37,9 @@ public final class SchemaCatalog: Sendable {
 
   /// The parsed document, when one was loaded.
   public var schema: DatabaseSchema? { state.withLock { $0.schema } }
+
+  /// When the cache the schema came from was stored: nil when the server gave it (or none).
+  public var cachedAt: Date? { state.withLock { $0.cachedAt } }
 
   /// Why the last load got no document (nil when it did or none was tried).
   public var problem: LoadProblem? { state.withLock { $0.problem } }
@@ -62,7 +67,11 @@ public final class SchemaCatalog: Sendable {
     if let cached = cache?.load(for: project.url), let document = try? JSONValue(parsing: cached),
       let schema = try? DatabaseSchema(openAPI: document)
     {
-      state.withLock { $0.schema = schema }
+      let storedAt = cache?.storedAt(for: project.url) ?? .distantPast
+      state.withLock { state in
+        state.schema = schema
+        state.cachedAt = storedAt
+      }
     }
     let task = Task.detached(priority: .utility) { [self] in
       await self.refresh(
@@ -100,6 +109,7 @@ public final class SchemaCatalog: Sendable {
       let schema = try DatabaseSchema(openAPI: try response.json())
       state.withLock { state in
         state.schema = schema
+        state.cachedAt = nil
         state.problem = nil
       }
       cache?.store(response.body, for: project.url)
@@ -107,9 +117,7 @@ public final class SchemaCatalog: Sendable {
       if case .cancelled = error { return }
       let problem: LoadProblem =
         if let failure = error.serverError {
-          .refused(
-            "the server refused the schema (\(failure.status)"
-              + (failure.message.map { ": \($0)" } ?? "") + ")")
+          .refused(SchemaNotice.refusal(status: failure.status, message: failure.message))
         } else {
           .unreachable(error.description)
         }

@@ -98,7 +98,9 @@ extension ScriptRunner {
 
   /// `run file` (also `\i file`): runs another script with the same variables and session. The
   /// path is relative to the file the `run` is in (to the working directory from `-c`, standard
-  /// input and the prompt).
+  /// input and the prompt). At the prompt too it runs as a script: the first failure stops it
+  /// (unless `on_error` is `continue`), named by its `file:line:col`; Ctrl-C stops the file and
+  /// the prompt comes back.
   mutating func runInclude(_ run: RunStatement, in source: Source) async -> StatementResult {
     let (loader, isFile, chain) =
       (state.loader, state.files.contains(source.fileName), state.running.map(\.source.fileName))
@@ -124,10 +126,20 @@ extension ScriptRunner {
       return .failed(.usage)
     }
     state.files.formUnion(check.findings.map(\.source.fileName) + [target])
-    switch await runStatements(ParsedStatements(included), in: included, complete: true) {
+    let fromPrompt = atPrompt
+    state.including += 1
+    let end = await runStatements(ParsedStatements(included), in: included, complete: true)
+    state.including -= 1
+    switch end {
     case .succeeded: return .succeeded(nil)
     case .failed: return .failed(.reported)
-    case .interrupted(let signal): return .interrupted(signal)
+    case .interrupted(let signal):
+      // Ctrl-C at the prompt stops the file, not the shell (SIGTERM still ends it).
+      if fromPrompt && signal == SIGINT {
+        state.exitRequested = false
+        state.interruptionReported = false
+      }
+      return .interrupted(signal)
     }
   }
 }

@@ -26,7 +26,7 @@ extension ScriptRunner {
   {
     let mark = state.deferred.count
     let end = await runEach(statements, in: source, complete: complete)
-    guard complete && !executor.interactive else { return end }
+    guard complete && !atPrompt else { return end }
     // The file's own result is reported first; then its `defer` statements run.
     let deferredFailed = await runDeferred(from: mark)
     return end == .succeeded && deferredFailed ? .failed : end
@@ -37,7 +37,7 @@ extension ScriptRunner {
   )
     async -> RunEnd
   {
-    let interactive = executor.interactive
+    let interactive = atPrompt
     var end = RunEnd.succeeded
     for statement in statements {
       if interactive {
@@ -69,6 +69,10 @@ extension ScriptRunner {
     if complete && !settle(before: nil) { return .failed }
     return end
   }
+
+  /// Whether statements run as typed at the prompt (each one whatever came before), not as a
+  /// script's: at an interactive prompt, outside any `run` file (`\i`).
+  var atPrompt: Bool { executor.interactive && state.including == 0 }
 
   /// Reports a failure still waiting at the end of the input (standard input's last chunk).
   /// Returns whether there was none.

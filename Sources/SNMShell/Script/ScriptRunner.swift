@@ -51,8 +51,10 @@ public struct ScriptRunner {
     return exitCode
   }
 
-  /// Records a failure of the run; the first one decides the exit code.
+  /// Records a failure of the run; the first one decides the exit code, and its exchange stays in
+  /// the trace whatever is sent after it (``RequestTrace/markFailure()``).
   mutating func fail(_ code: ExitCode) {
+    if state.failure == nil { RequestTrace.current?.markFailure() }
     state.failure = state.failure ?? code
   }
 

@@ -39,6 +39,9 @@ struct ScriptState: Sendable {
   var deferred: [Frame] = []
   /// The last statement that sent a request, which `expect ... within` sends again.
   var lastRequest: Frame?
+  /// How many `run` files (`\i`) are running: inside one, even at the prompt, statements run as a
+  /// script's do (the first failure stops the file and names its `file:line:col`).
+  var including = 0
 
   /// A failed statement waiting to see whether `expect error` follows it.
   struct Pending: Sendable {

@@ -98,6 +98,7 @@ extension StatementExecutor {
       {
         message += "\n  advice: " + advice
       }
+      message += RateLimitAdvice.line(for: error, local: project.isLocal) ?? ""
       return authFailure(message, outcome: .failed(error), headline: FailureHeadline.of(error))
     case .interrupted(let signal):
       return .interrupted(signal)

@@ -301,7 +301,8 @@ extension StatementExecutor {
       return StatementFailure(
         .unreachable, outcome: .failed(error), headline: "the project refused the service key")
     case let refusal as SupabaseAuthError:
-      report(refusal.description)
+      report(
+        refusal.description + (RateLimitAdvice.line(for: refusal, local: project.isLocal) ?? ""))
       kind = refusal.status == 401 ? .unreachable : .server
     case let statement as AuthStatementError:
       report(statement.description)

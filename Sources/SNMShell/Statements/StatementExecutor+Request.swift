@@ -213,7 +213,9 @@ extension StatementExecutor {
     case SNMNetworkError.http(let failure):
       let role = signedIn.withLock { $0 }
       errors.write(
-        ServerErrorReport(role: role ?? project.keyRole, signedIn: role != nil).render(failure))
+        ServerErrorReport(
+          role: role ?? project.keyRole, signedIn: role != nil, local: project.isLocal
+        ).render(failure))
       errors.flush()
       return failure.status == 401 && failure.code == nil ? .unreachable : .server
     case SNMNetworkError.beyondLimits:

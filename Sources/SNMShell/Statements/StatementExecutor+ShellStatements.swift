@@ -19,11 +19,16 @@ extension StatementExecutor {
       return .succeeded(nil)
     case .tables:
       if let stopped = await loadSchema() { return stopped }
-      if let problem = catalog.problem { report("\(problem); showing the tables seen in results") }
+      let cached = reportCachedSchema()
+      if !cached, let problem = catalog.problem {
+        report("\(problem); " + SchemaNotice.standIn(seen: catalog.tableNames().count))
+      }
       await render(catalog.tableRows())
-      return .succeeded(nil)
+      return cached ? .failed(.unreachable) : .succeeded(nil)
     case .describe(let table, let detailed):
       if let stopped = await loadSchema() { return stopped }
+      // Served from the cache, the answer prints and the statement fails (exit code 3).
+      let cached = reportCachedSchema()
       guard let description = catalog.describe(table.name.text, detailed: detailed) else {
         let why = catalog.problem.map { " (\($0))" } ?? ""
         let known = catalog.tableNames() + catalog.functionNames()
@@ -31,10 +36,10 @@ extension StatementExecutor {
           DidYouMean.suggest(table.name.text, among: known).map { "did you mean '\($0)'?" }
           ?? "`tables` lists them"
         report("no table, view or function '\(table.name.text)'\(why): \(next)")
-        return .failed(.server)
+        return .failed(cached ? .unreachable : .server)
       }
       await show(description)
-      return .succeeded(nil)
+      return cached ? .failed(.unreachable) : .succeeded(nil)
     case .explain(let inner, let format) where StorageCompiler.storageStatement(inner) != nil:
       guard let compiled = await compileStorage(inner, in: source, directory: directory) else {
         return .failed(.usage)
@@ -111,6 +116,16 @@ extension StatementExecutor {
     mode == "auto"
       ? "expanded display is auto (a table too wide for the terminal prints expanded)"
       : "expanded display is \(mode)"
+  }
+
+  /// Says so on standard error when the project cannot be reached and the schema comes from the
+  /// cache, and from when; true then (the statement prints it and fails with exit code 3).
+  func reportCachedSchema() -> Bool {
+    guard case .unreachable(let reason) = catalog.problem, catalog.schema != nil,
+      let storedAt = catalog.cachedAt
+    else { return false }
+    report(SchemaNotice.cached(reason: reason, storedAt: storedAt))
+    return true
   }
 
   /// Loads the schema when nothing has and waits for the load (a signal stops the wait, as it

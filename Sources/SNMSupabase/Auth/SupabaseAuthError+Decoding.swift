@@ -33,6 +33,8 @@ extension SupabaseAuthError {
     self.init(
       status: failure.status, body: failure.response.body,
       headerCode: failure.response.headers["x-sb-error-code"])
+    retryAfter = failure.response.headers["Retry-After"]
+    path = URLComponents(string: failure.response.url)?.path
   }
 
   /// A string member; the legacy integer `code` (the HTTP status) is not an error code.

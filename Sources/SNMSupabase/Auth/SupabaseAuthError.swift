@@ -15,6 +15,10 @@ public struct SupabaseAuthError: Error, Sendable, Hashable {
   public let message: String
   /// For `weak_password`: `length`, `characters`, `pwned`.
   public let weakPasswordReasons: [String]
+  /// The answer's `Retry-After` header (a 429's), when sent.
+  public var retryAfter: String?
+  /// The path the refused request went to (`/auth/v1/token`), when known.
+  public var path: String?
 
   public init(status: Int, code: AuthErrorCode, message: String, weakPasswordReasons: [String] = [])
   {

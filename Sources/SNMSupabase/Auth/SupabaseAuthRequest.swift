@@ -45,7 +45,7 @@ public struct SupabaseAuthRequest: Sendable, Equatable {
     self.endpoint = endpoint
     self.credential = credential
     self.swift = swift
-    self.body = body.map(SecretMembers.masked)
+    self.body = body.map { SecretMembers.masked($0) }
   }
 
   /// The body with its secrets masked.
