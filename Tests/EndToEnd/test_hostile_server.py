@@ -415,3 +415,48 @@ def test_ctrl_c_while_rows_arrive_prints_no_row(home):
         assert stdout == b"", "rows were printed after Ctrl-C"
     finally:
         server.stop()
+
+
+def object_answer(status, body, extra=""):
+    return (f"HTTP/1.1 {status}\r\nContent-Type: image/png\r\nContent-Length: {len(body)}\r\n"
+            f"{extra}\r\n").encode() + body
+
+
+def test_a_download_keeps_the_files_mode_or_makes_it_private(home, tmp_path):
+    server = HostileServer(lambda head: object_answer("200 OK", b"\x89PNG new bytes"))
+    try:
+        kept = tmp_path / "kept.png"
+        kept.write_bytes(b"old")
+        kept.chmod(0o600)
+        made = tmp_path / "made.png"
+        for out in (kept, made):
+            result = snm_against(server, f"storage download avatars/a.png to '{out}'", home)
+            assert result.returncode == 0, result.stderr
+            assert out.read_bytes() == b"\x89PNG new bytes"
+            assert (out.stat().st_mode & 0o777) == 0o600, oct(out.stat().st_mode)
+        shared = tmp_path / "shared.png"
+        shared.write_bytes(b"old")
+        shared.chmod(0o640)
+        assert snm_against(server, f"storage download avatars/a.png to '{shared}'", home).returncode == 0
+        assert (shared.stat().st_mode & 0o777) == 0o640
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("answer", [
+    object_answer("206 Partial Content", b"\x89PN", "Content-Range: bytes 0-2/14\r\n"),
+    b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 14\r\n\r\n\x89PNG",
+], ids=["unrequested 206", "short body"])
+def test_a_partial_download_is_an_error_and_leaves_the_file_as_it_was(home, tmp_path, answer):
+    server = HostileServer(lambda head: answer)
+    try:
+        out = tmp_path / "out.png"
+        out.write_bytes(b"the old picture")
+        for target in (f"to '{out}'", ""):
+            result = snm_against(server, f"storage download avatars/a.png {target}", home)
+            assert result.returncode != 0, result.stdout
+            assert "206" in result.stderr or "cut off" in result.stderr, result.stderr
+        assert out.read_bytes() == b"the old picture"
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
+    finally:
+        server.stop()

@@ -68,6 +68,44 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
   }
 
   @Test(arguments: TransportKind.all)
+  func aResponseFileTakesA200BodyWithTheModeOfTheFileItReplaces(_ kind: TransportKind)
+    async throws
+  {
+    let folder = NSTemporaryDirectory() + "snm-response-file-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let status = Mutex(200)
+    let server = try LoopbackHTTPServer { _ in
+      .respond(status: status.withLock { $0 }, body: "the bytes")
+    }
+    defer { server.stop() }
+    func mode(_ path: String) throws -> Int {
+      (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+    }
+    let kept = folder + "/kept"
+    try Data("old".utf8).write(to: URL(fileURLWithPath: kept))
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: kept)
+    for (path, expected) in [(kept, 0o640), (folder + "/made", 0o600)] {
+      var sent = request(server)
+      sent.responseFile = path
+      let response = try await kind.make().send(sent)
+      #expect(response.savedPath == path)
+      #expect(try String(contentsOfFile: path, encoding: .utf8) == "the bytes")
+      #expect(try mode(path) == expected)
+    }
+    // A part of the body (206) never replaces the file: it is read into the response.
+    status.withLock { $0 = 206 }
+    try Data("old".utf8).write(to: URL(fileURLWithPath: kept))
+    var partial = request(server)
+    partial.responseFile = kept
+    let response = try await kind.make().send(partial)
+    #expect(response.status == 206 && response.savedPath == nil && response.text == "the bytes")
+    #expect(try String(contentsOfFile: kept, encoding: .utf8) == "old")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["kept", "made"])
+  }
+
+  @Test(arguments: TransportKind.all)
   func anyStatusIsReturnedNotThrown(_ kind: TransportKind) async throws {
     let server = try LoopbackHTTPServer { _ in
       .respond(

@@ -38,9 +38,10 @@ public struct Endpoint: Sendable, Hashable {
   /// A file whose bytes are the body, read from disk as they are sent (never whole in memory);
   /// `body` is then nil. An upload of Storage's.
   public var bodyFile: String?
-  /// Where a successful answer's body goes: streamed into this file (written beside it, then
-  /// renamed into place, so the file is whole or absent), not into memory. A failed answer's
-  /// body is still read into the response, for its error.
+  /// Where a 200 answer's body goes: streamed into this file (written beside it, then renamed
+  /// into place, so the file is whole or absent; it keeps the mode of the file it replaces, or is
+  /// made 0600), not into memory. Any other answer's body (a failure's, for its error; a partial
+  /// 206's) is read into the response and the file left as it was.
   public var responseFile: String?
 
   public init(

@@ -14,7 +14,7 @@ public struct SNMResponse: Sendable, Hashable {
   public let status: Int
   public let headers: HTTPHeaders
   public let body: Data
-  /// The file a 2xx body was written to (``Endpoint/responseFile``); `body` is then empty.
+  /// The file a 200 body was written to (``Endpoint/responseFile``); `body` is then empty.
   public let savedPath: String?
   /// How many bytes went into ``savedPath``.
   public let savedBytes: Int64

@@ -19,8 +19,9 @@ import SNMWire
 ///   `.malformedResponse` for an answer that is not HTTP, one cut off ("the answer was cut off
 ///   (...)"), or one whose body passes `maximumBodyBytes` ("the answer is larger than ...").
 /// - A `bodyFile` is sent from disk as it is read, with its size as `Content-Length`; a
-///   `responseFile` receives a 2xx body as it arrives, in a temporary file beside it renamed into
-///   place at the end (removed on any failure), so memory holds neither whole.
+///   `responseFile` receives a 200 body as it arrives, in a temporary file beside it renamed into
+///   place at the end (removed on any failure), so memory holds neither whole; any other answer,
+///   a partial 206 too, is read into memory and the file left as it was.
 /// - Connections are kept alive and reused; a kept connection the server closed meanwhile is
 ///   replaced and the request sent again.
 ///
@@ -47,7 +48,7 @@ public struct TransportRequest: Sendable {
   public var maximumBodyBytes: Int
   /// A file sent as the body, a piece at a time (``Endpoint/bodyFile``); `body` is then nil.
   public var bodyFile: String?
-  /// Where a 2xx answer's body is written (``Endpoint/responseFile``): the response then has an
+  /// Where a 200 answer's body is written (``Endpoint/responseFile``): the response then has an
   /// empty body and ``SNMResponse/savedPath`` set. No byte limit applies to it.
   public var responseFile: String?
 

@@ -46,7 +46,8 @@ final class RequestBodyFile: Sendable {
 
 /// A response body written to disk as it arrives (``TransportRequest/responseFile``): into a
 /// temporary file beside the destination, renamed over it once whole, removed otherwise, so the
-/// destination is never half written.
+/// destination is never half written. The file keeps the permissions of the one it replaces
+/// (a 0600 file stays 0600), and a new one is made 0600: what is downloaded may be private.
 ///
 /// ```swift
 /// let writer = try ResponseFileWriter(destination: "out.jpg")
@@ -66,8 +67,19 @@ final class ResponseFileWriter {
     let random = UInt64.random(in: 0...UInt64.max)
     temporary =
       (folder.isEmpty ? "" : folder + "/") + ".\(name).snm-\(String(random, radix: 36)).part"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    var existing = stat()
+    let mode =
+      stat(destination, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG
+      ? existing.st_mode & 0o7777 : 0o600
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw TransportFileError(path: destination, call: "create") }
+    // Exactly the mode, whatever the umask (which may only take bits away).
+    guard fchmod(fd, mode) == 0 else {
+      let failure = TransportFileError(path: destination, call: "create")
+      Glibc.close(fd)
+      unlink(temporary)
+      throw failure
+    }
     self.destination = destination
     self.fd = fd
   }

@@ -51,6 +51,12 @@ public struct SupabaseStorageResponse: Sendable, Hashable {
     var value = JSONValue.null
     switch request.operation {
     case .download:
+      // The whole object was asked for: a part of it (206, or any other 2xx) is no download.
+      guard response.status == 200 else {
+        throw .malformedResponse(
+          url: response.url,
+          reason: "a \(response.status) answer to a download of the whole object (not saved)")
+      }
       if let path = response.savedPath {
         savedFile = SavedFile(path: path, bytes: response.savedBytes)
       }

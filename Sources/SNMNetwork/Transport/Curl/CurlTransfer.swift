@@ -18,7 +18,7 @@ final class CurlTransfer {
   /// The body sent from disk, and how far it has been read.
   var bodyFile: RequestBodyFile?
   var bodyOffset: Int64 = 0
-  /// Where a 2xx body goes (set once the status line says 2xx), and the writer for it.
+  /// Where a 200 body goes (once the status line says 200), and the writer for it.
   var saveTo: String?
   var writer: ResponseFileWriter?
   /// The status of the head being read (the final one once the body comes).
@@ -136,7 +136,7 @@ final class CurlTransfer {
 
   /// Body bytes: kept up to the limit; past it the transfer stops (false).
   fileprivate func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    if let saveTo, (200..<300).contains(headStatus) {
+    if let saveTo, headStatus == 200 {
       do {
         if writer == nil { writer = try ResponseFileWriter(destination: saveTo) }
         try writer?.write(UnsafeRawBufferPointer(bytes))

@@ -57,8 +57,8 @@ public final class CurlTransport: HTTPTransport {
       kept.keep(handle, key: key)?.close()
       var savedPath: String?
       var savedBytes: Int64 = 0
-      if let saveTo = transfer.saveTo, (200..<300).contains(transfer.status) {
-        // A 2xx answer with an empty body writes nothing: the file is still made, empty.
+      if let saveTo = transfer.saveTo, transfer.status == 200 {
+        // A 200 answer with an empty body writes nothing: the file is still made, empty.
         do throws(TransportFileError) {
           let writer: ResponseFileWriter
           if let started = transfer.writer {

@@ -23,7 +23,7 @@ struct PlainHTTPAnswer {
   var headers: [HTTPHeaders.Field]
   var body: Data
   var keepAlive: Bool
-  /// Where a 2xx body went instead of `body` (the reader's `saveTo`), and its size.
+  /// Where a 200 body went instead of `body` (the reader's `saveTo`), and its size.
   var savedPath: String? = nil
   var savedBytes: Int64 = 0
   /// The shape of a JSON body checked as it came (a large array of rows), nil when it was not.
@@ -35,7 +35,7 @@ struct PlainHTTPAnswer {
 /// Reads HTTP/1.1 answers from a stream of chunks with SNMWire's ``HTTPDecoder`` (the framing
 /// the local project reads requests with, under one set of limits): the status line and fields,
 /// then a body framed by `Content-Length`, `chunked` or the end of the stream, every size the
-/// server announces checked before anything is set aside for it. With `saveTo`, a 2xx body is
+/// server announces checked before anything is set aside for it. With `saveTo`, a 200 body is
 /// written to that file as it arrives (``ResponseFileWriter``: whole or not at all), with no
 /// byte limit; any other answer's body is read into memory within `maximumBodyBytes`.
 ///
@@ -48,7 +48,7 @@ struct PlainHTTPReader {
   private var decoder: HTTPDecoder
   /// The largest body read into memory; a larger one throws `.tooLarge`.
   let maximumBodyBytes: Int
-  /// A file a 2xx answer's body is written to instead of memory.
+  /// A file a 200 answer's body is written to instead of memory.
   let saveTo: String?
   /// Takes the elements of a 2xx body in memory as they are checked.
   let arriving: ArrivingElements?
@@ -152,14 +152,14 @@ struct PlainHTTPReader {
     }
   }
 
-  /// Where an answer's body goes: a file for a 2xx answer but 204 with `saveTo` (an empty body
-  /// makes an empty file), else memory, with room set aside for an announced length within
+  /// Where an answer's body goes: a file for a 200 answer with `saveTo` (an empty body makes an
+  /// empty file; a 206's part never replaces a file), else memory, with room set aside for an announced length within
   /// `limit`.
   static func sink(for head: HTTPResponseHead, saveTo: String?, limit: Int)
     throws(PlainHTTPFailure) -> BodySink
   {
     let length: Int? = if case .length(let length) = head.framing { length } else { nil }
-    if let saveTo, (200..<300).contains(head.status), head.status != 204 {
+    if let saveTo, head.status == 200 {
       do {
         return .file(try ResponseFileWriter(destination: saveTo))
       } catch {
