@@ -18,6 +18,8 @@ public struct ShellOptions: Equatable, Sendable {
   public var serviceKey: String?
   /// `--profile`: a named project in `$XDG_CONFIG_HOME/snm/config.json`.
   public var profile: String?
+  /// `--local`: the local project (`snm local start`'s default), started on first use.
+  public var local = false
   /// `--format`: how results print; nil means table at the prompt.
   public var format: OutputFormat?
   /// `--var NAME=VALUE`, in the order given.

@@ -20,6 +20,7 @@ def normalise(text):
     text = re.sub(r"in [0-9]+\.[0-9]+ s\b", "in T s", text)
     text = _UUID.sub("<uuid>", text)
     text = re.sub(r"127\.0\.0\.1:[0-9]+", "127.0.0.1:PORT", text)
+    text = re.sub(r"--port [0-9]+", "--port PORT", text)
     # The last requests and answers a failing file's report keeps (times, tokens' expiry, row
     # dates) are checked by test_scripts_ci.py, not here.
     text = re.sub(r"--- the last requests and answers ---\n.*?(?=</system-out>)",

@@ -117,7 +117,10 @@ def expectation_failure(text, env, tmp_path):
     (tmp_path / name).write_text("\n".join(lines) + "\n")
     result = run_snm(name, env=env, cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr.startswith(text), result.stderr
+    # A script file's first line on standard error is its target; the failure follows.
+    target, _, rest = result.stderr.partition("\n")
+    assert target.startswith("target: http://127.0.0.1:"), result.stderr
+    assert rest.startswith(text), result.stderr
 
 
 # --- shell blocks ---------------------------------------------------------------------------

@@ -189,13 +189,14 @@ def check_junit(text, tests, failures, errors):
 
 
 def check_tap(text, tests):
-    """TAP version 13: the version line, the plan, numbered results, YAML blocks whose scalars
-    are plain words, numbers or JSON-quoted strings."""
+    """TAP version 13: the version line, the plan, the target as a comment, numbered results,
+    YAML blocks whose scalars are plain words, numbers or JSON-quoted strings."""
     lines = text.splitlines()
     assert lines[0] == "TAP version 13" and lines[1] == f"1..{tests}"
+    assert lines[2].startswith("# target: "), lines[2]
     number = 0
     in_yaml = False
-    for line in lines[2:]:
+    for line in lines[3:]:
         if in_yaml:
             if line == "  ...":
                 in_yaml = False
@@ -284,7 +285,8 @@ def test_a_signal_stops_a_script_naming_the_statement(project, tmp_path, sig, co
     out, err = process.communicate(timeout=20)
     assert time.monotonic() - started < 5
     assert process.returncode == code, err
-    assert err == f"snm: {verb} at {script}:2:1: rpc sleep_for {{\"seconds\": 8}}\n"
+    assert err == (f"target: {project.url} (anon key, from SUPABASE_URL)\n"
+                   f"snm: {verb} at {script}:2:1: rpc sleep_for {{\"seconds\": 8}}\n")
     assert "not reached" not in out
 
 
@@ -341,7 +343,7 @@ def test_a_smoke_script_runs_on_its_own(project, tmp_path):
     """`snm FILE` prints the results as it goes and ends with the script's last echo."""
     result = run_in_root(f"{SMOKE}/02-profile.snm", env=smoke_env(project, tmp_path))
     assert result.returncode == 0, transcript(result)
-    assert result.stderr == ""
+    assert result.stderr == f"target: {project.url} (anon key, from SUPABASE_URL)\n"
     assert re.search(r"signed out\ndeleted user [0-9a-f-]{36}\nprofile checks passed\n$",
                      result.stdout), result.stdout
 
@@ -364,5 +366,6 @@ def test_each_test_file_has_its_own_variables_and_session(project, tmp_path):
         result = run_snm("test", "--jobs", jobs, str(files), env=env)
         assert result.returncode == 2, transcript(result)
         lines = result.stdout.splitlines()
-        assert lines[:3] == [f"PASS  {files}/a.snm", f"PASS  {files}/b.snm", f"FAIL  {files}/c.snm"]
+        assert lines[:4] == [f"target: {project.url} (anon key, from SUPABASE_URL)",
+                             f"PASS  {files}/a.snm", f"PASS  {files}/b.snm", f"FAIL  {files}/c.snm"]
         assert "undefined variable '$x'" in result.stdout

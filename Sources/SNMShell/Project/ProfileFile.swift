@@ -50,6 +50,11 @@ public struct ProfileFile: Sendable {
         "profile '\(name)' in \(path) needs \"url\" and a key (\"publishable_key\" or \"anon_key\")"
       )
     }
+    if let tail = ProjectSelection.servicePath(in: url) {
+      throw UsageError(
+        "profile '\(name)' in \(path): \"url\" ends in \(ProjectChoice.shown(tail)), which snm "
+          + "adds itself: write the project URL (https://<ref>.supabase.co)")
+    }
     let service = ["service_key", "secret_key", "service_role_key"].lazy.compactMap {
       profile[$0] as? String
     }.first

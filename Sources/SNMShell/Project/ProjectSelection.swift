@@ -6,9 +6,9 @@ import SNMSupabase
 /// ```swift
 /// if let project = try ProjectSelection.resolve(options) { ... } else { /* start the local project */ }
 /// ```
-/// Order (docs/ARCHITECTURE.md): `--url`/`--key`, else `SUPABASE_URL` with a key from the
-/// environment (``keyVariables``, the least privileged first), else `--profile NAME` from
-/// `$XDG_CONFIG_HOME/snm/config.json`, else nothing (the local project).
+/// Order (docs/ARCHITECTURE.md, ``ProjectChoice``): a flag (`--url`/`--key`, `--profile NAME`
+/// from `$XDG_CONFIG_HOME/snm/config.json`, `--local`), else `SUPABASE_URL` with a key from the
+/// environment (``keyVariables``, the least privileged first), else nothing.
 public struct ProjectSelection: Equatable, Sendable {
   /// The project's base URL, without a trailing slash (`http://127.0.0.1:54321`).
   public var url: URL
@@ -34,16 +34,14 @@ public struct ProjectSelection: Equatable, Sendable {
     self.serviceKey = serviceKey
   }
 
-  /// A selection for `url` and `key`, named after the URL's host.
+  /// A selection for `url` and `key`, named after the URL's host. A URL that goes on to a
+  /// service's path (`https://abcd.supabase.co/rest/v1`, `/auth/v1/...`) stands for its project
+  /// (``servicePath(in:)``; the caller says so).
   /// - Throws: `UsageError` when `url` is not an http(s) URL with a host.
   public init(url text: String, key: String, name: String? = nil, serviceKey: String? = nil)
     throws(UsageError)
   {
-    var trimmed = text.trimmingCharacters(in: .whitespaces)
-    while trimmed.hasSuffix("/") { trimmed.removeLast() }
-    guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-    else {
+    guard let url = Self.projectURL(text), let host = url.host else {
       throw UsageError("'\(text)' is not a project URL: expected http(s)://host[:port]")
     }
     guard !key.isEmpty else { throw UsageError("the project key is empty") }
@@ -55,6 +53,41 @@ public struct ProjectSelection: Equatable, Sendable {
   /// Whether the project runs on this machine (the local project, or one like it).
   public var isLocal: Bool { Self.shortName(host: url.host ?? "") == "local" }
 
+  /// The project URL `text` names: http(s) with a host, no trailing slash, and nothing from a
+  /// service's path on (``servicePath(in:)``); nil when it is not an http(s) URL with a host.
+  public static func projectURL(_ text: String) -> URL? {
+    var trimmed = text.trimmingCharacters(in: .whitespaces)
+    if let path = servicePath(in: trimmed), let range = trimmed.range(of: path, options: .backwards)
+    {
+      trimmed = String(trimmed[..<range.lowerBound])
+    }
+    while trimmed.hasSuffix("/") { trimmed.removeLast() }
+    guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
+      url.query == nil, url.fragment == nil
+    else { return nil }
+    return url
+  }
+
+  /// The part of a URL from a Supabase service's path on (`/rest/v1`, `/auth/v1/token`,
+  /// `/storage/v1/...`, `/functions/v1`, `/realtime/v1`, `/graphql/v1`), or nil: snm adds those
+  /// itself, so a URL copied from the dashboard's REST URL stands for its project.
+  public static func servicePath(in text: String) -> String? {
+    guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)), url.host != nil
+    else { return nil }
+    let segments = url.path.split(separator: "/", omittingEmptySubsequences: false)
+    for index in segments.indices.dropLast()
+    where serviceNames.contains(segments[index].lowercased()) && segments[index + 1] == "v1" {
+      let path = segments[index...].joined(separator: "/")
+      return "/" + path + (url.query.map { "?" + $0 } ?? "")
+    }
+    return nil
+  }
+
+  static let serviceNames: Set<String> = [
+    "rest", "auth", "storage", "functions", "realtime", "graphql",
+  ]
+
   /// `local` for this machine, `abcd` for `abcd.supabase.co`, else the host.
   public static func shortName(host: String) -> String {
     let lower = host.lowercased()
@@ -65,33 +98,17 @@ public struct ProjectSelection: Equatable, Sendable {
     return lower
   }
 
-  /// The configured project, or nil when none is (the caller then uses the local project).
-  /// - Throws: `UsageError` for half a configuration (a URL without a key or the reverse), a
-  ///   malformed URL, an unknown profile or an unreadable config file.
+  /// The project flags, variables or a profile name, or nil when none does or `--local` is
+  /// given (``ProjectChoice`` says which, and what lost).
+  /// - Throws: `UsageError` as ``ProjectChoice/resolve(_:environment:)`` does.
   public static func resolve(
     _ options: ShellOptions,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(UsageError) -> ProjectSelection? {
-    let url = options.url ?? nonEmpty(environment["SUPABASE_URL"])
-    let key = options.key ?? keyVariables.lazy.compactMap { nonEmpty(environment[$0]) }.first
-    let service =
-      options.serviceKey ?? serviceKeyVariables.lazy.compactMap { nonEmpty(environment[$0]) }.first
-    switch (url, key) {
-    case (let url?, let key?):
-      return try ProjectSelection(url: url, key: key, serviceKey: service)
-    case (.some, nil):
-      throw UsageError(
-        "a project URL needs a key: pass --key or set SUPABASE_PUBLISHABLE_KEY (or SUPABASE_ANON_KEY)"
-      )
-    case (nil, .some) where options.profile == nil:
-      throw UsageError("a project key needs a URL: pass --url or set SUPABASE_URL")
-    default:
-      break
-    }
-    guard let profile = options.profile else { return nil }
-    var selection = try ProfileFile(path: ProfileFile.defaultPath(environment: environment))
-      .selection(named: profile)
-    if let service = options.serviceKey { selection.serviceKey = service }
+    guard
+      case .project(let selection) = try ProjectChoice.resolve(options, environment: environment)
+        .target
+    else { return nil }
     return selection
   }
 
@@ -104,9 +121,4 @@ public struct ProjectSelection: Equatable, Sendable {
     "SUPABASE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY", "SUPABASE_SECRET_KEY",
     "SUPABASE_SERVICE_ROLE_KEY",
   ]
-
-  private static func nonEmpty(_ text: String?) -> String? {
-    guard let text, !text.isEmpty else { return nil }
-    return text
-  }
 }

@@ -5,12 +5,20 @@ import SNMWire
 /// The JSON report: one object with the counts and a `files` array in the order files were named.
 ///
 /// ```json
-/// {"passed": 1, "failed": 1, "skipped": 0, "seconds": 0.52,
+/// {"target": {"url": "http://127.0.0.1:54321", "key": "publishable", "source": "--local"},
+///  "passed": 1, "failed": 1, "skipped": 0, "seconds": 0.52,
 ///  "files": [{"path": "smoke/pair.snm", "status": "passed", "exit_code": 0, ...}]}
 /// ```
 enum JSONTestReport {
-  static func render(_ results: [ScriptResult]) -> String {
+  static func render(_ results: [ScriptResult], target: RunTarget?) -> String {
     var root = JSONObject()
+    if let target {
+      var object = JSONObject()
+      object.append("url", .string(target.url))
+      object.append("key", .string(target.keyKind))
+      object.append("source", .string(target.source))
+      root.append("target", .object(object))
+    }
     root.append("passed", .number(JSONNumber(results.filter(\.passed).count)))
     root.append(
       "failed", .number(JSONNumber(results.filter { !$0.passed && !$0.skipped }.count)))

@@ -9,9 +9,10 @@ import Foundation
 /// ```
 /// Expectation and statement failures are `<failure>`; parse errors, an unreachable project and
 /// interruptions are `<error>`; files not run are `<skipped/>`. A failed file carries what it
-/// printed in `<system-out>`.
+/// printed in `<system-out>`. The suite's `<properties>` name the target: `snm.target.url`,
+/// `snm.target.key` (its kind, never the key) and `snm.target.source`.
 enum JUnitReport {
-  static func render(_ results: [ScriptResult]) -> String {
+  static func render(_ results: [ScriptResult], target: RunTarget?) -> String {
     let failures = results.filter { !$0.skipped && !$0.passed && !isError($0) }.count
     let errors = results.filter { !$0.skipped && isError($0) }.count
     let skipped = results.filter(\.skipped).count
@@ -22,6 +23,15 @@ enum JUnitReport {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     xml += "<testsuites name=\"snm test\" \(counts)>\n"
     xml += "  <testsuite name=\"snm test\" \(counts)>\n"
+    if let target {
+      xml += "    <properties>\n"
+      for (name, value) in [
+        ("url", target.url), ("key", target.keyKind), ("source", target.source),
+      ] {
+        xml += "      <property name=\"snm.target.\(name)\" value=\"\(escape(value))\"/>\n"
+      }
+      xml += "    </properties>\n"
+    }
     for result in results { xml += testcase(result) }
     xml += "  </testsuite>\n</testsuites>\n"
     return xml

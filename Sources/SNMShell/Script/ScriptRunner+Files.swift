@@ -42,6 +42,11 @@ extension ScriptRunner {
       return .usage
     }
     state.files.formUnion(check.findings.map(\.source.fileName))
+    if let line = announcement {
+      executor.baseErrors.write(line + "\n")
+      executor.baseErrors.flush()
+      announcement = nil
+    }
     if keeping {
       _ = await runStatements(check.script.statements, in: source, complete: true)
     } else {

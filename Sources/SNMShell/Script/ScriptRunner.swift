@@ -18,6 +18,10 @@ public struct ScriptRunner {
   public let executor: StatementExecutor
   /// What the run keeps between statements.
   var state = ScriptState()
+  /// A line for standard error once the first script file has been checked and is about to run
+  /// (`snm FILE`'s target, ``RunTarget/line``); a file refused by its check sends nothing and
+  /// prints no target.
+  public var announcement: String?
 
   /// A runner for the statements of `executor`'s session, with nothing run yet.
   public init(executor: StatementExecutor) {

@@ -14,10 +14,12 @@
 ///       ...
 ///   ...
 /// ```
-/// No durations: the report is the same from run to run.
+/// No durations: the report is the same from run to run. A comment after the plan names the
+/// target (`# target: http://127.0.0.1:54321 (publishable key, from --local)`).
 enum TAPReport {
-  static func render(_ results: [ScriptResult]) -> String {
+  static func render(_ results: [ScriptResult], target: RunTarget?) -> String {
     var tap = "TAP version 13\n1..\(results.count)\n"
+    if let target { tap += "# " + description(target.line) + "\n" }
     for (index, result) in results.enumerated() {
       let number = index + 1
       let name = description(result.path)

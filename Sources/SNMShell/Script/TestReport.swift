@@ -12,12 +12,13 @@ public struct TestReport: Sendable, Equatable {
   public enum Kind: String, Sendable, CaseIterable {
     case junit, tap, json
 
-    /// The report's text for `results`.
-    public func render(_ results: [ScriptResult]) -> String {
+    /// The report's text for `results`, run against `target` (nil: not known, as in a merge of
+    /// reports written before they named it).
+    public func render(_ results: [ScriptResult], target: RunTarget? = nil) -> String {
       switch self {
-      case .junit: JUnitReport.render(results)
-      case .tap: TAPReport.render(results)
-      case .json: JSONTestReport.render(results)
+      case .junit: JUnitReport.render(results, target: target)
+      case .tap: TAPReport.render(results, target: target)
+      case .json: JSONTestReport.render(results, target: target)
       }
     }
   }

@@ -39,6 +39,18 @@ public enum TestReportFile {
     return results
   }
 
+  /// The target a JSON report names, or nil when it names none (written before reports did).
+  /// - Throws: `UsageError` when it cannot be read or is not JSON.
+  public static func target(_ path: String) throws(UsageError) -> RunTarget? {
+    guard let data = FileManager.default.contents(atPath: path),
+      let root = try? JSONValue(parsing: data)
+    else { throw UsageError("cannot read the report '\(path)'") }
+    guard let target = root["target"], let url = target["url"]?.stringValue else { return nil }
+    return RunTarget(
+      url: url, keyKind: target["key"]?.stringValue ?? "unknown",
+      source: target["source"]?.stringValue ?? "")
+  }
+
   static func failure(_ value: JSONValue) -> ScriptFailure {
     ScriptFailure(
       kind: value["kind"]?.stringValue.flatMap(ScriptFailure.Kind.init(rawValue:)) ?? .error,
@@ -50,15 +62,19 @@ public enum TestReportFile {
   }
 
   /// `snm report merge`: the reports' files, in the order the reports are named (a file named
-  /// twice keeps its last result), written as each of `reports`. Returns the merged results.
-  /// - Throws: `UsageError` for a report that cannot be read or written.
+  /// twice keeps its last result), written as each of `reports` with the target they name.
+  /// Returns the merged results.
+  /// - Throws: `UsageError` for a report that cannot be read or written, or reports that name
+  ///   different projects (URL or kind of key).
   @discardableResult
   public static func merge(_ paths: [String], into reports: [TestReport]) throws(UsageError)
     -> [ScriptResult]
   {
     var merged: [ScriptResult] = []
     var positions: [String: Int] = [:]
+    var targets: [(path: String, target: RunTarget)] = []
     for path in paths {
+      if let named = try Self.target(path) { targets.append((path, named)) }
       for result in try read(path) {
         if let position = positions[result.path] {
           merged[position] = result
@@ -68,12 +84,23 @@ public enum TestReportFile {
         }
       }
     }
+    let target = targets.first?.target
+    if let first = targets.first,
+      let other = targets.first(where: {
+        $0.target.url != first.target.url || $0.target.keyKind != first.target.keyKind
+      })
+    {
+      throw UsageError(
+        "the reports ran against different projects: '\(first.path)' against "
+          + "\(first.target.url) (\(first.target.keyKind) key), '\(other.path)' against "
+          + "\(other.target.url) (\(other.target.keyKind) key)")
+    }
     for report in reports {
       let url = URL(fileURLWithPath: report.path)
       do {
         try FileManager.default.createDirectory(
           at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(report.kind.render(merged).utf8).write(to: url, options: .atomic)
+        try Data(report.kind.render(merged, target: target).utf8).write(to: url, options: .atomic)
       } catch {
         throw UsageError(
           "cannot write the \(report.kind.rawValue) report '\(report.path)': "

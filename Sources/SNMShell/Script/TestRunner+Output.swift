@@ -46,7 +46,7 @@ extension TestRunner {
     do {
       try FileManager.default.createDirectory(
         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data(report.kind.render(results).utf8).write(to: url, options: .atomic)
+      try Data(report.kind.render(results, target: target).utf8).write(to: url, options: .atomic)
       return true
     } catch {
       errors.write(

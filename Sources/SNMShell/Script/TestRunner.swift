@@ -3,7 +3,8 @@ import SNMNetwork
 import Synchronization
 
 /// `snm test`: runs script files as tests, each with its own variables and session, `jobs` at a
-/// time, and prints PASS/FAIL per file in the order named, then `N passed, M failed`.
+/// time, and prints its target (``RunTarget/line``), PASS/FAIL per file in the order named, then
+/// `N passed, M failed`.
 ///
 /// ```swift
 /// let runner = TestRunner(project: project, configuration: .init(paths: ["smoke/"], jobs: 4))
@@ -14,6 +15,8 @@ import Synchronization
 /// statement it stopped at), runs no more, and still prints the summary and writes the reports.
 public final class TestRunner: Sendable {
   let project: ProjectSelection
+  /// What the first line of the output and every report say the run talks to.
+  let target: RunTarget
   let configuration: Configuration
   let output: OutputWriter
   let errors: OutputWriter
@@ -29,10 +32,12 @@ public final class TestRunner: Sendable {
   }
 
   public init(
-    project: ProjectSelection, configuration: Configuration, output: OutputWriter = .standardOutput,
-    errors: OutputWriter = .standardError, signals: InterruptSignals = .shared
+    project: ProjectSelection, target: RunTarget? = nil, configuration: Configuration,
+    output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError,
+    signals: InterruptSignals = .shared
   ) {
     self.project = project
+    self.target = target ?? RunTarget(project: project, source: "the caller")
     self.configuration = configuration
     self.output = output
     self.errors = errors
@@ -76,6 +81,8 @@ public final class TestRunner: Sendable {
   /// - Throws: `UsageError` when a path does not exist.
   public func run() async throws(UsageError) -> ExitCode {
     let files = try shardFiles(try ScriptFiles.collect(configuration.paths))
+    output.write(target.line + "\n")
+    output.flush()
     let started = ContinuousClock.now
     let results = await signals.watch(onSignal: { [self] signal in
       stop(signal)

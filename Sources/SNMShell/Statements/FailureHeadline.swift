@@ -12,7 +12,8 @@ enum FailureHeadline {
   /// The headline for `error`, or nil when "could not reach the project" (or "sign-in failed")
   /// says it.
   static func of(_ error: any Error) -> String? {
-    switch error {
+    if let stopped = StoppedLocalProject(error) { return stopped.headline }
+    return switch error {
     case SNMNetworkError.http(let failure) where failure.status == 401 && failure.code == nil:
       refusedKey
     case SNMNetworkError.timedOut(_, let seconds):

@@ -223,7 +223,7 @@ extension StatementExecutor {
       report((error as? SNMNetworkError)?.description ?? "\(error)")
       return .server
     case let failure as SNMNetworkError:
-      report(failure.description)
+      report(StoppedLocalProject.described(failure))
       return .unreachable
     case let failure as SupabaseDBError:
       report(failure.description)

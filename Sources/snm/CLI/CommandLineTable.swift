@@ -41,9 +41,15 @@ enum CommandLineTable {
     ) { parsed, value throws(UsageError) in parsed.shell.serviceKey = value },
     CommandLineOption(
       "--profile", value: "NAME", for: Command.running.union([.explain]),
-      help: "a project from $XDG_CONFIG_HOME/snm/config.json",
+      help: "a project from $XDG_CONFIG_HOME/snm/config.json (beats the variables)",
       unlisted: [.explain]
     ) { parsed, value throws(UsageError) in parsed.shell.profile = value },
+    CommandLineOption(
+      "--local", for: Command.running,
+      help: "the local project (snm local start's, http://127.0.0.1:54321), started\n"
+        + "on first use; needed by snm test and runs under CI when nothing else\n"
+        + "names a project"
+    ) { parsed, _ throws(UsageError) in parsed.shell.local = true },
   ]
 
   static let outputOptions: [CommandLineOption] = [

@@ -61,8 +61,11 @@ enum HelpText {
 
   static let shellProse = """
     PROJECT
-      --url/--key, else SUPABASE_URL and a key variable, else --profile, else the local
-      project (started on first use at http://127.0.0.1:54321).
+      A flag beats the environment: --url/--key, --profile NAME or --local (the local
+      project, started on first use at http://127.0.0.1:54321), else SUPABASE_URL and a key
+      variable. With none, snm test and runs under CI=true stop (exit 2); the shell and
+      other runs use the local project and say so. snm test and script files print the
+      project first (URL, kind of key, what named it).
 
     AT THE PROMPT
       from user_info select * where age >= 3 order by name limit 10

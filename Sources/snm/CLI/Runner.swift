@@ -21,10 +21,10 @@ enum Runner {
       FileHandle.standardOutput.write(Data(text.utf8))
       return ExitCode.success.rawValue
     case .test(let configuration):
-      let project =
-        try ProjectSelection.resolve(configuration.options)
-        ?? localProject(serviceKey: configuration.options.serviceKey)
-      return try await TestRunner(project: project, configuration: configuration).run().rawValue
+      let (project, target) = try ProjectTargeting.choose(
+        configuration.options, needsName: "")
+      return try await TestRunner(project: project, target: target, configuration: configuration)
+        .run().rawValue
     case .mergeReports(let paths, let reports):
       let merged = try TestReportFile.merge(paths, into: reports)
       let passed = merged.filter(\.passed).count
@@ -51,8 +51,12 @@ enum Runner {
     async
     throws -> ExitCode
   {
-    let project =
-      try ProjectSelection.resolve(options) ?? localProject(serviceKey: options.serviceKey)
+    let interactive = statements.isEmpty && files.isEmpty && Terminal.isTerminal(STDIN_FILENO)
+    let environment = ProcessInfo.processInfo.environment
+    let (project, target) = try ProjectTargeting.choose(
+      options,
+      needsName: !interactive && ProjectChoice.underCI(environment)
+        ? ", and CI is set (CI=\(ProjectChoice.shown(environment["CI"] ?? "")))" : nil)
     let executor = await StatementExecutor.connected(project: project, options: options)
     if !statements.isEmpty {
       let text = statements.joined(separator: "\n")
@@ -62,9 +66,14 @@ enum Runner {
       }
     }
     if !files.isEmpty {
-      guard options.sharedSession else { return await runIsolated(files, project, options) }
+      // A script file's first line on standard error is its target (once its check passed).
+      let announcement = options.quiet ? nil : target.line
+      guard options.sharedSession else {
+        return await runIsolated(files, project, options, announcement: announcement)
+      }
       return await executor.stoppingOnSignals {
         var runner = ScriptRunner(executor: executor)
+        runner.announcement = announcement
         return await runner.run(files: files)
       }
     }
@@ -97,9 +106,10 @@ enum Runner {
 
   /// Script files in a session of their own (signed out at the start, kept in a private
   /// folder removed afterwards), so they neither see nor spoil the saved one.
-  static func runIsolated(_ files: [String], _ project: ProjectSelection, _ options: ShellOptions)
-    async -> ExitCode
-  {
+  static func runIsolated(
+    _ files: [String], _ project: ProjectSelection, _ options: ShellOptions,
+    announcement: String?
+  ) async -> ExitCode {
     let directory = NSTemporaryDirectory() + "snm-script-" + UUID().uuidString
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let executor = StatementExecutor.isolated(
@@ -109,15 +119,8 @@ enum Runner {
       sessionDirectory: directory, output: .standardOutput, errors: .standardError)
     return await executor.stoppingOnSignals {
       var runner = ScriptRunner(executor: executor)
+      runner.announcement = announcement
       return await runner.run(files: files)
     }
-  }
-
-  /// No project configured: the local one, started on first use (default dir, port 54321).
-  static func localProject(serviceKey: String? = nil) throws -> ProjectSelection {
-    let endpoint = try LocalProject.ensureRunning()
-    return try ProjectSelection(
-      url: endpoint.url, key: endpoint.apiKey, name: "local",
-      serviceKey: serviceKey ?? endpoint.serviceKey)
   }
 }

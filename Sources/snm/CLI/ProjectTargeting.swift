@@ -1,0 +1,51 @@
+import Foundation
+import SNMLocal
+import SNMShell
+
+/// The project a run talks to (``ProjectChoice``), with the local project started when it is the
+/// one: what `snm test`, scripts and the shell do before anything else.
+///
+/// ```swift
+/// let (project, target) = try ProjectTargeting.choose(options, needsName: nil)
+/// print(target.line)    // target: http://127.0.0.1:54321 (publishable key, from --local)
+/// ```
+/// The notes of the choice (a flag that beat a variable naming another project) go to standard
+/// error first. Where nothing names a project, `needsName` (why one is needed, as a clause after
+/// "no project named": "" or ", and CI is set (CI=true)") makes that a usage error saying how to
+/// name one; without it the local project is used, and standard error says so.
+enum ProjectTargeting {
+  static func choose(_ options: ShellOptions, needsName: String?) throws -> (
+    ProjectSelection, RunTarget
+  ) {
+    let choice = try ProjectChoice.resolve(options)
+    for note in choice.notes { say(note) }
+    switch choice.target {
+    case .project(let project):
+      return (project, RunTarget(project: project, source: choice.source))
+    case .local(let key, let serviceKey):
+      let project = try localProject(key: key, serviceKey: serviceKey)
+      return (project, RunTarget(project: project, source: choice.source))
+    case .unnamed:
+      if let needsName {
+        throw UsageError("no project named\(needsName): \(ProjectChoice.howToName)")
+      }
+      let project = try localProject(key: nil, serviceKey: options.serviceKey)
+      say(
+        "no project named (--url, SUPABASE_URL, --profile): using the local project at "
+          + "\(project.url.absoluteString) (--local chooses it without this note)")
+      return (project, RunTarget(project: project, source: RunTarget.unnamedSource))
+    }
+  }
+
+  /// The local project (default folder, port 54321), started on first use.
+  static func localProject(key: String?, serviceKey: String?) throws -> ProjectSelection {
+    let endpoint = try LocalProject.ensureRunning()
+    return try ProjectSelection(
+      url: endpoint.url, key: key ?? endpoint.apiKey, name: "local",
+      serviceKey: serviceKey ?? endpoint.serviceKey)
+  }
+
+  static func say(_ note: String) {
+    FileHandle.standardError.write(Data("snm: \(note)\n".utf8))
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import SNMShell
+
+/// A profile named by --profile beats the variables, and says so when they name another project.
+@Test func aProfileBeatsTheEnvironment() throws {
+  let directory = NSTemporaryDirectory() + "snm-choice-\(UUID().uuidString)"
+  try FileManager.default.createDirectory(
+    atPath: directory + "/snm", withIntermediateDirectories: true)
+  let config = #"{"profiles": {"staging": {"url": "https://stag.supabase.co", "anon_key": "s"}}}"#
+  try Data(config.utf8).write(to: URL(fileURLWithPath: directory + "/snm/config.json"))
+  var options = ShellOptions()
+  options.profile = "staging"
+  let choice = try ProjectChoice.resolve(
+    options,
+    environment: [
+      "XDG_CONFIG_HOME": directory, "SUPABASE_URL": "https://prod.supabase.co",
+      "SUPABASE_SECRET_KEY": "sb_secret_prod",
+    ])
+  guard case .project(let project) = choice.target else {
+    Issue.record("expected a project, got \(choice.target)")
+    return
+  }
+  #expect(project.url.absoluteString == "https://stag.supabase.co")
+  #expect(project.key == "s")
+  #expect(choice.source == "--profile staging")
+  #expect(
+    choice.notes == [
+      "using profile 'staging' (https://stag.supabase.co) from --profile, not SUPABASE_URL "
+        + "(https://prod.supabase.co)"
+    ])
+}
+
+@Test func flagsThatNameTwoProjectsAreRefused() {
+  var options = ShellOptions()
+  options.url = "https://abcd.supabase.co"
+  options.local = true
+  #expect(throws: UsageError("--url and --local each name a project: give one of them")) {
+    try ProjectChoice.resolve(options, environment: [:])
+  }
+}
+
+@Test func theLocalProjectsURLWithoutAKeyNamesTheLocalProject() throws {
+  let choice = try ProjectChoice.resolve(
+    ShellOptions(), environment: ["SUPABASE_URL": "http://127.0.0.1:54321/"])
+  #expect(choice.target == .local(key: nil, serviceKey: nil))
+  #expect(choice.source == "SUPABASE_URL")
+  #expect(try ProjectChoice.resolve(ShellOptions(), environment: [:]).target == .unnamed)
+}
+
+@Test(arguments: [
+  ("true", true), ("1", true), ("True", true), ("yes", true), ("woodpecker", true),
+  ("", false), ("0", false), ("false", false), ("FALSE", false), ("no", false), ("off", false),
+])
+func ciIsAnyTruthyValue(value: String, set: Bool) {
+  #expect(ProjectChoice.underCI(["CI": value]) == set)
+}
+
+@Test func aServicePathStandsForItsProject() throws {
+  #expect(
+    ProjectSelection.projectURL("https://abcd.supabase.co/rest/v1/")?.absoluteString
+      == "https://abcd.supabase.co")
+  #expect(
+    ProjectSelection.servicePath(in: "https://abcd.supabase.co/auth/v1/token") == "/auth/v1/token")
+  #expect(ProjectSelection.servicePath(in: "https://example.com/supabase") == nil)
+  #expect(
+    ProjectSelection.projectURL("https://example.com/supabase/storage/v1")?.absoluteString
+      == "https://example.com/supabase")
+  var options = ShellOptions()
+  options.url = "https://abcd.supabase.co/rest/v1"
+  options.key = "k"
+  let choice = try ProjectChoice.resolve(options, environment: [:])
+  #expect(
+    choice.notes == [
+      "--url ends in /rest/v1, which snm adds itself: using the project URL https://abcd.supabase.co"
+    ])
+}
+
+@Test func theTargetLineNamesTheKindOfKeyNeverTheKey() throws {
+  let project = try ProjectSelection(
+    url: "https://user:pw@abcd.supabase.co", key: "sb_secret_abc")
+  let line = RunTarget(project: project, source: "--url").line
+  #expect(line == "target: https://abcd.supabase.co (secret key, from --url)")
+}
