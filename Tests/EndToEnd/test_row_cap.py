@@ -7,10 +7,12 @@ cut answer says it was cut."""
 import csv
 import io
 import json
+import re
 
 import pytest
 
-from conftest import run_snm
+from conftest import SNM, run_snm
+from tmux_shell import TmuxShell
 
 ROWS = 3000
 WARNING = ("snm: warning: 1000 rows, the server's row cap: the answer is cut (more rows match); "
@@ -120,6 +122,7 @@ def test_all_reads_every_row_once_in_each_format(big, tmp_path, fmt):
     result = snm(big, tmp_path, "--format", fmt, "-c", "from dog_profile select id, name all")
     assert result.returncode == 0, result.stderr
     assert "warning" not in result.stderr
+    assert "Time:" not in result.stderr
     if fmt == "csv":
         rows = list(csv.reader(io.StringIO(result.stdout)))
         assert rows[0] == ["id", "name"]
@@ -224,3 +227,28 @@ def test_all_csv_lines_end_as_the_other_csv_lines_do(big, tmp_path):
         lines = data.split(end)
         assert len(lines) == ROWS + 2 and lines[-1] == b"", (flags, data[:40])
         assert (b"\r" in data) == (end == b"\r\n")
+
+
+def test_timing_counts_the_pages(big, tmp_path):
+    result = snm(big, tmp_path, "--format", "csv", "-c", "\\timing on", "-c",
+                 "from dog_profile select id all")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^Time: network [0-9.]+ ms, rendering [0-9.]+ ms \(4 pages\)$",
+                     result.stderr, re.M), result.stderr
+
+
+def test_at_the_prompt_the_warning_shows_while_the_rows_go_to_a_file(big, tmp_path):
+    env = {**env_of(big, tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAGER": "cat"}
+    with TmuxShell([SNM], env=env, width=160, cwd=str(tmp_path)) as shell:
+        shell.wait_for_prompt()
+        shell.run("set format csv")
+        shell.run("\\o cut.csv")
+        screen = shell.run("from dog_profile select id")
+        assert screen.count(WARNING) == 1, screen
+        shell.run("\\o every.csv")
+        screen = shell.run("from dog_profile select id all")
+        assert screen.count("warning") == 1, screen
+        shell.run("\\o")
+    assert len((tmp_path / "cut.csv").read_text().splitlines()) == 1001
+    ids = [int(line) for line in (tmp_path / "every.csv").read_text().splitlines()[1:]]
+    assert ids == ids_in_psql(big)

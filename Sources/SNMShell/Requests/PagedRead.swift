@@ -118,6 +118,7 @@ struct PagedRead {
       mode: mode, writer: writer, visible: file == nil && (writer?.isTerminal ?? false),
       crlf: settings.csvCRLF)
     let started = ContinuousClock.now
+    var network = Duration.zero
     var status: Int?
     var request: SupabaseDBRequest?
     var number = 0
@@ -132,7 +133,10 @@ struct PagedRead {
         return executor.report(error, in: source)
       }
       request = compiled.request
-      switch await executor.send(compiled) {
+      let sent = ContinuousClock.now
+      let answer = await executor.send(compiled)
+      network += ContinuousClock.now - sent
+      switch answer {
       case .interrupted(let signal):
         file?.discard()
         return .interrupted(signal)
@@ -168,7 +172,8 @@ struct PagedRead {
     pages.finish()
     let whole = pages.document()
     var outcome = StatementOutcome.answered(document: whole, status: status)
-    outcome.milliseconds = StatementExecutor.milliseconds(of: ContinuousClock.now - started)
+    outcome.milliseconds = StatementExecutor.milliseconds(of: network)
+    var paged = Duration.zero
     // The table formats, and a read without rows (its header, `[]`), are written now.
     let atTheEnd = mode == .atTheEnd || pages.rows == 0
     let columns = request.flatMap { request in
@@ -190,12 +195,20 @@ struct PagedRead {
       else {
         return .failed(StatementFailure(.server, outcome: outcome))
       }
-      return .succeeded(outcome)
-    }
-    if atTheEnd, writer != nil {
-      guard await executor.render(whole, columns: columns) else {
+    } else if atTheEnd, writer != nil {
+      let shown = await executor.present(whole, columns: columns)
+      guard shown.rendered else {
         return .failed(StatementFailure(.unreachable, outcome: outcome))
       }
+      paged = shown.paged
+    }
+    if settings.timing {
+      // As for one answer: the time the pager had the rows is the reader's, not snm's.
+      let rendering = ContinuousClock.now - started - network - paged
+      executor.errors.write(
+        "Time: network \(StatementExecutor.milliseconds(network)), rendering "
+          + "\(StatementExecutor.milliseconds(rendering)) (\(number) pages)\n")
+      executor.errors.flush()
     }
     return .succeeded(outcome)
   }
