@@ -19,6 +19,13 @@ extension RequestExplainer {
     }
   }
 
+  /// One request in the chosen format, and for a select with `all` what follows its first page.
+  public static func render(
+    _ request: SupabaseDBRequest, format: ExplainFormat, of statement: Statement
+  ) -> String {
+    withPaging(render(request, format: format), of: statement, format: format, tiebreak: nil)
+  }
+
   /// `rendered` (the first page's request) followed, for a select with `all`, by what snm sends
   /// after it: in text a `pages` section, in curl `#` comments; json as it is (one request).
   /// `tiebreak` is the order added to the statement's own (nil: not known offline).

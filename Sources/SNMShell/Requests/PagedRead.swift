@@ -52,6 +52,21 @@ struct PagedRead {
     return nil
   }
 
+  /// `let name = <select> all`: reads every row and binds them (nil for any other statement:
+  /// `let` sends it as it is).
+  static func bind(
+    _ binding: LetStatement, _ inner: Statement, _ source: Source, _ directory: String?,
+    by executor: StatementExecutor
+  ) async -> StatementResult? {
+    guard
+      let read = await run(inner, in: source, directory: directory, silent: true, by: executor)
+    else { return nil }
+    if case .succeeded(let answered?) = read {
+      executor.bind(binding.name.text, to: answered.value)
+    }
+    return read
+  }
+
   /// Compiles one page (or the look past the cap) of `statement`.
   ///
   /// - Throws: `Diagnostic` when a variable cannot be filled in or the builder refuses the chain.

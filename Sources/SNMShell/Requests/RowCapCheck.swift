@@ -16,6 +16,13 @@ struct RowCapCheck {
   let executor: StatementExecutor
   let statement: Statement
 
+  /// The answer as an outcome, with the cap when it is cut or may be (``look(at:)``).
+  func outcome(of response: SupabaseDBResponse) async -> StatementOutcome {
+    var outcome = StatementOutcome.answered(response)
+    outcome.rowCap = await look(at: response)
+    return outcome
+  }
+
   /// The cap when the answer is cut, or may be (warned); nil when it is whole.
   func look(at response: SupabaseDBResponse) async -> Int? {
     guard let modifiers = Self.uncappedModifiers(of: statement),

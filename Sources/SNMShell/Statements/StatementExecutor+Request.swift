@@ -100,9 +100,8 @@ extension StatementExecutor {
             + "\(Self.milliseconds(rendered))\n")
         errors.flush()
       }
-      var outcome = StatementOutcome.answered(response)
+      var outcome = await RowCapCheck(executor: self, statement: statement).outcome(of: response)
       outcome.milliseconds = Self.milliseconds(of: network)
-      outcome.rowCap = await RowCapCheck(executor: self, statement: statement).look(at: response)
       // HEAD: the count is in Content-Range, and no row came.
       if compiled.request.endpoint.method == .head { outcome.rowCount = 0 }
       return shown.rendered

@@ -48,10 +48,7 @@ extension StatementExecutor {
       return .succeeded(nil)
     case .explain(let inner, let format):
       guard let compiled = await compile(inner, in: source) else { return .failed(.usage) }
-      emitRaw(
-        RequestExplainer.withPaging(
-          RequestExplainer.render(compiled.request, format: format), of: inner, format: format,
-          tiebreak: nil))
+      emitRaw(RequestExplainer.render(compiled.request, format: format, of: inner))
       return .succeeded(nil)
     case .setFormat(let format):
       let chosen = OutputFormat(rawValue: format.rawValue) ?? .table

@@ -39,11 +39,7 @@ extension StatementExecutor {
         return result
       }
     case .statement(let inner):
-      if let read = await PagedRead.run(
-        inner, in: source, directory: directory, silent: true, by: self)
-      {
-        guard case .succeeded(let answered?) = read else { return read }
-        bind(binding.name.text, to: answered.value)
+      if let read = await PagedRead.bind(binding, inner, source, directory, by: self) {
         return read
       }
       guard let compiled = await compile(statement, in: source, directory: directory) else {
@@ -56,9 +52,7 @@ extension StatementExecutor {
           return .failed(StatementFailure(.server, outcome: .failed(message: failure)))
         }
         value = response.value
-        var answered = StatementOutcome.answered(response)
-        answered.rowCap = await RowCapCheck(executor: self, statement: inner).look(at: response)
-        outcome = answered
+        outcome = await RowCapCheck(executor: self, statement: inner).outcome(of: response)
       case .failed(let error):
         return .failed(requestFailure(error))
       case .interrupted(let signal):
