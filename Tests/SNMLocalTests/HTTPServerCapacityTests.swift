@@ -176,6 +176,53 @@ import Testing
     for fd in slow { #expect(Self.received(fd).hasPrefix("HTTP/1.1 200 OK")) }
   }
 
+  /// A client that does not read its answer does not hold a worker: with one worker and an
+  /// answer of 8 MiB (in memory, or from a file) left unread, another client is answered at once
+  /// (it used to wait for the write timeout, 30 s); the first then reads all of its answer and
+  /// the request it pipelined behind it.
+  @Test(arguments: [false, true]) func aSlowReaderDoesNotHoldAWorker(fromFile: Bool) throws {
+    let size = 8 << 20
+    let body = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("snm-slow-reader-\(getpid())-\(fromFile)").path
+    try Data(body).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    var limits = HTTPServerLimits()
+    limits.maxWorkers = 1
+    limits.minimumWorkers = 1
+    let server = HTTPServer(port: 0, limits: limits) { request in
+      guard request.path == "/big" else { return .json(status: 200, "{}") }
+      guard fromFile else { return HTTPResponse(status: 200, body: body) }
+      var response = HTTPResponse(status: 200)
+      response.bodyFile = HTTPFileBody(fd: open(path, O_RDONLY), offset: 0, length: Int64(size))
+      return response
+    }
+    try server.start()
+    defer { server.stop() }
+    let slow = try Self.connectTo(server.port)
+    defer { close(slow) }
+    Self.send(slow, "GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+    let other = try Self.connectTo(server.port)
+    defer { close(other) }
+    Self.send(other, "GET /small HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(Self.received(other).hasPrefix("HTTP/1.1 200 OK"), "answered while the first waits")
+    // The big answer whole, then the pipelined one.
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    let marker = Array("\r\n\r\n{}".utf8)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { recv(slow, $0.baseAddress, $0.count, 0) }
+      guard count > 0 else { break }
+      received += buffer[0..<count]
+      if received.count > size, received.suffix(marker.count).elementsEqual(marker) { break }
+    }
+    let text = String(decoding: received.prefix(200), as: UTF8.self)
+    #expect(text.hasPrefix("HTTP/1.1 200 OK"))
+    let heads = String(decoding: received.filter { $0 != UInt8(ascii: "x") }, as: UTF8.self)
+    #expect(heads.components(separatedBy: "HTTP/1.1 200 OK").count == 3, "both answers")
+    #expect(received.count { $0 == UInt8(ascii: "x") } == size, "the big body whole")
+  }
+
   /// Six requests answered at once take six workers (each handler waits for the others); once
   /// idle, all but `minimumWorkers` end.
   @Test func idleWorkersEnd() throws {

@@ -17,6 +17,8 @@ final class HTTPConnection: Sendable {
   let reader: Mutex<HTTPRequestReader>
   /// The step the loop hands a worker with the connection.
   let handedOver = Mutex<HTTPRequestReader.Step?>(nil)
+  /// What a worker could not send at once, for the loop to send as the client reads.
+  let unsent = Mutex<HTTPUnsentAnswer?>(nil)
 
   init(socket: Int32, remoteAddress: String, reader: sending HTTPRequestReader) {
     self.socket = socket
@@ -27,7 +29,8 @@ final class HTTPConnection: Sendable {
   /// On a worker: answers `first` and any request already pipelined behind it, and gives a
   /// streamed body's sink what has arrived of it (what is still to come is the loop's to wait
   /// for: a worker never waits on a client's bytes). True when the connection goes back to the
-  /// loop (it waits for the next request, or for the rest of one); false when it is to be closed.
+  /// loop (it waits for the next request, or for the rest of one, or sends the rest of an answer
+  /// the client did not take at once: `unsent`); false when it is to be closed.
   ///
   /// When `mayLinger` says no other request waits for a worker, the worker waits up to
   /// `limits.workerLinger` seconds for this client's next request before it hands the connection
@@ -47,15 +50,20 @@ final class HTTPConnection: Sendable {
           request.remoteAddress = remoteAddress
           request.peer = HTTPPeer(socket: socket)
           let response = handler(request)
-          guard respond(response, keepAlive: keepAlive, to: request, limits: limits), keepAlive
-          else { return false }
+          switch respond(response, keepAlive: keepAlive, to: request, limits: limits) {
+          case .sent: guard keepAlive else { return false }
+          case .handedOver: return true
+          case .failed: return false
+          }
         case .streamed(var request, let sink, let keepAlive):
           request.remoteAddress = remoteAddress
           request.peer = HTTPPeer(socket: socket)
           let response = sink.finish(request)
           let keep = keepAlive && response.headers["Connection"]?.lowercased() != "close"
-          guard respond(response, keepAlive: keep, to: request, limits: limits), keep else {
-            return false
+          switch respond(response, keepAlive: keep, to: request, limits: limits) {
+          case .sent: guard keep else { return false }
+          case .handedOver: return true
+          case .failed: return false
           }
         case .answered(let response):
           _ = write(
@@ -129,55 +137,50 @@ final class HTTPConnection: Sendable {
     }
   }
 
-  /// Writes `response` (its head, then its body, its file or its stream); false when the peer
-  /// is gone or a streamed body failed midway (the connection must then close: the client sees
-  /// the answer cut short, never a complete one that lacks rows).
+  enum Sent { case sent, handedOver, failed }
+
+  /// Writes `response` (its head, then its body, its file or its stream). `.failed` when the
+  /// peer is gone or a streamed body failed midway (the connection must then close: the client
+  /// sees the answer cut short, never a complete one that lacks rows); `.handedOver` when the
+  /// client did not take all of an answer held in memory or a file at once: the rest is in
+  /// `unsent`, for the loop to send as the client reads. A streamed body is written here.
   func respond(
     _ response: HTTPResponse, keepAlive: Bool, to request: HTTPRequest, limits: HTTPServerLimits
-  ) -> Bool {
+  ) -> Sent {
     let bodyless = request.method == "HEAD"
+    guard response.bodyStream != nil else {
+      var rest = HTTPUnsentAnswer(
+        bytes: HTTPResponseWriter.serialize(response, keepAlive: keepAlive, bodyless: bodyless),
+        file: bodyless ? nil : response.bodyFile, keepAlive: keepAlive)
+      switch rest.send(on: socket) {
+      case .done: return .sent
+      case .failed: return .failed
+      case .blocked:
+        unsent.withLock { $0 = rest }
+        return .handedOver
+      }
+    }
     guard
       write(
         HTTPResponseWriter.serialize(response, keepAlive: keepAlive, bodyless: bodyless),
         limits: limits)
     else {
       response.bodyStream?.abandon()
-      return false
+      return .failed
     }
-    if let stream = response.bodyStream {
-      if bodyless {
-        stream.abandon()
-        return true
-      }
-      var failed = false
-      let finished = stream.produce { bytes in
-        guard !failed else { return false }
-        if !write(HTTPResponseWriter.chunk(bytes), limits: limits) { failed = true }
-        return !failed
-      }
-      return finished && !failed && write(HTTPResponseWriter.lastChunk, limits: limits)
+    guard let stream = response.bodyStream else { return .sent }
+    if bodyless {
+      stream.abandon()
+      return .sent
     }
-    guard !bodyless, let file = response.bodyFile, let fd = file.fd else { return true }
-    return sendFile(fd, offset: file.offset, length: file.length, limits: limits)
-  }
-
-  /// Sends `length` bytes of `fd` from `offset` with `sendfile` (from the page cache to the
-  /// socket, never through this process's memory).
-  func sendFile(_ fd: Int32, offset start: Int64, length: Int64, limits: HTTPServerLimits) -> Bool {
-    var offset = off_t(start)
-    let end = start + length
-    while Int64(offset) < end {
-      let sent = sendfile(socket, fd, &offset, Int(min(end - Int64(offset), 1 << 30)))
-      if sent > 0 { continue }
-      if sent < 0 && errno == EINTR { continue }
-      if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK),
-        wait(for: Int16(POLLOUT), seconds: limits.writeTimeout)
-      {
-        continue
-      }
-      return false
+    var failed = false
+    let finished = stream.produce { bytes in
+      guard !failed else { return false }
+      if !write(HTTPResponseWriter.chunk(bytes), limits: limits) { failed = true }
+      return !failed
     }
-    return true
+    return finished && !failed && write(HTTPResponseWriter.lastChunk, limits: limits)
+      ? .sent : .failed
   }
 
   /// 408: the request did not arrive within `requestTimeout` (or its body kept less than the

@@ -42,6 +42,9 @@ struct HTTPEventLoop: @unchecked Sendable {
     var requestsEnded = 0
     /// The end of the last answer (or the accept), for the idle timeout.
     var lastActivity: Double
+    /// Sending the rest of an answer (`HTTPConnection.unsent`): when the client last took some,
+    /// for the write timeout.
+    var sendingSince: Double?
     /// Closing after an error answer: what the client still sends is read and dropped until
     /// then (so the answer is not lost to a reset), up to 1 MiB.
     var lingerUntil: Double?

@@ -142,19 +142,67 @@ extension HTTPServer {
     watch(poll)
   }
 
-  func watch(_ poll: UnsafeMutablePointer<uv_poll_t>) {
-    uv_poll_start(poll, Int32(UV_READABLE.rawValue) | Int32(UV_DISCONNECT.rawValue)) {
-      handle, status, _ in
+  /// Watches a connection for its client's bytes, or (`writing`) for room to send the rest of
+  /// an answer.
+  func watch(_ poll: UnsafeMutablePointer<uv_poll_t>, writing: Bool = false) {
+    // Writing, a client's half-close is not watched: it still reads its answer.
+    let events =
+      writing ? Int32(UV_WRITABLE.rawValue) : Int32(UV_READABLE.rawValue | UV_DISCONNECT.rawValue)
+    uv_poll_start(poll, events) {
+      handle, status, events in
       guard let handle, let server = HTTPServer.owner(of: handle.pointee.data) else { return }
       var socket: uv_os_fd_t = -1
       guard uv_fileno(snm_uv_handle(handle), &socket) == 0 else { return }
       server.loop.withLock { loop in
         if status < 0 {
           server.closeConnection(socket, &loop)
+        } else if events & Int32(UV_WRITABLE.rawValue) != 0 {
+          server.writable(socket, &loop)
         } else {
           server.readable(socket, &loop)
         }
       }
+    }
+  }
+
+  /// Sends more of the answer a worker left (the client read some); once it is all sent, reads
+  /// the client's next request (or closes).
+  func writable(_ socket: Int32, _ loop: inout HTTPEventLoop) {
+    guard var entry = loop.connections[socket], !entry.onWorker, entry.sendingSince != nil else {
+      return
+    }
+    let (progress, keepAlive) = entry.connection.unsent.withLock {
+      unsent -> (HTTPUnsentAnswer.Progress, Bool) in
+      guard var rest = unsent else { return (.done, true) }
+      let progress = rest.send(on: socket)
+      unsent = progress == .blocked ? rest : nil
+      return (progress, rest.keepAlive)
+    }
+    let now = monotonicSeconds()
+    switch progress {
+    case .blocked:
+      entry.sendingSince = now
+      loop.connections[socket] = entry
+    case .failed:
+      closeConnection(socket, &loop)
+    case .done:
+      guard keepAlive, !loop.closing else {
+        closeConnection(socket, &loop)
+        return
+      }
+      entry.sendingSince = nil
+      entry.lastActivity = now
+      entry.idleSince = nil
+      entry.requestStart = now
+      // What arrived while the answer went (a request pipelined behind it) is read now.
+      let (step, ended, arrived) = entry.connection.reader.withLock {
+        ($0.next(deferringPlans: true), $0.ended, $0.arrived)
+      }
+      entry.requestsEnded = ended
+      entry.windowArrived = arrived
+      loop.connections[socket] = entry
+      watch(entry.poll)
+      act(on: step, socket, &loop)
     }
   }
 
@@ -260,6 +308,15 @@ extension HTTPServer {
       }
       entry.onWorker = false
       entry.lastActivity = now
+      if connection.unsent.withLock({ $0 != nil }) {
+        // The client did not take the whole answer at once: the loop sends the rest.
+        entry.idleSince = nil
+        entry.requestStart = nil
+        entry.sendingSince = now
+        loop.connections[socket] = entry
+        watch(entry.poll, writing: true)
+        continue
+      }
       let (partial, streaming, ended, arrived) = connection.reader.withLock {
         ($0.hasPartialRequest, $0.isStreaming, $0.ended, $0.arrived)
       }
@@ -326,6 +383,9 @@ extension HTTPServer {
     for (socket, entry) in loop.connections where !entry.onWorker {
       if let until = entry.lingerUntil {
         if now >= until { ended.append(socket) }
+      } else if let since = entry.sendingSince {
+        // A client that stopped reading its answer.
+        if now - since >= limits.writeTimeout { ended.append(socket) }
       } else if let start = entry.requestStart, entry.idleSince == nil {
         guard now - start >= limits.requestTimeout else { continue }
         let (streaming, arrived) = entry.connection.reader.withLock { ($0.isStreaming, $0.arrived) }

@@ -20,6 +20,9 @@ import Synchronization
 /// A whole request goes to a small pool of worker threads (``HTTPWorkerPool``), where handlers
 /// run and may block (libpq); the worker writes the answer (streamed ones as they are produced),
 /// answers any request already pipelined behind it, and hands the connection back to the loop.
+/// An upload's body is read by the loop and given to its sink on a worker a few hundred KiB at a
+/// time, and what of an answer in memory or a file a client does not take at once the loop sends
+/// as it reads: no worker waits on a slow client's bytes.
 /// An idle connection costs a socket and a few hundred bytes, never a thread, so thousands may
 /// wait. When `maxConnections` are open, a new connection takes the place of the one idle the
 /// longest between requests. `start` throws `HTTPServerError` when the port is taken.
