@@ -170,3 +170,20 @@ def test_a_user_moving_to_a_missing_bucket_is_told_it_is_missing(project):
         assert service(project).from_("dog-photos").exists(name)
     finally:
         service(project).from_("dog-photos").remove([name])
+
+
+def test_deeply_nested_metadata_is_refused_not_a_crash(project):
+    """10,000 levels of x-metadata (what a request head can hold) and 16,000 in a form's field
+    overflowed the gateway's stack (signal 11, the connection reset)."""
+    headers = project.headers(project.service_role_key)
+    header_deep = "[" * 10_000 + "]" * 10_000
+    raw = call(project, "POST", f"/object/dog-photos/deep-{uuid.uuid4().hex[:6]}.png", content=PNG,
+               headers={"Content-Type": "image/png",
+                        "x-metadata": base64.b64encode(('{"a": %s}' % header_deep).encode()).decode()})
+    form_deep = "[" * 16_000 + "]" * 16_000
+    form = httpx.post(f"{project.url}/storage/v1/object/dog-photos/deep-{uuid.uuid4().hex[:6]}.png",
+                      headers=headers, files={"file": ("a.png", PNG, "image/png")},
+                      data={"metadata": '{"a": %s}' % form_deep})
+    for answer in (raw, form):
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["message"] == "user metadata may be nested at most 100 levels deep"

@@ -253,9 +253,7 @@ extension StorageGateway {
     let original = try findObject(bucketID, source, as: caller.auth, route: .copy)
     var metadata = original.metadata.objectValue ?? JSONObject()
     if let changes = body["metadata"]?.objectValue, body["copyMetadata"]?.boolValue == false {
-      guard !StorageKey.containsNUL(.object(changes)) else {
-        throw .invalidRequest("metadata must not contain a NUL character")
-      }
+      try StorageKey.checkMetadata(.object(changes), what: "metadata")
       for key in ["cacheControl", "mimetype"] {
         guard let value = changes[key] else { continue }
         guard value.stringValue != nil else {

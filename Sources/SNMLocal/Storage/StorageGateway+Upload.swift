@@ -220,10 +220,10 @@ struct StorageUpload: Sendable {
   var route: StorageRoute
   var policyChecked = false
 
-  /// User metadata jsonb can hold: no NUL in any key or string.
+  /// User metadata jsonb can hold (no NUL in any key or string), at most 100 levels deep.
   func checkMetadata() throws(StorageFailure) {
-    guard let userMetadata, StorageKey.containsNUL(userMetadata) else { return }
-    throw .invalidRequest("user metadata must not contain a NUL character")
+    guard let userMetadata else { return }
+    try StorageKey.checkMetadata(userMetadata, what: "user metadata")
   }
 
   /// Storage's `validateMimeType` against the bucket's list.

@@ -57,15 +57,38 @@ enum StorageKey {
     }
   }
 
-  /// Whether a JSON value (metadata a request sets) holds a NUL anywhere, which jsonb refuses.
-  static func containsNUL(_ value: JSONValue) -> Bool {
-    switch value {
-    case .string(let text): return text.utf8.contains(0)
-    case .array(let items): return items.contains(where: containsNUL)
-    case .object(let members):
-      return members.keys.contains { $0.utf8.contains(0) }
-        || members.values.contains(where: containsNUL)
-    default: return false
+  /// The deepest nesting metadata a request sets may have.
+  static let maximumMetadataDepth = 100
+
+  /// Refuses metadata a request sets (`x-metadata`, a form's `metadata`, a copy's) that jsonb
+  /// could not hold or that is nested too deeply: a NUL anywhere, more than 100 levels (a few
+  /// thousand overflowed the stack of whatever walked it next). Walked without recursion.
+  ///
+  /// - Throws: `StorageFailure.invalidRequest` naming `what`.
+  static func checkMetadata(_ value: JSONValue, what: String) throws(StorageFailure) {
+    var pending: [(JSONValue, Int)] = [(value, 1)]
+    while let (item, depth) = pending.popLast() {
+      switch item {
+      case .string(let text):
+        guard !text.utf8.contains(0) else {
+          throw .invalidRequest("\(what) must not contain a NUL character")
+        }
+      case .array(let items):
+        guard depth <= maximumMetadataDepth else {
+          throw .invalidRequest("\(what) may be nested at most \(maximumMetadataDepth) levels deep")
+        }
+        pending += items.map { ($0, depth + 1) }
+      case .object(let members):
+        guard depth <= maximumMetadataDepth else {
+          throw .invalidRequest("\(what) may be nested at most \(maximumMetadataDepth) levels deep")
+        }
+        guard !members.keys.contains(where: { $0.utf8.contains(0) }) else {
+          throw .invalidRequest("\(what) must not contain a NUL character")
+        }
+        pending += members.values.map { ($0, depth + 1) }
+      default:
+        continue
+      }
     }
   }
 
