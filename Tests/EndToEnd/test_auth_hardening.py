@@ -171,3 +171,18 @@ def test_a_few_wrong_totp_codes_lock_the_factor_whatever_the_address(project):
                 f"where factor_id = '{factor['id']}'")
     ok = attempt(totp(secret))
     assert ok.status_code == 200 and claims_of(ok.json()["access_token"])["aal"] == "aal2", ok.text
+
+
+def test_a_few_wrong_reauthentication_nonces_spend_the_nonce(project):
+    email, session = signed_up(project)
+    token = session["access_token"]
+    assert httpx.get(project.auth_url + "/reauthenticate",
+                     headers=project.headers(token=token)).status_code == 200
+    nonce = newest_mail(project, email, "reauthentication")["otp"]
+    for n in range(5):
+        wrong = f"{(int(nonce) + 1 + n) % 1_000_000:06d}"
+        answer = update(project, token, {"password": "a-new-strong-one", "nonce": wrong})
+        assert (answer.status_code, answer.json()["error_code"]) == (422, "reauthentication_not_valid")
+    late = update(project, token, {"password": "a-new-strong-one", "nonce": nonce})
+    assert (late.status_code, late.json()["error_code"]) == (422, "reauthentication_not_valid"), late.text
+    assert sign_in(project, email).status_code == 200, "the password did not change"

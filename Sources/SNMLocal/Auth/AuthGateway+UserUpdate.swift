@@ -33,75 +33,84 @@ extension AuthGateway {
     // empty one is weak, never a password of its own.
     if let password { try checkNewPassword(password) }
     let redirectTo = request.queryValue("redirect_to") ?? body["email_redirect_to"]?.stringValue
-    let user = try inTransaction { connection in
-      let (user, sessionID) = try tokenSubject(claims, on: connection)
-      let changesEmail = !email.isEmpty && email.lowercased() != user.email.lowercased()
-      let session = try connection.execute(
-        "select aal, (created_at < now() - interval '24 hours')::text from auth.sessions "
-          + "where id::text = $1", [sessionID ?? ""])
-      let aal = session.rows.first?[0] ?? "aal1"
-      let hasVerifiedFactor = user.factors.contains { $0["status"]?.stringValue == "verified" }
-      if hasVerifiedFactor && aal != "aal2" && (changesEmail || password != nil) {
-        throw AuthFailure(
-          status: 401, code: "insufficient_aal",
-          message: "AAL2 session is required to update email or password when MFA is enabled.")
-      }
-      if user.isAnonymous && password != nil && email.isEmpty {
-        throw AuthFailure(
-          status: 422, code: "validation_failed",
-          message:
-            "Updating password of an anonymous user without an email or phone is not allowed")
-      }
-      if changesEmail {
-        let taken = try connection.execute(
-          "select 1 from auth.users where lower(email) = lower($1) and id <> $2::uuid",
-          [email, user.id])
-        guard taken.rows.isEmpty else { throw AuthFailure.emailExists }
-      }
-      if let password {
-        let stale = session.rows.first?[1] != "false"
-        if settings.securePasswordChange && stale && nonce.isEmpty {
-          throw AuthFailure.reauthenticationNeeded
+    let user: AuthUserRow
+    do {
+      user = try inTransaction { connection in
+        let (user, sessionID) = try tokenSubject(claims, on: connection)
+        let changesEmail = !email.isEmpty && email.lowercased() != user.email.lowercased()
+        let session = try connection.execute(
+          "select aal, (created_at < now() - interval '24 hours')::text from auth.sessions "
+            + "where id::text = $1", [sessionID ?? ""])
+        let aal = session.rows.first?[0] ?? "aal1"
+        let hasVerifiedFactor = user.factors.contains { $0["status"]?.stringValue == "verified" }
+        if hasVerifiedFactor && aal != "aal2" && (changesEmail || password != nil) {
+          throw AuthFailure(
+            status: 401, code: "insufficient_aal",
+            message: "AAL2 session is required to update email or password when MFA is enabled.")
         }
-        if !nonce.isEmpty { try useNonce(nonce, user: user, on: connection) }
-        let same = try connection.execute(
-          "select 1 from auth.users where id = $1::uuid and encrypted_password is not null "
-            + "and encrypted_password = extensions.crypt($2, encrypted_password)",
-          [user.id, password])
-        guard same.rows.isEmpty else { throw AuthFailure.samePassword }
-        _ = try connection.execute(
-          "update auth.users set encrypted_password = extensions.crypt($2, "
-            + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), updated_at = now() "
-            + "where id = $1::uuid", [user.id, password])
-        // GoTrue signs the user out everywhere else when the password changes.
-        _ = try connection.execute(
-          "delete from auth.sessions where user_id = $1::uuid and id::text <> $2",
-          [user.id, sessionID ?? ""])
-      }
-      if let data, let object = data.objectValue {
-        let removed = object.filter { $0.value.isNull }.map { JSONValue.string($0.key) }
-        _ = try connection.execute(
-          "update auth.users set raw_user_meta_data = (raw_user_meta_data || $2::jsonb) "
-            + "- array(select jsonb_array_elements_text($3::jsonb)), updated_at = now() "
-            + "where id = $1::uuid",
-          [user.id, data.serialized(), JSONValue.array(removed).serialized()])
-        try AuthMetadataBound.checkStored(user.id, on: connection)
-      }
-      if changesEmail {
-        if user.isAnonymous && !settings.confirmEmail {
+        if user.isAnonymous && password != nil && email.isEmpty {
+          throw AuthFailure(
+            status: 422, code: "validation_failed",
+            message:
+              "Updating password of an anonymous user without an email or phone is not allowed")
+        }
+        if changesEmail {
+          let taken = try connection.execute(
+            "select 1 from auth.users where lower(email) = lower($1) and id <> $2::uuid",
+            [email, user.id])
+          guard taken.rows.isEmpty else { throw AuthFailure.emailExists }
+        }
+        if let password {
+          let stale = session.rows.first?[1] != "false"
+          if settings.securePasswordChange && stale && nonce.isEmpty {
+            throw AuthFailure.reauthenticationNeeded
+          }
+          if !nonce.isEmpty { try useNonce(nonce, user: user, on: connection) }
+          let same = try connection.execute(
+            "select 1 from auth.users where id = $1::uuid and encrypted_password is not null "
+              + "and encrypted_password = extensions.crypt($2, encrypted_password)",
+            [user.id, password])
+          guard same.rows.isEmpty else { throw AuthFailure.samePassword }
           _ = try connection.execute(
-            "update auth.users set email = lower($2), email_confirmed_at = now(), "
-              + #"is_anonymous = false, raw_app_meta_data = raw_app_meta_data || "#
-              + #"'{"provider":"email","providers":["email"]}', updated_at = now() "#
-              + "where id = $1::uuid", [user.id, email])
-        } else {
-          try sendEmailChange(user, to: email, redirectTo: redirectTo, on: connection)
+            "update auth.users set encrypted_password = extensions.crypt($2, "
+              + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), updated_at = now() "
+              + "where id = $1::uuid", [user.id, password])
+          // GoTrue signs the user out everywhere else when the password changes.
+          _ = try connection.execute(
+            "delete from auth.sessions where user_id = $1::uuid and id::text <> $2",
+            [user.id, sessionID ?? ""])
         }
+        if let data, let object = data.objectValue {
+          let removed = object.filter { $0.value.isNull }.map { JSONValue.string($0.key) }
+          _ = try connection.execute(
+            "update auth.users set raw_user_meta_data = (raw_user_meta_data || $2::jsonb) "
+              + "- array(select jsonb_array_elements_text($3::jsonb)), updated_at = now() "
+              + "where id = $1::uuid",
+            [user.id, data.serialized(), JSONValue.array(removed).serialized()])
+          try AuthMetadataBound.checkStored(user.id, on: connection)
+        }
+        if changesEmail {
+          if user.isAnonymous && !settings.confirmEmail {
+            _ = try connection.execute(
+              "update auth.users set email = lower($2), email_confirmed_at = now(), "
+                + #"is_anonymous = false, raw_app_meta_data = raw_app_meta_data || "#
+                + #"'{"provider":"email","providers":["email"]}', updated_at = now() "#
+                + "where id = $1::uuid", [user.id, email])
+          } else {
+            try sendEmailChange(user, to: email, redirectTo: redirectTo, on: connection)
+          }
+        }
+        guard let updated = try loadUser(user.id, on: connection) else {
+          throw AuthFailure.userNotFound
+        }
+        return updated
       }
-      guard let updated = try loadUser(user.id, on: connection) else {
-        throw AuthFailure.userNotFound
+    } catch let failure as AuthFailure where failure.code == "reauthentication_not_valid" {
+      // A wrong nonce counts as a wrong code (the change itself rolled back): a few spend it.
+      if let id = claims["sub"]?.stringValue {
+        try inTransaction { connection in try recordWrongCode(userID: id, on: connection) }
       }
-      return updated
+      throw failure
     }
     return .json(status: 200, userJSON(user))
   }
