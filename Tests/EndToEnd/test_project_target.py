@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from conftest import SNM, WORKDIR, free_port, run_snm
+from tmux_shell import TmuxShell
 
 NAMES_A_PROJECT = ("--url", "SUPABASE_URL", "SUPABASE_PUBLISHABLE_KEY", "--profile", "--local")
 
@@ -91,6 +92,20 @@ def test_outside_ci_a_run_uses_the_local_project_and_says_so(local_env, default_
     assert result.stderr == (
         "snm: no project named (--url, SUPABASE_URL, --profile): using the local project at "
         f"{default_local['url']} (--local chooses it without this note)\n")
+
+
+def test_the_interactive_shell_uses_the_local_project_and_says_so_even_under_ci(
+        local_env, default_local):
+    unset = [word for name in ("SUPABASE_URL", "SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY",
+                               "SUPABASE_SECRET_KEY", "SUPABASE_SERVICE_ROLE_KEY")
+             for word in ("-u", name)]
+    with TmuxShell(["env", *unset, "CI=true", SNM], env=local_env) as shell:
+        screen = shell.wait_for_text("snm anon@local>")
+        assert ("snm: no project named (--url, SUPABASE_URL, --profile): using the local project "
+                f"at {default_local['url']} (--local chooses it without this note)") in screen
+        shell.type("from dog_profile select name where id eq 1")
+        shell.press("Enter")
+        shell.wait_for_text("Bori")
 
 
 def test_local_names_the_local_project_under_ci(local_env, default_local, script):
