@@ -234,6 +234,16 @@ def test_a_service_url_stands_for_its_project_with_a_note(project, home, tail):
         f"{project.url}\n")
 
 
+def test_explain_takes_a_service_url_as_its_project_too(home):
+    result = clean_run("explain", "--url", "https://abcd.supabase.co/rest/v1",
+                       "from dog_profile select name", env=home)
+    assert result.returncode == 0, result.stderr
+    assert "https://abcd.supabase.co/rest/v1/dog_profile?select=name" in result.stdout
+    assert "/rest/v1/rest/v1" not in result.stdout
+    assert result.stderr == ("snm: --url ends in /rest/v1, which snm adds itself: using the "
+                             "project URL https://abcd.supabase.co\n")
+
+
 def test_a_stopped_local_project_says_how_to_start_it(home, script):
     port = free_port()
     url = f"http://127.0.0.1:{port}"

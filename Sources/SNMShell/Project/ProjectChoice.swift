@@ -96,7 +96,7 @@ public struct ProjectChoice: Sendable, Equatable {
   }
 
   /// Says that `url` (from `source`) went on to a service's path, which snm adds itself.
-  static func pathNote(_ url: String, from source: String) -> [String] {
+  public static func pathNote(_ url: String, from source: String) -> [String] {
     guard let path = ProjectSelection.servicePath(in: url),
       let project = ProjectSelection.projectURL(url)
     else { return [] }

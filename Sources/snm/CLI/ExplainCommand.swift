@@ -19,11 +19,18 @@ struct ExplainCommand: Sendable, Equatable {
   /// The statements, one argument each (joined by line breaks).
   var statements: [String]
 
-  /// The requests, rendered.
-  func run(environment: [String: String]) throws -> String {
-    let url =
-      options.url ?? environment["SUPABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? RequestExplainer.defaultURL
+  /// The requests, rendered. A URL with a service's path (`.../rest/v1`) stands for its project,
+  /// as in every other command; `note` is told so.
+  func run(environment: [String: String], note: (String) -> Void = { _ in }) throws -> String {
+    let given = options.url ?? environment["SUPABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    var url = given ?? RequestExplainer.defaultURL
+    if let given, ProjectSelection.servicePath(in: given) != nil,
+      let project = ProjectSelection.projectURL(given)
+    {
+      let source = options.url == nil ? "SUPABASE_URL" : "--url"
+      for text in ProjectChoice.pathNote(given, from: source) { note(text) }
+      url = project.absoluteString
+    }
     var scope = VariableScope(values: options.variableValues)
     scope.environment = environment
     let source = Source(text: statements.joined(separator: "\n"), fileName: "<command line>")

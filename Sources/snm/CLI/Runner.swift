@@ -17,7 +17,8 @@ enum Runner {
       print(CompletionScript.script(for: shell), terminator: "")
       return ExitCode.success.rawValue
     case .explain(let explain):
-      let text = try explain.run(environment: ProcessInfo.processInfo.environment)
+      let text = try explain.run(
+        environment: ProcessInfo.processInfo.environment, note: ProjectTargeting.say)
       FileHandle.standardOutput.write(Data(text.utf8))
       return ExitCode.success.rawValue
     case .test(let configuration):
