@@ -241,3 +241,45 @@ def test_an_auth_429_names_the_limit_and_the_local_option_that_raises_it(env, li
     assert "advice: the project limits sign-ins and token refreshes" in advice, advice
     assert "the server sent no Retry-After" in advice
     assert "snm local start --auth-rate-limit token_refresh=" in advice
+
+
+# --- sessions for other tools -------------------------------------------------------------------
+
+def test_session_token_prints_the_access_token_for_another_client(env, project, tmp_path):
+    import json
+    import urllib.request
+    signed_out = run_snm("session", "token", env=env)
+    assert signed_out.returncode == 3 and signed_out.stdout == "", signed_out
+    assert "not signed in" in signed_out.stderr
+    login = run_snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
+    assert login.returncode == 0, login.stderr
+    result = run_snm("session", "token", env=env)
+    assert result.returncode == 0, result.stderr
+    token = result.stdout.strip()
+    assert run_snm("-c", "session token", env=env).stdout.strip() == token
+    assert re.fullmatch(r"eyJ[\w-]+\.[\w-]+\.[\w-]+", token), result.stdout
+    request = urllib.request.Request(project.auth_url + "/user", headers={
+        "apikey": project.anon_key, "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request) as response:
+        assert json.load(response)["email"] == "alice@example.com"
+    # snm's own reports of a run never hold it.
+    script = tmp_path / "t.snm"
+    script.write_text("login email 'alice@example.com' password 'password123'\nsession token\n"
+                      "expect 1 == 2\n")
+    junit = tmp_path / "r.xml"
+    tested = run_snm("test", "--verbose", str(script), "--report", f"junit={junit}", env=env)
+    assert tested.returncode == 1, tested.stderr
+    for text in (tested.stdout, tested.stderr, junit.read_text()):
+        assert not re.search(r"eyJ[\w-]{10,}\.[\w-]+\.", text), text
+
+
+def test_session_token_at_the_prompt_is_never_kept_in_the_history(env, tmp_path):
+    with TmuxShell([SNM], env=env) as shell:
+        shell.wait_for_prompt()
+        shell.run("login email 'alice@example.com' password 'password123'")
+        screen = after(shell.run("session token"), "session token")
+        # (the terminal wraps the long token)
+        assert re.search(r"eyJ[\w-]+\.[\w-]+\.", screen.replace("\n", "")), screen
+        shell.run("echo 'after'")
+    history = (tmp_path / "state" / "snm" / "history").read_text()
+    assert "echo 'after'" in history and "session token" not in history

@@ -14,6 +14,8 @@ public enum SessionStatement: Sendable, Equatable {
   case show
   /// `session refresh`: a new access token now, whatever time is left.
   case refresh
+  /// `session token`: prints the access token (refreshed when near its end) for another client.
+  case token
   /// `logout [local|others|global]` (nil: local, this session only).
   case logout(SignOutScope? = nil)
 }

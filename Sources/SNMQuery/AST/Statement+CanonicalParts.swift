@@ -122,6 +122,7 @@ extension SessionStatement {
     case .check: "session check"
     case .show: "session show"
     case .refresh: "session refresh"
+    case .token: "session token"
     case .logout(let scope): "logout" + (scope.map { " " + $0.rawValue } ?? "")
     }
   }

@@ -22,13 +22,16 @@ extension Parser {
       record(.keyword("check"))
       record(.keyword("show"))
       record(.keyword("refresh"))
+      record(.keyword("token"))
       if eat(.check) != nil { return .check }
       if eat(.show) != nil { return .show }
       if eatWord("refresh") { return .refresh }
+      if eatWord("token") { return .token }
       let help =
         current.kind == .word
-        ? DidYouMean.help(text(current), among: ["check", "show", "refresh"]) : nil
-      throw expectedFailure("'check', 'show' or 'refresh'", after: "'session'", help: help)
+        ? DidYouMean.help(text(current), among: ["check", "show", "refresh", "token"]) : nil
+      throw expectedFailure(
+        "'check', 'show', 'refresh' or 'token'", after: "'session'", help: help)
     default:
       let scopes = SignOutScope.allCases.map(\.rawValue)
       recordKeywords(scopes)

@@ -19,6 +19,8 @@ public enum SessionCommand: Sendable, Equatable {
   case show
   /// `session refresh`: a new access token now.
   case refresh
+  /// `session token`: the access token on standard output, for curl or another client.
+  case token
   /// `logout [local|others|global]`
   case logout(SignOutScope = .local)
 }

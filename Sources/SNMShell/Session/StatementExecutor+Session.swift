@@ -45,6 +45,8 @@ extension StatementExecutor {
       return await refreshSession()
     case .check:
       return await checkSession()
+    case .token:
+      return await printAccessToken()
     case .show:
       let session = await sessions.currentSession
       say(
@@ -162,6 +164,30 @@ extension StatementExecutor {
       }
       signedIn.withLock { $0 = nil }
       return authFailure(error.description, headline: FailureHeadline.of(error))
+    }
+  }
+
+  /// `session token`: the access token (refreshed first when near its end) alone on a line of
+  /// standard output, for curl or another client; only when asked, and masked wherever snm itself
+  /// reports the run (script failures, `snm test` output and reports).
+  private func printAccessToken() async -> StatementResult {
+    let check = await sendCancellable(refreshing: false) { [sessions] in
+      await sessions.checkSession()
+    }
+    switch check {
+    case .done(.success(let session)):
+      secretValues.register(session.accessToken)
+      output.write(session.accessToken + "\n")
+      output.flush()
+      return .succeeded(nil)
+    case .done(.failure(.signedOut)):
+      return authFailure(
+        "not signed in: `session token` prints a signed-in user's token; `login` first")
+    case .done(.failure(let error)):
+      signedIn.withLock { $0 = nil }
+      return authFailure(error.description, headline: FailureHeadline.of(error))
+    case .failed(let error): return authFailure(Self.describe(error))
+    case .interrupted(let signal): return .interrupted(signal)
     }
   }
 

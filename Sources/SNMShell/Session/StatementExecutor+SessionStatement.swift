@@ -26,6 +26,7 @@ extension StatementExecutor {
       case .check: command = .check
       case .show: command = .show
       case .refresh: command = .refresh
+      case .token: command = .token
       case .logout(let scope): command = .logout(scope ?? .local)
       }
     } catch {

@@ -8,6 +8,7 @@ enum Command: String, CaseIterable, Sendable, Hashable, CustomStringConvertible 
   case local
   case completion
   case report
+  case session
 
   /// The subcommand `name` names (`explain`, ...); nil for anything else.
   static func subcommand(named name: String) -> Command? {
@@ -21,5 +22,5 @@ enum Command: String, CaseIterable, Sendable, Hashable, CustomStringConvertible 
   var description: String { invocation }
 
   /// The commands that run statements against a project, and take the shell's OPTIONS.
-  static let running: Set<Command> = [.shell, .test, .check]
+  static let running: Set<Command> = [.shell, .test, .check, .session]
 }

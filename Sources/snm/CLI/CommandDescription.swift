@@ -124,6 +124,22 @@ extension CommandDescription {
       takesShellOptions: false, footer: nil,
       firstArgument: [("merge", "join JSON reports into one")], takesScripts: false),
     CommandDescription(
+      command: .session,
+      usages: [
+        Usage(
+          synopsis: "snm session token",
+          summary: "print the signed-in user's access token (for curl)")
+      ],
+      synopsis: "token [OPTIONS]",
+      details: """
+        Prints the saved session's access token alone on a line, refreshed first when it expires
+        within 30 s, for another client:
+          curl -H "Authorization: Bearer $(snm session token)" ...
+        The same as snm -c 'session token'. Exit code 3 when no one is signed in.
+        """,
+      takesShellOptions: true, footer: nil,
+      firstArgument: [("token", "the access token, for another client")], takesScripts: false),
+    CommandDescription(
       command: .completion,
       usages: [
         Usage(synopsis: "snm completion bash|zsh", summary: "print a shell completion script")

@@ -99,6 +99,18 @@ struct ParsedCommandLine: Sendable {
       }
       local.action = action
       return .local(local)
+    case .session:
+      // `snm session token` is `snm -c 'session token'`, for `$(...)` in another tool's command.
+      guard let name = positionals.first else {
+        throw UsageError("'snm session' needs a command: token")
+      }
+      guard name == "token" else {
+        throw UsageError("unknown command '\(name)' for 'snm session': token")
+      }
+      if let extra = positionals.dropFirst().first {
+        throw UsageError("unexpected argument '\(extra)' after 'snm session token'")
+      }
+      return .shell(shell, statements: ["session token"], files: [])
     case .completion:
       guard positionals.count == 1, let shell = CompletionScript.Shell(rawValue: positionals[0])
       else { throw UsageError("usage: snm completion bash|zsh") }

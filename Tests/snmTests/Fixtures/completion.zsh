@@ -9,6 +9,7 @@ _snm() {
     'local:the local project'
     'completion:print a shell completion script'
     'report:join the JSON reports of shards into one'
+    'session:print the signed-in user'\''s access token'
   )
   if (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then
     _describe 'command' subcommands
@@ -16,7 +17,7 @@ _snm() {
     return
   fi
   case $words[2] in
-    explain|test|check|local|completion|report)
+    explain|test|check|local|completion|report|session)
       local command=$words[2]
       shift words
       (( CURRENT-- ))
@@ -117,6 +118,23 @@ _snm() {
             '--help[print this help]' \
             '-h[print this help]' \
             '1:shell:(merge)' ;;
+        session) _arguments \
+            '--url[the project URL]:URL:' \
+            '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+            '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
+            '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
+            '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
+            '--csv-crlf[csv lines end in CRLF, not LF as psql and pandas write]' \
+            '*--var[set $NAME for the statements]:NAME=VALUE:' \
+            '--echo[print each statement before its result]' \
+            '--quiet[print only failures]' \
+            '--continue-on-error[keep going after a failed statement]' \
+            '--timeout[give up on a request after this long]:SECONDS:' \
+            '--cacert[trust these CA certificates for https]:FILE:_files' \
+            '--no-color[never colour the output]' \
+            '--help[print this help]' \
+            '-h[print this help]' \
+            '1:shell:(token)' ;;
       esac
       return
       ;;
