@@ -6,13 +6,13 @@ _snm() {
   command=""
   if [[ $COMP_CWORD -gt 1 ]]; then
     case "${COMP_WORDS[1]}" in
-      explain|test|check|local|completion|report) command="${COMP_WORDS[1]}" ;;
+      explain|test|check|local|completion|report|session) command="${COMP_WORDS[1]}" ;;
     esac
   fi
   case "$command:$prev" in
-    :--url|explain:--url|test:--url|check:--url|:--key|explain:--key|test:--key|check:--key|:--service-key|test:--service-key|check:--service-key|:--profile|explain:--profile|test:--profile|check:--profile|:--var|explain:--var|test:--var|check:--var|:--timeout|test:--timeout|check:--timeout|:-c|test:--jobs|test:--retry|test:--shard|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--sms-test-otp|local:--file-size-limit) return ;;
-    :--format|test:--format|check:--format) COMPREPLY=($(compgen -W "table expanded json ndjson csv" -- "$cur")); return ;;
-    :--cacert|test:--cacert|check:--cacert|test:--timings|report:--junit|local:--signing-keys) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    :--url|explain:--url|test:--url|check:--url|session:--url|:--key|explain:--key|test:--key|check:--key|session:--key|:--service-key|test:--service-key|check:--service-key|session:--service-key|:--profile|explain:--profile|test:--profile|check:--profile|session:--profile|:--var|explain:--var|test:--var|check:--var|session:--var|:--timeout|test:--timeout|check:--timeout|session:--timeout|:-c|test:--jobs|test:--retry|test:--shard|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--sms-test-otp|local:--file-size-limit) return ;;
+    :--format|test:--format|check:--format|session:--format) COMPREPLY=($(compgen -W "table expanded json ndjson csv" -- "$cur")); return ;;
+    :--cacert|test:--cacert|check:--cacert|session:--cacert|test:--timings|report:--junit|local:--signing-keys) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     :--session) COMPREPLY=($(compgen -W "own shared" -- "$cur")); return ;;
     test:--report|report:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
     local:--dir|local:--migrations) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -27,6 +27,7 @@ _snm() {
       local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --signing-keys --no-signing-keys --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --phone-signup --no-phone-signup --confirm-phone --no-confirm-phone --sms-test-otp --no-sms-test-otp --file-size-limit --json --yes --prune --unknown --help -h" ;;
       completion) opts="--help -h" ;;
       report) opts="--report --junit --help -h" ;;
+      session) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
       *) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --session --no-snmrc -X --help -h --version" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -41,10 +42,12 @@ _snm() {
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
     report)
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "merge" -- "$cur")) ;;
+    session)
+      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "token" -- "$cur")) ;;
     "")
       COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur"))
       if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY+=($(compgen -W "explain test check local completion report" -- "$cur"))
+        COMPREPLY+=($(compgen -W "explain test check local completion report session" -- "$cur"))
       fi
       ;;
   esac

@@ -123,6 +123,7 @@ _snm() {
             '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
             '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
             '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
+            '--local[the local project, started on first use; needed by snm test and runs under CI when nothing else names a project]' \
             '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
             '--csv-crlf[csv lines end in CRLF, not LF as psql and pandas write]' \
             '*--var[set $NAME for the statements]:NAME=VALUE:' \
