@@ -65,8 +65,10 @@ extension CommandDescription {
       synopsis: "[OPTIONS] PATH...",
       details: """
         Runs each .snm file (directories: every *.snm under them, in name order) as a test, with
-        its own variables and its own session (signed out at the start, never saved). Prints PASS or
-        FAIL per file in the order named, then a line 'N passed, M failed'.
+        its own variables and its own session (signed out at the start, never saved). Prints its
+        target first ('target: URL (publishable key, from SUPABASE_URL)'), PASS or FAIL per file in
+        the order named, then a line 'N passed, M failed'. With nothing naming a project (--url,
+        SUPABASE_URL, --profile, --local) it stops with exit 2.
         """,
       takesShellOptions: true,
       footer: """

@@ -35,7 +35,9 @@ enum HelpText {
     let options = optionLines(for: command, shared: description.takesShellOptions)
     if !options.isEmpty || description.takesShellOptions { text += "\n" + options }
     if description.takesShellOptions {
-      text += "  and the OPTIONS of 'snm --help' (--url, --key, --profile, --var NAME=VALUE, ...)\n"
+      text +=
+        "  and the OPTIONS of 'snm --help' (--url, --key, --profile, --local, --var NAME=VALUE, "
+        + "...)\n"
     }
     if let footer = description.footer { text += "\n" + footer + "\n" }
     return text + "\n"
