@@ -70,19 +70,19 @@ import Testing
       .init("sub", .string(DemoSeedSQL.alice)), .init("role", .string("authenticated")),
     ]),
     isAnonymous: false)
-  let seen = try pool.transaction(auth: alice) { tx in
+  let seen = try pool.transaction(as: alice.requestRole) { tx in
     try tx.execute("select current_user, auth.uid()::text, count(*)::text from public.walk_request")
       .rows[0]
   }
   #expect(seen == ["authenticated", DemoSeedSQL.alice, "2"])
-  let anonymousDogs = try pool.transaction(auth: .anonymous) { tx in
+  let anonymousDogs = try pool.transaction(as: RequestAuth.anonymous.requestRole) { tx in
     try tx.executeAndCommit(
       PGStatement("select string_agg(id::text, ',' order by id) from dog_profile")
     ).scalar
   }
   #expect(anonymousDogs == "1,4")
   #expect(throws: PGError.self) {
-    try pool.transaction(auth: alice) { tx in
+    try pool.transaction(as: alice.requestRole) { tx in
       _ = try tx.execute(
         "update public.user_info set age = 99 where id = $1::uuid", [DemoSeedSQL.alice])
       _ = try tx.execute("select 1/0")
@@ -92,7 +92,7 @@ import Testing
     "select age from public.user_info where id = $1::uuid", [DemoSeedSQL.alice])
   #expect(age.scalar == "31", "a failed transaction rolls back")
   do {
-    _ = try pool.transaction(auth: .anonymous) { tx in
+    _ = try pool.transaction(as: RequestAuth.anonymous.requestRole) { tx in
       try tx.execute(
         "insert into public.dog_profile (owner, name) values ($1::uuid, 'x')", [DemoSeedSQL.alice])
     }

@@ -68,13 +68,8 @@ import Testing
   #expect("xa\u{0}".dropFirst().containsNUL)
 }
 
-/// The prelude of most requests is written once and is the one the general form writes.
-@Test func theCommonPreludesAreTheWrittenOnes() {
-  for readOnly in [false, true] {
-    #expect(
-      RESTGateway.requestPrelude(readOnly: readOnly, timezone: false, settings: 0)
-        == RESTGateway.writtenPrelude(readOnly: readOnly, timezone: false, settings: 0))
-  }
+/// Header names are lowercased only when they need it.
+@Test func headerNamesAreLowercased() {
   #expect(RESTGateway.lowercasedName("apikey") == "apikey")
   #expect(RESTGateway.lowercasedName("X-Client-Info") == "x-client-info")
 }
@@ -100,17 +95,6 @@ import Testing
 func textIsTrimmed(_ text: String, _ set: String, _ trimmed: String) {
   #expect(text.trimmingCharacters(in: set) == trimmed)
   #expect(text[...].trimmingCharacters(in: set) == trimmed)
-}
-
-/// The transaction prelude with a role's own settings (`ALTER ROLE anon SET ...`).
-@Test func thePreludeSetsTheRolesSettings() {
-  #expect(
-    RESTGateway.prelude(readOnly: false, settings: 0)
-      == "SELECT FROM (" + RESTGateway.prelude + ") AS \"pgrst_settings\"")
-  #expect(
-    RESTGateway.prelude(readOnly: true, settings: 1)
-      == "SELECT FROM (" + RESTGateway.prelude + ", set_config($3, $4, true)"
-      + ", set_config('transaction_read_only', 'on', true)) AS \"pgrst_settings\"")
 }
 
 /// A read's body column arrives as bytes (`PGResultForm.bytesColumn`); other statements' as text.

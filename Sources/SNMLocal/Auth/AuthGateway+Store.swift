@@ -84,19 +84,10 @@ extension AuthGateway {
     return try loadUser(id, on: connection)
   }
 
-  /// Runs `body` in a transaction on an admin connection; rolls back when it throws.
+  /// Runs `body` in a transaction on an admin connection (as the pool's own user, no request
+  /// role); rolls back when it throws.
   func inTransaction<T>(_ body: (PGConnection) throws -> T) throws -> T {
-    try pool.withConnection { connection in
-      _ = try connection.execute("begin")
-      do {
-        let value = try body(connection)
-        _ = try connection.execute("commit")
-        return value
-      } catch {
-        _ = try? connection.execute("rollback")
-        throw error
-      }
-    }
+    try pool.transaction(as: nil) { tx in try body(try tx.begun()) }
   }
 
   /// A new opaque refresh token: 24 lowercase hex digits.

@@ -31,6 +31,9 @@ public struct RequestAuth: Sendable, Equatable {
     self.isAnonymous = isAnonymous
   }
 
+  /// The role and claims to run a transaction as (`PGPool.transaction(as:)`).
+  public var requestRole: RequestRole { RequestRole(role: role, claims: claimsJSON) }
+
   /// The `sub` claim (the auth user's id), if any.
   public var userID: String? { claims["sub"]?.stringValue }
 

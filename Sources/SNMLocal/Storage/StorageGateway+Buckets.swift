@@ -131,7 +131,7 @@ extension StorageGateway {
         "select 1 from storage.objects where bucket_id = $1 limit 1", [id]
       ).rows.count
       guard objects == 0 else { throw StorageFailure.bucketNotEmpty(id) }
-      _ = try tx.execute("select set_config('role', $1, true)", [caller.auth.role])
+      _ = try tx.execute(RequestRole(role: caller.auth.role).prelude)
       return try tx.execute("delete from storage.buckets where id = $1", [id]).affectedRows
     }
     guard deleted > 0 else { throw .noSuchBucket(id) }

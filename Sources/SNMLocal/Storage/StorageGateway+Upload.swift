@@ -177,8 +177,7 @@ extension StorageGateway {
           guard upsert else { throw StorageFailure.keyAlreadyExists(name) }
           if uploader.role != StorageCaller.superuser.role {
             _ = try tx.execute("savepoint snm_overwrite")
-            _ = try tx.execute(
-              StorageSQL.actAs, [uploader.role, uploader.claimsJSON, uploader.userID ?? ""])
+            _ = try tx.execute(Self.requestRole(uploader, route).prelude)
             _ = try tx.execute(StorageSQL.tryUpsert, Array(parameters.prefix(6)))
             _ = try tx.execute("rollback to savepoint snm_overwrite")
           }

@@ -102,14 +102,8 @@ public struct StorageGateway: Sendable {
   func transaction<T>(
     _ auth: RequestAuth, _ route: StorageRoute, _ body: (PGTransaction) throws -> T
   ) throws(StorageFailure) -> T {
-    let settings: [(String, String)] = [
-      ("request.jwt.claim.role", auth.role),
-      ("request.jwt.claim.sub", auth.userID ?? ""),
-      ("storage.operation", route.operation),
-      ("storage.allow_delete_query", "true"),
-    ]
     do {
-      return try pool.transaction(auth: auth, settings: settings, body)
+      return try pool.transaction(as: Self.requestRole(auth, route), body)
     } catch let failure as StorageFailure {
       throw failure
     } catch let failure as PGError {
@@ -117,6 +111,20 @@ public struct StorageGateway: Sendable {
     } catch {
       throw .internalError()
     }
+  }
+
+  /// Who a Storage statement runs as: the caller's role and claims, with the settings Storage's
+  /// policies and triggers read (`request.jwt.claim.role`, `request.jwt.claim.sub`,
+  /// `storage.operation`, `storage.allow_delete_query`).
+  static func requestRole(_ auth: RequestAuth, _ route: StorageRoute) -> RequestRole {
+    RequestRole(
+      role: auth.role, claims: auth.claimsJSON,
+      settings: [
+        .init("request.jwt.claim.role", auth.role),
+        .init("request.jwt.claim.sub", auth.userID ?? ""),
+        .init("storage.operation", route.operation),
+        .init("storage.allow_delete_query", "true"),
+      ])
   }
 
   /// The request body as a JSON object (an empty body is `{}`), or Fastify's 400.

@@ -76,10 +76,4 @@ enum StorageSQL {
       owner = excluded.owner, owner_id = excluded.owner_id, last_accessed_at = now()
     returning id::text
     """
-
-  /// Runs the rest of a transaction (to the savepoint's rollback) as another role and claims.
-  static let actAs = """
-    select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-      set_config('request.jwt.claim.role', $1, true), set_config('request.jwt.claim.sub', $3, true)
-    """
 }

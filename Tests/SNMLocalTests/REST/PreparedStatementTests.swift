@@ -45,7 +45,7 @@ extension GatewayDatabaseTests {
       let connection = try harness.pool.checkOut()
       defer { harness.pool.checkIn(connection) }
       let results = try connection.pipeline([
-        PGStatement(RESTGateway.prelude, ["anon", #"{"role":"anon"}"#], prepared: true),
+        RequestRole(role: "anon", claims: #"{"role":"anon"}"#).prelude,
         PGStatement("select current_user", prepared: true),
       ])
       #expect(results[1].scalar == "anon")

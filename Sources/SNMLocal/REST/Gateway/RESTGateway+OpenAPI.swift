@@ -21,12 +21,9 @@ extension RESTGateway {
     _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache,
     schema: String
   ) throws -> HTTPResponse {
-    let text = try database.withConnection { connection in
-      try connection.pipeline([
-        PGStatement(
-          Self.prelude(readOnly: true, settings: 0), [auth.role, auth.claimsJSON], prepared: true),
-        PGStatement(Self.privilegesSQL, [schema], prepared: true),
-      ])[1].scalar
+    let role = RequestRole(role: auth.role, claims: auth.claimsJSON, readOnly: true)
+    let text = try database.transaction(as: role, begin: nil) { tx in
+      try tx.pipeline([PGStatement(Self.privilegesSQL, [schema], prepared: true)])[0].scalar
     }
     var privileges = OpenAPIDocument.Privileges(tables: [:], functions: [])
     if let text, let value = try? JSONValue(parsing: text) {

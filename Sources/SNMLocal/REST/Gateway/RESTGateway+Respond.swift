@@ -126,16 +126,17 @@ extension RESTGateway {
 
   /// Runs statements in one transaction as the request's role, in one round trip.
   ///
-  /// The role and claims are set by a prepared `set_config` statement pipelined with the request's
-  /// own (prepared) statements; the pipeline's single sync makes them one implicit transaction,
-  /// committed when all succeed. When `check` must see the first result before the commit (a
-  /// singular answer, `max-affected`), the transaction is explicit and `check` may throw to roll
-  /// it back.
+  /// The role and claims are set by the role's prelude (`RequestRole.prelude`, prepared)
+  /// pipelined with the request's own (prepared) statements; the pipeline's single sync makes
+  /// them one implicit transaction, committed when all succeed. When `check` must see the first
+  /// result before the commit (a singular answer, `max-affected`), the transaction is explicit and
+  /// `check` may throw to roll it back.
   func run(
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
     check: ((ResultRow) throws -> Void)? = nil
   ) throws -> [PGResult] {
-    let prelude = Self.requestPrelude(context, readOnly: readOnly)
+    let role = Self.requestRole(context, readOnly: readOnly)
+    let preRequest = Self.preRequest(context.cache)
     try Self.refuseNUL(statements)
     let body = statements.map { statement in
       var prepared = statement
@@ -150,65 +151,66 @@ extension RESTGateway {
     // `Prefer: tx=rollback` (db-tx-end = commit-allow-override, as PostgREST's optionalRollback):
     // deferred constraints are checked, then everything is rolled back.
     let rollback = context.preferences.rollback == true
-    return try context.database.withConnection { connection in
-      guard check != nil || rollback else {
-        return Array(
-          try connection.pipeline(prelude + body, interrupt: interrupt).dropFirst(prelude.count))
-      }
-      let results = Array(
-        try connection.pipeline([PGStatement("begin")] + prelude + body, interrupt: interrupt)
-          .dropFirst(1 + prelude.count))
-      do {
-        try check?(ResultRow(results[0]))
-        if rollback {
-          _ = try connection.execute("set constraints all immediate")
-          _ = try connection.execute("rollback")
-        } else {
-          _ = try connection.execute("commit")
-        }
-      } catch {
-        _ = try? connection.execute("rollback")
-        throw error
+    guard check != nil || rollback else {
+      return try context.database.transaction(
+        as: role, begin: nil, then: preRequest, interrupt: interrupt
+      ) { tx in try tx.pipeline(body) }
+    }
+    return try context.database.transaction(as: role, then: preRequest, interrupt: interrupt) {
+      tx in
+      let results = try tx.pipeline(body)
+      try check?(ResultRow(results[0]))
+      if rollback {
+        try tx.rollback(checkingConstraints: true)
+      } else {
+        try tx.commit()
       }
       return results
     }
   }
 
-  /// The statements before the request's own: the prepared statement that sets the role, the
-  /// claims and the request's settings (PostgREST's `txVarQuery`), then the pre-request function
-  /// when `pgrst.db_pre_request` names one.
-  ///
-  /// The settings: `search_path` (the request's schema, then `pgrst.db_extra_search_path`),
-  /// `request.method`, `request.path` (under `/rest/v1`), `request.headers` (lowercase names,
-  /// without `Cookie`), `request.cookies`, `timezone` from `Prefer: timezone=`, the role's own
-  /// settings, then those the called function hoists (PostgREST's `funcSettingsSql`).
+  /// The statements before the request's own: the role's prelude, then the pre-request function
+  /// when `pgrst.db_pre_request` names one (for a read streamed through a cursor, which keeps
+  /// its connection past one transaction call).
   static func requestPrelude(_ context: Context, readOnly: Bool) -> [PGStatement] {
-    let roleSettings =
-      (context.cache.roleSettings[context.auth.role] ?? []) + context.functionSettings
-    var values: [String?] = [
-      context.auth.role, context.auth.claimsJSON,
-      ([context.schema] + context.cache.extraSearchPath).map(SQLText.identifier)
-        .joined(separator: ", "),
-      context.request.method,
-      Self.requestPath(context.request.path),
-    ]
-    let settings = Self.headerSettings(context.request.headers)
-    values.append(settings.headers)
-    values.append(settings.cookies)
-    let timezone = context.preferences.timezone
-    if let timezone { values.append(timezone) }
-    values += roleSettings.flatMap { [$0.name, $0.value] }
-    var statements = [
-      PGStatement(
-        requestPrelude(readOnly: readOnly, timezone: timezone != nil, settings: roleSettings.count),
-        values, prepared: true)
-    ]
-    if let function = context.cache.preRequest {
-      statements.append(PGStatement("select \(function.sql)()", prepared: true))
+    [requestRole(context, readOnly: readOnly).prelude] + preRequest(context.cache)
+  }
+
+  /// The pre-request function's call, when `pgrst.db_pre_request` names one; its result is
+  /// dropped: only a failure (the function's raise) counts.
+  static func preRequest(_ cache: SchemaCache) -> [PGStatement] {
+    guard let function = cache.preRequest else { return [] }
+    var statement = PGStatement("select \(function.sql)()", prepared: true)
+    statement.form = .discarded
+    return [statement]
+  }
+
+  /// Who the request runs as and what it shares with the database (PostgREST's `txVarQuery`):
+  /// the role, the claims, `search_path` (the request's schema, then
+  /// `pgrst.db_extra_search_path`), `request.method`, `request.path` (under `/rest/v1`),
+  /// `request.headers` (lowercase names, without `Cookie`), `request.cookies`, `timezone` from
+  /// `Prefer: timezone=`, the role's own settings, then those the called function hoists
+  /// (PostgREST's `funcSettingsSql`).
+  static func requestRole(_ context: Context, readOnly: Bool) -> RequestRole {
+    var settings: [RequestRole.Setting] = []
+    if let own = context.cache.roleSettings[context.auth.role] {
+      settings = own.map { RequestRole.Setting($0.name, $0.value) }
     }
-    // Their results are dropped: only a failure (a bad role setting, the function's raise) counts.
-    for index in statements.indices { statements[index].form = .discarded }
-    return statements
+    if !context.functionSettings.isEmpty {
+      settings += context.functionSettings.map { RequestRole.Setting($0.name, $0.value) }
+    }
+    var role = RequestRole(
+      role: context.auth.role, claims: context.auth.claimsJSON, settings: settings,
+      readOnly: readOnly)
+    role.searchPath = ([context.schema] + context.cache.extraSearchPath).map(SQLText.identifier)
+      .joined(separator: ", ")
+    role.method = context.request.method
+    role.path = Self.requestPath(context.request.path)
+    let headers = Self.headerSettings(context.request.headers)
+    role.headers = headers.headers
+    role.cookies = headers.cookies
+    role.timezone = context.preferences.timezone
+    return role
   }
 
   /// `request.headers` (lowercase names, the last of repeated ones, without `Cookie`) and
@@ -258,42 +260,6 @@ extension RESTGateway {
     return rest.isEmpty ? "/" : rest
   }
 
-  /// The request prelude's SQL: `$1` role, `$2` claims, `$3` search_path, `$4` method, `$5`
-  /// path, `$6` headers, `$7` cookies, then `$8` timezone when given, then `settings` pairs.
-  static func requestPrelude(readOnly: Bool, timezone: Bool, settings: Int) -> String {
-    guard timezone || settings > 0 else { return readOnly ? readPrelude : writePrelude }
-    return writtenPrelude(readOnly: readOnly, timezone: timezone, settings: settings)
-  }
-
-  /// The request prelude of most requests (no timezone, no role settings), written once.
-  static let readPrelude = writtenPrelude(readOnly: true, timezone: false, settings: 0)
-  static let writePrelude = writtenPrelude(readOnly: false, timezone: false, settings: 0)
-
-  static func writtenPrelude(readOnly: Bool, timezone: Bool, settings: Int) -> String {
-    var sql =
-      prelude
-      + ", set_config('search_path', $3, true), set_config('request.method', $4, true)"
-      + ", set_config('request.path', $5, true), set_config('request.headers', $6, true)"
-      + ", set_config('request.cookies', $7, true)"
-    var next = 8
-    if timezone {
-      sql += ", set_config('timezone', $8, true)"
-      next = 9
-    }
-    for index in 0..<settings {
-      sql += ", set_config($\(next + index * 2), $\(next + index * 2 + 1), true)"
-    }
-    if readOnly { sql += ", set_config('transaction_read_only', 'on', true)" }
-    return withoutColumns(sql)
-  }
-
-  /// A `select` of `set_config` calls wrapped so that it returns a row of no columns: Postgres
-  /// then sends none of the values set (the request's headers, the claims) back, and libpq reads
-  /// none (`SELECT FROM (<select>)`; volatile calls are never dropped from a subquery).
-  static func withoutColumns(_ select: String) -> String {
-    "SELECT FROM (" + select + ") AS \"pgrst_settings\""
-  }
-
   /// 400 22021 for SQL text holding a NUL byte (from a name in the request), which libpq cannot
   /// send.
   static func refuseNUL(_ statements: [PGStatement]) throws(RESTError) {
@@ -301,19 +267,5 @@ extension RESTGateway {
       throw RESTError(
         status: 400, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
     }
-  }
-
-  static let prelude =
-    "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)"
-
-  /// The prelude with `settings` more transaction-local settings (the role's own, `$3` = `$4`,
-  /// ...) and, for reads, `transaction_read_only`.
-  static func prelude(readOnly: Bool, settings: Int) -> String {
-    var sql = prelude
-    for index in 0..<settings {
-      sql += ", set_config($\(index * 2 + 3), $\(index * 2 + 4), true)"
-    }
-    if readOnly { sql += ", set_config('transaction_read_only', 'on', true)" }
-    return withoutColumns(sql)
   }
 }

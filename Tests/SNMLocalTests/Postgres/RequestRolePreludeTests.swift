@@ -1,0 +1,123 @@
+import SNMWire
+import Testing
+
+@testable import SNMLocal
+
+/// The one prelude builder: the exact SQL and parameters each service sends to run as the
+/// request's role. The REST texts are the ones the gateway sent before the builder existed
+/// (byte for byte: same prepared statements, same instruction counts).
+@Suite struct RequestRolePreludeTests {
+  static let head =
+    "SELECT FROM (select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)"
+  static let request =
+    head + ", set_config('search_path', $3, true), set_config('request.method', $4, true)"
+    + ", set_config('request.path', $5, true), set_config('request.headers', $6, true)"
+    + ", set_config('request.cookies', $7, true)"
+  static let readOnly = ", set_config('transaction_read_only', 'on', true)"
+  static let tail = ") AS \"pgrst_settings\""
+
+  /// A REST request's role: claims, search_path, method, path, headers and cookies.
+  func restRole(readOnly: Bool) -> RequestRole {
+    var role = RequestRole(
+      role: "authenticated", claims: #"{"role":"authenticated"}"#, readOnly: readOnly)
+    role.searchPath = "\"public\""
+    role.method = "GET"
+    role.path = "/dogs"
+    role.headers = #"{"accept":"*/*"}"#
+    role.cookies = "{}"
+    return role
+  }
+
+  @Test func aRESTReadAndWriteSendTheSameStatementsAsBefore() {
+    let read = restRole(readOnly: true).prelude
+    #expect(read.sql == Self.request + Self.readOnly + Self.tail)
+    #expect(
+      read.parameters == [
+        "authenticated", #"{"role":"authenticated"}"#, "\"public\"", "GET", "/dogs",
+        #"{"accept":"*/*"}"#, "{}",
+      ])
+    #expect(read.prepared && read.form == .discarded)
+    let write = restRole(readOnly: false).prelude
+    #expect(write.sql == Self.request + Self.tail)
+    #expect(write.parameters == read.parameters)
+    #expect(write.prepared && write.form == .discarded)
+    // The common shapes are written once, and are what the general writer writes.
+    #expect(
+      RequestRole.readRequestSQL
+        == RequestRole.preludeSQL(shape: RequestRole.requestShape, settings: 0, readOnly: true))
+  }
+
+  @Test func aRESTRequestWithTimezoneAndRoleSettings() {
+    var role = restRole(readOnly: true)
+    role.timezone = "Asia/Seoul"
+    role.settings = [.init("statement_timeout", "1s"), .init("app.mode", "x")]
+    let prelude = role.prelude
+    #expect(
+      prelude.sql
+        == Self.request + ", set_config('timezone', $8, true), set_config($9, $10, true)"
+        + ", set_config($11, $12, true)" + Self.readOnly + Self.tail)
+    #expect(
+      Array(prelude.parameters.suffix(5)) == [
+        "Asia/Seoul", "statement_timeout", "1s", "app.mode", "x",
+      ])
+    var written = restRole(readOnly: false)
+    written.settings = [.init("statement_timeout", "1s")]
+    #expect(written.prelude.sql == Self.request + ", set_config($8, $9, true)" + Self.tail)
+  }
+
+  @Test func theOpenAPIDocumentsRole() {
+    let role = RequestRole(role: "anon", claims: #"{"role":"anon"}"#, readOnly: true)
+    #expect(role.prelude.sql == Self.head + Self.readOnly + Self.tail)
+    #expect(role.prelude.parameters == ["anon", #"{"role":"anon"}"#])
+    let opening = PGPool.opening(as: role, begin: nil, then: [])
+    #expect(opening == [role.prelude], "one round trip: no begin before REST's prelude")
+  }
+
+  @Test func aStorageTransaction() {
+    let auth = RequestAuth(
+      role: "authenticated",
+      claims: .object([.init("sub", .string("u-1")), .init("role", .string("authenticated"))]),
+      isAnonymous: false)
+    let role = StorageGateway.requestRole(auth, .listBuckets)
+    let opening = PGPool.opening(as: role, begin: "begin", then: [])
+    #expect(
+      opening.map(\.sql) == [
+        "begin",
+        Self.head + ", set_config($3, $4, true), set_config($5, $6, true)"
+          + ", set_config($7, $8, true), set_config($9, $10, true)" + Self.tail,
+      ])
+    #expect(
+      opening[1].parameters == [
+        "authenticated", #"{"sub":"u-1","role":"authenticated"}"#,
+        "request.jwt.claim.role", "authenticated", "request.jwt.claim.sub", "u-1",
+        "storage.operation", "storage.bucket.list", "storage.allow_delete_query", "true",
+      ])
+    // Deleting a bucket goes back to the caller's role after checking it as service_role.
+    let back = RequestRole(role: "authenticated").prelude
+    #expect(back.sql == "SELECT FROM (select set_config('role', $1, true)" + Self.tail)
+    #expect(back.parameters == ["authenticated"])
+  }
+
+  @Test func anAuthTransactionRunsAsThePoolsUser() {
+    #expect(PGPool.opening(as: nil, begin: "begin", then: []) == [PGStatement("begin")])
+  }
+
+  /// Whatever a token or a request carries is a parameter: the SQL is the shape's alone.
+  @Test func quotesAndNULsAreParametersNeverSQL() {
+    let hostile = "x'), set_config('role', 'postgres', true) --\u{0}\""
+    var role = RequestRole(
+      role: hostile, claims: #"{"sub":"'\u0000"}"#, settings: [.init(hostile, hostile)])
+    role.method = hostile
+    role.headers = "{\"x\":\"\u{0}'\"}"
+    let prelude = role.prelude
+    #expect(
+      prelude.sql
+        == Self.head + ", set_config('request.method', $3, true)"
+        + ", set_config('request.headers', $4, true), set_config($5, $6, true)" + Self.tail)
+    #expect(!prelude.sql.containsNUL && !prelude.sql.contains("postgres"))
+    #expect(
+      prelude.parameters == [
+        hostile, #"{"sub":"'\u0000"}"#, hostile, "{\"x\":\"\u{0}'\"}", hostile, hostile,
+      ])
+  }
+}
