@@ -351,7 +351,7 @@ def rows_server(big_answer):
 
 
 def csv_bytes(server, statements, home):
-    """snm's csv of `statements` as bytes (CRLF kept), against `server`."""
+    """snm's csv of `statements` as bytes (line ends as written), against `server`."""
     return subprocess.run(
         [SNM, "--url", server.url, "--key", "k", "--format", "csv", "-c", statements],
         capture_output=True, env={**os.environ, **home}, timeout=60)
@@ -363,11 +363,11 @@ def csv_of_each_row(server, home):
     for index in range(len(ROW_KINDS)):
         one = csv_bytes(server, f"from one_{index} select *", home)
         assert one.returncode == 0, one.stderr
-        line, _, record = one.stdout.partition(b"\r\n")
+        line, _, record = one.stdout.partition(b"\n")
         assert header in (None, line)
         header = line
         records.append(record)
-    return header + b"\r\n" + b"".join(records) * ROWS_OF_EACH
+    return header + b"\n" + b"".join(records) * ROWS_OF_EACH
 
 
 @pytest.mark.parametrize("reordered_last", [False, True], ids=["same keys", "keys reordered"])
