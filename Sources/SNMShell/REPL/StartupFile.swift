@@ -67,8 +67,9 @@ extension StatementExecutor {
       baseErrors.write("snm: the startup file's other settings apply (snm -X skips the file)\n")
       baseErrors.flush()
     }
+    var runner = ScriptRunner(executor: self)
     for statement in loaded.settings {
-      _ = await run(statement, in: loaded.source)
+      _ = await runner.dispatch(statement, in: loaded.source)
     }
     return loaded.diagnostics.isEmpty
   }

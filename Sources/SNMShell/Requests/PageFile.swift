@@ -14,23 +14,23 @@ struct PageFile {
   private let path: String
   private let temporary: String
 
-  /// Opens the file's stand-in; nil when it cannot (reported).
-  static func opening(_ file: OutputFile, directory: String?, by executor: StatementExecutor) async
-    -> PageFile?
+  /// Opens the file's stand-in; throws the failure when it cannot (reported).
+  static func opening(_ file: OutputFile, directory: String?, by executor: StatementExecutor)
+    async
+    throws(StatementFailure) -> PageFile
   {
     let filled: String
     do {
       filled = try ValueEvaluator.text(file.literal, in: await executor.variableScope())
     } catch {
-      executor.report(error.message.text)
-      return nil
+      throw executor.failure(.server, error.message.text)
     }
     let path = StatementExecutor.localPath(filled, directory: directory)
     let temporary = path + ".snm-partial"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-      executor.report("cannot write '\(file.path)': \(String(cString: strerror(errno)))")
-      return nil
+      throw executor.failure(
+        .server, "cannot write '\(file.path)': \(String(cString: strerror(errno)))")
     }
     return PageFile(
       name: file.path, format: OutputFileFormat(path: file.path) ?? .table,
@@ -44,15 +44,15 @@ struct PageFile {
   }
 
   /// Writes `whole` in `renderedAtTheEnd` when the pages were not written as they came (the
-  /// table format, or no row), then puts the file in place; false when it could not (reported,
-  /// nothing left behind). `columns` head a result without rows.
+  /// table format, or no row), then puts the file in place; the failure when it could not
+  /// (reported, nothing left behind). `columns` head a result without rows.
   func finish(
     _ whole: JSONDocument, renderedAtTheEnd: OutputFormat?, columns: [String]?,
     by executor: StatementExecutor
-  ) -> Bool {
-    var rendered = true
+  ) -> StatementFailure? {
+    var unrendered: StatementFailure?
     if let format = renderedAtTheEnd {
-      rendered = executor.renderReporting(
+      unrendered = executor.renderReporting(
         whole,
         with: ResultRenderer(
           format: format, style: RenderStyle(csvCRLF: executor.currentSettings.csvCRLF)),
@@ -62,14 +62,13 @@ struct PageFile {
     writer.flush()
     let synced = fsync(fd) == 0
     _ = close(fd)
-    guard rendered, synced, rename(temporary, path) == 0 else {
+    guard unrendered == nil, synced, rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      if rendered { executor.report("cannot write '\(name)': \(reason)") }
-      return false
+      return unrendered ?? executor.failure(.server, "cannot write '\(name)': \(reason)")
     }
     let rows = whole.shape.count
     executor.note("\(rows == 1 ? "1 row" : "\(rows) rows") written to \(name)")
-    return true
+    return nil
   }
 }

@@ -46,8 +46,7 @@ struct PagedRead {
     if RowCapCheck.uncappedModifiers(of: statement) != nil,
       case .failure(let invalid) = RowCap.read(executor.environment)
     {
-      executor.report(invalid.message)
-      return .failed(.usage)
+      return executor.fail(.usage, invalid.message)
     }
     return nil
   }
@@ -91,11 +90,12 @@ struct PagedRead {
       columns = executor.catalog.schema?.table(named: query.table.name.text)?.primaryKey ?? []
     }
     if columns.isEmpty && query.modifiers.order.isEmpty {
-      executor.report(
+      let failure = executor.failure(
+        .usage,
         "'all' reads '\(query.table.name.text)' a page at a time and needs an order that names "
           + "each row once: the schema names no primary key for it; add 'order by <unique columns>'"
       )
-      return ([], .failed(.usage))
+      return ([], .failed(failure))
     }
     return (columns, nil)
   }
@@ -105,8 +105,7 @@ struct PagedRead {
     switch RowCap.read(executor.environment) {
     case .success(let read): cap = read
     case .failure(let invalid):
-      executor.report(invalid.message)
-      return .failed(.usage)
+      return executor.fail(.usage, invalid.message)
     }
     let order = await tiebreak()
     if let stop = order.stop { return stop }
@@ -117,8 +116,9 @@ struct PagedRead {
     if silent {
       (mode, writer) = (.atTheEnd, nil)
     } else if let target = StatementExecutor.outputFile(of: statement) {
-      guard let opened = await PageFile.opening(target, directory: directory, by: executor) else {
-        return .failed(StatementFailure(.server))
+      let opened: PageFile
+      do { opened = try await PageFile.opening(target, directory: directory, by: executor) } catch {
+        return .failed(error)
       }
       file = opened
       mode = Self.mode(of: opened.format)
@@ -165,8 +165,10 @@ struct PagedRead {
         status = response.status
         guard response.document.shape.kind == .array else {
           file?.discard()
-          executor.report("page \(number) of 'all' is not an array of rows")
-          return .failed(StatementFailure(.server, outcome: .answered(response)))
+          return .failed(
+            executor.failure(
+              .server, "page \(number) of 'all' is not an array of rows",
+              outcome: .answered(response)))
         }
         if response.document.shape.count == 0 { break }
         if pages.rows == 0, mode == .csv, let writer, writer === executor.output {
@@ -177,8 +179,10 @@ struct PagedRead {
         } catch {
           pages.finish()
           file?.discard()
-          executor.report("page \(number) of 'all': the body is not JSON: \(error)")
-          return .failed(StatementFailure(.server, outcome: .answered(response)))
+          return .failed(
+            executor.failure(
+              .server, "page \(number) of 'all': the body is not JSON: \(error)",
+              outcome: .answered(response)))
         }
         continue
       }
@@ -204,16 +208,17 @@ struct PagedRead {
         case .ndjson: .ndjson
         case .table: .table
         }
-      guard
-        file.finish(
-          whole, renderedAtTheEnd: atTheEnd ? format : nil, columns: columns, by: executor)
-      else {
-        return .failed(StatementFailure(.server, outcome: outcome))
+      if var failure = file.finish(
+        whole, renderedAtTheEnd: atTheEnd ? format : nil, columns: columns, by: executor)
+      {
+        (failure.kind, failure.outcome) = (.server, outcome)
+        return .failed(failure)
       }
     } else if atTheEnd, writer != nil {
       let shown = await executor.present(whole, columns: columns)
-      guard shown.rendered else {
-        return .failed(StatementFailure(.unreachable, outcome: outcome))
+      if var failure = shown.failure {
+        failure.outcome = outcome
+        return .failed(failure)
       }
       paged = shown.paged
     }

@@ -6,8 +6,7 @@ extension ScriptRunner {
   /// editor; what the file holds when the editor quits is shown and run, as if typed.
   mutating func runEdit(in source: Source) async -> StatementResult {
     guard Terminal.isTerminal(STDIN_FILENO) else {
-      executor.report("\\e needs a terminal: it opens $VISUAL or $EDITOR")
-      return .failed(.usage)
+      return executor.fail(.usage, "\\e needs a terminal: it opens $VISUAL or $EDITOR")
     }
     let last = state.lastStatement
     var text =
@@ -16,8 +15,7 @@ extension ScriptRunner {
     if !HistoryPolicy.mayRecord(text) { text = "" }
     switch await StatementEditor.edit(text, signals: executor.signals) {
     case .failed(let why):
-      executor.report("\(why): nothing run")
-      return .failed(.usage)
+      return executor.fail(.usage, "\(why): nothing run")
     case .edited(let edited):
       let trimmed = edited.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !trimmed.isEmpty else {
@@ -39,8 +37,7 @@ extension ScriptRunner {
   /// (or N runs, or a failure). Each run starts with a line naming the statement and the time.
   mutating func runWatch(seconds: Double, count: Int?) async -> StatementResult {
     guard let (statement, source) = state.lastStatement else {
-      executor.report("\\watch runs the last statement again, and there is none yet")
-      return .failed(.usage)
+      return executor.fail(.usage, "\\watch runs the last statement again, and there is none yet")
     }
     let interactive = executor.interactive
     let shown = StatementText.display(statement, in: source)

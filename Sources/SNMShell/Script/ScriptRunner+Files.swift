@@ -128,7 +128,9 @@ extension ScriptRunner {
         fd: STDERR_FILENO, disabled: !executor.currentSettings.colour)
       executor.errors.write(check.rendered(colored: colour))
       executor.errors.flush()
-      return .failed(.usage)
+      return .failed(
+        StatementFailure(
+          .usage, message: check.firstError.map { "\($0.location): error: \($0.message)" }))
     }
     state.files.formUnion(check.findings.map(\.source.fileName) + [target])
     let fromPrompt = atPrompt

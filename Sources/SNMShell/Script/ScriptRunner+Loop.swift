@@ -104,7 +104,7 @@ extension ScriptRunner {
     }
     let captured = capture.captured
     state.running.removeLast()
-    state.remember(result, failedWith: Self.firstLine(of: captured))
+    state.remember(result, failedWith: result.failure?.message ?? "")
     if let signal = executor.interruption ?? result.signal {
       reportInterruption(at: frame, by: signal)
       return .interrupted(signal)
@@ -194,18 +194,12 @@ extension ScriptRunner {
         default: (.statement, "statement failed")
         }
       let message = "\(label): \(frame.text)"
-      let first = Self.firstLine(of: captured)
+      let said = failure.message ?? ""
       return ScriptFailure(
         kind: kind, location: frame.location, statement: frame.text,
-        message: first.isEmpty ? message : "\(message): \(first)",
+        message: said.isEmpty ? message : "\(message): \(said)",
         text: "\(frame.location): error: \(message)\n\(captured)\(notes)")
     }
-  }
-
-  /// The first line of `text`, without a leading `snm: `.
-  static func firstLine(of text: String) -> String {
-    let line = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-    return line.hasPrefix("snm: ") ? String(line.dropFirst(5)) : line
   }
 }
 

@@ -14,14 +14,13 @@ extension ScriptRunner {
   ) async -> StatementResult {
     let deadline = ContinuousClock.now + .milliseconds(timeout.milliseconds)
     let pause = Duration.milliseconds(interval?.milliseconds ?? 1000)
-    let check = Statement(kind: .expect(expectation), range: statement.range)
     var tries = 1
     while true {
       let context = StatementContext(
         last: state.last, previous: state.previous, directory: directory(of: source))
       let quiet = OutputWriter()
       let result = await StatementExecutor.$heldErrors.withValue(quiet) {
-        await executor.run(check, in: source, context: context)
+        await executor.runExpect(expectation, in: source, context: context)
       }
       guard case .failed(let failure) = result,
         case .expectation(let expected, let found) =
@@ -46,13 +45,11 @@ extension ScriptRunner {
 
   /// Sends `frame`'s statement again with its output dropped; its answer becomes the last one.
   mutating func resend(_ frame: ScriptState.Frame) async -> StatementResult {
-    let context = StatementContext(
-      last: state.last, previous: state.previous, directory: directory(of: frame.source))
     let quiet = OutputWriter()
     let started = ContinuousClock.now
     var result = await StatementExecutor.$heldErrors.withValue(quiet) {
       await StatementExecutor.$heldOutput.withValue(quiet) {
-        await executor.run(frame.statement, in: frame.source, context: context)
+        await dispatch(frame.statement, in: frame.source)
       }
     }
     result.timed(ContinuousClock.now - started)

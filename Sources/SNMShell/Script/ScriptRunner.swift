@@ -67,25 +67,16 @@ public struct ScriptRunner {
   /// held. Afterwards it is the last statement, which `\e` edits and `\watch` runs again.
   mutating func run(_ statement: Statement, in source: Source) async -> StatementResult {
     switch statement.kind {
-    case .shell(.edit): return await runEdit(in: source)
-    case .shell(.watch(let seconds, let count)):
-      return await runWatch(seconds: seconds, count: count)
+    case .shell(.edit), .shell(.watch): return await dispatch(statement, in: source)
     default: break
     }
     defer { state.lastStatement = (statement, source) }
-    if case .run(let include) = statement.kind { return await runInclude(include, in: source) }
-    if case .deferred(let deferred) = statement.kind {
-      state.deferred.append(ScriptState.Frame(source: source, statement: deferred.statement))
-      return .succeeded(nil)
+    switch statement.kind {
+    case .run, .deferred, .expect(.within): return await dispatch(statement, in: source)
+    default: break
     }
-    if case .expect(.within(let inner, let timeout, let interval)) = statement.kind {
-      return await runWithin(
-        inner, timeout: timeout, interval: interval, statement: statement, in: source)
-    }
-    let context = StatementContext(
-      last: state.last, previous: state.previous, directory: directory(of: source))
     let started = ContinuousClock.now
-    var result = await executor.run(statement, in: source, context: context)
+    var result = await dispatch(statement, in: source)
     if Checker.sendsRequest(statement) {
       result.timed(ContinuousClock.now - started)
       state.lastRequest = ScriptState.Frame(source: source, statement: statement)

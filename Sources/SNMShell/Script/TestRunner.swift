@@ -179,8 +179,7 @@ public final class TestRunner: Sendable {
       failures.append(
         ScriptFailure(
           kind: .error, location: path, statement: "",
-          message: ScriptRunner.firstLine(of: text).isEmpty
-            ? "exit code \(code.rawValue)" : ScriptRunner.firstLine(of: text), text: text))
+          message: "exit code \(code.rawValue)", text: text))
     }
     var result = ScriptResult(
       path: path, exitCode: code, failures: failures, statements: statements,

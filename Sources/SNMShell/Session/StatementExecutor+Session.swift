@@ -232,8 +232,7 @@ extension StatementExecutor {
   func authFailure(
     _ message: String, outcome: StatementOutcome? = nil, headline: String? = nil
   ) -> StatementResult {
-    report(message)
-    return .failed(StatementFailure(.unreachable, outcome: outcome, headline: headline))
+    .failed(failure(.unreachable, message, outcome: outcome, headline: headline))
   }
 
   /// Prints `text` (a line) unless `--quiet`.

@@ -30,8 +30,7 @@ extension StatementExecutor {
       case .logout(let scope): command = .logout(scope ?? .local)
       }
     } catch {
-      report(error.description)
-      return .failed(.usage)
+      return fail(.usage, error.description)
     }
     return await runSession(command)
   }
@@ -81,8 +80,12 @@ enum SessionValueError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension StatementExecutor {
   /// `session` with its e-mail and password filled in from the script's variables
-  /// (`login email $email_a password $env.PW`); nil after printing why one cannot be.
-  func fillingVariables(in session: SessionStatement, source: Source) async -> SessionStatement? {
+  /// (`login email $email_a password $env.PW`); throws the failure after printing why one
+  /// cannot be.
+  func fillingVariables(in session: SessionStatement, source: Source)
+    async
+    throws(StatementFailure) -> SessionStatement
+  {
     func fill(_ node: ValueNode, _ scope: VariableScope) throws(Diagnostic) -> ValueNode {
       guard case .string(let literal) = node.value, literal.constantText != nil else {
         return ValueNode(
@@ -108,8 +111,7 @@ extension StatementExecutor {
         return session
       }
     } catch {
-      _ = report(error, in: source)
-      return nil
+      throw failure(error, in: source)
     }
   }
 }

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let context = StatementContext(last: state.last, previous: state.previous, directory: "smoke")
-/// let result = await executor.run(statement, in: source, context: context)
+/// let result = await executor.runExpect(expect, in: source, context: context)
 /// ```
 struct StatementContext: Sendable {
   /// The last statement that sent a request (or signed in): what `expect rows|status` read.

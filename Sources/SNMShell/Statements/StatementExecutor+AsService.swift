@@ -7,17 +7,13 @@ extension StatementExecutor {
   /// service key and no session.
   @TaskLocal static var runningAsService = false
 
-  /// `as service <statement>`: the query, `rpc` or Storage statement with the service key instead
-  /// of the session (for set-up and clean-up under row-level security). Refused, with nothing
-  /// sent, when the project has no service key.
-  func runAsService(_ inner: Statement, in source: Source, context: StatementContext) async
-    -> StatementResult
-  {
+  /// `as service <statement>`: runs the query, `rpc` or Storage statement (with `run`, the
+  /// runner's dispatcher) with the service key instead of the session (for set-up and clean-up
+  /// under row-level security). Refused, with nothing sent, when the project has no service key.
+  func runAsService(_ run: () async -> StatementResult) async -> StatementResult {
     guard serviceProvider != nil else { return noServiceKey() }
     ranAsService.withLock { $0 = true }
-    return await Self.$runningAsService.withValue(true) {
-      await run(inner, in: source, context: context)
-    }
+    return await Self.$runningAsService.withValue(true) { await run() }
   }
 
   /// `let name = as service <statement>`.

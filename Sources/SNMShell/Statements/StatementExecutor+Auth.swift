@@ -242,11 +242,12 @@ extension StatementExecutor {
     async -> AuthOutcome
   {
     guard interactive else {
-      report(
+      let failure = failure(
+        .server,
         refusal.description + "\nhelp: run 'user reauthenticate', read the code from the mail "
           + "(with the local project: let mail = inbox '...'), then "
-          + "'user update password ... nonce $mail.otp'")
-      return .stopped(.failed(StatementFailure(.server, outcome: .failed(refusal))))
+          + "'user update password ... nonce $mail.otp'", outcome: .failed(refusal))
+      return .stopped(.failed(failure))
     }
     let auth = authManager
     switch await sendCancellable(
@@ -259,8 +260,7 @@ extension StatementExecutor {
     guard let nonce = PasswordReader.read(prompt: "the project mailed a code; code: "),
       !nonce.isEmpty
     else {
-      report("no code given; the password was not changed")
-      return .stopped(.failed(.usage))
+      return .stopped(fail(.usage, "no code given; the password was not changed"))
     }
     secretValues.register(nonce)
     var changed = attributes
@@ -294,45 +294,39 @@ extension StatementExecutor {
   /// Prints why an auth call failed; the kind gives the exit code: 1 for a refusal, 3 when the
   /// project cannot be reached, the session cannot be used, or the service key is refused.
   func authCallFailure(_ error: any Error, service: Bool) -> StatementFailure {
-    let kind: StatementFailure.Kind
+    let (kind, text): (StatementFailure.Kind, String)
     switch error {
     case let refusal as SupabaseAuthError where service && [401, 403].contains(refusal.status):
-      report("the project refused the service key: \(refusal.description)")
-      return StatementFailure(
-        .unreachable, outcome: .failed(error), headline: "the project refused the service key")
+      return failure(
+        .unreachable, "the project refused the service key: \(refusal.description)",
+        outcome: .failed(error), headline: "the project refused the service key")
     case let refusal as SupabaseAuthError:
-      report(
-        refusal.description + (RateLimitAdvice.line(for: refusal, local: project.isLocal) ?? ""))
       kind = refusal.status == 401 ? .unreachable : .server
+      text =
+        refusal.description + (RateLimitAdvice.line(for: refusal, local: project.isLocal) ?? "")
     case let statement as AuthStatementError:
-      report(statement.description)
-      kind = .usage
+      (kind, text) = (.usage, statement.description)
     case is InboxLookupError:
-      report("\(error)")
-      kind = .server
+      (kind, text) = (.server, "\(error)")
     case InboxError.notLocal, is TOTPCode.Failure:
-      report("\(error)")
-      kind = .usage
+      (kind, text) = (.usage, "\(error)")
     case SNMNetworkError.http(let failure) where failure.status == 404:
-      report(Self.describe(error))
-      kind = .server
+      (kind, text) = (.server, Self.describe(error))
     case is AuthResponseError:
-      report(Self.describe(error))
-      kind = .server
+      (kind, text) = (.server, Self.describe(error))
     default:
-      report(Self.describe(error))
-      kind = .unreachable
+      (kind, text) = (.unreachable, Self.describe(error))
     }
-    return StatementFailure(kind, outcome: .failed(error), headline: FailureHeadline.of(error))
+    return failure(kind, text, outcome: .failed(error), headline: FailureHeadline.of(error))
   }
 
   /// `admin ...` or `inbox` without a service key: nothing is sent (exit code 2).
   func noServiceKey() -> StatementResult {
-    report(
+    fail(
+      .usage,
       "this statement needs the project's service key: pass --service-key, set "
         + "SUPABASE_SERVICE_ROLE_KEY (or SUPABASE_SECRET_KEY), or add \"service_key\" to the profile"
     )
-    return .failed(.usage)
   }
 
   /// One object as `name  value` lines, as `session show` prints: strings as they are, other

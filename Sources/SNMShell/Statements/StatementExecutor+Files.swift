@@ -57,29 +57,26 @@ extension StatementExecutor {
   func write(
     _ response: SupabaseDBResponse, of request: SupabaseDBRequest, to file: OutputFile,
     directory: String?
-  ) async -> Bool {
+  ) async -> StatementFailure? {
     let format = OutputFileFormat(path: file.path) ?? .table
     let filled: String
     do {
       filled = try ValueEvaluator.text(file.literal, in: await variableScope())
     } catch {
-      report(error.message.text)
-      return false
+      return failure(.server, error.message.text)
     }
     let path = Self.localPath(filled, directory: directory)
     let temporary = path + ".snm-partial"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-      report("cannot write '\(file.path)': \(String(cString: strerror(errno)))")
-      return false
+      return failure(.server, "cannot write '\(file.path)': \(String(cString: strerror(errno)))")
     }
     let writer = OutputWriter(fd: fd)
     var defaultColumn = "value"
     if case .rpc(let function, _) = request.action { defaultColumn = function }
-    let rendered: Bool
+    var unrendered: StatementFailure?
     if request.acceptsCSV, case .string(let text) = response.value {
       writer.write(text)
-      rendered = true
     } else {
       let shown: OutputFormat =
         switch format {
@@ -88,7 +85,7 @@ extension StatementExecutor {
         case .ndjson: .ndjson
         case .table: .table
         }
-      rendered = renderReporting(
+      unrendered = renderReporting(
         response.document,
         with: ResultRenderer(
           format: shown, style: RenderStyle(csvCRLF: currentSettings.csvCRLF)),
@@ -98,15 +95,14 @@ extension StatementExecutor {
     writer.flush()
     let synced = fsync(fd) == 0
     _ = close(fd)
-    guard rendered, synced, rename(temporary, path) == 0 else {
+    guard unrendered == nil, synced, rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      if rendered { report("cannot write '\(file.path)': \(reason)") }
-      return false
+      return unrendered ?? failure(.server, "cannot write '\(file.path)': \(reason)")
     }
     let rows = response.document.shape.kind == .array ? response.document.shape.count : 1
     note("\(rows == 1 ? "1 row" : "\(rows) rows") written to \(file.path)")
-    return true
+    return nil
   }
 }
 

@@ -60,8 +60,7 @@ extension StatementExecutor {
     do {
       opened = try ResultsFile(path: path)
     } catch {
-      report("cannot write results to '\(path)': \(error.reason)")
-      return .failed(.usage)
+      return fail(.usage, "cannot write results to '\(path)': \(error.reason)")
     }
     let previous = resultsFile.withLock { file in
       defer { file = opened }

@@ -36,10 +36,11 @@ extension StatementExecutor {
     return VariableScope(values: values, environment: environment)
   }
 
-  /// Compiles `statement`; prints the diagnostic and returns nil when it cannot be sent (the
-  /// statement fails with exit code 2).
-  func compile(_ statement: Statement, in source: Source, directory: String? = nil) async
-    -> StatementCompiler.Compiled?
+  /// Compiles `statement`; prints the diagnostic and throws the failure when it cannot be sent
+  /// (the statement fails with exit code 2).
+  func compile(_ statement: Statement, in source: Source, directory: String? = nil)
+    async
+    throws(StatementFailure) -> StatementCompiler.Compiled
   {
     do {
       var compiler = StatementCompiler(
@@ -48,8 +49,7 @@ extension StatementExecutor {
       compiler.timezone = currentSettings.timezone
       return try compiler.compile(statement)
     } catch {
-      _ = report(error, in: source)
-      return nil
+      throw failure(error, in: source)
     }
   }
 
@@ -61,8 +61,9 @@ extension StatementExecutor {
     if let paged = await PagedRead.run(statement, in: source, directory: directory, by: self) {
       return paged
     }
-    guard let compiled = await compile(statement, in: source, directory: directory) else {
-      return .failed(.usage)
+    let compiled: StatementCompiler.Compiled
+    do { compiled = try await compile(statement, in: source, directory: directory) } catch {
+      return .failed(error)
     }
     let started = ContinuousClock.now
     let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
@@ -78,17 +79,19 @@ extension StatementExecutor {
       return .failed(requestFailure(error))
     case .done(let response):
       if let failure = Self.refusedRollback(compiled.request, response) {
-        report(failure)
-        return .failed(StatementFailure(.server, outcome: .failed(message: failure)))
+        return .failed(self.failure(.server, failure, outcome: .failed(message: failure)))
       }
       let rendering = ContinuousClock.now
       let shown: Presented
       if let file = Self.outputFile(of: statement) {
         // A file that cannot be written fails the statement (exit 1), not the project.
-        guard await write(response, of: compiled.request, to: file, directory: directory) else {
-          return .failed(StatementFailure(.server, outcome: .answered(response)))
+        if var failure = await write(
+          response, of: compiled.request, to: file, directory: directory)
+        {
+          (failure.kind, failure.outcome) = (.server, .answered(response))
+          return .failed(failure)
         }
-        shown = Presented(rendered: true)
+        shown = Presented()
       } else {
         shown = await show(response, of: compiled.request)
       }
@@ -104,8 +107,11 @@ extension StatementExecutor {
       outcome.milliseconds = Self.milliseconds(of: network)
       // HEAD: the count is in Content-Range, and no row came.
       if compiled.request.endpoint.method == .head { outcome.rowCount = 0 }
-      return shown.rendered
-        ? .succeeded(outcome) : .failed(StatementFailure(.unreachable, outcome: outcome))
+      if var failure = shown.failure {
+        failure.outcome = outcome
+        return .failed(failure)
+      }
+      return .succeeded(outcome)
     }
   }
 
@@ -200,39 +206,34 @@ extension StatementExecutor {
   /// no, 3 for a project that cannot be reached or a session that cannot be used, 2 for a
   /// request the builder refused. Its outcome is what `expect error` reads.
   func requestFailure(_ error: any Error) -> StatementFailure {
-    StatementFailure(
-      reportRequestFailure(error), outcome: .failed(error), headline: FailureHeadline.of(error))
-  }
-
-  private func reportRequestFailure(_ error: any Error) -> StatementFailure.Kind {
+    let (outcome, headline) = (StatementOutcome.failed(error), FailureHeadline.of(error))
     switch error {
     case SNMNetworkError.localFile(let failure):
-      report(failure.description)
-      return .server
+      return self.failure(.server, failure.description, outcome: outcome, headline: headline)
     case SNMNetworkError.http(let failure):
       let role = signedIn.withLock { $0 }
-      errors.write(
-        ServerErrorReport(
-          role: role ?? project.keyRole, signedIn: role != nil, local: project.isLocal
-        ).render(failure))
+      let text = ServerErrorReport(
+        role: role ?? project.keyRole, signedIn: role != nil, local: project.isLocal
+      ).render(failure)
+      errors.write(text)
       errors.flush()
-      return failure.status == 401 && failure.code == nil ? .unreachable : .server
+      let kind: StatementFailure.Kind =
+        failure.status == 401 && failure.code == nil ? .unreachable : .server
+      return StatementFailure(kind, saying: text, outcome: outcome, headline: headline)
     case SNMNetworkError.beyondLimits:
       // A well-formed answer snm cannot take: this statement failed, the project is fine.
-      report((error as? SNMNetworkError)?.description ?? "\(error)")
-      return .server
+      let text = (error as? SNMNetworkError)?.description ?? "\(error)"
+      return self.failure(.server, text, outcome: outcome, headline: headline)
     case let failure as SNMNetworkError:
-      report(StoppedLocalProject.described(failure))
-      return .unreachable
+      return self.failure(
+        .unreachable, StoppedLocalProject.described(failure), outcome: outcome,
+        headline: headline)
     case let failure as SupabaseDBError:
-      report(failure.description)
-      return .usage
+      return self.failure(.usage, failure.description, outcome: outcome, headline: headline)
     case let failure as SupabaseStorageError:
-      report(failure.description)
-      return .server
+      return self.failure(.server, failure.description, outcome: outcome, headline: headline)
     default:
-      report(Self.describe(error))
-      return .unreachable
+      return self.failure(.unreachable, Self.describe(error), outcome: outcome, headline: headline)
     }
   }
 
@@ -246,19 +247,19 @@ extension StatementExecutor {
     }
     if request.acceptsCSV, case .string(let text) = response.value {
       emitRaw(text)
-      return Presented(rendered: true)
+      return Presented()
     }
     if request.acceptsPlan, case .string(let text) = response.value {
       emitRaw(text.hasSuffix("\n") ? text : text + "\n")
-      return Presented(rendered: true)
+      return Presented()
     }
     if response.response.body.isEmpty && document.shape.kind == .null {
       guard currentSettings.format == .table || currentSettings.format == .expanded else {
-        return Presented(rendered: true)
+        return Presented()
       }
       emit(Self.summary(of: request, response: response))
       warnIfNothingChanged(request, response)
-      return Presented(rendered: true)
+      return Presented()
     }
     var defaultColumn = "value"
     if case .rpc(let function, _) = request.action { defaultColumn = function }

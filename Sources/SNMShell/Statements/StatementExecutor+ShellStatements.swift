@@ -12,19 +12,18 @@ extension StatementExecutor {
     switch command {
     case .help(let topic):
       guard let text = LanguageHelp.text(for: topic) else {
-        report("no help on '\(topic ?? "")': try \(LanguageHelp.topicList)")
-        return .failed(.usage)
+        return fail(.usage, "no help on '\(topic ?? "")': try \(LanguageHelp.topicList)")
       }
       tell(text)
       return .succeeded(nil)
     case .tables:
       if let stopped = await loadSchema() { return stopped }
       let cached = reportCachedSchema()
-      if !cached, let problem = catalog.problem {
+      if cached == nil, let problem = catalog.problem {
         report("\(problem); " + SchemaNotice.standIn(seen: catalog.tableNames().count))
       }
       await render(catalog.tableRows())
-      return cached ? .failed(.unreachable) : .succeeded(nil)
+      return cached.map { .failed($0) } ?? .succeeded(nil)
     case .describe(let table, let detailed):
       if let stopped = await loadSchema() { return stopped }
       // Served from the cache, the answer prints and the statement fails (exit code 3).
@@ -35,19 +34,23 @@ extension StatementExecutor {
         let next =
           DidYouMean.suggest(table.name.text, among: known).map { "did you mean '\($0)'?" }
           ?? "`tables` lists them"
-        report("no table, view or function '\(table.name.text)'\(why): \(next)")
-        return .failed(cached ? .unreachable : .server)
+        let missing = failure(
+          cached == nil ? .server : .unreachable,
+          "no table, view or function '\(table.name.text)'\(why): \(next)")
+        return .failed(cached ?? missing)
       }
       await show(description)
-      return cached ? .failed(.unreachable) : .succeeded(nil)
+      return cached.map { .failed($0) } ?? .succeeded(nil)
     case .explain(let inner, let format) where StorageCompiler.storageStatement(inner) != nil:
-      guard let compiled = await compileStorage(inner, in: source, directory: directory) else {
-        return .failed(.usage)
+      let compiled: StorageCompiler.Compiled
+      do { compiled = try await compileStorage(inner, in: source, directory: directory) } catch {
+        return .failed(error)
       }
       emitRaw(RequestExplainer.render(compiled, format: format))
       return .succeeded(nil)
     case .explain(let inner, let format):
-      guard let compiled = await compile(inner, in: source) else { return .failed(.usage) }
+      let compiled: StatementCompiler.Compiled
+      do { compiled = try await compile(inner, in: source) } catch { return .failed(error) }
       emitRaw(RequestExplainer.render(compiled.request, format: format, of: inner))
       return .succeeded(nil)
     case .setFormat(let format):
@@ -99,8 +102,8 @@ extension StatementExecutor {
       return runOutput(to: path)
     case .edit, .watch:
       // They run statements again, which the script runner does (ScriptRunner+EditAndWatch).
-      report("\(command == .edit ? "\\e" : "\\watch") runs only in a script or at the prompt")
-      return .failed(.usage)
+      return fail(
+        .usage, "\(command == .edit ? "\\e" : "\\watch") runs only in a script or at the prompt")
     case .backslashHelp:
       return runBackslashHelp()
     case .exit:
@@ -116,13 +119,13 @@ extension StatementExecutor {
   }
 
   /// Says so on standard error when the project cannot be reached and the schema comes from the
-  /// cache, and from when; true then (the statement prints it and fails with exit code 3).
-  func reportCachedSchema() -> Bool {
+  /// cache, and from when; the failure then (the statement prints the rest and fails with exit
+  /// code 3).
+  func reportCachedSchema() -> StatementFailure? {
     guard case .unreachable(let reason) = catalog.problem, catalog.schema != nil,
       let storedAt = catalog.cachedAt
-    else { return false }
-    report(SchemaNotice.cached(reason: reason, storedAt: storedAt))
-    return true
+    else { return nil }
+    return failure(.unreachable, SchemaNotice.cached(reason: reason, storedAt: storedAt))
   }
 
   /// Loads the schema when nothing has and waits for the load (a signal stops the wait, as it
@@ -138,8 +141,7 @@ extension StatementExecutor {
     guard case .unreachable(let reason) = catalog.problem, catalog.schema == nil else {
       return nil
     }
-    report(reason)
-    return .failed(.unreachable)
+    return fail(.unreachable, reason)
   }
 
   /// Prints what `describe` found: in the table and expanded formats with its title above and its
@@ -158,14 +160,15 @@ extension StatementExecutor {
   /// Prints rows in the current format; at a terminal, through the pager when they are longer
   /// than the screen.
   @discardableResult
-  func render(_ value: JSONValue, defaultColumn: String = "value", total: Int? = nil) async -> Bool
+  func render(_ value: JSONValue, defaultColumn: String = "value", total: Int? = nil) async
+    -> StatementFailure?
   {
     await render(JSONDocument(value), defaultColumn: defaultColumn, total: total)
   }
 
   /// Prints a document in the current format, a row at a time when it has not been parsed; at a
-  /// terminal, through the pager when the rows are longer than the screen. False when the rows
-  /// could not be printed (reported: the statement fails with exit code 3).
+  /// terminal, through the pager when the rows are longer than the screen. The failure when the
+  /// rows could not be printed (reported: the statement fails with exit code 3).
   /// `framing` is text printed before and after the rows (`describe`'s title and notes);
   /// `arrived`, what the answer's rows were rendered into while they came (``ArrivingRows``).
   @discardableResult
@@ -173,11 +176,11 @@ extension StatementExecutor {
     _ document: JSONDocument, defaultColumn: String = "value", columns: [String]? = nil,
     total: Int? = nil, framing: (before: String, after: String) = ("", ""),
     arrived: (any ArrivingElementsConsumer)? = nil
-  ) async -> Bool {
+  ) async -> StatementFailure? {
     await present(
       document, defaultColumn: defaultColumn, columns: columns, total: total, framing: framing,
       arrived: arrived
-    ).rendered
+    ).failure
   }
 
   /// ``render(_:defaultColumn:columns:total:framing:arrived:)``, saying also how long the pager
@@ -188,7 +191,7 @@ extension StatementExecutor {
     arrived: (any ArrivingElementsConsumer)? = nil
   ) async -> Presented {
     let settings = currentSettings
-    guard !settings.quiet else { return Presented(rendered: true) }
+    guard !settings.quiet else { return Presented() }
     let interactive = self.interactive
     // Each CSV result is a block of its own (header, records); an empty line parts two blocks
     // written to the same place.
@@ -200,7 +203,7 @@ extension StatementExecutor {
     if csvBefore { output.write(settings.csvCRLF ? "\r\n" : "\n") }
     guard output.isTerminal else {
       output.write(framing.before)
-      let rendered = renderReporting(
+      let failure = renderReporting(
         document,
         with: ResultRenderer(
           format: settings.format,
@@ -209,30 +212,31 @@ extension StatementExecutor {
         to: output)
       output.write(framing.after)
       output.flush()
-      return Presented(rendered: rendered)
+      return Presented(failure: failure)
     }
     let style = RenderStyle(
       width: Terminal.columns(), colour: settings.colour, terminal: true,
       nullText: settings.nullText, autoExpand: settings.autoExpand, csvCRLF: settings.csvCRLF)
     let buffer = OutputWriter()
     buffer.write(framing.before)
-    guard
-      renderReporting(
-        document, with: ResultRenderer(format: settings.format, style: style),
-        defaultColumn: defaultColumn, columns: columns, total: total, arrived: arrived,
-        to: buffer)
-    else { return Presented(rendered: false) }
+    if let failure = renderReporting(
+      document, with: ResultRenderer(format: settings.format, style: style),
+      defaultColumn: defaultColumn, columns: columns, total: total, arrived: arrived,
+      to: buffer)
+    {
+      return Presented(failure: failure)
+    }
     buffer.write(framing.after)
     let text = buffer.captured
     if interactive && settings.pager && Pager.isNeeded(for: text), let pager = Pager.command() {
       let opened = ContinuousClock.now
       if await Pager.show(text, through: pager, signals: signals) {
-        return Presented(rendered: true, paged: ContinuousClock.now - opened)
+        return Presented(paged: ContinuousClock.now - opened)
       }
     }
     output.write(text)
     output.flush()
-    return Presented(rendered: true)
+    return Presented()
   }
 
   /// Renders; false when the body stopped being JSON half-way (which the check on arrival should
@@ -241,15 +245,14 @@ extension StatementExecutor {
     _ document: JSONDocument, with renderer: ResultRenderer, defaultColumn: String,
     columns: [String]?, total: Int?, arrived: (any ArrivingElementsConsumer)? = nil,
     to writer: OutputWriter
-  ) -> Bool {
+  ) -> StatementFailure? {
     do {
       try renderer.render(
         document, defaultColumn: defaultColumn, columns: columns, total: total, arrived: arrived,
         to: writer)
-      return true
+      return nil
     } catch {
-      report("the body is not JSON: \(error)")
-      return false
+      return failure(.unreachable, "the body is not JSON: \(error)")
     }
   }
 }

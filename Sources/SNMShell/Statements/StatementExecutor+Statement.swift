@@ -3,40 +3,6 @@ import SNMNetwork
 import SNMQuery
 
 extension StatementExecutor {
-  /// Runs one statement that parsed and checked; it prints its own output and errors.
-  /// `context` is what the runner knows: earlier answers for `expect`, the script's folder.
-  /// `run file` is the script runner's (Script/ScriptRunner.swift).
-  func run(_ statement: Statement, in source: Source, context: StatementContext = .init()) async
-    -> StatementResult
-  {
-    switch statement.kind {
-    case .shell(let command):
-      return await runShellStatement(command, in: source, directory: context.directory)
-    case .session(let session):
-      guard let filled = await fillingVariables(in: session, source: source) else {
-        return .failed(.usage)
-      }
-      return await runSession(filled)
-    case .echo(let echo):
-      return await runEcho(echo, in: source)
-    case .query, .rpc:
-      return await runRequest(statement, in: source, directory: context.directory)
-    case .storage:
-      return await runStorage(statement, in: source, directory: context.directory)
-    case .let(let binding):
-      return await runLet(binding, statement: statement, in: source, directory: context.directory)
-    case .expect(let expect):
-      return await runExpect(expect, in: source, context: context)
-    case .auth:
-      return await runAuth(statement, in: source)
-    case .asService(let inner):
-      return await runAsService(inner, in: source, context: context)
-    case .run, .deferred:
-      report("`run` and `defer` need a script runner")
-      return .failed(.usage)
-    }
-  }
-
   /// Prints `text` as a line on standard output unless `--quiet`.
   func emit(_ text: String) {
     guard !currentSettings.quiet else { return }
@@ -60,11 +26,36 @@ extension StatementExecutor {
   }
 
   /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern); the statement
-  /// fails with exit code 2.
+  /// fails with exit code 2, its message the diagnostic's first line.
   func report(_ diagnostic: Diagnostic, in source: Source) -> StatementResult {
+    .failed(failure(diagnostic, in: source))
+  }
+
+  /// ``report(_:in:)``'s failure: printed, and returned as a value.
+  func failure(_ diagnostic: Diagnostic, in source: Source) -> StatementFailure {
     let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !currentSettings.colour)
     errors.write(DiagnosticRenderer(colored: colour).render(diagnostic, in: source))
     errors.flush()
-    return .failed(.usage)
+    let place = source.location(of: diagnostic.range.start)
+    return StatementFailure(
+      .usage,
+      message: "\(source.fileName):\(place.line):\(place.column): "
+        + "\(diagnostic.severity.rawValue): \(diagnostic.message.text)")
+  }
+
+  /// Prints `text` as ``report(_:)`` does and returns the failure of `kind` that says it.
+  func failure(
+    _ kind: StatementFailure.Kind, _ text: String, outcome: StatementOutcome? = nil,
+    headline: String? = nil
+  ) -> StatementFailure {
+    report(text)
+    return StatementFailure(
+      kind, saying: VisibleText.escaped(text, keepingNewlines: true), outcome: outcome,
+      headline: headline)
+  }
+
+  /// ``failure(_:_:outcome:headline:)`` as a statement's result.
+  func fail(_ kind: StatementFailure.Kind, _ text: String) -> StatementResult {
+    .failed(failure(kind, text))
   }
 }

@@ -42,14 +42,14 @@ extension StatementExecutor {
       if let read = await PagedRead.bind(binding, inner, source, directory, by: self) {
         return read
       }
-      guard let compiled = await compile(statement, in: source, directory: directory) else {
-        return .failed(.usage)
+      let compiled: StatementCompiler.Compiled
+      do { compiled = try await compile(statement, in: source, directory: directory) } catch {
+        return .failed(error)
       }
       switch await send(compiled) {
       case .done(let response):
         if let failure = Self.refusedRollback(compiled.request, response) {
-          report(failure)
-          return .failed(StatementFailure(.server, outcome: .failed(message: failure)))
+          return .failed(self.failure(.server, failure, outcome: .failed(message: failure)))
         }
         value = response.value
         outcome = await RowCapCheck(executor: self, statement: inner).outcome(of: response)

@@ -6,11 +6,12 @@ import SNMWire
 import Synchronization
 
 /// Runs one snm statement at a time and returns what happened (``StatementResult``); whoever
-/// runs it (``ScriptRunner``, ``PromptLoop``) decides what that means for the run.
+/// runs it (``ScriptRunner``, ``PromptLoop``) decides what that means for the run. The runner's
+/// ``ScriptRunner/dispatch(_:in:)`` is the one switch on a statement's kind; it calls the
+/// families here (`runRequest`, `runStorage`, `runAuth`, `runSession`, ...).
 ///
 /// ```swift
 /// let executor = StatementExecutor(project: project, options: options)
-/// let result = await executor.run(statement, in: source)
 /// var runner = ScriptRunner(executor: executor)
 /// let code = await runner.run(text: "from user_info select *", name: "-c")
 /// ```

@@ -16,17 +16,18 @@ extension StatementExecutor {
       config: project.supabaseConfig, provider: provider, accessToken: accessTokenProvider)
   }
 
-  /// Compiles a Storage statement; prints the diagnostic and returns nil when it cannot be sent.
-  func compileStorage(_ statement: Statement, in source: Source, directory: String?) async
-    -> StorageCompiler.Compiled?
+  /// Compiles a Storage statement; prints the diagnostic and throws the failure when it cannot
+  /// be sent.
+  func compileStorage(_ statement: Statement, in source: Source, directory: String?)
+    async
+    throws(StatementFailure) -> StorageCompiler.Compiled
   {
     do {
       return try StorageCompiler(
         manager: storageManager, scope: await variableScope(), baseDirectory: directory
       ).compile(statement)
     } catch {
-      _ = report(error, in: source)
-      return nil
+      throw failure(error, in: source)
     }
   }
 
@@ -41,8 +42,9 @@ extension StatementExecutor {
   func performStorage(_ statement: Statement, in source: Source, directory: String?) async
     -> StorageAnswer
   {
-    guard let compiled = await compileStorage(statement, in: source, directory: directory) else {
-      return .stopped(.failed(.usage))
+    let compiled: StorageCompiler.Compiled
+    do { compiled = try await compileStorage(statement, in: source, directory: directory) } catch {
+      return .stopped(.failed(error))
     }
     switch compiled {
     case .url(let url):
@@ -72,8 +74,9 @@ extension StatementExecutor {
     case .answered(let value, let response):
       if let response { catalog.noteStorage(response) }
       let outcome = StatementOutcome.answered(value: value, status: response?.status)
-      guard await showStorage(value, response: response) else {
-        return .failed(StatementFailure(.unreachable, outcome: outcome))
+      if var failure = await showStorage(value, response: response) {
+        failure.outcome = outcome
+        return .failed(failure)
       }
       return .succeeded(outcome)
     }
@@ -81,22 +84,24 @@ extension StatementExecutor {
 
   /// A Storage result: listings as rows; a URL, a saved file or a write as one line at the table
   /// formats; the value itself as JSON.
-  func showStorage(_ value: JSONValue, response: SupabaseStorageResponse?) async -> Bool {
+  func showStorage(_ value: JSONValue, response: SupabaseStorageResponse?) async
+    -> StatementFailure?
+  {
     let format = currentSettings.format
     let lineFormats = format == .table || format == .expanded
     if let line = StorageResult.line(for: value, response: response), lineFormats {
       // Keys, paths and URLs the server answered: shown with control characters escaped.
       emit(VisibleText.escaped(line))
-      return true
+      return nil
     }
     if let response, case .download = response.request.operation, response.savedFile == nil {
       if let text = StorageResult.text(of: response), lineFormats || format == .csv {
         emitRaw(text)
-        return true
+        return nil
       }
       if lineFormats {
         emit(StorageResult.binaryNote(response))
-        return true
+        return nil
       }
     }
     return await render(value, defaultColumn: "value")
