@@ -1,30 +1,7 @@
 import SNMWire
 
 extension Router {
-  /// Whether the server streams a request's body, shown its head: Storage uploads stream to
-  /// disk (or are refused before one byte of the body is read); everything else is buffered.
-  public func bodyPlan(_ request: HTTPRequest) -> HTTPBodyPlan {
-    guard let storage, Self.matches(request.path, prefix: "/storage/v1"),
-      request.method == "POST" || request.method == "PUT"
-    else { return .buffer }
-    switch storageCaller(request) {
-    case .success(let (caller, request)):
-      switch storage.bodyPlan(for: request, caller: caller) {
-      case .buffer: return .buffer
-      case .stream(let sink): return .stream(CORSBodySink(sink))
-      case .answer(var response):
-        response.headers["Access-Control-Allow-Origin"] = "*"
-        return .answer(response)
-      }
-    case .failure(let refusal):
-      var response = refusal.response
-      response.headers["Access-Control-Allow-Origin"] = "*"
-      response.headers["Connection"] = "close"
-      return .answer(response)
-    }
-  }
-
-  /// A gateway refusal for a Storage request (a bad API key).
+  /// The gateway's answer to a request it does not admit (no or a bad API key, a refused token).
   struct Refusal: Error {
     var response: HTTPResponse
   }
@@ -98,27 +75,5 @@ extension Router {
     case .wrongAudience: "unexpected \"aud\" claim value"
     default: "Invalid Compact JWS"
     }
-  }
-}
-
-/// A body sink whose answers carry `Access-Control-Allow-Origin: *`, as every answer of the
-/// gateway does.
-final class CORSBodySink: HTTPBodySink {
-  let inner: any HTTPBodySink
-
-  init(_ inner: any HTTPBodySink) { self.inner = inner }
-
-  func receive(_ bytes: UnsafeRawBufferPointer) -> HTTPResponse? {
-    inner.receive(bytes).map(Self.allowed)
-  }
-
-  func finish(_ request: HTTPRequest) -> HTTPResponse { Self.allowed(inner.finish(request)) }
-
-  func abandon() { inner.abandon() }
-
-  static func allowed(_ response: HTTPResponse) -> HTTPResponse {
-    var response = response
-    response.headers["Access-Control-Allow-Origin"] = "*"
-    return response
   }
 }

@@ -1,14 +1,16 @@
 import SNMWire
 
-/// The gateway in front of both services, as Supabase's API gateway: CORS, `apikey`, JWT, routes.
+/// The gateway in front of the services, as Supabase's API gateway: CORS, `apikey`, JWT, routes.
 ///
 /// ```swift
 /// let router = Router(keys: keys, signer: signer, rest: RESTGateway(), restPool: pool, auth: auth)
 /// let server = HTTPServer(port: 54321, handler: router.handle)
 /// ```
-/// `/rest/v1/*` goes to the `RESTHandling` with a verified `RequestAuth`; `/auth/v1/*` to Auth.
-/// Without `apikey` (header or query) the answer is 401 as on Supabase; a bad REST JWT is 401
-/// PGRST301/PGRST303 as PostgREST answers.
+/// Each service (`GatewayService`: REST, Auth, Storage, the inbox) is found by its path prefix
+/// and called the same way, after the gateway admitted the request as the service asks
+/// (`GatewayAdmission`): `/rest/v1/*` with a verified `RequestAuth`, `/auth/v1/*` with an API
+/// key, `/storage/v1/*` with whoever the token says. Without `apikey` (header or query) the
+/// answer is 401 as on Supabase; a bad REST JWT is 401 PGRST301/PGRST303 as PostgREST answers.
 public struct Router: Sendable {
   public let keys: ProjectKeys
   public let signer: JWTSigner
@@ -35,7 +37,16 @@ public struct Router: Sendable {
   /// Other Bearer tokens (users' sessions) already verified: a client sends the same one each time.
   let tokens = JWTCache()
   /// `/storage/v1/*`, when the project serves Storage.
-  public var storage: StorageGateway?
+  public var storage: StorageGateway? {
+    didSet {
+      services = Self.services(rest: restService, auth: authService, inbox: inbox, storage: storage)
+    }
+  }
+  let restService: RESTService
+  let authService: AuthService
+  let inbox: InboxService
+  /// Every service, called the same way (`GatewayService`); built once.
+  private(set) var services: [any GatewayService]
 
   public init(
     keys: ProjectKeys, signer: JWTSigner, rest: any RESTHandling, restPool: PGPool,
@@ -70,6 +81,15 @@ public struct Router: Sendable {
       }
     }
     self.keyAuths = keyAuths
+    restService = RESTService(handler: rest, pool: restPool)
+    authService = AuthService(gateway: auth, jwks: keys.signer.jwks)
+    inbox = InboxService(
+      gateway: auth,
+      isServiceCredential: { credential in
+        Router.isServiceCredential(credential, keys: keys, signer: signer, now: now)
+      })
+    services = Self.services(
+      rest: restService, auth: authService, inbox: inbox, storage: nil)
   }
 
   /// Answers one request. Never throws: every failure is a response.
@@ -80,51 +100,63 @@ public struct Router: Sendable {
   }
 
   func route(_ request: HTTPRequest) -> HTTPResponse {
-    let service: Service
-    if Self.matches(request.path, prefix: "/rest/v1") {
-      service = .rest
-    } else if Self.matches(request.path, prefix: "/auth/v1") {
-      service = .auth
-    } else if Self.matches(request.path, prefix: "/storage/v1"), let storage {
-      if request.method == "OPTIONS" { return Self.preflight(request) }
-      switch storageCaller(request) {
-      case .success(let (caller, request)): return storage.handle(request, caller: caller)
-      case .failure(let refusal): return refusal.response
-      }
-    } else if Self.matches(request.path, prefix: "/inbox/v1") {
-      if request.method == "OPTIONS" { return Self.preflight(request) }
-      guard request.path == "/inbox/v1/messages" else { return AuthGateway.notFoundResponse }
-      return auth.inbox(request, isServiceKey: isServiceCredential)
-    } else {
+    guard let service = services.first(where: { Self.matches(request.path, prefix: $0.prefix) })
+    else {
       return .json(status: 404, #"{"message":"no Route matched with those values"}"#)
     }
     if request.method == "OPTIONS" { return Self.preflight(request) }
-    // The JWKS is public, as on Supabase (its gateway's open route): verifiers fetch it unasked.
-    if service == .auth, request.path == "/auth/v1/.well-known/jwks.json",
-      request.method == "GET" || request.method == "HEAD"
-    {
-      var response = HTTPResponse.json(status: 200, keys.signer.jwks)
-      response.headers["Cache-Control"] = "public, max-age=600"
-      return response
+    if let answer = service.openResponse(request) { return answer }
+    switch admit(request, as: service.admission) {
+    case .success(let (caller, request)): return service.respond(request, caller: caller)
+    case .failure(let refusal): return refusal.response
     }
-    // So are the mailed links' /verify (a browser follows them without a key), as Supabase's
-    // gateway leaves /auth/v1/verify open.
-    if service == .auth, request.path == "/auth/v1/verify", request.method == "GET",
-      request.headers["apikey"] == nil, request.queryValue("apikey") == nil
-    {
-      return auth.handle(request)
+  }
+
+  /// The services in the order their prefixes are tried: REST, Auth, Storage (when served), the
+  /// inbox.
+  static func services(
+    rest: RESTService, auth: AuthService, inbox: InboxService, storage: StorageGateway?
+  ) -> [any GatewayService] {
+    var services: [any GatewayService] = [rest, auth]
+    if let storage { services.append(storage) }
+    services.append(inbox)
+    return services
+  }
+
+  /// Admits a request as `admission` says: who calls, and the request as the service sees it (a
+  /// new-format API key turned into its role's JWT), or the gateway's refusal.
+  func admit(
+    _ request: HTTPRequest, as admission: GatewayAdmission
+  ) -> Result<(GatewayCaller, HTTPRequest), Refusal> {
+    switch admission {
+    case .open:
+      return .success((.nobody, request))
+    case .optionalKey:
+      return storageCaller(request).map { caller, request in
+        (
+          GatewayCaller(
+            auth: caller.auth, isAuthenticated: caller.isAuthenticated,
+            tokenError: caller.tokenError), request
+        )
+      }
+    case .apiKey, .verifiedRole:
+      break
     }
     guard let apiKey = request.headers["apikey"] ?? request.queryValue("apikey") else {
-      return .json(
-        status: 401,
-        #"{"message":"No API key found in request","hint":"No `apikey` request header or url param was found."}"#
-      )
+      return .failure(
+        Refusal(
+          response: .json(
+            status: 401,
+            #"{"message":"No API key found in request","hint":"No `apikey` request header or url param was found."}"#
+          )))
     }
     guard let keyClaims = keys.claims(forAPIKey: apiKey) else {
-      return .json(
-        status: 401,
-        #"{"message":"Invalid API key","hint":"Double check your Supabase `anon` or `service_role` API key."}"#
-      )
+      return .failure(
+        Refusal(
+          response: .json(
+            status: 401,
+            #"{"message":"Invalid API key","hint":"Double check your Supabase `anon` or `service_role` API key."}"#
+          )))
     }
     // A new-format key is not a JWT: as Supabase's gateway does, the services behind get its
     // role's JWT in Authorization when the request carries none, or carries the key itself there
@@ -136,25 +168,25 @@ public struct Router: Sendable {
         request.headers["Authorization"] = "Bearer " + roleToken
       }
     }
-    switch service {
-    case .auth:
-      return auth.handle(request)
-    case .rest:
-      switch restAuth(request, keyClaims: keyClaims) {
-      case .success(let requestAuth):
-        return rest.handle(request, auth: requestAuth, database: restPool)
-      case .failure(let error):
-        return Self.jwtFailure(error)
-      }
+    guard admission == .verifiedRole else { return .success((.nobody, request)) }
+    switch restAuth(request, keyClaims: keyClaims) {
+    case .success(let auth):
+      return .success((GatewayCaller(auth: auth, isAuthenticated: true), request))
+    case .failure(let error):
+      return .failure(Refusal(response: Self.jwtFailure(error)))
     }
   }
-
-  enum Service { case rest, auth }
 
   /// Whether `credential` (an `apikey` or Bearer token) carries the service role: one of the
   /// project's service keys, or a JWT of the project's with role `service_role` (what GoTrue's
   /// admin routes accept).
   func isServiceCredential(_ credential: String) -> Bool {
+    Self.isServiceCredential(credential, keys: keys, signer: signer, now: now)
+  }
+
+  static func isServiceCredential(
+    _ credential: String, keys: ProjectKeys, signer: JWTSigner, now: () -> Double
+  ) -> Bool {
     if let claims = keys.claims(forAPIKey: credential) {
       return claims["role"]?.stringValue == "service_role"
     }

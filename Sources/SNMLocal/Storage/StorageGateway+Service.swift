@@ -1,0 +1,22 @@
+import SNMWire
+
+/// `/storage/v1/*` as a gateway service: who calls decides, a bad token is remembered.
+extension StorageGateway: GatewayService {
+  public var prefix: String { "/storage/v1" }
+  public var admission: GatewayAdmission { .optionalKey }
+
+  public var streamsBodies: Bool { true }
+
+  public func respond(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPResponse {
+    handle(request, caller: Self.storageCaller(caller))
+  }
+
+  public func bodyPlan(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPBodyPlan {
+    bodyPlan(for: request, caller: Self.storageCaller(caller))
+  }
+
+  static func storageCaller(_ caller: GatewayCaller) -> StorageCaller {
+    StorageCaller(
+      auth: caller.auth, isAuthenticated: caller.isAuthenticated, tokenError: caller.tokenError)
+  }
+}
