@@ -47,6 +47,37 @@ import Testing
         == RequestRole.preludeSQL(shape: RequestRole.requestShape, settings: 0, readOnly: true))
   }
 
+  /// What REST puts in a request's role, in the order the gateway sent it before.
+  @Test func aRESTRequestsRoleCarriesTheRequest() throws {
+    var cache = SQLGenerationTests.cache
+    cache.roleSettings["authenticated"] = [("statement_timeout", "8s")]
+    let request = HTTPRequest(
+      method: "GET", target: "/rest/v1/users?select=name",
+      headers: ["Accept": "*/*", "Cookie": "a=1", "Prefer": "timezone=Asia/Seoul"])
+    let auth = RequestAuth(
+      role: "authenticated", claims: .object([.init("role", .string("authenticated"))]),
+      isAnonymous: false)
+    var context = RESTGateway.Context(
+      request: request, auth: auth,
+      database: PGPool(conninfo: "host=/nonexistent dbname=none", size: 1), cache: cache,
+      method: "GET", schema: "public", query: try QueryParameters.parse(request.query),
+      preferences: try Preferences.parse(request.headers.values(for: "Prefer")), accepts: [],
+      maxRows: nil)
+    context.functionSettings = [("search_path", "x")]
+    let prelude = RESTGateway.requestRole(context, readOnly: true).prelude
+    #expect(
+      prelude.sql
+        == Self.request + ", set_config('timezone', $8, true), set_config($9, $10, true)"
+        + ", set_config($11, $12, true)" + Self.readOnly + Self.tail)
+    #expect(
+      prelude.parameters == [
+        "authenticated", #"{"role":"authenticated"}"#, #""public", "public", "extensions""#,
+        "GET", "/users", #"{"accept":"*/*","prefer":"timezone=Asia/Seoul"}"#, #"{"a":"1"}"#,
+        "Asia/Seoul", "statement_timeout", "8s", "search_path", "x",
+      ])
+    #expect(RESTGateway.requestPrelude(context, readOnly: true) == [prelude])
+  }
+
   @Test func aRESTRequestWithTimezoneAndRoleSettings() {
     var role = restRole(readOnly: true)
     role.timezone = "Asia/Seoul"
