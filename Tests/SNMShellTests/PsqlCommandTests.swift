@@ -25,6 +25,25 @@ import Testing
     #expect(rig.output.captured == "")
   }
 
+  @Test func aPsqlHabitReturnsWhatItChangedAndKeepsNothingItself() async throws {
+    let rig = try StatementRig()
+    let out = OutputWriter()
+    let output = StatementOutput(results: out, terminal: out, errors: out, quiet: false)
+    let environment = rig.shell.statementEnvironment()
+    let toggled = await PsqlCommand(.setTiming(nil)).run(in: environment, output: output)
+    #expect(toggled.result.succeeded)
+    #expect(toggled.settings?.timing == true)
+    #expect(rig.shell.currentSettings.timing == false)
+    #expect(out.captured == "")
+    let refused = await PsqlCommand(.output(path: "/nonexistent/x.txt"))
+      .run(in: environment, output: output)
+    #expect(refused.result.failure?.exitCode == .usage)
+    #expect(
+      refused.result.failure?.message?.hasPrefix("cannot write results to '/nonexistent/") == true)
+    #expect(refused.results == nil && refused.settings == nil)
+    #expect(out.captured.hasPrefix("snm: cannot write results to '/nonexistent/x.txt'"))
+  }
+
   @Test func setNullAndItsPsqlSpellingChangeOneSetting() async throws {
     let rig = try StatementRig()
     _ = await rig.shell.run(text: "\\pset null '(null)'", name: "-c")
@@ -56,7 +75,7 @@ import Testing
         + "(role anon), not signed in.\n")
     #expect(!rig.output.captured.contains("anon-key"))
     let url = try #require(URL(string: "https://u:p@abcd.supabase.co"))
-    #expect(StatementExecutor.shownURL(url) == "https://abcd.supabase.co")
+    #expect(PsqlCommand.shownURL(url) == "https://abcd.supabase.co")
   }
 
   @Test func theStartupFileHoldsSettingsAndReportsTheRest() async throws {

@@ -77,7 +77,7 @@ extension StatementExecutor {
   /// The line the interactive shell starts with, as psql's: the version and the project, and
   /// where help is.
   public func startupBanner() -> String {
-    "snm \(SNMNetwork.version), project \(project.name) at \(Self.shownURL(project.url))\n"
+    "snm \(SNMNetwork.version), project \(project.name) at \(PsqlCommand.shownURL(project.url))\n"
       + "Type \"help\" for help, \"\\?\" for the psql-style commands.\n\n"
   }
 }

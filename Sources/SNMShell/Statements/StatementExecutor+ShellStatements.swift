@@ -53,69 +53,16 @@ extension StatementExecutor {
       do { compiled = try await compile(inner, in: source) } catch { return .failed(error) }
       emitRaw(RequestExplainer.render(compiled.request, format: format, of: inner))
       return .succeeded(nil)
-    case .setFormat(let format):
-      let chosen = OutputFormat(rawValue: format.rawValue) ?? .table
-      settings.withLock { $0.format = chosen }
-      note("format is \(chosen.rawValue)")
-      return .succeeded(nil)
-    case .setTiming(let on):
-      let now = settings.withLock { settings in
-        settings.timing = on ?? !settings.timing
-        return settings.timing
-      }
-      note("timing is \(now ? "on" : "off")")
-      return .succeeded(nil)
-    case .setPager(let on):
-      settings.withLock { $0.pager = on }
-      note("pager is \(on ? "on" : "off")")
-      return .succeeded(nil)
-    case .setOnError(let choice):
-      settings.withLock { $0.onError = choice == .stop ? .stop : .continue }
-      note("on_error is \(choice.rawValue)")
-      return .succeeded(nil)
-    case .setExpanded(let mode):
-      settings.withLock { settings in
-        settings.format = mode == .on ? .expanded : .table
-        settings.autoExpand = mode == .auto
-      }
-      note(Self.expandedNote(mode.rawValue))
-      return .succeeded(nil)
-    case .toggleExpanded:
-      let now = settings.withLock { settings in
-        settings.format = settings.format == .expanded ? .table : .expanded
-        if settings.format == .table { settings.autoExpand = false }
-        return settings.expanded
-      }
-      note(Self.expandedNote(now))
-      return .succeeded(nil)
-    case .setNull(let text):
-      settings.withLock { $0.nullText = text }
-      note("null display is \"\(VisibleText.escaped(text))\"")
-      return .succeeded(nil)
-    case .setTimezone(let zone):
-      settings.withLock { $0.timezone = zone }
-      note(zone.map { "timezone is \(VisibleText.escaped($0))" } ?? "timezone is off")
-      return .succeeded(nil)
-    case .connectionInfo:
-      return await runConnectionInfo()
-    case .output(let path):
-      return runOutput(to: path)
+    case .setFormat, .setTiming, .setPager, .setOnError, .setExpanded, .toggleExpanded, .setNull,
+      .setTimezone, .connectionInfo, .output, .backslashHelp:
+      return await run(PsqlCommand(command))
     case .edit, .watch:
       // They run statements again, which the script runner does (ScriptRunner+EditAndWatch).
       return fail(
         .usage, "\(command == .edit ? "\\e" : "\\watch") runs only in a script or at the prompt")
-    case .backslashHelp:
-      return runBackslashHelp()
     case .exit:
       return .succeeded(nil)
     }
-  }
-
-  /// `expanded display is on`, as psql says it; `auto` says when.
-  static func expandedNote(_ mode: String) -> String {
-    mode == "auto"
-      ? "expanded display is auto (a table too wide for the terminal prints expanded)"
-      : "expanded display is \(mode)"
   }
 
   /// Says so on standard error when the project cannot be reached and the schema comes from the

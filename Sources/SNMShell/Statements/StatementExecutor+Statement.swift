@@ -20,9 +20,7 @@ extension StatementExecutor {
   /// Prints `text` as a line on standard output (never into the file of `\o`) unless `--quiet`:
   /// help, `\conninfo`, what `\e` runs.
   func tell(_ text: String) {
-    guard !currentSettings.quiet else { return }
-    baseOutput.write(text.hasSuffix("\n") ? text : text + "\n")
-    baseOutput.flush()
+    statementOutput.tell(text)
   }
 
   /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern); the statement
@@ -48,10 +46,7 @@ extension StatementExecutor {
     _ kind: StatementFailure.Kind, _ text: String, outcome: StatementOutcome? = nil,
     headline: String? = nil
   ) -> StatementFailure {
-    report(text)
-    return StatementFailure(
-      kind, saying: VisibleText.escaped(text, keepingNewlines: true), outcome: outcome,
-      headline: headline)
+    statementOutput.failure(kind, text, outcome: outcome, headline: headline)
   }
 
   /// ``failure(_:_:outcome:headline:)`` as a statement's result.

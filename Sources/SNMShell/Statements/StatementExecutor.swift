@@ -130,8 +130,7 @@ public final class StatementExecutor: Sendable {
   /// Prints `message` as an error line: `snm: message`.
   /// Control characters in it (it may quote a server) are escaped (``VisibleText``).
   func report(_ message: String) {
-    errors.write("snm: \(VisibleText.escaped(message, keepingNewlines: true))\n")
-    errors.flush()
+    statementOutput.report(message)
   }
 
   /// The names bound by `--var` and `let`, for completion and the checker (`session`, kept

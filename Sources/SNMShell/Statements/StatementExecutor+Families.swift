@@ -1,0 +1,33 @@
+extension StatementExecutor {
+  /// What a statement family reads: a snapshot taken now (Statements/StatementEnvironment.swift).
+  func statementEnvironment() -> StatementEnvironment {
+    StatementEnvironment(
+      project: project, settings: currentSettings, interactive: interactive, sessions: sessions,
+      resultsPath: resultsFile.withLock { $0?.path })
+  }
+
+  /// The writers a statement family prints to, as they are for the statement running now.
+  var statementOutput: StatementOutput {
+    StatementOutput(
+      results: output, terminal: baseOutput, errors: errors, quiet: currentSettings.quiet)
+  }
+
+  /// Runs a psql habit (Psql/) and keeps what it changed: the settings, where results go.
+  func run(_ command: PsqlCommand) async -> StatementResult {
+    let outcome = await command.run(in: statementEnvironment(), output: statementOutput)
+    if let changed = outcome.settings { settings.withLock { $0 = changed } }
+    if let target = outcome.results {
+      let replacing: ResultsFile? =
+        switch target {
+        case .standardOutput: nil
+        case .file(let file): file
+        }
+      let previous = resultsFile.withLock { file in
+        defer { file = replacing }
+        return file
+      }
+      previous?.close()
+    }
+    return outcome.result
+  }
+}

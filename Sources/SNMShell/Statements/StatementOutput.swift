@@ -1,0 +1,43 @@
+/// Where a statement prints, handed in: results (standard output, or the file of `\o`), the
+/// terminal's standard output (help, notes: never into `\o`'s file), and errors (standard error,
+/// or the script runner's hold for the statement). A family prints only through these.
+///
+/// ```swift
+/// output.tell("timing is on")                       // unless --quiet
+/// return .failed(output.failure(.usage, "cannot write results to 'x': ..."))
+/// ```
+struct StatementOutput: Sendable {
+  /// Where results go.
+  let results: OutputWriter
+  /// Standard output as given: help, `\conninfo`, notes.
+  let terminal: OutputWriter
+  /// Where errors go.
+  let errors: OutputWriter
+  /// `--quiet`: nothing but failures prints.
+  let quiet: Bool
+
+  /// Prints `text` as a line on the terminal's standard output unless `--quiet`.
+  func tell(_ text: String) {
+    guard !quiet else { return }
+    terminal.write(text.hasSuffix("\n") ? text : text + "\n")
+    terminal.flush()
+  }
+
+  /// Prints `message` as an error line, `snm: message`, its control characters escaped (it may
+  /// quote a server).
+  func report(_ message: String) {
+    errors.write("snm: \(VisibleText.escaped(message, keepingNewlines: true))\n")
+    errors.flush()
+  }
+
+  /// Prints `text` as ``report(_:)`` does and returns the failure of `kind` that says it.
+  func failure(
+    _ kind: StatementFailure.Kind, _ text: String, outcome: StatementOutcome? = nil,
+    headline: String? = nil
+  ) -> StatementFailure {
+    report(text)
+    return StatementFailure(
+      kind, saying: VisibleText.escaped(text, keepingNewlines: true), outcome: outcome,
+      headline: headline)
+  }
+}
