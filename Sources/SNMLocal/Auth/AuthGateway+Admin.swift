@@ -11,36 +11,40 @@ extension AuthGateway {
     else { throw AuthFailure.notAdmin }
   }
 
-  /// `/admin/users/{id}`, `/admin/users/{id}/factors[/{factor}]`, `/admin/generate_link`.
-  func admin(_ request: HTTPRequest, route: [Substring], method: String) throws -> HTTPResponse {
-    try requireAdmin(request)
-    switch (method, route.count) {
-    case ("GET", 2) where route[1] == "users":
+  /// `/admin/users/{id}`, `/admin/users/{id}/factors[/{factor}]`, `/admin/generate_link`, for
+  /// a caller `requireAdmin` let through.
+  func admin(_ request: HTTPRequest, route: AuthRoute) throws -> HTTPResponse {
+    switch route {
+    case .listUsers:
       return try listUsers(request)
-    case ("POST", 2) where route[1] == "users":
+    case .createUser:
       return try createUser(try Self.body(request))
-    case ("POST", 2) where route[1] == "generate_link":
+    case .generateLink:
       return try generateLink(try Self.body(request))
-    case (_, 3) where route[1] == "users":
-      let id = try Self.uuidParameter(route[2], name: "user_id")
-      switch method {
-      case "GET": return .json(status: 200, userJSON(try adminUser(id)))
-      case "PUT": return try updateUserAsAdmin(id, body: try Self.body(request))
-      case "DELETE":
-        return try deleteUser(id, body: request.body.isEmpty ? .object([]) : try Self.body(request))
-      default: throw AuthFailure.methodNotAllowed
-      }
-    case ("GET", 4) where route[1] == "users" && route[3] == "factors":
-      let id = try Self.uuidParameter(route[2], name: "user_id")
+    case .adminUser(let id):
+      return .json(
+        status: 200, userJSON(try adminUser(try Self.uuidParameter(id, name: "user_id"))))
+    case .updateUserAsAdmin(let id):
+      let id = try Self.uuidParameter(id, name: "user_id")
+      return try updateUserAsAdmin(id, body: try Self.body(request))
+    case .deleteUser(let id):
+      let id = try Self.uuidParameter(id, name: "user_id")
+      return try deleteUser(id, body: request.body.isEmpty ? .object([]) : try Self.body(request))
+    case .adminUserWrongMethod(let id):
+      _ = try Self.uuidParameter(id, name: "user_id")
+      throw AuthFailure.methodNotAllowed
+    case .adminUserFactors(let id):
+      let id = try Self.uuidParameter(id, name: "user_id")
       return .json(status: 200, .array(try adminUser(id).factors))
-    case (_, 5) where route[1] == "users" && route[3] == "factors":
-      let id = try Self.uuidParameter(route[2], name: "user_id")
-      let factorID = try Self.uuidParameter(route[4], name: "factor_id")
+    case .deleteUserFactor(let userID, let factorID),
+      .userFactorWrongMethod(let userID, let factorID):
+      let id = try Self.uuidParameter(userID, name: "user_id")
+      let factorID = try Self.uuidParameter(factorID, name: "factor_id")
       let user = try adminUser(id)
       guard let factor = user.factors.first(where: { $0["id"]?.stringValue == factorID }) else {
         throw AuthFailure.factorNotFound
       }
-      guard method == "DELETE" else { throw AuthFailure.methodNotAllowed }
+      guard case .deleteUserFactor = route else { throw AuthFailure.methodNotAllowed }
       _ = try pool.withConnection { connection in
         try connection.execute("delete from auth.mfa_factors where id = $1::uuid", [factorID])
       }
@@ -51,8 +55,8 @@ extension AuthGateway {
   }
 
   /// A path segment that must be a UUID: GoTrue answers 404 validation_failed otherwise.
-  static func uuidParameter(_ segment: Substring, name: String) throws(AuthFailure) -> String {
-    let text = String(segment).lowercased()
+  static func uuidParameter(_ segment: String, name: String) throws(AuthFailure) -> String {
+    let text = segment.lowercased()
     let hex = text.unicodeScalars.filter { $0 != "-" }
     guard text.count == 36, hex.count == 32,
       hex.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }),

@@ -22,24 +22,23 @@ extension AuthGateway {
     }
   }
 
-  /// `/factors`, `/factors/{id}`, `/factors/{id}/challenge`, `/factors/{id}/verify`.
-  func factors(_ request: HTTPRequest, route: [Substring], method: String) throws -> HTTPResponse {
-    let claims = try bearerClaims(request)
-    switch (method, route.count) {
-    case ("POST", 1): return try enroll(try Self.body(request), claims: claims)
-    case ("DELETE", 2):
-      return try unenroll(try Self.uuidParameter(route[1], name: "factor_id"), claims: claims)
-    case ("POST", 3) where route[2] == "challenge":
+  /// `/factors`, `/factors/{id}`, `/factors/{id}/challenge`, `/factors/{id}/verify`, for the
+  /// user whose token carries `claims`.
+  func factors(_ request: HTTPRequest, route: AuthRoute, claims: JSONValue) throws -> HTTPResponse {
+    switch route {
+    case .enrollFactor: return try enroll(try Self.body(request), claims: claims)
+    case .unenrollFactor(let id):
+      return try unenroll(try Self.uuidParameter(id, name: "factor_id"), claims: claims)
+    case .challengeFactor(let id):
       try limiter.admit(.factor, from: request.remoteAddress)
-      let id = try Self.uuidParameter(route[1], name: "factor_id")
+      let id = try Self.uuidParameter(id, name: "factor_id")
       return try challenge(id, claims: claims, from: request.remoteAddress)
-    case ("POST", 3) where route[2] == "verify":
+    case .verifyFactor(let id):
       try limiter.admit(.factor, from: request.remoteAddress)
-      let id = try Self.uuidParameter(route[1], name: "factor_id")
+      let id = try Self.uuidParameter(id, name: "factor_id")
       return try verifyFactor(
         id, body: try Self.body(request), claims: claims, from: request.remoteAddress)
-    case (_, 1), (_, 2),
-      (_, 3) where route.count < 3 || ["challenge", "verify"].contains(route[2]):
+    case .factorWrongMethod:
       throw AuthFailure.methodNotAllowed
     default:
       throw AuthFailure.notFound

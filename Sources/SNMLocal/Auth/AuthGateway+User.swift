@@ -22,7 +22,7 @@ extension AuthGateway {
     guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else {
       throw AuthFailure(status: 403, code: "bad_jwt", message: "invalid claim: missing sub claim")
     }
-    guard (try? Self.uuidParameter(Substring(sub), name: "sub")) != nil else {
+    guard (try? Self.uuidParameter(sub, name: "sub")) != nil else {
       throw AuthFailure(
         status: 400, code: "bad_jwt", message: "invalid claim: sub claim must be a UUID")
     }

@@ -32,10 +32,8 @@ public struct AuthGateway: Sendable {
   /// (an unknown route GoTrue's plain `404 page not found`).
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     let format = AuthErrorFormat(request)
-    let route = String(request.path.dropFirst("/auth/v1".count))
-    let method = request.method.uppercased()
     do {
-      return try dispatch(request, route: route, method: method)
+      return try dispatch(request, route: AuthRoute(method: request.method, path: request.path))
     } catch let failure as AuthFailure {
       if failure == .notFound { return Self.notFoundResponse }
       return format.response(failure)
@@ -58,59 +56,38 @@ public struct AuthGateway: Sendable {
     return HTTPResponse(status: 404, headers: headers, body: Array("404 page not found\n".utf8))
   }()
 
-  /// The route table: GoTrue's `internal/api/api.go` for what snm serves.
-  func dispatch(_ request: HTTPRequest, route: String, method: String) throws -> HTTPResponse {
+  /// Runs `route`'s handler, after its gate (`AuthRoute.Gate`).
+  func dispatch(_ request: HTTPRequest, route: AuthRoute) throws -> HTTPResponse {
     let client = request.remoteAddress
-    let segments = route.split(separator: "/", omittingEmptySubsequences: true)
-    if route.hasSuffix("/") && route.count > 1 {
-      return try dispatch(request, route: String(route.dropLast()), method: method)
-    }
-    switch segments.first {
-    case "admin":
-      return try admin(request, route: segments, method: method)
-    case "factors":
-      return try factors(request, route: segments, method: method)
-    default:
+    switch route.gate {
+    case .admin:
+      try requireAdmin(request)
+      return try admin(request, route: route)
+    case .user:
+      return try factors(request, route: route, claims: try bearerClaims(request))
+    case .none:
       break
     }
-    switch (method, route) {
-    case ("GET", "/health"):
+    switch route {
+    case .health:
       return .json(
         status: 200, #"{"version":"snm","name":"GoTrue","description":"snm local auth"}"#)
-    case ("GET", "/settings"):
-      return .json(status: 200, settingsJSON)
-    case ("POST", "/signup"):
-      return try signup(try Self.body(request), from: client)
-    case ("POST", "/token"):
-      return try token(request, body: try Self.body(request))
-    case ("GET", "/user"):
-      return try user(request)
-    case ("PUT", "/user"):
-      return try updateUser(request, body: try Self.body(request))
-    case ("POST", "/logout"):
-      return try logout(request)
-    case ("POST", "/otp"):
-      return try otp(try Self.body(request), from: client, magicLinkRoute: false)
-    case ("POST", "/magiclink"):
-      return try otp(try Self.body(request), from: client, magicLinkRoute: true)
-    case ("POST", "/recover"):
-      return try recover(try Self.body(request), from: client)
-    case ("POST", "/resend"):
-      return try resend(try Self.body(request), from: client)
-    case ("GET", "/reauthenticate"):
-      return try reauthenticate(request)
-    case ("POST", "/verify"):
-      return try verifyPost(try Self.body(request), from: client)
-    case ("GET", "/verify"):
-      return try verifyGet(request)
-    case ("POST", "/invite"):
-      return try invite(request)
-    case (_, "/health"), (_, "/settings"), (_, "/signup"), (_, "/token"), (_, "/user"),
-      (_, "/logout"), (_, "/otp"), (_, "/magiclink"), (_, "/recover"), (_, "/resend"),
-      (_, "/reauthenticate"), (_, "/verify"), (_, "/invite"):
-      throw AuthFailure.methodNotAllowed
-    default:
-      throw AuthFailure.notFound
+    case .settings: return .json(status: 200, settingsJSON)
+    case .signup: return try signup(try Self.body(request), from: client)
+    case .token: return try token(request, body: try Self.body(request))
+    case .user: return try user(request)
+    case .updateUser: return try updateUser(request, body: try Self.body(request))
+    case .logout: return try logout(request)
+    case .otp: return try otp(try Self.body(request), from: client, magicLinkRoute: false)
+    case .magicLink: return try otp(try Self.body(request), from: client, magicLinkRoute: true)
+    case .recover: return try recover(try Self.body(request), from: client)
+    case .resend: return try resend(try Self.body(request), from: client)
+    case .reauthenticate: return try reauthenticate(request)
+    case .verify: return try verifyPost(try Self.body(request), from: client)
+    case .verifyLink: return try verifyGet(request)
+    case .invite: return try invite(request)
+    case .methodNotAllowed: throw AuthFailure.methodNotAllowed
+    default: throw AuthFailure.notFound
     }
   }
 
