@@ -188,3 +188,33 @@ expect rows 0
     assert "the signup mail was sent again" in done.stdout
     for secret in ("First-pw-1", "Second-pw-2", "Third-pw-3", confirming.status["secret_key"]):
         assert secret not in done.stdout + done.stderr
+
+
+def test_verify_otp_takes_an_email_changes_two_codes_one_at_a_time(project, home):
+    """Double confirmation: the first address's code is GoTrue's half-way answer (a 200 with a
+    msg, no session); snm says which address is confirmed and that the other's code is needed,
+    exits 0 and keeps the session; the second code completes the change and signs in."""
+    import uuid
+    tag = uuid.uuid4().hex[:8]
+    old, new = f"mover-{tag}@example.com", f"moved-{tag}@example.com"
+    script = f"""
+let u = admin create user email '{old}' password 'Move-pw-123' confirmed
+login email '{old}' password 'Move-pw-123'
+user update email '{new}'
+let to_new = inbox '{new}'
+verify otp email '{new}' token $to_new.otp type email_change
+expect $session.email == '{old}'
+let half = user show
+expect $half.email == '{old}'
+let to_old = inbox '{old}'
+verify otp email '{old}' token $to_old.otp type email_change
+let done = user show
+expect $done.email == '{new}'
+expect $session.email == '{new}'
+admin delete user $u.id
+"""
+    done = snm(project, "-c", script, service=project.status["secret_key"], env=home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (f"{new} is confirmed for the e-mail change; the code sent to the other address is "
+            "still needed") in done.stdout
+    assert f"signed in as {new}" in done.stdout

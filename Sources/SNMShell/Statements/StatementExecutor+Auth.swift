@@ -139,14 +139,14 @@ extension StatementExecutor {
       case .email:
         what = magicLink ? "a magic link (and its code)" : "a sign-in code (and a magic link)"
       }
-      let address = recipient.address
       return AuthAnswer(
         value: .null,
         message:
-          "\(what) was sent to \(address); then 'verify otp \(recipient.member) '\(address)' "
-          + "token '...''")
+          "\(what) was sent to \(recipient.address); then 'verify otp \(recipient.member) "
+          + "'\(recipient.address)' token '...''")
     case .verifyOTP(let recipient, let code, let type):
-      let session = try await auth.verifyOTP(to: recipient, token: code, type: type)
+      let outcome = try await auth.verifyOTP(to: recipient, token: code, type: type)
+      guard case .session(let session) = outcome else { return HalfConfirmed.of(recipient, type) }
       return await signedIn(session, message: "signed in as \(session.user.displayName)")
     case .resend(let type, let recipient):
       try await auth.resend(type: type, to: recipient)

@@ -9,7 +9,7 @@ import SNMWire
 /// let user = try await auth.userJSON(accessToken: token)          // GET /user, as sent
 /// try await auth.updateUser(accessToken: token, attributes: .init(data: ["nick": "kim"]))
 /// try await auth.sendOTP(to: .email("kim@example.com"), createUser: true)
-/// let session = try await auth.verifyOTP(to: .email("kim@example.com"), token: "123456", type: "email")
+/// let outcome = try await auth.verifyOTP(to: .email("kim@example.com"), token: "123456", type: "email")
 /// ```
 /// Throws as the sign-in calls do: ``SupabaseAuthError`` for a refusal (`reauthentication_needed`
 /// when a password change needs the nonce of ``reauthenticate(accessToken:)``),
@@ -44,11 +44,13 @@ extension SupabaseAuthManager {
     _ = try await send(.otp(to: recipient, createUser: createUser))
   }
 
-  /// `POST /auth/v1/verify`: the mailed or texted code, for a session.
+  /// `POST /auth/v1/verify`: the mailed or texted code, for a session (or, the first of an
+  /// e-mail change's two codes, ``OTPVerification/halfConfirmed``).
   public func verifyOTP(to recipient: OTPRecipient, token: String, type: String) async throws
-    -> SupabaseSession
+    -> OTPVerification
   {
-    try await session(from: .verify(to: recipient, token: token, type: type))
+    let response = try await send(.verify(to: recipient, token: token, type: type))
+    return try OTPVerification(response: response.body, now: now())
   }
 
   /// `POST /auth/v1/resend`.
