@@ -64,6 +64,8 @@ def test_password_guessing_is_rate_limited(limited):
                 assert response.json() == {"code": 429, "error_code": "over_request_rate_limit",
                                            "msg": "Request rate limit reached"}
                 assert response.headers["x-sb-error-code"] == "over_request_rate_limit"
+                # Seconds until the bucket holds a token again (one per 300 s here).
+                assert 1 <= int(response.headers["Retry-After"]) <= 300, response.headers
         print(f"60 wrong passwords: {statuses.count(400)} tried, {statuses.count(429)} refused")
         assert statuses == [400] * 30 + [429] * 30, "the first 30 fit the bucket, no more"
         right = client.post(f"{limited.auth_url}/token?grant_type=password",

@@ -54,8 +54,12 @@ extension AuthFailure {
     status: 405, code: "method_not_allowed", message: "Method Not Allowed")
   /// An unknown route: GoTrue's router answers it in plain text (`AuthGateway.notFoundResponse`).
   static let notFound = AuthFailure(status: 404, code: "not_found", message: "404 page not found")
-  static let overRateLimit = AuthFailure(
-    status: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
+  /// A request over its rate limit; `retryAfter` whole seconds until its bucket has a token.
+  static func overRateLimit(retryAfter: Int) -> AuthFailure {
+    AuthFailure(
+      status: 429, code: "over_request_rate_limit", message: "Request rate limit reached",
+      retryAfter: retryAfter)
+  }
 
   /// A request value Postgres cannot take as text or JSON (a NUL character, a bad escape): the
   /// client's mistake, so 400 rather than the database's 500.

@@ -11,12 +11,18 @@ public struct AuthFailure: Error, Sendable, Equatable {
   public var message: String
   /// Reasons for 422 weak_password (`length`, `characters`, `pwned`).
   public var weakPasswordReasons: [String]?
+  /// Whole seconds until a refused request would be admitted (a 429's `Retry-After`).
+  public var retryAfter: Int?
 
-  public init(status: Int, code: String, message: String, weakPasswordReasons: [String]? = nil) {
+  public init(
+    status: Int, code: String, message: String, weakPasswordReasons: [String]? = nil,
+    retryAfter: Int? = nil
+  ) {
     self.status = status
     self.code = code
     self.message = message
     self.weakPasswordReasons = weakPasswordReasons
+    self.retryAfter = retryAfter
   }
 }
 
@@ -43,11 +49,13 @@ public enum AuthErrorFormat: Sendable, Equatable {
     self = .dated("2024-01-01")
   }
 
-  /// The error response in this format, with `x-sb-error-code`; the dated format also says
+  /// The error response in this format, with `x-sb-error-code` (and `Retry-After` when the
+  /// failure knows when to come back); the dated format also says
   /// `X-Supabase-Api-Version: 2024-01-01`, as GoTrue's errors do.
   public func response(_ failure: AuthFailure) -> HTTPResponse {
     var headers = HTTPHeaders()
     headers["x-sb-error-code"] = failure.code
+    if let seconds = failure.retryAfter { headers["Retry-After"] = String(seconds) }
     var members: [JSONObject.Member]
     switch self {
     case .legacy:

@@ -2,11 +2,12 @@ import Synchronization
 
 /// GoTrue's per-IP token buckets (`internal/api/apilimiter`): each kind of request has a bucket
 /// per client address that holds `burst` requests and refills at `perSecond`; a request that
-/// finds its bucket empty is refused with 429 `over_request_rate_limit`.
+/// finds its bucket empty is refused with 429 `over_request_rate_limit`, its `Retry-After` the
+/// whole seconds until the bucket holds a token again (GoTrue's tollbooth limiter sends none).
 ///
 /// ```swift
 /// let limiter = AuthRateLimiter(limits: AuthRateLimits(), now: { Date().timeIntervalSince1970 })
-/// try limiter.admit(.token, from: request.remoteAddress)   // throws AuthFailure.overRateLimit
+/// try limiter.admit(.token, from: request.remoteAddress)   // throws AuthFailure.overRateLimit(...)
 /// ```
 /// A limit of 0 admits everything. Buckets of addresses that stayed away until theirs refilled
 /// are forgotten, so the table holds only recent clients. Every loopback address (127.0.0.0/8,
@@ -49,12 +50,12 @@ public final class AuthRateLimiter: Sendable {
   }
 
   /// Takes one request from `client`'s bucket of `kind`. Throws `AuthFailure.overRateLimit`
-  /// when it is empty.
+  /// when it is empty, with the seconds until it holds one again.
   public func admit(_ kind: Kind, from client: String) throws(AuthFailure) {
     let (perSecond, burst) = limits.rate(kind)
     guard perSecond > 0 else { return }
     let time = now()
-    let admitted = buckets.withLock { buckets -> Bool in
+    let wait = buckets.withLock { buckets -> Double? in
       let key = Key(kind: kind, client: Self.bucketName(client))
       var bucket = buckets[key] ?? Bucket(tokens: burst, updated: time)
       if buckets[key] == nil && buckets.count >= Self.sweepThreshold {
@@ -64,13 +65,16 @@ public final class AuthRateLimiter: Sendable {
       bucket.updated = time
       guard bucket.tokens >= 1 else {
         buckets[key] = bucket
-        return false
+        return (1 - bucket.tokens) / perSecond
       }
       bucket.tokens -= 1
       buckets[key] = bucket
-      return true
+      return nil
     }
-    if !admitted { throw AuthFailure.overRateLimit }
+    // A microsecond off before rounding up: 1 s computed as 1.0000000001 is still 1 s.
+    if let wait {
+      throw AuthFailure.overRateLimit(retryAfter: max(1, Int((wait - 1e-6).rounded(.up))))
+    }
   }
 
   /// The bucket an address draws from: its own, or the one every loopback address shares.

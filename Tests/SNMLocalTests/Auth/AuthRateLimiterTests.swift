@@ -23,8 +23,14 @@ final class ManualClock: Sendable {
     let clock = ManualClock()
     let limiter = AuthRateLimiter(limits: AuthRateLimits(), now: clock.now)
     #expect(admitted(limiter, .token, 60) == 30)
-    #expect(throws: AuthFailure.overRateLimit) { try limiter.admit(.token, from: "127.0.0.1") }
-    clock.advance(1.9)
+    #expect(throws: AuthFailure.overRateLimit(retryAfter: 2)) {
+      try limiter.admit(.token, from: "127.0.0.1")
+    }
+    clock.advance(0.5)
+    #expect(throws: AuthFailure.overRateLimit(retryAfter: 2), "1.5 s, rounded up") {
+      try limiter.admit(.token, from: "127.0.0.1")
+    }
+    clock.advance(1.4)
     #expect(admitted(limiter, .token, 5) == 0)
     clock.advance(0.2)  // 150 per 300 s: one every 2 s
     #expect(admitted(limiter, .token, 5) == 1)
@@ -56,6 +62,9 @@ final class ManualClock: Sendable {
     let limiter = AuthRateLimiter(limits: limits, now: clock.now)
     #expect(admitted(limiter, .anonymous, 100) == 60, "the bucket holds the hourly number")
     clock.advance(59)
+    #expect(throws: AuthFailure.overRateLimit(retryAfter: 1), "one a minute: 1 s to go") {
+      try limiter.admit(.anonymous, from: "127.0.0.1")
+    }
     #expect(admitted(limiter, .anonymous, 5) == 0)
     clock.advance(2)
     #expect(admitted(limiter, .anonymous, 5) == 1)
