@@ -137,6 +137,8 @@ enum LanguageHelp {
     signup email 'a@b.c'           a new user with a password
     session check                  refresh when close to expiry; who, role, time left
     session show                   user id, role, expiry (never the tokens)
+    session refresh                a new access token now, whatever time is left
+    session token                  the access token alone on a line, for curl
     logout
     """
 

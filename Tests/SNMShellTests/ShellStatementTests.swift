@@ -109,6 +109,14 @@ struct StatementRig {
     #expect(unknown.errors.captured.contains("no help on 'nonsense'"))
   }
 
+  @Test func helpSessionListsEverySessionStatement() async throws {
+    let rig = try StatementRig()
+    #expect(await rig.shell.run(text: "help session", name: "-c") == .success)
+    for statement in ["session check", "session show", "session refresh", "session token"] {
+      #expect(rig.output.captured.contains("\n\(statement) "), "help session lacks \(statement)")
+    }
+  }
+
   @Test func pipedInputStopsAtTheFirstFailureUnlessToldToContinue() async throws {
     let lines = ["echo 'first'", "describe nothing_here", "echo 'never'"]
     let rig = try StatementRig()
