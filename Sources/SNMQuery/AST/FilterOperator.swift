@@ -1,8 +1,11 @@
-/// A PostgREST filter operator; the raw value is its wire name (`gte` in `age=gte.3`).
-public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
-  case eq, neq, gt, gte, lt, lte, like, ilike, match, imatch, `in`, `is`, isdistinct
-  case cs, cd, ov, sl, sr, nxl, nxr, adj, fts, plfts, phfts, wfts
+import SNMSupabase
 
+/// A PostgREST filter operator as the language spells it: the request layer's
+/// ``SupabaseFilterOperator`` (its raw value the wire name, `gte` in `age=gte.3`), one definition
+/// for both layers; this file adds the language's spellings.
+public typealias FilterOperator = SupabaseFilterOperator
+
+extension SupabaseFilterOperator {
   /// The operator a keyword spells (`contains` is `cs`), if any.
   public init?(keyword: Keyword) {
     switch keyword {
@@ -25,19 +28,6 @@ public enum FilterOperator: String, Sendable, Hashable, CaseIterable {
     case .tilde: self = .match
     case .tildeStar: self = .imatch
     default: return nil
-    }
-  }
-
-  /// Whether the operator takes a text-search configuration (`fts(english)`).
-  public var isTextSearch: Bool {
-    self == .fts || self == .plfts || self == .phfts || self == .wfts
-  }
-
-  /// Whether PostgREST accepts `(any)`/`(all)` after it.
-  public var acceptsQuantifier: Bool {
-    switch self {
-    case .eq, .gt, .gte, .lt, .lte, .like, .ilike, .match, .imatch: true
-    default: false
     }
   }
 

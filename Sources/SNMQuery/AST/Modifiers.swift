@@ -1,3 +1,5 @@
+import SNMSupabase
+
 /// What may follow the filters of a query or `rpc`, in any order.
 public struct Modifiers: Sendable, Equatable {
   public var order: [OrderItem] = []
@@ -43,10 +45,8 @@ public struct Modifiers: Sendable, Equatable {
     case maybeSingle = "maybe single"
   }
 
-  /// `count exact|planned|estimated` (`Prefer: count=...`).
-  public enum CountMode: String, Sendable, Equatable {
-    case exact, planned, estimated
-  }
+  /// `count exact|planned|estimated` (`Prefer: count=...`): the request layer's option.
+  public typealias CountMode = SupabaseCountOption
 }
 
 /// `column [asc|desc] [nulls first|last]`.

@@ -38,7 +38,7 @@ extension StatementCompiler {
     let parameter: SupabaseQueryParameter
     if let quantifier = predicate.quantifier {
       parameter = .quantified(
-        column, supabaseOperator(predicate.op), quantifier == .any ? .any : .all,
+        column, predicate.op, quantifier == .any ? .any : .all,
         try elements(value, context: "'\(predicate.op.rawValue) \(quantifier.rawValue)'"))
     } else {
       switch predicate.op {
@@ -69,36 +69,6 @@ extension StatementCompiler {
       }
     }
     return predicate.negated ? .not(parameter) : parameter
-  }
-
-  func supabaseOperator(_ op: FilterOperator) -> SupabaseFilterOperator {
-    switch op {
-    case .eq: .eq
-    case .neq: .neq
-    case .gt: .gt
-    case .gte: .gte
-    case .lt: .lt
-    case .lte: .lte
-    case .like: .like
-    case .ilike: .ilike
-    case .match: .match
-    case .imatch: .imatch
-    case .in: .in
-    case .is: .is
-    case .isdistinct: .isdistinct
-    case .cs: .cs
-    case .cd: .cd
-    case .ov: .ov
-    case .sl: .sl
-    case .sr: .sr
-    case .nxl: .nxl
-    case .nxr: .nxr
-    case .adj: .adj
-    case .fts: .fts
-    case .plfts: .plfts
-    case .phfts: .phfts
-    case .wfts: .wfts
-    }
   }
 
   func searchType(_ op: FilterOperator) -> SupabaseTextSearchType {

@@ -210,12 +210,7 @@ public struct StatementCompiler: Sendable {
     case .maybeSingle: parameters.append(.maybeSingle)
     case nil: break
     }
-    switch modifiers.count {
-    case .exact: parameters.append(.count(.exact))
-    case .planned: parameters.append(.count(.planned))
-    case .estimated: parameters.append(.count(.estimated))
-    case nil: break
-    }
+    if let count = modifiers.count { parameters.append(.count(count)) }
     if let returning = modifiers.returning {
       let items = try selectItems(returning)
       parameters.append(isWrite ? .returning(items: items) : .select(items: items))

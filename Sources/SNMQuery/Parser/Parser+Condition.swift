@@ -94,7 +94,7 @@ extension Parser {
     } else if eat(.all) != nil {
       quantifier = .all
     }
-    if let quantifier, !op.acceptsQuantifier {
+    if let quantifier, !op.takesQuantifier {
       throw failure(
         .quantifierNotAllowed(text(operatorToken), quantifier.rawValue), at: quantifierToken.range,
         help: "'any' and 'all' follow eq, gt, gte, lt, lte, like, ilike, match and imatch")
