@@ -73,6 +73,21 @@ import Testing
       ])
   }
 
+  @Test func theServeArgumentsCarryEverySetting() {
+    var state = Self.state("/tmp/p", port: 54399)
+    state.apply(rateLimitChanges: ["token_refresh=0"])
+    state.authSwitches.apply(["confirm_email": true])
+    #expect(
+      state.serveArguments == [
+        "local", "serve", "--dir", "/tmp/p", "--port", "54399", "--jwt-expiry", "3600",
+        "--jwt-alg", state.jwtAlgorithm, "--refresh-reuse-interval", "10",
+      ] + state.rateLimitArguments + state.authSwitchArguments + [
+        "--file-size-limit", String(state.storageFileSizeLimit),
+      ])
+    #expect(state.serveArguments.contains("token_refresh=0"))
+    #expect(state.serveArguments.contains("--confirm-email"))
+  }
+
   @Test func smsTestCodesAreRememberedAndForgotten() throws {
     let dir = try Self.scratch()
     defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -20,12 +20,7 @@ extension LocalProjectController {
   /// Starts `snm local serve` detached and waits until it answers. Throws with the log's tail.
   func launchGateway(_ state: ProjectState) throws(LocalProjectError) {
     let executable = Self.currentExecutable()
-    var arguments = ["local", "serve", "--dir", state.dataDir, "--port", String(state.port)]
-    arguments += ["--jwt-expiry", String(state.jwtExpiry), "--jwt-alg", state.jwtAlgorithm]
-    arguments += ["--refresh-reuse-interval", String(state.refreshReuseInterval)]
-    arguments += state.rateLimitArguments + state.authSwitchArguments
-    arguments += ["--file-size-limit", String(state.storageFileSizeLimit)]
-    let pid = try Subprocess.spawnDetached(executable, arguments, log: state.logFile)
+    let pid = try Subprocess.spawnDetached(executable, state.serveArguments, log: state.logFile)
     try? Data("\(pid)\n".utf8).write(to: URL(fileURLWithPath: state.pidFile), options: .atomic)
     let keys = try state.keys()
     let deadline = monotonicSeconds() + 20

@@ -46,12 +46,7 @@ extension LocalProjectController {
 
   /// Runs gateway children one after another; returns the exit code for the supervisor.
   func superviseChildren(_ state: ProjectState, control: SupervisorControl) -> Int32 {
-    var arguments = [
-      "local", "serve", "--dir", state.dataDir, "--port", String(state.port), "--jwt-expiry",
-      String(state.jwtExpiry), "--jwt-alg", state.jwtAlgorithm, "--refresh-reuse-interval",
-      String(state.refreshReuseInterval), "--file-size-limit", String(state.storageFileSizeLimit),
-    ]
-    arguments += state.rateLimitArguments + state.authSwitchArguments
+    let arguments = state.serveArguments
     var crashes: [Double] = []
     while true {
       let child: pid_t

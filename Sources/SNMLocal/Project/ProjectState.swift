@@ -112,6 +112,16 @@ struct ProjectState: Sendable, Equatable {
     for change in rateLimitChanges { try? authRateLimits.set(change) }
   }
 
+  /// The arguments of `snm local serve` for this state: the one list both the launch and the
+  /// supervisor's restart of a crashed gateway use.
+  var serveArguments: [String] {
+    ["local", "serve", "--dir", dataDir, "--port", String(port)]
+      + ["--jwt-expiry", String(jwtExpiry), "--jwt-alg", jwtAlgorithm]
+      + ["--refresh-reuse-interval", String(refreshReuseInterval)]
+      + rateLimitArguments + authSwitchArguments
+      + ["--file-size-limit", String(storageFileSizeLimit)]
+  }
+
   /// The `--auth-rate-limit` flags that give a gateway this state's limits.
   var rateLimitArguments: [String] {
     AuthRateLimits.names.flatMap { name in
