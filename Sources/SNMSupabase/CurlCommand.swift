@@ -21,23 +21,20 @@ enum CurlCommand {
   ) -> String {
     var parts: [String] = []
     switch endpoint.method {
-    case .get: parts.append("curl " + shellQuoted(url))
-    case .head: parts.append("curl --head " + shellQuoted(url))
-    default: parts.append("curl -X \(endpoint.method.rawValue) " + shellQuoted(url))
+    case .get: parts.append("curl " + ShellWord.quoted(url))
+    case .head: parts.append("curl --head " + ShellWord.quoted(url))
+    default: parts.append("curl -X \(endpoint.method.rawValue) " + ShellWord.quoted(url))
     }
     parts.append("-H \"apikey: \(key)\"")
     if let bearer { parts.append("-H \"Authorization: Bearer \(bearer)\"") }
     for field in endpoint.headers {
-      parts.append("-H " + shellQuoted(field.name + ": " + field.value))
+      parts.append("-H " + ShellWord.quoted(field.name + ": " + field.value))
     }
-    if let body { parts.append("-d " + shellQuoted(body.serialized())) }
-    if let file = endpoint.bodyFile { parts.append("--data-binary " + shellQuoted("@" + file)) }
-    if let file = endpoint.responseFile { parts.append("-o " + shellQuoted(file)) }
+    if let body { parts.append("-d " + ShellWord.quoted(body.serialized())) }
+    if let file = endpoint.bodyFile {
+      parts.append("--data-binary " + ShellWord.quoted("@" + file))
+    }
+    if let file = endpoint.responseFile { parts.append("-o " + ShellWord.quoted(file)) }
     return parts.joined(separator: multiline ? " \\\n  " : " ")
-  }
-
-  /// `'text'` for sh, with each `'` written as `'\''`.
-  static func shellQuoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
   }
 }

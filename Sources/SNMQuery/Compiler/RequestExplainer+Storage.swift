@@ -1,5 +1,6 @@
 import SNMNetwork
 import SNMSupabase
+import SNMWire
 
 extension RequestExplainer {
   /// A Storage statement in the chosen format, ending with a newline. `storage url` sends
@@ -9,7 +10,7 @@ extension RequestExplainer {
     case .url(let url):
       switch format {
       case .json: return #"{"url":"# + "\"\(url)\"" + #","request":null}"# + "\n"
-      case .curl: return "curl " + SupabaseStorageRequestShell.quoted(url) + "\n"
+      case .curl: return "curl " + ShellWord.quoted(url) + "\n"
       case .text: return "(no request: the public URL)\nurl      \(url)\n"
       }
     case .request(_, let request):
@@ -39,12 +40,5 @@ extension RequestExplainer {
     if let file = endpoint.responseFile { section("saves to", [file]) }
     section("swift", [request.swiftChain()])
     return lines.joined(separator: "\n") + "\n"
-  }
-}
-
-/// Quoting for sh, as the requests' curl commands quote.
-enum SupabaseStorageRequestShell {
-  static func quoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
   }
 }
