@@ -108,7 +108,7 @@ public struct PromptLoop {
   /// Who the prompt says is signed in; without a session, the role of the project's key (`anon`,
   /// or `service_role` for a secret key).
   func signedInName() -> String {
-    executor.signedIn.withLock { $0 } ?? executor.project.keyRole
+    executor.state.withLock { $0.signedIn } ?? executor.project.keyRole
   }
 
   /// What one read at the prompt gave.

@@ -238,9 +238,9 @@ struct PagedRead {
   /// does for one answer).
   func startCSVBlock(_ writer: OutputWriter) {
     let destination = ObjectIdentifier(writer)
-    let after = executor.lastCSVOutput.withLock { last in
-      defer { last = destination }
-      return last == destination
+    let after = executor.state.withLock { state in
+      defer { state.lastCSVOutput = destination }
+      return state.lastCSVOutput == destination
     }
     if after { writer.write(executor.currentSettings.csvCRLF ? "\r\n" : "\n") }
   }

@@ -80,7 +80,7 @@ extension StatementExecutor {
   /// Refreshes the name the prompt shows from the session (no network).
   func updateSignedInName() async {
     let name = await sessions.currentSession.map { Self.promptName($0.user) }
-    signedIn.withLock { $0 = name }
+    state.withLock { $0.signedIn = name }
   }
 
   private func signIn(
@@ -106,7 +106,7 @@ extension StatementExecutor {
       return .interrupted(signal)
     }
     await sessions.saveSession(for: session)
-    signedIn.withLock { $0 = Self.promptName(session.user) }
+    state.withLock { $0.signedIn = Self.promptName(session.user) }
     let who =
       session.user.isAnonymous
       ? "anonymously as \(session.user.id.uuidString.lowercased())"
@@ -122,7 +122,7 @@ extension StatementExecutor {
     }
     switch refreshed {
     case .done(.success(let session)):
-      signedIn.withLock { $0 = Self.promptName(session.user) }
+      state.withLock { $0.signedIn = Self.promptName(session.user) }
       say(
         SessionReport(session: session, now: Date(), refreshed: true, keyRole: project.keyRole)
           .checkLine(currentSettings.format))
@@ -130,7 +130,7 @@ extension StatementExecutor {
     case .done(.failure(.signedOut)):
       return authFailure("not signed in; use 'login' or 'login email ...'")
     case .done(.failure(let error)):
-      signedIn.withLock { $0 = nil }
+      state.withLock { $0.signedIn = nil }
       return authFailure(error.description, headline: FailureHeadline.of(error))
     case .failed(let error): return authFailure(Self.describe(error))
     case .interrupted(let signal): return .interrupted(signal)
@@ -162,7 +162,7 @@ extension StatementExecutor {
       if case .signedOut = error {
         return authFailure("not signed in; use 'login' or 'login email ...'")
       }
-      signedIn.withLock { $0 = nil }
+      state.withLock { $0.signedIn = nil }
       return authFailure(error.description, headline: FailureHeadline.of(error))
     }
   }
@@ -184,7 +184,7 @@ extension StatementExecutor {
       return authFailure(
         "not signed in: `session token` prints a signed-in user's token; `login` first")
     case .done(.failure(let error)):
-      signedIn.withLock { $0 = nil }
+      state.withLock { $0.signedIn = nil }
       return authFailure(error.description, headline: FailureHeadline.of(error))
     case .failed(let error): return authFailure(Self.describe(error))
     case .interrupted(let signal): return .interrupted(signal)
@@ -196,7 +196,7 @@ extension StatementExecutor {
       say("not signed in")
       return .succeeded(nil)
     }
-    defer { if scope != .others { signedIn.withLock { $0 = nil } } }
+    defer { if scope != .others { state.withLock { $0.signedIn = nil } } }
     let signOut = await sendCancellable(refreshing: false) { [sessions] in
       try await sessions.signOut(scope: scope)
     }

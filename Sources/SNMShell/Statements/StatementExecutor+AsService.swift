@@ -12,7 +12,7 @@ extension StatementExecutor {
   /// under row-level security). Refused, with nothing sent, when the project has no service key.
   func runAsService(_ run: () async -> StatementResult) async -> StatementResult {
     guard serviceProvider != nil else { return noServiceKey() }
-    ranAsService.withLock { $0 = true }
+    state.withLock { $0.ranAsService = true }
     return await Self.$runningAsService.withValue(true) { await run() }
   }
 
@@ -22,7 +22,7 @@ extension StatementExecutor {
     directory: String?
   ) async -> StatementResult {
     guard serviceProvider != nil else { return noServiceKey() }
-    ranAsService.withLock { $0 = true }
+    state.withLock { $0.ranAsService = true }
     let unwrapped = LetStatement(name: binding.name, value: .statement(inner))
     let plain = Statement(kind: .let(unwrapped), range: statement.range)
     return await Self.$runningAsService.withValue(true) {
@@ -33,9 +33,9 @@ extension StatementExecutor {
   /// Whether a statement ran as service since the prompt last asked (and forget it): the next
   /// prompt says so.
   func takeRanAsService() -> Bool {
-    ranAsService.withLock { ran in
-      defer { ran = false }
-      return ran
+    state.withLock { state in
+      defer { state.ranAsService = false }
+      return state.ranAsService
     }
   }
 

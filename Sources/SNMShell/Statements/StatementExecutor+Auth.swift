@@ -184,7 +184,7 @@ extension StatementExecutor {
   /// A session an auth call gave: kept as the session, bound as the user.
   func signedIn(_ session: SupabaseSession, message: String) async -> AuthAnswer {
     await sessions.saveSession(for: session)
-    signedIn.withLock { $0 = Self.promptName(session.user) }
+    state.withLock { $0.signedIn = Self.promptName(session.user) }
     return AuthAnswer(value: await sessionValues(), message: message)
   }
 

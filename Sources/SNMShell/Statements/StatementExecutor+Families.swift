@@ -3,7 +3,7 @@ extension StatementExecutor {
   func statementEnvironment() -> StatementEnvironment {
     StatementEnvironment(
       project: project, settings: currentSettings, interactive: interactive, sessions: sessions,
-      resultsPath: resultsFile.withLock { $0?.path })
+      resultsPath: state.withLock { $0.resultsFile?.path })
   }
 
   /// The writers a statement family prints to, as they are for the statement running now.
@@ -15,16 +15,16 @@ extension StatementExecutor {
   /// Runs a psql habit (Psql/) and keeps what it changed: the settings, where results go.
   func run(_ command: PsqlCommand) async -> StatementResult {
     let outcome = await command.run(in: statementEnvironment(), output: statementOutput)
-    if let changed = outcome.settings { settings.withLock { $0 = changed } }
+    if let changed = outcome.settings { state.withLock { $0.settings = changed } }
     if let target = outcome.results {
       let replacing: ResultsFile? =
         switch target {
         case .standardOutput: nil
         case .file(let file): file
         }
-      let previous = resultsFile.withLock { file in
-        defer { file = replacing }
-        return file
+      let previous = state.withLock { state in
+        defer { state.resultsFile = replacing }
+        return state.resultsFile
       }
       previous?.close()
     }

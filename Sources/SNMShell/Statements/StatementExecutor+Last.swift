@@ -29,7 +29,7 @@ extension StatementExecutor {
       .init("error", outcome.failure?.code.map(JSONValue.string) ?? .null),
       .init("headers", .object(JSONObject(headers))),
     ])
-    variables.withLock { $0["last"] = .object(object) }
+    state.withLock { $0.variables["last"] = .object(object) }
   }
 
   /// Takes back the signal that stopped the scripts, so their `defer` statements can run;

@@ -29,9 +29,9 @@ extension StatementExecutor {
   /// of copying every bound value for each statement.
   func variableScope() async -> VariableScope {
     let session = await sessionValues()
-    let values = variables.withLock { values in
-      if values["session"] != session { values["session"] = session }
-      return values
+    let values = state.withLock { state in
+      if state.variables["session"] != session { state.variables["session"] = session }
+      return state.variables
     }
     return VariableScope(values: values, environment: environment)
   }
@@ -211,7 +211,7 @@ extension StatementExecutor {
     case SNMNetworkError.localFile(let failure):
       return self.failure(.server, failure.description, outcome: outcome, headline: headline)
     case SNMNetworkError.http(let failure):
-      let role = signedIn.withLock { $0 }
+      let role = state.withLock { $0.signedIn }
       let text = ServerErrorReport(
         role: role ?? project.keyRole, signedIn: role != nil, local: project.isLocal
       ).render(failure)
@@ -315,7 +315,7 @@ extension StatementExecutor {
     default: return
     }
     // A warning, not an error: `warning:` where errors say `snm:`.
-    let who = signedIn.withLock { $0 } ?? project.keyRole
+    let who = state.withLock { $0.signedIn } ?? project.keyRole
     errors.write(
       VisibleText.escaped(
         "warning: no row was \(verb): none matched the filter, or row-level security hides them "

@@ -143,9 +143,9 @@ extension StatementExecutor {
     // Each CSV result is a block of its own (header, records); an empty line parts two blocks
     // written to the same place.
     let destination = ObjectIdentifier(output)
-    let csvBefore = lastCSVOutput.withLock { last in
-      defer { if settings.format == .csv { last = destination } }
-      return settings.format == .csv && last == destination
+    let csvBefore = state.withLock { state in
+      defer { if settings.format == .csv { state.lastCSVOutput = destination } }
+      return settings.format == .csv && state.lastCSVOutput == destination
     }
     if csvBefore { output.write(settings.csvCRLF ? "\r\n" : "\n") }
     guard output.isTerminal else {

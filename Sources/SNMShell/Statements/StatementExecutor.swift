@@ -20,28 +20,19 @@ import Synchronization
 public final class StatementExecutor: Sendable {
   /// The project statements go to.
   public let project: ProjectSelection
-  let settings: Mutex<ShellSettings>
   /// Standard output as given; `output` is this unless `\o FILE` sends results to a file.
   let baseOutput: OutputWriter
-  /// The file `\o FILE` sends results to (Statements/StatementExecutor+PsqlCommands.swift).
-  let resultsFile = Mutex<ResultsFile?>(nil)
-  /// The writer the last CSV result went to: the next one there starts after an empty line.
-  let lastCSVOutput = Mutex<ObjectIdentifier?>(nil)
   /// Standard error as given; `errors` is this unless a script statement's output is held back.
   let baseErrors: OutputWriter
-  /// Whether statements come from a person at the prompt (a spinner, the pager, setting notes),
-  /// set by the prompt loop.
-  private let interactiveFlag = Atomic<Bool>(false)
   /// The signal that stopped the scripts (0: none), set from the signal watcher.
   let stopSignal = Atomic<Int32>(0)
   /// The project's session (`SessionManager.shared` in the snm binary, configured by main.swift).
   let sessions: SessionManager
   /// Signs in, up and out for the session statements.
   let auth: any AuthManageable
-  /// Who the prompt says is signed in (nil: `anon`), kept current after each statement.
-  let signedIn = Mutex<String?>(nil)
-  /// Whether a statement ran `as service` since the prompt last showed (it then says so).
-  let ranAsService = Mutex<Bool>(false)
+  /// What the session changes as it goes (settings, `\o`'s file, who is signed in, variables),
+  /// under one lock.
+  let state: Mutex<ShellState>
   /// Sends the statements' requests (connections kept alive).
   let provider: SNMNetworkProvider
   /// Sends the requests of `admin ...`, `inbox` and `as service` with the service key; nil when
@@ -49,11 +40,6 @@ public final class StatementExecutor: Sendable {
   let serviceProvider: SNMNetworkProvider?
   /// Table, column and function names for completion, `tables` and `describe`.
   public let catalog: SchemaCatalog
-  /// Values bound by `--var` (and, in scripts, `let`): change them through `bind`.
-  let variables: Mutex<[String: JSONValue]>
-  /// Their names, for the checker: kept rather than made from `variables` for each statement
-  /// (standard input is checked a statement at a time).
-  private let variableNameSet: Mutex<Set<String>>
   /// Where SIGINT and SIGTERM come from: `InterruptSignals.shared`, or a test's own source.
   let signals: InterruptSignals
   /// Passwords and secret environment values that script failures and reports never print.
@@ -78,21 +64,22 @@ public final class StatementExecutor: Sendable {
       SNMNetworkProvider(configuration: options.networkConfiguration(key: $0))
     }
     self.catalog = catalog
-    self.variables = Mutex(options.variableValues)
-    self.variableNameSet = Mutex(Set(options.variableValues.keys))
     self.environment = ProcessInfo.processInfo.environment
     self.sessions = sessions
     self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig, provider: self.provider)
     self.baseOutput = output
     self.baseErrors = errors
     let colour = Terminal.usesColour(fd: STDOUT_FILENO, disabled: options.noColor)
-    self.settings = Mutex(ShellSettings(options: options, colour: colour))
+    self.state = Mutex(
+      ShellState(
+        settings: ShellSettings(options: options, colour: colour),
+        variables: options.variableValues, variableNames: Set(options.variableValues.keys)))
     if let serviceKey = project.serviceKey { secretValues.register(serviceKey) }
   }
 
   /// Where results go: standard output, or the file `\o FILE` named.
   var output: OutputWriter {
-    Self.heldOutput ?? resultsFile.withLock { $0?.writer } ?? baseOutput
+    Self.heldOutput ?? state.withLock { $0.resultsFile?.writer } ?? baseOutput
   }
 
   /// Where results of the statement running in this task go instead (a statement `within`
@@ -108,12 +95,12 @@ public final class StatementExecutor: Sendable {
   @TaskLocal static var heldErrors: OutputWriter?
 
   /// The current settings.
-  public var currentSettings: ShellSettings { settings.withLock { $0 } }
+  public var currentSettings: ShellSettings { state.withLock { $0.settings } }
 
   /// Whether statements come from a person at the prompt (they never stop the session).
   var interactive: Bool {
-    get { interactiveFlag.load(ordering: .relaxed) }
-    set { interactiveFlag.store(newValue, ordering: .relaxed) }
+    get { state.withLock { $0.interactive } }
+    set { state.withLock { $0.interactive = newValue } }
   }
 
   /// Called from the signal watcher: the scripts stop at the statement running now.
@@ -136,18 +123,20 @@ public final class StatementExecutor: Sendable {
   /// The names bound by `--var` and `let`, for completion and the checker (`session`, kept
   /// among them by `variableScope()`, is built in and left out).
   public func variableNames() -> [String] {
-    variables.withLock { $0.keys.filter { $0 != "session" } }
+    state.withLock { $0.variables.keys.filter { $0 != "session" } }
   }
 
   /// The names bound by `--var` and `let`, as the checker takes them.
   func boundNames() -> Set<String> {
-    variableNameSet.withLock { $0 }
+    state.withLock { $0.variableNames }
   }
 
   /// Binds `$name` to `value` (`let`).
   func bind(_ name: String, to value: JSONValue) {
-    variables.withLock { $0[name] = value }
-    variableNameSet.withLock { _ = $0.insert(name) }
+    state.withLock { state in
+      state.variables[name] = value
+      state.variableNames.insert(name)
+    }
   }
 
   /// Starts loading the project's schema in the background (for completion); returns at once.
