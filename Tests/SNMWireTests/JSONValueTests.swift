@@ -63,6 +63,18 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
       compact: #"[{"id":1,"owner":{"id":"x","tags":["a","b"]}},{"id":2,"owner":null}]"#),
   ]
 
+  @Test func nestingIsMeasuredWithoutRecursion() throws {
+    #expect(!JSONValue.int(1).nests(deeperThan: 0))
+    #expect(try JSONValue(parsing: "[]").nests(deeperThan: 0))
+    #expect(!(try JSONValue(parsing: "[]").nests(deeperThan: 1)))
+    #expect(try JSONValue(parsing: #"[1, {"a": [2]}]"#).nests(deeperThan: 2))
+    #expect(!(try JSONValue(parsing: #"[1, {"a": [2]}]"#).nests(deeperThan: 3)))
+    let deep = String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000)
+    let value = try JSONValue(parsing: deep)
+    #expect(value.nests(deeperThan: 1_999))
+    #expect(!value.nests(deeperThan: 2_000))
+  }
+
   @Test(arguments: roundTrips)
   func parsesAndSerializes(_ testCase: RoundTripCase) throws {
     let value = try JSONValue(parsing: testCase.input)

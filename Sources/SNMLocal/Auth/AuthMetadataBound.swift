@@ -29,20 +29,10 @@ enum AuthMetadataBound {
   ///
   /// - Throws: 422 validation_failed.
   static func check(_ value: JSONValue, name: String) throws(AuthFailure) {
-    var pending: [(JSONValue, Int)] = [(value, 1)]
-    while let (item, depth) = pending.popLast() {
-      let children: [JSONValue]
-      switch item {
-      case .array(let items): children = items
-      case .object(let members): children = members.values
-      default: continue
-      }
-      guard depth <= maximumDepth else {
-        throw AuthFailure(
-          status: 422, code: "validation_failed",
-          message: "\(name) may be nested at most \(maximumDepth) levels deep")
-      }
-      pending += children.map { ($0, depth + 1) }
+    guard !value.nests(deeperThan: maximumDepth) else {
+      throw AuthFailure(
+        status: 422, code: "validation_failed",
+        message: "\(name) may be nested at most \(maximumDepth) levels deep")
     }
     guard value.serialized().utf8.count <= maximumBytes else { throw tooLarge }
   }
