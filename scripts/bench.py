@@ -1081,10 +1081,13 @@ class Counted:
             time.sleep(1)
         return {path.name: callgrind_total(path) for path in files}
 
-    def gateway_requests(self, path, count, counted):
-        """Starts the gateway's worker (under callgrind when `counted`), sends `count` requests on
-        one keep-alive connection, stops it; returns the instructions of the gateway and of
-        Postgres's processes that ended meanwhile (the backends it used)."""
+    def gateway_requests(self, request, count, counted):
+        """Starts the gateway's worker (under callgrind when `counted`), sends `count` requests
+        (`request`: method, path, body, extra headers and the status expected) on one keep-alive
+        connection, stops it; returns the instructions of the gateway and of Postgres's processes
+        that ended meanwhile (the backends it used)."""
+        method, path, body, extra, expected = request
+        headers = {**self.project.headers(), **extra}
         before = set(self.folder.glob("*"))
         command = [SNM, "local", "serve", "--dir", str(self.project.dir),
                    "--port", str(self.project.port)]
@@ -1097,7 +1100,7 @@ class Counted:
                 try:
                     connection = http.client.HTTPConnection("127.0.0.1", self.project.port,
                                                             timeout=120)
-                    connection.request("GET", path, headers=self.project.headers())
+                    connection.request(method, path, body=body, headers=headers)
                     connection.getresponse().read()
                     break
                 except OSError:
@@ -1105,11 +1108,11 @@ class Counted:
                         raise RuntimeError("the gateway under callgrind did not answer")
                     time.sleep(1)
             for _ in range(count):
-                connection.request("GET", path, headers=self.project.headers())
+                connection.request(method, path, body=body, headers=headers)
                 answer = connection.getresponse()
-                body = answer.read()
-                if answer.status != 200:
-                    raise RuntimeError(f"{path}: {answer.status} {body[:300]!r}")
+                answered = answer.read()
+                if answer.status != expected:
+                    raise RuntimeError(f"{method} {path}: {answer.status} {answered[:300]!r}")
             connection.close()
         finally:
             gateway.send_signal(signal.SIGTERM)
@@ -1118,11 +1121,14 @@ class Counted:
         return (sum(v for k, v in totals.items() if k.startswith("gw.")),
                 sum(v for k, v in totals.items() if k.startswith("pg.")))
 
-    def pgbench_transactions(self, count):
-        """Postgres's instructions for `count` transactions of `pgbench -S` on one connection."""
+    def pgbench_transactions(self, count, script=None):
+        """Postgres's instructions for `count` transactions of `pgbench -S` on one connection, or
+        of `script` (a pgbench script file, run in the project's own database)."""
         before = set(self.folder.glob("*"))
-        subprocess.run([PGBENCH, "-n", "-S", "-c", "1", "-t", str(count), "-h",
-                        self.project.socket_dir, "-p", "5432", "-U", "postgres", "pgbench"],
+        workload, database = (["-S"], "pgbench") if script is None else (["-f", str(script)],
+                                                                           "postgres")
+        subprocess.run([PGBENCH, "-n", *workload, "-c", "1", "-t", str(count), "-h",
+                        self.project.socket_dir, "-p", "5432", "-U", "postgres", database],
                        capture_output=True, check=True, timeout=600)
         return sum(v for k, v in self.finished(before).items() if k.startswith("pg."))
 
@@ -1130,52 +1136,72 @@ class Counted:
 def bench_instructions(project, report, args):
     """Instructions per request, counted by valgrind's callgrind, which neither the machine's
     load nor its hypervisor moves (rates on a shared virtual machine do, by a third and more):
-    the gateway's, and Postgres's behind it, against Postgres's for a `pgbench -S`
-    transaction. Only user space is counted, not the kernel's sockets. Each figure is the
-    difference of a run of N requests and one of 3N, so that starting, connecting and the first
-    requests of a shape (planning, preparing) fall out. The project's Postgres and gateway are
-    stopped for it and started again after."""
+    the gateway's, and Postgres's behind it, against Postgres's for a `pgbench -S` transaction
+    (the reads) and for a pgbench script of the same INSERT ... RETURNING (the insert with
+    `return=representation`). Only user space is counted, not the kernel's sockets. Each figure
+    is the difference of a run of N requests and one of 3N, so that starting, connecting and the
+    first requests of a shape (planning, preparing) fall out. The project's Postgres and gateway
+    are stopped for it and started again after."""
     if not shutil.which("valgrind"):
         print("9 instructions: skipped (valgrind is missing)")
         return
-    count = 100 if args.quick else 300
+    count = args.requests or (100 if args.quick else 300)
     folder = pathlib.Path(tempfile.mkdtemp(prefix="snm-callgrind-"))
     os.chmod(folder, 0o777)
     if "pgbench" not in project.sql("select datname from pg_database"):
         project.sql("create database pgbench")
         subprocess.run([PGBENCH, "-i", "-q", "-s", "10", "-h", project.socket_dir, "-p", "5432",
                         "-U", "postgres", "pgbench"], capture_output=True, check=True)
+    insert_script = folder / "insert.sql"
+    insert_script.write_text(
+        "insert into walk_request (sender, receiver, dog_id, message) "
+        f"values ('{ALICE}', '{BOB}', 1, 'walk') returning *;\n")
+    os.chmod(insert_script, 0o644)
     # Under callgrind Postgres runs 50 times slower: the gateway's first catalog query would
     # outlast authenticator's statement_timeout (8 s). A setting for the database overrides the
     # role's own, and goes again after.
     project.sql("alter role authenticator in database postgres set statement_timeout = 0")
     project.stop()
     counted = Counted(project, folder)
+    rest = "/rest/v1"
+    read_peer = "Postgres, pgbench -S"
+    insert_peer = "Postgres, pgbench INSERT ... RETURNING"
+    # (label, (method, path, body, headers, status), peer, target for both, limit on the gateway)
+    targets = [
+        ("primary-key select", ("GET", f"{rest}/dog_profile?select=*&id=eq.4242", None, {}, 200),
+         read_peer, 2.5, 90_000),
+        ("10-row filtered select",
+         ("GET", (f"{rest}/dog_profile?select=*&id=gt.5000&owner=eq.{BOB}"
+                  "&order=id.asc&limit=10"), None, {}, 200), read_peer, 4.5, None),
+        ("single-row insert, return=representation",
+         ("POST", f"{rest}/walk_request",
+          json.dumps({"sender": ALICE, "receiver": BOB, "dog_id": 1, "message": "walk"}),
+          {"Content-Type": "application/json", "Prefer": "return=representation"}, 201),
+         insert_peer, 2.5, None),
+    ]
     try:
         counted.start_postgres()
         # A first run of each is not counted: the first connection to a database after a start
         # builds the catalog cache files that later ones read.
-        counted.pgbench_transactions(10)
-        few, many = counted.pgbench_transactions(count), counted.pgbench_transactions(3 * count)
-        peer = (many - few) / (2 * count)
-        rest = "/rest/v1/dog_profile"
-        targets = {
-            "primary-key select": f"{rest}?select=*&id=eq.4242",
-            "10-row filtered select": (f"{rest}?select=*&id=gt.5000&owner=eq.{BOB}"
-                                       "&order=id.asc&limit=10"),
-        }
-        counted.gateway_requests(targets["primary-key select"], 10, False)
-        for label, path in targets.items():
-            (gateway_few, postgres_few) = counted.gateway_requests(path, count, True)
-            (gateway_many, postgres_many) = counted.gateway_requests(path, 3 * count, True)
+        peers = {}
+        for name, script in ((read_peer, None), (insert_peer, insert_script)):
+            counted.pgbench_transactions(10, script)
+            few = counted.pgbench_transactions(count, script)
+            many = counted.pgbench_transactions(3 * count, script)
+            peers[name] = (many - few) / (2 * count)
+        counted.gateway_requests(targets[0][1], 10, False)
+        for label, request, peer_name, target, limit in targets:
+            (gateway_few, postgres_few) = counted.gateway_requests(request, count, True)
+            (gateway_many, postgres_many) = counted.gateway_requests(request, 3 * count, True)
             gateway = (gateway_many - gateway_few) / (2 * count)
             postgres = (postgres_many - postgres_few) / (2 * count)
+            peer = peers[peer_name]
             report.add("9 instructions", f"{label}: gateway + Postgres", gateway + postgres,
-                       "Postgres, pgbench -S", peer, "instructions", "lower", 2.0)
+                       peer_name, peer, "instructions", "lower", target)
             report.add("9 instructions", f"{label}: Postgres", postgres,
-                       "Postgres, pgbench -S", peer, "instructions", "lower")
+                       peer_name, peer, "instructions", "lower")
             report.add("9 instructions", f"{label}: gateway", gateway,
-                       "Postgres, pgbench -S", peer, "instructions", "lower")
+                       peer_name, peer, "instructions", "lower", limit=limit)
     finally:
         counted.stop_postgres()
         shutil.rmtree(folder, ignore_errors=True)
@@ -1183,6 +1209,73 @@ def bench_instructions(project, report, args):
         project.sql("alter role authenticator in database postgres reset statement_timeout")
         if CLIENT:
             project.pin()
+
+
+# ---- 9, --check: the instruction budgets -------------------------------------------------------
+
+BUDGETS = ROOT / "scripts" / "bench-budgets.txt"
+OVER_BUDGET = 0.05  # a count more than 5% over its budget fails the check
+
+
+def read_budgets(path):
+    """figure -> (budget, peer name, peer's count, date set) from a budgets file: one line a
+    figure, `figure | budget | peer | peer's count | date`, `#` starts a comment line."""
+    budgets = {}
+    for number, line in enumerate(pathlib.Path(path).read_text().splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = [field.strip() for field in line.split("|")]
+        if (len(fields) != 5 or not fields[1].isdigit() or not fields[3].isdigit()
+                or int(fields[1]) == 0):
+            raise ValueError(f"{path}:{number}: expected 'figure | budget | peer | peer's count "
+                             f"| date' (counts in instructions, the budget above 0), "
+                             f"got {line.strip()!r}")
+        budgets[fields[0]] = (int(fields[1]), fields[2], int(fields[3]), fields[4])
+    return budgets
+
+
+def over_budget(rows, budgets):
+    """The check's verdict: (lines of the table, failures). A budgeted figure that was not
+    counted fails too (no figure, no pass)."""
+    counts = {row["figure"]: row for row in rows if row["section"] == "9 instructions"}
+    table, failures = [], []
+    table.append(f"{'figure':<62} {'count':>10} {'budget':>10} {'vs budget':>10}  "
+                 f"{'peer today':>10} {'peer then':>10}  set")
+    for figure, (budget, peer_name, peer_then, date) in budgets.items():
+        row = counts.get(figure)
+        if row is None or row["snm"] is None:
+            failures.append(f"{figure}: not counted (budget {budget:,} instructions)")
+            table.append(f"{figure:<62} {'-':>10} {budget:>10,}")
+            continue
+        count = round(row["snm"])
+        over = count / budget - 1
+        verdict = "ok" if over <= OVER_BUDGET else "OVER"
+        peer_now = "-" if row["peer"] is None else f"{round(row['peer']):,}"
+        table.append(f"{figure:<62} {count:>10,} {budget:>10,} {100 * over:>+9.1f}%  "
+                     f"{peer_now:>10} {peer_then:>10,}  {date} {verdict}")
+        if over > OVER_BUDGET:
+            failures.append(f"{figure}: {count:,} instructions, {100 * over:.1f}% over its budget "
+                            f"of {budget:,} (more than {100 * OVER_BUDGET:.0f}% fails)")
+    return table, failures
+
+
+def check_budgets(rows, path):
+    """Prints the budgets table; returns 0 when every budgeted figure is within 5% of its budget,
+    1 (after naming each figure over) when not."""
+    budgets = read_budgets(path)
+    table, failures = over_budget(rows, budgets)
+    print(f"\ninstruction budgets ({path}; a figure fails more than "
+          f"{100 * OVER_BUDGET:.0f}% over its budget):")
+    print("\n".join(table))
+    for failure in failures:
+        print(f"scripts/bench: {failure}", file=sys.stderr)
+    if failures:
+        print(f"scripts/bench: {len(failures)} of {len(budgets)} budgets failed; lowering a "
+              "budget is part of the change that earns it, raising one needs a CHANGELOG line "
+              "saying why", file=sys.stderr)
+        return 1
+    print(f"all {len(budgets)} budgets met")
+    return 0
 
 
 # ---- main --------------------------------------------------------------------------------------
@@ -1206,7 +1299,35 @@ def main():
     parser.add_argument("--no-pin", action="store_true",
                         help="leave the servers and clients on any core (no taskset)")
     parser.add_argument("--out", default=str(WORK / "results.json"), help="JSON results file")
+    parser.add_argument("--requests", type=int, default=None,
+                        help="section 9: requests per count, N (each figure is 3N less N; "
+                        "default 300, 100 with --quick)")
+    parser.add_argument("--check", action="store_true",
+                        help="section 9: fail (exit 1) when a figure costs more than 5%% over its "
+                        "budget in --budgets")
+    parser.add_argument("--budgets", default=str(BUDGETS), help="the budgets file for --check")
+    parser.add_argument("--from", dest="results", default=None,
+                        help="with --check: check the figures of an earlier run's results.json "
+                        "instead of counting")
     args = parser.parse_args()
+    if args.results and not args.check:
+        parser.error("--from goes with --check")
+    if args.check:
+        try:
+            read_budgets(args.budgets)
+        except (OSError, ValueError) as error:
+            print(f"scripts/bench: cannot read the budgets: {error}", file=sys.stderr)
+            return 2
+        if args.results:
+            try:
+                rows = json.loads(pathlib.Path(args.results).read_text())["rows"]
+            except (OSError, ValueError, KeyError) as error:
+                print(f"scripts/bench: cannot read the results {args.results}: {error}",
+                      file=sys.stderr)
+                return 2
+            return check_budgets(rows, args.budgets)
+        if "9" not in [section.strip() for section in args.only.split(",")]:
+            parser.error("--check compares section 9's counts: --only must include 9")
     global CLIENT
     if args.no_pin or (os.cpu_count() or 1) < 2:
         CLIENT = []
@@ -1237,6 +1358,8 @@ def main():
     print(f"\n{len(report.rows)} figures, {len(missed)} targets missed; "
           f"{time.time() - report.started:.0f} s; load average now {os.getloadavg()[0]:.2f}")
     print(f"results: {out} (and results.md beside it)")
+    if args.check:
+        return check_budgets(report.rows, args.budgets)
     return 0
 
 
