@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 
+import httpx
 import pytest
 
 from conftest import ROOT, SNM, run_snm
@@ -151,6 +152,40 @@ def shell_block(substitutions=(), setup=None, each_line=None, service_key=False)
     return run
 
 
+def first_hour(text, env, tmp_path, project):
+    """Each line on its own in bash (snm on PATH, the project in the environment with its service
+    key, the smoke scripts as tests/, no local project of the reader's): a line whose comment
+    starts `exit N:` must exit N, every other 0. Then what the lines promise: the run and its report
+    name the target and never the key, the csv holds every row once."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "snm").symlink_to(SNM)
+    env = {**env, "PATH": f"{bin_dir}:{env['PATH']}", "XDG_DATA_HOME": str(tmp_path / "data"),
+           "SUPABASE_PUBLISHABLE_KEY": project.status["publishable_key"],
+           "SUPABASE_SERVICE_ROLE_KEY": project.status["secret_key"], "ALICE_PASSWORD": PASSWORD}
+    smoke_tests(tmp_path, project)
+    outputs = []
+    for line in text.splitlines():
+        expected = re.search(r"#\s+exit (\d+):", line)
+        command = strip_comment(line)
+        result = subprocess.run(["bash", "-c", "set -o pipefail\n" + command], env=env,
+                                cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        code = int(expected.group(1)) if expected else 0
+        assert result.returncode == code, f"{command}\n{result.stdout}{result.stderr}"
+        outputs.append(result)
+    assert "SUPABASE_URL" in outputs[1].stderr and "--local" in outputs[1].stderr
+    assert outputs[2].stdout.startswith(f"target: {project.url} ")
+    junit = (tmp_path / "build" / "junit.xml").read_text()
+    assert project.url in junit
+    for key in ("publishable_key", "secret_key"):
+        assert project.status[key] not in junit + outputs[2].stdout + outputs[2].stderr
+    ids = [line.split(",")[0] for line in (tmp_path / "dogs.csv").read_text().splitlines()[1:]]
+    visible = httpx.get(f"{project.rest_url}/dog_profile?select=id&order=id",
+                        headers=project.headers(key=project.status["publishable_key"]))
+    assert ids == [str(row["id"]) for row in visible.json()] and ids
+    assert json.loads(outputs[5].stdout)["email"] == "alice@example.com"
+
+
 def one_query(line):
     """A project choice, then one statement against it."""
     query = "'from dog_profile select name'"
@@ -239,6 +274,7 @@ def hosted_ca(text, env, tmp_path, project):
 URL = ("https://abcd.supabase.co", lambda project: project.url)
 BLOCKS = {  # the block's first line, as written -> how it runs
     "scripts/run     # on a fresh machine": fresh_machine,
+    "snm local status                     # exit 3": first_hour,
     "snm anon@local> login email 'alice@example.com' password 'password123'": transcript,
     "snm anon@local> tables": transcript,
     "echo 'from user_info select *' | snm --format json": shell_block(
