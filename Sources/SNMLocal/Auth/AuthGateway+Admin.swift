@@ -74,12 +74,9 @@ extension AuthGateway {
 
   /// The user with `id` and its factors, read on `connection` (inside a write's transaction).
   func adminUser(_ id: String, on connection: PGConnection) throws -> AuthUserRow {
-    let result = try connection.execute(
-      "select \(Self.userColumns) from auth.users u where u.id = $1::uuid", [id])
-    guard let first = result.rows.first, var user = Self.userRow(first) else {
+    guard let user = try AuthStore(connection).user(includingDeleted: id) else {
       throw AuthFailure.adminUserNotFound
     }
-    user.factors = try loadFactors(userID: id, on: connection)
     return user
   }
 
@@ -110,13 +107,13 @@ extension AuthGateway {
       let count = try connection.execute(
         "select count(*)::text from auth.users u where \(condition)", [pattern])
       let rows = try connection.execute(
-        "select \(Self.userColumns) from auth.users u where \(condition) "
+        "select \(AuthUserRow.columns) from auth.users u where \(condition) "
           + "order by u.created_at desc, u.id desc limit $2::bigint offset $3::bigint",
         [pattern, String(perPage), String((page - 1) * perPage)])
       var users: [JSONValue] = []
       for row in rows.rows {
-        guard var user = Self.userRow(row) else { continue }
-        user.factors = try loadFactors(userID: user.id, on: connection)
+        guard var user = AuthUserRow(row) else { continue }
+        user.factors = try AuthStore(connection).factors(userID: user.id)
         users.append(userJSON(user))
       }
       return (users, Int(count.scalar ?? "0") ?? 0)
@@ -171,13 +168,12 @@ extension AuthGateway {
         {
           throw Self.phoneExists
         }
-        let id = try insertUser(
+        let id = try AuthStore(connection).insertUser(
           NewAuthUser(
             email: email, phone: phone, password: password, provider: provider,
             appMetadata: appMetadata, userMetadata: userMetadata, emailConfirmed: confirmed,
-            phoneConfirmed: phoneConfirmed, bannedSeconds: ban ?? 0),
-          on: connection)
-        guard let user = try loadUser(id, on: connection) else {
+            phoneConfirmed: phoneConfirmed, bannedSeconds: ban ?? 0))
+        guard let user = try AuthStore(connection).user(id: id) else {
           throw PGError(kind: .client, message: "no user id")
         }
         return user

@@ -2,26 +2,6 @@ import SNMCrypto
 import SNMWire
 
 extension AuthGateway {
-  /// The user's factors as GoTrue lists them on the user.
-  func loadFactors(userID: String, on connection: PGConnection) throws -> [JSONValue] {
-    let rows = try connection.execute(
-      "select id::text, friendly_name, factor_type, status, \(Self.iso("created_at")), "
-        + "\(Self.iso("updated_at")), \(Self.iso("last_challenged_at")) from auth.mfa_factors "
-        + "where user_id = $1::uuid order by created_at, id", [userID])
-    return rows.rows.compactMap { row in
-      guard row.count == 7, let id = row[0] else { return nil }
-      var members: [JSONObject.Member] = [
-        .init("id", .string(id)), .init("friendly_name", .string(row[1] ?? "")),
-        .init("factor_type", .string(row[2] ?? "totp")), .init("status", .string(row[3] ?? "")),
-        .init("created_at", .string(row[4] ?? "")), .init("updated_at", .string(row[5] ?? "")),
-      ]
-      if let challenged = row[6] {
-        members.append(.init("last_challenged_at", .string(challenged)))
-      }
-      return .object(members)
-    }
-  }
-
   /// `/factors`, `/factors/{id}`, `/factors/{id}/challenge`, `/factors/{id}/verify`, for the
   /// user whose token carries `claims`.
   func factors(_ request: HTTPRequest, route: AuthRoute, claims: JSONValue) throws -> HTTPResponse {
@@ -43,14 +23,6 @@ extension AuthGateway {
     default:
       throw AuthFailure.notFound
     }
-  }
-
-  /// The session's assurance level (`aal1` when the token names no session).
-  func sessionAAL(_ sessionID: String?, on connection: PGConnection) throws -> String {
-    guard let sessionID else { return "aal1" }
-    let found = try connection.execute(
-      "select aal from auth.sessions where id::text = $1", [sessionID])
-    return found.scalar ?? "aal1"
   }
 
   /// `POST /factors` `{"factor_type": "totp", "friendly_name", "issuer"}`: a new unverified TOTP
@@ -91,7 +63,7 @@ extension AuthGateway {
           status: 422, code: "too_many_enrolled_mfa_factors",
           message: "Maximum number of verified factors reached, unenroll to continue")
       }
-      if verified > 0, try sessionAAL(sessionID, on: connection) != "aal2" {
+      if verified > 0, try AuthStore(connection).aal(sessionID: sessionID) != "aal2" {
         throw AuthFailure(
           status: 403, code: "insufficient_aal", message: "AAL2 required to enroll a new factor")
       }
@@ -187,42 +159,29 @@ extension AuthGateway {
             "MFA challenge \(challengeID) has expired, verify against another challenge or create a new challenge."
         )
       }
-      try checkFactorLock(factorID, on: connection)
+      if try AuthStore(connection).isFactorLocked(factorID) { throw AuthGuessLimits.factorLocked }
       guard let totp = TOTP(base32Secret: factor.secret),
         let step = try totp.matchingStep(code, at: now(), skew: 1),
         factor.lastStep.map({ step > $0 }) ?? true
       else {
-        try recordWrongFactorCode(factorID, on: connection)
+        try AuthStore(connection).recordWrongFactorCode(factorID)
         return .failure(
           AuthFailure(
             status: 422, code: "mfa_verification_failed", message: "Invalid TOTP code entered"))
       }
       guard let sessionID else { throw AuthFailure.sessionNotFound }
-      try forgetWrongFactorCodes(factorID, on: connection)
+      try AuthStore(connection).forgetWrongFactorCodes(factorID)
       _ = try connection.execute(
         "update auth.mfa_challenges set verified_at = now() where id = $1::uuid", [challengeID])
       _ = try connection.execute(
         "update auth.mfa_factors set status = 'verified', last_totp_step = $2::bigint, "
           + "updated_at = now() where id = $1::uuid", [factorID, String(step)])
-      _ = try connection.execute(
-        "update auth.sessions set aal = 'aal2', factor_id = $2::uuid, updated_at = now() "
-          + "where id = $1::uuid", [sessionID, factorID])
-      _ = try connection.execute(
-        "insert into auth.mfa_amr_claims (session_id, authentication_method) values ($1::uuid, "
-          + "'totp') on conflict (session_id, authentication_method) do update set created_at = now()",
-        [sessionID])
-      _ = try connection.execute(
-        "delete from auth.sessions where user_id = $1::uuid and aal <> 'aal2'", [user.id])
+      try AuthStore(connection).elevate(sessionID: sessionID, factorID: factorID, userID: user.id)
       _ = try connection.execute(
         "delete from auth.mfa_factors where user_id = $1::uuid and status = 'unverified' "
           + "and factor_type = 'totp'", [user.id])
-      _ = try connection.execute(
-        "update auth.refresh_tokens set revoked = true, updated_at = now() "
-          + "where session_id = $1::uuid and not revoked", [sessionID])
-      let refreshToken = try Self.newRefreshToken()
-      _ = try connection.execute(
-        "insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2::uuid, $3::uuid)",
-        [refreshToken, user.id, sessionID])
+      let refreshToken = try AuthStore(connection).replaceRefreshTokens(
+        userID: user.id, sessionID: sessionID)
       return .success(
         try sessionJSON(
           userID: user.id, sessionID: sessionID, refreshToken: refreshToken, on: connection))
@@ -235,7 +194,8 @@ extension AuthGateway {
     try inTransaction { connection in
       let (user, sessionID) = try tokenSubject(claims, on: connection)
       let factor = try ownFactor(factorID, userID: user.id, on: connection)
-      if factor.status == "verified", try sessionAAL(sessionID, on: connection) != "aal2" {
+      if factor.status == "verified", try AuthStore(connection).aal(sessionID: sessionID) != "aal2"
+      {
         throw AuthFailure(
           status: 422, code: "insufficient_aal",
           message: "AAL2 required to unenroll verified factor")

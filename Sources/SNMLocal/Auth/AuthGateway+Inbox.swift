@@ -36,7 +36,7 @@ extension AuthGateway {
       let rows = try pool.withConnection { connection in
         try connection.execute(
           "select id::text, recipient, kind, subject, otp, token_hash, link, "
-            + "\(Self.iso("sent_at")), body from snm_local.inbox "
+            + "\(AuthStore.iso("sent_at")), body from snm_local.inbox "
             + "where $1 = '' or lower(recipient) = lower($1) "
             + "order by sent_at desc, id desc limit $2::int", [address, String(limit)])
       }

@@ -13,7 +13,9 @@ extension AuthGateway {
     let user = try inTransaction { connection in
       let id = try invitedUser(email: email, data: data, on: connection)
       try sendMail(.invite, to: email, userID: id, redirectTo: redirectTo, on: connection)
-      guard let user = try loadUser(id, on: connection) else { throw AuthFailure.userNotFound }
+      guard let user = try AuthStore(connection).user(id: id) else {
+        throw AuthFailure.userNotFound
+      }
       return user
     }
     return .json(status: 200, userJSON(user))
@@ -21,7 +23,7 @@ extension AuthGateway {
 
   /// The id of the user invited at `email`: made (with `invited_at`) when there is none.
   func invitedUser(email: String, data: JSONValue, on connection: PGConnection) throws -> String {
-    if let existing = try loadUser(email: email, on: connection) {
+    if let existing = try AuthStore(connection).user(email: email) {
       guard existing.emailConfirmedAt == nil else { throw AuthFailure.emailExists }
       _ = try connection.execute(
         "update auth.users set invited_at = now(), raw_user_meta_data = raw_user_meta_data || $2::jsonb "
@@ -29,9 +31,8 @@ extension AuthGateway {
       try AuthMetadataBound.checkStored(existing.id, on: connection)
       return existing.id
     }
-    return try insertUser(
-      NewAuthUser(email: email, provider: "email", userMetadata: data, invited: true),
-      on: connection)
+    return try AuthStore(connection).insertUser(
+      NewAuthUser(email: email, provider: "email", userMetadata: data, invited: true))
   }
 
   /// `POST /admin/generate_link` `{"type", "email", "password", "data", "new_email",
@@ -59,7 +60,7 @@ extension AuthGateway {
       throw AuthFailure.invalidEmail
     }
     let (user, code, link) = try inTransaction { connection in
-      var existing = try loadUser(email: email, on: connection)
+      var existing = try AuthStore(connection).user(email: email)
       if existing == nil {
         switch type {
         case "magiclink": type = "signup"
@@ -80,11 +81,10 @@ extension AuthGateway {
         } else {
           let secret = try password ?? Crypto.hex(try Crypto.randomBytes(16))
           if password != nil { try checkNewPassword(secret) }
-          id = try insertUser(
-            NewAuthUser(email: email, password: secret, provider: "email", userMetadata: data),
-            on: connection)
+          id = try AuthStore(connection).insertUser(
+            NewAuthUser(email: email, password: secret, provider: "email", userMetadata: data))
         }
-        existing = try loadUser(id, on: connection)
+        existing = try AuthStore(connection).user(id: id)
       case "email_change_current", "email_change_new":
         guard let existing else { throw AuthFailure.adminUserNotFound }
         let taken = try connection.execute(
@@ -102,7 +102,9 @@ extension AuthGateway {
       let address = kind == .emailChangeNew ? newEmail : email
       let (code, link) = try sendMail(
         kind, to: address, userID: id, redirectTo: redirectTo, deliver: false, on: connection)
-      guard let user = try loadUser(id, on: connection) else { throw AuthFailure.userNotFound }
+      guard let user = try AuthStore(connection).user(id: id) else {
+        throw AuthFailure.userNotFound
+      }
       return (user, code, link)
     }
     guard case .object(var members) = userJSON(user) else { throw AuthFailure.notFound }

@@ -35,7 +35,7 @@ extension AuthGateway {
     let metadata = try Self.metadata(body["data"], name: "data")
     let redirectTo = body["redirect_to"]?.stringValue ?? body["email_redirect_to"]?.stringValue
     try inTransaction { connection in
-      if let user = try loadUser(email: email, on: connection) {
+      if let user = try AuthStore(connection).user(email: email) {
         let kind: AuthMailKind = user.emailConfirmedAt == nil ? .signup : .magiclink
         try sendMail(kind, to: user.email, userID: user.id, redirectTo: redirectTo, on: connection)
         return
@@ -44,11 +44,10 @@ extension AuthGateway {
         throw AuthFailure(
           status: 422, code: "otp_disabled", message: "Signups not allowed for otp")
       }
-      let id = try insertUser(
+      let id = try AuthStore(connection).insertUser(
         NewAuthUser(
           email: email, provider: "email", userMetadata: metadata,
-          emailConfirmed: !settings.confirmEmail),
-        on: connection)
+          emailConfirmed: !settings.confirmEmail))
       try sendMail(
         settings.confirmEmail ? .signup : .magiclink, to: email, userID: id,
         redirectTo: redirectTo, on: connection)
@@ -67,7 +66,7 @@ extension AuthGateway {
     try limiter.admit(.signUp, from: client)
     let redirectTo = body["redirect_to"]?.stringValue
     try inTransaction { connection in
-      guard let user = try loadUser(email: email, on: connection) else { return }
+      guard let user = try AuthStore(connection).user(email: email) else { return }
       try sendMail(
         .recovery, to: user.email, userID: user.id, redirectTo: redirectTo, on: connection)
     }
@@ -116,7 +115,7 @@ extension AuthGateway {
     let redirectTo = body["redirect_to"]?.stringValue ?? body["email_redirect_to"]?.stringValue
     try inTransaction { connection in
       if type == "signup" {
-        guard let user = try loadUser(email: email, on: connection), user.emailConfirmedAt == nil
+        guard let user = try AuthStore(connection).user(email: email), user.emailConfirmedAt == nil
         else { return }
         try sendMail(
           .signup, to: user.email, userID: user.id, redirectTo: redirectTo, on: connection)
@@ -124,7 +123,9 @@ extension AuthGateway {
         let found = try connection.execute(
           "select id::text from auth.users where lower(email_change) = lower($1) "
             + "and deleted_at is null", [email])
-        guard let id = found.scalar, let user = try loadUser(id, on: connection) else { return }
+        guard let id = found.scalar, let user = try AuthStore(connection).user(id: id) else {
+          return
+        }
         try sendEmailChange(user, to: user.newEmail, redirectTo: redirectTo, on: connection)
       }
     }

@@ -15,14 +15,6 @@ extension AuthGateway {
     return (phone.hasPrefix("+") ? String(phone.dropFirst()) : phone).filter { $0 != " " }
   }
 
-  /// The user whose phone is `phone` (digits), or nil.
-  func loadUser(phone: String, on connection: PGConnection) throws -> AuthUserRow? {
-    let result = try connection.execute(
-      "select u.id::text from auth.users u where u.phone = $1 and u.deleted_at is null", [phone])
-    guard let id = result.scalar else { return nil }
-    return try loadUser(id, on: connection)
-  }
-
   /// Texts `user` a confirmation code for `phone` (digits): its hash goes to
   /// `confirmation_token` (GoTrue's `GenerateTokenHash(phone, otp)`), the text to the inbox.
   /// Refused within `smsMaxFrequency` seconds of the last one (429 over_sms_send_rate_limit, as
@@ -71,7 +63,7 @@ extension AuthGateway {
     let phone = try Self.normalizedPhone(written)
     do {
       return try inTransaction { connection in
-        if let user = try loadUser(phone: phone, on: connection) {
+        if let user = try AuthStore(connection).user(phone: phone) {
           guard user.phoneConfirmedAt == nil else {
             // GoTrue tells when any provider autoconfirms, and hides it otherwise.
             if !settings.confirmPhone || !settings.confirmEmail {
@@ -83,11 +75,10 @@ extension AuthGateway {
           try confirmNewPhoneUser(user, phone: phone, on: connection)
           return .json(status: 200, try phoneSignupAnswer(user.id, on: connection))
         }
-        let id = try insertUser(
+        let id = try AuthStore(connection).insertUser(
           NewAuthUser(
-            phone: phone, password: password, provider: "phone", userMetadata: metadata),
-          on: connection)
-        guard let user = try loadUser(id, on: connection) else {
+            phone: phone, password: password, provider: "phone", userMetadata: metadata))
+        guard let user = try AuthStore(connection).user(id: id) else {
           throw PGError(kind: .client, message: "no user id")
         }
         try confirmNewPhoneUser(user, phone: phone, on: connection)
@@ -113,7 +104,7 @@ extension AuthGateway {
 
   /// A session for a confirmed phone user, else the user (waiting for the texted code).
   func phoneSignupAnswer(_ id: String, on connection: PGConnection) throws -> JSONValue {
-    guard let user = try loadUser(id, on: connection) else { throw AuthFailure.userNotFound }
+    guard let user = try AuthStore(connection).user(id: id) else { throw AuthFailure.userNotFound }
     guard user.phoneConfirmedAt != nil else { return userJSON(user) }
     _ = try connection.execute(
       "update auth.users set last_sign_in_at = now() where id = $1::uuid", [id])
@@ -130,7 +121,7 @@ extension AuthGateway {
     let phone = try Self.normalizedPhone(written)
     let createUser = body["create_user"]?.boolValue ?? true
     let messageID: String? = try inTransaction { connection in
-      var user = try loadUser(phone: phone, on: connection)
+      var user = try AuthStore(connection).user(phone: phone)
       if user == nil && !createUser {
         throw AuthFailure(status: 422, code: "otp_disabled", message: "Signups not allowed for otp")
       }
@@ -141,10 +132,9 @@ extension AuthGateway {
       if user == nil || user?.phoneConfirmedAt == nil {
         guard settings.signupEnabled else { throw AuthFailure.signupDisabled }
         if user == nil {
-          let id = try insertUser(
-            NewAuthUser(phone: phone, provider: "phone", userMetadata: metadata),
-            on: connection)
-          user = try loadUser(id, on: connection)
+          let id = try AuthStore(connection).insertUser(
+            NewAuthUser(phone: phone, provider: "phone", userMetadata: metadata))
+          user = try AuthStore(connection).user(id: id)
         }
         guard let pending = user else { throw AuthFailure.userNotFound }
         if settings.confirmPhone {
@@ -171,7 +161,7 @@ extension AuthGateway {
     }
     let phone = try Self.normalizedPhone(written)
     let messageID: String? = try inTransaction { connection in
-      guard let user = try loadUser(phone: phone, on: connection), user.phoneConfirmedAt == nil
+      guard let user = try AuthStore(connection).user(phone: phone), user.phoneConfirmedAt == nil
       else { return nil }
       return try sendSMS(to: user, phone: phone, on: connection)
     }
@@ -184,7 +174,7 @@ extension AuthGateway {
   func verifySMS(phone written: String, token: String) throws -> JSONValue {
     let phone = try Self.normalizedPhone(written)
     let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
-      guard let user = try loadUser(phone: phone, on: connection) else {
+      guard let user = try AuthStore(connection).user(phone: phone) else {
         return .failure(AuthFailure.otpExpired)
       }
       if user.isBanned { throw AuthFailure.userBanned }
@@ -197,11 +187,11 @@ extension AuthGateway {
             + "for update", [user.id, hash, String(settings.smsOTPExpiry)])
         guard valid.scalar != nil else {
           // Counted whatever the address: a few wrong codes spend the one sent.
-          try recordWrongCode(userID: user.id, on: connection)
+          try AuthStore(connection).recordWrongCode(userID: user.id)
           return .failure(AuthFailure.otpExpired)
         }
       }
-      try forgetWrongCodes(userID: user.id, on: connection)
+      try AuthStore(connection).forgetWrongCodes(userID: user.id)
       _ = try connection.execute(
         "update auth.users set confirmation_token = '', last_sign_in_at = now(), "
           + "phone_confirmed_at = coalesce(phone_confirmed_at, now()), updated_at = now() "

@@ -18,8 +18,8 @@ extension AuthGateway {
           message: "Anonymous sign-ins are disabled")
       }
       let session = try inTransaction { connection in
-        let id = try insertUser(
-          NewAuthUser(userMetadata: metadata, anonymous: true, signedIn: true), on: connection)
+        let id = try AuthStore(connection).insertUser(
+          NewAuthUser(userMetadata: metadata, anonymous: true, signedIn: true))
         return try createSession(userID: id, method: "anonymous", on: connection)
       }
       return .json(status: 200, session)
@@ -55,14 +55,15 @@ extension AuthGateway {
           // As GoTrue: the same answer whether or not the address was taken.
           return .json(status: 200, Self.obfuscatedUser(email: email, metadata: metadata))
         }
-        let id = try insertUser(
+        let id = try AuthStore(connection).insertUser(
           NewAuthUser(
             email: email, password: password, provider: "email", userMetadata: metadata,
-            emailConfirmed: !settings.confirmEmail, signedIn: !settings.confirmEmail),
-          on: connection)
+            emailConfirmed: !settings.confirmEmail, signedIn: !settings.confirmEmail))
         if settings.confirmEmail {
           try sendMail(.signup, to: email, userID: id, redirectTo: redirectTo, on: connection)
-          guard let user = try loadUser(id, on: connection) else { throw AuthFailure.userNotFound }
+          guard let user = try AuthStore(connection).user(id: id) else {
+            throw AuthFailure.userNotFound
+          }
           return .json(status: 200, userJSON(user))
         }
         return .json(status: 200, try createSession(userID: id, method: "password", on: connection))

@@ -76,42 +76,16 @@ extension AuthGateway {
       throw AuthFailure.refreshTokenInvalid
     }
     let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
-      let found = try connection.execute(
-        "select r.user_id::text, r.session_id::text, r.revoked::text, "
-          + "extract(epoch from now() - r.updated_at)::float8::text "
-          + "from auth.refresh_tokens r join auth.sessions s on s.id = r.session_id "
-          + "where r.token = $1 for update of r, s", [token])
-      guard let row = found.rows.first, let userID = row[0], let sessionID = row[1] else {
-        return .failure(.refreshTokenNotFound)
+      switch try AuthStore(connection).rotateRefreshToken(
+        token, reuseInterval: settings.refreshReuseInterval)
+      {
+      case .notFound: return .failure(.refreshTokenNotFound)
+      case .reused: return .failure(.refreshTokenAlreadyUsed)
+      case .issued(let userID, let sessionID, let issued):
+        return .success(
+          try sessionJSON(
+            userID: userID, sessionID: sessionID, refreshToken: issued, on: connection))
       }
-      var issued: String
-      if row[2] == "true" {
-        let active = try connection.execute(
-          "select token, parent from auth.refresh_tokens where session_id = $1::uuid and not revoked "
-            + "order by id desc limit 1", [sessionID])
-        let age = row[3].flatMap(Double.init) ?? .infinity
-        guard let activeToken = active.rows.first?[0] ?? nil,
-          active.rows.first?[1] == token || age < Double(settings.refreshReuseInterval)
-        else {
-          _ = try connection.execute("delete from auth.sessions where id = $1::uuid", [sessionID])
-          return .failure(.refreshTokenAlreadyUsed)
-        }
-        issued = activeToken
-      } else {
-        issued = try Self.newRefreshToken()
-        _ = try connection.execute(
-          "update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1",
-          [token])
-        _ = try connection.execute(
-          "insert into auth.refresh_tokens (token, user_id, session_id, parent) "
-            + "values ($1, $2::uuid, $3::uuid, $4)", [issued, userID, sessionID, token])
-        _ = try connection.execute(
-          "update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1::uuid",
-          [sessionID])
-      }
-      return .success(
-        try sessionJSON(
-          userID: userID, sessionID: sessionID, refreshToken: issued, on: connection))
     }
     return try outcome.get()
   }

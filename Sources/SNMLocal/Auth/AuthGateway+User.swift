@@ -26,12 +26,12 @@ extension AuthGateway {
       throw AuthFailure(
         status: 400, code: "bad_jwt", message: "invalid claim: sub claim must be a UUID")
     }
-    guard let user = try loadUser(sub, on: connection) else { throw AuthFailure.userNotFound }
+    guard let user = try AuthStore(connection).user(id: sub) else { throw AuthFailure.userNotFound }
     let sessionID = claims["session_id"]?.stringValue
     if let sessionID {
-      let session = try connection.execute(
-        "select 1 from auth.sessions where id::text = $1 and user_id = $2::uuid", [sessionID, sub])
-      guard !session.rows.isEmpty else { throw AuthFailure.sessionNotFound }
+      guard try AuthStore(connection).sessionExists(id: sessionID, userID: sub) else {
+        throw AuthFailure.sessionNotFound
+      }
     }
     return (user, sessionID)
   }
@@ -54,17 +54,14 @@ extension AuthGateway {
     }
     try inTransaction { connection in
       let (user, sessionID) = try tokenSubject(claims, on: connection)
+      let store = AuthStore(connection)
       switch scope {
       case "local":
-        if let sessionID {
-          _ = try connection.execute("delete from auth.sessions where id::text = $1", [sessionID])
-        }
+        if let sessionID { try store.deleteSession(id: sessionID) }
       case "others":
-        _ = try connection.execute(
-          "delete from auth.sessions where user_id = $1::uuid and id::text <> coalesce($2, '')",
-          [user.id, sessionID])
+        try store.deleteSessions(userID: user.id, except: sessionID)
       default:
-        _ = try connection.execute("delete from auth.sessions where user_id = $1::uuid", [user.id])
+        try store.deleteSessions(userID: user.id)
       }
     }
     return HTTPResponse(status: 204)

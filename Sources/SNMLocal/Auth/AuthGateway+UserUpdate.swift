@@ -100,7 +100,7 @@ extension AuthGateway {
             try sendEmailChange(user, to: email, redirectTo: redirectTo, on: connection)
           }
         }
-        guard let updated = try loadUser(user.id, on: connection) else {
+        guard let updated = try AuthStore(connection).user(id: user.id) else {
           throw AuthFailure.userNotFound
         }
         return updated
@@ -108,7 +108,7 @@ extension AuthGateway {
     } catch let failure as AuthFailure where failure.code == "reauthentication_not_valid" {
       // A wrong nonce counts as a wrong code (the change itself rolled back): a few spend it.
       if let id = claims["sub"]?.stringValue {
-        try inTransaction { connection in try recordWrongCode(userID: id, on: connection) }
+        try inTransaction { connection in try AuthStore(connection).recordWrongCode(userID: id) }
       }
       throw failure
     }

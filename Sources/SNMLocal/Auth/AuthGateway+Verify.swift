@@ -156,10 +156,10 @@ extension AuthGateway {
       guard let found = try findToken(type: type, hash: hash, email: email, on: connection) else {
         guard let email else { return .failure(AuthFailure.linkExpired) }
         // Counted whatever the client's address: a few wrong codes spend the one sent.
-        try recordWrongCode(address: email, on: connection)
+        try AuthStore(connection).recordWrongCode(address: email)
         return .failure(AuthFailure.otpExpired)
       }
-      try forgetWrongCodes(userID: found.userID, on: connection)
+      try AuthStore(connection).forgetWrongCodes(userID: found.userID)
       let banned = try connection.execute(
         "select coalesce(banned_until > now(), false)::text from auth.users where id = $1::uuid",
         [found.userID])
