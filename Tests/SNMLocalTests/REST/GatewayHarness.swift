@@ -34,6 +34,14 @@ final class GatewayHarness: Sendable {
     try admin.executeScript(try String(contentsOf: url, encoding: .utf8))
     // The local project's DDL event triggers (they NOTIFY pgrst), as every project has them.
     try admin.executeScript("create schema if not exists extensions; " + BootstrapSQL.ddlWatch)
+    // The project's statement timeouts per role (anon 3 s, authenticator 8 s) are product
+    // defaults these suites do not test; on a loaded 2-core machine the schema-cache reload and a
+    // few reads once passed them (57014). The scratch cluster's roles get a minute instead, so no
+    // test here depends on the machine's speed (the e2e tests keep the real timeouts).
+    try admin.executeScript(
+      "alter role anon set statement_timeout = '60s'; "
+        + "alter role authenticated set statement_timeout = '60s'; "
+        + "alter role authenticator set statement_timeout = '60s'")
     pool.drain()
     try gateway.reloadSchemaCache(database: pool)
   }
