@@ -37,7 +37,7 @@ extension Router {
       if let keyAuth {
         return .success((StorageCaller(auth: keyAuth, isAuthenticated: true), request))
       }
-      return .success((.anonymous, request))
+      return .success((.nobody, request))
     }
     if let known = projectKeyAuth(token) {
       return .success((StorageCaller(auth: known, isAuthenticated: true), request))

@@ -1,29 +1,16 @@
 import SNMWire
 
-/// Who a Storage request runs as: the role and claims of its verified token (or of the API key
-/// when no token came), and whether a token verified at all, which Storage calls
-/// "authenticated" (the anon key's JWT is authenticated, as role anon).
+/// Who a Storage request runs as: the gateway's caller, the role and claims of its verified token
+/// (or of the API key when no token came), and whether a token verified at all, which Storage
+/// calls "authenticated" (the anon key's JWT is authenticated, as role anon).
 ///
 /// ```swift
 /// let caller = StorageCaller(auth: requestAuth, isAuthenticated: true)
 /// caller.owner        // the token's `sub`, stored as the owner of what it uploads
 /// ```
-public struct StorageCaller: Sendable, Equatable {
-  public var auth: RequestAuth
-  /// A token verified (an API key or a user's session).
-  public var isAuthenticated: Bool
-  /// Why the token sent was refused, when it was (a route that needs one answers with this).
-  public var tokenError: String?
+public typealias StorageCaller = GatewayCaller
 
-  public init(auth: RequestAuth, isAuthenticated: Bool, tokenError: String? = nil) {
-    self.auth = auth
-    self.isAuthenticated = isAuthenticated
-    self.tokenError = tokenError
-  }
-
-  /// No token: role anon.
-  public static let anonymous = StorageCaller(auth: .anonymous, isAuthenticated: false)
-
+extension GatewayCaller {
   /// The token's `sub`: the user who will own what this request creates.
   var owner: String? { auth.userID }
 

@@ -8,15 +8,10 @@ extension StorageGateway: GatewayService {
   public var streamsBodies: Bool { true }
 
   public func respond(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPResponse {
-    handle(request, caller: Self.storageCaller(caller))
+    handle(request, caller: caller)
   }
 
   public func bodyPlan(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPBodyPlan {
-    bodyPlan(for: request, caller: Self.storageCaller(caller))
-  }
-
-  static func storageCaller(_ caller: GatewayCaller) -> StorageCaller {
-    StorageCaller(
-      auth: caller.auth, isAuthenticated: caller.isAuthenticated, tokenError: caller.tokenError)
+    bodyPlan(for: request, caller: caller)
   }
 }
