@@ -136,6 +136,16 @@ extension Cluster {
 
   /// Creates `path` (0700) and hands it to the cluster's owner when running as root.
   func prepareDirectory(_ path: String) throws(LocalProjectError) {
+    try Self.makePrivateDirectory(path)
+    if let owner = layout.owner, let account = getpwnam(owner) {
+      guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
+        throw LocalProjectError(.failed, "cannot give \(path) to \(owner) (errno \(errno))")
+      }
+    }
+  }
+
+  /// Creates `path` and its parents, and makes it 0700 (also when it existed).
+  static func makePrivateDirectory(_ path: String) throws(LocalProjectError) {
     do {
       try FileManager.default.createDirectory(
         atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -143,11 +153,6 @@ extension Cluster {
       throw LocalProjectError(.failed, "cannot create \(path): \(error)")
     }
     chmod(path, 0o700)
-    if let owner = layout.owner, let account = getpwnam(owner) {
-      guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
-        throw LocalProjectError(.failed, "cannot give \(path) to \(owner) (errno \(errno))")
-      }
-    }
   }
 
   /// The last few non-empty lines of a tool's output, joined, for error messages.

@@ -79,7 +79,7 @@ struct ProjectRegistry {
       socketDir: state.layout.privateSocketDir, owner: state.layout.owner)
     let contents = Array((record.json.serialized() + "\n").utf8)
     do {
-      try Self.makePrivateDirectory(directory)
+      try Cluster.makePrivateDirectory(directory)
       try Self.writeAtomically(contents, to: file(for: state.dataDir))
       try Self.writeAtomically(contents, to: state.layout.baseDir + "/" + Self.markerName)
     } catch {
@@ -117,16 +117,6 @@ struct ProjectRegistry {
       let json = try? JSONValue(parsing: Array(data))
     else { return nil }
     return Record(json: json)
-  }
-
-  static func makePrivateDirectory(_ path: String) throws(LocalProjectError) {
-    do {
-      try FileManager.default.createDirectory(
-        atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw LocalProjectError(.failed, "cannot create \(path): \(error)")
-    }
-    chmod(path, 0o700)
   }
 
   /// Writes `contents` to a new file of its own (0600) and renames it over `path`, so a reader
