@@ -8,15 +8,31 @@ import Testing
 let authStoreHost = ProcessInfo.processInfo.environment["SNM_REST_TEST_PGHOST"]
 
 /// `AuthStore`'s named operations against the scratch local project's cluster
-/// (`SNM_REST_TEST_PGHOST`, as the REST database tests; skipped without it). Each test runs in a
-/// transaction it rolls back, so the project's users are never touched.
+/// (`SNM_REST_TEST_PGHOST`, as the REST database tests; skipped without it), in a database of
+/// their own there with every migration applied: the REST suites' fixture drops and recreates
+/// the `postgres` database's auth schema bare while these run (in the whole unit run every test
+/// here once failed with 42P01, auth.users missing). Each test runs in a transaction it rolls
+/// back, so nothing it writes stays.
 @Suite(.enabled(if: authStoreHost != nil)) struct AuthStoreTests {
-  static let host = authStoreHost
+  /// The conninfo of the store's own database, made and migrated once for the run.
+  static let database: Result<String, any Error> = {
+    do {
+      let host = authStoreHost ?? ""
+      let admin = try PGConnection(conninfo: "host=\(host) user=postgres dbname=postgres")
+      let exists = try admin.execute(
+        "select 1 from pg_database where datname = 'snm_auth_store_tests'")
+      if exists.rows.isEmpty { _ = try admin.execute("create database snm_auth_store_tests") }
+      let conninfo = "host=\(host) user=postgres dbname=snm_auth_store_tests"
+      _ = try Migrator(migrationsDir: nil).apply(on: try PGConnection(conninfo: conninfo))
+      return .success(conninfo)
+    } catch {
+      return .failure(error)
+    }
+  }()
 
   /// Runs `body` with a store in a transaction that is rolled back afterwards.
   func inRolledBackTransaction(_ body: (AuthStore) throws -> Void) throws {
-    let connection = try PGConnection(
-      conninfo: "host=\(Self.host ?? "") user=postgres dbname=postgres")
+    let connection = try PGConnection(conninfo: try Self.database.get())
     _ = try connection.execute("begin")
     defer { _ = try? connection.execute("rollback") }
     try body(AuthStore(connection))
