@@ -2,7 +2,7 @@ import Foundation
 import SNMQuery
 import SNMWire
 
-/// The file of `select ... all > 'out.csv'`: written beside its place (`.snm-partial`) as the
+/// The file of `> 'out.csv'` (and of `select ... all > 'out.csv'`): written beside its place (`.snm-partial`) as the
 /// pages come, renamed into place once the last one is in, removed when a page fails, so a
 /// failure never leaves part of the rows behind as if they were all.
 struct PageFile {
@@ -59,6 +59,17 @@ struct PageFile {
         defaultColumn: "value",
         columns: columns, total: nil, to: writer)
     }
+    if let failure = putInPlace(unrendered: unrendered, by: executor) { return failure }
+    let rows = whole.shape.count
+    executor.note("\(rows == 1 ? "1 row" : "\(rows) rows") written to \(name)")
+    return nil
+  }
+
+  /// Flushes and syncs the stand-in and renames it over the file's place; when `unrendered`
+  /// (the rows could not be written) or any step fails, removes it and returns the failure.
+  func putInPlace(unrendered: StatementFailure?, by executor: StatementExecutor)
+    -> StatementFailure?
+  {
     writer.flush()
     let synced = fsync(fd) == 0
     _ = close(fd)
@@ -67,8 +78,6 @@ struct PageFile {
       unlink(temporary)
       return unrendered ?? executor.failure(.server, "cannot write '\(name)': \(reason)")
     }
-    let rows = whole.shape.count
-    executor.note("\(rows == 1 ? "1 row" : "\(rows) rows") written to \(name)")
     return nil
   }
 }

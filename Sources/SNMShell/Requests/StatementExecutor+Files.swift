@@ -58,20 +58,13 @@ extension StatementExecutor {
     _ response: SupabaseDBResponse, of request: SupabaseDBRequest, to file: OutputFile,
     directory: String?
   ) async -> StatementFailure? {
-    let format = OutputFileFormat(path: file.path) ?? .table
-    let filled: String
+    let page: PageFile
     do {
-      filled = try ValueEvaluator.text(file.literal, in: await variableScope())
+      page = try await PageFile.opening(file, directory: directory, by: self)
     } catch {
-      return failure(.server, error.message.text)
+      return error
     }
-    let path = Self.localPath(filled, directory: directory)
-    let temporary = path + ".snm-partial"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
-      return failure(.server, "cannot write '\(file.path)': \(String(cString: strerror(errno)))")
-    }
-    let writer = OutputWriter(fd: fd)
+    let writer = page.writer
     var defaultColumn = "value"
     if case .rpc(let function, _) = request.action { defaultColumn = function }
     var unrendered: StatementFailure?
@@ -79,7 +72,7 @@ extension StatementExecutor {
       writer.write(text)
     } else {
       let shown: OutputFormat =
-        switch format {
+        switch page.format {
         case .csv: .csv
         case .json: .json
         case .ndjson: .ndjson
@@ -92,14 +85,7 @@ extension StatementExecutor {
         defaultColumn: defaultColumn,
         columns: nil, total: response.count, arrived: response.response.arrived, to: writer)
     }
-    writer.flush()
-    let synced = fsync(fd) == 0
-    _ = close(fd)
-    guard unrendered == nil, synced, rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      return unrendered ?? failure(.server, "cannot write '\(file.path)': \(reason)")
-    }
+    if let failure = page.putInPlace(unrendered: unrendered, by: self) { return failure }
     let rows = response.document.shape.kind == .array ? response.document.shape.count : 1
     note("\(rows == 1 ? "1 row" : "\(rows) rows") written to \(file.path)")
     return nil
