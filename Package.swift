@@ -31,6 +31,10 @@ let package = Package(
     // Depends on nothing; shares no domain types.
     .target(name: "SNMWire"),
 
+    // A strict reader of the TOML that Supabase's config.toml uses, with file:line:column
+    // errors. Depends on nothing; the local project's modules read the project folder with it.
+    .target(name: "SNMTOML"),
+
     // Client side: SNMWire <- SNMNetwork <- SNMSupabase <- SNMQuery <- SNMShell <- snm
     .target(name: "SNMNetwork", dependencies: ["SNMWire", "CCurl"]),
     .target(name: "SNMSupabase", dependencies: ["SNMNetwork", "SNMWire"]),
@@ -45,7 +49,8 @@ let package = Package(
 
     // Server side: the local project. Shares the wire format with the client, no domain types.
     .target(
-      name: "SNMLocal", dependencies: ["SNMWire", "SNMCrypto", "CLibPQ", "CCrypto", "CLibUV"]),
+      name: "SNMLocal",
+      dependencies: ["SNMWire", "SNMTOML", "SNMCrypto", "CLibPQ", "CCrypto", "CLibUV"]),
 
     // main.swift (the one error funnel) and CLI/ (every command and option on one table).
     .executableTarget(
@@ -78,6 +83,7 @@ let package = Package(
       name: "snmTests", dependencies: ["snm", "SNMShell", "SNMLocal", "SNMTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(name: "SNMCryptoTests", dependencies: ["SNMCrypto"]),
+    .testTarget(name: "SNMTOMLTests", dependencies: ["SNMTOML"]),
     .testTarget(
       name: "SNMLocalTests", dependencies: ["SNMLocal", "SNMWire"], exclude: ["REST/Fixtures"]),
   ],

@@ -1,0 +1,13 @@
+/// Where something starts in a TOML file: 1-based line, and column in characters.
+package struct TOMLPosition: Sendable, Equatable, Hashable, CustomStringConvertible {
+  package var line: Int
+  package var column: Int
+
+  package init(line: Int, column: Int) {
+    self.line = line
+    self.column = column
+  }
+
+  /// `3:14`.
+  package var description: String { "\(line):\(column)" }
+}
