@@ -29,7 +29,7 @@ import Testing
     let rig = try StatementRig()
     let out = OutputWriter()
     let output = StatementOutput(results: out, terminal: out, errors: out, quiet: false)
-    let environment = rig.shell.statementEnvironment()
+    let environment = await rig.shell.statementEnvironment()
     let toggled = await PsqlCommand(.setTiming(nil)).run(in: environment, output: output)
     #expect(toggled.result.succeeded)
     #expect(toggled.settings?.timing == true)

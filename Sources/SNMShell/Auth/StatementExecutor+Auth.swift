@@ -184,7 +184,7 @@ extension StatementExecutor {
   /// A session an auth call gave: kept as the session, bound as the user.
   func signedIn(_ session: SupabaseSession, message: String) async -> AuthAnswer {
     await sessions.saveSession(for: session)
-    state.withLock { $0.signedIn = Self.promptName(session.user) }
+    state.withLock { $0.signedIn = SessionStatements.promptName(session.user) }
     return AuthAnswer(value: await sessionValues(), message: message)
   }
 
@@ -318,6 +318,11 @@ extension StatementExecutor {
       (kind, text) = (.unreachable, Self.describe(error))
     }
     return failure(kind, text, outcome: .failed(error), headline: FailureHeadline.of(error))
+  }
+
+  /// A failure to use the session (exit code 3).
+  func authFailure(_ message: String, headline: String? = nil) -> StatementResult {
+    .failed(failure(.unreachable, message, headline: headline))
   }
 
   /// `admin ...` or `inbox` without a service key: nothing is sent (exit code 2).

@@ -6,12 +6,7 @@ import Synchronization
 
 extension StatementExecutor {
   /// How a request ended.
-  enum RequestOutcome: Sendable {
-    case done(SupabaseDBResponse)
-    case failed(any Error)
-    /// SIGINT (Ctrl-C) or SIGTERM arrived first; the request was cancelled.
-    case interrupted(Int32)
-  }
+  typealias RequestOutcome = StatementSender.Transfer<SupabaseDBResponse>
 
   /// The manager statements compile against: this project, the shared provider, the session's
   /// token per request.
@@ -21,7 +16,8 @@ extension StatementExecutor {
         config: serviceConfig, provider: serviceProvider, accessToken: { nil })
     }
     return SupabaseDBManager(
-      config: project.supabaseConfig, provider: provider, accessToken: accessTokenProvider)
+      config: project.supabaseConfig, provider: provider,
+      accessToken: { [sessions] in try await sessions.requestToken() })
   }
 
   /// The variables a statement may use: `--var`/`let` values, the environment, `$session`.
@@ -135,71 +131,17 @@ extension StatementExecutor {
     ).arrivingRows
   }
 
-  /// Sends the compiled request (built once, by the compiler) in a task of its own; a signal
-  /// cancels it and returns at once, whether or not the transfer has stopped yet.
-  /// The watcher is in place before the request starts, so a signal can never find the request
-  /// under way and nobody watching it.
-  ///
-  /// Inside ``stoppingOnSignals(_:)`` (`ExchangeThread.mayBlockCaller`: a script) and signed out
-  /// the request runs in the calling task instead, with no hand-off to a task and back: the
-  /// signal that stops the script cancels that task, which closes the connection at once, and
-  /// `interruption` names the signal. Signed in, a request may wait for the session's refresh
-  /// (a task of the session's, which a signal does not stop), so it keeps a task of its own, as
-  /// do the script's `defer` statements once a signal came.
+  /// Sends the compiled request; a signal cancels it (``StatementSender/send(_:)``).
   func send(_ compiled: StatementCompiler.Compiled) async -> RequestOutcome {
-    let (builder, request) = (compiled.builder, compiled.request)
-    if ExchangeThread.mayBlockCaller && !Task.isCancelled, await sessions.currentSession == nil {
-      do {
-        let response = try await withSession { try await builder.request(request) }
-        return interruption.map { .interrupted($0) } ?? .done(response)
-      } catch {
-        return interruption.map { .interrupted($0) } ?? .failed(error)
-      }
-    }
-    switch await sendCancellable({ try await builder.request(request) }) {
-    case .done(let response): return .done(response)
-    case .failed(let error): return .failed(error)
-    case .interrupted(let signal): return .interrupted(signal)
-    }
+    await sender.send(compiled)
   }
 
-  /// How a cancellable request ended.
-  enum Transfer<Value: Sendable>: Sendable {
-    case done(Value)
-    case failed(any Error)
-    case interrupted(Int32)
-  }
-
-  /// Runs `request` (with the session's token, refreshed once if it expired; as it is when not
-  /// `refreshing`: a sign-in) in a task of its own; a signal cancels it and returns at once,
-  /// whether or not the transfer has stopped yet.
+  /// Runs `request` in a task of its own; a signal cancels it
+  /// (``StatementSender/cancellable(refreshing:_:)``).
   func sendCancellable<Value: Sendable>(
     refreshing: Bool = true, _ request: @escaping @Sendable () async throws -> Value
-  ) async -> Transfer<Value> {
-    let once = ResumeOnce<Transfer<Value>>()
-    let transfer = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
-    return await signals.watch(onSignal: { signal in
-      // Hand the prompt back first; stopping the transfer may take the network thread a moment.
-      once.resume(.interrupted(signal))
-      transfer.withLock { transfer in
-        transfer.cancelled = true
-        transfer.task?.cancel()
-      }
-    }) {
-      let task = Task { [self] in
-        do {
-          let response = try await refreshing ? withSession { try await request() } : request()
-          once.resume(.done(response))
-        } catch {
-          once.resume(.failed(error))
-        }
-      }
-      transfer.withLock { transfer in
-        transfer.task = task
-        if transfer.cancelled { task.cancel() }
-      }
-      return await withCheckedContinuation { once.attach($0) }
-    }
+  ) async -> StatementSender.Transfer<Value> {
+    await sender.cancellable(refreshing: refreshing, request)
   }
 
   /// Prints why a request failed; the failure's kind says the exit code: 1 for the server saying

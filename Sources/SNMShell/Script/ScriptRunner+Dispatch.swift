@@ -17,12 +17,7 @@ extension ScriptRunner {
     case .shell(let command):
       return await executor.runShellStatement(command, in: source, directory: context.directory)
     case .session(let session):
-      do {
-        let filled = try await executor.fillingVariables(in: session, source: source)
-        return await executor.runSession(filled)
-      } catch {
-        return .failed(error)
-      }
+      return await executor.runSession(session, in: source)
     case .echo(let echo):
       return await executor.runEcho(echo, in: source)
     case .query, .rpc:

@@ -58,6 +58,21 @@ struct SessionReport {
     return text
   }
 
+  /// `$session` for scripts: user id, role, e-mail, whether anonymous, the assurance level; the
+  /// key's role and a null user id when signed out.
+  static func values(of session: SupabaseSession?, keyRole: String) -> JSONValue {
+    guard let session else {
+      return ["user_id": .null, "role": .string(keyRole), "email": .null, "is_anonymous": false]
+    }
+    let report = SessionReport(session: session, now: Date(), refreshed: false, keyRole: keyRole)
+    return [
+      "user_id": .string(session.user.id.uuidString.lowercased()), "role": .string(report.role),
+      "email": session.user.email.flatMap { $0.isEmpty ? nil : JSONValue.string($0) } ?? .null,
+      "is_anonymous": .bool(session.user.isAnonymous),
+      "aal": .string(session.claims.aal ?? "aal1"),
+    ]
+  }
+
   func json() -> JSONValue {
     guard let session else { return ["signed_in": false, "role": .string(keyRole)] }
     var object: JSONObject = [

@@ -15,6 +15,9 @@ struct StatementOutput: Sendable {
   let errors: OutputWriter
   /// `--quiet`: nothing but failures prints.
   let quiet: Bool
+  /// Notes that a CSV result goes to the writer now, and says whether the last CSV result went
+  /// there too (an empty line then parts the two blocks). The session keeps where it went.
+  var followsCSV: @Sendable (OutputWriter) -> Bool = { _ in false }
 
   /// Prints `text` as a line on the terminal's standard output unless `--quiet`.
   func tell(_ text: String) {

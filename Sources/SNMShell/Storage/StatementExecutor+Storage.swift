@@ -13,7 +13,8 @@ extension StatementExecutor {
         config: serviceConfig, provider: serviceProvider, accessToken: { nil })
     }
     return SupabaseStorageManager(
-      config: project.supabaseConfig, provider: provider, accessToken: accessTokenProvider)
+      config: project.supabaseConfig, provider: provider,
+      accessToken: { [sessions] in try await sessions.requestToken() })
   }
 
   /// Compiles a Storage statement; prints the diagnostic and throws the failure when it cannot

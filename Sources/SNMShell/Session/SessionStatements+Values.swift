@@ -2,17 +2,17 @@ import Foundation
 import SNMQuery
 import SNMWire
 
-extension StatementExecutor {
+extension SessionStatements {
   /// Runs a parsed session statement (spec §3). `resolve` turns a value as written into its text
   /// (a string, `$env.NAME`, a script variable); the default knows strings and `$env`.
   ///
   /// ```swift
-  /// case .session(let statement): succeeded = await runSession(statement)
+  /// case .session(let statement): outcome = await family.run(statement)
   /// ```
-  func runSession(
+  func run(
     _ statement: SessionStatement,
-    resolve: (ValueNode) throws(SessionValueError) -> String = StatementExecutor.resolveSessionValue
-  ) async -> StatementResult {
+    resolve: (ValueNode) throws(SessionValueError) -> String = SessionStatements.resolveValue
+  ) async -> Outcome {
     let command: SessionCommand
     do throws(SessionValueError) {
       switch statement {
@@ -30,9 +30,9 @@ extension StatementExecutor {
       case .logout(let scope): command = .logout(scope ?? .local)
       }
     } catch {
-      return fail(.usage, error.description)
+      return Outcome(fail(.usage, error.description))
     }
-    return await runSession(command)
+    return await run(command)
   }
 
   /// The metadata of `signup ... data`, filled in by ``fillingVariables(in:source:)`` (a word
@@ -43,7 +43,7 @@ extension StatementExecutor {
   }
 
   /// A string literal's text, or `$env.NAME` from the environment.
-  static func resolveSessionValue(_ node: ValueNode) throws(SessionValueError) -> String {
+  static func resolveValue(_ node: ValueNode) throws(SessionValueError) -> String {
     switch node.value {
     case .string(let literal):
       guard let text = literal.constantText else { throw .notText(node.value.kindDescription) }
@@ -78,7 +78,7 @@ enum SessionValueError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-extension StatementExecutor {
+extension SessionStatements {
   /// `session` with its e-mail and password filled in from the script's variables
   /// (`login email $email_a password $env.PW`); throws the failure after printing why one
   /// cannot be.
@@ -93,7 +93,7 @@ extension StatementExecutor {
       }
       return node
     }
-    let scope = await variableScope()
+    let scope = environment.variables
     do throws(Diagnostic) {
       switch session {
       case .login(let email, let password):
