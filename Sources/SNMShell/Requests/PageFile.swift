@@ -15,21 +15,21 @@ struct PageFile {
   private let temporary: String
 
   /// Opens the file's stand-in; throws the failure when it cannot (reported).
-  static func opening(_ file: OutputFile, directory: String?, by executor: StatementExecutor)
+  static func opening(_ file: OutputFile, directory: String?, by requests: RequestStatements)
     async
     throws(StatementFailure) -> PageFile
   {
     let filled: String
     do {
-      filled = try ValueEvaluator.text(file.literal, in: await executor.variableScope())
+      filled = try ValueEvaluator.text(file.literal, in: requests.environment.variables)
     } catch {
-      throw executor.failure(.server, error.message.text)
+      throw requests.failure(.server, error.message.text)
     }
-    let path = StatementExecutor.localPath(filled, directory: directory)
+    let path = RequestStatements.localPath(filled, directory: directory)
     let temporary = path + ".snm-partial"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-      throw executor.failure(
+      throw requests.failure(
         .server, "cannot write '\(file.path)': \(String(cString: strerror(errno)))")
     }
     return PageFile(
@@ -48,26 +48,26 @@ struct PageFile {
   /// (reported, nothing left behind). `columns` head a result without rows.
   func finish(
     _ whole: JSONDocument, renderedAtTheEnd: OutputFormat?, columns: [String]?,
-    by executor: StatementExecutor
+    by requests: RequestStatements
   ) -> StatementFailure? {
     var unrendered: StatementFailure?
     if let format = renderedAtTheEnd {
-      unrendered = executor.renderReporting(
+      unrendered = requests.renderReporting(
         whole,
         with: ResultRenderer(
-          format: format, style: RenderStyle(csvCRLF: executor.currentSettings.csvCRLF)),
+          format: format, style: RenderStyle(csvCRLF: requests.settings.csvCRLF)),
         defaultColumn: "value",
         columns: columns, total: nil, to: writer)
     }
-    if let failure = putInPlace(unrendered: unrendered, by: executor) { return failure }
+    if let failure = putInPlace(unrendered: unrendered, by: requests) { return failure }
     let rows = whole.shape.count
-    executor.note("\(rows == 1 ? "1 row" : "\(rows) rows") written to \(name)")
+    requests.note("\(rows == 1 ? "1 row" : "\(rows) rows") written to \(name)")
     return nil
   }
 
   /// Flushes and syncs the stand-in and renames it over the file's place; when `unrendered`
   /// (the rows could not be written) or any step fails, removes it and returns the failure.
-  func putInPlace(unrendered: StatementFailure?, by executor: StatementExecutor)
+  func putInPlace(unrendered: StatementFailure?, by requests: RequestStatements)
     -> StatementFailure?
   {
     writer.flush()
@@ -76,7 +76,7 @@ struct PageFile {
     guard unrendered == nil, synced, rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      return unrendered ?? executor.failure(.server, "cannot write '\(name)': \(reason)")
+      return unrendered ?? requests.failure(.server, "cannot write '\(name)': \(reason)")
     }
     return nil
   }

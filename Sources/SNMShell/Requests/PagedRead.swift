@@ -15,14 +15,14 @@ import SNMWire
 /// may still be a cap lower than snm knows.
 ///
 /// ```swift
-/// return await PagedRead(executor: self, statement: statement, query: query, source: source,
+/// return await PagedRead(requests: self, statement: statement, query: query, source: source,
 ///                        directory: directory).run()
 /// ```
 /// Pages are written as they come (``PagedOutput``); a page that fails fails the statement,
 /// saying how many rows were written before it. `> 'file'` is written beside the file and renamed
 /// into place at the end, so a failure leaves no file.
 struct PagedRead {
-  let executor: StatementExecutor
+  let requests: RequestStatements
   let statement: Statement
   let query: QueryStatement
   let source: Source
@@ -35,46 +35,31 @@ struct PagedRead {
   /// `silent`: for `let`, which binds the rows and prints nothing.
   static func run(
     _ statement: Statement, in source: Source, directory: String?, silent: Bool = false,
-    by executor: StatementExecutor
+    by requests: RequestStatements
   ) async -> StatementResult? {
     if case .query = statement.kind, let query = RequestExplainer.pagedQuery(statement) {
       return await PagedRead(
-        executor: executor, statement: statement, query: query, source: source,
+        requests: requests, statement: statement, query: query, source: source,
         directory: directory, silent: silent
       ).run()
     }
     if RowCapCheck.uncappedModifiers(of: statement) != nil,
-      case .failure(let invalid) = RowCap.read(executor.environment)
+      case .failure(let invalid) = RowCap.read(requests.environment.variables.environment)
     {
-      return executor.fail(.usage, invalid.message)
+      return requests.fail(.usage, invalid.message)
     }
     return nil
-  }
-
-  /// `let name = <select> all`: reads every row and binds them (nil for any other statement:
-  /// `let` sends it as it is).
-  static func bind(
-    _ binding: LetStatement, _ inner: Statement, _ source: Source, _ directory: String?,
-    by executor: StatementExecutor
-  ) async -> StatementResult? {
-    guard
-      let read = await run(inner, in: source, directory: directory, silent: true, by: executor)
-    else { return nil }
-    if case .succeeded(let answered?) = read {
-      executor.bind(binding.name.text, to: answered.value)
-    }
-    return read
   }
 
   /// Compiles one page (or the look past the cap) of `statement`.
   ///
   /// - Throws: `Diagnostic` when a variable cannot be filled in or the builder refuses the chain.
   static func compile(
-    _ statement: Statement, _ window: PageWindow, by executor: StatementExecutor
+    _ statement: Statement, _ window: PageWindow, by requests: RequestStatements
   ) async throws(Diagnostic) -> StatementCompiler.Compiled {
     var compiler = StatementCompiler(
-      manager: executor.dbManager, scope: await executor.variableScope())
-    compiler.timezone = executor.currentSettings.timezone
+      manager: requests.environment.dbManager, scope: requests.environment.variables)
+    compiler.timezone = requests.settings.timezone
     compiler.window = window
     return try compiler.compile(statement)
   }
@@ -84,13 +69,14 @@ struct PagedRead {
   func tiebreak() async -> (columns: [String], stop: StatementResult?) {
     var columns: [String] = []
     if query.table.schema == nil || query.table.schema?.text == "public" {
-      if executor.catalog.schema == nil, let stopped = await executor.loadSchema() {
+      if requests.environment.catalog.schema == nil, let stopped = await requests.loadSchema() {
         return ([], stopped)
       }
-      columns = executor.catalog.schema?.table(named: query.table.name.text)?.primaryKey ?? []
+      columns =
+        requests.environment.catalog.schema?.table(named: query.table.name.text)?.primaryKey ?? []
     }
     if columns.isEmpty && query.modifiers.order.isEmpty {
-      let failure = executor.failure(
+      let failure = requests.failure(
         .usage,
         "'all' reads '\(query.table.name.text)' a page at a time and needs an order that names "
           + "each row once: the schema names no primary key for it; add 'order by <unique columns>'"
@@ -102,22 +88,22 @@ struct PagedRead {
 
   func run() async -> StatementResult {
     let cap: RowCap
-    switch RowCap.read(executor.environment) {
+    switch RowCap.read(requests.environment.variables.environment) {
     case .success(let read): cap = read
     case .failure(let invalid):
-      return executor.fail(.usage, invalid.message)
+      return requests.fail(.usage, invalid.message)
     }
     let order = await tiebreak()
     if let stop = order.stop { return stop }
-    let settings = executor.currentSettings
+    let settings = requests.settings
     var file: PageFile?
     let mode: PagedOutput.Mode
     let writer: OutputWriter?
     if silent {
       (mode, writer) = (.atTheEnd, nil)
-    } else if let target = StatementExecutor.outputFile(of: statement) {
+    } else if let target = RequestStatements.outputFile(of: statement) {
       let opened: PageFile
-      do { opened = try await PageFile.opening(target, directory: directory, by: executor) } catch {
+      do { opened = try await PageFile.opening(target, directory: directory, by: requests) } catch {
         return .failed(error)
       }
       file = opened
@@ -127,7 +113,7 @@ struct PagedRead {
       (mode, writer) = (.atTheEnd, nil)
     } else {
       mode = Self.mode(of: settings.format)
-      writer = executor.output
+      writer = requests.output.results
     }
     var pages = PagedOutput(
       mode: mode, writer: writer, visible: file == nil && (writer?.isTerminal ?? false),
@@ -142,14 +128,14 @@ struct PagedRead {
       let window = PageWindow(rows: cap.pageRows, offset: pages.rows, tiebreak: order.columns)
       let compiled: StatementCompiler.Compiled
       do {
-        compiled = try await Self.compile(statement, window, by: executor)
+        compiled = try await Self.compile(statement, window, by: requests)
       } catch {
         file?.discard()
-        return executor.report(error, in: source)
+        return requests.report(error, in: source)
       }
       request = compiled.request
       let sent = ContinuousClock.now
-      let answer = await executor.send(compiled)
+      let answer = await requests.environment.sender.send(compiled)
       network += ContinuousClock.now - sent
       switch answer {
       case .interrupted(let signal):
@@ -158,20 +144,20 @@ struct PagedRead {
       case .failed(let error):
         pages.finish()
         file?.discard()
-        let failure = executor.requestFailure(error)
-        if number > 1 { executor.report(stopped(at: number, pages, file: file)) }
+        let failure = requests.requestFailure(error)
+        if number > 1 { requests.report(stopped(at: number, pages, file: file)) }
         return .failed(failure)
       case .done(let response):
         status = response.status
         guard response.document.shape.kind == .array else {
           file?.discard()
           return .failed(
-            executor.failure(
+            requests.failure(
               .server, "page \(number) of 'all' is not an array of rows",
               outcome: .answered(response)))
         }
         if response.document.shape.count == 0 { break }
-        if pages.rows == 0, mode == .csv, let writer, writer === executor.output {
+        if pages.rows == 0, mode == .csv, let writer, writer === requests.output.results {
           startCSVBlock(writer)
         }
         do {
@@ -180,7 +166,7 @@ struct PagedRead {
           pages.finish()
           file?.discard()
           return .failed(
-            executor.failure(
+            requests.failure(
               .server, "page \(number) of 'all': the body is not JSON: \(error)",
               outcome: .answered(response)))
         }
@@ -191,14 +177,14 @@ struct PagedRead {
     pages.finish()
     let whole = pages.document()
     var outcome = StatementOutcome.answered(document: whole, status: status)
-    outcome.milliseconds = StatementExecutor.milliseconds(of: network)
+    outcome.milliseconds = RequestStatements.milliseconds(of: network)
     var paged = Duration.zero
     // The table formats, and a read without rows (its header, `[]`), are written now.
     let atTheEnd = mode == .atTheEnd || pages.rows == 0
     let columns = request.flatMap { request in
       request.resultColumns(
-        starColumns: StatementExecutor.tableName(of: request).flatMap(
-          executor.catalog.knownColumns))
+        starColumns: RequestStatements.tableName(of: request).flatMap(
+          requests.environment.catalog.knownColumns))
     }
     if let file {
       let format: OutputFormat =
@@ -209,13 +195,13 @@ struct PagedRead {
         case .table: .table
         }
       if var failure = file.finish(
-        whole, renderedAtTheEnd: atTheEnd ? format : nil, columns: columns, by: executor)
+        whole, renderedAtTheEnd: atTheEnd ? format : nil, columns: columns, by: requests)
       {
         (failure.kind, failure.outcome) = (.server, outcome)
         return .failed(failure)
       }
     } else if atTheEnd, writer != nil {
-      let shown = await executor.present(whole, columns: columns)
+      let shown = await requests.present(whole, columns: columns)
       if var failure = shown.failure {
         failure.outcome = outcome
         return .failed(failure)
@@ -225,10 +211,10 @@ struct PagedRead {
     if settings.timing {
       // As for one answer: the time the pager had the rows is the reader's, not snm's.
       let rendering = ContinuousClock.now - started - network - paged
-      executor.errors.write(
-        "Time: network \(StatementExecutor.milliseconds(network)), rendering "
-          + "\(StatementExecutor.milliseconds(rendering)) (\(number) pages)\n")
-      executor.errors.flush()
+      requests.output.errors.write(
+        "Time: network \(RequestStatements.milliseconds(network)), rendering "
+          + "\(RequestStatements.milliseconds(rendering)) (\(number) pages)\n")
+      requests.output.errors.flush()
     }
     return .succeeded(outcome)
   }
@@ -237,12 +223,9 @@ struct PagedRead {
   /// to the same place (as ``StatementExecutor/render(_:defaultColumn:columns:total:framing:arrived:)``
   /// does for one answer).
   func startCSVBlock(_ writer: OutputWriter) {
-    let destination = ObjectIdentifier(writer)
-    let after = executor.state.withLock { state in
-      defer { state.lastCSVOutput = destination }
-      return state.lastCSVOutput == destination
+    if requests.output.followsCSV(writer) {
+      writer.write(requests.settings.csvCRLF ? "\r\n" : "\n")
     }
-    if after { writer.write(executor.currentSettings.csvCRLF ? "\r\n" : "\n") }
   }
 
   /// How the rows of `format` are written.

@@ -9,11 +9,11 @@ import SNMSupabase
 /// only may be cut. Either way a warning on standard error says how to read the rest.
 ///
 /// ```swift
-/// let cut = await RowCapCheck(executor: self, statement: statement).look(at: response)
+/// let cut = await RowCapCheck(requests: self, statement: statement).look(at: response)
 /// outcome.rowCap = cut   // the cap, for `expect rows`, when the answer is or may be cut
 /// ```
 struct RowCapCheck {
-  let executor: StatementExecutor
+  let requests: RequestStatements
   let statement: Statement
 
   /// The answer as an outcome, with the cap when it is cut or may be (``look(at:)``).
@@ -26,7 +26,8 @@ struct RowCapCheck {
   /// The cap when the answer is cut, or may be (warned); nil when it is whole.
   func look(at response: SupabaseDBResponse) async -> Int? {
     guard let modifiers = Self.uncappedModifiers(of: statement),
-      case .success(let cap) = RowCap.read(executor.environment), let rows = cap.rows,
+      case .success(let cap) = RowCap.read(requests.environment.variables.environment),
+      let rows = cap.rows,
       response.document.shape.kind == .array, response.document.shape.count == rows
     else { return nil }
     let isSelect: Bool
@@ -46,9 +47,9 @@ struct RowCapCheck {
     let what =
       cut == true
       ? "the answer is cut (more rows match)" : "the answer may be cut"
-    executor.errors.write(
+    requests.output.errors.write(
       "snm: warning: \(rows) rows, the server's row cap: \(what); \(how)\n")
-    executor.errors.flush()
+    requests.output.errors.flush()
     return rows
   }
 
@@ -74,10 +75,10 @@ struct RowCapCheck {
   /// Whether a row follows the first `rows` (nil when the question could not be asked).
   func probe(after rows: Int) async -> Bool? {
     let window = PageWindow(rows: 1, offset: rows)
-    guard let compiled = try? await PagedRead.compile(statement, window, by: executor) else {
+    guard let compiled = try? await PagedRead.compile(statement, window, by: requests) else {
       return nil
     }
-    guard case .done(let answer) = await executor.send(compiled),
+    guard case .done(let answer) = await requests.environment.sender.send(compiled),
       answer.document.shape.kind == .array
     else { return nil }
     return answer.document.shape.count > 0

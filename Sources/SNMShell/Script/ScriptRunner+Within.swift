@@ -90,7 +90,7 @@ extension StatementResult {
 
   /// Notes how long the request took (unless the statement noted it itself).
   mutating func timed(_ duration: Duration) {
-    let milliseconds = StatementExecutor.milliseconds(of: duration)
+    let milliseconds = RequestStatements.milliseconds(of: duration)
     switch self {
     case .succeeded(var outcome?):
       if outcome.milliseconds == nil { outcome.milliseconds = milliseconds }

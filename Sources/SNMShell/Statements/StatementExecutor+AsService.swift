@@ -39,8 +39,8 @@ extension StatementExecutor {
     }
   }
 
-  /// The service key's manager config: the project's URL with the service key.
-  var serviceConfig: SupabaseConfig {
-    SupabaseConfig(url: project.url.absoluteString, anonKey: project.serviceKey ?? project.key)
+  /// `as service` without a service key: nothing is sent (exit code 2).
+  func noServiceKey() -> StatementResult {
+    fail(.usage, StatementFailure.noServiceKey)
   }
 }

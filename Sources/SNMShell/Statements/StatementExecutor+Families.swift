@@ -1,3 +1,5 @@
+import SNMQuery
+
 extension StatementExecutor {
   /// What a statement family reads: a snapshot taken now (Statements/StatementEnvironment.swift).
   func statementEnvironment() async -> StatementEnvironment {
@@ -12,6 +14,18 @@ extension StatementExecutor {
       connection: StatementConnection(
         provider: provider, serviceProvider: serviceProvider, auth: auth,
         asService: Self.runningAsService))
+  }
+
+  /// The variables a statement may use: `--var`/`let` values, the environment, `$session`.
+  /// `$session` is kept up to date inside `variables`, so the scope shares their storage instead
+  /// of copying every bound value for each statement.
+  func variableScope() async -> VariableScope {
+    let session = await sessionValues()
+    let values = state.withLock { state in
+      if state.variables["session"] != session { state.variables["session"] = session }
+      return state.variables
+    }
+    return VariableScope(values: values, environment: environment)
   }
 
   /// Sends the statements' requests so that a signal cancels the one in flight.
@@ -32,6 +46,56 @@ extension StatementExecutor {
     return state.withLock { state in
       defer { state.lastCSVOutput = destination }
       return state.lastCSVOutput == destination
+    }
+  }
+
+  /// Runs a query or an `rpc` (Requests/): compile, send (Ctrl-C cancels), print the result or
+  /// the error. A signal returns `.interrupted`: whoever runs the statement says what that means.
+  func runRequest(_ statement: Statement, in source: Source, directory: String? = nil) async
+    -> StatementResult
+  {
+    let family = RequestStatements(
+      environment: await statementEnvironment(), output: statementOutput)
+    return await family.run(statement, in: source, directory: directory)
+  }
+
+  /// `storage ...` (Storage/): the request, then its result in the current format.
+  func runStorage(_ statement: Statement, in source: Source, directory: String?) async
+    -> StatementResult
+  {
+    let family = StorageStatements(
+      environment: await statementEnvironment(), output: statementOutput)
+    return await family.run(statement, in: source, directory: directory)
+  }
+
+  /// Runs an account, MFA, admin or inbox statement (Auth/) and keeps who is signed in after it.
+  func runAuth(_ statement: Statement, in source: Source) async -> StatementResult {
+    let family = AuthStatements(environment: await statementEnvironment(), output: statementOutput)
+    let (result, signedIn) = await family.run(statement, in: source)
+    keep(signedIn)
+    return result
+  }
+
+  /// Runs `help`, `tables`, `describe`, `explain` (``ShellStatements``), the settings, `\o`,
+  /// `\conninfo` and `\?` (``PsqlCommand``), `exit` (and their psql aliases). `exit` only
+  /// succeeds: the runner ends the run after it.
+  func runShellStatement(_ command: ShellStatement, in source: Source, directory: String?) async
+    -> StatementResult
+  {
+    switch command {
+    case .setFormat, .setTiming, .setPager, .setOnError, .setExpanded, .toggleExpanded, .setNull,
+      .setTimezone, .connectionInfo, .output, .backslashHelp:
+      return await run(PsqlCommand(command))
+    case .edit, .watch:
+      // They run statements again, which the script runner does (ScriptRunner+EditAndWatch).
+      return fail(
+        .usage, "\(command == .edit ? "\\e" : "\\watch") runs only in a script or at the prompt")
+    case .exit:
+      return .succeeded(nil)
+    case .help, .tables, .describe, .explain:
+      let family = ShellStatements(
+        environment: await statementEnvironment(), output: statementOutput)
+      return await family.run(command, in: source, directory: directory)
     }
   }
 

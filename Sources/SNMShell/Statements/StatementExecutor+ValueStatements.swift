@@ -19,8 +19,11 @@ extension StatementExecutor {
         return report(error, in: source)
       }
     case .statement(let inner) where AuthCompiler.authStatement(inner) != nil:
-      switch await performAuth(inner, in: source) {
+      let family = AuthStatements(
+        environment: await statementEnvironment(), output: statementOutput)
+      switch await family.perform(inner, in: source) {
       case .answered(let answer):
+        keep(answer.signedIn)
         value = answer.value
         outcome = .answered(value: answer.value, status: 200)
       case .stopped(let result):
@@ -31,7 +34,9 @@ extension StatementExecutor {
       return await runLetAsService(
         binding, inner: serviceInner, statement: statement, in: source, directory: directory)
     case .statement(let inner) where StorageCompiler.storageStatement(inner) != nil:
-      switch await performStorage(inner, in: source, directory: directory) {
+      let family = StorageStatements(
+        environment: await statementEnvironment(), output: statementOutput)
+      switch await family.perform(inner, in: source, directory: directory) {
       case .answered(let result, let response):
         value = result
         outcome = .answered(value: result, status: response?.status)
@@ -39,22 +44,30 @@ extension StatementExecutor {
         return result
       }
     case .statement(let inner):
-      if let read = await PagedRead.bind(binding, inner, source, directory, by: self) {
+      let requests = RequestStatements(
+        environment: await statementEnvironment(), output: statementOutput)
+      if let read = await PagedRead.run(
+        inner, in: source, directory: directory, silent: true, by: requests)
+      {
+        // `let name = <select> all`: every row is bound, nothing printed.
+        if case .succeeded(let answered?) = read { bind(binding.name.text, to: answered.value) }
         return read
       }
       let compiled: StatementCompiler.Compiled
-      do { compiled = try await compile(statement, in: source, directory: directory) } catch {
+      do {
+        compiled = try await requests.compile(statement, in: source, directory: directory)
+      } catch {
         return .failed(error)
       }
-      switch await send(compiled) {
+      switch await requests.environment.sender.send(compiled) {
       case .done(let response):
-        if let failure = Self.refusedRollback(compiled.request, response) {
+        if let failure = RequestStatements.refusedRollback(compiled.request, response) {
           return .failed(self.failure(.server, failure, outcome: .failed(message: failure)))
         }
         value = response.value
-        outcome = await RowCapCheck(executor: self, statement: inner).outcome(of: response)
+        outcome = await RowCapCheck(requests: requests, statement: inner).outcome(of: response)
       case .failed(let error):
-        return .failed(requestFailure(error))
+        return .failed(requests.requestFailure(error))
       case .interrupted(let signal):
         return .interrupted(signal)
       }

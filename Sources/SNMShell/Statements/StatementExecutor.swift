@@ -143,23 +143,9 @@ public final class StatementExecutor: Sendable {
   public func startLoadingSchema(
     cache: SchemaCache? = SchemaCache(directory: SchemaCache.defaultDirectory())
   ) {
-    catalog.startLoading(provider: provider, project: project, cache: cache)
-    let manager = storageManager
-    catalog.storage.setLister { bucket, folder in
-      do {
-        guard let bucket else {
-          let listed = try await manager.listBuckets().request()
-          return listed.value.arrayValue?.compactMap { $0["id"]?.stringValue }
-        }
-        let listed = try await manager.from(bucket)
-          .list(SupabaseStorageListOptions(prefix: folder, limit: 200)).request()
-        return listed.value.arrayValue?.compactMap { entry in
-          guard let name = entry["name"]?.stringValue else { return nil }
-          return entry["id"]?.isNull ?? true ? name + "/" : name
-        }
-      } catch {
-        return nil
-      }
-    }
+    let storage = SupabaseStorageManager(
+      config: project.supabaseConfig, provider: provider,
+      accessToken: { [sessions] in try await sessions.requestToken() })
+    catalog.startLoading(provider: provider, project: project, storage: storage, cache: cache)
   }
 }

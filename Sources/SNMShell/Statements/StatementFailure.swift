@@ -56,6 +56,12 @@ struct StatementFailure: Error, Sendable, Equatable {
       detail: rest.isEmpty ? nil : rest)
   }
 
+  /// What a statement that needs the service key (`admin ...`, `inbox`, `as service`) says
+  /// without one.
+  static let noServiceKey =
+    "this statement needs the project's service key: pass --service-key, set "
+    + "SUPABASE_SERVICE_ROLE_KEY (or SUPABASE_SECRET_KEY), or add \"service_key\" to the profile"
+
   /// The server's code (`23505`, `PGRST116`, `invalid_credentials`), when it named one.
   var code: String? { outcome?.failure?.code }
   /// The server's first line of explanation, when an answer came.

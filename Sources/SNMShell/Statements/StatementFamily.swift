@@ -93,11 +93,7 @@ extension StatementFamily {
   /// A statement that needs the service key (`admin ...`, `inbox`, `as service`) without one:
   /// nothing is sent (exit code 2).
   func noServiceKey() -> StatementResult {
-    fail(
-      .usage,
-      "this statement needs the project's service key: pass --service-key, set "
-        + "SUPABASE_SERVICE_ROLE_KEY (or SUPABASE_SECRET_KEY), or add \"service_key\" to the profile"
-    )
+    fail(.usage, StatementFailure.noServiceKey)
   }
 
   /// An error's text as snm prints it.

@@ -4,9 +4,9 @@ import SNMQuery
 import SNMSupabase
 import SNMWire
 
-extension StatementExecutor {
+extension AuthStatements {
   /// `admin ...` and `inbox`, with the service key.
-  func performAdmin(_ call: AuthCall, admin: SupabaseAdminManager) async throws -> AuthAnswer {
+  func performAdmin(_ call: AuthCall, admin: SupabaseAdminManager) async throws -> Answer {
     switch call {
     case .adminUsers(let page, let perPage, let filter):
       let listed = try await admin.listUsers(
@@ -15,19 +15,19 @@ extension StatementExecutor {
         guard let filter else { return true }
         return filter.matches(user["email"]?.stringValue ?? "")
       }
-      return AuthAnswer(value: .array(users), view: .array(users.map(Self.adminUserRow)))
+      return Answer(value: .array(users), view: .array(users.map(Self.adminUserRow)))
     case .adminUser(let id):
       let user = try await admin.user(id: id)
-      return AuthAnswer(value: user, view: Self.userView(user))
+      return Answer(value: user, view: Self.userView(user))
     case .adminCreateUser(let attributes):
       let user = try await admin.createUser(attributes)
-      return AuthAnswer(value: user, view: Self.userView(user))
+      return Answer(value: user, view: Self.userView(user))
     case .adminUpdateUser(let id, let attributes):
       let user = try await admin.updateUser(id: id, attributes: attributes)
-      return AuthAnswer(value: user, view: Self.userView(user))
+      return Answer(value: user, view: Self.userView(user))
     case .adminDeleteUser(let id, let soft):
       try await admin.deleteUser(id: id, soft: soft)
-      return AuthAnswer(
+      return Answer(
         value: ["id": .string(id)], message: (soft ? "soft-deleted" : "deleted") + " user \(id)")
     case .adminLink(let type, let email, let password, let data):
       let link = try await admin.generateLink(
@@ -37,10 +37,10 @@ extension StatementExecutor {
         view.append(key, link[key] ?? link["properties"]?[key] ?? .null)
       }
       view.append("user_id", link["id"] ?? .null)
-      return AuthAnswer(value: .object(view), view: .object(view))
+      return Answer(value: .object(view), view: .object(view))
     case .adminInvite(let email, let data):
       let user = try await admin.invite(email: email, data: data)
-      return AuthAnswer(value: user, view: Self.userView(user))
+      return Answer(value: user, view: Self.userView(user))
     case .inbox(let address):
       let mails = try await admin.inbox(address: address, limit: 1)
       guard let mail = mails.first else { throw InboxLookupError.empty(address) }
@@ -48,7 +48,7 @@ extension StatementExecutor {
       for key in ["to", "kind", "subject", "otp", "link", "sent_at"] {
         view.append(key, mail[key] ?? .null)
       }
-      return AuthAnswer(value: mail, view: .object(view))
+      return Answer(value: mail, view: .object(view))
     default:
       throw AuthResponseError.malformed("not an admin statement")
     }

@@ -5,33 +5,40 @@ import SNMQuery
 import SNMSupabase
 import SNMWire
 
-extension StatementExecutor {
-  /// The Auth manager of the account and MFA statements: this project, the shared provider.
-  var authManager: SupabaseAuthManager {
-    SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
-  }
-
-  /// The admin manager, with the service key; nil when the project has none.
-  var adminManager: SupabaseAdminManager? {
-    serviceProvider.map { SupabaseAdminManager(url: project.url.absoluteString, provider: $0) }
-  }
+/// The account, MFA, admin and inbox statements (`user ...`, `verify otp`, `mfa ...`,
+/// `admin ...`, `inbox`; docs/auth.md). A value for one statement: it compiles the statement to an
+/// `AuthCall`, sends its requests through the managers (Ctrl-C cancels them), prints what they
+/// gave and returns it; a call that signs in says so in its answer for the session to keep.
+///
+/// ```swift
+/// let family = AuthStatements(environment: environment, output: output)
+/// let (result, signedIn) = await family.run(statement, in: source)
+/// ```
+struct AuthStatements: StatementFamily {
+  let environment: StatementEnvironment
+  let output: StatementOutput
 
   /// What an auth statement's call gave: the value `let` binds, and what to print.
-  struct AuthAnswer: Sendable {
+  struct Answer: Sendable {
     var value: JSONValue
     /// Lines to print (a confirmation); nil: print ``value`` as a result.
     var message: String?
     /// The view of ``value`` tables print (the fields people read; JSON prints ``value`` whole).
     var view: JSONValue?
+    /// Who is signed in after it (a verified code, an MFA answer); nil: unchanged.
+    var signedIn: SignedInChange?
   }
 
-  /// Runs an account, MFA, admin or inbox statement and prints what it gave.
-  func runAuth(_ statement: Statement, in source: Source) async -> StatementResult {
-    switch await performAuth(statement, in: source) {
+  /// Runs an account, MFA, admin or inbox statement and prints what it gave; who is signed in
+  /// after it, when that changed.
+  func run(_ statement: Statement, in source: Source) async
+    -> (result: StatementResult, signedIn: SignedInChange?)
+  {
+    switch await perform(statement, in: source) {
     case .stopped(let result):
-      return result
+      return (result, nil)
     case .answered(let answer):
-      let format = currentSettings.format
+      let format = settings.format
       if let message = answer.message {
         if format == .json || format == .ndjson, !answer.value.isNull {
           await render(answer.view ?? answer.value)
@@ -45,45 +52,49 @@ extension StatementExecutor {
       } else {
         await render(answer.view ?? answer.value)
       }
-      return .succeeded(.answered(value: answer.value, status: 200))
+      return (.succeeded(.answered(value: answer.value, status: 200)), answer.signedIn)
     }
   }
 
-  enum AuthOutcome: Sendable {
-    case answered(AuthAnswer)
+  /// How an auth statement ended: its answer, or the result that stopped it.
+  enum Outcome: Sendable {
+    case answered(Answer)
     case stopped(StatementResult)
   }
 
   /// Compiles and sends an auth statement (Ctrl-C cancels it); a failure is printed.
-  func performAuth(_ statement: Statement, in source: Source) async -> AuthOutcome {
+  func perform(_ statement: Statement, in source: Source) async -> Outcome {
     let call: AuthCall
     do {
-      call = try AuthCompiler(scope: await variableScope()).compile(statement)
+      call = try AuthCompiler(scope: environment.variables).compile(statement)
     } catch {
       return .stopped(report(error, in: source))
     }
-    for secret in call.secrets { secretValues.register(secret) }
+    for secret in call.secrets { environment.secrets.register(secret) }
     var admin: SupabaseAdminManager?
     if call.usesServiceKey {
-      guard let manager = adminManager else { return .stopped(noServiceKey()) }
+      guard let manager = environment.adminManager else { return .stopped(noServiceKey()) }
       admin = manager
     }
     var token = ""
     if call.needsSession {
-      switch await sendCancellable(
-        refreshing: false, { [sessions] in try await sessions.requestToken() })
+      switch await environment.sender.cancellable(
+        refreshing: false,
+        { [sessions = environment.sessions] in try await sessions.requestToken() })
       {
       case .done(let held?): token = held
       case .done(nil):
-        return .stopped(authFailure("not signed in; use 'login email ...' first"))
+        return .stopped(fail(.unreachable, "not signed in; use 'login email ...' first"))
       case .failed(let error):
-        return .stopped(authFailure(Self.describe(error), headline: FailureHeadline.of(error)))
+        let headline = FailureHeadline.of(error)
+        return .stopped(.failed(failure(.unreachable, Self.describe(error), headline: headline)))
       case .interrupted(let signal): return .stopped(.interrupted(signal))
       }
     }
-    let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
-    let outcome = await sendCancellable(refreshing: false) { [self, token, admin] in
-      try await self.perform(call, token: token, admin: admin)
+    let spinner = Spinner.start(
+      label: "waiting for \(environment.project.name)", enabled: environment.interactive)
+    let outcome = await environment.sender.cancellable(refreshing: false) { [self, token, admin] in
+      try await perform(call, token: token, admin: admin)
     }
     spinner.stop()
     switch outcome {
@@ -103,34 +114,34 @@ extension StatementExecutor {
 
   /// After the call: a new session is kept (a verified code, an MFA answer), and what the answer
   /// holds that is secret (a mailed code, a TOTP secret) joins what reports never print.
-  func settle(_ answer: AuthAnswer, of call: AuthCall) async -> AuthAnswer {
+  func settle(_ answer: Answer, of call: AuthCall) async -> Answer {
     for key in ["otp", "token_hash", "email_otp", "hashed_token", "secret"] {
-      if let secret = answer.value[key]?.stringValue { secretValues.register(secret) }
+      if let secret = answer.value[key]?.stringValue { environment.secrets.register(secret) }
     }
     return answer
   }
 
   /// The call's requests, through the managers.
   func perform(_ call: AuthCall, token: String, admin: SupabaseAdminManager?) async throws
-    -> AuthAnswer
+    -> Answer
   {
-    let auth = authManager
+    let auth = environment.authManager
     switch call {
     case .userShow:
       let user = try await auth.userJSON(accessToken: token)
-      return AuthAnswer(value: user, view: Self.userView(user))
+      return Answer(value: user, view: Self.userView(user))
     case .userUpdate(let attributes):
       let user = try await auth.updateUser(accessToken: token, attributes: attributes)
-      return AuthAnswer(value: user, message: Self.updateMessage(user, attributes))
+      return Answer(value: user, message: Self.updateMessage(user, attributes))
     case .reauthenticate:
       try await auth.reauthenticate(accessToken: token)
-      return AuthAnswer(
+      return Answer(
         value: .null,
         message:
           "a reauthentication code was sent; use it as 'user update password ... nonce '...''")
     case .passwordReset(let email):
       try await auth.resetPassword(email: email)
-      return AuthAnswer(value: .null, message: "a password-reset mail was sent to \(email)")
+      return Answer(value: .null, message: "a password-reset mail was sent to \(email)")
     case .sendOTP(let recipient, let magicLink):
       try await auth.sendOTP(to: recipient, createUser: true)
       let what: String
@@ -139,7 +150,7 @@ extension StatementExecutor {
       case .email:
         what = magicLink ? "a magic link (and its code)" : "a sign-in code (and a magic link)"
       }
-      return AuthAnswer(
+      return Answer(
         value: .null,
         message:
           "\(what) was sent to \(recipient.address); then 'verify otp \(recipient.member) "
@@ -150,12 +161,12 @@ extension StatementExecutor {
       return await signedIn(session, message: "signed in as \(session.user.displayName)")
     case .resend(let type, let recipient):
       try await auth.resend(type: type, to: recipient)
-      return AuthAnswer(
+      return Answer(
         value: .null,
         message: "the \(type) \(recipient.what) was sent again to \(recipient.address)")
     case .mfaFactors:
       let factors = try await auth.factors(accessToken: token)
-      return AuthAnswer(value: .array(factors), view: .array(factors.map(Self.factorView)))
+      return Answer(value: .array(factors), view: .array(factors.map(Self.factorView)))
     case .mfaEnroll(let name, let issuer):
       let factor = try await auth.enrollTOTP(accessToken: token, friendlyName: name, issuer: issuer)
       return enrolled(factor)
@@ -166,7 +177,7 @@ extension StatementExecutor {
       case .code(let written): code = written
       case .secret(let secret): code = try TOTPCode.now(secret: secret)
       }
-      secretValues.register(code)
+      environment.secrets.register(code)
       let challenge = try await auth.challengeFactor(accessToken: token, factorID: id)
       let session = try await auth.verifyFactor(
         accessToken: token, factorID: id, challengeID: challenge, code: code)
@@ -174,7 +185,7 @@ extension StatementExecutor {
       return await signedIn(session, message: "factor verified; the session is now \(level)")
     case .mfaUnenroll(let factor):
       try await auth.unenrollFactor(accessToken: token, factorID: factor)
-      return AuthAnswer(value: ["id": .string(factor)], message: "factor \(factor) removed")
+      return Answer(value: ["id": .string(factor)], message: "factor \(factor) removed")
     default:
       guard let admin else { throw AuthResponseError.malformed("no service key") }
       return try await performAdmin(call, admin: admin)
@@ -182,16 +193,18 @@ extension StatementExecutor {
   }
 
   /// A session an auth call gave: kept as the session, bound as the user.
-  func signedIn(_ session: SupabaseSession, message: String) async -> AuthAnswer {
-    await sessions.saveSession(for: session)
-    state.withLock { $0.signedIn = SessionStatements.promptName(session.user) }
-    return AuthAnswer(value: await sessionValues(), message: message)
+  func signedIn(_ session: SupabaseSession, message: String) async -> Answer {
+    await environment.sessions.saveSession(for: session)
+    let values = SessionReport.values(
+      of: await environment.sessions.currentSession, keyRole: environment.project.keyRole)
+    return Answer(
+      value: values, message: message, signedIn: .as(SessionStatements.promptName(session.user)))
   }
 
   /// The factor `mfa verify` answers: the one given, else the user's only TOTP factor.
   func factorID(_ given: String?, token: String) async throws -> String {
     if let given { return given }
-    let factors = try await authManager.factors(accessToken: token).filter {
+    let factors = try await environment.authManager.factors(accessToken: token).filter {
       $0["factor_type"]?.stringValue == "totp"
     }
     let ids = factors.compactMap { $0["id"]?.stringValue }
@@ -204,7 +217,7 @@ extension StatementExecutor {
   /// `mfa enroll totp`: the factor, its secret and `otpauth://` URI. At a terminal they print
   /// (the secret is for the authenticator app); elsewhere the secret prints masked, and
   /// `let f = mfa enroll totp` binds it as `$f.secret`.
-  func enrolled(_ factor: JSONValue) -> AuthAnswer {
+  func enrolled(_ factor: JSONValue) -> Answer {
     let totp = factor["totp"]
     var value: JSONObject = [:]
     for key in ["id", "type", "friendly_name"] {
@@ -213,8 +226,8 @@ extension StatementExecutor {
     value.append("secret", totp?["secret"] ?? .null)
     value.append("uri", totp?["uri"] ?? .null)
     let secret = totp?["secret"]?.stringValue
-    if let secret { secretValues.register(secret) }
-    let visible = output.isTerminal
+    if let secret { environment.secrets.register(secret) }
+    let visible = output.results.isTerminal
     var lines = ["enrolled TOTP factor \(factor["id"]?.stringValue ?? "?") (unverified)"]
     lines.append(
       "secret  "
@@ -232,16 +245,16 @@ extension StatementExecutor {
       shown.append("secret", "********")
       shown.append("uri", "********")
     }
-    return AuthAnswer(
+    return Answer(
       value: .object(value), message: lines.joined(separator: "\n"), view: .object(shown))
   }
 
   /// `user update` at a terminal when the project asks for a nonce: asks for the mailed code and
   /// sends the change again; in scripts, says how.
   func reauthenticating(_ attributes: UserAttributes, token: String, refusal: SupabaseAuthError)
-    async -> AuthOutcome
+    async -> Outcome
   {
-    guard interactive else {
+    guard environment.interactive else {
       let failure = failure(
         .server,
         refusal.description + "\nhelp: run 'user reauthenticate', read the code from the mail "
@@ -249,8 +262,8 @@ extension StatementExecutor {
           + "'user update password ... nonce $mail.otp'", outcome: .failed(refusal))
       return .stopped(.failed(failure))
     }
-    let auth = authManager
-    switch await sendCancellable(
+    let auth = environment.authManager
+    switch await environment.sender.cancellable(
       refreshing: false, { try await auth.reauthenticate(accessToken: token) })
     {
     case .done: break
@@ -262,18 +275,18 @@ extension StatementExecutor {
     else {
       return .stopped(fail(.usage, "no code given; the password was not changed"))
     }
-    secretValues.register(nonce)
+    environment.secrets.register(nonce)
     var changed = attributes
     changed.nonce = nonce
     let retried = changed
-    switch await sendCancellable(
+    switch await environment.sender.cancellable(
       refreshing: false,
       {
         try await auth.updateUser(accessToken: token, attributes: retried)
       })
     {
     case .done(let user):
-      return .answered(AuthAnswer(value: user, message: Self.updateMessage(user, retried)))
+      return .answered(Answer(value: user, message: Self.updateMessage(user, retried)))
     case .failed(let error): return .stopped(.failed(authCallFailure(error, service: false)))
     case .interrupted(let signal): return .stopped(.interrupted(signal))
     }
@@ -303,7 +316,8 @@ extension StatementExecutor {
     case let refusal as SupabaseAuthError:
       kind = refusal.status == 401 ? .unreachable : .server
       text =
-        refusal.description + (RateLimitAdvice.line(for: refusal, local: project.isLocal) ?? "")
+        refusal.description
+        + (RateLimitAdvice.line(for: refusal, local: environment.project.isLocal) ?? "")
     case let statement as AuthStatementError:
       (kind, text) = (.usage, statement.description)
     case is InboxLookupError:
@@ -318,20 +332,6 @@ extension StatementExecutor {
       (kind, text) = (.unreachable, Self.describe(error))
     }
     return failure(kind, text, outcome: .failed(error), headline: FailureHeadline.of(error))
-  }
-
-  /// A failure to use the session (exit code 3).
-  func authFailure(_ message: String, headline: String? = nil) -> StatementResult {
-    .failed(failure(.unreachable, message, headline: headline))
-  }
-
-  /// `admin ...` or `inbox` without a service key: nothing is sent (exit code 2).
-  func noServiceKey() -> StatementResult {
-    fail(
-      .usage,
-      "this statement needs the project's service key: pass --service-key, set "
-        + "SUPABASE_SERVICE_ROLE_KEY (or SUPABASE_SECRET_KEY), or add \"service_key\" to the profile"
-    )
   }
 
   /// One object as `name  value` lines, as `session show` prints: strings as they are, other

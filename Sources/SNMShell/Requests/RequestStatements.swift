@@ -4,33 +4,19 @@ import SNMQuery
 import SNMSupabase
 import Synchronization
 
-extension StatementExecutor {
-  /// How a request ended.
-  typealias RequestOutcome = StatementSender.Transfer<SupabaseDBResponse>
-
-  /// The manager statements compile against: this project, the shared provider, the session's
-  /// token per request.
-  var dbManager: SupabaseDBManager {
-    if Self.runningAsService, let serviceProvider {
-      return SupabaseDBManager(
-        config: serviceConfig, provider: serviceProvider, accessToken: { nil })
-    }
-    return SupabaseDBManager(
-      config: project.supabaseConfig, provider: provider,
-      accessToken: { [sessions] in try await sessions.requestToken() })
-  }
-
-  /// The variables a statement may use: `--var`/`let` values, the environment, `$session`.
-  /// `$session` is kept up to date inside `variables`, so the scope shares their storage instead
-  /// of copying every bound value for each statement.
-  func variableScope() async -> VariableScope {
-    let session = await sessionValues()
-    let values = state.withLock { state in
-      if state.variables["session"] != session { state.variables["session"] = session }
-      return state.variables
-    }
-    return VariableScope(values: values, environment: environment)
-  }
+/// The request statements: queries (`from t select|insert|update|delete ...`) and `rpc`, with
+/// their files (`insert file|csv`, `> 'out.csv'`) and paged reads (`select ... all`). A value for
+/// one statement: it compiles the statement against the environment's DB manager (the service key
+/// `as service`), sends it (Ctrl-C cancels it), prints the answer in the current format and
+/// returns it.
+///
+/// ```swift
+/// let result = await RequestStatements(environment: environment, output: output)
+///   .run(statement, in: source, directory: nil)
+/// ```
+struct RequestStatements: StatementFamily {
+  let environment: StatementEnvironment
+  let output: StatementOutput
 
   /// Compiles `statement`; prints the diagnostic and throws the failure when it cannot be sent
   /// (the statement fails with exit code 2).
@@ -40,9 +26,9 @@ extension StatementExecutor {
   {
     do {
       var compiler = StatementCompiler(
-        manager: dbManager, scope: await variableScope(),
+        manager: environment.dbManager, scope: environment.variables,
         readBody: Self.bodyReader(directory: directory))
-      compiler.timezone = currentSettings.timezone
+      compiler.timezone = settings.timezone
       return try compiler.compile(statement)
     } catch {
       throw failure(error, in: source)
@@ -51,7 +37,7 @@ extension StatementExecutor {
 
   /// Runs a query or an `rpc`: compile, send (Ctrl-C cancels), print the result or the error.
   /// A signal returns `.interrupted`: whoever runs the statement says what that means.
-  func runRequest(_ statement: Statement, in source: Source, directory: String? = nil) async
+  func run(_ statement: Statement, in source: Source, directory: String? = nil) async
     -> StatementResult
   {
     if let paged = await PagedRead.run(statement, in: source, directory: directory, by: self) {
@@ -62,10 +48,11 @@ extension StatementExecutor {
       return .failed(error)
     }
     let started = ContinuousClock.now
-    let spinner = Spinner.start(label: "waiting for \(project.name)", enabled: interactive)
+    let spinner = Spinner.start(
+      label: "waiting for \(environment.project.name)", enabled: environment.interactive)
     let outcome = await ArrivingElements.$current.withValue(
       arrivingRows(for: statement, compiled.request)
-    ) { await send(compiled) }
+    ) { await environment.sender.send(compiled) }
     spinner.stop()
     let network = ContinuousClock.now - started
     switch outcome {
@@ -91,15 +78,15 @@ extension StatementExecutor {
       } else {
         shown = await show(response, of: compiled.request)
       }
-      if currentSettings.timing {
+      if settings.timing {
         // The time the pager had the rows is the reader's, not snm's.
         let rendered = ContinuousClock.now - rendering - shown.paged
-        errors.write(
+        output.errors.write(
           "Time: network \(Self.milliseconds(network)), rendering "
             + "\(Self.milliseconds(rendered))\n")
-        errors.flush()
+        output.errors.flush()
       }
-      var outcome = await RowCapCheck(executor: self, statement: statement).outcome(of: response)
+      var outcome = await RowCapCheck(requests: self, statement: statement).outcome(of: response)
       outcome.milliseconds = Self.milliseconds(of: network)
       // HEAD: the count is in Content-Range, and no row came.
       if compiled.request.endpoint.method == .head { outcome.rowCount = 0 }
@@ -120,63 +107,14 @@ extension StatementExecutor {
     }
     if let file = Self.outputFile(of: statement) {
       return OutputFileFormat(path: file.path) == .csv
-        ? ResultRenderer(format: .csv, style: RenderStyle(csvCRLF: currentSettings.csvCRLF))
+        ? ResultRenderer(format: .csv, style: RenderStyle(csvCRLF: settings.csvCRLF))
           .arrivingRows : nil
     }
-    let settings = currentSettings
     guard !settings.quiet else { return nil }
     return ResultRenderer(
       format: settings.format,
-      style: RenderStyle(terminal: output.isTerminal, csvCRLF: settings.csvCRLF)
+      style: RenderStyle(terminal: output.results.isTerminal, csvCRLF: settings.csvCRLF)
     ).arrivingRows
-  }
-
-  /// Sends the compiled request; a signal cancels it (``StatementSender/send(_:)``).
-  func send(_ compiled: StatementCompiler.Compiled) async -> RequestOutcome {
-    await sender.send(compiled)
-  }
-
-  /// Runs `request` in a task of its own; a signal cancels it
-  /// (``StatementSender/cancellable(refreshing:_:)``).
-  func sendCancellable<Value: Sendable>(
-    refreshing: Bool = true, _ request: @escaping @Sendable () async throws -> Value
-  ) async -> StatementSender.Transfer<Value> {
-    await sender.cancellable(refreshing: refreshing, request)
-  }
-
-  /// Prints why a request failed; the failure's kind says the exit code: 1 for the server saying
-  /// no, 3 for a project that cannot be reached or a session that cannot be used, 2 for a
-  /// request the builder refused. Its outcome is what `expect error` reads.
-  func requestFailure(_ error: any Error) -> StatementFailure {
-    let (outcome, headline) = (StatementOutcome.failed(error), FailureHeadline.of(error))
-    switch error {
-    case SNMNetworkError.localFile(let failure):
-      return self.failure(.server, failure.description, outcome: outcome, headline: headline)
-    case SNMNetworkError.http(let failure):
-      let role = state.withLock { $0.signedIn }
-      let text = ServerErrorReport(
-        role: role ?? project.keyRole, signedIn: role != nil, local: project.isLocal
-      ).render(failure)
-      errors.write(text)
-      errors.flush()
-      let kind: StatementFailure.Kind =
-        failure.status == 401 && failure.code == nil ? .unreachable : .server
-      return StatementFailure(kind, saying: text, outcome: outcome, headline: headline)
-    case SNMNetworkError.beyondLimits:
-      // A well-formed answer snm cannot take: this statement failed, the project is fine.
-      let text = (error as? SNMNetworkError)?.description ?? "\(error)"
-      return self.failure(.server, text, outcome: outcome, headline: headline)
-    case let failure as SNMNetworkError:
-      return self.failure(
-        .unreachable, StoppedLocalProject.described(failure), outcome: outcome,
-        headline: headline)
-    case let failure as SupabaseDBError:
-      return self.failure(.usage, failure.description, outcome: outcome, headline: headline)
-    case let failure as SupabaseStorageError:
-      return self.failure(.server, failure.description, outcome: outcome, headline: headline)
-    default:
-      return self.failure(.unreachable, Self.describe(error), outcome: outcome, headline: headline)
-    }
   }
 
   /// Prints a successful answer: rows in the current format, or a line for a write without rows.
@@ -184,6 +122,7 @@ extension StatementExecutor {
   func show(_ response: SupabaseDBResponse, of request: SupabaseDBRequest) async -> Presented {
     let table = Self.tableName(of: request)
     let document = response.document
+    let catalog = environment.catalog
     if let table, let columns = document.firstRowKeys {
       catalog.noteResult(table: table, columns: columns)
     }
@@ -196,7 +135,7 @@ extension StatementExecutor {
       return Presented()
     }
     if response.response.body.isEmpty && document.shape.kind == .null {
-      guard currentSettings.format == .table || currentSettings.format == .expanded else {
+      guard settings.format == .table || settings.format == .expanded else {
         return Presented()
       }
       emit(Self.summary(of: request, response: response))
@@ -249,7 +188,7 @@ extension StatementExecutor {
   /// filter matched none, or row-level security let none through (which PostgREST does not
   /// report as an error).
   func warnIfNothingChanged(_ request: SupabaseDBRequest, _ response: SupabaseDBResponse) {
-    guard interactive, response.count == 0 else { return }
+    guard environment.interactive, response.count == 0 else { return }
     let verb: String
     switch request.action {
     case .update: verb = "updated"
@@ -257,12 +196,12 @@ extension StatementExecutor {
     default: return
     }
     // A warning, not an error: `warning:` where errors say `snm:`.
-    let who = state.withLock { $0.signedIn } ?? project.keyRole
-    errors.write(
+    let who = environment.signedIn ?? environment.project.keyRole
+    output.errors.write(
       VisibleText.escaped(
         "warning: no row was \(verb): none matched the filter, or row-level security hides them "
           + "from \(who)") + "\n")
-    errors.flush()
+    output.errors.flush()
   }
 
   /// The table a request reads or writes (nil for `rpc`), for completion.
@@ -280,12 +219,5 @@ extension StatementExecutor {
     let parts = duration.components
     let value = Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
     return String(format: "%.1f ms", value)
-  }
-
-  /// Writes `text` as it is (CSV from the server), ending with a newline.
-  func emitRaw(_ text: String) {
-    guard !currentSettings.quiet else { return }
-    output.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n")
-    output.flush()
   }
 }

@@ -7,7 +7,7 @@ import SNMWire
 /// Files in and out of queries: `insert file 'dogs.json'`, `insert csv 'dogs.csv'` and
 /// `select ... > 'out.csv'`. Paths are relative to the script's folder (as `run` and Storage
 /// uploads are), else to the working directory.
-extension StatementExecutor {
+extension RequestStatements {
   /// What `insert file|csv` sends: the file's JSON, or its text for CSV.
   static func bodyReader(directory: String?)
     -> @Sendable (BodyFile, String) throws(Diagnostic) -> JSONValue
@@ -81,7 +81,7 @@ extension StatementExecutor {
       unrendered = renderReporting(
         response.document,
         with: ResultRenderer(
-          format: shown, style: RenderStyle(csvCRLF: currentSettings.csvCRLF)),
+          format: shown, style: RenderStyle(csvCRLF: settings.csvCRLF)),
         defaultColumn: defaultColumn,
         columns: nil, total: response.count, arrived: response.response.arrived, to: writer)
     }
@@ -92,7 +92,7 @@ extension StatementExecutor {
   }
 }
 
-extension StatementExecutor {
+extension RequestStatements {
   /// The `> 'file'` of a query or `rpc`.
   static func outputFile(of statement: Statement) -> OutputFile? {
     switch statement.kind {
