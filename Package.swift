@@ -26,6 +26,8 @@ let package = Package(
       name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
     // glibc calls Swift cannot make (the variadic prctl), for the binary's process settings.
     .systemLibrary(name: "CProcess"),
+    // epoll and eventfd (glibc), for Realtime's WebSocket loop.
+    .systemLibrary(name: "CEpoll"),
 
     // What both sides put on the wire: JSON, header fields, HTTP/1.1 framing, percent-encoding.
     // Depends on nothing; shares no domain types.
@@ -50,7 +52,9 @@ let package = Package(
     // Server side: the local project. Shares the wire format with the client, no domain types.
     .target(
       name: "SNMLocal",
-      dependencies: ["SNMWire", "SNMTOML", "SNMCrypto", "CLibPQ", "CCrypto", "CLibUV"]),
+      dependencies: [
+        "SNMWire", "SNMTOML", "SNMCrypto", "CLibPQ", "CCrypto", "CLibUV", "CEpoll",
+      ]),
 
     // main.swift (the one error funnel) and CLI/ (every command and option on one table).
     .executableTarget(

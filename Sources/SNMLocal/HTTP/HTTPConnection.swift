@@ -19,6 +19,10 @@ final class HTTPConnection: Sendable {
   let handedOver = Mutex<HTTPRequestReader.Step?>(nil)
   /// What a worker could not send at once, for the loop to send as the client reads.
   let unsent = Mutex<HTTPUnsentAnswer?>(nil)
+  /// The protocol the socket switched to (``HTTPUpgrade``): once the loop has forgotten the
+  /// connection it gives the socket to it instead of closing it (not before: the descriptor
+  /// must not be closed and reused while the loop still watches it).
+  let upgraded = Mutex<HTTPUpgrade?>(nil)
 
   init(socket: Int32, remoteAddress: String, reader: sending HTTPRequestReader) {
     self.socket = socket
@@ -50,6 +54,13 @@ final class HTTPConnection: Sendable {
           request.remoteAddress = remoteAddress
           request.peer = HTTPPeer(socket: socket)
           let response = handler(request)
+          if let upgrade = response.upgrade {
+            // Only a GET without a body is upgraded, so nothing of the new protocol is in the
+            // reader (a client waits for the 101 before it sends).
+            guard write(upgrade.head, limits: limits) else { return false }
+            upgraded.withLock { $0 = upgrade }
+            return false
+          }
           switch respond(response, keepAlive: keepAlive, to: request, limits: limits) {
           case .sent: guard keepAlive else { return false }
           case .handedOver: return true

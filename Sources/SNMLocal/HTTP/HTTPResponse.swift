@@ -16,6 +16,9 @@ public struct HTTPResponse: Sendable, Equatable {
   /// The rest of a body produced while it is sent (rows as the database returns them), after
   /// `body`; the answer then goes with `Transfer-Encoding: chunked`.
   public var bodyStream: HTTPStreamedBody?
+  /// Switches the connection to another protocol (``HTTPUpgrade``): the 101 is written from it,
+  /// `status`, `headers` and `body` are not.
+  public var upgrade: HTTPUpgrade?
 
   public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
     self.status = status

@@ -368,7 +368,12 @@ extension HTTPServer {
     // Closing stops the poll (libuv drops the descriptor from epoll at once), so the socket
     // may be closed right after; the handle's memory goes in its close callback.
     uv_close(snm_uv_handle(entry.poll)) { handle in UnsafeMutableRawPointer(handle)?.deallocate() }
-    close(socket)
+    // An upgraded socket (a WebSocket) goes to whoever takes it over, who closes it.
+    if let upgrade = entry.connection.upgraded.withLock({ $0 }) {
+      upgrade.takeOver(socket)
+    } else {
+      close(socket)
+    }
     if loop.closing && loop.connections.isEmpty { endLoop(&loop) }
   }
 

@@ -41,4 +41,15 @@ enum GatewayAssembly {
     DispatchQueue.global().async { _ = gateway.sweep(writtenBefore: cutoff) }
     return gateway
   }
+
+  /// The `/realtime/v1` service: the project's keys and JWTs as the REST gateway takes them.
+  static func realtimeService(
+    keys: ProjectKeys, pool: PGPool, now: @escaping @Sendable () -> Double
+  ) -> RealtimeService {
+    let signer = keys.signer
+    return RealtimeService(
+      apiKeyClaims: { key in keys.claims(forAPIKey: key) },
+      verify: { token in Result { () throws(JWTError) in try signer.verify(token, now: now()) } },
+      now: now)
+  }
 }

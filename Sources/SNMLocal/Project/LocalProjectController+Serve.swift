@@ -55,6 +55,8 @@ extension LocalProjectController {
     } catch {
       throw LocalProjectError(.failed, "cannot keep Storage's files: \(error.message)")
     }
+    let realtime = GatewayAssembly.realtimeService(keys: keys, pool: restPool, now: clock)
+    router.realtime = realtime
     var limits = HTTPServerLimits()
     // An upload streams to disk, held to its bucket's and the project's limit by Storage itself
     // (refused by its head, with Storage's error, when it says it is larger).
@@ -74,9 +76,10 @@ extension LocalProjectController {
       throw LocalProjectError(.unavailable, "cannot serve: \(error)")
     }
     printLine(
-      "snm local: serving \(state.url) (REST /rest/v1, Auth /auth/v1, Storage /storage/v1), pid \(getpid())"
+      "snm local: serving \(state.url) (REST /rest/v1, Auth /auth/v1, Storage /storage/v1, Realtime /realtime/v1), pid \(getpid())"
     )
     let shutdown: @Sendable () -> Void = {
+      realtime.stop()
       server.stop()
       adminPool.drain()
       restPool.drain()

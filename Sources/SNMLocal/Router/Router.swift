@@ -39,7 +39,15 @@ public struct Router: Sendable {
   /// `/storage/v1/*`, when the project serves Storage.
   public var storage: StorageGateway? {
     didSet {
-      services = Self.services(rest: restService, auth: authService, inbox: inbox, storage: storage)
+      services = Self.services(
+        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime)
+    }
+  }
+  /// `/realtime/v1/*`, when the project serves Realtime.
+  public var realtime: RealtimeService? {
+    didSet {
+      services = Self.services(
+        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime)
     }
   }
   let restService: RESTService
@@ -89,7 +97,7 @@ public struct Router: Sendable {
         Router.isServiceCredential(credential, keys: keys, signer: signer, now: now)
       })
     services = Self.services(
-      rest: restService, auth: authService, inbox: inbox, storage: nil)
+      rest: restService, auth: authService, inbox: inbox, storage: nil, realtime: nil)
   }
 
   /// Answers one request. Never throws: every failure is a response.
@@ -112,13 +120,15 @@ public struct Router: Sendable {
     }
   }
 
-  /// The services in the order their prefixes are tried: REST, Auth, Storage (when served), the
-  /// inbox.
+  /// The services in the order their prefixes are tried: REST, Auth, Storage and Realtime (when
+  /// served), the inbox.
   static func services(
-    rest: RESTService, auth: AuthService, inbox: InboxService, storage: StorageGateway?
+    rest: RESTService, auth: AuthService, inbox: InboxService, storage: StorageGateway?,
+    realtime: RealtimeService?
   ) -> [any GatewayService] {
     var services: [any GatewayService] = [rest, auth]
     if let storage { services.append(storage) }
+    if let realtime { services.append(realtime) }
     services.append(inbox)
     return services
   }

@@ -1,0 +1,277 @@
+"""snm local's Realtime (/realtime/v1) driven by the official Python client `realtime` (PyPI),
+the one Supabase's own Realtime tests use, plus raw WebSocket checks of the handshake and the
+Phoenix 2.0.0 framing with `websockets`. Each wait is for an event, bounded so a missing event
+fails instead of hanging."""
+import asyncio
+import json
+
+import httpx
+import pytest
+import websockets
+from realtime import AsyncRealtimeClient
+
+WAIT = 10
+
+
+def sign_in(project, email):
+    response = httpx.post(f"{project.auth_url}/token?grant_type=password", headers=project.headers(),
+                          json={"email": email, "password": "password123"})
+    assert response.status_code == 200, response.text
+    return response.json()["access_token"]
+
+
+def realtime_url(project):
+    return project.url + "/realtime/v1"
+
+
+def socket_url(project, key, vsn="1.0.0"):
+    return project.url.replace("http://", "ws://") + f"/realtime/v1/websocket?apikey={key}&vsn={vsn}"
+
+
+@pytest.fixture(scope="module")
+def rt_project(start_extra_project):
+    return start_extra_project("realtime")
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, 60))
+
+
+def test_broadcast_with_ack_and_self_reaches_both_clients(rt_project):
+    async def scenario():
+        first = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        second = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        got_first, got_second = asyncio.Queue(), asyncio.Queue()
+        sender = first.channel("room1", {"config": {"broadcast": {"ack": True, "self": True}}})
+        sender.on_broadcast("cursor", got_first.put_nowait)
+        await sender.subscribe()
+        listener = second.channel("room1")
+        listener.on_broadcast("cursor", got_second.put_nowait)
+        await listener.subscribe()
+        for x in range(3):
+            await sender.send_broadcast("cursor", {"x": x})  # ack: returns once the server replied
+        seen_first = [await asyncio.wait_for(got_first.get(), WAIT) for _ in range(3)]
+        seen_second = [await asyncio.wait_for(got_second.get(), WAIT) for _ in range(3)]
+        await first.close()
+        await second.close()
+        return seen_first, seen_second
+
+    seen_first, seen_second = run(scenario())
+    assert [m["payload"]["x"] for m in seen_first] == [0, 1, 2]
+    assert [m["payload"]["x"] for m in seen_second] == [0, 1, 2]
+    assert seen_second[0]["event"] == "cursor"
+
+
+def test_without_self_the_sender_gets_nothing_of_its_own(rt_project):
+    async def scenario():
+        client = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        other = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        own, theirs = asyncio.Queue(), asyncio.Queue()
+        mine = client.channel("room2", {"config": {"broadcast": {"ack": True, "self": False}}})
+        mine.on_broadcast("e", own.put_nowait)
+        await mine.subscribe()
+        watcher = other.channel("room2", {"config": {"broadcast": {"ack": True, "self": True}}})
+        watcher.on_broadcast("e", theirs.put_nowait)
+        await watcher.subscribe()
+        await mine.send_broadcast("e", {"n": 1})
+        # The other client's own message, sent after ours, arrives at us: ours would have come first.
+        await watcher.send_broadcast("e", {"n": 2})
+        first_seen = await asyncio.wait_for(own.get(), WAIT)
+        await client.close()
+        await other.close()
+        return first_seen
+
+    assert run(scenario())["payload"] == {"n": 2}
+
+
+def test_presence_with_two_clients(rt_project):
+    async def scenario():
+        one = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        two = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        joins, leaves, synced = asyncio.Queue(), asyncio.Queue(), asyncio.Queue()
+        watcher = two.channel("lobby", {"config": {"presence": {"key": "watcher", "enabled": True}}})
+        watcher.on_presence_join(lambda key, current, new: joins.put_nowait((key, new)))
+        watcher.on_presence_leave(lambda key, current, left: leaves.put_nowait((key, left)))
+        watcher.on_presence_sync(lambda: synced.put_nowait(True))
+        await watcher.subscribe()
+        tracker = one.channel("lobby", {"config": {"presence": {"key": "alice", "enabled": True}}})
+        await tracker.subscribe()
+        await tracker.track({"status": "online"})
+        key, new = await asyncio.wait_for(joins.get(), WAIT)
+        await tracker.track({"status": "away"})  # an update: a leave and a join
+        key2, new2 = await asyncio.wait_for(joins.get(), WAIT)
+        left_key, left = await asyncio.wait_for(leaves.get(), WAIT)
+        state = {key: list(metas) for key, metas in watcher.presence_state().items()}
+        await tracker.untrack()
+        last_key, last = await asyncio.wait_for(leaves.get(), WAIT)
+        after = watcher.presence_state()
+        await one.close()
+        await two.close()
+        return key, new, key2, new2, left_key, left, state, last_key, last, after
+
+    key, new, key2, new2, left_key, left, state, last_key, last, after = run(scenario())
+    assert key == "alice" and new[0]["status"] == "online" and "presence_ref" in new[0]
+    assert key2 == "alice" and new2[0]["status"] == "away"
+    assert left_key == "alice" and left[0]["status"] == "online"
+    assert [m["status"] for m in state["alice"]] == ["away"]
+    assert last_key == "alice" and last[0]["status"] == "away"
+    assert "alice" not in after
+
+
+def test_a_socket_that_closes_leaves_presence(rt_project):
+    async def scenario():
+        one = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        two = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        joins, leaves = asyncio.Queue(), asyncio.Queue()
+        watcher = two.channel("hall", {"config": {"presence": {"key": "w", "enabled": True}}})
+        watcher.on_presence_join(lambda key, current, new: joins.put_nowait(key))
+        watcher.on_presence_leave(lambda key, current, left: leaves.put_nowait(key))
+        await watcher.subscribe()
+        tracker = one.channel("hall", {"config": {"presence": {"key": "bob", "enabled": True}}})
+        await tracker.subscribe()
+        await tracker.track({"at": 1})
+        joined = await asyncio.wait_for(joins.get(), WAIT)
+        await one.close()
+        left = await asyncio.wait_for(leaves.get(), WAIT)
+        await two.close()
+        return joined, left
+
+    assert run(scenario()) == ("bob", "bob")
+
+
+def test_rest_broadcast_reaches_subscribers(rt_project):
+    async def scenario():
+        client = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        got = asyncio.Queue()
+        channel = client.channel("news")
+        channel.on_broadcast("headline", got.put_nowait)
+        await channel.subscribe()
+        async with httpx.AsyncClient() as http:
+            response = await http.post(
+                f"{rt_project.url}/realtime/v1/api/broadcast",
+                headers={"apikey": rt_project.service_role_key,
+                         "Authorization": f"Bearer {rt_project.service_role_key}"},
+                json={"messages": [{"topic": "news", "event": "headline", "payload": {"t": "hi"}}]})
+        message = await asyncio.wait_for(got.get(), WAIT)
+        await client.close()
+        return response, message
+
+    response, message = run(scenario())
+    assert response.status_code == 202 and response.content == b""
+    assert message["payload"] == {"t": "hi"}
+
+
+def test_rest_broadcast_refuses_without_a_key_and_checks_messages(rt_project):
+    url = f"{rt_project.url}/realtime/v1/api/broadcast"
+    assert httpx.post(url, json={"messages": []}).status_code == 401
+    bad = httpx.post(url, headers=rt_project.headers(), json={"messages": [{"topic": "x"}]})
+    assert bad.status_code == 422, bad.text
+
+
+def test_handshake_refusals_are_realtime_shaped(rt_project):
+    base = rt_project.url + "/realtime/v1/websocket"
+    upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+    missing = httpx.get(base + "?vsn=1.0.0", headers=upgrade)
+    assert (missing.status_code, missing.json()) == (401, {"error": "API key is missing"})
+    forged = httpx.get(base + "?vsn=1.0.0&apikey=eyJhbGciOiJIUzI1NiJ9.e30.c2ln", headers=upgrade)
+    assert forged.status_code == 401 and forged.json()["error"] == "Failed to validate JWT signature"
+    version = httpx.get(base + f"?vsn=3.0.0&apikey={rt_project.anon_key}", headers=upgrade)
+    assert version.status_code == 400 and "vsn 3.0.0" in version.json()["error"]
+    plain = httpx.get(base + f"?apikey={rt_project.anon_key}")
+    assert plain.status_code == 400 and plain.json()["error"] == "missing Upgrade: websocket"
+
+
+def test_join_errors_and_heartbeat_over_raw_v2_frames(rt_project):
+    async def scenario():
+        async with websockets.connect(socket_url(rt_project, rt_project.anon_key, "2.0.0")) as ws:
+            await ws.send(json.dumps([None, "1", "phoenix", "heartbeat", {}]))
+            heartbeat = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            await ws.send(json.dumps(["2", "2", "realtime:", "phx_join", {"config": {}}]))
+            no_topic = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            await ws.send(json.dumps(["3", "3", "realtime:r", "phx_join",
+                                      {"config": {}, "access_token": "not.a.jwt"}]))
+            bad_token = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            await ws.send(json.dumps([None, "4", "realtime:never", "broadcast", {}]))
+            unmatched = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            return heartbeat, no_topic, bad_token, unmatched
+
+    heartbeat, no_topic, bad_token, unmatched = run(scenario())
+    assert heartbeat == [None, "1", "phoenix", "phx_reply", {"status": "ok", "response": {}}]
+    assert no_topic[4] == {"status": "error",
+                           "response": {"reason": "TopicNameRequired: You must provide a topic name"}}
+    assert bad_token[4]["response"]["reason"] in (
+        "MalformedJWT: The token provided is not a valid JWT",
+        "JwtSignatureError: Failed to validate JWT signature")
+    assert unmatched[4] == {"status": "error", "response": {"reason": "unmatched topic"}}
+
+
+def test_binary_user_broadcast_v2_to_v2_and_v1(rt_project):
+    """A realtime-js style kind-3 frame: a 2.0.0 member gets kind 4, a 1.0.0 member the JSON."""
+    async def scenario():
+        key = rt_project.anon_key
+        async with websockets.connect(socket_url(rt_project, key, "2.0.0")) as v2, \
+                websockets.connect(socket_url(rt_project, key, "1.0.0")) as v1:
+            join = {"config": {"broadcast": {"self": True, "ack": True}}}
+            await v2.send(json.dumps(["1", "1", "realtime:bin", "phx_join", join]))
+            assert json.loads(await asyncio.wait_for(v2.recv(), WAIT))[4]["status"] == "ok"
+            await v1.send(json.dumps({"topic": "realtime:bin", "event": "phx_join", "payload": join,
+                                      "ref": "1", "join_ref": "1"}))
+            assert json.loads(await asyncio.wait_for(v1.recv(), WAIT))["payload"]["status"] == "ok"
+            fields = [b"1", b"2", b"realtime:bin", b"cursor", b""]
+            frame = bytes([3] + [len(f) for f in fields] + [1]) + b"".join(fields) + b'{"x":1}'
+            await v2.send(frame)
+            got_v2 = [await asyncio.wait_for(v2.recv(), WAIT) for _ in range(2)]
+            got_v1 = json.loads(await asyncio.wait_for(v1.recv(), WAIT))
+            return got_v2, got_v1
+
+    got_v2, got_v1 = run(scenario())
+    binary = next(m for m in got_v2 if isinstance(m, bytes))
+    reply = json.loads(next(m for m in got_v2 if isinstance(m, str)))
+    assert binary == bytes([4, 12, 6, 0, 1]) + b"realtime:bincursor" + b'{"x":1}'
+    assert reply == ["1", "2", "realtime:bin", "phx_reply", {"status": "ok", "response": {}}]
+    assert got_v1 == {"topic": "realtime:bin", "event": "broadcast", "ref": None,
+                      "payload": {"type": "broadcast", "event": "cursor", "payload": {"x": 1}}}
+
+
+def test_hostile_frames_close_the_socket_with_a_code(rt_project):
+    async def scenario():
+        async with websockets.connect(socket_url(rt_project, rt_project.anon_key, "2.0.0")) as ws:
+            await ws.send(bytes([9, 1, 2, 3]))  # no such binary kind
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), WAIT)
+            return closed.value.rcvd
+
+    received = run(scenario())
+    assert received.code == 1007 and received.reason == "unknown binary kind 9"
+
+
+def test_a_user_token_joins_and_refreshes_on_the_socket(rt_project):
+    alice = sign_in(rt_project, "alice@example.com")
+    bob = sign_in(rt_project, "bob@example.com")
+
+    async def scenario():
+        client = AsyncRealtimeClient(realtime_url(rt_project), rt_project.anon_key, auto_reconnect=False)
+        await client.set_auth(alice)
+        states, got = asyncio.Queue(), asyncio.Queue()
+        channel = client.channel("mine", {"config": {"broadcast": {"ack": True, "self": True}}})
+        channel.on_broadcast("ping", got.put_nowait)
+        await channel.subscribe(lambda state, error: states.put_nowait((state.value, error)))
+        subscribed = await asyncio.wait_for(states.get(), WAIT)
+        # A good token pushed on the socket keeps the channel.
+        await client.set_auth(bob)
+        await channel.send_broadcast("ping", {"n": 1})
+        echoed = await asyncio.wait_for(got.get(), WAIT)
+        # A bad one ends it with a system error.
+        await client.set_auth("bad.token.here")
+        errored = await asyncio.wait_for(states.get(), WAIT)
+        await client.close()
+        return subscribed, echoed, errored
+
+    subscribed, echoed, errored = run(scenario())
+    assert subscribed == ("SUBSCRIBED", None)
+    assert echoed["payload"] == {"n": 1}
+    state, error = errored
+    assert state == "CHANNEL_ERROR"
+    assert json.loads(str(error))["message"] in ("The token provided is not a valid JWT",
+                                                  "Failed to validate JWT signature")
