@@ -45,6 +45,10 @@ let package = Package(
       name: "SNMShell",
       dependencies: ["SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMCrypto", "CLibEdit"]),
 
+    // `snm gen swift`: the Swift types of a project's schema, from its catalog or its OpenAPI
+    // document. Reads JSON with SNMWire; knows nothing of how the catalog was fetched.
+    .target(name: "SNMCodegen", dependencies: ["SNMWire"]),
+
     // One-time codes both sides compute (TOTP, RFC 6238; base32) and the QR code of an enrolment
     // (libqrencode): the local project checks codes, the client makes them from a secret.
     .target(name: "SNMCrypto", dependencies: ["CCrypto", "CQREncode"]),
@@ -60,7 +64,8 @@ let package = Package(
     .executableTarget(
       name: "snm",
       dependencies: [
-        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMLocal", "CProcess",
+        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMLocal", "SNMCodegen",
+        "CProcess",
       ]),
 
     // A loopback HTTP server (the test double for the request layer's unit tests) and a seeded
@@ -88,6 +93,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(name: "SNMCryptoTests", dependencies: ["SNMCrypto"]),
     .testTarget(name: "SNMTOMLTests", dependencies: ["SNMTOML"]),
+    .testTarget(name: "SNMCodegenTests", dependencies: ["SNMCodegen", "SNMWire"]),
     .testTarget(
       name: "SNMLocalTests", dependencies: ["SNMLocal", "SNMWire"], exclude: ["REST/Fixtures"]),
   ],

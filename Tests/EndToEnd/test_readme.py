@@ -302,6 +302,7 @@ BLOCKS = {  # the block's first line, as written -> how it runs
           lambda project: f"SUPABASE_SERVICE_ROLE_KEY={project.status['secret_key']}")],
         setup=smoke_tests),
     "let request = try remoteDBManager.updateData()": swift_chain,
+    "mkdir -p Sources/DB": shell_block([URL], service_key=True),
     "snm local start [--dir D]": local_usage,
     "scripts/test --long": scripts_test_usage,
 }

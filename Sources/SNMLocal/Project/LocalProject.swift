@@ -15,6 +15,8 @@ public enum LocalProject {
     public var apiKey: String
     /// The secret key (role service_role), for `admin ...`, `inbox` and `as service`.
     public var serviceKey: String
+    /// The cluster's superuser over its unix socket (`postgresql://postgres@/postgres?host=...`).
+    public var databaseURL: String = ""
   }
 
   /// Starts the project (creating it on first use) unless it already runs; returns how to reach it.
@@ -22,6 +24,8 @@ public enum LocalProject {
     _ options: LocalProjectOptions = LocalProjectOptions()
   ) throws(LocalProjectError) -> Endpoint {
     let status = try LocalProjectController(options: options).start()
-    return Endpoint(url: status.url, apiKey: status.publishableKey, serviceKey: status.secretKey)
+    return Endpoint(
+      url: status.url, apiKey: status.publishableKey, serviceKey: status.secretKey,
+      databaseURL: status.databaseURL)
   }
 }

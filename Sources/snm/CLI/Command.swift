@@ -9,6 +9,7 @@ enum Command: String, CaseIterable, Sendable, Hashable, CustomStringConvertible 
   case completion
   case report
   case session
+  case gen
 
   /// The subcommand `name` names (`explain`, ...); nil for anything else.
   static func subcommand(named name: String) -> Command? {

@@ -142,6 +142,29 @@ extension CommandDescription {
       takesShellOptions: true, footer: nil,
       firstArgument: [("token", "the access token, for another client")], takesScripts: false),
     CommandDescription(
+      command: .gen,
+      usages: [
+        Usage(
+          synopsis: "snm gen swift [--out FILE [--check]]",
+          summary: "Swift types for the project's schemas")
+      ],
+      synopsis: "swift [--schema S,...] [--access public|internal] [--out FILE [--check]]",
+      details: """
+        Writes Swift types for the schemas' tables, views, enums, composite types and functions:
+        per table Select, Insert and Update structs (Codable, Hashable, Sendable), Columns and
+        tableName, with the support types that decode what PostgREST sends. From the local
+        project (--local, --dir DIR, or nothing else naming a project) it reads the catalog;
+        from another project (--url, --profile, SUPABASE_URL) the OpenAPI document PostgREST
+        serves, with the service key when there is one (the anon key's lists less, and no
+        composite types, defaults or function results).
+        """,
+      takesShellOptions: false,
+      footer: """
+        Exit code: 0 written (or --check: up to date), 1 --check found FILE differs, 2 usage,
+        3 the project could not be reached or refused its document.
+        """,
+      firstArgument: [("swift", "Swift types")], takesScripts: false),
+    CommandDescription(
       command: .completion,
       usages: [
         Usage(synopsis: "snm completion bash|zsh", summary: "print a shell completion script")

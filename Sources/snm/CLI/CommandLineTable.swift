@@ -9,7 +9,7 @@ enum CommandLineTable {
   /// The options, in the order `--help` lists them.
   static let options: [CommandLineOption] =
     explainOptions + projectOptions + outputOptions
-    + scriptOptions + testOptions + localOptions + generalOptions
+    + scriptOptions + testOptions + localOptions + GenCommand.options + generalOptions
 
   /// The options `command` accepts, in table order.
   static func options(for command: Command) -> [CommandLineOption] {
@@ -23,29 +23,29 @@ enum CommandLineTable {
 
   static let projectOptions: [CommandLineOption] = [
     CommandLineOption(
-      "--url", value: "URL", for: Command.running.union([.explain]),
+      "--url", value: "URL", for: Command.running.union([.explain, .gen]),
       help: "the project URL (else $SUPABASE_URL)"
     ) { parsed, value throws(UsageError) in parsed.shell.url = value },
     CommandLineOption(
-      "--key", value: "KEY", for: Command.running.union([.explain]),
+      "--key", value: "KEY", for: Command.running.union([.explain, .gen]),
       help: "the project API key, sb_publishable_/sb_secret_ or a legacy\n"
         + "JWT (else $SUPABASE_PUBLISHABLE_KEY, $SUPABASE_ANON_KEY,\n"
         + "$SUPABASE_SECRET_KEY, $SUPABASE_SERVICE_ROLE_KEY)",
       unlisted: [.explain]
     ) { parsed, value throws(UsageError) in parsed.shell.key = value },
     CommandLineOption(
-      "--service-key", value: "KEY", for: Command.running,
+      "--service-key", value: "KEY", for: Command.running.union([.gen]),
       help: "the service key for admin ..., inbox and as service (else\n"
         + "$SUPABASE_SERVICE_ROLE_KEY, $SUPABASE_SECRET_KEY, a profile's\n"
         + "service_key; the local project's own)"
     ) { parsed, value throws(UsageError) in parsed.shell.serviceKey = value },
     CommandLineOption(
-      "--profile", value: "NAME", for: Command.running.union([.explain]),
+      "--profile", value: "NAME", for: Command.running.union([.explain, .gen]),
       help: "a project from $XDG_CONFIG_HOME/snm/config.json (beats the variables)",
       unlisted: [.explain]
     ) { parsed, value throws(UsageError) in parsed.shell.profile = value },
     CommandLineOption(
-      "--local", for: Command.running,
+      "--local", for: Command.running.union([.gen]),
       help: "the local project (snm local start's, http://127.0.0.1:54321), started\n"
         + "on first use; needed by snm test and runs under CI when nothing else\n"
         + "names a project"
@@ -84,7 +84,7 @@ enum CommandLineTable {
       "--continue-on-error", for: Command.running, help: "keep going after a failed statement"
     ) { parsed, _ throws(UsageError) in parsed.shell.continueOnError = true },
     CommandLineOption(
-      "--timeout", value: "SECONDS", valueHint: ": SECONDS", for: Command.running,
+      "--timeout", value: "SECONDS", valueHint: ": SECONDS", for: Command.running.union([.gen]),
       help: "give up on a request after this long (the whole request)"
     ) { parsed, value throws(UsageError) in
       guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
@@ -93,7 +93,7 @@ enum CommandLineTable {
       parsed.shell.timeout = seconds
     },
     CommandLineOption(
-      "--cacert", value: "FILE", valueHint: ": FILE (PEM)", for: Command.running,
+      "--cacert", value: "FILE", valueHint: ": FILE (PEM)", for: Command.running.union([.gen]),
       help: "trust these CA certificates (PEM) for https (else $SSL_CERT_FILE)",
       completion: .files
     ) { parsed, value throws(UsageError) in parsed.shell.caCertificates = value },

@@ -19,6 +19,8 @@ struct ParsedCommandLine: Sendable {
   var timings: String?
   var format: ExplainFormat?
   var local = LocalCommand(action: .status)
+  /// `snm gen swift`'s own options.
+  var gen = GenCommand()
   var help = false
   var version = false
 
@@ -111,6 +113,8 @@ struct ParsedCommandLine: Sendable {
         throw UsageError("unexpected argument '\(extra)' after 'snm session token'")
       }
       return .shell(shell, statements: ["session token"], files: [])
+    case .gen:
+      return .gen(try gen.complete(language: positionals, options: shell))
     case .completion:
       guard positionals.count == 1, let shell = CompletionScript.Shell(rawValue: positionals[0])
       else { throw UsageError("usage: snm completion bash|zsh") }
@@ -129,6 +133,8 @@ enum Invocation: Sendable, Equatable {
   /// `snm report merge A.json B.json --junit all.xml`.
   case mergeReports([String], into: [TestReport])
   case local(LocalCommand)
+  /// `snm gen swift`.
+  case gen(GenCommand)
   case completion(CompletionScript.Shell)
   /// `--help` for a command.
   case help(Command)

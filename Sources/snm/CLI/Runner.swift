@@ -42,6 +42,8 @@ enum Runner {
       return try local.run(onTermination: { handler in
         InterruptSignals.shared.onSignal { _ in handler() }
       })
+    case .gen(let gen):
+      return try await gen.run().rawValue
     case .shell(let options, let statements, let files):
       return try await runShell(options, statements: statements, files: files).rawValue
     }

@@ -6,18 +6,19 @@ _snm() {
   command=""
   if [[ $COMP_CWORD -gt 1 ]]; then
     case "${COMP_WORDS[1]}" in
-      explain|test|check|local|completion|report|session) command="${COMP_WORDS[1]}" ;;
+      explain|test|check|local|completion|report|session|gen) command="${COMP_WORDS[1]}" ;;
     esac
   fi
   case "$command:$prev" in
-    :--url|explain:--url|test:--url|check:--url|session:--url|:--key|explain:--key|test:--key|check:--key|session:--key|:--service-key|test:--service-key|check:--service-key|session:--service-key|:--profile|explain:--profile|test:--profile|check:--profile|session:--profile|:--var|explain:--var|test:--var|check:--var|session:--var|:--timeout|test:--timeout|check:--timeout|session:--timeout|:-c|test:--jobs|test:--retry|test:--shard|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--sms-test-otp|local:--file-size-limit) return ;;
+    :--url|explain:--url|test:--url|check:--url|session:--url|gen:--url|:--key|explain:--key|test:--key|check:--key|session:--key|gen:--key|:--service-key|test:--service-key|check:--service-key|session:--service-key|gen:--service-key|:--profile|explain:--profile|test:--profile|check:--profile|session:--profile|gen:--profile|:--var|explain:--var|test:--var|check:--var|session:--var|:--timeout|test:--timeout|check:--timeout|session:--timeout|gen:--timeout|:-c|test:--jobs|test:--retry|test:--shard|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--sms-test-otp|local:--file-size-limit|gen:--schema) return ;;
     :--format|test:--format|check:--format|session:--format) COMPREPLY=($(compgen -W "table expanded json ndjson csv" -- "$cur")); return ;;
-    :--cacert|test:--cacert|check:--cacert|session:--cacert|test:--timings|report:--junit|local:--signing-keys) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    :--cacert|test:--cacert|check:--cacert|session:--cacert|gen:--cacert|test:--timings|report:--junit|local:--signing-keys|gen:--out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     :--session) COMPREPLY=($(compgen -W "own shared" -- "$cur")); return ;;
     test:--report|report:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
-    local:--dir|local:--migrations) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    local:--dir|local:--migrations|gen:--dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     local:--jwt-alg) COMPREPLY=($(compgen -W "HS256 ES256 RS256" -- "$cur")); return ;;
     local:--auth-rate-limit) COMPREPLY=($(compgen -W "token_refresh= sign_in_sign_ups= anonymous_users= token_verifications=" -- "$cur")); return ;;
+    gen:--access) COMPREPLY=($(compgen -W "public internal" -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then
     case "$command" in
@@ -28,6 +29,7 @@ _snm() {
       completion) opts="--help -h" ;;
       report) opts="--report --junit --help -h" ;;
       session) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
+      gen) opts="--url --key --service-key --profile --local --timeout --cacert --schema --access --out --check --dir --help -h" ;;
       *) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --session --no-snmrc -X --help -h --version" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -44,10 +46,12 @@ _snm() {
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "merge" -- "$cur")) ;;
     session)
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "token" -- "$cur")) ;;
+    gen)
+      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "swift" -- "$cur")) ;;
     "")
       COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur"))
       if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY+=($(compgen -W "explain test check local completion report session" -- "$cur"))
+        COMPREPLY+=($(compgen -W "explain test check local completion report session gen" -- "$cur"))
       fi
       ;;
   esac

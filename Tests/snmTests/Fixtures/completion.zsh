@@ -10,6 +10,7 @@ _snm() {
     'completion:print a shell completion script'
     'report:join the JSON reports of shards into one'
     'session:print the signed-in user'\''s access token'
+    'gen:Swift types for the project'\''s schemas'
   )
   if (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then
     _describe 'command' subcommands
@@ -17,7 +18,7 @@ _snm() {
     return
   fi
   case $words[2] in
-    explain|test|check|local|completion|report|session)
+    explain|test|check|local|completion|report|session|gen)
       local command=$words[2]
       shift words
       (( CURRENT-- ))
@@ -136,6 +137,22 @@ _snm() {
             '--help[print this help]' \
             '-h[print this help]' \
             '1:shell:(token)' ;;
+        gen) _arguments \
+            '--url[the project URL]:URL:' \
+            '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+            '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
+            '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
+            '--local[the local project, started on first use; needed by snm test and runs under CI when nothing else names a project]' \
+            '--timeout[give up on a request after this long]:SECONDS:' \
+            '--cacert[trust these CA certificates for https]:FILE:_files' \
+            '--schema[the schemas to write; repeatable]:S,...:' \
+            '--access[the access level of the declarations]:LEVEL:(public internal)' \
+            '--out[write FILE]:FILE:_files' \
+            '--check[write nothing exit 1 when FILE differs from the schema'\''s]' \
+            '--dir[the local project in DIR]:DIR:_files -/' \
+            '--help[print this help]' \
+            '-h[print this help]' \
+            '1:shell:(swift)' ;;
       esac
       return
       ;;

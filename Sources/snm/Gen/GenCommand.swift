@@ -1,0 +1,131 @@
+import Foundation
+import SNMCodegen
+import SNMLocal
+import SNMShell
+
+/// `snm gen swift`: the Swift types of a project's schemas, written to standard output or
+/// `--out FILE`, or with `--check` compared with FILE (exit 1 when it differs).
+///
+/// ```
+/// snm gen swift --local --schema public --out Sources/DB/Schema.swift
+/// snm gen swift --local --out Sources/DB/Schema.swift --check      # CI: fails on drift
+/// ```
+/// The local project (`--local`, `--dir DIR`, or nothing naming a project) is read from its
+/// catalog; any other project from the OpenAPI document its REST API serves.
+struct GenCommand: Sendable, Equatable {
+  var schemas: [String] = []
+  var access: SwiftFileWriter.Access = .internal
+  var out: String?
+  var check = false
+  /// `--dir DIR`: the local project in that folder.
+  var directory: String?
+  var options = ShellOptions()
+
+  /// Checks what was given once every argument has been read.
+  func complete(language: [String], options: ShellOptions) throws(UsageError) -> GenCommand {
+    guard let first = language.first else {
+      throw UsageError("'snm gen' needs a language: swift")
+    }
+    guard first == "swift" else {
+      throw UsageError("unknown language '\(first)' for 'snm gen': swift")
+    }
+    if let extra = language.dropFirst().first {
+      throw UsageError("unexpected argument '\(extra)' after 'snm gen swift'")
+    }
+    if check && out == nil {
+      throw UsageError("option '--check' compares with the file of '--out FILE': give it")
+    }
+    if directory != nil, options.url != nil || options.profile != nil {
+      throw UsageError(
+        "--dir names the local project in a folder and \(options.url != nil ? "--url" : "--profile")"
+          + " another project: give one of them")
+    }
+    var command = self
+    command.options = options
+    if command.schemas.isEmpty { command.schemas = ["public"] }
+    return command
+  }
+
+  func run() async throws -> ExitCode {
+    let catalog = try await GenSource.catalog(
+      schemas: schemas, directory: directory, options: options)
+    let text = SwiftFileWriter(catalog: catalog, access: access).file()
+    guard let out else {
+      FileHandle.standardOutput.write(Data(text.utf8))
+      return .success
+    }
+    if check { return try compare(text, with: out) }
+    try write(text, to: out)
+    FileHandle.standardError.write(
+      Data("snm gen: wrote \(VisibleText.escaped(out)) (\(summary(catalog)))\n".utf8))
+    return .success
+  }
+
+  /// `3 tables and views, 1 enum, 2 functions`.
+  func summary(_ catalog: DatabaseCatalog) -> String {
+    func count(_ number: Int, _ one: String, _ many: String) -> String {
+      "\(number) \(number == 1 ? one : many)"
+    }
+    return [
+      count(catalog.relations.count, "table or view", "tables and views"),
+      count(catalog.enums.count, "enum", "enums"),
+      count(catalog.composites.count, "composite type", "composite types"),
+      count(catalog.functions.count, "function", "functions"),
+    ].joined(separator: ", ")
+  }
+
+  /// Exit 0 when `path` holds `text`, else 1 with the first line that differs.
+  func compare(_ text: String, with path: String) throws -> ExitCode {
+    let shown = VisibleText.escaped(path)
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw GenError("cannot read \(shown): no such file, or not readable")
+    }
+    let current = String(decoding: data, as: UTF8.self)
+    if current == text {
+      print("\(path) is up to date")
+      return .success
+    }
+    let old = current.split(separator: "\n", omittingEmptySubsequences: false)
+    let new = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let line =
+      (zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(old.count, new.count)) + 1
+    let wanted = line <= new.count ? VisibleText.escaped(String(new[line - 1])) : "(the end)"
+    FileHandle.standardError.write(
+      Data(
+        ("snm gen: \(shown) differs from what the schema gives, first at line \(line): the schema "
+          + "gives '\(wanted)'; run it again without --check to write it\n").utf8))
+    return .failure
+  }
+
+  /// Writes beside `path` and renames, so a reader never sees half a file.
+  func write(_ text: String, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let partial = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).snm-partial")
+    do {
+      try Data(text.utf8).write(to: partial)
+      guard rename(partial.path, url.path) == 0 else {
+        throw GenError(String(cString: strerror(errno)))
+      }
+    } catch {
+      try? FileManager.default.removeItem(at: partial)
+      throw GenError(
+        "cannot write \(VisibleText.escaped(path)): \((error as? GenError)?.message ?? error.localizedDescription)"
+      )
+    }
+  }
+}
+
+/// Why `snm gen` could not write: the message says where and why; `exitCode` 1 or 3.
+struct GenError: Error, CustomStringConvertible {
+  var message: String
+  var exitCode: ExitCode = .failure
+
+  init(_ message: String, exitCode: ExitCode = .failure) {
+    self.message = message
+    self.exitCode = exitCode
+  }
+
+  var description: String { message }
+}

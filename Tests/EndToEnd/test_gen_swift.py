@@ -1,0 +1,230 @@
+"""`snm gen swift` (issue 38): the file it writes from a local project's catalog compiles with
+swiftc (Swift 6, complete strict concurrency) for a hostile schema (keywords, digits, collisions,
+quotes, unicode, an enum named `public`, every type, views, composite types, functions) and for
+the demo schema; a program built on it decodes the answers the project's REST API gives and
+writes Insert and Update bodies the API takes; `--check` fails on drift; the OpenAPI document
+gives a file that compiles and says what it cannot know."""
+import json
+import pathlib
+import shutil
+import subprocess
+import urllib.parse
+
+import httpx
+import pytest
+
+from conftest import run_snm
+
+FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
+SWIFTC = shutil.which("swiftc")
+
+pytestmark = pytest.mark.skipif(SWIFTC is None, reason="swiftc is not installed")
+
+
+@pytest.fixture(scope="module")
+def gen_project(start_extra_project):
+    project = start_extra_project("gen", "--migrations", str(FIXTURES / "gen_migrations"))
+    project.sql("""
+      insert into public."class" ("default", "self", "Type", "quote""d", "back\\slash", "café",
+        visibility, feelings, big, small, real_number, double_number, amount, price, flag, born,
+        at, local_at, clock, span, uid, doc, docb, bytes, tags, numbers, during, ints, home, homes,
+        count, ip)
+      values ('x', 7, 'T', 'q"', 'b\\s', 'é', 'say "hi"', '{happy,sad}', 9007199254740993, -32768,
+        'NaN', 'Infinity', 12345678901234567890.123456789012345678901, 12.50, true, '2024-02-29',
+        '2024-05-01 12:30:00.123456+02:30', '2024-05-01 12:30:00', '13:14:15', '1 day 02:00:00',
+        'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', '[1, 2]', '{"n": 9007199254740993}',
+        '\\x00ff10', '{"a,b", "c\\"d"}', '{9223372036854775807, -1}',
+        '["2024-01-01 00:00:00+00","2024-01-02 00:00:00+00"]', '[1,5)',
+        row('Main St', 90210, 'first'), array[row('a', 1, 'b')::public.address], 3, '10.0.0.1');
+      insert into public."class" ("default", visibility, big) values ('x', '', -9223372036854775808);
+      insert into public."Status" values (1, 'upper');
+      insert into public.status values (1, 'lower');
+      insert into other.things values (1, 'high', row('Side St', 1, null));
+      refresh materialized view public.class_numbers;
+    """)
+    return project
+
+
+def generate(project, out, *flags):
+    return run_snm("gen", "swift", "--dir", project.data_dir, "--out", str(out), *flags, timeout=120)
+
+
+def swiftc(*args, cwd):
+    result = subprocess.run([SWIFTC, *args], capture_output=True, text=True, cwd=cwd, timeout=900)
+    assert result.returncode == 0, result.stderr[-4000:]
+    return result
+
+
+@pytest.fixture(scope="module")
+def program(gen_project, tmp_path_factory):
+    """The generated file for the hostile schema and the program built on it."""
+    folder = tmp_path_factory.mktemp("gen")
+    result = generate(gen_project, folder / "Schema.swift", "--schema", "public,other")
+    assert result.returncode == 0, result.stderr
+    assert "wrote" in result.stderr and "5 functions" in result.stderr
+    shutil.copy(FIXTURES / "gen_program" / "main.swift", folder / "main.swift")
+    swiftc("-swift-version", "6", "-strict-concurrency=complete", "main.swift", "Schema.swift",
+           "-o", "decode", cwd=folder)
+    return folder
+
+
+def run_program(folder, *args):
+    result = subprocess.run([str(folder / "decode"), *args], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def get(project, path, schema="public", **params):
+    response = httpx.get(
+        project.rest_url + "/" + urllib.parse.quote(path),
+        params={name: value for name, value in params.items() if value is not None}, headers={**project.headers(project.service_role_key),
+                                "Accept-Profile": schema})
+    assert response.status_code == 200, response.text
+    return response.text
+
+
+def test_the_hostile_schema_compiles_and_its_answers_decode(gen_project, program):
+    selects = run_program(program, "selects")
+    assert selects["columns"].startswith('id,default,self,Type,protocol,2fa,user_id,userId,init')
+    assert selects["tables"] == "class,Status,status"
+    answers = program / "answers"
+    answers.mkdir(exist_ok=True)
+    for name in ["class", "class_view", "class_summary", "class_numbers", "Status", "status",
+                 "empty"]:
+        (answers / f"{name}.json").write_text(
+            get(gen_project, name, select=selects[name], order=None if name in (
+                "empty", "class_summary") else "id"))
+    # The local project's API exposes public only: other's rows as Postgres writes them to JSON.
+    assert selects["things"] == "id,level,home"
+    (answers / "things.json").write_text(gen_project.sql(
+        "select json_agg(t) from (select id, level, home from other.things) t"))
+    (answers / "pairs.json").write_text(get(gen_project, "rpc/pairs", n="3"))
+    (answers / "add.json").write_text(get(gen_project, "rpc/add", a="2"))
+    (answers / "big_one.json").write_text(get(gen_project, "rpc/big_one"))
+    (answers / "where.json").write_text(get(gen_project, "rpc/where", select=selects["class"], order="id", **{"in": "x"}))
+    decoded = run_program(program, "decode", str(answers))
+    first, second = decoded["class"]
+    assert first["big"] == "9007199254740993"  # beyond 2^53: a Double would give ...992
+    assert first["amount"] == "12345678901234567890.123456789012345678901"  # 41 digits
+    assert first["price"] == "12.50"
+    assert first["at"] == "2024-05-01T10:00:00.123456Z"  # +02:30 read as an offset
+    assert first["born"] == "2024-02-29T00:00:00.000000Z"
+    assert first["local_at"] == "2024-05-01T12:30:00.000000Z"
+    assert first["visibility"] == 'say "hi"'
+    assert first["feelings"] == ["happy", "sad"]
+    assert first["self"] == 7 and first["Type"] == "T" and first["café"] == "é"
+    assert first['quote"d'] == 'q"' and first["back\\slash"] == "b\\s"
+    assert first["small"] == -32768
+    assert first["real_number"] == "NaN" and first["double_number"] == "Infinity"
+    assert first["uid"] == "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
+    assert first["docb.n"] == "9007199254740993" and first["doc.count"] == 2
+    assert first["bytes"] == [0, 255, 16]
+    assert first["tags"] == ["a,b", 'c"d']
+    assert first["numbers"] == ["9223372036854775807", "-1"]
+    assert first["during.lower"] == "2024-01-01 00:00:00+00"
+    assert first["during.upperInclusive"] is True
+    assert first["ints"] == "[1,5)"
+    assert first["home.zip"] == 90210 and first["home.class"] == "first"
+    assert first["homes.count"] == 1 and first["count"] == 3 and first["ip"] == "10.0.0.1"
+    assert first["twice"] == -65536 and first["clock"] == "13:14:15"
+    assert second["visibility"] == "" and second["big"] == "-9223372036854775808"
+    assert "amount" not in second and "at" not in second  # NULLs read as nil
+    assert decoded["class_view"] == [
+        ["12345678901234567890.123456789012345678901", "9007199254740993"],
+        ["null", "-9223372036854775808"]]
+    assert sorted(decoded["class_summary"]) == [["", "-9223372036854775808"],
+                                                ['say "hi"', "9007199254740993"]]
+    assert decoded["class_numbers"] == ["9007199254740993", "-9223372036854775808"]
+    assert decoded["Status"] == ["upper"] and decoded["status"] == ["lower"]
+    assert decoded["things"] == [["high", "Side St"]]
+    assert decoded["pairs"] == [[1, 1], [2, 4], [3, 9]] and decoded["add"] == 3
+    assert decoded["big_one"] == "9007199254740993"
+    assert decoded["where"] == ["9007199254740993", "-9223372036854775808"]
+
+
+def test_insert_and_update_bodies_round_trip_through_the_project(gen_project, program):
+    bodies = run_program(program, "bodies")
+    assert "id" not in bodies["insert"] and "twice" not in bodies["insert"]  # generated always
+    headers = {**gen_project.headers(gen_project.service_role_key),
+               "Prefer": "return=representation"}
+    created = httpx.post(gen_project.rest_url + "/class", headers=headers,
+                         json=bodies["insert"], params={"select": "id"})
+    assert created.status_code == 201, created.text
+    row_id = created.json()[0]["id"]
+    stored = gen_project.sql(
+        f"""select concat_ws('|', "default", big, visibility, amount, at at time zone 'UTC',
+        born, encode(bytes, 'hex'), docb, ints, home, feelings, tags, "quote""d", "café", span)
+        from public."class" where id = {row_id}""")
+    assert stored == ('from swift|9223372036854775807|say "hi"|'
+                      '98765432109876543210.0123456789012345678901|2024-03-01 05:29:59.123456|'
+                      '1999-12-31|00ff10|{"k": [null, true, "\\""]}|[3,7)|'
+                      '("Main ""St""",12345,A)|{happy,sad}|{"a,b","c\\"d"}|q|☕')
+    assert bodies["update"] == {"span": None, "flag": True, "visibility": "default"}
+    gen_project.sql(f"""update public."class" set span = '1 hour' where id = {row_id}""")
+    changed = httpx.patch(gen_project.rest_url + "/class", headers=headers,
+                          json=bodies["update"], params={"id": f"eq.{row_id}", "select": "id"})
+    assert changed.status_code == 200, changed.text
+    assert gen_project.sql(
+        f"""select concat_ws('|', coalesce(span::text, 'NULL'), flag, visibility)
+        from public."class" where id = {row_id}""") == "NULL|t|default"
+    added = httpx.post(gen_project.rest_url + "/rpc/add", headers=headers, json=bodies["args"])
+    assert added.status_code == 200 and added.json() == 42
+
+
+def test_check_passes_on_the_file_it_wrote_and_fails_after_a_migration(gen_project, tmp_path):
+    out = tmp_path / "Schema.swift"
+    assert generate(gen_project, out).returncode == 0
+    checked = generate(gen_project, out, "--check")
+    assert checked.returncode == 0, checked.stderr
+    assert "is up to date" in checked.stdout
+    gen_project.sql("create table public.added_later (id int4 primary key, note text)")
+    try:
+        drifted = generate(gen_project, out, "--check")
+        assert drifted.returncode == 1, drifted.stderr
+        assert "differs from what the schema gives, first at line" in drifted.stderr
+        assert "enum AddedLater" in drifted.stderr
+    finally:
+        gen_project.sql("drop table public.added_later")
+    assert generate(gen_project, out, "--check").returncode == 0
+
+
+def test_the_demo_schema_compiles(project, tmp_path):
+    out = tmp_path / "Demo.swift"
+    result = generate(project, out, "--access", "public")
+    assert result.returncode == 0, result.stderr
+    swiftc("-swift-version", "6", "-strict-concurrency=complete", "-parse-as-library",
+           "-emit-module", "-module-name", "Demo", "Demo.swift", cwd=tmp_path)
+
+
+def test_the_openapi_document_gives_a_file_that_compiles_and_says_what_it_cannot_know(
+        gen_project, tmp_path):
+    out = tmp_path / "Remote.swift"
+    result = run_snm("gen", "swift", "--url", gen_project.url, "--key",
+                     gen_project.status["publishable_key"], "--service-key",
+                     gen_project.status["secret_key"], "--out", str(out), timeout=120)
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    assert "the service key's view" in text.splitlines()[0]
+    assert "no composite types" in text and "case sayHi = \"say \\\"hi\\\"\"" in text
+    assert "public typealias Returns = JSONValue" not in text  # internal by default
+    assert "typealias Returns = JSONValue" in text
+    swiftc("-swift-version", "6", "-strict-concurrency=complete", "-typecheck", "Remote.swift",
+           cwd=tmp_path)
+    anon = run_snm("gen", "swift", "--url", gen_project.url, "--key",
+                   gen_project.status["publishable_key"], timeout=120)
+    assert anon.returncode == 0, anon.stderr
+    assert "Read with the project key, not the service key" in anon.stdout
+
+
+def test_mistakes_are_refused_with_the_reason(gen_project, tmp_path):
+    unknown = run_snm("gen", "swift", "--dir", gen_project.data_dir, "--schema", "pubilc")
+    assert unknown.returncode == 1
+    assert "schema 'pubilc' has no tables, views, types or functions" in unknown.stderr
+    assert run_snm("gen", "kotlin").returncode == 2
+    assert run_snm("gen", "swift", "--check").returncode == 2
+    assert run_snm("gen", "swift", "--access", "open").returncode == 2
+    hidden = run_snm("gen", "swift", "--url", gen_project.url, "--key",
+                     gen_project.status["publishable_key"], "--schema", "other")
+    assert hidden.returncode == 3
+    assert "did not give its OpenAPI document for schema 'other' (406)" in hidden.stderr

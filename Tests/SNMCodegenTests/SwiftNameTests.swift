@@ -1,0 +1,48 @@
+import Testing
+
+@testable import SNMCodegen
+
+/// Names the database may hold, as the generated Swift spells them.
+struct SwiftNameTests {
+  struct Case: Sendable, CustomStringConvertible {
+    var name: String
+    var member: String
+    var type: String
+    var description: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(name: "created_at", member: "createdAt", type: "CreatedAt"),
+    Case(name: "default", member: "`default`", type: "Default"),
+    Case(name: "public", member: "`public`", type: "Public"),
+    Case(name: "self", member: "self_", type: "Self_"),
+    Case(name: "Type", member: "type", type: "Type_"),
+    Case(name: "2fa code", member: "_2faCode", type: "_2faCode"),
+    Case(name: "URL", member: "url", type: "URL"),
+    Case(name: "userID", member: "userID", type: "UserID"),
+    Case(name: "a\"b\\c", member: "aBC", type: "ABC"),
+    Case(name: "café", member: "café", type: "Café"),
+    Case(name: "in progress", member: "inProgress", type: "InProgress"),
+    Case(name: "---", member: "value", type: "Unnamed"),
+    Case(name: "\u{301}x", member: "_\u{301}x", type: "_\u{301}x"),
+  ]
+
+  @Test(arguments: cases)
+  func namesCompile(_ example: Case) {
+    #expect(SwiftName.member(example.name) == example.member)
+    #expect(SwiftName.type(example.name) == example.type)
+  }
+
+  @Test func literalsEscapeQuotesBackslashesAndControls() {
+    #expect(SwiftName.literal("say \"hi\" \\ now") == #""say \"hi\" \\ now""#)
+    #expect(SwiftName.literal("a\nb\u{0}\u{1B}") == #""a\nb\0\u{1b}""#)
+    #expect(SwiftName.literal("\u{202E}") == #""\u{202e}""#)
+  }
+
+  @Test func collidingNamesGetNumbers() {
+    var names = NameAllocator()
+    #expect(names.claim("userId") == "userId")
+    #expect(names.claim("userId") == "userId2")
+    #expect(names.claim("userId") == "userId3")
+  }
+}
