@@ -95,7 +95,8 @@ let package = Package(
     .testTarget(name: "SNMTOMLTests", dependencies: ["SNMTOML"]),
     .testTarget(name: "SNMCodegenTests", dependencies: ["SNMCodegen", "SNMWire"]),
     .testTarget(
-      name: "SNMLocalTests", dependencies: ["SNMLocal", "SNMWire"], exclude: ["REST/Fixtures"]),
+      name: "SNMLocalTests", dependencies: ["SNMLocal", "SNMWire", "SNMTOML"],
+      exclude: ["REST/Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -81,12 +81,12 @@ def test_snm_local_goes_through_the_one_error_funnel(snm_bin):
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         "snm local: unknown option '--nope'",
-        "usage: snm local start|stop|restart|status|reset|destroy|list|serve|inbox [OPTIONS]",
+        "usage: snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions [OPTIONS]",
         "Try 'snm local --help'.",
     ]
     missing = run_snm("local")
     assert missing.returncode == 2
-    assert "snm local: 'snm local' needs a command: start, stop, restart, status, reset, destroy, list, serve or inbox" \
+    assert "snm local: 'snm local' needs a command: start, stop, restart, status, reset, destroy, list, serve, inbox, logs or functions" \
         in missing.stderr
 
 

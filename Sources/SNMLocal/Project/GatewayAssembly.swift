@@ -52,4 +52,54 @@ enum GatewayAssembly {
       verify: { token in Result { () throws(JWTError) in try signer.verify(token, now: now()) } },
       now: now)
   }
+
+  /// The `/functions/v1` service: the functions of `supabase/functions` in the folder the
+  /// project was started from (until the project folder is read as a whole), run by Deno
+  /// (`DenoLocator`) with the project's URL, keys and database URL in their environment.
+  ///
+  /// `SNM_FUNCTIONS_WALL_CLOCK` and `SNM_FUNCTIONS_BOOT_TIMEOUT` (seconds) shorten the limits,
+  /// for tests.
+  static func functionsService(
+    state: ProjectState, keys: ProjectKeys, now: @escaping @Sendable () -> Double
+  )
+    -> FunctionsService
+  {
+    let environment = ProcessInfo.processInfo.environment
+    let supabase = FileManager.default.currentDirectoryPath + "/supabase"
+    let config = supabase + "/config.toml"
+    let databaseURL =
+      "postgresql://postgres@/postgres?host=\(state.layout.socketDir)"
+    var settings = FunctionsSettings(
+      folder: supabase + "/functions",
+      configFile: FileManager.default.fileExists(atPath: config) ? config : nil,
+      runtimeDirectory: state.functionsDir, deno: DenoLocator.locate(),
+      projectURL: state.url, databaseURL: databaseURL)
+    if let text = environment["SNM_FUNCTIONS_WALL_CLOCK"], let seconds = Double(text), seconds > 0 {
+      settings.wallClockSeconds = seconds
+    }
+    if let text = environment["SNM_FUNCTIONS_BOOT_TIMEOUT"], let seconds = Double(text), seconds > 0
+    {
+      settings.bootSeconds = seconds
+    }
+    let jwks = keys.signer.jwks.serialized()
+    let functionEnvironment: [String: String] = [
+      "SUPABASE_URL": state.url,
+      "SUPABASE_ANON_KEY": keys.anonKey,
+      "SUPABASE_SERVICE_ROLE_KEY": keys.serviceRoleKey,
+      "SUPABASE_DB_URL": databaseURL,
+      "SUPABASE_PUBLISHABLE_KEYS": #"{"default":"\#(keys.publishableKey)"}"#,
+      "SUPABASE_SECRET_KEYS": #"{"default":"\#(keys.secretKey)"}"#,
+      "SUPABASE_JWKS": jwks,
+      "DENO_DIR": DenoLocator.cacheDirectory(environment),
+      "DENO_NO_UPDATE_CHECK": "1",
+      "NO_COLOR": "1",
+      "TMPDIR": "/tmp",
+    ]
+    let runner = FunctionRunner(settings: settings, environment: functionEnvironment)
+    let signer = keys.signer
+    let tokens = JWTCache()
+    return FunctionsService(
+      runner: runner, keys: keys,
+      verifies: { token in (try? tokens.verify(token, signer: signer, now: now())) != nil })
+  }
 }

@@ -53,6 +53,10 @@ extension LocalCommand {
       try controller.serve()
     case .inbox:
       try printInbox(controller)
+    case .logs:
+      try printLogs()
+    case .functions:
+      try runFunctions()
     }
     return 0
   }

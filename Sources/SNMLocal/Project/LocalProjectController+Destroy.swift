@@ -70,6 +70,7 @@ extension LocalProjectController {
   static func isMadeBySNM(_ name: String) -> Bool {
     let fixed: Set<String> = [
       "project.json", "jwt-secret", "gateway.pid", "gateway.log", ".lock", "storage", "postgres",
+      "functions",
     ]
     if fixed.contains(name) { return true }
     if name.hasPrefix("jwt-signing-key-") && (name.hasSuffix(".pem") || name.hasSuffix(".tmp")) {

@@ -57,6 +57,8 @@ extension LocalProjectController {
     }
     let realtime = GatewayAssembly.realtimeService(keys: keys, pool: restPool, now: clock)
     router.realtime = realtime
+    let functions = GatewayAssembly.functionsService(state: state, keys: keys, now: clock)
+    router.functions = functions
     var limits = HTTPServerLimits()
     // An upload streams to disk, held to its bucket's and the project's limit by Storage itself
     // (refused by its head, with Storage's error, when it says it is larger).
@@ -76,11 +78,13 @@ extension LocalProjectController {
       throw LocalProjectError(.unavailable, "cannot serve: \(error)")
     }
     printLine(
-      "snm local: serving \(state.url) (REST /rest/v1, Auth /auth/v1, Storage /storage/v1, Realtime /realtime/v1), pid \(getpid())"
+      "snm local: serving \(state.url) (REST /rest/v1, Auth /auth/v1, Storage /storage/v1,"
+        + " Realtime /realtime/v1, Functions /functions/v1), pid \(getpid())"
     )
     let shutdown: @Sendable () -> Void = {
       realtime.stop()
       server.stop()
+      functions.runner.stopAll()
       adminPool.drain()
       restPool.drain()
       exit(0)

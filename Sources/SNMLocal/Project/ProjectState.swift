@@ -40,6 +40,8 @@ struct ProjectState: Sendable, Equatable {
   var signingKeyFile: String { dataDir + "/jwt-signing-key-\(jwtAlgorithm.lowercased()).pem" }
   var pidFile: String { dataDir + "/gateway.pid" }
   var logFile: String { dataDir + "/gateway.log" }
+  /// The Edge Functions runner's folder: its bootstrap and `functions.log`.
+  var functionsDir: String { dataDir + "/functions" }
   var lockFile: String { dataDir + "/.lock" }
   var url: String { "http://127.0.0.1:\(port)" }
 

@@ -31,10 +31,13 @@ public protocol GatewayService: Sendable {
   var streamsBodies: Bool { get }
   /// How an admitted POST or PUT's body is read, shown its head (only when `streamsBodies`).
   func bodyPlan(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPBodyPlan
+  /// Whether the service answers CORS preflights itself (Functions); false: the gateway does.
+  var answersPreflights: Bool { get }
 }
 
 extension GatewayService {
   public func openResponse(_ request: HTTPRequest) -> HTTPResponse? { nil }
   public var streamsBodies: Bool { false }
   public func bodyPlan(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPBodyPlan { .buffer }
+  public var answersPreflights: Bool { false }
 }

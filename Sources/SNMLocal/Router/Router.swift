@@ -40,14 +40,24 @@ public struct Router: Sendable {
   public var storage: StorageGateway? {
     didSet {
       services = Self.services(
-        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime)
+        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime,
+        functions: functions)
     }
   }
   /// `/realtime/v1/*`, when the project serves Realtime.
   public var realtime: RealtimeService? {
     didSet {
       services = Self.services(
-        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime)
+        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime,
+        functions: functions)
+    }
+  }
+  /// `/functions/v1/*`, when the project serves Edge Functions.
+  package var functions: FunctionsService? {
+    didSet {
+      services = Self.services(
+        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime,
+        functions: functions)
     }
   }
   let restService: RESTService
@@ -97,7 +107,8 @@ public struct Router: Sendable {
         Router.isServiceCredential(credential, keys: keys, signer: signer, now: now)
       })
     services = Self.services(
-      rest: restService, auth: authService, inbox: inbox, storage: nil, realtime: nil)
+      rest: restService, auth: authService, inbox: inbox, storage: nil, realtime: nil,
+      functions: nil)
   }
 
   /// Answers one request. Never throws: every failure is a response.
@@ -112,7 +123,7 @@ public struct Router: Sendable {
     else {
       return .json(status: 404, #"{"message":"no Route matched with those values"}"#)
     }
-    if request.method == "OPTIONS" { return Self.preflight(request) }
+    if request.method == "OPTIONS", !service.answersPreflights { return Self.preflight(request) }
     if let answer = service.openResponse(request) { return answer }
     switch admit(request, as: service.admission) {
     case .success(let (caller, request)): return service.respond(request, caller: caller)
@@ -120,15 +131,16 @@ public struct Router: Sendable {
     }
   }
 
-  /// The services in the order their prefixes are tried: REST, Auth, Storage and Realtime (when
-  /// served), the inbox.
+  /// The services in the order their prefixes are tried: REST, Auth, Storage, Realtime and
+  /// Functions (when served), the inbox.
   static func services(
     rest: RESTService, auth: AuthService, inbox: InboxService, storage: StorageGateway?,
-    realtime: RealtimeService?
+    realtime: RealtimeService?, functions: FunctionsService?
   ) -> [any GatewayService] {
     var services: [any GatewayService] = [rest, auth]
     if let storage { services.append(storage) }
     if let realtime { services.append(realtime) }
+    if let functions { services.append(functions) }
     services.append(inbox)
     return services
   }

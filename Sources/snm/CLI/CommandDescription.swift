@@ -90,11 +90,13 @@ extension CommandDescription {
       command: .local,
       usages: [
         Usage(
-          synopsis: "snm local start|stop|restart|status|reset|destroy|list|serve|inbox",
+          synopsis:
+            "snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions",
           summary: "the local project")
       ],
-      synopsis: "start|stop|restart|status|reset|destroy|list|serve|inbox [OPTIONS]",
-      details: "The local project: Postgres and snm's REST, Auth and Storage gateway on 127.0.0.1.",
+      synopsis: "start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions [OPTIONS]",
+      details:
+        "The local project: Postgres and snm's REST, Auth, Storage and Functions gateway on 127.0.0.1.",
       takesShellOptions: false, footer: nil,
       firstArgument: [
         ("start", "create the project on first use, start Postgres and the gateway"),
@@ -108,6 +110,8 @@ extension CommandDescription {
         ),
         ("serve", "run the gateway in the foreground (what start runs)"),
         ("inbox", "the mails Auth would have sent, newest first: inbox [ADDRESS] [--json]"),
+        ("logs", "what the Edge Functions printed: logs functions [NAME]"),
+        ("functions", "new NAME: write supabase/functions/NAME/index.ts and its config entry"),
       ],
       takesScripts: false),
     CommandDescription(

@@ -90,6 +90,10 @@ struct ParsedCommandLine: Sendable {
         local.inboxAddress = address
         extras = extras.dropFirst()
       }
+      if action == .logs || action == .functions {
+        local.words = try LocalWords.check(action, Array(extras))
+        extras = []
+      }
       if let extra = extras.first {
         throw UsageError("unexpected argument '\(extra)' after 'snm local \(name)'")
       }

@@ -1,0 +1,284 @@
+"""Edge Functions in the local project (/functions/v1), judged by the official Python client
+`supabase-functions` (PyPI) and plain HTTP: discovery from supabase/functions, verify_jwt as
+hosted, the environment, answers of every media type, sub-paths and queries, a user's token
+reaching REST under RLS, and the hosted error shapes for functions that fail, after which the
+gateway keeps serving."""
+
+import httpx
+import pytest
+from supabase_functions import SyncFunctionsClient
+from supabase_functions.errors import FunctionsHttpError
+
+from auth_helpers import new_email
+from conftest import run_snm
+from functions_helpers import start_from, write_folder
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return write_folder(tmp_path_factory.mktemp("app"))
+
+
+@pytest.fixture(scope="module")
+def served(snm_bin, workdir, folder):
+    root, migrations = folder
+    # A call past 8 s is a wall-clock limit (hosted: 150-400 s), so the hanging function ends soon.
+    handle = start_from(
+        root, "functions", {"SNM_FUNCTIONS_WALL_CLOCK": "8"}, "--migrations", str(migrations))
+    yield handle
+    handle.stop()
+
+
+def client(project, key=None, token=None):
+    key = key or project.anon_key
+    headers = {"apikey": key}
+    if token or key.startswith("eyJ"):
+        headers["Authorization"] = f"Bearer {token or key}"
+    return SyncFunctionsClient(project.url + "/functions/v1", headers)
+
+
+def functions_url(project, path):
+    return project.url + "/functions/v1/" + path
+
+
+def assert_gateway_serves(project):
+    answer = httpx.get(project.rest_url + "/note?select=id&limit=1",
+                       headers=project.headers())
+    assert answer.status_code == 200, answer.text
+    hello = client(project).invoke("hello", {"responseType": "json"})
+    assert hello["message"] == "Hello there"
+
+
+def test_the_official_client_invokes_a_function_with_json(served):
+    answer = client(served).invoke("hello", {"body": {"name": "Bori"}, "responseType": "json"})
+    assert answer["message"] == "Hello Bori"
+    assert answer["method"] == "POST"
+    assert answer["path"] == "/hello"
+    assert answer["contentType"] == "application/json"
+    assert answer["authorization"] is True
+
+
+def test_a_function_gets_the_projects_environment_and_its_env_file(served):
+    env = client(served).invoke("hello", {"responseType": "json"})["env"]
+    assert env["url"] == served.url
+    assert env["anon"] and env["service"] and env["db"] and env["publishable"]
+    assert env["greeting"] == "hi there"
+    assert env["home"] is None  # HOME, PATH, PWD, HOSTNAME withheld as hosted
+
+
+def test_methods_sub_paths_and_query_strings_reach_the_function(served):
+    functions = client(served)
+    got = functions.invoke("hello/reports/daily?day=3&x=a%20b", {"method": "GET", "responseType": "json"})
+    assert (got["method"], got["path"], got["query"]) == ("GET", "/hello/reports/daily", "?day=3&x=a+b")  # the client re-encodes
+    put = functions.invoke("hello/item/7", {"method": "PUT", "body": "new text", "responseType": "json"})
+    assert (put["method"], put["path"], put["body"], put["contentType"]) == (
+        "PUT", "/hello/item/7", "new text", "text/plain")
+    deleted = functions.invoke("hello/item/7", {"method": "DELETE", "responseType": "json"})
+    assert (deleted["method"], deleted["path"]) == ("DELETE", "/hello/item/7")
+
+
+def test_text_and_binary_answers_come_back_as_sent(served):
+    functions = client(served)
+    assert functions.invoke("text") == b"plain words"
+    assert functions.invoke("binary", {"body": b"\x00\x01"}) == bytes([0, 1, 2, 254, 255])
+    answer = httpx.get(functions_url(served, "binary"), headers=served.headers())
+    assert answer.headers["content-type"] == "application/octet-stream"
+
+
+def test_an_event_stream_is_passed_on_as_the_function_writes_it(served, tmp_path):
+    gate = tmp_path / "gate"
+    with httpx.stream("GET", functions_url(served, "stream"), params={"gate": str(gate)},
+                      headers=served.headers(), timeout=30) as answer:
+        assert answer.status_code == 200
+        assert answer.headers["content-type"] == "text/event-stream"
+        lines = answer.iter_lines()
+        assert next(lines) == "data: one"  # before the function wrote the rest
+        gate.write_text("go")
+        rest = [line for line in lines if line]
+    assert rest == ["data: two"]
+    # The client reads a whole stream as bytes.
+    gate.write_text("go")
+    assert client(served).invoke(f"stream?gate={gate}", {"method": "GET"}) == b"data: one\n\ndata: two\n\n"
+
+
+def test_verify_jwt_refuses_calls_without_a_valid_token_as_hosted(served):
+    missing = httpx.post(functions_url(served, "hello"))
+    assert missing.status_code == 401
+    assert missing.json() == {"msg": "Error: Missing authorization header"}
+    bad = httpx.post(functions_url(served, "hello"), headers={"Authorization": "Bearer not.a.jwt"})
+    assert (bad.status_code, bad.json()) == (401, {"msg": "Invalid JWT"})
+    forged = served.anon_key[:-4] + ("AAAA" if not served.anon_key.endswith("AAAA") else "BBBB")
+    assert httpx.post(functions_url(served, "hello"),
+                      headers={"Authorization": f"Bearer {forged}"}).json() == {"msg": "Invalid JWT"}
+    basic = httpx.post(functions_url(served, "hello"), headers={"Authorization": "Basic eA=="})
+    assert basic.json() == {"msg": "Error: Auth header is not 'Bearer {token}'"}
+    with pytest.raises(FunctionsHttpError) as refused:
+        SyncFunctionsClient(served.url + "/functions/v1", {}).invoke("hello")
+    assert refused.value.status == 401
+
+
+def test_the_new_keys_and_a_legacy_apikey_alone_pass_verify_jwt(served):
+    for key in (served.status["publishable_key"], served.status["secret_key"], served.anon_key):
+        answer = httpx.post(functions_url(served, "hello"), headers={"apikey": key})
+        assert answer.status_code == 200, (key[:14], answer.text)
+    # A new-format key is no JWT: sent alone as the token, it is refused.
+    bare = httpx.post(functions_url(served, "hello"),
+                      headers={"Authorization": "Bearer " + served.status["publishable_key"]})
+    assert (bare.status_code, bare.json()) == (401, {"msg": "Invalid JWT"})
+
+
+def test_verify_jwt_false_in_config_toml_takes_calls_without_any_key(served):
+    answer = httpx.post(functions_url(served, "open"))
+    assert (answer.status_code, answer.json()) == (200, {"open": True})
+
+
+def test_an_unknown_or_disabled_function_is_not_found(served):
+    for name in ("nope", "disabled", "_shared", "1bad"):
+        answer = httpx.post(functions_url(served, name), headers=served.headers())
+        assert (answer.status_code, answer.text) == (404, "Function not found"), name
+    with pytest.raises(FunctionsHttpError) as missing:
+        client(served).invoke("nope")
+    assert missing.value.status == 404
+
+
+def test_a_signed_in_users_token_reaches_rest_through_the_function_under_rls(served):
+    tokens = {}
+    for who in ("ann", "bo"):
+        signup = httpx.post(served.auth_url + "/signup", headers={"apikey": served.anon_key},
+                            json={"email": new_email(who), "password": "a-long-password-1"})
+        assert signup.status_code == 200, signup.text
+        tokens[who] = signup.json()["access_token"]
+    # authenticated may only read: the notes are written with their owners as the superuser.
+    for who, token in tokens.items():
+        owner = httpx.get(served.auth_url + "/user", headers=served.headers(token=token)).json()["id"]
+        for body in (f"{who} one", f"{who} two"):
+            served.sql(f"insert into public.note (owner, body) values ('{owner}', '{body}')")
+    ann = client(served, token=tokens["ann"]).invoke("notes", {"responseType": "json"})
+    assert [row["body"] for row in ann] == ["ann one", "ann two"]
+    bo = client(served, token=tokens["bo"]).invoke("notes", {"responseType": "json"})
+    assert [row["body"] for row in bo] == ["bo one", "bo two"]
+    assert client(served).invoke("notes", {"responseType": "json"}) == []
+
+
+def test_a_function_that_throws_is_a_worker_error_and_the_next_call_is_served(served):
+    # A handler that throws: hello's JSON.parse of a body starting with { that is not JSON.
+    thrown = httpx.post(functions_url(served, "hello"), headers=served.headers(), content=b"{oops")
+    assert thrown.status_code == 500
+    assert thrown.json() == {"code": "WORKER_ERROR",
+                             "message": "Function exited due to an error (please check logs)"}
+    assert_gateway_serves(served)
+
+
+def test_a_function_with_a_syntax_error_is_a_boot_error(served):
+    answer = httpx.post(functions_url(served, "broken"), headers=served.headers())
+    assert answer.status_code == 503
+    assert answer.json() == {"code": "BOOT_ERROR", "message": "Worker failed to boot (please check logs)"}
+    with pytest.raises(FunctionsHttpError) as failed:
+        client(served).invoke("broken")
+    assert failed.value.status == 503
+    assert_gateway_serves(served)
+    log = run_snm("local", "logs", "functions", "--dir", served.data_dir)
+    assert log.returncode == 0, log.stderr
+    assert "broken: " in log.stdout and "SyntaxError" in log.stdout
+
+
+def test_a_remote_import_that_cannot_be_fetched_fails_to_boot_and_is_named(served):
+    answer = httpx.post(functions_url(served, "remote"), headers=served.headers(), timeout=60)
+    assert answer.status_code == 503
+    assert answer.json()["code"] == "BOOT_ERROR"
+    log = run_snm("local", "logs", "functions", "--dir", served.data_dir).stdout
+    assert "remote: the import jsr:@std/assert cannot be fetched" in log
+    assert "import map" in log
+    assert_gateway_serves(served)
+
+
+def test_a_function_that_never_answers_hits_the_wall_clock_limit(served):
+    answer = httpx.post(functions_url(served, "hangs"), headers=served.headers(), timeout=120)
+    assert answer.status_code == 546
+    assert answer.json() == {
+        "code": "WORKER_LIMIT",
+        "message": "Worker failed to respond due to a resource limit (please check logs)"}
+    assert_gateway_serves(served)
+
+
+def test_a_function_past_its_memory_is_a_worker_limit(served):
+    answer = httpx.post(functions_url(served, "greedy"), headers=served.headers(), timeout=120)
+    assert answer.status_code == 546
+    assert answer.json()["code"] == "WORKER_LIMIT"
+    assert_gateway_serves(served)
+
+
+def test_a_changed_function_is_started_again_at_its_next_call(served, folder):
+    root, _ = folder
+    source = root / "supabase" / "functions" / "open" / "index.ts"
+    assert httpx.post(functions_url(served, "open")).json() == {"open": True}
+    source.write_text("Deno.serve(() => Response.json({ open: 'again' }));\n")
+    assert httpx.post(functions_url(served, "open")).json() == {"open": "again"}
+
+
+def test_a_function_added_while_the_project_runs_is_served(served, folder):
+    root, _ = folder
+    added = root / "supabase" / "functions" / "added"
+    added.mkdir()
+    (added / "index.ts").write_text("Deno.serve(() => new Response('new here'));\n")
+    assert client(served).invoke("added") == b"new here"
+
+
+def test_cors_preflight_reaches_the_function(served, folder):
+    root, _ = folder
+    cors = root / "supabase" / "functions" / "cors"
+    cors.mkdir()
+    (cors / "index.ts").write_text(
+        "Deno.serve((req) => req.method === 'OPTIONS' ? new Response('ok', { headers:"
+        " { 'access-control-allow-headers': 'authorization, x-client-info, apikey, content-type' } })"
+        " : new Response('called'));\n")
+    answer = httpx.options(functions_url(served, "cors"),
+                           headers={"Origin": "http://app.test", "Access-Control-Request-Method": "POST"})
+    assert (answer.status_code, answer.text) == (200, "ok")
+    assert "x-client-info" in answer.headers["access-control-allow-headers"]
+
+
+def test_functions_new_writes_a_function_the_running_project_serves(served, folder):
+    root, _ = folder
+    made = run_snm("local", "functions", "new", "greet", cwd=str(root))
+    assert made.returncode == 0, made.stderr
+    assert "created supabase/functions/greet/index.ts" in made.stdout
+    config = (root / "supabase" / "config.toml").read_text()
+    assert "[functions.greet]\nenabled = true\nverify_jwt = true\n" in config
+    assert config.startswith("\n[api]")  # what was there stays
+    answer = client(served).invoke("greet", {"body": {"name": "Bori"}, "responseType": "json"})
+    assert answer == {"message": "Hello Bori!"}
+    again = run_snm("local", "functions", "new", "greet", cwd=str(root))
+    assert again.returncode == 1
+    assert again.stderr.strip() == "snm local: supabase/functions/greet/index.ts exists already"
+    for words, message in ((["new"], "usage: snm local functions new NAME"),
+                           (["new", "9lives"], "'9lives' is no function name")):
+        refused = run_snm("local", "functions", *words, cwd=str(root))
+        assert refused.returncode == 2 and message in refused.stderr, refused.stderr
+
+
+def test_logs_show_one_functions_lines_when_named(served):
+    client(served).invoke("hello")
+    with pytest.raises(FunctionsHttpError):
+        client(served).invoke("broken")
+    broken = run_snm("local", "logs", "functions", "broken", "--dir", served.data_dir)
+    assert broken.returncode == 0
+    lines = broken.stdout.splitlines()
+    assert lines and all(line.split(" ", 1)[1].startswith("broken: ") for line in lines)
+    assert "\x1b" not in run_snm("local", "logs", "functions", "--dir", served.data_dir).stdout
+    usage = run_snm("local", "logs", "--dir", served.data_dir)
+    assert (usage.returncode, usage.stderr.splitlines()[0]) == (
+        2, "snm local: usage: snm local logs functions [NAME]")
+
+
+def test_without_deno_a_call_is_a_boot_error_and_the_log_says_how_to_get_it(snm_bin, workdir, tmp_path):
+    root, migrations = write_folder(tmp_path / "app")
+    handle = start_from(root, "functions-no-deno", {"SNM_DENO": str(tmp_path / "no-deno")},
+                        "--migrations", str(migrations))
+    try:
+        answer = httpx.post(functions_url(handle, "open"))
+        assert (answer.status_code, answer.json()["code"]) == (503, "BOOT_ERROR")
+        log = run_snm("local", "logs", "functions", "--dir", handle.data_dir).stdout
+        assert f"open: snm: failed to boot: SNM_DENO names {tmp_path / 'no-deno'}, which is no executable file" in log
+    finally:
+        handle.stop()

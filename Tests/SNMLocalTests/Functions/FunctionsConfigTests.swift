@@ -1,0 +1,113 @@
+import Foundation
+import SNMTOML
+import Testing
+
+@testable import SNMLocal
+
+/// `[functions.<name>]` of config.toml, and discovery from the functions folder.
+@Suite struct FunctionsConfigTests {
+  @Test func readsTheFunctionTablesAndSkipsTheRest() throws {
+    let config = try FunctionsConfig(
+      text: """
+        [api]
+        port = 54321 # a comment
+        [functions.hello]
+        verify_jwt = false   # webhooks
+        import_map = "./functions/hello/map.json"
+        [functions."quoted-name"]
+        enabled = false
+        entrypoint = './functions/q/main.ts'
+        [auth]
+        verify_jwt = true
+        """, file: "config.toml")
+    #expect(config.entries["hello"]?.verifyJWT == false)
+    #expect(config.entries["hello"]?.importMap == "./functions/hello/map.json")
+    #expect(config.entries["quoted-name"]?.enabled == false)
+    #expect(config.entries["quoted-name"]?.entrypoint == "./functions/q/main.ts")
+    #expect(config.entries.count == 2)
+  }
+
+  @Test func aValueOfTheWrongTypeNamesItsPlace() {
+    #expect(throws: TOMLError.self) {
+      try FunctionsConfig(
+        text: "[functions.a]\nenabled = true\nverify_jwt = \"yes\"\n", file: "c.toml")
+    }
+    do {
+      _ = try FunctionsConfig(text: "[functions.a]\nverify_jwt = 1\n", file: "c.toml")
+    } catch {
+      #expect(
+        error.description == "c.toml:2:14: functions.a.verify_jwt must be a boolean, not an integer"
+      )
+    }
+  }
+
+  @Test func namesAreTheCLIsSlugs() {
+    for name in ["hello", "a", "Hello_World-2"] { #expect(FunctionCatalog.isValidName(name)) }
+    for name in ["", "_shared", "1st", "a.b", "a/b", "é", "a b"] {
+      #expect(!FunctionCatalog.isValidName(name))
+    }
+  }
+
+  @Test func discoveryFollowsTheFolderAndTheConfig() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "snm-functions-\(UUID().uuidString)"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let functions = root + "/supabase/functions"
+    for name in ["hello", "off", "mapped", "_shared"] {
+      try FileManager.default.createDirectory(
+        atPath: functions + "/" + name, withIntermediateDirectories: true)
+      _ = FileManager.default.createFile(atPath: functions + "/\(name)/index.ts", contents: Data())
+    }
+    try FileManager.default.createDirectory(
+      atPath: functions + "/custom", withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: functions + "/custom/main.ts", contents: Data())
+    _ = FileManager.default.createFile(atPath: functions + "/import_map.json", contents: Data())
+    _ = FileManager.default.createFile(atPath: functions + "/mapped/deno.json", contents: Data())
+    let config = root + "/supabase/config.toml"
+    _ = FileManager.default.createFile(
+      atPath: config,
+      contents: Data(
+        """
+        [functions.off]
+        enabled = false
+        [functions.custom]
+        entrypoint = "./functions/custom/main.ts"
+        verify_jwt = false
+        """.utf8))
+    let catalog = FunctionCatalog(folder: functions, configFile: config)
+    let hello = try #require(try catalog.definition(named: "hello"))
+    #expect(hello.verifyJWT)
+    #expect(hello.entrypoint == functions + "/hello/index.ts")
+    // No deno.json in its folder: the folder-wide import map (the CLI's deprecated fallback).
+    #expect(hello.importMap == functions + "/import_map.json")
+    // A deno.json of its own: Deno finds it from the working directory.
+    #expect(try catalog.definition(named: "mapped")?.importMap == nil)
+    #expect(try catalog.definition(named: "off") == nil)
+    #expect(try catalog.definition(named: "_shared") == nil)
+    #expect(try catalog.definition(named: "missing") == nil)
+    let custom = try #require(try catalog.definition(named: "custom"))
+    #expect(custom.entrypoint == functions + "/custom/main.ts")
+    #expect(!custom.verifyJWT)
+    #expect(catalog.names() == ["custom", "hello", "mapped"])
+  }
+
+  @Test func theEnvFileReadsAsDotenvFilesDo() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "snm-dotenv-\(UUID().uuidString)"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(
+      atPath: root + "/.env",
+      contents: Data(
+        "# comment\nA=1\nexport B = two words # note\nC=\"x\\ny\"\nD='# kept'\nnot a line\n".utf8))
+    let values = FunctionCatalog(folder: root, configFile: nil).environmentFile()
+    #expect(values == ["A": "1", "B": "two words", "C": "x\ny", "D": "# kept"])
+  }
+
+  @Test func logLinesEscapeControlCharacters() {
+    #expect(FunctionLog.escaped("\u{1B}[31mred\u{1B}[0m\r") == "\\u{1b}[31mred\\u{1b}[0m")
+    #expect(FunctionLog.escaped("tab\tkept") == "tab\tkept")
+  }
+}
