@@ -17,10 +17,10 @@ extension ScriptRunner {
     case .failed(let failure):
       if case .expectation(let expected, let found) = failure.kind {
         // What was found may be a server's data: shown with control characters escaped.
-        executor.errors.write(
+        executor.baseErrors.write(
           "expectation failed\n  expected: \(VisibleText.escaped(expected))\n"
             + "  found:    \(VisibleText.escaped(found))\n")
-        executor.errors.flush()
+        executor.baseErrors.flush()
       }
       return false
     case .interrupted(let signal) where signal == SIGTERM:
@@ -30,7 +30,7 @@ extension ScriptRunner {
       return false
     case .interrupted:
       // At a terminal the line holds the echoed ^C (or the spinner): start it afresh.
-      if Terminal.isTerminal(STDERR_FILENO) { executor.errors.write("\r\u{1B}[K") }
+      if Terminal.isTerminal(STDERR_FILENO) { executor.baseErrors.write("\r\u{1B}[K") }
       executor.report("cancelled")
       return false
     }

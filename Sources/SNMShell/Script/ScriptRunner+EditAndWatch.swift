@@ -4,9 +4,10 @@ import SNMQuery
 extension ScriptRunner {
   /// `\e`: the last statement (nothing when there is none, or when it holds a secret) in the
   /// editor; what the file holds when the editor quits is shown and run, as if typed.
-  mutating func runEdit(in source: Source) async -> StatementResult {
+  mutating func runEdit(in source: Source, routing: StatementRouting) async -> StatementResult {
+    let output = executor.statementOutput(routing)
     guard Terminal.isTerminal(STDIN_FILENO) else {
-      return executor.fail(.usage, "\\e needs a terminal: it opens $VISUAL or $EDITOR")
+      return output.fail(.usage, "\\e needs a terminal: it opens $VISUAL or $EDITOR")
     }
     let last = state.lastStatement
     var text =
@@ -15,7 +16,7 @@ extension ScriptRunner {
     if !HistoryPolicy.mayRecord(text) { text = "" }
     switch await StatementEditor.edit(text, signals: executor.signals) {
     case .failed(let why):
-      return executor.fail(.usage, "\(why): nothing run")
+      return output.fail(.usage, "\(why): nothing run")
     case .edited(let edited):
       let trimmed = edited.trimmingCharacters(in: .whitespacesAndNewlines)
       guard !trimmed.isEmpty else {
@@ -35,9 +36,12 @@ extension ScriptRunner {
 
   /// `\watch SECONDS [count=N]`: runs the last statement, then again every SECONDS, until Ctrl-C
   /// (or N runs, or a failure). Each run starts with a line naming the statement and the time.
-  mutating func runWatch(seconds: Double, count: Int?) async -> StatementResult {
+  mutating func runWatch(seconds: Double, count: Int?, routing: StatementRouting) async
+    -> StatementResult
+  {
+    let output = executor.statementOutput(routing)
     guard let (statement, source) = state.lastStatement else {
-      return executor.fail(.usage, "\\watch runs the last statement again, and there is none yet")
+      return output.fail(.usage, "\\watch runs the last statement again, and there is none yet")
     }
     let interactive = executor.interactive
     let shown = StatementText.display(statement, in: source)
@@ -45,29 +49,31 @@ extension ScriptRunner {
     while true {
       runs += 1
       executor.emit("\(Self.watchTime(Date()))  \(shown)  (every \(Self.secondsText(seconds)))\n")
-      let result = await run(statement, in: source)
+      let result = await run(statement, in: source, routing: routing)
       switch result {
       case .failed:
         return result
       case .interrupted(let signal):
-        return endWatch(by: signal, interactive: interactive)
+        return endWatch(by: signal, interactive: interactive, errors: output.errors)
       case .succeeded:
         break
       }
       if let count, runs >= count { return .succeeded(nil) }
       if let signal = await pause(seconds: seconds) {
-        return endWatch(by: signal, interactive: interactive)
+        return endWatch(by: signal, interactive: interactive, errors: output.errors)
       }
     }
   }
 
   /// Ctrl-C is how a watch ends at the prompt (the echoed `^C` is wiped); anything else stops
   /// the session or the script as the signal would.
-  private func endWatch(by signal: Int32, interactive: Bool) -> StatementResult {
+  private func endWatch(by signal: Int32, interactive: Bool, errors: OutputWriter)
+    -> StatementResult
+  {
     guard interactive && signal == SIGINT else { return .interrupted(signal) }
     if Terminal.isTerminal(STDERR_FILENO) {
-      executor.errors.write("\r\u{1B}[K")
-      executor.errors.flush()
+      errors.write("\r\u{1B}[K")
+      errors.flush()
     }
     return .succeeded(nil)
   }

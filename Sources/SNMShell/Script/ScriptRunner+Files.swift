@@ -106,28 +106,33 @@ extension ScriptRunner {
   /// input and the prompt). At the prompt too it runs as a script: the first failure stops it
   /// (unless `on_error` is `continue`), named by its `file:line:col`; Ctrl-C stops the file and
   /// the prompt comes back.
-  mutating func runInclude(_ run: RunStatement, in source: Source) async -> StatementResult {
+  mutating func runInclude(_ run: RunStatement, in source: Source, routing: StatementRouting)
+    async -> StatementResult
+  {
     let (loader, isFile, chain) =
       (state.loader, state.files.contains(source.fileName), state.running.map(\.source.fileName))
     let target = ScriptLoader.resolve(run.path, from: isFile ? source.fileName : nil)
     let identity = ScriptLoader.identity(of: target)
     let files = chain.filter { name in state.files.contains(name) }
     if files.contains(where: { ScriptLoader.identity(of: $0) == identity }) {
-      return executor.report(Diagnostic(.runCycle(files + [target]), at: run.pathRange), in: source)
+      return executor.report(
+        Diagnostic(.runCycle(files + [target]), at: run.pathRange), in: source, routing: routing)
     }
     let included: Source
     do {
       included = try loader.load(target)
     } catch {
-      return executor.report(Diagnostic(.runTarget(error), at: run.pathRange), in: source)
+      return executor.report(
+        Diagnostic(.runTarget(error), at: run.pathRange), in: source, routing: routing)
     }
     let check = ScriptCheck.check(
       file: included, variables: executor.boundNames(), loader: loader)
     guard !check.hasErrors else {
       let colour = Terminal.usesColour(
         fd: STDERR_FILENO, disabled: !executor.currentSettings.colour)
-      executor.errors.write(check.rendered(colored: colour))
-      executor.errors.flush()
+      let errors = executor.statementOutput(routing).errors
+      errors.write(check.rendered(colored: colour))
+      errors.flush()
       return .failed(
         StatementFailure(
           .usage, message: check.firstError.map { "\($0.location): error: \($0.message)" }))

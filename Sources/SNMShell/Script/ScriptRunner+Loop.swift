@@ -99,9 +99,7 @@ extension ScriptRunner {
     state.running.append(frame)
     state.statements += 1
     let capture = OutputWriter()
-    let result = await StatementExecutor.$heldErrors.withValue(capture) {
-      await run(statement, in: source)
-    }
+    let result = await run(statement, in: source, routing: StatementRouting(errors: capture))
     let captured = capture.captured
     state.running.removeLast()
     state.remember(result, failedWith: result.failure?.message ?? "")

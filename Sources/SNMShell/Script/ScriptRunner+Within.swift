@@ -10,23 +10,26 @@ extension ScriptRunner {
   /// A signal stops the waiting.
   mutating func runWithin(
     _ expectation: ExpectStatement, timeout: DurationValue, interval: DurationValue?,
-    statement: Statement, in source: Source
+    statement: Statement, in source: Source, routing: StatementRouting
   ) async -> StatementResult {
     let deadline = ContinuousClock.now + .milliseconds(timeout.milliseconds)
     let pause = Duration.milliseconds(interval?.milliseconds ?? 1000)
     var tries = 1
     while true {
-      let context = StatementContext(
-        last: state.last, previous: state.previous, directory: directory(of: source))
+      // What the check prints is held: shown only when it fails for another reason than not
+      // holding yet (a variable that cannot be read).
       let quiet = OutputWriter()
-      let result = await StatementExecutor.$heldErrors.withValue(quiet) {
-        await executor.runExpect(expectation, in: source, context: context)
-      }
+      var held = routing
+      held.errors = quiet
+      let context = StatementContext(
+        last: state.last, previous: state.previous, directory: directory(of: source),
+        routing: held)
+      let result = await executor.runExpect(expectation, in: source, context: context)
       guard case .failed(let failure) = result,
         case .expectation(let expected, let found) =
           failure.kind
       else {
-        if !result.succeeded { executor.errors.write(quiet.captured) }
+        if !result.succeeded { executor.statementOutput(routing).errors.write(quiet.captured) }
         return result
       }
       let now = ContinuousClock.now
@@ -38,20 +41,20 @@ extension ScriptRunner {
       }
       if let signal = await sleep(min(pause, deadline - now)) { return .interrupted(signal) }
       tries += 1
-      let resent = await resend(request)
+      let resent = await resend(request, routing: routing)
       if case .interrupted = resent { return resent }
     }
   }
 
   /// Sends `frame`'s statement again with its output dropped; its answer becomes the last one.
-  mutating func resend(_ frame: ScriptState.Frame) async -> StatementResult {
+  mutating func resend(_ frame: ScriptState.Frame, routing: StatementRouting) async
+    -> StatementResult
+  {
     let quiet = OutputWriter()
     let started = ContinuousClock.now
-    var result = await StatementExecutor.$heldErrors.withValue(quiet) {
-      await StatementExecutor.$heldOutput.withValue(quiet) {
-        await dispatch(frame.statement, in: frame.source)
-      }
-    }
+    var dropped = routing
+    (dropped.results, dropped.errors) = (quiet, quiet)
+    var result = await dispatch(frame.statement, in: frame.source, routing: dropped)
     result.timed(ContinuousClock.now - started)
     if let outcome = result.outcome {
       state.last = outcome

@@ -63,20 +63,24 @@ public struct ScriptRunner {
   }
 
   /// Runs one statement through the executor, telling it what the run knows (the answers so far,
-  /// the script's folder); `run file`, `\e` and `\watch` run here. Counts the expectations that
+  /// the script's folder, where its output goes); `run file`, `\e` and `\watch` run here. Counts the expectations that
   /// held. Afterwards it is the last statement, which `\e` edits and `\watch` runs again.
-  mutating func run(_ statement: Statement, in source: Source) async -> StatementResult {
+  mutating func run(
+    _ statement: Statement, in source: Source, routing: StatementRouting = StatementRouting()
+  ) async -> StatementResult {
     switch statement.kind {
-    case .shell(.edit), .shell(.watch): return await dispatch(statement, in: source)
+    case .shell(.edit), .shell(.watch):
+      return await dispatch(statement, in: source, routing: routing)
     default: break
     }
     defer { state.lastStatement = (statement, source) }
     switch statement.kind {
-    case .run, .deferred, .expect(.within): return await dispatch(statement, in: source)
+    case .run, .deferred, .expect(.within):
+      return await dispatch(statement, in: source, routing: routing)
     default: break
     }
     let started = ContinuousClock.now
-    var result = await dispatch(statement, in: source)
+    var result = await dispatch(statement, in: source, routing: routing)
     if Checker.sendsRequest(statement) {
       result.timed(ContinuousClock.now - started)
       state.lastRequest = ScriptState.Frame(source: source, statement: statement)

@@ -22,19 +22,22 @@ extension StatementExecutor {
   }
 
   /// Runs one session statement (Session/SessionStatements) and keeps who is signed in.
-  func runSession(_ command: SessionCommand) async -> StatementResult {
-    let family = SessionStatements(
-      environment: await statementEnvironment(), output: statementOutput)
+  func runSession(_ command: SessionCommand, context: StatementContext = StatementContext()) async
+    -> StatementResult
+  {
+    let (environment, output) = await surroundings(context.routing)
+    let family = SessionStatements(environment: environment, output: output)
     return keep(await family.run(command))
   }
 
   /// Runs a parsed session statement; with `source`, its e-mail, password and data filled in
   /// from the script's variables first.
-  func runSession(_ statement: SessionStatement, in source: Source? = nil) async
-    -> StatementResult
-  {
-    let family = SessionStatements(
-      environment: await statementEnvironment(), output: statementOutput)
+  func runSession(
+    _ statement: SessionStatement, in source: Source? = nil,
+    context: StatementContext = StatementContext()
+  ) async -> StatementResult {
+    let (environment, output) = await surroundings(context.routing)
+    let family = SessionStatements(environment: environment, output: output)
     guard let source else { return keep(await family.run(statement)) }
     do {
       let filled = try await family.fillingVariables(in: statement, source: source)
@@ -69,24 +72,5 @@ extension StatementExecutor {
   func updateSignedInName() async {
     let name = await sessions.currentSession.map { SessionStatements.promptName($0.user) }
     state.withLock { $0.signedIn = name }
-  }
-
-  /// Prints a line about the session; what the server said in it (a user's e-mail, a message) has
-  /// its control characters escaped (``VisibleText``).
-  func say(_ text: String) {
-    guard !currentSettings.quiet else { return }
-    let text = VisibleText.escaped(text, keepingNewlines: true)
-    output.write(text.hasSuffix("\n") ? text : text + "\n")
-    output.flush()
-  }
-
-  static func describe(_ error: any Error) -> String {
-    switch error {
-    case let failure as SupabaseAuthError: failure.description
-    case let failure as SNMNetworkError: failure.description
-    case let failure as AuthResponseError: failure.description
-    case let failure as SupabaseSessionError: failure.description
-    default: "\(error)"
-    }
   }
 }

@@ -1,5 +1,6 @@
 /// What the runner of a statement tells the executor about where it runs: the answers earlier
-/// statements got (for `expect`) and the folder its local files are relative to.
+/// statements got (for `expect`), the folder its local files are relative to, and where its
+/// output goes (``StatementRouting``).
 ///
 /// ```swift
 /// let context = StatementContext(last: state.last, previous: state.previous, directory: "smoke")
@@ -13,4 +14,6 @@ struct StatementContext: Sendable {
   /// The folder of the script file the statement is in (nil: the working directory), for
   /// Storage's local files.
   var directory: String?
+  /// Where its output goes and whether it runs `as service`.
+  var routing = StatementRouting()
 }

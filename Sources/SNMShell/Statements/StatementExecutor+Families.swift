@@ -1,8 +1,11 @@
 import SNMQuery
 
 extension StatementExecutor {
-  /// What a statement family reads: a snapshot taken now (Statements/StatementEnvironment.swift).
-  func statementEnvironment() async -> StatementEnvironment {
+  /// What a statement family reads: a snapshot taken now (Statements/StatementEnvironment.swift),
+  /// its requests sent `as service` when `routing` says so.
+  func statementEnvironment(_ routing: StatementRouting = StatementRouting()) async
+    -> StatementEnvironment
+  {
     let variables = await variableScope()
     let (settings, interactive, resultsPath, signedIn) = state.withLock {
       ($0.settings, $0.interactive, $0.resultsFile?.path, $0.signedIn)
@@ -13,7 +16,12 @@ extension StatementExecutor {
       secrets: secretValues, sender: sender,
       connection: StatementConnection(
         provider: provider, serviceProvider: serviceProvider, auth: auth,
-        asService: Self.runningAsService))
+        asService: routing.asService))
+  }
+
+  /// The environment and output a family is made with for a statement routed by `routing`.
+  func surroundings(_ routing: StatementRouting) async -> (StatementEnvironment, StatementOutput) {
+    (await statementEnvironment(routing), statementOutput(routing))
   }
 
   /// The variables a statement may use: `--var`/`let` values, the environment, `$session`.
@@ -33,10 +41,12 @@ extension StatementExecutor {
     StatementSender(signals: signals, sessions: sessions, interruption: { [self] in interruption })
   }
 
-  /// The writers a statement family prints to, as they are for the statement running now.
-  var statementOutput: StatementOutput {
+  /// The writers a statement prints to: results to `routing`'s, else to the file of `\o`, else
+  /// standard output; errors to `routing`'s, else standard error.
+  func statementOutput(_ routing: StatementRouting = StatementRouting()) -> StatementOutput {
     StatementOutput(
-      results: output, terminal: baseOutput, errors: errors, quiet: currentSettings.quiet,
+      results: routing.results ?? state.withLock { $0.resultsFile?.writer } ?? baseOutput,
+      terminal: baseOutput, errors: routing.errors ?? baseErrors, quiet: currentSettings.quiet,
       followsCSV: { [self] writer in followsCSV(writer) })
   }
 
@@ -51,26 +61,29 @@ extension StatementExecutor {
 
   /// Runs a query or an `rpc` (Requests/): compile, send (Ctrl-C cancels), print the result or
   /// the error. A signal returns `.interrupted`: whoever runs the statement says what that means.
-  func runRequest(_ statement: Statement, in source: Source, directory: String? = nil) async
+  func runRequest(_ statement: Statement, in source: Source, context: StatementContext) async
     -> StatementResult
   {
-    let family = RequestStatements(
-      environment: await statementEnvironment(), output: statementOutput)
-    return await family.run(statement, in: source, directory: directory)
+    let (environment, output) = await surroundings(context.routing)
+    let family = RequestStatements(environment: environment, output: output)
+    return await family.run(statement, in: source, directory: context.directory)
   }
 
   /// `storage ...` (Storage/): the request, then its result in the current format.
-  func runStorage(_ statement: Statement, in source: Source, directory: String?) async
+  func runStorage(_ statement: Statement, in source: Source, context: StatementContext) async
     -> StatementResult
   {
-    let family = StorageStatements(
-      environment: await statementEnvironment(), output: statementOutput)
-    return await family.run(statement, in: source, directory: directory)
+    let (environment, output) = await surroundings(context.routing)
+    let family = StorageStatements(environment: environment, output: output)
+    return await family.run(statement, in: source, directory: context.directory)
   }
 
   /// Runs an account, MFA, admin or inbox statement (Auth/) and keeps who is signed in after it.
-  func runAuth(_ statement: Statement, in source: Source) async -> StatementResult {
-    let family = AuthStatements(environment: await statementEnvironment(), output: statementOutput)
+  func runAuth(_ statement: Statement, in source: Source, context: StatementContext) async
+    -> StatementResult
+  {
+    let (environment, output) = await surroundings(context.routing)
+    let family = AuthStatements(environment: environment, output: output)
     let (result, signedIn) = await family.run(statement, in: source)
     keep(signedIn)
     return result
@@ -79,29 +92,32 @@ extension StatementExecutor {
   /// Runs `help`, `tables`, `describe`, `explain` (``ShellStatements``), the settings, `\o`,
   /// `\conninfo` and `\?` (``PsqlCommand``), `exit` (and their psql aliases). `exit` only
   /// succeeds: the runner ends the run after it.
-  func runShellStatement(_ command: ShellStatement, in source: Source, directory: String?) async
-    -> StatementResult
+  func runShellStatement(_ command: ShellStatement, in source: Source, context: StatementContext)
+    async -> StatementResult
   {
     switch command {
     case .setFormat, .setTiming, .setPager, .setOnError, .setExpanded, .toggleExpanded, .setNull,
       .setTimezone, .connectionInfo, .output, .backslashHelp:
-      return await run(PsqlCommand(command))
+      return await run(PsqlCommand(command), routing: context.routing)
     case .edit, .watch:
       // They run statements again, which the script runner does (ScriptRunner+EditAndWatch).
-      return fail(
+      return statementOutput(context.routing).fail(
         .usage, "\(command == .edit ? "\\e" : "\\watch") runs only in a script or at the prompt")
     case .exit:
       return .succeeded(nil)
     case .help, .tables, .describe, .explain:
-      let family = ShellStatements(
-        environment: await statementEnvironment(), output: statementOutput)
-      return await family.run(command, in: source, directory: directory)
+      let (environment, output) = await surroundings(context.routing)
+      let family = ShellStatements(environment: environment, output: output)
+      return await family.run(command, in: source, directory: context.directory)
     }
   }
 
   /// Runs a psql habit (Psql/) and keeps what it changed: the settings, where results go.
-  func run(_ command: PsqlCommand) async -> StatementResult {
-    let outcome = await command.run(in: await statementEnvironment(), output: statementOutput)
+  func run(_ command: PsqlCommand, routing: StatementRouting = StatementRouting()) async
+    -> StatementResult
+  {
+    let outcome = await command.run(
+      in: await statementEnvironment(routing), output: statementOutput(routing))
     if let changed = outcome.settings { state.withLock { $0.settings = changed } }
     if let target = outcome.results {
       let replacing: ResultsFile? =

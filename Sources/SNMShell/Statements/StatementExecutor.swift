@@ -20,9 +20,11 @@ import Synchronization
 public final class StatementExecutor: Sendable {
   /// The project statements go to.
   public let project: ProjectSelection
-  /// Standard output as given; `output` is this unless `\o FILE` sends results to a file.
+  /// Standard output as given: results go here unless `\o FILE` sends them to a file or the
+  /// statement's ``StatementRouting`` holds them.
   let baseOutput: OutputWriter
-  /// Standard error as given; `errors` is this unless a script statement's output is held back.
+  /// Standard error as given: errors go here unless the statement's ``StatementRouting`` holds
+  /// them (a script statement's, until the runner reports them with its location).
   let baseErrors: OutputWriter
   /// The signal that stopped the scripts (0: none), set from the signal watcher.
   let stopSignal = Atomic<Int32>(0)
@@ -77,23 +79,6 @@ public final class StatementExecutor: Sendable {
     if let serviceKey = project.serviceKey { secretValues.register(serviceKey) }
   }
 
-  /// Where results go: standard output, or the file `\o FILE` named.
-  var output: OutputWriter {
-    Self.heldOutput ?? state.withLock { $0.resultsFile?.writer } ?? baseOutput
-  }
-
-  /// Where results of the statement running in this task go instead (a statement `within`
-  /// sends again); nil: `output`.
-  @TaskLocal static var heldOutput: OutputWriter?
-
-  /// Where error output goes: standard error, or the script runner's buffer for the statement
-  /// running now (which reports it with the statement's location).
-  var errors: OutputWriter { Self.heldErrors ?? baseErrors }
-
-  /// The script runner's buffer for the error output of the statement running in this task
-  /// (and the tasks it starts); nil: standard error as given.
-  @TaskLocal static var heldErrors: OutputWriter?
-
   /// The current settings.
   public var currentSettings: ShellSettings { state.withLock { $0.settings } }
 
@@ -114,10 +99,10 @@ public final class StatementExecutor: Sendable {
     return signal == 0 ? nil : signal
   }
 
-  /// Prints `message` as an error line: `snm: message`.
+  /// Prints `message` as an error line on standard error: `snm: message`.
   /// Control characters in it (it may quote a server) are escaped (``VisibleText``).
   func report(_ message: String) {
-    statementOutput.report(message)
+    statementOutput().report(message)
   }
 
   /// The names bound by `--var` and `let`, for completion and the checker (`session`, kept

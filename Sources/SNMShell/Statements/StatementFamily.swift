@@ -69,20 +69,13 @@ extension StatementFamily {
 
   /// ``failure(_:_:outcome:headline:)`` as a statement's result.
   func fail(_ kind: StatementFailure.Kind, _ text: String) -> StatementResult {
-    .failed(failure(kind, text))
+    output.fail(kind, text)
   }
 
   /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern); the failure has
   /// exit code 2, its message the diagnostic's first line.
   func failure(_ diagnostic: Diagnostic, in source: Source) -> StatementFailure {
-    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !settings.colour)
-    output.errors.write(DiagnosticRenderer(colored: colour).render(diagnostic, in: source))
-    output.errors.flush()
-    let place = source.location(of: diagnostic.range.start)
-    return StatementFailure(
-      .usage,
-      message: "\(source.fileName):\(place.line):\(place.column): "
-        + "\(diagnostic.severity.rawValue): \(diagnostic.message.text)")
+    output.failure(diagnostic, in: source, colour: settings.colour)
   }
 
   /// ``failure(_:in:)`` as a statement's result.

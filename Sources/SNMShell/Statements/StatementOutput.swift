@@ -1,3 +1,6 @@
+import Foundation
+import SNMQuery
+
 /// Where a statement prints, handed in: results (standard output, or the file of `\o`), the
 /// terminal's standard output (help, notes: never into `\o`'s file), and errors (standard error,
 /// or the script runner's hold for the statement). A family prints only through these.
@@ -31,6 +34,25 @@ struct StatementOutput: Sendable {
   func report(_ message: String) {
     errors.write("snm: \(VisibleText.escaped(message, keepingNewlines: true))\n")
     errors.flush()
+  }
+
+  /// ``failure(_:_:outcome:headline:)`` as a statement's result.
+  func fail(_ kind: StatementFailure.Kind, _ text: String) -> StatementResult {
+    .failed(failure(kind, text))
+  }
+
+  /// Prints `diagnostic` (a variable that cannot be filled in, a bad pattern), in colour when
+  /// `colour` allows and standard error is a terminal; the failure has exit code 2, its message
+  /// the diagnostic's first line.
+  func failure(_ diagnostic: Diagnostic, in source: Source, colour: Bool) -> StatementFailure {
+    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !colour)
+    errors.write(DiagnosticRenderer(colored: colour).render(diagnostic, in: source))
+    errors.flush()
+    let place = source.location(of: diagnostic.range.start)
+    return StatementFailure(
+      .usage,
+      message: "\(source.fileName):\(place.line):\(place.column): "
+        + "\(diagnostic.severity.rawValue): \(diagnostic.message.text)")
   }
 
   /// Prints `text` as ``report(_:)`` does and returns the failure of `kind` that says it.
