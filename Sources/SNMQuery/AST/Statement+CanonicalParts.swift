@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Canonical text of the smaller nodes: names, select items, values, and the non-query statements.
 extension Name {
   var canonicalText: String {
@@ -86,26 +88,14 @@ extension Value {
   }
 
   static func escaped(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "$": result += "\\$"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result
+    snmString.escape(text)
   }
+
+  static let snmString = ScalarEscaping(
+    [
+      "\"": "\\\"", "\\": "\\\\", "$": "\\$", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+    ],
+    other: { $0 < 0x20 || $0 == 0x7F ? "\\u" + ScalarEscaping.hex($0, digits: 4) : nil })
 }
 
 extension SessionStatement {

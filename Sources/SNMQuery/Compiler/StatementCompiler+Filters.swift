@@ -143,15 +143,10 @@ extension StatementCompiler {
     }
     let value = try queryValue(node)
     if case .array(let elements) = value { return elements }
-    let spelling: String
-    if case .variable(let reference) = node.value {
-      spelling = reference.spelling
-    } else {
-      spelling = "the value"
-    }
     throw Diagnostic(
       .variableKind(
-        spelling, holds: "a single value", context: context, expected: "a list of values"),
+        Self.spelling(of: node), holds: "a single value", context: context,
+        expected: "a list of values"),
       at: node.range)
   }
 }

@@ -245,16 +245,19 @@ public struct StatementCompiler: Sendable {
     let value = try ValueEvaluator.json(node, in: scope)
     if case .number(let number) = value, let count = number.intValue, count >= 0 { return count }
     if case .string(let text) = value, let count = Int(text), count >= 0 { return count }
-    let spelling: String
-    if case .variable(let reference) = node.value {
-      spelling = reference.spelling
-    } else {
-      spelling = "the value"
-    }
     throw Diagnostic(
       .variableKind(
-        spelling, holds: value.kindDescription, context: "'\(clause)'",
+        Self.spelling(of: node), holds: value.kindDescription, context: "'\(clause)'",
         expected: "a whole number of at least 0"),
       at: node.range)
+  }
+}
+
+extension StatementCompiler {
+  /// How a diagnostic names the value `node` holds: the variable as written (`$ids`), else
+  /// "the value".
+  static func spelling(of node: ValueNode) -> String {
+    if case .variable(let reference) = node.value { return reference.spelling }
+    return "the value"
   }
 }

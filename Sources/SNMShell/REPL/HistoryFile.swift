@@ -73,17 +73,10 @@ public struct HistoryFile: Sendable {
   }
 
   static func encode(_ statement: String) -> String {
-    var out = ""
-    for scalar in statement.unicodeScalars {
-      switch scalar {
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    line.escape(statement)
   }
+
+  static let line = ScalarEscaping(["\\": "\\\\", "\n": "\\n", "\r": "\\r"])
 
   static func decode<S: StringProtocol>(_ line: S) -> String {
     var out = ""

@@ -120,9 +120,7 @@ struct SessionStatements: StatementFamily {
     case .done(.failure(.signedOut)):
       return authFailure("not signed in; use 'login' or 'login email ...'")
     case .done(.failure(let error)):
-      var failed = authFailure(error.description, headline: FailureHeadline.of(error))
-      failed.signedIn = .out
-      return failed
+      return sessionLost(error)
     case .failed(let error): return authFailure(Self.describe(error))
     case .interrupted(let signal): return Outcome(.interrupted(signal))
     }
@@ -151,9 +149,7 @@ struct SessionStatements: StatementFamily {
       if case .signedOut = error {
         return authFailure("not signed in; use 'login' or 'login email ...'")
       }
-      var failed = authFailure(error.description, headline: FailureHeadline.of(error))
-      failed.signedIn = .out
-      return failed
+      return sessionLost(error)
     }
   }
 
@@ -174,9 +170,7 @@ struct SessionStatements: StatementFamily {
       return authFailure(
         "not signed in: `session token` prints a signed-in user's token; `login` first")
     case .done(.failure(let error)):
-      var failed = authFailure(error.description, headline: FailureHeadline.of(error))
-      failed.signedIn = .out
-      return failed
+      return sessionLost(error)
     case .failed(let error): return authFailure(Self.describe(error))
     case .interrupted(let signal): return Outcome(.interrupted(signal))
     }
@@ -210,6 +204,13 @@ struct SessionStatements: StatementFamily {
     authFailure(
       "\(verb) needs a password: type it at a terminal, or write `password '...'` or "
         + "`password $env.NAME` in scripts")
+  }
+
+  /// The session could not be refreshed or checked: it is gone, and the statement fails.
+  private func sessionLost(_ error: SupabaseSessionError) -> Outcome {
+    var failed = authFailure(error.description, headline: FailureHeadline.of(error))
+    failed.signedIn = .out
+    return failed
   }
 
   private func authFailure(

@@ -1,27 +1,27 @@
+import SNMNetwork
 import SNMSupabase
 
 extension StatementEnvironment {
   /// The manager queries and `rpc` compile against: this project, the shared provider, the
   /// session's token per request; the service key and no session `as service`.
   var dbManager: SupabaseDBManager {
-    if connection.asService, let serviceProvider = connection.serviceProvider {
-      return SupabaseDBManager(
-        config: serviceConfig, provider: serviceProvider, accessToken: { nil })
-    }
-    return SupabaseDBManager(
-      config: project.supabaseConfig, provider: connection.provider,
-      accessToken: accessTokenProvider)
+    let (config, provider, accessToken) = client
+    return SupabaseDBManager(config: config, provider: provider, accessToken: accessToken)
   }
 
   /// The Storage manager Storage statements compile against, as ``dbManager``.
   var storageManager: SupabaseStorageManager {
+    let (config, provider, accessToken) = client
+    return SupabaseStorageManager(config: config, provider: provider, accessToken: accessToken)
+  }
+
+  /// What the DB and Storage managers send with: the project's key and the session's token, or
+  /// the service key and no session `as service`.
+  private var client: (SupabaseConfig, SNMNetworkProvider, @Sendable () async throws -> String?) {
     if connection.asService, let serviceProvider = connection.serviceProvider {
-      return SupabaseStorageManager(
-        config: serviceConfig, provider: serviceProvider, accessToken: { nil })
+      return (serviceConfig, serviceProvider, { nil })
     }
-    return SupabaseStorageManager(
-      config: project.supabaseConfig, provider: connection.provider,
-      accessToken: accessTokenProvider)
+    return (project.supabaseConfig, connection.provider, accessTokenProvider)
   }
 
   /// The Auth manager of the account and MFA statements: this project, the shared provider.

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// The JUnit XML report (the schema CI services read): one `<testcase>` per script file.
 ///
@@ -90,23 +91,13 @@ enum JUnitReport {
   /// Text for an attribute or element: `& < > "` as entities, and characters XML 1.0
   /// does not allow (control characters but tab and line breaks) as `\u{..}`.
   static func escape(_ text: String) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-      default:
-        if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
-          escaped += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-          escaped.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return escaped
+    xmlText.escape(text)
   }
+
+  static let xmlText = ScalarEscaping(
+    ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;"],
+    other: { value in
+      value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D
+        || (0xFFFE...0xFFFF).contains(value) ? "\\u{\(String(value, radix: 16))}" : nil
+    })
 }

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The TAP version 13 report: a plan, then `ok`/`not ok` per script file, with a YAML block saying
 /// where and why a file failed.
 ///
@@ -59,23 +61,10 @@ enum TAPReport {
 
   /// A YAML double-quoted scalar (JSON's escapes, which YAML reads the same way).
   static func quoted(_ text: String) -> String {
-    var escaped = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": escaped += "\\\""
-      case "\\": escaped += "\\\\"
-      case "\n": escaped += "\\n"
-      case "\r": escaped += "\\r"
-      case "\t": escaped += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          let hex = String(scalar.value, radix: 16)
-          escaped += "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
-        } else {
-          escaped.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return escaped + "\""
+    "\"" + yamlScalar.escape(text) + "\""
   }
+
+  static let yamlScalar = ScalarEscaping(
+    ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"],
+    other: { $0 < 0x20 || $0 == 0x7F ? "\\x" + ScalarEscaping.hex($0, digits: 2) : nil })
 }

@@ -14,24 +14,12 @@ public enum SwiftLiteral {
 
   /// A double-quoted Swift string literal with `\"`, `\\`, `\n`, `\t`, `\r` and `\u{..}` escapes.
   public static func string(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7f {
-          result += "\\u{" + String(scalar.value, radix: 16) + "}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
+    "\"" + stringContents.escape(text) + "\""
   }
+
+  static let stringContents = ScalarEscaping(
+    ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"],
+    other: { $0 < 0x20 || $0 == 0x7f ? "\\u{" + String($0, radix: 16) + "}" : nil })
 
   /// A filter value.
   static func value(_ value: SupabaseQueryValue, style: Style) -> String {
