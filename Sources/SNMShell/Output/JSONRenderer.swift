@@ -37,29 +37,45 @@ struct JSONRenderer {
       return true
     }
     if !lines { out.append(UInt8(ascii: "[")) }
+    var first = true
     let finished = try document.withElements { elements in
-      var index = 0
-      // Each element is written from the bytes as its parsed form would be, without parsing it.
-      while let text = try elements.nextText(indent: lines ? nil : 2, depth: lines ? 0 : 1) {
-        if index & 1023 == 1023 && Task.isCancelled { return false }
-        if lines {
-          out.append(bytes: text)
-          out.newline()
-        } else {
-          if index > 0 { out.append(UInt8(ascii: ",")) }
-          out.append(0x0A)
-          out.spaces(2)
-          out.append(bytes: text)
-          out.flushIfFull()
-        }
-        index += 1
-      }
-      return true
+      try Self.writeElements(of: &elements, lines: lines, first: &first, to: &out)
     }
     guard finished else { return false }
     if !lines {
       out.append("\n]")
       out.newline()
+    }
+    return true
+  }
+
+  /// Writes the elements left in `elements`: as ndjson, each on a line; as json, each on a line of
+  /// its own indented by two spaces, after `,` or, before the `first`, after `opening` (nil: the
+  /// caller wrote it). False when the task was cancelled half-way.
+  static func writeElements(
+    of elements: inout JSONElements, lines: Bool, first: inout Bool, opening: UInt8? = nil,
+    to out: inout RenderBuffer
+  ) throws -> Bool {
+    var index = 0
+    // Each element is written from the bytes as its parsed form would be, without parsing it.
+    while let text = try elements.nextText(indent: lines ? nil : 2, depth: lines ? 0 : 1) {
+      if index & 1023 == 1023 && Task.isCancelled { return false }
+      if lines {
+        out.append(bytes: text)
+        out.newline()
+      } else {
+        if !first {
+          out.append(UInt8(ascii: ","))
+        } else if let opening {
+          out.append(opening)
+        }
+        first = false
+        out.append(0x0A)
+        out.spaces(2)
+        out.append(bytes: text)
+        out.flushIfFull()
+      }
+      index += 1
     }
     return true
   }

@@ -99,25 +99,9 @@ struct PagedOutput {
         }
         return try csv.writeRows(of: &elements, to: &out)
       case .json, .ndjson:
-        var index = 0
-        while let text = try elements.nextText(
-          indent: mode == .json ? 2 : nil, depth: mode == .json ? 1 : 0)
-        {
-          if index & 1023 == 1023 && Task.isCancelled { return false }
-          if mode == .ndjson {
-            out.append(bytes: text)
-            out.newline()
-          } else {
-            out.append(first ? UInt8(ascii: "[") : UInt8(ascii: ","))
-            first = false
-            out.append(0x0A)
-            out.spaces(2)
-            out.append(bytes: text)
-            out.flushIfFull()
-          }
-          index += 1
-        }
-        return true
+        return try JSONRenderer.writeElements(
+          of: &elements, lines: mode == .ndjson, first: &first, opening: UInt8(ascii: "["),
+          to: &out)
       case .atTheEnd:
         return true
       }
