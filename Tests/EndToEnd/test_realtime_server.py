@@ -275,3 +275,131 @@ def test_a_user_token_joins_and_refreshes_on_the_socket(rt_project):
     assert state == "CHANNEL_ERROR"
     assert json.loads(str(error))["message"] in ("The token provided is not a valid JWT",
                                                   "Failed to validate JWT signature")
+
+
+ALICE = "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b"
+BOB = "1d9f6a8b-7cae-4a2f-8b4c-3e5d7f9a1b2c"
+
+
+@pytest.fixture(scope="module")
+def changes_project(rt_project):
+    """Tables for postgres_changes: rt_todos (RLS: owners see their rows; `secret` not granted to
+    authenticated) and rt_nopk, both in supabase_realtime; rt_private not in it."""
+    rt_project.sql("""
+        create table public.rt_todos (id bigint generated always as identity primary key,
+          owner uuid, task text, secret text, details jsonb);
+        alter table public.rt_todos enable row level security;
+        create policy own on public.rt_todos for all to authenticated
+          using (owner = auth.uid()) with check (owner = auth.uid());
+        revoke select on public.rt_todos from authenticated;
+        grant select (id, owner, task, details) on public.rt_todos to authenticated;
+        create table public.rt_nopk (a int);
+        create table public.rt_private (id int primary key);
+        alter publication supabase_realtime add table public.rt_todos, public.rt_nopk;
+        """)
+    return rt_project
+
+
+async def listening(project, token, *bindings):
+    """A client signed in with `token`, one channel with `bindings` (event, table, filter),
+    returned once the server says it is live; and the queue of its change payloads."""
+    client = AsyncRealtimeClient(realtime_url(project), project.anon_key, auto_reconnect=False)
+    if token:
+        await client.set_auth(token)
+    changes, system = asyncio.Queue(), asyncio.Queue()
+    channel = client.channel("db")
+    for event, table, filter_ in bindings:
+        channel.on_postgres_changes(event, changes.put_nowait, table=table, schema="public", filter=filter_)
+    channel.on_system(system.put_nowait)
+    states = asyncio.Queue()
+    await channel.subscribe(lambda state, error: states.put_nowait((state.value, error)))
+    state, error = await asyncio.wait_for(states.get(), WAIT)
+    assert state == "SUBSCRIBED", error
+    live = await asyncio.wait_for(system.get(), WAIT)
+    assert live.message == "Subscribed to PostgreSQL" and live.extension == "postgres_changes"
+    return client, changes
+
+
+def test_postgres_changes_insert_update_delete(changes_project):
+    project = changes_project
+    alice = sign_in(project, "alice@example.com")
+
+    async def scenario():
+        client, changes = await listening(project, alice, ("*", "rt_todos", None))
+        # Written right after the system message: nothing may be missed.
+        row_id = project.sql(f"insert into rt_todos (owner, task, secret, details) "
+                             f"values ('{ALICE}', 'a', 's1', '{{\"k\": 1}}') returning id").splitlines()[0]
+        project.sql(f"update rt_todos set task = 'b' where id = {row_id}")
+        project.sql(f"delete from rt_todos where id = {row_id}")
+        seen = [await asyncio.wait_for(changes.get(), WAIT) for _ in range(3)]
+        await client.close()
+        return int(row_id), seen
+
+    row_id, seen = run(scenario())
+    insert, update, delete = (message["data"] for message in seen)
+    assert [insert["type"], update["type"], delete["type"]] == ["INSERT", "UPDATE", "DELETE"]
+    assert insert["record"] == {"id": row_id, "owner": ALICE, "task": "a", "details": {"k": 1}}
+    assert "secret" not in [column["name"] for column in insert["columns"]]
+    assert {"name": "id", "type": "int8"} in insert["columns"]
+    assert insert["schema"] == "public" and insert["table"] == "rt_todos" and insert["errors"] is None
+    assert insert["commit_timestamp"].endswith("Z") and "T" in insert["commit_timestamp"]
+    assert update["record"]["task"] == "b" and update["old_record"] == {"id": row_id}
+    assert delete["old_record"] == {"id": row_id}
+    assert all(message["ids"] for message in seen)
+
+
+def test_postgres_changes_filters(changes_project):
+    project = changes_project
+    alice = sign_in(project, "alice@example.com")
+
+    async def scenario():
+        client, changes = await listening(project, alice, ("INSERT", "rt_todos", "task=in.(x,z)"))
+        for task in ["w", "x", "y", "z"]:
+            project.sql(f"insert into rt_todos (owner, task) values ('{ALICE}', '{task}')")
+        seen = [await asyncio.wait_for(changes.get(), WAIT) for _ in range(2)]
+        await client.close()
+        return seen
+
+    assert [message["data"]["record"]["task"] for message in run(scenario())] == ["x", "z"]
+
+
+def test_postgres_changes_rls_hides_other_users_rows(changes_project):
+    project = changes_project
+    bob = sign_in(project, "bob@example.com")
+
+    async def scenario():
+        client, changes = await listening(project, bob, ("INSERT", "rt_todos", None))
+        project.sql(f"insert into rt_todos (owner, task) values ('{ALICE}', 'alice only')")
+        project.sql(f"insert into rt_todos (owner, task) values ('{BOB}', 'bob')")
+        first = await asyncio.wait_for(changes.get(), WAIT)
+        await client.close()
+        return first
+
+    # Alice's row was committed first: had it reached Bob it would be his first event.
+    assert run(scenario())["data"]["record"]["task"] == "bob"
+
+
+def test_postgres_changes_errors(changes_project):
+    project = changes_project
+
+    async def scenario():
+        client, changes = await listening(project, None, ("INSERT", "rt_nopk", None))
+        project.sql("insert into rt_nopk values (1)")
+        nopk = await asyncio.wait_for(changes.get(), WAIT)
+        await client.close()
+        async with websockets.connect(socket_url(project, project.anon_key, "1.0.0")) as ws:
+            join = {"config": {"postgres_changes": [{"event": "*", "schema": "public",
+                                                     "table": "rt_private"}]}}
+            await ws.send(json.dumps({"topic": "realtime:x", "event": "phx_join", "payload": join,
+                                      "ref": "1", "join_ref": "1"}))
+            reply = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            system = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+        return nopk, reply, system
+
+    nopk, reply, system = run(scenario())
+    assert nopk["data"]["errors"] == ["Error 400: Bad Request, no primary key"]
+    assert reply["payload"]["status"] == "ok"
+    entry = reply["payload"]["response"]["postgres_changes"][0]
+    assert entry["table"] == "rt_private" and isinstance(entry["id"], int)
+    assert system["event"] == "system" and system["payload"]["status"] == "error"
+    assert system["payload"]["message"].startswith("Unable to subscribe to changes with given parameters")

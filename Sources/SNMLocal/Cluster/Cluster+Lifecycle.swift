@@ -16,7 +16,9 @@ extension Cluster {
     // that clusters made by earlier versions have in postgresql.conf. A private socket folder
     // (`/tmp/snm-` and six letters or digits, nothing the shell under pg_ctl would read) is
     // chosen at start, so it is given here rather than in postgresql.conf.
-    var options = "-c synchronous_commit=on"
+    // wal_level=logical: Realtime's postgres_changes decode the WAL (wal2json); given at start
+    // so clusters made before it get it too.
+    var options = "-c synchronous_commit=on -c wal_level=logical"
     if layout.needsPrivateSocketDir { options += " -c unix_socket_directories=" + layout.socketDir }
     let outcome = try runTool(
       "pg_ctl",

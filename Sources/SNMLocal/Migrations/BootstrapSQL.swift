@@ -8,6 +8,7 @@ enum BootstrapSQL {
     (version, "snm bootstrap", script),
     (roleTimeoutsVersion, "snm bootstrap: role timeouts", roleTimeouts),
     (ddlWatchVersion, "snm bootstrap: schema change notifications", ddlWatch),
+    (realtimeVersion, "snm bootstrap: realtime", realtime),
   ]
 
   static let script = """
@@ -194,6 +195,37 @@ enum BootstrapSQL {
     """
 
   /// The table that records applied migrations, as the Supabase CLI names it.
+  static let realtimeVersion = "snm_bootstrap_4_realtime"
+
+  /// What Realtime needs, as the Supabase CLI's database has it: the `supabase_realtime`
+  /// publication (empty: a project adds its tables), and `realtime.messages` with RLS on, whose
+  /// policies decide private channels (probed with `realtime.topic()` set). Unlike Realtime's the
+  /// table is not partitioned by day: nothing here needs today's partition to exist.
+  static let realtime = """
+    do $publication$ begin
+      if not exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
+        create publication supabase_realtime;
+      end if;
+    end $publication$;
+    create schema if not exists realtime;
+    grant usage on schema realtime to anon, authenticated, service_role;
+    create table if not exists realtime.messages (
+      topic text not null,
+      extension text not null,
+      payload jsonb,
+      event text,
+      private boolean default false,
+      updated_at timestamp without time zone not null default now(),
+      inserted_at timestamp without time zone not null default now(),
+      id uuid not null default gen_random_uuid() primary key
+    );
+    alter table realtime.messages enable row level security;
+    grant select, insert, update, delete on realtime.messages to anon, authenticated, service_role;
+    create or replace function realtime.topic() returns text language sql stable as
+      $topic$ select nullif(current_setting('realtime.topic', true), '')::text $topic$;
+    grant execute on function realtime.topic() to anon, authenticated, service_role;
+    """
+
   static let migrationsTable = """
     create schema if not exists supabase_migrations;
     create table if not exists supabase_migrations.schema_migrations (

@@ -43,14 +43,15 @@ enum GatewayAssembly {
   }
 
   /// The `/realtime/v1` service: the project's keys and JWTs as the REST gateway takes them.
+  /// `replication` is a superuser's conninfo, for the changes' replication connection.
   static func realtimeService(
-    keys: ProjectKeys, pool: PGPool, now: @escaping @Sendable () -> Double
+    keys: ProjectKeys, pool: PGPool, replication: String, now: @escaping @Sendable () -> Double
   ) -> RealtimeService {
     let signer = keys.signer
     return RealtimeService(
       apiKeyClaims: { key in keys.claims(forAPIKey: key) },
       verify: { token in Result { () throws(JWTError) in try signer.verify(token, now: now()) } },
-      now: now)
+      now: now, changes: RealtimeChanges(pool: pool, conninfo: replication))
   }
 
   /// The `/functions/v1` service: the functions of `supabase/functions` in the folder the

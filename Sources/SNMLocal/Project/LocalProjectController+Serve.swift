@@ -55,7 +55,8 @@ extension LocalProjectController {
     } catch {
       throw LocalProjectError(.failed, "cannot keep Storage's files: \(error.message)")
     }
-    let realtime = GatewayAssembly.realtimeService(keys: keys, pool: restPool, now: clock)
+    let realtime = GatewayAssembly.realtimeService(
+      keys: keys, pool: restPool, replication: state.layout.conninfo(user: "postgres"), now: clock)
     router.realtime = realtime
     let functions = GatewayAssembly.functionsService(state: state, keys: keys, now: clock)
     router.functions = functions

@@ -8,6 +8,8 @@ struct RealtimeChannels: Sendable {
   let hub: RealtimeHub
   let tokens: RealtimeTokens
   let limits: RealtimeLimits
+  /// postgres_changes (nil: not served).
+  let changes: RealtimeChanges?
   /// Checks a private channel's policies on `realtime.messages` for a role and claims: read,
   /// write; nil when the database could not answer.
   let authorize:
@@ -102,13 +104,13 @@ struct RealtimeChannels: Sendable {
       canWrite: canWrite, presenceKey: key)
     socket.setChannel(message.topic, channel)
     hub.join(socket, channel)
-    var changes: [JSONValue] = []
+    var bindings: [JSONValue] = []
     for entry in config.postgresChanges {
       var echoed = entry
       echoed["id"] = .int(Self.changeID(entry))
-      changes.append(.object(echoed))
+      bindings.append(.object(echoed))
     }
-    socket.push(.reply(to: message, status: "ok", response: ["postgres_changes": .array(changes)]))
+    socket.push(.reply(to: message, status: "ok", response: ["postgres_changes": .array(bindings)]))
     if config.presenceEnabled {
       socket.push(
         PhoenixMessage(
@@ -116,9 +118,23 @@ struct RealtimeChannels: Sendable {
           payload: hub.presenceState(channel.hubKey)))
     }
     if !config.postgresChanges.isEmpty {
-      pushSystem(
-        channel, extension: "postgres_changes", status: "error",
-        message: "postgres_changes are not served by snm local yet", on: socket)
+      // Live once the bindings are registered with the stream: a write after this message is
+      // delivered.
+      let failure: String? =
+        if let changes {
+          changes.subscribe(
+            socket: socket, topic: channel.topic, entries: config.postgresChanges, claims: claims)
+        } else {
+          "postgres_changes are not served by this project"
+        }
+      if let failure {
+        pushSystem(
+          channel, extension: "postgres_changes", status: "error", message: failure, on: socket)
+      } else {
+        pushSystem(
+          channel, extension: "postgres_changes", status: "ok", message: "Subscribed to PostgreSQL",
+          on: socket)
+      }
     }
   }
 
@@ -135,6 +151,7 @@ struct RealtimeChannels: Sendable {
   private func leave(_ channel: RealtimeChannel, on socket: RealtimeSocket, notify: Bool = true) {
     socket.setChannel(channel.topic, nil)
     hub.leave(socket, channel)
+    changes?.unsubscribe(socket: socket, topic: channel.topic)
     if notify {
       socket.push(
         PhoenixMessage(
@@ -145,6 +162,7 @@ struct RealtimeChannels: Sendable {
 
   /// A socket gone: each of its channels leaves (presence leaves with it).
   func closed(_ socket: RealtimeSocket) {
+    changes?.unsubscribe(socket: socket, topic: nil)
     for channel in socket.channels.values {
       socket.setChannel(channel.topic, nil)
       hub.leave(socket, channel)
@@ -236,6 +254,7 @@ struct RealtimeChannels: Sendable {
       }
       socket.setChannel(channel.topic, channel)
       hub.update(socket, channel)
+      changes?.update(socket: socket, topic: channel.topic, claims: claims)
     case .failure(let refusal):
       pushSystem(
         channel, extension: "system", status: "error", message: refusal.message, on: socket)

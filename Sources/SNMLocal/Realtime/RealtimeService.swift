@@ -14,6 +14,7 @@ public final class RealtimeService: GatewayService {
   let hub = RealtimeHub()
   let channels: RealtimeChannels
   let loop: RealtimeSocketLoop
+  let changes: RealtimeChanges?
 
   /// `apiKeyClaims` gives the claims of one of the project's keys, `verify` checks a JWT;
   /// `authorize` probes a private channel's policies (nil: private channels are refused).
@@ -22,12 +23,15 @@ public final class RealtimeService: GatewayService {
     verify: @escaping @Sendable (String) -> Result<JSONValue, JWTError>,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
     limits: RealtimeLimits = RealtimeLimits(),
+    changes: RealtimeChanges? = nil,
     authorize: (@Sendable (String, JSONValue, Bool) -> RealtimeAccess?)? = nil
   ) {
     let tokens = RealtimeTokens(apiKeyClaims: apiKeyClaims, verify: verify, now: now)
     self.tokens = tokens
     let channels = RealtimeChannels(
-      hub: hub, tokens: tokens, limits: limits, authorize: authorize ?? { _, _, _ in nil })
+      hub: hub, tokens: tokens, limits: limits, changes: changes,
+      authorize: authorize ?? { _, _, _ in nil })
+    self.changes = changes
     self.channels = channels
     loop = RealtimeSocketLoop(
       onMessage: { socket, message in
@@ -39,7 +43,10 @@ public final class RealtimeService: GatewayService {
   }
 
   /// Closes every socket (1001).
-  public func stop() { loop.stop() }
+  public func stop() {
+    loop.stop()
+    changes?.stop()
+  }
 
   public func respond(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPResponse {
     let path = request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
