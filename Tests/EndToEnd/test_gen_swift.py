@@ -143,6 +143,16 @@ def test_the_hostile_schema_compiles_and_its_answers_decode(gen_project, program
     assert decoded["where"] == ["9007199254740993", "-9223372036854775808"]
 
 
+def test_the_file_shows_no_invisible_or_direction_changing_characters(program):
+    text = (program / "Schema.swift").read_text()
+    hidden = [c for c in text if c in "\u00ad\u200b\u200c\u202a\u202b\u202c\u202d\u202e"
+              "\u2066\u2067\u2068\u2069\ufeff" or (ord(c) < 0x20 and c != "\n")]
+    assert hidden == []
+    assert 'case rtlOverride = "rtl\\u{202e}override"' in text
+    assert 'case newLine = "new\\nline"' in text and 'case esc = "esc\\u{1b}"' in text
+    assert 'case allCases2 = "allCases"' in text and 'case 🐶 = "🐶"' in text
+
+
 def test_insert_and_update_bodies_round_trip_through_the_project(gen_project, program):
     bodies = run_program(program, "bodies")
     assert "id" not in bodies["insert"] and "twice" not in bodies["insert"]  # generated always

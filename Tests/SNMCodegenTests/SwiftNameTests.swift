@@ -25,6 +25,9 @@ struct SwiftNameTests {
     Case(name: "in progress", member: "inProgress", type: "InProgress"),
     Case(name: "---", member: "value", type: "Unnamed"),
     Case(name: "\u{301}x", member: "_\u{301}x", type: "_\u{301}x"),
+    Case(name: "rtl\u{202E}override", member: "rtlOverride", type: "RtlOverride"),
+    Case(name: "zero\u{200B}width", member: "zeroWidth", type: "ZeroWidth"),
+    Case(name: "🐶", member: "🐶", type: "🐶"),
   ]
 
   @Test(arguments: cases)

@@ -99,15 +99,24 @@ public enum SwiftName {
     return isIdentifierBody(scalar) && !combining.contains { $0.contains(value) }
   }
 
-  /// Whether Swift accepts `scalar` after the first character of an identifier.
+  /// Whether Swift accepts `scalar` after the first character of an identifier. Invisible and
+  /// direction-changing characters Swift would accept are refused: in source they make a name
+  /// read as something it is not.
   static func isIdentifierBody(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
     if value < 0x80 {
       return (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
         || (0x30...0x39).contains(value) || value == 0x5F
     }
+    if invisible.contains(where: { $0.contains(value) }) { return false }
     return allowedRanges.contains { $0.contains(value) }
   }
+
+  /// Soft hyphen, zero-width space and non-joiner, the bidirectional embeddings and isolates,
+  /// and the invisible operators (U+2060...U+206F).
+  static let invisible: [ClosedRange<UInt32>] = [
+    0x00AD...0x00AD, 0x200B...0x200C, 0x202A...0x202E, 0x2060...0x206F, 0xFEFF...0xFEFF,
+  ]
 
   static let allowedRanges: [ClosedRange<UInt32>] = [
     0x00A8...0x00A8, 0x00AA...0x00AA, 0x00AD...0x00AD, 0x00AF...0x00AF, 0x00B2...0x00B5,
