@@ -403,3 +403,93 @@ def test_postgres_changes_errors(changes_project):
     assert entry["table"] == "rt_private" and isinstance(entry["id"], int)
     assert system["event"] == "system" and system["payload"]["status"] == "error"
     assert system["payload"]["message"].startswith("Unable to subscribe to changes with given parameters")
+
+
+@pytest.fixture(scope="module")
+def private_project(rt_project):
+    """Policies on realtime.messages: only Alice reads and writes the private channel
+    `secret-room`; Bob may read `open-room` but not write it."""
+    rt_project.sql(f"""
+        create policy "alice reads" on realtime.messages for select to authenticated
+          using (realtime.topic() = 'secret-room' and auth.uid() = '{ALICE}'::uuid);
+        create policy "alice writes" on realtime.messages for insert to authenticated
+          with check (realtime.topic() = 'secret-room' and auth.uid() = '{ALICE}'::uuid);
+        create policy "all read open" on realtime.messages for select to authenticated
+          using (realtime.topic() = 'open-room');
+        """)
+    return rt_project
+
+
+async def private_channel(project, token, topic, **broadcast):
+    client = AsyncRealtimeClient(realtime_url(project), project.anon_key, auto_reconnect=False)
+    await client.set_auth(token)
+    states, got = asyncio.Queue(), asyncio.Queue()
+    channel = client.channel(topic, {"config": {"private": True, "broadcast": broadcast}})
+    channel.on_broadcast("note", got.put_nowait)
+    await channel.subscribe(lambda state, error: states.put_nowait((state.value, error)))
+    state, error = await asyncio.wait_for(states.get(), WAIT)
+    return client, channel, state, error, got
+
+
+def test_private_channel_allowed_by_its_read_and_write_policies(private_project):
+    project = private_project
+    alice = sign_in(project, "alice@example.com")
+
+    async def scenario():
+        client, channel, state, error, got = await private_channel(
+            project, alice, "secret-room", ack=True, self=True)
+        assert state == "SUBSCRIBED", error
+        await channel.send_broadcast("note", {"n": 1})
+        message = await asyncio.wait_for(got.get(), WAIT)
+        await client.close()
+        return message
+
+    assert run(scenario())["payload"] == {"n": 1}
+
+
+def test_private_channel_refused_without_a_read_policy(private_project):
+    project = private_project
+    bob = sign_in(project, "bob@example.com")
+
+    async def scenario():
+        client, _channel, state, error, _got = await private_channel(project, bob, "secret-room")
+        await client.close()
+        return state, error
+
+    state, error = run(scenario())
+    assert state == "CHANNEL_ERROR"
+    assert ("Unauthorized: You do not have permissions to read from this Channel topic: "
+            "realtime:secret-room") in str(error)
+
+
+def test_private_channel_without_write_policy_drops_sends(private_project):
+    """Bob may read open-room but not write it: his message is dropped, Alice's arrives."""
+    project = private_project
+    alice, bob = sign_in(project, "alice@example.com"), sign_in(project, "bob@example.com")
+
+    async def scenario():
+        reader, _c, state, error, got = await private_channel(project, alice, "open-room")
+        assert state == "SUBSCRIBED", error
+        writer, channel, state, error, _g = await private_channel(project, bob, "open-room")
+        assert state == "SUBSCRIBED", error
+        await channel.send_broadcast("note", {"from": "bob"})  # no ack: dropped without a reply
+        async with httpx.AsyncClient() as http:
+            response = await http.post(
+                f"{project.url}/realtime/v1/api/broadcast",
+                headers={"apikey": project.anon_key, "Authorization": f"Bearer {alice}"},
+                json={"messages": [{"topic": "open-room", "event": "note", "payload": {"from": "x"},
+                                    "private": True}]})
+            assert response.status_code == 202  # Alice may not write open-room: dropped too
+            response = await http.post(
+                f"{project.url}/realtime/v1/api/broadcast",
+                headers={"apikey": project.service_role_key,
+                         "Authorization": f"Bearer {project.service_role_key}"},
+                json={"messages": [{"topic": "open-room", "event": "note", "payload": {"from": "service"},
+                                    "private": True}]})
+            assert response.status_code == 202
+        first = await asyncio.wait_for(got.get(), WAIT)
+        await reader.close()
+        await writer.close()
+        return first
+
+    assert run(scenario())["payload"] == {"from": "service"}

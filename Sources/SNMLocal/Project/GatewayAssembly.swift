@@ -43,15 +43,21 @@ enum GatewayAssembly {
   }
 
   /// The `/realtime/v1` service: the project's keys and JWTs as the REST gateway takes them.
-  /// `replication` is a superuser's conninfo, for the changes' replication connection.
+  /// `replication` is a superuser's conninfo, for the changes' replication connection;
+  /// `adminPool` the superuser's pool, for private channels' policy probes.
   static func realtimeService(
-    keys: ProjectKeys, pool: PGPool, replication: String, now: @escaping @Sendable () -> Double
+    keys: ProjectKeys, pool: PGPool, adminPool: PGPool, replication: String,
+    now: @escaping @Sendable () -> Double
   ) -> RealtimeService {
     let signer = keys.signer
+    let policies = RealtimePolicies(pool: adminPool)
     return RealtimeService(
       apiKeyClaims: { key in keys.claims(forAPIKey: key) },
       verify: { token in Result { () throws(JWTError) in try signer.verify(token, now: now()) } },
-      now: now, changes: RealtimeChanges(pool: pool, conninfo: replication))
+      now: now, changes: RealtimeChanges(pool: pool, conninfo: replication),
+      authorize: { topic, claims, presence in
+        policies.access(topic: topic, claims: claims, presence: presence)
+      })
   }
 
   /// The `/functions/v1` service: the functions of `supabase/functions` in the folder the

@@ -56,7 +56,8 @@ extension LocalProjectController {
       throw LocalProjectError(.failed, "cannot keep Storage's files: \(error.message)")
     }
     let realtime = GatewayAssembly.realtimeService(
-      keys: keys, pool: restPool, replication: state.layout.conninfo(user: "postgres"), now: clock)
+      keys: keys, pool: restPool, adminPool: adminPool,
+      replication: state.layout.conninfo(user: "postgres"), now: clock)
     router.realtime = realtime
     let functions = GatewayAssembly.functionsService(state: state, keys: keys, now: clock)
     router.functions = functions
