@@ -6,6 +6,7 @@ writes Insert and Update bodies the API takes; `--check` fails on drift; the Ope
 gives a file that compiles and says what it cannot know."""
 import json
 import pathlib
+import re
 import shutil
 import subprocess
 import urllib.parse
@@ -199,12 +200,47 @@ def test_check_passes_on_the_file_it_wrote_and_fails_after_a_migration(gen_proje
     assert generate(gen_project, out, "--check").returncode == 0
 
 
-def test_the_demo_schema_compiles(project, tmp_path):
+DEMO_TABLE = re.compile(
+    r'^  (?:public )?enum (\w+) \{\n    (?:public )?static let schemaName = "public"\n'
+    r'    (?:public )?static let tableName = "(\w+)"', re.M)
+
+
+def test_the_demo_schema_compiles_and_every_table_and_view_decodes(project, tmp_path):
     out = tmp_path / "Demo.swift"
     result = generate(project, out, "--access", "public")
     assert result.returncode == 0, result.stderr
     swiftc("-swift-version", "6", "-strict-concurrency=complete", "-parse-as-library",
            "-emit-module", "-module-name", "Demo", "Demo.swift", cwd=tmp_path)
+    tables = DEMO_TABLE.findall(out.read_text())
+    assert len(tables) >= 4, tables
+    # A program that prints each table's select list, then decodes the answers fetched with it.
+    lines = ["import Foundation", "let folder = CommandLine.arguments.dropFirst().first",
+             "let decoder = PostgRESTCoding.decoder()"]
+    for swift_name, table in tables:
+        lines += [
+            f"if let folder {{",
+            f'  let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/{table}.json"))',
+            f"  let rows = try decoder.decode([PublicSchema.{swift_name}.Select].self, from: data)",
+            f'  print("{table}", rows.count)',
+            f"}} else {{",
+            f'  print("{table}", PublicSchema.{swift_name}.Select.selectString)',
+            f"}}"]
+    (tmp_path / "main.swift").write_text("\n".join(lines) + "\n")
+    swiftc("-swift-version", "6", "main.swift", "Demo.swift", "-o", "demo", cwd=tmp_path)
+    selects = subprocess.run([str(tmp_path / "demo")], capture_output=True, text=True, timeout=60)
+    assert selects.returncode == 0, selects.stderr
+    expected = {}
+    for line in selects.stdout.splitlines():
+        table, select = line.split(" ", 1)
+        rows = get(project, table, select=select)
+        (tmp_path / f"{table}.json").write_text(rows)
+        expected[table] = len(json.loads(rows))
+    decoded = subprocess.run([str(tmp_path / "demo"), str(tmp_path)], capture_output=True,
+                             text=True, timeout=60)
+    assert decoded.returncode == 0, decoded.stderr
+    counts = {table: int(count) for table, count in
+              (line.split(" ") for line in decoded.stdout.splitlines())}
+    assert counts == expected and sum(counts.values()) > 0
 
 
 def test_the_openapi_document_gives_a_file_that_compiles_and_says_what_it_cannot_know(
