@@ -12,6 +12,10 @@ enum LanguageHelp {
     (["insert", "upsert", "update", "put", "delete", "write", "writes"], writes),
     (["rpc", "function", "functions"], rpc),
     (["storage", "bucket", "buckets", "upload", "download", "files"], storage),
+    (
+      ["realtime", "listen", "unlisten", "broadcast", "track", "untrack", "event", "events"],
+      realtime
+    ),
     (["login", "signup", "session", "logout"], session),
     (["auth", "user", "mfa", "admin", "inbox", "service", "otp", "password"], auth),
     (["let", "expect", "echo", "run", "script", "scripts", "variables"], scripts),
@@ -39,7 +43,7 @@ enum LanguageHelp {
       set format table|expanded|json|ndjson|csv | set timing on | exit
     Tab completes names, Ctrl-R searches the history, Ctrl-C cancels, Ctrl-D leaves.
     More: help from, help where, help insert, help rpc, help storage, help login,
-          help auth, help let, help set; \\? lists the psql-style commands
+          help auth, help realtime, help let, help set; \\? lists the psql-style commands
     """
 
   static let auth = """
@@ -82,6 +86,20 @@ enum LanguageHelp {
       \\i FILE             run FILE
     Startup file: settings only, from $XDG_CONFIG_HOME/snm/snmrc (~/.config/snm/snmrc);
     snm -X skips it. help set lists the settings.
+    """
+
+  static let realtime = """
+    listen todos [insert|update|delete|*] [where owner eq $me and ...]   postgres_changes on a table
+    listen channel room1 [private]           broadcast and presence on a topic
+    broadcast room1 cursor {"x": 1}          send (acknowledged by the server)
+    track room1 {"status": "online"} | untrack room1      this client's presence
+    expect event [todos] [insert] [where id eq 3] [within 5s]    the next matching event: $event
+    expect no event todos within 2s          no matching event arrives in that time
+    unlisten todos | unlisten all
+    listen returns once the server says the subscription is live; events queue per subscription
+    from then on and 'expect event' takes them in order (at the prompt they also print as they
+    come). Filters take eq neq lt lte gt gte in like ilike is match imatch isdistinct, joined by
+    'and'. 'explain listen todos' shows the join message and the supabase-swift calls.
     """
 
   static let storage = """

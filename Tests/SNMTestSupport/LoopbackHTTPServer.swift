@@ -28,6 +28,9 @@ public enum LoopbackReply: Sendable {
   /// Sends `head`, then one byte of `filler` every `interval` until the client goes away (a slow
   /// drip that never ends).
   case drip(head: String, filler: String, interval: Duration)
+  /// Hands the connection to `serve` (a WebSocket server writes its own 101 and frames); the
+  /// connection closes when it returns.
+  case takeOver(@Sendable (_ socket: Int32) -> Void)
 }
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 and a free port: the test double for the provider's unit
@@ -128,6 +131,9 @@ public final class LoopbackHTTPServer: Sendable {
         }
         return
       case .closeWithoutAnswer:
+        return
+      case .takeOver(let serve):
+        serve(client)
         return
       case .garbage(let text):
         _ = write(client, text)

@@ -26,6 +26,7 @@ extension Statement: CustomStringConvertible {
     case .shell(let shell): shell.canonicalText
     case .auth(let auth): auth.canonicalText
     case .asService(let inner): "as service " + inner.canonicalText
+    case .realtime(let realtime): realtime.canonicalText
     }
   }
 }

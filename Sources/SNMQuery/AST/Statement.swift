@@ -39,6 +39,9 @@ public struct Statement: Sendable, Equatable {
     case auth(AuthStatement)
     /// `as service <statement>`: a query, `rpc` or Storage statement with the service key
     indirect case asService(Statement)
+    /// `listen`, `unlisten`, `broadcast`, `track`, `untrack`, `expect [no] event`:
+    /// Realtime (AST/RealtimeStatement.swift)
+    case realtime(RealtimeStatement)
   }
 
   /// Whether the statement sends a request (a query, an `rpc` or a Storage statement).

@@ -69,6 +69,9 @@ public struct Checker {
     case .session(let session): check(session)
     case .auth(let auth): check(auth)
     case .asService(let inner): checkAsService(inner)
+    case .realtime(let realtime):
+      check(realtime)
+      if case .expectEvent = realtime { bound.insert("event") }
     case .let(let binding):
       if Checker.builtins.contains(binding.name.text) {
         report(

@@ -47,7 +47,11 @@ public enum RequestExplainer {
           chosen = written
         }
         do {
-          if let call = try authCall(statement, scope: scope) {
+          if let realtime = RealtimeCompiler.realtimeStatement(statement),
+            let call = try RealtimeCompiler(scope: scope).compile(realtime)
+          {
+            blocks.append(render(call, base: manager.config.url, format: chosen))
+          } else if let call = try authCall(statement, scope: scope) {
             blocks.append(render(call, base: manager.config.url, format: chosen))
           } else if let inner = serviceStatement(statement) {
             let rendered =

@@ -17,6 +17,7 @@ extension Parser {
   }
 
   mutating func parseKeywordStatement() throws(ParseFailure) -> Statement.Kind {
+    if isRealtimeStatement { return .realtime(try parseRealtime()) }
     switch current.keyword {
     case .from: return .query(try parseQuery())
     case .rpc: return .rpc(try parseRPC())
@@ -65,7 +66,7 @@ extension Parser {
     [
       "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
       "run", "defer", "help", "tables", "describe", "explain", "set", "exit", "quit",
-    ] + Parser.authWords + ["password"]
+    ] + Parser.authWords + ["password"] + Parser.realtimeWords
 
   /// A name: any word (keywords included) or a double-quoted name.
   mutating func parseName(_ role: NameRole, what: String, after: @autoclosure () -> String?)

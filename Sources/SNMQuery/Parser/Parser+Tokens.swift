@@ -50,7 +50,7 @@ extension Parser {
 
   static let isValueWords = ["null", "true", "false", "unknown"]
   static let countWords = ["exact", "planned", "estimated"]
-  static let expectWords = ["rows", "status", "error"]
+  static let expectWords = ["rows", "status", "error", "event", "no"]
 
   /// Records that completion could offer each keyword here.
   mutating func recordKeywords(_ words: [String]) {

@@ -42,6 +42,8 @@ extension ScriptRunner {
       return await executor.runAsService(routing: routing) { service in
         await dispatch(inner, in: source, routing: service)
       }
+    case .realtime(let realtime):
+      return await executor.runRealtime(realtime, context: context)
     case .run(let include):
       return await runInclude(include, in: source, routing: routing)
     case .deferred(let deferred):

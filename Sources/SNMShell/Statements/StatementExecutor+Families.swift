@@ -78,6 +78,19 @@ extension StatementExecutor {
     return await family.run(statement, in: source, directory: context.directory)
   }
 
+  /// Runs a Realtime statement (Realtime/) and binds `$event` to the event `expect event` took.
+  func runRealtime(_ statement: RealtimeStatement, context: StatementContext) async
+    -> StatementResult
+  {
+    let (environment, output) = await surroundings(context.routing)
+    let family = RealtimeStatements(environment: environment, output: output, session: realtime)
+    let result = await family.run(statement)
+    if case .expectEvent = statement, case .succeeded(let outcome?) = result {
+      bind("event", to: outcome.value)
+    }
+    return result
+  }
+
   /// Runs an account, MFA, admin or inbox statement (Auth/) and keeps who is signed in after it.
   func runAuth(_ statement: Statement, in source: Source, context: StatementContext) async
     -> StatementResult

@@ -48,6 +48,8 @@ public final class StatementExecutor: Sendable {
   let secretValues = SecretValues(environment: ProcessInfo.processInfo.environment)
   /// The process environment for `$env`, read once rather than built anew for every statement.
   let environment: [String: String]
+  /// The Realtime socket and subscriptions (Realtime/), opened by the first statement needing it.
+  let realtime = RealtimeSession()
 
   /// A shell for `project` with the command line's settings.
   public init(

@@ -4,7 +4,7 @@
 
 extension HTTPDecoder {
   /// Reads the next head when all of it has come: its part, or nil for more bytes. Interim
-  /// answers (1xx) are skipped.
+  /// answers (1xx) are skipped, but for a 101 when ``upgrading``.
   mutating func readHead() throws(HTTPParseError) -> Part? {
     while true {
       if reading == .responses { try checkStatusLinePrefix() }
@@ -20,7 +20,7 @@ extension HTTPDecoder {
         return .requestHead(try requestHead(lines, headBytes: headBytes))
       case .responses:
         let head = try responseHead(lines, headBytes: headBytes)
-        if (100..<200).contains(head.status) {
+        if (100..<200).contains(head.status), !(head.status == 101 && upgrading) {
           phase = .head
           continue
         }

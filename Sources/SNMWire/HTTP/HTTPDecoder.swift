@@ -73,6 +73,10 @@ public struct HTTPDecoder: Sendable {
   /// The next answer is to a HEAD request: it has no body whatever its head says.
   public var answersHEAD = false
 
+  /// A client that asked to switch protocols (a WebSocket upgrade): a `101` answer is handed
+  /// out, not skipped as interim, and what follows its head is ``unread``, no longer HTTP.
+  public var upgrading = false
+
   public init(reading: Reading, limits: HTTPLimits) {
     self.reading = reading
     self.limits = limits

@@ -149,7 +149,7 @@ final class PlainHTTPConnection: Sendable {
     }
   }
 
-  private func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant)
+  func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant)
     throws(PlainHTTPFailure)
   {
     // A request fits the socket's buffer: sent at once, with no `poll` first unless it is full.
@@ -175,7 +175,7 @@ final class PlainHTTPConnection: Sendable {
   }
 
   /// The next bytes from the socket; empty at the end of the stream.
-  private func receive(deadline: ContinuousClock.Instant) throws(PlainHTTPFailure)
+  func receive(deadline: ContinuousClock.Instant) throws(PlainHTTPFailure)
     -> [UInt8]
   {
     while true {

@@ -1,0 +1,262 @@
+import Foundation
+import SNMQuery
+import SNMSupabase
+import SNMWire
+import Synchronization
+
+/// The shell's Realtime connection: one socket, opened by the first statement that needs it,
+/// and the subscriptions made on it, each with the events received since it went live, in order.
+///
+/// ```swift
+/// let session = RealtimeSession()
+/// try await session.listen(name: "todos", config: config, projectURL: url, key: key, token: t)
+/// let event = await session.next(from: "todos", within: .seconds(5)) { $0.kind == "INSERT" }
+/// ```
+/// At the prompt, `onEvent` prints each event as it arrives (it stays queued for `expect event`).
+final class RealtimeSession: Sendable {
+  /// How many events a subscription keeps unread; older ones go, and `expect event` says so.
+  static let queueLimit = 10_000
+  /// How long `listen` waits for a postgres subscription to go live.
+  static let liveTimeout: Duration = .seconds(15)
+
+  struct Subscription: Sendable {
+    var topic: String
+    /// Shown to people (`unlisten`, `expect event`); nil for a channel joined only to send.
+    var listening: Bool
+    var presence: Bool
+    var postgres: Bool
+    var live = false
+    /// Why the server ended it or refused it going live.
+    var failure: String?
+    /// Events not yet taken, each with its arrival number (for `expect event` across
+    /// subscriptions).
+    var events: [(order: Int, event: RealtimeEvent)] = []
+    var dropped = 0
+  }
+
+  private struct State {
+    var socket: RealtimeSocket?
+    var token: String?
+    var subscriptions: [String: Subscription] = [:]
+    var socketFailure: String?
+    var printer: (@Sendable (RealtimeEvent) -> Void)?
+    var generation = 0
+  }
+
+  private let state = Mutex(State())
+  /// Woken whenever anything arrives (a new generation).
+  private let arrivals = AsyncWaiters()
+
+  /// Where events go as they arrive (the prompt); nil: queued only.
+  func setPrinter(_ printer: (@Sendable (RealtimeEvent) -> Void)?) {
+    state.withLock { $0.printer = printer }
+  }
+
+  /// The names listened to, in no order.
+  var names: [String] {
+    state.withLock { $0.subscriptions.filter(\.value.listening).map(\.key) }
+  }
+
+  func subscription(_ name: String) -> Subscription? {
+    state.withLock { $0.subscriptions[name] }
+  }
+
+  /// The open socket, opened first when there is none; the token pushed when it changed.
+  func socket(projectURL: String, key: String, token: String) async throws(RealtimeError)
+    -> RealtimeSocket
+  {
+    if let socket = state.withLock({ $0.socket }) {
+      let changed = state.withLock { state in
+        defer { state.token = token }
+        return state.token != token
+      }
+      if changed { socket.updateAccessToken(token) }
+      return socket
+    }
+    let socket = try await RealtimeSocket.open(projectURL: projectURL, apikey: key) {
+      [weak self] event in
+      self?.receive(event)
+    }
+    state.withLock { state in
+      state.socket = socket
+      state.token = token
+      state.socketFailure = nil
+    }
+    return socket
+  }
+
+  /// Joins `name`'s topic; returns once it is live (for postgres_changes, once the server says
+  /// "Subscribed to PostgreSQL"), or throws why not.
+  func join(
+    _ name: String, config: RealtimeChannelConfig, listening: Bool, socket: RealtimeSocket,
+    token: String
+  ) async throws(RealtimeJoinFailure) {
+    let topic = RealtimeCall.topic(name)
+    state.withLock { state in
+      state.subscriptions[name] = Subscription(
+        topic: topic, listening: listening, presence: config.presence,
+        postgres: !config.postgresChanges.isEmpty)
+    }
+    do throws(RealtimeError) {
+      _ = try await socket.join(topic, payload: config.joinPayload(accessToken: token))
+    } catch {
+      state.withLock { _ = $0.subscriptions.removeValue(forKey: name) }
+      throw .refused(error)
+    }
+    guard !config.postgresChanges.isEmpty else {
+      markLive(name)
+      return
+    }
+    let deadline = ContinuousClock.now + Self.liveTimeout
+    while true {
+      let generation = arrivals.generation
+      let sub = state.withLock { $0.subscriptions[name] }
+      guard let sub else { throw .ended("the channel closed before it went live") }
+      if let failure = sub.failure {
+        await leave(name)
+        throw .notLive(failure)
+      }
+      if sub.live { return }
+      if ContinuousClock.now >= deadline {
+        await leave(name)
+        throw .timedOut(Int(Self.liveTimeout.components.seconds))
+      }
+      await arrivals.wait(after: generation, until: deadline)
+    }
+  }
+
+  /// Leaves one subscription (and forgets its events).
+  func leave(_ name: String) async {
+    let (socket, topic) = state.withLock { state in
+      (state.socket, state.subscriptions.removeValue(forKey: name)?.topic)
+    }
+    if let socket, let topic { await socket.leave(topic) }
+  }
+
+  /// Leaves every subscription and closes the socket.
+  func leaveAll() async {
+    let socket = state.withLock { state in
+      defer {
+        state.subscriptions = [:]
+        state.socket = nil
+        state.token = nil
+      }
+      return state.socket
+    }
+    socket?.close()
+  }
+
+  /// The first queued event of `names` (any subscription when empty) that `matches`, taken out
+  /// of its queue; waits for one until `deadline`. Nil when none came in time.
+  func next(
+    from names: [String], until deadline: ContinuousClock.Instant,
+    matching matches: (RealtimeEvent) -> Bool
+  ) async -> RealtimeEvent? {
+    while true {
+      let generation = arrivals.generation
+      let found = state.withLock { state -> RealtimeEvent? in
+        let chosen = names.isEmpty ? Array(state.subscriptions.keys).sorted() : names
+        var best: (name: String, index: Int, order: Int)?
+        for name in chosen {
+          guard let events = state.subscriptions[name]?.events,
+            let index = events.firstIndex(where: { matches($0.event) })
+          else { continue }
+          let order = events[index].order
+          if best.map({ order < $0.order }) ?? true { best = (name, index, order) }
+        }
+        guard let best else { return nil }
+        return state.subscriptions[best.name]?.events.remove(at: best.index).event
+      }
+      if let found { return found }
+      if ContinuousClock.now >= deadline { return nil }
+      await arrivals.wait(after: generation, until: deadline)
+    }
+  }
+
+  /// The events queued so far for `name` (for the trace of a failed `expect event`).
+  func queued(_ names: [String]) -> [RealtimeEvent] {
+    state.withLock { state in
+      let chosen = names.isEmpty ? Array(state.subscriptions.keys) : names
+      return chosen.flatMap { state.subscriptions[$0]?.events ?? [] }.sorted { $0.order < $1.order }
+        .map(\.event)
+    }
+  }
+
+  /// Why the socket ended, if it did.
+  var socketFailure: String? { state.withLock { $0.socketFailure } }
+
+  private func markLive(_ name: String) {
+    state.withLock { state in
+      state.subscriptions[name]?.live = true
+      state.generation += 1
+    }
+    arrivals.wake()
+  }
+
+  private func receive(_ event: RealtimeSocket.Event) {
+    switch event {
+    case .ended(let error):
+      state.withLock { state in
+        state.socket = nil
+        state.token = nil
+        state.socketFailure = error.map { "\($0)" } ?? "the socket was closed"
+        for name in state.subscriptions.keys {
+          if state.subscriptions[name]?.failure == nil {
+            state.subscriptions[name]?.failure = state.socketFailure
+          }
+        }
+        state.generation += 1
+      }
+      arrivals.wake()
+    case .message(let message):
+      var printed: [RealtimeEvent] = []
+      let printer = state.withLock { state -> (@Sendable (RealtimeEvent) -> Void)? in
+        guard let name = state.subscriptions.first(where: { $0.value.topic == message.topic })?.key
+        else { return nil }
+        state.generation += 1
+        switch message.event {
+        case "system":
+          let ok = message.payload["status"]?.stringValue == "ok"
+          let text = message.payload["message"]?.stringValue ?? message.payload.serialized()
+          if message.payload["extension"]?.stringValue == "postgres_changes" {
+            if ok {
+              state.subscriptions[name]?.live = true
+            } else {
+              state.subscriptions[name]?.failure = text
+            }
+          } else if !ok {
+            state.subscriptions[name]?.failure = text
+          }
+          return nil
+        case "phx_error", "phx_close":
+          state.subscriptions[name]?.failure =
+            message.event == "phx_error"
+            ? "the server's channel crashed" : "the server closed the channel"
+          return nil
+        default:
+          guard var sub = state.subscriptions[name], sub.listening else { return nil }
+          for event in RealtimeEvent.events(of: message, subscription: name) {
+            sub.events.append((state.generation, event))
+            printed.append(event)
+          }
+          if sub.events.count > Self.queueLimit {
+            sub.dropped += sub.events.count - Self.queueLimit
+            sub.events.removeFirst(sub.events.count - Self.queueLimit)
+          }
+          state.subscriptions[name] = sub
+          return state.printer
+        }
+      }
+      arrivals.wake()
+      if let printer { for event in printed { printer(event) } }
+    }
+  }
+}
+
+/// Why `listen` did not go live.
+enum RealtimeJoinFailure: Error, Sendable {
+  case refused(RealtimeError)
+  case notLive(String)
+  case timedOut(Int)
+  case ended(String)
+}
