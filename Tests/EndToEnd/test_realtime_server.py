@@ -493,3 +493,48 @@ def test_private_channel_without_write_policy_drops_sends(private_project):
         return first
 
     assert run(scenario())["payload"] == {"from": "service"}
+
+
+def test_realtime_send_from_the_database(private_project):
+    """realtime.send reaches a public channel (private => false) and a private one its reader
+    may join; realtime.broadcast_changes from a row trigger carries the row."""
+    project = private_project
+    alice = sign_in(project, "alice@example.com")
+    project.sql("""
+        create table if not exists public.rt_notes (id int primary key, body text);
+        create or replace function public.rt_notes_changed() returns trigger language plpgsql as $$
+        begin
+          perform realtime.broadcast_changes('secret-room', tg_op, tg_op, tg_table_name,
+            tg_table_schema, new, old);
+          return null;
+        end $$;
+        drop trigger if exists rt_notes_changed on public.rt_notes;
+        create trigger rt_notes_changed after insert on public.rt_notes
+          for each row execute function public.rt_notes_changed();
+        """)
+
+    async def scenario():
+        client = AsyncRealtimeClient(realtime_url(project), project.anon_key, auto_reconnect=False)
+        public = asyncio.Queue()
+        channel = client.channel("pub-room")
+        channel.on_broadcast("note", public.put_nowait)
+        await channel.subscribe()
+        private_client, _c, state, error, secret = await private_channel(project, alice, "secret-room")
+        assert state == "SUBSCRIBED", error
+        inserted = asyncio.Queue()
+        _c.on_broadcast("INSERT", inserted.put_nowait)
+        project.sql("""select realtime.send('{"x": 1}', 'note', 'pub-room', false)""")
+        project.sql("""select realtime.send('{"y": 2}', 'note', 'secret-room')""")
+        project.sql("insert into rt_notes values (7, 'hello')")
+        got_public = await asyncio.wait_for(public.get(), WAIT)
+        got_secret = await asyncio.wait_for(secret.get(), WAIT)
+        got_change = await asyncio.wait_for(inserted.get(), WAIT)
+        await client.close()
+        await private_client.close()
+        return got_public, got_secret, got_change
+
+    got_public, got_secret, got_change = run(scenario())
+    assert got_public["payload"]["x"] == 1 and "id" in got_public["payload"]
+    assert got_secret["payload"]["y"] == 2
+    assert got_change["payload"]["record"] == {"id": 7, "body": "hello"}
+    assert got_change["payload"]["operation"] == "INSERT" and got_change["payload"]["old_record"] is None

@@ -9,6 +9,7 @@ enum BootstrapSQL {
     (roleTimeoutsVersion, "snm bootstrap: role timeouts", roleTimeouts),
     (ddlWatchVersion, "snm bootstrap: schema change notifications", ddlWatch),
     (realtimeVersion, "snm bootstrap: realtime", realtime),
+    (realtimeSendVersion, "snm bootstrap: realtime.send", realtimeSend),
   ]
 
   static let script = """
@@ -224,6 +225,52 @@ enum BootstrapSQL {
     create or replace function realtime.topic() returns text language sql stable as
       $topic$ select nullif(current_setting('realtime.topic', true), '')::text $topic$;
     grant execute on function realtime.topic() to anon, authenticated, service_role;
+    """
+
+  static let realtimeSendVersion = "snm_bootstrap_5_realtime_send"
+
+  /// Broadcast from the database, as Realtime's functions do: `realtime.send` inserts a message
+  /// (an `id` added to the payload when it has none; a failure is a warning, never the caller's
+  /// error), `realtime.broadcast_changes` sends a row trigger's change through it. The gateway
+  /// delivers each committed insert of a `broadcast` message to the topic's channels.
+  static let realtimeSend = """
+    create or replace function realtime.send(
+      payload jsonb, event text, topic text, private boolean default true
+    ) returns void language plpgsql as $send$
+    begin
+      begin
+        perform set_config('realtime.topic', topic, true);
+        insert into realtime.messages (payload, event, topic, private, extension)
+        values (
+          case when payload ? 'id' then payload
+            else payload || jsonb_build_object('id', gen_random_uuid()) end,
+          event, topic, private, 'broadcast');
+      exception when others then
+        raise warning 'WarnSendingBroadcastMessage: %', sqlerrm;
+      end;
+    end;
+    $send$;
+    create or replace function realtime.broadcast_changes(
+      topic_name text, event_name text, operation text, table_name text, table_schema text,
+      new record, old record, level text default 'ROW'
+    ) returns void language plpgsql as $changes$
+    declare
+      row_data jsonb := null;
+      old_data jsonb := null;
+    begin
+      if level = 'ROW' then
+        if new is not null then row_data := to_jsonb(new); end if;
+        if old is not null then old_data := to_jsonb(old); end if;
+      end if;
+      perform realtime.send(
+        jsonb_build_object('old_record', old_data, 'record', row_data, 'operation', operation,
+          'table', table_name, 'schema', table_schema),
+        event_name, topic_name);
+    end;
+    $changes$;
+    grant execute on function realtime.send(jsonb, text, text, boolean),
+      realtime.broadcast_changes(text, text, text, text, text, record, record, text)
+      to anon, authenticated, service_role;
     """
 
   static let migrationsTable = """

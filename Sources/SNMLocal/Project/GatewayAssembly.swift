@@ -51,10 +51,16 @@ enum GatewayAssembly {
   ) -> RealtimeService {
     let signer = keys.signer
     let policies = RealtimePolicies(pool: adminPool)
+    let hub = RealtimeHub()
+    let changes = RealtimeChanges(pool: pool, conninfo: replication) { topic, isPrivate, payload in
+      hub.broadcast(
+        hubKey: RealtimeChannel.hubKey(topic, isPrivate: isPrivate), topic: topic, payload: payload,
+        from: nil)
+    }
     return RealtimeService(
       apiKeyClaims: { key in keys.claims(forAPIKey: key) },
       verify: { token in Result { () throws(JWTError) in try signer.verify(token, now: now()) } },
-      now: now, changes: RealtimeChanges(pool: pool, conninfo: replication),
+      now: now, hub: hub, changes: changes,
       authorize: { topic, claims, presence in
         policies.access(topic: topic, claims: claims, presence: presence)
       })

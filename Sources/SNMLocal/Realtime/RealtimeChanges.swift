@@ -14,15 +14,24 @@ final class RealtimeChanges: Sendable {
   private let subscriptions = Mutex<[RealtimeSubscription]>([])
   private let stream = Mutex<RealtimeReplicationStream?>(nil)
 
-  init(pool: PGPool, conninfo: String) {
+  /// Where a message inserted into `realtime.messages` (`realtime.send`) is broadcast:
+  /// (topic `realtime:<name>`, private, the JSON broadcast payload).
+  private let onMessage: @Sendable (String, Bool, JSONValue) -> Void
+
+  init(
+    pool: PGPool, conninfo: String,
+    onMessage: @escaping @Sendable (String, Bool, JSONValue) -> Void = { _, _, _ in }
+  ) {
     self.pool = pool
     self.conninfo = conninfo
+    self.onMessage = onMessage
   }
 
   func stop() { stream.withLock { $0?.stop() } }
 
-  /// Starts the stream if it is not running; the reason when it cannot.
-  private func ensureStream() -> String? {
+  /// Starts the stream if it is not running (the first join of any channel: `realtime.send`
+  /// reaches channels through it too); the reason when it cannot.
+  func ensureStream() -> String? {
     stream.withLock { stream in
       guard stream == nil else { return nil }
       do throws(PGError) {
@@ -178,6 +187,10 @@ final class RealtimeChanges: Sendable {
     default: return
     }
     let record = Self.row(change["columns"])
+    if schema == "realtime" && table == "messages" {
+      if type == "INSERT" { message(record) }
+      return
+    }
     var oldRecord = Self.row(change["identity"])
     let keyColumns = (change["pk"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
     if type == "UPDATE" && oldRecord.isEmpty {
@@ -252,6 +265,18 @@ final class RealtimeChanges: Sendable {
           joinRef: nil, ref: nil, topic: channel.topic, event: "postgres_changes", payload: payload)
       )
     }
+  }
+
+  /// A committed `realtime.messages` row of the broadcast extension, sent to its topic as
+  /// `{"type":"broadcast","event":E,"payload":P,"meta":{"id":…}}`.
+  private func message(_ row: JSONObject) {
+    guard row["extension"]?.stringValue == "broadcast", let topic = row["topic"]?.stringValue,
+      let event = row["event"]?.stringValue
+    else { return }
+    let payload = row["payload"]?.stringValue.flatMap { try? JSONValue(parsing: $0) } ?? [:]
+    var broadcast: JSONObject = ["type": "broadcast", "event": .string(event), "payload": payload]
+    if let id = row["id"]?.stringValue { broadcast.append("meta", ["id": .string(id)]) }
+    onMessage("realtime:" + topic, row["private"]?.boolValue ?? true, .object(broadcast))
   }
 
   /// wal2json's columns as a record: name -> value.

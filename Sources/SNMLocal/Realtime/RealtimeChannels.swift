@@ -104,6 +104,8 @@ struct RealtimeChannels: Sendable {
       canWrite: canWrite, presenceKey: key)
     socket.setChannel(message.topic, channel)
     hub.join(socket, channel)
+    // Messages the database sends (`realtime.send`) come through the change stream.
+    _ = changes?.ensureStream()
     var bindings: [JSONValue] = []
     for entry in config.postgresChanges {
       var echoed = entry

@@ -11,7 +11,7 @@ public final class RealtimeService: GatewayService {
   public var prefix: String { "/realtime/v1" }
   public var admission: GatewayAdmission { .open }
   let tokens: RealtimeTokens
-  let hub = RealtimeHub()
+  let hub: RealtimeHub
   let channels: RealtimeChannels
   let loop: RealtimeSocketLoop
   let changes: RealtimeChanges?
@@ -23,11 +23,13 @@ public final class RealtimeService: GatewayService {
     verify: @escaping @Sendable (String) -> Result<JSONValue, JWTError>,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
     limits: RealtimeLimits = RealtimeLimits(),
+    hub: RealtimeHub = RealtimeHub(),
     changes: RealtimeChanges? = nil,
     authorize: (@Sendable (String, JSONValue, Bool) -> RealtimeAccess?)? = nil
   ) {
     let tokens = RealtimeTokens(apiKeyClaims: apiKeyClaims, verify: verify, now: now)
     self.tokens = tokens
+    self.hub = hub
     let channels = RealtimeChannels(
       hub: hub, tokens: tokens, limits: limits, changes: changes,
       authorize: authorize ?? { _, _, _ in nil })
