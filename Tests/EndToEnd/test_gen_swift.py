@@ -263,6 +263,16 @@ def test_the_openapi_document_gives_a_file_that_compiles_and_says_what_it_cannot
     assert "Read with the project key, not the service key" in anon.stdout
 
 
+def test_under_ci_a_project_must_be_named(tmp_path):
+    clean = {name: "" for name in ("SUPABASE_URL", "SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY",
+                                   "SUPABASE_SECRET_KEY", "SUPABASE_SERVICE_ROLE_KEY")}
+    result = run_snm("gen", "swift", "--out", str(tmp_path / "S.swift"), "--check",
+                     env={**clean, "CI": "true", "XDG_DATA_HOME": str(tmp_path / "data")})
+    assert result.returncode == 2, result.stderr
+    assert "no project named, and CI is set (CI=true)" in result.stderr
+    assert not (tmp_path / "data").exists()  # no local project was started
+
+
 def test_mistakes_are_refused_with_the_reason(gen_project, tmp_path):
     unknown = run_snm("gen", "swift", "--dir", gen_project.data_dir, "--schema", "pubilc")
     assert unknown.returncode == 1

@@ -157,7 +157,7 @@ extension CommandDescription {
         Writes Swift types for the schemas' tables, views, enums, composite types and functions:
         per table Select, Insert and Update structs (Codable, Hashable, Sendable), Columns and
         tableName, with the support types that decode what PostgREST sends. From the local
-        project (--local, --dir DIR, or nothing else naming a project) it reads the catalog;
+        project (--local, --dir DIR, or, outside CI, nothing naming a project) it reads the catalog;
         from another project (--url, --profile, SUPABASE_URL) the OpenAPI document PostgREST
         serves, with the service key when there is one (the anon key's lists less, and no
         composite types, defaults or function results).

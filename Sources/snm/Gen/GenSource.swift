@@ -25,6 +25,13 @@ enum GenSource {
     case .local:
       return try localCatalog(schemas: schemas, options: LocalProjectOptions())
     case .unnamed:
+      let environment = ProcessInfo.processInfo.environment
+      if ProjectChoice.underCI(environment) {
+        // A CI job that forgot its project would otherwise compare with a local demo project.
+        throw UsageError(
+          "no project named, and CI is set (CI=\(ProjectChoice.shown(environment["CI"] ?? ""))): "
+            + ProjectChoice.howToName + ", or --dir DIR for the local project in a folder")
+      }
       ProjectTargeting.say(
         "no project named (--url, SUPABASE_URL, --profile): reading the local project's catalog "
           + "(--local chooses it without this note)")
