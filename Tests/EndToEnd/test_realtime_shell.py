@@ -90,3 +90,43 @@ def test_unlisten_names_what_is_listened_to(rt_project, home):
     result = snm_script(rt_project, home, "listen channel a1\nunlisten a2")
     assert result.returncode in (1, 2)
     assert "not listening to 'a2' (listening to a1)" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def todos(rt_project):
+    """shell_todos (no RLS, anon may write) in supabase_realtime; shell_hidden not in it."""
+    rt_project.sql("""
+        create table public.shell_todos (id uuid primary key default gen_random_uuid(),
+          title text, done boolean not null default false);
+        grant all on public.shell_todos to anon, authenticated;
+        alter publication supabase_realtime add table public.shell_todos;
+        create table public.shell_hidden (id int primary key);
+        grant all on public.shell_hidden to anon, authenticated;
+        """)
+    return rt_project
+
+
+def test_a_script_sees_the_writes_made_on_the_next_lines(todos, home):
+    """listen returns only once the server said "Subscribed to PostgreSQL": the insert on the
+    next line is never missed, and the events are taken as `expect event` asks."""
+    result = snm_script(todos, home, """
+listen shell_todos
+from shell_todos insert {"title": "walk"}
+from shell_todos insert {"title": "feed"}
+expect event shell_todos insert where title eq 'feed' within 10s
+echo $event.record.title
+expect event shell_todos insert within 10s
+echo $event.record.title
+from shell_todos update {"done": true} where title eq 'walk'
+expect event shell_todos update within 10s
+echo $event.record.done
+""")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "inserted (HTTP 201)\ninserted (HTTP 201)\nfeed\nwalk\nUPDATE 1\ntrue\n"
+
+
+def test_listening_to_a_table_outside_the_publication_says_so(todos, home):
+    result = snm_script(todos, home, "listen shell_hidden\necho 'not reached'")
+    assert result.returncode == 1, result.stderr
+    assert "not reached" not in result.stdout
+    assert "supabase_realtime" in result.stderr
