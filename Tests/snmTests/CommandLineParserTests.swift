@@ -94,12 +94,12 @@ struct UsageCase: Sendable, CustomStringConvertible {
   UsageCase(
     arguments: ["local"],
     message:
-      "'snm local' needs a command: start, stop, restart, status, reset, destroy, list, serve or inbox"
+      "'snm local' needs a command: start, stop, restart, status, reset, destroy, list, serve, inbox, logs or functions"
   ),
   UsageCase(
     arguments: ["local", "launch"],
     message:
-      "unknown command 'launch' for 'snm local': start, stop, restart, status, reset, destroy, list, serve or inbox"
+      "unknown command 'launch' for 'snm local': start, stop, restart, status, reset, destroy, list, serve, inbox, logs or functions"
   ),
   UsageCase(
     arguments: ["local", "start", "--port", "0"],

@@ -39,7 +39,7 @@ _snm() {
     test) COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur")) ;;
     check) COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur")) ;;
     local)
-      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "start stop restart status reset destroy list serve inbox" -- "$cur")) ;;
+      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "start stop restart status reset destroy list serve inbox logs functions" -- "$cur")) ;;
     completion)
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "bash zsh" -- "$cur")) ;;
     report)

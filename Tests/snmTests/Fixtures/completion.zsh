@@ -108,7 +108,7 @@ _snm() {
             '--unknown[list --prune also stopped clusters made before snm recorded their folder]' \
             '--help[print this help]' \
             '-h[print this help]' \
-            '1:action:(start stop restart status reset destroy list serve inbox)' ;;
+            '1:action:(start stop restart status reset destroy list serve inbox logs functions)' ;;
         completion) _arguments \
             '--help[print this help]' \
             '-h[print this help]' \
