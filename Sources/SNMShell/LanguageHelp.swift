@@ -10,12 +10,13 @@ enum LanguageHelp {
     (["from", "select", "query", "queries"], queries),
     (["where", "filter", "filters", "operators"], filters),
     (["insert", "upsert", "update", "put", "delete", "write", "writes"], writes),
-    (["rpc", "function", "functions"], rpc),
+    (["rpc", "function"], rpc),
     (["storage", "bucket", "buckets", "upload", "download", "files"], storage),
     (
       ["realtime", "listen", "unlisten", "broadcast", "track", "untrack", "event", "events"],
       realtime
     ),
+    (["functions", "invoke", "request", "edge", "http"], functions),
     (["login", "signup", "session", "logout"], session),
     (["auth", "user", "mfa", "admin", "inbox", "service", "otp", "password"], auth),
     (["let", "expect", "echo", "run", "script", "scripts", "variables"], scripts),
@@ -42,8 +43,23 @@ enum LanguageHelp {
       tables | describe user_info | explain from user_info select *
       set format table|expanded|json|ndjson|csv | set timing on | exit
     Tab completes names, Ctrl-R searches the history, Ctrl-C cancels, Ctrl-D leaves.
-    More: help from, help where, help insert, help rpc, help storage, help login,
-          help auth, help realtime, help let, help set; \\? lists the psql-style commands
+    More: help from, help where, help insert, help rpc, help storage, help functions,
+          help login, help auth, help realtime, help let, help set; \\? lists the psql-style commands
+    """
+
+  static let functions = """
+    invoke hello {"name": "Bori"}            POST /functions/v1/hello as you (JSON body)
+    invoke hello get | put | patch | delete | head | options
+    invoke reports/daily put file 'r.csv'    a sub-path; a file's bytes as the body
+    invoke 'hello?day=3' 'some text'         a query (quoted); a string goes as text/plain
+    invoke hello header x-region 'eu-west-1' any header, repeated
+    request get '/rest/v1/dog_profile?select=id'   any path under the project's URL
+    request post '/storage/v1/bucket' body {"name": "avatars"} [header k 'v']
+    JSON answers print as rows, text as text, bytes as their size and type; $last.body holds the
+    answer (let r = invoke ... binds it). A non-2xx answer fails with its status and body (exit 1);
+    the relay's error and no answer at all fail with exit 3. request never leaves the project's
+    host: paths start with '/'. explain [json|curl] invoke ... shows the request and the
+    supabase-swift functions.invoke call.
     """
 
   static let auth = """

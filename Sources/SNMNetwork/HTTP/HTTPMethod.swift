@@ -6,6 +6,7 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
   case put = "PUT"
   case patch = "PATCH"
   case delete = "DELETE"
+  case options = "OPTIONS"
 
   /// `true` for GET and HEAD, the methods that read (they take `Accept-Profile`, others `Content-Profile`).
   public var isRead: Bool { self == .get || self == .head }

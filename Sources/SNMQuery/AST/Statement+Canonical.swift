@@ -13,6 +13,7 @@ extension Statement: CustomStringConvertible {
     case .query(let query): query.canonicalText
     case .rpc(let rpc): rpc.canonicalText
     case .storage(let storage): storage.canonicalText
+    case .functions(let functions): functions.canonicalText
     case .session(let session): session.canonicalText
     case .let(let binding):
       switch binding.value {

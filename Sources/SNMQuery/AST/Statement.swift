@@ -21,6 +21,8 @@ public struct Statement: Sendable, Equatable {
     case rpc(RPCStatement)
     /// `storage buckets|ls|upload|download|...`: the Storage API
     case storage(StorageStatement)
+    /// `invoke <function> ...`, `request <method> '<path>' ...`: Edge Functions, raw HTTP
+    case functions(FunctionsStatement)
     /// `login`, `signup`, `session check|show`, `logout`
     indirect case session(SessionStatement)
     /// `let name = <statement or value>`
@@ -47,7 +49,7 @@ public struct Statement: Sendable, Equatable {
   /// Whether the statement sends a request (a query, an `rpc` or a Storage statement).
   public var isRequest: Bool {
     switch kind {
-    case .query, .rpc: true
+    case .query, .rpc, .functions: true
     case .storage(let storage): storage.sendsRequest
     case .auth, .asService: true
     default: false

@@ -4,7 +4,7 @@ extension Checker {
   /// Whether `statement` sends a request that `within` can send again.
   public static func sendsRequest(_ statement: Statement) -> Bool {
     switch statement.kind {
-    case .query, .rpc: true
+    case .query, .rpc, .functions: true
     case .let(let binding):
       if case .statement(let inner) = binding.value { sendsRequest(inner) } else { false }
     default: false

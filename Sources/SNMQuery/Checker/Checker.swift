@@ -66,6 +66,7 @@ public struct Checker {
     case .query(let query): check(query)
     case .rpc(let rpc): check(rpc)
     case .storage(let storage): check(storage)
+    case .functions(let functions): check(functions)
     case .session(let session): check(session)
     case .auth(let auth): check(auth)
     case .asService(let inner): checkAsService(inner)

@@ -15,8 +15,10 @@ extension Parser {
     record(.keyword("rpc"))
     record(.keyword("storage"))
     recordKeywords(Parser.bindableAuthWords)
+    recordKeywords(Parser.functionsWords)
     if current.keyword == .from || current.keyword == .rpc || current.keyword == .storage
       || (current.keyword == nil && Parser.bindableAuthWords.contains(text(current).lowercased()))
+      || isFunctionsWord(current)
     {
       let statement = try parseStatement()
       return LetStatement(name: name, value: .statement(statement))

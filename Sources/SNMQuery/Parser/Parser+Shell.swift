@@ -35,21 +35,27 @@ extension Parser {
     return .help(topic: parseRawRest()?.0)
   }
 
-  /// `explain [json|curl] <query or rpc>`.
+  /// Whether `token` is `invoke` or `request` (a statement `explain` shows too).
+  func isFunctionsWord(_ token: Token) -> Bool {
+    token.kind == .word && Parser.functionsWords.contains(text(token).lowercased())
+  }
+
+  /// `explain [json|curl] <query, rpc, invoke or request>`.
   mutating func parseExplain() throws(ParseFailure) -> ShellStatement {
     var format = ExplainFormat.text
     let next = peek()
     record(.keyword("json"))
     record(.keyword("curl"))
     if (current.keyword == .json || current.keyword == .curl)
-      && (next.keyword == .from || next.keyword == .rpc)
+      && (next.keyword == .from || next.keyword == .rpc || isFunctionsWord(next))
     {
       format = current.keyword == .json ? .json : .curl
       advance()
     }
     record(.keyword("from"))
     record(.keyword("rpc"))
-    guard current.keyword == .from || current.keyword == .rpc else {
+    recordKeywords(Parser.functionsWords)
+    guard current.keyword == .from || current.keyword == .rpc || isFunctionsWord(current) else {
       if current.kind == .word && current.keyword.map(Parser.statementKeywords.contains) == true {
         throw failure(
           .notARequest("'\(text(current))'"), at: current.range,

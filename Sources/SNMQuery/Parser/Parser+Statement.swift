@@ -40,6 +40,8 @@ extension Parser {
       )
     case nil where Parser.authWords.contains(text(current).lowercased()):
       return try parseAuthStatement()
+    case nil where Parser.functionsWords.contains(text(current).lowercased()):
+      return .functions(try parseFunctionsStatement())
     default:
       let word = text(current)
       if Parser.clauseWords.contains(word.lowercased()) {
@@ -66,7 +68,7 @@ extension Parser {
     [
       "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
       "run", "defer", "help", "tables", "describe", "explain", "set", "exit", "quit",
-    ] + Parser.authWords + ["password"] + Parser.realtimeWords
+    ] + Parser.authWords + ["password"] + Parser.realtimeWords + Parser.functionsWords
 
   /// A name: any word (keywords included) or a double-quoted name.
   mutating func parseName(_ role: NameRole, what: String, after: @autoclosure () -> String?)

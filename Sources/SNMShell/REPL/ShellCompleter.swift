@@ -30,7 +30,7 @@ public struct ShellCompleter: LineCompleter {
   /// Words that start a statement: offered only where a statement starts.
   static let statementKeywords: Set<String> = [
     "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
-    "run", "help", "tables", "describe", "explain", "set", "exit", "quit",
+    "run", "help", "tables", "describe", "explain", "set", "exit", "quit", "invoke", "request",
   ]
 
   public func complete(_ text: String) -> CompletionResult {

@@ -28,6 +28,8 @@ extension ScriptRunner {
       return await executor.runRequest(statement, in: source, context: context)
     case .storage:
       return await executor.runStorage(statement, in: source, context: context)
+    case .functions:
+      return await executor.runFunctions(statement, in: source, context: context)
     case .let(let binding):
       return await executor.runLet(binding, statement: statement, in: source, context: context)
     case .expect(.within(let inner, let timeout, let interval)):

@@ -34,6 +34,8 @@ public struct StatementOutcome: Sendable, Equatable {
   /// The server's row cap when the answer had exactly that many rows and is, or may be, cut by
   /// it (``RowCapCheck``): `expect rows` says so when it fails.
   public var rowCap: Int?
+  /// `$last.body` holds the answer (`invoke` and `request`, whose bodies are what they are for).
+  public var keepsBody = false
 
   /// A failed statement: the server's code (`23505`, `PGRST116`, `invalid_credentials`) when it
   /// named one, and its first line of explanation.

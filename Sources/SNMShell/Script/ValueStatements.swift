@@ -59,6 +59,15 @@ struct ValueStatements: StatementFamily {
       case .stopped(let result):
         return Outcome(result)
       }
+    case .statement(let inner) where FunctionsCompiler.functionsStatement(inner) != nil:
+      switch await FunctionsStatements(environment: environment, output: output)
+        .perform(inner, in: source, directory: directory)
+      {
+      case .answered(let answer):
+        return Outcome(.succeeded(answer.outcome), binding: (name, answer.value))
+      case .stopped(let result):
+        return Outcome(result)
+      }
     case .statement(let inner) where StorageCompiler.storageStatement(inner) != nil:
       switch await StorageStatements(environment: environment, output: output)
         .perform(inner, in: source, directory: directory)

@@ -52,6 +52,20 @@ struct ShellStatements: StatementFamily {
       }
       await show(description)
       return cached.map { .failed($0) } ?? .succeeded(nil)
+    case .explain(let inner, let format) where FunctionsCompiler.functionsStatement(inner) != nil:
+      let request: FunctionsRequest
+      do {
+        request = try FunctionsStatements(environment: environment, output: output)
+          .compile(inner, in: source, directory: directory)
+      } catch {
+        return .failed(error)
+      }
+      switch format {
+      case .text: emitRaw(request.readableBlock())
+      case .json: emitRaw(request.explainJSON().serialized() + "\n")
+      case .curl: emitRaw(request.curlCommand() + "\n")
+      }
+      return .succeeded(nil)
     case .explain(let inner, let format) where StorageCompiler.storageStatement(inner) != nil:
       let compiled: StorageCompiler.Compiled
       do {

@@ -91,6 +91,15 @@ extension StatementExecutor {
     return result
   }
 
+  /// `invoke ...` and `request ...` (Functions/): the request, then its answer by media type.
+  func runFunctions(_ statement: Statement, in source: Source, context: StatementContext) async
+    -> StatementResult
+  {
+    let (environment, output) = await surroundings(context.routing)
+    let family = FunctionsStatements(environment: environment, output: output)
+    return await family.run(statement, in: source, directory: context.directory)
+  }
+
   /// Runs an account, MFA, admin or inbox statement (Auth/) and keeps who is signed in after it.
   func runAuth(_ statement: Statement, in source: Source, context: StatementContext) async
     -> StatementResult

@@ -5,7 +5,8 @@ import SNMWire
 extension StatementExecutor {
   /// Binds `$last` after a statement that sent a request: `status`, `count` (the total of
   /// `Content-Range`, null when not counted), `rows`, `time_ms`, `error` (the server's code, or
-  /// null) and `headers` (names in lowercase: `$last.headers.content-range`).
+  /// null) and `headers` (names in lowercase: `$last.headers.content-range`); after `invoke` and
+  /// `request`, `body` too (the answer as JSON, text or its size and type).
   func bindLast(_ outcome: StatementOutcome?) {
     guard let outcome else { return }
     // Made from whole member lists: appending grew an object's two arrays member by member.
@@ -19,7 +20,7 @@ extension StatementExecutor {
       }
     }
     let total = ExpectationCheck.total(of: outcome)
-    let object = JSONObject([
+    var object = JSONObject([
       .init("status", outcome.status.map { .number(JSONNumber($0)) } ?? .null),
       .init("count", total.map { .number(JSONNumber($0)) } ?? .null),
       .init("rows", .number(JSONNumber(outcome.rowCount))),
@@ -29,6 +30,7 @@ extension StatementExecutor {
       .init("error", outcome.failure?.code.map(JSONValue.string) ?? .null),
       .init("headers", .object(JSONObject(headers))),
     ])
+    if outcome.keepsBody { object.append("body", outcome.value) }
     state.withLock { $0.variables["last"] = .object(object) }
   }
 

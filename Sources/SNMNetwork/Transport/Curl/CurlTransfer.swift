@@ -90,7 +90,7 @@ final class CurlTransfer {
     case .get: set { snm_curl_set_long(easy, CURLOPT_HTTPGET, 1) }
     case .head: set { snm_curl_set_long(easy, CURLOPT_NOBODY, 1) }
     case .post: set { snm_curl_set_long(easy, CURLOPT_POST, 1) }
-    case .put, .patch, .delete:
+    case .put, .patch, .delete, .options:
       set { snm_curl_set_pointer(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
     }
     if let bodyFile {
