@@ -254,6 +254,43 @@ def local_usage(text, env, tmp_path, project):
         assert key in status, key
 
 
+def project_folder(text, env, tmp_path, project):
+    """The block runs in bash from a folder holding my-app/, laid out as the Supabase CLI lays it
+    out (config.toml on a free port with max_rows, a migration using uuid_generate_v4(), a seed);
+    then the project serves that folder: its status names it, the seed is there once (after the
+    reset too) and max_rows caps a read."""
+    from conftest import free_port
+    app = tmp_path / "my-app"
+    (app / "supabase" / "migrations").mkdir(parents=True)
+    port = free_port()
+    (app / "supabase" / "config.toml").write_text(
+        f'project_id = "my-app"\n[api]\nport = {port}\nmax_rows = 2\n[studio]\nenabled = true\n')
+    (app / "supabase" / "migrations" / "20240101000000_todos.sql").write_text(
+        "create table todos (id uuid primary key default uuid_generate_v4(), task text);\n")
+    (app / "supabase" / "seed.sql").write_text(
+        "insert into todos (task) values ('walk'), ('feed'), ('brush');\n")
+    env = {**env, "XDG_DATA_HOME": str(tmp_path / "data")}
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "snm").symlink_to(SNM)
+    env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    script_text = "\n".join(strip_comment(line) for line in text.splitlines())
+    result = subprocess.run(["bash", "-c", "set -eo pipefail\n" + script_text], env=env,
+                            cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    try:
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert f"  project folder    {app}\n" in result.stdout
+        assert "  5: [studio]" in result.stderr
+        status = json.loads(run_snm("local", "status", "--project", str(app), "--json",
+                                    env=env).stdout)
+        assert status["url"] == f"http://127.0.0.1:{port}"
+        key = {"apikey": status["anon_key"], "Prefer": "count=exact"}
+        rows = httpx.get(status["url"] + "/rest/v1/todos?select=task", headers=key)
+        assert rows.headers["content-range"] == "0-1/3" and len(rows.json()) == 2
+    finally:
+        run_snm("local", "destroy", "--yes", "--project", str(app), env=env, timeout=120)
+
+
 def scripts_test_usage(text, env, tmp_path, project):
     """scripts/test takes the options shown (it is not run from inside itself), and so does
     scripts/fuzz."""
@@ -303,7 +340,8 @@ BLOCKS = {  # the block's first line, as written -> how it runs
         setup=smoke_tests),
     "let request = try remoteDBManager.updateData()": swift_chain,
     "mkdir -p Sources/DB": shell_block([URL], service_key=True),
-    "snm local start [--dir D]": local_usage,
+    "snm local start [--project DIR]": local_usage,
+    "cd my-app                      # holds supabase/": project_folder,
     "scripts/test --long": scripts_test_usage,
 }
 

@@ -10,7 +10,29 @@ enum BootstrapSQL {
     (ddlWatchVersion, "snm bootstrap: schema change notifications", ddlWatch),
     (realtimeVersion, "snm bootstrap: realtime", realtime),
     (realtimeSendVersion, "snm bootstrap: realtime.send", realtimeSend),
+    (defaultsVersion, "snm bootstrap: a new Supabase project's extensions", defaults),
   ]
+
+  /// The search path of every session: the bootstrap sets it for the database, and the
+  /// connection that applies migrations sets it for itself (it opened before).
+  static let sessionSearchPath = "set search_path to \"$user\", public, extensions"
+
+  /// The extensions a new Supabase project has before its first migration: `uuid-ossp`,
+  /// `pgcrypto` and (where the system has it: Debian does not package it) `pgjwt`, in schema
+  /// `extensions` (the `supabase_realtime` publication is `realtime`'s). Extensions a project
+  /// made elsewhere before are left where they are.
+  static let defaultsVersion = "snm_bootstrap_6_extensions"
+
+  static let defaults = """
+    create extension if not exists "uuid-ossp" with schema extensions;
+    create extension if not exists pgcrypto with schema extensions;
+    do $pgjwt$ begin
+      if exists (select 1 from pg_available_extensions where name = 'pgjwt') then
+        create extension if not exists pgjwt with schema extensions;
+      end if;
+    end $pgjwt$;
+    grant usage on schema extensions to anon, authenticated, service_role;
+    """
 
   static let script = """
     create schema if not exists extensions;

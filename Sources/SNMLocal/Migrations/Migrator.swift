@@ -11,11 +11,21 @@ import Foundation
 struct Migrator {
   /// A folder of `*.sql` files (Supabase CLI layout), or `nil` for the demo schema.
   var migrationsDir: String?
+  /// The folder is a project folder's `supabase/migrations`: when it does not exist the project
+  /// has no migrations of its own (no demo schema either).
+  var folderMigrations = false
+  /// False: `[db.migrations] enabled = false`, the folder's migrations are not applied.
+  var applyFolderMigrations = true
 
   /// The migrations to apply, in order: (version, source description, SQL).
   func migrations() throws(LocalProjectError) -> [(version: String, source: String, sql: String)] {
     guard let directory = migrationsDir else {
       return DemoSchemaSQL.migrations.map { ($0.version, "demo schema \($0.version)", $0.sql) }
+    }
+    if folderMigrations,
+      !applyFolderMigrations || !FileManager.default.fileExists(atPath: directory)
+    {
+      return []
     }
     let names: [String]
     do {
@@ -39,6 +49,9 @@ struct Migrator {
   func apply(on connection: PGConnection) throws(LocalProjectError) -> [String] {
     let pending = try migrations()
     do {
+      // As on Supabase: `extensions` on the search path of the connection that applies the
+      // migrations (the bootstrap gives it to every new session of the database).
+      _ = try connection.execute(BootstrapSQL.sessionSearchPath)
       try connection.executeScript(BootstrapSQL.migrationsTable)
       _ = try connection.execute("select pg_advisory_lock(74210519)")
     } catch {

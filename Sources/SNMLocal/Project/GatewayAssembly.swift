@@ -66,8 +66,8 @@ enum GatewayAssembly {
       })
   }
 
-  /// The `/functions/v1` service: the functions of `supabase/functions` in the folder the
-  /// project was started from (until the project folder is read as a whole), run by Deno
+  /// The `/functions/v1` service: the functions of `supabase/functions` in the project folder
+  /// (`ProjectState.projectDir`; for a project without one, the folder it was started from), run by Deno
   /// (`DenoLocator`) with the project's URL, keys and database URL in their environment.
   ///
   /// `SNM_FUNCTIONS_WALL_CLOCK` and `SNM_FUNCTIONS_BOOT_TIMEOUT` (seconds) shorten the limits,
@@ -78,7 +78,9 @@ enum GatewayAssembly {
     -> FunctionsService
   {
     let environment = ProcessInfo.processInfo.environment
-    let supabase = FileManager.default.currentDirectoryPath + "/supabase"
+    // The project folder the project serves, else (a project without one) the folder it was
+    // started from.
+    let supabase = (state.projectDir ?? FileManager.default.currentDirectoryPath) + "/supabase"
     let config = supabase + "/config.toml"
     let databaseURL =
       "postgresql://postgres@/postgres?host=\(state.layout.socketDir)"

@@ -8,8 +8,9 @@ extension LocalCommand {
   ///
   /// - Throws: `LocalProjectError`.
   public func run(onTermination: @escaping TerminationHook) throws(LocalProjectError) -> Int32 {
-    let controller = LocalProjectController(
+    var controller = LocalProjectController(
       options: options, given: given, onTermination: onTermination)
+    try useProjectFolder(&controller)
     switch action {
     case .start:
       var already = false
@@ -79,6 +80,11 @@ extension LocalCommand {
     lines.append("  secret key        ********")
     lines.append("  anon key          ******** (legacy JWT)")
     lines.append("  service_role key  ******** (legacy JWT)")
+    if let folder = status.projectDir {
+      lines.append("  project folder    \(folder)")
+      lines.append(
+        "  config            \(status.configFile ?? "none (supabase/config.toml absent)")")
+    }
     lines.append("  data dir          \(status.dataDir)")
     lines.append("  cluster           \(status.clusterDir)")
     lines.append("  database          \(status.databaseURL)")

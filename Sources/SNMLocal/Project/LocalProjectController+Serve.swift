@@ -39,7 +39,9 @@ extension LocalProjectController {
       conninfo: state.layout.conninfo(user: "authenticator"), size: 20, recycleAbove: recycleAbove)
     var authSettings = AuthSettings(
       issuer: state.url + "/auth/v1", jwtExpiry: state.jwtExpiry,
-      refreshReuseInterval: state.refreshReuseInterval, rateLimits: state.authRateLimits)
+      refreshReuseInterval: state.refreshReuseInterval,
+      minimumPasswordLength: state.minimumPasswordLength, rateLimits: state.authRateLimits)
+    if let siteURL = state.siteURL { authSettings.siteURL = siteURL }
     state.authSwitches.configure(&authSettings)
     authSettings.smsTestOTPs = state.smsTestOTPs
     let auth = AuthGateway(pool: adminPool, signer: keys.signer, settings: authSettings, now: clock)

@@ -17,6 +17,9 @@ struct LocalProjectController {
   var given: Set<String> = []
   /// Registers what SIGTERM and SIGINT do while serving (snm's signal mechanism); nil: none.
   var onTermination: LocalCommand.TerminationHook? = nil
+  /// The project folder's config.toml, read once by `start`, `restart` and `reset`; nil for a
+  /// project without a folder (and for `serve`, which runs what `start` saved).
+  var folder: ProjectFolderConfig? = nil
 
   /// Starts Postgres and the gateway unless they run; returns the status afterwards.
   func start() throws(LocalProjectError) -> LocalProjectStatus {
@@ -29,7 +32,8 @@ struct LocalProjectController {
     try makeDataDir()
     let lock = try ProjectLock(path: options.dataDir + "/.lock")
     defer { lock.release() }
-    let isNew = try ProjectState.load(dataDir: options.dataDir) == nil
+    let saved = try ProjectState.load(dataDir: options.dataDir)
+    let isNew = saved == nil
     var state = try resolvedState()
     if isNew { try discardOrphanedCluster(state) }
     let gatewayAlive = gatewayPID(state).map(Subprocess.isAlive) ?? false
@@ -43,7 +47,7 @@ struct LocalProjectController {
     }
     try state.save()
     _ = try state.keys()
-    state = try prepareDatabase(state)
+    state = try prepareDatabase(state, previous: saved)
     ProjectRegistry.standard().record(state)
     if !gatewayAlive { try launchGateway(state) }
     state = try resolvedState()
@@ -133,15 +137,33 @@ struct LocalProjectController {
       running: pid != nil && postgresRunning, gatewayRunning: pid != nil,
       postgresRunning: postgresRunning, gatewayPID: pid.map(Int.init), port: state.port,
       postgresVersion: cluster.majorVersion.map { "PostgreSQL \($0)" }, logFile: state.logFile,
-      jwtExpiry: state.jwtExpiry, jwtAlgorithm: state.jwtAlgorithm)
+      jwtExpiry: state.jwtExpiry, jwtAlgorithm: state.jwtAlgorithm,
+      projectDir: state.projectDir,
+      configFile: state.projectDir.flatMap { root in
+        let file = ProjectFolder(root: root).configFile
+        return ProjectFolder.isFile(file) ? file : nil
+      })
   }
 
-  /// The remembered state with the flags given now applied (or a new one).
+  /// The remembered state (or a new one), with the project folder's config.toml over it and the
+  /// flags given now over both.
+  ///
+  /// - Throws: `LocalProjectError` (usage) when the data dir serves another project folder (or
+  ///   none): a conflict is never settled silently. (`--migrations` with a folder overrides its
+  ///   `supabase/migrations`, and `start` says so.)
   func resolvedState() throws(LocalProjectError) -> ProjectState {
-    guard var state = try ProjectState.load(dataDir: options.dataDir) else {
-      var state = ProjectState.create(options)
-      try applySigningKeys(&state)
-      return state
+    let saved = try ProjectState.load(dataDir: options.dataDir)
+    var state = saved ?? ProjectState.create(options)
+    if let saved, let folder {
+      try refuseOtherFolder(saved: saved, folder: folder.folder)
+    }
+    if let folder {
+      folder.apply(to: &state)
+      if folder.signingKeysPath != nil, options.signingKeysFile == nil,
+        let key = try state.signingKey()
+      {
+        state.jwtAlgorithm = key.algorithm.rawValue
+      }
     }
     if given.contains("port") { state.port = options.port }
     if given.contains("jwt-expiry") { state.jwtExpiry = options.jwtExpiry }
@@ -159,10 +181,24 @@ struct LocalProjectController {
     state.authSwitches.apply(options.authSwitches)
     state.apply(testOTPChanges: options.smsTestOTPChanges)
     if given.contains("migrations") { state.migrationsDir = options.migrationsDir }
-    if !FileManager.default.fileExists(atPath: state.layout.baseDir + "/data/PG_VERSION") {
+    if saved != nil,
+      !FileManager.default.fileExists(atPath: state.layout.baseDir + "/data/PG_VERSION")
+    {
       state.layout = ClusterLayout.choose(projectDir: options.dataDir)
     }
     return state
+  }
+
+  /// A data dir serves one project folder, or none, for its life: another is refused.
+  func refuseOtherFolder(saved: ProjectState, folder: ProjectFolder) throws(LocalProjectError) {
+    guard saved.projectDir != folder.root else { return }
+    let serving =
+      saved.projectDir.map { "the project folder \($0)" } ?? "a project without a project folder"
+    throw LocalProjectError(
+      .usage,
+      "\(options.dataDir) holds \(serving), not \(folder.root): start this folder with "
+        + "another --dir (or none), or remove that project (snm local destroy --dir "
+        + "\(options.dataDir))")
   }
 
   /// `--signing-keys FILE` (its key's algorithm becomes the project's) or `--no-signing-keys`.
@@ -182,9 +218,12 @@ struct LocalProjectController {
     }
   }
 
-  /// Creates and starts the cluster if needed and applies pending migrations; returns the state
-  /// with the socket folder chosen (saved when it changed).
-  func prepareDatabase(_ state: ProjectState) throws(LocalProjectError) -> ProjectState {
+  /// Creates and starts the cluster if needed and applies pending migrations, then what the
+  /// project folder asks for (its API settings, buckets, and on a new database its seed); returns
+  /// the state with the socket folder chosen (saved when it changed).
+  func prepareDatabase(_ state: ProjectState, previous: ProjectState? = nil)
+    throws(LocalProjectError) -> ProjectState
+  {
     var state = state
     try Cluster(layout: state.layout).initializeIfNeeded()
     let readied = try Cluster(layout: state.layout).readySocketDir()
@@ -201,7 +240,26 @@ struct LocalProjectController {
       throw LocalProjectError(.unavailable, "cannot connect to postgres: \(error.message)")
     }
     defer { connection.close() }
-    _ = try Migrator(migrationsDir: state.migrationsDir).apply(on: connection)
+    var migrator = Migrator(migrationsDir: state.migrationsDir)
+    if state.projectDir != nil {
+      migrator.folderMigrations = true
+      migrator.applyFolderMigrations = state.migrationsEnabled
+    }
+    let applied = try migrator.apply(on: connection)
+    try APIRoleSettings(state: state, previous: previous).apply(on: connection)
+    if let folder {
+      try ProjectBuckets(buckets: folder.buckets).apply(on: connection)
+      // A new database (the bootstrap ran now): the first start, or after a reset.
+      if applied.contains(BootstrapSQL.version) {
+        let seed = ProjectSeed(config: folder)
+        let (files, unmatched) = seed.files()
+        for pattern in unmatched {
+          FileHandle.standardError.write(
+            Data("snm local: no seed file matches \(pattern) in [db.seed] sql_paths\n".utf8))
+        }
+        try seed.apply(files, on: connection)
+      }
+    }
     return state
   }
 }

@@ -11,6 +11,8 @@ public struct LocalProjectOptions: Sendable, Equatable {
   public var port: Int
   /// A folder of `*.sql` files to apply in name order instead of the demo schema.
   public var migrationsDir: String?
+  /// `--project DIR`: the folder holding `supabase/` (else the current folder when it holds one).
+  public var projectDir: String?
   /// Access-token lifetime in seconds.
   public var jwtExpiry: Int
   /// Seconds a just-rotated refresh token still returns the current session (GoTrue's default 10).

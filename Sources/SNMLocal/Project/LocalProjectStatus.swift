@@ -28,6 +28,10 @@ public struct LocalProjectStatus: Sendable, Equatable {
   public var jwtExpiry: Int
   /// `HS256`, `ES256` or `RS256`: how user tokens are signed.
   public var jwtAlgorithm = "HS256"
+  /// The project folder (holding `supabase/`) it serves, if any.
+  public var projectDir: String?
+  /// That folder's `supabase/config.toml`, when it has one.
+  public var configFile: String?
 
   /// The status as one JSON object, keys in snake_case.
   public var json: JSONValue {
@@ -45,6 +49,7 @@ public struct LocalProjectStatus: Sendable, Equatable {
       .init("postgres_version", .optional(postgresVersion)), .init("log_file", .string(logFile)),
       .init("jwt_expiry", .int(jwtExpiry)), .init("jwt_alg", .string(jwtAlgorithm)),
       .init("jwks_url", .string(url + "/auth/v1/.well-known/jwks.json")),
+      .init("project_dir", .optional(projectDir)), .init("config_file", .optional(configFile)),
     ])
   }
 }

@@ -27,6 +27,17 @@ extension ProjectState {
     if storageFileSizeLimit != running.storageFileSizeLimit {
       changed.append("--file-size-limit")
     }
+    // Settings only config.toml gives, by their key.
+    if maxRows != running.maxRows { changed.append("[api] max_rows") }
+    if schemas != running.schemas { changed.append("[api] schemas") }
+    if extraSearchPath != running.extraSearchPath { changed.append("[api] extra_search_path") }
+    if siteURL != running.siteURL { changed.append("[auth] site_url") }
+    if minimumPasswordLength != running.minimumPasswordLength {
+      changed.append("[auth] minimum_password_length")
+    }
+    if migrationsEnabled != running.migrationsEnabled {
+      changed.append("[db.migrations] enabled")
+    }
     return changed
   }
 }

@@ -33,6 +33,21 @@ struct ProjectState: Sendable, Equatable {
   var storageFileSizeLimit: Int64 = 50 * 1024 * 1024
   /// Where object bytes live.
   var storageDir: String { dataDir + "/storage" }
+  /// The project folder (holding `supabase/`) this project serves, when it serves one.
+  var projectDir: String?
+  /// `project_id` of its config.toml.
+  var projectID: String?
+  /// False: `[db.migrations] enabled = false`, the folder's migrations are not applied.
+  var migrationsEnabled = true
+  /// `[api] max_rows`, `schemas`, `extra_search_path`: set as PostgREST's in-database settings
+  /// of the authenticator role (`pgrst.db_max_rows`, ...) at each start; nil leaves them.
+  var maxRows: Int?
+  var schemas: [String]?
+  var extraSearchPath: [String]?
+  /// `[auth] site_url`; nil: the project's URL.
+  var siteURL: String?
+  /// `[auth] minimum_password_length` (GoTrue's 6).
+  var minimumPasswordLength = 6
 
   var stateFile: String { dataDir + "/project.json" }
   var secretFile: String { dataDir + "/jwt-secret" }
@@ -69,7 +84,7 @@ struct ProjectState: Sendable, Equatable {
     for member in json["sms_test_otp"]?.objectValue ?? JSONObject() {
       if let code = member.value.stringValue { testOTPs[member.key] = code }
     }
-    return ProjectState(
+    var state = ProjectState(
       dataDir: dataDir, port: port, jwtExpiry: json["jwt_expiry"]?.intValue ?? 3600,
       refreshReuseInterval: json["refresh_reuse_interval"]?.intValue ?? 10,
       authRateLimits: limits, authSwitches: switches, smsTestOTPs: testOTPs,
@@ -81,6 +96,15 @@ struct ProjectState: Sendable, Equatable {
       signingKeysPath: json["signing_keys_path"]?.stringValue,
       storageFileSizeLimit: Int64(
         json["storage_file_size_limit"]?.intValue ?? 50 * 1024 * 1024))
+    state.projectDir = json["project_dir"]?.stringValue
+    state.projectID = json["project_id"]?.stringValue
+    state.migrationsEnabled = json["migrations_enabled"]?.boolValue ?? true
+    state.maxRows = json["max_rows"]?.intValue
+    state.schemas = json["schemas"]?.arrayValue?.compactMap(\.stringValue)
+    state.extraSearchPath = json["extra_search_path"]?.arrayValue?.compactMap(\.stringValue)
+    state.siteURL = json["site_url"]?.stringValue
+    state.minimumPasswordLength = json["minimum_password_length"]?.intValue ?? 6
+    return state
   }
 
   /// A fresh state for `options`, choosing where the cluster lives.
@@ -158,6 +182,14 @@ struct ProjectState: Sendable, Equatable {
       .init("jwt_alg", .string(jwtAlgorithm)),
       .init("signing_keys_path", .optional(signingKeysPath)),
       .init("storage_file_size_limit", .int(Int(storageFileSizeLimit))),
+      .init("project_dir", .optional(projectDir)), .init("project_id", .optional(projectID)),
+      .init("migrations_enabled", .bool(migrationsEnabled)),
+      .init("max_rows", maxRows.map { .int($0) } ?? .null),
+      .init("schemas", schemas.map { .array($0.map { .string($0) }) } ?? .null),
+      .init(
+        "extra_search_path", extraSearchPath.map { .array($0.map { .string($0) }) } ?? .null),
+      .init("site_url", .optional(siteURL)),
+      .init("minimum_password_length", .int(minimumPasswordLength)),
     ])
     do {
       // Atomic: `snm local status` in another process may read it while `start` writes it.

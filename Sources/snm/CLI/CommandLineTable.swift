@@ -179,10 +179,21 @@ enum CommandLineTable {
   static let localOptions: [CommandLineOption] = [
     CommandLineOption(
       "--dir", value: "DIR", for: [.local],
-      help: "the project's folder (default: $XDG_DATA_HOME/snm/local)", completion: .directories
+      help: "where the project keeps its data (default: $XDG_DATA_HOME/snm/local;\n"
+        + "for a project folder, snm/projects/<name>-<hash> there)",
+      completion: .directories
     ) { parsed, value throws(UsageError) in
       parsed.local.options.dataDir = ValueParsing.absolute(value)
       parsed.local.given.insert("dir")
+    },
+    CommandLineOption(
+      "--project", value: "DIR", for: [.local],
+      help: "the folder holding supabase/ (config.toml, migrations, seed.sql); default:\n"
+        + "the current folder when it holds one",
+      completion: .directories
+    ) { parsed, value throws(UsageError) in
+      parsed.local.options.projectDir = try ValueParsing.folder(value, option: "--project")
+      parsed.local.given.insert("project")
     },
     CommandLineOption(
       "--port", value: "PORT", for: [.local], help: "the gateway's port on 127.0.0.1 (54321)"

@@ -15,7 +15,7 @@ _snm() {
     :--cacert|test:--cacert|check:--cacert|session:--cacert|gen:--cacert|test:--timings|report:--junit|local:--signing-keys|gen:--out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     :--session) COMPREPLY=($(compgen -W "own shared" -- "$cur")); return ;;
     test:--report|report:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
-    local:--dir|local:--migrations|gen:--dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    local:--dir|local:--project|local:--migrations|gen:--dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     local:--jwt-alg) COMPREPLY=($(compgen -W "HS256 ES256 RS256" -- "$cur")); return ;;
     local:--auth-rate-limit) COMPREPLY=($(compgen -W "token_refresh= sign_in_sign_ups= anonymous_users= token_verifications=" -- "$cur")); return ;;
     gen:--access) COMPREPLY=($(compgen -W "public internal" -- "$cur")); return ;;
@@ -25,7 +25,7 @@ _snm() {
       explain) opts="--json --curl --url --key --profile --var --no-color --help -h" ;;
       test) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --verbose -v --retry --shard --timings --help -h" ;;
       check) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
-      local) opts="--dir --port --migrations --jwt-expiry --jwt-alg --signing-keys --no-signing-keys --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --phone-signup --no-phone-signup --confirm-phone --no-confirm-phone --sms-test-otp --no-sms-test-otp --file-size-limit --json --yes --prune --unknown --help -h" ;;
+      local) opts="--dir --project --port --migrations --jwt-expiry --jwt-alg --signing-keys --no-signing-keys --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --phone-signup --no-phone-signup --confirm-phone --no-confirm-phone --sms-test-otp --no-sms-test-otp --file-size-limit --json --yes --prune --unknown --help -h" ;;
       completion) opts="--help -h" ;;
       report) opts="--report --junit --help -h" ;;
       session) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;

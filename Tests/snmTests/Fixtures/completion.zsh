@@ -78,7 +78,8 @@ _snm() {
             '-h[print this help]' \
             '*:script:_files -g "*.snm"' ;;
         local) _arguments \
-            '--dir[the project'\''s folder]:DIR:_files -/' \
+            '--dir[where the project keeps its data]:DIR:_files -/' \
+            '--project[the folder holding supabase/; default the current folder when it holds one]:DIR:_files -/' \
             '--port[the gateway'\''s port on 127.0.0.1]:PORT:' \
             '--migrations[apply these *.sql files in name order instead of the demo schema]:DIR:_files -/' \
             '--jwt-expiry[access tokens last this long]:SECONDS:' \

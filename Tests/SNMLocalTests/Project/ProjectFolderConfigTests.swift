@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import SNMLocal
+
+/// supabase/config.toml read into the settings the local project has, the rest listed.
+@Suite struct ProjectFolderConfigTests {
+  /// A project folder holding `supabase/config.toml` with `text`.
+  func folder(_ text: String) throws -> ProjectFolder {
+    let root = FileManager.default.temporaryDirectory.path + "/snm-config-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(
+      atPath: root + "/supabase", withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/supabase/config.toml"))
+    return ProjectFolder(root: root)
+  }
+
+  @Test func readsTheKeysTheProjectHasAndListsTheRest() throws {
+    let folder = try folder(
+      """
+      project_id = "p"
+      [api]
+      enabled = true
+      port = 54330
+      schemas = ["public", "api"]
+      max_rows = 50
+      [api.tls]
+      enabled = false
+      [db]
+      port = 54322
+      [db.pooler]
+      enabled = false
+      pool_mode = "transaction"
+      [auth]
+      site_url = "http://127.0.0.1:3000"
+      signing_keys_path = "./keys.json"
+      enable_anonymous_sign_ins = false
+      [auth.email]
+      enable_confirmations = true
+      otp_expiry = 600
+      [auth.sms.test_otp]
+      4152127777 = "123456"
+      [auth.rate_limit]
+      token_refresh = 0
+      email_sent = 2
+      [auth.external.apple]
+      enabled = false
+      [storage]
+      file_size_limit = "5MB"
+      [storage.buckets.images]
+      public = true
+      file_size_limit = 1024
+      allowed_mime_types = ["image/png"]
+      objects_path = "./images"
+      [functions.hello]
+      verify_jwt = false
+      import_map = "./functions/hello/deno.json"
+      [studio]
+      port = 54323
+      """)
+    let config = try ProjectFolderConfig(folder: folder)
+    #expect(config.projectID == "p")
+    #expect(config.port == 54330)
+    #expect(config.schemas == ["public", "api"])
+    #expect(config.maxRows == 50)
+    #expect(config.siteURL == "http://127.0.0.1:3000")
+    #expect(config.signingKeysPath == folder.root + "/supabase/keys.json")
+    #expect(config.authSwitches == ["anonymous": false, "confirm_email": true])
+    #expect(config.smsTestOTPs == ["4152127777": "123456"])
+    #expect(config.rateLimits == ["token_refresh": 0])
+    #expect(config.fileSizeLimit == 5_000_000)
+    #expect(
+      config.buckets == [
+        .init(name: "images", isPublic: true, fileSizeLimit: 1024, allowedMimeTypes: ["image/png"])
+      ])
+    #expect(
+      config.functions == [
+        .init(name: "hello", verifyJWT: false, importMap: "./functions/hello/deno.json")
+      ])
+    // Tables that turn off what the project lacks ([db.pooler], [auth.external]) ask for
+    // nothing; a value other than the project's is listed with what it does instead.
+    #expect(
+      config.unsupported.map { "\($0.position.line) \($0.key) \($0.here ?? "-")" } == [
+        "9 [db] -", "20 [auth.email] otp_expiry 3600", "25 [auth.rate_limit] email_sent -",
+        "34 [storage.buckets.images] objects_path -", "38 [studio] -",
+      ])
+  }
+
+  struct BadValue: Sendable, CustomStringConvertible {
+    var text: String
+    var error: String
+    var description: String { error }
+  }
+
+  static let badValues: [BadValue] = [
+    BadValue(
+      text: "[api]\nport = \"54321\"", error: "2:8: [api] port must be an integer, not a string"),
+    BadValue(
+      text: "[api]\nmax_rows = 0",
+      error: "2:12: [api] max_rows must be between 1 and 2147483647, not 0"),
+    BadValue(
+      text: "[api]\nschemas = [\"public\", 1]",
+      error: "2:22: [api] schemas must hold only strings, not an integer"),
+    BadValue(
+      text: "[auth.email]\nenable_confirmations = \"yes\"",
+      error: "2:24: [auth.email] enable_confirmations must be true or false, not a string"),
+    BadValue(
+      text: "[auth.sms.test_otp]\n4152127777 = \"12\"",
+      error:
+        "2:14: [auth.sms.test_otp] 4152127777 must be a code of 6 to 10 digits for a phone number (E.164)"
+    ),
+    BadValue(
+      text: "[storage]\nfile_size_limit = \"lots\"",
+      error:
+        "2:19: [storage] file_size_limit must be a size such as \"50MiB\", \"5MB\" or a byte count"),
+    BadValue(
+      text: "[auth]\nsite_url = \"env(SNM_TEST_SURELY_UNSET_VARIABLE)\"",
+      error:
+        "2:12: [auth] site_url names the environment variable SNM_TEST_SURELY_UNSET_VARIABLE, which is not set"
+    ),
+    BadValue(
+      text: "[storage.buckets]\nimages = 1",
+      error: "2:10: [storage.buckets] images must be a table of the bucket's settings"),
+  ]
+
+  @Test(arguments: badValues)
+  func aValueOfTheWrongKindIsAnErrorAtItsPlace(_ bad: BadValue) throws {
+    let folder = try folder(bad.text)
+    do {
+      _ = try ProjectFolderConfig(folder: folder)
+      Issue.record("read")
+    } catch {
+      #expect(error.kind == .usage)
+      #expect(error.message == folder.configFile + ":" + bad.error)
+    }
+  }
+
+  @Test func relativePathsAreRelativeToTheSupabaseFolder() {
+    let folder = ProjectFolder(root: "/repo/app")
+    #expect(folder.resolved("./seed.sql") == "/repo/app/supabase/seed.sql")
+    #expect(folder.resolved("../keys/k.json") == "/repo/app/keys/k.json")
+    #expect(folder.resolved("/etc/k.json") == "/etc/k.json")
+    #expect(
+      folder.defaultDataDir().hasSuffix("/snm/projects/app-\(ProjectFolder.pathHash("/repo/app"))"))
+    #expect(ProjectFolder.pathHash("/repo/app") != ProjectFolder.pathHash("/repo/app2"))
+  }
+
+  @Test func aFolderWithoutConfigKeepsEveryDefault() throws {
+    let root = FileManager.default.temporaryDirectory.path + "/snm-config-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(
+      atPath: root + "/supabase", withIntermediateDirectories: true)
+    let config = try ProjectFolderConfig(folder: ProjectFolder(root: root))
+    #expect(!config.hasFile && config.port == nil && config.unsupported.isEmpty)
+    #expect(config.seedPaths == ["./seed.sql"])
+  }
+}
