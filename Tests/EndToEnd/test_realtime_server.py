@@ -538,3 +538,23 @@ def test_realtime_send_from_the_database(private_project):
     assert got_secret["payload"]["y"] == 2
     assert got_change["payload"]["record"] == {"id": 7, "body": "hello"}
     assert got_change["payload"]["operation"] == "INSERT" and got_change["payload"]["old_record"] is None
+
+
+def test_a_filter_on_a_column_the_role_cannot_select_is_refused(changes_project):
+    project = changes_project
+    alice = sign_in(project, "alice@example.com")
+
+    async def scenario():
+        async with websockets.connect(socket_url(project, project.anon_key, "2.0.0")) as ws:
+            join = {"access_token": alice, "config": {"postgres_changes": [
+                {"event": "INSERT", "schema": "public", "table": "rt_todos", "filter": "secret=eq.x"}]}}
+            await ws.send(json.dumps(["1", "1", "realtime:f", "phx_join", join]))
+            reply = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            system = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            return reply, system
+
+    reply, system = run(scenario())
+    assert reply[4]["status"] == "ok"
+    assert system[3] == "system"
+    assert system[4] == {"extension": "postgres_changes", "status": "error",
+                         "message": "invalid column for filter secret", "channel": "f"}
