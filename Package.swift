@@ -17,6 +17,9 @@ let package = Package(
       name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(
       name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // TLS for wss:// (the https path goes through libcurl).
+    .systemLibrary(
+      name: "CSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(
       name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
     .systemLibrary(
@@ -38,7 +41,7 @@ let package = Package(
     .target(name: "SNMTOML"),
 
     // Client side: SNMWire <- SNMNetwork <- SNMSupabase <- SNMQuery <- SNMShell <- snm
-    .target(name: "SNMNetwork", dependencies: ["SNMWire", "CCurl"]),
+    .target(name: "SNMNetwork", dependencies: ["SNMWire", "CCurl", "CSSL"]),
     .target(name: "SNMSupabase", dependencies: ["SNMNetwork", "SNMWire"]),
     .target(name: "SNMQuery", dependencies: ["SNMSupabase", "SNMNetwork", "SNMWire"]),
     .target(

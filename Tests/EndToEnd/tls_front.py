@@ -12,7 +12,8 @@ The server blocks, by name: `main` (the front), `wrong_host` (a certificate of t
 name), `untrusted` (a self-signed certificate), `h2_only` (answers 505 to anything but HTTP/2),
 `redirect` (/r301/, /r302/, /r307/, /r308/ send the rest of the path to `elsewhere`),
 `elsewhere` (https://localhost:PORT, another host, proxying to the project too), `slow` (the front
-with answers sent at 256 KiB/s, through `throttle`).
+with answers sent at 256 KiB/s, through `throttle`). `main` passes Realtime's WebSocket upgrade on
+(/realtime/v1/websocket, for wss://).
 """
 import os
 import pathlib
@@ -81,6 +82,13 @@ http {{
     listen 127.0.0.1:{main} ssl http2;
     ssl_certificate {d}/server.pem; ssl_certificate_key {d}/server.key;
     location / {{ proxy_pass http://gateway; }}
+    # Realtime's WebSocket: the upgrade passed on, as hosted projects' front does.
+    location /realtime/v1/websocket {{
+      proxy_pass http://gateway;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection "upgrade";
+      proxy_read_timeout 3600s;
+    }}
   }}
   server {{
     listen 127.0.0.1:{wrong_host} ssl http2;

@@ -2,7 +2,7 @@ import Foundation
 import SNMWire
 import Synchronization
 
-/// One client WebSocket (RFC 6455) over TCP: the opening handshake, masked frames out, whole
+/// One client WebSocket (RFC 6455) over TCP (`ws://`) or TLS (`wss://`): the opening handshake, masked frames out, whole
 /// messages in (SNMWire's codec), pings answered, close codes kept.
 ///
 /// ```swift
@@ -14,6 +14,8 @@ import Synchronization
 /// try socket.send(.text("[null,\"1\",\"phoenix\",\"heartbeat\",{}]"))
 /// socket.close()
 /// ```
+/// A `wss://` URL verifies the server's certificate against `certificateAuthorities` (a PEM
+/// file, as `--cacert`; nil for the system's) and its host name; it never falls back to `ws://`.
 /// Messages arrive on a thread of the connection's own, in order, to `onEvent`; the last event
 /// is always `.ended`. Nothing a server sends crashes it: frames past ``WebSocketLimits/client``,
 /// bad UTF-8 or a broken frame end the connection with the close code the RFC asks for.
@@ -26,20 +28,22 @@ public final class WebSocketConnection: Sendable {
     case ended(WebSocketClientError?)
   }
 
-  private let connection: PlainHTTPConnection
+  private let connection: any WebSocketByteStream
   private let encoder = Mutex(WebSocketEncoder(role: .client))
   private let closing = Atomic<Bool>(false)
 
-  private init(connection: PlainHTTPConnection) {
+  private init(connection: any WebSocketByteStream) {
     self.connection = connection
   }
 
   /// Connects, sends the upgrade with `headers`, checks the 101 and starts reading.
   ///
-  /// - Throws: ``WebSocketClientError``: `.badURL`, `.unreachable`, `.timedOut`, `.refused`
-  ///   (with the server's body), `.protocolError`.
+  /// - Throws: ``WebSocketClientError``: `.badURL`, `.unreachable` (for `wss://` also a
+  ///   certificate not trusted or not for the host), `.timedOut`, `.refused` (with the server's
+  ///   body), `.protocolError`.
   public static func open(
     url: String, headers: [(String, String)] = [], timeout: Duration = .seconds(10),
+    certificateAuthorities: String? = nil,
     onEvent: @escaping @Sendable (Event) -> Void
   ) async throws(WebSocketClientError) -> WebSocketConnection {
     let target = try Target(url)
@@ -49,7 +53,9 @@ public final class WebSocketConnection: Sendable {
       let thread = Thread {
         do throws(WebSocketClientError) {
           let deadline = ContinuousClock.now + timeout
-          let (socket, leftover) = try handshake(target, headers: headers, deadline: deadline)
+          let (socket, leftover) = try handshake(
+            target, headers: headers, certificateAuthorities: certificateAuthorities,
+            deadline: deadline)
           continuation.resume(returning: .success(socket))
           socket.read(leftover: leftover, onEvent: onEvent)
         } catch {
@@ -126,17 +132,25 @@ public final class WebSocketConnection: Sendable {
     onEvent(.ended(ending))
   }
 
-  /// Opens the TCP connection and upgrades it; returns the bytes read past the 101's head.
+  /// Opens the TCP connection (and TLS on it for `wss://`) and upgrades it; returns the bytes
+  /// read past the 101's head.
   private static func handshake(
-    _ target: Target, headers: [(String, String)], deadline: ContinuousClock.Instant
+    _ target: Target, headers: [(String, String)], certificateAuthorities: String?,
+    deadline: ContinuousClock.Instant
   ) throws(WebSocketClientError) -> (WebSocketConnection, [UInt8]) {
-    let connection: PlainHTTPConnection
-    do {
-      connection = try PlainHTTPConnection.open(
-        host: target.host, port: target.port, deadline: deadline)
-    } catch {
-      if case .unreachable(let why) = error { throw .unreachable(why) }
-      throw .timedOut
+    let connection: any WebSocketByteStream
+    if target.secure {
+      connection = try TLSClientStream.open(
+        host: target.host, port: target.port, certificateAuthorities: certificateAuthorities,
+        deadline: deadline)
+    } else {
+      do {
+        connection = try PlainHTTPConnection.open(
+          host: target.host, port: target.port, deadline: deadline)
+      } catch {
+        if case .unreachable(let why) = error { throw .unreachable(why) }
+        throw .timedOut
+      }
     }
     let key = WebSocketHandshake.makeKey()
     var request = "GET \(target.pathAndQuery) HTTP/1.1\r\nHost: \(target.hostField)\r\n"
@@ -181,7 +195,7 @@ public final class WebSocketConnection: Sendable {
 
   /// The text of a refusal's body, at most 4 KiB of it.
   private static func readBody(
-    _ decoder: inout HTTPDecoder, _ connection: PlainHTTPConnection,
+    _ decoder: inout HTTPDecoder, _ connection: any WebSocketByteStream,
     deadline: ContinuousClock.Instant
   ) -> String {
     var body: [UInt8] = []
@@ -204,8 +218,9 @@ public final class WebSocketConnection: Sendable {
     return String(decoding: body.prefix(4096), as: UTF8.self)
   }
 
-  /// Where a `ws://` URL points.
+  /// Where a `ws://` or `wss://` URL points.
   struct Target {
+    var secure: Bool
     var host: String
     var port: Int
     var pathAndQuery: String
@@ -216,9 +231,12 @@ public final class WebSocketConnection: Sendable {
         !host.isEmpty
       else { throw .badURL(url) }
       switch components.scheme?.lowercased() {
-      case "ws": port = components.port ?? 80
+      case "ws":
+        secure = false
+        port = components.port ?? 80
       case "wss":
-        throw .unreachable("wss:// is not supported by this build of snm yet (use ws://)")
+        secure = true
+        port = components.port ?? 443
       default: throw .badURL(url)
       }
       self.host = host

@@ -61,10 +61,11 @@ final class RealtimeSession: Sendable {
     state.withLock { $0.subscriptions[name] }
   }
 
-  /// The open socket, opened first when there is none; the token pushed when it changed.
-  func socket(projectURL: String, key: String, token: String) async throws(RealtimeError)
-    -> RealtimeSocket
-  {
+  /// The open socket, opened first when there is none (over TLS for `https://`, trusting
+  /// `certificateAuthorities`, as requests do); the token pushed when it changed.
+  func socket(
+    projectURL: String, key: String, token: String, certificateAuthorities: String? = nil
+  ) async throws(RealtimeError) -> RealtimeSocket {
     if let socket = state.withLock({ $0.socket }) {
       let changed = state.withLock { state in
         defer { state.token = token }
@@ -73,7 +74,9 @@ final class RealtimeSession: Sendable {
       if changed { socket.updateAccessToken(token) }
       return socket
     }
-    let socket = try await RealtimeSocket.open(projectURL: projectURL, apikey: key) {
+    let socket = try await RealtimeSocket.open(
+      projectURL: projectURL, apikey: key, certificateAuthorities: certificateAuthorities
+    ) {
       [weak self] event in
       self?.receive(event)
     }

@@ -49,7 +49,9 @@ struct RealtimeStatements: StatementFamily {
     let socket: RealtimeSocket
     do {
       socket = try await session.socket(
-        projectURL: project.url.absoluteString, key: project.key, token: token)
+        projectURL: project.url.absoluteString, key: project.key, token: token,
+        certificateAuthorities: environment.connection.provider.configuration
+          .certificateAuthorities)
     } catch {
       return .failed(output.failure(.unreachable, "\(word): \(error)"))
     }

@@ -47,9 +47,11 @@ public final class RealtimeSocket: Sendable {
 
   private init() {}
 
-  /// Opens the socket of the project at `projectURL` (`http(s)://...`).
+  /// Opens the socket of the project at `projectURL` (`http(s)://...`); for `https://` over TLS,
+  /// trusting `certificateAuthorities` (a PEM file, as `--cacert`; nil for the system's).
   public static func open(
     projectURL: String, apikey: String, timeout: Duration = .seconds(10),
+    certificateAuthorities: String? = nil,
     onEvent: @escaping @Sendable (Event) -> Void
   ) async throws(RealtimeError) -> RealtimeSocket {
     let client = RealtimeSocket()
@@ -57,7 +59,8 @@ public final class RealtimeSocket: Sendable {
     let connection: WebSocketConnection
     do {
       connection = try await WebSocketConnection.open(
-        url: url, headers: [("apikey", apikey)], timeout: timeout
+        url: url, headers: [("apikey", apikey)], timeout: timeout,
+        certificateAuthorities: certificateAuthorities
       ) { [weak client] event in
         client?.receive(event, onEvent: onEvent)
       }
