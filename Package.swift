@@ -57,18 +57,32 @@ let package = Package(
     .target(name: "SNMCrypto", dependencies: ["CCrypto", "CQREncode"]),
 
     // Server side: the local project. Shares the wire format with the client, no domain types.
+    // Arrows point down only: a service imports SNMGateway and SNMWire, never another service;
+    // SNMLocal wires the services into the router.
+    // The kit every service stands on: HTTP serving, the libpq pool and the request's role, JWT,
+    // the GatewayService protocol.
+    .target(name: "SNMGateway", dependencies: ["SNMWire", "CLibPQ", "CCrypto", "CLibUV"]),
+    // The services: PostgREST's behaviour, GoTrue's, Storage's, Realtime's, Edge Functions'.
+    .target(name: "SNMLocalREST", dependencies: ["SNMGateway", "SNMWire"]),
+    .target(name: "SNMLocalAuth", dependencies: ["SNMGateway", "SNMWire", "SNMCrypto"]),
+    .target(name: "SNMLocalStorage", dependencies: ["SNMGateway", "SNMWire"]),
+    .target(
+      name: "SNMLocalRealtime", dependencies: ["SNMGateway", "SNMWire", "CLibPQ", "CEpoll"]),
+    .target(name: "SNMLocalFunctions", dependencies: ["SNMGateway", "SNMWire", "SNMTOML"]),
+    // The project: the router wiring the services, cluster control, project state, migrations.
     .target(
       name: "SNMLocal",
       dependencies: [
-        "SNMWire", "SNMTOML", "SNMCrypto", "CLibPQ", "CCrypto", "CLibUV", "CEpoll",
+        "SNMGateway", "SNMLocalREST", "SNMLocalAuth", "SNMLocalStorage", "SNMLocalRealtime",
+        "SNMLocalFunctions", "SNMWire", "SNMTOML", "CLibUV",
       ]),
 
     // main.swift (the one error funnel) and CLI/ (every command and option on one table).
     .executableTarget(
       name: "snm",
       dependencies: [
-        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMLocal", "SNMCodegen",
-        "CProcess",
+        "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMLocal", "SNMGateway",
+        "SNMLocalAuth", "SNMCodegen", "CProcess",
       ]),
 
     // A loopback HTTP server (the test double for the request layer's unit tests) and a seeded
@@ -98,7 +112,11 @@ let package = Package(
     .testTarget(name: "SNMTOMLTests", dependencies: ["SNMTOML"]),
     .testTarget(name: "SNMCodegenTests", dependencies: ["SNMCodegen", "SNMWire"]),
     .testTarget(
-      name: "SNMLocalTests", dependencies: ["SNMLocal", "SNMWire", "SNMTOML"],
+      name: "SNMLocalTests",
+      dependencies: [
+        "SNMLocal", "SNMGateway", "SNMLocalREST", "SNMLocalAuth", "SNMLocalStorage",
+        "SNMLocalRealtime", "SNMLocalFunctions", "SNMWire", "SNMTOML",
+      ],
       exclude: ["REST/Fixtures"]),
   ],
   swiftLanguageModes: [.v6]

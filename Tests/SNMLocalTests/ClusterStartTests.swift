@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
 
 /// A service of the kind still to come (Realtime, Functions): it answers with who called.

@@ -1,6 +1,7 @@
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
 
 func read(_ text: String, limits: HTTPLimits = .requests, pieces: Int = 1)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
 
 @Suite struct JWTCacheTests {

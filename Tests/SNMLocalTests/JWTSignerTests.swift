@@ -1,6 +1,7 @@
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
 
 let secret = Array("super-secret-jwt-token-with-at-least-32-characters-long".utf8)

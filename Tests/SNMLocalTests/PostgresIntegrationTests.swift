@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalAuth
+@testable import SNMLocalStorage
 
 /// One real cluster for the libpq wrapper, pool, transactions, bootstrap and demo migrations;
 /// created in a temporary folder, destroyed at the end.

@@ -1,7 +1,9 @@
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// The per-connection cache of prepared statements: least recently used out first, names never
 /// reused, and never a statement the pipeline at hand needs.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalAuth
 
 /// `project.json` and the JWT secret, read and written by several `snm local` processes at once
 /// (`serve` starting while `status` polls).

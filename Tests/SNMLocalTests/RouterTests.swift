@@ -2,7 +2,10 @@ import Foundation
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalAuth
+@testable import SNMLocalREST
 
 /// Records what the router hands to the REST side.
 struct EchoREST: RESTHandling {
@@ -260,5 +263,5 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
     ("Bearer \u{301}x", nil), ("B\u{435}arer abc", nil), ("Bearer 두부", "두부"),
   ] as [(String, String?)])
 func theBearerTokenIsRead(_ header: String, _ token: String?) {
-  #expect(Router.bearerToken(header) == token)
+  #expect(RequestAuth.bearerToken(header) == token)
 }

@@ -1,6 +1,7 @@
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
 
 /// Signing-key JWTs (`snm local start --jwt-alg ES256|RS256`): keys that survive their PEM, user

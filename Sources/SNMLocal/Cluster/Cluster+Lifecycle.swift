@@ -1,4 +1,5 @@
 import Foundation
+import SNMGateway
 import SNMWire
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import SNMGateway
 
 /// Where a project's Postgres cluster lives and who runs it.
 ///

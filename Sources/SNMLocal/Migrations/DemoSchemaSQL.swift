@@ -1,3 +1,5 @@
+import SNMLocalStorage
+
 /// The demo project (the dog-walking app snm grew from), applied when no `--migrations` is given.
 /// docs/demo-schema.md documents every column, policy, function and seed row: keep both in step.
 enum DemoSchemaSQL {

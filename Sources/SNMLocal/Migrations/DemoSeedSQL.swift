@@ -1,3 +1,5 @@
+import SNMLocalAuth
+
 /// Seed rows of the demo project: three users with known passwords, their profiles, dogs, a mate
 /// link and walk requests. Text includes Korean, an emoji, a NULL beside the string 'null', and
 /// nested JSON. docs/demo-schema.md lists every row.

@@ -1,4 +1,7 @@
 import Foundation
+import SNMGateway
+import SNMLocalAuth
+import SNMLocalStorage
 
 /// Applies the bootstrap and then migrations in name order, each once, recorded in
 /// `supabase_migrations.schema_migrations`.

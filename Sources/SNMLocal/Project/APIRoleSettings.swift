@@ -1,3 +1,5 @@
+import SNMGateway
+
 /// `[api] max_rows`, `schemas` and `extra_search_path` of a project folder's config.toml, put
 /// where snm's REST gateway reads them as PostgREST does: the authenticator role's in-database
 /// settings `pgrst.db_max_rows`, `pgrst.db_schemas`, `pgrst.db_extra_search_path`.

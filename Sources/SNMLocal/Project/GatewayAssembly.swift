@@ -1,5 +1,10 @@
 import Dispatch
 import Foundation
+import SNMGateway
+import SNMLocalFunctions
+import SNMLocalREST
+import SNMLocalRealtime
+import SNMLocalStorage
 
 /// The pieces the gateway process is built from; the one place to plug a service in.
 enum GatewayAssembly {

@@ -1,4 +1,5 @@
 import Foundation
+import SNMLocalFunctions
 
 /// The names a function may have (`supabase functions` accepts the same).
 public enum FunctionNames {

@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+import SNMGateway
+import SNMLocalAuth
+import SNMLocalStorage
 
 #if canImport(Glibc)
   import Glibc

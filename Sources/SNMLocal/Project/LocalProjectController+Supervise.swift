@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SNMGateway
 import Synchronization
 
 #if canImport(Glibc)

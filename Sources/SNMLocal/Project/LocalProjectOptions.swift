@@ -1,3 +1,5 @@
+import SNMLocalAuth
+
 /// Where a local project lives and how it runs (`--dir --port --migrations --jwt-expiry`
 /// `--refresh-reuse-interval --auth-rate-limit`).
 ///

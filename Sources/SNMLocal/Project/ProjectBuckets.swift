@@ -1,3 +1,4 @@
+import SNMGateway
 import SNMWire
 
 /// The Storage buckets a project folder's config.toml names (`[storage.buckets.<name>]`): made,

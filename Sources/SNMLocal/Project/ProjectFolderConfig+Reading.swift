@@ -1,3 +1,4 @@
+import SNMLocalAuth
 import SNMTOML
 
 extension ProjectFolderConfig {

@@ -1,3 +1,5 @@
+import SNMLocalAuth
+
 extension ProjectFolderConfig {
   /// Puts the file's settings into `state`, over what it remembered or its defaults; the flags
   /// given on the command line are applied after (they win).

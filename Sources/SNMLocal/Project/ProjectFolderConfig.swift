@@ -1,3 +1,4 @@
+import SNMLocalAuth
 import SNMTOML
 
 /// What a project folder's `supabase/config.toml` sets that the local project has, typed; every

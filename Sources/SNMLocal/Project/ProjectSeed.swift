@@ -1,4 +1,5 @@
 import Foundation
+import SNMGateway
 
 #if canImport(Glibc)
   import Glibc

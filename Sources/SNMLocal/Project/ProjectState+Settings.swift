@@ -1,3 +1,5 @@
+import SNMLocalAuth
+
 extension ProjectState {
   /// The flags whose settings differ between this state and `running` (what a project runs with):
   /// `start` on a running project refuses them rather than leave them unapplied.

@@ -1,4 +1,6 @@
 import Foundation
+import SNMGateway
+import SNMLocalAuth
 import SNMWire
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import SNMGateway
 import SNMWire
 
 extension Router {

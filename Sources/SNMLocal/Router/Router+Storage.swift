@@ -1,3 +1,5 @@
+import SNMGateway
+import SNMLocalStorage
 import SNMWire
 
 extension Router {
@@ -25,14 +27,14 @@ extension Router {
             )))
       }
       if let roleToken = keys.jwt(forOpaqueKey: apiKey) {
-        let bearer = request.headers["Authorization"].flatMap(Self.bearerToken)
+        let bearer = request.headers["Authorization"].flatMap(RequestAuth.bearerToken)
         if request.headers["Authorization"] == nil || bearer == apiKey {
           request.headers["Authorization"] = "Bearer " + roleToken
         }
       }
       if let role = claims["role"]?.stringValue { keyAuth = keyAuths[role] }
     }
-    guard let header = request.headers["Authorization"], let token = Self.bearerToken(header)
+    guard let header = request.headers["Authorization"], let token = RequestAuth.bearerToken(header)
     else {
       if let keyAuth {
         return .success((StorageCaller(auth: keyAuth, isAuthenticated: true), request))

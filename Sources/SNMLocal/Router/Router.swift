@@ -1,3 +1,9 @@
+import SNMGateway
+import SNMLocalAuth
+import SNMLocalFunctions
+import SNMLocalREST
+import SNMLocalRealtime
+import SNMLocalStorage
 import SNMWire
 
 /// The gateway in front of the services, as Supabase's API gateway: CORS, `apikey`, JWT, routes.
@@ -185,7 +191,7 @@ public struct Router: Sendable {
     // (supabase-js sends `Bearer <key>` before anyone signs in). A user's token is kept.
     var request = request
     if let roleToken = keys.jwt(forOpaqueKey: apiKey) {
-      let bearer = request.headers["Authorization"].flatMap(Self.bearerToken)
+      let bearer = request.headers["Authorization"].flatMap(RequestAuth.bearerToken)
       if request.headers["Authorization"] == nil || bearer == apiKey {
         request.headers["Authorization"] = "Bearer " + roleToken
       }
@@ -195,7 +201,7 @@ public struct Router: Sendable {
     case .success(let auth):
       return .success((GatewayCaller(auth: auth, isAuthenticated: true), request))
     case .failure(let error):
-      return .failure(Refusal(response: Self.jwtFailure(error)))
+      return .failure(Refusal(response: .jwtFailure(error)))
     }
   }
 
@@ -220,7 +226,7 @@ public struct Router: Sendable {
   func restAuth(_ request: HTTPRequest, keyClaims: JSONValue) -> Result<RequestAuth, JWTError> {
     var claims = keyClaims
     var claimsText: String?
-    if let header = request.headers["Authorization"], let token = Self.bearerToken(header) {
+    if let header = request.headers["Authorization"], let token = RequestAuth.bearerToken(header) {
       if let known = projectKeyAuth(token) { return .success(known) }
       do {
         (claims, claimsText) = try tokens.verifiedClaims(
@@ -259,25 +265,6 @@ public struct Router: Sendable {
     else { return nil }
     if let expiry = claims["exp"]?.doubleValue, expiry <= now() { return nil }
     return known
-  }
-
-  /// The token of `Bearer <token>` (scheme in any case); `nil` for other schemes.
-  static func bearerToken(_ header: String) -> String? {
-    let trimmed = header.trimmingSpaces
-    // The usual `Bearer <token>` with an ASCII token: compared as bytes, no lowercased copies.
-    // (A space followed by a non-ASCII scalar may be one character with it: the general path.)
-    let bytes = trimmed.utf8
-    let scheme = "bearer ".utf8
-    if bytes.count > scheme.count,
-      zip(bytes, scheme).allSatisfy({ $0 == $1 || ($1 != 0x20 && $0 | 0x20 == $1) }),
-      bytes[bytes.index(bytes.startIndex, offsetBy: scheme.count)] < 0x80
-    {
-      return Substring(bytes.dropFirst(6)).trimmingSpaces
-    }
-    guard trimmed.lowercased() == "bearer" || trimmed.lowercased().hasPrefix("bearer ") else {
-      return nil
-    }
-    return String(trimmed.dropFirst(6)).trimmingSpaces
   }
 
   /// Whether a role exists and whether `authenticator` may become it.

@@ -1,5 +1,6 @@
 import Foundation
 import SNMLocal
+import SNMLocalAuth
 import SNMQuery
 import SNMShell
 

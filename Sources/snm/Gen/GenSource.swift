@@ -1,5 +1,6 @@
 import Foundation
 import SNMCodegen
+import SNMGateway
 import SNMLocal
 import SNMNetwork
 import SNMShell

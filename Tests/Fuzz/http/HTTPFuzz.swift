@@ -1,7 +1,7 @@
 import Foundation
 import SNMWire
 
-@testable import SNMLocal
+@testable import SNMGateway
 @testable import SNMNetwork
 
 /// libFuzzer entry for the HTTP/1.1 framing both sides share (SNMWire's `HTTPDecoder`), on
@@ -33,7 +33,7 @@ public func httpFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       _ = request.rawQueryItems
       _ = request.queryValue("apikey")
       _ = PercentEncoding.decode(request.path, plusIsSpace: false)
-      _ = Router.bearerToken(request.headers["Authorization"] ?? "")
+      _ = RequestAuth.bearerToken(request.headers["Authorization"] ?? "")
       let response = HTTPResponse.json(status: 200, #"{"ok":true}"#)
       _ = HTTPResponseWriter.serialize(
         response, keepAlive: true, bodyless: request.method == "HEAD")

@@ -1,6 +1,6 @@
 import SNMWire
 
-@testable import SNMLocal
+@testable import SNMGateway
 
 /// libFuzzer entry for the JWT decoder: `JWTSigner.verify` on arbitrary bytes as a token, then on a
 /// token signed with the right secret whose header and payload are the input's two halves, so the
@@ -19,7 +19,7 @@ public func jwtFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   if let claims = JWTFuzz.verify(signer, token, now: now) {
     fuzzCheck(false, "a token not signed with the secret was accepted: \(claims)")
   }
-  _ = Router.bearerToken("Bearer " + token)
+  _ = RequestAuth.bearerToken("Bearer " + token)
 
   // The input's halves as header and payload, correctly signed.
   let middle = bytes.count / 2
@@ -61,7 +61,7 @@ enum JWTFuzz {
       } catch {
         fuzzCheck(error.postgrestCode.hasPrefix("PGRST"), "refusal without a PGRST code")
         fuzzCheck(!error.message.isEmpty, "refusal without a message")
-        _ = Router.jwtFailure(error)
+        _ = HTTPResponse.jwtFailure(error)
       }
     }
     return accepted

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import SNMLocal
+@testable import SNMLocalStorage
 
 /// libFuzzer entry for Storage's `multipart/form-data` reader (``MultipartReader``, which reads
 /// an upload's form as it arrives): arbitrary bytes as a form's body (boundary `fuzz`), read all

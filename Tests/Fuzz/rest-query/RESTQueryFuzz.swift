@@ -1,4 +1,5 @@
-@testable import SNMLocal
+@testable import SNMGateway
+@testable import SNMLocalREST
 
 /// libFuzzer entry for the gateway's query string: PostgREST tokenising, the select, filter,
 /// logic and order parsers, the read planner and the SQL writer, on arbitrary bytes as the text

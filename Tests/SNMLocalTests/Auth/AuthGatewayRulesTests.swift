@@ -1,7 +1,9 @@
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalAuth
 
 /// The small rules of the account flows, each as GoTrue has it.
 @Suite struct AuthGatewayRulesTests {

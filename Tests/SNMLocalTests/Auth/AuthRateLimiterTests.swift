@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalAuth
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {

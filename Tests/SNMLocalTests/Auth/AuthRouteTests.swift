@@ -1,7 +1,9 @@
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalAuth
 
 /// Every path GoTrue serves that the local project answers reaches its route; a served path with
 /// another method is a 405, anything else a 404; admin and factor paths are gated before either.

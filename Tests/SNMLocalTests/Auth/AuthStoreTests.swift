@@ -2,7 +2,9 @@ import Foundation
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalAuth
 
 /// The scratch cluster's socket folder, when `scripts/test` started one.
 let authStoreHost = ProcessInfo.processInfo.environment["SNM_REST_TEST_PGHOST"]

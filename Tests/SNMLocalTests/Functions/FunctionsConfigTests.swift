@@ -3,6 +3,7 @@ import SNMTOML
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalFunctions
 
 /// `[functions.<name>]` of config.toml, and discovery from the functions folder.
 @Suite struct FunctionsConfigTests {

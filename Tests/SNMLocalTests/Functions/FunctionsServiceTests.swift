@@ -1,7 +1,8 @@
 import SNMWire
 import Testing
 
-@testable import SNMLocal
+@testable import SNMGateway
+@testable import SNMLocalFunctions
 
 /// What the gateway hands a function in `Authorization`, as Supabase's gateway does.
 @Suite struct FunctionsServiceTests {

@@ -1,7 +1,10 @@
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalREST
+@testable import SNMLocalStorage
 
 /// The one prelude builder: the exact SQL and parameters each service sends to run as the
 /// request's role. The REST texts are the ones the gateway sent before the builder existed

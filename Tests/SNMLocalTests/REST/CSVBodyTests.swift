@@ -2,6 +2,7 @@ import SNMWire
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// `text/csv` bodies read as PostgREST's Payload.hs reads them (cassava's decodeByName).
 @Suite struct CSVBodyTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// "Perhaps you meant ..." picks as PostgREST's Data.FuzzySet picks them.
 @Suite struct FuzzyMatchTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// `rpc` and error answers through the gateway against real Postgres (see `GatewayHarness`).
 extension GatewayDatabaseTests {

@@ -1,6 +1,8 @@
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// Reads answered from the rows' columns, the JSON written by the gateway (see
 /// `RESTGateway.columnsRead`), against real Postgres (see `GatewayHarness`).

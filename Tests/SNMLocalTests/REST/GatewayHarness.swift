@@ -2,7 +2,9 @@ import Foundation
 import SNMWire
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// The gateway suites that share one scratch database: run one test at a time.
 @Suite(.serialized, .enabled(if: GatewayHarness.enabled)) struct GatewayDatabaseTests {}

@@ -1,6 +1,8 @@
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// Writes through the gateway against real Postgres (see `GatewayHarness`).
 extension GatewayDatabaseTests {

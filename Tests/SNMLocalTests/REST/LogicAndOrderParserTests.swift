@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 @Suite struct LogicAndOrderParserTests {
   func leaf(_ name: String, _ op: ComparisonOperator, _ value: String, not: Bool = false)

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// `Accept` parsing and content negotiation as PostgREST does them (MediaType.hs,
 /// Plan/Negotiate.hs), without a database.

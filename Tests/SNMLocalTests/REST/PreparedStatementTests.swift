@@ -1,6 +1,8 @@
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 extension GatewayDatabaseTests {
   /// `PGStatement.prepared` in pipelines: prepared once per connection, reused, and safe when a

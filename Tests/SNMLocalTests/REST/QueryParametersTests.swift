@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 @Suite struct QueryParametersTests {
   @Test func classifiesParameters() throws {

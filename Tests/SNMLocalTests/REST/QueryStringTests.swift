@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 @Suite struct QueryStringTests {
   struct Case: Sendable, CustomStringConvertible {

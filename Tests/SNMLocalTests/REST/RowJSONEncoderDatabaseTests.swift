@@ -1,6 +1,8 @@
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// What the gateway makes of user types for a streamed JSON array, asked of real Postgres (see
 /// `GatewayHarness`); the end-to-end streaming tests compare the answers with `json_agg`.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// The gateway's JSON of a streamed row's columns, as Postgres's row_to_json writes each type
 /// (the end-to-end test compares whole answers with Postgres itself).

@@ -1,6 +1,8 @@
 import Testing
 
+@testable import SNMGateway
 @testable import SNMLocal
+@testable import SNMLocalREST
 
 /// SQL text for parsed requests, without a database: every value is a parameter, every name is
 /// quoted, and embeds become LATERAL joins.

@@ -2,6 +2,7 @@ import SNMWire
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalRealtime
 
 @Suite struct RealtimeChangeFilterTests {
   private func passes(_ filter: String, _ record: JSONObject) throws -> Bool {

@@ -2,6 +2,7 @@ import SNMWire
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalRealtime
 
 @Suite struct RealtimePresenceTests {
   final class Owner {}

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalStorage
 
 /// A form as storage3 and supabase-swift send it reads the same whatever pieces it comes in.
 @Suite struct MultipartReaderTests {

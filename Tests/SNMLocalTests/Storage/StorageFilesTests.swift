@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalStorage
 
 /// The object store on disk: a version's file appears whole or not at all, and the sweeps of a
 /// starting gateway remove what a killed one left without touching what the new one writes.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SNMLocal
+@testable import SNMLocalStorage
 
 /// Paths reach the routes Supabase Storage gives them, static segments first, the object name
 /// percent-decoded; and names that would climb out of a folder are invalid keys.

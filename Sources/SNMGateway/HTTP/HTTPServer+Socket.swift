@@ -1,0 +1,49 @@
+import CLibUV
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension HTTPServer {
+  /// A listening TCP socket on 127.0.0.1:`port`. Throws `HTTPServerError`.
+  static func listen(port: Int) throws(HTTPServerError) -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw HTTPServerError(operation: "socket", code: errno, port: port) }
+    var one: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+    address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+    let bound = withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      let code = errno
+      close(fd)
+      throw HTTPServerError(operation: "bind", code: code, port: port)
+    }
+    guard Glibc.listen(fd, 1024) == 0 else {
+      let code = errno
+      close(fd)
+      throw HTTPServerError(operation: "listen", code: code, port: port)
+    }
+    return fd
+  }
+
+  static func boundPort(of fd: Int32) -> Int {
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  static func addressText(_ address: sockaddr_in) -> String {
+    let raw = UInt32(bigEndian: address.sin_addr.s_addr)
+    return "\(raw >> 24).\(raw >> 16 & 255).\(raw >> 8 & 255).\(raw & 255)"
+  }
+}

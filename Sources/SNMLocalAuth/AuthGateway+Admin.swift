@@ -1,0 +1,324 @@
+import SNMGateway
+import SNMWire
+
+extension AuthGateway {
+  /// GoTrue's admin check: a valid Bearer token whose `role` is `service_role` or
+  /// `supabase_admin` (GoTrue's admin roles). The router has already put the service_role JWT
+  /// there for an `sb_secret_` key. 401 without a token, 403 bad_jwt for a bad one, 403 not_admin
+  /// for anyone else's (the anon key, a user's session).
+  func requireAdmin(_ request: HTTPRequest) throws(AuthFailure) {
+    let claims = try bearerClaims(request)
+    guard let role = claims["role"]?.stringValue, ["service_role", "supabase_admin"].contains(role)
+    else { throw AuthFailure.notAdmin }
+  }
+
+  /// `/admin/users/{id}`, `/admin/users/{id}/factors[/{factor}]`, `/admin/generate_link`, for
+  /// a caller `requireAdmin` let through.
+  func admin(_ request: HTTPRequest, route: AuthRoute) throws -> HTTPResponse {
+    switch route {
+    case .listUsers:
+      return try listUsers(request)
+    case .createUser:
+      return try createUser(try Self.body(request))
+    case .generateLink:
+      return try generateLink(try Self.body(request))
+    case .adminUser(let id):
+      return .json(
+        status: 200, userJSON(try adminUser(try Self.uuidParameter(id, name: "user_id"))))
+    case .updateUserAsAdmin(let id):
+      let id = try Self.uuidParameter(id, name: "user_id")
+      return try updateUserAsAdmin(id, body: try Self.body(request))
+    case .deleteUser(let id):
+      let id = try Self.uuidParameter(id, name: "user_id")
+      return try deleteUser(id, body: request.body.isEmpty ? .object([]) : try Self.body(request))
+    case .adminUserWrongMethod(let id):
+      _ = try Self.uuidParameter(id, name: "user_id")
+      throw AuthFailure.methodNotAllowed
+    case .adminUserFactors(let id):
+      let id = try Self.uuidParameter(id, name: "user_id")
+      return .json(status: 200, .array(try adminUser(id).factors))
+    case .deleteUserFactor(let userID, let factorID),
+      .userFactorWrongMethod(let userID, let factorID):
+      let id = try Self.uuidParameter(userID, name: "user_id")
+      let factorID = try Self.uuidParameter(factorID, name: "factor_id")
+      let user = try adminUser(id)
+      guard let factor = user.factors.first(where: { $0["id"]?.stringValue == factorID }) else {
+        throw AuthFailure.factorNotFound
+      }
+      guard case .deleteUserFactor = route else { throw AuthFailure.methodNotAllowed }
+      _ = try pool.withConnection { connection in
+        try connection.execute("delete from auth.mfa_factors where id = $1::uuid", [factorID])
+      }
+      return .json(status: 200, factor)
+    default:
+      throw AuthFailure.notFound
+    }
+  }
+
+  /// A path segment that must be a UUID: GoTrue answers 404 validation_failed otherwise.
+  static func uuidParameter(_ segment: String, name: String) throws(AuthFailure) -> String {
+    let text = segment.lowercased()
+    let hex = text.unicodeScalars.filter { $0 != "-" }
+    guard text.count == 36, hex.count == 32,
+      hex.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }),
+      [8, 13, 18, 23].allSatisfy({ text[text.index(text.startIndex, offsetBy: $0)] == "-" })
+    else {
+      throw AuthFailure(status: 404, code: "validation_failed", message: "\(name) must be an UUID")
+    }
+    return text
+  }
+
+  /// The user with `id`, soft-deleted ones included (the admin API shows them).
+  func adminUser(_ id: String) throws -> AuthUserRow {
+    try pool.withConnection { connection in try adminUser(id, on: connection) }
+  }
+
+  /// The user with `id` and its factors, read on `connection` (inside a write's transaction).
+  func adminUser(_ id: String, on connection: PGConnection) throws -> AuthUserRow {
+    guard let user = try AuthStore(connection).user(includingDeleted: id) else {
+      throw AuthFailure.adminUserNotFound
+    }
+    return user
+  }
+
+  /// `GET /admin/users?page=N&per_page=M[&filter=TEXT]`: `{"users": [...], "aud": ...}`, newest
+  /// first (GoTrue's default sort), with GoTrue's `X-Total-Count` and `Link` (next, last) headers.
+  func listUsers(_ request: HTTPRequest) throws -> HTTPResponse {
+    func number(_ name: String, default value: Int) throws(AuthFailure) -> Int {
+      guard let text = request.queryValue(name), !text.isEmpty else { return value }
+      guard let parsed = Int(text), parsed >= 0 else {
+        throw AuthFailure(
+          status: 400, code: "validation_failed",
+          message:
+            "Bad Pagination Parameters: strconv.ParseUint: parsing \"\(text)\": invalid syntax")
+      }
+      return parsed
+    }
+    let page = max(1, try number("page", default: 1))
+    var perPage = try number("per_page", default: 50)
+    if perPage == 0 { perPage = 50 }
+    let filter = request.queryValue("filter") ?? ""
+    let pattern =
+      "%"
+      + filter.replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+    let condition =
+      "($1 = '%%' or u.email ilike $1 or u.raw_user_meta_data->>'full_name' ilike $1)"
+    let (users, total) = try pool.withConnection { connection in
+      let count = try connection.execute(
+        "select count(*)::text from auth.users u where \(condition)", [pattern])
+      let rows = try connection.execute(
+        "select \(AuthUserRow.columns) from auth.users u where \(condition) "
+          + "order by u.created_at desc, u.id desc limit $2::bigint offset $3::bigint",
+        [pattern, String(perPage), String((page - 1) * perPage)])
+      var users: [JSONValue] = []
+      for row in rows.rows {
+        guard var user = AuthUserRow(row) else { continue }
+        user.factors = try AuthStore(connection).factors(userID: user.id)
+        users.append(userJSON(user))
+      }
+      return (users, Int(count.scalar ?? "0") ?? 0)
+    }
+    var headers = HTTPHeaders()
+    let pages = (total + perPage - 1) / perPage
+    func link(_ page: Int) -> String {
+      var items = [("page", String(page)), ("per_page", String(perPage))]
+      if !filter.isEmpty { items.append(("filter", filter)) }
+      return "</admin/users?" + Self.formEncode(items.sorted { $0.0 < $1.0 }) + ">"
+    }
+    var header = ""
+    if pages > page { header += link(page + 1) + "; rel=\"next\", " }
+    header += link(pages) + "; rel=\"last\""
+    headers["Link"] = header
+    headers["X-Total-Count"] = String(total)
+    return .json(
+      status: 200,
+      .object([.init("users", .array(users)), .init("aud", .string("authenticated"))]),
+      headers: headers)
+  }
+
+  /// `POST /admin/users`: email and/or phone, password, email_confirm, phone_confirm,
+  /// user_metadata, app_metadata, ban_duration. No mail or text is sent; an unconfirmed user
+  /// stays so until confirmed.
+  func createUser(_ body: JSONValue) throws -> HTTPResponse {
+    let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
+    var phone = body["phone"]?.stringValue ?? ""
+    guard !email.isEmpty || !phone.isEmpty else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Cannot create a user without either an email or phone")
+    }
+    if !phone.isEmpty { phone = try Self.normalizedPhone(phone) }
+    if !email.isEmpty, !Self.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
+    let password = body["password"]?.stringValue
+    if let password { try checkNewPassword(password) }
+    let userMetadata = try Self.metadata(body["user_metadata"], name: "user_metadata")
+    let appMetadata = try Self.metadata(body["app_metadata"], name: "app_metadata")
+    let ban = try Self.banSeconds(body["ban_duration"]?.stringValue)
+    let confirmed = body["email_confirm"]?.boolValue ?? false
+    let phoneConfirmed = body["phone_confirm"]?.boolValue ?? false
+    let provider = email.isEmpty ? "phone" : "email"
+    do {
+      let user = try inTransaction { connection in
+        let taken = try connection.execute(
+          "select 1 from auth.users where lower(email) = lower($1)", [email])
+        guard taken.rows.isEmpty else { throw AuthFailure.emailExists }
+        if !phone.isEmpty,
+          try !connection.execute("select 1 from auth.users where phone = $1", [phone]).rows
+            .isEmpty
+        {
+          throw Self.phoneExists
+        }
+        let id = try AuthStore(connection).insertUser(
+          NewAuthUser(
+            email: email, phone: phone, password: password, provider: provider,
+            appMetadata: appMetadata, userMetadata: userMetadata, emailConfirmed: confirmed,
+            phoneConfirmed: phoneConfirmed, bannedSeconds: ban ?? 0))
+        guard let user = try AuthStore(connection).user(id: id) else {
+          throw PGError(kind: .client, message: "no user id")
+        }
+        return user
+      }
+      return .json(status: 200, userJSON(user))
+    } catch let error as PGError where error.sqlState == "23505" {
+      throw error.message.contains("phone") ? Self.phoneExists : AuthFailure.emailExists
+    }
+  }
+
+  static let phoneExists = AuthFailure(
+    status: 422, code: "phone_exists",
+    message: "A user with this phone number has already been registered")
+
+  /// `PUT /admin/users/{id}`: any of email, password, email_confirm, user_metadata and
+  /// app_metadata (merged, a null removes a key), ban_duration (`none` lifts a ban).
+  func updateUserAsAdmin(_ id: String, body: JSONValue) throws -> HTTPResponse {
+    _ = try adminUser(id)
+    let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
+    if !email.isEmpty && !Self.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
+    let password = body["password"]?.stringValue
+    if let password { try checkNewPassword(password) }
+    let userMetadata = body["user_metadata"].map { try? Self.metadata($0, name: "user_metadata") }
+    let appMetadata = body["app_metadata"].map { try? Self.metadata($0, name: "app_metadata") }
+    for (name, value) in [
+      ("user_metadata", body["user_metadata"]), ("app_metadata", body["app_metadata"]),
+    ] {
+      if let value, value.objectValue != nil { try AuthMetadataBound.check(value, name: name) }
+    }
+    let banText = body["ban_duration"]?.stringValue
+    let ban = try Self.banSeconds(banText)
+    let user = try inTransaction { connection in
+      if !email.isEmpty {
+        let taken = try connection.execute(
+          "select 1 from auth.users where lower(email) = lower($1) and id <> $2::uuid", [email, id])
+        guard taken.rows.isEmpty else { throw AuthFailure.emailExists }
+        _ = try connection.execute(
+          "update auth.users set email = lower($2), email_change = '', updated_at = now() "
+            + "where id = $1::uuid", [id, email])
+      }
+      if let password {
+        _ = try connection.execute(
+          "update auth.users set encrypted_password = extensions.crypt($2, "
+            + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), updated_at = now() "
+            + "where id = $1::uuid", [id, password])
+      }
+      if let confirm = body["email_confirm"]?.boolValue {
+        _ = try connection.execute(
+          "update auth.users set email_confirmed_at = case when $2 then "
+            + "coalesce(email_confirmed_at, now()) end, updated_at = now() where id = $1::uuid",
+          [id, confirm ? "true" : "false"])
+      }
+      for (column, value) in [
+        ("raw_user_meta_data", userMetadata), ("raw_app_meta_data", appMetadata),
+      ] {
+        guard let value, let value, let object = value.objectValue else { continue }
+        let removed = object.filter { $0.value.isNull }.map { JSONValue.string($0.key) }
+        _ = try connection.execute(
+          "update auth.users set \(column) = (\(column) || $2::jsonb) "
+            + "- array(select jsonb_array_elements_text($3::jsonb)), updated_at = now() "
+            + "where id = $1::uuid",
+          [id, value.serialized(), JSONValue.array(removed).serialized()])
+        try AuthMetadataBound.checkStored(id, on: connection)
+      }
+      if banText != nil {
+        _ = try connection.execute(
+          "update auth.users set banned_until = case when $2::float8 > 0 then "
+            + "now() + make_interval(secs => $2::float8) end, updated_at = now() "
+            + "where id = $1::uuid", [id, String(ban ?? 0)])
+        if (ban ?? 0) > 0 {
+          _ = try connection.execute("delete from auth.sessions where user_id = $1::uuid", [id])
+        }
+      }
+      return try adminUser(id, on: connection)
+    }
+    return .json(status: 200, userJSON(user))
+  }
+
+  /// `DELETE /admin/users/{id}` `{"should_soft_delete": bool}`: `{}`. A soft delete keeps the row
+  /// (its id stays taken) but clears the address, password and metadata and ends its sessions.
+  func deleteUser(_ id: String, body: JSONValue) throws -> HTTPResponse {
+    _ = try adminUser(id)
+    let soft = body["should_soft_delete"]?.boolValue ?? false
+    try inTransaction { connection in
+      if soft {
+        _ = try connection.execute("delete from auth.sessions where user_id = $1::uuid", [id])
+        _ = try connection.execute("delete from auth.mfa_factors where user_id = $1::uuid", [id])
+        _ = try connection.execute(
+          "update auth.users set email = null, phone = null, encrypted_password = null, "
+            + "raw_user_meta_data = '{}', email_change = '', confirmation_token = '', "
+            + "recovery_token = '', email_change_token_new = '', email_change_token_current = '', "
+            + "reauthentication_token = '', deleted_at = now(), updated_at = now() "
+            + "where id = $1::uuid", [id])
+      } else {
+        _ = try connection.execute("delete from auth.users where id = $1::uuid", [id])
+      }
+    }
+    return .json(status: 200, "{}")
+  }
+
+  /// A metadata field: an object, or absent/null as `{}`; anything else is 400 bad_json.
+  static func metadata(_ value: JSONValue?, name: String) throws(AuthFailure) -> JSONValue {
+    guard let value, !value.isNull else { return .object([]) }
+    guard value.objectValue != nil else {
+      throw AuthFailure(
+        status: 400, code: "bad_json",
+        message: "Could not parse request body as JSON: \(name) must be an object")
+    }
+    try AuthMetadataBound.check(value, name: name)
+    return value
+  }
+
+  /// Seconds of a Go duration (`24h`, `1h30m`, `90s`, `500ms`); nil for `none` or absent.
+  static func banSeconds(_ text: String?) throws(AuthFailure) -> Double? {
+    guard let text, !text.isEmpty, text != "none" else { return nil }
+    var total = 0.0
+    var number = ""
+    var index = text.startIndex
+    let units: [(String, Double)] = [
+      ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("h", 3600), ("m", 60), ("s", 1),
+    ]
+    while index < text.endIndex {
+      let character = text[index]
+      if character.isNumber || character == "." {
+        number.append(character)
+        index = text.index(after: index)
+        continue
+      }
+      guard let value = Double(number),
+        let (unit, factor) = units.first(where: { text[index...].hasPrefix($0.0) })
+      else {
+        throw AuthFailure(
+          status: 400, code: "validation_failed",
+          message: "invalid format for ban duration: time: invalid duration \"\(text)\"")
+      }
+      total += value * factor
+      number = ""
+      index = text.index(index, offsetBy: unit.count)
+    }
+    guard number.isEmpty else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "invalid format for ban duration: time: missing unit in duration \"\(text)\"")
+    }
+    return total
+  }
+}

@@ -1,0 +1,219 @@
+import SNMGateway
+import SNMWire
+
+/// The phone provider, as GoTrue's `internal/api/phone.go` with no SMS provider behind it: the text
+/// goes to the local inbox (kind `sms`, to the number's digits), except for a number with a test
+/// code (`--sms-test-otp`), which is texted nothing, as GoTrue's `SMS_TEST_OTP`.
+extension AuthGateway {
+  static let invalidPhone = AuthFailure(
+    status: 400, code: "validation_failed", message: "Invalid phone number format (E.164 required)")
+  static let phoneNotConfirmed = AuthFailure(
+    status: 400, code: "phone_not_confirmed", message: "Phone not confirmed")
+
+  /// GoTrue's `validatePhone`: `+` and spaces dropped, then 2 to 15 digits not starting with 0.
+  static func normalizedPhone(_ phone: String) throws(AuthFailure) -> String {
+    guard isE164(phone) else { throw invalidPhone }
+    return (phone.hasPrefix("+") ? String(phone.dropFirst()) : phone).filter { $0 != " " }
+  }
+
+  /// Texts `user` a confirmation code for `phone` (digits): its hash goes to
+  /// `confirmation_token` (GoTrue's `GenerateTokenHash(phone, otp)`), the text to the inbox.
+  /// Refused within `smsMaxFrequency` seconds of the last one (429 over_sms_send_rate_limit, as
+  /// GoTrue checks it also for test numbers). Returns the message id GoTrue's SMS providers
+  /// answer: the inbox message's, or `test-otp`.
+  @discardableResult
+  func sendSMS(to user: AuthUserRow, phone: String, on connection: PGConnection) throws -> String {
+    let recent = try connection.execute(
+      "select ceil(extract(epoch from confirmation_sent_at + make_interval(secs => $2::int) "
+        + "- now()))::int::text from auth.users where id = $1::uuid "
+        + "and confirmation_sent_at > now() - make_interval(secs => $2::int)",
+      [user.id, String(settings.smsMaxFrequency)])
+    if let wait = recent.scalar.flatMap(Int.init) {
+      throw AuthFailure(
+        status: 429, code: "over_sms_send_rate_limit",
+        message: "For security purposes, you can only request this after \(max(wait, 1)) seconds.")
+    }
+    let testCode = settings.smsTestOTPs[phone]
+    let otp = try testCode ?? Self.newOTP()
+    let hash = try Self.tokenHash(address: phone, otp: otp)
+    _ = try connection.execute(
+      "update auth.users set confirmation_token = $2, confirmation_sent_at = now() "
+        + "where id = $1::uuid", [user.id, hash])
+    if testCode != nil { return "test-otp" }
+    let sent = try connection.execute(
+      "insert into snm_local.inbox (recipient, kind, subject, otp, token_hash, link, body) "
+        + "values ($1, 'sms', 'SMS', $2, $3, null, $4) returning id::text",
+      [phone, otp, hash, "Your code is \(otp)"])
+    return sent.scalar ?? ""
+  }
+
+  /// `POST /signup` with a phone: a new user with that number and the password; its code is
+  /// texted when the project confirms phones (the answer is the user), else it signs in.
+  func phoneSignup(_ body: JSONValue, phone written: String, metadata: JSONValue) throws
+    -> HTTPResponse
+  {
+    // GoTrue's order: the password, then the provider, then the number.
+    guard let password = body["password"]?.stringValue, !password.isEmpty else {
+      throw AuthFailure.passwordRequired
+    }
+    try checkNewPassword(password)
+    guard settings.phoneEnabled else {
+      throw AuthFailure(
+        status: 400, code: "phone_provider_disabled", message: "Phone signups are disabled")
+    }
+    let phone = try Self.normalizedPhone(written)
+    do {
+      return try inTransaction { connection in
+        if let user = try AuthStore(connection).user(phone: phone) {
+          guard user.phoneConfirmedAt == nil else {
+            // GoTrue tells when any provider autoconfirms, and hides it otherwise.
+            if !settings.confirmPhone || !settings.confirmEmail {
+              throw AuthFailure.userAlreadyExists
+            }
+            return .json(status: 200, Self.obfuscatedUser(phone: phone, metadata: metadata))
+          }
+          // As GoTrue: the claimed identity is not updated, only texted again.
+          try confirmNewPhoneUser(user, phone: phone, on: connection)
+          return .json(status: 200, try phoneSignupAnswer(user.id, on: connection))
+        }
+        let id = try AuthStore(connection).insertUser(
+          NewAuthUser(
+            phone: phone, password: password, provider: "phone", userMetadata: metadata))
+        guard let user = try AuthStore(connection).user(id: id) else {
+          throw PGError(kind: .client, message: "no user id")
+        }
+        try confirmNewPhoneUser(user, phone: phone, on: connection)
+        return .json(status: 200, try phoneSignupAnswer(id, on: connection))
+      }
+    } catch let error as PGError where error.sqlState == "23505" {
+      throw AuthFailure.userAlreadyExists
+    }
+  }
+
+  /// A phone user not yet confirmed: confirmed at once (no `--confirm-phone`), else texted.
+  func confirmNewPhoneUser(_ user: AuthUserRow, phone: String, on connection: PGConnection)
+    throws
+  {
+    if settings.confirmPhone {
+      try sendSMS(to: user, phone: phone, on: connection)
+    } else {
+      _ = try connection.execute(
+        "update auth.users set phone_confirmed_at = now(), updated_at = now() "
+          + "where id = $1::uuid", [user.id])
+    }
+  }
+
+  /// A session for a confirmed phone user, else the user (waiting for the texted code).
+  func phoneSignupAnswer(_ id: String, on connection: PGConnection) throws -> JSONValue {
+    guard let user = try AuthStore(connection).user(id: id) else { throw AuthFailure.userNotFound }
+    guard user.phoneConfirmedAt != nil else { return userJSON(user) }
+    _ = try connection.execute(
+      "update auth.users set last_sign_in_at = now() where id = $1::uuid", [id])
+    return try createSession(userID: id, method: "password", on: connection)
+  }
+
+  /// `POST /otp` with a phone (GoTrue's `SmsOtp`): a code texted to the number's user; a number
+  /// with no confirmed user signs up first (with `create_user`, GoTrue's default) and, unless
+  /// the project confirms phones, is confirmed and texted at once. Answers `{"message_id"}`,
+  /// or `{}` when the sign-up's own text went.
+  func phoneOTP(_ body: JSONValue, phone written: String, metadata: JSONValue) throws
+    -> HTTPResponse
+  {
+    let phone = try Self.normalizedPhone(written)
+    let createUser = body["create_user"]?.boolValue ?? true
+    let messageID: String? = try inTransaction { connection in
+      var user = try AuthStore(connection).user(phone: phone)
+      if user == nil && !createUser {
+        throw AuthFailure(status: 422, code: "otp_disabled", message: "Signups not allowed for otp")
+      }
+      guard settings.phoneEnabled else {
+        throw AuthFailure(
+          status: 400, code: "phone_provider_disabled", message: "Unsupported phone provider")
+      }
+      if user == nil || user?.phoneConfirmedAt == nil {
+        guard settings.signupEnabled else { throw AuthFailure.signupDisabled }
+        if user == nil {
+          let id = try AuthStore(connection).insertUser(
+            NewAuthUser(phone: phone, provider: "phone", userMetadata: metadata))
+          user = try AuthStore(connection).user(id: id)
+        }
+        guard let pending = user else { throw AuthFailure.userNotFound }
+        if settings.confirmPhone {
+          try sendSMS(to: pending, phone: phone, on: connection)
+          return nil
+        }
+        _ = try connection.execute(
+          "update auth.users set phone_confirmed_at = now(), updated_at = now() "
+            + "where id = $1::uuid", [pending.id])
+      }
+      guard let confirmed = user else { throw AuthFailure.userNotFound }
+      return try sendSMS(to: confirmed, phone: phone, on: connection)
+    }
+    guard let messageID else { return .json(status: 200, "{}") }
+    return .json(status: 200, .object([.init("message_id", .string(messageID))]))
+  }
+
+  /// `POST /resend` `{"type": "sms", "phone": ...}`: the confirmation code again to a user who
+  /// has not confirmed the number; `{}` when there is none (GoTrue tells no one).
+  func resendSMS(phone written: String) throws -> HTTPResponse {
+    guard settings.phoneEnabled else {
+      throw AuthFailure(
+        status: 400, code: "phone_provider_disabled", message: "Phone logins are disabled")
+    }
+    let phone = try Self.normalizedPhone(written)
+    let messageID: String? = try inTransaction { connection in
+      guard let user = try AuthStore(connection).user(phone: phone), user.phoneConfirmedAt == nil
+      else { return nil }
+      return try sendSMS(to: user, phone: phone, on: connection)
+    }
+    guard let messageID else { return .json(status: 200, "{}") }
+    return .json(status: 200, .object([.init("message_id", .string(messageID))]))
+  }
+
+  /// `POST /verify` `{"type": "sms", "phone", "token"}`: the texted (or test) code, within
+  /// `smsOTPExpiry`; confirms the number and signs in.
+  func verifySMS(phone written: String, token: String) throws -> JSONValue {
+    let phone = try Self.normalizedPhone(written)
+    let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
+      guard let user = try AuthStore(connection).user(phone: phone) else {
+        return .failure(AuthFailure.otpExpired)
+      }
+      if user.isBanned { throw AuthFailure.userBanned }
+      let isTestCode = settings.smsTestOTPs[phone] == token
+      if !isTestCode {
+        let hash = try Self.tokenHash(address: phone, otp: token)
+        let valid = try connection.execute(
+          "select 1 from auth.users where id = $1::uuid and confirmation_token = $2 "
+            + "and $2 <> '' and confirmation_sent_at > now() - make_interval(secs => $3::int) "
+            + "for update", [user.id, hash, String(settings.smsOTPExpiry)])
+        guard valid.scalar != nil else {
+          // Counted whatever the address: a few wrong codes spend the one sent.
+          try AuthStore(connection).recordWrongCode(userID: user.id)
+          return .failure(AuthFailure.otpExpired)
+        }
+      }
+      try AuthStore(connection).forgetWrongCodes(userID: user.id)
+      _ = try connection.execute(
+        "update auth.users set confirmation_token = '', last_sign_in_at = now(), "
+          + "phone_confirmed_at = coalesce(phone_confirmed_at, now()), updated_at = now() "
+          + "where id = $1::uuid", [user.id])
+      return .success(try createSession(userID: user.id, method: "otp", on: connection))
+    }
+    return try outcome.get()
+  }
+
+  /// The password grant with a phone: GoTrue's checks (provider on, credentials, ban, a
+  /// confirmed number).
+  func phonePasswordGrant(phone written: String, password: String?) throws -> JSONValue {
+    guard settings.phoneEnabled else {
+      throw AuthFailure(
+        status: 422, code: "phone_provider_disabled", message: "Phone logins are disabled")
+    }
+    // GoTrue formats the number without checking it here: a bad one matches no user.
+    let phone = (written.hasPrefix("+") ? String(written.dropFirst()) : written)
+      .filter { $0 != " " }
+    return try signIn(
+      matching: "phone = $1", phone, password: password, confirmedAt: "phone_confirmed_at",
+      unconfirmed: Self.phoneNotConfirmed)
+  }
+}

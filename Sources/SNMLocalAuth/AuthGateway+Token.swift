@@ -1,0 +1,93 @@
+import SNMGateway
+import SNMWire
+
+extension AuthGateway {
+  /// `POST /token?grant_type=password|refresh_token`; both grants share one rate limit per
+  /// client address, checked after the grant type, as GoTrue does.
+  func token(_ request: HTTPRequest, body: JSONValue) throws -> HTTPResponse {
+    let grant = request.queryValue("grant_type") ?? ""
+    guard grant == "password" || grant == "refresh_token" else {
+      throw AuthFailure(status: 400, code: "invalid_credentials", message: "unsupported_grant_type")
+    }
+    try limiter.admit(.token, from: request.remoteAddress)
+    if grant == "password" { return .json(status: 200, try passwordGrant(body)) }
+    return .json(status: 200, try refreshGrant(body))
+  }
+
+  /// GoTrue's checks in its order: one of email or phone (`phonePasswordGrant`), then the
+  /// credentials, a ban, a confirmed address (`signIn`).
+  func passwordGrant(_ body: JSONValue) throws -> JSONValue {
+    let email = body["email"]?.stringValue ?? ""
+    let phone = body["phone"]?.stringValue ?? ""
+    if !email.isEmpty && !phone.isEmpty {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Only an email address or phone number should be provided on login.")
+    }
+    if email.isEmpty && !phone.isEmpty {
+      return try phonePasswordGrant(phone: phone, password: body["password"]?.stringValue)
+    }
+    guard !email.isEmpty else {
+      throw AuthFailure(status: 400, code: "validation_failed", message: "missing email or phone")
+    }
+    return try signIn(
+      matching: "lower(email) = lower($1)", email, password: body["password"]?.stringValue,
+      confirmedAt: "email_confirmed_at", unconfirmed: .emailNotConfirmed)
+  }
+
+  /// The password check both kinds of sign-in share: the user whose `match` (a condition on
+  /// `$1`, `value`) holds and whose password is `password`, not banned, with `confirmedAt` set
+  /// (else `unconfirmed`); a session for them. A password no stored hash can match is refused
+  /// before bcrypt runs: one longer than bcrypt reads (it would match on its first 72 bytes alone)
+  /// or with a NUL (Postgres text cannot hold it, so no password was ever set with one).
+  func signIn(
+    matching match: String, _ value: String, password: String?, confirmedAt: String,
+    unconfirmed: AuthFailure
+  ) throws -> JSONValue {
+    guard !value.utf8.contains(0), let password, !password.isEmpty,
+      password.utf8.count <= AuthSettings.maximumPasswordBytes, !password.utf8.contains(0)
+    else { throw AuthFailure.invalidCredentials }
+    return try inTransaction { connection in
+      let found = try connection.execute(
+        "select id::text, coalesce(banned_until > now(), false)::text, "
+          + "(\(confirmedAt) is not null)::text from auth.users where \(match) "
+          + "and encrypted_password is not null and deleted_at is null "
+          + "and encrypted_password = extensions.crypt($2, encrypted_password)",
+        [value, password])
+      guard let row = found.rows.first, let id = row[0] else {
+        throw AuthFailure.invalidCredentials
+      }
+      if row[1] == "true" { throw AuthFailure.userBanned }
+      if row[2] != "true" { throw unconfirmed }
+      _ = try connection.execute(
+        "update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1::uuid",
+        [id])
+      return try createSession(userID: id, method: "password", on: connection)
+    }
+  }
+
+  /// Single-use rotation, with GoTrue's allowances for a client that failed to save the last
+  /// answer: the parent of the active token, or any token revoked less than
+  /// `refreshReuseInterval` seconds ago, returns the active token again. Any other reuse revokes
+  /// the whole session and answers 400 refresh_token_already_used.
+  func refreshGrant(_ body: JSONValue) throws -> JSONValue {
+    guard let token = body["refresh_token"]?.stringValue, token.count >= 12, token.count <= 255,
+      !token.unicodeScalars.contains(where: { $0.value < 0x20 })
+    else {
+      throw AuthFailure.refreshTokenInvalid
+    }
+    let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
+      switch try AuthStore(connection).rotateRefreshToken(
+        token, reuseInterval: settings.refreshReuseInterval)
+      {
+      case .notFound: return .failure(.refreshTokenNotFound)
+      case .reused: return .failure(.refreshTokenAlreadyUsed)
+      case .issued(let userID, let sessionID, let issued):
+        return .success(
+          try sessionJSON(
+            userID: userID, sessionID: sessionID, refreshToken: issued, on: connection))
+      }
+    }
+    return try outcome.get()
+  }
+}

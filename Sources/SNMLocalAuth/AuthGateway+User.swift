@@ -1,0 +1,94 @@
+import SNMGateway
+import SNMWire
+
+extension AuthGateway {
+  /// The verified claims of the request's Bearer token, GoTrue's way: 401 without one, 403 bad_jwt.
+  func bearerClaims(_ request: HTTPRequest) throws(AuthFailure) -> JSONValue {
+    guard let header = request.headers["Authorization"],
+      let token = RequestAuth.bearerToken(header),
+      !token.isEmpty
+    else { throw AuthFailure.noAuthorization }
+    do {
+      return try signer.verify(token, now: now())
+    } catch .expired {
+      throw AuthFailure.badJWT("token has invalid claims: token is expired")
+    } catch {
+      throw AuthFailure.badJWT(error.message)
+    }
+  }
+
+  /// The user and session a token names; 403 when either is gone.
+  func tokenSubject(_ claims: JSONValue, on connection: PGConnection) throws -> (
+    AuthUserRow, String?
+  ) {
+    guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else {
+      throw AuthFailure(status: 403, code: "bad_jwt", message: "invalid claim: missing sub claim")
+    }
+    guard (try? Self.uuidParameter(sub, name: "sub")) != nil else {
+      throw AuthFailure(
+        status: 400, code: "bad_jwt", message: "invalid claim: sub claim must be a UUID")
+    }
+    guard let user = try AuthStore(connection).user(id: sub) else { throw AuthFailure.userNotFound }
+    let sessionID = claims["session_id"]?.stringValue
+    if let sessionID {
+      guard try AuthStore(connection).sessionExists(id: sessionID, userID: sub) else {
+        throw AuthFailure.sessionNotFound
+      }
+    }
+    return (user, sessionID)
+  }
+
+  /// `GET /user`: the token's user.
+  func user(_ request: HTTPRequest) throws -> HTTPResponse {
+    let claims = try bearerClaims(request)
+    let user = try pool.withConnection { connection in try tokenSubject(claims, on: connection).0 }
+    return .json(status: 200, userJSON(user))
+  }
+
+  /// `POST /logout?scope=global|local|others`: 204; revokes the chosen sessions.
+  func logout(_ request: HTTPRequest) throws -> HTTPResponse {
+    let claims = try bearerClaims(request)
+    let scope = request.queryValue("scope") ?? "global"
+    guard ["global", "local", "others"].contains(scope) else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Unsupported logout scope \(Self.goQuoted(scope))")
+    }
+    try inTransaction { connection in
+      let (user, sessionID) = try tokenSubject(claims, on: connection)
+      let store = AuthStore(connection)
+      switch scope {
+      case "local":
+        if let sessionID { try store.deleteSession(id: sessionID) }
+      case "others":
+        try store.deleteSessions(userID: user.id, except: sessionID)
+      default:
+        try store.deleteSessions(userID: user.id)
+      }
+    }
+    return HTTPResponse(status: 204)
+  }
+
+  /// `text` as Go's `%q` writes it: in double quotes, `"` and `\` escaped, control characters
+  /// as escapes.
+  static func goQuoted(_ text: String) -> String {
+    var output = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\t": output += "\\t"
+      case "\r": output += "\\r"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7f {
+          let hex = String(scalar.value, radix: 16)
+          output += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+        } else {
+          output.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return output + "\""
+  }
+}

@@ -1,0 +1,249 @@
+import SNMGateway
+import SNMWire
+
+/// What a verification found: the user and the type it verified as (`email` resolves to
+/// `signup` or `magiclink`).
+struct VerifiedToken {
+  var userID: String
+  var type: String
+}
+
+/// What a verification did: a session, or (the first half of a doubly confirmed e-mail change)
+/// only accepted the link.
+enum VerifyOutcome {
+  case session(JSONValue)
+  case halfConfirmed
+}
+
+extension AuthGateway {
+  static let verifyTypes = [
+    "signup", "invite", "magiclink", "recovery", "email_change", "email", "sms", "phone_change",
+  ]
+
+  static let halfConfirmedMessage =
+    "Confirmation link accepted. Please proceed to confirm link sent to the other email"
+
+  /// `POST /verify`: `{type, token, email}` or `{type, token_hash}`; signs the user in.
+  func verifyPost(_ body: JSONValue, from client: String) throws -> HTTPResponse {
+    let type = body["type"]?.stringValue ?? ""
+    let token = body["token"]?.stringValue ?? ""
+    let tokenHash = body["token_hash"]?.stringValue ?? ""
+    let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
+    let phone = body["phone"]?.stringValue ?? ""
+    guard !type.isEmpty else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed", message: "Verify requires a verification type")
+    }
+    guard !token.isEmpty || !tokenHash.isEmpty else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Verify requires either a token or a token hash")
+    }
+    if !token.isEmpty {
+      if !email.isEmpty && !phone.isEmpty || email.isEmpty && phone.isEmpty {
+        throw AuthFailure(
+          status: 400, code: "validation_failed",
+          message: "Only an email address or phone number should be provided on verify")
+      }
+      if !email.isEmpty && !Self.isPlausibleEmail(email) {
+        throw AuthFailure(status: 422, code: "validation_failed", message: "Invalid email format")
+      }
+    } else if !email.isEmpty || !phone.isEmpty {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Only the token_hash and type should be provided")
+    }
+    guard Self.verifyTypes.contains(type) else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed", message: "Unsupported verification type")
+    }
+    if !phone.isEmpty && !Self.isE164(phone) {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Invalid phone number format (E.164 required)")
+    }
+    try limiter.admit(.verify, from: client)
+    if type == "sms" && !phone.isEmpty && !token.isEmpty {
+      return .json(status: 200, try verifySMS(phone: phone, token: token))
+    }
+    // No phone change is ever pending (`PUT /user` changes no phone), nor another code for one.
+    if type == "sms" || type == "phone_change" || !phone.isEmpty { throw AuthFailure.otpExpired }
+    let hash =
+      token.isEmpty ? tokenHash : try Self.tokenHash(address: email.lowercased(), otp: token)
+    switch try verify(type: type, hash: hash, email: token.isEmpty ? nil : email) {
+    case .session(let session): return .json(status: 200, session)
+    case .halfConfirmed:
+      return .json(
+        status: 200,
+        .object([.init("msg", .string(Self.halfConfirmedMessage)), .init("code", .string("200"))]))
+    }
+  }
+
+  /// `GET /verify?token=HASH&type=TYPE&redirect_to=URL`, the mailed link: 303 to `redirect_to`
+  /// (or the site URL) with the session in the fragment, as GoTrue's implicit flow; a failure
+  /// goes there too, as `error`, `error_code` and `error_description`.
+  func verifyGet(_ request: HTTPRequest) throws -> HTTPResponse {
+    let type = request.queryValue("type") ?? ""
+    let hash = request.queryValue("token") ?? ""
+    guard !type.isEmpty else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed", message: "Verify requires a verification type")
+    }
+    guard !hash.isEmpty else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed", message: "Verify requires a token or a token hash")
+    }
+    guard ["signup", "invite", "magiclink", "recovery", "email_change"].contains(type) else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed", message: "Unsupported verification type")
+    }
+    try limiter.admit(.verify, from: request.remoteAddress)
+    let target = redirectURL(request.queryValue("redirect_to"))
+    let fragment: [(String, String)]
+    do {
+      switch try verify(type: type, hash: hash, email: nil) {
+      case .session(let session):
+        fragment = [
+          ("access_token", session["access_token"]?.stringValue ?? ""),
+          ("expires_at", String(session["expires_at"]?.intValue ?? 0)),
+          ("expires_in", String(session["expires_in"]?.intValue ?? 0)),
+          ("refresh_token", session["refresh_token"]?.stringValue ?? ""),
+          ("token_type", "bearer"), ("type", type),
+        ]
+      case .halfConfirmed:
+        fragment = [("message", Self.halfConfirmedMessage), ("sb", "")]
+      }
+    } catch let failure as AuthFailure where failure.status < 500 {
+      let error = failure.status == 403 ? "access_denied" : "invalid_request"
+      let items = [
+        ("error", error), ("error_code", failure.code), ("error_description", failure.message),
+      ]
+      let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
+      let joiner = base.contains("?") ? "&" : "?"
+      return Self.redirect(
+        base + joiner + Self.formEncode(items) + "#" + Self.formEncode(items + [("sb", "")]))
+    }
+    let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
+    return Self.redirect(base + "#" + Self.formEncode(fragment))
+  }
+
+  /// GoTrue's phone check: `+` and spaces dropped, then 2 to 15 digits, not starting with 0.
+  static func isE164(_ phone: String) -> Bool {
+    let digits = (phone.hasPrefix("+") ? phone.dropFirst() : Substring(phone)).filter { $0 != " " }
+    return (2...15).contains(digits.count) && digits.first != "0"
+      && digits.allSatisfy { $0.isASCII && $0.isNumber }
+  }
+
+  static func redirect(_ location: String) -> HTTPResponse {
+    var headers = HTTPHeaders()
+    headers["Location"] = location
+    return HTTPResponse(status: 303, headers: headers)
+  }
+
+  /// `name=value&...` as Go's `url.Values.Encode` writes it (spaces as `+`).
+  static func formEncode(_ items: [(String, String)]) -> String {
+    items.map { name, value in
+      PercentEncoding.encode(name) + "="
+        + PercentEncoding.encode(value).replacingOccurrences(
+          of: "%20", with: "+")
+    }.joined(separator: "&")
+  }
+
+  /// Finds the user whose pending code of `type` has hash `hash` (and, for a code sent with
+  /// the address, whose address is `email`), still within its validity, uses the code up and
+  /// does what it confirms; returns a new session.
+  func verify(type: String, hash: String, email: String?) throws -> VerifyOutcome {
+    let outcome: Result<VerifyOutcome, AuthFailure> = try inTransaction { connection in
+      guard let found = try findToken(type: type, hash: hash, email: email, on: connection) else {
+        guard let email else { return .failure(AuthFailure.linkExpired) }
+        // Counted whatever the client's address: a few wrong codes spend the one sent.
+        try AuthStore(connection).recordWrongCode(address: email)
+        return .failure(AuthFailure.otpExpired)
+      }
+      try AuthStore(connection).forgetWrongCodes(userID: found.userID)
+      let banned = try connection.execute(
+        "select coalesce(banned_until > now(), false)::text from auth.users where id = $1::uuid",
+        [found.userID])
+      if banned.scalar == "true" { throw AuthFailure.userBanned }
+      switch found.type {
+      case "signup", "invite":
+        _ = try connection.execute(
+          "update auth.users set confirmation_token = '', "
+            + "email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() "
+            + "where id = $1::uuid", [found.userID])
+      case "magiclink", "recovery":
+        _ = try connection.execute(
+          "update auth.users set recovery_token = '', "
+            + "email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() "
+            + "where id = $1::uuid", [found.userID])
+      default:  // email_change
+        let state = try connection.execute(
+          "select email_change_confirm_status::text, email_change_token_current = $2, "
+            + "coalesce(email, '') <> '' from auth.users where id = $1::uuid",
+          [found.userID, hash])
+        let row = state.rows.first
+        // Both addresses' codes, whether or not new users confirm their address (GoTrue takes
+        // one code when it autoconfirms: a stolen session would move the account).
+        if settings.doubleConfirmChanges && row?[0] == "0" && row?[2] == "t" {
+          let column = row?[1] == "t" ? "email_change_token_current" : "email_change_token_new"
+          _ = try connection.execute(
+            "update auth.users set email_change_confirm_status = 1, \(column) = '' "
+              + "where id = $1::uuid", [found.userID])
+          return .success(.halfConfirmed)
+        }
+        _ = try connection.execute(
+          "update auth.users set email = email_change, email_change = '', "
+            + "email_change_token_new = '', email_change_token_current = '', "
+            + "email_change_confirm_status = 0, email_confirmed_at = now(), updated_at = now() "
+            + "where id = $1::uuid", [found.userID])
+      }
+      _ = try connection.execute(
+        "update auth.users set last_sign_in_at = now() where id = $1::uuid", [found.userID])
+      let method = found.type == "recovery" ? "recovery" : "otp"
+      return .success(
+        .session(try createSession(userID: found.userID, method: method, on: connection)))
+    }
+    return try outcome.get()
+  }
+
+  /// The user and verified type a code's hash belongs to, locked for the update; nil when none
+  /// is pending or it is older than the project's `otpExpiry`.
+  func findToken(type: String, hash: String, email: String?, on connection: PGConnection) throws
+    -> VerifiedToken?
+  {
+    let candidates: [(column: String, sentAt: String, type: String)]
+    switch type {
+    case "signup", "invite":
+      candidates = [("confirmation_token", "confirmation_sent_at", type)]
+    case "magiclink", "recovery":
+      candidates = [("recovery_token", "recovery_sent_at", type)]
+    case "email":
+      candidates = [
+        ("confirmation_token", "confirmation_sent_at", "signup"),
+        ("recovery_token", "recovery_sent_at", "magiclink"),
+      ]
+    case "email_change":
+      candidates = [
+        ("email_change_token_current", "email_change_sent_at", type),
+        ("email_change_token_new", "email_change_sent_at", type),
+      ]
+    default:
+      return nil
+    }
+    for candidate in candidates {
+      var sql =
+        "select id::text from auth.users where \(candidate.column) = $1 and $1 <> '' "
+        + "and \(candidate.sentAt) > now() - make_interval(secs => $2::int) and deleted_at is null"
+      var parameters: [String?] = [hash, String(settings.otpExpiry)]
+      if let email {
+        sql +=
+          candidate.column == "email_change_token_new"
+          ? " and lower(email_change) = lower($3)" : " and lower(email) = lower($3)"
+        parameters.append(email)
+      }
+      let found = try connection.execute(sql + " for update", parameters)
+      if let id = found.scalar { return VerifiedToken(userID: id, type: candidate.type) }
+    }
+    return nil
+  }
+}

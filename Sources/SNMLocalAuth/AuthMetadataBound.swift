@@ -1,0 +1,54 @@
+import SNMGateway
+import SNMWire
+
+/// The bound on a user's metadata that keeps every token of theirs within a request head. A
+/// session's access token carries `user_metadata` and `app_metadata` whole, and a request's
+/// head holds at most 32 KiB (``HTTPLimits``): past about 24 KiB of claims a user's token is
+/// refused everywhere (431), `PUT /user` that would shrink it included, and they are locked out.
+/// GoTrue sets no bound of its own (only its 1 MB body limit); here both together are held to
+/// 16 KiB of JSON, a token to about 23 KiB, and metadata to 100 levels of nesting (past a few
+/// thousand, Postgres's jsonb runs out of stack and answers 500).
+///
+/// ```swift
+/// try AuthMetadataBound.check(value, name: "data")             // one request's metadata
+/// try AuthMetadataBound.checkStored(userID, on: connection)   // after a merge or insert
+/// ```
+enum AuthMetadataBound {
+  /// The most bytes of `user_metadata` and `app_metadata` together, as Postgres writes them.
+  static let maximumBytes = 16 * 1024
+  /// The deepest nesting metadata may have.
+  static let maximumDepth = 100
+
+  static let tooLarge = AuthFailure(
+    status: 422, code: "validation_failed",
+    message:
+      "user_metadata and app_metadata together may hold at most \(maximumBytes) bytes of JSON "
+      + "(a session's token must fit in a request header)")
+
+  /// Refuses metadata a request sends that could not be kept: nested too deeply, or alone
+  /// larger than the bound.
+  ///
+  /// - Throws: 422 validation_failed.
+  static func check(_ value: JSONValue, name: String) throws(AuthFailure) {
+    guard !value.nests(deeperThan: maximumDepth) else {
+      throw AuthFailure(
+        status: 422, code: "validation_failed",
+        message: "\(name) may be nested at most \(maximumDepth) levels deep")
+    }
+    guard value.serialized().utf8.count <= maximumBytes else { throw tooLarge }
+  }
+
+  /// Refuses (rolling the transaction back) a user row whose metadata, as stored after an insert
+  /// or a merge, passes the bound.
+  ///
+  /// - Throws: 422 validation_failed, or the query's `PGError`.
+  static func checkStored(_ userID: String, on connection: PGConnection) throws {
+    let size = try connection.execute(
+      "select coalesce(octet_length(raw_user_meta_data::text), 0) "
+        + "+ coalesce(octet_length(raw_app_meta_data::text), 0) from auth.users "
+        + "where id = $1::uuid", [userID]
+    ).scalar
+    guard let size, let bytes = Int(size), bytes > maximumBytes else { return }
+    throw tooLarge
+  }
+}

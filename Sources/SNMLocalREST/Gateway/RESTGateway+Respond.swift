@@ -1,0 +1,272 @@
+import SNMGateway
+import SNMWire
+
+/// Routing a request to a read, a write, a call or the OpenAPI document.
+extension RESTGateway {
+  /// What every handler needs about the request, parsed once.
+  struct Context {
+    var request: HTTPRequest
+    var auth: RequestAuth
+    var database: PGPool
+    var cache: SchemaCache
+    var method: String
+    var schema: String
+    var query: QueryParameters
+    var preferences: Preferences
+    /// The `Accept` header's media types, most preferred first.
+    var accepts: [MediaType]
+    /// The negotiated media type (`negotiate(target:)`); JSON until then.
+    var media: MediaType = .json
+    /// What builds the body: the negotiated handler, `.none` for HEAD and for writes that
+    /// return nothing.
+    var handler: MediaHandler = .jsonArray(stripNulls: false)
+    var maxRows: Int?
+
+    var isHead: Bool { method == "HEAD" }
+    var isRead: Bool { method == "GET" || method == "HEAD" }
+
+    /// The shape of the body: none for HEAD.
+    var shape: ResultShape { isHead ? .none : handler.shape }
+
+    /// Chooses the media type and handler for rows coming from `target` (406 PGRST107 when the
+    /// `Accept` header names nothing it produces).
+    mutating func negotiate(target: QualifiedName) throws(RESTError) {
+      let resolved = try cache.negotiate(
+        accepts, target: target, defaultSelect: query.hasDefaultSelect)
+      media = resolved.media
+      let writes = !isRead && !isCall
+      handler =
+        isHead || (writes && !preferences.returnRepresentation) ? .none : resolved.handler
+    }
+
+    /// Whether the request calls a function (`/rpc/...`).
+    var isCall = false
+    /// The called function's hoisted settings (`RoutineInfo.settings`), set after the role's.
+    var functionSettings: [(name: String, value: String)] = []
+
+    /// Headers every successful answer carries.
+    func baseHeaders(contentType: Bool = true) -> HTTPHeaders {
+      var headers = HTTPHeaders()
+      if contentType { headers.append(name: "Content-Type", value: media.contentType) }
+      if cache.schemas.count > 1 { headers.append(name: "Content-Profile", value: schema) }
+      if let applied = preferences.applied() {
+        headers.append(name: "Preference-Applied", value: applied)
+      }
+      return headers
+    }
+  }
+
+  func respond(
+    _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache
+  ) throws -> HTTPResponse {
+    let method = request.method.uppercased()
+    let resource = try RESTResource.parse(path: request.path)
+    let isRead = method == "GET" || method == "HEAD"
+    let schema = try Self.schema(
+      profile: isRead ? request.headers["Accept-Profile"] : request.headers["Content-Profile"],
+      cache: cache)
+    let accepts = MediaType.accepted(request.headers["Accept"])
+    if resource == .root {
+      guard isRead else { throw RESTError.unsupportedMethod(method) }
+      try SchemaCache.negotiateRoot(accepts)
+      return try openAPIResponse(
+        request, auth: auth, database: database, cache: cache, schema: schema)
+    }
+    let query = try QueryParameters.parse(request.query)
+    try settings.selectLimits.check(query.select)
+    var context = Context(
+      request: request, auth: auth, database: database, cache: cache, method: method,
+      schema: schema, query: query,
+      preferences: try Preferences.parse(request.headers.values(for: "Prefer")),
+      accepts: accepts, maxRows: cache.configuredMaxRows ?? settings.maxRows)
+    switch resource {
+    case .root:
+      throw RESTError.invalidResourcePath
+    case .routine(let name):
+      context.isCall = true
+      return try call(QualifiedName(schema: schema, name: name), context)
+    case .relation(let name):
+      let table = try cache.table(QualifiedName(schema: schema, name: name))
+      try Self.refuseNonFilters(context.query)
+      try context.negotiate(target: table.name)
+      switch method {
+      case "GET", "HEAD": return try read(table, context)
+      case "POST": return try insert(table, context)
+      case "PATCH": return try update(table, context)
+      case "DELETE": return try delete(table, context)
+      case "PUT": return try put(table, context)
+      default: throw RESTError.unsupportedMethod(method)
+      }
+    }
+  }
+
+  /// A table request's parameters must all be filters or reserved words: PostgREST silently
+  /// ignores the others (`age=noop.1`), which would let a typo turn a DELETE into "delete all".
+  /// snm answers 400 PGRST100 instead, as PostgREST does for an embedded `a.b=noop.1`.
+  static func refuseNonFilters(_ query: QueryParameters) throws(RESTError) {
+    for argument in query.arguments where argument.name != "apikey" {
+      if argument.value.utf8.contains(UInt8(ascii: ".")) {
+        _ = try FilterParser.parse(argument.value)
+      }
+      // No operator at all (`id=0`): Parsec's words at column 1.
+      let cursor = ParseCursor(argument.value, what: "filter")
+      throw cursor.failure(expecting: "\"not\" or operator (eq, gt, ...)")
+    }
+  }
+
+  /// The schema a profile header selects, or the default; 406 PGRST106 for one not exposed.
+  static func schema(profile: String?, cache: SchemaCache) throws(RESTError) -> String {
+    guard let profile = profile?.trimmingCharacters(in: " \t"), !profile.isEmpty else {
+      return cache.schemas.first ?? "public"
+    }
+    guard cache.schemas.contains(profile) else {
+      throw RESTError.unacceptableSchema(profile, exposed: cache.schemas)
+    }
+    return profile
+  }
+
+  /// Runs statements in one transaction as the request's role, in one round trip.
+  ///
+  /// The role and claims are set by the role's prelude (`RequestRole.prelude`, prepared)
+  /// pipelined with the request's own (prepared) statements; the pipeline's single sync makes
+  /// them one implicit transaction, committed when all succeed. When `check` must see the first
+  /// result before the commit (a singular answer, `max-affected`), the transaction is explicit and
+  /// `check` may throw to roll it back.
+  func run(
+    _ statements: [PGStatement], _ context: Context, readOnly: Bool,
+    check: ((ResultRow) throws -> Void)? = nil
+  ) throws -> [PGResult] {
+    let role = Self.requestRole(context, readOnly: readOnly)
+    let preRequest = Self.preRequest(context.cache)
+    try Self.refuseNUL(statements)
+    let body = statements.map { statement in
+      var prepared = statement
+      prepared.prepared = true
+      return prepared
+    }
+    // Cancelled when the client hangs up or the request's deadline passes, so a hung-up client
+    // cannot keep a pooled connection (and its backend) busy.
+    let interrupt = PGInterrupt(
+      deadline: monotonicSeconds() + settings.requestDeadline,
+      watchedSocket: context.request.peer?.socket)
+    // `Prefer: tx=rollback` (db-tx-end = commit-allow-override, as PostgREST's optionalRollback):
+    // deferred constraints are checked, then everything is rolled back.
+    let rollback = context.preferences.rollback == true
+    guard check != nil || rollback else {
+      return try context.database.transaction(
+        as: role, begin: nil, then: preRequest, interrupt: interrupt
+      ) { tx in try tx.pipeline(body) }
+    }
+    return try context.database.transaction(as: role, then: preRequest, interrupt: interrupt) {
+      tx in
+      let results = try tx.pipeline(body)
+      try check?(ResultRow(results[0]))
+      if rollback {
+        try tx.rollback(checkingConstraints: true)
+      } else {
+        try tx.commit()
+      }
+      return results
+    }
+  }
+
+  /// The statements before the request's own: the role's prelude, then the pre-request function
+  /// when `pgrst.db_pre_request` names one (for a read streamed through a cursor, which keeps
+  /// its connection past one transaction call).
+  static func requestPrelude(_ context: Context, readOnly: Bool) -> [PGStatement] {
+    [requestRole(context, readOnly: readOnly).prelude] + preRequest(context.cache)
+  }
+
+  /// The pre-request function's call, when `pgrst.db_pre_request` names one; its result is
+  /// dropped: only a failure (the function's raise) counts.
+  static func preRequest(_ cache: SchemaCache) -> [PGStatement] {
+    guard let function = cache.preRequest else { return [] }
+    var statement = PGStatement("select \(function.sql)()", prepared: true)
+    statement.form = .discarded
+    return [statement]
+  }
+
+  /// Who the request runs as and what it shares with the database (PostgREST's `txVarQuery`):
+  /// the role, the claims, `search_path` (the request's schema, then
+  /// `pgrst.db_extra_search_path`), `request.method`, `request.path` (under `/rest/v1`),
+  /// `request.headers` (lowercase names, without `Cookie`), `request.cookies`, `timezone` from
+  /// `Prefer: timezone=`, the role's own settings, then those the called function hoists
+  /// (PostgREST's `funcSettingsSql`).
+  static func requestRole(_ context: Context, readOnly: Bool) -> RequestRole {
+    var settings: [RequestRole.Setting] = []
+    if let own = context.cache.roleSettings[context.auth.role] {
+      settings = own.map { RequestRole.Setting($0.name, $0.value) }
+    }
+    if !context.functionSettings.isEmpty {
+      settings += context.functionSettings.map { RequestRole.Setting($0.name, $0.value) }
+    }
+    var role = RequestRole(
+      role: context.auth.role, claims: context.auth.claimsJSON, settings: settings,
+      readOnly: readOnly)
+    role.searchPath = ([context.schema] + context.cache.extraSearchPath).map(SQLText.identifier)
+      .joined(separator: ", ")
+    role.method = context.request.method
+    role.path = Self.requestPath(context.request.path)
+    let headers = Self.headerSettings(context.request.headers)
+    role.headers = headers.headers
+    role.cookies = headers.cookies
+    role.timezone = context.preferences.timezone
+    return role
+  }
+
+  /// `request.headers` (lowercase names, the last of repeated ones, without `Cookie`) and
+  /// `request.cookies` as JSON objects' text; the headers are written straight into bytes.
+  static func headerSettings(_ headers: HTTPHeaders) -> (headers: String, cookies: String) {
+    var named: [(name: String, value: String)] = []
+    var cookies = JSONObject()
+    for field in headers {
+      let name = lowercasedName(field.name)
+      if name == "cookie" {
+        for pair in field.value.split(separator: ";") {
+          let parts = pair.split(separator: "=", maxSplits: 1)
+          guard let key = parts.first?.trimmingCharacters(in: " \t"), !key.isEmpty else {
+            continue
+          }
+          let value = parts.count > 1 ? parts[1].trimmingCharacters(in: " \t") : ""
+          cookies.removeAll(named: key)
+          cookies.append(key, .string(value))
+        }
+      } else {
+        named.removeAll { $0.name == name }
+        named.append((name, field.value))
+      }
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(named.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 6 })
+    bytes.append(UInt8(ascii: "{"))
+    for (index, field) in named.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      JSONValue.appendQuoted(field.name, to: &bytes)
+      bytes.append(UInt8(ascii: ":"))
+      JSONValue.appendQuoted(field.value, to: &bytes)
+    }
+    bytes.append(UInt8(ascii: "}"))
+    return (String(decoding: bytes, as: UTF8.self), JSONValue.object(cookies).serialized())
+  }
+
+  /// A header name in lowercase, copied only when it has an uppercase letter (or is not ASCII).
+  static func lowercasedName(_ name: String) -> String {
+    name.utf8.allSatisfy({ $0 < 0x41 || ($0 > 0x5A && $0 < 0x80) }) ? name : name.lowercased()
+  }
+
+  /// The path PostgREST sees behind Supabase's gateway: without `/rest/v1`.
+  static func requestPath(_ path: String) -> String {
+    guard path.hasPrefix("/rest/v1") else { return path }
+    let rest = String(path.dropFirst(8))
+    return rest.isEmpty ? "/" : rest
+  }
+
+  /// 400 22021 for SQL text holding a NUL byte (from a name in the request), which libpq cannot
+  /// send.
+  static func refuseNUL(_ statements: [PGStatement]) throws(RESTError) {
+    if statements.contains(where: { $0.sql.containsNUL }) {
+      throw RESTError(
+        status: 400, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
+    }
+  }
+}

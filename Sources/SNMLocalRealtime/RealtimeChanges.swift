@@ -1,0 +1,327 @@
+import Foundation
+import SNMGateway
+import SNMWire
+import Synchronization
+
+/// postgres_changes: the channels' bindings, and each committed row change (from
+/// ``RealtimeReplicationStream``) sent to the bindings it matches under Realtime's rules:
+/// tables in the `supabase_realtime` publication only, filters, columns the subscriber's role
+/// cannot SELECT left out, RLS checked per subscriber with their claims against the row as it
+/// is now (not for DELETE, whose old record is then cut to the primary key), errors for tables
+/// without a primary key. Every SQL statement of the service's changes is here.
+package final class RealtimeChanges: Sendable {
+  let pool: PGPool
+  let conninfo: String
+  private let subscriptions = Mutex<[RealtimeSubscription]>([])
+  private let stream = Mutex<RealtimeReplicationStream?>(nil)
+
+  /// Where a message inserted into `realtime.messages` (`realtime.send`) is broadcast:
+  /// (topic `realtime:<name>`, private, the JSON broadcast payload).
+  private let onMessage: @Sendable (String, Bool, JSONValue) -> Void
+
+  package init(
+    pool: PGPool, conninfo: String,
+    onMessage: @escaping @Sendable (String, Bool, JSONValue) -> Void = { _, _, _ in }
+  ) {
+    self.pool = pool
+    self.conninfo = conninfo
+    self.onMessage = onMessage
+  }
+
+  func stop() { stream.withLock { $0?.stop() } }
+
+  /// Starts the stream if it is not running (the first join of any channel: `realtime.send`
+  /// reaches channels through it too); the reason when it cannot.
+  func ensureStream() -> String? {
+    stream.withLock { stream in
+      guard stream == nil else { return nil }
+      do throws(PGError) {
+        stream = try RealtimeReplicationStream(conninfo: conninfo) { [weak self] change in
+          self?.deliver(change)
+        }
+        return nil
+      } catch {
+        return "cannot stream the database's changes: \(error.message)"
+      }
+    }
+  }
+
+  /// Adds a channel's bindings (checked against the database first); the message of the first
+  /// that cannot be served, with none added.
+  func subscribe(
+    socket: RealtimeSocket, topic: String, entries: [JSONObject], claims: JSONValue
+  ) -> String? {
+    var added: [RealtimeSubscription] = []
+    let role = claims["role"]?.stringValue ?? "anon"
+    for entry in entries {
+      let event = (entry["event"]?.stringValue ?? "*").uppercased()
+      var schema = entry["schema"]?.stringValue ?? "public"
+      let table = entry["table"]?.stringValue ?? "*"
+      if entry["schema"] == nil && entry["table"] == nil { schema = "*" }
+      let parameters = "[event: \(event), schema: \(schema), table: \(table), filters: []]"
+      let unable =
+        "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: \(parameters)"
+      var filters: [RealtimeChangeFilter] = []
+      if let text = entry["filter"]?.stringValue, !text.isEmpty {
+        for part in RealtimeChangeFilter.conditions(text) {
+          do throws(RealtimeChangeFilterError) {
+            filters.append(try RealtimeChangeFilter(parsing: part))
+          } catch {
+            return "Error parsing `filter` params: \(error.message)"
+          }
+        }
+      }
+      guard inPublication(schema: schema, table: table) else { return unable }
+      if table != "*" {
+        for filter in filters
+        where !canSelect(role: role, schema: schema, table: table, column: filter.column) {
+          return "invalid column for filter \(filter.column)"
+        }
+      }
+      let id = RealtimeChannels.changeID(entry)
+      added.append(
+        RealtimeSubscription(
+          id: id, socket: socket, topic: topic,
+          event: ["INSERT", "UPDATE", "DELETE"].contains(event) ? event : "*",
+          schema: schema, table: table, filters: filters, claims: claims))
+    }
+    if let failure = ensureStream() { return failure }
+    subscriptions.withLock { list in
+      list.removeAll { $0.socket === socket && $0.topic == topic }
+      list += added
+    }
+    return nil
+  }
+
+  func unsubscribe(socket: RealtimeSocket, topic: String?) {
+    subscriptions.withLock { list in
+      list.removeAll { $0.socket === socket && (topic == nil || $0.topic == topic) }
+    }
+  }
+
+  /// New claims for a channel's bindings (a refreshed token).
+  func update(socket: RealtimeSocket, topic: String, claims: JSONValue) {
+    subscriptions.withLock { list in
+      for index in list.indices where list[index].socket === socket && list[index].topic == topic {
+        list[index].claims = claims
+      }
+    }
+  }
+
+  private func inPublication(schema: String, table: String) -> Bool {
+    let sql = """
+      select exists(select 1 from pg_publication_tables where pubname = 'supabase_realtime'
+        and ($1 = '*' or schemaname = $1) and ($2 = '*' or tablename = $2))
+      """
+    return (try? pool.withConnection { try $0.execute(sql, [schema, table]).scalar }) == "t"
+  }
+
+  private func canSelect(role: String, schema: String, table: String, column: String) -> Bool {
+    let sql =
+      "select has_column_privilege($1::name, format('%I.%I', $2::text, $3::text), $4::text, 'SELECT')"
+    return (try? pool.withConnection { try $0.execute(sql, [role, schema, table, column]).scalar })
+      == "t"
+  }
+
+  /// A table's columns (name, type name, whether `role` may SELECT it) and whether RLS is on.
+  private func shape(role: String, schema: String, table: String) -> (
+    columns: [(name: String, type: String, visible: Bool)], rls: Bool
+  )? {
+    let sql = """
+      select a.attname, t.typname, has_column_privilege($1::name, c.oid, a.attname, 'SELECT'), c.relrowsecurity
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      join pg_type t on t.oid = a.atttypid
+      where n.nspname = $2 and c.relname = $3 order by a.attnum
+      """
+    guard let result = try? pool.withConnection({ try $0.execute(sql, [role, schema, table]) }),
+      !result.rows.isEmpty
+    else { return nil }
+    let columns = result.rows.map { row in (row[0] ?? "", row[1] ?? "", row[2] == "t") }
+    return (columns, result.rows[0][3] == "t")
+  }
+
+  /// Whether the row with `key` is visible to `claims` now (RLS, as the subscriber).
+  private func visible(
+    schema: String, table: String, key: [(name: String, type: String, value: JSONValue)],
+    claims: JSONValue
+  ) -> Bool {
+    var conditions: [String] = []
+    var parameters: [String?] = []
+    for (index, column) in key.enumerated() {
+      conditions.append("\(Self.quoted(column.name)) = $\(index + 1)::\(Self.quoted(column.type))")
+      parameters.append(Self.text(column.value))
+    }
+    let sql =
+      "select exists(select 1 from \(Self.quoted(schema)).\(Self.quoted(table)) where "
+      + conditions.joined(separator: " and ") + ")"
+    let role = RequestRole(
+      role: claims["role"]?.stringValue ?? "anon", claims: claims.serialized(), readOnly: true)
+    return (try? pool.transaction(as: role) { try $0.execute(sql, parameters).scalar }) == "t"
+  }
+
+  /// A catalog name as an SQL identifier.
+  private static func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  private static func text(_ value: JSONValue) -> String? {
+    switch value {
+    case .null: nil
+    case .string(let text): text
+    case .number(let number): number.text
+    case .bool(let flag): flag ? "true" : "false"
+    default: value.serialized()
+    }
+  }
+
+  /// One wal2json change (format 2), sent to each binding it matches.
+  func deliver(_ change: JSONValue) {
+    guard let action = change["action"]?.stringValue, let schema = change["schema"]?.stringValue,
+      let table = change["table"]?.stringValue
+    else { return }
+    let type: String
+    switch action {
+    case "I": type = "INSERT"
+    case "U": type = "UPDATE"
+    case "D": type = "DELETE"
+    default: return
+    }
+    let record = Self.row(change["columns"])
+    if schema == "realtime" && table == "messages" {
+      if type == "INSERT" { message(record) }
+      return
+    }
+    var oldRecord = Self.row(change["identity"])
+    let keyColumns = (change["pk"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+    if type == "UPDATE" && oldRecord.isEmpty {
+      oldRecord = JSONObject(keyColumns.compactMap { name in record[name].map { (name, $0) } })
+    }
+    let matchOn = type == "DELETE" ? oldRecord : record
+    let matched = subscriptions.withLock { list in
+      list.filter { $0.wants(schema: schema, table: table, type: type, record: matchOn) }
+    }
+    guard !matched.isEmpty else { return }
+    let timestamp = Self.commitTimestamp(change["timestamp"]?.stringValue)
+    var shapes: [String: (columns: [(name: String, type: String, visible: Bool)], rls: Bool)] = [:]
+    // Ids per channel, in the order matched.
+    var channels: [(socket: RealtimeSocket, topic: String, claims: JSONValue, ids: [Int])] = []
+    for subscription in matched {
+      if let index = channels.firstIndex(where: {
+        $0.socket === subscription.socket && $0.topic == subscription.topic
+      }) {
+        if !channels[index].ids.contains(subscription.id) {
+          channels[index].ids.append(subscription.id)
+        }
+      } else {
+        channels.append(
+          (subscription.socket, subscription.topic, subscription.claims, [subscription.id]))
+      }
+    }
+    for channel in channels {
+      let role = channel.claims["role"]?.stringValue ?? "anon"
+      if shapes[role] == nil { shapes[role] = shape(role: role, schema: schema, table: table) }
+      guard let shape = shapes[role] else { continue }
+      var errors: [JSONValue] = []
+      let visibleNames = Set(shape.columns.filter(\.visible).map(\.name))
+      if keyColumns.isEmpty && type != "DELETE" {
+        errors.append("Error 400: Bad Request, no primary key")
+      } else if keyColumns.contains(where: { !visibleNames.contains($0) }) {
+        errors.append("Error 401: Unauthorized")
+      } else if shape.rls && type != "DELETE" {
+        let key = keyColumns.compactMap { name -> (String, String, JSONValue)? in
+          guard let column = shape.columns.first(where: { $0.name == name }),
+            let value = record[name]
+          else { return nil }
+          return (name, column.type, value)
+        }
+        guard visible(schema: schema, table: table, key: key, claims: channel.claims) else {
+          continue
+        }
+      }
+      var data: JSONObject = [
+        "schema": .string(schema), "table": .string(table), "commit_timestamp": .string(timestamp),
+        "type": .string(type),
+        "columns": .array(
+          shape.columns.filter(\.visible).map {
+            ["name": .string($0.name), "type": .string($0.type)]
+          }),
+      ]
+      let types = Dictionary(
+        shape.columns.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+      if type != "DELETE" {
+        data["record"] = errors.isEmpty ? .object(Self.visible(record, visibleNames, types)) : [:]
+      }
+      if type != "INSERT" {
+        var old = Self.visible(oldRecord, visibleNames, types)
+        if type == "DELETE" && shape.rls {
+          old = JSONObject(old.filter { keyColumns.contains($0.key) }.map { ($0.key, $0.value) })
+        }
+        data["old_record"] = .object(old)
+      }
+      data["errors"] = errors.isEmpty ? .null : .array(errors)
+      let payload: JSONValue = ["ids": .array(channel.ids.map { .int($0) }), "data": .object(data)]
+      channel.socket.push(
+        PhoenixMessage(
+          joinRef: nil, ref: nil, topic: channel.topic, event: "postgres_changes", payload: payload)
+      )
+    }
+  }
+
+  /// A committed `realtime.messages` row of the broadcast extension, sent to its topic as
+  /// `{"type":"broadcast","event":E,"payload":P,"meta":{"id":…}}`.
+  private func message(_ row: JSONObject) {
+    guard row["extension"]?.stringValue == "broadcast", let topic = row["topic"]?.stringValue,
+      let event = row["event"]?.stringValue
+    else { return }
+    let payload = row["payload"]?.stringValue.flatMap { try? JSONValue(parsing: $0) } ?? [:]
+    var broadcast: JSONObject = ["type": "broadcast", "event": .string(event), "payload": payload]
+    if let id = row["id"]?.stringValue { broadcast.append("meta", ["id": .string(id)]) }
+    onMessage("realtime:" + topic, row["private"]?.boolValue ?? true, .object(broadcast))
+  }
+
+  /// wal2json's columns as a record: name -> value.
+  private static func row(_ columns: JSONValue?) -> JSONObject {
+    var record = JSONObject()
+    for column in columns?.arrayValue ?? [] {
+      guard let name = column["name"]?.stringValue else { continue }
+      record.append(name, column["value"] ?? .null)
+    }
+    return record
+  }
+
+  /// The columns `role` may see, values as Realtime gives them (json parsed, timestamps ISO).
+  private static func visible(_ record: JSONObject, _ names: Set<String>, _ types: [String: String])
+    -> JSONObject
+  {
+    var out = JSONObject()
+    for (name, value) in record where names.contains(name) {
+      out.append(name, converted(value, type: types[name] ?? ""))
+    }
+    return out
+  }
+
+  private static func converted(_ value: JSONValue, type: String) -> JSONValue {
+    guard case .string(let text) = value else { return value }
+    switch type {
+    case "json", "jsonb": return (try? JSONValue(parsing: text)) ?? value
+    case "timestamptz", "timestamp":
+      var iso = text.replacingOccurrences(of: " ", with: "T")
+      if iso.hasSuffix("+00") { iso += ":00" }
+      return .string(iso)
+    default: return value
+    }
+  }
+
+  /// `2026-12-04 16:20:01.123456+00` -> `2026-12-04T16:20:01.123Z` (the stream runs in UTC).
+  static func commitTimestamp(_ text: String?) -> String {
+    guard let text, text.count >= 19 else { return "" }
+    let seconds = text.prefix(19).replacingOccurrences(of: " ", with: "T")
+    var fraction = "000"
+    if let dot = text.firstIndex(of: ".") {
+      let digits = text[text.index(after: dot)...].prefix { $0.isNumber }
+      fraction = String((digits + "000").prefix(3))
+    }
+    return seconds + "." + fraction + "Z"
+  }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import SNMWire
+import Synchronization
+
+/// The topics of the project: who joined each, and who is present. A broadcast reaches every
+/// member of its topic (its sender only when the sender's channel asked for `self`); public and
+/// private channels of one name are apart.
+package final class RealtimeHub: Sendable {
+  struct Member: Sendable {
+    var socket: RealtimeSocket
+    var channel: RealtimeChannel
+  }
+
+  private let members = Mutex<[String: [ObjectIdentifier: Member]]>([:])
+  private let presence = Mutex<[String: RealtimePresence]>([:])
+  private let refs = Atomic<Int>(0)
+
+  package init() {}
+
+  /// Adds a socket's channel to its topic (replacing an earlier join of the same topic).
+  func join(_ socket: RealtimeSocket, _ channel: RealtimeChannel) {
+    members.withLock {
+      $0[channel.hubKey, default: [:]][ObjectIdentifier(socket)] = Member(
+        socket: socket, channel: channel)
+    }
+  }
+
+  /// Updates the channel a member holds (a refreshed token).
+  func update(_ socket: RealtimeSocket, _ channel: RealtimeChannel) {
+    members.withLock { members in
+      guard members[channel.hubKey]?[ObjectIdentifier(socket)] != nil else { return }
+      members[channel.hubKey]?[ObjectIdentifier(socket)] = Member(socket: socket, channel: channel)
+    }
+  }
+
+  /// Removes a socket's channel from its topic; its presence leaves.
+  func leave(_ socket: RealtimeSocket, _ channel: RealtimeChannel) {
+    members.withLock { members in
+      members[channel.hubKey]?[ObjectIdentifier(socket)] = nil
+      if members[channel.hubKey]?.isEmpty == true { members[channel.hubKey] = nil }
+    }
+    untrack(socket, channel)
+  }
+
+  /// How many members a topic has.
+  func count(_ hubKey: String) -> Int { members.withLock { $0[hubKey]?.count ?? 0 } }
+
+  /// Sends a JSON broadcast payload (`{"type":"broadcast","event":E,"payload":P}`) to the
+  /// topic's members.
+  package func broadcast(
+    hubKey: String, topic: String, payload: JSONValue, from sender: RealtimeSocket?
+  ) {
+    let message = PhoenixMessage(
+      joinRef: nil, ref: nil, topic: topic, event: "broadcast", payload: payload)
+    for member in recipients(hubKey, excluding: sender) { member.socket.push(message) }
+  }
+
+  /// Sends a user broadcast (a binary kind 3 from a 2.0.0 client): kind 4 to 2.0.0 members, the
+  /// JSON payload to 1.0.0 members (none when the payload is binary, as Realtime drops it).
+  func broadcast(hubKey: String, _ broadcast: PhoenixUserBroadcast, from sender: RealtimeSocket?) {
+    var outgoing = broadcast
+    outgoing.joinRef = nil
+    outgoing.ref = nil
+    let json = broadcast.jsonBroadcastPayload.map {
+      PhoenixMessage(
+        joinRef: nil, ref: nil, topic: broadcast.topic, event: "broadcast", payload: $0)
+    }
+    for member in recipients(hubKey, excluding: sender) {
+      switch member.socket.codec.version {
+      case .v2: member.socket.push(.userBroadcast(outgoing))
+      case .v1: if let json { member.socket.push(json) }
+      }
+    }
+  }
+
+  private func recipients(_ hubKey: String, excluding sender: RealtimeSocket?) -> [Member] {
+    members.withLock { members in
+      guard let topic = members[hubKey] else { return [] }
+      return topic.values.filter { member in
+        guard let sender, member.socket === sender else { return true }
+        return member.channel.config.broadcastSelf
+      }
+    }
+  }
+
+  /// The presence state of a topic.
+  func presenceState(_ hubKey: String) -> JSONValue {
+    presence.withLock { $0[hubKey]?.state ?? .object(JSONObject()) }
+  }
+
+  /// Tracks a socket's payload on its channel's topic and sends the diff to every member.
+  func track(_ socket: RealtimeSocket, _ channel: RealtimeChannel, payload: JSONObject) {
+    let ref = nextRef()
+    let diff = presence.withLock {
+      $0[channel.hubKey, default: RealtimePresence()].track(
+        owner: ObjectIdentifier(socket), key: channel.presenceKey, payload: payload, ref: ref)
+    }
+    if let diff { sendDiff(diff, channel) }
+  }
+
+  /// Removes what a socket tracked on a channel's topic and sends the diff.
+  func untrack(_ socket: RealtimeSocket, _ channel: RealtimeChannel) {
+    let diff = presence.withLock { presence -> JSONValue? in
+      let diff = presence[channel.hubKey]?.untrack(owner: ObjectIdentifier(socket))
+      if presence[channel.hubKey]?.isEmpty == true { presence[channel.hubKey] = nil }
+      return diff
+    }
+    if let diff { sendDiff(diff, channel) }
+  }
+
+  private func sendDiff(_ diff: JSONValue, _ channel: RealtimeChannel) {
+    let message = PhoenixMessage(
+      joinRef: nil, ref: nil, topic: channel.topic, event: "presence_diff", payload: diff)
+    let all = members.withLock { Array(($0[channel.hubKey] ?? [:]).values) }
+    for member in all { member.socket.push(message) }
+  }
+
+  /// A unique `phx_ref`.
+  private func nextRef() -> String {
+    let number = refs.add(1, ordering: .relaxed).newValue
+    return "snm" + String(number, radix: 36)
+  }
+}
