@@ -5,8 +5,7 @@ extension AuthGateway {
   /// The verified claims of the request's Bearer token, GoTrue's way: 401 without one, 403 bad_jwt.
   func bearerClaims(_ request: HTTPRequest) throws(AuthFailure) -> JSONValue {
     guard let header = request.headers["Authorization"],
-      let token = RequestAuth.bearerToken(header),
-      !token.isEmpty
+      let token = RequestAuth.bearerToken(header), !token.isEmpty
     else { throw AuthFailure.noAuthorization }
     do {
       return try signer.verify(token, now: now())
