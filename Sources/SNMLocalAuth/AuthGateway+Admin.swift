@@ -46,9 +46,7 @@ extension AuthGateway {
         throw AuthFailure.factorNotFound
       }
       guard case .deleteUserFactor = route else { throw AuthFailure.methodNotAllowed }
-      _ = try pool.withConnection { connection in
-        try connection.execute("delete from auth.mfa_factors where id = $1::uuid", [factorID])
-      }
+      try pool.withConnection { connection in try FactorStore(connection).delete(id: factorID) }
       return .json(status: 200, factor)
     default:
       throw AuthFailure.notFound
@@ -98,26 +96,8 @@ extension AuthGateway {
     var perPage = try number("per_page", default: 50)
     if perPage == 0 { perPage = 50 }
     let filter = request.queryValue("filter") ?? ""
-    let pattern =
-      "%"
-      + filter.replacingOccurrences(of: "\\", with: "\\\\")
-      .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-    let condition =
-      "($1 = '%%' or u.email ilike $1 or u.raw_user_meta_data->>'full_name' ilike $1)"
     let (users, total) = try pool.withConnection { connection in
-      let count = try connection.execute(
-        "select count(*)::text from auth.users u where \(condition)", [pattern])
-      let rows = try connection.execute(
-        "select \(AuthUserRow.columns) from auth.users u where \(condition) "
-          + "order by u.created_at desc, u.id desc limit $2::bigint offset $3::bigint",
-        [pattern, String(perPage), String((page - 1) * perPage)])
-      var users: [JSONValue] = []
-      for row in rows.rows {
-        guard var user = AuthUserRow(row) else { continue }
-        user.factors = try AuthStore(connection).factors(userID: user.id)
-        users.append(userJSON(user))
-      }
-      return (users, Int(count.scalar ?? "0") ?? 0)
+      try AuthStore(connection).users(matching: filter, page: page, perPage: perPage)
     }
     var headers = HTTPHeaders()
     let pages = (total + perPage - 1) / perPage
@@ -133,7 +113,9 @@ extension AuthGateway {
     headers["X-Total-Count"] = String(total)
     return .json(
       status: 200,
-      .object([.init("users", .array(users)), .init("aud", .string("authenticated"))]),
+      .object([
+        .init("users", .array(users.map(userJSON))), .init("aud", .string("authenticated")),
+      ]),
       headers: headers)
   }
 
@@ -160,21 +142,15 @@ extension AuthGateway {
     let provider = email.isEmpty ? "phone" : "email"
     do {
       let user = try inTransaction { connection in
-        let taken = try connection.execute(
-          "select 1 from auth.users where lower(email) = lower($1)", [email])
-        guard taken.rows.isEmpty else { throw AuthFailure.emailExists }
-        if !phone.isEmpty,
-          try !connection.execute("select 1 from auth.users where phone = $1", [phone]).rows
-            .isEmpty
-        {
-          throw Self.phoneExists
-        }
-        let id = try AuthStore(connection).insertUser(
+        let store = AuthStore(connection)
+        guard try !store.isEmailTaken(email) else { throw AuthFailure.emailExists }
+        if !phone.isEmpty, try store.isPhoneTaken(phone) { throw Self.phoneExists }
+        let id = try store.insertUser(
           NewAuthUser(
             email: email, phone: phone, password: password, provider: provider,
             appMetadata: appMetadata, userMetadata: userMetadata, emailConfirmed: confirmed,
             phoneConfirmed: phoneConfirmed, bannedSeconds: ban ?? 0))
-        guard let user = try AuthStore(connection).user(id: id) else {
+        guard let user = try store.user(id: id) else {
           throw PGError(kind: .client, message: "no user id")
         }
         return user
@@ -207,46 +183,24 @@ extension AuthGateway {
     let banText = body["ban_duration"]?.stringValue
     let ban = try Self.banSeconds(banText)
     let user = try inTransaction { connection in
+      let store = AuthStore(connection)
       if !email.isEmpty {
-        let taken = try connection.execute(
-          "select 1 from auth.users where lower(email) = lower($1) and id <> $2::uuid", [email, id])
-        guard taken.rows.isEmpty else { throw AuthFailure.emailExists }
-        _ = try connection.execute(
-          "update auth.users set email = lower($2), email_change = '', updated_at = now() "
-            + "where id = $1::uuid", [id, email])
+        guard try !store.isEmailTaken(email, byOtherThan: id) else {
+          throw AuthFailure.emailExists
+        }
+        try store.setEmail(userID: id, to: email)
       }
-      if let password {
-        _ = try connection.execute(
-          "update auth.users set encrypted_password = extensions.crypt($2, "
-            + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), updated_at = now() "
-            + "where id = $1::uuid", [id, password])
-      }
+      if let password { try store.setPassword(userID: id, to: password) }
       if let confirm = body["email_confirm"]?.boolValue {
-        _ = try connection.execute(
-          "update auth.users set email_confirmed_at = case when $2 then "
-            + "coalesce(email_confirmed_at, now()) end, updated_at = now() where id = $1::uuid",
-          [id, confirm ? "true" : "false"])
+        try store.setEmailConfirmed(userID: id, confirm)
       }
-      for (column, value) in [
-        ("raw_user_meta_data", userMetadata), ("raw_app_meta_data", appMetadata),
-      ] {
+      for (column, value) in [(AuthStore.MetadataColumn.user, userMetadata), (.app, appMetadata)] {
         guard let value, let value, let object = value.objectValue else { continue }
-        let removed = object.filter { $0.value.isNull }.map { JSONValue.string($0.key) }
-        _ = try connection.execute(
-          "update auth.users set \(column) = (\(column) || $2::jsonb) "
-            + "- array(select jsonb_array_elements_text($3::jsonb)), updated_at = now() "
-            + "where id = $1::uuid",
-          [id, value.serialized(), JSONValue.array(removed).serialized()])
-        try AuthMetadataBound.checkStored(id, on: connection)
+        try store.mergeMetadata(column, userID: id, with: object)
       }
       if banText != nil {
-        _ = try connection.execute(
-          "update auth.users set banned_until = case when $2::float8 > 0 then "
-            + "now() + make_interval(secs => $2::float8) end, updated_at = now() "
-            + "where id = $1::uuid", [id, String(ban ?? 0)])
-        if (ban ?? 0) > 0 {
-          _ = try connection.execute("delete from auth.sessions where user_id = $1::uuid", [id])
-        }
+        try store.ban(userID: id, seconds: ban ?? 0)
+        if (ban ?? 0) > 0 { try store.deleteSessions(userID: id) }
       }
       return try adminUser(id, on: connection)
     }
@@ -259,18 +213,8 @@ extension AuthGateway {
     _ = try adminUser(id)
     let soft = body["should_soft_delete"]?.boolValue ?? false
     try inTransaction { connection in
-      if soft {
-        _ = try connection.execute("delete from auth.sessions where user_id = $1::uuid", [id])
-        _ = try connection.execute("delete from auth.mfa_factors where user_id = $1::uuid", [id])
-        _ = try connection.execute(
-          "update auth.users set email = null, phone = null, encrypted_password = null, "
-            + "raw_user_meta_data = '{}', email_change = '', confirmation_token = '', "
-            + "recovery_token = '', email_change_token_new = '', email_change_token_current = '', "
-            + "reauthentication_token = '', deleted_at = now(), updated_at = now() "
-            + "where id = $1::uuid", [id])
-      } else {
-        _ = try connection.execute("delete from auth.users where id = $1::uuid", [id])
-      }
+      let store = AuthStore(connection)
+      if soft { try store.softDeleteUser(id: id) } else { try store.deleteUser(id: id) }
     }
     return .json(status: 200, "{}")
   }

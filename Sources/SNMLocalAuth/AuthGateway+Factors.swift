@@ -68,11 +68,8 @@ extension AuthGateway {
         throw AuthFailure(
           status: 403, code: "insufficient_aal", message: "AAL2 required to enroll a new factor")
       }
-      let created = try connection.execute(
-        "insert into auth.mfa_factors (user_id, friendly_name, factor_type, secret) "
-          + "values ($1::uuid, $2, 'totp', $3) returning id::text",
-        [user.id, name, totp.base32Secret])
-      guard let id = created.scalar else { throw PGError(kind: .client, message: "no factor id") }
+      let id = try FactorStore(connection).insertTOTP(
+        userID: user.id, friendlyName: name, secret: totp.base32Secret)
       let account = user.email.isEmpty ? user.phone : user.email
       let uri = totp.uri(issuer: issuer, account: account)
       // Raw SVG: the clients add the `data:image/svg+xml;utf-8,` prefix themselves.
@@ -91,16 +88,14 @@ extension AuthGateway {
     return .json(status: 200, answer)
   }
 
-  /// The factor `id` of the token's user with its secret and status; 404 mfa_factor_not_found.
-  func ownFactor(_ id: String, userID: String, on connection: PGConnection) throws -> (
-    secret: String, status: String, lastStep: Int64?
-  ) {
-    let found = try connection.execute(
-      "select secret, status, last_totp_step::text from auth.mfa_factors "
-        + "where id = $1::uuid and user_id = $2::uuid for update", [id, userID])
-    guard let row = found.rows.first, row.count == 3, let secret = row[0], let status = row[1]
-    else { throw AuthFailure.factorNotFound }
-    return (secret, status, row[2].flatMap { Int64($0) })
+  /// The factor `id` of the token's user, locked; 404 mfa_factor_not_found.
+  func ownFactor(_ id: String, userID: String, on connection: PGConnection) throws
+    -> FactorStore.FactorRow
+  {
+    guard let factor = try FactorStore(connection).factor(id: id, userID: userID) else {
+      throw AuthFailure.factorNotFound
+    }
+    return factor
   }
 
   /// `POST /factors/{id}/challenge`: `{"id", "type": "totp", "expires_at"}`.
@@ -109,18 +104,11 @@ extension AuthGateway {
     let answer: JSONValue = try inTransaction { connection in
       let (user, _) = try tokenSubject(claims, on: connection)
       _ = try ownFactor(factorID, userID: user.id, on: connection)
-      let created = try connection.execute(
-        "insert into auth.mfa_challenges (factor_id, ip_address) values ($1::uuid, $2) "
-          + "returning id::text, (extract(epoch from created_at)::bigint + $3::bigint)::text",
-        [factorID, client, String(AuthSettings.challengeExpiry)])
-      _ = try connection.execute(
-        "update auth.mfa_factors set last_challenged_at = now() where id = $1::uuid", [factorID])
-      guard let row = created.rows.first, let id = row[0] else {
-        throw PGError(kind: .client, message: "no challenge id")
-      }
+      let challenge = try FactorStore(connection).createChallenge(
+        factorID: factorID, ipAddress: client, expiry: AuthSettings.challengeExpiry)
       return .object([
-        .init("id", .string(id)), .init("type", .string("totp")),
-        .init("expires_at", .int(Int(row[1] ?? "") ?? 0)),
+        .init("id", .string(challenge.id)), .init("type", .string("totp")),
+        .init("expires_at", .int(challenge.expiresAt)),
       ])
     }
     return .json(status: 200, answer)
@@ -138,50 +126,43 @@ extension AuthGateway {
     let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
       let (user, sessionID) = try tokenSubject(claims, on: connection)
       let factor = try ownFactor(factorID, userID: user.id, on: connection)
-      let found = try connection.execute(
-        "select ip_address, (verified_at is not null or created_at < now() - "
-          + "make_interval(secs => $3::int))::text from auth.mfa_challenges "
-          + "where id::text = $1 and factor_id = $2::uuid for update",
-        [challengeID, factorID, String(AuthSettings.challengeExpiry)])
-      guard let challenge = found.rows.first else {
+      guard
+        let challenge = try FactorStore(connection).challenge(
+          id: challengeID, factorID: factorID, expiry: AuthSettings.challengeExpiry)
+      else {
         throw AuthFailure(
           status: 422, code: "mfa_factor_not_found",
           message: "MFA factor with the provided challenge ID not found")
       }
-      if challenge[0] != client {
+      if challenge.ipAddress != client {
         throw AuthFailure(
           status: 422, code: "mfa_ip_address_mismatch",
           message: "Challenge and verify IP addresses mismatch.")
       }
-      if challenge[1] == "true" {
+      if challenge.isSpent {
         throw AuthFailure(
           status: 422, code: "mfa_challenge_expired",
           message:
             "MFA challenge \(challengeID) has expired, verify against another challenge or create a new challenge."
         )
       }
-      if try AuthStore(connection).isFactorLocked(factorID) { throw AuthGuessLimits.factorLocked }
+      let store = AuthStore(connection)
+      if try store.isFactorLocked(factorID) { throw AuthGuessLimits.factorLocked }
       guard let totp = TOTP(base32Secret: factor.secret),
         let step = try totp.matchingStep(code, at: now(), skew: 1),
         factor.lastStep.map({ step > $0 }) ?? true
       else {
-        try AuthStore(connection).recordWrongFactorCode(factorID)
+        try store.recordWrongFactorCode(factorID)
         return .failure(
           AuthFailure(
             status: 422, code: "mfa_verification_failed", message: "Invalid TOTP code entered"))
       }
       guard let sessionID else { throw AuthFailure.sessionNotFound }
-      try AuthStore(connection).forgetWrongFactorCodes(factorID)
-      _ = try connection.execute(
-        "update auth.mfa_challenges set verified_at = now() where id = $1::uuid", [challengeID])
-      _ = try connection.execute(
-        "update auth.mfa_factors set status = 'verified', last_totp_step = $2::bigint, "
-          + "updated_at = now() where id = $1::uuid", [factorID, String(step)])
-      try AuthStore(connection).elevate(sessionID: sessionID, factorID: factorID, userID: user.id)
-      _ = try connection.execute(
-        "delete from auth.mfa_factors where user_id = $1::uuid and status = 'unverified' "
-          + "and factor_type = 'totp'", [user.id])
-      let refreshToken = try AuthStore(connection).replaceRefreshTokens(
+      try store.forgetWrongFactorCodes(factorID)
+      try FactorStore(connection).verify(
+        factorID: factorID, challengeID: challengeID, step: step, userID: user.id)
+      try store.elevate(sessionID: sessionID, factorID: factorID, userID: user.id)
+      let refreshToken = try store.replaceRefreshTokens(
         userID: user.id, sessionID: sessionID)
       return .success(
         try sessionJSON(
@@ -201,7 +182,7 @@ extension AuthGateway {
           status: 422, code: "insufficient_aal",
           message: "AAL2 required to unenroll verified factor")
       }
-      _ = try connection.execute("delete from auth.mfa_factors where id = $1::uuid", [factorID])
+      try FactorStore(connection).delete(id: factorID)
     }
     return .json(status: 200, .object([.init("id", .string(factorID))]))
   }

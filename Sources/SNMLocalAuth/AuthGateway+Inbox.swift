@@ -34,21 +34,16 @@ extension AuthGateway {
         }
         limit = min(value, 1000)
       }
-      let rows = try pool.withConnection { connection in
-        try connection.execute(
-          "select id::text, recipient, kind, subject, otp, token_hash, link, "
-            + "\(AuthStore.iso("sent_at")), body from snm_local.inbox "
-            + "where $1 = '' or lower(recipient) = lower($1) "
-            + "order by sent_at desc, id desc limit $2::int", [address, String(limit)])
+      let found = try pool.withConnection { connection in
+        try InboxStore(connection).messages(to: address, limit: limit)
       }
-      let messages: [JSONValue] = rows.rows.compactMap { row in
-        guard row.count == 9 else { return nil }
-        return .object([
-          .init("id", .optional(row[0])), .init("to", .optional(row[1])),
-          .init("kind", .optional(row[2])), .init("subject", .optional(row[3])),
-          .init("otp", .optional(row[4])), .init("token_hash", .optional(row[5])),
-          .init("link", .optional(row[6])), .init("sent_at", .optional(row[7])),
-          .init("text", .optional(row[8])),
+      let messages: [JSONValue] = found.map { message in
+        .object([
+          .init("id", .optional(message.id)), .init("to", .optional(message.recipient)),
+          .init("kind", .optional(message.kind)), .init("subject", .optional(message.subject)),
+          .init("otp", .optional(message.otp)), .init("token_hash", .optional(message.tokenHash)),
+          .init("link", .optional(message.link)), .init("sent_at", .optional(message.sentAt)),
+          .init("text", .optional(message.body)),
         ])
       }
       return .json(status: 200, .array(messages))

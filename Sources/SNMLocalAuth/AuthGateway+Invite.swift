@@ -26,10 +26,7 @@ extension AuthGateway {
   func invitedUser(email: String, data: JSONValue, on connection: PGConnection) throws -> String {
     if let existing = try AuthStore(connection).user(email: email) {
       guard existing.emailConfirmedAt == nil else { throw AuthFailure.emailExists }
-      _ = try connection.execute(
-        "update auth.users set invited_at = now(), raw_user_meta_data = raw_user_meta_data || $2::jsonb "
-          + "where id = $1::uuid", [existing.id, data.serialized()])
-      try AuthMetadataBound.checkStored(existing.id, on: connection)
+      try AuthStore(connection).reinvite(userID: existing.id, metadata: data)
       return existing.id
     }
     return try AuthStore(connection).insertUser(
@@ -88,12 +85,10 @@ extension AuthGateway {
         existing = try AuthStore(connection).user(id: id)
       case "email_change_current", "email_change_new":
         guard let existing else { throw AuthFailure.adminUserNotFound }
-        let taken = try connection.execute(
-          "select 1 from auth.users where lower(email) = lower($1)", [newEmail])
-        guard taken.rows.isEmpty else { throw AuthFailure.emailExists }
-        _ = try connection.execute(
-          "update auth.users set email_change = lower($2), email_change_confirm_status = 0 "
-            + "where id = $1::uuid", [existing.id, newEmail])
+        guard try !AuthStore(connection).isEmailTaken(newEmail) else {
+          throw AuthFailure.emailExists
+        }
+        try FlowTokenStore(connection).noteEmailChange(userID: existing.id, to: newEmail)
         id = existing.id
       default:
         guard let existing else { throw AuthFailure.adminUserNotFound }

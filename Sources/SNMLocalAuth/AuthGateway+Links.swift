@@ -121,12 +121,7 @@ extension AuthGateway {
         try sendMail(
           .signup, to: user.email, userID: user.id, redirectTo: redirectTo, on: connection)
       } else {
-        let found = try connection.execute(
-          "select id::text from auth.users where lower(email_change) = lower($1) "
-            + "and deleted_at is null", [email])
-        guard let id = found.scalar, let user = try AuthStore(connection).user(id: id) else {
-          return
-        }
+        guard let user = try AuthStore(connection).user(pendingEmail: email) else { return }
         try sendEmailChange(user, to: user.newEmail, redirectTo: redirectTo, on: connection)
       }
     }
@@ -158,10 +153,7 @@ extension AuthGateway {
   func sendEmailChange(
     _ user: AuthUserRow, to newEmail: String, redirectTo: String?, on connection: PGConnection
   ) throws {
-    _ = try connection.execute(
-      "update auth.users set email_change = lower($2), email_change_confirm_status = 0, "
-        + "email_change_token_current = '', updated_at = now() where id = $1::uuid",
-      [user.id, newEmail])
+    try FlowTokenStore(connection).beginEmailChange(userID: user.id, to: newEmail)
     let change = (from: user.email, to: newEmail.lowercased())
     try sendMail(
       .emailChangeNew, to: newEmail, userID: user.id, redirectTo: redirectTo, change: change,

@@ -119,10 +119,7 @@ extension AuthGateway {
   ) throws -> (code: OneTimeCode, link: String?) {
     let otp = try Self.newOTP()
     let hash = try Self.tokenHash(address: address.lowercased(), otp: otp)
-    let (token, sentAt) = kind.columns
-    _ = try connection.execute(
-      "update auth.users set \(token) = $2, \(sentAt) = now() where id = $1::uuid",
-      [userID, hash])
+    try FlowTokenStore(connection).setCode(kind, userID: userID, hash: hash)
     let link = kind.verifyType.map {
       verifyLink(tokenHash: hash, type: $0, redirectTo: redirectTo)
     }
@@ -130,10 +127,10 @@ extension AuthGateway {
     guard deliver else { return (code, link) }
     let text = Self.mailText(
       kind, otp: otp, link: link, change: change, site: settings.siteURL)
-    _ = try connection.execute(
-      "insert into snm_local.inbox (recipient, kind, subject, otp, token_hash, link, body) "
-        + "values (lower($1), $2, $3, $4, $5, $6, $7)",
-      [address, kind.inboxKind, kind.subject, otp, hash, link, text])
+    try InboxStore(connection).deliverMail(
+      InboxStore.Message(
+        recipient: address, kind: kind.inboxKind, subject: kind.subject, otp: otp,
+        tokenHash: hash, link: link, body: text))
     return (code, link)
   }
 

@@ -23,12 +23,10 @@ extension AuthGateway {
   /// answer: the inbox message's, or `test-otp`.
   @discardableResult
   func sendSMS(to user: AuthUserRow, phone: String, on connection: PGConnection) throws -> String {
-    let recent = try connection.execute(
-      "select ceil(extract(epoch from confirmation_sent_at + make_interval(secs => $2::int) "
-        + "- now()))::int::text from auth.users where id = $1::uuid "
-        + "and confirmation_sent_at > now() - make_interval(secs => $2::int)",
-      [user.id, String(settings.smsMaxFrequency)])
-    if let wait = recent.scalar.flatMap(Int.init) {
+    let codes = FlowTokenStore(connection)
+    if let wait = try codes.secondsUntilNextText(
+      userID: user.id, frequency: settings.smsMaxFrequency)
+    {
       throw AuthFailure(
         status: 429, code: "over_sms_send_rate_limit",
         message: "For security purposes, you can only request this after \(max(wait, 1)) seconds.")
@@ -36,15 +34,10 @@ extension AuthGateway {
     let testCode = settings.smsTestOTPs[phone]
     let otp = try testCode ?? Self.newOTP()
     let hash = try Self.tokenHash(address: phone, otp: otp)
-    _ = try connection.execute(
-      "update auth.users set confirmation_token = $2, confirmation_sent_at = now() "
-        + "where id = $1::uuid", [user.id, hash])
+    try codes.setPhoneCode(userID: user.id, hash: hash)
     if testCode != nil { return "test-otp" }
-    let sent = try connection.execute(
-      "insert into snm_local.inbox (recipient, kind, subject, otp, token_hash, link, body) "
-        + "values ($1, 'sms', 'SMS', $2, $3, null, $4) returning id::text",
-      [phone, otp, hash, "Your code is \(otp)"])
-    return sent.scalar ?? ""
+    return try InboxStore(connection).deliverText(
+      to: phone, otp: otp, tokenHash: hash, body: "Your code is \(otp)")
   }
 
   /// `POST /signup` with a phone: a new user with that number and the password; its code is
@@ -97,9 +90,7 @@ extension AuthGateway {
     if settings.confirmPhone {
       try sendSMS(to: user, phone: phone, on: connection)
     } else {
-      _ = try connection.execute(
-        "update auth.users set phone_confirmed_at = now(), updated_at = now() "
-          + "where id = $1::uuid", [user.id])
+      try AuthStore(connection).confirmPhone(userID: user.id)
     }
   }
 
@@ -107,8 +98,7 @@ extension AuthGateway {
   func phoneSignupAnswer(_ id: String, on connection: PGConnection) throws -> JSONValue {
     guard let user = try AuthStore(connection).user(id: id) else { throw AuthFailure.userNotFound }
     guard user.phoneConfirmedAt != nil else { return userJSON(user) }
-    _ = try connection.execute(
-      "update auth.users set last_sign_in_at = now() where id = $1::uuid", [id])
+    try AuthStore(connection).recordSignIn(userID: id)
     return try createSession(userID: id, method: "password", on: connection)
   }
 
@@ -142,9 +132,7 @@ extension AuthGateway {
           try sendSMS(to: pending, phone: phone, on: connection)
           return nil
         }
-        _ = try connection.execute(
-          "update auth.users set phone_confirmed_at = now(), updated_at = now() "
-            + "where id = $1::uuid", [pending.id])
+        try AuthStore(connection).confirmPhone(userID: pending.id)
       }
       guard let confirmed = user else { throw AuthFailure.userNotFound }
       return try sendSMS(to: confirmed, phone: phone, on: connection)
@@ -182,21 +170,17 @@ extension AuthGateway {
       let isTestCode = settings.smsTestOTPs[phone] == token
       if !isTestCode {
         let hash = try Self.tokenHash(address: phone, otp: token)
-        let valid = try connection.execute(
-          "select 1 from auth.users where id = $1::uuid and confirmation_token = $2 "
-            + "and $2 <> '' and confirmation_sent_at > now() - make_interval(secs => $3::int) "
-            + "for update", [user.id, hash, String(settings.smsOTPExpiry)])
-        guard valid.scalar != nil else {
+        guard
+          try FlowTokenStore(connection).isPhoneCodeValid(
+            userID: user.id, hash: hash, expiry: settings.smsOTPExpiry)
+        else {
           // Counted whatever the address: a few wrong codes spend the one sent.
           try AuthStore(connection).recordWrongCode(userID: user.id)
           return .failure(AuthFailure.otpExpired)
         }
       }
       try AuthStore(connection).forgetWrongCodes(userID: user.id)
-      _ = try connection.execute(
-        "update auth.users set confirmation_token = '', last_sign_in_at = now(), "
-          + "phone_confirmed_at = coalesce(phone_confirmed_at, now()), updated_at = now() "
-          + "where id = $1::uuid", [user.id])
+      try FlowTokenStore(connection).confirmPhoneSignIn(userID: user.id)
       return .success(try createSession(userID: user.id, method: "otp", on: connection))
     }
     return try outcome.get()
@@ -212,8 +196,6 @@ extension AuthGateway {
     // GoTrue formats the number without checking it here: a bad one matches no user.
     let phone = (written.hasPrefix("+") ? String(written.dropFirst()) : written)
       .filter { $0 != " " }
-    return try signIn(
-      matching: "phone = $1", phone, password: password, confirmedAt: "phone_confirmed_at",
-      unconfirmed: Self.phoneNotConfirmed)
+    return try signIn(.phone(phone), password: password, unconfirmed: Self.phoneNotConfirmed)
   }
 }

@@ -39,32 +39,24 @@ extension AuthGateway {
     let redirectTo = body["redirect_to"]?.stringValue ?? body["email_redirect_to"]?.stringValue
     do {
       return try inTransaction { connection in
-        let existing = try connection.execute(
-          "select id::text, (email_confirmed_at is not null)::text from auth.users "
-            + "where lower(email) = lower($1) and deleted_at is null", [email])
-        if let row = existing.rows.first, let id = row[0] {
+        let store = AuthStore(connection)
+        if let existing = try store.user(email: email) {
           guard settings.confirmEmail else { throw AuthFailure.userAlreadyExists }
-          if row[1] != "true" {
-            _ = try connection.execute(
-              "update auth.users set encrypted_password = extensions.crypt($2, "
-                + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), "
-                + "raw_user_meta_data = $3::jsonb, updated_at = now() where id = $1::uuid",
-              [id, password, metadata.serialized()])
-            try AuthMetadataBound.checkStored(id, on: connection)
-            try sendMail(.signup, to: email, userID: id, redirectTo: redirectTo, on: connection)
+          if existing.emailConfirmedAt == nil {
+            try store.renewSignUp(userID: existing.id, password: password, metadata: metadata)
+            try sendMail(
+              .signup, to: email, userID: existing.id, redirectTo: redirectTo, on: connection)
           }
           // As GoTrue: the same answer whether or not the address was taken.
           return .json(status: 200, Self.obfuscatedUser(email: email, metadata: metadata))
         }
-        let id = try AuthStore(connection).insertUser(
+        let id = try store.insertUser(
           NewAuthUser(
             email: email, password: password, provider: "email", userMetadata: metadata,
             emailConfirmed: !settings.confirmEmail, signedIn: !settings.confirmEmail))
         if settings.confirmEmail {
           try sendMail(.signup, to: email, userID: id, redirectTo: redirectTo, on: connection)
-          guard let user = try AuthStore(connection).user(id: id) else {
-            throw AuthFailure.userNotFound
-          }
+          guard let user = try store.user(id: id) else { throw AuthFailure.userNotFound }
           return .json(status: 200, userJSON(user))
         }
         return .json(status: 200, try createSession(userID: id, method: "password", on: connection))

@@ -31,38 +31,34 @@ extension AuthGateway {
       throw AuthFailure(status: 400, code: "validation_failed", message: "missing email or phone")
     }
     return try signIn(
-      matching: "lower(email) = lower($1)", email, password: body["password"]?.stringValue,
-      confirmedAt: "email_confirmed_at", unconfirmed: .emailNotConfirmed)
+      .email(email), password: body["password"]?.stringValue, unconfirmed: .emailNotConfirmed)
   }
 
-  /// The password check both kinds of sign-in share: the user whose `match` (a condition on
-  /// `$1`, `value`) holds and whose password is `password`, not banned, with `confirmedAt` set
-  /// (else `unconfirmed`); a session for them. A password no stored hash can match is refused
+  /// The password check both kinds of sign-in share: the user `login` names whose password is
+  /// `password`, not banned, with the address or number confirmed (else `unconfirmed`); a
+  /// session for them. A password no stored hash can match is refused
   /// before bcrypt runs: one longer than bcrypt reads (it would match on its first 72 bytes alone)
   /// or with a NUL (Postgres text cannot hold it, so no password was ever set with one).
-  func signIn(
-    matching match: String, _ value: String, password: String?, confirmedAt: String,
-    unconfirmed: AuthFailure
-  ) throws -> JSONValue {
+  func signIn(_ login: AuthStore.Login, password: String?, unconfirmed: AuthFailure) throws
+    -> JSONValue
+  {
+    let value: String
+    switch login {
+    case .email(let email): value = email
+    case .phone(let phone): value = phone
+    }
     guard !value.utf8.contains(0), let password, !password.isEmpty,
       password.utf8.count <= AuthSettings.maximumPasswordBytes, !password.utf8.contains(0)
     else { throw AuthFailure.invalidCredentials }
     return try inTransaction { connection in
-      let found = try connection.execute(
-        "select id::text, coalesce(banned_until > now(), false)::text, "
-          + "(\(confirmedAt) is not null)::text from auth.users where \(match) "
-          + "and encrypted_password is not null and deleted_at is null "
-          + "and encrypted_password = extensions.crypt($2, encrypted_password)",
-        [value, password])
-      guard let row = found.rows.first, let id = row[0] else {
+      let store = AuthStore(connection)
+      guard let match = try store.passwordSignIn(login, password: password) else {
         throw AuthFailure.invalidCredentials
       }
-      if row[1] == "true" { throw AuthFailure.userBanned }
-      if row[2] != "true" { throw unconfirmed }
-      _ = try connection.execute(
-        "update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1::uuid",
-        [id])
-      return try createSession(userID: id, method: "password", on: connection)
+      if match.isBanned { throw AuthFailure.userBanned }
+      if !match.isConfirmed { throw unconfirmed }
+      try store.recordSignIn(userID: match.userID, touchingUpdatedAt: true)
+      return try createSession(userID: match.userID, method: "password", on: connection)
     }
   }
 

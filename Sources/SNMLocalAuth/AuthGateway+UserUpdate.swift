@@ -38,11 +38,10 @@ extension AuthGateway {
     do {
       user = try inTransaction { connection in
         let (user, sessionID) = try tokenSubject(claims, on: connection)
+        let store = AuthStore(connection)
         let changesEmail = !email.isEmpty && email.lowercased() != user.email.lowercased()
-        let session = try connection.execute(
-          "select aal, (created_at < now() - interval '24 hours')::text from auth.sessions "
-            + "where id::text = $1", [sessionID ?? ""])
-        let aal = session.rows.first?[0] ?? "aal1"
+        let session = try store.sessionStanding(id: sessionID ?? "")
+        let aal = session?.aal ?? "aal1"
         let hasVerifiedFactor = user.factors.contains { $0["status"]?.stringValue == "verified" }
         if hasVerifiedFactor && aal != "aal2" && (changesEmail || password != nil) {
           throw AuthFailure(
@@ -55,53 +54,33 @@ extension AuthGateway {
             message:
               "Updating password of an anonymous user without an email or phone is not allowed")
         }
-        if changesEmail {
-          let taken = try connection.execute(
-            "select 1 from auth.users where lower(email) = lower($1) and id <> $2::uuid",
-            [email, user.id])
-          guard taken.rows.isEmpty else { throw AuthFailure.emailExists }
+        if changesEmail, try store.isEmailTaken(email, byOtherThan: user.id) {
+          throw AuthFailure.emailExists
         }
         if let password {
-          let stale = session.rows.first?[1] != "false"
+          let stale = session?.isOlderThanADay ?? true
           if settings.securePasswordChange && stale && nonce.isEmpty {
             throw AuthFailure.reauthenticationNeeded
           }
           if !nonce.isEmpty { try useNonce(nonce, user: user, on: connection) }
-          let same = try connection.execute(
-            "select 1 from auth.users where id = $1::uuid and encrypted_password is not null "
-              + "and encrypted_password = extensions.crypt($2, encrypted_password)",
-            [user.id, password])
-          guard same.rows.isEmpty else { throw AuthFailure.samePassword }
-          _ = try connection.execute(
-            "update auth.users set encrypted_password = extensions.crypt($2, "
-              + "extensions.gen_salt('bf', \(AuthSettings.bcryptCost))), updated_at = now() "
-              + "where id = $1::uuid", [user.id, password])
+          guard try !store.passwordMatches(userID: user.id, password: password) else {
+            throw AuthFailure.samePassword
+          }
+          try store.setPassword(userID: user.id, to: password)
           // GoTrue signs the user out everywhere else when the password changes.
-          _ = try connection.execute(
-            "delete from auth.sessions where user_id = $1::uuid and id::text <> $2",
-            [user.id, sessionID ?? ""])
+          try store.deleteSessions(userID: user.id, except: sessionID)
         }
         if let data, let object = data.objectValue {
-          let removed = object.filter { $0.value.isNull }.map { JSONValue.string($0.key) }
-          _ = try connection.execute(
-            "update auth.users set raw_user_meta_data = (raw_user_meta_data || $2::jsonb) "
-              + "- array(select jsonb_array_elements_text($3::jsonb)), updated_at = now() "
-              + "where id = $1::uuid",
-            [user.id, data.serialized(), JSONValue.array(removed).serialized()])
-          try AuthMetadataBound.checkStored(user.id, on: connection)
+          try store.mergeMetadata(.user, userID: user.id, with: object)
         }
         if changesEmail {
           if user.isAnonymous && !settings.confirmEmail {
-            _ = try connection.execute(
-              "update auth.users set email = lower($2), email_confirmed_at = now(), "
-                + #"is_anonymous = false, raw_app_meta_data = raw_app_meta_data || "#
-                + #"'{"provider":"email","providers":["email"]}', updated_at = now() "#
-                + "where id = $1::uuid", [user.id, email])
+            try store.convertAnonymous(userID: user.id, email: email)
           } else {
             try sendEmailChange(user, to: email, redirectTo: redirectTo, on: connection)
           }
         }
-        guard let updated = try AuthStore(connection).user(id: user.id) else {
+        guard let updated = try store.user(id: user.id) else {
           throw AuthFailure.userNotFound
         }
         return updated
@@ -119,12 +98,10 @@ extension AuthGateway {
   /// Checks and uses up the code of a reauthentication mail (GoTrue's `verifyReauthentication`).
   func useNonce(_ nonce: String, user: AuthUserRow, on connection: PGConnection) throws {
     let hash = try Self.tokenHash(address: user.email.lowercased(), otp: nonce)
-    let used = try connection.execute(
-      "update auth.users set reauthentication_token = '' where id = $1::uuid "
-        + "and reauthentication_token = $2 and reauthentication_token <> '' "
-        + "and reauthentication_sent_at > now() - make_interval(secs => $3::int) returning 1",
-      [user.id, hash, String(settings.otpExpiry)])
-    guard !used.rows.isEmpty else {
+    guard
+      try FlowTokenStore(connection).useReauthenticationCode(
+        userID: user.id, hash: hash, expiry: settings.otpExpiry)
+    else {
       throw AuthFailure(
         status: 422, code: "reauthentication_not_valid",
         message: "Nonce has expired or is invalid")

@@ -1,13 +1,6 @@
 import SNMGateway
 import SNMWire
 
-/// What a verification found: the user and the type it verified as (`email` resolves to
-/// `signup` or `magiclink`).
-struct VerifiedToken {
-  var userID: String
-  var type: String
-}
-
 /// What a verification did: a session, or (the first half of a doubly confirmed e-mail change)
 /// only accepted the link.
 enum VerifyOutcome {
@@ -154,96 +147,40 @@ extension AuthGateway {
   /// does what it confirms; returns a new session.
   func verify(type: String, hash: String, email: String?) throws -> VerifyOutcome {
     let outcome: Result<VerifyOutcome, AuthFailure> = try inTransaction { connection in
-      guard let found = try findToken(type: type, hash: hash, email: email, on: connection) else {
+      let store = AuthStore(connection)
+      let codes = FlowTokenStore(connection)
+      guard
+        let found = try codes.pendingCode(
+          type: type, hash: hash, email: email, expiry: settings.otpExpiry)
+      else {
         guard let email else { return .failure(AuthFailure.linkExpired) }
         // Counted whatever the client's address: a few wrong codes spend the one sent.
-        try AuthStore(connection).recordWrongCode(address: email)
+        try store.recordWrongCode(address: email)
         return .failure(AuthFailure.otpExpired)
       }
-      try AuthStore(connection).forgetWrongCodes(userID: found.userID)
-      let banned = try connection.execute(
-        "select coalesce(banned_until > now(), false)::text from auth.users where id = $1::uuid",
-        [found.userID])
-      if banned.scalar == "true" { throw AuthFailure.userBanned }
+      try store.forgetWrongCodes(userID: found.userID)
+      if try store.isBanned(userID: found.userID) { throw AuthFailure.userBanned }
       switch found.type {
       case "signup", "invite":
-        _ = try connection.execute(
-          "update auth.users set confirmation_token = '', "
-            + "email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() "
-            + "where id = $1::uuid", [found.userID])
+        try codes.useConfirmationCode(userID: found.userID)
       case "magiclink", "recovery":
-        _ = try connection.execute(
-          "update auth.users set recovery_token = '', "
-            + "email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() "
-            + "where id = $1::uuid", [found.userID])
+        try codes.useRecoveryCode(userID: found.userID)
       default:  // email_change
-        let state = try connection.execute(
-          "select email_change_confirm_status::text, email_change_token_current = $2, "
-            + "coalesce(email, '') <> '' from auth.users where id = $1::uuid",
-          [found.userID, hash])
-        let row = state.rows.first
+        let state = try codes.emailChangeState(userID: found.userID, hash: hash)
         // Both addresses' codes, whether or not new users confirm their address (GoTrue takes
         // one code when it autoconfirms: a stolen session would move the account).
-        if settings.doubleConfirmChanges && row?[0] == "0" && row?[2] == "t" {
-          let column = row?[1] == "t" ? "email_change_token_current" : "email_change_token_new"
-          _ = try connection.execute(
-            "update auth.users set email_change_confirm_status = 1, \(column) = '' "
-              + "where id = $1::uuid", [found.userID])
+        if settings.doubleConfirmChanges, let state, state.isUnconfirmed, state.hasEmail {
+          try codes.confirmHalfOfEmailChange(
+            userID: found.userID, currentAddress: state.isCurrentAddressCode)
           return .success(.halfConfirmed)
         }
-        _ = try connection.execute(
-          "update auth.users set email = email_change, email_change = '', "
-            + "email_change_token_new = '', email_change_token_current = '', "
-            + "email_change_confirm_status = 0, email_confirmed_at = now(), updated_at = now() "
-            + "where id = $1::uuid", [found.userID])
+        try codes.completeEmailChange(userID: found.userID)
       }
-      _ = try connection.execute(
-        "update auth.users set last_sign_in_at = now() where id = $1::uuid", [found.userID])
+      try store.recordSignIn(userID: found.userID)
       let method = found.type == "recovery" ? "recovery" : "otp"
       return .success(
         .session(try createSession(userID: found.userID, method: method, on: connection)))
     }
     return try outcome.get()
-  }
-
-  /// The user and verified type a code's hash belongs to, locked for the update; nil when none
-  /// is pending or it is older than the project's `otpExpiry`.
-  func findToken(type: String, hash: String, email: String?, on connection: PGConnection) throws
-    -> VerifiedToken?
-  {
-    let candidates: [(column: String, sentAt: String, type: String)]
-    switch type {
-    case "signup", "invite":
-      candidates = [("confirmation_token", "confirmation_sent_at", type)]
-    case "magiclink", "recovery":
-      candidates = [("recovery_token", "recovery_sent_at", type)]
-    case "email":
-      candidates = [
-        ("confirmation_token", "confirmation_sent_at", "signup"),
-        ("recovery_token", "recovery_sent_at", "magiclink"),
-      ]
-    case "email_change":
-      candidates = [
-        ("email_change_token_current", "email_change_sent_at", type),
-        ("email_change_token_new", "email_change_sent_at", type),
-      ]
-    default:
-      return nil
-    }
-    for candidate in candidates {
-      var sql =
-        "select id::text from auth.users where \(candidate.column) = $1 and $1 <> '' "
-        + "and \(candidate.sentAt) > now() - make_interval(secs => $2::int) and deleted_at is null"
-      var parameters: [String?] = [hash, String(settings.otpExpiry)]
-      if let email {
-        sql +=
-          candidate.column == "email_change_token_new"
-          ? " and lower(email_change) = lower($3)" : " and lower(email) = lower($3)"
-        parameters.append(email)
-      }
-      let found = try connection.execute(sql + " for update", parameters)
-      if let id = found.scalar { return VerifiedToken(userID: id, type: candidate.type) }
-    }
-    return nil
   }
 }

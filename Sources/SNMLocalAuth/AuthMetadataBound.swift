@@ -11,7 +11,7 @@ import SNMWire
 ///
 /// ```swift
 /// try AuthMetadataBound.check(value, name: "data")             // one request's metadata
-/// try AuthMetadataBound.checkStored(userID, on: connection)   // after a merge or insert
+/// try AuthStore(connection).checkMetadataBound(userID: id)  // after a merge or insert
 /// ```
 enum AuthMetadataBound {
   /// The most bytes of `user_metadata` and `app_metadata` together, as Postgres writes them.
@@ -36,19 +36,5 @@ enum AuthMetadataBound {
         message: "\(name) may be nested at most \(maximumDepth) levels deep")
     }
     guard value.serialized().utf8.count <= maximumBytes else { throw tooLarge }
-  }
-
-  /// Refuses (rolling the transaction back) a user row whose metadata, as stored after an insert
-  /// or a merge, passes the bound.
-  ///
-  /// - Throws: 422 validation_failed, or the query's `PGError`.
-  static func checkStored(_ userID: String, on connection: PGConnection) throws {
-    let size = try connection.execute(
-      "select coalesce(octet_length(raw_user_meta_data::text), 0) "
-        + "+ coalesce(octet_length(raw_app_meta_data::text), 0) from auth.users "
-        + "where id = $1::uuid", [userID]
-    ).scalar
-    guard let size, let bytes = Int(size), bytes > maximumBytes else { return }
-    throw tooLarge
   }
 }

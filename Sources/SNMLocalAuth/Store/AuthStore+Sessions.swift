@@ -58,6 +58,16 @@ extension AuthStore {
     return found.scalar ?? "aal1"
   }
 
+  /// Session `id`'s (any text) assurance level and whether it began more than 24 hours ago
+  /// (`PUT /user`'s test for a password change without a nonce); nil when there is none.
+  func sessionStanding(id: String) throws -> (aal: String, isOlderThanADay: Bool)? {
+    let found = try connection.execute(
+      "select aal, (created_at < now() - interval '24 hours')::text from auth.sessions "
+        + "where id::text = $1", [id])
+    guard let row = found.rows.first, row.count == 2 else { return nil }
+    return (row[0] ?? "aal1", row[1] != "false")
+  }
+
   /// Ends session `id` (any text) and its refresh tokens.
   func deleteSession(id: String) throws {
     _ = try connection.execute("delete from auth.sessions where id::text = $1", [id])

@@ -60,7 +60,7 @@ extension AuthStore {
         user.userMetadata.serialized(),
       ])
     guard let id = created.scalar else { throw PGError(kind: .client, message: "no user id") }
-    try AuthMetadataBound.checkStored(id, on: connection)
+    try checkMetadataBound(userID: id)
     return id
   }
 
