@@ -32,8 +32,8 @@ extension AuthGateway {
         message: "For security purposes, you can only request this after \(max(wait, 1)) seconds.")
     }
     let testCode = settings.smsTestOTPs[phone]
-    let otp = try testCode ?? Self.newOTP()
-    let hash = try Self.tokenHash(address: phone, otp: otp)
+    let otp = try testCode ?? OneTimeCode.newOTP()
+    let hash = try OneTimeCode.hash(address: phone, otp: otp)
     try codes.setPhoneCode(userID: user.id, hash: hash)
     if testCode != nil { return "test-otp" }
     return try InboxStore(connection).deliverText(
@@ -97,7 +97,7 @@ extension AuthGateway {
   /// A session for a confirmed phone user, else the user (waiting for the texted code).
   func phoneSignupAnswer(_ id: String, on connection: PGConnection) throws -> JSONValue {
     guard let user = try AuthStore(connection).user(id: id) else { throw AuthFailure.userNotFound }
-    guard user.phoneConfirmedAt != nil else { return userJSON(user) }
+    guard user.phoneConfirmedAt != nil else { return user.json }
     try AuthStore(connection).recordSignIn(userID: id)
     return try createSession(userID: id, method: "password", on: connection)
   }
@@ -169,7 +169,7 @@ extension AuthGateway {
       if user.isBanned { throw AuthFailure.userBanned }
       let isTestCode = settings.smsTestOTPs[phone] == token
       if !isTestCode {
-        let hash = try Self.tokenHash(address: phone, otp: token)
+        let hash = try OneTimeCode.hash(address: phone, otp: token)
         guard
           try FlowTokenStore(connection).isPhoneCodeValid(
             userID: user.id, hash: hash, expiry: settings.smsOTPExpiry)

@@ -57,7 +57,7 @@ extension AuthGateway {
         if settings.confirmEmail {
           try sendMail(.signup, to: email, userID: id, redirectTo: redirectTo, on: connection)
           guard let user = try store.user(id: id) else { throw AuthFailure.userNotFound }
-          return .json(status: 200, userJSON(user))
+          return .json(status: 200, user.json)
         }
         return .json(status: 200, try createSession(userID: id, method: "password", on: connection))
       }

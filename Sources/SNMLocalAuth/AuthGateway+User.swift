@@ -5,7 +5,8 @@ extension AuthGateway {
   /// The verified claims of the request's Bearer token, GoTrue's way: 401 without one, 403 bad_jwt.
   func bearerClaims(_ request: HTTPRequest) throws(AuthFailure) -> JSONValue {
     guard let header = request.headers["Authorization"],
-      let token = RequestAuth.bearerToken(header), !token.isEmpty
+      let token = RequestAuth.bearerToken(header),
+      !token.isEmpty
     else { throw AuthFailure.noAuthorization }
     do {
       return try signer.verify(token, now: now())
@@ -41,7 +42,7 @@ extension AuthGateway {
   func user(_ request: HTTPRequest) throws -> HTTPResponse {
     let claims = try bearerClaims(request)
     let user = try pool.withConnection { connection in try tokenSubject(claims, on: connection).0 }
-    return .json(status: 200, userJSON(user))
+    return .json(status: 200, user.json)
   }
 
   /// `POST /logout?scope=global|local|others`: 204; revokes the chosen sessions.

@@ -92,12 +92,12 @@ extension AuthGateway {
       }
       throw failure
     }
-    return .json(status: 200, userJSON(user))
+    return .json(status: 200, user.json)
   }
 
   /// Checks and uses up the code of a reauthentication mail (GoTrue's `verifyReauthentication`).
   func useNonce(_ nonce: String, user: AuthUserRow, on connection: PGConnection) throws {
-    let hash = try Self.tokenHash(address: user.email.lowercased(), otp: nonce)
+    let hash = try OneTimeCode.hash(address: user.email.lowercased(), otp: nonce)
     guard
       try FlowTokenStore(connection).useReauthenticationCode(
         userID: user.id, hash: hash, expiry: settings.otpExpiry)

@@ -62,7 +62,7 @@ extension AuthGateway {
     // No phone change is ever pending (`PUT /user` changes no phone), nor another code for one.
     if type == "sms" || type == "phone_change" || !phone.isEmpty { throw AuthFailure.otpExpired }
     let hash =
-      token.isEmpty ? tokenHash : try Self.tokenHash(address: email.lowercased(), otp: token)
+      token.isEmpty ? tokenHash : try OneTimeCode.hash(address: email.lowercased(), otp: token)
     switch try verify(type: type, hash: hash, email: token.isEmpty ? nil : email) {
     case .session(let session): return .json(status: 200, session)
     case .halfConfirmed:
@@ -91,7 +91,7 @@ extension AuthGateway {
         status: 400, code: "validation_failed", message: "Unsupported verification type")
     }
     try limiter.admit(.verify, from: request.remoteAddress)
-    let target = redirectURL(request.queryValue("redirect_to"))
+    let target = settings.redirectURL(request.queryValue("redirect_to"))
     let fragment: [(String, String)]
     do {
       switch try verify(type: type, hash: hash, email: nil) {

@@ -63,9 +63,10 @@ public struct AuthGateway: Sendable {
     switch route.gate {
     case .admin:
       try requireAdmin(request)
-      return try admin(request, route: route)
+      return try AuthAdminAPI(gateway: self).handle(request, route: route)
     case .user:
-      return try factors(request, route: route, claims: try bearerClaims(request))
+      return try AuthMFA(gateway: self).handle(
+        request, route: route, claims: try bearerClaims(request))
     case .none:
       break
     }
@@ -73,7 +74,7 @@ public struct AuthGateway: Sendable {
     case .health:
       return .json(
         status: 200, #"{"version":"snm","name":"GoTrue","description":"snm local auth"}"#)
-    case .settings: return .json(status: 200, settingsJSON)
+    case .settings: return .json(status: 200, settings.json)
     case .signup: return try signup(try Self.body(request), from: client)
     case .token: return try token(request, body: try Self.body(request))
     case .user: return try user(request)
@@ -86,7 +87,7 @@ public struct AuthGateway: Sendable {
     case .reauthenticate: return try reauthenticate(request)
     case .verify: return try verifyPost(try Self.body(request), from: client)
     case .verifyLink: return try verifyGet(request)
-    case .invite: return try invite(request)
+    case .invite: return try AuthAdminAPI(gateway: self).invite(request)
     case .methodNotAllowed: throw AuthFailure.methodNotAllowed
     default: throw AuthFailure.notFound
     }

@@ -26,17 +26,17 @@ import Testing
     ("", "http://127.0.0.1:54321"),
   ])
   func redirectsStayOnThisMachine(requested: String, used: String) {
-    #expect(gateway.redirectURL(requested) == used)
+    #expect(gateway.settings.redirectURL(requested) == used)
   }
 
   @Test func banDurationsAreGoDurations() throws {
-    #expect(try AuthGateway.banSeconds("24h") == 86_400)
-    #expect(try AuthGateway.banSeconds("1h30m") == 5_400)
-    #expect(try AuthGateway.banSeconds("500ms") == 0.5)
-    #expect(try AuthGateway.banSeconds("none") == nil)
-    #expect(try AuthGateway.banSeconds(nil) == nil)
-    #expect(throws: AuthFailure.self) { try AuthGateway.banSeconds("5") }
-    #expect(throws: AuthFailure.self) { try AuthGateway.banSeconds("xh") }
+    #expect(try AuthAdminAPI.banSeconds("24h") == 86_400)
+    #expect(try AuthAdminAPI.banSeconds("1h30m") == 5_400)
+    #expect(try AuthAdminAPI.banSeconds("500ms") == 0.5)
+    #expect(try AuthAdminAPI.banSeconds("none") == nil)
+    #expect(try AuthAdminAPI.banSeconds(nil) == nil)
+    #expect(throws: AuthFailure.self) { try AuthAdminAPI.banSeconds("5") }
+    #expect(throws: AuthFailure.self) { try AuthAdminAPI.banSeconds("xh") }
   }
 
   @Test func scopesAreQuotedAsGoQuotes() {
@@ -57,10 +57,10 @@ import Testing
 
   @Test func codesAreSixDigitsAndHashedAsGoTrueHashesThem() throws {
     #expect(
-      try AuthGateway.tokenHash(address: "kim@example.com", otp: "123456")
+      try OneTimeCode.hash(address: "kim@example.com", otp: "123456")
         == "6b079f16ecbe1c133eab7835cdef7ffad3c623efc25abd3a874646d9")
     for _ in 0..<50 {
-      let otp = try AuthGateway.newOTP()
+      let otp = try OneTimeCode.newOTP()
       #expect(otp.count == 6 && otp.allSatisfy(\.isNumber))
     }
   }

@@ -2,23 +2,34 @@ import SNMCrypto
 import SNMGateway
 import SNMWire
 
-extension AuthGateway {
+/// GoTrue's MFA with TOTP for a signed-in user: enroll a factor (its secret, otpauth URI and QR
+/// code), challenge it, verify a code (the session goes to aal2), unenroll it. Each handler is
+/// request -> store call (`FactorStore`, `AuthStore`) -> GoTrue answer, in a transaction on the
+/// gateway's pool; a challenge or verify is rate-limited per client address.
+///
+/// ```swift
+/// let claims = try gateway.bearerClaims(request)
+/// return try AuthMFA(gateway: gateway).handle(request, route: .enrollFactor, claims: claims)
+/// ```
+struct AuthMFA {
+  let gateway: AuthGateway
+
   /// `/factors`, `/factors/{id}`, `/factors/{id}/challenge`, `/factors/{id}/verify`, for the
   /// user whose token carries `claims`.
-  func factors(_ request: HTTPRequest, route: AuthRoute, claims: JSONValue) throws -> HTTPResponse {
+  func handle(_ request: HTTPRequest, route: AuthRoute, claims: JSONValue) throws -> HTTPResponse {
     switch route {
-    case .enrollFactor: return try enroll(try Self.body(request), claims: claims)
+    case .enrollFactor: return try enroll(try AuthGateway.body(request), claims: claims)
     case .unenrollFactor(let id):
-      return try unenroll(try Self.uuidParameter(id, name: "factor_id"), claims: claims)
+      return try unenroll(try AuthGateway.uuidParameter(id, name: "factor_id"), claims: claims)
     case .challengeFactor(let id):
-      try limiter.admit(.factor, from: request.remoteAddress)
-      let id = try Self.uuidParameter(id, name: "factor_id")
+      try gateway.limiter.admit(.factor, from: request.remoteAddress)
+      let id = try AuthGateway.uuidParameter(id, name: "factor_id")
       return try challenge(id, claims: claims, from: request.remoteAddress)
     case .verifyFactor(let id):
-      try limiter.admit(.factor, from: request.remoteAddress)
-      let id = try Self.uuidParameter(id, name: "factor_id")
+      try gateway.limiter.admit(.factor, from: request.remoteAddress)
+      let id = try AuthGateway.uuidParameter(id, name: "factor_id")
       return try verifyFactor(
-        id, body: try Self.body(request), claims: claims, from: request.remoteAddress)
+        id, body: try AuthGateway.body(request), claims: claims, from: request.remoteAddress)
     case .factorWrongMethod:
       throw AuthFailure.methodNotAllowed
     default:
@@ -47,11 +58,12 @@ extension AuthGateway {
         message: "factor_type needs to be totp, phone, or webauthn")
     }
     let name = body["friendly_name"]?.stringValue ?? ""
-    let host = settings.siteURL.split(separator: "/").dropFirst().first.map(String.init) ?? "snm"
+    let host =
+      gateway.settings.siteURL.split(separator: "/").dropFirst().first.map(String.init) ?? "snm"
     let issuer = body["issuer"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? host
     let totp = try TOTP.generate()
-    let answer: JSONValue = try inTransaction { connection in
-      let (user, sessionID) = try tokenSubject(claims, on: connection)
+    let answer: JSONValue = try gateway.inTransaction { connection in
+      let (user, sessionID) = try gateway.tokenSubject(claims, on: connection)
       let verified = user.factors.filter { $0["status"]?.stringValue == "verified" }.count
       if user.factors.contains(where: { $0["friendly_name"]?.stringValue == name }) && !name.isEmpty
       {
@@ -101,8 +113,8 @@ extension AuthGateway {
   /// `POST /factors/{id}/challenge`: `{"id", "type": "totp", "expires_at"}`.
   func challenge(_ factorID: String, claims: JSONValue, from client: String) throws -> HTTPResponse
   {
-    let answer: JSONValue = try inTransaction { connection in
-      let (user, _) = try tokenSubject(claims, on: connection)
+    let answer: JSONValue = try gateway.inTransaction { connection in
+      let (user, _) = try gateway.tokenSubject(claims, on: connection)
       _ = try ownFactor(factorID, userID: user.id, on: connection)
       let challenge = try FactorStore(connection).createChallenge(
         factorID: factorID, ipAddress: client, expiry: AuthSettings.challengeExpiry)
@@ -123,8 +135,8 @@ extension AuthGateway {
   {
     let challengeID = body["challenge_id"]?.stringValue ?? ""
     let code = body["code"]?.stringValue ?? ""
-    let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
-      let (user, sessionID) = try tokenSubject(claims, on: connection)
+    let outcome: Result<JSONValue, AuthFailure> = try gateway.inTransaction { connection in
+      let (user, sessionID) = try gateway.tokenSubject(claims, on: connection)
       let factor = try ownFactor(factorID, userID: user.id, on: connection)
       guard
         let challenge = try FactorStore(connection).challenge(
@@ -149,7 +161,7 @@ extension AuthGateway {
       let store = AuthStore(connection)
       if try store.isFactorLocked(factorID) { throw AuthGuessLimits.factorLocked }
       guard let totp = TOTP(base32Secret: factor.secret),
-        let step = try totp.matchingStep(code, at: now(), skew: 1),
+        let step = try totp.matchingStep(code, at: gateway.now(), skew: 1),
         factor.lastStep.map({ step > $0 }) ?? true
       else {
         try store.recordWrongFactorCode(factorID)
@@ -165,7 +177,7 @@ extension AuthGateway {
       let refreshToken = try store.replaceRefreshTokens(
         userID: user.id, sessionID: sessionID)
       return .success(
-        try sessionJSON(
+        try gateway.sessionJSON(
           userID: user.id, sessionID: sessionID, refreshToken: refreshToken, on: connection))
     }
     return .json(status: 200, try outcome.get())
@@ -173,8 +185,8 @@ extension AuthGateway {
 
   /// `DELETE /factors/{id}`: `{"id"}`; a verified factor needs an aal2 session.
   func unenroll(_ factorID: String, claims: JSONValue) throws -> HTTPResponse {
-    try inTransaction { connection in
-      let (user, sessionID) = try tokenSubject(claims, on: connection)
+    try gateway.inTransaction { connection in
+      let (user, sessionID) = try gateway.tokenSubject(claims, on: connection)
       let factor = try ownFactor(factorID, userID: user.id, on: connection)
       if factor.status == "verified", try AuthStore(connection).aal(sessionID: sessionID) != "aal2"
       {

@@ -1,25 +1,25 @@
 import SNMGateway
 import SNMWire
 
-extension AuthGateway {
+extension AuthAdminAPI {
   /// `POST /invite` (admin) `{"email", "data"}`: a new user marked invited, and the invite mail.
   /// A confirmed user at the address is 422 email_exists; an unconfirmed one is invited again.
   func invite(_ request: HTTPRequest) throws -> HTTPResponse {
-    try requireAdmin(request)
-    let body = try Self.body(request)
+    try gateway.requireAdmin(request)
+    let body = try AuthGateway.body(request)
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
-    guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
-    let data = try Self.metadata(body["data"], name: "data")
+    guard AuthGateway.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
+    let data = try AuthGateway.metadata(body["data"], name: "data")
     let redirectTo = request.queryValue("redirect_to") ?? body["redirect_to"]?.stringValue
-    let user = try inTransaction { connection in
+    let user = try gateway.inTransaction { connection in
       let id = try invitedUser(email: email, data: data, on: connection)
-      try sendMail(.invite, to: email, userID: id, redirectTo: redirectTo, on: connection)
+      try gateway.sendMail(.invite, to: email, userID: id, redirectTo: redirectTo, on: connection)
       guard let user = try AuthStore(connection).user(id: id) else {
         throw AuthFailure.userNotFound
       }
       return user
     }
-    return .json(status: 200, userJSON(user))
+    return .json(status: 200, user.json)
   }
 
   /// The id of the user invited at `email`: made (with `invited_at`) when there is none.
@@ -41,7 +41,7 @@ extension AuthGateway {
     var type = body["type"]?.stringValue ?? ""
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
     let newEmail = body["new_email"]?.stringValue?.trimmingSpaces ?? ""
-    let data = try Self.metadata(body["data"], name: "data")
+    let data = try AuthGateway.metadata(body["data"], name: "data")
     let password = body["password"]?.stringValue
     let redirectTo = body["redirect_to"]?.stringValue
     let kinds: [String: AuthMailKind] = [
@@ -53,11 +53,11 @@ extension AuthGateway {
         status: 400, code: "validation_failed",
         message: "Invalid email action link type requested: \(type)")
     }
-    guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
-    if type.hasPrefix("email_change") && !Self.isPlausibleEmail(newEmail) {
+    guard AuthGateway.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
+    if type.hasPrefix("email_change") && !AuthGateway.isPlausibleEmail(newEmail) {
       throw AuthFailure.invalidEmail
     }
-    let (user, code, link) = try inTransaction { connection in
+    let (user, code, link) = try gateway.inTransaction { connection in
       var existing = try AuthStore(connection).user(email: email)
       if existing == nil {
         switch type {
@@ -78,7 +78,7 @@ extension AuthGateway {
           id = existing.id
         } else {
           let secret = try password ?? Crypto.hex(try Crypto.randomBytes(16))
-          if password != nil { try checkNewPassword(secret) }
+          if password != nil { try gateway.checkNewPassword(secret) }
           id = try AuthStore(connection).insertUser(
             NewAuthUser(email: email, password: secret, provider: "email", userMetadata: data))
         }
@@ -96,18 +96,18 @@ extension AuthGateway {
       }
       guard let kind = kinds[type] else { throw AuthFailure.notFound }
       let address = kind == .emailChangeNew ? newEmail : email
-      let (code, link) = try sendMail(
+      let (code, link) = try gateway.sendMail(
         kind, to: address, userID: id, redirectTo: redirectTo, deliver: false, on: connection)
       guard let user = try AuthStore(connection).user(id: id) else {
         throw AuthFailure.userNotFound
       }
       return (user, code, link)
     }
-    guard case .object(var members) = userJSON(user) else { throw AuthFailure.notFound }
+    guard case .object(var members) = user.json else { throw AuthFailure.notFound }
     members.append("action_link", .optional(link))
     members.append("email_otp", .string(code.otp))
     members.append("hashed_token", .string(code.tokenHash))
-    members.append("redirect_to", .string(redirectURL(redirectTo)))
+    members.append("redirect_to", .string(gateway.settings.redirectURL(redirectTo)))
     members.append("verification_type", .string(type))
     return .json(status: 200, .object(members))
   }

@@ -1,6 +1,6 @@
 import SNMWire
 
-extension AuthGateway {
+extension AuthSettings {
   /// The external providers GoTrue's `/settings` lists, in its order; only e-mail, phone and
   /// anonymous sign-ins exist here.
   static let externalProviders = [
@@ -9,21 +9,21 @@ extension AuthGateway {
     "spotify", "slack", "slack_oidc", "workos", "twitch", "twitter", "email", "phone", "zoom",
   ]
 
-  /// `GET /settings`, GoTrue's `Settings` object for this project's settings.
-  var settingsJSON: JSONValue {
+  /// `GET /settings`: GoTrue's `Settings` object for these settings.
+  var json: JSONValue {
     let external = Self.externalProviders.map { name -> JSONObject.Member in
       switch name {
-      case "anonymous_users": .init(name, .bool(settings.anonymousEnabled))
+      case "anonymous_users": .init(name, .bool(anonymousEnabled))
       case "email": .init(name, .bool(true))
-      case "phone": .init(name, .bool(settings.phoneEnabled))
+      case "phone": .init(name, .bool(phoneEnabled))
       default: .init(name, .bool(false))
       }
     }
     return .object([
       .init("external", .object(external)),
-      .init("disable_signup", .bool(!settings.signupEnabled)),
-      .init("mailer_autoconfirm", .bool(!settings.confirmEmail)),
-      .init("phone_autoconfirm", .bool(!settings.confirmPhone)),
+      .init("disable_signup", .bool(!signupEnabled)),
+      .init("mailer_autoconfirm", .bool(!confirmEmail)),
+      .init("phone_autoconfirm", .bool(!confirmPhone)),
       .init("sms_provider", .string("")),
       .init("saml_enabled", .bool(false)), .init("saml_private_key_next_configured", .bool(false)),
       .init("passkeys_enabled", .bool(false)),

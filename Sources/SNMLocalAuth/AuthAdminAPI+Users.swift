@@ -1,84 +1,7 @@
 import SNMGateway
 import SNMWire
 
-extension AuthGateway {
-  /// GoTrue's admin check: a valid Bearer token whose `role` is `service_role` or
-  /// `supabase_admin` (GoTrue's admin roles). The router has already put the service_role JWT
-  /// there for an `sb_secret_` key. 401 without a token, 403 bad_jwt for a bad one, 403 not_admin
-  /// for anyone else's (the anon key, a user's session).
-  func requireAdmin(_ request: HTTPRequest) throws(AuthFailure) {
-    let claims = try bearerClaims(request)
-    guard let role = claims["role"]?.stringValue, ["service_role", "supabase_admin"].contains(role)
-    else { throw AuthFailure.notAdmin }
-  }
-
-  /// `/admin/users/{id}`, `/admin/users/{id}/factors[/{factor}]`, `/admin/generate_link`, for
-  /// a caller `requireAdmin` let through.
-  func admin(_ request: HTTPRequest, route: AuthRoute) throws -> HTTPResponse {
-    switch route {
-    case .listUsers:
-      return try listUsers(request)
-    case .createUser:
-      return try createUser(try Self.body(request))
-    case .generateLink:
-      return try generateLink(try Self.body(request))
-    case .adminUser(let id):
-      return .json(
-        status: 200, userJSON(try adminUser(try Self.uuidParameter(id, name: "user_id"))))
-    case .updateUserAsAdmin(let id):
-      let id = try Self.uuidParameter(id, name: "user_id")
-      return try updateUserAsAdmin(id, body: try Self.body(request))
-    case .deleteUser(let id):
-      let id = try Self.uuidParameter(id, name: "user_id")
-      return try deleteUser(id, body: request.body.isEmpty ? .object([]) : try Self.body(request))
-    case .adminUserWrongMethod(let id):
-      _ = try Self.uuidParameter(id, name: "user_id")
-      throw AuthFailure.methodNotAllowed
-    case .adminUserFactors(let id):
-      let id = try Self.uuidParameter(id, name: "user_id")
-      return .json(status: 200, .array(try adminUser(id).factors))
-    case .deleteUserFactor(let userID, let factorID),
-      .userFactorWrongMethod(let userID, let factorID):
-      let id = try Self.uuidParameter(userID, name: "user_id")
-      let factorID = try Self.uuidParameter(factorID, name: "factor_id")
-      let user = try adminUser(id)
-      guard let factor = user.factors.first(where: { $0["id"]?.stringValue == factorID }) else {
-        throw AuthFailure.factorNotFound
-      }
-      guard case .deleteUserFactor = route else { throw AuthFailure.methodNotAllowed }
-      try pool.withConnection { connection in try FactorStore(connection).delete(id: factorID) }
-      return .json(status: 200, factor)
-    default:
-      throw AuthFailure.notFound
-    }
-  }
-
-  /// A path segment that must be a UUID: GoTrue answers 404 validation_failed otherwise.
-  static func uuidParameter(_ segment: String, name: String) throws(AuthFailure) -> String {
-    let text = segment.lowercased()
-    let hex = text.unicodeScalars.filter { $0 != "-" }
-    guard text.count == 36, hex.count == 32,
-      hex.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }),
-      [8, 13, 18, 23].allSatisfy({ text[text.index(text.startIndex, offsetBy: $0)] == "-" })
-    else {
-      throw AuthFailure(status: 404, code: "validation_failed", message: "\(name) must be an UUID")
-    }
-    return text
-  }
-
-  /// The user with `id`, soft-deleted ones included (the admin API shows them).
-  func adminUser(_ id: String) throws -> AuthUserRow {
-    try pool.withConnection { connection in try adminUser(id, on: connection) }
-  }
-
-  /// The user with `id` and its factors, read on `connection` (inside a write's transaction).
-  func adminUser(_ id: String, on connection: PGConnection) throws -> AuthUserRow {
-    guard let user = try AuthStore(connection).user(includingDeleted: id) else {
-      throw AuthFailure.adminUserNotFound
-    }
-    return user
-  }
-
+extension AuthAdminAPI {
   /// `GET /admin/users?page=N&per_page=M[&filter=TEXT]`: `{"users": [...], "aud": ...}`, newest
   /// first (GoTrue's default sort), with GoTrue's `X-Total-Count` and `Link` (next, last) headers.
   func listUsers(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -96,7 +19,7 @@ extension AuthGateway {
     var perPage = try number("per_page", default: 50)
     if perPage == 0 { perPage = 50 }
     let filter = request.queryValue("filter") ?? ""
-    let (users, total) = try pool.withConnection { connection in
+    let (users, total) = try gateway.pool.withConnection { connection in
       try AuthStore(connection).users(matching: filter, page: page, perPage: perPage)
     }
     var headers = HTTPHeaders()
@@ -104,7 +27,7 @@ extension AuthGateway {
     func link(_ page: Int) -> String {
       var items = [("page", String(page)), ("per_page", String(perPage))]
       if !filter.isEmpty { items.append(("filter", filter)) }
-      return "</admin/users?" + Self.formEncode(items.sorted { $0.0 < $1.0 }) + ">"
+      return "</admin/users?" + AuthGateway.formEncode(items.sorted { $0.0 < $1.0 }) + ">"
     }
     var header = ""
     if pages > page { header += link(page + 1) + "; rel=\"next\", " }
@@ -114,7 +37,7 @@ extension AuthGateway {
     return .json(
       status: 200,
       .object([
-        .init("users", .array(users.map(userJSON))), .init("aud", .string("authenticated")),
+        .init("users", .array(users.map(\.json))), .init("aud", .string("authenticated")),
       ]),
       headers: headers)
   }
@@ -130,18 +53,18 @@ extension AuthGateway {
         status: 400, code: "validation_failed",
         message: "Cannot create a user without either an email or phone")
     }
-    if !phone.isEmpty { phone = try Self.normalizedPhone(phone) }
-    if !email.isEmpty, !Self.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
+    if !phone.isEmpty { phone = try AuthGateway.normalizedPhone(phone) }
+    if !email.isEmpty, !AuthGateway.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
     let password = body["password"]?.stringValue
-    if let password { try checkNewPassword(password) }
-    let userMetadata = try Self.metadata(body["user_metadata"], name: "user_metadata")
-    let appMetadata = try Self.metadata(body["app_metadata"], name: "app_metadata")
+    if let password { try gateway.checkNewPassword(password) }
+    let userMetadata = try AuthGateway.metadata(body["user_metadata"], name: "user_metadata")
+    let appMetadata = try AuthGateway.metadata(body["app_metadata"], name: "app_metadata")
     let ban = try Self.banSeconds(body["ban_duration"]?.stringValue)
     let confirmed = body["email_confirm"]?.boolValue ?? false
     let phoneConfirmed = body["phone_confirm"]?.boolValue ?? false
     let provider = email.isEmpty ? "phone" : "email"
     do {
-      let user = try inTransaction { connection in
+      let user = try gateway.inTransaction { connection in
         let store = AuthStore(connection)
         guard try !store.isEmailTaken(email) else { throw AuthFailure.emailExists }
         if !phone.isEmpty, try store.isPhoneTaken(phone) { throw Self.phoneExists }
@@ -155,7 +78,7 @@ extension AuthGateway {
         }
         return user
       }
-      return .json(status: 200, userJSON(user))
+      return .json(status: 200, user.json)
     } catch let error as PGError where error.sqlState == "23505" {
       throw error.message.contains("phone") ? Self.phoneExists : AuthFailure.emailExists
     }
@@ -170,11 +93,15 @@ extension AuthGateway {
   func updateUserAsAdmin(_ id: String, body: JSONValue) throws -> HTTPResponse {
     _ = try adminUser(id)
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
-    if !email.isEmpty && !Self.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
+    if !email.isEmpty && !AuthGateway.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
     let password = body["password"]?.stringValue
-    if let password { try checkNewPassword(password) }
-    let userMetadata = body["user_metadata"].map { try? Self.metadata($0, name: "user_metadata") }
-    let appMetadata = body["app_metadata"].map { try? Self.metadata($0, name: "app_metadata") }
+    if let password { try gateway.checkNewPassword(password) }
+    let userMetadata = body["user_metadata"].map {
+      try? AuthGateway.metadata($0, name: "user_metadata")
+    }
+    let appMetadata = body["app_metadata"].map {
+      try? AuthGateway.metadata($0, name: "app_metadata")
+    }
     for (name, value) in [
       ("user_metadata", body["user_metadata"]), ("app_metadata", body["app_metadata"]),
     ] {
@@ -182,7 +109,7 @@ extension AuthGateway {
     }
     let banText = body["ban_duration"]?.stringValue
     let ban = try Self.banSeconds(banText)
-    let user = try inTransaction { connection in
+    let user = try gateway.inTransaction { connection in
       let store = AuthStore(connection)
       if !email.isEmpty {
         guard try !store.isEmailTaken(email, byOtherThan: id) else {
@@ -204,7 +131,7 @@ extension AuthGateway {
       }
       return try adminUser(id, on: connection)
     }
-    return .json(status: 200, userJSON(user))
+    return .json(status: 200, user.json)
   }
 
   /// `DELETE /admin/users/{id}` `{"should_soft_delete": bool}`: `{}`. A soft delete keeps the row
@@ -212,23 +139,11 @@ extension AuthGateway {
   func deleteUser(_ id: String, body: JSONValue) throws -> HTTPResponse {
     _ = try adminUser(id)
     let soft = body["should_soft_delete"]?.boolValue ?? false
-    try inTransaction { connection in
+    try gateway.inTransaction { connection in
       let store = AuthStore(connection)
       if soft { try store.softDeleteUser(id: id) } else { try store.deleteUser(id: id) }
     }
     return .json(status: 200, "{}")
-  }
-
-  /// A metadata field: an object, or absent/null as `{}`; anything else is 400 bad_json.
-  static func metadata(_ value: JSONValue?, name: String) throws(AuthFailure) -> JSONValue {
-    guard let value, !value.isNull else { return .object([]) }
-    guard value.objectValue != nil else {
-      throw AuthFailure(
-        status: 400, code: "bad_json",
-        message: "Could not parse request body as JSON: \(name) must be an object")
-    }
-    try AuthMetadataBound.check(value, name: name)
-    return value
   }
 
   /// Seconds of a Go duration (`24h`, `1h30m`, `90s`, `500ms`); nil for `none` or absent.
