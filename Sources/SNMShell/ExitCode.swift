@@ -8,6 +8,9 @@ public enum ExitCode: Int32, Sendable {
   case usage = 2
   /// The project could not be reached, or authentication failed.
   case unreachable = 3
+  /// The project answered, but its relay could not reach the Edge Function called (hosted's
+  /// `x-relay-error: true`; functions-js's `FunctionsRelayError`).
+  case relay = 4
   /// Interrupted by SIGINT (Ctrl-C) outside the prompt.
   case interrupted = 130
   /// Terminated by SIGTERM.

@@ -1,8 +1,12 @@
 """snm's `invoke` and `request` statements against a local project serving Edge Functions: the
 request they send, answers by media type, `$last` and `expect`, `let`, explain (request, curl,
-supabase-swift), and the three failures told apart: the function's non-2xx answer (exit 1), no
-answer at all (exit 3), and a path that would leave the project (exit 2, nothing sent)."""
+supabase-swift), and the three failures told apart as functions-js tells them apart: the
+function's non-2xx answer (FunctionsHttpError, exit 1), no answer at all (FunctionsFetchError,
+exit 3), the relay's error (FunctionsRelayError, exit 4); and a path that would leave the project
+(exit 2, nothing sent)."""
+import http.server
 import json
+import threading
 
 import pytest
 
@@ -93,6 +97,65 @@ def test_no_answer_at_all_is_a_network_failure(served):
     result = run_snm("--url", "http://127.0.0.1:9", "--key", served.anon_key, "-c", "invoke hello")
     assert result.returncode == 3
     assert "failed to send the request to the edge function 'hello'" in result.stderr
+
+
+class RelayFailing:
+    """Hosted's edge gateway when it cannot reach a function: any request answered 502 with
+    `x-relay-error: true` and a body of its own (functions-js throws FunctionsRelayError)."""
+
+    def __init__(self):
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def answer(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(length)
+                body = b'{"message":"upstream unreachable"}'
+                self.send_response(502)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("x-relay-error", "true")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = do_PUT = do_DELETE = answer
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(scope="module")
+def relay():
+    handle = RelayFailing()
+    yield handle
+    handle.stop()
+
+
+def test_a_relay_error_is_its_own_message_and_exit_code(served, relay):
+    result = run_snm("--url", relay.url, "--key", served.anon_key, "-c", "invoke hello")
+    assert result.returncode == 4, result.stderr
+    assert "snm: relay error invoking the edge function 'hello' (502): " \
+        '{"message":"upstream unreachable"}' in result.stderr
+    assert "answered" not in result.stderr and "failed to send" not in result.stderr
+    checked = run_snm("--url", relay.url, "--key", served.anon_key, "-c", "set on_error continue",
+                      "-c", "invoke hello", "-c", "expect error 'relay_error'", "-c",
+                      "expect status 502", "-c", "echo 'checked'")
+    assert (checked.returncode, checked.stdout.strip()) == (0, "checked"), checked.stderr
+
+
+def test_the_three_failures_have_three_exit_codes(served, relay):
+    """The function's 500 (1), the relay's 502 (4), nobody listening (3): one statement each."""
+    codes = [snm(served, "invoke hello '{oops'").returncode,
+             run_snm("--url", relay.url, "--key", served.anon_key, "-c", "invoke hello").returncode,
+             run_snm("--url", "http://127.0.0.1:9", "--key", served.anon_key, "-c",
+                     "invoke hello").returncode]
+    assert codes == [1, 4, 3]
 
 
 def test_request_sends_any_path_under_the_project_with_its_keys(served):

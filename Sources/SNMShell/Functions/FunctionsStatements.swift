@@ -14,8 +14,9 @@ import SNMWire
 ///   .run(statement, in: source, directory: "smoke")
 /// ```
 /// Three failures are told apart, as the official clients do: the relay's (`x-relay-error:
-/// true`: the function was not reached; exit code 3), the function's non-2xx answer (its status
-/// and body; exit code 1), and no answer at all (exit code 3).
+/// true`: the function was not reached; exit code 4), the function's non-2xx answer (its status
+/// and body; exit code 1), and no answer at all (exit code 3), as functions-js's
+/// `FunctionsRelayError`, `FunctionsHttpError` and `FunctionsFetchError`.
 struct FunctionsStatements: StatementFamily {
   let environment: StatementEnvironment
   let output: StatementOutput
@@ -136,7 +137,7 @@ struct FunctionsStatements: StatementFamily {
     var outcome = answer.outcome
     outcome.failure = StatementOutcome.Failure(code: "relay_error", message: answer.bodyText)
     return failure(
-      .unreachable,
+      .relay,
       "relay error invoking \(target(request)) (\(answer.status)): "
         + VisibleText.escaped(answer.bodyText, keepingNewlines: true),
       outcome: outcome)

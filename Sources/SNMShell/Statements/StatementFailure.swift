@@ -18,6 +18,8 @@ struct StatementFailure: Error, Sendable, Equatable {
     case usage
     /// The project could not be reached, or the session could not be used (3).
     case unreachable
+    /// The project answered, but its relay could not reach the Edge Function (4).
+    case relay
     /// A statement of a `run` file failed and was reported there, with its own exit code.
     case reported
   }
@@ -73,6 +75,7 @@ struct StatementFailure: Error, Sendable, Equatable {
     case .server, .expectation: .failure
     case .usage: .usage
     case .unreachable: .unreachable
+    case .relay: .relay
     case .reported: nil
     }
   }

@@ -141,7 +141,7 @@ public final class TestRunner: Sendable {
     var result = await runFileOnce(path, index: index)
     guard configuration.retries > 0, Self.isIdempotent(path) else { return result }
     while !result.passed && result.attempts <= configuration.retries
-      && (result.exitCode == .failure || result.exitCode == .unreachable)
+      && [.failure, .unreachable, .relay].contains(result.exitCode)
       && running.withLock({ $0.signal == nil })
     {
       let attempts = result.attempts + 1

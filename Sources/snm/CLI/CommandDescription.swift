@@ -73,8 +73,8 @@ extension CommandDescription {
       takesShellOptions: true,
       footer: """
         Exit code: 0 when every file passed, else the highest exit code of a failed file (1 a
-        statement or expectation failed, 2 a parse error, 3 the project could not be reached);
-        130/143 when interrupted.
+        statement or expectation failed, 2 a parse error, 3 the project could not be reached,
+        4 a relay error invoking an edge function); 130/143 when interrupted.
         """,
       firstArgument: [], takesScripts: true),
     CommandDescription(

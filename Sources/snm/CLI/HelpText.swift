@@ -82,8 +82,9 @@ enum HelpText {
 
     EXIT CODES
       0 success, 1 a statement or expectation failed, 2 usage or parse error,
-      3 could not reach the project or authenticate, 130 interrupted (SIGINT),
-      143 terminated (SIGTERM); a script stopped by a signal names the statement
+      3 could not reach the project or authenticate, 4 the project's relay could not
+      reach the edge function invoked, 130 interrupted (SIGINT), 143 terminated
+      (SIGTERM); a script stopped by a signal names the statement
 
     """
 }
