@@ -1,23 +1,27 @@
 import Foundation
-import SNMTOML
 
 /// Finds the functions of a `supabase/functions` folder as `supabase functions serve` does: a
 /// folder `<name>/index.ts` whose name matches `^[A-Za-z][A-Za-z0-9_-]*$`, or a
-/// `[functions.<name>]` table in `config.toml` (`enabled`, `verify_jwt`, `import_map`,
-/// `entrypoint`); a function absent from the file is enabled and verifies JWTs.
+/// `[functions.<name>]` entry of `config.toml` (``FunctionEntry``, read by the project folder's
+/// reader); a function absent from the file is enabled and verifies JWTs.
 ///
 /// ```swift
-/// let catalog = FunctionCatalog(folder: ".../supabase/functions", configFile: ".../config.toml")
+/// let catalog = FunctionCatalog(
+///   folder: ".../supabase/functions", configFile: ".../config.toml", entries: { try read() })
 /// try catalog.definition(named: "hello")   // nil: 404 Function not found
 /// ```
 /// Read at each call (the files are small), so a function added while the project runs is served.
 package struct FunctionCatalog: Sendable {
   package var folder: String
+  /// `config.toml`, whose changes restart a function (nil: no file).
   package var configFile: String?
+  /// The file's `[functions.<name>]` entries, read again at each call.
+  package var entries: FunctionEntry.Reader
 
-  package init(folder: String, configFile: String?) {
+  package init(folder: String, configFile: String?, entries: @escaping FunctionEntry.Reader) {
     self.folder = folder
     self.configFile = configFile
+    self.entries = entries
   }
 
   /// The `supabase/` folder the config's paths are relative to.
@@ -35,12 +39,14 @@ package struct FunctionCatalog: Sendable {
 
   /// The function called `name`, or nil when there is none (or it is disabled).
   ///
-  /// - Throws: `TOMLError` when `config.toml` cannot be read.
-  package func definition(named name: String) throws(TOMLError)
-    -> FunctionDefinition?
-  {
+  /// - Throws: what ``entries`` throws when `config.toml` cannot be read.
+  package func definition(named name: String) throws -> FunctionDefinition? {
     guard Self.isValidName(name) else { return nil }
-    let entry = try FunctionsConfig.load(configFile).entries[name]
+    return definition(named: name, entry: try entries().last { $0.name == name })
+  }
+
+  func definition(named name: String, entry: FunctionEntry?) -> FunctionDefinition? {
+    guard Self.isValidName(name) else { return nil }
     if entry?.enabled == false { return nil }
     let directory = folder + "/" + name
     let entrypoint = entry?.entrypoint.map(resolve) ?? directory + "/index.ts"
@@ -61,10 +67,11 @@ package struct FunctionCatalog: Sendable {
   /// Every function served, by name (disabled ones left out).
   package func names() -> [String] {
     var candidates = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-    if let config = try? FunctionsConfig.load(configFile) {
-      candidates.formUnion(config.entries.keys)
-    }
-    return candidates.filter { name in (try? definition(named: name)) != nil }.sorted()
+    let entries = (try? entries()) ?? []
+    candidates.formUnion(entries.map(\.name))
+    return candidates.filter { name in
+      definition(named: name, entry: entries.last { $0.name == name }) != nil
+    }.sorted()
   }
 
   func hasDenoConfig(_ directory: String) -> Bool {

@@ -28,7 +28,8 @@ package final class FunctionRunner: Sendable {
 
   package init(settings: FunctionsSettings, environment: [String: String]) {
     self.settings = settings
-    self.catalog = FunctionCatalog(folder: settings.folder, configFile: settings.configFile)
+    self.catalog = FunctionCatalog(
+      folder: settings.folder, configFile: settings.configFile, entries: settings.entries)
     self.environment = environment
     try? FileManager.default.createDirectory(
       atPath: settings.runtimeDirectory, withIntermediateDirectories: true,

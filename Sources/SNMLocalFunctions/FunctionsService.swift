@@ -42,7 +42,7 @@ package struct FunctionsService: GatewayService {
     do {
       definition = try runner.catalog.definition(named: decodedName)
     } catch {
-      runner.log?.write(decodedName, "snm: failed to boot: \(error.description)")
+      runner.log?.write(decodedName, "snm: failed to boot: \(error)")
       return FunctionErrorResponse.bootError
     }
     guard let definition else { return FunctionErrorResponse.notFound }

@@ -10,8 +10,10 @@
 package struct FunctionsSettings: Sendable {
   /// `supabase/functions`: one folder per function (`<name>/index.ts`), `.env`, shared code.
   package var folder: String
-  /// `supabase/config.toml`, read for `[functions.<name>]` (nil: no file).
+  /// `supabase/config.toml`, whose changes restart a function (nil: no file).
   package var configFile: String?
+  /// Its `[functions.<name>]` entries, as the project folder's reader reads them at the moment.
+  package var entries: FunctionEntry.Reader
   /// Where the runner keeps its bootstrap script and the functions' log (the project's data).
   package var runtimeDirectory: String
   /// The Deno binary, or why there is none.
@@ -30,11 +32,13 @@ package struct FunctionsSettings: Sendable {
   package var memoryMiB = 256
 
   package init(
-    folder: String, configFile: String? = nil, runtimeDirectory: String,
-    deno: Result<String, DenoLocator.Missing>, projectURL: String, databaseURL: String
+    folder: String, configFile: String? = nil, entries: @escaping FunctionEntry.Reader = { [] },
+    runtimeDirectory: String, deno: Result<String, DenoLocator.Missing>, projectURL: String,
+    databaseURL: String
   ) {
     self.folder = folder
     self.configFile = configFile
+    self.entries = entries
     self.runtimeDirectory = runtimeDirectory
     self.deno = deno
     self.projectURL = projectURL

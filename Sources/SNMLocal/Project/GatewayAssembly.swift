@@ -85,13 +85,15 @@ enum GatewayAssembly {
     let environment = ProcessInfo.processInfo.environment
     // The project folder the project serves, else (a project without one) the folder it was
     // started from.
-    let supabase = (state.projectDir ?? FileManager.default.currentDirectoryPath) + "/supabase"
-    let config = supabase + "/config.toml"
+    let folder = ProjectFolder(root: state.projectDir ?? FileManager.default.currentDirectoryPath)
+    let supabase = folder.supabaseDir
+    let config = folder.configFile
     let databaseURL =
       "postgresql://postgres@/postgres?host=\(state.layout.socketDir)"
     var settings = FunctionsSettings(
       folder: supabase + "/functions",
       configFile: FileManager.default.fileExists(atPath: config) ? config : nil,
+      entries: { try ProjectFolderConfig.functionEntries(folder: folder) },
       runtimeDirectory: state.functionsDir, deno: DenoLocator.locate(),
       projectURL: state.url, databaseURL: databaseURL)
     if let text = environment["SNM_FUNCTIONS_WALL_CLOCK"], let seconds = Double(text), seconds > 0 {

@@ -1,4 +1,5 @@
 import SNMLocalAuth
+import SNMLocalFunctions
 import SNMTOML
 
 extension ProjectFolderConfig {
@@ -130,7 +131,7 @@ extension ProjectFolderConfig {
         reader.markRead(path)
         throw reader.error(value, path, "must be a table of the function's settings")
       }
-      var function = Function(name: name)
+      var function = FunctionEntry(name: name)
       function.enabled = try reader.boolean(path + ["enabled"]) ?? true
       function.verifyJWT = try reader.boolean(path + ["verify_jwt"]) ?? true
       function.importMap = try reader.string(path + ["import_map"])

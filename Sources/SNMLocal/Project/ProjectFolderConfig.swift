@@ -1,4 +1,5 @@
 import SNMLocalAuth
+import SNMLocalFunctions
 import SNMTOML
 
 /// What a project folder's `supabase/config.toml` sets that the local project has, typed; every
@@ -18,16 +19,6 @@ struct ProjectFolderConfig: Sendable, Equatable {
     var isPublic = false
     var fileSizeLimit: Int64?
     var allowedMimeTypes: [String]?
-  }
-
-  /// An Edge Function's entry (`[functions.<name>]`): the keys the Functions service reads
-  /// (`FunctionsConfig`, which reads them itself when it serves), paths as the file gives them.
-  struct Function: Sendable, Equatable {
-    var name: String
-    var enabled = true
-    var verifyJWT = true
-    var importMap: String?
-    var entrypoint: String?
   }
 
   /// A key the local project does not act on, where the file gives it, and why.
@@ -62,7 +53,9 @@ struct ProjectFolderConfig: Sendable, Equatable {
   var smsTestOTPs: [String: String]?
   var fileSizeLimit: Int64?
   var buckets: [Bucket] = []
-  var functions: [Function] = []
+  /// The Edge Functions' entries (`[functions.<name>]`), which the Functions service asks for
+  /// again at each call (``functionEntries(folder:)``).
+  var functions: [FunctionEntry] = []
   var unsupported: [Unsupported] = []
 
   init(folder: ProjectFolder) throws(LocalProjectError) {
@@ -99,5 +92,15 @@ struct ProjectFolderConfig: Sendable, Equatable {
       + unsupported.map { item in
         "  \(item.position.line): \(item.key)" + (item.here.map { " (here: \($0))" } ?? "")
       }
+  }
+}
+
+extension ProjectFolderConfig {
+  /// The `[functions.<name>]` entries of the folder's `config.toml` as it is now, for the
+  /// Functions service (the one reader of the file; no file is no entries).
+  ///
+  /// - Throws: `LocalProjectError` naming the file, line and key the file gets wrong.
+  static func functionEntries(folder: ProjectFolder) throws(LocalProjectError) -> [FunctionEntry] {
+    try ProjectFolderConfig(folder: folder).functions
   }
 }

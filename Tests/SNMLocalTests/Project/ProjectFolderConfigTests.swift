@@ -1,4 +1,5 @@
 import Foundation
+import SNMLocalFunctions
 import Testing
 
 @testable import SNMLocal
@@ -85,6 +86,28 @@ import Testing
       ])
   }
 
+  @Test func functionEntriesAreEveryFunctionTableAndNothingElse() throws {
+    let folder = try folder(
+      """
+      [api]
+      port = 54321 # a comment
+      [functions.hello]
+      verify_jwt = false   # webhooks
+      import_map = "./functions/hello/map.json"
+      [functions."quoted-name"]
+      enabled = false
+      entrypoint = './functions/q/main.ts'
+      """)
+    let entries = try ProjectFolderConfig.functionEntries(folder: folder)
+    #expect(
+      entries.sorted { $0.name < $1.name } == [
+        .init(name: "hello", verifyJWT: false, importMap: "./functions/hello/map.json"),
+        .init(name: "quoted-name", enabled: false, entrypoint: "./functions/q/main.ts"),
+      ])
+    let none = ProjectFolder(root: "/nonexistent")
+    #expect(try ProjectFolderConfig.functionEntries(folder: none) == [])
+  }
+
   struct BadValue: Sendable, CustomStringConvertible {
     var text: String
     var error: String
@@ -120,6 +143,15 @@ import Testing
     BadValue(
       text: "[storage.buckets]\nimages = 1",
       error: "2:10: [storage.buckets] images must be a table of the bucket's settings"),
+    BadValue(
+      text: "[functions.a]\nenabled = true\nverify_jwt = 1",
+      error: "3:14: [functions.a] verify_jwt must be true or false, not an integer"),
+    BadValue(
+      text: "[functions.a]\nimport_map = false",
+      error: "2:14: [functions.a] import_map must be a string, not a boolean"),
+    BadValue(
+      text: "[functions]\na = 1",
+      error: "2:5: [functions] a must be a table of the function's settings"),
   ]
 
   @Test(arguments: badValues)

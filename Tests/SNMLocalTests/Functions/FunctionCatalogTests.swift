@@ -1,47 +1,12 @@
 import Foundation
-import SNMTOML
 import Testing
 
 @testable import SNMLocal
 @testable import SNMLocalFunctions
 
-/// `[functions.<name>]` of config.toml, and discovery from the functions folder.
-@Suite struct FunctionsConfigTests {
-  @Test func readsTheFunctionTablesAndSkipsTheRest() throws {
-    let config = try FunctionsConfig(
-      text: """
-        [api]
-        port = 54321 # a comment
-        [functions.hello]
-        verify_jwt = false   # webhooks
-        import_map = "./functions/hello/map.json"
-        [functions."quoted-name"]
-        enabled = false
-        entrypoint = './functions/q/main.ts'
-        [auth]
-        verify_jwt = true
-        """, file: "config.toml")
-    #expect(config.entries["hello"]?.verifyJWT == false)
-    #expect(config.entries["hello"]?.importMap == "./functions/hello/map.json")
-    #expect(config.entries["quoted-name"]?.enabled == false)
-    #expect(config.entries["quoted-name"]?.entrypoint == "./functions/q/main.ts")
-    #expect(config.entries.count == 2)
-  }
-
-  @Test func aValueOfTheWrongTypeNamesItsPlace() {
-    #expect(throws: TOMLError.self) {
-      try FunctionsConfig(
-        text: "[functions.a]\nenabled = true\nverify_jwt = \"yes\"\n", file: "c.toml")
-    }
-    do {
-      _ = try FunctionsConfig(text: "[functions.a]\nverify_jwt = 1\n", file: "c.toml")
-    } catch {
-      #expect(
-        error.description == "c.toml:2:14: functions.a.verify_jwt must be a boolean, not an integer"
-      )
-    }
-  }
-
+/// Discovery from the functions folder and the `[functions.<name>]` entries of config.toml (read
+/// by the project folder's reader), `.env`, log lines.
+@Suite struct FunctionCatalogTests {
   @Test func namesAreTheCLIsSlugs() {
     for name in ["hello", "a", "Hello_World-2"] { #expect(FunctionCatalog.isValidName(name)) }
     for name in ["", "_shared", "1st", "a.b", "a/b", "é", "a b"] {
@@ -76,7 +41,10 @@ import Testing
         entrypoint = "./functions/custom/main.ts"
         verify_jwt = false
         """.utf8))
-    let catalog = FunctionCatalog(folder: functions, configFile: config)
+    let folder = ProjectFolder(root: root)
+    let catalog = FunctionCatalog(
+      folder: functions, configFile: config,
+      entries: { try ProjectFolderConfig.functionEntries(folder: folder) })
     let hello = try #require(try catalog.definition(named: "hello"))
     #expect(hello.verifyJWT)
     #expect(hello.entrypoint == functions + "/hello/index.ts")
@@ -93,6 +61,26 @@ import Testing
     #expect(catalog.names() == ["custom", "hello", "mapped"])
   }
 
+  @Test func aFileTheReaderRefusesIsTheCatalogsError() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "snm-functions-\(UUID().uuidString)"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let functions = root + "/supabase/functions"
+    try FileManager.default.createDirectory(
+      atPath: functions + "/hello", withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: functions + "/hello/index.ts", contents: Data())
+    _ = FileManager.default.createFile(
+      atPath: root + "/supabase/config.toml",
+      contents: Data("[functions.hello]\nverify_jwt = 1\n".utf8))
+    let folder = ProjectFolder(root: root)
+    let catalog = FunctionCatalog(
+      folder: functions, configFile: folder.configFile,
+      entries: { try ProjectFolderConfig.functionEntries(folder: folder) })
+    #expect(throws: LocalProjectError.self) { try catalog.definition(named: "hello") }
+    #expect(catalog.names() == ["hello"])  // the folder's function, as before the file broke
+  }
+
   @Test func theEnvFileReadsAsDotenvFilesDo() throws {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "snm-dotenv-\(UUID().uuidString)"
@@ -103,7 +91,8 @@ import Testing
       atPath: root + "/.env",
       contents: Data(
         "# comment\nA=1\nexport B = two words # note\nC=\"x\\ny\"\nD='# kept'\nnot a line\n".utf8))
-    let values = FunctionCatalog(folder: root, configFile: nil).environmentFile()
+    let values = FunctionCatalog(folder: root, configFile: nil, entries: { [] })
+      .environmentFile()
     #expect(values == ["A": "1", "B": "two words", "C": "x\ny", "D": "# kept"])
   }
 
