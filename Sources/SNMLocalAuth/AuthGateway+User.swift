@@ -12,6 +12,9 @@ extension AuthGateway {
       return try signer.verify(token, now: now())
     } catch .expired {
       throw AuthFailure.badJWT("token has invalid claims: token is expired")
+    } catch .claimNotNumber, .audienceNotStringOrArray {
+      // golang-jwt cannot decode the claims into its typed fields.
+      throw AuthFailure.badJWT("token is malformed: could not JSON decode claim")
     } catch {
       throw AuthFailure.badJWT(error.message)
     }

@@ -125,10 +125,11 @@ extension StorageGateway {
   {
     let claims: JSONValue
     do {
-      claims = try signer.verify(token, now: now())
+      claims = try signer.verify(token, now: now(), rules: .jose)
     } catch {
       switch error {
       case .expired: throw .invalidJWT("\"exp\" claim timestamp check failed")
+      case .claimNotNumber(let claim): throw .invalidJWT("\"\(claim)\" claim must be a number")
       case .badSignature: throw .invalidJWT("signature verification failed")
       default: throw .invalidJWT("Invalid Compact JWS")
       }

@@ -46,10 +46,38 @@ def refusals(secret):
         ("wrong aud list", mint(secret, user_claims(ALICE, aud=["a", "b"])), 401, "PGRST303",
          "JWT not in audience"),
         ("two parts", "abc.def", 401, "PGRST301", "Expected 3 parts in JWT; got 2"),
+        *wrongly_typed(secret),
         ("role postgres", mint(secret, user_claims(ALICE, role="postgres")), 403, "42501",
          'permission denied to set role "postgres"'),
         ("role that does not exist", mint(secret, user_claims(ALICE, role="superhero")), 401,
          "22023", 'role "superhero" does not exist'),
+    ]
+
+
+def wrongly_typed(secret):
+    """Claims of the wrong type, each refused by PostgREST 13 with 401 PGRST303 and its own words
+    (a `nbf` or `iat` that is no number must not be read as absent)."""
+    number = "The JWT '{}' claim must be a number"
+    aud = "The JWT 'aud' claim must be a string or an array of strings"
+    return [
+        ("exp a string", mint(secret, user_claims(ALICE, exp="invalid")), 401, "PGRST303",
+         number.format("exp")),
+        ("nbf a string", mint(secret, user_claims(ALICE, nbf="invalid")), 401, "PGRST303",
+         number.format("nbf")),
+        ("iat a string", mint(secret, user_claims(ALICE, iat="invalid")), 401, "PGRST303",
+         number.format("iat")),
+        ("nbf a numeric string", mint(secret, user_claims(ALICE, nbf="0")), 401, "PGRST303",
+         number.format("nbf")),
+        ("iat an object", mint(secret, user_claims(ALICE, iat={"at": 0})), 401, "PGRST303",
+         number.format("iat")),
+        ("exp a boolean", mint(secret, user_claims(ALICE, exp=True)), 401, "PGRST303",
+         number.format("exp")),
+        ("aud an object", mint(secret, user_claims(ALICE, aud={"invalid": "value"})), 401,
+         "PGRST303", aud),
+        ("aud a number", mint(secret, user_claims(ALICE, aud=42)), 401, "PGRST303", aud),
+        ("aud a list with an object",
+         mint(secret, user_claims(ALICE, aud=[{"invalid": "value"}, "authenticated"])), 401,
+         "PGRST303", aud),
     ]
 
 
@@ -166,3 +194,67 @@ def test_any_role_granted_to_authenticator_is_assumed(project, http):
     finally:
         superuser_sql(project, f"revoke select on public.dog_profile from {granted}, {alone}; "
                                f"drop role {granted}; drop role {alone}")
+
+
+def test_claim_types_are_checked_in_postgrests_order(project, http):
+    """exp, nbf, iat, then aud, each its type then its time: the first that fails is the answer."""
+    secret = jwt_secret(project)
+    now = int(time.time())
+    cases = [
+        (user_claims(ALICE, exp=now - 3600, nbf="invalid"), "JWT expired"),
+        (user_claims(ALICE, nbf="invalid", iat="invalid"), "The JWT 'nbf' claim must be a number"),
+        (user_claims(ALICE, nbf=now + 86400, iat="invalid"), "JWT not yet valid"),
+        (user_claims(ALICE, iat="invalid", aud=42), "The JWT 'iat' claim must be a number"),
+        (user_claims(ALICE, aud=42), "The JWT 'aud' claim must be a string or an array of strings"),
+    ]
+    for claims, message in cases:
+        response = http.get(f"{project.rest_url}/walk_request?select=id",
+                            headers=project.headers(token=mint(secret, claims)))
+        assert response.status_code == 401, (claims, response.text)
+        assert response.json()["message"] == message, claims
+
+
+def test_null_claims_and_an_empty_audience_pass_as_postgrest_lets_them(project, http):
+    """PostgREST reads a null `exp`/`nbf`/`iat`/`aud` as absent and an empty `aud` list as no
+    audience at all: the request runs as the token's user."""
+    secret = jwt_secret(project)
+    for extra in ({"exp": None}, {"nbf": None}, {"iat": None}, {"aud": None}, {"aud": []}):
+        token = mint(secret, user_claims(ALICE, **extra))
+        response = http.get(f"{project.rest_url}/walk_request?select=id&order=id",
+                            headers=project.headers(token=token))
+        assert response.status_code == 200, (extra, response.text)
+        assert response.json() == [{"id": 1}, {"id": 2}], extra
+
+
+def test_storage_and_auth_refuse_the_same_tokens_in_their_own_words(project, http):
+    """Storage (jose) and Auth (golang-jwt) share the verifier: a time claim that is no number is
+    refused by both, as Storage-api answers (400, 403 AccessDenied, jose's message) and GoTrue
+    answers (403 bad_jwt). jose, asked for no audience, never looks at `aud`; it refuses a null
+    time claim that PostgREST and GoTrue read as absent."""
+    secret = jwt_secret(project)
+    storage_refusals = [
+        ({"nbf": "invalid"}, '"nbf" claim must be a number'),
+        ({"iat": "invalid"}, '"iat" claim must be a number'),
+        ({"exp": "invalid"}, '"exp" claim must be a number'),
+        ({"nbf": None}, '"nbf" claim must be a number'),
+        ({"exp": None, "iat": "invalid"}, '"iat" claim must be a number'),
+    ]
+    for extra, message in storage_refusals:
+        token = mint(secret, user_claims(ALICE, **extra))
+        answer = http.get(f"{project.url}/storage/v1/bucket", headers=project.headers(token=token))
+        assert answer.status_code == 400, (extra, answer.text)
+        assert answer.json() == {"statusCode": "403", "code": "AccessDenied",
+                                 "error": "Unauthorized", "message": message}, extra
+    for extra in ({"aud": 42}, {"aud": {"invalid": "value"}}):
+        token = mint(secret, user_claims(ALICE, **extra))
+        answer = http.get(f"{project.url}/storage/v1/bucket", headers=project.headers(token=token))
+        assert answer.status_code == 200, (extra, answer.text)
+    for extra in ({"nbf": "invalid"}, {"iat": "invalid"}, {"exp": "invalid"}, {"aud": 42},
+                  {"aud": [{"invalid": "value"}]}):
+        token = mint(secret, user_claims(ALICE, **extra))
+        answer = http.get(f"{project.auth_url}/user", headers=project.headers(token=token))
+        assert answer.status_code == 403, (extra, answer.text)
+        body = answer.json()
+        assert body["error_code"] == "bad_jwt", (extra, body)
+        assert body["msg"] == ("invalid JWT: unable to parse or verify signature, "
+                               "token is malformed: could not JSON decode claim"), (extra, body)

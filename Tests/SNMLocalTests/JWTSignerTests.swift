@@ -76,6 +76,28 @@ func unsigned(_ header: String, _ payload: String, _ signature: String = "") -> 
   JWTFailureCase(
     name: "wrong audience", token: { try $0.sign(claims([.init("aud", .string("other"))])) },
     audience: "authenticated", expected: .wrongAudience),
+  JWTFailureCase(
+    name: "exp a string", token: { try $0.sign(claims([.init("exp", .string("2000"))])) },
+    expected: .claimNotNumber("exp")),
+  JWTFailureCase(
+    name: "nbf a string", token: { try $0.sign(claims([.init("nbf", .string("invalid"))])) },
+    expected: .claimNotNumber("nbf")),
+  JWTFailureCase(
+    name: "iat a boolean", token: { try $0.sign(claims([.init("iat", .bool(true))])) },
+    expected: .claimNotNumber("iat")),
+  JWTFailureCase(
+    name: "expired before a wrongly typed nbf",
+    token: { try $0.sign(claims([.init("exp", .int(10)), .init("nbf", .string("x"))])) },
+    expected: .expired),
+  JWTFailureCase(
+    name: "aud a number without a configured audience",
+    token: { try $0.sign(claims([.init("aud", .int(42))])) },
+    expected: .audienceNotStringOrArray),
+  JWTFailureCase(
+    name: "aud a list with an object",
+    token: {
+      try $0.sign(claims([.init("aud", .array([.object([]), .string("authenticated")]))]))
+    }, audience: "authenticated", expected: .audienceNotStringOrArray),
 ])
 func refusesBadTokens(_ example: JWTFailureCase) throws {
   let signer = JWTSigner(secret: secret)
@@ -94,10 +116,36 @@ func refusesBadTokens(_ example: JWTFailureCase) throws {
   #expect(throws: Never.self) { try signer.verify(none, now: 1, audience: "authenticated") }
 }
 
+@Test func nullClaimsAndAnEmptyAudienceListPassPostgRESTsRules() throws {
+  let signer = JWTSigner(secret: secret)
+  let token = try signer.sign(
+    claims([
+      .init("exp", .null), .init("nbf", .null), .init("iat", .null), .init("aud", .array([])),
+    ]))
+  #expect(throws: Never.self) { try signer.verify(token, now: 1, audience: "authenticated") }
+}
+
+@Test func joseRulesTypeTheTimesFirstRefuseNullAndIgnoreAud() throws {
+  let signer = JWTSigner(secret: secret)
+  let null = try signer.sign(claims([.init("nbf", .null)]))
+  #expect(throws: JWTError.claimNotNumber("nbf")) {
+    try signer.verify(null, now: 1000, rules: .jose)
+  }
+  // jose types iat, nbf and exp before any time check: the expiry is not the answer.
+  let both = try signer.sign(claims([.init("exp", .int(10)), .init("iat", .string("x"))]))
+  #expect(throws: JWTError.claimNotNumber("iat")) {
+    try signer.verify(both, now: 1000, rules: .jose)
+  }
+  let aud = try signer.sign(claims([.init("aud", .int(42))]))
+  #expect(throws: Never.self) { try signer.verify(aud, now: 1000, rules: .jose) }
+}
+
 @Test func errorCodesFollowPostgREST() {
   #expect(JWTError.expired.postgrestCode == "PGRST303")
   #expect(JWTError.badSignature.postgrestCode == "PGRST301")
   #expect(JWTError.expired.message == "JWT expired")
+  #expect(JWTError.claimNotNumber("nbf").postgrestCode == "PGRST303")
+  #expect(JWTError.claimNotNumber("nbf").message == "The JWT 'nbf' claim must be a number")
 }
 
 @Test func base64URLRoundTripsEveryLength() {

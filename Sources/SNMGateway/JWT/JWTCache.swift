@@ -9,7 +9,7 @@ import Synchronization
 /// let cache = JWTCache()
 /// let claims = try cache.verify(token, signer: signer, now: now())   // as signer.verify
 /// ```
-/// `exp`, `nbf`, `iat` and the audience are checked on every use, so a cached token still
+/// `exp`, `nbf`, `iat` and the audience are checked on every use (by the caller's rules), so a cached token still
 /// expires. At most
 /// `capacity` tokens are kept; when full, the cache starts afresh. Throws `JWTError` as
 /// `JWTSigner.verify` does (failures are not cached).
@@ -26,20 +26,22 @@ public final class JWTCache: Sendable {
 
   /// The token's claims: from the cache (times checked again), else verified by `signer`.
   public func verify(
-    _ token: String, signer: JWTSigner, now: Double, audience: String? = nil
+    _ token: String, signer: JWTSigner, now: Double, audience: String? = nil,
+    rules: JWTClaimRules = .postgrest
   ) throws(JWTError) -> JSONValue {
-    try verifiedClaims(token, signer: signer, now: now, audience: audience).claims
+    try verifiedClaims(token, signer: signer, now: now, audience: audience, rules: rules).claims
   }
 
   /// As `verify`, with the claims' compact JSON text (serialised once per token).
   public func verifiedClaims(
-    _ token: String, signer: JWTSigner, now: Double, audience: String? = nil
+    _ token: String, signer: JWTSigner, now: Double, audience: String? = nil,
+    rules: JWTClaimRules = .postgrest
   ) throws(JWTError) -> (claims: JSONValue, text: String) {
     if let entry = entries.withLock({ $0[token] }) {
-      try signer.checkClaims(entry.claims, now: now, audience: audience)
+      try signer.checkClaims(entry.claims, now: now, audience: audience, rules: rules)
       return entry
     }
-    let claims = try signer.verify(token, now: now, audience: audience)
+    let claims = try signer.verify(token, now: now, audience: audience, rules: rules)
     let entry = (claims: claims, text: claims.serialized())
     entries.withLock { entries in
       if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }

@@ -21,6 +21,10 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
   case issuedInFuture
   /// An `aud` claim is present and does not name the expected audience.
   case wrongAudience
+  /// `exp`, `nbf` or `iat` (the associated name) is present and not a number.
+  case claimNotNumber(String)
+  /// `aud` is present and neither a string nor an array of strings.
+  case audienceNotStringOrArray
   /// The `role` claim names a role the gateway may not switch to.
   case roleNotAssumable(String)
   /// The `role` claim names a role that does not exist (PostgREST: 401 22023).
@@ -30,7 +34,9 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
   public var postgrestCode: String {
     switch self {
     case .empty, .malformed, .unsupportedAlgorithm, .badSignature: "PGRST301"
-    case .expired, .notYetValid, .issuedInFuture, .wrongAudience: "PGRST303"
+    case .expired, .notYetValid, .issuedInFuture, .wrongAudience, .claimNotNumber,
+      .audienceNotStringOrArray:
+      "PGRST303"
     case .roleNotAssumable: "42501"
     case .unknownRole: "22023"
     }
@@ -47,6 +53,8 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notYetValid: "JWT not yet valid"
     case .issuedInFuture: "JWT issued at future"
     case .wrongAudience: "JWT not in audience"
+    case .claimNotNumber(let claim): "The JWT '\(claim)' claim must be a number"
+    case .audienceNotStringOrArray: "The JWT 'aud' claim must be a string or an array of strings"
     case .roleNotAssumable(let role): "permission denied to set role \"\(role)\""
     case .unknownRole(let role): "role \"\(role)\" does not exist"
     }

@@ -53,11 +53,12 @@ public struct JWTSigner: Sendable {
 
   /// Checks `token` and returns its claims object.
   ///
-  /// `audience`: when set, a token whose `aud` (string or array) is present and does not contain it
-  /// is refused; a token without `aud` passes, as PostgREST does. `now` is unix seconds.
-  /// Throws `JWTError` in this order: malformed, algorithm, signature, then time and audience.
+  /// `audience`: when set, a token whose `aud` (string or non-empty array) is present and does not
+  /// contain it is refused; a token without `aud` (or with `[]`) passes, as PostgREST does. `rules`:
+  /// how claims of the wrong type are refused (`JWTClaimRules`). `now` is unix seconds.
+  /// Throws `JWTError` in this order: malformed, algorithm, signature, then claims.
   public func verify(
-    _ token: String, now: Double, audience: String? = nil
+    _ token: String, now: Double, audience: String? = nil, rules: JWTClaimRules = .postgrest
   ) throws(JWTError) -> JSONValue {
     guard !token.isEmpty else { throw .empty }
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -85,28 +86,40 @@ public struct JWTSigner: Sendable {
     guard let payloadBytes = Base64URL.decode(parts[1]),
       let claims = try? JSONValue(parsing: payloadBytes), claims.objectValue != nil
     else { throw .malformed("JWT payload is not base64url-encoded JSON") }
-    try checkClaims(claims, now: now, audience: audience)
+    try checkClaims(claims, now: now, audience: audience, rules: rules)
     return claims
   }
 
-  /// The checks that depend on the clock and the caller, not the signature: `exp`, `nbf`, `iat`,
-  /// then `aud` when `audience` is set (JWTCache repeats them for a token it has seen).
-  func checkClaims(_ claims: JSONValue, now: Double, audience: String?) throws(JWTError) {
-    try checkTimes(claims, now: now)
-    if let audience, let aud = claims["aud"], !aud.isNull {
-      let names = aud.arrayValue?.compactMap(\.stringValue) ?? aud.stringValue.map { [$0] } ?? []
-      guard names.contains(audience) else { throw .wrongAudience }
+  /// The checks that depend on the clock and the caller, not the signature: each of `exp`, `nbf`,
+  /// `iat` its type then its time, then `aud` (JWTCache repeats them for a token it has seen).
+  func checkClaims(
+    _ claims: JSONValue, now: Double, audience: String?, rules: JWTClaimRules = .postgrest
+  ) throws(JWTError) {
+    if rules == .jose {
+      // jose types all three before it compares any time with the clock.
+      for name in ["iat", "nbf", "exp"] {
+        if let value = claims[name], value.numberValue == nil { throw .claimNotNumber(name) }
+      }
     }
+    if let exp = try numericClaim("exp", of: claims), now >= exp { throw .expired }
+    if let nbf = try numericClaim("nbf", of: claims), now + leeway < nbf { throw .notYetValid }
+    if let iat = try numericClaim("iat", of: claims), now + leeway < iat { throw .issuedInFuture }
+    guard let aud = claims["aud"], !aud.isNull else { return }
+    var names: [String] = []
+    if let name = aud.stringValue {
+      names = [name]
+    } else if let items = aud.arrayValue, items.allSatisfy({ $0.stringValue != nil }) {
+      names = items.compactMap(\.stringValue)
+    } else if rules == .postgrest {
+      throw .audienceNotStringOrArray
+    }
+    if let audience, !names.isEmpty, !names.contains(audience) { throw .wrongAudience }
   }
 
-  func checkTimes(_ claims: JSONValue, now: Double) throws(JWTError) {
-    if let exp = claims["exp"], !exp.isNull {
-      guard let seconds = exp.doubleValue else {
-        throw .malformed("JWT claim 'exp' is not a number")
-      }
-      if now >= seconds { throw .expired }
-    }
-    if let nbf = claims["nbf"]?.doubleValue, now + leeway < nbf { throw .notYetValid }
-    if let iat = claims["iat"]?.doubleValue, now + leeway < iat { throw .issuedInFuture }
+  /// A time claim's value: nil when absent or null, `claimNotNumber` when of another type.
+  private func numericClaim(_ name: String, of claims: JSONValue) throws(JWTError) -> Double? {
+    guard let value = claims[name], !value.isNull else { return nil }
+    guard let seconds = value.doubleValue else { throw .claimNotNumber(name) }
+    return seconds
   }
 }

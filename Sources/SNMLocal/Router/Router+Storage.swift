@@ -45,7 +45,8 @@ extension Router {
       return .success((StorageCaller(auth: known, isAuthenticated: true), request))
     }
     do {
-      let claims = try tokens.verify(token, signer: signer, now: now(), audience: nil)
+      let claims = try tokens.verify(
+        token, signer: signer, now: now(), audience: nil, rules: .jose)
       let role = claims["role"]?.stringValue ?? "anon"
       guard assumableRoles.contains(role) else {
         return .success(
@@ -75,6 +76,7 @@ extension Router {
     case .badSignature: "signature verification failed"
     case .unsupportedAlgorithm: "\"alg\" (Algorithm) Header Parameter value not allowed"
     case .wrongAudience: "unexpected \"aud\" claim value"
+    case .claimNotNumber(let claim): "\"\(claim)\" claim must be a number"
     default: "Invalid Compact JWS"
     }
   }
