@@ -50,6 +50,15 @@ extension AuthFailure {
   static let samePassword = AuthFailure(
     status: 422, code: "same_password",
     message: "New password should be different from the old password.")
+  /// Any `/sso` request: GoTrue's answer when SAML is off, before the route's own checks.
+  static let samlDisabled = AuthFailure(
+    status: 404, code: "saml_provider_disabled", message: "SAML 2.0 is disabled")
+  /// Any `/user/identities` request by a signed-in user when manual linking is off.
+  static let manualLinkingDisabled = AuthFailure(
+    status: 404, code: "manual_linking_disabled", message: "Manual linking is disabled")
+  static let flowStateNotFound = AuthFailure(
+    status: 404, code: "flow_state_not_found",
+    message: "invalid flow state, no valid flow state found")
   static let methodNotAllowed = AuthFailure(
     status: 405, code: "method_not_allowed", message: "Method Not Allowed")
   /// An unknown route: GoTrue's router answers it in plain text (`AuthGateway.notFoundResponse`).

@@ -31,6 +31,7 @@ extension AuthGateway {
       }
     }
     guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
+    let pkce = try PKCEChallenge(body)
     try limiter.admit(.signUp, from: client)
     let createUser = body["create_user"]?.boolValue ?? true
     let metadata = try Self.metadata(body["data"], name: "data")
@@ -38,7 +39,9 @@ extension AuthGateway {
     try inTransaction { connection in
       if let user = try AuthStore(connection).user(email: email) {
         let kind: AuthMailKind = user.emailConfirmedAt == nil ? .signup : .magiclink
-        try sendMail(kind, to: user.email, userID: user.id, redirectTo: redirectTo, on: connection)
+        try sendMail(
+          kind, to: user.email, userID: user.id, redirectTo: redirectTo, pkce: pkce,
+          on: connection)
         return
       }
       guard createUser, settings.signupEnabled else {
@@ -51,7 +54,7 @@ extension AuthGateway {
           emailConfirmed: !settings.confirmEmail))
       try sendMail(
         settings.confirmEmail ? .signup : .magiclink, to: email, userID: id,
-        redirectTo: redirectTo, on: connection)
+        redirectTo: redirectTo, pkce: pkce, on: connection)
     }
     return .json(status: 200, "{}")
   }
@@ -64,12 +67,14 @@ extension AuthGateway {
         status: 400, code: "validation_failed", message: "Password recovery requires an email")
     }
     guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
+    let pkce = try PKCEChallenge(body)
     try limiter.admit(.signUp, from: client)
     let redirectTo = body["redirect_to"]?.stringValue
     try inTransaction { connection in
       guard let user = try AuthStore(connection).user(email: email) else { return }
       try sendMail(
-        .recovery, to: user.email, userID: user.id, redirectTo: redirectTo, on: connection)
+        .recovery, to: user.email, userID: user.id, redirectTo: redirectTo, pkce: pkce,
+        on: connection)
     }
     return .json(status: 200, "{}")
   }

@@ -10,11 +10,15 @@ extension AuthGateway {
   @discardableResult
   func sendMail(
     _ kind: AuthMailKind, to address: String, userID: String, redirectTo: String? = nil,
-    change: (from: String, to: String)? = nil, deliver: Bool = true, on connection: PGConnection
+    change: (from: String, to: String)? = nil, deliver: Bool = true,
+    pkce: PKCEChallenge? = nil, on connection: PGConnection
   ) throws -> (code: OneTimeCode, link: String?) {
     let otp = try OneTimeCode.newOTP()
-    let hash = try OneTimeCode.hash(address: address.lowercased(), otp: otp)
-    try FlowTokenStore(connection).setCode(kind, userID: userID, hash: hash)
+    let stored = try OneTimeCode.hash(address: address.lowercased(), otp: otp)
+    try FlowTokenStore(connection).setCode(kind, userID: userID, hash: stored)
+    // A PKCE flow's link carries GoTrue's `pkce_` token: following it answers with an auth code.
+    try startFlow(pkce, userID: userID, kind: kind, on: connection)
+    let hash = pkce == nil ? stored : PKCEChallenge.tokenPrefix + stored
     let link = kind.verifyType.map {
       settings.verifyLink(tokenHash: hash, type: $0, redirectTo: redirectTo)
     }

@@ -36,6 +36,7 @@ extension AuthGateway {
       throw AuthFailure.passwordRequired
     }
     try checkNewPassword(password)
+    let pkce = try PKCEChallenge(body)
     let redirectTo = body["redirect_to"]?.stringValue ?? body["email_redirect_to"]?.stringValue
     do {
       return try inTransaction { connection in
@@ -45,7 +46,8 @@ extension AuthGateway {
           if existing.emailConfirmedAt == nil {
             try store.renewSignUp(userID: existing.id, password: password, metadata: metadata)
             try sendMail(
-              .signup, to: email, userID: existing.id, redirectTo: redirectTo, on: connection)
+              .signup, to: email, userID: existing.id, redirectTo: redirectTo, pkce: pkce,
+              on: connection)
           }
           // As GoTrue: the same answer whether or not the address was taken.
           return .json(status: 200, Self.obfuscatedUser(email: email, metadata: metadata))
@@ -55,7 +57,8 @@ extension AuthGateway {
             email: email, password: password, provider: "email", userMetadata: metadata,
             emailConfirmed: !settings.confirmEmail, signedIn: !settings.confirmEmail))
         if settings.confirmEmail {
-          try sendMail(.signup, to: email, userID: id, redirectTo: redirectTo, on: connection)
+          try sendMail(
+            .signup, to: email, userID: id, redirectTo: redirectTo, pkce: pkce, on: connection)
           guard let user = try store.user(id: id) else { throw AuthFailure.userNotFound }
           return .json(status: 200, user.json)
         }

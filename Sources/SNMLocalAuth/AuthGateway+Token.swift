@@ -2,16 +2,19 @@ import SNMGateway
 import SNMWire
 
 extension AuthGateway {
-  /// `POST /token?grant_type=password|refresh_token`; both grants share one rate limit per
+  /// `POST /token?grant_type=password|refresh_token|pkce`; the grants share one rate limit per
   /// client address, checked after the grant type, as GoTrue does.
   func token(_ request: HTTPRequest, body: JSONValue) throws -> HTTPResponse {
     let grant = request.queryValue("grant_type") ?? ""
-    guard grant == "password" || grant == "refresh_token" else {
+    guard ["password", "refresh_token", "pkce"].contains(grant) else {
       throw AuthFailure(status: 400, code: "invalid_credentials", message: "unsupported_grant_type")
     }
     try limiter.admit(.token, from: request.remoteAddress)
-    if grant == "password" { return .json(status: 200, try passwordGrant(body)) }
-    return .json(status: 200, try refreshGrant(body))
+    switch grant {
+    case "password": return .json(status: 200, try passwordGrant(body))
+    case "pkce": return .json(status: 200, try pkceGrant(body))
+    default: return .json(status: 200, try refreshGrant(body))
+    }
   }
 
   /// GoTrue's checks in its order: one of email or phone (`phonePasswordGrant`), then the

@@ -6,6 +6,8 @@ import SNMWire
 enum VerifyOutcome {
   case session(JSONValue)
   case halfConfirmed
+  /// A PKCE flow's link: the auth code its client exchanges with its verifier.
+  case authCode(String)
 }
 
 extension AuthGateway {
@@ -61,10 +63,14 @@ extension AuthGateway {
     }
     // No phone change is ever pending (`PUT /user` changes no phone), nor another code for one.
     if type == "sms" || type == "phone_change" || !phone.isEmpty { throw AuthFailure.otpExpired }
+    // A PKCE flow's token hash verifies as its own: POST answers with a session either way.
     let hash =
-      token.isEmpty ? tokenHash : try OneTimeCode.hash(address: email.lowercased(), otp: token)
+      token.isEmpty
+      ? String(tokenHash.trimmingPrefix(PKCEChallenge.tokenPrefix))
+      : try OneTimeCode.hash(address: email.lowercased(), otp: token)
     switch try verify(type: type, hash: hash, email: token.isEmpty ? nil : email) {
     case .session(let session): return .json(status: 200, session)
+    case .authCode: throw AuthFailure.flowStateNotFound
     case .halfConfirmed:
       return .json(
         status: 200,
@@ -73,16 +79,19 @@ extension AuthGateway {
   }
 
   /// `GET /verify?token=HASH&type=TYPE&redirect_to=URL`, the mailed link: 303 to `redirect_to`
-  /// (or the site URL) with the session in the fragment, as GoTrue's implicit flow; a failure
-  /// goes there too, as `error`, `error_code` and `error_description`.
+  /// (or the site URL) with the session in the fragment, as GoTrue's implicit flow, or (a
+  /// `pkce_` token) with `?code=` for the client to exchange; a failure goes there too, as
+  /// `error`, `error_code` and `error_description`.
   func verifyGet(_ request: HTTPRequest) throws -> HTTPResponse {
     let type = request.queryValue("type") ?? ""
-    let hash = request.queryValue("token") ?? ""
+    let token = request.queryValue("token") ?? ""
+    let isPKCE = token.hasPrefix(PKCEChallenge.tokenPrefix)
+    let hash = String(token.trimmingPrefix(PKCEChallenge.tokenPrefix))
     guard !type.isEmpty else {
       throw AuthFailure(
         status: 400, code: "validation_failed", message: "Verify requires a verification type")
     }
-    guard !hash.isEmpty else {
+    guard !token.isEmpty else {
       throw AuthFailure(
         status: 400, code: "validation_failed", message: "Verify requires a token or a token hash")
     }
@@ -94,7 +103,13 @@ extension AuthGateway {
     let target = settings.redirectURL(request.queryValue("redirect_to"))
     let fragment: [(String, String)]
     do {
-      switch try verify(type: type, hash: hash, email: nil) {
+      switch try verify(type: type, hash: hash, email: nil, pkce: isPKCE) {
+      case .authCode(let code):
+        let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let base = String(parts[0])
+        let joiner = base.contains("?") ? "&" : "?"
+        let rest = parts.count > 1 ? "#" + parts[1] : ""
+        return Self.redirect(base + joiner + Self.formEncode([("code", code)]) + rest)
       case .session(let session):
         fragment = [
           ("access_token", session["access_token"]?.stringValue ?? ""),
@@ -144,8 +159,11 @@ extension AuthGateway {
 
   /// Finds the user whose pending code of `type` has hash `hash` (and, for a code sent with
   /// the address, whose address is `email`), still within its validity, uses the code up and
-  /// does what it confirms; returns a new session.
-  func verify(type: String, hash: String, email: String?) throws -> VerifyOutcome {
+  /// does what it confirms; returns a new session (for a PKCE flow's link, `pkce`, the flow's
+  /// auth code instead: GoTrue's 400 flow_state_not_found when the user has no flow state).
+  func verify(type: String, hash: String, email: String?, pkce: Bool = false) throws
+    -> VerifyOutcome
+  {
     let outcome: Result<VerifyOutcome, AuthFailure> = try inTransaction { connection in
       let store = AuthStore(connection)
       let codes = FlowTokenStore(connection)
@@ -175,6 +193,18 @@ extension AuthGateway {
           return .success(.halfConfirmed)
         }
         try codes.completeEmailChange(userID: found.userID)
+      }
+      if pkce {
+        let method = PKCEChallenge.method(verifyType: found.type)
+        guard
+          let code = try FlowStateStore(connection).issueAuthCode(
+            userID: found.userID, method: method)
+        else {
+          throw AuthFailure(
+            status: 400, code: "flow_state_not_found",
+            message: "No associated flow state found. No valid flow state found for user.")
+        }
+        return .success(.authCode(code))
       }
       try store.recordSignIn(userID: found.userID)
       let method = found.type == "recovery" ? "recovery" : "otp"

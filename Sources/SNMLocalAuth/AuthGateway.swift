@@ -88,6 +88,12 @@ public struct AuthGateway: Sendable {
     case .verify: return try verifyPost(try Self.body(request), from: client)
     case .verifyLink: return try verifyGet(request)
     case .invite: return try AuthAdminAPI(gateway: self).invite(request)
+    case .authorize: return try authorize(request)
+    case .sso: throw AuthFailure.samlDisabled
+    case .identities:
+      // GoTrue's order: the caller's session first, as for every `/user` route.
+      _ = try user(request)
+      throw AuthFailure.manualLinkingDisabled
     case .methodNotAllowed: throw AuthFailure.methodNotAllowed
     default: throw AuthFailure.notFound
     }

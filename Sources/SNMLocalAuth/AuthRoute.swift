@@ -36,6 +36,12 @@ enum AuthRoute: Equatable {
   /// `GET /verify`: an e-mailed link, answered with a redirect.
   case verifyLink
   case invite
+  /// `GET /authorize?provider=...`: the redirect to an external OAuth provider.
+  case authorize
+  /// Any path under `/sso`: SAML single sign-on, which the local project does not offer.
+  case sso
+  /// Any path under `/user/identities`: manual identity linking, off in the local project.
+  case identities
 
   case listUsers
   case createUser
@@ -93,6 +99,8 @@ enum AuthRoute: Equatable {
     switch segments.first {
     case "admin": self = Self.admin(method: method, segments)
     case "factors": self = Self.factors(method: method, segments)
+    case "sso": self = .sso
+    case "user" where segments.count > 1 && segments[1] == "identities": self = .identities
     default: self = Self.top(method: method, path: String(route))
     }
   }
@@ -106,7 +114,7 @@ enum AuthRoute: Equatable {
       "/recover": ["POST": .recover], "/resend": ["POST": .resend],
       "/reauthenticate": ["GET": .reauthenticate],
       "/verify": ["POST": .verify, "GET": .verifyLink],
-      "/invite": ["POST": .invite],
+      "/invite": ["POST": .invite], "/authorize": ["GET": .authorize],
     ]
     guard let methods = byPath[path] else { return .notFound }
     return methods[method] ?? .methodNotAllowed

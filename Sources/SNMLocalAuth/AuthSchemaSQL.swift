@@ -94,4 +94,27 @@ package enum AuthSchemaSQL {
       locked_until timestamptz
     );
     """
+
+  /// PKCE flow states, in GoTrue's table: a flow started with a `code_challenge` waits here for
+  /// its auth code and verifier (``FlowStateStore``).
+  package static let flowStateVersion = "snm_auth_6_flow_state"
+
+  package static let flowStateScript = """
+    create table if not exists auth.flow_state (
+      id uuid primary key default gen_random_uuid(),
+      user_id uuid references auth.users (id) on delete cascade,
+      auth_code text not null,
+      code_challenge_method text not null,
+      code_challenge text not null,
+      provider_type text not null,
+      provider_access_token text,
+      provider_refresh_token text,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      authentication_method text not null,
+      auth_code_issued_at timestamptz
+    );
+    create index if not exists idx_auth_code on auth.flow_state (auth_code);
+    create index if not exists idx_user_id_auth_method on auth.flow_state (user_id, authentication_method);
+    """
 }

@@ -75,6 +75,7 @@ struct Migrator {
       + [(AuthSchemaSQL.version, "snm auth flows schema", AuthSchemaSQL.script)]
       + [(AuthSchemaSQL.phoneVersion, "snm auth phone provider", AuthSchemaSQL.phoneScript)]
       + [(AuthSchemaSQL.guessesVersion, "snm auth wrong guesses", AuthSchemaSQL.guessesScript)]
+      + [(AuthSchemaSQL.flowStateVersion, "snm auth pkce flows", AuthSchemaSQL.flowStateScript)]
       + pending
     for migration in all where !done.contains(migration.0) {
       do {
