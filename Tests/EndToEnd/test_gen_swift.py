@@ -29,14 +29,15 @@ def gen_project(start_extra_project):
       insert into public."class" ("default", "self", "Type", "quote""d", "back\\slash", "café",
         visibility, feelings, big, small, real_number, double_number, amount, price, flag, born,
         at, local_at, clock, span, uid, doc, docb, bytes, tags, numbers, during, ints, home, homes,
-        count, ip)
+        count, ip, grid, boxes)
       values ('x', 7, 'T', 'q"', 'b\\s', 'é', 'say "hi"', '{happy,sad}', 9007199254740993, -32768,
         'NaN', 'Infinity', 12345678901234567890.123456789012345678901, 12.50, true, '2024-02-29',
         '2024-05-01 12:30:00.123456+02:30', '2024-05-01 12:30:00', '13:14:15', '1 day 02:00:00',
         'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', '[1, 2]', '{"n": 9007199254740993}',
-        '\\x00ff10', '{"a,b", "c\\"d"}', '{9223372036854775807, -1}',
+        '\\x00ff10', '{"a,b", "c\\"d"}', '{9223372036854775807, NULL, -1}',
         '["2024-01-01 00:00:00+00","2024-01-02 00:00:00+00"]', '[1,5)',
-        row('Main St', 90210, 'first'), array[row('a', 1, 'b')::public.address], 3, '10.0.0.1');
+        row('Main St', 90210, 'first'), array[row('a', 1, 'b')::public.address], 3, '10.0.0.1',
+        '{{1,NULL,3},{4,5,NULL}}', '{{{1},{2}},{{NULL},{4}}}');
       insert into public."class" ("default", visibility, big) values ('x', '', -9223372036854775808);
       insert into public."Status" values (1, 'upper');
       insert into public.status values (1, 'lower');
@@ -122,7 +123,9 @@ def test_the_hostile_schema_compiles_and_its_answers_decode(gen_project, program
     assert first["docb.n"] == "9007199254740993" and first["doc.count"] == 2
     assert first["bytes"] == [0, 255, 16]
     assert first["tags"] == ["a,b", 'c"d']
-    assert first["numbers"] == ["9223372036854775807", "-1"]
+    assert first["numbers"] == ["9223372036854775807", None, "-1"]  # NULL elements
+    assert first["grid"] == [[1, None, 3], [4, 5, None]]  # int4[][]: two dimensions
+    assert first["boxes"] == [[[1], [2]], [[None], [4]]]
     assert first["during.lower"] == "2024-01-01 00:00:00+00"
     assert first["during.upperInclusive"] is True
     assert first["ints"] == "[1,5)"
@@ -131,6 +134,7 @@ def test_the_hostile_schema_compiles_and_its_answers_decode(gen_project, program
     assert first["twice"] == -65536 and first["clock"] == "13:14:15"
     assert second["visibility"] == "" and second["big"] == "-9223372036854775808"
     assert "amount" not in second and "at" not in second  # NULLs read as nil
+    assert "grid" not in second and "numbers" not in second
     assert decoded["class_view"] == [
         ["12345678901234567890.123456789012345678901", "9007199254740993"],
         ["null", "-9223372036854775808"]]
@@ -165,12 +169,14 @@ def test_insert_and_update_bodies_round_trip_through_the_project(gen_project, pr
     row_id = created.json()[0]["id"]
     stored = gen_project.sql(
         f"""select concat_ws('|', "default", big, visibility, amount, at at time zone 'UTC',
-        born, encode(bytes, 'hex'), docb, ints, home, feelings, tags, "quote""d", "café", span)
+        born, encode(bytes, 'hex'), docb, ints, home, feelings, tags, "quote""d", "café", span,
+        numbers, grid)
         from public."class" where id = {row_id}""")
     assert stored == ('from swift|9223372036854775807|say "hi"|'
                       '98765432109876543210.0123456789012345678901|2024-03-01 05:29:59.123456|'
                       '1999-12-31|00ff10|{"k": [null, true, "\\""]}|[3,7)|'
-                      '("Main ""St""",12345,A)|{happy,sad}|{"a,b","c\\"d"}|q|☕')
+                      '("Main ""St""",12345,A)|{happy,sad}|{"a,b","c\\"d"}|q|☕|'
+                      '{NULL,-9223372036854775808}|{{7,NULL},{NULL,8}}')
     assert bodies["update"] == {"span": None, "flag": True, "visibility": "default"}
     gen_project.sql(f"""update public."class" set span = '1 hour' where id = {row_id}""")
     changed = httpx.patch(gen_project.rest_url + "/class", headers=headers,

@@ -26,6 +26,12 @@ struct CatalogJSONTests {
           "generated": ""},
          {"name": "moods", "type": 104, "not_null": false, "has_default": false, "identity": "",
           "generated": ""},
+         {"name": "grid", "type": 1007, "not_null": false, "has_default": false, "identity": "",
+          "generated": "", "dimensions": 2},
+         {"name": "flat", "type": 1007, "not_null": false, "has_default": false, "identity": "",
+          "generated": "", "dimensions": 1},
+         {"name": "count", "type": 23, "not_null": false, "has_default": false, "identity": "",
+          "generated": "", "dimensions": 2},
          {"name": "level", "type": 102, "not_null": false, "has_default": false, "identity": "",
           "generated": ""},
          {"name": "twice", "type": 23, "not_null": false, "has_default": false, "identity": "",
@@ -58,6 +64,10 @@ struct CatalogJSONTests {
     #expect(columns["n"]?.type == .base("int4") && columns["n"]?.hasDefault == true)
     #expect(columns["moods"]?.type == .array(.enumeration(schema: "public", name: "mood")))
     #expect(columns["level"]?.type == .base("text"))
+    // A column declared int4[][] is an array of arrays; 1 (or none: a view's) is one level.
+    #expect(columns["grid"]?.type == .array(.array(.base("int4"))))
+    #expect(columns["flat"]?.type == .array(.base("int4")))
+    #expect(columns["count"]?.type == .base("int4"))
     #expect(columns["twice"]?.readOnly == true && columns["twice"]?.comment == "id * 2")
   }
 

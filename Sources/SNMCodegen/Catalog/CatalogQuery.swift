@@ -36,7 +36,8 @@ public enum CatalogQuery {
             select coalesce(json_agg(json_build_object(
               'name', a.attname, 'type', a.atttypid::int8, 'not_null', a.attnotnull,
               'has_default', a.atthasdef, 'identity', a.attidentity::text,
-              'generated', a.attgenerated::text, 'comment', col_description(c.oid, a.attnum))
+              'generated', a.attgenerated::text, 'comment', col_description(c.oid, a.attnum),
+              'dimensions', a.attndims)
               order by a.attnum), '[]')
             from pg_attribute a
             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped))

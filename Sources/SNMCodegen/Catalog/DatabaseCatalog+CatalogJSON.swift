@@ -19,7 +19,8 @@ extension DatabaseCatalog {
         let generated = column["generated"]?.stringValue ?? ""
         return Column(
           name: column["name"]?.stringValue ?? "",
-          type: types.reference(column["type"]?.intValue ?? 0),
+          type: types.reference(
+            column["type"]?.intValue ?? 0, dimensions: column["dimensions"]?.intValue ?? 0),
           nullable: column["not_null"]?.boolValue != true,
           hasDefault: column["has_default"]?.boolValue == true || !identity.isEmpty
             || !generated.isEmpty,

@@ -55,6 +55,16 @@ struct TypeTable {
     }
   }
 
+  /// The type of a column declared with `dimensions` (`int4[][]`: 2; Postgres keeps the number
+  /// a table's column is declared with, 0 for a view's): an array of arrays for each one past
+  /// the first, so a two-dimensional value decodes. 0 or 1 is the array type as it is.
+  func reference(_ oid: Int, dimensions: Int) -> TypeRef {
+    var type = reference(oid)
+    guard case .array = type, dimensions > 1 else { return type }
+    for _ in 1..<min(dimensions, 6) { type = .array(type) }
+    return type
+  }
+
   /// Whether `oid` is a pseudo-type a client cannot send (`internal`, `trigger`, `anyelement`).
   func isUnsendable(_ oid: Int) -> Bool {
     guard let row = rows[oid] else { return true }

@@ -21,7 +21,10 @@ struct SwiftTypeMap {
     case .row(let schema, let name):
       names.qualifiedRelation(schema: schema, name: name).map { $0 + ".Select" } ?? "JSONValue"
     case .range: "PGRange"
-    case .array(let element): "[\(swiftType(element))]"
+    // Postgres lets any element be NULL (a column cannot forbid it); a multi-dimensional array
+    // is rectangular, so only its innermost elements are optional.
+    case .array(let element):
+      if case .array = element { "[\(swiftType(element))]" } else { "[\(swiftType(element))?]" }
     case .json: "JSONValue"
     }
   }
