@@ -5,7 +5,7 @@ import SNMWire
 extension StorageGateway {
   /// Decides, from an upload's head alone, whether its body may come: the bucket, the name, the
   /// size it announces, its type, and (as the caller, rolled back) whether RLS lets it write
-  /// there. A refusal is answered before one byte of the body is read; an accepted body streams
+  /// there (a form's too, from the bucket and name in its path). A refusal is answered before one byte of the body is read; an accepted body streams
   /// into an ``StorageUploadSink`` (to disk, never whole in memory).
   public func bodyPlan(for request: HTTPRequest, caller: StorageCaller) -> HTTPBodyPlan {
     let route = StorageRoute(method: request.method, path: request.path)
@@ -92,6 +92,12 @@ extension StorageGateway {
       if let length = upload.declaredLength, length > limit + StorageUploadSink.formOverhead {
         throw .entityTooLarge()
       }
+      // Storage's canUpload: whether the caller may write this name is decided by the head,
+      // before one byte of the form is read (its file part's type and the form's metadata are
+      // tried again when that part begins).
+      var head = upload
+      head.declaredLength = nil
+      try checkPolicy(head)
       sink = try StorageUploadSink(gateway: self, upload: upload, boundary: boundary)
     } else {
       try upload.checkType()

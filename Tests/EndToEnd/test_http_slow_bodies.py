@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from hardening import status_of
+from hardening import jwt_secret, mint, status_of, user_claims
 
 REQUEST_TIMEOUT = 3  # SNM_HTTP_REQUEST_TIMEOUT of the project
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 1000
@@ -150,10 +150,13 @@ def pooled(start_extra_project):
 
 
 def test_slow_uploads_do_not_hold_the_workers(pooled):
-    """36 uploads with the anon key, each sending a byte every 0.5 s: a fresh REST request is
-    answered while they are all still open (before: never, every worker waited on one), and they
-    get 408 at the request timeout (before: never, each byte renewed the wait)."""
+    """36 uploads by a signed-in user (anyone may sign up), each sending a byte every 0.5 s: a
+    fresh REST request is answered while they are all still open (before: never, every worker
+    waited on one), and they get 408 at the request timeout (before: never, each byte renewed the
+    wait). (The anon key's forms are now refused by their head: see the test after this one.)"""
     project = pooled
+    user = str(uuid.uuid4())
+    token = mint(jwt_secret(project), user_claims(user))
 
     def fresh_request():
         with socket.create_connection(("127.0.0.1", project.port), timeout=3 * POOL_TIMEOUT) as fresh:
@@ -168,8 +171,9 @@ def test_slow_uploads_do_not_hold_the_workers(pooled):
     for _ in range(SLOW):
         connection = socket.create_connection(("127.0.0.1", project.port), timeout=10)
         connection.sendall((
-            f"POST /storage/v1/object/dog-photos/slow/{uuid.uuid4().hex[:8]}.png HTTP/1.1\r\n"
-            f"Host: x\r\napikey: {project.anon_key}\r\nExpect: 100-continue\r\n"
+            f"POST /storage/v1/object/dog-photos/{user}/{uuid.uuid4().hex[:8]}.png HTTP/1.1\r\n"
+            f"Host: x\r\napikey: {project.anon_key}\r\nAuthorization: Bearer {token}\r\n"
+            f"Expect: 100-continue\r\n"
             f"Content-Type: multipart/form-data; boundary={boundary.decode()}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode())
         uploaders.append(connection)
@@ -226,6 +230,33 @@ def test_slow_uploads_do_not_hold_the_workers(pooled):
     finally:
         for connection in uploaders:
             connection.close()
+
+
+def test_a_form_the_caller_may_not_write_is_refused_by_its_head(slow):
+    """Storage decides the right to upload from the bucket and name in the path before it reads
+    the body: the anon key's form to dog-photos (only users write there) gets 403 instead of
+    100 Continue (before: 100 Continue, and the body was read until its file part began)."""
+    boundary = b"b" + uuid.uuid4().hex.encode()
+    body = form(boundary, [("cacheControl", b"60")])
+    head = (f"POST /storage/v1/object/dog-photos/anon/{uuid.uuid4().hex[:8]}.png HTTP/1.1\r\n"
+            f"Host: x\r\napikey: {slow.anon_key}\r\nExpect: 100-continue\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary.decode()}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", slow.port), timeout=10) as connection:
+        connection.sendall(head)
+        # The first answer to the head alone (no body sent): 100 Continue or the refusal.
+        raw = b""
+        connection.settimeout(3 * REQUEST_TIMEOUT)
+        while b"\r\n\r\n" not in raw:
+            chunk = connection.recv(65536)
+            assert chunk, raw
+            raw += chunk
+        if status_of(raw) != 100:
+            raw += answer(connection, 3 * REQUEST_TIMEOUT)
+    assert status_of(raw) == 400, raw[:300]
+    refusal = json.loads(raw.partition(b"\r\n\r\n")[2])
+    assert refusal["statusCode"] == "403", refusal
+    assert "row-level security" in refusal["message"], refusal
 
 
 def test_a_form_longer_than_its_bucket_allows_is_refused_by_its_head(slow):
