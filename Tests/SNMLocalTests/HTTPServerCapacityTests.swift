@@ -178,24 +178,38 @@ import Testing
   }
 
   /// A client that does not read its answer does not hold a worker: with one worker and an
-  /// answer of 8 MiB (in memory, or from a file) left unread, another client is answered at once
-  /// (it used to wait for the write timeout, 30 s); the first then reads all of its answer and
-  /// the request it pipelined behind it.
-  @Test(arguments: [false, true]) func aSlowReaderDoesNotHoldAWorker(fromFile: Bool) throws {
+  /// answer of 8 MiB (in memory, from a file, or streamed as a database's rows are) left unread,
+  /// another client is answered at once (it used to wait for the write timeout, 30 s; a streamed
+  /// one until 2026-12-04); the first then reads all of its answer and the request it pipelined
+  /// behind it.
+  @Test(arguments: ["memory", "file", "stream"]) func aSlowReaderDoesNotHoldAWorker(body: String)
+    throws
+  {
     let size = 8 << 20
-    let body = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+    let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: size)
     let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("snm-slow-reader-\(getpid())-\(fromFile)").path
-    try Data(body).write(to: URL(fileURLWithPath: path))
+      .appendingPathComponent("snm-slow-reader-\(getpid())-\(body)").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
     defer { unlink(path) }
     var limits = HTTPServerLimits()
     limits.maxWorkers = 1
     limits.minimumWorkers = 1
     let server = HTTPServer(port: 0, limits: limits) { request in
       guard request.path == "/big" else { return .json(status: 200, "{}") }
-      guard fromFile else { return HTTPResponse(status: 200, body: body) }
       var response = HTTPResponse(status: 200)
-      response.bodyFile = HTTPFileBody(fd: open(path, O_RDONLY), offset: 0, length: Int64(size))
+      switch body {
+      case "file":
+        response.bodyFile = HTTPFileBody(fd: open(path, O_RDONLY), offset: 0, length: Int64(size))
+      case "stream":
+        response.bodyStream = HTTPStreamedBody(
+          produce: { write in
+            stride(from: 0, to: size, by: 65_536).allSatisfy { start in
+              bytes[start..<min(size, start + 65_536)].withUnsafeBytes(write)
+            }
+          }, abandon: {})
+      default:
+        response.body = bytes
+      }
       return response
     }
     try server.start()
@@ -222,6 +236,53 @@ import Testing
     let heads = String(decoding: received.filter { $0 != UInt8(ascii: "x") }, as: UTF8.self)
     #expect(heads.components(separatedBy: "HTTP/1.1 200 OK").count == 3, "both answers")
     #expect(received.count { $0 == UInt8(ascii: "x") } == size, "the big body whole")
+  }
+
+  /// A streamed answer its client does not read is kept only up to `heldAnswerBytes`; past it,
+  /// with no worker free to wait for the client (`maxWorkersWaitingOnReaders` 0), it is cut: the
+  /// client gets no last chunk and the connection closes, the worker serves another client, and
+  /// the memory held for the answer is given back.
+  @Test func aStreamedAnswerPastItsBoundIsCutWhenNoWorkerMayWait() throws {
+    let size = 64 << 20  // more than the sockets' buffers take
+    let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+    var limits = HTTPServerLimits()
+    limits.maxWorkers = 1
+    limits.minimumWorkers = 1
+    limits.heldAnswerBytes = 1 << 20
+    limits.maxWorkersWaitingOnReaders = 0
+    let server = HTTPServer(port: 0, limits: limits) { request in
+      guard request.path == "/big" else { return .json(status: 200, "{}") }
+      var response = HTTPResponse(status: 200)
+      response.bodyStream = HTTPStreamedBody(
+        produce: { write in
+          stride(from: 0, to: size, by: 65_536).allSatisfy { start in
+            bytes[start..<min(size, start + 65_536)].withUnsafeBytes(write)
+          }
+        }, abandon: {})
+      return response
+    }
+    try server.start()
+    defer { server.stop() }
+    let slow = try Self.connectTo(server.port)
+    defer { close(slow) }
+    Self.send(slow, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+    let other = try Self.connectTo(server.port)
+    defer { close(other) }
+    Self.send(other, "GET /small HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(Self.received(other).hasPrefix("HTTP/1.1 200 OK"), "answered while the first waits")
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { recv(slow, $0.baseAddress, $0.count, 0) }
+      guard count > 0 else { break }
+      received += buffer[0..<count]
+    }
+    #expect(String(decoding: received.prefix(200), as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"))
+    #expect(received.count { $0 == UInt8(ascii: "x") } < size, "cut short")
+    #expect(!received.suffix(5).elementsEqual(HTTPResponseWriter.lastChunk), "no last chunk")
+    let deadline = monotonicSeconds() + 5
+    while server.held.held != 0 && monotonicSeconds() < deadline { usleep(10_000) }
+    #expect(server.held.held == 0, "the memory held is given back")
   }
 
   /// Six requests answered at once take six workers (each handler waits for the others); once
@@ -330,7 +391,9 @@ import Testing
   static func entry(_ socket: Int32, idleSince since: Double) -> HTTPEventLoop.Entry {
     let reader = HTTPRequestReader(limits: .requests)
     return HTTPEventLoop.Entry(
-      connection: HTTPConnection(socket: socket, remoteAddress: "test", reader: reader),
+      connection: HTTPConnection(
+        socket: socket, remoteAddress: "test", reader: reader,
+        held: HTTPHeldAnswers(perAnswer: 0, total: 0, waiters: 0)),
       poll: .allocate(capacity: 1), idleSince: since, lastActivity: since)
   }
 

@@ -24,10 +24,17 @@ final class HTTPConnection: Sendable {
   /// must not be closed and reused while the loop still watches it).
   let upgraded = Mutex<HTTPUpgrade?>(nil)
 
-  init(socket: Int32, remoteAddress: String, reader: sending HTTPRequestReader) {
+  /// The memory and waiting workers streamed answers to clients that do not read may take.
+  let held: HTTPHeldAnswers
+
+  init(
+    socket: Int32, remoteAddress: String, reader: sending HTTPRequestReader,
+    held: HTTPHeldAnswers
+  ) {
     self.socket = socket
     self.remoteAddress = remoteAddress
     self.reader = Mutex(reader)
+    self.held = held
   }
 
   /// On a worker: answers `first` and any request already pipelined behind it, and gives a
@@ -153,45 +160,73 @@ final class HTTPConnection: Sendable {
   /// Writes `response` (its head, then its body, its file or its stream). `.failed` when the
   /// peer is gone or a streamed body failed midway (the connection must then close: the client
   /// sees the answer cut short, never a complete one that lacks rows); `.handedOver` when the
-  /// client did not take all of an answer held in memory or a file at once: the rest is in
-  /// `unsent`, for the loop to send as the client reads. A streamed body is written here.
+  /// client did not take all of the answer at once: the rest is in `unsent`, for the loop to send
+  /// as the client reads. A streamed body is produced here; what of it the client does not take
+  /// at once is kept (``HTTPHeldAnswers``) while the producer runs on, so the worker waits on the
+  /// producer, not on the client.
   func respond(
     _ response: HTTPResponse, keepAlive: Bool, to request: HTTPRequest, limits: HTTPServerLimits
   ) -> Sent {
     let bodyless = request.method == "HEAD"
-    guard response.bodyStream != nil else {
-      var rest = HTTPUnsentAnswer(
-        bytes: HTTPResponseWriter.serialize(response, keepAlive: keepAlive, bodyless: bodyless),
-        file: bodyless ? nil : response.bodyFile, keepAlive: keepAlive)
-      switch rest.send(on: socket) {
-      case .done: return .sent
-      case .failed: return .failed
-      case .blocked:
-        unsent.withLock { $0 = rest }
-        return .handedOver
-      }
+    var rest = HTTPUnsentAnswer(
+      bytes: HTTPResponseWriter.serialize(response, keepAlive: keepAlive, bodyless: bodyless),
+      file: bodyless ? nil : response.bodyFile, keepAlive: keepAlive)
+    guard let stream = response.bodyStream else { return handOver(&rest) }
+    guard !bodyless else {
+      stream.abandon()
+      return handOver(&rest)
     }
-    guard
-      write(
-        HTTPResponseWriter.serialize(response, keepAlive: keepAlive, bodyless: bodyless),
-        limits: limits)
-    else {
-      response.bodyStream?.abandon()
+    guard rest.send(on: socket) != .failed else {
+      stream.abandon()
       return .failed
     }
-    guard let stream = response.bodyStream else { return .sent }
-    if bodyless {
-      stream.abandon()
-      return .sent
-    }
+    rest.reservation = held.reservation()
     var failed = false
     let finished = stream.produce { bytes in
       guard !failed else { return false }
-      if !write(HTTPResponseWriter.chunk(bytes), limits: limits) { failed = true }
+      rest.append(HTTPResponseWriter.chunk(bytes))
+      if !sendOrHold(&rest, limits: limits) { failed = true }
       return !failed
     }
-    return finished && !failed && write(HTTPResponseWriter.lastChunk, limits: limits)
-      ? .sent : .failed
+    guard finished && !failed else { return .failed }
+    rest.append(HTTPResponseWriter.lastChunk)
+    return handOver(&rest)
+  }
+
+  /// Sends what the client takes of `rest` now; the rest is handed to the loop (`unsent`).
+  func handOver(_ rest: inout HTTPUnsentAnswer) -> Sent {
+    switch rest.send(on: socket) {
+    case .done: return .sent
+    case .failed: return .failed
+    case .blocked:
+      let taken = rest
+      unsent.withLock { $0 = taken }
+      return .handedOver
+    }
+  }
+
+  /// A streamed answer's next chunk is in `rest`: sends what the client takes now and keeps the
+  /// rest while ``HTTPHeldAnswers`` allows; past that waits for the client (up to the write
+  /// timeout) only if few other workers already wait for theirs. False: the answer is cut (the
+  /// client left, stopped reading, or read too slowly while workers were needed).
+  func sendOrHold(_ rest: inout HTTPUnsentAnswer, limits: HTTPServerLimits) -> Bool {
+    switch rest.send(on: socket) {
+    case .done: return true
+    case .failed: return false
+    case .blocked: break
+    }
+    if rest.reservation?.hold(bytes: rest.pending) ?? false { return true }
+    guard held.enterWaiting() else { return false }
+    defer { held.leaveWaiting() }
+    while true {
+      guard wait(for: Int16(POLLOUT), seconds: limits.writeTimeout) else { return false }
+      switch rest.send(on: socket) {
+      case .done: return true
+      case .failed: return false
+      case .blocked:
+        if rest.reservation?.hold(bytes: rest.pending) ?? false { return true }
+      }
+    }
   }
 
   /// 408: the request did not arrive within `requestTimeout` (or its body kept less than the

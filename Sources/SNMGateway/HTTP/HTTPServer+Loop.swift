@@ -132,7 +132,8 @@ extension HTTPServer {
     }
     let reader = HTTPRequestReader(
       limits: limits.decoding, bufferLimit: limits.framing.maxBodyBytes, planner: planner)
-    let connection = HTTPConnection(socket: socket, remoteAddress: remote, reader: reader)
+    let connection = HTTPConnection(
+      socket: socket, remoteAddress: remote, reader: reader, held: held)
     let poll = UnsafeMutablePointer<uv_poll_t>.allocate(capacity: 1)
     uv_poll_init_socket(uvLoop, poll, socket)
     poll.pointee.data = Unmanaged.passUnretained(self).toOpaque()

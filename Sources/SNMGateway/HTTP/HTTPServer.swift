@@ -21,8 +21,9 @@ import Synchronization
 /// run and may block (libpq); the worker writes the answer (streamed ones as they are produced),
 /// answers any request already pipelined behind it, and hands the connection back to the loop.
 /// An upload's body is read by the loop and given to its sink on a worker a few hundred KiB at a
-/// time, and what of an answer in memory or a file a client does not take at once the loop sends
-/// as it reads: no worker waits on a slow client's bytes.
+/// time, and what of an answer a client does not take at once the loop sends as it reads (a
+/// streamed answer's rest is kept in memory up to a bound while the worker produces it,
+/// ``HTTPHeldAnswers``): no worker waits on a slow client's bytes, but for a few, past that bound.
 /// An idle connection costs a socket and a few hundred bytes, never a thread, so thousands may
 /// wait. When `maxConnections` are open, a new connection takes the place of the one idle the
 /// longest between requests. `start` throws `HTTPServerError` when the port is taken.
@@ -42,6 +43,8 @@ public final class HTTPServer: Sendable {
   let loop = Mutex<HTTPEventLoop>(HTTPEventLoop())
   /// Connections workers are done with, for the loop to take back (true) or close (false).
   let returned = Mutex<[(HTTPConnection, Bool)]>([])
+  /// The memory and workers streamed answers to clients that do not read may take.
+  let held: HTTPHeldAnswers
 
   struct State {
     var boundPort = 0
@@ -63,6 +66,9 @@ public final class HTTPServer: Sendable {
       maximum: limits.maxWorkers, minimum: limits.minimumWorkers,
       idleTimeout: limits.workerIdleTimeout,
       perKey: limits.maxWorkersPerPath ?? max(1, limits.maxWorkers / 2))
+    self.held = HTTPHeldAnswers(
+      perAnswer: limits.heldAnswerBytes, total: limits.heldAnswersTotal,
+      waiters: limits.maxWorkersWaitingOnReaders ?? limits.maxWorkers / 4)
   }
 
   /// The port the server listens on (after `start`).

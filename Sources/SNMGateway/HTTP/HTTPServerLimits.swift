@@ -24,6 +24,15 @@ public struct HTTPServerLimits: Sendable, Equatable {
   public var idleTimeout: Double = 60
   /// Seconds a blocked write may wait for the client to read.
   public var writeTimeout: Double = 30
+  /// Bytes of a streamed answer (rows from the database) a client that does not read may leave
+  /// in memory while the worker produces the rest; the loop sends them as the client reads.
+  public var heldAnswerBytes = 16 << 20
+  /// Bytes all such answers may hold together.
+  public var heldAnswersTotal = 256 << 20
+  /// Workers that may wait for a client past those bounds (up to `writeTimeout`); a streamed
+  /// answer past them with none free is cut (the connection closes). Nil: a quarter of
+  /// `maxWorkers`, so the rest are kept for requests whose clients read.
+  public var maxWorkersWaitingOnReaders: Int?
   /// Connections served at once (fewer when the process may not open that many files). At the
   /// limit a new connection takes the place of the one idle the longest between requests (which
   /// is closed, as a keep-alive connection may be at any time), else of a head arriving for

@@ -23,6 +23,8 @@ struct HTTPUnsentAnswer: Sendable {
   let fileEnd: Int64
   /// Whether the connection reads the client's next request once all is sent (else it closes).
   let keepAlive: Bool
+  /// The memory held for a streamed answer's rest (``HTTPHeldAnswers``), given back with it.
+  var reservation: HTTPHeldAnswers.Reservation?
 
   init(bytes: [UInt8], file: HTTPFileBody?, keepAlive: Bool) {
     self.bytes = bytes
@@ -30,6 +32,19 @@ struct HTTPUnsentAnswer: Sendable {
     fileOffset = file?.offset ?? 0
     fileEnd = (file?.offset ?? 0) + (file?.length ?? 0)
     self.keepAlive = keepAlive
+  }
+
+  /// Bytes in `bytes` not sent yet.
+  var pending: Int { bytes.count - offset }
+
+  /// Adds `more` after what is still to send (the sent part is dropped first once it is most of
+  /// the buffer, so the buffer holds about what is unsent).
+  mutating func append(_ more: [UInt8]) {
+    if offset > 0 && offset >= bytes.count / 2 {
+      bytes.removeFirst(offset)
+      offset = 0
+    }
+    bytes.append(contentsOf: more)
   }
 
   /// Sends what the socket takes without waiting: `.done` when all went, `.blocked` when the
