@@ -145,4 +145,81 @@ import Testing
     #expect(code == .usage || code == .failure)
     #expect(rig.errors.captured.contains("not listening to 'todos'; 'listen todos' first"))
   }
+
+  /// One more event than a subscription keeps: the first (`id` 1) is dropped unread.
+  static func overflowingServer() throws -> LoopbackPhoenixServer {
+    try Self.server(afterJoin: (1...(RealtimeSession.queueLimit + 1)).map { Self.change($0) })
+  }
+
+  @Test func expectNoEventCannotPassWhenTheMatchingEventWasDropped() async throws {
+    let server = try Self.overflowingServer()
+    defer { server.stop() }
+    let rig = try RequestRig(server.http)
+    // Waiting for the last event looks at each arrival once (before: the whole queue was
+    // rescanned on every arrival, and 10,001 events did not get through in 30 s).
+    let code = await rig.shell.run(
+      text: """
+        listen todos
+        expect event todos where id eq \(RealtimeSession.queueLimit + 1) within 30s
+        echo $event.record.id
+        expect no event todos where id eq 1 within 1ms
+        echo 'not reached'
+        """, name: "-c")
+    #expect(code == .failure)
+    #expect(rig.output.captured == "\(RealtimeSession.queueLimit + 1)\n", "\(rig.errors.captured)")
+    #expect(
+      rig.errors.captured.contains("cannot tell: 1 event(s) were dropped unread"),
+      "\(rig.errors.captured)")
+  }
+
+  @Test func anEventNotFoundSaysEventsWereDropped() async throws {
+    let server = try Self.overflowingServer()
+    defer { server.stop() }
+    let rig = try RequestRig(server.http)
+    let code = await rig.shell.run(
+      text: """
+        listen todos
+        expect event todos where id eq \(RealtimeSession.queueLimit + 1) within 30s
+        expect event todos where id eq 1 within 1ms
+        """, name: "-c")
+    #expect(code == .failure)
+    #expect(rig.errors.captured.contains("none within"), "\(rig.errors.captured)")
+    #expect(
+      rig.errors.captured.contains("1 event(s) were dropped unread"), "\(rig.errors.captured)")
+  }
+
+  @Test func expectEventFailsAtOnceWithExit3WhenTheServerClosesTheSocket() async throws {
+    // The server answers the join, sends one change, then closes: the queued event is still
+    // taken, then the next expectation cannot be met and says so (before: it waited out its
+    // 50 s, past this suite's time limit, and failed with exit 1).
+    let server = try LoopbackPhoenixServer { message in
+      guard message.event == "phx_join" else { return [LoopbackPhoenixServer.ok(message)] }
+      return [
+        LoopbackPhoenixServer.ok(message, ["postgres_changes": [[:]]]),
+        LoopbackPhoenixServer.push(
+          message.topic, "system",
+          [
+            "extension": "postgres_changes", "status": "ok",
+            "message": "Subscribed to PostgreSQL",
+          ]),
+        LoopbackPhoenixServer.push(message.topic, Self.change(1).0, Self.change(1).1),
+        .close(.goingAway),
+      ]
+    }
+    defer { server.stop() }
+    let rig = try RequestRig(server.http)
+    let code = await rig.shell.run(
+      text: """
+        listen todos
+        expect event todos within 50s
+        echo $event.record.id
+        expect event todos within 50s
+        """, name: "-c")
+    #expect(code == .unreachable, "\(rig.errors.captured)")
+    #expect(rig.output.captured == "1\n")
+    #expect(
+      rig.errors.captured.contains(
+        "cannot tell whether an event from todos came: the socket ended"),
+      "\(rig.errors.captured)")
+  }
 }

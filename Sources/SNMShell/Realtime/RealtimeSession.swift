@@ -29,9 +29,8 @@ final class RealtimeSession: Sendable {
     /// Why the server ended it or refused it going live.
     var failure: String?
     /// Events not yet taken, each with its arrival number (for `expect event` across
-    /// subscriptions).
-    var events: [(order: Int, event: RealtimeEvent)] = []
-    var dropped = 0
+    /// subscriptions); what overflowed it is counted there.
+    var queue = RealtimeEventQueue(limit: RealtimeSession.queueLimit)
   }
 
   private struct State {
@@ -41,6 +40,11 @@ final class RealtimeSession: Sendable {
     var socketFailure: String?
     var printer: (@Sendable (RealtimeEvent) -> Void)?
     var generation = 0
+    /// The arrival number of the last event queued.
+    var arrived = 0
+    /// The number of the socket in use (each opened gets the next): what an older one
+    /// reports, after `unlisten all` closed it, is not about this one.
+    var sockets = 0
   }
 
   private let state = Mutex(State())
@@ -74,11 +78,15 @@ final class RealtimeSession: Sendable {
       if changed { socket.updateAccessToken(token) }
       return socket
     }
+    let number = state.withLock { state in
+      state.sockets += 1
+      return state.sockets
+    }
     let socket = try await RealtimeSocket.open(
       projectURL: projectURL, apikey: key, certificateAuthorities: certificateAuthorities
     ) {
       [weak self] event in
-      self?.receive(event)
+      self?.receive(event, socket: number)
     }
     state.withLock { state in
       state.socket = socket
@@ -115,11 +123,13 @@ final class RealtimeSession: Sendable {
       let generation = arrivals.generation
       let sub = state.withLock { $0.subscriptions[name] }
       guard let sub else { throw .ended("the channel closed before it went live") }
+      // Live first: an end that came after it (the socket closed behind its events) is for
+      // `expect event` to report, once the queued events are read.
+      if sub.live { return }
       if let failure = sub.failure {
         await leave(name)
         throw .notLive(failure)
       }
-      if sub.live { return }
       if ContinuousClock.now >= deadline {
         await leave(name)
         throw .timedOut(Int(Self.liveTimeout.components.seconds))
@@ -143,6 +153,7 @@ final class RealtimeSession: Sendable {
         state.subscriptions = [:]
         state.socket = nil
         state.token = nil
+        state.sockets += 1
       }
       return state.socket
     }
@@ -150,29 +161,53 @@ final class RealtimeSession: Sendable {
   }
 
   /// The first queued event of `names` (any subscription when empty) that `matches`, taken out
-  /// of its queue; waits for one until `deadline`. Nil when none came in time.
+  /// of its queue; waits for one until `deadline`. Each event is looked at once: a wake examines
+  /// only what arrived since the last look. Queued events come first; then, once the socket (or
+  /// every subscription named) has ended, `.ended` says why rather than waiting on for nothing.
   func next(
     from names: [String], until deadline: ContinuousClock.Instant,
     matching matches: (RealtimeEvent) -> Bool
-  ) async -> RealtimeEvent? {
+  ) async -> RealtimeTake {
+    var examined: [String: Int] = [:]
     while true {
       let generation = arrivals.generation
-      let found = state.withLock { state -> RealtimeEvent? in
+      let found = state.withLock { state -> RealtimeTake? in
         let chosen = names.isEmpty ? Array(state.subscriptions.keys).sorted() : names
-        var best: (name: String, index: Int, order: Int)?
+        var best: (name: String, order: Int)?
         for name in chosen {
-          guard let events = state.subscriptions[name]?.events,
-            let index = events.firstIndex(where: { matches($0.event) })
-          else { continue }
-          let order = events[index].order
-          if best.map({ order < $0.order }) ?? true { best = (name, index, order) }
+          guard let queue = state.subscriptions[name]?.queue else { continue }
+          let hit = queue.first(after: examined[name], where: matches)
+          if let last = queue.lastOrder { examined[name] = max(examined[name] ?? last, last) }
+          guard let hit else { continue }
+          if best.map({ hit.order < $0.order }) ?? true { best = (name, hit.order) }
         }
-        guard let best else { return nil }
-        return state.subscriptions[best.name]?.events.remove(at: best.index).event
+        if let best, let event = state.subscriptions[best.name]?.queue.remove(order: best.order) {
+          return .event(event)
+        }
+        if let failure = state.socketFailure { return .ended("the socket ended: \(failure)") }
+        let failures = names.compactMap { state.subscriptions[$0]?.failure }
+        if !names.isEmpty, failures.count == names.count, let first = failures.first {
+          return .ended("the subscription ended: \(first)")
+        }
+        return nil
       }
       if let found { return found }
-      if ContinuousClock.now >= deadline { return nil }
-      await arrivals.wait(after: generation, until: deadline)
+      if Task.isCancelled { return .cancelled }
+      if ContinuousClock.now >= deadline { return .none }
+      await withTaskCancellationHandler {
+        await arrivals.wait(after: generation, until: deadline)
+      } onCancel: {
+        arrivals.wake()
+      }
+    }
+  }
+
+  /// How many events of `names` (every subscription when empty) went unread because their
+  /// queue was full.
+  func dropped(_ names: [String]) -> Int {
+    state.withLock { state in
+      let chosen = names.isEmpty ? Array(state.subscriptions.keys) : names
+      return chosen.reduce(0) { $0 + (state.subscriptions[$1]?.queue.dropped ?? 0) }
     }
   }
 
@@ -180,8 +215,9 @@ final class RealtimeSession: Sendable {
   func queued(_ names: [String]) -> [RealtimeEvent] {
     state.withLock { state in
       let chosen = names.isEmpty ? Array(state.subscriptions.keys) : names
-      return chosen.flatMap { state.subscriptions[$0]?.events ?? [] }.sorted { $0.order < $1.order }
-        .map(\.event)
+      return chosen.flatMap { name in state.subscriptions[name].map { Array($0.queue.events) } ?? []
+      }
+      .sorted { $0.order < $1.order }.map(\.event)
     }
   }
 
@@ -196,10 +232,11 @@ final class RealtimeSession: Sendable {
     arrivals.wake()
   }
 
-  private func receive(_ event: RealtimeSocket.Event) {
+  private func receive(_ event: RealtimeSocket.Event, socket number: Int) {
     switch event {
     case .ended(let error):
       state.withLock { state in
+        guard state.sockets == number else { return }
         state.socket = nil
         state.token = nil
         state.socketFailure = error.map { "\($0)" } ?? "the socket was closed"
@@ -214,7 +251,8 @@ final class RealtimeSession: Sendable {
     case .message(let message):
       var printed: [RealtimeEvent] = []
       let printer = state.withLock { state -> (@Sendable (RealtimeEvent) -> Void)? in
-        guard let name = state.subscriptions.first(where: { $0.value.topic == message.topic })?.key
+        guard state.sockets == number,
+          let name = state.subscriptions.first(where: { $0.value.topic == message.topic })?.key
         else { return nil }
         state.generation += 1
         switch message.event {
@@ -238,13 +276,11 @@ final class RealtimeSession: Sendable {
           return nil
         default:
           guard var sub = state.subscriptions[name], sub.listening else { return nil }
+          state.subscriptions[name] = nil  // `sub` the queue's only owner: appends do not copy it
           for event in RealtimeEvent.events(of: message, subscription: name) {
-            sub.events.append((state.generation, event))
+            state.arrived += 1
+            sub.queue.append(event, order: state.arrived)
             printed.append(event)
-          }
-          if sub.events.count > Self.queueLimit {
-            sub.dropped += sub.events.count - Self.queueLimit
-            sub.events.removeFirst(sub.events.count - Self.queueLimit)
           }
           state.subscriptions[name] = sub
           return state.printer
@@ -254,6 +290,17 @@ final class RealtimeSession: Sendable {
       if let printer { for event in printed { printer(event) } }
     }
   }
+}
+
+/// What waiting for an event came to.
+enum RealtimeTake: Sendable {
+  case event(RealtimeEvent)
+  /// Nothing matched before the deadline.
+  case none
+  /// Nothing more can come: the socket, or every subscription waited on, ended (why).
+  case ended(String)
+  /// The task waiting was cancelled (a signal).
+  case cancelled
 }
 
 /// Why `listen` did not go live.

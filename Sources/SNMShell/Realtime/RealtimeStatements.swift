@@ -189,23 +189,46 @@ struct RealtimeStatements: StatementFamily {
     }
     let seconds = Double(expectation.milliseconds) / 1000
     let deadline = ContinuousClock.now + .milliseconds(expectation.milliseconds)
-    let found = await session.next(from: names, until: deadline, matching: matcher.matches)
+    // Ctrl-C (or SIGTERM) stops the wait, at the prompt as in scripts.
+    let transfer = await environment.sender.cancellable(refreshing: false) { [session] in
+      await session.next(from: names, until: deadline, matching: matcher.matches)
+    }
+    let take: RealtimeTake
+    switch transfer {
+    case .done(let taken): take = taken
+    case .interrupted(let signal): return .interrupted(signal)
+    case .failed(let error): return .failed(output.failure(.server, "expect event: \(error)"))
+    }
     let what = Self.describe(expectation)
-    if expectation.negated {
-      guard let found else { return .succeeded(nil) }
+    let expected = expectation.negated ? "no \(what) within \(Self.seconds(seconds))" : what
+    switch take {
+    case .cancelled:
+      return .interrupted(SIGINT)
+    case .ended(let why):
+      // Nothing more can arrive: neither a yes nor a no, and no use waiting out the time.
+      return .failed(
+        output.failure(
+          .unreachable,
+          "expect \(expectation.negated ? "no " : "")event: cannot tell whether \(what) came: "
+            + "\(why)"))
+    case .event(let found):
+      guard expectation.negated else {
+        return .succeeded(.answered(value: found.value, status: nil))
+      }
       return .failed(
         StatementFailure(
-          .expectation(
-            expected: "no \(what) within \(Self.seconds(seconds))",
-            found: VisibleText.escaped(found.value.serialized()))))
-    }
-    guard let found else {
-      var detail = "none within \(Self.seconds(seconds))"
-      if let failure = session.socketFailure {
-        detail += "; the socket ended: \(failure)"
-      } else if let name = names.first, let failure = session.subscription(name)?.failure {
-        detail += "; the subscription ended: \(failure)"
+          .expectation(expected: expected, found: VisibleText.escaped(found.value.serialized()))))
+    case .none:
+      let dropped = session.dropped(names)
+      if expectation.negated {
+        guard dropped > 0 else { return .succeeded(nil) }
+        // A dropped event may have been the one this says did not come: no answer is not a yes.
+        return .failed(
+          StatementFailure(
+            .expectation(expected: expected, found: "cannot tell: \(Self.dropped(dropped))")))
       }
+      var detail = "none within \(Self.seconds(seconds))"
+      if dropped > 0 { detail += "; \(Self.dropped(dropped))" }
       let recent = session.queued(names).suffix(3)
       if !recent.isEmpty {
         detail +=
@@ -217,9 +240,8 @@ struct RealtimeStatements: StatementFamily {
           + " publication, RLS hiding the row from this user, or a filter on a column a delete's"
           + " old record lacks without REPLICA IDENTITY FULL)"
       }
-      return .failed(StatementFailure(.expectation(expected: what, found: detail)))
+      return .failed(StatementFailure(.expectation(expected: expected, found: detail)))
     }
-    return .succeeded(.answered(value: found.value, status: nil))
   }
 
   static func describe(_ expectation: RealtimeExpectation) -> String {
@@ -228,6 +250,12 @@ struct RealtimeStatements: StatementFamily {
     if let subscription = expectation.subscription { text += " from \(subscription.text)" }
     if expectation.filter != nil { text += " matching its where" }
     return text
+  }
+
+  /// Says that `count` events went unread, and why.
+  static func dropped(_ count: Int) -> String {
+    "\(count) event(s) were dropped unread (a subscription keeps the last "
+      + "\(RealtimeSession.queueLimit) unread events; expect them sooner or listen with a filter)"
   }
 
   static func seconds(_ value: Double) -> String {
