@@ -9,6 +9,7 @@ enum Command: String, CaseIterable, Sendable, Hashable, CustomStringConvertible 
   case completion
   case report
   case session
+  case listen
   case gen
 
   /// The subcommand `name` names (`explain`, ...); nil for anything else.
@@ -23,5 +24,5 @@ enum Command: String, CaseIterable, Sendable, Hashable, CustomStringConvertible 
   var description: String { invocation }
 
   /// The commands that run statements against a project, and take the shell's OPTIONS.
-  static let running: Set<Command> = [.shell, .test, .check, .session]
+  static let running: Set<Command> = [.shell, .test, .check, .session, .listen]
 }

@@ -146,6 +146,29 @@ extension CommandDescription {
       takesShellOptions: true, footer: nil,
       firstArgument: [("token", "the access token, for another client")], takesScripts: false),
     CommandDescription(
+      command: .listen,
+      usages: [
+        Usage(
+          synopsis: "snm listen TABLE|channel NAME [--count N] [--for 30s]",
+          summary: "print Realtime events as they arrive, one a line")
+      ],
+      synopsis: "TABLE [KIND] [where ...] | channel NAME [private] [OPTIONS]",
+      details: """
+        Listens as the 'listen' statement does (the words after it are the statement's) and
+        prints each event on standard output as it arrives, one a line: JSON with --json (or
+        --format json|ndjson), else '<subscription> <kind> <fields>'. Standard error says
+        'snm: listening to NAME' once the subscription is live (a write after it is seen).
+          snm listen todos insert --json | jq .record
+          snm listen channel room1 --count 1 --for 30s
+        """,
+      takesShellOptions: true,
+      footer: """
+        Exit code: 0 after --count events or at the end of --for, 1 or 2 when the listen failed or
+        was malformed, 3 when the project cannot be reached or the server ends the socket or the
+        channel (said on standard error: it never stops silently), 130/143 on SIGINT/SIGTERM.
+        """,
+      firstArgument: [], takesScripts: false),
+    CommandDescription(
       command: .gen,
       usages: [
         Usage(

@@ -10,7 +10,8 @@ enum CommandLineTable {
   /// The options, in the order `--help` lists them.
   static let options: [CommandLineOption] =
     explainOptions + projectOptions + outputOptions
-    + scriptOptions + testOptions + localOptions + GenCommand.options + generalOptions
+    + scriptOptions + testOptions + listenOptions + localOptions + GenCommand.options
+    + generalOptions
 
   /// The options `command` accepts, in table order.
   static func options(for command: Command) -> [CommandLineOption] {
@@ -165,6 +166,28 @@ enum CommandLineTable {
     ) { parsed, value throws(UsageError) in
       parsed.reports.append(TestReport(kind: .junit, path: value))
     },
+  ]
+
+  static let listenOptions: [CommandLineOption] = [
+    CommandLineOption(
+      "--count", value: "N", valueHint: ": N", for: [.listen],
+      help: "stop after N events (exit 0)"
+    ) { parsed, value throws(UsageError) in
+      parsed.listenCount = try ValueParsing.wholeNumber(value, option: "--count", in: 1...1_000_000)
+    },
+    CommandLineOption(
+      "--for", value: "DURATION", valueHint: ": DURATION", for: [.listen],
+      help: "stop after this long: 500ms, 30s, 10m (exit 0)"
+    ) { parsed, value throws(UsageError) in
+      guard let milliseconds = DurationValue.milliseconds(of: value), milliseconds > 0 else {
+        throw UsageError(
+          "option '--for' needs a duration such as 500ms, 30s or 10m, not '\(value)'")
+      }
+      parsed.listenMilliseconds = milliseconds
+    },
+    CommandLineOption(
+      "--json", for: [.listen], help: "one JSON object a line (the same as --format ndjson)"
+    ) { parsed, _ throws(UsageError) in parsed.shell.format = .ndjson },
   ]
 
   static let explainOptions: [CommandLineOption] = [

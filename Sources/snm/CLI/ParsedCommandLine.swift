@@ -23,6 +23,9 @@ struct ParsedCommandLine: Sendable {
   var gen = GenCommand()
   var help = false
   var version = false
+  /// `snm listen --count N`, `--for DURATION`.
+  var listenCount: Int?
+  var listenMilliseconds: Int?
 
   init(command: Command) {
     self.command = command
@@ -117,6 +120,16 @@ struct ParsedCommandLine: Sendable {
         throw UsageError("unexpected argument '\(extra)' after 'snm session token'")
       }
       return .shell(shell, statements: ["session token"], files: [])
+    case .listen:
+      guard !positionals.isEmpty else {
+        throw UsageError(
+          "'snm listen' needs what to listen to: a table (snm listen todos) or a channel "
+            + "(snm listen channel room1)")
+      }
+      let stream = RealtimeStream(
+        words: positionals.joined(separator: " "), count: listenCount,
+        milliseconds: listenMilliseconds)
+      return .listen(shell, stream)
     case .gen:
       return .gen(try gen.complete(language: positionals, options: shell))
     case .completion:
@@ -139,6 +152,8 @@ enum Invocation: Sendable, Equatable {
   case local(LocalCommand)
   /// `snm gen swift`.
   case gen(GenCommand)
+  /// `snm listen todos --count 3`.
+  case listen(ShellOptions, RealtimeStream)
   case completion(CompletionScript.Shell)
   /// `--help` for a command.
   case help(Command)

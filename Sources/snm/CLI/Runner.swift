@@ -44,6 +44,14 @@ enum Runner {
       })
     case .gen(let gen):
       return try await gen.run().rawValue
+    case .listen(let options, let stream):
+      let environment = ProcessInfo.processInfo.environment
+      let (project, _) = try ProjectTargeting.choose(
+        options,
+        needsName: ProjectChoice.underCI(environment)
+          ? ", and CI is set (CI=\(ProjectChoice.shown(environment["CI"] ?? "")))" : nil)
+      let executor = await StatementExecutor.connected(project: project, options: options)
+      return await executor.stoppingOnSignals { await stream.run(executor: executor) }.rawValue
     case .shell(let options, let statements, let files):
       return try await runShell(options, statements: statements, files: files).rawValue
     }
