@@ -9,7 +9,7 @@ extension AuthGateway {
       !token.isEmpty
     else { throw AuthFailure.noAuthorization }
     do {
-      return try signer.verify(token, now: now())
+      return try signer.verify(token, now: now(), rules: .gotrue)
     } catch .expired {
       throw AuthFailure.badJWT("token has invalid claims: token is expired")
     } catch .claimNotNumber, .audienceNotStringOrArray {

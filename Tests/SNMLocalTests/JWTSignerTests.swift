@@ -116,13 +116,24 @@ func refusesBadTokens(_ example: JWTFailureCase) throws {
   #expect(throws: Never.self) { try signer.verify(none, now: 1, audience: "authenticated") }
 }
 
-@Test func nullClaimsAndAnEmptyAudienceListPassPostgRESTsRules() throws {
+@Test func postgrestRulesRefuseNullTimesAndCountFractionsAsZero() throws {
   let signer = JWTSigner(secret: secret)
-  let token = try signer.sign(
-    claims([
-      .init("exp", .null), .init("nbf", .null), .init("iat", .null), .init("aud", .array([])),
-    ]))
-  #expect(throws: Never.self) { try signer.verify(token, now: 1, audience: "authenticated") }
+  for name in ["exp", "nbf", "iat"] {
+    let token = try signer.sign(claims([.init(name, .null)]))
+    #expect(throws: JWTError.claimNotNumber(name)) { try signer.verify(token, now: 1000) }
+    #expect(throws: Never.self) { try signer.verify(token, now: 1000, rules: .gotrue) }
+  }
+  let anyAudience = try signer.sign(claims([.init("aud", .null)]))
+  #expect(throws: Never.self) { try signer.verify(anyAudience, now: 1, audience: "authenticated") }
+  let noAudience = try signer.sign(claims([.init("aud", .array([]))]))
+  #expect(throws: Never.self) { try signer.verify(noAudience, now: 1, audience: "authenticated") }
+  let fractional = try signer.sign(claims([.init("exp", .number(5000.5))]))
+  #expect(throws: JWTError.expired) { try signer.verify(fractional, now: 1000) }
+  #expect(throws: Never.self) { try signer.verify(fractional, now: 1000, rules: .gotrue) }
+  let wholeButWritten = try signer.sign(claims([.init("exp", .number(5000.0))]))
+  #expect(throws: Never.self) { try signer.verify(wholeButWritten, now: 1000) }
+  let futureFraction = try signer.sign(claims([.init("nbf", .number(5000.5))]))
+  #expect(throws: Never.self) { try signer.verify(futureFraction, now: 1000) }
 }
 
 @Test func joseRulesTypeTheTimesFirstRefuseNullAndIgnoreAud() throws {

@@ -101,25 +101,35 @@ public struct JWTSigner: Sendable {
         if let value = claims[name], value.numberValue == nil { throw .claimNotNumber(name) }
       }
     }
-    if let exp = try numericClaim("exp", of: claims), now >= exp { throw .expired }
-    if let nbf = try numericClaim("nbf", of: claims), now + leeway < nbf { throw .notYetValid }
-    if let iat = try numericClaim("iat", of: claims), now + leeway < iat { throw .issuedInFuture }
+    if let exp = try timeClaim("exp", of: claims, rules: rules), now >= exp { throw .expired }
+    if let nbf = try timeClaim("nbf", of: claims, rules: rules), now + leeway < nbf {
+      throw .notYetValid
+    }
+    if let iat = try timeClaim("iat", of: claims, rules: rules), now + leeway < iat {
+      throw .issuedInFuture
+    }
     guard let aud = claims["aud"], !aud.isNull else { return }
     var names: [String] = []
     if let name = aud.stringValue {
       names = [name]
     } else if let items = aud.arrayValue, items.allSatisfy({ $0.stringValue != nil }) {
       names = items.compactMap(\.stringValue)
-    } else if rules == .postgrest {
+    } else if rules != .jose {
       throw .audienceNotStringOrArray
     }
     if let audience, !names.isEmpty, !names.contains(audience) { throw .wrongAudience }
   }
 
-  /// A time claim's value: nil when absent or null, `claimNotNumber` when of another type.
-  private func numericClaim(_ name: String, of claims: JSONValue) throws(JWTError) -> Double? {
-    guard let value = claims[name], !value.isNull else { return nil }
+  /// A time claim's seconds under `rules`: nil when absent (or null to GoTrue), `claimNotNumber`
+  /// when of another type.
+  private func timeClaim(
+    _ name: String, of claims: JSONValue, rules: JWTClaimRules
+  ) throws(JWTError) -> Double? {
+    guard let value = claims[name] else { return nil }
+    if value.isNull && rules == .gotrue { return nil }
     guard let seconds = value.doubleValue else { throw .claimNotNumber(name) }
-    return seconds
+    guard rules == .postgrest else { return seconds }
+    let whole = seconds.rounded(.towardZero) == seconds && abs(seconds) < 9.2e18
+    return whole ? seconds : 0
   }
 }
