@@ -138,6 +138,84 @@ import Testing
     #expect(Self.received(second).hasPrefix("HTTP/1.1 200 OK"), "the newer head was kept")
   }
 
+  /// A newcomer at capacity, retried until it is not refused (at most 5 s): the answer it got.
+  static func newcomerAnswer(_ server: HTTPServer) throws -> String {
+    var answer = ""
+    let deadline = monotonicSeconds() + 5
+    while monotonicSeconds() < deadline {
+      let newcomer = try Self.connectTo(server.port)
+      Self.send(newcomer, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+      answer = Self.received(newcomer)
+      close(newcomer)
+      if !answer.hasPrefix("HTTP/1.1 503") { break }
+      usleep(20_000)
+    }
+    return answer
+  }
+
+  /// Bodies that stall cannot shut everyone out: at capacity, with every connection holding a
+  /// head whose body does not come, a newcomer is refused only until one has been below
+  /// `minimumBodyRate` for `slowHeadAge` seconds; then the oldest gets 408 and closes to make
+  /// room (it used to be refused with 503 until the request timeout, 30 s).
+  @Test func aStalledBodyMakesRoom() throws {
+    var limits = HTTPServerLimits()
+    limits.maxConnections = 2
+    limits.minimumWorkers = 1
+    limits.slowHeadAge = 0.3
+    let server = HTTPServer(port: 0, limits: limits) { _ in .json(status: 200, "{}") }
+    try server.start()
+    defer { server.stop() }
+    let post = "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab"
+    let first = try Self.connectTo(server.port)
+    defer { close(first) }
+    Self.send(first, post)
+    Self.waitUntil(server, idle: 0, busy: 1)
+    let second = try Self.connectTo(server.port)
+    defer { close(second) }
+    Self.send(second, post)
+    Self.waitUntil(server, idle: 0, busy: 2)
+    #expect(try Self.newcomerAnswer(server).hasPrefix("HTTP/1.1 200 OK"), "served")
+    #expect(Self.received(first).hasPrefix("HTTP/1.1 408"), "the oldest stalled body was dropped")
+  }
+
+  /// Clients that do not read their answers cannot shut everyone out: at capacity, with every
+  /// connection's answer left unread, a newcomer is served once one has taken nothing for
+  /// `slowHeadAge` seconds; that answer is cut (the connection closes), the other is kept whole.
+  @Test func aClientNotReadingItsAnswerMakesRoom() throws {
+    let size = 8 << 20
+    let body = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+    var limits = HTTPServerLimits()
+    limits.maxConnections = 2
+    limits.minimumWorkers = 1
+    limits.slowHeadAge = 0.3
+    let server = HTTPServer(port: 0, limits: limits) { request in
+      request.path == "/big" ? HTTPResponse(status: 200, body: body) : .json(status: 200, "{}")
+    }
+    try server.start()
+    defer { server.stop() }
+    let first = try Self.connectTo(server.port)
+    defer { close(first) }
+    Self.send(first, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+    Self.waitUntil(server, idle: 0, busy: 1)
+    let second = try Self.connectTo(server.port)
+    defer { close(second) }
+    Self.send(second, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+    Self.waitUntil(server, idle: 0, busy: 2)
+    #expect(try Self.newcomerAnswer(server).hasPrefix("HTTP/1.1 200 OK"), "served")
+    func all(_ fd: Int32) -> Int {
+      var total = 0
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return total }
+        total += count
+        if total > size { return total }
+      }
+    }
+    #expect(all(first) < size, "the answer left unread the longest was cut")
+    #expect(all(second) > size, "the other one whole")
+  }
+
   /// Requests to one path take at most half the workers: with four workers and a slow path
   /// called four times at once, two of them run, and a request to another path is answered while
   /// they wait (it used to wait behind all four).

@@ -51,17 +51,33 @@ struct HTTPEventLoop: @unchecked Sendable {
     var lingered = 0
   }
 
-  /// The socket of the connection whose request head has been arriving the longest, since
-  /// before `since` (its body not begun, not on a worker); nil when none has.
-  static func slowestHead(_ connections: [Int32: Entry], since: Double) -> Int32? {
-    var slowest: (socket: Int32, start: Double)?
+  /// The connection that has kept the server's pace the least, for a new connection to take its
+  /// place at capacity: a request head arriving since before `since`, a body that since its
+  /// request began (before `since`) brought fewer than `minimumRate` bytes a second, or an answer
+  /// its client has taken nothing of since before `since`; the one stalled since the earliest.
+  /// `answering` is true for an answer (it is cut without a 408). Nil when none has.
+  static func stalled(
+    _ connections: [Int32: Entry], since: Double, now: Double, minimumRate: Double
+  ) -> (socket: Int32, answering: Bool)? {
+    var stalled: (socket: Int32, answering: Bool, since: Double)?
     for (socket, entry) in connections where !entry.onWorker && entry.lingerUntil == nil {
-      guard let start = entry.requestStart, start <= since, start < slowest?.start ?? .infinity,
-        entry.connection.reader.withLock({ $0.isReadingHead })
+      if let sending = entry.sendingSince {
+        if sending <= since && sending < stalled?.since ?? .infinity {
+          stalled = (socket, true, sending)
+        }
+        continue
+      }
+      guard let start = entry.requestStart, entry.idleSince == nil, start <= since,
+        start < stalled?.since ?? .infinity
       else { continue }
-      slowest = (socket, start)
+      let (head, arrived) = entry.connection.reader.withLock {
+        ($0.isReadingHead, $0.arrived)
+      }
+      let rate = Double(arrived - entry.windowArrived) / max(now - start, 1e-3)
+      guard head || rate < minimumRate else { continue }
+      stalled = (socket, false, start)
     }
-    return slowest?.socket
+    return stalled.map { ($0.socket, $0.answering) }
   }
 
   /// The socket of the connection idle the longest with nothing of a request received nor

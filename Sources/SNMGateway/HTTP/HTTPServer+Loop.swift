@@ -60,8 +60,8 @@ extension HTTPServer {
   }
 
   /// Accepts every connection waiting; at capacity, closes the one idle the longest to make
-  /// room, else the one whose head has been arriving longest (for `slowHeadAge` at least, with
-  /// 408), and answers 503 when there is neither.
+  /// room, else the one stalled the longest (for `slowHeadAge` at least: `makeRoom`), and
+  /// answers 503 when there is neither.
   func acceptAll(_ loop: inout HTTPEventLoop) {
     guard !loop.closing else { return }
     while true {
@@ -91,21 +91,31 @@ extension HTTPServer {
     }
   }
 
-  /// Closes the connection idle the longest, else the one whose head has been arriving the
-  /// longest (`slowHeadAge` or more; it gets 408 first, sent only if the socket takes it at
-  /// once); false when there is neither.
+  /// Closes the connection idle the longest, else the one that kept the server's pace the least
+  /// for `slowHeadAge` seconds (a head still arriving, a body below `minimumBodyRate`, an answer
+  /// its client took nothing of: `HTTPEventLoop.stalled`; a request gets 408 first, sent only if
+  /// the socket takes it at once); false when there is neither. One client cannot hold the
+  /// table with connections that stall.
   func makeRoom(_ loop: inout HTTPEventLoop) -> Bool {
     if let idle = HTTPEventLoop.longestIdle(loop.connections) {
       closeConnection(idle, &loop)
       return true
     }
-    let since = monotonicSeconds() - limits.slowHeadAge
-    guard let slow = HTTPEventLoop.slowestHead(loop.connections, since: since) else {
+    let now = monotonicSeconds()
+    guard
+      let stalled = HTTPEventLoop.stalled(
+        loop.connections, since: now - limits.slowHeadAge, now: now,
+        minimumRate: limits.minimumBodyRate)
+    else {
       return false
     }
-    let answer = HTTPConnection.lateRequestAnswer
-    _ = answer.withUnsafeBytes { send(slow, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    closeConnection(slow, &loop)
+    if !stalled.answering {
+      let answer = HTTPConnection.lateRequestAnswer
+      _ = answer.withUnsafeBytes {
+        send(stalled.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+    }
+    closeConnection(stalled.socket, &loop)
     return true
   }
 

@@ -35,12 +35,14 @@ public struct HTTPServerLimits: Sendable, Equatable {
   public var maxWorkersWaitingOnReaders: Int?
   /// Connections served at once (fewer when the process may not open that many files). At the
   /// limit a new connection takes the place of the one idle the longest between requests (which
-  /// is closed, as a keep-alive connection may be at any time), else of a head arriving for
-  /// `slowHeadAge` seconds; with neither it gets 503.
+  /// is closed, as a keep-alive connection may be at any time), else of the one that has kept the
+  /// server's pace the least for `slowHeadAge` seconds; with neither it gets 503.
   public var maxConnections = 16_384
-  /// Seconds a request head may have been arriving before, at `maxConnections` with none idle, its
-  /// connection may be closed (with 408) to make room for a new one: the head arriving the
-  /// longest goes first. Half-sent heads then cannot shut every new client out.
+  /// Seconds after which, at `maxConnections` with none idle, a connection that does not keep
+  /// pace may be closed to make room for a new one: a request head still arriving (408), a body
+  /// that has brought fewer than `minimumBodyRate` bytes a second since its request began (408),
+  /// or an answer its client has taken nothing of for that long (cut). The one stalled since the
+  /// earliest goes first: connections a client does not use cannot shut every new client out.
   public var slowHeadAge: Double = 2
   /// Threads answering requests at once (handlers may block on the database); more requests
   /// wait for one in order.

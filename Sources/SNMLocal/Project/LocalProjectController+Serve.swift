@@ -77,6 +77,10 @@ extension LocalProjectController {
     if let text = environment["SNM_HTTP_WORKER_IDLE"], let seconds = Double(text), seconds > 0 {
       limits.workerIdleTimeout = seconds
     }
+    // Tests fill the connection table with a few dozen connections.
+    if let text = environment["SNM_HTTP_MAX_CONNECTIONS"], let count = Int(text), count > 0 {
+      limits.maxConnections = count
+    }
     let server = HTTPServer(
       port: state.port, limits: limits, handler: router.handle, bodyPlanner: router.bodyPlan)
     do {
