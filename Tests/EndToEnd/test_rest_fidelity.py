@@ -24,7 +24,7 @@ FIDELITY = pathlib.Path(__file__).resolve().parent / "fidelity"
 AUTHENTICATED_USER = "00000000-0000-4000-8000-00000000f1de"
 CASE_KEYS = {"name", "ref", "as", "request", "response", "sql", "pending"}
 REQUEST_KEYS = {"method", "path", "headers", "body", "text"}
-RESPONSE_KEYS = {"status", "headers", "json", "json_contains", "text", "text_contains"}
+RESPONSE_KEYS = {"status", "reason", "headers", "json", "json_contains", "text", "text_contains"}
 
 
 def load_cases():
@@ -136,6 +136,8 @@ def check(response, expected):
     body = response.text
     if "status" in expected:
         assert response.status_code == expected["status"], f"status {response.status_code}: {body[:500]}"
+    if "reason" in expected:
+        assert response.reason_phrase == expected["reason"], f"reason {response.reason_phrase!r}"
     for name, want in expected.get("headers", {}).items():
         got = response.headers.get(name)
         if want is None:

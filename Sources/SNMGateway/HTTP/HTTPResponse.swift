@@ -19,6 +19,9 @@ public struct HTTPResponse: Sendable, Equatable {
   /// Switches the connection to another protocol (``HTTPUpgrade``): the 101 is written from it,
   /// `status`, `headers` and `body` are not.
   public var upgrade: HTTPUpgrade?
+  /// The status line's reason phrase when not the standard one for `status` (PostgREST's
+  /// `RAISE SQLSTATE 'PGRST'` with a `status_text`).
+  public var reason: String?
 
   public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
     self.status = status

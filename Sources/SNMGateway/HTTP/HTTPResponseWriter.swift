@@ -15,7 +15,8 @@ enum HTTPResponseWriter {
     let sendsBody = !bodyless && response.status != 204 && response.status != 304
     var bytes: [UInt8] = []
     bytes.reserveCapacity(256 + (sendsBody ? response.body.count + 16 : 0))
-    HTTPEncoder.appendStatusLine(of: HTTPResponseHead(status: response.status), to: &bytes)
+    HTTPEncoder.appendStatusLine(
+      of: HTTPResponseHead(status: response.status, reason: response.reason), to: &bytes)
     for field in response.headers {
       if HTTPHeaders.sameName(field.name, "Content-Length")
         || HTTPHeaders.sameName(field.name, "Connection")

@@ -12,12 +12,17 @@ extension RESTError {
   public static func postgres(
     sqlState: String, message: String, detail: String?, hint: String?, authenticated: Bool
   ) -> RESTError {
+    if sqlState == "PGRST" { return raised(message: message, detail: detail) }
     let status = httpStatus(sqlState: sqlState, message: message, authenticated: authenticated)
     var headers: [(String, String)] = []
     if status == 401 { headers.append(("WWW-Authenticate", "Bearer")) }
-    return RESTError(
+    var error = RESTError(
       status: status, code: sqlState, message: message, details: .optional(detail),
       hint: .optional(hint), headers: headers)
+    // `RAISE SQLSTATE 'PT402' USING message = 'Payment Required'`: the message is the status
+    // line's reason phrase too.
+    if sqlState.hasPrefix("PT"), Int(sqlState.dropFirst(2)) != nil { error.reason = message }
+    return error
   }
 
   /// The HTTP status PostgREST gives a SQLSTATE.
@@ -37,7 +42,9 @@ extension RESTError {
     case "42501": return authenticated ? 403 : 401
     default: break
     }
-    if code.hasPrefix("PT"), let status = Int(code.dropFirst(2)), (100...599).contains(status) {
+    if code.hasPrefix("PT") {
+      // PostgREST reads the digits after PT as the status; anything else is 500.
+      guard let status = Int(code.dropFirst(2)), (100...999).contains(status) else { return 500 }
       return status
     }
     switch code.prefix(2) {

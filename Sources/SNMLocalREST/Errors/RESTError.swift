@@ -19,6 +19,9 @@ public struct RESTError: Error, Sendable, Equatable {
   var hint: JSONValue
   /// Extra response headers (e.g. `WWW-Authenticate` on 401).
   public var headers: [(String, String)]
+  /// The status line's reason phrase when not the standard one (`RAISE SQLSTATE 'PGRST'`'s
+  /// `status_text`, a `PTnnn` code's message).
+  public var reason: String?
 
   init(
     status: Int, code: String, message: String, details: JSONValue = .null, hint: JSONValue = .null,
@@ -60,6 +63,8 @@ public struct RESTError: Error, Sendable, Equatable {
   public var response: HTTPResponse {
     var all: HTTPHeaders = ["Proxy-Status": "PostgREST; error=\(code)"]
     for (name, value) in headers { all.append(name: name, value: value) }
-    return .json(status: status, body, headers: all)
+    var response = HTTPResponse.json(status: status, body, headers: all)
+    response.reason = reason
+    return response
   }
 }
