@@ -261,6 +261,9 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
     ("Bearer abc.def", "abc.def"), ("bearer abc", "abc"), ("  BEARER   abc  ", "abc"),
     ("Bearer", ""), ("Bearer ", ""), ("Basic abc", nil), ("Bearerabc", nil), ("Bearer\tabc", nil),
     ("Bearer \u{301}x", nil), ("B\u{435}arer abc", nil), ("Bearer 두부", "두부"),
+    ("bEaReR x", "x"), ("Bearer a b", "a b"), ("Bearer  abc", "abc"), ("Bearer abc\t", "abc"),
+    ("Bearer abc ", "abc"), ("Bearer abc\u{301}", "abc\u{301}"), ("Xearer abc", nil),
+    ("Bearer=abc", nil),
   ] as [(String, String?)])
 func theBearerTokenIsRead(_ header: String, _ token: String?) {
   #expect(RequestAuth.bearerToken(header) == token)

@@ -10,7 +10,7 @@
 /// A `PGresult` is read-only once made, and libpq lets it be passed between threads, hence
 /// `@unchecked Sendable`; nothing here writes to it.
 public final class PGCells: @unchecked Sendable, Equatable {
-  let result: OpaquePointer
+  @usableFromInline let result: OpaquePointer
   /// The type OID of each column.
   public let types: [UInt32]
   public let rowCount: Int
@@ -30,12 +30,12 @@ public final class PGCells: @unchecked Sendable, Equatable {
   deinit { PQclear(result) }
 
   /// The row at `index` (below `rowCount`).
-  package func row(_ index: Int) -> PGRawRow {
+  @inlinable package func row(_ index: Int) -> PGRawRow {
     PGRawRow(result: result, row: Int32(index))
   }
 
-  /// Calls `body` with each row in order.
-  package func forEachRow(_ body: (PGRawRow) -> Void) {
+  /// Calls `body` with each row in order (inlinable, as `PGRawRow.cell`: once per row).
+  @inlinable package func forEachRow(_ body: (PGRawRow) -> Void) {
     for index in 0..<rowCount { body(row(index)) }
   }
 

@@ -6,12 +6,18 @@
 
 /// One row of a result as libpq holds it: its cells' bytes, valid only inside the callback that
 /// was given it (never copied into Swift strings).
-package struct PGRawRow {
-  let result: OpaquePointer
-  let row: Int32
+/// `cell` is inlinable: the services' JSON writers call it for every cell of a page.
+@usableFromInline package struct PGRawRow {
+  @usableFromInline let result: OpaquePointer
+  @usableFromInline let row: Int32
+
+  @usableFromInline init(result: OpaquePointer, row: Int32) {
+    self.result = result
+    self.row = row
+  }
 
   /// The bytes of `column` (text format), or nil for NULL.
-  package func cell(_ column: Int32) -> UnsafeRawBufferPointer? {
+  @inlinable package func cell(_ column: Int32) -> UnsafeRawBufferPointer? {
     guard PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column)
     else { return nil }
     return UnsafeRawBufferPointer(start: value, count: Int(PQgetlength(result, row, column)))

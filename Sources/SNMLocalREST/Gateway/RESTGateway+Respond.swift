@@ -203,8 +203,7 @@ extension RESTGateway {
     var role = RequestRole(
       role: context.auth.role, claims: context.auth.claimsJSON, settings: settings,
       readOnly: readOnly)
-    role.searchPath = ([context.schema] + context.cache.extraSearchPath).map(SQLText.identifier)
-      .joined(separator: ", ")
+    role.searchPath = SQLText.identifier(context.schema) + context.cache.searchPathTail
     role.method = context.request.method
     role.path = Self.requestPath(context.request.path)
     let headers = Self.headerSettings(context.request.headers)
@@ -215,29 +214,36 @@ extension RESTGateway {
   }
 
   /// `request.headers` (lowercase names, the last of repeated ones, without `Cookie`) and
-  /// `request.cookies` as JSON objects' text; the headers are written straight into bytes.
+  /// `request.cookies` as JSON objects' text; the headers are written straight into bytes, and
+  /// a request without cookies (most) gets `{}` without building an object.
   static func headerSettings(_ headers: HTTPHeaders) -> (headers: String, cookies: String) {
     var named: [(name: String, value: String)] = []
-    var cookies = JSONObject()
+    named.reserveCapacity(headers.fields.count)
+    var cookies: JSONObject?
+    var length = 2
     for field in headers {
       let name = lowercasedName(field.name)
       if name == "cookie" {
+        var jar = cookies ?? JSONObject()
         for pair in field.value.split(separator: ";") {
           let parts = pair.split(separator: "=", maxSplits: 1)
           guard let key = parts.first?.trimmingCharacters(in: " \t"), !key.isEmpty else {
             continue
           }
           let value = parts.count > 1 ? parts[1].trimmingCharacters(in: " \t") : ""
-          cookies.removeAll(named: key)
-          cookies.append(key, .string(value))
+          jar.removeAll(named: key)
+          jar.append(key, .string(value))
         }
+        cookies = jar
       } else {
-        named.removeAll { $0.name == name }
+        // A repeated name keeps its last value, in the place of the last.
+        if let earlier = named.firstIndex(where: { $0.name == name }) { named.remove(at: earlier) }
         named.append((name, field.value))
+        length += name.utf8.count + field.value.utf8.count + 6
       }
     }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(named.reduce(2) { $0 + $1.name.utf8.count + $1.value.utf8.count + 6 })
+    bytes.reserveCapacity(length)
     bytes.append(UInt8(ascii: "{"))
     for (index, field) in named.enumerated() {
       if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -246,7 +252,8 @@ extension RESTGateway {
       JSONValue.appendQuoted(field.value, to: &bytes)
     }
     bytes.append(UInt8(ascii: "}"))
-    return (String(decoding: bytes, as: UTF8.self), JSONValue.object(cookies).serialized())
+    let cookieText = cookies.map { JSONValue.object($0).serialized() } ?? "{}"
+    return (String(decoding: bytes, as: UTF8.self), cookieText)
   }
 
   /// A header name in lowercase, copied only when it has an uppercase letter (or is not ASCII).

@@ -13,13 +13,14 @@ enum RESTResource: Sendable, Equatable {
   ///
   /// Throws 404 PGRST125 for deeper paths (`/rest/v1/a/b`).
   static func parse(path: String) throws(RESTError) -> RESTResource {
+    // Cut by UTF-8 offsets (both cuts fall after ASCII bytes): a cut by characters walks them.
     var rest = Substring(path)
-    if rest.utf8.starts(with: "/rest/v1".utf8) { rest = rest.dropFirst(8) }
+    if path.hasPrefix("/rest/v1") { rest = Substring(rest.utf8.dropFirst(8)) }
     guard rest.utf8.first == UInt8(ascii: "/") else {
       if rest.isEmpty { return .root }
       throw RESTError.invalidResourcePath
     }
-    let body = rest.dropFirst()
+    let body = Substring(rest.utf8.dropFirst())
     guard let slash = body.utf8.firstIndex(of: UInt8(ascii: "/")) else {
       return body.isEmpty ? .root : .relation(PercentEncoding.decode(body, plusIsSpace: false))
     }

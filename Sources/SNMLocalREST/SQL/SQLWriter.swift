@@ -13,8 +13,15 @@ import SNMGateway
 ///     sql.bind("42")
 ///     sql.statement   // PGStatement("SELECT * FROM \"public\".\"t\" WHERE \"id\" = $1", ["42"])
 struct SQLWriter {
-  private(set) var text = ""
+  /// Room for a usual statement from the start: each doubling of a growing string was a copy.
+  private(set) var text = SQLWriter.emptyText
   private(set) var parameters: [String?] = []
+
+  private static var emptyText: String {
+    var text = ""
+    text.reserveCapacity(480)
+    return text
+  }
 
   /// Appends the gateway's own SQL text.
   mutating func append(_ sql: String) {

@@ -1,3 +1,5 @@
+import SNMGateway
+
 /// What the REST gateway knows about the database: tables and views with their columns and keys,
 /// relationships between them, functions, and the type names a `::cast` may use.
 ///
@@ -27,7 +29,12 @@ struct SchemaCache: Sendable {
   var preRequest: QualifiedName?
   /// `pgrst.db_extra_search_path`: schemas after the request's own on its `search_path`
   /// (Supabase's PostgREST: `public, extensions`).
-  var extraSearchPath: [String] = ["public", "extensions"]
+  var extraSearchPath: [String] = ["public", "extensions"] {
+    didSet { searchPathTail = Self.searchPathTail(extraSearchPath) }
+  }
+  /// `extraSearchPath` as it follows the request's schema on `search_path` (`, "public", ...`),
+  /// quoted once here rather than for every request.
+  private(set) var searchPathTail = SchemaCache.searchPathTail(["public", "extensions"])
   /// `pgrst.db_plan_enabled`: whether `application/vnd.pgrst.plan` answers are served.
   var planEnabled = false
 
@@ -86,4 +93,9 @@ struct SchemaCache: Sendable {
       handler: .jsonArray(stripNulls: false), media: .json),
     MediaHandlerKey(target: nil, media: .csv): ResolvedHandler(handler: .csv, media: .csv),
   ]
+
+  /// `, "a", "b"` for `["a", "b"]`; empty for none.
+  static func searchPathTail(_ schemas: [String]) -> String {
+    schemas.map { ", " + SQLText.identifier($0) }.joined()
+  }
 }
