@@ -290,3 +290,61 @@ def test_mistakes_are_refused_with_the_reason(gen_project, tmp_path):
                      gen_project.status["publishable_key"], "--schema", "other")
     assert hidden.returncode == 3
     assert "did not give its OpenAPI document for schema 'other' (406)" in hidden.stderr
+
+
+EXPLAINED = ("from class select id, big where user_id eq 3 and \"userId\" neq 4 and big gt 5 "
+             "and \"default\" like 'x*' order by \"userId\" desc, id limit 5 offset 10")
+
+
+def test_explain_writes_a_supabase_swift_chain_with_the_generated_names(program):
+    """With SNM_GEN_SWIFT naming the file, `explain` adds the supabase-swift chain naming the
+    table and columns by the file's types; each name it uses, compiled with the file, is the
+    table or column it stands for."""
+    env = {"SNM_GEN_SWIFT": str(program / "Schema.swift")}
+    text = run_snm("explain", EXPLAINED, env=env)
+    assert text.returncode == 0, text.stderr
+    chain = text.stdout.split("\nsupabase ", 1)[1].splitlines()
+    cls = "PublicSchema.Class"
+    assert [line.strip() for line in chain] == [
+        f"try await supabase.from({cls}.tableName)",
+        '.select("id,big")',
+        f'.eq({cls}.Columns.userId.rawValue, value: "3")',
+        f'.filter({cls}.Columns.userId2.rawValue, operator: "neq", value: "4")',
+        f'.filter({cls}.Columns.big.rawValue, operator: "gt", value: "5")',
+        f'.filter({cls}.Columns.`default`.rawValue, operator: "like", value: "x*")',
+        f"{'.order('}{cls}.Columns.userId2.rawValue, ascending: false)",
+        f"{'.order('}{cls}.Columns.id.rawValue)",
+        ".range(from: 10, to: 14)",
+        ".execute()"]
+    names = sorted(set(re.findall(r"PublicSchema\.Class\.(?:tableName|Columns\.[`\w]+\.rawValue)",
+                                  text.stdout)))
+    (program / "names").mkdir(exist_ok=True)
+    shutil.copy(program / "Schema.swift", program / "names" / "Schema.swift")
+    (program / "names" / "main.swift").write_text(
+        "".join(f"print({name})\n" for name in names))
+    swiftc("-swift-version", "6", "main.swift", "Schema.swift", "-o", "names", cwd=program / "names")
+    printed = subprocess.run([str(program / "names" / "names")], capture_output=True, text=True,
+                             timeout=60).stdout.splitlines()
+    assert dict(zip(names, printed)) == {
+        f"{cls}.tableName": "class", f"{cls}.Columns.userId.rawValue": "user_id",
+        f"{cls}.Columns.userId2.rawValue": "userId", f"{cls}.Columns.big.rawValue": "big",
+        f"{cls}.Columns.`default`.rawValue": "default", f"{cls}.Columns.id.rawValue": "id"}
+    as_json = json.loads(run_snm("explain", "--json", "from class delete where id eq 3",
+                                 env=env).stdout)
+    assert as_json["supabase_swift"].splitlines() == [
+        f"try await supabase.from({cls}.tableName)", "  .delete(returning: .minimal, count: .exact)",
+        f'  .eq({cls}.Columns.id.rawValue, value: "3")', "  .execute()"]
+
+
+def test_explain_without_the_file_or_with_a_table_it_lacks_says_so(program, tmp_path):
+    plain = run_snm("explain", "from class select id")
+    assert plain.returncode == 0 and "supabase " not in plain.stdout  # no file named: as before
+    missing = run_snm("explain", "from class select id",
+                      env={"SNM_GEN_SWIFT": str(tmp_path / "nowhere.swift")})
+    assert missing.returncode == 0, missing.stderr
+    assert f'supabase // SNM_GEN_SWIFT names "{tmp_path}/nowhere.swift", which cannot be read' \
+        in missing.stdout
+    other = run_snm("explain", "from added_later select id",
+                    env={"SNM_GEN_SWIFT": str(program / "Schema.swift")})
+    assert 'supabase try await supabase.from("added_later")' in other.stdout
+    assert '// "added_later" is not in the generated file: generate it again' in other.stdout

@@ -107,12 +107,40 @@ public enum RequestExplainer {
     return url
   }
 
-  /// One request in the chosen format, ending with a newline.
+  /// One request in the chosen format, ending with a newline. When `SNM_GEN_SWIFT` names a file
+  /// `snm gen swift` wrote, text and json add the supabase-swift chain naming its types
+  /// (``SupabaseSwiftChain``): a `supabase` section, a `supabase_swift` member.
   public static func render(_ request: SupabaseDBRequest, format: ExplainFormat) -> String {
+    let chain = supabaseChain(request, GeneratedSwiftNames.configured())
     switch format {
-    case .json: request.explainJSON().serialized() + "\n"
-    case .curl: request.curlCommand() + "\n"
-    case .text: readableBlock(request)
+    case .json:
+      guard let chain, case .object(var object) = request.explainJSON() else {
+        return request.explainJSON().serialized() + "\n"
+      }
+      object["supabase_swift"] = .string(chain.joined(separator: "\n"))
+      return JSONValue.object(object).serialized() + "\n"
+    case .curl: return request.curlCommand() + "\n"
+    case .text:
+      guard let chain else { return readableBlock(request) }
+      var lines: [String] = []
+      appendSection("supabase", chain, to: &lines)
+      return readableBlock(request) + lines.joined(separator: "\n") + "\n"
+    }
+  }
+
+  /// The supabase-swift chain's lines, or a line saying why the generated file gives none; nil
+  /// when no file is named.
+  static func supabaseChain(
+    _ request: SupabaseDBRequest,
+    _ names: Result<GeneratedSwiftNames, GeneratedSwiftNames.Unreadable>?
+  ) -> [String]? {
+    switch names {
+    case nil: return nil
+    case .success(let names): return SupabaseSwiftChain(request, names: names).lines
+    case .failure(let problem):
+      return [
+        "// \(GeneratedSwiftNames.variable) names \(SwiftLiteral.string(problem.path)), which cannot be read"
+      ]
     }
   }
 }
