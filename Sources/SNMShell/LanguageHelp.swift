@@ -119,6 +119,7 @@ enum LanguageHelp {
     A subscription keeps 10,000 unread events; past that, 'expect no event' fails (cannot tell).
     When the socket ends, 'expect event' fails at once with exit 3. From a terminal or CI:
       snm listen todos insert --json [--count N] [--for 30s]   one line per event on stdout
+      snm realtime check todos   why changes would not arrive: publication, replica identity, RLS
     """
 
   static let storage = """

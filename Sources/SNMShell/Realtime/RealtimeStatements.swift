@@ -238,7 +238,7 @@ struct RealtimeStatements: StatementFamily {
         detail +=
           " (nothing arrived; the usual causes: the table not in the supabase_realtime"
           + " publication, RLS hiding the row from this user, or a filter on a column a delete's"
-          + " old record lacks without REPLICA IDENTITY FULL)"
+          + " old record lacks without REPLICA IDENTITY FULL; 'snm realtime check \(names[0])' looks)"
       }
       return .failed(StatementFailure(.expectation(expected: expected, found: detail)))
     }

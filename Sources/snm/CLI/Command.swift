@@ -10,6 +10,7 @@ enum Command: String, CaseIterable, Sendable, Hashable, CustomStringConvertible 
   case report
   case session
   case listen
+  case realtime
   case gen
 
   /// The subcommand `name` names (`explain`, ...); nil for anything else.
@@ -24,5 +25,5 @@ enum Command: String, CaseIterable, Sendable, Hashable, CustomStringConvertible 
   var description: String { invocation }
 
   /// The commands that run statements against a project, and take the shell's OPTIONS.
-  static let running: Set<Command> = [.shell, .test, .check, .session, .listen]
+  static let running: Set<Command> = [.shell, .test, .check, .session, .listen, .realtime]
 }

@@ -169,6 +169,30 @@ extension CommandDescription {
         """,
       firstArgument: [], takesScripts: false),
     CommandDescription(
+      command: .realtime,
+      usages: [
+        Usage(
+          synopsis: "snm realtime check TABLE",
+          summary: "why a table's changes would not reach you")
+      ],
+      synopsis: "check TABLE [--dir DIR] [OPTIONS]",
+      details: """
+        Checks, for the signed-in user (signed out: anon), what stops a table's changes from
+        arriving: the supabase_realtime publication, the replica identity (old_record, filters on
+        DELETE), row level security (the rows this user's role and claims can read) and a
+        Realtime join of the table. The database is read only for a local project (--local,
+        --dir DIR, or none named outside CI); for another project the join alone is tried, and
+        the report says what it could not check. One line per finding: ok, note, problem, not
+        checked.
+        """,
+      takesShellOptions: true,
+      footer: """
+        Exit code: 0 no problem found, 1 a problem found, 2 usage, 3 the project or its Realtime
+        could not be reached.
+        """,
+      firstArgument: [("check", "why a table's changes would not reach you")],
+      takesScripts: false),
+    CommandDescription(
       command: .gen,
       usages: [
         Usage(

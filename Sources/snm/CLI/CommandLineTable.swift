@@ -188,6 +188,12 @@ enum CommandLineTable {
     CommandLineOption(
       "--json", for: [.listen], help: "one JSON object a line (the same as --format ndjson)"
     ) { parsed, _ throws(UsageError) in parsed.shell.format = .ndjson },
+    CommandLineOption(
+      "--dir", value: "DIR", for: [.realtime],
+      help: "the local project in DIR (its database is read as well)", completion: .directories
+    ) { parsed, value throws(UsageError) in
+      parsed.realtimeDirectory = ValueParsing.absolute(value)
+    },
   ]
 
   static let explainOptions: [CommandLineOption] = [

@@ -26,6 +26,8 @@ struct ParsedCommandLine: Sendable {
   /// `snm listen --count N`, `--for DURATION`.
   var listenCount: Int?
   var listenMilliseconds: Int?
+  /// `snm realtime check --dir DIR`.
+  var realtimeDirectory: String?
 
   init(command: Command) {
     self.command = command
@@ -130,6 +132,16 @@ struct ParsedCommandLine: Sendable {
         words: positionals.joined(separator: " "), count: listenCount,
         milliseconds: listenMilliseconds)
       return .listen(shell, stream)
+    case .realtime:
+      guard positionals.first == "check" else {
+        throw UsageError("'snm realtime' needs a command: check TABLE")
+      }
+      guard positionals.count == 2 else {
+        throw UsageError("'snm realtime check' needs one table: snm realtime check todos")
+      }
+      return .realtimeCheck(
+        RealtimeCheckCommand(
+          table: positionals[1], directory: realtimeDirectory, options: shell))
     case .gen:
       return .gen(try gen.complete(language: positionals, options: shell))
     case .completion:
@@ -154,6 +166,8 @@ enum Invocation: Sendable, Equatable {
   case gen(GenCommand)
   /// `snm listen todos --count 3`.
   case listen(ShellOptions, RealtimeStream)
+  /// `snm realtime check todos`.
+  case realtimeCheck(RealtimeCheckCommand)
   case completion(CompletionScript.Shell)
   /// `--help` for a command.
   case help(Command)

@@ -44,6 +44,8 @@ enum Runner {
       })
     case .gen(let gen):
       return try await gen.run().rawValue
+    case .realtimeCheck(let check):
+      return try await check.run().rawValue
     case .listen(let options, let stream):
       let environment = ProcessInfo.processInfo.environment
       let (project, _) = try ProjectTargeting.choose(

@@ -6,16 +6,16 @@ _snm() {
   command=""
   if [[ $COMP_CWORD -gt 1 ]]; then
     case "${COMP_WORDS[1]}" in
-      explain|test|check|local|completion|report|session|listen|gen) command="${COMP_WORDS[1]}" ;;
+      explain|test|check|local|completion|report|session|listen|realtime|gen) command="${COMP_WORDS[1]}" ;;
     esac
   fi
   case "$command:$prev" in
-    :--url|explain:--url|test:--url|check:--url|session:--url|listen:--url|gen:--url|:--key|explain:--key|test:--key|check:--key|session:--key|listen:--key|gen:--key|:--service-key|test:--service-key|check:--service-key|session:--service-key|listen:--service-key|gen:--service-key|:--profile|explain:--profile|test:--profile|check:--profile|session:--profile|listen:--profile|gen:--profile|:--var|explain:--var|test:--var|check:--var|session:--var|listen:--var|:--timeout|test:--timeout|check:--timeout|session:--timeout|listen:--timeout|gen:--timeout|:-c|test:--jobs|test:--retry|test:--shard|listen:--count|listen:--for|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--sms-test-otp|local:--file-size-limit|gen:--schema) return ;;
-    :--format|test:--format|check:--format|session:--format|listen:--format) COMPREPLY=($(compgen -W "table expanded json ndjson csv" -- "$cur")); return ;;
-    :--cacert|test:--cacert|check:--cacert|session:--cacert|listen:--cacert|gen:--cacert|test:--timings|report:--junit|local:--signing-keys|gen:--out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    :--url|explain:--url|test:--url|check:--url|session:--url|listen:--url|realtime:--url|gen:--url|:--key|explain:--key|test:--key|check:--key|session:--key|listen:--key|realtime:--key|gen:--key|:--service-key|test:--service-key|check:--service-key|session:--service-key|listen:--service-key|realtime:--service-key|gen:--service-key|:--profile|explain:--profile|test:--profile|check:--profile|session:--profile|listen:--profile|realtime:--profile|gen:--profile|:--var|explain:--var|test:--var|check:--var|session:--var|listen:--var|realtime:--var|:--timeout|test:--timeout|check:--timeout|session:--timeout|listen:--timeout|realtime:--timeout|gen:--timeout|:-c|test:--jobs|test:--retry|test:--shard|listen:--count|listen:--for|local:--port|local:--jwt-expiry|local:--refresh-reuse-interval|local:--sms-test-otp|local:--file-size-limit|gen:--schema) return ;;
+    :--format|test:--format|check:--format|session:--format|listen:--format|realtime:--format) COMPREPLY=($(compgen -W "table expanded json ndjson csv" -- "$cur")); return ;;
+    :--cacert|test:--cacert|check:--cacert|session:--cacert|listen:--cacert|realtime:--cacert|gen:--cacert|test:--timings|report:--junit|local:--signing-keys|gen:--out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     :--session) COMPREPLY=($(compgen -W "own shared" -- "$cur")); return ;;
     test:--report|report:--report) COMPREPLY=($(compgen -W "junit= tap= json=" -- "$cur")); return ;;
-    local:--dir|local:--project|local:--migrations|gen:--dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    realtime:--dir|local:--dir|local:--project|local:--migrations|gen:--dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     local:--jwt-alg) COMPREPLY=($(compgen -W "HS256 ES256 RS256" -- "$cur")); return ;;
     local:--auth-rate-limit) COMPREPLY=($(compgen -W "token_refresh= sign_in_sign_ups= anonymous_users= token_verifications=" -- "$cur")); return ;;
     gen:--access) COMPREPLY=($(compgen -W "public internal" -- "$cur")); return ;;
@@ -30,6 +30,7 @@ _snm() {
       report) opts="--report --junit --help -h" ;;
       session) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
       listen) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --count --for --json --help -h" ;;
+      realtime) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --dir --help -h" ;;
       gen) opts="--url --key --service-key --profile --local --timeout --cacert --schema --access --out --check --dir --help -h" ;;
       *) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color -c --session --no-snmrc -X --help -h --version" ;;
     esac
@@ -47,12 +48,14 @@ _snm() {
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "merge" -- "$cur")) ;;
     session)
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "token" -- "$cur")) ;;
+    realtime)
+      [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "check" -- "$cur")) ;;
     gen)
       [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "swift" -- "$cur")) ;;
     "")
       COMPREPLY=($(compgen -f -X '!*.snm' -- "$cur") $(compgen -d -- "$cur"))
       if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY+=($(compgen -W "explain test check local completion report session listen gen" -- "$cur"))
+        COMPREPLY+=($(compgen -W "explain test check local completion report session listen realtime gen" -- "$cur"))
       fi
       ;;
   esac

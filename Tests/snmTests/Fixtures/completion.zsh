@@ -11,6 +11,7 @@ _snm() {
     'report:join the JSON reports of shards into one'
     'session:print the signed-in user'\''s access token'
     'listen:print Realtime events as they arrive, one a line'
+    'realtime:why a table'\''s changes would not reach you'
     'gen:Swift types for the project'\''s schemas'
   )
   if (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then
@@ -19,7 +20,7 @@ _snm() {
     return
   fi
   case $words[2] in
-    explain|test|check|local|completion|report|session|listen|gen)
+    explain|test|check|local|completion|report|session|listen|realtime|gen)
       local command=$words[2]
       shift words
       (( CURRENT-- ))
@@ -159,6 +160,25 @@ _snm() {
             '--json[one JSON object a line]' \
             '--help[print this help]' \
             '-h[print this help]' ;;
+        realtime) _arguments \
+            '--url[the project URL]:URL:' \
+            '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
+            '--service-key[the service key for admin ..., inbox and as service]:KEY:' \
+            '--profile[a project from $XDG_CONFIG_HOME/snm/config.json]:NAME:' \
+            '--local[the local project, started on first use; needed by snm test and runs under CI when nothing else names a project]' \
+            '--format[table, expanded, json, ndjson or csv]:FORMAT:(table expanded json ndjson csv)' \
+            '--csv-crlf[csv lines end in CRLF, not LF as psql and pandas write]' \
+            '*--var[set $NAME for the statements]:NAME=VALUE:' \
+            '--echo[print each statement before its result]' \
+            '--quiet[print only failures]' \
+            '--continue-on-error[keep going after a failed statement]' \
+            '--timeout[give up on a request after this long]:SECONDS:' \
+            '--cacert[trust these CA certificates for https]:FILE:_files' \
+            '--no-color[never colour the output]' \
+            '--dir[the local project in DIR]:DIR:_files -/' \
+            '--help[print this help]' \
+            '-h[print this help]' \
+            '1:shell:(check)' ;;
         gen) _arguments \
             '--url[the project URL]:URL:' \
             '--key[the project API key, sb_publishable_/sb_secret_ or a legacy JWT]:KEY:' \
