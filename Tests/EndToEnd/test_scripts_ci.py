@@ -231,22 +231,30 @@ def test_generators_make_new_values_each_time(env, tmp_path):
 
 # --- guarded and rolled-back writes -------------------------------------------------------------
 
-def test_max_affected_refuses_and_rolls_back_and_rollback_keeps_nothing(project, env, tmp_path):
+def test_max_affected_refuses_and_a_rollback_the_server_ignores_fails(project, env, tmp_path):
+    """`max affected` is kept by the server; `rollback` is not: Supabase's PostgREST (and the
+    local project, as it) runs with db-tx-end = commit, so the write is committed and the
+    statement fails saying so, rather than passing locally and committing on Supabase."""
     name = "Guard " + tag()
     script = write(tmp_path, "m.snm", SIGN_IN + f"""
 from dog_profile insert [{{"name": "{name} 1", "owner": $session.user_id}}, {{"name": "{name} 2", "owner": $session.user_id}}]
 from dog_profile update {{"breed": "Mutt"}} where name like '{name}*' max affected 1
 expect error PGRST124
 expect status 400
+""")
+    rollback = write(tmp_path, "r.snm", SIGN_IN + f"""
 from dog_profile delete where name like '{name}*' rollback returning id
-expect rows 2
-expect header Preference-Applied contains 'tx=rollback'
+echo 'not reached'
 """)
     try:
         result = run_snm(script, env=env)
         assert result.returncode == 0, result.stdout + result.stderr
         assert project.sql(f"select count(*) from public.dog_profile where name like '{name}%' "
                            "and breed is null") == "2"
+        result = run_snm(rollback, env=env)
+        assert result.returncode == 1 and "not reached" not in result.stdout, result.stdout
+        assert "the server did not roll the write back" in result.stderr, result.stderr
+        assert project.sql(f"select count(*) from public.dog_profile where name like '{name}%'") == "0"
     finally:
         project.sql(f"delete from public.dog_profile where name like '{name}%'")
 
@@ -262,7 +270,7 @@ def rest(project, method, path, body=None, headers=None):
         return error.code, dict(error.headers), error.read().decode()
 
 
-def test_gateway_honours_max_affected_and_tx_rollback_as_postgrest(project):
+def test_gateway_honours_max_affected_and_ignores_tx_rollback_as_postgrest(project):
     name = "Gateway " + tag()
     project.sql(f"insert into public.dog_profile (owner, name) values ('{ALICE}', '{name} 1'), "
                 f"('{ALICE}', '{name} 2')")
@@ -272,16 +280,18 @@ def test_gateway_honours_max_affected_and_tx_rollback_as_postgrest(project):
             "Content-Type": "application/json", "Prefer": "handling=strict, max-affected=1"})
         assert status == 400 and json.loads(body)["code"] == "PGRST124"
         assert json.loads(body)["details"] == "The query affects 2 rows"
-        # Without handling=strict the limit is ignored (and not echoed), as PostgREST does.
+        # Without handling=strict the limit is ignored (and not echoed), as PostgREST does; so is
+        # tx=rollback under Supabase's db-tx-end = commit: the write is kept.
         status, headers, _ = rest(project, "PATCH", "/dog_profile" + query, b'{"breed":"Y"}', {
             "Content-Type": "application/json", "Prefer": "max-affected=1, tx=rollback"})
-        assert status == 204 and headers.get("Preference-Applied") == "tx=rollback"
+        assert status == 204 and headers.get("Preference-Applied") is None
+        assert project.sql(f"select count(*) from public.dog_profile where name like '{name}%' "
+                           "and breed = 'Y'") == "2"
         status, headers, body = rest(project, "DELETE", "/dog_profile" + query, None, {
             "Prefer": "return=representation, tx=rollback"})
         assert status == 200 and len(json.loads(body)) == 2
-        assert headers["Preference-Applied"] == "return=representation, tx=rollback"
-        assert project.sql(f"select count(*) from public.dog_profile where name like '{name}%' "
-                           "and breed is null") == "2"
+        assert headers["Preference-Applied"] == "return=representation"
+        assert project.sql(f"select count(*) from public.dog_profile where name like '{name}%'") == "0"
     finally:
         project.sql(f"delete from public.dog_profile where name like '{name}%'")
 

@@ -1,6 +1,8 @@
-/// The `Prefer` header as PostgREST reads it (Preferences.hs): comma-separated `key=value`
+/// The `Prefer` header as PostgREST 13 reads it (Preferences.hs): comma-separated `key=value`
 /// items over one or several headers; when a preference repeats, the first one wins; unknown
-/// ones are ignored unless `handling=strict` (then 400 PGRST122).
+/// ones are ignored unless `handling=strict` (then 400 PGRST122). `tx=commit|rollback` is
+/// understood and never applied (db-tx-end = commit, as on Supabase); a `timezone=` that is not
+/// one of the database's time zone names is ignored, and invalid under `handling=strict`.
 ///
 ///     let prefs = try Preferences.parse(["return=representation, count=exact"])
 ///     prefs.returnRepresentation   // true
@@ -20,7 +22,6 @@ struct Preferences: Sendable, Equatable {
   var missingDefault: Bool?
   var strict: Bool?
   var maxAffected: Int?
-  var rollback: Bool?
   var timezone: String?
   /// Preferences that were not understood, as written.
   var invalid: [String] = []
@@ -29,7 +30,10 @@ struct Preferences: Sendable, Equatable {
 
   /// Parses every `Prefer` header value; throws PGRST122 for unknown preferences under
   /// `handling=strict`.
-  static func parse(_ headers: [String]) throws(RESTError) -> Preferences {
+  /// `timezones`: the names a `timezone=` may give (nil: any).
+  static func parse(
+    _ headers: [String], timezones: Set<String>? = nil
+  ) throws(RESTError) -> Preferences {
     var prefs = Preferences()
     var seen: Set<String> = []
     for header in headers {
@@ -40,7 +44,9 @@ struct Preferences: Sendable, Equatable {
         let key = String(parts[0]).trimmingCharacters(in: " \t")
         let value = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: " \t") : ""
         guard seen.insert(key).inserted else { continue }
-        if !prefs.apply(key: key, value: value) { prefs.invalid.append(token) }
+        if !prefs.apply(key: key, value: value, timezones: timezones) {
+          prefs.invalid.append(token)
+        }
       }
     }
     if prefs.strict == true && !prefs.invalid.isEmpty {
@@ -49,7 +55,7 @@ struct Preferences: Sendable, Equatable {
     return prefs
   }
 
-  private mutating func apply(key: String, value: String) -> Bool {
+  private mutating func apply(key: String, value: String, timezones: Set<String>?) -> Bool {
     switch key {
     case "return":
       guard let parsed = Return(rawValue: value) else { return false }
@@ -70,10 +76,10 @@ struct Preferences: Sendable, Equatable {
       guard let number = Int(value), number >= 0 else { return false }
       maxAffected = number
     case "tx":
+      // Understood, not applied: db-tx-end = commit ignores it, and it is not echoed.
       guard value == "commit" || value == "rollback" else { return false }
-      rollback = value == "rollback"
     case "timezone":
-      guard !value.isEmpty else { return false }
+      guard !value.isEmpty, timezones?.contains(value) ?? true else { return false }
       timezone = value
     default:
       return false
@@ -88,7 +94,6 @@ struct Preferences: Sendable, Equatable {
     if let missingDefault { items.append("missing=\(missingDefault ? "default" : "null")") }
     if let returning { items.append("return=\(returning.rawValue)") }
     if let count { items.append("count=\(count.rawValue)") }
-    if let rollback { items.append(rollback ? "tx=rollback" : "tx=commit") }
     if let strict { items.append("handling=\(strict ? "strict" : "lenient")") }
     if let timezone { items.append("timezone=\(timezone)") }
     if strict == true, let maxAffected { items.append("max-affected=\(maxAffected)") }

@@ -7,7 +7,7 @@ import SNMWire
 /// over the same statement, in the same transaction and role.
 extension RESTGateway {
   /// The plan answer for `statement`, or nil when the negotiated type is not a plan. `ANALYZE`
-  /// runs the statement: a write with it is kept unless `Prefer: tx=rollback`, as in PostgREST.
+  /// runs the statement: a write with it is kept (db-tx-end = commit, as on Supabase).
   func planResponse(_ statement: PGStatement, _ context: Context) throws -> HTTPResponse? {
     guard case .plan(_, let format, let options) = context.media else { return nil }
     let explain =

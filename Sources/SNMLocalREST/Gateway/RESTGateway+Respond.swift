@@ -77,7 +77,8 @@ extension RESTGateway {
     var context = Context(
       request: request, auth: auth, database: database, cache: cache, method: method,
       schema: schema, query: query,
-      preferences: try Preferences.parse(request.headers.values(for: "Prefer")),
+      preferences: try Preferences.parse(
+        request.headers.values(for: "Prefer"), timezones: cache.timezoneNames),
       accepts: accepts, maxRows: cache.configuredMaxRows ?? settings.maxRows)
     switch resource {
     case .root:
@@ -149,10 +150,8 @@ extension RESTGateway {
     let interrupt = PGInterrupt(
       deadline: monotonicSeconds() + settings.requestDeadline,
       watchedSocket: context.request.peer?.socket)
-    // `Prefer: tx=rollback` (db-tx-end = commit-allow-override, as PostgREST's optionalRollback):
-    // deferred constraints are checked, then everything is rolled back.
-    let rollback = context.preferences.rollback == true
-    guard check != nil || rollback else {
+    // `Prefer: tx=rollback` is not honoured: Supabase's PostgREST runs with db-tx-end = commit.
+    guard let check else {
       return try context.database.transaction(
         as: role, begin: nil, then: preRequest, interrupt: interrupt
       ) { tx in try tx.pipeline(body) }
@@ -160,12 +159,8 @@ extension RESTGateway {
     return try context.database.transaction(as: role, then: preRequest, interrupt: interrupt) {
       tx in
       let results = try tx.pipeline(body)
-      try check?(ResultRow(results[0]))
-      if rollback {
-        try tx.rollback(checkingConstraints: true)
-      } else {
-        try tx.commit()
-      }
+      try check(ResultRow(results[0]))
+      try tx.commit()
       return results
     }
   }
@@ -195,7 +190,11 @@ extension RESTGateway {
   static func requestRole(_ context: Context, readOnly: Bool) -> RequestRole {
     var settings: [RequestRole.Setting] = []
     if let own = context.cache.roleSettings[context.auth.role] {
-      settings = own.map { RequestRole.Setting($0.name, $0.value) }
+      // PostgREST sets the role's settings before `Prefer: timezone=`, which so wins over a
+      // role's TimeZone; the prelude sets the timezone first, so that setting is left out.
+      let preferred = context.preferences.timezone != nil
+      settings = own.filter { !(preferred && $0.name.lowercased() == "timezone") }
+        .map { RequestRole.Setting($0.name, $0.value) }
     }
     if !context.functionSettings.isEmpty {
       settings += context.functionSettings.map { RequestRole.Setting($0.name, $0.value) }

@@ -23,6 +23,9 @@ struct SchemaCache: Sendable {
   /// Each role's own settings (`ALTER ROLE anon SET statement_timeout = '3s'`), in the order to
   /// apply them: a request as that role sets them for its transaction, as PostgREST does.
   var roleSettings: [String: [(name: String, value: String)]] = [:]
+  /// The time zone names `Prefer: timezone=` may give (`pg_timezone_names`, as written); nil
+  /// before a load: any name.
+  var timezoneNames: Set<String>?
   /// Media type handlers: PostgREST's built-in ones, overridden by the database's.
   var mediaHandlers: [MediaHandlerKey: ResolvedHandler] = SchemaCache.builtinMediaHandlers
   /// `pgrst.db_pre_request`: a function run before each request's statement.

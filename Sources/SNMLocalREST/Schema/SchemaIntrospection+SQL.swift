@@ -2,7 +2,10 @@
 /// exposed schemas' tables, columns, keys, foreign keys, functions and type names.
 ///
 /// `impersonated_settings` are the `ALTER ROLE ... SET` settings (those any role may set, such as
-/// `statement_timeout`) of each role the connecting one may become, as PostgREST applies them.
+/// `statement_timeout`, or the connecting one was granted SET on) of each role the connecting one
+/// may become, as PostgREST 13 reads them (`queryRoleSettings`): in all databases only, the name
+/// as Postgres keeps it (`TimeZone`), the value lower-cased. `timezones` are the names
+/// `Prefer: timezone=` may give (`pg_timezone_names`).
 /// A routine's `settings` are its own `SET` settings (`proconfig`) that PostgREST hoists into the
 /// transaction before calling it: those matching `pgrst.db_hoisted_tx_settings` (its
 /// db-hoisted-tx-settings, regular expressions; by default `statement_timeout`,
@@ -64,15 +67,16 @@ extension SchemaIntrospection {
       'media_handlers', coalesce((SELECT json_agg(json_build_array(h.handler_schema,
           h.handler_name, h.target_schema, h.target_name, h.media_type, h.base_type, h.is_cast))
         FROM (\(mediaHandlers)) h), '[]'),
+      'timezones', (SELECT json_agg(name) FROM pg_timezone_names),
       'impersonated_settings', (SELECT json_object_agg(x.rolname, x.settings) FROM (
         SELECT ir.rolname, json_agg(json_build_array(split_part(c.item, '=', 1),
-          substr(c.item, strpos(c.item, '=') + 1)) ORDER BY s.setdatabase, c.ord) AS settings
+          lower(substr(c.item, strpos(c.item, '=') + 1))) ORDER BY c.ord) AS settings
         FROM pg_auth_members m
         JOIN pg_roles ir ON ir.oid = m.roleid
-        JOIN pg_db_role_setting s ON s.setrole = ir.oid AND s.setdatabase IN
-          (0, (SELECT oid FROM pg_database WHERE datname = current_database()))
+        JOIN pg_db_role_setting s ON s.setrole = ir.oid AND s.setdatabase = 0
         CROSS JOIN LATERAL unnest(s.setconfig) WITH ORDINALITY AS c(item, ord)
-        JOIN pg_settings p ON p.name = lower(split_part(c.item, '=', 1)) AND p.context = 'user'
+        JOIN pg_settings p ON p.name = split_part(c.item, '=', 1) AND (p.context = 'user'
+          OR has_parameter_privilege(current_user, p.name, 'SET'))
         WHERE m.member = (SELECT oid FROM pg_roles WHERE rolname = current_user)
         GROUP BY ir.rolname) x),
       'tables', coalesce((SELECT json_agg(json_build_object(

@@ -127,6 +127,9 @@ enum SchemaIntrospection {
       guard let (key, resolved) = decodeMediaHandler(row) else { continue }
       cache.mediaHandlers[key] = resolved
     }
+    if let names = document["timezones"]?.arrayValue {
+      cache.timezoneNames = Set(names.compactMap(\.stringValue))
+    }
     for (role, settings) in document["impersonated_settings"]?.objectValue ?? JSONObject() {
       cache.roleSettings[role] = settingPairs(settings)
     }

@@ -40,9 +40,23 @@ import Testing
     #expect(try body.uniformKeys() == ["name"])
   }
 
-  @Test func preferenceAppliedSaysTxAsPostgREST() throws {
+  @Test func txIsUnderstoodButNeverAppliedAsUnderDbTxEndCommit() throws {
+    // Supabase's PostgREST runs with db-tx-end = commit: tx is neither applied nor echoed, and
+    // not invalid under handling=strict; a tx value PostgREST does not know is.
     let prefs = try Preferences.parse(["return=representation, tx=rollback, handling=strict"])
-    #expect(prefs.applied() == "return=representation, tx=rollback, handling=strict")
-    #expect(try Preferences.parse(["tx=commit"]).applied() == "tx=commit")
+    #expect(prefs.applied() == "return=representation, handling=strict")
+    #expect(try Preferences.parse(["tx=commit"]).applied() == nil)
+    #expect(throws: RESTError.self) { try Preferences.parse(["handling=strict, tx=maybe"]) }
+  }
+
+  @Test func aTimezoneOutsideTheDatabasesNamesIsIgnoredOrInvalidWhenStrict() throws {
+    let names: Set<String> = ["UTC", "America/Los_Angeles"]
+    let known = try Preferences.parse(["timezone=America/Los_Angeles"], timezones: names)
+    #expect(known.timezone == "America/Los_Angeles")
+    let unknown = try Preferences.parse(["timezone=Invalid/Timezone"], timezones: names)
+    #expect(unknown.timezone == nil && unknown.applied() == nil)
+    #expect(throws: RESTError.invalidPreferences(["timezone=Invalid/Timezone"])) {
+      try Preferences.parse(["handling=strict, timezone=Invalid/Timezone"], timezones: names)
+    }
   }
 }

@@ -90,3 +90,4 @@ alter role authenticated set "TimeZone" = 'America/Los_Angeles';
 
 -- Prefer: tx=rollback under db-tx-end=commit
 create table public.ledger (id int primary key, note text);
+alter role anon set timezone = 'Asia/Tokyo';
