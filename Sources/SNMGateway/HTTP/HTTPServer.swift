@@ -131,12 +131,12 @@ public final class HTTPServer: Sendable {
   func serveOnWorker(_ connection: HTTPConnection, _ step: sending HTTPRequestReader.Step) {
     connection.handedOver.withLock { $0 = step }
     let queuedAt = monotonicSeconds()
-    // Requests to one path share half the workers (`maxWorkersPerPath`).
+    // Requests to one path, whatever the method or spelling, share half the workers.
     var key: String?
     switch step {
-    case .request(let request, _): key = Self.pathKey(request.method, request.target)
+    case .request(let request, _): key = Self.pathKey(request.target)
     case .planning:
-      key = connection.reader.withLock { $0.unplanned.map { Self.pathKey($0.method, $0.target) } }
+      key = connection.reader.withLock { $0.unplanned.map { Self.pathKey($0.target) } }
     default: break
     }
     workers.submit(key: key) { [self] in
@@ -160,10 +160,13 @@ public final class HTTPServer: Sendable {
     }
   }
 
-  /// A request's method and path (its target before `?`): what `maxWorkersPerPath` counts by.
-  static func pathKey(_ method: String, _ target: String) -> String {
+  /// A request's path (its target before `?`), percent-decoded: what `maxWorkersPerPath` counts
+  /// by. Neither the method nor an escaped spelling of the path makes another key, so one slow
+  /// endpoint called as `GET` and `POST`, or as `rpc/slow` and `rpc/%73low`, shares one half.
+  static func pathKey(_ target: String) -> String {
     let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
-    return method + " " + path
+    guard path.utf8.contains(UInt8(ascii: "%")) else { return String(path) }
+    return PercentEncoding.decode(path)
   }
 
   /// The soft limit on open files, raised to the hard one first (connections are files).

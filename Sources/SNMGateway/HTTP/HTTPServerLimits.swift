@@ -47,7 +47,7 @@ public struct HTTPServerLimits: Sendable, Equatable {
   /// Threads answering requests at once (handlers may block on the database); more requests
   /// wait for one in order.
   public var maxWorkers = 32
-  /// Requests to one path (method and path, not the query) answered at once; more wait while
+  /// Requests to one path (percent-decoded, whatever the method; not the query) answered at once; more wait while
   /// requests to other paths pass them, so a slow endpoint many clients call leaves workers (and
   /// database connections) for the rest. Nil: half of `maxWorkers`.
   public var maxWorkersPerPath: Int?
