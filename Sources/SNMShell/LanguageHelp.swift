@@ -55,11 +55,12 @@ enum LanguageHelp {
     invoke hello header x-region 'eu-west-1' any header, repeated
     request get '/rest/v1/dog_profile?select=id'   any path under the project's URL
     request post '/storage/v1/bucket' body {"name": "avatars"} [header k 'v']
+    invoke reports/pdf get > 'report.pdf'    the answer's body into a file, byte for byte
     JSON answers print as rows, text as text, bytes as their size and type; $last.body holds the
-    answer (let r = invoke ... binds it). A non-2xx answer fails with its status and body (exit 1);
-    the relay's error and no answer at all fail with exit 3. request never leaves the project's
-    host: paths start with '/'. explain [json|curl] invoke ... shows the request and the
-    supabase-swift functions.invoke call.
+    answer (let r = invoke ... binds it). A non-2xx answer fails with its status and body (exit 1),
+    no answer at all with exit 3, the relay's error (x-relay-error) with exit 4. request never
+    leaves the project's host: paths start with '/'. explain [json|curl] invoke ... shows the
+    request and the supabase-swift functions.invoke call.
     """
 
   static let auth = """

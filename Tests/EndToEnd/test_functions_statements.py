@@ -68,6 +68,26 @@ def test_text_and_binary_answers_print_by_media_type(served):
     assert bound.stdout.strip() == "application/octet-stream", bound.stderr
 
 
+def test_an_answer_goes_to_a_file_byte_for_byte_with_gt(served, tmp_path):
+    """`> 'file'` writes the body as it came (relative to the script's folder) and prints nothing
+    of it; `let` binds it all the same; a failed call writes nothing."""
+    script = tmp_path / "save.snm"
+    script.write_text("invoke binary > 'out.bin'\n"
+                      "request post '/functions/v1/hello' body {\"name\": \"File\"} > 'hello.json'\n"
+                      "let got = invoke text > 'words.txt'\n"
+                      "echo $got\n")
+    result = run_snm("--url", served.url, "--key", served.anon_key, str(script), cwd="/")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out.bin").read_bytes() == bytes([0, 1, 2, 254, 255])
+    assert json.loads((tmp_path / "hello.json").read_text())["message"] == "Hello File"
+    assert (tmp_path / "words.txt").read_text() == "plain words"
+    assert result.stdout == "plain words\n"  # only the echo: the answers went to their files
+    failed = snm(served, f"invoke nope > '{tmp_path}/nope.bin'")
+    assert failed.returncode == 1
+    assert not (tmp_path / "nope.bin").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".snm-partial")] == []
+
+
 def test_a_signed_in_user_calls_as_themselves(served, home):
     email = "fn-user@example.com"
     result = snm(served, f"signup email '{email}' password 'a-long-password-1'", "invoke hello",

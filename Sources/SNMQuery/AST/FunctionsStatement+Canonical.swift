@@ -12,14 +12,15 @@ extension FunctionsStatement {
       for header in headers { text += " header " + value(header.name) + " " + value(header.value) }
       return text
     }
+    let file = outputFile.map { " > " + Value.string($0.literal).canonicalText } ?? ""
     switch self {
     case .invoke(let call):
       var text = "invoke " + value(call.function)
       if let method = call.method { text += " " + method.lowercased() }
-      return text + tail(call.body, call.headers, bodyWord: " ")
+      return text + tail(call.body, call.headers, bodyWord: " ") + file
     case .request(let request):
       return "request " + request.method.lowercased() + " " + value(request.path)
-        + tail(request.body, request.headers, bodyWord: " body ")
+        + tail(request.body, request.headers, bodyWord: " body ") + file
     }
   }
 }

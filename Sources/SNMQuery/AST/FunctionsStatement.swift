@@ -8,10 +8,18 @@
 /// request post '/storage/v1/bucket' body {"name": "avatars"}
 /// ```
 public enum FunctionsStatement: Sendable, Equatable {
-  /// `invoke <name>[/sub/path] [<method>] [<body>] [header <name> <value>]...`
+  /// `invoke <name>[/sub/path] [<method>] [<body>] [header <name> <value>]... [> '<file>']`
   case invoke(FunctionCall)
-  /// `request <method> '<path>' [body <body>] [header <name> <value>]...`
+  /// `request <method> '<path>' [body <body>] [header <name> <value>]... [> '<file>']`
   case request(RawRequest)
+
+  /// The `> 'file'` the answer's body goes to, if any.
+  public var outputFile: OutputFile? {
+    switch self {
+    case .invoke(let call): call.outputFile
+    case .request(let request): request.outputFile
+    }
+  }
 
   /// The values the statement uses (for checking variables).
   public var values: [ValueNode] {
@@ -33,6 +41,8 @@ public struct FunctionCall: Sendable, Equatable {
   public var method: String?
   public var body: RequestBody?
   public var headers: [RequestHeader]
+  /// `> 'file'`: the answer's body goes to the file, byte for byte, instead of the screen.
+  public var outputFile: OutputFile?
 
   public init(
     function: ValueNode, method: String? = nil, body: RequestBody? = nil,
@@ -52,6 +62,8 @@ public struct RawRequest: Sendable, Equatable {
   public var path: ValueNode
   public var body: RequestBody?
   public var headers: [RequestHeader]
+  /// `> 'file'`: the answer's body goes to the file, byte for byte, instead of the screen.
+  public var outputFile: OutputFile?
 
   public init(
     method: String, path: ValueNode, body: RequestBody? = nil, headers: [RequestHeader] = []

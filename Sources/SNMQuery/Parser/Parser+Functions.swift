@@ -1,5 +1,5 @@
-/// `invoke <function> [<method>] [<body>] [header <name> <value>]...` and
-/// `request <method> '<path>' [body <body>] [header <name> <value>]...`. The words are matched as
+/// `invoke <function> [<method>] [<body>] [header <name> <value>]... [> '<file>']` and
+/// `request <method> '<path>' [body <body>] [header <name> <value>]... [> '<file>']`. The words are matched as
 /// words (any case), so they stay free as names everywhere else.
 extension Parser {
   static let functionsWords = ["invoke", "request"]
@@ -20,6 +20,7 @@ extension Parser {
       }
       call.body = try parseRequestBody(after: "the function", needsWord: false)
       call.headers = try parseRequestHeaders()
+      call.outputFile = try parseAnswerFile()
       return .invoke(call)
     }
     recordKeywords(Self.httpMethods)
@@ -42,7 +43,15 @@ extension Parser {
     var request = RawRequest(method: method, path: path)
     request.body = try parseRequestBody(after: "the path", needsWord: true)
     request.headers = try parseRequestHeaders()
+    request.outputFile = try parseAnswerFile()
     return .request(request)
+  }
+
+  /// `> '<file>'` at the end, or nil.
+  mutating func parseAnswerFile() throws(ParseFailure) -> OutputFile? {
+    var modifiers = Modifiers()
+    guard try parseOutputFile(into: &modifiers) else { return nil }
+    return modifiers.outputFile
   }
 
   /// `file '<path>'`, a value (`{...}`, `[...]`, `'text'`, `$name`), or nothing; after `body`

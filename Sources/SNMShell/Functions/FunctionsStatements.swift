@@ -99,6 +99,13 @@ struct FunctionsStatements: StatementFamily {
       return result
     case .answered(let answer):
       let outcome = answer.outcome
+      if let file = FunctionsCompiler.functionsStatement(statement)?.outputFile {
+        if var failure = write(answer, to: file, directory: directory) {
+          failure.outcome = outcome
+          return .failed(failure)
+        }
+        return .succeeded(outcome)
+      }
       if var failure = await show(answer) {
         failure.outcome = outcome
         return .failed(failure)

@@ -60,10 +60,15 @@ struct ValueStatements: StatementFamily {
         return Outcome(result)
       }
     case .statement(let inner) where FunctionsCompiler.functionsStatement(inner) != nil:
-      switch await FunctionsStatements(environment: environment, output: output)
-        .perform(inner, in: source, directory: directory)
-      {
+      let family = FunctionsStatements(environment: environment, output: output)
+      switch await family.perform(inner, in: source, directory: directory) {
       case .answered(let answer):
+        if let file = FunctionsCompiler.functionsStatement(inner)?.outputFile,
+          var failure = family.write(answer, to: file, directory: directory)
+        {
+          failure.outcome = answer.outcome
+          return Outcome(.failed(failure))
+        }
         return Outcome(.succeeded(answer.outcome), binding: (name, answer.value))
       case .stopped(let result):
         return Outcome(result)
