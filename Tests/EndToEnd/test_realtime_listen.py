@@ -121,3 +121,30 @@ def test_the_server_going_away_is_exit_3_with_a_message(start_extra_project, hom
     assert process.returncode == 3, err
     assert "snm: listen room12: the socket ended" in err
     assert "; no more events (1 event received)" in err  # presence's sync
+
+
+def test_a_server_that_stops_answering_fails_expect_event_with_exit_3(start_extra_project, home):
+    """The gateway is stopped (SIGSTOP: the connection stays open, nothing answers): the heartbeat
+    (every 25 s, answered within 10 s) finds it dead and `expect event` fails with exit 3 instead
+    of waiting out its two minutes (before: exit 1 after 120 s, 'none within')."""
+    hung = start_extra_project("realtime-hung")
+    process = subprocess.Popen(
+        [SNM, "--url", hung.url, "--key", hung.anon_key, "-c",
+         "listen channel r1\necho 'live'\nexpect event r1 ping within 120s"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **home})
+    assert process.stdout.readline() == "live\n"
+    supervisor = json.loads(run_snm("local", "status", "--dir", hung.data_dir, "--json").stdout)[
+        "gateway_pid"]
+    # the gateway is `snm local serve`, a child of the process status names
+    pids = [supervisor] + [int(pid) for pid in subprocess.run(
+        ["pgrep", "-P", str(supervisor)], capture_output=True, text=True).stdout.split()]
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        out, err = process.communicate(timeout=90)
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+    assert process.returncode == 3, err
+    assert ("cannot tell whether a 'ping' event from r1 came: the socket ended: realtime did not "
+            "answer heartbeat on phoenix within 10s") in err

@@ -30,6 +30,21 @@ public final class RealtimeSocket: Sendable {
   /// How often the heartbeat goes.
   public static let heartbeatInterval: Duration = .seconds(25)
 
+  /// The heartbeat: sent `every` so long, and a server that does not answer it within `timeout`
+  /// is taken for dead (the socket is closed, and ends with `.noReply` for the heartbeat).
+  public struct Heartbeat: Sendable, Equatable {
+    public var every: Duration
+    public var timeout: Duration
+
+    public init(every: Duration, timeout: Duration) {
+      self.every = every
+      self.timeout = timeout
+    }
+
+    /// Realtime's clients': every 25 s, answered within 10 s.
+    public static let standard = Heartbeat(every: heartbeatInterval, timeout: replyTimeout)
+  }
+
   private let codec = PhoenixCodec(version: .v2)
   private let state = Mutex(State())
   private let socket = Mutex<WebSocketConnection?>(nil)
@@ -40,8 +55,9 @@ public final class RealtimeSocket: Sendable {
     /// Joined topics and their join refs.
     var joined: [String: String] = [:]
     var ended: RealtimeError??
-    /// A message that did not decode, when one closed the socket.
-    var unreadable: RealtimeError?
+    /// Why this side closed the socket (a message that did not decode, a heartbeat not
+    /// answered): why it ended.
+    var closedBecause: RealtimeError?
     var heartbeat: Task<Void, Never>?
   }
 
@@ -51,7 +67,7 @@ public final class RealtimeSocket: Sendable {
   /// trusting `certificateAuthorities` (a PEM file, as `--cacert`; nil for the system's).
   public static func open(
     projectURL: String, apikey: String, timeout: Duration = .seconds(10),
-    certificateAuthorities: String? = nil,
+    certificateAuthorities: String? = nil, heartbeat: Heartbeat = .standard,
     onEvent: @escaping @Sendable (Event) -> Void
   ) async throws(RealtimeError) -> RealtimeSocket {
     let client = RealtimeSocket()
@@ -68,7 +84,7 @@ public final class RealtimeSocket: Sendable {
       throw .socket(error)
     }
     client.socket.withLock { $0 = connection }
-    client.startHeartbeat()
+    client.startHeartbeat(heartbeat)
     return client
   }
 
@@ -186,16 +202,19 @@ public final class RealtimeSocket: Sendable {
     continuation?.resume(returning: result)
   }
 
-  private func startHeartbeat() {
+  private func startHeartbeat(_ heartbeat: Heartbeat) {
     let task = Task { [weak self] in
       while !Task.isCancelled {
-        try? await Task.sleep(for: Self.heartbeatInterval)
+        try? await Task.sleep(for: heartbeat.every)
         guard !Task.isCancelled, let self else { return }
         do throws(RealtimeError) {
           _ = try await self.push(
-            "phoenix", event: "heartbeat", payload: [:], joinRef: nil, timeout: Self.replyTimeout)
+            "phoenix", event: "heartbeat", payload: [:], joinRef: nil, timeout: heartbeat.timeout)
         } catch {
           if case .noReply = error {
+            // A server that stopped answering (hung, or gone without closing the connection):
+            // the socket ends now, saying so, rather than waiting on it forever.
+            self.state.withLock { $0.closedBecause = error }
             self.socket.withLock { $0 }?.close(code: .goingAway, reason: "heartbeat timeout")
           }
           return
@@ -210,7 +229,7 @@ public final class RealtimeSocket: Sendable {
     case .ended(let error):
       let (ending, waiting) = state.withLock { state in
         // A frame this side could not read closed the socket: that is why it ended.
-        let ending = state.unreadable ?? error.map(RealtimeError.socket)
+        let ending = state.closedBecause ?? error.map(RealtimeError.socket)
         state.ended = .some(ending)
         state.heartbeat?.cancel()
         defer { state.pending = [:] }
@@ -225,7 +244,7 @@ public final class RealtimeSocket: Sendable {
       do {
         frame = try codec.decode(message, from: .toClient)
       } catch {
-        state.withLock { $0.unreadable = .protocolError(error.message) }
+        state.withLock { $0.closedBecause = .protocolError(error.message) }
         socket.withLock { $0 }?.close(code: .unsupportedData, reason: "")
         return
       }

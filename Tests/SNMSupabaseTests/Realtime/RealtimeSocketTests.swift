@@ -203,4 +203,25 @@ import Testing
     }
     #expect(ending == .some(.socket(.closed(code: .policyViolation, reason: ""))))
   }
+
+  @Test func aServerThatStopsAnsweringTheHeartbeatEndsTheSocketSayingSo() async throws {
+    // The server keeps the connection open and reads, but answers nothing: as a hung server.
+    let server = try LoopbackPhoenixServer { _ in [] }
+    defer { server.stop() }
+    let (stream, continuation) = AsyncStream.makeStream(of: RealtimeSocket.Event.self)
+    let socket = try await RealtimeSocket.open(
+      projectURL: server.url, apikey: "anon-key",
+      heartbeat: .init(every: .milliseconds(50), timeout: .milliseconds(200))
+    ) {
+      continuation.yield($0)
+      if case .ended = $0 { continuation.finish() }
+    }
+    var ending: RealtimeError??
+    for await event in stream {
+      if case .ended(let error) = event { ending = error }
+    }
+    #expect(ending == .some(.noReply(topic: "phoenix", event: "heartbeat", seconds: 0)))
+    #expect(server.messages.map(\.event) == ["heartbeat"])
+    socket.close()
+  }
 }
