@@ -18,7 +18,11 @@ extension PGConnection {
     // DEALLOCATE of the least recently used one to make room (sent first, so an earlier
     // failure in the pipeline cannot skip it).
     var sentCommands: [PipelineCommand] = []
-    for name in prepared.makeRoom(for: statements.filter(\.prepared).map(\.sql)) {
+    sentCommands.reserveCapacity(statements.count + 1)
+    // Room for every statement already (the usual case): no list of their texts to make.
+    let roomy = prepared.count + statements.count <= PGConnection.preparedLimit
+    let evicted = roomy ? [] : prepared.makeRoom(for: statements.filter(\.prepared).map(\.sql))
+    for name in evicted {
       guard snm_pq_send_text_params(connection, "DEALLOCATE " + name, 0, nil) == 1 else {
         sendError = PGError(kind: .connection, message: trimmed(PQerrorMessage(connection)))
         break
@@ -72,6 +76,7 @@ extension PGConnection {
     waiter.begin()
     defer { waiter.end() }
     var results: [PGResult] = []
+    results.reserveCapacity(statements.count)
     var firstError: PGError?
     for command in sentCommands {
       // Each command yields its result(s) and then NULL.

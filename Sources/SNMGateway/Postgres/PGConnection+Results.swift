@@ -14,28 +14,39 @@ extension PGConnection {
   ) throws(PGError) -> T {
     var total = 0
     for value in values { total += (value?.utf8.count ?? 0) + 1 }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(total)
-    var offsets: [Int?] = []
-    offsets.reserveCapacity(values.count)
-    for value in values {
-      guard let value else {
-        offsets.append(nil)
-        continue
+    // One buffer for every value's bytes (on the stack when small), the pointers into it made
+    // as they are copied: no array of offsets, no second pass.
+    let result = withUnsafeTemporaryAllocation(of: CChar.self, capacity: max(total, 1)) {
+      buffer -> Result<T, PGError> in
+      guard let base = buffer.baseAddress else {
+        return .failure(PGError(kind: .client, message: "no memory for the parameters"))
       }
-      guard !value.containsNUL else {
-        throw PGError(
-          kind: .server, sqlState: "22021",
-          message: "invalid byte sequence for encoding \"UTF8\": 0x00")
+      var pointers: [UnsafePointer<CChar>?] = []
+      pointers.reserveCapacity(values.count)
+      var offset = 0
+      for value in values {
+        guard var value else {
+          pointers.append(nil)
+          continue
+        }
+        let start = base + offset
+        let clean = value.withUTF8 { bytes -> Bool in
+          guard let source = bytes.baseAddress, bytes.count > 0 else { return true }
+          guard memchr(source, 0, bytes.count) == nil else { return false }
+          UnsafeMutableRawPointer(start).copyMemory(from: source, byteCount: bytes.count)
+          offset += bytes.count
+          return true
+        }
+        guard clean else {
+          return .failure(
+            PGError(
+              kind: .server, sqlState: "22021",
+              message: "invalid byte sequence for encoding \"UTF8\": 0x00"))
+        }
+        base[offset] = 0
+        offset += 1
+        pointers.append(UnsafePointer(start))
       }
-      offsets.append(bytes.count)
-      bytes.append(contentsOf: value.utf8)
-      bytes.append(0)
-    }
-    let result = bytes.withUnsafeBufferPointer { buffer -> Result<T, PGError> in
-      // UInt8 and CChar (Int8) may alias: the same bytes, read as C strings.
-      let base = UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: CChar.self)
-      let pointers = offsets.map { offset in offset.flatMap { base?.advanced(by: $0) } }
       do throws(PGError) {
         return .success(try body(pointers))
       } catch {
