@@ -216,6 +216,18 @@ import Testing
     #expect(all(second) > size, "the other one whole")
   }
 
+  /// The share's key is the path as the gateway resolves it: spellings of one path (escaped, a
+  /// trailing `/`, another method, another query) are one key; other paths are not.
+  @Test func spellingsOfOnePathShareItsKey() {
+    let key = HTTPServer.pathKey("/rest/v1/rpc/slow")
+    for spelling in ["/rest/v1/rpc/%73low", "/rest/v1/rpc/slow?a=1", "/rest/v1/rpc/slow/"] {
+      #expect(HTTPServer.pathKey(spelling) == key, "\(spelling)")
+    }
+    #expect(HTTPServer.pathKey("/rest/v1/slow_view//?select=id") == "/rest/v1/slow_view")
+    #expect(HTTPServer.pathKey("/") == "/")
+    #expect(HTTPServer.pathKey("/rest/v1/rpc/quick") != key)
+  }
+
   /// Requests to one path take at most half the workers: with four workers and a slow path
   /// called four times at once, two of them run, and a request to another path is answered while
   /// they wait (it used to wait behind all four).

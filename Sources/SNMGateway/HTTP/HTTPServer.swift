@@ -160,11 +160,15 @@ public final class HTTPServer: Sendable {
     }
   }
 
-  /// A request's path (its target before `?`), percent-decoded: what `maxWorkersPerPath` counts
-  /// by. Neither the method nor an escaped spelling of the path makes another key, so one slow
-  /// endpoint called as `GET` and `POST`, or as `rpc/slow` and `rpc/%73low`, shares one half.
+  /// A request's path (its target before `?`), percent-decoded, without a trailing `/`: what
+  /// `maxWorkersPerPath` counts by. Neither the method nor another spelling of the path makes
+  /// another key, so one slow endpoint called as `GET` and `POST`, or as `rpc/slow`,
+  /// `rpc/%73low`, or a view as `slow` and `slow/`, shares one half.
   static func pathKey(_ target: String) -> String {
-    let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+    var path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+    while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") {
+      path = Substring(path.utf8.dropLast())
+    }
     guard path.utf8.contains(UInt8(ascii: "%")) else { return String(path) }
     return PercentEncoding.decode(path)
   }
