@@ -22,8 +22,21 @@ extension RESTGateway {
     _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache,
     schema: String
   ) throws -> HTTPResponse {
-    let role = RequestRole(role: auth.role, claims: auth.claimsJSON, readOnly: true)
-    let text = try database.transaction(as: role, begin: nil) { tx in
+    // As any request PostgREST 13 serves from the database: the request's settings, then the
+    // pre-request function (which may refuse it).
+    let settings = (cache.roleSettings[auth.role] ?? []).map {
+      RequestRole.Setting($0.name, $0.value)
+    }
+    var role = RequestRole(
+      role: auth.role, claims: auth.claimsJSON, settings: settings, readOnly: true)
+    role.searchPath = ([schema] + cache.extraSearchPath).map(SQLText.identifier)
+      .joined(separator: ", ")
+    role.method = request.method
+    role.path = Self.requestPath(request.path)
+    let shared = Self.headerSettings(request.headers)
+    role.headers = shared.headers
+    role.cookies = shared.cookies
+    let text = try database.transaction(as: role, begin: nil, then: Self.preRequest(cache)) { tx in
       try tx.pipeline([PGStatement(Self.privilegesSQL, [schema], prepared: true)])[0].scalar
     }
     var privileges = OpenAPIDocument.Privileges(tables: [:], functions: [])
