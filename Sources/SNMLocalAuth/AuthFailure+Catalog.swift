@@ -76,6 +76,13 @@ extension AuthFailure {
     AuthFailure(status: 400, code: "validation_failed", message: "Invalid request: \(detail)")
   }
 
+  /// GoTrue's `NewOAuthError(error, description)`: 400 `{"error": ..., "error_description": ...}`.
+  static func oauth(_ error: String, _ description: String) -> AuthFailure {
+    var failure = AuthFailure(status: 400, code: error, message: description)
+    failure.isOAuthError = true
+    return failure
+  }
+
   static func badJWT(_ detail: String) -> AuthFailure {
     AuthFailure(
       status: 403, code: "bad_jwt",

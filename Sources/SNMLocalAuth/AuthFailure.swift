@@ -14,6 +14,9 @@ public struct AuthFailure: Error, Sendable, Equatable {
   public var weakPasswordReasons: [String]?
   /// Whole seconds until a refused request would be admitted (a 429's `Retry-After`).
   public var retryAfter: Int?
+  /// GoTrue's `OAuthError` (the id_token grant's): always 400, its body
+  /// `{"error": code, "error_description": message}` in every API version, no error code header.
+  public var isOAuthError = false
 
   public init(
     status: Int, code: String, message: String, weakPasswordReasons: [String]? = nil,
@@ -54,6 +57,14 @@ public enum AuthErrorFormat: Sendable, Equatable {
   /// failure knows when to come back); the dated format also says
   /// `X-Supabase-Api-Version: 2024-01-01`, as GoTrue's errors do.
   public func response(_ failure: AuthFailure) -> HTTPResponse {
+    if failure.isOAuthError {
+      return .json(
+        status: 400,
+        .object([
+          .init("error", .string(failure.code)),
+          .init("error_description", .string(failure.message)),
+        ]))
+    }
     var headers = HTTPHeaders()
     headers["x-sb-error-code"] = failure.code
     if let seconds = failure.retryAfter { headers["Retry-After"] = String(seconds) }

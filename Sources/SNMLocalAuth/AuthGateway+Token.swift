@@ -2,17 +2,18 @@ import SNMGateway
 import SNMWire
 
 extension AuthGateway {
-  /// `POST /token?grant_type=password|refresh_token|pkce`; the grants share one rate limit per
+  /// `POST /token?grant_type=password|refresh_token|pkce|id_token`; the grants share one rate limit per
   /// client address, checked after the grant type, as GoTrue does.
   func token(_ request: HTTPRequest, body: JSONValue) throws -> HTTPResponse {
     let grant = request.queryValue("grant_type") ?? ""
-    guard ["password", "refresh_token", "pkce"].contains(grant) else {
+    guard ["password", "refresh_token", "pkce", "id_token"].contains(grant) else {
       throw AuthFailure(status: 400, code: "invalid_credentials", message: "unsupported_grant_type")
     }
     try limiter.admit(.token, from: request.remoteAddress)
     switch grant {
     case "password": return .json(status: 200, try passwordGrant(body))
     case "pkce": return .json(status: 200, try pkceGrant(body))
+    case "id_token": return .json(status: 200, try AuthIDTokenGrant(gateway: self).grant(body))
     default: return .json(status: 200, try refreshGrant(body))
     }
   }

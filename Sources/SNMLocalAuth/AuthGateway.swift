@@ -17,6 +17,8 @@ public struct AuthGateway: Sendable {
   let now: @Sendable () -> Double
   /// GoTrue's per-address limits on sign-ins, refreshes and sign-ups.
   let limiter: AuthRateLimiter
+  /// The project's stand-in for Apple's id_tokens (`snm local idp token`); nil: none.
+  package var testIssuer: TestIdentityProvider?
 
   public init(
     pool: PGPool, signer: JWTSigner, settings: AuthSettings,

@@ -117,4 +117,24 @@ package enum AuthSchemaSQL {
     create index if not exists idx_auth_code on auth.flow_state (auth_code);
     create index if not exists idx_user_id_auth_method on auth.flow_state (user_id, authentication_method);
     """
+
+  /// External identities, in GoTrue's table: an id_token sign-in's provider and subject, linked
+  /// to its user (``IdentityStore``).
+  package static let identitiesVersion = "snm_auth_7_identities"
+
+  package static let identitiesScript = """
+    create table if not exists auth.identities (
+      provider_id text not null,
+      user_id uuid not null references auth.users (id) on delete cascade,
+      identity_data jsonb not null,
+      provider text not null,
+      last_sign_in_at timestamptz,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      email text generated always as (lower(identity_data ->> 'email')) stored,
+      id uuid primary key default gen_random_uuid(),
+      unique (provider_id, provider)
+    );
+    create index if not exists identities_user_id_idx on auth.identities (user_id);
+    """
 }

@@ -16,6 +16,7 @@ extension AuthSettings {
       case "anonymous_users": .init(name, .bool(anonymousEnabled))
       case "email": .init(name, .bool(true))
       case "phone": .init(name, .bool(phoneEnabled))
+      case "apple": .init(name, .bool(appleEnabled))
       default: .init(name, .bool(false))
       }
     }

@@ -45,6 +45,9 @@ public struct AuthSettings: Sendable, Equatable {
   public var smsMaxFrequency = 5
   /// How long a texted code stays valid, in seconds (GoTrue's `SMS_OTP_EXP`, 60).
   public var smsOTPExpiry = 60
+  /// Sign in with Apple by id_token, verified against the project's test issuer (`--apple`;
+  /// `[auth.external.apple] enabled`; GoTrue's `EXTERNAL_APPLE_ENABLED`).
+  public var appleEnabled = false
   /// Where verify links send the browser when they name no `redirect_to` (`[auth] site_url`).
   public var siteURL: String
 

@@ -1,7 +1,7 @@
 /// The on/off Auth settings a project keeps, by the Supabase CLI's `config.toml` meaning:
 /// `confirm_email` (`[auth.email] enable_confirmations`), `signup` (`[auth] enable_signup`),
 /// `anonymous` (`[auth] enable_anonymous_sign_ins`), `secure_password_change`
-/// (`[auth.email] secure_password_change`).
+/// (`[auth.email] secure_password_change`), `apple` (`[auth.external.apple] enabled`).
 ///
 /// ```swift
 /// var switches = AuthSwitches()              // GoTrue local defaults: sign-ups on, no confirmations
@@ -15,6 +15,7 @@ public struct AuthSwitches: Sendable, Equatable {
   public var securePasswordChange = false
   public var phoneSignup = false
   public var confirmPhone = false
+  public var apple = false
 
   public init() {}
 
@@ -24,7 +25,7 @@ public struct AuthSwitches: Sendable, Equatable {
   /// The names `project.json` keeps them under, in order.
   public static let names = [
     "confirm_email", "signup", "anonymous", "secure_password_change", "phone_signup",
-    "confirm_phone",
+    "confirm_phone", "apple",
   ]
 
   public subscript(name: String) -> Bool {
@@ -36,6 +37,7 @@ public struct AuthSwitches: Sendable, Equatable {
       case "secure_password_change": securePasswordChange
       case "phone_signup": phoneSignup
       case "confirm_phone": confirmPhone
+      case "apple": apple
       default: false
       }
     }
@@ -47,6 +49,7 @@ public struct AuthSwitches: Sendable, Equatable {
       case "secure_password_change": securePasswordChange = newValue
       case "phone_signup": phoneSignup = newValue
       case "confirm_phone": confirmPhone = newValue
+      case "apple": apple = newValue
       default: break
       }
     }
@@ -70,5 +73,6 @@ public struct AuthSwitches: Sendable, Equatable {
     settings.securePasswordChange = securePasswordChange
     settings.phoneEnabled = phoneSignup
     settings.confirmPhone = confirmPhone
+    settings.appleEnabled = apple
   }
 }

@@ -25,7 +25,10 @@ extension AuthUserRow {
     var identities: [JSONValue] = []
     // The identity of the provider the user signed up with: e-mail, else the phone.
     let byPhone = user.email.isEmpty && !user.phone.isEmpty
-    if !user.isAnonymous, !user.email.isEmpty || byPhone {
+    // A user an external provider made (app_metadata.provider "apple") has only its identities.
+    let provider = user.appMetadata["provider"]?.stringValue ?? "email"
+    let external = provider != "email" && provider != "phone"
+    if !user.isAnonymous, !external, !user.email.isEmpty || byPhone {
       let data: [JSONObject.Member] =
         byPhone
         ? [
@@ -50,6 +53,7 @@ extension AuthUserRow {
           .init("email", .string(user.email)),
         ]))
     }
+    identities += user.linkedIdentities
     members += [.init("app_metadata", user.appMetadata), .init("user_metadata", user.userMetadata)]
     if !user.factors.isEmpty { members.append(.init("factors", .array(user.factors))) }
     members.append(.init("identities", .array(identities)))

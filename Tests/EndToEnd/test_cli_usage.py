@@ -77,16 +77,16 @@ def test_bash_completion_knows_the_options_it_used_to_miss(snm_bin):
 
 
 def test_snm_local_goes_through_the_one_error_funnel(snm_bin):
-    result = run_snm("local", "status", "--nope")
+    result = run_snm("local", "status", "--nada")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "snm local: unknown option '--nope'",
-        "usage: snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions [OPTIONS]",
+        "snm local: unknown option '--nada'",
+        "usage: snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions|idp [OPTIONS]",
         "Try 'snm local --help'.",
     ]
     missing = run_snm("local")
     assert missing.returncode == 2
-    assert "snm local: 'snm local' needs a command: start, stop, restart, status, reset, destroy, list, serve, inbox, logs or functions" \
+    assert "snm local: 'snm local' needs a command: start, stop, restart, status, reset, destroy, list, serve, inbox, logs, functions or idp" \
         in missing.stderr
 
 

@@ -94,18 +94,18 @@ struct UsageCase: Sendable, CustomStringConvertible {
   UsageCase(
     arguments: ["local"],
     message:
-      "'snm local' needs a command: start, stop, restart, status, reset, destroy, list, serve, inbox, logs or functions"
+      "'snm local' needs a command: start, stop, restart, status, reset, destroy, list, serve, inbox, logs, functions or idp"
   ),
   UsageCase(
     arguments: ["local", "launch"],
     message:
-      "unknown command 'launch' for 'snm local': start, stop, restart, status, reset, destroy, list, serve, inbox, logs or functions"
+      "unknown command 'launch' for 'snm local': start, stop, restart, status, reset, destroy, list, serve, inbox, logs, functions or idp"
   ),
   UsageCase(
     arguments: ["local", "start", "--port", "0"],
     message: "option '--port' needs a number from 1 to 65535, not '0'"),
   UsageCase(
-    arguments: ["local", "status", "--nope"], message: "unknown option '--nope'"),
+    arguments: ["local", "status", "--nada"], message: "unknown option '--nada'"),
   UsageCase(
     arguments: ["local", "start", "--jobs", "2"], message: "unknown option '--jobs'"),
 ])

@@ -16,7 +16,7 @@ import Testing
   #expect(
     local
       == "snm local: unknown option '--nope'\n"
-      + "usage: snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions [OPTIONS]\nTry 'snm local --help'.\n"
+      + "usage: snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions|idp [OPTIONS]\nTry 'snm local --help'.\n"
   )
   #expect(localCode == .usage)
 }

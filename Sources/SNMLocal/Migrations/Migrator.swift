@@ -76,6 +76,7 @@ struct Migrator {
       + [(AuthSchemaSQL.phoneVersion, "snm auth phone provider", AuthSchemaSQL.phoneScript)]
       + [(AuthSchemaSQL.guessesVersion, "snm auth wrong guesses", AuthSchemaSQL.guessesScript)]
       + [(AuthSchemaSQL.flowStateVersion, "snm auth pkce flows", AuthSchemaSQL.flowStateScript)]
+      + [(AuthSchemaSQL.identitiesVersion, "snm auth identities", AuthSchemaSQL.identitiesScript)]
       + pending
     for migration in all where !done.contains(migration.0) {
       do {

@@ -58,6 +58,8 @@ extension LocalCommand {
       try printLogs()
     case .functions:
       try runFunctions()
+    case .idp:
+      return try printTestToken()
     }
     return 0
   }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions`, once snm's command line has been read (by the
+/// `snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions|idp`, once snm's command line has been read (by the
 /// executable's CLI, on the table every command's options share).
 ///
 /// ```swift
@@ -11,7 +11,7 @@ import Foundation
 public struct LocalCommand: Sendable, Equatable {
   /// What to do with the project.
   public enum Action: String, Sendable, CaseIterable {
-    case start, stop, restart, status, reset, destroy, list, serve, inbox, logs, functions
+    case start, stop, restart, status, reset, destroy, list, serve, inbox, logs, functions, idp
   }
 
   public var action: Action
@@ -25,6 +25,8 @@ public struct LocalCommand: Sendable, Equatable {
   public var inboxAddress: String?
   /// The words after `logs` (`functions [NAME]`) or `functions` (`new NAME`).
   public var words: [String] = []
+  /// `snm local idp token`'s options.
+  public var testToken = TestTokenRequest()
   /// `--yes`: `destroy` and `list --prune` delete without asking.
   public var yes = false
   /// `snm local list --prune`: delete the clusters of stopped projects whose folder is gone.

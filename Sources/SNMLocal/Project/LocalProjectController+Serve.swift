@@ -47,7 +47,8 @@ extension LocalProjectController {
     if let siteURL = state.siteURL { authSettings.siteURL = siteURL }
     state.authSwitches.configure(&authSettings)
     authSettings.smsTestOTPs = state.smsTestOTPs
-    let auth = AuthGateway(pool: adminPool, signer: keys.signer, settings: authSettings, now: clock)
+    var auth = AuthGateway(pool: adminPool, signer: keys.signer, settings: authSettings, now: clock)
+    auth.testIssuer = try state.testIssuer()
     var router = Router(
       keys: keys, signer: keys.signer, rest: GatewayAssembly.restHandler(warming: restPool),
       restPool: restPool,

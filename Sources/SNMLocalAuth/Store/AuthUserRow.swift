@@ -24,6 +24,8 @@ struct AuthUserRow: Sendable {
   var isBanned: Bool
   var phoneConfirmedAt: String?
   var factors: [JSONValue] = []
+  /// The identities kept in `auth.identities` (an id_token sign-in's), in GoTrue's JSON.
+  var linkedIdentities: [JSONValue] = []
 }
 
 extension AuthUserRow {
@@ -35,10 +37,16 @@ extension AuthUserRow {
       + "\(AuthStore.iso("u.confirmation_sent_at")), \(AuthStore.iso("u.recovery_sent_at")), u.email_change, "
       + "\(AuthStore.iso("u.email_change_sent_at")), \(AuthStore.iso("u.invited_at")), \(AuthStore.iso("u.banned_until")), "
       + "\(AuthStore.iso("u.deleted_at")), \(AuthStore.iso("u.reauthentication_sent_at")), "
-      + "coalesce(u.banned_until > now(), false)::text, \(AuthStore.iso("u.phone_confirmed_at"))"
+      + "coalesce(u.banned_until > now(), false)::text, \(AuthStore.iso("u.phone_confirmed_at")), "
+      + "(select jsonb_agg(jsonb_build_object('identity_id', i.id, 'id', i.provider_id, "
+      + "'user_id', i.user_id, 'identity_data', i.identity_data, 'provider', i.provider, "
+      + "'last_sign_in_at', \(AuthStore.iso("i.last_sign_in_at")), "
+      + "'created_at', \(AuthStore.iso("i.created_at")), "
+      + "'updated_at', \(AuthStore.iso("i.updated_at")), 'email', i.email) "
+      + "order by i.created_at) from auth.identities i where i.user_id = u.id)::text"
   }
 
-  static let columnCount = 20
+  static let columnCount = 21
 
   /// A row of `columns`, or nil when it has not their count.
   init?(_ row: [String?]) {
@@ -50,7 +58,8 @@ extension AuthUserRow {
       emailConfirmedAt: row[9], confirmationSentAt: row[10], recoverySentAt: row[11],
       newEmail: row[12] ?? "", emailChangeSentAt: row[13], invitedAt: row[14],
       bannedUntil: row[15], deletedAt: row[16], reauthenticationSentAt: row[17],
-      isBanned: row[18] == "true", phoneConfirmedAt: row[19])
+      isBanned: row[18] == "true", phoneConfirmedAt: row[19],
+      linkedIdentities: row[20].flatMap { try? JSONValue(parsing: $0) }?.arrayValue ?? [])
   }
 
   /// A stored metadata object; anything else (an older snm stored `null` for `"data": null`) as

@@ -91,10 +91,11 @@ extension CommandDescription {
       usages: [
         Usage(
           synopsis:
-            "snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions",
+            "snm local start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions|idp",
           summary: "the local project")
       ],
-      synopsis: "start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions [OPTIONS]",
+      synopsis:
+        "start|stop|restart|status|reset|destroy|list|serve|inbox|logs|functions|idp [OPTIONS]",
       details:
         "The local project: Postgres and snm's REST, Auth, Storage and Functions gateway on 127.0.0.1.",
       takesShellOptions: false, footer: nil,
@@ -112,6 +113,11 @@ extension CommandDescription {
         ("inbox", "the mails Auth would have sent, newest first: inbox [ADDRESS] [--json]"),
         ("logs", "what the Edge Functions printed: logs functions [NAME]"),
         ("functions", "new NAME: write supabase/functions/NAME/index.ts and its config entry"),
+        (
+          "idp",
+          "token --provider apple --email ADDRESS [--nonce RAW]: an id_token only this\n"
+            + "project accepts (sign in with Apple offline; start it with --apple)"
+        ),
       ],
       takesScripts: false),
     CommandDescription(

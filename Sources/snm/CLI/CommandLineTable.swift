@@ -314,6 +314,30 @@ enum CommandLineTable {
       "confirm_phone", on: true,
       help: "new phone users verify the texted code first (--no-confirm-phone: not)"),
     authSwitch("confirm_phone", on: false, help: nil),
+    authSwitch(
+      "apple", on: true,
+      help: "users sign in with Apple by id_token, checked against the project's test\n"
+        + "issuer (snm local idp token; --no-apple: off)"),
+    authSwitch("apple", on: false, help: nil),
+    idpOption("--provider", value: "NAME", help: "idp token: the provider (apple)") {
+      $0.provider = $1
+    },
+    idpOption("--email", value: "ADDRESS", help: "idp token: the address the id_token names") {
+      $0.email = $1
+    },
+    idpOption("--nonce", value: "RAW", help: "idp token: the raw nonce (the token has its SHA-256)")
+    {
+      $0.nonce = $1
+    },
+    idpOption("--audience", value: "AUD", help: nil) { $0.audience = $1 },
+    idpOption("--issuer", value: "ISS", help: nil) { $0.issuer = $1 },
+    idpOption("--subject", value: "SUB", help: nil) { $0.subject = $1 },
+    CommandLineOption(
+      "--expires-in", value: "SECONDS", for: [.local], help: "", unlisted: [.local]
+    ) { parsed, value throws(UsageError) in
+      parsed.local.testToken.expiresIn = try ValueParsing.wholeNumber(
+        value, option: "--expires-in", in: 0...86_400)
+    },
     CommandLineOption(
       "--sms-test-otp", value: "PHONE=CODE", valueHint: ": PHONE=CODE", for: [.local],
       help: "this number is texted nothing and its code is always CODE (repeatable;\n"
@@ -358,6 +382,16 @@ enum CommandLineTable {
 
   /// The flag that turns Auth switch `name` on or off (`AuthSwitches.flag`); without `help` it is
   /// left out of `--help` (the listed flag's help names it).
+  /// An option of `snm local idp token` (unlisted without `help`).
+  static func idpOption(
+    _ flag: String, value: String, help: String?,
+    set: @escaping @Sendable (inout TestTokenRequest, String) -> Void
+  ) -> CommandLineOption {
+    CommandLineOption(
+      flag, value: value, for: [.local], help: help ?? "", unlisted: help == nil ? [.local] : []
+    ) { parsed, text throws(UsageError) in set(&parsed.local.testToken, text) }
+  }
+
   static func authSwitch(_ name: String, on: Bool, help: String?) -> CommandLineOption {
     CommandLineOption(
       AuthSwitches.flag(name, on: on), for: [.local], help: help ?? "",

@@ -27,6 +27,11 @@ enum LocalWords {
         throw UsageError(
           "'\(words[1])' is no function name: a letter, then letters, digits, _ or -")
       }
+    case .idp:
+      guard words == ["token"] else {
+        throw UsageError(
+          "usage: snm local idp token --provider apple --email ADDRESS [--nonce RAW]")
+      }
     default:
       break
     }

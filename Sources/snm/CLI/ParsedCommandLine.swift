@@ -95,9 +95,21 @@ struct ParsedCommandLine: Sendable {
         local.inboxAddress = address
         extras = extras.dropFirst()
       }
-      if action == .logs || action == .functions {
+      if action == .logs || action == .functions || action == .idp {
         local.words = try LocalWords.check(action, Array(extras))
         extras = []
+      }
+      if action == .idp {
+        guard local.testToken.provider == "apple" else {
+          throw UsageError("'snm local idp token' needs --provider apple (the only test issuer)")
+        }
+        guard let email = local.testToken.email, !email.isEmpty else {
+          throw UsageError("'snm local idp token' needs --email ADDRESS")
+        }
+      } else if local.testToken != TestTokenRequest() {
+        throw UsageError(
+          "options '--provider', '--email', '--nonce', '--audience', '--issuer', '--subject' "
+            + "and '--expires-in' are for 'snm local idp token'")
       }
       if let extra = extras.first {
         throw UsageError("unexpected argument '\(extra)' after 'snm local \(name)'")

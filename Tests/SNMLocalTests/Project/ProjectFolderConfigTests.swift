@@ -65,7 +65,7 @@ import Testing
     #expect(config.maxRows == 50)
     #expect(config.siteURL == "http://127.0.0.1:3000")
     #expect(config.signingKeysPath == folder.root + "/supabase/keys.json")
-    #expect(config.authSwitches == ["anonymous": false, "confirm_email": true])
+    #expect(config.authSwitches == ["anonymous": false, "confirm_email": true, "apple": false])
     #expect(config.smsTestOTPs == ["4152127777": "123456"])
     #expect(config.rateLimits == ["token_refresh": 0])
     #expect(config.fileSizeLimit == 5_000_000)

@@ -102,6 +102,15 @@ _snm() {
             '--no-phone-signup[]' \
             '--confirm-phone[new phone users verify the texted code first]' \
             '--no-confirm-phone[]' \
+            '--apple[users sign in with Apple by id_token, checked against the project'\''s test issuer]' \
+            '--no-apple[]' \
+            '--provider[idp token the provider]:NAME:' \
+            '--email[idp token the address the id_token names]:ADDRESS:' \
+            '--nonce[idp token the raw nonce]:RAW:' \
+            '--audience[]:AUD:' \
+            '--issuer[]:ISS:' \
+            '--subject[]:SUB:' \
+            '--expires-in[]:SECONDS:' \
             '--sms-test-otp[this number is texted nothing and its code is always CODE]:PHONE=CODE:' \
             '--no-sms-test-otp[]' \
             '--file-size-limit[the most one Storage object may hold bytes, 500MB, 50MiB, 1GB]:SIZE:' \
@@ -111,7 +120,7 @@ _snm() {
             '--unknown[list --prune also stopped clusters made before snm recorded their folder]' \
             '--help[print this help]' \
             '-h[print this help]' \
-            '1:action:(start stop restart status reset destroy list serve inbox logs functions)' ;;
+            '1:action:(start stop restart status reset destroy list serve inbox logs functions idp)' ;;
         completion) _arguments \
             '--help[print this help]' \
             '-h[print this help]' \

@@ -1,0 +1,152 @@
+import SNMGateway
+import SNMWire
+
+/// GoTrue's `id_token` grant (`token_oidc.go`) for the local project: Sign in with Apple against
+/// the project's test issuer (``TestIdentityProvider``).
+///
+/// ```swift
+/// let session = try AuthIDTokenGrant(gateway: auth).grant(body)   // POST /token?grant_type=id_token
+/// ```
+struct AuthIDTokenGrant {
+  let gateway: AuthGateway
+
+  /// The issuers GoTrue knows by provider name for the id_token grant (`token_oidc.go`).
+  static let idTokenIssuers: [String: String] = [
+    "google": "https://accounts.google.com", "facebook": "https://www.facebook.com",
+    "kakao": "https://kauth.kakao.com", "keycloak": "",
+    "snapchat": "https://accounts.snapchat.com/accounts/oauth2/token",
+    "vercel_marketplace": "https://marketplace.vercel.com", "azure": "",
+  ]
+
+  /// `POST /token?grant_type=id_token` `{provider, id_token, nonce}`: Sign in with Apple, the
+  /// token verified against the project's test issuer (`snm local idp token`). GoTrue's checks
+  /// in its order: the members, the provider and the issuer the token names, the provider
+  /// switched on, the signature and expiry, the subject, the audience, the nonce (the token
+  /// carries its SHA-256). The identity's user signs in; a new subject links to the user with its
+  /// (verified) address, else a user is made.
+  func grant(_ body: JSONValue) throws -> JSONValue {
+    let token = body["id_token"]?.stringValue ?? ""
+    let provider = body["provider"]?.stringValue ?? ""
+    let issuerGiven = body["issuer"]?.stringValue ?? ""
+    let nonce = body["nonce"]?.stringValue ?? ""
+    guard !token.isEmpty else { throw AuthFailure.oauth("invalid request", "id_token required") }
+    let clientID = body["client_id"]?.stringValue ?? ""
+    if provider.isEmpty && (clientID.isEmpty || issuerGiven.isEmpty) {
+      throw AuthFailure.oauth("invalid request", "provider or client_id and issuer required")
+    }
+    guard provider == "apple" || TestIdentityProvider.appleIssuers.contains(issuerGiven) else {
+      if let issuer = Self.idTokenIssuers[provider] {
+        throw Self.providerDisabled(issuer: issuer)
+      }
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Custom OIDC provider \(AuthGateway.goQuoted(provider)) not allowed")
+    }
+    let detected = Self.unverifiedIssuer(token)
+    guard let detected else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Unable to detect issuer in ID token for Apple provider")
+    }
+    guard TestIdentityProvider.appleIssuers.contains(detected) else {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Detected ID token issuer is not an Apple ID token issuer")
+    }
+    if !issuerGiven.isEmpty && issuerGiven != detected {
+      throw AuthFailure(
+        status: 400, code: "validation_failed",
+        message: "Provided issuer does not match ID token issuer")
+    }
+    guard gateway.settings.appleEnabled, let testIssuer = gateway.testIssuer else {
+      throw Self.providerDisabled(issuer: detected)
+    }
+    guard let claims = testIssuer.verify(token, now: gateway.now()) else {
+      throw AuthFailure.oauth("invalid request", "Bad ID token")
+    }
+    let subject = claims["sub"]?.stringValue ?? ""
+    guard !subject.isEmpty else {
+      throw AuthFailure.oauth("invalid request", "Missing sub claim in id_token")
+    }
+    let audience = claims["aud"]
+    let audiences =
+      audience?.stringValue.map { [$0] } ?? audience?.arrayValue?.compactMap(\.stringValue) ?? []
+    guard audiences.contains(TestIdentityProvider.clientID) else {
+      throw AuthFailure.oauth(
+        "invalid request",
+        "Unacceptable audience in id_token: [\(audiences.joined(separator: " "))]")
+    }
+    let tokenNonce = claims["nonce"]?.stringValue ?? ""
+    if tokenNonce.isEmpty != nonce.isEmpty {
+      throw AuthFailure.oauth(
+        "invalid request", "Passed nonce and nonce in id_token should either both exist or not.")
+    }
+    if !nonce.isEmpty,
+      !Crypto.constantTimeEqual(TestIdentityProvider.hashedNonce(nonce), tokenNonce)
+    {
+      throw AuthFailure.oauth("invalid nonce", "Nonces mismatch")
+    }
+    return try signInWithIdentity(
+      provider: "apple", subject: subject, claims: claims, issuer: detected)
+  }
+
+  /// GoTrue's answer for a provider that is not switched on.
+  static func providerDisabled(issuer: String) -> AuthFailure {
+    AuthFailure(
+      status: 400, code: "provider_disabled",
+      message: "Provider (issuer \(AuthGateway.goQuoted(issuer))) is not enabled")
+  }
+
+  /// The `iss` of a token's payload, read without checking the signature (GoTrue's
+  /// `DetectAppleIDTokenIssuer`); nil when the token is no JWT.
+  static func unverifiedIssuer(_ token: String) -> String? {
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
+      let claims = try? JSONValue(parsing: payload), claims.objectValue != nil
+    else { return nil }
+    return claims["iss"]?.stringValue ?? ""
+  }
+
+  /// The session of the user whose identity this is: found by the provider's subject, else the
+  /// user with the provider's verified address (the identity linked to it), else a new user.
+  func signInWithIdentity(provider: String, subject: String, claims: JSONValue, issuer: String)
+    throws -> JSONValue
+  {
+    let email = (claims["email"]?.stringValue ?? "").lowercased()
+    let verified =
+      claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
+    var data: [JSONObject.Member] = [
+      .init("iss", .string(issuer)), .init("sub", .string(subject)),
+      .init("provider_id", .string(subject)),
+    ]
+    if !email.isEmpty {
+      data += [.init("email", .string(email)), .init("email_verified", .bool(verified))]
+    }
+    data.append(.init("phone_verified", .bool(false)))
+    let identityData = JSONValue.object(data)
+    return try gateway.inTransaction { connection in
+      let store = AuthStore(connection)
+      let identities = IdentityStore(connection)
+      let userID: String
+      if let known = try identities.userID(provider: provider, subject: subject) {
+        try identities.signIn(provider: provider, subject: subject, data: identityData)
+        userID = known
+      } else if !email.isEmpty, let existing = try store.user(email: email) {
+        guard verified else { throw AuthFailure.emailExists }
+        try identities.link(
+          userID: existing.id, provider: provider, subject: subject, data: identityData)
+        userID = existing.id
+      } else {
+        userID = try store.insertUser(
+          NewAuthUser(
+            email: email, provider: provider, userMetadata: identityData,
+            emailConfirmed: verified && !email.isEmpty, signedIn: true))
+        try identities.link(
+          userID: userID, provider: provider, subject: subject, data: identityData)
+      }
+      if try store.isBanned(userID: userID) { throw AuthFailure.userBanned }
+      try store.recordSignIn(userID: userID)
+      return try gateway.createSession(userID: userID, method: "oauth", on: connection)
+    }
+  }
+}
