@@ -558,3 +558,39 @@ def test_a_filter_on_a_column_the_role_cannot_select_is_refused(changes_project)
     assert system[3] == "system"
     assert system[4] == {"extension": "postgres_changes", "status": "error",
                          "message": "invalid column for filter secret", "channel": "f"}
+
+
+def test_two_tables_on_one_channel(changes_project):
+    """One channel, two postgres_changes bindings on two tables: each change comes once, to the
+    binding it matches (its `ids`), and a kind no binding asks for never comes (the sentinel
+    written after it arrives next)."""
+    project = changes_project
+    project.sql("""
+        create table if not exists public.rt_two_notes (id int primary key, body text);
+        grant select on public.rt_two_notes to authenticated;
+        do $$ begin
+          if not exists (select 1 from pg_publication_tables where pubname = 'supabase_realtime'
+                         and tablename = 'rt_two_notes') then
+            alter publication supabase_realtime add table public.rt_two_notes;
+          end if;
+        end $$;
+        """)
+    alice = sign_in(project, "alice@example.com")
+
+    async def scenario():
+        client, changes = await listening(project, alice, ("INSERT", "rt_todos", None),
+                                          ("*", "rt_two_notes", None))
+        todo = project.sql(f"insert into rt_todos (owner, task) values ('{ALICE}', 'two') "
+                           "returning id").splitlines()[0]
+        project.sql("insert into rt_two_notes values (1, 'first')")
+        project.sql(f"update rt_todos set task = 'two again' where id = {todo}")  # not asked for
+        project.sql("update rt_two_notes set body = 'sentinel' where id = 1")
+        seen = [await asyncio.wait_for(changes.get(), WAIT) for _ in range(3)]
+        await client.close()
+        return seen
+
+    seen = [message["data"] for message in run(scenario())]
+    assert [(data["table"], data["type"]) for data in seen] == [
+        ("rt_todos", "INSERT"), ("rt_two_notes", "INSERT"), ("rt_two_notes", "UPDATE")]
+    assert seen[1]["record"] == {"id": 1, "body": "first"}
+    assert seen[2]["record"]["body"] == "sentinel"
