@@ -27,10 +27,10 @@ def run_snm(*args, input=None, env=None, timeout=60, check=False, cwd=None):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def isolated_xdg(tmp_path_factory):
-    """The suite's own config, cache and state folders, never the machine's: a schema cache or a
-    session left in ~/.cache or ~/.local/state by earlier runs must not change what a test sees.
-    Tests that need folders of their own take the `home` fixture on top."""
+def suite_xdg(tmp_path_factory):
+    """The suite's own config, cache and state folders, never the machine's, for what lives as
+    long as the session: the projects the session fixtures start run with these. Each test gets
+    folders of its own on top (`isolated_xdg`)."""
     base = tmp_path_factory.mktemp("xdg")
     saved = {name: os.environ.get(name) for name in XDG_FOLDERS}
     for name in XDG_FOLDERS:
@@ -41,6 +41,19 @@ def isolated_xdg(tmp_path_factory):
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+@pytest.fixture(autouse=True)
+def isolated_xdg(suite_xdg, tmp_path_factory, monkeypatch):
+    """Every test's own config, cache and state folders: a schema cache, a session, history or a
+    profile left by an earlier test (or by runs on this machine) never changes what a test sees.
+    Everything a test spawns with the environment inherits them (run_snm, subprocess, pexpect,
+    tmux: each TmuxShell is a server of its own started with this environment). Tests that need
+    HOME as well take the `home` fixture on top."""
+    base = tmp_path_factory.mktemp("xdg-test")
+    for name in XDG_FOLDERS:
+        monkeypatch.setenv(name, str(base / name.lower()))
+    return base
 
 
 XDG_FOLDERS = ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")

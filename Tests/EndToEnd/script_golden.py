@@ -50,10 +50,11 @@ def check_golden(path, actual):
     assert path.exists(), f"no golden file {path}: run with RECORD_SNAPSHOTS=1"
     expected = path.read_text()
     if actual != expected:
+        shown = f"golden/{path.relative_to(GOLDEN.parent)}" \
+            if path.is_relative_to(GOLDEN.parent) else str(path)
         diff = "".join(difflib.unified_diff(
-            expected.splitlines(True), actual.splitlines(True), str(path.relative_to(GOLDEN.parent)),
-            "actual"))
-        raise AssertionError(f"differs from golden/{path.relative_to(GOLDEN.parent)}:\n{diff}")
+            expected.splitlines(True), actual.splitlines(True), shown, "actual"))
+        raise AssertionError(f"differs from {shown}:\n{diff}")
 
 
 def transcript(result):

@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from conftest import ROOT, SNM, free_port, run_snm
+from conftest import ROOT, SNM, WORKDIR, LocalProject, free_port, run_snm
 from script_golden import expect_golden, normalise, transcript
 
 FAILING = "Tests/EndToEnd/scripts/failing"
@@ -226,6 +226,48 @@ def test_snm_check_finds_every_error_offline(tmp_path):
     expect_golden("check.txt", transcript(result))
     clean = run_in_root("check", f"{FAILING}/expect-rows.snm", env=env)
     assert (clean.returncode, clean.stdout) == (0, "checked 1 file: no errors\n")
+
+
+def test_snm_check_never_warns_from_another_projects_cache_on_the_same_port(tmp_path):
+    """Local projects served in turn on one port are different projects: the schema the shell
+    cached for the first is not the second's (issue 43: keyed by URL alone, it gave `snm check`
+    warnings about names the second project has)."""
+    first_dir, second_dir = WORKDIR / "projects" / "cache-first", WORKDIR / "projects" / "cache-second"
+    first = start_local(first_dir, free_port())
+    try:
+        loaded = run_snm("-c", "tables", env=names_project(first.url, first.anon_key))
+        assert loaded.returncode == 0, loaded.stderr
+    finally:
+        first.stop()
+    second = start_local(second_dir, first.port)
+    try:
+        assert second.url == first.url and second.anon_key != first.anon_key
+        second.sql("create table only_in_second (id int primary key); "
+                   "grant select on only_in_second to anon; notify pgrst, 'reload schema'")
+        script = tmp_path / "second.snm"
+        script.write_text("from only_in_second select id\n")
+        checked = run_snm("check", str(script), env=names_project(second.url, second.anon_key))
+        assert (checked.returncode, checked.stdout, checked.stderr) == (
+            0, "checked 1 file: no errors\n", "")
+        # The first project's cache is still its own: there the name is unknown.
+        stale = run_snm("check", str(script), env=names_project(first.url, first.anon_key))
+        assert "warning: no table, view or function 'only_in_second' in the cached schema" in \
+            stale.stderr, stale.stderr
+    finally:
+        second.stop()
+
+
+def start_local(data_dir, port):
+    """A fresh local project in data_dir on `port` (not the session's)."""
+    run_snm("local", "destroy", "--dir", str(data_dir), "--yes", timeout=120)
+    result = run_snm("local", "start", "--dir", str(data_dir), "--port", str(port), "--json",
+                     timeout=180)
+    assert result.returncode == 0, result.stderr
+    return LocalProject(data_dir, port, json.loads(result.stdout))
+
+
+def names_project(url, key):
+    return {"SUPABASE_URL": url, "SUPABASE_ANON_KEY": key, "NO_COLOR": "1"}
 
 
 def write_twenty_scripts(directory):

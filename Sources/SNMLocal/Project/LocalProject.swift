@@ -28,4 +28,17 @@ public enum LocalProject {
       url: status.url, apiKey: status.publishableKey, serviceKey: status.secretKey,
       databaseURL: status.databaseURL)
   }
+
+  /// The project's URL and keys when it was ever made, running or not; nothing is started or
+  /// reached (`snm check` finds the schema cached for it). Nil when it was never made.
+  public static func madeEndpoint(
+    _ options: LocalProjectOptions = LocalProjectOptions()
+  ) -> Endpoint? {
+    guard let status = try? LocalProjectController(options: options).currentStatus() else {
+      return nil
+    }
+    return Endpoint(
+      url: status.url, apiKey: status.publishableKey, serviceKey: status.secretKey,
+      databaseURL: status.databaseURL)
+  }
 }

@@ -5,11 +5,13 @@ import SNMSupabase
 ///
 /// ```swift
 /// let cache = SchemaCache(directory: SchemaCache.defaultDirectory())
-/// cache.store(body, for: project.url)
-/// let body = cache.load(for: project.url)
+/// cache.store(body, for: project)
+/// let body = cache.load(for: project)
 /// ```
-/// Files live in `$XDG_CACHE_HOME/snm/schema/` (else `~/.cache/snm/schema/`), one per project URL,
-/// named after its host, port and a hash of the whole URL. Failures are ignored: it is a cache.
+/// Files live in `$XDG_CACHE_HOME/snm/schema/` (else `~/.cache/snm/schema/`), one per project and
+/// key, named after the URL's host and port and a hash of the URL and the key: local projects
+/// served in turn on one port are different projects with different keys, and a project's keys
+/// see different tables (anon, service_role). Failures are ignored: it is a cache.
 public struct SchemaCache: Sendable {
   /// The directory holding the cached documents.
   public let directory: String
@@ -25,28 +27,30 @@ public struct SchemaCache: Sendable {
     XDGDirectory.cache.snmPath(environment: environment) + "/schema"
   }
 
-  /// The file for `url`: `127.0.0.1-54321-<hash>.json`.
-  public func path(for url: URL) -> String {
+  /// The file for `project`: `127.0.0.1-54321-<hash of URL and key>.json` (the key never
+  /// appears, only its share of the hash).
+  public func path(for project: ProjectSelection) -> String {
+    let url = project.url
     let host = (url.host ?? "project").filter { $0.isLetter || $0.isNumber || $0 == "." }
     let port = url.port.map { "-\($0)" } ?? ""
-    return directory + "/\(host)\(port)-\(Self.hash(url.absoluteString)).json"
+    return directory + "/\(host)\(port)-\(Self.hash(url.absoluteString + "\n" + project.key)).json"
   }
 
-  /// The cached document for `url`, if any.
-  public func load(for url: URL) -> Data? {
-    FileManager.default.contents(atPath: path(for: url))
+  /// The cached document for `project`, if any.
+  public func load(for project: ProjectSelection) -> Data? {
+    FileManager.default.contents(atPath: path(for: project))
   }
 
-  /// When the cached document for `url` was stored, if there is one.
-  public func storedAt(for url: URL) -> Date? {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path(for: url))
+  /// When the cached document for `project` was stored, if there is one.
+  public func storedAt(for project: ProjectSelection) -> Date? {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path(for: project))
     return attributes?[.modificationDate] as? Date
   }
 
-  /// Replaces the cached document for `url`.
-  public func store(_ document: Data, for url: URL) {
+  /// Replaces the cached document for `project`.
+  public func store(_ document: Data, for project: ProjectSelection) {
     guard FileIO.makeDirectory(directory) == nil else { return }
-    _ = FileIO.writeAtomically(document, to: path(for: url))
+    _ = FileIO.writeAtomically(document, to: path(for: project))
   }
 
   /// `FileIO.stableHash` as 16 hex digits.

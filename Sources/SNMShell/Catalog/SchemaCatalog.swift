@@ -64,10 +64,10 @@ public final class SchemaCatalog: Sendable {
     provider: SNMNetworkProvider, project: ProjectSelection, cache: SchemaCache?,
     accessToken: String? = nil
   ) {
-    if let cached = cache?.load(for: project.url), let document = try? JSONValue(parsing: cached),
+    if let cached = cache?.load(for: project), let document = try? JSONValue(parsing: cached),
       let schema = try? DatabaseSchema(openAPI: document)
     {
-      let storedAt = cache?.storedAt(for: project.url) ?? .distantPast
+      let storedAt = cache?.storedAt(for: project) ?? .distantPast
       state.withLock { state in
         state.schema = schema
         state.cachedAt = storedAt
@@ -112,7 +112,7 @@ public final class SchemaCatalog: Sendable {
         state.cachedAt = nil
         state.problem = nil
       }
-      cache?.store(response.body, for: project.url)
+      cache?.store(response.body, for: project)
     } catch let error as SNMNetworkError {
       if case .cancelled = error { return }
       let problem: LoadProblem =

@@ -11,15 +11,18 @@ import SNMWire
 /// ```
 /// Returns 0 when every file is clean, 2 when anything is wrong.
 public enum CheckCommand {
+  /// `project` is the project the scripts would run against, when one is named or the local
+  /// project was made (nothing is reached): names missing from its cached schema are warnings.
   /// `loader` keeps the text of every file read.
   public static func run(
-    paths: [String], options: ShellOptions, output: OutputWriter = .standardOutput,
-    errors: OutputWriter = .standardError, loader: ScriptLoader = ScriptLoader()
+    paths: [String], options: ShellOptions, project: ProjectSelection?,
+    output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError,
+    loader: ScriptLoader = ScriptLoader()
   ) throws(UsageError) -> ExitCode {
     let files = try ScriptFiles.collect(paths)
     let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: options.noColor)
     let variables = Set(options.variables.map(\.name))
-    let schema = cachedSchema(options)
+    let schema = project.flatMap { cachedSchema(for: $0) }
     var errorCount = 0
     var failedFiles = 0
     for file in files {
@@ -50,20 +53,14 @@ public enum CheckCommand {
     return errorCount > 0 ? .usage : .success
   }
 
-  /// The schema cached for the project the options name (`--url`, `SUPABASE_URL`, `--profile`,
-  /// else the local project's URL), when the shell has cached one: the names `snm check` warns
-  /// about. Offline: nothing is fetched.
+  /// The schema the shell cached for `project` (its URL and key: another project served on the
+  /// same port earlier has a cache of its own), when there is one. Offline: nothing is fetched.
   static func cachedSchema(
-    _ options: ShellOptions,
+    for project: ProjectSelection,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> DatabaseSchema? {
-    let named = options.url ?? environment["SUPABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    let url =
-      named.flatMap { try? ProjectSelection(url: $0, key: "unused").url }
-      ?? (try? ProjectSelection.resolve(options, environment: environment))?.url
-      ?? URL(string: "http://127.0.0.1:54321")
     let cache = SchemaCache(directory: SchemaCache.defaultDirectory(environment: environment))
-    guard let url, let data = cache.load(for: url), let document = try? JSONValue(parsing: data)
+    guard let data = cache.load(for: project), let document = try? JSONValue(parsing: data)
     else { return nil }
     return try? DatabaseSchema(openAPI: document)
   }

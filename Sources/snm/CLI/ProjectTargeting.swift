@@ -45,6 +45,26 @@ enum ProjectTargeting {
       serviceKey: serviceKey ?? endpoint.serviceKey)
   }
 
+  /// The project a run would talk to, found without starting or reaching anything (for `snm
+  /// check`): the named one, else the local project when it was made. Nil when the choice is
+  /// incomplete (a URL without a key) or the local project was never made.
+  static func offline(_ options: ShellOptions) -> ProjectSelection? {
+    guard let choice = try? ProjectChoice.resolve(options) else { return nil }
+    switch choice.target {
+    case .project(let project):
+      return project
+    case .local(let key, _):
+      return madeLocalProject(key: key)
+    case .unnamed:
+      return madeLocalProject(key: nil)
+    }
+  }
+
+  static func madeLocalProject(key: String?) -> ProjectSelection? {
+    guard let endpoint = LocalProject.madeEndpoint() else { return nil }
+    return try? ProjectSelection(url: endpoint.url, key: key ?? endpoint.apiKey, name: "local")
+  }
+
   static func say(_ note: String) {
     FileHandle.standardError.write(Data("snm: \(note)\n".utf8))
   }

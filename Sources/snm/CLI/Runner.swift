@@ -34,7 +34,8 @@ enum Runner {
       return failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
     case .check(let paths, let options):
       let loader = ScriptLoader()
-      let code = try CheckCommand.run(paths: paths, options: options, loader: loader)
+      let code = try CheckCommand.run(
+        paths: paths, options: options, project: ProjectTargeting.offline(options), loader: loader)
       // snm exits next: freeing 100,000 statements' syntax trees would only add a tenth to the time.
       _ = Unmanaged.passRetained(loader)
       return code.rawValue

@@ -82,10 +82,12 @@ func demoSchema() throws -> DatabaseSchema {
 @Test func cacheFilesAreNamedPerProjectAndRoundTrip() throws {
   let directory = NSTemporaryDirectory() + "snm-cache-\(UUID().uuidString)"
   let cache = SchemaCache(directory: directory)
-  let local = try #require(URL(string: "http://127.0.0.1:54321"))
-  let other = try #require(URL(string: "http://127.0.0.1:54330"))
+  let local = try ProjectSelection(url: "http://127.0.0.1:54321", key: "key-a")
+  let other = try ProjectSelection(url: "http://127.0.0.1:54330", key: "key-a")
   #expect(cache.path(for: local) != cache.path(for: other))
-  #expect(cache.path(for: local) == directory + "/127.0.0.1-54321-caecfa8d654be855.json")
+  let hash = SchemaCache.hash("http://127.0.0.1:54321\nkey-a")
+  #expect(cache.path(for: local) == directory + "/127.0.0.1-54321-\(hash).json")
+  #expect(!cache.path(for: local).contains("key-a"))
   #expect(cache.load(for: local) == nil)
   cache.store(Data("{\"paths\":{}}".utf8), for: local)
   #expect(cache.load(for: local) == Data("{\"paths\":{}}".utf8))
@@ -96,6 +98,20 @@ func demoSchema() throws -> DatabaseSchema {
   #expect(cache.load(for: other) == nil)
   #expect(
     SchemaCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/c"]) == "/c/snm/schema")
+}
+
+/// Another project served on the same port later (local projects are) has its own keys, so it
+/// never sees the first one's document; nor does another key of the same project.
+@Test func anotherProjectOnTheSamePortHasItsOwnCache() throws {
+  let directory = NSTemporaryDirectory() + "snm-cache-\(UUID().uuidString)"
+  defer { try? FileManager.default.removeItem(atPath: directory) }
+  let cache = SchemaCache(directory: directory)
+  let first = try ProjectSelection(url: "http://127.0.0.1:54321", key: "first-project-key")
+  let second = try ProjectSelection(url: "http://127.0.0.1:54321", key: "second-project-key")
+  cache.store(Data("{\"paths\":{}}".utf8), for: first)
+  #expect(cache.path(for: first) != cache.path(for: second))
+  #expect(cache.load(for: second) == nil)
+  #expect(cache.load(for: first) != nil)
 }
 
 /// PostgREST 14.8+ names integer types by their width: int64 is bigint, int32 either of two.

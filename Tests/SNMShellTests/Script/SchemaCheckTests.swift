@@ -45,13 +45,15 @@ import Testing
 @Test func checkFindsTheSchemaCachedForTheProject() throws {
   let home = NSTemporaryDirectory() + "snm-check-cache-\(UUID().uuidString)"
   defer { try? FileManager.default.removeItem(atPath: home) }
-  let environment = ["XDG_CACHE_HOME": home, "SUPABASE_URL": "http://127.0.0.1:54399/"]
+  let environment = ["XDG_CACHE_HOME": home]
+  let project = try ProjectSelection(url: "http://127.0.0.1:54399/", key: "key-of-this-project")
   let cache = SchemaCache(directory: SchemaCache.defaultDirectory(environment: environment))
-  #expect(CheckCommand.cachedSchema(ShellOptions(), environment: environment) == nil)
-  let url = try #require(URL(string: "http://127.0.0.1:54399"))
+  #expect(CheckCommand.cachedSchema(for: project, environment: environment) == nil)
   let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures/schema/demo-openapi.json")
-  cache.store(try Data(contentsOf: fixture), for: url)
-  let schema = CheckCommand.cachedSchema(ShellOptions(), environment: environment)
+  cache.store(try Data(contentsOf: fixture), for: project)
+  let schema = CheckCommand.cachedSchema(for: project, environment: environment)
   #expect(schema?.table(named: "walk_request") != nil)
+  let later = try ProjectSelection(url: "http://127.0.0.1:54399", key: "key-of-another-project")
+  #expect(CheckCommand.cachedSchema(for: later, environment: environment) == nil)
 }
