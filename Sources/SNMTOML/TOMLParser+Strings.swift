@@ -42,54 +42,37 @@ extension TOMLParser {
 
   /// `"""..."""`: escapes, newlines, a line-ending backslash that joins lines.
   mutating func multilineBasicString() throws(TOMLError) -> String {
-    let start = position
-    index += 3
-    _ = try newline()
-    var text: [UInt8] = []
-    while true {
-      guard let byte = peek() else {
-        throw error("this string has no closing '\"\"\"'", at: start)
-      }
-      switch byte {
-      case UInt8(ascii: "\""):
-        if let closing = try closingQuotes(UInt8(ascii: "\"")) {
-          text += closing
-          return String(decoding: text, as: UTF8.self)
-        }
-        text.append(byte)
-        index += 1
-      case UInt8(ascii: "\\"):
-        if try lineEndingBackslash() { continue }
-        text += try escape()
-      case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-        _ = try newline()
-        text.append(UInt8(ascii: "\n"))
-      default:
-        try refuseControl(byte)
-        text.append(byte)
-        index += 1
-      }
-    }
+    try multilineString(quote: UInt8(ascii: "\""), escapes: true)
   }
 
   /// `'''...'''`: newlines, no escapes.
   mutating func multilineLiteralString() throws(TOMLError) -> String {
+    try multilineString(quote: UInt8(ascii: "'"), escapes: false)
+  }
+
+  /// A multi-line string closed by three `quote`s; with `escapes`, a backslash starts an escape
+  /// or, at the end of a line, joins it to the next.
+  mutating func multilineString(quote: UInt8, escapes: Bool) throws(TOMLError) -> String {
     let start = position
     index += 3
     _ = try newline()
     var text: [UInt8] = []
     while true {
       guard let byte = peek() else {
-        throw error("this string has no closing \"'''\"", at: start)
+        let closing = quote == UInt8(ascii: "'") ? "\"'''\"" : "'\"\"\"'"
+        throw error("this string has no closing \(closing)", at: start)
       }
       switch byte {
-      case UInt8(ascii: "'"):
-        if let closing = try closingQuotes(UInt8(ascii: "'")) {
+      case quote:
+        if let closing = try closingQuotes(quote) {
           text += closing
           return String(decoding: text, as: UTF8.self)
         }
         text.append(byte)
         index += 1
+      case UInt8(ascii: "\\") where escapes:
+        if try lineEndingBackslash() { continue }
+        text += try escape()
       case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
         _ = try newline()
         text.append(UInt8(ascii: "\n"))

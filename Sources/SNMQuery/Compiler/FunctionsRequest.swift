@@ -32,7 +32,7 @@ public struct FunctionsRequest: Sendable {
 
   /// The explain block: method and path, URL, headers, body, and the supabase-swift call.
   public func readableBlock() -> String {
-    var lines = ["\(method) \(RequestPath.pathOnly(endpoint.url))"]
+    var lines = ["\(method) \(URLPath.of(endpoint.url))"]
     lines.append("url      " + endpoint.url)
     let headers = endpoint.headers.map { "\($0.name): \($0.value)" }
     for (index, header) in headers.enumerated() {
@@ -52,7 +52,7 @@ public struct FunctionsRequest: Sendable {
     var headers = JSONObject()
     for field in endpoint.headers { headers[field.name] = .string(field.value) }
     var object: JSONObject = [
-      "method": .string(method), "path": .string(RequestPath.pathOnly(endpoint.url)),
+      "method": .string(method), "path": .string(URLPath.of(endpoint.url)),
       "url": .string(endpoint.url), "headers": .object(headers), "body": body ?? .null,
     ]
     if let file { object["upload"] = .string(file) }
@@ -115,20 +115,9 @@ public struct FunctionsRequest: Sendable {
         : call + ", options: FunctionInvokeOptions(" + options.joined(separator: ", ") + "))"
     case .request:
       return "var request = URLRequest(url: supabaseURL.appending(path: "
-        + SwiftLiteral.string(RequestPath.pathOnly(endpoint.url)) + ")); request.httpMethod = "
+        + SwiftLiteral.string(URLPath.of(endpoint.url)) + ")); request.httpMethod = "
         + SwiftLiteral.string(method) + "; try await URLSession.shared.data(for: request)"
         + " /* with the apikey and Authorization headers supabase-swift sends */"
     }
-  }
-}
-
-/// The path of an absolute URL, without the query.
-enum RequestPath {
-  static func pathOnly(_ url: String) -> String {
-    var rest = Substring(url)
-    if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
-    guard let slash = rest.firstIndex(of: "/") else { return "/" }
-    let path = rest[slash...]
-    return String(path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
   }
 }

@@ -20,22 +20,17 @@ extension RequestExplainer {
   /// The readable block of an Auth or admin request, as ``readableBlock(_:)`` for the DB's.
   public static func readableBlock(_ request: SupabaseAuthRequest) -> String {
     let endpoint = request.endpoint
-    var lines = ["\(endpoint.method.rawValue) \(endpoint.path)"]
-    func section(_ label: String, _ values: [String]) {
-      appendSection(label, values, to: &lines)
-    }
-    section("query", endpoint.query.map { "\($0.name) = \($0.value)" })
-    section("url", [request.url])
-    section("headers", endpoint.headers.map { "\($0.name): \($0.value)" })
-    section("body", request.body.map { [$0.serialized()] } ?? [])
+    var lines = requestLines(
+      endpoint, query: endpoint.query.map { "\($0.name) = \($0.value)" }, url: request.url,
+      body: request.body.map { [$0.serialized()] } ?? [])
     let key =
       switch request.credential {
       case .key: "the project's API key"
       case .session: "the session's access token (and the project's API key)"
       case .service: "the service key (never the session)"
       }
-    section("with", [key])
-    section("swift", [request.swift])
+    appendSection("with", [key], to: &lines)
+    appendSection("swift", [request.swift], to: &lines)
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -25,20 +25,14 @@ extension RequestExplainer {
   /// The readable block of a Storage request, as ``readableBlock(_:)`` for the DB's.
   public static func readableBlock(_ request: SupabaseStorageRequest) -> String {
     let endpoint = request.endpoint
-    let explained = request.explainJSON()
-    var lines = ["\(endpoint.method.rawValue) \(explained["path"]?.stringValue ?? endpoint.path)"]
-    func section(_ label: String, _ values: [String]) {
-      appendSection(label, values, to: &lines)
-    }
-    section("url", [request.url])
-    section("headers", endpoint.headers.map { "\($0.name): \($0.value)" })
-    if let file = endpoint.bodyFile {
-      section("body", ["the bytes of \(file) (streamed from disk)"])
-    } else {
-      section("body", request.body.map { [$0.serialized()] } ?? [])
-    }
-    if let file = endpoint.responseFile { section("saves to", [file]) }
-    section("swift", [request.swiftChain()])
+    let body =
+      endpoint.bodyFile.map { ["the bytes of \($0) (streamed from disk)"] }
+      ?? request.body.map { [$0.serialized()] } ?? []
+    var lines = requestLines(
+      endpoint, path: request.explainJSON()["path"]?.stringValue, query: nil, url: request.url,
+      body: body)
+    if let file = endpoint.responseFile { appendSection("saves to", [file], to: &lines) }
+    appendSection("swift", [request.swiftChain()], to: &lines)
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -16,19 +16,24 @@ extension RequestExplainer {
   ///            ...
   /// ```
   public static func readableBlock(_ request: SupabaseDBRequest) -> String {
-    let endpoint = request.endpoint
-    var lines = ["\(endpoint.method.rawValue) \(endpoint.path)"]
-    func section(_ label: String, _ values: [String]) {
-      appendSection(label, values, to: &lines)
-    }
-    section("query", request.query.map { "\($0.name) = \($0.value)" })
-    section("url", [request.url])
-    var headers: [String] = []
-    for field in endpoint.headers { headers.append("\(field.name): \(field.value)") }
-    section("headers", headers)
-    section("body", request.body.map { [$0.serialized()] } ?? [])
-    section("swift", swiftLines(request))
+    var lines = requestLines(
+      request.endpoint, query: request.query.map { "\($0.name) = \($0.value)" }, url: request.url,
+      body: request.body.map { [$0.serialized()] } ?? [])
+    appendSection("swift", swiftLines(request), to: &lines)
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The lines every request's readable block starts with: method and path (`path`, else the
+  /// endpoint's), then the sections query (when given), url, headers and body.
+  static func requestLines(
+    _ endpoint: Endpoint, path: String? = nil, query: [String]?, url: String, body: [String]
+  ) -> [String] {
+    var lines = ["\(endpoint.method.rawValue) \(path ?? endpoint.path)"]
+    if let query { appendSection("query", query, to: &lines) }
+    appendSection("url", [url], to: &lines)
+    appendSection("headers", endpoint.headers.map { "\($0.name): \($0.value)" }, to: &lines)
+    appendSection("body", body, to: &lines)
+    return lines
   }
 
   /// One labelled section of a readable block: the label padded to 9 columns before the first

@@ -17,7 +17,7 @@ import SNMWire
 /// true`: the function was not reached; exit code 4), the function's non-2xx answer (its status
 /// and body; exit code 1), and no answer at all (exit code 3), as functions-js's
 /// `FunctionsRelayError`, `FunctionsHttpError` and `FunctionsFetchError`.
-struct FunctionsStatements: StatementFamily {
+struct FunctionsStatements: RequestFamily {
   let environment: StatementEnvironment
   let output: StatementOutput
 

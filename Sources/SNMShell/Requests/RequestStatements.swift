@@ -14,7 +14,7 @@ import Synchronization
 /// let result = await RequestStatements(environment: environment, output: output)
 ///   .run(statement, in: source, directory: nil)
 /// ```
-struct RequestStatements: StatementFamily {
+struct RequestStatements: RequestFamily {
   let environment: StatementEnvironment
   let output: StatementOutput
 

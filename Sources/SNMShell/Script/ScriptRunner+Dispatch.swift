@@ -25,11 +25,14 @@ extension ScriptRunner {
     case .echo(let echo):
       return await executor.runEcho(echo, in: source, context: context)
     case .query, .rpc:
-      return await executor.runRequest(statement, in: source, context: context)
+      return await executor.runRequest(
+        RequestStatements.self, statement, in: source, context: context)
     case .storage:
-      return await executor.runStorage(statement, in: source, context: context)
+      return await executor.runRequest(
+        StorageStatements.self, statement, in: source, context: context)
     case .functions:
-      return await executor.runFunctions(statement, in: source, context: context)
+      return await executor.runRequest(
+        FunctionsStatements.self, statement, in: source, context: context)
     case .let(let binding):
       return await executor.runLet(binding, statement: statement, in: source, context: context)
     case .expect(.within(let inner, let timeout, let interval)):

@@ -59,23 +59,16 @@ extension StatementExecutor {
     }
   }
 
-  /// Runs a query or an `rpc` (Requests/): compile, send (Ctrl-C cancels), print the result or
-  /// the error. A signal returns `.interrupted`: whoever runs the statement says what that means.
-  func runRequest(_ statement: Statement, in source: Source, context: StatementContext) async
-    -> StatementResult
-  {
+  /// Runs a query or an `rpc` (``RequestStatements``), `storage ...` (``StorageStatements``),
+  /// `invoke ...` and `request ...` (``FunctionsStatements``): compile, send (Ctrl-C cancels),
+  /// print the result or the error. A signal returns `.interrupted`: whoever runs the statement
+  /// says what that means.
+  func runRequest<Family: RequestFamily>(
+    _ family: Family.Type, _ statement: Statement, in source: Source, context: StatementContext
+  ) async -> StatementResult {
     let (environment, output) = await surroundings(context.routing)
-    let family = RequestStatements(environment: environment, output: output)
-    return await family.run(statement, in: source, directory: context.directory)
-  }
-
-  /// `storage ...` (Storage/): the request, then its result in the current format.
-  func runStorage(_ statement: Statement, in source: Source, context: StatementContext) async
-    -> StatementResult
-  {
-    let (environment, output) = await surroundings(context.routing)
-    let family = StorageStatements(environment: environment, output: output)
-    return await family.run(statement, in: source, directory: context.directory)
+    return await Family(environment: environment, output: output)
+      .run(statement, in: source, directory: context.directory)
   }
 
   /// Runs a Realtime statement (Realtime/) and binds `$event` to the event `expect event` took.
@@ -89,15 +82,6 @@ extension StatementExecutor {
       bind("event", to: outcome.value)
     }
     return result
-  }
-
-  /// `invoke ...` and `request ...` (Functions/): the request, then its answer by media type.
-  func runFunctions(_ statement: Statement, in source: Source, context: StatementContext) async
-    -> StatementResult
-  {
-    let (environment, output) = await surroundings(context.routing)
-    let family = FunctionsStatements(environment: environment, output: output)
-    return await family.run(statement, in: source, directory: context.directory)
   }
 
   /// Runs an account, MFA, admin or inbox statement (Auth/) and keeps who is signed in after it.

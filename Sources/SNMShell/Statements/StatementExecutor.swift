@@ -8,7 +8,7 @@ import Synchronization
 /// Runs one snm statement at a time and returns what happened (``StatementResult``); whoever
 /// runs it (``ScriptRunner``, ``PromptLoop``) decides what that means for the run. The runner's
 /// ``ScriptRunner/dispatch(_:in:)`` is the one switch on a statement's kind; it calls the
-/// families here (`runRequest`, `runStorage`, `runAuth`, `runSession`, ...).
+/// families here (`runRequest` for queries, Storage and Functions, `runAuth`, `runSession`, ...).
 ///
 /// ```swift
 /// let executor = StatementExecutor(project: project, options: options)

@@ -21,6 +21,13 @@ protocol StatementFamily: Sendable {
   var output: StatementOutput { get }
 }
 
+/// A family whose statement is one request compiled from its source (queries and `rpc`,
+/// Storage, Functions): made from the surroundings, run with the folder of the statement's file.
+protocol RequestFamily: StatementFamily {
+  init(environment: StatementEnvironment, output: StatementOutput)
+  func run(_ statement: Statement, in source: Source, directory: String?) async -> StatementResult
+}
+
 extension StatementFamily {
   /// The settings as they were when the statement started.
   var settings: ShellSettings { environment.settings }

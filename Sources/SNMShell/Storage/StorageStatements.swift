@@ -13,7 +13,7 @@ import SNMWire
 /// let result = await StorageStatements(environment: environment, output: output)
 ///   .run(statement, in: source, directory: "smoke")
 /// ```
-struct StorageStatements: StatementFamily {
+struct StorageStatements: RequestFamily {
   let environment: StatementEnvironment
   let output: StatementOutput
 

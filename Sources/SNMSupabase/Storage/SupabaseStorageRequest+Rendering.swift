@@ -95,7 +95,7 @@ extension SupabaseStorageRequest {
     for field in endpoint.headers { headers[field.name] = .string(field.value) }
     var object: JSONObject = [
       "method": .string(endpoint.method.rawValue),
-      "path": .string(Self.pathOnly(url)),
+      "path": .string(URLPath.of(url)),
       "query": .array(endpoint.query.map { [.string($0.name), .string($0.value)] }),
       "url": .string(url),
       "headers": .object(headers),
@@ -105,14 +105,5 @@ extension SupabaseStorageRequest {
     if let file = endpoint.responseFile { object["download_to"] = .string(file) }
     object["swift"] = .string(swiftChain())
     return .object(object)
-  }
-
-  /// The path of an absolute URL (`/storage/v1/object/...`), without the query.
-  static func pathOnly(_ url: String) -> String {
-    var rest = Substring(url)
-    if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
-    guard let slash = rest.firstIndex(of: "/") else { return "/" }
-    let path = rest[slash...]
-    return String(path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
   }
 }

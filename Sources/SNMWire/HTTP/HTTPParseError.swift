@@ -1,5 +1,6 @@
-/// Why bytes are not an HTTP/1.1 message ``HTTPDecoder`` accepts: the status a server answers
-/// with (400, 413, 414, 431, 501, 505) and a lowercase message saying why.
+/// Why bytes are not an HTTP/1.1 message ``HTTPDecoder`` accepts (or a request not a WebSocket
+/// handshake: ``WebSocketHandshakeError``): the status a server answers with (400, 413, 414, 426,
+/// 431, 501, 505) and a lowercase message saying why.
 ///
 /// ```swift
 /// catch let error as HTTPParseError { respond(error.status, error.message) }
