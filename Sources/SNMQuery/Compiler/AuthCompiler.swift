@@ -19,12 +19,8 @@ public struct AuthCompiler: Sendable {
 
   /// The auth statement inside `statement` (itself, or in `explain` or `let`), or nil.
   public static func authStatement(_ statement: Statement) -> AuthStatement? {
-    switch statement.kind {
-    case .auth(let auth): auth
-    case .shell(.explain(let inner, _)): authStatement(inner)
-    case .let(let binding):
-      if case .statement(let inner) = binding.value { authStatement(inner) } else { nil }
-    default: nil
+    statement.inner { kind in
+      if case .auth(let auth) = kind { auth } else { nil }
     }
   }
 

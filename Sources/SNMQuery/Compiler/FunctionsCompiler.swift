@@ -30,12 +30,8 @@ public struct FunctionsCompiler: Sendable {
 
   /// The `invoke` or `request` statement inside `statement` (itself, or in `explain` or `let`).
   public static func functionsStatement(_ statement: Statement) -> FunctionsStatement? {
-    switch statement.kind {
-    case .functions(let functions): functions
-    case .shell(.explain(let inner, _)): functionsStatement(inner)
-    case .let(let binding):
-      if case .statement(let inner) = binding.value { functionsStatement(inner) } else { nil }
-    default: nil
+    statement.inner { kind in
+      if case .functions(let functions) = kind { functions } else { nil }
     }
   }
 

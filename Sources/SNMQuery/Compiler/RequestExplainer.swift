@@ -92,12 +92,8 @@ public enum RequestExplainer {
 
   /// The statement under `as service` (itself, or in `explain` or `let`), or nil.
   public static func serviceStatement(_ statement: Statement) -> Statement? {
-    switch statement.kind {
-    case .asService(let inner): inner
-    case .shell(.explain(let inner, _)): serviceStatement(inner)
-    case .let(let binding):
-      if case .statement(let inner) = binding.value { serviceStatement(inner) } else { nil }
-    default: nil
+    statement.inner { kind in
+      if case .asService(let inner) = kind { inner } else { nil }
     }
   }
 

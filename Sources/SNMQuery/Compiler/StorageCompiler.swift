@@ -40,12 +40,8 @@ public struct StorageCompiler: Sendable {
 
   /// The Storage statement inside `statement` (itself, or in `explain` or `let`), or nil.
   public static func storageStatement(_ statement: Statement) -> StorageStatement? {
-    switch statement.kind {
-    case .storage(let storage): storage
-    case .shell(.explain(let inner, _)): storageStatement(inner)
-    case .let(let binding):
-      if case .statement(let inner) = binding.value { storageStatement(inner) } else { nil }
-    default: nil
+    statement.inner { kind in
+      if case .storage(let storage) = kind { storage } else { nil }
     }
   }
 

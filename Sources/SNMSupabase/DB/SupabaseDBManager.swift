@@ -13,9 +13,9 @@ import SNMNetwork
 /// The DB layer knows nothing of Auth: the `accessToken` closure is asked once per request, and
 /// its `nil` means "send the API key as the bearer".
 public struct SupabaseDBManager: Sendable {
-  public let config: SupabaseConfig
-  public let provider: SNMNetworkProvider
-  let accessToken: @Sendable () async throws -> String?
+  let link: SupabaseProjectLink
+  public var config: SupabaseConfig { link.config }
+  public var provider: SNMNetworkProvider { link.provider }
 
   /// - Parameters:
   ///   - provider: shared with Auth so both reuse one connection pool; by default one is made for
@@ -25,9 +25,7 @@ public struct SupabaseDBManager: Sendable {
     config: SupabaseConfig, provider: SNMNetworkProvider? = nil,
     accessToken: @escaping @Sendable () async throws -> String? = { nil }
   ) {
-    self.config = config
-    self.provider = provider ?? SNMNetworkProvider(configuration: .init(apiKey: config.anonKey))
-    self.accessToken = accessToken
+    link = SupabaseProjectLink(config: config, provider: provider, accessToken: accessToken)
   }
 
   /// Reads rows: GET.

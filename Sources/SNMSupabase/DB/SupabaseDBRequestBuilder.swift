@@ -114,7 +114,7 @@ extension SupabaseDBRequestBuilder where Phase == SupabaseDBPhase.Ready {
   ///
   /// - Throws: what ``request()`` throws once the request is built.
   public func request(_ request: SupabaseDBRequest) async throws -> SupabaseDBResponse {
-    let token = try await manager.accessToken()
+    let token = try await manager.link.accessToken()
     let response = try await manager.provider.send(endpoint: request.endpoint, accessToken: token)
     return try SupabaseDBResponse(request: request, response: response)
   }

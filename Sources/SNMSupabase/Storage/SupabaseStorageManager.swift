@@ -17,21 +17,17 @@ import SNMNetwork
 /// only once the operation is chosen (``SupabaseStoragePhase``). Like the DB layer it knows
 /// nothing of Auth: `accessToken` is asked once per request, and its `nil` sends the API key.
 public struct SupabaseStorageManager: Sendable {
-  public let config: SupabaseConfig
-  public let provider: SNMNetworkProvider
-  let accessToken: @Sendable () async throws -> String?
+  let link: SupabaseProjectLink
+  public var config: SupabaseConfig { link.config }
+  public var provider: SNMNetworkProvider { link.provider }
 
-  /// - Parameters:
-  ///   - provider: shared with the other managers so all reuse one connection pool; by default
-  ///     one is made for `config`.
-  ///   - accessToken: the session's JWT, or nil without a session.
+  /// As ``SupabaseDBManager/init(config:provider:accessToken:)``: `provider` shared with the
+  /// other managers, `accessToken` the session's JWT or nil without a session.
   public init(
     config: SupabaseConfig, provider: SNMNetworkProvider? = nil,
     accessToken: @escaping @Sendable () async throws -> String? = { nil }
   ) {
-    self.config = config
-    self.provider = provider ?? SNMNetworkProvider(configuration: .init(apiKey: config.anonKey))
-    self.accessToken = accessToken
+    link = SupabaseProjectLink(config: config, provider: provider, accessToken: accessToken)
   }
 
   /// The Storage API's base: the project URL + `/storage/v1`.

@@ -171,7 +171,7 @@ extension SupabaseStorageRequestBuilder where Phase == SupabaseStoragePhase.Read
   ///   `statusCode`, `error` and `message`); the token closure's own errors.
   public func request() async throws -> SupabaseStorageResponse {
     let request = try build()
-    let token = try await manager.accessToken()
+    let token = try await manager.link.accessToken()
     let endpoint = try request.sendableEndpoint()
     let response: SNMResponse
     do {
