@@ -6,6 +6,13 @@ extension Router {
   /// The gateway's answer to a request it does not admit (no or a bad API key, a refused token).
   struct Refusal: Error {
     var response: HTTPResponse
+
+    /// 401 for an `apikey` that is not the project's, as Supabase's gateway answers it.
+    static let invalidAPIKey = Refusal(
+      response: .json(
+        status: 401,
+        #"{"message":"Invalid API key","hint":"Double check your Supabase `anon` or `service_role` API key."}"#
+      ))
   }
 
   /// Who a Storage request runs as. Unlike REST and Auth, Storage's routes take no API key of
@@ -19,12 +26,7 @@ extension Router {
     var keyAuth: RequestAuth?
     if let apiKey = request.headers["apikey"] ?? request.queryValue("apikey") {
       guard let claims = keys.claims(forAPIKey: apiKey) else {
-        return .failure(
-          Refusal(
-            response: .json(
-              status: 401,
-              #"{"message":"Invalid API key","hint":"Double check your Supabase `anon` or `service_role` API key."}"#
-            )))
+        return .failure(.invalidAPIKey)
       }
       if let roleToken = keys.jwt(forOpaqueKey: apiKey) {
         let bearer = request.headers["Authorization"].flatMap(RequestAuth.bearerToken)

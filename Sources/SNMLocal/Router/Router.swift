@@ -179,12 +179,7 @@ public struct Router: Sendable {
           )))
     }
     guard let keyClaims = keys.claims(forAPIKey: apiKey) else {
-      return .failure(
-        Refusal(
-          response: .json(
-            status: 401,
-            #"{"message":"Invalid API key","hint":"Double check your Supabase `anon` or `service_role` API key."}"#
-          )))
+      return .failure(.invalidAPIKey)
     }
     // A new-format key is not a JWT: as Supabase's gateway does, the services behind get its
     // role's JWT in Authorization when the request carries none, or carries the key itself there

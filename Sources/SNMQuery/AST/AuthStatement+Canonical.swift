@@ -1,10 +1,6 @@
 extension AuthStatement {
   /// One spelling of the statement, which parses back to it (`Statement.canonicalText`).
   var canonicalText: String {
-    func text(_ node: ValueNode) -> String { node.value.canonicalText }
-    func clause(_ word: String, _ node: ValueNode?) -> String {
-      node.map { " \(word) " + text($0) } ?? ""
-    }
     switch self {
     case .userShow: return "user show"
     case .reauthenticate: return "user reauthenticate"
@@ -38,10 +34,6 @@ extension AuthStatement {
 
 extension AdminStatement {
   var canonicalText: String {
-    func text(_ node: ValueNode) -> String { node.value.canonicalText }
-    func clause(_ word: String, _ node: ValueNode?) -> String {
-      node.map { " \(word) " + text($0) } ?? ""
-    }
     switch self {
     case .users(let filter, let limit, let page):
       return "users"
@@ -60,4 +52,12 @@ extension AdminStatement {
     case .invite(let email, let data): return "invite " + text(email) + clause("data", data)
     }
   }
+}
+
+/// A value as its canonical statement writes it.
+private func text(_ node: ValueNode) -> String { node.value.canonicalText }
+
+/// ` word value`, or nothing without a value: an optional clause of a canonical statement.
+private func clause(_ word: String, _ node: ValueNode?) -> String {
+  node.map { " \(word) " + text($0) } ?? ""
 }
