@@ -4,8 +4,10 @@ import SNMNetwork
 /// through, and the session's token, asked once per request (nil: the API key is the bearer).
 ///
 /// ```swift
-/// let link = SupabaseProjectLink(config: config, provider: provider, accessToken: { token })
-/// let response = try await link.send(endpoint)
+/// let link = SupabaseProjectLink(
+///   config: config, provider: provider,
+///   accessToken: { try await SessionManager.shared.requestToken() })
+/// let token = try await link.accessToken()   // nil: send the API key as the bearer
 /// ```
 struct SupabaseProjectLink: Sendable {
   let config: SupabaseConfig
