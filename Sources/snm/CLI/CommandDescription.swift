@@ -186,9 +186,9 @@ extension CommandDescription {
         Checks, for the signed-in user (signed out: anon), what stops a table's changes from
         arriving: the supabase_realtime publication, the replica identity (old_record, filters on
         DELETE), row level security (the rows this user's role and claims can read) and a
-        Realtime join of the table. The database is read only for a local project (--local,
-        --dir DIR, or none named outside CI); for another project the join alone is tried, and
-        the report says what it could not check. One line per finding: ok, note, problem, not
+        Realtime join of the table. The database is read only for a local project named with
+        --local or --dir DIR; otherwise the join alone is tried, and the report says what it
+        could not check. One line per finding: ok, note, problem, not
         checked.
         """,
       takesShellOptions: true,

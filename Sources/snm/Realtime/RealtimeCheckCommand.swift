@@ -4,9 +4,9 @@ import SNMLocal
 import SNMShell
 
 /// `snm realtime check TABLE [--dir DIR]`: ``RealtimeCheck`` against the chosen project. The
-/// database is asked (as its superuser, over the cluster's socket) only for a local project:
-/// `--dir DIR`, `--local`, or none named outside CI; another project is checked through its
-/// Realtime join alone, and the report says what that leaves out.
+/// database is asked (as its superuser, over the cluster's socket) only for a local project
+/// named with `--dir DIR` or `--local`; any other is checked through its Realtime join alone,
+/// and the report says what that leaves out.
 struct RealtimeCheckCommand: Sendable, Equatable {
   var table: String
   /// `--dir`: the local project in DIR.
@@ -43,7 +43,7 @@ struct RealtimeCheckCommand: Sendable, Equatable {
     return await check.run(
       executor: executor, facts: databaseURL.map(Self.facts(databaseURL:)),
       unavailable:
-        "not a local project (snm reads a database only of snm local: --local or --dir DIR)")
+        "not a local project named with --local or --dir DIR (the only databases snm reads)")
   }
 
   /// The facts from the local project's database: the catalog, then the rows counted as the
