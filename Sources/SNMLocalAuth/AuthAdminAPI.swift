@@ -53,6 +53,8 @@ struct AuthAdminAPI {
         try FactorStore(connection).delete(id: factorID)
       }
       return .json(status: 200, factor)
+    case .adminOAuth:
+      throw AuthFailure(status: 404, code: "feature_disabled", message: "OAuth server is disabled")
     default:
       throw AuthFailure.notFound
     }

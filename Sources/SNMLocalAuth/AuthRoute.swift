@@ -56,6 +56,9 @@ enum AuthRoute: Equatable {
   /// `/admin/users/{id}/factors/{factor}` with a method but DELETE: 405 once both ids read as
   /// UUIDs and name a user's factor.
   case userFactorWrongMethod(userID: String, factorID: String)
+  /// Any path under `/admin/oauth`: the OAuth 2.1 server's client routes, off in the local
+  /// project (GoTrue's 404 feature_disabled once the caller is an admin).
+  case adminOAuth
   /// Any other path under `/admin`, answered 404 once the caller is an admin.
   case adminNotFound
 
@@ -77,7 +80,7 @@ enum AuthRoute: Equatable {
     switch self {
     case .listUsers, .createUser, .generateLink, .adminUser, .updateUserAsAdmin, .deleteUser,
       .adminUserWrongMethod, .adminUserFactors, .deleteUserFactor, .userFactorWrongMethod,
-      .adminNotFound:
+      .adminOAuth, .adminNotFound:
       .admin
     case .enrollFactor, .unenrollFactor, .challengeFactor, .verifyFactor, .factorWrongMethod,
       .factorNotFound:
@@ -126,6 +129,7 @@ enum AuthRoute: Equatable {
     case ("GET", 2) where route[1] == "users": return .listUsers
     case ("POST", 2) where route[1] == "users": return .createUser
     case ("POST", 2) where route[1] == "generate_link": return .generateLink
+    case (_, 2...) where route[1] == "oauth": return .adminOAuth
     case (_, 3) where route[1] == "users":
       switch method {
       case "GET": return .adminUser(id: route[2])

@@ -5,6 +5,7 @@ never a 500."""
 import httpx
 import pytest
 from supabase_auth import SyncGoTrueAdminAPI, SyncGoTrueClient
+from supabase_auth.types import CreateOAuthClientParams
 from supabase_auth.errors import AuthApiError
 
 from auth_helpers import new_email
@@ -58,6 +59,22 @@ def test_manual_linking_is_disabled_for_a_signed_in_user(project):
     with pytest.raises(AuthApiError) as unlink:
         client.unlink_identity(identity)
     assert unlink.value.status == 404 and unlink.value.code == "manual_linking_disabled"
+
+
+def test_the_oauth_server_admin_routes_answer_that_it_is_disabled(project):
+    admin = SyncGoTrueAdminAPI(url=project.auth_url,
+                               headers={"apikey": project.status["secret_key"]})
+    with pytest.raises(AuthApiError) as listed:
+        admin.oauth.list_clients()
+    assert listed.value.status == 404 and listed.value.code == "feature_disabled"
+    assert listed.value.message == "OAuth server is disabled"
+    with pytest.raises(AuthApiError) as created:
+        admin.oauth.create_client(CreateOAuthClientParams(
+            client_name="app", redirect_uris=["http://127.0.0.1:3000/cb"]))
+    assert created.value.code == "feature_disabled"
+    # Only an admin learns it: another caller is refused first.
+    anon = httpx.get(project.auth_url + "/admin/oauth/clients", headers=project.headers())
+    assert anon.status_code == 403 and anon.json()["error_code"] == "not_admin"
 
 
 NUL = "a\u0000b"

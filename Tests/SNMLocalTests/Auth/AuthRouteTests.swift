@@ -35,6 +35,10 @@ import Testing
     Case(method: "GET", path: "/auth/v1/verify", route: .verifyLink),
     Case(method: "POST", path: "/auth/v1/invite", route: .invite),
     Case(method: "GET", path: "/auth/v1/authorize", route: .authorize),
+    Case(method: "GET", path: "/auth/v1/admin/oauth/clients", route: .adminOAuth),
+    Case(
+      method: "POST", path: "/auth/v1/admin/oauth/clients/\(id)/regenerate_secret",
+      route: .adminOAuth),
     Case(method: "POST", path: "/auth/v1/authorize", route: .methodNotAllowed),
     Case(method: "POST", path: "/auth/v1/sso", route: .sso),
     Case(method: "GET", path: "/auth/v1/sso/saml/metadata", route: .sso),
