@@ -31,6 +31,25 @@ import Testing
     #expect(prepared.makeRoom(for: ["new"], limit: 3) == ["snm_p2"], "q0 was used last")
   }
 
+  /// The statements found last are found again without hashing; none is found from there once
+  /// the cache has gained entries (the table grew, indices moved) or lost it.
+  @Test func recentlyFoundStatementsStayRightAsTheCacheChanges() {
+    var prepared = filled(2)
+    #expect(prepared.use("q0") == "snm_p1" && prepared.use("q1") == "snm_p2")
+    #expect(prepared.use(String("q0".reversed().reversed())) == "snm_p1", "an equal text")
+    for index in 2..<40 { prepared.add("q\(index)", name: prepared.newName()) }
+    #expect(prepared.use("q0") == "snm_p1" && prepared.use("q1") == "snm_p2")
+    #expect(prepared.use("q39") == "snm_p40")
+    let evicted = prepared.makeRoom(for: ["new"], limit: 40)
+    #expect(evicted == ["snm_p3"], "q2 was used longest ago")
+    #expect(prepared.use("q2") == nil && prepared.use("q1") == "snm_p2")
+    var small = filled(3)
+    #expect(small.use("q1") == "snm_p2" && small.use("q2") == "snm_p3")
+    #expect(small.use("q0") == "snm_p1")
+    #expect(small.makeRoom(for: ["x"], limit: 3) == ["snm_p2"], "q1, found lately, went")
+    #expect(small.use("q1") == nil && small.use("q2") == "snm_p3" && small.use("q0") == "snm_p1")
+  }
+
   @Test func nothingIsEvictedWhileThereIsRoom() {
     var prepared = filled(3)
     #expect(prepared.makeRoom(for: ["q0", "q1", "new"], limit: 4).isEmpty)

@@ -9,9 +9,19 @@
 /// about 25 MiB), so at most `PGConnection.preparedLimit` are kept and the one used longest ago
 /// makes way for a new one. Names are never reused.
 struct PreparedStatements: Sendable {
-  private var entries: [String: (name: String, lastUse: Int)] = [:]
+  private typealias Entries = [String: (name: String, lastUse: Int)]
+  private var entries: Entries = [:]
+  /// The last few statements found and where their entries are, compared before any text is
+  /// hashed: a request's statements are mostly the ones the last request on this connection
+  /// used (the role's prelude, REST's settings read, often the read itself), and an equal text
+  /// is found by comparing bytes, a different one at its first differing byte. Emptied when
+  /// `entries` gains or loses one (its indices move then).
+  private var recent: [(sql: String, index: Entries.Index)] = []
   private var next = 1
   private var clock = 0
+
+  /// How many found statements `recent` keeps.
+  static let recentLimit = 4
 
   /// How many are prepared.
   var count: Int { entries.count }
@@ -21,8 +31,16 @@ struct PreparedStatements: Sendable {
 
   /// The name of `sql` if it is prepared, counting it as used now.
   mutating func use(_ sql: String) -> String? {
+    for item in recent where item.sql == sql { return touch(item.index) }
     // One lookup (a statement's text is hashed whole): the entry is updated where it is.
     guard let index = entries.index(forKey: sql) else { return nil }
+    if recent.count == Self.recentLimit { recent.removeFirst() }
+    recent.append((sql, index))
+    return touch(index)
+  }
+
+  /// Counts the entry at `index` as used now; its name.
+  private mutating func touch(_ index: Entries.Index) -> String {
     clock += 1
     entries.values[index].lastUse = clock
     return entries.values[index].name
@@ -37,6 +55,7 @@ struct PreparedStatements: Sendable {
   /// Records a statement whose PREPARE succeeded.
   mutating func add(_ sql: String, name: String) {
     clock += 1
+    recent.removeAll(keepingCapacity: true)
     entries[sql] = (name, clock)
   }
 
@@ -53,6 +72,7 @@ struct PreparedStatements: Sendable {
     guard excess > 0 else { return [] }
     let evicted = entries.filter { !wanted.contains($0.key) }
       .sorted { $0.value.lastUse < $1.value.lastUse }.prefix(excess)
+    recent.removeAll(keepingCapacity: true)
     for (sql, _) in evicted { entries[sql] = nil }
     return evicted.map(\.value.name)
   }
