@@ -7,6 +7,7 @@ alike. The ratio is what the targets are about; absolute figures depend on the m
 import argparse
 import hashlib
 import http.client
+import inspect
 import json
 import os
 import pathlib
@@ -202,6 +203,8 @@ class Report:
             return f"{value * 1000:.1f} ms" if value < 10 else f"{value:.2f} s"
         if unit == "B":
             return f"{value / 1048576:.1f} MiB"
+        if unit == "B each":
+            return f"{value / 1024:,.1f} KiB"
         if unit == "B/s":
             return f"{value / 1048576:,.0f} MiB/s"
         if unit == "/s":
@@ -288,14 +291,18 @@ def free_port(skip=()):
 class Project:
     """The bench's own local project: demo schema plus 100,000 generated dog_profile rows."""
 
-    def __init__(self):
-        self.dir = WORK / "project"
+    def __init__(self, dir=None, folder=None):
+        """`folder` (a project folder holding `supabase/`, for sections 10 and 11) is where `snm
+        local start` runs; without it the project has none and gets the demo schema."""
+        self.dir = dir or WORK / "project"
+        self.folder = folder
         self.status = None
 
     def start(self):
         self.dir.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([SNM, "local", "stop", "--dir", str(self.dir)], capture_output=True)
         tried = []
+        cwd = str(self.folder) if self.folder else None
         for _attempt in range(3):  # another program may take the port between probe and start
             command = "reset" if (self.dir / "project.json").exists() else "start"
             port = free_port(skip=tried)
@@ -303,7 +310,7 @@ class Project:
             result = subprocess.run(
                 [SNM, "local", command, "--dir", str(self.dir), "--port", str(port), "--json",
                  "--file-size-limit", "2GiB"],
-                capture_output=True, text=True, timeout=300)
+                capture_output=True, text=True, timeout=300, cwd=cwd)
             if "already in use" not in result.stderr:
                 break
         if result.returncode != 0:
@@ -1278,12 +1285,384 @@ def check_budgets(rows, path):
     return 0
 
 
+# ---- 10, 11. the side project: Edge Functions and Realtime ---------------------------------------
+
+SIDE_MIGRATION = """
+create table public.bench_item (id int primary key, name text not null);
+insert into public.bench_item select g, 'item ' || g from generate_series(1, 1000) g;
+create table public.bench_event (
+  id bigserial primary key, note text not null,
+  at double precision not null default extract(epoch from clock_timestamp()));
+grant select on public.bench_item, public.bench_event to anon, authenticated, service_role;
+alter publication supabase_realtime add table public.bench_event;
+"""
+HELLO = """// scripts/bench section 10: hello world ({generation})
+Deno.serve(async (request) => {{
+  const {{ name }} = await request.json().catch(() => ({{ name: "world" }}));
+  return new Response(JSON.stringify({{ message: `Hello ${{name}}` }}),
+                      {{ headers: {{ "Content-Type": "application/json" }} }});
+}});
+"""
+
+
+def section_header(function):
+    """A section's docstring, which says what each of its figures means, as its printed header."""
+    return "\n".join("    " + line if line else "" for line in
+                     inspect.cleandoc(function.__doc__).splitlines())
+
+
+def side_project():
+    """A second local project of the bench's, started in a project folder of its own
+    (.build/bench/side: supabase/functions/hello and one migration; no demo schema, no 100,000
+    rows), so that sections 10 and 11 leave the main project's Postgres as sections 1-9 find it
+    (no replication slot, no extra tables). Started, pinned like the main one, and stopped by the
+    section that uses it."""
+    folder = WORK / "side"
+    shutil.rmtree(folder / "supabase", ignore_errors=True)
+    (folder / "supabase" / "functions" / "hello").mkdir(parents=True)
+    (folder / "supabase" / "migrations").mkdir(parents=True)
+    (folder / "supabase" / "migrations" / "20261204000000_bench.sql").write_text(SIDE_MIGRATION)
+    write_hello(folder, 0)
+    project = Project(dir=folder / "data", folder=folder)
+    project.start()
+    if CLIENT:
+        project.pin()  # the function processes, forked later by the worker, inherit its core
+    return project
+
+
+def write_hello(folder, generation):
+    """The function's file; a new generation changes its size and time, so the next call starts a
+    new Deno process (the gateway restarts a function whose files changed): a cold call."""
+    path = folder / "supabase" / "functions" / "hello" / "index.ts"
+    path.write_text(HELLO.format(generation=generation))
+
+
+def timed_requests(project, method, path, body, count):
+    """`count` requests one after another on one kept connection (http.client): seconds taken.
+    Every answer must be 200."""
+    connection = http.client.HTTPConnection("127.0.0.1", project.port, timeout=60)
+    headers = dict(project.headers(), **{"Content-Type": "application/json"})
+    started = time.perf_counter()
+    for _ in range(count):
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{method} {path}: HTTP {response.status}")
+    elapsed = time.perf_counter() - started
+    connection.close()
+    return elapsed
+
+
+def bench_functions(project, report, args):
+    """10 functions: a hello-world Edge Function (Deno.serve, JSON in and out) in the side project,
+    run by the Deno that local projects use (.build/venv/bin/deno).
+      cold first call   POST /functions/v1/hello just after its file changed: the gateway starts a
+                        new Deno process (boot, the module's load, listen) and relays the call;
+                        beside it a warm call, the same request to the running process (each
+                        on a new connection, http.client)
+      warm invoke       warm calls a second on one keep-alive connection (http.client, one after
+                        another, client cost included) against REST primary-key reads
+                        (GET /rest/v1/bench_item?id=eq.N) the same way, on the same gateway, in
+                        alternation: the ratio is what a function call costs over a plain read"""
+    print(section_header(bench_functions), flush=True)
+    deno = ROOT / ".build" / "venv" / "bin" / "deno"
+    if not deno.exists():
+        print(f"10 functions: skipped ({deno} is missing: scripts/install puts it there)")
+        return
+    side = side_project()
+    try:
+        invoke = "/functions/v1/hello"
+        body = json.dumps({"name": "bench"})
+        generation = [0]
+
+        # Each single call (cold or warm) opens a connection of its own.
+        def cold():
+            generation[0] += 1
+            write_hello(side.folder, generation[0])
+            return timed_requests(side, "POST", invoke, body, 1)
+
+        def warm():
+            return timed_requests(side, "POST", invoke, body, 1)
+
+        cold()  # the first Deno start also fills Deno's caches: not a figure
+        steal = Steal()
+        times = alternate(args.runs, {"cold": steal.measured(cold), "warm": steal.measured(warm)})
+        report.add("10 functions", "cold first call (Deno starts)", median(times["cold"]),
+                   "a warm call", median(times["warm"]), "s", "lower", samples=times,
+                   ratios=round_ratios(times["cold"], times["warm"]), steal=steal)
+
+        count = 300 if args.quick else 1_000
+        timed_requests(side, "POST", invoke, body, 50)  # both warm, both planned
+        timed_requests(side, "GET", "/rest/v1/bench_item?select=*&id=eq.1", None, 50)
+        steal = Steal()
+        seconds = alternate(args.runs, {
+            "invoke": steal.measured(
+                lambda: timed_requests(side, "POST", invoke, body, count)),
+            "read": steal.measured(lambda: timed_requests(
+                side, "GET", f"/rest/v1/bench_item?select=*&id=eq.{random.randint(1, 1000)}",
+                None, count)),
+        }, SETTLE_SECONDS / 2)
+        rates = {name: [count / value for value in values] for name, values in seconds.items()}
+        report.add("10 functions", f"{count:,} warm invokes, one connection",
+                   median(rates["invoke"]), "REST primary-key reads", median(rates["read"]),
+                   "/s", "higher", samples=rates,
+                   ratios=round_ratios(rates["invoke"], rates["read"]), steal=steal)
+    finally:
+        side.stop()
+
+
+def realtime_socket_url(project):
+    return (project.url.replace("http://", "ws://") +
+            f"/realtime/v1/websocket?apikey={project.key}&vsn=1.0.0")
+
+
+def join_message(project, topic, ref, changes=None, self_broadcast=False):
+    config = {"broadcast": {"self": self_broadcast, "ack": False},
+              "presence": {"key": "", "enabled": False}, "private": False,
+              "postgres_changes": changes or []}
+    return json.dumps({"topic": f"realtime:{topic}", "event": "phx_join", "ref": str(ref),
+                       "join_ref": str(ref),
+                       "payload": {"config": config, "access_token": project.key}})
+
+
+FAN_OUT_MESSAGES = 50  # section 11: broadcasts sent to the N subscribers
+
+
+def realtime_client(mode, url, key, psql, size):
+    """Runs in a child process (on the clients' core): the WebSocket clients of section 11, raw
+    `websockets` (Phoenix 1.0.0 JSON) on asyncio. Prints its figures as JSON."""
+    import asyncio
+    import websockets
+
+    class Side:
+        pass
+
+    side = Side()
+    side.url, side.key = url, key
+    socket_url = realtime_socket_url(side)
+
+    async def joined(connection, topic, ref, changes=None):
+        await connection.send(join_message(side, topic, ref, changes))
+        while True:  # the join's reply, then (postgres_changes) the system message
+            message = json.loads(await connection.recv())
+            if message["event"] == "phx_reply" and message["ref"] == str(ref):
+                if message["payload"]["status"] != "ok":
+                    raise SystemExit(f"join refused: {message['payload']}")
+                if not changes:
+                    return
+            elif message["event"] == "system" and changes:
+                if message["payload"].get("status") != "ok":
+                    raise SystemExit(f"postgres_changes not live: {message['payload']}")
+                return
+
+    async def latency():
+        writer = await asyncio.create_subprocess_exec(
+            *psql, "-q", "-v", "ON_ERROR_STOP=1", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.DEVNULL)
+        times = []
+        async with websockets.connect(socket_url, max_size=None) as connection:
+            await joined(connection, "changes", 1,
+                         [{"event": "INSERT", "schema": "public", "table": "bench_event"}])
+            for i in range(size + 10):
+                writer.stdin.write(f"insert into bench_event (note) values ('e{i}');\n".encode())
+                await writer.stdin.drain()
+                while True:
+                    message = json.loads(await asyncio.wait_for(connection.recv(), 10))
+                    arrived = time.time()
+                    if message["event"] == "postgres_changes":
+                        break
+                record = message["payload"]["data"]["record"]
+                if record["note"] != f"e{i}":
+                    raise SystemExit(f"event for {record['note']}, expected e{i}")
+                if i >= 10:  # the first few: the slot's and the client's start
+                    times.append(arrived - record["at"])
+        writer.stdin.close()
+        await writer.wait()
+        times.sort()
+        return {"p50": median(times), "p99": times[min(len(times) - 1, int(len(times) * 0.99))]}
+
+    async def fan_out():
+        subscribers = size
+        messages = FAN_OUT_MESSAGES
+        expected = subscribers * messages
+        received = [0]
+        done = asyncio.Event()
+        last, busy = [0.0], [0.0]
+
+        async def subscriber(connection):
+            async for frame in connection:
+                if '"broadcast"' in frame:
+                    received[0] += 1
+                    if received[0] == expected:
+                        last[0], busy[0] = time.perf_counter(), time.process_time()
+                        done.set()
+
+        connections = []
+        for start in range(0, subscribers, 100):
+            batch = await asyncio.gather(*[websockets.connect(socket_url, max_size=None)
+                                           for _ in range(min(100, subscribers - start))])
+            await asyncio.gather(*[joined(c, "fanout", 1) for c in batch])
+            connections += batch
+        readers = [asyncio.create_task(subscriber(c)) for c in connections]
+        async with websockets.connect(socket_url, max_size=None) as sender:
+            await joined(sender, "fanout", 1)
+            started, cpu = time.perf_counter(), time.process_time()
+            for i in range(messages):
+                await sender.send(json.dumps({
+                    "topic": "realtime:fanout", "event": "broadcast", "ref": str(i + 2),
+                    "join_ref": "1",
+                    "payload": {"type": "broadcast", "event": "tick", "payload": {"i": i}}}))
+            try:
+                await asyncio.wait_for(done.wait(), 120)
+            except asyncio.TimeoutError:
+                raise SystemExit(f"{received[0]:,} of {expected:,} deliveries within 120 s")
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*[c.close() for c in connections], return_exceptions=True)
+        return {"deliveries": expected, "seconds": last[0] - started,
+                "client_cpu": busy[0] - cpu}
+
+    result = asyncio.run(latency() if mode == "latency" else fan_out())
+    print(json.dumps(result))
+
+
+def run_realtime_client(project, mode, size):
+    result = subprocess.run(
+        [*CLIENT, PYTHON, __file__, "--realtime-client", mode, project.url, project.key,
+         json.dumps(project.psql), str(size)],
+        capture_output=True, text=True, preexec_fn=more_files)
+    if result.returncode != 0:
+        raise RuntimeError(f"section 11 {mode} client: {result.stderr[-800:]}")
+    return json.loads(result.stdout)
+
+
+def upgraded_sockets(project, count):
+    """`count` WebSocket upgrades of /realtime/v1/websocket (raw sockets, the handshake only, no
+    channel joined), kept open."""
+    request = (f"GET /realtime/v1/websocket?apikey={project.key}&vsn=1.0.0 HTTP/1.1\r\n"
+               "Host: bench\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+               "\r\n").encode()
+    crowd, refused = [], 0
+    for start in range(0, count, 500):
+        opened = []
+        for _ in range(min(500, count - start)):
+            try:
+                opened.append(socket.create_connection(("127.0.0.1", project.port), timeout=30))
+            except OSError:
+                break
+        for connection in opened:
+            try:
+                connection.sendall(request)
+            except OSError:
+                pass
+        for connection in opened:
+            try:
+                answer = connection.recv(4096)
+            except OSError:
+                answer = b""
+            if answer.startswith(b"HTTP/1.1 101"):
+                crowd.append(connection)
+            else:
+                refused += 1
+                connection.close()
+    return crowd, refused
+
+
+def open_files_limit(pid):
+    with open(f"/proc/{pid}/limits") as limits:
+        for line in limits:
+            if line.startswith("Max open files"):
+                value = line.split()[3]
+                return None if value == "unlimited" else int(value)
+    return None
+
+
+def bench_realtime(project, report, args):
+    """11 realtime: the side project's /realtime/v1 (Phoenix 1.0.0 JSON), its clients raw
+    `websockets` on asyncio in one Python process on the clients' core (their cost is included:
+    the figures are what such a client sees, not the gateway's ceiling).
+      commit-to-event   an INSERT into a table in supabase_realtime (one psql session, one row
+                        at a time) until the postgres_changes event reaches a subscribed client,
+                        decoded: the row's clock_timestamp() (taken in the INSERT, just before
+                        its commit) to the client's clock on arrival, p50 and p99; goal p50 <=
+                        10 ms (Realtime polls every 100 ms)
+      fan-out           one client broadcasts 50 messages at once to a topic N others joined:
+                        deliveries a second, from the first send to the last message received
+      idle sockets      N WebSockets upgraded and left idle (no channel): how many are held a
+                        second later, and the gateway's RSS (the `snm local serve` worker)
+                        before and after, per socket held (user-space memory: the kernel's
+                        socket buffers are not in RSS)"""
+    print(section_header(bench_realtime), flush=True)
+    subscribers = args.subscribers or (100 if args.quick else 1_000)
+    wanted = args.sockets or (1_000 if args.quick else 10_000)
+    events = 50 if args.quick else 200
+    side = side_project()
+    try:
+        steal = Steal()
+        runs = min(args.runs, 3)
+        figures = [steal.measured(lambda: run_realtime_client(side, "latency", events))()
+                   for _ in range(runs)]
+        p50s = [figure["p50"] for figure in figures]
+        p99s = [figure["p99"] for figure in figures]
+        report.add("11 realtime", f"commit-to-event p50 ({events} inserts)", median(p50s),
+                   "-", None, "s", "lower", limit=0.010, samples={"p50": p50s}, steal=steal)
+        report.add("11 realtime", f"commit-to-event p99 ({events} inserts)", median(p99s),
+                   "-", None, "s", "lower", samples={"p99": p99s}, steal=steal)
+
+        steal = Steal()
+        rates, busy = [], []
+        for _ in range(runs):
+            figure = steal.measured(lambda: run_realtime_client(side, "fanout", subscribers))()
+            rates.append(figure["deliveries"] / figure["seconds"])
+            busy.append(figure["client_cpu"] / figure["seconds"])
+        note = (f"the client process was on the CPU {100 * median(busy):.0f}% of the time "
+                "(near 100%: the figure is the client's ceiling, not the gateway's)")
+        report.add("11 realtime", f"broadcast fan-out to {subscribers:,} subscribers",
+                   median(rates), "-", None, "/s", "higher", samples={"deliveries": rates},
+                   steal=steal, note=note)
+        print(f"    fan-out: {note}")
+
+        worker = side.gateway_worker()
+        limits = [("the gateway's open-files limit", open_files_limit(worker))]
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        limits.append(("the bench's open-files limit",
+                       None if hard == resource.RLIM_INFINITY else hard))
+        count = wanted
+        for name, limit in limits:
+            if limit is not None and limit < count + 256:
+                count = max(limit - 256, 0)
+                print(f"    idle sockets: {count:,} instead of {wanted:,} ({name} is {limit:,})")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, count + 256), hard))
+        time.sleep(1)
+        before = rss_of(worker)
+        crowd, refused = upgraded_sockets(side, count)
+        try:
+            time.sleep(1)
+            held = still_open(crowd)
+            after = rss_of(worker)
+        finally:
+            for connection in crowd:
+                connection.close()
+        if refused:
+            print(f"    idle sockets: {refused:,} upgrades refused or not answered")
+        report.add("11 realtime", f"{count:,} idle sockets: held", held, "sockets opened", count,
+                   "", "higher", 1.0)
+        report.add("11 realtime", f"{count:,} idle sockets: gateway RSS", after,
+                   "gateway RSS before", before, "B", "lower")
+        report.add("11 realtime", f"{count:,} idle sockets: RSS per socket",
+                   (after - before) / held if held else None, "-", None, "B each", "lower")
+    finally:
+        side.stop()
+
+
 # ---- main --------------------------------------------------------------------------------------
 
 SECTIONS = {
     "1": bench_startup, "2": bench_language, "3": bench_round_trips, "4": bench_capacity,
     "5": bench_big_results, "6": bench_big_files, "7": bench_connections,
-    "8": bench_idle, "9": bench_instructions,
+    "8": bench_idle, "9": bench_instructions, "10": bench_functions, "11": bench_realtime,
 }
 
 
@@ -1292,16 +1671,24 @@ def main():
         kind, client, url, key, count = sys.argv[2:7]
         client_loop(kind, client, url, key, int(count))
         return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--realtime-client":
+        mode, url, key, psql, size = sys.argv[2:7]
+        realtime_client(mode, url, key, json.loads(psql), int(size))
+        return 0
     parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer statements, rows and runs")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
-    parser.add_argument("--only", default="1,2,3,4,5,6,7,8,9", help="sections, e.g. 1,3")
+    parser.add_argument("--only", default="1,2,3,4,5,6,7,8,9,10,11", help="sections, e.g. 1,3")
     parser.add_argument("--no-pin", action="store_true",
                         help="leave the servers and clients on any core (no taskset)")
     parser.add_argument("--out", default=str(WORK / "results.json"), help="JSON results file")
     parser.add_argument("--requests", type=int, default=None,
                         help="section 9: requests per count, N (each figure is 3N less N; "
                         "default 300, 100 with --quick)")
+    parser.add_argument("--subscribers", type=int, default=None,
+                        help="section 11: broadcast subscribers (default 1,000, 100 with --quick)")
+    parser.add_argument("--sockets", type=int, default=None,
+                        help="section 11: idle sockets (default 10,000, 1,000 with --quick)")
     parser.add_argument("--check", action="store_true",
                         help="section 9: fail (exit 1) when a figure costs more than 5%% over its "
                         "budget in --budgets")
