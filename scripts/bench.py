@@ -203,6 +203,8 @@ class Report:
             return f"{value * 1000:.1f} ms" if value < 10 else f"{value:.2f} s"
         if unit == "B":
             return f"{value / 1048576:.1f} MiB"
+        if unit == "s each":
+            return f"{value * 1e6:,.2f} µs"
         if unit == "B each":
             return f"{value / 1024:,.1f} KiB"
         if unit == "B/s":
@@ -1429,7 +1431,14 @@ def join_message(project, topic, ref, changes=None, self_broadcast=False):
 FAN_OUT_MESSAGES = 50  # section 11: broadcasts sent to the N subscribers
 
 
-def realtime_client(mode, url, key, psql, size):
+def process_cpu(pid):
+    """Seconds of CPU (user + system, every thread) process `pid` has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def realtime_client(mode, url, key, psql, size, gateway):
     """Runs in a child process (on the clients' core): the WebSocket clients of section 11, raw
     `websockets` (Phoenix 1.0.0 JSON) on asyncio. Prints its figures as JSON."""
     import asyncio
@@ -1488,7 +1497,7 @@ def realtime_client(mode, url, key, psql, size):
         expected = subscribers * messages
         received = [0]
         done = asyncio.Event()
-        last, busy = [0.0], [0.0]
+        last, busy, served_after = [0.0], [0.0], [0.0]
 
         async def subscriber(connection):
             async for frame in connection:
@@ -1496,6 +1505,7 @@ def realtime_client(mode, url, key, psql, size):
                     received[0] += 1
                     if received[0] == expected:
                         last[0], busy[0] = time.perf_counter(), time.process_time()
+                        served_after[0] = process_cpu(gateway)
                         done.set()
 
         connections = []
@@ -1508,6 +1518,7 @@ def realtime_client(mode, url, key, psql, size):
         async with websockets.connect(socket_url, max_size=None) as sender:
             await joined(sender, "fanout", 1)
             started, cpu = time.perf_counter(), time.process_time()
+            served = process_cpu(gateway)
             for i in range(messages):
                 await sender.send(json.dumps({
                     "topic": "realtime:fanout", "event": "broadcast", "ref": str(i + 2),
@@ -1521,7 +1532,7 @@ def realtime_client(mode, url, key, psql, size):
             reader.cancel()
         await asyncio.gather(*[c.close() for c in connections], return_exceptions=True)
         return {"deliveries": expected, "seconds": last[0] - started,
-                "client_cpu": busy[0] - cpu}
+                "client_cpu": busy[0] - cpu, "gateway_cpu": served_after[0] - served}
 
     result = asyncio.run(latency() if mode == "latency" else fan_out())
     print(json.dumps(result))
@@ -1530,7 +1541,7 @@ def realtime_client(mode, url, key, psql, size):
 def run_realtime_client(project, mode, size):
     result = subprocess.run(
         [*CLIENT, PYTHON, __file__, "--realtime-client", mode, project.url, project.key,
-         json.dumps(project.psql), str(size)],
+         json.dumps(project.psql), str(size), str(project.gateway_worker())],
         capture_output=True, text=True, preexec_fn=more_files)
     if result.returncode != 0:
         raise RuntimeError(f"section 11 {mode} client: {result.stderr[-800:]}")
@@ -1589,7 +1600,9 @@ def bench_realtime(project, report, args):
                         its commit) to the client's clock on arrival, p50 and p99; goal p50 <=
                         10 ms (Realtime polls every 100 ms)
       fan-out           one client broadcasts 50 messages at once to a topic N others joined:
-                        deliveries a second, from the first send to the last message received
+                        deliveries a second, from the first send to the last message received;
+                        and the gateway worker's CPU time (user + system, /proc, 10 ms ticks)
+                        in that interval per delivery, which the machine's load moves less
       idle sockets      N WebSockets upgraded and left idle (no channel): how many are held a
                         second later, and the gateway's RSS (the `snm local serve` worker)
                         before and after, per socket held (user-space memory: the kernel's
@@ -1612,17 +1625,20 @@ def bench_realtime(project, report, args):
                    "-", None, "s", "lower", samples={"p99": p99s}, steal=steal)
 
         steal = Steal()
-        rates, busy = [], []
+        rates, busy, costs = [], [], []
         for _ in range(runs):
             figure = steal.measured(lambda: run_realtime_client(side, "fanout", subscribers))()
             rates.append(figure["deliveries"] / figure["seconds"])
             busy.append(figure["client_cpu"] / figure["seconds"])
+            costs.append(figure["gateway_cpu"] / figure["deliveries"])
         note = (f"the client process was on the CPU {100 * median(busy):.0f}% of the time "
                 "(near 100%: the figure is the client's ceiling, not the gateway's)")
         report.add("11 realtime", f"broadcast fan-out to {subscribers:,} subscribers",
                    median(rates), "-", None, "/s", "higher", samples={"deliveries": rates},
                    steal=steal, note=note)
         print(f"    fan-out: {note}")
+        report.add("11 realtime", "fan-out: gateway CPU per delivery", median(costs), "-", None,
+                   "s each", "lower", samples={"gateway_cpu": costs})
 
         worker = side.gateway_worker()
         limits = [("the gateway's open-files limit", open_files_limit(worker))]
@@ -1672,8 +1688,8 @@ def main():
         client_loop(kind, client, url, key, int(count))
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--realtime-client":
-        mode, url, key, psql, size = sys.argv[2:7]
-        realtime_client(mode, url, key, json.loads(psql), int(size))
+        mode, url, key, psql, size, gateway = sys.argv[2:8]
+        realtime_client(mode, url, key, json.loads(psql), int(size), int(gateway))
         return 0
     parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer statements, rows and runs")
