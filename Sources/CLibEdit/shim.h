@@ -4,11 +4,16 @@
 #include <stdio.h>
 #include <editline/readline.h>
 #include <histedit.h>
+#include <wchar.h>
+#include <wctype.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 // Swift cannot call C variadic functions: one fixed-signature wrapper per el_set/el_get/history use.
 
 typedef char *(*snm_prompt_fn)(EditLine *);
 typedef unsigned char (*snm_editor_fn)(EditLine *, int);
+typedef int (*snm_read_fn)(EditLine *, wchar_t *);
 
 static inline int snm_el_set_prompt(EditLine *el, snm_prompt_fn fn, char escape) {
   return el_set(el, EL_PROMPT_ESC, fn, escape);
@@ -38,6 +43,15 @@ static inline void *snm_el_get_clientdata(EditLine *el) {
   return data;
 }
 static inline int snm_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
+// The function libedit reads each character with (EL_GETCFN): 1 and the character, 0 at the end
+// of input, -1 on an error.
+static inline int snm_el_set_read(EditLine *el, snm_read_fn fn) { return el_set(el, EL_GETCFN, fn); }
+// The width libedit lays the line out in (its "co" capability, read again as each line starts).
+static inline int snm_el_columns(EditLine *el) {
+  int columns = 0;
+  if (el_get(el, EL_GETTC, "co", &columns, (void *)NULL) != 0) return 0;
+  return columns;
+}
 static inline int snm_el_prep_term(EditLine *el, int on) { return el_set(el, EL_PREP_TERM, on); }
 
 static inline int snm_history_set_size(History *h, int size) {
@@ -64,6 +78,25 @@ static inline int snm_history_count(History *h) {
   HistEvent ev;
   if (history(h, &ev, H_GETSIZE) != 0) return 0;
   return ev.num;
+}
+
+// How many columns libedit gives a character, and whether it prints it as itself (else as ^X or
+// \U+XXXX): glibc declares wcwidth only under _XOPEN_SOURCE, which Swift's Glibc module lacks.
+int wcwidth(wchar_t c);
+static inline int snm_wcwidth(wchar_t c) { return wcwidth(c); }
+static inline int snm_iswprint(wchar_t c) { return iswprint((wint_t)c); }
+
+// The pipe that wakes the editor's read: both ends non-blocking and closed on exec.
+static inline int snm_wake_pipe(int ends[2]) {
+  if (pipe(ends) != 0) return -1;
+  for (int i = 0; i < 2; i++) {
+    if (fcntl(ends[i], F_SETFL, O_NONBLOCK) != 0 || fcntl(ends[i], F_SETFD, FD_CLOEXEC) != 0) {
+      close(ends[0]);
+      close(ends[1]);
+      return -1;
+    }
+  }
+  return 0;
 }
 
 // stdin/stdout/stderr are mutable globals in glibc, which Swift 6 refuses to read.

@@ -10,6 +10,7 @@ import pytest
 import websockets.sync.client
 
 from conftest import SNM, run_snm
+from tmux_shell import PROMPT, TmuxShell
 
 
 @pytest.fixture(scope="module")
@@ -130,3 +131,70 @@ def test_listening_to_a_table_outside_the_publication_says_so(todos, home):
     assert result.returncode == 1, result.stderr
     assert "not reached" not in result.stdout
     assert "supabase_realtime" in result.stderr
+
+
+def prompt_shell(project, home, width):
+    """snm at a prompt in tmux's pty, listening to shell_todos."""
+    shell = TmuxShell([SNM, "--url", project.url, "--key", project.anon_key], env=home,
+                      width=width)
+    try:
+        shell.wait_for_prompt()
+        assert "listening to shell_todos" in shell.run("listen shell_todos")
+    except BaseException:
+        shell.close()
+        raise
+    return shell
+
+
+def squeezed(text):
+    return text.replace(" ", "")
+
+
+def typed_rows(screen):
+    """The rows from the last prompt down, joined with their spaces removed (tmux breaks a wrapped
+    line into rows and trims their trailing spaces), and the rows above them."""
+    lines = screen.splitlines()
+    start = max((i for i, line in enumerate(lines) if PROMPT.match(line)), default=len(lines))
+    return squeezed("".join(lines[start:])), lines[:start]
+
+
+def test_an_event_at_the_prompt_prints_above_the_line_being_typed(todos, home):
+    """An event arriving while a line is half typed prints on its own line above the prompt, and
+    the prompt and the typed text are drawn again below it as they were: Enter runs the whole
+    line. Before, the event printed at the cursor, after the typed text on the same line."""
+    typed = "from shell_todos select title where title eq 'above-the-line'"
+    with prompt_shell(todos, home, 160) as shell:
+        shell.type(typed)
+        shell.wait_for(lambda s: s.splitlines()[-1].endswith(typed))
+        todos.sql("insert into public.shell_todos (title) values ('above-the-line')")
+        screen = shell.wait_for(lambda s: "INSERT" in s)
+        lines = screen.splitlines()
+        assert PROMPT.match(lines[-1]) and lines[-1].endswith("> " + typed), screen
+        assert lines[-2].startswith("shell_todos INSERT ") and "above-the-line" in lines[-2], screen
+        before = shell.prompt_count()
+        shell.press("Enter")
+        screen = shell.wait_for_prompt(before + 1)
+        assert "(1 row)" in screen, screen
+
+
+def test_a_wrapped_line_in_a_narrow_window_is_redrawn_whole_with_its_cursor(todos, home):
+    """40 columns: the half-typed line spans rows, wide characters in it, its cursor in the
+    middle. The event prints above the first of them, the line is drawn again whole below it, and
+    a key typed next lands where the cursor was."""
+    typed = "from shell_todos select titl where title eq '좁은 창'"
+    whole = "from shell_todos select title where title eq '좁은 창'"
+    with prompt_shell(todos, home, 40) as shell:
+        shell.type(typed)
+        shell.wait_for(lambda s: typed_rows(s)[0].endswith(">" + squeezed(typed)))
+        shell.press(*["Left"] * len(" where title eq '좁은 창'"))
+        todos.sql("insert into public.shell_todos (title) values ('좁은 창')")
+        shell.wait_for(lambda s: "INSERT" in s)
+        shell.type("e")
+        screen = shell.wait_for(lambda s: typed_rows(s)[0].endswith(">" + squeezed(whole)))
+        joined, above = typed_rows(screen)
+        assert "INSERT" not in joined and len(joined) > 40, screen
+        assert "INSERT" in squeezed("".join(above)), screen
+        before = shell.prompt_count()
+        shell.press("Enter")
+        screen = shell.wait_for_prompt(before + 1)
+        assert "(1 row)" in screen, screen

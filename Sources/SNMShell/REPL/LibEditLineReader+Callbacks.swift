@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 
 extension LibEditLineReader {
+  /// Reads keys with ``readCharacter(on:into:)``, which also prints what waits above the line.
   /// Emacs key bindings plus snm's own: Tab completes, Ctrl-C abandons the line, Ctrl-Z suspends
   /// snm as the terminal would (the line comes back on `fg`), Ctrl-R searches the history
   /// backwards as you type. `~/.editrc` (or `$EDITRC`) may override them. The window
@@ -20,6 +21,7 @@ extension LibEditLineReader {
       ("history unique", snm_history_set_unique(entries, 1)),
       ("history", snm_el_set_history(line, entries)),
       ("interrupt key", snm_el_setty(line, "-d", "-isig")),
+      ("read fn", snm_el_set_read(line, libEditRead)),
       ("complete fn", snm_el_addfn(line, "snm-complete", "complete the word", libEditComplete)),
       ("interrupt fn", snm_el_addfn(line, "snm-interrupt", "abandon the line", libEditInterrupt)),
       ("suspend fn", snm_el_addfn(line, "snm-suspend", "suspend snm", libEditSuspend)),

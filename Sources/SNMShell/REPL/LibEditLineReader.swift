@@ -31,6 +31,16 @@ public final class LibEditLineReader: LineReader {
   /// The terminal's settings before the line being edited (libedit switches it to raw mode), so
   /// `abandonLine` can restore them while `el_gets` still waits.
   private let settingsBeforeLine = Mutex<termios?>(nil)
+  /// What prints above the line while `el_gets` waits (``printAboveLine(_:)``).
+  let notices = Mutex(Notices())
+  /// The pipe that wakes the editor's read when a notice is queued: read end, write end.
+  let wake: (read: Int32, write: Int32)
+
+  /// Whether a line is being edited, and what waits to print above it meanwhile.
+  struct Notices {
+    var editing = false
+    var queued: [@Sendable () -> Void] = []
+  }
 
   struct Editor: ~Copyable {
     let line: OpaquePointer
@@ -45,18 +55,29 @@ public final class LibEditLineReader: LineReader {
   public init(history: HistoryFile?, completer: (any LineCompleter)?) throws {
     Self.prepareLocale()
     let toStandardError = isatty(STDOUT_FILENO) == 0
+    var ends: [Int32] = [-1, -1]
+    guard snm_wake_pipe(&ends) == 0 else {
+      throw LineReaderError.setupFailed("wake pipe (\(String(cString: strerror(errno))))")
+    }
     guard
       let line = el_init(
         "snm", snm_stdin(), toStandardError ? snm_stderr() : snm_stdout(), snm_stderr()),
       let entries = history_init()
-    else { throw LineReaderError.noTerminal }
+    else {
+      close(ends[0])
+      close(ends[1])
+      throw LineReaderError.noTerminal
+    }
     do {
       try Self.configure(line: line, entries: entries, limit: history?.limit ?? 1000)
     } catch {
       el_end(line)
       history_end(entries)
+      close(ends[0])
+      close(ends[1])
       throw error
     }
+    self.wake = (ends[0], ends[1])
     for entry in history?.load() ?? [] { _ = snm_history_enter(entries, entry) }
     self.editor = Mutex(Editor(line: line, entries: entries))
     self.historyFile = history
@@ -77,6 +98,8 @@ public final class LibEditLineReader: LineReader {
       el_end(editor.line)
       history_end(editor.entries)
     }
+    close(wake.read)
+    close(wake.write)
     if let old = UnsafeMutablePointer<CChar>(bitPattern: promptAddress.load(ordering: .acquiring)) {
       free(old)
     }
@@ -91,7 +114,8 @@ public final class LibEditLineReader: LineReader {
     if tcgetattr(STDIN_FILENO, &settings) == 0 {
       settingsBeforeLine.withLock { $0 = settings }
     }
-    return editor.withLock { editor in
+    notices.withLock { $0.editing = true }
+    let input: LineInput = editor.withLock { editor in
       interruptPressed.store(false, ordering: .releasing)
       // The terminal goes raw before el_gets prints the prompt: libedit prints it first and only
       // then leaves cooked mode, so a key typed in between (Ctrl-D right after the prompt shows)
@@ -110,6 +134,8 @@ public final class LibEditLineReader: LineReader {
       while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
       return .line(text)
     }
+    finishEditing()
+    return input
   }
 
   public func abandonLine() {

@@ -26,11 +26,18 @@ public protocol LineReader: Sendable {
   /// The shell stops while `readLine` waits (SIGTERM): hands the terminal back as it was before
   /// the line, with the cursor on a fresh line. `readLine` may go on waiting; the process ends.
   func abandonLine()
+  /// Runs `print`, which writes whole lines to the terminal, where it does not garble a line
+  /// being edited: while the editor waits, on its thread, above the line, which is drawn again
+  /// below as it was. Readers that edit no line run it at once.
+  func printAboveLine(_ print: @escaping @Sendable () -> Void)
 }
 
 extension LineReader {
   /// Readers that leave the terminal alone have nothing to hand back.
   public func abandonLine() {}
+
+  /// Readers that edit no line have nothing to draw again.
+  public func printAboveLine(_ print: @escaping @Sendable () -> Void) { print() }
 
   /// Reads the first line of a statement.
   public func readLine(prompt: String) -> LineInput {

@@ -38,6 +38,7 @@ public struct PromptLoop {
   mutating func readAndRun() async -> ExitCode {
     var buffer = StatementBuffer(isComplete: { !Lexer.needsContinuation($0) })
     executor.interactive = reader.isInteractive
+    if reader.isInteractive { executor.realtime.attach(prompt: reader) }
     let lines = LineReaderThread(reader: reader)
     defer { lines.finish() }
     // Lines read so far, so that a failure on standard input names its real line.

@@ -12,7 +12,8 @@ import Synchronization
 /// try await session.listen(name: "todos", config: config, projectURL: url, key: key, token: t)
 /// let event = await session.next(from: "todos", within: .seconds(5)) { $0.kind == "INSERT" }
 /// ```
-/// At the prompt, `onEvent` prints each event as it arrives (it stays queued for `expect event`).
+/// At the prompt, the printer prints each event as it arrives (it stays queued for `expect event`),
+/// above the line being typed when one is (``attach(prompt:)``).
 final class RealtimeSession: Sendable {
   /// How many events a subscription keeps unread; older ones go, and `expect event` says so.
   static let queueLimit = 10_000
@@ -39,6 +40,8 @@ final class RealtimeSession: Sendable {
     var subscriptions: [String: Subscription] = [:]
     var socketFailure: String?
     var printer: (@Sendable (RealtimeEvent) -> Void)?
+    /// The prompt events print above while a line is edited; nil: they print at once.
+    var prompt: (any LineReader)?
     var generation = 0
     /// The arrival number of the last event queued.
     var arrived = 0
@@ -54,6 +57,11 @@ final class RealtimeSession: Sendable {
   /// Where events go as they arrive (the prompt); nil: queued only.
   func setPrinter(_ printer: (@Sendable (RealtimeEvent) -> Void)?) {
     state.withLock { $0.printer = printer }
+  }
+
+  /// Has the printer's events print above the line being edited at `prompt`.
+  func attach(prompt: any LineReader) {
+    state.withLock { $0.prompt = prompt }
   }
 
   /// The names listened to, in no order.
@@ -250,7 +258,9 @@ final class RealtimeSession: Sendable {
       arrivals.wake()
     case .message(let message):
       var printed: [RealtimeEvent] = []
+      var prompt: (any LineReader)?
       let printer = state.withLock { state -> (@Sendable (RealtimeEvent) -> Void)? in
+        prompt = state.prompt
         guard state.sockets == number,
           let name = state.subscriptions.first(where: { $0.value.topic == message.topic })?.key
         else { return nil }
@@ -287,7 +297,10 @@ final class RealtimeSession: Sendable {
         }
       }
       arrivals.wake()
-      if let printer { for event in printed { printer(event) } }
+      guard let printer, !printed.isEmpty else { return }
+      let events = printed
+      let show: @Sendable () -> Void = { for event in events { printer(event) } }
+      if let prompt { prompt.printAboveLine(show) } else { show() }
     }
   }
 }
