@@ -76,7 +76,11 @@ extension LocalProjectController {
     if name.hasPrefix("jwt-signing-key-") && (name.hasSuffix(".pem") || name.hasSuffix(".tmp")) {
       return true
     }
-    return (name.hasPrefix("jwt-secret.") || name.hasPrefix("project.json."))
+    // the test issuer's key (`snm local idp token`, Sign in with Apple offline)
+    if name == "auth-test-idp-es256.pem" { return true }
+    return
+      (name.hasPrefix("jwt-secret.") || name.hasPrefix("project.json.")
+      || name.hasPrefix("auth-test-idp-es256.pem."))
       && name.hasSuffix(".tmp")
   }
 
