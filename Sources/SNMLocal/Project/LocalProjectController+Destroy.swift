@@ -77,10 +77,11 @@ extension LocalProjectController {
       return true
     }
     // the test issuer's key (`snm local idp token`, Sign in with Apple offline)
-    if name == "auth-test-idp-es256.pem" { return true }
+    let issuerKey = ProjectState.testIssuerKeyName
+    if name == issuerKey { return true }
     return
       (name.hasPrefix("jwt-secret.") || name.hasPrefix("project.json.")
-      || name.hasPrefix("auth-test-idp-es256.pem."))
+      || name.hasPrefix(issuerKey + "."))
       && name.hasSuffix(".tmp")
   }
 

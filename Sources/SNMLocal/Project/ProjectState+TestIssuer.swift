@@ -2,8 +2,11 @@ import SNMGateway
 import SNMLocalAuth
 
 extension ProjectState {
+  /// The name of the test issuer's key in the data folder (`snm local destroy` knows it as snm's).
+  static let testIssuerKeyName = "auth-test-idp-es256.pem"
+
   /// The key of the project's test issuer (`snm local idp token`), made on first use.
-  var testIssuerKeyFile: String { dataDir + "/auth-test-idp-es256.pem" }
+  var testIssuerKeyFile: String { dataDir + "/" + Self.testIssuerKeyName }
 
   /// The project's stand-in for Apple's id_tokens: its own ES256 key, made on first use (by the
   /// gateway as it starts, or by the first `snm local idp token`).
