@@ -1,10 +1,11 @@
 /// The module each function's Deno process runs first (`boot.js` in the runtime folder): it
-/// makes the function's `Deno.serve` (or its `export default { fetch }`) listen on a loopback
-/// port of the system's choosing and says which on standard output, turns a handler that throws
-/// into an answer the gateway maps to 500 WORKER_ERROR, offers the `EdgeRuntime` calls a plain
-/// Deno lacks, and names an import that cannot be loaded.
+/// makes the function's `Deno.serve` (or its `export default { fetch }`) listen on the Unix
+/// socket the gateway named (in a folder only the project's user may open: no other local user
+/// reaches a function past the gateway's `verify_jwt`) and says so on standard output, turns a
+/// handler that throws into an answer the gateway maps to 500 WORKER_ERROR, offers the
+/// `EdgeRuntime` calls a plain Deno lacks, and names an import that cannot be loaded.
 ///
-/// The line it prints when listening: `\u{1}snm-listening <nonce> <port>`; the header of a thrown
+/// The line it prints when listening: `\u{1}snm-listening <nonce>`; the header of a thrown
 /// handler's answer: `x-snm-worker-error: <nonce>` (the nonce is the process's own, so a function
 /// cannot forge either).
 enum FunctionBootstrap {
@@ -19,7 +20,8 @@ enum FunctionBootstrap {
     const entry = Deno.env.get("SNM_FUNCTION_ENTRY");
     const nonce = Deno.env.get("SNM_FUNCTION_NONCE");
     const name = Deno.env.get("SNM_FUNCTION_NAME");
-    for (const key of ["SNM_FUNCTION_ENTRY", "SNM_FUNCTION_NONCE", "SNM_FUNCTION_NAME"]) {
+    const socket = Deno.env.get("SNM_FUNCTION_SOCKET");
+    for (const key of ["SNM_FUNCTION_ENTRY", "SNM_FUNCTION_NONCE", "SNM_FUNCTION_NAME", "SNM_FUNCTION_SOCKET"]) {
       Deno.env.delete(key);
     }
     // Standard input is the gateway's lifeline: when it ends, so does the function.
@@ -51,9 +53,8 @@ enum FunctionBootstrap {
       const handler = args.find((arg) => typeof arg === "function") ?? options.handler;
       if (typeof handler !== "function") throw new TypeError("Deno.serve needs a handler");
       return serve({
-        hostname: "127.0.0.1",
-        port: 0,
-        onListen: ({ port }) => console.log(`\u0001snm-listening ${nonce} ${port}`),
+        path: socket,
+        onListen: () => console.log(`\u0001snm-listening ${nonce}`),
       }, guarded(handler));
     };
 

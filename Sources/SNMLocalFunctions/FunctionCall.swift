@@ -6,12 +6,12 @@ import SNMWire
   import Glibc
 #endif
 
-/// One call forwarded to a function's process on 127.0.0.1: the request written whole, the
-/// answer read back (its body streamed on when the function streams it), all within the
+/// One call forwarded to a function's process on its Unix socket: the request written whole,
+/// the answer read back (its body streamed on when the function streams it), all within the
 /// call's deadline.
 ///
 /// ```swift
-/// switch FunctionCall(port: 41234, deadline: now + 400).send(request) {
+/// switch FunctionCall(socketPath: process.socketPath, deadline: now + 400).send(request) {
 /// case .answered(let response): ...   // the function's answer
 /// case .dropped: ...                   // the connection ended before an answer: it crashed
 /// case .late: ...                      // no answer by the deadline
@@ -26,7 +26,8 @@ struct FunctionCall {
     case late
   }
 
-  let port: Int
+  /// The function's Unix socket.
+  let socketPath: String
   /// On the monotonic clock (`monotonicSeconds()`).
   let deadline: Double
 
@@ -37,10 +38,10 @@ struct FunctionCall {
   ]
 
   func send(_ request: HTTPRequest, target: String) -> Outcome {
-    guard let socket = connectLoopback() else { return .dropped }
+    guard let socket = connectSocket() else { return .dropped }
     var head: [UInt8] = []
     HTTPEncoder.appendRequestLine(method: request.method, target: target, to: &head)
-    HTTPEncoder.appendField(name: "Host", value: "127.0.0.1:\(port)", to: &head)
+    HTTPEncoder.appendField(name: "Host", value: "localhost", to: &head)
     for field in request.headers where !Self.hopByHop.contains(field.name.lowercased()) {
       HTTPEncoder.appendField(name: field.name, value: field.value, to: &head)
     }
@@ -166,19 +167,25 @@ struct FunctionCall {
     }
   }
 
-  func connectLoopback() -> Int32? {
+  func connectSocket() -> Int32? {
     let socket = Glibc.socket(
-      AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { return nil }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-    var one: Int32 = 1
-    setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let path = Array(socketPath.utf8)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard path.count < capacity else {
+      close(socket)
+      return nil
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      buffer.copyBytes(from: path)
+      buffer[path.count] = 0
+    }
     let connected = withUnsafePointer(to: &address) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
       }
     }
     guard connected == 0 else {

@@ -7,30 +7,33 @@ import Synchronization
 #endif
 
 /// One function's Deno process: started with the bootstrap, its output read line by line into the
-/// functions' log, its port learnt from the bootstrap's line, its end noticed.
+/// functions' log, listening on its Unix socket once the bootstrap says so, its end noticed (and
+/// its socket's file removed then).
 ///
 /// ```swift
 /// let process = try FunctionProcess.start(definition, deno: path, ...)
 /// switch process.waitUntilListening(seconds: 30) {
-/// case .listening(let port): ...            // forward calls to 127.0.0.1:port
+/// case .listening: ...                      // forward calls to process.socketPath
 /// case .exited, .timedOut: ...              // 503 BOOT_ERROR
 /// }
 /// ```
 final class FunctionProcess: Sendable {
   enum Boot: Sendable, Equatable {
-    case listening(port: Int)
+    case listening
     case exited(status: Int32)
     case timedOut
   }
 
   struct State: Sendable {
-    var port: Int?
+    var listening = false
     var exitStatus: Int32?
     /// V8 said the heap is exhausted (the process ends right after).
     var ranOutOfMemory = false
   }
 
   let name: String
+  /// The Unix socket it listens on (in the runner's private folder).
+  let socketPath: String
   let pid: pid_t
   /// The fingerprint of the files it was started from (`FunctionCatalog.fingerprint`).
   let fingerprint: Int
@@ -40,9 +43,12 @@ final class FunctionProcess: Sendable {
   let state = Mutex(State())
   private let changed = DispatchSemaphore(value: 0)
 
-  private init(name: String, pid: pid_t, fingerprint: Int, nonce: String, lifeline: Int32) {
+  private init(
+    name: String, socketPath: String, pid: pid_t, fingerprint: Int, nonce: String, lifeline: Int32
+  ) {
     self.lifeline = lifeline
     self.name = name
+    self.socketPath = socketPath
     self.pid = pid
     self.fingerprint = fingerprint
     self.nonce = nonce
@@ -50,12 +56,10 @@ final class FunctionProcess: Sendable {
 
   var isRunning: Bool { state.withLock { $0.exitStatus == nil } }
 
-  var port: Int? { state.withLock { $0.port } }
-
-  /// Starts `deno run` on the bootstrap in the function's folder, with exactly `environment`;
-  /// its output goes to `log` through a reader thread.
+  /// Starts `deno run` on the bootstrap in the function's folder, with exactly `environment`, to
+  /// listen on `socketPath`; its output goes to `log` through a reader thread.
   static func start(
-    _ definition: FunctionDefinition, deno: String, bootstrap: String,
+    _ definition: FunctionDefinition, deno: String, bootstrap: String, socketPath: String,
     environment: [String: String], memoryMiB: Int, fingerprint: Int, log: FunctionLog?
   ) throws(FunctionsFailure) -> FunctionProcess {
     // Output: the child writes, the reader thread reads. Input: the gateway holds the write
@@ -82,6 +86,8 @@ final class FunctionProcess: Sendable {
     all["SNM_FUNCTION_ENTRY"] = URL(fileURLWithPath: definition.entrypoint).absoluteString
     all["SNM_FUNCTION_NONCE"] = nonce
     all["SNM_FUNCTION_NAME"] = definition.name
+    all["SNM_FUNCTION_SOCKET"] = socketPath
+    unlink(socketPath)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -109,8 +115,8 @@ final class FunctionProcess: Sendable {
       throw FunctionsFailure("cannot run \(deno): \(String(cString: strerror(status)))")
     }
     let process = FunctionProcess(
-      name: definition.name, pid: pid, fingerprint: fingerprint, nonce: nonce,
-      lifeline: lifeline[1])
+      name: definition.name, socketPath: socketPath, pid: pid, fingerprint: fingerprint,
+      nonce: nonce, lifeline: lifeline[1])
     let reader = pipeEnds[0]
     Thread.detachNewThread { process.drain(reader, log: log) }
     return process
@@ -118,13 +124,12 @@ final class FunctionProcess: Sendable {
 
   /// Copies the process's output to the log until it ends, then reaps it.
   private func drain(_ fd: Int32, log: FunctionLog?) {
-    let marker = Array((FunctionBootstrap.marker + nonce + " ").utf8)
+    let marker = Array((FunctionBootstrap.marker + nonce).utf8)
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16_384)
     func handle(_ line: ArraySlice<UInt8>) {
-      if line.starts(with: marker) {
-        let port = Int(String(decoding: line.dropFirst(marker.count), as: UTF8.self))
-        state.withLock { $0.port = port }
+      if line.elementsEqual(marker) {
+        state.withLock { $0.listening = true }
         changed.signal()
         return
       }
@@ -151,6 +156,7 @@ final class FunctionProcess: Sendable {
     close(lifeline)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    unlink(socketPath)
     let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     state.withLock { $0.exitStatus = code }
     log?.write(
@@ -171,7 +177,7 @@ final class FunctionProcess: Sendable {
     let deadline = DispatchTime.now() + seconds
     while true {
       let now = state.withLock { $0 }
-      if let port = now.port { return .listening(port: port) }
+      if now.listening { return .listening }
       if let status = now.exitStatus { return .exited(status: status) }
       if changed.wait(timeout: deadline) == .timedOut { return .timedOut }
     }

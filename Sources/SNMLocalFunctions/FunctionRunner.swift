@@ -25,6 +25,9 @@ package final class FunctionRunner: Sendable {
   let environment: [String: String]
   let log: FunctionLog?
   let slots = Mutex<[String: Slot]>([:])
+  /// Where the functions' Unix sockets are: a folder of `/tmp` (a socket's path must be short)
+  /// that only the project's user may open (mode 0700); nil when it could not be made.
+  let socketDirectory: String?
 
   package init(settings: FunctionsSettings, environment: [String: String]) {
     self.settings = settings
@@ -35,6 +38,16 @@ package final class FunctionRunner: Sendable {
       atPath: settings.runtimeDirectory, withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])
     self.log = FunctionLog(path: settings.logFile)
+    socketDirectory = Self.makeSocketDirectory()
+  }
+
+  /// A new folder `/tmp/snm-functions-XXXXXX`, mode 0700 (`mkdtemp`).
+  static func makeSocketDirectory() -> String? {
+    var template = Array("/tmp/snm-functions-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { buffer -> String? in
+      guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+      return String(cString: base)
+    }
   }
 
   func slot(_ name: String) -> Slot {
@@ -54,8 +67,8 @@ package final class FunctionRunner: Sendable {
     guard let process = ready(definition, slot: slot) else {
       return FunctionErrorResponse.bootError
     }
-    guard let port = process.port else { return FunctionErrorResponse.bootError }
-    let call = FunctionCall(port: port, deadline: monotonicSeconds() + settings.wallClockSeconds)
+    let call = FunctionCall(
+      socketPath: process.socketPath, deadline: monotonicSeconds() + settings.wallClockSeconds)
     switch call.send(request, target: target) {
     case .answered(let response):
       if response.status == 500,
@@ -102,10 +115,18 @@ package final class FunctionRunner: Sendable {
       }
       var environment = catalog.environmentFile()
       environment.merge(self.environment) { $1 }
+      guard let socketDirectory else {
+        log?.write(
+          definition.name,
+          "snm: failed to boot: cannot make a private folder in /tmp for its socket")
+        return nil
+      }
+      let socketPath = socketDirectory + "/" + UUID().uuidString.prefix(8).lowercased() + ".sock"
       let process: FunctionProcess
       do {
         process = try FunctionProcess.start(
-          definition, deno: deno, bootstrap: bootstrapPath(), environment: environment,
+          definition, deno: deno, bootstrap: bootstrapPath(), socketPath: socketPath,
+          environment: environment,
           memoryMiB: settings.memoryMiB, fingerprint: fingerprint, log: log)
       } catch {
         let reason = (error as? FunctionsFailure)?.message ?? "\(error)"
@@ -114,8 +135,8 @@ package final class FunctionRunner: Sendable {
       }
       slot.process.withLock { $0 = process }
       switch process.waitUntilListening(seconds: settings.bootSeconds) {
-      case .listening(let port):
-        log?.write(definition.name, "snm: serving on 127.0.0.1:\(port) (pid \(process.pid))")
+      case .listening:
+        log?.write(definition.name, "snm: serving on \(process.socketPath) (pid \(process.pid))")
         return process
       case .exited:
         return nil
@@ -141,9 +162,12 @@ package final class FunctionRunner: Sendable {
     return path
   }
 
-  /// Ends every function's process (the gateway is stopping).
+  /// Ends every function's process (the gateway is stopping), and removes the sockets' folder.
   package func stopAll() {
     let all = slots.withLock { Array($0.values) }
-    for slot in all { slot.process.withLock { $0 }?.terminate() }
+    let processes = all.compactMap { slot in slot.process.withLock { $0 } }
+    for process in processes { process.terminate() }
+    for process in processes { _ = process.waitForExit(seconds: 2) }
+    if let socketDirectory { try? FileManager.default.removeItem(atPath: socketDirectory) }
   }
 }

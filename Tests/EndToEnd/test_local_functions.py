@@ -4,6 +4,13 @@ hosted, the environment, answers of every media type, sub-paths and queries, a u
 reaching REST under RLS, and the hosted error shapes for functions that fail, after which the
 gateway keeps serving."""
 
+import os
+import pathlib
+import socket
+import stat
+import subprocess
+import sys
+
 import httpx
 import pytest
 from supabase_functions import SyncFunctionsClient
@@ -282,3 +289,66 @@ def test_without_deno_a_call_is_a_boot_error_and_the_log_says_how_to_get_it(snm_
         assert f"open: snm: failed to boot: SNM_DENO names {tmp_path / 'no-deno'}, which is no executable file" in log
     finally:
         handle.stop()
+
+
+def _function_processes(project):
+    """The Deno processes of the project's functions (descendants of its gateway)."""
+    from hardening import children, gateway_pid
+    found, queue = [], [gateway_pid(project)]
+    while queue:
+        for child in children(queue.pop()):
+            queue.append(child)
+            if "boot.js" in pathlib.Path(f"/proc/{child}/cmdline").read_bytes().decode(errors="replace"):
+                found.append(child)
+    return found
+
+
+def _listening(pid):
+    """The TCP ports and Unix socket paths `pid` listens on (from /proc)."""
+    inodes = set()
+    for fd in pathlib.Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in pathlib.Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:
+                ports.append(int(fields[1].rsplit(":", 1)[1], 16))
+    paths = []
+    for line in pathlib.Path("/proc/net/unix").read_text().splitlines()[1:]:
+        fields = line.split()
+        if len(fields) >= 8 and fields[6] in inodes and fields[5] == "01":
+            paths.append(fields[7])
+    return ports, paths
+
+
+def test_only_the_gateway_reaches_a_function_no_local_user_skips_verify_jwt(served):
+    """A function's process listens on no TCP port (where any local user could call it without
+    a JWT, past the gateway's verify_jwt) but on a Unix socket in a folder only the project's
+    user may open."""
+    assert client(served).invoke("hello", {"responseType": "json"})["message"] == "Hello there"
+    processes = _function_processes(served)
+    assert processes
+    for pid in processes:
+        ports, paths = _listening(pid)
+        reached = []
+        for port in ports:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+                connection.sendall(b"GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                reached.append(connection.recv(200))
+        assert ports == [], f"called without a JWT on 127.0.0.1:{ports}: {reached}"
+        assert paths
+        for path in paths:
+            folder = pathlib.Path(path).parent
+            assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and folder.stat().st_uid == os.getuid()
+            if os.getuid() == 0:
+                other = subprocess.run(
+                    ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable,
+                     "-c", f"import socket; socket.socket(socket.AF_UNIX).connect({path!r})"],
+                    capture_output=True, text=True, timeout=30)
+                assert other.returncode != 0 and "PermissionError" in other.stderr, other.stderr
