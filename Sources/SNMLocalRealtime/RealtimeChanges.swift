@@ -207,6 +207,12 @@ package final class RealtimeChanges: Sendable {
     // Ids per channel, in the order matched.
     var channels: [(socket: RealtimeSocket, topic: String, claims: JSONValue, ids: [Int])] = []
     for subscription in matched {
+      let role = subscription.claims["role"]?.stringValue ?? "anon"
+      if shapes[role] == nil { shapes[role] = shape(role: role, schema: schema, table: table) }
+      // A filter may read only columns the subscriber can SELECT (checked when it subscribed to
+      // one table; here for `*` and for privileges revoked since): one on another never matches.
+      let visibleNames = Set((shapes[role]?.columns ?? []).filter(\.visible).map(\.name))
+      guard subscription.filters.allSatisfy({ visibleNames.contains($0.column) }) else { continue }
       if let index = channels.firstIndex(where: {
         $0.socket === subscription.socket && $0.topic == subscription.topic
       }) {

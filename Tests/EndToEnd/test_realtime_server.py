@@ -594,3 +594,35 @@ def test_two_tables_on_one_channel(changes_project):
         ("rt_todos", "INSERT"), ("rt_two_notes", "INSERT"), ("rt_two_notes", "UPDATE")]
     assert seen[1]["record"] == {"id": 1, "body": "first"}
     assert seen[2]["record"]["body"] == "sentinel"
+
+
+def test_a_filter_on_a_column_the_role_cannot_select_never_matches_through_a_wildcard(
+        changes_project):
+    """`secret` is not granted to authenticated: a filter on it, on every table of the schema
+    (`table: "*"`, not refused at the join as a named table is), never matches, so it cannot tell
+    which of the subscriber's rows hold a value they cannot read. The sentinel, written after the
+    row the filter would match, comes first."""
+    project = changes_project
+    project.sql("""
+        create table if not exists public.rt_sentinel (id int primary key);
+        grant select on public.rt_sentinel to authenticated;
+        do $$ begin
+          if not exists (select 1 from pg_publication_tables where pubname = 'supabase_realtime'
+                         and tablename = 'rt_sentinel') then
+            alter publication supabase_realtime add table public.rt_sentinel;
+          end if;
+        end $$;
+        """)
+    alice = sign_in(project, "alice@example.com")
+
+    async def scenario():
+        client, changes = await listening(project, alice, ("INSERT", "*", "secret=eq.s1"),
+                                          ("INSERT", "rt_sentinel", None))
+        project.sql(f"insert into rt_todos (owner, task, secret) values ('{ALICE}', 'oracle', 's1')")
+        project.sql("insert into rt_sentinel values (1) on conflict do nothing")
+        first = await asyncio.wait_for(changes.get(), WAIT)
+        await client.close()
+        return first
+
+    assert run(scenario())["data"]["table"] == "rt_sentinel"
+
