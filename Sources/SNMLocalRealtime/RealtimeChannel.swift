@@ -13,6 +13,9 @@ package struct RealtimeChannel: Sendable {
   var canWrite: Bool
   /// The presence key this channel tracks under.
   var presenceKey: String
+  /// Which expiry check is the channel's (`RealtimeChannels.endAtExpiry`): earlier ones find
+  /// another number and do nothing.
+  var expiryCheck = 0
 
   var role: String { claims["role"]?.stringValue ?? "anon" }
 

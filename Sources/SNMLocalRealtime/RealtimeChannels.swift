@@ -1,5 +1,6 @@
 import Foundation
 import SNMWire
+import Synchronization
 
 /// Realtime's channel protocol over a socket's Phoenix messages: heartbeats, joins (token,
 /// config, limits), leaves, broadcasts (self, ack), presence (track, untrack), token refreshes.
@@ -104,6 +105,7 @@ struct RealtimeChannels: Sendable {
       canWrite: canWrite, presenceKey: key)
     socket.setChannel(message.topic, channel)
     hub.join(socket, channel)
+    endAtExpiry(channel, on: socket)
     // Messages the database sends (`realtime.send`) come through the change stream.
     _ = changes?.ensureStream()
     var bindings: [JSONValue] = []
@@ -257,12 +259,42 @@ struct RealtimeChannels: Sendable {
       socket.setChannel(channel.topic, channel)
       hub.update(socket, channel)
       changes?.update(socket: socket, topic: channel.topic, claims: claims)
+      endAtExpiry(channel, on: socket)
     case .failure(let refusal):
       pushSystem(
         channel, extension: "system", status: "error", message: refusal.message, on: socket)
       leave(channel, on: socket)
     }
   }
+
+  /// Ends `channel` when its token's `exp` passes, as Realtime shuts a channel down then: a
+  /// `system` error `Token has expired N seconds ago` and `phx_close`, after which nothing more
+  /// reaches it. Checked on the socket's queue at `exp`, or in 5 minutes when that is sooner (as
+  /// Realtime confirms a token); each check supersedes the channel's earlier one, so a socket
+  /// that rejoins or refreshes again and again leaves no checks behind but its channels' last.
+  private func endAtExpiry(_ channel: RealtimeChannel, on socket: RealtimeSocket) {
+    guard let expiry = channel.claims["exp"]?.doubleValue else { return }
+    var channel = channel
+    channel.expiryCheck = Self.expiryChecks.add(1, ordering: .relaxed).newValue
+    socket.setChannel(channel.topic, channel)
+    let check = channel.expiryCheck
+    let topic = channel.topic
+    let wait = min(max(0, expiry - tokens.now()), 300)
+    socket.queue.asyncAfter(deadline: .now() + wait) {
+      guard let current = socket.channel(topic), current.expiryCheck == check,
+        let currentExpiry = current.claims["exp"]?.doubleValue
+      else { return }
+      let now = tokens.now()
+      guard currentExpiry <= now else { return endAtExpiry(current, on: socket) }
+      pushSystem(
+        current, extension: "system", status: "error",
+        message: "Token has expired \(Int(now - currentExpiry)) seconds ago", on: socket)
+      leave(current, on: socket)
+    }
+  }
+
+  /// The last expiry check handed out (``RealtimeChannel/expiryCheck``).
+  private static let expiryChecks = Atomic<Int>(0)
 
   private func pushSystem(
     _ channel: RealtimeChannel, extension name: String, status: String, message: String,

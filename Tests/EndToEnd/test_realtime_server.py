@@ -4,6 +4,7 @@ Phoenix 2.0.0 framing with `websockets`. Each wait is for an event, bounded so a
 fails instead of hanging."""
 import asyncio
 import json
+import time
 
 import httpx
 import pytest
@@ -626,3 +627,42 @@ def test_a_filter_on_a_column_the_role_cannot_select_never_matches_through_a_wil
 
     assert run(scenario())["data"]["table"] == "rt_sentinel"
 
+
+def test_a_channel_ends_when_its_token_expires(rt_project):
+    """Realtime shuts a channel down when its JWT's `exp` passes: a `system` error, `phx_close`,
+    and no broadcast reaches it after (one sent and acknowledged later does not come before the
+    heartbeat's reply)."""
+    from hardening import jwt_secret, mint, user_claims
+
+    expiring = mint(jwt_secret(rt_project), user_claims(ALICE, exp=int(time.time()) + 3))
+
+    async def scenario():
+        async with websockets.connect(socket_url(rt_project, rt_project.anon_key)) as victim, \
+                websockets.connect(socket_url(rt_project, rt_project.anon_key)) as sender:
+            await victim.send(json.dumps({"topic": "realtime:expiring", "event": "phx_join",
+                                          "payload": {"config": {}, "access_token": expiring},
+                                          "ref": "1", "join_ref": "1"}))
+            joined = json.loads(await asyncio.wait_for(victim.recv(), WAIT))
+            system = json.loads(await asyncio.wait_for(victim.recv(), WAIT))
+            closed = json.loads(await asyncio.wait_for(victim.recv(), WAIT))
+            await sender.send(json.dumps({"topic": "realtime:expiring", "event": "phx_join",
+                                          "payload": {"config": {"broadcast": {"ack": True}}},
+                                          "ref": "1", "join_ref": "1"}))
+            await asyncio.wait_for(sender.recv(), WAIT)
+            await sender.send(json.dumps({"topic": "realtime:expiring", "event": "broadcast",
+                                          "payload": {"type": "broadcast", "event": "e",
+                                                      "payload": {"late": True}},
+                                          "ref": "2", "join_ref": "1"}))
+            acked = json.loads(await asyncio.wait_for(sender.recv(), WAIT))
+            await victim.send(json.dumps({"topic": "phoenix", "event": "heartbeat", "payload": {},
+                                          "ref": "9"}))
+            after = json.loads(await asyncio.wait_for(victim.recv(), WAIT))
+            return joined, system, closed, acked, after
+
+    joined, system, closed, acked, after = run(scenario())
+    assert joined["payload"]["status"] == "ok"
+    assert system["event"] == "system" and system["payload"]["status"] == "error"
+    assert system["payload"]["message"].startswith("Token has expired")
+    assert closed["event"] == "phx_close"
+    assert acked["payload"]["status"] == "ok"
+    assert after["topic"] == "phoenix" and after["ref"] == "9"
