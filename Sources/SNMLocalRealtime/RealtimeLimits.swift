@@ -5,6 +5,10 @@ public struct RealtimeLimits: Sendable, Equatable {
   public var channelsPerClient = 100
   /// Largest broadcast payload.
   public var maxPayloadBytes = 3_000 * 1024
+  /// The most all sockets together may leave unsent (slow readers' outboxes): past it, a socket
+  /// that cannot take a message at once is closed, so many readers that never read cannot hold
+  /// more than this of the gateway's memory (each may hold 32 MiB at most).
+  public var unsentBytes = 256 << 20
 
   public init() {}
 }

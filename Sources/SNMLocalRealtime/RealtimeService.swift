@@ -37,6 +37,7 @@ public final class RealtimeService: GatewayService {
     self.changes = changes
     self.channels = channels
     loop = RealtimeSocketLoop(
+      unsentLimit: limits.unsentBytes,
       onMessage: { socket, message in
         socket.queue.async { channels.handle(message, on: socket) }
       },

@@ -31,7 +31,8 @@ package final class RealtimeSocket: Sendable {
     var channels: [String: RealtimeChannel] = [:]
   }
 
-  /// The most a slow reader may leave unsent before it is closed.
+  /// The most a slow reader may leave unsent before it is closed (and all of them together
+  /// no more than the loop's `unsentLimit`).
   static let maxOutbox = 32 << 20
 
   init(
@@ -104,6 +105,10 @@ package final class RealtimeSocket: Sendable {
     let blocked = state.withLock { state -> Bool in
       guard !state.closed, !state.closing || bytes.first == 0x88 else { return false }
       if !state.outbox.isEmpty {
+        guard keep(bytes.count) else {
+          state.closing = true
+          return false
+        }
         state.outbox += bytes
         if state.outbox.count > Self.maxOutbox { state.closing = true }
         return false
@@ -114,6 +119,10 @@ package final class RealtimeSocket: Sendable {
         return false
       }
       if sent < bytes.count {
+        guard keep(bytes.count - sent) else {
+          state.closing = true
+          return false
+        }
         state.outbox = Array(bytes[sent...])
         return true
       }
@@ -133,6 +142,7 @@ package final class RealtimeSocket: Sendable {
         return true
       }
       state.outbox.removeFirst(sent)
+      loop.unsent.subtract(sent, ordering: .relaxed)
       return state.outbox.isEmpty
     }
   }
@@ -141,9 +151,19 @@ package final class RealtimeSocket: Sendable {
   func closeDescriptor() {
     state.withLock { state in
       state.closed = true
+      loop.unsent.subtract(state.outbox.count, ordering: .relaxed)
       state.outbox = []
       close(descriptor)
     }
+  }
+
+  /// Counts `count` more bytes unsent, unless every socket's outbox together would then hold
+  /// more than the loop's limit (the caller closes the socket instead).
+  private func keep(_ count: Int) -> Bool {
+    let total = loop.unsent.add(count, ordering: .relaxed).newValue
+    guard total > loop.unsentLimit else { return true }
+    loop.unsent.subtract(count, ordering: .relaxed)
+    return false
   }
 
   /// Bytes written without waiting, or -1 when the peer is gone.

@@ -17,6 +17,10 @@ final class RealtimeSocketLoop: Sendable {
   let poller: Int32
   let waker: Int32
   let idleTimeout: Double
+  /// The most every socket's outbox may hold together (`RealtimeLimits.unsentBytes`).
+  let unsentLimit: Int
+  /// What every socket's outbox holds now.
+  let unsent = Atomic<Int>(0)
   let sockets = Mutex<[Int32: RealtimeSocket]>([:])
   let stopped = Atomic<Bool>(false)
   /// Called on the loop thread with each whole message of a socket (text or binary).
@@ -26,12 +30,14 @@ final class RealtimeSocketLoop: Sendable {
 
   init(
     idleTimeout: Double = 60,
+    unsentLimit: Int = RealtimeLimits().unsentBytes,
     onMessage: @escaping @Sendable (RealtimeSocket, WebSocketMessage) -> Void,
     onClose: @escaping @Sendable (RealtimeSocket) -> Void
   ) {
     poller = epoll_create1(Int32(EPOLL_CLOEXEC))
     waker = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
     self.idleTimeout = idleTimeout
+    self.unsentLimit = unsentLimit
     self.onMessage = onMessage
     self.onClose = onClose
     var event = epoll_event()

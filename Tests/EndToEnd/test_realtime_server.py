@@ -666,3 +666,86 @@ def test_a_channel_ends_when_its_token_expires(rt_project):
     assert closed["event"] == "phx_close"
     assert acked["payload"]["status"] == "ok"
     assert after["topic"] == "phoenix" and after["ref"] == "9"
+
+
+def _raw_reader(project, topic):
+    """A raw WebSocket (1.0.0) with a tiny receive buffer, joined to `topic`, that reads nothing
+    more until asked."""
+    import socket as sockets
+    connection = sockets.socket()
+    connection.setsockopt(sockets.SOL_SOCKET, sockets.SO_RCVBUF, 4096)
+    connection.settimeout(WAIT * 3)
+    connection.connect(("127.0.0.1", project.port))
+    connection.sendall((f"GET /realtime/v1/websocket?apikey={project.anon_key}&vsn=1.0.0 HTTP/1.1\r\n"
+                        "Host: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                        "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    received = b""
+    while b"\r\n\r\n" not in received:
+        received += connection.recv(1)
+    assert received.startswith(b"HTTP/1.1 101"), received
+    _send_text(connection, {"topic": topic, "event": "phx_join", "payload": {"config": {}},
+                            "ref": "1", "join_ref": "1"})
+    while b'"phx_reply"' not in received:
+        received += connection.recv(4096)
+    return connection
+
+
+def _send_text(connection, message):
+    """One masked text frame (mask 0: the payload as is)."""
+    data = json.dumps(message).encode()
+    size = len(data)
+    head = bytes([0x81, 0x80 | size]) if size < 126 else bytes([0x81, 0x80 | 126]) + size.to_bytes(2, "big")
+    connection.sendall(head + b"\0\0\0\0" + data)
+
+
+def test_readers_that_never_read_hold_no_more_than_the_unsent_limit_together(start_extra_project):
+    """Four readers that never read, five 2.9 MB broadcasts (14.5 MB each, under the 32 MiB a
+    socket may leave unsent): with 8 MiB allowed unsent for all sockets together, readers past it
+    are closed instead of holding the gateway's memory (before, each kept its 14.5 MB, and 30
+    such readers held 480 MB from the anon key). A reader closed gets no reply to a heartbeat."""
+    project = start_extra_project("realtime-unsent", env={"SNM_REALTIME_UNSENT_LIMIT": str(8 << 20)})
+    readers = [_raw_reader(project, "realtime:flood") for _ in range(4)]
+
+    async def send():
+        async with websockets.connect(socket_url(project, project.anon_key), max_size=None) as sender:
+            await sender.send(json.dumps({"topic": "realtime:flood", "event": "phx_join",
+                                          "payload": {"config": {"broadcast": {"ack": True}}},
+                                          "ref": "1", "join_ref": "1"}))
+            await asyncio.wait_for(sender.recv(), WAIT)
+            big = {"type": "broadcast", "event": "e", "payload": {"p": "x" * 2_900_000}}
+            for ref in range(5):
+                await sender.send(json.dumps({"topic": "realtime:flood", "event": "broadcast",
+                                              "payload": big, "ref": str(ref + 2), "join_ref": "1"}))
+                acked = json.loads(await asyncio.wait_for(sender.recv(), WAIT))
+                assert acked["payload"]["status"] == "ok"
+
+    run(send())
+    closed = 0
+    for reader in readers:
+        # Every broadcast was pushed before its ack: a reader still open answers the heartbeat
+        # after them; one closed ends first.
+        try:
+            _send_text(reader, {"topic": "phoenix", "event": "heartbeat", "payload": {}, "ref": "hb"})
+        except OSError:
+            pass
+        received = b""
+        while b'"ref":"hb"' not in received[-200:]:
+            try:
+                chunk = reader.recv(1 << 20)
+            except ConnectionResetError:
+                chunk = b""
+            if not chunk:
+                closed += 1
+                break
+            received = received[-200:] + chunk
+        reader.close()
+    assert closed >= 1
+
+    async def fresh():
+        async with websockets.connect(socket_url(project, project.anon_key)) as ws:
+            await ws.send(json.dumps({"topic": "phoenix", "event": "heartbeat", "payload": {},
+                                      "ref": "1"}))
+            return json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+
+    assert run(fresh())["payload"]["status"] == "ok"

@@ -50,6 +50,9 @@ enum GatewayAssembly {
   /// The `/realtime/v1` service: the project's keys and JWTs as the REST gateway takes them.
   /// `replication` is a superuser's conninfo, for the changes' replication connection;
   /// `adminPool` the superuser's pool, for private channels' policy probes.
+  ///
+  /// `SNM_REALTIME_UNSENT_LIMIT` (bytes) lowers what slow readers may leave unsent together
+  /// (256 MiB), for tests.
   static func realtimeService(
     keys: ProjectKeys, pool: PGPool, adminPool: PGPool, replication: String,
     now: @escaping @Sendable () -> Double
@@ -62,10 +65,16 @@ enum GatewayAssembly {
         hubKey: RealtimeChannel.hubKey(topic, isPrivate: isPrivate), topic: topic, payload: payload,
         from: nil)
     }
+    var limits = RealtimeLimits()
+    if let text = ProcessInfo.processInfo.environment["SNM_REALTIME_UNSENT_LIMIT"],
+      let bytes = Int(text), bytes > 0
+    {
+      limits.unsentBytes = bytes
+    }
     return RealtimeService(
       apiKeyClaims: { key in keys.claims(forAPIKey: key) },
       verify: { token in Result { () throws(JWTError) in try signer.verify(token, now: now()) } },
-      now: now, hub: hub, changes: changes,
+      now: now, limits: limits, hub: hub, changes: changes,
       authorize: { topic, claims, presence in
         policies.access(topic: topic, claims: claims, presence: presence)
       })
