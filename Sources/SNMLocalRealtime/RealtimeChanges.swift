@@ -12,8 +12,10 @@ import Synchronization
 package final class RealtimeChanges: Sendable {
   let pool: PGPool
   let conninfo: String
+  let check: RealtimeRowCheck
   private let subscriptions = Mutex<[RealtimeSubscription]>([])
   private let stream = Mutex<RealtimeReplicationStream?>(nil)
+  private let stopped = Atomic<Bool>(false)
 
   /// Where a message inserted into `realtime.messages` (`realtime.send`) is broadcast:
   /// (topic `realtime:<name>`, private, the JSON broadcast payload).
@@ -25,25 +27,79 @@ package final class RealtimeChanges: Sendable {
   ) {
     self.pool = pool
     self.conninfo = conninfo
+    self.check = RealtimeRowCheck(pool: pool)
     self.onMessage = onMessage
   }
 
-  func stop() { stream.withLock { $0?.stop() } }
+  func stop() {
+    stopped.store(true, ordering: .releasing)
+    stream.withLock { $0?.stop() }
+  }
 
   /// Starts the stream if it is not running (the first join of any channel: `realtime.send`
   /// reaches channels through it too); the reason when it cannot.
   func ensureStream() -> String? {
     stream.withLock { stream in
-      guard stream == nil else { return nil }
+      guard stream == nil, !stopped.load(ordering: .acquiring) else { return nil }
       do throws(PGError) {
-        stream = try RealtimeReplicationStream(conninfo: conninfo) { [weak self] change in
-          self?.deliver(change)
-        }
+        stream = try RealtimeReplicationStream(
+          conninfo: conninfo,
+          onChange: { [weak self] change in self?.deliver(change) },
+          onEnd: { [weak self] ended, reason in self?.streamEnded(ended, reason: reason) })
         return nil
       } catch {
         return "cannot stream the database's changes: \(error.message)"
       }
     }
+  }
+
+  /// The stream broke (its connection lost, the walsender ended): every channel with bindings
+  /// is told that changes are being lost, the stream is started again (a new slot: what commits
+  /// until then is not sent), and the channels are told when it is back.
+  private func streamEnded(_ ended: RealtimeReplicationStream, reason: String) {
+    let current = stream.withLock { stream -> Bool in
+      guard stream === ended else { return false }
+      stream = nil
+      return true
+    }
+    guard current, !stopped.load(ordering: .acquiring) else { return }
+    notifyAll(
+      status: "error",
+      message: "the database's change stream ended (\(reason)): changes are not sent until it is"
+        + " started again")
+    DispatchQueue.global().async { [weak self] in
+      var pause = 0.1
+      while let self, !self.stopped.load(ordering: .acquiring) {
+        if self.ensureStream() == nil {
+          self.notifyAll(status: "ok", message: "Subscribed to PostgreSQL")
+          return
+        }
+        Thread.sleep(forTimeInterval: pause)
+        pause = min(pause * 2, 2)
+      }
+    }
+  }
+
+  /// A postgres_changes `system` message to every channel with bindings.
+  private func notifyAll(status: String, message: String) {
+    let channels = subscriptions.withLock { list in
+      var seen: [(RealtimeSocket, String)] = []
+      for subscription in list
+      where !seen.contains(where: { $0.0 === subscription.socket && $0.1 == subscription.topic }) {
+        seen.append((subscription.socket, subscription.topic))
+      }
+      return seen
+    }
+    for (socket, topic) in channels {
+      notify(socket, topic: topic, status: status, message: message)
+    }
+  }
+
+  private func notify(_ socket: RealtimeSocket, topic: String, status: String, message: String) {
+    socket.push(
+      RealtimeChannels.system(
+        topic: topic, joinRef: socket.channel(topic)?.joinRef, extension: "postgres_changes",
+        status: status, message: message))
   }
 
   /// Adds a channel's bindings (checked against the database first); the message of the first
@@ -123,58 +179,6 @@ package final class RealtimeChanges: Sendable {
       == "t"
   }
 
-  /// A table's columns (name, type name, whether `role` may SELECT it) and whether RLS is on.
-  private func shape(role: String, schema: String, table: String) -> (
-    columns: [(name: String, type: String, visible: Bool)], rls: Bool
-  )? {
-    let sql = """
-      select a.attname, t.typname, has_column_privilege($1::name, c.oid, a.attname, 'SELECT'), c.relrowsecurity
-      from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-      join pg_type t on t.oid = a.atttypid
-      where n.nspname = $2 and c.relname = $3 order by a.attnum
-      """
-    guard let result = try? pool.withConnection({ try $0.execute(sql, [role, schema, table]) }),
-      !result.rows.isEmpty
-    else { return nil }
-    let columns = result.rows.map { row in (row[0] ?? "", row[1] ?? "", row[2] == "t") }
-    return (columns, result.rows[0][3] == "t")
-  }
-
-  /// Whether the row with `key` is visible to `claims` now (RLS, as the subscriber).
-  private func visible(
-    schema: String, table: String, key: [(name: String, type: String, value: JSONValue)],
-    claims: JSONValue
-  ) -> Bool {
-    var conditions: [String] = []
-    var parameters: [String?] = []
-    for (index, column) in key.enumerated() {
-      conditions.append("\(Self.quoted(column.name)) = $\(index + 1)::\(Self.quoted(column.type))")
-      parameters.append(Self.text(column.value))
-    }
-    let sql =
-      "select exists(select 1 from \(Self.quoted(schema)).\(Self.quoted(table)) where "
-      + conditions.joined(separator: " and ") + ")"
-    let role = RequestRole(
-      role: claims["role"]?.stringValue ?? "anon", claims: claims.serialized(), readOnly: true)
-    return (try? pool.transaction(as: role) { try $0.execute(sql, parameters).scalar }) == "t"
-  }
-
-  /// A catalog name as an SQL identifier.
-  private static func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
-
-  private static func text(_ value: JSONValue) -> String? {
-    switch value {
-    case .null: nil
-    case .string(let text): text
-    case .number(let number): number.text
-    case .bool(let flag): flag ? "true" : "false"
-    default: value.serialized()
-    }
-  }
-
   /// One wal2json change (format 2), sent to each binding it matches.
   func deliver(_ change: JSONValue) {
     guard let action = change["action"]?.stringValue, let schema = change["schema"]?.stringValue,
@@ -203,16 +207,28 @@ package final class RealtimeChanges: Sendable {
     }
     guard !matched.isEmpty else { return }
     let timestamp = Self.commitTimestamp(change["timestamp"]?.stringValue)
-    var shapes: [String: (columns: [(name: String, type: String, visible: Bool)], rls: Bool)] = [:]
+    var shapes: [String: (columns: [RealtimeRowCheck.Column], rls: Bool)] = [:]
     // Ids per channel, in the order matched.
     var channels: [(socket: RealtimeSocket, topic: String, claims: JSONValue, ids: [Int])] = []
+    // A role whose table shape could not be read: its channels are told the change was not sent.
+    var failures: [String: RealtimeRowCheck.Failure] = [:]
     for subscription in matched {
       let role = subscription.claims["role"]?.stringValue ?? "anon"
-      if shapes[role] == nil { shapes[role] = shape(role: role, schema: schema, table: table) }
+      if shapes[role] == nil && failures[role] == nil {
+        do throws(RealtimeRowCheck.Failure) {
+          shapes[role] = try check.shape(role: role, schema: schema, table: table)
+        } catch {
+          failures[role] = error
+        }
+      }
       // A filter may read only columns the subscriber can SELECT (checked when it subscribed to
       // one table; here for `*` and for privileges revoked since): one on another never matches.
-      let visibleNames = Set((shapes[role]?.columns ?? []).filter(\.visible).map(\.name))
-      guard subscription.filters.allSatisfy({ visibleNames.contains($0.column) }) else { continue }
+      if let shape = shapes[role] {
+        let visibleNames = Set(shape.columns.filter(\.visible).map(\.name))
+        guard subscription.filters.allSatisfy({ visibleNames.contains($0.column) }) else {
+          continue
+        }
+      }
       if let index = channels.firstIndex(where: {
         $0.socket === subscription.socket && $0.topic == subscription.topic
       }) {
@@ -224,10 +240,14 @@ package final class RealtimeChanges: Sendable {
           (subscription.socket, subscription.topic, subscription.claims, [subscription.id]))
       }
     }
+    let xid = change["xid"]?.intValue.map(Int64.init)
     for channel in channels {
       let role = channel.claims["role"]?.stringValue ?? "anon"
-      if shapes[role] == nil { shapes[role] = shape(role: role, schema: schema, table: table) }
-      guard let shape = shapes[role] else { continue }
+      guard let shape = shapes[role] else {
+        let failure = failures[role] ?? RealtimeRowCheck.Failure(message: "the table was not read")
+        undelivered(channel.socket, channel.topic, schema, table, type, failure)
+        continue
+      }
       var errors: [JSONValue] = []
       let visibleNames = Set(shape.columns.filter(\.visible).map(\.name))
       if keyColumns.isEmpty && type != "DELETE" {
@@ -241,7 +261,13 @@ package final class RealtimeChanges: Sendable {
           else { return nil }
           return (name, column.type, value)
         }
-        guard visible(schema: schema, table: table, key: key, claims: channel.claims) else {
+        do throws(RealtimeRowCheck.Failure) {
+          guard
+            try check.visible(
+              schema: schema, table: table, key: key, claims: channel.claims, xid: xid)
+          else { continue }
+        } catch {
+          undelivered(channel.socket, channel.topic, schema, table, type, error)
           continue
         }
       }
@@ -272,6 +298,17 @@ package final class RealtimeChanges: Sendable {
           joinRef: nil, ref: nil, topic: channel.topic, event: "postgres_changes", payload: payload)
       )
     }
+  }
+
+  /// A change the database could not check for a channel: the channel is told, never left
+  /// to wait for it.
+  private func undelivered(
+    _ socket: RealtimeSocket, _ topic: String, _ schema: String, _ table: String, _ type: String,
+    _ failure: RealtimeRowCheck.Failure
+  ) {
+    notify(
+      socket, topic: topic, status: "error",
+      message: "a change (\(type)) to \(schema).\(table) was not sent: \(failure.message)")
   }
 
   /// A committed `realtime.messages` row of the broadcast extension, sent to its topic as

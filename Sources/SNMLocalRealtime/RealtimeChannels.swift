@@ -300,14 +300,21 @@ struct RealtimeChannels: Sendable {
     _ channel: RealtimeChannel, extension name: String, status: String, message: String,
     on socket: RealtimeSocket
   ) {
-    let name = JSONValue.string(name)
-    let payload: JSONValue = [
-      "extension": name, "status": .string(status), "message": .string(message),
-      "channel": .string(String(channel.topic.dropFirst("realtime:".count))),
-    ]
     socket.push(
-      PhoenixMessage(
-        joinRef: channel.joinRef, ref: nil, topic: channel.topic, event: "system", payload: payload)
-    )
+      Self.system(
+        topic: channel.topic, joinRef: channel.joinRef, extension: name, status: status,
+        message: message))
+  }
+
+  /// Realtime's `system` message to a channel: `{"extension", "status", "message", "channel"}`.
+  static func system(
+    topic: String, joinRef: String?, extension name: String, status: String, message: String
+  ) -> PhoenixMessage {
+    let payload: JSONValue = [
+      "extension": .string(name), "status": .string(status), "message": .string(message),
+      "channel": .string(String(topic.dropFirst("realtime:".count))),
+    ]
+    return PhoenixMessage(
+      joinRef: joinRef, ref: nil, topic: topic, event: "system", payload: payload)
   }
 }

@@ -4,6 +4,7 @@ Phoenix 2.0.0 framing with `websockets`. Each wait is for an event, bounded so a
 fails instead of hanging."""
 import asyncio
 import json
+import subprocess
 import time
 
 import httpx
@@ -749,3 +750,101 @@ def test_readers_that_never_read_hold_no_more_than_the_unsent_limit_together(sta
             return json.loads(await asyncio.wait_for(ws.recv(), WAIT))
 
     assert run(fresh())["payload"]["status"] == "ok"
+def until(condition, what):
+    """Waits (at most WAIT seconds) for `condition()` to be truthy; returns it."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+def committed_but_not_visible(project, statement):
+    """Runs `statement` in a psql of its own with a synchronous standby that never comes: its
+    commit is flushed to the WAL (so the change stream decodes it) but the transaction stays out
+    of every new snapshot, the window a busy machine opens between the two. Returns the psql
+    process and its backend's pid, once it waits there."""
+    process = subprocess.Popen(
+        ["psql", "-h", project.socket_dir, "-p", "5432", "-U", "postgres", "-d", "postgres", "-At",
+         "-c", statement], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    pid = until(lambda: project.sql(
+        "select pid from pg_stat_activity where wait_event = 'SyncRep' "
+        f"and query = $q${statement}$q$") or process.poll() is not None, "the commit to wait")
+    assert process.poll() is None, "the statement committed without waiting for the standby"
+    return process, pid
+
+
+def test_a_change_decoded_before_its_transaction_is_visible_still_reaches_rls_subscribers(
+        changes_project):
+    """The RLS check of a subscriber waits for the change's transaction to be visible: a row
+    checked as soon as its commit is decoded was not there yet, and the event was dropped."""
+    project = changes_project
+    alice = sign_in(project, "alice@example.com")
+
+    async def scenario():
+        client, changes = await listening(project, alice, ("INSERT", "rt_todos", None))
+        project.sql("alter system set synchronous_standby_names = 'snm_test_nobody'")
+        project.sql("select pg_reload_conf()")
+        try:
+            # Sync replication is on once a commit waits for it.
+            probe, probe_pid = None, None
+            for _attempt in range(50):
+                try:
+                    probe, probe_pid = committed_but_not_visible(
+                        project, "insert into rt_private values (1)")
+                except AssertionError:
+                    project.sql("delete from rt_private")
+                else:
+                    break
+            assert probe is not None, "no commit ever waited for the synchronous standby"
+            project.sql(f"select pg_cancel_backend({probe_pid})")
+            probe.communicate(timeout=WAIT)
+            writer, pid = committed_but_not_visible(
+                project, f"insert into rt_todos (owner, task) values ('{ALICE}', 'late')")
+            # The walsender has sent the commit: the server has it and checks the row now.
+            flushed = project.sql("select pg_current_wal_flush_lsn()")
+            until(lambda: project.sql("select bool_and(sent_lsn >= '" + flushed + "'::pg_lsn) "
+                                      "from pg_stat_replication") == "t", "the commit to be sent")
+            project.sql(f"select pg_cancel_backend({pid})")
+            writer.communicate(timeout=WAIT)
+        finally:
+            project.sql("alter system reset synchronous_standby_names")
+            project.sql("select pg_reload_conf()")
+        change = await asyncio.wait_for(changes.get(), WAIT)
+        await client.close()
+        return change
+
+    assert run(scenario())["data"]["record"]["task"] == "late"
+
+
+def test_a_change_stream_that_ends_is_started_again_and_the_channel_told(changes_project):
+    """The walsender terminated under a live subscription: the channel gets a system error
+    saying changes are not being sent, then Realtime's "Subscribed to PostgreSQL" once the
+    stream is back, and the next insert arrives."""
+    project = changes_project
+    alice = sign_in(project, "alice@example.com")
+
+    async def scenario():
+        async with websockets.connect(socket_url(project, project.anon_key, "2.0.0")) as ws:
+            join = {"access_token": alice, "config": {"postgres_changes": [
+                {"event": "INSERT", "schema": "public", "table": "rt_todos"}]}}
+            await ws.send(json.dumps(["1", "1", "realtime:db", "phx_join", join]))
+            received = [json.loads(await asyncio.wait_for(ws.recv(), WAIT)) for _ in range(2)]
+            assert received[1][3] == "system" and received[1][4]["status"] == "ok", received
+            assert project.sql(
+                "select count(pg_terminate_backend(pid)) from pg_stat_replication") == "1"
+            lost = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            back = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            project.sql(f"insert into rt_todos (owner, task) values ('{ALICE}', 'after')")
+            change = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            return lost, back, change
+
+    lost, back, change = run(scenario())
+    assert lost[:4] == ["1", None, "realtime:db", "system"]
+    assert lost[4]["status"] == "error" and lost[4]["extension"] == "postgres_changes"
+    assert lost[4]["message"].startswith("the database's change stream ended (")
+    assert back[3] == "system" and back[4] == {"extension": "postgres_changes", "status": "ok",
+                                               "message": "Subscribed to PostgreSQL", "channel": "db"}
+    assert change[3] == "postgres_changes" and change[4]["data"]["record"]["task"] == "after"
