@@ -27,6 +27,11 @@ import Testing
     CanonicalCase("login otp email kim@example.com", #"login otp email "kim@example.com""#),
     CanonicalCase("login magic link 'kim@example.com'", #"login magic link "kim@example.com""#),
     CanonicalCase(
+      "login Apple id-token $env.APPLE_TOKEN nonce 'raw-1'",
+      #"login apple id-token $env.APPLE_TOKEN nonce "raw-1""#),
+    CanonicalCase("login google id_token 'a.b.c'", #"login google id-token "a.b.c""#),
+    CanonicalCase("login provider GitHub", "login provider github"),
+    CanonicalCase(
       "verify otp email 'k@e.c' token '123456' type signup",
       #"verify otp email "k@e.c" token "123456" type signup"#),
     CanonicalCase(
@@ -97,6 +102,10 @@ import Testing
     Refusal(input: "verify otp email 'k@e.c' token '1' type bogus", message: "expected email"),
     Refusal(input: "mfa verify", message: "a factor id, 'code' or 'secret'"),
     Refusal(input: "login otp sms '+1555'", message: "expected 'email' or 'phone'"),
+    Refusal(input: "login apple token 'a.b.c'", message: "expected 'id-token' after 'login apple'"),
+    Refusal(input: "login apple id-token", message: "expected the id_token after 'id-token'"),
+    Refusal(input: "login apple id-token a.b.c", message: "found an unquoted token"),
+    Refusal(input: "login provider gihtub", message: "did you mean 'github'?"),
     Refusal(input: "verify otp phone '+1555' token '1' type signup", message: "expected sms"),
     Refusal(input: "verify otp phone '+1555' code '1'", message: "expected 'token'"),
   ]
@@ -148,6 +157,18 @@ import Testing
     let service = try #require(try explained("as service from user_info select id").first)
     #expect(service["credential"] == "service")
     #expect(service["path"] == "/rest/v1/user_info")
+  }
+
+  @Test func explainShowsTheSignInsThroughAnotherProvider() throws {
+    let apple = try #require(try explained("login apple id-token 'a.b.c' nonce 'raw'").first)
+    #expect(apple["url"] == "http://127.0.0.1:54321/auth/v1/token?grant_type=id_token")
+    #expect(apple["body"] == ["provider": "apple", "id_token": "********", "nonce": "********"])
+    #expect(apple["credential"] == "key")
+    let github = try explained("login provider github")
+    #expect(github.map { $0["method"]?.stringValue ?? "" } == ["GET", "POST"])
+    #expect(github.first?["path"] == "/auth/v1/authorize")
+    #expect(github.last?["url"] == "http://127.0.0.1:54321/auth/v1/token?grant_type=pkce")
+    #expect(github.last?["body"] == ["auth_code": "********", "code_verifier": "********"])
   }
 
   @Test func explainCurlNamesTheServiceKeyNeverItsValue() {

@@ -16,7 +16,8 @@ public enum SecretMembers {
   public static let names: Set<String> = [
     "password", "new_password", "current_password", "access_token", "refresh_token",
     "provider_token", "provider_refresh_token", "token", "token_hash", "id_token", "nonce",
-    "secret", "code", "code_verifier", "api_key", "apikey", "service_role_key", "anon_key", "otp",
+    "secret", "code", "code_verifier", "auth_code", "api_key", "apikey", "service_role_key",
+    "anon_key", "otp",
   ]
 
   /// Member names that hold a secret in what is sent (an MFA or PKCE `code`) but in a server's

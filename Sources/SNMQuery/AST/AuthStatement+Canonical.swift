@@ -28,6 +28,9 @@ extension AuthStatement {
     case .mfaUnenroll(let factor): return "mfa unenroll " + text(factor)
     case .inbox(let address): return "inbox " + text(address)
     case .admin(let admin): return "admin " + admin.canonicalText
+    case .signInWithIDToken(let provider, let token, let nonce):
+      return "login \(provider) id-token " + text(token) + clause("nonce", nonce)
+    case .signInWithProvider(let name): return "login provider \(name)"
     }
   }
 }

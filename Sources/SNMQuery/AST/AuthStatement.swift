@@ -32,6 +32,11 @@ public enum AuthStatement: Sendable, Equatable {
   case admin(AdminStatement)
   /// `inbox '<address>'`: the newest mail the local project kept for the address.
   case inbox(address: ValueNode)
+  /// `login apple id-token <token> [nonce '...']`: GoTrue's id_token grant (Sign in with Apple,
+  /// or another provider the grant takes by name); signs in.
+  case signInWithIDToken(provider: String, token: ValueNode, nonce: ValueNode?)
+  /// `login provider github`: the provider's redirect flow in a browser, with PKCE; signs in.
+  case signInWithProvider(String)
 
   /// What a `mfa verify` answers the challenge with.
   public enum MFAAnswer: Sendable, Equatable {
@@ -57,6 +62,8 @@ public enum AuthStatement: Sendable, Equatable {
     case .mfaUnenroll(let factor): [factor]
     case .admin(let admin): admin.values
     case .inbox(let address): [address]
+    case .signInWithIDToken(_, let token, let nonce): [token, nonce].compactMap { $0 }
+    case .signInWithProvider: []
     }
   }
 
@@ -76,6 +83,16 @@ public enum AuthStatement: Sendable, Equatable {
   public static let phoneOTPTypes = ["sms", "phone_change"]
   /// The types `resend` takes: a mail's to an address, a text's to a number.
   public static let resendTypes = ["signup", "email_change", "sms", "phone_change"]
+  /// The providers GoTrue's id_token grant takes by name (`login <provider> id-token`).
+  public static let idTokenProviders = [
+    "apple", "google", "azure", "facebook", "kakao", "keycloak", "snapchat",
+  ]
+  /// The OAuth providers GoTrue's `/authorize` knows by name (`login provider <name>`).
+  public static let oauthProviders = [
+    "apple", "azure", "bitbucket", "discord", "facebook", "figma", "fly", "github", "gitlab",
+    "google", "kakao", "keycloak", "linkedin", "linkedin_oidc", "notion", "slack", "slack_oidc",
+    "snapchat", "spotify", "twitch", "twitter", "workos", "x", "zoom",
+  ]
 }
 
 /// Where a one-time code goes: `email '...'` or `phone '...'`.

@@ -31,6 +31,11 @@ public enum AuthCall: Sendable, Equatable {
   case adminLink(type: String, email: String, password: String?, data: JSONValue?)
   case adminInvite(email: String, data: JSONValue?)
   case inbox(address: String)
+  /// `login apple id-token ...`: the id_token grant.
+  case signInWithIDToken(OpenIDConnectCredentials)
+  /// `login provider github`: a browser follows `/authorize` with the flow's PKCE challenge,
+  /// the redirect brings a code back to a loopback port, the code and verifier buy a session.
+  case signInWithProvider(String)
 
   public enum MFAAnswer: Sendable, Equatable {
     case code(String)
@@ -97,6 +102,19 @@ public enum AuthCall: Sendable, Equatable {
     }
   }
 
+  /// Whether the call is a `login` through another provider (a refusal is a failed sign-in).
+  public var signsIn: Bool {
+    switch self {
+    case .signInWithIDToken, .signInWithProvider: true
+    default: false
+    }
+  }
+
+  /// Whether the call waits for a browser (`login provider`), which it says itself.
+  public var waitsForBrowser: Bool {
+    if case .signInWithProvider = self { true } else { false }
+  }
+
   /// Whether the call needs a signed-in user.
   public var needsSession: Bool {
     switch self {
@@ -119,6 +137,8 @@ public enum AuthCall: Sendable, Equatable {
     case .adminUpdateUser(_, let attributes):
       [attributes["password"]?.stringValue].compactMap { $0 }
     case .adminLink(_, _, let password?, _): [password]
+    case .signInWithIDToken(let credentials):
+      [credentials.idToken, credentials.nonce].compactMap { $0 }
     default: []
     }
   }
@@ -250,6 +270,26 @@ public enum AuthCall: Sendable, Equatable {
         admin(
           .inbox(address: address, limit: 1),
           "inbox(address: \(SwiftLiteral.string(address)), limit: 1)")
+      ]
+    case .signInWithIDToken(let credentials):
+      return [
+        auth(
+          .signInWithIDToken(credentials),
+          "signInWithIdToken(credentials: OpenIDConnectCredentials(provider: "
+            + "\(SwiftLiteral.string(credentials.provider)), idToken: idToken, nonce: "
+            + (credentials.nonce == nil ? "nil" : "nonce") + "))")
+      ]
+    case .signInWithProvider(let provider):
+      // The loopback port and the flow's challenge, code and verifier are known when it runs.
+      let redirect = "http://127.0.0.1:{port}/callback"
+      return [
+        auth(
+          .authorize(provider: provider, redirectTo: redirect, codeChallenge: "{code_challenge}"),
+          "signInWithOAuth(provider: \(SwiftLiteral.string(provider)), redirectTo: "
+            + "loopbackURL)  // in a browser"),
+        auth(
+          .exchangeCode(authCode: "{code}", codeVerifier: "{code_verifier}"),
+          "exchangeCodeForSession(authCode: code, codeVerifier: verifier)"),
       ]
     }
   }

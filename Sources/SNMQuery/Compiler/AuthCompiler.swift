@@ -80,6 +80,11 @@ public struct AuthCompiler: Sendable {
       return .mfaUnenroll(factor: try id(factor, what: "a factor id"))
     case .inbox(let address): return .inbox(address: try text(address))
     case .admin(let admin): return try compile(admin)
+    case .signInWithIDToken(let provider, let token, let nonce):
+      return .signInWithIDToken(
+        OpenIDConnectCredentials(
+          provider: provider, idToken: try text(token), nonce: try nonce.map(text)))
+    case .signInWithProvider(let provider): return .signInWithProvider(provider)
     }
   }
 

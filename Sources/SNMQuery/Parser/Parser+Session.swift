@@ -7,7 +7,8 @@ extension Parser {
     switch keyword.keyword {
     case .login:
       record(.keyword("email"))
-      recordKeywords(["otp", "magic"])  // `login otp|magic ...`: Parser+Auth.swift
+      // `login otp|magic ...`: Parser+Auth.swift; `login provider|apple ...`: Parser+Login.swift
+      recordKeywords(["otp", "magic", "provider", "apple"])
       guard eat(.email) != nil else { return .loginAnonymously }
       let (email, password) = try parseCredentials(after: "'login email'")
       return .login(email: email, password: password)

@@ -23,6 +23,7 @@ extension Parser {
     case .rpc: return .rpc(try parseRPC())
     case .storage: return .storage(try parseStorage())
     case .login where isLoginByMail: return .auth(try parseLoginByMail())
+    case .login where isLoginElsewhere: return .auth(try parseLoginElsewhere())
     case .password where isWord(peek(), "reset"): return .auth(try parsePasswordReset())
     case .login, .signup, .session, .logout: return .session(try parseSession())
     case .let: return .let(try parseLet())

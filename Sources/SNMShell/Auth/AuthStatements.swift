@@ -91,8 +91,10 @@ struct AuthStatements: StatementFamily {
       case .interrupted(let signal): return .stopped(.interrupted(signal))
       }
     }
+    // `login provider` waits for a browser and says so itself.
     let spinner = Spinner.start(
-      label: "waiting for \(environment.project.name)", enabled: environment.interactive)
+      label: "waiting for \(environment.project.name)",
+      enabled: environment.interactive && !call.waitsForBrowser)
     let outcome = await environment.sender.cancellable(refreshing: false) { [self, token, admin] in
       try await perform(call, token: token, admin: admin)
     }
@@ -106,10 +108,20 @@ struct AuthStatements: StatementFamily {
       {
         return await reauthenticating(attributes, token: token, refusal: refusal)
       }
+      if call.signsIn { return .stopped(.failed(loginFailure(error))) }
       return .stopped(.failed(authCallFailure(error, service: call.usesServiceKey)))
     case .interrupted(let signal):
       return .stopped(.interrupted(signal))
     }
+  }
+
+  /// A `login <provider> ...` that did not sign in: exit code 3, as for `login email`; a
+  /// refusal is headed "sign-in failed", an unreachable project as for any statement.
+  func loginFailure(_ error: any Error) -> StatementFailure {
+    let advice = RateLimitAdvice.line(for: error, local: environment.project.isLocal) ?? ""
+    return failure(
+      .unreachable, "login failed: \(Self.describe(error))" + advice, outcome: .failed(error),
+      headline: FailureHeadline.of(error) ?? (error is SNMNetworkError ? nil : "sign-in failed"))
   }
 
   /// After the call: a new session is kept (a verified code, an MFA answer), and what the answer
@@ -186,6 +198,14 @@ struct AuthStatements: StatementFamily {
     case .mfaUnenroll(let factor):
       try await auth.unenrollFactor(accessToken: token, factorID: factor)
       return Answer(value: ["id": .string(factor)], message: "factor \(factor) removed")
+    case .signInWithIDToken(let credentials):
+      let session = try await auth.signInWithIdToken(credentials: credentials)
+      return await signedIn(
+        session, message: "signed in as \(session.user.displayName) with \(credentials.provider)")
+    case .signInWithProvider(let provider):
+      let session = try await ProviderSignIn(environment: environment, output: output).run(provider)
+      return await signedIn(
+        session, message: "signed in as \(session.user.displayName) with \(provider)")
     default:
       guard let admin else { throw AuthResponseError.malformed("no service key") }
       return try await performAdmin(call, admin: admin)

@@ -41,6 +41,13 @@ public enum AuthEndpoint: Sendable, Hashable {
   case verifyFactor(accessToken: String, factorID: String, challengeID: String, code: String)
   /// `DELETE /factors/{id}`.
   case unenrollFactor(accessToken: String, factorID: String)
+  /// `POST /token?grant_type=id_token`: a provider's id_token (Sign in with Apple) for a session.
+  case signInWithIDToken(OpenIDConnectCredentials)
+  /// `GET /authorize?provider=...`: where a browser starts an OAuth provider's redirect flow,
+  /// with a PKCE challenge (S256) so the redirect carries a code rather than a session.
+  case authorize(provider: String, redirectTo: String, codeChallenge: String)
+  /// `POST /token?grant_type=pkce`: a flow's auth code and its verifier for a session.
+  case exchangeCode(authCode: String, codeVerifier: String)
 
   /// The API version header value supabase-swift sends (it selects GoTrue's error format).
   public static let apiVersion = "2024-01-01"
@@ -53,6 +60,14 @@ public enum AuthEndpoint: Sendable, Hashable {
     if let token = accessToken { headers["Authorization"] = "Bearer \(token)" }
     switch self {
     case .user, .reauthenticate: method = .get
+    case .authorize(let provider, let redirectTo, let challenge):
+      method = .get
+      query = [
+        .init("provider", provider), .init("redirect_to", redirectTo),
+        .init("code_challenge", challenge), .init("code_challenge_method", "s256"),
+      ]
+    case .signInWithIDToken: query = [.init("grant_type", "id_token")]
+    case .exchangeCode: query = [.init("grant_type", "pkce")]
     case .updateUser: method = .put
     case .unenrollFactor: method = .delete
     case .signInWithPassword: query = [.init("grant_type", "password")]
@@ -71,7 +86,8 @@ public enum AuthEndpoint: Sendable, Hashable {
   public var path: String {
     switch self {
     case .signUpAnonymously, .signUp: "/auth/v1/signup"
-    case .signInWithPassword, .refresh: "/auth/v1/token"
+    case .signInWithPassword, .refresh, .signInWithIDToken, .exchangeCode: "/auth/v1/token"
+    case .authorize: "/auth/v1/authorize"
     case .signOut: "/auth/v1/logout"
     case .user, .updateUser: "/auth/v1/user"
     case .reauthenticate: "/auth/v1/reauthenticate"
@@ -140,7 +156,15 @@ public enum AuthEndpoint: Sendable, Hashable {
       return .object(JSONObject())
     case .verifyFactor(_, _, let challengeID, let code):
       return ["challenge_id": .string(challengeID), "code": .string(code)]
-    case .signOut, .user, .reauthenticate, .unenrollFactor:
+    case .signInWithIDToken(let credentials):
+      var object: JSONObject = [
+        "provider": .string(credentials.provider), "id_token": .string(credentials.idToken),
+      ]
+      if let nonce = credentials.nonce { object.append("nonce", .string(nonce)) }
+      return .object(object)
+    case .exchangeCode(let code, let verifier):
+      return ["auth_code": .string(code), "code_verifier": .string(verifier)]
+    case .signOut, .user, .reauthenticate, .unenrollFactor, .authorize:
       return nil
     }
   }
@@ -207,6 +231,10 @@ extension AuthEndpoint: CustomStringConvertible {
       "POST /auth/v1/resend (\(type), \(recipient.address))"
     case .enrollFactor, .challengeFactor, .verifyFactor, .unenrollFactor:
       "\(endpoint(base: "").method.rawValue) \(path)"
+    case .signInWithIDToken(let credentials):
+      "POST /auth/v1/token?grant_type=id_token (\(credentials.provider))"
+    case .authorize(let provider, _, _): "GET /auth/v1/authorize?provider=\(provider)"
+    case .exchangeCode: "POST /auth/v1/token?grant_type=pkce"
     }
   }
 }
