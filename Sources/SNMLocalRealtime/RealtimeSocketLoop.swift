@@ -73,10 +73,15 @@ final class RealtimeSocketLoop: Sendable {
     _ = Glibc.write(waker, &one, 8)
   }
 
-  /// Closes every socket (going away) and ends the thread.
-  func stop() {
+  /// Signalled by the loop's thread once it has closed every socket at stop.
+  private let drained = DispatchSemaphore(value: 0)
+
+  /// Closes every socket (going away) and ends the thread; returns once the close frames are
+  /// written (at most `wait` seconds later), so a process that exits next does not cut them off.
+  func stop(wait: Double = 2) {
     stopped.store(true, ordering: .releasing)
     wake()
+    _ = drained.wait(timeout: .now() + wait)
   }
 
   private func run() {
@@ -88,8 +93,14 @@ final class RealtimeSocketLoop: Sendable {
       if stopped.load(ordering: .acquiring) {
         for socket in sockets.withLock({ Array($0.values) }) {
           socket.sendClose(.goingAway, reason: "server shutting down")
+          // The close frame, then the end of what this side sends; what the client sent is read
+          // away first, else closing with it unread would reset the connection and the client
+          // could lose the frame.
+          shutdown(socket.descriptor, Int32(SHUT_WR))
+          Self.discardInput(socket.descriptor, &scratch)
           finish(socket)
         }
+        drained.signal()
         return
       }
       for index in 0..<max(0, Int(count)) {
@@ -153,6 +164,17 @@ final class RealtimeSocketLoop: Sendable {
         return
       }
       if count < scratch.count { return }
+    }
+  }
+
+  /// Reads and drops what is waiting on `descriptor` (non-blocking: up to what has arrived).
+  private static func discardInput(_ descriptor: Int32, _ scratch: inout [UInt8]) {
+    while true {
+      let count = scratch.withUnsafeMutableBytes {
+        recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      }
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { return }
     }
   }
 
