@@ -212,6 +212,8 @@ class Report:
         if unit == "/s":
             return f"{value:,.0f}/s"
         if unit == "instructions":
+            if value < 100_000:  # per row or per statement: every instruction shown
+                return f"{value:,.0f} instr."
             return f"{value / 1000:,.0f}k instr."
         return f"{value:g} {unit}"
 
@@ -1243,10 +1245,20 @@ def read_budgets(path):
     return budgets
 
 
+COUNTED_SECTIONS = ("9 instructions", "12 client instr.")
+
+
+def budgets_in_scope(budgets, sections):
+    """The budgets of the counted sections in `sections` (numbers, e.g. {"9"}): section 12's
+    figures are those named in CLIENT_FIGURES, every other budget is section 9's."""
+    return {figure: budget for figure, budget in budgets.items()
+            if ("12" if figure in CLIENT_FIGURES else "9") in sections}
+
+
 def over_budget(rows, budgets):
     """The check's verdict: (lines of the table, failures). A budgeted figure that was not
     counted fails too (no figure, no pass)."""
-    counts = {row["figure"]: row for row in rows if row["section"] == "9 instructions"}
+    counts = {row["figure"]: row for row in rows if row["section"] in COUNTED_SECTIONS}
     table, failures = [], []
     table.append(f"{'figure':<62} {'count':>10} {'budget':>10} {'vs budget':>10}  "
                  f"{'peer today':>10} {'peer then':>10}  set")
@@ -1268,10 +1280,10 @@ def over_budget(rows, budgets):
     return table, failures
 
 
-def check_budgets(rows, path):
-    """Prints the budgets table; returns 0 when every budgeted figure is within 5% of its budget,
-    1 (after naming each figure over) when not."""
-    budgets = read_budgets(path)
+def check_budgets(rows, path, sections=("9",)):
+    """Prints the budgets table of the counted sections in `sections`; returns 0 when every
+    budgeted figure is within 5% of its budget, 1 (after naming each figure over) when not."""
+    budgets = budgets_in_scope(read_budgets(path), set(sections))
     table, failures = over_budget(rows, budgets)
     print(f"\ninstruction budgets ({path}; a figure fails more than "
           f"{100 * OVER_BUDGET:.0f}% over its budget):")
@@ -1673,12 +1685,191 @@ def bench_realtime(project, report, args):
         side.stop()
 
 
+# ---- 12. the client's instructions, counted ----------------------------------------------------
+
+def counted_process(argv, name, env=None):
+    """The instructions one run of `argv` takes in user space, counted by callgrind (its own
+    process only, not a server it talks to), input from and output to /dev/null."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="snm-callgrind-client-"))
+    out = folder / f"{name}.out"
+    try:
+        result = subprocess.run(
+            [*CLIENT, "valgrind", "--tool=callgrind", "-q", f"--callgrind-out-file={out}",
+             *argv], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            env=env, timeout=3600)
+        if result.returncode != 0:
+            raise RuntimeError(f"{' '.join(argv[:6])} ... under callgrind exited "
+                               f"{result.returncode}: {result.stderr.decode()[-800:]}")
+        return callgrind_total(out)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def counted_to_prompt(argv, prompt, env, name):
+    """The instructions of `argv` under callgrind on a pseudo-terminal from its start until
+    `prompt` shows and it leaves on the Ctrl-D that follows (its exit is counted too)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="snm-callgrind-prompt-"))
+    out = folder / f"{name}.out"
+    command = [*CLIENT, "valgrind", "--tool=callgrind", "-q", f"--callgrind-out-file={out}",
+               *argv]
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execvpe(command[0], command, env)
+        finally:
+            os._exit(127)
+    seen = b""
+    try:
+        deadline = time.time() + 300
+        while prompt not in seen:
+            if time.time() > deadline:
+                raise RuntimeError(f"no prompt from {argv[0]} under callgrind: {seen[-300:]!r}")
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise RuntimeError(f"{argv[0]} ended before its prompt: {seen[-300:]!r}")
+                seen += chunk
+        os.write(fd, b"\x04")
+        deadline = time.time() + 300
+        while time.time() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                pid = 0
+                break
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                try:
+                    os.read(fd, 4096)
+                except OSError:
+                    pass
+        if pid:
+            raise RuntimeError(f"{argv[0]} did not leave on Ctrl-D under callgrind")
+        return callgrind_total(out)
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def client_env():
+    """A clean environment for snm and psql: a home of their own (no config, history or cached
+    schema from elsewhere), C.UTF-8."""
+    home = WORK / "home-counted"
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "TERM": "xterm",
+            "LANG": "C.UTF-8", "XDG_STATE_HOME": str(home / "state"),
+            "XDG_CACHE_HOME": str(home / "cache"), "XDG_CONFIG_HOME": str(home / "config")}
+
+
+# Section 12's figures (the budgets check knows a figure of a section that did not run by these).
+CLIENT_FORMATS = {
+    "table": "psql aligned", "csv": "psql --csv", "json": "psql json_agg",
+    "ndjson": "psql row_to_json a row",
+}
+CLIENT_FIGURES = (
+    ["start-up: snm --version", "start-up: snm explain --json (3 filters)",
+     "start-up: to the first prompt (pty)"]
+    + [f"rows as {fmt}, per row (snm's process)" for fmt in CLIENT_FORMATS]
+    + ["snm check, per statement",
+       "script: single-row insert, per request", "script: primary-key select, per request"])
+
+
+def bench_client_instructions(project, report, args):
+    """12 client instructions: user-space instructions of snm's own process, counted by
+    callgrind, each beside its peer's process counted the same way in the same run (the servers
+    they talk to are not counted, nor the kernel).
+      start-up          the whole process: `snm --version` vs `psql --version`; `snm explain
+                        --json` of a 3-filter read vs `psql -X -c 'select 1'` (its connection
+                        included); to the first prompt on a pty and out on Ctrl-D vs psql's
+      rows as F         per row: `snm --format F -c` of R dog_profile rows and of 3R, the
+                        difference over 2R (start-up falls out; at 100,000 rows it is what
+                        counts), vs psql printing the same rows aligned, --csv, one json_agg,
+                        a row_to_json a row (ndjson), counted the same way
+      snm check         per statement: a file of N statements and one of 3N, the same way;
+                        absolute, <= 3,000
+      script request    per request: a script of N inserts (or primary-key selects) and one of
+                        3N, the same way, vs postgrest-py's process sending the same requests
+                        (target <= 1/5 of its instructions)
+    Counts are per unit so that the section takes minutes under valgrind on a loaded machine
+    (R = 2,000, N = 2,000 statements, 20 requests; --quick a third of each)."""
+    if not shutil.which("valgrind"):
+        print("12 client instructions: skipped (valgrind is missing)")
+        return
+    print(section_header(bench_client_instructions), flush=True)
+    section = "12 client instr."
+    env = client_env()
+    psql_env = dict(env, PGHOST=project.socket_dir)
+    rows, checked, small = (700, 700, 7) if args.quick else (2_000, 2_000, 20)
+    snm = [SNM, "--url", project.url, "--key", project.key]
+
+    def pair(figure, snm_count, peer_name, peer_count, target, better="lower"):
+        report.add(section, figure, snm_count, peer_name, peer_count, "instructions", better,
+                   target)
+
+    pair("start-up: snm --version", counted_process([SNM, "--version"], "snm", env=env),
+         "psql --version", counted_process([PSQL, "--version"], "psql", env=env), 1.0)
+    pair("start-up: snm explain --json (3 filters)",
+         counted_process([SNM, "explain", "--json", EXPLAIN_STATEMENT], "snm", env=env),
+         "psql -X -c 'select 1'",
+         counted_process(project.psql + ["-c", "select 1"], "psql", env=psql_env), 1.0)
+    pair("start-up: to the first prompt (pty)",
+         counted_to_prompt(snm, b"> ", env, "snm"), "psql to its prompt",
+         counted_to_prompt(project.psql, b"postgres=#", psql_env, "psql"), 1.0)
+
+    def per_row(argv_of):
+        few, many = (counted_process(argv_of(n), "rows", env=env if argv_of(n)[0] == SNM
+                                     else psql_env) for n in (rows, 3 * rows))
+        return (many - few) / (2 * rows)
+
+    def peer_of(fmt):
+        def argv(n):
+            sql = f"select * from dog_profile order by id limit {n}"
+            return {"table": project.psql + ["-c", sql],
+                    "csv": project.psql + ["--csv", "-c", sql],
+                    "json": project.psql + ["-At", "-c", f"select json_agg(t) from ({sql}) t"],
+                    "ndjson": project.psql + ["-At", "-c",
+                                              f"select row_to_json(t) from ({sql}) t"]}[fmt]
+        return argv
+
+    for fmt, peer_name in CLIENT_FORMATS.items():
+        pair(f"rows as {fmt}, per row (snm's process)",
+             per_row(lambda n, fmt=fmt: snm + ["--format", fmt, "-c",
+                                               f"from dog_profile select * order by id limit {n}"]),
+             peer_name, per_row(peer_of(fmt)), 1.0)
+
+    few = counted_process([SNM, "check", "--quiet", str(language_file(checked))], "check",
+                          env=env)
+    many = counted_process([SNM, "check", "--quiet", str(language_file(3 * checked))], "check",
+                           env=env)
+    per_statement = (many - few) / (2 * checked)
+    report.add(section, "snm check, per statement", per_statement, "target", 3_000,
+               "instructions", "lower", limit=3_000)
+
+    files = {n: write_scripts(n) for n in (small, 3 * small)}
+    for kind, label in (("insert", "single-row insert"), ("select", "primary-key select")):
+        snm_few = counted_process(snm + [files[small][kind][0].as_posix()], "snm", env=env)
+        snm_many = counted_process(snm + [files[3 * small][kind][0].as_posix()], "snm", env=env)
+        client = [PYTHON, __file__, "--client", kind, "postgrest", project.url, project.key]
+        py_few = counted_process(client + [str(small)], "postgrest")
+        py_many = counted_process(client + [str(3 * small)], "postgrest")
+        pair(f"script: {label}, per request", (snm_many - snm_few) / (2 * small),
+             "postgrest-py's process", (py_many - py_few) / (2 * small), 0.2)
+
+
 # ---- main --------------------------------------------------------------------------------------
 
 SECTIONS = {
     "1": bench_startup, "2": bench_language, "3": bench_round_trips, "4": bench_capacity,
     "5": bench_big_results, "6": bench_big_files, "7": bench_connections,
     "8": bench_idle, "9": bench_instructions, "10": bench_functions, "11": bench_realtime,
+    "12": bench_client_instructions,
 }
 
 
@@ -1694,7 +1885,8 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer statements, rows and runs")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
-    parser.add_argument("--only", default="1,2,3,4,5,6,7,8,9,10,11", help="sections, e.g. 1,3")
+    parser.add_argument("--only", default="1,2,3,4,5,6,7,8,9,10,11,12",
+                        help="sections, e.g. 1,3")
     parser.add_argument("--no-pin", action="store_true",
                         help="leave the servers and clients on any core (no taskset)")
     parser.add_argument("--out", default=str(WORK / "results.json"), help="JSON results file")
@@ -1706,13 +1898,14 @@ def main():
     parser.add_argument("--sockets", type=int, default=None,
                         help="section 11: idle sockets (default 10,000, 1,000 with --quick)")
     parser.add_argument("--check", action="store_true",
-                        help="section 9: fail (exit 1) when a figure costs more than 5%% over its "
+                        help="sections 9 and 12: fail (exit 1) when a figure costs more than 5%% over its "
                         "budget in --budgets")
     parser.add_argument("--budgets", default=str(BUDGETS), help="the budgets file for --check")
     parser.add_argument("--from", dest="results", default=None,
                         help="with --check: check the figures of an earlier run's results.json "
                         "instead of counting")
     args = parser.parse_args()
+    only = [section.strip() for section in args.only.split(",")]
     if args.results and not args.check:
         parser.error("--from goes with --check")
     if args.check:
@@ -1728,9 +1921,11 @@ def main():
                 print(f"scripts/bench: cannot read the results {args.results}: {error}",
                       file=sys.stderr)
                 return 2
-            return check_budgets(rows, args.budgets)
-        if "9" not in [section.strip() for section in args.only.split(",")]:
-            parser.error("--check compares section 9's counts: --only must include 9")
+            ran = {row["section"].split()[0] for row in rows}
+            return check_budgets(rows, args.budgets, ran & {"9", "12"})
+        if not {"9", "12"} & set(only):
+            parser.error("--check compares sections 9 and 12's counts: --only must include "
+                         "either")
     global CLIENT
     if args.no_pin or (os.cpu_count() or 1) < 2:
         CLIENT = []
@@ -1751,8 +1946,8 @@ def main():
         if CLIENT:
             project.pin()
         print(report.header(), flush=True)
-        for section in args.only.split(","):
-            SECTIONS[section.strip()](project, report, args)
+        for section in only:
+            SECTIONS[section](project, report, args)
     finally:
         project.stop()
     out = pathlib.Path(args.out)
@@ -1762,7 +1957,7 @@ def main():
           f"{time.time() - report.started:.0f} s; load average now {os.getloadavg()[0]:.2f}")
     print(f"results: {out} (and results.md beside it)")
     if args.check:
-        return check_budgets(report.rows, args.budgets)
+        return check_budgets(report.rows, args.budgets, set(only) & {"9", "12"})
     return 0
 
 

@@ -1,4 +1,4 @@
-"""scripts/bench --only 9 --check, CI's instruction gate: each path's callgrind count against the
+"""scripts/bench --only 9,12 --check, CI's instruction gate: each path's callgrind count against the
 budget kept in scripts/bench-budgets.txt, failing more than 5% over. These run the check on fixed
 counts (an earlier run's results.json, `--from`), so they cost no valgrind run."""
 import json
@@ -80,3 +80,60 @@ def test_the_repository_budgets_every_counted_path():
         assert f"{path}: gateway + Postgres" in figures
         assert f"{path}: gateway" in figures
     assert "raising one needs a line in CHANGELOG" in text
+
+
+# Section 12 (the client's own process): its figures are budgeted in the same file and checked when
+# section 12 ran; a check of section 9 alone leaves them out of scope.
+CLIENT = "start-up: snm --version"
+CLIENT_ROWS = "rows as csv, per row (snm's process)"
+
+
+def client_results(folder, counts, section_nine=None):
+    rows = [{"section": "12 client instr.", "figure": figure, "snm": count,
+             "peer_name": "psql --version", "peer": 11_900_000}
+            for figure, count in counts.items()]
+    rows += [{"section": "9 instructions", "figure": figure, "snm": count,
+              "peer_name": "Postgres, pgbench -S", "peer": 105_000}
+             for figure, count in (section_nine or {}).items()]
+    path = folder / "results.json"
+    path.write_text(json.dumps({"rows": rows}))
+    return str(path)
+
+
+def test_a_client_figure_over_its_budget_fails_when_section_12_ran(tmp_path):
+    done = check(client_results(tmp_path, {CLIENT: 22_000_000, CLIENT_ROWS: 20_000},
+                                {PK: 387_000}),
+                 budgets(tmp_path, {PK: 387_000, CLIENT: 19_000_000, CLIENT_ROWS: 20_000}))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (f"{CLIENT}: 22,000,000 instructions, 15.8% over its budget of 19,000,000 "
+            "(more than 5% fails)") in done.stderr
+    assert CLIENT_ROWS + ":" not in done.stderr and PK + ":" not in done.stderr
+
+
+def test_a_check_of_section_9_alone_leaves_the_client_budgets_out(tmp_path):
+    # perf's gate run (--only 9) must not fail for figures only section 12 counts, nor list them.
+    done = check(results(tmp_path, {PK: 387_000, GATEWAY: 182_000}),
+                 budgets(tmp_path, {PK: 387_000, GATEWAY: 182_000, CLIENT: 19_000_000}))
+    assert done.returncode == 0, done.stderr
+    assert "all 2 budgets met" in done.stdout
+    assert CLIENT not in done.stdout
+
+
+def test_a_client_budget_not_counted_fails_when_section_12_ran(tmp_path):
+    done = check(client_results(tmp_path, {CLIENT: 19_000_000}),
+                 budgets(tmp_path, {CLIENT: 19_000_000, CLIENT_ROWS: 20_000}))
+    assert done.returncode == 1
+    assert f"{CLIENT_ROWS}: not counted (budget 20,000 instructions)" in done.stderr
+
+
+def test_the_repository_budgets_every_client_figure():
+    text = (ROOT / "scripts" / "bench-budgets.txt").read_text()
+    figures = {line.split("|")[0].strip() for line in text.splitlines()
+               if line.strip() and not line.startswith("#")}
+    for figure in ("start-up: snm --version", "start-up: snm explain --json (3 filters)",
+                   "start-up: to the first prompt (pty)", "snm check, per statement",
+                   "script: single-row insert, per request",
+                   "script: primary-key select, per request"):
+        assert figure in figures
+    for fmt in ("table", "csv", "json", "ndjson"):
+        assert f"rows as {fmt}, per row (snm's process)" in figures
