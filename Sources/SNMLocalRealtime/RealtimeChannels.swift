@@ -223,7 +223,24 @@ struct RealtimeChannels: Sendable {
             to: message, status: "error",
             response: ["reason": "You do not have permissions to track presence"]))
       }
-      hub.track(socket, channel, payload: payload)
+      let size = JSONValue.object(payload).serializedBytes().count
+      // Realtime ends a channel whose track is larger than a payload may be.
+      if size > limits.maxPayloadBytes {
+        pushSystem(
+          channel, extension: "system", status: "error", message: "Track message size exceeded",
+          on: socket)
+        return leave(channel, on: socket)
+      }
+      guard hub.track(socket, channel, payload: payload, size: size) else {
+        return socket.push(
+          .reply(
+            to: message, status: "error",
+            response: [
+              "reason": .string(
+                "PresenceLimitReached: the project's presence holds \(hub.presenceLimit) bytes at most"
+              )
+            ]))
+      }
     case "untrack":
       hub.untrack(socket, channel)
     default:

@@ -11,11 +11,27 @@ package final class RealtimeHub: Sendable {
     var channel: RealtimeChannel
   }
 
-  private let members = Mutex<[String: [ObjectIdentifier: Member]]>([:])
-  private let presence = Mutex<[String: RealtimePresence]>([:])
-  private let refs = Atomic<Int>(0)
+  /// Who is present per topic, and the bytes each member's payload takes.
+  struct Presences {
+    var topics: [String: RealtimePresence] = [:]
+    var sizes: [Tracker: Int] = [:]
+    var bytes = 0
+  }
 
-  package init() {}
+  struct Tracker: Hashable {
+    var hubKey: String
+    var owner: ObjectIdentifier
+  }
+
+  private let members = Mutex<[String: [ObjectIdentifier: Member]]>([:])
+  private let presence = Mutex(Presences())
+  private let refs = Atomic<Int>(0)
+  /// The most every topic's presence payloads may take together (serialized bytes).
+  let presenceLimit: Int
+
+  package init(presenceLimit: Int = RealtimeLimits().presenceBytes) {
+    self.presenceLimit = presenceLimit
+  }
 
   /// Adds a socket's channel to its topic (replacing an earlier join of the same topic).
   func join(_ socket: RealtimeSocket, _ channel: RealtimeChannel) {
@@ -85,24 +101,37 @@ package final class RealtimeHub: Sendable {
 
   /// The presence state of a topic.
   func presenceState(_ hubKey: String) -> JSONValue {
-    presence.withLock { $0[hubKey]?.state ?? .object(JSONObject()) }
+    presence.withLock { $0.topics[hubKey]?.state ?? .object(JSONObject()) }
   }
 
-  /// Tracks a socket's payload on its channel's topic and sends the diff to every member.
-  func track(_ socket: RealtimeSocket, _ channel: RealtimeChannel, payload: JSONObject) {
+  /// Tracks a socket's payload (`size` bytes serialized) on its channel's topic and sends the
+  /// diff to every member; false, with nothing tracked, when every topic's presence would then
+  /// take more than ``presenceLimit``.
+  func track(_ socket: RealtimeSocket, _ channel: RealtimeChannel, payload: JSONObject, size: Int)
+    -> Bool
+  {
     let ref = nextRef()
-    let diff = presence.withLock {
-      $0[channel.hubKey, default: RealtimePresence()].track(
-        owner: ObjectIdentifier(socket), key: channel.presenceKey, payload: payload, ref: ref)
+    let tracker = Tracker(hubKey: channel.hubKey, owner: ObjectIdentifier(socket))
+    let outcome = presence.withLock { presence -> (accepted: Bool, diff: JSONValue?) in
+      let bytes = presence.bytes - (presence.sizes[tracker] ?? 0) + size
+      guard bytes <= presenceLimit else { return (false, nil) }
+      let diff = presence.topics[channel.hubKey, default: RealtimePresence()].track(
+        owner: tracker.owner, key: channel.presenceKey, payload: payload, ref: ref)
+      presence.bytes = bytes
+      presence.sizes[tracker] = size
+      return (true, diff)
     }
-    if let diff { sendDiff(diff, channel) }
+    if let diff = outcome.diff { sendDiff(diff, channel) }
+    return outcome.accepted
   }
 
   /// Removes what a socket tracked on a channel's topic and sends the diff.
   func untrack(_ socket: RealtimeSocket, _ channel: RealtimeChannel) {
     let diff = presence.withLock { presence -> JSONValue? in
-      let diff = presence[channel.hubKey]?.untrack(owner: ObjectIdentifier(socket))
-      if presence[channel.hubKey]?.isEmpty == true { presence[channel.hubKey] = nil }
+      let tracker = Tracker(hubKey: channel.hubKey, owner: ObjectIdentifier(socket))
+      presence.bytes -= presence.sizes.removeValue(forKey: tracker) ?? 0
+      let diff = presence.topics[channel.hubKey]?.untrack(owner: tracker.owner)
+      if presence.topics[channel.hubKey]?.isEmpty == true { presence.topics[channel.hubKey] = nil }
       return diff
     }
     if let diff { sendDiff(diff, channel) }

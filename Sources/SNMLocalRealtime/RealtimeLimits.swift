@@ -9,6 +9,10 @@ public struct RealtimeLimits: Sendable, Equatable {
   /// that cannot take a message at once is closed, so many readers that never read cannot hold
   /// more than this of the gateway's memory (each may hold 32 MiB at most).
   public var unsentBytes = 256 << 20
+  /// The most every topic's presence may hold together (the tracked payloads, serialized): past
+  /// it a track is refused, so sockets tracking large payloads on many channels cannot take
+  /// the gateway's memory.
+  public var presenceBytes = 64 << 20
 
   public init() {}
 }

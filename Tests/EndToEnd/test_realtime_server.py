@@ -848,3 +848,61 @@ def test_a_change_stream_that_ends_is_started_again_and_the_channel_told(changes
     assert back[3] == "system" and back[4] == {"extension": "postgres_changes", "status": "ok",
                                                "message": "Subscribed to PostgreSQL", "channel": "db"}
     assert change[3] == "postgres_changes" and change[4]["data"]["record"]["task"] == "after"
+
+
+def test_presence_holds_no_more_than_its_limit_and_a_track_no_more_than_a_payload(
+        start_extra_project):
+    """Presence payloads are kept for as long as their sockets live: all of them together may take
+    no more than the presence limit (1 MB here; 64 MiB by default), past which a track is refused
+    and what a leave frees can be tracked again; one track larger than a payload may be (3,000
+    KiB) ends its channel, as Realtime's `Track message size exceeded`. Before, 4 anon sockets
+    tracking 2.9 MB on 100 channels each held 790 MB of the gateway."""
+    project = start_extra_project("realtime-presence",
+                                  env={"SNM_REALTIME_PRESENCE_LIMIT": "1000000"})
+
+    async def scenario():
+        async with websockets.connect(socket_url(project, project.anon_key), max_size=None) as ws:
+            async def reply_to(ref):
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+                    if message["event"] == "phx_reply" and message["ref"] == ref:
+                        return message["payload"]
+
+            async def join(topic, ref):
+                await ws.send(json.dumps({"topic": topic, "event": "phx_join", "ref": ref,
+                                          "join_ref": ref, "payload": {"config": {
+                                              "presence": {"enabled": True, "key": "k"}}}}))
+                return await reply_to(ref)
+
+            async def track(topic, ref, size):
+                await ws.send(json.dumps({"topic": topic, "event": "presence", "ref": ref,
+                                          "join_ref": "j", "payload": {
+                                              "type": "presence", "event": "track",
+                                              "payload": {"p": "x" * size}}}))
+
+            tracked = []
+            for n in range(3):
+                await join(f"realtime:p{n}", f"j{n}")
+                await track(f"realtime:p{n}", f"t{n}", 400_000)
+                tracked.append(await reply_to(f"t{n}"))
+            await ws.send(json.dumps({"topic": "realtime:p0", "event": "phx_leave", "payload": {},
+                                      "ref": "l0", "join_ref": "j0"}))
+            await reply_to("l0")
+            await track("realtime:p2", "again", 400_000)
+            again = await reply_to("again")
+            await join("realtime:huge", "jh")
+            await track("realtime:huge", "th", 3_100_000)
+            events = []
+            while len(events) < 2:
+                message = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+                if message["topic"] == "realtime:huge" and message["event"] in ("system", "phx_close"):
+                    events.append(message)
+            return tracked, again, events
+
+    tracked, again, (system, closed) = run(scenario())
+    assert [reply["status"] for reply in tracked] == ["ok", "ok", "error"]
+    assert tracked[2]["response"]["reason"] == (
+        "PresenceLimitReached: the project's presence holds 1000000 bytes at most")
+    assert again["status"] == "ok"
+    assert system["payload"]["message"] == "Track message size exceeded"
+    assert system["payload"]["status"] == "error" and closed["event"] == "phx_close"

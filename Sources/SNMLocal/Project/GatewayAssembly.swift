@@ -52,24 +52,26 @@ enum GatewayAssembly {
   /// `adminPool` the superuser's pool, for private channels' policy probes.
   ///
   /// `SNM_REALTIME_UNSENT_LIMIT` (bytes) lowers what slow readers may leave unsent together
-  /// (256 MiB), for tests.
+  /// (256 MiB), `SNM_REALTIME_PRESENCE_LIMIT` (bytes) what presence may hold (64 MiB), for tests.
   static func realtimeService(
     keys: ProjectKeys, pool: PGPool, adminPool: PGPool, replication: String,
     now: @escaping @Sendable () -> Double
   ) -> RealtimeService {
     let signer = keys.signer
     let policies = RealtimePolicies(pool: adminPool)
-    let hub = RealtimeHub()
+    var limits = RealtimeLimits()
+    let environment = ProcessInfo.processInfo.environment
+    if let text = environment["SNM_REALTIME_UNSENT_LIMIT"], let bytes = Int(text), bytes > 0 {
+      limits.unsentBytes = bytes
+    }
+    if let text = environment["SNM_REALTIME_PRESENCE_LIMIT"], let bytes = Int(text), bytes > 0 {
+      limits.presenceBytes = bytes
+    }
+    let hub = RealtimeHub(presenceLimit: limits.presenceBytes)
     let changes = RealtimeChanges(pool: pool, conninfo: replication) { topic, isPrivate, payload in
       hub.broadcast(
         hubKey: RealtimeChannel.hubKey(topic, isPrivate: isPrivate), topic: topic, payload: payload,
         from: nil)
-    }
-    var limits = RealtimeLimits()
-    if let text = ProcessInfo.processInfo.environment["SNM_REALTIME_UNSENT_LIMIT"],
-      let bytes = Int(text), bytes > 0
-    {
-      limits.unsentBytes = bytes
     }
     return RealtimeService(
       apiKeyClaims: { key in keys.claims(forAPIKey: key) },
