@@ -151,8 +151,12 @@ def test_the_hostile_schema_compiles_and_its_answers_decode(gen_project, program
 def test_the_file_shows_no_invisible_or_direction_changing_characters(program):
     text = (program / "Schema.swift").read_text()
     hidden = [c for c in text if c in "\u00ad\u200b\u200c\u202a\u202b\u202c\u202d\u202e"
-              "\u2066\u2067\u2068\u2069\ufeff" or (ord(c) < 0x20 and c != "\n")]
+              "\u2066\u2067\u2068\u2069\ufeff\u2028\u2029\u2060\u200f"
+              or (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) <= 0x9f]
     assert hidden == []
+    # A comment cannot seem to end its line and show code: its separators are written out.
+    assert ('/// small\\u{2028}public let injected = 1 /* \\u{85}#warning("x") */ \\u{9b}31m'
+            '\\u{2029}zero\\u{200b}width\\u{ad}soft\\u{2060}joiner\\u{200f}mark') in text
     assert 'case rtlOverride = "rtl\\u{202e}override"' in text
     assert 'case newLine = "new\\nline"' in text and 'case esc = "esc\\u{1b}"' in text
     assert 'case allCases2 = "allCases"' in text and 'case 🐶 = "🐶"' in text

@@ -41,9 +41,10 @@ public struct SwiftFileWriter: Sendable {
     return out
   }
 
-  /// Comment text on one line (a source naming a folder with a newline in it).
+  /// Comment text on one line (a source naming a folder with a newline in it), hidden
+  /// characters shown as `\u{..}`.
   func oneLine(_ text: String) -> String {
-    String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
+    SwiftName.shown(text)
   }
 
   func schemaBlock(_ schema: String) -> String {

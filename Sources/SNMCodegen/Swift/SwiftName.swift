@@ -131,7 +131,8 @@ public enum SwiftName {
     0xC0000...0xCFFFD, 0xD0000...0xDFFFD, 0xE0000...0xEFFFD,
   ]
 
-  /// `text` as a Swift string literal, quotes included.
+  /// `text` as a Swift string literal, quotes included: every character ``isHidden(_:)`` says
+  /// an editor or a terminal would not show as itself written as `\u{..}` (the same string).
   public static func literal(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
@@ -142,31 +143,44 @@ public enum SwiftName {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       case "\0": out += "\\0"
-      default:
-        let printable =
-          scalar.value >= 0x20 && scalar.value != 0x7F
-          && !(0x80...0x9F).contains(scalar.value)
-          && !(0x2028...0x2029).contains(scalar.value)
-          && !(0x202A...0x202E).contains(scalar.value)
-          && !(0x2066...0x2069).contains(scalar.value)
-        out += printable ? String(scalar) : "\\u{\(String(scalar.value, radix: 16))}"
+      default: out += isHidden(scalar) ? escaped(scalar) : String(scalar)
       }
     }
     return out + "\""
   }
 
-  /// `text` as `///` lines (a comment's control characters shown as `\u{..}`), indented.
+  /// `text` as `///` lines, indented; a character ``isHidden(_:)`` says an editor or a terminal
+  /// would not show as itself is shown as `\u{..}`, so a comment's text can neither seem to end
+  /// the line (U+2028, NEL) nor hide or reorder what follows.
   public static func docComment(_ text: String?, indent: String) -> String {
     guard let text, !text.isEmpty else { return "" }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-      let shown = String(
-        String.UnicodeScalarView(
-          line.unicodeScalars.flatMap { scalar in
-            scalar.value < 0x20 || scalar.value == 0x7F || (0x202A...0x202E).contains(scalar.value)
-              || (0x2066...0x2069).contains(scalar.value)
-              ? Array("\\u{\(String(scalar.value, radix: 16))}".unicodeScalars) : [scalar]
-          }))
+      let shown = shown(line)
       return indent + "///" + (shown.isEmpty ? "" : " " + shown) + "\n"
     }.joined()
+  }
+
+  /// `text` with every character ``isHidden(_:)`` says an editor or a terminal would not show
+  /// as itself written as `\u{..}`.
+  public static func shown(_ text: some StringProtocol) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      out += isHidden(scalar) ? escaped(scalar) : String(scalar)
+    }
+    return out
+  }
+
+  /// Control characters (C0, DEL, C1: a terminal acts on them), line and paragraph separators
+  /// (an editor breaks the line there, Swift does not), and the invisible and direction-changing
+  /// characters (text reads as something it is not).
+  public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    let value = scalar.value
+    return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x061C
+      || (0x200B...0x200F).contains(value) || (0x2028...0x202E).contains(value)
+      || invisible.contains { $0.contains(value) } || (0x2066...0x2069).contains(value)
+  }
+
+  static func escaped(_ scalar: Unicode.Scalar) -> String {
+    "\\u{\(String(scalar.value, radix: 16))}"
   }
 }
