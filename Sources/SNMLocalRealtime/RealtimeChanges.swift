@@ -109,6 +109,12 @@ package final class RealtimeChanges: Sendable {
   ) -> String? {
     var added: [RealtimeSubscription] = []
     let role = claims["role"]?.stringValue ?? "anon"
+    // Each binding and each filtered column asks the database (on the REST pool) at the join:
+    // a 5 MB join must not ask it hundreds of thousands of times.
+    guard entries.count <= Self.maxBindings else {
+      return
+        "Unable to subscribe to changes: at most \(Self.maxBindings) postgres_changes a channel"
+    }
     for entry in entries {
       let event = (entry["event"]?.stringValue ?? "*").uppercased()
       var schema = entry["schema"]?.stringValue ?? "public"
@@ -119,7 +125,11 @@ package final class RealtimeChanges: Sendable {
         "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: \(parameters)"
       var filters: [RealtimeChangeFilter] = []
       if let text = entry["filter"]?.stringValue, !text.isEmpty {
-        for part in RealtimeChangeFilter.conditions(text) {
+        let parts = RealtimeChangeFilter.conditions(text)
+        guard parts.count <= Self.maxConditions else {
+          return "Error parsing `filter` params: at most \(Self.maxConditions) conditions"
+        }
+        for part in parts {
           do throws(RealtimeChangeFilterError) {
             filters.append(try RealtimeChangeFilter(parsing: part))
           } catch {
@@ -129,9 +139,11 @@ package final class RealtimeChanges: Sendable {
       }
       guard inPublication(schema: schema, table: table) else { return unable }
       if table != "*" {
-        for filter in filters
-        where !canSelect(role: role, schema: schema, table: table, column: filter.column) {
-          return "invalid column for filter \(filter.column)"
+        var checked: Set<String> = []
+        for filter in filters where checked.insert(filter.column).inserted {
+          guard canSelect(role: role, schema: schema, table: table, column: filter.column) else {
+            return "invalid column for filter \(filter.column)"
+          }
         }
       }
       let id = RealtimeChannels.changeID(entry)
@@ -148,6 +160,11 @@ package final class RealtimeChanges: Sendable {
     }
     return nil
   }
+
+  /// The most postgres_changes entries one join may have.
+  static let maxBindings = 100
+  /// The most conditions one `filter` may have (Realtime's takes one).
+  static let maxConditions = 100
 
   func unsubscribe(socket: RealtimeSocket, topic: String?) {
     subscriptions.withLock { list in

@@ -906,3 +906,32 @@ def test_presence_holds_no_more_than_its_limit_and_a_track_no_more_than_a_payloa
     assert again["status"] == "ok"
     assert system["payload"]["message"] == "Track message size exceeded"
     assert system["payload"]["status"] == "error" and closed["event"] == "phx_close"
+
+
+def test_a_join_asks_the_database_a_bounded_number_of_times(changes_project):
+    """Each postgres_changes entry and each filtered column is checked in the database when the
+    channel joins (on the pool REST reads use): a join of one 5 MB frame could ask it hundreds of
+    thousands of times (a 2,000-condition filter took 1.3 s of queries). At most 100 entries a
+    join and 100 conditions a filter (Realtime's filter takes one); a column filtered twice is
+    checked once."""
+    project = changes_project
+
+    async def system_of(config):
+        async with websockets.connect(socket_url(project, project.anon_key)) as ws:
+            await ws.send(json.dumps({"topic": "realtime:bounded", "event": "phx_join", "ref": "1",
+                                      "join_ref": "1", "payload": {"config": config}}))
+            reply = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+            assert reply["payload"]["status"] == "ok"
+            return json.loads(await asyncio.wait_for(ws.recv(), WAIT))["payload"]
+
+    entry = {"event": "*", "schema": "public", "table": "rt_todos"}
+    many_conditions = {**entry, "filter": ",".join(["id=gte.0"] * 101)}
+    hundred = {**entry, "filter": ",".join(["id=gte.0"] * 100)}
+    conditions = run(system_of({"postgres_changes": [many_conditions]}))
+    entries = run(system_of({"postgres_changes": [entry] * 101}))
+    allowed = run(system_of({"postgres_changes": [hundred] * 100}))
+    assert conditions["status"] == "error"
+    assert conditions["message"] == "Error parsing `filter` params: at most 100 conditions"
+    assert entries["status"] == "error"
+    assert entries["message"] == "Unable to subscribe to changes: at most 100 postgres_changes a channel"
+    assert allowed["status"] == "ok"
