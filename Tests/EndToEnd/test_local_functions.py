@@ -4,6 +4,7 @@ hosted, the environment, answers of every media type, sub-paths and queries, a u
 reaching REST under RLS, and the hosted error shapes for functions that fail, after which the
 gateway keeps serving."""
 
+import concurrent.futures
 import os
 import pathlib
 import socket
@@ -19,6 +20,7 @@ from supabase_functions.errors import FunctionsHttpError
 from auth_helpers import new_email
 from conftest import run_snm
 from functions_helpers import start_from, write_folder
+from hardening import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -352,3 +354,46 @@ def test_only_the_gateway_reaches_a_function_no_local_user_skips_verify_jwt(serv
                      "-c", f"import socket; socket.socket(socket.AF_UNIX).connect({path!r})"],
                     capture_output=True, text=True, timeout=30)
                 assert other.returncode != 0 and "PermissionError" in other.stderr, other.stderr
+
+
+HOLDS = """
+    Deno.serve(async (req) => {
+      const mark = new URL(req.url).searchParams.get("mark");
+      await Deno.writeTextFile(mark + "/" + crypto.randomUUID(), "");
+      return await new Promise(() => {});
+    });
+"""
+
+
+def test_a_slow_function_called_on_many_sub_paths_takes_only_its_share_of_the_workers(
+        tmp_path_factory):
+    """The workers one path may take (16 of 32) count a function's sub-paths as the function:
+    before, 40 anon calls to /functions/v1/holds/<n> (each waiting out the wall clock) were 40
+    paths, took every worker, and a REST read waited for the wall clock; now 16 run and the read
+    is answered while they wait."""
+    root, migrations = write_folder(tmp_path_factory.mktemp("held"))
+    (root / "supabase" / "functions" / "holds").mkdir()
+    (root / "supabase" / "functions" / "holds" / "index.ts").write_text(HOLDS)
+    marks = tmp_path_factory.mktemp("marks")
+    project = start_from(root, "functions-held", {"SNM_FUNCTIONS_WALL_CLOCK": "120"},
+                         "--migrations", str(migrations))
+    try:
+        headers = {"apikey": project.anon_key, "Authorization": f"Bearer {project.anon_key}"}
+
+        def call(n):
+            try:
+                httpx.get(functions_url(project, f"holds/{n}"), params={"mark": str(marks)},
+                          headers=headers, timeout=150)
+            except httpx.HTTPError:
+                pass
+
+        pool = concurrent.futures.ThreadPoolExecutor(40)
+        for n in range(40):
+            pool.submit(call, n)
+        wait_until(lambda: len(list(marks.iterdir())) >= 16, timeout=60, what="16 calls held")
+        read = httpx.get(project.rest_url + "/note?select=id&limit=1", headers=project.headers(),
+                         timeout=30)
+        assert read.status_code == 200, read.text
+    finally:
+        project.stop()
+        pool.shutdown(wait=False, cancel_futures=True)

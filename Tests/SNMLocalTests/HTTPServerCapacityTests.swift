@@ -226,6 +226,13 @@ import Testing
     #expect(HTTPServer.pathKey("/rest/v1/slow_view//?select=id") == "/rest/v1/slow_view")
     #expect(HTTPServer.pathKey("/") == "/")
     #expect(HTTPServer.pathKey("/rest/v1/rpc/quick") != key)
+    let function = HTTPServer.pathKey("/functions/v1/slow")
+    for spelling in [
+      "/functions/v1/slow/1", "/functions/v1//slow/2?x=1", "/functions/v1/%73low/a/b",
+    ] {
+      #expect(HTTPServer.pathKey(spelling) == function, "\(spelling)")
+    }
+    #expect(HTTPServer.pathKey("/functions/v1/quick/1") != function)
   }
 
   /// Requests to one path take at most half the workers: with four workers and a slow path

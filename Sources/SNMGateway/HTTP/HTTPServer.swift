@@ -163,14 +163,20 @@ public final class HTTPServer: Sendable {
   /// A request's path (its target before `?`), percent-decoded, without a trailing `/`: what
   /// `maxWorkersPerPath` counts by. Neither the method nor another spelling of the path makes
   /// another key, so one slow endpoint called as `GET` and `POST`, or as `rpc/slow`,
-  /// `rpc/%73low`, or a view as `slow` and `slow/`, shares one half.
+  /// `rpc/%73low`, or a view as `slow` and `slow/`, shares one half. An Edge Function is one
+  /// path whatever sub-path it is called on (`/functions/v1/slow/1`, `//slow/2`): it serves
+  /// them all, so they share its half.
   static func pathKey(_ target: String) -> String {
     var path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
     while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") {
       path = Substring(path.utf8.dropLast())
     }
-    guard path.utf8.contains(UInt8(ascii: "%")) else { return String(path) }
-    return PercentEncoding.decode(path)
+    let decoded =
+      path.utf8.contains(UInt8(ascii: "%")) ? PercentEncoding.decode(path) : String(path)
+    let functions = "/functions/v1/"
+    guard decoded.hasPrefix(functions) else { return decoded }
+    let name = decoded.dropFirst(functions.count).drop { $0 == "/" }.prefix { $0 != "/" }
+    return functions + name
   }
 
   /// The soft limit on open files, raised to the hard one first (connections are files).
