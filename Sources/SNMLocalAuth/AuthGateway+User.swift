@@ -75,23 +75,10 @@ extension AuthGateway {
   /// `text` as Go's `%q` writes it: in double quotes, `"` and `\` escaped, control characters
   /// as escapes.
   static func goQuoted(_ text: String) -> String {
-    var output = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\t": output += "\\t"
-      case "\r": output += "\\r"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7f {
-          let hex = String(scalar.value, radix: 16)
-          output += "\\x" + (hex.count == 1 ? "0" + hex : hex)
-        } else {
-          output.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return output + "\""
+    "\"" + goString.escape(text) + "\""
   }
+
+  static let goString = ScalarEscaping(
+    ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"],
+    other: { $0 < 0x20 || $0 == 0x7F ? "\\x" + ScalarEscaping.hex($0, digits: 2) : nil })
 }

@@ -19,18 +19,18 @@ package struct RealtimePolicies: Sendable {
     let name = topic.hasPrefix("realtime:") ? String(topic.dropFirst("realtime:".count)) : topic
     let role = claims["role"]?.stringValue ?? "anon"
     let extensions = presence ? "{broadcast,presence}" : "{broadcast}"
-    let settings = """
-      select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-        set_config('request.jwt.claim.sub', coalesce($3, ''), true),
-        set_config('request.jwt.claim.role', $1, true), set_config('realtime.topic', $4, true)
-      """
+    let subscriber = RequestRole(
+      role: role, claims: claims.serialized(),
+      settings: [
+        .init("request.jwt.claim.sub", claims["sub"]?.stringValue ?? ""),
+        .init("request.jwt.claim.role", role), .init("realtime.topic", name),
+      ])
     do {
       return try pool.transaction(as: nil) { transaction -> RealtimeAccess in
         _ = try transaction.execute(
           "insert into realtime.messages (topic, extension) select $1, unnest($2::text[])",
           [name, extensions])
-        _ = try transaction.execute(
-          settings, [role, claims.serialized(), claims["sub"]?.stringValue, name])
+        _ = try transaction.execute(subscriber.prelude)
         let read =
           try transaction.execute(
             "select count(*) > 0 from realtime.messages where topic = $1 and extension = 'broadcast'",

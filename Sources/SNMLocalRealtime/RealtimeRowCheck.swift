@@ -58,11 +58,12 @@ struct RealtimeRowCheck: Sendable {
     var conditions: [String] = []
     var parameters: [String?] = []
     for (index, column) in key.enumerated() {
-      conditions.append("\(Self.quoted(column.name)) = $\(index + 1)::\(Self.quoted(column.type))")
+      conditions.append(
+        "\(SQLText.identifier(column.name)) = $\(index + 1)::\(SQLText.identifier(column.type))")
       parameters.append(Self.text(column.value))
     }
     let row =
-      "exists(select 1 from \(Self.quoted(schema)).\(Self.quoted(table)) where "
+      "exists(select 1 from \(SQLText.qualified(schema, table)) where "
       + conditions.joined(separator: " and ") + ")"
     // The snapshot's own xmax tells the 32-bit id's epoch: the full id is the one nearest it.
     let committed: String
@@ -110,11 +111,6 @@ struct RealtimeRowCheck: Sendable {
         usleep(UInt32(attempt) * 20_000)
       }
     }
-  }
-
-  /// A catalog name as an SQL identifier.
-  static func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
   private static func text(_ value: JSONValue) -> String? {

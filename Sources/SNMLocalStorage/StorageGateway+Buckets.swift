@@ -123,7 +123,7 @@ extension StorageGateway {
   func deleteBucket(_ id: String, caller: StorageCaller) throws(StorageFailure) -> HTTPResponse {
     let route = StorageRoute.deleteBucket(id)
     let deleted = try transaction(caller.auth, route) { tx -> Int in
-      _ = try tx.execute("set local role service_role")
+      _ = try tx.execute(RequestRole(role: "service_role").prelude)
       let found = try tx.execute(
         "select 1 from storage.buckets where id = $1 for update", [id]
       ).rows.count

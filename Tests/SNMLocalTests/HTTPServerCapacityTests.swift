@@ -28,6 +28,45 @@ import Testing
     SNMLocalTests.received(fd, until: "\r\n\r\n{}")
   }
 
+  /// Everything `fd` receives until the server closes, a read times out (5 s), or `enough` holds
+  /// for what arrived so far.
+  static func receivedBytes(_ fd: Int32, until enough: ([UInt8]) -> Bool = { _ in false })
+    -> [UInt8]
+  {
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while !enough(received) {
+      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      guard count > 0 else { break }
+      received += buffer[0..<count]
+    }
+    return received
+  }
+
+  /// `bytes` as a streamed answer, written 64 KiB at a time (as a database's rows are).
+  static func streamed(_ bytes: [UInt8]) -> HTTPStreamedBody {
+    HTTPStreamedBody(
+      produce: { write in
+        stride(from: 0, to: bytes.count, by: 65_536).allSatisfy { start in
+          bytes[start..<min(bytes.count, start + 65_536)].withUnsafeBytes(write)
+        }
+      }, abandon: {})
+  }
+
+  /// A client that sends `request` and reads nothing yet, then another asking for `/small`,
+  /// which is answered while the first waits. Returns the first client's socket.
+  static func slowReaderThenAnother(_ server: HTTPServer, sending request: String) throws
+    -> Int32
+  {
+    let slow = try connectTo(server.port)
+    send(slow, request)
+    let other = try connectTo(server.port)
+    defer { close(other) }
+    send(other, "GET /small HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(received(other).hasPrefix("HTTP/1.1 200 OK"), "answered while the first waits")
+    return slow
+  }
+
   /// Waits (up to 5 s) until `count` open connections wait for a request, and `busy` others
   /// read or answer one: a client reads its answer before the connection is idle again.
   static func waitUntil(_ server: HTTPServer, idle count: Int, busy: Int = 0) {
@@ -298,12 +337,7 @@ import Testing
       case "file":
         response.bodyFile = HTTPFileBody(fd: open(path, O_RDONLY), offset: 0, length: Int64(size))
       case "stream":
-        response.bodyStream = HTTPStreamedBody(
-          produce: { write in
-            stride(from: 0, to: size, by: 65_536).allSatisfy { start in
-              bytes[start..<min(size, start + 65_536)].withUnsafeBytes(write)
-            }
-          }, abandon: {})
+        response.bodyStream = Self.streamed(bytes)
       default:
         response.body = bytes
       }
@@ -311,22 +345,14 @@ import Testing
     }
     try server.start()
     defer { server.stop() }
-    let slow = try Self.connectTo(server.port)
+    let slow = try Self.slowReaderThenAnother(
+      server,
+      sending: "GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n")
     defer { close(slow) }
-    Self.send(slow, "GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n")
-    let other = try Self.connectTo(server.port)
-    defer { close(other) }
-    Self.send(other, "GET /small HTTP/1.1\r\nHost: x\r\n\r\n")
-    #expect(Self.received(other).hasPrefix("HTTP/1.1 200 OK"), "answered while the first waits")
     // The big answer whole, then the pipelined one.
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
     let marker = Array("\r\n\r\n{}".utf8)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { recv(slow, $0.baseAddress, $0.count, 0) }
-      guard count > 0 else { break }
-      received += buffer[0..<count]
-      if received.count > size, received.suffix(marker.count).elementsEqual(marker) { break }
+    let received = Self.receivedBytes(slow) {
+      $0.count > size && $0.suffix(marker.count).elementsEqual(marker)
     }
     let text = String(decoding: received.prefix(200), as: UTF8.self)
     #expect(text.hasPrefix("HTTP/1.1 200 OK"))
@@ -350,30 +376,15 @@ import Testing
     let server = HTTPServer(port: 0, limits: limits) { request in
       guard request.path == "/big" else { return .json(status: 200, "{}") }
       var response = HTTPResponse(status: 200)
-      response.bodyStream = HTTPStreamedBody(
-        produce: { write in
-          stride(from: 0, to: size, by: 65_536).allSatisfy { start in
-            bytes[start..<min(size, start + 65_536)].withUnsafeBytes(write)
-          }
-        }, abandon: {})
+      response.bodyStream = Self.streamed(bytes)
       return response
     }
     try server.start()
     defer { server.stop() }
-    let slow = try Self.connectTo(server.port)
+    let slow = try Self.slowReaderThenAnother(
+      server, sending: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
     defer { close(slow) }
-    Self.send(slow, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
-    let other = try Self.connectTo(server.port)
-    defer { close(other) }
-    Self.send(other, "GET /small HTTP/1.1\r\nHost: x\r\n\r\n")
-    #expect(Self.received(other).hasPrefix("HTTP/1.1 200 OK"), "answered while the first waits")
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { recv(slow, $0.baseAddress, $0.count, 0) }
-      guard count > 0 else { break }
-      received += buffer[0..<count]
-    }
+    let received = Self.receivedBytes(slow)
     #expect(String(decoding: received.prefix(200), as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"))
     #expect(received.count { $0 == UInt8(ascii: "x") } < size, "cut short")
     #expect(!received.suffix(5).elementsEqual(HTTPResponseWriter.lastChunk), "no last chunk")

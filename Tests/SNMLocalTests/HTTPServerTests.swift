@@ -10,23 +10,7 @@ import Testing
 
 /// A socket connected to 127.0.0.1:`port` whose reads time out after `timeout` seconds, or -1.
 func loopbackSocket(port: Int, timeout: Int = 5) -> Int32 {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  var limit = timeval(tv_sec: timeout, tv_usec: 0)
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = in_port_t(UInt16(port).bigEndian)
-  address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-    }
-  }
-  guard connected == 0 else {
-    close(fd)
-    return -1
-  }
-  return fd
+  LoopbackSocket.connect(port: port, readTimeout: timeout) ?? -1
 }
 
 /// Sends raw bytes to 127.0.0.1:`port` and reads until the server closes.

@@ -7,19 +7,11 @@ import CLibUV
 extension HTTPServer {
   /// A listening TCP socket on 127.0.0.1:`port`. Throws `HTTPServerError`.
   static func listen(port: Int) throws(HTTPServerError) -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    let fd = LoopbackSocket.make()
     guard fd >= 0 else { throw HTTPServerError(operation: "socket", code: errno, port: port) }
     var one: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-    address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-    let bound = withUnsafePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
+    let bound = LoopbackSocket.withAddress(port: port) { bind(fd, $0, $1) }
     guard bound == 0 else {
       let code = errno
       close(fd)

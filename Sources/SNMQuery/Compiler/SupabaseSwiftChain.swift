@@ -33,8 +33,8 @@ public struct SupabaseSwiftChain: Sendable {
       (headers["prefer"] ?? "").split(separator: ",").map {
         $0.trimmingCharacters(in: .whitespaces)
       })
-    let count = ["exact", "planned", "estimated"].first { prefer.contains("count=" + $0) }
-    let countArgument = count.map { ", count: .\($0)" } ?? ""
+    let count = SupabaseCountOption.allCases.first { prefer.contains("count=" + $0.rawValue) }
+    let countArgument = count.map { ", count: .\($0.rawValue)" } ?? ""
     let returning =
       prefer.contains("return=representation")
       ? "returning: .representation" : "returning: .minimal"

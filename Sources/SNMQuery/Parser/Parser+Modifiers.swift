@@ -110,7 +110,7 @@ extension Parser {
     default:
       let help =
         current.kind == .word
-        ? DidYouMean.help(text(current), among: ["exact", "planned", "estimated"]) : nil
+        ? DidYouMean.help(text(current), among: Parser.countWords) : nil
       throw expectedFailure("exact, planned or estimated", after: "'count'", help: help)
     }
   }

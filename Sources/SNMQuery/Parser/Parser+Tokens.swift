@@ -1,3 +1,5 @@
+import SNMSupabase
+
 /// Moving through tokens, matching them, and making failures.
 extension Parser {
   var current: Token { tokens[position] }
@@ -49,7 +51,7 @@ extension Parser {
   }
 
   static let isValueWords = ["null", "true", "false", "unknown"]
-  static let countWords = ["exact", "planned", "estimated"]
+  static let countWords = SupabaseCountOption.allCases.map(\.rawValue)
   static let expectWords = ["rows", "status", "error", "event", "no"]
 
   /// Records that completion could offer each keyword here.

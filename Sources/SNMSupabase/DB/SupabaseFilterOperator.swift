@@ -39,7 +39,7 @@ public enum SupabaseIsValue: String, Sendable, Hashable {
 }
 
 /// `count=` in `Prefer`.
-public enum SupabaseCountOption: String, Sendable, Hashable {
+public enum SupabaseCountOption: String, Sendable, Hashable, CaseIterable {
   case exact, planned, estimated
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import SNMGateway
 import SNMLocal
 import SNMShell
+import SNMWire
 
 /// `snm realtime check TABLE [--dir DIR]`: ``RealtimeCheck`` against the chosen project. The
 /// database is asked (as its superuser, over the cluster's socket) only for a local project
@@ -64,17 +65,16 @@ struct RealtimeCheckCommand: Sendable, Equatable {
         where n.nspname = $1 and c.relname = $2 and c.relkind in ('r', 'p')
         """, [schema, table, role])
       guard let row = about.rows.first, row.count == 4 else { return nil }
-      let name = quoted(schema) + "." + quoted(table)
+      let name = SQLText.qualified(schema, table)
       let count =
         "select count(*) from (select 1 from \(name) limit \(RealtimeTableFacts.sampleLimit)) s"
       let rows = Int(try connection.execute(count).rows.first?.first.flatMap { $0 } ?? "") ?? 0
       try connection.executeScript("begin")
       defer { _ = try? connection.executeScript("rollback") }
+      let sub = (try? JSONValue(parsing: claims))?["sub"]?.stringValue ?? ""
       _ = try connection.execute(
-        "select set_config('request.jwt.claims', $1, true), "
-          + "set_config('request.jwt.claim.sub', coalesce($1::jsonb ->> 'sub', ''), true)",
-        [claims])
-      try connection.executeScript("set local role \(quoted(role))")
+        RequestRole(role: role, claims: claims, settings: [.init("request.jwt.claim.sub", sub)])
+          .prelude)
       let visible = Int(try connection.execute(count).rows.first?.first.flatMap { $0 } ?? "") ?? 0
       return RealtimeTableFacts(
         inPublication: row[0] == "t", replicaIdentity: row[1] ?? "d",
@@ -82,10 +82,5 @@ struct RealtimeCheckCommand: Sendable, Equatable {
         selectPolicies: (row[3] ?? "").split(separator: ",").map(String.init),
         visibleRows: visible, rows: rows)
     }
-  }
-
-  /// `"name"`, its quotes doubled.
-  static func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 }
