@@ -133,6 +133,27 @@ def test_listening_to_a_table_outside_the_publication_says_so(todos, home):
     assert "supabase_realtime" in result.stderr
 
 
+def test_a_change_stream_that_ends_fails_expect_event_with_the_servers_reason(todos, home,
+                                                                              tmp_path):
+    """The server's change stream ends under a live subscription (the walsender terminated):
+    Realtime's system error reaches the script, and `expect event` fails at once saying why
+    (exit 3) instead of waiting out its time for an event that cannot come."""
+    script = tmp_path / "ended.snm"
+    script.write_text("listen shell_todos\necho 'live'\nexpect event shell_todos within 60s\n")
+    process = subprocess.Popen(
+        [SNM, "--url", todos.url, "--key", todos.anon_key, str(script)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **home})
+    try:
+        assert process.stdout.readline() == "live\n"
+        assert todos.sql("select count(pg_terminate_backend(pid)) from pg_stat_replication") == "1"
+        _out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 3, err
+    assert ("expect event: cannot tell whether an event from shell_todos came: the subscription "
+            "ended: the database's change stream ended (") in err
+
+
 def prompt_shell(project, home, width):
     """snm at a prompt in tmux's pty, listening to shell_todos."""
     shell = TmuxShell([SNM, "--url", project.url, "--key", project.anon_key], env=home,
