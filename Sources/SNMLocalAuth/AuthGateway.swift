@@ -90,7 +90,9 @@ public struct AuthGateway: Sendable {
     case .verify: return try verifyPost(try Self.body(request), from: client)
     case .verifyLink: return try verifyGet(request)
     case .invite: return try AuthAdminAPI(gateway: self).invite(request)
-    case .authorize: return try authorize(request)
+    case .authorize: return try AuthProviderFlow(gateway: self).authorize(request)
+    case .callback: return AuthProviderFlow(gateway: self).callback(request)
+    case .testProviderPage: return try TestProviderPage(gateway: self).handle(request)
     case .sso: throw AuthFailure.samlDisabled
     case .identities:
       // GoTrue's order: the caller's session first, as for every `/user` route.

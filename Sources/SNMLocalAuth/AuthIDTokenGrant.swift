@@ -107,11 +107,24 @@ struct AuthIDTokenGrant {
     return claims["iss"]?.stringValue ?? ""
   }
 
-  /// The session of the user whose identity this is: found by the provider's subject, else the
-  /// user with the provider's verified address (the identity linked to it), else a new user.
+  /// The session of the user whose identity this is (``identityUser(provider:subject:claims:issuer:extra:on:)``).
   func signInWithIdentity(provider: String, subject: String, claims: JSONValue, issuer: String)
     throws -> JSONValue
   {
+    try gateway.inTransaction { connection in
+      let userID = try Self.identityUser(
+        provider: provider, subject: subject, claims: claims, issuer: issuer, on: connection)
+      return try gateway.createSession(userID: userID, method: "oauth", on: connection)
+    }
+  }
+
+  /// The user whose identity this is, recorded as signed in: found by the provider's subject,
+  /// else the user with the provider's verified address (the identity linked to it), else a new
+  /// user. `extra` joins the identity's data (a GitHub user name).
+  static func identityUser(
+    provider: String, subject: String, claims: JSONValue, issuer: String,
+    extra: [JSONObject.Member] = [], on connection: PGConnection
+  ) throws -> String {
     let email = (claims["email"]?.stringValue ?? "").lowercased()
     let verified =
       claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
@@ -122,31 +135,30 @@ struct AuthIDTokenGrant {
     if !email.isEmpty {
       data += [.init("email", .string(email)), .init("email_verified", .bool(verified))]
     }
+    data += extra
     data.append(.init("phone_verified", .bool(false)))
     let identityData = JSONValue.object(data)
-    return try gateway.inTransaction { connection in
-      let store = AuthStore(connection)
-      let identities = IdentityStore(connection)
-      let userID: String
-      if let known = try identities.userID(provider: provider, subject: subject) {
-        try identities.signIn(provider: provider, subject: subject, data: identityData)
-        userID = known
-      } else if !email.isEmpty, let existing = try store.user(email: email) {
-        guard verified else { throw AuthFailure.emailExists }
-        try identities.link(
-          userID: existing.id, provider: provider, subject: subject, data: identityData)
-        userID = existing.id
-      } else {
-        userID = try store.insertUser(
-          NewAuthUser(
-            email: email, provider: provider, userMetadata: identityData,
-            emailConfirmed: verified && !email.isEmpty, signedIn: true))
-        try identities.link(
-          userID: userID, provider: provider, subject: subject, data: identityData)
-      }
-      if try store.isBanned(userID: userID) { throw AuthFailure.userBanned }
-      try store.recordSignIn(userID: userID)
-      return try gateway.createSession(userID: userID, method: "oauth", on: connection)
+    let store = AuthStore(connection)
+    let identities = IdentityStore(connection)
+    let userID: String
+    if let known = try identities.userID(provider: provider, subject: subject) {
+      try identities.signIn(provider: provider, subject: subject, data: identityData)
+      userID = known
+    } else if !email.isEmpty, let existing = try store.user(email: email) {
+      guard verified else { throw AuthFailure.emailExists }
+      try identities.link(
+        userID: existing.id, provider: provider, subject: subject, data: identityData)
+      userID = existing.id
+    } else {
+      userID = try store.insertUser(
+        NewAuthUser(
+          email: email, provider: provider, userMetadata: identityData,
+          emailConfirmed: verified && !email.isEmpty, signedIn: true))
+      try identities.link(
+        userID: userID, provider: provider, subject: subject, data: identityData)
     }
+    if try store.isBanned(userID: userID) { throw AuthFailure.userBanned }
+    try store.recordSignIn(userID: userID)
+    return userID
   }
 }

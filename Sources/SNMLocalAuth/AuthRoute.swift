@@ -38,6 +38,10 @@ enum AuthRoute: Equatable {
   case invite
   /// `GET /authorize?provider=...`: the redirect to an external OAuth provider.
   case authorize
+  /// `GET`/`POST /callback`: the OAuth provider's answer (``AuthProviderFlow``).
+  case callback
+  /// `GET /idp/authorize`: the test issuer's sign-in page standing in for GitHub's.
+  case testProviderPage
   /// Any path under `/sso`: SAML single sign-on, which the local project does not offer.
   case sso
   /// Any path under `/user/identities`: manual identity linking, off in the local project.
@@ -118,6 +122,8 @@ enum AuthRoute: Equatable {
       "/reauthenticate": ["GET": .reauthenticate],
       "/verify": ["POST": .verify, "GET": .verifyLink],
       "/invite": ["POST": .invite], "/authorize": ["GET": .authorize],
+      "/callback": ["GET": .callback, "POST": .callback],
+      "/idp/authorize": ["GET": .testProviderPage],
     ]
     guard let methods = byPath[path] else { return .notFound }
     return methods[method] ?? .methodNotAllowed

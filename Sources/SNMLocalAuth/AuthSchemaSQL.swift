@@ -137,4 +137,12 @@ package enum AuthSchemaSQL {
     );
     create index if not exists identities_user_id_idx on auth.identities (user_id);
     """
+
+  /// Where an OAuth provider's flow sends the browser at its end (GoTrue's
+  /// `flow_state.referrer`), kept from `/authorize` until the provider calls back.
+  package static let flowReferrerVersion = "snm_auth_8_flow_state_referrer"
+
+  package static let flowReferrerScript = """
+    alter table auth.flow_state add column if not exists referrer text;
+    """
 }

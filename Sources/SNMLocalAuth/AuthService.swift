@@ -6,8 +6,9 @@ import SNMWire
 /// ```swift
 /// let service = AuthService(gateway: auth, jwks: keys.signer.jwks)
 /// ```
-/// Two routes need no API key, as Supabase's gateway leaves them open: the JWKS (verifiers fetch
-/// it unasked) and the mailed links' `GET /verify` (a browser follows them without a key).
+/// Some routes need no API key, as Supabase's gateway leaves them open: the JWKS (verifiers fetch
+/// it unasked), the mailed links' `GET /verify` and the OAuth flow's `GET /authorize` and
+/// `/callback` (a browser follows them without a key), and the test issuer's sign-in page.
 package struct AuthService: GatewayService {
   let gateway: AuthGateway
   /// The project's public keys as a JWKS document.
@@ -29,7 +30,12 @@ package struct AuthService: GatewayService {
       response.headers["Cache-Control"] = "public, max-age=600"
       return response
     }
-    if request.path == "/auth/v1/verify", request.method == "GET",
+    // A browser follows these without a key: mailed links, the OAuth redirect flow.
+    let browserPaths = [
+      "/auth/v1/verify", "/auth/v1/authorize", "/auth/v1/callback", "/auth/v1/idp/authorize",
+    ]
+    if browserPaths.contains(request.path),
+      request.method == "GET" || request.path == "/auth/v1/callback",
       request.headers["apikey"] == nil, request.queryValue("apikey") == nil
     {
       return gateway.handle(request)

@@ -17,6 +17,7 @@ extension AuthSettings {
       case "email": .init(name, .bool(true))
       case "phone": .init(name, .bool(phoneEnabled))
       case "apple": .init(name, .bool(appleEnabled))
+      case "github": .init(name, .bool(githubEnabled))
       default: .init(name, .bool(false))
       }
     }

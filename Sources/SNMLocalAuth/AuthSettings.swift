@@ -48,6 +48,9 @@ public struct AuthSettings: Sendable, Equatable {
   /// Sign in with Apple by id_token, verified against the project's test issuer (`--apple`;
   /// `[auth.external.apple] enabled`; GoTrue's `EXTERNAL_APPLE_ENABLED`).
   public var appleEnabled = false
+  /// Sign in with GitHub by the OAuth redirect flow, the test issuer standing in for GitHub
+  /// (`--github`; `[auth.external.github] enabled`).
+  public var githubEnabled = false
   /// Where verify links send the browser when they name no `redirect_to` (`[auth] site_url`).
   public var siteURL: String
 

@@ -1,7 +1,8 @@
 /// The on/off Auth settings a project keeps, by the Supabase CLI's `config.toml` meaning:
 /// `confirm_email` (`[auth.email] enable_confirmations`), `signup` (`[auth] enable_signup`),
 /// `anonymous` (`[auth] enable_anonymous_sign_ins`), `secure_password_change`
-/// (`[auth.email] secure_password_change`), `apple` (`[auth.external.apple] enabled`).
+/// (`[auth.email] secure_password_change`), `apple` (`[auth.external.apple] enabled`), `github`
+/// (`[auth.external.github] enabled`).
 ///
 /// ```swift
 /// var switches = AuthSwitches()              // GoTrue local defaults: sign-ups on, no confirmations
@@ -16,6 +17,7 @@ public struct AuthSwitches: Sendable, Equatable {
   public var phoneSignup = false
   public var confirmPhone = false
   public var apple = false
+  public var github = false
 
   public init() {}
 
@@ -25,7 +27,7 @@ public struct AuthSwitches: Sendable, Equatable {
   /// The names `project.json` keeps them under, in order.
   public static let names = [
     "confirm_email", "signup", "anonymous", "secure_password_change", "phone_signup",
-    "confirm_phone", "apple",
+    "confirm_phone", "apple", "github",
   ]
 
   public subscript(name: String) -> Bool {
@@ -38,6 +40,7 @@ public struct AuthSwitches: Sendable, Equatable {
       case "phone_signup": phoneSignup
       case "confirm_phone": confirmPhone
       case "apple": apple
+      case "github": github
       default: false
       }
     }
@@ -50,6 +53,7 @@ public struct AuthSwitches: Sendable, Equatable {
       case "phone_signup": phoneSignup = newValue
       case "confirm_phone": confirmPhone = newValue
       case "apple": apple = newValue
+      case "github": github = newValue
       default: break
       }
     }
@@ -74,5 +78,6 @@ public struct AuthSwitches: Sendable, Equatable {
     settings.phoneEnabled = phoneSignup
     settings.confirmPhone = confirmPhone
     settings.appleEnabled = apple
+    settings.githubEnabled = github
   }
 }

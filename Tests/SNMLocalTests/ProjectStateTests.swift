@@ -70,7 +70,7 @@ import Testing
     #expect(
       loaded.authSwitchArguments == [
         "--confirm-email", "--signup", "--no-anonymous", "--no-secure-password-change",
-        "--no-phone-signup", "--no-confirm-phone", "--no-apple",
+        "--no-phone-signup", "--no-confirm-phone", "--no-apple", "--no-github",
       ])
   }
 

@@ -77,6 +77,12 @@ struct Migrator {
       + [(AuthSchemaSQL.guessesVersion, "snm auth wrong guesses", AuthSchemaSQL.guessesScript)]
       + [(AuthSchemaSQL.flowStateVersion, "snm auth pkce flows", AuthSchemaSQL.flowStateScript)]
       + [(AuthSchemaSQL.identitiesVersion, "snm auth identities", AuthSchemaSQL.identitiesScript)]
+      + [
+        (
+          AuthSchemaSQL.flowReferrerVersion, "snm auth oauth flows",
+          AuthSchemaSQL.flowReferrerScript
+        )
+      ]
       + pending
     for migration in all where !done.contains(migration.0) {
       do {

@@ -53,14 +53,20 @@ extension ProjectFolderConfig {
       (["auth", "sms", "enable_signup"], "phone_signup"),
       (["auth", "sms", "enable_confirmations"], "confirm_phone"),
       (["auth", "external", "apple", "enabled"], "apple"),
+      (["auth", "external", "github", "enabled"], "github"),
     ]
     for (path, name) in switches {
       if let on = try reader.boolean(path) { authSwitches[name] = on }
     }
     // Apple off asks for nothing; on, the test issuer stands in for Apple, so its client id,
     // secret and the like are noted as not supported.
-    if let apple = try reader.table(["auth", "external", "apple"]), authSwitches["apple"] != true {
-      for (key, _) in apple.entries { reader.markRead(["auth", "external", "apple", key]) }
+    // GitHub the same: the test issuer stands in for it.
+    for provider in ["apple", "github"] {
+      if let table = try reader.table(["auth", "external", provider]),
+        authSwitches[provider] != true
+      {
+        for (key, _) in table.entries { reader.markRead(["auth", "external", provider, key]) }
+      }
     }
     for name in AuthRateLimits.names {
       if let limit = try reader.integer(["auth", "rate_limit", name], in: 0...Int(Int32.max)) {

@@ -67,6 +67,6 @@ extension ProjectFolderConfig {
     "confirm_email": "[auth.email] enable_confirmations",
     "secure_password_change": "[auth.email] secure_password_change",
     "phone_signup": "[auth.sms] enable_signup", "confirm_phone": "[auth.sms] enable_confirmations",
-    "apple": "[auth.external.apple] enabled",
+    "apple": "[auth.external.apple] enabled", "github": "[auth.external.github] enabled",
   ]
 }

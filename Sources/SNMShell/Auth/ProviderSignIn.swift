@@ -5,7 +5,7 @@ import SNMSupabase
 /// `login provider github` (docs/auth.md): GoTrue's OAuth redirect flow finished with PKCE, as
 /// a CLI signs in through a browser. snm makes a verifier and its S256 challenge, listens on a
 /// free port of 127.0.0.1 (``LoopbackRedirect``) and prints the project's `/authorize` address
-/// (on standard error, so results stay clean) for a browser to open; the provider's sign-in
+/// (on standard error at once, so results stay clean) for a browser to open; the provider's sign-in
 /// ends with the project sending the browser to the port with `?code=...`, and the code and the
 /// verifier buy the session (`POST /token?grant_type=pkce`). The verifier and the code are
 /// secrets: never printed.
@@ -25,10 +25,13 @@ struct ProviderSignIn {
     let auth = environment.authManager
     let address = auth.oauthSignInURL(
       provider: provider, redirectTo: loopback.url, codeChallenge: pkce.challenge)
-    output.errors.write(
+    // Standard error itself, not the statement's error output (a script holds that until the
+    // statement ends): the address is needed while the statement waits.
+    let now = OutputWriter.standardError
+    now.write(
       "open this address in a browser to sign in with \(provider):\n  \(address)\n"
         + "waiting for the browser at \(loopback.url) (Ctrl-C stops)\n")
-    output.errors.flush()
+    now.flush()
     let query = try await loopback.wait()
     guard let code = query["code"], !code.isEmpty else {
       throw ProviderSignInError(

@@ -319,6 +319,11 @@ enum CommandLineTable {
       help: "users sign in with Apple by id_token, checked against the project's test\n"
         + "issuer (snm local idp token; --no-apple: off)"),
     authSwitch("apple", on: false, help: nil),
+    authSwitch(
+      "github", on: true,
+      help: "users sign in with GitHub's OAuth redirect flow, the project's test issuer\n"
+        + "standing in for GitHub (login provider github; --no-github: off)"),
+    authSwitch("github", on: false, help: nil),
     idpOption("--provider", value: "NAME", help: "idp token: the provider (apple)") {
       $0.provider = $1
     },

@@ -82,7 +82,7 @@ import Testing
     #expect(
       AuthSwitches.names.map { AuthSwitches.flag($0, on: switches[$0]) } == [
         "--no-confirm-email", "--signup", "--anonymous", "--no-secure-password-change",
-        "--no-phone-signup", "--no-confirm-phone", "--no-apple",
+        "--no-phone-signup", "--no-confirm-phone", "--no-apple", "--no-github",
       ])
     switches.apply(["confirm_email": true, "signup": false, "phone_signup": true])
     var settings = AuthSettings(issuer: "http://127.0.0.1:54321/auth/v1")

@@ -35,6 +35,9 @@ import Testing
     Case(method: "GET", path: "/auth/v1/verify", route: .verifyLink),
     Case(method: "POST", path: "/auth/v1/invite", route: .invite),
     Case(method: "GET", path: "/auth/v1/authorize", route: .authorize),
+    Case(method: "GET", path: "/auth/v1/callback", route: .callback),
+    Case(method: "POST", path: "/auth/v1/callback/", route: .callback),
+    Case(method: "GET", path: "/auth/v1/idp/authorize", route: .testProviderPage),
     Case(method: "GET", path: "/auth/v1/admin/oauth/clients", route: .adminOAuth),
     Case(
       method: "POST", path: "/auth/v1/admin/oauth/clients/\(id)/regenerate_secret",
@@ -110,7 +113,7 @@ import Testing
     Case(method: "GET", path: "/auth/v1/health/more", route: .notFound),
     Case(method: "GET", path: "/auth/v1x/health", route: .notFound),
     Case(method: "GET", path: "/rest/v1/health", route: .notFound),
-    Case(method: "GET", path: "/auth/v1/callback", route: .notFound),
+    Case(method: "PUT", path: "/auth/v1/callback", route: .methodNotAllowed),
     Case(method: "GET", path: "/auth/v1/admin", route: .adminNotFound),
     Case(method: "GET", path: "/auth/v1/admin/audit", route: .adminNotFound),
     Case(method: "PUT", path: "/auth/v1/admin/users", route: .adminNotFound),

@@ -104,6 +104,8 @@ _snm() {
             '--no-confirm-phone[]' \
             '--apple[users sign in with Apple by id_token, checked against the project'\''s test issuer]' \
             '--no-apple[]' \
+            '--github[users sign in with GitHub'\''s OAuth redirect flow, the project'\''s test issuer standing in for GitHub]' \
+            '--no-github[]' \
             '--provider[idp token the provider]:NAME:' \
             '--email[idp token the address the id_token names]:ADDRESS:' \
             '--nonce[idp token the raw nonce]:RAW:' \
