@@ -91,6 +91,8 @@ extension AuthGateway {
         status: 400, code: "validation_failed",
         message: "Missing one of these types: signup, email_change, sms, phone_change")
     }
+    // GoTrue checks a mail's PKCE members right after the type.
+    let pkce = type == "signup" || type == "email_change" ? try PKCEChallenge(body) : nil
     if email.isEmpty && type == "signup" {
       throw AuthFailure(
         status: 400, code: "validation_failed", message: "Type provided requires an email address")
@@ -124,10 +126,12 @@ extension AuthGateway {
         guard let user = try AuthStore(connection).user(email: email), user.emailConfirmedAt == nil
         else { return }
         try sendMail(
-          .signup, to: user.email, userID: user.id, redirectTo: redirectTo, on: connection)
+          .signup, to: user.email, userID: user.id, redirectTo: redirectTo, pkce: pkce,
+          on: connection)
       } else {
         guard let user = try AuthStore(connection).user(pendingEmail: email) else { return }
-        try sendEmailChange(user, to: user.newEmail, redirectTo: redirectTo, on: connection)
+        try sendEmailChange(
+          user, to: user.newEmail, redirectTo: redirectTo, pkce: pkce, on: connection)
       }
     }
     return .json(status: 200, "{}")
@@ -156,17 +160,18 @@ extension AuthGateway {
   /// Records a pending e-mail change to `newEmail` and mails its codes: to the new address, and
   /// (with double confirmation, the default) to the current one.
   func sendEmailChange(
-    _ user: AuthUserRow, to newEmail: String, redirectTo: String?, on connection: PGConnection
+    _ user: AuthUserRow, to newEmail: String, redirectTo: String?, pkce: PKCEChallenge? = nil,
+    on connection: PGConnection
   ) throws {
     try FlowTokenStore(connection).beginEmailChange(userID: user.id, to: newEmail)
     let change = (from: user.email, to: newEmail.lowercased())
     try sendMail(
       .emailChangeNew, to: newEmail, userID: user.id, redirectTo: redirectTo, change: change,
-      on: connection)
+      pkce: pkce, on: connection)
     if settings.doubleConfirmChanges && !user.email.isEmpty {
       try sendMail(
         .emailChangeCurrent, to: user.email, userID: user.id, redirectTo: redirectTo,
-        change: change, on: connection)
+        change: change, pkce: pkce, on: connection)
     }
   }
 }

@@ -34,6 +34,8 @@ extension AuthGateway {
     // empty one is weak, never a password of its own.
     if let password { try checkNewPassword(password) }
     let redirectTo = request.queryValue("redirect_to") ?? body["email_redirect_to"]?.stringValue
+    // With `code_challenge`, the change's mails carry `pkce_` tokens (GoTrue's PKCE flow).
+    let pkce = try PKCEChallenge(body)
     let user: AuthUserRow
     do {
       user = try inTransaction { connection in
@@ -77,7 +79,8 @@ extension AuthGateway {
           if user.isAnonymous && !settings.confirmEmail {
             try store.convertAnonymous(userID: user.id, email: email)
           } else {
-            try sendEmailChange(user, to: email, redirectTo: redirectTo, on: connection)
+            try sendEmailChange(
+              user, to: email, redirectTo: redirectTo, pkce: pkce, on: connection)
           }
         }
         guard let updated = try store.user(id: user.id) else {

@@ -133,3 +133,52 @@ def test_a_pkce_link_without_a_flow_state_redirects_with_the_error(project):
                 f"(select id from auth.users where email = '{email}')")
     code, location = follow(mail["link"])
     assert code is None and "error_code=flow_state_not_found" in location
+
+
+def test_resend_of_a_signup_mail_in_the_pkce_flow(confirming):
+    email = new_email("pkce-resend")
+    headers = confirming.headers()
+    assert httpx.post(confirming.auth_url + "/signup", headers=headers,
+                      json={"email": email, "password": "walk-the-dog"}).status_code == 200
+    verifier = "r" * 43
+    confirming.sql("update auth.users set confirmation_sent_at = now() - interval '2 minutes' "
+                   f"where email = '{email}'")
+    resent = httpx.post(confirming.auth_url + "/resend", headers=headers, json={
+        "type": "signup", "email": email, "code_challenge": challenge_of(verifier),
+        "code_challenge_method": "s256"})
+    assert resent.status_code == 200, resent.text
+    mail = newest_mail(confirming, email, "signup")
+    assert mail["token_hash"].startswith("pkce_")
+    code, _ = follow(mail["link"])
+    answer = httpx.post(confirming.auth_url + "/token?grant_type=pkce", headers=headers,
+                        json={"auth_code": code, "code_verifier": verifier})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["user"]["email_confirmed_at"]
+    bad = httpx.post(confirming.auth_url + "/resend", headers=headers, json={
+        "type": "signup", "email": email, "code_challenge": "short",
+        "code_challenge_method": "s256"})
+    assert bad.status_code == 400
+    assert bad.json()["msg"] == "code challenge has to be between 43 and 128 characters"
+
+
+def test_an_email_change_in_the_pkce_flow(project):
+    client = pkce_client(project)
+    email = new_email("pkce-change")
+    session = client.sign_up({"email": email, "password": "walk-the-dog"}).session
+    new = new_email("pkce-changed")
+    verifier = "c" * 43
+    changed = httpx.put(project.auth_url + "/user",
+                        headers=project.headers(token=session.access_token),
+                        json={"email": new, "code_challenge": verifier,
+                              "code_challenge_method": "plain"})
+    assert changed.status_code == 200, changed.text
+    current = newest_mail(project, email, "email_change")
+    to_new = newest_mail(project, new, "email_change")
+    assert current["token_hash"].startswith("pkce_") and to_new["token_hash"].startswith("pkce_")
+    follow(current["link"])  # the first of two confirmations
+    code, _ = follow(to_new["link"])
+    assert code, "the second confirmation answers with a code"
+    answer = httpx.post(project.auth_url + "/token?grant_type=pkce", headers=project.headers(),
+                        json={"auth_code": code, "code_verifier": verifier})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["user"]["email"] == new
