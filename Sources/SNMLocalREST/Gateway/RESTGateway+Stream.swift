@@ -21,7 +21,7 @@ extension RESTGateway {
     guard !context.isHead, !context.media.isSingular else { return false }
     switch context.shape {
     case .array, .csv: break
-    case .object, .custom, .none: return false
+    case .object, .geoJSON, .custom, .none: return false
     }
     switch context.preferences.count {
     case nil, .exact: break

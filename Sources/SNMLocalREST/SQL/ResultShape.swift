@@ -7,6 +7,8 @@ enum ResultShape: Sendable, Equatable {
   case object(stripNulls: Bool)
   /// `text/csv`: a header line of column names, then one line per row.
   case csv
+  /// `application/geo+json` (SqlFragment.hs `asGeoJsonF`).
+  case geoJSON
   /// A database handler's aggregate or cast (`MediaHandler.custom`); bytes travel as hex.
   case custom(CustomMediaHandler)
   /// No body (HEAD, `return=minimal`).
@@ -31,6 +33,9 @@ enum ResultShape: Sendable, Equatable {
       let text = "\"_postgrest_t\"::text"
       return header
         + " || chr(10) || coalesce(string_agg(substring(\(text), 2, length(\(text)) - 2), chr(10)), '')"
+    case .geoJSON:
+      return "json_build_object('type', 'FeatureCollection', 'features', "
+        + "coalesce(json_agg(ST_AsGeoJSON(\"_postgrest_t\")::json), '[]'))::text"
     case .custom(let handler):
       let value: String
       if handler.isCast {
@@ -45,7 +50,11 @@ enum ResultShape: Sendable, Equatable {
       } else {
         value = handler.function.sql + "(\"_postgrest_t\")"
       }
-      return handler.isBinary ? "encode(\(value), 'hex')" : "(\(value))::text"
+      switch handler.read {
+      case .text: return "(\(value))::text"
+      case .bytes: return "encode(\(value), 'hex')"
+      case .send(let function): return "encode(\(function)(\(value)), 'hex')"
+      }
     case .none:
       return "''"
     }

@@ -93,7 +93,7 @@ extension SQLWriter {
       header =
         "CASE WHEN pg_catalog.row_number() OVER () = 1 THEN (SELECT coalesce(string_agg(\"k\", ','), '') "
         + "FROM json_object_keys(row_to_json(\(row))) AS \"k\") END"
-    case .object, .custom, .none:
+    case .object, .geoJSON, .custom, .none:
       throw RESTError(status: 500, code: "PGRSTX00", message: "internal: not a streamed shape")
     }
     append("WITH \"pgrst_source\" AS (")

@@ -6,6 +6,8 @@ enum MediaHandler: Sendable, Hashable {
   /// One JSON object (`application/vnd.pgrst.object+json`).
   case jsonObject(stripNulls: Bool)
   case csv
+  /// `application/geo+json`: a FeatureCollection of the rows through PostGIS's `ST_AsGeoJSON`.
+  case geoJSON
   /// An aggregate or a media-type domain of the database.
   case custom(CustomMediaHandler)
   /// No body (HEAD, a write without `return=representation`).
@@ -17,6 +19,7 @@ enum MediaHandler: Sendable, Hashable {
     case .jsonArray(let strip): .array(stripNulls: strip)
     case .jsonObject(let strip): .object(stripNulls: strip)
     case .csv: .csv
+    case .geoJSON: .geoJSON
     case .custom(let handler): .custom(handler)
     case .none: .none
     }
@@ -32,8 +35,30 @@ struct CustomMediaHandler: Sendable, Hashable {
   /// The relation whose row type the aggregate takes; nil for `anyelement`.
   var target: QualifiedName?
   var isCast: Bool
-  /// Whether the domain's base type is `bytea` (the body is bytes, not text).
-  var isBinary: Bool
+  /// How the value becomes the body's bytes.
+  var read: BodyRead
+
+  /// PostgREST reads a handler's value in binary: for `bytea` the bytes, for the text types
+  /// their text, for any other base type its binary send form (`jsonb` is a version byte, 1,
+  /// then the text; `integer` four bytes).
+  enum BodyRead: Sendable, Hashable {
+    case text
+    case bytes
+    /// The base type's send function (`jsonb_send`), its output hex-encoded.
+    case send(String)
+  }
+
+  /// Whether the value travels hex-encoded (the body is bytes, not text).
+  var isBinary: Bool { read != .text }
+
+  /// The read for a domain over `base` (`format_type`) whose send function is `send`.
+  static func read(base: String?, send: String?) -> BodyRead {
+    switch base {
+    case "bytea": return .bytes
+    case nil, "text", "character varying", "json", "xml", "name": return .text
+    default: return send.map { .send($0) } ?? .text
+    }
+  }
 }
 
 /// Where a handler applies: a relation or function (nil for any relation) and a media type.

@@ -95,6 +95,8 @@ struct SchemaCache: Sendable {
     MediaHandlerKey(target: nil, media: .json): ResolvedHandler(
       handler: .jsonArray(stripNulls: false), media: .json),
     MediaHandlerKey(target: nil, media: .csv): ResolvedHandler(handler: .csv, media: .csv),
+    MediaHandlerKey(target: nil, media: .geoJSON): ResolvedHandler(
+      handler: .geoJSON, media: .geoJSON),
   ]
 
   /// `, "a", "b"` for `["a", "b"]`; empty for none.

@@ -65,7 +65,7 @@ extension SchemaIntrospection {
           AND ((src.typtype = 'd' AND c.casttarget IN ('json'::regtype, 'text'::regtype))
             OR (dst.typtype = 'd' AND c.castsource IN ('json'::regtype, 'text'::regtype)))), '[]'),
       'media_handlers', coalesce((SELECT json_agg(json_build_array(h.handler_schema,
-          h.handler_name, h.target_schema, h.target_name, h.media_type, h.base_type, h.is_cast))
+          h.handler_name, h.target_schema, h.target_name, h.media_type, h.base_type, h.is_cast, h.send))
         FROM (\(mediaHandlers)) h), '[]'),
       'timezones', (SELECT json_agg(name) FROM pg_timezone_names),
       'impersonated_settings', (SELECT json_object_agg(x.rolname, x.settings) FROM (
@@ -212,7 +212,7 @@ extension SchemaIntrospection {
   static let mediaHandlers = """
     WITH media_types AS (
       SELECT t.oid, t.typname AS name, lower(t.typname) AS typname, t.typnamespace,
-        format_type(b.oid, NULL) AS base
+        format_type(b.oid, NULL) AS base, b.typsend::regproc::text AS send
       FROM pg_type t JOIN pg_type b ON t.typbasetype = b.oid
       WHERE t.typbasetype <> 0
         AND (t.typname ~* '^[A-Za-z0-9.-]+/[A-Za-z0-9.+-]+$' OR t.typname = '*/*')
@@ -223,7 +223,7 @@ extension SchemaIntrospection {
     SELECT ps.nspname AS handler_schema, p.proname AS handler_name,
       CASE WHEN a.typname = 'anyelement' THEN NULL ELSE an.nspname END AS target_schema,
       CASE WHEN a.typname = 'anyelement' THEN NULL ELSE ac.relname END AS target_name,
-      mt.typname AS media_type, mt.base AS base_type, false AS is_cast
+      mt.typname AS media_type, mt.base AS base_type, false AS is_cast, mt.send
     FROM media_types mt
     JOIN pg_proc p ON p.prorettype = mt.oid
     JOIN pg_namespace ps ON ps.oid = p.pronamespace
@@ -234,7 +234,7 @@ extension SchemaIntrospection {
     WHERE p.pronamespace IN (SELECT oid FROM exposed_ns) AND p.pronargs = 1
       AND (a.typname = 'anyelement' OR ac.relkind IN ('v', 'r', 'm', 'f', 'p'))
     UNION ALL
-    SELECT ts.nspname, mt.name, ps.nspname, p.proname, mt.typname, mt.base, true
+    SELECT ts.nspname, mt.name, ps.nspname, p.proname, mt.typname, mt.base, true, mt.send
     FROM pg_proc p
     JOIN pg_namespace ps ON ps.oid = p.pronamespace
     JOIN media_types mt ON p.prorettype = mt.oid

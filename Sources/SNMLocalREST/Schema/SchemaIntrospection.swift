@@ -150,11 +150,11 @@ enum SchemaIntrospection {
   }
 
   /// One row of `mediaHandlers`: handler schema and name, target schema and name (null for
-  /// `anyelement`), media type, base type, whether it is a cast.
+  /// `anyelement`), media type, base type, whether it is a cast, the base type's send function.
   private static func decodeMediaHandler(
     _ row: JSONValue
   ) -> (MediaHandlerKey, ResolvedHandler)? {
-    guard let values = row.arrayValue, values.count == 7, let schema = values[0].stringValue,
+    guard let values = row.arrayValue, values.count == 8, let schema = values[0].stringValue,
       let name = values[1].stringValue, let type = values[4].stringValue
     else { return nil }
     var target: QualifiedName? = nil
@@ -163,7 +163,8 @@ enum SchemaIntrospection {
     }
     let handler = CustomMediaHandler(
       function: QualifiedName(schema: schema, name: name), target: target,
-      isCast: values[6].boolValue ?? false, isBinary: values[5].stringValue == "bytea")
+      isCast: values[6].boolValue ?? false,
+      read: CustomMediaHandler.read(base: values[5].stringValue, send: values[7].stringValue))
     let media = MediaType(type)
     return (
       MediaHandlerKey(target: target, media: media),

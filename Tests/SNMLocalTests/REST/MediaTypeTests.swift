@@ -62,7 +62,7 @@ import Testing
   static let table = QualifiedName(schema: "public", name: "lines")
   static let custom = CustomMediaHandler(
     function: QualifiedName(schema: "public", name: "twkb_agg"), target: table, isCast: false,
-    isBinary: true)
+    read: .bytes)
 
   static func cache(planEnabled: Bool = false) -> SchemaCache {
     var cache = SchemaCache(schemas: ["public"], tables: [])
@@ -94,6 +94,19 @@ import Testing
     #expect(throws: RESTError.unacceptableMediaType(["text/plain"])) {
       try cache.negotiate([.textPlain], target: other, defaultSelect: true)
     }
+  }
+
+  @Test func geoJSONIsBuiltInAndHandlersReadTheirValueAsPostgRESTDoes() throws {
+    let other = QualifiedName(schema: "public", name: "projects")
+    let resolved = try Self.cache().negotiate(
+      [MediaType("application/geo+json")], target: other, defaultSelect: false)
+    #expect(resolved == ResolvedHandler(handler: .geoJSON, media: .geoJSON))
+    #expect(resolved.media.contentType == "application/geo+json; charset=utf-8")
+    #expect(CustomMediaHandler.read(base: "bytea", send: "byteasend") == .bytes)
+    #expect(CustomMediaHandler.read(base: "text", send: "textsend") == .text)
+    #expect(CustomMediaHandler.read(base: "json", send: "json_send") == .text)
+    #expect(CustomMediaHandler.read(base: "jsonb", send: "jsonb_send") == .send("jsonb_send"))
+    #expect(CustomMediaHandler.read(base: "integer", send: "int4send") == .send("int4send"))
   }
 
   @Test func plansOnlyWhenEnabled() throws {
