@@ -5,8 +5,8 @@
 /// (of the lowercased name without punctuation, in `-...-`): the candidates sharing an n-gram,
 /// ranked by cosine similarity of their n-gram counts, the first 50 rescored by
 /// `1 - levenshtein / max(length)` on the lowercased names and kept from `minimum` up, best first
-/// (a tie keeps the n-gram ranking); the first n-gram size that keeps any answers. PostgREST asks
-/// for 0.75 for tables and functions, 0.33 for relationships and parameter lists.
+/// (a tie keeps the n-gram ranking); the first n-gram size that keeps any answers. PostgREST 13 asks
+/// for 0.33 (FuzzySet's `getOne`) everywhere; 0.75 for tables and functions came in version 16.
 ///
 ///     FuzzyMatch.best("itemz", among: ["items", "users"], minimum: 0.75)  // "items"
 ///     FuzzyMatch.best("tasks", among: ["masks", "task"], minimum: 0.75)   // "task"

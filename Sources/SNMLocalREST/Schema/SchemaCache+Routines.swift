@@ -31,7 +31,7 @@ extension SchemaCache {
     var hint: String? = nil
     if overloads.isEmpty {
       let names = Set(routines.keys.filter { $0.schema == name.schema }.map(\.name))
-      hint = FuzzyMatch.best(name.name, among: names.sorted(), minimum: 0.75).map {
+      hint = FuzzyMatch.best(name.name, among: names.sorted(), minimum: 0.33).map {
         "Perhaps you meant to call the function \(name.schema).\($0)"
       }
     } else {
