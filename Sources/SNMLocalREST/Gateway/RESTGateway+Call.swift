@@ -9,6 +9,9 @@ extension RESTGateway {
     let cache = context.cache
     let routine: RoutineInfo
     let arguments: SQLWriter.CallArguments
+    // A POST's query string holds filters on the result, never arguments: one without an
+    // operator is 400 PGRST100 (PostgREST parses it as a filter, not as a GET's argument).
+    if context.method == "POST" { try Self.refuseNonFilters(context.query) }
     switch context.method {
     case "POST" where SchemaCache.rawParameterType(Self.contentMedia(context)) != nil:
       let media = Self.contentMedia(context)
@@ -25,16 +28,15 @@ extension RESTGateway {
       let body = try RequestBody.parse(
         context.request.body, contentType: context.request.headers["Content-Type"],
         empty: .object([]))
-      if let members = body.value.objectValue {
-        let names = Set(members.map(\.key))
+      if let (object, names) = try Self.callObject(body, columns: context.query.columns) {
         routine = try cache.routine(name, argumentNames: names, wholeBody: true)
         if routine.takesWholeBody && !routine.accepts(argumentNames: names) {
           arguments = .wholeBody(body: body.text, type: routine.parameters[0].type)
-        } else if members.isEmpty {
+        } else if names.isEmpty {
           arguments = .none
         } else {
           arguments = .jsonObject(
-            body: body.text, parameters: routine.parameters.filter { names.contains($0.name) })
+            body: object, parameters: routine.parameters.filter { names.contains($0.name) })
         }
       } else {
         routine = try cache.routine(name, argumentNames: [], wholeBody: true)
@@ -152,5 +154,34 @@ extension RESTGateway {
       }
     }
     return values.isEmpty ? .none : .values(values)
+  }
+
+  /// The object a POST's JSON body calls with, and its argument names (PostgREST 13's
+  /// `getPayload`): an object and its keys; an array's first object, every element an object
+  /// with the same keys (else 400 PGRST102 "All object keys must match"), or none for `[]`; with
+  /// `columns=`, the names listed and the body (an array's first element) unchecked. Nil for any
+  /// other body.
+  static func callObject(
+    _ body: RequestBody, columns: [String]?
+  ) throws(RESTError) -> (object: String, names: Set<String>)? {
+    var object = body.text
+    var keys: Set<String>
+    if let members = body.value.objectValue {
+      keys = Set(members.map(\.key))
+    } else if let rows = body.value.arrayValue {
+      guard let first = rows.first else { return ("{}", Set(columns ?? [])) }
+      object = first.serialized()
+      keys = Set(first.objectValue?.map(\.key) ?? [])
+      if columns == nil {
+        let uniform = rows.allSatisfy { row in
+          row.objectValue.map { Set($0.map(\.key)) == keys } ?? false
+        }
+        guard uniform else { throw RESTError.invalidBody("All object keys must match") }
+      }
+    } else {
+      return nil
+    }
+    if let columns { keys = Set(columns) }
+    return (object, keys)
   }
 }

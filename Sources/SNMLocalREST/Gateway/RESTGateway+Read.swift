@@ -45,8 +45,10 @@ extension RESTGateway {
     return try rowsResponse(row, total: total, offset: plan.range?.offset ?? 0, context)
   }
 
-  /// The total for `Content-Range`: exact, planned (`EXPLAIN`), or estimated (exact up to
-  /// max-rows, planned beyond).
+  /// The total for `Content-Range`: exact, planned (`EXPLAIN`), or estimated as PostgREST 13's
+  /// `resultSetWTotal` does: the exact count, counted to at most max-rows + 1; past max-rows the
+  /// larger of that count and the planned one (so at least max-rows + 1). With no max-rows every
+  /// count is past it (`Just n > Nothing`): the larger of the exact and the planned count.
   static func total(
     _ row: ResultRow, results: [PGResult], count: CountMethod?, maxRows: Int?
   ) -> Int? {
@@ -55,10 +57,10 @@ extension RESTGateway {
     case .exact: return row.total
     case .planned: return results.count > 1 ? ResultRow.plannedRows(results[1]) : row.total
     case .estimated:
-      guard let exact = row.total, let maxRows, exact > maxRows, results.count > 1 else {
+      guard let exact = row.total, exact > maxRows ?? -1, results.count > 1 else {
         return row.total
       }
-      return max(maxRows, ResultRow.plannedRows(results[1]) ?? exact)
+      return max(exact, ResultRow.plannedRows(results[1]) ?? exact)
     }
   }
 

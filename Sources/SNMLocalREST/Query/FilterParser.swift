@@ -16,7 +16,7 @@ enum FilterParser {
   static func parse(_ text: String) throws(RESTError) -> OperatorExpression {
     var cursor = ParseCursor(text, what: "filter")
     let expression = try operatorExpression(&cursor, context: .topLevel)
-    if !cursor.isAtEnd {
+    if !cursor.isAtEndButClosingParentheses {
       throw cursor.failure(expecting: "end of input")
     }
     return expression

@@ -11,7 +11,7 @@ enum LogicParser {
     var cursor = ParseCursor(text, what: "logic tree")
     cursor.columnOffset = (negated ? 4 : 0) + (conjunction == .and ? 3 : 2)
     let children = try groupBody(&cursor)
-    if !cursor.isAtEnd {
+    if !cursor.isAtEndButClosingParentheses {
       throw cursor.failure(expecting: "end of input")
     }
     return .group(negated: negated, conjunction: conjunction, children: children)

@@ -40,6 +40,14 @@ struct ParseCursor {
 
   var isAtEnd: Bool { position >= bytes.count }
 
+  /// Whether only `)` remain. PostgREST's parsers of `select`, filters, `or`/`and` and
+  /// `columns` stop at a `)` they do not need and never read what follows, so a stray closing
+  /// parenthesis at the end is accepted; other text after it is refused here, where PostgREST
+  /// would drop it unread (`select=id),name` reads `id` alone there).
+  var isAtEndButClosingParentheses: Bool {
+    bytes[position...].allSatisfy { $0 == UInt8(ascii: ")") }
+  }
+
   /// The scalar at the position.
   var current: Unicode.Scalar? { scalar(at: position) }
 

@@ -150,7 +150,9 @@ struct QueryParameters: Sendable {
       names.append(try cursor.fieldName())
       cursor.skipSpace()
     } while cursor.consume(",")
-    if !cursor.isAtEnd { throw cursor.failure(expecting: "\",\" or end of input") }
+    if !cursor.isAtEndButClosingParentheses {
+      throw cursor.failure(expecting: "\",\" or end of input")
+    }
     return names
   }
 

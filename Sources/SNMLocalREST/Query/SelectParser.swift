@@ -9,7 +9,7 @@ enum SelectParser {
   static func parse(_ text: String) throws(RESTError) -> [SelectItem] {
     var cursor = ParseCursor(text, what: "select parameter")
     let items = try forest(&cursor, nested: false)
-    if !cursor.isAtEnd {
+    if !cursor.isAtEndButClosingParentheses {
       throw cursor.failure(expecting: "\",\" or end of input")
     }
     return items

@@ -137,7 +137,7 @@ import Testing
   }
 
   @Test func errorsAreBadRequestsWithPosition() {
-    for bad in ["id,clients(name[])", "name!hint", "*!hint", "name::", "a,,b", "rel(a", "a)"] {
+    for bad in ["id,clients(name[])", "name!hint", "*!hint", "name::", "a,,b", "rel(a", "a),b"] {
       do {
         let items = try SelectParser.parse(bad)
         Issue.record("\(bad) parsed as \(items)")
@@ -148,6 +148,14 @@ import Testing
           error.message.hasPrefix("\"failed to parse select parameter (\(bad))\" (line 1, column"))
       }
     }
+  }
+
+  /// PostgREST's `pFieldForest` stops at a `)` it does not need and never reads what follows: a
+  /// stray closing parenthesis at the end is accepted (other text after it is refused here).
+  @Test func aTrailingClosingParenthesisIsAccepted() throws {
+    #expect(try SelectParser.parse("a)") == SelectParser.parse("a"))
+    #expect(try SelectParser.parse("id,rel(x))") == SelectParser.parse("id,rel(x)"))
+    #expect(throws: RESTError.self) { try SelectParser.parse("a)b") }
   }
 
   @Test func errorMessageMatchesPostgREST() {
