@@ -63,7 +63,11 @@ extension RESTGateway {
       }
         ?? routine.name)
     var plan: ReadPlan? = nil
+    var computed: [String] = []
     if case .composite(let relation, let columns) = routine.returns {
+      if let relation, let returned = cache.tables[relation] {
+        computed = Self.computedNames(context.query, table: returned)
+      }
       let table =
         relation.flatMap { cache.tables[$0] }
         ?? TableInfo(name: routine.name, kind: .view, columns: columns)
@@ -84,7 +88,7 @@ extension RESTGateway {
     let count = context.preferences.count
     var sql = SQLWriter()
     try sql.callStatement(
-      routine, arguments: arguments, plan: plan, cache: cache, count: count,
+      routine, arguments: arguments, computed: computed, plan: plan, cache: cache, count: count,
       countLimit: nil, shape: context.shape)
     if let answer = try planResponse(sql.statement, context) { return answer }
     let singular = context.media.isSingular
@@ -154,6 +158,22 @@ extension RESTGateway {
       }
     }
     return values.isEmpty ? .none : .values(values)
+  }
+
+  /// The names the root of a call's `select`, filters and order give that are no column of the
+  /// table whose rows it returns: computed columns, which the call's own SELECT takes.
+  static func computedNames(_ query: QueryParameters, table: TableInfo) -> [String] {
+    var names: [String] = []
+    for case .field(let field) in query.select where !field.isStar && !field.isRow {
+      names.append(field.field.name)
+    }
+    for (path, filter) in query.filters where path.isEmpty { names.append(filter.field.name) }
+    for (path, terms) in query.order where path.isEmpty {
+      names += terms.filter { $0.relation == nil }.map(\.field.name)
+    }
+    let columns = Set(table.columns.map(\.name))
+    var seen: Set<String> = []
+    return names.filter { $0 != "*" && !columns.contains($0) && seen.insert($0).inserted }
   }
 
   /// The object a POST's JSON body calls with, and its argument names (PostgREST 13's

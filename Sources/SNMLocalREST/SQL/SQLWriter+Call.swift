@@ -16,11 +16,22 @@ extension SQLWriter {
     case values([(RoutineInfo.Parameter, String)])
   }
 
-  /// `SELECT ... FROM <call> AS pgrst_call`: the rows the function returns, as a relation.
-  mutating func call(_ routine: RoutineInfo, arguments: CallArguments) {
+  /// `SELECT ... FROM <call> AS pgrst_call`: the rows the function returns, as a relation, with
+  /// the `computed` columns (functions of the returned table's row) taken on the call's typed row
+  /// as PostgREST's `returnedColumns` takes them: on the CTE's records an overloaded one could not
+  /// be chosen.
+  mutating func call(_ routine: RoutineInfo, arguments: CallArguments, computed: [String] = []) {
     let scalar = routine.returnsScalar || routine.returnsVoid
-    append(
-      scalar ? "SELECT \"pgrst_call\".\"pgrst_scalar\" FROM " : "SELECT \"pgrst_call\".* FROM ")
+    if scalar {
+      append("SELECT \"pgrst_call\".\"pgrst_scalar\" FROM ")
+    } else {
+      append("SELECT \"pgrst_call\".*")
+      for name in computed {
+        append(", \"pgrst_call\".")
+        identifier(name)
+      }
+      append(" FROM ")
+    }
     switch arguments {
     case .none:
       callExpression(routine, scalar: scalar) { _ in }

@@ -65,11 +65,11 @@ extension SQLWriter {
   /// A function call: scalar results are aggregated as values; row results are read through
   /// `plan` (over `pgrst_source`), which takes filters, order, range and embeds.
   mutating func callStatement(
-    _ routine: RoutineInfo, arguments: CallArguments, plan: ReadPlan?, cache: SchemaCache,
-    count: CountMethod?, countLimit: Int?, shape: ResultShape
+    _ routine: RoutineInfo, arguments: CallArguments, computed: [String] = [], plan: ReadPlan?,
+    cache: SchemaCache, count: CountMethod?, countLimit: Int?, shape: ResultShape
   ) throws(RESTError) {
     append("WITH \"pgrst_source\" AS (")
-    call(routine, arguments: arguments)
+    call(routine, arguments: arguments, computed: computed)
     append(")")
     var source = "\"pgrst_source\""
     if let plan {

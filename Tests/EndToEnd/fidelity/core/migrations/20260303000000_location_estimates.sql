@@ -16,3 +16,9 @@ create function public.sum_two(a int, b int) returns int language sql immutable 
 create function public.greet(name text) returns text language sql immutable as $$ select 'Hello, ' || name $$;
 create function public.shelf_from(first int) returns setof public.shelf language sql stable as $$
   select * from public.shelf where id >= first order by id $$;
+
+-- Functions returning record (RpcSpec "returns a record type", "returns a setof record type").
+create function public.shelf_record(id int, label text) returns record language sql stable as $$
+  select * from public.shelf s where s.id = $1 and s.label like $2 $$;
+create function public.shelf_records(id int, label text) returns setof record language sql stable as $$
+  select * from public.shelf s where s.id >= $1 and s.label like $2 order by s.id $$;
