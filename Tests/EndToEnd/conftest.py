@@ -180,6 +180,16 @@ def start_project(name, *flags, env=None, fresh=True, auth_rate_limits=False):
     return LocalProject(data_dir, port, status)
 
 
+def start_on_port(data_dir, port):
+    """A fresh local project in data_dir on `port`, which another project may have served before
+    (start_project picks a free port); returns LocalProject."""
+    run_snm("local", "destroy", "--dir", str(data_dir), "--yes", timeout=120)
+    result = run_snm("local", "start", "--dir", str(data_dir), "--port", str(port), "--json",
+                     timeout=180)
+    assert result.returncode == 0, result.stderr
+    return LocalProject(data_dir, port, json.loads(result.stdout))
+
+
 @pytest.fixture(scope="session")
 def project(snm_bin, workdir):
     """One local project (demo schema and seed) for the whole session."""

@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from conftest import ROOT, SNM, WORKDIR, LocalProject, free_port, run_snm
+from conftest import ROOT, SNM, WORKDIR, free_port, run_snm, start_on_port
 from script_golden import expect_golden, normalise, transcript
 
 FAILING = "Tests/EndToEnd/scripts/failing"
@@ -233,13 +233,13 @@ def test_snm_check_never_warns_from_another_projects_cache_on_the_same_port(tmp_
     cached for the first is not the second's (issue 43: keyed by URL alone, it gave `snm check`
     warnings about names the second project has)."""
     first_dir, second_dir = WORKDIR / "projects" / "cache-first", WORKDIR / "projects" / "cache-second"
-    first = start_local(first_dir, free_port())
+    first = start_on_port(first_dir, free_port())
     try:
         loaded = run_snm("-c", "tables", env=names_project(first.url, first.anon_key))
         assert loaded.returncode == 0, loaded.stderr
     finally:
         first.stop()
-    second = start_local(second_dir, first.port)
+    second = start_on_port(second_dir, first.port)
     try:
         assert second.url == first.url and second.anon_key != first.anon_key
         second.sql("create table only_in_second (id int primary key); "
@@ -255,15 +255,6 @@ def test_snm_check_never_warns_from_another_projects_cache_on_the_same_port(tmp_
             stale.stderr, stale.stderr
     finally:
         second.stop()
-
-
-def start_local(data_dir, port):
-    """A fresh local project in data_dir on `port` (not the session's)."""
-    run_snm("local", "destroy", "--dir", str(data_dir), "--yes", timeout=120)
-    result = run_snm("local", "start", "--dir", str(data_dir), "--port", str(port), "--json",
-                     timeout=180)
-    assert result.returncode == 0, result.stderr
-    return LocalProject(data_dir, port, json.loads(result.stdout))
 
 
 def names_project(url, key):

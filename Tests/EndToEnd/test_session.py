@@ -17,7 +17,7 @@ import uuid
 
 import pytest
 
-from conftest import SNM, run_snm, start_project
+from conftest import SNM, WORKDIR, free_port, run_snm, start_on_port, start_project
 
 UUID_RE = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
@@ -203,6 +203,44 @@ def test_a_corrupt_session_file_is_reported_then_login_works(client):
     again = client.run("login")
     assert again.returncode == 0, again.stderr
     assert "anonymous   yes" in client.run("session show").stdout
+
+
+def test_a_project_started_on_a_port_another_used_is_not_signed_in_as_its_user(tmp_path):
+    """Local projects served in turn on one port are different projects: the session stored for
+    the first is not the second's (issue 43: keyed by the URL alone, the second project's shell
+    showed the first project's user as signed in and sent its token). The file stays named by the
+    URL and keeps SHA-256 marks of the keys it was signed in with."""
+    first = start_on_port(WORKDIR / "projects" / "session-port-first", free_port())
+    try:
+        client = Client(first, tmp_path)
+        login = client.run("login")
+        assert login.returncode == 0, login.stderr
+        user_id = re.fullmatch(rf"signed in anonymously as ({UUID_RE})\n", login.stdout).group(1)
+    finally:
+        first.stop()
+    second = start_on_port(WORKDIR / "projects" / "session-port-second", first.port)
+    try:
+        assert second.url == first.url and second.anon_key != first.anon_key
+        other = Client(second, tmp_path)
+        show = other.run("session show")
+        assert show.returncode == 0 and show.stderr == "", show.stderr
+        assert show.stdout.startswith("not signed in"), show.stdout
+        # The file is still the first project's, kept with marks of its keys, never the keys.
+        assert f"user_id     {user_id}\n" in client.run("session show").stdout
+        [stored] = other.session_files()
+        assert stat.S_IMODE(stored.stat().st_mode) == 0o600
+        assert first.anon_key not in stored.read_text() and second.anon_key not in stored.read_text()
+        login = other.run("login")
+        assert login.returncode == 0, login.stderr
+        assert user_id not in login.stdout
+        second_id = re.fullmatch(rf"signed in anonymously as ({UUID_RE})\n", login.stdout).group(1)
+        # One file per URL: the second project's session replaced the first's, which the first
+        # project's keys do not load as theirs.
+        assert len(other.session_files()) == 1
+        assert f"user_id     {second_id}\n" in other.run("session show").stdout
+        assert client.run("session show").stdout.startswith("not signed in")
+    finally:
+        second.stop()
 
 
 def test_a_statement_after_the_token_expired_works_through_a_refresh(short_project, tmp_path):

@@ -80,3 +80,16 @@ func theKeyComesFromTheFirstVariableSet(variables: [String: String], key: String
     throws: UsageError("no profile 'staging' in \(directory)/snm/config.json (it has: prod)")
   ) { try ProjectSelection.resolve(options, environment: ["XDG_CONFIG_HOME": directory]) }
 }
+
+/// A project's session is known by marks of all its keys (SHA-256, never the keys): projects at
+/// one URL with different keys share no mark; the same project's keys share its marks.
+@Test func theSessionMarksTellProjectsAtOneURLApartWithoutTheKeys() throws {
+  var first = try ProjectSelection(url: "http://127.0.0.1:54321", key: "sb_publishable_first")
+  first.otherKeys = ["anon-jwt-first"]
+  let second = try ProjectSelection(url: "http://127.0.0.1:54321", key: "sb_publishable_second")
+  let firstByAnon = try ProjectSelection(url: "http://127.0.0.1:54321", key: "anon-jwt-first")
+  #expect(first.sessionKeyMarks.count == 2)
+  #expect(first.sessionKeyMarks.isDisjoint(with: second.sessionKeyMarks))
+  #expect(firstByAnon.sessionKeyMarks.isSubset(of: first.sessionKeyMarks))
+  #expect(!first.sessionKeyMarks.contains { $0.contains("first") })
+}

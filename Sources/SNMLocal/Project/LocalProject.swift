@@ -17,6 +17,9 @@ public enum LocalProject {
     public var serviceKey: String
     /// The cluster's superuser over its unix socket (`postgresql://postgres@/postgres?host=...`).
     public var databaseURL: String = ""
+    /// The legacy anon and service_role JWTs: the same project's other keys (a session signed in
+    /// with one is still this project's under the publishable key).
+    public var legacyKeys: [String] = []
   }
 
   /// Starts the project (creating it on first use) unless it already runs; returns how to reach it.
@@ -26,7 +29,7 @@ public enum LocalProject {
     let status = try LocalProjectController(options: options).start()
     return Endpoint(
       url: status.url, apiKey: status.publishableKey, serviceKey: status.secretKey,
-      databaseURL: status.databaseURL)
+      databaseURL: status.databaseURL, legacyKeys: [status.anonKey, status.serviceRoleKey])
   }
 
   /// The project's URL and keys when it was ever made, running or not; nothing is started or
@@ -39,6 +42,6 @@ public enum LocalProject {
     }
     return Endpoint(
       url: status.url, apiKey: status.publishableKey, serviceKey: status.secretKey,
-      databaseURL: status.databaseURL)
+      databaseURL: status.databaseURL, legacyKeys: [status.anonKey, status.serviceRoleKey])
   }
 }

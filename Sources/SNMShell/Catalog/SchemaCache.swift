@@ -55,7 +55,6 @@ public struct SchemaCache: Sendable {
 
   /// `FileIO.stableHash` as 16 hex digits.
   static func hash(_ text: String) -> String {
-    let hex = String(FileIO.stableHash(text), radix: 16)
-    return String(repeating: "0", count: 16 - hex.count) + hex
+    FileIO.stableHashHex(text)
   }
 }

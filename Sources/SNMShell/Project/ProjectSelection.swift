@@ -1,4 +1,5 @@
 import Foundation
+import SNMCrypto
 import SNMSupabase
 
 /// The project snm talks to and where that choice came from.
@@ -48,6 +49,21 @@ public struct ProjectSelection: Equatable, Sendable {
     self.init(
       url: url, key: key, name: name ?? Self.shortName(host: host),
       serviceKey: serviceKey ?? (SupabaseAPIKey(key).role == "service_role" ? key : nil))
+  }
+
+  /// The project's other client keys known to snm (a local project's legacy anon and service_role
+  /// JWTs beside its publishable and secret keys): the same project whichever one a run uses.
+  /// Never printed.
+  public var otherKeys: [String] = []
+
+  /// SHA-256 marks (base64url) of every key known to be this project's, never the keys: its
+  /// stored session is this project's only when its marks share one (``FileSessionStore``), so
+  /// local projects served in turn on one port never see each other's session.
+  public var sessionKeyMarks: Set<String> {
+    Set(
+      ([key, serviceKey ?? ""] + otherKeys).filter { !$0.isEmpty }.compactMap {
+        try? SHA256Digest.base64URL(of: $0)
+      })
   }
 
   /// Whether the project runs on this machine (the local project, or one like it).

@@ -17,7 +17,8 @@ extension StatementExecutor {
     let provider = SNMNetworkProvider(
       configuration: options.networkConfiguration(key: project.key))
     let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
-    await SessionManager.shared.configure(project: project.url.absoluteString, auth: auth)
+    await SessionManager.shared.configure(
+      project: project.url.absoluteString, keyMarks: project.sessionKeyMarks, auth: auth)
     return StatementExecutor(project: project, options: options, auth: auth, provider: provider)
   }
 

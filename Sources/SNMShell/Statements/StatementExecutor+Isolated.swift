@@ -20,8 +20,8 @@ extension StatementExecutor {
   ) -> StatementExecutor {
     let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
     let sessions = SessionManager(
-      project: project.url.absoluteString, store: FileSessionStore(directory: sessionDirectory),
-      auth: auth,
+      project: project.url.absoluteString, keyMarks: project.sessionKeyMarks,
+      store: FileSessionStore(directory: sessionDirectory), auth: auth,
       warn: { message in
         errors.write("snm: warning: \(message)\n")
         errors.flush()

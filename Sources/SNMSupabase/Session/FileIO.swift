@@ -75,6 +75,12 @@ public enum FileIO {
     return hash
   }
 
+  /// `stableHash(text)` as 16 hex digits.
+  public static func stableHashHex(_ text: String) -> String {
+    let hex = String(stableHash(text), radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
   /// `strerror(code)` in lower case, as snm's messages print it ("no space left on device").
   public static func errorText(_ code: Int32) -> String {
     String(cString: strerror(code)).lowercased()

@@ -14,7 +14,10 @@ import Foundation
 /// ```
 /// Files are 0600 in a 0700 directory and are replaced atomically (temporary file, fsync, rename),
 /// so a reader never sees half a file and a failed write leaves the old file intact. A `.lock`
-/// file beside each session serialises refreshes across processes with `flock`.
+/// file beside each session serialises refreshes across processes with `flock`. A file keeps
+/// SHA-256 marks of the project's keys (`keys`, never the keys): loaded for a project whose marks
+/// share none, it is another project's once served at that URL (a local project on a reused port)
+/// and counts as no session. A file without marks (written before they were kept) is anyone's.
 public struct FileSessionStore: SessionStore {
   /// The directory holding the session files.
   public let directory: String
@@ -53,7 +56,23 @@ public struct FileSessionStore: SessionStore {
     return "session-\(readable)-" + String(FileIO.stableHash(project) & 0xffff_ffff, radix: 16)
   }
 
-  public func load(project: String) throws(SessionStoreError) -> SupabaseSession? {
+  public func load(project: String, keyMarks: Set<String>) throws(SessionStoreError)
+    -> SupabaseSession?
+  {
+    guard let stored = try loadStored(project: project),
+      Self.sameProject(stored.keys, keyMarks)
+    else { return nil }
+    return stored.session
+  }
+
+  /// Whether a session kept with `stored` marks is the one of a project known by `given`: either
+  /// side unknown (no marks), or one mark in common.
+  static func sameProject(_ stored: [String]?, _ given: Set<String>) -> Bool {
+    guard let stored, !stored.isEmpty, !given.isEmpty else { return true }
+    return !given.isDisjoint(with: stored)
+  }
+
+  func loadStored(project: String) throws(SessionStoreError) -> StoredSession? {
     let path = path(project: project)
     let data: Data
     switch FileIO.read(path) {
@@ -73,11 +92,21 @@ public struct FileSessionStore: SessionStore {
     guard stored.project == project else {
       throw .unreadable(path: path, reason: "it belongs to \(stored.project)")
     }
-    return stored.session
+    return stored
   }
 
-  public func save(_ session: SupabaseSession, project: String) throws(SessionStoreError) {
+  public func save(_ session: SupabaseSession, project: String, keyMarks: Set<String>)
+    throws(SessionStoreError)
+  {
     let path = path(project: project)
+    // The marks of the session replaced, when it was this project's, stay: a login with one key
+    // is still seen by a run with another key of the project.
+    var marks = keyMarks
+    if let previous = try? loadStored(project: project), let kept = previous.keys,
+      !keyMarks.isEmpty, Self.sameProject(kept, keyMarks)
+    {
+      marks.formUnion(kept)
+    }
     if let problem = session.problem {
       throw .unwritable(path: path, reason: "the session is not valid (\(problem))")
     }
@@ -85,7 +114,10 @@ public struct FileSessionStore: SessionStore {
     do {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      data = try encoder.encode(StoredSession(version: 1, project: project, session: session))
+      data = try encoder.encode(
+        StoredSession(
+          version: 1, project: project, keys: marks.isEmpty ? nil : marks.sorted(),
+          session: session))
     } catch {
       throw .unwritable(path: path, reason: "could not encode the session")
     }
@@ -118,10 +150,12 @@ public struct FileSessionStore: SessionStore {
     }
   }
 
-  /// What a session file holds: a format version, the project it belongs to, the session.
+  /// What a session file holds: a format version, the project it belongs to (its URL and the
+  /// marks of its keys; no marks in files written before they were kept), the session.
   struct StoredSession: Codable {
     var version: Int
     var project: String
+    var keys: [String]?
     var session: SupabaseSession
   }
 }

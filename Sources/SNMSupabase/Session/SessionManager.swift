@@ -16,6 +16,9 @@ public actor SessionManager: SessionManageable {
   public static let shared = SessionManager()
 
   var project: String?
+  /// Marks of the project's known keys (`ProjectSelection.sessionKeyMarks`): a stored session
+  /// whose marks share none is another project's served at the same URL before.
+  var keyMarks: Set<String> = []
   var store: any SessionStore
   var auth: (any AuthManageable)?
   var warn: @Sendable (String) -> Void
@@ -44,13 +47,15 @@ public actor SessionManager: SessionManageable {
 
   /// A manager with its own store, auth client and clock (tests; several projects at once).
   package init(
-    project: String?, store: any SessionStore, auth: (any AuthManageable)?,
+    project: String?, keyMarks: Set<String> = [], store: any SessionStore,
+    auth: (any AuthManageable)?,
     now: @escaping @Sendable () -> Date = { Date() },
     policy: SessionRefreshPolicy = SessionRefreshPolicy(),
     isExpiredJWT: @escaping @Sendable (any Error) -> Bool = SessionManager.isExpiredJWTError,
     warn: @escaping @Sendable (String) -> Void = SessionManager.warnOnStandardError
   ) {
     self.project = project
+    self.keyMarks = keyMarks
     self.store = store
     self.auth = auth
     self.now = now
@@ -59,13 +64,15 @@ public actor SessionManager: SessionManageable {
     self.warn = warn
   }
 
-  /// Points the manager at `project` (its URL) with the auth client that talks to it. Forgets the
-  /// session in memory; the stored one is restored on next use.
+  /// Points the manager at `project` (its URL), known by `keyMarks` (SHA-256 marks of its keys),
+  /// with the auth client that talks to it. Forgets the session in memory; the stored one is
+  /// restored on next use.
   public func configure(
-    project: String, auth: any AuthManageable, store: (any SessionStore)? = nil,
-    warn: (@Sendable (String) -> Void)? = nil
+    project: String, keyMarks: Set<String> = [], auth: any AuthManageable,
+    store: (any SessionStore)? = nil, warn: (@Sendable (String) -> Void)? = nil
   ) {
     self.project = project
+    self.keyMarks = keyMarks
     self.auth = auth
     if let store { self.store = store }
     if let warn { self.warn = warn }
@@ -130,7 +137,7 @@ public actor SessionManager: SessionManageable {
   func loadStored() -> SupabaseSession? {
     guard let project else { return nil }
     do {
-      return try store.load(project: project)
+      return try store.load(project: project, keyMarks: keyMarks)
     } catch {
       if case .unreadable(let path, _) = error, !warnedPaths.contains(path) {
         warnedPaths.insert(path)
@@ -143,7 +150,7 @@ public actor SessionManager: SessionManageable {
   /// Stores `session`; a failure is a warning (the session still works in this process).
   func persist(_ session: SupabaseSession, project: String) {
     do {
-      try store.save(session, project: project)
+      try store.save(session, project: project, keyMarks: keyMarks)
     } catch {
       warn(error.description)
     }

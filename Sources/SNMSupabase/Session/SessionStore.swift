@@ -1,4 +1,6 @@
 /// Where sessions persist between snm runs, one per project URL, shared by concurrent processes.
+/// A session is kept with marks of the keys of the project it was signed in to (SHA-256, never the
+/// keys): another project served at that URL later, whose keys share no mark, is not signed in.
 ///
 /// ```swift
 /// let stored = try store.load(project: url)
@@ -9,15 +11,31 @@
 /// `save` and `delete` throw ``SessionStoreError/unwritable(path:reason:)`` and leave the previous
 /// file as it was.
 public protocol SessionStore: Sendable {
-  /// The stored session for `project`, nil when there is none.
-  func load(project: String) throws(SessionStoreError) -> SupabaseSession?
-  /// Replaces the stored session for `project` in one step (readers see the old or the new one).
-  func save(_ session: SupabaseSession, project: String) throws(SessionStoreError)
+  /// The stored session for `project`, nil when there is none or when it belongs to another
+  /// project once served at that URL (it was kept with key marks, and none is in `keyMarks`).
+  func load(project: String, keyMarks: Set<String>) throws(SessionStoreError) -> SupabaseSession?
+  /// Replaces the stored session for `project` in one step (readers see the old or the new one),
+  /// kept with `keyMarks` and the marks stored with the session it replaces when that was this
+  /// project's too (they share one).
+  func save(_ session: SupabaseSession, project: String, keyMarks: Set<String>)
+    throws(SessionStoreError)
   /// Deletes the stored session for `project` (no error when there is none).
   func delete(project: String) throws(SessionStoreError)
   /// Takes the project's lock, which excludes other processes and other store instances taking
   /// it, waiting while someone else holds it.
   func lock(project: String) async throws(SessionStoreError) -> SessionLock
+}
+
+extension SessionStore {
+  /// The stored session for `project`, whichever project it was signed in to.
+  public func load(project: String) throws(SessionStoreError) -> SupabaseSession? {
+    try load(project: project, keyMarks: [])
+  }
+
+  /// Replaces the stored session for `project`, with no key marks.
+  public func save(_ session: SupabaseSession, project: String) throws(SessionStoreError) {
+    try save(session, project: project, keyMarks: [])
+  }
 }
 
 /// Why the session store could not do what was asked. Never holds file contents.

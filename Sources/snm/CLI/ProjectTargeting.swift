@@ -40,9 +40,17 @@ enum ProjectTargeting {
   /// The local project (default folder, port 54321), started on first use.
   static func localProject(key: String?, serviceKey: String?) throws -> ProjectSelection {
     let endpoint = try LocalProject.ensureRunning()
-    return try ProjectSelection(
+    var project = try ProjectSelection(
       url: endpoint.url, key: key ?? endpoint.apiKey, name: "local",
       serviceKey: serviceKey ?? endpoint.serviceKey)
+    project.otherKeys = Self.keys(of: endpoint)
+    return project
+  }
+
+  /// Every client key of a local project (publishable, secret, legacy anon and service_role): a
+  /// session signed in with any of them is this project's (``ProjectSelection/otherKeys``).
+  static func keys(of endpoint: LocalProject.Endpoint) -> [String] {
+    [endpoint.apiKey, endpoint.serviceKey] + endpoint.legacyKeys
   }
 
   /// The project a run would talk to, found without starting or reaching anything (for `snm
@@ -61,8 +69,12 @@ enum ProjectTargeting {
   }
 
   static func madeLocalProject(key: String?) -> ProjectSelection? {
-    guard let endpoint = LocalProject.madeEndpoint() else { return nil }
-    return try? ProjectSelection(url: endpoint.url, key: key ?? endpoint.apiKey, name: "local")
+    guard let endpoint = LocalProject.madeEndpoint(),
+      var project = try? ProjectSelection(
+        url: endpoint.url, key: key ?? endpoint.apiKey, name: "local")
+    else { return nil }
+    project.otherKeys = keys(of: endpoint)
+    return project
   }
 
   static func say(_ note: String) {

@@ -17,6 +17,7 @@ struct RealtimeCheckCommand: Sendable, Equatable {
   func run() async throws -> ExitCode {
     var options = options
     var databaseURL: String?
+    var localKeys: [String] = []
     if let directory {
       if options.url != nil || options.profile != nil {
         throw UsageError(
@@ -29,9 +30,10 @@ struct RealtimeCheckCommand: Sendable, Equatable {
       options.key = endpoint.apiKey
       options.serviceKey = endpoint.serviceKey
       databaseURL = endpoint.databaseURL
+      localKeys = ProjectTargeting.keys(of: endpoint)
     }
     let environment = ProcessInfo.processInfo.environment
-    let (project, target) = try ProjectTargeting.choose(
+    let (chosen, target) = try ProjectTargeting.choose(
       options,
       needsName: ProjectChoice.underCI(environment)
         ? ", and CI is set (CI=\(ProjectChoice.shown(environment["CI"] ?? "")))" : nil)
@@ -39,6 +41,9 @@ struct RealtimeCheckCommand: Sendable, Equatable {
       databaseURL = try LocalProject.ensureRunning(LocalProjectOptions()).databaseURL
     }
     _ = target
+    // The project in DIR is one project whichever of its keys a session was signed in with.
+    var project = chosen
+    project.otherKeys += localKeys
     let executor = await StatementExecutor.connected(project: project, options: options)
     let check = RealtimeCheck(table: table)
     return await check.run(

@@ -26,6 +26,53 @@ import Testing
     #expect(hosted.hasPrefix("/state/session-abcd.supabase.co-"))
   }
 
+  /// A session kept with marks of one project's keys is no session for another project later
+  /// served at the same URL (no mark in common); a login there replaces it with the other's.
+  @Test func aSessionIsNotAnotherProjectsAtTheSameURL() throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    let first = rig.auth.issue()
+    try rig.store.save(first, project: Rig.project, keyMarks: ["anon-1", "publishable-1"])
+    #expect(try rig.store.load(project: Rig.project, keyMarks: ["anon-2"]) == nil)
+    #expect(
+      try rig.store.load(project: Rig.project, keyMarks: ["publishable-1"])?.accessToken
+        == first.accessToken)
+    let second = rig.auth.issue()
+    try rig.store.save(second, project: Rig.project, keyMarks: ["anon-2"])
+    #expect(
+      try rig.store.load(project: Rig.project, keyMarks: ["anon-2"])?.accessToken
+        == second.accessToken)
+    #expect(try rig.store.load(project: Rig.project, keyMarks: ["anon-1"]) == nil)
+  }
+
+  /// Saving again for the project keeps the marks already kept: signed in with one key, the
+  /// project is still signed in under another key a later run knows it by.
+  @Test func savingMergesTheMarksOfTheSameProject() throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    try rig.store.save(rig.auth.issue(), project: Rig.project, keyMarks: ["anon-1"])
+    let refreshed = rig.auth.issue()
+    try rig.store.save(refreshed, project: Rig.project, keyMarks: ["anon-1", "publishable-1"])
+    try rig.store.save(refreshed, project: Rig.project, keyMarks: ["publishable-1"])
+    #expect(
+      try rig.store.load(project: Rig.project, keyMarks: ["anon-1"])?.accessToken
+        == refreshed.accessToken)
+    let text = try String(contentsOfFile: rig.sessionPath, encoding: .utf8)
+    #expect(text.contains(#""keys":["anon-1","publishable-1"]"#))
+  }
+
+  /// A file written before marks were kept (no `keys`) is still loaded, by any project at its URL.
+  @Test func aFileWithoutMarksIsStillLoaded() throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    let session = rig.auth.issue()
+    try rig.store.save(session, project: Rig.project)
+    #expect(!(try String(contentsOfFile: rig.sessionPath, encoding: .utf8)).contains(#""keys""#))
+    #expect(
+      try rig.store.load(project: Rig.project, keyMarks: ["anon-1"])?.accessToken
+        == session.accessToken)
+  }
+
   @Test func aCorruptFileIsReportedThenAFreshLoginWorks() async throws {
     let rig = try Rig()
     defer { rig.directory.remove() }
