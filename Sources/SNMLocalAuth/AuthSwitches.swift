@@ -66,7 +66,10 @@ public struct AuthSwitches: Sendable, Equatable {
   /// The command-line flag that sets switch `name` to `on`: `--confirm-email`,
   /// `--no-confirm-email`, ...
   public static func flag(_ name: String, on: Bool) -> String {
-    (on ? "--" : "--no-") + name.replacingOccurrences(of: "_", with: "-")
+    // Byte by byte: Foundation's replacingOccurrences cost 100k instructions a call, and the
+    // command-line table asks for every switch's two flags at each start.
+    let dashed = name.utf8.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 }
+    return (on ? "--" : "--no-") + String(decoding: dashed, as: UTF8.self)
   }
 
   /// Puts the switches into the gateway's settings.

@@ -3,11 +3,13 @@ import Foundation
 extension LocalProjectOptions {
   /// `$XDG_DATA_HOME/snm/local`, else `~/.local/share/snm/local`.
   public static func defaultDataDir() -> String {
-    let environment = ProcessInfo.processInfo.environment
-    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+    // Two variables read with getenv: ProcessInfo's environment copies all of them into a
+    // dictionary (400k instructions), and every command line makes a LocalProjectOptions.
+    func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    if let xdg = variable("XDG_DATA_HOME"), xdg.hasPrefix("/") {
       return xdg + "/snm/local"
     }
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     return home + "/.local/share/snm/local"
   }
 }

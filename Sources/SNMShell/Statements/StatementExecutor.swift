@@ -45,7 +45,7 @@ public final class StatementExecutor: Sendable {
   /// Where SIGINT and SIGTERM come from: `InterruptSignals.shared`, or a test's own source.
   let signals: InterruptSignals
   /// Passwords and secret environment values that script failures and reports never print.
-  let secretValues = SecretValues(environment: ProcessInfo.processInfo.environment)
+  let secretValues: SecretValues
   /// The process environment for `$env`, read once rather than built anew for every statement.
   let environment: [String: String]
   /// The Realtime socket and subscriptions (Realtime/), opened by the first statement needing it.
@@ -68,7 +68,10 @@ public final class StatementExecutor: Sendable {
       SNMNetworkProvider(configuration: options.networkConfiguration(key: $0))
     }
     self.catalog = catalog
-    self.environment = ProcessInfo.processInfo.environment
+    // One copy of the environment for both (ProcessInfo builds a new dictionary at each read).
+    let environment = ProcessInfo.processInfo.environment
+    self.environment = environment
+    self.secretValues = SecretValues(environment: environment)
     self.sessions = sessions
     self.auth = auth ?? SupabaseAuthManager(config: project.supabaseConfig, provider: self.provider)
     self.baseOutput = output

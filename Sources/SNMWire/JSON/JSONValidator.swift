@@ -211,10 +211,23 @@ struct JSONValidator {
       uniform = false
       return
     }
-    for index in 0..<key.count
-    where bytes[first.lowerBound + index] != bytes[key.lowerBound + index] {
-      uniform = false
-      return
+    // Eight bytes at a time, then the rest.
+    var index = 0
+    while index + 8 <= key.count {
+      if ByteWord.load(bytes, at: first.lowerBound + index)
+        != ByteWord.load(bytes, at: key.lowerBound + index)
+      {
+        uniform = false
+        return
+      }
+      index += 8
+    }
+    while index < key.count {
+      if bytes[first.lowerBound + index] != bytes[key.lowerBound + index] {
+        uniform = false
+        return
+      }
+      index += 1
     }
   }
 
