@@ -117,7 +117,8 @@ enum LanguageHelp {
     from then on and 'expect event' takes them in order (at the prompt they also print as they
     come). Filters take eq neq lt lte gt gte in like ilike is match imatch isdistinct, joined by
     'and'. 'explain listen todos' shows the join message and the supabase-swift calls.
-    A subscription keeps 10,000 unread events; past that, 'expect no event' fails (cannot tell).
+    A subscription keeps 10,000 unread events (64 MiB for all together); past that,
+    'expect no event' fails (cannot tell).
     When the socket ends, 'expect event' fails at once with exit 3. From a terminal or CI:
       snm listen todos insert --json [--count N] [--for 30s]   one line per event on stdout
       snm realtime check todos   why changes would not arrive: publication, replica identity, RLS

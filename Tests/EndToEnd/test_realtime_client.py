@@ -8,8 +8,11 @@ so); it answers the upgrade, reads the client's masked join and sends back what 
 import base64
 import hashlib
 import json
+import os
 import socket
 import struct
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -87,7 +90,7 @@ def read_client_frame(conn):
 
 
 class HostileRealtime:
-    """Answers the upgrade, reads the join, then sends `answer(join)` bytes."""
+    """Answers the upgrade, reads the join, then sends `answer(join)` (bytes, or pieces of them)."""
 
     def __init__(self, answer):
         self.answer = answer
@@ -113,7 +116,9 @@ class HostileRealtime:
                          b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept + b"\r\n\r\n")
             try:
                 join = json.loads(read_client_frame(conn))
-                conn.sendall(self.answer(join))
+                answer = self.answer(join)
+                for chunk in [answer] if isinstance(answer, bytes) else answer:
+                    conn.sendall(chunk)
                 while read_client_frame(conn):
                     pass
             except (EOFError, OSError):
@@ -166,3 +171,39 @@ def test_a_join_refused_by_the_server_shows_its_reason(snm_bin, home):
     assert ("Unauthorized: You do not have permissions to read from this Channel topic: room1"
             in result.stderr)
     assert "select policy on realtime.messages" in result.stderr
+
+
+def test_events_no_one_reads_take_a_bounded_share_of_the_clients_memory(snm_bin, home):
+    """A server may send large events faster than a script takes them: the unread events of a
+    session hold 64 MiB at most (the oldest dropped and counted), and a dropped or taken event is
+    released at once. 60 events of 8 MB (480 MB) that `expect event` passes over leave the client
+    under 300 MiB at its peak (getrusage's ru_maxrss of the child, /proc's VmHWM); before, it
+    kept them all (about 520 MiB)."""
+    big = json.dumps({"p": "x" * 8_000_000})
+
+    def flood(join):
+        yield frame(0x1, json.dumps([join[0], join[1], join[2], "phx_reply",
+                                     {"status": "ok", "response": {"postgres_changes": []}}]).encode())
+        message = frame(0x1, ('[null,null,"%s","broadcast",{"type":"broadcast","event":"big",'
+                              '"payload":%s}]' % (join[2], big)).encode())
+        for _ in range(60):
+            yield message
+        yield frame(0x1, json.dumps([None, None, join[2], "broadcast",
+                                     {"type": "broadcast", "event": "done", "payload": {}}]).encode())
+
+    server = HostileRealtime(flood)
+    measure = ("import resource, subprocess, sys\n"
+               "result = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=300)\n"
+               "print(result.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+               "sys.stderr.write(result.stderr)\n")
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", measure, snm_bin, "--url", server.url, "--key", "the-anon-key",
+             "-c", "listen channel room1\nexpect event room1 done within 120s\n"
+                   "expect event room1 big within 1s"],
+            capture_output=True, text=True, timeout=400, env={**os.environ, **home})
+    finally:
+        server.stop()
+    code, peak_kib = (int(word) for word in result.stdout.split())
+    assert code == 0, result.stderr
+    assert peak_kib < 300 * 1024, f"the client peaked at {peak_kib // 1024} MiB"

@@ -10,6 +10,26 @@ import Testing
     RealtimeEvent(value: ["type": "INSERT", "record": ["id": .number(JSONNumber(id))]])
   }
 
+  /// What is dropped or taken leaves the bytes counted; the oldest is dropped on request.
+  @Test func theBytesCountedAreTheUnreadEvents() {
+    var queue = RealtimeEventQueue(limit: 2)
+    for order in 1...3 { queue.append(Self.event(order), order: order) }
+    let one = Self.event(1).footprint
+    #expect(one > 0 && queue.bytes == 2 * one && queue.firstOrder == 2)
+    queue.dropOldest()
+    #expect(queue.bytes == one && queue.dropped == 2 && queue.firstOrder == 3)
+    #expect(Self.id(queue.remove(order: 3)) == 3)
+    #expect(queue.bytes == 0 && queue.firstOrder == nil)
+  }
+
+  /// A string's bytes count past the 15 kept inline; a flat array counts each slot.
+  @Test func aFootprintGrowsWithWhatTheEventHolds() {
+    let long = RealtimeEvent(value: ["payload": .string(String(repeating: "x", count: 1000))])
+    #expect(long.footprint >= 1000)
+    let many = RealtimeEvent(value: .array(Array(repeating: .null, count: 1000)))
+    #expect(many.footprint >= 32 * 1000)
+  }
+
   static func id(_ event: RealtimeEvent?) -> Int? {
     event?.value["record"]?["id"]?.intValue
   }

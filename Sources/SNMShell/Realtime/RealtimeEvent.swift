@@ -26,6 +26,43 @@ struct RealtimeEvent: Sendable, Equatable {
     }
   }
 
+  /// About how many bytes the event holds in memory: each value's slot (32), a string's bytes
+  /// past the 15 kept inline, an array's or object's storage header (32) and an object's keys
+  /// (16 a slot, and their bytes past 15). Walked without recursion (a server's value may nest
+  /// deep); what the session's byte budget for unread events counts.
+  var footprint: Int {
+    var total = 32
+    // Only arrays and objects wait here, so a flat array of millions is not copied.
+    var pending: [JSONValue] = []
+    func count(_ item: JSONValue) {
+      switch item {
+      case .string(let text):
+        let bytes = text.utf8.count
+        if bytes > 15 { total += bytes }
+      case .array, .object:
+        total += 32
+        pending.append(item)
+      default: break
+      }
+    }
+    count(value)
+    while let item = pending.popLast() {
+      switch item {
+      case .array(let items):
+        total += 32 * items.count
+        for child in items { count(child) }
+      case .object(let members):
+        for key in members.keys {
+          let bytes = key.utf8.count
+          total += 48 + (bytes > 15 ? bytes : 0)
+        }
+        for child in members.values { count(child) }
+      default: break
+      }
+    }
+    return total
+  }
+
   /// The events a pushed message makes for the subscription `name` (presence diffs: the leaves,
   /// then the joins).
   static func events(of message: PhoenixMessage, subscription name: String) -> [RealtimeEvent] {

@@ -17,6 +17,9 @@ import Synchronization
 final class RealtimeSession: Sendable {
   /// How many events a subscription keeps unread; older ones go, and `expect event` says so.
   static let queueLimit = 10_000
+  /// How many bytes (``RealtimeEvent/footprint``) the unread events of all subscriptions hold
+  /// together at most; past it the oldest go, whichever subscription they wait in.
+  static let queueBytes = 64 << 20
   /// How long `listen` waits for a postgres subscription to go live.
   static let liveTimeout: Duration = .seconds(15)
 
@@ -48,6 +51,20 @@ final class RealtimeSession: Sendable {
     /// The number of the socket in use (each opened gets the next): what an older one
     /// reports, after `unlisten all` closed it, is not about this one.
     var sockets = 0
+
+    /// Drops the oldest unread events, across subscriptions, until they hold at most
+    /// ``RealtimeSession/queueBytes``.
+    mutating func keepWithinBytes() {
+      var total = subscriptions.values.reduce(0) { $0 + $1.queue.bytes }
+      while total > RealtimeSession.queueBytes {
+        let oldest = subscriptions.compactMap { name, sub in sub.queue.firstOrder.map { (name, $0) }
+        }
+        .min { $0.1 < $1.1 }
+        guard let name = oldest?.0, let before = subscriptions[name]?.queue.bytes else { return }
+        subscriptions[name]?.queue.dropOldest()
+        total -= before - (subscriptions[name]?.queue.bytes ?? 0)
+      }
+    }
   }
 
   private let state = Mutex(State())
@@ -223,9 +240,8 @@ final class RealtimeSession: Sendable {
   func queued(_ names: [String]) -> [RealtimeEvent] {
     state.withLock { state in
       let chosen = names.isEmpty ? Array(state.subscriptions.keys) : names
-      return chosen.flatMap { name in state.subscriptions[name].map { Array($0.queue.events) } ?? []
-      }
-      .sorted { $0.order < $1.order }.map(\.event)
+      return chosen.flatMap { name in state.subscriptions[name].map(\.queue.events) ?? [] }
+        .sorted { $0.order < $1.order }.map(\.event)
     }
   }
 
@@ -293,6 +309,7 @@ final class RealtimeSession: Sendable {
             printed.append(event)
           }
           state.subscriptions[name] = sub
+          state.keepWithinBytes()
           return state.printer
         }
       }

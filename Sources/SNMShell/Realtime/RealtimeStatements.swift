@@ -255,7 +255,8 @@ struct RealtimeStatements: StatementFamily {
   /// Says that `count` events went unread, and why.
   static func dropped(_ count: Int) -> String {
     "\(count) event(s) were dropped unread (a subscription keeps the last "
-      + "\(RealtimeSession.queueLimit) unread events; expect them sooner or listen with a filter)"
+      + "\(RealtimeSession.queueLimit) unread events, \(RealtimeSession.queueBytes >> 20) MiB for all "
+      + "subscriptions together; expect them sooner or listen with a filter)"
   }
 
   static func seconds(_ value: Double) -> String {
