@@ -86,8 +86,27 @@ struct AuthIDTokenGrant {
     {
       throw AuthFailure.oauth("invalid nonce", "Nonces mismatch")
     }
-    return try signInWithIdentity(
-      provider: "apple", subject: subject, claims: claims, issuer: detected)
+    return try gateway.inTransaction { connection in
+      try Self.spend(token, nonce: tokenNonce, claims: claims, on: connection)
+      let userID = try Self.identityUser(
+        provider: "apple", subject: subject, claims: claims, issuer: detected, on: connection)
+      return try gateway.createSession(userID: userID, method: "oauth", on: connection)
+    }
+  }
+
+  /// A token signs in once while it is valid, and so does its nonce (whatever token carries it):
+  /// a replay is refused as GoTrue refuses a wrong nonce.
+  static func spend(_ token: String, nonce: String, claims: JSONValue, on connection: PGConnection)
+    throws
+  {
+    let spent = SpentTokenStore(connection)
+    let expiry = claims["exp"]?.intValue ?? 0
+    if !nonce.isEmpty, try !spent.spend("apple-nonce:" + nonce, until: expiry) {
+      throw AuthFailure.oauth("invalid nonce", "Nonce has already been used")
+    }
+    guard try spent.spend("apple-token:" + token, until: expiry) else {
+      throw AuthFailure.oauth("invalid request", "id_token has already been used")
+    }
   }
 
   /// GoTrue's answer for a provider that is not switched on.
@@ -105,17 +124,6 @@ struct AuthIDTokenGrant {
       let claims = try? JSONValue(parsing: payload), claims.objectValue != nil
     else { return nil }
     return claims["iss"]?.stringValue ?? ""
-  }
-
-  /// The session of the user whose identity this is (``identityUser(provider:subject:claims:issuer:extra:on:)``).
-  func signInWithIdentity(provider: String, subject: String, claims: JSONValue, issuer: String)
-    throws -> JSONValue
-  {
-    try gateway.inTransaction { connection in
-      let userID = try Self.identityUser(
-        provider: provider, subject: subject, claims: claims, issuer: issuer, on: connection)
-      return try gateway.createSession(userID: userID, method: "oauth", on: connection)
-    }
   }
 
   /// The user whose identity this is, recorded as signed in: found by the provider's subject,

@@ -81,9 +81,10 @@ struct AuthProviderFlow {
           status: 400, code: "bad_oauth_state", message: "OAuth state parameter is invalid"))
     }
     do {
+      let fresh = try spend(code: value("code"), state: state)
       return try gateway.inTransaction { connection in
         try finish(
-          state: state, code: value("code"), error: value("error"),
+          state: state, code: value("code"), fresh: fresh, error: value("error"),
           description: value("error_description"), on: connection)
       }
     } catch let stop as Stop {
@@ -96,6 +97,19 @@ struct AuthProviderFlow {
     }
   }
 
+  /// Spends a code the test issuer signed for `state`, as GitHub spends a code at its exchange:
+  /// in a transaction of its own, so the code stays spent whatever the callback does next. False
+  /// when it was spent before (``providerUser`` refuses it); true when there is nothing to spend.
+  func spend(code: String, state: String) throws -> Bool {
+    guard !code.isEmpty,
+      let claims = gateway.testIssuer?.verifyGitHubCode(code, state: state, now: gateway.now())
+    else { return true }
+    return try gateway.inTransaction { connection in
+      try SpentTokenStore(connection).spend(
+        "github-code:" + code, until: claims["exp"]?.intValue ?? 0)
+    }
+  }
+
   /// Why a callback ends early: its answer, sent after the transaction is rolled back.
   struct Stop: Error {
     var response: HTTPResponse
@@ -104,7 +118,8 @@ struct AuthProviderFlow {
   /// The callback inside its transaction: the flow state's checks (a failure goes to the site
   /// URL), then the provider's answer (a failure goes to the flow's `redirect_to`).
   func finish(
-    state: String, code: String, error: String, description: String, on connection: PGConnection
+    state: String, code: String, fresh: Bool, error: String, description: String,
+    on connection: PGConnection
   ) throws -> HTTPResponse {
     let flows = FlowStateStore(connection)
     func badState(_ code: String, _ message: String) -> Stop {
@@ -122,7 +137,7 @@ struct AuthProviderFlow {
     }
     do {
       let userID = try providerUser(
-        flow, code: code, error: error, description: description, on: connection)
+        flow, code: code, fresh: fresh, error: error, description: description, on: connection)
       if isPKCE {
         try flows.complete(id: flow.id, userID: userID)
         return Self.found(Self.adding([("code", flow.authCode)], toQueryOf: flow.referrer))
@@ -145,10 +160,11 @@ struct AuthProviderFlow {
   }
 
   /// The user the provider's answer names: an error it sent, a code the test issuer did not
-  /// sign, or a new user where sign-ups are off is GoTrue's failure.
+  /// sign or one spent before (`fresh` false), or a new user where sign-ups are off is GoTrue's
+  /// failure.
   func providerUser(
-    _ flow: FlowStateStore.ProviderFlow, code: String, error: String, description: String,
-    on connection: PGConnection
+    _ flow: FlowStateStore.ProviderFlow, code: String, fresh: Bool, error: String,
+    description: String, on connection: PGConnection
   ) throws -> String {
     if !error.isEmpty { throw AuthFailure.oauth(error, description) }
     guard !code.isEmpty else {
@@ -162,6 +178,11 @@ struct AuthProviderFlow {
       throw AuthFailure(
         status: 500, code: "unexpected_failure",
         message: "Unable to exchange external code: the test issuer did not sign it")
+    }
+    guard fresh else {
+      throw AuthFailure(
+        status: 500, code: "unexpected_failure",
+        message: "Unable to exchange external code: the code was already used")
     }
     let subject = claims["sub"]?.stringValue ?? ""
     let email = claims["email"]?.stringValue ?? ""

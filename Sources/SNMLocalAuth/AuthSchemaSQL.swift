@@ -145,4 +145,15 @@ package enum AuthSchemaSQL {
   package static let flowReferrerScript = """
     alter table auth.flow_state add column if not exists referrer text;
     """
+
+  /// The test issuer's tokens already used (``SpentTokenStore``): an Apple id_token or its nonce,
+  /// a GitHub code, each by its SHA-256 until its expiry, so none signs in twice.
+  package static let spentTokensVersion = "snm_auth_9_spent_tokens"
+
+  package static let spentTokensScript = """
+    create table if not exists auth.snm_spent_tokens (
+      digest text primary key,
+      expires_at timestamptz not null
+    );
+    """
 }

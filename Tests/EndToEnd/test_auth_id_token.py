@@ -80,6 +80,31 @@ def test_tokens_the_project_must_refuse(apple_project, flags, nonce, status, cod
         assert refused.value.code == code
 
 
+def test_a_token_or_nonce_signs_in_once_while_it_is_valid(apple_project):
+    """GoTrue's nonce check is there against replays: a token, or its nonce carried by another
+    token, used a second time before the token expires is refused."""
+    email = new_email("apple-replay")
+    token = mint(apple_project, email, "--nonce", "once-only")
+    credentials = {"provider": "apple", "token": token, "nonce": "once-only"}
+    assert client_for(apple_project).sign_in_with_id_token(credentials).session.user.email == email
+    for replay in [credentials, {**credentials,
+                                 "token": mint(apple_project, email, "--nonce", "once-only")}]:
+        answer = httpx.post(apple_project.auth_url + "/token?grant_type=id_token",
+                            headers=apple_project.headers(),
+                            json={"provider": "apple", "id_token": replay["token"],
+                                  "nonce": "once-only"})
+        assert answer.status_code == 400
+        assert answer.json() == {"error": "invalid nonce",
+                                 "error_description": "Nonce has already been used"}
+    bare = mint(apple_project, email)
+    assert client_for(apple_project).sign_in_with_id_token(
+        {"provider": "apple", "token": bare}).session.user.email == email
+    with pytest.raises(AuthApiError) as refused:
+        client_for(apple_project).sign_in_with_id_token({"provider": "apple", "token": bare})
+    assert refused.value.status == 400
+    assert refused.value.message == "id_token has already been used"
+
+
 def test_another_projects_token_is_refused(apple_project, project):
     token = mint(project, new_email("apple-elsewhere"))  # the session project's own key
     answer = httpx.post(apple_project.auth_url + "/token?grant_type=id_token",

@@ -42,9 +42,11 @@ def test_a_script_signs_in_with_apple(apple_project, home, tmp_path):
     assert done.returncode == 0, done.stderr
     assert f"signed in as {email} with apple" in done.stdout
     assert token not in done.stdout + done.stderr
-    # A token in the source is masked wherever the line is shown.
+    # A token in the source is masked wherever the line is shown (a fresh token: one signs in
+    # once).
+    token = mint(apple_project, email, "--nonce", "raw-nonce-8")
     written = tmp_path / "written.snm"
-    written.write_text(f"login apple id-token '{token}' nonce 'raw-nonce-7'\n")
+    written.write_text(f"login apple id-token '{token}' nonce 'raw-nonce-8'\n")
     echoed = snm(apple_project, "--echo", str(written), env=home)
     assert echoed.returncode == 0, echoed.stderr
     assert "login apple id-token '********' nonce '********'" in echoed.stdout + echoed.stderr

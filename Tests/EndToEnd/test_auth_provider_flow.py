@@ -122,6 +122,41 @@ def test_a_cancelled_sign_in_and_a_bad_state_answer_as_gotrue(github_project):
     assert query_of(forged.headers["location"])["error"] == "server_error"
 
 
+def test_a_code_signs_in_once_even_when_its_first_callback_failed(github_project):
+    """GitHub's codes are single-use: a code whose callback failed (the user was banned) and
+    left the flow open is refused when it comes again; a fresh code for the flow signs in."""
+    client = client_for(github_project, "pkce")
+    email = new_email("github-once")
+    app = "http://127.0.0.1:3999/app"
+    first = browse(client.sign_in_with_oauth(
+        {"provider": "github", "options": {"redirect_to": app}}).url, email)
+    user = client.exchange_code_for_session({"auth_code": query_of(first)["code"]}).session.user
+    admin = github_project.headers(key=github_project.service_role_key)
+
+    def ban(duration):
+        answer = httpx.put(f"{github_project.auth_url}/admin/users/{user.id}", headers=admin,
+                           json={"ban_duration": duration})
+        assert answer.status_code == 200, answer.text
+
+    page = httpx.get(client_for(github_project, "pkce").sign_in_with_oauth(
+        {"provider": "github", "options": {"redirect_to": app}}).url, follow_redirects=True)
+    signed_in = httpx.get(page.url.copy_merge_params({"login": email}))
+    callback = signed_in.headers["location"]
+    ban("24h")
+    banned = httpx.get(callback)
+    assert banned.status_code == 302
+    assert query_of(banned.headers["location"])["error_code"] == "user_banned"
+    ban("none")
+    replayed = httpx.get(callback)
+    assert replayed.status_code == 302
+    assert query_of(replayed.headers["location"]) == {
+        "error": "server_error", "error_code": "unexpected_failure",
+        "error_description": "Unable to exchange external code: the code was already used"}
+    fresh = httpx.get(httpx.get(page.url.copy_merge_params({"login": email})).headers["location"])
+    assert fresh.status_code == 302
+    assert fresh.headers["location"].startswith(app + "?code=")
+
+
 def test_authorize_checks_the_provider_and_pkce(github_project, project):
     bad = httpx.get(github_project.auth_url + "/authorize",
                     params={"provider": "github", "code_challenge": "short",

@@ -83,6 +83,12 @@ struct Migrator {
           AuthSchemaSQL.flowReferrerScript
         )
       ]
+      + [
+        (
+          AuthSchemaSQL.spentTokensVersion, "snm auth spent test tokens",
+          AuthSchemaSQL.spentTokensScript
+        )
+      ]
       + pending
     for migration in all where !done.contains(migration.0) {
       do {
