@@ -1060,9 +1060,12 @@ class Counted:
     def valgrind(self, name):
         return ["valgrind", "--tool=callgrind", "-q", f"--callgrind-out-file={self.folder}/{name}.%p"]
 
-    def start_postgres(self):
-        command = [*as_owner(self.data), *self.valgrind("pg"), "--trace-children=yes",
+    def start_postgres(self, counted=True):
+        """Postgres under callgrind, or (`counted` false) as it is, as snm local starts it."""
+        under = [*self.valgrind("pg"), "--trace-children=yes"] if counted else []
+        command = [*as_owner(self.data), *under,
                    PG_BIN + "/postgres", "-D", str(self.data), "-c", "synchronous_commit=on",
+                   "-c", "wal_level=logical",
                    "-c", f"unix_socket_directories={self.project.socket_dir}",
                    # No autovacuum workers, whose instructions would be counted as the requests'.
                    "-c", "autovacuum=off"]
@@ -1618,7 +1621,10 @@ def bench_realtime(project, report, args):
       idle sockets      N WebSockets upgraded and left idle (no channel): how many are held a
                         second later, and the gateway's RSS (the `snm local serve` worker)
                         before and after, per socket held (user-space memory: the kernel's
-                        socket buffers are not in RSS)"""
+                        socket buffers are not in RSS)
+      instructions      the gateway's instructions per postgres_changes event delivered, counted
+                        by callgrind (the worker alone under it): a figure the machine's load
+                        does not move, to compare between two versions"""
     print(section_header(bench_realtime), flush=True)
     subscribers = args.subscribers or (100 if args.quick else 1_000)
     wanted = args.sockets or (1_000 if args.quick else 10_000)
@@ -1681,6 +1687,11 @@ def bench_realtime(project, report, args):
                    "gateway RSS before", before, "B", "lower")
         report.add("11 realtime", f"{count:,} idle sockets: RSS per socket",
                    (after - before) / held if held else None, "-", None, "B each", "lower")
+
+        count = 50 if args.quick else 200
+        per_event = realtime_instructions(side, count)
+        report.add("11 realtime", f"commit-to-event: gateway instructions per event ({count} inserts)",
+                   per_event, "-", None, "instructions", "lower")
     finally:
         side.stop()
 
@@ -1861,6 +1872,78 @@ def bench_client_instructions(project, report, args):
         py_many = counted_process(client + [str(3 * small)], "postgrest")
         pair(f"script: {label}, per request", (snm_many - snm_few) / (2 * small),
              "postgrest-py's process", (py_many - py_few) / (2 * small), 0.2)
+
+
+def realtime_instructions(side, count):
+    """The gateway's instructions per postgres_changes event delivered (callgrind, user space):
+    the side project's gateway worker run under callgrind (Postgres as it is), one subscriber of
+    bench_event (Phoenix 1.0.0, the service key: no RLS check), N inserts in one psql session,
+    each waited for until its event arrives; the difference of a run of N and one of 3N, over 2N,
+    so that starting, the slot and the join fall out. Stops the side project (and leaves it
+    stopped)."""
+    import asyncio
+    import websockets
+
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="snm-callgrind-realtime-"))
+    os.chmod(folder, 0o777)
+    side.stop()
+    counted = Counted(side, folder)
+
+    async def deliveries(total):
+        deadline = time.time() + 300
+        while True:  # the gateway under callgrind takes a while to listen
+            try:
+                connection = await websockets.connect(realtime_socket_url(side), max_size=None)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError("the gateway under callgrind did not answer")
+                await asyncio.sleep(1)
+        async with connection:
+            await connection.send(join_message(
+                side, "counted", 1, [{"event": "INSERT", "schema": "public", "table": "bench_event"}]))
+            while True:
+                message = json.loads(await asyncio.wait_for(connection.recv(), 300))
+                if message["event"] == "system":
+                    if message["payload"].get("status") != "ok":
+                        raise RuntimeError(f"postgres_changes not live: {message['payload']}")
+                    break
+            writer = await asyncio.create_subprocess_exec(
+                *side.psql, "-q", "-v", "ON_ERROR_STOP=1", stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.DEVNULL)
+            for i in range(total):
+                writer.stdin.write(f"insert into bench_event (note) values ('c{i}');\n".encode())
+                await writer.stdin.drain()
+                while True:
+                    message = json.loads(await asyncio.wait_for(connection.recv(), 300))
+                    if message["event"] == "postgres_changes":
+                        break
+                if message["payload"]["data"]["record"]["note"] != f"c{i}":
+                    raise RuntimeError(f"event {message['payload']['data']['record']}, expected c{i}")
+            writer.stdin.close()
+            await writer.wait()
+
+    totals = []
+    try:
+        counted.start_postgres(counted=False)
+        for total in (count, 3 * count):
+            before = set(folder.glob("*"))
+            gateway = subprocess.Popen(
+                counted.valgrind("gw") + [SNM, "local", "serve", "--dir", str(side.dir),
+                                          "--port", str(side.port)],
+                env={**os.environ, "SNM_GATEWAY_WORKER": "1"}, cwd=str(side.folder),
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                asyncio.run(deliveries(total))
+            finally:
+                gateway.send_signal(signal.SIGTERM)
+                gateway.wait(timeout=300)
+            totals.append(sum(v for k, v in counted.finished(before).items()
+                              if k.startswith("gw.")))
+    finally:
+        counted.stop_postgres()
+        shutil.rmtree(folder, ignore_errors=True)
+    return (totals[1] - totals[0]) / (2 * count)
 
 
 # ---- main --------------------------------------------------------------------------------------
