@@ -91,8 +91,8 @@ import Testing
 
 /// Header names are lowercased only when they need it.
 @Test func headerNamesAreLowercased() {
-  #expect(RESTGateway.lowercasedName("apikey") == "apikey")
-  #expect(RESTGateway.lowercasedName("X-Client-Info") == "x-client-info")
+  #expect(RequestSettings.lowercasedName("apikey") == "apikey")
+  #expect(RequestSettings.lowercasedName("X-Client-Info") == "x-client-info")
 }
 
 /// `request.headers` and `request.cookies`: lowercase names, the last of a repeated header in
@@ -101,10 +101,10 @@ import Testing
   let headers: HTTPHeaders = [
     "Host": "x", "Cookie": "a=1; b = 2; a=4", "X-A": "q\"", "x-a": "r\u{1}", "Accept": "두부",
   ]
-  let settings = RESTGateway.headerSettings(headers)
+  let settings = RequestSettings.headers(headers)
   #expect(settings.headers == #"{"host":"x","x-a":"r\u0001","accept":"두부"}"#)
   #expect(settings.cookies == #"{"b":"2","a":"4"}"#)
-  let none = RESTGateway.headerSettings([:])
+  let none = RequestSettings.headers([:])
   #expect(none.headers == "{}" && none.cookies == "{}")
 }
 

@@ -35,7 +35,8 @@ extension RESTGateway {
     + "pg_catalog.current_setting('DateStyle')"
 
   /// The answer to `asked` (the page, or a batch and one row more when it may be streamed)
-  /// written from its rows' columns; nil when Postgres must write them.
+  /// written from its rows' columns; nil when Postgres must write them. A request whose shape is
+  /// new (`Context.requestShape`) is kept by it once answered this way (`ShapedReads.learn`).
   func columnsRead(
     _ asked: ReadPlan, plan: ReadPlan, streams: Bool, _ context: Context
   ) throws -> HTTPResponse? {
@@ -45,28 +46,59 @@ extension RESTGateway {
     rows.form = .cells
     let known = columnReads.entry(rows.sql)
     if case .postgres = known { return nil }
+    let offset = plan.range?.offset ?? 0
+    guard
+      let answer = try columnsAnswer(
+        rows, known: known, offset: offset, context,
+        streamed: streams ? { try self.streamedRead(plan, context) } : nil)
+    else { return nil }
+    if let shape = context.requestShape, let written = answer.written {
+      ShapedReads(gateway: self).learn(
+        shape.shape, version: shape.version, rows: rows, context: context, offset: offset,
+        streams: streams, written: written)
+    }
+    return answer.response
+  }
+
+  /// The encoders a columns read was written with, for the types of its columns.
+  struct ColumnsEncoders {
+    var types: [UInt32]
+    var iso: RowJSONEncoder
+    var otherDates: RowJSONEncoder?
+  }
+
+  /// Runs `rows` (a `.cells` statement) with the settings after it and writes the answer; nil
+  /// when Postgres must write the rows. `streamed` answers when there are more than a batch of
+  /// rows (nil: the read is never streamed); the encoders are returned when they wrote it.
+  func columnsAnswer(
+    _ rows: PGStatement, known: ColumnReadCache.Entry?, offset: Int, _ context: Context,
+    streamed: (() throws -> HTTPResponse)?
+  ) throws -> (response: HTTPResponse, written: ColumnsEncoders?)? {
     var settings = PGStatement(Self.columnsSettingsStatement, prepared: true)
     settings.form = .cells
     let results = try run([rows, settings], context, readOnly: true)
     guard results.count == 2, let cells = results[0].cells, let after = results[1].cells,
       after.rowCount == 1
     else { return nil }
-    if streams && cells.rowCount > Self.streamedBatch { return try streamedRead(plan, context) }
+    if let streamed, cells.rowCount > Self.streamedBatch { return (try streamed(), nil) }
     let settingsRow = after.row(0)
     var row = ResultRow(PGResult())
     row.pageTotal = cells.rowCount
     row.responseHeaders = settingsRow.text(0)
     row.responseStatus = settingsRow.text(1)
     let isoDates = RowJSONEncoder.datesAreISO(settingsRow.text(2))
-    guard
-      let encoder = try encoder(for: rows.sql, cells: cells, known: known, context)
-        .flatMap({ isoDates ? $0.iso : $0.otherDates })
+    guard let encoders = try encoder(for: rows.sql, cells: cells, known: known, context),
+      let encoder = isoDates ? encoders.iso : encoders.otherDates
     else { return nil }
     if context.media.isSingular && cells.rowCount != 1 {
       throw RESTError.singularity(rows: cells.rowCount)
     }
     row.bodyUTF8 = Self.body(cells, encoder: encoder, array: !context.media.isSingular)
-    return try rowsResponse(row, total: nil, offset: plan.range?.offset ?? 0, context)
+    let response = try rowsResponse(row, total: nil, offset: offset, context)
+    return (
+      response,
+      ColumnsEncoders(types: cells.types, iso: encoders.iso, otherDates: encoders.otherDates)
+    )
   }
 
   /// The encoders for `cells`' types: the cached ones when the types are the same, else made

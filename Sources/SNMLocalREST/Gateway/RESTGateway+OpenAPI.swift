@@ -32,8 +32,8 @@ extension RESTGateway {
     role.searchPath = ([schema] + cache.extraSearchPath).map(SQLText.identifier)
       .joined(separator: ", ")
     role.method = request.method
-    role.path = Self.requestPath(request.path)
-    let shared = Self.headerSettings(request.headers)
+    role.path = RequestSettings.path(request.path)
+    let shared = RequestSettings.headers(request.headers)
     role.headers = shared.headers
     role.cookies = shared.cookies
     let text = try database.transaction(as: role, begin: nil, then: Self.preRequest(cache)) { tx in

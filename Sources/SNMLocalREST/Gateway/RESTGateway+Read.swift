@@ -3,22 +3,7 @@ import SNMGateway
 /// GET and HEAD on a table or view.
 extension RESTGateway {
   func read(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
-    var planner = ReadPlanner(cache: context.cache)
-    var plan = try planner.plan(
-      context.query, table: table, name: table.name.name, source: .relation(table.name))
-    plan.range = try RangeRules.effective(
-      header: context.method == "GET" ? context.request.headers["Range"] : nil,
-      query: context.query.ranges[[]],
-      maxRows: context.maxRows)
-    // An answer that may exceed a batch is first asked for one row more than a batch, the
-    // usual way (one prepared statement, one round trip): most fit, and are answered from it;
-    // one that does not is streamed.
-    let streams = !context.media.isPlan && streamsAnswer(plan, context)
-    var asked = plan
-    if streams {
-      asked.range = QueryParameters.Range(
-        offset: plan.range?.offset ?? 0, limit: Self.streamedBatch + 1)
-    }
+    let (plan, asked, streams) = try readPlan(table, context)
     if readsColumns(context),
       let answer = try columnsRead(asked, plan: plan, streams: streams, context)
     {
@@ -43,6 +28,30 @@ extension RESTGateway {
     if streams && row.pageTotal > Self.streamedBatch { return try streamedRead(plan, context) }
     let total = Self.total(row, results: results, count: count, maxRows: context.maxRows)
     return try rowsResponse(row, total: total, offset: plan.range?.offset ?? 0, context)
+  }
+
+  /// The read's plan, the plan asked of the database and whether the answer may be streamed.
+  ///
+  /// An answer that may exceed a batch is first asked for one row more than a batch, the usual
+  /// way (one prepared statement, one round trip): most fit, and are answered from it; one that
+  /// does not is streamed.
+  func readPlan(
+    _ table: TableInfo, _ context: Context
+  ) throws -> (plan: ReadPlan, asked: ReadPlan, streams: Bool) {
+    var planner = ReadPlanner(cache: context.cache)
+    var plan = try planner.plan(
+      context.query, table: table, name: table.name.name, source: .relation(table.name))
+    plan.range = try RangeRules.effective(
+      header: context.method == "GET" ? context.request.headers["Range"] : nil,
+      query: context.query.ranges[[]],
+      maxRows: context.maxRows)
+    let streams = !context.media.isPlan && streamsAnswer(plan, context)
+    var asked = plan
+    if streams {
+      asked.range = QueryParameters.Range(
+        offset: plan.range?.offset ?? 0, limit: Self.streamedBatch + 1)
+    }
+    return (plan, asked, streams)
   }
 
   /// The total for `Content-Range`: exact, planned (`EXPLAIN`), or estimated as PostgREST 13's

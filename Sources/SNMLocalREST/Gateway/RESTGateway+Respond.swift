@@ -43,6 +43,9 @@ extension RESTGateway {
     var isCall = false
     /// The called function's hoisted settings (`RoutineInfo.settings`), set after the role's.
     var functionSettings: [(name: String, value: String)] = []
+    /// The request's shape when none is known yet under this schema cache `version`: a read
+    /// answered from its columns is then kept by it (`ShapedReads.learn`).
+    var requestShape: (shape: RequestShape, version: Int)?
 
     /// Headers every successful answer carries.
     func baseHeaders(contentType: Bool = true) -> HTTPHeaders {
@@ -56,9 +59,53 @@ extension RESTGateway {
     }
   }
 
+  /// A request parsed: the OpenAPI document's, a call's or a table's, with its context.
+  enum Prepared {
+    case root(schema: String)
+    case routine(QualifiedName, Context)
+    case relation(TableInfo, Context)
+  }
+
+  /// `version` is the schema cache's (nil after catching up: such a request learns no shape).
   func respond(
-    _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache
+    _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache, version: Int?
   ) throws -> HTTPResponse {
+    var shape: (shape: RequestShape, version: Int)?
+    if let version, request.method == "GET", let known = RequestShape(request, role: auth.role) {
+      switch shapes.lookup(known.key, version: version) {
+      case .read(let read):
+        if let answer = try ShapedReads(gateway: self).answer(
+          read, shape: known, request, auth: auth, database: database, cache: cache)
+        {
+          return answer
+        }
+      case .miss: shape = (known, version)
+      case .usual: break
+      }
+    }
+    switch try prepare(request, auth: auth, database: database, cache: cache) {
+    case .root(let schema):
+      return try openAPIResponse(
+        request, auth: auth, database: database, cache: cache, schema: schema)
+    case .routine(let name, let context):
+      return try call(name, context)
+    case .relation(let table, var context):
+      context.requestShape = shape
+      switch context.method {
+      case "GET", "HEAD": return try read(table, context)
+      case "POST": return try insert(table, context)
+      case "PATCH": return try update(table, context)
+      case "DELETE": return try delete(table, context)
+      case "PUT": return try put(table, context)
+      default: throw RESTError.unsupportedMethod(context.method)
+      }
+    }
+  }
+
+  /// Parses the request: its resource, schema, media types, query string and preferences.
+  func prepare(
+    _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache
+  ) throws -> Prepared {
     let method = request.method.uppercased()
     let resource = try RESTResource.parse(path: request.path)
     let isRead = method == "GET" || method == "HEAD"
@@ -69,8 +116,7 @@ extension RESTGateway {
     if resource == .root {
       guard isRead else { throw RESTError.unsupportedMethod(method) }
       try SchemaCache.negotiateRoot(accepts)
-      return try openAPIResponse(
-        request, auth: auth, database: database, cache: cache, schema: schema)
+      return .root(schema: schema)
     }
     let query = try QueryParameters.parse(request.query)
     try settings.selectLimits.check(query.select)
@@ -85,19 +131,16 @@ extension RESTGateway {
       throw RESTError.invalidResourcePath
     case .routine(let name):
       context.isCall = true
-      return try call(QualifiedName(schema: schema, name: name), context)
+      return .routine(QualifiedName(schema: schema, name: name), context)
     case .relation(let name):
       let table = try cache.table(QualifiedName(schema: schema, name: name))
       try Self.refuseNonFilters(context.query)
       try context.negotiate(target: table.name)
       switch method {
-      case "GET", "HEAD": return try read(table, context)
-      case "POST": return try insert(table, context)
-      case "PATCH": return try update(table, context)
-      case "DELETE": return try delete(table, context)
-      case "PUT": return try put(table, context)
+      case "GET", "HEAD", "POST", "PATCH", "DELETE", "PUT": break
       default: throw RESTError.unsupportedMethod(method)
       }
+      return .relation(table, context)
     }
   }
 
@@ -204,67 +247,12 @@ extension RESTGateway {
       readOnly: readOnly)
     role.searchPath = SQLText.identifier(context.schema) + context.cache.searchPathTail
     role.method = context.request.method
-    role.path = Self.requestPath(context.request.path)
-    let headers = Self.headerSettings(context.request.headers)
+    role.path = RequestSettings.path(context.request.path)
+    let headers = RequestSettings.headers(context.request.headers)
     role.headers = headers.headers
     role.cookies = headers.cookies
     role.timezone = context.preferences.timezone
     return role
-  }
-
-  /// `request.headers` (lowercase names, the last of repeated ones, without `Cookie`) and
-  /// `request.cookies` as JSON objects' text; the headers are written straight into bytes, and
-  /// a request without cookies (most) gets `{}` without building an object.
-  static func headerSettings(_ headers: HTTPHeaders) -> (headers: String, cookies: String) {
-    var named: [(name: String, value: String)] = []
-    named.reserveCapacity(headers.fields.count)
-    var cookies: JSONObject?
-    var length = 2
-    for field in headers {
-      let name = lowercasedName(field.name)
-      if name == "cookie" {
-        var jar = cookies ?? JSONObject()
-        for pair in field.value.split(separator: ";") {
-          let parts = pair.split(separator: "=", maxSplits: 1)
-          guard let key = parts.first?.trimmingCharacters(in: " \t"), !key.isEmpty else {
-            continue
-          }
-          let value = parts.count > 1 ? parts[1].trimmingCharacters(in: " \t") : ""
-          jar.removeAll(named: key)
-          jar.append(key, .string(value))
-        }
-        cookies = jar
-      } else {
-        // A repeated name keeps its last value, in the place of the last.
-        if let earlier = named.firstIndex(where: { $0.name == name }) { named.remove(at: earlier) }
-        named.append((name, field.value))
-        length += name.utf8.count + field.value.utf8.count + 6
-      }
-    }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(length)
-    bytes.append(UInt8(ascii: "{"))
-    for (index, field) in named.enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      JSONValue.appendQuoted(field.name, to: &bytes)
-      bytes.append(UInt8(ascii: ":"))
-      JSONValue.appendQuoted(field.value, to: &bytes)
-    }
-    bytes.append(UInt8(ascii: "}"))
-    let cookieText = cookies.map { JSONValue.object($0).serialized() } ?? "{}"
-    return (String(decoding: bytes, as: UTF8.self), cookieText)
-  }
-
-  /// A header name in lowercase, copied only when it has an uppercase letter (or is not ASCII).
-  static func lowercasedName(_ name: String) -> String {
-    name.utf8.allSatisfy({ $0 < 0x41 || ($0 > 0x5A && $0 < 0x80) }) ? name : name.lowercased()
-  }
-
-  /// The path PostgREST sees behind Supabase's gateway: without `/rest/v1`.
-  static func requestPath(_ path: String) -> String {
-    guard path.hasPrefix("/rest/v1") else { return path }
-    let rest = String(path.dropFirst(8))
-    return rest.isEmpty ? "/" : rest
   }
 
   /// 400 22021 for SQL text holding a NUL byte (from a name in the request), which libpq cannot

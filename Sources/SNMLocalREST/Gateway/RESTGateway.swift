@@ -24,6 +24,8 @@ public final class RESTGateway: RESTHandling, Sendable {
     public var requestDeadline: Double
     /// How many embedded resources a `select` may ask for, and how deep.
     var selectLimits = SelectLimits()
+    /// How many shapes of reads the gateway keeps, and their bytes (`RequestShapeCache`).
+    var shapeLimits = RequestShapeCache.Limits()
 
     public init(
       schemas: [String] = ["public"], maxRows: Int? = 1000, requestDeadline: Double = 60
@@ -38,10 +40,13 @@ public final class RESTGateway: RESTHandling, Sendable {
   let store: SchemaCacheStore
   /// How to write the rows of reads answered from their columns (`columnsRead`).
   let columnReads = ColumnReadCache()
+  /// Reads of known shapes, straight to the database (`ShapedReads`).
+  let shapes: RequestShapeCache
 
   public init(settings: Settings = Settings()) {
     self.settings = settings
     self.store = SchemaCacheStore(defaultSchemas: settings.schemas)
+    self.shapes = RequestShapeCache(limits: settings.shapeLimits)
   }
 
   /// Loads the schema cache again (after migrations or any DDL). Throws `PGError`.
@@ -50,6 +55,7 @@ public final class RESTGateway: RESTHandling, Sendable {
     // Prepared statements of idle connections may describe the old schema.
     database.drain()
     columnReads.removeAll()
+    shapes.removeAll()
   }
 
   /// Loads the schema cache now, so the first request does not wait for it; failures are left
@@ -62,12 +68,14 @@ public final class RESTGateway: RESTHandling, Sendable {
     do {
       let (cache, version) = try store.current(database: database)
       do {
-        return try respond(request, auth: auth, database: database, cache: cache)
+        return try respond(
+          request, auth: auth, database: database, cache: cache, version: version)
       } catch let error where Self.suggestsStaleCache(error) {
         // DDL committed just before this request: its notification's reload may not be in yet.
         // Catching up costs one NOTIFY; a name that is simply unknown reloads nothing.
         guard let fresh = store.catchUp(since: version, database: database) else { throw error }
-        return try respond(request, auth: auth, database: database, cache: fresh)
+        return try respond(
+          request, auth: auth, database: database, cache: fresh, version: nil)
       }
     } catch {
       return Self.errorResponse(error, auth: auth)

@@ -1,0 +1,122 @@
+import SNMGateway
+import Synchronization
+
+/// Reads answered from their columns, kept by the shape of the request (`RequestShape`): the
+/// statement with its slots, the parsed context and the encoders, so that a request of a known
+/// shape goes straight to the database (`ShapedReads`).
+///
+/// ```swift
+/// let shapes = RequestShapeCache()
+/// shapes.record(shape.key, version: 3, read: read)   // nil: answer that shape the usual way
+/// if case .read(let read) = shapes.lookup(shape.key, version: 3) { ... }
+/// ```
+/// Each entry belongs to one version of the schema cache; a reload empties it (`removeAll`).
+/// Bounded: at most `limits.entries` entries and `limits.bytes` bytes of keys and statements;
+/// beyond either, entries are dropped (any, one at a time) until the new one fits, so a client
+/// sending ever new shapes cannot grow it.
+final class RequestShapeCache: Sendable {
+  struct Limits: Sendable {
+    var entries = 1_024
+    var bytes = 2 << 20
+  }
+
+  /// A read of one shape.
+  struct Read: Sendable {
+    enum Parameter: Sendable, Equatable {
+      case constant(String?)
+      /// The value of the request's slot `n`, decoded.
+      case slot(Int)
+    }
+
+    /// The schema cache's version it was planned with.
+    var version: Int
+    var sql: String
+    var parameters: [Parameter]
+    /// The request's context with no request, query or caller in it (each request's own go in).
+    var context: RESTGateway.Context
+    var offset: Int
+    /// Whether the answer may be streamed (more than a batch of rows).
+    var streams: Bool
+    var types: [UInt32]
+    var iso: RowJSONEncoder
+    var otherDates: RowJSONEncoder?
+  }
+
+  enum Lookup {
+    case miss
+    /// A shape whose statement depends on more than its slots.
+    case usual
+    case read(Read)
+  }
+
+  private struct Entry {
+    var version: Int
+    var read: Read?
+    var bytes: Int
+  }
+
+  private struct State {
+    var entries: [String: Entry] = [:]
+    var bytes = 0
+    var hits = 0
+  }
+
+  let limits: Limits
+  private let state = Mutex(State())
+
+  init(limits: Limits = Limits()) {
+    self.limits = limits
+  }
+
+  func lookup(_ key: String, version: Int) -> Lookup {
+    state.withLock { state in
+      guard let entry = state.entries[key], entry.version == version else { return .miss }
+      state.hits += 1
+      return entry.read.map { .read($0) } ?? .usual
+    }
+  }
+
+  /// Keeps `read` (nil: the usual way) for `key` under schema cache `version`.
+  func record(_ key: String, version: Int, read: Read?) {
+    var bytes = key.utf8.count + 64
+    if let read {
+      bytes += read.sql.utf8.count + 16 * read.parameters.count
+      for case .constant(let value?) in read.parameters { bytes += value.utf8.count }
+    }
+    guard bytes <= limits.bytes else { return }
+    state.withLock { state in
+      if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.bytes }
+      while !state.entries.isEmpty
+        && (state.entries.count >= limits.entries || state.bytes + bytes > limits.bytes)
+      {
+        let dropped = state.entries.remove(at: state.entries.startIndex)
+        state.bytes -= dropped.value.bytes
+      }
+      state.entries[key] = Entry(version: version, read: read, bytes: bytes)
+      state.bytes += bytes
+    }
+  }
+
+  func remove(_ key: String) {
+    state.withLock { state in
+      if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.bytes }
+    }
+  }
+
+  func removeAll() {
+    state.withLock { state in
+      state.entries.removeAll()
+      state.bytes = 0
+    }
+  }
+
+  /// How many entries, their bytes and the lookups that found one (for tests).
+  var usage: (entries: Int, bytes: Int, hits: Int) {
+    state.withLock { ($0.entries.count, $0.bytes, $0.hits) }
+  }
+
+  /// Whether `key` has an entry, and whether it is read by shape (for tests).
+  func kept(_ key: String) -> Bool? {
+    state.withLock { state in state.entries[key].map { $0.read != nil } }
+  }
+}
