@@ -83,14 +83,13 @@ extension RESTGateway {
       case .usual: break
       }
     }
-    switch try prepare(request, auth: auth, database: database, cache: cache) {
+    switch try prepare(request, auth: auth, database: database, cache: cache, shape: shape) {
     case .root(let schema):
       return try openAPIResponse(
         request, auth: auth, database: database, cache: cache, schema: schema)
     case .routine(let name, let context):
       return try call(name, context)
-    case .relation(let table, var context):
-      context.requestShape = shape
+    case .relation(let table, let context):
       switch context.method {
       case "GET", "HEAD": return try read(table, context)
       case "POST": return try insert(table, context)
@@ -102,9 +101,11 @@ extension RESTGateway {
     }
   }
 
-  /// Parses the request: its resource, schema, media types, query string and preferences.
+  /// Parses the request: its resource, schema, media types, query string and preferences
+  /// (`shape`: the request's new shape, for a read to learn).
   func prepare(
-    _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache
+    _ request: HTTPRequest, auth: RequestAuth, database: PGPool, cache: SchemaCache,
+    shape: (shape: RequestShape, version: Int)? = nil
   ) throws -> Prepared {
     let method = request.method.uppercased()
     let resource = try RESTResource.parse(path: request.path)
@@ -126,6 +127,7 @@ extension RESTGateway {
       preferences: try Preferences.parse(
         request.headers.values(for: "Prefer"), timezones: cache.timezoneNames),
       accepts: accepts, maxRows: cache.configuredMaxRows ?? settings.maxRows)
+    context.requestShape = shape
     switch resource {
     case .root:
       throw RESTError.invalidResourcePath
