@@ -60,20 +60,13 @@ extension RESTGateway {
     return answer.response
   }
 
-  /// The encoders a columns read was written with, for the types of its columns.
-  struct ColumnsEncoders {
-    var types: [UInt32]
-    var iso: RowJSONEncoder
-    var otherDates: RowJSONEncoder?
-  }
-
   /// Runs `rows` (a `.cells` statement) with the settings after it and writes the answer; nil
   /// when Postgres must write the rows. `streamed` answers when there are more than a batch of
   /// rows (nil: the read is never streamed); the encoders are returned when they wrote it.
   func columnsAnswer(
     _ rows: PGStatement, known: ColumnReadCache.Entry?, offset: Int, _ context: Context,
     streamed: (() throws -> HTTPResponse)?
-  ) throws -> (response: HTTPResponse, written: ColumnsEncoders?)? {
+  ) throws -> (response: HTTPResponse, written: RequestShapeCache.Encoders?)? {
     var settings = PGStatement(Self.columnsSettingsStatement, prepared: true)
     settings.form = .cells
     let results = try run([rows, settings], context, readOnly: true)
@@ -97,7 +90,8 @@ extension RESTGateway {
     let response = try rowsResponse(row, total: nil, offset: offset, context)
     return (
       response,
-      ColumnsEncoders(types: cells.types, iso: encoders.iso, otherDates: encoders.otherDates)
+      RequestShapeCache.Encoders(
+        types: cells.types, iso: encoders.iso, otherDates: encoders.otherDates)
     )
   }
 

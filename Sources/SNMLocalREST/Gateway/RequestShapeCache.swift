@@ -20,6 +20,13 @@ final class RequestShapeCache: Sendable {
     var bytes = 2 << 20
   }
 
+  /// The encoders a columns read was written with, for the types of its columns.
+  struct Encoders {
+    var types: [UInt32]
+    var iso: RowJSONEncoder
+    var otherDates: RowJSONEncoder?
+  }
+
   /// A read of one shape.
   struct Read: Sendable {
     enum Parameter: Sendable, Equatable {

@@ -72,7 +72,7 @@ struct ShapedReads {
   /// parameters come from the slots (see the type's comment).
   func learn(
     _ shape: RequestShape, version: Int, rows: PGStatement, context: RESTGateway.Context,
-    offset: Int, streams: Bool, written: RESTGateway.ColumnsEncoders
+    offset: Int, streams: Bool, written: RequestShapeCache.Encoders
   ) {
     guard rows.sql.utf8.count <= RequestShape.longestKey * 4 else { return }
     var parameters = rows.parameters.map { RequestShapeCache.Read.Parameter.constant($0) }
