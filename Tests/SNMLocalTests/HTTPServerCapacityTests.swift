@@ -81,6 +81,20 @@ import Testing
     }
   }
 
+  /// Waits (up to 5 s) until `count` connections' answers are with the event loop and their
+  /// clients have taken nothing of them for `age` seconds: stalled as `makeRoom` sees them.
+  static func waitUntilAnswersStall(_ server: HTTPServer, count: Int, age: Double) {
+    let deadline = monotonicSeconds() + 5
+    while monotonicSeconds() < deadline {
+      let stalled = server.loop.withLock { loop in
+        let now = monotonicSeconds()
+        return loop.connections.values.count { $0.sendingSince.map { now - $0 >= age } ?? false }
+      }
+      if stalled == count { return }
+      usleep(10_000)
+    }
+  }
+
   func server(
     capacity: Int, workerIdle: Double = 30,
     handler: @escaping HTTPServer.Handler = { _ in .json(status: 200, "{}") }
@@ -236,6 +250,10 @@ import Testing
     defer { close(first) }
     Self.send(first, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
     Self.waitUntil(server, idle: 0, busy: 1)
+    // The first answer stalls before the second is asked for, so the first is the one left
+    // unread the longest (on a loaded machine the first worker's writes can end after the
+    // second's: the test then cut the second).
+    Self.waitUntilAnswersStall(server, count: 1, age: limits.slowHeadAge)
     let second = try Self.connectTo(server.port)
     defer { close(second) }
     Self.send(second, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
