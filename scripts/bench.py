@@ -1272,6 +1272,15 @@ def over_budget(rows, budgets):
             table.append(f"{figure:<62} {'-':>10} {budget:>10,}")
             continue
         count = round(row["snm"])
+        if count <= 0 or (row["peer"] is not None and row["peer"] <= 0):
+            # N and 3N units that cost the same measured nothing (no rows printed, no count
+            # written): a figure that did not measure never passes.
+            peer_now = "-" if row["peer"] is None else f"{round(row['peer']):,}"
+            failures.append(f"{figure}: counted {count:,} instructions (peer {peer_now}): the "
+                            "measurement measured nothing")
+            table.append(f"{figure:<62} {count:>10,} {budget:>10,} {'-':>10}  {peer_now:>10} "
+                         f"{peer_then:>10,}  {date} NOT MEASURED")
+            continue
         over = count / budget - 1
         verdict = "ok" if over <= OVER_BUDGET else "OVER"
         peer_now = "-" if row["peer"] is None else f"{round(row['peer']):,}"

@@ -135,5 +135,15 @@ def test_the_repository_budgets_every_client_figure():
                    "script: single-row insert, per request",
                    "script: primary-key select, per request"):
         assert figure in figures
-    for fmt in ("table", "csv", "json", "ndjson"):
-        assert f"rows as {fmt}, per row (snm's process)" in figures
+    # The rows figures are out of the gate until they measure (a fresh clone's CI counted 0 per
+    # row for snm and psql alike); the check refuses a figure that measured nothing (below).
+
+
+def test_a_figure_that_measured_nothing_fails(tmp_path):
+    # N and 3N rows that cost the same give 0 per row: never a pass, whatever the budget.
+    done = check(client_results(tmp_path, {CLIENT: 19_000_000, CLIENT_ROWS: -1}),
+                 budgets(tmp_path, {CLIENT: 19_000_000, CLIENT_ROWS: 20_000}))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{CLIENT_ROWS}: counted -1 instructions" in done.stderr
+    assert "measured nothing" in done.stderr
+    assert CLIENT + ":" not in done.stderr
