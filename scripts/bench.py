@@ -302,13 +302,16 @@ class Project:
         self.folder = folder
         self.status = None
 
-    def start(self):
+    def start(self, fresh=True):
+        """Starts the project: `fresh`, from a reset (a folder left by an earlier run); else as
+        it was (section 9 stops it to run Postgres under callgrind and starts it again: a reset
+        there dropped the seeded rows every later section reads)."""
         self.dir.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([SNM, "local", "stop", "--dir", str(self.dir)], capture_output=True)
         tried = []
         cwd = str(self.folder) if self.folder else None
         for _attempt in range(3):  # another program may take the port between probe and start
-            command = "reset" if (self.dir / "project.json").exists() else "start"
+            command = "reset" if fresh and (self.dir / "project.json").exists() else "start"
             port = free_port(skip=tried)
             tried.append(port)
             result = subprocess.run(
@@ -1219,7 +1222,7 @@ def bench_instructions(project, report, args):
     finally:
         counted.stop_postgres()
         shutil.rmtree(folder, ignore_errors=True)
-        project.start()
+        project.start(fresh=False)
         project.sql("alter role authenticator in database postgres reset statement_timeout")
         if CLIENT:
             project.pin()
