@@ -14,12 +14,6 @@ extension GatewayDatabaseTests {
       harness = try GatewayHarness()
     }
 
-    /// Postgres's own body for `select` (its `json_agg`), as the superuser.
-    func jsonAgg(_ select: String) throws -> String? {
-      try harness.admin.execute("select coalesce(json_agg(r), '[]')::text from (\(select)) r")
-        .scalar
-    }
-
     /// The statements learnt so far, and how each is written.
     func learnt() -> [(sql: String, byGateway: Bool)] {
       harness.gateway.columnReads.all.map { sql, entry in
@@ -32,7 +26,7 @@ extension GatewayDatabaseTests {
       let response = harness.send("GET", "/users?select=*&order=name&limit=3")
       #expect(response.status == 200)
       #expect(
-        response.text == (try jsonAgg("select * from public.users order by name limit 3")))
+        response.text == (try harness.jsonAgg("select * from public.users order by name limit 3")))
       #expect(learnt().count == 1 && learnt().allSatisfy(\.byGateway))
       // Again from what was learnt, and a single object is the row's own object.
       let again = harness.send("GET", "/users?select=*&order=name&limit=3")
@@ -59,7 +53,7 @@ extension GatewayDatabaseTests {
       for _ in 0..<2 {
         let response = harness.send("GET", "/pairs?select=*&order=id")
         #expect(response.status == 200)
-        #expect(response.text == (try jsonAgg("select * from public.pairs order by id")))
+        #expect(response.text == (try harness.jsonAgg("select * from public.pairs order by id")))
       }
       #expect(learnt().count == 1 && learnt().allSatisfy { !$0.byGateway })
       // A reload forgets what was learnt (the types may have changed).

@@ -48,6 +48,12 @@ final class GatewayHarness: Sendable {
     try gateway.reloadSchemaCache(database: pool)
   }
 
+  /// Postgres's own body for `select` (its `json_agg`), as the superuser: what a read's body
+  /// must equal.
+  func jsonAgg(_ select: String) throws -> String? {
+    try admin.execute("select coalesce(json_agg(r), '[]')::text from (\(select)) r").scalar
+  }
+
   static let anon = RequestAuth.anonymous
   static let service = RequestAuth(
     role: "service_role", claims: .object([.init("role", .string("service_role"))]),

@@ -16,12 +16,6 @@ extension GatewayDatabaseTests {
       harness = try GatewayHarness()
     }
 
-    /// Postgres's own body for `select` (its `json_agg`), as the superuser.
-    func jsonAgg(_ select: String) throws -> String? {
-      try harness.admin.execute("select coalesce(json_agg(r), '[]')::text from (\(select)) r")
-        .scalar
-    }
-
     var usage: (entries: Int, bytes: Int, hits: Int) { harness.gateway.shapes.usage }
 
     @Test func aShapeServesOtherValuesWithTheirOwnRows() throws {
@@ -33,7 +27,7 @@ extension GatewayDatabaseTests {
         let quoted = name.replacingOccurrences(of: "'", with: "''")
         #expect(
           response.text
-            == (try jsonAgg(
+            == (try harness.jsonAgg(
               "select name, age, tags from public.users where name = '\(quoted)'")))
       }
       // One shape, found by every request after the first.
@@ -45,7 +39,7 @@ extension GatewayDatabaseTests {
           "GET", "/users?select=name&age=gte.\(low)&age=not.gt.\(high)&order=name")
         #expect(
           response.text
-            == (try jsonAgg(
+            == (try harness.jsonAgg(
               "select name from public.users where age >= \(low) and not (age > \(high)) "
                 + "order by name")))
       }
