@@ -1325,6 +1325,10 @@ create table public.bench_event (
 grant select on public.bench_item, public.bench_event to anon, authenticated, service_role;
 alter publication supabase_realtime add table public.bench_event;
 """
+# Realtime's limits (hosted Free: 200 users, 100 joins and 100 events a second) would end section
+# 11's fan-out to 1,000 subscribers at once: the side project raises them in its config.toml.
+SIDE_REALTIME_LIMITS = {"max_concurrent_users": 1_000_000, "max_joins_per_second": 1_000_000,
+                        "max_events_per_second": 1_000_000_000}
 HELLO = """// scripts/bench section 10: hello world ({generation})
 Deno.serve(async (request) => {{
   const {{ name }} = await request.json().catch(() => ({{ name: "world" }}));
@@ -1342,8 +1346,8 @@ def section_header(function):
 
 def side_project():
     """A second local project of the bench's, started in a project folder of its own
-    (.build/bench/side: supabase/functions/hello and one migration; no demo schema, no 100,000
-    rows), so that sections 10 and 11 leave the main project's Postgres as sections 1-9 find it
+    (.build/bench/side: supabase/functions/hello, one migration and a config.toml raising
+    Realtime's limits; no demo schema, no 100,000 rows), so that sections 10 and 11 leave the main project's Postgres as sections 1-9 find it
     (no replication slot, no extra tables). Started, pinned like the main one, and stopped by the
     section that uses it."""
     folder = WORK / "side"
@@ -1351,6 +1355,8 @@ def side_project():
     (folder / "supabase" / "functions" / "hello").mkdir(parents=True)
     (folder / "supabase" / "migrations").mkdir(parents=True)
     (folder / "supabase" / "migrations" / "20261204000000_bench.sql").write_text(SIDE_MIGRATION)
+    (folder / "supabase" / "config.toml").write_text(
+        "[realtime]\n" + "".join(f"{key} = {value}\n" for key, value in SIDE_REALTIME_LIMITS.items()))
     write_hello(folder, 0)
     project = Project(dir=folder / "data", folder=folder)
     project.start()
@@ -1638,6 +1644,10 @@ def bench_realtime(project, report, args):
                         by callgrind (the worker alone under it): a figure the machine's load
                         does not move, to compare between two versions"""
     print(section_header(bench_realtime), flush=True)
+    print("    limits: the side project's supabase/config.toml raises Realtime's [realtime] "
+          + ", ".join(f"{key} = {value:,}" for key, value in SIDE_REALTIME_LIMITS.items())
+          + " (defaults 200, 100, 100: hosted Free's), so the fan-out is not ended by them",
+          flush=True)
     subscribers = args.subscribers or (100 if args.quick else 1_000)
     wanted = args.sockets or (1_000 if args.quick else 10_000)
     events = 50 if args.quick else 200

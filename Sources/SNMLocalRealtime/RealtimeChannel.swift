@@ -16,6 +16,9 @@ package struct RealtimeChannel: Sendable {
   /// Which expiry check is the channel's (`RealtimeChannels.endAtExpiry`): earlier ones find
   /// another number and do nothing.
   var expiryCheck = 0
+  /// Presence calls in the current window, and when it ends (monotonic seconds).
+  var presenceCalls = 0
+  var presenceWindowEnd: Double?
 
   var role: String { claims["role"]?.stringValue ?? "anon" }
 

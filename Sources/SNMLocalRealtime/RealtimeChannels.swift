@@ -1,4 +1,5 @@
 import Foundation
+import SNMGateway
 import SNMWire
 import Synchronization
 
@@ -9,6 +10,8 @@ struct RealtimeChannels: Sendable {
   let hub: RealtimeHub
   let tokens: RealtimeTokens
   let limits: RealtimeLimits
+  /// The project's users and joins a second.
+  let admission: RealtimeAdmission
   /// postgres_changes (nil: not served).
   let changes: RealtimeChanges?
   /// Checks a private channel's policies on `realtime.messages` for a role and claims: read,
@@ -71,6 +74,12 @@ struct RealtimeChannels: Sendable {
       return refuse(message, "TopicNameRequired: You must provide a topic name", on: socket)
     }
     let config = RealtimeJoinConfig(payload: message.payload)
+    if let refusal = admission.checkJoin(socket) {
+      refuse(message, refusal.reason, on: socket)
+      // Realtime disconnects the socket that joins past the joins a second.
+      if refusal == .joins { socket.sendClose(.normal, reason: "") }
+      return
+    }
     let existing = socket.channels
     if existing[message.topic] == nil, existing.count >= limits.channelsPerClient {
       return refuse(message, "ChannelRateLimitReached: Too many channels", on: socket)
@@ -105,6 +114,7 @@ struct RealtimeChannels: Sendable {
       canWrite: canWrite, presenceKey: key)
     socket.setChannel(message.topic, channel)
     hub.join(socket, channel)
+    admission.joined(socket)
     endAtExpiry(channel, on: socket)
     // Messages the database sends (`realtime.send`) come through the change stream.
     _ = changes?.ensureStream()
@@ -166,6 +176,7 @@ struct RealtimeChannels: Sendable {
 
   /// A socket gone: each of its channels leaves (presence leaves with it).
   func closed(_ socket: RealtimeSocket) {
+    admission.closed(socket)
     changes?.unsubscribe(socket: socket, topic: nil)
     for channel in socket.channels.values {
       socket.setChannel(channel.topic, nil)
@@ -208,7 +219,22 @@ struct RealtimeChannels: Sendable {
   }
 
   private func presence(_ message: PhoenixMessage, on socket: RealtimeSocket) {
-    guard let channel = socket.channel(message.topic) else { return unmatched(message, on: socket) }
+    guard var channel = socket.channel(message.topic) else { return unmatched(message, on: socket) }
+    // Realtime's per-channel presence limit: so many calls in a window that starts at the
+    // first call after the last one ended.
+    let now = monotonicSeconds()
+    if channel.presenceWindowEnd.map({ now > $0 }) ?? true {
+      channel.presenceCalls = 1
+      channel.presenceWindowEnd = now + limits.presenceWindow
+    } else if channel.presenceCalls >= limits.presenceCalls {
+      pushSystem(
+        channel, extension: "system", status: "error",
+        message: "Client presence rate limit exceeded", on: socket)
+      return leave(channel, on: socket)
+    } else {
+      channel.presenceCalls += 1
+    }
+    socket.setChannel(channel.topic, channel)
     switch message.payload["event"]?.stringValue {
     case "track":
       guard let payload = message.payload["payload"]?.objectValue else {
@@ -308,6 +334,19 @@ struct RealtimeChannels: Sendable {
         message: "Token has expired \(Int(now - currentExpiry)) seconds ago", on: socket)
       leave(current, on: socket)
     }
+  }
+
+  /// Ends a channel that received a broadcast while the project's events a second were past
+  /// `max_events_per_second`, as Realtime does: `system` `Too many messages per second`, then
+  /// `phx_close`. A channel joined again since is left alone.
+  func endOverLimit(_ channel: RealtimeChannel, on socket: RealtimeSocket) {
+    guard let current = socket.channel(channel.topic), current.joinRef == channel.joinRef else {
+      return
+    }
+    pushSystem(
+      current, extension: "system", status: "error", message: "Too many messages per second",
+      on: socket)
+    leave(current, on: socket)
   }
 
   /// The last expiry check handed out (``RealtimeChannel/expiryCheck``).

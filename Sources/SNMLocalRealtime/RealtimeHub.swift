@@ -28,9 +28,24 @@ package final class RealtimeHub: Sendable {
   private let refs = Atomic<Int>(0)
   /// The most every topic's presence payloads may take together (serialized bytes).
   let presenceLimit: Int
+  /// Broadcasts sent and delivered (`max_events_per_second`): each broadcast counts one, and
+  /// one more for each member it reaches.
+  let events: RealtimeRate
+  /// What ends a channel that received a broadcast while ``events`` is at its limit (set by the
+  /// service: on the member's queue, `system` `Too many messages per second`, then `phx_close`).
+  private let overLimit = Mutex<(@Sendable (RealtimeSocket, RealtimeChannel) -> Void)?>(nil)
 
-  package init(presenceLimit: Int = RealtimeLimits().presenceBytes) {
+  package init(
+    presenceLimit: Int = RealtimeLimits().presenceBytes,
+    eventsPerSecond: Int = RealtimeLimits().eventsPerSecond
+  ) {
     self.presenceLimit = presenceLimit
+    events = RealtimeRate(limit: eventsPerSecond)
+  }
+
+  /// Sets what ends a channel that received a broadcast past the events limit.
+  func onEventsLimit(_ handler: @escaping @Sendable (RealtimeSocket, RealtimeChannel) -> Void) {
+    overLimit.withLock { $0 = handler }
   }
 
   /// Adds a socket's channel to its topic (replacing an earlier join of the same topic).
@@ -68,7 +83,9 @@ package final class RealtimeHub: Sendable {
   ) {
     let message = PhoenixMessage(
       joinRef: nil, ref: nil, topic: topic, event: "broadcast", payload: payload)
-    for member in recipients(hubKey, excluding: sender) { member.socket.push(message) }
+    let members = recipients(hubKey, excluding: sender)
+    for member in members { member.socket.push(message) }
+    counted(members)
   }
 
   /// Sends a user broadcast (a binary kind 3 from a 2.0.0 client): kind 4 to 2.0.0 members, the
@@ -81,12 +98,21 @@ package final class RealtimeHub: Sendable {
       PhoenixMessage(
         joinRef: nil, ref: nil, topic: broadcast.topic, event: "broadcast", payload: $0)
     }
-    for member in recipients(hubKey, excluding: sender) {
+    let members = recipients(hubKey, excluding: sender)
+    for member in members {
       switch member.socket.codec.version {
       case .v2: member.socket.push(.userBroadcast(outgoing))
       case .v1: if let json { member.socket.push(json) }
       }
     }
+    counted(members)
+  }
+
+  /// Counts a broadcast and its deliveries; past the limit, each member that received it has
+  /// its channel ended, as Realtime's channels end when they receive one then.
+  private func counted(_ members: [Member]) {
+    guard events.add(1 + members.count), let handler = overLimit.withLock({ $0 }) else { return }
+    for member in members { handler(member.socket, member.channel) }
   }
 
   private func recipients(_ hubKey: String, excluding sender: RealtimeSocket?) -> [Member] {

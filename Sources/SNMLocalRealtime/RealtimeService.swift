@@ -16,6 +16,7 @@ public final class RealtimeService: GatewayService {
   let channels: RealtimeChannels
   let loop: RealtimeSocketLoop
   let changes: RealtimeChanges?
+  let users: RealtimeAdmission
 
   /// `apiKeyClaims` gives the claims of one of the project's keys, `verify` checks a JWT;
   /// `authorize` probes a private channel's policies (nil: private channels are refused).
@@ -31,9 +32,14 @@ public final class RealtimeService: GatewayService {
     let tokens = RealtimeTokens(apiKeyClaims: apiKeyClaims, verify: verify, now: now)
     self.tokens = tokens
     self.hub = hub
+    let admission = RealtimeAdmission(limits: limits)
+    users = admission
     let channels = RealtimeChannels(
-      hub: hub, tokens: tokens, limits: limits, changes: changes,
+      hub: hub, tokens: tokens, limits: limits, admission: admission, changes: changes,
       authorize: authorize ?? { _, _, _ in nil })
+    hub.onEventsLimit { socket, channel in
+      socket.queue.async { channels.endOverLimit(channel, on: socket) }
+    }
     self.changes = changes
     self.channels = channels
     loop = RealtimeSocketLoop(
@@ -88,6 +94,7 @@ public final class RealtimeService: GatewayService {
     case .success(let verified): claims = verified
     case .failure(let refusal): return Self.error(401, refusal.message)
     }
+    if let refusal = users.handshakeRefusal() { return Self.error(429, refusal) }
     let vsn = request.queryValue("vsn")
     guard let version = PhoenixVersion(vsn: vsn) else {
       return Self.error(400, "unsupported vsn \(vsn ?? ""): 1.0.0 and 2.0.0 are spoken")
@@ -135,6 +142,16 @@ public final class RealtimeService: GatewayService {
           ])
       }
       parsed.append((topic, event, payload, RealtimeJoinConfig.flag(message["private"])))
+    }
+    // Realtime's check of the events a second before a batch.
+    let average = hub.events.average
+    if average > Double(hub.events.limit) {
+      return .json(status: 429, ["message": "You have exceeded your rate limit"])
+    }
+    if Double(parsed.count) + average > Double(hub.events.limit) {
+      return .json(
+        status: 429,
+        ["message": "Too many messages to broadcast, please reduce the batch size"])
     }
     for message in parsed {
       let topic = "realtime:" + message.topic

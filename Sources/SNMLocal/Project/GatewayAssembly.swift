@@ -49,17 +49,19 @@ enum GatewayAssembly {
 
   /// The `/realtime/v1` service: the project's keys and JWTs as the REST gateway takes them.
   /// `replication` is a superuser's conninfo, for the changes' replication connection;
-  /// `adminPool` the superuser's pool, for private channels' policy probes.
+  /// `adminPool` the superuser's pool, for private channels' policy probes; `settings` the
+  /// `[realtime]` limits of config.toml (``RealtimeLimits/names``).
   ///
   /// `SNM_REALTIME_UNSENT_LIMIT` (bytes) lowers what slow readers may leave unsent together
   /// (256 MiB), `SNM_REALTIME_PRESENCE_LIMIT` (bytes) what presence may hold (64 MiB), for tests.
   static func realtimeService(
     keys: ProjectKeys, pool: PGPool, adminPool: PGPool, replication: String,
-    now: @escaping @Sendable () -> Double
+    settings: [String: Int] = [:], now: @escaping @Sendable () -> Double
   ) -> RealtimeService {
     let signer = keys.signer
     let policies = RealtimePolicies(pool: adminPool)
     var limits = RealtimeLimits()
+    for (name, value) in settings { _ = limits.set(name, value) }
     let environment = ProcessInfo.processInfo.environment
     if let text = environment["SNM_REALTIME_UNSENT_LIMIT"], let bytes = Int(text), bytes > 0 {
       limits.unsentBytes = bytes
@@ -67,7 +69,8 @@ enum GatewayAssembly {
     if let text = environment["SNM_REALTIME_PRESENCE_LIMIT"], let bytes = Int(text), bytes > 0 {
       limits.presenceBytes = bytes
     }
-    let hub = RealtimeHub(presenceLimit: limits.presenceBytes)
+    let hub = RealtimeHub(
+      presenceLimit: limits.presenceBytes, eventsPerSecond: limits.eventsPerSecond)
     let changes = RealtimeChanges(pool: pool, conninfo: replication) { topic, isPrivate, payload in
       hub.broadcast(
         hubKey: RealtimeChannel.hubKey(topic, isPrivate: isPrivate), topic: topic, payload: payload,

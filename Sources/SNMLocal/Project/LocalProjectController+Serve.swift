@@ -63,7 +63,8 @@ extension LocalProjectController {
     }
     let realtime = GatewayAssembly.realtimeService(
       keys: keys, pool: restPool, adminPool: adminPool,
-      replication: state.layout.conninfo(user: "postgres"), now: clock)
+      replication: state.layout.conninfo(user: "postgres"), settings: state.realtimeLimits,
+      now: clock)
     router.realtime = realtime
     let functions = GatewayAssembly.functionsService(state: state, keys: keys, now: clock)
     router.functions = functions

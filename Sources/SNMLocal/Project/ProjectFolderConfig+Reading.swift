@@ -1,5 +1,6 @@
 import SNMLocalAuth
 import SNMLocalFunctions
+import SNMLocalRealtime
 import SNMTOML
 
 extension ProjectFolderConfig {
@@ -13,6 +14,11 @@ extension ProjectFolderConfig {
     try readStorage(&reader)
     try readFunctions(&reader)
     reader.fixed(["realtime", "enabled"], .boolean(true), here: "Realtime is always served")
+    for name in RealtimeLimits.names {
+      if let limit = try reader.integer(["realtime", name], in: 1...Int(Int32.max)) {
+        realtimeLimits[name] = limit
+      }
+    }
   }
 
   mutating func readAPI(_ reader: inout ConfigReader) throws(TOMLError) {

@@ -20,6 +20,7 @@ extension ProjectFolderConfig {
     for (name, limit) in rateLimits { try? state.authRateLimits.set("\(name)=\(limit)") }
     if let smsTestOTPs { state.smsTestOTPs = smsTestOTPs }
     if let fileSizeLimit { state.storageFileSizeLimit = fileSizeLimit }
+    state.realtimeLimits = realtimeLimits
     if let signingKeysPath { state.signingKeysPath = signingKeysPath }
   }
 

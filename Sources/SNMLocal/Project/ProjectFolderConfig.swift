@@ -49,6 +49,8 @@ struct ProjectFolderConfig: Sendable, Equatable {
   var minimumPasswordLength: Int?
   var authSwitches = AuthSwitches.Changes()
   var rateLimits: [String: Int] = [:]
+  /// `[realtime]` limits by Realtime's name (`max_concurrent_users`, ...).
+  var realtimeLimits: [String: Int] = [:]
   /// `[auth.sms.test_otp]`: phone digits to code; nil when the file has no such table.
   var smsTestOTPs: [String: String]?
   var fileSizeLimit: Int64?

@@ -37,6 +37,10 @@ extension ProjectState {
     if minimumPasswordLength != running.minimumPasswordLength {
       changed.append("[auth] minimum_password_length")
     }
+    for name in Set(realtimeLimits.keys).union(running.realtimeLimits.keys).sorted()
+    where realtimeLimits[name] != running.realtimeLimits[name] {
+      changed.append("[realtime] \(name)")
+    }
     if migrationsEnabled != running.migrationsEnabled {
       changed.append("[db.migrations] enabled")
     }

@@ -50,6 +50,9 @@ struct ProjectState: Sendable, Equatable {
   var siteURL: String?
   /// `[auth] minimum_password_length` (GoTrue's 6).
   var minimumPasswordLength = 6
+  /// `[realtime]` limits by Realtime's name (`max_concurrent_users`, ...); the others stay at
+  /// Realtime's defaults.
+  var realtimeLimits: [String: Int] = [:]
 
   var stateFile: String { dataDir + "/project.json" }
   var secretFile: String { dataDir + "/jwt-secret" }
@@ -106,6 +109,9 @@ struct ProjectState: Sendable, Equatable {
     state.extraSearchPath = json["extra_search_path"]?.arrayValue?.compactMap(\.stringValue)
     state.siteURL = json["site_url"]?.stringValue
     state.minimumPasswordLength = json["minimum_password_length"]?.intValue ?? 6
+    for member in json["realtime_limits"]?.objectValue ?? JSONObject() {
+      if let value = member.value.intValue { state.realtimeLimits[member.key] = value }
+    }
     return state
   }
 
@@ -192,6 +198,9 @@ struct ProjectState: Sendable, Equatable {
         "extra_search_path", extraSearchPath.map { .array($0.map { .string($0) }) } ?? .null),
       .init("site_url", .optional(siteURL)),
       .init("minimum_password_length", .int(minimumPasswordLength)),
+      .init(
+        "realtime_limits",
+        .object(realtimeLimits.sorted { $0.key < $1.key }.map { .init($0.key, .int($0.value)) })),
     ])
     do {
       // Atomic: `snm local status` in another process may read it while `start` writes it.

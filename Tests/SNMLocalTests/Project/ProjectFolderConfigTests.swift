@@ -57,8 +57,12 @@ import Testing
       import_map = "./functions/hello/deno.json"
       [studio]
       port = 54323
+      [realtime]
+      max_concurrent_users = 2000
+      max_events_per_second = 500
       """)
     let config = try ProjectFolderConfig(folder: folder)
+    #expect(config.realtimeLimits == ["max_concurrent_users": 2000, "max_events_per_second": 500])
     #expect(config.projectID == "p")
     #expect(config.port == 54330)
     #expect(config.schemas == ["public", "api"])
@@ -149,6 +153,9 @@ import Testing
     BadValue(
       text: "[functions.a]\nimport_map = false",
       error: "2:14: [functions.a] import_map must be a string, not a boolean"),
+    BadValue(
+      text: "[realtime]\nmax_joins_per_second = 0",
+      error: "2:24: [realtime] max_joins_per_second must be between 1 and 2147483647, not 0"),
     BadValue(
       text: "[functions]\na = 1",
       error: "2:5: [functions] a must be a table of the function's settings"),
