@@ -20,6 +20,42 @@ def rt_project(start_extra_project):
     return start_extra_project("realtime-tls")
 
 
+# The statements a script uses, each once: a table's change written on the next line, a broadcast,
+# a presence join; run as written over ws:// and over wss:// through the front.
+SCRIPT = """
+listen tls_todos
+from tls_todos insert {"title": "walk"}
+expect event tls_todos insert within 10s
+echo $event.record.title
+listen channel lobby
+expect event lobby sync within 10s
+broadcast lobby cursor {"x": 2}
+expect event lobby cursor within 10s
+echo $event.payload.x
+track lobby {"status": "online"}
+expect event lobby join within 10s
+echo $event.joins
+"""
+
+
+@pytest.fixture(scope="module")
+def todos(rt_project):
+    """tls_todos (no RLS, anon may write) in supabase_realtime."""
+    rt_project.sql("""
+        create table public.tls_todos (id bigint generated always as identity primary key,
+          title text);
+        grant all on public.tls_todos to anon, authenticated;
+        alter publication supabase_realtime add table public.tls_todos;
+        """)
+    return rt_project
+
+
+def script_output_is_right(stdout):
+    lines = stdout.splitlines()
+    return (lines[:3] == ["inserted (HTTP 201)", "walk", "2"] and len(lines) == 4
+            and '"status":"online"' in lines[3].replace(" ", ""))
+
+
 @pytest.fixture(scope="module")
 def front(rt_project):
     handle = TLSFront(WORKDIR / "realtime-tls-front", upstream_port=rt_project.port)
@@ -78,3 +114,30 @@ def test_an_unreadable_cacert_is_refused_with_exit_3(front, rt_project, home, tm
     assert result.returncode == 3, result.stderr
     assert "cannot connect: the CA certificates given (--cacert, SSL_CERT_FILE) cannot be read" \
         in result.stderr
+
+
+def test_a_script_of_changes_broadcast_and_presence_runs_the_same_over_wss(front, todos, home):
+    """The script passes over ws:// to the project, and as written over wss:// through the TLS
+    front with --cacert: its insert goes over https, its socket over wss, through nginx."""
+    plain = run_snm("--url", todos.url, "--key", todos.anon_key, "-c", SCRIPT, env=home,
+                    timeout=60)
+    assert plain.returncode == 0, plain.stderr
+    assert script_output_is_right(plain.stdout), plain.stdout
+    before = len(upgrades(front))
+    secure = snm_script(front, todos, home, SCRIPT, "--cacert", front.ca)
+    assert secure.returncode == 0, secure.stderr
+    assert script_output_is_right(secure.stdout), secure.stdout
+    assert len(upgrades(front)) == before + 1, front.log("main")
+    assert any('"POST /rest/v1/tls_todos' in line for line in front.log("main"))
+
+
+def test_the_script_over_wss_to_an_untrusted_certificate_stops_with_exit_3(front, todos, home):
+    """The `untrusted` server (a self-signed certificate) with --cacert of the test CA: the first
+    statement cannot connect, and nothing after it runs."""
+    before = len(upgrades(front, "untrusted"))
+    result = snm_script(front, todos, home, SCRIPT, "--cacert", front.ca, name="untrusted")
+    assert result.returncode == 3, result.stderr
+    assert "listen: realtime: cannot connect: the server's TLS certificate is not trusted" \
+        in result.stderr
+    assert result.stdout == ""
+    assert upgrades(front, "untrusted") == [] and before == 0
