@@ -30,9 +30,7 @@ extension AuthGateway {
           status: 400, code: "validation_failed", message: "One of email or phone must be set")
       }
     }
-    guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
-    let pkce = try PKCEChallenge(body)
-    try limiter.admit(.signUp, from: client)
+    let pkce = try admitMail(to: email, body, from: client)
     let createUser = body["create_user"]?.boolValue ?? true
     let metadata = try Self.metadata(body["data"], name: "data")
     let redirectTo = body["redirect_to"]?.stringValue ?? body["email_redirect_to"]?.stringValue
@@ -66,9 +64,7 @@ extension AuthGateway {
       throw AuthFailure(
         status: 400, code: "validation_failed", message: "Password recovery requires an email")
     }
-    guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
-    let pkce = try PKCEChallenge(body)
-    try limiter.admit(.signUp, from: client)
+    let pkce = try admitMail(to: email, body, from: client)
     let redirectTo = body["redirect_to"]?.stringValue
     try inTransaction { connection in
       guard let user = try AuthStore(connection).user(email: email) else { return }
@@ -77,6 +73,17 @@ extension AuthGateway {
         on: connection)
     }
     return .json(status: 200, "{}")
+  }
+
+  /// GoTrue's checks before it mails a link, in its order: a plausible address, a whole PKCE
+  /// challenge (nil: the implicit flow), the client within its sign-up limit.
+  private func admitMail(
+    to email: String, _ body: JSONValue, from client: String
+  ) throws -> PKCEChallenge? {
+    guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
+    let pkce = try PKCEChallenge(body)
+    try limiter.admit(.signUp, from: client)
+    return pkce
   }
 
   /// `POST /resend` `{"type": "signup"|"email_change", "email": ...}`: the pending mail again,

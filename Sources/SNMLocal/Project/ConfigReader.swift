@@ -48,11 +48,7 @@ struct ConfigReader {
   }
 
   mutating func integer(_ path: [String], in range: ClosedRange<Int>) throws(TOMLError) -> Int? {
-    guard let value = value(path) else { return nil }
-    read.insert(path)
-    guard let number = value.integer else {
-      throw error(value, path, "must be an integer, not \(value.typeName)")
-    }
+    guard let (number, value) = try typed(path, "an integer", \.integer) else { return nil }
     guard range.contains(number) else {
       throw error(
         value, path,
@@ -64,30 +60,17 @@ struct ConfigReader {
   }
 
   mutating func boolean(_ path: [String]) throws(TOMLError) -> Bool? {
-    guard let value = value(path) else { return nil }
-    read.insert(path)
-    guard let flag = value.boolean else {
-      throw error(value, path, "must be true or false, not \(value.typeName)")
-    }
-    return flag
+    try typed(path, "true or false", \.boolean)?.found
   }
 
   /// A string, with `env(NAME)` replaced by the variable's value, as the Supabase CLI does.
   mutating func string(_ path: [String]) throws(TOMLError) -> String? {
-    guard let value = value(path) else { return nil }
-    read.insert(path)
-    guard let text = value.string else {
-      throw error(value, path, "must be a string, not \(value.typeName)")
-    }
+    guard let (text, value) = try typed(path, "a string", \.string) else { return nil }
     return try substitute(text, value, path)
   }
 
   mutating func strings(_ path: [String]) throws(TOMLError) -> [String]? {
-    guard let value = value(path) else { return nil }
-    read.insert(path)
-    guard let items = value.array else {
-      throw error(value, path, "must be an array of strings, not \(value.typeName)")
-    }
+    guard let (items, _) = try typed(path, "an array of strings", \.array) else { return nil }
     var texts: [String] = []
     for item in items {
       guard let text = item.string else {
@@ -96,6 +79,20 @@ struct ConfigReader {
       texts.append(try substitute(text, item, path))
     }
     return texts
+  }
+
+  /// The key's value as `extract` takes it, with the value itself (for a later error's place),
+  /// marked read; nil when the key is absent.
+  /// - Throws: `TOMLError` "must be \(kind), not ..." when the value is of another type.
+  private mutating func typed<Found>(
+    _ path: [String], _ kind: String, _ extract: (TOMLValue) -> Found?
+  ) throws(TOMLError) -> (found: Found, value: TOMLValue)? {
+    guard let value = value(path) else { return nil }
+    read.insert(path)
+    guard let found = extract(value) else {
+      throw error(value, path, "must be \(kind), not \(value.typeName)")
+    }
+    return (found, value)
   }
 
   /// A table's keys and values (`[auth.sms.test_otp]`, `[storage.buckets]`), all read.

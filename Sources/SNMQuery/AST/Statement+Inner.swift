@@ -14,4 +14,13 @@ extension Statement {
       return nil
     }
   }
+
+  /// `found`, what a compiler's `inner` pick took out of this statement.
+  /// - Throws: `Diagnostic` at this statement when it holds no statement of that kind.
+  func requiring<Found>(_ found: Found?) throws(Diagnostic) -> Found {
+    guard let found else {
+      throw Diagnostic(.notARequestStatement("this statement"), at: range)
+    }
+    return found
+  }
 }

@@ -26,9 +26,7 @@ public struct AuthCompiler: Sendable {
 
   /// Compiles the auth statement in `statement` (or in `explain` or `let`).
   public func compile(_ statement: Statement) throws(Diagnostic) -> AuthCall {
-    guard let auth = Self.authStatement(statement) else {
-      throw Diagnostic(.notARequestStatement("this statement"), at: statement.range)
-    }
+    let auth = try statement.requiring(Self.authStatement(statement))
     return try compile(auth)
   }
 

@@ -39,9 +39,7 @@ public struct FunctionsCompiler: Sendable {
   ///
   /// - Throws: `Diagnostic` at the value that cannot be filled in or is no function or path.
   public func compile(_ statement: Statement) throws(Diagnostic) -> FunctionsRequest {
-    guard let functions = Self.functionsStatement(statement) else {
-      throw Diagnostic(.notARequestStatement("this statement"), at: statement.range)
-    }
+    let functions = try statement.requiring(Self.functionsStatement(statement))
     switch functions {
     case .invoke(let call):
       let name = try text(call.function)

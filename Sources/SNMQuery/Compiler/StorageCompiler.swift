@@ -50,9 +50,7 @@ public struct StorageCompiler: Sendable {
   /// - Throws: `Diagnostic` at the value that cannot be filled in, or at the statement for a
   ///   chain the builder refuses.
   public func compile(_ statement: Statement) throws(Diagnostic) -> Compiled {
-    guard let storage = Self.storageStatement(statement) else {
-      throw Diagnostic(.notARequestStatement("this statement"), at: statement.range)
-    }
+    let storage = try statement.requiring(Self.storageStatement(statement))
     do {
       return try compile(storage)
     } catch let refusal as SupabaseStorageError {

@@ -5,29 +5,36 @@ extension Parser {
   }
 
   mutating func parseOr(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
-    let first = try parseAnd(after: after())
-    guard current.keyword == .or else {
-      record(.keyword("or"))
-      return first
-    }
-    var operands = [first]
-    while eat(.or) != nil {
-      operands.append(try parseAnd(after: "'or'"))
-    }
-    return .or(operands, range: SourceRange(start: first.range.start, end: previousEnd))
+    try parseJoined(by: .or, after: after())
   }
 
   mutating func parseAnd(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
-    let first = try parseNot(after: after())
-    guard current.keyword == .and else {
-      record(.keyword("and"))
+    try parseJoined(by: .and, after: after())
+  }
+
+  /// `a or b or ...` over `and` operands, `a and b and ...` over `not` operands; one operand
+  /// without the joining word is itself.
+  private mutating func parseJoined(
+    by joiner: Keyword, after: @autoclosure () -> String
+  ) throws(ParseFailure) -> Condition {
+    let word = joiner.rawValue
+    let first = try parseOperand(of: joiner, after: after())
+    guard current.keyword == joiner else {
+      record(.keyword(word))
       return first
     }
     var operands = [first]
-    while eat(.and) != nil {
-      operands.append(try parseNot(after: "'and'"))
+    while eat(joiner) != nil {
+      operands.append(try parseOperand(of: joiner, after: "'\(word)'"))
     }
-    return .and(operands, range: SourceRange(start: first.range.start, end: previousEnd))
+    let range = SourceRange(start: first.range.start, end: previousEnd)
+    return joiner == .or ? .or(operands, range: range) : .and(operands, range: range)
+  }
+
+  private mutating func parseOperand(
+    of joiner: Keyword, after: @autoclosure () -> String
+  ) throws(ParseFailure) -> Condition {
+    joiner == .or ? try parseAnd(after: after()) : try parseNot(after: after())
   }
 
   mutating func parseNot(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {

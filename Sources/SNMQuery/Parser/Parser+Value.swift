@@ -59,31 +59,28 @@ extension Parser {
   }
 
   mutating func parseArray() throws(ParseFailure) -> ValueNode {
-    let open = advance()
-    try enterNesting(open)
-    defer { leaveNesting() }
-    var elements: [ValueNode] = []
-    if current.kind != .rightBracket {
-      repeat {
-        elements.append(try parseValue(after: elements.isEmpty ? "'['" : "','"))
-      } while eat(.comma) != nil
-    }
-    try expectClose(.rightBracket, opened: open)
-    return ValueNode(.array(elements), range: SourceRange(start: open.start, end: previousEnd))
+    try parseElements(closedBy: .rightBracket, opening: "'['") { .array($0) }
   }
 
   mutating func parseList() throws(ParseFailure) -> ValueNode {
+    try parseElements(closedBy: .rightParen, opening: "'('") { .list($0) }
+  }
+
+  /// Values separated by commas from the opening bracket (the current token) to `close`.
+  private mutating func parseElements(
+    closedBy close: TokenKind, opening: String, _ make: ([ValueNode]) -> Value
+  ) throws(ParseFailure) -> ValueNode {
     let open = advance()
     try enterNesting(open)
     defer { leaveNesting() }
     var elements: [ValueNode] = []
-    if current.kind != .rightParen {
+    if current.kind != close {
       repeat {
-        elements.append(try parseValue(after: elements.isEmpty ? "'('" : "','"))
+        elements.append(try parseValue(after: elements.isEmpty ? opening : "','"))
       } while eat(.comma) != nil
     }
-    try expectClose(.rightParen, opened: open)
-    return ValueNode(.list(elements), range: SourceRange(start: open.start, end: previousEnd))
+    try expectClose(close, opened: open)
+    return ValueNode(make(elements), range: SourceRange(start: open.start, end: previousEnd))
   }
 
   /// `{"key": value, ...}`; keys are strings (either quote), kept in the order written.

@@ -225,13 +225,9 @@ enum CommandLineTable {
       parsed.local.options.projectDir = try ValueParsing.folder(value, option: "--project")
       parsed.local.given.insert("project")
     },
-    CommandLineOption(
-      "--port", value: "PORT", for: [.local], help: "the gateway's port on 127.0.0.1 (54321)"
-    ) { parsed, value throws(UsageError) in
-      parsed.local.options.port = try ValueParsing.wholeNumber(
-        value, option: "--port", in: 1...65535)
-      parsed.local.given.insert("port")
-    },
+    localNumber(
+      "--port", value: "PORT", help: "the gateway's port on 127.0.0.1 (54321)", in: 1...65535,
+      \.port),
     CommandLineOption(
       "--migrations", value: "DIR", for: [.local],
       help: "apply these *.sql files in name order instead of the demo schema",
@@ -240,14 +236,9 @@ enum CommandLineTable {
       parsed.local.options.migrationsDir = try ValueParsing.folder(value, option: "--migrations")
       parsed.local.given.insert("migrations")
     },
-    CommandLineOption(
-      "--jwt-expiry", value: "SECONDS", for: [.local],
-      help: "access tokens last this long (3600)"
-    ) { parsed, value throws(UsageError) in
-      parsed.local.options.jwtExpiry = try ValueParsing.wholeNumber(
-        value, option: "--jwt-expiry", in: 1...31_536_000)
-      parsed.local.given.insert("jwt-expiry")
-    },
+    localNumber(
+      "--jwt-expiry", help: "access tokens last this long (3600)", in: 1...31_536_000,
+      \.jwtExpiry),
     CommandLineOption(
       "--jwt-alg", value: "ALG", valueHint: ": HS256|ES256|RS256", for: [.local],
       help: "sign user tokens with HS256 (the secret) or a key pair: ES256, RS256",
@@ -271,14 +262,10 @@ enum CommandLineTable {
     CommandLineOption(
       "--no-signing-keys", for: [.local], help: "", unlisted: [.local]
     ) { parsed, _ throws(UsageError) in parsed.local.options.signingKeysFile = "" },
-    CommandLineOption(
-      "--refresh-reuse-interval", value: "SECONDS", for: [.local],
-      help: "a just-used refresh token still answers for this long (10)"
-    ) { parsed, value throws(UsageError) in
-      parsed.local.options.refreshReuseInterval = try ValueParsing.wholeNumber(
-        value, option: "--refresh-reuse-interval", in: 0...86_400)
-      parsed.local.given.insert("refresh-reuse-interval")
-    },
+    localNumber(
+      "--refresh-reuse-interval",
+      help: "a just-used refresh token still answers for this long (10)",
+      in: 0...86_400, \.refreshReuseInterval),
     CommandLineOption(
       "--auth-rate-limit", value: "NAME=N", valueHint: ": NAME=N", for: [.local],
       help: "one of GoTrue's per-address Auth limits, e.g. token_refresh=150 or\n"
@@ -385,8 +372,20 @@ enum CommandLineTable {
     ) { parsed, _ throws(UsageError) in parsed.local.pruneUnknown = true },
   ]
 
-  /// The flag that turns Auth switch `name` on or off (`AuthSwitches.flag`); without `help` it is
-  /// left out of `--help` (the listed flag's help names it).
+  /// A `snm local` option whose value is a whole number in `range`, kept in `field` of the
+  /// project's options and recorded as given (`--port` as `port`).
+  static func localNumber(
+    _ flag: String, value: String = "SECONDS", help: String, in range: ClosedRange<Int>,
+    _ field: WritableKeyPath<LocalProjectOptions, Int> & Sendable
+  ) -> CommandLineOption {
+    CommandLineOption(flag, value: value, for: [.local], help: help) {
+      parsed, text throws(UsageError) in
+      parsed.local.options[keyPath: field] = try ValueParsing.wholeNumber(
+        text, option: flag, in: range)
+      parsed.local.given.insert(String(flag.dropFirst(2)))
+    }
+  }
+
   /// An option of `snm local idp token` (unlisted without `help`).
   static func idpOption(
     _ flag: String, value: String, help: String?,
@@ -397,6 +396,8 @@ enum CommandLineTable {
     ) { parsed, text throws(UsageError) in set(&parsed.local.testToken, text) }
   }
 
+  /// The flag that turns Auth switch `name` on or off (`AuthSwitches.flag`); without `help` it is
+  /// left out of `--help` (the listed flag's help names it).
   static func authSwitch(_ name: String, on: Bool, help: String?) -> CommandLineOption {
     CommandLineOption(
       AuthSwitches.flag(name, on: on), for: [.local], help: help ?? "",
