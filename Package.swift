@@ -68,7 +68,7 @@ let package = Package(
     .target(name: "SNMLocalStorage", dependencies: ["SNMGateway", "SNMWire"]),
     .target(
       name: "SNMLocalRealtime", dependencies: ["SNMGateway", "SNMWire", "CLibPQ", "CEpoll"]),
-    .target(name: "SNMLocalFunctions", dependencies: ["SNMGateway", "SNMWire", "SNMTOML"]),
+    .target(name: "SNMLocalFunctions", dependencies: ["SNMGateway", "SNMWire"]),
     // The project: the router wiring the services, cluster control, project state, migrations.
     .target(
       name: "SNMLocal",
