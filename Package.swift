@@ -82,7 +82,7 @@ let package = Package(
       name: "snm",
       dependencies: [
         "SNMShell", "SNMQuery", "SNMSupabase", "SNMNetwork", "SNMWire", "SNMLocal", "SNMGateway",
-        "SNMLocalAuth", "SNMCodegen", "CProcess",
+        "SNMLocalAuth", "SNMLocalRealtime", "SNMCodegen", "CProcess",
       ]),
 
     // A loopback HTTP server (the test double for the request layer's unit tests) and a seeded

@@ -113,6 +113,8 @@ enum LanguageHelp {
     expect event [todos] [insert] [where id eq 3] [within 5s]    the next matching event: $event
     expect no event todos within 2s          no matching event arrives in that time
     unlisten todos | unlisten all
+    realtime check todos | realtime check channel room1 [private]   why events would not arrive
+                                             for the signed-in user; a problem fails it (exit 1)
     listen returns once the server says the subscription is live; events queue per subscription
     from then on and 'expect event' takes them in order (at the prompt they also print as they
     come). Filters take eq neq lt lte gt gte in like ilike is match imatch isdistinct, joined by
@@ -121,7 +123,7 @@ enum LanguageHelp {
     'expect no event' fails (cannot tell).
     When the socket ends, 'expect event' fails at once with exit 3. From a terminal or CI:
       snm listen todos insert --json [--count N] [--for 30s]   one line per event on stdout
-      snm realtime check todos   why changes would not arrive: publication, replica identity, RLS
+      snm realtime check todos   the same check as the statement, for a table
     """
 
   static let storage = """

@@ -39,6 +39,13 @@ import Testing
       written: "expect no event todos within 500ms", canonical: "expect no event todos within 500ms"
     ),
     .init(written: "expect event room1 cursor", canonical: "expect event room1 cursor"),
+    .init(written: "realtime check todos", canonical: "realtime check todos"),
+    .init(written: "REALTIME CHECK app.todos", canonical: "realtime check app.todos"),
+    .init(
+      written: "realtime check channel room1 private",
+      canonical: "realtime check channel room1 private"),
+    .init(
+      written: #"realtime check channel "room 1""#, canonical: #"realtime check channel "room 1""#),
   ]
 
   @Test(arguments: roundTrips) func parsesAndPrintsBack(_ trip: RoundTrip) throws {
@@ -94,11 +101,61 @@ import Testing
     let cases = [
       ("lsiten todos", "did you mean 'listen'?"),
       ("listen todos inserts", "did you mean 'insert'?"),
+      ("realtime chek todos", "did you mean 'check'?"),
+      ("realtme check todos", "did you mean 'realtime'?"),
     ]
     for (written, help) in cases {
       let script = Parser.parse(written)
       #expect(script.diagnostics.first?.help == help, "\(written)")
     }
+  }
+
+  @Test func realtimeCheckRefusesWithACaret() throws {
+    let cases = [
+      ("realtime", "expected 'check' after 'realtime'", 8),
+      ("realtime chek todos", "expected 'check' after 'realtime', found 'chek'", 9),
+      ("realtime check", "expected a table, or 'channel <topic>' after 'realtime check'", 14),
+      ("realtime check channel 'x'", "expected a topic after 'realtime check channel'", 23),
+    ]
+    for (written, message, offset) in cases {
+      let diagnostic = try #require(Parser.parse(written).diagnostics.first, "\(written)")
+      #expect(diagnostic.message.text.hasPrefix(message), "\(written): \(diagnostic.message)")
+      #expect(diagnostic.range.start == offset, "\(written)")
+    }
+  }
+
+  @Test func realtimeCheckTargetsATableOrAChannel() throws {
+    let table = Parser.parse("realtime check todos").statements.first?.kind
+    guard case .realtime(.check(.table(let name)))? = table else {
+      Issue.record("not a table check: \(String(describing: table))")
+      return
+    }
+    #expect(name.name.text == "todos" && name.schema == nil)
+    let channel = Parser.parse("realtime check channel room1 private").statements.first?.kind
+    guard case .realtime(.check(.channel(let topic, let isPrivate)))? = channel else {
+      Issue.record("not a channel check: \(String(describing: channel))")
+      return
+    }
+    #expect(topic.text == "room1" && isPrivate)
+  }
+
+  @Test func explainOfACheckShowsTheDatabaseReadsTheJoinAndTheLeave() throws {
+    let outcome = RequestExplainer.explain(
+      Source(text: "realtime check app.todos"), format: .json, url: "https://abc.supabase.co/",
+      scope: VariableScope())
+    guard case .explained(let text) = outcome else {
+      Issue.record("not explained: \(outcome)")
+      return
+    }
+    let json = try JSONValue(parsing: text)
+    let database = json["database"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    #expect(database.contains { $0.contains("pg_publication_tables") })
+    #expect(database.contains { $0.contains(#"from "app"."todos" limit 10000"#) })
+    #expect(json["messages"]?[0]?[2]?.stringValue == "realtime:app.todos")
+    #expect(json["messages"]?[1]?[3]?.stringValue == "phx_leave")
+    #expect(
+      json["messages"]?[0]?[4]?["config"]?["postgres_changes"]?.serialized()
+        == #"[{"event":"*","schema":"app","table":"todos"}]"#)
   }
 
   @Test func expectEventBindsEvent() {

@@ -8,6 +8,9 @@ extension RealtimeStatement {
     case .track(let topic, let payload): "track \(topic.topicText) \(payload.value.canonicalText)"
     case .untrack(let topic): "untrack " + topic.topicText
     case .expectEvent(let expectation): expectation.canonicalText
+    case .check(.table(let table)): "realtime check " + table.canonicalText
+    case .check(.channel(let topic, let isPrivate)):
+      "realtime check channel " + topic.topicText + (isPrivate ? " private" : "")
     }
   }
 }
@@ -37,8 +40,8 @@ extension RealtimeExpectation {
 }
 
 extension Name {
-  /// A topic or event name as `parseTopic` reads it back: bare when it is all topic characters.
+  /// A topic or event name as `RealtimeStatementParser.parseTopic` reads it back: bare when it is all topic characters.
   var topicText: String {
-    !quoted && Parser.isTopicText(text) ? text : Value.quoted(text)
+    !quoted && RealtimeStatementParser.isTopicText(text) ? text : Value.quoted(text)
   }
 }

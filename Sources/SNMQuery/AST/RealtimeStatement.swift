@@ -18,6 +18,9 @@ public enum RealtimeStatement: Sendable, Equatable {
   case untrack(topic: Name)
   /// `expect [no] event [<subscription>] [<kind>] [where ...] [within 5s]`
   case expectEvent(RealtimeExpectation)
+  /// `realtime check <table>` or `realtime check channel <topic> [private]`: why events would
+  /// not arrive, for the signed-in user
+  case check(RealtimeCheckTarget)
 
   /// The values the statement uses (for checking variables).
   public var values: [ValueNode] {
@@ -25,7 +28,7 @@ public enum RealtimeStatement: Sendable, Equatable {
     case .listen(let listen): listen.filter?.values ?? []
     case .broadcast(_, _, let payload), .track(_, let payload): [payload]
     case .expectEvent(let expectation): expectation.filter?.values ?? []
-    case .unlisten, .untrack: []
+    case .unlisten, .untrack, .check: []
     }
   }
 }
@@ -60,6 +63,23 @@ public struct RealtimeListen: Sendable, Equatable {
 
   /// The Phoenix topic the channel joins: `realtime:<name>`.
   public var topic: String { "realtime:" + name }
+}
+
+/// What `realtime check` looks at.
+public enum RealtimeCheckTarget: Sendable, Equatable {
+  /// A table's postgres_changes: the publication, replica identity, RLS, the join.
+  case table(TableName)
+  /// A channel: the join, and for a private one the read and write policies on
+  /// `realtime.messages`.
+  case channel(Name, isPrivate: Bool)
+
+  /// The name a check reports on: `schema.table` (public when none is written) or the topic.
+  public var name: String {
+    switch self {
+    case .table(let table): (table.schema?.text ?? "public") + "." + table.name.text
+    case .channel(let topic, _): topic.text
+    }
+  }
 }
 
 /// The change kinds of postgres_changes, as Realtime's `event` field spells them.

@@ -28,7 +28,7 @@ extension Checker {
       checkPayload(payload, statement: "broadcast")
     case .track(_, let payload):
       checkPayload(payload, statement: "track")
-    case .unlisten, .untrack:
+    case .unlisten, .untrack, .check:
       break
     }
   }

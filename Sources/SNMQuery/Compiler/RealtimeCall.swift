@@ -16,6 +16,9 @@ public struct RealtimeCall: Sendable, Equatable {
     case track(name: String, payload: JSONValue)
     /// Stop tracking.
     case untrack(name: String)
+    /// `realtime check`: read the database where snm can (a local project), then join `name`
+    /// with `config` as `listen` would, and leave.
+    case check(name: String, config: RealtimeChannelConfig)
   }
 
   public var action: Action

@@ -62,6 +62,21 @@ public struct RealtimeCompiler: Sendable {
         swift: ["await channel.untrack()  // \(SwiftLiteral.string(topic.text))"])
     case .expectEvent:
       return nil
+    case .check(let target):
+      let listen: RealtimeListen
+      switch target {
+      case .table(let table):
+        let qualified = TableName(
+          schema: table.schema ?? Name("public", range: table.name.range), name: table.name)
+        listen = RealtimeListen(target: .table(qualified, .all))
+      case .channel(let topic, let isPrivate):
+        listen = RealtimeListen(target: .channel(topic, isPrivate: isPrivate))
+      }
+      let joined = try compile(listen)
+      guard case .join(let name, let config) = joined.action else { return joined }
+      return RealtimeCall(
+        action: .check(name: name, config: config),
+        swift: joined.swift + ["await supabase.removeChannel(channel)"])
     }
   }
 

@@ -10,13 +10,16 @@ extension RequestExplainer {
     let messages = messages(call)
     switch format {
     case .json:
-      let object: JSONValue = [
-        "socket": .string(url),
-        "messages": .array(messages),
-        "live": .string(live(call)),
-        "swift": .string(call.swift.joined(separator: "\n")),
+      var fields: [(String, JSONValue)] = [
+        ("socket", .string(url)),
+        ("messages", .array(messages)),
+        ("live", .string(live(call))),
+        ("swift", .string(call.swift.joined(separator: "\n"))),
       ]
-      return object.serialized() + "\n"
+      if case .check = call.action {
+        fields.insert(("database", .array(database(call).map { .string($0) })), at: 0)
+      }
+      return JSONValue.object(JSONObject(fields)).serialized() + "\n"
     case .curl:
       let keyed = RealtimeEndpoint.socketURL(projectURL: base, apikey: "$SUPABASE_ANON_KEY")
       return messages.map { message in
@@ -25,6 +28,7 @@ extension RequestExplainer {
       }.joined()
     case .text:
       var lines = [heading(call)]
+      if case .check = call.action { appendSection("database", database(call), to: &lines) }
       appendSection("socket", [url], to: &lines)
       appendSection("messages", messages.map { $0.serialized() }, to: &lines)
       appendSection("live", [live(call)], to: &lines)
@@ -41,7 +45,30 @@ extension RequestExplainer {
     case .broadcast(let name, _, _): "BROADCAST " + RealtimeCall.topic(name)
     case .track(let name, _): "TRACK " + RealtimeCall.topic(name)
     case .untrack(let name): "UNTRACK " + RealtimeCall.topic(name)
+    case .check(let name, _): "CHECK " + RealtimeCall.topic(name)
     }
+  }
+
+  /// What `realtime check` reads in the database, and when it can.
+  static func database(_ call: RealtimeCall) -> [String] {
+    guard case .check(let name, let config) = call.action else { return [] }
+    let only = "(a local project only; elsewhere the report says it was not checked)"
+    if !config.postgresChanges.isEmpty {
+      let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+      let qualified = parts.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        .joined(separator: ".")
+      return [only, "as the superuser:"]
+        + RealtimeCheckQueries.table.split(separator: "\n").map { "  " + $0 }
+        + ["  " + RealtimeCheckQueries.count(qualified)]
+        + [
+          "as this user's role and claims, in a transaction rolled back:",
+          "  " + RealtimeCheckQueries.count(qualified),
+        ]
+    }
+    guard config.isPrivate else {
+      return ["(none: a public channel has no policies; the join alone is tried)"]
+    }
+    return [only, RealtimeCheckQueries.channelProbe]
   }
 
   /// When the statement returns.
@@ -51,6 +78,10 @@ extension RequestExplainer {
       "when the server pushes system \"Subscribed to PostgreSQL\" (after the join's ok)"
     case .join: "when the join is answered ok"
     case .leave: "when the leave is answered"
+    case .check(_, let config) where !config.postgresChanges.isEmpty:
+      "after the report: the join answered and system \"Subscribed to PostgreSQL\" (or why "
+        + "not), then the leave"
+    case .check: "after the report: the join answered (or why not), then the leave"
     case .broadcast: "when the server acknowledges the broadcast"
     case .track, .untrack: "when the server answers the presence message"
     }
@@ -86,6 +117,8 @@ extension RequestExplainer {
       ]
     case .untrack(let name):
       return [message(name, "2", "presence", ["type": "presence", "event": "untrack"])]
+    case .check(let name, let config):
+      return [join(name, config), message(name, "2", "phx_leave", [:])]
     }
   }
 }

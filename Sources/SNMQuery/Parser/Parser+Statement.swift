@@ -17,7 +17,9 @@ extension Parser {
   }
 
   mutating func parseKeywordStatement() throws(ParseFailure) -> Statement.Kind {
-    if isRealtimeStatement { return .realtime(try parseRealtime()) }
+    if RealtimeStatementParser.starts(self) {
+      return .realtime(try RealtimeStatementParser.parse(&self))
+    }
     switch current.keyword {
     case .from: return .query(try parseQuery())
     case .rpc: return .rpc(try parseRPC())
@@ -69,7 +71,8 @@ extension Parser {
     [
       "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
       "run", "defer", "help", "tables", "describe", "explain", "set", "exit", "quit",
-    ] + Parser.authWords + ["password"] + Parser.realtimeWords + Parser.functionsWords
+    ] + Parser.authWords + ["password"] + RealtimeStatementParser.words
+    + Parser.functionsWords
 
   /// A name: any word (keywords included) or a double-quoted name.
   mutating func parseName(_ role: NameRole, what: String, after: @autoclosure () -> String?)

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The findings of `snm realtime check`, one line each under a title, and the exit code they
-/// make: 1 when one is a problem, 3 when Realtime could not be reached, else 0.
+/// The findings of `realtime check`, one line each under a title, and the exit code they make:
+/// 1 when one is a problem, 2 when the check could not run as written, 3 when the project or its
+/// Realtime could not be reached, else 0.
 ///
 /// ```text
 /// realtime check public.todos, as authenticated (ada@example.com)
@@ -20,7 +21,8 @@ struct RealtimeCheckReport: Sendable {
 
   var title: String
   private var lines: [(mark: String, text: String)] = []
-  private var code = ExitCode.success
+  /// The exit code the findings make.
+  private(set) var code = ExitCode.success
 
   init(title: String) { self.title = title }
 
@@ -31,6 +33,41 @@ struct RealtimeCheckReport: Sendable {
   mutating func problem(_ text: String) {
     lines.append(("problem", text))
     if code == .success { code = .failure }
+  }
+
+  /// The check could not run as written (exit 2).
+  mutating func unusable(_ text: String) {
+    lines.append(("problem", text))
+    code = .usage
+  }
+
+  /// The project could not be reached, or the session used (exit 3).
+  mutating func unreachable(_ text: String) {
+    lines.append(("problem", text))
+    code = .unreachable
+  }
+
+  /// How many findings are problems.
+  var problems: Int { lines.filter { $0.mark == "problem" }.count }
+
+  /// What a private channel's policies let the user do on `topic`.
+  mutating func add(_ access: RealtimeChannelAccess, topic: String) {
+    if access.read {
+      ok("read: a select policy on realtime.messages lets this user join \(topic) and receive")
+    } else {
+      problem(
+        "read: no select policy on realtime.messages lets this user read \(topic): the join is "
+          + "refused (Unauthorized); policies see the topic as realtime.topic()")
+    }
+    if access.write {
+      ok(
+        "write: an insert policy on realtime.messages lets this user broadcast and track on \(topic)"
+      )
+    } else {
+      problem(
+        "write: no insert policy on realtime.messages lets this user write \(topic): Realtime "
+          + "drops their broadcasts and presence without a reply")
+    }
   }
 
   /// The database's findings about `table` for `role`.
@@ -89,10 +126,15 @@ struct RealtimeCheckReport: Sendable {
     }
   }
 
-  mutating func add(_ probe: Probe) {
+  /// How the join went: `channel` nil for a table, else whether the channel is private.
+  mutating func add(_ probe: Probe, channel: Bool?) {
     switch probe {
     case .live:
-      ok("Realtime joined and subscribed to the table (\"Subscribed to PostgreSQL\")")
+      switch channel {
+      case nil: ok("Realtime joined and subscribed to the table (\"Subscribed to PostgreSQL\")")
+      case true?: ok("Realtime joined the private channel: its read policy let this user in")
+      case false?: ok("Realtime joined the channel")
+      }
     case .refused(let why):
       problem(why.replacingOccurrences(of: "\n", with: " "))
     case .unreachable(let why):
@@ -101,15 +143,13 @@ struct RealtimeCheckReport: Sendable {
     }
   }
 
-  /// Prints the title and the findings; returns the exit code they make.
-  func print(to output: OutputWriter) -> ExitCode {
+  /// The title and the findings, a line each.
+  var text: String {
     var text = title + "\n"
     for line in lines {
       let mark = line.mark.padding(toLength: 12, withPad: " ", startingAt: 0)
       text += "  \(mark) \(VisibleText.escaped(line.text))\n"
     }
-    output.write(text)
-    output.flush()
-    return code
+    return text
   }
 }

@@ -26,6 +26,7 @@ struct RealtimeStatements: StatementFamily {
     if case .expectEvent(let expectation) = statement {
       return await expect(expectation, output: output)
     }
+    if case .check(let target) = statement { return await check(target) }
     let call: RealtimeCall
     do {
       guard let compiled = try RealtimeCompiler(scope: scope).compile(statement) else {
@@ -244,6 +245,31 @@ struct RealtimeStatements: StatementFamily {
     }
   }
 
+  /// `realtime check ...`: the report on the results output; a problem fails the statement
+  /// (exit 1), so a script can gate on it.
+  private func check(_ target: RealtimeCheckTarget) async -> StatementResult {
+    let report = await RealtimeCheck(target: target).findings(in: environment)
+    output.results.write(report.text)
+    output.results.flush()
+    let subject = "realtime check " + RealtimeCheck.subject(target)
+    switch report.code {
+    case .success:
+      return .succeeded(nil)
+    case .usage:
+      return .failed(output.failure(.usage, "\(subject): could not run (above)"))
+    case .unreachable:
+      return .failed(
+        output.failure(.unreachable, "\(subject): could not reach the project (above)"))
+    default:
+      let count = report.problems
+      return .failed(
+        StatementFailure(
+          .expectation(
+            expected: "no problem found by \(subject)",
+            found: count == 1 ? "1 problem (above)" : "\(count) problems (above)")))
+    }
+  }
+
   static func describe(_ expectation: RealtimeExpectation) -> String {
     var text = "an event"
     if let kind = expectation.kind { text = "a '\(kind.text)' event" }
@@ -271,6 +297,7 @@ struct RealtimeStatements: StatementFamily {
     case .track: "track"
     case .untrack: "untrack"
     case .expectEvent: "expect event"
+    case .check: "realtime check"
     }
   }
 

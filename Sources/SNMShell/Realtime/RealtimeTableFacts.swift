@@ -1,3 +1,5 @@
+import SNMQuery
+
 /// What the database says about a table, for `snm realtime check`: whether Realtime publishes
 /// it, what its old records hold, and what the checking user's role and claims may read of it.
 public struct RealtimeTableFacts: Sendable, Equatable {
@@ -13,7 +15,7 @@ public struct RealtimeTableFacts: Sendable, Equatable {
   public var rows: Int
 
   /// The most rows counted either way.
-  public static let sampleLimit = 10_000
+  public static let sampleLimit = RealtimeCheckQueries.sampleLimit
 
   public init(
     inPublication: Bool, replicaIdentity: String, rowSecurity: Bool, selectPolicies: [String],

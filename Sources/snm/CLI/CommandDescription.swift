@@ -189,7 +189,9 @@ extension CommandDescription {
         Realtime join of the table. The database is read only for a local project named with
         --local or --dir DIR; otherwise the join alone is tried, and the report says what it
         could not check. One line per finding: ok, note, problem, not
-        checked.
+        checked. In the shell and in scripts the same check is the statement
+        'realtime check TABLE', and 'realtime check channel TOPIC private' tries a private
+        channel's read and write policies (see 'help realtime' in the shell).
         """,
       takesShellOptions: true,
       footer: """

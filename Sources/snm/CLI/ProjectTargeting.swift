@@ -44,6 +44,9 @@ enum ProjectTargeting {
       url: endpoint.url, key: key ?? endpoint.apiKey, name: "local",
       serviceKey: serviceKey ?? endpoint.serviceKey)
     project.otherKeys = Self.keys(of: endpoint)
+    // `realtime check` reads this project's database (the shell reads none itself).
+    RealtimeCheckDatabases.shared.register(
+      LocalRealtimeCheckDatabase(databaseURL: endpoint.databaseURL), for: project.url)
     return project
   }
 
