@@ -64,7 +64,7 @@ let package = Package(
     .target(name: "SNMGateway", dependencies: ["SNMWire", "CLibPQ", "CCrypto", "CLibUV"]),
     // The services: PostgREST's behaviour, GoTrue's, Storage's, Realtime's, Edge Functions'.
     .target(name: "SNMLocalREST", dependencies: ["SNMGateway", "SNMWire"]),
-    .target(name: "SNMLocalAuth", dependencies: ["SNMGateway", "SNMWire", "SNMCrypto"]),
+    .target(name: "SNMLocalAuth", dependencies: ["SNMGateway", "SNMWire", "SNMCrypto", "CCurl"]),
     .target(name: "SNMLocalStorage", dependencies: ["SNMGateway", "SNMWire"]),
     .target(
       name: "SNMLocalRealtime", dependencies: ["SNMGateway", "SNMWire", "CLibPQ", "CEpoll"]),

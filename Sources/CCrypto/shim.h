@@ -92,6 +92,17 @@ static inline EVP_PKEY *snm_key_read_pem(const unsigned char *text, int length) 
   return key;
 }
 
+/// The public key in PEM `text` ("PUBLIC KEY", SubjectPublicKeyInfo), or NULL: a provider's key
+/// from its JWKS, which verifies and never signs.
+static inline EVP_PKEY *snm_key_read_public_pem(const unsigned char *text, int length) {
+  BIO *bio = BIO_new_mem_buf(text, length);
+  EVP_PKEY *key = NULL;
+  if (bio == NULL) return NULL;
+  key = PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+  BIO_free(bio);
+  return key;
+}
+
 /// A public number of the key, big-endian, into `out`: "qx"/"qy" (EC), "n"/"e" (RSA). Its length,
 /// or -1.
 static inline int snm_key_public_number(EVP_PKEY *key, const char *name, unsigned char *out,

@@ -19,6 +19,9 @@ public struct AuthGateway: Sendable {
   let limiter: AuthRateLimiter
   /// The project's stand-in for Apple's id_tokens (`snm local idp token`); nil: none.
   package var testIssuer: TestIdentityProvider?
+  /// Real providers' keys for the id_token grant, by provider (`[auth.external.apple] jwks`): a
+  /// provider named here takes only tokens its keys signed, never the test issuer's.
+  package var providerKeys: [String: ProviderKeys] = [:]
 
   public init(
     pool: PGPool, signer: JWTSigner, settings: AuthSettings,

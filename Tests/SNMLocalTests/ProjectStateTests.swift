@@ -74,6 +74,19 @@ import Testing
       ])
   }
 
+  @Test func providerKeysAreRemembered() throws {
+    let dir = try Self.scratch()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    var state = Self.state(dir)
+    #expect(state.providerKeys.isEmpty)
+    state.providerKeys["apple"] = ProviderKeys.Source(
+      jwks: "https://idp.example/keys", clientIDs: ["com.example.app", "com.example.web"])
+    state.providerKeys["google"] = ProviderKeys.Source(jwks: "/keys.json", clientIDs: ["g"])
+    try state.save()
+    let loaded = try #require(try ProjectState.load(dataDir: dir))
+    #expect(loaded.providerKeys == state.providerKeys)
+  }
+
   @Test func theServeArgumentsCarryEverySetting() {
     var state = Self.state("/tmp/p", port: 54399)
     state.apply(rateLimitChanges: ["token_refresh=0"])

@@ -100,6 +100,22 @@ public final class SigningKey: Sendable {
     }
   }
 
+  /// The public key in PEM `pem` ("PUBLIC KEY"): a key that only verifies, as a provider's key
+  /// from its JWKS. `kid` names it (by default its thumbprint).
+  public convenience init(publicPEM pem: [UInt8], kid: String? = nil) throws(CryptoError) {
+    let read = pem.withUnsafeBufferPointer {
+      snm_key_read_public_pem($0.baseAddress, Int32($0.count))
+    }
+    guard let key = read else { throw CryptoError(operation: "reading the public key") }
+    switch snm_key_kind(key) {
+    case 0: try self.init(key: key, algorithm: .es256, kid: kid)
+    case 1: try self.init(key: key, algorithm: .rs256, kid: kid)
+    default:
+      EVP_PKEY_free(key)
+      throw CryptoError(operation: "reading the public key (not EC P-256 or RSA 2048)")
+    }
+  }
+
   /// The JWS signature of `input` (for ES256, r and s of 32 bytes each).
   public func sign(_ input: [UInt8]) throws(CryptoError) -> [UInt8] {
     var signature = [UInt8](repeating: 0, count: 1024)

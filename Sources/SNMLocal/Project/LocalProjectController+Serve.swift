@@ -49,6 +49,7 @@ extension LocalProjectController {
     authSettings.smsTestOTPs = state.smsTestOTPs
     var auth = AuthGateway(pool: adminPool, signer: keys.signer, settings: authSettings, now: clock)
     auth.testIssuer = try state.testIssuer()
+    auth.providerKeys = state.providerKeys.mapValues { ProviderKeys($0) }
     var router = Router(
       keys: keys, signer: keys.signer, rest: GatewayAssembly.restHandler(warming: restPool),
       restPool: restPool,

@@ -64,8 +64,9 @@ extension ProjectFolderConfig {
     for (path, name) in switches {
       if let on = try reader.boolean(path) { authSwitches[name] = on }
     }
-    // Apple off asks for nothing; on, the test issuer stands in for Apple, so its client id,
-    // secret and the like are noted as not supported.
+    try readProviderKeys(&reader)
+    // Apple off asks for nothing; on, the test issuer stands in for Apple unless `jwks` names
+    // Apple's keys, and the keys not read (its secret and the like) are noted as not supported.
     // GitHub the same: the test issuer stands in for it.
     for provider in ["apple", "github"] {
       if let table = try reader.table(["auth", "external", provider]),

@@ -17,6 +17,7 @@ extension ProjectFolderConfig {
     if let refreshReuseInterval { state.refreshReuseInterval = refreshReuseInterval }
     if let minimumPasswordLength { state.minimumPasswordLength = minimumPasswordLength }
     state.authSwitches.apply(authSwitches)
+    state.providerKeys = providerKeys
     for (name, limit) in rateLimits { try? state.authRateLimits.set("\(name)=\(limit)") }
     if let smsTestOTPs { state.smsTestOTPs = smsTestOTPs }
     if let fileSizeLimit { state.storageFileSizeLimit = fileSizeLimit }

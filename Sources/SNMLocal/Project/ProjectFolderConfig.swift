@@ -48,6 +48,8 @@ struct ProjectFolderConfig: Sendable, Equatable {
   var refreshReuseInterval: Int?
   var minimumPasswordLength: Int?
   var authSwitches = AuthSwitches.Changes()
+  /// Real providers' keys for the id_token grant (`[auth.external.apple] jwks`, `client_id`).
+  var providerKeys: [String: ProviderKeys.Source] = [:]
   var rateLimits: [String: Int] = [:]
   /// `[realtime]` limits by Realtime's name (`max_concurrent_users`, ...).
   var realtimeLimits: [String: Int] = [:]

@@ -21,6 +21,8 @@ struct ProjectState: Sendable, Equatable {
   var refreshReuseInterval: Int
   var authRateLimits = AuthRateLimits()
   var authSwitches = AuthSwitches()
+  /// Real providers' keys for the id_token grant, from the project folder's config.
+  var providerKeys: [String: ProviderKeys.Source] = [:]
   /// Fixed SMS codes by phone number, digits only (`--sms-test-otp`; `[auth.sms.test_otp]`).
   var smsTestOTPs: [String: String] = [:]
   var migrationsDir: String?
@@ -112,6 +114,11 @@ struct ProjectState: Sendable, Equatable {
     for member in json["realtime_limits"]?.objectValue ?? JSONObject() {
       if let value = member.value.intValue { state.realtimeLimits[member.key] = value }
     }
+    for member in json["id_token_keys"]?.objectValue ?? JSONObject() {
+      guard let jwks = member.value["jwks"]?.stringValue else { continue }
+      let clientIDs = member.value["client_id"]?.arrayValue?.compactMap(\.stringValue) ?? []
+      state.providerKeys[member.key] = ProviderKeys.Source(jwks: jwks, clientIDs: clientIDs)
+    }
     return state
   }
 
@@ -201,6 +208,17 @@ struct ProjectState: Sendable, Equatable {
       .init(
         "realtime_limits",
         .object(realtimeLimits.sorted { $0.key < $1.key }.map { .init($0.key, .int($0.value)) })),
+      .init(
+        "id_token_keys",
+        .object(
+          providerKeys.sorted { $0.key < $1.key }.map { provider, source in
+            .init(
+              provider,
+              .object([
+                .init("jwks", .string(source.jwks)),
+                .init("client_id", .array(source.clientIDs.map { .string($0) })),
+              ]))
+          })),
     ])
     do {
       // Atomic: `snm local status` in another process may read it while `start` writes it.

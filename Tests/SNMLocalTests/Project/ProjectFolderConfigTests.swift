@@ -90,6 +90,29 @@ import Testing
       ])
   }
 
+  @Test func providerKeysAreReadForSwitchedOnProvidersWithTheirAudiences() throws {
+    let folder = try folder(
+      """
+      [auth.external.apple]
+      enabled = true
+      client_id = "com.example.app, com.example.web"
+      secret = "not-read"
+      jwks = "https://appleid.apple.com/auth/keys"
+      [auth.external.google]
+      enabled = false
+      client_id = "g"
+      jwks = "http://ignored.example"
+      """)
+    let config = try ProjectFolderConfig(folder: folder)
+    #expect(
+      config.providerKeys == [
+        "apple": .init(
+          jwks: "https://appleid.apple.com/auth/keys",
+          clientIDs: ["com.example.app", "com.example.web"])
+      ])
+    #expect(config.unsupported.map(\.key) == ["[auth.external.apple] secret"])
+  }
+
   @Test func functionEntriesAreEveryFunctionTableAndNothingElse() throws {
     let folder = try folder(
       """
