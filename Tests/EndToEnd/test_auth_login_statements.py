@@ -53,6 +53,33 @@ def test_a_script_signs_in_with_apple(apple_project, home, tmp_path):
     assert token not in echoed.stdout + echoed.stderr
 
 
+def test_session_check_shows_the_provider_and_assurance_level(apple_project, home, tmp_path):
+    """`session check` (and `$session`) name the provider the stored session signed in with and
+    its AAL, read from the access token's amr and aal: apple for an id_token sign-in, email for a
+    password, aal2 once a TOTP factor was verified."""
+    email = new_email("check-apple")
+    script = tmp_path / "check.snm"
+    script.write_text("login apple id-token $env.APPLE_TOKEN nonce 'raw-nonce-9'\n"
+                      "session check\n"
+                      "expect $session.provider == 'apple'\n")
+    done = snm(apple_project, str(script),
+               env={**home, "APPLE_TOKEN": mint(apple_project, email, "--nonce", "raw-nonce-9")})
+    assert done.returncode == 0, done.stderr
+    assert f"signed in as {email} (authenticated) with apple, aal1, " in done.stdout
+    other = new_email("check-password")
+    script.write_text(f"signup email '{other}' password $env.PW\n"
+                      "session check\n"
+                      "let f = mfa enroll totp name 'ci'\n"
+                      "mfa verify $f.id secret $f.secret\n"
+                      "session check\n"
+                      "expect $session.provider == 'email'\n"
+                      "expect $session.aal == 'aal2'\n")
+    done = snm(apple_project, str(script), env={**home, "PW": "walk-the-dog-9"})
+    assert done.returncode == 0, done.stderr
+    assert f"signed in as {other} (authenticated) with email, aal1, " in done.stdout
+    assert f"signed in as {other} (authenticated) with email, aal2, " in done.stdout
+
+
 def test_a_refused_token_fails_the_sign_in(apple_project, home):
     token = mint(apple_project, new_email("login-apple-bad"), "--nonce", "n-1")
     done = snm(apple_project, "-c", "login apple id-token $env.T nonce 'n-2'",

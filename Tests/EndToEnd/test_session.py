@@ -186,8 +186,9 @@ def test_signup_then_password_login_from_the_environment(client):
     assert login.returncode == 0, login.stderr
     assert login.stdout == f"signed in as {email}\n"
     check = client.run("session check")
-    assert re.fullmatch(rf"signed in as {re.escape(email)} \(authenticated\), \d+m \d+s left\n",
-                        check.stdout)
+    assert re.fullmatch(
+        rf"signed in as {re.escape(email)} \(authenticated\) with email, aal1, \d+m \d+s left\n",
+        check.stdout)
     stored = client.stored()
     client.assert_no_secret_leaked(password, stored["access_token"], stored["refresh_token"])
 

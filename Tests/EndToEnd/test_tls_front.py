@@ -12,6 +12,7 @@ import json
 import os
 import re
 import signal
+import ssl
 import subprocess
 import time
 
@@ -27,8 +28,9 @@ BIG_ROWS = 100_000
 
 @pytest.fixture(scope="module")
 def tls_project(snm_bin):
-    """A project of its own, with a 100,000-row table anon may read whole."""
-    project = start_project("tls")
+    """A project of its own, with a 100,000-row table anon may read whole, and the test issuer's
+    GitHub (`--github`) for the browser sign-in."""
+    project = start_project("tls", "--github")
     project.sql(f"""
       create table public.big_rows (id int primary key, name text, traits jsonb);
       insert into public.big_rows
@@ -245,7 +247,8 @@ def test_sign_in_and_refresh_through_the_front(front, tls_project, home, tmp_pat
     before = len(front.log("main"))
     check = snm(front, tls_project, home, "-c", "session check")
     assert check.returncode == 0, check.stderr
-    assert re.fullmatch(r"signed in as carol@example\.com \(authenticated\), \d+m \d+s left"
+    assert re.fullmatch(r"signed in as carol@example\.com \(authenticated\) with email, aal1, "
+                        r"\d+m \d+s left"
                         r"( \(refreshed\))?\n", check.stdout), check.stdout
     assert any('"POST /auth/v1/token?grant_type=refresh_token' in line
                for line in front.log("main")[before:])
@@ -334,3 +337,70 @@ def test_as_service_with_a_secret_key_through_the_front(front, tls_project, home
     assert any('"Bearer ey' in line for line in lines), lines
     for text in (done.stdout, done.stderr, report.read_text()):
         assert secret not in text
+
+
+def browse_github(browser, url, email):
+    """A browser (trusting the test CA) signing in at the test issuer's GitHub page: follows
+    `url` to the page, signs in as `email`, follows the project's callback; the Location that
+    points back at the app or snm's loopback port (not followed)."""
+    page = browser.get(url, follow_redirects=True)
+    assert page.status_code == 200 and "/idp/authorize" in str(page.url), page.text
+    answer = browser.get(page.url.copy_merge_params({"login": email}))
+    assert answer.status_code == 302, answer.text
+    back = browser.get(answer.headers["location"])
+    assert back.status_code == 302, back.text
+    return back.headers["location"]
+
+
+def test_login_provider_github_through_the_front(front, tls_project, home):
+    """`login provider github` against the project reached over https with --cacert: snm prints
+    the front's /authorize address, and after the browser's sign-in trades the code and its
+    verifier at the front's /token?grant_type=pkce."""
+    import httpx
+    email = f"github-front-{os.getpid()}-{time.time_ns()}@example.com"
+    process = subprocess.Popen(
+        [SNM, "--url", front.url("main"), "--key", tls_project.anon_key, "--cacert", front.ca,
+         "-c", "login provider github\nsession check"],
+        env={**os.environ, **home}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    printed = []
+    while not printed or not printed[-1].startswith("  http"):
+        line = process.stderr.readline()
+        assert line, "".join(printed)
+        printed.append(line)
+    url = printed[-1].strip()
+    assert url.startswith(front.url("main") + "/auth/v1/authorize?provider=github&"), url
+    before = len(front.log("main"))
+    with httpx.Client(verify=ssl.create_default_context(cafile=front.ca)) as browser:
+        location = browse_github(browser, url, email)
+    assert re.match(r"http://127\.0\.0\.1:\d+/callback\?code=", location), location
+    assert httpx.get(location).status_code == 200
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, "".join(printed) + err
+    assert f"signed in as {email} with github" in out
+    assert f"signed in as {email} (authenticated) with github, aal1, " in out
+    exchanged = [line for line in front.log("main")[before:]
+                 if '"POST /auth/v1/token?grant_type=pkce' in line]
+    assert len(exchanged) == 1, front.log("main")[before:]
+
+
+def test_a_pkce_sign_in_through_the_front_with_the_official_client(front, tls_project):
+    """supabase-auth's PKCE flow (sign_in_with_oauth, exchange_code_for_session) over https
+    through the front, the client trusting the test CA."""
+    import httpx
+    from supabase_auth import SyncGoTrueClient
+    email = f"pkce-front-{os.getpid()}-{time.time_ns()}@example.com"
+    app = "http://127.0.0.1:3999/app"
+    with httpx.Client(verify=ssl.create_default_context(cafile=front.ca)) as http:
+        client = SyncGoTrueClient(
+            url=front.url("main") + "/auth/v1", headers=tls_project.headers(),
+            auto_refresh_token=False, persist_session=False, flow_type="pkce", http_client=http)
+        url = client.sign_in_with_oauth({"provider": "github", "options": {"redirect_to": app}}).url
+        assert url.startswith(front.url("main") + "/auth/v1/authorize?"), url
+        before = len(front.log("main"))
+        location = browse_github(http, url, email)
+        assert location.startswith(app + "?code="), location
+        code = location.split("code=", 1)[1].split("&")[0]
+        session = client.exchange_code_for_session({"auth_code": code}).session
+    assert session.user.email == email and session.user.app_metadata["provider"] == "github"
+    assert any('"POST /auth/v1/token?grant_type=pkce' in line
+               for line in front.log("main")[before:])

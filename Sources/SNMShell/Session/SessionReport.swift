@@ -4,13 +4,15 @@ import SNMSupabase
 import SNMWire
 
 /// What `session show` and `session check` print: who is signed in, the role, whether the user
-/// is anonymous, when the token expires. Never a token.
+/// is anonymous, the provider the session signed in with and its assurance level (the access
+/// token's `amr` and `aal`), when the token expires. Never a token.
 ///
 /// ```
 /// user_id     6f1b2c3d-...
 /// email       kim@example.com
 /// role        authenticated
 /// anonymous   no
+/// provider    email  (apple, github, phone, anonymous, ...)
 /// aal         aal1   (aal2 once a second factor was verified: `mfa verify`)
 /// expires_at  2026-11-29T15:33:56Z (in 59m 58s)
 /// ```
@@ -37,8 +39,9 @@ struct SessionReport {
     }
     var rows: [(String, String)] = [("user_id", session.user.id.uuidString.lowercased())]
     if let email = session.user.email, !email.isEmpty { rows.append(("email", email)) }
+    rows += [("role", role), ("anonymous", session.user.isAnonymous ? "yes" : "no")]
+    if let provider = session.claims.signInProvider { rows.append(("provider", provider)) }
     rows += [
-      ("role", role), ("anonymous", session.user.isAnonymous ? "yes" : "no"),
       ("aal", session.claims.aal ?? "aal1"),
       ("expires_at", Self.timestamp(session.expiresAt) + " (\(timeLeftText(session)))"),
     ]
@@ -47,12 +50,15 @@ struct SessionReport {
       .joined(separator: "\n")
   }
 
-  /// The `session check` line: `signed in as kim@example.com (authenticated), 59m 58s left`.
+  /// The `session check` line: `signed in as kim@example.com (authenticated) with email, aal1,
+  /// 59m 58s left`.
   func checkLine(_ format: OutputFormat) -> String {
     if format == .json || format == .ndjson { return json().serialized() }
     guard let session else { return "not signed in" }
     let left = session.timeLeft(now: now)
-    var text = "signed in as \(session.user.displayName) (\(role)), "
+    var text = "signed in as \(session.user.displayName) (\(role))"
+    if let provider = session.claims.signInProvider { text += " with \(provider)" }
+    text += ", \(session.claims.aal ?? "aal1"), "
     text += left > 0 ? "\(Self.duration(left)) left" : "expired"
     if refreshed { text += " (refreshed)" }
     return text
@@ -70,6 +76,7 @@ struct SessionReport {
       "email": session.user.email.flatMap { $0.isEmpty ? nil : JSONValue.string($0) } ?? .null,
       "is_anonymous": .bool(session.user.isAnonymous),
       "aal": .string(session.claims.aal ?? "aal1"),
+      "provider": session.claims.signInProvider.map { .string($0) } ?? .null,
     ]
   }
 
@@ -81,6 +88,7 @@ struct SessionReport {
     if let email = session.user.email, !email.isEmpty { object.append("email", .string(email)) }
     object.append("role", .string(role))
     object.append("is_anonymous", .bool(session.user.isAnonymous))
+    if let provider = session.claims.signInProvider { object.append("provider", .string(provider)) }
     object.append("aal", .string(session.claims.aal ?? "aal1"))
     object.append("expires_at", .string(Self.timestamp(session.expiresAt)))
     let left = Int(exactly: session.timeLeft(now: now).rounded(.down)) ?? 0

@@ -21,7 +21,9 @@ final class StubAuth: AuthManageable {
       return count
     }
     // A JWT whose payload says role authenticated (the signature is not checked).
-    let payload = Data(#"{"role":"authenticated","sub":"x"}"#.utf8).base64EncodedString()
+    let method = email == nil ? "anonymous" : "password"
+    let claims = #"{"role":"authenticated","sub":"x","aal":"aal1","amr":[{"method":"\#(method)"}]}"#
+    let payload = Data(claims.utf8).base64EncodedString()
       .replacingOccurrences(of: "=", with: "")
     return SupabaseSession(
       accessToken: "eyJhbGciOiJIUzI1NiJ9.\(payload).secret-access-\(number)",
@@ -91,8 +93,9 @@ struct ShellRig {
     #expect(lines[2] == "email       kim@example.com")
     #expect(lines[3] == "role        authenticated")
     #expect(lines[4] == "anonymous   no")
-    #expect(lines[5] == "aal         aal1")
-    #expect(lines[6].hasPrefix("expires_at  ") && lines[6].contains("(in 59m "))
+    #expect(lines[5] == "provider    email")
+    #expect(lines[6] == "aal         aal1")
+    #expect(lines[7].hasPrefix("expires_at  ") && lines[7].contains("(in 59m "))
     #expect(rig.shell.promptText(continuing: false) == "snm kim@local> ")
     #expect(!rig.everything().contains("secret"))
   }
@@ -147,7 +150,7 @@ struct ShellRig {
     // between the sign-in and the check (it was "59m 5" and failed once a loaded CI took 10 s).
     #expect(
       rig.output.captured.contains(
-        #/signed in as anonymous \(authenticated\), 5\dm \d{1,2}s left/#),
+        #/signed in as anonymous \(authenticated\) with anonymous, aal1, 5\dm \d{1,2}s left/#),
       "\(rig.output.captured)")
     #expect((await rig.shell.runSession(.logout())).succeeded)
     #expect(rig.output.captured.hasSuffix("signed out\n"))

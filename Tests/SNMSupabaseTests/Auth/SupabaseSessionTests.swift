@@ -77,6 +77,36 @@ import Testing
     #expect("\(broken)".contains("expiresAt: 0"))
   }
 
+  /// A token whose payload is `json`, unsigned.
+  static func token(_ json: String) -> String {
+    let payload = Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    return "e30.\(payload).s"
+  }
+
+  @Test(arguments: [
+    (#"{"amr":[{"method":"password"}],"email":"k@x.io"}"#, "email"),
+    (#"{"amr":[{"method":"otp"}],"email":"","phone":"15555550100"}"#, "phone"),
+    (#"{"amr":[{"method":"anonymous"}]}"#, "anonymous"),
+    (
+      #"{"amr":[{"method":"oauth"}],"app_metadata":{"provider":"apple","providers":["apple"]}}"#,
+      "apple"
+    ),
+    // A user who signed up by e-mail and then with GitHub: the provider linked last.
+    (
+      #"{"amr":[{"method":"oauth"}],"app_metadata":{"provider":"email","providers":["email","github"]}}"#,
+      "github"
+    ),
+    (#"{"amr":[{"method":"password"},{"method":"totp"}],"email":"k@x.io","aal":"aal2"}"#, "email"),
+  ])
+  func theSignInProviderComesFromTheAMR(_ payload: String, _ provider: String) {
+    #expect(AccessTokenClaims(jwt: Self.token(payload)).signInProvider == provider)
+  }
+
+  @Test func aTokenWithoutAMRNamesNoProvider() {
+    #expect(AccessTokenClaims(jwt: Self.token(#"{"role":"anon"}"#)).signInProvider == nil)
+  }
+
   @Test func claimsWithAnExpiryNoDateCanHoldHaveNone() {
     // {"exp":1e300,"iat":-1e300,"role":"anon"}
     let claims = AccessTokenClaims(
