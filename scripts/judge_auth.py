@@ -5,7 +5,8 @@ The suite (supabase-py's src/auth/tests) was written for four GoTrue servers in 
 harness starts four local projects shaped like them and runs the suite unchanged against them:
 
   9999  sign-ups on, e-mail and phone confirmation on, the phone provider on
-  9998  sign-ups on, no confirmation (autoconfirm), the phone provider on
+  9998  sign-ups on, no confirmation (autoconfirm), the phone provider on, the OAuth 2.1 server's
+        admin client routes on (GOTRUE_OAUTH_SERVER_ENABLED)
   9997  sign-ups off
   9996  like 9998, user tokens signed RS256 with the docker setup's own key (its kid)
 
@@ -14,8 +15,9 @@ suite signs up and in hundreds of times). Loaded into pytest as a plugin (`-p ju
 file stands in for Supabase's API gateway: a request for localhost:999x goes to that project's
 /auth/v1 with the project's `apikey`, as the hosted gateway routes /auth/v1 to GoTrue.
 
-Out of scope by issue 21, and counted apart: the OAuth server (`*oauth_client*`) and SSO/SAML
-(`*sso*`), and, by name, the cases shaped by the docker setup itself (HARNESS_SHAPED says why).
+Out of scope by issue 21, and counted apart: SSO/SAML (`*sso*`), and, by name, the cases shaped by
+the docker setup itself (HARNESS_SHAPED says why). The OAuth server's admin client cases
+(`*oauth_client*`) are in scope since issue 39.
 The counts are printed; the exit code is 1 when anything else fails.
 """
 
@@ -31,7 +33,6 @@ SUITE_SECRET = "37c304f8-51aa-419a-a1af-06154e63707a"
 # docker-compose.yml's autoconfirm_with_asymmetric_keys server: its secret and its RS256 key.
 ASYMMETRIC_SECRET = "Z7-AyPyChGNcQsX16cPBV-pPBo4q-zckDxkq1VZjATo"
 OUT_OF_SCOPE = {  # a part of the test's name -> why it is counted apart
-    "oauth_client": "out of scope: the OAuth 2.1 server",
     "sso": "out of scope: SSO/SAML",
 }
 HARNESS_SHAPED = {  # a test's whole name -> why it cannot pass against separate projects
@@ -72,7 +73,7 @@ def start_projects(snm: str, into: Path, keys_file: Path | None, started: list[d
     phone = ["--phone-signup", "--sms-test-otp", "+15555550100=123456"]
     shapes = {
         "9999": (["--confirm-email", "--confirm-phone"] + phone, SUITE_SECRET),
-        "9998": (phone, SUITE_SECRET),
+        "9998": (phone + ["--oauth-server"], SUITE_SECRET),
         "9997": (["--no-signup"], SUITE_SECRET),
         "9996": (phone + ["--jwt-alg", "RS256"]
                  + (["--signing-keys", str(keys_file)] if keys_file else []), ASYMMETRIC_SECRET),

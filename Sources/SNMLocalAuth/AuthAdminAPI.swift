@@ -3,7 +3,8 @@ import SNMWire
 
 /// GoTrue's admin API: the project's users listed, made, changed and deleted
 /// (`/admin/users[/{id}]`), their factors (`/admin/users/{id}/factors[/{factor}]`), invites
-/// (`/invite`) and the links of the account mails (`/admin/generate_link`). Only for a caller
+/// (`/invite`), the links of the account mails (`/admin/generate_link`) and, under
+/// `/admin/oauth`, the OAuth server's clients (``OAuthClientsAPI``). Only for a caller
 /// with an admin role (`AuthGateway.requireAdmin`); each handler is request -> store call ->
 /// GoTrue answer, on the gateway's pool.
 ///
@@ -14,8 +15,8 @@ import SNMWire
 struct AuthAdminAPI {
   let gateway: AuthGateway
 
-  /// `/admin/users[/{id}]`, `/admin/users/{id}/factors[/{factor}]`, `/admin/generate_link`, for
-  /// a caller `AuthGateway.requireAdmin` let through.
+  /// `/admin/users[/{id}]`, `/admin/users/{id}/factors[/{factor}]`, `/admin/generate_link`,
+  /// `/admin/oauth/...`, for a caller `AuthGateway.requireAdmin` let through.
   func handle(_ request: HTTPRequest, route: AuthRoute) throws -> HTTPResponse {
     switch route {
     case .listUsers:
@@ -53,8 +54,8 @@ struct AuthAdminAPI {
         try FactorStore(connection).delete(id: factorID)
       }
       return .json(status: 200, factor)
-    case .adminOAuth:
-      throw AuthFailure(status: 404, code: "feature_disabled", message: "OAuth server is disabled")
+    case .adminOAuth(let route):
+      return try OAuthClientsAPI(gateway: gateway).handle(request, route: route)
     default:
       throw AuthFailure.notFound
     }

@@ -60,9 +60,9 @@ enum AuthRoute: Equatable {
   /// `/admin/users/{id}/factors/{factor}` with a method but DELETE: 405 once both ids read as
   /// UUIDs and name a user's factor.
   case userFactorWrongMethod(userID: String, factorID: String)
-  /// Any path under `/admin/oauth`: the OAuth 2.1 server's client routes, off in the local
-  /// project (GoTrue's 404 feature_disabled once the caller is an admin).
-  case adminOAuth
+  /// Any path under `/admin/oauth`: the OAuth 2.1 server's client routes (``OAuthClientsAPI``;
+  /// GoTrue's 404 feature_disabled once the caller is an admin, when the server is off).
+  case adminOAuth(OAuthAdminRoute)
   /// Any other path under `/admin`, answered 404 once the caller is an admin.
   case adminNotFound
 
@@ -129,13 +129,14 @@ enum AuthRoute: Equatable {
     return methods[method] ?? .methodNotAllowed
   }
 
-  /// `/admin/users[/{id}[/factors[/{factor}]]]`, `/admin/generate_link`.
+  /// `/admin/users[/{id}[/factors[/{factor}]]]`, `/admin/generate_link`, `/admin/oauth/...`.
   static func admin(method: String, _ route: [String]) -> AuthRoute {
     switch (method, route.count) {
     case ("GET", 2) where route[1] == "users": return .listUsers
     case ("POST", 2) where route[1] == "users": return .createUser
     case ("POST", 2) where route[1] == "generate_link": return .generateLink
-    case (_, 2...) where route[1] == "oauth": return .adminOAuth
+    case (_, 2...) where route[1] == "oauth":
+      return .adminOAuth(OAuthAdminRoute(method: method, Array(route.dropFirst(2))))
     case (_, 3) where route[1] == "users":
       switch method {
       case "GET": return .adminUser(id: route[2])

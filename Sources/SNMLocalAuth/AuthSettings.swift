@@ -51,6 +51,9 @@ public struct AuthSettings: Sendable, Equatable {
   /// Sign in with GitHub by the OAuth redirect flow, the test issuer standing in for GitHub
   /// (`--github`; `[auth.external.github] enabled`).
   public var githubEnabled = false
+  /// The OAuth 2.1 server's admin client routes answer (`--oauth-server`;
+  /// `[auth.oauth_server] enabled`; GoTrue's `OAUTH_SERVER_ENABLED`, off by default).
+  public var oauthServerEnabled = false
   /// Where verify links send the browser when they name no `redirect_to` (`[auth] site_url`).
   public var siteURL: String
 

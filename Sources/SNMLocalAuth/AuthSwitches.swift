@@ -2,7 +2,7 @@
 /// `confirm_email` (`[auth.email] enable_confirmations`), `signup` (`[auth] enable_signup`),
 /// `anonymous` (`[auth] enable_anonymous_sign_ins`), `secure_password_change`
 /// (`[auth.email] secure_password_change`), `apple` (`[auth.external.apple] enabled`), `github`
-/// (`[auth.external.github] enabled`).
+/// (`[auth.external.github] enabled`), `oauth_server` (`[auth.oauth_server] enabled`).
 ///
 /// ```swift
 /// var switches = AuthSwitches()              // GoTrue local defaults: sign-ups on, no confirmations
@@ -18,6 +18,7 @@ public struct AuthSwitches: Sendable, Equatable {
   public var confirmPhone = false
   public var apple = false
   public var github = false
+  public var oauthServer = false
 
   public init() {}
 
@@ -27,7 +28,7 @@ public struct AuthSwitches: Sendable, Equatable {
   /// The names `project.json` keeps them under, in order.
   public static let names = [
     "confirm_email", "signup", "anonymous", "secure_password_change", "phone_signup",
-    "confirm_phone", "apple", "github",
+    "confirm_phone", "apple", "github", "oauth_server",
   ]
 
   public subscript(name: String) -> Bool {
@@ -41,6 +42,7 @@ public struct AuthSwitches: Sendable, Equatable {
       case "confirm_phone": confirmPhone
       case "apple": apple
       case "github": github
+      case "oauth_server": oauthServer
       default: false
       }
     }
@@ -54,6 +56,7 @@ public struct AuthSwitches: Sendable, Equatable {
       case "confirm_phone": confirmPhone = newValue
       case "apple": apple = newValue
       case "github": github = newValue
+      case "oauth_server": oauthServer = newValue
       default: break
       }
     }
@@ -82,5 +85,6 @@ public struct AuthSwitches: Sendable, Equatable {
     settings.confirmPhone = confirmPhone
     settings.appleEnabled = apple
     settings.githubEnabled = github
+    settings.oauthServerEnabled = oauthServer
   }
 }

@@ -24,14 +24,14 @@ import Testing
   let admin = try PGConnection(conninfo: cluster.layout.conninfo(user: "postgres"))
   let applied = try Migrator(migrationsDir: nil).apply(on: admin)
   #expect(
-    Array(applied.prefix(BootstrapSQL.steps.count + 8))
+    Array(applied.prefix(BootstrapSQL.steps.count + 9))
       == BootstrapSQL.steps.map(\.version) + [
         StorageSchemaSQL.version, AuthSchemaSQL.version, AuthSchemaSQL.phoneVersion,
         AuthSchemaSQL.guessesVersion, AuthSchemaSQL.flowStateVersion,
         AuthSchemaSQL.identitiesVersion, AuthSchemaSQL.flowReferrerVersion,
-        AuthSchemaSQL.spentTokensVersion,
+        AuthSchemaSQL.spentTokensVersion, OAuthSchemaSQL.version,
       ])
-  #expect(applied.count == BootstrapSQL.steps.count + 8 + DemoSchemaSQL.migrations.count)
+  #expect(applied.count == BootstrapSQL.steps.count + 9 + DemoSchemaSQL.migrations.count)
   #expect(try Migrator(migrationsDir: nil).apply(on: admin).isEmpty, "each migration runs once")
 
   // Parameters, NULLs, text results.

@@ -71,6 +71,7 @@ import Testing
       loaded.authSwitchArguments == [
         "--confirm-email", "--signup", "--no-anonymous", "--no-secure-password-change",
         "--no-phone-signup", "--no-confirm-phone", "--no-apple", "--no-github",
+        "--no-oauth-server",
       ])
   }
 

@@ -89,6 +89,7 @@ struct Migrator {
           AuthSchemaSQL.spentTokensScript
         )
       ]
+      + [(OAuthSchemaSQL.version, "snm auth oauth server clients", OAuthSchemaSQL.script)]
       + pending
     for migration in all where !done.contains(migration.0) {
       do {

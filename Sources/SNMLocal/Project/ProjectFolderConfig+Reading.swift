@@ -60,6 +60,7 @@ extension ProjectFolderConfig {
       (["auth", "sms", "enable_confirmations"], "confirm_phone"),
       (["auth", "external", "apple", "enabled"], "apple"),
       (["auth", "external", "github", "enabled"], "github"),
+      (["auth", "oauth_server", "enabled"], "oauth_server"),
     ]
     for (path, name) in switches {
       if let on = try reader.boolean(path) { authSwitches[name] = on }
@@ -73,6 +74,17 @@ extension ProjectFolderConfig {
         authSwitches[provider] != true
       {
         for (key, _) in table.entries { reader.markRead(["auth", "external", provider, key]) }
+      }
+    }
+    // The OAuth server off asks for nothing; on, only its admin client routes are served (no
+    // consent page: authorization_url_path is listed as not supported).
+    if let table = try reader.table(["auth", "oauth_server"]) {
+      if authSwitches["oauth_server"] == true {
+        reader.fixed(
+          ["auth", "oauth_server", "allow_dynamic_registration"], .boolean(false),
+          here: "no dynamic client registration")
+      } else {
+        for (key, _) in table.entries { reader.markRead(["auth", "oauth_server", key]) }
       }
     }
     for name in AuthRateLimits.names {

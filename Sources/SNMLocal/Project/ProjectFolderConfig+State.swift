@@ -70,5 +70,6 @@ extension ProjectFolderConfig {
     "secure_password_change": "[auth.email] secure_password_change",
     "phone_signup": "[auth.sms] enable_signup", "confirm_phone": "[auth.sms] enable_confirmations",
     "apple": "[auth.external.apple] enabled", "github": "[auth.external.github] enabled",
+    "oauth_server": "[auth.oauth_server] enabled",
   ]
 }

@@ -311,6 +311,11 @@ enum CommandLineTable {
       help: "users sign in with GitHub's OAuth redirect flow, the project's test issuer\n"
         + "standing in for GitHub (login provider github; --no-github: off)"),
     authSwitch("github", on: false, help: nil),
+    authSwitch(
+      "oauth_server", on: true,
+      help: "the OAuth 2.1 server's admin client routes answer (/admin/oauth/clients;\n"
+        + "--no-oauth-server: off)"),
+    authSwitch("oauth_server", on: false, help: nil),
     idpOption("--provider", value: "NAME", help: "idp token: the provider (apple)") {
       $0.provider = $1
     },

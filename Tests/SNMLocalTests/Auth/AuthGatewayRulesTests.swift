@@ -83,12 +83,16 @@ import Testing
       AuthSwitches.names.map { AuthSwitches.flag($0, on: switches[$0]) } == [
         "--no-confirm-email", "--signup", "--anonymous", "--no-secure-password-change",
         "--no-phone-signup", "--no-confirm-phone", "--no-apple", "--no-github",
+        "--no-oauth-server",
       ])
     switches.apply(["confirm_email": true, "signup": false, "phone_signup": true])
     var settings = AuthSettings(issuer: "http://127.0.0.1:54321/auth/v1")
     switches.configure(&settings)
     #expect(settings.confirmEmail && !settings.signupEnabled && settings.anonymousEnabled)
-    #expect(settings.phoneEnabled && !settings.confirmPhone)
+    #expect(settings.phoneEnabled && !settings.confirmPhone && !settings.oauthServerEnabled)
+    switches.apply(["oauth_server": true])
+    switches.configure(&settings)
+    #expect(settings.oauthServerEnabled)
     #expect(settings.siteURL == "http://127.0.0.1:54321")
   }
 }

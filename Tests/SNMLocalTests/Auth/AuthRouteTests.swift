@@ -38,10 +38,10 @@ import Testing
     Case(method: "GET", path: "/auth/v1/callback", route: .callback),
     Case(method: "POST", path: "/auth/v1/callback/", route: .callback),
     Case(method: "GET", path: "/auth/v1/idp/authorize", route: .testProviderPage),
-    Case(method: "GET", path: "/auth/v1/admin/oauth/clients", route: .adminOAuth),
+    Case(method: "GET", path: "/auth/v1/admin/oauth/clients", route: .adminOAuth(.listClients)),
     Case(
       method: "POST", path: "/auth/v1/admin/oauth/clients/\(id)/regenerate_secret",
-      route: .adminOAuth),
+      route: .adminOAuth(.regenerateSecret(id: id))),
     Case(method: "POST", path: "/auth/v1/authorize", route: .methodNotAllowed),
     Case(method: "POST", path: "/auth/v1/sso", route: .sso),
     Case(method: "GET", path: "/auth/v1/sso/saml/metadata", route: .sso),

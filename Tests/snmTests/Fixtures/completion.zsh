@@ -106,6 +106,8 @@ _snm() {
             '--no-apple[]' \
             '--github[users sign in with GitHub'\''s OAuth redirect flow, the project'\''s test issuer standing in for GitHub]' \
             '--no-github[]' \
+            '--oauth-server[the OAuth 2.1 server'\''s admin client routes answer]' \
+            '--no-oauth-server[]' \
             '--provider[idp token the provider]:NAME:' \
             '--email[idp token the address the id_token names]:ADDRESS:' \
             '--nonce[idp token the raw nonce]:RAW:' \
