@@ -257,3 +257,38 @@ def test_at_the_prompt_the_report_prints_and_the_session_goes_on(env):
         shell.press("Enter")
         screen = shell.wait_for(lambda s: "Realtime joined and subscribed" in s, timeout=60)
         assert len(PROMPT.findall(screen)) >= 3
+
+
+def test_a_channel_check_at_the_prompt_is_for_the_user_signed_in_there(env):
+    with TmuxShell([SNM, "--local", "-X"], env=env) as shell:
+        shell.wait_for_prompt()
+        shell.type("login email 'alice@example.com' password 'password123'")
+        shell.press("Enter")
+        shell.wait_for(lambda s: "alice@example.com" in s.splitlines()[-1], timeout=30)
+        shell.type("realtime check channel room1 private")
+        shell.press("Enter")
+        screen = shell.wait_for(lambda s: "Realtime joined the private channel" in s, timeout=60)
+        assert ("realtime check channel room1 (private), as authenticated (alice@example.com)"
+                in screen)
+        assert "  ok           write: an insert policy on realtime.messages" in screen
+        shell.type("realtime check channel room2 private")
+        shell.press("Enter")
+        screen = shell.wait_for(lambda s: "found:    1 problem (above)" in s, timeout=60)
+        assert "  problem      write: no insert policy on realtime.messages lets this user write room2" in (
+            screen)
+
+
+def test_snm_test_gates_on_a_private_channel_in_tap(env, tmp_path):
+    allowed = tmp_path / "a_alice.snm"
+    allowed.write_text("login email 'alice@example.com' password 'password123'\n"
+                       "realtime check channel room1 private\n")
+    refused = tmp_path / "b_anon.snm"
+    refused.write_text("realtime check channel room1 private\n")
+    tap = tmp_path / "report.tap"
+    result = run_snm("test", "--local", "--report", f"tap={tap}", str(allowed), str(refused),
+                     env=env, timeout=120)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "1 passed, 1 failed" in result.stdout
+    report = tap.read_text()
+    assert "ok 1" in report and "not ok 2" in report
+    assert "no problem found by realtime check channel room1 (private)" in report
