@@ -3,6 +3,7 @@
 refuses), `snm check`-clean scripts run as written. Each wait is for an event, bounded by the
 statement's own `within` so a missing event fails instead of hanging."""
 import json
+import html
 import os
 import subprocess
 
@@ -219,3 +220,27 @@ def test_a_wrapped_line_in_a_narrow_window_is_redrawn_whole_with_its_cursor(todo
         shell.press("Enter")
         screen = shell.wait_for_prompt(before + 1)
         assert "(1 row)" in screen, screen
+
+
+def test_a_failing_expect_event_leaves_the_last_three_events_in_the_tap_and_junit_traces(
+        rt_project, home, tmp_path):
+    script = tmp_path / "events.snm"
+    script.write_text("""listen channel traced
+broadcast traced n {"n": 1}
+broadcast traced n {"n": 2}
+broadcast traced n {"n": 3}
+broadcast traced n {"n": 4}
+expect event traced n where n eq 4 within 10s
+expect event traced nope within 300ms
+""")
+    tap = tmp_path / "report.tap"
+    junit = tmp_path / "report.xml"
+    result = run_snm("test", "--url", rt_project.url, "--key", rt_project.anon_key, "--report",
+                     f"tap={tap}", "--report", f"junit={junit}", str(script), env=home,
+                     timeout=60)
+    assert result.returncode == 1, result.stdout + result.stderr
+    for report in (tap.read_text().replace('\\"', '"'), html.unescape(junit.read_text())):
+        assert "~ the last 3 event(s) received, oldest first" in report, report
+        traced = [line for line in report.splitlines() if "~ {" in line]
+        assert ['"payload":{"n":%d}' % n in line for n, line in zip((1, 2, 3), traced)] == [
+            True] * 3, report

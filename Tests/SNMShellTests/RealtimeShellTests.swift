@@ -1,4 +1,5 @@
 import Foundation
+import SNMNetwork
 import SNMSupabase
 import SNMTestSupport
 import SNMWire
@@ -126,6 +127,53 @@ import Testing
     #expect(code == .failure)
     #expect(rig.errors.captured.contains("none within"), "\(rig.errors.captured)")
     #expect(rig.errors.captured.contains(#""record":{"id":1}"#))
+  }
+
+  @Test func aFailingExpectationTracesTheLastEventsEachBoundedSayingWhatWasLeftOut() async throws {
+    let big = String(repeating: "a", count: 2 << 20)
+    var huge = Self.change(2)
+    huge.1 = [
+      "ids": [1],
+      "data": [
+        "schema": "public", "table": "todos", "type": "INSERT",
+        "record": ["id": 2, "body": .string(big)], "old_record": [:],
+      ],
+    ]
+    let server = try Self.server(afterJoin: [Self.change(1), huge, Self.change(3)])
+    defer { server.stop() }
+    let rig = try RequestRig(server.http)
+    let trace = RequestTrace(keep: 6)
+    // Event 3 came after the others on the socket: once it is taken, 1 and 2 wait in the queue.
+    let code = await RequestTrace.$current.withValue(trace) {
+      await rig.shell.run(
+        text: """
+          listen todos
+          expect event todos where id eq 3 within 20s
+          expect event todos delete within 300ms
+          """, name: "-c")
+    }
+    #expect(code == .failure)
+    let errors = rig.errors.captured
+    #expect(errors.contains(#""record":{"id":1}"#), "\(errors.prefix(2000))")
+    #expect(errors.utf8.count < 8 << 10, "the error line holds the whole event")
+    let total = try #require(
+      errors.range(of: #"\(([0-9]+) of ([0-9]+) bytes left out\)"#, options: .regularExpression))
+    let said = errors[total]
+    #expect(said.hasSuffix(" bytes left out)"))
+    let lines = trace.lines()
+    let header = try #require(lines.firstIndex { $0.hasPrefix("~ the last 2 event(s) received") })
+    #expect(lines[header + 1].contains(#""record":{"id":1}"#))
+    #expect(!lines[header + 1].contains("bytes left out"), "a small event is kept whole")
+    let kept = lines[header + 2]
+    #expect(kept.utf8.count < RealtimeEvent.traceBytes + 100)
+    let body = big.utf8.count
+    // Everything past the bound is counted: what is kept plus what is left out is the whole.
+    let numbers =
+      kept.split(separator: "(").last?.split(separator: " ").compactMap { Int($0) } ?? []
+    #expect(
+      numbers.count == 2 && numbers[1] > body && numbers[1] - numbers[0] <= RealtimeEvent.traceBytes
+    )
+    #expect(kept.hasSuffix("bytes left out)"))
   }
 
   @Test func expectNoEventPassesWhenNoneMatches() async throws {

@@ -105,7 +105,16 @@ public final class RequestTrace: Sendable {
     } else if let failure {
       lines.append("< failed after \(time): \(failure.description)")
     }
-    let exchange = Exchange(lines: lines.map(VisibleTextLine.escaped))
+    keep(Exchange(lines: lines.map(VisibleTextLine.escaped)))
+  }
+
+  /// Notes what is not an HTTP exchange but belongs among them (the events a failing Realtime
+  /// expectation saw), kept and shown as one; control characters escaped.
+  public func note(_ lines: [String]) {
+    keep(Exchange(lines: lines.map(VisibleTextLine.escaped)))
+  }
+
+  private func keep(_ exchange: Exchange) {
     state.withLock { state in
       guard state.failed else {
         state.before.append(exchange)

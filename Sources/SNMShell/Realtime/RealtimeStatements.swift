@@ -1,4 +1,5 @@
 import Foundation
+import SNMNetwork
 import SNMQuery
 import SNMSupabase
 import SNMWire
@@ -216,9 +217,12 @@ struct RealtimeStatements: StatementFamily {
       guard expectation.negated else {
         return .succeeded(.answered(value: found.value, status: nil))
       }
+      RequestTrace.current?.note(
+        ["~ the event that came (\(what))", "~ " + found.shown(limit: RealtimeEvent.traceBytes)])
       return .failed(
         StatementFailure(
-          .expectation(expected: expected, found: VisibleText.escaped(found.value.serialized()))))
+          .expectation(
+            expected: expected, found: found.shown(limit: RealtimeEvent.messageBytes))))
     case .none:
       let dropped = session.dropped(names)
       if expectation.negated {
@@ -234,7 +238,11 @@ struct RealtimeStatements: StatementFamily {
       if !recent.isEmpty {
         detail +=
           "; last events received: "
-          + recent.map { VisibleText.escaped($0.value.serialized()) }.joined(separator: ", ")
+          + recent.map { $0.shown(limit: RealtimeEvent.messageBytes) }.joined(separator: ", ")
+        // A failing file's report (JUnit, TAP) keeps them whole, up to a bound said when met.
+        RequestTrace.current?.note(
+          ["~ the last \(recent.count) event(s) received, oldest first (\(expected): none)"]
+            + recent.map { "~ " + $0.shown(limit: RealtimeEvent.traceBytes) })
       } else if names.first.flatMap({ session.subscription($0)?.postgres }) == true {
         detail +=
           " (nothing arrived; the usual causes: the table not in the supabase_realtime"
