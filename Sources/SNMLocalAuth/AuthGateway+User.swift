@@ -8,6 +8,7 @@ extension AuthGateway {
       let token = RequestAuth.bearerToken(header),
       !token.isEmpty
     else { throw AuthFailure.noAuthorization }
+    try LegacySecretRule.check(token, signingKey: signer.signingKey)
     do {
       return try signer.verify(token, now: now(), rules: .gotrue)
     } catch .expired {

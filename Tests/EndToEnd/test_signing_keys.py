@@ -7,6 +7,7 @@ unchanged (it reads their claims, never verifies), and so do the official Python
 import base64
 import json
 import time
+from pathlib import Path
 
 import httpx
 import jwt as pyjwt
@@ -180,3 +181,36 @@ def test_a_signing_keys_file_of_ones_own(algorithm, tmp_path, snm_bin):
     refused = run_snm("local", "start", "--dir", project.data_dir, "--signing-keys",
                       str(keys_file))
     assert refused.returncode != 0 and "no EC P-256 or RSA key that may sign" in refused.stderr
+
+
+def test_an_hs256_token_of_the_legacy_secret_signs_in_as_gotrue_lets_it(signed_project):
+    """GoTrue's rule with signing keys on (parseJWTClaims): the token's kid picks the key. Without
+    a kid, or with one naming no key, the legacy secret verifies an HS256 token, so it is
+    accepted (the official client's get_claims asks the server for such a token); a kid naming
+    the project's key pair gives a key that cannot check an HMAC, so it is refused, secret or not."""
+    secret = (Path(signed_project.data_dir) / "jwt-secret").read_text().strip().encode()
+    kid = jwks(signed_project)["keys"][0]["kid"]
+    payload = {"sub": ALICE, "role": "authenticated", "aud": "authenticated",
+               "exp": int(time.time()) + 600, "aal": "aal1"}
+    headers = {"apikey": signed_project.anon_key}
+
+    def user(token):
+        return httpx.get(signed_project.auth_url + "/user",
+                         headers={**headers, "Authorization": f"Bearer {token}"}, timeout=30)
+
+    for extra in ({}, {"kid": "legacy-or-unknown"}):
+        legacy = pyjwt.encode(payload, secret, algorithm="HS256", headers=extra)
+        answer = user(legacy)
+        assert answer.status_code == 200 and answer.json()["id"] == ALICE, answer.text
+    auth = SyncGoTrueClient(url=signed_project.auth_url, headers=headers,
+                            auto_refresh_token=False, persist_session=False)
+    assert auth.get_claims(pyjwt.encode(payload, secret, algorithm="HS256"))["claims"]["sub"] \
+        == ALICE
+    named = pyjwt.encode(payload, secret, algorithm="HS256", headers={"kid": kid})
+    refused = user(named)
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["error_code"] == "bad_jwt"
+    assert refused.json()["msg"] == ("invalid JWT: unable to parse or verify signature, "
+                                     "token signature is invalid: key is of invalid type")
+    other = pyjwt.encode(payload, b"another-secret-of-at-least-32-characters", algorithm="HS256")
+    assert user(other).status_code == 403
