@@ -231,3 +231,31 @@ def test_login_provider_github_at_the_prompt(github_project, tmp_path):
         assert shell.last_line() == f"snm {email.split('@')[0]}@local>"
         shell.press("C-d")
         shell.wait_for_text("[snm exited 0]")
+
+
+def test_login_provider_takes_a_pasted_address_or_code_at_the_prompt(github_project, tmp_path):
+    """A browser on another machine cannot reach snm's loopback port: at the prompt the address
+    it was sent to (its address bar), or the code alone, pasted and Enter finish the sign-in, as
+    `gh auth login` allows. The loopback port is never visited here."""
+    from tmux_shell import TmuxShell
+    email = new_email("paste-github")
+    env = {"SUPABASE_URL": github_project.url, "SUPABASE_ANON_KEY": github_project.anon_key,
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAGER": "cat", "NO_COLOR": "1"}
+    with TmuxShell([SNM], env=env, width=400) as shell:
+        shell.wait_for_prompt()
+        for round, paste in enumerate(["address", "code"]):
+            shell.type("login provider github")
+            shell.press("Enter")
+            screen = shell.wait_for(lambda s: s.count("paste the address it was sent to") > round)
+            url = [line.strip() for line in screen.splitlines()
+                   if line.strip().startswith("http") and "/authorize?" in line][-1]
+            location = browse(url, email)
+            assert re.match(r"http://127\.0\.0\.1:\d+/callback\?code=", location), location
+            shell.type(location if paste == "address" else query_of(location)["code"])
+            shell.press("Enter")
+            shell.wait_for(lambda s: s.count(f"signed in as {email} with github") > round)
+            shell.wait_for_prompt(count=2 + round)
+        assert shell.last_line() == f"snm {email.split('@')[0]}@local>"
+        shell.press("C-d")
+        shell.wait_for_text("[snm exited 0]")

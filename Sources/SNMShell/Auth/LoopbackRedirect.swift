@@ -56,12 +56,16 @@ final class LoopbackRedirect: Sendable {
   var url: String { "http://127.0.0.1:\(port)/callback" }
 
   /// Waits for `GET /callback?...` and returns its query (percent-decoded, `+` as a space).
-  /// Other requests (a browser's `/favicon.ico`) are answered 404 and the wait goes on.
-  func wait() async throws -> [String: String] {
+  /// Other requests (a browser's `/favicon.ico`) are answered 404 and the wait goes on. With
+  /// `paste` (the terminal), a line typed there instead ends the wait too: the address the
+  /// browser was sent to, or its code (``PastedRedirect``), for a browser that cannot reach this
+  /// machine's port.
+  func wait(paste: Int32? = nil) async throws -> [String: String] {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let thread = Thread { [self] in
-          continuation.resume(with: Result { () throws(LoopbackRedirectError) in try accept() })
+          continuation.resume(
+            with: Result { () throws(LoopbackRedirectError) in try accept(paste: paste) })
         }
         thread.start()
       }
@@ -88,17 +92,21 @@ final class LoopbackRedirect: Sendable {
     _ = Glibc.write(wakeWriter, &byte, 1)
   }
 
-  private func accept() throws(LoopbackRedirectError) -> [String: String] {
+  private func accept(paste: Int32?) throws(LoopbackRedirectError) -> [String: String] {
+    var pasted = PastedRedirect(fd: paste)
     while true {
       var polls = [
         pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
         pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: pasted.fd ?? -1, events: Int16(POLLIN), revents: 0),
       ]
-      guard poll(&polls, 2, -1) >= 0 else {
+      guard poll(&polls, 3, -1) >= 0 else {
         if errno == EINTR { continue }
         throw .failed(Self.lastError())
       }
       if polls[1].revents != 0 { throw .stopped }
+      if polls[2].revents != 0, let query = pasted.readLine() { return query }
+      guard polls[0].revents != 0 else { continue }
       let client = Glibc.accept(listener, nil, nil)
       guard client >= 0 else { continue }
       defer { Glibc.close(client) }

@@ -7,8 +7,10 @@ import SNMSupabase
 /// free port of 127.0.0.1 (``LoopbackRedirect``) and prints the project's `/authorize` address
 /// (on standard error at once, so results stay clean) for a browser to open; the provider's sign-in
 /// ends with the project sending the browser to the port with `?code=...`, and the code and the
-/// verifier buy the session (`POST /token?grant_type=pkce`). The verifier and the code are
-/// secrets: never printed.
+/// verifier buy the session (`POST /token?grant_type=pkce`). At the prompt, the address the
+/// browser was sent to, or its code, may be pasted instead (``PastedRedirect``), as `gh auth
+/// login` allows for a browser on another machine. The verifier and the code are secrets: never
+/// printed.
 ///
 /// ```swift
 /// let session = try await ProviderSignIn(environment: environment, output: output).run("github")
@@ -28,11 +30,18 @@ struct ProviderSignIn {
     // Standard error itself, not the statement's error output (a script holds that until the
     // statement ends): the address is needed while the statement waits.
     let now = OutputWriter.standardError
+    // At the prompt, the address the browser was sent to (or its code) may be pasted instead:
+    // a browser on another machine cannot reach this one's loopback port.
+    let paste = environment.interactive && isatty(STDIN_FILENO) != 0 ? STDIN_FILENO : nil
     now.write(
       "open this address in a browser to sign in with \(provider):\n  \(address)\n"
-        + "waiting for the browser at \(loopback.url) (Ctrl-C stops)\n")
+        + "waiting for the browser at \(loopback.url) (Ctrl-C stops)\n"
+        + (paste == nil
+          ? ""
+          : "if the browser runs on another machine, paste the address it was sent to"
+            + " (or its code) here and press Enter\n"))
     now.flush()
-    let query = try await loopback.wait()
+    let query = try await loopback.wait(paste: paste)
     guard let code = query["code"], !code.isEmpty else {
       throw ProviderSignInError(
         provider: provider, code: query["error_code"] ?? query["error"] ?? "",
