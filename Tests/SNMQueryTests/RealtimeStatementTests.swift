@@ -124,6 +124,16 @@ import Testing
     }
   }
 
+  @Test func completionOffersRealtimeCheckAndWhatFollows() {
+    func words(_ text: String) -> [String] {
+      CompletionContext.at(offset: text.utf8.count, in: text).keywords
+    }
+    #expect(words("").contains("realtime"))
+    #expect(words("realtime ") == ["check"])
+    #expect(words("realtime check ").contains("channel"))
+    #expect(words("realtime check channel room1 ").contains("private"))
+  }
+
   @Test func realtimeCheckTargetsATableOrAChannel() throws {
     let table = Parser.parse("realtime check todos").statements.first?.kind
     guard case .realtime(.check(.table(let name)))? = table else {
