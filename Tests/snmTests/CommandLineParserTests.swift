@@ -108,6 +108,24 @@ struct UsageCase: Sendable, CustomStringConvertible {
     arguments: ["local", "status", "--nada"], message: "unknown option '--nada'"),
   UsageCase(
     arguments: ["local", "start", "--jobs", "2"], message: "unknown option '--jobs'"),
+  UsageCase(
+    arguments: ["local", "start", "--jwt-expiry", "0"],
+    message: "option '--jwt-expiry' needs a number from 1 to 31536000, not '0'"),
+  UsageCase(
+    arguments: ["local", "start", "--refresh-reuse-interval", "x"],
+    message: "option '--refresh-reuse-interval' needs a number from 0 to 86400, not 'x'"),
+  UsageCase(arguments: ["session"], message: "'snm session' needs a command: token"),
+  UsageCase(
+    arguments: ["session", "tokens"], message: "unknown command 'tokens' for 'snm session': token"),
+  UsageCase(
+    arguments: ["session", "token", "x"],
+    message: "unexpected argument 'x' after 'snm session token'"),
+  UsageCase(arguments: ["gen"], message: "'snm gen' needs a language: swift"),
+  UsageCase(
+    arguments: ["gen", "kotlin"], message: "unknown language 'kotlin' for 'snm gen': swift"),
+  UsageCase(
+    arguments: ["gen", "swift", "more"], message: "unexpected argument 'more' after 'snm gen swift'"
+  ),
 ])
 func badCommandLinesSayWhatIsWrong(_ item: UsageCase) {
   #expect(throws: UsageError(item.message)) { try CommandLineParser.parse(item.arguments) }

@@ -48,6 +48,11 @@ extension TokenKind {
     self == .newline || self == .semicolon || self == .endOfFile
   }
 
+  /// Whether the token is a string in quotes, either kind (`'...'`, `"..."`).
+  public var isQuoted: Bool {
+    self == .singleQuoted || self == .doubleQuoted
+  }
+
   /// Whether the token is one of the lexer's error kinds.
   public var isError: Bool {
     self == .unterminatedString || self == .malformedNumber || self == .invalid

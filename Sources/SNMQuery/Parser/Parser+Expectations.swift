@@ -115,7 +115,7 @@ extension Parser {
   /// A header name as written (`Content-Range`, `content-range`, `'X-Total'`): the text up to the
   /// next space.
   mutating func parseHeaderName(after keyword: Token) throws(ParseFailure) -> String {
-    if current.kind == .singleQuoted || current.kind == .doubleQuoted {
+    if current.kind.isQuoted {
       return try decodeQuotedName(advance())
     }
     let bytes = source.bytes

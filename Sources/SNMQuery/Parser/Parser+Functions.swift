@@ -32,7 +32,7 @@ extension Parser {
     let method = text(current).uppercased()
     advance()
     guard
-      current.kind == .singleQuoted || current.kind == .doubleQuoted
+      current.kind.isQuoted
         || current.kind == .variable
     else {
       throw expectedFailure(

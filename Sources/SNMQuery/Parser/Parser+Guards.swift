@@ -29,12 +29,8 @@ extension Parser {
   mutating func parseOutputFile(into modifiers: inout Modifiers) throws(ParseFailure) -> Bool {
     guard current.kind == .greater else { return false }
     let arrow = advance()
-    let token = current
-    guard token.kind == .singleQuoted || token.kind == .doubleQuoted else {
-      throw expectedFailure(
-        "a file name in quotes", after: "'>'", help: "for example: from dog select * > 'dogs.csv'")
-    }
-    advance()
+    let token = try expectQuoted(
+      "a file name in quotes", after: "'>'", help: "for example: from dog select * > 'dogs.csv'")
     guard modifiers.outputFile == nil else {
       throw failure(.duplicateClause(">"), at: arrow.range)
     }
@@ -54,13 +50,10 @@ extension Parser {
     default: return nil
     }
     let keyword = advance()
-    let token = current
-    guard token.kind == .singleQuoted || token.kind == .doubleQuoted else {
-      throw expectedFailure(
-        "a file name in quotes", after: "'\(text(keyword))'",
-        help: "for example: from dog_profile insert \(text(keyword)) 'dogs.\(format.rawValue)'")
-    }
-    advance()
+    let spelled = text(keyword)
+    let token = try expectQuoted(
+      "a file name in quotes", after: "'\(spelled)'",
+      help: "for example: from dog_profile insert \(spelled) 'dogs.\(format.rawValue)'")
     return BodyFile(
       path: try decodeQuotedName(token), literal: try decodeString(token, interpolateBare: false),
       format: format, range: keyword.range.union(token.range))
@@ -72,7 +65,7 @@ extension Parser {
   /// `stdout`) sends them back.
   mutating func parseSetOutput() throws(ParseFailure) -> ShellStatement {
     let token = current
-    if token.kind == .singleQuoted || token.kind == .doubleQuoted {
+    if token.kind.isQuoted {
       advance()
       return .output(path: try decodeQuotedName(token))
     }

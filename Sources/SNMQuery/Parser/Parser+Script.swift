@@ -124,10 +124,8 @@ extension Parser {
   /// A file path: a quoted string, or the rest of the statement as written.
   mutating func parsePath(after: @autoclosure () -> String) throws(ParseFailure) -> RunStatement {
     record(.name(.file))
-    let token = current
-    if (token.kind == .singleQuoted || token.kind == .doubleQuoted) && peek().kind.isStatementEnd {
-      advance()
-      return RunStatement(path: try decodeQuotedName(token), pathRange: token.range)
+    if let (path, token) = try quotedNameAtEnd() {
+      return RunStatement(path: path, pathRange: token.range)
     }
     guard let (path, range) = parseRawRest() else {
       throw expectedFailure("a script file", after: after(), help: "for example 'run setup.snm'")

@@ -101,13 +101,9 @@ extension Parser {
         advance()
         return .setTimezone(nil)
       }
-      let token = current
-      guard token.kind == .singleQuoted || token.kind == .doubleQuoted else {
-        throw expectedFailure(
-          "a time zone in quotes or off", after: "'set timezone'",
-          help: "for example set timezone 'America/New_York', or set timezone off")
-      }
-      advance()
+      let token = try expectQuoted(
+        "a time zone in quotes or off", after: "'set timezone'",
+        help: "for example set timezone 'America/New_York', or set timezone off")
       let name = try decodeQuotedName(token)
       guard !name.isEmpty else {
         throw failure(
@@ -131,11 +127,7 @@ extension Parser {
 
   /// The text NULL shows as: a quoted string, or the rest of the line as written (`(null)`).
   mutating func parseNullDisplay(after: @autoclosure () -> String) throws(ParseFailure) -> String {
-    let token = current
-    if (token.kind == .singleQuoted || token.kind == .doubleQuoted) && peek().kind.isStatementEnd {
-      advance()
-      return try decodeQuotedName(token)
-    }
+    if let (name, _) = try quotedNameAtEnd() { return name }
     guard let (text, _) = parseRawRest() else {
       throw expectedFailure(
         "the text to show for NULL", after: after(), help: "for example \(after()) '(null)'")

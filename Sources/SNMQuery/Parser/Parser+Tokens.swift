@@ -104,6 +104,24 @@ extension Parser {
     ParseFailure(diagnostic: Diagnostic(message, at: range, help: help, notes: notes))
   }
 
+  /// The current token, taken, when it is a string in quotes; else the failure "expected
+  /// `what` after `after`" with `help`.
+  mutating func expectQuoted(
+    _ what: String, after: @autoclosure () -> String, help: String
+  ) throws(ParseFailure) -> Token {
+    guard current.kind.isQuoted else { throw expectedFailure(what, after: after(), help: help) }
+    return advance()
+  }
+
+  /// A quoted name that is the last thing in the statement, taken and decoded, with its token;
+  /// nil (nothing taken) when the statement goes on or the current token is not quoted.
+  mutating func quotedNameAtEnd() throws(ParseFailure) -> (name: String, token: Token)? {
+    let token = current
+    guard token.kind.isQuoted && peek().kind.isStatementEnd else { return nil }
+    advance()
+    return (try decodeQuotedName(token), token)
+  }
+
   /// "expected X after Y[, found Z]" at the current token; a lexical error token reports itself.
   func expectedFailure(_ what: String, after: @autoclosure () -> String?, help: String? = nil)
     -> ParseFailure

@@ -124,15 +124,7 @@ struct ParsedCommandLine: Sendable {
       return .local(local)
     case .session:
       // `snm session token` is `snm -c 'session token'`, for `$(...)` in another tool's command.
-      guard let name = positionals.first else {
-        throw UsageError("'snm session' needs a command: token")
-      }
-      guard name == "token" else {
-        throw UsageError("unknown command '\(name)' for 'snm session': token")
-      }
-      if let extra = positionals.dropFirst().first {
-        throw UsageError("unexpected argument '\(extra)' after 'snm session token'")
-      }
+      try ValueParsing.onlyWord("token", in: positionals, after: "session", naming: "command")
       return .shell(shell, statements: ["session token"], files: [])
     case .listen:
       guard !positionals.isEmpty else {

@@ -30,6 +30,24 @@ enum ValueParsing {
     return value
   }
 
+  /// Checks that `words` are the one word `snm COMMAND` takes, alone (`snm session token`,
+  /// `snm gen swift`).
+  /// - Throws: `UsageError` for no word ("'snm gen' needs a language: swift"), another word
+  ///   ("unknown language 'x' for 'snm gen': swift") or a word after it.
+  static func onlyWord(
+    _ word: String, in words: [String], after command: String, naming what: String
+  ) throws(UsageError) {
+    guard let first = words.first else {
+      throw UsageError("'snm \(command)' needs a \(what): \(word)")
+    }
+    guard first == word else {
+      throw UsageError("unknown \(what) '\(first)' for 'snm \(command)': \(word)")
+    }
+    if let extra = words.dropFirst().first {
+      throw UsageError("unexpected argument '\(extra)' after 'snm \(command) \(word)'")
+    }
+  }
+
   /// `path` made absolute against the working directory (`~` expanded), standardized.
   static func absolute(_ path: String) -> String {
     let expanded = (path as NSString).expandingTildeInPath

@@ -23,15 +23,7 @@ struct GenCommand: Sendable, Equatable {
 
   /// Checks what was given once every argument has been read.
   func complete(language: [String], options: ShellOptions) throws(UsageError) -> GenCommand {
-    guard let first = language.first else {
-      throw UsageError("'snm gen' needs a language: swift")
-    }
-    guard first == "swift" else {
-      throw UsageError("unknown language '\(first)' for 'snm gen': swift")
-    }
-    if let extra = language.dropFirst().first {
-      throw UsageError("unexpected argument '\(extra)' after 'snm gen swift'")
-    }
+    try ValueParsing.onlyWord("swift", in: language, after: "gen", naming: "language")
     if check && out == nil {
       throw UsageError("option '--check' compares with the file of '--out FILE': give it")
     }
