@@ -209,15 +209,6 @@ extension Parser {
 
   /// Whether `text` is all `A-Z a-z 0-9 . _ / -`.
   static func isPathText(_ text: String) -> Bool {
-    !text.isEmpty
-      && text.utf8.allSatisfy { byte in
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
-          UInt8(ascii: "/"), UInt8(ascii: "-"):
-          true
-        default: false
-        }
-      }
+    isASCIIWord(text, also: "._/-")
   }
 }

@@ -1,5 +1,19 @@
 /// Decoding quoted tokens: escapes, and `${name}` parts of strings.
 extension Parser {
+  /// Whether `text` is not empty and all ASCII letters, digits and the characters of `also`
+  /// (a topic's `._-:`, a Storage path's `._/-`).
+  static func isASCIIWord(_ text: String, also punctuation: String) -> Bool {
+    !text.isEmpty
+      && text.utf8.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"):
+          true
+        default: punctuation.utf8.contains(byte)
+        }
+      }
+  }
+
   /// A double-quoted name (JSON escapes) or a single-quoted string used as a name or key.
   func decodeQuotedName(_ token: Token) throws(ParseFailure) -> String {
     let literal = try decodeString(token, interpolateBare: false, interpolate: false)
