@@ -26,7 +26,7 @@ extension RESTGateway {
     let results = try run(statements, context, readOnly: true)
     let row = ResultRow(results[0])
     if streams && row.pageTotal > Self.streamedBatch { return try streamedRead(plan, context) }
-    let total = Self.total(row, results: results, count: count, maxRows: context.maxRows)
+    let total = row.total(results: results, count: count, maxRows: context.maxRows)
     return try rowsResponse(row, total: total, offset: plan.range?.offset ?? 0, context)
   }
 
@@ -54,25 +54,6 @@ extension RESTGateway {
     return (plan, asked, streams)
   }
 
-  /// The total for `Content-Range`: exact, planned (`EXPLAIN`), or estimated as PostgREST 13's
-  /// `resultSetWTotal` does: the exact count, counted to at most max-rows + 1; past max-rows the
-  /// larger of that count and the planned one (so at least max-rows + 1). With no max-rows every
-  /// count is past it (`Just n > Nothing`): the larger of the exact and the planned count.
-  static func total(
-    _ row: ResultRow, results: [PGResult], count: CountMethod?, maxRows: Int?
-  ) -> Int? {
-    switch count {
-    case nil: return nil
-    case .exact: return row.total
-    case .planned: return results.count > 1 ? ResultRow.plannedRows(results[1]) : row.total
-    case .estimated:
-      guard let exact = row.total, exact > maxRows ?? -1, results.count > 1 else {
-        return row.total
-      }
-      return max(exact, ResultRow.plannedRows(results[1]) ?? exact)
-    }
-  }
-
   /// The answer for rows read (tables, views, functions returning sets): status from the range,
   /// `Content-Range`, and the body Postgres built.
   func rowsResponse(
@@ -88,7 +69,8 @@ extension RESTGateway {
   }
 
   /// The status and headers of a page of rows (`Content-Range`; 206 for part of a known total),
-  /// or the 416 error response when the offset lies past the total.
+  /// or the 416 error response when the offset lies past the total; a table read's both carry
+  /// its `Content-Location` (PostgREST 13's `actionResponse`), a function's do not.
   func pageHead(pageTotal: Int, total: Int?, offset: Int, _ context: Context) -> HTTPResponse {
     var headers = context.baseHeaders()
     let contentRange = RangeRules.contentRange(offset: offset, pageTotal: pageTotal, total: total)
@@ -98,9 +80,13 @@ extension RESTGateway {
     } catch {
       var response = error.response
       response.headers["Content-Range"] = contentRange
+      if let location = context.location { response.headers["Content-Location"] = location }
       return response
     }
     headers.append(name: "Content-Range", value: contentRange)
+    if let location = context.location {
+      headers.append(name: "Content-Location", value: location)
+    }
     return HTTPResponse(status: status, headers: headers)
   }
 }

@@ -46,6 +46,8 @@ extension RESTGateway {
     /// The request's shape when none is known yet under this schema cache `version`: a read
     /// answered from its columns is then kept by it (`ShapedReads.learn`).
     var requestShape: (shape: RequestShape, version: Int)?
+    /// A table read's `Content-Location` (`CanonicalQuery`), on its answers and its 416.
+    var location: String?
 
     /// Headers every successful answer carries.
     func baseHeaders(contentType: Bool = true) -> HTTPHeaders {
@@ -138,6 +140,7 @@ extension RESTGateway {
       let table = try cache.table(QualifiedName(schema: schema, name: name))
       try Self.refuseNonFilters(context.query)
       try context.negotiate(target: table.name)
+      if isRead { context.location = CanonicalQuery.location(table: name, query: request.query) }
       switch method {
       case "GET", "HEAD", "POST", "PATCH", "DELETE", "PUT": break
       default: throw RESTError.unsupportedMethod(method)

@@ -47,6 +47,8 @@ final class RequestShapeCache: Sendable {
     var types: [UInt32]
     var iso: RowJSONEncoder
     var otherDates: RowJSONEncoder?
+    /// The answer's `Content-Location`, written with each request's slot values (a table's).
+    var location: CanonicalQuery.Template?
   }
 
   enum Lookup {

@@ -55,6 +55,22 @@ struct ResultRow: Sendable {
     return bytes
   }
 
+  /// The total for `Content-Range`: exact, planned (`EXPLAIN`, the second of `results`), or
+  /// estimated as PostgREST 13's `resultSetWTotal` does: the exact count, counted to at most
+  /// max-rows + 1; past max-rows the larger of that count and the planned one (so at least
+  /// max-rows + 1). With no max-rows every count is past it (`Just n > Nothing`): the larger of
+  /// the exact and the planned count.
+  func total(results: [PGResult], count: CountMethod?, maxRows: Int?) -> Int? {
+    switch count {
+    case nil: return nil
+    case .exact: return total
+    case .planned: return results.count > 1 ? Self.plannedRows(results[1]) : total
+    case .estimated:
+      guard let exact = total, exact > maxRows ?? -1, results.count > 1 else { return total }
+      return max(exact, Self.plannedRows(results[1]) ?? exact)
+    }
+  }
+
   /// "Plan Rows" of an `EXPLAIN (FORMAT JSON)` result, for planned counts.
   static func plannedRows(_ result: PGResult) -> Int? {
     guard let text = result.scalar, let plan = try? JSONValue(parsing: text) else { return nil }

@@ -34,6 +34,7 @@ struct ShapedReads {
     context.auth = auth
     context.database = database
     context.cache = cache
+    context.location = read.location?.location(shape)
     var rows = PGStatement(read.sql, parameters)
     rows.form = .cells
     let known = ColumnReadCache.Entry.encoders(
@@ -76,6 +77,8 @@ struct ShapedReads {
   ) {
     guard rows.sql.utf8.count <= RequestShape.longestKey * 4 else { return }
     var parameters = rows.parameters.map { RequestShapeCache.Read.Parameter.constant($0) }
+    // The location as answered (a table's), its slots cut out below.
+    var location = context.location.map { CanonicalQuery.Template(probeLocation: $0, slotCount: 0) }
     if !shape.slots.isEmpty {
       let probe = shape.probeRequest(context.request)
       var probed: PGStatement?
@@ -86,6 +89,9 @@ struct ShapedReads {
       {
         var sql = SQLWriter()
         if (try? sql.select(asked, cache: context.cache)) != nil { probed = sql.statement }
+        location = probeContext.location.map {
+          CanonicalQuery.Template(probeLocation: $0, slotCount: shape.slots.count)
+        }
       }
       let values = shape.slots.indices.map(shape.decoded)
       guard let probed,
@@ -95,6 +101,11 @@ struct ShapedReads {
         return
       }
       parameters = slotted
+    }
+    // A location the probe does not show slot by slot (a query holding a probe's own text).
+    if case .some(.none) = location {
+      gateway.shapes.record(shape.key, version: version, read: nil)
+      return
     }
     var template = context
     template.request = HTTPRequest(method: context.request.method, target: "")
@@ -109,7 +120,7 @@ struct ShapedReads {
         version: version, sql: rows.sql, parameters: parameters, context: template,
         offset: offset,
         streams: streams, types: written.types, iso: written.iso,
-        otherDates: written.otherDates))
+        otherDates: written.otherDates, location: location ?? nil))
   }
 
   /// The parameters of a shape's statement: those of `real` (planned with the request's values)
