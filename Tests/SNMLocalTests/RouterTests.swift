@@ -161,6 +161,27 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   #expect(response.headers["Access-Control-Allow-Methods"]?.contains("PATCH") == true)
 }
 
+/// A browser's preflight to REST is PostgREST's (`RESTCORS`); one without an `Origin` still gets
+/// the gateway's answer.
+@Test func aBrowsersRESTPreflightIsPostgRESTs() throws {
+  let (router, _) = try routerFixture()
+  let response = router.handle(
+    HTTPRequest(
+      method: "OPTIONS", target: "/rest/v1/dog_profile",
+      headers: [
+        "Origin": "http://app.test", "Access-Control-Request-Method": "PATCH",
+        "Access-Control-Request-Headers": "apikey",
+      ]))
+  #expect(response.status == 200)
+  #expect(response.headers["Access-Control-Allow-Origin"] == "*")
+  #expect(response.headers["Access-Control-Max-Age"] == "86400")
+  #expect(
+    response.headers["Access-Control-Allow-Headers"]
+      == "Authorization, apikey, Accept, Accept-Language, Content-Language")
+  let plain = router.handle(HTTPRequest(method: "OPTIONS", target: "/rest/v1/dog_profile"))
+  #expect(plain.headers["Access-Control-Max-Age"] == "3600")
+}
+
 /// Tokens for another audience, and roles that do not exist, are refused as PostgREST refuses them.
 @Test func audienceAndUnknownRolesAreRefused() throws {
   let (router, keys) = try routerFixture(roleStanding: { role in

@@ -33,6 +33,9 @@ public protocol GatewayService: Sendable {
   func bodyPlan(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPBodyPlan
   /// Whether the service answers CORS preflights itself (Functions); false: the gateway does.
   var answersPreflights: Bool { get }
+  /// The service's own answer to an `OPTIONS` the gateway would answer (REST: PostgREST's CORS
+  /// preflight), or nil for the gateway's.
+  func preflight(_ request: HTTPRequest) -> HTTPResponse?
 }
 
 extension GatewayService {
@@ -40,4 +43,5 @@ extension GatewayService {
   public var streamsBodies: Bool { false }
   public func bodyPlan(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPBodyPlan { .buffer }
   public var answersPreflights: Bool { false }
+  public func preflight(_ request: HTTPRequest) -> HTTPResponse? { nil }
 }

@@ -129,7 +129,9 @@ public struct Router: Sendable {
     else {
       return .json(status: 404, #"{"message":"no Route matched with those values"}"#)
     }
-    if request.method == "OPTIONS", !service.answersPreflights { return Self.preflight(request) }
+    if request.method == "OPTIONS", !service.answersPreflights {
+      return service.preflight(request) ?? Self.preflight(request)
+    }
     if let answer = service.openResponse(request) { return answer }
     switch admit(request, as: service.admission) {
     case .success(let (caller, request)): return service.respond(request, caller: caller)

@@ -22,6 +22,9 @@ package struct RESTService: GatewayService {
   package var admission: GatewayAdmission { .verifiedRole }
 
   package func respond(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPResponse {
-    handler.handle(request, auth: caller.auth, database: pool)
+    RESTCORS.exposing(handler.handle(request, auth: caller.auth, database: pool), for: request)
   }
+
+  /// PostgREST's answer to a CORS preflight (`RESTCORS`).
+  package func preflight(_ request: HTTPRequest) -> HTTPResponse? { RESTCORS.preflight(request) }
 }
