@@ -26,16 +26,21 @@ enum FilterParser {
   static func operatorExpression(
     _ cursor: inout ParseCursor, context: ValueContext
   ) throws(RESTError) -> OperatorExpression {
+    let start = cursor.position
     var negated = false
     if cursor.looksAt("not.") {
       cursor.position += 4
       negated = true
     }
-    return OperatorExpression(negated: negated, operation: try operation(&cursor, context: context))
+    return OperatorExpression(
+      negated: negated,
+      operation: try operation(&cursor, context: context, notStart: negated ? nil : start))
   }
 
+  /// The operation at the cursor; `notStart` is where `not.` was looked for (nil: it was read).
+  /// A failure before the operator's `.` is worded as Parsec words it (`OperatorFailure`).
   private static func operation(
-    _ cursor: inout ParseCursor, context: ValueContext
+    _ cursor: inout ParseCursor, context: ValueContext, notStart: Int?
   ) throws(RESTError) -> FilterOperation {
     let start = cursor.position
     if cursor.consume("in.") {
@@ -53,44 +58,31 @@ enum FilterParser {
     if let textSearch = TextSearchOperator(rawValue: name) {
       var config: String? = nil
       if cursor.consume("(") {
-        config = try cursor.identifier()
-        try cursor.expect(")")
+        guard let language = cursor.identifierOrNil(), cursor.consume(")") else {
+          throw OperatorFailure(cursor: cursor, start: start, notStart: notStart).error
+        }
+        config = language
       }
-      try cursor.expect(".", "delimiter (.)")
+      guard cursor.consume(".") else {
+        throw OperatorFailure(cursor: cursor, start: start, notStart: notStart).error
+      }
       return .textSearch(textSearch, config: config, query: try value(&cursor, context: context))
     }
     guard let comparison = ComparisonOperator(rawValue: name) else {
-      if cursor.isAtEnd && name.isEmpty {
-        throw cursor.failure(expecting: "operator (eq, gt, ...)")
-      }
-      let token = cursor.current == "(" ? name + modifierText(cursor) : name
-      // Parsec has consumed the operator and its `.` when it fails.
-      let after = cursor.currentByte == UInt8(ascii: ".") ? cursor.position + 1 : nil
-      throw cursor.failure(
-        details: "unknown single value operator \(token)", at: cursor.isAtEnd ? start : after)
+      throw OperatorFailure(cursor: cursor, start: start, notStart: notStart).error
     }
     var quantifier: Quantifier? = nil
-    if cursor.current == "(" {
-      guard comparison.acceptsQuantifier else {
-        throw cursor.failure(expecting: "delimiter (.)")
-      }
+    if cursor.current == "(" && comparison.acceptsQuantifier {
       if cursor.consume("(any)") {
         quantifier = .any
       } else if cursor.consume("(all)") {
         quantifier = .all
-      } else {
-        throw cursor.failure(details: "unknown operator modifier, expecting (any) or (all)")
       }
     }
-    try cursor.expect(".", "delimiter (.)")
+    guard cursor.consume(".") else {
+      throw OperatorFailure(cursor: cursor, start: start, notStart: notStart).error
+    }
     return .compare(comparison, quantifier: quantifier, value: try value(&cursor, context: context))
-  }
-
-  private static func modifierText(_ cursor: ParseCursor) -> String {
-    var copy = cursor
-    let start = copy.position
-    copy.skip(until: UInt8(ascii: "."))
-    return copy.text(from: start)
   }
 
   /// A scalar operand: the rest of the parameter, or one `or=()` element.

@@ -55,9 +55,8 @@ enum LogicParser {
       if !negated, let failure = filterFailure(cursor) { throw failure }
       throw cursor.failure(expecting: "logic operator (and, or)")
     }
+    // Parsec has consumed the operator's name: its error is the group's, not the filter's.
     guard cursor.looksAt("(") || cursor.looksAt(" ") else {
-      cursor.position = start
-      if let failure = filterFailure(cursor) { throw failure }
       throw cursor.failure(expecting: "\"(\"")
     }
     return .group(negated: negated, conjunction: conjunction, children: try groupBody(&cursor))

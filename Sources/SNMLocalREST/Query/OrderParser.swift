@@ -2,6 +2,11 @@
 /// and `rel(col).desc` for a to-one embed, separated by `,`.
 ///
 ///     try OrderParser.parse("name.desc.nullslast,id")
+///
+/// Errors are worded as Parsec words `pOrder`'s: `asc`, `desc` and the nulls options are words
+/// taken as prefixes (`descc` fails after `desc`), a misspelt one is reported where it starts
+/// with the first character that differs from the first word tried, and an embed's term that
+/// fails anywhere is reported where its `(` starts (PostgREST then reads the name as a column).
 enum OrderParser {
   static func parse(_ text: String) throws(RESTError) -> [OrderTerm] {
     var cursor = ParseCursor(text, what: "order")
@@ -15,59 +20,79 @@ enum OrderParser {
     return terms
   }
 
+  /// What Parsec expects after a plain column name (`pField`'s letters, `pOrder`'s options).
+  static let afterName =
+    "letter, digit, \"-\", \"->>\", \"->\", delimiter (.), \",\" or end of input"
+
   private static func term(_ cursor: inout ParseCursor) throws(RESTError) -> OrderTerm {
     cursor.skipSpace()
-    var relation: String? = nil
-    var field: FieldPath
     let start = cursor.position
     let name = try cursor.fieldName()
-    if cursor.consume("(") {
-      relation = name
-      field = try cursor.field()
-      try cursor.expect(")")
-    } else {
-      cursor.position = start
-      field = try cursor.field()
+    if cursor.current == "(" {
+      let open = cursor.position
+      do throws(RESTError) {
+        cursor.position += 1
+        let field = try cursor.field()
+        try cursor.expect(")")
+        return try options(&cursor, OrderTerm(relation: name, field: field), plain: false)
+      } catch {
+        cursor.position = open
+        throw cursor.failure(details: "\(cursor.unexpectedCharacter) expecting \(afterName)")
+      }
     }
-    var term = OrderTerm(relation: relation, field: field)
-    if cursor.looksAt(".asc") && !continuesWord(cursor, after: 4) {
+    cursor.position = start
+    let field = try cursor.field()
+    return try options(&cursor, OrderTerm(relation: nil, field: field), plain: field.path.isEmpty)
+  }
+
+  /// `.asc`/`.desc`, `.nullsfirst`/`.nullslast`, then `,` or the end.
+  private static func options(
+    _ cursor: inout ParseCursor, _ term: OrderTerm, plain: Bool
+  ) throws(RESTError) -> OrderTerm {
+    var term = term
+    if cursor.looksAt(".asc") {
       cursor.position += 4
       term.descending = false
-    } else if cursor.looksAt(".desc") && !continuesWord(cursor, after: 5) {
+    } else if cursor.looksAt(".desc") {
       cursor.position += 5
       term.descending = true
     }
-    // Parsec's `string "nullslast"` takes the word's prefix: `nullslasttt` fails after it.
-    var option = false
     if cursor.looksAt(".nullsfirst") {
       cursor.position += 11
       term.nullsFirst = true
-      option = true
     } else if cursor.looksAt(".nullslast") {
       cursor.position += 10
       term.nullsFirst = false
-      option = true
     }
     cursor.skipSpace()
-    if option, let next = cursor.current, next != "," {
-      throw cursor.failure(
-        details: "unexpected '\(Character(next))' expecting \",\" or end of input")
+    if cursor.isAtEnd || cursor.current == "," { return term }
+    if term.nullsFirst != nil {
+      throw cursor.failure(details: "\(cursor.unexpectedCharacter) expecting \",\" or end of input")
     }
-    guard cursor.isAtEnd || cursor.current == "," else {
-      if cursor.current == "." {
-        cursor.position += 1
-        throw cursor.failure(
-          expecting: term.descending == nil && term.nullsFirst == nil
-            ? "\"asc\", \"desc\", \"nullsfirst\" or \"nullslast\""
-            : "\"nullsfirst\" or \"nullslast\"")
-      }
+    if cursor.current == "." {
+      cursor.position += 1
+      let words =
+        term.descending == nil
+        ? ["asc", "desc", "nullsfirst", "nullslast"] : ["nullsfirst", "nullslast"]
+      let expecting = words.map { "\"\($0)\"" }
+      throw cursor.failure(
+        details: "\(mismatch(cursor, words[0])) expecting "
+          + expecting.dropLast().joined(separator: ", ") + " or " + (expecting.last ?? ""))
+    }
+    guard plain || term.descending != nil else {
       throw cursor.failure(expecting: "\",\" or end of input")
     }
-    return term
+    let expected = term.descending != nil ? "delimiter (.), \",\" or end of input" : afterName
+    throw cursor.failure(details: "\(cursor.unexpectedCharacter) expecting \(expected)")
   }
 
-  private static func continuesWord(_ cursor: ParseCursor, after count: Int) -> Bool {
-    guard let next = cursor.peek(count) else { return false }
-    return next != "," && next != "." && next != " "
+  /// Parsec's `string word` failing at the cursor: the first character that differs.
+  private static func mismatch(_ cursor: ParseCursor, _ word: String) -> String {
+    var at = cursor
+    for byte in word.utf8 {
+      guard at.currentByte == byte else { return at.unexpectedDescription }
+      at.position += 1
+    }
+    return at.unexpectedDescription
   }
 }

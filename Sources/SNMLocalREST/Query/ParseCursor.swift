@@ -153,6 +153,19 @@ struct ParseCursor {
     return "unexpected \(RESTError.haskellShow(String(Character(scalar))))"
   }
 
+  /// Parsec's description of what is at the position as `eof` words it: the character as
+  /// Haskell shows a `Char` (`'!'`), or the end of input.
+  var unexpectedCharacter: String {
+    guard let scalar = current else { return "unexpected end of input" }
+    switch scalar {
+    case "'": return #"unexpected '\''"#
+    case "\"": return #"unexpected '"'"#
+    default:
+      let shown = RESTError.haskellShow(String(Character(scalar)))
+      return "unexpected '\(shown.dropFirst().dropLast())'"
+    }
+  }
+
   /// Letters, digits, `_`, `$` and space: the characters of an unquoted name.
   static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value

@@ -39,7 +39,7 @@ enum SelectParser {
     if cursor.current == "*" {
       cursor.position += 1
       cursor.skipSpace()
-      try expectItemEnd(&cursor)
+      try expectItemEnd(&cursor, afterStar)
       return .field(SelectField(field: FieldPath(name: "*")))
     }
     var alias: String? = nil
@@ -67,10 +67,7 @@ enum SelectParser {
       return .embed(try embedTail(&cursor, name: name, alias: alias))
     } else if cursor.current == "!" {
       // `name!hint` without `(`: PostgREST reads a field and stops at the `!`.
-      throw cursor.failure(
-        details:
-          "unexpected '!' expecting letter, digit, \"-\", \"->>\", \"->\", \"::\", \".\", \")\", \",\" or end of input"
-      )
+      try expectItemEnd(&cursor, afterName)
     } else {
       field.path = try cursor.jsonPath()
       cursor.skipSpace()
@@ -80,8 +77,9 @@ enum SelectParser {
         if cursor.consume("::") { aggregateCast = try cursor.identifier() }
       }
     }
+    let plain = field.path.isEmpty && cast == nil && aggregate == nil
     cursor.skipSpace()
-    try expectItemEnd(&cursor)
+    try expectItemEnd(&cursor, plain ? afterName : nil)
     return .field(
       SelectField(
         field: field, alias: alias, cast: cast, aggregate: aggregate, aggregateCast: aggregateCast)
@@ -154,10 +152,22 @@ enum SelectParser {
     return nil
   }
 
-  /// An item ends at `,`, `)` or the end of input.
-  private static func expectItemEnd(_ cursor: inout ParseCursor) throws(RESTError) {
+  /// What Parsec expects after a plain field name (`pFieldSelect`: the name's letters, a path,
+  /// a cast, an aggregate, then its end) and after `*`.
+  static let afterName =
+    "letter, digit, \"-\", \"->>\", \"->\", \"::\", \".\", \")\", \",\" or end of input"
+  static let afterStar = "\")\", \",\" or end of input"
+
+  /// An item ends at `,`, `)` or the end of input; `expecting` is Parsec's list where it is
+  /// known (its `unexpected` then shows a character, as `eof` does).
+  private static func expectItemEnd(
+    _ cursor: inout ParseCursor, _ expecting: String? = nil
+  ) throws(RESTError) {
     guard cursor.isAtEnd || cursor.current == "," || cursor.current == ")" else {
-      throw cursor.failure(expecting: "\"->\", \"::\", \",\", \")\" or end of input")
+      guard let expecting else {
+        throw cursor.failure(expecting: "\"->\", \"::\", \",\", \")\" or end of input")
+      }
+      throw cursor.failure(details: "\(cursor.unexpectedCharacter) expecting \(expecting)")
     }
   }
 }
