@@ -15,6 +15,9 @@ package final class RealtimeChanges: Sendable {
   let check: RealtimeRowCheck
   private let subscriptions = Mutex<[RealtimeSubscription]>([])
   private let stream = Mutex<RealtimeReplicationStream?>(nil)
+  /// Whether this gateway made ``RealtimeSlot`` (a stream starts again on it), and where the
+  /// last stream delivered to.
+  private let slot = Mutex<(made: Bool, delivered: UInt64)>((false, 0))
   private let stopped = Atomic<Bool>(false)
 
   /// Where a message inserted into `realtime.messages` (`realtime.send`) is broadcast:
@@ -31,41 +34,76 @@ package final class RealtimeChanges: Sendable {
     self.onMessage = onMessage
   }
 
+  /// Ends the stream (without waiting for it).
   func stop() {
     stopped.store(true, ordering: .releasing)
     stream.withLock { $0?.stop() }
   }
 
+  /// After ``stop()``: drops the slot once the stream's connection closed (waiting up to `wait`
+  /// seconds), so a stopped project keeps no WAL for it.
+  package func release(wait: Double = 3) {
+    stop()
+    let current = stream.withLock { $0 }
+    // A stream that did not end in time may still read the slot: it is left for the next start.
+    if let current, current.finished.wait(timeout: .now() + wait) == .timedOut { return }
+    dropSlot()
+  }
+
+  /// Drops ``RealtimeSlot``: at start, the slot a crashed gateway left (unless this one made
+  /// its own since: a stream between two runs keeps it); at stop, this one's. A failure is left
+  /// for the next start.
+  package func dropSlot() {
+    stream.withLock { stream in
+      guard stopped.load(ordering: .acquiring) || (stream == nil && !slot.withLock(\.made)) else {
+        return
+      }
+      do throws(PGError) {
+        try RealtimeSlot.drop(conninfo: conninfo)
+        slot.withLock { $0 = (false, 0) }
+      } catch {}
+    }
+  }
+
   /// Starts the stream if it is not running (the first join of any channel: `realtime.send`
-  /// reaches channels through it too); the reason when it cannot.
+  /// reaches channels through it too); the reason when it cannot. The first stream of the
+  /// gateway makes the slot (dropping one a crashed gateway left); a later one resumes it where
+  /// the last one delivered.
   func ensureStream() -> String? {
     stream.withLock { stream in
       guard stream == nil, !stopped.load(ordering: .acquiring) else { return nil }
+      let (made, delivered) = slot.withLock { $0 }
       do throws(PGError) {
+        if !made { try RealtimeSlot.drop(conninfo: conninfo) }
         stream = try RealtimeReplicationStream(
-          conninfo: conninfo,
+          conninfo: conninfo, slot: RealtimeSlot.name, create: !made, from: made ? delivered : 0,
           onChange: { [weak self] change in self?.deliver(change) },
           onEnd: { [weak self] ended, reason in self?.streamEnded(ended, reason: reason) })
+        slot.withLock { $0.made = true }
         return nil
       } catch {
+        // A slot lost (dropped, or given up past max_slot_wal_keep_size) is made again.
+        if RealtimeSlot.isLost(error) { slot.withLock { $0 = (false, 0) } }
         return "cannot stream the database's changes: \(error.message)"
       }
     }
   }
 
   /// The stream broke (its connection lost, the walsender ended): every channel with bindings
-  /// is told that changes are being lost, the stream is started again (a new slot: what commits
-  /// until then is not sent), and the channels are told when it is back.
+  /// is told, the stream is started again on the same slot from where it delivered (what
+  /// committed meanwhile is sent then), and the channels are told when it is back.
   private func streamEnded(_ ended: RealtimeReplicationStream, reason: String) {
     let current = stream.withLock { stream -> Bool in
       guard stream === ended else { return false }
       stream = nil
+      let delivered = ended.delivered.load(ordering: .relaxed)
+      slot.withLock { $0.delivered = max($0.delivered, delivered) }
       return true
     }
     guard current, !stopped.load(ordering: .acquiring) else { return }
     notifyAll(
       status: "error",
-      message: "the database's change stream ended (\(reason)): changes are not sent until it is"
+      message: "the database's change stream ended (\(reason)): changes are sent once it is"
         + " started again")
     DispatchQueue.global().async { [weak self] in
       var pause = 0.1

@@ -8,35 +8,46 @@ import Synchronization
   import Glibc
 #endif
 
-/// The project's row changes as they commit: a replication connection streams a temporary
-/// logical slot decoded by wal2json (format 2, one JSON object a row), so each change arrives when
-/// its transaction commits — nothing polls. Realtime itself polls its slot every 100 ms.
+/// The project's row changes as they commit: a replication connection streams a logical slot
+/// decoded by wal2json (format 2, one JSON object a row), so each change arrives when its
+/// transaction commits — nothing polls. Realtime itself polls its slot every 100 ms.
 ///
 /// ```swift
 /// let stream = try RealtimeReplicationStream(
-///   conninfo: conninfo, onChange: { change in ... }, onEnd: { stream, reason in ... })  // its thread
+///   conninfo: conninfo, slot: "snm_realtime", create: true, from: 0,
+///   onChange: { change in ... }, onEnd: { stream, reason in ... })  // its thread
 /// ```
-/// The slot is temporary: it goes when the connection does. The stream confirms what it read
-/// every 10 s (and when asked), so the server may recycle the WAL behind it. A stream that ends
-/// other than by ``stop()`` (the connection lost, the walsender terminated) says why through
-/// `onEnd`, on its thread, once.
+/// The slot outlives the stream (``RealtimeSlot`` makes and drops it): a stream started again
+/// on it from ``delivered`` gets every transaction that committed after the last one it
+/// delivered, also those committed while no stream ran. It confirms what it delivered every 10 s
+/// (and when asked), so the server may recycle the WAL behind it. A stream that ends other than by
+/// ``stop()`` (the connection lost, the walsender terminated) says why through `onEnd`, on its
+/// thread, once; ``finished`` is signalled once its connection is closed.
 final class RealtimeReplicationStream: Sendable {
   let slot: String
   /// The libpq connection's address (only the stream's thread uses it once streaming).
   private let address: Int
   private let stopped = Atomic<Bool>(false)
-  /// Streams opened by this process: each slot's name is its own (a terminated stream's slot
-  /// may still be going when the next is made).
-  private static let opened = Atomic<Int>(0)
+  /// The connection is not closed yet (``stop()`` wakes its thread only then: a closed
+  /// descriptor may already be another's).
+  private let open = Mutex(true)
+  /// The end of the last transaction delivered whole (its commit record's end), or a position
+  /// the server said it had sent everything before, outside a transaction: a stream started
+  /// from here misses nothing and repeats nothing.
+  let delivered: Atomic<UInt64>
+  /// Signalled once the stream's connection is closed (its walsender then ends).
+  let finished = DispatchSemaphore(value: 0)
 
-  /// Opens the connection, makes the slot and starts streaming; `onChange` gets each change's
-  /// JSON on the stream's thread, and `onEnd` the stream and why, if it ends unasked.
+  /// Opens the connection, makes the slot when `create`, and streams it from `from` (or where the
+  /// slot confirmed, when later); `onChange` gets each change's JSON on the stream's thread, and
+  /// `onEnd` the stream and why, if it ends unasked.
   init(
-    conninfo: String, onChange: @escaping @Sendable (JSONValue) -> Void,
+    conninfo: String, slot: String, create: Bool, from position: UInt64,
+    onChange: @escaping @Sendable (JSONValue) -> Void,
     onEnd: @escaping @Sendable (RealtimeReplicationStream, String) -> Void
   ) throws(PGError) {
-    let number = Self.opened.add(1, ordering: .relaxed).newValue
-    slot = "snm_realtime_\(getpid())_\(number)"
+    self.slot = slot
+    delivered = Atomic(position)
     guard let handle = PQconnectdb(conninfo + " replication=database") else {
       throw PGError(kind: .client, message: "out of memory opening the replication connection")
     }
@@ -48,31 +59,38 @@ final class RealtimeReplicationStream: Sendable {
     }
     address = Int(bitPattern: handle)
     do throws(PGError) {
-      try start(handle)
+      try start(handle, create: create, from: position)
     } catch {
       PQfinish(handle)
       throw error
     }
     let thread = Thread { [self] in
       let reason = run(onChange)
+      finished.signal()
       if let reason { onEnd(self, reason) }
     }
     thread.name = "snm-realtime-changes"
     thread.start()
   }
 
-  /// Makes the slot and starts streaming it.
-  private func start(_ handle: OpaquePointer) throws(PGError) {
+  /// Makes the slot (when `create`) and starts streaming it from `position`. Transactions are
+  /// marked (`B`, `C`) so the stream knows where each one ends.
+  private func start(_ handle: OpaquePointer, create: Bool, from position: UInt64)
+    throws(PGError)
+  {
     // Commit times and timestamps in UTC, as Realtime gives them.
     try command(handle, "SET timezone = 'UTC'", PGRES_COMMAND_OK)
-    try command(
-      handle, "CREATE_REPLICATION_SLOT \(slot) TEMPORARY LOGICAL wal2json NOEXPORT_SNAPSHOT",
-      PGRES_TUPLES_OK)
+    if create {
+      try command(
+        handle, "CREATE_REPLICATION_SLOT \(slot) LOGICAL wal2json NOEXPORT_SNAPSHOT",
+        PGRES_TUPLES_OK)
+    }
+    let lsn = String(position >> 32, radix: 16) + "/" + String(position & 0xFFFF_FFFF, radix: 16)
     try command(
       handle,
-      "START_REPLICATION SLOT \(slot) LOGICAL 0/0 (\"format-version\" '2', \"include-pk\" 'true', "
-        + "\"include-timestamp\" 'true', \"include-type-oids\" 'true', \"include-xids\" 'true', "
-        + "\"include-transaction\" 'false')",
+      "START_REPLICATION SLOT \(slot) LOGICAL \(lsn) (\"format-version\" '2', "
+        + "\"include-pk\" 'true', \"include-timestamp\" 'true', \"include-type-oids\" 'true', "
+        + "\"include-xids\" 'true', \"include-transaction\" 'true')",
       PGRES_COPY_BOTH)
   }
 
@@ -82,23 +100,35 @@ final class RealtimeReplicationStream: Sendable {
     let result = PQexec(handle, sql)
     defer { PQclear(result) }
     guard PQresultStatus(result) == expected else {
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
       throw PGError(
-        kind: .server,
+        kind: .server, sqlState: state,
         message: String(cString: PQerrorMessage(handle)).trimmingCharacters(
           in: .whitespacesAndNewlines))
     }
   }
 
-  /// Ends the stream (the slot goes with the connection).
+  /// Ends the stream (its slot stays): its thread is woken at once, so the walsender ends and
+  /// the slot can be dropped right after.
   func stop() {
     stopped.store(true, ordering: .releasing)
+    open.withLock { open in
+      guard open, let handle = OpaquePointer(bitPattern: address) else { return }
+      shutdown(PQsocket(handle), Int32(SHUT_RDWR))
+    }
   }
 
   /// Streams until stopped (nil) or until the stream breaks (why).
   private func run(_ onChange: @Sendable (JSONValue) -> Void) -> String? {
     guard let handle = OpaquePointer(bitPattern: address) else { return "no connection" }
-    defer { PQfinish(handle) }
-    var received: UInt64 = 0
+    defer {
+      open.withLock { open in
+        open = false
+        PQfinish(handle)
+      }
+    }
+    var delivered = self.delivered.load(ordering: .relaxed)
+    var inTransaction = false
     var lastStatus = monotonicSeconds()
     while !stopped.load(ordering: .acquiring) {
       var buffer: UnsafeMutablePointer<CChar>?
@@ -107,12 +137,24 @@ final class RealtimeReplicationStream: Sendable {
         let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(count))
         switch bytes.first {
         case UInt8(ascii: "w") where bytes.count >= 25:
-          received = max(received, Self.uint64(bytes, at: 9))
-          if let change = try? JSONValue(parsing: Array(bytes[25...])) { onChange(change) }
+          switch Self.mark(bytes) {
+          case UInt8(ascii: "B"): inTransaction = true
+          case UInt8(ascii: "C"):
+            // The commit's message starts at the end of its record.
+            inTransaction = false
+            delivered = max(delivered, Self.uint64(bytes, at: 1))
+            self.delivered.store(delivered, ordering: .relaxed)
+          default:
+            if let change = try? JSONValue(parsing: Array(bytes[25...])) { onChange(change) }
+          }
         case UInt8(ascii: "k") where bytes.count >= 18:
-          received = max(received, Self.uint64(bytes, at: 1))
+          // Outside a transaction, everything before the server's position was sent.
+          if !inTransaction {
+            delivered = max(delivered, Self.uint64(bytes, at: 1))
+            self.delivered.store(delivered, ordering: .relaxed)
+          }
           if bytes[17] == 1 {
-            sendStatus(handle, received)
+            sendStatus(handle, delivered)
             lastStatus = monotonicSeconds()
           }
         default: break
@@ -121,19 +163,33 @@ final class RealtimeReplicationStream: Sendable {
       } else if count == 0 {
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
         _ = poll(&descriptor, 1, 1_000)
-        guard PQconsumeInput(handle) == 1 else { return Self.failure(handle) }
+        guard PQconsumeInput(handle) == 1 else {
+          return stopped.load(ordering: .acquiring) ? nil : Self.failure(handle)
+        }
       } else if count == -1 {
         return stopped.load(ordering: .acquiring) ? nil : "the server ended the stream"
       } else {
-        return Self.failure(handle)
+        return stopped.load(ordering: .acquiring) ? nil : Self.failure(handle)
       }
       // Also between changes: a long run of them must not starve the server's timeout.
       if monotonicSeconds() - lastStatus >= 10 {
-        sendStatus(handle, received)
+        sendStatus(handle, delivered)
         lastStatus = monotonicSeconds()
       }
     }
     return nil
+  }
+
+  private static let actionPrefix = Array(#"{"action":""#.utf8)
+
+  /// `B` or `C` for wal2json's transaction marks (`{"action":"B",...}`), else 0.
+  private static func mark(_ bytes: UnsafeRawBufferPointer) -> UInt8 {
+    let prefix = actionPrefix
+    guard bytes.count >= 25 + prefix.count + 2 else { return 0 }
+    for (index, byte) in prefix.enumerated() where bytes[25 + index] != byte { return 0 }
+    let action = bytes[25 + prefix.count]
+    guard bytes[25 + prefix.count + 1] == UInt8(ascii: "\"") else { return 0 }
+    return action == UInt8(ascii: "B") || action == UInt8(ascii: "C") ? action : 0
   }
 
   /// libpq's last error, on one line.

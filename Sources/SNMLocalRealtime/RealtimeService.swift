@@ -52,10 +52,16 @@ public final class RealtimeService: GatewayService {
       })
   }
 
-  /// Closes every socket (1001).
+  /// Closes every socket (1001) and ends the change stream.
   public func stop() {
     loop.stop()
     changes?.stop()
+  }
+
+  /// After ``stop()``, once nothing can open a socket: drops the change stream's slot, waiting
+  /// (up to 3 s) for its connection to close.
+  public func release() {
+    changes?.release()
   }
 
   public func respond(_ request: HTTPRequest, caller: GatewayCaller) -> HTTPResponse {

@@ -18,8 +18,9 @@ extension Cluster {
     // (`/tmp/snm-` and six letters or digits, nothing the shell under pg_ctl would read) is
     // chosen at start, so it is given here rather than in postgresql.conf.
     // wal_level=logical: Realtime's postgres_changes decode the WAL (wal2json); given at start
-    // so clusters made before it get it too.
-    var options = "-c synchronous_commit=on -c wal_level=logical"
+    // so clusters made before it get it too. max_slot_wal_keep_size: a replication slot nobody
+    // reads (Realtime's, should it be left) holds 1 GiB of WAL at most, then Postgres gives it up.
+    var options = "-c synchronous_commit=on -c wal_level=logical -c max_slot_wal_keep_size=1GB"
     if layout.needsPrivateSocketDir { options += " -c unix_socket_directories=" + layout.socketDir }
     let outcome = try runTool(
       "pg_ctl",

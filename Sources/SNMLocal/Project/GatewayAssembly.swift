@@ -76,6 +76,8 @@ enum GatewayAssembly {
         hubKey: RealtimeChannel.hubKey(topic, isPrivate: isPrivate), topic: topic, payload: payload,
         from: nil)
     }
+    // The slot a crashed gateway left holds the WAL behind it: dropped now, not at the first join.
+    DispatchQueue.global().async { changes.dropSlot() }
     return RealtimeService(
       apiKeyClaims: { key in keys.claims(forAPIKey: key) },
       verify: { token in Result { () throws(JWTError) in try signer.verify(token, now: now()) } },

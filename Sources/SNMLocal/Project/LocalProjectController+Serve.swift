@@ -98,6 +98,9 @@ extension LocalProjectController {
     let shutdown: @Sendable () -> Void = {
       realtime.stop()
       server.stop()
+      // The slot is dropped once the HTTP server is closed: a client reconnecting meanwhile
+      // finds no server rather than a socket that nothing reads.
+      realtime.release()
       functions.runner.stopAll()
       adminPool.drain()
       restPool.drain()
