@@ -207,3 +207,34 @@ def test_events_no_one_reads_take_a_bounded_share_of_the_clients_memory(snm_bin,
     code, peak_kib = (int(word) for word in result.stdout.split())
     assert code == 0, result.stderr
     assert peak_kib < 300 * 1024, f"the client peaked at {peak_kib // 1024} MiB"
+
+
+def test_a_message_of_millions_of_small_values_ends_the_socket_in_bounded_memory(snm_bin, home):
+    """One 16 MiB message (the client's limit) of 8.4 million zeros in a broadcast: parsed, each
+    value takes tens of bytes, and the client peaked at 483 MiB (debug build) and took it. A
+    message of more values than Realtime's largest payload can hold (1,600,000) now ends the socket
+    saying so, before the parse holds more: the client stays under 200 MiB at its peak."""
+    def flood(join):
+        yield frame(0x1, json.dumps([join[0], join[1], join[2], "phx_reply",
+                                     {"status": "ok", "response": {"postgres_changes": []}}]).encode())
+        head = ('[null,null,"%s","broadcast",{"type":"broadcast","event":"many","payload":{"a":['
+                % join[2])
+        count = (16 * 1024 * 1024 - 200 - len(head)) // 2
+        yield frame(0x1, (head + ",".join(["0"] * count) + "]}}]").encode())
+
+    server = HostileRealtime(flood)
+    measure = ("import resource, subprocess, sys\n"
+               "result = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=300)\n"
+               "print(result.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+               "sys.stderr.write(result.stderr)\n")
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", measure, snm_bin, "--url", server.url, "--key", "the-anon-key",
+             "-c", "listen channel room1\nexpect event room1 many within 120s"],
+            capture_output=True, text=True, timeout=400, env={**os.environ, **home})
+    finally:
+        server.stop()
+    code, peak_kib = (int(word) for word in result.stdout.split())
+    assert code == 3, result.stderr
+    assert "a message holds more than 1600000 JSON values" in result.stderr, result.stderr
+    assert peak_kib < 200 * 1024, f"the client peaked at {peak_kib // 1024} MiB"

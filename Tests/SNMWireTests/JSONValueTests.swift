@@ -164,6 +164,19 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
 
   /// As deep as Postgres stores a jsonb value (about 14,500 levels), in a row: checked, and
   /// written again from the bytes without recursion (the way results are printed).
+  @Test func aParseHoldsNoMoreValuesThanAllowed() throws {
+    // Scalars, arrays and objects each count: [1, {"a": [2]}] holds five.
+    #expect(try JSONValue(parsing: #"[1, {"a": [2]}]"#, maximumValues: 5) == [1, ["a": [2]]])
+    do {
+      _ = try JSONValue(parsing: #"[1, {"a": [2]}]"#, maximumValues: 4)
+      Issue.record("parsed")
+    } catch {
+      #expect(error.reason == .tooManyValues(limit: 4))
+      // The fifth value, the outer array, ends at byte 15.
+      #expect(error.description == "invalid JSON at byte 15: more than 4 values")
+    }
+  }
+
   @Test func deepButAllowedNestingParses() throws {
     let deep = String(repeating: "[", count: 16_382) + String(repeating: "]", count: 16_382)
     let text = #"[{"data":"# + deep + "}]"

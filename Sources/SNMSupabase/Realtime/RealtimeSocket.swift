@@ -45,7 +45,11 @@ public final class RealtimeSocket: Sendable {
     public static let standard = Heartbeat(every: heartbeatInterval, timeout: replyTimeout)
   }
 
-  private let codec = PhoenixCodec(version: .v2)
+  /// A message of more values than Realtime's largest payload (3,000 KB: 1,536,000 values at most,
+  /// a digit and a comma each) ends the socket: parsed, each value takes tens of bytes, and a
+  /// 16 MiB message of them took 480 MiB.
+  static let maximumValues = 1_600_000
+  private let codec = PhoenixCodec(version: .v2, maximumValues: maximumValues)
   private let state = Mutex(State())
   private let socket = Mutex<WebSocketConnection?>(nil)
 
@@ -240,6 +244,9 @@ public final class RealtimeSocket: Sendable {
       }
       onEvent(.ended(ending))
     case .message(let message):
+      // After a frame this side could not read, the socket is closing: what the server sent
+      // after it is not taken.
+      guard state.withLock({ $0.closedBecause == nil }) else { return }
       let frame: PhoenixFrame
       do {
         frame = try codec.decode(message, from: .toClient)

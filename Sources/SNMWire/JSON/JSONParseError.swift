@@ -21,6 +21,8 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidNumber
     /// Arrays and objects nested deeper than the limit.
     case tooDeep(limit: Int)
+    /// More values (scalars, arrays and objects) than the parse was allowed.
+    case tooManyValues(limit: Int)
   }
 
   /// Byte offset (0-based) into the UTF-8 input where the problem is.
@@ -49,6 +51,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     case .invalidUTF8: "string is not valid UTF-8"
     case .invalidNumber: "invalid number"
     case .tooDeep(let limit): "arrays and objects nested deeper than \(limit) levels"
+    case .tooManyValues(let limit): "more than \(limit) values"
     }
   }
 

@@ -27,6 +27,11 @@ struct JSONParser {
   /// Containers already open around the values parsed (1 for the elements of an array walked by
   /// ``JSONArrayCursor``), counted against ``maximumDepth``.
   let baseDepth: Int
+  /// The most values (scalars, arrays, objects) the parse may hold: past it, it stops before
+  /// holding more (each value takes tens of bytes parsed, so a text of small values takes many
+  /// times its size).
+  var maximumValues = Int.max
+  private var valueCount = 0
 
   init(_ bytes: UnsafeBufferPointer<UInt8>, baseDepth: Int = 0) {
     self.bytes = bytes
@@ -77,6 +82,10 @@ struct JSONParser {
       }
       // A complete value: hand it to its container, closing containers that end right after it.
       while true {
+        valueCount += 1
+        guard valueCount <= maximumValues else {
+          throw JSONParseError(offset: offset, reason: .tooManyValues(limit: maximumValues))
+        }
         guard let frame = frames.last else { return value }
         values.push(value)
         skipWhitespace()

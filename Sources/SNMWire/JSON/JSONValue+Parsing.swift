@@ -10,7 +10,16 @@ extension JSONValue {
   /// - Throws: ``JSONParseError`` with the byte offset and what was expected there.
   public init(parsing text: String) throws(JSONParseError) {
     var text = text
-    self = try text.withUTF8(Self.parse).get()
+    self = try text.withUTF8 { Self.parse($0) }.get()
+  }
+
+  /// Parses JSON text of at most `maximumValues` values (scalars, arrays and objects), so a text
+  /// from an untrusted peer cannot take many times its size in memory.
+  ///
+  /// - Throws: ``JSONParseError`` (`tooManyValues` past the limit).
+  public init(parsing text: String, maximumValues: Int) throws(JSONParseError) {
+    var text = text
+    self = try text.withUTF8 { Self.parse($0, maximumValues: maximumValues) }.get()
   }
 
   /// Parses JSON from UTF-8 bytes (an HTTP body, a file).
@@ -28,16 +37,17 @@ extension JSONValue {
   ///
   /// - Throws: ``JSONParseError`` with the byte offset and what was expected there.
   public init(parsing bytes: [UInt8]) throws(JSONParseError) {
-    self = try bytes.withUnsafeBufferPointer(Self.parse).get()
+    self = try bytes.withUnsafeBufferPointer { Self.parse($0) }.get()
   }
 
   /// The one parse all the initializers share (a `Result`, since the buffer closures rethrow
   /// untyped errors).
-  private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<
-    JSONValue, JSONParseError
-  > {
+  private static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, maximumValues: Int = .max
+  ) -> Result<JSONValue, JSONParseError> {
     Result { () throws(JSONParseError) -> JSONValue in
       var parser = JSONParser(bytes)
+      parser.maximumValues = maximumValues
       return try parser.parse()
     }
   }

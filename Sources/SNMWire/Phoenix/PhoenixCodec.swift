@@ -11,8 +11,14 @@
 /// past its end or an unknown kind byte throws ``PhoenixCodecError`` saying which.
 public struct PhoenixCodec: Sendable, Hashable {
   public let version: PhoenixVersion
+  /// The most JSON values a text message may hold (``JSONParser``'s cap): a message of many
+  /// small values takes tens of bytes a value once parsed.
+  public let maximumValues: Int
 
-  public init(version: PhoenixVersion) { self.version = version }
+  public init(version: PhoenixVersion, maximumValues: Int = .max) {
+    self.version = version
+    self.maximumValues = maximumValues
+  }
 
   /// The Phoenix frame a text or binary WebSocket message carries.
   public func decode(
@@ -32,8 +38,11 @@ public struct PhoenixCodec: Sendable, Hashable {
   public func decode(text: String) throws(PhoenixCodecError) -> PhoenixMessage {
     let value: JSONValue
     do {
-      value = try JSONValue(parsing: text)
+      value = try JSONValue(parsing: text, maximumValues: maximumValues)
     } catch {
+      if case .tooManyValues(let limit) = error.reason {
+        throw PhoenixCodecError("a message holds more than \(limit) JSON values")
+      }
       throw PhoenixCodecError("a message is not JSON: \(error)")
     }
     switch version {
