@@ -30,6 +30,9 @@ struct FunctionCall {
   let socketPath: String
   /// On the monotonic clock (`monotonicSeconds()`).
   let deadline: Double
+  /// Run once a streamed answer's body ended or was dropped (the call's place in the
+  /// functions' share is held until then).
+  var streamEnded: @Sendable () -> Void = {}
 
   /// Fields a proxy does not pass on (its own connection's).
   static let hopByHop: Set<String> = [
@@ -110,7 +113,10 @@ struct FunctionCall {
       produce: { write in
         var decoder = carried
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        defer { close(socket) }
+        defer {
+          close(socket)
+          call.streamEnded()
+        }
         while true {
           do {
             while let part = try decoder.next() {
@@ -133,7 +139,10 @@ struct FunctionCall {
           }
         }
       },
-      abandon: { close(socket) })
+      abandon: {
+        close(socket)
+        call.streamEnded()
+      })
     return .answered(response)
   }
 

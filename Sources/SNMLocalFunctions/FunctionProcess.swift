@@ -76,7 +76,8 @@ final class FunctionProcess: Sendable {
     }
     var arguments = [
       "-C", definition.directory, deno, "run", "--no-prompt", "--allow-net", "--allow-env",
-      "--allow-read", "--allow-sys", "--allow-write=/tmp",
+      // The socket's own path: Deno asks for write access to listen on it.
+      "--allow-read", "--allow-sys", "--allow-write=/tmp," + socketPath,
       "--v8-flags=--max-old-space-size=\(memoryMiB)",
     ]
     if let importMap = definition.importMap { arguments += ["--import-map", importMap] }

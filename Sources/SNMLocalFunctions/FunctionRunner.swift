@@ -11,7 +11,8 @@ import Synchronization
 /// runner.stopAll()     // at shutdown
 /// ```
 /// Calls come on many server threads at once: a function boots once (the others wait for it),
-/// then calls reach its process side by side.
+/// then calls reach its process side by side, at most `settings.maxConcurrentCalls` of them at
+/// once over all functions (``FunctionCallShare``: past it a call is answered 546 at once).
 package final class FunctionRunner: Sendable {
   /// One function's place: its process and the lock its boot runs under.
   final class Slot: Sendable {
@@ -25,9 +26,11 @@ package final class FunctionRunner: Sendable {
   let environment: [String: String]
   let log: FunctionLog?
   let slots = Mutex<[String: Slot]>([:])
-  /// Where the functions' Unix sockets are: a folder of `/tmp` (a socket's path must be short)
-  /// that only the project's user may open (mode 0700); nil when it could not be made.
-  let socketDirectory: String?
+  /// The workers calls may hold at once, all functions together.
+  let share: FunctionCallShare
+  /// Where the functions' Unix sockets are, made at the first boot (a project that serves no
+  /// function makes none): nil before.
+  let sockets = Mutex<String?>(nil)
 
   package init(settings: FunctionsSettings, environment: [String: String]) {
     self.settings = settings
@@ -38,16 +41,54 @@ package final class FunctionRunner: Sendable {
       atPath: settings.runtimeDirectory, withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])
     self.log = FunctionLog(path: settings.logFile)
-    socketDirectory = Self.makeSocketDirectory()
+    share = FunctionCallShare(limit: settings.maxConcurrentCalls)
   }
 
-  /// A new folder `/tmp/snm-functions-XXXXXX`, mode 0700 (`mkdtemp`).
-  static func makeSocketDirectory() -> String? {
-    var template = Array("/tmp/snm-functions-XXXXXX".utf8CString)
-    return template.withUnsafeMutableBufferPointer { buffer -> String? in
-      guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
-      return String(cString: base)
+  /// The sockets' folder, made now if not yet: `run/` in the runtime folder, mode 0700, or,
+  /// when a socket's path there would not fit an address (107 bytes) or has a comma (Deno's
+  /// `--allow-write` is a comma-separated list), a private folder (`mkdtemp`, 0700) in
+  /// `$XDG_RUNTIME_DIR`, else `/tmp`. Nil when none could be made.
+  func socketDirectory() -> String? {
+    sockets.withLock { made -> String? in
+      if let made { return made }
+      made = Self.makeSocketDirectory(
+        in: settings.runtimeDirectory,
+        runtime: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"])
+      return made
     }
+  }
+
+  /// Bytes a socket's name adds to its folder's path (`/` + 8 characters + `.sock`), and the
+  /// most a socket's path may have (`sun_path` less its NUL, with room to spare).
+  static let socketNameBytes = 14
+  static let socketPathBytes = 100
+
+  static func makeSocketDirectory(in runtimeDirectory: String, runtime: String?) -> String? {
+    let own = runtimeDirectory + "/run"
+    if own.utf8.count + socketNameBytes <= socketPathBytes, !own.contains(",") {
+      return makePrivateDirectory(own) ? own : nil
+    }
+    for parent in [runtime, "/tmp"].compactMap({ $0 })
+    where parent.hasPrefix("/") && !parent.contains(",") {
+      var template = Array((parent + "/snm-functions-XXXXXX").utf8CString)
+      let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+        guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+        return String(cString: base)
+      }
+      if let made, made.utf8.count + socketNameBytes <= socketPathBytes { return made }
+      if let made { try? FileManager.default.removeItem(atPath: made) }
+    }
+    return nil
+  }
+
+  /// `path` as a folder only this user may open (made 0700, or one of this user's made so).
+  static func makePrivateDirectory(_ path: String) -> Bool {
+    if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+      status.st_uid == geteuid()
+    else { return false }
+    return status.st_mode & 0o777 == 0o700 || chmod(path, 0o700) == 0
   }
 
   func slot(_ name: String) -> Slot {
@@ -63,12 +104,35 @@ package final class FunctionRunner: Sendable {
   func call(_ definition: FunctionDefinition, _ request: HTTPRequest, target: String)
     -> HTTPResponse
   {
+    let place: FunctionCallShare.Place
+    switch share.enter() {
+    case .admitted(let admitted): place = admitted
+    case .refused(let first):
+      if first {
+        log?.write(
+          definition.name,
+          "snm: call refused (546): \(share.limit) calls of the project's functions are running"
+            + " (their share of the gateway's workers)")
+      }
+      return FunctionErrorResponse.workerLimit
+    }
+    let response = forward(definition, request, target: target, place: place)
+    if response.bodyStream == nil { place.leave() }
+    return response
+  }
+
+  /// `call`, holding `place` (given back by the caller, or by the streamed body when it ends).
+  func forward(
+    _ definition: FunctionDefinition, _ request: HTTPRequest, target: String,
+    place: FunctionCallShare.Place
+  ) -> HTTPResponse {
     let slot = slot(definition.name)
     guard let process = ready(definition, slot: slot) else {
       return FunctionErrorResponse.bootError
     }
-    let call = FunctionCall(
+    var call = FunctionCall(
       socketPath: process.socketPath, deadline: monotonicSeconds() + settings.wallClockSeconds)
+    call.streamEnded = { place.leave() }
     switch call.send(request, target: target) {
     case .answered(let response):
       if response.status == 500,
@@ -115,10 +179,11 @@ package final class FunctionRunner: Sendable {
       }
       var environment = catalog.environmentFile()
       environment.merge(self.environment) { $1 }
-      guard let socketDirectory else {
+      guard let socketDirectory = socketDirectory() else {
         log?.write(
           definition.name,
-          "snm: failed to boot: cannot make a private folder in /tmp for its socket")
+          "snm: failed to boot: cannot make a private folder for its socket in "
+            + settings.runtimeDirectory + "/run or /tmp")
         return nil
       }
       let socketPath = socketDirectory + "/" + UUID().uuidString.prefix(8).lowercased() + ".sock"
@@ -168,6 +233,10 @@ package final class FunctionRunner: Sendable {
     let processes = all.compactMap { slot in slot.process.withLock { $0 } }
     for process in processes { process.terminate() }
     for process in processes { _ = process.waitForExit(seconds: 2) }
-    if let socketDirectory { try? FileManager.default.removeItem(atPath: socketDirectory) }
+    let made = sockets.withLock { made in
+      defer { made = nil }
+      return made
+    }
+    if let made { try? FileManager.default.removeItem(atPath: made) }
   }
 }

@@ -28,6 +28,10 @@ package struct FunctionsSettings: Sendable {
   /// Seconds a function's process may take to start listening before the call is answered
   /// 503 BOOT_ERROR (a remote import that hangs, a top-level await that never ends).
   package var bootSeconds: Double = 30
+  /// Calls of the project's functions answered at once, all functions together: each holds a
+  /// gateway worker while it waits for its function, so this is their share of the gateway's
+  /// 32; a call past it is answered 546 WORKER_LIMIT at once.
+  package var maxConcurrentCalls = 8
   /// The V8 heap a function may use (MiB), as hosted's 256 MB; past it the call is 546.
   package var memoryMiB = 256
 
