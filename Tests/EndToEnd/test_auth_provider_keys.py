@@ -269,6 +269,8 @@ def test_the_test_issuers_tokens_no_longer_sign_in_with_apple(setup):
     minted = run_snm("local", "idp", "token", "--dir", project.data_dir, "--provider", "apple",
                      "--email", new_email("test-issuer"))
     assert minted.returncode == 0, minted.stderr
+    assert "takes only Apple id_tokens signed by the keys of [auth.external.apple] jwks" \
+        in minted.stderr
     answer = grant(project, "apple", minted.stdout.strip())
     assert (answer.status_code, answer.json()) == (400, BAD)
 

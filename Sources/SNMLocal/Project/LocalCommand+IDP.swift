@@ -43,6 +43,10 @@ extension LocalCommand {
       printError(
         "snm local: the project does not take Apple id_tokens until started with --apple "
           + "([auth.external.apple] enabled)")
+    } else if state.providerKeys["apple"] != nil {
+      printError(
+        "snm local: the project takes only Apple id_tokens signed by the keys of "
+          + "[auth.external.apple] jwks, not the test issuer's: this token will be refused")
     }
     return 0
   }
