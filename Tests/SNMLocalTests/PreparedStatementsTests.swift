@@ -104,6 +104,9 @@ import Testing
   let settings = RequestSettings.headers(headers)
   #expect(settings.headers == #"{"host":"x","x-a":"r\u0001","accept":"두부"}"#)
   #expect(settings.cookies == #"{"b":"2","a":"4"}"#)
+  // A name that is no token (never one the server reads) is escaped; `cookie` in any case.
+  let odd = RequestSettings.headers(["X\"Q": "1", "Cookie": "c=1", "cookie": "d=2", "x\"q": "2"])
+  #expect(odd.headers == #"{"x\"q":"2"}"# && odd.cookies == #"{"c":"1","d":"2"}"#)
   let none = RequestSettings.headers([:])
   #expect(none.headers == "{}" && none.cookies == "{}")
 }

@@ -258,6 +258,12 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   #expect(router.projectKeyAuth(keys.anonKey)?.isAnonymous == true)
   #expect(router.projectKeyAuth(keys.anonKey + "x") == nil)
   #expect(router.projectKeyAuth(token([.init("role", .string("anon"))])) == nil)
+  // `Bearer <key>` as supabase-js sends it is known at once; anything else is read as before.
+  #expect(router.projectKeyBearer("Bearer " + keys.serviceRoleKey) == service)
+  #expect(router.projectKeyBearer("Bearer " + keys.anonKey)?.isAnonymous == true)
+  #expect(router.projectKeyBearer("bearer " + keys.anonKey) == nil)
+  #expect(router.projectKeyBearer("Bearer " + keys.anonKey + " ") == nil)
+  #expect(router.projectKeyBearer("Bearer " + keys.secretKey) == nil)
 
   let pool = PGPool(conninfo: "host=/nonexistent dbname=none", size: 1, waitLimit: 0.1)
   let later = routerNow + 11 * 365 * 24 * 3600
@@ -267,6 +273,7 @@ func routerGuardsTheRESTSide(_ example: RouterCase) throws {
   let expired = Router(
     keys: keys, signer: keys.signer, rest: EchoREST(), restPool: pool, auth: auth, now: { later })
   #expect(expired.projectKeyAuth(keys.anonKey) == nil)
+  #expect(expired.projectKeyBearer("Bearer " + keys.anonKey) == nil)
   var headers = HTTPHeaders()
   headers.append(name: "apikey", value: keys.anonKey)
   headers.append(name: "Authorization", value: "Bearer " + keys.anonKey)

@@ -40,6 +40,10 @@ public struct Router: Sendable {
   /// keys (as `apikey`, and as the Bearer token when no one is signed in), so they skip the
   /// signature check and the claims serialisation.
   let keyAuths: [String: RequestAuth]
+  /// The Authorization header supabase-js sends with a project key (`Bearer <key>`), for each
+  /// legacy key whose role is assumable: its auth and expiry, so that such a header is known by
+  /// one comparison (`projectKeyBearer`), without taking the token out or reading its claims.
+  let keyBearers: [(header: String, auth: RequestAuth, expiry: Double?)]
   /// Other Bearer tokens (users' sessions) already verified: a client sends the same one each time.
   let tokens = JWTCache()
   /// `/storage/v1/*`, when the project serves Storage.
@@ -105,6 +109,15 @@ public struct Router: Sendable {
       }
     }
     self.keyAuths = keyAuths
+    var keyBearers: [(header: String, auth: RequestAuth, expiry: Double?)] = []
+    for key in [keys.anonKey, keys.serviceRoleKey] {
+      if let claims = keys.claims(forAPIKey: key), let role = claims["role"]?.stringValue,
+        let known = keyAuths[role], assumableRoles.contains(role)
+      {
+        keyBearers.append(("Bearer " + key, known, claims["exp"]?.doubleValue))
+      }
+    }
+    self.keyBearers = keyBearers
     restService = RESTService(handler: rest, pool: restPool)
     authService = AuthService(gateway: auth, jwks: keys.signer.jwks)
     inbox = InboxService(
@@ -223,7 +236,9 @@ public struct Router: Sendable {
   func restAuth(_ request: HTTPRequest, keyClaims: JSONValue) -> Result<RequestAuth, JWTError> {
     var claims = keyClaims
     var claimsText: String?
-    if let header = request.headers["Authorization"], let token = RequestAuth.bearerToken(header) {
+    let authorization = request.headers["Authorization"]
+    if let authorization, let known = projectKeyBearer(authorization) { return .success(known) }
+    if let header = authorization, let token = RequestAuth.bearerToken(header) {
       if let known = projectKeyAuth(token) { return .success(known) }
       do {
         (claims, claimsText) = try tokens.verifiedClaims(
@@ -262,6 +277,17 @@ public struct Router: Sendable {
     else { return nil }
     if let expiry = claims["exp"]?.doubleValue, expiry <= now() { return nil }
     return known
+  }
+
+  /// The prepared auth when `header` is exactly `Bearer <key>` for one of the project's legacy
+  /// keys, still valid and assumable (what `projectKeyAuth` gives that token); nil otherwise,
+  /// and the header is then read the usual way.
+  func projectKeyBearer(_ header: String) -> RequestAuth? {
+    for known in keyBearers where Crypto.constantTimeEqual(header, known.header) {
+      if let expiry = known.expiry, expiry <= now() { return nil }
+      return known.auth
+    }
+    return nil
   }
 
   /// Whether a role exists and whether `authenticator` may become it.

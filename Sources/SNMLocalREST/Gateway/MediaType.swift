@@ -88,6 +88,8 @@ indirect enum MediaType: Sendable, Hashable {
   /// unknown types (`toContentType`).
   var contentType: String {
     switch self {
+    // The usual answer's, written once.
+    case .json: "application/json; charset=utf-8"
     case .octetStream, .other: mime
     default: mime + "; charset=utf-8"
     }

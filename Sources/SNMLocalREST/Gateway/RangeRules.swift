@@ -59,8 +59,10 @@ enum RangeRules {
   /// `Content-Range: first-last/total`: `*` for an empty page, `*` for an unknown total.
   static func contentRange(offset: Int, pageTotal: Int, total: Int?) -> String {
     let upper = offset + pageTotal - 1
-    let rangeText = total != 0 && offset <= upper ? "\(offset)-\(upper)" : "*"
-    return rangeText + "/" + (total.map(String.init) ?? "*")
+    var text = total != 0 && offset <= upper ? String(offset) + "-" + String(upper) : "*"
+    text += "/"
+    text += total.map(String.init) ?? "*"
+    return text
   }
 
   /// 200, or 206 when the page is smaller than the known total; 416 PGRST103 when the offset

@@ -69,19 +69,47 @@ struct RequestShape: Sendable {
         start = end + 1
       }
     }
-    for name in ["Accept", "Accept-Profile", "Range"] {
+    // One pass over the fields finds the first Accept, Accept-Profile and Range and whether
+    // there is a Prefer (names told apart by their length before their bytes are compared).
+    let fields = request.headers.fields
+    var found: (accept: Int?, profile: Int?, range: Int?) = (nil, nil, nil)
+    var prefers = false
+    for index in fields.indices {
+      let name = fields[index].name
+      switch name.utf8.count {
+      case 6:
+        if found.accept == nil, HTTPHeaders.sameName(name, "Accept") {
+          found.accept = index
+        } else if HTTPHeaders.sameName(name, "Prefer") {
+          prefers = true
+        }
+      case 14:
+        if found.profile == nil, HTTPHeaders.sameName(name, "Accept-Profile") {
+          found.profile = index
+        }
+      case 5:
+        if found.range == nil, HTTPHeaders.sameName(name, "Range") { found.range = index }
+      default: break
+      }
+    }
+    func appendField(_ index: Int?) {
       bytes.append(0x0A)
-      if let value = request.headers[name] {
+      if let index {
         bytes.append(UInt8(ascii: "+"))
-        bytes.append(contentsOf: value.utf8)
+        bytes.append(contentsOf: fields[index].value.utf8)
       } else {
         bytes.append(UInt8(ascii: "-"))
       }
     }
-    for field in request.headers where HTTPHeaders.sameName(field.name, "Prefer") {
-      bytes.append(0x0A)
-      bytes.append(UInt8(ascii: "p"))
-      bytes.append(contentsOf: field.value.utf8)
+    appendField(found.accept)
+    appendField(found.profile)
+    appendField(found.range)
+    if prefers {
+      for field in fields where HTTPHeaders.sameName(field.name, "Prefer") {
+        bytes.append(0x0A)
+        bytes.append(UInt8(ascii: "p"))
+        bytes.append(contentsOf: field.value.utf8)
+      }
     }
     guard bytes.count <= Self.longestKey else { return nil }
     // Every part is a string's UTF-8, so the bytes are UTF-8: nothing is repaired.

@@ -27,8 +27,9 @@ final class RequestShapeCache: Sendable {
     var otherDates: RowJSONEncoder?
   }
 
-  /// A read of one shape.
-  struct Read: Sendable {
+  /// A read of one shape; a class, so that a lookup hands out a reference, not a copy of its
+  /// context.
+  final class Read: Sendable {
     enum Parameter: Sendable, Equatable {
       case constant(String?)
       /// The value of the request's slot `n`, decoded.
@@ -36,19 +37,44 @@ final class RequestShapeCache: Sendable {
     }
 
     /// The schema cache's version it was planned with.
-    var version: Int
-    var sql: String
-    var parameters: [Parameter]
+    let version: Int
+    let sql: String
+    let parameters: [Parameter]
     /// The request's context with no request, query or caller in it (each request's own go in).
-    var context: RESTGateway.Context
-    var offset: Int
+    let context: RESTGateway.Context
+    let offset: Int
     /// Whether the answer may be streamed (more than a batch of rows).
-    var streams: Bool
-    var types: [UInt32]
-    var iso: RowJSONEncoder
-    var otherDates: RowJSONEncoder?
+    let streams: Bool
+    let types: [UInt32]
+    let iso: RowJSONEncoder
+    let otherDates: RowJSONEncoder?
     /// The answer's `Content-Location`, written with each request's slot values (a table's).
-    var location: CanonicalQuery.Template?
+    let location: CanonicalQuery.Template?
+
+    init(
+      version: Int, sql: String, parameters: [Parameter], context: RESTGateway.Context,
+      offset: Int, streams: Bool, types: [UInt32], iso: RowJSONEncoder,
+      otherDates: RowJSONEncoder?, location: CanonicalQuery.Template?
+    ) {
+      self.version = version
+      self.sql = sql
+      self.parameters = parameters
+      self.context = context
+      self.offset = offset
+      self.streams = streams
+      self.types = types
+      self.iso = iso
+      self.otherDates = otherDates
+      self.location = location
+    }
+
+    /// The same read written with other encoders (the types of its columns changed).
+    func relearnt(_ written: Encoders) -> Read {
+      Read(
+        version: version, sql: sql, parameters: parameters, context: context, offset: offset,
+        streams: streams, types: written.types, iso: written.iso, otherDates: written.otherDates,
+        location: location)
+    }
   }
 
   enum Lookup {

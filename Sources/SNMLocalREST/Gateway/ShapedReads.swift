@@ -60,11 +60,7 @@ struct ShapedReads {
       return nil
     }
     if let written = answer.written, written.types != read.types {
-      var relearnt = read
-      relearnt.types = written.types
-      relearnt.iso = written.iso
-      relearnt.otherDates = written.otherDates
-      gateway.shapes.record(shape.key, version: read.version, read: relearnt)
+      gateway.shapes.record(shape.key, version: read.version, read: read.relearnt(written))
     }
     return answer.response
   }
