@@ -61,8 +61,8 @@ public struct ProjectSelection: Equatable, Sendable {
   /// local projects served in turn on one port never see each other's session.
   public var sessionKeyMarks: Set<String> {
     Set(
-      ([key, serviceKey ?? ""] + otherKeys).filter { !$0.isEmpty }.compactMap {
-        try? SHA256Digest.base64URL(of: $0)
+      ([key, serviceKey ?? ""] + otherKeys).filter { !$0.isEmpty }.map {
+        SHA256Digest.base64URL(of: $0)
       })
   }
 
