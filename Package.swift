@@ -13,8 +13,10 @@ let package = Package(
     // C libraries from Debian, through pkg-config. The only C in the package.
     .systemLibrary(
       name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
-    .systemLibrary(
-      name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // libpq and libcurl (with the Kerberos, LDAP and GnuTLS they bring: about 10M instructions of
+    // relocations at every start) are opened on first use by their shims, not linked: headers
+    // only here (pkg-config's flags would link them).
+    .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(
       name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     // TLS for wss:// (the https path goes through libcurl).
@@ -22,8 +24,7 @@ let package = Package(
       name: "CSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(
       name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-    .systemLibrary(
-      name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     // The gateway's event loop (epoll): accepting, reading and timers on one thread.
     .systemLibrary(
       name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),

@@ -35,6 +35,9 @@ package enum JWKSFetch {
 
   /// `GET url` over HTTPS, 10 s at most, no redirects; the body of a 200 answer.
   static func fetch(_ url: String) throws(Failure) -> [UInt8] {
+    if let missing = snm_libcurl_load() {
+      throw Failure(reason: "\(String(cString: missing)) (https:// needs libcurl4)")
+    }
     _ = globalInit
     guard let easy = curl_easy_init() else { throw Failure(reason: "libcurl cannot start") }
     defer { curl_easy_cleanup(easy) }

@@ -48,6 +48,9 @@ final class RealtimeReplicationStream: Sendable {
   ) throws(PGError) {
     self.slot = slot
     delivered = Atomic(position)
+    if let missing = snm_libpq_load() {
+      throw PGError(kind: .client, message: "\(String(cString: missing)) (install libpq5)")
+    }
     guard let handle = PQconnectdb(conninfo + " replication=database") else {
       throw PGError(kind: .client, message: "out of memory opening the replication connection")
     }

@@ -16,6 +16,9 @@ enum RealtimeSlot {
   /// terminated or left by a crashed gateway ends when it notices). Throws what the server said
   /// otherwise.
   static func drop(conninfo: String) throws(PGError) {
+    if let missing = snm_libpq_load() {
+      throw PGError(kind: .client, message: "\(String(cString: missing)) (install libpq5)")
+    }
     guard let handle = PQconnectdb(conninfo + " replication=database") else {
       throw PGError(kind: .client, message: "out of memory opening the replication connection")
     }

@@ -30,6 +30,9 @@ public final class PGConnection: Sendable {
   ///
   /// Throws `PGError` of kind `.connection` with libpq's message when the server cannot be reached.
   public init(conninfo: String) throws(PGError) {
+    if let missing = snm_libpq_load() {
+      throw PGError(kind: .client, message: "\(String(cString: missing)) (install libpq5)")
+    }
     guard let connection = PQconnectdb(conninfo) else {
       throw PGError(kind: .client, message: "out of memory opening a connection")
     }

@@ -34,6 +34,12 @@ final class CurlHandle: Sendable {
     return CurlHandle(multi: multi, easy: easy)
   }
 
+  /// Why libcurl (opened on first use) cannot be had, or nil when it is there: a machine without
+  /// libcurl4 still runs snm, and only its https:// requests fail, saying so.
+  static var unavailable: String? {
+    snm_libcurl_load().map { "\(String(cString: $0)) (https:// requests need libcurl4)" }
+  }
+
   /// `curl_global_init` once per process, before the first handle.
   private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 

@@ -35,6 +35,9 @@ public final class CurlTransport: HTTPTransport {
     else { throw .invalidURL(address) }
     if Task.isCancelled { throw .cancelled(url: address) }
     let key = "\(scheme)://\(url.host ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
+    if let missing = CurlHandle.unavailable {
+      throw .unreachable(url: address, cause: missing)
+    }
     guard let handle = kept.take(key) ?? CurlHandle.make() else {
       throw .unreachable(url: address, cause: "libcurl could not start a transfer")
     }
