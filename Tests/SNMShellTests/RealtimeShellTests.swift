@@ -271,4 +271,24 @@ import Testing
         "cannot tell whether an event from todos came: the socket ended"),
       "\(rig.errors.captured)")
   }
+
+  @Test func aChannelClosedAfterASystemErrorKeepsTheServersReason() async throws {
+    // Realtime sends a `system` error (a rate limit) then closes the channel: the expectation
+    // says the server's reason (before: only "the server closed the channel").
+    let server = try Self.server(afterJoin: [
+      (
+        "system",
+        ["status": "error", "extension": "system", "message": "Too many messages per second"]
+      ),
+      ("phx_close", [:]),
+    ])
+    defer { server.stop() }
+    let rig = try RequestRig(server.http)
+    let code = await rig.shell.run(
+      text: "listen channel room1\nexpect event room1 cursor within 50s", name: "-c")
+    #expect(code != .success)
+    #expect(
+      rig.errors.captured.contains("the server closed the channel: Too many messages per second"),
+      "\(rig.errors.captured)")
+  }
 }

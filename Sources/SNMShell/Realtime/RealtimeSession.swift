@@ -296,9 +296,13 @@ final class RealtimeSession: Sendable {
           }
           return nil
         case "phx_error", "phx_close":
-          state.subscriptions[name]?.failure =
+          // A `system` error that came first (a rate limit, a policy) is the reason: the close
+          // that follows it keeps it rather than saying only that the channel closed.
+          let closed =
             message.event == "phx_error"
             ? "the server's channel crashed" : "the server closed the channel"
+          let reason = state.subscriptions[name]?.failure.map { "\(closed): \($0)" }
+          state.subscriptions[name]?.failure = reason ?? closed
           return nil
         default:
           guard var sub = state.subscriptions[name], sub.listening else { return nil }
