@@ -278,7 +278,7 @@ class Report:
 # ---- the local project -------------------------------------------------------------------------
 
 def free_port(skip=()):
-    """A port in 54300-54320 (tests use 54330-54399, the user's project 54321) that can be bound
+    """A port in 54300-54320 (tests use 54330-54999, the user's project 54321) that can be bound
     now (no listener, no connection of an earlier run lingering in TIME_WAIT)."""
     for port in range(54300, 54321):
         if port in skip:

@@ -99,7 +99,7 @@ def test_rls_refusal_says_which_role_asked(project, tmp_path):
 
 
 def test_an_unreachable_project_exits_three(tmp_path):
-    # Port 9 (discard): never a test project's (they take free ports in 54330-54399).
+    # Port 9 (discard): never a test project's (they take free ports in 54330-54999).
     result = run_snm("--url", "http://127.0.0.1:9", "--key", "k", "-c", "from t select *",
                      env=snm_env(tmp_path))
     assert result.returncode == 3

@@ -149,10 +149,7 @@ class TLSFront:
         for _attempt in range(3):
             self.ports = {}
             for name in NAMES:
-                port = free_port()
-                while port in self.ports.values():
-                    port = free_port()
-                self.ports[name] = port
+                self.ports[name] = free_port(taken=set(self.ports.values()))
             config = self.directory / "nginx.conf"
             config.write_text(CONFIG.format(d=self.directory, upstream=upstream_port, **self.ports))
             log = open(self.directory / "nginx.out", "w")
