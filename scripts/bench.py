@@ -293,9 +293,9 @@ def free_port(skip=()):
 
 
 def kernel_port():
-    """A port the kernel picks now, outside the range the bench's projects take: section 9's
-    gateway serves on it, so that another bench's project started meanwhile on the port this
-    project left (the lowest free one) cannot answer in its place."""
+    """A port the kernel picks now, outside the range the bench's projects take: sections 9's and
+    11's counted gateways serve on it, so that another bench's project started meanwhile on the
+    port this project left (the lowest free one) cannot answer in its place."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -1919,11 +1919,17 @@ def realtime_instructions(side, count):
     side.stop()
     counted = Counted(side, folder)
 
+    # The counted gateway serves on a port the kernel picks, not the one the side project left:
+    # another bench's project started meanwhile may take that one and answer the handshake with
+    # 401 (as section 9 once saw; kernel_port says why).
+    port = kernel_port()
+    url = realtime_socket_url(side).replace(f":{side.port}/", f":{port}/", 1)
+
     async def deliveries(total):
         deadline = time.time() + 300
         while True:  # the gateway under callgrind takes a while to listen
             try:
-                connection = await websockets.connect(realtime_socket_url(side), max_size=None)
+                connection = await websockets.connect(url, max_size=None)
                 break
             except OSError:
                 if time.time() > deadline:
@@ -1960,7 +1966,7 @@ def realtime_instructions(side, count):
             before = set(folder.glob("*"))
             gateway = subprocess.Popen(
                 counted.valgrind("gw") + [SNM, "local", "serve", "--dir", str(side.dir),
-                                          "--port", str(side.port)],
+                                          "--port", str(port)],
                 env={**os.environ, "SNM_GATEWAY_WORKER": "1"}, cwd=str(side.folder),
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
