@@ -1,3 +1,5 @@
+import SNMWire
+
 /// A URL as GoTrue's OAuth client rules read it: the parts Go's `net/url` finds (`url.Parse` for a
 /// redirect URI, `url.ParseRequestURI` for a client or logo URI), with the same refusals, so a
 /// URI GoTrue takes is taken here and one it refuses is refused with its words.
@@ -137,8 +139,8 @@ struct OAuthClientURL: Equatable {
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "%") {
-        guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-          let low = hexValue(bytes[index + 2])
+        guard index + 2 < bytes.count, let high = HexDigit.value(bytes[index + 1]),
+          let low = HexDigit.value(bytes[index + 2])
         else { return nil }
         if host && high < 8 && !(high == 2 && low == 5) { return nil }
         decoded.append(high << 4 | low)
@@ -150,16 +152,6 @@ struct OAuthClientURL: Equatable {
       index += 1
     }
     return String(decoding: decoded, as: UTF8.self)
-  }
-
-  /// The value of an ASCII hex digit, either case.
-  static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 
   static func isHostByte(_ byte: UInt8) -> Bool {

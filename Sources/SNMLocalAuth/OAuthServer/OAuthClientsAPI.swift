@@ -117,7 +117,7 @@ struct OAuthClientsAPI {
     let bytes = Array(text.utf8)
     switch bytes.count {
     case 32:
-      guard bytes.allSatisfy({ OAuthClientURL.hexValue($0) != nil }) else { return nil }
+      guard bytes.allSatisfy({ HexDigit.value($0) != nil }) else { return nil }
       let hex = text.lowercased()
       var canonical = ""
       for (offset, character) in hex.enumerated() {
@@ -132,7 +132,7 @@ struct OAuthClientsAPI {
       let dashes = [8, 13, 18, 23]
       for (offset, byte) in bytes.enumerated() {
         let isDash = byte == UInt8(ascii: "-")
-        guard dashes.contains(offset) ? isDash : OAuthClientURL.hexValue(byte) != nil else {
+        guard dashes.contains(offset) ? isDash : HexDigit.value(byte) != nil else {
           return nil
         }
       }

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// A read's `Content-Location` as PostgREST 13 writes it (Response.hs, QueryParams.hs
 /// `qsCanonical`): `/` and the table's name, then the query string made canonical.
 ///
@@ -129,22 +131,12 @@ enum CanonicalQuery {
 
   /// A value as sent, decoded and encoded again: as it is when it holds only bytes that stay.
   static func appendValue(_ raw: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-    if raw.allSatisfy(isUnreserved) {
+    if raw.allSatisfy(PercentEncoding.isUnreserved) {
       out.append(contentsOf: raw)
     } else if raw.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
-      encode(decoded(raw[...])[...], into: &out)
+      encode(PercentEncoding.decode(bytes: raw[...], plusIsSpace: true)[...], into: &out)
     } else {
       encode(ArraySlice(raw), into: &out)
-    }
-  }
-
-  private static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
-      UInt8(ascii: "."), UInt8(ascii: "~"):
-      true
-    default: false
     }
   }
 
@@ -186,9 +178,12 @@ enum CanonicalQuery {
       let piece = bytes[start..<end]
       if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
         pairs.append(
-          (decoded(piece[start..<equals])[...], decoded(piece[(equals + 1)..<end])[...]))
+          (
+            PercentEncoding.decode(bytes: piece[start..<equals], plusIsSpace: true)[...],
+            PercentEncoding.decode(bytes: piece[(equals + 1)..<end], plusIsSpace: true)[...]
+          ))
       } else {
-        pairs.append((decoded(piece)[...], []))
+        pairs.append((PercentEncoding.decode(bytes: piece, plusIsSpace: true)[...], []))
       }
       start = end + 1
     }
@@ -217,41 +212,9 @@ enum CanonicalQuery {
     }
   }
 
-  /// `%XX` decoded (a `%` not followed by two hex digits stays), `+` as a space.
-  private static func decoded(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var index = bytes.startIndex
-    while index < bytes.endIndex {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "+") {
-        out.append(UInt8(ascii: " "))
-      } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
-        let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-      {
-        out.append(high << 4 | low)
-        index += 3
-        continue
-      } else {
-        out.append(byte)
-      }
-      index += 1
-    }
-    return out
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
-  }
-
   private static func encode(_ bytes: ArraySlice<UInt8>, into out: inout [UInt8]) {
     for byte in bytes {
-      if isUnreserved(byte) {
+      if PercentEncoding.isUnreserved(byte) {
         out.append(byte)
       } else if byte < 0x80 {
         escape(byte, into: &out)
