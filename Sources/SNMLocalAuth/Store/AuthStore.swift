@@ -13,12 +13,8 @@ import SNMGateway
 /// }
 /// ```
 /// Every operation throws `PGError` when Postgres refuses a statement.
-struct AuthStore {
+struct AuthStore: AuthSQLStore {
   let connection: PGConnection
-
-  init(_ connection: PGConnection) {
-    self.connection = connection
-  }
 
   /// `column` as GoTrue writes a time: UTC, microseconds, `Z`.
   static func iso(_ column: String) -> String {

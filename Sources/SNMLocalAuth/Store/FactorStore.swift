@@ -11,12 +11,8 @@ import SNMGateway
 /// let challenge = try factors.createChallenge(factorID: id, ipAddress: client, expiry: 300)
 /// ```
 /// Every operation throws `PGError` when Postgres refuses a statement.
-struct FactorStore {
+struct FactorStore: AuthSQLStore {
   let connection: PGConnection
-
-  init(_ connection: PGConnection) {
-    self.connection = connection
-  }
 
   /// A factor as its own user's requests need it.
   struct FactorRow: Equatable {

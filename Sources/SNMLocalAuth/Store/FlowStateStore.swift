@@ -13,12 +13,8 @@ import SNMGateway
 /// let state = try flows.take(authCode: code)                            // locked until commit
 /// ```
 /// Every operation throws `PGError` when Postgres refuses a statement.
-struct FlowStateStore {
+struct FlowStateStore: AuthSQLStore {
   let connection: PGConnection
-
-  init(_ connection: PGConnection) {
-    self.connection = connection
-  }
 
   /// A flow state found by its auth code.
   struct FlowState: Equatable {

@@ -13,12 +13,8 @@ import SNMGateway
 /// let found = try codes.pendingCode(type: "recovery", hash: hash, email: nil, expiry: 3600)
 /// ```
 /// Every operation throws `PGError` when Postgres refuses a statement.
-struct FlowTokenStore {
+struct FlowTokenStore: AuthSQLStore {
   let connection: PGConnection
-
-  init(_ connection: PGConnection) {
-    self.connection = connection
-  }
 
   /// A pending code found by its hash: whose it is, and the type it verifies as (`email`
   /// resolves to `signup` or `magiclink`).

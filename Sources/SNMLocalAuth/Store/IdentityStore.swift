@@ -11,12 +11,8 @@ import SNMWire
 /// try identities.link(userID: id, provider: "apple", subject: sub, data: claims)
 /// ```
 /// Every operation throws `PGError` when Postgres refuses a statement.
-struct IdentityStore {
+struct IdentityStore: AuthSQLStore {
   let connection: PGConnection
-
-  init(_ connection: PGConnection) {
-    self.connection = connection
-  }
 
   /// The user whose identity of `provider` has subject `subject` (not soft-deleted), or nil.
   func userID(provider: String, subject: String) throws -> String? {

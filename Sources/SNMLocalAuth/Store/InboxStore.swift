@@ -9,12 +9,8 @@ import SNMGateway
 /// let newest = try InboxStore(connection).messages(to: "ann@example.com", limit: 50)
 /// ```
 /// Every operation throws `PGError` when Postgres refuses a statement.
-struct InboxStore {
+struct InboxStore: AuthSQLStore {
   let connection: PGConnection
-
-  init(_ connection: PGConnection) {
-    self.connection = connection
-  }
 
   /// One message, as it is kept and as `GET /inbox/v1/messages` lists it.
   struct Message: Equatable {

@@ -10,12 +10,8 @@ import SNMGateway
 /// let found = try clients.client(id: made.id, locked: true)
 /// ```
 /// Every operation throws `PGError` when Postgres refuses a statement.
-struct OAuthClientStore {
+struct OAuthClientStore: AuthSQLStore {
   let connection: PGConnection
-
-  init(_ connection: PGConnection) {
-    self.connection = connection
-  }
 
   /// The columns an `OAuthClientRow` is read from, in its order.
   static let columns =

@@ -10,12 +10,8 @@ import SNMGateway
 /// guard try SpentTokenStore(connection).spend("apple-token:" + token, until: exp) else { ... }
 /// ```
 /// Every operation throws `PGError` when Postgres refuses a statement.
-struct SpentTokenStore {
+struct SpentTokenStore: AuthSQLStore {
   let connection: PGConnection
-
-  init(_ connection: PGConnection) {
-    self.connection = connection
-  }
 
   /// Marks `key` (kind and value, `apple-nonce:...`) used until `expiry` (seconds since 1970);
   /// false when it is already used and not yet expired. A concurrent spender of the same key
