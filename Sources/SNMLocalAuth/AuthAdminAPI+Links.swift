@@ -49,9 +49,7 @@ extension AuthAdminAPI {
       "email_change_current": .emailChangeCurrent, "email_change_new": .emailChangeNew,
     ]
     guard kinds[type] != nil else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Invalid email action link type requested: \(type)")
+      throw AuthFailure.validationFailed("Invalid email action link type requested: \(type)")
     }
     guard AuthGateway.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
     if type.hasPrefix("email_change") && !AuthGateway.isPlausibleEmail(newEmail) {

@@ -8,10 +8,8 @@ extension AuthAdminAPI {
     func number(_ name: String, default value: Int) throws(AuthFailure) -> Int {
       guard let text = request.queryValue(name), !text.isEmpty else { return value }
       guard let parsed = Int(text), parsed >= 0 else {
-        throw AuthFailure(
-          status: 400, code: "validation_failed",
-          message:
-            "Bad Pagination Parameters: strconv.ParseUint: parsing \"\(text)\": invalid syntax")
+        throw AuthFailure.validationFailed(
+          "Bad Pagination Parameters: strconv.ParseUint: parsing \"\(text)\": invalid syntax")
       }
       return parsed
     }
@@ -49,9 +47,7 @@ extension AuthAdminAPI {
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
     var phone = body["phone"]?.stringValue ?? ""
     guard !email.isEmpty || !phone.isEmpty else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Cannot create a user without either an email or phone")
+      throw AuthFailure.validationFailed("Cannot create a user without either an email or phone")
     }
     if !phone.isEmpty { phone = try AuthGateway.normalizedPhone(phone) }
     if !email.isEmpty, !AuthGateway.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
@@ -165,18 +161,16 @@ extension AuthAdminAPI {
       guard let value = Double(number),
         let (unit, factor) = units.first(where: { text[index...].hasPrefix($0.0) })
       else {
-        throw AuthFailure(
-          status: 400, code: "validation_failed",
-          message: "invalid format for ban duration: time: invalid duration \"\(text)\"")
+        throw AuthFailure.validationFailed(
+          "invalid format for ban duration: time: invalid duration \"\(text)\"")
       }
       total += value * factor
       number = ""
       index = text.index(index, offsetBy: unit.count)
     }
     guard number.isEmpty else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "invalid format for ban duration: time: missing unit in duration \"\(text)\"")
+      throw AuthFailure.validationFailed(
+        "invalid format for ban duration: time: missing unit in duration \"\(text)\"")
     }
     return total
   }

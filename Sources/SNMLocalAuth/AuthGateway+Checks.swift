@@ -20,7 +20,7 @@ extension AuthGateway {
       hex.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }),
       [8, 13, 18, 23].allSatisfy({ text[text.index(text.startIndex, offsetBy: $0)] == "-" })
     else {
-      throw AuthFailure(status: 404, code: "validation_failed", message: "\(name) must be an UUID")
+      throw AuthFailure.validationFailed("\(name) must be an UUID", status: 404)
     }
     return text
   }
@@ -29,9 +29,7 @@ extension AuthGateway {
   static func metadata(_ value: JSONValue?, name: String) throws(AuthFailure) -> JSONValue {
     guard let value, !value.isNull else { return .object([]) }
     guard value.objectValue != nil else {
-      throw AuthFailure(
-        status: 400, code: "bad_json",
-        message: "Could not parse request body as JSON: \(name) must be an object")
+      throw AuthFailure.badJSON("\(name) must be an object")
     }
     try AuthMetadataBound.check(value, name: name)
     return value

@@ -29,8 +29,7 @@ extension AuthGateway {
       var limit = 50
       if let text = request.queryValue("limit") {
         guard let value = Int(text), value >= 1 else {
-          throw AuthFailure(
-            status: 400, code: "validation_failed", message: "limit must be a positive number")
+          throw AuthFailure.validationFailed("limit must be a positive number")
         }
         limit = min(value, 1000)
       }
@@ -50,8 +49,7 @@ extension AuthGateway {
     } catch let failure as AuthFailure {
       return format.response(failure)
     } catch {
-      return format.response(
-        AuthFailure(status: 500, code: "unexpected_failure", message: "Internal server error"))
+      return format.response(.internalError)
     }
   }
 }

@@ -11,14 +11,12 @@ extension AuthGateway {
     let phone = body["phone"]?.stringValue ?? ""
     if magicLinkRoute {
       guard !email.isEmpty else {
-        throw AuthFailure(
-          status: 422, code: "validation_failed", message: "Password recovery requires an email")
+        throw AuthFailure.validationFailed("Password recovery requires an email", status: 422)
       }
     } else {
       if !email.isEmpty && !phone.isEmpty {
-        throw AuthFailure(
-          status: 400, code: "validation_failed",
-          message: "Only an email address or phone number should be provided")
+        throw AuthFailure.validationFailed(
+          "Only an email address or phone number should be provided")
       }
       if !phone.isEmpty {
         try limiter.admit(.signUp, from: client)
@@ -26,8 +24,7 @@ extension AuthGateway {
           body, phone: phone, metadata: try Self.metadata(body["data"], name: "data"))
       }
       guard !email.isEmpty else {
-        throw AuthFailure(
-          status: 400, code: "validation_failed", message: "One of email or phone must be set")
+        throw AuthFailure.validationFailed("One of email or phone must be set")
       }
     }
     let pkce = try admitMail(to: email, body, from: client)
@@ -43,8 +40,7 @@ extension AuthGateway {
         return
       }
       guard createUser, settings.signupEnabled else {
-        throw AuthFailure(
-          status: 422, code: "otp_disabled", message: "Signups not allowed for otp")
+        throw AuthFailure.otpSignupsDisabled
       }
       let id = try AuthStore(connection).insertUser(
         NewAuthUser(
@@ -61,8 +57,7 @@ extension AuthGateway {
   func recover(_ body: JSONValue, from client: String) throws -> HTTPResponse {
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
     guard !email.isEmpty else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Password recovery requires an email")
+      throw AuthFailure.validationFailed("Password recovery requires an email")
     }
     let pkce = try admitMail(to: email, body, from: client)
     let redirectTo = body["redirect_to"]?.stringValue
@@ -94,28 +89,23 @@ extension AuthGateway {
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
     let phone = body["phone"]?.stringValue ?? ""
     guard ["signup", "email_change", "sms", "phone_change"].contains(type) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Missing one of these types: signup, email_change, sms, phone_change")
+      throw AuthFailure.validationFailed(
+        "Missing one of these types: signup, email_change, sms, phone_change")
     }
     // GoTrue checks a mail's PKCE members right after the type.
     let pkce = type == "signup" || type == "email_change" ? try PKCEChallenge(body) : nil
     if email.isEmpty && type == "signup" {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Type provided requires an email address")
+      throw AuthFailure.validationFailed("Type provided requires an email address")
     }
     if phone.isEmpty && (type == "sms" || type == "phone_change") {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Type provided requires a phone number")
+      throw AuthFailure.validationFailed("Type provided requires a phone number")
     }
     if !email.isEmpty && !phone.isEmpty {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Only an email address or phone number should be provided.")
+      throw AuthFailure.validationFailed(
+        "Only an email address or phone number should be provided.")
     }
     guard !email.isEmpty || !phone.isEmpty else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Missing email address or phone number")
+      throw AuthFailure.validationFailed("Missing email address or phone number")
     }
     try limiter.admit(.signUp, from: client)
     if !phone.isEmpty {
@@ -151,9 +141,8 @@ extension AuthGateway {
     try inTransaction { connection in
       let (user, _) = try tokenSubject(claims, on: connection)
       guard !user.email.isEmpty else {
-        throw AuthFailure(
-          status: 400, code: "validation_failed",
-          message: "Reauthentication requires the user to have an email or a phone number")
+        throw AuthFailure.validationFailed(
+          "Reauthentication requires the user to have an email or a phone number")
       }
       guard user.emailConfirmedAt != nil else {
         throw AuthFailure(

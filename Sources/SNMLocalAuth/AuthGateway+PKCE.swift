@@ -21,9 +21,8 @@ extension AuthGateway {
     let code = body["auth_code"]?.stringValue ?? ""
     let verifier = body["code_verifier"]?.stringValue ?? ""
     guard !code.isEmpty, !verifier.isEmpty else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "invalid request: both auth code and code verifier should be non-empty")
+      throw AuthFailure.validationFailed(
+        "invalid request: both auth code and code verifier should be non-empty")
     }
     guard !code.utf8.contains(0) else { throw AuthFailure.flowStateNotFound }
     let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in

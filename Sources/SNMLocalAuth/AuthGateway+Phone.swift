@@ -5,14 +5,9 @@ import SNMWire
 /// goes to the local inbox (kind `sms`, to the number's digits), except for a number with a test
 /// code (`--sms-test-otp`), which is texted nothing, as GoTrue's `SMS_TEST_OTP`.
 extension AuthGateway {
-  static let invalidPhone = AuthFailure(
-    status: 400, code: "validation_failed", message: "Invalid phone number format (E.164 required)")
-  static let phoneNotConfirmed = AuthFailure(
-    status: 400, code: "phone_not_confirmed", message: "Phone not confirmed")
-
   /// GoTrue's `validatePhone`: `+` and spaces dropped, then 2 to 15 digits not starting with 0.
   static func normalizedPhone(_ phone: String) throws(AuthFailure) -> String {
-    guard isE164(phone) else { throw invalidPhone }
+    guard isE164(phone) else { throw .invalidPhone }
     return (phone.hasPrefix("+") ? String(phone.dropFirst()) : phone).filter { $0 != " " }
   }
 
@@ -51,8 +46,7 @@ extension AuthGateway {
     }
     try checkNewPassword(password)
     guard settings.phoneEnabled else {
-      throw AuthFailure(
-        status: 400, code: "phone_provider_disabled", message: "Phone signups are disabled")
+      throw AuthFailure.phoneProviderDisabled("Phone signups are disabled")
     }
     let phone = try Self.normalizedPhone(written)
     do {
@@ -114,11 +108,10 @@ extension AuthGateway {
     let messageID: String? = try inTransaction { connection in
       var user = try AuthStore(connection).user(phone: phone)
       if user == nil && !createUser {
-        throw AuthFailure(status: 422, code: "otp_disabled", message: "Signups not allowed for otp")
+        throw AuthFailure.otpSignupsDisabled
       }
       guard settings.phoneEnabled else {
-        throw AuthFailure(
-          status: 400, code: "phone_provider_disabled", message: "Unsupported phone provider")
+        throw AuthFailure.phoneProviderDisabled("Unsupported phone provider")
       }
       if user == nil || user?.phoneConfirmedAt == nil {
         guard settings.signupEnabled else { throw AuthFailure.signupDisabled }
@@ -145,8 +138,7 @@ extension AuthGateway {
   /// has not confirmed the number; `{}` when there is none (GoTrue tells no one).
   func resendSMS(phone written: String) throws -> HTTPResponse {
     guard settings.phoneEnabled else {
-      throw AuthFailure(
-        status: 400, code: "phone_provider_disabled", message: "Phone logins are disabled")
+      throw AuthFailure.phoneLoginsDisabled
     }
     let phone = try Self.normalizedPhone(written)
     let messageID: String? = try inTransaction { connection in
@@ -190,12 +182,11 @@ extension AuthGateway {
   /// confirmed number).
   func phonePasswordGrant(phone written: String, password: String?) throws -> JSONValue {
     guard settings.phoneEnabled else {
-      throw AuthFailure(
-        status: 422, code: "phone_provider_disabled", message: "Phone logins are disabled")
+      throw AuthFailure.phoneProviderDisabled("Phone logins are disabled", status: 422)
     }
     // GoTrue formats the number without checking it here: a bad one matches no user.
     let phone = (written.hasPrefix("+") ? String(written.dropFirst()) : written)
       .filter { $0 != " " }
-    return try signIn(.phone(phone), password: password, unconfirmed: Self.phoneNotConfirmed)
+    return try signIn(.phone(phone), password: password, unconfirmed: .phoneNotConfirmed)
   }
 }

@@ -26,9 +26,8 @@ extension AuthGateway {
       return .json(status: 200, session)
     }
     if !email.isEmpty && !phone.isEmpty {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Only an email address or phone number should be provided on signup.")
+      throw AuthFailure.validationFailed(
+        "Only an email address or phone number should be provided on signup.")
     }
     if email.isEmpty { return try phoneSignup(body, phone: phone, metadata: metadata) }
     guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }

@@ -24,15 +24,14 @@ extension AuthGateway {
     let email = body["email"]?.stringValue ?? ""
     let phone = body["phone"]?.stringValue ?? ""
     if !email.isEmpty && !phone.isEmpty {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Only an email address or phone number should be provided on login.")
+      throw AuthFailure.validationFailed(
+        "Only an email address or phone number should be provided on login.")
     }
     if email.isEmpty && !phone.isEmpty {
       return try phonePasswordGrant(phone: phone, password: body["password"]?.stringValue)
     }
     guard !email.isEmpty else {
-      throw AuthFailure(status: 400, code: "validation_failed", message: "missing email or phone")
+      throw AuthFailure.validationFailed("missing email or phone")
     }
     return try signIn(
       .email(email), password: body["password"]?.stringValue, unconfirmed: .emailNotConfirmed)

@@ -54,9 +54,7 @@ extension AuthGateway {
     let claims = try bearerClaims(request)
     let scope = request.queryValue("scope") ?? "global"
     guard ["global", "local", "others"].contains(scope) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Unsupported logout scope \(Self.goQuoted(scope))")
+      throw AuthFailure.validationFailed("Unsupported logout scope \(Self.goQuoted(scope))")
     }
     try inTransaction { connection in
       let (user, sessionID) = try tokenSubject(claims, on: connection)

@@ -16,8 +16,7 @@ extension AuthGateway {
     let nonce = body["nonce"]?.stringValue ?? ""
     let data = body["data"]
     if let data, data.objectValue == nil, !data.isNull {
-      throw AuthFailure(
-        status: 400, code: "bad_json", message: "Could not parse request body as JSON: data")
+      throw AuthFailure.badJSON("data")
     }
     if let data, !data.isNull { try AuthMetadataBound.check(data, name: "data") }
     if body["app_metadata"] != nil {
@@ -27,8 +26,7 @@ extension AuthGateway {
     }
     if !email.isEmpty && !Self.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
     if !phone.isEmpty {
-      throw AuthFailure(
-        status: 400, code: "phone_provider_disabled", message: "Phone logins are disabled")
+      throw AuthFailure.phoneLoginsDisabled
     }
     // A present password is checked whatever its value (GoTrue's checkPasswordStrength): an
     // empty one is weak, never a password of its own.
@@ -51,10 +49,9 @@ extension AuthGateway {
             message: "AAL2 session is required to update email or password when MFA is enabled.")
         }
         if user.isAnonymous && password != nil && email.isEmpty {
-          throw AuthFailure(
-            status: 422, code: "validation_failed",
-            message:
-              "Updating password of an anonymous user without an email or phone is not allowed")
+          throw AuthFailure.validationFailed(
+            "Updating password of an anonymous user without an email or phone is not allowed",
+            status: 422)
         }
         if changesEmail, try store.isEmailTaken(email, byOtherThan: user.id) {
           throw AuthFailure.emailExists

@@ -26,36 +26,27 @@ extension AuthGateway {
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
     let phone = body["phone"]?.stringValue ?? ""
     guard !type.isEmpty else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Verify requires a verification type")
+      throw AuthFailure.verifyTypeMissing
     }
     guard !token.isEmpty || !tokenHash.isEmpty else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Verify requires either a token or a token hash")
+      throw AuthFailure.validationFailed("Verify requires either a token or a token hash")
     }
     if !token.isEmpty {
       if !email.isEmpty && !phone.isEmpty || email.isEmpty && phone.isEmpty {
-        throw AuthFailure(
-          status: 400, code: "validation_failed",
-          message: "Only an email address or phone number should be provided on verify")
+        throw AuthFailure.validationFailed(
+          "Only an email address or phone number should be provided on verify")
       }
       if !email.isEmpty && !Self.isPlausibleEmail(email) {
-        throw AuthFailure(status: 422, code: "validation_failed", message: "Invalid email format")
+        throw AuthFailure.validationFailed("Invalid email format", status: 422)
       }
     } else if !email.isEmpty || !phone.isEmpty {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Only the token_hash and type should be provided")
+      throw AuthFailure.validationFailed("Only the token_hash and type should be provided")
     }
     guard Self.verifyTypes.contains(type) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Unsupported verification type")
+      throw AuthFailure.verifyTypeUnsupported
     }
     if !phone.isEmpty && !Self.isE164(phone) {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Invalid phone number format (E.164 required)")
+      throw AuthFailure.invalidPhone
     }
     try limiter.admit(.verify, from: client)
     if type == "sms" && !phone.isEmpty && !token.isEmpty {
@@ -88,16 +79,13 @@ extension AuthGateway {
     let isPKCE = token.hasPrefix(PKCEChallenge.tokenPrefix)
     let hash = String(token.trimmingPrefix(PKCEChallenge.tokenPrefix))
     guard !type.isEmpty else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Verify requires a verification type")
+      throw AuthFailure.verifyTypeMissing
     }
     guard !token.isEmpty else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Verify requires a token or a token hash")
+      throw AuthFailure.validationFailed("Verify requires a token or a token hash")
     }
     guard ["signup", "invite", "magiclink", "recovery", "email_change"].contains(type) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Unsupported verification type")
+      throw AuthFailure.verifyTypeUnsupported
     }
     try limiter.admit(.verify, from: request.remoteAddress)
     let target = settings.redirectURL(request.queryValue("redirect_to"))

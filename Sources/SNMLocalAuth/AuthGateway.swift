@@ -45,12 +45,9 @@ public struct AuthGateway: Sendable {
       return format.response(failure)
     } catch let error as PGError {
       if let failure = Self.clientFailure(error) { return format.response(failure) }
-      return format.response(
-        AuthFailure(
-          status: 500, code: "unexpected_failure", message: "Database error: \(error.message)"))
+      return format.response(.unexpectedFailure("Database error: \(error.message)"))
     } catch {
-      return format.response(
-        AuthFailure(status: 500, code: "unexpected_failure", message: "Internal server error"))
+      return format.response(.internalError)
     }
   }
 
@@ -131,19 +128,15 @@ public struct AuthGateway: Sendable {
         value = .object(members)
       }
       guard value.objectValue != nil else {
-        throw AuthFailure(
-          status: 400, code: "bad_json",
-          message: "Could not parse request body as JSON: expected an object")
+        throw AuthFailure.badJSON("expected an object")
       }
       return value
     } catch let error as JSONParseError {
-      throw AuthFailure(
-        status: 400, code: "bad_json", message: "Could not parse request body as JSON: \(error)")
+      throw AuthFailure.badJSON("\(error)")
     } catch let failure as AuthFailure {
       throw failure
     } catch {
-      throw AuthFailure(
-        status: 400, code: "bad_json", message: "Could not parse request body as JSON")
+      throw AuthFailure.badJSON()
     }
   }
 }

@@ -44,9 +44,8 @@ struct AuthIDTokenGrant {
     } else if let issuer = Self.idTokenIssuers[provider] {
       throw Self.providerDisabled(issuer: issuer)
     } else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Custom OIDC provider \(AuthGateway.goQuoted(provider)) not allowed")
+      throw AuthFailure.validationFailed(
+        "Custom OIDC provider \(AuthGateway.goQuoted(provider)) not allowed")
     }
     let claims = verified.claims
     let subject = claims["sub"]?.stringValue ?? ""
@@ -97,19 +96,13 @@ struct AuthIDTokenGrant {
   /// `[auth.external.apple] jwks` when the project names them, else by the test issuer's.
   func apple(_ token: String, issuerGiven: String) throws -> Verified {
     guard let detected = Self.unverifiedIssuer(token) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Unable to detect issuer in ID token for Apple provider")
+      throw AuthFailure.validationFailed("Unable to detect issuer in ID token for Apple provider")
     }
     guard TestIdentityProvider.appleIssuers.contains(detected) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Detected ID token issuer is not an Apple ID token issuer")
+      throw AuthFailure.validationFailed("Detected ID token issuer is not an Apple ID token issuer")
     }
     if !issuerGiven.isEmpty && issuerGiven != detected {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "Provided issuer does not match ID token issuer")
+      throw AuthFailure.validationFailed("Provided issuer does not match ID token issuer")
     }
     guard gateway.settings.appleEnabled else { throw Self.providerDisabled(issuer: detected) }
     if let keys = gateway.providerKeys["apple"] {

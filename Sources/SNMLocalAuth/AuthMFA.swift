@@ -53,9 +53,7 @@ struct AuthMFA {
         status: 422, code: "mfa_webauthn_enroll_not_enabled",
         message: "MFA enroll is disabled for WebAuthn")
     default:
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "factor_type needs to be totp, phone, or webauthn")
+      throw AuthFailure.validationFailed("factor_type needs to be totp, phone, or webauthn")
     }
     let name = body["friendly_name"]?.stringValue ?? ""
     let host =

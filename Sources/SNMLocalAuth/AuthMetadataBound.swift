@@ -19,11 +19,9 @@ enum AuthMetadataBound {
   /// The deepest nesting metadata may have.
   static let maximumDepth = 100
 
-  static let tooLarge = AuthFailure(
-    status: 422, code: "validation_failed",
-    message:
-      "user_metadata and app_metadata together may hold at most \(maximumBytes) bytes of JSON "
-      + "(a session's token must fit in a request header)")
+  static let tooLarge = AuthFailure.validationFailed(
+    "user_metadata and app_metadata together may hold at most \(maximumBytes) bytes of JSON "
+      + "(a session's token must fit in a request header)", status: 422)
 
   /// Refuses metadata a request sends that could not be kept: nested too deeply, or alone
   /// larger than the bound.
@@ -31,9 +29,8 @@ enum AuthMetadataBound {
   /// - Throws: 422 validation_failed.
   static func check(_ value: JSONValue, name: String) throws(AuthFailure) {
     guard !value.nests(deeperThan: maximumDepth) else {
-      throw AuthFailure(
-        status: 422, code: "validation_failed",
-        message: "\(name) may be nested at most \(maximumDepth) levels deep")
+      throw AuthFailure.validationFailed(
+        "\(name) may be nested at most \(maximumDepth) levels deep", status: 422)
     }
     guard value.serialized().utf8.count <= maximumBytes else { throw tooLarge }
   }

@@ -43,8 +43,7 @@ struct AuthProviderFlow {
       } else {
         reason = "Provider \(name) could not be found"
       }
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Unsupported provider: \(reason)")
+      throw AuthFailure.validationFailed("Unsupported provider: \(reason)")
     }
     var members = JSONObject()
     for key in ["code_challenge", "code_challenge_method"] {
@@ -92,8 +91,7 @@ struct AuthProviderFlow {
     } catch let failure as AuthFailure {
       return siteError(failure)
     } catch {
-      return siteError(
-        AuthFailure(status: 500, code: "unexpected_failure", message: "Internal server error"))
+      return siteError(.internalError)
     }
   }
 
@@ -175,14 +173,12 @@ struct AuthProviderFlow {
     guard
       let claims = gateway.testIssuer?.verifyGitHubCode(code, state: flow.id, now: gateway.now())
     else {
-      throw AuthFailure(
-        status: 500, code: "unexpected_failure",
-        message: "Unable to exchange external code: the test issuer did not sign it")
+      throw AuthFailure.unexpectedFailure(
+        "Unable to exchange external code: the test issuer did not sign it")
     }
     guard fresh else {
-      throw AuthFailure(
-        status: 500, code: "unexpected_failure",
-        message: "Unable to exchange external code: the code was already used")
+      throw AuthFailure.unexpectedFailure(
+        "Unable to exchange external code: the code was already used")
     }
     let subject = claims["sub"]?.stringValue ?? ""
     let email = claims["email"]?.stringValue ?? ""

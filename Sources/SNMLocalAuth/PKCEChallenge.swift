@@ -20,27 +20,21 @@ struct PKCEChallenge: Equatable {
     let challenge = body["code_challenge"]?.stringValue ?? ""
     let method = body["code_challenge_method"]?.stringValue ?? ""
     if challenge.isEmpty != method.isEmpty {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "PKCE flow requires code_challenge_method and code_challenge")
+      throw AuthFailure.validationFailed(
+        "PKCE flow requires code_challenge_method and code_challenge")
     }
     guard !challenge.isEmpty else { return nil }
     guard (43...128).contains(challenge.utf8.count) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message: "code challenge has to be between 43 and 128 characters")
+      throw AuthFailure.validationFailed("code challenge has to be between 43 and 128 characters")
     }
     let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~-".utf8)
     guard challenge.utf8.allSatisfy(allowed.contains) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed",
-        message:
-          "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes"
+      throw AuthFailure.validationFailed(
+        "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes"
       )
     }
     guard ["s256", "plain"].contains(method.lowercased()) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "Invalid code_challenge_method")
+      throw AuthFailure.validationFailed("Invalid code_challenge_method")
     }
     self.challenge = challenge
     self.method = method.lowercased()

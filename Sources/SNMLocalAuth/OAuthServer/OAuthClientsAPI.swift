@@ -27,8 +27,7 @@ struct OAuthClientsAPI {
     }
     // The id as GoTrue's router gives it: percent-decoded, as Go decodes a request's path.
     guard let id = Self.canonicalUUID(PercentEncoding.decode(route.clientID ?? "")) else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "invalid client_id format")
+      throw AuthFailure.validationFailed("invalid client_id format")
     }
     return try gateway.inTransaction { connection in
       let store = OAuthClientStore(connection)
@@ -48,9 +47,7 @@ struct OAuthClientsAPI {
         return HTTPResponse(status: 204)
       case .regenerateSecret:
         guard client.isConfidential else {
-          throw AuthFailure(
-            status: 400, code: "validation_failed",
-            message: "Cannot regenerate secret for public client")
+          throw AuthFailure.validationFailed("Cannot regenerate secret for public client")
         }
         let secret = try Self.newSecret()
         let changed = try store.replaceSecret(id: client.id, secretHash: secret.hash)
@@ -78,7 +75,7 @@ struct OAuthClientsAPI {
   func create(_ fields: OAuthClientFields) throws -> HTTPResponse {
     // GoTrue wraps the checks' own 400 once more: its messages start "400: ".
     if let problem = fields.registrationProblem {
-      throw AuthFailure(status: 400, code: "validation_failed", message: "400: " + problem)
+      throw AuthFailure.validationFailed("400: " + problem)
     }
     let client = fields.newClient(registrationType: "manual")
     let secret = client.isConfidential ? try Self.newSecret() : nil
@@ -93,14 +90,13 @@ struct OAuthClientsAPI {
     -> OAuthClientRow
   {
     guard !fields.isEmptyUpdate else {
-      throw AuthFailure(
-        status: 400, code: "validation_failed", message: "No fields provided for update")
+      throw AuthFailure.validationFailed("No fields provided for update")
     }
     if let problem = fields.updateProblem {
-      throw AuthFailure(status: 400, code: "validation_failed", message: problem)
+      throw AuthFailure.validationFailed(problem)
     }
     let (changed, problem) = fields.applied(to: client)
-    if let problem { throw AuthFailure(status: 400, code: "validation_failed", message: problem) }
+    if let problem { throw AuthFailure.validationFailed(problem) }
     return changed
   }
 
