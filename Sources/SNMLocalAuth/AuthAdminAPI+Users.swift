@@ -25,7 +25,7 @@ extension AuthAdminAPI {
     func link(_ page: Int) -> String {
       var items = [("page", String(page)), ("per_page", String(perPage))]
       if !filter.isEmpty { items.append(("filter", filter)) }
-      return "</admin/users?" + AuthGateway.formEncode(items.sorted { $0.0 < $1.0 }) + ">"
+      return "</admin/users?" + AuthRedirect.formEncode(items.sorted { $0.0 < $1.0 }) + ">"
     }
     var header = ""
     if pages > page { header += link(page + 1) + "; rel=\"next\", " }
@@ -49,7 +49,7 @@ extension AuthAdminAPI {
     guard !email.isEmpty || !phone.isEmpty else {
       throw AuthFailure.validationFailed("Cannot create a user without either an email or phone")
     }
-    if !phone.isEmpty { phone = try AuthGateway.normalizedPhone(phone) }
+    if !phone.isEmpty { phone = try PhoneNumber.normalized(phone) }
     if !email.isEmpty, !AuthGateway.isPlausibleEmail(email) { throw AuthFailure.invalidEmail }
     let password = body["password"]?.stringValue
     if let password { try gateway.checkNewPassword(password) }

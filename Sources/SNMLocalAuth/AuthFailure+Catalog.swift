@@ -14,7 +14,7 @@ extension AuthFailure {
 
   static let refreshTokenInvalid = validationFailed("Refresh token is not valid")
   static let invalidEmail = validationFailed("Unable to validate email address: invalid format")
-  /// GoTrue's `validatePhone` (`AuthGateway.normalizedPhone`).
+  /// GoTrue's `validatePhone` (`PhoneNumber.normalized`).
   static let invalidPhone = validationFailed("Invalid phone number format (E.164 required)")
   static let passwordRequired = validationFailed("Signup requires a valid password")
   static let passwordTooLong = validationFailed(

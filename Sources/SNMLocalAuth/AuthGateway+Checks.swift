@@ -14,15 +14,10 @@ extension AuthGateway {
 
   /// A path segment that must be a UUID: GoTrue answers 404 validation_failed otherwise.
   static func uuidParameter(_ segment: String, name: String) throws(AuthFailure) -> String {
-    let text = segment.lowercased()
-    let hex = text.unicodeScalars.filter { $0 != "-" }
-    guard text.count == 36, hex.count == 32,
-      hex.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }),
-      [8, 13, 18, 23].allSatisfy({ text[text.index(text.startIndex, offsetBy: $0)] == "-" })
-    else {
+    guard let id = UUIDText.canonical(segment) else {
       throw AuthFailure.validationFailed("\(name) must be an UUID", status: 404)
     }
-    return text
+    return id
   }
 
   /// A metadata field: an object, or absent/null as `{}`; anything else is 400 bad_json.

@@ -25,7 +25,9 @@ extension AuthGateway {
       }
       var address = request.queryValue("to")?.trimmingSpaces ?? ""
       // A phone number's texts are kept under its digits, as GoTrue keeps the number.
-      if !address.contains("@"), let phone = try? Self.normalizedPhone(address) { address = phone }
+      if !address.contains("@"), let phone = try? PhoneNumber.normalized(address) {
+        address = phone
+      }
       var limit = 50
       if let text = request.queryValue("limit") {
         guard let value = Int(text), value >= 1 else {

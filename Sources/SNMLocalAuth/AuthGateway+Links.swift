@@ -112,7 +112,7 @@ extension AuthGateway {
       guard type == "sms" else {
         // No phone change is ever pending here (`PUT /user` does not change phones): `{}`.
         guard settings.phoneEnabled else { return try resendSMS(phone: phone) }
-        _ = try Self.normalizedPhone(phone)
+        _ = try PhoneNumber.normalized(phone)
         return .json(status: 200, "{}")
       }
       return try resendSMS(phone: phone)

@@ -5,10 +5,10 @@ import SNMWire
 /// goes to the local inbox (kind `sms`, to the number's digits), except for a number with a test
 /// code (`--sms-test-otp`), which is texted nothing, as GoTrue's `SMS_TEST_OTP`.
 extension AuthGateway {
-  /// GoTrue's `validatePhone`: `+` and spaces dropped, then 2 to 15 digits not starting with 0.
-  static func normalizedPhone(_ phone: String) throws(AuthFailure) -> String {
-    guard isE164(phone) else { throw .invalidPhone }
-    return (phone.hasPrefix("+") ? String(phone.dropFirst()) : phone).filter { $0 != " " }
+  /// GoTrue's answer to a request that texted a code: its `message_id`, or `{}` when none went.
+  static func textAnswer(_ messageID: String?) -> HTTPResponse {
+    guard let messageID else { return .json(status: 200, "{}") }
+    return .json(status: 200, .object([.init("message_id", .string(messageID))]))
   }
 
   /// Texts `user` a confirmation code for `phone` (digits): its hash goes to
@@ -48,7 +48,7 @@ extension AuthGateway {
     guard settings.phoneEnabled else {
       throw AuthFailure.phoneProviderDisabled("Phone signups are disabled")
     }
-    let phone = try Self.normalizedPhone(written)
+    let phone = try PhoneNumber.normalized(written)
     do {
       return try inTransaction { connection in
         if let user = try AuthStore(connection).user(phone: phone) {
@@ -103,7 +103,7 @@ extension AuthGateway {
   func phoneOTP(_ body: JSONValue, phone written: String, metadata: JSONValue) throws
     -> HTTPResponse
   {
-    let phone = try Self.normalizedPhone(written)
+    let phone = try PhoneNumber.normalized(written)
     let createUser = body["create_user"]?.boolValue ?? true
     let messageID: String? = try inTransaction { connection in
       var user = try AuthStore(connection).user(phone: phone)
@@ -130,8 +130,7 @@ extension AuthGateway {
       guard let confirmed = user else { throw AuthFailure.userNotFound }
       return try sendSMS(to: confirmed, phone: phone, on: connection)
     }
-    guard let messageID else { return .json(status: 200, "{}") }
-    return .json(status: 200, .object([.init("message_id", .string(messageID))]))
+    return Self.textAnswer(messageID)
   }
 
   /// `POST /resend` `{"type": "sms", "phone": ...}`: the confirmation code again to a user who
@@ -140,20 +139,19 @@ extension AuthGateway {
     guard settings.phoneEnabled else {
       throw AuthFailure.phoneLoginsDisabled
     }
-    let phone = try Self.normalizedPhone(written)
+    let phone = try PhoneNumber.normalized(written)
     let messageID: String? = try inTransaction { connection in
       guard let user = try AuthStore(connection).user(phone: phone), user.phoneConfirmedAt == nil
       else { return nil }
       return try sendSMS(to: user, phone: phone, on: connection)
     }
-    guard let messageID else { return .json(status: 200, "{}") }
-    return .json(status: 200, .object([.init("message_id", .string(messageID))]))
+    return Self.textAnswer(messageID)
   }
 
   /// `POST /verify` `{"type": "sms", "phone", "token"}`: the texted (or test) code, within
   /// `smsOTPExpiry`; confirms the number and signs in.
   func verifySMS(phone written: String, token: String) throws -> JSONValue {
-    let phone = try Self.normalizedPhone(written)
+    let phone = try PhoneNumber.normalized(written)
     let outcome: Result<JSONValue, AuthFailure> = try inTransaction { connection in
       guard let user = try AuthStore(connection).user(phone: phone) else {
         return .failure(AuthFailure.otpExpired)
@@ -185,8 +183,7 @@ extension AuthGateway {
       throw AuthFailure.phoneProviderDisabled("Phone logins are disabled", status: 422)
     }
     // GoTrue formats the number without checking it here: a bad one matches no user.
-    let phone = (written.hasPrefix("+") ? String(written.dropFirst()) : written)
-      .filter { $0 != " " }
-    return try signIn(.phone(phone), password: password, unconfirmed: .phoneNotConfirmed)
+    return try signIn(
+      .phone(PhoneNumber.digits(written)), password: password, unconfirmed: .phoneNotConfirmed)
   }
 }

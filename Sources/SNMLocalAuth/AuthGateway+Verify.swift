@@ -45,7 +45,7 @@ extension AuthGateway {
     guard Self.verifyTypes.contains(type) else {
       throw AuthFailure.verifyTypeUnsupported
     }
-    if !phone.isEmpty && !Self.isE164(phone) {
+    if !phone.isEmpty && !PhoneNumber.isE164(phone) {
       throw AuthFailure.invalidPhone
     }
     try limiter.admit(.verify, from: client)
@@ -93,19 +93,9 @@ extension AuthGateway {
     do {
       switch try verify(type: type, hash: hash, email: nil, pkce: isPKCE) {
       case .authCode(let code):
-        let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-        let base = String(parts[0])
-        let joiner = base.contains("?") ? "&" : "?"
-        let rest = parts.count > 1 ? "#" + parts[1] : ""
-        return Self.redirect(base + joiner + Self.formEncode([("code", code)]) + rest)
+        return AuthRedirect.seeOther(AuthRedirect.adding([("code", code)], toQueryOf: target))
       case .session(let session):
-        fragment = [
-          ("access_token", session["access_token"]?.stringValue ?? ""),
-          ("expires_at", String(session["expires_at"]?.intValue ?? 0)),
-          ("expires_in", String(session["expires_in"]?.intValue ?? 0)),
-          ("refresh_token", session["refresh_token"]?.stringValue ?? ""),
-          ("token_type", "bearer"), ("type", type),
-        ]
+        fragment = AuthRedirect.sessionItems(session, [("type", type)])
       case .halfConfirmed:
         fragment = [("message", Self.halfConfirmedMessage), ("sb", "")]
       }
@@ -114,35 +104,9 @@ extension AuthGateway {
       let items = [
         ("error", error), ("error_code", failure.code), ("error_description", failure.message),
       ]
-      let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
-      let joiner = base.contains("?") ? "&" : "?"
-      return Self.redirect(
-        base + joiner + Self.formEncode(items) + "#" + Self.formEncode(items + [("sb", "")]))
+      return AuthRedirect.seeOther(AuthRedirect.errorLocation(items, target: target))
     }
-    let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
-    return Self.redirect(base + "#" + Self.formEncode(fragment))
-  }
-
-  /// GoTrue's phone check: `+` and spaces dropped, then 2 to 15 digits, not starting with 0.
-  static func isE164(_ phone: String) -> Bool {
-    let digits = (phone.hasPrefix("+") ? phone.dropFirst() : Substring(phone)).filter { $0 != " " }
-    return (2...15).contains(digits.count) && digits.first != "0"
-      && digits.allSatisfy { $0.isASCII && $0.isNumber }
-  }
-
-  static func redirect(_ location: String) -> HTTPResponse {
-    var headers = HTTPHeaders()
-    headers["Location"] = location
-    return HTTPResponse(status: 303, headers: headers)
-  }
-
-  /// `name=value&...` as Go's `url.Values.Encode` writes it (spaces as `+`).
-  static func formEncode(_ items: [(String, String)]) -> String {
-    items.map { name, value in
-      PercentEncoding.encode(name) + "="
-        + PercentEncoding.encode(value).replacingOccurrences(
-          of: "%20", with: "+")
-    }.joined(separator: "&")
+    return AuthRedirect.seeOther(AuthRedirect.withFragment(fragment, target: target))
   }
 
   /// Finds the user whose pending code of `type` has hash `hash` (and, for a code sent with

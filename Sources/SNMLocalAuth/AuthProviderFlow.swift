@@ -55,9 +55,9 @@ struct AuthProviderFlow {
       try FlowStateStore(connection).createProviderFlow(
         provider: name, pkce: pkce, referrer: referrer)
     }
-    return Self.found(
+    return AuthRedirect.found(
       "\(settings.issuer)/idp/authorize?"
-        + AuthGateway.formEncode([
+        + AuthRedirect.formEncode([
           ("client_id", TestIdentityProvider.clientID),
           ("redirect_uri", "\(settings.issuer)/callback"), ("response_type", "code"),
           ("scope", "user:email"), ("state", state),
@@ -74,7 +74,7 @@ struct AuthProviderFlow {
         AuthFailure(
           status: 400, code: "bad_oauth_callback", message: "OAuth state parameter missing"))
     }
-    guard Self.isUUID(state) else {
+    guard UUIDText.canonical(state) != nil else {
       return siteError(
         AuthFailure(
           status: 400, code: "bad_oauth_state", message: "OAuth state parameter is invalid"))
@@ -138,20 +138,14 @@ struct AuthProviderFlow {
         flow, code: code, fresh: fresh, error: error, description: description, on: connection)
       if isPKCE {
         try flows.complete(id: flow.id, userID: userID)
-        return Self.found(Self.adding([("code", flow.authCode)], toQueryOf: flow.referrer))
+        return AuthRedirect.found(
+          AuthRedirect.adding([("code", flow.authCode)], toQueryOf: flow.referrer))
       }
       let session = try gateway.createSession(userID: userID, method: "oauth", on: connection)
       try flows.delete(id: flow.id)
-      let fragment: [(String, String)] = [
-        ("access_token", session["access_token"]?.stringValue ?? ""),
-        ("expires_at", String(session["expires_at"]?.intValue ?? 0)),
-        ("expires_in", String(session["expires_in"]?.intValue ?? 0)),
-        ("provider_token", "snm-test-github-" + String(flow.id.prefix(8))),
-        ("refresh_token", session["refresh_token"]?.stringValue ?? ""), ("sb", ""),
-        ("token_type", "bearer"),
-      ]
-      let base = flow.referrer.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
-      return Self.found(base + "#" + AuthGateway.formEncode(fragment))
+      let fragment = AuthRedirect.sessionItems(
+        session, [("provider_token", "snm-test-github-" + String(flow.id.prefix(8))), ("sb", "")])
+      return AuthRedirect.found(AuthRedirect.withFragment(fragment, target: flow.referrer))
     } catch let failure as AuthFailure {
       throw Stop(response: Self.redirectError(failure, to: flow.referrer))
     }
@@ -199,15 +193,13 @@ struct AuthProviderFlow {
 
   /// GoTrue's `redirectErrors`: 302 to `target` with the error in the query and the fragment.
   static func redirectError(_ failure: AuthFailure, to target: String) -> HTTPResponse {
-    let items = errorItems(failure)
-    let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
-    return found(
-      adding(items, toQueryOf: base) + "#" + AuthGateway.formEncode(items + [("sb", "")]))
+    AuthRedirect.found(AuthRedirect.errorLocation(errorItems(failure), target: target))
   }
 
   /// GoTrue's `loadFlowState` failure: 303 to the site URL with the error in the query.
   func siteError(_ failure: AuthFailure) -> HTTPResponse {
-    AuthGateway.redirect(Self.adding(Self.errorItems(failure), toQueryOf: settings.siteURL))
+    AuthRedirect.seeOther(
+      AuthRedirect.adding(Self.errorItems(failure), toQueryOf: settings.siteURL))
   }
 
   /// `error`, `error_code`, `error_description` as GoTrue's `getErrorQueryString` sets them
@@ -227,22 +219,6 @@ struct AuthProviderFlow {
     return [("error", error), ("error_code", failure.code), ("error_description", failure.message)]
   }
 
-  /// `url` with `items` added to its query (before any fragment).
-  static func adding(_ items: [(String, String)], toQueryOf url: String) -> String {
-    let parts = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-    let base = String(parts[0])
-    let joiner = base.contains("?") ? "&" : "?"
-    let rest = parts.count > 1 ? "#" + parts[1] : ""
-    return base + joiner + AuthGateway.formEncode(items) + rest
-  }
-
-  /// GoTrue's `http.Redirect(..., http.StatusFound)`.
-  static func found(_ location: String) -> HTTPResponse {
-    var headers = HTTPHeaders()
-    headers["Location"] = location
-    return HTTPResponse(status: 302, headers: headers)
-  }
-
   /// A form body's members (`a=1&b=x+y`).
   static func formValues(_ body: [UInt8]) -> [String: String] {
     var values: [String: String] = [:]
@@ -258,12 +234,5 @@ struct AuthProviderFlow {
       if values[name] == nil { values[name] = value }
     }
     return values
-  }
-
-  static func isUUID(_ text: String) -> Bool {
-    let hex = Set("0123456789abcdefABCDEF")
-    let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-    return groups.map(\.count) == [8, 4, 4, 4, 12]
-      && groups.allSatisfy { $0.allSatisfy(hex.contains) }
   }
 }

@@ -30,8 +30,8 @@ struct TestProviderPage {
         status: 400, "The redirect_uri, client_id or state is not this project's.")
     }
     if request.queryValue("deny") != nil {
-      return AuthProviderFlow.found(
-        AuthProviderFlow.adding(
+      return AuthRedirect.found(
+        AuthRedirect.adding(
           [
             ("error", "access_denied"),
             ("error_description", "The user has denied your application access."),
@@ -42,8 +42,8 @@ struct TestProviderPage {
     guard login.contains("@"), !login.hasPrefix("@"), !login.hasSuffix("@"), !login.utf8.contains(0)
     else { return form(state: state, callback: callback, retry: !login.isEmpty) }
     let code = try issuer.mintGitHubCode(email: login, state: state, now: gateway.now())
-    return AuthProviderFlow.found(
-      AuthProviderFlow.adding([("code", code), ("state", state)], toQueryOf: callback))
+    return AuthRedirect.found(
+      AuthRedirect.adding([("code", code), ("state", state)], toQueryOf: callback))
   }
 
   /// The sign-in form: an address, Sign in or Cancel.

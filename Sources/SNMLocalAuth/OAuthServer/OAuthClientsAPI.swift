@@ -125,14 +125,7 @@ struct OAuthClientsAPI {
       guard text.hasPrefix("{"), text.hasSuffix("}") else { return nil }
       return canonicalUUID(String(text.dropFirst().dropLast()))
     case 36:
-      let dashes = [8, 13, 18, 23]
-      for (offset, byte) in bytes.enumerated() {
-        let isDash = byte == UInt8(ascii: "-")
-        guard dashes.contains(offset) ? isDash : HexDigit.value(byte) != nil else {
-          return nil
-        }
-      }
-      return text.lowercased()
+      return UUIDText.canonical(text)
     case 41, 45:
       guard text.prefix(9).lowercased() == "urn:uuid:" else { return nil }
       return canonicalUUID(String(text.dropFirst(9)))

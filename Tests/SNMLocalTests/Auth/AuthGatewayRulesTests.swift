@@ -29,6 +29,46 @@ import Testing
     #expect(gateway.settings.redirectURL(requested) == used)
   }
 
+  /// Where `/verify` and the OAuth flow put what they tell the browser (GoTrue's
+  /// `url.Values.Encode`: sorted by name, spaces as `+`).
+  @Test func redirectsCarryItemsWhereGoTrueDoes() {
+    let items = [("error", "access_denied"), ("error_description", "no way")]
+    #expect(
+      AuthRedirect.adding(items, toQueryOf: "http://localhost:3000/a?x=1#keep")
+        == "http://localhost:3000/a?x=1&error=access_denied&error_description=no+way#keep")
+    #expect(AuthRedirect.adding([("code", "c")], toQueryOf: "http://h/") == "http://h/?code=c")
+    #expect(
+      AuthRedirect.errorLocation(items, target: "http://h/p#old")
+        == "http://h/p?error=access_denied&error_description=no+way"
+        + "#error=access_denied&error_description=no+way&sb=")
+    #expect(
+      AuthRedirect.withFragment([("message", "a b"), ("sb", "")], target: "http://h/#old")
+        == "http://h/#message=a+b&sb=")
+    let session = JSONValue.object([
+      .init("access_token", .string("at")), .init("expires_at", .int(20)),
+      .init("expires_in", .int(10)), .init("refresh_token", .string("rt")),
+    ])
+    #expect(
+      AuthRedirect.formEncode(AuthRedirect.sessionItems(session, [("type", "signup"), ("sb", "")]))
+        == "access_token=at&expires_at=20&expires_in=10&refresh_token=rt&sb=&token_type=bearer"
+        + "&type=signup")
+    #expect(AuthRedirect.seeOther("http://h/").status == 303)
+    #expect(AuthRedirect.found("http://h/").headers["Location"] == "http://h/")
+  }
+
+  @Test func uuidsAreReadInTheirLongForm() {
+    #expect(
+      UUIDText.canonical("0C8E5F7A-6B9D-4F1E-9A3B-2D4C6E8F0A1B")
+        == "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b")
+    for text in [
+      "0c8e5f7a6b9d4f1e9a3b2d4c6e8f0a1b", "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1", "not-a-uuid",
+      "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1g", "0c8e5f7a+6b9d-4f1e-9a3b-2d4c6e8f0a1b",
+      "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1\u{e9}",
+    ] {
+      #expect(UUIDText.canonical(text) == nil, "\(text)")
+    }
+  }
+
   @Test func banDurationsAreGoDurations() throws {
     #expect(try AuthAdminAPI.banSeconds("24h") == 86_400)
     #expect(try AuthAdminAPI.banSeconds("1h30m") == 5_400)
@@ -45,8 +85,8 @@ import Testing
   }
 
   @Test func phonesAndIDs() {
-    #expect(AuthGateway.isE164("+15555550100") && AuthGateway.isE164("1 555 555 0100"))
-    #expect(!AuthGateway.isE164("15555550100-invalid") && !AuthGateway.isE164("+0123"))
+    #expect(PhoneNumber.isE164("+15555550100") && PhoneNumber.isE164("1 555 555 0100"))
+    #expect(!PhoneNumber.isE164("15555550100-invalid") && !PhoneNumber.isE164("+0123"))
     #expect(
       (try? AuthGateway.uuidParameter("0C8E5F7A-6B9D-4F1E-9A3B-2D4C6E8F0A1B", name: "user_id"))
         == "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b")
