@@ -5,7 +5,9 @@ import SNMWire
 ///
 /// ```swift
 /// AuthFailure.invalidCredentials   // 400 invalid_credentials "Invalid login credentials"
+/// AuthFailure(status: 422, code: "same_password", message: "...")   // the memberwise init
 /// ```
+/// GoTrue's failures are named in `AuthFailure+Catalog.swift`.
 public struct AuthFailure: Error, Sendable, Equatable {
   public var status: Int
   public var code: String
@@ -17,17 +19,6 @@ public struct AuthFailure: Error, Sendable, Equatable {
   /// GoTrue's `OAuthError` (the id_token grant's): always 400, its body
   /// `{"error": code, "error_description": message}` in every API version, no error code header.
   public var isOAuthError = false
-
-  public init(
-    status: Int, code: String, message: String, weakPasswordReasons: [String]? = nil,
-    retryAfter: Int? = nil
-  ) {
-    self.status = status
-    self.code = code
-    self.message = message
-    self.weakPasswordReasons = weakPasswordReasons
-    self.retryAfter = retryAfter
-  }
 }
 
 /// The two error body formats of GoTrue, chosen by `X-Supabase-Api-Version`.
