@@ -73,19 +73,13 @@ struct TestProviderPage {
     return HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
   }
 
-  /// Text for an HTML attribute or element.
+  /// Text for an HTML attribute or element, code point by code point as a browser reads it (a
+  /// `"` that a combining mark follows is escaped too).
   static func escaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default: out.append(character)
-      }
-    }
-    return out
+    html.escape(text)
   }
+
+  static let html = ScalarEscaping([
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;",
+  ])
 }

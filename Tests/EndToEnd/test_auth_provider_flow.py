@@ -170,6 +170,18 @@ def test_authorize_checks_the_provider_and_pkce(github_project, project):
     assert settings.json()["external"]["github"] is True
 
 
+def test_the_sign_in_page_escapes_a_quote_that_a_combining_mark_follows(github_project):
+    """The page puts the request's `state` in an attribute: a `"` followed by a combining mark
+    (one character to Swift, two code points to a browser's HTML parser) is escaped too, so
+    the attribute cannot be ended by the request."""
+    state = 'x"\u0301 autofocus onfocus="alert(1)'
+    page = httpx.get(github_project.auth_url + "/idp/authorize",
+                     params={"client_id": "dev.snm.local", "state": state,
+                             "redirect_uri": github_project.auth_url + "/callback"})
+    assert page.status_code == 200, page.text
+    assert 'value="x&quot;\u0301 autofocus onfocus=&quot;alert(1)"' in page.text, page.text
+
+
 def login_provider(project, home_env, email, extra_args=(), deny=False):
     """Runs `login provider github` in a script with a test standing in for the browser: reads
     the address snm prints and follows it, signing in as `email`."""
