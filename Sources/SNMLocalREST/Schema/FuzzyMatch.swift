@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The closest name to a misspelt one, for "Perhaps you meant ..." hints, chosen as PostgREST's
 /// Data.FuzzySet (fuzzyset 0.2) chooses it.
 ///
@@ -43,7 +45,7 @@ enum FuzzyMatch {
       let rescored = top.map { index, _ -> (Int, Double) in
         let other = Array(entries[index].key.unicodeScalars)
         let longest = max(target.count, other.count)
-        return (index, 1 - Double(distance(target, other)) / Double(max(longest, 1)))
+        return (index, 1 - Double(EditDistance.between(target, other)) / Double(max(longest, 1)))
       }
       let kept = stableSorted(rescored).filter { $0.1 >= minimum }
       if !kept.isEmpty { return kept.map { (entries[$0.0].name, $0.1) } }
@@ -78,22 +80,5 @@ enum FuzzyMatch {
 
   private static func norm(_ counts: [String: Int]) -> Double {
     Double(counts.values.reduce(0) { $0 + $1 * $1 }).squareRoot()
-  }
-
-  /// Levenshtein distance.
-  static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-      }
-      swap(&previous, &current)
-    }
-    return previous[b.count]
   }
 }

@@ -1,4 +1,5 @@
 import SNMShell
+import SNMWire
 
 /// Reads snm's argv (without the program name) on ``CommandLineTable``.
 ///
@@ -49,26 +50,13 @@ enum CommandLineParser {
       return "'snm \(command.rawValue)' takes files, not -c"
     }
     let known = CommandLineTable.options(for: command).map(\.name).filter { $0.hasPrefix("--") }
-    let close = known.min { editDistance($0, name) < editDistance($1, name) }
-    if name.hasPrefix("--"), let close, editDistance(close, name) <= 2 {
+    let typed = Array(name)
+    let close = known.min {
+      EditDistance.between(Array($0), typed) < EditDistance.between(Array($1), typed)
+    }
+    if name.hasPrefix("--"), let close, EditDistance.between(Array(close), typed) <= 2 {
       return "unknown option '\(name)' (did you mean '\(close)'?)"
     }
     return "unknown option '\(name)'"
-  }
-
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    var row = Array(0...b.count)
-    for i in 1...max(a.count, 1) where i <= a.count {
-      var previous = row[0]
-      row[0] = i
-      for j in stride(from: 1, through: b.count, by: 1) {
-        let current = row[j]
-        row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-        previous = current
-      }
-    }
-    return row[b.count]
   }
 }
