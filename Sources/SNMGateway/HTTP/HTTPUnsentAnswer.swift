@@ -57,12 +57,8 @@ struct HTTPUnsentAnswer: Sendable {
       }
       if sent > 0 {
         offset += sent
-      } else if sent < 0 && errno == EINTR {
-        continue
-      } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-        return .blocked
-      } else {
-        return .failed
+      } else if let stop = Self.stop(after: sent) {
+        return stop
       }
     }
     guard let file, let fd = file.fd else { return .done }
@@ -71,14 +67,18 @@ struct HTTPUnsentAnswer: Sendable {
       let sent = sendfile(socket, fd, &position, Int(min(fileEnd - fileOffset, 1 << 30)))
       if sent > 0 {
         fileOffset = Int64(position)
-      } else if sent < 0 && errno == EINTR {
-        continue
-      } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-        return .blocked
-      } else {
-        return .failed
+      } else if let stop = Self.stop(after: sent) {
+        return stop
       }
     }
     return .done
+  }
+
+  /// What a send that moved no byte means, by `errno`: nil to try again (`EINTR`), `.blocked`
+  /// when the client must read first, else `.failed`.
+  private static func stop(after sent: Int) -> Progress? {
+    if sent < 0 && errno == EINTR { return nil }
+    if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .blocked }
+    return .failed
   }
 }
