@@ -4,22 +4,14 @@ import SNMWire
 /// POST (insert, upsert), PATCH (update) and DELETE on a table or view.
 extension RESTGateway {
   func insert(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
-    let body = try RequestBody.parse(
-      context.request.body, contentType: context.request.headers["Content-Type"])
-    guard body.isObject || body.value.arrayValue != nil else {
-      throw RESTError.invalidBody("Empty or invalid json")
-    }
+    let body = try writtenBody(context)
     let names: [String]
     if let listed = context.query.columns {
       names = listed
     } else {
       names = try body.uniformKeys() ?? []
     }
-    var columns: [ColumnInfo] = []
-    var seen: Set<String> = []
-    for name in names where seen.insert(name).inserted {
-      columns.append(try context.cache.column(name, of: table))
-    }
+    let columns = try uniqueColumns(names, of: table, context)
     let prefs = context.preferences
     let defaults =
       prefs.missingDefault == true ? columns.filter { $0.defaultExpression != nil } : []
@@ -45,17 +37,13 @@ extension RESTGateway {
           defaults: defaults, conflict: conflict, returning: returning)
       }
     }
-    var sql = SQLWriter()
-    try sql.writeStatement(
-      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.shape,
-      tracksInserted: tracksInserted
-    ) { (writer: inout SQLWriter) throws(RESTError) in
+    let statement = try writeStatement(plan, context, tracksInserted: tracksInserted) { writer in
       writer.insert(
         into: table, columns: columns, body: body.text, isObject: body.isObject,
         defaults: defaults, conflict: conflict, returning: returning)
     }
-    if let answer = try planResponse(sql.statement, context) { return answer }
-    let row = try runWrite(sql.statement, context)
+    if let answer = try planResponse(statement, context) { return answer }
+    let row = try runWrite(statement, context)
     var headers = context.baseHeaders(contentType: plan != nil)
     headers.append(
       name: "Content-Range", value: "*/" + (prefs.count != nil ? String(row.pageTotal) : "*"))
@@ -66,12 +54,10 @@ extension RESTGateway {
   }
 
   func update(_ table: TableInfo, _ context: Context) throws -> HTTPResponse {
-    let body = try RequestBody.parse(
-      context.request.body, contentType: context.request.headers["Content-Type"])
     // An object, or an array of objects with the same keys (PostgREST reads both; `[]` and
     // `[{}]` set nothing, like `{}`).
-    guard body.isObject || body.value.arrayValue != nil, let bodyKeys = try body.uniformKeys()
-    else {
+    let body = try writtenBody(context)
+    guard let bodyKeys = try body.uniformKeys() else {
       throw RESTError.invalidBody("Empty or invalid json")
     }
     let keys = Set(bodyKeys)
@@ -109,17 +95,14 @@ extension RESTGateway {
   ) throws -> HTTPResponse {
     let root = try rootConditions(table, context)
     let plan = try returnedRows(table, context, expandStar: false)
-    var sql = SQLWriter()
-    try sql.writeStatement(
-      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.shape,
-      tracksInserted: false
-    ) { (writer: inout SQLWriter) throws(RESTError) in
+    let statement = try writeStatement(plan, context, tracksInserted: false) {
+      (writer: inout SQLWriter) throws(RESTError) in
       try write(
         &writer, root,
         plan.map { .rows(columns: Self.returnedColumns($0, table: table)) } ?? .count)
     }
-    if let answer = try planResponse(sql.statement, context) { return answer }
-    let row = try runWrite(sql.statement, context)
+    if let answer = try planResponse(statement, context) { return answer }
+    let row = try runWrite(statement, context)
     return try Self.applyingResponseSettings(
       modifiedResponse(row, plan: plan, isDelete: isDelete, context), row: row)
   }
@@ -145,31 +128,19 @@ extension RESTGateway {
     guard !table.primaryKey.isEmpty, query.logic.allSatisfy({ !$0.path.isEmpty }), onlyEquals,
       Set(named) == Set(table.primaryKey), named.count == table.primaryKey.count
     else { throw RESTError.invalidPutFilters }
-    let body = try RequestBody.parse(
-      context.request.body, contentType: context.request.headers["Content-Type"])
-    guard body.isObject || body.value.arrayValue != nil else {
-      throw RESTError.invalidBody("Empty or invalid json")
-    }
-    var columns: [ColumnInfo] = []
-    var seen: Set<String> = []
-    for name in try body.uniformKeys() ?? [] where seen.insert(name).inserted {
-      columns.append(try context.cache.column(name, of: table))
-    }
+    let body = try writtenBody(context)
+    let columns = try uniqueColumns(try body.uniformKeys() ?? [], of: table, context)
     let representation = context.preferences.returnRepresentation
     let plan = try returnedRows(table, context, expandStar: true)
-    var sql = SQLWriter()
-    try sql.writeStatement(
-      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.shape,
-      tracksInserted: true
-    ) { (writer: inout SQLWriter) throws(RESTError) in
+    let statement = try writeStatement(plan, context, tracksInserted: true) { writer in
       writer.insert(
         into: table, columns: columns, body: body.text, isObject: body.isObject, defaults: [],
         conflict: SQLWriter.Conflict(columns: table.primaryKey, merge: true),
         returning: .rowsAndInserted, bodyFilters: root)
     }
-    if let answer = try planResponse(sql.statement, context) { return answer }
+    if let answer = try planResponse(statement, context) { return answer }
     let singular = context.media.isSingular
-    let results = try run([sql.statement], context, readOnly: false) { row in
+    let results = try run([statement], context, readOnly: false) { row in
       if row.pageTotal != 1 { throw RESTError.putMatchingPrimaryKey }
       if singular && row.pageTotal != 1 { throw RESTError.singularity(rows: row.pageTotal) }
     }
@@ -183,6 +154,42 @@ extension RESTGateway {
         status: (row.inserted ?? 0) > 0 ? 201 : 200, headers: context.baseHeaders(),
         body: context.body(row)),
       row: row)
+  }
+
+  /// A write's body: a JSON object or array (400 "Empty or invalid json" otherwise).
+  private func writtenBody(_ context: Context) throws(RESTError) -> RequestBody {
+    let body = try RequestBody.parse(
+      context.request.body, contentType: context.request.headers["Content-Type"])
+    guard body.isObject || body.value.arrayValue != nil else {
+      throw RESTError.invalidBody("Empty or invalid json")
+    }
+    return body
+  }
+
+  /// The columns `names` name, each once, in the order first named (400 PGRST204 for one the
+  /// table does not have).
+  private func uniqueColumns(
+    _ names: [String], of table: TableInfo, _ context: Context
+  ) throws(RESTError) -> [ColumnInfo] {
+    var columns: [ColumnInfo] = []
+    var seen: Set<String> = []
+    for name in names where seen.insert(name).inserted {
+      columns.append(try context.cache.column(name, of: table))
+    }
+    return columns
+  }
+
+  /// The statement of a write: `write` adds the INSERT, UPDATE or DELETE as `pgrst_source`,
+  /// followed by the rows `plan` returns (none for `return=minimal`), shaped for the client.
+  private func writeStatement(
+    _ plan: ReadPlan?, _ context: Context, tracksInserted: Bool,
+    _ write: (inout SQLWriter) throws(RESTError) -> Void
+  ) throws(RESTError) -> PGStatement {
+    var sql = SQLWriter()
+    try sql.writeStatement(
+      cache: context.cache, plan: plan, shape: plan == nil ? .none : context.shape,
+      tracksInserted: tracksInserted, mutation: write)
+    return sql.statement
   }
 
   private func returnsRows(_ prefs: Preferences) -> Bool {
