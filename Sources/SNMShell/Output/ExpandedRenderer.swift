@@ -43,20 +43,11 @@ struct ExpandedRenderer {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     let names = Names(columns)
-    let rows = try document.withElements { elements -> Int? in
-      var cells: [CellText] = []
-      var index = 0
-      while true {
-        if index & 255 == 255 && Task.isCancelled { return nil }
-        cells.removeAll(keepingCapacity: true)
-        let more = try elements.nextRow { kind, text in
-          cells.append(CellText(kind, text, null: style.nullText))
-        }
-        guard more else { return index }
-        if !columns.isEmpty {
-          writeRecord(index, cells.prefix(columns.count), names: names, to: &out)
-        }
-        index += 1
+    let rows = try TableRenderer.forEachRow(
+      of: document, columns: columns.count, null: style.nullText, checkingEvery: 256
+    ) { cells, index in
+      if !columns.isEmpty {
+        writeRecord(index, cells.prefix(columns.count), names: names, to: &out)
       }
     }
     guard let rows else { return false }

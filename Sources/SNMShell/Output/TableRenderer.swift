@@ -73,25 +73,40 @@ struct TableRenderer {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     guard let layout = begin(measured, to: &out) else { return true }
-    let finished = try document.withElements { elements -> Bool in
-      var line: [CellText] = []
-      line.reserveCapacity(columns.count)
-      var index = 0
-      while true {
-        if index & 1023 == 1023 && Task.isCancelled { return false }
-        line.removeAll(keepingCapacity: true)
-        let more = try elements.nextRow { kind, text in
-          line.append(CellText(kind, text, null: style.nullText))
-        }
-        guard more else { return true }
-        writeRow(line[...], widths: layout.widths, numeric: layout.numeric, to: &out)
-        index += 1
-      }
+    let rows = try Self.forEachRow(
+      of: document, columns: columns.count, null: style.nullText, checkingEvery: 1024
+    ) { line, _ in
+      writeRow(line, widths: layout.widths, numeric: layout.numeric, to: &out)
     }
-    guard finished else { return false }
+    guard rows != nil else { return false }
     out.append(Self.footer(measured.rowCount, total: total))
     out.newline()
     return true
+  }
+
+  /// Calls `row` with the cells of each row of `document` and its index, then gives the count of
+  /// rows; nil when the task was cancelled half-way (asked every `checkEvery` rows, a power of 2).
+  ///
+  /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
+  static func forEachRow(
+    of document: JSONDocument, columns: Int, null: String, checkingEvery checkEvery: Int,
+    _ row: (ArraySlice<CellText>, Int) -> Void
+  ) throws -> Int? {
+    try document.withElements { elements -> Int? in
+      var line: [CellText] = []
+      line.reserveCapacity(columns)
+      var index = 0
+      while true {
+        if index & (checkEvery - 1) == checkEvery - 1 && Task.isCancelled { return nil }
+        line.removeAll(keepingCapacity: true)
+        let more = try elements.nextRow { kind, text in
+          line.append(CellText(kind, text, null: null))
+        }
+        guard more else { return index }
+        row(line[...], index)
+        index += 1
+      }
+    }
   }
 
   /// Calls `cell` with each of the first `columns` cells of every row (kind, UTF-8 text, column)
