@@ -5,7 +5,7 @@ extension AuthGateway {
   /// `POST /otp` and `POST /magiclink`: a magic link (and its code) to a confirmed user; to an
   /// address with no confirmed user a sign-up (created when `create_user`, GoTrue's default) and
   /// its confirmation mail, or the magic link at once when e-mails need no confirmation.
-  /// Answers `{}` either way. A phone goes to `phoneOTP`.
+  /// Answers `{}` either way. A phone goes to `AuthPhoneProvider.otp`.
   func otp(_ body: JSONValue, from client: String, magicLinkRoute: Bool) throws -> HTTPResponse {
     let email = body["email"]?.stringValue?.trimmingSpaces ?? ""
     let phone = body["phone"]?.stringValue ?? ""
@@ -20,7 +20,7 @@ extension AuthGateway {
       }
       if !phone.isEmpty {
         try limiter.admit(.signUp, from: client)
-        return try phoneOTP(
+        return try AuthPhoneProvider(gateway: self).otp(
           body, phone: phone, metadata: try Self.metadata(body["data"], name: "data"))
       }
       guard !email.isEmpty else {
@@ -82,7 +82,7 @@ extension AuthGateway {
   }
 
   /// `POST /resend` `{"type": "signup"|"email_change", "email": ...}`: the pending mail again,
-  /// with a new code (`{"type": "sms", "phone": ...}`: the text, `resendSMS`). `{}` also when
+  /// with a new code (`{"type": "sms", "phone": ...}`: the text, `AuthPhoneProvider.resend`). `{}` also when
   /// nothing is pending (GoTrue tells no one).
   func resend(_ body: JSONValue, from client: String) throws -> HTTPResponse {
     let type = body["type"]?.stringValue ?? ""
@@ -109,13 +109,14 @@ extension AuthGateway {
     }
     try limiter.admit(.signUp, from: client)
     if !phone.isEmpty {
+      let phones = AuthPhoneProvider(gateway: self)
       guard type == "sms" else {
         // No phone change is ever pending here (`PUT /user` does not change phones): `{}`.
-        guard settings.phoneEnabled else { return try resendSMS(phone: phone) }
+        guard settings.phoneEnabled else { return try phones.resend(phone: phone) }
         _ = try PhoneNumber.normalized(phone)
         return .json(status: 200, "{}")
       }
-      return try resendSMS(phone: phone)
+      return try phones.resend(phone: phone)
     }
     let redirectTo = body["redirect_to"]?.stringValue ?? body["email_redirect_to"]?.stringValue
     try inTransaction { connection in

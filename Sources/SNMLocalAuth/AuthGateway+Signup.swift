@@ -29,7 +29,9 @@ extension AuthGateway {
       throw AuthFailure.validationFailed(
         "Only an email address or phone number should be provided on signup.")
     }
-    if email.isEmpty { return try phoneSignup(body, phone: phone, metadata: metadata) }
+    if email.isEmpty {
+      return try AuthPhoneProvider(gateway: self).signup(body, phone: phone, metadata: metadata)
+    }
     guard Self.isPlausibleEmail(email) else { throw AuthFailure.invalidEmail }
     guard let password = body["password"]?.stringValue, !password.isEmpty else {
       throw AuthFailure.passwordRequired

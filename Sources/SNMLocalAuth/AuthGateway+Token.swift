@@ -18,7 +18,7 @@ extension AuthGateway {
     }
   }
 
-  /// GoTrue's checks in its order: one of email or phone (`phonePasswordGrant`), then the
+  /// GoTrue's checks in its order: one of email or phone (`AuthPhoneProvider.passwordGrant`), then the
   /// credentials, a ban, a confirmed address (`signIn`).
   func passwordGrant(_ body: JSONValue) throws -> JSONValue {
     let email = body["email"]?.stringValue ?? ""
@@ -28,7 +28,8 @@ extension AuthGateway {
         "Only an email address or phone number should be provided on login.")
     }
     if email.isEmpty && !phone.isEmpty {
-      return try phonePasswordGrant(phone: phone, password: body["password"]?.stringValue)
+      return try AuthPhoneProvider(gateway: self).passwordGrant(
+        phone: phone, password: body["password"]?.stringValue)
     }
     guard !email.isEmpty else {
       throw AuthFailure.validationFailed("missing email or phone")

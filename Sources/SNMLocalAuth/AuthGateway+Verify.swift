@@ -50,7 +50,8 @@ extension AuthGateway {
     }
     try limiter.admit(.verify, from: client)
     if type == "sms" && !phone.isEmpty && !token.isEmpty {
-      return .json(status: 200, try verifySMS(phone: phone, token: token))
+      return .json(
+        status: 200, try AuthPhoneProvider(gateway: self).verify(phone: phone, token: token))
     }
     // No phone change is ever pending (`PUT /user` changes no phone), nor another code for one.
     if type == "sms" || type == "phone_change" || !phone.isEmpty { throw AuthFailure.otpExpired }
