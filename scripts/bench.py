@@ -1058,6 +1058,17 @@ def as_owner(path):
     return []
 
 
+# The environment of the gateway's worker that section 9 counts. SNM_PG_RECYCLE_MIB=0: the pool
+# never measures its backends' memory. It measures one after every 256th use and after any
+# statement that took more than 0.1 s of wall time; under callgrind (50 times slower) a share of
+# the statements that varies with the machine's load takes that long, and each measure costs the
+# gateway about 636k instructions (reading /proc/<pid>/status as Characters): the insert's few
+# and many runs measured 21 and 9 times in one run of the same code, 8 and 4 in the next, so its
+# gateway figure read 228k and 254k (both 267k without the measures). The every-256th measure
+# (636k / 256, about 2.5k a request) is left out of the figures with the rest.
+COUNTED_GATEWAY_ENV = {"SNM_GATEWAY_WORKER": "1", "SNM_PG_RECYCLE_MIB": "0"}
+
+
 class Counted:
     """The project's Postgres under callgrind (every process it forks too), and the gateway's
     worker run by hand, under callgrind or not: each process's instructions are written to
@@ -1072,17 +1083,28 @@ class Counted:
     def valgrind(self, name):
         return ["valgrind", "--tool=callgrind", "-q", f"--callgrind-out-file={self.folder}/{name}.%p"]
 
+    def postgres_command(self, counted=True):
+        """The postmaster's command line: under callgrind (every process it forks too) when
+        `counted`, else as it is."""
+        under = [*self.valgrind("pg"), "--trace-children=yes"] if counted else []
+        return [*as_owner(self.data), *under,
+                PG_BIN + "/postgres", "-D", str(self.data), "-c", "synchronous_commit=on",
+                "-c", "wal_level=logical",
+                "-c", f"unix_socket_directories={self.project.socket_dir}",
+                # No autovacuum workers, whose instructions would be counted as the requests'.
+                "-c", "autovacuum=off",
+                # No JIT: the gateway's schema-cache query costs enough to be compiled by LLVM
+                # (1.35G of its backend's 1.66G instructions), whose hash tables, keyed by
+                # address, made that backend's count differ by 1.8M between two runs of the same
+                # code; each run of N and of 3N requests pays it once: +-9k a request of noise
+                # in every Postgres figure at N=100. The requests' own statements cost far below
+                # jit_above_cost, so their figures do not change.
+                "-c", "jit=off"]
+
     def start_postgres(self, counted=True):
         """Postgres under callgrind, or (`counted` false) as it is, as snm local starts it."""
-        under = [*self.valgrind("pg"), "--trace-children=yes"] if counted else []
-        command = [*as_owner(self.data), *under,
-                   PG_BIN + "/postgres", "-D", str(self.data), "-c", "synchronous_commit=on",
-                   "-c", "wal_level=logical",
-                   "-c", f"unix_socket_directories={self.project.socket_dir}",
-                   # No autovacuum workers, whose instructions would be counted as the requests'.
-                   "-c", "autovacuum=off"]
-        self.postgres = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL)
+        self.postgres = subprocess.Popen(self.postgres_command(counted),
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 180
         while subprocess.run([*self.project.psql, "-c", "select 1"], capture_output=True,
                              timeout=120).returncode != 0:
@@ -1118,7 +1140,7 @@ class Counted:
         port = kernel_port()
         command = [SNM, "local", "serve", "--dir", str(self.project.dir), "--port", str(port)]
         gateway = subprocess.Popen((self.valgrind("gw") if counted else []) + command,
-                                   env={**os.environ, "SNM_GATEWAY_WORKER": "1"},
+                                   env={**os.environ, **COUNTED_GATEWAY_ENV},
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             deadline = time.time() + 180
