@@ -152,6 +152,11 @@ struct LexCase: Sendable, CustomTestStringConvertible {
     #expect(Keyword.lookup(ArraySlice("user_info".utf8)) == nil)
   }
 
+  @Test func statementsStaySmall() {
+    // `snm check` hands each statement on several times: every payload is a reference.
+    #expect(MemoryLayout<Statement.Kind>.size <= MemoryLayout<Int>.size)
+  }
+
   @Test func tokensStaySmall() {
     // Two million tokens for a 100,000-statement script: 12 bytes each, not 32.
     #expect(MemoryLayout<Token>.stride <= 12)
@@ -172,6 +177,28 @@ struct LexCase: Sendable, CustomTestStringConvertible {
     #expect(Keyword.lookup(ArraySlice("dog_profile".utf8)) == nil)
     #expect(Keyword.lookup(ArraySlice("".utf8)) == nil)
     #expect(Keyword.lookup(ArraySlice("selectselectselectx".utf8)) == nil)
+  }
+
+  @Test func nameBytesAreLettersDigitsUnderscoreAndDollar() {
+    for value in 0...255 {
+      let byte = UInt8(value)
+      let expected =
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+      #expect(isNameByte(byte) == expected, "byte \(value)")
+    }
+  }
+
+  @Test func keywordLookupInPlaceAgreesWithTheSliceLookup() {
+    let text = Array("xx FROM user_info ContainedBy selectselectselectx on_error é".utf8)
+    var start = 0
+    for end in 0...text.count where end == text.count || text[end] == UInt8(ascii: " ") {
+      let table = KeywordTable.shared
+      #expect(
+        table.lookup(in: text, from: start, to: end) == Keyword.lookup(text[start..<end]),
+        "\(String(decoding: text[start..<end], as: UTF8.self))")
+      start = end + 1
+    }
   }
 
   struct ContinuationCase: Sendable, CustomTestStringConvertible {

@@ -15,6 +15,15 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct ParserOperatorTests {
+  @Test func everyOperatorKeywordMapsAsItsSpelling() {
+    // The operator a keyword spells is its wire name, but for the three long spellings.
+    let long: [Keyword: FilterOperator] = [.contains: .cs, .containedby: .cd, .overlaps: .ov]
+    for keyword in Keyword.allCases {
+      let expected = long[keyword] ?? FilterOperator(rawValue: keyword.rawValue)
+      #expect(FilterOperator(keyword: keyword) == expected, "\(keyword)")
+    }
+  }
+
   static let operators: [OperatorCase] = [
     OperatorCase("eq", .eq), OperatorCase("=", .eq), OperatorCase("==", .eq),
     OperatorCase("neq", .neq), OperatorCase("!=", .neq), OperatorCase("<>", .neq),

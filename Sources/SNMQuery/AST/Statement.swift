@@ -14,15 +14,17 @@ public struct Statement: Sendable, Equatable {
   }
 
   /// Every statement form of the spec: queries (§2), session (§3), scripts (§4), shell (§5).
+  /// Every payload that is not a class is boxed (`indirect`): a statement is two words, so
+  /// handing one on copies no more than that (what `snm check` does for each statement).
   public enum Kind: Sendable, Equatable {
     /// `from <table> <action> ...`
     case query(QueryStatement)
     /// `rpc [get] <function> [{args}] ...`
     case rpc(RPCStatement)
     /// `storage buckets|ls|upload|download|...`: the Storage API
-    case storage(StorageStatement)
+    indirect case storage(StorageStatement)
     /// `invoke <function> ...`, `request <method> '<path>' ...`: Edge Functions, raw HTTP
-    case functions(FunctionsStatement)
+    indirect case functions(FunctionsStatement)
     /// `login`, `signup`, `session check|show`, `logout`
     indirect case session(SessionStatement)
     /// `let name = <statement or value>`
@@ -30,20 +32,20 @@ public struct Statement: Sendable, Equatable {
     /// `expect rows|status|error|<value> ...`
     indirect case expect(ExpectStatement)
     /// `echo <value>`
-    case echo(EchoStatement)
+    indirect case echo(EchoStatement)
     /// `run <file>` (also `\i <file>`)
-    case run(RunStatement)
+    indirect case run(RunStatement)
     /// `defer <statement>`: runs when the file ends, whatever happened (AST/DeferStatement.swift)
     indirect case deferred(DeferStatement)
     /// `help`, `tables`, `describe`, `explain`, `set`, `exit`, and the psql aliases
-    case shell(ShellStatement)
+    indirect case shell(ShellStatement)
     /// `user ...`, `password reset`, `verify otp`, `resend`, `mfa ...`, `admin ...`, `inbox`
-    case auth(AuthStatement)
+    indirect case auth(AuthStatement)
     /// `as service <statement>`: a query, `rpc` or Storage statement with the service key
     indirect case asService(Statement)
     /// `listen`, `unlisten`, `broadcast`, `track`, `untrack`, `expect [no] event`:
     /// Realtime (AST/RealtimeStatement.swift)
-    case realtime(RealtimeStatement)
+    indirect case realtime(RealtimeStatement)
   }
 
   /// Whether the statement sends a request (a query, an `rpc` or a Storage statement).

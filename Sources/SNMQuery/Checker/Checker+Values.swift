@@ -10,6 +10,10 @@ extension Checker {
     case .not(.predicate, _) where topLevel:
       return
     default:
+      // Most groups filter one table: found without collecting the paths.
+      guard let first = Checker.firstEmbedPath(condition),
+        !Checker.allOnPath(condition, first)
+      else { return }
       var paths: [[String]] = []
       Checker.collectEmbedPaths(condition, into: &paths)
       guard paths.count > 1 else { return }
@@ -17,6 +21,24 @@ extension Checker {
       report(
         .mixedEmbedGroup(tables), at: condition.range,
         help: "write the conditions on each table as separate 'and' conditions or groups")
+    }
+  }
+
+  static func firstEmbedPath(_ condition: Condition) -> [Name]? {
+    switch condition {
+    case .predicate(let predicate): predicate.column.embedPath
+    case .and(let operands, _), .or(let operands, _): operands.first.flatMap(firstEmbedPath)
+    case .not(let operand, _): firstEmbedPath(operand)
+    }
+  }
+
+  /// Whether every predicate of `condition` filters the embed at `path`.
+  static func allOnPath(_ condition: Condition, _ path: [Name]) -> Bool {
+    switch condition {
+    case .predicate(let predicate):
+      predicate.column.embedPath.elementsEqual(path) { $0.text == $1.text }
+    case .and(let operands, _), .or(let operands, _): operands.allSatisfy { allOnPath($0, path) }
+    case .not(let operand, _): allOnPath(operand, path)
     }
   }
 

@@ -58,6 +58,20 @@ struct KeywordTable: Sendable {
 
   func lookup(_ bytes: ArraySlice<UInt8>) -> Keyword? {
     guard bytes.count <= Self.longest, let word = PackedWord(bytes) else { return nil }
+    return find(word)
+  }
+
+  /// The keyword `bytes[start..<end]` spells: what the lexer asks of each word, without making a
+  /// slice (which retains and releases the source's bytes).
+  func lookup(in bytes: [UInt8], from start: Int, to end: Int) -> Keyword? {
+    guard end - start <= Self.longest, let word = PackedWord(bytes, from: start, to: end) else {
+      return nil
+    }
+    return find(word)
+  }
+
+  /// The keyword packed in `word` (of at most `longest` bytes), if any.
+  func find(_ word: PackedWord) -> Keyword? {
     var slot = Self.slot(word)
     while let keyword = keywords[slot] {
       if words[slot] == word { return keyword }
@@ -76,17 +90,31 @@ struct PackedWord: Hashable, Sendable {
   init() {}
 
   init?(_ bytes: ArraySlice<UInt8>) {
-    guard bytes.count <= 16 else { return nil }
-    var index = 0
-    for byte in bytes {
+    self.init(Array(bytes), from: 0, to: bytes.count)
+  }
+
+  /// `bytes[start..<end]`, packed.
+  init?(_ bytes: [UInt8], from start: Int, to end: Int) {
+    guard end - start <= 16, start >= 0, end <= bytes.count else { return nil }
+    var shift: UInt64 = 0
+    var offset = start
+    while offset < end {
+      let byte = bytes[offset]
       guard byte < 0x80 else { return nil }
-      let lower = UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-      if index < 8 {
-        low |= lower << (UInt64(index) * 8)
-      } else {
-        high |= lower << (UInt64(index - 8) * 8)
-      }
-      index += 1
+      append(byte, at: shift)
+      shift += 8
+      offset += 1
+    }
+  }
+
+  /// Packs `byte` (ASCII), lowercased, at bit `shift` (8 a byte); bytes past 16 are dropped (the
+  /// caller refuses words that long).
+  @inline(__always) mutating func append(_ byte: UInt8, at shift: UInt64) {
+    let lower = UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+    if shift < 64 {
+      low |= lower << shift
+    } else if shift < 128 {
+      high |= lower << (shift &- 64)
     }
   }
 }

@@ -8,7 +8,7 @@ extension Parser {
 
   /// Whether `token` is the word `word` (any case).
   func isWord(_ token: Token, _ word: String) -> Bool {
-    token.kind == .word && text(token).lowercased() == word
+    token.kind == .word && source.spells(token.range, lowercased: word)
   }
 
   /// `login otp ...` or `login magic ...`.

@@ -121,7 +121,6 @@ extension Parser {
   mutating func parseOperator(after column: ColumnPath) throws(ParseFailure) -> FilterOperator {
     record(.symbol(.equal))
     recordKeywords(FilterOperator.words)
-    let columnText = source.text(of: column.range)
     if let op = FilterOperator(symbol: current.kind) {
       advance()
       return op
@@ -138,6 +137,7 @@ extension Parser {
           ?? "operators: eq =, neq !=, gt >, gte >=, lt <, lte <=, like, ilike, in, is, cs, fts, ..."
       )
     }
+    let columnText = source.text(of: column.range)
     throw expectedFailure(
       "an operator (eq, gt, like, in, is, ...)", after: "'\(columnText)'",
       help: "for example '\(columnText) eq 1'")

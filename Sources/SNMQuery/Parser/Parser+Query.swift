@@ -32,7 +32,7 @@ extension Parser {
     switch current.keyword {
     case .select:
       let keyword = advance()
-      record(.name(.column(table: tableContext.last)))
+      if position == cursorToken { expected.append(.name(.column(table: tableContext.last))) }
       record(.symbol(.star))
       if current.kind.isStatementEnd || current.keyword == .where {
         throw failure(

@@ -139,14 +139,15 @@ extension Parser {
   /// `[embed.]*column[->path]`: in `where` and `order by`, a dotted name filters or orders an embed.
   mutating func parseColumnPath(after: @autoclosure () -> String) throws(ParseFailure) -> ColumnPath
   {
-    var names = [try parseName(.column(table: tableContext.last), what: "a column", after: after())]
+    var column = try parseName(.column(table: tableContext.last), what: "a column", after: after())
+    // Most columns have no embed path: no array is made for them.
+    var names: [Name] = []
     while current.kind == .dot && peek().start == current.end {
       advance()
-      let embed = names.last?.text
-      names.append(
-        try parseName(.column(table: embed), what: "a column", after: "'\(embed ?? "").'"))
+      let embed = column.text
+      names.append(column)
+      column = try parseName(.column(table: embed), what: "a column", after: "'\(embed).'")
     }
-    let column = names.removeLast()
     var path = ColumnPath(embedPath: names, column: column, range: column.range)
     path.json = try parseJSONPath()
     path.range = SourceRange(

@@ -2,15 +2,17 @@ import SNMSupabase
 
 /// Moving through tokens, matching them, and making failures.
 extension Parser {
-  var current: Token { tokens[position] }
+  // Inlined, as the token access under them: read dozens of times a statement, and a call
+  // copied the token window to read one token.
+  @inline(__always) var current: Token { tokens[position] }
 
   /// The token `offset` ahead; past the statement's end, that end.
-  func peek(_ offset: Int = 1) -> Token {
+  @inline(__always) func peek(_ offset: Int = 1) -> Token {
     tokens[position + offset]
   }
 
   /// The end offset of the last consumed token.
-  var previousEnd: Int { position > 0 ? tokens[position - 1].end : 0 }
+  @inline(__always) var previousEnd: Int { position > 0 ? tokens[position - 1].end : 0 }
 
   @discardableResult
   mutating func advance() -> Token {
@@ -55,9 +57,9 @@ extension Parser {
   static let expectWords = ["rows", "status", "error", "event", "no"]
 
   /// Records that completion could offer each keyword here.
-  mutating func recordKeywords(_ words: [String]) {
+  mutating func recordKeywords(_ words: @autoclosure () -> [String]) {
     guard position == cursorToken else { return }
-    for word in words { expected.append(.keyword(word)) }
+    for word in words() { expected.append(.keyword(word)) }
   }
 
   /// Goes one level deeper at `token` (a bracket or `not`); pair with `leaveNesting()`.
@@ -75,8 +77,9 @@ extension Parser {
   }
 
   /// Records that completion could offer `item` here.
-  mutating func record(_ item: ExpectedItem) {
-    if position == cursorToken { expected.append(item) }
+  /// (An autoclosure: the item, often a table name, is made only when completing.)
+  mutating func record(_ item: @autoclosure () -> ExpectedItem) {
+    if position == cursorToken { expected.append(item()) }
   }
 
   /// The text of a token.

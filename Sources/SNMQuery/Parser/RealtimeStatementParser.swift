@@ -20,7 +20,9 @@ enum RealtimeStatementParser {
   /// `expect no event` included).
   static func starts(_ parser: Parser) -> Bool {
     let current = parser.current
-    if current.kind == .word, words.contains(parser.text(current).lowercased()) {
+    if current.kind == .word, current.keyword == nil,
+      words.contains(where: { parser.isWord(current, $0) })
+    {
       return true
     }
     guard current.keyword == .expect else { return false }

@@ -30,10 +30,13 @@ struct TokenWindow {
     if !tokens.isEmpty { lexer.tokens = tokens }
   }
 
-  subscript(position: Int) -> Token {
-    let local = position - base
+  @inline(__always) subscript(position: Int) -> Token {
+    let local = position &- base
+    let count = lexer.tokens.count
+    // The parser reads inside the window almost always: that case first, one compare.
+    if UInt(bitPattern: local) < UInt(bitPattern: count) { return lexer.tokens[local] }
     if local < 0, let previous { return previous }
-    return lexer.tokens[min(max(local, 0), lexer.tokens.count - 1)]
+    return lexer.tokens[min(max(local, 0), count - 1)]
   }
 
   /// Makes `position` readable: once the parser steps past the window's last token (a statement

@@ -31,6 +31,20 @@ public struct Source: Sendable {
     return String(decoding: bytes[start..<end], as: UTF8.self)
   }
 
+  /// Whether the ASCII text at `range` is `word` (lowercase ASCII) in any letter case: a
+  /// keyword-like word matched without making a String.
+  public func spells(_ range: SourceRange, lowercased word: String) -> Bool {
+    guard range.start >= 0, range.end <= bytes.count else { return false }
+    var offset = range.start
+    for expected in word.utf8 {
+      guard offset < range.end else { return false }
+      let byte = bytes[offset]
+      if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected { return false }
+      offset += 1
+    }
+    return offset == range.end
+  }
+
   /// The byte range of the line holding `offset`, without its line break.
   public func lineRange(containing offset: Int) -> SourceRange {
     let offset = min(max(offset, 0), bytes.count)
