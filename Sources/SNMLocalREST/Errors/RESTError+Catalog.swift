@@ -144,13 +144,6 @@ extension RESTError {
   static let invalidResourcePath = RESTError(
     status: 404, code: "PGRST125", message: "Invalid path specified in request URL")
 
-  /// 400 PGRST128: `max-affected` on a function that returns no set.
-  static let maxAffectedRPCViolation = RESTError(
-    status: 400, code: "PGRST128",
-    message:
-      "Function must return SETOF or TABLE when max-affected preference is used with handling=strict"
-  )
-
   /// 400 PGRST127: a feature PostgREST has that this gateway does not.
   static func notImplemented(_ details: String) -> RESTError {
     RESTError(

@@ -27,11 +27,7 @@ enum FilterParser {
     _ cursor: inout ParseCursor, context: ValueContext
   ) throws(RESTError) -> OperatorExpression {
     let start = cursor.position
-    var negated = false
-    if cursor.looksAt("not.") {
-      cursor.position += 4
-      negated = true
-    }
+    let negated = cursor.consume("not.")
     return OperatorExpression(
       negated: negated,
       operation: try operation(&cursor, context: context, notStart: negated ? nil : start))

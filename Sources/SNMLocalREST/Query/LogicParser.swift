@@ -41,11 +41,7 @@ enum LogicParser {
       return .filter(filter)
     }
     cursor.position = start
-    var negated = false
-    if cursor.looksAt("not.") {
-      cursor.position += 4
-      negated = true
-    }
+    let negated = cursor.consume("not.")
     let conjunction: LogicTree.Conjunction
     if cursor.consume("and") {
       conjunction = .and

@@ -50,18 +50,14 @@ enum OrderParser {
     _ cursor: inout ParseCursor, _ term: OrderTerm, plain: Bool
   ) throws(RESTError) -> OrderTerm {
     var term = term
-    if cursor.looksAt(".asc") {
-      cursor.position += 4
+    if cursor.consume(".asc") {
       term.descending = false
-    } else if cursor.looksAt(".desc") {
-      cursor.position += 5
+    } else if cursor.consume(".desc") {
       term.descending = true
     }
-    if cursor.looksAt(".nullsfirst") {
-      cursor.position += 11
+    if cursor.consume(".nullsfirst") {
       term.nullsFirst = true
-    } else if cursor.looksAt(".nullslast") {
-      cursor.position += 10
+    } else if cursor.consume(".nullslast") {
       term.nullsFirst = false
     }
     cursor.skipSpace()
