@@ -18,12 +18,6 @@ package struct FunctionCatalog: Sendable {
   /// The file's `[functions.<name>]` entries, read again at each call.
   package var entries: FunctionEntry.Reader
 
-  package init(folder: String, configFile: String?, entries: @escaping FunctionEntry.Reader) {
-    self.folder = folder
-    self.configFile = configFile
-    self.entries = entries
-  }
-
   /// The `supabase/` folder the config's paths are relative to.
   var supabaseFolder: String { (folder as NSString).deletingLastPathComponent }
 

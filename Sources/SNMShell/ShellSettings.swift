@@ -1,7 +1,7 @@
 /// What `set` changes at the prompt or in a script, starting from the command-line options.
 public struct ShellSettings: Equatable, Sendable {
   /// `set format ...`: how results print.
-  public var format: OutputFormat
+  public var format: OutputFormat = .table
   /// `set expanded auto` (the default): at a terminal, a table that cannot fit its width even
   /// wrapped prints expanded. `set expanded on` is `format` `expanded`; `off` is `table` without
   /// this.
@@ -15,13 +15,13 @@ public struct ShellSettings: Equatable, Sendable {
   /// `set timezone 'Zone'`: sent as `Prefer: timezone=Zone` with every query and `rpc`.
   public var timezone: String?
   /// `set on_error stop|continue`: whether a failed statement stops a script.
-  public var onError: OnError
+  public var onError: OnError = .stop
   /// `--echo`: print each statement before its result.
-  public var echo: Bool
+  public var echo = false
   /// `--quiet`: print only failures.
-  public var quiet: Bool
+  public var quiet = false
   /// Colour is allowed on standard output (a terminal, no `NO_COLOR`, no `--no-color`).
-  public var colour: Bool
+  public var colour = false
   /// `--csv-crlf`: csv lines end in CRLF (RFC 4180); else in LF, as psql and pandas write.
   public var csvCRLF = false
 
@@ -35,18 +35,9 @@ public struct ShellSettings: Equatable, Sendable {
     case stop
     case `continue`
   }
+}
 
-  public init(
-    format: OutputFormat = .table, onError: OnError = .stop, echo: Bool = false,
-    quiet: Bool = false, colour: Bool = false
-  ) {
-    self.format = format
-    self.onError = onError
-    self.echo = echo
-    self.quiet = quiet
-    self.colour = colour
-  }
-
+extension ShellSettings {
   /// The settings the command line asks for.
   public init(options: ShellOptions, colour: Bool) {
     self.init(

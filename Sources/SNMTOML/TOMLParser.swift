@@ -18,11 +18,6 @@ struct TOMLParser {
   /// Levels of arrays, inline tables and key parts one value may sit under.
   static let maximumDepth = 100
 
-  init(bytes: [UInt8], file: String) {
-    self.bytes = bytes
-    self.file = file
-  }
-
   mutating func parse() throws(TOMLError) -> TOMLTable {
     if let bad = Self.firstInvalidUTF8(bytes) {
       let (line, start) = lineOf(offset: bad)

@@ -45,21 +45,7 @@ public struct DatabaseCatalog: Sendable, Equatable {
     /// Whether rows can be inserted (a table, or a view Postgres can write through).
     public var insertable: Bool
     public var updatable: Bool
-    public var primaryKey: [String]
-
-    public init(
-      schema: String, name: String, kind: Kind, comment: String? = nil, columns: [Column],
-      insertable: Bool, updatable: Bool, primaryKey: [String] = []
-    ) {
-      self.schema = schema
-      self.name = name
-      self.kind = kind
-      self.comment = comment
-      self.columns = columns
-      self.insertable = insertable
-      self.updatable = updatable
-      self.primaryKey = primaryKey
-    }
+    public var primaryKey: [String] = []
   }
 
   /// A column of a relation, or an attribute of a composite type, or a function's argument or
@@ -70,22 +56,10 @@ public struct DatabaseCatalog: Sendable, Equatable {
     /// NULL may be read here (postgres-meta's `is_nullable`: not `NOT NULL`).
     public var nullable: Bool
     /// An insert may leave it out: a default, an identity or a generated column.
-    public var hasDefault: Bool
+    public var hasDefault: Bool = false
     /// Never written by a client: `GENERATED ALWAYS AS (...)` or `GENERATED ALWAYS AS IDENTITY`.
-    public var readOnly: Bool
+    public var readOnly: Bool = false
     public var comment: String?
-
-    public init(
-      name: String, type: TypeRef, nullable: Bool, hasDefault: Bool = false, readOnly: Bool = false,
-      comment: String? = nil
-    ) {
-      self.name = name
-      self.type = type
-      self.nullable = nullable
-      self.hasDefault = hasDefault
-      self.readOnly = readOnly
-      self.comment = comment
-    }
   }
 
   public struct EnumType: Sendable, Equatable {
@@ -93,13 +67,6 @@ public struct DatabaseCatalog: Sendable, Equatable {
     public var name: String
     public var labels: [String]
     public var comment: String?
-
-    public init(schema: String, name: String, labels: [String], comment: String? = nil) {
-      self.schema = schema
-      self.name = name
-      self.labels = labels
-      self.comment = comment
-    }
   }
 
   public struct CompositeType: Sendable, Equatable {
@@ -107,13 +74,6 @@ public struct DatabaseCatalog: Sendable, Equatable {
     public var name: String
     public var attributes: [Column]
     public var comment: String?
-
-    public init(schema: String, name: String, attributes: [Column], comment: String? = nil) {
-      self.schema = schema
-      self.name = name
-      self.attributes = attributes
-      self.comment = comment
-    }
   }
 
   /// A function PostgREST calls at `/rpc/NAME` with its arguments as a JSON object.
@@ -135,15 +95,5 @@ public struct DatabaseCatalog: Sendable, Equatable {
     public var arguments: [Column]
     public var result: Result
     public var comment: String?
-
-    public init(
-      schema: String, name: String, arguments: [Column], result: Result, comment: String? = nil
-    ) {
-      self.schema = schema
-      self.name = name
-      self.arguments = arguments
-      self.result = result
-      self.comment = comment
-    }
   }
 }

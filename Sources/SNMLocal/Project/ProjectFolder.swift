@@ -12,10 +12,6 @@ struct ProjectFolder: Sendable, Equatable {
   /// The folder holding `supabase/`, absolute.
   var root: String
 
-  init(root: String) {
-    self.root = root
-  }
-
   var supabaseDir: String { root + "/supabase" }
   var configFile: String { supabaseDir + "/config.toml" }
   var migrationsDir: String { supabaseDir + "/migrations" }

@@ -14,26 +14,14 @@ public struct RESTError: Error, Sendable, Equatable {
   public var code: String
   public var message: String
   /// A string, an array (ambiguous embeds) or null.
-  var details: JSONValue
+  var details: JSONValue = .null
   /// A string or null.
-  var hint: JSONValue
+  var hint: JSONValue = .null
   /// Extra response headers (e.g. `WWW-Authenticate` on 401).
-  public var headers: [(String, String)]
+  public var headers: [(String, String)] = []
   /// The status line's reason phrase when not the standard one (`RAISE SQLSTATE 'PGRST'`'s
   /// `status_text`, a `PTnnn` code's message).
   public var reason: String?
-
-  init(
-    status: Int, code: String, message: String, details: JSONValue = .null, hint: JSONValue = .null,
-    headers: [(String, String)] = []
-  ) {
-    self.status = status
-    self.code = code
-    self.message = message
-    self.details = details
-    self.hint = hint
-    self.headers = headers
-  }
 
   public static func == (lhs: RESTError, rhs: RESTError) -> Bool {
     lhs.status == rhs.status && lhs.body == rhs.body

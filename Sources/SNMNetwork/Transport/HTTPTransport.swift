@@ -40,29 +40,17 @@ public struct TransportRequest: Sendable {
   /// The absolute URL, as ``Endpoint/url`` writes it (`http://` or `https://`, with a host).
   public var url: String
   /// Every header field, in order (`Host` and `Content-Length` are the transport's).
-  public var fields: [HTTPHeaders.Field]
+  public var fields: [HTTPHeaders.Field] = []
   public var body: Data?
   /// Seconds the whole exchange may take, connecting included.
-  public var timeout: TimeInterval
+  public var timeout: TimeInterval = 60
   /// The largest body accepted; a larger one fails as `.malformedResponse`.
-  public var maximumBodyBytes: Int
+  public var maximumBodyBytes: Int = TransportRequest.defaultMaximumBodyBytes
   /// A file sent as the body, a piece at a time (``Endpoint/bodyFile``); `body` is then nil.
   public var bodyFile: String?
   /// Where a 200 answer's body is written (``Endpoint/responseFile``): the response then has an
   /// empty body and ``SNMResponse/savedPath`` set. No byte limit applies to it.
   public var responseFile: String?
-
-  public init(
-    method: HTTPMethod, url: String, fields: [HTTPHeaders.Field] = [], body: Data? = nil,
-    timeout: TimeInterval = 60, maximumBodyBytes: Int = TransportRequest.defaultMaximumBodyBytes
-  ) {
-    self.method = method
-    self.url = url
-    self.fields = fields
-    self.body = body
-    self.timeout = timeout
-    self.maximumBodyBytes = maximumBodyBytes
-  }
 
   /// 256 MiB: a hosted project sends at most its `max_rows` (1,000 by default); the local
   /// project's 100,000-row demo result is 33 MiB.

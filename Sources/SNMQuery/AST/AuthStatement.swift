@@ -120,16 +120,6 @@ public struct UserUpdate: Sendable, Equatable {
   /// `nonce '...'`: the code `user reauthenticate` mailed.
   public var nonce: ValueNode?
 
-  public init(
-    body: ValueNode? = nil, email: ValueNode? = nil, password: ValueNode? = nil,
-    nonce: ValueNode? = nil
-  ) {
-    self.body = body
-    self.email = email
-    self.password = password
-    self.nonce = nonce
-  }
-
   public var values: [ValueNode] { [body, email, password, nonce].compactMap { $0 } }
 }
 
@@ -177,11 +167,6 @@ public struct AdminUserFilter: Sendable, Equatable {
 
   public var op: Operator
   public var pattern: ValueNode
-
-  public init(op: Operator, pattern: ValueNode) {
-    self.op = op
-    self.pattern = pattern
-  }
 }
 
 /// `admin create user ...`
@@ -189,20 +174,9 @@ public struct AdminUserCreation: Sendable, Equatable {
   public var email: ValueNode
   public var password: ValueNode?
   /// `confirmed`: `email_confirm: true`, so the user can sign in at once.
-  public var confirmed: Bool
+  public var confirmed: Bool = false
   /// `data {...}`: `user_metadata`.
   public var data: ValueNode?
   /// `app {...}`: `app_metadata`.
   public var app: ValueNode?
-
-  public init(
-    email: ValueNode, password: ValueNode? = nil, confirmed: Bool = false, data: ValueNode? = nil,
-    app: ValueNode? = nil
-  ) {
-    self.email = email
-    self.password = password
-    self.confirmed = confirmed
-    self.data = data
-    self.app = app
-  }
 }

@@ -8,10 +8,6 @@
 /// ```
 public struct DeferStatement: Sendable, Equatable {
   public var statement: Statement
-
-  public init(statement: Statement) {
-    self.statement = statement
-  }
 }
 
 /// `10s`, `500ms`, `1.5m`, `1h`: a duration as written, in milliseconds.
@@ -19,12 +15,6 @@ public struct DurationValue: Sendable, Equatable {
   public var milliseconds: Int
   public var text: String
   public var range: SourceRange
-
-  public init(milliseconds: Int, text: String, range: SourceRange) {
-    self.milliseconds = milliseconds
-    self.text = text
-    self.range = range
-  }
 
   /// Milliseconds for `500ms`, `10s`, `1.5m`, `2h`, `1d`; nil for anything else.
   public static func milliseconds(of text: String) -> Int? {

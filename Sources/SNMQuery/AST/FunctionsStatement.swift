@@ -40,19 +40,9 @@ public struct FunctionCall: Sendable, Equatable {
   /// Upper-case (`GET`); nil: POST, as the official clients default.
   public var method: String?
   public var body: RequestBody?
-  public var headers: [RequestHeader]
+  public var headers: [RequestHeader] = []
   /// `> 'file'`: the answer's body goes to the file, byte for byte, instead of the screen.
   public var outputFile: OutputFile?
-
-  public init(
-    function: ValueNode, method: String? = nil, body: RequestBody? = nil,
-    headers: [RequestHeader] = []
-  ) {
-    self.function = function
-    self.method = method
-    self.body = body
-    self.headers = headers
-  }
 }
 
 /// `request ...`: the method, a path under the project's URL (with its query), body, headers.
@@ -61,18 +51,9 @@ public struct RawRequest: Sendable, Equatable {
   public var method: String
   public var path: ValueNode
   public var body: RequestBody?
-  public var headers: [RequestHeader]
+  public var headers: [RequestHeader] = []
   /// `> 'file'`: the answer's body goes to the file, byte for byte, instead of the screen.
   public var outputFile: OutputFile?
-
-  public init(
-    method: String, path: ValueNode, body: RequestBody? = nil, headers: [RequestHeader] = []
-  ) {
-    self.method = method
-    self.path = path
-    self.body = body
-    self.headers = headers
-  }
 }
 
 /// What a call sends: a value (an object or array goes as JSON, a string as text) or a file.
@@ -92,9 +73,4 @@ public enum RequestBody: Sendable, Equatable {
 public struct RequestHeader: Sendable, Equatable {
   public var name: ValueNode
   public var value: ValueNode
-
-  public init(name: ValueNode, value: ValueNode) {
-    self.name = name
-    self.value = value
-  }
 }

@@ -56,15 +56,6 @@ public struct OrderItem: Sendable, Equatable {
   public var nulls: Nulls?
   public var range: SourceRange
 
-  public init(
-    column: ColumnPath, direction: Direction? = nil, nulls: Nulls? = nil, range: SourceRange
-  ) {
-    self.column = column
-    self.direction = direction
-    self.nulls = nulls
-    self.range = range
-  }
-
   public enum Direction: String, Sendable, Equatable {
     case asc, desc
   }

@@ -77,18 +77,9 @@ public enum QueryAction: Sendable, Equatable {
 /// `upsert <body> [on conflict a, b] [ignore duplicates]`.
 public struct UpsertAction: Sendable, Equatable {
   public var body: ValueNode
-  public var onConflict: [Name]
-  public var ignoreDuplicates: Bool
+  public var onConflict: [Name] = []
+  public var ignoreDuplicates: Bool = false
   public var range: SourceRange
-
-  public init(
-    body: ValueNode, onConflict: [Name] = [], ignoreDuplicates: Bool = false, range: SourceRange
-  ) {
-    self.body = body
-    self.onConflict = onConflict
-    self.ignoreDuplicates = ignoreDuplicates
-    self.range = range
-  }
 }
 
 /// `where <condition>` or `where all` (an update or delete of every row, on purpose).

@@ -46,11 +46,6 @@ public struct RealtimeListen: Sendable, Equatable {
   /// `where ...` on a table: Realtime's filter (`and` of column comparisons).
   public var filter: Condition?
 
-  public init(target: Target, filter: Condition? = nil) {
-    self.target = target
-    self.filter = filter
-  }
-
   /// The name the subscription goes by in `unlisten` and `expect event`: the table's name (with
   /// its schema when written) or the topic.
   public var name: String {
@@ -96,7 +91,7 @@ public enum RealtimeChange: String, Sendable, Equatable, CaseIterable {
 /// `expect [no] event ...`: the next event of a subscription that matches, within a time.
 public struct RealtimeExpectation: Sendable, Equatable {
   /// `expect no event`: no matching event may arrive within the time.
-  public var negated: Bool
+  public var negated: Bool = false
   /// The subscription (table or topic) the event comes from; nil: any.
   public var subscription: Name?
   /// `insert`/`update`/`delete` for a table, the event name for a channel (`cursor`, `join`,
@@ -109,17 +104,6 @@ public struct RealtimeExpectation: Sendable, Equatable {
 
   /// How long `expect event` waits when no `within` is written.
   public static let defaultMilliseconds = 5_000
-
-  public init(
-    negated: Bool = false, subscription: Name? = nil, kind: Name? = nil,
-    filter: Condition? = nil, within: DurationValue? = nil
-  ) {
-    self.negated = negated
-    self.subscription = subscription
-    self.kind = kind
-    self.filter = filter
-    self.within = within
-  }
 
   /// How long to wait, in milliseconds.
   public var milliseconds: Int { within?.milliseconds ?? Self.defaultMilliseconds }

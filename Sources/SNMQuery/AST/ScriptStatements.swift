@@ -3,11 +3,6 @@ public struct LetStatement: Sendable, Equatable {
   public var name: Name
   public var value: Binding
 
-  public init(name: Name, value: Binding) {
-    self.name = name
-    self.value = value
-  }
-
   public indirect enum Binding: Sendable, Equatable {
     case statement(Statement)
     case value(ValueNode)
@@ -60,19 +55,10 @@ public enum Comparison: String, Sendable, Equatable, CaseIterable {
 /// `echo <value>`; in an echo string `$name.field` is filled in as well as `${name}`.
 public struct EchoStatement: Sendable, Equatable {
   public var value: ValueNode
-
-  public init(value: ValueNode) {
-    self.value = value
-  }
 }
 
 /// `run <file>` or `\i <file>`.
 public struct RunStatement: Sendable, Equatable {
   public var path: String
   public var pathRange: SourceRange
-
-  public init(path: String, pathRange: SourceRange) {
-    self.path = path
-    self.pathRange = pathRange
-  }
 }

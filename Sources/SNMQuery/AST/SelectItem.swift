@@ -29,18 +29,6 @@ public struct SelectField: Sendable, Equatable {
   /// The last cast: of the column, or of the aggregate's result (`amount.sum()::text`).
   public var cast: Name?
   public var range: SourceRange
-
-  public init(
-    alias: Name? = nil, column: ColumnPath, aggregate: Name? = nil, inputCast: Name? = nil,
-    cast: Name? = nil, range: SourceRange
-  ) {
-    self.alias = alias
-    self.column = column
-    self.aggregate = aggregate
-    self.inputCast = inputCast
-    self.cast = cast
-    self.range = range
-  }
 }
 
 /// An embedded resource: `owner:user_info(id, name)`, `user_info!inner(name)`, `...rel(a)`.
@@ -48,40 +36,20 @@ public struct SelectEmbed: Sendable, Equatable {
   public var alias: Name?
   public var relation: Name
   /// `!inner`, `!left`, `!fk_name`, in the order written.
-  public var hints: [Name]
+  public var hints: [Name] = []
   public var items: [SelectItem]
   /// `...rel(cols)` spreads the embedded columns into the parent row.
-  public var spread: Bool
+  public var spread: Bool = false
   public var range: SourceRange
-
-  public init(
-    alias: Name? = nil, relation: Name, hints: [Name] = [], items: [SelectItem],
-    spread: Bool = false,
-    range: SourceRange
-  ) {
-    self.alias = alias
-    self.relation = relation
-    self.hints = hints
-    self.items = items
-    self.spread = spread
-    self.range = range
-  }
 }
 
 /// A column reference: `[embed.]*column[->key|->>key]*`.
 public struct ColumnPath: Sendable, Equatable {
   /// The embedded resources before the column (`messages` in `messages.public`).
-  public var embedPath: [Name]
+  public var embedPath: [Name] = []
   public var column: Name
-  public var json: [JSONPathStep]
+  public var json: [JSONPathStep] = []
   public var range: SourceRange
-
-  public init(embedPath: [Name] = [], column: Name, json: [JSONPathStep] = [], range: SourceRange) {
-    self.embedPath = embedPath
-    self.column = column
-    self.json = json
-    self.range = range
-  }
 }
 
 /// One `->key` or `->>key` step of a JSON path.
@@ -91,11 +59,5 @@ public struct JSONPathStep: Sendable, Equatable {
   /// The key or array index as written (`blood`, `0`, `-1`).
   public var key: String
   /// The key was written in quotes (a key that is not a plain name).
-  public var quoted: Bool
-
-  public init(asText: Bool, key: String, quoted: Bool = false) {
-    self.asText = asText
-    self.key = key
-    self.quoted = quoted
-  }
+  public var quoted: Bool = false
 }

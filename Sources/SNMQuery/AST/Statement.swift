@@ -8,11 +8,6 @@ public struct Statement: Sendable, Equatable {
   public var kind: Kind
   public var range: SourceRange
 
-  public init(kind: Kind, range: SourceRange) {
-    self.kind = kind
-    self.range = range
-  }
-
   /// Every statement form of the spec: queries (§2), session (§3), scripts (§4), shell (§5).
   /// Every payload that is not a class is boxed (`indirect`): a statement is two words, so
   /// handing one on copies no more than that (what `snm check` does for each statement).

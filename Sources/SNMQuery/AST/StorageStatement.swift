@@ -66,19 +66,7 @@ public struct StorageListing: Sendable, Equatable {
   public var search: ValueNode?
   /// `name`, `updated_at`, `created_at` or `last_accessed_at`.
   public var sortColumn: String?
-  public var descending: Bool
-
-  public init(
-    path: ValueNode, limit: ValueNode? = nil, offset: ValueNode? = nil, search: ValueNode? = nil,
-    sortColumn: String? = nil, descending: Bool = false
-  ) {
-    self.path = path
-    self.limit = limit
-    self.offset = offset
-    self.search = search
-    self.sortColumn = sortColumn
-    self.descending = descending
-  }
+  public var descending: Bool = false
 }
 
 /// `storage upload ...`
@@ -88,18 +76,7 @@ public struct StorageUploadStatement: Sendable, Equatable {
   /// `bucket/path` it goes to.
   public var path: ValueNode
   public var contentType: ValueNode?
-  public var upsert: Bool
+  public var upsert: Bool = false
   /// Seconds for `cache-control: max-age=...`.
   public var cache: ValueNode?
-
-  public init(
-    file: ValueNode, path: ValueNode, contentType: ValueNode? = nil, upsert: Bool = false,
-    cache: ValueNode? = nil
-  ) {
-    self.file = file
-    self.path = path
-    self.contentType = contentType
-    self.upsert = upsert
-    self.cache = cache
-  }
 }

@@ -57,12 +57,6 @@ public struct ObjectMember: Sendable, Equatable {
   public var key: String
   public var keyRange: SourceRange
   public var value: ValueNode
-
-  public init(key: String, keyRange: SourceRange, value: ValueNode) {
-    self.key = key
-    self.keyRange = keyRange
-    self.value = value
-  }
 }
 
 /// A string literal: text, with `${name}` (and, in `echo`, `$name.field`) parts to fill in.
@@ -114,14 +108,8 @@ public enum StringPart: Sendable, Equatable {
 /// `$name`, `$name.field`, `$name[0].field`, `$env.NAME`, `$session.user_id`.
 public struct VariableRef: Sendable, Equatable {
   public var name: String
-  public var path: [Step]
+  public var path: [Step] = []
   public var range: SourceRange
-
-  public init(name: String, path: [Step] = [], range: SourceRange) {
-    self.name = name
-    self.path = path
-    self.range = range
-  }
 
   /// `.field` or `[index]`.
   public enum Step: Sendable, Equatable {

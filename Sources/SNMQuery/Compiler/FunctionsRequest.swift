@@ -24,12 +24,6 @@ public struct FunctionsRequest: Sendable {
   /// The file whose bytes are the body.
   public var file: String?
 
-  public init(kind: Kind, method: String, endpoint: Endpoint) {
-    self.kind = kind
-    self.method = method
-    self.endpoint = endpoint
-  }
-
   /// The explain block: method and path, URL, headers, body, and the supabase-swift call.
   public func readableBlock() -> String {
     var lines = ["\(method) \(URLPath.of(endpoint.url))"]

@@ -25,11 +25,6 @@ public struct RealtimeCall: Sendable, Equatable {
   /// The supabase-swift calls that do the same.
   public var swift: [String]
 
-  public init(action: Action, swift: [String]) {
-    self.action = action
-    self.swift = swift
-  }
-
   /// The Phoenix topic of a subscription name.
   public static func topic(_ name: String) -> String { "realtime:" + name }
 }

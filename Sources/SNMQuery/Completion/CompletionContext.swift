@@ -39,9 +39,4 @@ public struct CompletionContext: Sendable, Equatable {
   public var storagePaths = false
   /// A file on this machine fits (`storage upload <here>`): `prefix` is the path so far.
   public var localFiles = false
-
-  public init(prefix: String, replaceRange: SourceRange) {
-    self.prefix = prefix
-    self.replaceRange = replaceRange
-  }
 }

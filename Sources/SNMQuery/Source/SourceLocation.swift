@@ -6,10 +6,5 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   public var line: Int
   public var column: Int
 
-  public init(line: Int, column: Int) {
-    self.line = line
-    self.column = column
-  }
-
   public var description: String { "\(line):\(column)" }
 }

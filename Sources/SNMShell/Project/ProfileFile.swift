@@ -14,10 +14,6 @@ public struct ProfileFile: Sendable {
   /// Where the file is.
   public let path: String
 
-  public init(path: String) {
-    self.path = path
-  }
-
   /// `$XDG_CONFIG_HOME/snm/config.json`, else `~/.config/snm/config.json`.
   public static func defaultPath(
     environment: [String: String] = ProcessInfo.processInfo.environment

@@ -29,12 +29,6 @@ public struct ProjectChoice: Sendable, Equatable {
   /// Settings that lost to another source and name something else, one sentence each.
   public var notes: [String] = []
 
-  public init(target: Target, source: String, notes: [String] = []) {
-    self.target = target
-    self.source = source
-    self.notes = notes
-  }
-
   /// The local project's URL, as `snm local start` gives it by default.
   public static let localURL = "http://127.0.0.1:54321"
 

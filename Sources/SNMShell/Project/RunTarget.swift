@@ -17,12 +17,16 @@ public struct RunTarget: Sendable, Equatable {
   /// ``RunTarget/unnamedSource``.
   public var source: String
 
-  public init(url: String, keyKind: String, source: String) {
-    self.url = url
-    self.keyKind = keyKind
-    self.source = source
-  }
+  /// What the target line says for the local project when nothing named a project.
+  public static let unnamedSource = "nothing else named a project"
 
+  /// `target: URL (KIND key, from SOURCE)`.
+  public var line: String {
+    "target: \(url) (\(keyKind) key, from \(source))"
+  }
+}
+
+extension RunTarget {
   public init(project: ProjectSelection, source: String) {
     var parts = URLComponents(url: project.url, resolvingAgainstBaseURL: false)
     parts?.user = nil
@@ -37,13 +41,5 @@ public struct RunTarget: Sendable, Equatable {
       case .unknown: "unknown"
       }
     self.init(url: ProjectChoice.shown(url), keyKind: ProjectChoice.shown(kind), source: source)
-  }
-
-  /// What the target line says for the local project when nothing named a project.
-  public static let unnamedSource = "nothing else named a project"
-
-  /// `target: URL (KIND key, from SOURCE)`.
-  public var line: String {
-    "target: \(url) (\(keyKind) key, from \(source))"
   }
 }

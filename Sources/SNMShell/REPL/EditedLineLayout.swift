@@ -22,10 +22,6 @@ struct EditedLineLayout: Equatable {
   /// The column the next character goes in.
   private(set) var column = 0
 
-  init(columns: Int) {
-    self.columns = columns
-  }
-
   /// Adds a prompt as libedit's `EL_PROMPT_ESC` draws it: what lies between two `\u{1}` takes no
   /// room (escape sequences).
   mutating func add(prompt: String) {

@@ -5,11 +5,6 @@ public struct CompletionResult: Equatable, Sendable {
   /// Whole replacements for `word`, in the order they are listed.
   public var candidates: [String]
 
-  public init(word: String, candidates: [String]) {
-    self.word = word
-    self.candidates = candidates
-  }
-
   /// Nothing to offer.
   public static let none = CompletionResult(word: "", candidates: [])
 }

@@ -9,10 +9,6 @@ struct StatementBuffer {
   private(set) var lines: [String] = []
   let isComplete: @Sendable (String) -> Bool
 
-  init(isComplete: @escaping @Sendable (String) -> Bool) {
-    self.isComplete = isComplete
-  }
-
   /// The unfinished text so far ("" when nothing is pending).
   var pending: String { lines.joined(separator: "\n") }
 

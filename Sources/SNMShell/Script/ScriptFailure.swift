@@ -37,19 +37,6 @@ public struct ScriptFailure: Sendable, Equatable {
   /// Everything printed about the failure, as on standard error.
   public var text: String
 
-  public init(
-    kind: Kind, location: String, statement: String, message: String, expected: String? = nil,
-    found: String? = nil, text: String
-  ) {
-    self.kind = kind
-    self.location = location
-    self.statement = statement
-    self.message = message
-    self.expected = expected
-    self.found = found
-    self.text = text
-  }
-
   /// `statement` on one line: line continuations (`\` at the end of a line) go, runs of whitespace
   /// (line breaks too) become one space, and past `limit` characters it ends in `...`.
   public static func oneLine(_ statement: String, limit: Int = 120) -> String {

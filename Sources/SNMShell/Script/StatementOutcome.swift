@@ -42,11 +42,6 @@ public struct StatementOutcome: Sendable, Equatable {
   public struct Failure: Sendable, Equatable {
     public var code: String?
     public var message: String
-
-    public init(code: String?, message: String) {
-      self.code = code
-      self.message = message
-    }
   }
 
   public init(status: Int?, value: JSONValue, rowCount: Int, failure: Failure? = nil) {

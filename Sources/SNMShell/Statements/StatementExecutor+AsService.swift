@@ -24,8 +24,10 @@ extension StatementExecutor {
   ) async -> StatementResult {
     guard serviceProvider != nil else { return noServiceKey(context.routing) }
     state.withLock { $0.ranAsService = true }
-    let unwrapped = LetStatement(name: binding.name, value: .statement(inner))
-    let plain = Statement(kind: .let(unwrapped), range: statement.range)
+    var unwrapped = binding
+    unwrapped.value = .statement(inner)
+    var plain = statement
+    plain.kind = .let(unwrapped)
     var service = context
     service.routing.asService = true
     return await runLet(unwrapped, statement: plain, in: source, context: service)

@@ -10,35 +10,21 @@ public struct ScriptResult: Sendable, Equatable {
   /// The exit code `snm FILE` would have given.
   public var exitCode: ExitCode
   /// What went wrong, in order (more than one with `on_error continue`).
-  public var failures: [ScriptFailure]
+  public var failures: [ScriptFailure] = []
   /// Statements that ran, counting those of `run` files.
-  public var statements: Int
+  public var statements: Int = 0
   /// Expectations that held.
-  public var expectations: Int
+  public var expectations: Int = 0
   /// Seconds the file took.
-  public var seconds: Double
+  public var seconds: Double = 0
   /// What the script printed on standard output (results, `echo`).
-  public var output: String
+  public var output: String = ""
   /// Whether the file was never run (the run was interrupted first).
-  public var skipped: Bool
+  public var skipped: Bool = false
   /// The requests and answers it sent (all with `--verbose`, else the last few), masked.
   public var trace: [String] = []
   /// How many times it ran (more than once under `--retry` for a file marked idempotent).
   public var attempts = 1
-
-  public init(
-    path: String, exitCode: ExitCode, failures: [ScriptFailure] = [], statements: Int = 0,
-    expectations: Int = 0, seconds: Double = 0, output: String = "", skipped: Bool = false
-  ) {
-    self.path = path
-    self.exitCode = exitCode
-    self.failures = failures
-    self.statements = statements
-    self.expectations = expectations
-    self.seconds = seconds
-    self.output = output
-    self.skipped = skipped
-  }
 
   /// Whether everything in the file ran and held.
   public var passed: Bool { exitCode == .success && !skipped }

@@ -10,11 +10,6 @@ public struct TestShard: Sendable, Equatable {
   public var index: Int
   public var count: Int
 
-  public init(index: Int, count: Int) {
-    self.index = index
-    self.count = count
-  }
-
   /// `2/4`. Throws `UsageError` unless 1 <= K <= N <= 1000.
   public static func parse(_ text: String) throws(UsageError) -> TestShard {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)

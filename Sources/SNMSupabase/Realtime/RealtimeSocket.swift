@@ -36,11 +36,6 @@ public final class RealtimeSocket: Sendable {
     public var every: Duration
     public var timeout: Duration
 
-    public init(every: Duration, timeout: Duration) {
-      self.every = every
-      self.timeout = timeout
-    }
-
     /// Realtime's clients': every 25 s, answered within 10 s.
     public static let standard = Heartbeat(every: heartbeatInterval, timeout: replyTimeout)
   }

@@ -37,21 +37,9 @@ public struct TableSchema: Sendable, Equatable {
   /// The table's comment, when it has one.
   public var description: String?
   /// Which of insert, update, delete the role may do (from the path's operations).
-  public var canInsert: Bool
-  public var canUpdate: Bool
-  public var canDelete: Bool
-
-  public init(
-    name: String, columns: [ColumnSchema], description: String? = nil, canInsert: Bool = false,
-    canUpdate: Bool = false, canDelete: Bool = false
-  ) {
-    self.name = name
-    self.columns = columns
-    self.description = description
-    self.canInsert = canInsert
-    self.canUpdate = canUpdate
-    self.canDelete = canDelete
-  }
+  public var canInsert: Bool = false
+  public var canUpdate: Bool = false
+  public var canDelete: Bool = false
 
   /// The column called `name`.
   public func column(named name: String) -> ColumnSchema? {
@@ -73,8 +61,8 @@ public struct ColumnSchema: Sendable, Equatable {
   /// The Postgres type as the document names it (`uuid`, `text`, `integer`, `jsonb`, `text[]`, ...).
   public var type: String
   /// Whether the column is NOT NULL.
-  public var isRequired: Bool
-  public var isPrimaryKey: Bool
+  public var isRequired: Bool = false
+  public var isPrimaryKey: Bool = false
   /// The referenced `table.column` for a single-column foreign key.
   public var foreignKey: ForeignKey?
   /// The default expression, when the document gives one.
@@ -84,7 +72,7 @@ public struct ColumnSchema: Sendable, Equatable {
   /// The longest text a `character varying(n)` or `character(n)` column holds.
   public var maxLength: Int?
   /// The labels of an enum type, in order.
-  public var enumValues: [String]
+  public var enumValues: [String] = []
 
   /// The type with its length when the document gives one: `character varying(20)`.
   public var typeWithLength: String {
@@ -101,22 +89,6 @@ public struct ColumnSchema: Sendable, Equatable {
       self.table = table
       self.column = column
     }
-  }
-
-  public init(
-    name: String, type: String, isRequired: Bool = false, isPrimaryKey: Bool = false,
-    foreignKey: ForeignKey? = nil, defaultValue: String? = nil, description: String? = nil,
-    maxLength: Int? = nil, enumValues: [String] = []
-  ) {
-    self.name = name
-    self.type = type
-    self.isRequired = isRequired
-    self.isPrimaryKey = isPrimaryKey
-    self.foreignKey = foreignKey
-    self.defaultValue = defaultValue
-    self.description = description
-    self.maxLength = maxLength
-    self.enumValues = enumValues
   }
 }
 
@@ -135,20 +107,5 @@ public struct FunctionSchema: Sendable, Equatable {
     public var name: String
     public var type: String
     public var isRequired: Bool
-
-    public init(name: String, type: String, isRequired: Bool) {
-      self.name = name
-      self.type = type
-      self.isRequired = isRequired
-    }
-  }
-
-  public init(
-    name: String, arguments: [Argument], isVolatile: Bool, description: String? = nil
-  ) {
-    self.name = name
-    self.arguments = arguments
-    self.isVolatile = isVolatile
-    self.description = description
   }
 }

@@ -16,13 +16,6 @@ public struct HTTPLimits: Sendable, Hashable {
   /// Largest body after decoding, however it is framed (announced or sent); larger is 413.
   public var maxBodyBytes: Int
 
-  public init(maxStartLineBytes: Int, maxHeaderBytes: Int, maxHeaderCount: Int, maxBodyBytes: Int) {
-    self.maxStartLineBytes = maxStartLineBytes
-    self.maxHeaderBytes = maxHeaderBytes
-    self.maxHeaderCount = maxHeaderCount
-    self.maxBodyBytes = maxBodyBytes
-  }
-
   /// What the local project's gateway accepts from a client.
   public static let requests = HTTPLimits(
     maxStartLineBytes: 16 * 1024, maxHeaderBytes: 32 * 1024, maxHeaderCount: 100,

@@ -30,11 +30,6 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
   /// What went wrong.
   public let reason: Reason
 
-  public init(offset: Int, reason: Reason) {
-    self.offset = offset
-    self.reason = reason
-  }
-
   /// `invalid JSON at byte N: <reason>`.
   public var description: String {
     "invalid JSON at byte \(offset): \(reasonText)"

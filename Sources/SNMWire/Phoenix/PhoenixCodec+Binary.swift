@@ -147,11 +147,6 @@ extension PhoenixCodec {
     let kind: Kind
     var position = 1
 
-    init(bytes: [UInt8], kind: Kind) {
-      self.bytes = bytes
-      self.kind = kind
-    }
-
     var rest: [UInt8] { Array(bytes[position...]) }
 
     mutating func fields(_ names: [String]) throws(PhoenixCodecError) -> [String] {

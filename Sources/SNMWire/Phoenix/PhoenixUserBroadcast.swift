@@ -24,19 +24,6 @@ public struct PhoenixUserBroadcast: Sendable, Hashable {
   public var encoding: Encoding
   public var payload: [UInt8]
 
-  public init(
-    joinRef: String? = nil, ref: String? = nil, topic: String, event: String,
-    metadata: JSONObject? = nil, encoding: Encoding, payload: [UInt8]
-  ) {
-    self.joinRef = joinRef
-    self.ref = ref
-    self.topic = topic
-    self.event = event
-    self.metadata = metadata
-    self.encoding = encoding
-    self.payload = payload
-  }
-
   /// The JSON `broadcast` payload a v1 socket gets instead,
   /// `{"type":"broadcast","event":E,"payload":P,"meta":M}` (meta only when there is one); nil
   /// for a binary payload or JSON bytes that do not parse (a v1 socket cannot carry them).

@@ -8,11 +8,6 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
   public var closeCode: WebSocketCloseCode
   public var message: String
 
-  public init(closeCode: WebSocketCloseCode, message: String) {
-    self.closeCode = closeCode
-    self.message = message
-  }
-
   /// 1002 with `message`.
   public static func protocolError(_ message: String) -> WebSocketError {
     WebSocketError(closeCode: .protocolError, message: message)

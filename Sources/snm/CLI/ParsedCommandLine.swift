@@ -29,10 +29,6 @@ struct ParsedCommandLine: Sendable {
   /// `snm realtime check --dir DIR`.
   var realtimeDirectory: String?
 
-  init(command: Command) {
-    self.command = command
-  }
-
   /// `--json` or `--curl`; the two cannot be combined.
   mutating func explainFormat(_ chosen: ExplainFormat) throws(UsageError) {
     if let format, format != chosen {
