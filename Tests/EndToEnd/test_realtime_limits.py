@@ -9,15 +9,18 @@ buckets, so a limit is reached at the end of a bucket: each test repeats its act
 answer comes, bounded by a deadline so a limit that never answers fails."""
 import asyncio
 import json
+import os
 import shutil
+import subprocess
 import time
 
 import httpx
 import pytest
 import websockets
+import websockets.sync.client
 from realtime import AsyncRealtimeClient
 
-from conftest import LocalProject, WORKDIR, free_port, run_snm
+from conftest import SNM, LocalProject, WORKDIR, free_port, run_snm
 
 DEADLINE = 30  # seconds: several of Realtime's 5-second buckets
 
@@ -47,6 +50,13 @@ def start_folder_project(name, realtime_keys):
 def small(snm_bin):
     project = start_folder_project(
         "rt-small", {"max_concurrent_users": 2, "max_events_per_second": 1})
+    yield project
+    project.stop()
+
+
+@pytest.fixture(scope="module")
+def few_events(snm_bin):
+    project = start_folder_project("rt-events", {"max_events_per_second": 1})
     yield project
     project.stop()
 
@@ -219,3 +229,51 @@ def test_joins_past_max_joins_per_second_are_refused_and_the_socket_closed(few_j
                      "response": {"reason": "ClientJoinRateLimitReached: Too many joins per second"}}
     assert close == 1000
     assert handshake == (429, {"error": "Too many joins per second"})
+
+
+def flood_until_exit(project, topic, process):
+    """Broadcasts on `topic` from a socket of its own, past max_events_per_second, until snm
+    exits (bounded by DEADLINE): the server ends snm's channel."""
+    with websockets.sync.client.connect(socket_url(project)) as sender:
+        sender.send(json.dumps({"topic": f"realtime:{topic}", "event": "phx_join", "ref": "1",
+                                "join_ref": "1", "payload": {"config": {}}}))
+        deadline = time.monotonic() + DEADLINE
+        n = 0
+        while process.poll() is None and time.monotonic() < deadline:
+            n += 1
+            sender.send(json.dumps({
+                "topic": f"realtime:{topic}", "event": "broadcast", "ref": str(n + 1),
+                "join_ref": "1",
+                "payload": {"type": "broadcast", "event": "tick", "payload": {"n": n}}}))
+            time.sleep(0.05)
+    try:
+        return process.communicate(timeout=30)
+    finally:
+        process.kill()
+
+
+@pytest.mark.parametrize("form", ["script", "snm listen"])
+def test_a_channel_the_server_ends_for_a_rate_limit_fails_with_exit_1_and_its_reason(
+        few_events, home, form):
+    """The server answered and refused to go on (`system` "Too many messages per second", then
+    phx_close): a statement failure, exit 1, saying the server's reason; not exit 3, which says
+    the project could not be reached (before: 3). The socket dropping stays 3
+    (test_realtime_listen, test_realtime_shell)."""
+    topic = "flooded" + form.replace(" ", "")
+    if form == "script":
+        command = [SNM, "--url", few_events.url, "--key", few_events.anon_key, "-c",
+                   f"listen channel {topic}\necho 'live'\nexpect event {topic} never within 120s"]
+    else:
+        command = [SNM, "listen", "--url", few_events.url, "--key", few_events.anon_key,
+                   "channel", topic,
+                   "--for", "120s"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, **home})
+    ready = process.stdout.readline() if form == "script" else process.stderr.readline()
+    assert ready in ("live\n", f"snm: listening to {topic}\n"), ready + process.communicate()[1]
+    _out, err = flood_until_exit(few_events, topic, process)
+    assert process.returncode == 1, err
+    assert (f"{topic}: the subscription ended: the server closed the channel: Too many messages "
+            "per second" if form == "snm listen" else
+            f"cannot tell whether a 'never' event from {topic} came: the subscription ended: the "
+            "server closed the channel: Too many messages per second") in err

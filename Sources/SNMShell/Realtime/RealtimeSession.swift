@@ -30,8 +30,8 @@ final class RealtimeSession: Sendable {
     var presence: Bool
     var postgres: Bool
     var live = false
-    /// Why the server ended it or refused it going live.
-    var failure: String?
+    /// Why the server ended it or refused it going live, or the socket ended under it.
+    var failure: RealtimeChannelEnd?
     /// Events not yet taken, each with its arrival number (for `expect event` across
     /// subscriptions); what overflowed it is counted there.
     var queue = RealtimeEventQueue(limit: RealtimeSession.queueLimit)
@@ -41,7 +41,8 @@ final class RealtimeSession: Sendable {
     var socket: RealtimeSocket?
     var token: String?
     var subscriptions: [String: Subscription] = [:]
-    var socketFailure: String?
+    /// Why the socket ended (always `.socket`), once it did.
+    var socketFailure: RealtimeChannelEnd?
     var printer: (@Sendable (RealtimeEvent) -> Void)?
     /// The prompt events print above while a line is edited; nil: they print at once.
     var prompt: (any LineReader)?
@@ -153,7 +154,7 @@ final class RealtimeSession: Sendable {
       if sub.live { return }
       if let failure = sub.failure {
         await leave(name)
-        throw .notLive(failure)
+        throw .notLive("\(failure)")
       }
       if ContinuousClock.now >= deadline {
         await leave(name)
@@ -209,10 +210,10 @@ final class RealtimeSession: Sendable {
         if let best, let event = state.subscriptions[best.name]?.queue.remove(order: best.order) {
           return .event(event)
         }
-        if let failure = state.socketFailure { return .ended("the socket ended: \(failure)") }
+        if let failure = state.socketFailure { return .ended(failure) }
         let failures = names.compactMap { state.subscriptions[$0]?.failure }
         if !names.isEmpty, failures.count == names.count, let first = failures.first {
-          return .ended("the subscription ended: \(first)")
+          return .ended(first)
         }
         return nil
       }
@@ -246,7 +247,7 @@ final class RealtimeSession: Sendable {
   }
 
   /// Why the socket ended, if it did.
-  var socketFailure: String? { state.withLock { $0.socketFailure } }
+  var socketFailure: RealtimeChannelEnd? { state.withLock { $0.socketFailure } }
 
   private func markLive(_ name: String) {
     state.withLock { state in
@@ -263,7 +264,7 @@ final class RealtimeSession: Sendable {
         guard state.sockets == number else { return }
         state.socket = nil
         state.token = nil
-        state.socketFailure = error.map { "\($0)" } ?? "the socket was closed"
+        state.socketFailure = .socket(error)
         for name in state.subscriptions.keys {
           if state.subscriptions[name]?.failure == nil {
             state.subscriptions[name]?.failure = state.socketFailure
@@ -282,27 +283,18 @@ final class RealtimeSession: Sendable {
         else { return nil }
         state.generation += 1
         switch message.event {
-        case "system":
-          let ok = message.payload["status"]?.stringValue == "ok"
-          let text = message.payload["message"]?.stringValue ?? message.payload.serialized()
-          if message.payload["extension"]?.stringValue == "postgres_changes" {
-            if ok {
-              state.subscriptions[name]?.live = true
-            } else {
-              state.subscriptions[name]?.failure = text
-            }
-          } else if !ok {
-            state.subscriptions[name]?.failure = text
+        case "system", "phx_error", "phx_close":
+          if message.event == "system", message.payload["status"]?.stringValue == "ok",
+            message.payload["extension"]?.stringValue == "postgres_changes"
+          {
+            state.subscriptions[name]?.live = true
           }
-          return nil
-        case "phx_error", "phx_close":
           // A `system` error that came first (a rate limit, a policy) is the reason: the close
           // that follows it keeps it rather than saying only that the channel closed.
-          let closed =
-            message.event == "phx_error"
-            ? "the server's channel crashed" : "the server closed the channel"
-          let reason = state.subscriptions[name]?.failure.map { "\(closed): \($0)" }
-          state.subscriptions[name]?.failure = reason ?? closed
+          let earlier = state.subscriptions[name]?.failure
+          if let end = RealtimeChannelEnd(message, after: earlier) {
+            state.subscriptions[name]?.failure = end
+          }
           return nil
         default:
           guard var sub = state.subscriptions[name], sub.listening else { return nil }
@@ -331,8 +323,9 @@ enum RealtimeTake: Sendable {
   case event(RealtimeEvent)
   /// Nothing matched before the deadline.
   case none
-  /// Nothing more can come: the socket, or every subscription waited on, ended (why).
-  case ended(String)
+  /// Nothing more can come: the socket, or every subscription waited on, ended (why: the first
+  /// subscription's end when each ended).
+  case ended(RealtimeChannelEnd)
   /// The task waiting was cancelled (a signal).
   case cancelled
 }

@@ -206,13 +206,14 @@ struct RealtimeStatements: StatementFamily {
     switch take {
     case .cancelled:
       return .interrupted(SIGINT)
-    case .ended(let why):
-      // Nothing more can arrive: neither a yes nor a no, and no use waiting out the time.
+    case .ended(let end):
+      // Nothing more can arrive: neither a yes nor a no, and no use waiting out the time. The
+      // server closing the channel answered (exit 1); the stream or project gone is exit 3.
       return .failed(
         output.failure(
-          .unreachable,
+          end.isClosedByServer ? .server : .unreachable,
           "expect \(expectation.negated ? "no " : "")event: cannot tell whether \(what) came: "
-            + "\(why)"))
+            + end.ended))
     case .event(let found):
       guard expectation.negated else {
         return .succeeded(.answered(value: found.value, status: nil))

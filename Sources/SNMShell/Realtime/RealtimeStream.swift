@@ -9,8 +9,9 @@ import SNMQuery
 /// let stream = RealtimeStream(words: "todos insert", count: 2)
 /// let code = await executor.stoppingOnSignals { await stream.run(executor: executor) }
 /// ```
-/// It ends with 0 after `count` events or `milliseconds`, 130/143 on SIGINT/SIGTERM, and 3 when
-/// the server closes the socket or the channel (saying so: it never stops silently). A `listen`
+/// It ends with 0 after `count` events or `milliseconds`, 130/143 on SIGINT/SIGTERM, 1 when the
+/// server closes the channel (a rate limit, a policy) and 3 when the socket ends or the server's
+/// stream fails (saying so: it never stops silently). A `listen`
 /// that does not go live is its own exit code (1, 2 or 3), as in a script.
 public struct RealtimeStream: Sendable, Equatable {
   /// What follows `listen` (`todos insert where id gt 3`, `channel room1`).
@@ -66,10 +67,10 @@ public struct RealtimeStream: Sendable, Equatable {
         received += 1
       case .none:
         return .success
-      case .ended(let why):
+      case .ended(let end):
         executor.report(
-          "listen \(name): \(why); no more events (\(Self.events(received)) received)")
-        return .unreachable
+          "listen \(name): \(end.ended); no more events (\(Self.events(received)) received)")
+        return end.exitCode
       case .cancelled:
         if !quiet {
           executor.report("stopped listening to \(name) (\(Self.events(received)) received)")
