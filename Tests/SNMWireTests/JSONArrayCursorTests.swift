@@ -46,6 +46,19 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
     .init("scalars", "[true,false,null,-0.5e3,\"\"]"),
     .init("Korean and emoji", #"[{"이름":"김치 🐶"},{"이름":"밥"}]"#),
     .init("rows with different keys", #"[{"a":1},{"b":2,"a":3},{}]"#),
+    .init(
+      "jsonb's spaces",
+      #"[{"t":{"vet": {"name": "Seoul Vet", "visits": [2023, 2024]}}}, {"t":{ }}]"#),
+    .init("empty containers with space inside", "[{ }, [ \n ], {\"a\":[ ],\"b\":{\t}}]"),
+    .init("escaped keys and C1 controls", #"[{"a\"b":"\u0085x\/","\u00e9":"\#u{85}"},"\t"]"#),
+    .init("scalars after rows", #"[{"a":1}, 2, "three", null, [4]]"#),
+    .init(
+      "deeper than a word of levels",
+      "[" + String(repeating: "{\"k\":[", count: 40) + "1" + String(repeating: "]}", count: 40)
+        + "]"),
+    .init(
+      "a row longer than the text buffer",
+      "[{\"long\":\"" + String(repeating: "abcdefgh", count: 1200) + "\",\"n\":1},{\"s\":\"x\"}]"),
   ]
 
   @Test(arguments: arrays)
@@ -77,6 +90,28 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
       #expect(fromBytes.count == tree.shape.count)
     }
     #expect(!document.isParsed)
+  }
+
+  @Test(arguments: arrays)
+  func appendsEachElementAfterWhatTheOutputHolds(_ testCase: CursorCase) throws {
+    let document = try JSONDocument(validating: Data(testCase.input))
+    let value = try JSONValue(parsing: testCase.input)
+    for indent in [nil, 2] as [Int?] {
+      var output = Array("held".utf8)
+      var expected = output
+      try document.withElements { elements in
+        while try elements.appendNextText(to: &output, indent: indent, depth: 1) {
+          output.append(0x0A)
+        }
+      }
+      for element in value.arrayValue ?? [] {
+        expected +=
+          indent == nil
+          ? element.serializedBytes() : element.prettyPrintedBytes(indent: 2, depth: 1)
+        expected.append(0x0A)
+      }
+      #expect(output == expected)
+    }
   }
 
   @Test func rowsHandOverTheirValuesAsText() throws {

@@ -148,10 +148,13 @@ struct CSVRenderer {
       return
     }
     out.append(UInt8(ascii: "\""))
-    for byte in text {
-      if byte == UInt8(ascii: "\"") { out.append(byte) }
-      out.append(byte)
+    // Runs are copied whole: each ends with a quote, which the next run starts with again.
+    var runStart = 0
+    for index in text.indices where text[index] == UInt8(ascii: "\"") {
+      out.append(bytes: UnsafeBufferPointer(rebasing: text[runStart...index]))
+      runStart = index
     }
+    out.append(bytes: UnsafeBufferPointer(rebasing: text[runStart...]))
     out.append(UInt8(ascii: "\""))
   }
 
@@ -161,9 +164,25 @@ struct CSVRenderer {
   }
 
   static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    bytes.contains {
-      $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+    var index = 0
+    // Eight bytes at a time while none is a comma, a quote or below 0x0E (LF, CR and a few
+    // others, which the bytes after settle).
+    while index + 8 <= bytes.count {
+      let word = ByteWord.load(bytes, at: index)
+      let flagged =
+        ByteWord.equal(UInt8(ascii: ","), in: word) | ByteWord.equal(UInt8(ascii: "\""), in: word)
+        | ByteWord.below(0x0E, in: word)
+      if flagged != 0 { break }
+      index += 8
     }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
+        return true
+      }
+      index += 1
+    }
+    return false
   }
 
   /// `text` as one CSV field, quoted when it must be (for the header).

@@ -57,26 +57,39 @@ struct JSONRenderer {
     to out: inout RenderBuffer
   ) throws -> Bool {
     var index = 0
-    // Each element is written from the bytes as its parsed form would be, without parsing it.
-    while let text = try elements.nextText(indent: lines ? nil : 2, depth: lines ? 0 : 1) {
+    // Each element is written from the bytes as its parsed form would be, without parsing it,
+    // straight into the output chunk.
+    while true {
       if index & 1023 == 1023 && Task.isCancelled { return false }
       if lines {
-        out.append(bytes: text)
+        guard try out.appending({ try elements.appendNextText(to: &$0, indent: nil) }) else {
+          return true
+        }
         out.newline()
       } else {
-        if !first {
-          out.append(UInt8(ascii: ","))
-        } else if let opening {
-          out.append(opening)
+        let separator = first ? opening : UInt8(ascii: ",")
+        let more = try out.appending { bytes in
+          // The separator and indentation go first; taken back when no element follows.
+          let mark = bytes.count
+          if let separator { bytes.append(separator) }
+          bytes.append(0x0A)
+          bytes.append(UInt8(ascii: " "))
+          bytes.append(UInt8(ascii: " "))
+          let more: Bool
+          do {
+            more = try elements.appendNextText(to: &bytes, indent: 2, depth: 1)
+          } catch {
+            bytes.removeSubrange(mark...)
+            throw error
+          }
+          if !more { bytes.removeSubrange(mark...) }
+          return more
         }
+        guard more else { return true }
         first = false
-        out.append(0x0A)
-        out.spaces(2)
-        out.append(bytes: text)
         out.flushIfFull()
       }
       index += 1
     }
-    return true
   }
 }

@@ -37,6 +37,12 @@ struct RenderBuffer {
     bytes.append(byte)
   }
 
+  /// Runs `body` on the chunk's bytes, for a writer that appends to them in place (a row's JSON
+  /// text goes straight into the chunk, not into an array of its own that is then copied).
+  mutating func appending<Result>(_ body: (inout [UInt8]) throws -> Result) rethrows -> Result {
+    try body(&bytes)
+  }
+
   mutating func spaces(_ count: Int) {
     repeating(UInt8(ascii: " "), count)
   }

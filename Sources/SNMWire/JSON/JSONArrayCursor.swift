@@ -95,16 +95,35 @@ public struct JSONArrayCursor {
     }
   }
 
+  /// Writes the next element into `text`, after what it holds, as ``rewriteNext(into:depth:)``
+  /// writes it (compact with `indent` nil), copying runs of the bytes; false after the last one.
+  /// For bytes a ``JSONDocument`` has validated.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.
+  mutating func copyNext(into text: JSONTextBuffer, indent: Int?, depth: Int)
+    throws(JSONParseError) -> Bool
+  {
+    do {
+      guard try moveToNextElement() else { return false }
+      try parser.copyValue(into: text, indent: indent, depth: depth)
+      count += 1
+      return true
+    } catch {
+      state = .finished
+      throw error
+    }
+  }
+
   /// Hands each member value of the next element, an object, to `visit` as text, straight from
   /// the bytes; false after the last element. For bytes a ``JSONDocument`` has validated.
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being an array of objects.
   mutating func visitNextRow(
-    scratch: inout JSONWriter, _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void
+    scratch: JSONTextBuffer, _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void
   ) throws(JSONParseError) -> Bool {
     do {
       guard try moveToNextElement() else { return false }
-      try parser.visitMembers(scratch: &scratch, visit)
+      try parser.visitMembers(scratch: scratch, visit)
       count += 1
       return true
     } catch {
@@ -121,8 +140,9 @@ public struct JSONArrayCursor {
     do {
       guard try moveToNextElement() else { return nil }
       var keys: [String] = []
-      var scratch = JSONWriter(indent: nil)
-      try parser.visitMembers(scratch: &scratch, key: { keys.append($0) }) { _, _ in }
+      try parser.visitMembers(scratch: JSONTextBuffer(capacity: 256), key: { keys.append($0) }) {
+        _, _ in
+      }
       count += 1
       return keys
     } catch {

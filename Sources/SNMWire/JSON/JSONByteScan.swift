@@ -28,7 +28,13 @@ enum JSONByteScan {
       let flagged =
         ByteWord.below(0x20, in: word) | ByteWord.equal(0x22, in: word)
         | ByteWord.equal(0x5C, in: word) | word & ByteWord.highs
-      if flagged == 0 { index += 8 } else { break }
+      if flagged == 0 {
+        index += 8
+        continue
+      }
+      // The lowest flag is exact (a borrow flags only bytes above a match), and memory order is
+      // the word's little-endian order: no byte-by-byte walk up to it.
+      return index + flagged.trailingZeroBitCount >> 3
     }
     while index < bytes.count {
       let byte = bytes[index]

@@ -11,8 +11,11 @@ public struct JSONElements {
   private var index = 0
   /// Mutated in place through the optional, so the parser's buffers are never copied.
   private var cursor: JSONArrayCursor?
-  /// Holds the compact text of nested values for ``nextRow(_:)``.
+  /// Holds the compact text of nested values for ``nextRow(_:)`` from a tree.
   private var scratch = JSONWriter(indent: nil)
+  /// Holds an element's text for ``appendNextText(to:indent:depth:)``, and that of nested values
+  /// for ``nextRow(_:)``, from bytes (made on first use).
+  private var text: JSONTextBuffer?
 
   init(_ elements: [JSONValue]) {
     tree = elements
@@ -80,15 +83,38 @@ public struct JSONElements {
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.
   public mutating func nextText(indent: Int?, depth: Int = 0) throws(JSONParseError) -> [UInt8]? {
-    var writer = JSONWriter(indent: indent.map { max(0, $0) })
+    var output: [UInt8] = []
+    output.reserveCapacity(256)
+    guard try appendNextText(to: &output, indent: indent, depth: depth) else { return nil }
+    return output
+  }
+
+  /// Appends the next element's text, as ``nextText(indent:depth:)`` gives it, to `output` (an
+  /// output buffer: the row is written in place, not into an array of its own and copied);
+  /// false after the last. When it throws, `output` is as it was.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.
+  public mutating func appendNextText(to output: inout [UInt8], indent: Int?, depth: Int = 0)
+    throws(JSONParseError) -> Bool
+  {
+    let indent = indent.map { max(0, $0) }
     if cursor != nil {
-      guard try cursor?.rewriteNext(into: &writer, depth: depth) == true else { return nil }
-      return writer.output
+      let text = self.text ?? JSONTextBuffer()
+      self.text = text
+      text.count = 0
+      guard try cursor?.copyNext(into: text, indent: indent, depth: depth) == true else {
+        return false
+      }
+      output.append(contentsOf: text.written)
+      return true
     }
-    guard index < tree.count else { return nil }
+    guard index < tree.count else { return false }
     index += 1
+    var writer = JSONWriter(indent: indent, reserving: 0)
+    swap(&writer.output, &output)
     writer.write(tree[index - 1], depth: depth)
-    return writer.output
+    swap(&writer.output, &output)
+    return true
   }
 
   /// Hands each member value of the next element (an object: a row) to `visit`, in order, as
@@ -100,7 +126,9 @@ public struct JSONElements {
     throws(JSONParseError) -> Bool
   {
     if cursor != nil {
-      return try cursor?.visitNextRow(scratch: &scratch, visit) == true
+      let text = self.text ?? JSONTextBuffer()
+      self.text = text
+      return try cursor?.visitNextRow(scratch: text, visit) == true
     }
     guard index < tree.count else { return false }
     index += 1

@@ -6,7 +6,7 @@ extension JSONParser {
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being a JSON object.
   mutating func visitMembers(
-    scratch: inout JSONWriter, key: ((String) -> Void)? = nil,
+    scratch: JSONTextBuffer, key: ((String) -> Void)? = nil,
     _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void
   ) throws(JSONParseError) {
     skipWhitespace()
@@ -37,9 +37,9 @@ extension JSONParser {
       case UInt8(ascii: "\""):
         try visitString(visit)
       case UInt8(ascii: "{"), UInt8(ascii: "["):
-        scratch.output.removeAll(keepingCapacity: true)
-        try rewriteValue(into: &scratch, depth: 0, around: 1)  // inside the row
-        scratch.output.withUnsafeBufferPointer { visit(.nested, $0) }
+        scratch.count = 0
+        try copyValue(into: scratch, indent: nil, depth: 0, around: 1)  // inside the row
+        visit(.nested, scratch.written)
       case UInt8(ascii: "n"):
         _ = try consumeWord("null")
         visit(.null, UnsafeBufferPointer(rebasing: bytes[start..<start]))

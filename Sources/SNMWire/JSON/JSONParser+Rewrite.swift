@@ -18,7 +18,7 @@ extension JSONParser {
   mutating func rewriteValue(into writer: inout JSONWriter, depth start: Int, around: Int = 0)
     throws(JSONParseError)
   {
-    var open: [Bool] = []
+    var open = JSONOpenStack()
     var depth = start
     while true {
       skipWhitespace()

@@ -28,9 +28,10 @@ struct JSONValidator {
   private(set) var checkpoint: Checkpoint?
 
   /// The state between two elements of the top-level array, to go on from over more bytes.
+  /// Only the array is open there: its frame is not kept (a copy per element made the next
+  /// element's first container copy the frames again).
   struct Checkpoint: Sendable {
     var offset: Int
-    var frames: [Bool]
     var elements: Int
     var uniform: Bool
     var firstKeys: [Range<Int>]
@@ -44,7 +45,7 @@ struct JSONValidator {
   /// Goes on from `checkpoint`, over bytes that begin with the ones it was taken on.
   mutating func restore(_ checkpoint: Checkpoint) {
     offset = checkpoint.offset
-    frames = checkpoint.frames
+    frames = [false]
     elements = checkpoint.elements
     uniform = checkpoint.uniform
     firstKeys = checkpoint.firstKeys
@@ -140,7 +141,7 @@ struct JSONValidator {
             guard readKey() else { return false }
           } else if recordsCheckpoints && rootIsArray && frames.count == 1 {
             checkpoint = Checkpoint(
-              offset: offset, frames: frames, elements: elements, uniform: uniform,
+              offset: offset, elements: elements, uniform: uniform,
               firstKeys: firstKeys, keyIndex: keyIndex)
           }
           break

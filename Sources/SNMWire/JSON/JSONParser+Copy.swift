@@ -1,0 +1,147 @@
+extension JSONParser {
+  /// Writes the value at `offset` as ``rewriteValue(into:depth:around:)`` writes it (compact with
+  /// `indent` nil, else indented as if `start` levels deep), copying its strings and scalars from
+  /// the bytes as runs into `text` after its `count`, and leaves `offset` just past the value. A
+  /// string with an escape or a C1 control is decoded and written again, as the writer would.
+  /// `around` counts the containers open around the value, as for `rewriteValue`.
+  ///
+  /// Meant for bytes already validated (``JSONValidator``): on others it throws where it runs out
+  /// of them or nests too deep, and may write what the parser would refuse.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being JSON.
+  mutating func copyValue(
+    into text: JSONTextBuffer, indent: Int?, depth start: Int, around: Int = 0
+  ) throws(JSONParseError) {
+    skipWhitespace()
+    guard offset < bytes.count else { throw expected("a JSON value") }
+    let first = bytes[offset]
+    guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+      // A scalar: the writer's own way (rare: rows are objects).
+      try copyRewritten(into: text, indent: indent, depth: start, around: around)
+      return
+    }
+    guard let source = bytes.baseAddress else { throw expected("a JSON value") }
+    let step = indent ?? 0
+    var depth = start
+    var open = 0
+    var out = text.count
+    var room = text.capacity
+    var index = offset
+    let end = bytes.count
+    // Puts a line end and the indentation of `depth` at `out` (room made by the caller).
+    func newline(_ out: inout Int, _ depth: Int) {
+      guard step > 0 else { return }
+      text.base[out] = 0x0A
+      (text.base + out + 1).initialize(repeating: UInt8(ascii: " "), count: step * depth)
+      out += 1 + step * depth
+    }
+    scan: while true {
+      // Room for the most a structural byte writes: two bytes, a line end and its indentation.
+      let most = 4 + step * (depth + 1)
+      if out + most > room {
+        text.count = out
+        text.grow(toHold: out + most)
+        room = text.capacity
+      }
+      guard index < end else {
+        offset = index
+        text.count = out
+        throw expected("a JSON value")
+      }
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""):
+        offset = index
+        guard let close = plainStringEnd() else {
+          text.count = out
+          try copyRewritten(into: text, indent: indent, depth: depth)
+          out = text.count
+          room = text.capacity
+          index = offset
+          continue scan
+        }
+        let length = close + 1 - index
+        if out + length > room {
+          text.count = out
+          text.grow(toHold: out + length)
+          room = text.capacity
+        }
+        (text.base + out).update(from: source + index, count: length)
+        out += length
+        index = close + 1
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        text.base[out] = byte
+        out += 1
+        index += 1
+        while index < end && Self.isWhitespace(bytes[index]) { index += 1 }
+        let closer = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        if index < end && bytes[index] == closer {
+          text.base[out] = closer
+          out += 1
+          index += 1
+          if open == 0 { break scan }
+        } else {
+          // The depth as the writer counts it: the containers open around this one.
+          guard open + baseDepth + around < Self.maximumDepth else {
+            offset = index
+            text.count = out
+            throw JSONParseError(offset: index, reason: .tooDeep(limit: Self.maximumDepth))
+          }
+          open += 1
+          depth += 1
+          newline(&out, depth)
+        }
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        open -= 1
+        depth -= 1
+        newline(&out, depth)
+        text.base[out] = byte
+        out += 1
+        index += 1
+        if open == 0 { break scan }
+      case UInt8(ascii: ","):
+        text.base[out] = byte
+        out += 1
+        index += 1
+        newline(&out, depth)
+      case UInt8(ascii: ":"):
+        text.base[out] = byte
+        out += 1
+        if step > 0 {
+          text.base[out] = UInt8(ascii: " ")
+          out += 1
+        }
+        index += 1
+      case 0x20, 0x0A, 0x0D, 0x09:
+        index += 1
+      default:
+        // A number or a literal: copied a byte at a time (they are short).
+        text.base[out] = byte
+        out += 1
+        index += 1
+      }
+    }
+    offset = index
+    text.count = out
+  }
+
+  /// The value at `offset` through ``rewriteValue(into:depth:around:)``, appended to `text`.
+  private mutating func copyRewritten(
+    into text: JSONTextBuffer, indent: Int?, depth: Int, around: Int = 0
+  ) throws(JSONParseError) {
+    var writer = JSONWriter(indent: indent, reserving: 0)
+    try rewriteValue(into: &writer, depth: depth, around: around)
+    writer.output.withUnsafeBufferPointer { written in
+      text.grow(toHold: text.count + written.count)
+      if let source = written.baseAddress {
+        (text.base + text.count).update(from: source, count: written.count)
+      }
+      text.count += written.count
+    }
+  }
+
+  @inline(__always)
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+}

@@ -1,0 +1,48 @@
+import SNMNetwork
+import Testing
+
+@testable import SNMShell
+
+/// A csv field is scanned eight bytes at a time and copied in runs: it must be quoted, and its
+/// quotes doubled, exactly where a byte-by-byte reading of RFC 4180 says.
+@Suite struct CSVFieldTests {
+  /// The field as a byte at a time writes it.
+  static func naive(_ text: [UInt8]) -> [UInt8] {
+    let special: Set<UInt8> = [UInt8(ascii: ","), UInt8(ascii: "\""), 0x0A, 0x0D]
+    guard text.contains(where: special.contains) else { return text }
+    var out: [UInt8] = [UInt8(ascii: "\"")]
+    for byte in text {
+      if byte == UInt8(ascii: "\"") { out.append(byte) }
+      out.append(byte)
+    }
+    return out + [UInt8(ascii: "\"")]
+  }
+
+  static func written(_ text: [UInt8]) -> [UInt8] {
+    let writer = OutputWriter()
+    var out = RenderBuffer(writer: writer)
+    text.withUnsafeBufferPointer { CSVRenderer.write($0, emptyQuoted: true, to: &out) }
+    out.finish()
+    return Array(writer.captured.utf8)
+  }
+
+  @Test func everyByteAtEveryPositionIsQuotedAsRFC4180Says() {
+    for byte in 0...0x7F {
+      for position in 0..<19 {
+        var text = [UInt8](repeating: UInt8(ascii: "a"), count: 19)
+        text[position] = UInt8(byte)
+        #expect(Self.written(text) == Self.naive(text), "byte \(byte) at \(position)")
+      }
+    }
+  }
+
+  @Test func quotesAreDoubledWhereverTheyStand() {
+    for text in [
+      #"""#, #""""#, #"a"b"#, #""a""#, #"x,"y"z""#, String(repeating: #"ab"cd,"#, count: 5),
+      "두부 \"🐕\"", "line\r\nend\"",
+    ] {
+      let bytes = Array(text.utf8)
+      #expect(Self.written(bytes) == Self.naive(bytes), "\(text)")
+    }
+  }
+}
