@@ -34,13 +34,18 @@ public struct HTTPRequest: Sendable, Equatable {
   ) {
     self.method = method
     self.target = target
-    if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
-      path = String(target[..<mark])
-      query = String(target[target.utf8.index(after: mark)...])
-    } else {
-      path = target
-      query = ""
+    // Cut at the first `?` in the target's contiguous UTF-8 (a scalar boundary: both parts are
+    // that UTF-8's own, so decoding them repairs nothing).
+    var text = target
+    let parts = text.withUTF8 { bytes -> (path: String, query: String)? in
+      guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+      return (
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[..<mark]), as: UTF8.self),
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...]), as: UTF8.self)
+      )
     }
+    path = parts?.path ?? target
+    query = parts?.query ?? ""
     self.headers = headers
     self.body = body
     self.remoteAddress = remoteAddress

@@ -170,19 +170,33 @@ struct HTTPRequestReader: @unchecked Sendable {
 
   /// The request whose end was read.
   mutating func end() -> Step {
-    guard let head else { return .failure(.bad("internal: no request head")) }
-    self.head = nil
+    // The head, the request and the body are moved out (swapped for nothing), not copied.
+    var taken: HTTPRequestHead?
+    swap(&taken, &self.head)
+    guard let head = taken else { return .failure(.bad("internal: no request head")) }
     ended += 1
+    var planned: HTTPRequest?
+    swap(&planned, &self.request)
     var request =
-      self.request ?? HTTPRequest(method: head.method, target: head.target, headers: head.headers)
-    self.request = nil
-    request.body = body
+      planned ?? HTTPRequest(method: head.method, target: head.target, headers: head.headers)
+    swap(&request.body, &body)
     body = []
+    let keepAlive = Self.keepsAlive(head)
     if let sink {
       self.sink = nil
-      return .streamed(request, sink: sink, keepAlive: head.keepAlive)
+      return .streamed(request, sink: sink, keepAlive: keepAlive)
     }
-    return .request(request, keepAlive: head.keepAlive)
+    return .request(request, keepAlive: keepAlive)
+  }
+
+  /// `head.keepAlive`, without reading the `Connection` tokens of a head that has none (most):
+  /// HTTP/1.1 then keeps the connection, HTTP/1.0 does not.
+  static func keepsAlive(_ head: HTTPRequestHead) -> Bool {
+    for field in head.headers.fields
+    where field.name.utf8.count == 10 && HTTPHeaders.sameName(field.name, "Connection") {
+      return head.keepAlive
+    }
+    return head.minorVersion >= 1
   }
 
   /// Gives the sink the bytes held for it; the step when that ends the request (the body ended,

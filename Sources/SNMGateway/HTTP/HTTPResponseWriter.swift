@@ -9,44 +9,81 @@ import Synchronization
 /// `Connection` as the server decides.
 enum HTTPResponseWriter {
   /// The bytes of `response`; `bodyless` (HEAD, 204, 304) sends the length but not the body.
-  /// Written straight into one buffer sized for the head and the body.
+  /// Measured, then written straight into one buffer of that size (`HTTPHeadBytes`).
   static func serialize(_ response: HTTPResponse, keepAlive: Bool, bodyless: Bool) -> [UInt8] {
     let streamed = response.bodyStream != nil
     let sendsBody = !bodyless && response.status != 204 && response.status != 304
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(256 + (sendsBody ? response.body.count + 16 : 0))
-    HTTPEncoder.appendStatusLine(
-      of: HTTPResponseHead(status: response.status, reason: response.reason), to: &bytes)
-    for field in response.headers {
-      if HTTPHeaders.sameName(field.name, "Content-Length")
-        || HTTPHeaders.sameName(field.name, "Connection")
-        || HTTPHeaders.sameName(field.name, "Transfer-Encoding")
-      {
-        continue
+    let reason = response.reason ?? HTTPStatus.reason(response.status)
+    let date = HTTPDate.shared.now()
+    // Content-Length, unless the body is streamed or the status has none.
+    let length: Int64? =
+      streamed || response.status == 204 || response.status < 200
+      ? nil : response.bodyFile.map(\.length) ?? Int64(response.body.count)
+    let fields = response.headers.fields
+    var room = 96 + reason.utf8.count + date.utf8.count + 2 * HTTPHeadBytes.numberRoom
+    for field in fields { room += field.name.utf8.count + field.value.utf8.count + 4 }
+    if sendsBody { room += response.body.count + (streamed ? HTTPHeadBytes.numberRoom + 4 : 0) }
+    return [UInt8](unsafeUninitializedCapacity: room) { buffer, written in
+      var head = HTTPHeadBytes(buffer)
+      head.append("HTTP/1.1 ")
+      head.appendDecimal(Int64(response.status))
+      head.append(UInt8(ascii: " "))
+      head.appendSanitized(reason)
+      head.append("\r\n")
+      for field in fields where !isFramingName(field.name) {
+        head.appendSanitized(field.name)
+        head.append(": ")
+        head.appendSanitized(field.value)
+        head.append("\r\n")
       }
-      HTTPEncoder.appendField(name: field.name, value: field.value, to: &bytes)
-    }
-    if streamed {
-      if !bodyless {
-        HTTPEncoder.appendField(name: "Transfer-Encoding", value: "chunked", to: &bytes)
-      }
-    } else if response.status != 204 && response.status >= 200 {
-      let length = response.bodyFile.map { String($0.length) } ?? String(response.body.count)
-      HTTPEncoder.appendField(name: "Content-Length", value: length, to: &bytes)
-    }
-    HTTPEncoder.appendField(name: "Date", value: HTTPDate.shared.now(), to: &bytes)
-    if !keepAlive { HTTPEncoder.appendField(name: "Connection", value: "close", to: &bytes) }
-    HTTPEncoder.appendEnd(to: &bytes)
-    if sendsBody {
       if streamed {
-        if !response.body.isEmpty {
-          response.body.withUnsafeBytes { bytes.append(contentsOf: chunk($0)) }
-        }
-      } else {
-        bytes.append(contentsOf: response.body)
+        if !bodyless { head.append("Transfer-Encoding: chunked\r\n") }
+      } else if let length {
+        head.append("Content-Length: ")
+        head.appendDecimal(length)
+        head.append("\r\n")
       }
+      head.append("Date: ")
+      head.appendSanitized(date)
+      head.append("\r\n")
+      if !keepAlive { head.append("Connection: close\r\n") }
+      head.append("\r\n")
+      if sendsBody {
+        if streamed {
+          if !response.body.isEmpty {
+            head.appendHex(response.body.count)
+            head.append("\r\n")
+            head.append(response.body)
+            head.append("\r\n")
+          }
+        } else {
+          head.append(response.body)
+        }
+      }
+      written = head.count
     }
-    return bytes
+  }
+
+  /// Whether `name` is one of the framing fields the server writes itself (`Content-Length`,
+  /// `Connection`, `Transfer-Encoding`), ASCII letters compared without case as
+  /// `HTTPHeaders.sameName` does; told apart by length before any byte is compared.
+  static func isFramingName(_ name: String) -> Bool {
+    let framing: StaticString
+    switch name.utf8.count {
+    case 14: framing = "content-length"
+    case 10: framing = "connection"
+    case 17: framing = "transfer-encoding"
+    default: return false
+    }
+    var name = name
+    return name.withUTF8 { bytes in
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        let lower = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+        if lower != framing.utf8Start[index] { return false }
+      }
+      return true
+    }
   }
 
   /// One chunk of a chunked body: its size in hex, CRLF, the bytes, CRLF.

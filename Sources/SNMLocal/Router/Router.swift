@@ -44,6 +44,8 @@ public struct Router: Sendable {
   /// legacy key whose role is assumable: its auth and expiry, so that such a header is known by
   /// one comparison (`projectKeyBearer`), without taking the token out or reading its claims.
   let keyBearers: [(header: String, auth: RequestAuth, expiry: Double?)]
+  /// The headers of `keyBearers`, in its order.
+  let keyBearerHeaders: [String]
   /// Other Bearer tokens (users' sessions) already verified: a client sends the same one each time.
   let tokens = JWTCache()
   /// `/storage/v1/*`, when the project serves Storage.
@@ -118,6 +120,7 @@ public struct Router: Sendable {
       }
     }
     self.keyBearers = keyBearers
+    keyBearerHeaders = keyBearers.map(\.header)
     restService = RESTService(handler: rest, pool: restPool)
     authService = AuthService(gateway: auth, jwks: keys.signer.jwks)
     inbox = InboxService(
@@ -133,7 +136,11 @@ public struct Router: Sendable {
   /// Answers one request. Never throws: every failure is a response.
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     var response = route(request)
-    response.headers["Access-Control-Allow-Origin"] = "*"
+    if response.headers.first(lowercased: "access-control-allow-origin") == nil {
+      response.headers.append(name: "Access-Control-Allow-Origin", value: "*")
+    } else {
+      response.headers["Access-Control-Allow-Origin"] = "*"
+    }
     return response
   }
 
@@ -185,7 +192,8 @@ public struct Router: Sendable {
     case .apiKey, .verifiedRole:
       break
     }
-    guard let apiKey = request.headers["apikey"] ?? request.queryValue("apikey") else {
+    guard let apiKey = request.headers.first(lowercased: "apikey") ?? request.queryValue("apikey")
+    else {
       return .failure(
         Refusal(
           response: .json(
@@ -199,13 +207,22 @@ public struct Router: Sendable {
     // A new-format key is not a JWT: as Supabase's gateway does, the services behind get its
     // role's JWT in Authorization when the request carries none, or carries the key itself there
     // (supabase-js sends `Bearer <key>` before anyone signs in). A user's token is kept.
-    var request = request
     if let roleToken = keys.jwt(forOpaqueKey: apiKey) {
-      let bearer = request.headers["Authorization"].flatMap(RequestAuth.bearerToken)
-      if request.headers["Authorization"] == nil || bearer == apiKey {
+      let authorization = request.headers.first(lowercased: "authorization")
+      if authorization == nil || authorization.flatMap(RequestAuth.bearerToken) == apiKey {
+        var request = request
         request.headers["Authorization"] = "Bearer " + roleToken
+        return admitted(request, keyClaims: keyClaims, as: admission)
       }
     }
+    return admitted(request, keyClaims: keyClaims, as: admission)
+  }
+
+  /// The rest of `admit` once the request is as the service sees it: the role it runs as, when
+  /// the service asks for one.
+  func admitted(
+    _ request: HTTPRequest, keyClaims: JSONValue, as admission: GatewayAdmission
+  ) -> Result<(GatewayCaller, HTTPRequest), Refusal> {
     guard admission == .verifiedRole else { return .success((.nobody, request)) }
     switch restAuth(request, keyClaims: keyClaims) {
     case .success(let auth):
@@ -236,7 +253,7 @@ public struct Router: Sendable {
   func restAuth(_ request: HTTPRequest, keyClaims: JSONValue) -> Result<RequestAuth, JWTError> {
     var claims = keyClaims
     var claimsText: String?
-    let authorization = request.headers["Authorization"]
+    let authorization = request.headers.first(lowercased: "authorization")
     if let authorization, let known = projectKeyBearer(authorization) { return .success(known) }
     if let header = authorization, let token = RequestAuth.bearerToken(header) {
       if let known = projectKeyAuth(token) { return .success(known) }
@@ -283,9 +300,11 @@ public struct Router: Sendable {
   /// keys, still valid and assumable (what `projectKeyAuth` gives that token); nil otherwise,
   /// and the header is then read the usual way.
   func projectKeyBearer(_ header: String) -> RequestAuth? {
-    for known in keyBearers where Crypto.constantTimeEqual(header, known.header) {
-      if let expiry = known.expiry, expiry <= now() { return nil }
-      return known.auth
+    // The headers apart: only the entry that matches is copied (its auth holds the claims).
+    for index in keyBearerHeaders.indices
+    where Crypto.constantTimeEqual(header, keyBearerHeaders[index]) {
+      if let expiry = keyBearers[index].expiry, expiry <= now() { return nil }
+      return keyBearers[index].auth
     }
     return nil
   }
@@ -310,6 +329,22 @@ public struct Router: Sendable {
   }
 
   static func matches(_ path: String, prefix: String) -> Bool {
-    path == prefix || path.hasPrefix(prefix + "/")
+    // As `path == prefix || path.hasPrefix(prefix + "/")`, compared as bytes without building
+    // `prefix + "/"` (for ASCII prefixes, every service's, unless a mark follows the `/`).
+    var path = path
+    var prefix = prefix
+    let verdict = prefix.withUTF8 { expected in
+      path.withUTF8 { bytes -> Bool? in
+        for byte in expected where byte >= 0x80 { return nil }
+        guard bytes.count >= expected.count else { return false }
+        for index in 0..<expected.count where bytes[index] != expected[index] { return false }
+        guard bytes.count > expected.count else { return true }
+        guard bytes[expected.count] == UInt8(ascii: "/") else { return false }
+        // A mark combining with that `/` would make it another character.
+        if bytes.count > expected.count + 1, bytes[expected.count + 1] >= 0x80 { return nil }
+        return true
+      }
+    }
+    return verdict ?? (path == prefix || path.hasPrefix(prefix + "/"))
   }
 }

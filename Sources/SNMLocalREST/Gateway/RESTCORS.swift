@@ -67,7 +67,9 @@ enum RESTCORS {
 
   /// `response` with the exposed headers when `request` names its origin (not a preflight).
   static func exposing(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-    guard request.method != "OPTIONS", request.headers["Origin"] != nil else { return response }
+    guard request.method != "OPTIONS", request.headers.first(lowercased: "origin") != nil else {
+      return response
+    }
     var response = response
     response.headers["Access-Control-Expose-Headers"] = exposed
     return response

@@ -52,6 +52,9 @@ extension RESTGateway {
     /// Headers every successful answer carries.
     func baseHeaders(contentType: Bool = true) -> HTTPHeaders {
       var headers = HTTPHeaders()
+      // Room for these, the page's Content-Range and Content-Location and the gateway's CORS
+      // fields, so that none makes the fields grow.
+      headers.reserveCapacity(8)
       if contentType { headers.append(name: "Content-Type", value: media.contentType) }
       if cache.schemas.count > 1 { headers.append(name: "Content-Profile", value: schema) }
       if let applied = preferences.applied() {

@@ -59,10 +59,42 @@ enum RangeRules {
   /// `Content-Range: first-last/total`: `*` for an empty page, `*` for an unknown total.
   static func contentRange(offset: Int, pageTotal: Int, total: Int?) -> String {
     let upper = offset + pageTotal - 1
-    var text = total != 0 && offset <= upper ? String(offset) + "-" + String(upper) : "*"
-    text += "/"
-    text += total.map(String.init) ?? "*"
-    return text
+    // Written into memory on the stack: three numbers of 20 bytes at most, and three more.
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+      var count = 0
+      func put(_ byte: UInt8) {
+        buffer[count] = byte
+        count += 1
+      }
+      func putDecimal(_ number: Int) {
+        guard number >= 0 else {
+          for byte in String(number).utf8 { put(byte) }
+          return
+        }
+        var rest = number
+        var digits = 1
+        while rest >= 10 {
+          rest /= 10
+          digits += 1
+        }
+        rest = number
+        for place in stride(from: count + digits - 1, through: count, by: -1) {
+          buffer[place] = UInt8(ascii: "0") + UInt8(rest % 10)
+          rest /= 10
+        }
+        count += digits
+      }
+      if total != 0 && offset <= upper {
+        putDecimal(offset)
+        put(UInt8(ascii: "-"))
+        putDecimal(upper)
+      } else {
+        put(UInt8(ascii: "*"))
+      }
+      put(UInt8(ascii: "/"))
+      if let total { putDecimal(total) } else { put(UInt8(ascii: "*")) }
+      return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+    }
   }
 
   /// 200, or 206 when the page is smaller than the known total; 416 PGRST103 when the offset

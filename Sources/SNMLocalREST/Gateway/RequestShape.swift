@@ -44,7 +44,13 @@ struct RequestShape: Sendable {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(role.utf8.count + request.path.utf8.count + query.utf8.count + 96)
     // The role's length first: a role is any text a token names.
-    bytes.append(contentsOf: String(role.utf8.count).utf8)
+    let roleLength = role.utf8.count
+    if roleLength < 100 {  // as `String(roleLength)` writes it, without making the string
+      if roleLength >= 10 { bytes.append(UInt8(ascii: "0") + UInt8(roleLength / 10)) }
+      bytes.append(UInt8(ascii: "0") + UInt8(roleLength % 10))
+    } else {
+      bytes.append(contentsOf: String(roleLength).utf8)
+    }
     bytes.append(UInt8(ascii: ":"))
     bytes.append(contentsOf: role.utf8)
     bytes.append(0x0A)

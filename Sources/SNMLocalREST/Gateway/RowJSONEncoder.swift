@@ -331,18 +331,47 @@ struct RowJSONEncoder: Sendable {
   /// `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters `\u00xx`; the rest raw.
   /// Not `JSONValue.appendQuoted`: snm's own JSON also escapes C1 controls, Postgres's does not.
   /// Makes room for it (six bytes a byte of `text`, and two).
+  /// Bytes that need no escape are skipped eight at a time; a word holding one is gone through
+  /// byte by byte.
   static func appendString(_ text: UnsafeRawBufferPointer, to sink: inout ByteSink) {
     sink.reserve(text.count * 6 + 2)
     sink.append(UInt8(ascii: "\""))
     var start = 0
-    for index in 0..<text.count
-    where text[index] < 0x20 || text[index] == 0x22 || text[index] == 0x5C {
-      sink.append(UnsafeRawBufferPointer(rebasing: text[start..<index]))
-      appendEscaped(text[index], to: &sink)
-      start = index + 1
+    var index = 0
+    let count = text.count
+    while index < count {
+      while index + 8 <= count,
+        !needsEscape(text.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      {
+        index += 8
+      }
+      let stop = min(index + 8, count)
+      while index < stop {
+        let byte = text[index]
+        if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+          sink.append(UnsafeRawBufferPointer(rebasing: text[start..<index]))
+          appendEscaped(byte, to: &sink)
+          start = index + 1
+        }
+        index += 1
+      }
     }
     sink.append(UnsafeRawBufferPointer(rebasing: text[start...]))
     sink.append(UInt8(ascii: "\""))
+  }
+
+  /// Whether some byte of `word` is a control character, `"` or a backslash (exact for whether,
+  /// not for which: a borrow may flag the bytes above one).
+  @inline(__always)
+  static func needsEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func below(_ limit: UInt64, _ word: UInt64) -> UInt64 {
+      (word &- ones &* limit) & ~word & highs
+    }
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    return below(0x20, word) | below(1, quote) | below(1, backslash) != 0
   }
 
   static let hex = Array("0123456789abcdef".utf8)

@@ -1,0 +1,116 @@
+/// Bytes written through a pointer into memory measured beforehand: an answer's head and body
+/// are measured first, then written without the capacity and uniqueness checks an `Array`'s
+/// `append` makes on every call (most of what writing a head cost).
+///
+/// ```swift
+/// let bytes = [UInt8](unsafeUninitializedCapacity: name.utf8.count + 2) { buffer, written in
+///   var head = HTTPHeadBytes(buffer)
+///   head.appendSanitized(name)
+///   head.append("\r\n")
+///   written = head.count
+/// }
+/// ```
+/// Text is written as `HTTPEncoder.appendSanitized` writes it: each CR, LF or CRLF one space, so
+/// a field can never end the head or add one (the text never grows: its UTF-8 count is room
+/// enough). Writing past the room measured stops the process (a measuring bug, never input).
+struct HTTPHeadBytes {
+  private let base: UnsafeMutablePointer<UInt8>?
+  private let capacity: Int
+  private(set) var count = 0
+
+  init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+    base = buffer.baseAddress
+    capacity = buffer.count
+  }
+
+  /// The most `appendDecimal` or `appendHex` writes for any integer.
+  static let numberRoom = 20
+
+  private func target(_ more: Int) -> UnsafeMutablePointer<UInt8> {
+    guard let base, count + more <= capacity else {
+      preconditionFailure("HTTPHeadBytes: more bytes than measured")
+    }
+    return base + count
+  }
+
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    target(1).pointee = byte
+    count += 1
+  }
+
+  mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+    target(bytes.count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+    count += bytes.count
+  }
+
+  mutating func append(_ text: StaticString) {
+    append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  mutating func append(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { append($0) }
+  }
+
+  /// `text`'s UTF-8 with each CR, LF or CRLF (one character) made one space.
+  mutating func appendSanitized(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      var clean = true
+      for byte in bytes where byte == 0x0D || byte == 0x0A {
+        clean = false
+        break
+      }
+      if clean {
+        append(UnsafeRawBufferPointer(bytes))
+        return
+      }
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        index += 1
+        if byte == 0x0D || byte == 0x0A {
+          if byte == 0x0D, index < bytes.count, bytes[index] == 0x0A { index += 1 }
+          append(UInt8(ascii: " "))
+        } else {
+          append(byte)
+        }
+      }
+    }
+  }
+
+  /// `value` in decimal, as `String(value)` writes it.
+  mutating func appendDecimal(_ value: Int64) {
+    guard value >= 0 else {
+      for byte in String(value).utf8 { append(byte) }
+      return
+    }
+    var rest = UInt64(value)
+    var digits = 1
+    var scan = rest
+    while scan >= 10 {
+      scan /= 10
+      digits += 1
+    }
+    let start = target(digits)
+    var at = digits
+    repeat {
+      at -= 1
+      start[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    } while rest > 0
+    count += digits
+  }
+
+  /// `value` (not negative) in lowercase hexadecimal, as `String(value, radix: 16)` writes it.
+  mutating func appendHex(_ value: Int) {
+    let digits: StaticString = "0123456789abcdef"
+    var shift = 60
+    while shift > 0 && (value >> shift) & 0xF == 0 { shift -= 4 }
+    while shift >= 0 {
+      append(digits.utf8Start[(value >> shift) & 0xF])
+      shift -= 4
+    }
+  }
+}
