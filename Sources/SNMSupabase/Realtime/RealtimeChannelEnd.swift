@@ -9,11 +9,12 @@ import SNMWire
 /// if end?.isClosedByServer == true { ... }  // refused: not a project out of reach
 /// ```
 public enum RealtimeChannelEnd: Sendable, Equatable, CustomStringConvertible {
-  /// The server reported an error on the channel (`system`, status error) and did not close it
-  /// (yet): for postgres_changes, the database's change stream ending.
+  /// The server reported a postgres_changes error on the channel (`system`, status error) and
+  /// left it open: the database's change stream ending.
   case serverError(String)
-  /// The server closed the channel (`phx_close`), keeping the reason of the `system` error that
-  /// came first (a rate limit: "Too many messages per second", a policy's refusal), if one did.
+  /// The server closed the channel (`phx_close`), or sent the `system` error of its own that it
+  /// always closes the channel after (a rate limit: "Too many messages per second", a refused
+  /// token), with that error's reason, if one came.
   case closedByServer(reason: String?)
   /// The server's channel crashed (`phx_error`), with the earlier error's reason, if any.
   case crashed(reason: String?)
@@ -27,8 +28,16 @@ public enum RealtimeChannelEnd: Sendable, Equatable, CustomStringConvertible {
     switch message.event {
     case "system":
       guard message.payload["status"]?.stringValue != "ok" else { return nil }
-      self = .serverError(
-        message.payload["message"]?.stringValue ?? message.payload.serialized())
+      let text = message.payload["message"]?.stringValue ?? message.payload.serialized()
+      // Realtime closes the channel after every error of its own (`extension` "system": a rate
+      // limit, an expired or refused token): the close is decided when the error comes, so the
+      // end is the same whether a reader wakes before or after the `phx_close` that follows.
+      // A postgres_changes error leaves the channel open: the change stream ended.
+      if message.payload["extension"]?.stringValue == "postgres_changes" {
+        self = .serverError(text)
+      } else {
+        self = .closedByServer(reason: text)
+      }
     case "phx_close": self = .closedByServer(reason: earlier?.reason)
     case "phx_error": self = .crashed(reason: earlier?.reason)
     default: return nil
