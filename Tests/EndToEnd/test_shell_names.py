@@ -25,7 +25,6 @@ def shell_env(project, tmp_path):
 def shell(shell_env):
     with TmuxShell([SNM], env=shell_env, cwd=str(ROOT)) as handle:
         handle.wait_for_prompt()
-        time.sleep(0.5)  # the schema loads in the background after the prompt appears
         yield handle
 
 

@@ -55,14 +55,12 @@ def test_a_typed_query_prints_an_aligned_table(shell):
 
 
 def test_tab_after_from_us_completes_user_info(shell):
-    time.sleep(0.5)  # the schema loads in the background after the prompt appears
     shell.type("from us")
     shell.press("Tab")
     shell.wait_for(lambda s: s.splitlines()[-1] == "snm anon@local> from user_info")
 
 
 def test_tab_after_select_lists_the_tables_columns(shell):
-    time.sleep(0.5)
     shell.type("from user_info select ")
     shell.press("Tab")
     screen = shell.wait_for(lambda s: "created_at" in s)
@@ -74,7 +72,6 @@ def test_tab_after_select_lists_the_tables_columns(shell):
 
 
 def test_tab_after_a_column_offers_operators(shell):
-    time.sleep(0.5)
     shell.type("from user_info select * where name ")  # text: its operators include ilike
     shell.press("Tab")
     screen = shell.wait_for(lambda s: "ilike" in s)

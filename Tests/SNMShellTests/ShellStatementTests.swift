@@ -25,8 +25,9 @@ struct StatementRig {
     shell = StatementExecutor(
       project: project, options: options, output: output, errors: errors, sessions: sessions,
       auth: StubAuth(), catalog: SchemaCatalog(schema: try demoSchema()))
-    // Nothing listens on the port: the refresh fails and the known schema stays.
-    shell.startLoadingSchema(cache: nil)
+    // Nothing listens on the port: the refresh (on the first statement that reads the schema)
+    // fails and the known schema stays.
+    shell.prepareSchemaLoading(cache: nil)
   }
 }
 

@@ -9,6 +9,23 @@ extension SchemaCatalog {
     cache: SchemaCache?
   ) {
     startLoading(provider: provider, project: project, cache: cache)
+    list(through: storage)
+  }
+
+  /// Keeps both loads, the schema's and the bucket names' (``startLoading(provider:project:storage:cache:)``),
+  /// for their first need (``prepareLoading(_:)``).
+  func prepareLoading(
+    provider: SNMNetworkProvider, project: ProjectSelection, storage: SupabaseStorageManager,
+    cache: SchemaCache?
+  ) {
+    prepareLoading { [self] in
+      startLoading(provider: provider, project: project, storage: storage, cache: cache)
+    }
+  }
+
+  /// Has completion list buckets (from now on, in the background) and the objects of a folder
+  /// through `storage`.
+  func list(through storage: SupabaseStorageManager) {
     self.storage.setLister { bucket, folder in
       do {
         guard let bucket else {

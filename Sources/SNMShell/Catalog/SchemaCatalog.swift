@@ -13,6 +13,8 @@ import Synchronization
 /// catalog.tableNames()          // from the cache or the server, else tables queried so far
 /// catalog.noteResult(table: "user_info", columns: ["id", "name"])
 /// ```
+/// The prompt prepares the load instead (``prepareLoading(_:)``) and starts it on the first need
+/// (``loadIfNotStarted(else:)``): the first key typed, the first Tab, a statement that reads names.
 /// When the server refuses the document (hosted projects answer 401/403 to anon keys) the catalog
 /// keeps what it saw in results; `problem` says why, for `tables` and `describe`.
 public final class SchemaCatalog: Sendable {
@@ -23,6 +25,12 @@ public final class SchemaCatalog: Sendable {
     var problem: LoadProblem?
     var loading: Task<Void, Never>?
     var started = false
+    /// Whether the latest load ended (with the document or a `problem`).
+    var settled = false
+    /// The latest load's number.
+    var generation = 0
+    /// How to start the load, kept until the first need (``prepareLoading(_:)``).
+    var prepared: (@Sendable () -> Void)?
     var seenTables: [String] = []
     var seenColumns: [String: [String]] = [:]
   }
@@ -73,15 +81,22 @@ public final class SchemaCatalog: Sendable {
         state.cachedAt = storedAt
       }
     }
+    // Each load has its number: only the latest marks the catalog settled.
+    let generation = state.withLock { state in
+      state.generation += 1
+      state.settled = false
+      state.started = true
+      return state.generation
+    }
     let task = Task.detached(priority: .utility) { [self] in
       await self.refresh(
         provider: provider, project: project, cache: cache, accessToken: accessToken)
+      state.withLock { state in
+        if state.generation == generation { state.settled = true }
+      }
     }
     let previous = state.withLock { state in
-      defer {
-        state.loading = task
-        state.started = true
-      }
+      defer { state.loading = task }
       return state.loading
     }
     previous?.cancel()

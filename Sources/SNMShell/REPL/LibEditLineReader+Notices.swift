@@ -72,6 +72,11 @@ extension LibEditLineReader {
           continue
         }
         character.pointee = wide
+        // Ctrl-D (4) on an empty line leaves: nothing is wanted from the project then.
+        if wide != 4, let onFirstKey, !firstKeyRead.exchange(true, ordering: .acquiringAndReleasing)
+        {
+          onFirstKey()
+        }
         return 1
       }
     }

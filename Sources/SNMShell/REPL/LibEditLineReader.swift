@@ -23,6 +23,10 @@ public final class LibEditLineReader: LineReader {
   /// The unfinished statement from earlier lines, for completion.
   private let pending = Mutex("")
   let completer: (any LineCompleter)?
+  /// Runs once, on the editor's thread, when the first key other than Ctrl-D is read.
+  let onFirstKey: (@Sendable () -> Void)?
+  /// Set once `onFirstKey` ran.
+  let firstKeyRead = Atomic<Bool>(false)
   let historyFile: HistoryFile?
   /// Set once a failure to save history was reported: one warning per process.
   let historyWarned = Atomic<Bool>(false)
@@ -51,8 +55,13 @@ public final class LibEditLineReader: LineReader {
   /// - Parameters:
   ///   - history: where statements are loaded from and appended to; nil keeps history in memory.
   ///   - completer: answers Tab; nil leaves Tab inserting nothing.
+  ///   - onFirstKey: runs when the first key other than Ctrl-D is typed (the shell starts loading
+  ///     the project's names then: a session left at once never loads them).
   /// - Throws: `LineReaderError.noTerminal` when libedit cannot be initialised.
-  public init(history: HistoryFile?, completer: (any LineCompleter)?) throws {
+  public init(
+    history: HistoryFile?, completer: (any LineCompleter)?,
+    onFirstKey: (@Sendable () -> Void)? = nil
+  ) throws {
     Self.prepareLocale()
     let toStandardError = isatty(STDOUT_FILENO) == 0
     var ends: [Int32] = [-1, -1]
@@ -82,6 +91,7 @@ public final class LibEditLineReader: LineReader {
     self.editor = Mutex(Editor(line: line, entries: entries))
     self.historyFile = history
     self.completer = completer
+    self.onFirstKey = onFirstKey
     self.writesToStandardError = toStandardError
     // libedit hands this address back to the callbacks; the reader outlives its editor.
     let owner = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())

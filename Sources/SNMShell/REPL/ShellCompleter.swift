@@ -11,20 +11,32 @@ import SNMQuery
 /// ```
 /// Keywords where a keyword fits, tables after `from`, functions after `rpc`, columns of the
 /// statement's table in select lists, filters and `order by`, operators after a column, `$variables`
-/// after `$`, `.snm` files after `run`. Names come from the `SchemaCatalog`, so Tab never waits for
-/// the network.
+/// after `$`, `.snm` files after `run`. Names come from the `SchemaCatalog`: where they are
+/// wanted, Tab starts its load if nothing has, and while no document is there yet (none cached,
+/// the project's not yet answered) waits for it, until it ends or a key is typed (`keyTyped`),
+/// rather than offer fewer names than the project has without saying so.
 public struct ShellCompleter: LineCompleter {
   let catalog: SchemaCatalog
   let variables: @Sendable () -> [String]
   let directory: String
+  /// Whether a key waits to be read: Tab stops waiting for the project's names then.
+  let keyTyped: @Sendable () -> Bool
 
   public init(
     catalog: SchemaCatalog, variables: @escaping @Sendable () -> [String] = { [] },
-    directory: String = FileManager.default.currentDirectoryPath
+    directory: String = FileManager.default.currentDirectoryPath,
+    keyTyped: @escaping @Sendable () -> Bool = { ShellCompleter.keyWaitsOnStandardInput() }
   ) {
     self.catalog = catalog
     self.variables = variables
     self.directory = directory
+    self.keyTyped = keyTyped
+  }
+
+  /// Whether a key typed at the terminal waits to be read on standard input.
+  public static func keyWaitsOnStandardInput() -> Bool {
+    var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+    return poll(&input, 1, 0) > 0 && input.revents & Int16(POLLIN) != 0
   }
 
   /// Words that start a statement: offered only where a statement starts.
@@ -38,6 +50,13 @@ public struct ShellCompleter: LineCompleter {
     let word = context.prefix
     let before = String(decoding: Array(text.utf8)[..<context.replaceRange.start], as: UTF8.self)
     let atStart = Self.isStatementStart(before)
+    if context.tables || context.functions || context.operators || !context.columnsOf.isEmpty
+      || !context.relationsOf.isEmpty
+    {
+      awaitProjectNames()
+    } else if context.buckets || context.storagePaths {
+      catalog.loadIfNotStarted()
+    }
     var names: [String] = []
     if context.variables {
       names += variables().sorted().map { "$" + $0 } + ["$env.", "$session."]
@@ -84,6 +103,12 @@ public struct ShellCompleter: LineCompleter {
         })
     }
     return CompletionResult(word: word, candidates: matching)
+  }
+
+  /// Starts loading the project's names if nothing has, and waits while no document is there.
+  func awaitProjectNames() {
+    catalog.loadIfNotStarted()
+    if catalog.isAwaitingDocument { _ = catalog.waitUntilSettled(unless: keyTyped) }
   }
 
   /// How far apart the letters of `typed` sit, in order, in `name` (nil: they are not all

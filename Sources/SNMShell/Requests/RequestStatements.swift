@@ -148,6 +148,13 @@ struct RequestStatements: RequestFamily {
     let empty =
       document.shape.kind == .array && document.shape.count == 0
       || request.expectation == .maybeSingle && document.shape.kind == .null
+    if empty && catalog.isAwaitingDocument {
+      // `*`'s columns come from the document the prompt started loading: waited for, so the
+      // header does not depend on which answer came first (Ctrl-C stops the wait).
+      _ = await environment.sender.cancellable(refreshing: false) {
+        await catalog.waitUntilLoaded()
+      }
+    }
     let columns =
       empty ? request.resultColumns(starColumns: table.flatMap(catalog.knownColumns)) : nil
     return await present(

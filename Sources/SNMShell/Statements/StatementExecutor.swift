@@ -129,13 +129,14 @@ public final class StatementExecutor: Sendable {
     }
   }
 
-  /// Starts loading the project's schema in the background (for completion); returns at once.
-  public func startLoadingSchema(
+  /// Prepares loading the project's schema (for completion), started on its first need
+  /// (``SchemaCatalog/loadIfNotStarted(else:)``); loads nothing now.
+  public func prepareSchemaLoading(
     cache: SchemaCache? = SchemaCache(directory: SchemaCache.defaultDirectory())
   ) {
     let storage = SupabaseStorageManager(
       config: project.supabaseConfig, provider: provider,
       accessToken: { [sessions] in try await sessions.requestToken() })
-    catalog.startLoading(provider: provider, project: project, storage: storage, cache: cache)
+    catalog.prepareLoading(provider: provider, project: project, storage: storage, cache: cache)
   }
 }

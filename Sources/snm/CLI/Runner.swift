@@ -97,14 +97,17 @@ enum Runner {
         return await loop.run()
       }
     }
-    executor.startLoadingSchema()
+    // The project's names load on their first need (the first key typed, Tab, a statement that
+    // reads them), not before the prompt: a session left at once never asks for them.
+    executor.prepareSchemaLoading()
     if !options.quiet { FileHandle.standardOutput.write(Data(executor.startupBanner().utf8)) }
     if !options.skipStartupFile { await executor.applyStartupFile() }
-    let completer = ShellCompleter(
-      catalog: executor.catalog, variables: { executor.variableNames() })
+    let catalog = executor.catalog
+    let completer = ShellCompleter(catalog: catalog, variables: { executor.variableNames() })
     do {
       let reader = try LibEditLineReader(
-        history: HistoryFile(path: HistoryFile.defaultPath()), completer: completer)
+        history: HistoryFile(path: HistoryFile.defaultPath()), completer: completer,
+        onFirstKey: { catalog.loadIfNotStarted() })
       var loop = PromptLoop(executor: executor, reader: reader)
       return await loop.run()
     } catch {
