@@ -19,7 +19,8 @@ public final class StorageNames: Sendable {
     var buckets: [String]?
     /// `bucket/folder/` → the names in it (folders ending in `/`).
     var folders: [String: [String]] = [:]
-    var pending: Set<String> = []
+    /// The listings under way, by key; each group ends when its answer is stored.
+    var pending: [String: DispatchGroup] = [:]
     var lister: Lister?
   }
 
@@ -67,7 +68,8 @@ public final class StorageNames: Sendable {
     return known(bucket: bucket, folder: inside).map { folder + $0 }
   }
 
-  /// What is known of a folder; when nothing is, lists it and waits up to `firstWait`.
+  /// What is known of a folder; when nothing is, lists it (or finds it being listed) and waits up
+  /// to `firstWait`.
   func known(bucket: String?, folder: String) -> [String] {
     if let names = names(bucket: bucket, folder: folder) { return names }
     guard let listed = startListing(bucket: bucket, folder: folder) else { return [] }
@@ -80,27 +82,32 @@ public final class StorageNames: Sendable {
     return state.withLock { $0.folders["\(bucket)/\(folder)"] }
   }
 
-  /// Lists a folder (nil bucket: the buckets) in the background unless it is being listed;
-  /// the semaphore is signalled when the answer is stored.
-  func startListing(bucket: String?, folder: String) -> DispatchSemaphore? {
+  /// Lists a folder (nil bucket: the buckets) in the background unless it is being listed; the
+  /// group ends when the answer is stored (the listing under way, when there is one: the bucket
+  /// names, listed from the first key typed, may still be on their way at the first Tab).
+  func startListing(bucket: String?, folder: String) -> DispatchGroup? {
     let key = bucket.map { "\($0)/\(folder)" } ?? ""
-    let lister = state.withLock { state -> Lister? in
-      guard let lister = state.lister, !state.pending.contains(key) else { return nil }
-      state.pending.insert(key)
-      return lister
+    let started = state.withLock { state -> (lister: Lister?, group: DispatchGroup)? in
+      if let group = state.pending[key] { return (nil, group) }
+      guard let lister = state.lister else { return nil }
+      let group = DispatchGroup()
+      group.enter()
+      state.pending[key] = group
+      return (lister, group)
     }
-    guard let lister else { return nil }
-    let done = DispatchSemaphore(value: 0)
+    guard let started else { return nil }
+    guard let lister = started.lister else { return started.group }
+    let group = started.group
     Task.detached(priority: .userInitiated) { [self] in
       let listed = await lister(bucket, folder)
       state.withLock { state in
-        state.pending.remove(key)
+        state.pending[key] = nil
         guard let listed else { return }
         if bucket == nil { state.buckets = listed } else { state.folders[key] = listed }
       }
-      done.signal()
+      group.leave()
     }
-    return done
+    return group
   }
 }
 
