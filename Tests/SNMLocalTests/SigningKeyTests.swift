@@ -84,6 +84,43 @@ import Testing
   @Test func aPEMOfAnotherKindIsRefused() {
     #expect(throws: CryptoError.self) { try SigningKey(pem: Array("not a key".utf8)) }
   }
+
+  /// An Ed25519 key made for this test (`openssl genpkey -algorithm ed25519`): a key libcrypto
+  /// reads, of a kind a project does not sign with.
+  static let ed25519 = """
+    -----BEGIN PRIVATE KEY-----
+    MC4CAQAwBQYDK2VwBCIEIJlPFE5GeZ6T26hKDdmlzvGkrbJ+Qwy5lTOR2A9mc6/7
+    -----END PRIVATE KEY-----
+    """
+  static let ed25519Public = """
+    -----BEGIN PUBLIC KEY-----
+    MCowBQYDK2VwAyEAQHdKVB0x0lUNxNIYennEFd9baxYzSj02zT4oAculIro=
+    -----END PUBLIC KEY-----
+    """
+
+  @Test func aRefusedPEMSaysWhichKeyAndWhy() {
+    let failures: [(String, () throws(CryptoError) -> SigningKey)] = [
+      (
+        "reading the signing key",
+        { () throws(CryptoError) in try SigningKey(pem: Array("no".utf8)) }
+      ),
+      (
+        "reading the public key",
+        { () throws(CryptoError) in try SigningKey(publicPEM: Array("no".utf8)) }
+      ),
+      (
+        "reading the signing key (not EC P-256 or RSA 2048)",
+        { () throws(CryptoError) in try SigningKey(pem: Array(Self.ed25519.utf8)) }
+      ),
+      (
+        "reading the public key (not EC P-256 or RSA 2048)",
+        { () throws(CryptoError) in try SigningKey(publicPEM: Array(Self.ed25519Public.utf8)) }
+      ),
+    ]
+    for (operation, read) in failures {
+      #expect(throws: CryptoError(operation: operation)) { _ = try read() }
+    }
+  }
 }
 
 /// `snm local start --signing-keys FILE`: a JWK set as the Supabase CLI keeps it.

@@ -90,14 +90,7 @@ public final class SigningKey: Sendable {
   /// (by default its thumbprint).
   public convenience init(pem: [UInt8], kid: String? = nil) throws(CryptoError) {
     let read = pem.withUnsafeBufferPointer { snm_key_read_pem($0.baseAddress, Int32($0.count)) }
-    guard let key = read else { throw CryptoError(operation: "reading the signing key") }
-    switch snm_key_kind(key) {
-    case 0: try self.init(key: key, algorithm: .es256, kid: kid)
-    case 1: try self.init(key: key, algorithm: .rs256, kid: kid)
-    default:
-      EVP_PKEY_free(key)
-      throw CryptoError(operation: "reading the signing key (not EC P-256 or RSA 2048)")
-    }
+    try self.init(read: read, named: "the signing key", kid: kid)
   }
 
   /// The public key in PEM `pem` ("PUBLIC KEY"): a key that only verifies, as a provider's key
@@ -106,13 +99,21 @@ public final class SigningKey: Sendable {
     let read = pem.withUnsafeBufferPointer {
       snm_key_read_public_pem($0.baseAddress, Int32($0.count))
     }
-    guard let key = read else { throw CryptoError(operation: "reading the public key") }
+    try self.init(read: read, named: "the public key", kid: kid)
+  }
+
+  /// The key libcrypto read from a PEM (nil: it found none), its kind saying the algorithm;
+  /// `name` says which key in the errors (`reading the public key`). Frees a key of another kind.
+  private convenience init(read: OpaquePointer?, named name: String, kid: String?)
+    throws(CryptoError)
+  {
+    guard let key = read else { throw CryptoError(operation: "reading \(name)") }
     switch snm_key_kind(key) {
     case 0: try self.init(key: key, algorithm: .es256, kid: kid)
     case 1: try self.init(key: key, algorithm: .rs256, kid: kid)
     default:
       EVP_PKEY_free(key)
-      throw CryptoError(operation: "reading the public key (not EC P-256 or RSA 2048)")
+      throw CryptoError(operation: "reading \(name) (not EC P-256 or RSA 2048)")
     }
   }
 

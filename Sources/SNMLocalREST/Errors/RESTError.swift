@@ -28,16 +28,10 @@ public struct RESTError: Error, Sendable, Equatable {
   }
 
   /// The details as plain text, when they are a string.
-  public var detailsText: String? {
-    if case .string(let text) = details { return text }
-    return nil
-  }
+  public var detailsText: String? { details.stringValue }
 
   /// The hint as plain text, when there is one.
-  public var hintText: String? {
-    if case .string(let text) = hint { return text }
-    return nil
-  }
+  public var hintText: String? { hint.stringValue }
 
   /// The JSON body.
   public var body: String {

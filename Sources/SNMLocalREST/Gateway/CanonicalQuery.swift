@@ -148,20 +148,8 @@ enum CanonicalQuery {
     let copy = Array(bytes)
     var pairs: [Pair] = []
     pairs.reserveCapacity(4)
-    var start = 0
-    while start < copy.count {
-      var end = start
-      var equals: Int? = nil
-      while end < copy.count, copy[end] != UInt8(ascii: "&"), copy[end] != UInt8(ascii: ";") {
-        if equals == nil && copy[end] == UInt8(ascii: "=") { equals = end }
-        end += 1
-      }
-      if let equals {
-        pairs.append((copy[start..<equals], copy[(equals + 1)..<end]))
-      } else {
-        pairs.append((copy[start..<end], copy[end..<end]))
-      }
-      start = end + 1
+    QueryString.forEachPair(in: copy) { name, value in
+      pairs.append((copy[name], copy[value ?? name.upperBound..<name.upperBound]))
     }
     return pairs
   }
@@ -169,23 +157,12 @@ enum CanonicalQuery {
   /// The parameters of a query with `%` or `+`, each name and value decoded.
   private static func decodedPairs(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> [Pair] {
     var pairs: [Pair] = []
-    var start = bytes.startIndex
-    while start < bytes.endIndex {
-      var end = start
-      while end < bytes.endIndex, bytes[end] != UInt8(ascii: "&"), bytes[end] != UInt8(ascii: ";") {
-        end += 1
-      }
-      let piece = bytes[start..<end]
-      if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
-        pairs.append(
-          (
-            PercentEncoding.decode(bytes: piece[start..<equals], plusIsSpace: true)[...],
-            PercentEncoding.decode(bytes: piece[(equals + 1)..<end], plusIsSpace: true)[...]
-          ))
-      } else {
-        pairs.append((PercentEncoding.decode(bytes: piece, plusIsSpace: true)[...], []))
-      }
-      start = end + 1
+    QueryString.forEachPair(in: bytes) { name, value in
+      pairs.append(
+        (
+          PercentEncoding.decode(bytes: bytes[name], plusIsSpace: true)[...],
+          value.map { PercentEncoding.decode(bytes: bytes[$0], plusIsSpace: true)[...] } ?? []
+        ))
     }
     return pairs
   }

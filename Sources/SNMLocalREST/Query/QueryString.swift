@@ -22,24 +22,36 @@ enum QueryString {
     var bytes = Array(raw.utf8)
     if bytes.first == UInt8(ascii: "?") { bytes.removeFirst() }
     var pairs: [Pair] = []
-    var start = 0
-    while start < bytes.count {
+    try forEachPair(in: bytes) { (name, value) throws(RESTError) in
+      var pair = Pair(key: try decode(bytes[name]), value: nil)
+      if let value { pair.value = try decode(bytes[value]) }
+      pairs.append(pair)
+    }
+    return pairs
+  }
+
+  /// The pieces of a query string (its `?` dropped) between `&` and `;`, each cut at its first
+  /// `=`: `body` takes the ranges of the name and of the value (nil for a piece without `=`), in
+  /// the query's order. A `&` or `;` at the end makes no piece; two in a row make an empty one.
+  @inline(__always)
+  static func forEachPair<Bytes: RandomAccessCollection<UInt8>, Failure: Error>(
+    in bytes: Bytes, _ body: (Range<Int>, Range<Int>?) throws(Failure) -> Void
+  ) throws(Failure) where Bytes.Index == Int {
+    var start = bytes.startIndex
+    while start < bytes.endIndex {
       var end = start
-      while end < bytes.count, bytes[end] != UInt8(ascii: "&"), bytes[end] != UInt8(ascii: ";") {
+      var equals: Int? = nil
+      while end < bytes.endIndex, bytes[end] != UInt8(ascii: "&"), bytes[end] != UInt8(ascii: ";") {
+        if equals == nil && bytes[end] == UInt8(ascii: "=") { equals = end }
         end += 1
       }
-      let piece = bytes[start..<end]
-      if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
-        pairs.append(
-          Pair(
-            key: try decode(piece[piece.startIndex..<equals]),
-            value: try decode(piece[(equals + 1)..<piece.endIndex])))
+      if let equals {
+        try body(start..<equals, (equals + 1)..<end)
       } else {
-        pairs.append(Pair(key: try decode(piece), value: nil))
+        try body(start..<end, nil)
       }
       start = end + 1
     }
-    return pairs
   }
 
   /// Percent-decodes one key or value, with `+` as a space.
