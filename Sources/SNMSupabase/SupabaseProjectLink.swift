@@ -2,14 +2,17 @@ import SNMNetwork
 
 /// What the DB and Storage managers share: one project's config, the provider its requests go
 /// through, and the session's token, asked once per request (nil: the API key is the bearer).
+/// A manager makes it in ``SupabaseProjectManager/init(config:provider:accessToken:)``; another
+/// manager made from it (``SupabaseProjectManager/init(link:)``) shares all three. Opaque outside
+/// this module: read the manager's `config` and `provider`.
 ///
 /// ```swift
-/// let link = SupabaseProjectLink(
+/// let db = SupabaseDBManager(
 ///   config: config, provider: provider,
 ///   accessToken: { try await SessionManager.shared.requestToken() })
-/// let token = try await link.accessToken()   // nil: send the API key as the bearer
+/// let storage = SupabaseStorageManager(link: db.link)   // the same project, pool and token
 /// ```
-struct SupabaseProjectLink: Sendable {
+public struct SupabaseProjectLink: Sendable {
   let config: SupabaseConfig
   let provider: SNMNetworkProvider
   let accessToken: @Sendable () async throws -> String?

@@ -11,21 +11,12 @@ import SNMNetwork
 /// ```
 ///
 /// The DB layer knows nothing of Auth: the `accessToken` closure is asked once per request, and
-/// its `nil` means "send the API key as the bearer".
-public struct SupabaseDBManager: Sendable {
-  let link: SupabaseProjectLink
-  public var config: SupabaseConfig { link.config }
-  public var provider: SNMNetworkProvider { link.provider }
+/// its `nil` means "send the API key as the bearer" (``SupabaseProjectManager``).
+public struct SupabaseDBManager: SupabaseProjectManager {
+  public let link: SupabaseProjectLink
 
-  /// - Parameters:
-  ///   - provider: shared with Auth so both reuse one connection pool; by default one is made for
-  ///     `config` (API key from `config.anonKey`).
-  ///   - accessToken: the session's JWT, or nil without a session.
-  public init(
-    config: SupabaseConfig, provider: SNMNetworkProvider? = nil,
-    accessToken: @escaping @Sendable () async throws -> String? = { nil }
-  ) {
-    link = SupabaseProjectLink(config: config, provider: provider, accessToken: accessToken)
+  public init(link: SupabaseProjectLink) {
+    self.link = link
   }
 
   /// Reads rows: GET.

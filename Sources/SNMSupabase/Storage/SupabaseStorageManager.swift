@@ -15,19 +15,13 @@ import SNMNetwork
 ///
 /// A chain names a bucket, then (for one object) a path, then the operation; `request()` exists
 /// only once the operation is chosen (``SupabaseStoragePhase``). Like the DB layer it knows
-/// nothing of Auth: `accessToken` is asked once per request, and its `nil` sends the API key.
-public struct SupabaseStorageManager: Sendable {
-  let link: SupabaseProjectLink
-  public var config: SupabaseConfig { link.config }
-  public var provider: SNMNetworkProvider { link.provider }
+/// nothing of Auth: `accessToken` is asked once per request, and its `nil` sends the API key
+/// (``SupabaseProjectManager``).
+public struct SupabaseStorageManager: SupabaseProjectManager {
+  public let link: SupabaseProjectLink
 
-  /// As ``SupabaseDBManager/init(config:provider:accessToken:)``: `provider` shared with the
-  /// other managers, `accessToken` the session's JWT or nil without a session.
-  public init(
-    config: SupabaseConfig, provider: SNMNetworkProvider? = nil,
-    accessToken: @escaping @Sendable () async throws -> String? = { nil }
-  ) {
-    link = SupabaseProjectLink(config: config, provider: provider, accessToken: accessToken)
+  public init(link: SupabaseProjectLink) {
+    self.link = link
   }
 
   /// The Storage API's base: the project URL + `/storage/v1`.
