@@ -13,15 +13,21 @@ enum SchemaIntrospection {
   }
 
   /// The catalog query's JSON document. Throws `PGError` or 503 PGRST002.
+  ///
+  /// JIT is off for the query's transaction only (the cluster keeps Postgres's default, as hosted
+  /// Supabase does): its estimated cost is far above `jit_above_cost`, so Postgres compiled it
+  /// with LLVM at every gateway start and every reload: 1,889M instructions, 361M without
+  /// (callgrind), 1.3 s of wall time against 0.2 s.
   static func loadText(database: PGPool, defaultSchemas: [String]) throws -> String {
     let text = try database.withConnection { connection in
       let results = try connection.pipeline([
         PGStatement("begin read only"),
         PGStatement("set local search_path to pg_catalog"),
+        PGStatement("set local jit to off"),
         PGStatement(sql, [defaultSchemas.joined(separator: ",")]),
         PGStatement("commit"),
       ])
-      return results[2].scalar
+      return results[3].scalar
     }
     guard let text else { throw RESTError.noSchemaCache }
     return text
