@@ -3,11 +3,6 @@ package struct TOMLPosition: Sendable, Equatable, Hashable, CustomStringConverti
   package var line: Int
   package var column: Int
 
-  package init(line: Int, column: Int) {
-    self.line = line
-    self.column = column
-  }
-
   /// `3:14`.
   package var description: String { "\(line):\(column)" }
 }

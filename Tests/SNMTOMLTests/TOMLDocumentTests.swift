@@ -1,5 +1,6 @@
-import SNMTOML
 import Testing
+
+@testable import SNMTOML
 
 /// The shape of config.toml as the Supabase CLI writes it, and what TOML allows around it.
 @Test func readsTheSupabaseConfigShape() throws {
