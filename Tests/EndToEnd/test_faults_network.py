@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from conftest import SNM, run_snm
-from hardening import gateway_pid, wait_until, worker_pid
+from hardening import alive, gateway_pid, wait_until, worker_pid
 from tmux_shell import TmuxShell
 
 QUERY = "from user_info select id, name"
@@ -211,3 +211,30 @@ def test_gateway_killed_mid_answer_is_reported_as_cut_off(big_project, tmp_path)
                     "from walk_request select id where message like 'big-*'",
                     env=env_for(tmp_path, project.url, project.service_role_key), timeout=120)
     assert whole.returncode == 0 and len(json.loads(whole.stdout)) == BIG_ROWS
+
+
+def test_a_request_sent_while_the_gateway_restarts_waits_for_the_new_worker(big_project, tmp_path):
+    """The supervisor (`snm local serve`) holds the gateway's listening socket: a request sent
+    after the worker died and before the next one runs waits for it and is answered (before, it
+    was refused until the new worker had bound the port: snm said the project was not running).
+    The supervisor is paused across the window so that the new worker cannot be there yet."""
+    project = big_project
+    supervisor, worker = gateway_pid(project), worker_pid(project)
+    assert supervisor and worker
+    os.kill(supervisor, signal.SIGSTOP)
+    try:
+        os.kill(worker, signal.SIGKILL)
+        wait_until(lambda: not alive(worker), what="the killed worker to be gone")
+        process = subprocess.Popen(
+            [SNM, "--format", "json", "-c", "from walk_request select id where message like 'big-000*'"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, **env_for(tmp_path, project.url, project.service_role_key)})
+        # Connected while no worker runs: the connection waits in the listening socket's queue.
+        wait_until(lambda: process.poll() is not None or sockets(f"( dport = :{project.port} )"),
+                   what="snm to connect or end")
+    finally:
+        os.kill(supervisor, signal.SIGCONT)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 0, stderr
+    assert len(json.loads(stdout)) == 10
+    assert wait_until(lambda: worker_pid(project) not in (None, worker), what="a new gateway worker")

@@ -3,6 +3,7 @@ import json
 import os
 import pwd
 import shutil
+import socket
 import subprocess
 import time
 import uuid
@@ -11,7 +12,7 @@ import httpx
 import pytest
 
 from conftest import SNM, WORKDIR, free_port, run_snm
-from hardening import children
+from hardening import alive, children
 
 
 def processes_mentioning(text):
@@ -237,6 +238,43 @@ def test_a_crashed_gateway_is_started_again(start_extra_project):
         assert "crashed (signal 9)" in log.read()
 
 
+def test_serve_on_a_taken_port_exits_3_before_it_makes_a_cluster(snm_bin, workdir):
+    """The supervisor listens first: a port another process holds ends `snm local serve` at
+    once with exit 3, before any Postgres work (before, it made and started a cluster, and a
+    worker found the port taken; the same message)."""
+    data_dir = WORKDIR / "projects" / "taken-port"
+    run_snm("local", "destroy", "--dir", str(data_dir), "--yes", timeout=120)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        served = run_snm("local", "serve", "--dir", str(data_dir), "--port", str(port),
+                         timeout=120)
+    assert served.returncode == 3, served.stdout + served.stderr
+    assert served.stderr == f"snm local: cannot serve: port {port} is already in use on 127.0.0.1\n"
+    status = json.loads(run_snm("local", "status", "--dir", str(data_dir), "--json").stdout)
+    assert status["running"] is False
+    assert status.get("postgres_version") is None, "no cluster was made"
+    assert processes_mentioning(str(data_dir)) == []
+
+
+def test_a_second_serve_of_a_running_project_leaves_it_running(start_extra_project):
+    """Its port is the running project's: the second `serve` ends with exit 3 before it touches
+    the project (before, it wrote its own pid into gateway.pid and removed the file as it ended,
+    so the running project was reported stopped and `snm local stop` could not find it)."""
+    project = start_extra_project("second-serve")
+    supervisor = project.status["gateway_pid"]
+    served = run_snm("local", "serve", "--dir", project.data_dir, "--port", str(project.port),
+                     timeout=120)
+    assert served.returncode == 3
+    assert f"port {project.port} is already in use" in served.stderr
+    status = json.loads(run_snm("local", "status", "--dir", project.data_dir, "--json").stdout)
+    assert status["running"] is True and status["gateway_pid"] == supervisor
+    stopped = run_snm("local", "stop", "--dir", project.data_dir, timeout=60)
+    assert stopped.returncode == 0, stopped.stderr
+    assert not alive(supervisor), "stop found the running supervisor"
+
+
 def test_serve_in_the_foreground_stops_what_it_started_on_ctrl_c(snm_bin, workdir):
     data_dir = str(WORKDIR / "projects" / "foreground")
     port = free_port()
@@ -252,16 +290,12 @@ def test_serve_in_the_foreground_stops_what_it_started_on_ctrl_c(snm_bin, workdi
                 break
             time.sleep(0.2)
         assert status and status["running"], status
-        # `running` says the processes are up; the worker may still be binding its port.
-        answer = None
-        while time.monotonic() < deadline:
-            try:
-                answer = httpx.get(f"{status['url']}/auth/v1/health",
-                                   headers={"apikey": status["anon_key"]})
-                break
-            except httpx.ConnectError:
-                time.sleep(0.1)
-        assert answer is not None and answer.status_code == 200
+        # `running` says the processes are up; the supervisor listened before it started
+        # Postgres, so the port takes the request even while the worker is starting (it was
+        # refused until the worker had bound it).
+        answer = httpx.get(f"{status['url']}/auth/v1/health",
+                           headers={"apikey": status["anon_key"]}, timeout=60)
+        assert answer.status_code == 200
         os.killpg(server.pid, 2)  # Ctrl-C reaches the whole foreground group
         output = server.communicate(timeout=60)[0]
         assert server.returncode == 0, output

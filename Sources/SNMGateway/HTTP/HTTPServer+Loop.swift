@@ -351,7 +351,12 @@ extension HTTPServer {
         }
         loop.listenerPoll = nil
       }
-      if loop.listener >= 0 { close(loop.listener) }
+      if loop.listener >= 0 {
+        // A given socket is held by another process too (the supervisor): closing this copy
+        // alone would leave it listening with nothing to accept what queues there.
+        if given >= 0 { shutdown(loop.listener, Int32(SHUT_RD)) }
+        close(loop.listener)
+      }
       loop.listener = -1
       for (socket, entry) in loop.connections where !entry.onWorker {
         closeConnection(socket, &loop)

@@ -15,6 +15,9 @@ import Synchronization
 /// server.port             // the bound port (useful with port 0)
 /// server.stop()
 /// ```
+/// `HTTPServer(listening: fd, ...)` serves on a listening socket it is given instead (`snm local
+/// serve`'s supervisor holds it across its workers, so a client never finds the port closed
+/// while one starts); its `stop` ends the listening for every process that holds it.
 /// One thread runs a libuv event loop (epoll): it accepts, reads and parses every connection,
 /// answers what needs no handler (malformed requests, 408, 413, 431, 503) and keeps the timers.
 /// A whole request goes to a small pool of worker threads (``HTTPWorkerPool``), where handlers
@@ -37,6 +40,8 @@ public final class HTTPServer: Sendable {
   let handler: Handler
   let planner: BodyPlanner?
   let requestedPort: Int
+  /// The listening socket given to `init(listening:)`, or -1: `start` binds one.
+  let given: Int32
   let state = Mutex<State>(State())
   let workers: HTTPWorkerPool
   /// What only the loop thread touches (the libuv handles, the connections it owns).
@@ -54,11 +59,32 @@ public final class HTTPServer: Sendable {
     var wakeAddress = 0
   }
 
-  public init(
+  public convenience init(
     port: Int, limits: HTTPServerLimits = HTTPServerLimits(), handler: @escaping Handler,
     bodyPlanner: BodyPlanner? = nil
   ) {
+    self.init(port: port, given: -1, limits: limits, handler: handler, bodyPlanner: bodyPlanner)
+  }
+
+  /// A server on `socket`, a TCP socket already listening on 127.0.0.1 (another process may hold
+  /// it too). `start` serves on it; `stop` shuts it down, which ends the listening for every
+  /// process that holds it: a client that connects afterwards is refused, not left waiting in
+  /// its queue.
+  package convenience init(
+    listening socket: Int32, limits: HTTPServerLimits = HTTPServerLimits(),
+    handler: @escaping Handler, bodyPlanner: BodyPlanner? = nil
+  ) {
+    self.init(
+      port: Self.boundPort(of: socket), given: socket, limits: limits, handler: handler,
+      bodyPlanner: bodyPlanner)
+  }
+
+  init(
+    port: Int, given: Int32, limits: HTTPServerLimits, handler: @escaping Handler,
+    bodyPlanner: BodyPlanner?
+  ) {
     self.requestedPort = port
+    self.given = given
     self.limits = limits
     self.handler = handler
     self.planner = bodyPlanner
@@ -74,12 +100,13 @@ public final class HTTPServer: Sendable {
   /// The port the server listens on (after `start`).
   public var port: Int { state.withLock { $0.boundPort } }
 
-  /// Binds 127.0.0.1:`port`, listens, and starts the event loop on a thread of its own.
+  /// Binds 127.0.0.1:`port` and listens (unless given a listening socket), and starts the event
+  /// loop on a thread of its own.
   ///
   /// Throws `HTTPServerError` (`bind` with errno 98 when the port is in use).
   public func start() throws(HTTPServerError) {
     signal(SIGPIPE, SIG_IGN)
-    let listener = try Self.listen(port: requestedPort)
+    let listener = given >= 0 ? given : try Self.listen(port: requestedPort)
     let bound = Self.boundPort(of: listener)
     let capacity = min(limits.maxConnections, max(16, Self.openFileLimit() - 128))
     let ready = DispatchSemaphore(value: 0)

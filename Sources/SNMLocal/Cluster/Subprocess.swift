@@ -79,7 +79,7 @@ enum Subprocess {
 
   static func spawn(
     _ executable: String, _ arguments: [String], actions: inout posix_spawn_file_actions_t,
-    flags: Int16, extraEnvironment: [String: String] = [:]
+    flags: Int16, extraEnvironment: [String: String] = [:], keeping lastKept: Int32 = 2
   ) throws(LocalProjectError) -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -95,7 +95,7 @@ enum Subprocess {
     // Only the standard streams reach the child: a descriptor this process was handed (a
     // caller's lock file, a pipe, a socket) would otherwise stay open in postgres, which outlives
     // us (a `flock` taken around `snm local start` was held until the cluster stopped).
-    _ = closeFrom?(&actions, 3)
+    _ = closeFrom?(&actions, lastKept + 1)
     var pid: pid_t = 0
     let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard status == 0 else {
@@ -105,15 +105,38 @@ enum Subprocess {
     return pid
   }
 
-  /// Starts a child that shares this process's standard streams; returns its pid.
+  /// Starts a child that shares this process's standard streams; returns its pid. `inheriting`
+  /// a descriptor, the child has it as ``inheritedDescriptor`` (3) too, open across the exec
+  /// (it must not be 3 here: see ``movedAboveInherited(_:)``); nothing else above 2 reaches it.
   static func spawnAttached(
-    _ executable: String, _ arguments: [String], extraEnvironment: [String: String]
+    _ executable: String, _ arguments: [String], extraEnvironment: [String: String],
+    inheriting descriptor: Int32? = nil
   ) throws(LocalProjectError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    var lastKept: Int32 = 2
+    if let descriptor {
+      // dup2 to another number leaves the copy without FD_CLOEXEC.
+      posix_spawn_file_actions_adddup2(&actions, descriptor, inheritedDescriptor)
+      lastKept = inheritedDescriptor
+    }
     return try spawn(
-      executable, arguments, actions: &actions, flags: 0, extraEnvironment: extraEnvironment)
+      executable, arguments, actions: &actions, flags: 0, extraEnvironment: extraEnvironment,
+      keeping: lastKept)
+  }
+
+  /// The descriptor a child started by `spawnAttached(inheriting:)` has the given one as.
+  static let inheritedDescriptor: Int32 = 3
+
+  /// `descriptor`, or a copy of it above ``inheritedDescriptor`` (closed on exec; the original
+  /// closed) when it is that number: dup2 onto itself would keep its FD_CLOEXEC on C libraries
+  /// older than glibc 2.29. -1 when no copy could be made.
+  static func movedAboveInherited(_ descriptor: Int32) -> Int32 {
+    guard descriptor == inheritedDescriptor else { return descriptor }
+    let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, inheritedDescriptor + 1)
+    close(descriptor)
+    return moved
   }
 
   /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; spawn.h hides it behind

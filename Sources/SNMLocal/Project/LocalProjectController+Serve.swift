@@ -11,21 +11,26 @@ import SNMLocalStorage
 extension LocalProjectController {
   /// Runs the gateway in the foreground until SIGTERM or SIGINT (`snm local serve`).
   ///
-  /// This process supervises: it starts Postgres if it is not running (and then also stops it on
-  /// exit), runs the HTTP gateway as a child (`SNM_GATEWAY_WORKER=1`), and starts a new child if
-  /// one crashes (five crashes within 10 s end it). Throws `LocalProjectError` when Postgres
-  /// cannot be had; otherwise never returns.
+  /// This process supervises: it listens on the port, starts Postgres if it is not running (and
+  /// then also stops it on exit), runs the HTTP gateway as a child (`SNM_GATEWAY_WORKER=1`,
+  /// serving on the supervisor's listening socket: `SNM_GATEWAY_LISTENER`), and starts a new
+  /// child if one crashes (five crashes within 10 s end it). Throws `LocalProjectError` when the
+  /// port is taken or Postgres cannot be had; otherwise never returns.
   func serve() throws(LocalProjectError) -> Never {
     if ProcessInfo.processInfo.environment[Self.workerVariable] == "1" { try serveWorker() }
     try supervise()
   }
 
   static let workerVariable = "SNM_GATEWAY_WORKER"
+  /// Names the listening socket (a descriptor number) the supervisor gives its worker.
+  static let listenerVariable = "SNM_GATEWAY_LISTENER"
 
-  /// The gateway itself: binds the port, serves until SIGTERM/SIGINT, never touches Postgres's
-  /// lifecycle. Exits 3 when the port is taken.
+  /// The gateway itself: serves on the supervisor's listening socket (or, run alone, binds the
+  /// port) until SIGTERM/SIGINT, never touches Postgres's lifecycle. Exits 3 when the port is
+  /// taken or the socket named is not one listening on it.
   func serveWorker() throws(LocalProjectError) -> Never {
     let state = try resolvedState()
+    let listener = try inheritedListener(port: state.port)
     // Checked again here: the gateway sends passwords through this socket.
     try SocketDirectory.verify(state.layout.socketDir, owner: .of(state.layout))
     let keys = try state.keys()
@@ -84,8 +89,15 @@ extension LocalProjectController {
     if let text = environment["SNM_HTTP_MAX_CONNECTIONS"], let count = Int(text), count > 0 {
       limits.maxConnections = count
     }
-    let server = HTTPServer(
-      port: state.port, limits: limits, handler: router.handle, bodyPlanner: router.bodyPlan)
+    let server =
+      if let listener {
+        HTTPServer(
+          listening: listener, limits: limits, handler: router.handle,
+          bodyPlanner: router.bodyPlan)
+      } else {
+        HTTPServer(
+          port: state.port, limits: limits, handler: router.handle, bodyPlanner: router.bodyPlan)
+      }
     do {
       try server.start()
     } catch {
@@ -110,5 +122,23 @@ extension LocalProjectController {
     // The server's threads serve and the signal thread stops them; this one only waits. (Not
     // `dispatchMain()`: snm's main runs as a task, which must not hand its thread to Dispatch.)
     while true { pause() }
+  }
+
+  /// The listening socket `SNM_GATEWAY_LISTENER` names, closed on exec from here on (no Edge
+  /// Function's process may keep the port); nil when the variable is not set (the worker run
+  /// alone, as scripts/bench does). Throws (exit 3) when it names no socket listening on
+  /// 127.0.0.1:`port`.
+  func inheritedListener(port: Int) throws(LocalProjectError) -> Int32? {
+    guard let text = ProcessInfo.processInfo.environment[Self.listenerVariable] else { return nil }
+    unsetenv(Self.listenerVariable)
+    guard let descriptor = Int32(text), descriptor > 2,
+      HTTPServer.listeningPort(of: descriptor) == port
+    else {
+      throw LocalProjectError(
+        .unavailable,
+        "cannot serve: \(Self.listenerVariable) names no socket listening on 127.0.0.1:\(port)")
+    }
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    return descriptor
   }
 }
