@@ -51,32 +51,26 @@ public struct Router: Sendable {
   /// `/storage/v1/*`, when the project serves Storage.
   public var storage: StorageGateway? {
     didSet {
-      services = Self.services(
-        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime,
-        functions: functions)
+      listServices()
     }
   }
   /// `/realtime/v1/*`, when the project serves Realtime.
   public var realtime: RealtimeService? {
     didSet {
-      services = Self.services(
-        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime,
-        functions: functions)
+      listServices()
     }
   }
   /// `/functions/v1/*`, when the project serves Edge Functions.
   package var functions: FunctionsService? {
     didSet {
-      services = Self.services(
-        rest: restService, auth: authService, inbox: inbox, storage: storage, realtime: realtime,
-        functions: functions)
+      listServices()
     }
   }
   let restService: RESTService
   let authService: AuthService
   let inbox: InboxService
-  /// Every service, called the same way (`GatewayService`); built once.
-  private(set) var services: [any GatewayService]
+  /// Every service, called the same way (`GatewayService`); listed again when one is set.
+  private(set) var services: [any GatewayService] = []
 
   public init(
     keys: ProjectKeys, signer: JWTSigner, rest: any RESTHandling, restPool: PGPool,
@@ -128,9 +122,7 @@ public struct Router: Sendable {
       isServiceCredential: { credential in
         Router.isServiceCredential(credential, keys: keys, signer: signer, now: now)
       })
-    services = Self.services(
-      rest: restService, auth: authService, inbox: inbox, storage: nil, realtime: nil,
-      functions: nil)
+    listServices()
   }
 
   /// Answers one request. Never throws: every failure is a response.
@@ -159,18 +151,15 @@ public struct Router: Sendable {
     }
   }
 
-  /// The services in the order their prefixes are tried: REST, Auth, Storage, Realtime and
-  /// Functions (when served), the inbox.
-  static func services(
-    rest: RESTService, auth: AuthService, inbox: InboxService, storage: StorageGateway?,
-    realtime: RealtimeService?, functions: FunctionsService?
-  ) -> [any GatewayService] {
-    var services: [any GatewayService] = [rest, auth]
+  /// Lists the services in the order their prefixes are tried: REST, Auth, Storage, Realtime
+  /// and Functions (when served), the inbox.
+  private mutating func listServices() {
+    var services: [any GatewayService] = [restService, authService]
     if let storage { services.append(storage) }
     if let realtime { services.append(realtime) }
     if let functions { services.append(functions) }
     services.append(inbox)
-    return services
+    self.services = services
   }
 
   /// Admits a request as `admission` says: who calls, and the request as the service sees it (a
