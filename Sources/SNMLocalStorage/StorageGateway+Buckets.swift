@@ -76,7 +76,8 @@ extension StorageGateway {
           """,
           [
             id, name, owner.flatMap(Self.uuidOrNil), owner, settings.isPublic ? "true" : "false",
-            settings.fileSizeLimit.map(String.init), settings.allowedMimeTypes.map(Self.textArray),
+            settings.fileSizeLimit.map(String.init),
+            settings.allowedMimeTypes.map(SQLText.arrayLiteral),
           ])
       }
     } catch let failure where failure.code == "ResourceAlreadyExists" {
@@ -107,7 +108,7 @@ extension StorageGateway {
       sets.append("file_size_limit = $\(parameters.count)::bigint")
     }
     if body["allowed_mime_types"] != nil {
-      parameters.append(settings.allowedMimeTypes.map(Self.textArray))
+      parameters.append(settings.allowedMimeTypes.map(SQLText.arrayLiteral))
       sets.append("allowed_mime_types = $\(parameters.count)::text[]")
     }
     let sql =
@@ -245,16 +246,6 @@ extension StorageGateway {
       }
     }
     return true
-  }
-
-  /// A Postgres text[] literal of `items`, each element quoted.
-  static func textArray(_ items: [String]) -> String {
-    "{"
-      + items.map {
-        "\""
-          + $0.replacingOccurrences(of: "\\", with: "\\\\")
-          .replacingOccurrences(of: "\"", with: "\\\"") + "\""
-      }.joined(separator: ",") + "}"
   }
 
   /// `text` when it is a UUID (Storage keeps `owner` only then; `owner_id` always).

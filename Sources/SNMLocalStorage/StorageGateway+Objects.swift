@@ -157,7 +157,7 @@ extension StorageGateway {
           returning o.*
         )
         select o.version, \(StorageSQL.objectJSON)::text from gone o
-        """, [bucketID, Self.textArray(names)]
+        """, [bucketID, SQLText.arrayLiteral(names)]
       ).rows
     }
     var removed: [JSONValue] = []

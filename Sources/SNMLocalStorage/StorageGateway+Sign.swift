@@ -37,7 +37,7 @@ extension StorageGateway {
       Set(
         try tx.execute(
           "select name from storage.objects where bucket_id = $1 and name = any($2::text[])",
-          [bucketID, Self.textArray(names)]
+          [bucketID, SQLText.arrayLiteral(names)]
         ).rows.compactMap { $0[0] })
     }
     var answers: [JSONValue] = []

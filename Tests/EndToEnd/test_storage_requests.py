@@ -187,3 +187,27 @@ def test_deeply_nested_metadata_is_refused_not_a_crash(project):
     for answer in (raw, form):
         assert answer.status_code == 400, answer.text
         assert answer.json()["message"] == "user metadata may be nested at most 100 levels deep"
+
+
+@pytest.mark.parametrize("odd", ['"\u0301', "\\"], ids=["quote-before-a-mark", "backslash-at-the-end"])
+def test_names_with_quotes_and_backslashes_are_looked_up_as_sent(project, odd):
+    """Bulk sign and delete look their names up as one Postgres text[] literal: each `"` and `\\`
+    is escaped, a `"` that a combining mark follows (one character to Swift) too, so the list
+    holds the names as sent and the others in it are still found."""
+    name = f"odd-{uuid.uuid4().hex[:8]}.png"
+    odd_name = name + odd
+    files = service(project).from_("dog-photos")
+    files.upload(name, PNG, {"content-type": "image/png"})
+    try:
+        signed = call(project, "POST", "/object/sign/dog-photos",
+                      json={"expiresIn": 60, "paths": [odd_name, name]})
+        assert signed.status_code == 200, signed.text[:300]
+        assert [(item["path"], item["signedURL"] is not None) for item in signed.json()] == [
+            (odd_name, False), (name, True)]
+        removed = call(project, "DELETE", "/object/dog-photos", json={"prefixes": [odd_name, name]})
+        assert removed.status_code == 200, removed.text[:300]
+        assert [item["name"] for item in removed.json()] == [name]
+        assert not files.exists(name)
+    finally:
+        if files.exists(name):
+            files.remove([name])

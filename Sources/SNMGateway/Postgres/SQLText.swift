@@ -51,6 +51,23 @@ package enum SQLText {
     doubling(text, quote: "'")
   }
 
+  /// A Postgres text[] literal with every element quoted: `{"a","b\"c"}`, for a statement's
+  /// parameter (`= any($1::text[])`). Each `"` and `\` is escaped by code point, so a combining
+  /// mark after one (one `Character` with it) does not hide it.
+  package static func arrayLiteral(_ values: [String]) -> String {
+    var out = "{"
+    for (index, value) in values.enumerated() {
+      if index > 0 { out += "," }
+      out += "\""
+      for scalar in value.unicodeScalars {
+        if scalar == "\"" || scalar == "\\" { out += "\\" }
+        out.unicodeScalars.append(scalar)
+      }
+      out += "\""
+    }
+    return out + "}"
+  }
+
   /// `text` between two `quote`s, each `quote` inside doubled.
   private static func doubling(_ text: String, quote: Unicode.Scalar) -> String {
     var out = String.UnicodeScalarView()

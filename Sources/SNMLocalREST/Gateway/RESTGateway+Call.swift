@@ -151,7 +151,7 @@ extension RESTGateway {
       let matching = given.filter { $0.name == parameter.name }.map(\.value)
       guard let first = matching.first, let last = matching.last else { continue }
       if parameter.isVariadic && (matching.count > 1 || !first.hasPrefix("{")) {
-        values.append((parameter, SQLWriter.arrayLiteral(matching)))
+        values.append((parameter, SQLText.arrayLiteral(matching)))
       } else {
         // A repeated argument: the last one counts (PostgREST's `HM.fromList`).
         values.append((parameter, last))

@@ -1,3 +1,5 @@
+import SNMGateway
+
 /// SQL for one filter; the value is always a bound parameter, the column always quoted
 /// (SqlFragment.hs `pgFmtFilter`).
 extension SQLWriter {
@@ -36,11 +38,11 @@ extension SQLWriter {
         append(" = ANY('{}')")
       } else if let parser {
         append(" = ANY(SELECT " + parser.sql + "(unnest(")
-        bind(SQLWriter.arrayLiteral(values), as: "text[]")
+        bind(SQLText.arrayLiteral(values), as: "text[]")
         append(")))")
       } else {
         append(" = ANY(")
-        bind(SQLWriter.arrayLiteral(values))
+        bind(SQLText.arrayLiteral(values))
         append(")")
       }
     case .isValue(let value):
@@ -77,20 +79,5 @@ extension SQLWriter {
   /// A LIKE pattern with PostgREST's `*` for `%`.
   static func likePattern(_ value: String) -> String {
     String(String.UnicodeScalarView(value.unicodeScalars.map { $0 == "*" ? "%" : $0 }))
-  }
-
-  /// A Postgres array literal with every element quoted: `{"a","b\"c"}`.
-  static func arrayLiteral(_ values: [String]) -> String {
-    var out = "{"
-    for (index, value) in values.enumerated() {
-      if index > 0 { out += "," }
-      out += "\""
-      for scalar in value.unicodeScalars {
-        if scalar == "\"" || scalar == "\\" { out += "\\" }
-        out.unicodeScalars.append(scalar)
-      }
-      out += "\""
-    }
-    return out + "}"
   }
 }

@@ -49,7 +49,7 @@ enum GenSource {
     do {
       let connection = try PGConnection(conninfo: endpoint.databaseURL)
       defer { connection.close() }
-      let result = try connection.execute(CatalogQuery.sql, [arrayLiteral(schemas)])
+      let result = try connection.execute(CatalogQuery.sql, [SQLText.arrayLiteral(schemas)])
       text = result.scalar ?? "{}"
     } catch {
       throw GenError(
@@ -60,16 +60,6 @@ enum GenSource {
       source: "the local project's catalog (schemas: \(schemas.joined(separator: ", ")))")
     try requireFound(schemas, in: catalog, fromDocuments: false)
     return catalog
-  }
-
-  /// `{"public","my schema"}`: a text[] literal.
-  static func arrayLiteral(_ names: [String]) -> String {
-    let items = names.map { name in
-      "\""
-        + name.replacingOccurrences(of: "\\", with: "\\\\")
-        .replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-    return "{" + items.joined(separator: ",") + "}"
   }
 
   /// A schema with nothing in it is most likely a typo or one the API does not expose: say so

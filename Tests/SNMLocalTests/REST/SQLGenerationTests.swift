@@ -83,6 +83,17 @@ import Testing
     #expect(statement.sql.contains(#"ORDER BY "public"."users"."z""""#))
   }
 
+  /// A text[] parameter's literal (REST's `in`/`any` filters, Storage's bulk names, snm gen's
+  /// schemas): every element quoted, each `"` and `\` escaped by code point, a combining mark
+  /// after one included (Foundation's `replacingOccurrences` passed over `"` + U+0301 there).
+  @Test func arrayLiteralsEscapeEachQuoteAndBackslash() {
+    #expect(SQLText.arrayLiteral([]) == "{}")
+    #expect(SQLText.arrayLiteral(["a", "", "b c"]) == #"{"a","","b c"}"#)
+    #expect(SQLText.arrayLiteral(["a\"b", "c\\"]) == #"{"a\"b","c\\"}"#)
+    #expect(
+      SQLText.arrayLiteral(["x\"\u{301}y", "\\\u{301}"]) == "{\"x\\\"\u{301}y\",\"\\\\\u{301}\"}")
+  }
+
   /// Identifiers written in one buffer are the same as quoting each part and joining them:
   /// quotes doubled, empty names kept as `""`, non-ASCII bytes as they are.
   @Test func identifiersAreQuotedWhole() {
