@@ -30,8 +30,8 @@ extension RESTGateway {
 
   /// `response.headers`, `response.status` and `DateStyle` after the page's SELECT.
   static let columnsSettingsStatement =
-    "SELECT nullif(pg_catalog.current_setting('response.headers', true), ''), "
-    + "nullif(pg_catalog.current_setting('response.status', true), ''), "
+    "SELECT pg_catalog.current_setting('response.headers', true), "
+    + "pg_catalog.current_setting('response.status', true), "
     + "pg_catalog.current_setting('DateStyle')"
 
   /// The answer to `asked` (the page, or a batch and one row more when it may be streamed)
@@ -77,8 +77,8 @@ extension RESTGateway {
     let settingsRow = after.row(0)
     var row = ResultRow(PGResult())
     row.pageTotal = cells.rowCount
-    row.responseHeaders = settingsRow.text(0)
-    row.responseStatus = settingsRow.text(1)
+    row.responseHeaders = ResultRow.setting(settingsRow.text(0))
+    row.responseStatus = ResultRow.setting(settingsRow.text(1))
     let isoDates = RowJSONEncoder.datesAreISO(settingsRow.text(2))
     guard let encoders = try encoder(for: rows.sql, cells: cells, known: known, context),
       let encoder = isoDates ? encoders.iso : encoders.otherDates

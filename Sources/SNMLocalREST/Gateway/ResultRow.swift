@@ -24,8 +24,15 @@ struct ResultRow: Sendable {
       bodyUTF8 = Array((cell(SQLWriter.ResultColumn.body) ?? "").utf8)
     }
     inserted = cell(SQLWriter.ResultColumn.inserted).flatMap { Int($0) }
-    responseHeaders = cell(SQLWriter.ResultColumn.responseHeaders)
-    responseStatus = cell(SQLWriter.ResultColumn.responseStatus)
+    responseHeaders = Self.setting(cell(SQLWriter.ResultColumn.responseHeaders))
+    responseStatus = Self.setting(cell(SQLWriter.ResultColumn.responseStatus))
+  }
+
+  /// A `current_setting(name, true)` as PostgREST reads it (`nullif(…, '')`): nil when it was
+  /// never set (null) or was set on this connection before and reads as '' now.
+  static func setting(_ text: String?) -> String? {
+    guard let text, !text.isEmpty else { return nil }
+    return text
   }
 
   /// The body as text.

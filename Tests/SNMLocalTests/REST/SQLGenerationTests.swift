@@ -67,8 +67,8 @@ import Testing
         + "(\"public\".\"users\".\"body\" @@ to_tsquery($12, $13)))) AS \"pgrst_count\") AS total, "
         + "pg_catalog.count(*) AS page_total, coalesce(json_agg(\"_postgrest_t\"), '[]')::text AS body, "
         + "NULL::bigint AS inserted"
-        + ", nullif(pg_catalog.current_setting('response.headers', true), '') AS response_headers"
-        + ", nullif(pg_catalog.current_setting('response.status', true), '') AS response_status"
+        + ", pg_catalog.current_setting('response.headers', true) AS response_headers"
+        + ", pg_catalog.current_setting('response.status', true) AS response_status"
         + " FROM \"pgrst_source\" AS \"_postgrest_t\"")
     #expect(
       Array(statement.parameters.prefix(7))
