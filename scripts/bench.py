@@ -952,6 +952,12 @@ def rss_of(pid):
         return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
 
 
+def peak_rss_of(pid):
+    """The process's peak RSS so far (VmHWM), in bytes."""
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+
+
 def first_byte(project, path):
     """Seconds from sending a request to its first byte, and to its last (the server closes)."""
     with socket.create_connection(("127.0.0.1", project.port), timeout=60) as connection:
@@ -1197,6 +1203,45 @@ class Counted:
         return (sum(v for k, v in totals.items() if k.startswith("gw.")),
                 sum(v for k, v in totals.items() if k.startswith("pg.")))
 
+    def gateway_memory(self, request, expected):
+        """The gateway's worker as it is (not under callgrind): its RSS once it has answered one
+        small request (idle, schema cache loaded), then its peak RSS (VmHWM) after it answered
+        `request` (method, path, headers), the body read to its end and dropped as it comes.
+        Returns (idle, peak, body bytes)."""
+        method, path, extra = request
+        headers = {**self.project.headers(), **extra}
+        port = kernel_port()
+        command = [SNM, "local", "serve", "--dir", str(self.project.dir), "--port", str(port)]
+        gateway = subprocess.Popen(command, env={**os.environ, **COUNTED_GATEWAY_ENV},
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 180
+            while True:
+                try:
+                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+                    connection.request("GET", "/rest/v1/dog_profile?select=id&limit=1",
+                                       headers=headers)
+                    connection.getresponse().read()
+                    break
+                except OSError:
+                    if time.time() > deadline or gateway.poll() is not None:
+                        raise RuntimeError("the gateway did not answer")
+                    time.sleep(0.2)
+            idle = rss_of(gateway.pid)
+            connection.request(method, path, headers=headers)
+            answer = connection.getresponse()
+            size = 0
+            while chunk := answer.read(1 << 16):
+                size += len(chunk)
+            if answer.status != expected:
+                raise RuntimeError(f"{method} {path}: {answer.status}")
+            peak = peak_rss_of(gateway.pid)
+            connection.close()
+        finally:
+            gateway.send_signal(signal.SIGTERM)
+            gateway.wait(timeout=120)
+        return idle, peak, size
+
     def pgbench_transactions(self, count, script=None):
         """Postgres's instructions for `count` transactions of `pgbench -S` on one connection, or
         of `script` (a pgbench script file, run in the project's own database)."""
@@ -1209,6 +1254,10 @@ class Counted:
         return sum(v for k, v in self.finished(before).items() if k.startswith("pg."))
 
 
+STREAMED_ROWS = 5_000  # section 9's streamed read, counted per row
+MEMORY_ROWS = 1_000_000  # section 9's streamed read whose gateway memory is measured
+
+
 def bench_instructions(project, report, args):
     """Instructions per request, counted by valgrind's callgrind, which neither the machine's
     load nor its hypervisor moves (rates on a shared virtual machine do, by a third and more):
@@ -1216,8 +1265,11 @@ def bench_instructions(project, report, args):
     (the reads) and for a pgbench script of the same INSERT ... RETURNING (the insert with
     `return=representation`). Only user space is counted, not the kernel's sockets. Each figure
     is the difference of a run of N requests and one of 3N, so that starting, connecting and the
-    first requests of a shape (planning, preparing) fall out. The project's Postgres and gateway
-    are stopped for it and started again after."""
+    first requests of a shape (planning, preparing) fall out. Then a read of 5,000 rows, which
+    the gateway streams, per row against Postgres's own json_agg of the same rows, and the
+    gateway's peak RSS for a streamed read of 1,000,000 rows against its idle RSS (Postgres as
+    it is for that one). The project's Postgres and gateway are stopped for it and started again
+    after."""
     if not shutil.which("valgrind"):
         print("9 instructions: skipped (valgrind is missing)")
         return
@@ -1233,6 +1285,15 @@ def bench_instructions(project, report, args):
         "insert into walk_request (sender, receiver, dog_id, message) "
         f"values ('{ALICE}', '{BOB}', 1, 'walk') returning *;\n")
     os.chmod(insert_script, 0o644)
+    json_agg_script = folder / "json_agg.sql"
+    json_agg_script.write_text(
+        "select json_agg(t) from (select * from dog_profile order by id "
+        f"limit {STREAMED_ROWS}) t;\n")
+    os.chmod(json_agg_script, 0o644)
+    # Ten of each dog_profile row, for a streamed read of a million rows.
+    project.sql("create or replace view dog_profile_x10 as select d.* from dog_profile d "
+                "cross join generate_series(1, 10); "
+                "grant select on dog_profile_x10 to service_role")
     # Under callgrind Postgres runs 50 times slower: the gateway's first catalog query would
     # outlast authenticator's statement_timeout (8 s). A setting for the database overrides the
     # role's own, and goes again after.
@@ -1255,6 +1316,8 @@ def bench_instructions(project, report, args):
           {"Content-Type": "application/json", "Prefer": "return=representation"}, 201),
          insert_peer, 2.5, None),
     ]
+    streamed = ("GET", f"{rest}/dog_profile?select=*&order=id.asc&limit={STREAMED_ROWS}", None,
+                {}, 200)
     try:
         counted.start_postgres()
         # A first run of each is not counted: the first connection to a database after a start
@@ -1278,6 +1341,35 @@ def bench_instructions(project, report, args):
                        peer_name, peer, "instructions", "lower")
             report.add("9 instructions", f"{label}: gateway", gateway,
                        peer_name, peer, "instructions", "lower", limit=limit)
+        # A read of 5,000 rows, more than a batch (RESTGateway.streamedBatch): the gateway
+        # streams it from a cursor. Per row, beside Postgres's own json_agg of the same rows,
+        # what PostgREST asks of it; each figure the difference of N and 3N reads, as above.
+        reads = max(2, count // 50)
+        json_agg_peer = "Postgres json_agg, per row"
+        counted.pgbench_transactions(2, json_agg_script)
+        few = counted.pgbench_transactions(reads, json_agg_script)
+        many = counted.pgbench_transactions(3 * reads, json_agg_script)
+        peer = (many - few) / (2 * reads) / STREAMED_ROWS
+        (gateway_few, postgres_few) = counted.gateway_requests(streamed, reads, True)
+        (gateway_many, postgres_many) = counted.gateway_requests(streamed, 3 * reads, True)
+        gateway = (gateway_many - gateway_few) / (2 * reads) / STREAMED_ROWS
+        postgres = (postgres_many - postgres_few) / (2 * reads) / STREAMED_ROWS
+        label = f"{STREAMED_ROWS:,}-row streamed read, per row"
+        report.add("9 instructions", f"{label}: gateway + Postgres", gateway + postgres,
+                   json_agg_peer, peer, "instructions", "lower", 1.5)
+        report.add("9 instructions", f"{label}: Postgres", postgres, json_agg_peer, peer,
+                   "instructions", "lower")
+        report.add("9 instructions", f"{label}: gateway", gateway, json_agg_peer, peer,
+                   "instructions", "lower")
+        # The gateway's memory for a streamed read of 1,000,000 rows (Postgres as it is, not
+        # counted): its peak RSS against its RSS once it answered a first small request.
+        counted.stop_postgres()
+        counted.start_postgres(counted=False)
+        idle, peak, size = counted.gateway_memory(
+            ("GET", f"{rest}/dog_profile_x10?select=*&limit={MEMORY_ROWS}", {}), 200)
+        report.add("9 gateway memory", f"{MEMORY_ROWS:,}-row streamed read: gateway peak RSS",
+                   peak, "gateway RSS idle", idle, "B", "lower", 2.0,
+                   note=f"{size / 1048576:,.0f} MiB of JSON")
     finally:
         counted.stop_postgres()
         shutil.rmtree(folder, ignore_errors=True)
