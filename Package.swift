@@ -55,7 +55,7 @@ let package = Package(
 
     // One-time codes both sides compute (TOTP, RFC 6238; base32) and the QR code of an enrolment
     // (libqrencode): the local project checks codes, the client makes them from a secret.
-    .target(name: "SNMCrypto", dependencies: ["CCrypto", "CQREncode"]),
+    .target(name: "SNMCrypto", dependencies: ["SNMWire", "CCrypto", "CQREncode"]),
 
     // Server side: the local project. Shares the wire format with the client, no domain types.
     // Arrows point down only: a service imports SNMGateway and SNMWire, never another service;

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// SHA-256 (FIPS 180-4) of a text, in base64url without padding (43 characters), for telling
 /// secrets apart without keeping them (a project's keys, in its stored session).
 ///
@@ -18,23 +20,11 @@ public enum SHA256Digest {
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
       0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
-    // The message, a 0x80 byte, zeros to 56 modulo 64, and its length in bits (big-endian).
-    var padded = message
-    padded.append(0x80)
-    while padded.count % 64 != 56 { padded.append(0) }
-    let bits = UInt64(message.count) &* 8
-    for shift in stride(from: 56, through: 0, by: -8) {
-      padded.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-    }
+    let padded = SHABlocks.padded(message)
     var words = [UInt32](repeating: 0, count: 64)
     var block = 0
     while block < padded.count {
-      for index in 0..<16 {
-        let at = block + index * 4
-        words[index] =
-          UInt32(padded[at]) << 24 | UInt32(padded[at + 1]) << 16
-          | UInt32(padded[at + 2]) << 8 | UInt32(padded[at + 3])
-      }
+      SHABlocks.readWords(padded, at: block, into: &words)
       for index in 16..<64 {
         let w15 = words[index - 15]
         let w2 = words[index - 2]
@@ -58,15 +48,7 @@ public enum SHA256Digest {
       )
       block += 64
     }
-    var out: [UInt8] = []
-    out.reserveCapacity(32)
-    for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-      out += [
-        UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-        UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
-      ]
-    }
-    return out
+    return SHABlocks.bytes([state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7])
   }
 
   @inline(__always)

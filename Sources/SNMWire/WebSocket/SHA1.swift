@@ -8,39 +8,19 @@ public enum SHA1 {
   /// The 20-byte digest of `message`.
   public static func digest(_ message: [UInt8]) -> [UInt8] {
     var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-    var padded = message
-    padded.append(0x80)
-    while padded.count % 64 != 56 { padded.append(0) }
-    let bitLength = UInt64(message.count) &* 8
-    for shift in stride(from: 56, through: 0, by: -8) {
-      padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-    }
+    let padded = SHABlocks.padded(message)
     var words = [UInt32](repeating: 0, count: 80)
     for blockStart in stride(from: 0, to: padded.count, by: 64) {
-      compress(padded[blockStart..<blockStart + 64], into: &state, words: &words)
+      compress(padded, at: blockStart, into: &state, words: &words)
     }
-    var digest: [UInt8] = []
-    digest.reserveCapacity(20)
-    for word in state {
-      digest.append(UInt8(truncatingIfNeeded: word >> 24))
-      digest.append(UInt8(truncatingIfNeeded: word >> 16))
-      digest.append(UInt8(truncatingIfNeeded: word >> 8))
-      digest.append(UInt8(truncatingIfNeeded: word))
-    }
-    return digest
+    return SHABlocks.bytes(state)
   }
 
-  /// One 64-byte block folded into the state.
+  /// The 64-byte block of `padded` at `start` folded into the state.
   private static func compress(
-    _ block: ArraySlice<UInt8>, into state: inout [UInt32], words: inout [UInt32]
+    _ padded: [UInt8], at start: Int, into state: inout [UInt32], words: inout [UInt32]
   ) {
-    let base = block.startIndex
-    for index in 0..<16 {
-      let offset = base + index * 4
-      words[index] =
-        UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
-        | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
-    }
+    SHABlocks.readWords(padded, at: start, into: &words)
     for index in 16..<80 {
       words[index] = rotate(
         words[index - 3] ^ words[index - 8] ^ words[index - 14] ^ words[index - 16], by: 1)
