@@ -48,18 +48,7 @@ final class RealtimeReplicationStream: Sendable {
   ) throws(PGError) {
     self.slot = slot
     delivered = Atomic(position)
-    if let missing = snm_libpq_load() {
-      throw PGError(kind: .client, message: "\(String(cString: missing)) (install libpq5)")
-    }
-    guard let handle = PQconnectdb(conninfo + " replication=database") else {
-      throw PGError(kind: .client, message: "out of memory opening the replication connection")
-    }
-    guard PQstatus(handle) == CONNECTION_OK else {
-      let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(
-        in: .whitespacesAndNewlines)
-      PQfinish(handle)
-      throw PGError(kind: .connection, sqlState: "08006", message: message)
-    }
+    let handle = try Self.connect(conninfo)
     address = Int(bitPattern: handle)
     do throws(PGError) {
       try start(handle, create: create, from: position)
@@ -74,6 +63,25 @@ final class RealtimeReplicationStream: Sendable {
     }
     thread.name = "snm-realtime-changes"
     thread.start()
+  }
+
+  /// A replication connection (`replication=database`) to the database `conninfo` names, for the
+  /// caller to finish (`PQfinish`). Throws `.client` when libpq cannot be loaded, `.connection`
+  /// (08006) with libpq's message when the server cannot be reached.
+  static func connect(_ conninfo: String) throws(PGError) -> OpaquePointer {
+    if let missing = snm_libpq_load() {
+      throw PGError(kind: .client, message: "\(String(cString: missing)) (install libpq5)")
+    }
+    guard let handle = PQconnectdb(conninfo + " replication=database") else {
+      throw PGError(kind: .client, message: "out of memory opening the replication connection")
+    }
+    guard PQstatus(handle) == CONNECTION_OK else {
+      let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      PQfinish(handle)
+      throw PGError(kind: .connection, sqlState: "08006", message: message)
+    }
+    return handle
   }
 
   /// Makes the slot (when `create`) and starts streaming it from `position`. Transactions are

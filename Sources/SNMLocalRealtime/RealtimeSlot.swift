@@ -16,19 +16,8 @@ enum RealtimeSlot {
   /// terminated or left by a crashed gateway ends when it notices). Throws what the server said
   /// otherwise.
   static func drop(conninfo: String) throws(PGError) {
-    if let missing = snm_libpq_load() {
-      throw PGError(kind: .client, message: "\(String(cString: missing)) (install libpq5)")
-    }
-    guard let handle = PQconnectdb(conninfo + " replication=database") else {
-      throw PGError(kind: .client, message: "out of memory opening the replication connection")
-    }
+    let handle = try RealtimeReplicationStream.connect(conninfo)
     defer { PQfinish(handle) }
-    guard PQstatus(handle) == CONNECTION_OK else {
-      throw PGError(
-        kind: .connection, sqlState: "08006",
-        message: String(cString: PQerrorMessage(handle)).trimmingCharacters(
-          in: .whitespacesAndNewlines))
-    }
     // Asked first, so a start or stop without a slot leaves no error in the server's log.
     let exists = PQexec(handle, "SELECT 1 FROM pg_replication_slots WHERE slot_name = '\(name)'")
     let found = PQresultStatus(exists) == PGRES_TUPLES_OK && PQntuples(exists) > 0
