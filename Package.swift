@@ -14,14 +14,12 @@ let package = Package(
     .systemLibrary(
       name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     // libpq and libcurl (with the Kerberos, LDAP and GnuTLS they bring: about 10M instructions of
-    // relocations at every start) are opened on first use by their shims, not linked: headers
-    // only here (pkg-config's flags would link them).
+    // relocations at every start), libcrypto and libssl (about 3M) are opened on first use by
+    // their shims, not linked: headers only here (pkg-config's flags would link them).
     .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
-    .systemLibrary(
-      name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    // TLS for wss:// (the https path goes through libcurl).
-    .systemLibrary(
-      name: "CSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
+    // libcrypto (hashes, signatures, random bytes) and libssl (TLS for wss://; the https path goes
+    // through libcurl).
+    .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(
       name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
     .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -42,7 +40,7 @@ let package = Package(
     .target(name: "SNMTOML"),
 
     // Client side: SNMWire <- SNMNetwork <- SNMSupabase <- SNMQuery <- SNMShell <- snm
-    .target(name: "SNMNetwork", dependencies: ["SNMWire", "CCurl", "CSSL"]),
+    .target(name: "SNMNetwork", dependencies: ["SNMWire", "CCurl", "CCrypto"]),
     .target(name: "SNMSupabase", dependencies: ["SNMNetwork", "SNMWire"]),
     .target(name: "SNMQuery", dependencies: ["SNMSupabase", "SNMNetwork", "SNMWire"]),
     .target(

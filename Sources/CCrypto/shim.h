@@ -1,18 +1,6 @@
 #ifndef SNM_CCRYPTO_SHIM_H
 #define SNM_CCRYPTO_SHIM_H
-#include <openssl/hmac.h>
-#include <openssl/evp.h>
-#include <openssl/rand.h>
-#include <openssl/crypto.h>
-#include <openssl/sha.h>
-#include <openssl/bio.h>
-#include <openssl/bn.h>
-#include <openssl/core_names.h>
-#include <openssl/ec.h>
-#include <openssl/ecdsa.h>
-#include <openssl/pem.h>
-#include <openssl/rsa.h>
-#include <string.h>
+#include "forwarders.h"
 
 /// HMAC-SHA256 of `data` under `key` into `out` (32 bytes). Returns 1 on success, 0 on failure.
 static inline int snm_hmac_sha256(const unsigned char *key, int keyLength, const unsigned char *data,

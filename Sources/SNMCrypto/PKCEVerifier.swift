@@ -7,13 +7,15 @@ import CCrypto
 /// let pkce = try PKCEVerifier.generate()
 /// pkce.challenge   // BASE64URL(SHA-256(verifier)), 43 characters
 /// ```
-/// Throws `TOTPError` (libcrypto's failure) when random bytes or the digest cannot be had.
+/// Throws `TOTPError` (libcrypto's failure, or why it could not be opened) when random bytes or
+/// the digest cannot be had.
 public struct PKCEVerifier: Sendable, Equatable {
   /// 43 characters of base64url: 32 random bytes. Secret.
   public let verifier: String
   public let challenge: String
 
   public init(verifier: String) throws(TOTPError) {
+    try TOTPError.requireLibcrypto(for: "SHA256")
     var digest = [UInt8](repeating: 0, count: 32)
     let bytes = Array(verifier.utf8)
     let status = digest.withUnsafeMutableBufferPointer { out in
@@ -26,6 +28,7 @@ public struct PKCEVerifier: Sendable, Equatable {
 
   /// A new verifier of 32 random bytes.
   public static func generate() throws(TOTPError) -> PKCEVerifier {
+    try TOTPError.requireLibcrypto(for: "RAND_bytes")
     var random = [UInt8](repeating: 0, count: 32)
     let status = random.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, 32) }
     guard status == 1 else { throw TOTPError(operation: "RAND_bytes") }

@@ -30,6 +30,7 @@ public struct TOTP: Sendable, Equatable {
 
   /// A TOTP with a new random secret of `bytes` bytes (GoTrue's: 20).
   public static func generate(bytes: Int = 20) throws(TOTPError) -> TOTP {
+    try TOTPError.requireLibcrypto(for: "RAND_bytes")
     var secret = [UInt8](repeating: 0, count: bytes)
     let status = secret.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(bytes)) }
     guard status == 1 else { throw TOTPError(operation: "RAND_bytes") }
@@ -49,6 +50,7 @@ public struct TOTP: Sendable, Equatable {
 
   /// The code of one step (HOTP, RFC 4226, with the step as the counter).
   public func code(step: Int64) throws(TOTPError) -> String {
+    try TOTPError.requireLibcrypto(for: "HMAC-SHA1")
     var counter = [UInt8](repeating: 0, count: 8)
     var value = UInt64(bitPattern: step)
     for index in stride(from: 7, through: 0, by: -1) {
@@ -121,8 +123,19 @@ public struct TOTP: Sendable, Equatable {
   }
 }
 
-/// libcrypto refused an operation TOTP needs.
+/// libcrypto refused an operation TOTP needs, or could not be opened (`reason` says why).
 public struct TOTPError: Error, Sendable, Equatable, CustomStringConvertible {
   public var operation: String
-  public var description: String { "libcrypto failed in \(operation)" }
+  /// Why libcrypto could not be opened (it is opened on first use), or nil.
+  public var reason: String? = nil
+  public var description: String { reason ?? "libcrypto failed in \(operation)" }
+
+  /// Opens libcrypto if it is not yet: throws, saying why and which package has it, on a machine
+  /// without it (instead of the process ending at the first call).
+  static func requireLibcrypto(for operation: String) throws(TOTPError) {
+    if let missing = snm_libcrypto_load() {
+      throw TOTPError(
+        operation: operation, reason: "\(String(cString: missing)) (install Debian's libssl3)")
+    }
+  }
 }

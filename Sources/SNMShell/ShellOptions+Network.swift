@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMSupabase
 
 extension ShellOptions {
   /// How requests to a project with `key` go: the options' timeout (30 s unless given) and the CA
@@ -9,7 +10,7 @@ extension ShellOptions {
   /// let provider = SNMNetworkProvider(configuration: options.networkConfiguration(key: key))
   /// ```
   public func networkConfiguration(
-    key: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    key: String, environment: [String: String] = ProcessEnvironment.current
   ) -> SNMNetworkProvider.Configuration {
     let fromEnvironment = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
     return SNMNetworkProvider.Configuration(

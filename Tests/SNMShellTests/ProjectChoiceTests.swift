@@ -83,3 +83,20 @@ func ciIsAnyTruthyValue(value: String, set: Bool) {
   let line = RunTarget(project: project, source: "--url").line
   #expect(line == "target: https://abcd.supabase.co (secret key, from --url)")
 }
+
+/// The spaces around a URL go as Foundation's `.whitespaces` trim took them (Unicode's space
+/// separators and the tab, scalar by scalar, so a space a combining mark follows goes too), and
+/// nothing else: snm trims them itself, which is cheaper at start-up.
+@Test func spacesAroundAURLGoAsFoundationsTrimTookThem() {
+  for text in [
+    " \thttps://abcd.supabase.co \t", "\u{00A0}https://abcd.supabase.co\u{3000}", "https://x",
+    "\nhttps://x\n", "  ", "", " a b ", " \u{0301}https://x\u{2003}", "https://x \u{0301}",
+  ] {
+    #expect(
+      ProjectSelection.trimmedOfSpaces(text) == text.trimmingCharacters(in: .whitespaces), "\(text)"
+    )
+  }
+  #expect(
+    ProjectSelection.projectURL("  https://abcd.supabase.co/  ")?.absoluteString
+      == "https://abcd.supabase.co")
+}

@@ -1,4 +1,4 @@
-import CSSL
+import CCrypto
 import Foundation
 import Synchronization
 
@@ -37,6 +37,10 @@ final class TLSClientStream: WebSocketByteStream {
   static func open(
     host: String, port: Int, certificateAuthorities: String?, deadline: ContinuousClock.Instant
   ) throws(WebSocketClientError) -> TLSClientStream {
+    // libssl is opened on first use: a machine without it still runs snm, and wss:// says why.
+    if let missing = snm_libssl_load() {
+      throw .unreachable("\(String(cString: missing)) (wss:// needs Debian's libssl3)")
+    }
     var error = [CChar](repeating: 0, count: 512)
     var badCAFile: Int32 = 0
     let isAddress = host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." }

@@ -22,7 +22,7 @@ public struct SchemaCache: Sendable {
 
   /// `$XDG_CACHE_HOME/snm/schema`, else `~/.cache/snm/schema`.
   public static func defaultDirectory(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessEnvironment.current
   ) -> String {
     XDGDirectory.cache.snmPath(environment: environment) + "/schema"
   }

@@ -16,7 +16,7 @@ public struct ProfileFile: Sendable {
 
   /// `$XDG_CONFIG_HOME/snm/config.json`, else `~/.config/snm/config.json`.
   public static func defaultPath(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessEnvironment.current
   ) -> String {
     XDGDirectory.config.snmPath(environment: environment) + "/config.json"
   }

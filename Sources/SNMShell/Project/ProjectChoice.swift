@@ -1,4 +1,5 @@
 import Foundation
+import SNMSupabase
 
 /// Which project a run talks to, where that choice came from, and what it overrode.
 ///
@@ -34,7 +35,7 @@ public struct ProjectChoice: Sendable, Equatable {
 
   /// Whether `text` is the local project's URL (`http://127.0.0.1:54321`, `localhost`, a slash).
   public static func isLocalURL(_ text: String) -> Bool {
-    guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)),
+    guard let url = URL(string: ProjectSelection.trimmedOfSpaces(text)),
       url.scheme?.lowercased() == "http", let host = url.host?.lowercased()
     else { return false }
     let path = url.path
@@ -63,7 +64,7 @@ public struct ProjectChoice: Sendable, Equatable {
   ///   an unknown profile or an unreadable config file.
   public static func resolve(
     _ options: ShellOptions,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessEnvironment.current
   ) throws(UsageError) -> ProjectChoice {
     let named = [
       options.url.map { _ in "--url" }, options.profile.map { _ in "--profile" },

@@ -27,7 +27,7 @@ public struct HistoryFile: Sendable {
 
   /// `$XDG_STATE_HOME/snm/history`, else `~/.local/state/snm/history`.
   public static func defaultPath(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessEnvironment.current
   ) -> String {
     XDGDirectory.state.snmPath(environment: environment) + "/history"
   }

@@ -20,7 +20,7 @@ import SNMSupabase
 public enum StartupFile {
   /// `$XDG_CONFIG_HOME/snm/snmrc`, else `~/.config/snm/snmrc`.
   public static func defaultPath(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessEnvironment.current
   ) -> String {
     XDGDirectory.config.snmPath(environment: environment) + "/snmrc"
   }

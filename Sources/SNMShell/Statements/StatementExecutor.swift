@@ -69,7 +69,7 @@ public final class StatementExecutor: Sendable {
     }
     self.catalog = catalog
     // One copy of the environment for both (ProcessInfo builds a new dictionary at each read).
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current
     self.environment = environment
     self.secretValues = SecretValues(environment: environment)
     self.sessions = sessions

@@ -1,4 +1,5 @@
 import Foundation
+import SNMSupabase
 
 /// Facts about the terminal snm runs in: whether a stream is one, its size, whether to colour.
 ///
@@ -12,7 +13,7 @@ public enum Terminal {
   }
 
   /// The terminal's width in columns (standard output, else standard error), else `$COLUMNS`, else 80.
-  public static func columns(environment: [String: String] = ProcessInfo.processInfo.environment)
+  public static func columns(environment: [String: String] = ProcessEnvironment.current)
     -> Int
   {
     if let size = windowSize(), size.columns > 0 { return size.columns }
@@ -21,7 +22,7 @@ public enum Terminal {
   }
 
   /// The terminal's height in rows, else `$LINES`, else 24.
-  public static func rows(environment: [String: String] = ProcessInfo.processInfo.environment)
+  public static func rows(environment: [String: String] = ProcessEnvironment.current)
     -> Int
   {
     if let size = windowSize(), size.rows > 0 { return size.rows }
@@ -33,7 +34,7 @@ public enum Terminal {
   /// `dumb`, and the user did not pass `--no-color`.
   public static func usesColour(
     fd: Int32, disabled: Bool = false,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessEnvironment.current
   ) -> Bool {
     if disabled { return false }
     if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return false }

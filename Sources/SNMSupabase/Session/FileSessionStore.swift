@@ -31,7 +31,7 @@ public struct FileSessionStore: SessionStore {
 
   /// `$XDG_STATE_HOME/snm` when that is an absolute path, else `$HOME/.local/state/snm`.
   public static func defaultDirectory(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessEnvironment.current
   ) -> String {
     XDGDirectory.state.snmPath(environment: environment)
   }

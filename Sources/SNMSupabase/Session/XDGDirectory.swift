@@ -14,7 +14,7 @@ public enum XDGDirectory: Sendable {
   case config
 
   /// `$XDG_..._HOME/snm`, else `$HOME/<fallback>/snm`.
-  public func snmPath(environment: [String: String] = ProcessInfo.processInfo.environment)
+  public func snmPath(environment: [String: String] = ProcessEnvironment.current)
     -> String
   {
     if let base = environment[variable], base.hasPrefix("/") {

@@ -1,10 +1,6 @@
-#ifndef SNM_CSSL_SHIM_H
-#define SNM_CSSL_SHIM_H
-#include <openssl/ssl.h>
-#include <openssl/err.h>
-#include <openssl/x509v3.h>
-#include <stdio.h>
-#include <string.h>
+#ifndef SNM_CCRYPTO_TLS_H
+#define SNM_CCRYPTO_TLS_H
+#include "forwarders.h"
 
 // A client TLS session over two memory BIOs (the caller moves the bytes over its own socket), for
 // wss://. The macros Swift cannot call are wrapped here.
