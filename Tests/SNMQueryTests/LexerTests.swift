@@ -201,6 +201,89 @@ struct LexCase: Sendable, CustomTestStringConvertible {
     }
   }
 
+  @Test func aWordFindsItsKeywordInAnyCaseAndNoLongerWordDoes() {
+    // lexWord packs a word in one pass over its bytes, up to the longest keyword's length.
+    #expect(KeywordTable.shared.longestWord == KeywordTable.longest)
+    for keyword in Keyword.allCases {
+      let word = keyword.rawValue
+      let mixed = String(
+        word.enumerated().map {
+          $0.offset % 2 == 0 ? Character($0.element.uppercased()) : $0.element
+        })
+      for spelled in [word, word.uppercased(), mixed] {
+        let tokens = Lexer.tokenize(Source(text: "\(spelled) \(spelled)x \(spelled)\n")).tokens
+        #expect(tokens[0].keyword == keyword, "\(spelled)")
+        #expect(tokens[1].keyword == nil, "\(spelled)x")
+        #expect(tokens[2].keyword == keyword && tokens[2].end == tokens[3].start)
+      }
+    }
+    let long = String(repeating: "a", count: KeywordTable.longest + 1)
+    let words = Lexer.tokenize(Source(text: "\(long) \(long)\(long)x select")).tokens
+    #expect(words.map(\.kind) == [.word, .word, .word, .endOfFile])
+    #expect(words.map(\.keyword) == [nil, nil, .select, nil])
+  }
+
+  /// The quoted-string scan as it was written before it went over a buffer pointer: the token's
+  /// end, its flags and whether it closed, for a string starting at `bytes[0]`.
+  static func referenceQuoted(_ bytes: [UInt8]) -> (end: Int, flags: Token.Flags, closed: Bool) {
+    let quote = bytes[0]
+    let double = quote == UInt8(ascii: "\"")
+    var flags: Token.Flags = []
+    var cursor = 1
+    while cursor < bytes.count {
+      let byte = bytes[cursor]
+      if byte == quote {
+        if !double && cursor + 1 < bytes.count && bytes[cursor + 1] == quote {
+          flags.insert(.hasEscapes)
+          cursor += 2
+          continue
+        }
+        return (cursor + 1, flags, true)
+      }
+      if byte == UInt8(ascii: "\n") { break }
+      if double && byte == UInt8(ascii: "\\") {
+        flags.insert(.hasEscapes)
+        if cursor + 1 < bytes.count && bytes[cursor + 1] != UInt8(ascii: "\n") {
+          cursor += 2
+          continue
+        }
+      }
+      if byte == UInt8(ascii: "$") { flags.insert(.hasDollar) }
+      cursor += 1
+    }
+    var end = min(cursor, bytes.count)
+    while end > 0 && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+    return (end, [], false)
+  }
+
+  @Test func quotedStringsEndWhereTheyEndedBefore() {
+    let bodies = [
+      "", "a", "''", "a''b", "'''", "\\", "\\\"", "a\\", "\\\n", "$x", "${a}", "a$", "\r", "\r\n",
+      "\n", "é산책 🐶", "\u{7f}\u{80}`", "_^]\\[", "\"'", "x\\'y",
+    ]
+    for quote in ["'", "\""] {
+      for first in bodies {
+        for second in bodies {
+          for closing in ["", quote, quote + quote, quote + "x"] {
+            let text = quote + first + second + closing
+            let token = Lexer.tokenize(Source(text: text)).tokens[0]
+            let expected = LexerTests.referenceQuoted(Array(text.utf8))
+            let kind: TokenKind =
+              expected.closed
+              ? (quote == "'" ? .singleQuoted : .doubleQuoted) : .unterminatedString
+            #expect(token.kind == kind, "\(text.debugDescription)")
+            #expect(token.end == expected.end, "\(text.debugDescription)")
+            if expected.closed {
+              #expect(
+                token.flags.intersection([.hasEscapes, .hasDollar]) == expected.flags,
+                "\(text.debugDescription)")
+            }
+          }
+        }
+      }
+    }
+  }
+
   struct ContinuationCase: Sendable, CustomTestStringConvertible {
     var input: String
     var needsMore: Bool

@@ -1,11 +1,14 @@
 /// One item of a select list (also of `returning`).
+///
+/// Fields and embeds are boxed (`indirect`): an item is a word, so a list of them grows, and a
+/// pass over it reads each item, without copying each field's names and paths.
 public enum SelectItem: Sendable, Equatable {
   /// `*`
   case star(range: SourceRange)
   /// `[alias:]column[->json path][::type][.aggregate()][::type]`
-  case field(SelectField)
+  indirect case field(SelectField)
   /// `[alias:][...]relation[!hint...](items)`
-  case embed(SelectEmbed)
+  indirect case embed(SelectEmbed)
 
   public var range: SourceRange {
     switch self {

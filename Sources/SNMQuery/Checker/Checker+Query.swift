@@ -118,27 +118,31 @@ extension Checker {
   }
 
   mutating func checkSelect(_ items: [SelectItem]) {
-    for item in items {
-      switch item {
-      case .star: break
-      case .field(let field):
-        if let alias = field.alias { checkName(alias) }
-        if field.aggregate == nil || !field.column.column.text.isEmpty {
-          checkNames(in: field.column)
-        }
-        if let aggregate = field.aggregate, !Self.aggregates.contains(aggregate.text) {
-          report(
-            .unknownAggregate(aggregate.text), at: aggregate.range,
-            help: "PostgREST's aggregates are "
-              + Self.aggregates.map { "\($0)()" }.joined(separator: ", ")
-              + (DidYouMean.suggest(aggregate.text, among: Self.aggregates).map {
-                " (did you mean '\($0)'?)"
-              } ?? ""))
-        }
-      case .embed(let embed):
-        checkName(embed.relation)
-        checkSelect(embed.items)
+    // By index, each item read in place: `for item in items` copied every item (and each field's
+    // names and paths) out of the array, then destroyed the copy.
+    for index in items.indices { checkSelectItem(items[index]) }
+  }
+
+  mutating func checkSelectItem(_ item: SelectItem) {
+    switch item {
+    case .star: break
+    case .field(let field):
+      if let alias = field.alias { checkName(alias) }
+      if field.aggregate == nil || !field.column.column.text.isEmpty {
+        checkNames(in: field.column)
       }
+      if let aggregate = field.aggregate, !Self.aggregates.contains(aggregate.text) {
+        report(
+          .unknownAggregate(aggregate.text), at: aggregate.range,
+          help: "PostgREST's aggregates are "
+            + Self.aggregates.map { "\($0)()" }.joined(separator: ", ")
+            + (DidYouMean.suggest(aggregate.text, among: Self.aggregates).map {
+              " (did you mean '\($0)'?)"
+            } ?? ""))
+      }
+    case .embed(let embed):
+      checkName(embed.relation)
+      checkSelect(embed.items)
     }
   }
 

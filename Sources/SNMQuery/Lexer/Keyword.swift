@@ -37,6 +37,9 @@ struct KeywordTable: Sendable {
 
   private var words: [PackedWord]
   private var keywords: [Keyword?]
+  /// `longest`, kept here: the lexer reads it for every word, and a static `let` is a lazy
+  /// global (a `swift_once` check at every read).
+  let longestWord = KeywordTable.longest
   private static let bits: UInt64 = 9
 
   init() {
@@ -105,6 +108,40 @@ struct PackedWord: Hashable, Sendable {
       shift += 8
       offset += 1
     }
+  }
+
+  /// `bytes[start..<end]` (ASCII name bytes, at most 16 of them), packed lowercase: what
+  /// `append` makes of them one at a time, with 8 bytes to each word.
+  @inline(__always)
+  init(lowercasingASCII bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+    let length = end &- start
+    if start &+ 16 <= bytes.count {
+      // Two loads, lowercased and cut to the word: the bytes after it are read, never kept.
+      low = NameWord.first(length, of: NameWord.lowercased(NameWord.load(bytes, at: start)))
+      if length > 8 {
+        high = NameWord.first(
+          length &- 8, of: NameWord.lowercased(NameWord.load(bytes, at: start &+ 8)))
+      }
+      return
+    }
+    let middle = min(end, start &+ 8)
+    var offset = start
+    var shift: UInt64 = 0
+    while offset < middle {
+      low |= PackedWord.lowercased(bytes[offset]) << shift
+      shift &+= 8
+      offset &+= 1
+    }
+    shift = 0
+    while offset < end {
+      high |= PackedWord.lowercased(bytes[offset]) << shift
+      shift &+= 8
+      offset &+= 1
+    }
+  }
+
+  @inline(__always) static func lowercased(_ byte: UInt8) -> UInt64 {
+    UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte)
   }
 
   /// Packs `byte` (ASCII), lowercased, at bit `shift` (8 a byte); bytes past 16 are dropped (the

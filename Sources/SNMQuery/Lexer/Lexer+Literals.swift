@@ -3,23 +3,13 @@ extension Lexer {
   /// is `.unterminatedString` up to the end of the line.
   mutating func lexSingleQuoted() {
     let start = index
-    var flags: Token.Flags = []
-    var cursor = index + 1
-    while cursor < bytes.count {
-      let byte = bytes[cursor]
-      if byte == UInt8(ascii: "'") {
-        if cursor + 1 < bytes.count && bytes[cursor + 1] == UInt8(ascii: "'") {
-          flags.insert(.hasEscapes)
-          cursor += 2
-          continue
-        }
-        index = cursor + 1
-        emit(.singleQuoted, from: start, to: index, flags: flags)
-        return
-      }
-      if byte == UInt8(ascii: "\n") { break }
-      if byte == UInt8(ascii: "$") { flags.insert(.hasDollar) }
-      cursor += 1
+    let (cursor, flags, closed) = bytes.withUnsafeBufferPointer {
+      Lexer.scanQuoted($0, from: start + 1, quote: UInt8(ascii: "'"))
+    }
+    if closed {
+      index = cursor + 1
+      emit(.singleQuoted, from: start, to: index, flags: flags)
+      return
     }
     index = trimmedLineEnd(cursor)
     emit(.unterminatedString, from: start, to: index)
@@ -29,30 +19,59 @@ extension Lexer {
   /// `"..."` with JSON escapes (`\"`, `\\`, `\n`, `\u00e9`, ...).
   mutating func lexDoubleQuoted() {
     let start = index
-    var flags: Token.Flags = []
-    var cursor = index + 1
-    while cursor < bytes.count {
-      let byte = bytes[cursor]
-      if byte == UInt8(ascii: "\"") {
-        index = cursor + 1
-        emit(.doubleQuoted, from: start, to: index, flags: flags)
-        return
-      }
-      if byte == UInt8(ascii: "\n") { break }
-      if byte == UInt8(ascii: "\\") {
-        flags.insert(.hasEscapes)
-        if cursor + 1 < bytes.count && bytes[cursor + 1] != UInt8(ascii: "\n") {
-          cursor += 2
-          continue
-        }
-      }
-      if byte == UInt8(ascii: "$") { flags.insert(.hasDollar) }
-      cursor += 1
+    let (cursor, flags, closed) = bytes.withUnsafeBufferPointer {
+      Lexer.scanQuoted($0, from: start + 1, quote: UInt8(ascii: "\""))
+    }
+    if closed {
+      index = cursor + 1
+      emit(.doubleQuoted, from: start, to: index, flags: flags)
+      return
     }
     let end = min(cursor, bytes.count)
     index = trimmedLineEnd(end)
     emit(.unterminatedString, from: start, to: index)
     index = end
+  }
+
+  /// The closing `quote` of a string whose text starts at `offset` (`closed`), or the line's end
+  /// or the source's where it has none; with the escapes and `$`s seen on the way. In single
+  /// quotes `''` is a quote; in double quotes `\` escapes the byte after it unless that is a line
+  /// break. One loop over the bytes without bounds checks: strings are most of some statements.
+  static func scanQuoted(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int, quote: UInt8)
+    -> (cursor: Int, flags: Token.Flags, closed: Bool)
+  {
+    let count = bytes.count
+    let double = quote == UInt8(ascii: "\"")
+    var flags: Token.Flags = []
+    var cursor = offset
+    while cursor < count {
+      let byte = bytes[cursor]
+      // Bytes that are none of the four (most of them) cost one compare: all four are below 0x60.
+      if byte >= 0x60 {
+        cursor &+= 1
+        continue
+      }
+      if byte == quote {
+        if double { return (cursor, flags, true) }
+        if cursor + 1 < count && bytes[cursor + 1] == quote {
+          flags.insert(.hasEscapes)
+          cursor &+= 2
+          continue
+        }
+        return (cursor, flags, true)
+      }
+      if byte == UInt8(ascii: "\n") { break }
+      if double && byte == UInt8(ascii: "\\") {
+        flags.insert(.hasEscapes)
+        if cursor + 1 < count && bytes[cursor + 1] != UInt8(ascii: "\n") {
+          cursor &+= 2
+          continue
+        }
+      }
+      if byte == UInt8(ascii: "$") { flags.insert(.hasDollar) }
+      cursor &+= 1
+    }
+    return (cursor, flags, false)
   }
 
   /// The offset before any `\r` that precedes `end`.
@@ -136,12 +155,18 @@ extension Lexer {
       index = end
       return
     }
+    // Dates, and the runs that look like them, have a '-' after four digits: most numbers go
+    // straight on.
+    guard byte(at: index + 4) == UInt8(ascii: "-") else {
+      lexNumber()
+      return
+    }
     if let (end, kind) = dateEnd(at: index) {
       emit(kind, from: index, to: end)
       index = end
       return
     }
-    if digits(at: index, count: 4) && byte(at: index + 4) == UInt8(ascii: "-") {
+    if digits(at: index, count: 4) {
       // Looks like a date or timestamp but is not one: report the whole run.
       var end = index + 5
       while let next = byte(at: end),
@@ -194,7 +219,8 @@ extension Lexer {
   /// The end of a UUID (8-4-4-4-12 hex digits) at `offset`, if one stands there alone.
   func uuidEnd(at offset: Int) -> Int? {
     let end = offset + 36
-    guard end <= bytes.count else { return nil }
+    // The first dash's place first: most words and numbers are gone at one compare.
+    guard end <= bytes.count, bytes[offset + 8] == UInt8(ascii: "-") else { return nil }
     for position in offset..<end {
       let relative = position - offset
       if relative == 8 || relative == 13 || relative == 18 || relative == 23 {

@@ -178,28 +178,27 @@ public struct Lexer {
     index = end
   }
 
-  /// A word, packed lowercase as it is scanned (`PackedWord`), so its keyword is found without
-  /// reading its bytes again.
+  /// A word: its end found eight bytes at a time (`NameWord`), then, when it is no longer than the longest keyword, packed lowercase
+  /// (`PackedWord`) and looked up.
   mutating func lexWord() {
     let start = index
     let count = bytes.count
-    var word = PackedWord()
-    var shift: UInt64 = 0
-    while index < count {
-      let byte = bytes[index]
-      guard isNameByte(byte) else { break }
-      word.append(byte, at: shift)
-      shift &+= 8
-      index += 1
+    let longest = keywords.longestWord
+    let (end, word) = bytes.withUnsafeBufferPointer { buffer -> (Int, PackedWord?) in
+      let end = NameWord.end(in: buffer, from: start)
+      guard end - start <= longest else { return (end, nil) }
+      return (end, PackedWord(lowercasingASCII: buffer, from: start, to: end))
     }
+    index = end
     if index < count && bytes[index] >= 0x80 {
       // An unquoted name with non-ASCII letters: one invalid token, so the message can say "quote it".
       while index < count && (bytes[index] >= 0x80 || isNameByte(bytes[index])) { index += 1 }
       emit(.invalid, from: start, to: index)
       return
     }
-    let keyword = index - start <= KeywordTable.longest ? keywords.find(word) : nil
-    emit(.word, from: start, to: index, keyword: keyword)
+    var keyword: Keyword?
+    if let word { keyword = keywords.find(word) }
+    emit(.word, from: start, to: end, keyword: keyword)
   }
 
   func peek(_ offset: Int) -> UInt8? {

@@ -3,10 +3,12 @@ extension Parser {
   mutating func parseSelectList(after: @autoclosure () -> String) throws(ParseFailure)
     -> [SelectItem]
   {
-    var items: [SelectItem] = []
-    repeat {
-      items.append(try parseSelectItem(after: items.isEmpty ? after() : "','"))
-    } while eat(.comma) != nil
+    // The first item apart: `after:` is an autoclosure, and one that read `items` held the
+    // array, so each append that grew it copied every item.
+    var items = [try parseSelectItem(after: after())]
+    while eat(.comma) != nil {
+      items.append(try parseSelectItem(after: "','"))
+    }
     return items
   }
 
@@ -47,32 +49,36 @@ extension Parser {
     if at(.leftParen) || at(.bang) {
       return .embed(try parseEmbed(alias: alias, relation: name, spread: false, start: start))
     }
-    var field = SelectField(
-      alias: alias, column: ColumnPath(column: name, range: name.range), range: name.range)
-    field.column.json = try parseJSONPath()
-    field.column.range = SourceRange(start: name.range.start, end: previousEnd)
+    // Built once from its parts: a field set a part at a time was copied at each step.
+    let json = try parseJSONPath()
+    var columnRange = SourceRange(start: name.range.start, end: previousEnd)
     // `amount::int.sum()`: a cast before an aggregate casts the column it aggregates.
     var cast: Name?
     if eat(.doubleColon) != nil {
       cast = try parseName(.type, what: "a type", after: "'::'")
     }
+    var aggregate: Name?
+    var inputCast: Name?
     if current.kind == .dot && peek().kind == .word && peek(2).kind == .leftParen {
       advance()
-      field.aggregate = try parseName(.type, what: "an aggregate", after: "'.'")
+      let function = try parseName(.type, what: "an aggregate", after: "'.'")
+      aggregate = function
       advance()  // (
       guard eat(.rightParen) != nil else {
-        throw expectedFailure("')'", after: "'\(field.aggregate?.text ?? "")('")
+        throw expectedFailure("')'", after: "'\(function.text)('")
       }
-      if cast == nil { field.column.range.end = previousEnd }
-      field.inputCast = cast
+      if cast == nil { columnRange.end = previousEnd }
+      inputCast = cast
       cast = nil
       if eat(.doubleColon) != nil {
         cast = try parseName(.type, what: "a type", after: "'::'")
       }
     }
-    field.cast = cast
-    field.range = SourceRange(start: start, end: previousEnd)
-    return .field(field)
+    return .field(
+      SelectField(
+        alias: alias, column: ColumnPath(column: name, json: json, range: columnRange),
+        aggregate: aggregate, inputCast: inputCast, cast: cast,
+        range: SourceRange(start: start, end: previousEnd)))
   }
 
   /// `relation[!hint...](items)`; the `(` is required, the items may be empty (`count()`).
@@ -148,10 +154,10 @@ extension Parser {
       names.append(column)
       column = try parseName(.column(table: embed), what: "a column", after: "'\(embed).'")
     }
-    var path = ColumnPath(embedPath: names, column: column, range: column.range)
-    path.json = try parseJSONPath()
-    path.range = SourceRange(
-      start: names.first?.range.start ?? column.range.start, end: previousEnd)
-    return path
+    let json = try parseJSONPath()
+    let start = names.first?.range.start ?? column.range.start
+    return ColumnPath(
+      embedPath: names, column: column, json: json,
+      range: SourceRange(start: start, end: previousEnd))
   }
 }

@@ -31,7 +31,7 @@ extension Parser {
     let end = max(start, token.end - 1)
     let hasDollar = interpolate && token.flags.contains(.hasDollar)
     if !token.flags.contains(.hasEscapes) && !hasDollar {
-      return StringLiteral(String(decoding: bytes[start..<end], as: UTF8.self))
+      return StringLiteral(texts.text(of: SourceRange(start: start, end: end), in: source))
     }
     let double = token.kind == .doubleQuoted
     var parts: [StringPart] = []

@@ -15,31 +15,31 @@ extension Parser {
   @inline(__always) var previousEnd: Int { position > 0 ? tokens[position - 1].end : 0 }
 
   @discardableResult
-  mutating func advance() -> Token {
+  @inline(__always) mutating func advance() -> Token {
     let token = tokens[position]
     if token.kind != .endOfFile { position += 1 }
     return token
   }
 
   /// Whether the current token is `keyword` (recorded for completion).
-  mutating func at(_ keyword: Keyword) -> Bool {
+  @inline(__always) mutating func at(_ keyword: Keyword) -> Bool {
     if position == cursorToken { expected.append(.keyword(keyword.rawValue)) }
     return current.keyword == keyword
   }
 
   /// Whether the current token is of `kind` (recorded for completion).
-  mutating func at(_ kind: TokenKind) -> Bool {
+  @inline(__always) mutating func at(_ kind: TokenKind) -> Bool {
     if position == cursorToken { expected.append(.symbol(kind)) }
     return current.kind == kind
   }
 
   /// Consumes `keyword` if it is next.
-  mutating func eat(_ keyword: Keyword) -> Token? {
+  @inline(__always) mutating func eat(_ keyword: Keyword) -> Token? {
     at(keyword) ? advance() : nil
   }
 
   /// Consumes a token of `kind` if it is next.
-  mutating func eat(_ kind: TokenKind) -> Token? {
+  @inline(__always) mutating func eat(_ kind: TokenKind) -> Token? {
     at(kind) ? advance() : nil
   }
 
@@ -84,7 +84,7 @@ extension Parser {
 
   /// The text of a token.
   func text(_ token: Token) -> String {
-    source.text(of: token.range)
+    texts.text(of: token.range, in: source)
   }
 
   /// How a token is named in a message: `'selec'`, `a string`, `the end of the statement`.

@@ -75,9 +75,12 @@ extension Parser {
     defer { leaveNesting() }
     var elements: [ValueNode] = []
     if current.kind != close {
-      repeat {
-        elements.append(try parseValue(after: elements.isEmpty ? opening : "','"))
-      } while eat(.comma) != nil
+      // The first element apart, as in parseSelectList: an `after:` that read `elements` held
+      // the array while it grew.
+      elements.append(try parseValue(after: opening))
+      while eat(.comma) != nil {
+        elements.append(try parseValue(after: "','"))
+      }
     }
     try expectClose(close, opened: open)
     return ValueNode(make(elements), range: SourceRange(start: open.start, end: previousEnd))

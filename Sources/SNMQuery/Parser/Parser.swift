@@ -12,6 +12,8 @@ public struct Parser {
   let source: Source
   /// The tokens of the statement being parsed (and the one before it); see `TokenWindow`.
   var tokens: TokenWindow
+  /// The Strings of its short tokens, made once each (`text(_:)`).
+  let texts = TokenTexts()
   var position = 0
   var statements: [Statement] = []
   var diagnostics: [Diagnostic] = []
