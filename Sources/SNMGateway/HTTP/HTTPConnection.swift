@@ -56,7 +56,9 @@ final class HTTPConnection: Sendable {
       var step = first
       var lingered = false
       while true {
-        switch step {
+        // Consumed: the request is moved out of the step, not copied (every path below ends
+        // or gives `step` its next value).
+        switch consume step {
         case .request(var request, let keepAlive):
           request.remoteAddress = remoteAddress
           request.peer = HTTPPeer(socket: socket)

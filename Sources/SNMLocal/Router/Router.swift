@@ -43,9 +43,11 @@ public struct Router: Sendable {
   /// The Authorization header supabase-js sends with a project key (`Bearer <key>`), for each
   /// legacy key whose role is assumable: its auth and expiry, so that such a header is known by
   /// one comparison (`projectKeyBearer`), without taking the token out or reading its claims.
-  let keyBearers: [(header: String, auth: RequestAuth, expiry: Double?)]
-  /// The headers of `keyBearers`, in its order.
+  /// Kept as three arrays in the same order: reading an element of an array of tuples copied
+  /// the whole tuple (the header and the auth) for each field read.
   let keyBearerHeaders: [String]
+  let keyBearerAuths: [RequestAuth]
+  let keyBearerExpiries: [Double?]
   /// Other Bearer tokens (users' sessions) already verified: a client sends the same one each time.
   let tokens = JWTCache()
   /// `/storage/v1/*`, when the project serves Storage.
@@ -113,8 +115,9 @@ public struct Router: Sendable {
         keyBearers.append(("Bearer " + key, known, claims["exp"]?.doubleValue))
       }
     }
-    self.keyBearers = keyBearers
     keyBearerHeaders = keyBearers.map(\.header)
+    keyBearerAuths = keyBearers.map(\.auth)
+    keyBearerExpiries = keyBearers.map(\.expiry)
     restService = RESTService(handler: rest, pool: restPool)
     authService = AuthService(gateway: auth, jwks: keys.signer.jwks)
     inbox = InboxService(
@@ -289,11 +292,11 @@ public struct Router: Sendable {
   /// keys, still valid and assumable (what `projectKeyAuth` gives that token); nil otherwise,
   /// and the header is then read the usual way.
   func projectKeyBearer(_ header: String) -> RequestAuth? {
-    // The headers apart: only the entry that matches is copied (its auth holds the claims).
+    // The headers apart: only the auth that matches is copied (it holds the claims).
     for index in keyBearerHeaders.indices
     where Crypto.constantTimeEqual(header, keyBearerHeaders[index]) {
-      if let expiry = keyBearers[index].expiry, expiry <= now() { return nil }
-      return keyBearers[index].auth
+      if let expiry = keyBearerExpiries[index], expiry <= now() { return nil }
+      return keyBearerAuths[index]
     }
     return nil
   }

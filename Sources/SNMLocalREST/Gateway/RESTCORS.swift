@@ -66,7 +66,10 @@ enum RESTCORS {
   }
 
   /// `response` with the exposed headers when `request` names its origin (not a preflight).
-  static func exposing(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+  /// Consumed: the answer is moved through, not copied.
+  static func exposing(_ response: consuming HTTPResponse, for request: HTTPRequest)
+    -> HTTPResponse
+  {
     guard request.method != "OPTIONS", request.headers.first(lowercased: "origin") != nil else {
       return response
     }

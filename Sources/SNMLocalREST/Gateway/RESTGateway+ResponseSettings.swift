@@ -11,8 +11,9 @@ extension RESTGateway {
   /// Throws 500 PGRST111 when `response.headers` is not a JSON array of objects with one string
   /// member each, 500 PGRST112 when `response.status` is not a status code.
   static func applyingResponseSettings(
-    _ response: HTTPResponse, row: ResultRow
+    _ response: consuming HTTPResponse, row: ResultRow
   ) throws(RESTError) -> HTTPResponse {
+    // Consumed: the answer is moved through, not copied (most rows set neither).
     var response = response
     if let text = row.responseStatus {
       let digits = text.prefix { $0.isASCII && $0.isNumber }

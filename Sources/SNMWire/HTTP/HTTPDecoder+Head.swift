@@ -43,6 +43,9 @@ extension HTTPDecoder {
   /// The index just after the empty line that ends the head in `buffer[position...]`, or nil.
   /// Empty lines before a request line are skipped, as RFC 9112 §2.2 allows.
   func headEnd() -> Int? {
+    // The closure reads this local, not `self`: reading `self.buffer` there copied the whole
+    // decoder at every line.
+    let buffer = buffer
     var lineStart = position
     var sawContent = reading == .responses
     var found: Int?
@@ -109,6 +112,7 @@ extension HTTPDecoder {
   /// The lines of `buffer[position..<end]` without their line ends: the start line first (empty
   /// lines before a request line dropped), the fields, no final empty line.
   func headLines(end: Int) -> [ArraySlice<UInt8>] {
+    let buffer = buffer  // read by the closure without copying the decoder (see `headEnd`)
     var lines: [ArraySlice<UInt8>] = []
     lines.reserveCapacity(16)  // a typical head without growing
     var lineStart = position
@@ -148,7 +152,37 @@ extension HTTPDecoder {
 
   /// One `name: value` line (RFC 9112 §5): a token name right before the colon, a value of
   /// visible characters, spaces, tabs and UTF-8, without the spaces and tabs around it.
+  /// One pass: the name's bytes are checked on the way to the colon (which is no token byte, so
+  /// the first byte that is not one is either the first colon or makes the name invalid), the
+  /// value is checked between the spaces and tabs around it (both field-value bytes), and the
+  /// strings are made from those ranges: the verdicts and the field are
+  /// ``addFieldInParts(_:to:)``'s, the general code it stands in for.
   static func addField(_ line: ArraySlice<UInt8>, to headers: inout HTTPHeaders)
+    throws(HTTPParseError)
+  {
+    let parts = line.withUnsafeBufferPointer { bytes -> (colon: Int, low: Int, high: Int)? in
+      var index = 0
+      while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+      var low = index + 1
+      var high = bytes.count
+      while low < high, bytes[low] == 0x20 || bytes[low] == 0x09 { low += 1 }
+      while high > low, bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09 { high -= 1 }
+      return (index, low, high)
+    }
+    guard let parts, parts.colon > 0 else { return try addFieldInParts(line, to: &headers) }
+    let start = line.startIndex
+    let value = line[(start + parts.low)..<(start + parts.high)]
+    guard isFieldValue(value) else { throw .bad("invalid character in header field value") }
+    headers.append(
+      name: String(decoding: line[start..<(start + parts.colon)], as: UTF8.self),
+      value: String(decoding: value, as: UTF8.self))
+  }
+
+  /// ``addField(_:to:)`` as the checks read one by one: the folding, the colon, the name, the
+  /// value, then the field as ``HTTPHeaders/Field/init(headerLine:)`` cuts it. What it gives for
+  /// a line whose name is empty or stops at a byte that is not a token's (its error).
+  static func addFieldInParts(_ line: ArraySlice<UInt8>, to headers: inout HTTPHeaders)
     throws(HTTPParseError)
   {
     guard let first = line.first, first != 0x20, first != 0x09 else {
@@ -198,17 +232,18 @@ extension HTTPDecoder {
     }
   }
 
-  /// `HTTP/1.0` or `HTTP/1.1`: the minor version.
+  /// `HTTP/1.0` or `HTTP/1.1`: the minor version (read in place, no copy of the bytes).
   static func minorVersion(_ version: ArraySlice<UInt8>, as kind: String)
     throws(HTTPParseError) -> Int
   {
-    let version = Array(version)
-    guard version.count == 8, version.starts(with: httpPrefix), version[6] == UInt8(ascii: "."),
-      (48...57).contains(version[5]), (48...57).contains(version[7])
+    let start = version.startIndex
+    guard version.count == 8, version.starts(with: httpPrefix),
+      version[start + 6] == UInt8(ascii: "."),
+      (48...57).contains(version[start + 5]), (48...57).contains(version[start + 7])
     else { throw .bad("malformed HTTP version in \(kind)") }
-    guard version[5] == UInt8(ascii: "1") else {
+    guard version[start + 5] == UInt8(ascii: "1") else {
       throw HTTPParseError(status: 505, message: "only HTTP/1.0 and HTTP/1.1 are supported")
     }
-    return Int(version[7] - 48)
+    return Int(version[start + 7] - 48)
   }
 }

@@ -23,7 +23,8 @@ extension HTTPDecoder {
     }
     let minor = try Self.minorVersion(line[(secondSpace + 1)...], as: "request line")
     var target = String(decoding: requestTarget, as: UTF8.self)
-    if !target.hasPrefix("/") {
+    // Its bytes are visible ASCII (checked above), so its first character is its first byte.
+    if requestTarget.first != UInt8(ascii: "/") {
       guard let originForm = Self.originForm(of: target) else {
         throw .bad("request target must start with '/'")
       }
@@ -85,9 +86,14 @@ extension HTTPDecoder {
   /// is a length past `maxBodyBytes` (before anything is set aside for it).
   func framing(_ headers: HTTPHeaders, bodyless: Bool) throws(HTTPParseError) -> HTTPBodyFraming {
     if bodyless { return .none }
-    if let length = Self.plainLength(headers) {
+    switch Self.plainFraming(headers) {
+    case .length(let length):
       guard length <= limits.maxBodyBytes else { throw bodyTooLarge() }
       return .length(length)
+    case .neither:
+      return reading == .requests ? .none : .untilClose
+    case .other:
+      break
     }
     let encodings = headers.values(for: "Transfer-Encoding")
     let lengths = headers.values(for: "Content-Length")
@@ -110,21 +116,30 @@ extension HTTPDecoder {
     return .length(length)
   }
 
-  /// The length of the common head, one `Content-Length` of 1-18 digits and no
-  /// `Transfer-Encoding`, found without the arrays and the set `framing` builds for the others
-  /// (nil: `framing` decides, and refuses what is wrong).
-  static func plainLength(_ headers: HTTPHeaders) -> Int? {
+  /// What ``plainFraming(_:)`` found.
+  enum PlainFraming: Equatable {
+    /// Neither `Content-Length` nor `Transfer-Encoding`.
+    case neither
+    /// One `Content-Length` of 1-18 digits and no `Transfer-Encoding`.
+    case length(Int)
+    /// Anything else: `framing` decides, and refuses what is wrong.
+    case other
+  }
+
+  /// The framing of the common heads, none or one plain `Content-Length`, found in one look at
+  /// the fields, without the arrays and the set `framing` builds for the others.
+  static func plainFraming(_ headers: HTTPHeaders) -> PlainFraming {
     var length: Int?
     for field in headers.fields {
-      if HTTPHeaders.sameName(field.name, "Transfer-Encoding") { return nil }
+      if HTTPHeaders.sameName(field.name, "Transfer-Encoding") { return .other }
       guard HTTPHeaders.sameName(field.name, "Content-Length") else { continue }
-      guard length == nil else { return nil }
+      guard length == nil else { return .other }
       let digits = field.value.utf8
       guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ (48...57).contains($0) })
-      else { return nil }
+      else { return .other }
       length = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
     }
-    return length
+    return length.map { .length($0) } ?? .neither
   }
 
   /// `http://host:port/path?q` to `/path?q`; `*` stays `*`; anything else `nil`.
