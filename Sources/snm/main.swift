@@ -15,6 +15,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 InterruptSignals.shared.install()
 // A reader that went away (`snm ... | head`) ends output quietly instead of killing snm mid-write.
 signal(SIGPIPE, SIG_IGN)
+// A file size limit (`ulimit -f`) makes a write fail with EFBIG, said as such, instead of a signal
+// that kills snm with a half-written file (an answer spilled to $TMPDIR, a download).
+signal(SIGXFSZ, SIG_IGN)
 let command = arguments.first.flatMap(Command.subcommand(named:)) ?? .shell
 let status: Int32
 do {

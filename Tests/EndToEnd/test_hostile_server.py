@@ -183,14 +183,30 @@ def endless_rows(conn, megabytes):
 
 
 def test_a_300_mb_body_without_a_length_is_refused_within_bounded_memory(home):
+    """As a table (held in memory) the answer is refused past 256 MiB. As csv to a pipe it goes
+    on in a temporary file (test_row_memory); these rows' keys differ (the last is `{"id":2}`),
+    which csv builds in memory, so it is refused once it passes 256 MiB in the file."""
     server = HostileServer(lambda head: lambda conn: endless_rows(conn, 300))
     try:
         result, rss = peak_rss_kib(
-            ["--url", server.url, "--key", "k", "--format", "csv", "-c", "from t select *"], home)
+            ["--url", server.url, "--key", "k", "--timeout", "300", "--format", "table", "-c",
+             "from t select *"], home)
         assert result.returncode == 3, result.stderr
         assert "the answer is larger than 256 MiB" in result.stderr
         # 13 times the body before (3.9 GB); now about the limit once.
         assert rss < 700 * 1024, f"peak RSS {rss // 1024} MiB"
+    finally:
+        server.stop()
+    server = HostileServer(lambda head: lambda conn: endless_rows(conn, 300))
+    try:
+        result, rss = peak_rss_kib(
+            ["--url", server.url, "--key", "k", "--timeout", "300", "--format", "csv", "-c",
+             "from t select *"], home)
+        assert result.returncode == 1, result.stderr
+        assert result.stdout == ""
+        assert ("the rows do not all have the same keys, and csv builds such rows in memory: "
+                "the answer (298 MiB) is larger than 256 MiB") in result.stderr, result.stderr
+        assert rss < 100 * 1024, f"peak RSS {rss // 1024} MiB"
     finally:
         server.stop()
 

@@ -20,6 +20,26 @@ private func arriving(_ bytes: [UInt8], step: Int) -> (stream: JSONShape?, whole
   return (stream, whole)
 }
 
+/// `arriving`'s stream verdict when the checked bytes it never reads again are dropped after
+/// every run (``JSONStreamValidator/unneeded``), as a reader that spills the body to disk keeps
+/// them: only the window is given to the checker.
+private func arrivingWindowed(_ bytes: [UInt8], step: Int) -> JSONShape? {
+  var checker = JSONStreamValidator(runningEvery: 1)
+  var window: [UInt8] = []
+  var received = 0
+  while received < bytes.count {
+    let next = min(bytes.count, received + step)
+    window.append(contentsOf: bytes[received..<next])
+    received = next
+    window.withUnsafeBufferPointer { checker.received($0) }
+    if let unneeded = checker.unneeded {
+      window.removeSubrange(unneeded)
+      checker.dropped(unneeded)
+    }
+  }
+  return window.withUnsafeBufferPointer { checker.finish($0) }
+}
+
 /// Rows as PostgREST sends them, with strings that escape, nest and hold multi-byte characters.
 private func rows(_ count: Int) -> [UInt8] {
   let rows = (0..<count).map { index in
@@ -63,6 +83,34 @@ private func rows(_ count: Int) -> [UInt8] {
       let cut = arriving(Array(body[..<offset]), step: 3)
       #expect(cut.stream == cut.whole, "cut at \(offset)")
     }
+  }
+
+  @Test(arguments: JSONDocumentTests.shapes)
+  func givesTheWholeBodysShapeWithItsCheckedBytesDropped(_ testCase: ShapeCase) {
+    for step in [1, 2, 3, 7] {
+      #expect(arrivingWindowed(Array(testCase.input.utf8), step: step) == testCase.shape)
+    }
+  }
+
+  @Test func agreesOnRowsDamagedAnywhereWithTheirCheckedBytesDropped() {
+    let body = rows(12)
+    #expect(
+      arrivingWindowed(body, step: 5) == JSONShape(kind: .array, count: 12, uniformObjects: true))
+    for offset in stride(from: 0, to: body.count, by: 3) {
+      for replacement in [UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: "\""), 0xFF] {
+        var damaged = body
+        damaged[offset] = replacement
+        let whole = damaged.withUnsafeBufferPointer { buffer in
+          var validator = JSONValidator(buffer)
+          return validator.validate()
+        }
+        #expect(arrivingWindowed(damaged, step: 7) == whole, "byte \(offset) as \(replacement)")
+      }
+    }
+    // A later row whose keys differ from the first row's, which is no longer in the window.
+    let other = Array(#"[{"id":1,"name":"a"},{"id":2,"name":"b"},{"id":3,"nam":"c"}]"#.utf8)
+    #expect(
+      arrivingWindowed(other, step: 4) == JSONShape(kind: .array, count: 3, uniformObjects: false))
   }
 
   @Test func runsOnTheRowsOfATopLevelArrayOnly() {

@@ -24,11 +24,14 @@ public struct SNMResponse: Sendable, Hashable {
   /// What the sending task's ``ArrivingElements`` consumer made of the body's elements while it
   /// arrived (they were checked; the rest of the body came after); nil when none was handed over.
   public let arrived: (any ArrivingElementsConsumer)?
+  /// Whether ``body`` is the pages of a temporary file the body spilled to as it arrived
+  /// (``BodySpill``), mapped into memory: walking them a row at a time holds little of them.
+  public let spilled: Bool
 
   public init(
     url: String, status: Int, headers: HTTPHeaders, body: Data, savedPath: String? = nil,
     savedBytes: Int64 = 0, checkedShape: JSONShape? = nil,
-    arrived: (any ArrivingElementsConsumer)? = nil
+    arrived: (any ArrivingElementsConsumer)? = nil, spilled: Bool = false
   ) {
     self.url = url
     self.status = status
@@ -38,6 +41,7 @@ public struct SNMResponse: Sendable, Hashable {
     self.savedBytes = savedBytes
     self.checkedShape = checkedShape
     self.arrived = arrived
+    self.spilled = spilled
   }
 
   /// Answers are the same when what the server sent is (how early it was checked is not).
@@ -80,7 +84,9 @@ public struct SNMResponse: Sendable, Hashable {
   ///   the same reason ``json()`` gives.
   public func document() throws(SNMNetworkError) -> JSONDocument {
     if body.isEmpty { return JSONDocument(.null) }
-    if let checkedShape { return JSONDocument(checked: body, shape: checkedShape) }
+    if let checkedShape {
+      return JSONDocument(checked: body, shape: checkedShape, fileBacked: spilled)
+    }
     do {
       return try JSONDocument(validating: body)
     } catch {

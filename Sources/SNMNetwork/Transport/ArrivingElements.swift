@@ -24,17 +24,30 @@ public protocol ArrivingElementsConsumer: Sendable {
   mutating func take(_ checked: UnsafeBufferPointer<UInt8>, elements count: Int)
 }
 
-/// Where a transport gets a consumer for each answer whose body is an array of elements: the
-/// task's ``current``, read when a request is sent. Only the plain transport (`http://`) checks
-/// bodies as they arrive; the other leaves ``SNMResponse/arrived`` nil, as does an answer whose
-/// body never passed an element before its end (a small one).
+/// Where a transport gets a consumer for each answer whose body is an array of elements, and
+/// whether such a body may spill to a file past a bound (``BodySpill``): the task's
+/// ``current``, read when a request is sent. Only the plain transport (`http://`) checks bodies
+/// as they arrive; the other leaves ``SNMResponse/arrived`` nil and holds every body in memory,
+/// as does an answer whose body never passed an element before its end (a small one).
 public struct ArrivingElements: Sendable {
   /// Makes the consumer of one answer (a request that is sent again, or redirected, gets a new
-  /// one for each answer).
-  public let make: @Sendable () -> any ArrivingElementsConsumer
+  /// one for each answer); nil: none.
+  public let make: (@Sendable () -> any ArrivingElementsConsumer)?
+  /// Where a 2xx array's body goes past what memory holds; nil: it stays in memory, within the
+  /// request's `maximumBodyBytes`. No consumer is handed elements once the body spills.
+  public let spill: BodySpill?
 
   public init(_ make: @escaping @Sendable () -> any ArrivingElementsConsumer) {
     self.make = make
+    spill = nil
+  }
+
+  /// Spills past `spill`, handing the elements before it to what `make` makes, if anything.
+  public init(
+    spill: BodySpill?, _ make: (@Sendable () -> any ArrivingElementsConsumer)? = nil
+  ) {
+    self.make = make
+    self.spill = spill
   }
 
   /// The consumers for the requests this task sends (tasks it starts inherit it); nil: none.

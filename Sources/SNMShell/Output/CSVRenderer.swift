@@ -72,6 +72,8 @@ struct CSVRenderer {
     var index = 0
     while index != limit {
       if index & 1023 == 1023 && Task.isCancelled { return false }
+      // A spilled answer's pages behind the rows written are given back as it goes.
+      if index & 15 == 15 { elements.releasePassedPages() }
       var column = 0
       let more = try elements.nextRow { kind, text in
         if column > 0 { out.append(UInt8(ascii: ",")) }

@@ -61,6 +61,8 @@ struct JSONRenderer {
     // straight into the output chunk.
     while true {
       if index & 1023 == 1023 && Task.isCancelled { return false }
+      // A spilled answer's pages behind the rows written are given back as it goes.
+      if index & 15 == 15 { elements.releasePassedPages() }
       if lines {
         guard try out.appending({ try elements.appendNextText(to: &$0, indent: nil) }) else {
           return true

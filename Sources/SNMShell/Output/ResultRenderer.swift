@@ -15,10 +15,23 @@ public struct ResultRenderer: Sendable {
   /// csv rows (the format whose rendering is most of its time after the last byte); nil for
   /// the other formats. The table formats need every row before the first line (its widths), and
   /// json's indented text would weigh more than the body beside it.
-  public var arrivingRows: ArrivingElements? {
-    guard format == .csv else { return nil }
-    let renderer = CSVRenderer(visible: style.terminal, crlf: style.csvCRLF)
-    return ArrivingElements { ArrivingRows(renderer) }
+  public var arrivingRows: ArrivingElements? { arrivingRows(spillingPast: nil) }
+
+  /// ``arrivingRows``, and for the formats printed a row at a time from the body's bytes
+  /// whatever its size (csv, json, ndjson) a `spill`: a result's body goes on in a temporary file
+  /// past its bound, instead of memory (the rows are printed from it once the answer is whole
+  /// and valid). Nil for table and expanded (their widths need every row), and for json and
+  /// ndjson without a spill.
+  public func arrivingRows(spillingPast spill: BodySpill?) -> ArrivingElements? {
+    switch format {
+    case .csv:
+      let renderer = CSVRenderer(visible: style.terminal, crlf: style.csvCRLF)
+      // The text held beside a body that may spill is held to half what memory holds of it.
+      let held = spill.map { $0.memoryBytes / 2 } ?? ArrivingRows.mostHeld
+      return ArrivingElements(spill: spill) { ArrivingRows(renderer, mostHeld: held) }
+    case .json, .ndjson: return spill.map { ArrivingElements(spill: $0) }
+    case .table, .expanded: return nil
+    }
   }
 
   public init(format: OutputFormat, style: RenderStyle = RenderStyle()) {
@@ -92,6 +105,11 @@ public struct ResultRenderer: Sendable {
       return try TableRenderer(style: style, total: total).render(
         uniformRows: document, to: writer)
     default:
+      // Rows that differ (csv) are built as a tree: not from a spilled body past what memory
+      // would have held of it.
+      if document.fileBacked && document.bytes.count > TransportRequest.defaultMaximumBodyBytes {
+        throw SpilledRowsTooLarge(bytes: document.bytes.count)
+      }
       return renderTree(
         document.value, defaultColumn: defaultColumn, columns: columns, total: total, to: writer)
     }

@@ -100,21 +100,33 @@ struct RequestStatements: RequestFamily {
 
   /// What takes the rows of the answer to `statement` while they arrive: csv rendered as it will
   /// be printed (to the output, or to the statement's `> 'file.csv'`), ahead of the last byte;
-  /// nil when the answer will not be printed as csv rows.
+  /// and, when the rows go as csv, json or ndjson to a pipe or a file, a spill: past a few
+  /// megabytes the body goes on in a temporary file, and the rows are printed from it once the
+  /// answer is whole and valid (``BodySpill``). Nil when the answer will be neither.
   func arrivingRows(for statement: Statement, _ request: SupabaseDBRequest) -> ArrivingElements? {
     guard !request.acceptsCSV, !request.acceptsPlan, request.endpoint.method != .head else {
       return nil
     }
     if let file = Self.outputFile(of: statement) {
-      return OutputFileFormat(path: file.path) == .csv
-        ? ResultRenderer(format: .csv, style: RenderStyle(csvCRLF: settings.csvCRLF))
-          .arrivingRows : nil
+      let format: OutputFormat? =
+        switch OutputFileFormat(path: file.path) {
+        case .csv?: .csv
+        case .json?: .json
+        case .ndjson?: .ndjson
+        case .table?, nil: nil
+        }
+      return format.flatMap {
+        ResultRenderer(format: $0, style: RenderStyle(csvCRLF: settings.csvCRLF))
+          .arrivingRows(spillingPast: BodySpill())
+      }
     }
     guard !settings.quiet else { return nil }
+    // At a terminal the text is gathered for the pager: the body stays in memory.
+    let terminal = output.results.isTerminal
     return ResultRenderer(
       format: settings.format,
-      style: RenderStyle(terminal: output.results.isTerminal, csvCRLF: settings.csvCRLF)
-    ).arrivingRows
+      style: RenderStyle(terminal: terminal, csvCRLF: settings.csvCRLF)
+    ).arrivingRows(spillingPast: terminal ? nil : BodySpill())
   }
 
   /// Prints a successful answer: rows in the current format, or a line for a write without rows.

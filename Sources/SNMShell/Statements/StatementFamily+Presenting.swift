@@ -95,6 +95,8 @@ extension StatementFamily {
         document, defaultColumn: defaultColumn, columns: columns, total: total, arrived: arrived,
         to: writer)
       return nil
+    } catch let refused as SpilledRowsTooLarge {
+      return failure(.server, refused.description)
     } catch {
       return failure(.unreachable, "the body is not JSON: \(error)")
     }

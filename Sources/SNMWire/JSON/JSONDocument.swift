@@ -20,6 +20,9 @@ public final class JSONDocument: Sendable {
   public let bytes: Data
   /// The top-level type, element count and row uniformity.
   public let shape: JSONShape
+  /// Whether ``bytes`` are a file's pages mapped into memory (an answer spilled to disk): a walk
+  /// over the elements gives back the pages it passed (``JSONElements/releasePassedPages()``).
+  public let fileBacked: Bool
   private let tree: Mutex<JSONValue?>
   /// ``firstRowKeys`` once read (outer nil: not yet): the printer and the completion both ask.
   private let rowKeys = Mutex<[String]??>(nil)
@@ -35,6 +38,7 @@ public final class JSONDocument: Sendable {
       return (shape, shape.uniformObjects ? validator.firstRowKeys() : nil)
     }
     bytes = data
+    fileBacked = false
     guard let checked else {
       // Refused: the parser says why. (Should it accept after all, keep what it built.)
       let value = try JSONValue(parsing: data)
@@ -49,15 +53,18 @@ public final class JSONDocument: Sendable {
 
   /// A document for bytes already checked as they arrived (``JSONStreamValidator``), with the
   /// shape that check found: the same document `init(validating:)` makes, without a second pass.
-  public init(checked data: Data, shape: JSONShape) {
+  /// `fileBacked`: `data` is a file's pages mapped into memory (``fileBacked``).
+  public init(checked data: Data, shape: JSONShape, fileBacked: Bool = false) {
     bytes = data
     self.shape = shape
+    self.fileBacked = fileBacked
     tree = Mutex(nil)
   }
 
   /// A document for a value already built.
   public init(_ value: JSONValue) {
     bytes = Data()
+    fileBacked = false
     shape = JSONShape(of: value)
     tree = Mutex(value)
   }
@@ -93,6 +100,7 @@ public final class JSONDocument: Sendable {
     }
     return try bytes.withUnsafeBytes { raw in
       var walk = JSONElements(JSONArrayCursor(raw.bindMemory(to: UInt8.self)))
+      if fileBacked { walk.releasing(mappedAt: raw.baseAddress) }
       return try body(&walk)
     }
   }
@@ -111,7 +119,10 @@ public final class JSONDocument: Sendable {
         offset: bytes.count, reason: .expected("a JSON value", found: "end of input"))
     }
     return try bytes.withUnsafeBytes { raw in
-      try JSONElements.withElements(of: raw.bindMemory(to: UInt8.self), from: position, body)
+      try JSONElements.withElements(of: raw.bindMemory(to: UInt8.self), from: position) {
+        if fileBacked { $0.releasing(mappedAt: raw.baseAddress) }
+        return try body(&$0)
+      }
     }
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The elements of a top-level JSON array, one at a time: parsed from the bytes by a
 /// ``JSONArrayCursor``, or taken from a tree already built. See ``JSONDocument/withElements(_:)``.
 ///
@@ -16,6 +18,11 @@ public struct JSONElements {
   /// Holds an element's text for ``appendNextText(to:indent:depth:)``, and that of nested values
   /// for ``nextRow(_:)``, from bytes (made on first use).
   private var text: JSONTextBuffer?
+  /// The start of the bytes when they are a file's pages mapped into memory (a spilled answer,
+  /// ``JSONDocument/fileBacked``): ``releasePassedPages()`` gives back those the walk passed.
+  private var mapping: UnsafeRawPointer?
+  /// How many bytes from `mapping` were given back.
+  private var released = 0
 
   init(_ elements: [JSONValue]) {
     tree = elements
@@ -39,6 +46,29 @@ public struct JSONElements {
 
     /// Before the array.
     public static let start = Position(count: 0, offset: 0, started: false)
+  }
+
+  /// A walk over a file's mapped pages that starts at `base` (page-aligned, as `mmap` returns
+  /// it): ``releasePassedPages()`` gives back what it passed.
+  mutating func releasing(mappedAt base: UnsafeRawPointer?) {
+    guard let base, Int(bitPattern: base) % Self.pageSize == 0 else { return }
+    mapping = base
+  }
+
+  /// The system's page size.
+  static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
+
+  /// Gives back the memory of the pages this walk has passed when its bytes are a file's pages
+  /// (they stay in the file, read again from there if asked), once they make 256 KiB; nothing
+  /// for any other bytes. A printer of rows calls it as it goes, so that printing an answer of
+  /// any size from its file holds a few hundred kilobytes of it.
+  public mutating func releasePassedPages() {
+    guard let mapping, let offset = cursor?.position?.offset else { return }
+    let end = offset / Self.pageSize * Self.pageSize
+    guard end - released >= 256 << 10 else { return }
+    _ = madvise(
+      UnsafeMutableRawPointer(mutating: mapping + released), end - released, MADV_DONTNEED)
+    released = end
   }
 
   /// Where this walk stands, nil once it has passed the end or failed, or when it walks a tree.

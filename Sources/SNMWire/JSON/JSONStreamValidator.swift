@@ -65,6 +65,25 @@ public struct JSONStreamValidator: Sendable {
     resume.map { ($0.elements, $0.offset) }
   }
 
+  /// The checked bytes that later runs never read again: from the end of the first element's
+  /// last key (the keys every row is compared with) to where the next run starts; nil when there
+  /// are none. A reader that holds only the body's start and what the next run reads (the rest
+  /// is on disk) removes them from its bytes and says so with ``dropped(_:)``.
+  public var unneeded: Range<Int>? {
+    guard let resume else { return nil }
+    let kept = resume.firstKeys.last?.upperBound ?? 0
+    return kept < resume.offset ? kept..<resume.offset : nil
+  }
+
+  /// The bytes of `unneeded` were removed from the body this checker is given: the bytes after
+  /// them moved back by their count.
+  public mutating func dropped(_ range: Range<Int>) {
+    guard var moved = resume, range.upperBound <= moved.offset else { return }
+    moved.offset -= range.count
+    resume = moved
+    checkedUpTo -= range.count
+  }
+
   /// Whether a run passed an element of a top-level array: only then is the rest worth checking
   /// on arrival (`finish`); any other body is checked whole when it is used, as before.
   public var isUnderWay: Bool { resume != nil }

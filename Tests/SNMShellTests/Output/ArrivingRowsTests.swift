@@ -80,7 +80,7 @@ private let arrivingCases: [ArrivingCase] = [
 private func arrive(
   _ body: [UInt8], step: Int, for renderer: ResultRenderer
 ) -> (any ArrivingElementsConsumer)? {
-  guard let arriving = renderer.arrivingRows else { return nil }
+  guard let make = renderer.arrivingRows?.make else { return nil }
   var checker = JSONStreamValidator(runningEvery: 1)
   var consumer: (any ArrivingElementsConsumer)?
   var received = 0
@@ -89,7 +89,7 @@ private func arrive(
     body[..<received].withUnsafeBufferPointer { bytes in
       checker.received(bytes)
       guard let (count, end) = checker.checkedElements else { return }
-      if consumer == nil { consumer = arriving.make() }
+      if consumer == nil { consumer = make() }
       consumer?.take(UnsafeBufferPointer(rebasing: bytes[..<end]), elements: count)
     }
   }
@@ -175,5 +175,21 @@ private func csv(
     for format in OutputFormat.allCases {
       #expect((ResultRenderer(format: format).arrivingRows != nil) == (format == .csv))
     }
+  }
+
+  @Test func csvJSONAndNDJSONMaySpillAndCSVHoldsLessThen() throws {
+    let spill = BodySpill(memoryBytes: 2 << 20, directory: "/tmp")
+    for format in OutputFormat.allCases {
+      let arriving = ResultRenderer(format: format).arrivingRows(spillingPast: spill)
+      let rowsFormat = format == .csv || format == .json || format == .ndjson
+      #expect((arriving?.spill == spill) == rowsFormat, "\(format)")
+      #expect((arriving?.make != nil) == (format == .csv), "\(format)")
+    }
+    let held = try #require(
+      ResultRenderer(format: .csv).arrivingRows(spillingPast: spill)?.make?() as? ArrivingRows)
+    #expect(held.mostHeld == 1 << 20)
+    let unspilled = try #require(
+      ResultRenderer(format: .csv).arrivingRows?.make?() as? ArrivingRows)
+    #expect(unspilled.mostHeld == ArrivingRows.mostHeld)
   }
 }

@@ -30,6 +30,8 @@ struct PlainHTTPAnswer {
   var checkedShape: JSONShape? = nil
   /// What the request's ``ArrivingElements`` consumer made of the elements checked on the way.
   var arrived: (any ArrivingElementsConsumer)? = nil
+  /// Whether `body` is a spilled body's file, mapped (``BodySpill``).
+  var spilled = false
 }
 
 /// Reads HTTP/1.1 answers from a stream of chunks with SNMWire's ``HTTPDecoder`` (the framing
@@ -37,7 +39,9 @@ struct PlainHTTPAnswer {
 /// then a body framed by `Content-Length`, `chunked` or the end of the stream, every size the
 /// server announces checked before anything is set aside for it. With `saveTo`, a 200 body is
 /// written to that file as it arrives (``ResponseFileWriter``: whole or not at all), with no
-/// byte limit; any other answer's body is read into memory within `maximumBodyBytes`.
+/// byte limit; any other answer's body is read into memory within `maximumBodyBytes`, but a 2xx
+/// array of rows that `arriving` lets spill goes on in a file past its bound (``SpillingBody``,
+/// within the spill's own limit).
 ///
 /// ```swift
 /// var reader = PlainHTTPReader(maximumBodyBytes: 256 << 20)
@@ -50,7 +54,10 @@ struct PlainHTTPReader {
   let maximumBodyBytes: Int
   /// A file a 200 answer's body is written to instead of memory.
   let saveTo: String?
-  /// Takes the elements of a 2xx body in memory as they are checked.
+  /// The body the decoder takes: `maximumBodyBytes`, or a spill's limit past it.
+  private let decoderLimit: Int
+  /// Takes the elements of a 2xx body in memory as they are checked, and says whether its rows
+  /// may spill to a file.
   let arriving: ArrivingElements?
 
   /// A reader that starts with `buffered`, the bytes read past the connection's last answer.
@@ -60,7 +67,11 @@ struct PlainHTTPReader {
   ) {
     var limits = HTTPLimits.responses
     // A body saved to disk has no limit but the disk's; the reader holds others to the limit.
-    limits.maxBodyBytes = saveTo == nil ? maximumBodyBytes : Self.unlimited
+    // A body in memory meets its own limit first (`take`); the decoder's is a spill's.
+    limits.maxBodyBytes =
+      saveTo != nil
+      ? Self.unlimited : max(maximumBodyBytes, arriving?.spill?.mostBytes ?? maximumBodyBytes)
+    decoderLimit = limits.maxBodyBytes
     decoder = HTTPDecoder(reading: .responses, limits: limits)
     decoder.append(contentsOf: buffered)
     self.maximumBodyBytes = maximumBodyBytes
@@ -75,6 +86,8 @@ struct PlainHTTPReader {
   enum BodySink {
     case memory(Data)
     case file(ResponseFileWriter)
+    /// A 2xx array of rows past the spill's bound (the bytes before it were in memory).
+    case spilled(SpillingBody)
   }
 
   /// Bytes after the answer (a server never sends them unasked, but keep them honest).
@@ -100,20 +113,32 @@ struct PlainHTTPReader {
         part = try decoder.next()
       } catch {
         throw error.status == 413
-          ? .tooLarge(maximumBodyBytes) : .malformed("the answer is not valid HTTP (\(error))")
+          ? .tooLarge(decoderLimit) : .malformed("the answer is not valid HTTP (\(error))")
       }
       switch part {
       case .responseHead(let started)?:
         head = started
-        sink = try Self.sink(for: started, saveTo: saveTo, limit: maximumBodyBytes)
+        sink = try Self.sink(
+          for: started, saveTo: saveTo, limit: maximumBodyBytes,
+          spill: (200..<300).contains(started.status) ? arriving?.spill : nil)
         continue
       case .body(let bytes)?:
+        if case .spilled(let spilling) = sink {
+          try spilling.received(bytes, checker: &checker)
+          continue
+        }
         try Self.take(bytes, into: &sink, limit: maximumBodyBytes)
         if case .memory(let data) = sink {
           data.withUnsafeBytes { raw in
             let body = raw.bindMemory(to: UInt8.self)
             checker.received(body)
             Self.hand(body, checked: checker, to: &consumer, of: head, from: arriving)
+          }
+          if let spill = arriving?.spill, data.count >= spill.memoryBytes, checker.isUnderWay,
+            let head, (200..<300).contains(head.status)
+          {
+            // Past the bound: the rows go on in a file (the consumer keeps what it has).
+            sink = .spilled(try SpillingBody(starting: data, policy: spill, checker: &checker))
           }
         }
         continue
@@ -155,9 +180,13 @@ struct PlainHTTPReader {
   /// Where an answer's body goes: a file for a 200 answer with `saveTo` (an empty body makes an
   /// empty file; a 206's part never replaces a file), else memory, with room set aside for an announced length within
   /// `limit`.
-  static func sink(for head: HTTPResponseHead, saveTo: String?, limit: Int)
+  /// A 2xx answer that may `spill` may announce up to the spill's limit.
+  static func sink(
+    for head: HTTPResponseHead, saveTo: String?, limit: Int, spill: BodySpill? = nil
+  )
     throws(PlainHTTPFailure) -> BodySink
   {
+    let limit = max(limit, spill?.mostBytes ?? limit)
     let length: Int? = if case .length(let length) = head.framing { length } else { nil }
     if let saveTo, head.status == 200 {
       do {
@@ -167,7 +196,9 @@ struct PlainHTTPReader {
       }
     }
     if let length, length > limit { throw .tooLarge(limit) }
-    return .memory(Data(capacity: min(length ?? 0, Self.largestReservation)))
+    // A body that may spill is given room for what memory holds of it.
+    let room = spill.map { $0.memoryBytes + (64 << 10) } ?? Self.largestReservation
+    return .memory(Data(capacity: min(length ?? 0, room)))
   }
 
   /// Appends body bytes to the sink (a file write that fails removes the file).
@@ -180,6 +211,9 @@ struct PlainHTTPReader {
       sink = .memory(Data())
       data.append(contentsOf: bytes)
       sink = .memory(data)
+    case .spilled:
+      // Taken by the reader (`SpillingBody.received`), with the body's check.
+      break
     case .file(let writer):
       let failure = bytes.withUnsafeBytes { raw -> TransportFileError? in
         do throws(TransportFileError) {
@@ -200,10 +234,10 @@ struct PlainHTTPReader {
     to consumer: inout (any ArrivingElementsConsumer)?, of head: HTTPResponseHead?,
     from arriving: ArrivingElements?
   ) {
-    guard let arriving, let head, (200..<300).contains(head.status),
+    guard let make = arriving?.make, let head, (200..<300).contains(head.status),
       let (count, end) = checker.checkedElements
     else { return }
-    if consumer == nil { consumer = arriving.make() }
+    if consumer == nil { consumer = make() }
     consumer?.take(UnsafeBufferPointer(rebasing: body[..<end]), elements: count)
   }
 
@@ -223,6 +257,15 @@ struct PlainHTTPReader {
         // Rows of a body that went bad after them are never handed back.
         if answer.checkedShape != nil { answer.arrived = arrived }
       }
+    case .spilled(let spilling):
+      let (body, shape) = try spilling.finish(checker: checker)
+      // Known bad without reading it again (the parser's reason would build the rows to it).
+      guard let shape else {
+        throw .malformed("the body is not JSON (\(body.count) bytes, checked as they came)")
+      }
+      (answer.body, answer.checkedShape, answer.arrived, answer.spilled) = (
+        body, shape, arrived, true
+      )
     case .file(let writer):
       do {
         try writer.finish()

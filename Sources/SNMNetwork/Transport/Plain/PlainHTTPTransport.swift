@@ -58,7 +58,7 @@ public final class PlainHTTPTransport: HTTPTransport {
     return SNMResponse(
       url: address, status: answer.status, headers: HTTPHeaders.merging(answer.headers),
       body: answer.body, savedPath: answer.savedPath, savedBytes: answer.savedBytes,
-      checkedShape: answer.checkedShape, arrived: answer.arrived)
+      checkedShape: answer.checkedShape, arrived: answer.arrived, spilled: answer.spilled)
   }
 
   /// The path and query of `url` exactly as written (`/rest/v1/t?id=eq.1`), `/` when empty.

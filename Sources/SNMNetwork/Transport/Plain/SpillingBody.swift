@@ -1,0 +1,79 @@
+import Foundation
+import SNMWire
+
+/// A 2xx body of rows past what memory holds, while it arrives (``BodySpill``): every byte goes
+/// to a ``SpillFile``, and memory keeps only what the check on arrival reads again (the body's
+/// start to the first row's last key, and the bytes from where the next run starts), so the
+/// check goes on as the one pass over the whole body it was.
+///
+/// ```swift
+/// let body = try SpillingBody(starting: data, policy: spill, checker: &checker)
+/// try body.received(chunk, checker: &checker)
+/// let (bytes, shape) = try body.finish(checker: checker)   // the file's pages; nil: not JSON
+/// ```
+/// Throws ``PlainHTTPFailure``: `.tooLarge` past the policy's `mostBytes`, `.localFile` when the
+/// file cannot be made or written.
+final class SpillingBody {
+  private let file: SpillFile
+  private let mostBytes: Int
+  /// The bytes the checker runs over: the body with its `unneeded` stretches taken out.
+  private var window: [UInt8]
+
+  /// The window is trimmed once it holds this much (the checker's runs start every 64 KiB).
+  static let trimmedPast = 1 << 20
+
+  /// Goes on from `data`, the body so far (which it writes to the file).
+  init(starting data: Data, policy: BodySpill, checker: inout JSONStreamValidator)
+    throws(PlainHTTPFailure)
+  {
+    guard data.count <= policy.mostBytes else { throw .tooLarge(policy.mostBytes) }
+    do throws(TransportFileError) {
+      let file = try SpillFile(directory: policy.directory)
+      try file.write(data)
+      self.file = file
+    } catch {
+      throw .localFile(error)
+    }
+    mostBytes = policy.mostBytes
+    // Only what the checker reads again is copied: the start to the first row's last key and
+    // the bytes from where its next run starts.
+    let unneeded = checker.unneeded ?? data.count..<data.count
+    window = []
+    window.reserveCapacity(data.count - unneeded.count + Self.trimmedPast)
+    window.append(contentsOf: data[..<unneeded.lowerBound])
+    window.append(contentsOf: data[unneeded.upperBound...])
+    if !unneeded.isEmpty { checker.dropped(unneeded) }
+  }
+
+  /// More of the body came.
+  func received(_ bytes: ArraySlice<UInt8>, checker: inout JSONStreamValidator)
+    throws(PlainHTTPFailure)
+  {
+    guard bytes.count <= mostBytes - file.bytes else { throw .tooLarge(mostBytes) }
+    do throws(TransportFileError) {
+      try file.write(bytes)
+    } catch {
+      throw .localFile(error)
+    }
+    window.append(contentsOf: bytes)
+    window.withUnsafeBufferPointer { checker.received($0) }
+    if window.count >= Self.trimmedPast { trim(&checker) }
+  }
+
+  private func trim(_ checker: inout JSONStreamValidator) {
+    guard let unneeded = checker.unneeded else { return }
+    window.removeSubrange(unneeded)
+    checker.dropped(unneeded)
+  }
+
+  /// The whole body came: its bytes (the file's pages, mapped) and its shape, nil when it is
+  /// not JSON.
+  func finish(checker: JSONStreamValidator) throws(PlainHTTPFailure) -> (Data, JSONShape?) {
+    let shape = window.withUnsafeBufferPointer { checker.finish($0) }
+    do throws(TransportFileError) {
+      return (try file.mapped(), shape)
+    } catch {
+      throw .localFile(error)
+    }
+  }
+}

@@ -1,0 +1,186 @@
+"""Rows printed as csv, json or ndjson to a pipe or a file take constant memory (issue 41,
+"Memory"): past 2 MiB the answer goes on in a temporary file (0600 in $TMPDIR, unlinked at once),
+checked as it comes, and the rows are printed from it only once the answer is whole and valid, so
+an answer cut off prints nothing. A million rows (a 110 MB answer) peaked at 287 MiB as ndjson,
+which the 256 MiB answer limit refused (exit 3); the bound here is 32 MiB.
+
+Each test measures snm's peak resident memory from its own rusage (GNU time's %M), never time.
+A spill that cannot be written (a file size limit, no such folder) fails the statement (exit 1)
+with the folder and the reason, and prints no row.
+"""
+import json
+import os
+import resource
+import subprocess
+import tempfile
+import time
+
+import httpx
+import pytest
+
+from conftest import SNM
+
+ROWS = 1_000_000
+# The target, for a release build (a debug build takes 35 MiB for 10 rows).
+BOUND_KIB = 32 * 1024
+# What a million rows may take beyond 10 rows (the spill's 2 MiB and the pages being printed).
+GROWTH_KIB = 8 * 1024
+RELEASE = "/debug/" not in SNM
+# A row past the 2 MiB spill bound (about 110 bytes a row): its computed column fails there.
+FAILING_ROW = 600_000
+
+
+@pytest.fixture(scope="module")
+def million(start_extra_project):
+    project = start_extra_project("rowmemory")
+    project.sql(
+        "create table public.walk_log (id bigint primary key, owner uuid not null, "
+        "message text, score numeric, tags jsonb); "
+        "grant select on public.walk_log to anon, authenticated, service_role; "
+        "insert into public.walk_log select g, '0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b', "
+        "case when g % 10 = 0 then '산책 ' || g || ' 🐕' else 'walk \"' || g || '\", park' end, "
+        "g % 1000 / 10.0, case when g % 3 = 0 then null else '{\"k\": [1, 2]}'::jsonb end "
+        f"from generate_series(1, {ROWS}) g; "
+        # Postgres calls it row by row after the sort: the answer is cut at that row.
+        "create function public.checked(public.walk_log) returns int language plpgsql stable "
+        f"as $$ begin return case when $1.id = {FAILING_ROW} then cast('row ' || $1.id as int) "
+        "else 1 end; end $$; "
+        "alter role authenticator set pgrst.db_max_rows = '1000000'; "
+        "notify pgrst, 'reload schema'")
+    headers = project.headers(project.service_role_key)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        answer = httpx.get(f"{project.rest_url}/walk_log?select=id&limit=2000", headers=headers)
+        if answer.headers.get("content-range", "").startswith("0-1999"):
+            break
+        time.sleep(0.3)
+    return project
+
+
+def env_of(project, tmp_path, **more):
+    env = dict(os.environ)
+    env.update({"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": "",
+                "SUPABASE_SECRET_KEY": project.service_role_key, "NO_COLOR": "1",
+                "XDG_STATE_HOME": str(tmp_path / "state"),
+                "XDG_CACHE_HOME": str(tmp_path / "cache"),
+                "XDG_CONFIG_HOME": str(tmp_path / "config"), "TMPDIR": str(tmp_path / "spill")})
+    env.update(more)
+    (tmp_path / "spill").mkdir(exist_ok=True)
+    return env
+
+
+def assert_constant(kib, env, what):
+    """`kib` is at most GROWTH_KIB over 10 rows' peak, and under the target in a release build."""
+    code, stderr, few = run_measured(
+        ["--format", "ndjson", "-c", "from walk_log select * order by id limit 10"], env,
+        subprocess.DEVNULL)
+    assert code == 0, stderr
+    assert kib < few + GROWTH_KIB, (
+        f"{what} peaked at {kib // 1024} MiB, 10 rows at {few // 1024} MiB")
+    if RELEASE:
+        assert kib < BOUND_KIB, f"{what} peaked at {kib // 1024} MiB"
+
+
+def run_measured(args, env, stdout, file_limit=None, cwd=None):
+    """Runs snm under GNU time with stdout to `stdout` (a file); returns (exit code, stderr,
+    peak RSS in KiB). Not getrusage from here: a child forked from pytest starts with pytest's
+    resident pages, and its ru_maxrss counts them; GNU time's child is snm alone."""
+
+    def limit_files():
+        if file_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
+
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as peak:
+        result = subprocess.run(
+            ["/usr/bin/time", "-q", "-f", "%M", "-o", peak.name, SNM, *args],
+            stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE, env=env,
+            timeout=900, preexec_fn=limit_files, cwd=cwd)
+        kib = int(peak.read().split()[-1])
+    return result.returncode, result.stderr.decode(), kib
+
+
+@pytest.mark.parametrize("fmt", ["ndjson", "csv", "json"])
+def test_a_million_rows_print_in_constant_memory(million, tmp_path, fmt):
+    out = tmp_path / f"rows.{fmt}"
+    env = env_of(million, tmp_path)
+    with open(out, "wb") as stdout:
+        code, stderr, kib = run_measured(
+            ["--format", fmt, "-c", "from walk_log select * order by id"], env, stdout)
+    assert code == 0, stderr
+    if fmt == "json":
+        rows = json.loads(out.read_bytes())
+        assert (len(rows), rows[-1]["id"]) == (ROWS, ROWS)
+    else:
+        with open(out, "rb") as printed:
+            assert sum(1 for _ in printed) == {"ndjson": ROWS, "csv": ROWS + 1}[fmt]
+    # The rows are printed as a small answer's are: the first thousand, byte for byte.
+    small = subprocess.run(
+        [SNM, "--format", fmt, "-c", "from walk_log select * order by id limit 1000"],
+        capture_output=True, env=env, timeout=120)
+    assert small.returncode == 0, small.stderr
+    expected = small.stdout
+    if fmt == "json":
+        assert expected.endswith(b"\n]\n")
+        expected = expected[:-3]  # the array goes on after the thousandth row
+    with open(out, "rb") as printed:
+        assert printed.read(len(expected)) == expected
+    assert_constant(kib, env, f"{ROWS:,} rows as {fmt}")
+    assert os.listdir(tmp_path / "spill") == [], "the answer's file was left in TMPDIR"
+
+
+def test_a_million_rows_written_to_a_file_take_constant_memory(million, tmp_path):
+    env = env_of(million, tmp_path)
+    code, stderr, kib = run_measured(
+        ["-c", "from walk_log select id, message order by id > 'walks.ndjson'"], env,
+        subprocess.DEVNULL, cwd=tmp_path)
+    assert code == 0, stderr
+    with open(tmp_path / "walks.ndjson", "rb") as written:
+        assert sum(1 for _ in written) == ROWS
+    assert_constant(kib, env, f"{ROWS:,} rows to a file")
+
+
+def test_an_answer_cut_off_after_the_spill_bound_prints_nothing(million, tmp_path):
+    env = env_of(million, tmp_path)
+    with open(tmp_path / "out", "wb") as stdout:
+        code, stderr, kib = run_measured(
+            ["--format", "ndjson", "-c", "from walk_log select id, message, checked order by id"],
+            env, stdout)
+    assert code == 3, stderr
+    assert (tmp_path / "out").read_bytes() == b"", "part of a cut answer was printed"
+    assert "the answer was cut off" in stderr, stderr
+    assert os.listdir(tmp_path / "spill") == []
+    assert_constant(kib, env, "a cut answer")
+
+
+def test_a_spill_past_a_file_size_limit_fails_and_prints_nothing(million, tmp_path):
+    env = env_of(million, tmp_path)
+    result_out = tmp_path / "out"
+    # A pipe for stdout: the limit is for files (the spill), not for what snm prints.
+    process = subprocess.run(
+        [SNM, "--format", "csv", "-c", "from walk_log select * order by id"],
+        stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=600,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (8 << 20, 8 << 20)))
+    assert process.returncode == 1, process.stderr
+    assert process.stdout == b""
+    stderr = process.stderr.decode()
+    assert (f"cannot write the answer to a temporary file in '{tmp_path / 'spill'}': "
+            "File too large (TMPDIR chooses the folder)") in stderr, stderr
+    assert not result_out.exists()
+    assert os.listdir(tmp_path / "spill") == []
+
+
+def test_a_spill_to_a_missing_folder_fails_and_prints_nothing(million, tmp_path):
+    missing = tmp_path / "no-such-folder"
+    env = env_of(million, tmp_path, TMPDIR=str(missing))
+    process = subprocess.run(
+        [SNM, "--format", "json", "-c", "from walk_log select * order by id"],
+        stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=600)
+    assert process.returncode == 1, process.stderr
+    assert process.stdout == b""
+    assert (f"cannot make a temporary file for the answer in '{missing}': "
+            "No such file or directory (TMPDIR chooses the folder)") in process.stderr.decode()
+    # Under the bound nothing is spilled: a small answer needs no folder.
+    small = subprocess.run(
+        [SNM, "--format", "json", "-c", "from walk_log select id order by id limit 10"],
+        stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=120)
+    assert small.returncode == 0 and len(json.loads(small.stdout)) == 10
