@@ -1,4 +1,7 @@
 """The command line without a project: help, completion scripts, usage errors."""
+import os
+import subprocess
+
 from conftest import run_snm
 
 
@@ -99,3 +102,29 @@ def test_var_means_the_same_for_explain_and_the_shell(snm_bin, project, home):
                     "echo $dog.id\necho '${n}'\nexpect $n == '3'", env=env)
     assert shell.returncode == 0, shell.stderr
     assert shell.stdout == "7\n3\n"
+
+
+def test_a_script_that_cannot_be_read_is_refused_before_any_project_starts(snm_bin, tmp_path):
+    # No project named and CI unset: snm would use (and start) the default local project. A
+    # mistyped script name (or `snm help local`, read as a script called `help`) must be a usage
+    # error before that, not after a cluster was made and a gateway started for nothing.
+    env = {name: value for name, value in os.environ.items()
+           if not name.startswith("SUPABASE_") and name not in ("CI", "SNM_PROFILE")}
+    env.update({"XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)})
+    (tmp_path / "folder.snm").mkdir()
+    cases = [(["help", "local"], "snm: no such file 'help'"),
+             (["missing.snm"], "snm: no such file 'missing.snm'"),
+             (["folder.snm"], "snm: 'folder.snm' is a directory; name a .snm file")]
+    try:
+        for args, message in cases:
+            result = subprocess.run([snm_bin, *args], capture_output=True, text=True, env=env,
+                                    cwd=tmp_path, timeout=120)
+            assert result.returncode == 2, (args, result.stderr)
+            assert message in result.stderr and "snm --help" in result.stderr, result.stderr
+            assert "using the local project" not in result.stderr
+            assert result.stdout == ""
+            assert not (tmp_path / "data" / "snm" / "local").exists(), "a local project was made"
+    finally:
+        if (tmp_path / "data" / "snm" / "local").exists():
+            subprocess.run([snm_bin, "local", "destroy", "--yes"], env=env, cwd=tmp_path,
+                           capture_output=True, timeout=120)

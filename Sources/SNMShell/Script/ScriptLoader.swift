@@ -23,11 +23,7 @@ public final class ScriptLoader: Sendable {
   public func load(_ path: String) throws(ScriptLoadError) -> Source {
     let key = Self.identity(of: path)
     if let cached = cache.withLock({ $0[key] }) { return cached }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw .notFound(path)
-    }
-    guard !isDirectory.boolValue else { throw .isDirectory(path) }
+    if let problem = Self.problem(reading: path) { throw problem }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw .unreadable(path)
     }
@@ -35,6 +31,18 @@ public final class ScriptLoader: Sendable {
     let source = Source(text: text, fileName: path)
     cache.withLock { $0[key] = source }
     return source
+  }
+
+  /// Why the script at `path` cannot be read (missing, a directory, not readable), found without
+  /// reading it; nil when it can be. What `load` checks first, for callers that must refuse a
+  /// script before doing anything else (`snm FILE` starts no project for a mistyped name).
+  public static func problem(reading path: String) -> ScriptLoadError? {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      return .notFound(path)
+    }
+    if isDirectory.boolValue { return .isDirectory(path) }
+    return FileManager.default.isReadableFile(atPath: path) ? nil : .unreadable(path)
   }
 
   /// The path `run target` names, written in the file `including` (nil: from `-c`, standard input

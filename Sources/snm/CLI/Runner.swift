@@ -66,6 +66,11 @@ enum Runner {
     async
     throws -> ExitCode
   {
+    // A script that cannot be read is refused before anything else: a mistyped name must not
+    // start the local project (nor reach any other) first.
+    for path in files where path != "-" {
+      if let problem = ScriptLoader.problem(reading: path) { throw UsageError(problem.description) }
+    }
     let interactive = statements.isEmpty && files.isEmpty && Terminal.isTerminal(STDIN_FILENO)
     let environment = ProcessEnvironment.current
     let (project, target) = try ProjectTargeting.choose(
