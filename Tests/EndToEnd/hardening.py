@@ -117,3 +117,20 @@ def wait_until(predicate, timeout=30.0, interval=0.05, what="condition"):
             return value
         time.sleep(interval)
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def wait_for_answer(project, path, ready, key=None, timeout=30.0):
+    """Until the gateway's answer to GET /rest/v1/`path` (as `key`, else service_role) is `ready`:
+    for a schema reload to take effect. Fails when it never is."""
+    import httpx
+    headers = project.headers(key or project.service_role_key)
+    wait_until(lambda: ready(httpx.get(f"{project.rest_url}/{path}", headers=headers)),
+               timeout=timeout, interval=0.3, what=f"the gateway's answer to {path}")
+
+
+def wait_for_all_rows(project, table, key=None):
+    """Until a read of 2,000 rows of `table` answers them all: the reload after
+    `pgrst.db_max_rows` was raised past Supabase's 1,000 has taken effect."""
+    wait_for_answer(project, f"{table}?select=id&limit=2000",
+                    lambda answer: answer.headers.get("content-range", "").startswith("0-1999"),
+                    key=key)

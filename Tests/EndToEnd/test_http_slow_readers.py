@@ -5,12 +5,10 @@ and a database connection until the write timeout (30 s). The rest of the answer
 free as soon as the rows are read from the database."""
 import json
 import socket
-import time
 
-import httpx
 import pytest
 
-from hardening import status_of
+from hardening import status_of, wait_for_all_rows
 
 ROWS = 4000  # four batches of 1,000: streamed
 WIDTH = 2000  # bytes of text a row: about 8 MB an answer, more than the sockets' buffers take
@@ -28,13 +26,7 @@ def wide(start_extra_project):
         "grant select on public.wide_a, public.wide_b to anon; "
         "alter role authenticator set pgrst.db_max_rows = '1000000'; "
         "notify pgrst, 'reload schema'")
-    headers = project.headers(project.anon_key)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        answer = httpx.get(f"{project.rest_url}/wide_b?select=id&limit=2000", headers=headers)
-        if answer.headers.get("content-range", "").startswith("0-1999"):
-            break
-        time.sleep(0.3)
+    wait_for_all_rows(project, "wide_b", key=project.anon_key)
     return project
 
 

@@ -13,6 +13,7 @@ import postgrest
 import pytest
 
 from conftest import run_snm
+from hardening import wait_for_all_rows, wait_for_answer
 
 ROWS = 3000
 
@@ -35,19 +36,8 @@ def big(start_extra_project):
         "end $$; "
         "alter role authenticator set pgrst.db_max_rows = '1000000'; "
         "notify pgrst, 'reload schema'")
-    wait_for(project, "dog_profile?select=id&limit=2000",
-             lambda answer: answer.headers.get("content-range", "").startswith("0-1999"))
+    wait_for_all_rows(project, "dog_profile")
     return project
-
-
-def wait_for(project, path, ready):
-    """Until the gateway's answer to `path` is `ready` (the schema reloaded), at most 30 s."""
-    headers = project.headers(project.service_role_key)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        if ready(httpx.get(f"{project.rest_url}/{path}", headers=headers)):
-            return
-        time.sleep(0.3)
 
 
 def whole_json(project, columns, strip=False):
@@ -266,7 +256,7 @@ def typed(big):
         "public.typed_cast to anon, service_role; "
         "alter role anon set datestyle = 'SQL, DMY'; "
         "notify pgrst, 'reload schema'")
-    wait_for(big, "typed_cast?select=id&limit=1", lambda answer: answer.status_code == 200)
+    wait_for_answer(big, "typed_cast?select=id&limit=1", lambda answer: answer.status_code == 200)
     return big
 
 

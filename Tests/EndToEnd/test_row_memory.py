@@ -15,10 +15,10 @@ import subprocess
 import tempfile
 import time
 
-import httpx
 import pytest
 
 from conftest import SNM
+from hardening import wait_for_all_rows
 
 ROWS = 1_000_000
 # The target, for a release build (a debug build takes 35 MiB for 10 rows).
@@ -47,13 +47,7 @@ def million(start_extra_project):
         "else 1 end; end $$; "
         "alter role authenticator set pgrst.db_max_rows = '1000000'; "
         "notify pgrst, 'reload schema'")
-    headers = project.headers(project.service_role_key)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        answer = httpx.get(f"{project.rest_url}/walk_log?select=id&limit=2000", headers=headers)
-        if answer.headers.get("content-range", "").startswith("0-1999"):
-            break
-        time.sleep(0.3)
+    wait_for_all_rows(project, "walk_log")
     return project
 
 
