@@ -161,6 +161,13 @@ def round_ratios(mine, peer):
 
 # ---- the report --------------------------------------------------------------------------------
 
+# Steal beside a figure whose section did not measure it run by run: the share of the machine's
+# time its hypervisor took since the figure before (the interval this one was measured in); an
+# interval shorter than this many clock ticks (all CPUs together: half a second on 2) is a figure
+# measured with the one before it, which gets that one's share.
+STEAL_TICKS = 100
+
+
 class Report:
     """Rows of (section, figure, snm value, peer, peer value, ratio, target) and the JSON file."""
 
@@ -169,13 +176,28 @@ class Report:
         self.args = args
         self.started = time.time()
         self.load_before = os.getloadavg()
+        self.mark = cpu_times()
+        self.interval_steal = None
+
+    def section_started(self):
+        """A section's first figure gets the steal from here, not from the section before."""
+        self.mark = cpu_times()
+        self.interval_steal = None
+
+    def steal_since_last(self):
+        total, steal = cpu_times()
+        if total - self.mark[0] >= STEAL_TICKS:
+            self.interval_steal = (steal - self.mark[1]) / (total - self.mark[0])
+            self.mark = (total, steal)
+        return self.interval_steal
 
     def add(self, section, figure, snm, peer_name, peer, unit, better, target=None, note=None,
             samples=None, ratios=None, limit=None, steal=None):
         """`better` is "lower" (times, memory) or "higher" (rates): the ratio is snm/peer either
         way, and the target says which side of it passes. With `ratios` (one a round, taken side
         by side) the ratio is their median and their range is the spread; `limit` is a target on
-        snm's own figure instead (in its unit)."""
+        snm's own figure instead (in its unit). `steal` (a Steal) is the hypervisor's share run
+        by run; without it the row gets the share since the figure before."""
         ratio = snm / peer if peer else None
         spread = None
         if ratios:
@@ -192,88 +214,212 @@ class Report:
             "limit": limit, "spread": spread, "met": met, "note": note,
             "samples": samples or {}, "load": os.getloadavg()[0],
             "steal": steal.text() if steal else None,
+            "steal_since_last": self.steal_since_last(),
         }
         self.rows.append(row)
-        print(self.format_row(row), flush=True)
-
-    @staticmethod
-    def human(value, unit):
-        if value is None:
-            return "-"
-        if unit == "s":
-            return f"{value * 1000:.1f} ms" if value < 10 else f"{value:.2f} s"
-        if unit == "B":
-            return f"{value / 1048576:.1f} MiB"
-        if unit == "s each":
-            return f"{value * 1e6:,.2f} µs"
-        if unit == "B each":
-            return f"{value / 1024:,.1f} KiB"
-        if unit == "B/s":
-            return f"{value / 1048576:,.0f} MiB/s"
-        if unit == "/s":
-            return f"{value:,.0f}/s"
-        if unit == "instructions":
-            if value < 100_000:  # per row or per statement: every instruction shown
-                return f"{value:,.0f} instr."
-            return f"{value / 1000:,.0f}k instr."
-        return f"{value:g} {unit}"
-
-    @staticmethod
-    def spread_text(row):
-        if not row.get("spread"):
-            return ""
-        low, high = row["spread"]
-        return f"{low:.2f}-{high:.2f}"
-
-    def target_text(self, row, sign_le="<=", sign_ge=">="):
-        sign = sign_le if row["better"] == "lower" else sign_ge
-        if row.get("limit") is not None:
-            return f"{sign} {self.human(row['limit'], row['unit'])}"
-        if row["target"] is not None:
-            return f"{sign} {row['target']:g}x"
-        return "-"
-
-    def format_row(self, row):
-        ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}x"
-        verdict = {True: "ok", False: "MISSED", None: ""}[row["met"]]
-        return (f"{row['section']:<17} {row['figure']:<40} {self.human(row['snm'], row['unit']):>13}"
-                f"  {row['peer_name']:<28} {self.human(row['peer'], row['unit']):>13}"
-                f"  {ratio:>7} {self.spread_text(row):>11}  {self.target_text(row):>10} {verdict}"
-                f"  (load {row['load']:.1f}{', ' + row['steal'] if row.get('steal') else ''})")
+        print(format_row(row), flush=True)
 
     def header(self):
         return (f"{'section':<17} {'figure':<40} {'snm':>13}  {'peer':<28} {'peer value':>13}"
                 f"  {'ratio':>7} {'spread':>11}  {'target':>10}")
 
-    def markdown(self):
-        lines = ["| benchmark | snm | peer | ratio (snm/peer) | spread of the rounds | target | load |",
-                 "|---|---|---|---|---|---|---|"]
-        for row in self.rows:
-            ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}x"
-            target = self.target_text(row, "≤", "≥")
-            if target != "-":
-                target += " (met)" if row["met"] else " (missed)"
-            peer = f"{row['peer_name']}: {self.human(row['peer'], row['unit'])}"
-            lines.append(f"| {row['section']}: {row['figure']} | "
-                         f"{self.human(row['snm'], row['unit'])} | {peer} | {ratio} | "
-                         f"{self.spread_text(row) or '-'} | {target} | {row['load']:.1f}"
-                         f"{', ' + row['steal'] if row.get('steal') else ''} |")
-        return "\n".join(lines) + "\n"
-
-    def write(self, path):
-        document = {
+    def document(self):
+        return {
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started)),
             "seconds": round(time.time() - self.started, 1),
             "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                         "load_before": self.load_before, "load_after": os.getloadavg()},
             "runs": self.args.runs, "quick": self.args.quick,
+            "sections": [section.strip() for section in self.args.only.split(",")],
             "snm_version": subprocess.run([SNM, "--version"], capture_output=True,
                                           text=True).stdout.strip(),
             "rows": self.rows,
+            "issue41": issue_41(self.rows),
         }
+
+    def write(self, path):
+        document = self.document()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(document, indent=2) + "\n")
-        (path.parent / "results.md").write_text(self.markdown())
+        (path.parent / "results.md").write_text(markdown(document))
+        return document
+
+
+def human(value, unit):
+    if value is None:
+        return "-"
+    if unit == "s":
+        return f"{value * 1000:.1f} ms" if value < 10 else f"{value:.2f} s"
+    if unit == "B":
+        return f"{value / 1048576:.1f} MiB"
+    if unit == "s each":
+        return f"{value * 1e6:,.2f} µs"
+    if unit == "B each":
+        return f"{value / 1024:,.1f} KiB"
+    if unit == "B/s":
+        return f"{value / 1048576:,.0f} MiB/s"
+    if unit == "/s":
+        return f"{value:,.0f}/s"
+    if unit == "instructions":
+        if value < 100_000:  # per row or per statement: every instruction shown
+            return f"{value:,.0f} instr."
+        return f"{value / 1000:,.0f}k instr."
+    return f"{value:g} {unit}"
+
+
+def spread_text(row):
+    if not row.get("spread"):
+        return ""
+    low, high = row["spread"]
+    return f"{low:.2f}-{high:.2f}"
+
+
+def target_text(row, sign_le="<=", sign_ge=">="):
+    sign = sign_le if row["better"] == "lower" else sign_ge
+    if row.get("limit") is not None:
+        return f"{sign} {human(row['limit'], row['unit'])}"
+    if row.get("target") is not None:
+        return f"{sign} {row['target']:g}x"
+    return "-"
+
+
+def ratio_text(row):
+    return "-" if row.get("ratio") is None else f"{row['ratio']:.2f}x"
+
+
+def conditions(row):
+    """The load average when the figure was taken, and the hypervisor's steal: its section's own
+    run-by-run measure where it took one, else the share since the figure before."""
+    text = f"load {row['load']:.1f}"
+    if row.get("steal"):
+        return f"{text}, {row['steal']}"
+    if row.get("steal_since_last") is not None:
+        return f"{text}, steal {100 * row['steal_since_last']:.0f}%"
+    return text
+
+
+def format_row(row):
+    verdict = {True: "ok", False: "MISSED", None: ""}[row["met"]]
+    return (f"{row['section']:<17} {row['figure']:<40} {human(row['snm'], row['unit']):>13}"
+            f"  {row['peer_name']:<28} {human(row['peer'], row['unit']):>13}"
+            f"  {ratio_text(row):>7} {spread_text(row):>11}  {target_text(row):>10} {verdict}"
+            f"  ({conditions(row)})")
+
+
+# Issue 41's table, in its order: each path with the section and figure of the run that counts it.
+# The peer, the target and the verdict are the figure's own (Report.add's target or limit), so the
+# table says nothing the run did not measure; a figure of a section that did not run is named as
+# not counted.
+STREAMED_ROWS = 5_000  # section 9's streamed read, counted per row
+MEMORY_ROWS = 1_000_000  # section 9's streamed read whose gateway memory is measured
+MILLION = 1_000_000  # section 5's memory figures: rows printed as csv, json and ndjson
+ISSUE_41 = [
+    ("gateway + Postgres, primary-key read", "9", "primary-key select: gateway + Postgres"),
+    ("the gateway's own share of it", "9", "primary-key select: gateway"),
+    ("gateway + Postgres, 10-row filtered read", "9",
+     "10-row filtered select: gateway + Postgres"),
+    ("gateway + Postgres, single-row insert, return=representation", "9",
+     "single-row insert, return=representation: gateway + Postgres"),
+    (f"gateway + Postgres, a {STREAMED_ROWS:,}-row streamed read, per row", "9",
+     f"{STREAMED_ROWS:,}-row streamed read, per row: gateway + Postgres"),
+    ("client start-up: snm --version", "12", "start-up: snm --version"),
+    ("client start-up: snm explain --json", "12", "start-up: snm explain --json (3 filters)"),
+    ("client start-up: to the first prompt", "12", "start-up: to the first prompt (pty)"),
+    *[(f"client: rows as {fmt}, per row (snm's process)", "12",
+       f"rows as {fmt}, per row (snm's process)") for fmt in ("table", "csv", "json", "ndjson")],
+    ("client: snm check, per statement", "12", "snm check, per statement"),
+    ("client: a script's single-row insert, per request", "12",
+     "script: single-row insert, per request"),
+    ("client: a script's primary-key select, per request", "12",
+     "script: primary-key select, per request"),
+    *[(f"memory: {MILLION:,} rows as {fmt} to a pipe, snm's peak RSS", "5",
+       f"{MILLION:,} rows as {fmt}: peak memory") for fmt in ("csv", "json", "ndjson")],
+    (f"memory: the gateway's peak RSS, a {MEMORY_ROWS:,}-row streamed read", "9",
+     f"{MEMORY_ROWS:,}-row streamed read: gateway peak RSS"),
+]
+
+
+def issue_41(rows):
+    """Issue 41's rows from a run's rows: path, section, figure, and the figure's row (None when
+    its section did not run or did not count it)."""
+    found = {(row["section"].split()[0], row["figure"]): row for row in rows}
+    return [{"path": path, "section": section, "figure": figure,
+             "row": found.get((section, figure))} for path, section, figure in ISSUE_41]
+
+
+def verdict_text(row):
+    if row is None or row.get("snm") is None:
+        return "not counted"
+    return {True: "met", False: "missed", None: "-"}[row["met"]]
+
+
+def issue_41_text(document):
+    """Issue 41's table as the run prints it."""
+    lines = [f"issue 41 (scripts/bench run of {document.get('started', '?')}; each figure beside "
+             "its peer measured in the same run):",
+             f"{'path':<64} {'snm':>14}  {'peer':<38} {'peer value':>14}  {'ratio':>7}"
+             f"  {'target':>15}  verdict"]
+    for entry in document["issue41"]:
+        row = entry["row"]
+        if row is None:
+            lines.append(f"{entry['path']:<64} {'-':>14}  {'-':<38} {'-':>14}  {'-':>7}  "
+                         f"{'-':>15}  not counted (section {entry['section']} did not count "
+                         f"'{entry['figure']}')")
+            continue
+        lines.append(f"{entry['path']:<64} {human(row['snm'], row['unit']):>14}  "
+                     f"{row['peer_name']:<38} {human(row['peer'], row['unit']):>14}  "
+                     f"{ratio_text(row):>7}  {target_text(row):>15}  {verdict_text(row)}")
+    counted = [entry for entry in document["issue41"] if entry["row"] is not None]
+    met = sum(1 for entry in counted if entry["row"]["met"])
+    lines.append(f"{len(counted)} of {len(document['issue41'])} paths counted, {met} targets met")
+    return "\n".join(lines)
+
+
+def markdown(document):
+    """The run's tables for README's Performance section: issue 41's; the rates, times and
+    memory (load and steal beside each); the instruction counts."""
+    machine = document.get("machine", {})
+    load_before = machine.get("load_before") or [0]
+    load_after = machine.get("load_after") or [0]
+    rows = document["rows"]
+    lines = [f"`scripts/bench` run of {document.get('started', '?')} "
+             f"({document.get('seconds', 0) / 60:.0f} minutes, {document.get('runs')} runs a "
+             f"figure; {document.get('snm_version', '')}; {machine.get('cpus')} CPUs, load "
+             f"average {load_before[0]:.1f} at the start and {load_after[0]:.1f} at the end)",
+             "",
+             "| issue 41: path | snm | peer (same run) | ratio | target |",
+             "|---|---|---|---|---|"]
+    for entry in document["issue41"]:
+        row = entry["row"]
+        if row is None or row.get("snm") is None:
+            lines.append(f"| {entry['path']} | not counted | - | - | - |")
+            continue
+        lines.append(f"| {entry['path']} | {human(row['snm'], row['unit'])} | "
+                     f"{row['peer_name']}: {human(row['peer'], row['unit'])} | {ratio_text(row)} "
+                     f"| {verdict_target(row)} |")
+    # Rates, times and memory move with the machine: the load and steal go beside them, and the
+    # spread of the rounds. Instructions move with neither.
+    timed = [row for row in rows if row["unit"] != "instructions"]
+    counted = [row for row in rows if row["unit"] == "instructions"]
+    if timed:
+        lines += ["", "| benchmark | snm | peer | ratio (snm/peer) | spread of the rounds | target "
+                  "| load, steal |", "|---|---|---|---|---|---|---|"]
+        lines += [f"| {row['section']}: {row['figure']} | {human(row['snm'], row['unit'])} | "
+                  f"{row['peer_name']}: {human(row['peer'], row['unit'])} | {ratio_text(row)} | "
+                  f"{spread_text(row) or '-'} | {verdict_target(row)} | {conditions(row)} |"
+                  for row in timed]
+    if counted:
+        lines += ["", "| instructions (callgrind) | snm | peer (same run) | ratio | target |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {row['section']}: {row['figure']} | {human(row['snm'], row['unit'])} | "
+                  f"{row['peer_name']}: {human(row['peer'], row['unit'])} | {ratio_text(row)} | "
+                  f"{verdict_target(row)} |" for row in counted]
+    return "\n".join(lines) + "\n"
+
+
+def verdict_target(row):
+    target = target_text(row, "≤", "≥")
+    return target if target == "-" else f"{target} ({verdict_text(row)})"
 
 
 # ---- the local project -------------------------------------------------------------------------
@@ -828,13 +974,9 @@ def bench_big_results(project, report, args):
     bench_million_rows(project, report)
 
 
-# Rows of section 5's memory figures: as many as the target names, from a view (nothing seeded).
-MILLION = 1_000_000
-
-
 def bench_million_rows(project, report):
     """A million rows (a 110 MB answer) as csv, json and ndjson to a pipe: snm's peak memory
-    against issue 41's target (32 MiB: the answer goes on in a temporary file past 4 MiB), psql's
+    against issue 41's target (32 MiB: the answer goes on in a temporary file past 2 MiB), psql's
     for the same rows beside it (it holds every row: no FETCH_COUNT). One run each: memory does
     not move with the load."""
     project.sql(
@@ -1296,10 +1438,6 @@ class Counted:
                         self.project.socket_dir, "-p", "5432", "-U", "postgres", database],
                        capture_output=True, check=True, timeout=600)
         return sum(v for k, v in self.finished(before).items() if k.startswith("pg."))
-
-
-STREAMED_ROWS = 5_000  # section 9's streamed read, counted per row
-MEMORY_ROWS = 1_000_000  # section 9's streamed read whose gateway memory is measured
 
 
 def bench_instructions(project, report, args):
@@ -2208,12 +2346,24 @@ def main():
                         "budget in --budgets")
     parser.add_argument("--budgets", default=str(BUDGETS), help="the budgets file for --check")
     parser.add_argument("--from", dest="results", default=None,
-                        help="with --check: check the figures of an earlier run's results.json "
-                        "instead of counting")
+                        help="an earlier run's results.json: print its issue-41 table (with "
+                        "--markdown, README's tables; with --check, check its figures) instead "
+                        "of running")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the run's tables as markdown (README's Performance section; "
+                        "results.md beside results.json holds the same)")
     args = parser.parse_args()
     only = [section.strip() for section in args.only.split(",")]
     if args.results and not args.check:
-        parser.error("--from goes with --check")
+        try:
+            document = json.loads(pathlib.Path(args.results).read_text())
+            document["issue41"] = issue_41(document["rows"])
+        except (OSError, ValueError, KeyError) as error:
+            print(f"scripts/bench: cannot read the results {args.results}: {error}",
+                  file=sys.stderr)
+            return 2
+        print(markdown(document) if args.markdown else issue_41_text(document), end="\n")
+        return 0
     if args.check:
         try:
             read_budgets(args.budgets)
@@ -2253,14 +2403,18 @@ def main():
             project.pin()
         print(report.header(), flush=True)
         for section in only:
+            report.section_started()
             SECTIONS[section](project, report, args)
     finally:
         project.stop()
     out = pathlib.Path(args.out)
-    report.write(out)
+    document = report.write(out)
     missed = [row for row in report.rows if row["met"] is False]
     print(f"\n{len(report.rows)} figures, {len(missed)} targets missed; "
           f"{time.time() - report.started:.0f} s; load average now {os.getloadavg()[0]:.2f}")
+    print(f"\n{issue_41_text(document)}")
+    if args.markdown:
+        print(f"\n{markdown(document)}", end="")
     print(f"results: {out} (and results.md beside it)")
     if args.check:
         return check_budgets(report.rows, args.budgets, set(only) & {"9", "12"})
