@@ -172,597 +172,343 @@
 #undef SSL_write
 #undef TLS_client_method
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-/// Where each function of libcrypto.so.3 is kept once it is opened.
-enum {
-  snm_crypto_BIO_ctrl,
-  snm_crypto_BIO_ctrl_pending,
-  snm_crypto_BIO_free,
-  snm_crypto_BIO_new,
-  snm_crypto_BIO_new_mem_buf,
-  snm_crypto_BIO_read,
-  snm_crypto_BIO_s_mem,
-  snm_crypto_BIO_write,
-  snm_crypto_BN_bin2bn,
-  snm_crypto_BN_bn2bin,
-  snm_crypto_BN_bn2binpad,
-  snm_crypto_BN_free,
-  snm_crypto_BN_num_bits,
-  snm_crypto_ECDSA_SIG_free,
-  snm_crypto_ECDSA_SIG_get0,
-  snm_crypto_ECDSA_SIG_new,
-  snm_crypto_ECDSA_SIG_set0,
-  snm_crypto_ERR_clear_error,
-  snm_crypto_ERR_error_string_n,
-  snm_crypto_ERR_get_error,
-  snm_crypto_EVP_DigestFinal_ex,
-  snm_crypto_EVP_DigestInit_ex,
-  snm_crypto_EVP_DigestSign,
-  snm_crypto_EVP_DigestSignInit,
-  snm_crypto_EVP_DigestUpdate,
-  snm_crypto_EVP_DigestVerify,
-  snm_crypto_EVP_DigestVerifyInit,
-  snm_crypto_EVP_MD_CTX_free,
-  snm_crypto_EVP_MD_CTX_new,
-  snm_crypto_EVP_PKEY_CTX_free,
-  snm_crypto_EVP_PKEY_CTX_new_id,
-  snm_crypto_EVP_PKEY_CTX_set_ec_paramgen_curve_nid,
-  snm_crypto_EVP_PKEY_CTX_set_rsa_keygen_bits,
-  snm_crypto_EVP_PKEY_free,
-  snm_crypto_EVP_PKEY_get_base_id,
-  snm_crypto_EVP_PKEY_get_bits,
-  snm_crypto_EVP_PKEY_get_bn_param,
-  snm_crypto_EVP_PKEY_keygen,
-  snm_crypto_EVP_PKEY_keygen_init,
-  snm_crypto_EVP_md5,
-  snm_crypto_EVP_sha1,
-  snm_crypto_EVP_sha256,
-  snm_crypto_HMAC,
-  snm_crypto_PEM_read_bio_PUBKEY,
-  snm_crypto_PEM_read_bio_PrivateKey,
-  snm_crypto_PEM_write_bio_PrivateKey,
-  snm_crypto_RAND_bytes,
-  snm_crypto_SHA224,
-  snm_crypto_SHA256,
-  snm_crypto_X509_VERIFY_PARAM_set1_ip_asc,
-  snm_crypto_X509_verify_cert_error_string,
-  snm_crypto_d2i_ECDSA_SIG,
-  snm_crypto_i2d_ECDSA_SIG,
-  snm_crypto_count
-};
+#include "../CLazyLibrary/lazy_library.h"
 
-/// libcrypto.so.3's state in this translation unit: its functions, or why it could not be opened.
-typedef struct {
-  void *functions[snm_crypto_count];
-  char message[512];
-  pthread_once_t once;
-  atomic_bool ready;
-  int failed;
-} snm_crypto_library;
+/// The functions snm calls, in the order of their slots in the table of those opened.
+#define SNM_CRYPTO_FUNCTIONS(F)                                                                  \
+  F(BIO_ctrl) F(BIO_ctrl_pending) F(BIO_free) F(BIO_new) F(BIO_new_mem_buf) F(BIO_read)          \
+  F(BIO_s_mem) F(BIO_write) F(BN_bin2bn) F(BN_bn2bin) F(BN_bn2binpad) F(BN_free) F(BN_num_bits)  \
+  F(ECDSA_SIG_free) F(ECDSA_SIG_get0) F(ECDSA_SIG_new) F(ECDSA_SIG_set0) F(ERR_clear_error)      \
+  F(ERR_error_string_n) F(ERR_get_error) F(EVP_DigestFinal_ex) F(EVP_DigestInit_ex)              \
+  F(EVP_DigestSign) F(EVP_DigestSignInit) F(EVP_DigestUpdate) F(EVP_DigestVerify)                \
+  F(EVP_DigestVerifyInit) F(EVP_MD_CTX_free) F(EVP_MD_CTX_new) F(EVP_PKEY_CTX_free)              \
+  F(EVP_PKEY_CTX_new_id) F(EVP_PKEY_CTX_set_ec_paramgen_curve_nid)                               \
+  F(EVP_PKEY_CTX_set_rsa_keygen_bits) F(EVP_PKEY_free) F(EVP_PKEY_get_base_id)                   \
+  F(EVP_PKEY_get_bits) F(EVP_PKEY_get_bn_param) F(EVP_PKEY_keygen) F(EVP_PKEY_keygen_init)       \
+  F(EVP_md5) F(EVP_sha1) F(EVP_sha256) F(HMAC) F(PEM_read_bio_PUBKEY) F(PEM_read_bio_PrivateKey) \
+  F(PEM_write_bio_PrivateKey) F(RAND_bytes) F(SHA224) F(SHA256) F(X509_VERIFY_PARAM_set1_ip_asc) \
+  F(X509_verify_cert_error_string) F(d2i_ECDSA_SIG) F(i2d_ECDSA_SIG)
 
-static inline snm_crypto_library *snm_crypto_state(void) {
-  static snm_crypto_library library = {.once = PTHREAD_ONCE_INIT};
-  return &library;
-}
-
-static inline void snm_crypto_open(void) {
-  static const char *const names[snm_crypto_count] = {
-      "BIO_ctrl",
-      "BIO_ctrl_pending",
-      "BIO_free",
-      "BIO_new",
-      "BIO_new_mem_buf",
-      "BIO_read",
-      "BIO_s_mem",
-      "BIO_write",
-      "BN_bin2bn",
-      "BN_bn2bin",
-      "BN_bn2binpad",
-      "BN_free",
-      "BN_num_bits",
-      "ECDSA_SIG_free",
-      "ECDSA_SIG_get0",
-      "ECDSA_SIG_new",
-      "ECDSA_SIG_set0",
-      "ERR_clear_error",
-      "ERR_error_string_n",
-      "ERR_get_error",
-      "EVP_DigestFinal_ex",
-      "EVP_DigestInit_ex",
-      "EVP_DigestSign",
-      "EVP_DigestSignInit",
-      "EVP_DigestUpdate",
-      "EVP_DigestVerify",
-      "EVP_DigestVerifyInit",
-      "EVP_MD_CTX_free",
-      "EVP_MD_CTX_new",
-      "EVP_PKEY_CTX_free",
-      "EVP_PKEY_CTX_new_id",
-      "EVP_PKEY_CTX_set_ec_paramgen_curve_nid",
-      "EVP_PKEY_CTX_set_rsa_keygen_bits",
-      "EVP_PKEY_free",
-      "EVP_PKEY_get_base_id",
-      "EVP_PKEY_get_bits",
-      "EVP_PKEY_get_bn_param",
-      "EVP_PKEY_keygen",
-      "EVP_PKEY_keygen_init",
-      "EVP_md5",
-      "EVP_sha1",
-      "EVP_sha256",
-      "HMAC",
-      "PEM_read_bio_PUBKEY",
-      "PEM_read_bio_PrivateKey",
-      "PEM_write_bio_PrivateKey",
-      "RAND_bytes",
-      "SHA224",
-      "SHA256",
-      "X509_VERIFY_PARAM_set1_ip_asc",
-      "X509_verify_cert_error_string",
-      "d2i_ECDSA_SIG",
-      "i2d_ECDSA_SIG",
-  };
-  snm_crypto_library *library = snm_crypto_state();
-  void *handle = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
-  if (handle == NULL) {
-    const char *reason = dlerror();
-    snprintf(library->message, sizeof library->message, "libcrypto.so.3 could not be loaded: %s",
-             reason != NULL ? reason : "no reason given");
-    library->failed = 1;
-    return;
-  }
-  for (int index = 0; index < snm_crypto_count; index++) {
-    library->functions[index] = dlsym(handle, names[index]);
-    if (library->functions[index] == NULL) {
-      snprintf(library->message, sizeof library->message,
-               "libcrypto.so.3 has no %s: it is older than snm needs", names[index]);
-      library->failed = 1;
-      return;
-    }
-  }
-  atomic_store_explicit(&library->ready, 1, memory_order_release);
-}
-
-/// Opens libcrypto.so.3 once (the first of the threads asking at once opens it, the others wait for
-/// it); NULL when it is there, else why not ("libcrypto.so.3 could not be loaded: ..."). Ask before the
-/// first call where a failure can be told to the user: a machine without it still runs snm.
-static inline const char *snm_libcrypto_load(void) {
-  snm_crypto_library *library = snm_crypto_state();
-  pthread_once(&library->once, snm_crypto_open);
-  return library->failed ? library->message : NULL;
-}
-
-/// The library's functions, opened on the first call; a call made without asking first, on a
-/// machine without the library, ends the process saying why and which package has it (exit 3).
-static inline void *const *snm_crypto(void) {
-  snm_crypto_library *library = snm_crypto_state();
-  if (__builtin_expect(!atomic_load_explicit(&library->ready, memory_order_acquire), 0)) {
-    const char *failure = snm_libcrypto_load();
-    if (failure != NULL) {
-      fprintf(stderr, "snm: %s (install Debian's libssl3)\n", failure);
-      exit(3);
-    }
-  }
-  return library->functions;
-}
+/// snm_libcrypto_load() and snm_crypto() (see SNM_LAZY_LIBRARY); a machine without libcrypto.so.3
+/// is told to install Debian's libssl3 (exit 3).
+SNM_LAZY_LIBRARY(crypto, SNM_CRYPTO_FUNCTIONS, "libcrypto.so.3", "install Debian's libssl3", 3,
+                 NULL)
 
 static inline long int BIO_ctrl(BIO *a0, int a1, long int a2, void *a3) {
-  return ((long int (*)(BIO *, int, long int, void *))snm_crypto()[snm_crypto_BIO_ctrl])(a0, a1, a2, a3);
+  return ((long int (*)(BIO *, int, long int, void *))snm_crypto()[snm_slot_BIO_ctrl])(a0, a1, a2, a3);
 }
 
 static inline size_t BIO_ctrl_pending(BIO *a0) {
-  return ((size_t (*)(BIO *))snm_crypto()[snm_crypto_BIO_ctrl_pending])(a0);
+  return ((size_t (*)(BIO *))snm_crypto()[snm_slot_BIO_ctrl_pending])(a0);
 }
 
 static inline int BIO_free(BIO *a0) {
-  return ((int (*)(BIO *))snm_crypto()[snm_crypto_BIO_free])(a0);
+  return ((int (*)(BIO *))snm_crypto()[snm_slot_BIO_free])(a0);
 }
 
 static inline BIO *BIO_new(const BIO_METHOD *a0) {
-  return ((BIO * (*)(const BIO_METHOD *))snm_crypto()[snm_crypto_BIO_new])(a0);
+  return ((BIO * (*)(const BIO_METHOD *))snm_crypto()[snm_slot_BIO_new])(a0);
 }
 
 static inline BIO *BIO_new_mem_buf(const void *a0, int a1) {
-  return ((BIO * (*)(const void *, int))snm_crypto()[snm_crypto_BIO_new_mem_buf])(a0, a1);
+  return ((BIO * (*)(const void *, int))snm_crypto()[snm_slot_BIO_new_mem_buf])(a0, a1);
 }
 
 static inline int BIO_read(BIO *a0, void *a1, int a2) {
-  return ((int (*)(BIO *, void *, int))snm_crypto()[snm_crypto_BIO_read])(a0, a1, a2);
+  return ((int (*)(BIO *, void *, int))snm_crypto()[snm_slot_BIO_read])(a0, a1, a2);
 }
 
 static inline const BIO_METHOD *BIO_s_mem(void) {
-  return ((const BIO_METHOD * (*)(void))snm_crypto()[snm_crypto_BIO_s_mem])();
+  return ((const BIO_METHOD * (*)(void))snm_crypto()[snm_slot_BIO_s_mem])();
 }
 
 static inline int BIO_write(BIO *a0, const void *a1, int a2) {
-  return ((int (*)(BIO *, const void *, int))snm_crypto()[snm_crypto_BIO_write])(a0, a1, a2);
+  return ((int (*)(BIO *, const void *, int))snm_crypto()[snm_slot_BIO_write])(a0, a1, a2);
 }
 
 static inline BIGNUM *BN_bin2bn(const unsigned char *a0, int a1, BIGNUM *a2) {
-  return ((BIGNUM * (*)(const unsigned char *, int, BIGNUM *))snm_crypto()[snm_crypto_BN_bin2bn])(a0, a1, a2);
+  return ((BIGNUM * (*)(const unsigned char *, int, BIGNUM *))snm_crypto()[snm_slot_BN_bin2bn])(a0, a1, a2);
 }
 
 static inline int BN_bn2bin(const BIGNUM *a0, unsigned char *a1) {
-  return ((int (*)(const BIGNUM *, unsigned char *))snm_crypto()[snm_crypto_BN_bn2bin])(a0, a1);
+  return ((int (*)(const BIGNUM *, unsigned char *))snm_crypto()[snm_slot_BN_bn2bin])(a0, a1);
 }
 
 static inline int BN_bn2binpad(const BIGNUM *a0, unsigned char *a1, int a2) {
-  return ((int (*)(const BIGNUM *, unsigned char *, int))snm_crypto()[snm_crypto_BN_bn2binpad])(a0, a1, a2);
+  return ((int (*)(const BIGNUM *, unsigned char *, int))snm_crypto()[snm_slot_BN_bn2binpad])(a0, a1, a2);
 }
 
 static inline void BN_free(BIGNUM *a0) {
-  ((void (*)(BIGNUM *))snm_crypto()[snm_crypto_BN_free])(a0);
+  ((void (*)(BIGNUM *))snm_crypto()[snm_slot_BN_free])(a0);
 }
 
 static inline int BN_num_bits(const BIGNUM *a0) {
-  return ((int (*)(const BIGNUM *))snm_crypto()[snm_crypto_BN_num_bits])(a0);
+  return ((int (*)(const BIGNUM *))snm_crypto()[snm_slot_BN_num_bits])(a0);
 }
 
 static inline void ECDSA_SIG_free(ECDSA_SIG *a0) {
-  ((void (*)(ECDSA_SIG *))snm_crypto()[snm_crypto_ECDSA_SIG_free])(a0);
+  ((void (*)(ECDSA_SIG *))snm_crypto()[snm_slot_ECDSA_SIG_free])(a0);
 }
 
 static inline void ECDSA_SIG_get0(const ECDSA_SIG *a0, const BIGNUM **a1, const BIGNUM **a2) {
-  ((void (*)(const ECDSA_SIG *, const BIGNUM **, const BIGNUM **))snm_crypto()[snm_crypto_ECDSA_SIG_get0])(a0, a1, a2);
+  ((void (*)(const ECDSA_SIG *, const BIGNUM **, const BIGNUM **))snm_crypto()[snm_slot_ECDSA_SIG_get0])(a0, a1, a2);
 }
 
 static inline ECDSA_SIG *ECDSA_SIG_new(void) {
-  return ((ECDSA_SIG * (*)(void))snm_crypto()[snm_crypto_ECDSA_SIG_new])();
+  return ((ECDSA_SIG * (*)(void))snm_crypto()[snm_slot_ECDSA_SIG_new])();
 }
 
 static inline int ECDSA_SIG_set0(ECDSA_SIG *a0, BIGNUM *a1, BIGNUM *a2) {
-  return ((int (*)(ECDSA_SIG *, BIGNUM *, BIGNUM *))snm_crypto()[snm_crypto_ECDSA_SIG_set0])(a0, a1, a2);
+  return ((int (*)(ECDSA_SIG *, BIGNUM *, BIGNUM *))snm_crypto()[snm_slot_ECDSA_SIG_set0])(a0, a1, a2);
 }
 
 static inline void ERR_clear_error(void) {
-  ((void (*)(void))snm_crypto()[snm_crypto_ERR_clear_error])();
+  ((void (*)(void))snm_crypto()[snm_slot_ERR_clear_error])();
 }
 
 static inline void ERR_error_string_n(long unsigned int a0, char *a1, size_t a2) {
-  ((void (*)(long unsigned int, char *, size_t))snm_crypto()[snm_crypto_ERR_error_string_n])(a0, a1, a2);
+  ((void (*)(long unsigned int, char *, size_t))snm_crypto()[snm_slot_ERR_error_string_n])(a0, a1, a2);
 }
 
 static inline long unsigned int ERR_get_error(void) {
-  return ((long unsigned int (*)(void))snm_crypto()[snm_crypto_ERR_get_error])();
+  return ((long unsigned int (*)(void))snm_crypto()[snm_slot_ERR_get_error])();
 }
 
 static inline int EVP_DigestFinal_ex(EVP_MD_CTX *a0, unsigned char *a1, unsigned int *a2) {
-  return ((int (*)(EVP_MD_CTX *, unsigned char *, unsigned int *))snm_crypto()[snm_crypto_EVP_DigestFinal_ex])(a0, a1, a2);
+  return ((int (*)(EVP_MD_CTX *, unsigned char *, unsigned int *))snm_crypto()[snm_slot_EVP_DigestFinal_ex])(a0, a1, a2);
 }
 
 static inline int EVP_DigestInit_ex(EVP_MD_CTX *a0, const EVP_MD *a1, ENGINE *a2) {
-  return ((int (*)(EVP_MD_CTX *, const EVP_MD *, ENGINE *))snm_crypto()[snm_crypto_EVP_DigestInit_ex])(a0, a1, a2);
+  return ((int (*)(EVP_MD_CTX *, const EVP_MD *, ENGINE *))snm_crypto()[snm_slot_EVP_DigestInit_ex])(a0, a1, a2);
 }
 
 static inline int EVP_DigestSign(EVP_MD_CTX *a0, unsigned char *a1, size_t *a2, const unsigned char *a3, size_t a4) {
-  return ((int (*)(EVP_MD_CTX *, unsigned char *, size_t *, const unsigned char *, size_t))snm_crypto()[snm_crypto_EVP_DigestSign])(a0, a1, a2, a3, a4);
+  return ((int (*)(EVP_MD_CTX *, unsigned char *, size_t *, const unsigned char *, size_t))snm_crypto()[snm_slot_EVP_DigestSign])(a0, a1, a2, a3, a4);
 }
 
 static inline int EVP_DigestSignInit(EVP_MD_CTX *a0, EVP_PKEY_CTX **a1, const EVP_MD *a2, ENGINE *a3, EVP_PKEY *a4) {
-  return ((int (*)(EVP_MD_CTX *, EVP_PKEY_CTX **, const EVP_MD *, ENGINE *, EVP_PKEY *))snm_crypto()[snm_crypto_EVP_DigestSignInit])(a0, a1, a2, a3, a4);
+  return ((int (*)(EVP_MD_CTX *, EVP_PKEY_CTX **, const EVP_MD *, ENGINE *, EVP_PKEY *))snm_crypto()[snm_slot_EVP_DigestSignInit])(a0, a1, a2, a3, a4);
 }
 
 static inline int EVP_DigestUpdate(EVP_MD_CTX *a0, const void *a1, size_t a2) {
-  return ((int (*)(EVP_MD_CTX *, const void *, size_t))snm_crypto()[snm_crypto_EVP_DigestUpdate])(a0, a1, a2);
+  return ((int (*)(EVP_MD_CTX *, const void *, size_t))snm_crypto()[snm_slot_EVP_DigestUpdate])(a0, a1, a2);
 }
 
 static inline int EVP_DigestVerify(EVP_MD_CTX *a0, const unsigned char *a1, size_t a2, const unsigned char *a3, size_t a4) {
-  return ((int (*)(EVP_MD_CTX *, const unsigned char *, size_t, const unsigned char *, size_t))snm_crypto()[snm_crypto_EVP_DigestVerify])(a0, a1, a2, a3, a4);
+  return ((int (*)(EVP_MD_CTX *, const unsigned char *, size_t, const unsigned char *, size_t))snm_crypto()[snm_slot_EVP_DigestVerify])(a0, a1, a2, a3, a4);
 }
 
 static inline int EVP_DigestVerifyInit(EVP_MD_CTX *a0, EVP_PKEY_CTX **a1, const EVP_MD *a2, ENGINE *a3, EVP_PKEY *a4) {
-  return ((int (*)(EVP_MD_CTX *, EVP_PKEY_CTX **, const EVP_MD *, ENGINE *, EVP_PKEY *))snm_crypto()[snm_crypto_EVP_DigestVerifyInit])(a0, a1, a2, a3, a4);
+  return ((int (*)(EVP_MD_CTX *, EVP_PKEY_CTX **, const EVP_MD *, ENGINE *, EVP_PKEY *))snm_crypto()[snm_slot_EVP_DigestVerifyInit])(a0, a1, a2, a3, a4);
 }
 
 static inline void EVP_MD_CTX_free(EVP_MD_CTX *a0) {
-  ((void (*)(EVP_MD_CTX *))snm_crypto()[snm_crypto_EVP_MD_CTX_free])(a0);
+  ((void (*)(EVP_MD_CTX *))snm_crypto()[snm_slot_EVP_MD_CTX_free])(a0);
 }
 
 static inline EVP_MD_CTX *EVP_MD_CTX_new(void) {
-  return ((EVP_MD_CTX * (*)(void))snm_crypto()[snm_crypto_EVP_MD_CTX_new])();
+  return ((EVP_MD_CTX * (*)(void))snm_crypto()[snm_slot_EVP_MD_CTX_new])();
 }
 
 static inline void EVP_PKEY_CTX_free(EVP_PKEY_CTX *a0) {
-  ((void (*)(EVP_PKEY_CTX *))snm_crypto()[snm_crypto_EVP_PKEY_CTX_free])(a0);
+  ((void (*)(EVP_PKEY_CTX *))snm_crypto()[snm_slot_EVP_PKEY_CTX_free])(a0);
 }
 
 static inline EVP_PKEY_CTX *EVP_PKEY_CTX_new_id(int a0, ENGINE *a1) {
-  return ((EVP_PKEY_CTX * (*)(int, ENGINE *))snm_crypto()[snm_crypto_EVP_PKEY_CTX_new_id])(a0, a1);
+  return ((EVP_PKEY_CTX * (*)(int, ENGINE *))snm_crypto()[snm_slot_EVP_PKEY_CTX_new_id])(a0, a1);
 }
 
 static inline int EVP_PKEY_CTX_set_ec_paramgen_curve_nid(EVP_PKEY_CTX *a0, int a1) {
-  return ((int (*)(EVP_PKEY_CTX *, int))snm_crypto()[snm_crypto_EVP_PKEY_CTX_set_ec_paramgen_curve_nid])(a0, a1);
+  return ((int (*)(EVP_PKEY_CTX *, int))snm_crypto()[snm_slot_EVP_PKEY_CTX_set_ec_paramgen_curve_nid])(a0, a1);
 }
 
 static inline int EVP_PKEY_CTX_set_rsa_keygen_bits(EVP_PKEY_CTX *a0, int a1) {
-  return ((int (*)(EVP_PKEY_CTX *, int))snm_crypto()[snm_crypto_EVP_PKEY_CTX_set_rsa_keygen_bits])(a0, a1);
+  return ((int (*)(EVP_PKEY_CTX *, int))snm_crypto()[snm_slot_EVP_PKEY_CTX_set_rsa_keygen_bits])(a0, a1);
 }
 
 static inline void EVP_PKEY_free(EVP_PKEY *a0) {
-  ((void (*)(EVP_PKEY *))snm_crypto()[snm_crypto_EVP_PKEY_free])(a0);
+  ((void (*)(EVP_PKEY *))snm_crypto()[snm_slot_EVP_PKEY_free])(a0);
 }
 
 static inline int EVP_PKEY_get_base_id(const EVP_PKEY *a0) {
-  return ((int (*)(const EVP_PKEY *))snm_crypto()[snm_crypto_EVP_PKEY_get_base_id])(a0);
+  return ((int (*)(const EVP_PKEY *))snm_crypto()[snm_slot_EVP_PKEY_get_base_id])(a0);
 }
 
 static inline int EVP_PKEY_get_bits(const EVP_PKEY *a0) {
-  return ((int (*)(const EVP_PKEY *))snm_crypto()[snm_crypto_EVP_PKEY_get_bits])(a0);
+  return ((int (*)(const EVP_PKEY *))snm_crypto()[snm_slot_EVP_PKEY_get_bits])(a0);
 }
 
 static inline int EVP_PKEY_get_bn_param(const EVP_PKEY *a0, const char *a1, BIGNUM **a2) {
-  return ((int (*)(const EVP_PKEY *, const char *, BIGNUM **))snm_crypto()[snm_crypto_EVP_PKEY_get_bn_param])(a0, a1, a2);
+  return ((int (*)(const EVP_PKEY *, const char *, BIGNUM **))snm_crypto()[snm_slot_EVP_PKEY_get_bn_param])(a0, a1, a2);
 }
 
 static inline int EVP_PKEY_keygen(EVP_PKEY_CTX *a0, EVP_PKEY **a1) {
-  return ((int (*)(EVP_PKEY_CTX *, EVP_PKEY **))snm_crypto()[snm_crypto_EVP_PKEY_keygen])(a0, a1);
+  return ((int (*)(EVP_PKEY_CTX *, EVP_PKEY **))snm_crypto()[snm_slot_EVP_PKEY_keygen])(a0, a1);
 }
 
 static inline int EVP_PKEY_keygen_init(EVP_PKEY_CTX *a0) {
-  return ((int (*)(EVP_PKEY_CTX *))snm_crypto()[snm_crypto_EVP_PKEY_keygen_init])(a0);
+  return ((int (*)(EVP_PKEY_CTX *))snm_crypto()[snm_slot_EVP_PKEY_keygen_init])(a0);
 }
 
 static inline const EVP_MD *EVP_md5(void) {
-  return ((const EVP_MD * (*)(void))snm_crypto()[snm_crypto_EVP_md5])();
+  return ((const EVP_MD * (*)(void))snm_crypto()[snm_slot_EVP_md5])();
 }
 
 static inline const EVP_MD *EVP_sha1(void) {
-  return ((const EVP_MD * (*)(void))snm_crypto()[snm_crypto_EVP_sha1])();
+  return ((const EVP_MD * (*)(void))snm_crypto()[snm_slot_EVP_sha1])();
 }
 
 static inline const EVP_MD *EVP_sha256(void) {
-  return ((const EVP_MD * (*)(void))snm_crypto()[snm_crypto_EVP_sha256])();
+  return ((const EVP_MD * (*)(void))snm_crypto()[snm_slot_EVP_sha256])();
 }
 
 static inline unsigned char *HMAC(const EVP_MD *a0, const void *a1, int a2, const unsigned char *a3, size_t a4, unsigned char *a5, unsigned int *a6) {
-  return ((unsigned char * (*)(const EVP_MD *, const void *, int, const unsigned char *, size_t, unsigned char *, unsigned int *))snm_crypto()[snm_crypto_HMAC])(a0, a1, a2, a3, a4, a5, a6);
+  return ((unsigned char * (*)(const EVP_MD *, const void *, int, const unsigned char *, size_t, unsigned char *, unsigned int *))snm_crypto()[snm_slot_HMAC])(a0, a1, a2, a3, a4, a5, a6);
 }
 
 static inline EVP_PKEY *PEM_read_bio_PUBKEY(BIO *a0, EVP_PKEY **a1, __typeof__(pem_password_cb (*)) a2, void *a3) {
-  return ((EVP_PKEY * (*)(BIO *, EVP_PKEY **, pem_password_cb (*), void *))snm_crypto()[snm_crypto_PEM_read_bio_PUBKEY])(a0, a1, a2, a3);
+  return ((EVP_PKEY * (*)(BIO *, EVP_PKEY **, pem_password_cb (*), void *))snm_crypto()[snm_slot_PEM_read_bio_PUBKEY])(a0, a1, a2, a3);
 }
 
 static inline EVP_PKEY *PEM_read_bio_PrivateKey(BIO *a0, EVP_PKEY **a1, __typeof__(pem_password_cb (*)) a2, void *a3) {
-  return ((EVP_PKEY * (*)(BIO *, EVP_PKEY **, pem_password_cb (*), void *))snm_crypto()[snm_crypto_PEM_read_bio_PrivateKey])(a0, a1, a2, a3);
+  return ((EVP_PKEY * (*)(BIO *, EVP_PKEY **, pem_password_cb (*), void *))snm_crypto()[snm_slot_PEM_read_bio_PrivateKey])(a0, a1, a2, a3);
 }
 
 static inline int PEM_write_bio_PrivateKey(BIO *a0, const EVP_PKEY *a1, const EVP_CIPHER *a2, const unsigned char *a3, int a4, __typeof__(pem_password_cb (*)) a5, void *a6) {
-  return ((int (*)(BIO *, const EVP_PKEY *, const EVP_CIPHER *, const unsigned char *, int, pem_password_cb (*), void *))snm_crypto()[snm_crypto_PEM_write_bio_PrivateKey])(a0, a1, a2, a3, a4, a5, a6);
+  return ((int (*)(BIO *, const EVP_PKEY *, const EVP_CIPHER *, const unsigned char *, int, pem_password_cb (*), void *))snm_crypto()[snm_slot_PEM_write_bio_PrivateKey])(a0, a1, a2, a3, a4, a5, a6);
 }
 
 static inline int RAND_bytes(unsigned char *a0, int a1) {
-  return ((int (*)(unsigned char *, int))snm_crypto()[snm_crypto_RAND_bytes])(a0, a1);
+  return ((int (*)(unsigned char *, int))snm_crypto()[snm_slot_RAND_bytes])(a0, a1);
 }
 
 static inline unsigned char *SHA224(const unsigned char *a0, size_t a1, unsigned char *a2) {
-  return ((unsigned char * (*)(const unsigned char *, size_t, unsigned char *))snm_crypto()[snm_crypto_SHA224])(a0, a1, a2);
+  return ((unsigned char * (*)(const unsigned char *, size_t, unsigned char *))snm_crypto()[snm_slot_SHA224])(a0, a1, a2);
 }
 
 static inline unsigned char *SHA256(const unsigned char *a0, size_t a1, unsigned char *a2) {
-  return ((unsigned char * (*)(const unsigned char *, size_t, unsigned char *))snm_crypto()[snm_crypto_SHA256])(a0, a1, a2);
+  return ((unsigned char * (*)(const unsigned char *, size_t, unsigned char *))snm_crypto()[snm_slot_SHA256])(a0, a1, a2);
 }
 
 static inline int X509_VERIFY_PARAM_set1_ip_asc(X509_VERIFY_PARAM *a0, const char *a1) {
-  return ((int (*)(X509_VERIFY_PARAM *, const char *))snm_crypto()[snm_crypto_X509_VERIFY_PARAM_set1_ip_asc])(a0, a1);
+  return ((int (*)(X509_VERIFY_PARAM *, const char *))snm_crypto()[snm_slot_X509_VERIFY_PARAM_set1_ip_asc])(a0, a1);
 }
 
 static inline const char *X509_verify_cert_error_string(long int a0) {
-  return ((const char * (*)(long int))snm_crypto()[snm_crypto_X509_verify_cert_error_string])(a0);
+  return ((const char * (*)(long int))snm_crypto()[snm_slot_X509_verify_cert_error_string])(a0);
 }
 
 static inline ECDSA_SIG *d2i_ECDSA_SIG(ECDSA_SIG **a0, const unsigned char **a1, long int a2) {
-  return ((ECDSA_SIG * (*)(ECDSA_SIG **, const unsigned char **, long int))snm_crypto()[snm_crypto_d2i_ECDSA_SIG])(a0, a1, a2);
+  return ((ECDSA_SIG * (*)(ECDSA_SIG **, const unsigned char **, long int))snm_crypto()[snm_slot_d2i_ECDSA_SIG])(a0, a1, a2);
 }
 
 static inline int i2d_ECDSA_SIG(const ECDSA_SIG *a0, unsigned char **a1) {
-  return ((int (*)(const ECDSA_SIG *, unsigned char **))snm_crypto()[snm_crypto_i2d_ECDSA_SIG])(a0, a1);
+  return ((int (*)(const ECDSA_SIG *, unsigned char **))snm_crypto()[snm_slot_i2d_ECDSA_SIG])(a0, a1);
 }
 
 
-/// Where each function of libssl.so.3 is kept once it is opened.
-enum {
-  snm_ssl_SSL_CTX_ctrl,
-  snm_ssl_SSL_CTX_free,
-  snm_ssl_SSL_CTX_load_verify_locations,
-  snm_ssl_SSL_CTX_new,
-  snm_ssl_SSL_CTX_set_default_verify_paths,
-  snm_ssl_SSL_CTX_set_verify,
-  snm_ssl_SSL_ctrl,
-  snm_ssl_SSL_do_handshake,
-  snm_ssl_SSL_free,
-  snm_ssl_SSL_get0_param,
-  snm_ssl_SSL_get_error,
-  snm_ssl_SSL_get_rbio,
-  snm_ssl_SSL_get_verify_result,
-  snm_ssl_SSL_get_wbio,
-  snm_ssl_SSL_new,
-  snm_ssl_SSL_read,
-  snm_ssl_SSL_set1_host,
-  snm_ssl_SSL_set_alpn_protos,
-  snm_ssl_SSL_set_bio,
-  snm_ssl_SSL_set_connect_state,
-  snm_ssl_SSL_write,
-  snm_ssl_TLS_client_method,
-  snm_ssl_count
-};
+/// The functions snm calls, in the order of their slots in the table of those opened.
+#define SNM_SSL_FUNCTIONS(F)                                                                    \
+  F(SSL_CTX_ctrl) F(SSL_CTX_free) F(SSL_CTX_load_verify_locations) F(SSL_CTX_new)               \
+  F(SSL_CTX_set_default_verify_paths) F(SSL_CTX_set_verify) F(SSL_ctrl) F(SSL_do_handshake)     \
+  F(SSL_free) F(SSL_get0_param) F(SSL_get_error) F(SSL_get_rbio) F(SSL_get_verify_result)       \
+  F(SSL_get_wbio) F(SSL_new) F(SSL_read) F(SSL_set1_host) F(SSL_set_alpn_protos) F(SSL_set_bio) \
+  F(SSL_set_connect_state) F(SSL_write) F(TLS_client_method)
 
-/// libssl.so.3's state in this translation unit: its functions, or why it could not be opened.
-typedef struct {
-  void *functions[snm_ssl_count];
-  char message[512];
-  pthread_once_t once;
-  atomic_bool ready;
-  int failed;
-} snm_ssl_library;
-
-static inline snm_ssl_library *snm_ssl_state(void) {
-  static snm_ssl_library library = {.once = PTHREAD_ONCE_INIT};
-  return &library;
-}
-
-static inline void snm_ssl_open(void) {
-  static const char *const names[snm_ssl_count] = {
-      "SSL_CTX_ctrl",
-      "SSL_CTX_free",
-      "SSL_CTX_load_verify_locations",
-      "SSL_CTX_new",
-      "SSL_CTX_set_default_verify_paths",
-      "SSL_CTX_set_verify",
-      "SSL_ctrl",
-      "SSL_do_handshake",
-      "SSL_free",
-      "SSL_get0_param",
-      "SSL_get_error",
-      "SSL_get_rbio",
-      "SSL_get_verify_result",
-      "SSL_get_wbio",
-      "SSL_new",
-      "SSL_read",
-      "SSL_set1_host",
-      "SSL_set_alpn_protos",
-      "SSL_set_bio",
-      "SSL_set_connect_state",
-      "SSL_write",
-      "TLS_client_method",
-  };
-  snm_ssl_library *library = snm_ssl_state();
-  void *handle = dlopen("libssl.so.3", RTLD_NOW | RTLD_LOCAL);
-  if (handle == NULL) {
-    const char *reason = dlerror();
-    snprintf(library->message, sizeof library->message, "libssl.so.3 could not be loaded: %s",
-             reason != NULL ? reason : "no reason given");
-    library->failed = 1;
-    return;
-  }
-  for (int index = 0; index < snm_ssl_count; index++) {
-    library->functions[index] = dlsym(handle, names[index]);
-    if (library->functions[index] == NULL) {
-      snprintf(library->message, sizeof library->message,
-               "libssl.so.3 has no %s: it is older than snm needs", names[index]);
-      library->failed = 1;
-      return;
-    }
-  }
-  atomic_store_explicit(&library->ready, 1, memory_order_release);
-}
-
-/// Opens libssl.so.3 once (the first of the threads asking at once opens it, the others wait for
-/// it); NULL when it is there, else why not ("libssl.so.3 could not be loaded: ..."). Ask before the
-/// first call where a failure can be told to the user: a machine without it still runs snm.
-static inline const char *snm_libssl_load(void) {
-  snm_ssl_library *library = snm_ssl_state();
-  // libssl needs libcrypto: without it, that one is what is missing.
-  const char *crypto = snm_libcrypto_load();
-  if (crypto != NULL) return crypto;
-  pthread_once(&library->once, snm_ssl_open);
-  return library->failed ? library->message : NULL;
-}
-
-/// The library's functions, opened on the first call; a call made without asking first, on a
-/// machine without the library, ends the process saying why and which package has it (exit 3).
-static inline void *const *snm_ssl(void) {
-  snm_ssl_library *library = snm_ssl_state();
-  if (__builtin_expect(!atomic_load_explicit(&library->ready, memory_order_acquire), 0)) {
-    const char *failure = snm_libssl_load();
-    if (failure != NULL) {
-      fprintf(stderr, "snm: %s (install Debian's libssl3)\n", failure);
-      exit(3);
-    }
-  }
-  return library->functions;
-}
+/// snm_libssl_load() and snm_ssl() (see SNM_LAZY_LIBRARY); a machine without libssl.so.3 is told to
+/// install Debian's libssl3 (exit 3). libssl needs libcrypto: without it, that one is what is
+/// missing.
+SNM_LAZY_LIBRARY(ssl, SNM_SSL_FUNCTIONS, "libssl.so.3", "install Debian's libssl3", 3,
+                 snm_libcrypto_load())
 
 static inline long int SSL_CTX_ctrl(SSL_CTX *a0, int a1, long int a2, void *a3) {
-  return ((long int (*)(SSL_CTX *, int, long int, void *))snm_ssl()[snm_ssl_SSL_CTX_ctrl])(a0, a1, a2, a3);
+  return ((long int (*)(SSL_CTX *, int, long int, void *))snm_ssl()[snm_slot_SSL_CTX_ctrl])(a0, a1, a2, a3);
 }
 
 static inline void SSL_CTX_free(SSL_CTX *a0) {
-  ((void (*)(SSL_CTX *))snm_ssl()[snm_ssl_SSL_CTX_free])(a0);
+  ((void (*)(SSL_CTX *))snm_ssl()[snm_slot_SSL_CTX_free])(a0);
 }
 
 static inline int SSL_CTX_load_verify_locations(SSL_CTX *a0, const char *a1, const char *a2) {
-  return ((int (*)(SSL_CTX *, const char *, const char *))snm_ssl()[snm_ssl_SSL_CTX_load_verify_locations])(a0, a1, a2);
+  return ((int (*)(SSL_CTX *, const char *, const char *))snm_ssl()[snm_slot_SSL_CTX_load_verify_locations])(a0, a1, a2);
 }
 
 static inline SSL_CTX *SSL_CTX_new(const SSL_METHOD *a0) {
-  return ((SSL_CTX * (*)(const SSL_METHOD *))snm_ssl()[snm_ssl_SSL_CTX_new])(a0);
+  return ((SSL_CTX * (*)(const SSL_METHOD *))snm_ssl()[snm_slot_SSL_CTX_new])(a0);
 }
 
 static inline int SSL_CTX_set_default_verify_paths(SSL_CTX *a0) {
-  return ((int (*)(SSL_CTX *))snm_ssl()[snm_ssl_SSL_CTX_set_default_verify_paths])(a0);
+  return ((int (*)(SSL_CTX *))snm_ssl()[snm_slot_SSL_CTX_set_default_verify_paths])(a0);
 }
 
 static inline void SSL_CTX_set_verify(SSL_CTX *a0, int a1, SSL_verify_cb a2) {
-  ((void (*)(SSL_CTX *, int, SSL_verify_cb))snm_ssl()[snm_ssl_SSL_CTX_set_verify])(a0, a1, a2);
+  ((void (*)(SSL_CTX *, int, SSL_verify_cb))snm_ssl()[snm_slot_SSL_CTX_set_verify])(a0, a1, a2);
 }
 
 static inline long int SSL_ctrl(SSL *a0, int a1, long int a2, void *a3) {
-  return ((long int (*)(SSL *, int, long int, void *))snm_ssl()[snm_ssl_SSL_ctrl])(a0, a1, a2, a3);
+  return ((long int (*)(SSL *, int, long int, void *))snm_ssl()[snm_slot_SSL_ctrl])(a0, a1, a2, a3);
 }
 
 static inline int SSL_do_handshake(SSL *a0) {
-  return ((int (*)(SSL *))snm_ssl()[snm_ssl_SSL_do_handshake])(a0);
+  return ((int (*)(SSL *))snm_ssl()[snm_slot_SSL_do_handshake])(a0);
 }
 
 static inline void SSL_free(SSL *a0) {
-  ((void (*)(SSL *))snm_ssl()[snm_ssl_SSL_free])(a0);
+  ((void (*)(SSL *))snm_ssl()[snm_slot_SSL_free])(a0);
 }
 
 static inline X509_VERIFY_PARAM *SSL_get0_param(SSL *a0) {
-  return ((X509_VERIFY_PARAM * (*)(SSL *))snm_ssl()[snm_ssl_SSL_get0_param])(a0);
+  return ((X509_VERIFY_PARAM * (*)(SSL *))snm_ssl()[snm_slot_SSL_get0_param])(a0);
 }
 
 static inline int SSL_get_error(const SSL *a0, int a1) {
-  return ((int (*)(const SSL *, int))snm_ssl()[snm_ssl_SSL_get_error])(a0, a1);
+  return ((int (*)(const SSL *, int))snm_ssl()[snm_slot_SSL_get_error])(a0, a1);
 }
 
 static inline BIO *SSL_get_rbio(const SSL *a0) {
-  return ((BIO * (*)(const SSL *))snm_ssl()[snm_ssl_SSL_get_rbio])(a0);
+  return ((BIO * (*)(const SSL *))snm_ssl()[snm_slot_SSL_get_rbio])(a0);
 }
 
 static inline long int SSL_get_verify_result(const SSL *a0) {
-  return ((long int (*)(const SSL *))snm_ssl()[snm_ssl_SSL_get_verify_result])(a0);
+  return ((long int (*)(const SSL *))snm_ssl()[snm_slot_SSL_get_verify_result])(a0);
 }
 
 static inline BIO *SSL_get_wbio(const SSL *a0) {
-  return ((BIO * (*)(const SSL *))snm_ssl()[snm_ssl_SSL_get_wbio])(a0);
+  return ((BIO * (*)(const SSL *))snm_ssl()[snm_slot_SSL_get_wbio])(a0);
 }
 
 static inline SSL *SSL_new(SSL_CTX *a0) {
-  return ((SSL * (*)(SSL_CTX *))snm_ssl()[snm_ssl_SSL_new])(a0);
+  return ((SSL * (*)(SSL_CTX *))snm_ssl()[snm_slot_SSL_new])(a0);
 }
 
 static inline int SSL_read(SSL *a0, void *a1, int a2) {
-  return ((int (*)(SSL *, void *, int))snm_ssl()[snm_ssl_SSL_read])(a0, a1, a2);
+  return ((int (*)(SSL *, void *, int))snm_ssl()[snm_slot_SSL_read])(a0, a1, a2);
 }
 
 static inline int SSL_set1_host(SSL *a0, const char *a1) {
-  return ((int (*)(SSL *, const char *))snm_ssl()[snm_ssl_SSL_set1_host])(a0, a1);
+  return ((int (*)(SSL *, const char *))snm_ssl()[snm_slot_SSL_set1_host])(a0, a1);
 }
 
 static inline int SSL_set_alpn_protos(SSL *a0, const unsigned char *a1, unsigned int a2) {
-  return ((int (*)(SSL *, const unsigned char *, unsigned int))snm_ssl()[snm_ssl_SSL_set_alpn_protos])(a0, a1, a2);
+  return ((int (*)(SSL *, const unsigned char *, unsigned int))snm_ssl()[snm_slot_SSL_set_alpn_protos])(a0, a1, a2);
 }
 
 static inline void SSL_set_bio(SSL *a0, BIO *a1, BIO *a2) {
-  ((void (*)(SSL *, BIO *, BIO *))snm_ssl()[snm_ssl_SSL_set_bio])(a0, a1, a2);
+  ((void (*)(SSL *, BIO *, BIO *))snm_ssl()[snm_slot_SSL_set_bio])(a0, a1, a2);
 }
 
 static inline void SSL_set_connect_state(SSL *a0) {
-  ((void (*)(SSL *))snm_ssl()[snm_ssl_SSL_set_connect_state])(a0);
+  ((void (*)(SSL *))snm_ssl()[snm_slot_SSL_set_connect_state])(a0);
 }
 
 static inline int SSL_write(SSL *a0, const void *a1, int a2) {
-  return ((int (*)(SSL *, const void *, int))snm_ssl()[snm_ssl_SSL_write])(a0, a1, a2);
+  return ((int (*)(SSL *, const void *, int))snm_ssl()[snm_slot_SSL_write])(a0, a1, a2);
 }
 
 static inline const SSL_METHOD *TLS_client_method(void) {
-  return ((const SSL_METHOD * (*)(void))snm_ssl()[snm_ssl_TLS_client_method])();
+  return ((const SSL_METHOD * (*)(void))snm_ssl()[snm_slot_TLS_client_method])();
 }
 
 // Each forwarder has the header's prototype.

@@ -70,25 +70,27 @@ static inline long snm_key_write_pem(EVP_PKEY *key, unsigned char *out, long cap
   return written;
 }
 
-/// The private key in PEM `text`, or NULL.
-static inline EVP_PKEY *snm_key_read_pem(const unsigned char *text, int length) {
+/// The key `read` (PEM_read_bio_PrivateKey or PEM_read_bio_PUBKEY) finds in PEM `text`, or NULL.
+static inline EVP_PKEY *snm_key_read_pem_with(EVP_PKEY *(*read)(BIO *, EVP_PKEY **, pem_password_cb *,
+                                                                void *),
+                                              const unsigned char *text, int length) {
   BIO *bio = BIO_new_mem_buf(text, length);
   EVP_PKEY *key = NULL;
   if (bio == NULL) return NULL;
-  key = PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL);
+  key = read(bio, NULL, NULL, NULL);
   BIO_free(bio);
   return key;
+}
+
+/// The private key in PEM `text`, or NULL.
+static inline EVP_PKEY *snm_key_read_pem(const unsigned char *text, int length) {
+  return snm_key_read_pem_with(PEM_read_bio_PrivateKey, text, length);
 }
 
 /// The public key in PEM `text` ("PUBLIC KEY", SubjectPublicKeyInfo), or NULL: a provider's key
 /// from its JWKS, which verifies and never signs.
 static inline EVP_PKEY *snm_key_read_public_pem(const unsigned char *text, int length) {
-  BIO *bio = BIO_new_mem_buf(text, length);
-  EVP_PKEY *key = NULL;
-  if (bio == NULL) return NULL;
-  key = PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
-  BIO_free(bio);
-  return key;
+  return snm_key_read_pem_with(PEM_read_bio_PUBKEY, text, length);
 }
 
 /// A public number of the key, big-endian, into `out`: "qx"/"qy" (EC), "n"/"e" (RSA). Its length,

@@ -45,184 +45,91 @@
 #undef curl_easy_setopt
 #undef curl_easy_getinfo
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "../CLazyLibrary/lazy_library.h"
 
-/// Where each function of libcurl.so.4 is kept once it is opened.
-enum {
-  snm_curl_curl_easy_cleanup,
-  snm_curl_curl_easy_init,
-  snm_curl_curl_easy_reset,
-  snm_curl_curl_easy_strerror,
-  snm_curl_curl_easy_perform,
-  snm_curl_curl_global_init,
-  snm_curl_curl_multi_add_handle,
-  snm_curl_curl_multi_cleanup,
-  snm_curl_curl_multi_info_read,
-  snm_curl_curl_multi_init,
-  snm_curl_curl_multi_perform,
-  snm_curl_curl_multi_poll,
-  snm_curl_curl_multi_remove_handle,
-  snm_curl_curl_multi_wakeup,
-  snm_curl_curl_slist_append,
-  snm_curl_curl_slist_free_all,
-  snm_curl_curl_easy_setopt,
-  snm_curl_curl_easy_getinfo,
-  snm_curl_count
-};
+/// The functions snm calls, in the order of their slots in the table of those opened.
+#define SNM_CURL_FUNCTIONS(F)                                                                  \
+  F(curl_easy_cleanup) F(curl_easy_init) F(curl_easy_reset) F(curl_easy_strerror)              \
+  F(curl_easy_perform) F(curl_global_init) F(curl_multi_add_handle) F(curl_multi_cleanup)      \
+  F(curl_multi_info_read) F(curl_multi_init) F(curl_multi_perform) F(curl_multi_poll)          \
+  F(curl_multi_remove_handle) F(curl_multi_wakeup) F(curl_slist_append) F(curl_slist_free_all) \
+  F(curl_easy_setopt) F(curl_easy_getinfo)
 
-/// The library's state in this translation unit (each Swift module importing the shim has its
-/// own; dlopen hands them the same library): its functions, or why it could not be opened.
-typedef struct {
-  void *functions[snm_curl_count];
-  const char *failure;
-  char message[512];
-  pthread_once_t once;
-  atomic_bool ready;
-} snm_curl_library;
-
-static inline snm_curl_library *snm_curl_state(void) {
-  static snm_curl_library library = {.once = PTHREAD_ONCE_INIT};
-  return &library;
-}
-
-static inline void snm_curl_open(void) {
-  static const char *const names[snm_curl_count] = {
-      "curl_easy_cleanup",
-      "curl_easy_init",
-      "curl_easy_reset",
-      "curl_easy_strerror",
-      "curl_easy_perform",
-      "curl_global_init",
-      "curl_multi_add_handle",
-      "curl_multi_cleanup",
-      "curl_multi_info_read",
-      "curl_multi_init",
-      "curl_multi_perform",
-      "curl_multi_poll",
-      "curl_multi_remove_handle",
-      "curl_multi_wakeup",
-      "curl_slist_append",
-      "curl_slist_free_all",
-      "curl_easy_setopt",
-      "curl_easy_getinfo",
-  };
-  snm_curl_library *library = snm_curl_state();
-  void *handle = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-  if (handle == NULL) {
-    const char *reason = dlerror();
-    snprintf(library->message, sizeof library->message, "libcurl.so.4 could not be loaded: %s",
-             reason != NULL ? reason : "no reason given");
-    library->failure = library->message;
-    return;
-  }
-  for (int index = 0; index < snm_curl_count; index++) {
-    library->functions[index] = dlsym(handle, names[index]);
-    if (library->functions[index] == NULL) {
-      snprintf(library->message, sizeof library->message,
-               "libcurl.so.4 has no %s: it is older than snm needs", names[index]);
-      library->failure = library->message;
-      return;
-    }
-  }
-  atomic_store_explicit(&library->ready, 1, memory_order_release);
-}
-
-/// Opens libcurl.so.4 once; NULL when it is there, else why not ("libcurl.so.4 could not be loaded:
-/// ..."). Ask before the first handle: a machine without it still runs snm.
-static inline const char *snm_libcurl_load(void) {
-  snm_curl_library *library = snm_curl_state();
-  pthread_once(&library->once, snm_curl_open);
-  return library->failure;
-}
-
-/// The library's functions; a call made without asking first, on a machine without the library,
-/// ends the process saying why (exit 1).
-static inline void *const *snm_curl(void) {
-  snm_curl_library *library = snm_curl_state();
-  if (__builtin_expect(!atomic_load_explicit(&library->ready, memory_order_acquire), 0)) {
-    const char *failure = snm_libcurl_load();
-    if (failure != NULL) {
-      fprintf(stderr, "snm: %s (https:// requests need libcurl4)\n", failure);
-      exit(1);
-    }
-  }
-  return library->functions;
-}
+/// snm_libcurl_load() and snm_curl() (see SNM_LAZY_LIBRARY). Ask snm_libcurl_load before the
+/// first handle: a machine without libcurl still runs snm; a call without asking ends it (exit 1).
+SNM_LAZY_LIBRARY(curl, SNM_CURL_FUNCTIONS, "libcurl.so.4", "https:// requests need libcurl4", 1,
+                 NULL)
 
 static inline void curl_easy_cleanup(CURL *curl) {
-  ((void (*)(CURL *curl))snm_curl()[snm_curl_curl_easy_cleanup])(curl);
+  ((void (*)(CURL *curl))snm_curl()[snm_slot_curl_easy_cleanup])(curl);
 }
 
 static inline CURL *curl_easy_init(void) {
-  return ((CURL *(*)(void))snm_curl()[snm_curl_curl_easy_init])();
+  return ((CURL *(*)(void))snm_curl()[snm_slot_curl_easy_init])();
 }
 
 static inline void curl_easy_reset(CURL *curl) {
-  ((void (*)(CURL *curl))snm_curl()[snm_curl_curl_easy_reset])(curl);
+  ((void (*)(CURL *curl))snm_curl()[snm_slot_curl_easy_reset])(curl);
 }
 
 static inline const char *curl_easy_strerror(CURLcode code) {
-  return ((const char *(*)(CURLcode code))snm_curl()[snm_curl_curl_easy_strerror])(code);
+  return ((const char *(*)(CURLcode code))snm_curl()[snm_slot_curl_easy_strerror])(code);
 }
 
 static inline CURLcode curl_easy_perform(CURL *curl) {
-  return ((CURLcode (*)(CURL *curl))snm_curl()[snm_curl_curl_easy_perform])(curl);
+  return ((CURLcode (*)(CURL *curl))snm_curl()[snm_slot_curl_easy_perform])(curl);
 }
 
 static inline CURLcode curl_global_init(long flags) {
-  return ((CURLcode (*)(long flags))snm_curl()[snm_curl_curl_global_init])(flags);
+  return ((CURLcode (*)(long flags))snm_curl()[snm_slot_curl_global_init])(flags);
 }
 
 static inline CURLMcode curl_multi_add_handle(CURLM *multi, CURL *easy) {
   return ((CURLMcode (*)(CURLM *multi, CURL
-      *easy))snm_curl()[snm_curl_curl_multi_add_handle])(multi, easy);
+      *easy))snm_curl()[snm_slot_curl_multi_add_handle])(multi, easy);
 }
 
 static inline CURLMcode curl_multi_cleanup(CURLM *multi) {
-  return ((CURLMcode (*)(CURLM *multi))snm_curl()[snm_curl_curl_multi_cleanup])(multi);
+  return ((CURLMcode (*)(CURLM *multi))snm_curl()[snm_slot_curl_multi_cleanup])(multi);
 }
 
 static inline CURLMsg *curl_multi_info_read(CURLM *multi, int *queued) {
-  return ((CURLMsg *(*)(CURLM *multi, int *queued))snm_curl()[snm_curl_curl_multi_info_read])(multi,
+  return ((CURLMsg *(*)(CURLM *multi, int *queued))snm_curl()[snm_slot_curl_multi_info_read])(multi,
       queued);
 }
 
 static inline CURLM *curl_multi_init(void) {
-  return ((CURLM *(*)(void))snm_curl()[snm_curl_curl_multi_init])();
+  return ((CURLM *(*)(void))snm_curl()[snm_slot_curl_multi_init])();
 }
 
 static inline CURLMcode curl_multi_perform(CURLM *multi, int *running) {
-  return ((CURLMcode (*)(CURLM *multi, int *running))snm_curl()[snm_curl_curl_multi_perform])(multi,
+  return ((CURLMcode (*)(CURLM *multi, int *running))snm_curl()[snm_slot_curl_multi_perform])(multi,
       running);
 }
 
 static inline CURLMcode curl_multi_poll(CURLM *multi, struct curl_waitfd extra[], unsigned int
     extraCount, int timeout, int *ready) {
   return ((CURLMcode (*)(CURLM *multi, struct curl_waitfd extra[], unsigned int extraCount, int
-      timeout, int *ready))snm_curl()[snm_curl_curl_multi_poll])(multi, extra, extraCount, timeout,
+      timeout, int *ready))snm_curl()[snm_slot_curl_multi_poll])(multi, extra, extraCount, timeout,
       ready);
 }
 
 static inline CURLMcode curl_multi_remove_handle(CURLM *multi, CURL *easy) {
   return ((CURLMcode (*)(CURLM *multi, CURL
-      *easy))snm_curl()[snm_curl_curl_multi_remove_handle])(multi, easy);
+      *easy))snm_curl()[snm_slot_curl_multi_remove_handle])(multi, easy);
 }
 
 static inline CURLMcode curl_multi_wakeup(CURLM *multi) {
-  return ((CURLMcode (*)(CURLM *multi))snm_curl()[snm_curl_curl_multi_wakeup])(multi);
+  return ((CURLMcode (*)(CURLM *multi))snm_curl()[snm_slot_curl_multi_wakeup])(multi);
 }
 
 static inline struct curl_slist *curl_slist_append(struct curl_slist *list, const char *text) {
   return ((struct curl_slist *(*)(struct curl_slist *list, const char
-      *text))snm_curl()[snm_curl_curl_slist_append])(list, text);
+      *text))snm_curl()[snm_slot_curl_slist_append])(list, text);
 }
 
 static inline void curl_slist_free_all(struct curl_slist *list) {
-  ((void (*)(struct curl_slist *list))snm_curl()[snm_curl_curl_slist_free_all])(list);
+  ((void (*)(struct curl_slist *list))snm_curl()[snm_slot_curl_slist_free_all])(list);
 }
 
 // Each forwarder has the header's prototype.
@@ -265,15 +172,15 @@ typedef CURLcode (*snm_curl_setopt_function)(CURL *, CURLoption, ...);
 typedef CURLcode (*snm_curl_getinfo_function)(CURL *, CURLINFO, ...);
 
 static inline CURLcode snm_curl_set_long(CURL *handle, CURLoption option, long value) {
-  return ((snm_curl_setopt_function)snm_curl()[snm_curl_curl_easy_setopt])(handle, option, value);
+  return ((snm_curl_setopt_function)snm_curl()[snm_slot_curl_easy_setopt])(handle, option, value);
 }
 
 static inline CURLcode snm_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value) {
-  return ((snm_curl_setopt_function)snm_curl()[snm_curl_curl_easy_setopt])(handle, option, value);
+  return ((snm_curl_setopt_function)snm_curl()[snm_slot_curl_easy_setopt])(handle, option, value);
 }
 
 static inline CURLcode snm_curl_set_pointer(CURL *handle, CURLoption option, const void *value) {
-  return ((snm_curl_setopt_function)snm_curl()[snm_curl_curl_easy_setopt])(handle, option, value);
+  return ((snm_curl_setopt_function)snm_curl()[snm_slot_curl_easy_setopt])(handle, option, value);
 }
 
 typedef size_t (*snm_curl_data_callback)(char *data, size_t size, size_t count, void *context);
@@ -281,11 +188,11 @@ typedef size_t (*snm_curl_data_callback)(char *data, size_t size, size_t count, 
 /// CURLOPT_WRITEFUNCTION or CURLOPT_HEADERFUNCTION.
 static inline CURLcode snm_curl_set_callback(CURL *handle, CURLoption option,
                                              snm_curl_data_callback callback) {
-  return ((snm_curl_setopt_function)snm_curl()[snm_curl_curl_easy_setopt])(handle, option,
+  return ((snm_curl_setopt_function)snm_curl()[snm_slot_curl_easy_setopt])(handle, option,
                                                                           callback);
 }
 
 static inline CURLcode snm_curl_get_long(CURL *handle, CURLINFO info, long *value) {
-  return ((snm_curl_getinfo_function)snm_curl()[snm_curl_curl_easy_getinfo])(handle, info, value);
+  return ((snm_curl_getinfo_function)snm_curl()[snm_slot_curl_easy_getinfo])(handle, info, value);
 }
 #endif

@@ -92,201 +92,62 @@
 #undef PQstatus
 #undef PQtransactionStatus
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "../CLazyLibrary/lazy_library.h"
 
-/// Where each function of libpq.so.5 is kept once it is opened.
-enum {
-  snm_pq_PQbackendPID,
-  snm_pq_PQcancel,
-  snm_pq_PQclear,
-  snm_pq_PQcmdStatus,
-  snm_pq_PQcmdTuples,
-  snm_pq_PQconnectdb,
-  snm_pq_PQconsumeInput,
-  snm_pq_PQenterPipelineMode,
-  snm_pq_PQerrorMessage,
-  snm_pq_PQexec,
-  snm_pq_PQexecParams,
-  snm_pq_PQexitPipelineMode,
-  snm_pq_PQfinish,
-  snm_pq_PQflush,
-  snm_pq_PQfname,
-  snm_pq_PQfreeCancel,
-  snm_pq_PQfreemem,
-  snm_pq_PQftype,
-  snm_pq_PQgetCancel,
-  snm_pq_PQgetCopyData,
-  snm_pq_PQgetResult,
-  snm_pq_PQgetisnull,
-  snm_pq_PQgetlength,
-  snm_pq_PQgetvalue,
-  snm_pq_PQisBusy,
-  snm_pq_PQnfields,
-  snm_pq_PQnotifies,
-  snm_pq_PQntuples,
-  snm_pq_PQparameterStatus,
-  snm_pq_PQpipelineSync,
-  snm_pq_PQputCopyData,
-  snm_pq_PQresultErrorField,
-  snm_pq_PQresultErrorMessage,
-  snm_pq_PQresultStatus,
-  snm_pq_PQsendPrepare,
-  snm_pq_PQsendQueryParams,
-  snm_pq_PQsendQueryPrepared,
-  snm_pq_PQserverVersion,
-  snm_pq_PQsetnonblocking,
-  snm_pq_PQsocket,
-  snm_pq_PQstatus,
-  snm_pq_PQtransactionStatus,
-  snm_pq_count
-};
+/// The functions snm calls, in the order of their slots in the table of those opened.
+#define SNM_PQ_FUNCTIONS(F)                                                                       \
+  F(PQbackendPID) F(PQcancel) F(PQclear) F(PQcmdStatus) F(PQcmdTuples) F(PQconnectdb)             \
+  F(PQconsumeInput) F(PQenterPipelineMode) F(PQerrorMessage) F(PQexec) F(PQexecParams)            \
+  F(PQexitPipelineMode) F(PQfinish) F(PQflush) F(PQfname) F(PQfreeCancel) F(PQfreemem) F(PQftype) \
+  F(PQgetCancel) F(PQgetCopyData) F(PQgetResult) F(PQgetisnull) F(PQgetlength) F(PQgetvalue)      \
+  F(PQisBusy) F(PQnfields) F(PQnotifies) F(PQntuples) F(PQparameterStatus) F(PQpipelineSync)      \
+  F(PQputCopyData) F(PQresultErrorField) F(PQresultErrorMessage) F(PQresultStatus)                \
+  F(PQsendPrepare) F(PQsendQueryParams) F(PQsendQueryPrepared) F(PQserverVersion)                 \
+  F(PQsetnonblocking) F(PQsocket) F(PQstatus) F(PQtransactionStatus)
 
-/// The library's state in this translation unit (each Swift module importing the shim has its
-/// own; dlopen hands them the same library): its functions, or why it could not be opened.
-typedef struct {
-  void *functions[snm_pq_count];
-  const char *failure;
-  char message[512];
-  pthread_once_t once;
-  atomic_bool ready;
-} snm_pq_library;
-
-static inline snm_pq_library *snm_pq_state(void) {
-  static snm_pq_library library = {.once = PTHREAD_ONCE_INIT};
-  return &library;
-}
-
-static inline void snm_pq_open(void) {
-  static const char *const names[snm_pq_count] = {
-      "PQbackendPID",
-      "PQcancel",
-      "PQclear",
-      "PQcmdStatus",
-      "PQcmdTuples",
-      "PQconnectdb",
-      "PQconsumeInput",
-      "PQenterPipelineMode",
-      "PQerrorMessage",
-      "PQexec",
-      "PQexecParams",
-      "PQexitPipelineMode",
-      "PQfinish",
-      "PQflush",
-      "PQfname",
-      "PQfreeCancel",
-      "PQfreemem",
-      "PQftype",
-      "PQgetCancel",
-      "PQgetCopyData",
-      "PQgetResult",
-      "PQgetisnull",
-      "PQgetlength",
-      "PQgetvalue",
-      "PQisBusy",
-      "PQnfields",
-      "PQnotifies",
-      "PQntuples",
-      "PQparameterStatus",
-      "PQpipelineSync",
-      "PQputCopyData",
-      "PQresultErrorField",
-      "PQresultErrorMessage",
-      "PQresultStatus",
-      "PQsendPrepare",
-      "PQsendQueryParams",
-      "PQsendQueryPrepared",
-      "PQserverVersion",
-      "PQsetnonblocking",
-      "PQsocket",
-      "PQstatus",
-      "PQtransactionStatus",
-  };
-  snm_pq_library *library = snm_pq_state();
-  void *handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
-  if (handle == NULL) {
-    const char *reason = dlerror();
-    snprintf(library->message, sizeof library->message, "libpq.so.5 could not be loaded: %s",
-             reason != NULL ? reason : "no reason given");
-    library->failure = library->message;
-    return;
-  }
-  for (int index = 0; index < snm_pq_count; index++) {
-    library->functions[index] = dlsym(handle, names[index]);
-    if (library->functions[index] == NULL) {
-      snprintf(library->message, sizeof library->message,
-               "libpq.so.5 has no %s: it is older than snm needs", names[index]);
-      library->failure = library->message;
-      return;
-    }
-  }
-  atomic_store_explicit(&library->ready, 1, memory_order_release);
-}
-
-/// Opens libpq.so.5 once; NULL when it is there, else why not ("libpq.so.5 could not be loaded:
-/// ..."). Ask before the first connection: a machine without it still runs snm.
-static inline const char *snm_libpq_load(void) {
-  snm_pq_library *library = snm_pq_state();
-  pthread_once(&library->once, snm_pq_open);
-  return library->failure;
-}
-
-/// The library's functions; a call made without asking first, on a machine without the library,
-/// ends the process saying why (exit 1).
-static inline void *const *snm_pq(void) {
-  snm_pq_library *library = snm_pq_state();
-  if (__builtin_expect(!atomic_load_explicit(&library->ready, memory_order_acquire), 0)) {
-    const char *failure = snm_libpq_load();
-    if (failure != NULL) {
-      fprintf(stderr, "snm: %s (install libpq5)\n", failure);
-      exit(1);
-    }
-  }
-  return library->functions;
-}
+/// snm_libpq_load() and snm_pq() (see SNM_LAZY_LIBRARY). Ask snm_libpq_load before the first
+/// connection: a machine without libpq still runs snm; a call without asking ends it (exit 1).
+SNM_LAZY_LIBRARY(pq, SNM_PQ_FUNCTIONS, "libpq.so.5", "install libpq5", 1, NULL)
 
 static inline int PQbackendPID(const PGconn *conn) {
-  return ((int (*)(const PGconn *conn))snm_pq()[snm_pq_PQbackendPID])(conn);
+  return ((int (*)(const PGconn *conn))snm_pq()[snm_slot_PQbackendPID])(conn);
 }
 
 static inline int PQcancel(PGcancel *cancel, char *errbuf, int errbufsize) {
   return ((int (*)(PGcancel *cancel, char *errbuf, int
-      errbufsize))snm_pq()[snm_pq_PQcancel])(cancel, errbuf, errbufsize);
+      errbufsize))snm_pq()[snm_slot_PQcancel])(cancel, errbuf, errbufsize);
 }
 
 static inline void PQclear(PGresult *res) {
-  ((void (*)(PGresult *res))snm_pq()[snm_pq_PQclear])(res);
+  ((void (*)(PGresult *res))snm_pq()[snm_slot_PQclear])(res);
 }
 
 static inline char *PQcmdStatus(PGresult *res) {
-  return ((char *(*)(PGresult *res))snm_pq()[snm_pq_PQcmdStatus])(res);
+  return ((char *(*)(PGresult *res))snm_pq()[snm_slot_PQcmdStatus])(res);
 }
 
 static inline char *PQcmdTuples(PGresult *res) {
-  return ((char *(*)(PGresult *res))snm_pq()[snm_pq_PQcmdTuples])(res);
+  return ((char *(*)(PGresult *res))snm_pq()[snm_slot_PQcmdTuples])(res);
 }
 
 static inline PGconn *PQconnectdb(const char *conninfo) {
-  return ((PGconn *(*)(const char *conninfo))snm_pq()[snm_pq_PQconnectdb])(conninfo);
+  return ((PGconn *(*)(const char *conninfo))snm_pq()[snm_slot_PQconnectdb])(conninfo);
 }
 
 static inline int PQconsumeInput(PGconn *conn) {
-  return ((int (*)(PGconn *conn))snm_pq()[snm_pq_PQconsumeInput])(conn);
+  return ((int (*)(PGconn *conn))snm_pq()[snm_slot_PQconsumeInput])(conn);
 }
 
 static inline int PQenterPipelineMode(PGconn *conn) {
-  return ((int (*)(PGconn *conn))snm_pq()[snm_pq_PQenterPipelineMode])(conn);
+  return ((int (*)(PGconn *conn))snm_pq()[snm_slot_PQenterPipelineMode])(conn);
 }
 
 static inline char *PQerrorMessage(const PGconn *conn) {
-  return ((char *(*)(const PGconn *conn))snm_pq()[snm_pq_PQerrorMessage])(conn);
+  return ((char *(*)(const PGconn *conn))snm_pq()[snm_slot_PQerrorMessage])(conn);
 }
 
 static inline PGresult *PQexec(PGconn *conn, const char *query) {
-  return ((PGresult *(*)(PGconn *conn, const char *query))snm_pq()[snm_pq_PQexec])(conn, query);
+  return ((PGresult *(*)(PGconn *conn, const char *query))snm_pq()[snm_slot_PQexec])(conn, query);
 }
 
 static inline PGresult *PQexecParams(PGconn *conn, const char *command, int nParams, const Oid
@@ -294,113 +155,114 @@ static inline PGresult *PQexecParams(PGconn *conn, const char *command, int nPar
     int resultFormat) {
   return ((PGresult *(*)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes,
       const char *const *paramValues, const int *paramLengths, const int *paramFormats, int
-      resultFormat))snm_pq()[snm_pq_PQexecParams])(conn, command, nParams, paramTypes, paramValues,
-      paramLengths, paramFormats, resultFormat);
+      resultFormat))snm_pq()[snm_slot_PQexecParams])(conn, command, nParams, paramTypes,
+      paramValues, paramLengths, paramFormats, resultFormat);
 }
 
 static inline int PQexitPipelineMode(PGconn *conn) {
-  return ((int (*)(PGconn *conn))snm_pq()[snm_pq_PQexitPipelineMode])(conn);
+  return ((int (*)(PGconn *conn))snm_pq()[snm_slot_PQexitPipelineMode])(conn);
 }
 
 static inline void PQfinish(PGconn *conn) {
-  ((void (*)(PGconn *conn))snm_pq()[snm_pq_PQfinish])(conn);
+  ((void (*)(PGconn *conn))snm_pq()[snm_slot_PQfinish])(conn);
 }
 
 static inline int PQflush(PGconn *conn) {
-  return ((int (*)(PGconn *conn))snm_pq()[snm_pq_PQflush])(conn);
+  return ((int (*)(PGconn *conn))snm_pq()[snm_slot_PQflush])(conn);
 }
 
 static inline char *PQfname(const PGresult *res, int field_num) {
-  return ((char *(*)(const PGresult *res, int field_num))snm_pq()[snm_pq_PQfname])(res, field_num);
+  return ((char *(*)(const PGresult *res, int field_num))snm_pq()[snm_slot_PQfname])(res,
+      field_num);
 }
 
 static inline void PQfreeCancel(PGcancel *cancel) {
-  ((void (*)(PGcancel *cancel))snm_pq()[snm_pq_PQfreeCancel])(cancel);
+  ((void (*)(PGcancel *cancel))snm_pq()[snm_slot_PQfreeCancel])(cancel);
 }
 
 static inline void PQfreemem(void *ptr) {
-  ((void (*)(void *ptr))snm_pq()[snm_pq_PQfreemem])(ptr);
+  ((void (*)(void *ptr))snm_pq()[snm_slot_PQfreemem])(ptr);
 }
 
 static inline Oid PQftype(const PGresult *res, int field_num) {
-  return ((Oid (*)(const PGresult *res, int field_num))snm_pq()[snm_pq_PQftype])(res, field_num);
+  return ((Oid (*)(const PGresult *res, int field_num))snm_pq()[snm_slot_PQftype])(res, field_num);
 }
 
 static inline PGcancel *PQgetCancel(PGconn *conn) {
-  return ((PGcancel *(*)(PGconn *conn))snm_pq()[snm_pq_PQgetCancel])(conn);
+  return ((PGcancel *(*)(PGconn *conn))snm_pq()[snm_slot_PQgetCancel])(conn);
 }
 
 static inline int PQgetCopyData(PGconn *conn, char **buffer, int async) {
-  return ((int (*)(PGconn *conn, char **buffer, int async))snm_pq()[snm_pq_PQgetCopyData])(conn,
+  return ((int (*)(PGconn *conn, char **buffer, int async))snm_pq()[snm_slot_PQgetCopyData])(conn,
       buffer, async);
 }
 
 static inline PGresult *PQgetResult(PGconn *conn) {
-  return ((PGresult *(*)(PGconn *conn))snm_pq()[snm_pq_PQgetResult])(conn);
+  return ((PGresult *(*)(PGconn *conn))snm_pq()[snm_slot_PQgetResult])(conn);
 }
 
 static inline int PQgetisnull(const PGresult *res, int tup_num, int field_num) {
   return ((int (*)(const PGresult *res, int tup_num, int
-      field_num))snm_pq()[snm_pq_PQgetisnull])(res, tup_num, field_num);
+      field_num))snm_pq()[snm_slot_PQgetisnull])(res, tup_num, field_num);
 }
 
 static inline int PQgetlength(const PGresult *res, int tup_num, int field_num) {
   return ((int (*)(const PGresult *res, int tup_num, int
-      field_num))snm_pq()[snm_pq_PQgetlength])(res, tup_num, field_num);
+      field_num))snm_pq()[snm_slot_PQgetlength])(res, tup_num, field_num);
 }
 
 static inline char *PQgetvalue(const PGresult *res, int tup_num, int field_num) {
   return ((char *(*)(const PGresult *res, int tup_num, int
-      field_num))snm_pq()[snm_pq_PQgetvalue])(res, tup_num, field_num);
+      field_num))snm_pq()[snm_slot_PQgetvalue])(res, tup_num, field_num);
 }
 
 static inline int PQisBusy(PGconn *conn) {
-  return ((int (*)(PGconn *conn))snm_pq()[snm_pq_PQisBusy])(conn);
+  return ((int (*)(PGconn *conn))snm_pq()[snm_slot_PQisBusy])(conn);
 }
 
 static inline int PQnfields(const PGresult *res) {
-  return ((int (*)(const PGresult *res))snm_pq()[snm_pq_PQnfields])(res);
+  return ((int (*)(const PGresult *res))snm_pq()[snm_slot_PQnfields])(res);
 }
 
 static inline PGnotify *PQnotifies(PGconn *conn) {
-  return ((PGnotify *(*)(PGconn *conn))snm_pq()[snm_pq_PQnotifies])(conn);
+  return ((PGnotify *(*)(PGconn *conn))snm_pq()[snm_slot_PQnotifies])(conn);
 }
 
 static inline int PQntuples(const PGresult *res) {
-  return ((int (*)(const PGresult *res))snm_pq()[snm_pq_PQntuples])(res);
+  return ((int (*)(const PGresult *res))snm_pq()[snm_slot_PQntuples])(res);
 }
 
 static inline const char *PQparameterStatus(const PGconn *conn, const char *paramName) {
   return ((const char *(*)(const PGconn *conn, const char
-      *paramName))snm_pq()[snm_pq_PQparameterStatus])(conn, paramName);
+      *paramName))snm_pq()[snm_slot_PQparameterStatus])(conn, paramName);
 }
 
 static inline int PQpipelineSync(PGconn *conn) {
-  return ((int (*)(PGconn *conn))snm_pq()[snm_pq_PQpipelineSync])(conn);
+  return ((int (*)(PGconn *conn))snm_pq()[snm_slot_PQpipelineSync])(conn);
 }
 
 static inline int PQputCopyData(PGconn *conn, const char *buffer, int nbytes) {
   return ((int (*)(PGconn *conn, const char *buffer, int
-      nbytes))snm_pq()[snm_pq_PQputCopyData])(conn, buffer, nbytes);
+      nbytes))snm_pq()[snm_slot_PQputCopyData])(conn, buffer, nbytes);
 }
 
 static inline char *PQresultErrorField(const PGresult *res, int fieldcode) {
-  return ((char *(*)(const PGresult *res, int fieldcode))snm_pq()[snm_pq_PQresultErrorField])(res,
+  return ((char *(*)(const PGresult *res, int fieldcode))snm_pq()[snm_slot_PQresultErrorField])(res,
       fieldcode);
 }
 
 static inline char *PQresultErrorMessage(const PGresult *res) {
-  return ((char *(*)(const PGresult *res))snm_pq()[snm_pq_PQresultErrorMessage])(res);
+  return ((char *(*)(const PGresult *res))snm_pq()[snm_slot_PQresultErrorMessage])(res);
 }
 
 static inline ExecStatusType PQresultStatus(const PGresult *res) {
-  return ((ExecStatusType (*)(const PGresult *res))snm_pq()[snm_pq_PQresultStatus])(res);
+  return ((ExecStatusType (*)(const PGresult *res))snm_pq()[snm_slot_PQresultStatus])(res);
 }
 
 static inline int PQsendPrepare(PGconn *conn, const char *stmtName, const char *query, int nParams,
     const Oid *paramTypes) {
   return ((int (*)(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid
-      *paramTypes))snm_pq()[snm_pq_PQsendPrepare])(conn, stmtName, query, nParams, paramTypes);
+      *paramTypes))snm_pq()[snm_slot_PQsendPrepare])(conn, stmtName, query, nParams, paramTypes);
 }
 
 static inline int PQsendQueryParams(PGconn *conn, const char *command, int nParams, const Oid
@@ -408,7 +270,7 @@ static inline int PQsendQueryParams(PGconn *conn, const char *command, int nPara
     int resultFormat) {
   return ((int (*)(PGconn *conn, const char *command, int nParams, const Oid *paramTypes, const char
       *const *paramValues, const int *paramLengths, const int *paramFormats, int
-      resultFormat))snm_pq()[snm_pq_PQsendQueryParams])(conn, command, nParams, paramTypes,
+      resultFormat))snm_pq()[snm_slot_PQsendQueryParams])(conn, command, nParams, paramTypes,
       paramValues, paramLengths, paramFormats, resultFormat);
 }
 
@@ -416,29 +278,29 @@ static inline int PQsendQueryPrepared(PGconn *conn, const char *stmtName, int nP
     *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat) {
   return ((int (*)(PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues,
       const int *paramLengths, const int *paramFormats, int
-      resultFormat))snm_pq()[snm_pq_PQsendQueryPrepared])(conn, stmtName, nParams, paramValues,
+      resultFormat))snm_pq()[snm_slot_PQsendQueryPrepared])(conn, stmtName, nParams, paramValues,
       paramLengths, paramFormats, resultFormat);
 }
 
 static inline int PQserverVersion(const PGconn *conn) {
-  return ((int (*)(const PGconn *conn))snm_pq()[snm_pq_PQserverVersion])(conn);
+  return ((int (*)(const PGconn *conn))snm_pq()[snm_slot_PQserverVersion])(conn);
 }
 
 static inline int PQsetnonblocking(PGconn *conn, int arg) {
-  return ((int (*)(PGconn *conn, int arg))snm_pq()[snm_pq_PQsetnonblocking])(conn, arg);
+  return ((int (*)(PGconn *conn, int arg))snm_pq()[snm_slot_PQsetnonblocking])(conn, arg);
 }
 
 static inline int PQsocket(const PGconn *conn) {
-  return ((int (*)(const PGconn *conn))snm_pq()[snm_pq_PQsocket])(conn);
+  return ((int (*)(const PGconn *conn))snm_pq()[snm_slot_PQsocket])(conn);
 }
 
 static inline ConnStatusType PQstatus(const PGconn *conn) {
-  return ((ConnStatusType (*)(const PGconn *conn))snm_pq()[snm_pq_PQstatus])(conn);
+  return ((ConnStatusType (*)(const PGconn *conn))snm_pq()[snm_slot_PQstatus])(conn);
 }
 
 static inline PGTransactionStatusType PQtransactionStatus(const PGconn *conn) {
   return ((PGTransactionStatusType (*)(const PGconn
-      *conn))snm_pq()[snm_pq_PQtransactionStatus])(conn);
+      *conn))snm_pq()[snm_slot_PQtransactionStatus])(conn);
 }
 
 // Each forwarder has the header's prototype.
