@@ -545,23 +545,29 @@ class Project:
         # Supabase caps a read at 1000 rows (db-max-rows); the big-results figures need them all.
         self.sql("alter role authenticator set pgrst.db_max_rows = '1000000'; "
                  "notify pgrst, 'reload schema'")
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port)
-            connection.request("GET", "/rest/v1/dog_profile?select=id&limit=2000",
-                               headers=self.headers())
-            response = connection.getresponse()
-            if response.status == 200 and response.getheader("Content-Range", "").startswith(
-                    "0-1999"):
-                break
-            response.read()
-            connection.close()
-            time.sleep(0.5)
-        else:
-            raise RuntimeError("the gateway still caps reads at 1000 rows")
+        self.wait_for_answer(
+            "/rest/v1/dog_profile?select=id&limit=2000",
+            lambda response: response.status == 200
+            and response.getheader("Content-Range", "").startswith("0-1999"),
+            "the gateway still caps reads at 1000 rows")
 
     def headers(self):
         return {"apikey": self.key, "Authorization": f"Bearer {self.key}"}
+
+    def wait_for_answer(self, path, ready, failure):
+        """Asks GET `path` every half second until `ready` accepts the answer (the schema reloaded
+        after `notify pgrst, 'reload schema'`); after 30 s raises, saying `failure`."""
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port)
+            connection.request("GET", path, headers=self.headers())
+            response = connection.getresponse()
+            response.read()
+            connection.close()
+            if ready(response):
+                return
+            time.sleep(0.5)
+        raise RuntimeError(f"GET {path}: {failure} after 30 s")
 
     def snm(self, *args):
         return [SNM, "--url", self.url, "--key", self.key, *args]
@@ -986,16 +992,9 @@ def bench_million_rows(project, report):
         f"from generate_series(1, {MILLION}) g; "
         "grant select on public.bench_million to anon, authenticated, service_role; "
         "notify pgrst, 'reload schema'")
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        connection = http.client.HTTPConnection("127.0.0.1", project.port)
-        connection.request("GET", "/rest/v1/bench_million?select=id&limit=1",
-                           headers=project.headers())
-        status = connection.getresponse().status
-        connection.close()
-        if status == 200:
-            break
-        time.sleep(0.5)
+    project.wait_for_answer("/rest/v1/bench_million?select=id&limit=1",
+                            lambda response: response.status == 200,
+                            "the view bench_million is not served")
     statement = "from bench_million select * order by id"
     sql = "select * from bench_million order by id"
     peers = {

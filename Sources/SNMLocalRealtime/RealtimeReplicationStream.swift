@@ -66,22 +66,10 @@ final class RealtimeReplicationStream: Sendable {
   }
 
   /// A replication connection (`replication=database`) to the database `conninfo` names, for the
-  /// caller to finish (`PQfinish`). Throws `.client` when libpq cannot be loaded, `.connection`
-  /// (08006) with libpq's message when the server cannot be reached.
+  /// caller to finish (`PQfinish`); throws as `PGConnection.connect`.
   static func connect(_ conninfo: String) throws(PGError) -> OpaquePointer {
-    if let missing = snm_libpq_load() {
-      throw PGError(kind: .client, message: "\(String(cString: missing)) (install libpq5)")
-    }
-    guard let handle = PQconnectdb(conninfo + " replication=database") else {
-      throw PGError(kind: .client, message: "out of memory opening the replication connection")
-    }
-    guard PQstatus(handle) == CONNECTION_OK else {
-      let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(
-        in: .whitespacesAndNewlines)
-      PQfinish(handle)
-      throw PGError(kind: .connection, sqlState: "08006", message: message)
-    }
-    return handle
+    try PGConnection.connect(
+      conninfo + " replication=database", what: "the replication connection")
   }
 
   /// Makes the slot (when `create`) and starts streaming it from `position`. Transactions are

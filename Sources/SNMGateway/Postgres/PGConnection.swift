@@ -30,18 +30,28 @@ public final class PGConnection: Sendable {
   ///
   /// Throws `PGError` of kind `.connection` with libpq's message when the server cannot be reached.
   public init(conninfo: String) throws(PGError) {
+    handle = Mutex(try Self.connect(conninfo))
+  }
+
+  /// A libpq connection to what `conninfo` names (`what` it is, for the message when there is no
+  /// memory for it), for the caller to finish (`PQfinish`): this class's, or Realtime's
+  /// replication connection. Throws `.client` when libpq cannot be loaded, `.connection` (08006)
+  /// with libpq's message when the server cannot be reached.
+  package static func connect(_ conninfo: String, what: String = "a connection") throws(PGError)
+    -> OpaquePointer
+  {
     if let missing = snm_libpq_load() {
       throw PGError(kind: .client, message: "\(String(cString: missing)) (install libpq5)")
     }
     guard let connection = PQconnectdb(conninfo) else {
-      throw PGError(kind: .client, message: "out of memory opening a connection")
+      throw PGError(kind: .client, message: "out of memory opening \(what)")
     }
     guard PQstatus(connection) == CONNECTION_OK else {
-      let message = Self.trimmed(PQerrorMessage(connection))
+      let message = trimmed(PQerrorMessage(connection))
       PQfinish(connection)
       throw PGError(kind: .connection, sqlState: "08006", message: message)
     }
-    handle = Mutex(connection)
+    return connection
   }
 
   deinit {

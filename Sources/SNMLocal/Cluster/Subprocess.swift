@@ -34,19 +34,17 @@ enum Subprocess {
     template.withUnsafeBufferPointer { buffer in
       if let base = buffer.baseAddress { unlink(base) }
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, fd, 1)
-    posix_spawn_file_actions_adddup2(&actions, fd, 2)
+    func output(_ actions: inout posix_spawn_file_actions_t) {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      posix_spawn_file_actions_adddup2(&actions, fd, 1)
+      posix_spawn_file_actions_adddup2(&actions, fd, 2)
+    }
     // `env -C` changes directory in the child (posix_spawn's chdir action is a GNU extension).
     let pid =
       if let directory {
-        try spawn(
-          "/usr/bin/env", ["-C", directory, executable] + arguments, actions: &actions, flags: 0)
+        try spawn("/usr/bin/env", ["-C", directory, executable] + arguments, actions: output)
       } else {
-        try spawn(executable, arguments, actions: &actions, flags: 0)
+        try spawn(executable, arguments, actions: output)
       }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -68,19 +66,25 @@ enum Subprocess {
   static func spawnDetached(_ executable: String, _ arguments: [String], log: String)
     throws(LocalProjectError) -> pid_t
   {
+    try spawn(executable, arguments, flags: posixSpawnSetSID) { actions in
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    }
+  }
+
+  /// Starts `executable` with `arguments` and this process's environment (LC_ALL=C.UTF-8 and
+  /// `extraEnvironment` over it); `actions` adds the child's file actions, and every descriptor
+  /// above `lastKept` is closed in it. Throws when it cannot be started.
+  static func spawn(
+    _ executable: String, _ arguments: [String], flags: Int16 = 0,
+    extraEnvironment: [String: String] = [:], keeping lastKept: Int32 = 2,
+    actions addActions: (inout posix_spawn_file_actions_t) -> Void
+  ) throws(LocalProjectError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    return try spawn(executable, arguments, actions: &actions, flags: posixSpawnSetSID)
-  }
-
-  static func spawn(
-    _ executable: String, _ arguments: [String], actions: inout posix_spawn_file_actions_t,
-    flags: Int16, extraEnvironment: [String: String] = [:], keeping lastKept: Int32 = 2
-  ) throws(LocalProjectError) -> pid_t {
+    addActions(&actions)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -112,18 +116,15 @@ enum Subprocess {
     _ executable: String, _ arguments: [String], extraEnvironment: [String: String],
     inheriting descriptor: Int32? = nil
   ) throws(LocalProjectError) -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    var lastKept: Int32 = 2
-    if let descriptor {
+    try spawn(
+      executable, arguments, extraEnvironment: extraEnvironment,
+      keeping: descriptor == nil ? 2 : inheritedDescriptor
+    ) { actions in
       // dup2 to another number leaves the copy without FD_CLOEXEC.
-      posix_spawn_file_actions_adddup2(&actions, descriptor, inheritedDescriptor)
-      lastKept = inheritedDescriptor
+      if let descriptor {
+        posix_spawn_file_actions_adddup2(&actions, descriptor, inheritedDescriptor)
+      }
     }
-    return try spawn(
-      executable, arguments, actions: &actions, flags: 0, extraEnvironment: extraEnvironment,
-      keeping: lastKept)
   }
 
   /// The descriptor a child started by `spawnAttached(inheriting:)` has the given one as.

@@ -19,24 +19,21 @@ extension SchemaCache {
       }
       return mediaHandlers[MediaHandlerKey(target: nil, media: media)]
     }
-    func match(_ media: MediaType) -> ResolvedHandler? {
+    /// The vendored `vnd.pgrst` types' built-in JSON handler, for `media` alone or the rows a
+    /// plan of it is about.
+    func vendored(_ media: MediaType) -> MediaHandler? {
       switch media {
-      case .object(let strip):
-        return ResolvedHandler(handler: .jsonObject(stripNulls: strip), media: media)
-      case .arrayStripped:
-        return ResolvedHandler(handler: .jsonArray(stripNulls: true), media: media)
-      case .plan(let inner, _, _):
-        guard planEnabled else { return nil }
-        switch inner {
-        case .object(let strip):
-          return ResolvedHandler(handler: .jsonObject(stripNulls: strip), media: media)
-        case .arrayStripped:
-          return ResolvedHandler(handler: .jsonArray(stripNulls: true), media: media)
-        default:
-          return lookup(inner).map { ResolvedHandler(handler: $0.handler, media: media) }
-        }
-      default:
-        return lookup(media)
+      case .object(let strip): .jsonObject(stripNulls: strip)
+      case .arrayStripped: .jsonArray(stripNulls: true)
+      default: nil
+      }
+    }
+    func match(_ media: MediaType) -> ResolvedHandler? {
+      if let handler = vendored(media) { return ResolvedHandler(handler: handler, media: media) }
+      guard case .plan(let inner, _, _) = media else { return lookup(media) }
+      guard planEnabled else { return nil }
+      return (vendored(inner) ?? lookup(inner)?.handler).map {
+        ResolvedHandler(handler: $0, media: media)
       }
     }
     for media in accepts {

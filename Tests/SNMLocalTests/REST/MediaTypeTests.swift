@@ -119,4 +119,39 @@ import Testing
     #expect(resolved.media == plan)
     #expect(resolved.handler == .jsonArray(stripNulls: false))
   }
+
+  @Test func vendoredTypesAloneAndUnderAPlanTakeTheBuiltInJSONHandlers() throws {
+    var cache = Self.cache(planEnabled: true)
+    // The relation's own handler for any type (an aggregate for `*/*`).
+    cache.mediaHandlers[MediaHandlerKey(target: Self.table, media: .any)] =
+      ResolvedHandler(handler: .custom(Self.custom), media: .other("application/vnd.twkb"))
+    let vendored: [(MediaType, MediaHandler)] = [
+      (MediaType("application/vnd.pgrst.object+json"), .jsonObject(stripNulls: false)),
+      (
+        MediaType("application/vnd.pgrst.object+json;nulls=stripped"), .jsonObject(stripNulls: true)
+      ),
+      (MediaType("application/vnd.pgrst.array+json;nulls=stripped"), .jsonArray(stripNulls: true)),
+    ]
+    for (media, handler) in vendored {
+      // Not the relation's own handler, even for the default select.
+      #expect(
+        try cache.negotiate([media], target: Self.table, defaultSelect: true)
+          == ResolvedHandler(handler: handler, media: media))
+      let plan = MediaType.plan(for: media, format: .json, options: [])
+      #expect(
+        try cache.negotiate([plan], target: Self.table, defaultSelect: true)
+          == ResolvedHandler(handler: handler, media: plan))
+      #expect(throws: RESTError.unacceptableMediaType([plan.mime])) {
+        try Self.cache().negotiate([plan], target: Self.table, defaultSelect: true)
+      }
+    }
+    // A plan of the relation's own type takes its handler, under the plan's type.
+    let twkb = MediaType.plan(for: .other("application/vnd.twkb"), format: .text, options: [])
+    #expect(
+      try cache.negotiate([twkb], target: Self.table, defaultSelect: true)
+        == ResolvedHandler(handler: .custom(Self.custom), media: twkb))
+    #expect(throws: RESTError.unacceptableMediaType([twkb.mime])) {
+      try cache.negotiate([twkb], target: Self.table, defaultSelect: false)
+    }
+  }
 }
