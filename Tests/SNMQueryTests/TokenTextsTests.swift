@@ -30,6 +30,33 @@ import Testing
     }
   }
 
+  /// Texts of 17 to 64 bytes are kept by a hash of their bytes: every range of those lengths,
+  /// over repeated UUIDs, non-ASCII text and ranges that cut a character (decoded with repairs,
+  /// so never handed out again), twice in two orders, against `Source.text(of:)`.
+  @Test func longRangesReadAsTheSourceReadsThem() {
+    let uuid = "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b"
+    let text =
+      "'\(uuid)' \"\(uuid)\" 산책 12 🐶 alice@example.com \(uuid)é\(uuid)\u{0}\(uuid) "
+      + String(repeating: "x", count: 70) + " \(uuid)\n\(uuid.uppercased())"
+    let source = Source(text: text)
+    let texts = TokenTexts()
+    let count = source.bytes.count
+    for round in 0..<2 {
+      for start in 0...count {
+        for length in 15...66 where start + length <= count {
+          let range =
+            round == 0
+            ? SourceRange(start: start, end: start + length)
+            : SourceRange(start: count - start - length, end: count - start)
+          let made = texts.text(of: range, in: source)
+          #expect(Array(made.utf8) == Array(source.text(of: range).utf8), "\(range)")
+          // Asked again at once: the kept String, or a fresh decode when it was repaired.
+          #expect(Array(texts.text(of: range, in: source).utf8) == Array(made.utf8), "\(range)")
+        }
+      }
+    }
+  }
+
   @Test func rangesOutsideTheSourceAreClampedAsBefore() {
     let source = Source(text: "from t")
     let texts = TokenTexts()

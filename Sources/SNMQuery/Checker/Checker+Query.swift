@@ -20,9 +20,11 @@ extension Checker {
       }
     case .insert(let body, _):
       checkBody(body, verb: verb, allowArray: true)
+      checkInsertClauses(query, verb: verb)
     case .upsert(let upsert):
       checkBody(upsert.body, verb: verb, allowArray: true)
       for name in upsert.onConflict { checkName(name) }
+      checkInsertClauses(query, verb: verb)
     case .update(let body, let range):
       checkBody(body, verb: verb, allowArray: false)
       requireWhere(query, verb: verb, at: range)
@@ -32,20 +34,6 @@ extension Checker {
       checkBody(body, verb: verb, allowArray: false)
       requireWhere(query, verb: verb, at: range)
     }
-    if verb == "insert" || verb == "upsert" {
-      if let filter = query.filter {
-        report(
-          .whereNotAllowed(verb), at: filter.range,
-          help: "to change existing rows, use 'update ... where ...'")
-      }
-      if let range = query.modifiers.orderRange {
-        report(.clauseNotAllowed("order by", verb), at: range)
-      }
-      for (clause, value) in [("limit", query.modifiers.limit), ("offset", query.modifiers.offset)]
-      {
-        if let value { report(.clauseNotAllowed(clause, verb), at: value.range) }
-      }
-    }
     if case .condition(let condition) = query.filter {
       check(condition)
       checkGroups(condition, topLevel: true)
@@ -54,6 +42,24 @@ extension Checker {
     checkGuards(query.modifiers, verb: verb)
     if let file = query.bodyFile {
       checkVariables(in: ValueNode(.string(file.literal), range: file.range))
+    }
+  }
+
+  /// What an insert or upsert may not have: a filter, an order, a limit or an offset.
+  mutating func checkInsertClauses(_ query: QueryStatement, verb: String) {
+    if let filter = query.filter {
+      report(
+        .whereNotAllowed(verb), at: filter.range,
+        help: "to change existing rows, use 'update ... where ...'")
+    }
+    if let range = query.modifiers.orderRange {
+      report(.clauseNotAllowed("order by", verb), at: range)
+    }
+    if let limit = query.modifiers.limit {
+      report(.clauseNotAllowed("limit", verb), at: limit.range)
+    }
+    if let offset = query.modifiers.offset {
+      report(.clauseNotAllowed("offset", verb), at: offset.range)
     }
   }
 

@@ -67,8 +67,8 @@ extension Checker {
     checkNames(in: predicate.column)
     let value = predicate.value
     let op = predicate.op
-    let column = predicate.column.column.text
     if case .null = value.value, op != .is {
+      let column = predicate.column.column.text
       if op == .eq || op == .neq {
         let wantsNull = (op == .eq) != predicate.negated
         let fix = wantsNull ? "is null" : "is not null"
@@ -84,9 +84,13 @@ extension Checker {
     }
     checkVariables(in: value)
     if case .variable = value.value { return }
-    let spelled = predicate.quantifier.map { "\(op.rawValue) \($0.rawValue)" } ?? op.rawValue
+    // Spelled for a message only: most predicates have none.
+    func spelled() -> String {
+      predicate.quantifier.map { "\(op.rawValue) \($0.rawValue)" } ?? op.rawValue
+    }
     if predicate.quantifier != nil {
       guard case .array = value.value else {
+        let spelled = spelled()
         return reportOperand(
           spelled, "an array", value, help: "for example '\(spelled) ['a%', 'b%']'")
       }
@@ -101,20 +105,21 @@ extension Checker {
     case .cs, .cd, .ov:
       switch value.value {
       case .array, .object, .string: break
-      default: reportOperand(spelled, "an array, an object or a range string", value)
+      default: reportOperand(spelled(), "an array, an object or a range string", value)
       }
     case .sl, .sr, .nxl, .nxr, .adj:
       guard case .string = value.value else {
-        return reportOperand(spelled, "a range in quotes", value, help: "for example '[1,10)'")
+        return reportOperand(spelled(), "a range in quotes", value, help: "for example '[1,10)'")
       }
     case .fts, .plfts, .phfts, .wfts:
       guard case .string = value.value else {
-        return reportOperand(spelled, "a search text in quotes", value)
+        return reportOperand(spelled(), "a search text in quotes", value)
       }
     default:
       if case .list = value.value {
         reportOperand(
-          spelled, "a single value", value, help: "to match any of several values, use 'in (...)'")
+          spelled(), "a single value", value,
+          help: "to match any of several values, use 'in (...)'")
       }
     }
   }

@@ -107,9 +107,10 @@ extension Parser {
         help: "'any' and 'all' follow eq, gt, gte, lt, lte, like, ilike, match and imatch")
     }
     let operatorEnd = previousEnd
-    let source = self.source
+    // The bytes, not a copy of the source (three retains and releases a predicate).
+    let bytes = source.bytes
     let value = try parseValue(
-      after: "'\(source.text(of: SourceRange(start: operatorToken.start, end: operatorEnd)))'",
+      after: "'\(String(decoding: bytes[operatorToken.start..<operatorEnd], as: UTF8.self))'",
       what: op == .in ? "a list in parentheses" : "a value")
     return FilterPredicate(
       column: column, negated: negated, op: op, quantifier: quantifier, config: config,

@@ -11,8 +11,8 @@ extension Parser {
   /// The `EXPLAIN` options `plan` takes, in PostgREST's order.
   static let planOptions = ["analyze", "verbose", "settings", "buffers", "wal"]
 
-  mutating func parseModifiers() throws(ParseFailure) -> Modifiers {
-    var modifiers = Modifiers()
+  /// Fills `modifiers` (empty) in place: a returned one was copied out, each field retained.
+  mutating func parseModifiers(into modifiers: inout Modifiers) throws(ParseFailure) {
     while true {
       recordKeywords(Parser.modifierWords)
       let start = current
@@ -85,7 +85,7 @@ extension Parser {
       default:
         if try parseOutputFile(into: &modifiers) { continue }
         try checkForMisplacedClause()
-        return modifiers
+        return
       }
     }
   }

@@ -19,7 +19,8 @@ extension Parser {
     if let whereToken = eat(.where) {
       filter = try parseWhereClause(after: whereToken)
     }
-    let modifiers = try parseModifiers()
+    var modifiers = Modifiers()
+    try parseModifiers(into: &modifiers)
     return QueryStatement(
       table: table, action: action, filter: filter, modifiers: modifiers, bodyFile: bodyFile)
   }
@@ -147,7 +148,8 @@ extension Parser {
           help: "'where all' is only for update and delete")
       }
     }
-    let modifiers = try parseModifiers()
+    var modifiers = Modifiers()
+    try parseModifiers(into: &modifiers)
     return RPCStatement(
       function: function, get: isGet, arguments: arguments, filter: filter, modifiers: modifiers)
   }

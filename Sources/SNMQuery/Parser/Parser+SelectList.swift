@@ -123,6 +123,10 @@ extension Parser {
 
   /// `->key` / `->>key` steps; keys are names, numbers (`0`, `-1`) or quoted strings.
   mutating func parseJSONPath() throws(ParseFailure) -> [JSONPathStep] {
+    // Most columns have no path: one look at the token (unless completing here).
+    if position != cursorToken && current.kind != .arrow && current.kind != .doubleArrow {
+      return []
+    }
     var steps: [JSONPathStep] = []
     while at(.arrow) || at(.doubleArrow) {
       let arrow = advance()

@@ -7,9 +7,11 @@
 /// texts.text(of: range, in: source)   // "dog_profile", the same String the next time too
 /// ```
 /// Texts of up to 16 ASCII bytes are kept, 64 of them, a slot for each by a hash of their bytes (a
-/// new text takes the slot of the one before it); any other text is decoded as `Source.text(of:)`
-/// decodes it, which is what every text comes out as either way. One parser's own: not shared
-/// between threads.
+/// new text takes the slot of the one before it). Texts of 17 to 64 bytes (UUIDs and addresses in
+/// quotes), any bytes, are kept too, 16 of them by a hash of their bytes, and handed out again
+/// only when the kept String's UTF-8 is the same bytes (so never for bytes a decode repaired).
+/// Any other text is decoded as `Source.text(of:)` decodes it, which is what every text comes out
+/// as either way. One parser's own: not shared between threads.
 final class TokenTexts {
   private static let slots = 64
   /// Each slot's text packed 8 bytes to a word (`low`, `high`) with its length: no two texts of
@@ -18,6 +20,10 @@ final class TokenTexts {
   private let high: UnsafeMutablePointer<UInt64>
   private let lengths: UnsafeMutablePointer<Int>
   private let strings: UnsafeMutablePointer<String>
+  private static let longSlots = 16
+  /// The longer texts: each slot's hash of its bytes (0: empty) and its String.
+  private let longHashes: UnsafeMutablePointer<UInt64>
+  private let longStrings: UnsafeMutablePointer<String>
 
   init() {
     low = .allocate(capacity: Self.slots)
@@ -29,6 +35,10 @@ final class TokenTexts {
     lengths.initialize(repeating: -1, count: Self.slots)
     strings = .allocate(capacity: Self.slots)
     strings.initialize(repeating: "", count: Self.slots)
+    longHashes = .allocate(capacity: Self.longSlots)
+    longHashes.initialize(repeating: 0, count: Self.longSlots)
+    longStrings = .allocate(capacity: Self.longSlots)
+    longStrings.initialize(repeating: "", count: Self.longSlots)
   }
 
   deinit {
@@ -37,15 +47,19 @@ final class TokenTexts {
     lengths.deallocate()
     strings.deinitialize(count: Self.slots)
     strings.deallocate()
+    longHashes.deallocate()
+    longStrings.deinitialize(count: Self.longSlots)
+    longStrings.deallocate()
   }
 
   /// The text covered by `range` in `source`: `source.text(of: range)`.
   func text(of range: SourceRange, in source: Source) -> String {
     let start = range.start
     let length = range.end &- start
-    guard start >= 0, length > 0, length <= 16, range.end <= source.bytes.count else {
+    guard start >= 0, length > 0, length <= 64, range.end <= source.bytes.count else {
       return source.text(of: range)
     }
+    if length > 16 { return longText(from: start, length: length, in: source) }
     let packed = source.bytes.withUnsafeBufferPointer { bytes -> (UInt64, UInt64, UInt8) in
       if start &+ 16 <= bytes.count {
         // Two loads cut to the text: the bytes after it are read, never kept.
@@ -82,6 +96,55 @@ final class TokenTexts {
     high[slot] = packed.1
     lengths[slot] = length
     strings[slot] = text
+    return text
+  }
+
+  /// A text of 17 to 64 bytes: the kept String when its bytes are these, else decoded and kept.
+  private func longText(from start: Int, length: Int, in source: Source) -> String {
+    let hash = source.bytes.withUnsafeBufferPointer { bytes -> UInt64 in
+      var hash = UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
+      var offset = start
+      let end = start &+ length
+      while offset < end {
+        // Eight bytes a step while eight are left in the source, then the last ones one by one.
+        var word: UInt64 = 0
+        if offset &+ 8 <= bytes.count {
+          word = NameWord.first(end &- offset, of: NameWord.load(bytes, at: offset))
+          offset &+= 8
+        } else {
+          word = UInt64(bytes[offset])
+          offset &+= 1
+        }
+        hash = (hash ^ word) &* 0xC2B2_AE3D_27D4_EB4F
+        hash ^= hash >> 29
+      }
+      return hash | 1
+    }
+    let slot = Int(truncatingIfNeeded: hash >> 60)
+    if longHashes[slot] == hash {
+      let kept = longStrings[slot]
+      let same = kept.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+        utf8.count == length
+          && source.bytes.withUnsafeBufferPointer { bytes in
+            var offset = 0
+            while offset &+ 8 <= length {
+              if NameWord.load(utf8, at: offset) != NameWord.load(bytes, at: start &+ offset) {
+                return false
+              }
+              offset &+= 8
+            }
+            while offset < length {
+              if utf8[offset] != bytes[start &+ offset] { return false }
+              offset &+= 1
+            }
+            return true
+          }
+      }
+      if same == true { return kept }
+    }
+    let text = source.text(of: SourceRange(start: start, end: start &+ length))
+    longHashes[slot] = hash
+    longStrings[slot] = text
     return text
   }
 }
