@@ -59,6 +59,7 @@ extension PGConnection {
   ) throws(PGError) -> Int {
     let started = monotonicSeconds()
     defer { noteUse(grew: false, seconds: monotonicSeconds() - started) }
+    noteOtherCode()
     return try handle.withLock { connection throws(PGError) -> Int in
       guard let connection else { throw Self.closedError }
       guard snm_pq_send_text_params(connection, sql, 0, nil) == 1 else {

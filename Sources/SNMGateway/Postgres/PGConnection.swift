@@ -18,6 +18,8 @@ public final class PGConnection: Sendable {
   static let preparedLimit = 128
   /// What the pool needs to decide when to measure the backend's memory.
   let usage = Mutex(Usage())
+  /// Set once a statement not declared known code has run (`ranOnlyKnownCode`).
+  let ranOtherCode = Mutex(false)
 
   struct Usage {
     /// Uses since the backend's memory was last measured.
@@ -69,9 +71,14 @@ public final class PGConnection: Sendable {
   }
 
   /// Runs one `PGStatement`. Throws as `execute(_:_:)`.
-  public func execute(_ statement: PGStatement) throws(PGError) -> PGResult {
+  /// `knownCodeOnly`: the statement runs only Postgres's own functions and snm's own SQL
+  /// (`ranOnlyKnownCode`).
+  public func execute(
+    _ statement: PGStatement, knownCodeOnly: Bool = false
+  ) throws(PGError) -> PGResult {
     let started = monotonicSeconds()
     defer { noteUse(grew: false, seconds: monotonicSeconds() - started) }
+    if !knownCodeOnly { noteOtherCode() }
     return try handle.withLock { connection throws(PGError) -> PGResult in
       guard let connection else { throw Self.closedError }
       let raw = try Self.withCStrings(statement.parameters) { values throws(PGError) in
@@ -89,12 +96,15 @@ public final class PGConnection: Sendable {
   /// Stops at the first failing statement and throws its `PGError`; the later ones are skipped.
   /// With an `interrupt`, the statements are cancelled when its deadline passes or its watched
   /// socket's peer hangs up; this then throws `PGError` of kind `.interrupted`.
+  /// `knownCodeOnly`: the statements run only Postgres's own functions and snm's own SQL
+  /// (`ranOnlyKnownCode`).
   public func pipeline(
-    _ statements: [PGStatement], interrupt: PGInterrupt? = nil
+    _ statements: [PGStatement], interrupt: PGInterrupt? = nil, knownCodeOnly: Bool = false
   ) throws(PGError) -> [PGResult] {
     if statements.count == 1 && !statements[0].prepared && interrupt == nil {
-      return [try execute(statements[0])]
+      return [try execute(statements[0], knownCodeOnly: knownCodeOnly)]
     }
+    if !knownCodeOnly { noteOtherCode() }
     let started = monotonicSeconds()
     let (results, preparedBefore, preparedAfter) = try handle.withLock {
       connection throws(PGError) -> ([PGResult], Int, Int) in
@@ -117,6 +127,7 @@ public final class PGConnection: Sendable {
   /// migrations). Request data must never reach this: use `execute` with parameters.
   /// Throws `PGError` of the first failing statement.
   public func executeScript(_ sql: String) throws(PGError) {
+    noteOtherCode()
     try handle.withLock { connection throws(PGError) in
       guard let connection else { throw Self.closedError }
       guard !sql.containsNUL else {
@@ -124,6 +135,18 @@ public final class PGConnection: Sendable {
       }
       _ = try Self.consume(PQexec(connection, sql), connection: connection)
     }
+  }
+
+  /// True while every statement run on this connection was declared to run only known code:
+  /// Postgres's own functions and snm's own SQL, no function written in the database (a policy's,
+  /// an operator's, a trigger's, one a request calls). Such code may make a setting for the
+  /// session (`set_config(name, value, false)`) that every later transaction on the connection
+  /// sees; known code makes none, so a transaction of known code on a connection of which this
+  /// is true sees only the settings the connection opened with and those it set itself.
+  public var ranOnlyKnownCode: Bool { !ranOtherCode.withLock { $0 } }
+
+  func noteOtherCode() {
+    ranOtherCode.withLock { $0 = true }
   }
 
   /// True while the link is up and no transaction is left open (safe to hand to the next user).

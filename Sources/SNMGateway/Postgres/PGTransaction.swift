@@ -34,8 +34,12 @@ public final class PGTransaction {
   }
 
   /// Runs several statements in one round trip. Throws the first failing statement's `PGError`.
-  public func pipeline(_ statements: [PGStatement]) throws(PGError) -> [PGResult] {
-    try flushPrelude(with: statements)
+  /// `knownCodeOnly`: they and the prelude run only Postgres's own functions and snm's own SQL
+  /// (`PGConnection.ranOnlyKnownCode`).
+  public func pipeline(
+    _ statements: [PGStatement], knownCodeOnly: Bool = false
+  ) throws(PGError) -> [PGResult] {
+    try flushPrelude(with: statements, knownCodeOnly: knownCodeOnly)
   }
 
   /// Runs the last statement and `COMMIT` in the same round trip (saves one round trip).
@@ -76,12 +80,18 @@ public final class PGTransaction {
     return connection
   }
 
-  func flushPrelude(with statements: [PGStatement]) throws(PGError) -> [PGResult] {
-    if prelude.isEmpty { return try connection.pipeline(statements, interrupt: interrupt) }
+  func flushPrelude(
+    with statements: [PGStatement], knownCodeOnly: Bool = false
+  ) throws(PGError) -> [PGResult] {
+    if prelude.isEmpty {
+      return try connection.pipeline(
+        statements, interrupt: interrupt, knownCodeOnly: knownCodeOnly)
+    }
     let count = prelude.count
     let all = prelude + statements
     prelude = []
-    let results = try connection.pipeline(all, interrupt: interrupt)
+    let results = try connection.pipeline(
+      all, interrupt: interrupt, knownCodeOnly: knownCodeOnly)
     return Array(results.dropFirst(count))
   }
 }

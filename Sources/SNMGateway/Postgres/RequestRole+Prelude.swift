@@ -36,6 +36,9 @@ extension RequestRole {
     if settings.isEmpty && shape == Self.requestShape {
       // Most REST requests: written once.
       sql = readOnly ? Self.readRequestSQL : Self.writeRequestSQL
+    } else if settings.isEmpty && shape == Self.searchPathShape && !readOnly {
+      // A REST read of known code (role and search_path only): written once too.
+      sql = Self.searchPathSQL
     } else {
       sql = Self.preludeSQL(shape: shape, settings: settings.count, readOnly: readOnly)
     }
@@ -54,6 +57,10 @@ extension RequestRole {
   /// A REST request's shape: claims, search_path, method, path, headers and cookies.
   static let requestShape = 0b0111111
 
+  /// The role and search_path alone.
+  static let searchPathShape = 0b0000010
+
+  static let searchPathSQL = preludeSQL(shape: searchPathShape, settings: 0, readOnly: false)
   static let readRequestSQL = preludeSQL(shape: requestShape, settings: 0, readOnly: true)
   static let writeRequestSQL = preludeSQL(shape: requestShape, settings: 0, readOnly: false)
 

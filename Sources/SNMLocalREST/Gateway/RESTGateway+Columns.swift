@@ -47,15 +47,17 @@ extension RESTGateway {
     let known = columnReads.entry(rows.sql)
     if case .postgres = known { return nil }
     let offset = plan.range?.offset ?? 0
+    let rowSecurity = KnownCodeReads.rowSecurity(asked)
     guard
       let answer = try columnsAnswer(
         rows, known: known, offset: offset, context,
-        streamed: streams ? { try self.streamedRead(plan, context) } : nil)
+        streamed: streams ? { try self.streamedRead(plan, context) } : nil,
+        plainReadRowSecurity: rowSecurity)
     else { return nil }
     if let shape = context.requestShape, let written = answer.written {
       ShapedReads(gateway: self).learn(
         shape.shape, version: shape.version, rows: rows, context: context, offset: offset,
-        streams: streams, written: written)
+        streams: streams, written: written, plainReadRowSecurity: rowSecurity)
     }
     return answer.response
   }
@@ -63,23 +65,23 @@ extension RESTGateway {
   /// Runs `rows` (a `.cells` statement) with the settings after it and writes the answer; nil
   /// when Postgres must write the rows. `streamed` answers when there are more than a batch of
   /// rows (nil: the read is never streamed); the encoders are returned when they wrote it.
+  /// `plainReadRowSecurity`: see `run` (the settings read's answer may be known).
   func columnsAnswer(
     _ rows: PGStatement, known: ColumnReadCache.Entry?, offset: Int, _ context: Context,
-    streamed: (() throws -> HTTPResponse)?
+    streamed: (() throws -> HTTPResponse)?, plainReadRowSecurity: Bool?
   ) throws -> (response: HTTPResponse, written: RequestShapeCache.Encoders?)? {
     var settings = PGStatement(Self.columnsSettingsStatement, prepared: true)
     settings.form = .cells
-    let results = try run([rows, settings], context, readOnly: true)
-    guard results.count == 2, let cells = results[0].cells, let after = results[1].cells,
-      after.rowCount == 1
-    else { return nil }
+    let results = try run(
+      [rows, settings], context, readOnly: true, plainReadRowSecurity: plainReadRowSecurity)
+    guard results.count == 2, let cells = results[0].cells else { return nil }
     if let streamed, cells.rowCount > Self.streamedBatch { return (try streamed(), nil) }
-    let settingsRow = after.row(0)
+    guard let after = KnownCodeReads.settingsRead(results[1]) else { return nil }
     var row = ResultRow(PGResult())
     row.pageTotal = cells.rowCount
-    row.responseHeaders = ResultRow.setting(settingsRow.text(0))
-    row.responseStatus = ResultRow.setting(settingsRow.text(1))
-    let isoDates = RowJSONEncoder.datesAreISO(settingsRow.text(2))
+    row.responseHeaders = ResultRow.setting(after.headers)
+    row.responseStatus = ResultRow.setting(after.status)
+    let isoDates = RowJSONEncoder.datesAreISO(after.dateStyle)
     guard let encoders = try encoder(for: rows.sql, cells: cells, known: known, context),
       let encoder = isoDates ? encoders.iso : encoders.otherDates
     else { return nil }

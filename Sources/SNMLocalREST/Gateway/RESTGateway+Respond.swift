@@ -184,11 +184,14 @@ extension RESTGateway {
   /// them one implicit transaction, committed when all succeed. When `check` must see the first
   /// result before the commit (a singular answer, `max-affected`), the transaction is explicit and
   /// `check` may throw to roll it back.
+  /// `plainReadRowSecurity`: the statements are a plain read and the settings read after it;
+  /// one of known code may send less (`KnownCodeReads.swift`).
   func run(
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
-    check: ((ResultRow) throws -> Void)? = nil
+    check: ((ResultRow) throws -> Void)? = nil, plainReadRowSecurity: Bool? = nil
   ) throws -> [PGResult] {
-    let role = Self.requestRole(context, readOnly: readOnly)
+    let knownCode = KnownCodeReads.runsOnlyKnownCode(rowSecurity: plainReadRowSecurity, context)
+    let role = Self.requestRole(context, readOnly: readOnly, knownCode: knownCode)
     let preRequest = Self.preRequest(context.cache)
     try Self.refuseNUL(statements)
     let body = statements.map { statement in
@@ -205,7 +208,7 @@ extension RESTGateway {
     guard let check else {
       return try context.database.transaction(
         as: role, begin: nil, then: preRequest, interrupt: interrupt
-      ) { tx in try tx.pipeline(body) }
+      ) { tx in try KnownCodeReads.pipeline(body, tx, knownCode: knownCode) }
     }
     return try context.database.transaction(as: role, then: preRequest, interrupt: interrupt) {
       tx in
@@ -238,7 +241,11 @@ extension RESTGateway {
   /// `request.headers` (lowercase names, without `Cookie`), `request.cookies`, `timezone` from
   /// `Prefer: timezone=`, the role's own settings, then those the called function hoists
   /// (PostgREST's `funcSettingsSql`).
-  static func requestRole(_ context: Context, readOnly: Bool) -> RequestRole {
+  /// `knownCode` (`KnownCodeReads.swift`): the role, `search_path`, `timezone` and the role's
+  /// settings only, what Postgres's own code sees.
+  static func requestRole(
+    _ context: Context, readOnly: Bool, knownCode: Bool = false
+  ) -> RequestRole {
     var settings: [RequestRole.Setting] = []
     if let own = context.cache.roleSettings[context.auth.role] {
       // PostgREST sets the role's settings before `Prefer: timezone=`, which so wins over a
@@ -251,15 +258,16 @@ extension RESTGateway {
       settings += context.functionSettings.map { RequestRole.Setting($0.name, $0.value) }
     }
     var role = RequestRole(
-      role: context.auth.role, claims: context.auth.claimsJSON, settings: settings,
-      readOnly: readOnly)
+      role: context.auth.role, claims: knownCode ? nil : context.auth.claimsJSON,
+      settings: settings, readOnly: readOnly && !knownCode)
     role.searchPath = SQLText.identifier(context.schema) + context.cache.searchPathTail
+    role.timezone = context.preferences.timezone
+    if knownCode { return role }
     role.method = context.request.method
     role.path = RequestSettings.path(context.request.path)
     let headers = RequestSettings.headers(context.request.headers)
     role.headers = headers.headers
     role.cookies = headers.cookies
-    role.timezone = context.preferences.timezone
     return role
   }
 

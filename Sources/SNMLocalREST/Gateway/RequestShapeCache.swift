@@ -50,12 +50,16 @@ final class RequestShapeCache: Sendable {
     let otherDates: RowJSONEncoder?
     /// The answer's `Content-Location`, written with each request's slot values (a table's).
     let location: CanonicalQuery.Template?
+    /// `KnownCodeReads.rowSecurity` of its plan.
+    let plainReadRowSecurity: Bool?
 
     init(
       version: Int, sql: String, parameters: [Parameter], context: RESTGateway.Context,
       offset: Int, streams: Bool, types: [UInt32], iso: RowJSONEncoder,
-      otherDates: RowJSONEncoder?, location: CanonicalQuery.Template?
+      otherDates: RowJSONEncoder?, location: CanonicalQuery.Template?,
+      plainReadRowSecurity: Bool? = nil
     ) {
+      self.plainReadRowSecurity = plainReadRowSecurity
       self.version = version
       self.sql = sql
       self.parameters = parameters
@@ -73,7 +77,7 @@ final class RequestShapeCache: Sendable {
       Read(
         version: version, sql: sql, parameters: parameters, context: context, offset: offset,
         streams: streams, types: written.types, iso: written.iso, otherDates: written.otherDates,
-        location: location)
+        location: location, plainReadRowSecurity: plainReadRowSecurity)
     }
   }
 

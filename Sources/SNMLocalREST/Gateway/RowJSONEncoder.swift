@@ -120,7 +120,8 @@ struct RowJSONEncoder: Sendable {
     for _ in 0..<3 where !asked.isEmpty {
       let list = "{" + asked.map(String.init).joined(separator: ",") + "}"
       let result = try connection.pipeline(
-        [PGStatement(SQLWriter.userTypesStatement, [list])], interrupt: interrupt)[0]
+        [PGStatement(SQLWriter.userTypesStatement, [list])], interrupt: interrupt,
+        knownCodeOnly: true)[0]
       asked = []
       for row in result.rows {
         guard row.count == 5, let type = row[0].flatMap({ UInt32($0) }),

@@ -53,7 +53,8 @@ struct ShapedReads {
     }
     guard
       let answer = try gateway.columnsAnswer(
-        rows, known: known, offset: read.offset, context, streamed: streamed)
+        rows, known: known, offset: read.offset, context, streamed: streamed,
+        plainReadRowSecurity: read.plainReadRowSecurity)
     else {
       // Postgres writes these rows now (a DateStyle that is not ISO): the usual way from now.
       gateway.shapes.record(shape.key, version: read.version, read: nil)
@@ -69,7 +70,7 @@ struct ShapedReads {
   /// parameters come from the slots (see the type's comment).
   func learn(
     _ shape: RequestShape, version: Int, rows: PGStatement, context: RESTGateway.Context,
-    offset: Int, streams: Bool, written: RequestShapeCache.Encoders
+    offset: Int, streams: Bool, written: RequestShapeCache.Encoders, plainReadRowSecurity: Bool?
   ) {
     guard rows.sql.utf8.count <= RequestShape.longestKey * 4 else { return }
     var parameters = rows.parameters.map { RequestShapeCache.Read.Parameter.constant($0) }
@@ -116,7 +117,8 @@ struct ShapedReads {
         version: version, sql: rows.sql, parameters: parameters, context: template,
         offset: offset,
         streams: streams, types: written.types, iso: written.iso,
-        otherDates: written.otherDates, location: location ?? nil))
+        otherDates: written.otherDates, location: location ?? nil,
+        plainReadRowSecurity: plainReadRowSecurity))
   }
 
   /// The parameters of a shape's statement: those of `real` (planned with the request's values)

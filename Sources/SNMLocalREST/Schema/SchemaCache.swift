@@ -40,6 +40,12 @@ struct SchemaCache: Sendable {
   private(set) var searchPathTail = SchemaCache.searchPathTail(["public", "extensions"])
   /// `pgrst.db_plan_enabled`: whether `application/vnd.pgrst.plan` answers are served.
   var planEnabled = false
+  /// The roles no row-level security policy applies to (`BYPASSRLS`, superusers).
+  var rlsBypassers: Set<String> = []
+  /// Whether a read of a table's own columns might run a function written in the database, or
+  /// see a `response.*` setting its session was given (`KnownCodeReads.swift`); true
+  /// until a load says otherwise.
+  var readsMayRunDatabaseCode = true
 
   init(
     schemas: [String], tables: [TableInfo], relationships: [Relationship] = [],

@@ -110,7 +110,8 @@ final class SchemaCacheStore: Sendable {
     do {
       _ = try database.withConnection { connection in
         try connection.execute(
-          "SELECT pg_notify($1, $2)", [Self.syncChannel, "\(syncID):\(token)"])
+          PGStatement("SELECT pg_notify($1, $2)", [Self.syncChannel, "\(syncID):\(token)"]),
+          knownCodeOnly: true)
       }
     } catch {
       return nil

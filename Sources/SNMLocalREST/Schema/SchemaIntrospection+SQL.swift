@@ -10,6 +10,11 @@
 /// transaction before calling it: those matching `pgrst.db_hoisted_tx_settings` (its
 /// db-hoisted-tx-settings, regular expressions; by default `statement_timeout`,
 /// `plan_filter.statement_cost_limit`, `default_transaction_isolation`).
+/// `rls_bypassers` are the roles no policy applies to (`BYPASSRLS`, superusers);
+/// `reads_may_run_database_code` whether a read of a table's own columns might call a function
+/// written in the database (`KnownCodeReads.swift`): an operator or an operator class's
+/// support function that is no built-in one and not in C, or a `response.*` setting a role or
+/// database gives its sessions.
 /// `representations` are PostgREST's domain representations (SchemaCache.hs
 /// `dataRepresentations`): implicit casts by a function, executable by the connecting role, from a
 /// domain to json or text, or from json or text to a domain.
@@ -41,7 +46,7 @@ extension SchemaIntrospection {
       WHERE btrim(x.name) <> ''
     ),
     rels AS (
-      SELECT c.oid, n.nspname, c.relname, c.relkind FROM pg_class c
+      SELECT c.oid, n.nspname, c.relname, c.relkind, c.relrowsecurity FROM pg_class c
       JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname IN (SELECT unnest(names) FROM exposed) AND c.relkind IN ('r', 'v', 'm', 'f', 'p')
         AND NOT c.relispartition
@@ -68,6 +73,15 @@ extension SchemaIntrospection {
           h.handler_name, h.target_schema, h.target_name, h.media_type, h.base_type, h.is_cast, h.send))
         FROM (\(mediaHandlers)) h), '[]'),
       'timezones', (SELECT json_agg(name) FROM pg_timezone_names),
+      'rls_bypassers', (SELECT json_agg(rolname) FROM pg_roles WHERE rolbypassrls OR rolsuper),
+      'reads_may_run_database_code', EXISTS (SELECT 1 FROM pg_operator o
+          JOIN pg_proc f ON f.oid = o.oprcode JOIN pg_language l ON l.oid = f.prolang
+          WHERE f.oid >= 16384 AND l.lanname NOT IN ('internal', 'c'))
+        OR EXISTS (SELECT 1 FROM pg_amproc a
+          JOIN pg_proc f ON f.oid = a.amproc JOIN pg_language l ON l.oid = f.prolang
+          WHERE f.oid >= 16384 AND l.lanname NOT IN ('internal', 'c'))
+        OR EXISTS (SELECT 1 FROM pg_db_role_setting r, unnest(r.setconfig) AS s(item)
+          WHERE lower(s.item) LIKE 'response.%'),
       'impersonated_settings', (SELECT json_object_agg(x.rolname, x.settings) FROM (
         SELECT ir.rolname, json_agg(json_build_array(split_part(c.item, '=', 1),
           lower(substr(c.item, strpos(c.item, '=') + 1))) ORDER BY c.ord) AS settings
@@ -81,6 +95,7 @@ extension SchemaIntrospection {
         GROUP BY ir.rolname) x),
       'tables', coalesce((SELECT json_agg(json_build_object(
         'schema', r.nspname, 'name', r.relname, 'kind', r.relkind::text, 'oid', r.oid::int8,
+        'row_security', r.relrowsecurity,
         'comment', obj_description(r.oid, 'pg_class'),
         'insertable', r.relkind IN ('r', 'p')
           OR (pg_relation_is_updatable(r.oid::regclass, true) & 8) = 8,

@@ -18,6 +18,8 @@ struct TableInfo: Sendable {
   var uniqueKeys: [[String]] = []
   /// `pg_class.oid`, which views' column origins name (0 when unknown).
   var oid = 0
+  /// Whether row-level security is enabled (`relrowsecurity`); true when unknown.
+  var rowSecurity = true
   /// Whether some column has a domain representation (`ColumnInfo.representation`).
   var hasRepresentations = false
   /// Whether some column is formatted by a `domain AS json` cast, so `*` lists the columns.

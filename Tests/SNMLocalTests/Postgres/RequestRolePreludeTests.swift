@@ -49,6 +49,22 @@ import Testing
         == RequestRole.preludeSQL(shape: RequestRole.requestShape, settings: 0, readOnly: true))
   }
 
+  /// A read of known code (RESTGateway+KnownCode.swift): the role and search_path only.
+  @Test func aKnownCodeReadSetsTheRoleAndSearchPathOnly() {
+    var role = RequestRole(role: "service_role")
+    role.searchPath = "\"public\""
+    let prelude = role.prelude
+    #expect(
+      prelude.sql
+        == "SELECT WHERE set_config('role', $1, true) IS NOT NULL"
+        + " AND set_config('search_path', $2, true) IS NOT NULL")
+    #expect(prelude.parameters == ["service_role", "\"public\""])
+    #expect(prelude.sql == RequestRole.searchPathSQL)
+    #expect(
+      RequestRole.searchPathSQL
+        == RequestRole.preludeSQL(shape: RequestRole.searchPathShape, settings: 0, readOnly: false))
+  }
+
   /// What REST puts in a request's role, in the order the gateway sent it before.
   @Test func aRESTRequestsRoleCarriesTheRequest() throws {
     var cache = SQLGenerationTests.cache
