@@ -26,9 +26,9 @@ public protocol ArrivingElementsConsumer: Sendable {
 
 /// Where a transport gets a consumer for each answer whose body is an array of elements, and
 /// whether such a body may spill to a file past a bound (``BodySpill``): the task's
-/// ``current``, read when a request is sent. Only the plain transport (`http://`) checks bodies
-/// as they arrive; the other leaves ``SNMResponse/arrived`` nil and holds every body in memory,
-/// as does an answer whose body never passed an element before its end (a small one).
+/// ``current``, read when a request is sent. Both transports check bodies as they arrive
+/// (``ArrivingBody``); ``SNMResponse/arrived`` is nil for an answer whose body never passed an
+/// element before its end (a small one).
 public struct ArrivingElements: Sendable {
   /// Makes the consumer of one answer (a request that is sent again, or redirected, gets a new
   /// one for each answer); nil: none.

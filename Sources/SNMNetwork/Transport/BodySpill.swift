@@ -1,8 +1,8 @@
 import Foundation
 
 /// How a 2xx answer whose body is an array of rows may leave memory while it arrives, so that a
-/// result printed as csv, json or ndjson holds a few megabytes of it, whatever its size (only
-/// the plain transport, `http://`, spills; ``ArrivingElements/spill``).
+/// result printed as csv, json or ndjson holds a few megabytes of it, whatever its size
+/// (``ArrivingElements/spill``; over `http://` and `https://` alike, ``ArrivingBody``).
 ///
 /// Past ``memoryBytes`` the body goes to a temporary file in ``directory`` (`$TMPDIR`, else
 /// `/tmp`), made `0600` and unlinked at once, so nothing of it is left on disk when the process

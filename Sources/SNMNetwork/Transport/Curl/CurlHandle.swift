@@ -71,9 +71,12 @@ final class CurlHandle: Sendable {
     case failed(CURLcode, CurlTransfer)
   }
 
-  /// Runs `request` to its end, its deadline, or ``cancel()``.
-  func perform(_ request: TransportRequest, certificateAuthorities: String?) -> Outcome {
-    let transfer = CurlTransfer(maximumBodyBytes: request.maximumBodyBytes)
+  /// Runs `request` to its end, its deadline, or ``cancel()``; its body is read as `arriving`
+  /// (the sending task's ``ArrivingElements``) says.
+  func perform(
+    _ request: TransportRequest, arriving: ArrivingElements?, certificateAuthorities: String?
+  ) -> Outcome {
+    let transfer = CurlTransfer(maximumBodyBytes: request.maximumBodyBytes, arriving: arriving)
     transfer.saveTo = request.responseFile
     if let path = request.bodyFile {
       do {

@@ -5,16 +5,27 @@ import SNMWire
 /// What one curl transfer gathers (status, fields, body, curl's error text), and the options that
 /// start it. Used only by the thread running the transfer; the C callbacks reach it through their
 /// context pointer.
+///
+/// The body is read as the plain transport reads it (``ArrivingBody``): checked as JSON as it
+/// arrives, a 2xx answer's elements handed to the request's consumer, and a 2xx array of rows
+/// that may spill goes on in a temporary file past the spill's bound.
 final class CurlTransfer {
   var status = 0
   var headers: [HTTPHeaders.Field] = []
-  var body = Data()
+  /// The body so far (made at its first byte, for the status then known).
+  var body: ArrivingBody?
   /// Whether any line of an answer's head arrived.
   var receivedHead = false
-  /// The body passed `maximumBodyBytes` (the write callback stopped the transfer).
-  var tooLarge = false
+  /// The body could not be taken (too large, its spill not written): the transfer stopped.
+  var bodyFailure: PlainHTTPFailure?
   var osError: Int32 = 0
+  /// The largest body held in memory.
   let maximumBodyBytes: Int
+  /// Takes a 2xx body's elements as they are checked, and may let it spill (the sending task's).
+  let arriving: ArrivingElements?
+  /// The largest body taken at all: a spill's limit when the request may spill
+  /// (`CURLOPT_MAXFILESIZE_LARGE`, which refuses a larger announced length at once).
+  var mostBytes: Int { max(maximumBodyBytes, arriving?.spill?.mostBytes ?? maximumBodyBytes) }
   /// The body sent from disk, and how far it has been read.
   var bodyFile: RequestBodyFile?
   var bodyOffset: Int64 = 0
@@ -28,8 +39,9 @@ final class CurlTransfer {
   /// `CURLOPT_ERRORBUFFER`: curl's own words for a failure.
   private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
-  init(maximumBodyBytes: Int) {
+  init(maximumBodyBytes: Int, arriving: ArrivingElements? = nil) {
     self.maximumBodyBytes = maximumBodyBytes
+    self.arriving = arriving
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
   }
 
@@ -72,7 +84,7 @@ final class CurlTransfer {
     set { snm_curl_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds) }
     set { snm_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds) }
     if request.responseFile == nil {
-      set { snm_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maximumBodyBytes)) }
+      set { snm_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(mostBytes)) }
     }
     // Every decoding libcurl has (gzip, deflate, br, zstd): a hosted gateway compresses.
     set { snm_curl_set_pointer(easy, CURLOPT_ACCEPT_ENCODING, "") }
@@ -134,7 +146,8 @@ final class CurlTransfer {
     if let field = HTTPHeaders.Field(headerLine: bytes) { headers.append(field) }
   }
 
-  /// Body bytes: kept up to the limit; past it the transfer stops (false).
+  /// Body bytes: taken as they come (``ArrivingBody``); a body that cannot be taken stops the
+  /// transfer (false).
   fileprivate func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     if let saveTo, headStatus == 200 {
       do {
@@ -146,12 +159,17 @@ final class CurlTransfer {
         return false
       }
     }
-    guard bytes.count <= maximumBodyBytes - body.count else {
-      tooLarge = true
+    do throws(PlainHTTPFailure) {
+      if body == nil {
+        body = try ArrivingBody(
+          status: headStatus, announced: nil, limit: maximumBodyBytes, arriving: arriving)
+      }
+      try body?.received(bytes)
+      return true
+    } catch {
+      bodyFailure = error
       return false
     }
-    body.append(bytes)
-    return true
   }
 }
 

@@ -31,9 +31,9 @@ extension CurlTransport {
       CURLE_SSL_ENGINE_NOTFOUND,
       CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED:
       return .unreachable(url: url, cause: "TLS handshake failed (\(detail))")
-    case CURLE_WRITE_ERROR where transfer.tooLarge, CURLE_FILESIZE_EXCEEDED:
+    case CURLE_FILESIZE_EXCEEDED:
       return .malformedResponse(
-        url: url, reason: TransportRequest.tooLargeReason(transfer.maximumBodyBytes))
+        url: url, reason: TransportRequest.tooLargeReason(transfer.mostBytes))
     case CURLE_PARTIAL_FILE:
       return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
     case CURLE_GOT_NOTHING:
@@ -45,6 +45,10 @@ extension CurlTransport {
       return .malformedResponse(url: url, reason: "the connection closed before a complete answer")
     case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
       return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(detail))")
+    case CURLE_HTTP2_STREAM where transfer.body != nil:
+      // The stream was reset once its body had started (nginx does when the upstream answer
+      // breaks off): the answer was cut off, as the same break is over HTTP/1.1.
+      return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
     case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
       return .malformedResponse(url: url, reason: "HTTP/2 framing failed (\(detail))")
     case CURLE_URL_MALFORMAT:

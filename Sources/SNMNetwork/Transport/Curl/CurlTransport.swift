@@ -5,7 +5,9 @@ import SNMWire
 import Synchronization
 
 /// The ``HTTPTransport`` for `https://` URLs (hosted projects): libcurl with OpenSSL, HTTP/2 when
-/// the server offers it (ALPN), HTTP/1.1 otherwise; connections kept alive.
+/// the server offers it (ALPN), HTTP/1.1 otherwise; connections kept alive. Bodies are read as
+/// the plain transport reads them (``ArrivingBody``: checked as they arrive, a 2xx array of rows
+/// spilled to a file past its bound when the sending task's ``ArrivingElements`` allows it).
 ///
 /// ```swift
 /// let transport = CurlTransport(maximumIdlePerHost: 6, certificateAuthorities: "/etc/my-ca.pem")
@@ -14,9 +16,10 @@ import Synchronization
 /// Why libcurl and not URLSession, which sits on the same libcurl: on Linux, FoundationNetworking
 /// offers no way to trust a private CA (its CA bundle is fixed; `SSL_CERT_FILE` is ignored), crashes
 /// when a redirect is refused, and otherwise follows redirects to any host carrying every header;
-/// it holds a whole body with no limit and times out per idle interval only. libcurl gives the CA
-/// file, redirect control, a byte limit in the write callback, one deadline for the whole request
-/// and a poll that cancellation wakes at once. Throws ``SNMNetworkError``
+/// it holds a whole body with no limit (nowhere to check or spill it as it arrives) and times out
+/// per idle interval only. libcurl gives the CA file, redirect control, the body's bytes as they
+/// come in the write callback, one deadline for the whole request and a poll that cancellation
+/// wakes at once. Throws ``SNMNetworkError``
 /// (``CurlTransport/failure(_:transfer:url:timeout:)``).
 public final class CurlTransport: HTTPTransport {
   /// The CA bundle (PEM) to trust instead of the system's, as curl's `--cacert`; nil for the
@@ -41,6 +44,8 @@ public final class CurlTransport: HTTPTransport {
     guard let handle = kept.take(key) ?? CurlHandle.make() else {
       throw .unreachable(url: address, cause: "libcurl could not start a transfer")
     }
+    // Read here, in the sending task: the transfer runs on a thread of its own.
+    let arriving = ArrivingElements.current
     // A serial queue of its own is "overcommit": the blocking loop gets a thread of its own instead
     // of one of the few that also run Swift tasks (as PlainHTTPClient does).
     let queue = DispatchQueue(label: "snm.curl")
@@ -49,7 +54,8 @@ public final class CurlTransport: HTTPTransport {
         (continuation: CheckedContinuation<CurlHandle.Outcome, Never>) in
         queue.async {
           continuation.resume(
-            returning: handle.perform(request, certificateAuthorities: self.certificateAuthorities))
+            returning: handle.perform(
+              request, arriving: arriving, certificateAuthorities: self.certificateAuthorities))
         }
       }
     } onCancel: {
@@ -76,15 +82,25 @@ public final class CurlTransport: HTTPTransport {
           throw .localFile(error)
         }
       }
+      let body: ArrivingBody.Whole
+      do throws(PlainHTTPFailure) {
+        body = try transfer.body?.finish() ?? ArrivingBody.Whole(bytes: Data())
+      } catch {
+        throw error.networkError(url: address, timeout: request.timeout)
+      }
       return SNMResponse(
         url: address, status: transfer.status, headers: HTTPHeaders.merging(transfer.headers),
-        body: transfer.body, savedPath: savedPath, savedBytes: savedBytes)
+        body: body.bytes, savedPath: savedPath, savedBytes: savedBytes, checkedShape: body.shape,
+        arrived: body.arrived, spilled: body.spilled)
     case .failed(let code, let transfer):
       // Its connection is closed with it: a cancelled or broken transfer leaves nothing open.
       handle.close()
       transfer.writer?.abandon()
       if handle.isCancelled { throw .cancelled(url: address) }
       if let failure = transfer.fileFailure { throw .localFile(failure) }
+      if let failure = transfer.bodyFailure {
+        throw failure.networkError(url: address, timeout: request.timeout)
+      }
       throw Self.failure(code, transfer: transfer, url: address, timeout: request.timeout)
     }
   }

@@ -1,7 +1,9 @@
 import Foundation
 import SNMWire
 
-/// Why a plain HTTP exchange failed, before it is worded as an ``SNMNetworkError``.
+/// Why a plain HTTP exchange failed, or a body could not be taken over either transport
+/// (``ArrivingBody``), before it is worded as an ``SNMNetworkError``
+/// (``networkError(url:timeout:)``).
 enum PlainHTTPFailure: Error, Equatable {
   case unreachable(String)
   case timedOut
@@ -39,9 +41,9 @@ struct PlainHTTPAnswer {
 /// then a body framed by `Content-Length`, `chunked` or the end of the stream, every size the
 /// server announces checked before anything is set aside for it. With `saveTo`, a 200 body is
 /// written to that file as it arrives (``ResponseFileWriter``: whole or not at all), with no
-/// byte limit; any other answer's body is read into memory within `maximumBodyBytes`, but a 2xx
-/// array of rows that `arriving` lets spill goes on in a file past its bound (``SpillingBody``,
-/// within the spill's own limit).
+/// byte limit; any other answer's body is read as it arrives into an ``ArrivingBody`` (memory
+/// within `maximumBodyBytes`, checked on the way; a 2xx array of rows that `arriving` lets spill
+/// goes on in a file past its bound, within the spill's own limit).
 ///
 /// ```swift
 /// var reader = PlainHTTPReader(maximumBodyBytes: 256 << 20)
@@ -82,14 +84,6 @@ struct PlainHTTPReader {
   /// The decoder's body limit for an answer that may go to disk (2^60 bytes: none that matters).
   static let unlimited = 1 << 60
 
-  /// Where body bytes go as they are read.
-  enum BodySink {
-    case memory(Data)
-    case file(ResponseFileWriter)
-    /// A 2xx array of rows past the spill's bound (the bytes before it were in memory).
-    case spilled(SpillingBody)
-  }
-
   /// Bytes after the answer (a server never sends them unasked, but keep them honest).
   var unread: [UInt8] { Array(decoder.unread) }
 
@@ -102,11 +96,9 @@ struct PlainHTTPReader {
     decoder.answersHEAD = isHead
     var receivedAny = !decoder.unread.isEmpty
     var head: HTTPResponseHead?
-    var sink = BodySink.memory(Data())
-    // Rows are checked as they come, so the body is known to be JSON when its last byte is in.
-    var checker = JSONStreamValidator()
-    // Made once the first elements of a 2xx body are checked; nil for any other answer.
-    var consumer: (any ArrivingElementsConsumer)?
+    // Where the body goes: a file for a 200 answer with `saveTo`, else memory (or a spill).
+    var body: ArrivingBody?
+    var file: ResponseFileWriter?
     while true {
       let part: HTTPDecoder.Part?
       do {
@@ -118,33 +110,20 @@ struct PlainHTTPReader {
       switch part {
       case .responseHead(let started)?:
         head = started
-        sink = try Self.sink(
-          for: started, saveTo: saveTo, limit: maximumBodyBytes,
-          spill: (200..<300).contains(started.status) ? arriving?.spill : nil)
+        (body, file) = try sink(for: started)
         continue
       case .body(let bytes)?:
-        if case .spilled(let spilling) = sink {
-          try spilling.received(bytes, checker: &checker)
-          continue
-        }
-        try Self.take(bytes, into: &sink, limit: maximumBodyBytes)
-        if case .memory(let data) = sink {
-          data.withUnsafeBytes { raw in
-            let body = raw.bindMemory(to: UInt8.self)
-            checker.received(body)
-            Self.hand(body, checked: checker, to: &consumer, of: head, from: arriving)
-          }
-          if let spill = arriving?.spill, data.count >= spill.memoryBytes, checker.isUnderWay,
-            let head, (200..<300).contains(head.status)
-          {
-            // Past the bound: the rows go on in a file (the consumer keeps what it has).
-            sink = .spilled(try SpillingBody(starting: data, policy: spill, checker: &checker))
+        if let file {
+          try Self.write(bytes, to: file)
+        } else {
+          try bytes.withUnsafeBufferPointer { (bytes) throws(PlainHTTPFailure) in
+            try body?.received(bytes)
           }
         }
         continue
       case .end?:
         guard let head else { continue }
-        return try Self.answer(head, sink, checker: checker, arrived: consumer)
+        return try Self.answer(head, body, file)
       case .requestHead?:
         throw .malformed("the answer is not valid HTTP (a request)")
       case nil:
@@ -164,7 +143,7 @@ struct PlainHTTPReader {
       switch decoder.finish() {
       case .complete:
         guard let head else { throw .closedEarly(receivedNothing: !receivedAny) }
-        return try Self.answer(head, sink, checker: checker, arrived: consumer)
+        return try Self.answer(head, body, file)
       case .idle:
         throw .closedEarly(receivedNothing: !receivedAny)
       case .inHead:
@@ -178,109 +157,63 @@ struct PlainHTTPReader {
   }
 
   /// Where an answer's body goes: a file for a 200 answer with `saveTo` (an empty body makes an
-  /// empty file; a 206's part never replaces a file), else memory, with room set aside for an announced length within
-  /// `limit`.
-  /// A 2xx answer that may `spill` may announce up to the spill's limit.
-  static func sink(
-    for head: HTTPResponseHead, saveTo: String?, limit: Int, spill: BodySpill? = nil
-  )
-    throws(PlainHTTPFailure) -> BodySink
+  /// empty file; a 206's part never replaces a file), else memory, checked as it comes
+  /// (``ArrivingBody``, which may spill a 2xx array of rows).
+  private func sink(for head: HTTPResponseHead) throws(PlainHTTPFailure)
+    -> (ArrivingBody?, ResponseFileWriter?)
   {
-    let limit = max(limit, spill?.mostBytes ?? limit)
-    let length: Int? = if case .length(let length) = head.framing { length } else { nil }
     if let saveTo, head.status == 200 {
       do {
-        return .file(try ResponseFileWriter(destination: saveTo))
+        return (nil, try ResponseFileWriter(destination: saveTo))
       } catch {
         throw .localFile(error)
       }
     }
-    if let length, length > limit { throw .tooLarge(limit) }
-    // A body that may spill is given room for what memory holds of it.
-    let room = spill.map { $0.memoryBytes + (64 << 10) } ?? Self.largestReservation
-    return .memory(Data(capacity: min(length ?? 0, room)))
+    let length: Int? = if case .length(let length) = head.framing { length } else { nil }
+    let body = try ArrivingBody(
+      status: head.status, announced: length, limit: maximumBodyBytes, arriving: arriving)
+    return (body, nil)
   }
 
-  /// Appends body bytes to the sink (a file write that fails removes the file).
-  static func take(_ bytes: ArraySlice<UInt8>, into sink: inout BodySink, limit: Int)
+  /// Appends body bytes to a file (a write that fails removes the file).
+  private static func write(_ bytes: ArraySlice<UInt8>, to writer: ResponseFileWriter)
     throws(PlainHTTPFailure)
   {
-    switch sink {
-    case .memory(var data):
-      guard data.count + bytes.count <= limit else { throw .tooLarge(limit) }
-      sink = .memory(Data())
-      data.append(contentsOf: bytes)
-      sink = .memory(data)
-    case .spilled:
-      // Taken by the reader (`SpillingBody.received`), with the body's check.
-      break
-    case .file(let writer):
-      let failure = bytes.withUnsafeBytes { raw -> TransportFileError? in
-        do throws(TransportFileError) {
-          try writer.write(raw)
-          return nil
-        } catch {
-          return error
-        }
+    let failure = bytes.withUnsafeBytes { raw -> TransportFileError? in
+      do throws(TransportFileError) {
+        try writer.write(raw)
+        return nil
+      } catch {
+        return error
       }
-      if let failure { throw .localFile(failure) }
     }
+    if let failure { throw .localFile(failure) }
   }
 
-  /// Hands a 2xx body's newly checked elements to its consumer, made from `arriving` the first
-  /// time there are some.
-  static func hand(
-    _ body: UnsafeBufferPointer<UInt8>, checked checker: JSONStreamValidator,
-    to consumer: inout (any ArrivingElementsConsumer)?, of head: HTTPResponseHead?,
-    from arriving: ArrivingElements?
-  ) {
-    guard let make = arriving?.make, let head, (200..<300).contains(head.status),
-      let (count, end) = checker.checkedElements
-    else { return }
-    if consumer == nil { consumer = make() }
-    consumer?.take(UnsafeBufferPointer(rebasing: body[..<end]), elements: count)
-  }
-
-  /// The answer: its body from memory (with its shape when `checker` checked it on the way, and
-  /// what `arrived` made of its elements then), or its file flushed and renamed into place.
-  static func answer(
-    _ head: HTTPResponseHead, _ sink: BodySink, checker: JSONStreamValidator,
-    arrived: (any ArrivingElementsConsumer)? = nil
+  /// The answer: its body from memory (with its shape when it was checked on the way, and what
+  /// the consumer made of its elements then), a spilled body's file, or its file flushed and
+  /// renamed into place.
+  private static func answer(
+    _ head: HTTPResponseHead, _ body: ArrivingBody?, _ file: ResponseFileWriter?
   ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
     var answer = PlainHTTPAnswer(
       status: head.status, headers: head.headers.fields, body: Data(), keepAlive: head.keepAlive)
-    switch sink {
-    case .memory(let data):
-      answer.body = data
-      if checker.isUnderWay {
-        answer.checkedShape = data.withUnsafeBytes { checker.finish($0.bindMemory(to: UInt8.self)) }
-        // Rows of a body that went bad after them are never handed back.
-        if answer.checkedShape != nil { answer.arrived = arrived }
-      }
-    case .spilled(let spilling):
-      let (body, shape) = try spilling.finish(checker: checker)
-      // Known bad without reading it again (the parser's reason would build the rows to it).
-      guard let shape else {
-        throw .malformed("the body is not JSON (\(body.count) bytes, checked as they came)")
-      }
+    if let body {
+      let whole = try body.finish()
       (answer.body, answer.checkedShape, answer.arrived, answer.spilled) = (
-        body, shape, arrived, true
+        whole.bytes, whole.shape, whole.arrived, whole.spilled
       )
-    case .file(let writer):
+    } else if let file {
       do {
-        try writer.finish()
+        try file.finish()
       } catch {
         throw .localFile(error)
       }
-      answer.savedPath = writer.destination
-      answer.savedBytes = writer.bytes
+      answer.savedPath = file.destination
+      answer.savedBytes = file.bytes
     }
     return answer
   }
-
-  /// The most an announced `Content-Length` makes the reader set aside before the bytes arrive;
-  /// a larger body grows as it comes.
-  static let largestReservation = 64 << 20
 
   /// The server went away while the body came (it died, or its connection was cut): an answer
   /// that must not be shown, worded as curl words it.

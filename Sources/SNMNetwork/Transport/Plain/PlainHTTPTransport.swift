@@ -42,18 +42,7 @@ public final class PlainHTTPTransport: HTTPTransport {
     do {
       answer = try await client.perform(plain)
     } catch {
-      switch error {
-      case .unreachable(let cause): throw .unreachable(url: address, cause: cause)
-      case .timedOut: throw .timedOut(url: address, seconds: request.timeout)
-      case .cancelled: throw .cancelled(url: address)
-      case .closedEarly:
-        throw .malformedResponse(
-          url: address, reason: "the connection closed before a complete answer")
-      case .malformed(let reason): throw .malformedResponse(url: address, reason: reason)
-      case .tooLarge(let limit):
-        throw .malformedResponse(url: address, reason: TransportRequest.tooLargeReason(limit))
-      case .localFile(let failure): throw .localFile(failure)
-      }
+      throw error.networkError(url: address, timeout: request.timeout)
     }
     return SNMResponse(
       url: address, status: answer.status, headers: HTTPHeaders.merging(answer.headers),
@@ -107,5 +96,23 @@ public final class PlainHTTPTransport: HTTPTransport {
     guard let cut = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
     let target = rest[cut...]
     return target.hasPrefix("?") ? "/" + target : String(target)
+  }
+}
+
+extension PlainHTTPFailure {
+  /// The failure as the user meets it, naming `url` (sent with `timeout` seconds): also what the
+  /// TLS transport says of a body it could not take (``ArrivingBody``).
+  func networkError(url: String, timeout: TimeInterval) -> SNMNetworkError {
+    switch self {
+    case .unreachable(let cause): .unreachable(url: url, cause: cause)
+    case .timedOut: .timedOut(url: url, seconds: timeout)
+    case .cancelled: .cancelled(url: url)
+    case .closedEarly:
+      .malformedResponse(url: url, reason: "the connection closed before a complete answer")
+    case .malformed(let reason): .malformedResponse(url: url, reason: reason)
+    case .tooLarge(let limit):
+      .malformedResponse(url: url, reason: TransportRequest.tooLargeReason(limit))
+    case .localFile(let failure): .localFile(failure)
+    }
   }
 }

@@ -11,8 +11,8 @@ import SNMWire
 /// try body.received(chunk, checker: &checker)
 /// let (bytes, shape) = try body.finish(checker: checker)   // the file's pages; nil: not JSON
 /// ```
-/// Throws ``PlainHTTPFailure``: `.tooLarge` past the policy's `mostBytes`, `.localFile` when the
-/// file cannot be made or written.
+/// Throws ``PlainHTTPFailure`` (what both transports' bodies throw, ``ArrivingBody``): `.tooLarge`
+/// past the policy's `mostBytes`, `.localFile` when the file cannot be made or written.
 final class SpillingBody {
   private let file: SpillFile
   private let mostBytes: Int
@@ -46,7 +46,7 @@ final class SpillingBody {
   }
 
   /// More of the body came.
-  func received(_ bytes: ArraySlice<UInt8>, checker: inout JSONStreamValidator)
+  func received(_ bytes: UnsafeBufferPointer<UInt8>, checker: inout JSONStreamValidator)
     throws(PlainHTTPFailure)
   {
     guard bytes.count <= mostBytes - file.bytes else { throw .tooLarge(mostBytes) }

@@ -1,0 +1,106 @@
+import Foundation
+import SNMWire
+
+/// An answer's body read into memory as it arrives, checked as JSON on the way
+/// (``JSONStreamValidator``), so that at its last byte it is known whole and valid: what both
+/// transports read a body into (but a ``TransportRequest/responseFile``'s). A 2xx answer's
+/// elements go to the request's ``ArrivingElements`` consumer as they are checked, and a 2xx
+/// array of rows whose spill allows it goes on in a file past the spill's bound
+/// (``SpillingBody``, within the spill's own limit); any other body stays in memory within
+/// `limit`.
+///
+/// ```swift
+/// var body = try ArrivingBody(status: 200, announced: nil, limit: 256 << 20, arriving: arriving)
+/// try body.received(bytes)      // each piece, as it comes
+/// let whole = try body.finish() // the bytes (a spilled body's file, mapped), its shape, ...
+/// ```
+/// Throws ``PlainHTTPFailure``: `.tooLarge` past the limit, `.localFile` when the spill's file
+/// cannot be made or written, `.malformed` for a spilled body that is not JSON.
+struct ArrivingBody {
+  /// The body so far, until it spills.
+  private var data: Data
+  private var spilling: SpillingBody?
+  private var checker = JSONStreamValidator()
+  /// Made once the first elements of a 2xx body are checked.
+  private var consumer: (any ArrivingElementsConsumer)?
+  /// The request's, for a 2xx answer; nil for any other.
+  private let arriving: ArrivingElements?
+  /// The most held in memory.
+  let limit: Int
+
+  /// The body of an answer with `status`, whose head announced `length` bytes (nil: not said).
+  /// A 2xx answer that may spill may announce up to the spill's limit.
+  init(status: Int, announced length: Int?, limit: Int, arriving: ArrivingElements?)
+    throws(PlainHTTPFailure)
+  {
+    let arriving = (200..<300).contains(status) ? arriving : nil
+    let spill = arriving?.spill
+    let most = max(limit, spill?.mostBytes ?? limit)
+    if let length, length > most { throw .tooLarge(most) }
+    // A body that may spill is given room for what memory holds of it.
+    let room = spill.map { $0.memoryBytes + (64 << 10) } ?? Self.largestReservation
+    data = Data(capacity: min(length ?? 0, room))
+    self.arriving = arriving
+    self.limit = limit
+  }
+
+  /// The most an announced length makes the body set aside before the bytes arrive; a larger
+  /// body grows as it comes.
+  static let largestReservation = 64 << 20
+
+  /// More of the body came.
+  mutating func received(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlainHTTPFailure) {
+    if let spilling {
+      try spilling.received(bytes, checker: &checker)
+      return
+    }
+    guard bytes.count <= limit - data.count else { throw .tooLarge(limit) }
+    data.append(bytes)
+    let held = data
+    held.withUnsafeBytes { raw in
+      let body = raw.bindMemory(to: UInt8.self)
+      checker.received(body)
+      hand(body)
+    }
+    if let spill = arriving?.spill, held.count >= spill.memoryBytes, checker.isUnderWay {
+      // Past the bound: the rows go on in a file (the consumer keeps what it has).
+      spilling = try SpillingBody(starting: held, policy: spill, checker: &checker)
+      data = Data()
+    }
+  }
+
+  /// Hands the newly checked elements to the consumer, made the first time there are some.
+  private mutating func hand(_ body: UnsafeBufferPointer<UInt8>) {
+    guard let make = arriving?.make, let (count, end) = checker.checkedElements else { return }
+    if consumer == nil { consumer = make() }
+    consumer?.take(UnsafeBufferPointer(rebasing: body[..<end]), elements: count)
+  }
+
+  /// The whole body, and what was learned of it on the way.
+  struct Whole {
+    /// The bytes: a spilled body's file, mapped.
+    var bytes: Data
+    /// Its shape when it was checked as it came (nil: it was not, or it is not JSON).
+    var shape: JSONShape?
+    /// What the consumer made of its elements (only for a body that is JSON).
+    var arrived: (any ArrivingElementsConsumer)?
+    /// Whether `bytes` is a spilled body's file (``BodySpill``).
+    var spilled = false
+  }
+
+  /// The body came whole.
+  func finish() throws(PlainHTTPFailure) -> Whole {
+    if let spilling {
+      let (bytes, shape) = try spilling.finish(checker: checker)
+      // Known bad without reading it again (the parser's reason would build the rows to it).
+      guard let shape else {
+        throw .malformed("the body is not JSON (\(bytes.count) bytes, checked as they came)")
+      }
+      return Whole(bytes: bytes, shape: shape, arrived: consumer, spilled: true)
+    }
+    guard checker.isUnderWay else { return Whole(bytes: data) }
+    let shape = data.withUnsafeBytes { checker.finish($0.bindMemory(to: UInt8.self)) }
+    // Elements of a body that went bad after them are never handed back.
+    return Whole(bytes: data, shape: shape, arrived: shape == nil ? nil : consumer)
+  }
+}
