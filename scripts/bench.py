@@ -178,6 +178,7 @@ class Report:
         self.load_before = os.getloadavg()
         self.mark = cpu_times()
         self.interval_steal = None
+        self.done = []  # the sections run to their end
 
     def section_started(self):
         """A section's first figure gets the steal from here, not from the section before."""
@@ -223,7 +224,9 @@ class Report:
         return (f"{'section':<17} {'figure':<40} {'snm':>13}  {'peer':<28} {'peer value':>13}"
                 f"  {'ratio':>7} {'spread':>11}  {'target':>10}")
 
-    def document(self):
+    def document(self, finished=True):
+        """The run as results.json holds it; `finished` false while sections are left to run
+        (the file is written after each section, so a run cut short keeps what it counted)."""
         return {
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started)),
             "seconds": round(time.time() - self.started, 1),
@@ -231,14 +234,15 @@ class Report:
                         "load_before": self.load_before, "load_after": os.getloadavg()},
             "runs": self.args.runs, "quick": self.args.quick,
             "sections": [section.strip() for section in self.args.only.split(",")],
+            "sections_done": self.done, "finished": finished,
             "snm_version": subprocess.run([SNM, "--version"], capture_output=True,
                                           text=True).stdout.strip(),
             "rows": self.rows,
             "issue41": issue_41(self.rows),
         }
 
-    def write(self, path):
-        document = self.document()
+    def write(self, path, finished=True):
+        document = self.document(finished)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(document, indent=2) + "\n")
         (path.parent / "results.md").write_text(markdown(document))
@@ -353,10 +357,18 @@ def verdict_text(row):
     return {True: "met", False: "missed", None: "-"}[row["met"]]
 
 
+def unfinished_text(document):
+    """What a run still under way (or cut short) had done when its results were written."""
+    if document.get("finished", True):
+        return ""
+    return (f"; not finished: sections {', '.join(document.get('sections_done', [])) or 'none'} "
+            f"of {', '.join(document.get('sections', []))} done")
+
+
 def issue_41_text(document):
     """Issue 41's table as the run prints it."""
-    lines = [f"issue 41 (scripts/bench run of {document.get('started', '?')}; each figure beside "
-             "its peer measured in the same run):",
+    lines = [f"issue 41 (scripts/bench run of {document.get('started', '?')}"
+             f"{unfinished_text(document)}; each figure beside its peer measured in the same run):",
              f"{'path':<64} {'snm':>14}  {'peer':<38} {'peer value':>14}  {'ratio':>7}"
              f"  {'target':>15}  verdict"]
     for entry in document["issue41"]:
@@ -385,7 +397,8 @@ def markdown(document):
     lines = [f"`scripts/bench` run of {document.get('started', '?')} "
              f"({document.get('seconds', 0) / 60:.0f} minutes, {document.get('runs')} runs a "
              f"figure; {document.get('snm_version', '')}; {machine.get('cpus')} CPUs, load "
-             f"average {load_before[0]:.1f} at the start and {load_after[0]:.1f} at the end)",
+             f"average {load_before[0]:.1f} at the start and {load_after[0]:.1f} at the end)"
+             + unfinished_text(document),
              "",
              "| issue 41: path | snm | peer (same run) | ratio | target |",
              "|---|---|---|---|---|"]
@@ -2404,6 +2417,8 @@ def main():
         for section in only:
             report.section_started()
             SECTIONS[section](project, report, args)
+            report.done.append(section)
+            report.write(pathlib.Path(args.out), finished=False)
     finally:
         project.stop()
     out = pathlib.Path(args.out)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import types
 
+import pytest
+
 from conftest import ROOT
 
 BENCH = ROOT / "scripts" / "bench.py"
@@ -145,3 +147,43 @@ def test_a_figure_gets_the_steal_of_the_interval_it_was_measured_in(monkeypatch)
     shares = [row["steal_since_last"] for row in report.rows]
     assert shares == [0.1, 0.1, 0.5]
     assert bench.conditions(report.rows[0]).endswith("steal 10%")
+
+
+def test_the_results_are_written_after_each_section(tmp_path, monkeypatch):
+    # A full run takes the better part of an hour on the shared machine: one cut short keeps the
+    # sections it finished, and says it did not finish.
+    bench = bench_module()
+
+    class NoProject:
+        def start(self):
+            pass
+
+        seed = pin = stop = start
+
+    out = tmp_path / "results.json"
+    seen = []
+
+    def first(project, report, args):
+        report.add("1 start-up", "snm --version", 0.004, "psql --version", 0.005, "s", "lower",
+                   1.5)
+
+    def second(project, report, args):
+        seen.append(json.loads(out.read_text()))
+        raise RuntimeError("cut short")
+
+    monkeypatch.setattr(bench, "Project", NoProject)
+    monkeypatch.setattr(bench, "SNM", "true")
+    monkeypatch.setattr(bench, "WORK", tmp_path)
+    monkeypatch.setitem(bench.SECTIONS, "1", first)
+    monkeypatch.setitem(bench.SECTIONS, "2", second)
+    monkeypatch.setattr(sys, "argv", ["bench", "--only", "1,2", "--out", str(out), "--no-pin"])
+    with pytest.raises(RuntimeError, match="cut short"):
+        bench.main()
+    document = json.loads(out.read_text())
+    assert seen == [document]
+    assert document["finished"] is False and document["sections_done"] == ["1"]
+    assert [row["figure"] for row in document["rows"]] == ["snm --version"]
+    done = subprocess.run([sys.executable, str(BENCH), "--from", str(out)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout.startswith(f"issue 41 (scripts/bench run of {document['started']}; not "
+                                  "finished: sections 1 of 1, 2 done;")
