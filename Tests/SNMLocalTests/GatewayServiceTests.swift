@@ -26,7 +26,8 @@ struct EchoService: GatewayService {
   /// Admits `request` as `service` asks and calls it, as `Router.route` does.
   func call(_ service: EchoService, _ request: HTTPRequest, on router: Router) -> HTTPResponse {
     switch router.admit(request, as: service.admission) {
-    case .success(let (caller, request)): service.respond(request, caller: caller)
+    case .success(let admitted):
+      service.respond(admitted.changed ?? request, caller: admitted.caller)
     case .failure(let refusal): refusal.response
     }
   }

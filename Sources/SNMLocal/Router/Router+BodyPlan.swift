@@ -11,8 +11,8 @@ extension Router {
       service.streamsBodies
     else { return .buffer }
     switch admit(request, as: service.admission) {
-    case .success(let (caller, request)):
-      switch service.bodyPlan(request, caller: caller) {
+    case .success(let admitted):
+      switch service.bodyPlan(admitted.changed ?? request, caller: admitted.caller) {
       case .buffer: return .buffer
       case .stream(let sink): return .stream(CORSBodySink(sink))
       case .answer(var response):

@@ -149,7 +149,10 @@ public struct Router: Sendable {
     }
     if let answer = service.openResponse(request) { return answer }
     switch admit(request, as: service.admission) {
-    case .success(let (caller, request)): return service.respond(request, caller: caller)
+    case .success(let admitted):
+      // The request itself when admitting changed nothing (most): passed on, not copied.
+      if let changed = admitted.changed { return service.respond(changed, caller: admitted.caller) }
+      return service.respond(request, caller: admitted.caller)
     case .failure(let refusal): return refusal.response
     }
   }
@@ -165,16 +168,18 @@ public struct Router: Sendable {
     self.services = services
   }
 
-  /// Admits a request as `admission` says: who calls, and the request as the service sees it (a
-  /// new-format API key turned into its role's JWT), or the gateway's refusal.
+  /// Admits a request as `admission` says: who calls, and the request as the service sees it
+  /// when that is not `request` itself (a new-format API key turned into its role's JWT; nil:
+  /// unchanged, so the request is not copied), or the gateway's refusal.
   func admit(
     _ request: HTTPRequest, as admission: GatewayAdmission
-  ) -> Result<(GatewayCaller, HTTPRequest), Refusal> {
+  ) -> Result<(caller: GatewayCaller, changed: HTTPRequest?), Refusal> {
     switch admission {
     case .open:
-      return .success((.nobody, request))
+      return .success((.nobody, nil))
     case .optionalKey:
-      return storageCaller(request).map { caller, request in
+      return storageCaller(request).map {
+        caller, request -> (caller: GatewayCaller, changed: HTTPRequest?) in
         (
           GatewayCaller(
             auth: caller.auth, isAuthenticated: caller.isAuthenticated,
@@ -204,21 +209,21 @@ public struct Router: Sendable {
       if authorization == nil || authorization.flatMap(RequestAuth.bearerToken) == apiKey {
         var request = request
         request.headers["Authorization"] = "Bearer " + roleToken
-        return admitted(request, keyClaims: keyClaims, as: admission)
+        return admitted(request, keyClaims: keyClaims, as: admission).map { ($0, request) }
       }
     }
-    return admitted(request, keyClaims: keyClaims, as: admission)
+    return admitted(request, keyClaims: keyClaims, as: admission).map { ($0, nil) }
   }
 
-  /// The rest of `admit` once the request is as the service sees it: the role it runs as, when
-  /// the service asks for one.
+  /// The rest of `admit` once the request is as the service sees it: who calls (the role it
+  /// runs as, when the service asks for one).
   func admitted(
     _ request: HTTPRequest, keyClaims: JSONValue, as admission: GatewayAdmission
-  ) -> Result<(GatewayCaller, HTTPRequest), Refusal> {
-    guard admission == .verifiedRole else { return .success((.nobody, request)) }
+  ) -> Result<GatewayCaller, Refusal> {
+    guard admission == .verifiedRole else { return .success(.nobody) }
     switch restAuth(request, keyClaims: keyClaims) {
     case .success(let auth):
-      return .success((GatewayCaller(auth: auth, isAuthenticated: true), request))
+      return .success(GatewayCaller(auth: auth, isAuthenticated: true))
     case .failure(let error):
       return .failure(Refusal(response: .jwtFailure(error)))
     }

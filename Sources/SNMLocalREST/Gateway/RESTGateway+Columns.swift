@@ -50,9 +50,8 @@ extension RESTGateway {
     let rowSecurity = KnownCodeReads.rowSecurity(asked)
     guard
       let answer = try columnsAnswer(
-        rows, known: known, offset: offset, context,
-        streamed: streams ? { try self.streamedRead(plan, context) } : nil,
-        plainReadRowSecurity: rowSecurity)
+        rows, known: known, offset: offset, context, streams: streams,
+        streamed: { try self.streamedRead(plan, context) }, plainReadRowSecurity: rowSecurity)
     else { return nil }
     if let shape = context.requestShape, let written = answer.written {
       ShapedReads(gateway: self).learn(
@@ -63,19 +62,19 @@ extension RESTGateway {
   }
 
   /// Runs `rows` (a `.cells` statement) with the settings after it and writes the answer; nil
-  /// when Postgres must write the rows. `streamed` answers when there are more than a batch of
-  /// rows (nil: the read is never streamed); the encoders are returned when they wrote it.
+  /// when Postgres must write the rows. When the read `streams`, `streamed` answers when there
+  /// are more than a batch of rows; the encoders are returned when they wrote it.
   /// `plainReadRowSecurity`: see `run` (the settings read's answer may be known).
   func columnsAnswer(
     _ rows: PGStatement, known: ColumnReadCache.Entry?, offset: Int, _ context: Context,
-    streamed: (() throws -> HTTPResponse)?, plainReadRowSecurity: Bool?
+    streams: Bool, streamed: () throws -> HTTPResponse, plainReadRowSecurity: Bool?
   ) throws -> (response: HTTPResponse, written: RequestShapeCache.Encoders?)? {
     var settings = PGStatement(Self.columnsSettingsStatement, prepared: true)
     settings.form = .cells
     let results = try run(
       [rows, settings], context, readOnly: true, plainReadRowSecurity: plainReadRowSecurity)
     guard results.count == 2, let cells = results[0].cells else { return nil }
-    if let streamed, cells.rowCount > Self.streamedBatch { return (try streamed(), nil) }
+    if streams, cells.rowCount > Self.streamedBatch { return (try streamed(), nil) }
     guard let after = KnownCodeReads.settingsRead(results[1]) else { return nil }
     var row = ResultRow(PGResult())
     row.pageTotal = cells.rowCount

@@ -260,7 +260,7 @@ extension RESTGateway {
     var role = RequestRole(
       role: context.auth.role, claims: knownCode ? nil : context.auth.claimsJSON,
       settings: settings, readOnly: readOnly && !knownCode)
-    role.searchPath = SQLText.identifier(context.schema) + context.cache.searchPathTail
+    role.searchPath = context.cache.searchPath(context.schema)
     role.timezone = context.preferences.timezone
     if knownCode { return role }
     role.method = context.request.method

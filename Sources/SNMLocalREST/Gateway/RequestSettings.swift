@@ -204,7 +204,30 @@ enum RequestSettings {
   }
 
   /// The path PostgREST sees behind Supabase's gateway: without `/rest/v1`.
+  /// Compared as bytes, the rest cut from them: `hasPrefix` compares characters, and a mark
+  /// combining with the byte after the prefix would make that no prefix of the path's
+  /// characters (such a path is cut as characters, `pathByCharacters`).
   static func path(_ path: String) -> String {
+    var path = path
+    let verdict = path.withUTF8 { bytes -> (matches: Bool, rest: String)? in
+      let prefix: StaticString = "/rest/v1"
+      let length = prefix.utf8CodeUnitCount
+      guard bytes.count >= length else { return (false, "") }
+      for index in 0..<length where bytes[index] != prefix.utf8Start[index] {
+        return (false, "")
+      }
+      guard bytes.count > length else { return (true, "/") }
+      guard bytes[length] < 0x80 else { return nil }
+      return (
+        true, String(decoding: UnsafeBufferPointer(rebasing: bytes[length...]), as: UTF8.self)
+      )
+    }
+    guard let verdict else { return pathByCharacters(path) }
+    return verdict.matches ? verdict.rest : path
+  }
+
+  /// `path(_:)` for a path whose byte after `/rest/v1` is not ASCII: cut as characters.
+  static func pathByCharacters(_ path: String) -> String {
     guard path.hasPrefix("/rest/v1") else { return path }
     // Those eight characters are eight ASCII bytes: the rest starts eight bytes in.
     let rest = path.utf8.index(path.startIndex, offsetBy: 8)

@@ -29,41 +29,40 @@ struct ShapedReads {
         parameters.append(value)
       }
     }
+    // The template's schema cache is `cache` already: a read is kept under the version of the
+    // cache it was planned with and found only under that version (`lookup`), and a version
+    // names one cache. Not assigned again: a copy of the cache's every table.
     var context = read.context
     context.request = request
     context.auth = auth
     context.database = database
-    context.cache = cache
     context.location = read.location?.location(shape)
     var rows = PGStatement(read.sql, parameters)
     rows.form = .cells
     let known = ColumnReadCache.Entry.encoders(
       types: read.types, iso: read.iso, otherDates: read.otherDates)
-    let streamed: (() throws -> HTTPResponse)?
-    if read.streams {
-      streamed = {
-        guard
-          case .relation(let table, let context) = try gateway.prepare(
-            request, auth: auth, database: database, cache: cache)
-        else { throw RESTError.invalidResourcePath }
-        return try gateway.streamedRead(try gateway.readPlan(table, context).plan, context)
-      }
-    } else {
-      streamed = nil
+    // Not escaping: it captures the request, the caller and the cache in place, not copied into
+    // a closure's box for every read (it runs only for more than a batch of rows).
+    func streamed() throws -> HTTPResponse {
+      guard
+        case .relation(let table, let context) = try gateway.prepare(
+          request, auth: auth, database: database, cache: cache)
+      else { throw RESTError.invalidResourcePath }
+      return try gateway.streamedRead(try gateway.readPlan(table, context).plan, context)
     }
     guard
-      let answer = try gateway.columnsAnswer(
-        rows, known: known, offset: read.offset, context, streamed: streamed,
-        plainReadRowSecurity: read.plainReadRowSecurity)
+      case let (response, written)? = try gateway.columnsAnswer(
+        rows, known: known, offset: read.offset, context, streams: read.streams,
+        streamed: streamed, plainReadRowSecurity: read.plainReadRowSecurity)
     else {
       // Postgres writes these rows now (a DateStyle that is not ISO): the usual way from now.
       gateway.shapes.record(shape.key, version: read.version, read: nil)
       return nil
     }
-    if let written = answer.written, written.types != read.types {
+    if let written, written.types != read.types {
       gateway.shapes.record(shape.key, version: read.version, read: read.relearnt(written))
     }
-    return answer.response
+    return response
   }
 
   /// Keeps the read just answered from its columns by its shape, once the probe shows how its

@@ -7,7 +7,9 @@ import SNMGateway
 /// immutable once built, so requests share it without locks.
 struct SchemaCache: Sendable {
   /// The schemas the API exposes; the first is the default (`public`).
-  var schemas: [String]
+  var schemas: [String] {
+    didSet { defaultSearchPath = Self.defaultSearchPath(schemas, tail: searchPathTail) }
+  }
   var tables: [QualifiedName: TableInfo]
   /// Relationships keyed by their origin table.
   var relationships: [QualifiedName: [Relationship]]
@@ -33,11 +35,16 @@ struct SchemaCache: Sendable {
   /// `pgrst.db_extra_search_path`: schemas after the request's own on its `search_path`
   /// (Supabase's PostgREST: `public, extensions`).
   var extraSearchPath: [String] = ["public", "extensions"] {
-    didSet { searchPathTail = Self.searchPathTail(extraSearchPath) }
+    didSet {
+      searchPathTail = Self.searchPathTail(extraSearchPath)
+      defaultSearchPath = Self.defaultSearchPath(schemas, tail: searchPathTail)
+    }
   }
   /// `extraSearchPath` as it follows the request's schema on `search_path` (`, "public", ...`),
   /// quoted once here rather than for every request.
   private(set) var searchPathTail = SchemaCache.searchPathTail(["public", "extensions"])
+  /// The default schema and its request's whole `search_path` (`searchPath(_:)`), written once.
+  private(set) var defaultSearchPath: (schema: String, path: String)?
   /// `pgrst.db_plan_enabled`: whether `application/vnd.pgrst.plan` answers are served.
   var planEnabled = false
   /// The roles no row-level security policy applies to (`BYPASSRLS`, superusers).
@@ -57,6 +64,20 @@ struct SchemaCache: Sendable {
     self.relationships = Dictionary(grouping: relationships, by: \.table)
     self.routines = Dictionary(grouping: routines, by: \.name)
     self.castTypes = castTypes
+    defaultSearchPath = Self.defaultSearchPath(schemas, tail: searchPathTail)
+  }
+
+  /// The `search_path` of a request in `schema`: the schema, then `extraSearchPath`; the
+  /// default schema's made once (most requests name no profile).
+  func searchPath(_ schema: String) -> String {
+    if let known = defaultSearchPath, known.schema == schema { return known.path }
+    return SQLText.identifier(schema) + searchPathTail
+  }
+
+  static func defaultSearchPath(_ schemas: [String], tail: String) -> (
+    schema: String, path: String
+  )? {
+    schemas.first.map { ($0, SQLText.identifier($0) + tail) }
   }
 
   /// The table or view `schema.name`.

@@ -289,4 +289,80 @@ import Testing
     let request = HTTPRequest(method: "GET", target: target)
     #expect(request.path == path && request.query == query)
   }
+
+  /// `request.path` is cut from the path's bytes as `hasPrefix` cuts it from its characters:
+  /// a mark combining with the byte after `/rest/v1` makes that no prefix.
+  @Test(arguments: [
+    ("/rest/v1", "/"), ("/rest/v1/", "/"), ("/rest/v1/todos", "/todos"), ("/rest/v1x", "x"),
+    ("/rest/v10/a", "0/a"), ("/rest/v", "/rest/v"), ("/REST/v1/a", "/REST/v1/a"), ("", ""),
+    ("/auth/v1/token", "/auth/v1/token"), ("/rest/v1/두부", "/두부"),
+    ("/rest/v1\u{301}/x", "/rest/v1\u{301}/x"), ("/rest/v1/\u{301}x", "/\u{301}x"),
+    ("/rest/v1두부", "두부"), ("/rest/v1?a", "?a"),
+  ])
+  func aRequestsPathIsCutAsItsCharactersAre(_ path: String, _ cut: String) {
+    #expect(RequestSettings.path(path) == cut)
+    #expect(RequestSettings.pathByCharacters(path) == cut)
+  }
+
+  /// The eight-bytes-at-a-time search for CR and LF finds them wherever they are, and nothing
+  /// else (bytes next to them, and with their low bits).
+  @Test func aLineEndIsFoundAtAnyPlace() {
+    func found(_ bytes: [UInt8]) -> Bool {
+      bytes.withUnsafeBufferPointer { HTTPHeadBytes.hasLineEnd($0) }
+    }
+    for length in 0...24 {
+      #expect(!found([UInt8](repeating: 0x61, count: length)))
+      for place in 0..<length {
+        for odd: UInt8 in [0x0D, 0x0A] {
+          var bytes = [UInt8](repeating: 0x61, count: length)
+          bytes[place] = odd
+          #expect(found(bytes), "\(odd) at \(place) of \(length)")
+        }
+        for near: UInt8 in [0x09, 0x0B, 0x0C, 0x0E, 0x1D, 0x8A, 0x8D, 0xFF, 0x00] {
+          var bytes = [UInt8](repeating: 0x61, count: length)
+          bytes[place] = near
+          #expect(!found(bytes), "\(near) at \(place) of \(length)")
+        }
+      }
+    }
+  }
+
+  /// Two keys compared in place, eight bytes at a time, are equal exactly when their bytes are:
+  /// a difference at any place, in any length, small strings and large, is seen.
+  @Test func keysAreEqualExactlyWhenTheirBytesAre() {
+    for length in [0, 1, 7, 8, 9, 15, 16, 17, 31, 200, 203] {
+      let key = String((0..<length).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
+      #expect(Crypto.constantTimeEqual(key, String(decoding: Array(key.utf8), as: UTF8.self)))
+      #expect(!Crypto.constantTimeEqual(key, key + "a"))
+      #expect(!Crypto.constantTimeEqual(key + "a", key))
+      for place in 0..<length {
+        var bytes = Array(key.utf8)
+        bytes[place] ^= 0x20
+        let other = String(decoding: bytes, as: UTF8.self)
+        #expect(!Crypto.constantTimeEqual(key, other), "a difference at \(place) of \(length)")
+        #expect(!Crypto.constantTimeEqual(other, key))
+      }
+    }
+    #expect(Crypto.constantTimeEqual("두부 🐕", "두부 🐕"))
+    #expect(!Crypto.constantTimeEqual("두부 🐕", "두부 🐈"))
+  }
+
+  /// The default schema's `search_path` is written once, and again when the schemas or the
+  /// extra search path change; another schema's is written as before.
+  @Test func theDefaultSchemasSearchPathIsTheOneWrittenForIt() {
+    func written(_ schema: String, _ extra: [String]) -> String {
+      SQLText.identifier(schema) + extra.map { ", " + SQLText.identifier($0) }.joined()
+    }
+    var cache = SchemaCache(schemas: ["public", "api"], tables: [])
+    #expect(cache.searchPath("public") == written("public", ["public", "extensions"]))
+    #expect(cache.searchPath("api") == written("api", ["public", "extensions"]))
+    cache.extraSearchPath = ["x\"y"]
+    #expect(cache.searchPath("public") == written("public", ["x\"y"]))
+    #expect(cache.searchPath("api") == written("api", ["x\"y"]))
+    cache.schemas = ["api"]
+    #expect(cache.searchPath("api") == written("api", ["x\"y"]))
+    #expect(cache.searchPath("public") == written("public", ["x\"y"]))
+    cache.schemas = []
+    #expect(cache.searchPath("api") == written("api", ["x\"y"]))
+  }
 }
