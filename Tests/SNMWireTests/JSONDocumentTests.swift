@@ -62,6 +62,27 @@ private func verdicts(_ bytes: [UInt8]) -> (validator: Bool, parser: Bool) {
     .init(
       name: "same key written with an escape", input: #"[{"a":1},{"\u0061":2}]"#,
       shape: JSONShape(kind: .array, count: 2, uniformObjects: false)),
+    // A later row's key is first compared with the first row's bytes to its closing quote.
+    .init(
+      name: "a later key longer, with the first's start", input: #"[{"ab":1},{"abc":2}]"#,
+      shape: JSONShape(kind: .array, count: 2, uniformObjects: false)),
+    .init(
+      name: "a later key shorter", input: #"[{"abc":1},{"ab":2}]"#,
+      shape: JSONShape(kind: .array, count: 2, uniformObjects: false)),
+    .init(
+      name: "a later key escaping its quote where the first's closes",
+      input: #"[{"a\\":1},{"a\"":2}]"#,
+      shape: JSONShape(kind: .array, count: 2, uniformObjects: false)),
+    .init(
+      name: "the same escaped key", input: #"[{"a\\":1},{"a\\":2},{"a\\" : 3}]"#,
+      shape: JSONShape(kind: .array, count: 3, uniformObjects: true)),
+    .init(
+      name: "nine-byte keys differing in the last byte",
+      input: #"[{"abcdefghi":1,"é":2},{"abcdefghX":1,"é":2}]"#,
+      shape: JSONShape(kind: .array, count: 2, uniformObjects: false)),
+    .init(
+      name: "nine-byte keys the same", input: #"[{"abcdefghi":1,"é":2},{"abcdefghi":3,"é":4}]"#,
+      shape: JSONShape(kind: .array, count: 2, uniformObjects: true)),
     .init(
       name: "a scalar among rows", input: #"[{"a":1},2]"#,
       shape: JSONShape(kind: .array, count: 2, uniformObjects: false)),

@@ -64,30 +64,27 @@ struct JSONRenderer {
       // A spilled answer's pages behind the rows written are given back as it goes.
       if index & 15 == 15 { elements.releasePassedPages() }
       if lines {
-        guard try out.appending({ try elements.appendNextText(to: &$0, indent: nil) }) else {
-          return true
-        }
+        guard try elements.appendNextText(into: out.output, indent: nil) else { return true }
         out.newline()
       } else {
-        let separator = first ? opening : UInt8(ascii: ",")
-        let more = try out.appending { bytes in
-          // The separator and indentation go first; taken back when no element follows.
-          let mark = bytes.count
-          if let separator { bytes.append(separator) }
-          bytes.append(0x0A)
-          bytes.append(UInt8(ascii: " "))
-          bytes.append(UInt8(ascii: " "))
-          let more: Bool
-          do {
-            more = try elements.appendNextText(to: &bytes, indent: 2, depth: 1)
-          } catch {
-            bytes.removeSubrange(mark...)
-            throw error
-          }
-          if !more { bytes.removeSubrange(mark...) }
-          return more
+        // The separator and indentation go first; taken back when no element follows.
+        let text = out.output
+        let mark = text.count
+        if let separator = first ? opening : UInt8(ascii: ",") { text.append(separator) }
+        text.append(0x0A)
+        text.append(UInt8(ascii: " "))
+        text.append(UInt8(ascii: " "))
+        let more: Bool
+        do {
+          more = try elements.appendNextText(into: text, indent: 2, depth: 1)
+        } catch {
+          text.count = mark
+          throw error
         }
-        guard more else { return true }
+        guard more else {
+          text.count = mark
+          return true
+        }
         first = false
         out.flushIfFull()
       }

@@ -80,6 +80,22 @@ public final class OutputWriter: Sendable {
     }
   }
 
+  /// Adds `bytes`, a renderer's chunk: when nothing is gathered before them and they fill a
+  /// chunk, they are written out from where they are, not copied into the writer's buffer first.
+  func write(chunk bytes: UnsafeBufferPointer<UInt8>) {
+    state.withLock { state in
+      if state.buffer.isEmpty, bytes.count >= Self.chunk, !holds, let fd {
+        guard !state.failed else { return }
+        if FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes)) != nil {
+          state.failed = true
+        }
+        return
+      }
+      state.buffer.append(contentsOf: bytes)
+      if state.buffer.count >= Self.chunk { drain(&state) }
+    }
+  }
+
   /// Writes out everything gathered.
   public func flush() {
     state.withLock { drain(&$0) }

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Bytes on their way to an `OutputWriter`, handed over in large chunks.
 ///
 /// ```swift
@@ -7,40 +9,34 @@
 /// out.finish()
 /// ```
 struct RenderBuffer {
-  private(set) var bytes: [UInt8] = []
+  /// The chunk: raw room written through a pointer (an array append per field took more than
+  /// the field), which rows of JSON are written straight into (``output``).
+  let output = JSONTextBuffer(capacity: OutputWriter.chunk + 4096)
   let writer: OutputWriter
 
   init(writer: OutputWriter) {
     self.writer = writer
-    bytes.reserveCapacity(OutputWriter.chunk)
   }
 
   mutating func append(_ text: String) {
-    // Through the contiguous UTF-8: the view's generic append retained and copied per call.
     var text = text
-    text.withUTF8 { bytes.append(contentsOf: $0) }
+    text.withUTF8 { output.append($0) }
   }
 
   mutating func append(_ text: Substring) {
-    bytes.append(contentsOf: text.utf8)
+    append(String(text))
   }
 
   mutating func append(bytes more: [UInt8]) {
-    bytes.append(contentsOf: more)
+    more.withUnsafeBufferPointer { output.append($0) }
   }
 
   mutating func append(bytes more: UnsafeBufferPointer<UInt8>) {
-    bytes.append(contentsOf: more)
+    output.append(more)
   }
 
   mutating func append(_ byte: UInt8) {
-    bytes.append(byte)
-  }
-
-  /// Runs `body` on the chunk's bytes, for a writer that appends to them in place (a row's JSON
-  /// text goes straight into the chunk, not into an array of its own that is then copied).
-  mutating func appending<Result>(_ body: (inout [UInt8]) throws -> Result) rethrows -> Result {
-    try body(&bytes)
+    output.append(byte)
   }
 
   mutating func spaces(_ count: Int) {
@@ -49,21 +45,22 @@ struct RenderBuffer {
 
   mutating func repeating(_ byte: UInt8, _ count: Int) {
     guard count > 0 else { return }
-    // Padding and rules are copied from a run kept ready (a generic repeated sequence is
-    // appended a byte at a time).
+    // Padding and rules are copied from a run kept ready.
     let run: [UInt8]
     switch byte {
     case UInt8(ascii: " "): run = Self.spaceRun
     case UInt8(ascii: "-"): run = Self.ruleRun
     default:
-      bytes.append(contentsOf: repeatElement(byte, count: count))
+      for _ in 0..<count { output.append(byte) }
       return
     }
     var left = count
-    while left > 0 {
-      let part = min(left, run.count)
-      bytes.append(contentsOf: run[..<part])
-      left -= part
+    run.withUnsafeBufferPointer { run in
+      while left > 0 {
+        let part = min(left, run.count)
+        output.append(UnsafeBufferPointer(rebasing: run[..<part]))
+        left -= part
+      }
     }
   }
 
@@ -72,13 +69,13 @@ struct RenderBuffer {
 
   /// Ends a line and hands the chunk over when it is full.
   mutating func newline() {
-    bytes.append(0x0A)
-    if bytes.count >= OutputWriter.chunk { handOver() }
+    output.append(0x0A)
+    if output.count >= OutputWriter.chunk { handOver() }
   }
 
   /// Hands the chunk over when it is full, in the middle of a line.
   mutating func flushIfFull() {
-    if bytes.count >= OutputWriter.chunk { handOver() }
+    if output.count >= OutputWriter.chunk { handOver() }
   }
 
   /// Hands everything over and flushes the writer.
@@ -88,8 +85,9 @@ struct RenderBuffer {
   }
 
   private mutating func handOver() {
-    writer.write(bytes: bytes)
-    bytes.removeAll(keepingCapacity: true)
+    guard output.count > 0 else { return }
+    writer.write(chunk: output.written)
+    output.count = 0
   }
 }
 

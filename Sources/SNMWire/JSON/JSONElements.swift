@@ -119,31 +119,49 @@ public struct JSONElements {
     return output
   }
 
-  /// Appends the next element's text, as ``nextText(indent:depth:)`` gives it, to `output` (an
-  /// output buffer: the row is written in place, not into an array of its own and copied);
+  /// Appends the next element's text, as ``nextText(indent:depth:)`` gives it, to `output`;
   /// false after the last. When it throws, `output` is as it was.
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.
   public mutating func appendNextText(to output: inout [UInt8], indent: Int?, depth: Int = 0)
     throws(JSONParseError) -> Bool
   {
+    let text = self.text ?? JSONTextBuffer()
+    self.text = text
+    text.count = 0
+    guard try appendNextText(into: text, indent: indent, depth: depth) else { return false }
+    output.append(contentsOf: text.written)
+    return true
+  }
+
+  /// Writes the next element's text, as ``nextText(indent:depth:)`` gives it, into `output`
+  /// after what it holds (an output chunk: from bytes, the row is written in place, not into a
+  /// buffer of its own and copied); false after the last. When it throws, `output` holds what it
+  /// held.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being a JSON array.
+  package mutating func appendNextText(into output: JSONTextBuffer, indent: Int?, depth: Int = 0)
+    throws(JSONParseError) -> Bool
+  {
     let indent = indent.map { max(0, $0) }
     if cursor != nil {
-      let text = self.text ?? JSONTextBuffer()
-      self.text = text
-      text.count = 0
-      guard try cursor?.copyNext(into: text, indent: indent, depth: depth) == true else {
-        return false
+      let mark = output.count
+      do {
+        guard try cursor?.copyNext(into: output, indent: indent, depth: depth) == true else {
+          output.count = mark
+          return false
+        }
+      } catch {
+        output.count = mark
+        throw error
       }
-      output.append(contentsOf: text.written)
       return true
     }
     guard index < tree.count else { return false }
     index += 1
     var writer = JSONWriter(indent: indent, reserving: 0)
-    swap(&writer.output, &output)
     writer.write(tree[index - 1], depth: depth)
-    swap(&writer.output, &output)
+    writer.output.withUnsafeBufferPointer { output.append($0) }
     return true
   }
 

@@ -28,16 +28,36 @@ extension JSONParser {
     var room = text.capacity
     var index = offset
     let end = bytes.count
-    // Puts a line end and the indentation of `depth` at `out` (room made by the caller).
+    // Puts a line end and the indentation of `depth` at `out` (room made by the caller, with
+    // eight bytes to spare: the spaces are stored a word at a time).
     func newline(_ out: inout Int, _ depth: Int) {
       guard step > 0 else { return }
       text.base[out] = 0x0A
-      (text.base + out + 1).initialize(repeating: UInt8(ascii: " "), count: step * depth)
-      out += 1 + step * depth
+      let spaces = step * depth
+      var done = 0
+      while done < spaces {
+        UnsafeMutableRawPointer(text.base + out + 1 + done).storeBytes(
+          of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+        done += 8
+      }
+      out += 1 + spaces
     }
+    // Copies the `length` bytes at `from` to `out` as a run, with room made for eight bytes
+    // more: a short run (a key, a number) is copied as whole words.
+    func copy(_ length: Int, at from: Int, _ out: inout Int, _ room: inout Int) {
+      if out + length + 8 > room {
+        text.count = out
+        text.grow(toHold: out + length + 8)
+        room = text.capacity
+      }
+      Self.copyRun(
+        from: source + from, count: length, readable: end - from, to: text.base + out)
+      out += length
+    }
+    // Room for the most a structural byte writes: two bytes, a line end and its indentation,
+    // and the eight to spare (set again where the depth changes).
+    var most = 12 + step * (depth + 1)
     scan: while true {
-      // Room for the most a structural byte writes: two bytes, a line end and its indentation.
-      let most = 4 + step * (depth + 1)
       if out + most > room {
         text.count = out
         text.grow(toHold: out + most)
@@ -60,14 +80,7 @@ extension JSONParser {
           index = offset
           continue scan
         }
-        let length = close + 1 - index
-        if out + length > room {
-          text.count = out
-          text.grow(toHold: out + length)
-          room = text.capacity
-        }
-        (text.base + out).update(from: source + index, count: length)
-        out += length
+        copy(close + 1 - index, at: index, &out, &room)
         index = close + 1
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         text.base[out] = byte
@@ -89,11 +102,13 @@ extension JSONParser {
           }
           open += 1
           depth += 1
+          most += step
           newline(&out, depth)
         }
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
         open -= 1
         depth -= 1
+        most -= step
         newline(&out, depth)
         text.base[out] = byte
         out += 1
@@ -103,6 +118,8 @@ extension JSONParser {
         text.base[out] = byte
         out += 1
         index += 1
+        // jsonb writes ", " and ": ": the space goes with its separator.
+        if index < end && bytes[index] == 0x20 { index += 1 }
         newline(&out, depth)
       case UInt8(ascii: ":"):
         text.base[out] = byte
@@ -112,13 +129,15 @@ extension JSONParser {
           out += 1
         }
         index += 1
+        if index < end && bytes[index] == 0x20 { index += 1 }
       case 0x20, 0x0A, 0x0D, 0x09:
         index += 1
       default:
-        // A number or a literal: copied a byte at a time (they are short).
-        text.base[out] = byte
-        out += 1
-        index += 1
+        // A number or a literal (checked bytes): up to the next delimiter, copied as a run.
+        var stop = index + 1
+        while stop < end && !Self.endsScalar(bytes[stop]) { stop += 1 }
+        copy(stop - index, at: index, &out, &room)
+        index = stop
       }
     }
     offset = index
@@ -138,6 +157,33 @@ extension JSONParser {
       }
       text.count += written.count
     }
+  }
+
+  /// Copies `count` bytes from `source`, where `readable` bytes may be read, to `target`, which
+  /// has room for eight bytes more than `count`: a word at a time, so that a short run (a key, a
+  /// number) costs a few stores and no call.
+  @inline(__always)
+  static func copyRun(
+    from source: UnsafePointer<UInt8>, count: Int, readable: Int,
+    to target: UnsafeMutablePointer<UInt8>
+  ) {
+    guard count <= 64, readable >= (count + 7) & ~7 else {
+      target.update(from: source, count: count)
+      return
+    }
+    var done = 0
+    while done < count {
+      let word = UnsafeRawPointer(source + done).loadUnaligned(as: UInt64.self)
+      UnsafeMutableRawPointer(target + done).storeBytes(of: word, as: UInt64.self)
+      done += 8
+    }
+  }
+
+  /// Whether `byte` ends a number or a literal in checked JSON: whitespace, `,`, `]` or `}`.
+  @inline(__always)
+  static func endsScalar(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
+      || byte <= 0x20
   }
 
   @inline(__always)

@@ -72,7 +72,19 @@ extension JSONParser {
     }
     let quote = offset
     var index = offset + 1
-    while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
+    while index < bytes.count {
+      // Eight bytes at a time to a quote or a backslash.
+      while index + 8 <= bytes.count {
+        let word = ByteWord.load(bytes, at: index)
+        let flagged = ByteWord.equal(0x22, in: word) | ByteWord.equal(0x5C, in: word)
+        if flagged == 0 {
+          index += 8
+          continue
+        }
+        index += flagged.trailingZeroBitCount >> 3
+        break
+      }
+      guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { break }
       index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
     }
     guard index < bytes.count else {
@@ -103,15 +115,31 @@ extension JSONParser {
   /// The index of the closing quote of the string at `offset` when it holds no escape and no
   /// control character, C1 (`C2 80`...`C2 9F`) included (its bytes are then its text, and what the
   /// writer writes), else nil.
+  @inline(__always)
   func plainStringEnd() -> Int? {
     var index = offset + 1
-    while index < bytes.count {
-      index = JSONByteScan.plainRun(bytes, from: index)
-      guard index < bytes.count else { return nil }
+    let count = bytes.count
+    while index < count {
+      // Eight bytes at a time up to a quote, a backslash, a control character or 0xC2 (the lead
+      // byte of the C1 controls); other bytes above 0x7F go by with the rest.
+      while index + 8 <= count {
+        let word = ByteWord.load(bytes, at: index)
+        let flagged =
+          ByteWord.below(0x20, in: word) | ByteWord.equal(0x22, in: word)
+          | ByteWord.equal(0x5C, in: word) | ByteWord.equal(0xC2, in: word)
+        if flagged == 0 {
+          index += 8
+          continue
+        }
+        // The lowest flag is exact (a borrow flags only bytes above a match).
+        index += flagged.trailingZeroBitCount >> 3
+        break
+      }
+      guard index < count else { return nil }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") { return index }
       if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-      if byte == 0xC2 && index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]) {
+      if byte == 0xC2 && index + 1 < count && (0x80...0x9F).contains(bytes[index + 1]) {
         return nil
       }
       index += 1

@@ -1,19 +1,22 @@
-/// Raw room for one value's JSON text, written a byte or a run at a time through a pointer and
-/// handed over with one copy (``JSONParser/copyValue(into:indent:depth:)``): an array append per
-/// token took more than writing the token.
+/// Raw room for text written a byte or a run at a time through a pointer: one value's JSON text
+/// (``JSONParser/copyValue(into:indent:depth:)``), or the shell's output chunk, which rows are
+/// written straight into. An array append per token took more than writing the token.
 ///
 /// ```swift
 /// let text = JSONTextBuffer()
 /// try parser.copyValue(into: text, indent: nil, depth: 0)
 /// output.append(contentsOf: text.written)
 /// ```
-final class JSONTextBuffer {
-  private(set) var base: UnsafeMutablePointer<UInt8>
-  private(set) var capacity: Int
+///
+/// Its fields are not checked for exclusive access at run time: a buffer is written by one
+/// writer at a time, and the check (a call at each byte written) cost more than the writing.
+package final class JSONTextBuffer {
+  @exclusivity(unchecked) package private(set) var base: UnsafeMutablePointer<UInt8>
+  @exclusivity(unchecked) package private(set) var capacity: Int
   /// The bytes written so far.
-  var count = 0
+  @exclusivity(unchecked) package var count = 0
 
-  init(capacity: Int = 4096) {
+  package init(capacity: Int = 4096) {
     self.capacity = max(capacity, 64)
     base = .allocate(capacity: self.capacity)
   }
@@ -23,12 +26,12 @@ final class JSONTextBuffer {
   }
 
   /// What was written.
-  var written: UnsafeBufferPointer<UInt8> {
+  package var written: UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(start: base, count: count)
   }
 
   /// Makes room for at least `needed` bytes in all, keeping the `count` written.
-  func grow(toHold needed: Int) {
+  package func grow(toHold needed: Int) {
     guard needed > capacity else { return }
     let larger = max(needed, capacity * 2)
     let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
@@ -36,5 +39,22 @@ final class JSONTextBuffer {
     base.deallocate()
     base = moved
     capacity = larger
+  }
+
+  /// Writes `byte` after what was written.
+  @inlinable @inline(__always)
+  package func append(_ byte: UInt8) {
+    if count == capacity { grow(toHold: count + 1) }
+    base[count] = byte
+    count += 1
+  }
+
+  /// Writes `bytes` after what was written.
+  @inlinable @inline(__always)
+  package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    if count + bytes.count > capacity { grow(toHold: count + bytes.count) }
+    (base + count).update(from: source, count: bytes.count)
+    count += bytes.count
   }
 }

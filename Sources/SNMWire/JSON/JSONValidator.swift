@@ -11,8 +11,8 @@
 struct JSONValidator {
   let bytes: UnsafeBufferPointer<UInt8>
   var offset = 0
-  /// Per open container, whether it is an object.
-  private var frames: [Bool] = []
+  /// Per open container, whether it is an object (no allocation for the first 64 levels).
+  private var frames = JSONOpenStack()
   /// The top-level value is an array (its elements are counted, their keys compared).
   private var rootIsArray = false
   private var elements = 0
@@ -45,7 +45,8 @@ struct JSONValidator {
   /// Goes on from `checkpoint`, over bytes that begin with the ones it was taken on.
   mutating func restore(_ checkpoint: Checkpoint) {
     offset = checkpoint.offset
-    frames = [false]
+    frames = JSONOpenStack()
+    frames.append(false)
     elements = checkpoint.elements
     uniform = checkpoint.uniform
     firstKeys = checkpoint.firstKeys
@@ -170,7 +171,8 @@ struct JSONValidator {
   }
 
   private mutating func close() {
-    let isObject = frames.removeLast()
+    let isObject = frames.last == true
+    frames.removeLast()
     guard rootIsArray && frames.count == 1 else { return }
     if isObject && elements > 0 && keyIndex != firstKeys.count { uniform = false }
     elements += 1
@@ -186,10 +188,19 @@ struct JSONValidator {
   /// `"key"` and the `:` after it; a row's keys are compared with the first row's.
   private mutating func readKey() -> Bool {
     guard offset < bytes.count && bytes[offset] == UInt8(ascii: "\"") else { return false }
-    let start = offset + 1
-    guard skipString() else { return false }
     if rootIsArray && frames.count == 2 && uniform {
-      noteKey(start..<offset - 1)
+      if !sameKeyAsTheFirstRows() {
+        let start = offset + 1
+        guard skipString() else { return false }
+        noteKey(start..<offset - 1)
+      }
+    } else {
+      guard skipString() else { return false }
+    }
+    // Most often the `:` follows the closing quote at once.
+    if offset < bytes.count && bytes[offset] == UInt8(ascii: ":") {
+      offset += 1
+      return true
     }
     skipWhitespace()
     guard offset < bytes.count && bytes[offset] == UInt8(ascii: ":") else { return false }
@@ -197,39 +208,69 @@ struct JSONValidator {
     return true
   }
 
+  /// Steps over the key at `offset` (its opening quote) when it is the first row's key at the
+  /// same place, byte for byte to its closing quote: then it is that string, checked already
+  /// (a string's verdict depends on its bytes alone), and the rows are still alike. Rows after
+  /// the first most often have the same keys, and this is one comparison instead of a scan and
+  /// a comparison.
+  private mutating func sameKeyAsTheFirstRows() -> Bool {
+    guard elements > 0, keyIndex < firstKeys.count else { return false }
+    let first = firstKeys[keyIndex]
+    let close = offset + 1 + first.count
+    guard close < bytes.count, bytes[close] == UInt8(ascii: "\""),
+      Self.sameBytes(bytes, first.lowerBound, offset + 1, first.count)
+    else { return false }
+    keyIndex += 1
+    offset = close + 1
+    return true
+  }
+
   private mutating func noteKey(_ key: Range<Int>) {
-    defer { keyIndex += 1 }
+    let index = keyIndex
+    keyIndex = index + 1
     if elements == 0 {
       firstKeys.append(key)
       return
     }
-    guard keyIndex < firstKeys.count else {
+    guard index < firstKeys.count else {
       uniform = false
       return
     }
-    let first = firstKeys[keyIndex]
-    guard first.count == key.count else {
+    let first = firstKeys[index]
+    guard first.count == key.count,
+      Self.sameBytes(bytes, first.lowerBound, key.lowerBound, key.count)
+    else {
       uniform = false
       return
     }
-    // Eight bytes at a time, then the rest.
+  }
+
+  /// Whether the `count` bytes at `one` and at `other` (`one <= other`) are the same, eight at a
+  /// time; the last few through one more word when eight bytes can be read there.
+  @inline(__always)
+  static func sameBytes(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ one: Int, _ other: Int, _ count: Int
+  ) -> Bool {
     var index = 0
-    while index + 8 <= key.count {
-      if ByteWord.load(bytes, at: first.lowerBound + index)
-        != ByteWord.load(bytes, at: key.lowerBound + index)
-      {
-        uniform = false
-        return
+    while index + 8 <= count {
+      if ByteWord.load(bytes, at: one + index) != ByteWord.load(bytes, at: other + index) {
+        return false
       }
       index += 8
     }
-    while index < key.count {
-      if bytes[first.lowerBound + index] != bytes[key.lowerBound + index] {
-        uniform = false
-        return
-      }
+    let left = count - index
+    guard left > 0 else { return true }
+    if other + index + 8 <= bytes.count {
+      // The bytes past the key (its quote and what follows) are masked off.
+      let mask: UInt64 = (1 << UInt64(left * 8)) &- 1
+      return (ByteWord.load(bytes, at: one + index) ^ ByteWord.load(bytes, at: other + index))
+        & mask == 0
+    }
+    while index < count {
+      if bytes[one + index] != bytes[other + index] { return false }
       index += 1
     }
+    return true
   }
 
   /// The first element's keys as the parser reads them, once `validate()` found the rows
@@ -264,7 +305,10 @@ struct JSONValidator {
     return true
   }
 
+  @inline(__always)
   mutating func skipWhitespace() {
+    // Most often there is none.
+    if offset < bytes.count && bytes[offset] > 0x20 { return }
     while offset < bytes.count {
       switch bytes[offset] {
       case 0x20, 0x0a, 0x0d, 0x09: offset += 1
