@@ -61,7 +61,12 @@ import Testing
     try #require(listener > Subprocess.inheritedDescriptor)
     defer { close(listener) }
     // A descriptor not closed on exec (as a caller's lock file may be) must not reach the child.
-    let stray = open("/dev/null", O_RDONLY)
+    // Above the inherited number whatever this process has open now: the suites run in
+    // parallel, so the lowest free descriptor (what open returns) may be 3 itself.
+    let opened = open("/dev/null", O_RDONLY)
+    try #require(opened >= 0)
+    let stray = fcntl(opened, F_DUPFD, Subprocess.inheritedDescriptor + 1)
+    close(opened)
     try #require(stray > Subprocess.inheritedDescriptor && stray != listener)
     defer { close(stray) }
     let socketAt3 =

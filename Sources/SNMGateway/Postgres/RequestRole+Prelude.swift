@@ -8,7 +8,7 @@ extension RequestRole {
   /// //   AND set_config('request.jwt.claims', $2, true) IS NOT NULL
   /// ```
   /// Fields set are written in a fixed order (role, claims, search_path, method, path, headers,
-  /// cookies, timezone, then `settings`, then `transaction_read_only`), each value (and each
+  /// cookies, timezone, then `settings`, then `transaction_read_only`, then `row_security`), each value (and each
   /// `settings` name) a parameter, never spliced into the SQL: the text depends only on which
   /// fields are set, so one prepared statement per shape serves every request. The calls are the
   /// conditions of a `SELECT` of no columns (`withoutColumns`).
@@ -36,11 +36,12 @@ extension RequestRole {
     if settings.isEmpty && shape == Self.requestShape {
       // Most REST requests: written once.
       sql = readOnly ? Self.readRequestSQL : Self.writeRequestSQL
-    } else if settings.isEmpty && shape == Self.searchPathShape && !readOnly {
+    } else if settings.isEmpty && shape == Self.searchPathShape && !readOnly && rowSecurityOff {
       // A REST read of known code (role and search_path only): written once too.
       sql = Self.searchPathSQL
     } else {
-      sql = Self.preludeSQL(shape: shape, settings: settings.count, readOnly: readOnly)
+      sql = Self.preludeSQL(
+        shape: shape, settings: settings.count, readOnly: readOnly, rowSecurityOff: rowSecurityOff)
     }
     var statement = PGStatement(sql, parameters, prepared: true)
     // Only a failure counts (a bad role, a bad role setting): its row is never read.
@@ -60,12 +61,17 @@ extension RequestRole {
   /// The role and search_path alone.
   static let searchPathShape = 0b0000010
 
-  static let searchPathSQL = preludeSQL(shape: searchPathShape, settings: 0, readOnly: false)
+  /// A REST read of known code: the role and search_path, row security off.
+  static let searchPathSQL = preludeSQL(
+    shape: searchPathShape, settings: 0, readOnly: false, rowSecurityOff: true)
   static let readRequestSQL = preludeSQL(shape: requestShape, settings: 0, readOnly: true)
   static let writeRequestSQL = preludeSQL(shape: requestShape, settings: 0, readOnly: false)
 
-  /// The prelude's SQL for the fields in `shape`, `settings` more pairs and `readOnly`.
-  static func preludeSQL(shape: Int, settings: Int, readOnly: Bool) -> String {
+  /// The prelude's SQL for the fields in `shape`, `settings` more pairs, `readOnly` and
+  /// `rowSecurityOff`.
+  static func preludeSQL(
+    shape: Int, settings: Int, readOnly: Bool, rowSecurityOff: Bool = false
+  ) -> String {
     var calls = ["set_config('role', $1, true)"]
     var next = 2
     for (bit, name) in fieldNames.enumerated() where shape & (1 << bit) != 0 {
@@ -77,6 +83,7 @@ extension RequestRole {
       next += 2
     }
     if readOnly { calls.append("set_config('transaction_read_only', 'on', true)") }
+    if rowSecurityOff { calls.append("set_config('row_security', 'off', true)") }
     return withoutColumns(calls)
   }
 

@@ -42,6 +42,11 @@ public struct RequestRole: Sendable, Equatable {
   public var settings: [Setting]
   /// Sets `transaction_read_only`: a write then fails (25006).
   public var readOnly: Bool
+  /// Sets `row_security` off: a statement a row-security policy would affect then fails (42501,
+  /// "query would be affected by row-level security policy") instead of running under the
+  /// policy. For a prelude that leaves out what policies read (the claims): it makes sure no
+  /// policy runs without them, whatever a stale schema cache believed.
+  public var rowSecurityOff = false
 
   public init(
     role: String, claims: String? = nil, settings: [Setting] = [], readOnly: Bool = false

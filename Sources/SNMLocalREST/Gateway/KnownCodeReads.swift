@@ -12,7 +12,9 @@ import SNMGateway
 /// ordered by operators of Postgres's own or in C, as a role no policy of the table applies to,
 /// no pre-request function) has no reader for those settings, and writes nothing whether read
 /// only or not: its prelude sets the role, `search_path`, `timezone` and the role's own settings
-/// only. On a connection that has never run such a function either
+/// only, and turns `row_security` off, so that a policy the schema cache missed makes Postgres
+/// refuse the read (it then goes again with the whole prelude) rather than run without the
+/// claims. On a connection that has never run such a function either
 /// (`PGConnection.ranOnlyKnownCode`, so none made a setting for the session), it sees neither
 /// response setting and the `DateStyle` the server last reported for the connection
 /// (`PGConnection.parameterStatus`; the prelude could change it only through a role's setting,
@@ -76,6 +78,17 @@ enum KnownCodeReads {
     else { return try tx.pipeline(body, knownCodeOnly: true) }
     return try tx.pipeline(Array(body.dropLast()), knownCodeOnly: true)
       + [settings(dateStyle: dateStyle)]
+  }
+
+  /// Whether `error` is Postgres refusing a read of known code because a row-security policy
+  /// applies to it after all: its prelude turns `row_security` off, so that a policy the schema
+  /// cache did not know of (a role that lost BYPASSRLS, which reloads nothing; row security
+  /// turned on just before the reload) fails the read instead of running without the claims.
+  /// Its message ("query would be affected by row-level security policy for table ...") is
+  /// translated under another `lc_messages`, so any 42501 counts: a read refused for want of a
+  /// privilege is refused again the same way.
+  static func isRowSecurityRefusal(_ error: PGError) -> Bool {
+    error.sqlState == "42501"
   }
 
   /// The settings read's values from its result: its cells, or the answer known without asking

@@ -185,12 +185,28 @@ extension RESTGateway {
   /// result before the commit (a singular answer, `max-affected`), the transaction is explicit and
   /// `check` may throw to roll it back.
   /// `plainReadRowSecurity`: the statements are a plain read and the settings read after it;
-  /// one of known code may send less (`KnownCodeReads.swift`).
+  /// one of known code may send less (`KnownCodeReads.swift`), with row security off: when a
+  /// policy applies after all, Postgres refuses it and it is sent again as any other.
   func run(
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
     check: ((ResultRow) throws -> Void)? = nil, plainReadRowSecurity: Bool? = nil
   ) throws -> [PGResult] {
     let knownCode = KnownCodeReads.runsOnlyKnownCode(rowSecurity: plainReadRowSecurity, context)
+    if knownCode {
+      do {
+        return try run(statements, context, readOnly: readOnly, check: check, knownCode: true)
+      } catch let error as PGError where KnownCodeReads.isRowSecurityRefusal(error) {
+        // A policy the schema cache did not know of applies (a role lost BYPASSRLS, a table's
+        // row security was just turned on): the read goes again with everything it may read.
+      }
+    }
+    return try run(statements, context, readOnly: readOnly, check: check, knownCode: false)
+  }
+
+  private func run(
+    _ statements: [PGStatement], _ context: Context, readOnly: Bool,
+    check: ((ResultRow) throws -> Void)?, knownCode: Bool
+  ) throws -> [PGResult] {
     let role = Self.requestRole(context, readOnly: readOnly, knownCode: knownCode)
     let preRequest = Self.preRequest(context.cache)
     try Self.refuseNUL(statements)
@@ -262,7 +278,10 @@ extension RESTGateway {
       settings: settings, readOnly: readOnly && !knownCode)
     role.searchPath = context.cache.searchPath(context.schema)
     role.timezone = context.preferences.timezone
-    if knownCode { return role }
+    if knownCode {
+      role.rowSecurityOff = true
+      return role
+    }
     role.method = context.request.method
     role.path = RequestSettings.path(context.request.path)
     let headers = RequestSettings.headers(context.request.headers)

@@ -49,20 +49,31 @@ import Testing
         == RequestRole.preludeSQL(shape: RequestRole.requestShape, settings: 0, readOnly: true))
   }
 
-  /// A read of known code (RESTGateway+KnownCode.swift): the role and search_path only.
+  /// A read of known code (KnownCodeReads.swift): the role and search_path only, with row
+  /// security off, so that a policy the schema cache did not know of fails the read instead of
+  /// running without the claims.
   @Test func aKnownCodeReadSetsTheRoleAndSearchPathOnly() {
     var role = RequestRole(role: "service_role")
     role.searchPath = "\"public\""
+    role.rowSecurityOff = true
     let prelude = role.prelude
     #expect(
       prelude.sql
         == "SELECT WHERE set_config('role', $1, true) IS NOT NULL"
-        + " AND set_config('search_path', $2, true) IS NOT NULL")
+        + " AND set_config('search_path', $2, true) IS NOT NULL"
+        + " AND set_config('row_security', 'off', true) IS NOT NULL")
     #expect(prelude.parameters == ["service_role", "\"public\""])
     #expect(prelude.sql == RequestRole.searchPathSQL)
     #expect(
       RequestRole.searchPathSQL
-        == RequestRole.preludeSQL(shape: RequestRole.searchPathShape, settings: 0, readOnly: false))
+        == RequestRole.preludeSQL(
+          shape: RequestRole.searchPathShape, settings: 0, readOnly: false, rowSecurityOff: true))
+    // Without it, the same fields are the general prelude's, which leaves row security on.
+    role.rowSecurityOff = false
+    #expect(
+      role.prelude.sql
+        == "SELECT WHERE set_config('role', $1, true) IS NOT NULL"
+        + " AND set_config('search_path', $2, true) IS NOT NULL")
   }
 
   /// What REST puts in a request's role, in the order the gateway sent it before.
