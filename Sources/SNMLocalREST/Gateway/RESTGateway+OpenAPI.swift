@@ -36,7 +36,9 @@ extension RESTGateway {
     let shared = RequestSettings.headers(request.headers)
     role.headers = shared.headers
     role.cookies = shared.cookies
-    let text = try database.transaction(as: role, begin: nil, then: Self.preRequest(cache)) { tx in
+    let text = try database.transaction(
+      as: role, begin: nil, then: RESTRequestRole.preRequest(cache)
+    ) { tx in
       try tx.pipeline([PGStatement(Self.privilegesSQL, [schema], prepared: true)])[0].scalar
     }
     var privileges = OpenAPIDocument.Privileges(tables: [:], functions: [])

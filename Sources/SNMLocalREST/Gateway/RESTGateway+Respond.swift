@@ -207,8 +207,8 @@ extension RESTGateway {
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
     check: ((ResultRow) throws -> Void)?, knownCode: Bool
   ) throws -> [PGResult] {
-    let role = Self.requestRole(context, readOnly: readOnly, knownCode: knownCode)
-    let preRequest = Self.preRequest(context.cache)
+    let role = RESTRequestRole.role(context, readOnly: readOnly, knownCode: knownCode)
+    let preRequest = RESTRequestRole.preRequest(context.cache)
     try Self.refuseNUL(statements)
     let body = statements.map { statement in
       var prepared = statement
@@ -233,61 +233,6 @@ extension RESTGateway {
       try tx.commit()
       return results
     }
-  }
-
-  /// The statements before the request's own: the role's prelude, then the pre-request function
-  /// when `pgrst.db_pre_request` names one (for a read streamed through a cursor, which keeps
-  /// its connection past one transaction call).
-  static func requestPrelude(_ context: Context, readOnly: Bool) -> [PGStatement] {
-    [requestRole(context, readOnly: readOnly).prelude] + preRequest(context.cache)
-  }
-
-  /// The pre-request function's call, when `pgrst.db_pre_request` names one; its result is
-  /// dropped: only a failure (the function's raise) counts.
-  static func preRequest(_ cache: SchemaCache) -> [PGStatement] {
-    guard let function = cache.preRequest else { return [] }
-    var statement = PGStatement("select \(function.sql)()", prepared: true)
-    statement.form = .discarded
-    return [statement]
-  }
-
-  /// Who the request runs as and what it shares with the database (PostgREST's `txVarQuery`):
-  /// the role, the claims, `search_path` (the request's schema, then
-  /// `pgrst.db_extra_search_path`), `request.method`, `request.path` (under `/rest/v1`),
-  /// `request.headers` (lowercase names, without `Cookie`), `request.cookies`, `timezone` from
-  /// `Prefer: timezone=`, the role's own settings, then those the called function hoists
-  /// (PostgREST's `funcSettingsSql`).
-  /// `knownCode` (`KnownCodeReads.swift`): the role, `search_path`, `timezone` and the role's
-  /// settings only, what Postgres's own code sees.
-  static func requestRole(
-    _ context: Context, readOnly: Bool, knownCode: Bool = false
-  ) -> RequestRole {
-    var settings: [RequestRole.Setting] = []
-    if let own = context.cache.roleSettings[context.auth.role] {
-      // PostgREST sets the role's settings before `Prefer: timezone=`, which so wins over a
-      // role's TimeZone; the prelude sets the timezone first, so that setting is left out.
-      let preferred = context.preferences.timezone != nil
-      settings = own.filter { !(preferred && $0.name.lowercased() == "timezone") }
-        .map { RequestRole.Setting($0.name, $0.value) }
-    }
-    if !context.functionSettings.isEmpty {
-      settings += context.functionSettings.map { RequestRole.Setting($0.name, $0.value) }
-    }
-    var role = RequestRole(
-      role: context.auth.role, claims: knownCode ? nil : context.auth.claimsJSON,
-      settings: settings, readOnly: readOnly && !knownCode)
-    role.searchPath = context.cache.searchPath(context.schema)
-    role.timezone = context.preferences.timezone
-    if knownCode {
-      role.rowSecurityOff = true
-      return role
-    }
-    role.method = context.request.method
-    role.path = RequestSettings.path(context.request.path)
-    let headers = RequestSettings.headers(context.request.headers)
-    role.headers = headers.headers
-    role.cookies = headers.cookies
-    return role
   }
 
   /// 400 22021 for SQL text holding a NUL byte (from a name in the request), which libpq cannot

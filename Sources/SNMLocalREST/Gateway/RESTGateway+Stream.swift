@@ -55,7 +55,7 @@ extension RESTGateway {
     let responseSettings: ResultRow
     let first: Int
     do {
-      let prelude = Self.requestPrelude(context, readOnly: true)
+      let prelude = RESTRequestRole.prelude(context, readOnly: true)
       let results = try connection.pipeline(
         [PGStatement("begin isolation level repeatable read read only")] + prelude + [
           count.statement, Self.declareRows(query),

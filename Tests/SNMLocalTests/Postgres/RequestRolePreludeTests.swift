@@ -93,7 +93,7 @@ import Testing
       preferences: try Preferences.parse(request.headers.values(for: "Prefer")), accepts: [],
       maxRows: nil)
     context.functionSettings = [("search_path", "x")]
-    let prelude = RESTGateway.requestRole(context, readOnly: true).prelude
+    let prelude = RESTRequestRole.role(context, readOnly: true).prelude
     #expect(
       prelude.sql
         == Self.request
@@ -105,7 +105,7 @@ import Testing
         "GET", "/users", #"{"accept":"*/*","prefer":"timezone=Asia/Seoul"}"#, #"{"a":"1"}"#,
         "Asia/Seoul", "statement_timeout", "8s", "search_path", "x",
       ])
-    #expect(RESTGateway.requestPrelude(context, readOnly: true) == [prelude])
+    #expect(RESTRequestRole.prelude(context, readOnly: true) == [prelude])
   }
 
   @Test func aRESTRequestWithTimezoneAndRoleSettings() {
