@@ -81,8 +81,13 @@ def test_the_client_reconnects_after_a_restart_and_gets_later_events(project):
         assert (await asyncio.wait_for(changes.get(), WAIT))["data"]["record"]["body"] == "before"
 
         await asyncio.to_thread(restart, project)
-        # The dropped socket errs the channel; the client connects again and rejoins it.
-        assert await next_state(states, "SUBSCRIBED") == ["CHANNEL_ERROR", "SUBSCRIBED"]
+        # The dropped socket errs the channel; the client connects again and rejoins it. An
+        # attempt that comes while the project is still restarting is refused and errs it again
+        # (the client's backoff is 0.5 s; a restart on a loaded machine takes longer), so the
+        # channel may err more than once, and nothing else, before it is subscribed again.
+        rejoined = await next_state(states, "SUBSCRIBED")
+        assert rejoined[-1] == "SUBSCRIBED" and len(rejoined) >= 2, rejoined
+        assert set(rejoined[:-1]) == {"CHANNEL_ERROR"}, rejoined
         assert (await asyncio.wait_for(system.get(), WAIT)).message == "Subscribed to PostgreSQL"
         project.sql("insert into rc_notes (body) values ('after')")
         after = await asyncio.wait_for(changes.get(), WAIT)
