@@ -47,7 +47,9 @@ extension DiagnosticMessage {
     Self(id: "builtin-variable", "'$\(name)' is built in and cannot be bound with 'let'")
   }
 
-  static func notACount(_ clause: String, found: String) -> Self {
+  /// A count that is no whole number of at least 0: `limit -1` here, and `expect rows $n` when
+  /// the script runs and `$n` holds something else (SNMShell).
+  public static func notACount(_ clause: String, found: String) -> Self {
     Self(id: "not-a-count", "'\(clause)' takes a whole number of at least 0, found \(found)")
   }
 

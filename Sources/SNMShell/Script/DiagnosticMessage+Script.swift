@@ -25,10 +25,4 @@ extension DiagnosticMessage {
   static func patternNotText(_ kind: String) -> DiagnosticMessage {
     DiagnosticMessage(id: "pattern-not-text", "'matches' needs a string pattern, found \(kind)")
   }
-
-  /// `expect rows $n` where `$n` is not a whole number.
-  static func notACount(_ clause: String, found: String) -> DiagnosticMessage {
-    DiagnosticMessage(
-      id: "not-a-count", "'\(clause)' needs a whole number of at least 0, found \(found)")
-  }
 }

@@ -124,6 +124,18 @@ let duplicate = StatementOutcome.failed(
     }
   }
 
+  @Test func aVariableThatHoldsNoCountIsTheCheckersDiagnostic() {
+    // One message for the id, as `snm check` words it for a literal (`limit -1`).
+    #expect {
+      try evaluate("expect rows $nothing", last: twoRows, previous: twoRows)
+    } throws: { error in
+      (error as? Diagnostic)?.message
+        == DiagnosticMessage(
+          id: "not-a-count", "'expect rows' takes a whole number of at least 0, found null")
+        && (error as? Diagnostic)?.range == SourceRange(start: 12, end: 20)
+    }
+  }
+
   func evaluate(_ text: String, last: StatementOutcome?, previous: StatementOutcome?) throws
     -> ExpectationCheck.Verdict
   {
