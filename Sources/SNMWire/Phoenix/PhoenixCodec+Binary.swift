@@ -20,22 +20,14 @@ extension PhoenixCodec {
     var reader = Reader(bytes: bytes, kind: kind)
     switch (kind, direction) {
     case (.push, .toServer):
-      let fields = try reader.fields(["join_ref", "ref", "topic", "event"])
-      return .binaryPush(
-        PhoenixBinaryMessage(
-          joinRef: Self.ref(fields[0]), ref: Self.ref(fields[1]), topic: fields[2],
-          event: fields[3], payload: reader.rest))
+      return .binaryPush(try Self.messageWithRefs(&reader, last: "event"))
     case (.push, .toClient):
       let fields = try reader.fields(["join_ref", "topic", "event"])
       return .binaryPush(
         PhoenixBinaryMessage(
           joinRef: Self.ref(fields[0]), topic: fields[1], event: fields[2], payload: reader.rest))
     case (.reply, .toClient):
-      let fields = try reader.fields(["join_ref", "ref", "topic", "status"])
-      return .binaryReply(
-        PhoenixBinaryMessage(
-          joinRef: Self.ref(fields[0]), ref: Self.ref(fields[1]), topic: fields[2],
-          event: fields[3], payload: reader.rest))
+      return .binaryReply(try Self.messageWithRefs(&reader, last: "status"))
     case (.broadcast, .toClient):
       let fields = try reader.fields(["topic", "event"])
       return .binaryBroadcast(
@@ -67,18 +59,13 @@ extension PhoenixCodec {
   {
     switch (frame, direction) {
     case (.binaryPush(let push), .toServer):
-      return try Self.pack(
-        .push, [push.joinRef ?? "", push.ref ?? "", push.topic, push.event],
-        ["join_ref", "ref", "topic", "event"],
-        payload: push.payload)
+      return try Self.packWithRefs(.push, push, last: "event")
     case (.binaryPush(let push), .toClient):
       return try Self.pack(
         .push, [push.joinRef ?? "", push.topic, push.event], ["join_ref", "topic", "event"],
         payload: push.payload)
     case (.binaryReply(let reply), .toClient):
-      return try Self.pack(
-        .reply, [reply.joinRef ?? "", reply.ref ?? "", reply.topic, reply.event],
-        ["join_ref", "ref", "topic", "status"], payload: reply.payload)
+      return try Self.packWithRefs(.reply, reply, last: "status")
     case (.binaryBroadcast(let broadcast), .toClient):
       return try Self.pack(
         .broadcast, [broadcast.topic, broadcast.event], ["topic", "event"],
@@ -103,6 +90,26 @@ extension PhoenixCodec {
         "this binary kind does not travel \(direction == .toServer ? "to a server" : "to a client")"
       )
     }
+  }
+
+  /// The layout a push to a server and a reply share: join_ref, ref, topic and `last` (the
+  /// event, or the reply's status), then the payload.
+  private static func messageWithRefs(_ reader: inout Reader, last: String)
+    throws(PhoenixCodecError) -> PhoenixBinaryMessage
+  {
+    let fields = try reader.fields(["join_ref", "ref", "topic", last])
+    return PhoenixBinaryMessage(
+      joinRef: ref(fields[0]), ref: ref(fields[1]), topic: fields[2], event: fields[3],
+      payload: reader.rest)
+  }
+
+  /// `message` in the layout of ``messageWithRefs(_:last:)``.
+  private static func packWithRefs(_ kind: Kind, _ message: PhoenixBinaryMessage, last: String)
+    throws(PhoenixCodecError) -> [UInt8]
+  {
+    try pack(
+      kind, [message.joinRef ?? "", message.ref ?? "", message.topic, message.event],
+      ["join_ref", "ref", "topic", last], payload: message.payload)
   }
 
   /// Kind byte, lengths, (encoding), fields, payload; each field at most 255 bytes.
