@@ -130,12 +130,10 @@ enum CommandLineTable {
   ]
 
   static let testOptions: [CommandLineOption] = [
-    CommandLineOption(
-      "--jobs", value: "N", valueHint: ": N", for: [.test],
-      help: "run N files at a time (the output and reports stay in file order)"
-    ) { parsed, value throws(UsageError) in
-      parsed.jobs = try ValueParsing.wholeNumber(value, option: "--jobs", in: 1...64)
-    },
+    wholeNumber(
+      "--jobs", valueHint: ": N", for: [.test],
+      help: "run N files at a time (the output and reports stay in file order)", in: 1...64
+    ) { $0.jobs = $1 },
     CommandLineOption(
       "--report", value: "KIND=PATH", valueHint: ": KIND=PATH", for: [.test, .report],
       help: "write a report: junit (JUnit XML), tap (TAP 13) or json; repeatable",
@@ -145,12 +143,10 @@ enum CommandLineTable {
       "--verbose", aliases: ["-v"], for: [.test],
       help: "print each request and answer under its file (keys and tokens masked)"
     ) { parsed, _ throws(UsageError) in parsed.verbose = true },
-    CommandLineOption(
-      "--retry", value: "N", valueHint: ": N", for: [.test],
-      help: "run a failed file marked '# snm: idempotent' up to N more times"
-    ) { parsed, value throws(UsageError) in
-      parsed.retries = try ValueParsing.wholeNumber(value, option: "--retry", in: 0...10)
-    },
+    wholeNumber(
+      "--retry", valueHint: ": N", for: [.test],
+      help: "run a failed file marked '# snm: idempotent' up to N more times", in: 0...10
+    ) { $0.retries = $1 },
     CommandLineOption(
       "--shard", value: "K/N", valueHint: ": K/N", for: [.test],
       help: "run the K-th of N stable shares of the files (a CI matrix)"
@@ -169,12 +165,10 @@ enum CommandLineTable {
   ]
 
   static let listenOptions: [CommandLineOption] = [
-    CommandLineOption(
-      "--count", value: "N", valueHint: ": N", for: [.listen],
-      help: "stop after N events (exit 0)"
-    ) { parsed, value throws(UsageError) in
-      parsed.listenCount = try ValueParsing.wholeNumber(value, option: "--count", in: 1...1_000_000)
-    },
+    wholeNumber(
+      "--count", valueHint: ": N", for: [.listen], help: "stop after N events (exit 0)",
+      in: 1...1_000_000
+    ) { $0.listenCount = $1 },
     CommandLineOption(
       "--for", value: "DURATION", valueHint: ": DURATION", for: [.listen],
       help: "stop after this long: 500ms, 30s, 10m (exit 0)"
@@ -207,49 +201,43 @@ enum CommandLineTable {
   ]
 
   static let localOptions: [CommandLineOption] = [
-    CommandLineOption(
-      "--dir", value: "DIR", for: [.local],
+    localOption(
+      "--dir", value: "DIR",
       help: "where the project keeps its data (default: $XDG_DATA_HOME/snm/local;\n"
         + "for a project folder, snm/projects/<name>-<hash> there)",
       completion: .directories
-    ) { parsed, value throws(UsageError) in
-      parsed.local.options.dataDir = ValueParsing.absolute(value)
-      parsed.local.given.insert("dir")
-    },
-    CommandLineOption(
-      "--project", value: "DIR", for: [.local],
+    ) { options, value throws(UsageError) in options.dataDir = ValueParsing.absolute(value) },
+    localOption(
+      "--project", value: "DIR",
       help: "the folder holding supabase/ (config.toml, migrations, seed.sql); default:\n"
         + "the current folder when it holds one",
       completion: .directories
-    ) { parsed, value throws(UsageError) in
-      parsed.local.options.projectDir = try ValueParsing.folder(value, option: "--project")
-      parsed.local.given.insert("project")
+    ) { options, value throws(UsageError) in
+      options.projectDir = try ValueParsing.folder(value, option: "--project")
     },
     localNumber(
-      "--port", value: "PORT", help: "the gateway's port on 127.0.0.1 (54321)", in: 1...65535,
-      \.port),
-    CommandLineOption(
-      "--migrations", value: "DIR", for: [.local],
+      "--port", value: "PORT", help: "the gateway's port on 127.0.0.1 (54321)", in: 1...65535
+    ) { $0.port = $1 },
+    localOption(
+      "--migrations", value: "DIR",
       help: "apply these *.sql files in name order instead of the demo schema",
       completion: .directories
-    ) { parsed, value throws(UsageError) in
-      parsed.local.options.migrationsDir = try ValueParsing.folder(value, option: "--migrations")
-      parsed.local.given.insert("migrations")
+    ) { options, value throws(UsageError) in
+      options.migrationsDir = try ValueParsing.folder(value, option: "--migrations")
     },
-    localNumber(
-      "--jwt-expiry", help: "access tokens last this long (3600)", in: 1...31_536_000,
-      \.jwtExpiry),
-    CommandLineOption(
-      "--jwt-alg", value: "ALG", valueHint: ": HS256|ES256|RS256", for: [.local],
+    localNumber("--jwt-expiry", help: "access tokens last this long (3600)", in: 1...31_536_000) {
+      $0.jwtExpiry = $1
+    },
+    localOption(
+      "--jwt-alg", value: "ALG", valueHint: ": HS256|ES256|RS256",
       help: "sign user tokens with HS256 (the secret) or a key pair: ES256, RS256",
       completion: .words(["HS256", "ES256", "RS256"])
-    ) { parsed, value throws(UsageError) in
+    ) { options, value throws(UsageError) in
       let name = value.uppercased()
       guard ["HS256", "ES256", "RS256"].contains(name) else {
         throw UsageError("option '--jwt-alg': '\(value)' is not HS256, ES256 or RS256")
       }
-      parsed.local.options.jwtAlgorithm = name
-      parsed.local.given.insert("jwt-alg")
+      options.jwtAlgorithm = name
     },
     CommandLineOption(
       "--signing-keys", value: "FILE", valueHint: ": FILE (JWK set)", for: [.local],
@@ -264,22 +252,21 @@ enum CommandLineTable {
     ) { parsed, _ throws(UsageError) in parsed.local.options.signingKeysFile = "" },
     localNumber(
       "--refresh-reuse-interval",
-      help: "a just-used refresh token still answers for this long (10)",
-      in: 0...86_400, \.refreshReuseInterval),
-    CommandLineOption(
-      "--auth-rate-limit", value: "NAME=N", valueHint: ": NAME=N", for: [.local],
+      help: "a just-used refresh token still answers for this long (10)", in: 0...86_400
+    ) { $0.refreshReuseInterval = $1 },
+    localOption(
+      "--auth-rate-limit", value: "NAME=N", valueHint: ": NAME=N",
       help: "one of GoTrue's per-address Auth limits, e.g. token_refresh=150 or\n"
         + "token_verifications=30 (0: none; repeatable)",
       completion: .words(AuthRateLimits.names.map { $0 + "=" })
-    ) { parsed, value throws(UsageError) in
+    ) { options, value throws(UsageError) in
       var limits = AuthRateLimits()
       do throws(AuthRateLimitError) {
         try limits.set(value)
       } catch {
         throw UsageError("option '--auth-rate-limit': \(error.message)")
       }
-      parsed.local.options.authRateLimitChanges.append(value)
-      parsed.local.given.insert("auth-rate-limit")
+      options.authRateLimitChanges.append(value)
     },
     authSwitch(
       "confirm_email", on: true,
@@ -329,12 +316,10 @@ enum CommandLineTable {
     idpOption("--audience", value: "AUD", help: nil) { $0.audience = $1 },
     idpOption("--issuer", value: "ISS", help: nil) { $0.issuer = $1 },
     idpOption("--subject", value: "SUB", help: nil) { $0.subject = $1 },
-    CommandLineOption(
-      "--expires-in", value: "SECONDS", for: [.local], help: "", unlisted: [.local]
-    ) { parsed, value throws(UsageError) in
-      parsed.local.testToken.expiresIn = try ValueParsing.wholeNumber(
-        value, option: "--expires-in", in: 0...86_400)
-    },
+    wholeNumber(
+      "--expires-in", value: "SECONDS", for: [.local], help: "", unlisted: [.local],
+      in: 0...86_400
+    ) { $0.local.testToken.expiresIn = $1 },
     CommandLineOption(
       "--sms-test-otp", value: "PHONE=CODE", valueHint: ": PHONE=CODE", for: [.local],
       help: "this number is texted nothing and its code is always CODE (repeatable;\n"
@@ -350,16 +335,15 @@ enum CommandLineTable {
     CommandLineOption(
       "--no-sms-test-otp", for: [.local], help: "", unlisted: [.local]
     ) { parsed, _ throws(UsageError) in parsed.local.options.smsTestOTPChanges.append("") },
-    CommandLineOption(
-      "--file-size-limit", value: "SIZE", for: [.local],
+    localOption(
+      "--file-size-limit", value: "SIZE",
       help: "the most one Storage object may hold: bytes, 500MB, 50MiB, 1GB (50MiB)"
-    ) { parsed, value throws(UsageError) in
+    ) { options, value throws(UsageError) in
       guard let bytes = LocalProjectOptions.parseSize(value), bytes > 0 else {
         throw UsageError(
           "option '--file-size-limit': '\(value)' is not a size such as 50MiB, 500MB or 1GB")
       }
-      parsed.local.options.storageFileSizeLimit = bytes
-      parsed.local.given.insert("file-size-limit")
+      options.storageFileSizeLimit = bytes
     },
     CommandLineOption(
       "--json", for: [.local], help: "print one JSON object (with the keys) instead of the report"
@@ -377,17 +361,43 @@ enum CommandLineTable {
     ) { parsed, _ throws(UsageError) in parsed.local.pruneUnknown = true },
   ]
 
-  /// A `snm local` option whose value is a whole number in `range`, kept in `field` of the
-  /// project's options and recorded as given (`--port` as `port`).
+  /// An option whose value is a whole number in `range`; any other value is refused naming the
+  /// option and the range (`option '--jobs' needs a number from 1 to 64, not 'x'`).
+  static func wholeNumber(
+    _ flag: String, value: String = "N", valueHint: String? = nil, for commands: Set<Command>,
+    help: String, unlisted: Set<Command> = [], in range: ClosedRange<Int>,
+    set: @escaping @Sendable (inout ParsedCommandLine, Int) -> Void
+  ) -> CommandLineOption {
+    CommandLineOption(
+      flag, value: value, valueHint: valueHint, for: commands, help: help, unlisted: unlisted
+    ) { parsed, text throws(UsageError) in
+      set(&parsed, try ValueParsing.wholeNumber(text, option: flag, in: range))
+    }
+  }
+
+  /// A `snm local` option that sets the project's options and is recorded as given under its
+  /// name without the dashes (`--port` as `port`): it overrides what the project has saved.
+  static func localOption(
+    _ flag: String, value: String, valueHint: String? = nil, help: String,
+    completion: CommandLineOption.Completion = .none,
+    set: @escaping @Sendable (inout LocalProjectOptions, String) throws(UsageError) -> Void
+  ) -> CommandLineOption {
+    CommandLineOption(
+      flag, value: value, valueHint: valueHint, for: [.local], help: help, completion: completion
+    ) { parsed, text throws(UsageError) in
+      try set(&parsed.local.options, text)
+      parsed.local.given.insert(String(flag.dropFirst(2)))
+    }
+  }
+
+  /// A `snm local` option whose value is a whole number in `range`, set in the project's options
+  /// and recorded as given.
   static func localNumber(
     _ flag: String, value: String = "SECONDS", help: String, in range: ClosedRange<Int>,
-    _ field: WritableKeyPath<LocalProjectOptions, Int> & Sendable
+    set: @escaping @Sendable (inout LocalProjectOptions, Int) -> Void
   ) -> CommandLineOption {
-    CommandLineOption(flag, value: value, for: [.local], help: help) {
-      parsed, text throws(UsageError) in
-      parsed.local.options[keyPath: field] = try ValueParsing.wholeNumber(
-        text, option: flag, in: range)
-      parsed.local.given.insert(String(flag.dropFirst(2)))
+    localOption(flag, value: value, help: help) { options, text throws(UsageError) in
+      set(&options, try ValueParsing.wholeNumber(text, option: flag, in: range))
     }
   }
 
