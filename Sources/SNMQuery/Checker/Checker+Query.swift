@@ -116,7 +116,9 @@ extension Checker {
     checkVariables(in: body)
   }
 
-  mutating func check(_ modifiers: Modifiers) {
+  // Inlined, as checkGuards: a call took a copy of the statement's modifiers (a memcpy of the
+  // struct and a retain of each field), where inlined each field is read in place.
+  @inline(__always) mutating func check(_ modifiers: Modifiers) {
     for item in modifiers.order { checkNames(in: item.column) }
     if let limit = modifiers.limit { checkCount(limit, clause: "limit") }
     if let offset = modifiers.offset { checkCount(offset, clause: "offset") }

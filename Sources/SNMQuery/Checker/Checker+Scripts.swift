@@ -39,8 +39,8 @@ extension Checker {
     }
   }
 
-  mutating func checkGuards(_ modifiers: Modifiers, verb: String) {
-    checkAll(modifiers, verb: verb)
+  @inline(__always) mutating func checkGuards(_ modifiers: Modifiers, verb: String) {
+    if modifiers.all != nil { checkAll(modifiers, verb: verb) }
     if let head = modifiers.head {
       if verb != "select" && verb != "rpc get" {
         report(

@@ -23,7 +23,10 @@ extension Parser {
       record(.keyword(word))
       return first
     }
-    var operands = [first]
+    // Room for four at once: grown from one, two operands were two allocations.
+    var operands: [Condition] = []
+    operands.reserveCapacity(4)
+    operands.append(first)
     while eat(joiner) != nil {
       operands.append(try parseOperand(of: joiner, after: "'\(word)'"))
     }

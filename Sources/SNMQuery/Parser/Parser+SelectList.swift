@@ -4,8 +4,11 @@ extension Parser {
     -> [SelectItem]
   {
     // The first item apart: `after:` is an autoclosure, and one that read `items` held the
-    // array, so each append that grew it copied every item.
-    var items = [try parseSelectItem(after: after())]
+    // array, so each append that grew it copied every item. Room for four made at once: a
+    // list grown from one item was allocated again at the second and the third.
+    var items: [SelectItem] = []
+    items.reserveCapacity(4)
+    items.append(try parseSelectItem(after: after()))
     while eat(.comma) != nil {
       items.append(try parseSelectItem(after: "','"))
     }

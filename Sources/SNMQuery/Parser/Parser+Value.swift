@@ -75,6 +75,7 @@ extension Parser {
     defer { leaveNesting() }
     var elements: [ValueNode] = []
     if current.kind != close {
+      elements.reserveCapacity(4)
       // The first element apart, as in parseSelectList: an `after:` that read `elements` held
       // the array while it grew.
       elements.append(try parseValue(after: opening))
@@ -94,6 +95,8 @@ extension Parser {
     var members: [ObjectMember] = []
     var seenKeys: Set<String> = []
     if current.kind != .rightBrace {
+      // Room for eight members at once: grown a member at a time, four were three allocations.
+      members.reserveCapacity(8)
       repeat {
         let keyToken = current
         let key: String

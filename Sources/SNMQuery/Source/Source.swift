@@ -10,17 +10,28 @@
 public struct Source: Sendable {
   /// The name printed before `:line:col` (a path, `<command line>`, `<stdin>`).
   public let fileName: String
-  /// The text as written.
-  public let text: String
-  /// The text's UTF-8 bytes, which the lexer reads.
+  /// The text's UTF-8 bytes, which the lexer reads. Always valid UTF-8.
   public let bytes: [UInt8]
   /// The line of its input the text starts on (1 for a whole file or `-c`).
   public let firstLine: Int
 
+  /// The text as written (made from `bytes` at each read: the lexer, parser and checker read the
+  /// bytes, and a file's text is not held twice).
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
+
   public init(text: String, fileName: String = "<input>", firstLine: Int = 1) {
     self.fileName = fileName
-    self.text = text
     self.bytes = Array(text.utf8)
+    self.firstLine = max(firstLine, 1)
+  }
+
+  /// The source of `bytes` when they are valid UTF-8, taken as they are (no String is made:
+  /// checking them is all a file's text needs before the lexer reads it); nil when they are not.
+  /// `UTF8Check.isValid` refuses exactly what `String(validating:as:)` refuses.
+  public init?(validUTF8 bytes: [UInt8], fileName: String = "<input>", firstLine: Int = 1) {
+    guard UTF8Check.isValid(bytes) else { return nil }
+    self.fileName = fileName
+    self.bytes = bytes
     self.firstLine = max(firstLine, 1)
   }
 

@@ -27,10 +27,22 @@ public final class ScriptLoader: Sendable {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw .unreadable(path)
     }
-    guard let text = String(data: data, encoding: .utf8) else { throw .notText(path) }
-    let source = Source(text: text, fileName: path)
+    let source = try Self.source(of: data, path: path)
     cache.withLock { $0[key] = source }
     return source
+  }
+
+  /// The text of the file `path` read as `data`: its bytes as they are when they are UTF-8 (a
+  /// byte order mark first left out, as `String(data:encoding:)` leaves it), checked without
+  /// making a String; else what `String(data:encoding:)` makes of them, or `.notText`.
+  static func source(of data: Data, path: String) throws(ScriptLoadError) -> Source {
+    var bytes = [UInt8](data)
+    if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+      bytes.removeFirst(3)
+    }
+    if let source = Source(validUTF8: bytes, fileName: path) { return source }
+    guard let text = String(data: data, encoding: .utf8) else { throw .notText(path) }
+    return Source(text: text, fileName: path)
   }
 
   /// Why the script at `path` cannot be read (missing, a directory, not readable), found without

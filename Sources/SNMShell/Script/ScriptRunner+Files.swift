@@ -34,7 +34,7 @@ extension ScriptRunner {
     state.files.insert(path)
     // A file of ordinary size keeps the statements its check parsed; a larger one is parsed
     // again, a statement at a time, to run in the memory of its text.
-    let keeping = source.text.utf8.count <= Self.keptScriptBytes
+    let keeping = source.bytes.count <= Self.keptScriptBytes
     let check = ScriptCheck.check(
       file: source, variables: executor.boundNames(), loader: loader, keeping: keeping)
     guard !check.hasErrors else {
