@@ -79,7 +79,8 @@ def test_the_repository_budgets_every_counted_path():
     text = (ROOT / "scripts" / "bench-budgets.txt").read_text()
     figures = {line.split("|")[0].strip() for line in text.splitlines()
                if line.strip() and not line.startswith("#")}
-    for path in ("primary-key select", "10-row filtered select",
+    for path in ("primary-key select", "primary-key select, signed in, owner = auth.uid()",
+                 "10-row filtered select",
                  "single-row insert, return=representation", "5,000-row streamed read, per row"):
         assert f"{path}: gateway + Postgres" in figures
         assert f"{path}: gateway" in figures
@@ -237,7 +238,7 @@ def test_the_repository_budgets_fail_ten_percent_over_and_pass_at_budget(tmp_pat
     section_nine = {figure: budget for figure, (budget, *_) in
                     bench_module().read_budgets(real).items()
                     if figure.endswith(("gateway", "gateway + Postgres"))}
-    assert len(section_nine) == 8
+    assert len(section_nine) == 10
     done = check(results(tmp_path, section_nine), real)
     assert done.returncode == 0, done.stdout + done.stderr
     for figure, budget in section_nine.items():

@@ -6,29 +6,11 @@ policy applies to), an operator's SQL function (its filter), a setting a functio
 session on the connection (PostgREST reads it on every later request of that connection), and a
 role's own `DateStyle`. Each fails when the gateway skips the settings read in its case.
 """
-import contextlib
 import uuid
 
 import httpx
 
-from hardening import wait_for_answer
-
-
-@contextlib.contextmanager
-def service_client(project, table):
-    """A client as service_role, once the gateway answers a read of the new `table`."""
-    headers = project.headers(project.service_role_key)
-    with httpx.Client(base_url=project.rest_url, headers=headers, timeout=60) as client:
-        wait_for_answer(project, f"{table}?select=id", lambda answer: answer.status_code == 200)
-        yield client
-
-
-def read(client, path, rows, headers=None):
-    """GET `path`, require a 200 whose JSON is `rows`; the answer, for its headers."""
-    answer = client.get(path, headers=headers)
-    assert answer.status_code == 200, answer.text
-    assert answer.json() == rows
-    return answer
+from hardening import jwt_secret, mint, user_claims, wait_for_answer
 
 
 def test_code_a_read_may_run_still_sets_the_answers_headers(start_extra_project):
@@ -52,22 +34,28 @@ def test_code_a_read_may_run_still_sets_the_answers_headers(start_extra_project)
             + 0 * length(set_config('response.headers', '[{{"X-Set-By": "session"}}]', false))
         $$;
         grant execute on function public.{name}_session() to service_role;""")
-    with service_client(project, name) as client:
-        # anon, a role the policy applies to, runs the policy's function: its header is there.
+    service = project.headers(project.service_role_key)
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        wait_for_answer(project, f"{name}?select=id", lambda answer: answer.status_code == 200)
+        # A role the policy applies to runs the policy's function: its header is in the answer.
         for _ in range(3):
-            answer = read(client, f"/{name}?select=id,note&id=eq.1", [{"id": 1, "note": "one"}],
-                          headers=project.headers())
+            answer = client.get(f"/{name}?select=id,note&id=eq.1", headers=project.headers())
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == [{"id": 1, "note": "one"}]
             assert answer.headers.get("x-set-by") == "policy"
         # service_role bypasses the policy: no function ran, no header.
-        answer = read(client, f"/{name}?select=id,note&id=eq.1", [{"id": 1, "note": "one"}])
+        answer = client.get(f"/{name}?select=id,note&id=eq.1", headers=service)
+        assert answer.status_code == 200, answer.text
         assert "x-set-by" not in answer.headers
         # A setting a function made for the session stays on its connection; PostgREST reads it
         # on every later request there, so the plain read after it must read it too.
-        setter = client.post(f"/rpc/{name}_session", json={})
+        setter = client.post(f"/rpc/{name}_session", json={}, headers=service)
         assert setter.status_code == 200, setter.text
-        answer = read(client, f"/{name}?select=id,born&id=eq.2", [{"id": 2, "born": "2021-03-04"}])
+        answer = client.get(f"/{name}?select=id,born&id=eq.2", headers=service)
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == [{"id": 2, "born": "2021-03-04"}]
         assert answer.headers.get("x-set-by") == "session"
-        served = client.get(f"/{name}_pid?select=pid")
+        served = client.get(f"/{name}_pid?select=pid", headers=service)
         # The function's connection served the read between (else this proves nothing).
         assert served.json()[0]["pid"] == setter.json(), (setter.json(), served.json())
 
@@ -88,9 +76,13 @@ def test_an_operator_written_in_sql_still_sets_the_answers_headers(start_extra_p
         create table public.{name} (id int primary key, label public.{name}_tag);
         insert into public.{name} values (1, 'a'), (2, 'b');
         grant select on public.{name} to service_role;""")
-    with service_client(project, name) as client:
+    service = project.headers(project.service_role_key)
+    with httpx.Client(base_url=project.rest_url, headers=service, timeout=60) as client:
+        wait_for_answer(project, f"{name}?select=id", lambda answer: answer.status_code == 200)
         for _ in range(3):
-            answer = read(client, f"/{name}?select=id,label&label=eq.b", [{"id": 2, "label": "b"}])
+            answer = client.get(f"/{name}?select=id,label&label=eq.b")
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == [{"id": 2, "label": "b"}]
             assert answer.headers.get("x-set-by") == "operator"
 
 
@@ -103,11 +95,14 @@ def test_a_roles_own_datestyle_still_reaches_the_dates(start_extra_project):
         create table public.{name} (id int primary key, born date, seen timestamp);
         insert into public.{name} values (1, '2020-01-02', '2020-01-02 03:04:05');
         grant select on public.{name} to service_role;""")
-    with service_client(project, name) as client:
+    service = project.headers(project.service_role_key)
+    with httpx.Client(base_url=project.rest_url, headers=service, timeout=60) as client:
+        wait_for_answer(project, f"{name}?select=id", lambda answer: answer.status_code == 200)
         for _ in range(3):
             # The transaction's dates are German; JSON's stay ISO, as PostgREST's json_agg.
-            read(client, f"/{name}?select=id,born,seen&id=eq.1",
-                 [{"id": 1, "born": "2020-01-02", "seen": "2020-01-02T03:04:05"}])
+            answer = client.get(f"/{name}?select=id,born,seen&id=eq.1")
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == [{"id": 1, "born": "2020-01-02", "seen": "2020-01-02T03:04:05"}]
 
 
 def test_a_role_that_lost_bypassrls_reads_under_the_policy_with_its_claims(start_extra_project):
@@ -128,16 +123,165 @@ def test_a_role_that_lost_bypassrls_reads_under_the_policy_with_its_claims(start
           using (id < 3 and current_setting('request.jwt.claims', true)::jsonb ->> 'role'
                  = 'service_role');
         grant select on public.{name} to service_role;""")
-    with service_client(project, name) as client:
+    service = project.headers(project.service_role_key)
+    with httpx.Client(base_url=project.rest_url, headers=service, timeout=60) as client:
+        wait_for_answer(project, f"{name}?select=id", lambda answer: answer.status_code == 200)
         for _ in range(3):
-            read(client, f"/{name}?select=id,note&order=id",
-                 [{"id": 1, "note": "one"}, {"id": 2, "note": "two"}, {"id": 3, "note": "three"}])
+            answer = client.get(f"/{name}?select=id,note&order=id")
+            assert answer.status_code == 200, answer.text
+            assert [row["id"] for row in answer.json()] == [1, 2, 3]
         project.sql("alter role service_role nobypassrls")
         try:
             for _ in range(4):
-                read(client, f"/{name}?select=note,id&order=id",
-                     [{"id": 1, "note": "one"}, {"id": 2, "note": "two"}])
-                read(client, f"/{name}?select=id&order=id.desc", [{"id": 2}, {"id": 1}])
-                read(client, f"/{name}?select=note&id=eq.3", [])
+                answer = client.get(f"/{name}?select=note,id&order=id")
+                assert answer.status_code == 200, answer.text
+                assert answer.json() == [{"id": 1, "note": "one"}, {"id": 2, "note": "two"}]
+                answer = client.get(f"/{name}?select=id&order=id.desc")
+                assert answer.status_code == 200, answer.text
+                assert answer.json() == [{"id": 2}, {"id": 1}]
+                answer = client.get(f"/{name}?select=note&id=eq.3")
+                assert answer.status_code == 200, answer.text
+                assert answer.json() == []
         finally:
             project.sql("alter role service_role bypassrls")
+
+
+# A read under row security answers what PostgREST's whole prelude answers, whatever its policies
+# read: auth.uid(), auth.role(), auth.jwt() (the claims), request.headers, or a function of the
+# project's replaced to read request.method. Each test compares the plain read (the shape a
+# shortened prelude would serve) with the same read that casts a column (always the whole prelude)
+# and with what the policy means under PostgREST's contract; then the schema cache is made stale on
+# purpose (the DDL run with session_replication_role = replica, under which the event triggers that
+# ask for a reload do not fire; a table made with it stays unknown): auth.uid() replaced, a policy
+# added, a policy altered, each to read a setting only the whole prelude sets. A gateway that sends
+# only the role, search_path and the claims when its schema cache says the policies read nothing
+# more fails the first three unless it checks after the read that the policies and functions are
+# still those the cache read, and the last two if it counts a policy that calls current_setting or
+# a function of the project's among such policies.
+
+ALICE = "a11ce000-0000-4000-8000-000000000001"
+BOB = "b0b00000-0000-4000-8000-000000000002"
+
+
+def claims_table(project, prefix, policy):
+    """A table of four rows (Alice's and Bob's, red and blue) with row security and `policy`
+    (its USING) for anon and authenticated."""
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    project.sql(f"""
+        create table public.{name} (id int primary key, owner uuid, team text);
+        insert into public.{name} values (1, '{ALICE}', 'red'), (2, '{ALICE}', 'blue'),
+          (3, '{BOB}', 'red'), (4, '{BOB}', 'blue');
+        alter table public.{name} enable row level security;
+        create policy "{name} reads" on public.{name} for select to anon, authenticated
+          using ({policy});
+        grant select on public.{name} to anon, authenticated, service_role;""")
+    wait_for_answer(project, f"{name}?select=id", lambda answer: answer.status_code == 200)
+    return name
+
+
+def user(project, user_id, **claims):
+    return project.headers(token=mint(jwt_secret(project), user_claims(user_id, **claims)))
+
+
+def ids(client, name, headers):
+    """The ids a plain read answers, after checking that the same read with a cast (never a plain
+    read: the whole prelude) answers the same rows."""
+    plain = client.get(f"/{name}?select=id,team&order=id", headers=headers)
+    whole = client.get(f"/{name}?select=id,team::text&order=id", headers=headers)
+    assert plain.status_code == 200, plain.text
+    assert whole.status_code == 200, whole.text
+    assert plain.json() == whole.json()
+    return [row["id"] for row in plain.json()]
+
+
+def silently(project, name, sql):
+    """Runs `sql` without the event triggers' reload; a table made with it stays unknown to the
+    gateway, which shows that its schema cache is stale."""
+    project.sql(f"set session_replication_role = replica; {sql}; "
+                f"create table public.{name}_unseen (id int)")
+    answer = httpx.get(f"{project.rest_url}/{name}_unseen", headers=project.headers())
+    assert answer.status_code == 404, answer.text
+
+
+def test_a_policy_by_auth_uid_and_a_uid_replaced_behind_the_cache(start_extra_project):
+    project = start_extra_project("claims-uid")
+    name = claims_table(project, "cu", "owner = auth.uid()")
+    alice, bob = user(project, ALICE), user(project, BOB)
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        for _ in range(3):
+            assert ids(client, name, alice) == [1, 2]
+            assert ids(client, name, bob) == [3, 4]
+            assert ids(client, name, project.headers()) == []
+        # auth.uid() now answers Bob for a GET (request.method), which only the whole prelude
+        # sets: PostgREST would show Alice Bob's rows.
+        silently(project, name, f"""create or replace function auth.uid() returns uuid
+            language sql stable as $$
+              select case when current_setting('request.method', true) = 'GET'
+                then '{BOB}'::uuid end
+            $$""")
+        for _ in range(3):
+            assert ids(client, name, alice) == [3, 4]
+
+
+def test_a_policy_by_auth_role_and_a_policy_added_behind_the_cache(start_extra_project):
+    project = start_extra_project("claims-role")
+    name = claims_table(project, "cr", "auth.role() = 'authenticated' and team = 'red'")
+    alice = user(project, ALICE)
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        for _ in range(3):
+            assert ids(client, name, alice) == [1, 3]
+            assert ids(client, name, project.headers()) == []
+        silently(project, name, f"""create policy "{name} by header" on public.{name}
+            for select to anon, authenticated
+            using (coalesce(nullif(current_setting('request.headers', true), ''), '{{}}')::json
+                   ->> 'x-pass' = 'yes')""")
+        for _ in range(3):
+            assert ids(client, name, {**project.headers(), "X-Pass": "yes"}) == [1, 2, 3, 4]
+            assert ids(client, name, project.headers()) == []
+            assert ids(client, name, alice) == [1, 3]
+
+
+def test_a_policy_by_auth_jwt_and_a_policy_altered_behind_the_cache(start_extra_project):
+    project = start_extra_project("claims-jwt")
+    name = claims_table(project, "cj", "auth.jwt() ->> 'team' = team")
+    red, blue = user(project, ALICE, team="red"), user(project, BOB, team="blue")
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        for _ in range(3):
+            assert ids(client, name, red) == [1, 3]
+            assert ids(client, name, blue) == [2, 4]
+            assert ids(client, name, user(project, ALICE)) == []
+        silently(project, name, f"""alter policy "{name} reads" on public.{name}
+            using (auth.jwt() ->> 'team' = team or current_setting('request.path', true) <> '')""")
+        for _ in range(3):
+            assert ids(client, name, red) == [1, 2, 3, 4]
+
+
+def test_a_policy_that_reads_the_request_headers_gets_them(start_extra_project):
+    project = start_extra_project("claims-headers")
+    name = claims_table(project, "ch",
+                        "current_setting('request.headers', true)::json ->> 'x-team' = team")
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        for _ in range(3):
+            assert ids(client, name, {**project.headers(), "X-Team": "red"}) == [1, 3]
+            assert ids(client, name, {**user(project, BOB), "X-Team": "blue"}) == [2, 4]
+            assert ids(client, name, project.headers()) == []
+
+
+def test_a_policys_own_function_replaced_to_read_the_method(start_extra_project):
+    project = start_extra_project("claims-function")
+    prefix = f"cf_{uuid.uuid4().hex[:8]}"
+    project.sql(f"""create function public.{prefix}_allowed(t text) returns boolean
+        language sql stable as $$ select auth.jwt() ->> 'team' = t $$;
+        grant execute on function public.{prefix}_allowed(text) to anon, authenticated""")
+    name = claims_table(project, prefix, f"public.{prefix}_allowed(team)")
+    red = user(project, ALICE, team="red")
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        for _ in range(3):
+            assert ids(client, name, red) == [1, 3]
+        project.sql(f"""create or replace function public.{prefix}_allowed(t text)
+            returns boolean language sql stable as $$
+              select current_setting('request.method', true) = 'GET'
+            $$""")
+        for _ in range(3):
+            assert ids(client, name, red) == [1, 2, 3, 4]
+            assert ids(client, name, project.headers()) == [1, 2, 3, 4]
