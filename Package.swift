@@ -120,3 +120,34 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// The release binary's layout, for the resident memory of every run (issue 41's "Memory": a
+// million rows printed in 32 MiB over https://, where the TLS stack alone takes 10). The kernel
+// maps code 64 KiB around each page that runs, so what a run keeps resident is how scattered the
+// functions it runs are, not how many:
+// - each function in a section of its own (-function-sections; part of the static stdlib has
+//   them too), and those that start snm and print rows placed first, side by side, in the order
+//   scripts/link-order.txt lists them (lld's --symbol-ordering-file; scripts/link-order writes
+//   it; a name a later build lacks is skipped): a 10-row read kept 12.5 MiB of the 21 MiB of
+//   code resident, and keeps about 5.5 now;
+// - relative relocations packed (-z pack-relative-relocs, DT_RELR, glibc 2.36): the dynamic
+//   loader read all 2 MiB of .rela.dyn at every start, and reads 36 KiB now.
+// gold, swiftc's default linker, has neither: lld comes with the toolchain. swiftc keeps an object
+// whose code did not change, so a release build made before this took its sections only as each
+// module changes: remove .build/release/*.build/*.o once to have them all.
+for target in package.targets where target.type == .regular || target.type == .executable {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))
+    ]
+}
+for target in package.targets where target.name == "snm" {
+  target.linkerSettings = [
+    .unsafeFlags(
+      [
+        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker",
+        "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link-order.txt",
+        "-Xlinker", "--no-warn-symbol-ordering",
+      ], .when(configuration: .release))
+  ]
+}

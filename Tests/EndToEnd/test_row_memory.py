@@ -11,10 +11,12 @@ leaves nothing.
 
 Every test runs twice: over http:// (the local project, snm's own HTTP/1.1 transport) and over
 https:// (the hosted path: libcurl, TLS and HTTP/2 through nginx in front of the same project,
-tls_front.py). Over https:// the answer was held whole in memory: a million rows peaked at
-171 MiB in each format. Over https:// 10 rows already peak at about 34 MiB, 10 MiB over http://:
-the TLS stack's code (libcurl, OpenSSL, nghttp2 and the libraries they load), paged in as much
-for 10 rows as for a million, which the bound over https:// allows for (assert_constant).
+tls_front.py), under the same 32 MiB. Over https:// the answer was held whole in memory: a million
+rows peaked at 171 MiB in each format; spilled, at about 36 MiB, 10 rows already at 34.5: the TLS
+stack (libcurl, OpenSSL, nghttp2 and what they load) keeps about 10 MiB resident, as much for 10
+rows as for a million, and `curl -o /dev/null` itself peaks at about 12 MiB for the same answer.
+What brought both under the bound is the binary's layout (Package.swift, scripts/link-order): the
+code that starts snm and prints rows placed together, and its relocations packed.
 """
 import json
 import os
@@ -101,11 +103,9 @@ def env_of(project, tmp_path, **more):
     return env
 
 
-def assert_constant(kib, env, what, plain_url):
-    """`kib` is at most GROWTH_KIB over 10 rows' peak, and under the target in a release build.
-    Over https:// the target is raised by what the TLS stack takes at 10 rows (the peak of 10
-    rows over https:// less that over `plain_url`, http://): libcurl, OpenSSL, nghttp2 and what
-    they load, about 10 MiB of their code's pages, as many for 10 rows as for a million."""
+def assert_constant(kib, env, what):
+    """`kib` is at most GROWTH_KIB over 10 rows' peak, and under the target in a release build,
+    over https:// as over http://."""
     code, stderr, few = run_measured(
         ["--format", "ndjson", "-c", "from walk_log select * order by id limit 10"], env,
         subprocess.DEVNULL)
@@ -113,14 +113,8 @@ def assert_constant(kib, env, what, plain_url):
     assert kib < few + GROWTH_KIB, (
         f"{what} peaked at {kib // 1024} MiB, 10 rows at {few // 1024} MiB")
     if RELEASE:
-        bound = BOUND_KIB
-        if env["SUPABASE_URL"].startswith("https://"):
-            code, stderr, plain = run_measured(
-                ["--format", "ndjson", "-c", "from walk_log select * order by id limit 10"],
-                {**env, "SUPABASE_URL": plain_url}, subprocess.DEVNULL)
-            assert code == 0, stderr
-            bound += max(0, few - plain)
-        assert kib < bound, f"{what} peaked at {kib // 1024} MiB (bound {bound // 1024} MiB)"
+        assert kib < BOUND_KIB, (
+            f"{what} peaked at {kib / 1024:.1f} MiB (bound {BOUND_KIB // 1024} MiB)")
 
 
 def run_measured(args, env, stdout, file_limit=None, cwd=None):
@@ -167,7 +161,7 @@ def test_a_million_rows_print_in_constant_memory(million, tmp_path, fmt, reach, 
         expected = expected[:-3]  # the array goes on after the thousandth row
     with open(out, "rb") as printed:
         assert printed.read(len(expected)) == expected
-    assert_constant(kib, env, f"{ROWS:,} rows as {fmt}", million.url)
+    assert_constant(kib, env, f"{ROWS:,} rows as {fmt}")
     assert os.listdir(tmp_path / "spill") == [], "the answer's file was left in TMPDIR"
 
 
@@ -179,7 +173,7 @@ def test_a_million_rows_written_to_a_file_take_constant_memory(million, tmp_path
     assert code == 0, stderr
     with open(tmp_path / "walks.ndjson", "rb") as written:
         assert sum(1 for _ in written) == ROWS
-    assert_constant(kib, env, f"{ROWS:,} rows to a file", million.url)
+    assert_constant(kib, env, f"{ROWS:,} rows to a file")
 
 
 def test_an_answer_cut_off_after_the_spill_bound_prints_nothing(million, tmp_path, reach):
@@ -192,7 +186,7 @@ def test_an_answer_cut_off_after_the_spill_bound_prints_nothing(million, tmp_pat
     assert (tmp_path / "out").read_bytes() == b"", "part of a cut answer was printed"
     assert "the answer was cut off" in stderr, stderr
     assert os.listdir(tmp_path / "spill") == []
-    assert_constant(kib, env, "a cut answer", million.url)
+    assert_constant(kib, env, "a cut answer")
 
 
 def test_a_spill_past_a_file_size_limit_fails_and_prints_nothing(million, tmp_path, reach):
