@@ -12,21 +12,10 @@ import Testing
       + "\u{7f}\r\n\t$x ${a} \u{FFFD}"
     let source = Source(text: text)
     let texts = TokenTexts()
-    let count = source.bytes.count
-    // Every range twice, in two orders: each slot is taken, kept and taken over many times.
-    for round in 0..<2 {
-      for start in 0...count {
-        for length in 0...18 where start + length <= count {
-          let range =
-            round == 0
-            ? SourceRange(start: start, end: start + length)
-            : SourceRange(start: count - start - length, end: count - start)
-          guard range.start >= 0 else { continue }
-          let made = texts.text(of: range, in: source)
-          #expect(made == source.text(of: range), "\(range)")
-          #expect(Array(made.utf8) == Array(source.text(of: range).utf8), "\(range)")
-        }
-      }
+    for range in Self.everyRange(of: source, lengths: 0...18) {
+      let made = texts.text(of: range, in: source)
+      #expect(made == source.text(of: range), "\(range)")
+      #expect(Array(made.utf8) == Array(source.text(of: range).utf8), "\(range)")
     }
   }
 
@@ -40,21 +29,30 @@ import Testing
       + String(repeating: "x", count: 70) + " \(uuid)\n\(uuid.uppercased())"
     let source = Source(text: text)
     let texts = TokenTexts()
+    for range in Self.everyRange(of: source, lengths: 15...66) {
+      let made = texts.text(of: range, in: source)
+      #expect(Array(made.utf8) == Array(source.text(of: range).utf8), "\(range)")
+      // Asked again at once: the kept String, or a fresh decode when it was repaired.
+      #expect(Array(texts.text(of: range, in: source).utf8) == Array(made.utf8), "\(range)")
+    }
+  }
+
+  /// Every range of `source` whose length is in `lengths`, twice: from the start, then from the
+  /// end, so that each slot is taken, kept and taken over many times.
+  static func everyRange(of source: Source, lengths: ClosedRange<Int>) -> [SourceRange] {
     let count = source.bytes.count
-    for round in 0..<2 {
+    var ranges: [SourceRange] = []
+    for fromTheEnd in [false, true] {
       for start in 0...count {
-        for length in 15...66 where start + length <= count {
-          let range =
-            round == 0
-            ? SourceRange(start: start, end: start + length)
-            : SourceRange(start: count - start - length, end: count - start)
-          let made = texts.text(of: range, in: source)
-          #expect(Array(made.utf8) == Array(source.text(of: range).utf8), "\(range)")
-          // Asked again at once: the kept String, or a fresh decode when it was repaired.
-          #expect(Array(texts.text(of: range, in: source).utf8) == Array(made.utf8), "\(range)")
+        for length in lengths where start + length <= count {
+          ranges.append(
+            fromTheEnd
+              ? SourceRange(start: count - start - length, end: count - start)
+              : SourceRange(start: start, end: start + length))
         }
       }
     }
+    return ranges
   }
 
   @Test func rangesOutsideTheSourceAreClampedAsBefore() {
