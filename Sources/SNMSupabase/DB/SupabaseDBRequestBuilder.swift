@@ -2,6 +2,18 @@ import Foundation
 import SNMNetwork
 import SNMWire
 
+/// What a DB builder chain holds in every phase; a change of phase carries it over whole
+/// (a type of its own, outside the generic builder, so that every phase holds the same one).
+struct SupabaseDBChain: Sendable {
+  let manager: SupabaseDBManager
+  var calls: [SupabaseDBCall]
+  var action: SupabaseDBAction
+  var table: String?
+  var schema: String?
+  var body: JSONValue?
+  var parameters: [SupabaseQueryParameter] = []
+}
+
 /// A builder chain: a value that each call copies and extends. `request()` (and `build()`) exist
 /// only in the ``SupabaseDBPhase/Ready`` phase, after `setTable` (or from `rpc`).
 ///
@@ -10,36 +22,24 @@ import SNMWire
 ///   .setBody(["name": "Lee"]).setQuery(.equal("id", userID)).request()
 /// ```
 public struct SupabaseDBRequestBuilder<Phase: SupabaseDBBuilderPhase>: Sendable {
-  let manager: SupabaseDBManager
+  var chain: SupabaseDBChain
+
   /// Everything the chain said so far, in order.
-  public private(set) var calls: [SupabaseDBCall]
-  var action: SupabaseDBAction
-  var table: String?
-  var schema: String?
-  var body: JSONValue?
-  var parameters: [SupabaseQueryParameter] = []
+  public var calls: [SupabaseDBCall] { chain.calls }
 
   init(manager: SupabaseDBManager, action: SupabaseDBAction) {
-    self.manager = manager
-    self.action = action
-    self.calls = [.start(action)]
+    chain = SupabaseDBChain(manager: manager, calls: [.start(action)], action: action)
   }
 
   private init<Other>(_ other: SupabaseDBRequestBuilder<Other>) {
-    manager = other.manager
-    calls = other.calls
-    action = other.action
-    table = other.table
-    schema = other.schema
-    body = other.body
-    parameters = other.parameters
+    chain = other.chain
   }
 
   /// The JSON body: the row(s) to write, or the function's arguments. Key order is kept.
   public func setBody(_ body: JSONValue) -> Self {
     var copy = self
-    copy.body = body
-    copy.calls.append(.setBody(body))
+    copy.chain.body = body
+    copy.chain.calls.append(.setBody(body))
     return copy
   }
 
@@ -56,7 +56,7 @@ public struct SupabaseDBRequestBuilder<Phase: SupabaseDBBuilderPhase>: Sendable 
     do {
       return setBody(try JSONValue(parsing: data))
     } catch {
-      throw SupabaseDBError.invalidBody(action, reason: "could not be encoded: \(error)")
+      throw SupabaseDBError.invalidBody(chain.action, reason: "could not be encoded: \(error)")
     }
   }
 
@@ -68,8 +68,8 @@ public struct SupabaseDBRequestBuilder<Phase: SupabaseDBBuilderPhase>: Sendable 
   /// Adds filters and modifiers (array form).
   public func setQuery(_ parameters: [SupabaseQueryParameter]) -> Self {
     var copy = self
-    copy.parameters += parameters
-    copy.calls.append(.setQuery(parameters))
+    copy.chain.parameters += parameters
+    copy.chain.calls.append(.setQuery(parameters))
     return copy
   }
 }
@@ -81,9 +81,9 @@ extension SupabaseDBRequestBuilder where Phase == SupabaseDBPhase.NeedsTable {
     -> SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>
   {
     var ready = SupabaseDBRequestBuilder<SupabaseDBPhase.Ready>(self)
-    ready.table = table
-    ready.schema = schema
-    ready.calls.append(.setTable(table, schema: schema))
+    ready.chain.table = table
+    ready.chain.schema = schema
+    ready.chain.calls.append(.setTable(table, schema: schema))
     return ready
   }
 }
@@ -95,8 +95,8 @@ extension SupabaseDBRequestBuilder where Phase == SupabaseDBPhase.Ready {
   ///   parameter does not fit.
   public func build() throws(SupabaseDBError) -> SupabaseDBRequest {
     try SupabaseDBRequest(
-      baseURL: manager.config.url, action: action, table: table, schema: schema, body: body,
-      parameters: parameters, calls: calls)
+      baseURL: chain.manager.config.url, action: chain.action, table: chain.table,
+      schema: chain.schema, body: chain.body, parameters: chain.parameters, calls: chain.calls)
   }
 
   /// Builds the request, asks for the access token and sends it.
@@ -114,8 +114,9 @@ extension SupabaseDBRequestBuilder where Phase == SupabaseDBPhase.Ready {
   ///
   /// - Throws: what ``request()`` throws once the request is built.
   public func request(_ request: SupabaseDBRequest) async throws -> SupabaseDBResponse {
-    let token = try await manager.link.accessToken()
-    let response = try await manager.provider.send(endpoint: request.endpoint, accessToken: token)
+    let token = try await chain.manager.link.accessToken()
+    let response = try await chain.manager.provider.send(
+      endpoint: request.endpoint, accessToken: token)
     return try SupabaseDBResponse(request: request, response: response)
   }
 }

@@ -1,6 +1,16 @@
 import SNMNetwork
 import SNMWire
 
+/// What a Storage builder chain holds in every phase; a change of phase carries it over whole
+/// (a type of its own, outside the generic builder, so that every phase holds the same one).
+struct SupabaseStorageChain: Sendable {
+  let manager: SupabaseStorageManager
+  var calls: [SupabaseStorageCall]
+  var bucket: String?
+  var path: String?
+  var operation: SupabaseStorageOperation?
+}
+
 /// A Storage builder chain: a value each call copies and extends, in three phases (a bucket, a
 /// path, the operation) so that an incomplete chain does not compile.
 ///
@@ -10,38 +20,29 @@ import SNMWire
 /// try await remoteStorageManager.from("avatars").list(prefix: "\(userID)/").request()
 /// ```
 public struct SupabaseStorageRequestBuilder<Phase: SupabaseStorageBuilderPhase>: Sendable {
-  let manager: SupabaseStorageManager
+  var chain: SupabaseStorageChain
+
   /// Everything the chain said so far, in order.
-  public private(set) var calls: [SupabaseStorageCall]
-  var bucket: String?
-  var path: String?
-  var operation: SupabaseStorageOperation?
+  public var calls: [SupabaseStorageCall] { chain.calls }
 
   init(manager: SupabaseStorageManager, bucket: String?, operation: SupabaseStorageOperation) {
-    self.manager = manager
-    self.bucket = bucket
-    self.operation = operation
-    self.calls = [.start(operation, bucket: bucket)]
+    chain = SupabaseStorageChain(
+      manager: manager, calls: [.start(operation, bucket: bucket)], bucket: bucket,
+      operation: operation)
   }
 
   init(manager: SupabaseStorageManager, bucket: String) {
-    self.manager = manager
-    self.bucket = bucket
-    self.calls = [.from(bucket)]
+    chain = SupabaseStorageChain(manager: manager, calls: [.from(bucket)], bucket: bucket)
   }
 
   private init<Other>(_ other: SupabaseStorageRequestBuilder<Other>) {
-    manager = other.manager
-    calls = other.calls
-    bucket = other.bucket
-    path = other.path
-    operation = other.operation
+    chain = other.chain
   }
 
   func then<Next>(_ operation: SupabaseStorageOperation) -> SupabaseStorageRequestBuilder<Next> {
     var next = SupabaseStorageRequestBuilder<Next>(self)
-    next.operation = operation
-    next.calls.append(.operation(operation))
+    next.chain.operation = operation
+    next.chain.calls.append(.operation(operation))
     return next
   }
 }
@@ -61,8 +62,8 @@ extension SupabaseStorageRequestBuilder where Phase == SupabaseStoragePhase.Need
     SupabaseStoragePhase.NeedsOperation
   > {
     var next = SupabaseStorageRequestBuilder<SupabaseStoragePhase.NeedsOperation>(self)
-    next.path = path
-    next.calls.append(.setPath(path))
+    next.chain.path = path
+    next.chain.calls.append(.setPath(path))
     return next
   }
 
@@ -141,10 +142,10 @@ extension SupabaseStorageRequestBuilder where Phase == SupabaseStoragePhase.Need
   public func publicURL(download: SupabaseStorageDownloadName? = nil)
     throws(SupabaseStorageError) -> String
   {
-    let bucket = try SupabaseStoragePath.bucket(bucket)
-    let path = try SupabaseStoragePath.object(path)
+    let bucket = try SupabaseStoragePath.bucket(chain.bucket)
+    let path = try SupabaseStoragePath.object(chain.path)
     var url =
-      manager.storageURL + "/object/public/"
+      chain.manager.storageURL + "/object/public/"
       + SupabaseStoragePath.encoded(bucket: bucket, path: path)
     if let download {
       url += "?download=" + PercentEncoding.encode(download.queryValue)
@@ -158,10 +159,12 @@ extension SupabaseStorageRequestBuilder where Phase == SupabaseStoragePhase.Read
   ///
   /// - Throws: ``SupabaseStorageError`` when the bucket, a path or an option cannot be sent.
   public func build() throws(SupabaseStorageError) -> SupabaseStorageRequest {
-    guard let operation else { throw .invalidOption("the chain names no operation") }
+    guard let operation = chain.operation else {
+      throw .invalidOption("the chain names no operation")
+    }
     return try SupabaseStorageRequest(
-      storageURL: manager.storageURL, bucket: bucket, path: path, operation: operation,
-      calls: calls)
+      storageURL: chain.manager.storageURL, bucket: chain.bucket, path: chain.path,
+      operation: operation, calls: chain.calls)
   }
 
   /// Builds the request, asks for the access token and sends it.
@@ -171,11 +174,11 @@ extension SupabaseStorageRequestBuilder where Phase == SupabaseStoragePhase.Read
   ///   `statusCode`, `error` and `message`); the token closure's own errors.
   public func request() async throws -> SupabaseStorageResponse {
     let request = try build()
-    let token = try await manager.link.accessToken()
+    let token = try await chain.manager.link.accessToken()
     let endpoint = try request.sendableEndpoint()
     let response: SNMResponse
     do {
-      response = try await manager.provider.send(endpoint: endpoint, accessToken: token)
+      response = try await chain.manager.provider.send(endpoint: endpoint, accessToken: token)
     } catch {
       // A HEAD answer has no body: Storage says 400 (or 404) for an object that is not there.
       if request.operation == .exists, let failure = error.serverError,
