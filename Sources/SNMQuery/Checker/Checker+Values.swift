@@ -6,7 +6,7 @@ extension Checker {
     switch condition {
     case .predicate: return
     case .and(let operands, _) where topLevel:
-      for operand in operands { checkGroups(operand, topLevel: true) }
+      for index in operands.indices { checkGroups(operands[index], topLevel: true) }
     case .not(.predicate, _) where topLevel:
       return
     default:
@@ -58,7 +58,8 @@ extension Checker {
     switch condition {
     case .predicate(let predicate): check(predicate)
     case .and(let operands, _), .or(let operands, _):
-      for operand in operands { check(operand) }
+      // By index, each operand read in place (`for operand in` copied each one out).
+      for index in operands.indices { check(operands[index]) }
     case .not(let operand, _): check(operand)
     }
   }
@@ -137,11 +138,14 @@ extension Checker {
     switch value.value {
     case .variable(let reference): checkVariable(reference)
     case .string(let literal):
+      // Most strings fill nothing in: no array of their variables is made.
+      guard literal.constantText == nil else { return }
       for reference in literal.variables { checkVariable(reference) }
     case .array(let elements), .list(let elements):
-      for element in elements { checkVariables(in: element) }
+      // By index, each element and member read in place (a `for` copied each one out).
+      for index in elements.indices { checkVariables(in: elements[index]) }
     case .object(let members):
-      for member in members { checkVariables(in: member.value) }
+      for index in members.indices { checkVariables(in: members[index].value) }
     default: break
     }
   }

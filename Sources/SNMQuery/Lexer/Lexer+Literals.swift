@@ -185,35 +185,42 @@ extension Lexer {
   /// `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`; anything glued to it makes it malformed.
   mutating func lexNumber() {
     let start = index
-    var cursor = index
-    var malformed = false
-    if bytes[cursor] == UInt8(ascii: "-") { cursor += 1 }
-    let integerStart = cursor
-    while cursor < bytes.count && isDigit(bytes[cursor]) { cursor += 1 }
-    if cursor - integerStart > 1 && bytes[integerStart] == UInt8(ascii: "0") { malformed = true }
-    if cursor + 1 < bytes.count && bytes[cursor] == UInt8(ascii: ".") && isDigit(bytes[cursor + 1])
-    {
-      cursor += 1
-      while cursor < bytes.count && isDigit(bytes[cursor]) { cursor += 1 }
-    }
-    if cursor < bytes.count && (bytes[cursor] | 0x20) == UInt8(ascii: "e") {
-      var exponent = cursor + 1
-      if exponent < bytes.count,
-        bytes[exponent] == UInt8(ascii: "+") || bytes[exponent] == UInt8(ascii: "-")
-      {
-        exponent += 1
-      }
-      if exponent < bytes.count && isDigit(bytes[exponent]) {
-        cursor = exponent
-        while cursor < bytes.count && isDigit(bytes[cursor]) { cursor += 1 }
-      }
-    }
-    while cursor < bytes.count && (isNameByte(bytes[cursor]) || bytes[cursor] >= 0x80) {
-      malformed = true
-      cursor += 1
-    }
+    let (cursor, malformed) = bytes.withUnsafeBufferPointer { Lexer.scanNumber($0, from: start) }
     index = cursor
     emit(malformed ? .malformedNumber : .number, from: start, to: cursor)
+  }
+
+  /// The end of the number at `start` and whether it is malformed: one pass over a buffer
+  /// pointer (a read of the lexer's array checked its bounds and reloaded it at each byte).
+  static func scanNumber(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (Int, Bool) {
+    let count = bytes.count
+    var cursor = start
+    var malformed = false
+    if bytes[cursor] == UInt8(ascii: "-") { cursor &+= 1 }
+    let integerStart = cursor
+    while cursor < count && isDigit(bytes[cursor]) { cursor &+= 1 }
+    if cursor &- integerStart > 1 && bytes[integerStart] == UInt8(ascii: "0") { malformed = true }
+    if cursor &+ 1 < count && bytes[cursor] == UInt8(ascii: ".") && isDigit(bytes[cursor &+ 1]) {
+      cursor &+= 1
+      while cursor < count && isDigit(bytes[cursor]) { cursor &+= 1 }
+    }
+    if cursor < count && (bytes[cursor] | 0x20) == UInt8(ascii: "e") {
+      var exponent = cursor &+ 1
+      if exponent < count,
+        bytes[exponent] == UInt8(ascii: "+") || bytes[exponent] == UInt8(ascii: "-")
+      {
+        exponent &+= 1
+      }
+      if exponent < count && isDigit(bytes[exponent]) {
+        cursor = exponent
+        while cursor < count && isDigit(bytes[cursor]) { cursor &+= 1 }
+      }
+    }
+    while cursor < count && (isNameByte(bytes[cursor]) || bytes[cursor] >= 0x80) {
+      malformed = true
+      cursor &+= 1
+    }
+    return (cursor, malformed)
   }
 
   /// The end of a UUID (8-4-4-4-12 hex digits) at `offset`, if one stands there alone.

@@ -15,7 +15,8 @@ public struct Lexer {
   let keywords = KeywordTable.shared
   var index = 0
   var depth = 0
-  var tokens: [Token] = []
+  /// The tokens lexed so far (`TokenBuffer`: an append is a store and a count).
+  let buffer: TokenBuffer
   var lineStart = true
   var afterSpace = false
   var continuationAtEnd = false
@@ -25,10 +26,16 @@ public struct Lexer {
   private(set) var isFinished = false
 
   /// - Parameter reserving: room for the tokens of the whole source (`run()`); a lexer that goes a
-  ///   statement at a time reserves nothing.
+  ///   statement at a time starts with room for 64 and grows to its longest statement.
   init(bytes: [UInt8], reserving: Bool = true) {
     self.bytes = bytes
-    if reserving { tokens.reserveCapacity(bytes.count / 3 + 2) }
+    buffer = TokenBuffer(capacity: reserving ? bytes.count / 3 + 2 : 64)
+  }
+
+  /// The tokens lexed so far, as an array.
+  var tokens: [Token] {
+    get { buffer.array }
+    nonmutating set { buffer.replace(with: newValue) }
   }
 
   /// Tokenizes the whole source.
@@ -108,7 +115,7 @@ public struct Lexer {
     if lineStart { flags.insert(.atLineStart) }
     if afterSpace { flags.insert(.afterSpace) }
     if depth > 0 { flags.insert(.insideBrackets) }
-    tokens.append(Token(kind: kind, keyword: keyword, start: start, end: end, flags: flags))
+    buffer.append(Token(kind: kind, keyword: keyword, start: start, end: end, flags: flags))
     lineStart = kind == .newline
     afterSpace = false
     if kind == .newline || kind == .semicolon { endedStatement = true }

@@ -89,7 +89,8 @@ public struct Parser {
       }
       let startPosition = position
       nesting = 0
-      defer { tableContext.removeAll(keepingCapacity: true) }
+      // Emptied from its end: `removeAll(keepingCapacity:)` took the generic replace path.
+      defer { while !tableContext.isEmpty { tableContext.removeLast() } }
       do throws(ParseFailure) {
         var statement = try parseStatement()
         try expectStatementEnd()

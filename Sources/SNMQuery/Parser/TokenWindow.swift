@@ -32,21 +32,22 @@ struct TokenWindow {
 
   @inline(__always) subscript(position: Int) -> Token {
     let local = position &- base
-    let count = lexer.tokens.count
+    let tokens = lexer.buffer
+    let count = tokens.count
     // The parser reads inside the window almost always: that case first, one compare.
-    if UInt(bitPattern: local) < UInt(bitPattern: count) { return lexer.tokens[local] }
+    if UInt(bitPattern: local) < UInt(bitPattern: count) { return tokens[local] }
     if local < 0, let previous { return previous }
-    return lexer.tokens[min(max(local, 0), count - 1)]
+    return tokens[min(max(local, 0), count - 1)]
   }
 
   /// Makes `position` readable: once the parser steps past the window's last token (a statement
   /// end), the next statement's tokens replace the window's.
   mutating func reach(_ position: Int) {
-    let count = lexer.tokens.count
+    let count = lexer.buffer.count
     guard position >= base + count, !lexer.isFinished else { return }
-    previous = lexer.tokens.last
+    previous = lexer.buffer.last
     base += count
-    lexer.tokens.removeAll(keepingCapacity: true)
+    lexer.buffer.removeAll()
     lexer.lexStatement()
   }
 }
