@@ -74,27 +74,31 @@ struct CSVRenderer {
       if index & 1023 == 1023 && Task.isCancelled { return false }
       // A spilled answer's pages behind the rows written are given back as it goes.
       if index & 15 == 15 { elements.releasePassedPages() }
-      var column = 0
-      let more = try elements.nextRow { kind, text in
-        if column > 0 { out.append(UInt8(ascii: ",")) }
-        column += 1
-        switch kind {
-        case .null: break
-        case .number, .bool: out.append(bytes: text)
-        case .string, .nested:
-          if visible && VisibleText.scan(String(decoding: text, as: UTF8.self)).control {
-            let shown = VisibleText.escaped(String(decoding: text, as: UTF8.self))
-            Self.write(shown, emptyQuoted: kind == .string, to: &out)
-          } else {
-            Self.write(text, emptyQuoted: kind == .string, to: &out)
-          }
-        }
-      }
+      let more =
+        try visible
+        ? writeVisibleRow(of: &elements, to: out.output)
+        : elements.writeNextRowAsCSV(into: out.output)
       guard more else { return true }
       endLine(&out)
       index += 1
     }
     return true
+  }
+
+  /// The next row's record at a terminal: text with control characters shown as escapes.
+  private func writeVisibleRow(of elements: inout JSONElements, to output: JSONTextBuffer)
+    throws -> Bool
+  {
+    var column = 0
+    return try elements.nextRow { kind, text in
+      if column > 0 { output.append(UInt8(ascii: ",")) }
+      column += 1
+      guard kind == .string || kind == .nested,
+        VisibleText.scan(String(decoding: text, as: UTF8.self)).control
+      else { return CSVField.write(kind, text, into: output) }
+      var shown = VisibleText.escaped(String(decoding: text, as: UTF8.self))
+      shown.withUTF8 { CSVField.write(kind, $0, into: output) }
+    }
   }
 
   /// Ends a record: LF, or CRLF with `crlf`.
@@ -130,70 +134,18 @@ struct CSVRenderer {
     endLine(&out)
   }
 
-  /// Writes `text` as one field: quoted (quotes doubled) when it holds a comma, a quote, CR or LF,
-  /// or when it is empty and must not read as NULL.
+  /// Writes `text` as one field (``CSVField``'s rules): quoted (quotes doubled) when it holds a
+  /// comma, a quote, CR or LF, or when it is empty and must not read as NULL.
   static func write(_ text: String, emptyQuoted: Bool, to out: inout RenderBuffer) {
     var text = text
-    text.withUTF8 { write($0, emptyQuoted: emptyQuoted, to: &out) }
-  }
-
-  /// Writes UTF-8 `text` as one field, by the same rules as the `String` form.
-  static func write(
-    _ text: UnsafeBufferPointer<UInt8>, emptyQuoted: Bool, to out: inout RenderBuffer
-  ) {
-    if text.isEmpty {
-      if emptyQuoted { out.append("\"\"") }
-      return
-    }
-    guard needsQuotes(text) else {
-      out.append(bytes: text)
-      return
-    }
-    out.append(UInt8(ascii: "\""))
-    // Runs are copied whole: each ends with a quote, which the next run starts with again.
-    var runStart = 0
-    for index in text.indices where text[index] == UInt8(ascii: "\"") {
-      out.append(bytes: UnsafeBufferPointer(rebasing: text[runStart...index]))
-      runStart = index
-    }
-    out.append(bytes: UnsafeBufferPointer(rebasing: text[runStart...]))
-    out.append(UInt8(ascii: "\""))
-  }
-
-  static func needsQuotes(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { needsQuotes($0) }
-  }
-
-  static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var index = 0
-    // Eight bytes at a time while none is a comma, a quote or below 0x0E (LF, CR and a few
-    // others, which the bytes after settle).
-    while index + 8 <= bytes.count {
-      let word = ByteWord.load(bytes, at: index)
-      let flagged =
-        ByteWord.equal(UInt8(ascii: ","), in: word) | ByteWord.equal(UInt8(ascii: "\""), in: word)
-        | ByteWord.below(0x0E, in: word)
-      if flagged != 0 { break }
-      index += 8
-    }
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
-        return true
-      }
-      index += 1
-    }
-    return false
+    text.withUTF8 { CSVField.write($0, emptyQuoted: emptyQuoted, into: out.output) }
   }
 
   /// `text` as one CSV field, quoted when it must be (for the header).
   static func field(_ text: String) -> String {
-    guard needsQuotes(text) else { return text }
-    var out = "\""
-    for character in text {
-      out.append(character == "\"" ? "\"\"" : String(character))
-    }
-    return out + "\""
+    let output = JSONTextBuffer(capacity: text.utf8.count + 2)
+    var text = text
+    text.withUTF8 { CSVField.write($0, emptyQuoted: false, into: output) }
+    return String(decoding: output.written, as: UTF8.self)
   }
 }

@@ -15,8 +15,9 @@ public final class OutputWriter: Sendable {
   private struct State {
     var buffer: [UInt8] = []
     var captured: [UInt8] = []
-    /// A holding writer's text, in the chunks it was handed over in, and their size.
-    var held: [[UInt8]] = []
+    /// A holding writer's text, in the chunks it was handed over in (a renderer's own chunk,
+    /// kept as it is: never copied), and their size.
+    var held: [HeldChunk] = []
     var heldBytes = 0
     var failed = false
   }
@@ -80,6 +81,33 @@ public final class OutputWriter: Sendable {
     }
   }
 
+  /// Whether this writer holds its text for another (``holding()``): a renderer then hands it
+  /// its chunks whole (``hold(_:)``).
+  var isHolding: Bool { holds }
+
+  /// A holding writer keeps `chunk`, a renderer's, as it is, after what it holds: the renderer
+  /// goes on in a new chunk, or in this one again (``reopenLastChunk()``).
+  func hold(_ chunk: JSONTextBuffer) {
+    state.withLock { state in
+      drain(&state)
+      state.held.append(HeldChunk(chunk))
+      state.heldBytes += chunk.count
+    }
+  }
+
+  /// A holding writer's last chunk, given back to a renderer to write on when it has room left
+  /// (so that the chunks held are full, however few rows each renderer writes); else nil.
+  func reopenLastChunk() -> JSONTextBuffer? {
+    state.withLock { state in
+      guard holds, state.buffer.isEmpty, let last = state.held.last?.text,
+        last.count < Self.chunk
+      else { return nil }
+      state.held.removeLast()
+      state.heldBytes -= last.count
+      return last
+    }
+  }
+
   /// Adds `bytes`, a renderer's chunk: when nothing is gathered before them and they fill a
   /// chunk, they are written out from where they are, not copied into the writer's buffer first.
   func write(chunk bytes: UnsafeBufferPointer<UInt8>) {
@@ -124,20 +152,26 @@ public final class OutputWriter: Sendable {
     state.withLock { state in
       drain(&state)
       for chunk in chunks {
+        let bytes = chunk.text.written
         guard let fd else {
-          state.captured.append(contentsOf: chunk)
+          state.captured.append(contentsOf: bytes)
           continue
         }
         guard !state.failed else { return }
-        if FileDescriptorIO.writeAll(fd, chunk) != nil { state.failed = true }
+        if FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes)) != nil {
+          state.failed = true
+        }
       }
     }
   }
 
   private func drain(_ state: inout State) {
     if holds {
-      // The chunk itself is kept, not copied; the next one starts a buffer of its own.
-      if !state.buffer.isEmpty { state.held.append(state.buffer) }
+      if !state.buffer.isEmpty {
+        let chunk = JSONTextBuffer(capacity: state.buffer.count)
+        state.buffer.withUnsafeBufferPointer { chunk.append($0) }
+        state.held.append(HeldChunk(chunk))
+      }
       state.heldBytes += state.buffer.count
       state.buffer = []
       return
@@ -149,5 +183,15 @@ public final class OutputWriter: Sendable {
     }
     guard !state.failed else { return }
     if FileDescriptorIO.writeAll(fd, state.buffer) != nil { state.failed = true }
+  }
+}
+
+/// A chunk a holding ``OutputWriter`` keeps: written once by its renderer, then only read, under
+/// the writer's lock.
+private final class HeldChunk: @unchecked Sendable {
+  let text: JSONTextBuffer
+
+  init(_ text: JSONTextBuffer) {
+    self.text = text
   }
 }

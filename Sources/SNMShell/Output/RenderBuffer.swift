@@ -10,12 +10,18 @@ import SNMWire
 /// ```
 struct RenderBuffer {
   /// The chunk: raw room written through a pointer (an array append per field took more than
-  /// the field), which rows of JSON are written straight into (``output``).
-  let output = JSONTextBuffer(capacity: OutputWriter.chunk + 4096)
+  /// the field), which rows of JSON are written straight into (``output``). A holding writer's
+  /// last chunk is written on again while it has room, and kept whole when full.
+  private(set) var output: JSONTextBuffer
   let writer: OutputWriter
 
   init(writer: OutputWriter) {
     self.writer = writer
+    output = writer.reopenLastChunk() ?? Self.newChunk()
+  }
+
+  private static func newChunk() -> JSONTextBuffer {
+    JSONTextBuffer(capacity: OutputWriter.chunk + 4096)
   }
 
   mutating func append(_ text: String) {
@@ -80,12 +86,20 @@ struct RenderBuffer {
 
   /// Hands everything over and flushes the writer.
   mutating func finish() {
-    handOver()
+    handOver(last: true)
     writer.flush()
   }
 
-  private mutating func handOver() {
+  /// Hands the chunk to the writer; `last`: nothing more is written (a holding writer's next
+  /// chunk is then not made).
+  private mutating func handOver(last: Bool = false) {
     guard output.count > 0 else { return }
+    if writer.isHolding {
+      // Kept as it is, not copied: the text goes on in a chunk of its own.
+      writer.hold(output)
+      output = last ? JSONTextBuffer(capacity: 0) : Self.newChunk()
+      return
+    }
     writer.write(chunk: output.written)
     output.count = 0
   }

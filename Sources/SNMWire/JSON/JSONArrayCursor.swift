@@ -132,6 +132,25 @@ public struct JSONArrayCursor {
     }
   }
 
+  /// Writes the next element, an object, into `output` as one csv record without its line end
+  /// (``JSONParser/writeMembersAsCSV(into:nested:)``), straight from the bytes; false after the
+  /// last element. For bytes a ``JSONDocument`` has validated.
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being an array of objects.
+  mutating func writeNextRowAsCSV(into output: JSONTextBuffer, nested: JSONTextBuffer)
+    throws(JSONParseError) -> Bool
+  {
+    do {
+      guard try moveToNextElement() else { return false }
+      try parser.writeMembersAsCSV(into: output, nested: nested)
+      count += 1
+      return true
+    } catch {
+      state = .finished
+      throw error
+    }
+  }
+
   /// The member names of the next element, an object, read from the bytes without building its
   /// values (however deep they nest); nil after the last element.
   ///

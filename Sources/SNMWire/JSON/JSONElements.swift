@@ -196,6 +196,28 @@ public struct JSONElements {
     return true
   }
 
+  /// Writes the next element, an object (a row), into `output` after what it holds as one csv
+  /// record without its line end: each member value as ``nextRow(_:)`` hands it over, written by
+  /// ``CSVField/write(_:_:into:)``; false after the last element. From bytes, in one pass
+  /// straight into `output` (``JSONParser/writeMembersAsCSV(into:nested:)``).
+  ///
+  /// - Throws: ``JSONParseError`` where the bytes stop being an array of objects.
+  package mutating func writeNextRowAsCSV(into output: JSONTextBuffer) throws(JSONParseError)
+    -> Bool
+  {
+    if cursor != nil {
+      let text = self.text ?? JSONTextBuffer()
+      self.text = text
+      return try cursor?.writeNextRowAsCSV(into: output, nested: text) == true
+    }
+    var first = true
+    return try nextRow { kind, text in
+      if !first { output.append(UInt8(ascii: ",")) }
+      first = false
+      CSVField.write(kind, text, into: output)
+    }
+  }
+
   private static func visitText(
     _ text: String, _ kind: JSONFieldKind,
     _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void

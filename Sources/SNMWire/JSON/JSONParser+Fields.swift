@@ -9,16 +9,7 @@ extension JSONParser {
     scratch: JSONTextBuffer, key: ((String) -> Void)? = nil,
     _ visit: (JSONFieldKind, UnsafeBufferPointer<UInt8>) -> Void
   ) throws(JSONParseError) {
-    skipWhitespace()
-    guard offset < bytes.count && bytes[offset] == UInt8(ascii: "{") else {
-      throw expected("'{' to start an object")
-    }
-    offset += 1
-    skipWhitespace()
-    if offset < bytes.count && bytes[offset] == UInt8(ascii: "}") {
-      offset += 1
-      return
-    }
+    guard try enterObject() else { return }
     while true {
       if let key {
         key(try readString(reusing: nil))
@@ -27,10 +18,10 @@ extension JSONParser {
           throw expected("':' after an object key")
         }
         offset += 1
+        skipWhitespace()
       } else {
         try skipKey()
       }
-      skipWhitespace()
       guard offset < bytes.count else { throw expected("a JSON value") }
       let start = offset
       switch bytes[offset] {
@@ -53,20 +44,52 @@ extension JSONParser {
         offset = end
         visit(.number, UnsafeBufferPointer(rebasing: bytes[start..<end]))
       }
-      skipWhitespace()
-      let byte = offset < bytes.count ? bytes[offset] : 0
-      offset += 1
-      if byte == UInt8(ascii: "}") { return }
-      guard byte == UInt8(ascii: ",") else {
-        offset -= 1
-        throw expected("',' or '}' after an object member")
-      }
-      skipWhitespace()
+      guard try nextMember() else { return }
     }
   }
 
-  /// Steps over `"key":`.
-  private mutating func skipKey() throws(JSONParseError) {
+  /// Steps over the `{` that starts an object at `offset` (whitespace before it allowed) and the
+  /// whitespace after it; false (having stepped over its `}` too) when the object is empty.
+  @inline(__always)
+  mutating func enterObject() throws(JSONParseError) -> Bool {
+    skipWhitespace()
+    guard offset < bytes.count && bytes[offset] == UInt8(ascii: "{") else {
+      throw expected("'{' to start an object")
+    }
+    offset += 1
+    skipWhitespace()
+    if offset < bytes.count && bytes[offset] == UInt8(ascii: "}") {
+      offset += 1
+      return false
+    }
+    return true
+  }
+
+  /// After a member's value: steps over the `,` and the whitespace to the next member (true), or
+  /// over the object's closing `}` (false).
+  @inline(__always)
+  mutating func nextMember() throws(JSONParseError) -> Bool {
+    skipSpaceBetweenTokens()
+    let byte = offset < bytes.count ? bytes[offset] : 0
+    offset += 1
+    if byte == UInt8(ascii: "}") { return false }
+    guard byte == UInt8(ascii: ",") else {
+      offset -= 1
+      throw expected("',' or '}' after an object member")
+    }
+    skipSpaceBetweenTokens()
+    return true
+  }
+
+  /// ``skipWhitespace()``, with no call when there is none (PostgREST writes rows without it).
+  @inline(__always)
+  mutating func skipSpaceBetweenTokens() {
+    if offset < bytes.count && bytes[offset] <= 0x20 { skipWhitespace() }
+  }
+
+  /// Steps over `"key":` and the whitespace after it.
+  @inline(__always)
+  mutating func skipKey() throws(JSONParseError) {
     guard offset < bytes.count && bytes[offset] == UInt8(ascii: "\"") else {
       throw expected("'\"' to start an object key")
     }
@@ -92,11 +115,12 @@ extension JSONParser {
       throw expected("'\"' to close the string that starts at byte \(quote)")
     }
     offset = index + 1
-    skipWhitespace()
+    skipSpaceBetweenTokens()
     guard offset < bytes.count && bytes[offset] == UInt8(ascii: ":") else {
       throw expected("':' after an object key")
     }
     offset += 1
+    skipSpaceBetweenTokens()
   }
 
   /// A string's decoded bytes: the raw run when it has no escapes, else decoded.

@@ -52,6 +52,17 @@ extension JSONParser {
 
   private mutating func readEscapedString(quote: Int, escape: Int) throws(JSONParseError) -> String
   {
+    let highBits = try decodeEscapes(quote: quote, escape: escape)
+    let ascii = highBits < 0x80 && !scratch.contains { $0 >= 0x80 }
+    return try scratch.withUnsafeBufferPointer { run throws(JSONParseError) in
+      try makeString(run, ascii: ascii, quote: quote)
+    }
+  }
+
+  /// Decodes the string whose opening quote is at `quote` and whose first escape is at `escape`
+  /// into `scratch` (its UTF-8, as the string read would hold it), and leaves `offset` just past
+  /// its closing quote; returns its unescaped bytes or'd together.
+  mutating func decodeEscapes(quote: Int, escape: Int) throws(JSONParseError) -> UInt8 {
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[quote + 1..<escape]))
     var highBits: UInt8 = 0
@@ -60,10 +71,7 @@ extension JSONParser {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         offset = index + 1
-        let ascii = highBits < 0x80 && !scratch.contains { $0 >= 0x80 }
-        return try scratch.withUnsafeBufferPointer { run throws(JSONParseError) in
-          try makeString(run, ascii: ascii, quote: quote)
-        }
+        return highBits
       }
       if byte == UInt8(ascii: "\\") {
         index = try readEscape(at: index)

@@ -1,4 +1,5 @@
 import SNMNetwork
+import SNMWire
 import Testing
 
 @testable import SNMShell
@@ -19,11 +20,9 @@ import Testing
   }
 
   static func written(_ text: [UInt8]) -> [UInt8] {
-    let writer = OutputWriter()
-    var out = RenderBuffer(writer: writer)
-    text.withUnsafeBufferPointer { CSVRenderer.write($0, emptyQuoted: true, to: &out) }
-    out.finish()
-    return Array(writer.captured.utf8)
+    let output = JSONTextBuffer(capacity: 64)
+    text.withUnsafeBufferPointer { CSVField.write($0, emptyQuoted: true, into: output) }
+    return Array(output.written)
   }
 
   @Test func everyByteAtEveryPositionIsQuotedAsRFC4180Says() {
@@ -44,5 +43,15 @@ import Testing
       let bytes = Array(text.utf8)
       #expect(Self.written(bytes) == Self.naive(bytes), "\(text)")
     }
+  }
+
+  /// A header is quoted by the same rules, byte by byte: a quote that a combining mark follows
+  /// (one Character, not equal to `"`) is doubled too, as every other quote is.
+  @Test func headerNamesAreQuotedAsFieldsAre() {
+    #expect(Array(CSVRenderer.field("a\"\u{301}b").utf8) == Array("\"a\"\"\u{301}b\"".utf8))
+    #expect(CSVRenderer.field("plain") == "plain")
+    #expect(CSVRenderer.field("") == "")
+    #expect(CSVRenderer.field("Lee, Min") == "\"Lee, Min\"")
+    #expect(CSVRenderer.field("두부 \"🐕\"") == "\"두부 \"\"🐕\"\"\"")
   }
 }
