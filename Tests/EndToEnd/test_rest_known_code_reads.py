@@ -6,11 +6,29 @@ policy applies to), an operator's SQL function (its filter), a setting a functio
 session on the connection (PostgREST reads it on every later request of that connection), and a
 role's own `DateStyle`. Each fails when the gateway skips the settings read in its case.
 """
+import contextlib
 import uuid
 
 import httpx
 
 from hardening import jwt_secret, mint, user_claims, wait_for_answer
+
+
+@contextlib.contextmanager
+def service_client(project, table):
+    """A client as service_role, once the gateway answers a read of the new `table`."""
+    headers = project.headers(project.service_role_key)
+    with httpx.Client(base_url=project.rest_url, headers=headers, timeout=60) as client:
+        wait_for_answer(project, f"{table}?select=id", lambda answer: answer.status_code == 200)
+        yield client
+
+
+def read(client, path, rows, headers=None):
+    """GET `path`, require a 200 whose JSON is `rows`; the answer, for its headers."""
+    answer = client.get(path, headers=headers)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == rows
+    return answer
 
 
 def test_code_a_read_may_run_still_sets_the_answers_headers(start_extra_project):
@@ -34,28 +52,22 @@ def test_code_a_read_may_run_still_sets_the_answers_headers(start_extra_project)
             + 0 * length(set_config('response.headers', '[{{"X-Set-By": "session"}}]', false))
         $$;
         grant execute on function public.{name}_session() to service_role;""")
-    service = project.headers(project.service_role_key)
-    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
-        wait_for_answer(project, f"{name}?select=id", lambda answer: answer.status_code == 200)
-        # A role the policy applies to runs the policy's function: its header is in the answer.
+    with service_client(project, name) as client:
+        # anon, a role the policy applies to, runs the policy's function: its header is there.
         for _ in range(3):
-            answer = client.get(f"/{name}?select=id,note&id=eq.1", headers=project.headers())
-            assert answer.status_code == 200, answer.text
-            assert answer.json() == [{"id": 1, "note": "one"}]
+            answer = read(client, f"/{name}?select=id,note&id=eq.1", [{"id": 1, "note": "one"}],
+                          headers=project.headers())
             assert answer.headers.get("x-set-by") == "policy"
         # service_role bypasses the policy: no function ran, no header.
-        answer = client.get(f"/{name}?select=id,note&id=eq.1", headers=service)
-        assert answer.status_code == 200, answer.text
+        answer = read(client, f"/{name}?select=id,note&id=eq.1", [{"id": 1, "note": "one"}])
         assert "x-set-by" not in answer.headers
         # A setting a function made for the session stays on its connection; PostgREST reads it
         # on every later request there, so the plain read after it must read it too.
-        setter = client.post(f"/rpc/{name}_session", json={}, headers=service)
+        setter = client.post(f"/rpc/{name}_session", json={})
         assert setter.status_code == 200, setter.text
-        answer = client.get(f"/{name}?select=id,born&id=eq.2", headers=service)
-        assert answer.status_code == 200, answer.text
-        assert answer.json() == [{"id": 2, "born": "2021-03-04"}]
+        answer = read(client, f"/{name}?select=id,born&id=eq.2", [{"id": 2, "born": "2021-03-04"}])
         assert answer.headers.get("x-set-by") == "session"
-        served = client.get(f"/{name}_pid?select=pid", headers=service)
+        served = client.get(f"/{name}_pid?select=pid")
         # The function's connection served the read between (else this proves nothing).
         assert served.json()[0]["pid"] == setter.json(), (setter.json(), served.json())
 
@@ -76,13 +88,9 @@ def test_an_operator_written_in_sql_still_sets_the_answers_headers(start_extra_p
         create table public.{name} (id int primary key, label public.{name}_tag);
         insert into public.{name} values (1, 'a'), (2, 'b');
         grant select on public.{name} to service_role;""")
-    service = project.headers(project.service_role_key)
-    with httpx.Client(base_url=project.rest_url, headers=service, timeout=60) as client:
-        wait_for_answer(project, f"{name}?select=id", lambda answer: answer.status_code == 200)
+    with service_client(project, name) as client:
         for _ in range(3):
-            answer = client.get(f"/{name}?select=id,label&label=eq.b")
-            assert answer.status_code == 200, answer.text
-            assert answer.json() == [{"id": 2, "label": "b"}]
+            answer = read(client, f"/{name}?select=id,label&label=eq.b", [{"id": 2, "label": "b"}])
             assert answer.headers.get("x-set-by") == "operator"
 
 
@@ -95,14 +103,11 @@ def test_a_roles_own_datestyle_still_reaches_the_dates(start_extra_project):
         create table public.{name} (id int primary key, born date, seen timestamp);
         insert into public.{name} values (1, '2020-01-02', '2020-01-02 03:04:05');
         grant select on public.{name} to service_role;""")
-    service = project.headers(project.service_role_key)
-    with httpx.Client(base_url=project.rest_url, headers=service, timeout=60) as client:
-        wait_for_answer(project, f"{name}?select=id", lambda answer: answer.status_code == 200)
+    with service_client(project, name) as client:
         for _ in range(3):
             # The transaction's dates are German; JSON's stay ISO, as PostgREST's json_agg.
-            answer = client.get(f"/{name}?select=id,born,seen&id=eq.1")
-            assert answer.status_code == 200, answer.text
-            assert answer.json() == [{"id": 1, "born": "2020-01-02", "seen": "2020-01-02T03:04:05"}]
+            read(client, f"/{name}?select=id,born,seen&id=eq.1",
+                 [{"id": 1, "born": "2020-01-02", "seen": "2020-01-02T03:04:05"}])
 
 
 def test_a_role_that_lost_bypassrls_reads_under_the_policy_with_its_claims(start_extra_project):
@@ -123,25 +128,17 @@ def test_a_role_that_lost_bypassrls_reads_under_the_policy_with_its_claims(start
           using (id < 3 and current_setting('request.jwt.claims', true)::jsonb ->> 'role'
                  = 'service_role');
         grant select on public.{name} to service_role;""")
-    service = project.headers(project.service_role_key)
-    with httpx.Client(base_url=project.rest_url, headers=service, timeout=60) as client:
-        wait_for_answer(project, f"{name}?select=id", lambda answer: answer.status_code == 200)
+    with service_client(project, name) as client:
         for _ in range(3):
-            answer = client.get(f"/{name}?select=id,note&order=id")
-            assert answer.status_code == 200, answer.text
-            assert [row["id"] for row in answer.json()] == [1, 2, 3]
+            read(client, f"/{name}?select=id,note&order=id",
+                 [{"id": 1, "note": "one"}, {"id": 2, "note": "two"}, {"id": 3, "note": "three"}])
         project.sql("alter role service_role nobypassrls")
         try:
             for _ in range(4):
-                answer = client.get(f"/{name}?select=note,id&order=id")
-                assert answer.status_code == 200, answer.text
-                assert answer.json() == [{"id": 1, "note": "one"}, {"id": 2, "note": "two"}]
-                answer = client.get(f"/{name}?select=id&order=id.desc")
-                assert answer.status_code == 200, answer.text
-                assert answer.json() == [{"id": 2}, {"id": 1}]
-                answer = client.get(f"/{name}?select=note&id=eq.3")
-                assert answer.status_code == 200, answer.text
-                assert answer.json() == []
+                read(client, f"/{name}?select=note,id&order=id",
+                     [{"id": 1, "note": "one"}, {"id": 2, "note": "two"}])
+                read(client, f"/{name}?select=id&order=id.desc", [{"id": 2}, {"id": 1}])
+                read(client, f"/{name}?select=note&id=eq.3", [])
         finally:
             project.sql("alter role service_role bypassrls")
 
