@@ -53,6 +53,14 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
     .init("escaped keys and C1 controls", #"[{"a\"b":"\u0085x\/","\u00e9":"\#u{85}"},"\t"]"#),
     .init("scalars after rows", #"[{"a":1}, 2, "three", null, [4]]"#),
     .init(
+      "0xC2 leading no C1 control", "[{\"k£\":\"©¥ \u{A0}x\",\"£\":[\"¢\"]}, \"£\", \"\u{A0}\"]"),
+    .init(
+      "scalars longer than a word, and in the last eight bytes",
+      "[123456789012345678901234567890,-1.25e-300,{\"a\":true,\"b\":false,\"c\":null},1e5]"),
+    .init(
+      "strings across words and in the last eight bytes",
+      "[\"abcdefghijklmnopq\",\"abcdefgh\",{\"abcdefghijklmnopqrstuvw\":\"ab\"},\"x\"]"),
+    .init(
       "deeper than a word of levels",
       "[" + String(repeating: "{\"k\":[", count: 40) + "1" + String(repeating: "]}", count: 40)
         + "]"),

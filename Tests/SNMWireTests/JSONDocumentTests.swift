@@ -83,6 +83,30 @@ private func verdicts(_ bytes: [UInt8]) -> (validator: Bool, parser: Bool) {
     .init(
       name: "nine-byte keys the same", input: #"[{"abcdefghi":1,"é":2},{"abcdefghi":3,"é":4}]"#,
       shape: JSONShape(kind: .array, count: 2, uniformObjects: true)),
+    // With sixteen bytes after its quote a later row's key is compared as two words with the
+    // first row's key and quote (a key of more than fifteen bytes byte for byte).
+    .init(
+      name: "keys of 7, 8, 15 and 16 bytes the same",
+      input: #"[{"abcdefg":1,"abcdefgh":2,"abcdefghijklmno":3,"abcdefghijklmnop":4},"#
+        + #"{"abcdefg":1,"abcdefgh":2,"abcdefghijklmno":3,"abcdefghijklmnop":4},"#
+        + #"{"abcdefg":1,"abcdefgh":2,"abcdefghijklmno":3,"abcdefghijklmnop":4}]"#,
+      shape: JSONShape(kind: .array, count: 3, uniformObjects: true)),
+    .init(
+      name: "fifteen-byte keys differing in the last byte",
+      input: #"[{"abcdefghijklmno":1,"x":2},{"abcdefghijklmnX":1,"x":2},{"abcdefghijklmno":1}]"#,
+      shape: JSONShape(kind: .array, count: 3, uniformObjects: false)),
+    .init(
+      name: "seven-byte keys differing in the last byte",
+      input: #"[{"abcdefg":1,"x":2},{"abcdefX":1,"x":2},{"abcdefg":1,"x":2},{"abcdefg":1}]"#,
+      shape: JSONShape(kind: .array, count: 4, uniformObjects: false)),
+    .init(
+      name: "a later eight-byte key one byte longer, followed by more rows",
+      input: #"[{"abcdefgh":1},{"abcdefghi":2},{"abcdefgh":3},{"abcdefgh":4}]"#,
+      shape: JSONShape(kind: .array, count: 4, uniformObjects: false)),
+    .init(
+      name: "a later nine-byte key one byte shorter, followed by more rows",
+      input: #"[{"abcdefghi":1},{"abcdefgh":2},{"abcdefghi":3},{"abcdefghi":4}]"#,
+      shape: JSONShape(kind: .array, count: 4, uniformObjects: false)),
     .init(
       name: "a scalar among rows", input: #"[{"a":1},2]"#,
       shape: JSONShape(kind: .array, count: 2, uniformObjects: false)),

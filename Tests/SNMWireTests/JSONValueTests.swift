@@ -44,6 +44,10 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
       name: "beyond Int64 kept", input: "12345678901234567890", compact: "12345678901234567890"),
     .init(name: "exponent kept", input: "[1e-5,1E+10,-0]", compact: "[1e-5,1E+10,-0]"),
     .init(
+      name: "numbers of more digits than a word kept",
+      input: "[123456789012345678901234567890.123456789012345678e-123456,-0.0000000001]",
+      compact: "[123456789012345678901234567890.123456789012345678e-123456,-0.0000000001]"),
+    .init(
       name: "escapes decoded and re-escaped", input: #""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#,
       compact: #""a\"b\\c/d\n\té😀""#),
     .init(
@@ -102,6 +106,11 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
     .init("bare minus", "-", offset: 0, "invalid number"),
     .init("dot without digits", "[1.]", offset: 1, "invalid number"),
     .init("exponent without digits", "1e", offset: 0, "invalid number"),
+    .init(
+      "leading zero after a long number", "[12345678901234567,01]", offset: 19, "invalid number"),
+    .init(
+      "a letter in a long number", "[123456789012a]", offset: 13,
+      "expected ',' or ']' after an array element, found 'a'"),
     .init("plus sign", "+1", offset: 0, "expected a JSON value, found '+'"),
     .init(
       "unterminated string", #"["abc"#, offset: 5,

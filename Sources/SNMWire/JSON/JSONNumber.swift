@@ -49,6 +49,7 @@ public struct JSONNumber: Sendable, Hashable {
 
   /// Scans a JSON number starting at `start`; returns the offset just past it, or nil when the bytes
   /// there do not form one.
+  @inline(__always)
   static func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     var i = start
     let n = bytes.count
@@ -58,18 +59,18 @@ public struct JSONNumber: Sendable, Hashable {
     if bytes[i] == UInt8(ascii: "0") {
       i += 1
     } else {
-      while isDigit(i) { i += 1 }
+      i = JSONByteScan.digitsEnd(bytes, from: i + 1)
     }
     if i < n && bytes[i] == UInt8(ascii: ".") {
       i += 1
       guard isDigit(i) else { return nil }
-      while isDigit(i) { i += 1 }
+      i = JSONByteScan.digitsEnd(bytes, from: i + 1)
     }
     if i < n && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
       i += 1
       if i < n && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
       guard isDigit(i) else { return nil }
-      while isDigit(i) { i += 1 }
+      i = JSONByteScan.digitsEnd(bytes, from: i + 1)
     }
     return i
   }

@@ -42,21 +42,44 @@ extension JSONParser {
       }
       out += 1 + spaces
     }
-    // Copies the `length` bytes at `from` to `out` as a run, with room made for eight bytes
-    // more: a short run (a key, a number) is copied as whole words.
-    func copy(_ length: Int, at from: Int, _ out: inout Int, _ room: inout Int) {
-      if out + length + 8 > room {
-        text.count = out
-        text.grow(toHold: out + length + 8)
-        room = text.capacity
-      }
-      Self.copyRun(
-        from: source + from, count: length, readable: end - from, to: text.base + out)
-      out += length
-    }
     // Room for the most a structural byte writes: two bytes, a line end and its indentation,
     // and the eight to spare (set again where the depth changes).
     var most = 12 + step * (depth + 1)
+    // Copies the bytes from `from` to `to` up to the first that `flags` flags in its word
+    // (`stops` for the last few bytes), or to the end: a word at a time while it is scanned,
+    // each word stored before it is looked at and the output moved on only over the bytes
+    // before its first stop. Leaves room for a byte more at `to`.
+    func copyToStop(
+      _ from: inout Int, _ to: inout Int, flags: (UInt64) -> UInt64, stops: (UInt8) -> Bool
+    ) {
+      while true {
+        if to + 8 > room {
+          text.count = to
+          text.grow(toHold: to + 8 + most)
+          room = text.capacity
+        }
+        guard from + 8 <= end else {
+          while from < end && !stops(bytes[from]) {
+            text.base[to] = bytes[from]
+            from += 1
+            to += 1
+          }
+          return
+        }
+        let word = UnsafeRawPointer(source + from).loadUnaligned(as: UInt64.self)
+        UnsafeMutableRawPointer(text.base + to).storeBytes(of: word, as: UInt64.self)
+        let flagged = flags(UInt64(littleEndian: word))
+        if flagged == 0 {
+          from += 8
+          to += 8
+          continue
+        }
+        let run = flagged.trailingZeroBitCount >> 3
+        from += run
+        to += run
+        return
+      }
+    }
     scan: while true {
       if out + most > room {
         text.count = out
@@ -71,8 +94,38 @@ extension JSONParser {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
-        offset = index
-        guard let close = plainStringEnd() else {
+        text.base[out] = byte
+        var from = index + 1
+        var to = out + 1
+        while true {
+          copyToStop(&from, &to, flags: Self.stringStops) {
+            $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xC2
+          }
+          // Unclosed: the writer's own way says so.
+          guard from < end else {
+            from = -1
+            break
+          }
+          let stop = bytes[from]
+          if stop == UInt8(ascii: "\"") {
+            text.base[to] = stop
+            from += 1
+            to += 1
+            break
+          }
+          // 0xC2 leads a C1 control only before 0x80...0x9F; else it is copied as it is.
+          if stop == 0xC2 && !(from + 1 < end && bytes[from + 1] &- 0x80 < 0x20) {
+            text.base[to] = stop
+            from += 1
+            to += 1
+            continue
+          }
+          // An escape, a control or a C1 control: the writer's own way, from the quote.
+          from = -1
+          break
+        }
+        guard from >= 0 else {
+          offset = index
           text.count = out
           try copyRewritten(into: text, indent: indent, depth: depth)
           out = text.count
@@ -80,8 +133,8 @@ extension JSONParser {
           index = offset
           continue scan
         }
-        copy(close + 1 - index, at: index, &out, &room)
-        index = close + 1
+        out = to
+        index = from
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         text.base[out] = byte
         out += 1
@@ -133,11 +186,14 @@ extension JSONParser {
       case 0x20, 0x0A, 0x0D, 0x09:
         index += 1
       default:
-        // A number or a literal (checked bytes): up to the next delimiter, copied as a run.
-        var stop = index + 1
-        while stop < end && !Self.endsScalar(bytes[stop]) { stop += 1 }
-        copy(stop - index, at: index, &out, &room)
-        index = stop
+        // A number or a literal (checked bytes): up to the next delimiter, copied as a string
+        // is. Its first byte is never a delimiter here.
+        text.base[out] = byte
+        var from = index + 1
+        var to = out + 1
+        copyToStop(&from, &to, flags: Self.scalarEnds, stops: Self.endsScalar)
+        out = to
+        index = from
       }
     }
     offset = index
@@ -177,6 +233,23 @@ extension JSONParser {
       UnsafeMutableRawPointer(target + done).storeBytes(of: word, as: UInt64.self)
       done += 8
     }
+  }
+
+  /// The high bit of each byte of `word` (the first byte lowest) that stops a plain run of a
+  /// string: a quote, a backslash, a control character or 0xC2 (the lead byte of the C1
+  /// controls); the lowest flag is exact (a borrow flags only bytes above a match).
+  @inline(__always)
+  static func stringStops(_ word: UInt64) -> UInt64 {
+    ByteWord.below(0x20, in: word) | ByteWord.equal(0x22, in: word)
+      | ByteWord.equal(0x5C, in: word) | ByteWord.equal(0xC2, in: word)
+  }
+
+  /// The high bit of each byte of `word` (the first byte lowest) that ends a number or a literal
+  /// in checked JSON (``endsScalar(_:)``); the lowest flag is exact.
+  @inline(__always)
+  static func scalarEnds(_ word: UInt64) -> UInt64 {
+    ByteWord.below(0x21, in: word) | ByteWord.equal(0x2C, in: word)
+      | ByteWord.equal(0x5D, in: word) | ByteWord.equal(0x7D, in: word)
   }
 
   /// Whether `byte` ends a number or a literal in checked JSON: whitespace, `,`, `]` or `}`.

@@ -16,7 +16,7 @@ extension JSONValidator {
         return highBits < 0x80 || Self.isWellFormedUTF8(bytes, start..<index)
       }
       if byte == UInt8(ascii: "\\") {
-        guard let next = skipEscape(at: index) else { return false }
+        guard let next = Self.skipEscape(bytes, at: index) else { return false }
         index = next
         continue
       }
@@ -28,29 +28,26 @@ extension JSONValidator {
   }
 
   /// The offset after the escape at `index` (a backslash), or nil when the parser would refuse it.
-  private func skipEscape(at index: Int) -> Int? {
+  /// Static: a method on the validator copied it whole at each string that called it.
+  private static func skipEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
     guard index + 1 < bytes.count else { return nil }
     switch bytes[index + 1] {
     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
       UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
       return index + 2
     case UInt8(ascii: "u"):
-      guard let unit = hex4(at: index + 2) else { return nil }
+      guard let unit = JSONByteScan.hex4(bytes, at: index + 2) else { return nil }
       if (0xDC00...0xDFFF).contains(unit) { return nil }
       guard (0xD800...0xDBFF).contains(unit) else { return index + 6 }
       let next = index + 6
       guard next + 1 < bytes.count, bytes[next] == UInt8(ascii: "\\"),
-        bytes[next + 1] == UInt8(ascii: "u"), let low = hex4(at: next + 2),
+        bytes[next + 1] == UInt8(ascii: "u"), let low = JSONByteScan.hex4(bytes, at: next + 2),
         (0xDC00...0xDFFF).contains(low)
       else { return nil }
       return next + 6
     default:
       return nil
     }
-  }
-
-  private func hex4(at start: Int) -> UInt16? {
-    JSONByteScan.hex4(bytes, at: start)
   }
 
   /// Whether `range` of `bytes` is well-formed UTF-8 (Unicode table 3-7: no overlong forms, no

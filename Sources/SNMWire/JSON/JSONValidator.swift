@@ -19,13 +19,26 @@ struct JSONValidator {
   private var uniform = true
   /// The first element's keys, as byte ranges of the input.
   private var firstKeys: [Range<Int>] = []
+  /// The same keys as words to compare a later row's keys with (``KeyPattern``).
+  private var keyPatterns: [KeyPattern] = []
   /// Keys read so far in the element object being checked.
   private var keyIndex = 0
 
   /// Whether `checkpoint` is kept (``JSONStreamValidator``).
   var recordsCheckpoints = false
+  /// Where the last `,` between two elements of the top-level array was passed, and the state
+  /// there but the first element's keys, which no element after it changes (kept apart so that
+  /// a checkpoint per row copies no array).
+  private var checkpointed: (offset: Int, elements: Int, uniform: Bool, keyIndex: Int)?
+
   /// The state after the last `,` between two elements of the top-level array.
-  private(set) var checkpoint: Checkpoint?
+  var checkpoint: Checkpoint? {
+    checkpointed.map {
+      Checkpoint(
+        offset: $0.offset, elements: $0.elements, uniform: $0.uniform, firstKeys: firstKeys,
+        keyIndex: $0.keyIndex)
+    }
+  }
 
   /// The state between two elements of the top-level array, to go on from over more bytes.
   /// Only the array is open there: its frame is not kept (a copy per element made the next
@@ -50,6 +63,7 @@ struct JSONValidator {
     elements = checkpoint.elements
     uniform = checkpoint.uniform
     firstKeys = checkpoint.firstKeys
+    keyPatterns = firstKeys.map { KeyPattern(bytes, $0) }
     keyIndex = checkpoint.keyIndex
     rootIsArray = true
   }
@@ -113,13 +127,13 @@ struct JSONValidator {
         guard skipString() else { return false }
         noteScalarElement()
       case UInt8(ascii: "t"):
-        guard skipLiteral("true") else { return false }
+        guard skipLiteral(Self.trueWord, count: 4) else { return false }
         noteScalarElement()
       case UInt8(ascii: "f"):
-        guard skipLiteral("false") else { return false }
+        guard skipLiteral(Self.falseWord, count: 5) else { return false }
         noteScalarElement()
       case UInt8(ascii: "n"):
-        guard skipLiteral("null") else { return false }
+        guard skipLiteral(Self.nullWord, count: 4) else { return false }
         noteScalarElement()
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         guard skipNumber() else { return false }
@@ -141,9 +155,7 @@ struct JSONValidator {
             skipWhitespace()
             guard readKey() else { return false }
           } else if recordsCheckpoints && rootIsArray && frames.count == 1 {
-            checkpoint = Checkpoint(
-              offset: offset, elements: elements, uniform: uniform,
-              firstKeys: firstKeys, keyIndex: keyIndex)
+            checkpointed = (offset, elements, uniform, keyIndex)
           }
           break
         } else if isObject && byte == UInt8(ascii: "}") {
@@ -186,6 +198,7 @@ struct JSONValidator {
   }
 
   /// `"key"` and the `:` after it; a row's keys are compared with the first row's.
+  @inline(__always)
   private mutating func readKey() -> Bool {
     guard offset < bytes.count && bytes[offset] == UInt8(ascii: "\"") else { return false }
     if rootIsArray && frames.count == 2 && uniform {
@@ -213,8 +226,19 @@ struct JSONValidator {
   /// (a string's verdict depends on its bytes alone), and the rows are still alike. Rows after
   /// the first most often have the same keys, and this is one comparison instead of a scan and
   /// a comparison.
+  @inline(__always)
   private mutating func sameKeyAsTheFirstRows() -> Bool {
-    guard elements > 0, keyIndex < firstKeys.count else { return false }
+    guard elements > 0, keyIndex < keyPatterns.count else { return false }
+    let pattern = keyPatterns[keyIndex]
+    if pattern.length > 0 && offset + 17 <= bytes.count {
+      // The key and its closing quote against the first row's, sixteen bytes in two words.
+      guard ByteWord.load(bytes, at: offset + 1) & pattern.lowMask == pattern.low,
+        ByteWord.load(bytes, at: offset + 9) & pattern.highMask == pattern.high
+      else { return false }
+      keyIndex += 1
+      offset += 1 + pattern.length
+      return true
+    }
     let first = firstKeys[keyIndex]
     let close = offset + 1 + first.count
     guard close < bytes.count, bytes[close] == UInt8(ascii: "\""),
@@ -230,6 +254,7 @@ struct JSONValidator {
     keyIndex = index + 1
     if elements == 0 {
       firstKeys.append(key)
+      keyPatterns.append(KeyPattern(bytes, key))
       return
     }
     guard index < firstKeys.count else {
@@ -242,6 +267,34 @@ struct JSONValidator {
     else {
       uniform = false
       return
+    }
+  }
+
+  /// A first row's key and its closing quote as the two words a later row's key is compared
+  /// with, when they are at most sixteen bytes (`length` 0 for a longer key: it is compared
+  /// byte for byte with the first row's bytes).
+  struct KeyPattern {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var lowMask: UInt64 = 0
+    var highMask: UInt64 = 0
+    /// The key's bytes and its quote, at most 16; 0 for a longer key.
+    var length = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) {
+      let length = key.count + 1
+      guard length <= 16 else { return }
+      for index in 0..<length {
+        let byte = UInt64(index < key.count ? bytes[key.lowerBound + index] : 0x22)
+        if index < 8 {
+          low |= byte << UInt64(index * 8)
+        } else {
+          high |= byte << UInt64((index - 8) * 8)
+        }
+      }
+      lowMask = length >= 8 ? ~0 : (1 << UInt64(length * 8)) &- 1
+      highMask = length <= 8 ? 0 : length == 16 ? ~0 : (1 << UInt64((length - 8) * 8)) &- 1
+      self.length = length
     }
   }
 
@@ -287,15 +340,29 @@ struct JSONValidator {
     return keys
   }
 
-  private mutating func skipLiteral(_ word: StaticString) -> Bool {
-    let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-    guard offset + text.count <= bytes.count else { return false }
-    for index in 0..<text.count where bytes[offset + index] != text[index] {
-      return false
+  /// Steps over `literal` (`true`, `false` or `null`, at most eight bytes: `bytes` in the low
+  /// bytes of `word`, the first lowest) at `offset`, in one comparison where eight bytes can be
+  /// read.
+  @inline(__always)
+  private mutating func skipLiteral(_ literal: UInt64, count: Int) -> Bool {
+    if offset + 8 <= bytes.count {
+      let mask: UInt64 = (1 << UInt64(count * 8)) &- 1
+      guard ByteWord.load(bytes, at: offset) & mask == literal else { return false }
+    } else {
+      guard offset + count <= bytes.count else { return false }
+      for index in 0..<count
+      where UInt64(bytes[offset + index]) != literal >> UInt64(index * 8) & 0xFF {
+        return false
+      }
     }
-    offset += text.count
+    offset += count
     return true
   }
+
+  /// `true`, `false` and `null` as ``skipLiteral(_:count:)`` takes them.
+  private static let trueWord: UInt64 = 0x65_75_72_74
+  private static let falseWord: UInt64 = 0x65_73_6C_61_66
+  private static let nullWord: UInt64 = 0x6C_6C_75_6E
 
   private mutating func skipNumber() -> Bool {
     guard let end = JSONNumber.scan(bytes, from: offset),
