@@ -253,7 +253,14 @@ def test_ctrl_c_while_the_answer_spills_exits_130_and_leaves_nothing(million, tm
             held = wait_until(lambda: spill_files(shell.pid, spill) or shell.poll() is not None,
                               timeout=120, interval=0.01, what="the answer to spill")
             assert shell.poll() is None, "the answer ended before it spilled"
-            assert len(held) == 1 and held[0].endswith(" (deleted)"), held
+            # mkstemp names the file and snm unlinks it the next moment: a look in between sees
+            # it by its name, so wait (briefly) for the unlink; a file never unlinked still fails.
+            held = wait_until(
+                lambda: [f for f in spill_files(shell.pid, spill) if f.endswith(" (deleted)")]
+                or shell.poll() is not None, timeout=10, interval=0.01,
+                what="the answer's file to be unlinked")
+            assert shell.poll() is None, "the answer ended before its file was unlinked"
+            assert len(held) == 1, held
             shell.send_signal(signal.SIGINT)
             _, err = shell.communicate(timeout=30)
         finally:
