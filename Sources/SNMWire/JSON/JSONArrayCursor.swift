@@ -105,7 +105,7 @@ public struct JSONArrayCursor {
   {
     do {
       guard try moveToNextElement() else { return false }
-      try parser.copyValue(into: text, indent: indent, depth: depth)
+      try JSONRowWriter.copyValue(&parser, into: text, indent: indent, depth: depth)
       count += 1
       return true
     } catch {
@@ -133,7 +133,7 @@ public struct JSONArrayCursor {
   }
 
   /// Writes the next element, an object, into `output` as one csv record without its line end
-  /// (``JSONParser/writeMembersAsCSV(into:nested:)``), straight from the bytes; false after the
+  /// (``CSVRowWriter/writeMembers(_:into:nested:)``), straight from the bytes; false after the
   /// last element. For bytes a ``JSONDocument`` has validated.
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being an array of objects.
@@ -142,7 +142,7 @@ public struct JSONArrayCursor {
   {
     do {
       guard try moveToNextElement() else { return false }
-      try parser.writeMembersAsCSV(into: output, nested: nested)
+      try CSVRowWriter.writeMembers(&parser, into: output, nested: nested)
       count += 1
       return true
     } catch {

@@ -199,7 +199,7 @@ public struct JSONElements {
   /// Writes the next element, an object (a row), into `output` after what it holds as one csv
   /// record without its line end: each member value as ``nextRow(_:)`` hands it over, written by
   /// ``CSVField/write(_:_:into:)``; false after the last element. From bytes, in one pass
-  /// straight into `output` (``JSONParser/writeMembersAsCSV(into:nested:)``).
+  /// straight into `output` (``CSVRowWriter/writeMembers(_:into:nested:)``).
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being an array of objects.
   package mutating func writeNextRowAsCSV(into output: JSONTextBuffer) throws(JSONParseError)

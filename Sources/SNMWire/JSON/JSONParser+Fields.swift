@@ -29,7 +29,7 @@ extension JSONParser {
         try visitString(visit)
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         scratch.count = 0
-        try copyValue(into: scratch, indent: nil, depth: 0, around: 1)  // inside the row
+        try JSONRowWriter.copyValue(&self, into: scratch, indent: nil, depth: 0, around: 1)
         visit(.nested, scratch.written)
       case UInt8(ascii: "n"):
         _ = try consumeWord("null")

@@ -1,10 +1,10 @@
 /// Raw room for text written a byte or a run at a time through a pointer: one value's JSON text
-/// (``JSONParser/copyValue(into:indent:depth:)``), or the shell's output chunk, which rows are
+/// (``JSONRowWriter/copyValue(_:into:indent:depth:around:)``), or the shell's output chunk, which rows are
 /// written straight into. An array append per token took more than writing the token.
 ///
 /// ```swift
 /// let text = JSONTextBuffer()
-/// try parser.copyValue(into: text, indent: nil, depth: 0)
+/// try JSONRowWriter.copyValue(&parser, into: text, indent: nil, depth: 0)
 /// output.append(contentsOf: text.written)
 /// ```
 ///

@@ -1,32 +1,43 @@
-extension JSONParser {
-  /// Writes the value at `offset` as ``rewriteValue(into:depth:around:)`` writes it (compact with
-  /// `indent` nil, else indented as if `start` levels deep), copying its strings and scalars from
-  /// the bytes as runs into `text` after its `count`, and leaves `offset` just past the value. A
-  /// string with an escape or a C1 control is decoded and written again, as the writer would.
-  /// `around` counts the containers open around the value, as for `rewriteValue`.
+/// Writes rows as JSON text straight from bytes ``JSONValidator`` has checked: each value copied
+/// in runs of its bytes into a ``JSONTextBuffer`` (compact or indented as ``JSONWriter`` writes
+/// its parsed form), no value built. The parser it is handed stands at the value and is left
+/// just past it.
+///
+/// ```swift
+/// try JSONRowWriter.copyValue(&parser, into: text, indent: 2, depth: 1)
+/// ```
+enum JSONRowWriter {
+  /// Writes the value at `parser`'s offset as ``JSONParser/rewriteValue(into:depth:around:)``
+  /// writes it (compact with `indent` nil, else indented as if `start` levels deep), copying its
+  /// strings and scalars from the bytes as runs into `text` after its `count`, and leaves the
+  /// offset just past the value. A string with an escape or a C1 control is decoded and written
+  /// again, as the writer would. `around` counts the containers open around the value, as for
+  /// `rewriteValue`.
   ///
   /// Meant for bytes already validated (``JSONValidator``): on others it throws where it runs out
   /// of them or nests too deep, and may write what the parser would refuse.
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being JSON.
-  mutating func copyValue(
-    into text: JSONTextBuffer, indent: Int?, depth start: Int, around: Int = 0
+  static func copyValue(
+    _ parser: inout JSONParser, into text: JSONTextBuffer, indent: Int?, depth start: Int,
+    around: Int = 0
   ) throws(JSONParseError) {
-    skipWhitespace()
-    guard offset < bytes.count else { throw expected("a JSON value") }
-    let first = bytes[offset]
+    parser.skipWhitespace()
+    let bytes = parser.bytes
+    guard parser.offset < bytes.count else { throw parser.expected("a JSON value") }
+    let first = bytes[parser.offset]
     guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
       // A scalar: the writer's own way (rare: rows are objects).
-      try copyRewritten(into: text, indent: indent, depth: start, around: around)
+      try copyRewritten(&parser, into: text, indent: indent, depth: start, around: around)
       return
     }
-    guard let source = bytes.baseAddress else { throw expected("a JSON value") }
+    guard let source = bytes.baseAddress else { throw parser.expected("a JSON value") }
     let step = indent ?? 0
     var depth = start
     var open = 0
     var out = text.count
     var room = text.capacity
-    var index = offset
+    var index = parser.offset
     let end = bytes.count
     // Puts a line end and the indentation of `depth` at `out` (room made by the caller, with
     // eight bytes to spare: the spaces are stored a word at a time).
@@ -87,9 +98,9 @@ extension JSONParser {
         room = text.capacity
       }
       guard index < end else {
-        offset = index
+        parser.offset = index
         text.count = out
-        throw expected("a JSON value")
+        throw parser.expected("a JSON value")
       }
       let byte = bytes[index]
       switch byte {
@@ -125,12 +136,12 @@ extension JSONParser {
           break
         }
         guard from >= 0 else {
-          offset = index
+          parser.offset = index
           text.count = out
-          try copyRewritten(into: text, indent: indent, depth: depth)
+          try copyRewritten(&parser, into: text, indent: indent, depth: depth)
           out = text.count
           room = text.capacity
-          index = offset
+          index = parser.offset
           continue scan
         }
         out = to
@@ -148,10 +159,10 @@ extension JSONParser {
           if open == 0 { break scan }
         } else {
           // The depth as the writer counts it: the containers open around this one.
-          guard open + baseDepth + around < Self.maximumDepth else {
-            offset = index
+          guard open + parser.baseDepth + around < JSONParser.maximumDepth else {
+            parser.offset = index
             text.count = out
-            throw JSONParseError(offset: index, reason: .tooDeep(limit: Self.maximumDepth))
+            throw JSONParseError(offset: index, reason: .tooDeep(limit: JSONParser.maximumDepth))
           }
           open += 1
           depth += 1
@@ -196,16 +207,17 @@ extension JSONParser {
         index = from
       }
     }
-    offset = index
+    parser.offset = index
     text.count = out
   }
 
-  /// The value at `offset` through ``rewriteValue(into:depth:around:)``, appended to `text`.
-  private mutating func copyRewritten(
-    into text: JSONTextBuffer, indent: Int?, depth: Int, around: Int = 0
+  /// The value at `parser`'s offset through its `rewriteValue`, appended to `text`.
+  private static func copyRewritten(
+    _ parser: inout JSONParser, into text: JSONTextBuffer, indent: Int?, depth: Int,
+    around: Int = 0
   ) throws(JSONParseError) {
     var writer = JSONWriter(indent: indent, reserving: 0)
-    try rewriteValue(into: &writer, depth: depth, around: around)
+    try parser.rewriteValue(into: &writer, depth: depth, around: around)
     writer.output.withUnsafeBufferPointer { written in
       text.grow(toHold: text.count + written.count)
       if let source = written.baseAddress {

@@ -1,75 +1,87 @@
-extension JSONParser {
-  /// Writes the member values of the object at `offset` into `output`, after what it holds, as
-  /// one csv record: each value as ``visitMembers(scratch:key:_:)`` hands it over, written by
-  /// ``CSVField/write(_:emptyQuoted:into:)`` (NULL an empty field, the empty string `""`, a
-  /// nested value its compact text), the fields separated by commas, no line end. It leaves
-  /// `offset` just past the object.
+/// Writes rows as csv records straight from bytes ``JSONValidator`` has checked: a row's member
+/// values in one pass into the output chunk, as ``CSVField`` writes each field, no value built.
+/// The parser it is handed stands at the row and is left just past it.
+///
+/// ```swift
+/// try CSVRowWriter.writeMembers(&parser, into: output, nested: text)
+/// ```
+enum CSVRowWriter {
+  /// Writes the member values of the object at `parser`'s offset into `output`, after what it
+  /// holds, as one csv record: each value as ``JSONParser/visitMembers(scratch:key:_:)`` hands it
+  /// over, written by ``CSVField/write(_:emptyQuoted:into:)`` (NULL an empty field, the empty
+  /// string `""`, a nested value its compact text), the fields separated by commas, no line end.
+  /// It leaves the offset just past the object.
   ///
   /// One pass over the bytes, straight into `output`: a string's bytes are copied eight at a
   /// time and only a comma or an escape in it sends it the slower way (quoted, or decoded in
   /// `scratch` first); a nested value is written compact with its quotes doubled as it is read,
   /// unless one of its strings holds an escape or a C1 control (the writer writes those its own
-  /// way) or it nests near ``maximumDepth``: then its text is written into `nested` as
-  /// ``copyValue(into:indent:depth:around:)`` writes it, and quoted from there.
+  /// way) or it nests near ``JSONParser/maximumDepth``: then its text is written into `nested` as
+  /// ``JSONRowWriter/copyValue(_:into:indent:depth:around:)`` writes it, and quoted from there.
   /// For bytes already validated.
   ///
   /// - Throws: ``JSONParseError`` where the bytes stop being a JSON object.
-  mutating func writeMembersAsCSV(into output: JSONTextBuffer, nested: JSONTextBuffer)
-    throws(JSONParseError)
-  {
-    guard try enterObject() else { return }
+  static func writeMembers(
+    _ parser: inout JSONParser, into output: JSONTextBuffer, nested: JSONTextBuffer
+  ) throws(JSONParseError) {
+    guard try parser.enterObject() else { return }
     var first = true
     while true {
-      try skipKey()
-      guard offset < bytes.count else { throw expected("a JSON value") }
+      try parser.skipKey()
+      guard parser.offset < parser.bytes.count else { throw parser.expected("a JSON value") }
       let mark = output.count
       if !first { output.append(UInt8(ascii: ",")) }
       first = false
       do {
-        switch bytes[offset] {
+        switch parser.bytes[parser.offset] {
         case UInt8(ascii: "\""):
-          try writeStringField(into: output)
+          try writeStringField(&parser, into: output)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-          try writeNestedField(into: output, nested: nested)
+          try writeNestedField(&parser, into: output, nested: nested)
         case UInt8(ascii: "n"):
-          try stepOverLiteral("null", writing: nil)
+          try stepOverLiteral(&parser, "null", writing: nil)
         case UInt8(ascii: "t"):
-          try stepOverLiteral("true", writing: output)
+          try stepOverLiteral(&parser, "true", writing: output)
         case UInt8(ascii: "f"):
-          try stepOverLiteral("false", writing: output)
+          try stepOverLiteral(&parser, "false", writing: output)
         default:
-          try writeNumberField(into: output)
+          try writeNumberField(&parser, into: output)
         }
       } catch {
         output.count = mark  // a value that fails writes nothing, its comma included
         throw error
       }
-      guard try nextMember() else { return }
+      guard try parser.nextMember() else { return }
     }
   }
 
-  /// Steps over `word` at `offset`, writing it into `output` when given.
+  /// Steps over `word` at `parser`'s offset, writing it into `output` when given.
   @inline(__always)
-  private mutating func stepOverLiteral(_ word: StaticString, writing output: JSONTextBuffer?)
-    throws(JSONParseError)
-  {
+  private static func stepOverLiteral(
+    _ parser: inout JSONParser, _ word: StaticString, writing output: JSONTextBuffer?
+  ) throws(JSONParseError) {
+    let bytes = parser.bytes
+    let offset = parser.offset
     let length = word.utf8CodeUnitCount
     let start = word.utf8Start
     guard offset + length <= bytes.count, bytes[offset + 1] == start[1],
       bytes[offset + 2] == start[2], bytes[offset + 3] == start[3],
       length == 4 || bytes[offset + 4] == start[4]
     else {
-      _ = try consumeWord(word)  // throws where it stops matching, as the parser does
+      _ = try parser.consumeWord(word)  // throws where it stops matching, as the parser does
       return
     }
-    if let output { appendRun(from: offset, count: length, into: output) }
-    offset += length
+    if let output { appendRun(bytes, from: offset, count: length, into: output) }
+    parser.offset += length
   }
 
   /// A number: its bytes up to the next delimiter (checked JSON), copied as they are.
   @inline(__always)
-  private mutating func writeNumberField(into output: JSONTextBuffer) throws(JSONParseError) {
-    let start = offset
+  private static func writeNumberField(_ parser: inout JSONParser, into output: JSONTextBuffer)
+    throws(JSONParseError)
+  {
+    let bytes = parser.bytes
+    let start = parser.offset
     var index = start
     let end = bytes.count
     if index + 8 <= end {
@@ -79,33 +91,39 @@ extension JSONParser {
         | ByteWord.equal(UInt8(ascii: "}"), in: word) | ByteWord.equal(UInt8(ascii: "]"), in: word)
       index += flagged == 0 ? 8 : flagged.trailingZeroBitCount >> 3
     }
-    while index < end && !Self.endsScalar(bytes[index]) { index += 1 }
+    while index < end && !JSONRowWriter.endsScalar(bytes[index]) { index += 1 }
     guard index > start else { throw JSONParseError(offset: start, reason: .invalidNumber) }
-    appendRun(from: start, count: index - start, into: output)
-    offset = index
+    appendRun(bytes, from: start, count: index - start, into: output)
+    parser.offset = index
   }
 
-  /// Writes the `count` bytes at `start` into `output`, a short run as words (no call).
+  /// Writes the `count` bytes of `bytes` at `start` into `output`, a short run as words (no
+  /// call).
   @inline(__always)
-  private func appendRun(from start: Int, count: Int, into output: JSONTextBuffer) {
+  private static func appendRun(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, count: Int, into output: JSONTextBuffer
+  ) {
     guard let source = bytes.baseAddress else { return }
     if output.count + count + 8 > output.capacity { output.grow(toHold: output.count + count + 8) }
-    Self.copyRun(
+    JSONRowWriter.copyRun(
       from: source + start, count: count, readable: bytes.count - start,
       to: output.base + output.count)
     output.count += count
   }
 
-  /// A string at `offset`: its bytes copied eight at a time until its closing quote; a comma
-  /// (the field is quoted) or an escape (it is decoded) starts the field again the slow way.
+  /// A string at `parser`'s offset: its bytes copied eight at a time until its closing quote; a
+  /// comma (the field is quoted) or an escape (it is decoded) starts the field again the slow way.
   @inline(__always)
-  private mutating func writeStringField(into output: JSONTextBuffer) throws(JSONParseError) {
+  private static func writeStringField(_ parser: inout JSONParser, into output: JSONTextBuffer)
+    throws(JSONParseError)
+  {
+    let bytes = parser.bytes
     let end = bytes.count
     let mark = output.count
     var out = mark
     var room = output.capacity
     var base = output.base
-    var index = offset + 1
+    var index = parser.offset + 1
     while true {
       Self.reserve(8, at: out, in: output, room: &room, base: &base)
       if index + 8 <= end {
@@ -126,7 +144,7 @@ extension JSONParser {
         break  // cut off: the slow way says where
       }
       if bytes[index] == UInt8(ascii: "\"") {
-        offset = index + 1
+        parser.offset = index + 1
         output.count = out
         if out == mark { CSVField.writeEmpty(into: output) }
         return
@@ -135,6 +153,7 @@ extension JSONParser {
     }
     // The slow way: the text up to the closing quote, or decoded from the first escape.
     output.count = mark
+    let offset = parser.offset
     index = offset + 1
     while index < end && bytes[index] != UInt8(ascii: "\"") && bytes[index] != UInt8(ascii: "\\")
       && bytes[index] >= 0x20
@@ -144,12 +163,14 @@ extension JSONParser {
     if index < end && bytes[index] == UInt8(ascii: "\"") {
       CSVField.write(
         UnsafeBufferPointer(rebasing: bytes[offset + 1..<index]), emptyQuoted: true, into: output)
-      offset = index + 1
+      parser.offset = index + 1
     } else if index < end && bytes[index] == UInt8(ascii: "\\") {
-      _ = try decodeEscapes(quote: offset, escape: index)
-      scratch.withUnsafeBufferPointer { CSVField.write($0, emptyQuoted: true, into: output) }
+      _ = try parser.decodeEscapes(quote: offset, escape: index)
+      parser.scratch.withUnsafeBufferPointer {
+        CSVField.write($0, emptyQuoted: true, into: output)
+      }
     } else {
-      _ = try readString(reusing: nil)  // cut off, or a control character: throws where
+      _ = try parser.readString(reusing: nil)  // cut off, or a control character: throws where
     }
   }
 
@@ -167,14 +188,16 @@ extension JSONParser {
     base = output.base
   }
 
-  /// A nested value at `offset` (`{` or `[`): its compact text, quoted when it holds a comma or
-  /// a quote (doubled), written as it is read; whitespace between its tokens is left out.
+  /// A nested value at `parser`'s offset (`{` or `[`): its compact text, quoted when it holds a
+  /// comma or a quote (doubled), written as it is read; whitespace between its tokens is left
+  /// out.
   @inline(__always)
-  private mutating func writeNestedField(into output: JSONTextBuffer, nested: JSONTextBuffer)
-    throws(JSONParseError)
-  {
+  private static func writeNestedField(
+    _ parser: inout JSONParser, into output: JSONTextBuffer, nested: JSONTextBuffer
+  ) throws(JSONParseError) {
+    let bytes = parser.bytes
     let end = bytes.count
-    let start = offset
+    let start = parser.offset
     let mark = output.count
     // The opening quote's place, taken back when none is needed.
     var out = mark + 1
@@ -184,7 +207,7 @@ extension JSONParser {
     var open = 0
     var quoted = false
     // Deeper than this, the writer's own walk decides (it refuses past maximumDepth).
-    let deepest = Self.maximumDepth - baseDepth - 2
+    let deepest = JSONParser.maximumDepth - parser.baseDepth - 2
     scan: while true {
       // Room for the most one step writes: a word stored, or a doubled quote.
       Self.reserve(16, at: out, in: output, room: &room, base: &base)
@@ -250,7 +273,7 @@ extension JSONParser {
             out -= 1
           }
           output.count = out
-          offset = index
+          parser.offset = index
           return
         }
       case UInt8(ascii: ","):
@@ -270,9 +293,9 @@ extension JSONParser {
     // The writer's own walk, from the value's start: it writes what it would, or throws where
     // it stops.
     output.count = mark
-    offset = start
+    parser.offset = start
     nested.count = 0
-    try copyValue(into: nested, indent: nil, depth: 0, around: 1)  // inside the row
+    try JSONRowWriter.copyValue(&parser, into: nested, indent: nil, depth: 0, around: 1)
     CSVField.write(nested.written, emptyQuoted: false, into: output)
   }
 }
