@@ -326,6 +326,10 @@ ISSUE_41 = [
      "primary-key select, signed in, owner = auth.uid(): gateway + Postgres"),
     ("the gateway's own share of it", "9",
      "primary-key select, signed in, owner = auth.uid(): gateway"),
+    ("the same read beside PostgREST's contract floor", "9",
+     "primary-key select, signed in, owner = auth.uid(): gateway + Postgres, vs PostgREST's floor"),
+    ("its Postgres share beside that floor", "9",
+     "primary-key select, signed in, owner = auth.uid(): Postgres, vs PostgREST's floor"),
     ("gateway + Postgres, 10-row filtered read", "9",
      "10-row filtered select: gateway + Postgres"),
     ("gateway + Postgres, single-row insert, return=representation", "9",
@@ -1459,16 +1463,74 @@ class Counted:
             gateway.wait(timeout=120)
         return idle, peak, size
 
-    def pgbench_transactions(self, count, script=None):
+    def pgbench_transactions(self, count, script=None, user="postgres", options=()):
         """Postgres's instructions for `count` transactions of `pgbench -S` on one connection, or
-        of `script` (a pgbench script file, run in the project's own database)."""
+        of `script` (a pgbench script file, run in the project's own database as `user`, with
+        pgbench's `options`)."""
         before = set(self.folder.glob("*"))
         workload, database = (["-S"], "pgbench") if script is None else (["-f", str(script)],
                                                                            "postgres")
-        subprocess.run([PGBENCH, "-n", *workload, "-c", "1", "-t", str(count), "-h",
-                        self.project.socket_dir, "-p", "5432", "-U", "postgres", database],
+        subprocess.run([PGBENCH, "-n", *workload, *options, "-c", "1", "-t", str(count), "-h",
+                        self.project.socket_dir, "-p", "5432", "-U", user, database],
                        capture_output=True, check=True, timeout=600)
         return sum(v for k, v in self.finished(before).items() if k.startswith("pg."))
+
+
+# PostgREST's contract floor for section 9's signed-in read: the statements PostgREST (v12, as
+# hosted Supabase runs it) sends for GET /dog_profile_own?select=*&id=eq.4242 with a user's token,
+# each prepared (hasql's) and sent on its own with its own Sync, as authenticator. A transaction
+# (hasql-transaction's BEGIN for a GET); one SELECT of set_config for search_path (the schema,
+# then db-extra-search-path), the role's own settings, the role, the claims (the token's, with
+# its role), the request's method, path, headers and cookies (PostgREST.Query.PreQuery.txVarQuery;
+# no timezone without Prefer); the read as PostgREST.Query.Statements.prepareRead writes it (its
+# rows as JSON by json_agg, db-max-rows' LIMIT and OFFSET as parameters, the response settings
+# read); COMMIT. Postgres must do this much for any gateway that keeps PostgREST's contract (a
+# policy, a function or a trigger may read any of those settings).
+SIGNED_IN_READ = "primary-key select, signed in, owner = auth.uid()"
+POSTGREST_FLOOR_PEER = "Postgres, PostgREST's statements"
+POSTGREST_FLOOR_SQL = """\
+BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY;
+select set_config('search_path', :search_path, true), set_config(:setting, :value, true), \
+set_config('role', :role, true), set_config('request.jwt.claims', :claims, true), \
+set_config('request.method', :method, true), set_config('request.path', :path, true), \
+set_config('request.headers', :headers, true), set_config('request.cookies', :cookies, true);
+WITH pgrst_source AS ( SELECT "public"."dog_profile_own".* FROM "public"."dog_profile_own" \
+WHERE "public"."dog_profile_own"."id" = :id LIMIT :max_rows OFFSET :offset ) \
+SELECT null::bigint AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, \
+coalesce(json_agg(_postgrest_t), '[]') AS body, \
+nullif(current_setting('response.headers', true), '') AS response_headers, \
+nullif(current_setting('response.status', true), '') AS response_status, \
+'' AS response_inserted FROM ( SELECT * FROM pgrst_source ) _postgrest_t;
+COMMIT;
+"""
+
+
+def postgrest_floor(project, folder, token, key):
+    """The pgbench script and options of PostgREST's statements for section 9's signed-in read
+    (POSTGREST_FLOOR_SQL) with `token` (a user's) and `key` (the apikey), the values as PostgREST
+    would bind them: the role's own settings from the database, the headers as the bench's
+    client sends them."""
+    script = folder / "postgrest_floor.sql"
+    script.write_text(POSTGREST_FLOOR_SQL)
+    os.chmod(script, 0o644)
+    payload = token.split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    claims["role"] = "authenticated"
+    setting = project.sql("select c from pg_db_role_setting s join pg_roles r on r.oid = s.setrole, "
+                          "unnest(s.setconfig) c where r.rolname = 'authenticated' "
+                          "and s.setdatabase = 0 and c like 'statement_timeout=%'")
+    timeout = re.search(r"statement_timeout=(\S+)", setting)
+    headers = {"host": "127.0.0.1:54321", "accept-encoding": "identity", "apikey": key,
+               "authorization": f"Bearer {token}"}
+    values = {"search_path": '"public", "public", "extensions"', "setting": "statement_timeout",
+              "value": timeout.group(1) if timeout else "8s", "role": "authenticated",
+              "claims": json.dumps(claims, separators=(",", ":")), "method": "GET",
+              "path": "/dog_profile_own", "headers": json.dumps(headers, separators=(",", ":")),
+              "cookies": "{}", "id": "4242", "max_rows": "1000", "offset": "0"}
+    options = ["-M", "prepared"]
+    for name, value in values.items():
+        options += ["-D", f"{name}={value}"]
+    return script, options
 
 
 def bench_instructions(project, report, args):
@@ -1523,7 +1585,9 @@ def bench_instructions(project, report, args):
                 "grant select on dog_profile_own to authenticated; analyze dog_profile_own")
     owner = project.sql("select owner from dog_profile where id = 4242", database="postgres")
     owner = re.search(r"[0-9a-f]{8}-[0-9a-f-]{27}", owner).group(0)
-    signed_in = {"Authorization": f"Bearer {project.user_token(owner)}"}
+    token = project.user_token(owner)
+    signed_in = {"Authorization": f"Bearer {token}"}
+    floor_script, floor_options = postgrest_floor(project, folder, token, project.key)
     project.stop()
     counted = Counted(project, folder)
     rest = "/rest/v1"
@@ -1533,7 +1597,7 @@ def bench_instructions(project, report, args):
     targets = [
         ("primary-key select", ("GET", f"{rest}/dog_profile?select=*&id=eq.4242", None, {}, 200),
          read_peer, 2.5, 90_000),
-        ("primary-key select, signed in, owner = auth.uid()",
+        (SIGNED_IN_READ,
          ("GET", f"{rest}/dog_profile_own?select=*&id=eq.4242", None, signed_in, 200),
          read_peer, 2.5, None),
         ("10-row filtered select",
@@ -1557,6 +1621,12 @@ def bench_instructions(project, report, args):
             few = counted.pgbench_transactions(count, script)
             many = counted.pgbench_transactions(3 * count, script)
             peers[name] = (many - few) / (2 * count)
+        # PostgREST's contract floor of the signed-in read: the signed-in row's second peer.
+        floor = {"user": "authenticator", "options": floor_options}
+        counted.pgbench_transactions(10, floor_script, **floor)
+        few = counted.pgbench_transactions(count, floor_script, **floor)
+        many = counted.pgbench_transactions(3 * count, floor_script, **floor)
+        peers[POSTGREST_FLOOR_PEER] = (many - few) / (2 * count)
         counted.gateway_requests(targets[0][1], 10, False)
         for label, request, peer_name, target, limit in targets:
             (gateway_few, postgres_few) = counted.gateway_requests(request, count, True)
@@ -1570,6 +1640,14 @@ def bench_instructions(project, report, args):
                        peer_name, peer, "instructions", "lower")
             report.add("9 instructions", f"{label}: gateway", gateway,
                        peer_name, peer, "instructions", "lower", limit=limit)
+            if label == SIGNED_IN_READ:
+                # Beside what Postgres must do for any gateway that keeps PostgREST's contract.
+                floor = peers[POSTGREST_FLOOR_PEER]
+                report.add("9 instructions", f"{label}: gateway + Postgres, vs PostgREST's floor",
+                           gateway + postgres, POSTGREST_FLOOR_PEER, floor, "instructions",
+                           "lower")
+                report.add("9 instructions", f"{label}: Postgres, vs PostgREST's floor",
+                           postgres, POSTGREST_FLOOR_PEER, floor, "instructions", "lower")
         # A read of 5,000 rows, more than a batch (RESTGateway.streamedBatch): the gateway
         # streams it from a cursor. Per row, beside Postgres's own json_agg of the same rows,
         # what PostgREST asks of it; each figure the difference of N and 3N reads, as above.
