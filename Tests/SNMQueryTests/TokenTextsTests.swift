@@ -55,6 +55,26 @@ import Testing
     return ranges
   }
 
+  /// A text moved to its hash's second slot by a newer one is handed out from there, and again
+  /// after a third takes the second slot over: names read again and again between numbers read
+  /// once (a script's shape), each against `Source.text(of:)`.
+  @Test func textsMovedToTheirSecondSlotReadAsTheSourceReadsThem() {
+    let words = (0..<600).map { "n\($0) dog_profile \($0 % 7)x owner_\($0 % 3)" }
+    let source = Source(text: words.joined(separator: " "))
+    let texts = TokenTexts()
+    var ranges: [SourceRange] = []
+    var start = 0
+    for byte in source.bytes + [UInt8(ascii: " ")] {
+      if byte == UInt8(ascii: " ") {
+        ranges.append(SourceRange(start: ranges.last.map { $0.end + 1 } ?? 0, end: start))
+      }
+      start += 1
+    }
+    for range in ranges + ranges.reversed() {
+      #expect(Array(texts.text(of: range, in: source).utf8) == Array(source.text(of: range).utf8))
+    }
+  }
+
   @Test func rangesOutsideTheSourceAreClampedAsBefore() {
     let source = Source(text: "from t")
     let texts = TokenTexts()
