@@ -1,6 +1,7 @@
-/// One field of a csv record, RFC 4180's rules as psql and `COPY ... CSV` write them: a field
-/// with a comma, a quote, CR or LF is quoted, its quotes doubled; the empty string is `""` where
-/// an empty field would read as NULL.
+/// One field of a csv record, RFC 4180's rules as psql's csv writes them: a field with a comma, a
+/// quote, CR or LF is quoted, its quotes doubled, and so is the field `\.` (alone on a line it
+/// ends the data for `COPY ... FROM STDIN` and psql's `\copy`); the empty string is `""` where an
+/// empty field would read as NULL.
 ///
 /// ```swift
 /// let out = JSONTextBuffer()
@@ -21,7 +22,8 @@ package enum CSVField {
   }
 
   /// Writes UTF-8 `text` as one field into `output`, after what it holds: quoted (quotes
-  /// doubled) when it holds a comma, a quote, CR or LF, or when it is empty and `emptyQuoted`.
+  /// doubled) when it holds a comma, a quote, CR or LF, when it is `\.`, or when it is empty and
+  /// `emptyQuoted`.
   package static func write(
     _ text: UnsafeBufferPointer<UInt8>, emptyQuoted: Bool, into output: JSONTextBuffer
   ) {
@@ -91,8 +93,13 @@ package enum CSVField {
     return flagged == 0
   }
 
-  /// Whether `bytes` hold a comma, a quote, CR or LF.
+  /// Whether `bytes` hold a comma, a quote, CR or LF, or are `\.`: psql quotes that field, which
+  /// on a line of its own (a one-column record) `COPY ... FROM STDIN` and `\copy` read as the
+  /// end of the data, dropping every row after it.
   package static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if bytes.count == 2 && bytes[0] == UInt8(ascii: "\\") && bytes[1] == UInt8(ascii: ".") {
+      return true
+    }
     var index = 0
     // Eight bytes at a time while none is a comma, a quote or below 0x0E (LF, CR and a few
     // others, which the bytes after settle).

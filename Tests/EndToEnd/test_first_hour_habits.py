@@ -3,6 +3,7 @@
 reports keep the failing exchange with its error code. The prompt's habits run at a real terminal
 (tmux's pty).
 """
+import json
 import os
 import re
 import subprocess
@@ -12,6 +13,7 @@ from xml.etree import ElementTree
 import pytest
 
 from conftest import SNM, run_snm
+from test_hostile_server import HostileServer, json_answer
 from test_shell_prompt import shell_env  # noqa: F401 (a fixture)
 from tmux_shell import TmuxShell
 
@@ -52,6 +54,34 @@ def test_csv_crlf_gives_rfc_4180_line_ends_when_asked_for(env, tmp_path):
     result = run_snm("--csv-crlf", "-c", f"{QUERY} > '{out}'", env=env)
     assert result.returncode == 0, result.stderr
     assert out.read_bytes() == b"id,name\r\n1,Bori\r\n4,Max\r\n"
+
+
+def test_a_csv_field_that_reads_as_end_of_data_is_quoted_as_psql_quotes_it(env, project, tmp_path):
+    # `\.` alone on a line ends the data for COPY ... FROM STDIN and psql's \copy: written bare,
+    # a one-column file loaded back stopped there and dropped every row after it, silently.
+    rows = [{"body": "first"}, {"body": "\\."}, {"body": "last"}]
+    server = HostileServer(lambda head: json_answer(json.dumps(rows).encode()))
+    try:
+        out = tmp_path / "notes.csv"
+        stdout = snm_bytes({**env, "SUPABASE_URL": server.url}, "--format", "csv", "-c",
+                           f"from notes select body; from notes select body > '{out}'")
+    finally:
+        server.stopped = True
+        server.listener.close()
+    psql = ["psql", "-h", project.socket_dir, "-p", "5432", "-U", "postgres", "-d", "postgres"]
+    expected = subprocess.run(
+        [*psql, "--csv", "-c", "select * from (values ('first'), ('\\.'), ('last')) v(body)"],
+        capture_output=True, timeout=60, check=True).stdout
+    assert expected == b'body\nfirst\n"\\."\nlast\n'
+    assert stdout == expected
+    assert out.read_bytes() == expected
+    loaded = subprocess.run(
+        [*psql, "-At", "-c", "create temp table notes (body text)",
+         "-c", f"\\copy notes from '{out}' csv header",
+         "-c", "select string_agg(body, '|') from notes"],
+        capture_output=True, text=True, timeout=60)
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.splitlines()[-1] == "first|\\.|last"
 
 
 def test_backslash_x_from_auto_cycles_on_off_on_and_auto_exists(env):

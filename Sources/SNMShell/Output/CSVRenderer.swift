@@ -9,7 +9,8 @@ import SNMWire
 /// 1,Kim,
 /// 2,"Lee, Min","says ""hi"""
 /// ```
-/// A field with a comma, a quote, CR or LF is quoted, quotes doubled. NULL is an empty field; the
+/// A field with a comma, a quote, CR or LF is quoted, quotes doubled (and `\.`, as psql's csv
+/// quotes it: alone on a line it ends `\copy`'s data). NULL is an empty field; the
 /// empty string is `""` (as psql and `COPY ... CSV` do). Nested JSON is its compact text.
 /// At a terminal (`visible`), names and values show control characters as escapes
 /// (``VisibleText``); to a file or pipe the data is kept as it is.
@@ -135,7 +136,7 @@ struct CSVRenderer {
   }
 
   /// Writes `text` as one field (``CSVField``'s rules): quoted (quotes doubled) when it holds a
-  /// comma, a quote, CR or LF, or when it is empty and must not read as NULL.
+  /// comma, a quote, CR or LF, when it is `\.`, or when it is empty and must not read as NULL.
   static func write(_ text: String, emptyQuoted: Bool, to out: inout RenderBuffer) {
     var text = text
     text.withUTF8 { CSVField.write($0, emptyQuoted: emptyQuoted, into: out.output) }

@@ -45,6 +45,21 @@ import Testing
     }
   }
 
+  /// A field that is exactly `\.` is quoted, as psql's csv quotes it (header or value): a line
+  /// `\.` alone is end-of-data to `COPY ... FROM STDIN` and psql's `\copy`, which stopped
+  /// reading a one-column file there and loaded none of the rows after it.
+  @Test func theEndOfDataMarkerIsQuoted() {
+    #expect(Self.written(Array(#"\."#.utf8)) == Array(#""\.""#.utf8))
+    #expect(CSVRenderer.field(#"\."#) == #""\.""#)
+    for text in [#"\.."#, #"\\."#, #".\."#, #"\"#, ".", #"\.\."#] {
+      #expect(Self.written(Array(text.utf8)) == Array(text.utf8), "\(text)")
+    }
+    let output = JSONTextBuffer(capacity: 64)
+    CSVField.write(.string, UnsafeBufferPointer(start: nil, count: 0), into: output)
+    Array(#"\."#.utf8).withUnsafeBufferPointer { CSVField.write(.string, $0, into: output) }
+    #expect(Array(output.written) == Array(#""""\.""#.utf8))
+  }
+
   /// A header is quoted by the same rules, byte by byte: a quote that a combining mark follows
   /// (one Character, not equal to `"`) is doubled too, as every other quote is.
   @Test func headerNamesAreQuotedAsFieldsAre() {
