@@ -1,6 +1,9 @@
 """scripts/install's last step: every library the release link asks for comes from a package it names,
 from the machine image or from the toolchain (a fresh machine once failed with 'cannot find -lcurl'
 because libcurl4-openssl-dev was only installed by hand)."""
+import importlib.machinery
+import importlib.util
+import os
 import pathlib
 import re
 import subprocess
@@ -34,3 +37,30 @@ def test_a_package_left_out_of_install_is_named():
     assert done.returncode == 1
     assert "-luv" in done.stdout and "libuv1-dev" in done.stdout, done.stdout
     assert "add it to apt_packages" in done.stdout
+
+
+def check_module():
+    loader = importlib.machinery.SourceFileLoader("check_link_packages", str(CHECK))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_a_linker_neither_the_toolchain_nor_path_has_is_named(tmp_path):
+    # Package.swift links the release build with lld (-use-ld=lld), which swift.org toolchains
+    # ship beside swiftc; without it the link failed last, with only clang's "invalid linker name".
+    linker = check_module().linker
+    toolchain, elsewhere = tmp_path / "usr", tmp_path / "elsewhere"
+    (toolchain / "bin").mkdir(parents=True)
+    elsewhere.mkdir()
+    args = ["swiftc", "-o", "snm", "-use-ld=lld"]
+    problem, found = linker(args, str(toolchain), path=str(elsewhere))
+    assert found is None
+    assert "no ld.lld in the Swift toolchain" in problem and "swift.org toolchain" in problem
+    for folder in (elsewhere, toolchain / "bin"):
+        program = folder / "ld.lld"
+        program.write_text("#!/bin/sh\n")
+        program.chmod(0o755)
+        assert linker(args, str(toolchain), path=str(elsewhere)) == (None, str(program))
+    assert linker(["swiftc", "-o", "snm"], str(toolchain), path=str(elsewhere)) == (None, None)
