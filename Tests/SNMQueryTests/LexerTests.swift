@@ -265,22 +265,47 @@ struct LexCase: Sendable, CustomTestStringConvertible {
       for first in bodies {
         for second in bodies {
           for closing in ["", quote, quote + quote, quote + "x"] {
-            let text = quote + first + second + closing
-            let token = Lexer.tokenize(Source(text: text)).tokens[0]
-            let expected = LexerTests.referenceQuoted(Array(text.utf8))
-            let kind: TokenKind =
-              expected.closed
-              ? (quote == "'" ? .singleQuoted : .doubleQuoted) : .unterminatedString
-            #expect(token.kind == kind, "\(text.debugDescription)")
-            #expect(token.end == expected.end, "\(text.debugDescription)")
-            if expected.closed {
-              #expect(
-                token.flags.intersection([.hasEscapes, .hasDollar]) == expected.flags,
-                "\(text.debugDescription)")
+            LexerTests.expectQuotedAsBefore(quote + first + second + closing)
+          }
+        }
+      }
+    }
+  }
+
+  /// The scan goes eight bytes at a time: each byte it stops at (and bytes it must not stop at),
+  /// at every place of a word and across two, with more or fewer than eight bytes after it.
+  @Test func quotedStringsEndWhereTheyEndedBeforeAtEveryPlaceOfAWord() {
+    let stops = ["'", "\"", "\\", "\\\"", "$", "\n", "''", "\r\n", "é", "🐶", "`", "#", "_"]
+    for quote in ["'", "\""] {
+      for stop in stops {
+        for before in 0...17 {
+          for after in [0, 1, 6, 7, 8, 9, 20] {
+            let body =
+              String(repeating: "7", count: before) + stop + String(repeating: "A-", count: after)
+            for closing in ["", quote, quote + " from t"] {
+              LexerTests.expectQuotedAsBefore(quote + body + closing)
             }
           }
         }
       }
+    }
+  }
+
+  /// The first token of `text`, a string in quotes: its kind, end and flags as the reference scan
+  /// finds them.
+  static func expectQuotedAsBefore(_ text: String) {
+    let quote = text.first == "'" ? "'" : "\""
+    let token = Lexer.tokenize(Source(text: text)).tokens[0]
+    let expected = LexerTests.referenceQuoted(Array(text.utf8))
+    let kind: TokenKind =
+      expected.closed
+      ? (quote == "'" ? .singleQuoted : .doubleQuoted) : .unterminatedString
+    #expect(token.kind == kind, "\(text.debugDescription)")
+    #expect(token.end == expected.end, "\(text.debugDescription)")
+    if expected.closed {
+      #expect(
+        token.flags.intersection([.hasEscapes, .hasDollar]) == expected.flags,
+        "\(text.debugDescription)")
     }
   }
 

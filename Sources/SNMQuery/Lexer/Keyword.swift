@@ -73,8 +73,9 @@ struct KeywordTable: Sendable {
     return find(word)
   }
 
-  /// The keyword packed in `word` (of at most `longest` bytes), if any.
-  func find(_ word: PackedWord) -> Keyword? {
+  /// The keyword packed in `word` (of at most `longest` bytes), if any. Inlined: the lexer asks
+  /// it of nearly every word.
+  @inline(__always) func find(_ word: PackedWord) -> Keyword? {
     var slot = Self.slot(word)
     while let keyword = keywords[slot] {
       if words[slot] == word { return keyword }

@@ -17,7 +17,10 @@ extension Parser {
   }
 
   mutating func parseKeywordStatement() throws(ParseFailure) -> Statement.Kind {
-    if RealtimeStatementParser.starts(self) {
+    // Realtime statements start with a word that is no keyword, or with `expect`: the others do
+    // not hand `starts` a copy of the parser.
+    let keyword = current.keyword
+    if keyword == nil || keyword == .expect, RealtimeStatementParser.starts(self) {
       return .realtime(try RealtimeStatementParser.parse(&self))
     }
     switch current.keyword {
