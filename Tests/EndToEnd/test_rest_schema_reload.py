@@ -23,8 +23,13 @@ def _name(prefix):
 
 
 def test_the_local_project_has_supabases_ddl_event_triggers(project):
-    triggers = project.sql("select evtname || ':' || evtevent from pg_event_trigger order by 1")
-    assert triggers.splitlines() == ["pgrst_ddl_watch:ddl_command_end", "pgrst_drop_watch:sql_drop"]
+    triggers = project.sql("select evtname || ':' || evtevent || ':' || evtenabled::text "
+                           "from pg_event_trigger order by 1")
+    # Supabase's two (enabled as usual: not under session_replication_role = replica), and snm's
+    # schema version for the REST gateway's guarded reads (enabled always).
+    assert triggers.splitlines() == ["pgrst_ddl_watch:ddl_command_end:O",
+                                     "pgrst_drop_watch:sql_drop:O",
+                                     "snm_schema_version:ddl_command_end:A"]
 
 
 def test_ddl_then_a_request_at_once_finds_the_new_table_and_its_relationships(project):

@@ -145,7 +145,10 @@ public final class PGConnection: Sendable {
   /// is true sees only the settings the connection opened with and those it set itself.
   public var ranOnlyKnownCode: Bool { !ranOtherCode.withLock { $0 } }
 
-  func noteOtherCode() {
+  /// Records that code written in the database may have run on the connection after all: a
+  /// read sent as known code under policies the schema cache took for claims code failed
+  /// (`KnownCodeReads.pipeline`).
+  public func noteOtherCode() {
     ranOtherCode.withLock { $0 = true }
   }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension RequestRole {
   /// The one statement that makes a transaction run as this role: `set_config(…, true)` calls
   /// (PostgREST's `txVarQuery`), prepared, its result discarded.
@@ -40,7 +42,7 @@ extension RequestRole {
       // A REST read of known code (role and search_path only): written once too.
       sql = Self.searchPathSQL
     } else {
-      sql = Self.preludeSQL(
+      sql = Self.writtenSQL(
         shape: shape, settings: settings.count, readOnly: readOnly, rowSecurityOff: rowSecurityOff)
     }
     var statement = PGStatement(sql, parameters, prepared: true)
@@ -66,6 +68,30 @@ extension RequestRole {
     shape: searchPathShape, settings: 0, readOnly: false, rowSecurityOff: true)
   static let readRequestSQL = preludeSQL(shape: requestShape, settings: 0, readOnly: true)
   static let writeRequestSQL = preludeSQL(shape: requestShape, settings: 0, readOnly: false)
+
+  /// The prelude SQL of each shape met (`preludeSQL`'s arguments as one key), written once: a
+  /// role with settings of its own (snm local gives anon and authenticated a
+  /// `statement_timeout`) has no statement written in advance, and its prelude was written anew
+  /// for every request. Shapes of more than `writtenSettings` settings are written each time (a
+  /// bound on the cache; roles and functions set few).
+  private static let written = Mutex<[Int: String]>([:])
+  private static let writtenSettings = 64
+
+  /// `preludeSQL`, from `written` when it was written before.
+  static func writtenSQL(
+    shape: Int, settings: Int, readOnly: Bool, rowSecurityOff: Bool
+  ) -> String {
+    guard settings <= writtenSettings else {
+      return preludeSQL(
+        shape: shape, settings: settings, readOnly: readOnly, rowSecurityOff: rowSecurityOff)
+    }
+    let key = shape | (readOnly ? 1 << 7 : 0) | (rowSecurityOff ? 1 << 8 : 0) | settings << 9
+    if let sql = written.withLock({ $0[key] }) { return sql }
+    let sql = preludeSQL(
+      shape: shape, settings: settings, readOnly: readOnly, rowSecurityOff: rowSecurityOff)
+    written.withLock { $0[key] = sql }
+    return sql
+  }
 
   /// The prelude's SQL for the fields in `shape`, `settings` more pairs, `readOnly` and
   /// `rowSecurityOff`.

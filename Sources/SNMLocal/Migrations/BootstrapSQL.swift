@@ -11,6 +11,7 @@ enum BootstrapSQL {
     (realtimeVersion, "snm bootstrap: realtime", realtime),
     (realtimeSendVersion, "snm bootstrap: realtime.send", realtimeSend),
     (defaultsVersion, "snm bootstrap: a new Supabase project's extensions", defaults),
+    (schemaVersionVersion, "snm bootstrap: schema version", schemaVersion),
   ]
 
   /// The search path of every session: the bootstrap sets it for the database, and the
@@ -215,6 +216,49 @@ enum BootstrapSQL {
     drop event trigger if exists pgrst_drop_watch;
     create event trigger pgrst_drop_watch on sql_drop
       execute procedure extensions.pgrst_drop_watch();
+    """
+
+  /// The schema version the REST gateway's reads under policies of claims code check
+  /// (`ClaimsPolicies` in SNMLocalREST): one row, moved on by the event trigger
+  /// `snm_schema_version` at the end of every DDL command, in its transaction, so that it
+  /// changes exactly when what the DDL did becomes visible. Enabled `ALWAYS`: it fires under
+  /// `session_replication_role = replica` too, where `pgrst_ddl_watch` does not. Any role may
+  /// read the version (a read's guard runs as the request's role; the schema cache reads it as
+  /// `authenticator`, which so gets `extensions`' usage) and call
+  /// `snm_schema_changed()`, the guard's error; only the trigger's function (security definer)
+  /// moves it. Every DDL command leaves a dead version of the row, which every guarded read
+  /// would step over until the page is pruned: at the default fillfactor a page is pruned only
+  /// when 90% full (about 200 dead rows: the guard then cost Postgres 58k instructions a read,
+  /// callgrind), at 10% after about 20.
+  static let schemaVersionVersion = "snm_bootstrap_7_schema_version"
+
+  static let schemaVersion = """
+    create table if not exists extensions.snm_schema_version (version bigint not null)
+      with (fillfactor = 10);
+    insert into extensions.snm_schema_version (version)
+      select 1 where not exists (select from extensions.snm_schema_version);
+    revoke all on extensions.snm_schema_version from public;
+    grant select on extensions.snm_schema_version to public;
+    grant usage on schema extensions to authenticator;
+
+    create or replace function extensions.snm_schema_version_bump() returns event_trigger
+    language plpgsql security definer set search_path = '' as $bump$
+    begin
+      update extensions.snm_schema_version set version = version + 1;
+    end $bump$;
+    revoke all on function extensions.snm_schema_version_bump() from public;
+
+    create or replace function extensions.snm_schema_changed() returns boolean
+    language plpgsql set search_path = '' as $changed$
+    begin
+      raise exception 'the schema changed after the REST gateway read it'
+        using errcode = 'SNMSV';
+    end $changed$;
+
+    drop event trigger if exists snm_schema_version;
+    create event trigger snm_schema_version on ddl_command_end
+      execute procedure extensions.snm_schema_version_bump();
+    alter event trigger snm_schema_version enable always;
     """
 
   /// The table that records applied migrations, as the Supabase CLI names it.

@@ -22,6 +22,38 @@ import SNMGateway
 /// pipeline for the primary-key read as a pgbench script): the settings read 27.5k, the five
 /// request settings and `transaction_read_only` 40.7k.
 enum KnownCodeReads {
+  /// A plain read (`rowSecurity(_:)`): whether its table's policies may apply, and, when every
+  /// one of them reads nothing of the request but its claims and the schema cache knows the
+  /// schema version, the read's statement with the version's guard first in its WHERE
+  /// (`ClaimsPolicies`).
+  struct PlainRead: Sendable, Equatable {
+    var rowSecurity: Bool
+    var guardedSQL: String?
+  }
+
+  /// The prelude a read sends: the whole of it; that of a read of known code (no claims, row
+  /// security off); or that of a read under policies of claims code (the claims too, row
+  /// security on), whose statement is then the guarded one.
+  enum Prelude: Equatable {
+    case whole
+    case knownCode
+    case claims(guardedSQL: String)
+  }
+
+  /// `asked`'s plain read (`rowSecurity(_:)`), its guarded statement written when its table's
+  /// policies are all of claims code; nil when it is no plain read.
+  static func plainRead(_ asked: ReadPlan, cache: SchemaCache) throws(RESTError) -> PlainRead? {
+    guard let rowSecurity = rowSecurity(asked) else { return nil }
+    var read = PlainRead(rowSecurity: rowSecurity)
+    if rowSecurity, asked.table?.claimsPolicies == true, let version = cache.schemaVersion {
+      var sql = SQLWriter()
+      sql.guardCondition = ClaimsPolicies.condition(version: version)
+      try sql.select(asked, cache: cache)
+      read.guardedSQL = sql.statement.sql
+    }
+    return read
+  }
+
   /// The row security of the table `plan` reads when the read calls nothing but Postgres's own
   /// functions and operators (given `SchemaCache.readsMayRunDatabaseCode` is false): its own
   /// columns, no cast, JSON path, aggregate, embed or representation; nil otherwise.
@@ -50,34 +82,80 @@ enum KnownCodeReads {
     return table.rowSecurity
   }
 
-  /// Whether a read of a table with `rowSecurity` (`rowSecurity(_:)`) as `context`'s role
-  /// runs only known code: no policy applies to the role, no pre-request function, no operator
-  /// of the database's own in a language other than C, and the role's settings set neither
-  /// `DateStyle` nor a `response.*` setting.
-  static func runsOnlyKnownCode(rowSecurity: Bool?, _ context: RESTGateway.Context) -> Bool {
+  /// The prelude a plain read `read` as `context`'s role sends. Known code's when it runs only
+  /// known code: no policy applies to the role, no pre-request function, no operator of the
+  /// database's own in a language other than C, and the role's settings set neither `DateStyle`
+  /// nor a `response.*` setting. The claims' when, those otherwise the same, the table's
+  /// policies are all of claims code (`read.guardedSQL`) and neither the role's settings nor
+  /// the request's `search_path` say where `pg_catalog` is searched (the claims functions'
+  /// bodies are read under them). The whole prelude else.
+  static func prelude(_ read: PlainRead?, _ context: RESTGateway.Context) -> Prelude {
     let cache = context.cache
-    guard let rowSecurity, !cache.readsMayRunDatabaseCode, cache.preRequest == nil,
-      context.functionSettings.isEmpty,
-      !rowSecurity || cache.rlsBypassers.contains(context.auth.role)
-    else { return false }
-    return !(cache.roleSettings[context.auth.role] ?? []).contains { setting in
+    guard let read, !cache.readsMayRunDatabaseCode, cache.preRequest == nil,
+      context.functionSettings.isEmpty
+    else { return .whole }
+    let settings = cache.roleSettings[context.auth.role] ?? []
+    if settings.contains(where: { setting in
       let name = setting.name.lowercased()
       return name == "datestyle" || name.hasPrefix("response.")
+    }) {
+      return .whole
+    }
+    guard read.rowSecurity, !cache.rlsBypassers.contains(context.auth.role) else {
+      return .knownCode
+    }
+    guard let guardedSQL = read.guardedSQL,
+      !settings.contains(where: { $0.name.lowercased() == "search_path" }),
+      !cache.searchPathNamesCatalog, context.schema != "pg_catalog"
+    else { return .whole }
+    return .claims(guardedSQL: guardedSQL)
+  }
+
+  /// Sends `body` in `tx` (a plain read and the settings read after it unless `prelude` is the
+  /// whole): when it runs only known code or claims code on a connection that has run only
+  /// known code, without the settings read, whose answer is then `settings(dateStyle:)`. Under
+  /// the claims' prelude the read is its guarded statement; when it fails (its guard found the
+  /// schema changed, or a policy the cache did not know failed), the code it ran is not known.
+  static func pipeline(
+    _ body: [PGStatement], _ tx: PGTransaction, prelude: Prelude
+  ) throws(PGError) -> [PGResult] {
+    var body = body
+    switch prelude {
+    case .whole: return try tx.pipeline(body)
+    case .knownCode: return try knownCodePipeline(body, tx)
+    case .claims(let guardedSQL):
+      body[0].sql = guardedSQL
+      do {
+        return try knownCodePipeline(body, tx)
+      } catch {
+        tx.connection.noteOtherCode()
+        throw error
+      }
     }
   }
 
-  /// Sends `body` in `tx` (a plain read and the settings read after it when `knownCode`): when
-  /// it runs only known code on a connection that has run only known code, without the
-  /// settings read, whose answer is then `settings(dateStyle:)`.
-  static func pipeline(
-    _ body: [PGStatement], _ tx: PGTransaction, knownCode: Bool
+  private static func knownCodePipeline(
+    _ body: [PGStatement], _ tx: PGTransaction
   ) throws(PGError) -> [PGResult] {
-    guard knownCode else { return try tx.pipeline(body) }
     guard tx.connection.ranOnlyKnownCode,
       let dateStyle = tx.connection.parameterStatus("DateStyle")
     else { return try tx.pipeline(body, knownCodeOnly: true) }
     return try tx.pipeline(Array(body.dropLast()), knownCodeOnly: true)
       + [settings(dateStyle: dateStyle)]
+  }
+
+  /// Whether a read that failed with `error` under `prelude` goes again with the whole prelude:
+  /// known code's when Postgres refused it for row security (`isRowSecurityRefusal`); claims
+  /// code's when Postgres failed it, but not for a timeout: its guard's error
+  /// (`ClaimsPolicies.schemaChanged`), and any other, since a policy the schema cache did not
+  /// know of may fail without a setting it reads where the whole prelude would not (a read that
+  /// fails for another reason fails again the same way).
+  static func goesAgain(after error: PGError, _ prelude: Prelude) -> Bool {
+    switch prelude {
+    case .whole: false
+    case .knownCode: isRowSecurityRefusal(error)
+    case .claims: error.kind == .server && error.sqlState != "57014"
+    }
   }
 
   /// Whether `error` is Postgres refusing a read of known code because a row-security policy

@@ -47,16 +47,16 @@ extension RESTGateway {
     let known = columnReads.entry(rows.sql)
     if case .postgres = known { return nil }
     let offset = plan.range?.offset ?? 0
-    let rowSecurity = KnownCodeReads.rowSecurity(asked)
+    let plainRead = try KnownCodeReads.plainRead(asked, cache: context.cache)
     guard
       let answer = try columnsAnswer(
         rows, known: known, offset: offset, context, streams: streams,
-        streamed: { try self.streamedRead(plan, context) }, plainReadRowSecurity: rowSecurity)
+        streamed: { try self.streamedRead(plan, context) }, plainRead: plainRead)
     else { return nil }
     if let shape = context.requestShape, let written = answer.written {
       ShapedReads(gateway: self).learn(
         shape.shape, version: shape.version, rows: rows, context: context, offset: offset,
-        streams: streams, written: written, plainReadRowSecurity: rowSecurity)
+        streams: streams, written: written, plainRead: plainRead)
     }
     return answer.response
   }
@@ -64,15 +64,15 @@ extension RESTGateway {
   /// Runs `rows` (a `.cells` statement) with the settings after it and writes the answer; nil
   /// when Postgres must write the rows. When the read `streams`, `streamed` answers when there
   /// are more than a batch of rows; the encoders are returned when they wrote it.
-  /// `plainReadRowSecurity`: see `run` (the settings read's answer may be known).
+  /// `plainRead`: see `run` (the settings read's answer may be known).
   func columnsAnswer(
     _ rows: PGStatement, known: ColumnReadCache.Entry?, offset: Int, _ context: Context,
-    streams: Bool, streamed: () throws -> HTTPResponse, plainReadRowSecurity: Bool?
+    streams: Bool, streamed: () throws -> HTTPResponse, plainRead: KnownCodeReads.PlainRead?
   ) throws -> (response: HTTPResponse, written: RequestShapeCache.Encoders?)? {
     var settings = PGStatement(Self.columnsSettingsStatement, prepared: true)
     settings.form = .cells
     let results = try run(
-      [rows, settings], context, readOnly: true, plainReadRowSecurity: plainReadRowSecurity)
+      [rows, settings], context, readOnly: true, plainRead: plainRead)
     guard results.count == 2, let cells = results[0].cells else { return nil }
     if streams, cells.rowCount > Self.streamedBatch { return (try streamed(), nil) }
     guard let after = KnownCodeReads.settingsRead(results[1]) else { return nil }

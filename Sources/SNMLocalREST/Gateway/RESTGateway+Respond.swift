@@ -184,30 +184,34 @@ extension RESTGateway {
   /// them one implicit transaction, committed when all succeed. When `check` must see the first
   /// result before the commit (a singular answer, `max-affected`), the transaction is explicit and
   /// `check` may throw to roll it back.
-  /// `plainReadRowSecurity`: the statements are a plain read and the settings read after it;
-  /// one of known code may send less (`KnownCodeReads.swift`), with row security off: when a
-  /// policy applies after all, Postgres refuses it and it is sent again as any other.
+  /// `plainRead`: the statements are a plain read and the settings read after it; one of known
+  /// code may send less (`KnownCodeReads.swift`), with row security off: when a policy applies
+  /// after all, Postgres refuses it and it is sent again as any other. One under policies of
+  /// claims code sends the claims too and its guarded statement, and is sent again as any other
+  /// when its guard finds the schema changed since the schema cache read it (`ClaimsPolicies`).
   func run(
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
-    check: ((ResultRow) throws -> Void)? = nil, plainReadRowSecurity: Bool? = nil
+    check: ((ResultRow) throws -> Void)? = nil, plainRead: KnownCodeReads.PlainRead? = nil
   ) throws -> [PGResult] {
-    let knownCode = KnownCodeReads.runsOnlyKnownCode(rowSecurity: plainReadRowSecurity, context)
-    if knownCode {
+    var prelude = KnownCodeReads.prelude(plainRead, context)
+    if check != nil, case .claims = prelude { prelude = .whole }
+    if prelude != .whole {
       do {
-        return try run(statements, context, readOnly: readOnly, check: check, knownCode: true)
-      } catch let error as PGError where KnownCodeReads.isRowSecurityRefusal(error) {
+        return try run(statements, context, readOnly: readOnly, check: check, prelude: prelude)
+      } catch let error as PGError where KnownCodeReads.goesAgain(after: error, prelude) {
         // A policy the schema cache did not know of applies (a role lost BYPASSRLS, a table's
-        // row security was just turned on): the read goes again with everything it may read.
+        // row security was just turned on, the schema changed behind the cache): the read goes
+        // again with everything it may read.
       }
     }
-    return try run(statements, context, readOnly: readOnly, check: check, knownCode: false)
+    return try run(statements, context, readOnly: readOnly, check: check, prelude: .whole)
   }
 
   private func run(
     _ statements: [PGStatement], _ context: Context, readOnly: Bool,
-    check: ((ResultRow) throws -> Void)?, knownCode: Bool
+    check: ((ResultRow) throws -> Void)?, prelude: KnownCodeReads.Prelude
   ) throws -> [PGResult] {
-    let role = RESTRequestRole.role(context, readOnly: readOnly, knownCode: knownCode)
+    let role = RESTRequestRole.role(context, readOnly: readOnly, prelude: prelude)
     let preRequest = RESTRequestRole.preRequest(context.cache)
     try Self.refuseNUL(statements)
     let body = statements.map { statement in
@@ -224,7 +228,7 @@ extension RESTGateway {
     guard let check else {
       return try context.database.transaction(
         as: role, begin: nil, then: preRequest, interrupt: interrupt
-      ) { tx in try KnownCodeReads.pipeline(body, tx, knownCode: knownCode) }
+      ) { tx in try KnownCodeReads.pipeline(body, tx, prelude: prelude) }
     }
     return try context.database.transaction(as: role, then: preRequest, interrupt: interrupt) {
       tx in

@@ -29,11 +29,14 @@ enum RESTRequestRole {
   /// `request.headers` (lowercase names, without `Cookie`), `request.cookies`, `timezone` from
   /// `Prefer: timezone=`, the role's own settings, then those the called function hoists
   /// (PostgREST's `funcSettingsSql`).
-  /// `knownCode` (`KnownCodeReads.swift`): the role, `search_path`, `timezone` and the role's
-  /// settings only, what Postgres's own code sees.
+  /// `prelude` (`KnownCodeReads.swift`): known code's sends the role, `search_path`, `timezone`
+  /// and the role's settings only, what Postgres's own code sees, and turns row security off;
+  /// the claims' sends those and the claims, what claims code sees too. Neither is read only
+  /// (a plain read writes nothing either way).
   static func role(
-    _ context: RESTGateway.Context, readOnly: Bool, knownCode: Bool = false
+    _ context: RESTGateway.Context, readOnly: Bool, prelude: KnownCodeReads.Prelude = .whole
   ) -> RequestRole {
+    let knownCode = prelude == .knownCode
     var settings: [RequestRole.Setting] = []
     if let own = context.cache.roleSettings[context.auth.role] {
       // PostgREST sets the role's settings before `Prefer: timezone=`, which so wins over a
@@ -47,11 +50,11 @@ enum RESTRequestRole {
     }
     var role = RequestRole(
       role: context.auth.role, claims: knownCode ? nil : context.auth.claimsJSON,
-      settings: settings, readOnly: readOnly && !knownCode)
+      settings: settings, readOnly: readOnly && prelude == .whole)
     role.searchPath = context.cache.searchPath(context.schema)
     role.timezone = context.preferences.timezone
-    if knownCode {
-      role.rowSecurityOff = true
+    guard prelude == .whole else {
+      role.rowSecurityOff = knownCode
       return role
     }
     role.method = context.request.method

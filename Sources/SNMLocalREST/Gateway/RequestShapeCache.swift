@@ -50,16 +50,17 @@ final class RequestShapeCache: Sendable {
     let otherDates: RowJSONEncoder?
     /// The answer's `Content-Location`, written with each request's slot values (a table's).
     let location: CanonicalQuery.Template?
-    /// `KnownCodeReads.rowSecurity` of its plan.
-    let plainReadRowSecurity: Bool?
+    /// `KnownCodeReads.plainRead` of its plan (its guarded statement written under the same
+    /// schema cache version).
+    let plainRead: KnownCodeReads.PlainRead?
 
     init(
       version: Int, sql: String, parameters: [Parameter], context: RESTGateway.Context,
       offset: Int, streams: Bool, types: [UInt32], iso: RowJSONEncoder,
       otherDates: RowJSONEncoder?, location: CanonicalQuery.Template?,
-      plainReadRowSecurity: Bool? = nil
+      plainRead: KnownCodeReads.PlainRead? = nil
     ) {
-      self.plainReadRowSecurity = plainReadRowSecurity
+      self.plainRead = plainRead
       self.version = version
       self.sql = sql
       self.parameters = parameters
@@ -77,7 +78,7 @@ final class RequestShapeCache: Sendable {
       Read(
         version: version, sql: sql, parameters: parameters, context: context, offset: offset,
         streams: streams, types: written.types, iso: written.iso, otherDates: written.otherDates,
-        location: location, plainReadRowSecurity: plainReadRowSecurity)
+        location: location, plainRead: plainRead)
     }
   }
 

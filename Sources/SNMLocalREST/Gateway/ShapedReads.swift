@@ -53,7 +53,7 @@ struct ShapedReads {
     guard
       case let (response, written)? = try gateway.columnsAnswer(
         rows, known: known, offset: read.offset, context, streams: read.streams,
-        streamed: streamed, plainReadRowSecurity: read.plainReadRowSecurity)
+        streamed: streamed, plainRead: read.plainRead)
     else {
       // Postgres writes these rows now (a DateStyle that is not ISO): the usual way from now.
       gateway.shapes.record(shape.key, version: read.version, read: nil)
@@ -69,7 +69,8 @@ struct ShapedReads {
   /// parameters come from the slots (see the type's comment).
   func learn(
     _ shape: RequestShape, version: Int, rows: PGStatement, context: RESTGateway.Context,
-    offset: Int, streams: Bool, written: RequestShapeCache.Encoders, plainReadRowSecurity: Bool?
+    offset: Int, streams: Bool, written: RequestShapeCache.Encoders,
+    plainRead: KnownCodeReads.PlainRead?
   ) {
     guard rows.sql.utf8.count <= RequestShape.longestKey * 4 else { return }
     var parameters = rows.parameters.map { RequestShapeCache.Read.Parameter.constant($0) }
@@ -117,7 +118,7 @@ struct ShapedReads {
         offset: offset,
         streams: streams, types: written.types, iso: written.iso,
         otherDates: written.otherDates, location: location ?? nil,
-        plainReadRowSecurity: plainReadRowSecurity))
+        plainRead: plainRead))
   }
 
   /// The parameters of a shape's statement: those of `real` (planned with the request's values)

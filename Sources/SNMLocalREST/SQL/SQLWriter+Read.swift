@@ -334,6 +334,10 @@ extension SQLWriter {
       writer.append(parts == 0 ? " WHERE " : " AND ")
       parts += 1
     }
+    if join == nil, let guardCondition {
+      next(&self)
+      append(guardCondition)
+    }
     if let join {
       for (childColumn, parentColumn) in joinColumns(join, childReference: plan.reference) {
         next(&self)

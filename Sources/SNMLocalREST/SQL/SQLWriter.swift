@@ -16,6 +16,10 @@ struct SQLWriter {
   /// Room for a usual statement from the start: each doubling of a growing string was a copy.
   private(set) var text = SQLWriter.emptyText
   private(set) var parameters: [String?] = []
+  /// A condition of the gateway's own written first in the root level's WHERE (a read's
+  /// schema-version guard, `ClaimsPolicies.condition`); it binds nothing, so the statement's
+  /// parameters are those written without it.
+  var guardCondition: String?
 
   private static var emptyText: String {
     var text = ""

@@ -38,8 +38,14 @@ struct SchemaCache: Sendable {
     didSet {
       searchPathTail = Self.searchPathTail(extraSearchPath)
       defaultSearchPath = Self.defaultSearchPath(schemas, tail: searchPathTail)
+      searchPathNamesCatalog = extraSearchPath.contains("pg_catalog")
     }
   }
+  /// Whether `extraSearchPath` names `pg_catalog`, which is then not searched first.
+  private(set) var searchPathNamesCatalog = false
+  /// The schema version the cache was read at (`extensions.snm_schema_version`, in the same
+  /// snapshot as the catalog); nil when the database does not keep one (`ClaimsPolicies`).
+  var schemaVersion: Int?
   /// `extraSearchPath` as it follows the request's schema on `search_path` (`, "public", ...`),
   /// quoted once here rather than for every request.
   private(set) var searchPathTail = SchemaCache.searchPathTail(["public", "extensions"])

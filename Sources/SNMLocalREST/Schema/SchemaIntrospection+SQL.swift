@@ -10,6 +10,8 @@
 /// transaction before calling it: those matching `pgrst.db_hoisted_tx_settings` (its
 /// db-hoisted-tx-settings, regular expressions; by default `statement_timeout`,
 /// `plan_filter.statement_cost_limit`, `default_transaction_isolation`).
+/// `schema_version` is the schema version of `ClaimsPolicies`, read in the catalog's snapshot;
+/// a table's `claims_policies` whether its policies read nothing of the request but its claims.
 /// `rls_bypassers` are the roles no policy applies to (`BYPASSRLS`, superusers);
 /// `reads_may_run_database_code` whether a read of a table's own columns might call a function
 /// written in the database (`KnownCodeReads.swift`): an operator or an operator class's
@@ -74,6 +76,7 @@ extension SchemaIntrospection {
         FROM (\(mediaHandlers)) h), '[]'),
       'timezones', (SELECT json_agg(name) FROM pg_timezone_names),
       'rls_bypassers', (SELECT json_agg(rolname) FROM pg_roles WHERE rolbypassrls OR rolsuper),
+      'schema_version', \(ClaimsPolicies.versionSQL),
       'reads_may_run_database_code', EXISTS (SELECT 1 FROM pg_operator o
           JOIN pg_proc f ON f.oid = o.oprcode JOIN pg_language l ON l.oid = f.prolang
           WHERE f.oid >= 16384 AND l.lanname NOT IN ('internal', 'c'))
@@ -96,6 +99,7 @@ extension SchemaIntrospection {
       'tables', coalesce((SELECT json_agg(json_build_object(
         'schema', r.nspname, 'name', r.relname, 'kind', r.relkind::text, 'oid', r.oid::int8,
         'row_security', r.relrowsecurity,
+        'claims_policies', \(ClaimsPolicies.cacheSQL),
         'comment', obj_description(r.oid, 'pg_class'),
         'insertable', r.relkind IN ('r', 'p')
           OR (pg_relation_is_updatable(r.oid::regclass, true) & 8) = 8,

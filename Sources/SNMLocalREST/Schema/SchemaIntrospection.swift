@@ -142,6 +142,7 @@ enum SchemaIntrospection {
     }
     cache.rlsBypassers = Set(document["rls_bypassers"]?.arrayValue?.compactMap(\.stringValue) ?? [])
     cache.readsMayRunDatabaseCode = document["reads_may_run_database_code"]?.boolValue ?? true
+    cache.schemaVersion = document["schema_version"]?.stringValue.flatMap { Int($0) }
     // PostgREST reads booleans of its in-database configuration as true/on/yes/1.
     cache.aggregatesEnabled = ["true", "on", "yes", "1"].contains(
       document["aggregates_enabled"]?.stringValue?.lowercased() ?? "")
@@ -208,6 +209,7 @@ enum SchemaIntrospection {
       uniqueKeys: (item["unique_keys"]?.arrayValue ?? []).map(strings),
       oid: item["oid"]?.intValue ?? 0)
     table.rowSecurity = item["row_security"]?.boolValue ?? true
+    table.claimsPolicies = item["claims_policies"]?.boolValue ?? false
     return table
   }
 

@@ -20,6 +20,9 @@ struct TableInfo: Sendable {
   var oid = 0
   /// Whether row-level security is enabled (`relrowsecurity`); true when unknown.
   var rowSecurity = true
+  /// Whether row security is on and every policy reads nothing of the request but its claims
+  /// (`ClaimsPolicies`).
+  var claimsPolicies = false
   /// Whether some column has a domain representation (`ColumnInfo.representation`).
   var hasRepresentations = false
   /// Whether some column is formatted by a `domain AS json` cast, so `*` lists the columns.

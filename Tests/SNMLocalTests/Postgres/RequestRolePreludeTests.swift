@@ -127,6 +127,24 @@ import Testing
     #expect(written.prelude.sql == Self.request + " AND set_config($8, $9, true) IS NOT NULL")
   }
 
+  /// A role with settings of its own (snm local's anon and authenticated have a
+  /// `statement_timeout`) has its prelude's SQL written once per shape, not at every request:
+  /// the second request's text is the first's own storage.
+  @Test func aRolesPreludeWithSettingsIsWrittenOnce() {
+    var role = restRole(readOnly: true)
+    role.settings = [.init("statement_timeout", "8s")]
+    let first = role.prelude.sql
+    role.headers = #"{"accept":"text/csv"}"#
+    let second = role.prelude.sql
+    #expect(first == Self.request + " AND set_config($8, $9, true) IS NOT NULL" + Self.readOnly)
+    func storage(_ text: String) -> UnsafeRawPointer? {
+      text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
+    #expect(storage(first) != nil && storage(first) == storage(second))
+    role.readOnly = false
+    #expect(role.prelude.sql == Self.request + " AND set_config($8, $9, true) IS NOT NULL")
+  }
+
   @Test func theOpenAPIDocumentsRole() {
     let role = RequestRole(role: "anon", claims: #"{"role":"anon"}"#, readOnly: true)
     #expect(role.prelude.sql == Self.head + Self.readOnly)
