@@ -67,6 +67,22 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
     .init(
       "a row longer than the text buffer",
       "[{\"long\":\"" + String(repeating: "abcdefgh", count: 1200) + "\",\"n\":1},{\"s\":\"x\"}]"),
+    // A key, its `:`, its value and the next key are written in one step while they follow
+    // each other: escapes, spaces and containers in the middle of such a run.
+    .init(
+      "escapes and C1 controls in the middle of a row's members",
+      #"[{"a":1,"b":"x\ny","c":"\u0085","d":2,"e\"":"\#u{85}z","f":true,"g":"plain"}]"#),
+    .init(
+      "spaces, tabs and line ends around separators",
+      "[{\"a\" :1 ,\"b\":\n\"x\",\t\"c\": [1, \"y\" ,2] , \"d\":{\"e\" : \"f\"},\"g\":  null}]"),
+    .init(
+      "members after nested values",
+      #"[{"t":{"a":[1,2],"b":{}},"u":"v","w":[{"x":"y"},3],"z":-1e-3}, {"t":[],"u":"","w":[]}]"#),
+    .init(
+      "many short members in a row longer than the text buffer",
+      "[{"
+        + (0..<700).map { "\"k\($0)\":" + ($0 % 3 == 0 ? "\"s\"" : "\($0)") }
+        .joined(separator: ",") + "}]"),
   ]
 
   @Test(arguments: arrays)

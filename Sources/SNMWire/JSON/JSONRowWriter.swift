@@ -37,17 +37,19 @@ enum JSONRowWriter {
     var open = 0
     var out = text.count
     var room = text.capacity
+    // The buffer's start in a local, read again only where the buffer grows.
+    var base = text.base
     var index = parser.offset
     let end = bytes.count
     // Puts a line end and the indentation of `depth` at `out` (room made by the caller, with
     // eight bytes to spare: the spaces are stored a word at a time).
     func newline(_ out: inout Int, _ depth: Int) {
       guard step > 0 else { return }
-      text.base[out] = 0x0A
+      base[out] = 0x0A
       let spaces = step * depth
       var done = 0
       while done < spaces {
-        UnsafeMutableRawPointer(text.base + out + 1 + done).storeBytes(
+        UnsafeMutableRawPointer(base + out + 1 + done).storeBytes(
           of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
         done += 8
       }
@@ -68,17 +70,18 @@ enum JSONRowWriter {
           text.count = to
           text.grow(toHold: to + 8 + most)
           room = text.capacity
+          base = text.base
         }
         guard from + 8 <= end else {
           while from < end && !stops(bytes[from]) {
-            text.base[to] = bytes[from]
+            base[to] = bytes[from]
             from += 1
             to += 1
           }
           return
         }
         let word = UnsafeRawPointer(source + from).loadUnaligned(as: UInt64.self)
-        UnsafeMutableRawPointer(text.base + to).storeBytes(of: word, as: UInt64.self)
+        UnsafeMutableRawPointer(base + to).storeBytes(of: word, as: UInt64.self)
         let flagged = flags(UInt64(littleEndian: word))
         if flagged == 0 {
           from += 8
@@ -96,6 +99,7 @@ enum JSONRowWriter {
         text.count = out
         text.grow(toHold: out + most)
         room = text.capacity
+        base = text.base
       }
       guard index < end else {
         parser.offset = index
@@ -104,56 +108,14 @@ enum JSONRowWriter {
       }
       let byte = bytes[index]
       switch byte {
-      case UInt8(ascii: "\""):
-        text.base[out] = byte
-        var from = index + 1
-        var to = out + 1
-        while true {
-          copyToStop(&from, &to, flags: Self.stringStops) {
-            $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xC2
-          }
-          // Unclosed: the writer's own way says so.
-          guard from < end else {
-            from = -1
-            break
-          }
-          let stop = bytes[from]
-          if stop == UInt8(ascii: "\"") {
-            text.base[to] = stop
-            from += 1
-            to += 1
-            break
-          }
-          // 0xC2 leads a C1 control only before 0x80...0x9F; else it is copied as it is.
-          if stop == 0xC2 && !(from + 1 < end && bytes[from + 1] &- 0x80 < 0x20) {
-            text.base[to] = stop
-            from += 1
-            to += 1
-            continue
-          }
-          // An escape, a control or a C1 control: the writer's own way, from the quote.
-          from = -1
-          break
-        }
-        guard from >= 0 else {
-          parser.offset = index
-          text.count = out
-          try copyRewritten(&parser, into: text, indent: indent, depth: depth)
-          out = text.count
-          room = text.capacity
-          index = parser.offset
-          continue scan
-        }
-        out = to
-        index = from
       case UInt8(ascii: "{"), UInt8(ascii: "["):
-        text.base[out] = byte
+        base[out] = byte
         out += 1
         index += 1
         while index < end && Self.isWhitespace(bytes[index]) { index += 1 }
         let closer = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
         if index < end && bytes[index] == closer {
-          text.base[out] = closer
+          base[out] = closer
           out += 1
           index += 1
           if open == 0 { break scan }
@@ -174,22 +136,22 @@ enum JSONRowWriter {
         depth -= 1
         most -= step
         newline(&out, depth)
-        text.base[out] = byte
+        base[out] = byte
         out += 1
         index += 1
         if open == 0 { break scan }
       case UInt8(ascii: ","):
-        text.base[out] = byte
+        base[out] = byte
         out += 1
         index += 1
         // jsonb writes ", " and ": ": the space goes with its separator.
         if index < end && bytes[index] == 0x20 { index += 1 }
         newline(&out, depth)
       case UInt8(ascii: ":"):
-        text.base[out] = byte
+        base[out] = byte
         out += 1
         if step > 0 {
-          text.base[out] = UInt8(ascii: " ")
+          base[out] = UInt8(ascii: " ")
           out += 1
         }
         index += 1
@@ -197,12 +159,88 @@ enum JSONRowWriter {
       case 0x20, 0x0A, 0x0D, 0x09:
         index += 1
       default:
-        // A number or a literal (checked bytes): up to the next delimiter, copied as a string
-        // is. Its first byte is never a delimiter here.
-        text.base[out] = byte
-        var from = index + 1
-        var to = out + 1
-        copyToStop(&from, &to, flags: Self.scalarEnds, stops: Self.endsScalar)
+        // A string, a number or a literal (checked bytes), and the tokens after it while they
+        // are a `:` or a `,` and then another string or scalar: a key, its `:` and its value,
+        // and the next member's key, in one step each (a row's members are mostly these).
+        var from = index
+        var to = out
+        chain: while true {
+          let token = from
+          let mark = to
+          let first = bytes[from]
+          base[to] = first
+          from += 1
+          to += 1
+          if first == UInt8(ascii: "\"") {
+            while true {
+              copyToStop(&from, &to, flags: Self.stringStops) {
+                $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xC2
+              }
+              // Unclosed: the writer's own way says so.
+              guard from < end else {
+                from = -1
+                break
+              }
+              let stop = bytes[from]
+              if stop == UInt8(ascii: "\"") {
+                base[to] = stop
+                from += 1
+                to += 1
+                break
+              }
+              // 0xC2 leads a C1 control only before 0x80...0x9F; else it is copied as it is.
+              if stop == 0xC2 && !(from + 1 < end && bytes[from + 1] &- 0x80 < 0x20) {
+                base[to] = stop
+                from += 1
+                to += 1
+                continue
+              }
+              // An escape, a control or a C1 control: the writer's own way, from the quote.
+              from = -1
+              break
+            }
+            guard from >= 0 else {
+              parser.offset = token
+              text.count = mark
+              try copyRewritten(&parser, into: text, indent: indent, depth: depth)
+              out = text.count
+              room = text.capacity
+              base = text.base
+              index = parser.offset
+              continue scan
+            }
+          } else {
+            // A number or a literal: up to the next delimiter, copied as a string is.
+            copyToStop(&from, &to, flags: Self.scalarEnds, stops: Self.endsScalar)
+          }
+          guard from < end else { break chain }
+          let separator = bytes[from]
+          guard separator == UInt8(ascii: ":") || separator == UInt8(ascii: ",") else {
+            break chain
+          }
+          if to + most > room {
+            text.count = to
+            text.grow(toHold: to + most)
+            room = text.capacity
+            base = text.base
+          }
+          base[to] = separator
+          to += 1
+          from += 1
+          // jsonb writes ", " and ": ": the space goes with its separator.
+          if from < end && bytes[from] == 0x20 { from += 1 }
+          if separator == UInt8(ascii: ",") {
+            newline(&to, depth)
+          } else if step > 0 {
+            base[to] = UInt8(ascii: " ")
+            to += 1
+          }
+          // Another string or scalar goes on here; a container or whitespace, at the top.
+          guard from < end else { break chain }
+          let next = bytes[from]
+          guard next > 0x20, next | 0x20 != UInt8(ascii: "{"), next | 0x20 != UInt8(ascii: "}")
+          else { break chain }
+        }
         out = to
         index = from
       }
