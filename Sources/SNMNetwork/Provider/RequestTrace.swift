@@ -173,9 +173,10 @@ public final class RequestTrace: Sendable {
   }
 }
 
-/// Control characters of a server's text shown as escapes (`\u{1B}`), for trace lines.
-enum VisibleTextLine {
-  static func escaped(_ line: String) -> String {
+/// Control characters of a server's text shown as escapes (`\u{1B}`), for trace lines (and for
+/// the lines of a script a diagnostic quotes: SNMQuery's DiagnosticRenderer).
+package enum VisibleTextLine {
+  package static func escaped(_ line: String) -> String {
     var text = ""
     for scalar in line.unicodeScalars {
       if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {

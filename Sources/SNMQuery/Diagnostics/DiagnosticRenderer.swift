@@ -1,3 +1,5 @@
+import SNMNetwork
+
 /// Prints diagnostics the way compilers do:
 ///
 /// ```
@@ -10,6 +12,8 @@
 /// tabs and gives wide characters (Hangul, CJK, emoji) two columns, so the caret lands under the spot
 /// in a terminal. A password written on the line prints as `'********'` (``SecretMask``); the
 /// column still counts in the line as written, and the caret goes under the line as printed.
+/// Control characters (but tabs) in the line and the messages print as escapes (`\u{1B}`): a
+/// script's bytes never drive the terminal.
 public struct DiagnosticRenderer: Sendable {
   /// Whether to color the output with ANSI escapes (a terminal without `--no-color`).
   public var colored: Bool
@@ -36,19 +40,19 @@ public struct DiagnosticRenderer: Sendable {
     var output = paint(
       "\(source.fileName):\(location.line):\(location.column): ", .bold)
     output += paint("\(diagnostic.severity.rawValue):", color(for: diagnostic.severity))
-    output += paint(" \(diagnostic.message.text)", .bold) + "\n"
+    output += paint(" \(Self.shown(diagnostic.message.text))", .bold) + "\n"
     let line = source.lineRange(containing: diagnostic.range.start)
     let secrets = SecretMask.secrets(onLine: line, of: source)
-    output += SecretMask.text(of: line, in: source, secrets: secrets) + "\n"
+    output += Self.shown(SecretMask.text(of: line, in: source, secrets: secrets)) + "\n"
     let caret = caretLine(for: diagnostic.range, line: line, in: source, secrets: secrets)
     output += paint(caret, .green) + "\n"
     if let help = diagnostic.help {
-      output += paint("help:", .cyan) + " \(help)\n"
+      output += paint("help:", .cyan) + " \(Self.shown(help))\n"
     }
     for note in diagnostic.notes {
       let noteLocation = source.location(of: note.range.start, using: index)
       output += "\(source.fileName):\(noteLocation.line):\(noteLocation.column): "
-      output += paint("note:", .cyan) + " \(note.message)\n"
+      output += paint("note:", .cyan) + " \(Self.shown(note.message))\n"
     }
     return output
   }
@@ -63,17 +67,25 @@ public struct DiagnosticRenderer: Sendable {
       SourceRange(start: clamped, end: max(clamped, min(range.end, line.end))), by: secrets)
     var caret = ""
     let before = SourceRange(start: line.start, end: shown.start)
-    for character in SecretMask.text(of: before, in: source, secrets: secrets) {
+    for character in Self.shown(SecretMask.text(of: before, in: source, secrets: secrets)) {
       if character == "\t" {
         caret += "\t"
       } else {
         caret += String(repeating: " ", count: DisplayWidth.of(character))
       }
     }
-    let underlined = SecretMask.text(of: shown, in: source, secrets: secrets)
+    let underlined = Self.shown(SecretMask.text(of: shown, in: source, secrets: secrets))
     let width = underlined.reduce(0) { $0 + DisplayWidth.of($1) }
     caret += "^" + String(repeating: "~", count: max(0, width - 1))
     return caret
+  }
+
+  /// `text` as printed: control characters but tabs (which the caret line keeps) as escapes.
+  static func shown(_ text: String) -> String {
+    guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 })
+    else { return text }
+    return text.split(separator: "\t", omittingEmptySubsequences: false)
+      .map { VisibleTextLine.escaped(String($0)) }.joined(separator: "\t")
   }
 
   enum Style: String {

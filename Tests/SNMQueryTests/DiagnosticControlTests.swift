@@ -1,0 +1,45 @@
+import Testing
+
+@testable import SNMQuery
+
+/// A script's control characters print as escapes in a diagnostic (its line, message and help),
+/// never as themselves: `snm check` of a file holding `ESC ] 0 ; ... BEL` retitled the terminal,
+/// and `ESC [ 2 J` cleared it. Tabs stay, and the caret still lands under the spot.
+@Suite struct DiagnosticControlTests {
+  static func controls(_ text: String) -> [Unicode.Scalar] {
+    text.unicodeScalars.filter {
+      ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
+    }
+  }
+
+  @Test func aControlCharacterInTheSourceIsShownNotSent() {
+    let text = "from t\tselect id\u{1B}]0;owned\u{07}\u{1B}[2J order by id\u{85}"
+    let source = Source(text: text, fileName: "x.snm")
+    let diagnostic = Diagnostic(
+      DiagnosticMessage(id: "test", "unexpected '\u{1B}'"), at: SourceRange(start: 16, end: 17),
+      help: "not '\u{7F}'")
+    let rendered = DiagnosticRenderer(colored: false).render([diagnostic], in: source)
+    #expect(Self.controls(rendered).isEmpty, "\(rendered.debugDescription)")
+    #expect(
+      rendered == """
+        x.snm:1:17: error: unexpected '\\u{1B}'
+        from t\tselect id\\u{1B}]0;owned\\u{7}\\u{1B}[2J order by id\\u{85}
+              \t         ^~~~~~
+        help: not '\\u{7F}'
+
+        """)
+  }
+
+  @Test func aLineWithoutControlCharactersPrintsAsWritten() {
+    let source = Source(text: "from t select 두부,\tid 🐕", fileName: "x.snm")
+    let diagnostic = Diagnostic(
+      DiagnosticMessage(id: "test", "no"), at: SourceRange(start: 25, end: 29))
+    #expect(
+      DiagnosticRenderer(colored: false).render([diagnostic], in: source) == """
+        x.snm:1:22: error: no
+        from t select 두부,\tid 🐕
+                           \t   ^~
+
+        """)
+  }
+}
