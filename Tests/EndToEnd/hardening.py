@@ -6,7 +6,9 @@ import hmac
 import json
 import os
 import pathlib
+import shutil
 import socket
+import subprocess
 import time
 
 
@@ -134,3 +136,14 @@ def wait_for_all_rows(project, table, key=None):
     wait_for_answer(project, f"{table}?select=id&limit=2000",
                     lambda answer: answer.headers.get("content-range", "").startswith("0-1999"),
                     key=key)
+
+
+def namespaces_work():
+    """Whether this process may mount a tmpfs in a mount namespace of its own (`unshare -m`, as
+    root): how the tests give snm a full or read-only folder that nothing outside them sees."""
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        return False
+    probe = subprocess.run(["unshare", "-m", "sh", "-c",
+                            "mount -t tmpfs -o size=16k tmpfs /mnt && umount /mnt"],
+                           capture_output=True)
+    return probe.returncode == 0

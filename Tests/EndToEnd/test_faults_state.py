@@ -3,23 +3,14 @@ statements, and the session file it had stays intact. The directory is a tiny tm
 private mount namespace (`unshare -m`, as root), so nothing outside the test sees it."""
 import os
 import pathlib
-import shutil
 import subprocess
 import textwrap
 
 import pytest
 
 from conftest import SNM
+from hardening import namespaces_work
 from tmux_shell import TmuxShell
-
-
-def namespaces_work():
-    if os.geteuid() != 0 or not shutil.which("unshare"):
-        return False
-    probe = subprocess.run(["unshare", "-m", "sh", "-c",
-                            "mount -t tmpfs -o size=16k tmpfs /mnt && umount /mnt"],
-                           capture_output=True)
-    return probe.returncode == 0
 
 
 pytestmark = pytest.mark.skipif(not namespaces_work(),

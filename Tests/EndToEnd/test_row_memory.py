@@ -1,11 +1,11 @@
 """Rows printed as csv, json or ndjson to a pipe or a file take constant memory (issue 41,
-"Memory"): past 2 MiB the answer goes on in a temporary file (0600 in $TMPDIR, unlinked at once),
+"Memory"): past 2 MiB the answer goes on in a temporary file (0600 in $TMPDIR, with no name there),
 checked as it comes, and the rows are printed from it only once the answer is whole and valid, so
 an answer cut off prints nothing. A million rows (a 110 MB answer) peaked at 287 MiB as ndjson,
 which the 256 MiB answer limit refused (exit 3); the bound here is 32 MiB.
 
 Each test measures snm's peak resident memory from its own rusage (GNU time's %M), never time.
-A spill that cannot be written (a file size limit, no such folder) fails the statement (exit 1)
+A spill that cannot be written (a file size limit, a full disk, no such folder) fails the statement (exit 1)
 with the folder and the reason, and prints no row; Ctrl-C while the answer spills exits 130 and
 leaves nothing.
 
@@ -20,6 +20,7 @@ code that starts snm and prints rows placed together, and its relocations packed
 """
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -29,7 +30,7 @@ import time
 import pytest
 
 from conftest import SNM, WORKDIR
-from hardening import wait_for_all_rows, wait_until
+from hardening import namespaces_work, wait_for_all_rows, wait_until
 from tls_front import TLSFront
 
 ROWS = 1_000_000
@@ -223,8 +224,36 @@ def test_a_spill_to_a_missing_folder_fails_and_prints_nothing(million, tmp_path,
     assert small.returncode == 0 and len(json.loads(small.stdout)) == 10
 
 
+# A tmpfs of 1 MiB mounted on TMPDIR in snm's own mount namespace (nothing outside sees it):
+# then snm, and after it how much of the tmpfs is left used (the spill's file gone with snm).
+FULL_DISK = (
+    'mount -t tmpfs -o size=1m,mode=0700 tmpfs "$TMPDIR" || exit 99\n'
+    '"$@"; code=$?\n'
+    'echo "left in TMPDIR: $(ls -A "$TMPDIR" | wc -l) files, '
+    '$(df --output=used -k "$TMPDIR" | tail -n 1 | tr -d " ") KiB" >&2\n'
+    'exit $code\n')
+
+
+def test_a_spill_to_a_full_disk_fails_and_prints_nothing(million, tmp_path, reach):
+    if not namespaces_work():
+        pytest.skip("needs root and mount namespaces (unshare -m) for a small tmpfs")
+    env = env_of(million, tmp_path, **reach)
+    spill = tmp_path / "spill"
+    process = subprocess.run(
+        ["unshare", "-m", "sh", "-c", FULL_DISK, "sh", SNM, "--format", "csv", "-c",
+         "from walk_log select * order by id"],
+        stdin=subprocess.DEVNULL, capture_output=True, env=env, timeout=600)
+    stderr = process.stderr.decode()
+    assert process.returncode == 1, stderr
+    assert process.stdout == b""
+    assert (f"cannot write the answer to a temporary file in '{spill}': "
+            "No space left on device (TMPDIR chooses the folder)") in stderr, stderr
+    assert "left in TMPDIR: 0 files, 0 KiB" in stderr, stderr
+
+
 def spill_files(pid, folder):
-    """What `pid` holds open of the spill's files in `folder` (readlink of /proc/PID/fd)."""
+    """What `pid` holds open in `folder` (readlink of /proc/PID/fd): the spill's file, which has
+    no name there (O_TMPFILE), reads `FOLDER/#INODE (deleted)`."""
     held = []
     try:
         descriptors = os.listdir(f"/proc/{pid}/fd")
@@ -235,13 +264,13 @@ def spill_files(pid, folder):
             target = os.readlink(f"/proc/{pid}/fd/{fd}")
         except OSError:
             continue
-        if target.startswith(f"{folder}/snm-answer-"):
+        if target.startswith(f"{folder}/"):
             held.append(target)
     return held
 
 
 def test_ctrl_c_while_the_answer_spills_exits_130_and_leaves_nothing(million, tmp_path, reach):
-    """SIGINT once the answer goes on in its file (snm holds it open, already unlinked): snm stops
+    """SIGINT once the answer goes on in its file (snm holds it open, with no name): snm stops
     with 130, prints no row, and nothing is left in TMPDIR."""
     env = env_of(million, tmp_path, **reach)
     spill = tmp_path / "spill"
@@ -253,14 +282,10 @@ def test_ctrl_c_while_the_answer_spills_exits_130_and_leaves_nothing(million, tm
             held = wait_until(lambda: spill_files(shell.pid, spill) or shell.poll() is not None,
                               timeout=120, interval=0.01, what="the answer to spill")
             assert shell.poll() is None, "the answer ended before it spilled"
-            # mkstemp names the file and snm unlinks it the next moment: a look in between sees
-            # it by its name, so wait (briefly) for the unlink; a file never unlinked still fails.
-            held = wait_until(
-                lambda: [f for f in spill_files(shell.pid, spill) if f.endswith(" (deleted)")]
-                or shell.poll() is not None, timeout=10, interval=0.01,
-                what="the answer's file to be unlinked")
-            assert shell.poll() is None, "the answer ended before its file was unlinked"
-            assert len(held) == 1, held
+            # Nameless from its first moment (O_TMPFILE): no look ever sees it by a name, as one
+            # could between mkstemp and its unlink.
+            assert len(held) == 1 and re.fullmatch(rf"{re.escape(str(spill))}/#\d+ \(deleted\)",
+                                                   held[0]), held
             shell.send_signal(signal.SIGINT)
             _, err = shell.communicate(timeout=30)
         finally:

@@ -2,10 +2,11 @@ import Testing
 
 @testable import SNMWire
 
-/// What a client reading `text` (in `pieces` pieces) gets: each answer's status and body, then
-/// how the stream ended, or the refusal.
+/// What a client reading `text` (in `pieces` pieces, each an array the decoder may keep:
+/// `taking`) gets: each answer's status and body, then how the stream ended, or the refusal.
 func answers(
-  _ text: String, limits: HTTPLimits = .responses, toHEAD: Bool = false, pieces: Int = 1
+  _ text: String, limits: HTTPLimits = .responses, toHEAD: Bool = false, pieces: Int = 1,
+  taking: Bool = false
 ) -> [String] {
   var decoder = HTTPDecoder(reading: .responses, limits: limits)
   decoder.answersHEAD = toHEAD
@@ -17,7 +18,12 @@ func answers(
   var offset = 0
   do {
     while offset < bytes.count {
-      decoder.append(contentsOf: bytes[offset..<min(bytes.count, offset + size)])
+      let piece = bytes[offset..<min(bytes.count, offset + size)]
+      if taking {
+        decoder.append(taking: Array(piece))
+      } else {
+        decoder.append(contentsOf: piece)
+      }
       offset += size
       while let part = try decoder.next() {
         switch part {
@@ -111,6 +117,12 @@ func readsAnswers(_ example: AnswerCase) {
   #expect(
     answers(example.text, toHEAD: example.toHEAD, pieces: example.text.utf8.count)
       == example.expected, "byte by byte")
+  // Pieces the decoder keeps as its buffer (all read) or copies (a line or a head cut in two).
+  for pieces in [2, 3, 7, example.text.utf8.count] {
+    #expect(
+      answers(example.text, toHEAD: example.toHEAD, pieces: pieces, taking: true)
+        == example.expected, "\(pieces) pieces taken")
+  }
 }
 
 @Test(arguments: [

@@ -5,8 +5,8 @@ import Foundation
 /// (``ArrivingElements/spill``; over `http://` and `https://` alike, ``ArrivingBody``).
 ///
 /// Past ``memoryBytes`` the body goes to a temporary file in ``directory`` (`$TMPDIR`, else
-/// `/tmp`), made `0600` and unlinked at once, so nothing of it is left on disk when the process
-/// ends however it ends; memory keeps only what the check on arrival reads again
+/// `/tmp`), made `0600` with no name in it (``SpillFile``), so nothing of it is left on disk when
+/// the process ends however it ends; memory keeps only what the check on arrival reads again
 /// (``JSONStreamValidator/unneeded``). The answer's ``SNMResponse/body`` is then the file's
 /// pages mapped into memory: a printer that walks them gives back what it passed
 /// (``JSONDocument/fileBacked``). A body past ``mostBytes`` fails as too large, as one past the

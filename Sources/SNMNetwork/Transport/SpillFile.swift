@@ -6,8 +6,10 @@ import SNMWire
 #endif
 
 /// The temporary file a spilled answer's body is written to (``BodySpill``): made `0600` in a
-/// folder and unlinked at once, so that only its descriptor reaches it and nothing is left once
-/// that closes, a crash included.
+/// folder with no name (`O_TMPFILE`), so that only its descriptor reaches it, no other user sees
+/// it by a name, and nothing is left once that closes, a crash included. Where the kernel or the
+/// folder's filesystem cannot make a file without a name (`EOPNOTSUPP`, `EISDIR`, `EINVAL`), it
+/// is made with `mkstemp` and unlinked at once (``named``: a name for that moment).
 ///
 /// ```swift
 /// let file = try SpillFile(directory: "/tmp")
@@ -23,17 +25,35 @@ final class SpillFile {
   /// Whether the descriptor went with a mapping (which closes it).
   private var handedOver = false
 
-  init(directory: String) throws(TransportFileError) {
-    var template = Array("\(directory)/snm-answer-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { name -> Int32 in
-      guard let start = name.baseAddress else { return -1 }
-      // mkstemp makes the file 0600, whatever the umask.
-      let fd = mkstemp(start)
-      if fd >= 0 {
-        unlink(start)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+  /// Whether the file had a name for a moment (`mkstemp`'s, the fallback), not none at all.
+  let named: Bool
+
+  /// A file in `directory`, made without a name where the filesystem can (`nameless` false: as
+  /// where it cannot, for tests of that path).
+  init(directory: String, nameless: Bool = true) throws(TransportFileError) {
+    var fd: Int32 = -1
+    if nameless {
+      // 0600 as asked (the umask only takes bits away); O_EXCL: never linked into the folder.
+      fd = open(directory, Self.tmpfile | O_RDWR | O_EXCL | O_CLOEXEC, 0o600)
+      // Only a kernel or a filesystem that cannot (an old kernel opens the folder: EISDIR)
+      // falls back; no such folder, no room, no right to write there fail here.
+      if fd < 0, errno != EOPNOTSUPP, errno != EISDIR, errno != EINVAL {
+        throw Self.failure(in: directory, "make a temporary file for the answer in")
       }
-      return fd
+    }
+    named = fd < 0
+    if fd < 0 {
+      var template = Array("\(directory)/snm-answer-XXXXXX".utf8CString)
+      fd = template.withUnsafeMutableBufferPointer { name -> Int32 in
+        guard let start = name.baseAddress else { return -1 }
+        // mkstemp makes the file 0600, whatever the umask.
+        let fd = mkstemp(start)
+        if fd >= 0 {
+          unlink(start)
+          _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        return fd
+      }
     }
     guard fd >= 0 else {
       throw Self.failure(in: directory, "make a temporary file for the answer in")
@@ -41,6 +61,10 @@ final class SpillFile {
     self.directory = directory
     self.fd = fd
   }
+
+  /// `O_TMPFILE` (`<bits/fcntl-linux.h>`, which Swift's Glibc does not bring: it needs
+  /// `_GNU_SOURCE`): `__O_TMPFILE`, 020000000 on x86-64 and AArch64, with `O_DIRECTORY`.
+  static let tmpfile: Int32 = 0o20_000_000 | O_DIRECTORY
 
   deinit {
     if !handedOver { Glibc.close(fd) }

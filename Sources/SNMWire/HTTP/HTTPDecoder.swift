@@ -101,6 +101,15 @@ public struct HTTPDecoder: Sendable {
     buffer.append(contentsOf: bytes)
   }
 
+  /// Adds bytes received, read into an array of their own: when the decoder holds nothing
+  /// unread (a read after every part was taken, the usual case) it keeps that array as its
+  /// buffer instead of copying the bytes into its own.
+  public mutating func append(taking bytes: [UInt8]) {
+    guard position == buffer.count else { return append(contentsOf: bytes) }
+    buffer = bytes
+    position = 0
+  }
+
   private mutating func compact() {
     if position == buffer.count {
       buffer.removeAll(keepingCapacity: true)

@@ -129,7 +129,7 @@ struct PlainHTTPReader {
       case nil:
         break
       }
-      var chunk: [UInt8]
+      let chunk: [UInt8]
       do {
         chunk = try next()
       } catch .closedEarly {
@@ -137,7 +137,7 @@ struct PlainHTTPReader {
       }
       if !chunk.isEmpty {
         receivedAny = true
-        decoder.append(contentsOf: chunk)
+        decoder.append(taking: chunk)
         continue
       }
       switch decoder.finish() {
