@@ -81,6 +81,34 @@ private let recording = ArrivingElements { Recorder() }
     #expect(unasked.arrived == nil && unasked.checkedShape != nil)
   }
 
+  /// Once the decoder knows the next bytes are body they are read straight into it, and the few
+  /// after them (the next chunk's line) into the decoder: however the stream is cut (a line cut
+  /// anywhere, a read spanning many chunks), the answer is the same, framed by a length, by
+  /// chunks or by the end of the stream.
+  @Test func aBodyReadStraightInIsTheSameHoweverTheStreamIsCut() throws {
+    let body = rows(2000)
+    let bytes = Array(body.utf8)
+    let streams: [[UInt8]] = [
+      Array(chunked(body, size: 700).joined()) + Array("0\r\n\r\n".utf8),
+      Array(chunked(body, size: 70_000).joined()) + Array("0\r\n\r\n".utf8),
+      Array("HTTP/1.1 200 OK\r\nContent-Length: \(bytes.count)\r\n\r\n".utf8) + bytes,
+      Array("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8) + bytes,
+    ]
+    for (index, stream) in streams.enumerated() {
+      for size in [1, 9, 511, 512, 513, 4096, 65_537, stream.count] {
+        let pieces = stride(from: 0, to: stream.count, by: size).map {
+          Array(stream[$0..<min(stream.count, $0 + size)])
+        }
+        // No consumer: the recorder reads every element again at each call, a byte at a time.
+        let answer = try read(pieces, arriving: nil)
+        #expect(answer.body == Data(bytes), "stream \(index), pieces of \(size)")
+        #expect(
+          answer.checkedShape == JSONShape(kind: .array, count: 2000, uniformObjects: true),
+          "stream \(index), pieces of \(size)")
+      }
+    }
+  }
+
   @Test func aBodyCutOffHalfWayIsNoAnswer() {
     let parts = chunked(rows(5000))
     #expect(throws: PlainHTTPFailure.self) {

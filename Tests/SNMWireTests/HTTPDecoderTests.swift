@@ -4,9 +4,11 @@ import Testing
 
 /// What a client reading `text` (in `pieces` pieces, each an array the decoder may keep:
 /// `taking`) gets: each answer's status and body, then how the stream ended, or the refusal.
+/// `skipping`: the bytes the decoder says are body (`bodyAhead`) are taken past it, as a reader
+/// that reads them straight into the body does, and the decoder told (`skipBody`).
 func answers(
   _ text: String, limits: HTTPLimits = .responses, toHEAD: Bool = false, pieces: Int = 1,
-  taking: Bool = false
+  taking: Bool = false, skipping: Bool = false
 ) -> [String] {
   var decoder = HTTPDecoder(reading: .responses, limits: limits)
   decoder.answersHEAD = toHEAD
@@ -18,13 +20,20 @@ func answers(
   var offset = 0
   do {
     while offset < bytes.count {
-      let piece = bytes[offset..<min(bytes.count, offset + size)]
-      if taking {
+      if skipping, let ahead = decoder.bodyAhead {
+        let take = min(ahead, size, bytes.count - offset)
+        body += bytes[offset..<offset + take]
+        decoder.skipBody(take)
+        offset += take
+      } else if taking {
+        let piece = bytes[offset..<min(bytes.count, offset + size)]
         decoder.append(taking: Array(piece))
+        offset += piece.count
       } else {
+        let piece = bytes[offset..<min(bytes.count, offset + size)]
         decoder.append(contentsOf: piece)
+        offset += piece.count
       }
-      offset += size
       while let part = try decoder.next() {
         switch part {
         case .responseHead(let head):
@@ -122,6 +131,10 @@ func readsAnswers(_ example: AnswerCase) {
     #expect(
       answers(example.text, toHEAD: example.toHEAD, pieces: pieces, taking: true)
         == example.expected, "\(pieces) pieces taken")
+    // The body's bytes read past the decoder, a piece at most at a time.
+    #expect(
+      answers(example.text, toHEAD: example.toHEAD, pieces: pieces, skipping: true)
+        == example.expected, "\(pieces) pieces, the body's skipped")
   }
 }
 
@@ -195,6 +208,8 @@ func readsAnswers(_ example: AnswerCase) {
 func refusesAnswers(_ example: AnswerCase) {
   #expect(answers(example.text) == example.expected)
   #expect(answers(example.text, pieces: 7) == example.expected, "in pieces")
+  #expect(
+    answers(example.text, pieces: 7, skipping: true) == example.expected, "the body's skipped")
 }
 
 @Test func aBodyFramedByTheEndOfTheStreamIsCapped() {
@@ -203,6 +218,15 @@ func refusesAnswers(_ example: AnswerCase) {
   #expect(
     answers("HTTP/1.1 200 OK\r\n\r\n12345", limits: limits)
       == ["refused 413: response body larger than 4 bytes"])
+  // Read past the decoder, the body stops at its limit all the same: the byte after it is refused.
+  for pieces in [1, 3, 24] {
+    #expect(
+      answers("HTTP/1.1 200 OK\r\n\r\n12345", limits: limits, pieces: pieces, skipping: true)
+        == ["refused 413: response body larger than 4 bytes"], "\(pieces) pieces")
+    #expect(
+      answers("HTTP/1.1 200 OK\r\n\r\n1234", limits: limits, pieces: pieces, skipping: true)
+        == ["200 1234 (at the end)"], "\(pieces) pieces")
+  }
 }
 
 @Test func nothingReceivedIsTellable() {

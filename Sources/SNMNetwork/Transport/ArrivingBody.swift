@@ -11,14 +11,15 @@ import SNMWire
 ///
 /// ```swift
 /// var body = try ArrivingBody(status: 200, announced: nil, limit: 256 << 20, arriving: arriving)
-/// try body.received(bytes)      // each piece, as it comes
+/// try body.received(bytes)      // each piece, as it comes (a copy)
+/// try body.read(atMost: 65_536) { room in try socket.receive(into: room) }   // or straight in
 /// let whole = try body.finish() // the bytes (a spilled body's file, mapped), its shape, ...
 /// ```
 /// Throws ``PlainHTTPFailure``: `.tooLarge` past the limit, `.localFile` when the spill's file
 /// cannot be made or written, `.malformed` for a spilled body that is not JSON.
 struct ArrivingBody {
   /// The body so far, until it spills.
-  private var data: Data
+  private var data: ReceivedBytes
   private var spilling: SpillingBody?
   private var checker = JSONStreamValidator()
   /// Made once the first elements of a 2xx body are checked.
@@ -39,7 +40,7 @@ struct ArrivingBody {
     if let length, length > most { throw .tooLarge(most) }
     // A body that may spill is given room for what memory holds of it.
     let room = spill.map { $0.memoryBytes + (64 << 10) } ?? Self.largestReservation
-    data = Data(capacity: min(length ?? 0, room))
+    data = ReceivedBytes(capacity: min(length ?? 0, room))
     self.arriving = arriving
     self.limit = limit
   }
@@ -48,25 +49,36 @@ struct ArrivingBody {
   /// body grows as it comes.
   static let largestReservation = 64 << 20
 
-  /// More of the body came.
+  /// More of the body came, in another's buffer: copied.
   mutating func received(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlainHTTPFailure) {
-    if let spilling {
-      try spilling.received(bytes, checker: &checker)
-      return
+    _ = try read(atMost: bytes.count) { room in
+      // The room stops one byte past a limit: that byte is enough to refuse the body.
+      let count = min(room.count, bytes.count)
+      room.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<count])))
+      return count
     }
-    guard bytes.count <= limit - data.count else { throw .tooLarge(limit) }
-    data.append(bytes)
-    let held = data
-    held.withUnsafeBytes { raw in
-      let body = raw.bindMemory(to: UInt8.self)
-      checker.received(body)
-      hand(body)
-    }
-    if let spill = arriving?.spill, held.count >= spill.memoryBytes, checker.isUnderWay {
+  }
+
+  /// Lets `read` put at most `most` of the body's next bytes straight where they are kept (the
+  /// memory, or the spill's window before they go to its file) and takes them as
+  /// ``received(_:)`` does; returns what `read` returned (0 or less: nothing came).
+  mutating func read(
+    atMost most: Int, _ read: (UnsafeMutableRawBufferPointer) throws(PlainHTTPFailure) -> Int
+  ) throws(PlainHTTPFailure) -> Int {
+    if let spilling { return try spilling.read(atMost: most, read, checker: &checker) }
+    // One byte past the limit at most, to know it was passed.
+    let got = try data.read(atMost: min(most, limit - data.count + 1), read)
+    guard got > 0 else { return got }
+    guard data.count <= limit else { throw .tooLarge(limit) }
+    let body = data.bytes
+    checker.received(body)
+    hand(body)
+    if let spill = arriving?.spill, body.count >= spill.memoryBytes, checker.isUnderWay {
       // Past the bound: the rows go on in a file (the consumer keeps what it has).
-      spilling = try SpillingBody(starting: held, policy: spill, checker: &checker)
-      data = Data()
+      spilling = try SpillingBody(starting: body, policy: spill, checker: &checker)
+      data = ReceivedBytes(capacity: 0)
     }
+    return got
   }
 
   /// Hands the newly checked elements to the consumer, made the first time there are some.
@@ -98,9 +110,9 @@ struct ArrivingBody {
       }
       return Whole(bytes: bytes, shape: shape, arrived: consumer, spilled: true)
     }
-    guard checker.isUnderWay else { return Whole(bytes: data) }
-    let shape = data.withUnsafeBytes { checker.finish($0.bindMemory(to: UInt8.self)) }
+    guard checker.isUnderWay else { return Whole(bytes: data.takeData()) }
+    let shape = checker.finish(data.bytes)
     // Elements of a body that went bad after them are never handed back.
-    return Whole(bytes: data, shape: shape, arrived: shape == nil ? nil : consumer)
+    return Whole(bytes: data.takeData(), shape: shape, arrived: shape == nil ? nil : consumer)
   }
 }

@@ -7,8 +7,8 @@ import SNMWire
 /// check goes on as the one pass over the whole body it was.
 ///
 /// ```swift
-/// let body = try SpillingBody(starting: data, policy: spill, checker: &checker)
-/// try body.received(chunk, checker: &checker)
+/// let body = try SpillingBody(starting: held, policy: spill, checker: &checker)
+/// try body.read(atMost: 65_536, { room in try socket.receive(into: room) }, checker: &checker)
 /// let (bytes, shape) = try body.finish(checker: checker)   // the file's pages; nil: not JSON
 /// ```
 /// Throws ``PlainHTTPFailure`` (what both transports' bodies throw, ``ArrivingBody``): `.tooLarge`
@@ -17,19 +17,22 @@ final class SpillingBody {
   private let file: SpillFile
   private let mostBytes: Int
   /// The bytes the checker runs over: the body with its `unneeded` stretches taken out.
-  private var window: [UInt8]
+  private let window: ReceivedBytes
 
   /// The window is trimmed once it holds this much (the checker's runs start every 64 KiB).
   static let trimmedPast = 1 << 20
 
   /// Goes on from `data`, the body so far (which it writes to the file).
-  init(starting data: Data, policy: BodySpill, checker: inout JSONStreamValidator)
+  init(
+    starting data: UnsafeBufferPointer<UInt8>, policy: BodySpill,
+    checker: inout JSONStreamValidator
+  )
     throws(PlainHTTPFailure)
   {
     guard data.count <= policy.mostBytes else { throw .tooLarge(policy.mostBytes) }
     do throws(TransportFileError) {
       let file = try SpillFile(directory: policy.directory)
-      try file.write(data)
+      try file.write(UnsafeRawBufferPointer(data))
       self.file = file
     } catch {
       throw .localFile(error)
@@ -38,26 +41,31 @@ final class SpillingBody {
     // Only what the checker reads again is copied: the start to the first row's last key and
     // the bytes from where its next run starts.
     let unneeded = checker.unneeded ?? data.count..<data.count
-    window = []
-    window.reserveCapacity(data.count - unneeded.count + Self.trimmedPast)
-    window.append(contentsOf: data[..<unneeded.lowerBound])
-    window.append(contentsOf: data[unneeded.upperBound...])
+    window = ReceivedBytes(capacity: data.count - unneeded.count + Self.trimmedPast)
+    window.append(UnsafeBufferPointer(rebasing: data[..<unneeded.lowerBound]))
+    window.append(UnsafeBufferPointer(rebasing: data[unneeded.upperBound...]))
     if !unneeded.isEmpty { checker.dropped(unneeded) }
   }
 
-  /// More of the body came.
-  func received(_ bytes: UnsafeBufferPointer<UInt8>, checker: inout JSONStreamValidator)
-    throws(PlainHTTPFailure)
-  {
-    guard bytes.count <= mostBytes - file.bytes else { throw .tooLarge(mostBytes) }
+  /// Lets `read` put at most `most` of the body's next bytes after the window, then writes them
+  /// to the file from there and checks them; returns what `read` returned.
+  func read(
+    atMost most: Int, _ read: (UnsafeMutableRawBufferPointer) throws(PlainHTTPFailure) -> Int,
+    checker: inout JSONStreamValidator
+  ) throws(PlainHTTPFailure) -> Int {
+    // One byte past the limit at most, to know it was passed.
+    let got = try window.read(atMost: min(most, mostBytes - file.bytes + 1), read)
+    guard got > 0 else { return got }
+    guard got <= mostBytes - file.bytes else { throw .tooLarge(mostBytes) }
+    let arrived = UnsafeBufferPointer(rebasing: window.bytes[(window.count - got)...])
     do throws(TransportFileError) {
-      try file.write(bytes)
+      try file.write(UnsafeRawBufferPointer(arrived))
     } catch {
       throw .localFile(error)
     }
-    window.append(contentsOf: bytes)
-    window.withUnsafeBufferPointer { checker.received($0) }
+    checker.received(window.bytes)
     if window.count >= Self.trimmedPast { trim(&checker) }
+    return got
   }
 
   private func trim(_ checker: inout JSONStreamValidator) {
@@ -69,7 +77,7 @@ final class SpillingBody {
   /// The whole body came: its bytes (the file's pages, mapped) and its shape, nil when it is
   /// not JSON.
   func finish(checker: JSONStreamValidator) throws(PlainHTTPFailure) -> (Data, JSONShape?) {
-    let shape = window.withUnsafeBufferPointer { checker.finish($0) }
+    let shape = checker.finish(window.bytes)
     do throws(TransportFileError) {
       return (try file.mapped(), shape)
     } catch {

@@ -165,6 +165,33 @@ public struct HTTPDecoder: Sendable {
   /// The bytes received and not yet decoded.
   public var unread: ArraySlice<UInt8> { buffer[position...] }
 
+  /// How many of the stream's next bytes are the body under way, when the decoder holds no byte
+  /// unread: what its length or its chunk has left, or for a body that ends with the connection
+  /// what its limit has left. A reader may read them straight to where the body goes, past the
+  /// decoder, and say so with ``skipBody(_:)``; nil when the next bytes are a head or framing.
+  public var bodyAhead: Int? {
+    guard position == buffer.count else { return nil }
+    switch phase {
+    case .fixedBody(let remaining) where remaining > 0: return remaining
+    case .chunkData(let remaining): return remaining
+    case .untilClose where bodyBytes < limits.maxBodyBytes: return limits.maxBodyBytes - bodyBytes
+    default: return nil
+    }
+  }
+
+  /// `count` bytes of the body (at most ``bodyAhead``) were read past the decoder: it goes on as
+  /// if it had handed them out as `.body`.
+  public mutating func skipBody(_ count: Int) {
+    precondition(count >= 0 && count <= bodyAhead ?? 0, "more than the body has ahead")
+    switch phase {
+    case .fixedBody(let remaining): phase = .fixedBody(remaining: remaining - count)
+    case .chunkData(let remaining):
+      phase = remaining > count ? .chunkData(remaining: remaining - count) : .chunkEnd
+    case .untilClose: bodyBytes += count
+    default: break
+    }
+  }
+
   mutating func takeBody(_ count: Int) -> Part {
     let bytes = buffer[position..<position + count]
     position += count

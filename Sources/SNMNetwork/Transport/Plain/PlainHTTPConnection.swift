@@ -118,8 +118,8 @@ final class PlainHTTPConnection: Sendable {
     var reader = PlainHTTPReader(
       buffered: leftover.withLock { $0 }, maximumBodyBytes: maximumBodyBytes, saveTo: saveTo,
       arriving: arriving)
-    var answer = try reader.readAnswer(isHead: isHead) { () throws(PlainHTTPFailure) -> [UInt8] in
-      try self.receive(deadline: deadline)
+    var answer = try reader.readAnswer(isHead: isHead) { room, after throws(PlainHTTPFailure) in
+      try self.receive(into: room, then: after, deadline: deadline)
     }
     if refusedEarly { answer.keepAlive = false }
     leftover.withLock { $0 = reader.unread }
@@ -178,20 +178,36 @@ final class PlainHTTPConnection: Sendable {
   func receive(deadline: ContinuousClock.Instant) throws(PlainHTTPFailure)
     -> [UInt8]
   {
+    try [UInt8](reading: 64 * 1024) { room throws(PlainHTTPFailure) in
+      try receive(
+        into: room, then: UnsafeMutableRawBufferPointer(start: nil, count: 0),
+        deadline: deadline)
+    }
+  }
+
+  /// Reads the socket's next bytes into `room`, and past its end into `after` (`readv`: a body's
+  /// bytes where they are kept, the framing that follows them for the decoder); how many came, 0
+  /// at the end of the stream.
+  func receive(
+    into room: UnsafeMutableRawBufferPointer, then after: UnsafeMutableRawBufferPointer,
+    deadline: ContinuousClock.Instant
+  ) throws(PlainHTTPFailure) -> Int {
+    var vectors = (
+      iovec(iov_base: room.baseAddress, iov_len: room.count),
+      iovec(iov_base: after.baseAddress, iov_len: after.count)
+    )
+    let used = Int32(after.count > 0 ? 2 : 1)
     while true {
       try wait(for: Int16(POLLIN), deadline: deadline)
-      // Uninitialised: recv fills it, so 64 KiB are not zeroed for every answer.
-      var count = 0
-      let chunk = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { buffer, initialized in
-        count = recv(fd, buffer.baseAddress, buffer.count, 0)
-        initialized = max(count, 0)
+      let count = withUnsafeMutablePointer(to: &vectors) { pair in
+        pair.withMemoryRebound(to: iovec.self, capacity: 2) { readv(fd, $0, used) }
       }
       if isCancelled { throw .cancelled }
       if count < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
-        return []
+        return 0
       }
-      return chunk
+      return count
     }
   }
 
@@ -211,5 +227,25 @@ final class PlainHTTPConnection: Sendable {
       if ready == 0 { throw .timedOut }
       throw .closedEarly(receivedNothing: false)
     }
+  }
+}
+
+extension [UInt8] {
+  /// An array of what `read` put in a room of `count` bytes (left uninitialised: a read fills it,
+  /// so 64 KiB are not zeroed for every answer).
+  init(reading count: Int, _ read: (UnsafeMutableRawBufferPointer) throws(PlainHTTPFailure) -> Int)
+    throws(PlainHTTPFailure)
+  {
+    var failure: PlainHTTPFailure?
+    self.init(unsafeUninitializedCapacity: count) { buffer, initialized in
+      do throws(PlainHTTPFailure) {
+        let got = try read(UnsafeMutableRawBufferPointer(buffer))
+        initialized = Swift.max(0, Swift.min(got, count))
+      } catch {
+        failure = error
+        initialized = 0
+      }
+    }
+    if let failure { throw failure }
   }
 }

@@ -46,10 +46,16 @@ struct PlainHTTPAnswer {
 /// goes on in a file past its bound, within the spill's own limit).
 ///
 /// ```swift
-/// var reader = PlainHTTPReader(maximumBodyBytes: 256 << 20)
-/// let answer = try reader.readAnswer(isHead: false) { try connection.nextChunk() }
+/// var reader = PlainHTTPReader(buffered: [], maximumBodyBytes: 256 << 20)
+/// let answer = try reader.readAnswer(isHead: false) { room, after in
+///   try connection.receive(into: room, then: after, deadline: deadline)
+/// }
 /// ```
-/// Kept with its connection: bytes after one answer are the start of the next.
+/// Once the decoder knows the next bytes are body (``HTTPDecoder/bodyAhead``), they are read
+/// straight into the ``ArrivingBody`` (its memory, or the spill's window before its file), with
+/// a few bytes more into a small room for the decoder (the next chunk's size line); any other
+/// read goes to an array the decoder keeps as its buffer, from which a body's bytes are copied
+/// once. Kept with its connection: bytes after one answer are the start of the next.
 struct PlainHTTPReader {
   private var decoder: HTTPDecoder
   /// The largest body read into memory; a larger one throws `.tooLarge`.
@@ -84,10 +90,20 @@ struct PlainHTTPReader {
   /// The decoder's body limit for an answer that may go to disk (2^60 bytes: none that matters).
   static let unlimited = 1 << 60
 
+  /// The most one read takes.
+  static let readBytes = 64 << 10
+  /// The room after a read straight into a body: the next chunk's line, and a little of its data.
+  static let framingBytes = 512
+  /// That room, kept between reads.
+  private let framing = ReceivedBytes(capacity: PlainHTTPReader.framingBytes)
+
   /// Bytes after the answer (a server never sends them unasked, but keep them honest).
   var unread: [UInt8] { Array(decoder.unread) }
 
-  typealias Source = () throws(PlainHTTPFailure) -> [UInt8]
+  /// Reads the connection's next bytes into the first room and, past its end, into the second
+  /// (`readv`); how many came, 0 at the end of the stream.
+  typealias Source = (UnsafeMutableRawBufferPointer, UnsafeMutableRawBufferPointer)
+    throws(PlainHTTPFailure) -> Int
 
   /// Reads the next answer (interim 1xx answers skipped; no body for `isHead`).
   mutating func readAnswer(isHead: Bool, from next: Source) throws(PlainHTTPFailure)
@@ -129,15 +145,14 @@ struct PlainHTTPReader {
       case nil:
         break
       }
-      let chunk: [UInt8]
+      let count: Int
       do {
-        chunk = try next()
+        count = try receive(from: next, into: &body)
       } catch .closedEarly {
-        chunk = []
+        count = 0
       }
-      if !chunk.isEmpty {
+      if count > 0 {
         receivedAny = true
-        decoder.append(taking: chunk)
         continue
       }
       switch decoder.finish() {
@@ -153,6 +168,58 @@ struct PlainHTTPReader {
       case .inBody(nil):
         throw Self.cutOff("transfer closed with outstanding read data remaining")
       }
+    }
+  }
+
+  /// Reads the connection's next bytes: the body's straight into it when the decoder knows they
+  /// are body (and what follows them, up to ``framingBytes``, for the decoder), else into an array
+  /// the decoder keeps. Returns how many came (0: the stream ended).
+  private mutating func receive(from next: Source, into body: inout ArrivingBody?)
+    throws(PlainHTTPFailure) -> Int
+  {
+    guard let ahead = decoder.bodyAhead, body != nil else {
+      let bytes = try [UInt8](reading: Self.readBytes) { room throws(PlainHTTPFailure) in
+        try next(room, UnsafeMutableRawBufferPointer(start: nil, count: 0))
+      }
+      if !bytes.isEmpty { decoder.append(taking: bytes) }
+      return bytes.count
+    }
+    let framing = self.framing
+    framing.removeAll()
+    var count = 0
+    let taken = try body?.read(atMost: min(ahead, Self.readBytes)) {
+      room throws(PlainHTTPFailure) in
+      _ = try framing.read(atMost: Self.framingBytes) { after throws(PlainHTTPFailure) in
+        count = try next(room, after)
+        return count - room.count
+      }
+      return min(count, room.count)
+    }
+    if let taken, taken > 0 { decoder.skipBody(taken) }
+    if framing.count > 0 { decoder.append(framing.bytes) }
+    return max(count, 0)
+  }
+
+  /// Reads the next answer from whole reads handed over one at a time (the pieces a test or a
+  /// fuzzer cuts a stream into; empty: the end), each as a connection's reads would give it.
+  mutating func readAnswer(
+    isHead: Bool, pieces next: () throws(PlainHTTPFailure) -> [UInt8]
+  ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
+    var piece: [UInt8] = []
+    var offset = 0
+    return try readAnswer(isHead: isHead) { room, after throws(PlainHTTPFailure) in
+      if offset == piece.count {
+        piece = try next()
+        offset = 0
+      }
+      var count = 0
+      for target in [room, after] {
+        let take = min(target.count, piece.count - offset)
+        guard take > 0 else { continue }
+        piece[offset..<offset + take].withUnsafeBytes { target.copyMemory(from: $0) }
+        (offset, count) = (offset + take, count + take)
+      }
+      return count
     }
   }
 
