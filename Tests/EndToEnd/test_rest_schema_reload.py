@@ -6,11 +6,14 @@ PostgREST answers a name it does not know from the cache it has (404 PGRST205, 4
 a request finds the new object, while a stream of unknown names (anyone can send them) costs no
 reload. Each test uses names of its own in the session project.
 """
+import contextlib
+import subprocess
 import uuid
 
 import httpx
 
 from conftest import run_snm
+from hardening import wait_until
 
 
 def _get(project, path):
@@ -93,3 +96,127 @@ def test_a_partition_made_later_is_not_listed(project):
     listed = _get(project, "/").json()["paths"]
     assert f"/{parent}" in listed and f"/{parent}_2026" not in listed
     project.sql(f"drop table public.{parent}")
+
+
+# snm's schema version (bootstrap step 7) is one row that DDL moves on. Were it moved in the DDL's
+# own transaction, its row lock would be held until that transaction ends, so two transactions
+# that each run DDL would take turns however unrelated their tables, and a pair that plain
+# Postgres (hosted Supabase) runs to the end would deadlock. Each session below is a psql of its
+# own; `lock_timeout` turns a wait that should not happen into a failure instead of a hang, and
+# the steps follow each other on psql's answers and on pg_stat_activity, never on time.
+
+class _Session:
+    """An open psql session: `run` sends statements and returns psql's errors once they ran."""
+
+    def __init__(self, project):
+        self.psql = subprocess.Popen(
+            ["psql", "-h", project.socket_dir, "-p", "5432", "-U", "postgres", "-d", "postgres",
+             "-Atq", "-v", "ON_ERROR_STOP=0"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.marks = 0
+        self.pid = self.run("select pg_backend_pid() as pid \\gset\n\\warn :pid")[0]
+
+    def send(self, statements):
+        """Sends `statements` and a mark after them, without waiting."""
+        self.marks += 1
+        self.psql.stdin.write(f"{statements}\n\\warn done-{self.marks}\n")
+        self.psql.stdin.flush()
+
+    def answer(self):
+        """psql's stderr lines (errors, \\warn) up to the last mark sent."""
+        lines = []
+        while (line := self.psql.stderr.readline()) != f"done-{self.marks}\n":
+            assert line, f"psql ended: {lines}"
+            lines.append(line.rstrip("\n"))
+        return lines
+
+    def run(self, statements):
+        self.send(statements)
+        return self.answer()
+
+
+@contextlib.contextmanager
+def _sessions(project, count):
+    sessions = [_Session(project) for _ in range(count)]
+    try:
+        yield sessions
+    finally:
+        for session in sessions:
+            session.psql.kill()
+            session.psql.wait(timeout=30)
+
+
+def test_ddl_in_two_open_transactions_does_not_wait(project):
+    a, b = _name("ddl_open_a"), _name("ddl_open_b")
+    with _sessions(project, 2) as (first, second):
+        assert first.run(f"begin; create table public.{a} (id int);") == []
+        # The first transaction is still open: the second's DDL on another table must not wait
+        # for it, as on Postgres without snm's schema version.
+        assert second.run(f"set lock_timeout = '3s'; begin; create table public.{b} (id int);"
+                          " commit;") == []
+        assert first.run("commit;") == []
+    assert project.sql(f"select count(*) from pg_class where relname in ('{a}', '{b}')") == "2"
+    project.sql(f"drop table public.{a}; drop table public.{b}")
+
+
+def test_ddl_in_two_transactions_deadlocks_only_where_postgres_would(project):
+    one, two = _name("ddl_lock_one"), _name("ddl_lock_two")
+    project.sql(f"create table public.{one} (id int); create table public.{two} (id int)")
+    version = "select version from extensions.snm_schema_version"
+    before = int(project.sql(version))
+    with _sessions(project, 2) as (first, second):
+        assert first.run(f"begin; alter table public.{one} add column a int;") == []
+        assert second.run(f"set lock_timeout = '3s'; begin;"
+                          f" alter table public.{two} add column b int;") == []
+        # The first now wants the second's table: it waits for the second, as Postgres makes it.
+        first.send(f"alter table public.{two} add column a int;")
+        wait_until(lambda: project.sql(
+            f"select wait_event_type from pg_stat_activity where pid = {first.pid}") == "Lock",
+            timeout=30, interval=0.1, what="the first transaction to wait for the second's table")
+        assert second.run("commit;") == []
+        assert first.answer() == []
+        assert first.run("commit;") == []
+    columns = project.sql(f"select attrelid::regclass::text || '.' || attname from pg_attribute"
+                          f" where attrelid in ('public.{one}'::regclass, 'public.{two}'::regclass)"
+                          f" and attnum > 0 order by 1")
+    assert columns.splitlines() == [f"{one}.a", f"{one}.id", f"{two}.a", f"{two}.b", f"{two}.id"]
+    # Each committed transaction moved the version on.
+    assert int(project.sql(version)) > before
+    project.sql(f"drop table public.{one}; drop table public.{two}")
+
+
+def test_the_schema_version_moves_once_a_transaction_when_its_ddl_commits(project):
+    names = [_name(f"ddl_version_{n}") for n in range(6)]
+    version = "select version from extensions.snm_schema_version"
+
+    def moved(sql):
+        before = int(project.sql(version))
+        project.sql(sql)
+        assert project.sql("select count(*) from extensions.snm_schema_pending") == "0"
+        return int(project.sql(version)) - before
+
+    # Once for a transaction however many DDL commands it ran; never for DDL rolled back, by
+    # the transaction or by its savepoint; also under session_replication_role = replica, where
+    # Supabase's own event triggers do not fire; and when constraints are made immediate.
+    assert moved(f"begin; create table public.{names[0]} (id int);"
+                 f" alter table public.{names[0]} add column a int; create index on"
+                 f" public.{names[0]} (a); commit") == 1
+    assert moved(f"begin; create table public.{names[1]} (id int); rollback") == 0
+    assert moved(f"begin; savepoint s; create table public.{names[1]} (id int);"
+                 " rollback to savepoint s; commit") == 0
+    assert moved(f"begin; savepoint s; create table public.{names[1]} (id int);"
+                 f" rollback to savepoint s; create table public.{names[2]} (id int); commit") == 1
+    assert moved(f"begin; savepoint s; create table public.{names[3]} (id int); release s;"
+                 " commit") == 1
+    assert moved(f"begin; set local session_replication_role = replica;"
+                 f" create table public.{names[4]} (id int); commit") == 1
+    assert moved(f"begin; set constraints all immediate; create table public.{names[5]} (id int);"
+                 f" alter table public.{names[5]} add column a int; commit") == 2
+    # Others see the version move with the DDL, at its commit.
+    with _sessions(project, 1) as (session,):
+        before = project.sql(version)
+        assert session.run(f"begin; drop table public.{names[0]};") == []
+        assert project.sql(version) == before
+        assert session.run("commit;") == []
+        assert int(project.sql(version)) == int(before) + 1
+    project.sql("; ".join(f"drop table public.{name}" for name in names[2:]))

@@ -12,6 +12,9 @@ enum BootstrapSQL {
     (realtimeSendVersion, "snm bootstrap: realtime.send", realtimeSend),
     (defaultsVersion, "snm bootstrap: a new Supabase project's extensions", defaults),
     (schemaVersionVersion, "snm bootstrap: schema version", schemaVersion),
+    (
+      schemaVersionAtCommitVersion, "snm bootstrap: schema version at commit", schemaVersionAtCommit
+    ),
   ]
 
   /// The search path of every session: the bootstrap sets it for the database, and the
@@ -259,6 +262,51 @@ enum BootstrapSQL {
     create event trigger snm_schema_version on ddl_command_end
       execute procedure extensions.snm_schema_version_bump();
     alter event trigger snm_schema_version enable always;
+    """
+
+  /// Step 7's event trigger moved the version in the DDL's transaction, and held the row's lock
+  /// until that transaction ended: two open transactions that each ran DDL took turns however
+  /// unrelated their tables, and a pair that Postgres runs to the end deadlocked (A's DDL on t1,
+  /// B's on t2, A's on t2). Now the trigger's function only notes its transaction in
+  /// `snm_schema_pending` (once: the key is the transaction's id), and the constraint trigger on
+  /// that table, deferred to the commit, moves the version and takes the note away: the row is
+  /// locked only from the commit's deferred triggers to its end, when the transaction takes no
+  /// more DDL locks, and the version still changes exactly when the DDL becomes visible (the
+  /// update is the transaction's). A DDL command rolled back (the transaction or its savepoint)
+  /// takes its note and the deferred event with it. `SET CONSTRAINTS ALL IMMEDIATE` moves the
+  /// version at once (and again for each later DDL command): others still see it change only at
+  /// the commit, with the DDL, but the row stays locked until then, as under step 7. The
+  /// constraint trigger is enabled `ALWAYS` too, for DDL under `session_replication_role =
+  /// replica`.
+  static let schemaVersionAtCommitVersion = "snm_bootstrap_8_schema_version_at_commit"
+
+  static let schemaVersionAtCommit = """
+    create table if not exists extensions.snm_schema_pending (xid xid8 primary key);
+    revoke all on extensions.snm_schema_pending from public;
+
+    create or replace function extensions.snm_schema_version_commit() returns trigger
+    language plpgsql security definer set search_path = '' as $commit$
+    begin
+      delete from extensions.snm_schema_pending where xid = new.xid;
+      update extensions.snm_schema_version set version = version + 1;
+      return null;
+    end $commit$;
+    revoke all on function extensions.snm_schema_version_commit() from public;
+
+    drop trigger if exists snm_schema_version_commit on extensions.snm_schema_pending;
+    create constraint trigger snm_schema_version_commit
+      after insert on extensions.snm_schema_pending
+      deferrable initially deferred
+      for each row execute procedure extensions.snm_schema_version_commit();
+    alter table extensions.snm_schema_pending enable always trigger snm_schema_version_commit;
+
+    -- Last: the trigger above is in place before this command's own ddl_command_end notes it.
+    create or replace function extensions.snm_schema_version_bump() returns event_trigger
+    language plpgsql security definer set search_path = '' as $bump$
+    begin
+      insert into extensions.snm_schema_pending (xid) values (pg_catalog.pg_current_xact_id())
+        on conflict do nothing;
+    end $bump$;
     """
 
   /// The table that records applied migrations, as the Supabase CLI names it.

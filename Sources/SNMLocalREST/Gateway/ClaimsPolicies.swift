@@ -10,9 +10,9 @@
 /// The schema cache may be stale: a policy added or an `auth` function replaced while the event
 /// triggers' `NOTIFY` is on its way, or DDL run where they do not fire
 /// (`session_replication_role = replica`). So such a read carries a guard as its first condition
-/// (`condition(version:)`): the schema version (`extensions.snm_schema_version`, moved on by
-/// the event trigger `snm_schema_version` at the end of any DDL, in the DDL's transaction, and
-/// enabled `ALWAYS`, so that it fires under `replica` too) must be the one the schema cache was
+/// (`condition(version:)`): the schema version (`extensions.snm_schema_version`, moved on at
+/// the commit of any transaction that ran DDL, in that transaction, by triggers enabled
+/// `ALWAYS`, so that they fire under `replica` too) must be the one the schema cache was
 /// read at, in the same snapshot as its catalog. The guard is a condition without columns, so
 /// Postgres evaluates it once (a Result node's one-time filter) before the scan, before any
 /// policy runs; when the version differs, `extensions.snm_schema_changed()` raises (SQLSTATE
