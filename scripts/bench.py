@@ -1597,9 +1597,11 @@ def bench_instructions(project, report, args):
     targets = [
         ("primary-key select", ("GET", f"{rest}/dog_profile?select=*&id=eq.4242", None, {}, 200),
          read_peer, 2.5, 90_000),
+        # Its target is PostgREST's contract floor (below), not 2.5x `pgbench -S`: the floor
+        # itself is 3.27x, and issue 41 sets a target below the floor at the floor.
         (SIGNED_IN_READ,
          ("GET", f"{rest}/dog_profile_own?select=*&id=eq.4242", None, signed_in, 200),
-         read_peer, 2.5, None),
+         read_peer, None, None),
         ("10-row filtered select",
          ("GET", (f"{rest}/dog_profile?select=*&id=gt.5000&owner=eq.{BOB}"
                   "&order=id.asc&limit=10"), None, {}, 200), read_peer, 4.5, None),
@@ -1645,7 +1647,7 @@ def bench_instructions(project, report, args):
                 floor = peers[POSTGREST_FLOOR_PEER]
                 report.add("9 instructions", f"{label}: gateway + Postgres, vs PostgREST's floor",
                            gateway + postgres, POSTGREST_FLOOR_PEER, floor, "instructions",
-                           "lower")
+                           "lower", 1.0)
                 report.add("9 instructions", f"{label}: Postgres, vs PostgREST's floor",
                            postgres, POSTGREST_FLOOR_PEER, floor, "instructions", "lower")
         # A read of 5,000 rows, more than a batch (RESTGateway.streamedBatch): the gateway
