@@ -85,7 +85,12 @@ extension RequestRole {
       return preludeSQL(
         shape: shape, settings: settings, readOnly: readOnly, rowSecurityOff: rowSecurityOff)
     }
-    let key = shape | (readOnly ? 1 << 7 : 0) | (rowSecurityOff ? 1 << 8 : 0) | settings << 9
+    // The shape's bits first, one a field; the flags and the count above them, wherever the
+    // fields end (a field added moves them up instead of colliding with them).
+    let fields = fieldNames.count
+    let key =
+      shape | (readOnly ? 1 << fields : 0) | (rowSecurityOff ? 1 << (fields + 1) : 0)
+      | settings << (fields + 2)
     if let sql = written.withLock({ $0[key] }) { return sql }
     let sql = preludeSQL(
       shape: shape, settings: settings, readOnly: readOnly, rowSecurityOff: rowSecurityOff)
