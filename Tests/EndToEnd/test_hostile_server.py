@@ -314,6 +314,85 @@ def test_framing_the_gateway_refuses_is_refused_by_the_client(home, answer, reas
         server.stop()
 
 
+class KeptServer(HostileServer):
+    """Serves request after request on each connection (keep-alive); `answer(n)` gets the
+    request's number over all connections, from 1."""
+
+    def __init__(self, answer):
+        self.requests = 0
+        self.lock = threading.Lock()
+        super().__init__(answer)
+
+    def _serve(self, conn):
+        with conn:
+            data = b""
+            while True:
+                while b"\r\n\r\n" not in data:
+                    try:
+                        chunk = conn.recv(65536)
+                    except OSError:
+                        return
+                    if not chunk:
+                        return
+                    data += chunk
+                _, _, data = data.partition(b"\r\n\r\n")
+                with self.lock:
+                    self.requests += 1
+                    number = self.requests
+                reply = self.answer(number)
+                try:
+                    if callable(reply):
+                        reply(conn)
+                    else:
+                        conn.sendall(reply)
+                except OSError:
+                    return
+
+
+SMUGGLED = json_answer(b'[{"smuggled":1}]')
+
+
+def test_bytes_past_an_answers_length_are_never_the_next_answer(home):
+    """The first answer says 10 bytes and sends a whole answer after them. Over http:// snm
+    kept those bytes for the connection's next answer: the second statement printed
+    {"smuggled":1} at once, and the real second answer waited for the third. libcurl (https://)
+    drops them with the connection ("excess found in a read"); so does snm now."""
+    first = json_answer(b'[{"id":1}]')
+    server = KeptServer(lambda n: first + SMUGGLED if n == 1
+                        else json_answer(b'[{"answer":%d}]' % n))
+    try:
+        result = snm_against(server, "from t select *; from t select *; from t select *", home,
+                             "--format", "ndjson")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == '{"id":1}\n{"answer":2}\n{"answer":3}\n'
+    finally:
+        server.stop()
+
+
+def test_an_answer_sent_unasked_on_an_idle_connection_is_never_the_next_answer(home):
+    """A server that writes on a kept connection between requests (a late duplicate, a 408 as
+    it times the connection out): snm read it as the answer to the next request on that
+    connection. Such a connection is no longer used (curl checks a kept one the same way)."""
+    def first(conn):
+        conn.sendall(json_answer(b'[{"id":1}]'))
+        time.sleep(0.2)
+        conn.sendall(SMUGGLED)
+    server = KeptServer(lambda n: first if n == 1 else json_answer(b'[{"answer":%d}]' % n))
+    try:
+        process = subprocess.Popen(
+            [SNM, "--url", server.url, "--key", "k", "--format", "ndjson"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**os.environ, **home})
+        process.stdin.write(b"from t select *\n")
+        process.stdin.flush()
+        time.sleep(1)  # the unasked answer arrives while the connection is idle
+        stdout, stderr = process.communicate(b"from t select *\n", timeout=30)
+        assert process.returncode == 0, stderr
+        assert stdout == b'{"id":1}\n{"answer":2}\n'
+    finally:
+        server.stop()
+
+
 # ---- rows rendered while they arrive ---------------------------------------------------------
 # snm renders csv rows while the body still comes (a stretch at a time, as each is checked) but
 # shows them only once the answer is whole and valid. These bodies come in 64 KiB chunks with a

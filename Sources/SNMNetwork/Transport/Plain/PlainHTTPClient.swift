@@ -113,6 +113,10 @@ final class PlainHTTPClient: Sendable {
     while true {
       if handle.isCancelled { return .failure(.cancelled) }
       var connection = kept.take(key)
+      if let idle = connection, idle.spokeWhileIdle {
+        idle.close()
+        connection = nil
+      }
       let reused = connection != nil
       if connection == nil {
         do {

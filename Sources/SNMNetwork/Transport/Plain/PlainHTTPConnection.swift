@@ -13,8 +13,6 @@ import Synchronization
 final class PlainHTTPConnection: Sendable {
   private let fd: Int32
   private let state = Mutex(State())
-  /// Bytes read past the last answer (a server never sends them unasked, but keep them honest).
-  private let leftover = Mutex<[UInt8]>([])
 
   private struct State {
     var cancelled = false
@@ -116,14 +114,21 @@ final class PlainHTTPConnection: Sendable {
       }
     }
     var reader = PlainHTTPReader(
-      buffered: leftover.withLock { $0 }, maximumBodyBytes: maximumBodyBytes, saveTo: saveTo,
-      arriving: arriving)
+      buffered: [], maximumBodyBytes: maximumBodyBytes, saveTo: saveTo, arriving: arriving)
     var answer = try reader.readAnswer(isHead: isHead) { room, after throws(PlainHTTPFailure) in
       try self.receive(into: room, then: after, deadline: deadline)
     }
-    if refusedEarly { answer.keepAlive = false }
-    leftover.withLock { $0 = reader.unread }
+    // Bytes past the answer's end were asked for by no request (one is sent at a time): they go
+    // with the connection, never taken for the next answer (curl: "excess found in a read").
+    if refusedEarly || !reader.unread.isEmpty { answer.keepAlive = false }
     return answer
+  }
+
+  /// Whether the server wrote while the connection sat idle between requests (bytes no request
+  /// asked for, or the connection's end): it is not used again, as curl uses no such one.
+  var spokeWhileIdle: Bool {
+    var idle = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&idle, 1, 0) != 0
   }
 
   /// Sends `file`'s bytes with `sendfile` (from the page cache to the socket, never through this

@@ -97,7 +97,8 @@ struct PlainHTTPReader {
   /// That room, kept between reads.
   private let framing = ReceivedBytes(capacity: PlainHTTPReader.framingBytes)
 
-  /// Bytes after the answer (a server never sends them unasked, but keep them honest).
+  /// Bytes read after the answer's end (none a request asked for: the connection is not used
+  /// again).
   var unread: [UInt8] { Array(decoder.unread) }
 
   /// Reads the connection's next bytes into the first room and, past its end, into the second
