@@ -94,4 +94,45 @@ private func inFolder(_ body: (String) throws -> Void) throws {
       ) { try SpillFile(directory: plain) }
     }
   }
+
+  /// The fallback in a folder where a name cannot be removed (append-only, `chattr +a`: files
+  /// are made there, never unlinked): it failed silently before and the answer was written to a
+  /// file left under its name; now nothing is written, the file is closed, and the error names it.
+  @Test func aFallbackWhoseNameCannotGoTakesNoByte() throws {
+    try inFolder { folder in
+      let chattr = Process()
+      chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+      chattr.arguments = ["+a", folder]
+      chattr.standardError = FileHandle.nullDevice
+      guard (try? chattr.run()) != nil else { return }
+      chattr.waitUntilExit()
+      // Only root on a filesystem with the attribute can: elsewhere there is nothing to test.
+      guard chattr.terminationStatus == 0 else { return }
+      defer {
+        let undo = Process()
+        undo.executableURL = chattr.executableURL
+        undo.arguments = ["-a", folder]
+        try? undo.run()
+        undo.waitUntilExit()
+      }
+      var thrown: TransportFileError?
+      do {
+        let file = try SpillFile(directory: folder, nameless: false)
+        try file.write(Data("[1,2]".utf8))
+      } catch {
+        thrown = error as? TransportFileError
+      }
+      let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+      #expect(left.count == 1 && left.first?.hasPrefix("snm-answer-") == true, "\(left)")
+      let name = folder + "/" + (left.first ?? "")
+      #expect(
+        thrown
+          == TransportFileError(
+            path: name, call: "remove the name of the empty temporary file",
+            reason: "Operation not permitted (TMPDIR chooses the folder)"))
+      let size = try FileManager.default.attributesOfItem(atPath: name)[.size] as? NSNumber
+      #expect(size?.intValue == 0)
+      #expect(held(in: folder) == [], "the file is closed")
+    }
+  }
 }

@@ -42,21 +42,33 @@ final class SpillFile {
       }
     }
     named = fd < 0
+    // The fallback's name when it could not be removed (the file is then closed, empty).
+    var kept: String?
     if fd < 0 {
       var template = Array("\(directory)/snm-answer-XXXXXX".utf8CString)
       fd = template.withUnsafeMutableBufferPointer { name -> Int32 in
         guard let start = name.baseAddress else { return -1 }
         // mkstemp makes the file 0600, whatever the umask.
         let fd = mkstemp(start)
-        if fd >= 0 {
-          unlink(start)
-          _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        guard fd >= 0 else { return fd }
+        // A name that cannot go (an append-only folder) takes no byte of the answer.
+        guard unlink(start) == 0 else {
+          let failed = errno
+          Glibc.close(fd)
+          kept = String(cString: start)
+          errno = failed
+          return -1
         }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         return fd
       }
     }
     guard fd >= 0 else {
-      throw Self.failure(in: directory, "make a temporary file for the answer in")
+      guard let kept else {
+        throw Self.failure(in: directory, "make a temporary file for the answer in")
+      }
+      // Named so that it can be removed by hand; nothing of the answer was written to it.
+      throw Self.failure(in: kept, "remove the name of the empty temporary file")
     }
     self.directory = directory
     self.fd = fd
