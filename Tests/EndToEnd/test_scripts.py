@@ -144,6 +144,29 @@ def test_commands_and_stdin_run_the_same_language(project, tmp_path):
     assert (dash.returncode, dash.stdout) == (0, "whole\n")
 
 
+def test_stdin_runs_the_lines_before_a_parse_error_and_dash_checks_it_whole(tmp_path):
+    """README: standard input runs line by line (a pipe may never end), as psql reads it: the
+    lines before a parse error ran, then exit 2 there and nothing after it; `snm -` reads it to
+    its end and checks it first, as a file: nothing runs. Both at a URL that answers nothing."""
+    env = {**os.environ, "SUPABASE_URL": f"http://127.0.0.1:{free_port()}",
+           "SUPABASE_ANON_KEY": "k", "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
+    env.pop("CI", None)
+    script = "echo 'one'\necho 'two'\nfrom t selec *\necho 'after'\n"
+    piped = subprocess.run([SNM], input=script, capture_output=True, text=True, env=env,
+                           cwd=tmp_path, timeout=60)
+    assert (piped.returncode, piped.stdout) == (2, "one\ntwo\n"), transcript(piped)
+    assert piped.stderr.startswith("stdin:3:8: error: expected an action"), piped.stderr
+    whole = subprocess.run([SNM, "-"], input=script, capture_output=True, text=True, env=env,
+                           cwd=tmp_path, timeout=60)
+    assert (whole.returncode, whole.stdout) == (2, ""), transcript(whole)
+    assert whole.stderr.startswith("stdin:3:8: error: expected an action"), whole.stderr
+    # Under `set on_error continue` it goes on past the bad line too, and still exits 2.
+    piped = subprocess.run([SNM], input="set on_error continue\n" + script, capture_output=True,
+                           text=True, env=env, cwd=tmp_path, timeout=60)
+    assert (piped.returncode, piped.stdout) == (2, "one\ntwo\nafter\n"), transcript(piped)
+
+
 def test_var_and_env_fill_in_variables(project, tmp_path):
     env = snm_env(project, tmp_path)
     env["DOG_NAME"] = "Bori"
