@@ -202,4 +202,32 @@ import Testing
         hostile, #"{"sub":"'\u0000"}"#, hostile, "{\"x\":\"\u{0}'\"}", hostile, hostile,
       ])
   }
+
+  /// `writtenSQL` keeps one text for each shape, read-only flag, row-security flag and settings
+  /// count: every combination met, in an order that fills the cache before it is read, is the
+  /// text `preludeSQL` writes for it (a key two of them shared would hand one the other's SQL).
+  @Test func everyWrittenPreludeIsItsOwnShapes() {
+    let fields = RequestRole.fieldNames.count
+    var combinations: [(shape: Int, settings: Int, readOnly: Bool, rowSecurityOff: Bool)] = []
+    for settings in [0, 1, 2, 3, 63, 64, 65] {
+      for shape in 0..<(1 << fields) {
+        for readOnly in [false, true] {
+          for rowSecurityOff in [false, true] {
+            combinations.append((shape, settings, readOnly, rowSecurityOff))
+          }
+        }
+      }
+    }
+    for pass in 0..<2 {
+      for c in pass == 0 ? combinations : combinations.reversed() {
+        let written = RequestRole.writtenSQL(
+          shape: c.shape, settings: c.settings, readOnly: c.readOnly,
+          rowSecurityOff: c.rowSecurityOff)
+        let expected = RequestRole.preludeSQL(
+          shape: c.shape, settings: c.settings, readOnly: c.readOnly,
+          rowSecurityOff: c.rowSecurityOff)
+        #expect(written == expected, "\(c)")
+      }
+    }
+  }
 }
