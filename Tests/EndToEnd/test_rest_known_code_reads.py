@@ -7,6 +7,7 @@ session on the connection (PostgREST reads it on every later request of that con
 role's own `DateStyle`. Each fails when the gateway skips the settings read in its case.
 """
 import contextlib
+import pathlib
 import uuid
 
 import httpx
@@ -290,3 +291,43 @@ def test_a_policys_own_function_replaced_to_read_the_method(start_extra_project)
         for _ in range(3):
             assert ids(client, name, red) == [1, 2, 3, 4]
             assert ids(client, name, project.headers()) == [1, 2, 3, 4]
+
+
+
+def failed_guards(project, name):
+    """How many reads of `name` the project's Postgres has failed for their schema version's
+    guard (`snm_schema_changed()`): each is in its log, with the statement that raised it."""
+    log = pathlib.Path(project.status["cluster_dir"]) / "postgres.log"
+    lines = log.read_bytes().decode(errors="replace").splitlines()
+    return sum(1 for line in lines
+               if "STATEMENT:" in line and "snm_schema_changed" in line and name in line)
+
+
+def test_a_stale_cache_fails_one_guard_until_the_next_reload(start_extra_project):
+    # DDL under replica moves the schema version but asks for no reload: hosted PostgREST would
+    # not see it either, so the gateway must not reload on its own. Every read under claims
+    # policies then finds the version moved, fails its guard and goes again with the whole
+    # prelude: twice the work. After one such failure the gateway sends the whole prelude from
+    # the first try, until the next reload, and then the claims' prelude again (a second stale
+    # schema fails one guard more). Postgres logs every error with its statement.
+    project = start_extra_project("claims-stale")
+    name = claims_table(project, "cs", "owner = auth.uid()")
+    alice = user(project, ALICE)
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        for _ in range(3):
+            assert ids(client, name, alice) == [1, 2]
+        assert failed_guards(project, name) == 0
+        for stale in (1, 2):
+            silently(project, f"{name}_{stale}",
+                     f"comment on table public.{name} is 'stale {stale}'")
+            for _ in range(4):
+                assert ids(client, name, alice) == [1, 2]
+            assert failed_guards(project, name) == stale
+            # DDL the event triggers see: the gateway reloads, and reads the new version.
+            project.sql(f"create table public.{name}_seen_{stale} (id int);"
+                        f" grant select on public.{name}_seen_{stale} to service_role")
+            wait_for_answer(project, f"{name}_seen_{stale}?select=id",
+                            lambda answer: answer.status_code == 200)
+            for _ in range(3):
+                assert ids(client, name, alice) == [1, 2]
+            assert failed_guards(project, name) == stale

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A table's row-security policies when all of them run only claims code: Postgres's own
 /// operators and stable or immutable functions but `current_setting` (and its like), and
 /// functions of the `auth` schema whose bodies read no setting but the claims
@@ -22,6 +24,21 @@
 enum ClaimsPolicies {
   /// The SQLSTATE of `extensions.snm_schema_changed()`.
   static let schemaChanged = "SNMSV"
+
+  /// Whether a read's guard found the schema version moved on behind a schema cache. DDL run
+  /// under `session_replication_role = replica` moves the version but asks for no reload (and
+  /// the gateway must not reload on its own: hosted PostgREST would not see that DDL either),
+  /// so every later guard would fail too and its read go twice; once one has failed, reads under
+  /// claims policies send the whole prelude from the first try until the next load
+  /// (`KnownCodeReads.prelude`). Never cleared: a load makes a new cache, with a mark of its own,
+  /// so a guard that failed under a cache since replaced marks only that one.
+  final class StaleVersion: Sendable {
+    private let failed = Atomic<Bool>(false)
+
+    var isKnown: Bool { failed.load(ordering: .relaxed) }
+
+    func note() { failed.store(true, ordering: .relaxed) }
+  }
 
   /// The read's guard at schema version `version`: true when the version is still `version`,
   /// else an error (also when the version's row is gone).

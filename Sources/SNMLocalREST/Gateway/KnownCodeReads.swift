@@ -88,7 +88,8 @@ enum KnownCodeReads {
   /// nor a `response.*` setting. The claims' when, those otherwise the same, the table's
   /// policies are all of claims code (`read.guardedSQL`) and neither the role's settings nor
   /// the request's `search_path` say where `pg_catalog` is searched (the claims functions'
-  /// bodies are read under them). The whole prelude else.
+  /// bodies are read under them), and no guard has found the cache's schema version stale
+  /// (`SchemaCache.staleVersion`). The whole prelude else.
   static func prelude(_ read: PlainRead?, _ context: RESTGateway.Context) -> Prelude {
     let cache = context.cache
     guard let read, !cache.readsMayRunDatabaseCode, cache.preRequest == nil,
@@ -104,7 +105,7 @@ enum KnownCodeReads {
     guard read.rowSecurity, !cache.rlsBypassers.contains(context.auth.role) else {
       return .knownCode
     }
-    guard let guardedSQL = read.guardedSQL,
+    guard let guardedSQL = read.guardedSQL, !cache.staleVersion.isKnown,
       !settings.contains(where: { $0.name.lowercased() == "search_path" }),
       !cache.searchPathNamesCatalog, context.schema != "pg_catalog"
     else { return .whole }

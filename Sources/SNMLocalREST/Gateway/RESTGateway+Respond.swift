@@ -201,7 +201,9 @@ extension RESTGateway {
       } catch let error as PGError where KnownCodeReads.goesAgain(after: error, prelude) {
         // A policy the schema cache did not know of applies (a role lost BYPASSRLS, a table's
         // row security was just turned on, the schema changed behind the cache): the read goes
-        // again with everything it may read.
+        // again with everything it may read. A schema changed behind the cache stays changed
+        // until the next reload: later reads send everything from the first try.
+        if error.sqlState == ClaimsPolicies.schemaChanged { context.cache.staleVersion.note() }
       }
     }
     return try run(statements, context, readOnly: readOnly, check: check, prelude: .whole)

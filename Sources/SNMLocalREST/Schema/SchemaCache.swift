@@ -46,6 +46,10 @@ struct SchemaCache: Sendable {
   /// The schema version the cache was read at (`extensions.snm_schema_version`, in the same
   /// snapshot as the catalog); nil when the database does not keep one (`ClaimsPolicies`).
   var schemaVersion: Int?
+  /// Set when a read's guard found the schema version moved on since this cache was read: reads
+  /// under claims policies then send the whole prelude until the next load, whose cache has a
+  /// mark of its own (`ClaimsPolicies.StaleVersion`).
+  let staleVersion = ClaimsPolicies.StaleVersion()
   /// `extraSearchPath` as it follows the request's schema on `search_path` (`, "public", ...`),
   /// quoted once here rather than for every request.
   private(set) var searchPathTail = SchemaCache.searchPathTail(["public", "extensions"])

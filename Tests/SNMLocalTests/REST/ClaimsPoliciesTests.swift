@@ -85,7 +85,7 @@ import Testing
 
   /// authenticated under claims policies: the claims' prelude; service_role (BYPASSRLS): known
   /// code's; a role's own search_path, pg_catalog named on the search path, a read with no
-  /// guarded statement: the whole prelude.
+  /// guarded statement, a cache whose version a guard found stale: the whole prelude.
   @Test func whichPreludeARoleSends() throws {
     let cache = Self.cache()
     let read = try KnownCodeReads.plainRead(
@@ -110,6 +110,17 @@ import Testing
       KnownCodeReads.prelude(read, try Self.context(role: "authenticated", cache: catalogLast))
         == .whole)
     #expect(KnownCodeReads.prelude(nil, signedIn) == .whole)
+    // Once a guard found the version moved on behind the cache: the whole prelude, until a
+    // load makes a new cache (its own mark, unset).
+    cache.staleVersion.note()
+    #expect(KnownCodeReads.prelude(read, signedIn) == .whole)
+    #expect(
+      KnownCodeReads.prelude(read, try Self.context(role: "service_role", cache: cache))
+        == .knownCode)
+    let reloaded = Self.cache()
+    #expect(
+      KnownCodeReads.prelude(read, try Self.context(role: "authenticated", cache: reloaded))
+        == .claims(guardedSQL: guardedSQL))
   }
 
   /// The claims' prelude: the role, the claims, search_path and the role's settings; not the
