@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 import socket
+import ssl
 import subprocess
 import threading
 import time
@@ -15,6 +16,7 @@ import time
 import pytest
 
 from conftest import SNM, run_snm
+from tls_front import make_certificates
 
 USER = {"id": "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", "aud": "authenticated",
         "role": "authenticated", "email": "kim@example.com", "is_anonymous": False}
@@ -312,6 +314,51 @@ def test_framing_the_gateway_refuses_is_refused_by_the_client(home, answer, reas
         assert f"the answer is not valid HTTP ({reason})" in result.stderr
     finally:
         server.stop()
+
+
+class TLSServer(HostileServer):
+    """A HostileServer behind TLS (a certificate of `certificates`' test CA, for 127.0.0.1): the
+    same lies reach snm through libcurl, as an https:// project's would."""
+
+    def __init__(self, answer, certificates):
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.context.load_cert_chain(certificates / "server.pem", certificates / "server.key")
+        super().__init__(answer)
+        self.url = f"https://127.0.0.1:{self.port}"
+
+    def _serve(self, conn):
+        try:
+            conn = self.context.wrap_socket(conn, server_side=True)
+        except (OSError, ssl.SSLError):
+            conn.close()
+            return
+        super()._serve(conn)
+
+
+CHUNKED = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+
+@pytest.mark.parametrize("answer", [
+    CHUNKED + b"5\r\n[1,2,3,4]\r\n0\r\n\r\n",
+    CHUNKED + b"+9\r\n[1,2,3,4]\r\n0\r\n\r\n",
+    CHUNKED + b"zz\r\n[1,2,3,4]\r\n0\r\n\r\n",
+], ids=["data longer than its size", "signed size", "not hex"])
+def test_chunk_framing_that_is_not_http_is_named_so_over_https_too(home, tmp_path, answer):
+    """Over http:// snm says "the answer is not valid HTTP (...)"; over https:// libcurl's words
+    for the same framing (".. in chunked-encoding") were worded "the answer was cut off", which
+    tells a user to try again, when the server answered wrong."""
+    make_certificates(tmp_path)
+    for server in (HostileServer(lambda head: answer),
+                   TLSServer(lambda head: answer, tmp_path)):
+        try:
+            result = snm_against(server, "from t select *", home, "--format", "json",
+                                 "--cacert", str(tmp_path / "ca.pem"))
+            assert result.returncode == 3, (server.url, result.returncode, result.stderr[-300:])
+            assert result.stdout == ""
+            assert "the answer is not valid HTTP (" in result.stderr, (server.url, result.stderr)
+            assert "cut off" not in result.stderr, (server.url, result.stderr)
+        finally:
+            server.stop()
 
 
 class KeptServer(HostileServer):

@@ -38,6 +38,10 @@ extension CurlTransport {
       return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
     case CURLE_GOT_NOTHING:
       return .malformedResponse(url: url, reason: "the connection closed before a complete answer")
+    case CURLE_RECV_ERROR where detail.hasSuffix(" in chunked-encoding"):
+      // Chunk framing curl cannot read ("Malformed encoding found", "Illegal or missing
+      // hexadecimal sequence"): the server's answer is wrong, not cut off.
+      return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(detail))")
     case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
       if transfer.receivedHead {
         return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
