@@ -78,6 +78,50 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
     .init(
       "members after nested values",
       #"[{"t":{"a":[1,2],"b":{}},"u":"v","w":[{"x":"y"},3],"z":-1e-3}, {"t":[],"u":"","w":[]}]"#),
+    // Rows after the first with its keys, byte for byte, are written a member at a time from
+    // the first row's keys (JSONRowWriter.copyRow): rows it takes and rows it hands back.
+    .init(
+      "rows with the first row's keys, as PostgREST writes them",
+      #"[{"id":1,"name":"a","t":{"vet": {"n": "S V", "v": [2023, 2024]}},"x":null}, "#
+        + "\n "
+        + #"{"id":2,"name":"b\"c","t":[],"x":true}, "#
+        + #"{"id":-3.5e2,"name":"\u0085","t":{},"x":"\#u{85}"},"#
+        + #"{"id":4,"name":"£¥ \#u{A0}한국 😀","t":"s","x":12345678901234567890}]"#),
+    .init(
+      "later rows with other keys, spaces or fewer members",
+      #"[{"ab":1,"cd":"x"},{"ab":2,"cde":"y"},{"a":3,"cd":"z"},{"ab":4},{"ab":5,"cd":"w","e":6},"#
+        + #"{"ab" :7,"cd":"v"},{ "ab":8,"cd":"u"},{"ab":9 ,"cd":"t"},{"ab":  10,"cd":"s" },"#
+        + #"{"cd":"r","ab":11},{"ab":12, "cd":"q"},{"ab":13,"cd":"p"}]"#),
+    .init(
+      "keys of 7, 8, 15, 16 and 17 bytes",
+      "["
+        + (0..<3).map { row in
+          "{"
+            + [7, 8, 15, 16, 17, 40].map { length in
+              "\"" + String(repeating: "k", count: length - 1) + "\(length % 10)\":\(row)"
+            }.joined(separator: ",") + "}"
+        }.joined(separator: ",") + "]"),
+    .init(
+      "keys of the first row's length that differ in one byte",
+      #"[{"kkkkkkkkkkkkkkkkkkkkkk":1,"abcdefg":2},{"kkkkkkkkkkkkkkkkkkkkkk":3,"abcdefh":4},"#
+        + #"{"kkkkkkkkkkkxkkkkkkkkkk":5,"abcdefg":6},{"kkkkkkkkkkkkkkkkkkkkkx":7,"xbcdefg":8},"#
+        + #"{"kkkkkkkkkkkkkkkkkkkkkkk":9,"abcdefg":10},{"kkkkkkkkkkkkkkkkkkkkkk":11,"abcdefg":12}]"#
+    ),
+    .init(
+      "escaped and non-ASCII keys in the first row",
+      #"[{"\u0061":1,"b":2},{"a":3,"b":4},{"\u0061":5,"b":6},{"이":7},{"이":8}]"#),
+    .init(
+      "more rows handed back than the quick way tries, then rows it would take",
+      "[" + (0..<20).map { "{\"a\" : \($0)}" }.joined(separator: ",") + ",{\"a\":1},{\"a\":2}]"),
+    .init(
+      "a row's last values in the last bytes",
+      #"[{"a":"x","b":1},{"a":"y","b":2},{"a":"z","b":true}]"#),
+    .init(
+      "rows longer than the text buffer with the first row's keys",
+      "["
+        + (0..<40).map {
+          "{\"long\":\"" + String(repeating: "abcdefgh", count: 600 + $0) + "\",\"n\":\($0)}"
+        }.joined(separator: ",") + "]"),
     .init(
       "many short members in a row longer than the text buffer",
       "[{"

@@ -19,6 +19,11 @@ public struct JSONArrayCursor {
   private var state = State.start
   /// How many elements `next()` has returned.
   public private(set) var count = 0
+  /// The first row's keys, once `copyNext` has read them (``JSONRowWriter/RowKeys``): later rows
+  /// with the same keys are written a member at a time.
+  private var rowKeys: JSONRowWriter.RowKeys?
+  /// Whether `rowKeys` was looked for.
+  private var lookedForKeys = false
 
   private enum State {
     case start, inside, finished
@@ -105,6 +110,15 @@ public struct JSONArrayCursor {
   {
     do {
       guard try moveToNextElement() else { return false }
+      if !lookedForKeys { learnRowKeys() }
+      if let keys = rowKeys, keys.refused < 16 {
+        if try JSONRowWriter.copyRow(&parser, keys: keys, into: text, indent: indent, depth: depth)
+        {
+          count += 1
+          return true
+        }
+        keys.refused += 1
+      }
       try JSONRowWriter.copyValue(&parser, into: text, indent: indent, depth: depth)
       count += 1
       return true
@@ -112,6 +126,25 @@ public struct JSONArrayCursor {
       state = .finished
       throw error
     }
+  }
+
+  /// Reads the keys of the element at the offset, when it is an object, into `rowKeys`.
+  private mutating func learnRowKeys() {
+    lookedForKeys = true
+    var reader = JSONParser(parser.bytes, baseDepth: 1)
+    reader.offset = parser.offset
+    reader.skipWhitespace()
+    guard reader.offset < reader.bytes.count, reader.bytes[reader.offset] == UInt8(ascii: "{")
+    else { return }
+    var keys: [String] = []
+    do {
+      try reader.visitMembers(scratch: JSONTextBuffer(capacity: 256), key: { keys.append($0) }) {
+        _, _ in
+      }
+    } catch {
+      return
+    }
+    rowKeys = JSONRowWriter.RowKeys(keys)
   }
 
   /// Hands each member value of the next element, an object, to `visit` as text, straight from

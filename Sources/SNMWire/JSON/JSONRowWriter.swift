@@ -250,7 +250,7 @@ enum JSONRowWriter {
   }
 
   /// The value at `parser`'s offset through its `rewriteValue`, appended to `text`.
-  private static func copyRewritten(
+  static func copyRewritten(
     _ parser: inout JSONParser, into text: JSONTextBuffer, indent: Int?, depth: Int,
     around: Int = 0
   ) throws(JSONParseError) {
