@@ -190,15 +190,28 @@ struct LexCase: Sendable, CustomTestStringConvertible {
   }
 
   @Test func keywordLookupInPlaceAgreesWithTheSliceLookup() {
-    let text = Array("xx FROM user_info ContainedBy selectselectselectx on_error é".utf8)
+    // Words near the end of the source are packed a byte at a time, the others by two loads.
+    let text = Array("xx FROM user_info ContainedBy selectselectselectx ON_ERROR on_error Or".utf8)
     var start = 0
     for end in 0...text.count where end == text.count || text[end] == UInt8(ascii: " ") {
-      let table = KeywordTable.shared
+      let found = text.withUnsafeBufferPointer {
+        KeywordTable.shared.find(in: $0, from: start, to: end)
+      }
       #expect(
-        table.lookup(in: text, from: start, to: end) == Keyword.lookup(text[start..<end]),
+        found == Keyword.lookup(text[start..<end]),
         "\(String(decoding: text[start..<end], as: UTF8.self))")
       start = end + 1
     }
+    #expect(Keyword.lookup(ArraySlice("on\u{7F}error".utf8)) == nil)
+    #expect(Keyword.lookup(ArraySlice("or é".utf8)) == nil)
+  }
+
+  @Test func theKeptMultiplierGivesEveryKeywordASlotOfItsOwn() {
+    // When a keyword added since shares a slot under it, the table searches on from it at start-up:
+    // keep the multiplier it found instead.
+    #expect(
+      KeywordTable.shared.multiplier == KeywordTable.knownMultiplier,
+      "set KeywordTable.knownMultiplier to \(String(KeywordTable.shared.multiplier, radix: 16))")
   }
 
   @Test func aWordFindsItsKeywordInAnyCaseAndNoLongerWordDoes() {

@@ -29,34 +29,56 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
   }
 }
 
-/// An open-addressing table from packed lowercase spellings to keywords: a lookup is a multiply,
-/// a shift and one or two compares, with no hashing of a String.
-struct KeywordTable: Sendable {
+/// A table from packed spellings (`PackedWord`, each byte folded to one case) to keywords, where
+/// no two keywords share a slot: a lookup is an add, a multiply, a shift and one compare, with no
+/// probing and no hashing of a String. Its slots are in memory of its own, made once and never
+/// freed (`shared`), read without an array's bounds checks.
+struct KeywordTable: @unchecked Sendable {
   static let shared = KeywordTable()
   static let longest = Keyword.allCases.map(\.rawValue.utf8.count).max() ?? 16
+  /// A multiplier that gives every keyword a slot of its own (found by `init`'s search, from the
+  /// same start): kept so the search ends at its first try.
+  static let knownMultiplier: UInt64 = 0xA14D_C1B9_2618_1E43
 
-  private var words: [PackedWord]
-  private var keywords: [Keyword?]
+  private let words: UnsafeMutablePointer<PackedWord>
+  private let keywords: UnsafeMutablePointer<Keyword?>
+  /// The multiplier in use: `knownMultiplier`, or, when a keyword added since shares a slot with
+  /// another under it, the next one of the search that gives each its own.
+  let multiplier: UInt64
   /// `longest`, kept here: the lexer reads it for every word, and a static `let` is a lazy
   /// global (a `swift_once` check at every read).
   let longestWord = KeywordTable.longest
-  private static let bits: UInt64 = 9
+  private static let bits: UInt64 = 10
+  private static let size = 1 << Int(bits)
 
   init() {
-    let size = 1 << Int(Self.bits)
-    words = Array(repeating: PackedWord(), count: size)
-    keywords = Array(repeating: nil, count: size)
-    for keyword in Keyword.allCases {
-      guard let word = PackedWord(ArraySlice(keyword.rawValue.utf8)) else { continue }
-      var slot = Self.slot(word)
-      while keywords[slot] != nil { slot = (slot + 1) & (size - 1) }
-      words[slot] = word
-      keywords[slot] = keyword
+    words = .allocate(capacity: Self.size)
+    keywords = .allocate(capacity: Self.size)
+    let packed = Keyword.allCases.compactMap { keyword in
+      PackedWord(ArraySlice(keyword.rawValue.utf8)).map { (keyword, $0) }
     }
+    var multiplier = Self.knownMultiplier
+    while true {
+      words.initialize(repeating: PackedWord(), count: Self.size)
+      keywords.initialize(repeating: nil, count: Self.size)
+      var placed = true
+      for (keyword, word) in packed {
+        let slot = Self.slot(word, multiplier)
+        if keywords[slot] != nil {
+          placed = false
+          break
+        }
+        words[slot] = word
+        keywords[slot] = keyword
+      }
+      if placed { break }
+      multiplier = (multiplier &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407) | 1
+    }
+    self.multiplier = multiplier
   }
 
-  static func slot(_ word: PackedWord) -> Int {
-    Int(truncatingIfNeeded: ((word.low &* 0x9E37_79B9_7F4A_7C15) ^ word.high) >> (64 - bits))
+  @inline(__always) static func slot(_ word: PackedWord, _ multiplier: UInt64) -> Int {
+    Int(truncatingIfNeeded: ((word.low &+ word.high) &* multiplier) &>> (64 &- bits))
   }
 
   func lookup(_ bytes: ArraySlice<UInt8>) -> Keyword? {
@@ -64,95 +86,71 @@ struct KeywordTable: Sendable {
     return find(word)
   }
 
-  /// The keyword `bytes[start..<end]` spells: what the lexer asks of each word, without making a
-  /// slice (which retains and releases the source's bytes).
-  func lookup(in bytes: [UInt8], from start: Int, to end: Int) -> Keyword? {
-    guard end - start <= Self.longest, let word = PackedWord(bytes, from: start, to: end) else {
-      return nil
+  /// The keyword `bytes[start..<end]` spells, where those are name bytes (`isNameByte`): what the
+  /// lexer asks of each word. Packed by two loads when 16 bytes are left from `start`.
+  @inline(__always)
+  func find(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Keyword? {
+    let length = end &- start
+    guard length <= longestWord else { return nil }
+    var word = PackedWord()
+    if start &+ 16 <= bytes.count {
+      // Two loads, folded and cut to the word: the bytes after it are read, never kept.
+      let low = NameWord.load(bytes, at: start) | PackedWord.folds
+      if length > 8 {
+        word.low = low
+        word.high = NameWord.first(
+          length &- 8, of: NameWord.load(bytes, at: start &+ 8) | PackedWord.folds)
+      } else {
+        word.low = low & (UInt64.max &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8))
+      }
+    } else {
+      var offset = start
+      while offset < end {
+        word.append(bytes[offset], at: UInt64(truncatingIfNeeded: (offset &- start) &* 8))
+        offset &+= 1
+      }
     }
     return find(word)
   }
 
-  /// The keyword packed in `word` (of at most `longest` bytes), if any. Inlined: the lexer asks
-  /// it of nearly every word.
+  /// The keyword packed in `word` (of at most `longest` bytes), if any: the one in its slot.
   @inline(__always) func find(_ word: PackedWord) -> Keyword? {
-    var slot = Self.slot(word)
-    while let keyword = keywords[slot] {
-      if words[slot] == word { return keyword }
-      slot = (slot + 1) & (keywords.count - 1)
-    }
-    return nil
+    let slot = Self.slot(word, multiplier)
+    return words[slot] == word ? keywords[slot] : nil
   }
 }
 
-/// Up to 16 ASCII bytes, lowercased and packed into two integers: a keyword lookup without
-/// allocating a String.
+/// Up to 16 name bytes (`isNameByte`), packed into two integers with each byte folded to one case:
+/// a keyword lookup without allocating a String. A byte is folded by setting its 0x20 bit, which
+/// makes `A`-`Z` `a`-`z`, leaves digits, `$` and `a`-`z` as they are, and makes `_` 0x7F: no two
+/// name bytes fold to the same byte unless they are one letter in two cases.
 struct PackedWord: Hashable, Sendable {
   var low: UInt64 = 0
   var high: UInt64 = 0
 
+  /// The fold of eight bytes at once.
+  @inline(__always) static var folds: UInt64 { 0x2020_2020_2020_2020 }
+
   init() {}
 
+  /// `bytes` packed; nil when it holds more than 16 bytes or a byte that is not a name byte.
   init?(_ bytes: ArraySlice<UInt8>) {
-    self.init(Array(bytes), from: 0, to: bytes.count)
-  }
-
-  /// `bytes[start..<end]`, packed.
-  init?(_ bytes: [UInt8], from start: Int, to end: Int) {
-    guard end - start <= 16, start >= 0, end <= bytes.count else { return nil }
+    guard bytes.count <= 16 else { return nil }
     var shift: UInt64 = 0
-    var offset = start
-    while offset < end {
-      let byte = bytes[offset]
-      guard byte < 0x80 else { return nil }
+    for byte in bytes {
+      guard isNameByte(byte) else { return nil }
       append(byte, at: shift)
       shift += 8
-      offset += 1
     }
   }
 
-  /// `bytes[start..<end]` (ASCII name bytes, at most 16 of them), packed lowercase: what
-  /// `append` makes of them one at a time, with 8 bytes to each word.
-  @inline(__always)
-  init(lowercasingASCII bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
-    let length = end &- start
-    if start &+ 16 <= bytes.count {
-      // Two loads, lowercased and cut to the word: the bytes after it are read, never kept.
-      low = NameWord.first(length, of: NameWord.lowercased(NameWord.load(bytes, at: start)))
-      if length > 8 {
-        high = NameWord.first(
-          length &- 8, of: NameWord.lowercased(NameWord.load(bytes, at: start &+ 8)))
-      }
-      return
-    }
-    let middle = min(end, start &+ 8)
-    var offset = start
-    var shift: UInt64 = 0
-    while offset < middle {
-      low |= PackedWord.lowercased(bytes[offset]) << shift
-      shift &+= 8
-      offset &+= 1
-    }
-    shift = 0
-    while offset < end {
-      high |= PackedWord.lowercased(bytes[offset]) << shift
-      shift &+= 8
-      offset &+= 1
-    }
-  }
-
-  @inline(__always) static func lowercased(_ byte: UInt8) -> UInt64 {
-    UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte)
-  }
-
-  /// Packs `byte` (ASCII), lowercased, at bit `shift` (8 a byte); bytes past 16 are dropped (the
-  /// caller refuses words that long).
+  /// Packs `byte` (a name byte), folded, at bit `shift` (8 a byte, below 128).
   @inline(__always) mutating func append(_ byte: UInt8, at shift: UInt64) {
-    let lower = UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+    let folded = UInt64(byte | 0x20)
     if shift < 64 {
-      low |= lower << shift
-    } else if shift < 128 {
-      high |= lower << (shift &- 64)
+      low |= folded &<< shift
+    } else {
+      high |= folded &<< (shift &- 64)
     }
   }
 }

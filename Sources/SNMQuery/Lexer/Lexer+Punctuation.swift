@@ -1,93 +1,39 @@
 extension Lexer {
-  /// Brackets, separators and operators in symbol form; anything else is `.invalid`.
-  mutating func lexPunctuation(_ byte: UInt8) {
-    let start = index
-    let next = peek(1)
-    var length = 1
-    let kind: TokenKind
-    switch byte {
-    case UInt8(ascii: "("):
-      kind = .leftParen
-      depth += 1
-    case UInt8(ascii: "["):
-      kind = .leftBracket
-      depth += 1
-    case UInt8(ascii: "{"):
-      kind = .leftBrace
-      depth += 1
-    case UInt8(ascii: ")"): kind = .rightParen
-    case UInt8(ascii: "]"): kind = .rightBracket
-    case UInt8(ascii: "}"): kind = .rightBrace
-    case UInt8(ascii: ","): kind = .comma
+  /// The bracket, separator or operator at `start`, and its length in bytes; `.invalid` for a
+  /// byte the language does not use (with the run of non-ASCII characters and name bytes after
+  /// it, when the byte is not ASCII: an unquoted `이름_1`).
+  @inline(__always)
+  static func punctuation(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (TokenKind, Int) {
+    let next = start &+ 1 < bytes.count ? bytes[start &+ 1] : 0
+    switch bytes[start] {
+    case UInt8(ascii: "("): return (.leftParen, 1)
+    case UInt8(ascii: "["): return (.leftBracket, 1)
+    case UInt8(ascii: "{"): return (.leftBrace, 1)
+    case UInt8(ascii: ")"): return (.rightParen, 1)
+    case UInt8(ascii: "]"): return (.rightBracket, 1)
+    case UInt8(ascii: "}"): return (.rightBrace, 1)
+    case UInt8(ascii: ","): return (.comma, 1)
+    case UInt8(ascii: "*"): return (.star, 1)
     case UInt8(ascii: "."):
-      if next == UInt8(ascii: "."), peek(2) == UInt8(ascii: ".") {
-        kind = .ellipsis
-        length = 3
-      } else {
-        kind = .dot
-      }
-    case UInt8(ascii: ":"):
-      if next == UInt8(ascii: ":") {
-        kind = .doubleColon
-        length = 2
-      } else {
-        kind = .colon
-      }
-    case UInt8(ascii: "*"): kind = .star
-    case UInt8(ascii: "!"):
-      if next == UInt8(ascii: "=") {
-        kind = .notEqual
-        length = 2
-      } else {
-        kind = .bang
-      }
-    case UInt8(ascii: "="):
-      if next == UInt8(ascii: "=") {
-        kind = .doubleEqual
-        length = 2
-      } else {
-        kind = .equal
-      }
+      let third = start &+ 2 < bytes.count ? bytes[start &+ 2] : 0
+      return next == UInt8(ascii: ".") && third == UInt8(ascii: ".") ? (.ellipsis, 3) : (.dot, 1)
+    case UInt8(ascii: ":"): return next == UInt8(ascii: ":") ? (.doubleColon, 2) : (.colon, 1)
+    case UInt8(ascii: "!"): return next == UInt8(ascii: "=") ? (.notEqual, 2) : (.bang, 1)
+    case UInt8(ascii: "="): return next == UInt8(ascii: "=") ? (.doubleEqual, 2) : (.equal, 1)
     case UInt8(ascii: "<"):
-      if next == UInt8(ascii: "=") {
-        kind = .lessEqual
-        length = 2
-      } else if next == UInt8(ascii: ">") {
-        kind = .lessGreater
-        length = 2
-      } else {
-        kind = .less
-      }
-    case UInt8(ascii: ">"):
-      if next == UInt8(ascii: "=") {
-        kind = .greaterEqual
-        length = 2
-      } else {
-        kind = .greater
-      }
-    case UInt8(ascii: "~"):
-      if next == UInt8(ascii: "*") {
-        kind = .tildeStar
-        length = 2
-      } else {
-        kind = .tilde
-      }
-    default:
-      kind = .invalid
-      length = invalidRunLength(from: start)
+      if next == UInt8(ascii: "=") { return (.lessEqual, 2) }
+      return next == UInt8(ascii: ">") ? (.lessGreater, 2) : (.less, 1)
+    case UInt8(ascii: ">"): return next == UInt8(ascii: "=") ? (.greaterEqual, 2) : (.greater, 1)
+    case UInt8(ascii: "~"): return next == UInt8(ascii: "*") ? (.tildeStar, 2) : (.tilde, 1)
+    default: return (.invalid, invalidRunLength(bytes, from: start))
     }
-    emit(kind, from: start, to: start + length)
-    if kind == .rightParen || kind == .rightBracket || kind == .rightBrace {
-      depth = max(0, depth - 1)
-    }
-    index = start + length
   }
 
   /// One ASCII byte, or a whole run of non-ASCII characters and name bytes (an unquoted `이름_1`).
-  func invalidRunLength(from start: Int) -> Int {
+  static func invalidRunLength(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     guard bytes[start] >= 0x80 else { return 1 }
-    var end = start + 1
-    while end < bytes.count && (bytes[end] >= 0x80 || isNameByte(bytes[end])) { end += 1 }
-    return end - start
+    var end = start &+ 1
+    while end < bytes.count && (bytes[end] >= 0x80 || isNameByte(bytes[end])) { end &+= 1 }
+    return end &- start
   }
 }

@@ -13,6 +13,7 @@
 public struct Lexer {
   let bytes: [UInt8]
   let keywords = KeywordTable.shared
+  let classes = ByteClass.shared
   var index = 0
   var depth = 0
   /// The tokens lexed so far (`TokenBuffer`: an append is a store and a count).
@@ -55,54 +56,179 @@ public struct Lexer {
   /// Appends the tokens up to and including the next statement end outside brackets (a newline or
   /// `;`), or up to `.endOfFile`.
   mutating func lexStatement() {
-    let count = bytes.count
     endedStatement = false
-    while index < count && !endedStatement {
-      let byte = bytes[index]
-      switch byte {
-      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), 0x0B, 0x0C:
-        index += 1
-        afterSpace = true
-      case UInt8(ascii: "\n"):
-        if depth == 0 { emit(.newline, from: index, to: index + 1) }
-        index += 1
-        lineStart = true
-        afterSpace = true
-      case UInt8(ascii: "#"):
-        skipComment()
-      case UInt8(ascii: "-"):
-        lexDash()
-      case UInt8(ascii: "\\"):
-        lexBackslash()
-      case UInt8(ascii: ";"):
-        depth = 0
-        emit(.semicolon, from: index, to: index + 1)
-        index += 1
-      case UInt8(ascii: "'"):
-        lexSingleQuoted()
-      case UInt8(ascii: "\""):
-        lexDoubleQuoted()
-      case UInt8(ascii: "$"):
-        lexVariable()
-      case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        lexNumeric()
-      case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
-        if let end = uuidEnd(at: index) {
-          emit(.uuid, from: index, to: end)
-          index = end
+    let bytes = self.bytes
+    bytes.withUnsafeBufferPointer { buffer in
+      while lexCommon(in: buffer) { lexRare(buffer[index]) }
+    }
+    if index >= bytes.count && !endedStatement && !isFinished {
+      emit(.endOfFile, from: bytes.count, to: bytes.count)
+      isFinished = true
+    }
+  }
+
+  /// The common tokens from `index` on, in one pass: each token's first byte picks its path by
+  /// one load from `ByteClass.table`, without a bounds check, and a space before a token is
+  /// passed over before that load. The lexer's state and the token buffer's end are kept in
+  /// locals while it goes. Returns true, with `index` at it, at a token it leaves to the lexer's
+  /// methods (`lexRare`: `-`, `\\`, `$`, UUIDs, dates, names with non-ASCII letters,
+  /// unterminated strings); false at the statement's end or the source's.
+  private mutating func lexCommon(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let count = bytes.count
+    let classes = self.classes
+    let keywords = self.keywords
+    let buffer = self.buffer
+    var tokens = buffer.base
+    let first = buffer.count
+    var used = first
+    var room = buffer.capacity
+    var cursor = index
+    var depth = self.depth
+    let inside = Token.Flags.insideBrackets.rawValue
+    // `Token.Flags` of the next token: `.atLineStart`, `.afterSpace`; and `.insideBrackets`.
+    var pending: UInt8 = (lineStart ? 1 : 0) | (afterSpace ? 2 : 0)
+    var brackets: UInt8 = depth > 0 ? inside : 0
+    var rare = false
+
+    while cursor < count {
+      var byte = bytes[cursor]
+      if byte == UInt8(ascii: " ") {
+        pending |= Token.Flags.afterSpace.rawValue
+        cursor &+= 1
+        if cursor == count { break }
+        byte = bytes[cursor]
+      }
+      let start = cursor
+      var kind = TokenKind.invalid
+      var keyword: Keyword? = nil
+      var flags = pending | brackets
+      switch classes.table[Int(byte)] & ByteClass.kindMask {
+      case ByteClass.word, ByteClass.hexWord:
+        // `a`-`f` and `A`-`F` are 1 to 6 in their low five bits; `g`-`z`, `G`-`Z` and `_` more.
+        if byte & 0x1F < 7 && start &+ 36 <= count
+          && bytes[start &+ 8] == UInt8(ascii: "-")
+        {
+          rare = true  // perhaps a UUID
         } else {
-          lexWord()
+          cursor = classes.nameEnd(in: bytes, from: start &+ 1)
+          if cursor < count && bytes[cursor] >= 0x80 {
+            rare = true  // a name with non-ASCII letters
+          }
         }
-      case UInt8(ascii: "g")...UInt8(ascii: "z"), UInt8(ascii: "G")...UInt8(ascii: "Z"),
-        UInt8(ascii: "_"):
-        lexWord()
+        if rare { break }
+        kind = .word
+        keyword = keywords.find(in: bytes, from: start, to: cursor)
+      case ByteClass.punctuation:
+        let (token, length) = Lexer.punctuation(bytes, at: start)
+        kind = token
+        cursor = start &+ length
+        if token == .leftParen || token == .leftBracket || token == .leftBrace {
+          depth &+= 1
+          brackets = inside
+          flags |= inside
+        } else if token == .rightParen || token == .rightBracket || token == .rightBrace {
+          depth = max(0, depth &- 1)
+          brackets = depth > 0 ? inside : 0
+        }
+      case ByteClass.quote:
+        let (end, extra, closed) = Lexer.scanQuoted(bytes, from: start &+ 1, quote: byte)
+        guard closed else {
+          rare = true
+          break
+        }
+        kind = byte == UInt8(ascii: "'") ? .singleQuoted : .doubleQuoted
+        flags |= extra.rawValue
+        cursor = end &+ 1
+      case ByteClass.digit:
+        // A UUID or a date: lexNumeric.
+        if (start &+ 36 <= count && bytes[start &+ 8] == UInt8(ascii: "-"))
+          || (start &+ 4 < count && bytes[start &+ 4] == UInt8(ascii: "-"))
+        {
+          rare = true
+          break
+        }
+        let (end, malformed) = Lexer.scanNumber(bytes, from: start)
+        kind = malformed ? .malformedNumber : .number
+        cursor = end
+      case ByteClass.space:
+        cursor &+= 1
+        pending |= Token.Flags.afterSpace.rawValue
+        continue
+      case ByteClass.comment:
+        while cursor < count && bytes[cursor] != UInt8(ascii: "\n") { cursor &+= 1 }
+        pending |= Token.Flags.afterSpace.rawValue
+        continue
+      case ByteClass.newline:
+        cursor &+= 1
+        if depth > 0 {
+          pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
+          continue
+        }
+        kind = .newline
+      case ByteClass.semicolon:
+        cursor &+= 1
+        depth = 0
+        brackets = 0
+        flags = pending
+        kind = .semicolon
       default:
-        lexPunctuation(byte)
+        rare = true
+      }
+      if rare {
+        cursor = start
+        break
+      }
+      if used == room {
+        buffer.count = used
+        buffer.grow()
+        tokens = buffer.base
+        room = buffer.capacity
+      }
+      (tokens + used).initialize(
+        to: Token(
+          kind: kind, keyword: keyword, start: start, end: cursor,
+          flags: Token.Flags(rawValue: flags)))
+      used &+= 1
+      pending = 0
+      if kind == .newline || kind == .semicolon {
+        if kind == .newline {
+          pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
+        }
+        endedStatement = true
+        break
       }
     }
-    if index >= count && !endedStatement && !isFinished {
-      emit(.endOfFile, from: count, to: count)
-      isFinished = true
+    buffer.count = used
+    index = cursor
+    self.depth = depth
+    lineStart = pending & Token.Flags.atLineStart.rawValue != 0
+    afterSpace = pending & Token.Flags.afterSpace.rawValue != 0
+    if used != first { continuationAtEnd = false }
+    return rare
+  }
+
+  /// A token `lexCommon(in:)` leaves to the lexer's methods, at `index`.
+  private mutating func lexRare(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "-"):
+      lexDash()
+    case UInt8(ascii: "\\"):
+      lexBackslash()
+    case UInt8(ascii: "'"):
+      lexSingleQuoted()
+    case UInt8(ascii: "\""):
+      lexDoubleQuoted()
+    case UInt8(ascii: "$"):
+      lexVariable()
+    case UInt8(ascii: "0")...UInt8(ascii: "9"):
+      lexNumeric()
+    default:
+      if let end = uuidEnd(at: index) {
+        emit(.uuid, from: index, to: end)
+        index = end
+      } else {
+        lexWord()
+      }
     }
   }
 
@@ -185,26 +311,24 @@ public struct Lexer {
     index = end
   }
 
-  /// A word: its end found eight bytes at a time (`NameWord`), then, when it is no longer than the longest keyword, packed lowercase
-  /// (`PackedWord`) and looked up.
+  /// A word (`[A-Za-z_][A-Za-z0-9_$]*`) and the keyword it spells, if any; an unquoted name with
+  /// non-ASCII letters is one invalid token, so the message can say "quote it".
   mutating func lexWord() {
     let start = index
     let count = bytes.count
-    let longest = keywords.longestWord
-    let (end, word) = bytes.withUnsafeBufferPointer { buffer -> (Int, PackedWord?) in
-      let end = NameWord.end(in: buffer, from: start)
-      guard end - start <= longest else { return (end, nil) }
-      return (end, PackedWord(lowercasingASCII: buffer, from: start, to: end))
+    let (end, invalidEnd, keyword) = bytes.withUnsafeBufferPointer {
+      buffer -> (Int, Int, Keyword?) in
+      let end = classes.nameEnd(in: buffer, from: start)
+      if end < count && buffer[end] >= 0x80 {
+        return (end, end &+ Lexer.invalidRunLength(buffer, from: end), nil)
+      }
+      return (end, end, keywords.find(in: buffer, from: start, to: end))
     }
-    index = end
-    if index < count && bytes[index] >= 0x80 {
-      // An unquoted name with non-ASCII letters: one invalid token, so the message can say "quote it".
-      while index < count && (bytes[index] >= 0x80 || isNameByte(bytes[index])) { index += 1 }
-      emit(.invalid, from: start, to: index)
+    index = invalidEnd
+    if invalidEnd > end {
+      emit(.invalid, from: start, to: invalidEnd)
       return
     }
-    var keyword: Keyword?
-    if let word { keyword = keywords.find(word) }
     emit(.word, from: start, to: end, keyword: keyword)
   }
 

@@ -10,9 +10,11 @@
 /// ```
 /// A lexer's own: a copy of the lexer shares it (the parser never copies its lexer).
 final class TokenBuffer {
-  @exclusivity(unchecked) private var base: UnsafeMutablePointer<Token>
-  @exclusivity(unchecked) private(set) var count = 0
-  @exclusivity(unchecked) private var capacity: Int
+  // The lexer's loop keeps `base`, `count` and `capacity` in locals while it appends, and sets
+  // `count` when it hands over (`Lexer.lexCommon(in:)`).
+  @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<Token>
+  @exclusivity(unchecked) var count = 0
+  @exclusivity(unchecked) private(set) var capacity: Int
 
   init(capacity: Int) {
     self.capacity = max(capacity, 16)
@@ -30,7 +32,8 @@ final class TokenBuffer {
     count &+= 1
   }
 
-  private func grow() {
+  /// Twice the room, the tokens moved into it.
+  func grow() {
     let larger = capacity &* 2
     let moved = UnsafeMutablePointer<Token>.allocate(capacity: larger)
     moved.moveInitialize(from: base, count: count)
