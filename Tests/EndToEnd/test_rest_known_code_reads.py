@@ -8,6 +8,7 @@ role's own `DateStyle`. Each fails when the gateway skips the settings read in i
 """
 import contextlib
 import pathlib
+import subprocess
 import uuid
 
 import httpx
@@ -331,3 +332,45 @@ def test_a_stale_cache_fails_one_guard_until_the_next_reload(start_extra_project
             for _ in range(3):
                 assert ids(client, name, alice) == [1, 2]
             assert failed_guards(project, name) == stale
+
+
+def test_ddl_that_began_before_a_reload_and_commits_after_it_is_seen(start_extra_project):
+    # The schema cache reloads while a transaction that ran DDL is still open, and that
+    # transaction commits later, under replica (no reload of its own). A version handed out
+    # before the commit (a sequence, the largest transaction id) would be older than the one the
+    # cache read; the guard compares the schema log with the cache's snapshot, in which that
+    # transaction was still in progress, so the read sees the change. The psql session is
+    # stepped on its own answers.
+    project = start_extra_project("claims-order")
+    name = claims_table(project, "co", "auth.jwt() ->> 'team' = team")
+    red = user(project, ALICE, team="red")
+    psql = subprocess.Popen(
+        ["psql", "-h", project.socket_dir, "-p", "5432", "-U", "postgres", "-d", "postgres",
+         "-Atq", "-v", "ON_ERROR_STOP=1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def step(statements, mark):
+        psql.stdin.write(f"{statements}\nselect '{mark}';\n")
+        psql.stdin.flush()
+        assert psql.stdout.readline() == f"{mark}\n", f"psql did not answer {mark}"
+
+    try:
+        with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+            for _ in range(3):
+                assert ids(client, name, red) == [1, 3]
+            step(f"""begin; set local session_replication_role = replica;
+                alter policy "{name} reads" on public.{name} using
+                  (auth.jwt() ->> 'team' = team or current_setting('request.path', true) <> '');""",
+                 "altered")
+            # Another transaction's DDL, which the event triggers see: the gateway reloads.
+            project.sql(f"create table public.{name}_seen (id int);"
+                        f" grant select on public.{name}_seen to service_role")
+            wait_for_answer(project, f"{name}_seen?select=id",
+                            lambda answer: answer.status_code == 200)
+            # (No read of the table meanwhile: the open ALTER POLICY holds its lock.)
+            step("commit;", "committed")
+            for _ in range(3):
+                assert ids(client, name, red) == [1, 2, 3, 4]
+    finally:
+        psql.kill()
+        psql.wait(timeout=30)
