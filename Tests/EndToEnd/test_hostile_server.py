@@ -542,6 +542,54 @@ def test_rows_that_arrive_are_not_printed_when_the_answer_fails(home, answer, co
         server.stop()
 
 
+# A Postgres `json` column keeps a surrogate's escape without its pair ("\ud800") as sent, and
+# PostgREST answers it as is (RFC 8259's grammar allows it). json and ndjson give the escape back as
+# it came; table and csv show U+FFFD for it. Small answers are checked whole, large ones as they come.
+LONE_ROWS = [r'{"id": 1, "note": "a\ud800b", "pair": "\ud83d\ude00", "low": "\uDC00"}',
+             r'{"id": 2, "note": "\ud800\u0041\u00e9\n", "pair": "x", "low": "\udbff\ud800"}']
+
+
+@pytest.mark.parametrize("many", [1, 3000], ids=["checked whole", "checked as it comes"])
+def test_lone_surrogate_escapes_are_kept_in_json_and_shown_as_replacement(home, many):
+    rows = LONE_ROWS * many
+    body = ("[" + ", ".join(rows) + "]").encode()
+    server = HostileServer(lambda head: paced("200 OK", body))
+    try:
+        wanted = [json.loads(row) for row in rows]
+        for form in ("json", "ndjson"):
+            result = snm_against(server, "from t select *", home, "--format", form)
+            assert result.returncode == 0, result.stderr[-500:]
+            got = (json.loads(result.stdout) if form == "json"
+                   else [json.loads(line) for line in result.stdout.splitlines()])
+            assert got == wanted
+            for escape in (r"a\ud800b", r"\ud800A", r"\uDC00", r"\udbff\ud800"):
+                assert result.stdout.count(escape) == many, (form, escape)
+        result = snm_against(server, "from t select *", home, "--format", "csv")
+        assert result.returncode == 0, result.stderr[-500:]
+        assert result.stdout.count("a\ufffdb") == many
+        assert result.stdout.count('"\ufffdA\u00e9\n"') == many
+        assert result.stdout.count("\ufffd\ufffd") == many
+        result = snm_against(server, "from t select *", home, "--format", "table")
+        assert result.returncode == 0, result.stderr[-500:]
+        assert "a\ufffdb" in result.stdout and "\U0001f600" in result.stdout
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("bad", [b'"a\xed\xa0\x80b"', b'"a\x01b"', b'"\\ud80"'],
+                         ids=["a raw surrogate's UTF-8", "a raw control character", "short escape"])
+def test_raw_surrogates_and_controls_are_still_refused(home, bad):
+    body = b'[{"id": 1, "note": "\\ud800"}, {"id": 2, "note": ' + bad + b"}]"
+    server = HostileServer(lambda head: json_answer(body))
+    try:
+        for form in ("json", "table"):
+            result = snm_against(server, "from t select *", home, "--format", form)
+            assert result.returncode == 3, (form, result.returncode, result.stderr[-500:])
+            assert result.stdout == ""
+    finally:
+        server.stop()
+
+
 def test_ctrl_c_while_rows_arrive_prints_no_row(home):
     sent = threading.Event()
     server = rows_server(paced("200 OK", rows_body(), hang=sent))

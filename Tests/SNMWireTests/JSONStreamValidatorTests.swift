@@ -59,7 +59,7 @@ private func rows(_ count: Int) -> [UInt8] {
     }
   }
 
-  @Test(arguments: JSONValueTests.malformed)
+  @Test(arguments: LoneSurrogateTests.refusedInAnswers)
   func refusesWhatTheValidatorRefuses(_ testCase: MalformedCase) {
     for step in [1, 2, 5] {
       let (stream, whole) = arriving(testCase.input, step: step)

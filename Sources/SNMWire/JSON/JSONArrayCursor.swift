@@ -31,14 +31,14 @@ public struct JSONArrayCursor {
 
   /// A cursor over `bytes`, which must stay valid while it is used.
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
-    parser = JSONParser(bytes, baseDepth: 1)
+    parser = JSONParser(bytes, baseDepth: 1, takesLoneSurrogates: true)
   }
 
   /// A cursor over `bytes` that goes on from `position`, taken by a cursor over the same bytes or
   /// a shorter start of them (a body still arriving): it reads what that cursor would have read
   /// next.
   init(_ bytes: UnsafeBufferPointer<UInt8>, from position: JSONElements.Position) {
-    parser = JSONParser(bytes, baseDepth: 1)
+    parser = JSONParser(bytes, baseDepth: 1, takesLoneSurrogates: true)
     parser.offset = position.offset
     state = position.started ? .inside : .start
     count = position.count
@@ -131,7 +131,7 @@ public struct JSONArrayCursor {
   /// Reads the keys of the element at the offset, when it is an object, into `rowKeys`.
   private mutating func learnRowKeys() {
     lookedForKeys = true
-    var reader = JSONParser(parser.bytes, baseDepth: 1)
+    var reader = JSONParser(parser.bytes, baseDepth: 1, takesLoneSurrogates: true)
     reader.offset = parser.offset
     reader.skipWhitespace()
     guard reader.offset < reader.bytes.count, reader.bytes[reader.offset] == UInt8(ascii: "{")
@@ -214,7 +214,7 @@ public struct JSONArrayCursor {
       guard parser.offset < parser.bytes.count, parser.bytes[parser.offset] == UInt8(ascii: "[")
       else {
         // Not an array: the whole parse reports the fault, or the value is simply not an array.
-        var whole = JSONParser(parser.bytes)
+        var whole = JSONParser(parser.bytes, takesLoneSurrogates: true)
         _ = try whole.parse()
         throw parser.expected("'[' to start an array")
       }

@@ -41,7 +41,7 @@ public final class JSONDocument: Sendable {
     fileBacked = false
     guard let checked else {
       // Refused: the parser says why. (Should it accept after all, keep what it built.)
-      let value = try JSONValue(parsing: data)
+      let value = try JSONValue(parsingAnswer: data)
       shape = JSONShape(of: value)
       tree = Mutex(value)
       return
@@ -74,7 +74,7 @@ public final class JSONDocument: Sendable {
     tree.withLock { tree in
       if let tree { return tree }
       // The bytes were validated, so the parse cannot fail; null is only a guard.
-      let parsed = (try? JSONValue(parsing: bytes)) ?? .null
+      let parsed = (try? JSONValue(parsingAnswer: bytes)) ?? .null
       tree = parsed
       return parsed
     }

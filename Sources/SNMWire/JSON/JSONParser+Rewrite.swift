@@ -100,14 +100,23 @@ extension JSONParser {
 
   /// A string without escapes is copied as it is (valid JSON text holds no quote or control
   /// character there, so the writer would not change it); one with escapes is decoded and
-  /// written again.
+  /// written again, each lone surrogate (``takesLoneSurrogates``) as the escape it came as.
   private mutating func rewriteString(into writer: inout JSONWriter) throws(JSONParseError) {
     if let end = plainStringEnd() {
       writer.output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset...end]))
       offset = end + 1
       return
     }
-    writer.writeString(try readString(reusing: nil))
+    if !loneSurrogates.isEmpty { loneSurrogates.removeAll(keepingCapacity: true) }
+    let text = try readString(reusing: nil)
+    guard !loneSurrogates.isEmpty else {
+      writer.writeString(text)
+      return
+    }
+    let escapes = loneSurrogates.map {
+      (decoded: $0.decoded, escape: UnsafeBufferPointer(rebasing: bytes[$0.escape..<$0.escape + 6]))
+    }
+    writer.writeString(text, keeping: escapes)
   }
 
   private mutating func rewriteLiteral(_ word: StaticString, into writer: inout JSONWriter)

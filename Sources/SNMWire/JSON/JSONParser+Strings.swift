@@ -64,6 +64,7 @@ extension JSONParser {
   /// its closing quote; returns its unescaped bytes or'd together.
   mutating func decodeEscapes(quote: Int, escape: Int) throws(JSONParseError) -> UInt8 {
     scratch.removeAll(keepingCapacity: true)
+    if !loneSurrogates.isEmpty { loneSurrogates.removeAll(keepingCapacity: true) }
     scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[quote + 1..<escape]))
     var highBits: UInt8 = 0
     var index = escape
@@ -121,21 +122,27 @@ extension JSONParser {
     var scalarValue = UInt32(unit)
     var next = index + 6
     if (0xD800...0xDBFF).contains(unit) {
-      guard next + 1 < bytes.count, bytes[next] == UInt8(ascii: "\\"),
-        bytes[next + 1] == UInt8(ascii: "u")
-      else {
+      let low: UInt16? =
+        next + 1 < bytes.count && bytes[next] == UInt8(ascii: "\\")
+          && bytes[next + 1] == UInt8(ascii: "u") ? JSONByteScan.hex4(bytes, at: next + 2) : nil
+      if let low, (0xDC00...0xDFFF).contains(low) {
+        scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+        next += 6
+      } else if takesLoneSurrogates {
+        return readLoneSurrogate(at: index)
+      } else if next + 1 < bytes.count && bytes[next] == UInt8(ascii: "\\")
+        && bytes[next + 1] == UInt8(ascii: "u")
+      {
+        let low = try readHex4(at: next + 2)
+        throw JSONParseError(
+          offset: next, reason: .invalidUnicodeEscape("\\u\(hex4(low)) is not a low surrogate"))
+      } else {
         throw JSONParseError(
           offset: index,
           reason: .invalidUnicodeEscape("high surrogate \\u\(hex4(unit)) without its pair"))
       }
-      let low = try readHex4(at: next + 2)
-      guard (0xDC00...0xDFFF).contains(low) else {
-        throw JSONParseError(
-          offset: next, reason: .invalidUnicodeEscape("\\u\(hex4(low)) is not a low surrogate"))
-      }
-      scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-      next += 6
     } else if (0xDC00...0xDFFF).contains(unit) {
+      if takesLoneSurrogates { return readLoneSurrogate(at: index) }
       throw JSONParseError(
         offset: index,
         reason: .invalidUnicodeEscape("low surrogate \\u\(hex4(unit)) without its pair"))
@@ -145,6 +152,14 @@ extension JSONParser {
     }
     UTF8.encode(scalar) { scratch.append($0) }
     return next
+  }
+
+  /// A surrogate's escape at `index` without its pair: U+FFFD in `scratch`, noted in
+  /// `loneSurrogates`; returns the offset after the escape.
+  private mutating func readLoneSurrogate(at index: Int) -> Int {
+    loneSurrogates.append((decoded: scratch.count, escape: index))
+    scratch.append(contentsOf: [0xEF, 0xBF, 0xBD])
+    return index + 6
   }
 
   private func readHex4(at start: Int) throws(JSONParseError) -> UInt16 {

@@ -32,10 +32,18 @@ struct JSONParser {
   /// times its size).
   var maximumValues = Int.max
   private var valueCount = 0
+  /// Whether a `\u` escape of a surrogate without its pair is read (as U+FFFD) rather than
+  /// refused: RFC 8259's grammar allows one, and a Postgres `json` value keeps it as sent. Answers
+  /// read by the client take them; the local gateway's request bodies do not (nor does jsonb).
+  let takesLoneSurrogates: Bool
+  /// The lone surrogates of the string last decoded into `scratch`: where each one's U+FFFD
+  /// starts there, and where its escape starts in `bytes` (so `rewriteValue` writes it again).
+  var loneSurrogates: [(decoded: Int, escape: Int)] = []
 
-  init(_ bytes: UnsafeBufferPointer<UInt8>, baseDepth: Int = 0) {
+  init(_ bytes: UnsafeBufferPointer<UInt8>, baseDepth: Int = 0, takesLoneSurrogates: Bool = false) {
     self.bytes = bytes
     self.baseDepth = baseDepth
+    self.takesLoneSurrogates = takesLoneSurrogates
   }
 
   /// Parses the whole input as one JSON value (surrounding whitespace allowed).

@@ -6,8 +6,9 @@
 /// if let shape = validator.validate() { ... }   // nil: not JSON (parse it to learn why)
 /// ```
 ///
-/// It accepts exactly what the parser accepts (the same grammar, escapes, UTF-8 rules and depth
-/// limit); it does not say why it refused, the parser does that.
+/// It accepts exactly what the parser accepts when it reads answers (the same grammar, escapes,
+/// UTF-8 rules and depth limit; lone surrogates taken, ``JSONParser/takesLoneSurrogates``); it
+/// does not say why it refused, the parser does that.
 struct JSONValidator {
   let bytes: UnsafeBufferPointer<UInt8>
   var offset = 0

@@ -40,13 +40,24 @@ extension JSONValue {
     self = try bytes.withUnsafeBufferPointer { Self.parse($0) }.get()
   }
 
+  /// Parses an answer's body as ``JSONDocument`` reads it: a surrogate's `\u` escape without its
+  /// pair is taken, as U+FFFD (``JSONParser/takesLoneSurrogates``).
+  ///
+  /// - Throws: ``JSONParseError`` with the byte offset and what was expected there.
+  init(parsingAnswer data: Data) throws(JSONParseError) {
+    self = try data.withUnsafeBytes {
+      Self.parse($0.bindMemory(to: UInt8.self), takesLoneSurrogates: true)
+    }.get()
+  }
+
   /// The one parse all the initializers share (a `Result`, since the buffer closures rethrow
   /// untyped errors).
   private static func parse(
-    _ bytes: UnsafeBufferPointer<UInt8>, maximumValues: Int = .max
+    _ bytes: UnsafeBufferPointer<UInt8>, maximumValues: Int = .max,
+    takesLoneSurrogates: Bool = false
   ) -> Result<JSONValue, JSONParseError> {
     Result { () throws(JSONParseError) -> JSONValue in
-      var parser = JSONParser(bytes)
+      var parser = JSONParser(bytes, takesLoneSurrogates: takesLoneSurrogates)
       parser.maximumValues = maximumValues
       return try parser.parse()
     }

@@ -115,42 +115,62 @@ struct JSONWriter {
   /// C1 controls (U+0080...U+009F, such as U+009B, a terminal's CSI) included, so JSON output
   /// shown at a terminal cannot drive it.
   mutating func writeString(_ text: String) {
+    writeString(text, keeping: [])
+  }
+
+  /// A quoted string as ``writeString(_:)`` writes it, but with the three bytes of U+FFFD at each
+  /// `decoded` offset of `text`'s UTF-8 written as `escape` instead (a lone surrogate's `\uXXXX`,
+  /// kept as it came).
+  mutating func writeString(
+    _ text: String, keeping escapes: [(decoded: Int, escape: UnsafeBufferPointer<UInt8>)]
+  ) {
     output.append(UInt8(ascii: "\""))
     var text = text
-    text.withUTF8 { bytes in
-      var runStart = 0
-      var index = 0
-      while index < bytes.count {
-        // Plain ASCII is skipped eight bytes at a time (a request's headers: all of them).
-        index = JSONByteScan.plainRun(bytes, from: index)
-        guard index < bytes.count else { break }
-        let byte = bytes[index]
-        defer { index += 1 }
-        if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
-          output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-          output.append(contentsOf: "\\u\(hex4(UInt16(bytes[index + 1])).lowercased())".utf8)
-          index += 1
-          runStart = index + 1
-          continue
-        }
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-          continue
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-        runStart = index + 1
-        output.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
-        case 0x0a: output.append(UInt8(ascii: "n"))
-        case 0x0d: output.append(UInt8(ascii: "r"))
-        case 0x09: output.append(UInt8(ascii: "t"))
-        case 0x08: output.append(UInt8(ascii: "b"))
-        case 0x0c: output.append(UInt8(ascii: "f"))
-        default: output.append(contentsOf: "u\(hex4(UInt16(byte)).lowercased())".utf8)
-        }
+    text.withUTF8 { whole in
+      var start = 0
+      for kept in escapes {
+        writeEscaped(UnsafeBufferPointer(rebasing: whole[start..<kept.decoded]))
+        output.append(contentsOf: kept.escape)
+        start = kept.decoded + 3
       }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+      writeEscaped(UnsafeBufferPointer(rebasing: whole[start...]))
     }
     output.append(UInt8(ascii: "\""))
+  }
+
+  /// `bytes` (UTF-8) escaped as ``writeString(_:)`` escapes a string's text, without the quotes.
+  private mutating func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var runStart = 0
+    var index = 0
+    while index < bytes.count {
+      // Plain ASCII is skipped eight bytes at a time (a request's headers: all of them).
+      index = JSONByteScan.plainRun(bytes, from: index)
+      guard index < bytes.count else { break }
+      let byte = bytes[index]
+      defer { index += 1 }
+      if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        output.append(contentsOf: "\\u\(hex4(UInt16(bytes[index + 1])).lowercased())".utf8)
+        index += 1
+        runStart = index + 1
+        continue
+      }
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
+      }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+      runStart = index + 1
+      output.append(UInt8(ascii: "\\"))
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+      case 0x0a: output.append(UInt8(ascii: "n"))
+      case 0x0d: output.append(UInt8(ascii: "r"))
+      case 0x09: output.append(UInt8(ascii: "t"))
+      case 0x08: output.append(UInt8(ascii: "b"))
+      case 0x0c: output.append(UInt8(ascii: "f"))
+      default: output.append(contentsOf: "u\(hex4(UInt16(byte)).lowercased())".utf8)
+      }
+    }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
   }
 }
