@@ -137,7 +137,7 @@ import Testing
     }
     #expect(binding.name.text == "dog")
     #expect(query.modifiers.single == .single)
-    #expect(query.modifiers.returning?.count == 1)
+    #expect(query.modifiers.rare?.returning?.count == 1)
   }
 
   @Test func loginWithoutPasswordLeavesItToThePrompt() throws {

@@ -76,8 +76,8 @@ extension Modifiers {
     if let limit { text += " limit " + limit.value.canonicalText }
     if let offset { text += " offset " + offset.value.canonicalText }
     if let single { text += " " + single.rawValue }
-    if let count { text += " count " + count.rawValue }
-    if let returning { text += " returning " + returning.canonicalText }
+    if let count = rare?.count { text += " count " + count.rawValue }
+    if let returning = rare?.returning { text += " returning " + returning.canonicalText }
     return text + guardsCanonicalText
   }
 }

@@ -27,12 +27,16 @@ extension ExpectStatement {
 extension Modifiers {
   var guardsCanonicalText: String {
     var text = ""
-    if head != nil { text += " head" }
-    if let maxAffected { text += " max affected " + maxAffected.value.canonicalText }
-    if rollback != nil { text += " rollback" }
-    if let plan { text += " plan" + plan.map { " " + $0 }.joined() }
-    if all != nil { text += " all" }
-    if let outputFile { text += " > " + Value.string(outputFile.literal).canonicalText }
+    if rare?.head != nil { text += " head" }
+    if let maxAffected = rare?.maxAffected {
+      text += " max affected " + maxAffected.value.canonicalText
+    }
+    if rare?.rollback != nil { text += " rollback" }
+    if let plan = rare?.plan { text += " plan" + plan.map { " " + $0 }.joined() }
+    if rare?.all != nil { text += " all" }
+    if let outputFile = rare?.outputFile {
+      text += " > " + Value.string(outputFile.literal).canonicalText
+    }
     return text
   }
 }

@@ -1,7 +1,7 @@
 /// Checks of `all`: a select read a page at a time, with nothing that bounds or replaces its rows.
 extension Checker {
   mutating func checkAll(_ modifiers: Modifiers, verb: String) {
-    guard let range = modifiers.all else { return }
+    guard let range = modifiers.rare?.all else { return }
     guard verb == "select" else {
       report(
         .clauseNotAllowed("all", verb), at: range,
@@ -12,7 +12,7 @@ extension Checker {
     }
     let bounds: [(String, SourceRange?)] = [
       ("limit", modifiers.limit?.range), ("single", modifiers.singleRange),
-      ("head", modifiers.head), ("plan", modifiers.planRange),
+      ("head", modifiers.rare?.head), ("plan", modifiers.rare?.planRange),
     ]
     for case (let clause, let clauseRange?) in bounds {
       report(

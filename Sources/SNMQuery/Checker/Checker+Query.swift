@@ -13,7 +13,7 @@ extension Checker {
             "drop 'where all': without 'where' a select reads every row up to the server's row "
             + "cap; 'all' at its end reads past the cap")
       }
-      if let range = query.modifiers.returningRange {
+      if let range = query.modifiers.rare?.returningRange {
         report(
           .clauseNotAllowed("returning", verb), at: range,
           help: "name the columns after 'select' instead")
@@ -122,13 +122,15 @@ extension Checker {
     for item in modifiers.order { checkNames(in: item.column) }
     if let limit = modifiers.limit { checkCount(limit, clause: "limit") }
     if let offset = modifiers.offset { checkCount(offset, clause: "offset") }
-    if let returning = modifiers.returning { checkSelect(returning) }
+    if let returning = modifiers.rare?.returning { checkSelect(returning) }
   }
 
   mutating func checkSelect(_ items: [SelectItem]) {
-    // By index, each item read in place: `for item in items` copied every item (and each field's
-    // names and paths) out of the array, then destroyed the copy.
-    for index in items.indices { checkSelectItem(items[index]) }
+    // Each item borrowed from the array's storage: `for item in items` and the subscript copied
+    // every item (each field's names and paths) out of the array, then destroyed the copy.
+    items.withUnsafeBufferPointer { items in
+      for index in items.indices { checkSelectItem(items[index]) }
+    }
   }
 
   mutating func checkSelectItem(_ item: SelectItem) {

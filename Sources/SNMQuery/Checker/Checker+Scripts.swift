@@ -40,30 +40,30 @@ extension Checker {
   }
 
   @inline(__always) mutating func checkGuards(_ modifiers: Modifiers, verb: String) {
-    if modifiers.all != nil { checkAll(modifiers, verb: verb) }
-    if let head = modifiers.head {
+    if modifiers.rare?.all != nil { checkAll(modifiers, verb: verb) }
+    if let head = modifiers.rare?.head {
       if verb != "select" && verb != "rpc get" {
         report(
           .guardNotAllowed("head", verb), at: head, help: "only a select or 'rpc get' can be HEAD")
-      } else if modifiers.count == nil {
+      } else if modifiers.rare?.count == nil {
         report(.headWithoutCount, at: head, help: "write 'count exact head'")
       }
     }
-    if let range = modifiers.maxAffectedRange {
+    if let range = modifiers.rare?.maxAffectedRange {
       if !(verb == "update" || verb == "delete" || verb.hasPrefix("rpc")) {
         report(
           .guardNotAllowed("max affected", verb), at: range,
           help: "PostgREST limits the rows of update, delete and rpc")
       }
-      if let value = modifiers.maxAffected { checkCount(value, clause: "max affected") }
+      if let value = modifiers.rare?.maxAffected { checkCount(value, clause: "max affected") }
     }
-    if let range = modifiers.rollback, verb == "select" || verb == "rpc get" {
+    if let range = modifiers.rare?.rollback, verb == "select" || verb == "rpc get" {
       report(.guardNotAllowed("rollback", verb), at: range, help: "a read changes nothing")
     }
-    if let file = modifiers.outputFile {
+    if let file = modifiers.rare?.outputFile {
       checkVariables(in: ValueNode(.string(file.literal), range: file.range))
     }
-    if let file = modifiers.outputFile, OutputFileFormat(path: file.path) == nil {
+    if let file = modifiers.rare?.outputFile, OutputFileFormat(path: file.path) == nil {
       report(
         .unknownOutputFormat(file.path), at: file.range,
         help: "end the name with .csv, .json, .ndjson or .txt")

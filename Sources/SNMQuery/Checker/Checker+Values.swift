@@ -6,7 +6,9 @@ extension Checker {
     switch condition {
     case .predicate: return
     case .and(let operands, _) where topLevel:
-      for index in operands.indices { checkGroups(operands[index], topLevel: true) }
+      operands.withUnsafeBufferPointer { operands in
+        for index in operands.indices { checkGroups(operands[index], topLevel: true) }
+      }
     case .not(.predicate, _) where topLevel:
       return
     default:
@@ -27,7 +29,8 @@ extension Checker {
   static func firstEmbedPath(_ condition: Condition) -> [Name]? {
     switch condition {
     case .predicate(let predicate): predicate.column.embedPath
-    case .and(let operands, _), .or(let operands, _): operands.first.flatMap(firstEmbedPath)
+    case .and(let operands, _), .or(let operands, _):
+      operands.withUnsafeBufferPointer { $0.isEmpty ? nil : firstEmbedPath($0[0]) }
     case .not(let operand, _): firstEmbedPath(operand)
     }
   }
@@ -37,7 +40,11 @@ extension Checker {
     switch condition {
     case .predicate(let predicate):
       predicate.column.embedPath.elementsEqual(path) { $0.text == $1.text }
-    case .and(let operands, _), .or(let operands, _): operands.allSatisfy { allOnPath($0, path) }
+    case .and(let operands, _), .or(let operands, _):
+      operands.withUnsafeBufferPointer { operands in
+        for index in operands.indices where !allOnPath(operands[index], path) { return false }
+        return true
+      }
     case .not(let operand, _): allOnPath(operand, path)
     }
   }
@@ -58,8 +65,11 @@ extension Checker {
     switch condition {
     case .predicate(let predicate): check(predicate)
     case .and(let operands, _), .or(let operands, _):
-      // By index, each operand read in place (`for operand in` copied each one out).
-      for index in operands.indices { check(operands[index]) }
+      // Each operand borrowed from the array's storage: `for operand in` and the array's
+      // subscript copied each one out (its names, path and value retained, then released).
+      operands.withUnsafeBufferPointer { operands in
+        for index in operands.indices { check(operands[index]) }
+      }
     case .not(let operand, _): check(operand)
     }
   }
@@ -142,10 +152,15 @@ extension Checker {
       guard literal.constantText == nil else { return }
       for reference in literal.variables { checkVariable(reference) }
     case .array(let elements), .list(let elements):
-      // By index, each element and member read in place (a `for` copied each one out).
-      for index in elements.indices { checkVariables(in: elements[index]) }
+      // Each element and member borrowed from the array's storage (a `for` or the subscript
+      // copied each one out).
+      elements.withUnsafeBufferPointer { elements in
+        for index in elements.indices { checkVariables(in: elements[index]) }
+      }
     case .object(let members):
-      for index in members.indices { checkVariables(in: members[index].value) }
+      members.withUnsafeBufferPointer { members in
+        for index in members.indices { checkVariables(in: members[index].value) }
+      }
     default: break
     }
   }

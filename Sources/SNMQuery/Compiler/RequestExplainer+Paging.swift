@@ -7,7 +7,7 @@ extension RequestExplainer {
   public static func pagedQuery(_ statement: Statement) -> QueryStatement? {
     switch statement.kind {
     case .query(let query):
-      guard case .select = query.action, query.modifiers.all != nil else { return nil }
+      guard case .select = query.action, query.modifiers.rare?.all != nil else { return nil }
       return query
     case .shell(.explain(let inner, _)), .asService(let inner):
       return pagedQuery(inner)

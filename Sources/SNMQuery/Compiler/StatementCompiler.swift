@@ -143,15 +143,15 @@ public struct StatementCompiler: Sendable {
       if upsert.ignoreDuplicates { parameters.append(.ignoreDuplicates) }
     }
     var window = self.window
-    if window == nil, query.modifiers.all != nil {
+    if window == nil, query.modifiers.rare?.all != nil {
       window = PageWindow(rows: PageWindow.defaultRows)
     }
     parameters += try modifierParameters(
       query.modifiers, isWrite: action.isWrite, window: action == .fetch ? window : nil)
     // An update or delete that returns no rows asks for their count, which PostgREST answers in
     // `Content-Range` (`*/0`), so the shell can say `UPDATE 0` and `expect rows` can read it.
-    if action == .update || action == .delete, query.modifiers.returning == nil,
-      query.modifiers.count == nil
+    if action == .update || action == .delete, query.modifiers.rare?.returning == nil,
+      query.modifiers.rare?.count == nil
     {
       parameters.append(.count(.exact))
     }
@@ -210,17 +210,17 @@ public struct StatementCompiler: Sendable {
     case .maybeSingle: parameters.append(.maybeSingle)
     case nil: break
     }
-    if let count = modifiers.count { parameters.append(.count(count)) }
-    if let returning = modifiers.returning {
+    if let count = modifiers.rare?.count { parameters.append(.count(count)) }
+    if let returning = modifiers.rare?.returning {
       let items = try selectItems(returning)
       parameters.append(isWrite ? .returning(items: items) : .select(items: items))
     }
-    if modifiers.head != nil { parameters.append(.head) }
-    if let maxAffected = modifiers.maxAffected {
+    if modifiers.rare?.head != nil { parameters.append(.head) }
+    if let maxAffected = modifiers.rare?.maxAffected {
       parameters.append(.maxAffected(try count(maxAffected, clause: "max affected")))
     }
-    if modifiers.rollback != nil { parameters.append(.rollback) }
-    if let plan = modifiers.plan { parameters.append(.plan(plan)) }
+    if modifiers.rare?.rollback != nil { parameters.append(.rollback) }
+    if let plan = modifiers.rare?.plan { parameters.append(.plan(plan)) }
     if let timezone { parameters.append(.timezone(timezone)) }
     return parameters
   }

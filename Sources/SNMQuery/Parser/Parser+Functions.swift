@@ -51,7 +51,7 @@ extension Parser {
   mutating func parseAnswerFile() throws(ParseFailure) -> OutputFile? {
     var modifiers = Modifiers()
     guard try parseOutputFile(into: &modifiers) else { return nil }
-    return modifiers.outputFile
+    return modifiers.rare?.outputFile
   }
 
   /// `file '<path>'`, a value (`{...}`, `[...]`, `'text'`, `$name`), or nothing; after `body`

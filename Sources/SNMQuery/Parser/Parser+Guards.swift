@@ -5,23 +5,25 @@ extension Parser {
     switch current.keyword {
     case .head:
       advance()
-      guard modifiers.head == nil else { throw failure(.duplicateClause("head"), at: start.range) }
-      modifiers.head = start.range
+      guard modifiers.rare?.head == nil else {
+        throw failure(.duplicateClause("head"), at: start.range)
+      }
+      modifiers.clauses.head = start.range
     case .max:
       advance()
       try expect(.affected, after: "'max'")
-      guard modifiers.maxAffected == nil else {
+      guard modifiers.rare?.maxAffected == nil else {
         throw failure(.duplicateClause("max affected"), at: start.range)
       }
-      modifiers.maxAffected = try parseValue(
+      modifiers.clauses.maxAffected = try parseValue(
         after: "'max affected'", what: "the most rows the write may change")
-      modifiers.maxAffectedRange = SourceRange(start: start.start, end: previousEnd)
+      modifiers.clauses.maxAffectedRange = SourceRange(start: start.start, end: previousEnd)
     default:
       advance()  // rollback
-      guard modifiers.rollback == nil else {
+      guard modifiers.rare?.rollback == nil else {
         throw failure(.duplicateClause("rollback"), at: start.range)
       }
-      modifiers.rollback = start.range
+      modifiers.clauses.rollback = start.range
     }
   }
 
@@ -31,10 +33,10 @@ extension Parser {
     let arrow = advance()
     let token = try expectQuoted(
       "a file name in quotes", after: "'>'", help: "for example: from dog select * > 'dogs.csv'")
-    guard modifiers.outputFile == nil else {
+    guard modifiers.rare?.outputFile == nil else {
       throw failure(.duplicateClause(">"), at: arrow.range)
     }
-    modifiers.outputFile = OutputFile(
+    modifiers.clauses.outputFile = OutputFile(
       path: try decodeQuotedName(token), literal: try decodeString(token, interpolateBare: false),
       range: arrow.range.union(token.range))
     return true

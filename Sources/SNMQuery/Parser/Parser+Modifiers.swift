@@ -50,29 +50,29 @@ extension Parser {
         try setSingle(.maybeSingle, range: start.range.union(single.range), in: &modifiers)
       case .count:
         advance()
-        guard modifiers.count == nil else {
+        guard modifiers.rare?.count == nil else {
           throw failure(.duplicateClause("count"), at: start.range)
         }
-        modifiers.count = try parseCountMode()
-        modifiers.countRange = SourceRange(start: start.start, end: previousEnd)
+        modifiers.clauses.count = try parseCountMode()
+        modifiers.clauses.countRange = SourceRange(start: start.start, end: previousEnd)
       case .returning:
         advance()
-        guard modifiers.returning == nil else {
+        guard modifiers.rare?.returning == nil else {
           throw failure(.duplicateClause("returning"), at: start.range)
         }
-        modifiers.returning = try parseSelectList(after: "'returning'")
-        modifiers.returningRange = SourceRange(start: start.start, end: previousEnd)
+        modifiers.clauses.returning = try parseSelectList(after: "'returning'")
+        modifiers.clauses.returningRange = SourceRange(start: start.start, end: previousEnd)
       case .all:
         advance()
-        guard modifiers.all == nil else {
+        guard modifiers.rare?.all == nil else {
           throw failure(.duplicateClause("all"), at: start.range)
         }
-        modifiers.all = start.range
+        modifiers.clauses.all = start.range
       case .head, .max, .rollback:
         try parseGuard(into: &modifiers)
       case nil where current.kind == .word && text(current).lowercased() == "plan":
         advance()
-        guard modifiers.plan == nil else {
+        guard modifiers.rare?.plan == nil else {
           throw failure(.duplicateClause("plan"), at: start.range)
         }
         var options: [String] = []
@@ -80,8 +80,8 @@ extension Parser {
           let option = text(advance()).lowercased()
           if !options.contains(option) { options.append(option) }
         }
-        modifiers.plan = Parser.planOptions.filter(options.contains)
-        modifiers.planRange = SourceRange(start: start.start, end: previousEnd)
+        modifiers.clauses.plan = Parser.planOptions.filter(options.contains)
+        modifiers.clauses.planRange = SourceRange(start: start.start, end: previousEnd)
       default:
         if try parseOutputFile(into: &modifiers) { continue }
         try checkForMisplacedClause()

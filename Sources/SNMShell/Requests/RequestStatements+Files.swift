@@ -96,8 +96,8 @@ extension RequestStatements {
   /// The `> 'file'` of a query or `rpc`.
   static func outputFile(of statement: Statement) -> OutputFile? {
     switch statement.kind {
-    case .query(let query): query.modifiers.outputFile
-    case .rpc(let rpc): rpc.modifiers.outputFile
+    case .query(let query): query.modifiers.rare?.outputFile
+    case .rpc(let rpc): rpc.modifiers.rare?.outputFile
     default: nil
     }
   }

@@ -33,7 +33,7 @@ struct RowCapCheck {
     let isSelect: Bool
     if case .query = statement.kind { isSelect = true } else { isSelect = false }
     var cut: Bool?
-    if let total = response.count, modifiers.count == .exact, modifiers.offset == nil {
+    if let total = response.count, modifiers.rare?.count == .exact, modifiers.offset == nil {
       // `count exact` (or planned, estimated): the total says it, no need to ask.
       cut = total > rows
     } else if isSelect {
@@ -66,8 +66,8 @@ struct RowCapCheck {
     default:
       return nil
     }
-    guard modifiers.limit == nil, modifiers.single == nil, modifiers.head == nil,
-      modifiers.plan == nil, modifiers.all == nil
+    guard modifiers.limit == nil, modifiers.single == nil, modifiers.rare?.head == nil,
+      modifiers.rare?.plan == nil, modifiers.rare?.all == nil
     else { return nil }
     return modifiers
   }
