@@ -374,3 +374,36 @@ def test_ddl_that_began_before_a_reload_and_commits_after_it_is_seen(start_extra
     finally:
         psql.kill()
         psql.wait(timeout=30)
+
+
+def test_temporary_ddl_in_another_session_fails_no_guard(start_extra_project):
+    # A session's temporary objects are no schema the gateway reads: pgrst_ddl_watch asks no
+    # reload for them, and the schema version must not move for them either, or the next claims
+    # read fails its guard and the gateway sends the whole prelude until the next reload (a
+    # project whose functions make temporary tables would never get the claims' prelude back).
+    # The drop of a temporary table (sql_drop, not ddl_command_end) and of a temporary view (its
+    # rule is reported without a schema) are temporary too.
+    project = start_extra_project("claims-temp")
+    name = claims_table(project, "ct", "owner = auth.uid()")
+    alice = user(project, ALICE)
+    version = "select version from extensions.snm_schema_version"
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        assert ids(client, name, alice) == [1, 2]
+        before = project.sql(version)
+        project.sql(f"create temp table {name}_t (id int primary key default 1,"
+                    f" v text check (v <> '')); create index on {name}_t (v);"
+                    f" comment on table {name}_t is 'temporary'; create temp view {name}_v as"
+                    f" select 1 as one; create function pg_temp.{name}_f() returns int"
+                    f" language sql as 'select 1'; drop view {name}_v; drop table {name}_t;"
+                    f" drop function pg_temp.{name}_f()")
+        project.sql(f"begin; create temp table {name}_c (id int) on commit drop; commit")
+        for _ in range(3):
+            assert ids(client, name, alice) == [1, 2]
+        assert failed_guards(project, name) == 0
+        assert project.sql(version) == before
+        # A transaction (psql -c's one) with DDL outside pg_temp too moves it, as does a drop of
+        # both kinds.
+        project.sql(f"create temp table {name}_t2 (id int); create table public.{name}_p (id int)")
+        assert int(project.sql(version)) == int(before) + 1
+        project.sql(f"create temp table {name}_t3 (id int); drop table {name}_t3, public.{name}_p")
+        assert int(project.sql(version)) == int(before) + 2

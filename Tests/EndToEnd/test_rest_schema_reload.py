@@ -13,7 +13,7 @@ import uuid
 import httpx
 import pytest
 
-from conftest import run_snm
+from conftest import run_snm, start_project
 from hardening import wait_until
 
 
@@ -33,7 +33,8 @@ def test_the_local_project_has_supabases_ddl_event_triggers(project):
     # schema version for the REST gateway's guarded reads (enabled always).
     assert triggers.splitlines() == ["pgrst_ddl_watch:ddl_command_end:O",
                                      "pgrst_drop_watch:sql_drop:O",
-                                     "snm_schema_version:ddl_command_end:A"]
+                                     "snm_schema_version:ddl_command_end:A",
+                                     "snm_schema_version_drop:sql_drop:A"]
 
 
 def test_ddl_then_a_request_at_once_finds_the_new_table_and_its_relationships(project):
@@ -244,3 +245,40 @@ def test_ddl_in_two_overlapping_repeatable_read_transactions_commits_both(projec
                 f"select count(*) from pg_class where relname in ('{a}', '{b}')") == "2"
         finally:
             project.sql(f"drop table if exists public.{a}; drop table if exists public.{b}")
+
+
+# Step 8's function, as a project that last ran an snm before step 9 has it: every DDL command
+# noted, a session's temporary objects too.
+_STEP_8_BUMP = """
+    create or replace function extensions.snm_schema_version_bump() returns event_trigger
+    language plpgsql security definer set search_path = '' as $bump$
+    begin
+      insert into extensions.snm_schema_pending (xid) values (pg_catalog.pg_current_xact_id())
+        on conflict do nothing;
+    end $bump$"""
+
+
+def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
+    # Bootstrap step 9 leaves temporary objects out of the schema version. A project an earlier
+    # snm made (steps up to 8) gets it when it next starts, as a new one does.
+    name = "step-8"
+    project = start_extra_project(name)
+    step = "snm_bootstrap_9_schema_version_not_temporary"
+    version = "select version from extensions.snm_schema_version"
+
+    def moved(sql):
+        before = int(project.sql(version))
+        project.sql(sql)
+        return int(project.sql(version)) - before
+
+    temporary = "create temp table step_t (id int); drop table step_t"
+    assert moved(temporary) == 0
+    project.sql(f"delete from supabase_migrations.schema_migrations where version = '{step}';"
+                f" drop event trigger snm_schema_version_drop; {_STEP_8_BUMP}")
+    assert moved(temporary) == 1
+    project.stop()
+    project = start_project(name, fresh=False)
+    assert project.sql("select count(*) from supabase_migrations.schema_migrations"
+                       f" where version = '{step}'") == "1"
+    assert moved(temporary) == 0
+    assert moved("create table public.step_p (id int); drop table public.step_p") == 1

@@ -15,6 +15,10 @@ enum BootstrapSQL {
     (
       schemaVersionAtCommitVersion, "snm bootstrap: schema version at commit", schemaVersionAtCommit
     ),
+    (
+      schemaVersionNotTemporaryVersion, "snm bootstrap: schema version not for temporary objects",
+      schemaVersionNotTemporary
+    ),
   ]
 
   /// The search path of every session: the bootstrap sets it for the database, and the
@@ -307,6 +311,47 @@ enum BootstrapSQL {
       insert into extensions.snm_schema_pending (xid) values (pg_catalog.pg_current_xact_id())
         on conflict do nothing;
     end $bump$;
+    """
+
+  /// Steps 7 and 8 moved the version for every DDL command, a session's temporary objects too
+  /// (`create temp table`, by a client or a project's function), which the gateway never reads
+  /// and for which `pgrst_ddl_watch` asks no reload: the next claims read then failed its guard
+  /// and the gateway sent the whole prelude until the next reload. Now a command whose objects
+  /// are all in `pg_temp` is not noted, as `pgrst_ddl_watch` decides (a command reported with
+  /// no schema, a `GRANT` or a policy, is noted). A `DROP` is reported at `sql_drop`, not to
+  /// `pg_event_trigger_ddl_commands()`: the trigger `snm_schema_version_drop` notes it unless
+  /// every object it dropped is temporary, but for one a dropped object brought with it that has
+  /// no schema (a temporary view's rule); at `ddl_command_end` a `DROP` (but `DROP OWNED`, which
+  /// also revokes) is left to it. A command that reports nothing else is noted, as before.
+  static let schemaVersionNotTemporaryVersion = "snm_bootstrap_9_schema_version_not_temporary"
+
+  static let schemaVersionNotTemporary = """
+    create or replace function extensions.snm_schema_version_bump() returns event_trigger
+    language plpgsql security definer set search_path = '' as $bump$
+    begin
+      if tg_event = 'sql_drop' then
+        if not exists (
+          select from pg_catalog.pg_event_trigger_dropped_objects() o
+          where not o.is_temporary and (o.original or o.schema_name is not null))
+        then
+          return;
+        end if;
+      elsif not exists (
+        select from pg_catalog.pg_event_trigger_ddl_commands() c
+        where c.schema_name is distinct from 'pg_temp')
+        and (exists (select from pg_catalog.pg_event_trigger_ddl_commands())
+          or (tg_tag like 'DROP %' and tg_tag <> 'DROP OWNED'))
+      then
+        return;
+      end if;
+      insert into extensions.snm_schema_pending (xid) values (pg_catalog.pg_current_xact_id())
+        on conflict do nothing;
+    end $bump$;
+
+    drop event trigger if exists snm_schema_version_drop;
+    create event trigger snm_schema_version_drop on sql_drop
+      execute procedure extensions.snm_schema_version_bump();
+    alter event trigger snm_schema_version_drop enable always;
     """
 
   /// The table that records applied migrations, as the Supabase CLI names it.
