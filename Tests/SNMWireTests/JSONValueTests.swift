@@ -139,6 +139,24 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
     .init("single quotes", "['a']", offset: 1, "expected a JSON value, found '''"),
     .init("non-ASCII found", "[é]", offset: 1, "expected a JSON value, found 'é'"),
     .init(
+      "a byte-order mark", "\u{FEFF}[1]", offset: 0,
+      "expected a JSON value, found a byte-order mark (EF BB BF)"),
+    .init(
+      "a right-to-left override", "[\u{202E}1]", offset: 1,
+      "expected a JSON value, found U+202E (E2 80 AE), an invisible character"),
+    .init(
+      "a C1 control", "[\u{9B}1]", offset: 1,
+      "expected a JSON value, found U+009B (C2 9B), an invisible character"),
+    .init(
+      "a no-break space", "[\u{A0}1]", offset: 1,
+      "expected a JSON value, found U+00A0 (C2 A0), an invisible character"),
+    .init(
+      "a zero-width space", "[1\u{200B}]", offset: 2,
+      "expected ',' or ']' after an array element, found U+200B (E2 80 8B), an invisible character"),
+    .init(
+      "a lone combining mark", "[\u{301}]", offset: 1,
+      "expected a JSON value, found U+0301 (CC 81), an invisible character"),
+    .init(
       "too deep", String(repeating: "[", count: 16_385), offset: 16_384,
       "arrays and objects nested deeper than 16384 levels"),
   ]

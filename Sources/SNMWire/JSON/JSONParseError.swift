@@ -65,9 +65,25 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         let text = String(
           validating: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
       {
-        return "'\(text)'"
+        return named(text, bytes[offset..<offset + length])
       }
       return "byte 0x\(String(byte, radix: 16, uppercase: false))"
+    }
+  }
+
+  /// A character beyond ASCII as a message names it: quoted if it shows, else by its code point
+  /// and bytes, so that what a server sent can neither hide in nor reorder the message.
+  static func named(_ text: String, _ bytes: some Sequence<UInt8>) -> String {
+    guard let scalar = text.unicodeScalars.first else { return "''" }
+    let hex = bytes.map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+    if scalar == "\u{FEFF}" { return "a byte-order mark (\(hex))" }
+    switch scalar.properties.generalCategory {
+    case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
+      .nonspacingMark, .enclosingMark, .privateUse, .unassigned, .surrogate:
+      let digits = String(scalar.value, radix: 16, uppercase: true)
+      let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+      return "U+\(padded) (\(hex)), an invisible character"
+    default: return "'\(text)'"
     }
   }
 }
