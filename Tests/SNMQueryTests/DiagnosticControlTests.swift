@@ -30,6 +30,23 @@ import Testing
         """)
   }
 
+  /// Trojan Source: a right-to-left override and isolates in a line make it read otherwise than
+  /// it runs; the diagnostic shows them as escapes, and the caret still lands under the spot.
+  @Test func aBidirectionalOverrideInTheSourceIsShownNotApplied() {
+    let text = "from t select id \u{202E}\u{2066}-- x\u{2069}\u{2066} where"
+    let source = Source(text: text, fileName: "x.snm")
+    let diagnostic = Diagnostic(
+      DiagnosticMessage(id: "test", "unexpected '\u{202E}'"), at: SourceRange(start: 23, end: 25))
+    let rendered = DiagnosticRenderer(colored: false).render([diagnostic], in: source)
+    #expect(
+      rendered == """
+        x.snm:1:20: error: unexpected '\\u{202E}'
+        from t select id \\u{202E}\\u{2066}-- x\\u{2069}\\u{2066} where
+                                         ^~
+
+        """)
+  }
+
   @Test func aLineWithoutControlCharactersPrintsAsWritten() {
     let source = Source(text: "from t select 두부,\tid 🐕", fileName: "x.snm")
     let diagnostic = Diagnostic(

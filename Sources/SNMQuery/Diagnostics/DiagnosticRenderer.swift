@@ -80,9 +80,10 @@ public struct DiagnosticRenderer: Sendable {
     return caret
   }
 
-  /// `text` as printed: control characters but tabs (which the caret line keeps) as escapes.
+  /// `text` as printed: control characters but tabs (which the caret line keeps) and invisible
+  /// format characters (a bidirectional override: Trojan Source) as escapes.
   static func shown(_ text: String) -> String {
-    guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 })
+    guard text.utf8.contains(where: { $0 != 0x09 && VisibleTextLine.mayHide($0) })
     else { return text }
     return text.split(separator: "\t", omittingEmptySubsequences: false)
       .map { VisibleTextLine.escaped(String($0)) }.joined(separator: "\t")

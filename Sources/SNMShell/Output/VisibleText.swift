@@ -1,3 +1,5 @@
+import SNMNetwork
+
 /// Text that came from outside (a server, another user's data) made safe to show: control
 /// characters are written as escapes, so they can neither break a layout nor drive the terminal
 /// (retitle the window, clear the screen, move the cursor, answer back).
@@ -8,7 +10,11 @@
 /// VisibleText.escaped("a\nb", keepingNewlines: true)       // unchanged: two lines
 /// ```
 /// Escaped are C0 (below U+0020), DEL and C1 (U+0080...U+009F, U+009B being a one-character
-/// CSI). Every place that prints what a server sent to a person uses this, and nothing else.
+/// CSI), and the invisible format characters that make a line read otherwise than it is:
+/// bidirectional overrides and isolates (`\u{202E}`), zero-width spaces, a byte-order mark
+/// (SNMNetwork's `VisibleTextLine.hides` lists them). Every place that prints what a server sent
+/// to a person uses this, and nothing else; table, expanded and csv at a terminal too, where psql
+/// prints them raw (csv to a pipe, json and ndjson are data: their bytes stay).
 public enum VisibleText {
   /// `text` with control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`); with
   /// `keepingNewlines`, line feeds stay (for messages of several lines).
@@ -21,7 +27,7 @@ public enum VisibleText {
       case "\n": out += "\\n"
       case "\t": out += "\\t"
       case "\r": out += "\\r"
-      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+      case _ where VisibleTextLine.hides(scalar):
         out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       default: out.unicodeScalars.append(scalar)
       }
@@ -29,24 +35,32 @@ public enum VisibleText {
     return out
   }
 
-  /// Whether `text` is all ASCII and whether it holds control characters (C0, DEL, or C1 as UTF-8
-  /// `C2 80`...`C2 9F`; line feeds not counted with `keepingNewlines`), in one pass over its bytes.
+  /// Whether `text` is all ASCII and whether it holds characters ``escaped(_:keepingNewlines:)``
+  /// escapes (line feeds not counted with `keepingNewlines`), in one pass over its bytes (and a
+  /// second over its scalars only when a byte may start an invisible format character).
   static func scan(_ text: String, keepingNewlines: Bool = false) -> (ascii: Bool, control: Bool) {
-    func scan<C: Collection<UInt8>>(_ bytes: C) -> (ascii: Bool, control: Bool) {
+    func scan<C: Collection<UInt8>>(_ bytes: C) -> (ascii: Bool, control: Bool, format: Bool) {
       var ascii = true
       var control = false
+      var format = false
       var previous: UInt8 = 0
       for byte in bytes {
         if byte >= 0x80 {
           ascii = false
           if previous == 0xC2 && byte <= 0x9F { control = true }
+          if (byte != 0xC2 && VisibleTextLine.mayHide(byte)) || (previous == 0xC2 && byte == 0xAD) {
+            format = true
+          }
         } else if (byte < 0x20 && !(keepingNewlines && byte == 0x0A)) || byte == 0x7F {
           control = true
         }
         previous = byte
       }
-      return (ascii, control)
+      return (ascii, control, format)
     }
-    return text.utf8.withContiguousStorageIfAvailable { scan($0) } ?? scan(text.utf8)
+    let found = text.utf8.withContiguousStorageIfAvailable { scan($0) } ?? scan(text.utf8)
+    guard found.format, !found.control else { return (found.ascii, found.control) }
+    let hidden = text.unicodeScalars.contains { $0.value >= 0x80 && VisibleTextLine.hides($0) }
+    return (found.ascii, hidden)
   }
 }

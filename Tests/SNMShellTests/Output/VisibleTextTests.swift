@@ -13,6 +13,17 @@ import Testing
     #expect(VisibleText.escaped("plain é 漢字 \u{A0}") == "plain é 漢字 \u{A0}")
   }
 
+  @Test func bidirectionalAndInvisibleFormatCharactersBecomeEscapes() {
+    #expect(
+      VisibleText.escaped("admin\u{202E}\u{2066}gnp.exe\u{2069}\u{200B}\u{FEFF}\u{AD}\u{61C}x")
+        == #"admin\u{202E}\u{2066}gnp.exe\u{2069}\u{200B}\u{FEFF}\u{AD}\u{61C}x"#)
+    #expect(VisibleText.escaped("— “q” 👩‍💻 ❤️ ZW\u{200D}J") == "— “q” 👩‍💻 ❤️ ZW\u{200D}J")
+    #expect(VisibleText.scan("a\u{202E}b") == (ascii: false, control: true))
+    #expect(VisibleText.scan("a\u{AD}b") == (ascii: false, control: true))
+    #expect(VisibleText.scan("a — b") == (ascii: false, control: false))
+    #expect(CellText(display: "x\u{202E}y").text == #"x\u{202E}y"#)
+  }
+
   @Test func theScanTellsASCIIAndControls() {
     #expect(VisibleText.scan("abc") == (ascii: true, control: false))
     #expect(VisibleText.scan("é") == (ascii: false, control: false))
