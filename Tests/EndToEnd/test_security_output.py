@@ -4,7 +4,8 @@ and 10), seen by alice through a pipe and through a real terminal (a pty).
 Item 9: a value nested as deep as Postgres stores prints whole in every format with exit 0 (bob's
 300-deep array printed no table, a cut CSV or invalid JSON, said "deeper than 512 levels" and
 exited 0; 14,000 levels is about what jsonb holds with Postgres' default stack); only an answer
-deeper than snm takes (16,384 levels) fails the statement, with exit 1 and the true limit.
+deeper than snm takes (16,384 levels) fails the statement, with the true limit and exit 3, the
+README's code for an answer snm cannot take (as one that is not JSON).
 
 Item 10: control characters a server sends (carol's public bio, column names, error code, message,
 details and hint, a body that is not JSON, an auth message, the signed-in e-mail) never reach a
@@ -144,9 +145,21 @@ def select_nested(levels, fmt, home):
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_an_answer_deeper_than_snm_takes_fails_the_statement(home, fmt):
     shown = select_nested(16_383, fmt, home)  # 16,385 levels with the array and the row
-    assert shown.returncode == 1, shown.stderr
+    assert shown.returncode == 3, shown.stderr
     assert shown.stdout == ""
     assert "nests arrays and objects more than 16384 levels deep" in shown.stderr, shown.stderr
+
+
+def test_an_answer_too_deep_exits_as_one_that_is_not_json(home):
+    server = HostileServer(lambda head: json_answer(b'[{"name": x}]'))
+    try:
+        not_json = run_snm("--url", server.url, "--key", "the-anon-key", "-c",
+                           "from user_info select name", env=home)
+    finally:
+        server.stop()
+    too_deep = select_nested(16_383, "table", home)
+    assert "the body is not JSON" in not_json.stderr, not_json.stderr
+    assert (not_json.returncode, too_deep.returncode) == (3, 3), too_deep.stderr
 
 
 @pytest.mark.parametrize("fmt", ["expanded", "csv", "ndjson"])

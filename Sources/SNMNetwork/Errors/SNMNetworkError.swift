@@ -21,7 +21,7 @@ public enum SNMNetworkError: Error, Sendable, Hashable {
   /// The calling task was cancelled before the answer came.
   case cancelled(url: String)
   /// A well-formed answer holding more than snm can take (JSON nested deeper than
-  /// `JSONParser.maximumDepth`): the statement fails, the server is not at fault.
+  /// `JSONParser.maximumDepth`): exit 3, as an answer too large or not JSON.
   case beyondLimits(url: String, reason: String)
   /// A file on this machine the request sends or saves could not be read or written (a body
   /// file gone, the disk full); nothing was left half written.

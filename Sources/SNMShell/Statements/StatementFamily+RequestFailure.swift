@@ -4,8 +4,9 @@ import SNMSupabase
 
 extension StatementFamily {
   /// Prints why a request failed; the failure's kind says the exit code: 1 for the server saying
-  /// no, 3 for a project that cannot be reached or a session that cannot be used, 2 for a
-  /// request the builder refused. Its outcome is what `expect error` reads.
+  /// no, 3 for a project that cannot be reached, an answer snm cannot take (not HTTP, not JSON,
+  /// larger or deeper than snm takes) or a session that cannot be used, 2 for a request the
+  /// builder refused. Its outcome is what `expect error` reads.
   func requestFailure(_ error: any Error) -> StatementFailure {
     let (outcome, headline) = (StatementOutcome.failed(error), FailureHeadline.of(error))
     let project = environment.project
@@ -22,10 +23,6 @@ extension StatementFamily {
       let kind: StatementFailure.Kind =
         failure.status == 401 && failure.code == nil ? .unreachable : .server
       return StatementFailure(kind, saying: text, outcome: outcome, headline: headline)
-    case SNMNetworkError.beyondLimits:
-      // A well-formed answer snm cannot take: this statement failed, the project is fine.
-      let text = (error as? SNMNetworkError)?.description ?? "\(error)"
-      return self.failure(.server, text, outcome: outcome, headline: headline)
     case let failure as SNMNetworkError:
       return self.failure(
         .unreachable, StoppedLocalProject.described(failure), outcome: outcome,
