@@ -42,6 +42,19 @@ struct SwiftNameTests {
     #expect(SwiftName.literal("\u{202E}") == #""\u{202e}""#)
   }
 
+  /// The terminal's list (VisibleTextLine.hides) plus the joiners: a Mongolian vowel separator
+  /// and the interlinear annotation marks were written raw before, the joiners stay escaped in
+  /// literals and comments, and a name keeps a zero-width joiner (an emoji sequence) only.
+  @Test func hiddenCharactersAreTheTerminalsAndTheJoiners() {
+    #expect(
+      SwiftName.literal("a\u{180E}b\u{FFF9}c\u{FFFB}\u{2065}")
+        == #""a\u{180e}b\u{fff9}c\u{fffb}\u{2065}""#)
+    #expect(SwiftName.shown("a\u{200C}b\u{200D}c") == #"a\u{200c}b\u{200d}c"#)
+    #expect(SwiftName.member("x\u{FFF9}y") == "xY")
+    #expect(SwiftName.member("zw\u{200C}nj") == "zwNj")
+    #expect(SwiftName.member("👩\u{200D}💻") == "👩\u{200D}💻")
+  }
+
   @Test func collidingNamesGetNumbers() {
     var names = NameAllocator()
     #expect(names.claim("userId") == "userId")

@@ -47,6 +47,22 @@ import Testing
         """)
   }
 
+  /// A token that is one escaped scalar is underlined as wide as its escape, eight columns, and
+  /// one with a letter after it nine (b0a172b's note of a caret one column too wide miscounted).
+  @Test func aLoneEscapedScalarIsUnderlinedAsWideAsItsEscape() {
+    let source = Source(text: "from t select id \u{202E} x\u{202E}", fileName: "x.snm")
+    let lone = Diagnostic(DiagnosticMessage(id: "test", "no"), at: SourceRange(start: 17, end: 20))
+    let word = Diagnostic(DiagnosticMessage(id: "test", "no"), at: SourceRange(start: 21, end: 25))
+    let renderer = DiagnosticRenderer(colored: false)
+    let line = #"from t select id \u{202E} x\u{202E}"#
+    #expect(
+      renderer.render([lone], in: source).split(separator: "\n").dropFirst().joined(separator: "\n")
+        == line + "\n" + String(repeating: " ", count: 17) + "^~~~~~~~")
+    #expect(
+      renderer.render([word], in: source).split(separator: "\n").dropFirst().joined(separator: "\n")
+        == line + "\n" + String(repeating: " ", count: 26) + "^~~~~~~~~")
+  }
+
   @Test func aLineWithoutControlCharactersPrintsAsWritten() {
     let source = Source(text: "from t select 두부,\tid 🐕", fileName: "x.snm")
     let diagnostic = Diagnostic(

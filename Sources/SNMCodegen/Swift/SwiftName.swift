@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Swift spellings of database names that always compile: keywords escaped, names that Swift
 /// cannot spell at all renamed, and string literals with every quote, backslash and control
 /// character escaped.
@@ -108,15 +110,10 @@ public enum SwiftName {
       return (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
         || (0x30...0x39).contains(value) || value == 0x5F
     }
-    if invisible.contains(where: { $0.contains(value) }) { return false }
+    // The zero-width joiner stays: it holds an emoji sequence (a name of its own) together.
+    if VisibleTextLine.hides(scalar) || value == 0x200C { return false }
     return allowedRanges.contains { $0.contains(value) }
   }
-
-  /// Soft hyphen, zero-width space and non-joiner, the bidirectional embeddings and isolates,
-  /// and the invisible operators (U+2060...U+206F).
-  static let invisible: [ClosedRange<UInt32>] = [
-    0x00AD...0x00AD, 0x200B...0x200C, 0x202A...0x202E, 0x2060...0x206F, 0xFEFF...0xFEFF,
-  ]
 
   static let allowedRanges: [ClosedRange<UInt32>] = [
     0x00A8...0x00A8, 0x00AA...0x00AA, 0x00AD...0x00AD, 0x00AF...0x00AF, 0x00B2...0x00B5,
@@ -170,14 +167,12 @@ public enum SwiftName {
     return out
   }
 
-  /// Control characters (C0, DEL, C1: a terminal acts on them), line and paragraph separators
-  /// (an editor breaks the line there, Swift does not), and the invisible and direction-changing
-  /// characters (text reads as something it is not).
+  /// What a terminal line escapes (SNMWire's `VisibleTextLine.hides`: control characters, line
+  /// and paragraph separators, the invisible and direction-changing characters), and the joiners
+  /// U+200C and U+200D: a terminal shows them by their effect, but in a literal or a comment a
+  /// reader of the code must see every character the string holds.
   public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-    let value = scalar.value
-    return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x061C
-      || (0x200B...0x200F).contains(value) || (0x2028...0x202E).contains(value)
-      || invisible.contains { $0.contains(value) } || (0x2066...0x2069).contains(value)
+    VisibleTextLine.hides(scalar) || scalar.value == 0x200C || scalar.value == 0x200D
   }
 
   static func escaped(_ scalar: Unicode.Scalar) -> String {

@@ -1,4 +1,4 @@
-import SNMNetwork
+import SNMWire
 
 /// Prints diagnostics the way compilers do:
 ///

@@ -1,4 +1,4 @@
-import SNMNetwork
+import SNMWire
 
 /// Text that came from outside (a server, another user's data) made safe to show: control
 /// characters are written as escapes, so they can neither break a layout nor drive the terminal
@@ -12,7 +12,7 @@ import SNMNetwork
 /// Escaped are C0 (below U+0020), DEL and C1 (U+0080...U+009F, U+009B being a one-character
 /// CSI), and the invisible format characters that make a line read otherwise than it is:
 /// bidirectional overrides and isolates (`\u{202E}`), zero-width spaces, a byte-order mark
-/// (SNMNetwork's `VisibleTextLine.hides` lists them). Every place that prints what a server sent
+/// (SNMWire's `VisibleTextLine.hides` lists them). Every place that prints what a server sent
 /// to a person uses this, and nothing else; table, expanded and csv at a terminal too, where psql
 /// prints them raw (csv to a pipe, json and ndjson are data: their bytes stay).
 public enum VisibleText {

@@ -22,6 +22,8 @@ import Testing
     #expect(VisibleText.scan("a\u{AD}b") == (ascii: false, control: true))
     #expect(VisibleText.scan("a — b") == (ascii: false, control: false))
     #expect(CellText(display: "x\u{202E}y").text == #"x\u{202E}y"#)
+    // U+2065 (unassigned, default-ignorable) as the generated Swift's literals have it.
+    #expect(VisibleText.escaped("a\u{2065}b") == #"a\u{2065}b"#)
   }
 
   @Test func theScanTellsASCIIAndControls() {
