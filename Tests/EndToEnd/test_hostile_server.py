@@ -71,14 +71,20 @@ class HostileServer:
                 if not chunk:
                     return
                 rest += chunk
-            reply = self.answer(head.decode(errors="replace"))
-            try:
-                if callable(reply):
-                    reply(conn)
-                else:
-                    conn.sendall(reply)
-            except OSError:
-                pass
+            self.reply(conn, self.answer(head.decode(errors="replace")))
+
+    @staticmethod
+    def reply(conn, reply):
+        """Sends `reply` (bytes, or a function that writes to the connection itself); False
+        when the client has gone."""
+        try:
+            if callable(reply):
+                reply(conn)
+            else:
+                conn.sendall(reply)
+        except OSError:
+            return False
+        return True
 
     def stop(self):
         self.stopped = True
@@ -386,13 +392,7 @@ class KeptServer(HostileServer):
                 with self.lock:
                     self.requests += 1
                     number = self.requests
-                reply = self.answer(number)
-                try:
-                    if callable(reply):
-                        reply(conn)
-                    else:
-                        conn.sendall(reply)
-                except OSError:
+                if not self.reply(conn, self.answer(number)):
                     return
 
 

@@ -142,18 +142,8 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
     let document = try JSONDocument(validating: Data(testCase.input))
     let tree = JSONDocument(try JSONValue(parsing: testCase.input))
     for (indent, depth) in [(nil, 0), (2, 1)] as [(Int?, Int)] {
-      var fromBytes: [[UInt8]] = []
-      var fromTree: [[UInt8]] = []
-      try document.withElements { elements in
-        while let text = try elements.nextText(indent: indent, depth: depth) {
-          fromBytes.append(text)
-        }
-      }
-      try tree.withElements { elements in
-        while let text = try elements.nextText(indent: indent, depth: depth) {
-          fromTree.append(text)
-        }
-      }
+      let fromBytes = try document.elementTexts(indent: indent, depth: depth)
+      let fromTree = try tree.elementTexts(indent: indent, depth: depth)
       #expect(fromBytes == fromTree)
       #expect(fromBytes.count == tree.shape.count)
     }
@@ -322,6 +312,20 @@ private func walk(_ input: [UInt8]) -> (elements: [JSONValue], error: JSONParseE
         }
       }
       #expect(Array(whole[..<stop]) + rest == whole, "stopped after \(stop)")
+    }
+  }
+}
+
+extension JSONDocument {
+  /// Every element's text as ``JSONElements/nextText(indent:depth:)`` writes it, in order (for
+  /// comparing the bytes' writer with the tree's).
+  func elementTexts(indent: Int?, depth: Int) throws -> [[UInt8]] {
+    try withElements { elements in
+      var texts: [[UInt8]] = []
+      while let text = try elements.nextText(indent: indent, depth: depth) {
+        texts.append(text)
+      }
+      return texts
     }
   }
 }

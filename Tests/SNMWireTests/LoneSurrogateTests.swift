@@ -42,11 +42,8 @@ import Testing
       """
     for (indent, depth, expected) in [(nil, 0, compact), (2, 1, indented)] as [(Int?, Int, String)]
     {
-      var texts: [String] = []
-      try document.withElements { elements in
-        while let text = try elements.nextText(indent: indent, depth: depth) {
-          texts.append(String(decoding: text, as: UTF8.self))
-        }
+      let texts = try document.elementTexts(indent: indent, depth: depth).map {
+        String(decoding: $0, as: UTF8.self)
       }
       #expect(texts == [expected, expected, expected])
     }

@@ -38,18 +38,8 @@ import Testing
         let document = try JSONDocument(validating: Data(input))
         let tree = JSONDocument(try JSONValue(parsing: input))
         for (indent, depth) in [(nil, 0), (2, 1)] as [(Int?, Int)] {
-          var fromBytes: [[UInt8]] = []
-          var fromTree: [[UInt8]] = []
-          try document.withElements { elements in
-            while let text = try elements.nextText(indent: indent, depth: depth) {
-              fromBytes.append(text)
-            }
-          }
-          try tree.withElements { elements in
-            while let text = try elements.nextText(indent: indent, depth: depth) {
-              fromTree.append(text)
-            }
-          }
+          let fromBytes = try document.elementTexts(indent: indent, depth: depth)
+          let fromTree = try tree.elementTexts(indent: indent, depth: depth)
           let shown = String(decoding: input, as: UTF8.self)
           #expect(fromBytes == fromTree, "\(special) \(length) \(shown)")
         }
