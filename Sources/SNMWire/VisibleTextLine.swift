@@ -8,12 +8,17 @@ package enum VisibleTextLine {
     var text = ""
     for scalar in line.unicodeScalars {
       if hides(scalar) {
-        text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        text += escape(scalar)
       } else {
         text.unicodeScalars.append(scalar)
       }
     }
     return text
+  }
+
+  /// `scalar` as the escape a reader is shown instead of it: `\u{202E}` (hexadecimal, upper case).
+  package static func escape(_ scalar: Unicode.Scalar) -> String {
+    "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
   }
 
   /// Whether `scalar` is shown as an escape: C0, DEL and C1 controls (they drive a terminal), and

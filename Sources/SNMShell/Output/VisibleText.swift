@@ -28,7 +28,7 @@ public enum VisibleText {
       case "\t": out += "\\t"
       case "\r": out += "\\r"
       case _ where VisibleTextLine.hides(scalar):
-        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        out += VisibleTextLine.escape(scalar)
       default: out.unicodeScalars.append(scalar)
       }
     }
