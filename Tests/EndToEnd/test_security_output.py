@@ -18,6 +18,7 @@ import json
 import os
 import pty
 import select
+import subprocess
 import time
 
 import httpx
@@ -277,3 +278,52 @@ def test_auth_messages_and_the_signed_in_email_are_shown_escaped(home):
     assert code == 0, shown
     assert_nothing_raw(shown)
     assert shown.count(b"kimhi\\u{1B}]0;owned") == 2, shown  # "signed in as", session show
+
+
+# A text file's bidirectional override (Trojan Source) or byte-order mark is an invisible format
+# character: a download printed at the table formats, or as csv at a terminal, shows it as an escape
+# as a table's cells do; csv to a pipe is the file's data and keeps its bytes. Tabs and line ends stay.
+DOWNLOAD = "\ufeffid\tname\r\nwoof \u202egnp.exe\u2066\n"
+
+
+def test_a_downloaded_texts_invisible_characters_are_shown_escaped(home):
+    body = DOWNLOAD.encode()
+    server = hostile(f"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+    download = "storage download notes/a.txt"
+    escaped = "\\u{FEFF}id\tname\r\nwoof \\u{202E}gnp.exe\\u{2066}\n"
+    try:
+        for fmt in ("table", "expanded", "csv"):
+            shown, code = at_terminal(["--url", server.url, "--key", "k", "--format", fmt, "-c",
+                                       download], home)
+            assert code == 0, shown
+            assert b"\xe2\x80\xae" not in shown and b"\xef\xbb\xbf" not in shown, (fmt, shown)
+            assert escaped.replace("\n", "\r\n").encode() in shown, shown
+        for fmt in ("table", "expanded"):
+            piped = run_snm("--url", server.url, "--key", "k", "--format", fmt, "-c", download,
+                            env=home)
+            assert (piped.returncode, piped.stdout) == (0, escaped.replace("\r\n", "\n")), fmt
+        piped = subprocess.run([SNM, "--url", server.url, "--key", "k", "--format", "csv", "-c",
+                                download], capture_output=True, env={**os.environ, **home},
+                               timeout=60)
+        assert (piped.returncode, piped.stdout) == (0, body), piped.stderr
+    finally:
+        server.stop()
+
+
+def test_a_plans_text_is_shown_escaped_at_a_terminal_and_kept_to_a_pipe(home):
+    plan = "Seq Scan on t" + PAYLOAD + " \u202ex\n  Filter: (id = 1)\n"
+    body = plan.encode()
+    server = hostile(f"HTTP/1.1 200 OK\r\nContent-Type: application/vnd.pgrst.plan+text\r\n"
+                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+    try:
+        shown, code = at_terminal(["--url", server.url, "--key", "k", "-c",
+                                   "from t select * plan"], home)
+        piped = run_snm("--url", server.url, "--key", "k", "-c", "from t select * plan", env=home)
+    finally:
+        server.stop()
+    assert code == 0, shown
+    assert_nothing_raw(shown)
+    assert b"\xe2\x80\xae" not in shown
+    assert b"Seq Scan on thi\\u{1B}]0;owned" in shown and b"\\u{202E}x\r\n  Filter" in shown, shown
+    assert (piped.returncode, piped.stdout) == (0, plan)

@@ -143,7 +143,11 @@ struct RequestStatements: RequestFamily {
       return Presented()
     }
     if request.acceptsPlan, case .string(let text) = response.value {
-      emitRaw(text.hasSuffix("\n") ? text : text + "\n")
+      // The server's text: at a terminal its control and invisible format characters are shown
+      // as escapes (an escape sequence in a table's name, a hostile server); to a pipe it stays.
+      let shown =
+        output.results.isTerminal ? VisibleText.escaped(text, keepingNewlines: true) : text
+      emitRaw(shown.hasSuffix("\n") ? shown : shown + "\n")
       return Presented()
     }
     if response.response.body.isEmpty && document.shape.kind == .null {

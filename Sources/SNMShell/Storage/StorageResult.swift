@@ -84,20 +84,38 @@ enum StorageResult {
   }
 
   /// A download's bytes as text, when they are UTF-8 text of a text type (or JSON) with no
-  /// control character but tab and line ends (no escape sequence reaches the terminal).
+  /// control character but tab and line ends (no escape sequence reaches the terminal); a
+  /// byte-order mark is kept, as every other byte.
   static func text(of response: SupabaseStorageResponse) -> String? {
     let type = (response.contentType ?? "").lowercased()
     guard
       type.hasPrefix("text/") || type.contains("json") || type.contains("xml")
         || type.contains("csv")
     else { return nil }
-    guard let text = String(data: response.data, encoding: .utf8),
+    guard let text = String(validating: response.data, as: UTF8.self),
       !text.unicodeScalars.contains(where: {
         ($0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r")
           || (0x7F...0x9F).contains($0.value)
       })
     else { return nil }
     return text
+  }
+
+  /// A download's ``text(of:)`` as a person is shown it: its invisible format characters (a
+  /// bidirectional override, a byte-order mark: ``VisibleTextLine/hides(_:)``) as escapes, as
+  /// in a table's cells; its tabs and line ends (the only controls it holds) as they are.
+  static func shown(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.value >= 0x80 && VisibleTextLine.hides($0) })
+    else { return text }
+    var shown = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value >= 0x80 && VisibleTextLine.hides(scalar) {
+        shown += VisibleTextLine.escape(scalar)
+      } else {
+        shown.unicodeScalars.append(scalar)
+      }
+    }
+    return shown
   }
 
   static func binaryNote(_ response: SupabaseStorageResponse) -> String {

@@ -95,7 +95,9 @@ struct StorageStatements: RequestFamily {
     }
     if let response, case .download = response.request.operation, response.savedFile == nil {
       if let text = StorageResult.text(of: response), lineFormats || format == .csv {
-        emitRaw(text)
+        // A text's invisible format characters shown as escapes where a person reads it (the
+        // table formats, csv at a terminal); csv to a file or pipe keeps the file's bytes.
+        emitRaw(lineFormats || output.results.isTerminal ? StorageResult.shown(text) : text)
         return nil
       }
       if lineFormats {
