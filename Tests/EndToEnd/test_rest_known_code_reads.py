@@ -407,3 +407,34 @@ def test_temporary_ddl_in_another_session_fails_no_guard(start_extra_project):
         assert int(project.sql(version)) == int(before) + 1
         project.sql(f"create temp table {name}_t3 (id int); drop table {name}_t3, public.{name}_p")
         assert int(project.sql(version)) == int(before) + 2
+
+
+def test_a_materialized_views_refresh_fails_no_guard(start_extra_project):
+    # REFRESH MATERIALIZED VIEW replaces a view's rows, not its schema: pgrst_ddl_watch asks no
+    # reload for it, so the schema version must not move either, or the next claims read fails
+    # its guard and the gateway sends the whole prelude until the next reload (a project that
+    # refreshes a view every minute, pg_cron's usual job, would never get the claims' prelude
+    # back). Making, altering or dropping the view still moves it.
+    project = start_extra_project("claims-refresh")
+    view = f"cr_mv_{uuid.uuid4().hex[:8]}"
+    project.sql(f"create materialized view public.{view} as select generate_series(1, 3) as id;"
+                f" create unique index on public.{view} (id)")
+    # The table's reload (waited for) is after the view's DDL: the cache has its version.
+    name = claims_table(project, "cr", "owner = auth.uid()")
+    alice = user(project, ALICE)
+    version = "select version from extensions.snm_schema_version"
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        assert ids(client, name, alice) == [1, 2]
+        before = project.sql(version)
+        project.sql(f"refresh materialized view public.{view}")
+        project.sql(f"refresh materialized view concurrently public.{view}")
+        project.sql(f"begin; refresh materialized view public.{view} with no data; commit")
+        for _ in range(3):
+            assert ids(client, name, alice) == [1, 2]
+        assert failed_guards(project, name) == 0
+        assert project.sql(version) == before
+        project.sql(f"refresh materialized view public.{view};"
+                    f" alter materialized view public.{view} rename to {view}2")
+        assert int(project.sql(version)) == int(before) + 1
+        project.sql(f"drop materialized view public.{view}2")
+        assert int(project.sql(version)) == int(before) + 2

@@ -259,11 +259,13 @@ _STEP_8_BUMP = """
 
 
 def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
-    # Bootstrap step 9 leaves temporary objects out of the schema version. A project an earlier
-    # snm made (steps up to 8) gets it when it next starts, as a new one does.
+    # Bootstrap step 9 leaves temporary objects out of the schema version, step 10 a materialized
+    # view's refresh. A project an earlier snm made (steps up to 8) gets them when it next starts,
+    # as a new one does.
     name = "step-8"
     project = start_extra_project(name)
     step = "snm_bootstrap_9_schema_version_not_temporary"
+    step_10 = "snm_bootstrap_10_schema_version_not_refresh"
     version = "select version from extensions.snm_schema_version"
 
     def moved(sql):
@@ -273,8 +275,8 @@ def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
 
     temporary = "create temp table step_t (id int); drop table step_t"
     assert moved(temporary) == 0
-    project.sql(f"delete from supabase_migrations.schema_migrations where version = '{step}';"
-                f" drop event trigger snm_schema_version_drop; {_STEP_8_BUMP}")
+    project.sql(f"delete from supabase_migrations.schema_migrations where version in ('{step}',"
+                f" '{step_10}'); drop event trigger snm_schema_version_drop; {_STEP_8_BUMP}")
     assert moved(temporary) == 1
     project.stop()
     project = start_project(name, fresh=False)
@@ -282,3 +284,9 @@ def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
                        f" where version = '{step}'") == "1"
     assert moved(temporary) == 0
     assert moved("create table public.step_p (id int); drop table public.step_p") == 1
+    # Step 10, run after it: a materialized view's refresh moves nothing either.
+    assert project.sql("select count(*) from supabase_migrations.schema_migrations"
+                       f" where version = '{step_10}'") == "1"
+    assert moved("create materialized view public.step_m as select 1 as one") == 1
+    assert moved("refresh materialized view public.step_m") == 0
+    assert moved("drop materialized view public.step_m") == 1

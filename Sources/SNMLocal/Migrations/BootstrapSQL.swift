@@ -19,6 +19,10 @@ enum BootstrapSQL {
       schemaVersionNotTemporaryVersion, "snm bootstrap: schema version not for temporary objects",
       schemaVersionNotTemporary
     ),
+    (
+      schemaVersionNotRefreshVersion, "snm bootstrap: schema version not for a refresh",
+      schemaVersionNotRefresh
+    ),
   ]
 
   /// The search path of every session: the bootstrap sets it for the database, and the
@@ -325,7 +329,32 @@ enum BootstrapSQL {
   /// also revokes) is left to it. A command that reports nothing else is noted, as before.
   static let schemaVersionNotTemporaryVersion = "snm_bootstrap_9_schema_version_not_temporary"
 
-  static let schemaVersionNotTemporary = """
+  static let schemaVersionNotTemporary =
+    schemaVersionBump + """
+
+      drop event trigger if exists snm_schema_version_drop;
+      create event trigger snm_schema_version_drop on sql_drop
+        execute procedure extensions.snm_schema_version_bump();
+      alter event trigger snm_schema_version_drop enable always;
+      """
+
+  /// `REFRESH MATERIALIZED VIEW` replaces a view's rows, not its schema, and `pgrst_ddl_watch`
+  /// asks no reload for it; steps 7 to 9 moved the version for it, so a project that refreshes a
+  /// view on a schedule (pg_cron's usual job) failed the next claims read's guard after each
+  /// refresh and, the cache marked stale, lost the claims' prelude until the next reload. Now it
+  /// is not noted (making, altering or dropping the view still is), nor are the commands a
+  /// `CONCURRENTLY` refresh runs inside itself (it makes, alters and drops temporary tables;
+  /// Postgres reports none of a refresh's inner commands to `pg_event_trigger_ddl_commands()`,
+  /// so a `CREATE TABLE` or `ALTER TABLE` reported with no command is one of them, or one that
+  /// did nothing, `if not exists` of a table that was there). The function is step 9's
+  /// (``schemaVersionBump``, which a new project gets from step 9 already).
+  static let schemaVersionNotRefreshVersion = "snm_bootstrap_10_schema_version_not_refresh"
+
+  static let schemaVersionNotRefresh = schemaVersionBump
+
+  /// The event triggers' function since steps 9 and 10: notes the DDL command's transaction in
+  /// `snm_schema_pending` unless its objects are all temporary or it is a refresh.
+  static let schemaVersionBump = """
     create or replace function extensions.snm_schema_version_bump() returns event_trigger
     language plpgsql security definer set search_path = '' as $bump$
     begin
@@ -336,6 +365,10 @@ enum BootstrapSQL {
         then
           return;
         end if;
+      elsif tg_tag = 'REFRESH MATERIALIZED VIEW' or (tg_tag in ('CREATE TABLE', 'ALTER TABLE')
+        and not exists (select from pg_catalog.pg_event_trigger_ddl_commands()))
+      then
+        return;
       elsif not exists (
         select from pg_catalog.pg_event_trigger_ddl_commands() c
         where c.schema_name is distinct from 'pg_temp')
@@ -347,11 +380,6 @@ enum BootstrapSQL {
       insert into extensions.snm_schema_pending (xid) values (pg_catalog.pg_current_xact_id())
         on conflict do nothing;
     end $bump$;
-
-    drop event trigger if exists snm_schema_version_drop;
-    create event trigger snm_schema_version_drop on sql_drop
-      execute procedure extensions.snm_schema_version_bump();
-    alter event trigger snm_schema_version_drop enable always;
     """
 
   /// The table that records applied migrations, as the Supabase CLI names it.
