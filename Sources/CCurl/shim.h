@@ -192,6 +192,15 @@ static inline CURLcode snm_curl_set_callback(CURL *handle, CURLoption option,
                                                                           callback);
 }
 
+typedef int (*snm_curl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size,
+                                       void *context);
+
+/// CURLOPT_DEBUGFUNCTION.
+static inline CURLcode snm_curl_set_debug_callback(CURL *handle, snm_curl_debug_callback callback) {
+  return ((snm_curl_setopt_function)snm_curl()[snm_slot_curl_easy_setopt])(
+      handle, CURLOPT_DEBUGFUNCTION, callback);
+}
+
 static inline CURLcode snm_curl_get_long(CURL *handle, CURLINFO info, long *value) {
   return ((snm_curl_getinfo_function)snm_curl()[snm_slot_curl_easy_getinfo])(handle, info, value);
 }

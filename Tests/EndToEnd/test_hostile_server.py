@@ -4,6 +4,7 @@ forever; and the process itself, which must leave no core file and no readable m
 
 The server here is a few lines of Python on a free port (the local project would never answer so).
 """
+import gzip
 import json
 import os
 import pathlib
@@ -344,27 +345,107 @@ class TLSServer(HostileServer):
 CHUNKED = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
 
 
-@pytest.mark.parametrize("answer", [
-    CHUNKED + b"5\r\n[1,2,3,4]\r\n0\r\n\r\n",
-    CHUNKED + b"+9\r\n[1,2,3,4]\r\n0\r\n\r\n",
-    CHUNKED + b"zz\r\n[1,2,3,4]\r\n0\r\n\r\n",
-], ids=["data longer than its size", "signed size", "not hex"])
-def test_chunk_framing_that_is_not_http_is_named_so_over_https_too(home, tmp_path, answer):
-    """Over http:// snm says "the answer is not valid HTTP (...)"; over https:// libcurl's words
-    for the same framing (".. in chunked-encoding") were worded "the answer was cut off", which
-    tells a user to try again, when the server answered wrong."""
-    make_certificates(tmp_path)
+def both_schemes(answer, home, certificates, *flags):
+    """snm's `from t select *` against `answer` over http:// and over https:// (TLSServer, the
+    test CA of `certificates`): each result, its stderr with the server's URL as "URL"."""
+    make_certificates(certificates)
+    results = []
     for server in (HostileServer(lambda head: answer),
-                   TLSServer(lambda head: answer, tmp_path)):
+                   TLSServer(lambda head: answer, certificates)):
         try:
             result = snm_against(server, "from t select *", home, "--format", "json",
-                                 "--cacert", str(tmp_path / "ca.pem"))
-            assert result.returncode == 3, (server.url, result.returncode, result.stderr[-300:])
-            assert result.stdout == ""
-            assert "the answer is not valid HTTP (" in result.stderr, (server.url, result.stderr)
-            assert "cut off" not in result.stderr, (server.url, result.stderr)
+                                 "--cacert", str(certificates / "ca.pem"), *flags)
+            result.stderr = result.stderr.replace(server.url, "URL")
+            results.append(result)
         finally:
             server.stop()
+    return results
+
+
+def holding(answer):
+    """Sends `answer`, then keeps the connection open without a byte more (as a server that
+    announced more than it sends)."""
+    def send(conn):
+        conn.sendall(answer)
+        time.sleep(30)
+    return send
+
+
+@pytest.mark.parametrize("answer,says", [
+    (CHUNKED + b"5\r\n[1,2,3,4]\r\n0\r\n\r\n", "chunk data longer than its size"),
+    (CHUNKED + b"+9\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+    (CHUNKED + b"zz\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+    # Past 63 bits in 16 digits; more than 16 digits (curl and Go refuse them too), whatever
+    # their value: the plain reader took 25 digits of leading zeros as a chunk of 9 bytes.
+    (CHUNKED + b"8000000000000000\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+    (CHUNKED + b"ffffffffffffffff\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+    (CHUNKED + b"0" * 24 + b"9\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+    (CHUNKED + b"1" + b"0" * 16 + b"\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+    # Spaces are not part of a size: "9 9" was a chunk of 0x99 bytes over http://, of 9 over
+    # https:// (curl skips what follows the digits).
+    (CHUNKED + b"9 9\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+    (CHUNKED + b" 9\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+], ids=["data longer than its size", "signed size", "not hex", "past 63 bits",
+        "2^64 - 1", "25 digits", "17 digits", "space inside", "space before"])
+def test_chunk_framing_is_refused_in_the_same_words_over_both_schemes(home, tmp_path, answer,
+                                                                       says):
+    """Over https:// libcurl read the chunks and said it in its own words ("Malformed encoding
+    found in chunked-encoding", "Illegal or missing hexadecimal sequence", "Too long hexadecimal
+    number"; before 4371fa1 worded "the answer was cut off", which tells a user to try again), or
+    took what snm's reader refused; now snm's one decoder reads an HTTP/1.1 answer's chunk
+    framing over both schemes."""
+    plain, secure = both_schemes(answer, home, tmp_path)
+    for result in (plain, secure):
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        assert result.stdout == ""
+        assert f"the answer is not valid HTTP ({says}" in result.stderr, result.stderr
+    assert secure.stderr == plain.stderr
+
+
+@pytest.mark.parametrize("size", ["7fffffffffffffff", "40000000000"])
+def test_a_chunk_size_past_the_limit_is_refused_at_once_over_https_too(home, tmp_path, size):
+    """Over http:// the size is refused as it is read; over https:// libcurl waited for its
+    bytes until --timeout ("within 6 s (timed out)"), however far past the limit it was."""
+    answer = holding(CHUNKED + size.encode() + b"\r\nabc")
+    plain, secure = both_schemes(answer, home, tmp_path, "--timeout", "6")
+    for result in (plain, secure):
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        # --format json may spill to a file: its limit is the spill's
+        assert "the answer is larger than 4096 MiB" in result.stderr, result.stderr
+    assert secure.stderr == plain.stderr
+
+
+GZIPPED = gzip.compress(b'[{"id":1,"name":"Kim"},{"id":2,"name":"Min"}]')
+
+
+@pytest.mark.parametrize("answer", [
+    CHUNKED + b"3;ext=1\r\n[{\"\r\n2\r\nid\r\n4\r\n\":1}\r\n1\r\n]\r\n0\r\nX-Trailer: t\r\n\r\n",
+    CHUNKED + b"000000000000000a \t;x\r\n[{\"id\":1}]\r\n0\r\n\r\n",
+    CHUNKED + b"A\n[{\"id\":1}]\n0\n\n",
+], ids=["extensions and trailers", "16 digits, spaces before an extension", "bare LF"])
+def test_valid_chunk_framing_reads_alike_over_both_schemes(home, tmp_path, answer):
+    plain, secure = both_schemes(answer, home, tmp_path)
+    for result in (plain, secure):
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == [{"id": 1}]
+    assert secure.stdout == plain.stdout
+
+
+def test_a_compressed_chunked_answer_over_https(home, tmp_path):
+    """curl decodes the gzip of an HTTP/1.1 chunked answer while snm reads its chunk framing
+    (turning curl's transfer decoding off would hand the body over still compressed)."""
+    answer = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+              b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % 10 + GZIPPED[:10] + b"\r\n"
+              + b"%x\r\n" % (len(GZIPPED) - 10) + GZIPPED[10:] + b"\r\n0\r\n\r\n")
+    make_certificates(tmp_path)
+    server = TLSServer(lambda head: answer, tmp_path)
+    try:
+        result = snm_against(server, "from t select *", home, "--format", "json",
+                             "--cacert", str(tmp_path / "ca.pem"))
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == [{"id": 1, "name": "Kim"}, {"id": 2, "name": "Min"}]
+    finally:
+        server.stop()
 
 
 class KeptServer(HostileServer):

@@ -198,6 +198,28 @@ def test_a_100000_row_result_is_the_same_over_tls_as_over_plain_http(front, tls_
         hashlib.sha256(plain.stdout.encode()).digest()
 
 
+def test_a_100000_row_result_over_http1_chunked_and_gzipped(front, tls_project, home):
+    """A front without HTTP/2 answers over HTTP/1.1, chunked and gzipped: snm's decoder reads
+    the chunk framing while curl undoes the gzip, and the rows are those read over plain http."""
+    wait_for_rows(front, tls_project, home)
+    head = subprocess.run(["curl", "-sS", "--http1.1", "-D", "-", "-o", "/dev/null",
+                           "-H", "Accept-Encoding: gzip", "-H", f"apikey: {tls_project.anon_key}",
+                           "--cacert", front.ca, front.url("h1") + "/rest/v1/big_rows?limit=3"],
+                          capture_output=True, text=True, timeout=30)
+    assert "transfer-encoding: chunked" in head.stdout.lower(), head.stdout
+    assert "content-encoding: gzip" in head.stdout.lower(), head.stdout
+    before = len(front.log("h1"))
+    statement = "from big_rows select * order by id"
+    secure = snm(front, tls_project, home, "--format", "csv", "-c", statement, url=front.url("h1"))
+    assert secure.returncode == 0, secure.stderr
+    plain = run_snm("--url", tls_project.url, "--key", tls_project.anon_key, "--format", "csv",
+                    "-c", statement, env=home, timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    assert secure.stdout == plain.stdout
+    lines = front.log("h1")[before:]
+    assert len(lines) == 1 and " HTTP/1.1 " in lines[0] and " 200 " in lines[0], lines
+
+
 def test_ctrl_c_while_the_answer_streams(front, tls_project, home):
     """The slow front sends the 100,000 rows at 256 KiB/s (about two minutes): SIGINT a few
     seconds in stops snm at once, with 130, and no row printed."""

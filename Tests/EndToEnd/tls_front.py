@@ -12,7 +12,8 @@ The server blocks, by name: `main` (the front), `wrong_host` (a certificate of t
 name), `untrusted` (a self-signed certificate), `h2_only` (answers 505 to anything but HTTP/2),
 `redirect` (/r301/, /r302/, /r307/, /r308/ send the rest of the path to `elsewhere`),
 `elsewhere` (https://localhost:PORT, another host, proxying to the project too), `slow` (the front
-with answers sent at 256 KiB/s, through `throttle`). `main` passes Realtime's WebSocket upgrade on
+with answers sent at 256 KiB/s, through `throttle`), `h1` (the front without HTTP/2, which
+gzips JSON answers: HTTP/1.1, chunked and compressed as nginx sends them). `main` passes Realtime's WebSocket upgrade on
 (/realtime/v1/websocket, for wss://).
 """
 import os
@@ -25,7 +26,8 @@ import time
 
 from conftest import free_port
 
-NAMES = ["main", "wrong_host", "untrusted", "h2_only", "redirect", "elsewhere", "slow", "throttle"]
+NAMES = ["main", "wrong_host", "untrusted", "h2_only", "redirect", "elsewhere", "slow", "throttle",
+         "h1"]
 
 
 def openssl(*args, cwd):
@@ -125,6 +127,12 @@ http {{
     listen 127.0.0.1:{slow} ssl http2;
     ssl_certificate {d}/server.pem; ssl_certificate_key {d}/server.key;
     location / {{ proxy_pass http://127.0.0.1:{throttle}; }}
+  }}
+  server {{
+    listen 127.0.0.1:{h1} ssl;
+    ssl_certificate {d}/server.pem; ssl_certificate_key {d}/server.key;
+    gzip on; gzip_types application/json; gzip_min_length 1;
+    location / {{ proxy_pass http://gateway; }}
   }}
   # limit_rate does not hold back an HTTP/2 stream in this nginx: the throttle sits behind the
   # front, on plain HTTP/1.1.

@@ -46,23 +46,24 @@ extension HTTPDecoder {
     }
   }
 
-  /// The size a chunk line announces (hex digits only: `Int(_:radix:)` also takes a sign, and a
-  /// chunk of "-5" bytes crashed the gateway), then extensions after `;`. A size past what the
-  /// body may still hold is refused as too large, however many digits it has, before anything is
-  /// set aside for it.
+  /// The size a chunk line announces (RFC 9112 §7.1: `1*HEXDIG`, then spaces or tabs before
+  /// `;` and its extensions): 1-16 hex digits (leading zeros allowed; curl and Go refuse more
+  /// digits too) for a size that fits 63 bits, nothing else (a sign: `Int(_:radix:)` took one,
+  /// and a chunk of "-5" bytes crashed the gateway; a space between digits). A size past what
+  /// the body may still hold is refused as too large before anything is set aside for it.
   func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {
-    let sizeText = line.prefix { $0 != UInt8(ascii: ";") }
-    let digits = sizeText.filter { $0 != 0x20 && $0 != 0x09 }
-    guard !digits.isEmpty else { throw .bad("invalid chunk size") }
-    var size = 0
-    var tooLarge = false
+    var digits = line.prefix { $0 != UInt8(ascii: ";") }
+    while let last = digits.last, last == 0x20 || last == 0x09 { digits.removeLast() }
+    var size: UInt64 = 0
     for byte in digits {
       guard let digit = HexDigit.value(byte) else { throw .bad("invalid chunk size") }
-      if size > (limits.maxBodyBytes - bodyBytes) >> 4 { tooLarge = true }
-      if !tooLarge { size = size << 4 | Int(digit) }
+      size = size &<< 4 | UInt64(digit)
     }
-    guard !tooLarge, bodyBytes + size <= limits.maxBodyBytes else { throw bodyTooLarge() }
-    return size
+    guard !digits.isEmpty else { throw .bad("invalid chunk size") }
+    guard digits.count <= 16 else { throw .bad("invalid chunk size: more than 16 hex digits") }
+    guard size <= UInt64(Int.max) else { throw .bad("invalid chunk size: more than 63 bits") }
+    guard Int(size) <= limits.maxBodyBytes - bodyBytes else { throw bodyTooLarge() }
+    return Int(size)
   }
 
   /// Takes one line (without CR LF) if complete; throws when a line grows past `limit` bytes.

@@ -95,14 +95,10 @@ extension HTTPDecoder {
     case .other:
       break
     }
-    let encodings = headers.values(for: "Transfer-Encoding")
     let lengths = headers.values(for: "Content-Length")
-    if !encodings.isEmpty {
+    if headers.contains("Transfer-Encoding") {
       guard lengths.isEmpty else { throw .bad("both Transfer-Encoding and Content-Length are set") }
-      let codings = encodings.flatMap {
-        $0.split(separator: ",").map { $0.trimmingSpaces.lowercased() }
-      }
-      guard codings == ["chunked"] else {
+      guard headers.transferCodings == ["chunked"] else {
         throw HTTPParseError(status: 501, message: "unsupported Transfer-Encoding (only chunked)")
       }
       return .chunked

@@ -82,6 +82,14 @@ public struct HTTPDecoder: Sendable {
     self.limits = limits
   }
 
+  /// A client's decoder for the chunked body of an answer whose head was read elsewhere (libcurl
+  /// reads an https:// answer's head): it takes the body's bytes as they came, chunk framing
+  /// and all, and ends (`.end`) after the last chunk and the trailers.
+  public init(chunkedBodyWithin limits: HTTPLimits) {
+    self.init(reading: .responses, limits: limits)
+    phase = .chunkSize
+  }
+
   /// True when part of a message has arrived and its end has not (a request's timeout runs),
   /// false between messages.
   public var isMidMessage: Bool {

@@ -57,6 +57,14 @@ public struct HTTPHeaders: Sendable, Hashable {
     fields.filter { Self.sameName($0.name, name) }.map(\.value)
   }
 
+  /// The transfer codings the `Transfer-Encoding` fields list, in order, lowercased (`chunked`
+  /// last for a body in chunks); empty when there is none.
+  public var transferCodings: [String] {
+    values(for: "Transfer-Encoding").flatMap {
+      $0.split(separator: ",").map { $0.trimmingSpaces.lowercased() }
+    }
+  }
+
   /// Makes room for `count` fields in all.
   public mutating func reserveCapacity(_ count: Int) {
     fields.reserveCapacity(count)

@@ -98,7 +98,8 @@ final class CurlHandle: Sendable {
         return .failed(CURLE_FAILED_INIT, transfer)
       }
       defer { curl_multi_remove_handle(multi, easy) }
-      let result = run(until: ContinuousClock.now + .seconds(max(request.timeout, 0.001)))
+      let result = run(
+        transfer, until: ContinuousClock.now + .seconds(max(request.timeout, 0.001)))
       var status = 0
       if snm_curl_get_long(easy, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK {
         transfer.status = status
@@ -107,18 +108,24 @@ final class CurlHandle: Sendable {
       if snm_curl_get_long(easy, CURLINFO_OS_ERRNO, &osError) == CURLE_OK {
         transfer.osError = Int32(truncatingIfNeeded: osError)
       }
+      // libcurl may have read to its end an answer whose framing snm refused.
+      if result == CURLE_OK, transfer.bodyFailure != nil {
+        return .failed(CURLE_WRITE_ERROR, transfer)
+      }
       return result == CURLE_OK ? .answered(transfer) : .failed(result, transfer)
     }
   }
 
   /// Drives the multi handle until the transfer ends; `CURLE_OPERATION_TIMEDOUT` past `deadline`,
-  /// `CURLE_ABORTED_BY_CALLBACK` once cancelled.
-  private func run(until deadline: ContinuousClock.Instant) -> CURLcode {
+  /// `CURLE_ABORTED_BY_CALLBACK` once cancelled, `CURLE_WRITE_ERROR` once the body is refused
+  /// (its chunk framing, read as it came, while libcurl waits for a chunk that never comes).
+  private func run(_ transfer: CurlTransfer, until deadline: ContinuousClock.Instant) -> CURLcode {
     var running: Int32 = 1
     while true {
       if isCancelled { return CURLE_ABORTED_BY_CALLBACK }
       let performed = curl_multi_perform(multi, &running)
       guard performed == CURLM_OK else { return CURLE_RECV_ERROR }
+      if transfer.bodyFailure != nil { return CURLE_WRITE_ERROR }
       if running == 0 { break }
       let left = ContinuousClock.now.duration(to: deadline)
       let milliseconds =

@@ -36,6 +36,12 @@ final class CurlTransfer {
   var headStatus = 0
   /// A local file failed: the transfer stopped for it.
   var fileFailure: TransportFileError?
+  /// The head being read is HTTP/1.x (not HTTP/2, which has no chunks).
+  private var headIsHTTP1 = false
+  /// The chunk framing of an HTTP/1.x answer in chunks, read as the plain transport reads it.
+  private var framing: CurlChunkFraming?
+  /// The handle the transfer runs on (set by `configure`), for the options a head turns on.
+  private var easy: UnsafeMutableRawPointer?
   /// `CURLOPT_ERRORBUFFER`: curl's own words for a failure.
   private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
@@ -59,6 +65,7 @@ final class CurlTransfer {
     headers: inout UnsafeMutablePointer<curl_slist>?
   ) -> CURLcode {
     let context = Unmanaged.passUnretained(self).toOpaque()
+    self.easy = easy
     var fields = request.fields.map { "\($0.name): \($0.value)" }
     // Only what the request names goes out: curl's own Accept, the form Content-Type it gives a
     // POST, and Expect: 100-continue are removed (an empty value removes a field).
@@ -141,14 +148,52 @@ final class CurlTransfer {
       headers.removeAll(keepingCapacity: true)
       let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ")
       headStatus = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+      headIsHTTP1 = bytes.starts(with: Array("HTTP/1.".utf8))
       return
     }
-    if let field = HTTPHeaders.Field(headerLine: bytes) { headers.append(field) }
+    if bytes.isEmpty {
+      headEnded()
+    } else if let field = HTTPHeaders.Field(headerLine: bytes) {
+      headers.append(field)
+    }
+  }
+
+  /// The head ended. An HTTP/1.x answer with a body in chunks (libcurl's rule: `chunked` among
+  /// its transfer codings) has its chunk framing read by snm's decoder as well, from the bytes as
+  /// they come: libcurl hands them, before it takes the chunks apart, to a debug callback
+  /// (`CURLINFO_DATA_IN`), which only `CURLOPT_VERBOSE` turns on. Turned on here, for this answer
+  /// alone (`curl_easy_reset` turns it off before the next), so that an HTTP/2 answer or one with
+  /// a length costs nothing. (`CURLOPT_HTTP_TRANSFER_DECODING` off would hand over the chunks
+  /// raw, but with a gzip under them still compressed.) A trailer's empty line starts nothing.
+  private func headEnded() {
+    guard framing == nil, headIsHTTP1, headStatus >= 200, headStatus != 204, headStatus != 304,
+      HTTPHeaders(headers).transferCodings.contains("chunked"), let easy
+    else { return }
+    framing = CurlChunkFraming(
+      limit: PlainHTTPReader.decoderLimit(
+        maximumBodyBytes: maximumBodyBytes, saveTo: saveTo, arriving: arriving))
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    _ = snm_curl_set_debug_callback(easy, curlReadRaw)
+    _ = snm_curl_set_pointer(easy, CURLOPT_DEBUGDATA, context)
+    _ = snm_curl_set_long(easy, CURLOPT_VERBOSE, 1)
+  }
+
+  /// The body's bytes as they came (chunk framing and all): its framing read, a refusal kept as
+  /// the body's failure (the next body bytes stop the transfer, and so does ``CurlHandle``'s
+  /// loop, when no more come).
+  fileprivate func readRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard bodyFailure == nil else { return }
+    do throws(PlainHTTPFailure) {
+      try framing?.received(bytes)
+    } catch {
+      bodyFailure = error
+    }
   }
 
   /// Body bytes: taken as they come (``ArrivingBody``); a body that cannot be taken stops the
   /// transfer (false).
   fileprivate func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if bodyFailure != nil { return false }
     if let saveTo, headStatus == 200 {
       do {
         if writer == nil { writer = try ResponseFileWriter(destination: saveTo) }
@@ -214,6 +259,20 @@ private func curlReadHeader(
     transfer.readHeader(line)
     return true
   }
+}
+
+/// `CURLOPT_DEBUGFUNCTION` (on only for an answer in chunks): the body's bytes as they came
+/// (`CURLINFO_DATA_IN`); libcurl's other notes are ignored.
+private func curlReadRaw(
+  _ handle: UnsafeMutableRawPointer?, _ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>?,
+  _ size: Int, _ context: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard type == CURLINFO_DATA_IN else { return 0 }
+  _ = curlCallback(data, size, context) { transfer, bytes in
+    transfer.readRaw(bytes)
+    return true
+  }
+  return 0
 }
 
 /// A data callback's bytes handed to the transfer in `context`; `length` taken, or 0 (which

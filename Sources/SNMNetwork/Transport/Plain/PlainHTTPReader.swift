@@ -18,6 +18,16 @@ enum PlainHTTPFailure: Error, Equatable {
   case localFile(TransportFileError)
 }
 
+extension PlainHTTPFailure {
+  /// What the decoder's refusal of an answer is: too large past the body's `limit` (413), else
+  /// not HTTP (in the decoder's words).
+  init(refused error: HTTPParseError, limit: Int) {
+    self =
+      error.status == 413
+      ? .tooLarge(limit) : .malformed("the answer is not valid HTTP (\(error))")
+  }
+}
+
 /// One HTTP answer: status, header fields as sent, the body, and whether the connection may be
 /// used again.
 struct PlainHTTPAnswer {
@@ -74,11 +84,8 @@ struct PlainHTTPReader {
     arriving: ArrivingElements? = nil
   ) {
     var limits = HTTPLimits.responses
-    // A body saved to disk has no limit but the disk's; the reader holds others to the limit.
-    // A body in memory meets its own limit first (`take`); the decoder's is a spill's.
-    limits.maxBodyBytes =
-      saveTo != nil
-      ? Self.unlimited : max(maximumBodyBytes, arriving?.spill?.mostBytes ?? maximumBodyBytes)
+    limits.maxBodyBytes = Self.decoderLimit(
+      maximumBodyBytes: maximumBodyBytes, saveTo: saveTo, arriving: arriving)
     decoderLimit = limits.maxBodyBytes
     decoder = HTTPDecoder(reading: .responses, limits: limits)
     decoder.append(contentsOf: buffered)
@@ -89,6 +96,16 @@ struct PlainHTTPReader {
 
   /// The decoder's body limit for an answer that may go to disk (2^60 bytes: none that matters).
   static let unlimited = 1 << 60
+
+  /// The body the decoder takes, over either transport. A body saved to disk has no limit but
+  /// the disk's; the reader holds others to the limit. A body in memory meets its own limit
+  /// first (``ArrivingBody``); the decoder's is a spill's.
+  static func decoderLimit(maximumBodyBytes: Int, saveTo: String?, arriving: ArrivingElements?)
+    -> Int
+  {
+    saveTo != nil
+      ? unlimited : max(maximumBodyBytes, arriving?.spill?.mostBytes ?? maximumBodyBytes)
+  }
 
   /// The most one read takes.
   static let readBytes = 64 << 10
@@ -121,8 +138,7 @@ struct PlainHTTPReader {
       do {
         part = try decoder.next()
       } catch {
-        throw error.status == 413
-          ? .tooLarge(decoderLimit) : .malformed("the answer is not valid HTTP (\(error))")
+        throw PlainHTTPFailure(refused: error, limit: decoderLimit)
       }
       switch part {
       case .responseHead(let started)?:
