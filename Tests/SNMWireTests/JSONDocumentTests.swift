@@ -244,6 +244,51 @@ private func verdicts(_ bytes: [UInt8]) -> (validator: Bool, parser: Bool) {
     #expect(disagreements.isEmpty, "validator and parser disagree on: \(disagreements.prefix(5))")
   }
 
+  /// Rows as PostgREST writes them (jsonb's one space after `,` and `:`), whose later rows the
+  /// validator reads a member at a time (`readRowMembers`), damaged at every byte: the validator
+  /// and the parser agree on each.
+  @Test func validatorAndParserAgreeOnRowsDamagedAtEveryByte() {
+    let row =
+      #"{"id": 1, "name": "Kim \"K\" é", "n": -2.5e3, "ok": true, "no": false, "bio": null, "#
+      + #""a_key_of_sixteen": 0.5, "t": {"a": [1, 2]}, "z": "x\u00e9", "e": 1E+2}"#
+    let body = Array(("[" + [row, row, row].joined(separator: ", \n ") + "]").utf8)
+    let pieces: [[UInt8]] =
+      [
+        " ", "\n", ",", ":", "\"", "\\", "{", "}", "[", "]", "0", "01", "-", ".", "1.", "e", "tru",
+        "nul", "x",
+      ].map { Array($0.utf8) } + [[0x01], [0xFF], [0xC2, 0x85]]
+    var disagreements: [String] = []
+    var accepted = 0
+    #expect(verdicts(body) == (true, true))
+    for at in 0...body.count {
+      var changed: [[UInt8]] = []
+      for piece in pieces {
+        var inserted = body
+        inserted.insert(contentsOf: piece, at: at)
+        changed.append(inserted)
+        if at < body.count {
+          var replaced = body
+          replaced.replaceSubrange(at...at, with: piece)
+          changed.append(replaced)
+        }
+      }
+      if at < body.count {
+        var removed = body
+        removed.remove(at: at)
+        changed.append(removed)
+      }
+      for text in changed {
+        let verdict = verdicts(text)
+        if verdict.parser { accepted += 1 }
+        if verdict.validator != verdict.parser {
+          disagreements.append(String(decoding: text, as: UTF8.self))
+        }
+      }
+    }
+    #expect(accepted > 1000, "the changes must leave some texts JSON: \(accepted)")
+    #expect(disagreements.isEmpty, "validator and parser disagree on: \(disagreements.prefix(3))")
+  }
+
   @Test func wellFormedUTF8FollowsTheUnicodeTable() {
     let cases: [([UInt8], Bool)] = [
       ([0x41], true), ([0xC3, 0xA9], true), ([0xE2, 0x82, 0xAC], true),

@@ -112,8 +112,11 @@ struct JSONValidator {
           offset += 1
           close()
         } else {
-          guard readKey() else { return false }
-          continue
+          switch readMembers() {
+          case .invalid: return false
+          case .atValue: continue
+          case .afterValue: break
+          }
         }
       case UInt8(ascii: "["):
         guard open(isObject: false) else { return false }
@@ -154,7 +157,11 @@ struct JSONValidator {
           offset += 1
           if isObject {
             skipWhitespace()
-            guard readKey() else { return false }
+            switch readMembers() {
+            case .invalid: return false
+            case .atValue: break
+            case .afterValue: continue
+            }
           } else if recordsCheckpoints && rootIsArray && frames.count == 1 {
             checkpointed = (offset, elements, uniform, keyIndex)
           }
@@ -196,6 +203,78 @@ struct JSONValidator {
     guard rootIsArray && frames.count == 1 else { return }
     uniform = false
     elements += 1
+  }
+
+  /// Where ``readMembers()`` left the walk.
+  private enum Resume {
+    /// At a value (its first byte, or whitespace before it).
+    case atValue
+    /// Just past a complete value: a `,`, a closer or whitespace follows.
+    case afterValue
+    /// The bytes are not JSON.
+    case invalid
+  }
+
+  /// At a key of an object (its opening quote): reads it and its `:` (``readKey()``), and in a
+  /// row of the top-level array after the first, as many of its members as
+  /// ``readRowMembers()`` takes.
+  @inline(__always)
+  private mutating func readMembers() -> Resume {
+    if rootIsArray && frames.count == 2 && uniform && elements > 0 {
+      return readRowMembers()
+    }
+    return readKey() ? .atValue : .invalid
+  }
+
+  /// A row's members from the key at `offset` while each key is the first row's at its place,
+  /// followed at once by `:`, and each value is a string, a number or a literal followed at once
+  /// by `,` (one space allowed after the `:` and the `,`, as jsonb writes them): each key in two
+  /// word comparisons (``KeyPattern``) and each value checked as the walk checks it, without going
+  /// back to the walk's loop. Anything else (a nested value, the row's end, other keys or
+  /// whitespace) is left to the walk where it stands: the verdict and the state are the walk's
+  /// own (a key read here is one ``sameKeyAsTheFirstRows()`` would take).
+  private mutating func readRowMembers() -> Resume {
+    let count = bytes.count
+    guard let source = bytes.baseAddress else { return readKey() ? .atValue : .invalid }
+    var at = offset
+    var index = keyIndex
+    while index < keyPatterns.count {
+      let pattern = keyPatterns[index]
+      let length = pattern.length
+      guard length > 0, at + 18 <= count, source[at] == UInt8(ascii: "\""),
+        ByteWord.load(bytes, at: at + 1) & pattern.lowMask == pattern.low,
+        ByteWord.load(bytes, at: at + 9) & pattern.highMask == pattern.high,
+        source[at + 1 + length] == UInt8(ascii: ":")
+      else { break }
+      index += 1
+      at += 2 + length
+      if at < count && source[at] == 0x20 { at += 1 }
+      keyIndex = index
+      offset = at
+      guard at < count else { return .atValue }
+      switch source[at] {
+      case UInt8(ascii: "\""):
+        guard skipString() else { return .invalid }
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        guard skipNumber() else { return .invalid }
+      case UInt8(ascii: "t"):
+        guard skipLiteral(Self.trueWord, count: 4) else { return .invalid }
+      case UInt8(ascii: "f"):
+        guard skipLiteral(Self.falseWord, count: 5) else { return .invalid }
+      case UInt8(ascii: "n"):
+        guard skipLiteral(Self.nullWord, count: 4) else { return .invalid }
+      default:
+        return .atValue
+      }
+      at = offset
+      guard at < count, source[at] == UInt8(ascii: ",") else { return .afterValue }
+      at += 1
+      if at < count && source[at] == 0x20 { at += 1 }
+    }
+    offset = at
+    keyIndex = index
+    skipWhitespace()
+    return readKey() ? .atValue : .invalid
   }
 
   /// `"key"` and the `:` after it; a row's keys are compared with the first row's.
