@@ -409,12 +409,13 @@ def test_temporary_ddl_in_another_session_fails_no_guard(start_extra_project):
         assert int(project.sql(version)) == int(before) + 2
 
 
-def test_a_materialized_views_refresh_fails_no_guard(start_extra_project):
-    # REFRESH MATERIALIZED VIEW replaces a view's rows, not its schema: pgrst_ddl_watch asks no
-    # reload for it, so the schema version must not move either, or the next claims read fails
-    # its guard and the gateway sends the whole prelude until the next reload (a project that
-    # refreshes a view every minute, pg_cron's usual job, would never get the claims' prelude
-    # back). Making, altering or dropping the view still moves it.
+def test_a_refresh_or_an_index_fails_no_guard(start_extra_project):
+    # REFRESH MATERIALIZED VIEW replaces a view's rows, not its schema, and an index is nothing
+    # the schema cache reads: pgrst_ddl_watch asks no reload for either, so the schema version
+    # must not move either, or the next claims read fails its guard and the gateway sends the
+    # whole prelude until the next reload (a project that refreshes a view every minute, pg_cron's
+    # usual job, would never get the claims' prelude back). Making, altering or dropping the view
+    # still moves it.
     project = start_extra_project("claims-refresh")
     view = f"cr_mv_{uuid.uuid4().hex[:8]}"
     project.sql(f"create materialized view public.{view} as select generate_series(1, 3) as id;"
@@ -429,6 +430,10 @@ def test_a_materialized_views_refresh_fails_no_guard(start_extra_project):
         project.sql(f"refresh materialized view public.{view}")
         project.sql(f"refresh materialized view concurrently public.{view}")
         project.sql(f"begin; refresh materialized view public.{view} with no data; commit")
+        project.sql(f"create index {name}_team on public.{name} (team);"
+                    f" alter index {name}_team rename to {name}_team2")
+        project.sql(f"create index concurrently {name}_owner on public.{name} (owner)")
+        project.sql(f"drop index {name}_team2, {name}_owner")
         for _ in range(3):
             assert ids(client, name, alice) == [1, 2]
         assert failed_guards(project, name) == 0

@@ -260,12 +260,13 @@ _STEP_8_BUMP = """
 
 def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
     # Bootstrap step 9 leaves temporary objects out of the schema version, step 10 a materialized
-    # view's refresh. A project an earlier snm made (steps up to 8) gets them when it next starts,
-    # as a new one does.
+    # view's refresh, step 11 an index. A project an earlier snm made (steps up to 8) gets them
+    # when it next starts, as a new one does.
     name = "step-8"
     project = start_extra_project(name)
     step = "snm_bootstrap_9_schema_version_not_temporary"
     step_10 = "snm_bootstrap_10_schema_version_not_refresh"
+    step_11 = "snm_bootstrap_11_schema_version_not_index"
     version = "select version from extensions.snm_schema_version"
 
     def moved(sql):
@@ -276,7 +277,8 @@ def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
     temporary = "create temp table step_t (id int); drop table step_t"
     assert moved(temporary) == 0
     project.sql(f"delete from supabase_migrations.schema_migrations where version in ('{step}',"
-                f" '{step_10}'); drop event trigger snm_schema_version_drop; {_STEP_8_BUMP}")
+                f" '{step_10}', '{step_11}'); drop event trigger snm_schema_version_drop;"
+                f" {_STEP_8_BUMP}")
     assert moved(temporary) == 1
     project.stop()
     project = start_project(name, fresh=False)
@@ -284,9 +286,10 @@ def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
                        f" where version = '{step}'") == "1"
     assert moved(temporary) == 0
     assert moved("create table public.step_p (id int); drop table public.step_p") == 1
-    # Step 10, run after it: a materialized view's refresh moves nothing either.
+    # Steps 10 and 11, run after it: a materialized view's refresh and an index move nothing.
     assert project.sql("select count(*) from supabase_migrations.schema_migrations"
-                       f" where version = '{step_10}'") == "1"
+                       f" where version in ('{step_10}', '{step_11}')") == "2"
     assert moved("create materialized view public.step_m as select 1 as one") == 1
     assert moved("refresh materialized view public.step_m") == 0
+    assert moved("create index step_i on public.step_m (one); drop index step_i") == 0
     assert moved("drop materialized view public.step_m") == 1

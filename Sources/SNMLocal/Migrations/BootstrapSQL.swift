@@ -23,6 +23,10 @@ enum BootstrapSQL {
       schemaVersionNotRefreshVersion, "snm bootstrap: schema version not for a refresh",
       schemaVersionNotRefresh
     ),
+    (
+      schemaVersionNotIndexVersion, "snm bootstrap: schema version not for an index",
+      schemaVersionNotIndex
+    ),
   ]
 
   /// The search path of every session: the bootstrap sets it for the database, and the
@@ -352,8 +356,19 @@ enum BootstrapSQL {
 
   static let schemaVersionNotRefresh = schemaVersionBump
 
-  /// The event triggers' function since steps 9 and 10: notes the DDL command's transaction in
-  /// `snm_schema_pending` unless its objects are all temporary or it is a refresh.
+  /// An index is nothing the gateway's schema cache reads (nor PostgREST's: `pgrst_ddl_watch`
+  /// asks no reload for `CREATE INDEX`), yet steps 7 to 10 moved the version for one, so a
+  /// project that added, renamed or dropped an index while the gateway ran paid the whole prelude
+  /// for every claims read until the next reload. Now `CREATE INDEX`, `ALTER INDEX` and a drop
+  /// that removes only indexes are not noted (a constraint, its index with it, is: `DROP INDEX`
+  /// refuses a constraint's index). The function is step 9's (``schemaVersionBump``).
+  static let schemaVersionNotIndexVersion = "snm_bootstrap_11_schema_version_not_index"
+
+  static let schemaVersionNotIndex = schemaVersionBump
+
+  /// The event triggers' function since steps 9 to 11: notes the DDL command's transaction in
+  /// `snm_schema_pending` unless its objects are all temporary, it is a refresh or it changes
+  /// only indexes.
   static let schemaVersionBump = """
     create or replace function extensions.snm_schema_version_bump() returns event_trigger
     language plpgsql security definer set search_path = '' as $bump$
@@ -361,12 +376,14 @@ enum BootstrapSQL {
       if tg_event = 'sql_drop' then
         if not exists (
           select from pg_catalog.pg_event_trigger_dropped_objects() o
-          where not o.is_temporary and (o.original or o.schema_name is not null))
+          where not o.is_temporary and (o.original or o.schema_name is not null)
+            and o.object_type <> 'index')
         then
           return;
         end if;
-      elsif tg_tag = 'REFRESH MATERIALIZED VIEW' or (tg_tag in ('CREATE TABLE', 'ALTER TABLE')
-        and not exists (select from pg_catalog.pg_event_trigger_ddl_commands()))
+      elsif tg_tag in ('REFRESH MATERIALIZED VIEW', 'CREATE INDEX', 'ALTER INDEX')
+        or (tg_tag in ('CREATE TABLE', 'ALTER TABLE')
+          and not exists (select from pg_catalog.pg_event_trigger_ddl_commands()))
       then
         return;
       elsif not exists (
