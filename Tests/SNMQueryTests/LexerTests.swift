@@ -59,6 +59,14 @@ struct LexCase: Sendable, CustomTestStringConvertible {
       "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", ["uuid:0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b"]),
     LexCase(
       "ABCDEF01-6B9D-4F1E-9A3B-2D4C6E8F0A1B", ["uuid:ABCDEF01-6B9D-4F1E-9A3B-2D4C6E8F0A1B"]),
+    // a word of eight name bytes before a `-` is looked at as a UUID, and is a word when it is not
+    LexCase(
+      "abcdef01-6b9d-4f1e-9a3b-2d4c6e8f0a1b abcdefgh-x ghijklmn->'k' abcdef01-6b9d ab-c",
+      [
+        "uuid:abcdef01-6b9d-4f1e-9a3b-2d4c6e8f0a1b", "name:abcdefgh", "invalid:-", "name:x",
+        "name:ghijklmn", "->", "sq:'k'", "name:abcdef01", "badnum:-6b9d", "name:ab", "invalid:-",
+        "name:c",
+      ]),
     LexCase("2026-11-29", ["date:2026-11-29"]),
     LexCase("2026-11-29T10:00:00Z", ["ts:2026-11-29T10:00:00Z"]),
     LexCase(

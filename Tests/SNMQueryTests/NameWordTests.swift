@@ -9,6 +9,9 @@ import Testing
     for value in 0...255 {
       let byte = UInt8(value)
       #expect((classes.table[value] & ByteClass.nameByte != 0) == isNameByte(byte), "\(value)")
+      #expect(
+        (classes.table[value] & ByteClass.wordStop != 0)
+          == (byte == UInt8(ascii: "-") || byte >= 0x80), "\(value)")
     }
   }
 

@@ -1,5 +1,6 @@
 /// What each byte is to the lexer, one load away: the path a token starting with it takes (the
-/// low four bits) and whether it continues a name (`nameByte`, as `isNameByte`). Made once and
+/// low four bits), whether it continues a name (`nameByte`, as `isNameByte`) and whether a word
+/// that ends at it needs a closer look (`wordStop`). Made once and
 /// never freed (`shared`); read without a bounds check, as a byte indexes all 256 entries.
 ///
 /// ```swift
@@ -16,19 +17,22 @@ struct ByteClass: @unchecked Sendable {
   /// Space, tab, carriage return, vertical tab, form feed.
   @inline(__always) static var space: UInt8 { 1 }
   @inline(__always) static var newline: UInt8 { 2 }
-  /// `g`-`z`, `G`-`Z`, `_`: a word.
+  /// `a`-`z`, `A`-`Z`, `_`: a word (or a UUID, from `a`-`f`, `A`-`F`: the word's path looks
+  /// for its first dash after the name's eight bytes).
   @inline(__always) static var word: UInt8 { 3 }
-  /// `a`-`f`, `A`-`F`: a word, or a UUID.
-  @inline(__always) static var hexWord: UInt8 { 4 }
-  @inline(__always) static var digit: UInt8 { 5 }
+  @inline(__always) static var digit: UInt8 { 4 }
   /// `'` and `"`.
-  @inline(__always) static var quote: UInt8 { 6 }
+  @inline(__always) static var quote: UInt8 { 5 }
   /// Brackets, separators, operators, and every byte the language does not use.
-  @inline(__always) static var punctuation: UInt8 { 7 }
-  @inline(__always) static var semicolon: UInt8 { 8 }
+  @inline(__always) static var punctuation: UInt8 { 6 }
+  @inline(__always) static var semicolon: UInt8 { 7 }
   /// `#`: a comment to the end of the line.
-  @inline(__always) static var comment: UInt8 { 9 }
+  @inline(__always) static var comment: UInt8 { 8 }
   @inline(__always) static var kindMask: UInt8 { 0x0F }
+  /// The bit of a byte a word's path looks at more closely when it ends a name: `-` (eight name
+  /// bytes before it may be a UUID's first part) and every byte from 0x80 (a name with non-ASCII
+  /// letters).
+  @inline(__always) static var wordStop: UInt8 { 0x40 }
   /// The bit of a byte that continues a name: `[A-Za-z0-9_$]`.
   @inline(__always) static var nameByte: UInt8 { 0x80 }
 
@@ -36,7 +40,9 @@ struct ByteClass: @unchecked Sendable {
     let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     for value in 0..<256 {
       let byte = UInt8(value)
-      table[value] = ByteClass.kind(of: byte) | (isNameByte(byte) ? ByteClass.nameByte : 0)
+      table[value] =
+        ByteClass.kind(of: byte) | (isNameByte(byte) ? ByteClass.nameByte : 0)
+        | (byte == UInt8(ascii: "-") || byte >= 0x80 ? ByteClass.wordStop : 0)
     }
     self.table = UnsafePointer(table)
   }
@@ -50,8 +56,7 @@ struct ByteClass: @unchecked Sendable {
     case UInt8(ascii: "-"), UInt8(ascii: "\\"), UInt8(ascii: "$"): rare
     case UInt8(ascii: "'"), UInt8(ascii: "\""): quote
     case UInt8(ascii: "0")...UInt8(ascii: "9"): digit
-    case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): hexWord
-    case UInt8(ascii: "g")...UInt8(ascii: "z"), UInt8(ascii: "G")...UInt8(ascii: "Z"),
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
       UInt8(ascii: "_"):
       word
     default: punctuation

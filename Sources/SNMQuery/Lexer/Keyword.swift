@@ -86,13 +86,21 @@ struct KeywordTable: @unchecked Sendable {
     return find(word)
   }
 
-  /// The keyword `bytes[start..<end]` spells, where those are name bytes (`isNameByte`): what the
-  /// lexer asks of each word. Packed by two loads when 16 bytes are left from `start`.
+  /// The keyword `bytes[start..<end]` spells, where those are name bytes (`isNameByte`), at
+  /// least one: what the lexer asks of each word. Packed by one load when the word has at most 8
+  /// bytes and 8 are left from `start` (most words), by two when it is longer and 16 are left.
   @inline(__always)
   func find(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Keyword? {
     let length = end &- start
-    guard length <= longestWord else { return nil }
     var word = PackedWord()
+    if length <= 8 && start &+ 8 <= bytes.count {
+      // Folded and cut to the word: the bytes after it are read, never kept.
+      word.low =
+        (NameWord.load(bytes, at: start) | PackedWord.folds)
+        & (UInt64.max &>> UInt64(truncatingIfNeeded: (8 &- length) &* 8))
+      return find(word)
+    }
+    guard length <= longestWord else { return nil }
     if start &+ 16 <= bytes.count {
       // Two loads, folded and cut to the word: the bytes after it are read, never kept.
       let low = NameWord.load(bytes, at: start) | PackedWord.folds

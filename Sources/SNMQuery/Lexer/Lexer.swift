@@ -58,8 +58,14 @@ public struct Lexer {
   mutating func lexStatement() {
     endedStatement = false
     let bytes = self.bytes
-    bytes.withUnsafeBufferPointer { buffer in
-      while lexCommon(in: buffer) { lexRare(buffer[index]) }
+    bytes.withUnsafeBufferPointer { source in
+      while true {
+        switch lexCommon(in: source) {
+        case .rare: lexRare(source[index])
+        case .full: buffer.grow()
+        case .done: return
+        }
+      }
     }
     if index >= bytes.count && !endedStatement && !isFinished {
       emit(.endOfFile, from: bytes.count, to: bytes.count)
@@ -67,30 +73,59 @@ public struct Lexer {
     }
   }
 
+  /// Where `lexCommon(in:)` stopped.
+  private enum CommonStop {
+    /// At the statement's end or the source's.
+    case done
+    /// At a token it leaves to the lexer's methods (`lexRare`).
+    case rare
+    /// With the token buffer full: it is grown outside the loop, which calls nothing.
+    case full
+  }
+
   /// The common tokens from `index` on, in one pass: each token's first byte picks its path by
   /// one load from `ByteClass.table`, without a bounds check, and a space before a token is
   /// passed over before that load. The lexer's state and the token buffer's end are kept in
-  /// locals while it goes. Returns true, with `index` at it, at a token it leaves to the lexer's
-  /// methods (`lexRare`: `-`, `\\`, `$`, UUIDs, dates, names with non-ASCII letters,
-  /// unterminated strings); false at the statement's end or the source's.
-  private mutating func lexCommon(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  /// locals while it goes and written back once, at its end; each path stores its token itself,
+  /// and nothing in the loop is a call (a call made the loop keep its state in memory). Stops,
+  /// with `index` at it, at a token it leaves to the lexer's methods (`lexRare`: `-`, `\\`,
+  /// `$`, UUIDs, dates, numbers with an exponent, a leading zero or letters glued on, words that
+  /// start with `_`, names with non-ASCII letters, unterminated strings), at a full token buffer,
+  /// or at the statement's end or the source's.
+  private mutating func lexCommon(in bytes: UnsafeBufferPointer<UInt8>) -> CommonStop {
     let count = bytes.count
-    let classes = self.classes
+    let table = classes.table
     let keywords = self.keywords
     let buffer = self.buffer
-    var tokens = buffer.base
     let first = buffer.count
-    var used = first
-    var room = buffer.capacity
+    // The next token's place and the end of the buffer's room.
+    var next = buffer.base + first
+    let room = buffer.base + buffer.capacity
     var cursor = index
     var depth = self.depth
     let inside = Token.Flags.insideBrackets.rawValue
     // `Token.Flags` of the next token: `.atLineStart`, `.afterSpace`; and `.insideBrackets`.
     var pending: UInt8 = (lineStart ? 1 : 0) | (afterSpace ? 2 : 0)
     var brackets: UInt8 = depth > 0 ? inside : 0
-    var rare = false
+    var stop = CommonStop.done
+    var ended = false
+
+    @inline(__always) func put(
+      _ kind: TokenKind, _ start: Int, _ end: Int, _ flags: UInt8, keyword: Keyword? = nil
+    ) {
+      next.initialize(
+        to: Token(
+          kind: kind, keyword: keyword, start: start, end: end,
+          flags: Token.Flags(rawValue: flags)))
+      next += 1
+      pending = 0
+    }
 
     while cursor < count {
+      if next == room {
+        stop = .full
+        break
+      }
       var byte = bytes[cursor]
       if byte == UInt8(ascii: " ") {
         pending |= Token.Flags.afterSpace.rawValue
@@ -99,57 +134,76 @@ public struct Lexer {
         byte = bytes[cursor]
       }
       let start = cursor
-      var kind = TokenKind.invalid
-      var keyword: Keyword? = nil
-      var flags = pending | brackets
-      switch classes.table[Int(byte)] & ByteClass.kindMask {
-      case ByteClass.word, ByteClass.hexWord:
-        // `a`-`f` and `A`-`F` are 1 to 6 in their low five bits; `g`-`z`, `G`-`Z` and `_` more.
-        if byte & 0x1F < 7 && start &+ 36 <= count
-          && bytes[start &+ 8] == UInt8(ascii: "-")
+      // A word that starts with a letter (most tokens) goes first, by the byte itself: a test of
+      // the byte's class would be one more case of the switch below (a jump through a table).
+      // One that starts with `_` goes to `lexWord`.
+      if (byte | 0x20) &- UInt8(ascii: "a") < 26 {
+        cursor = classes.nameEnd(in: bytes, from: start &+ 1)
+        // A name with non-ASCII letters; or eight name bytes before a `-`: perhaps a UUID.
+        if cursor < count && table[Int(bytes[cursor])] & ByteClass.wordStop != 0
+          && (bytes[cursor] >= 0x80 || cursor &- start == 8)
         {
-          rare = true  // perhaps a UUID
-        } else {
-          cursor = classes.nameEnd(in: bytes, from: start &+ 1)
-          if cursor < count && bytes[cursor] >= 0x80 {
-            rare = true  // a name with non-ASCII letters
-          }
+          cursor = start
+          stop = .rare
+          break
         }
-        if rare { break }
-        kind = .word
-        keyword = keywords.find(in: bytes, from: start, to: cursor)
+        put(
+          .word, start, cursor, pending | brackets,
+          keyword: keywords.find(in: bytes, from: start, to: cursor))
+        continue
+      }
+      switch table[Int(byte)] & ByteClass.kindMask {
       case ByteClass.punctuation:
         let (token, length) = Lexer.punctuation(bytes, at: start)
-        kind = token
         cursor = start &+ length
+        var flags = pending | brackets
         if token == .leftParen || token == .leftBracket || token == .leftBrace {
           depth &+= 1
           brackets = inside
-          flags |= inside
+          flags = pending | inside
         } else if token == .rightParen || token == .rightBracket || token == .rightBrace {
           depth = max(0, depth &- 1)
           brackets = depth > 0 ? inside : 0
         }
+        put(token, start, cursor, flags)
+        continue
       case ByteClass.quote:
         let (end, extra, closed) = Lexer.scanQuoted(bytes, from: start &+ 1, quote: byte)
-        guard closed else {
-          rare = true
-          break
+        if closed {
+          cursor = end &+ 1
+          put(
+            byte == UInt8(ascii: "'") ? .singleQuoted : .doubleQuoted, start, cursor,
+            pending | brackets | extra.rawValue)
+          continue
         }
-        kind = byte == UInt8(ascii: "'") ? .singleQuoted : .doubleQuoted
-        flags |= extra.rawValue
-        cursor = end &+ 1
       case ByteClass.digit:
-        // A UUID or a date: lexNumeric.
-        if (start &+ 36 <= count && bytes[start &+ 8] == UInt8(ascii: "-"))
-          || (start &+ 4 < count && bytes[start &+ 4] == UInt8(ascii: "-"))
+        // Digits, and a fraction, alone: the other numbers (and UUIDs and dates) go to lexNumeric.
+        var end = start &+ 1
+        while end < count && bytes[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
+        if end &+ 1 < count && bytes[end] == UInt8(ascii: ".")
+          && bytes[end &+ 1] &- UInt8(ascii: "0") < 10
         {
-          rare = true
+          end &+= 2
+          while end < count && bytes[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
+        }
+        if end < count {
+          let after = bytes[end]
+          // A name byte (`e`, or glued letters), `-` (a date or a UUID), `.`, or non-ASCII.
+          if Int8(bitPattern: table[Int(after)]) < 0 || after >= 0x80
+            || after == UInt8(ascii: "-") || after == UInt8(ascii: ".")
+          {
+            break
+          }
+        }
+        // A leading zero before more digits is malformed: lexNumeric says so.
+        if byte == UInt8(ascii: "0") && end &- start > 1
+          && bytes[start &+ 1] != UInt8(ascii: ".")
+        {
           break
         }
-        let (end, malformed) = Lexer.scanNumber(bytes, from: start)
-        kind = malformed ? .malformedNumber : .number
         cursor = end
+        put(.number, start, cursor, pending | brackets)
+        continue
       case ByteClass.space:
         cursor &+= 1
         pending |= Token.Flags.afterSpace.rawValue
@@ -164,47 +218,33 @@ public struct Lexer {
           pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
           continue
         }
-        kind = .newline
+        put(.newline, start, cursor, pending | brackets)
+        pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
+        ended = true
       case ByteClass.semicolon:
         cursor &+= 1
         depth = 0
         brackets = 0
-        flags = pending
-        kind = .semicolon
+        put(.semicolon, start, cursor, pending)
+        ended = true
       default:
-        rare = true
+        break
       }
-      if rare {
+      if !ended {
+        // The cases that break here leave the token to the lexer's methods.
         cursor = start
-        break
+        stop = .rare
       }
-      if used == room {
-        buffer.count = used
-        buffer.grow()
-        tokens = buffer.base
-        room = buffer.capacity
-      }
-      (tokens + used).initialize(
-        to: Token(
-          kind: kind, keyword: keyword, start: start, end: cursor,
-          flags: Token.Flags(rawValue: flags)))
-      used &+= 1
-      pending = 0
-      if kind == .newline || kind == .semicolon {
-        if kind == .newline {
-          pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
-        }
-        endedStatement = true
-        break
-      }
+      break
     }
-    buffer.count = used
+    if ended { endedStatement = true }
+    buffer.count = next - buffer.base
     index = cursor
     self.depth = depth
     lineStart = pending & Token.Flags.atLineStart.rawValue != 0
     afterSpace = pending & Token.Flags.afterSpace.rawValue != 0
-    if used != first { continuationAtEnd = false }
-    return rare
+    if buffer.count != first { continuationAtEnd = false }
+    return stop
   }
 
   /// A token `lexCommon(in:)` leaves to the lexer's methods, at `index`.

@@ -17,27 +17,26 @@
 final class TokenTexts {
   /// Two slots for each of 128 hashes: `2 * hash` and the one after it.
   private static let slots = 256
-  /// Each slot's text packed 8 bytes to a word (`low`, `high`) with its length: no two texts of
-  /// up to 16 bytes share all three.
-  private let low: UnsafeMutablePointer<UInt64>
-  private let high: UnsafeMutablePointer<UInt64>
-  private let lengths: UnsafeMutablePointer<Int>
-  private let strings: UnsafeMutablePointer<String>
+  /// A kept short text: its bytes packed 8 to a word (`low`, `high`) with its length (no two
+  /// texts of up to 16 bytes share all three), and its String. One entry a slot, so that a hit
+  /// reads one place.
+  private struct Entry {
+    var low: UInt64
+    var high: UInt64
+    var length: Int
+    var text: String
+  }
+  private let entries: UnsafeMutablePointer<Entry>
   private static let longSlots = 16
   /// The longer texts: each slot's hash of its bytes (0: empty) and its String.
   private let longHashes: UnsafeMutablePointer<UInt64>
   private let longStrings: UnsafeMutablePointer<String>
 
   init() {
-    low = .allocate(capacity: Self.slots)
-    low.initialize(repeating: 0, count: Self.slots)
-    high = .allocate(capacity: Self.slots)
-    high.initialize(repeating: 0, count: Self.slots)
-    lengths = .allocate(capacity: Self.slots)
+    entries = .allocate(capacity: Self.slots)
     // No text has length -1: an empty slot matches nothing.
-    lengths.initialize(repeating: -1, count: Self.slots)
-    strings = .allocate(capacity: Self.slots)
-    strings.initialize(repeating: "", count: Self.slots)
+    entries.initialize(
+      repeating: Entry(low: 0, high: 0, length: -1, text: ""), count: Self.slots)
     longHashes = .allocate(capacity: Self.longSlots)
     longHashes.initialize(repeating: 0, count: Self.longSlots)
     longStrings = .allocate(capacity: Self.longSlots)
@@ -45,68 +44,87 @@ final class TokenTexts {
   }
 
   deinit {
-    low.deallocate()
-    high.deallocate()
-    lengths.deallocate()
-    strings.deinitialize(count: Self.slots)
-    strings.deallocate()
+    entries.deinitialize(count: Self.slots)
+    entries.deallocate()
     longHashes.deallocate()
     longStrings.deinitialize(count: Self.longSlots)
     longStrings.deallocate()
   }
 
-  /// The text covered by `range` in `source`: `source.text(of: range)`.
+  /// The text covered by `range` in `source`: `source.text(of: range)`. A short ASCII text 16
+  /// bytes or more before the source's end (almost every one) is packed by two loads, without a
+  /// call, and found in its two slots.
   func text(of range: SourceRange, in source: Source) -> String {
+    let start = range.start
+    let length = range.end &- start
+    let bytes = source.bytes
+    guard start >= 0, length > 0, length <= 16, start &+ 16 <= bytes.count else {
+      return rareText(of: range, in: source)
+    }
+    // Two loads cut to the text: the bytes after it are read, never kept.
+    let (low, high) = bytes.withUnsafeBufferPointer { buffer in
+      (
+        NameWord.first(length, of: NameWord.load(buffer, at: start)),
+        length > 8 ? NameWord.first(length &- 8, of: NameWord.load(buffer, at: start &+ 8)) : 0
+      )
+    }
+    // Not ASCII: decoded as ever (it may need repairs).
+    guard (low | high) & NameWord.highs == 0 else { return source.text(of: range) }
+    return shortText(low, high, length: length, range: range, in: source)
+  }
+
+  /// A text `text(of:in:)` does not pack by its two loads: empty, outside the source, longer
+  /// than 16 bytes, or within 16 bytes of the source's end.
+  private func rareText(of range: SourceRange, in source: Source) -> String {
     let start = range.start
     let length = range.end &- start
     guard start >= 0, length > 0, length <= 64, range.end <= source.bytes.count else {
       return source.text(of: range)
     }
     if length > 16 { return longText(from: start, length: length, in: source) }
-    let packed = source.bytes.withUnsafeBufferPointer { bytes -> (UInt64, UInt64, UInt8) in
-      if start &+ 16 <= bytes.count {
-        // Two loads cut to the text: the bytes after it are read, never kept.
-        let low = NameWord.first(length, of: NameWord.load(bytes, at: start))
-        let high =
-          length > 8 ? NameWord.first(length &- 8, of: NameWord.load(bytes, at: start &+ 8)) : 0
-        return (low, high, (low | high) & NameWord.highs == 0 ? 0 : 0x80)
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var seen: UInt8 = 0
+    var offset = 0
+    while offset < length {
+      let byte = source.bytes[start &+ offset]
+      seen |= byte
+      if offset < 8 {
+        low |= UInt64(byte) << UInt64(offset &* 8)
+      } else {
+        high |= UInt64(byte) << UInt64((offset &- 8) &* 8)
       }
-      var low: UInt64 = 0
-      var high: UInt64 = 0
-      var seen: UInt8 = 0
-      var offset = 0
-      while offset < length {
-        let byte = bytes[start &+ offset]
-        seen |= byte
-        if offset < 8 {
-          low |= UInt64(byte) << UInt64(offset &* 8)
-        } else {
-          high |= UInt64(byte) << UInt64((offset &- 8) &* 8)
-        }
-        offset &+= 1
-      }
-      return (low, high, seen)
+      offset &+= 1
     }
-    // Not ASCII: decoded as ever (it may need repairs).
-    guard packed.2 < 0x80 else { return source.text(of: range) }
-    let hash = (packed.0 &* 0x9E37_79B9_7F4A_7C15) ^ (packed.1 &* 0xC2B2_AE3D_27D4_EB4F)
-    let slot = Int(truncatingIfNeeded: hash >> 57) &<< 1
-    if lengths[slot] == length && low[slot] == packed.0 && high[slot] == packed.1 {
-      return strings[slot]
+    guard seen < 0x80 else { return source.text(of: range) }
+    return shortText(low, high, length: length, range: range, in: source)
+  }
+
+  /// The kept String of the ASCII text packed in `low`, `high` (`length` bytes), else decoded
+  /// and kept in the first of its hash's two slots (the text that held it moves to the second).
+  @inline(__always)
+  private func shortText(
+    _ low: UInt64, _ high: UInt64, length: Int, range: SourceRange, in source: Source
+  ) -> String {
+    let hash = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F)
+    let first = entries + (Int(truncatingIfNeeded: hash >> 57) &<< 1)
+    if first.pointee.low == low && first.pointee.high == high && first.pointee.length == length {
+      return first.pointee.text
     }
-    let second = slot &+ 1
-    if lengths[second] == length && low[second] == packed.0 && high[second] == packed.1 {
-      return strings[second]
+    let other = first + 1
+    if other.pointee.low == low && other.pointee.high == high && other.pointee.length == length {
+      return other.pointee.text
     }
-    let text = source.text(of: range)
-    low[second] = low[slot]
-    high[second] = high[slot]
-    lengths[second] = lengths[slot]
-    (strings + second).pointee = (strings + slot).move()
-    low[slot] = packed.0
-    high[slot] = packed.1
-    lengths[slot] = length
-    (strings + slot).initialize(to: text)
+    return keep(low, high, length: length, at: first, text: source.text(of: range))
+  }
+
+  /// Keeps `text` in `first`, moving the text there to the slot after it.
+  private func keep(
+    _ low: UInt64, _ high: UInt64, length: Int, at first: UnsafeMutablePointer<Entry>,
+    text: String
+  ) -> String {
+    (first + 1).pointee = first.move()
+    first.initialize(to: Entry(low: low, high: high, length: length, text: text))
     return text
   }
 

@@ -34,8 +34,9 @@ struct TokenWindow {
     let local = position &- base
     let tokens = lexer.buffer
     let count = tokens.count
-    // The parser reads inside the window almost always: that case first, one compare.
-    if UInt(bitPattern: local) < UInt(bitPattern: count) { return tokens[local] }
+    // The parser reads inside the window almost always: that case first, one compare (which is
+    // the buffer's own bounds check: its unchecked read).
+    if UInt(bitPattern: local) < UInt(bitPattern: count) { return tokens.base[local] }
     if local < 0, let previous { return previous }
     return tokens[min(max(local, 0), count - 1)]
   }
