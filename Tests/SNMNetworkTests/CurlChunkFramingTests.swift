@@ -82,4 +82,14 @@ import Testing
     }
     #expect(framing.ended)
   }
+
+  /// The status of curl's status lines, read on their bytes.
+  @Test(arguments: [
+    ("HTTP/1.1 200 OK", 200), ("HTTP/2 404", 404), ("HTTP/1.1  301 Moved", 301),
+    ("HTTP/1.0 100 Continue", 100), ("HTTP/1.1 2x0 Odd", 0), ("HTTP/1.1", 0), ("HTTP/1.1 ", 0),
+    ("HTTP/1.1 9999999999 Big", 0),
+  ])
+  func theStatusOfAStatusLine(line: String, status: Int) {
+    #expect(Array(line.utf8).withUnsafeBufferPointer { CurlTransfer.status(of: $0) } == status)
+  }
 }

@@ -303,6 +303,17 @@ func aFieldValueLosesItsLineBreaks(_ value: String, _ sent: String) {
   #expect(!HTTPHeaders.sameName("Stra\u{DF}e", "STRASSE"))
 }
 
+@Test func transferCodingsAreEveryFieldsCodingsInOrder() {
+  let headers = HTTPHeaders([
+    .init(name: "Transfer-Encoding", value: " GZip ,\tdeflate"), .init(name: "X", value: "chunked"),
+    .init(name: "transfer-encoding", value: ",, Chunked\t "),
+  ])
+  #expect(headers.transferCodings == ["gzip", "deflate", "chunked"])
+  #expect(HTTPHeaders([.init(name: "Transfer-Encoding", value: " ")]).transferCodings == [""])
+  #expect(HTTPHeaders([.init(name: "Transfer-Encoding", value: "")]).transferCodings == [])
+  #expect(HTTPHeaders().transferCodings == [])
+}
+
 @Test func percentDecodingKeepsMalformedEscapes() {
   #expect(PercentEncoding.decode("a%20b+c%ZZ%4", plusIsSpace: true) == "a b c%ZZ%4")
   #expect(PercentEncoding.decode("a+b") == "a+b")
