@@ -49,7 +49,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
   ]
 
   static func predicate(_ text: String) -> FilterPredicate? {
-    guard case .predicate(let predicate) = condition(text) else { return nil }
+    guard case .predicate(let predicate) = condition(text)?.shape else { return nil }
     return predicate
   }
 
@@ -74,7 +74,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
 
   func canonicalValue(_ value: String) -> String {
     guard case .query(let query) = statement("from t select * where c eq \(value)")?.kind,
-      case .condition(.predicate(let predicate)) = query.filter
+      case .condition(let tree) = query.filter, case .predicate(let predicate) = tree.shape
     else {
       if value == "null" { return "null" }
       return "?"
@@ -128,13 +128,13 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
 
   @Test func orBindsLooserThanAnd() throws {
     let tree = try #require(condition("from t select * where a eq 1 or b eq 2 and c eq 3"))
-    guard case .or(let operands, _) = tree else {
+    guard case .or(let operands, _) = tree.shape else {
       Issue.record("expected or, got \(tree)")
       return
     }
-    #expect(operands.count == 2)
-    if case .and(let inner, _) = operands[1] {
-      #expect(inner.count == 2)
+    #expect(Array(operands).count == 2)
+    if case .and(let inner, _) = Array(operands)[1].shape {
+      #expect(Array(inner).count == 2)
     } else {
       Issue.record("expected and inside or")
     }
@@ -142,11 +142,11 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
 
   @Test func notBeforeGroupAndBeforeOperator() throws {
     let group = try #require(condition("from t select * where not (a eq 1 or b eq 2)"))
-    guard case .not(.or(let operands, _), _) = group else {
+    guard case .not(let inner, _) = group.shape, case .or(let operands, _) = inner.shape else {
       Issue.record("expected not(or), got \(group)")
       return
     }
-    #expect(operands.count == 2)
+    #expect(Array(operands).count == 2)
     let op = try #require(Self.predicate("from t select * where name not eq 'x'"))
     #expect(op.negated)
   }

@@ -112,7 +112,7 @@ public struct RealtimeExpectation: Sendable, Equatable {
 extension Condition {
   /// The values of every predicate, in order.
   var values: [ValueNode] {
-    switch self {
+    switch shape {
     case .predicate(let predicate): [predicate.value]
     case .and(let operands, _), .or(let operands, _): operands.flatMap(\.values)
     case .not(let operand, _): operand.values

@@ -93,7 +93,7 @@ extension OrderItem {
 
 extension Condition {
   func canonicalText(nested: Bool) -> String {
-    switch self {
+    switch shape {
     case .predicate(let predicate):
       return predicate.canonicalText
     case .and(let operands, _):
@@ -103,10 +103,8 @@ extension Condition {
       let text = operands.map { $0.canonicalText(nested: true) }.joined(separator: " or ")
       return nested ? "(\(text))" : text
     case .not(let operand, _):
-      switch operand {
-      case .predicate: return "not (\(operand.canonicalText(nested: false)))"
-      default: return "not " + operand.canonicalText(nested: true)
-      }
+      if operand.isPredicate { return "not (\(operand.canonicalText(nested: false)))" }
+      return "not " + operand.canonicalText(nested: true)
     }
   }
 }

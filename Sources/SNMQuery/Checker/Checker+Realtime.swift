@@ -47,7 +47,7 @@ extension Checker {
   mutating func checkRealtimeFilter(
     _ condition: Condition, clause: String, operators: [FilterOperator], allowsPaths: Bool
   ) {
-    switch condition {
+    switch condition.shape {
     case .and(let operands, _):
       for operand in operands {
         checkRealtimeFilter(operand, clause: clause, operators: operators, allowsPaths: allowsPaths)

@@ -3,74 +3,82 @@ extension Checker {
   /// Each `or`/`and` group is sent as one parameter, which filters one table: the queried one or
   /// one embed. Top-level `and` operands and negated filters are separate parameters.
   mutating func checkGroups(_ condition: Condition, topLevel: Bool) {
-    switch condition {
+    checkGroups(condition, condition.index, topLevel: topLevel)
+  }
+
+  // The readers below walk the tree by node index, the view borrowed: `shape` and `operands`
+  // make a view of each node, and copy a predicate out of its node.
+
+  private mutating func checkGroups(_ tree: Condition, _ node: Int, topLevel: Bool) {
+    switch tree.kind(at: node) {
     case .predicate: return
-    case .and(let operands, _) where topLevel:
-      operands.withUnsafeBufferPointer { operands in
-        for index in operands.indices { checkGroups(operands[index], topLevel: true) }
+    case .and where topLevel:
+      var operand: Int? = tree.operand(of: node)
+      while let current = operand {
+        checkGroups(tree, current, topLevel: true)
+        operand = tree.next(after: current)
       }
-    case .not(.predicate, _) where topLevel:
+    case .not where topLevel && tree.kind(at: tree.operand(of: node)) == .predicate:
       return
     default:
       // Most groups filter one table: found without collecting the paths.
-      guard let first = Checker.firstEmbedPath(condition),
-        !Checker.allOnPath(condition, first)
+      guard let first = Checker.firstEmbedPath(tree, node), !Checker.allOnPath(tree, node, first)
       else { return }
       var paths: [[String]] = []
-      Checker.collectEmbedPaths(condition, into: &paths)
+      Checker.collectEmbedPaths(tree, node, into: &paths)
       guard paths.count > 1 else { return }
       let tables = paths.map { $0.isEmpty ? "the table itself" : "'\($0.joined(separator: "."))'" }
       report(
-        .mixedEmbedGroup(tables), at: condition.range,
+        .mixedEmbedGroup(tables), at: tree.node(node).range,
         help: "write the conditions on each table as separate 'and' conditions or groups")
     }
   }
 
-  static func firstEmbedPath(_ condition: Condition) -> [Name]? {
-    switch condition {
-    case .predicate(let predicate): predicate.column.embedPath
-    case .and(let operands, _), .or(let operands, _):
-      operands.withUnsafeBufferPointer { $0.isEmpty ? nil : firstEmbedPath($0[0]) }
-    case .not(let operand, _): firstEmbedPath(operand)
-    }
+  private static func firstEmbedPath(_ tree: Condition, _ node: Int) -> [Name]? {
+    tree.kind(at: node) == .predicate
+      ? tree.withPredicate(at: node) { $0.column.embedPath }
+      : firstEmbedPath(tree, tree.operand(of: node))
   }
 
-  /// Whether every predicate of `condition` filters the embed at `path`.
-  static func allOnPath(_ condition: Condition, _ path: [Name]) -> Bool {
-    switch condition {
-    case .predicate(let predicate):
-      predicate.column.embedPath.elementsEqual(path) { $0.text == $1.text }
-    case .and(let operands, _), .or(let operands, _):
-      operands.withUnsafeBufferPointer { operands in
-        for index in operands.indices where !allOnPath(operands[index], path) { return false }
-        return true
+  /// Whether every predicate under `node` filters the embed at `path`.
+  private static func allOnPath(_ tree: Condition, _ node: Int, _ path: [Name]) -> Bool {
+    if tree.kind(at: node) == .predicate {
+      return tree.withPredicate(at: node) {
+        $0.column.embedPath.elementsEqual(path) { $0.text == $1.text }
       }
-    case .not(let operand, _): allOnPath(operand, path)
     }
+    var operand: Int? = tree.operand(of: node)
+    while let current = operand {
+      if !allOnPath(tree, current, path) { return false }
+      operand = tree.next(after: current)
+    }
+    return true
   }
 
-  static func collectEmbedPaths(_ condition: Condition, into paths: inout [[String]]) {
-    switch condition {
-    case .predicate(let predicate):
-      let path = predicate.column.embedPath.map(\.text)
+  private static func collectEmbedPaths(
+    _ tree: Condition, _ node: Int, into paths: inout [[String]]
+  ) {
+    if tree.kind(at: node) == .predicate {
+      let path = tree.withPredicate(at: node) { $0.column.embedPath.map(\.text) }
       if !paths.contains(path) { paths.append(path) }
-    case .and(let operands, _), .or(let operands, _):
-      for operand in operands { collectEmbedPaths(operand, into: &paths) }
-    case .not(let operand, _):
-      collectEmbedPaths(operand, into: &paths)
+      return
+    }
+    var operand: Int? = tree.operand(of: node)
+    while let current = operand {
+      collectEmbedPaths(tree, current, into: &paths)
+      operand = tree.next(after: current)
     }
   }
 
-  mutating func check(_ condition: Condition) {
-    switch condition {
-    case .predicate(let predicate): check(predicate)
-    case .and(let operands, _), .or(let operands, _):
-      // Each operand borrowed from the array's storage: `for operand in` and the array's
-      // subscript copied each one out (its names, path and value retained, then released).
-      operands.withUnsafeBufferPointer { operands in
-        for index in operands.indices { check(operands[index]) }
-      }
-    case .not(let operand, _): check(operand)
+  mutating func check(_ condition: Condition) { check(condition, condition.index) }
+
+  private mutating func check(_ tree: Condition, _ node: Int) {
+    if tree.kind(at: node) == .predicate { return tree.withPredicate(at: node) { check($0) } }
+    // A `not`'s operand has no next.
+    var operand: Int? = tree.operand(of: node)
+    while let current = operand {
+      check(tree, current)
+      operand = tree.next(after: current)
     }
   }
 

@@ -81,7 +81,7 @@ public struct SchemaCheck: Sendable {
   }
 
   func collect(_ condition: Condition, into names: inout [Name]) {
-    switch condition {
+    switch condition.shape {
     case .predicate(let predicate):
       if predicate.column.embedPath.isEmpty { names.append(predicate.column.column) }
     case .and(let parts, _), .or(let parts, _):

@@ -139,7 +139,7 @@ public struct RealtimeCompiler: Sendable {
   }
 
   static func operandRanges(_ condition: Condition) -> [SourceRange] {
-    if case .and(let operands, _) = condition { return operands.flatMap(operandRanges) }
+    if case .and(let operands, _) = condition.shape { return operands.flatMap(operandRanges) }
     return [condition.range]
   }
 }

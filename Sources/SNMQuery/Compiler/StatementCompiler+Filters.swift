@@ -15,7 +15,7 @@ extension StatementCompiler {
   func appendTopLevel(_ condition: Condition, to parameters: inout [SupabaseQueryParameter])
     throws(Diagnostic)
   {
-    if case .and(let operands, _) = condition {
+    if case .and(let operands, _) = condition.shape {
       for operand in operands { try appendTopLevel(operand, to: &parameters) }
     } else {
       parameters.append(try parameter(condition))
@@ -24,7 +24,7 @@ extension StatementCompiler {
 
   /// `or(...)`, `and(...)`, `not(...)` and filters, nested as written.
   func parameter(_ condition: Condition) throws(Diagnostic) -> SupabaseQueryParameter {
-    switch condition {
+    switch condition.shape {
     case .predicate(let predicate): return try filter(predicate)
     case .and(let operands, _): return .and(try operands.mapThrowing(parameter))
     case .or(let operands, _): return .or(try operands.mapThrowing(parameter))
@@ -151,11 +151,11 @@ extension StatementCompiler {
   }
 }
 
-extension Array {
+extension Sequence {
   /// `map` with a typed-throwing transform.
   func mapThrowing<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
     var result: [T] = []
-    result.reserveCapacity(count)
+    result.reserveCapacity(underestimatedCount)
     for element in self { result.append(try transform(element)) }
     return result
   }

@@ -1,54 +1,59 @@
-/// `where` trees: `or` binds loosest, then `and`, then `not`; parentheses group.
+/// `where` trees: `or` binds loosest, then `and`, then `not`; parentheses group. Each tree is built
+/// into one `ConditionBuilder` (nodes by index), children before their parent.
 extension Parser {
   mutating func parseCondition(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
-    try parseOr(after: after())
-  }
-
-  mutating func parseOr(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
-    try parseJoined(by: .or, after: after())
-  }
-
-  mutating func parseAnd(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
-    try parseJoined(by: .and, after: after())
+    var tree = ConditionBuilder()
+    let root = try parseJoined(by: .or, after: after(), into: &tree)
+    return tree.condition(root)
   }
 
   /// `a or b or ...` over `and` operands, `a and b and ...` over `not` operands; one operand
   /// without the joining word is itself.
   private mutating func parseJoined(
-    by joiner: Keyword, after: @autoclosure () -> String
-  ) throws(ParseFailure) -> Condition {
+    by joiner: Keyword, after: @autoclosure () -> String, into tree: inout ConditionBuilder
+  ) throws(ParseFailure) -> Int {
     let word = joiner.rawValue
-    let first = try parseOperand(of: joiner, after: after())
+    let first = try parseOperand(of: joiner, after: after(), into: &tree)
     guard current.keyword == joiner else {
       record(.keyword(word))
       return first
     }
-    // Room for four at once: grown from one, two operands were two allocations.
-    var operands: [Condition] = []
-    operands.reserveCapacity(4)
-    operands.append(first)
+    var last = first
     while eat(joiner) != nil {
-      operands.append(try parseOperand(of: joiner, after: "'\(word)'"))
+      let operand = try parseOperand(of: joiner, after: "'\(word)'", into: &tree)
+      tree.link(last, to: operand)
+      last = operand
     }
-    let range = SourceRange(start: first.range.start, end: previousEnd)
-    return joiner == .or ? .or(operands, range: range) : .and(operands, range: range)
+    let range = SourceRange(start: tree.range(of: first).start, end: previousEnd)
+    return tree.add(joiner == .or ? .or : .and, first: first, range: range)
   }
 
   private mutating func parseOperand(
-    of joiner: Keyword, after: @autoclosure () -> String
-  ) throws(ParseFailure) -> Condition {
-    joiner == .or ? try parseAnd(after: after()) : try parseNot(after: after())
+    of joiner: Keyword, after: @autoclosure () -> String, into tree: inout ConditionBuilder
+  ) throws(ParseFailure) -> Int {
+    joiner == .or
+      ? try parseJoined(by: .and, after: after(), into: &tree)
+      : try parseNot(after: after(), into: &tree)
   }
 
-  mutating func parseNot(after: @autoclosure () -> String) throws(ParseFailure) -> Condition {
+  mutating func parseNot(
+    after: @autoclosure () -> String, into tree: inout ConditionBuilder
+  ) throws(ParseFailure) -> Int {
     if current.keyword == .not && !peekIsOperator() {
       let not = advance()
       try enterNesting(not)
       defer { leaveNesting() }
-      let operand = try parseNot(after: "'not'")
-      return .not(operand, range: SourceRange(start: not.start, end: previousEnd))
+      let operand = try parseNot(after: "'not'", into: &tree)
+      return tree.add(.not, first: operand, range: SourceRange(start: not.start, end: previousEnd))
     }
-    return try parsePrimaryCondition(after: after())
+    if let open = eat(.leftParen) {
+      try enterNesting(open)
+      defer { leaveNesting() }
+      let inner = try parseJoined(by: .or, after: "'('", into: &tree)
+      try expectClose(.rightParen, opened: open)
+      return inner
+    }
+    return tree.add(try parsePredicate(after: after()))
   }
 
   /// Whether the token after the current one is an operator (so the current word is a column: `not eq 1`).
@@ -57,19 +62,6 @@ extension Parser {
     if FilterOperator(symbol: next.kind) != nil { return true }
     guard let keyword = next.keyword else { return false }
     return FilterOperator(keyword: keyword) != nil && peek(2).kind != .dot
-  }
-
-  mutating func parsePrimaryCondition(after: @autoclosure () -> String) throws(ParseFailure)
-    -> Condition
-  {
-    if let open = eat(.leftParen) {
-      try enterNesting(open)
-      defer { leaveNesting() }
-      let inner = try parseOr(after: "'('")
-      try expectClose(.rightParen, opened: open)
-      return inner
-    }
-    return .predicate(try parsePredicate(after: after()))
   }
 
   /// `column [not] operator[(config)] [any|all] value`, or `column is [not] null|true|false|unknown`.

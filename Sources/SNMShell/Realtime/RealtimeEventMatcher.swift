@@ -90,7 +90,7 @@ struct RealtimeEventMatcher: Sendable {
   }
 
   static func predicates(_ condition: Condition) -> [FilterPredicate] {
-    switch condition {
+    switch condition.shape {
     case .predicate(let predicate): [predicate]
     case .and(let operands, _): operands.flatMap(predicates)
     case .or, .not: []
