@@ -21,6 +21,37 @@ package enum VisibleTextLine {
     "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
   }
 
+  /// `text` with each line escaped as ``escaped(_:)`` escapes it, its line feeds kept (the text
+  /// `explain` prints, to a terminal and a pipe alike: a person reads it).
+  package static func escapedKeepingLines(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 != 0x0A && mayHide($0) }) else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { escaped(String($0)) }.joined(separator: "\n")
+  }
+
+  /// JSON text with DEL and the scalars ``hides(_:)`` lists above it written as `\u202e`
+  /// escapes: the same JSON value (outside its strings JSON text holds only ASCII, so every one
+  /// is in a string), and nothing reorders or hides a line of it (`explain json`).
+  package static func escapedJSON(_ json: String) -> String {
+    guard json.utf8.contains(where: { $0 >= 0x7F && mayHide($0) }) else { return json }
+    var text = ""
+    for scalar in json.unicodeScalars {
+      if scalar.value >= 0x7F && hides(scalar) {
+        text += jsonEscape(scalar)
+      } else {
+        text.unicodeScalars.append(scalar)
+      }
+    }
+    return text
+  }
+
+  /// `scalar` as a JSON string's escape, `\u202e` (four hexadecimal digits: every scalar
+  /// ``hides(_:)`` lists is below U+10000).
+  package static func jsonEscape(_ scalar: Unicode.Scalar, uppercase: Bool = false) -> String {
+    let digits = String(scalar.value, radix: 16, uppercase: uppercase)
+    return "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
   /// Whether `scalar` is shown as an escape: C0, DEL and C1 controls (they drive a terminal), and
   /// the invisible format characters that make a line read otherwise than it is (Trojan Source):
   /// bidirectional embeddings, overrides, isolates and marks (U+202A...U+202E, U+2066...U+2069,

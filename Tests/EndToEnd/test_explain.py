@@ -5,8 +5,10 @@ unit tests use (the query table of docs/language.md, checked against it below). 
 order kept, so a match here is a byte-for-byte match of the values.
 """
 import json
+import os
 import pathlib
 import re
+import subprocess
 
 import pytest
 
@@ -172,3 +174,67 @@ def test_the_language_doc_shows_every_checked_example_as_sent(snm_bin):
             assert f"`{got['path']}`" in method, statement
         decoded = "&".join(f"{k}={v}" for k, v in got["query"])
         assert query == (f"`{decoded}`" if decoded else "(none)"), statement
+
+
+# ---- what the statement holds is shown, never applied (Trojan Source) -----------------------
+# A right-to-left override, an isolate and a zero-width space in a key and a value, and a quote:
+# raw, a terminal would show the body reordered and the hidden space not at all.
+HIDDEN = "\u202e\u2066\u2069\u200b"
+HIDDEN_BODY = {"a\u2066": "x\u202ey\u2069z\u200b", "q": "it's"}
+HIDDEN_STATEMENT = "from t insert " + json.dumps(HIDDEN_BODY, ensure_ascii=False)
+# `explain` at the prompt (`snm --local -c`): no URL and no key.
+AT_PROMPT = {"SUPABASE_URL": "", "SUPABASE_ANON_KEY": ""}
+
+
+def assert_no_hidden(text):
+    assert not any(character in text for character in HIDDEN), repr(text)
+
+
+def test_explain_text_shows_invisible_characters_as_escapes(snm_bin):
+    for args in (["explain", HIDDEN_STATEMENT], ["--local", "-c", "explain " + HIDDEN_STATEMENT]):
+        result = run_snm(*args, env=AT_PROMPT if "-c" in args else OFFLINE)
+        assert result.returncode == 0, result.stderr
+        assert_no_hidden(result.stdout)
+        assert r'body     {"a\u{2066}":"x\u{202E}y\u{2069}z\u{200B}","q":"it' in result.stdout
+
+
+def test_explain_json_writes_invisible_characters_as_json_escapes(snm_bin):
+    for args in (["explain", "--json", HIDDEN_STATEMENT],
+                 ["--local", "-c", "explain json " + HIDDEN_STATEMENT]):
+        result = run_snm(*args, env=AT_PROMPT if "-c" in args else OFFLINE)
+        assert result.returncode == 0, result.stderr
+        assert_no_hidden(result.stdout)
+        assert r'"body":{"a\u2066":"x\u202ey\u2069z\u200b","q":"it' in result.stdout
+        # The same JSON value: a parser reads the characters back.
+        assert json.loads(result.stdout)["body"] == HIDDEN_BODY
+
+
+@pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
+def test_explain_curl_quotes_invisible_characters_so_bash_reads_the_same_bytes(snm_bin, locale):
+    sent = json.dumps(HIDDEN_BODY, ensure_ascii=False, separators=(",", ":")).encode()
+    for args in (["explain", "--curl", HIDDEN_STATEMENT],
+                 ["--local", "-c", "explain curl " + HIDDEN_STATEMENT]):
+        result = run_snm(*args, env=AT_PROMPT if "-c" in args else OFFLINE)
+        assert result.returncode == 0, result.stderr
+        assert_no_hidden(result.stdout)
+        data = [line for line in result.stdout.splitlines() if line.startswith("  -d ")]
+        assert len(data) == 1, result.stdout
+        word = data[0][len("  -d "):]
+        assert word.startswith("$'"), word
+        pasted = subprocess.run(
+            ["bash", "-c", "printf %s " + word], capture_output=True, check=True,
+            env=dict(os.environ, LC_ALL=locale))
+        assert pasted.stdout == sent
+        # A word without such a character is quoted as before.
+        assert "  -H 'Content-Type: application/json'" in result.stdout
+
+
+def test_the_unquoted_name_help_typed_as_shown_names_the_same_thing(snm_bin):
+    result = run_snm("explain", "from t\u202eab select *", env=OFFLINE)
+    assert result.returncode == 2
+    helps = [line for line in result.stderr.splitlines() if line.startswith("help: write ")]
+    assert helps == [r'help: write "t\u202Eab"'], result.stderr
+    typed = run_snm("explain", "--json", "from " + helps[0][len("help: write "):] + " select *",
+                    env=OFFLINE)
+    assert typed.returncode == 0, typed.stderr
+    assert json.loads(typed.stdout)["path"] == "/rest/v1/t%E2%80%AEab"

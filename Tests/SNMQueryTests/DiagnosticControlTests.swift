@@ -30,6 +30,24 @@ import Testing
         """)
   }
 
+  /// An unquoted name's help, typed as shown, names the same thing: a character the diagnostic
+  /// shows as `\u{202E}` is written as the JSON escape a double-quoted name reads (`"\u{202E}"`
+  /// typed is an invalid escape).
+  @Test func theUnquotedNameHelpTypedAsShownNamesTheSameThing() throws {
+    let script = Parser.parse(Source(text: "from t\u{202E}ab select *"))
+    let help = try #require(script.diagnostics.first?.help)
+    #expect(help == #"write "t\u202Eab""#)
+    let typed = "from " + help.dropFirst("write ".count) + " select *"
+    let outcome = RequestExplainer.explain(
+      Source(text: typed), format: .json, url: "http://127.0.0.1:54321", scope: VariableScope())
+    guard case .explained(let text) = outcome else {
+      Issue.record("not explained: \(outcome)")
+      return
+    }
+    #expect(text.contains(#""path":"/rest/v1/t%E2%80%AEab""#))
+    #expect(DiagnosticMessage.writeQuoted("a\"b\\c") == #"write "a\"b\\c""#)
+  }
+
   /// Trojan Source: a right-to-left override and isolates in a line make it read otherwise than
   /// it runs; the diagnostic shows them as escapes, and the caret still lands under the spot.
   @Test func aBidirectionalOverrideInTheSourceIsShownNotApplied() {

@@ -46,26 +46,28 @@ public enum RequestExplainer {
         if format == nil, case .shell(.explain(_, let written)) = statement.kind {
           chosen = written
         }
+        let shown = chosen
+        func add(_ block: String) { blocks.append(visible(block, format: shown)) }
         do {
           if let realtime = RealtimeCompiler.realtimeStatement(statement),
             let call = try RealtimeCompiler(scope: scope).compile(realtime)
           {
-            blocks.append(render(call, base: manager.config.url, format: chosen))
+            add(render(call, base: manager.config.url, format: chosen))
           } else if let call = try authCall(statement, scope: scope) {
-            blocks.append(render(call, base: manager.config.url, format: chosen))
+            add(render(call, base: manager.config.url, format: chosen))
           } else if let inner = serviceStatement(statement) {
             let rendered =
               StorageCompiler.storageStatement(inner) != nil
               ? render(try storage.compile(inner), format: chosen)
               : render(try compiler.compile(inner).request, format: chosen)
-            blocks.append(
+            add(
               withPaging(
                 asService(rendered, format: chosen), of: statement, format: chosen, tiebreak: nil))
           } else if StorageCompiler.storageStatement(statement) != nil {
-            blocks.append(render(try storage.compile(statement), format: chosen))
+            add(render(try storage.compile(statement), format: chosen))
           } else {
             let compiled = try compiler.compile(statement)
-            blocks.append(
+            add(
               withPaging(
                 render(compiled.request, format: chosen), of: statement, format: chosen,
                 tiebreak: nil))
@@ -80,6 +82,19 @@ public enum RequestExplainer {
       return .refused(DiagnosticRenderer().render(diagnostics, in: source))
     }
     return .explained(blocks.joined(separator: format == .json ? "" : "\n"))
+  }
+
+  /// `block` (one request in `format`) as printed: the statement's own text may hold characters
+  /// that make a line read otherwise than it is (a right-to-left override: Trojan Source). Text
+  /// shows them as the diagnostics do (`\u{202E}`), at a terminal and to a pipe, as a person reads
+  /// it; json writes them as `\u202e` escapes (the same JSON value); curl's words are quoted so
+  /// (``ShellWord``).
+  public static func visible(_ block: String, format: ExplainFormat) -> String {
+    switch format {
+    case .text: VisibleTextLine.escapedKeepingLines(block)
+    case .json: VisibleTextLine.escapedJSON(block)
+    case .curl: block
+    }
   }
 
   /// The call of an auth statement (itself, or in `explain` or `let`), or nil for another.

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// The parser's messages: tokens, clauses and their order.
 extension DiagnosticMessage {
   /// `expected a value after 'gte'`, `expected ')' to close '(', found 'from'`.
@@ -89,6 +91,22 @@ extension DiagnosticMessage {
     Self(
       id: "unquoted-name",
       "the name '\(text)' has characters outside A-Z a-z 0-9 _ $ and must be double-quoted")
+  }
+
+  /// The help of ``unquotedName(_:)``: `write "name"`, the name double-quoted so that, typed as
+  /// shown, it is the same name: `"` and `\` escaped, and a character the diagnostic would show as
+  /// `\u{202E}` written as the JSON escape a double-quoted name reads (`write "t\u202Eab"`).
+  static func writeQuoted(_ name: String) -> String {
+    var quoted = ""
+    for scalar in name.unicodeScalars {
+      switch scalar {
+      case "\"", "\\": quoted += "\\" + String(scalar)
+      case _ where VisibleTextLine.hides(scalar):
+        quoted += VisibleTextLine.jsonEscape(scalar, uppercase: true)
+      default: quoted.unicodeScalars.append(scalar)
+      }
+    }
+    return "write \"" + quoted + "\""
   }
 
   static func malformedNumber(_ text: String) -> Self {

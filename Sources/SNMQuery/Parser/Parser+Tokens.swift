@@ -156,7 +156,7 @@ extension Parser {
       }
       if spelled.utf8.count > 1 || (spelled.unicodeScalars.first?.value ?? 0) >= 0x80 {
         return failure(
-          .unquotedName(spelled), at: token.range, help: "write \"\(spelled)\"")
+          .unquotedName(spelled), at: token.range, help: DiagnosticMessage.writeQuoted(spelled))
       }
       return failure(
         .invalidCharacter(spelled), at: token.range, help: Parser.characterHelp(spelled))

@@ -61,8 +61,9 @@ struct ShellStatements: StatementFamily {
         return .failed(error)
       }
       switch format {
-      case .text: emitRaw(request.readableBlock())
-      case .json: emitRaw(request.explainJSON().serialized() + "\n")
+      case .text: emitRaw(RequestExplainer.visible(request.readableBlock(), format: .text))
+      case .json:
+        emitRaw(RequestExplainer.visible(request.explainJSON().serialized() + "\n", format: .json))
       case .curl: emitRaw(request.curlCommand() + "\n")
       }
       return .succeeded(nil)
@@ -74,7 +75,8 @@ struct ShellStatements: StatementFamily {
       } catch {
         return .failed(error)
       }
-      emitRaw(RequestExplainer.render(compiled, format: format))
+      emitRaw(
+        RequestExplainer.visible(RequestExplainer.render(compiled, format: format), format: format))
       return .succeeded(nil)
     case .explain(let inner, let format):
       let compiled: StatementCompiler.Compiled
@@ -82,7 +84,9 @@ struct ShellStatements: StatementFamily {
         compiled = try await RequestStatements(environment: environment, output: output)
           .compile(inner, in: source)
       } catch { return .failed(error) }
-      emitRaw(RequestExplainer.render(compiled.request, format: format, of: inner))
+      emitRaw(
+        RequestExplainer.visible(
+          RequestExplainer.render(compiled.request, format: format, of: inner), format: format))
       return .succeeded(nil)
     default:
       return .succeeded(nil)
