@@ -67,16 +67,22 @@ extension HTTPDecoder {
   }
 
   /// Takes one line (without CR LF) if complete; throws when a line grows past `limit` bytes.
+  /// The search for its LF resumes where the last read's stopped.
   mutating func takeLine(limit: Int) throws(HTTPParseError) -> ArraySlice<UInt8>? {
-    guard let newline = buffer[position...].firstIndex(of: 0x0A) else {
+    let start = resumeScan()
+    guard let newline = buffer[start...].firstIndex(of: 0x0A) else {
+      scan.examined += buffer.count - start
+      scan.next = buffer.count
       if buffer.count - position > limit { throw .bad("malformed chunked body") }
       return nil
     }
+    scan.examined += newline + 1 - start
     var end = newline
     if end > position, buffer[end - 1] == 0x0D { end -= 1 }
     let line = buffer[position..<end]
     guard line.count <= limit else { throw .bad("malformed chunked body") }
     position = newline + 1
+    scan.next = position
     return line
   }
 }

@@ -14,6 +14,7 @@ extension HTTPDecoder {
       let lines = headLines(end: end)
       let headBytes = end - position
       position = end
+      scan.next = end
       bodyBytes = 0
       switch reading {
       case .requests:
@@ -41,28 +42,33 @@ extension HTTPDecoder {
   static let httpPrefix = Array("HTTP/".utf8)
 
   /// The index just after the empty line that ends the head in `buffer[position...]`, or nil.
-  /// Empty lines before a request line are skipped, as RFC 9112 §2.2 allows.
-  func headEnd() -> Int? {
-    // The closure reads this local, not `self`: reading `self.buffer` there copied the whole
+  /// Empty lines before a request line are skipped, as RFC 9112 §2.2 allows. The search resumes
+  /// where the last read's stopped (``HTTPLineScan``).
+  mutating func headEnd() -> Int? {
+    let start = resumeScan()
+    // The closure reads these locals, not `self`: reading `self.buffer` there copied the whole
     // decoder at every line.
     let buffer = buffer
-    var lineStart = position
-    var sawContent = reading == .responses
+    var state = scan
     var found: Int?
-    Self.forEachLineEnd(in: buffer, from: position, to: buffer.count) { index in
+    Self.forEachLineEnd(in: buffer, from: start, to: buffer.count) { index in
+      if state.firstLineEnd == nil { state.firstLineEnd = index }
       var lineEnd = index
-      if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-      if lineEnd == lineStart {
-        if sawContent {
+      if lineEnd > state.lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+      if lineEnd == state.lineStart {
+        if state.sawContent {
           found = index + 1
           return false
         }
       } else {
-        sawContent = true
+        state.sawContent = true
       }
-      lineStart = index + 1
+      state.lineStart = index + 1
       return true
     }
+    state.next = found ?? buffer.count
+    state.examined += state.next - start
+    scan = state
     return found
   }
 
@@ -85,20 +91,14 @@ extension HTTPDecoder {
 
   /// The limits, checked on what has arrived of the head so far (its terminating blank line
   /// aside), so the verdict is the same whether the bytes came at once or in pieces: the first
-  /// line past `maxStartLineBytes` is 414, the head past both limits together 431.
-  func checkHeadSize(upTo limit: Int) throws(HTTPParseError) {
-    var lineEnd = limit
-    Self.forEachLineEnd(in: buffer, from: position, to: limit) { index in
-      lineEnd = index
-      return false
-    }
+  /// line past `maxStartLineBytes` is 414, the head past both limits together 431. Worked out on
+  /// what ``headEnd()`` found and on the bytes not checked before.
+  mutating func checkHeadSize(upTo limit: Int) throws(HTTPParseError) {
+    var lineEnd = min(scan.firstLineEnd ?? limit, limit)
     if lineEnd > position, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
     if lineEnd - position > limits.maxStartLineBytes { throw startLineTooLong() }
-    var headEnd = limit
-    while headEnd > position, buffer[headEnd - 1] == 0x0A || buffer[headEnd - 1] == 0x0D {
-      headEnd -= 1
-    }
-    if headEnd - position > limits.maxStartLineBytes + limits.maxHeaderBytes {
+    let contentEnd = endWithoutLineEnds(upTo: limit)
+    if contentEnd - position > limits.maxStartLineBytes + limits.maxHeaderBytes {
       throw HTTPParseError(status: 431, message: "header fields too large")
     }
   }

@@ -65,6 +65,8 @@ public struct HTTPDecoder: Sendable {
   var buffer: [UInt8] = []
   var position = 0
   var phase = Phase.head
+  /// How far the search for the end of the line or head under way got.
+  var scan = HTTPLineScan()
   /// Body bytes of the message so far, counted against `limits.maxBodyBytes`.
   var bodyBytes = 0
   /// Set once a request head with `Expect: 100-continue` and a body is read; the server answers
@@ -114,15 +116,18 @@ public struct HTTPDecoder: Sendable {
   /// buffer instead of copying the bytes into its own.
   public mutating func append(taking bytes: [UInt8]) {
     guard position == buffer.count else { return append(contentsOf: bytes) }
+    scan.shift(by: position)
     buffer = bytes
     position = 0
   }
 
   private mutating func compact() {
     if position == buffer.count {
+      scan.shift(by: position)
       buffer.removeAll(keepingCapacity: true)
       position = 0
     } else if position > 65_536 {
+      scan.shift(by: position)
       buffer.removeFirst(position)
       position = 0
     }

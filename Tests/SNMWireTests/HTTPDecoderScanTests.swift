@@ -1,0 +1,86 @@
+import Testing
+
+@testable import SNMWire
+
+/// A line or head sent a byte at a time is searched once: the bytes the decoder examines stay
+/// within twice the bytes fed (searching again from the first unread byte at every read examined
+/// the square: a 32 KiB trailer, the most a request may carry, a billion bytes looked at).
+@Suite struct HTTPDecoderScanTests {
+  /// What decoding `text` a byte at a time gives (the parts' kinds, or the refusal) and how many
+  /// bytes the decoder examined.
+  func fedByteByByte(_ text: String, reading: HTTPDecoder.Reading = .requests) -> (
+    parts: [String], examined: Int
+  ) {
+    var decoder = HTTPDecoder(
+      reading: reading, limits: reading == .requests ? .requests : .responses)
+    var parts: [String] = []
+    do {
+      for byte in text.utf8 {
+        decoder.append(contentsOf: [byte])
+        while let part = try decoder.next() {
+          switch part {
+          case .requestHead: parts.append("request")
+          case .responseHead(let head): parts.append("\(head.status)")
+          case .body(let bytes): parts.append("body \(bytes.count)")
+          case .end: parts.append("end")
+          }
+        }
+      }
+    } catch {
+      parts.append("refused \(error.status)")
+    }
+    return (parts, decoder.scan.examined)
+  }
+
+  @Test func aTrailerByteByByteIsExaminedOnce() {
+    let trailer = "X-Padding: " + String(repeating: "a", count: 32 * 1024 - 100)
+    let text =
+      "POST /rest/v1/t HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+      + "3\r\nabc\r\n0\r\n\(trailer)\r\n\r\n"
+    let (parts, examined) = fedByteByByte(text)
+    #expect(parts == ["request", "body 1", "body 1", "body 1", "end"])
+    #expect(examined <= 2 * text.utf8.count)
+  }
+
+  @Test func aHeadByteByByteIsExaminedOnce() {
+    let field = "Authorization: Bearer " + String(repeating: "b", count: 30_000)
+    let text = "GET /rest/v1/t HTTP/1.1\r\nHost: x\r\n\(field)\r\n\r\n"
+    let (parts, examined) = fedByteByByte(text)
+    #expect(parts == ["request", "end"])
+    #expect(examined <= 2 * text.utf8.count)
+  }
+
+  @Test func aLongStartLineByteByByteIsExaminedOnce() {
+    let text = "GET /" + String(repeating: "p", count: 16_000) + " HTTP/1.1\r\nHost: x\r\n\r\n"
+    let (parts, examined) = fedByteByByte(text)
+    #expect(parts == ["request", "end"])
+    #expect(examined <= 2 * text.utf8.count)
+  }
+
+  @Test func leadingEmptyLinesByteByByteAreExaminedOnce() {
+    let text = String(repeating: "\r\n", count: 10_000) + "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    let (parts, examined) = fedByteByByte(text)
+    #expect(parts == ["request", "end"])
+    #expect(examined <= 2 * text.utf8.count)
+  }
+
+  @Test func aStartLineTooLongIsStillRefusedByteByByte() {
+    let text = "GET /" + String(repeating: "p", count: 17_000)
+    #expect(fedByteByByte(text).parts == ["refused 414"])
+  }
+
+  @Test func aHeadTooLargeIsStillRefusedByteByByte() {
+    let text = "GET / HTTP/1.1\r\nA: " + String(repeating: "v", count: 50_000)
+    #expect(fedByteByByte(text).parts == ["refused 431"])
+  }
+
+  @Test func aResponseHeadAndChunkLinesByteByByteAreExaminedOnce() {
+    let text =
+      "HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "c", count: 20_000) + "\r\n"
+      + "Transfer-Encoding: chunked\r\n\r\n2;" + String(repeating: "e", count: 1000)
+      + "\r\nhi\r\n0\r\n\r\n"
+    let (parts, examined) = fedByteByByte(text, reading: .responses)
+    #expect(parts == ["200", "body 1", "body 1", "end"])
+    #expect(examined <= 2 * text.utf8.count)
+  }
+}
