@@ -91,14 +91,25 @@ extension HTTPDecoder {
 
   /// The limits, checked on what has arrived of the head so far (its terminating blank line
   /// aside), so the verdict is the same whether the bytes came at once or in pieces: the first
-  /// line past `maxStartLineBytes` is 414, the head past both limits together 431. Worked out on
+  /// line past `maxStartLineBytes` is 414, the head past both limits together 431, and so are its
+  /// bytes with their line ends (400 when they are all empty lines before a request line). Worked out on
   /// what ``headEnd()`` found and on the bytes not checked before.
   mutating func checkHeadSize(upTo limit: Int) throws(HTTPParseError) {
     var lineEnd = min(scan.firstLineEnd ?? limit, limit)
     if lineEnd > position, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
     if lineEnd - position > limits.maxStartLineBytes { throw startLineTooLong() }
     let contentEnd = endWithoutLineEnds(upTo: limit)
-    if contentEnd - position > limits.maxStartLineBytes + limits.maxHeaderBytes {
+    let headLimit = limits.maxStartLineBytes + limits.maxHeaderBytes
+    if contentEnd - position > headLimit {
+      throw HTTPParseError(status: 431, message: "header fields too large")
+    }
+    // Every byte kept counts, line ends included (past the four of the empty line that ends a
+    // head): a request of empty lines only, or of lines of CRs, has no content to measure and was
+    // kept whole until the request's timeout (hundreds of MiB a connection).
+    if limit - position > headLimit + 4 {
+      if reading == .requests, !scan.sawContent {
+        throw .bad("too many empty lines before the request line")
+      }
       throw HTTPParseError(status: 431, message: "header fields too large")
     }
   }
