@@ -108,7 +108,7 @@ let package = Package(
       name: "snmTests", dependencies: ["snm", "SNMShell", "SNMLocal", "SNMTestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(name: "SNMCryptoTests", dependencies: ["SNMCrypto"]),
-    .testTarget(name: "SNMTOMLTests", dependencies: ["SNMTOML"]),
+    .testTarget(name: "SNMTOMLTests", dependencies: ["SNMTOML", "SNMTestSupport"]),
     .testTarget(name: "SNMCodegenTests", dependencies: ["SNMCodegen", "SNMWire"]),
     .testTarget(
       name: "SNMLocalTests",

@@ -1,3 +1,4 @@
+import SNMTestSupport
 import Testing
 
 @testable import SNMTOML
@@ -246,7 +247,7 @@ func malformedFilesAreRefusedWithTheirPlace(_ refusal: Refusal) {
 
 /// Random bytes and random cuts of a valid file never crash the reader: each is read or refused.
 @Test func randomInputIsReadOrRefusedNeverCrashes() {
-  var generator = SplitMix(seed: 42)
+  var generator = SeededGenerator(seed: 42)
   let valid = Array(
     """
     [api]
@@ -271,17 +272,5 @@ func malformedFilesAreRefusedWithTheirPlace(_ refusal: Refusal) {
       }
     }
     _ = try? TOMLDocument(bytes: bytes, file: "f")
-  }
-}
-
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SNMTestSupport
 import Testing
 
 @testable import SNMWire
@@ -9,18 +10,6 @@ import Testing
 /// escapes, an 8- or 16-byte prefix, a byte, duplicates or a prefix of one another, with spaces
 /// where PostgREST writes none, must be written as the parsed tree writes them, at every indent.
 @Suite struct RowKeysDifferentialTests {
-  /// A generator with a fixed start (SplitMix64), so that a failure is the same every run.
-  struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// Keys as their source text: short and long, sharing 7-, 8-, 15- and 16-byte starts, one a
   /// prefix of another, empty, with escapes, non-ASCII, DEL and a space.
   static let keys = [
@@ -38,12 +27,12 @@ import Testing
     #"{ "a" : [ ] , "ab":{"c":"d"} }"#,
   ]
 
-  static func pick<T>(_ items: [T], _ random: inout Seeded) -> T {
+  static func pick<T>(_ items: [T], _ random: inout SeededGenerator) -> T {
     items[Int(random.next() % UInt64(items.count))]
   }
 
   /// Mostly nothing, sometimes a space (PostgREST's), rarely other whitespace.
-  static func space(_ random: inout Seeded) -> String {
+  static func space(_ random: inout SeededGenerator) -> String {
     switch random.next() % 20 {
     case 0: " "
     case 1: "\n "
@@ -53,7 +42,7 @@ import Testing
     }
   }
 
-  static func value(_ random: inout Seeded) -> String {
+  static func value(_ random: inout SeededGenerator) -> String {
     if random.next() % 25 == 0 {
       // Long enough to grow the text buffer in the middle of a row.
       return "\"" + String(repeating: "v", count: Int(random.next() % 9000)) + "\""
@@ -62,7 +51,7 @@ import Testing
   }
 
   /// Keys of a later row: the first row's, or those changed in one way.
-  static func laterKeys(_ first: [String], _ random: inout Seeded) -> [String] {
+  static func laterKeys(_ first: [String], _ random: inout SeededGenerator) -> [String] {
     var keys = first
     switch random.next() % 10 {
     case 0: if !keys.isEmpty { keys.remove(at: Int(random.next() % UInt64(keys.count))) }
@@ -76,7 +65,7 @@ import Testing
     return keys
   }
 
-  static func row(_ keys: [String], _ random: inout Seeded) -> String {
+  static func row(_ keys: [String], _ random: inout SeededGenerator) -> String {
     var text = "{" + space(&random)
     for (index, key) in keys.enumerated() {
       if index > 0 { text += "," + space(&random) }
@@ -86,7 +75,7 @@ import Testing
     return text + "}"
   }
 
-  static func body(_ random: inout Seeded) -> String {
+  static func body(_ random: inout SeededGenerator) -> String {
     let count = 1 + Int(random.next() % 4)
     var first: [String] = []
     for _ in 0..<count { first.append(pick(keys, &random)) }
@@ -101,7 +90,7 @@ import Testing
 
   @Test(arguments: 0..<8)
   func rowsWithTheFirstRowsKeysOrNotAreWrittenAsTheTreeWritesThem(_ part: Int) throws {
-    var random = Seeded(state: 0x5EED_0000 + UInt64(part))
+    var random = SeededGenerator(seed: 0x5EED_0000 + UInt64(part))
     for _ in 0..<400 {
       let input = Array(Self.body(&random).utf8)
       let document = try JSONDocument(validating: Data(input))
