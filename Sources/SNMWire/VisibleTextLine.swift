@@ -5,15 +5,25 @@
 /// literals, comments and names it writes (adding the joiners, see there).
 package enum VisibleTextLine {
   package static func escaped(_ line: String) -> String {
-    var text = ""
-    for scalar in line.unicodeScalars {
-      if hides(scalar) {
-        text += escape(scalar)
+    escaping(line, from: 0, as: escape)
+  }
+
+  /// `text` with each scalar from `lowest` up that ``hides(_:)`` lists written as `escape`
+  /// writes it (`lowest` is 0, 0x7F or 0x80: a hidden scalar's first UTF-8 byte is at least
+  /// `lowest` when the scalar is); text without any is returned as it is, untouched.
+  package static func escaping(
+    _ text: String, from lowest: UInt8, as escape: (Unicode.Scalar) -> String
+  ) -> String {
+    guard text.utf8.contains(where: { $0 >= lowest && mayHide($0) }) else { return text }
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value >= UInt32(lowest) && hides(scalar) {
+        escaped += escape(scalar)
       } else {
-        text.unicodeScalars.append(scalar)
+        escaped.unicodeScalars.append(scalar)
       }
     }
-    return text
+    return escaped
   }
 
   /// `scalar` as the escape a reader is shown instead of it: `\u{202E}` (hexadecimal, upper case).
@@ -33,16 +43,7 @@ package enum VisibleTextLine {
   /// escapes: the same JSON value (outside its strings JSON text holds only ASCII, so every one
   /// is in a string), and nothing reorders or hides a line of it (`explain json`).
   package static func escapedJSON(_ json: String) -> String {
-    guard json.utf8.contains(where: { $0 >= 0x7F && mayHide($0) }) else { return json }
-    var text = ""
-    for scalar in json.unicodeScalars {
-      if scalar.value >= 0x7F && hides(scalar) {
-        text += jsonEscape(scalar)
-      } else {
-        text.unicodeScalars.append(scalar)
-      }
-    }
-    return text
+    escaping(json, from: 0x7F) { jsonEscape($0) }
   }
 
   /// `scalar` as a JSON string's escape, `\u202e` (four hexadecimal digits: every scalar

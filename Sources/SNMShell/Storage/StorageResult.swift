@@ -105,17 +105,7 @@ enum StorageResult {
   /// bidirectional override, a byte-order mark: ``VisibleTextLine/hides(_:)``) as escapes, as
   /// in a table's cells; its tabs and line ends (the only controls it holds) as they are.
   static func shown(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.value >= 0x80 && VisibleTextLine.hides($0) })
-    else { return text }
-    var shown = ""
-    for scalar in text.unicodeScalars {
-      if scalar.value >= 0x80 && VisibleTextLine.hides(scalar) {
-        shown += VisibleTextLine.escape(scalar)
-      } else {
-        shown.unicodeScalars.append(scalar)
-      }
-    }
-    return shown
+    VisibleTextLine.escaping(text, from: 0x80, as: VisibleTextLine.escape)
   }
 
   static func binaryNote(_ response: SupabaseStorageResponse) -> String {
