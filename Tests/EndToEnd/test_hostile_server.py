@@ -385,8 +385,15 @@ def holding(answer):
     # https:// (curl skips what follows the digits).
     (CHUNKED + b"9 9\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
     (CHUNKED + b" 9\r\n[1,2,3,4]\r\n0\r\n\r\n", "invalid chunk size"),
+    # A bare CR in a trailer's field line (RFC 9112 2.2: invalid, as in a head's): libcurl
+    # refused it in its words over https://, snm's reader took it over http://.
+    (CHUNKED + b"A\r\n[{\"id\":1}]\r\n0\r\nX-Trailer: a\rb\r\n\r\n",
+     "invalid character in trailer field"),
+    (CHUNKED + b"A\r\n[{\"id\":1}]\r\n0\r\nX-Trailer: t\r\r\n\r\n",
+     "invalid character in trailer field"),
 ], ids=["data longer than its size", "signed size", "not hex", "past 63 bits",
-        "2^64 - 1", "25 digits", "17 digits", "space inside", "space before"])
+        "2^64 - 1", "25 digits", "17 digits", "space inside", "space before",
+        "bare CR in a trailer", "bare CR ending a trailer line"])
 def test_chunk_framing_is_refused_in_the_same_words_over_both_schemes(home, tmp_path, answer,
                                                                        says):
     """Over https:// libcurl read the chunks and said it in its own words ("Malformed encoding

@@ -60,6 +60,8 @@ import Testing
     "186a0\r\n\(big)\r\n186a0\r\n\(big)\r\n186a0\r\n",
     "1;" + String(repeating: "e", count: 2000) + "\r\nx\r\n0\r\n\r\n",
     "1\r\nx\r\n0\r\n" + String(repeating: "T", count: 70_000) + "\r\n\r\n",
+    "1\r\nx\r\n0\r\nX-T: a\rb\r\n\r\n",
+    "1\r\nx\r\n0\r\nX-T: t\r\r\n\r\n",
   ])
   func readsAsThePlainReaderDoes(body: String) {
     let limit = 250_000

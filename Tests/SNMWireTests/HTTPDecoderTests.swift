@@ -232,6 +232,21 @@ func readsAnswers(_ example: AnswerCase) {
     name: "a length with a sign",
     text: "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok",
     expected: ["refused 400: invalid Content-Length"]),
+  // A bare CR in a trailer's field line is invalid, as in a head's (RFC 9112 §2.2; libcurl
+  // refuses it too), and so are the other control characters a field value may not hold.
+  AnswerCase(
+    name: "a bare CR in a trailer field",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\nX-T: a\rb\r\n\r\n",
+    expected: ["refused 400: invalid character in trailer field"]),
+  AnswerCase(
+    name: "a bare CR ending a trailer line",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\nX-T: t\r\r\n\r\n",
+    expected: ["refused 400: invalid character in trailer field"]),
+  AnswerCase(
+    name: "a NUL in a trailer field",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\nX-T: a\u{0}b\r\n"
+      + "\r\n",
+    expected: ["refused 400: invalid character in trailer field"]),
 
   AnswerCase(
     name: "head past the limit",
@@ -354,6 +369,25 @@ func aFieldValueLosesItsLineBreaks(_ value: String, _ sent: String) {
     #expect(got?.headers["x-long"]?.count == 300)
     #expect(got?.headers["host"] == "x")
   }
+}
+
+/// A request's trailer is read as an answer's: a bare CR in its field line is refused (the
+/// gateway answers 400), a tab is kept.
+@Test(arguments: [("X-T: a\rb", "invalid character in trailer field"), ("X-T: a\tb", nil)])
+func aRequestsTrailerFieldIsChecked(trailer: String, refusal: String?) {
+  let text =
+    "POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\(trailer)\r\n\r\n"
+  var decoder = HTTPDecoder(reading: .requests, limits: .requests)
+  decoder.append(contentsOf: Array(text.utf8))
+  var parts: [String] = []
+  do {
+    while let part = try decoder.next() {
+      if case .end = part { parts.append("end") }
+    }
+  } catch {
+    parts.append("refused \(error.status): \(error.message)")
+  }
+  #expect(parts == [refusal.map { "refused 400: \($0)" } ?? "end"])
 }
 
 @Test(arguments: [

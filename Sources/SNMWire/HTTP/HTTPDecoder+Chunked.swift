@@ -39,6 +39,9 @@ extension HTTPDecoder {
         guard bytes + line.count <= limits.maxHeaderBytes else {
           throw HTTPParseError(status: 431, message: "trailer fields too large")
         }
+        // A field line, as a head's are (RFC 9112 §7.1.2): a bare CR in it (§2.2) or another
+        // control character makes it invalid, as libcurl holds it over https://.
+        guard Self.isFieldValue(line) else { throw .bad("invalid character in trailer field") }
         phase = .trailers(bytes: bytes + line.count)
       case .head, .fixedBody, .untilClose:
         return nil
