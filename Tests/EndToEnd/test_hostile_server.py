@@ -422,6 +422,31 @@ def test_a_chunk_size_past_the_limit_is_refused_at_once_over_https_too(home, tmp
     assert secure.stderr == plain.stderr
 
 
+@pytest.mark.parametrize("status", ["200\tOK", "200OK"])
+def test_a_status_line_http_refuses_is_refused_over_https_too(home, tmp_path, status):
+    """libcurl reads these status lines as 200; snm read status 0 over https://, so a download
+    took the body as an error's and wrote an empty file ("downloaded ... (0 bytes)", exit 0),
+    and an answer in chunks went without its framing read (a 7fffffffffffffff chunk waited until
+    --timeout). Now both schemes refuse the line in the plain decoder's words."""
+    out = tmp_path / "out.png"
+    body = b"\x89PNG new bytes"
+    download = (f"HTTP/1.1 {status}\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+    chunked = holding(f"HTTP/1.1 {status}\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
+                      + b"7fffffffffffffff\r\nabc")
+    make_certificates(tmp_path)
+    for server in (HostileServer(lambda head: download if "object" in head else chunked),
+                   TLSServer(lambda head: download if "object" in head else chunked, tmp_path)):
+        try:
+            for statement in (f"storage download avatars/a.png to '{out}'", "from t select *"):
+                result = snm_against(server, statement, home, "--cacert",
+                                     str(tmp_path / "ca.pem"), "--timeout", "6")
+                assert result.returncode == 3, (server.url, statement, result)
+                assert "the answer is not valid HTTP (bad status line)" in result.stderr, result
+                assert not out.exists()
+        finally:
+            server.stop()
+
+
 GZIPPED = gzip.compress(b'[{"id":1,"name":"Kim"},{"id":2,"name":"Min"}]')
 
 

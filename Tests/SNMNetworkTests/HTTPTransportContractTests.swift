@@ -290,6 +290,35 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
     #expect(reason.hasPrefix("the answer is not valid HTTP ("))
   }
 
+  /// A status line that is not `VERSION SP 3DIGIT [SP REASON]` is refused in the plain
+  /// decoder's words by both. libcurl reads `200\tOK` and `200OK` as 200 (and skips a second
+  /// space): over https:// snm read them as status 0, so a download took the 200 answer's body
+  /// as an error's and wrote an empty file, "downloaded ... (0 bytes)", exit 0.
+  @Test(arguments: TransportKind.all)
+  func aStatusLineTheDecoderRefusesIsRefusedAndNoFileWritten(_ kind: TransportKind) async throws {
+    let folder = NSTemporaryDirectory() + "snm-status-line-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    for (index, status) in ["200\tOK", "200OK", " 200 OK"].enumerated() {
+      let server = try LoopbackHTTPServer { _ in
+        .garbage("HTTP/1.1 \(status)\r\nContent-Length: 9\r\n\r\nthe bytes")
+      }
+      defer { server.stop() }
+      var sent = request(server)
+      let file = folder + "/\(index)"
+      sent.responseFile = file
+      let error = await #expect(throws: SNMNetworkError.self, "\(status)") {
+        try await kind.make().send(sent)
+      }
+      guard case .malformedResponse(_, let reason)? = error else {
+        Issue.record("\(status): expected malformedResponse, got \(String(describing: error))")
+        continue
+      }
+      #expect(reason == "the answer is not valid HTTP (bad status line)", "\(status)")
+      #expect(!FileManager.default.fileExists(atPath: file), "\(status)")
+    }
+  }
+
   @Test(arguments: TransportKind.all)
   func aConnectionClosedWithoutAnAnswerIsMalformed(_ kind: TransportKind) async throws {
     let server = try LoopbackHTTPServer { _ in .closeWithoutAnswer }

@@ -138,40 +138,47 @@ final class CurlTransfer {
   }
 
   /// One line of an answer's head (status line, field, or the empty line that ends it). A status
-  /// line starts a new head: an interim answer's fields are dropped.
-  fileprivate func readHeader(_ line: UnsafeBufferPointer<UInt8>) {
+  /// line starts a new head: an interim answer's fields are dropped. A status line the plain
+  /// decoder refuses is refused (false: the transfer stops) in its words: libcurl reads a status
+  /// of `200\tOK` or `200OK` as 200, where snm read 0, and a download then took the 200 answer's
+  /// body as an error's and wrote an empty file (and an answer in chunks went unchecked).
+  fileprivate func readHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
     receivedHead = true
     var end = line.count
     while end > 0, line[end - 1] == 10 || line[end - 1] == 13 { end -= 1 }
     let bytes = UnsafeBufferPointer(rebasing: line[..<end])
     if bytes.starts(with: "HTTP/".utf8) {
       headers.removeAll(keepingCapacity: true)
-      headStatus = Self.status(of: bytes)
+      guard let status = Self.status(of: bytes) else {
+        bodyFailure = .malformed("the answer is not valid HTTP (bad status line)")
+        return false
+      }
+      headStatus = status
       headIsHTTP1 = bytes.starts(with: "HTTP/1.".utf8)
-      return
+      return true
     }
     if bytes.isEmpty {
       headEnded()
     } else if let field = HTTPHeaders.Field(headerLine: bytes) {
       headers.append(field)
     }
+    return true
   }
 
-  /// The status a status line gives (`HTTP/1.1 200 OK`, `HTTP/2 200`): the word after the
-  /// version when it is 1-9 digits, else 0. Read on the bytes: splitting the line as a `String`
-  /// took 7k instructions an answer.
-  static func status(of line: UnsafeBufferPointer<UInt8>) -> Int {
-    var index = line.firstIndex(of: 0x20) ?? line.count
-    while index < line.count, line[index] == 0x20 { index += 1 }
+  /// The status a status line gives (`HTTP/1.1 200 OK`, `HTTP/2 200`), as the plain decoder
+  /// reads it: the three digits between the first space and the next (or the line's end), 100 or
+  /// more; nil for any other line. Read on the bytes: splitting the line as a `String` took 7k
+  /// instructions an answer.
+  static func status(of line: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let space = line.firstIndex(of: 0x20) else { return nil }
     var status = 0
-    var digits = 0
+    var index = space + 1
     while index < line.count, line[index] != 0x20 {
-      guard (48...57).contains(line[index]), digits < 9 else { return 0 }
+      guard (48...57).contains(line[index]), index - space <= 3 else { return nil }
       status = status * 10 + Int(line[index] - 48)
-      digits += 1
       index += 1
     }
-    return status
+    return index - space == 4 && status >= 100 ? status : nil
   }
 
   /// The head ended. An HTTP/1.x answer with a body in chunks (libcurl's rule: `chunked` among
@@ -271,10 +278,7 @@ private func curlReadHeader(
   _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
   _ context: UnsafeMutableRawPointer?
 ) -> Int {
-  curlCallback(data, size * count, context) { transfer, line in
-    transfer.readHeader(line)
-    return true
-  }
+  curlCallback(data, size * count, context) { $0.readHeader($1) }
 }
 
 /// `CURLOPT_DEBUGFUNCTION` (on only for an answer in chunks): the body's bytes as they came
