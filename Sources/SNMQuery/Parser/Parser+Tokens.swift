@@ -3,8 +3,8 @@ import SNMSupabase
 /// Moving through tokens, matching them, and making failures.
 extension Parser {
   // Inlined, as the token access under them: read dozens of times a statement, and a call
-  // copied the token window to read one token.
-  @inline(__always) var current: Token { tokens[position] }
+  // copied the token window to read one token. The current token is the parser's own
+  // (`Parser.current`), so reading it is one load.
 
   /// The token `offset` ahead; past the statement's end, that end.
   @inline(__always) func peek(_ offset: Int = 1) -> Token {
@@ -16,9 +16,19 @@ extension Parser {
 
   @discardableResult
   @inline(__always) mutating func advance() -> Token {
-    let token = tokens[position]
-    if token.kind != .endOfFile { position += 1 }
+    let token = current
+    if token.kind != .endOfFile {
+      position += 1
+      current = tokens[position]
+    }
     return token
+  }
+
+  /// Goes to `newPosition` (the next statement's tokens lexed once it is past the window's).
+  mutating func move(to newPosition: Int) {
+    position = newPosition
+    tokens.reach(newPosition)
+    current = tokens[newPosition]
   }
 
   /// Whether the current token is `keyword` (recorded for completion).

@@ -12,6 +12,10 @@ public struct Parser {
   let source: Source
   /// The tokens of the statement being parsed (and the one before it); see `TokenWindow`.
   var tokens: TokenWindow
+  /// The token at `position` (`tokens[position]`), kept here: the parser reads it dozens of
+  /// times a statement, and a read of the window is several loads and a compare. Set only with
+  /// `position`, by `advance()` and `move(to:)`.
+  var current: Token
   /// The Strings of its short tokens, made once each (`text(_:)`).
   let texts = TokenTexts()
   var position = 0
@@ -35,6 +39,7 @@ public struct Parser {
   init(source: Source, tokens: [Token]) {
     self.source = source
     self.tokens = TokenWindow(tokens: tokens)
+    current = self.tokens[0]
   }
 
   /// Parses a whole script (or one line, or `-c` text).
@@ -65,6 +70,7 @@ public struct Parser {
   public init(_ source: Source) {
     self.source = source
     self.tokens = TokenWindow(source: source)
+    current = self.tokens[0]
   }
 
   /// The parse errors found so far.
@@ -74,11 +80,8 @@ public struct Parser {
   /// `parseDiagnostics` and skipped.
   public mutating func nextStatement() -> Statement? {
     while true {
-      tokens.reach(position)
-      while current.kind == .newline || current.kind == .semicolon {
-        position += 1
-        tokens.reach(position)
-      }
+      move(to: position)
+      while current.kind == .newline || current.kind == .semicolon { move(to: position + 1) }
       if current.kind == .endOfFile {
         // A new statement may start here only after a newline or ';' (not after a failed one).
         if position == cursorToken && (position == 0 || tokens[position - 1].kind.isStatementEnd) {
@@ -106,13 +109,13 @@ public struct Parser {
   /// Skips to the end of the failed statement, or to a line inside open brackets that starts a new one.
   mutating func recover(from startPosition: Int) {
     resyncedInsideBrackets = false
-    if position == startPosition && !current.kind.isStatementEnd { position += 1 }
+    if position == startPosition && !current.kind.isStatementEnd { move(to: position + 1) }
     while !current.kind.isStatementEnd {
       if position > startPosition && startsStatementInsideBrackets(current) {
         resyncedInsideBrackets = true
         return
       }
-      position += 1
+      move(to: position + 1)
     }
   }
 
