@@ -37,10 +37,11 @@ extension Lexer {
   /// or the source's where it has none; with the escapes and `$`s seen on the way. In single
   /// quotes `''` is a quote; in double quotes `\` escapes the byte after it unless that is a line
   /// break. One loop over the bytes without bounds checks: strings are most of some statements.
-  /// Eight bytes at a time while eight are left (`NameWord.equal`): a step over eight bytes that
-  /// are none of the quote, a line break, `\` and `$`, or to the first that is one; UUIDs,
-  /// digits, spaces and capitals, which the byte loop's one compare let through only to the four
-  /// compares after it, go by a word at a time.
+  /// Eight bytes at a time while eight are left: a step over eight bytes that are none of the
+  /// quote, a line break, `\` and `$`, or to the first that may be one. The word's test is two
+  /// (`NameWord.firstBelow`, `firstEqual`): a byte below `(` (both quotes, `$`, line breaks and
+  /// spaces) or a `\`; the byte loop passes a space or another byte it stopped at for nothing.
+  /// UUIDs, digits, letters and text that is not ASCII go by a word at a time.
   static func scanQuoted(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int, quote: UInt8)
     -> (cursor: Int, flags: Token.Flags, closed: Bool)
   {
@@ -51,10 +52,9 @@ extension Lexer {
     while cursor < count {
       if cursor &+ 8 <= count {
         let word = NameWord.load(bytes, at: cursor)
-        let ends = NameWord.equal(quote, in: word) | NameWord.equal(UInt8(ascii: "\n"), in: word)
         let stops =
-          ends | NameWord.equal(UInt8(ascii: "\\"), in: word)
-          | NameWord.equal(UInt8(ascii: "$"), in: word)
+          NameWord.firstBelow(UInt8(ascii: "("), in: word)
+          | NameWord.firstEqual(UInt8(ascii: "\\"), in: word)
         if stops == 0 {
           cursor &+= 8
           continue

@@ -28,6 +28,20 @@ enum NameWord {
     return ~(((difference & low7) &+ low7) | difference) & highs
   }
 
+  /// 0x80 in the place of the first byte of `word` that is below `limit` (at most 0x80), and
+  /// perhaps of bytes after it (a borrow carries into them): zero exactly when no byte is. The
+  /// lowest mark is exact, which is all a scan for its first stop needs: three operations where
+  /// `equal` takes five.
+  @inline(__always) static func firstBelow(_ limit: UInt8, in word: UInt64) -> UInt64 {
+    (word &- ones &* UInt64(limit)) & ~word & highs
+  }
+
+  /// As `firstBelow`, for the bytes that are `byte`: the lowest mark is exact, those after it
+  /// may not be.
+  @inline(__always) static func firstEqual(_ byte: UInt8, in word: UInt64) -> UInt64 {
+    firstBelow(1, in: word ^ (ones &* UInt64(byte)))
+  }
+
   /// The first `count` (0 to 8) bytes of a word.
   @inline(__always) static func first(_ count: Int, of word: UInt64) -> UInt64 {
     count >= 8 ? word : word & ((1 &<< UInt64(count &* 8)) &- 1)
