@@ -19,6 +19,22 @@ import Testing
     }
   }
 
+  /// Texts of 1 to 15 ASCII bytes are made in place, as the standard library makes them: on this
+  /// platform its layout is the one `smallString` writes (else the slots would serve them), and
+  /// each such String hashes, compares, lowercases and grows as the decoded one does.
+  @Test func smallTextsAreStringsAsTheLibraryMakesThem() {
+    #expect(TokenTexts.smallStringLayout)
+    let source = Source(text: "Dog_Profile 0123456789abcdeX x $1 \"a\" user_info.name 12.5e3 ")
+    let texts = TokenTexts()
+    for range in Self.everyRange(of: source, lengths: 1...15) {
+      let made = texts.text(of: range, in: source)
+      let decoded = source.text(of: range)
+      #expect(made == decoded && made.hashValue == decoded.hashValue)
+      #expect(made.lowercased() == decoded.lowercased() && made.count == decoded.count)
+      #expect(made + "_x" == decoded + "_x" && Set([made, decoded]).count == 1)
+    }
+  }
+
   /// Texts of 17 to 64 bytes are kept by a hash of their bytes: every range of those lengths,
   /// over repeated UUIDs, non-ASCII text and ranges that cut a character (decoded with repairs,
   /// so never handed out again), twice in two orders, against `Source.text(of:)`.

@@ -6,7 +6,10 @@
 /// let texts = TokenTexts()
 /// texts.text(of: range, in: source)   // "dog_profile", the same String the next time too
 /// ```
-/// Texts of up to 16 ASCII bytes are kept, 256 of them, two slots for each by a hash of their bytes
+/// A text of 1 to 15 ASCII bytes (most names, keys and numbers) is made where it is asked for,
+/// from its two loads: the standard library keeps such a String in its own two words, with no
+/// memory to point to, so those words are written as it writes them (`smallString`), which is
+/// cheaper than finding a kept one. The other texts of up to 16 ASCII bytes are kept, 256 of them, two slots for each by a hash of their bytes
 /// (a new text takes the first of its two, and the text that held it moves to the second): with one
 /// slot each of 64, names a script uses on every line took each other's slots, and 2.4 texts a
 /// statement were decoded again (0.65 now, against 0.49 a statement never seen before). Texts of 17 to 64 bytes (UUIDs and addresses in
@@ -31,6 +34,8 @@ final class TokenTexts {
   /// The longer texts: each slot's hash of its bytes (0: empty) and its String.
   private let longHashes: UnsafeMutablePointer<UInt64>
   private let longStrings: UnsafeMutablePointer<String>
+  /// `smallStringLayout`, kept here (a static `let` is checked at each read).
+  private let smallStrings = TokenTexts.smallStringLayout
 
   init() {
     entries = .allocate(capacity: Self.slots)
@@ -73,6 +78,47 @@ final class TokenTexts {
     return shortText(low, high, length: length, range: range, in: source)
   }
 
+  /// The String of 1 to 15 ASCII bytes packed in `low`, `high` (the first byte lowest), made as
+  /// the standard library makes such a String: held in the String's two words themselves, the
+  /// bytes then their count with the marks of a small ASCII string in the last byte. No memory,
+  /// no decode, no slot: what `String(decoding:as:)` returns for those bytes, bit for bit
+  /// (`smallStringLayout` checks that once; without it the slots are used).
+  @inline(__always) private static func smallString(_ low: UInt64, _ high: UInt64, length: Int)
+    -> String
+  {
+    unsafeBitCast((low, high | smallMarks(length)), to: String.self)
+  }
+
+  /// The last byte of a small ASCII String of `length` bytes: immortal, ASCII and small (0xE0),
+  /// and its count.
+  @inline(__always) private static func smallMarks(_ length: Int) -> UInt64 {
+    (0xE0 | UInt64(truncatingIfNeeded: length)) &<< 56
+  }
+
+  /// Whether Strings of 1 to 15 ASCII bytes are made as `smallString` makes them: the two words
+  /// of every such String `String(decoding:as:)` returns, compared with `smallString`'s. True
+  /// for the standard library's layout of a String on 64-bit platforms since Swift 5; checked
+  /// once a process all the same.
+  static let smallStringLayout: Bool = {
+    guard MemoryLayout<String>.size == 16 else { return false }
+    let sample = Array("dog_profile_idX9".utf8)
+    for length in 1...15 {
+      var low: UInt64 = 0
+      var high: UInt64 = 0
+      for (offset, byte) in sample.prefix(length).enumerated() {
+        if offset < 8 {
+          low |= UInt64(byte) << UInt64(offset * 8)
+        } else {
+          high |= UInt64(byte) << UInt64((offset - 8) * 8)
+        }
+      }
+      let made = String(decoding: sample.prefix(length), as: UTF8.self)
+      let words = unsafeBitCast(made, to: (UInt64, UInt64).self)
+      guard words.0 == low, words.1 == high | smallMarks(length) else { return false }
+    }
+    return true
+  }()
+
   /// A text `text(of:in:)` does not pack by its two loads: empty, outside the source, longer
   /// than 16 bytes, or within 16 bytes of the source's end.
   private func rareText(of range: SourceRange, in source: Source) -> String {
@@ -100,12 +146,14 @@ final class TokenTexts {
     return shortText(low, high, length: length, range: range, in: source)
   }
 
-  /// The kept String of the ASCII text packed in `low`, `high` (`length` bytes), else decoded
-  /// and kept in the first of its hash's two slots (the text that held it moves to the second).
+  /// The String of the ASCII text packed in `low`, `high` (`length` bytes): made in place when
+  /// it has at most 15 bytes (`smallString`); else the kept one, or decoded and kept in the first
+  /// of its hash's two slots (the text that held it moves to the second).
   @inline(__always)
   private func shortText(
     _ low: UInt64, _ high: UInt64, length: Int, range: SourceRange, in source: Source
   ) -> String {
+    if length < 16 && smallStrings { return TokenTexts.smallString(low, high, length: length) }
     let hash = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F)
     let first = entries + (Int(truncatingIfNeeded: hash >> 57) &<< 1)
     if first.pointee.low == low && first.pointee.high == high && first.pointee.length == length {
