@@ -2271,7 +2271,9 @@ CLIENT_FIGURES = (
      "start-up: to the first prompt (pty)"]
     + [f"rows as {fmt}, per row (snm's process)" for fmt in CLIENT_FORMATS]
     + ["snm check, per statement",
-       "script: single-row insert, per request", "script: primary-key select, per request"])
+       "script: single-row insert, per request", "script: primary-key select, per request"]
+    + [f"script: primary-key select, https {protocol}, per request"
+       for protocol in ("HTTP/2", "HTTP/1.1 gzip")])
 
 
 def bench_client_instructions(project, report, args):
@@ -2290,6 +2292,12 @@ def bench_client_instructions(project, report, args):
       script request    per request: a script of N inserts (or primary-key selects) and one of
                         3N, the same way, vs postgrest-py's process sending the same requests
                         (target <= 1/5 of its instructions)
+      over https://     the same primary-key selects through a TLS front (Debian's nginx, as
+                        the https:// e2e tests start it: Tests/EndToEnd/tls_front.py): over
+                        HTTP/2, and over HTTP/1.1 from a block without HTTP/2, whose answers are
+                        chunked and gzipped; snm's process (libcurl, OpenSSL, the TLS handshake
+                        falls out with the start-up) vs postgrest-py's (httpx over the same
+                        front; the protocol each used is read from nginx's log and named)
     Counts are per unit so that the section takes minutes under valgrind on a loaded machine
     (R = 2,000, N = 2,000 statements, 20 requests; --quick a third of each)."""
     if not shutil.which("valgrind"):
@@ -2354,6 +2362,52 @@ def bench_client_instructions(project, report, args):
         py_many = counted_process(client + [str(3 * small)], "postgrest")
         pair(f"script: {label}, per request", (snm_many - snm_few) / (2 * small),
              "postgrest-py's process", (py_many - py_few) / (2 * small), 0.2)
+    https_script_requests(project, files, small, env, pair)
+
+
+def https_script_requests(project, files, small, env, pair):
+    """Section 12's https:// rows: the script's primary-key selects (N and 3N) through
+    tls_front's nginx, over HTTP/2 (`main`) and HTTP/1.1 chunked and gzipped (`h1`), snm's
+    process beside postgrest-py's, each run's requests checked in nginx's access log: all
+    answered 200, over the protocol named."""
+    sys.path.insert(0, str(ROOT / "Tests" / "EndToEnd"))
+    from tls_front import TLSFront
+    front = TLSFront(WORK / "tls-front", upstream_port=project.port)
+    py_env = dict(os.environ, SSL_CERT_FILE=front.ca)
+
+    def counted_through(block, argv, name, requests, env):
+        before = len(front.log(block))
+        count = counted_process(argv, name, env=env)
+        lines = front.log(block)[before:]
+        seen = [line.split()[1] for line in lines if "/rest/v1/dog_profile" in line]
+        refused = [line for line in lines if line.split("\" ", 1)[-1].split()[0] != "200"]
+        if len(seen) != requests or refused:
+            raise RuntimeError(f"{name} through nginx's {block} block: {len(seen)} of {requests} "
+                               f"requests logged, {len(refused)} not 200: {lines[-3:]}")
+        return count, set(seen)
+
+    try:
+        for block, protocol in (("main", "HTTP/2"), ("h1", "HTTP/1.1 gzip")):
+            url = front.url(block)
+            snm = [SNM, "--url", url, "--key", project.key, "--cacert", front.ca]
+            client = [PYTHON, __file__, "--client", "select", "postgrest", url, project.key]
+            counts, protocols = {}, {}
+            for n in (small, 3 * small):
+                counts["snm", n], protocols["snm", n] = counted_through(
+                    block, snm + [files[n]["select"][0].as_posix()], "snm", n, env)
+                counts["py", n], protocols["py", n] = counted_through(
+                    block, client + [str(n)], "postgrest", n, py_env)
+            wanted = "HTTP/2.0" if block == "main" else "HTTP/1.1"
+            if any(protocols["snm", n] != {wanted} for n in (small, 3 * small)):
+                raise RuntimeError(f"snm through nginx's {block} block spoke "
+                                   f"{protocols['snm', small]}, not {wanted}")
+            spoken = " and ".join(sorted(protocols["py", small] | protocols["py", 3 * small]))
+            pair(f"script: primary-key select, https {protocol}, per request",
+                 (counts["snm", 3 * small] - counts["snm", small]) / (2 * small),
+                 f"postgrest-py's process (httpx, {spoken.replace('.0', '')})",
+                 (counts["py", 3 * small] - counts["py", small]) / (2 * small), 0.2)
+    finally:
+        front.stop()
 
 
 def realtime_instructions(side, count):
@@ -2514,7 +2568,7 @@ def main():
         CLIENT = []
     if args.quick and args.runs == 5:
         args.runs = 3
-    for tool in (PSQL, PGBENCH, GNU_TIME, "wrk", "hyperfine", "taskset"):
+    for tool in (PSQL, PGBENCH, GNU_TIME, "wrk", "hyperfine", "taskset", "nginx", "openssl"):
         if not shutil.which(tool):
             print(f"scripts/bench: {tool} is missing (scripts/install installs it)", file=sys.stderr)
             return 2
