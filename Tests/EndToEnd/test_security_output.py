@@ -311,6 +311,37 @@ def test_a_downloaded_texts_invisible_characters_are_shown_escaped(home):
         server.stop()
 
 
+# A CR not before a LF takes the cursor back to the line's start at a terminal: what follows is
+# printed over what came before, so "pay Kim 10 EUR<CR>pay Lee 99" read "pay Lee 99 EUR". A
+# downloaded text keeps its CRLF line ends and shows a lone CR as `\r`, as a table's cells do.
+LONE_CR = "pay Kim 10 EUR\rpay Lee 99\r\n\rnext\n"
+
+
+def test_a_downloaded_texts_lone_carriage_return_is_shown_escaped(home):
+    body = LONE_CR.encode()
+    server = hostile(f"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+    download = "storage download notes/a.txt"
+    try:
+        for fmt in ("table", "expanded", "csv"):
+            shown, code = at_terminal(["--url", server.url, "--key", "k", "--format", fmt, "-c",
+                                       download], home)
+            assert code == 0, shown
+            assert b"\rpay" not in shown and b"\rnext" not in shown, (fmt, shown)
+            assert b"pay Kim 10 EUR\\rpay Lee 99\r\r\n\\rnext\r\n" in shown, (fmt, shown)
+        piped = subprocess.run([SNM, "--url", server.url, "--key", "k", "--format", "table", "-c",
+                                download], capture_output=True, env={**os.environ, **home},
+                               timeout=60)
+        assert piped.returncode == 0, piped.stderr
+        assert piped.stdout == b"pay Kim 10 EUR\\rpay Lee 99\r\n\\rnext\n", piped
+        piped = subprocess.run([SNM, "--url", server.url, "--key", "k", "--format", "csv", "-c",
+                                download], capture_output=True, env={**os.environ, **home},
+                               timeout=60)
+        assert (piped.returncode, piped.stdout) == (0, body), piped.stderr
+    finally:
+        server.stop()
+
+
 def test_a_plans_text_is_shown_escaped_at_a_terminal_and_kept_to_a_pipe(home):
     plan = "Seq Scan on t" + PAYLOAD + " \u202ex\n  Filter: (id = 1)\n"
     body = plan.encode()
