@@ -88,7 +88,8 @@ extension CompletionContext {
   /// path so far is the prefix, when the parser takes a path where it starts. Nil elsewhere.
   static func storageContext(bytes: [UInt8], offset: Int, wordStart: Int) -> CompletionContext? {
     var pathStart = offset
-    while pathStart > 0, Parser.isPathText(String(decoding: [bytes[pathStart - 1]], as: UTF8.self))
+    while pathStart > 0,
+      StorageStatementParser.isPathText(String(decoding: [bytes[pathStart - 1]], as: UTF8.self))
     {
       pathStart -= 1
     }

@@ -16,7 +16,8 @@ public enum TokenKind: UInt8, Sendable, Hashable {
   case timestamp
   /// `$name`, `$name.field`, `$name[0].field`, `${name}`, `$env.NAME`.
   case variable
-  /// A psql-style command: `\q`, `\d`, `\d+`, `\?`, `\watch`, ... (`Parser.backslashCommands`).
+  /// A psql-style command: `\q`, `\d`, `\d+`, `\?`, `\watch`, ...
+  /// (`ShellStatementParser.backslashCommands`).
   case backslashCommand
 
   case leftParen, rightParen, leftBracket, rightBracket, leftBrace, rightBrace

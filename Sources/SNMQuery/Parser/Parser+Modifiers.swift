@@ -69,7 +69,7 @@ extension Parser {
         }
         modifiers.clauses.all = start.range
       case .head, .max, .rollback:
-        try parseGuard(into: &modifiers)
+        try ScriptStatementParser.parseGuard(&self, into: &modifiers)
       case nil where current.kind == .word && text(current).lowercased() == "plan":
         advance()
         guard modifiers.rare?.plan == nil else {
@@ -83,7 +83,7 @@ extension Parser {
         modifiers.clauses.plan = Parser.planOptions.filter(options.contains)
         modifiers.clauses.planRange = SourceRange(start: start.start, end: previousEnd)
       default:
-        if try parseOutputFile(into: &modifiers) { continue }
+        if try ScriptStatementParser.parseOutputFile(&self, into: &modifiers) { continue }
         try checkForMisplacedClause()
         return
       }

@@ -8,7 +8,7 @@ extension Parser {
     let action: QueryAction
     if current.keyword == .insert && (peek().keyword == .file || peek().keyword == .csv) {
       let keyword = advance()
-      let file = try parseBodyFile()
+      let file = try ScriptStatementParser.parseBodyFile(&self)
       bodyFile = file
       let range = keyword.range.union(file?.range ?? keyword.range)
       action = .insert(body: ValueNode(.object([]), range: range), range: range)

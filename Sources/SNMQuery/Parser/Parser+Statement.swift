@@ -9,7 +9,7 @@ extension Parser {
     case .word:
       kind = try parseKeywordStatement()
     case .backslashCommand:
-      kind = try parseBackslashCommand()
+      kind = try ShellStatementParser.parseBackslashCommand(&self)
     default:
       throw expectedFailure("a statement", after: nil, help: "queries start with 'from <table>'")
     }
@@ -26,17 +26,22 @@ extension Parser {
     switch current.keyword {
     case .from: return .query(try parseQuery())
     case .rpc: return .rpc(try parseRPC())
-    case .storage: return .storage(try parseStorage())
-    case .login where isLoginByMail: return .auth(try parseLoginByMail())
-    case .login where isLoginElsewhere: return .auth(try parseLoginElsewhere())
-    case .password where isWord(peek(), "reset"): return .auth(try parsePasswordReset())
-    case .login, .signup, .session, .logout: return .session(try parseSession())
-    case .let: return .let(try parseLet())
-    case .expect: return .expect(try parseExpect())
-    case .echo: return .echo(try parseEcho())
-    case .run: return .run(try parseRun())
-    case .defer: return .deferred(try parseDefer())
-    case .help, .tables, .describe, .explain, .set, .exit, .quit: return .shell(try parseShell())
+    case .storage: return .storage(try StorageStatementParser.parse(&self))
+    case .login where AuthStatementParser.isLoginByMail(self):
+      return .auth(try AuthStatementParser.parseLoginByMail(&self))
+    case .login where AuthStatementParser.isLoginElsewhere(self):
+      return .auth(try AuthStatementParser.parseLoginElsewhere(&self))
+    case .password where isWord(peek(), "reset"):
+      return .auth(try AuthStatementParser.parsePasswordReset(&self))
+    case .login, .signup, .session, .logout:
+      return .session(try AuthStatementParser.parseSession(&self))
+    case .let: return .let(try ScriptStatementParser.parseLet(&self))
+    case .expect: return .expect(try ScriptStatementParser.parseExpect(&self))
+    case .echo: return .echo(try ScriptStatementParser.parseEcho(&self))
+    case .run: return .run(try ScriptStatementParser.parseRun(&self))
+    case .defer: return .deferred(try ScriptStatementParser.parseDefer(&self))
+    case .help, .tables, .describe, .explain, .set, .exit, .quit:
+      return .shell(try ShellStatementParser.parse(&self))
     case .select, .insert, .upsert, .update, .put, .delete:
       let verb = text(current).lowercased()
       throw failure(
@@ -44,10 +49,10 @@ extension Parser {
         help:
           "write 'from <table> \(verb) ...', as in 'from user_info \(verb)\(verb == "select" ? " *" : " ...")'"
       )
-    case nil where Parser.authWords.contains(text(current).lowercased()):
-      return try parseAuthStatement()
-    case nil where Parser.functionsWords.contains(text(current).lowercased()):
-      return .functions(try parseFunctionsStatement())
+    case nil where AuthStatementParser.words.contains(text(current).lowercased()):
+      return try AuthStatementParser.parse(&self)
+    case nil where FunctionsStatementParser.words.contains(text(current).lowercased()):
+      return .functions(try FunctionsStatementParser.parse(&self))
     default:
       let word = text(current)
       if Parser.clauseWords.contains(word.lowercased()) {
@@ -74,8 +79,8 @@ extension Parser {
     [
       "from", "rpc", "storage", "login", "signup", "session", "logout", "let", "expect", "echo",
       "run", "defer", "help", "tables", "describe", "explain", "set", "exit", "quit",
-    ] + Parser.authWords + ["password"] + RealtimeStatementParser.words
-    + Parser.functionsWords
+    ] + AuthStatementParser.words + ["password"] + RealtimeStatementParser.words
+    + FunctionsStatementParser.words
 
   /// A name: any word (keywords included) or a double-quoted name.
   mutating func parseName(_ role: NameRole, what: String, after: @autoclosure () -> String?)
@@ -112,19 +117,5 @@ extension Parser {
       return TableName(schema: first, name: second)
     }
     return TableName(name: first)
-  }
-
-  /// The rest of the statement's tokens, one space where the text had space (for `run`, `\i`,
-  /// `help`); comments and line breaks are dropped.
-  mutating func parseRawRest() -> (String, SourceRange)? {
-    let start = current.start
-    var text = ""
-    while !current.kind.isStatementEnd {
-      if !text.isEmpty && current.flags.contains(.afterSpace) { text += " " }
-      text += self.text(current)
-      advance()
-    }
-    guard !text.isEmpty else { return nil }
-    return (text, SourceRange(start: start, end: previousEnd))
   }
 }

@@ -162,7 +162,7 @@ enum RealtimeStatementParser {
     }
     parser.recordKeywords(["within"])
     if parser.eat(.within) != nil {
-      let duration = try parser.parseDuration(after: "'within'")
+      let duration = try ScriptStatementParser.parseDuration(&parser, after: "'within'")
       guard duration.milliseconds > 0 else {
         throw parser.failure(.zeroInterval, at: duration.range, help: "for example 'within 5s'")
       }

@@ -77,7 +77,7 @@ public struct ShellCompleter: LineCompleter {
     var candidates = names + keywords
     if context.operators && word.isEmpty { candidates += context.symbols.filter { $0 != "\\" } }
     if atStart && (word.isEmpty || word.hasPrefix("\\")) {
-      candidates += Parser.backslashCommands
+      candidates += ShellStatementParser.backslashCommands
     }
     if context.operators, let fitting = fittingOperators(before: before) {
       candidates = candidates.filter { candidate in

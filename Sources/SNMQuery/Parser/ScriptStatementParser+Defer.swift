@@ -1,22 +1,22 @@
 /// `defer <statement>` (AST/DeferStatement.swift).
-extension Parser {
-  mutating func parseDefer() throws(ParseFailure) -> DeferStatement {
-    let keyword = advance()  // defer
-    recordKeywords(["from", "rpc", "storage", "echo", "logout"])
-    if current.kind.isStatementEnd {
-      throw expectedFailure(
+extension ScriptStatementParser {
+  static func parseDefer(_ parser: inout Parser) throws(ParseFailure) -> DeferStatement {
+    let keyword = parser.advance()  // defer
+    parser.recordKeywords(["from", "rpc", "storage", "echo", "logout"])
+    if parser.current.kind.isStatementEnd {
+      throw parser.expectedFailure(
         "a statement to run when the file ends", after: "'defer'",
         help: "for example: defer from dog_profile delete where id eq $dog.id")
     }
-    let inner = try parseStatement()
+    let inner = try parser.parseStatement()
     switch inner.kind {
     case .deferred, .let, .expect, .run:
-      throw failure(
-        .deferNotAllowed(Parser.firstWord(of: inner)), at: inner.range,
+      throw parser.failure(
+        .deferNotAllowed(Self.firstWord(of: inner)), at: inner.range,
         help: "defer a query, an rpc, a Storage statement, echo or logout")
-    case .shell(let shell) where !Parser.deferrable(shell):
-      throw failure(
-        .deferNotAllowed(Parser.firstWord(of: inner)), at: inner.range.union(keyword.range),
+    case .shell(let shell) where !Self.deferrable(shell):
+      throw parser.failure(
+        .deferNotAllowed(Self.firstWord(of: inner)), at: inner.range.union(keyword.range),
         help: "defer a query, an rpc, a Storage statement, echo or logout")
     default:
       return DeferStatement(statement: inner)
