@@ -75,6 +75,8 @@ final class TokenTexts {
     }
     // Not ASCII: decoded as ever (it may need repairs).
     guard (low | high) & NameWord.highs == 0 else { return source.text(of: range) }
+    // Made here, without a call: every other way out is a call the function ends with.
+    if length < 16 && smallStrings { return TokenTexts.smallString(low, high, length: length) }
     return shortText(low, high, length: length, range: range, in: source)
   }
 
@@ -86,7 +88,14 @@ final class TokenTexts {
   @inline(__always) private static func smallString(_ low: UInt64, _ high: UInt64, length: Int)
     -> String
   {
-    unsafeBitCast((low, high | smallMarks(length)), to: String.self)
+    // The words of an empty String (immortal: nothing to release) replaced by the text's, which
+    // are immortal too: no retain, as a copy of the words into a String (`unsafeBitCast`) made.
+    var text = ""
+    withUnsafeMutableBytes(of: &text) { words in
+      words.storeBytes(of: low, as: UInt64.self)
+      words.storeBytes(of: high | smallMarks(length), toByteOffset: 8, as: UInt64.self)
+    }
+    return text
   }
 
   /// The last byte of a small ASCII String of `length` bytes: immortal, ASCII and small (0xE0),
@@ -143,17 +152,17 @@ final class TokenTexts {
       offset &+= 1
     }
     guard seen < 0x80 else { return source.text(of: range) }
+    if length < 16 && smallStrings { return TokenTexts.smallString(low, high, length: length) }
     return shortText(low, high, length: length, range: range, in: source)
   }
 
-  /// The String of the ASCII text packed in `low`, `high` (`length` bytes): made in place when
-  /// it has at most 15 bytes (`smallString`); else the kept one, or decoded and kept in the first
-  /// of its hash's two slots (the text that held it moves to the second).
-  @inline(__always)
+  /// The String of the ASCII text packed in `low`, `high` (`length` bytes, 16, or 1 to 15 when
+  /// `smallString` is not used): the kept one, or decoded and kept in the first of its hash's two
+  /// slots (the text that held it moves to the second).
+  @inline(never)
   private func shortText(
     _ low: UInt64, _ high: UInt64, length: Int, range: SourceRange, in source: Source
   ) -> String {
-    if length < 16 && smallStrings { return TokenTexts.smallString(low, high, length: length) }
     let hash = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F)
     let first = entries + (Int(truncatingIfNeeded: hash >> 57) &<< 1)
     if first.pointee.low == low && first.pointee.high == high && first.pointee.length == length {
