@@ -391,9 +391,13 @@ def holding(answer):
      "invalid character in trailer field"),
     (CHUNKED + b"A\r\n[{\"id\":1}]\r\n0\r\nX-Trailer: t\r\r\n\r\n",
      "invalid character in trailer field"),
+    # A trailer line without a colon is no field line: libcurl's header store refused it
+    # ("could not reach ...: Failed reading the chunked-encoded stream"), snm's reader took it.
+    (CHUNKED + b"A\r\n[{\"id\":1}]\r\n0\r\nno colon here\r\n\r\n",
+     "trailer field without ':'"),
 ], ids=["data longer than its size", "signed size", "not hex", "past 63 bits",
         "2^64 - 1", "25 digits", "17 digits", "space inside", "space before",
-        "bare CR in a trailer", "bare CR ending a trailer line"])
+        "bare CR in a trailer", "bare CR ending a trailer line", "trailer without a colon"])
 def test_chunk_framing_is_refused_in_the_same_words_over_both_schemes(home, tmp_path, answer,
                                                                        says):
     """Over https:// libcurl read the chunks and said it in its own words ("Malformed encoding

@@ -140,6 +140,8 @@ def test_bad_request_lines_and_headers(abused, canary):
         # A bare CR in a trailer's field line is invalid, as in a head's (RFC 9112 2.2).
         (b"POST /rest/v1/dog_profile HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
          b"2\r\n{}\r\n0\r\nX-Trailer: a\rb\r\n\r\n", 400),
+        (b"POST /rest/v1/dog_profile HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+         b"2\r\n{}\r\n0\r\nno colon here\r\n\r\n", 400),
         (b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\n\r\n", 414),
         (b"GET / HTTP/1.1\r\nX-Big: " + b"b" * 100_000 + b"\r\n\r\n", 431),
         (b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(500)) + b"\r\n", 431),

@@ -62,6 +62,7 @@ import Testing
     "1\r\nx\r\n0\r\n" + String(repeating: "T", count: 70_000) + "\r\n\r\n",
     "1\r\nx\r\n0\r\nX-T: a\rb\r\n\r\n",
     "1\r\nx\r\n0\r\nX-T: t\r\r\n\r\n",
+    "1\r\nx\r\n0\r\nno colon\r\n\r\n",
   ])
   func readsAsThePlainReaderDoes(body: String) {
     let limit = 250_000

@@ -247,6 +247,10 @@ func readsAnswers(_ example: AnswerCase) {
     text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\nX-T: a\u{0}b\r\n"
       + "\r\n",
     expected: ["refused 400: invalid character in trailer field"]),
+  AnswerCase(
+    name: "a trailer line without a colon",
+    text: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\nno colon\r\n\r\n",
+    expected: ["refused 400: trailer field without ':'"]),
 
   AnswerCase(
     name: "head past the limit",
@@ -371,9 +375,12 @@ func aFieldValueLosesItsLineBreaks(_ value: String, _ sent: String) {
   }
 }
 
-/// A request's trailer is read as an answer's: a bare CR in its field line is refused (the
-/// gateway answers 400), a tab is kept.
-@Test(arguments: [("X-T: a\rb", "invalid character in trailer field"), ("X-T: a\tb", nil)])
+/// A request's trailer is read as an answer's: a bare CR in its field line, or a line without a
+/// colon, is refused (the gateway answers 400), a tab is kept.
+@Test(arguments: [
+  ("X-T: a\rb", "invalid character in trailer field"), ("no colon", "trailer field without ':'"),
+  ("X-T: a\tb", nil),
+])
 func aRequestsTrailerFieldIsChecked(trailer: String, refusal: String?) {
   let text =
     "POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\(trailer)\r\n\r\n"

@@ -40,8 +40,10 @@ extension HTTPDecoder {
           throw HTTPParseError(status: 431, message: "trailer fields too large")
         }
         // A field line, as a head's are (RFC 9112 §7.1.2): a bare CR in it (§2.2) or another
-        // control character makes it invalid, as libcurl holds it over https://.
+        // control character makes it invalid, and so does a missing colon, as libcurl holds them
+        // over https://.
         guard Self.isFieldValue(line) else { throw .bad("invalid character in trailer field") }
+        guard line.contains(UInt8(ascii: ":")) else { throw .bad("trailer field without ':'") }
         phase = .trailers(bytes: bytes + line.count)
       case .head, .fixedBody, .untilClose:
         return nil
