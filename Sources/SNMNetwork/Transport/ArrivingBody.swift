@@ -43,6 +43,22 @@ struct ArrivingBody {
     data = ReceivedBytes(capacity: min(length ?? 0, room))
     self.arriving = arriving
     self.limit = limit
+    if arriving?.writesLines == true {
+      // The lines held beside the body: about as much as memory holds of a body that may
+      // spill (within the text's room of that size: it doubles to grow).
+      checker.lines = ArrivingLines(most: (spill?.memoryBytes ?? Self.mostLines) - (64 << 10))
+    }
+  }
+
+  /// The most ndjson text the check on arrival holds for a body that may not spill.
+  static let mostLines = 2 << 20
+
+  /// What came of the body's elements: the consumer's, else the lines the check wrote (when it
+  /// took rows).
+  private var arrivedRows: (any ArrivingElementsConsumer)? {
+    if let consumer { return consumer }
+    guard let lines = checker.lines, lines.end != nil else { return nil }
+    return lines
   }
 
   /// The most an announced length makes the body set aside before the bytes arrive; a larger
@@ -108,11 +124,11 @@ struct ArrivingBody {
       guard let shape else {
         throw .malformed("the body is not JSON (\(bytes.count) bytes, checked as they came)")
       }
-      return Whole(bytes: bytes, shape: shape, arrived: consumer, spilled: true)
+      return Whole(bytes: bytes, shape: shape, arrived: arrivedRows, spilled: true)
     }
     guard checker.isUnderWay else { return Whole(bytes: data.takeData()) }
     let shape = checker.finish(data.bytes)
     // Elements of a body that went bad after them are never handed back.
-    return Whole(bytes: data.takeData(), shape: shape, arrived: shape == nil ? nil : consumer)
+    return Whole(bytes: data.takeData(), shape: shape, arrived: shape == nil ? nil : arrivedRows)
   }
 }

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Takes the elements of a 2xx answer's top-level JSON array while its body still arrives, as far
 /// as the body has been checked (``JSONStreamValidator``), so that work on the rows is done between
 /// the reads instead of after the last byte. What it makes comes back with the answer
@@ -40,16 +42,29 @@ public struct ArrivingElements: Sendable {
   public init(_ make: @escaping @Sendable () -> any ArrivingElementsConsumer) {
     self.make = make
     spill = nil
+    writesLines = false
   }
 
   /// Spills past `spill`, handing the elements before it to what `make` makes, if anything.
   public init(
-    spill: BodySpill?, _ make: (@Sendable () -> any ArrivingElementsConsumer)? = nil
+    spill: BodySpill?, writesLines: Bool = false,
+    _ make: (@Sendable () -> any ArrivingElementsConsumer)? = nil
   ) {
     self.make = make
     self.spill = spill
+    self.writesLines = writesLines
   }
 
   /// The consumers for the requests this task sends (tasks it starts inherit it); nil: none.
+  /// Whether the check on arrival writes the rows as ndjson lines as it reads them
+  /// (``ArrivingLines``, given back as ``SNMResponse/arrived`` when there is no consumer).
+  public let writesLines: Bool
+
   @TaskLocal public static var current: ArrivingElements?
+}
+
+/// The ndjson lines written by the check on arrival come back as what arrived: they are never
+/// handed elements (the checker writes them).
+extension ArrivingLines: ArrivingElementsConsumer {
+  public func take(_ checked: UnsafeBufferPointer<UInt8>, elements count: Int) {}
 }

@@ -17,12 +17,37 @@ struct JSONRenderer {
   }
 
   /// Writes `document`, an array a row at a time (read from the bytes one by one when it has not
-  /// been parsed), so that 100,000 rows never become one tree or one string.
+  /// been parsed), so that 100,000 rows never become one tree or one string. `held` is the
+  /// ndjson lines the check on arrival wrote of some of its rows (``ArrivingLines``): written in
+  /// place of those rows when this writes ndjson and the document is the array they came from.
   ///
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
-  func render(_ document: JSONDocument, to writer: OutputWriter) throws -> Bool {
+  func render(_ document: JSONDocument, after held: ArrivingLines? = nil, to writer: OutputWriter)
+    throws -> Bool
+  {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
+    if lines, let held, let start = held.start, let end = held.end,
+      document.shape.kind == .array, document.shape.count > end.count, !document.bytes.isEmpty
+    {
+      var first = true
+      let before = try document.withElements {
+        try Self.writeElements(of: &$0, lines: true, first: &first, limit: start.count, to: &out)
+      }
+      guard before else { return false }
+      held.withText { text in
+        var at = 0
+        while at < text.count {
+          let part = min(text.count - at, OutputWriter.chunk)
+          out.append(bytes: UnsafeBufferPointer(rebasing: text[at..<at + part]))
+          out.flushIfFull()
+          at += part
+        }
+      }
+      return try document.withElements(from: end) {
+        try Self.writeElements(of: &$0, lines: true, first: &first, to: &out)
+      }
+    }
     guard document.shape.kind == .array, document.shape.count > 0 else {
       let value = document.value
       if lines {
@@ -49,17 +74,17 @@ struct JSONRenderer {
     return true
   }
 
-  /// Writes the elements left in `elements`: as ndjson, each on a line; as json, each on a line of
-  /// its own indented by two spaces, after `,` or, before the `first`, after `opening` (nil: the
-  /// caller wrote it). False when the task was cancelled half-way.
+  /// Writes the elements left in `elements` (at most `limit`): as ndjson, each on a line; as json,
+  /// each on a line of its own indented by two spaces, after `,` or, before the `first`, after
+  /// `opening` (nil: the caller wrote it). False when the task was cancelled half-way.
   static func writeElements(
     of elements: inout JSONElements, lines: Bool, first: inout Bool, opening: UInt8? = nil,
-    to out: inout RenderBuffer
+    limit: Int = .max, to out: inout RenderBuffer
   ) throws -> Bool {
     var index = 0
     // Each element is written from the bytes as its parsed form would be, without parsing it,
     // straight into the output chunk.
-    while true {
+    while index < limit {
       if index & 1023 == 1023 && Task.isCancelled { return false }
       // A spilled answer's pages behind the rows written are given back as it goes.
       if index & 15 == 15 { elements.releasePassedPages() }
@@ -90,5 +115,6 @@ struct JSONRenderer {
       }
       index += 1
     }
+    return true
   }
 }

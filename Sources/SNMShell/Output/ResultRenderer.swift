@@ -29,7 +29,9 @@ public struct ResultRenderer: Sendable {
       // The text held beside a body that may spill is held to half what memory holds of it.
       let held = spill.map { $0.memoryBytes / 2 } ?? ArrivingRows.mostHeld
       return ArrivingElements(spill: spill) { ArrivingRows(renderer, mostHeld: held) }
-    case .json, .ndjson: return spill.map { ArrivingElements(spill: $0) }
+    // ndjson's rows are written as they are checked (``ArrivingLines``).
+    case .json, .ndjson:
+      return spill.map { ArrivingElements(spill: $0, writesLines: format == .ndjson) }
     case .table, .expanded: return nil
     }
   }
@@ -94,7 +96,9 @@ public struct ResultRenderer: Sendable {
     let uniform = rows && document.shape.uniformObjects
     switch format {
     case .json: return try JSONRenderer(lines: false).render(document, to: writer)
-    case .ndjson: return try JSONRenderer(lines: true).render(document, to: writer)
+    case .ndjson:
+      return try JSONRenderer(lines: true).render(
+        document, after: arrived as? ArrivingLines, to: writer)
     case .csv where uniform:
       return try CSVRenderer(visible: style.terminal, crlf: style.csvCRLF).render(
         uniformRows: document, after: arrived as? ArrivingRows, to: writer)

@@ -27,6 +27,12 @@ public struct JSONStreamValidator: Sendable {
   /// The least new bytes that start a run.
   private let least: Int
 
+  /// Where the rows are written as ndjson lines as they are checked (``ArrivingLines``); nil:
+  /// they are only checked.
+  public var lines: ArrivingLines?
+  /// The bytes removed from the body before the ones this checker is given (``dropped(_:)``).
+  private var droppedBytes = 0
+
   public init() {
     least = 64 << 10
   }
@@ -43,6 +49,7 @@ public struct JSONStreamValidator: Sendable {
     guard bytes.count - checkedUpTo >= max(least, checkedUpTo - start) else { return }
     checkedUpTo = bytes.count
     var validator = JSONValidator(bytes)
+    takeLines(bytes)
     if let resume {
       validator.restore(resume)
     } else {
@@ -82,6 +89,7 @@ public struct JSONStreamValidator: Sendable {
     moved.offset -= range.count
     resume = moved
     checkedUpTo -= range.count
+    droppedBytes += range.count
   }
 
   /// Whether a run passed an element of a top-level array: only then is the rest worth checking
@@ -91,9 +99,26 @@ public struct JSONStreamValidator: Sendable {
   /// The whole body came: its shape, as `JSONValidator(bytes).validate()` gives it, or nil when it
   /// is not JSON.
   public func finish(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONShape? {
+    var checker = self
+    checker.takeLines(bytes)
     var validator = JSONValidator(bytes)
-    guard let resume else { return validator.validate() }
+    guard let resume = checker.resume else { return validator.validate() }
     validator.restore(resume)
     return validator.run(startingAtRoot: false)
+  }
+
+  /// Rows from the resume point checked and written at once (``lines``), while they are rows it
+  /// takes: the resume point moves past them, as a run of the validator over them would have
+  /// moved it.
+  private mutating func takeLines(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let lines, var at = resume, at.uniform else { return }
+    let (offset, rows) = lines.take(
+      bytes, from: at.offset, elements: at.elements, dropped: droppedBytes,
+      firstKeys: at.firstKeys)
+    guard rows > 0 else { return }
+    at.offset = offset
+    at.elements += rows
+    at.keyIndex = at.firstKeys.count
+    resume = at
   }
 }

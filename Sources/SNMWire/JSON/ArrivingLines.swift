@@ -1,0 +1,447 @@
+/// The ndjson lines of an answer's rows, written by the check on arrival as it reads them
+/// (``JSONStreamValidator/lines``): one pass over each row's bytes checks it and writes it, where
+/// the check and then the writer (``JSONRowWriter``) each read it whole. Held, never shown by
+/// itself: the printer writes the rows before the held ones, the held text, and the rows after
+/// it, once the answer is whole and valid.
+///
+/// ```swift
+/// var checker = JSONStreamValidator()
+/// checker.lines = ArrivingLines(most: 2 << 20)
+/// ... checker.received(body) as the body arrives, then checker.finish(body) ...
+/// // rows lines.start.count ..< lines.end.count are lines.text, each a line as ndjson prints it
+/// ```
+///
+/// A row is taken only when it is an object with the first row's keys, byte for byte and in
+/// order (each key at most fifteen bytes), whose strings hold no escape and no C1 control (the
+/// writer writes those again) and which nests at most 64 deep, and the rows before it were
+/// taken: the first row that is not stops the taking, and the check goes on as before from its
+/// first byte, so every verdict on a row not taken is the check's own. A row is written as the
+/// writer writes it compact: its bytes without the whitespace outside its strings.
+public final class ArrivingLines: @unchecked Sendable {
+  /// The rows taken, each followed by a line end.
+  let text = JSONTextBuffer(capacity: 64 << 10)
+  /// Where the rows taken start and end in the whole body (as a walk over its elements stands
+  /// before the first and after the last); nil before one is taken.
+  public private(set) var start: JSONElements.Position?
+  public private(set) var end: JSONElements.Position?
+  /// Just past the `,` after the last row taken, in the whole body: where the next take starts.
+  private var next = 0
+  /// No more rows are taken: one was not, or the text reached `most` bytes.
+  private(set) var stopped = false
+  /// The most text held.
+  let most: Int
+
+  public init(most: Int) {
+    self.most = most
+  }
+
+  /// The text of the rows taken.
+  public func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    -> Result
+  {
+    try body(text.written)
+  }
+
+  /// Takes the rows of `bytes` from `offset` (just past a `,` between two elements of the
+  /// top-level array, with `elements` before it; `dropped` bytes of the whole body before
+  /// `bytes`) whose first row's keys are at `firstKeys`, while each is followed by a `,`;
+  /// returns the offset past the last `,` taken and how many rows were taken.
+  func take(
+    _ bytes: UnsafeBufferPointer<UInt8>, from offset: Int, elements: Int, dropped: Int,
+    firstKeys: [Range<Int>]
+  ) -> (offset: Int, rows: Int) {
+    guard !stopped else { return (offset, 0) }
+    if let end, next != offset + dropped || end.count != elements {
+      // Not where the last rows taken ended: the held rows would not be one run.
+      stopped = true
+      return (offset, 0)
+    }
+    // Keys are copied as they are: printable ASCII without an escape, at most fifteen bytes.
+    let keys = firstKeys.map { JSONValidator.KeyPattern(bytes, $0) }
+    let plain = firstKeys.allSatisfy { range in
+      range.allSatisfy { bytes[$0] < 0x80 && bytes[$0] != UInt8(ascii: "\\") }
+    }
+    guard plain, !keys.isEmpty, keys.allSatisfy({ $0.length > 0 }) else {
+      stopped = true
+      return (offset, 0)
+    }
+    guard let source = bytes.baseAddress else { return (offset, 0) }
+    var at = offset
+    var rows = 0
+    var closed = 0
+    while text.count < most {
+      let mark = text.count
+      var row = RowLine(source: source, end: bytes.count, offset: at, text: text)
+      switch row.take(keys: keys) {
+      case .taken:
+        at = row.offset
+        closed = row.closed
+        rows += 1
+      case .ranOut:
+        text.count = mark
+        return finish(at, closed, rows, elements, dropped)
+      case .notTaken:
+        text.count = mark
+        stopped = true
+        return finish(at, closed, rows, elements, dropped)
+      }
+    }
+    stopped = true
+    return finish(at, closed, rows, elements, dropped)
+  }
+
+  /// Notes where the rows taken end: `at` past the `,` after the last, `closed` past its `}`.
+  private func finish(_ at: Int, _ closed: Int, _ rows: Int, _ elements: Int, _ dropped: Int)
+    -> (offset: Int, rows: Int)
+  {
+    guard rows > 0 else { return (at, 0) }
+    if start == nil {
+      // Only its count is used: the rows before are written from the array's start.
+      start = JSONElements.Position(count: elements, offset: 0, started: true)
+    }
+    end = JSONElements.Position(count: elements + rows, offset: closed + dropped, started: true)
+    next = at + dropped
+    return (at, rows)
+  }
+}
+
+/// One row checked and written as an ndjson line in one pass (``ArrivingLines``).
+struct RowLine {
+  private let source: UnsafePointer<UInt8>
+  private let end: Int
+  /// Where the reading stands; past the row's `,` once it is taken.
+  private(set) var offset: Int
+  private let text: JSONTextBuffer
+  /// The text's room, read again only where it grows, and where the writing stands in it.
+  private var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private var out: Int
+  /// Just past the row's `}`, once it is read.
+  private(set) var closed = 0
+
+  /// A row at `offset` of the `end` bytes at `source`.
+  init(source: UnsafePointer<UInt8>, end: Int, offset: Int, text: JSONTextBuffer) {
+    self.source = source
+    self.end = end
+    self.offset = offset
+    self.text = text
+    base = text.base
+    capacity = text.capacity
+    out = text.count
+  }
+
+  enum Outcome {
+    /// Checked, written, and followed by a `,`.
+    case taken
+    /// The bytes end first (more may come).
+    case ranOut
+    /// Not a row taken here (or not JSON): the check reads it.
+    case notTaken
+  }
+
+  /// The most a token writes before the room is looked at again (a string looks at it as it
+  /// goes, a long number makes its own).
+  private static let slack = 40
+
+  @inline(__always)
+  private mutating func room(_ more: Int) {
+    if out + more > capacity {
+      text.count = out
+      text.grow(toHold: out + more + 4096)
+      base = text.base
+      capacity = text.capacity
+    }
+  }
+
+  /// The byte at the offset after whitespace, or nil at the end.
+  @inline(__always)
+  private mutating func next() -> UInt8? {
+    while offset < end {
+      let byte = source[offset]
+      if byte > 0x20 || !JSONRowWriter.isWhitespace(byte) { return byte }
+      offset += 1
+    }
+    return nil
+  }
+
+  @inline(__always)
+  private mutating func put(_ byte: UInt8) {
+    base[out] = byte
+    out += 1
+  }
+
+  mutating func take(keys: [JSONValidator.KeyPattern]) -> Outcome {
+    room(Self.slack)
+    guard let open = next() else { return .ranOut }
+    guard open == UInt8(ascii: "{") else { return .notTaken }
+    put(open)
+    offset += 1
+    for index in keys.indices {
+      let key = keys[index]
+      room(Self.slack)
+      if index > 0 {
+        guard let comma = next() else { return .ranOut }
+        guard comma == UInt8(ascii: ",") else { return .notTaken }
+        put(comma)
+        offset += 1
+      }
+      guard let quote = next() else { return .ranOut }
+      guard quote == UInt8(ascii: "\"") else { return .notTaken }
+      // The key and its closing quote, against the first row's in two words (byte by byte in
+      // the body's last sixteen bytes).
+      put(quote)
+      if offset + 17 <= end {
+        let low = UnsafeRawPointer(source + offset + 1).loadUnaligned(as: UInt64.self)
+        let high = UnsafeRawPointer(source + offset + 9).loadUnaligned(as: UInt64.self)
+        guard UInt64(littleEndian: low) & key.lowMask == key.low,
+          UInt64(littleEndian: high) & key.highMask == key.high
+        else { return .notTaken }
+        UnsafeMutableRawPointer(base + out).storeBytes(of: low, as: UInt64.self)
+        UnsafeMutableRawPointer(base + out + 8).storeBytes(of: high, as: UInt64.self)
+      } else {
+        for index in 0..<key.length {
+          guard offset + 1 + index < end else { return .ranOut }
+          let word = (index < 8 ? key.low : key.high) >> UInt64(8 * (index & 7))
+          guard source[offset + 1 + index] == UInt8(truncatingIfNeeded: word) else {
+            return .notTaken
+          }
+          base[out + index] = source[offset + 1 + index]
+        }
+      }
+      out += key.length
+      offset += 1 + key.length
+      guard let colon = next() else { return .ranOut }
+      guard colon == UInt8(ascii: ":") else { return .notTaken }
+      put(colon)
+      offset += 1
+      let outcome = value()
+      guard case .taken = outcome else { return outcome }
+    }
+    room(Self.slack)
+    guard let close = next() else { return .ranOut }
+    guard close == UInt8(ascii: "}") else { return .notTaken }
+    put(close)
+    put(0x0A)
+    offset += 1
+    closed = offset
+    // Only a row followed by a `,` is taken: the check goes on from there as from any `,`.
+    guard let comma = next() else { return .ranOut }
+    guard comma == UInt8(ascii: ",") else { return .notTaken }
+    offset += 1
+    text.count = out
+    return .taken
+  }
+
+  /// What may come next in ``value()``.
+  private enum Expect {
+    case value, valueOrClose, keyOrClose, key, colon, afterValue
+  }
+
+  /// Checks and writes one value: what ``JSONValidator`` accepts, but a string with an escape or
+  /// a C1 control and nesting past 64 (not taken).
+  private mutating func value() -> Outcome {
+    var expect = Expect.value
+    // Per open container, a bit: 1 for an object.
+    var objects: UInt64 = 0
+    var depth = 0
+    while true {
+      room(Self.slack)
+      guard let byte = next() else { return .ranOut }
+      switch byte {
+      case UInt8(ascii: "\""):
+        let isKey: Bool
+        switch expect {
+        case .value, .valueOrClose: isKey = false
+        case .keyOrClose, .key: isKey = true
+        default: return .notTaken
+        }
+        let outcome = string()
+        guard case .taken = outcome else { return outcome }
+        expect = isKey ? .colon : .afterValue
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        guard expect == .value || expect == .valueOrClose, depth < 64 else { return .notTaken }
+        let object = byte == UInt8(ascii: "{")
+        objects = objects << 1 | (object ? 1 : 0)
+        depth += 1
+        put(byte)
+        offset += 1
+        expect = object ? .keyOrClose : .valueOrClose
+        continue
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        let object = byte == UInt8(ascii: "}")
+        guard depth > 0, (objects & 1 == 1) == object,
+          expect == .afterValue || expect == (object ? .keyOrClose : .valueOrClose)
+        else { return .notTaken }
+        objects >>= 1
+        depth -= 1
+        put(byte)
+        offset += 1
+        expect = .afterValue
+      case UInt8(ascii: ","):
+        guard expect == .afterValue, depth > 0 else { return .notTaken }
+        put(byte)
+        offset += 1
+        expect = objects & 1 == 1 ? .key : .value
+        continue
+      case UInt8(ascii: ":"):
+        guard expect == .colon else { return .notTaken }
+        put(byte)
+        offset += 1
+        expect = .value
+        continue
+      case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+        guard expect == .value || expect == .valueOrClose else { return .notTaken }
+        let outcome = literal(byte)
+        guard case .taken = outcome else { return outcome }
+        expect = .afterValue
+      default:
+        guard expect == .value || expect == .valueOrClose else { return .notTaken }
+        let outcome = number()
+        guard case .taken = outcome else { return outcome }
+        expect = .afterValue
+      }
+      if depth == 0 { return .taken }
+    }
+  }
+
+  /// A string at its opening quote: no raw control, well-formed UTF-8; an escape or a C1
+  /// control is not taken. Copied a word at a time, each word stored before it is looked at.
+  @inline(__always)
+  private mutating func string() -> Outcome {
+    put(UInt8(ascii: "\""))
+    offset += 1
+    while true {
+      room(16)
+      if offset + 8 <= end {
+        let word = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
+        UnsafeMutableRawPointer(base + out).storeBytes(of: word, as: UInt64.self)
+        let value = UInt64(littleEndian: word)
+        let flags =
+          ByteWord.below(0x20, in: value) | ByteWord.equal(0x22, in: value)
+          | ByteWord.equal(0x5C, in: value) | value & ByteWord.highs
+        if flags == 0 {
+          offset += 8
+          out += 8
+          continue
+        }
+        let run = flags.trailingZeroBitCount >> 3
+        offset += run
+        out += run
+      } else if offset >= end {
+        return .ranOut
+      }
+      let byte = source[offset]
+      if byte == UInt8(ascii: "\"") {
+        put(byte)
+        offset += 1
+        return .taken
+      }
+      // An escape (written again by the writer), a control (not JSON).
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { return .notTaken }
+      if byte < 0x80 {
+        put(byte)
+        offset += 1
+        continue
+      }
+      let length: Int
+      switch byte {
+      case 0xC2...0xDF: length = 2
+      case 0xE0...0xEF: length = 3
+      case 0xF0...0xF4: length = 4
+      default: return .notTaken
+      }
+      guard offset + length <= end else { return .ranOut }
+      let second = source[offset + 1]
+      let low: UInt8 =
+        switch byte {
+        case 0xC2: 0xA0  // U+0080...U+009F, the C1 controls, are escaped by the writer
+        case 0xE0: 0xA0
+        case 0xF0: 0x90
+        default: 0x80
+        }
+      let high: UInt8 = byte == 0xED ? 0x9F : byte == 0xF4 ? 0x8F : 0xBF
+      guard second >= low, second <= high else { return .notTaken }
+      for index in 2..<length where source[offset + index] & 0xC0 != 0x80 { return .notTaken }
+      for index in 0..<length { base[out + index] = source[offset + index] }
+      out += length
+      offset += length
+    }
+  }
+
+  /// `true`, `false` or `null` at the offset.
+  @inline(__always)
+  private mutating func literal(_ first: UInt8) -> Outcome {
+    // The literal's bytes, the first lowest.
+    let (word, count): (UInt64, Int) =
+      first == UInt8(ascii: "t")
+      ? (0x6575_7274, 4) : first == UInt8(ascii: "f") ? (0x65_736C_6166, 5) : (0x6C6C_756E, 4)
+    guard offset + 8 <= end else {
+      for index in 0..<count {
+        guard offset + index < end else { return .ranOut }
+        guard UInt64(source[offset + index]) == word >> UInt64(8 * index) & 0xFF else {
+          return .notTaken
+        }
+      }
+      for index in 0..<count { base[out + index] = source[offset + index] }
+      out += count
+      offset += count
+      return .taken
+    }
+    let bytes = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
+    let mask: UInt64 = (1 << UInt64(count * 8)) &- 1
+    guard UInt64(littleEndian: bytes) & mask == word else { return .notTaken }
+    UnsafeMutableRawPointer(base + out).storeBytes(of: bytes, as: UInt64.self)
+    out += count
+    offset += count
+    return .taken
+  }
+
+  /// A number at the offset (RFC 8259's grammar), followed by a byte that may end it.
+  @inline(__always)
+  private mutating func number() -> Outcome {
+    let start = offset
+    var at = offset
+    if at < end && source[at] == UInt8(ascii: "-") { at += 1 }
+    guard at < end else { return .ranOut }
+    if source[at] == UInt8(ascii: "0") {
+      at += 1
+    } else {
+      guard source[at] &- 0x31 < 9 else { return .notTaken }
+      at += 1
+      while at < end && source[at] &- 0x30 < 10 { at += 1 }
+    }
+    if at < end && source[at] == UInt8(ascii: ".") {
+      at += 1
+      let digits = at
+      while at < end && source[at] &- 0x30 < 10 { at += 1 }
+      guard at > digits else { return at < end ? .notTaken : .ranOut }
+    }
+    if at < end && source[at] | 0x20 == UInt8(ascii: "e") {
+      at += 1
+      if at < end && (source[at] == UInt8(ascii: "+") || source[at] == UInt8(ascii: "-")) {
+        at += 1
+      }
+      let digits = at
+      while at < end && source[at] &- 0x30 < 10 { at += 1 }
+      guard at > digits else { return at < end ? .notTaken : .ranOut }
+    }
+    // The number must be followed by what may end it (more digits may still come).
+    guard at < end else { return .ranOut }
+    guard JSONRowWriter.endsScalar(source[at]) else { return .notTaken }
+    let count = at - start
+    if count <= 16 && start + 16 <= end {
+      let target = UnsafeMutableRawPointer(base + out)
+      target.storeBytes(
+        of: UnsafeRawPointer(source + start).loadUnaligned(as: UInt64.self), as: UInt64.self)
+      target.storeBytes(
+        of: UnsafeRawPointer(source + start + 8).loadUnaligned(as: UInt64.self),
+        toByteOffset: 8, as: UInt64.self)
+    } else {
+      room(count + 8)
+      (base + out).update(from: source + start, count: count)
+    }
+    out += count
+    offset = at
+    return .taken
+  }
+}
