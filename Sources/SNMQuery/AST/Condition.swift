@@ -60,16 +60,12 @@ public struct Condition: Sendable, Equatable {
     return next == PredicateNode.none ? nil : next
   }
 
-  /// `body` with a predicate in place, `inout` only so that it is not copied out of the array's
-  /// storage first (a borrowed argument read there was: its names, path and value retained, the
-  /// node copied twice); `body` reads it and never changes it.
+  /// `body` with a predicate lent in place (`inout` so that it is not copied; never written:
+  /// `Array.withBorrowedElement(at:)`).
   func withPredicate<Result>(at node: Int, _ body: (inout FilterPredicate) throws -> Result)
     rethrows -> Result
   {
-    try predicates.withUnsafeBufferPointer {
-      let nodes = UnsafeMutableBufferPointer(mutating: $0)
-      return try body(&nodes[node].predicate)
-    }
+    try predicates.withBorrowedElement(at: node) { try body(&$0.predicate) }
   }
 
   public static func == (left: Condition, right: Condition) -> Bool {

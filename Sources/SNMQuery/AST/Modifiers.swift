@@ -24,7 +24,7 @@ public struct Modifiers: Sendable, Equatable {
     /// `count exact|planned|estimated` (`Prefer: count=...`).
     public var count: CountMode?
     /// `returning <items>` (writes and rpc): `Prefer: return=representation` and `select=`.
-    public var returning: [SelectItem]?
+    public var returning: SelectList?
     /// Where `count` and `returning` were written, for messages about them.
     public var countRange: SourceRange?
     public var returningRange: SourceRange?

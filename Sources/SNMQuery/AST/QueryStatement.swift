@@ -33,7 +33,7 @@ public final class QueryStatement: Sendable, Equatable {
 /// What a query does to its table.
 public enum QueryAction: Sendable, Equatable {
   /// `select <items>` (GET)
-  case select([SelectItem], range: SourceRange)
+  case select(SelectList, range: SourceRange)
   /// `insert <object or array>` (POST)
   case insert(body: ValueNode, range: SourceRange)
   /// `upsert <body> [on conflict cols] [ignore duplicates]` (POST + `Prefer: resolution=`)

@@ -1,14 +1,74 @@
-/// One item of a select list (also of `returning`).
-///
-/// Fields and embeds are boxed (`indirect`): an item is a word, so a list of them grows, and a
-/// pass over it reads each item, without copying each field's names and paths.
+/// A select list (`select ...`, `returning ...`): one level of a statement's select list, whose
+/// items, with its embeds' items, are one array, depth first (an embed followed by its own items),
+/// each node holding the index of the item after it at its level. A collection of that level's
+/// items by node index; an embed's items are `items(of:)` its index. Equal when the lists are (the
+/// same items, embeds and theirs, wherever in their arrays they are).
+public struct SelectList: Sendable, Equatable, Collection {
+  let nodes: [SelectNode]
+  public let startIndex: Int
+  public let endIndex: Int
+
+  init(nodes: [SelectNode], startIndex: Int, endIndex: Int) {
+    self.nodes = nodes
+    self.startIndex = startIndex
+    self.endIndex = endIndex
+  }
+
+  /// The item at a node index, copied (the checker lends each node in place instead:
+  /// `Array.withBorrowedElement(at:)`).
+  public subscript(position: Int) -> SelectItem { nodes[position].item }
+
+  public func index(after node: Int) -> Int {
+    nodes.withUnsafeBufferPointer { $0[node].next }
+  }
+
+  /// The items of the embed at `node` (empty for an item that is not an embed).
+  public func items(of node: Int) -> SelectList {
+    SelectList(nodes: nodes, startIndex: node + 1, endIndex: index(after: node))
+  }
+
+  public static func == (left: SelectList, right: SelectList) -> Bool {
+    guard left.endIndex - left.startIndex == right.endIndex - right.startIndex else { return false }
+    let offset = right.startIndex - left.startIndex
+    return left.nodes[left.startIndex..<left.endIndex].elementsEqual(
+      right.nodes[right.startIndex..<right.endIndex]
+    ) { one, other in one.item == other.item && one.next + offset == other.next }
+  }
+}
+
+/// An item of a select list and the index of the item after it at its level (after an embed's own
+/// items).
+struct SelectNode: Sendable {
+  var item: SelectItem
+  var next: Int
+}
+
+extension [SelectNode] {
+  /// Appends an item with no items of its own (the next item goes right after it).
+  mutating func append(item: SelectItem) { append(SelectNode(item: item, next: count + 1)) }
+
+  /// Appends an embed, its items to follow until it is `close`d; its node.
+  mutating func open(_ embed: SelectEmbed) -> Int {
+    append(item: .embed(embed))
+    return count - 1
+  }
+
+  /// Writes the embed at `node` again with its end and the index after its items, appended since.
+  mutating func close(_ embed: SelectEmbed, at node: Int, end: Int) {
+    var embed = embed
+    embed.range.end = end
+    self[node] = SelectNode(item: .embed(embed), next: count)
+  }
+}
+
+/// One item of a select list (also of `returning`), stored by value in its list's array.
 public enum SelectItem: Sendable, Equatable {
   /// `*`
   case star(range: SourceRange)
   /// `[alias:]column[->json path][::type][.aggregate()][::type]`
-  indirect case field(SelectField)
-  /// `[alias:][...]relation[!hint...](items)`
-  indirect case embed(SelectEmbed)
+  case field(SelectField)
+  /// `[alias:][...]relation[!hint...](items)`, its items after it in the list
+  case embed(SelectEmbed)
 
   public var range: SourceRange {
     switch self {
@@ -34,13 +94,13 @@ public struct SelectField: Sendable, Equatable {
   public var range: SourceRange
 }
 
-/// An embedded resource: `owner:user_info(id, name)`, `user_info!inner(name)`, `...rel(a)`.
+/// An embedded resource: `owner:user_info(id, name)`, `user_info!inner(name)`, `...rel(a)`; its
+/// items follow it in its list (`SelectList.items(of:)`).
 public struct SelectEmbed: Sendable, Equatable {
   public var alias: Name?
   public var relation: Name
   /// `!inner`, `!left`, `!fk_name`, in the order written.
   public var hints: [Name] = []
-  public var items: [SelectItem]
   /// `...rel(cols)` spreads the embedded columns into the parent row.
   public var spread: Bool = false
   public var range: SourceRange

@@ -24,13 +24,13 @@ extension ColumnPath {
   }
 }
 
-extension Array where Element == SelectItem {
-  var canonicalText: String { map(\.canonicalText).joined(separator: ", ") }
-}
-
-extension SelectItem {
+extension SelectList {
   var canonicalText: String {
-    switch self {
+    indices.map { canonicalText(at: $0) }.joined(separator: ", ")
+  }
+
+  func canonicalText(at node: Int) -> String {
+    switch self[node] {
     case .star: return "*"
     case .field(let field):
       var text = field.alias.map { $0.canonicalText + ":" } ?? ""
@@ -48,7 +48,7 @@ extension SelectItem {
       text += embed.alias.map { $0.canonicalText + ":" } ?? ""
       text += embed.relation.canonicalText
       text += embed.hints.map { "!" + $0.canonicalText }.joined()
-      return text + "(" + embed.items.canonicalText + ")"
+      return text + "(" + items(of: node).canonicalText + ")"
     }
   }
 }

@@ -125,15 +125,16 @@ extension Checker {
     if let returning = modifiers.rare?.returning { checkSelect(returning) }
   }
 
-  mutating func checkSelect(_ items: [SelectItem]) {
-    // Each item borrowed from the array's storage: `for item in items` and the subscript copied
-    // every item (each field's names and paths) out of the array, then destroyed the copy.
-    items.withUnsafeBufferPointer { items in
-      for index in items.indices { checkSelectItem(items[index]) }
+  mutating func checkSelect(_ list: SelectList) {
+    // Every node of the list, its embeds' items included, in array order, each lent in place
+    // (the subscript, and a buffer pointer's, copied each item out first).
+    for node in list.startIndex..<list.endIndex {
+      list.nodes.withBorrowedElement(at: node) { checkSelectItem(&$0.item) }
     }
   }
 
-  mutating func checkSelectItem(_ item: SelectItem) {
+  /// An item's own names (an embed's items are checked as the nodes after it).
+  mutating func checkSelectItem(_ item: inout SelectItem) {
     switch item {
     case .star: break
     case .field(let field):
@@ -152,7 +153,6 @@ extension Checker {
       }
     case .embed(let embed):
       checkName(embed.relation)
-      checkSelect(embed.items)
     }
   }
 

@@ -2,12 +2,12 @@ import SNMSupabase
 
 /// Select lists as `SupabaseSelectItem`s.
 extension StatementCompiler {
-  func selectItems(_ items: [SelectItem]) throws(Diagnostic) -> [SupabaseSelectItem] {
-    items.map(selectItem)
+  func selectItems(_ list: SelectList) throws(Diagnostic) -> [SupabaseSelectItem] {
+    list.indices.map { selectItem(at: $0, of: list) }
   }
 
-  func selectItem(_ item: SelectItem) -> SupabaseSelectItem {
-    switch item {
+  func selectItem(at node: Int, of list: SelectList) -> SupabaseSelectItem {
+    switch list[node] {
     case .star:
       return .all
     case .field(let field) where field.column.column.text.isEmpty && field.aggregate != nil:
@@ -19,7 +19,8 @@ extension StatementCompiler {
     case .embed(let embed):
       return .embed(
         relation: embed.relation.text, alias: embed.alias?.text, hints: embed.hints.map(\.text),
-        spread: embed.spread, items: embed.items.map(selectItem))
+        spread: embed.spread,
+        items: list.items(of: node).indices.map { selectItem(at: $0, of: list) })
     }
   }
 }

@@ -1,28 +1,37 @@
 /// Select lists (`select ...`, `returning ...`) and column paths (`messages.public`, `data->>blood`).
 extension Parser {
+  /// A select list, its embeds' items in the same array.
   mutating func parseSelectList(after: @autoclosure () -> String) throws(ParseFailure)
-    -> [SelectItem]
+    -> SelectList
   {
-    // The first item apart: `after:` is an autoclosure, and one that read `items` held the
-    // array, so each append that grew it copied every item. Room for four made at once: a
-    // list grown from one item was allocated again at the second and the third.
-    var items: [SelectItem] = []
-    items.reserveCapacity(4)
-    items.append(try parseSelectItem(after: after()))
-    while eat(.comma) != nil {
-      items.append(try parseSelectItem(after: "','"))
-    }
-    return items
+    // Room for three made at once (four, 264 bytes each, went past malloc's small sizes).
+    var nodes: [SelectNode] = []
+    nodes.reserveCapacity(3)
+    try parseSelectItems(after: after(), into: &nodes)
+    return SelectList(nodes: nodes, startIndex: 0, endIndex: nodes.count)
   }
 
-  mutating func parseSelectItem(after: @autoclosure () -> String) throws(ParseFailure) -> SelectItem
+  /// One level's items, appended to `nodes` (an embed's before its own items).
+  mutating func parseSelectItems(after: @autoclosure () -> String, into nodes: inout [SelectNode])
+    throws(ParseFailure)
   {
+    try parseSelectItem(after: after(), into: &nodes)
+    while eat(.comma) != nil {
+      try parseSelectItem(after: "','", into: &nodes)
+    }
+  }
+
+  /// Appends an item (an embed and its items) to `nodes`.
+  mutating func parseSelectItem(
+    after: @autoclosure () -> String, into nodes: inout [SelectNode]
+  ) throws(ParseFailure) {
     let start = current.start
-    if let star = eat(.star) { return .star(range: star.range) }
+    if let star = eat(.star) { return nodes.append(item: .star(range: star.range)) }
     if eat(.ellipsis) != nil {
       let relation = try parseName(
         .relation(table: tableContext.last), what: "a relation to spread", after: "'...'")
-      return .embed(try parseEmbed(alias: nil, relation: relation, spread: true, start: start))
+      return try parseEmbed(
+        alias: nil, relation: relation, spread: true, start: start, into: &nodes)
     }
     var name = try parseName(.column(table: tableContext.last), what: "a column", after: after())
     var alias: Name?
@@ -39,27 +48,21 @@ extension Parser {
       // The bare `count()` aggregate, which may be cast: `total:count()::int`.
       advance()
       advance()
-      var field = SelectField(
+      let cast = try parseCast()
+      let field = SelectField(
         alias: alias,
         column: ColumnPath(column: Name("", range: .point(name.range.start)), range: name.range),
-        aggregate: name, range: name.range)
-      if eat(.doubleColon) != nil {
-        field.cast = try parseName(.type, what: "a type", after: "'::'")
-      }
-      field.range = SourceRange(start: start, end: previousEnd)
-      return .field(field)
+        aggregate: name, cast: cast, range: SourceRange(start: start, end: previousEnd))
+      return nodes.append(item: .field(field))
     }
     if at(.leftParen) || at(.bang) {
-      return .embed(try parseEmbed(alias: alias, relation: name, spread: false, start: start))
+      return try parseEmbed(alias: alias, relation: name, spread: false, start: start, into: &nodes)
     }
     // Built once from its parts: a field set a part at a time was copied at each step.
     let json = try parseJSONPath()
     var columnRange = SourceRange(start: name.range.start, end: previousEnd)
     // `amount::int.sum()`: a cast before an aggregate casts the column it aggregates.
-    var cast: Name?
-    if eat(.doubleColon) != nil {
-      cast = try parseName(.type, what: "a type", after: "'::'")
-    }
+    var cast = try parseCast()
     var aggregate: Name?
     var inputCast: Name?
     if current.kind == .dot && peek().kind == .word && peek(2).kind == .leftParen {
@@ -72,23 +75,20 @@ extension Parser {
       }
       if cast == nil { columnRange.end = previousEnd }
       inputCast = cast
-      cast = nil
-      if eat(.doubleColon) != nil {
-        cast = try parseName(.type, what: "a type", after: "'::'")
-      }
+      cast = try parseCast()
     }
-    return .field(
-      SelectField(
-        alias: alias, column: ColumnPath(column: name, json: json, range: columnRange),
-        aggregate: aggregate, inputCast: inputCast, cast: cast,
-        range: SourceRange(start: start, end: previousEnd)))
+    nodes.append(
+      item: .field(
+        SelectField(
+          alias: alias, column: ColumnPath(column: name, json: json, range: columnRange),
+          aggregate: aggregate, inputCast: inputCast, cast: cast,
+          range: SourceRange(start: start, end: previousEnd))))
   }
 
-  /// `relation[!hint...](items)`; the `(` is required, the items may be empty (`count()`).
-  mutating func parseEmbed(alias: Name?, relation: Name, spread: Bool, start: Int)
-    throws(ParseFailure)
-    -> SelectEmbed
-  {
+  /// `relation[!hint...](items)`, its items after it; the `(` is required, the items may be none.
+  mutating func parseEmbed(
+    alias: Name?, relation: Name, spread: Bool, start: Int, into nodes: inout [SelectNode]
+  ) throws(ParseFailure) {
     var hints: [Name] = []
     while eat(.bang) != nil {
       record(.keyword("inner"))
@@ -102,14 +102,18 @@ extension Parser {
     defer { leaveNesting() }
     tableContext.append(relation.text)
     defer { tableContext.removeLast() }
-    var items: [SelectItem] = []
-    if current.kind != .rightParen {
-      items = try parseSelectList(after: "'('")
-    }
+    let embed = SelectEmbed(
+      alias: alias, relation: relation, hints: hints, spread: spread,
+      range: SourceRange(start: start, end: start))
+    let node = nodes.open(embed)
+    if current.kind != .rightParen { try parseSelectItems(after: "'('", into: &nodes) }
     try expectClose(.rightParen, opened: open)
-    return SelectEmbed(
-      alias: alias, relation: relation, hints: hints, items: items, spread: spread,
-      range: SourceRange(start: start, end: previousEnd))
+    nodes.close(embed, at: node, end: previousEnd)
+  }
+
+  /// `::type`, if written.
+  mutating func parseCast() throws(ParseFailure) -> Name? {
+    eat(.doubleColon) == nil ? nil : try parseName(.type, what: "a type", after: "'::'")
   }
 
   /// `)`, `]` or `}` closing `open`, or a failure that points at both.
