@@ -17,7 +17,7 @@ import time
 import pytest
 
 from conftest import SNM, run_snm
-from tls_front import make_certificates
+from tls_front import TLSFront, make_certificates
 
 USER = {"id": "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", "aud": "authenticated",
         "role": "authenticated", "email": "kim@example.com", "is_anonymous": False}
@@ -449,6 +449,57 @@ def test_a_status_line_http_refuses_is_refused_over_https_too(home, tmp_path, st
                 assert not out.exists()
         finally:
             server.stop()
+
+
+def with_field(line):
+    """A 200 answer of one row whose head has `line` among its fields."""
+    return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + line
+            + b"\r\nContent-Length: 10\r\n\r\n[{\"id\":1}]")
+
+
+@pytest.mark.parametrize("answer,says", [
+    (with_field(b"X-A: a\x1bb"), "invalid character in header field value"),
+    (with_field(b"X-A: a\x7fb"), "invalid character in header field value"),
+    (with_field(b"X-A: a\rb"), "invalid character in header field value"),
+    (with_field(b"X-A: a\r\n b"), "obsolete line folding in header fields is not supported"),
+    (with_field(b"X A: b"), "invalid header field name"),
+    (with_field(b"X-A: " + b"v" * 80_000), "header fields too large"),
+    (with_field(b"".join(b"X-%d: v\r\n" % n for n in range(1000)) + b"X-Z: v"),
+     "too many header fields"),
+], ids=["ESC", "DEL", "bare CR", "folded", "space in the name", "80 KB value", "1001 fields"])
+def test_a_head_field_http_refuses_is_refused_over_https_too(home, tmp_path, answer, says):
+    """libcurl hands these field lines over as they came, and snm took them over https:// (exit
+    0, the row printed) where the decoder refuses them over http://; now both schemes judge a
+    field line by the decoder's rules and limits, in its words."""
+    plain, secure = both_schemes(answer, home, tmp_path)
+    for result in (plain, secure):
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        assert result.stdout == ""
+        assert f"the answer is not valid HTTP ({says})" in result.stderr, result.stderr[-300:]
+    assert secure.stderr == plain.stderr
+
+
+@pytest.mark.parametrize("line", [b"X-A: a\x1bb", b"X-A: a\x7fb"], ids=["ESC", "DEL"])
+def test_a_head_field_nginx_passes_on_is_refused_over_both_its_protocols(home, tmp_path, line):
+    """Through an nginx front (as a hosted project's), ESC and DEL in a value pass nginx (a bare
+    CR, folding, a space in a name and 80 KB it answers 502 itself): over HTTP/1.1 snm took
+    them (exit 0); now it refuses them in the decoder's words. Over HTTP/2 libcurl's nghttp2
+    refuses them first (the stream reset), in its own words but with the same exit code."""
+    upstream = HostileServer(lambda head: with_field(line))
+    front = TLSFront(tmp_path / "front", upstream_port=upstream.port)
+    try:
+        for block in ("h1", "main"):
+            result = run_snm("--url", front.url(block), "--key", "the-anon-key", "--format",
+                             "json", "--cacert", front.ca, "-c", "from t select *", env=home,
+                             timeout=60)
+            assert result.returncode == 3, (block, result.returncode, result.stderr[-300:])
+            assert result.stdout == ""
+            if block == "h1":
+                assert "the answer is not valid HTTP (invalid character in header field value)" \
+                    in result.stderr, result.stderr[-300:]
+    finally:
+        front.stop()
+        upstream.stop()
 
 
 GZIPPED = gzip.compress(b'[{"id":1,"name":"Kim"},{"id":2,"name":"Min"}]')

@@ -155,6 +155,20 @@ def test_bad_request_lines_and_headers(abused, canary):
     settled(project)
 
 
+def test_empty_lines_before_a_request_count_against_the_whole_heads_limits(abused, canary):
+    """Empty lines before a request line (RFC 9112 2.2) count against the head's limits together
+    (16 KiB start line + 32 KiB fields, and the empty line ending it: 49,156 bytes), not the
+    fields' alone: 16,278 CRLFs before a 262-byte request were answered 431."""
+    project = abused
+    request = head(project, "GET", "/rest/v1/dog_profile?limit=1")
+    room = 49_156 - len(request)
+    for extra, expected in ((0, 200), (1, 431)):
+        data = b"\n" * (room % 2) + b"\r\n" * (room // 2 + extra) + request
+        raw = exchange(project.port, data)
+        assert status_of(raw) == expected, (extra, raw[:300])
+    settled(project)
+
+
 def test_slowloris_trickle_is_cut_off_and_others_are_served(abused, canary):
     """100 connections each send a header line every 0.2 s and never end their request."""
     project = abused

@@ -55,6 +55,14 @@ import Testing
       padded += line
       let slice = padded[(padded.count - line.count)...]
       #expect(Self.added(slice, HTTPDecoder.addField) == alone, "\(line)")
+      // What the libcurl transport reads a head line with: the same verdict and field.
+      let checked = line.withUnsafeBufferPointer { bytes in
+        Result { () throws(HTTPParseError) in try HTTPHeaders.Field(checkedHeaderLine: bytes) }
+      }
+      switch checked {
+      case .success(let field): #expect("\(field.name)|\(field.value)" == alone, "\(line)")
+      case .failure(let error): #expect("error \(error.status) \(error.message)" == alone)
+      }
     }
   }
 

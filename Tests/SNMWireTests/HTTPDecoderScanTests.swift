@@ -116,4 +116,25 @@ import Testing
       String(repeating: "\n", count: limit) + "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(startLineAfterThem.status == 431)  // they count with the head once it has content
   }
+
+  /// Empty lines before a request line count against the whole head's limits (16 KiB start line
+  /// + 32 KiB fields, and the four bytes of the empty line that ends it), not the fields' alone:
+  /// 16,278 CRLFs before a 262-byte request were 431.
+  @Test(arguments: [(24_564, nil), (24_565, 431)] as [(Int, Int?)])
+  func emptyLinesBeforeARequestCountAgainstTheHeadsLimits(count: Int, status: Int?) {
+    let request = "GET / HTTP/1.1\r\nHost: xy\r\n\r\n"  // 28 bytes: 49,156 in all with 24,564
+    var decoder = HTTPDecoder(reading: .requests, limits: .requests)
+    decoder.append(contentsOf: Array((String(repeating: "\r\n", count: count) + request).utf8))
+    do {
+      let part = try decoder.next()
+      guard case .requestHead(let head)? = part else {
+        Issue.record("\(String(describing: part))")
+        return
+      }
+      #expect(status == nil)
+      #expect(head.headers["host"] == "xy")
+    } catch {
+      #expect(error.status == status)
+    }
+  }
 }

@@ -12,7 +12,9 @@ extension HTTPDecoder {
       try checkHeadSize(upTo: end ?? buffer.count)
       guard let end else { return nil }
       let lines = headLines(end: end)
-      let headBytes = end - position
+      // From the start line on: empty lines before a request line count against the whole
+      // head's limits alone (``checkHeadSize(upTo:)``), not against the fields'.
+      let headBytes = end - (lines.first?.startIndex ?? position)
       position = end
       scan.next = end
       bodyBytes = 0
@@ -101,7 +103,7 @@ extension HTTPDecoder {
     let contentEnd = endWithoutLineEnds(upTo: limit)
     let headLimit = limits.maxStartLineBytes + limits.maxHeaderBytes
     if contentEnd - position > headLimit {
-      throw HTTPParseError(status: 431, message: "header fields too large")
+      throw .fieldsTooLarge
     }
     // Every byte kept counts, line ends included (past the four of the empty line that ends a
     // head): a request of empty lines only, or of lines of CRs, has no content to measure and was
@@ -110,7 +112,7 @@ extension HTTPDecoder {
       if reading == .requests, !scan.sawContent {
         throw .bad("too many empty lines before the request line")
       }
-      throw HTTPParseError(status: 431, message: "header fields too large")
+      throw .fieldsTooLarge
     }
   }
 
@@ -146,14 +148,13 @@ extension HTTPDecoder {
   }
 
   /// The fields after the start line, within the count and size limits (`headBytes` counts the
-  /// whole head: its line ends and the empty line that ends it).
+  /// head from its start line: its line ends and the empty line that ends it, not the empty
+  /// lines before a request line).
   func fields(_ lines: [ArraySlice<UInt8>], headBytes: Int) throws(HTTPParseError) -> HTTPHeaders {
     let fieldLines = lines.dropFirst()
-    guard fieldLines.count <= limits.maxHeaderCount else {
-      throw HTTPParseError(status: 431, message: "too many header fields")
-    }
+    guard fieldLines.count <= limits.maxHeaderCount else { throw .tooManyFields }
     guard headBytes - (lines.first?.count ?? 0) <= limits.maxHeaderBytes else {
-      throw HTTPParseError(status: 431, message: "header fields too large")
+      throw .fieldsTooLarge
     }
     var headers = HTTPHeaders()
     headers.reserveCapacity(fieldLines.count)
@@ -161,33 +162,30 @@ extension HTTPDecoder {
     return headers
   }
 
-  /// One `name: value` line (RFC 9112 §5): a token name right before the colon, a value of
-  /// visible characters, spaces, tabs and UTF-8, without the spaces and tabs around it.
-  /// One pass: the name's bytes are checked on the way to the colon (which is no token byte, so
-  /// the first byte that is not one is either the first colon or makes the name invalid), the
-  /// value is checked between the spaces and tabs around it (both field-value bytes), and the
-  /// strings are made from those ranges: the verdicts and the field are
-  /// ``addFieldInParts(_:to:)``'s, the general code it stands in for.
+  /// One `name: value` line (RFC 9112 §5), as ``HTTPHeaders/Field/init(checkedHeaderLine:)``
+  /// judges and cuts it, appended to `headers`.
   static func addField(_ line: ArraySlice<UInt8>, to headers: inout HTTPHeaders)
     throws(HTTPParseError)
   {
-    let parts = line.withUnsafeBufferPointer { bytes -> (colon: Int, low: Int, high: Int)? in
-      var index = 0
-      while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
-      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-      var low = index + 1
-      var high = bytes.count
-      while low < high, bytes[low] == 0x20 || bytes[low] == 0x09 { low += 1 }
-      while high > low, bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09 { high -= 1 }
-      return (index, low, high)
+    let field = line.withUnsafeBufferPointer { bytes in
+      Result { () throws(HTTPParseError) in try HTTPHeaders.Field(checkedHeaderLine: bytes) }
     }
-    guard let parts, parts.colon > 0 else { return try addFieldInParts(line, to: &headers) }
-    let start = line.startIndex
-    let value = line[(start + parts.low)..<(start + parts.high)]
-    guard isFieldValue(value) else { throw .bad("invalid character in header field value") }
-    headers.append(
-      name: String(decoding: line[start..<(start + parts.colon)], as: UTF8.self),
-      value: String(decoding: value, as: UTF8.self))
+    let checked = try field.get()
+    headers.append(name: checked.name, value: checked.value)
+  }
+
+  /// Where a field line's token name ends at its colon, and its value without the spaces and
+  /// tabs around it; nil when the first byte that is not a token's is not a colon.
+  static func fieldParts(_ bytes: UnsafeBufferPointer<UInt8>) -> (colon: Int, low: Int, high: Int)?
+  {
+    var index = 0
+    while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+    var low = index + 1
+    var high = bytes.count
+    while low < high, bytes[low] == 0x20 || bytes[low] == 0x09 { low += 1 }
+    while high > low, bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09 { high -= 1 }
+    return (index, low, high)
   }
 
   /// ``addField(_:to:)`` as the checks read one by one: the folding, the colon, the name, the
@@ -219,15 +217,17 @@ extension HTTPDecoder {
   /// Tested eight bytes at a time (values are most of a head: a JWT is a few hundred bytes), a
   /// word with a tab, a control or DEL then byte by byte.
   static func isFieldValue(_ value: ArraySlice<UInt8>) -> Bool {
-    value.withUnsafeBufferPointer { bytes in
-      var index = 0
-      while index + 8 <= bytes.count {
-        let word = ByteWord.load(bytes, at: index)
-        guard ByteWord.below(0x20, in: word) | ByteWord.equal(0x7F, in: word) == 0 else { break }
-        index += 8
-      }
-      return bytes[index...].allSatisfy { $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }
+    value.withUnsafeBufferPointer { isFieldValue($0) }
+  }
+
+  static func isFieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    while index + 8 <= bytes.count {
+      let word = ByteWord.load(bytes, at: index)
+      guard ByteWord.below(0x20, in: word) | ByteWord.equal(0x7F, in: word) == 0 else { break }
+      index += 8
     }
+    return bytes[index...].allSatisfy { $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }
   }
 
   /// tchar of RFC 9110 §5.6.2.

@@ -19,5 +19,11 @@ public struct HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible
     HTTPParseError(status: 400, message: message)
   }
 
+  /// 431: the fields of a head together past their limit (``HTTPLimits/maxHeaderBytes``).
+  public static let fieldsTooLarge = HTTPParseError(status: 431, message: "header fields too large")
+
+  /// 431: more fields in a head than ``HTTPLimits/maxHeaderCount``.
+  public static let tooManyFields = HTTPParseError(status: 431, message: "too many header fields")
+
   public var description: String { message }
 }

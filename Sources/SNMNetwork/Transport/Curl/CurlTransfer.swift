@@ -38,6 +38,12 @@ final class CurlTransfer {
   var fileFailure: TransportFileError?
   /// The head being read is HTTP/1.x (not HTTP/2, which has no chunks).
   private var headIsHTTP1 = false
+  /// The bytes of the head being read past its status line's text (line ends included), whether
+  /// a head's status line came, and whether the final head ended (the lines after it are
+  /// trailers, which the framing reads).
+  private var headBytes = 0
+  private var inHead = false
+  private var finalHeadEnded = false
   /// The chunk framing of an HTTP/1.x answer in chunks, read as the plain transport reads it.
   private var framing: CurlChunkFraming?
   /// The handle the transfer runs on (set by `configure`), for the options a head turns on.
@@ -142,28 +148,48 @@ final class CurlTransfer {
   /// decoder refuses is refused (false: the transfer stops) in its words: libcurl reads a status
   /// of `200\tOK` or `200OK` as 200, where snm read 0, and a download then took the 200 answer's
   /// body as an error's and wrote an empty file (and an answer in chunks went unchecked).
+  ///
+  /// A field line is judged by the decoder's rules (``HTTPHeaders/Field/init(checkedHeaderLine:)``)
+  /// and the head's fields by its limits (``HTTPLimits/responses``), refused in its words: libcurl
+  /// took control characters, a bare CR, folding, a space in a name and an 80 KB value that the
+  /// decoder refuses over http://. Trailers (after the final head) are the framing's to judge.
   fileprivate func readHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
     receivedHead = true
+    if finalHeadEnded { return bodyFailure == nil }
     var end = line.count
     while end > 0, line[end - 1] == 10 || line[end - 1] == 13 { end -= 1 }
     let bytes = UnsafeBufferPointer(rebasing: line[..<end])
-    if bytes.starts(with: "HTTP/".utf8) {
-      headers.removeAll(keepingCapacity: true)
-      guard let status = Self.status(of: bytes) else {
-        bodyFailure = .malformed("the answer is not valid HTTP (bad status line)")
-        return false
-      }
+    if !inHead, bytes.starts(with: "HTTP/".utf8) {
+      guard let status = Self.status(of: bytes) else { return refuse("bad status line") }
+      inHead = true
       headStatus = status
       headIsHTTP1 = bytes.starts(with: "HTTP/1.".utf8)
+      headBytes = line.count - end
       return true
     }
+    headBytes += line.count
+    let limits = HTTPLimits.responses
+    guard headBytes <= limits.maxHeaderBytes else { return refuse(HTTPParseError.fieldsTooLarge) }
     if bytes.isEmpty {
       headEnded()
-    } else if let field = HTTPHeaders.Field(headerLine: bytes) {
-      headers.append(field)
+      return true
     }
+    do throws(HTTPParseError) {
+      headers.append(try HTTPHeaders.Field(checkedHeaderLine: bytes))
+    } catch {
+      return refuse(error)
+    }
+    guard headers.count <= limits.maxHeaderCount else { return refuse(.tooManyFields) }
     return true
   }
+
+  /// Stops the transfer for a head the decoder refuses, in its words.
+  private func refuse(_ error: HTTPParseError) -> Bool {
+    bodyFailure = .malformed("the answer is not valid HTTP (\(error))")
+    return false
+  }
+
+  private func refuse(_ reason: String) -> Bool { refuse(.bad(reason)) }
 
   /// The status a status line gives (`HTTP/1.1 200 OK`, `HTTP/2 200`), as the plain decoder
   /// reads it: the three digits between the first space and the next (or the line's end), 100 or
@@ -189,7 +215,13 @@ final class CurlTransfer {
   /// a length costs nothing. (`CURLOPT_HTTP_TRANSFER_DECODING` off would hand over the chunks
   /// raw, but with a gzip under them still compressed.) A trailer's empty line starts nothing.
   private func headEnded() {
-    guard framing == nil, headIsHTTP1, headStatus >= 200, headStatus != 204, headStatus != 304,
+    inHead = false
+    guard headStatus >= 200 else {
+      headers.removeAll(keepingCapacity: true)  // an interim answer's
+      return
+    }
+    finalHeadEnded = true
+    guard framing == nil, headIsHTTP1, headStatus != 204, headStatus != 304,
       HTTPHeaders(headers).transferCodings.contains("chunked"), let easy
     else { return }
     framing = CurlChunkFraming(
