@@ -286,29 +286,37 @@ def test_auth_messages_and_the_signed_in_email_are_shown_escaped(home):
 DOWNLOAD = "\ufeffid\tname\r\nwoof \u202egnp.exe\u2066\n"
 
 
-def test_a_downloaded_texts_invisible_characters_are_shown_escaped(home):
-    body = DOWNLOAD.encode()
+def downloaded_text(body, home, *, terminal_formats, piped_formats):
+    """`storage download notes/a.txt` of a server answering `body` as text/plain: what each of
+    `terminal_formats` shows at a terminal (output, exit code) and what each of `piped_formats`
+    writes to a pipe (exit code, stdout)."""
     server = hostile(f"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
                      f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-    download = "storage download notes/a.txt"
-    escaped = "\\u{FEFF}id\tname\r\nwoof \\u{202E}gnp.exe\\u{2066}\n"
+    args = ["--url", server.url, "--key", "k", "-c", "storage download notes/a.txt"]
     try:
-        for fmt in ("table", "expanded", "csv"):
-            shown, code = at_terminal(["--url", server.url, "--key", "k", "--format", fmt, "-c",
-                                       download], home)
-            assert code == 0, shown
-            assert b"\xe2\x80\xae" not in shown and b"\xef\xbb\xbf" not in shown, (fmt, shown)
-            assert escaped.replace("\n", "\r\n").encode() in shown, shown
-        for fmt in ("table", "expanded"):
-            piped = run_snm("--url", server.url, "--key", "k", "--format", fmt, "-c", download,
-                            env=home)
-            assert (piped.returncode, piped.stdout) == (0, escaped.replace("\r\n", "\n")), fmt
-        piped = subprocess.run([SNM, "--url", server.url, "--key", "k", "--format", "csv", "-c",
-                                download], capture_output=True, env={**os.environ, **home},
-                               timeout=60)
-        assert (piped.returncode, piped.stdout) == (0, body), piped.stderr
+        shown = {fmt: at_terminal(["--format", fmt, *args], home) for fmt in terminal_formats}
+        piped = {}
+        for fmt in piped_formats:
+            run = subprocess.run([SNM, "--format", fmt, *args], capture_output=True,
+                                 env={**os.environ, **home}, timeout=60)
+            piped[fmt] = (run.returncode, run.stdout)
+        return shown, piped
     finally:
         server.stop()
+
+
+def test_a_downloaded_texts_invisible_characters_are_shown_escaped(home):
+    body = DOWNLOAD.encode()
+    escaped = "\\u{FEFF}id\tname\r\nwoof \\u{202E}gnp.exe\\u{2066}\n"
+    shown, piped = downloaded_text(body, home, terminal_formats=("table", "expanded", "csv"),
+                                   piped_formats=("table", "expanded", "csv"))
+    for fmt, (output, code) in shown.items():
+        assert code == 0, output
+        assert b"\xe2\x80\xae" not in output and b"\xef\xbb\xbf" not in output, (fmt, output)
+        assert escaped.replace("\n", "\r\n").encode() in output, output
+    for fmt in ("table", "expanded"):
+        assert piped[fmt] == (0, escaped.encode()), fmt  # its CRLF kept, as at a terminal
+    assert piped["csv"] == (0, body)
 
 
 # A CR not before a LF takes the cursor back to the line's start at a terminal: what follows is
@@ -319,27 +327,14 @@ LONE_CR = "pay Kim 10 EUR\rpay Lee 99\r\n\rnext\n"
 
 def test_a_downloaded_texts_lone_carriage_return_is_shown_escaped(home):
     body = LONE_CR.encode()
-    server = hostile(f"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
-    download = "storage download notes/a.txt"
-    try:
-        for fmt in ("table", "expanded", "csv"):
-            shown, code = at_terminal(["--url", server.url, "--key", "k", "--format", fmt, "-c",
-                                       download], home)
-            assert code == 0, shown
-            assert b"\rpay" not in shown and b"\rnext" not in shown, (fmt, shown)
-            assert b"pay Kim 10 EUR\\rpay Lee 99\r\r\n\\rnext\r\n" in shown, (fmt, shown)
-        piped = subprocess.run([SNM, "--url", server.url, "--key", "k", "--format", "table", "-c",
-                                download], capture_output=True, env={**os.environ, **home},
-                               timeout=60)
-        assert piped.returncode == 0, piped.stderr
-        assert piped.stdout == b"pay Kim 10 EUR\\rpay Lee 99\r\n\\rnext\n", piped
-        piped = subprocess.run([SNM, "--url", server.url, "--key", "k", "--format", "csv", "-c",
-                                download], capture_output=True, env={**os.environ, **home},
-                               timeout=60)
-        assert (piped.returncode, piped.stdout) == (0, body), piped.stderr
-    finally:
-        server.stop()
+    shown, piped = downloaded_text(body, home, terminal_formats=("table", "expanded", "csv"),
+                                   piped_formats=("table", "csv"))
+    for fmt, (output, code) in shown.items():
+        assert code == 0, output
+        assert b"\rpay" not in output and b"\rnext" not in output, (fmt, output)
+        assert b"pay Kim 10 EUR\\rpay Lee 99\r\r\n\\rnext\r\n" in output, (fmt, output)
+    assert piped["table"] == (0, b"pay Kim 10 EUR\\rpay Lee 99\r\n\\rnext\n"), piped
+    assert piped["csv"] == (0, body), piped
 
 
 def test_a_plans_text_is_shown_escaped_at_a_terminal_and_kept_to_a_pipe(home):
