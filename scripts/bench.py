@@ -346,6 +346,9 @@ ISSUE_41 = [
      "script: single-row insert, per request"),
     ("client: a script's primary-key select, per request", "12",
      "script: primary-key select, per request"),
+    *[(f"client: the same select over https, {protocol}, per request", "12",
+       f"script: primary-key select, https {protocol}, per request")
+      for protocol in ("HTTP/2", "HTTP/1.1 gzip")],
     *[(f"memory: {MILLION:,} rows as {fmt} to a pipe, snm's peak RSS", "5",
        f"{MILLION:,} rows as {fmt}: peak memory") for fmt in ("csv", "json", "ndjson")],
     (f"memory: the gateway's peak RSS, a {MEMORY_ROWS:,}-row streamed read", "9",

@@ -104,7 +104,7 @@ def test_the_table_has_every_row_of_the_issue():
     for fmt in ("csv", "json", "ndjson"):
         assert ("5", f"{bench.MILLION:,} rows as {fmt}: peak memory") in named
     assert ("9", f"{bench.MEMORY_ROWS:,}-row streamed read: gateway peak RSS") in named
-    assert len(named) == len(bench.ISSUE_41) == 23
+    assert len(named) == len(bench.ISSUE_41) == 25
 
 
 def test_readme_tables_put_load_and_steal_beside_rates_not_instructions(tmp_path):
