@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 import Testing
 
 @testable import SNMNetwork
@@ -97,6 +98,7 @@ import Testing
       ("HTTP/1.1 099 Low", nil), ("HTTP/1.1 9999999999 Big", nil),
     ] as [(String, Int?)])
   func theStatusOfAStatusLine(line: String, status: Int?) {
-    #expect(Array(line.utf8).withUnsafeBufferPointer { CurlTransfer.status(of: $0) } == status)
+    #expect(
+      Array(line.utf8).withUnsafeBufferPointer { HTTPDecoder.status(ofStatusLine: $0) } == status)
   }
 }

@@ -50,21 +50,33 @@ extension HTTPDecoder {
     return head
   }
 
+  /// The status a status line gives (`HTTP/1.1 200 OK`, `HTTP/2 200`), the line cut at its first
+  /// two spaces (`VERSION SP STATUS [SP REASON]`, as a split into 3 would): the three digits
+  /// between the first space and the next (or the line's end), 100 or more; nil for any other
+  /// line. The one reading of a status for both schemes: this decoder's over http:// and libcurl's
+  /// head lines over https://.
+  public static func status(ofStatusLine line: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let space = line.firstIndex(of: 0x20) else { return nil }
+    var status = 0
+    var index = space + 1
+    while index < line.count, line[index] != 0x20 {
+      guard (48...57).contains(line[index]), index - space <= 3 else { return nil }
+      status = status * 10 + Int(line[index] - 48)
+      index += 1
+    }
+    return index - space == 4 && status >= 100 ? status : nil
+  }
+
   /// `HTTP/1.x STATUS [REASON]`, the fields, and how the body is framed: none for an answer to
   /// HEAD and for 1xx, 204 and 304, whatever the fields say.
   mutating func responseHead(_ lines: [ArraySlice<UInt8>], headBytes: Int) throws(HTTPParseError)
     -> HTTPResponseHead
   {
     let line = try startLine(lines)
-    // `VERSION SP STATUS [SP REASON]`, cut at the first two spaces (as a split into 3 would).
-    let space = line.firstIndex(of: 0x20) ?? line.endIndex
-    let codeStart = space == line.endIndex ? space : space + 1
-    let codeEnd = line[codeStart...].firstIndex(of: 0x20) ?? line.endIndex
-    let code = line[codeStart..<codeEnd]
-    guard space != line.endIndex, code.count == 3, code.allSatisfy({ (48...57).contains($0) })
+    guard let status = line.withUnsafeBufferPointer({ Self.status(ofStatusLine: $0) }),
+      let space = line.firstIndex(of: 0x20)
     else { throw .bad("bad status line") }
-    let status = code.reduce(0) { $0 * 10 + Int($1 - 48) }
-    guard status >= 100 else { throw .bad("bad status line") }
+    let codeEnd = space + 4  // past the three digits: a space or the line's end
     let minor = try Self.minorVersion(line[..<space], as: "status line")
     let reason =
       codeEnd == line.endIndex ? "" : String(decoding: line[(codeEnd + 1)...], as: UTF8.self)

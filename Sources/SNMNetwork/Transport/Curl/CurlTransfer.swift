@@ -160,7 +160,9 @@ final class CurlTransfer {
     while end > 0, line[end - 1] == 10 || line[end - 1] == 13 { end -= 1 }
     let bytes = UnsafeBufferPointer(rebasing: line[..<end])
     if !inHead, bytes.starts(with: "HTTP/".utf8) {
-      guard let status = Self.status(of: bytes) else { return refuse("bad status line") }
+      guard let status = HTTPDecoder.status(ofStatusLine: bytes) else {
+        return refuse("bad status line")
+      }
       inHead = true
       headStatus = status
       headIsHTTP1 = bytes.starts(with: "HTTP/1.".utf8)
@@ -190,22 +192,6 @@ final class CurlTransfer {
   }
 
   private func refuse(_ reason: String) -> Bool { refuse(.bad(reason)) }
-
-  /// The status a status line gives (`HTTP/1.1 200 OK`, `HTTP/2 200`), as the plain decoder
-  /// reads it: the three digits between the first space and the next (or the line's end), 100 or
-  /// more; nil for any other line. Read on the bytes: splitting the line as a `String` took 7k
-  /// instructions an answer.
-  static func status(of line: UnsafeBufferPointer<UInt8>) -> Int? {
-    guard let space = line.firstIndex(of: 0x20) else { return nil }
-    var status = 0
-    var index = space + 1
-    while index < line.count, line[index] != 0x20 {
-      guard (48...57).contains(line[index]), index - space <= 3 else { return nil }
-      status = status * 10 + Int(line[index] - 48)
-      index += 1
-    }
-    return index - space == 4 && status >= 100 ? status : nil
-  }
 
   /// The head ended. An HTTP/1.x answer with a body in chunks (libcurl's rule: `chunked` among
   /// its transfer codings) has its chunk framing read by snm's decoder as well, from the bytes as
