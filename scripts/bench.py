@@ -223,8 +223,8 @@ class Report:
         print(format_row(row), flush=True)
 
     def header(self):
-        return (f"{'section':<17} {'figure':<40} {'snm':>13}  {'peer':<28} {'peer value':>13}"
-                f"  {'ratio':>7} {'spread':>11}  {'target':>10}")
+        return (f"{'section':<17} {'figure':<{FIGURE_WIDTH}} {'snm':>13}  {'peer':<{PEER_WIDTH}}"
+                f" {'peer value':>13}  {'ratio':>7} {'spread':>11}  {'target':>{TARGET_WIDTH}}")
 
     def document(self, finished=True):
         """The run as results.json holds it; `finished` false while sections are left to run
@@ -304,11 +304,27 @@ def conditions(row):
     return text
 
 
+# The running table's figure and peer columns. A figure longer than its column (section 9's
+# signed-in reads, section 12's https rows) has a line of its own, its values on the next line
+# under the header's columns; the peer column holds the longest peer name (postgrest-py's over
+# https, 40 characters), the target column the longest target ("<= 90,000 instr.").
+FIGURE_WIDTH = 40
+PEER_WIDTH = 40
+TARGET_WIDTH = 16
+
+
 def format_row(row):
     verdict = {True: "ok", False: "MISSED", None: ""}[row["met"]]
-    return (f"{row['section']:<17} {row['figure']:<40} {human(row['snm'], row['unit']):>13}"
-            f"  {row['peer_name']:<28} {human(row['peer'], row['unit']):>13}"
-            f"  {ratio_text(row):>7} {spread_text(row):>11}  {target_text(row):>10} {verdict}"
+    figure = row["figure"]
+    first = ""
+    if len(figure) > FIGURE_WIDTH:
+        first = f"{row['section']:<17} {figure}\n"
+        figure = ""
+    return (f"{first}{row['section']:<17} {figure:<{FIGURE_WIDTH}}"
+            f" {human(row['snm'], row['unit']):>13}"
+            f"  {row['peer_name']:<{PEER_WIDTH}} {human(row['peer'], row['unit']):>13}"
+            f"  {ratio_text(row):>7} {spread_text(row):>11}  {target_text(row):>{TARGET_WIDTH}}"
+            f" {verdict}"
             f"  ({conditions(row)})")
 
 
@@ -382,18 +398,19 @@ def issue_41_text(document):
     """Issue 41's table as the run prints it."""
     lines = [f"issue 41 (scripts/bench run of {document.get('started', '?')}"
              f"{unfinished_text(document)}; each figure beside its peer measured in the same run):",
-             f"{'path':<64} {'snm':>14}  {'peer':<38} {'peer value':>14}  {'ratio':>7}"
-             f"  {'target':>15}  verdict"]
+             f"{'path':<64} {'snm':>14}  {'peer':<{PEER_WIDTH}} {'peer value':>14}  {'ratio':>7}"
+             f"  {'target':>{TARGET_WIDTH}}  verdict"]
     for entry in document["issue41"]:
         row = entry["row"]
         if row is None:
-            lines.append(f"{entry['path']:<64} {'-':>14}  {'-':<38} {'-':>14}  {'-':>7}  "
-                         f"{'-':>15}  not counted (section {entry['section']} did not count "
-                         f"'{entry['figure']}')")
+            lines.append(f"{entry['path']:<64} {'-':>14}  {'-':<{PEER_WIDTH}} {'-':>14}"
+                         f"  {'-':>7}  {'-':>{TARGET_WIDTH}}  not counted (section "
+                         f"{entry['section']} did not count '{entry['figure']}')")
             continue
         lines.append(f"{entry['path']:<64} {human(row['snm'], row['unit']):>14}  "
-                     f"{row['peer_name']:<38} {human(row['peer'], row['unit']):>14}  "
-                     f"{ratio_text(row):>7}  {target_text(row):>15}  {verdict_text(row)}")
+                     f"{row['peer_name']:<{PEER_WIDTH}} {human(row['peer'], row['unit']):>14}  "
+                     f"{ratio_text(row):>7}  {target_text(row):>{TARGET_WIDTH}}"
+                     f"  {verdict_text(row)}")
     counted = [entry for entry in document["issue41"] if entry["row"] is not None]
     met = sum(1 for entry in counted if entry["row"]["met"])
     lines.append(f"{len(counted)} of {len(document['issue41'])} paths counted, {met} targets met")

@@ -191,3 +191,44 @@ def test_the_results_are_written_after_each_section(tmp_path, monkeypatch):
                           text=True, timeout=60)
     assert done.stdout.startswith(f"issue 41 (scripts/bench run of {document['started']}; not "
                                   "finished: sections 1 of 1, 2 done;")
+
+
+def columns_end(header, names):
+    """Where each of `names` ends in `header` (the columns are right-aligned to their titles)."""
+    return [header.index(name) + len(name) for name in names]
+
+
+def test_the_printed_tables_keep_their_columns_for_long_figures_and_peers():
+    """Section 12's https rows (a 60-character figure, a 40-character peer) and the instruction
+    targets ("<= 90,000 instr.") pushed their values right of the header's columns, in the table
+    printed as a run goes and in issue 41's; the figures and peers themselves are as before."""
+    bench = bench_module()
+    peer = "postgrest-py's process (httpx, HTTP/1.1)"
+    rows = [row("12 client instr.", figure, 523_456, 3_030_123, target=0.2, met=True)
+            for figure in bench.CLIENT_FIGURES]
+    rows.append(row("9 instructions", "primary-key select: gateway", 88_711, 105_000,
+                    limit=90_000, met=True))
+    for each in rows:
+        each["peer_name"] = peer
+        each["steal_since_last"] = 0.0
+    snm_end, peer_end, ratio_end, target_end = columns_end(
+        bench.Report.header(None), ("snm", "peer value", "ratio", "target"))
+    for each in rows:
+        text = bench.format_row(each)
+        values = text.splitlines()[-1]
+        assert each["figure"] in text
+        assert values[:snm_end].endswith(" " + bench.human(each["snm"], "instructions")), text
+        assert values[:peer_end].endswith(" " + bench.human(each["peer"], "instructions")), text
+        assert values[:ratio_end].endswith(" " + bench.ratio_text(each)), text
+        assert values[:target_end].endswith(" " + bench.target_text(each)), text
+    lines = bench.issue_41_text({"started": "2026-12-06T04:22:51Z",
+                                 "issue41": bench.issue_41(rows)}).splitlines()
+    snm_end, peer_end, ratio_end, target_end = columns_end(
+        lines[1], ("snm", "peer value", "ratio", "target"))
+    counted = [line for line in lines[2:-1] if peer in line]
+    assert len(counted) == len(bench.CLIENT_FIGURES) + 1
+    for line in counted:
+        assert line[:peer_end].endswith((" 3,030k instr.", " 105k instr.")), line
+        assert line[:ratio_end].endswith("x"), line
+        assert line[:target_end].endswith((" <= 0.2x", " <= 90,000 instr.")), line
+        assert line[:snm_end].endswith(" instr."), line
