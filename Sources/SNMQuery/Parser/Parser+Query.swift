@@ -117,7 +117,7 @@ extension Parser {
     }
     record(.keyword("all"))
     record(.keyword("not"))
-    return .condition(try parseCondition(after: "'where'"))
+    return .condition(try ConditionParser.parse(&self, after: "'where'"))
   }
 
   mutating func parseRPC() throws(ParseFailure) -> RPCStatement {

@@ -123,7 +123,7 @@ enum RealtimeStatementParser {
     }
     var listen = RealtimeListen(target: .table(table, change))
     if parser.eat(.where) != nil {
-      listen.filter = try parser.parseCondition(after: "'where'")
+      listen.filter = try ConditionParser.parse(&parser, after: "'where'")
     }
     return listen
   }
@@ -158,7 +158,7 @@ enum RealtimeStatementParser {
       expectation.kind = names.count > 1 ? names[1] : nil
     }
     if parser.eat(.where) != nil {
-      expectation.filter = try parser.parseCondition(after: "'where'")
+      expectation.filter = try ConditionParser.parse(&parser, after: "'where'")
     }
     parser.recordKeywords(["within"])
     if parser.eat(.within) != nil {
