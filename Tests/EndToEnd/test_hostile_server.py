@@ -451,6 +451,42 @@ def test_a_status_line_http_refuses_is_refused_over_https_too(home, tmp_path, st
             server.stop()
 
 
+@pytest.mark.parametrize("line,says", [
+    (b"HTTP/1.1 200 " + b"O" * 8180, "status line too long"),
+    (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 " + b"O" * 8180, "status line too long"),
+    (b"HTTP/1.1 200 " + b"O" * 120_000, "status line too long"),
+    (b"HTTP/2.0 200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
+], ids=["8 KiB and one", "after an interim answer", "120 KB", "HTTP/2.0"])
+def test_a_status_line_past_the_decoders_limit_or_version_is_refused_over_https_too(
+        home, tmp_path, line, says):
+    """libcurl took a status line of up to 100 KiB (past that: "Out of memory", told as "could
+    not reach the project") and `HTTP/2.0` over HTTP/1.1 (exit 0, the row printed), where the
+    decoder refuses a status line past 8 KiB and any version but HTTP/1.x over http://."""
+    answer = line + b"\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n[{\"id\":1}]"
+    plain, secure = both_schemes(answer, home, tmp_path)
+    for result in (plain, secure):
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        assert result.stdout == ""
+        assert f"the answer is not valid HTTP ({says})" in result.stderr, result.stderr[-300:]
+    assert secure.stderr == plain.stderr
+
+
+def test_a_head_saying_http2_over_http1_has_its_chunks_read_over_https(home, tmp_path):
+    """An HTTP/1.1 server's `HTTP/2 200` status line: libcurl reads it as an HTTP/2 head and
+    still takes the chunks apart, in its own lax way ("9 9" a chunk of 9 bytes), but snm read the
+    chunk framing of `HTTP/1.` heads only, so the answer passed (exit 0, the rows printed) where
+    http:// refuses it. (Its version cannot be refused over https://: libcurl writes a real
+    HTTP/2 answer's status line so too, and tells nothing of the protocol the server chose.)"""
+    answer = (b"HTTP/2 200\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+              b"9 9\r\n[1,2,3,4]\r\n0\r\n\r\n")
+    plain, secure = both_schemes(answer, home, tmp_path)
+    for result, says in ((plain, "malformed HTTP version in status line"),
+                         (secure, "invalid chunk size")):
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        assert result.stdout == ""
+        assert f"the answer is not valid HTTP ({says})" in result.stderr, result.stderr[-300:]
+
+
 def with_field(line):
     """A 200 answer of one row whose head has `line` among its fields."""
     return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + line
@@ -466,7 +502,11 @@ def with_field(line):
     (with_field(b"X-A: " + b"v" * 80_000), "header fields too large"),
     (with_field(b"".join(b"X-%d: v\r\n" % n for n in range(1000)) + b"X-Z: v"),
      "too many header fields"),
-], ids=["ESC", "DEL", "bare CR", "folded", "space in the name", "80 KB value", "1001 fields"])
+    # Past libcurl's 100 KiB a line: it gave up with "Out of memory", which snm told as
+    # "could not reach the project".
+    (with_field(b"X-A: " + b"v" * 120_000), "header fields too large"),
+], ids=["ESC", "DEL", "bare CR", "folded", "space in the name", "80 KB value", "1001 fields",
+        "120 KB value"])
 def test_a_head_field_http_refuses_is_refused_over_https_too(home, tmp_path, answer, says):
     """libcurl hands these field lines over as they came, and snm took them over https:// (exit
     0, the row printed) where the decoder refuses them over http://; now both schemes judge a

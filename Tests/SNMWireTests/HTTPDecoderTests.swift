@@ -416,3 +416,27 @@ func theStatusLineIsCutAtItsFirstTwoSpaces(text: String, status: Int, reason: St
   #expect(head.reason == reason)
   #expect(head.minorVersion == minor)
 }
+
+/// The version of a status line libcurl hands over (https://) gets the decoder's verdict: its
+/// refusal in its words, or the answer read on.
+@Test(arguments: [
+  "HTTP/1.1 200 OK", "HTTP/1.0 204", "HTTP/1.5 200 Later", "HTTP/2.0 200 OK", "HTTP/2 200",
+  "HTTP/3 200", "HTTP/1.10 200", "HTTP/1.x 200", "HTTP/1.1x 200", "HTTP/1.1 500 a b",
+])
+func aStatusLinesVersionReadsAsTheDecoderReadsIt(line: String) {
+  let verdict: String
+  do {
+    let minor = try Array(line.utf8).withUnsafeBufferPointer { (bytes) throws(HTTPParseError) in
+      try HTTPDecoder.minorVersion(ofStatusLine: bytes)
+    }
+    verdict = "HTTP/1.\(minor)"
+  } catch {
+    verdict = "refused \(error.status): \(error.message)"
+  }
+  let decoded = answers(line + "\r\nContent-Length: 0\r\n\r\n")
+  if decoded.first?.hasPrefix("refused") == true {
+    #expect(decoded == [verdict])
+  } else {
+    #expect(verdict.hasPrefix("HTTP/1."), "\(decoded)")
+  }
+}

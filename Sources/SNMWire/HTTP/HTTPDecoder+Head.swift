@@ -119,7 +119,7 @@ extension HTTPDecoder {
   func startLineTooLong() -> HTTPParseError {
     reading == .requests
       ? HTTPParseError(status: 414, message: "request line too long")
-      : .bad("status line too long")
+      : .statusLineTooLong
   }
 
   /// The lines of `buffer[position..<end]` without their line ends: the start line first (empty

@@ -67,6 +67,16 @@ extension HTTPDecoder {
     return index - space == 4 && status >= 100 ? status : nil
   }
 
+  /// The minor version of a status line's `HTTP/1.x` (what comes before its first space), or the
+  /// decoder's refusal of any other version: for libcurl's head lines over https://, read as
+  /// ``responseHead(_:headBytes:)`` reads them over http://.
+  public static func minorVersion(ofStatusLine line: UnsafeBufferPointer<UInt8>)
+    throws(HTTPParseError) -> Int
+  {
+    let version = UnsafeBufferPointer(rebasing: line[..<(line.firstIndex(of: 0x20) ?? line.count)])
+    return try minorVersion(Array(version)[...], as: "status line")
+  }
+
   /// `HTTP/1.x STATUS [REASON]`, the fields, and how the body is framed: none for an answer to
   /// HEAD and for 1xx, 204 and 304, whatever the fields say.
   mutating func responseHead(_ lines: [ArraySlice<UInt8>], headBytes: Int) throws(HTTPParseError)

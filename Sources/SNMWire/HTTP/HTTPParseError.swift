@@ -22,6 +22,9 @@ public struct HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible
   /// 431: the fields of a head together past their limit (``HTTPLimits/maxHeaderBytes``).
   public static let fieldsTooLarge = HTTPParseError(status: 431, message: "header fields too large")
 
+  /// 400: an answer's status line past ``HTTPLimits/maxStartLineBytes``.
+  public static let statusLineTooLong = HTTPParseError.bad("status line too long")
+
   /// 431: more fields in a head than ``HTTPLimits/maxHeaderCount``.
   public static let tooManyFields = HTTPParseError(status: 431, message: "too many header fields")
 

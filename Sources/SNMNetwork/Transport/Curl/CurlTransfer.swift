@@ -36,15 +36,13 @@ final class CurlTransfer {
   var headStatus = 0
   /// A local file failed: the transfer stopped for it.
   var fileFailure: TransportFileError?
-  /// The head being read is HTTP/1.x (not HTTP/2, which has no chunks).
-  private var headIsHTTP1 = false
   /// The bytes of the head being read past its status line's text (line ends included), whether
   /// a head's status line came, and whether the final head ended (the lines after it are
   /// trailers, which the framing reads).
   private var headBytes = 0
   private var inHead = false
   private var finalHeadEnded = false
-  /// The chunk framing of an HTTP/1.x answer in chunks, read as the plain transport reads it.
+  /// The chunk framing of an answer in chunks, read as the plain transport reads it.
   private var framing: CurlChunkFraming?
   /// The handle the transfer runs on (set by `configure`), for the options a head turns on.
   private var easy: UnsafeMutableRawPointer?
@@ -160,12 +158,22 @@ final class CurlTransfer {
     while end > 0, line[end - 1] == 10 || line[end - 1] == 13 { end -= 1 }
     let bytes = UnsafeBufferPointer(rebasing: line[..<end])
     if !inHead, bytes.starts(with: "HTTP/".utf8) {
+      guard end <= HTTPLimits.responses.maxStartLineBytes else {
+        return refuse(.statusLineTooLong)
+      }
       guard let status = HTTPDecoder.status(ofStatusLine: bytes) else {
         return refuse("bad status line")
       }
+      // libcurl writes an HTTP/2 answer's status line `HTTP/2 200`; any other is HTTP/1.x's.
+      if !bytes.starts(with: "HTTP/2 ".utf8) {
+        do throws(HTTPParseError) {
+          _ = try HTTPDecoder.minorVersion(ofStatusLine: bytes)
+        } catch {
+          return refuse(error)
+        }
+      }
       inHead = true
       headStatus = status
-      headIsHTTP1 = bytes.starts(with: "HTTP/1.".utf8)
       headBytes = line.count - end
       return true
     }
@@ -185,6 +193,13 @@ final class CurlTransfer {
     return true
   }
 
+  /// The decoder's words for a head line past libcurl's 100 KiB, which libcurl gives up on
+  /// (`CURLE_OUT_OF_MEMORY`) before handing it over: a status line when no head is being read, a
+  /// field line when one is; nil once the final head ended (a trailer's is the framing's).
+  var headLineRefusal: HTTPParseError? {
+    finalHeadEnded ? nil : inHead ? .fieldsTooLarge : .statusLineTooLong
+  }
+
   /// Stops the transfer for a head the decoder refuses, in its words.
   private func refuse(_ error: HTTPParseError) -> Bool {
     bodyFailure = .malformed("the answer is not valid HTTP (\(error))")
@@ -193,8 +208,8 @@ final class CurlTransfer {
 
   private func refuse(_ reason: String) -> Bool { refuse(.bad(reason)) }
 
-  /// The head ended. An HTTP/1.x answer with a body in chunks (libcurl's rule: `chunked` among
-  /// its transfer codings) has its chunk framing read by snm's decoder as well, from the bytes as
+  /// The head ended. An answer with a body in chunks (libcurl's rule: `chunked` among its
+  /// transfer codings) has its chunk framing read by snm's decoder as well, from the bytes as
   /// they come: libcurl hands them, before it takes the chunks apart, to a debug callback
   /// (`CURLINFO_DATA_IN`), which only `CURLOPT_VERBOSE` turns on. Turned on here, for this answer
   /// alone (`curl_easy_reset` turns it off before the next), so that an HTTP/2 answer or one with
@@ -207,7 +222,10 @@ final class CurlTransfer {
       return
     }
     finalHeadEnded = true
-    guard framing == nil, headIsHTTP1, headStatus != 204, headStatus != 304,
+    // Whatever its status line's version: an HTTP/1.1 server may write `HTTP/2 200`, and
+    // libcurl takes its chunks apart all the same (an HTTP/2 answer has no `Transfer-Encoding`:
+    // nghttp2 refuses the field).
+    guard framing == nil, headStatus != 204, headStatus != 304,
       HTTPHeaders(headers).transferCodings.contains("chunked"), let easy
     else { return }
     framing = CurlChunkFraming(

@@ -8,6 +8,10 @@ extension CurlTransport {
     -> SNMNetworkError
   {
     let detail = transfer.errorText
+    // A head line past libcurl's 100 KiB ("Out of memory") is past the decoder's limits too.
+    if code == CURLE_OUT_OF_MEMORY, let refusal = transfer.headLineRefusal {
+      return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(refusal))")
+    }
     switch code {
     case CURLE_OPERATION_TIMEDOUT:
       return .timedOut(url: url, seconds: timeout)
