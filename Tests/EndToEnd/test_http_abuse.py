@@ -142,6 +142,13 @@ def test_bad_request_lines_and_headers(abused, canary):
          b"2\r\n{}\r\n0\r\nX-Trailer: a\rb\r\n\r\n", 400),
         (b"POST /rest/v1/dog_profile HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
          b"2\r\n{}\r\n0\r\nno colon here\r\n\r\n", 400),
+        # ... as are an empty name or a space in it; a trailer line past 4,093 bytes is 431.
+        (b"POST /rest/v1/dog_profile HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+         b"2\r\n{}\r\n0\r\n: x\r\n\r\n", 400),
+        (b"POST /rest/v1/dog_profile HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+         b"2\r\n{}\r\n0\r\nX T: x\r\n\r\n", 400),
+        (b"POST /rest/v1/dog_profile HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+         b"2\r\n{}\r\n0\r\nX-T: " + b"v" * 5000 + b"\r\n\r\n", 431),
         (b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\n\r\n", 414),
         (b"GET / HTTP/1.1\r\nX-Big: " + b"b" * 100_000 + b"\r\n\r\n", 431),
         (b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(500)) + b"\r\n", 431),

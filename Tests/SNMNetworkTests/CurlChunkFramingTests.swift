@@ -64,6 +64,9 @@ import Testing
     "1\r\nx\r\n0\r\nX-T: a\rb\r\n\r\n",
     "1\r\nx\r\n0\r\nX-T: t\r\r\n\r\n",
     "1\r\nx\r\n0\r\nno colon\r\n\r\n",
+    "1\r\nx\r\n0\r\n: x\r\n\r\n",
+    "1\r\nx\r\n0\r\nX T: x\r\n\r\n",
+    "1\r\nx\r\n0\r\nX-T: " + String(repeating: "v", count: 4_089) + "\r\n\r\n",
   ])
   func readsAsThePlainReaderDoes(body: String) {
     let limit = 250_000

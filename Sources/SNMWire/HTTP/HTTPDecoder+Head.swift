@@ -167,11 +167,21 @@ extension HTTPDecoder {
   static func addField(_ line: ArraySlice<UInt8>, to headers: inout HTTPHeaders)
     throws(HTTPParseError)
   {
-    let field = line.withUnsafeBufferPointer { bytes in
-      Result { () throws(HTTPParseError) in try HTTPHeaders.Field(checkedHeaderLine: bytes) }
-    }
-    let checked = try field.get()
+    let checked = try field(line, in: .header)
     headers.append(name: checked.name, value: checked.value)
+  }
+
+  /// The field of `line`, a line of `section`, as ``HTTPHeaders/Field/init(checkedHeaderLine:)``
+  /// judges and cuts it.
+  static func field(_ line: ArraySlice<UInt8>, in section: FieldSection) throws(HTTPParseError)
+    -> HTTPHeaders.Field
+  {
+    let field = line.withUnsafeBufferPointer { bytes in
+      Result { () throws(HTTPParseError) in
+        try HTTPHeaders.Field(checkedLine: bytes, in: section)
+      }
+    }
+    return try field.get()
   }
 
   /// Where a field line's token name ends at its colon, and its value without the spaces and
@@ -188,27 +198,41 @@ extension HTTPDecoder {
     return (index, low, high)
   }
 
+  /// The field section a line is in: a head's, or a chunked body's trailer. Its name is in the
+  /// words of a refusal.
+  enum FieldSection: String, CustomStringConvertible {
+    case header, trailer
+    var description: String { rawValue }
+  }
+
   /// ``addField(_:to:)`` as the checks read one by one: the folding, the colon, the name, the
   /// value, then the field as ``HTTPHeaders/Field/init(headerLine:)`` cuts it. What it gives for
   /// a line whose name is empty or stops at a byte that is not a token's (its error).
   static func addFieldInParts(_ line: ArraySlice<UInt8>, to headers: inout HTTPHeaders)
     throws(HTTPParseError)
   {
+    try addFieldInParts(line, to: &headers, in: .header)
+  }
+
+  /// ``addFieldInParts(_:to:)`` for a line of `section`, named in its refusals.
+  static func addFieldInParts(
+    _ line: ArraySlice<UInt8>, to headers: inout HTTPHeaders, in section: FieldSection
+  ) throws(HTTPParseError) {
     guard let first = line.first, first != 0x20, first != 0x09 else {
-      throw .bad("obsolete line folding in header fields is not supported")
+      throw .bad("obsolete line folding in \(section) fields is not supported")
     }
     guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-      throw .bad("header field without ':'")
+      throw .bad("\(section) field without ':'")
     }
     let name = line[line.startIndex..<colon]
     guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
-      throw .bad("invalid header field name")
+      throw .bad("invalid \(section) field name")
     }
     guard isFieldValue(line[(colon + 1)...]) else {
-      throw .bad("invalid character in header field value")
+      throw .bad("invalid character in \(section) field value")
     }
     guard let field = HTTPHeaders.Field(headerLine: line) else {
-      throw .bad("header field without ':'")
+      throw .bad("\(section) field without ':'")
     }
     headers.append(name: field.name, value: field.value)
   }

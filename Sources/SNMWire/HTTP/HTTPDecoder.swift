@@ -56,7 +56,7 @@ public struct HTTPDecoder: Sendable {
     case chunkSize
     case chunkData(remaining: Int)
     case chunkEnd
-    case trailers(bytes: Int)
+    case trailers(bytes: Int, fields: Int)
     case untilClose
   }
 

@@ -32,19 +32,28 @@ extension HTTPHeaders.Field {
   /// error otherwise. The decoder reads every field of a head with it, and the libcurl transport
   /// every head line libcurl hands over (which libcurl does not check so).
   public init(checkedHeaderLine bytes: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) {
+    try self.init(checkedLine: bytes, in: .header)
+  }
+
+  /// ``init(checkedHeaderLine:)`` for a line of `section`, whose name a refusal says: a chunked
+  /// body's trailer lines are field lines too (RFC 9112 §7.1.2), judged as a head's.
+  @inline(__always)
+  init(checkedLine bytes: UnsafeBufferPointer<UInt8>, in section: HTTPDecoder.FieldSection)
+    throws(HTTPParseError)
+  {
     // One pass: the name's bytes are checked on the way to the colon (which is no token byte, so
     // the first byte that is not one is either the first colon or makes the name invalid), the
     // value between the spaces and tabs around it (both field-value bytes). The verdicts and
     // the field are `addFieldInParts`'s, the general code it stands in for.
     guard let parts = HTTPDecoder.fieldParts(bytes), parts.colon > 0 else {
       var headers = HTTPHeaders()
-      try HTTPDecoder.addFieldInParts(Array(bytes)[...], to: &headers)
+      try HTTPDecoder.addFieldInParts(Array(bytes)[...], to: &headers, in: section)
       self = headers.fields[0]
       return
     }
     let value = UnsafeBufferPointer(rebasing: bytes[parts.low..<parts.high])
     guard HTTPDecoder.isFieldValue(value) else {
-      throw .bad("invalid character in header field value")
+      throw .bad("invalid character in \(section) field value")
     }
     self.init(
       name: String(decoding: UnsafeBufferPointer(rebasing: bytes[..<parts.colon]), as: UTF8.self),

@@ -28,4 +28,9 @@ public struct HTTPLimits: Sendable, Hashable {
 
   /// The longest line of a chunk size (with its extensions).
   static let maxChunkLineBytes = 1024
+
+  /// The longest trailer field line of a chunked body, without its line end: what libcurl (7.88)
+  /// holds, whose buffer for one is 4,096 bytes with the CR LF it puts back and a NUL, and which
+  /// refuses a longer one over https://; snm's decoder holds every scheme to it.
+  static let maxTrailerLineBytes = 4_093
 }

@@ -57,6 +57,12 @@ extension CurlTransport {
       // The stream was reset once its body had started (nginx does when the upstream answer
       // breaks off): the answer was cut off, as the same break is over HTTP/1.1.
       return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
+    case CURLE_HTTP2_STREAM where detail.hasSuffix(": PROTOCOL_ERROR (err 1)"):
+      // nghttp2 resets a stream whose answer breaks HTTP/2's rules before snm sees a line of it
+      // (ESC or DEL in a field value, which the HTTP/1.1 path refuses in the decoder's words):
+      // said in snm's words, with the stream's error code (RFC 9113 §7), not libcurl's text.
+      return .malformedResponse(
+        url: url, reason: "the answer is not valid HTTP/2 (the stream was reset: PROTOCOL_ERROR)")
     case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
       return .malformedResponse(url: url, reason: "HTTP/2 framing failed (\(detail))")
     case CURLE_URL_MALFORMAT:
