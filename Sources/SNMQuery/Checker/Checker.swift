@@ -17,7 +17,7 @@ public struct Checker {
   /// statement at a time checks each one in the time of its own size.
   private let known: Set<String>
   /// The built-ins, the names given as `bound`, and those the `let`s checked so far bind.
-  public private(set) var bound: Set<String>
+  public private(set) var bound: NameSet
   public private(set) var diagnostics: [Diagnostic] = []
   /// Whether the statement checked last sends a request (what `expect ... within` sends again).
   var previousSendsRequest = false
@@ -27,10 +27,23 @@ public struct Checker {
   /// The built-in variables.
   public static let builtins: Set<String> = ["env", "session", "last"]
 
+  /// Whether `name` is a built-in variable: `builtins.contains(name)`, by its length and then
+  /// its text, without hashing it (every `let` asks).
+  static func isBuiltin(_ name: String) -> Bool {
+    switch name.utf8.count {
+    case 3: name == "env"
+    case 4: name == "last"
+    case 7: name == "session"
+    default: false
+    }
+  }
+
   /// A checker with `variables` (and `bound`: names bound since, a small set) defined.
-  public init(variables: Set<String> = [], bound: Set<String> = []) {
+  public init(variables: Set<String> = [], bound: NameSet = NameSet()) {
     known = variables
-    self.bound = bound.union(Checker.builtins)
+    var names = bound
+    for name in Checker.builtins { names.insert(name) }
+    self.bound = names
   }
 
   /// Whether `$name` is bound by now.
@@ -56,17 +69,19 @@ public struct Checker {
   /// Checks one statement (and binds its `let` name).
   public mutating func check(_ statement: Statement) {
     statementRange = statement.range
-    defer {
-      var isExpect = false
-      if case .expect = statement.kind { isExpect = true }
-      previousSendsRequest =
-        Checker.sendsRequest(statement) || (previousSendsRequest && isExpect)
-    }
+    // Whether it sends a request (`sendsRequest`), set in the one switch on its kind.
+    var sends = false
     switch statement.kind {
-    case .query(let query): check(query)
-    case .rpc(let rpc): check(rpc)
+    case .query(let query):
+      check(query)
+      sends = true
+    case .rpc(let rpc):
+      check(rpc)
+      sends = true
     case .storage(let storage): check(storage)
-    case .functions(let functions): check(functions)
+    case .functions(let functions):
+      check(functions)
+      sends = true
     case .session(let session): check(session)
     case .auth(let auth): check(auth)
     case .asService(let inner): checkAsService(inner)
@@ -74,23 +89,28 @@ public struct Checker {
       check(realtime)
       if case .expectEvent = realtime { bound.insert("event") }
     case .let(let binding):
-      if Checker.builtins.contains(binding.name.text) {
+      if Checker.isBuiltin(binding.name.text) {
         report(
           .builtinVariable(binding.name.text), at: binding.name.range,
           help: "pick another name, as in 'let my_\(binding.name.text) = ...'")
       }
       switch binding.value {
-      case .statement(let inner): check(inner)
+      case .statement(let inner):
+        check(inner)
+        sends = Checker.sendsRequest(inner)
       case .value(let value): checkVariables(in: value)
       }
       bound.insert(binding.name.text)
-    case .expect(let expect): check(expect)
+    case .expect(let expect):
+      check(expect)
+      sends = previousSendsRequest
     case .echo(let echo): checkVariables(in: echo.value)
     case .run: break
     case .deferred(let deferred): check(deferred.statement)
     case .shell(let shell):
       if case .explain(let inner, _) = shell { check(inner) }
     }
+    previousSendsRequest = sends
   }
 
   mutating func report(_ message: DiagnosticMessage, at range: SourceRange, help: String? = nil) {

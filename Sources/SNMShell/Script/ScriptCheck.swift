@@ -18,8 +18,8 @@ public struct ScriptCheck: Sendable {
   /// The variables bound before it (`--var`, earlier statements), handed to each checker as
   /// they are (never copied: standard input checks a statement at a time).
   private var known: Set<String>
-  /// The variables its `let`s and those of its `run` files bind.
-  public private(set) var bound: Set<String> = []
+  /// The variables its `let`s and those of its `run` files bind (with the built-ins).
+  public private(set) var bound = NameSet()
   /// The project's names as last cached, when known: unknown tables, columns and functions are
   /// warnings with the closest name (`snm check`).
   var names: SchemaCheck?
@@ -121,7 +121,8 @@ public struct ScriptCheck: Sendable {
       var clean = checker.diagnostics.count == before
       if case .run(let run) = statement.kind {
         diagnostics += checker.diagnostics
-        bound.formUnion(checker.bound)
+        // The checker's names are these and its `let`s': taken whole, not added one by one.
+        bound = checker.bound
         let found = include(run, from: file, chain: chain, loader: loader)
         diagnostics += found
         clean = clean && found.isEmpty
@@ -131,7 +132,7 @@ public struct ScriptCheck: Sendable {
       if let names { diagnostics += names.diagnostics(for: statement) }
     }
     diagnostics += parseDiagnostics() + checker.diagnostics
-    bound.formUnion(checker.bound)
+    bound = checker.bound
     if !diagnostics.isEmpty {
       let sorted = diagnostics.sorted { $0.range.start < $1.range.start }
       let name = source.fileName
