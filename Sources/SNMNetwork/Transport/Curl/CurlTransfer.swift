@@ -92,6 +92,9 @@ final class CurlTransfer {
     set { snm_curl_set_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https") }
     set { snm_curl_set_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) }
     set { snm_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0) }
+    // An HTTPS proxy's answer to CONNECT (`https_proxy`) is no head of the server's: handed to
+    // `readHeader` it was taken for the final head, and the server's was passed over.
+    set { snm_curl_set_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1) }
     set { snm_curl_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds) }
     set { snm_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds) }
     if request.responseFile == nil {
