@@ -12,6 +12,7 @@ import subprocess
 import uuid
 
 import httpx
+import pytest
 
 from hardening import jwt_secret, mint, user_claims, wait_for_answer
 
@@ -443,3 +444,54 @@ def test_a_refresh_or_an_index_fails_no_guard(start_extra_project):
         assert int(project.sql(version)) == int(before) + 1
         project.sql(f"drop materialized view public.{view}2")
         assert int(project.sql(version)) == int(before) + 2
+
+
+@pytest.fixture(scope="module")
+def settings_project(start_extra_project):
+    return start_extra_project("claims-settings")
+
+
+# (what runs before the claims table is made and its reload waited for, the DDL measured): a
+# sequence's settings or name, extended statistics. Hosted Supabase's pgrst_ddl_watch and
+# pgrst_drop_watch ask no reload for any of them, and no policy's claims code reads them.
+SETTINGS_DDL = {
+    "ALTER SEQUENCE": ("create table public.{p}_s (id serial)",
+                       "alter sequence public.{p}_s_id_seq restart with 100 increment by 2"),
+    "ALTER SEQUENCE, renamed": ("create table public.{p}_s (id serial)",
+                                "alter sequence public.{p}_s_id_seq rename to {p}_s_seq2"),
+    "CREATE STATISTICS": ("create table public.{p}_s (a int, b int)",
+                          "create statistics public.{p}_st (dependencies) on a, b"
+                          " from public.{p}_s"),
+    "ALTER STATISTICS": ("create table public.{p}_s (a int, b int); create statistics"
+                         " public.{p}_st on a, b from public.{p}_s",
+                         "alter statistics public.{p}_st set statistics 50"),
+    "DROP STATISTICS": ("create table public.{p}_s (a int, b int); create statistics"
+                        " public.{p}_st on a, b from public.{p}_s",
+                        "drop statistics public.{p}_st"),
+}
+
+
+@pytest.mark.parametrize("command", SETTINGS_DDL)
+def test_a_sequences_settings_or_statistics_fail_no_guard(settings_project, command):
+    # Steps 7 to 11 moved the schema version for these: the next claims read failed its guard
+    # and the gateway sent the whole prelude until the next reload (a test suite restarting its
+    # sequences between runs would never get the claims' prelude back).
+    project = settings_project
+    prefix = f"cq_{uuid.uuid4().hex[:6]}"
+    before_ddl, measured = (sql.format(p=prefix) for sql in SETTINGS_DDL[command])
+    project.sql(before_ddl)
+    # The table's reload (waited for) is after the DDL above: the cache has its version.
+    name = claims_table(project, prefix, "owner = auth.uid()")
+    alice = user(project, ALICE)
+    version = "select version from extensions.snm_schema_version"
+    with httpx.Client(base_url=project.rest_url, timeout=60) as client:
+        assert ids(client, name, alice) == [1, 2]
+        before = project.sql(version)
+        project.sql(measured)
+        assert project.sql(version) == before
+        for _ in range(3):
+            assert ids(client, name, alice) == [1, 2]
+        assert failed_guards(project, name) == 0
+        # Dropping the table (its sequence or statistics with it) moves it, as before.
+        project.sql(f"drop table public.{prefix}_s")
+        assert int(project.sql(version)) == int(before) + 1

@@ -267,6 +267,7 @@ def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
     step = "snm_bootstrap_9_schema_version_not_temporary"
     step_10 = "snm_bootstrap_10_schema_version_not_refresh"
     step_11 = "snm_bootstrap_11_schema_version_not_index"
+    step_12 = "snm_bootstrap_12_schema_version_not_statistics"
     version = "select version from extensions.snm_schema_version"
 
     def moved(sql):
@@ -277,8 +278,8 @@ def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
     temporary = "create temp table step_t (id int); drop table step_t"
     assert moved(temporary) == 0
     project.sql(f"delete from supabase_migrations.schema_migrations where version in ('{step}',"
-                f" '{step_10}', '{step_11}'); drop event trigger snm_schema_version_drop;"
-                f" {_STEP_8_BUMP}")
+                f" '{step_10}', '{step_11}', '{step_12}'); drop event trigger"
+                f" snm_schema_version_drop; {_STEP_8_BUMP}")
     assert moved(temporary) == 1
     project.stop()
     project = start_project(name, fresh=False)
@@ -286,10 +287,17 @@ def test_a_project_at_step_8_gets_step_9_on_its_next_start(start_extra_project):
                        f" where version = '{step}'") == "1"
     assert moved(temporary) == 0
     assert moved("create table public.step_p (id int); drop table public.step_p") == 1
-    # Steps 10 and 11, run after it: a materialized view's refresh and an index move nothing.
+    # Steps 10 to 12, run after it: a materialized view's refresh, an index, a sequence's
+    # settings and extended statistics move nothing.
     assert project.sql("select count(*) from supabase_migrations.schema_migrations"
-                       f" where version in ('{step_10}', '{step_11}')") == "2"
+                       f" where version in ('{step_10}', '{step_11}', '{step_12}')") == "3"
     assert moved("create materialized view public.step_m as select 1 as one") == 1
     assert moved("refresh materialized view public.step_m") == 0
     assert moved("create index step_i on public.step_m (one); drop index step_i") == 0
     assert moved("drop materialized view public.step_m") == 1
+    assert moved("create table public.step_s (id serial, a int)") == 1
+    assert moved("alter sequence public.step_s_id_seq restart with 9;"
+                 " create statistics public.step_st on id, a from public.step_s;"
+                 " alter statistics public.step_st set statistics 10;"
+                 " drop statistics public.step_st") == 0
+    assert moved("drop table public.step_s") == 1

@@ -27,6 +27,11 @@ enum BootstrapSQL {
       schemaVersionNotIndexVersion, "snm bootstrap: schema version not for an index",
       schemaVersionNotIndex
     ),
+    (
+      schemaVersionNotStatisticsVersion,
+      "snm bootstrap: schema version not for a sequence's settings, statistics or a label",
+      schemaVersionNotStatistics
+    ),
   ]
 
   /// The search path of every session: the bootstrap sets it for the database, and the
@@ -366,9 +371,22 @@ enum BootstrapSQL {
 
   static let schemaVersionNotIndex = schemaVersionBump
 
-  /// The event triggers' function since steps 9 to 11: notes the DDL command's transaction in
-  /// `snm_schema_pending` unless its objects are all temporary, it is a refresh or it changes
-  /// only indexes.
+  /// `ALTER SEQUENCE`, `CREATE STATISTICS`, `ALTER STATISTICS` and `SECURITY LABEL` change
+  /// nothing a policy's claims code reads, and hosted Supabase's `pgrst_ddl_watch` asks no reload
+  /// for them (nor `pgrst_drop_watch` for a dropped statistics object), yet steps 7 to 11 moved
+  /// the version for each, so a project that restarted a sequence (a test suite's reset) or
+  /// added extended statistics while the gateway ran paid the whole prelude for every claims read
+  /// until the next reload. Now they are not noted, nor a drop that removes only statistics
+  /// objects (with indexes). A sequence renamed or moved is a column default's text the schema
+  /// cache holds stale until the next reload, as hosted PostgREST's is; no guarded read reads it.
+  /// The function is step 9's (``schemaVersionBump``).
+  static let schemaVersionNotStatisticsVersion = "snm_bootstrap_12_schema_version_not_statistics"
+
+  static let schemaVersionNotStatistics = schemaVersionBump
+
+  /// The event triggers' function since steps 9 to 12: notes the DDL command's transaction in
+  /// `snm_schema_pending` unless its objects are all temporary, it is a refresh, or it changes
+  /// only indexes, a sequence's settings, extended statistics or a security label.
   static let schemaVersionBump = """
     create or replace function extensions.snm_schema_version_bump() returns event_trigger
     language plpgsql security definer set search_path = '' as $bump$
@@ -377,11 +395,12 @@ enum BootstrapSQL {
         if not exists (
           select from pg_catalog.pg_event_trigger_dropped_objects() o
           where not o.is_temporary and (o.original or o.schema_name is not null)
-            and o.object_type <> 'index')
+            and o.object_type not in ('index', 'statistics object'))
         then
           return;
         end if;
-      elsif tg_tag in ('REFRESH MATERIALIZED VIEW', 'CREATE INDEX', 'ALTER INDEX')
+      elsif tg_tag in ('REFRESH MATERIALIZED VIEW', 'CREATE INDEX', 'ALTER INDEX',
+          'ALTER SEQUENCE', 'CREATE STATISTICS', 'ALTER STATISTICS', 'SECURITY LABEL')
         or (tg_tag in ('CREATE TABLE', 'ALTER TABLE')
           and not exists (select from pg_catalog.pg_event_trigger_ddl_commands()))
       then
