@@ -96,12 +96,19 @@ public struct NameSet: Sendable, Sequence {
     return true
   }
 
-  /// Twice the slots, each name placed again by its kept hash.
+  /// Twice the slots, each name moved to its place by its kept hash (a copy of the old slots
+  /// retained each name and released it again).
   private mutating func grow() {
-    let old = slots
-    slots = Array(repeating: Slot(hash: 0, name: ""), count: old.count &* 2)
-    for entry in old where entry.hash != 0 {
-      slots[slot(of: entry.name, hash: entry.hash).index] = entry
+    var old = Array(repeating: Slot(hash: 0, name: ""), count: slots.count &* 2)
+    swap(&old, &slots)
+    old.withUnsafeMutableBufferPointer { old in
+      let base = old.baseAddress.unsafelyUnwrapped
+      for index in old.indices where old[index].hash != 0 {
+        // The old place is left an empty slot (its name immortal: nothing to release).
+        let entry = (base + index).move()
+        (base + index).initialize(to: Slot(hash: 0, name: ""))
+        slots[slot(of: entry.name, hash: entry.hash).index] = entry
+      }
     }
   }
 

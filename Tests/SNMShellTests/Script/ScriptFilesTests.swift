@@ -34,10 +34,33 @@ import Testing
     for bytes in inputs {
       let data = Data(bytes)
       let made = String(data: data, encoding: .utf8)
-      let source = try? ScriptLoader.source(of: data, path: "a.snm")
+      let source = try? ScriptLoader.source(of: bytes, path: "a.snm")
       #expect(source?.bytes == made.map { Array($0.utf8) }, "\(bytes)")
       #expect(source?.text == made, "\(bytes)")
     }
+  }
+
+  /// `load` reads a file's bytes into the array that keeps them: the same bytes Foundation reads,
+  /// at every size around its first read's room, and nil where Foundation gives nil.
+  @Test func aFilesBytesAreReadWhole() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "snm-contents-\(UInt32.random(in: .min ... .max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for size in [0, 1, 2, 4_095, 4_096, 65_536, 65_537, 200_003] {
+      let path = folder.appendingPathComponent("\(size).snm").path
+      let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+      #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+      #expect(ScriptLoader.contents(of: path) == bytes, "\(size) bytes")
+      #expect(
+        ScriptLoader.contents(of: path).map { Data($0) }
+          == FileManager.default.contents(atPath: path))
+    }
+    #expect(ScriptLoader.contents(of: folder.appendingPathComponent("missing.snm").path) == nil)
+    #expect(ScriptLoader.contents(of: folder.path) == nil)
+    #expect(FileManager.default.contents(atPath: folder.path) == nil)
+    let null = FileManager.default.contents(atPath: "/dev/null").map { [UInt8]($0) }
+    #expect(ScriptLoader.contents(of: "/dev/null") == null)
   }
 
   @Test func runPathsResolveAgainstTheIncludingFile() {
