@@ -110,12 +110,9 @@ extension ExpectationCheck {
   }
 
   /// The total after `/` in the last answer's `Content-Range` (`0-9/42`, `*/42`).
+  /// Nil when not counted (`*`) or not a range of rows (``ContentRange``).
   static func total(of outcome: StatementOutcome) -> Int? {
-    // A byte search (the Character walk from the end showed in every statement's `$last`).
-    guard let range = outcome.headers?["Content-Range"],
-      let slash = range.utf8.lastIndex(of: UInt8(ascii: "/"))
-    else { return nil }
-    return Int(range[range.index(after: slash)...])
+    outcome.headers?["Content-Range"].flatMap(ContentRange.init)?.total
   }
 
   /// Elements of an array, members of an object, characters of a string.

@@ -78,7 +78,7 @@ public struct StatementOutcome: Sendable, Equatable {
     let rows: Int
     switch document.shape.kind {
     case .array: rows = document.shape.count
-    case .null: rows = contentRange.flatMap(Self.rowsInRange) ?? 0
+    case .null: rows = contentRange.flatMap(ContentRange.init)?.rows ?? 0
     default: rows = 1
     }
     return StatementOutcome(status: status, document: document, rowCount: rows)
@@ -124,16 +124,5 @@ public struct StatementOutcome: Sendable, Equatable {
   {
     StatementOutcome(
       status: status, value: .null, rowCount: 0, failure: Failure(code: code, message: message))
-  }
-
-  /// The rows `0-4/*` or `*/5` says were touched: 5.
-  static func rowsInRange(_ range: String) -> Int? {
-    let parts = range.split(separator: "/", maxSplits: 1)
-    guard let span = parts.first else { return nil }
-    if span == "*" { return parts.count == 2 ? Int(parts[1]) : nil }
-    let bounds = span.split(separator: "-")
-    guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), last >= first
-    else { return nil }
-    return last - first + 1
   }
 }

@@ -16,16 +16,28 @@ public struct SupabaseDBResponse: Sendable, Hashable {
   /// The body, checked but parsed only when ``value`` is first read: a result that is only
   /// printed can be walked a row at a time (``JSONDocument/withElements(_:)``).
   public let document: JSONDocument
+  /// `Content-Range` as read (``ContentRange``); nil when the answer had none.
+  public let range: ContentRange?
 
   /// The body: rows (an array), one object (`single`), an object or null (`maybeSingle`), whatever
   /// an rpc function returned, `.null` for an empty body, or `.string` with the text for CSV.
   /// Parsed on first use; every later read shares that tree.
   public var value: JSONValue { document.value }
 
-  /// - Throws: ``SNMNetworkError/malformedResponse(url:reason:)`` when the body is not JSON, and
+  /// - Throws: ``SNMNetworkError/malformedResponse(url:reason:)`` when the body is not JSON or
+  ///   `Content-Range` is not a range of rows (``ContentRange``), and
   ///   ``SNMNetworkError/http(_:)`` with PGRST116 when `maybeSingle` got more than one row.
   init(request: SupabaseDBRequest, response: SNMResponse) throws(SNMNetworkError) {
     self.response = response
+    if let text = response.headers["Content-Range"] {
+      guard let range = ContentRange(text) else {
+        throw .malformedResponse(
+          url: response.url, reason: "its Content-Range \"\(text)\" is not a range of rows")
+      }
+      self.range = range
+    } else {
+      range = nil
+    }
     if request.acceptsCSV || request.acceptsPlan {
       document = JSONDocument(.string(response.text))
       return
@@ -67,10 +79,5 @@ public struct SupabaseDBResponse: Sendable, Hashable {
   public var headers: HTTPHeaders { response.headers }
 
   /// The total after `/` in `Content-Range` (`0-9/42` -> 42); nil when the server did not count.
-  public var count: Int? {
-    guard let range = response.headers["Content-Range"], let slash = range.lastIndex(of: "/") else {
-      return nil
-    }
-    return Int(range[range.index(after: slash)...])
-  }
+  public var count: Int? { range?.total }
 }
