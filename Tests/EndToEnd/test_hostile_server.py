@@ -471,7 +471,9 @@ def test_a_status_line_http_refuses_is_refused_over_https_too(home, tmp_path, st
     (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 " + b"O" * 8180, "status line too long"),
     (b"HTTP/1.1 200 " + b"O" * 120_000, "status line too long"),
     (b"HTTP/2.0 200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
-], ids=["8 KiB and one", "after an interim answer", "120 KB", "HTTP/2.0"])
+    (b"HTTP/1.1 101 Switching Protocols\r\n\r\nHTTP/1.1 200 OK",
+     "101 Switching Protocols to a request that asked no upgrade"),
+], ids=["8 KiB and one", "after an interim answer", "120 KB", "HTTP/2.0", "unasked 101"])
 def test_a_status_line_past_the_decoders_limit_or_version_is_refused_over_https_too(
         home, tmp_path, line, says):
     """libcurl took a status line of up to 100 KiB (past that: "Out of memory", told as "could

@@ -284,6 +284,11 @@ func readsAnswers(_ example: AnswerCase) {
       + (0...1_000).map { "X-\($0): v\r\n" }.joined() + "\r\n",
     expected: ["refused 431: too many trailer fields"]),
 
+  // snm asks no upgrade here: a 101 is refused, not skipped as interim (libcurl took it final).
+  AnswerCase(
+    name: "an unasked 101",
+    text: "HTTP/1.1 101 Switching Protocols\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+    expected: ["refused 400: 101 Switching Protocols to a request that asked no upgrade"]),
   AnswerCase(
     name: "head past the limit",
     text: "HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: 80_000) + "\r\n\r\n",

@@ -4,7 +4,7 @@
 
 extension HTTPDecoder {
   /// Reads the next head when all of it has come: its part, or nil for more bytes. Interim
-  /// answers (1xx) are skipped, but for a 101 when ``upgrading``.
+  /// answers (1xx) are skipped, but for a 101: handed out when ``upgrading``, refused when not.
   mutating func readHead() throws(HTTPParseError) -> Part? {
     while true {
       if reading == .responses { try checkStatusLinePrefix() }
@@ -23,7 +23,8 @@ extension HTTPDecoder {
         return .requestHead(try requestHead(lines, headBytes: headBytes))
       case .responses:
         let head = try responseHead(lines, headBytes: headBytes)
-        if (100..<200).contains(head.status), !(head.status == 101 && upgrading) {
+        if head.status == 101, !upgrading { throw .unaskedSwitch }
+        if (100..<200).contains(head.status), head.status != 101 {
           phase = .head
           continue
         }

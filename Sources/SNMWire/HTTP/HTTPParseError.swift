@@ -28,5 +28,11 @@ public struct HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible
   /// 431: more fields in a head than ``HTTPLimits/maxHeaderCount``.
   public static let tooManyFields = HTTPParseError(status: 431, message: "too many header fields")
 
+  /// 400: a `101 Switching Protocols` answer to a request that asked no upgrade (RFC 9110
+  /// 15.2.2: a server must not send one unasked). libcurl took it for the final answer (`HTTP
+  /// 101`) where the decoder skipped it as interim: both refuse it so.
+  public static let unaskedSwitch = HTTPParseError.bad(
+    "101 Switching Protocols to a request that asked no upgrade")
+
   public var description: String { message }
 }

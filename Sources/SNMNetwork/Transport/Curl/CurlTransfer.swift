@@ -167,6 +167,8 @@ final class CurlTransfer {
       guard let status = HTTPDecoder.status(ofStatusLine: bytes) else {
         return refuse("bad status line")
       }
+      // snm asks libcurl for no upgrade.
+      guard status != 101 else { return refuse(.unaskedSwitch) }
       // libcurl writes an HTTP/2 answer's status line `HTTP/2 200`; any other is HTTP/1.x's.
       if !bytes.starts(with: "HTTP/2 ".utf8) {
         do throws(HTTPParseError) {
