@@ -92,6 +92,22 @@ import Testing
     #expect(list.nodes.map(\.item) == items)
   }
 
+  @Test func checkingLendsAValuesElementsAndMembersAndLeavesThemAsTheyWere() throws {
+    var script = Parser.parse(#"from t insert {"a": $one, "b": [1, {"c": $two}], "d": [$three]}"#)
+    guard case .query(let query) = script.statements.first?.kind,
+      case .insert(let body, _) = query.action
+    else {
+      Issue.record("expected an insert")
+      return
+    }
+    let copy = body
+    Checker.check(&script, variables: ["three"])
+    #expect(body == copy)
+    // Every member and element is visited: the undefined variables nested in them are found.
+    #expect(script.diagnostics.map(\.message.id) == ["undefined-variable", "undefined-variable"])
+    #expect(script.diagnostics.map(\.range.start) == [20, 41])
+  }
+
   #if DEBUG
     @Test func aWriteThroughTheLendingStopsTheProcess() async {
       await #expect(processExitsWith: .failure) {

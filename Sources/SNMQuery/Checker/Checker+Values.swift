@@ -160,14 +160,14 @@ extension Checker {
       guard literal.constantText == nil else { return }
       for reference in literal.variables { checkVariable(reference) }
     case .array(let elements), .list(let elements):
-      // Each element and member borrowed from the array's storage (a `for` or the subscript
-      // copied each one out).
-      elements.withUnsafeBufferPointer { elements in
-        for index in elements.indices { checkVariables(in: elements[index]) }
+      // Each element and member lent in place (a `for`, the subscript and an unsafe buffer's
+      // subscript each copied it out: a value's strings retained and released).
+      for index in elements.indices {
+        elements.withBorrowedElement(at: index) { checkVariables(in: $0) }
       }
     case .object(let members):
-      members.withUnsafeBufferPointer { members in
-        for index in members.indices { checkVariables(in: members[index].value) }
+      for index in members.indices {
+        members.withBorrowedElement(at: index) { checkVariables(in: $0.value) }
       }
     default: break
     }
