@@ -3,17 +3,18 @@ import Testing
 
 @testable import SNMWire
 
-/// The check on arrival writing rows as ndjson lines as it reads them (``ArrivingLines``): the
-/// same verdict and shape as the check alone, and lines byte for byte as the writer writes them.
+/// The check on arrival writing rows as it reads them (``ArrivingLines``), as ndjson lines and as
+/// json indents them: the same verdict and shape as the check alone, and text byte for byte as
+/// the writer writes those rows.
 @Suite struct ArrivingLinesTests {
   /// `bytes` checked as they arrive: a run after each of `arrivals` (how many bytes came by then),
   /// the bytes the check never reads again dropped after each run when `windowed` (as a
   /// spilling reader does), then the whole; with lines written: the shape and the lines.
-  private static func arriving(_ bytes: [UInt8], arrivals: [Int], windowed: Bool)
-    -> (JSONShape?, ArrivingLines)
-  {
+  private static func arriving(
+    _ bytes: [UInt8], arrivals: [Int], windowed: Bool, layout: ArrivingLines.Layout = .lines
+  ) -> (JSONShape?, ArrivingLines) {
     var checker = JSONStreamValidator(runningEvery: 1)
-    let lines = ArrivingLines(most: 1 << 20)
+    let lines = ArrivingLines(most: 1 << 20, layout: layout)
     checker.lines = lines
     var window: [UInt8] = []
     var received = 0
@@ -29,16 +30,18 @@ import Testing
     return (window.withUnsafeBufferPointer { checker.finish($0) }, lines)
   }
 
-  /// The writer's ndjson line of each element of `document` from `position`.
-  private static func written(_ document: JSONDocument, from position: JSONElements.Position)
-    throws -> [[UInt8]]
-  {
+  /// The writer's text of each element of `document` from `position`: its ndjson line, or (json)
+  /// the `,`, line end and indentation before it and the element indented one level deep.
+  private static func written(
+    _ document: JSONDocument, from position: JSONElements.Position, layout: ArrivingLines.Layout
+  ) throws -> [[UInt8]] {
     try document.withElements(from: position) { elements in
       var lines: [[UInt8]] = []
-      var line: [UInt8] = []
-      while try elements.appendNextText(to: &line, indent: nil) {
-        lines.append(line + [0x0A])
-        line = []
+      var line: [UInt8] = layout == .lines ? [] : Array(",\n  ".utf8)
+      let indent = layout == .lines ? nil : 2
+      while try elements.appendNextText(to: &line, indent: indent, depth: indent == nil ? 0 : 1) {
+        lines.append(layout == .lines ? line + [0x0A] : line)
+        line = layout == .lines ? [] : Array(",\n  ".utf8)
       }
       return lines
     }
@@ -66,18 +69,24 @@ import Testing
       let arrivals =
         step.map { Array(stride(from: $0, to: bytes.count, by: $0)) } ?? [firstRow ?? 0]
       for windowed in [false, true] {
-        let (shape, lines) = arriving(bytes, arrivals: arrivals, windowed: windowed)
-        let way = "step \(step.map(String.init) ?? "first row"), windowed \(windowed) \(note)"
-        #expect(shape == whole, "\(way)")
-        held = 0
-        guard let shape, let start = lines.start, let end = lines.end else { continue }
-        let document = JSONDocument(checked: Data(bytes), shape: shape)
-        let all = try written(document, from: .start)
-        #expect(start.count >= 1 && end.count < shape.count, "\(way)")
-        let expected = all[start.count..<end.count].flatMap { $0 }
-        #expect(lines.withText { Array($0) } == expected, "\(way)")
-        #expect(try written(document, from: end) == Array(all[end.count...]), "\(way)")
-        held = end.count - start.count
+        for layout in [ArrivingLines.Layout.lines, .indented] {
+          let (shape, lines) = arriving(
+            bytes, arrivals: arrivals, windowed: windowed, layout: layout)
+          let way =
+            "step \(step.map(String.init) ?? "first row"), windowed \(windowed), \(layout) \(note)"
+          #expect(shape == whole, "\(way)")
+          held = 0
+          guard let shape, let start = lines.start, let end = lines.end else { continue }
+          let document = JSONDocument(checked: Data(bytes), shape: shape)
+          let all = try written(document, from: .start, layout: layout)
+          #expect(start.count >= 1 && end.count < shape.count, "\(way)")
+          let expected = all[start.count..<end.count].flatMap { $0 }
+          #expect(lines.withText { Array($0) } == expected, "\(way)")
+          #expect(
+            try written(document, from: end, layout: layout) == Array(all[end.count...]),
+            "\(way)")
+          held = end.count - start.count
+        }
       }
     }
     return held

@@ -43,14 +43,15 @@ struct ArrivingBody {
     data = ReceivedBytes(capacity: min(length ?? 0, room))
     self.arriving = arriving
     self.limit = limit
-    if arriving?.writesLines == true {
-      // The lines held beside the body: about as much as memory holds of a body that may
-      // spill (within the text's room of that size: it doubles to grow).
-      checker.lines = ArrivingLines(most: (spill?.memoryBytes ?? Self.mostLines) - (64 << 10))
+    if let layout = arriving?.writesRows {
+      // The rows' text held beside the body: about as much as memory holds of a body that may
+      // spill.
+      checker.lines = ArrivingLines(
+        most: (spill?.memoryBytes ?? Self.mostLines) - (64 << 10), layout: layout)
     }
   }
 
-  /// The most ndjson text the check on arrival holds for a body that may not spill.
+  /// The most text of rows the check on arrival holds for a body that may not spill.
   static let mostLines = 2 << 20
 
   /// What came of the body's elements: the consumer's, else the lines the check wrote (when it

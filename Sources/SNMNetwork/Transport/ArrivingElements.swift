@@ -42,28 +42,29 @@ public struct ArrivingElements: Sendable {
   public init(_ make: @escaping @Sendable () -> any ArrivingElementsConsumer) {
     self.make = make
     spill = nil
-    writesLines = false
+    writesRows = nil
   }
 
   /// Spills past `spill`, handing the elements before it to what `make` makes, if anything.
   public init(
-    spill: BodySpill?, writesLines: Bool = false,
+    spill: BodySpill?, writesRows: ArrivingLines.Layout? = nil,
     _ make: (@Sendable () -> any ArrivingElementsConsumer)? = nil
   ) {
     self.make = make
     self.spill = spill
-    self.writesLines = writesLines
+    self.writesRows = writesRows
   }
 
-  /// The consumers for the requests this task sends (tasks it starts inherit it); nil: none.
-  /// Whether the check on arrival writes the rows as ndjson lines as it reads them
-  /// (``ArrivingLines``, given back as ``SNMResponse/arrived`` when there is no consumer).
-  public let writesLines: Bool
+  /// How the check on arrival writes the rows as it reads them, as ndjson lines or as json
+  /// indents them (``ArrivingLines``, given back as ``SNMResponse/arrived`` when there is no
+  /// consumer); nil: it does not.
+  public let writesRows: ArrivingLines.Layout?
 
+  /// The consumers for the requests this task sends (tasks it starts inherit it); nil: none.
   @TaskLocal public static var current: ArrivingElements?
 }
 
-/// The ndjson lines written by the check on arrival come back as what arrived: they are never
+/// The rows written by the check on arrival come back as what arrived: they are never
 /// handed elements (the checker writes them).
 extension ArrivingLines: ArrivingElementsConsumer {
   public func take(_ checked: UnsafeBufferPointer<UInt8>, elements count: Int) {}

@@ -17,9 +17,10 @@ struct JSONRenderer {
   }
 
   /// Writes `document`, an array a row at a time (read from the bytes one by one when it has not
-  /// been parsed), so that 100,000 rows never become one tree or one string. `held` is the
-  /// ndjson lines the check on arrival wrote of some of its rows (``ArrivingLines``): written in
-  /// place of those rows when this writes ndjson and the document is the array they came from.
+  /// been parsed), so that 100,000 rows never become one tree or one string. `held` is the text
+  /// the check on arrival wrote of some of its rows (``ArrivingLines``): written in place of
+  /// those rows when it was written in this format's layout and the document is the array they
+  /// came from.
   ///
   /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
   func render(_ document: JSONDocument, after held: ArrivingLines? = nil, to writer: OutputWriter)
@@ -27,26 +28,23 @@ struct JSONRenderer {
   {
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
-    if lines, let held, let start = held.start, let end = held.end,
-      document.shape.kind == .array, document.shape.count > end.count, !document.bytes.isEmpty
+    if let held, let start = held.start, let end = held.end,
+      held.layout == (lines ? .lines : .indented), document.shape.kind == .array,
+      document.shape.count > end.count, !document.bytes.isEmpty
     {
+      if !lines { out.append(UInt8(ascii: "[")) }
       var first = true
       let before = try document.withElements {
-        try Self.writeElements(of: &$0, lines: true, first: &first, limit: start.count, to: &out)
+        try Self.writeElements(of: &$0, lines: lines, first: &first, limit: start.count, to: &out)
       }
       guard before else { return false }
-      held.withText { text in
-        var at = 0
-        while at < text.count {
-          let part = min(text.count - at, OutputWriter.chunk)
-          out.append(bytes: UnsafeBufferPointer(rebasing: text[at..<at + part]))
-          out.flushIfFull()
-          at += part
-        }
+      out.append(block: held.text)
+      let after = try document.withElements(from: end) {
+        try Self.writeElements(of: &$0, lines: lines, first: &first, to: &out)
       }
-      return try document.withElements(from: end) {
-        try Self.writeElements(of: &$0, lines: true, first: &first, to: &out)
-      }
+      guard after else { return false }
+      if !lines { Self.close(&out) }
+      return true
     }
     guard document.shape.kind == .array, document.shape.count > 0 else {
       let value = document.value
@@ -67,11 +65,14 @@ struct JSONRenderer {
       try Self.writeElements(of: &elements, lines: lines, first: &first, to: &out)
     }
     guard finished else { return false }
-    if !lines {
-      out.append("\n]")
-      out.newline()
-    }
+    if !lines { Self.close(&out) }
     return true
+  }
+
+  /// Ends json's array, after its last element.
+  private static func close(_ out: inout RenderBuffer) {
+    out.append("\n]")
+    out.newline()
   }
 
   /// Writes the elements left in `elements` (at most `limit`): as ndjson, each on a line; as json,

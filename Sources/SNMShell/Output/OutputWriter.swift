@@ -124,6 +124,32 @@ public final class OutputWriter: Sendable {
     }
   }
 
+  /// Adds `block`, text made elsewhere and only read from now on, after what was gathered,
+  /// without copying it: written out from where it is, or held as a chunk of its own.
+  func write(block: JSONTextBuffer) {
+    state.withLock { state in
+      drain(&state)
+      if holds {
+        state.held.append(HeldChunk(block))
+        state.heldBytes += block.count
+        return
+      }
+      writeOut(block.written, &state)
+    }
+  }
+
+  /// Writes `bytes` out now, after what was drained (an in-memory writer captures them).
+  private func writeOut(_ bytes: UnsafeBufferPointer<UInt8>, _ state: inout State) {
+    guard let fd else {
+      state.captured.append(contentsOf: bytes)
+      return
+    }
+    guard !state.failed else { return }
+    if FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes)) != nil {
+      state.failed = true
+    }
+  }
+
   /// Writes out everything gathered.
   public func flush() {
     state.withLock { drain(&$0) }
@@ -151,17 +177,7 @@ public final class OutputWriter: Sendable {
     }
     state.withLock { state in
       drain(&state)
-      for chunk in chunks {
-        let bytes = chunk.text.written
-        guard let fd else {
-          state.captured.append(contentsOf: bytes)
-          continue
-        }
-        guard !state.failed else { return }
-        if FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes)) != nil {
-          state.failed = true
-        }
-      }
+      for chunk in chunks { writeOut(chunk.text.written, &state) }
     }
   }
 

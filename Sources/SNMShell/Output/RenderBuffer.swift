@@ -84,6 +84,19 @@ struct RenderBuffer {
     if output.count >= OutputWriter.chunk { handOver() }
   }
 
+  /// Writes `text`, a block made elsewhere and only read from now on, after what was written:
+  /// a large one is handed to the writer as it is (``OutputWriter/write(block:)``), not copied
+  /// into a chunk first.
+  mutating func append(block text: JSONTextBuffer) {
+    guard text.count >= OutputWriter.chunk else {
+      output.append(text.written)
+      flushIfFull()
+      return
+    }
+    handOver()
+    writer.write(block: text)
+  }
+
   /// Hands everything over and flushes the writer.
   mutating func finish() {
     handOver(last: true)

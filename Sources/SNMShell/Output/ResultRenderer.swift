@@ -29,9 +29,11 @@ public struct ResultRenderer: Sendable {
       // The text held beside a body that may spill is held to half what memory holds of it.
       let held = spill.map { $0.memoryBytes / 2 } ?? ArrivingRows.mostHeld
       return ArrivingElements(spill: spill) { ArrivingRows(renderer, mostHeld: held) }
-    // ndjson's rows are written as they are checked (``ArrivingLines``).
+    // json's and ndjson's rows are written as they are checked (``ArrivingLines``).
     case .json, .ndjson:
-      return spill.map { ArrivingElements(spill: $0, writesLines: format == .ndjson) }
+      return spill.map {
+        ArrivingElements(spill: $0, writesRows: format == .ndjson ? .lines : .indented)
+      }
     case .table, .expanded: return nil
     }
   }
@@ -95,9 +97,8 @@ public struct ResultRenderer: Sendable {
     let rows = document.shape.kind == .array && document.shape.count > 0
     let uniform = rows && document.shape.uniformObjects
     switch format {
-    case .json: return try JSONRenderer(lines: false).render(document, to: writer)
-    case .ndjson:
-      return try JSONRenderer(lines: true).render(
+    case .json, .ndjson:
+      return try JSONRenderer(lines: format == .ndjson).render(
         document, after: arrived as? ArrivingLines, to: writer)
     case .csv where uniform:
       return try CSVRenderer(visible: style.terminal, crlf: style.csvCRLF).render(

@@ -1,14 +1,15 @@
-/// The ndjson lines of an answer's rows, written by the check on arrival as it reads them
-/// (``JSONStreamValidator/lines``): one pass over each row's bytes checks it and writes it, where
-/// the check and then the writer (``JSONRowWriter``) each read it whole. Held, never shown by
-/// itself: the printer writes the rows before the held ones, the held text, and the rows after
-/// it, once the answer is whole and valid.
+/// The text of an answer's rows, as ndjson lines or as json indents them (``Layout``), written by
+/// the check on arrival as it reads them (``JSONStreamValidator/lines``): one pass over each
+/// row's bytes checks it and writes it, where the check and then the writer (``JSONRowWriter``)
+/// each read it whole. Held, never shown by itself: the printer writes the rows before the held
+/// ones, the held text, and the rows after it, once the answer is whole and valid.
 ///
 /// ```swift
 /// var checker = JSONStreamValidator()
 /// checker.lines = ArrivingLines(most: 2 << 20)
 /// ... checker.received(body) as the body arrives, then checker.finish(body) ...
 /// // rows lines.start.count ..< lines.end.count are lines.text, each a line as ndjson prints it
+/// // (with `ArrivingLines(most:layout: .indented)`, each as json prints an element after the first)
 /// ```
 ///
 /// A row is taken only when it is an object with the first row's keys, byte for byte and in
@@ -16,10 +17,11 @@
 /// writer writes those again) and which nests at most 64 deep, and the rows before it were
 /// taken: the first row that is not stops the taking, and the check goes on as before from its
 /// first byte, so every verdict on a row not taken is the check's own. A row is written as the
-/// writer writes it compact: its bytes without the whitespace outside its strings.
+/// writer writes it: its bytes without the whitespace outside its strings, compact or indented.
 public final class ArrivingLines: @unchecked Sendable {
-  /// The rows taken, each followed by a line end.
-  let text = JSONTextBuffer(capacity: 64 << 10)
+  /// The rows taken, each followed by a line end: room for `most` and a row past it is made at
+  /// the first take (never copied as it grows), and the printer writes it from where it is.
+  package let text = JSONTextBuffer(capacity: 64)
   /// Where the rows taken start and end in the whole body (as a walk over its elements stands
   /// before the first and after the last); nil before one is taken.
   public private(set) var start: JSONElements.Position?
@@ -30,10 +32,23 @@ public final class ArrivingLines: @unchecked Sendable {
   private(set) var stopped = false
   /// The most text held.
   let most: Int
+  /// How the rows taken are written.
+  public let layout: Layout
 
-  public init(most: Int) {
-    self.most = most
+  /// How the rows taken are written: as `ndjson` prints them (``lines``: each compact on a line
+  /// of its own) or as `json` prints an array's elements after its first (``indented``: each
+  /// after a `,` and a line end, indented two spaces a level, the element one level deep).
+  public enum Layout: Sendable {
+    case lines, indented
   }
+
+  public init(most: Int, layout: Layout = .lines) {
+    self.most = most
+    self.layout = layout
+  }
+
+  /// The room set aside past `most`: the last row taken ends past it.
+  static let pastMost = 64 << 10
 
   /// The text of the rows taken.
   public func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
@@ -66,12 +81,31 @@ public final class ArrivingLines: @unchecked Sendable {
       return (offset, 0)
     }
     guard let source = bytes.baseAddress else { return (offset, 0) }
+    text.grow(toHold: most + Self.pastMost)
+    switch layout {
+    case .lines:
+      return takeRows(
+        CompactRows.self, source, bytes.count, from: offset, keys: keys, elements: elements,
+        dropped: dropped)
+    case .indented:
+      return takeRows(
+        IndentedRows.self, source, bytes.count, from: offset, keys: keys, elements: elements,
+        dropped: dropped)
+    }
+  }
+
+  /// ``take(_:from:elements:dropped:firstKeys:)``'s rows, each written in `Layout` (a walk of its
+  /// own for each layout).
+  private func takeRows<Layout: RowLayout>(
+    _: Layout.Type, _ source: UnsafePointer<UInt8>, _ end: Int, from offset: Int,
+    keys: [JSONValidator.KeyPattern], elements: Int, dropped: Int
+  ) -> (offset: Int, rows: Int) {
     var at = offset
     var rows = 0
     var closed = 0
     while text.count < most {
       let mark = text.count
-      var row = RowLine(source: source, end: bytes.count, offset: at, text: text)
+      var row = RowLine<Layout>(source: source, end: end, offset: at, text: text)
       switch row.take(keys: keys) {
       case .taken:
         at = row.offset
@@ -105,8 +139,27 @@ public final class ArrivingLines: @unchecked Sendable {
   }
 }
 
-/// One row checked and written as an ndjson line in one pass (``ArrivingLines``).
-struct RowLine {
+/// How a ``RowLine`` lays a row out: fixed where it is compiled, so that each layout's walk is
+/// code of its own without a test of the layout at every token.
+protocol RowLayout {
+  /// As `json` indents an element after the first (``ArrivingLines/Layout/indented``), else as
+  /// an ndjson line.
+  static var indented: Bool { get }
+}
+
+/// ndjson's lines.
+enum CompactRows: RowLayout {
+  static var indented: Bool { false }
+}
+
+/// json's indented elements.
+enum IndentedRows: RowLayout {
+  static var indented: Bool { true }
+}
+
+/// One row checked and written in one pass, as an ndjson line or as `json` indents it
+/// (``ArrivingLines``).
+struct RowLine<Layout: RowLayout> {
   private let source: UnsafePointer<UInt8>
   private let end: Int
   /// Where the reading stands; past the row's `,` once it is taken.
@@ -118,6 +171,8 @@ struct RowLine {
   private var out: Int
   /// Just past the row's `}`, once it is read.
   private(set) var closed = 0
+  /// Written as `json` indents it, else as an ndjson line.
+  private var indented: Bool { Layout.indented }
 
   /// A row at `offset` of the `end` bytes at `source`.
   init(source: UnsafePointer<UInt8>, end: Int, offset: Int, text: JSONTextBuffer) {
@@ -140,8 +195,9 @@ struct RowLine {
   }
 
   /// The most a token writes before the room is looked at again (a string looks at it as it
-  /// goes, a long number makes its own).
-  private static let slack = 40
+  /// goes, a long number makes its own): a line end and the indentation of 66 levels, eight
+  /// bytes to spare.
+  private static var slack: Int { 160 }
 
   @inline(__always)
   private mutating func room(_ more: Int) {
@@ -170,10 +226,23 @@ struct RowLine {
     out += 1
   }
 
+  /// In the indented layout, a line end and the indentation of `level` levels (two spaces
+  /// each).
+  @inline(__always)
+  private mutating func newline(_ level: Int) {
+    guard indented else { return }
+    JSONRowWriter.putLineEnd(base, &out, spaces: 2 * level)
+  }
+
   mutating func take(keys: [JSONValidator.KeyPattern]) -> Outcome {
     room(Self.slack)
     guard let open = next() else { return .ranOut }
     guard open == UInt8(ascii: "{") else { return .notTaken }
+    // An element after the first, one level deep: `json` writes it after a `,`.
+    if indented {
+      put(UInt8(ascii: ","))
+      newline(1)
+    }
     put(open)
     offset += 1
     for index in keys.indices {
@@ -185,6 +254,7 @@ struct RowLine {
         put(comma)
         offset += 1
       }
+      newline(2)
       guard let quote = next() else { return .ranOut }
       guard quote == UInt8(ascii: "\"") else { return .notTaken }
       // The key and its closing quote, against the first row's in two words (byte by byte in
@@ -213,6 +283,7 @@ struct RowLine {
       guard let colon = next() else { return .ranOut }
       guard colon == UInt8(ascii: ":") else { return .notTaken }
       put(colon)
+      if indented { put(UInt8(ascii: " ")) }
       offset += 1
       let outcome = value()
       guard case .taken = outcome else { return outcome }
@@ -220,8 +291,13 @@ struct RowLine {
     room(Self.slack)
     guard let close = next() else { return .ranOut }
     guard close == UInt8(ascii: "}") else { return .notTaken }
-    put(close)
-    put(0x0A)
+    if indented {
+      newline(1)
+      put(close)
+    } else {
+      put(close)
+      put(0x0A)
+    }
     offset += 1
     closed = offset
     // Only a row followed by a `,` is taken: the check goes on from there as from any `,`.
@@ -261,10 +337,22 @@ struct RowLine {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         guard expect == .value || expect == .valueOrClose, depth < 64 else { return .notTaken }
         let object = byte == UInt8(ascii: "{")
-        objects = objects << 1 | (object ? 1 : 0)
-        depth += 1
         put(byte)
         offset += 1
+        if indented {
+          // An empty one is written whole; another's first member goes on a line of its own.
+          guard let following = next() else { return .ranOut }
+          if following == byte &+ 2 {
+            put(following)
+            offset += 1
+            expect = .afterValue
+            if depth == 0 { return .taken }
+            continue
+          }
+          newline(depth + 3)
+        }
+        objects = objects << 1 | (object ? 1 : 0)
+        depth += 1
         expect = object ? .keyOrClose : .valueOrClose
         continue
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -274,6 +362,7 @@ struct RowLine {
         else { return .notTaken }
         objects >>= 1
         depth -= 1
+        newline(depth + 2)
         put(byte)
         offset += 1
         expect = .afterValue
@@ -281,11 +370,13 @@ struct RowLine {
         guard expect == .afterValue, depth > 0 else { return .notTaken }
         put(byte)
         offset += 1
+        newline(depth + 2)
         expect = objects & 1 == 1 ? .key : .value
         continue
       case UInt8(ascii: ":"):
         guard expect == .colon else { return .notTaken }
         put(byte)
+        if indented { put(UInt8(ascii: " ")) }
         offset += 1
         expect = .value
         continue

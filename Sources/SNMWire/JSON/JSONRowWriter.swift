@@ -41,19 +41,10 @@ enum JSONRowWriter {
     var base = text.base
     var index = parser.offset
     let end = bytes.count
-    // Puts a line end and the indentation of `depth` at `out` (room made by the caller, with
-    // eight bytes to spare: the spaces are stored a word at a time).
+    // Puts a line end and the indentation of `depth` at `out` (room made by the caller).
     func newline(_ out: inout Int, _ depth: Int) {
       guard step > 0 else { return }
-      base[out] = 0x0A
-      let spaces = step * depth
-      var done = 0
-      while done < spaces {
-        UnsafeMutableRawPointer(base + out + 1 + done).storeBytes(
-          of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
-        done += 8
-      }
-      out += 1 + spaces
+      Self.putLineEnd(base, &out, spaces: step * depth)
     }
     // Room for the most a structural byte writes: two bytes, a line end and its indentation,
     // and the eight to spare (set again where the depth changes).
@@ -247,6 +238,20 @@ enum JSONRowWriter {
     }
     parser.offset = index
     text.count = out
+  }
+
+  /// Puts a line end and `spaces` spaces at `out` in `base` and moves `out` past them (room made
+  /// by the caller, with eight bytes to spare: the spaces are stored a word at a time).
+  @inline(__always)
+  static func putLineEnd(_ base: UnsafeMutablePointer<UInt8>, _ out: inout Int, spaces: Int) {
+    base[out] = 0x0A
+    var done = 0
+    while done < spaces {
+      UnsafeMutableRawPointer(base + out + 1 + done).storeBytes(
+        of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+      done += 8
+    }
+    out += 1 + spaces
   }
 
   /// The value at `parser`'s offset through its `rewriteValue`, appended to `text`.

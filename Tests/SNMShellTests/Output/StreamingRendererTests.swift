@@ -1,10 +1,10 @@
 import Foundation
 import SNMNetwork
 import SNMTestSupport
-import SNMWire
 import Testing
 
 @testable import SNMShell
+@testable import SNMWire
 
 /// A body printed from its bytes (a row at a time) and from its parsed tree.
 struct StreamCase: Sendable, CustomTestStringConvertible {
@@ -117,4 +117,42 @@ func printingFromTheBytesMatchesPrintingTheTree(_ item: StreamCase) throws {
   #expect(widths == fromValues.map(\.width))
   #expect(fromText.map(\.isNull) == fromValues.map(\.isNull))
   #expect(fromText.map(\.isNumber) == fromValues.map(\.isNumber))
+}
+
+/// Rows the check on arrival wrote as they came (``ArrivingLines``, json's indented layout and
+/// ndjson's lines), printed in their place, to a writer and to one that holds its text: the same
+/// bytes as the answer printed from its bytes alone, held text small or past an output chunk.
+@Test func rowsWrittenAsTheyCamePrintAsTheAnswerDoes() throws {
+  for count in [20, 1500] {
+    let rows = (0..<count).map {
+      #"{"id":\#($0),"name":"dog \#($0) 🐶","t":{"a":[1, 2],"e":{},"f":[]},"n":null}"#
+    }
+    let bytes = Array(("[" + rows.joined(separator: ", ") + "]").utf8)
+    for format in [OutputFormat.json, .ndjson] {
+      var checker = JSONStreamValidator(runningEvery: 1)
+      let lines = ArrivingLines(most: 1 << 20, layout: format == .json ? .indented : .lines)
+      checker.lines = lines
+      let shape = try #require(
+        bytes.withUnsafeBufferPointer { buffer in
+          checker.received(UnsafeBufferPointer(rebasing: buffer[..<(buffer.count / 2)]))
+          return checker.finish(buffer)
+        })
+      let start = try #require(lines.start)
+      let end = try #require(lines.end)
+      #expect(start.count >= 1 && end.count > start.count, "\(count) as \(format.rawValue)")
+      let alone = OutputWriter()
+      try ResultRenderer(format: format).render(
+        JSONDocument(validating: Data(bytes)), to: alone)
+      for holding in [false, true] {
+        let writer = holding ? OutputWriter.holding() : OutputWriter()
+        try ResultRenderer(format: format).render(
+          JSONDocument(checked: Data(bytes), shape: shape), arrived: lines, to: writer)
+        let shown = holding ? OutputWriter() : writer
+        if holding { shown.write(heldBy: writer) }
+        #expect(
+          shown.captured == alone.captured,
+          "\(count) as \(format.rawValue), holding \(holding)")
+      }
+    }
+  }
 }
