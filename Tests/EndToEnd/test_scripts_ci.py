@@ -140,6 +140,28 @@ def test_snm_check_refuses_within_without_a_request_before(tmp_path):
     assert result.returncode == 2 and "'within' sends the statement before again" in result.stderr
 
 
+def test_snm_check_reads_a_pipe_a_fifo_and_dev_null(tmp_path):
+    # `generate | snm check /dev/stdin` and `snm check <(...)` said "cannot read (permission denied?)".
+    result = run_snm("check", "/dev/stdin", input="let x = 1\nexpect $x == 1\n")
+    assert result.returncode == 0 and "checked 1 file: no errors" in result.stdout, result.stderr
+    result = run_snm("check", "/dev/stdin", input="from t selec *\n")
+    assert result.returncode == 2 and "/dev/stdin:1:8: error:" in result.stderr
+    result = run_snm("check", "/dev/null")
+    assert result.returncode == 0 and "checked 1 file: no errors" in result.stdout, result.stderr
+    fifo = tmp_path / "f.snm"
+    os.mkfifo(fifo)
+
+    def feed():
+        with open(fifo, "w") as out:
+            out.write("let y = 2\n" * 50_000)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    result = run_snm("check", str(fifo))
+    writer.join()
+    assert result.returncode == 0 and "checked 1 file: no errors" in result.stdout, result.stderr
+
+
 def test_snm_test_retries_only_files_marked_idempotent(project, env, tmp_path):
     marker = "Retry " + tag()
     body = SIGN_IN + f"""

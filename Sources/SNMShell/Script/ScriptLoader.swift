@@ -45,17 +45,16 @@ public final class ScriptLoader: Sendable {
 
   /// The bytes of the file at `path`, read by `read(2)` into the array that keeps them: through
   /// `Data` they were copied once more, which callgrind counts as an instruction a byte (`snm
-  /// check`: ~95 a statement). Nil when it cannot be opened or read. Anything but a regular file
-  /// (a pipe, a device) is read by `FileManager` as before, which refuses some of them.
+  /// check`: ~95 a statement). Nil when it cannot be opened or read. A pipe or a device
+  /// (`/dev/stdin`, `<(...)`, `/dev/null`) is read the same way to its end: `FileManager` gave nil
+  /// for them, which was said as "cannot read".
   static func contents(of path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-      return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
-    }
-    let size = max(Int(info.st_size), 0)
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return nil }
+    let size = info.st_mode & S_IFMT == S_IFREG ? max(Int(info.st_size), 0) : 0
     var bytes: [UInt8] = []
     var first = true
     var ended = false

@@ -59,8 +59,29 @@ import Testing
     #expect(ScriptLoader.contents(of: folder.appendingPathComponent("missing.snm").path) == nil)
     #expect(ScriptLoader.contents(of: folder.path) == nil)
     #expect(FileManager.default.contents(atPath: folder.path) == nil)
-    let null = FileManager.default.contents(atPath: "/dev/null").map { [UInt8]($0) }
-    #expect(ScriptLoader.contents(of: "/dev/null") == null)
+    #expect(ScriptLoader.contents(of: "/dev/null") == [])
+  }
+
+  /// A pipe (`/dev/stdin` fed by `generate |`, `<(...)`) is read to its end, past a pipe's buffer.
+  @Test func aPipeIsReadToItsEnd() throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    let bytes = (0..<200_003).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    let writer = Thread {
+      bytes.withUnsafeBytes { raw in
+        var done = 0
+        while done < raw.count {
+          let wrote = write(writeEnd, raw.baseAddress.unsafelyUnwrapped + done, raw.count - done)
+          if wrote <= 0 { break }
+          done += wrote
+        }
+      }
+      close(writeEnd)
+    }
+    writer.start()
+    #expect(ScriptLoader.contents(of: "/dev/fd/\(readEnd)") == bytes)
+    close(readEnd)
   }
 
   @Test func runPathsResolveAgainstTheIncludingFile() {
