@@ -13,9 +13,7 @@ public enum ShellWord {
   /// `'text'`, each `'` inside written as `'\''`; `$'text'` when `text` holds a character a
   /// reader must not be shown raw.
   public static func quoted(_ text: String) -> String {
-    if text.utf8.contains(where: VisibleTextLine.mayHide),
-      text.unicodeScalars.contains(where: VisibleTextLine.hides)
-    {
+    if text.utf8.contains(where: VisibleTextLine.mayHide), VisibleTextLine.hidesAny(text) {
       return escaped(text)
     }
     return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"

@@ -16,14 +16,62 @@ package enum VisibleTextLine {
   ) -> String {
     guard text.utf8.contains(where: { $0 >= lowest && mayHide($0) }) else { return text }
     var escaped = ""
-    for scalar in text.unicodeScalars {
-      if scalar.value >= UInt32(lowest) && hides(scalar) {
+    forEachScalar(of: text) { scalar, hidden in
+      if hidden && scalar.value >= UInt32(lowest) {
         escaped += escape(scalar)
       } else {
         escaped.unicodeScalars.append(scalar)
       }
     }
     return escaped
+  }
+
+  /// Calls `body` with each scalar of `text` in turn and whether it is shown as an escape: what
+  /// ``hides(_:)`` lists, except the tag characters of a subdivision flag (U+1F3F4, then 3 to 7
+  /// tag digits and small letters, U+E0030...U+E0039 and U+E0061...U+E007A, ended by U+E007F:
+  /// Scotland's is "gbsct"), which a terminal shows as the flag they make. Any other tag
+  /// character is text a reader cannot see (ASCII smuggling), a flag's longer tail too.
+  package static func forEachScalar(of text: String, _ body: (Unicode.Scalar, Bool) -> Void) {
+    let scalars = text.unicodeScalars
+    var index = scalars.startIndex
+    while index != scalars.endIndex {
+      let scalar = scalars[index]
+      scalars.formIndex(after: &index)
+      body(scalar, hides(scalar))
+      guard scalar.value == 0x1F3F4, let end = flagEnd(scalars, from: index) else { continue }
+      while index != end {
+        body(scalars[index], false)
+        scalars.formIndex(after: &index)
+      }
+    }
+  }
+
+  /// Whether ``forEachScalar(of:_:)`` shows any scalar of `text` from `lowest` up as an escape.
+  package static func hidesAny(_ text: String, from lowest: UInt32 = 0) -> Bool {
+    var found = false
+    forEachScalar(of: text) { scalar, hidden in found = found || (hidden && scalar.value >= lowest)
+    }
+    return found
+  }
+
+  /// The index past the U+E007F that ends a subdivision flag's tag characters from `start`
+  /// (right after its U+1F3F4); nil when they are not 3 to 7 tag digits and small letters so
+  /// ended (UTS #51's emoji tag sequence, its tags a CLDR subdivision id).
+  static func flagEnd(_ scalars: String.UnicodeScalarView, from start: String.Index)
+    -> String.Index?
+  {
+    var index = start
+    var tags = 0
+    while index != scalars.endIndex, tags <= 7 {
+      let value = scalars[index].value
+      scalars.formIndex(after: &index)
+      if value == 0xE007F { return tags >= 3 ? index : nil }
+      guard (0xE0030...0xE0039).contains(value) || (0xE0061...0xE007A).contains(value) else {
+        return nil
+      }
+      tags += 1
+    }
+    return nil
   }
 
   /// `scalar` as the escape a reader is shown instead of it: `\u{202E}` (hexadecimal, upper case).
@@ -46,11 +94,16 @@ package enum VisibleTextLine {
     escaping(json, from: 0x7F) { jsonEscape($0) }
   }
 
-  /// `scalar` as a JSON string's escape, `\u202e` (four hexadecimal digits: every scalar
-  /// ``hides(_:)`` lists is below U+10000).
+  /// `scalar` as a JSON string's escape, `\u202e` (four hexadecimal digits), past U+FFFF as its
+  /// UTF-16 surrogate pair (U+E0041 is `\udb40\udc41`).
   package static func jsonEscape(_ scalar: Unicode.Scalar, uppercase: Bool = false) -> String {
-    let digits = String(scalar.value, radix: 16, uppercase: uppercase)
-    return "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    func unit(_ value: UInt32) -> String {
+      let digits = String(value, radix: 16, uppercase: uppercase)
+      return "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+    guard scalar.value > 0xFFFF else { return unit(scalar.value) }
+    let past = scalar.value - 0x10000
+    return unit(0xD800 + (past >> 10)) + unit(0xDC00 + (past & 0x3FF))
   }
 
   /// Whether `scalar` is shown as an escape: C0, DEL and C1 controls (they drive a terminal), and
@@ -58,21 +111,31 @@ package enum VisibleTextLine {
   /// bidirectional embeddings, overrides, isolates and marks (U+202A...U+202E, U+2066...U+2069,
   /// U+200E, U+200F, U+061C), zero-width and invisible characters (U+200B, U+2060...U+2065,
   /// U+FEFF, U+180E, U+00AD, U+206A...U+206F, U+FFF9...U+FFFB) and the line and paragraph
-  /// separators U+2028, U+2029. Joiners (U+200C, U+200D) and variation selectors stay: they shape
-  /// emoji and scripts and cannot reorder a line.
+  /// separators U+2028, U+2029. Past U+FFFF the same kinds: the tag characters U+E0000...U+E007F
+  /// (U+E0001 the language tag; invisible, so they carry text a reader cannot see, "ASCII
+  /// smuggling"; a subdivision flag's stay, ``forEachScalar(of:_:)``), the default-ignorable
+  /// U+E0080...U+E00FF and U+E01F0...U+E0FFF (unassigned, as U+2065 is), the invisible musical
+  /// formatting U+1D173...U+1D17A (beams, ties, slurs, phrases, as U+2061...U+2064 are for
+  /// mathematics) and the shorthand format controls U+1BCA0...U+1BCA3. Joiners (U+200C, U+200D)
+  /// and variation selectors (U+FE00...U+FE0F and the supplement's U+E0100...U+E01EF, which pick
+  /// an ideograph's registered glyph) stay: they shape emoji and scripts and cannot reorder a
+  /// line; so do the Egyptian hieroglyph format controls U+13430...U+1343F, which lay out the
+  /// signs they join.
   package static func hides(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0..<0x20, 0x7F...0x9F, 0xAD, 0x61C, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028...0x202E,
-      0x2060...0x206F, 0xFEFF, 0xFFF9...0xFFFB:
+      0x2060...0x206F, 0xFEFF, 0xFFF9...0xFFFB, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A,
+      0xE0000...0xE00FF, 0xE01F0...0xE0FFF:
       true
     default: false
     }
   }
 
   /// Whether `byte` can start the UTF-8 of a scalar that ``hides(_:)`` escapes: a test of each
-  /// byte that lets text without any pass untouched.
+  /// byte that lets text without any pass untouched (0xF0 starts every emoji too: text with one
+  /// takes the walk over its scalars).
   package static func mayHide(_ byte: UInt8) -> Bool {
     byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE1 || byte == 0xE2
-      || byte == 0xEF
+      || byte == 0xEF || byte == 0xF0 || byte == 0xF3
   }
 }

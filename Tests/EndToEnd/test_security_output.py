@@ -353,3 +353,49 @@ def test_a_plans_text_is_shown_escaped_at_a_terminal_and_kept_to_a_pipe(home):
     assert b"\xe2\x80\xae" not in shown
     assert b"Seq Scan on thi\\u{1B}]0;owned" in shown and b"\\u{202E}x\r\n  Filter" in shown, shown
     assert (piped.returncode, piped.stdout) == (0, plan)
+
+
+# Tag characters (U+E0000...U+E007F) are invisible: "ok" followed by tags spelling "rm -rf" reads
+# "ok" at a terminal while the bytes say more (ASCII smuggling). They are shown as escapes as the
+# invisible characters below U+FFFF are, but a subdivision flag's (U+1F3F4, tags "gbsct", U+E007F)
+# stays the flag it is; a variation selector of the supplement after an ideograph stays too.
+def tags(text):
+    return "".join(chr(0xE0000 + ord(c)) for c in text)
+
+
+SCOTLAND = "\U0001F3F4" + tags("gbsct") + "\U000E007F"
+SMUGGLED = ("ok" + tags("rm -rf") + " " + SCOTLAND + " \u845b\U000E0100 \U000E0001en"
+            + "\U0001D173b" + " \U0001F3F4" + tags("gbsctxy1") + "\U000E007F")
+SMUGGLED_SHOWN = ("ok\\u{E0072}\\u{E006D}\\u{E0020}\\u{E002D}\\u{E0072}\\u{E0066} " + SCOTLAND
+                  + " \u845b\U000E0100 \\u{E0001}en\\u{1D173}b \U0001F3F4"
+                  + "".join(f"\\u{{E00{ord(c):02X}}}" for c in "gbsctxy1") + "\\u{E007F}")
+
+
+@pytest.mark.parametrize("fmt", ["table", "expanded", "csv"])
+def test_tag_characters_in_a_cell_are_shown_escaped_but_a_flag_stays(home, fmt):
+    body = json.dumps([{"note": SMUGGLED}], ensure_ascii=False).encode()
+    server = hostile(json_answer(body))
+    args = ["--url", server.url, "--key", "k", "--format", fmt, "-c", "from t select *"]
+    try:
+        shown, code = at_terminal(args, home)
+        piped = subprocess.run([SNM, *args], capture_output=True, env={**os.environ, **home},
+                               timeout=60)
+    finally:
+        server.stop()
+    assert code == 0, shown
+    assert SMUGGLED_SHOWN.encode() in shown, shown
+    assert "\U000E0072".encode() not in shown
+    assert piped.returncode == 0, piped.stderr
+    if fmt == "csv":  # data to a pipe: its bytes kept
+        assert list(csv.reader(io.StringIO(piped.stdout.decode()))) == [["note"], [SMUGGLED]]
+
+
+def test_a_downloaded_texts_tag_characters_are_shown_escaped(home):
+    body = (SMUGGLED + "\n").encode()
+    shown, piped = downloaded_text(body, home, terminal_formats=("table", "csv"),
+                                   piped_formats=("table", "csv"))
+    for fmt, (output, code) in shown.items():
+        assert code == 0, output
+        assert (SMUGGLED_SHOWN + "\r\n").encode() in output, (fmt, output)
+    assert piped["table"] == (0, (SMUGGLED_SHOWN + "\n").encode()), piped
+    assert piped["csv"] == (0, body), piped

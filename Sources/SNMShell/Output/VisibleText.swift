@@ -21,14 +21,13 @@ public enum VisibleText {
   public static func escaped(_ text: String, keepingNewlines: Bool = false) -> String {
     guard scan(text, keepingNewlines: keepingNewlines).control else { return text }
     var out = ""
-    for scalar in text.unicodeScalars {
+    VisibleTextLine.forEachScalar(of: text) { scalar, hidden in
       switch scalar {
       case "\n" where keepingNewlines: out.unicodeScalars.append(scalar)
       case "\n": out += "\\n"
       case "\t": out += "\\t"
       case "\r": out += "\\r"
-      case _ where VisibleTextLine.hides(scalar):
-        out += VisibleTextLine.escape(scalar)
+      case _ where hidden: out += VisibleTextLine.escape(scalar)
       default: out.unicodeScalars.append(scalar)
       }
     }
@@ -48,7 +47,11 @@ public enum VisibleText {
         if byte >= 0x80 {
           ascii = false
           if previous == 0xC2 && byte <= 0x9F { control = true }
-          if (byte != 0xC2 && VisibleTextLine.mayHide(byte)) || (previous == 0xC2 && byte == 0xAD) {
+          // 0xF0 starts every emoji: only U+1BCA0... (F0 9B) and U+1D173... (F0 9D) may hide.
+          if (byte != 0xC2 && byte != 0xF0 && VisibleTextLine.mayHide(byte))
+            || (previous == 0xC2 && byte == 0xAD)
+            || (previous == 0xF0 && (byte == 0x9B || byte == 0x9D))
+          {
             format = true
           }
         } else if (byte < 0x20 && !(keepingNewlines && byte == 0x0A)) || byte == 0x7F {
@@ -60,7 +63,7 @@ public enum VisibleText {
     }
     let found = text.utf8.withContiguousStorageIfAvailable { scan($0) } ?? scan(text.utf8)
     guard found.format, !found.control else { return (found.ascii, found.control) }
-    let hidden = text.unicodeScalars.contains { $0.value >= 0x80 && VisibleTextLine.hides($0) }
+    let hidden = VisibleTextLine.hidesAny(text, from: 0x80)
     return (found.ascii, hidden)
   }
 }

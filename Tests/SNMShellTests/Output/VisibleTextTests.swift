@@ -32,4 +32,15 @@ import Testing
     #expect(VisibleText.scan("a\u{85}") == (ascii: false, control: true))
     #expect(VisibleText.scan("a\n", keepingNewlines: true) == (ascii: true, control: false))
   }
+
+  @Test func tagCharactersAreEscapedInCellsButAFlagStays() {
+    let flag = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}"
+    #expect(
+      VisibleText.escaped("ok\u{E0072}\u{E006D}\t" + flag) == #"ok\u{E0072}\u{E006D}\t"# + flag)
+    #expect(VisibleText.scan("ok\u{E0072}") == (ascii: false, control: true))
+    #expect(VisibleText.scan("a\u{1D173}b") == (ascii: false, control: true))
+    #expect(VisibleText.scan("go " + flag) == (ascii: false, control: false))
+    #expect(VisibleText.scan("😀 𝐀 \u{845B}\u{E0100}") == (ascii: false, control: false))
+    #expect(CellText(display: "ok\u{E0041}").text == #"ok\u{E0041}"#)
+  }
 }
