@@ -362,6 +362,17 @@ def both_schemes(answer, home, certificates, *flags):
     return results
 
 
+def refused_alike(answer, home, certificates, says):
+    """`answer` refused over http:// and https:// alike: exit 3, nothing printed, the same
+    stderr over both, saying "the answer is not valid HTTP (" followed by `says`."""
+    plain, secure = both_schemes(answer, home, certificates)
+    for result in (plain, secure):
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        assert result.stdout == ""
+        assert "the answer is not valid HTTP (" + says in result.stderr, result.stderr[-300:]
+    assert secure.stderr == plain.stderr
+
+
 def holding(answer):
     """Sends `answer`, then keeps the connection open without a byte more (as a server that
     announced more than it sends)."""
@@ -420,12 +431,7 @@ def test_chunk_framing_is_refused_in_the_same_words_over_both_schemes(home, tmp_
     number"; before 4371fa1 worded "the answer was cut off", which tells a user to try again), or
     took what snm's reader refused; now snm's one decoder reads an HTTP/1.1 answer's chunk
     framing over both schemes."""
-    plain, secure = both_schemes(answer, home, tmp_path)
-    for result in (plain, secure):
-        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
-        assert result.stdout == ""
-        assert f"the answer is not valid HTTP ({says}" in result.stderr, result.stderr
-    assert secure.stderr == plain.stderr
+    refused_alike(answer, home, tmp_path, says)
 
 
 @pytest.mark.parametrize("size", ["7fffffffffffffff", "40000000000"])
@@ -480,12 +486,7 @@ def test_a_status_line_past_the_decoders_limit_or_version_is_refused_over_https_
     not reach the project") and `HTTP/2.0` over HTTP/1.1 (exit 0, the row printed), where the
     decoder refuses a status line past 8 KiB and any version but HTTP/1.x over http://."""
     answer = line + b"\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n[{\"id\":1}]"
-    plain, secure = both_schemes(answer, home, tmp_path)
-    for result in (plain, secure):
-        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
-        assert result.stdout == ""
-        assert f"the answer is not valid HTTP ({says})" in result.stderr, result.stderr[-300:]
-    assert secure.stderr == plain.stderr
+    refused_alike(answer, home, tmp_path, says + ")")
 
 
 def test_a_head_saying_http2_over_http1_has_its_chunks_read_over_https(home, tmp_path):
@@ -620,12 +621,7 @@ def test_a_head_field_http_refuses_is_refused_over_https_too(home, tmp_path, ans
     """libcurl hands these field lines over as they came, and snm took them over https:// (exit
     0, the row printed) where the decoder refuses them over http://; now both schemes judge a
     field line by the decoder's rules and limits, in its words."""
-    plain, secure = both_schemes(answer, home, tmp_path)
-    for result in (plain, secure):
-        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
-        assert result.stdout == ""
-        assert f"the answer is not valid HTTP ({says})" in result.stderr, result.stderr[-300:]
-    assert secure.stderr == plain.stderr
+    refused_alike(answer, home, tmp_path, says + ")")
 
 
 @pytest.mark.parametrize("line", [b"X-A: a\x1bb", b"X-A: a\x7fb"], ids=["ESC", "DEL"])
