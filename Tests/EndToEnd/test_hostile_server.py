@@ -31,6 +31,18 @@ def session_body(**overrides):
     return json.dumps(body).encode()
 
 
+def read_head(conn):
+    """The bytes `conn` sends up to and past its head's empty line (as far as the last read
+    went), or None when it closes before one."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
 class HostileServer:
     """Answers every request with `answer(request_head) -> bytes | callable(socket)`."""
 
@@ -55,12 +67,9 @@ class HostileServer:
 
     def _serve(self, conn):
         with conn:
-            data = b""
-            while b"\r\n\r\n" not in data:
-                chunk = conn.recv(65536)
-                if not chunk:
-                    return
-                data += chunk
+            data = read_head(conn)
+            if data is None:
+                return
             head, _, rest = data.partition(b"\r\n\r\n")
             length = 0
             for line in head.split(b"\r\n")[1:]:
@@ -538,12 +547,9 @@ class ConnectProxy:
                 pass
 
     def _tunnel(self, conn):
-        request = b""
-        while b"\r\n\r\n" not in request:
-            chunk = conn.recv(4096)
-            if not chunk:
-                return
-            request += chunk
+        request = read_head(conn)
+        if request is None:
+            return
         host, _, port = request.split(b" ")[1].decode().rpartition(":")
         upstream = socket.create_connection((host, int(port)))
         conn.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
