@@ -85,7 +85,7 @@ def test_an_answer_goes_to_a_file_byte_for_byte_with_gt(served, tmp_path):
     failed = snm(served, f"invoke nope > '{tmp_path}/nope.bin'")
     assert failed.returncode == 1
     assert not (tmp_path / "nope.bin").exists()
-    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".snm-partial")] == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
 
 
 def test_a_signed_in_user_calls_as_themselves(served, home):

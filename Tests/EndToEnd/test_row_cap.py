@@ -179,7 +179,7 @@ def test_a_page_that_fails_fails_the_statement(big, tmp_path):
     assert result.returncode == 1
     assert "'all' stopped at page 3 (offset 2000): nothing was written to 'f.csv'" in result.stderr
     assert not (tmp_path / "f.csv").exists()
-    assert not (tmp_path / "f.csv.snm-partial").exists()
+    assert not list(tmp_path.glob(".f.csv.snm-*.part"))
 
 
 def test_expect_rows_on_a_cut_answer_says_it_was_cut(big, tmp_path):

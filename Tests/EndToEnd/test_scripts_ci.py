@@ -363,7 +363,7 @@ from dog_profile insert file 'missing.json'
         assert f"{name} json" in (tmp_path / "run.log").read_text()
         assert sorted(json.loads(line)["name"] for line in
                       (tmp_path / "out.ndjson").read_text().splitlines()) == sorted(rows["name"])
-        assert not list(tmp_path.glob("*.snm-partial"))
+        assert not list(tmp_path.glob(".*.snm-*.part"))
         unwritable = run_snm(write(tmp_path, "u.snm", "from dog_profile select id > 'no/such/dir.csv'\n"),
                              env=env)
         assert unwritable.returncode == 1 and "cannot write 'no/such/dir.csv'" in unwritable.stderr

@@ -1,9 +1,10 @@
 import Foundation
+import SNMNetwork
 import SNMQuery
 
 /// `invoke ... > 'file'` / `request ... > 'file'`: the answer's body, byte for byte, written
-/// beside the file first and renamed into place, so a failure never leaves half a file. The path
-/// is relative to the script's folder, as `file '<path>'` bodies are.
+/// beside the file first and renamed into place (``BesideFile``), so a failure never leaves half
+/// a file. The path is relative to the script's folder, as `file '<path>'` bodies are.
 extension FunctionsStatements {
   /// Writes `answer`'s body to `file` and says so (`5 bytes written to out.bin`); the failure
   /// when it could not (nothing left behind).
@@ -17,19 +18,12 @@ extension FunctionsStatements {
       return failure(.usage, error.message.text)
     }
     let path = RequestStatements.localPath(filled, directory: directory)
-    let temporary = path + ".snm-partial"
-    do {
-      try answer.body.write(to: URL(fileURLWithPath: temporary))
-      if FileManager.default.fileExists(atPath: path) {
-        _ = try FileManager.default.replaceItemAt(
-          URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
-      } else {
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
-      }
+    do throws(TransportFileError) {
+      let beside = try BesideFile(destination: path)
+      try beside.write(contentsOf: answer.body)
+      try beside.finish()
     } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
-      return failure(
-        .usage, "cannot write '\(VisibleText.escaped(file.path))': \(error.localizedDescription)")
+      return failure(.usage, "cannot write '\(VisibleText.escaped(file.path))': \(error.reason)")
     }
     let count = answer.body.count
     note("\(count == 1 ? "1 byte" : "\(count) bytes") written to \(VisibleText.escaped(file.path))")

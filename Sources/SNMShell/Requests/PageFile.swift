@@ -1,18 +1,18 @@
 import Foundation
+import SNMNetwork
 import SNMQuery
 import SNMWire
 
-/// The file of `> 'out.csv'` (and of `select ... all > 'out.csv'`): written beside its place (`.snm-partial`) as the
-/// pages come, renamed into place once the last one is in, removed when a page fails, so a
+/// The file of `> 'out.csv'` (and of `select ... all > 'out.csv'`): written beside its place
+/// (``BesideFile``: a name no one can plant first, 0600 or the mode of the file it replaces) as
+/// the pages come, renamed into place once the last one is in, removed when a page fails, so a
 /// failure never leaves part of the rows behind as if they were all.
 struct PageFile {
   /// The name as written, for messages.
   let name: String
   let format: OutputFileFormat
   let writer: OutputWriter
-  private let fd: Int32
-  private let path: String
-  private let temporary: String
+  private let file: BesideFile
 
   /// Opens the file's stand-in; throws the failure when it cannot (reported).
   static func opening(_ file: OutputFile, directory: String?, by requests: RequestStatements)
@@ -26,21 +26,20 @@ struct PageFile {
       throw requests.failure(.server, error.message.text)
     }
     let path = RequestStatements.localPath(filled, directory: directory)
-    let temporary = path + ".snm-partial"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
-      throw requests.failure(
-        .server, "cannot write '\(file.path)': \(String(cString: strerror(errno)))")
+    let beside: BesideFile
+    do throws(TransportFileError) {
+      beside = try BesideFile(destination: path)
+    } catch {
+      throw requests.failure(.server, "cannot write '\(file.path)': \(error.reason)")
     }
     return PageFile(
       name: file.path, format: OutputFileFormat(path: file.path) ?? .table,
-      writer: OutputWriter(fd: fd), fd: fd, path: path, temporary: temporary)
+      writer: OutputWriter(fd: beside.fd), file: beside)
   }
 
   /// Removes the stand-in: nothing of the read is left.
   func discard() {
-    _ = close(fd)
-    unlink(temporary)
+    file.abandon()
   }
 
   /// Writes `whole` in `renderedAtTheEnd` when the pages were not written as they came (the
@@ -71,12 +70,14 @@ struct PageFile {
     -> StatementFailure?
   {
     writer.flush()
-    let synced = fsync(fd) == 0
-    _ = close(fd)
-    guard unrendered == nil, synced, rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      return unrendered ?? requests.failure(.server, "cannot write '\(name)': \(reason)")
+    if let unrendered {
+      file.abandon()
+      return unrendered
+    }
+    do throws(TransportFileError) {
+      try file.finish()
+    } catch {
+      return requests.failure(.server, "cannot write '\(name)': \(error.reason)")
     }
     return nil
   }

@@ -1,6 +1,7 @@
 import Foundation
 import SNMCodegen
 import SNMLocal
+import SNMNetwork
 import SNMShell
 
 /// `snm gen swift`: the Swift types of a project's schemas, written to standard output or
@@ -90,21 +91,15 @@ struct GenCommand: Sendable, Equatable {
     return .failure
   }
 
-  /// Writes beside `path` and renames, so a reader never sees half a file.
+  /// Writes beside `path` and renames (``BesideFile``), so a reader never sees half a file; a
+  /// new source file gets the mode the umask gives, as an editor's would.
   func write(_ text: String, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let partial = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).snm-partial")
-    do {
-      try Data(text.utf8).write(to: partial)
-      guard rename(partial.path, url.path) == 0 else {
-        throw GenError(String(cString: strerror(errno)))
-      }
+    do throws(TransportFileError) {
+      let beside = try BesideFile(destination: path, newFileMode: nil)
+      try beside.write(contentsOf: Array(text.utf8))
+      try beside.finish()
     } catch {
-      try? FileManager.default.removeItem(at: partial)
-      throw GenError(
-        "cannot write \(VisibleText.escaped(path)): \((error as? GenError)?.message ?? error.localizedDescription)"
-      )
+      throw GenError("cannot write \(VisibleText.escaped(path)): \(error.reason)")
     }
   }
 }

@@ -31,7 +31,7 @@ final class CurlTransfer {
   var bodyOffset: Int64 = 0
   /// Where a 200 body goes (once the status line says 200), and the writer for it.
   var saveTo: String?
-  var writer: ResponseFileWriter?
+  var writer: BesideFile?
   /// The status of the head being read (the final one once the body comes).
   var headStatus = 0
   /// A local file failed: the transfer stopped for it.
@@ -260,7 +260,7 @@ final class CurlTransfer {
     if bodyFailure != nil { return false }
     if let saveTo, headStatus == 200 {
       do {
-        if writer == nil { writer = try ResponseFileWriter(destination: saveTo) }
+        if writer == nil { writer = try BesideFile(destination: saveTo) }
         try writer?.write(UnsafeRawBufferPointer(bytes))
         return true
       } catch {

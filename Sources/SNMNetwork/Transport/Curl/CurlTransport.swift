@@ -69,11 +69,11 @@ public final class CurlTransport: HTTPTransport {
       if let saveTo = transfer.saveTo, transfer.status == 200 {
         // A 200 answer with an empty body writes nothing: the file is still made, empty.
         do throws(TransportFileError) {
-          let writer: ResponseFileWriter
+          let writer: BesideFile
           if let started = transfer.writer {
             writer = started
           } else {
-            writer = try ResponseFileWriter(destination: saveTo)
+            writer = try BesideFile(destination: saveTo)
           }
           try writer.finish()
           savedPath = saveTo

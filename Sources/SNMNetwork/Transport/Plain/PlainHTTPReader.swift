@@ -50,7 +50,7 @@ struct PlainHTTPAnswer {
 /// the local project reads requests with, under one set of limits): the status line and fields,
 /// then a body framed by `Content-Length`, `chunked` or the end of the stream, every size the
 /// server announces checked before anything is set aside for it. With `saveTo`, a 200 body is
-/// written to that file as it arrives (``ResponseFileWriter``: whole or not at all), with no
+/// written to that file as it arrives (``BesideFile``: whole or not at all), with no
 /// byte limit; any other answer's body is read as it arrives into an ``ArrivingBody`` (memory
 /// within `maximumBodyBytes`, checked on the way; a 2xx array of rows that `arriving` lets spill
 /// goes on in a file past its bound, within the spill's own limit).
@@ -132,7 +132,7 @@ struct PlainHTTPReader {
     var head: HTTPResponseHead?
     // Where the body goes: a file for a 200 answer with `saveTo`, else memory (or a spill).
     var body: ArrivingBody?
-    var file: ResponseFileWriter?
+    var file: BesideFile?
     while true {
       let part: HTTPDecoder.Part?
       do {
@@ -244,11 +244,11 @@ struct PlainHTTPReader {
   /// empty file; a 206's part never replaces a file), else memory, checked as it comes
   /// (``ArrivingBody``, which may spill a 2xx array of rows).
   private func sink(for head: HTTPResponseHead) throws(PlainHTTPFailure)
-    -> (ArrivingBody?, ResponseFileWriter?)
+    -> (ArrivingBody?, BesideFile?)
   {
     if let saveTo, head.status == 200 {
       do {
-        return (nil, try ResponseFileWriter(destination: saveTo))
+        return (nil, try BesideFile(destination: saveTo))
       } catch {
         throw .localFile(error)
       }
@@ -260,7 +260,7 @@ struct PlainHTTPReader {
   }
 
   /// Appends body bytes to a file (a write that fails removes the file).
-  private static func write(_ bytes: ArraySlice<UInt8>, to writer: ResponseFileWriter)
+  private static func write(_ bytes: ArraySlice<UInt8>, to writer: BesideFile)
     throws(PlainHTTPFailure)
   {
     let failure = bytes.withUnsafeBytes { raw -> TransportFileError? in
@@ -278,7 +278,7 @@ struct PlainHTTPReader {
   /// the consumer made of its elements then), a spilled body's file, or its file flushed and
   /// renamed into place.
   private static func answer(
-    _ head: HTTPResponseHead, _ body: ArrivingBody?, _ file: ResponseFileWriter?
+    _ head: HTTPResponseHead, _ body: ArrivingBody?, _ file: BesideFile?
   ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
     var answer = PlainHTTPAnswer(
       status: head.status, headers: head.headers.fields, body: Data(), keepAlive: head.keepAlive)
