@@ -8,6 +8,8 @@ import csv
 import io
 import json
 import re
+import time
+import urllib.request
 
 import pytest
 
@@ -252,3 +254,46 @@ def test_at_the_prompt_the_warning_shows_while_the_rows_go_to_a_file(big, tmp_pa
     assert len((tmp_path / "cut.csv").read_text().splitlines()) == 1001
     ids = [int(line) for line in (tmp_path / "every.csv").read_text().splitlines()[1:]]
     assert ids == ids_in_psql(big)
+
+
+@pytest.fixture(scope="module")
+def low_cap(start_extra_project):
+    """A project whose db-max-rows (2) is below the 1,000 snm knows, as a hosted project's API
+    settings may set it: the demo's 4 dogs come 2 at a time."""
+    project = start_extra_project("lowcap")
+    project.sql("alter role authenticator set pgrst.db_max_rows = '2'")
+    project.sql("notify pgrst, 'reload config'")
+    request = urllib.request.Request(project.rest_url + "/dog_profile?select=id",
+                                     headers=project.headers(project.service_role_key))
+    for _ in range(100):  # the gateway reloads its settings as the notice arrives
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            if len(json.load(answer)) == 2:
+                return project
+        time.sleep(0.1)
+    raise AssertionError("the gateway never took db_max_rows = 2")
+
+
+LOW_CAP_WARNING = ("snm: warning: 2 of 4 rows: the server's row cap (db-max-rows) is 2, not the "
+                   "1000 snm knows (set SNM_MAX_ROWS=2); the answer is cut; add 'all' to read "
+                   "every row, or set a limit")
+
+
+def test_a_counted_answer_cut_by_a_lower_cap_says_so(low_cap, tmp_path):
+    """`count exact` gave "(2 rows of 4)" and exit 0 with no word that the server had cut the
+    answer the user asked whole; the check only looked at answers of exactly 1,000 rows."""
+    result = snm(low_cap, tmp_path, "--format", "csv", "-c",
+                 "from dog_profile select id order by id count exact")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["id", "1", "2"]
+    assert result.stderr.count(LOW_CAP_WARNING) == 1, result.stderr
+    script = tmp_path / "low.snm"
+    script.write_text("from dog_profile select id count exact\nexpect rows 4\n")
+    failed = snm(low_cap, tmp_path, str(script))
+    assert failed.returncode == 1
+    assert "found:    2 rows, the server's row cap: the answer was cut" in failed.stdout + failed.stderr
+    # Told the cap, `all` reads every row; a whole counted answer says nothing.
+    every = snm(low_cap, tmp_path, "--format", "csv", "-c",
+                "from dog_profile select id order by id count exact all", SNM_MAX_ROWS="2")
+    assert every.returncode == 0 and every.stdout.split() == ["id", "1", "2", "3", "4"], every.stderr
+    whole = snm(low_cap, tmp_path, "-c", "from dog_profile select id where id lt 3 count exact")
+    assert whole.returncode == 0 and "warning" not in whole.stderr, whole.stderr
