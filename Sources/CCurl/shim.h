@@ -201,6 +201,15 @@ static inline CURLcode snm_curl_set_debug_callback(CURL *handle, snm_curl_debug_
       handle, CURLOPT_DEBUGFUNCTION, callback);
 }
 
+typedef int (*snm_curl_prereq_callback)(void *context, char *primary_ip, char *local_ip,
+                                        int primary_port, int local_port);
+
+/// CURLOPT_PREREQFUNCTION (libcurl 7.80): called each time the request is about to be sent.
+static inline CURLcode snm_curl_set_prereq_callback(CURL *handle, snm_curl_prereq_callback callback) {
+  return ((snm_curl_setopt_function)snm_curl()[snm_slot_curl_easy_setopt])(
+      handle, CURLOPT_PREREQFUNCTION, callback);
+}
+
 static inline CURLcode snm_curl_get_long(CURL *handle, CURLINFO info, long *value) {
   return ((snm_curl_getinfo_function)snm_curl()[snm_slot_curl_easy_getinfo])(handle, info, value);
 }

@@ -498,6 +498,35 @@ def test_a_status_line_past_the_decoders_limit_or_version_is_refused_over_https_
     refused_alike(answer, home, tmp_path, says + ")")
 
 
+@pytest.mark.parametrize("line,says", [
+    (b"HTTP/1.1 200 OK\r\nX-A: a\r\nHTTP/1.1 200 OK", "header field without ':'"),
+    (b"HTTP/1.1 200 OK\r\nno colon here", "header field without ':'"),
+    (b"HTTP/1.1 099 Early", "bad status line"),
+    (b"HTTP/1.1 1000 Late", "bad status line"),
+    (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 099 Early", "bad status line"),
+    (b"HTTP/3 200", "only HTTP/1.0 and HTTP/1.1 are supported"),
+    (b"HTTP/3.0 200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
+    (b"HTTP/0.9 200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
+    (b"HTTP/1.5 200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
+    (b"HTTP/1.9 200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
+    (b"HTTP/1.10 200 OK", "malformed HTTP version in status line"),
+    (b"HTTP/1 200 OK", "malformed HTTP version in status line"),
+    (b"http/1.1 200 OK", "Received HTTP/0.9 when not allowed"),
+], ids=["status line among the fields", "field without a colon", "status 099", "status 1000",
+        "099 after an interim answer", "HTTP/3", "HTTP/3.0", "HTTP/0.9", "HTTP/1.5",
+        "HTTP/1.9", "HTTP/1.10", "HTTP/1", "lowercase http"])
+def test_a_head_libcurl_refuses_is_refused_in_the_decoders_words(home, tmp_path, line, says):
+    """libcurl refuses these lines before handing them over, and snm printed its words over
+    https:// ("Header without colon", "Unsupported response code in HTTP response", "Unsupported
+    HTTP version (3.0) in response"), where the decoder gives its own over http://; `HTTP/1.5`
+    the decoder took (the row printed, exit 0) and libcurl refused, and `http/1.1` libcurl took
+    as a status line and snm refused as a field line (the decoder: as no HTTP at all). Now
+    one verdict over both, in the decoder's words, exit 3: an HTTP/1.x past 1.1 is refused
+    (libcurl reads every https:// answer and cannot be made to take it), as `HTTP/3` is."""
+    answer = line + b"\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n[{\"id\":1}]"
+    refused_alike(answer, home, tmp_path, says + ")")
+
+
 def test_a_head_saying_http2_over_http1_has_its_chunks_read_over_https(home, tmp_path):
     """An HTTP/1.1 server's `HTTP/2 200` status line: libcurl reads it as an HTTP/2 head and
     still takes the chunks apart, in its own lax way ("9 9" a chunk of 9 bytes), but snm read the
@@ -507,7 +536,7 @@ def test_a_head_saying_http2_over_http1_has_its_chunks_read_over_https(home, tmp
     answer = (b"HTTP/2 200\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
               b"9 9\r\n[1,2,3,4]\r\n0\r\n\r\n")
     plain, secure = both_schemes(answer, home, tmp_path)
-    for result, says in ((plain, "malformed HTTP version in status line"),
+    for result, says in ((plain, "only HTTP/1.0 and HTTP/1.1 are supported"),
                          (secure, "invalid chunk size")):
         assert result.returncode == 3, (result.returncode, result.stderr[-300:])
         assert result.stdout == ""

@@ -478,3 +478,22 @@ func aStatusLinesVersionReadsAsTheDecoderReadsIt(line: String) {
     #expect(verdict.hasPrefix("HTTP/1."), "\(decoded)")
   }
 }
+
+/// An `HTTP/1.x` past 1.1: a request is read as 1.1 (RFC 9110 §2.5, as a server should), an
+/// answer refused (libcurl refuses it over https://, and both schemes give one verdict), as an
+/// answer's `HTTP/2` and `HTTP/3` are.
+@Test func aMinorVersionPastOneIsReadInARequestAndRefusedInAnAnswer() throws {
+  var decoder = HTTPDecoder(reading: .requests, limits: .requests)
+  decoder.append(contentsOf: Array("GET /a HTTP/1.5\r\nHost: x\r\n\r\n".utf8))
+  guard case .requestHead(let request)? = try decoder.next() else {
+    Issue.record("no request head")
+    return
+  }
+  #expect(request.minorVersion == 5)
+  for line in ["HTTP/1.5 200 OK", "HTTP/1.9 200 OK", "HTTP/2 200", "HTTP/3 200", "HTTP/3.0 200"] {
+    #expect(
+      answers(line + "\r\nContent-Length: 0\r\n\r\n")
+        == ["refused 505: only HTTP/1.0 and HTTP/1.1 are supported"], "\(line)")
+  }
+  #expect(answers("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok") == ["200 ok"])
+}

@@ -38,7 +38,7 @@ extension HTTPDecoder {
     let prefix = Self.httpPrefix
     let seen = buffer[position..<min(buffer.count, position + prefix.count)]
     guard seen.elementsEqual(prefix.prefix(seen.count)) else {
-      throw .bad("Received HTTP/0.9 when not allowed")
+      throw .notHTTP
     }
   }
 
@@ -223,7 +223,7 @@ extension HTTPDecoder {
       throw .bad("obsolete line folding in \(section) fields is not supported")
     }
     guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-      throw .bad("\(section) field without ':'")
+      throw .withoutColon(section)
     }
     let name = line[line.startIndex..<colon]
     guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
@@ -233,7 +233,7 @@ extension HTTPDecoder {
       throw .bad("invalid character in \(section) field value")
     }
     guard let field = HTTPHeaders.Field(headerLine: line) else {
-      throw .bad("\(section) field without ':'")
+      throw .withoutColon(section)
     }
     headers.append(name: field.name, value: field.value)
   }
@@ -276,9 +276,9 @@ extension HTTPDecoder {
     guard version.count == 8, version.starts(with: httpPrefix),
       version[start + 6] == UInt8(ascii: "."),
       (48...57).contains(version[start + 5]), (48...57).contains(version[start + 7])
-    else { throw .bad("malformed HTTP version in \(kind)") }
+    else { throw .malformedVersion(in: kind) }
     guard version[start + 5] == UInt8(ascii: "1") else {
-      throw HTTPParseError(status: 505, message: "only HTTP/1.0 and HTTP/1.1 are supported")
+      throw .unsupportedVersion
     }
     return Int(version[start + 7] - 48)
   }

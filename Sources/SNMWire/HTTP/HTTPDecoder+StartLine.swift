@@ -67,14 +67,31 @@ extension HTTPDecoder {
     return index - space == 4 && status >= 100 ? status : nil
   }
 
-  /// The minor version of a status line's `HTTP/1.x` (what comes before its first space), or the
-  /// decoder's refusal of any other version: for libcurl's head lines over https://, read as
-  /// ``responseHead(_:headBytes:)`` reads them over http://.
+  /// The minor version of a status line's `HTTP/1.0` or `HTTP/1.1` (what comes before its first
+  /// space), or the decoder's refusal of any other version: for libcurl's head lines over
+  /// https://, read as ``responseHead(_:headBytes:)`` reads them over http://.
   public static func minorVersion(ofStatusLine line: UnsafeBufferPointer<UInt8>)
     throws(HTTPParseError) -> Int
   {
     let version = UnsafeBufferPointer(rebasing: line[..<(line.firstIndex(of: 0x20) ?? line.count)])
-    return try minorVersion(Array(version)[...], as: "status line")
+    return try statusLineMinorVersion(Array(version)[...])
+  }
+
+  /// An answer's version: `HTTP/1.0` or `HTTP/1.1`. `HTTP/2` and `HTTP/3` (those protocols' names,
+  /// as libcurl writes their status lines) are versions snm does not read over HTTP/1.1, and so is
+  /// an `HTTP/1.x` past 1.1: RFC 9110 §2.5 lets a 1.1 recipient read one as 1.1 (a SHOULD), but
+  /// no such version exists and libcurl, which reads every https:// answer, refuses it before
+  /// snm sees the line ("Unsupported HTTP version (1.5)"), so both schemes refuse it, alike.
+  /// (A request's `HTTP/1.x` is read as 1.1, as that section asks of a server.)
+  static func statusLineMinorVersion(_ version: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {
+    if version.count == 6, version.starts(with: httpPrefix),
+      version.last == UInt8(ascii: "2") || version.last == UInt8(ascii: "3")
+    {
+      throw .unsupportedVersion
+    }
+    let minor = try minorVersion(version, as: "status line")
+    guard minor <= 1 else { throw .unsupportedVersion }
+    return minor
   }
 
   /// `HTTP/1.x STATUS [REASON]`, the fields, and how the body is framed: none for an answer to
@@ -85,9 +102,9 @@ extension HTTPDecoder {
     let line = try startLine(lines)
     guard let status = line.withUnsafeBufferPointer({ Self.status(ofStatusLine: $0) }),
       let space = line.firstIndex(of: 0x20)
-    else { throw .bad("bad status line") }
+    else { throw .badStatusLine }
     let codeEnd = space + 4  // past the three digits: a space or the line's end
-    let minor = try Self.minorVersion(line[..<space], as: "status line")
+    let minor = try Self.statusLineMinorVersion(line[..<space])
     let reason =
       codeEnd == line.endIndex ? "" : String(decoding: line[(codeEnd + 1)...], as: UTF8.self)
     var head = HTTPResponseHead(

@@ -36,6 +36,18 @@ final class CurlTransfer {
   var headStatus = 0
   /// A local file failed: the transfer stopped for it.
   var fileFailure: TransportFileError?
+  /// Whether the request writes (POST, PUT, PATCH, DELETE): sent once. libcurl sends a request
+  /// again on a new connection when an HTTP/2 server resets its stream with REFUSED_STREAM (up to
+  /// 5 times, a POST too) or HTTP_1_1_REQUIRED (over HTTP/1.1); snm lets it for a read, which
+  /// the server did not process (RFC 9113 §8.7), and stops it for a write.
+  private var writes = false
+  /// How many times libcurl began to send the request (`CURLOPT_PREREQFUNCTION`).
+  private(set) var sends = 0
+  /// The HTTP/2 error code of the reset after which libcurl would have sent a write again.
+  private(set) var resendStopped: UInt32?
+  /// The reset after which libcurl noted (`CURLINFO_TEXT`, watched for a write alone) it sends
+  /// the request again: REFUSED_STREAM (7), HTTP_1_1_REQUIRED (13, "Downgrades to HTTP/1.1").
+  private var resetBeforeResend: UInt32?
   /// The bytes of the head being read past its status line's text (line ends included), whether
   /// a head's status line came, and whether the final head ended (the lines after it are
   /// trailers, which the framing reads).
@@ -107,6 +119,16 @@ final class CurlTransfer {
     set { snm_curl_set_pointer(easy, CURLOPT_WRITEDATA, context) }
     set { snm_curl_set_callback(easy, CURLOPT_HEADERFUNCTION, curlReadHeader) }
     set { snm_curl_set_pointer(easy, CURLOPT_HEADERDATA, context) }
+    set { snm_curl_set_prereq_callback(easy, curlWillSend) }
+    set { snm_curl_set_pointer(easy, CURLOPT_PREREQDATA, context) }
+    writes = [.post, .put, .patch, .delete].contains(request.method)
+    if writes {
+      // libcurl tells a REFUSED_STREAM it sends again after only in its notes (a kept connection
+      // the server had closed it sends again so too, as the plain transport does).
+      set { snm_curl_set_debug_callback(easy, curlReadRaw) }
+      set { snm_curl_set_pointer(easy, CURLOPT_DEBUGDATA, context) }
+      set { snm_curl_set_long(easy, CURLOPT_VERBOSE, 1) }
+    }
     if let certificateAuthorities {
       set { snm_curl_set_pointer(easy, CURLOPT_CAINFO, certificateAuthorities) }
     }
@@ -160,12 +182,15 @@ final class CurlTransfer {
     var end = line.count
     while end > 0, line[end - 1] == 10 || line[end - 1] == 13 { end -= 1 }
     let bytes = UnsafeBufferPointer(rebasing: line[..<end])
-    if !inHead, bytes.starts(with: "HTTP/".utf8) {
+    // Outside a head, a line is a status line (libcurl hands no other: it reads one not starting
+    // with `HTTP/` as HTTP/0.9, and refuses it; `http/1.1 200` it takes, as the decoder does not).
+    if !inHead {
+      guard bytes.starts(with: "HTTP/".utf8) else { return refuse(.notHTTP) }
       guard end <= HTTPLimits.responses.maxStartLineBytes else {
         return refuse(.statusLineTooLong)
       }
       guard let status = HTTPDecoder.status(ofStatusLine: bytes) else {
-        return refuse("bad status line")
+        return refuse(.badStatusLine)
       }
       // snm asks libcurl for no upgrade.
       guard status != 101 else { return refuse(.unaskedSwitch) }
@@ -205,13 +230,18 @@ final class CurlTransfer {
     finalHeadEnded ? nil : inHead ? .fieldsTooLarge : .statusLineTooLong
   }
 
+  /// Whether a head's status line came and its empty line has not: a line libcurl refuses now
+  /// is one of its fields.
+  var readingFields: Bool { inHead }
+
+  /// Whether the final head ended (its empty line came): what breaks off after is a cut answer.
+  var headComplete: Bool { finalHeadEnded }
+
   /// Stops the transfer for a head the decoder refuses, in its words.
   private func refuse(_ error: HTTPParseError) -> Bool {
     bodyFailure = .malformed("the answer is not valid HTTP (\(error))")
     return false
   }
-
-  private func refuse(_ reason: String) -> Bool { refuse(.bad(reason)) }
 
   /// The head ended. An answer with a body in chunks (libcurl's rule: `chunked` among its
   /// transfer codings) has its chunk framing read by snm's decoder as well, from the bytes as
@@ -283,6 +313,26 @@ final class CurlTransfer {
 }
 
 extension CurlTransfer {
+  /// libcurl is about to send the request: false stops a write's second send after an HTTP/2
+  /// reset that asks it (REFUSED_STREAM, HTTP_1_1_REQUIRED). A kept connection the server had
+  /// closed is replaced and the request sent again, as over http://.
+  fileprivate func willSend() -> Bool {
+    sends += 1
+    guard sends > 1, writes, let reset = resetBeforeResend else { return true }
+    resendStopped = reset
+    return false
+  }
+
+  /// One of libcurl's notes (`CURLINFO_TEXT`): "REFUSED_STREAM, retrying a fresh connect",
+  /// "Downgrades to HTTP/1.1".
+  fileprivate func readNote(_ bytes: UnsafeBufferPointer<UInt8>) {
+    if bytes.starts(with: "REFUSED_STREAM".utf8) {
+      resetBeforeResend = 7
+    } else if bytes.starts(with: "Downgrades to HTTP/1.1".utf8) {
+      resetBeforeResend = 13
+    }
+  }
+
   /// Fills `buffer` from the body file; 0 at its end. A read error aborts the transfer.
   fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
     guard let bodyFile else { return 0 }
@@ -322,18 +372,38 @@ private func curlReadHeader(
   curlCallback(data, size * count, context) { $0.readHeader($1) }
 }
 
-/// `CURLOPT_DEBUGFUNCTION` (on only for an answer in chunks): the body's bytes as they came
-/// (`CURLINFO_DATA_IN`); libcurl's other notes are ignored.
+/// `CURLOPT_DEBUGFUNCTION` (on only for an answer in chunks and for a request that writes): the
+/// body's bytes as they came (`CURLINFO_DATA_IN`) and libcurl's notes (`CURLINFO_TEXT`); the
+/// rest is ignored.
 private func curlReadRaw(
   _ handle: UnsafeMutableRawPointer?, _ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>?,
   _ size: Int, _ context: UnsafeMutableRawPointer?
 ) -> Int32 {
-  guard type == CURLINFO_DATA_IN else { return 0 }
-  _ = curlCallback(data, size, context) { transfer, bytes in
-    transfer.readRaw(bytes)
-    return true
+  switch type {
+  case CURLINFO_DATA_IN:
+    _ = curlCallback(data, size, context) { transfer, bytes in
+      transfer.readRaw(bytes)
+      return true
+    }
+  case CURLINFO_TEXT:
+    _ = curlCallback(data, size, context) { transfer, bytes in
+      transfer.readNote(bytes)
+      return true
+    }
+  default:
+    break
   }
   return 0
+}
+
+/// `CURLOPT_PREREQFUNCTION`: the request is about to be sent (again, after a reset).
+private func curlWillSend(
+  _ context: UnsafeMutableRawPointer?, _ primaryIP: UnsafeMutablePointer<CChar>?,
+  _ localIP: UnsafeMutablePointer<CChar>?, _ primaryPort: Int32, _ localPort: Int32
+) -> Int32 {
+  guard let context else { return CURL_PREREQFUNC_OK }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  return transfer.willSend() ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
 }
 
 /// A data callback's bytes handed to the transfer in `context`; `length` taken, or 0 (which

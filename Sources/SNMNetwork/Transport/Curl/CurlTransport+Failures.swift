@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import SNMWire
 
 extension CurlTransport {
   /// What a failed curl transfer means to the user, in the words the plain path uses for the same
@@ -10,6 +11,12 @@ extension CurlTransport {
     let detail = transfer.errorText
     // A head line past libcurl's 100 KiB ("Out of memory") is past the decoder's limits too.
     if code == CURLE_OUT_OF_MEMORY, let refusal = transfer.headLineRefusal {
+      return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(refusal))")
+    }
+    if let reset = http2Reset(code, transfer: transfer) {
+      return .malformedResponse(url: url, reason: reset)
+    }
+    if let refusal = headRefusal(code, detail: detail, readingFields: transfer.readingFields) {
       return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(refusal))")
     }
     switch code {
@@ -53,16 +60,6 @@ extension CurlTransport {
       return .malformedResponse(url: url, reason: "the connection closed before a complete answer")
     case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
       return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(detail))")
-    case CURLE_HTTP2_STREAM where transfer.body != nil:
-      // The stream was reset once its body had started (nginx does when the upstream answer
-      // breaks off): the answer was cut off, as the same break is over HTTP/1.1.
-      return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
-    case CURLE_HTTP2_STREAM where detail.hasSuffix(": PROTOCOL_ERROR (err 1)"):
-      // nghttp2 resets a stream whose answer breaks HTTP/2's rules before snm sees a line of it
-      // (ESC or DEL in a field value, which the HTTP/1.1 path refuses in the decoder's words):
-      // said in snm's words, with the stream's error code (RFC 9113 §7), not libcurl's text.
-      return .malformedResponse(
-        url: url, reason: "the answer is not valid HTTP/2 (the stream was reset: PROTOCOL_ERROR)")
     case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
       return .malformedResponse(url: url, reason: "HTTP/2 framing failed (\(detail))")
     case CURLE_URL_MALFORMAT:
@@ -70,6 +67,94 @@ extension CurlTransport {
     default:
       let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
       return .unreachable(url: url, cause: text)
+    }
+  }
+
+  /// What an HTTP/2 reset or GOAWAY that ended the transfer means, in snm's words with the
+  /// stream's error code (RFC 9113 §7, named by snm, never libcurl's or the server's text), or
+  /// nil for any other failure:
+  /// - a stream reset (`RST_STREAM`; nghttp2 sends PROTOCOL_ERROR itself for a head breaking
+  ///   HTTP/2's rules, such as ESC in a field value) is "the answer is not valid HTTP/2 (the stream
+  ///   was reset: CODE)", or "the answer was cut off (...)" once the head had ended (nginx resets
+  ///   a stream whose upstream answer breaks off), as the same break is over HTTP/1.1;
+  /// - REFUSED_STREAM, which libcurl answers by sending the request again on a new connection: a
+  ///   read is sent up to 6 times (the server did not process it, RFC 9113 §8.7), a write once
+  ///   (``CurlTransfer/resendStopped``), and so is one reset with HTTP_1_1_REQUIRED;
+  /// - a GOAWAY before the answer's head (libcurl: "Error in the HTTP2 framing layer", no words
+  ///   of its own), and a connection closed before the stream's end.
+  static func http2Reset(_ code: CURLcode, transfer: CurlTransfer) -> String? {
+    let detail = transfer.errorText
+    if let stopped = transfer.resendStopped {
+      return "the answer is not valid HTTP/2 (the stream was reset: \(http2ErrorName(stopped)); "
+        + "a request that writes is not sent again)"
+    }
+    switch code {
+    case CURLE_HTTP2_STREAM:
+      let error: UInt32
+      if detail.hasPrefix("HTTP/2 stream "), detail.contains(" was closed cleanly, but before") {
+        error = 0  // NO_ERROR before the head's end
+      } else if let open = detail.range(of: " (err ", options: .backwards), detail.hasSuffix(")"),
+        let number = UInt32(detail[open.upperBound..<detail.index(before: detail.endIndex)])
+      {
+        error = number
+      } else {
+        return nil
+      }
+      let reset = "the stream was reset: \(http2ErrorName(error))"
+      return transfer.body != nil || transfer.headComplete
+        ? "the answer was cut off (\(reset))" : "the answer is not valid HTTP/2 (\(reset))"
+    case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+      // Sent again on a new connection each time (libcurl sends again after a kept connection
+      // closed only when it was kept): each new one was refused.
+      guard transfer.sends > 2, detail.hasPrefix("Connection died, tried ") else { return nil }
+      return "the answer is not valid HTTP/2 (the stream was reset: REFUSED_STREAM, each of the "
+        + "\(transfer.sends) times the request was sent)"
+    case CURLE_HTTP2 where detail.isEmpty:
+      return
+        "the answer is not valid HTTP/2 (the connection was closed by GOAWAY before the answer)"
+    case CURLE_PARTIAL_FILE where detail.hasSuffix(" before end of the underlying stream"):
+      return "the answer was cut off (the connection closed before its HTTP/2 stream ended)"
+    default:
+      return nil
+    }
+  }
+
+  /// An HTTP/2 error code's name (RFC 9113 §7), or its number in hex (`0x99`) when it has none.
+  static func http2ErrorName(_ code: UInt32) -> String {
+    let names = [
+      "NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
+      "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR",
+      "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED",
+    ]
+    return code < names.count ? names[Int(code)] : "0x" + String(code, radix: 16)
+  }
+
+  /// The decoder's verdict on a head line libcurl refuses before handing it over (so its bytes
+  /// are not to be had), from libcurl's words for it (7.88, `lib/http.c`, `lib/headers.c`): a
+  /// field line without a colon (`HTTP/1.1 200 OK` among the fields) and a status line whose code
+  /// is not three digits from 100 (`099`), whose version is a well-formed one other than 1.0 and
+  /// 1.1 (`HTTP/3 200`, `HTTP/1.5 200`) or a malformed one (`HTTP/1.10 200`). (libcurl's words
+  /// for a first line not starting with `HTTP/`, "Received HTTP/0.9 when not allowed", are the
+  /// decoder's.) Nil for any other failure. A status line with both a wrong code and a wrong
+  /// version is told by the one libcurl checks first.
+  static func headRefusal(_ code: CURLcode, detail: String, readingFields: Bool) -> HTTPParseError?
+  {
+    switch code {
+    case CURLE_WEIRD_SERVER_REPLY where readingFields && detail == "Header without colon":
+      return .headerFieldWithoutColon
+    case CURLE_UNSUPPORTED_PROTOCOL:
+      switch detail {
+      case "Unsupported response code in HTTP response":
+        return .badStatusLine
+      case "Unsupported HTTP version in response":
+        return .malformedVersion(in: "status line")
+      case _ where detail.hasPrefix("Unsupported HTTP version ("):
+        return .unsupportedVersion
+      default:
+        return nil
+      }
+    default:
+      return nil
     }
   }
 

@@ -1,0 +1,201 @@
+"""The built snm against an HTTP/2 server that resets its streams or closes its connection
+(RST_STREAM, GOAWAY; RFC 9113 §6.4, §6.8, §7), over TLS as a hosted project's answers come, and
+through nginx's TLS front. libcurl reads HTTP/2 and refuses these before snm sees a line of the
+answer; snm says what happened in its own words, with the error code's name (never libcurl's text
+or the server's), exit 3, and never sends a request that writes a second time.
+
+The server is a few lines of Python over the `h2` package (scripts/requirements-test.txt).
+"""
+import ssl
+import threading
+import time
+
+import h2.config
+import h2.connection
+import h2.errors
+import h2.events
+import h2.exceptions
+import pytest
+
+from conftest import run_snm
+from test_hostile_server import HostileServer, json_answer, read_head
+from tls_front import TLSFront, make_certificates
+
+CODES = h2.errors.ErrorCodes
+
+
+class H2Server(HostileServer):
+    """HTTP/2 over TLS (ALPN h2) on a free port, answering each request with `act(connection,
+    stream_id, send)` (an h2 H2Connection; `send()` sends what it holds now); a client that asks HTTP/1.1 (ALPN) gets `[]` over it.
+    `requests` lists each request as (protocol, method)."""
+
+    def __init__(self, act, certificates):
+        make_certificates(certificates)
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.context.load_cert_chain(certificates / "server.pem", certificates / "server.key")
+        self.context.set_alpn_protocols(["h2", "http/1.1"])
+        self.ca = str(certificates / "ca.pem")
+        self.act = act
+        self.requests = []
+        super().__init__(answer=None)
+        self.url = f"https://127.0.0.1:{self.port}"
+
+    def _serve(self, raw):
+        try:
+            with self.context.wrap_socket(raw, server_side=True) as conn:
+                if conn.selected_alpn_protocol() != "h2":
+                    head = read_head(conn)
+                    if head is not None:
+                        self.requests.append(("http/1.1", head.split(b" ", 1)[0].decode()))
+                        conn.sendall(json_answer(b"[]"))
+                    return
+                self._speak_h2(conn)
+        except (OSError, ssl.SSLError, h2.exceptions.H2Error):
+            return
+
+    def _speak_h2(self, conn):
+        h2conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False))
+        h2conn.initiate_connection()
+        conn.sendall(h2conn.data_to_send())
+        while True:
+            data = conn.recv(65536)
+            if not data:
+                return
+            for event in h2conn.receive_data(data):
+                if isinstance(event, h2.events.RequestReceived):
+                    method = dict(event.headers)[b":method"].decode()
+                    self.requests.append(("h2", method))
+                    self.act(h2conn, event.stream_id,
+                             lambda: conn.sendall(h2conn.data_to_send()))
+            conn.sendall(h2conn.data_to_send())
+
+
+def reset(code):
+    return lambda h2conn, stream, send: h2conn.reset_stream(stream, error_code=code)
+
+
+def reset_in_body(code):
+    def act(h2conn, stream, send):
+        h2conn.send_headers(stream, [(":status", "200"), ("content-type", "application/json")])
+        h2conn.send_data(stream, b'[{"id":1}')
+        send()
+        time.sleep(0.5)  # the head and the first bytes read before the reset comes
+        h2conn.reset_stream(stream, error_code=code)
+    return act
+
+
+def goaway(code):
+    return lambda h2conn, stream, send: h2conn.close_connection(error_code=code,
+                                                                last_stream_id=0)
+
+
+def snm_over_h2(server, home, statement="from t select *"):
+    return run_snm("--url", server.url, "--key", "the-anon-key", "--format", "json", "--cacert",
+                   server.ca, "-c", statement, env=home, timeout=60)
+
+
+def refused(result, server, says, path="/rest/v1/t?select=%2A"):
+    """Exit 3, nothing printed, stderr ending with `says` for the request to `path`."""
+    assert result.returncode == 3, (result.returncode, result.stdout, result.stderr[-300:])
+    assert result.stdout == ""
+    assert result.stderr.endswith(f"malformed answer from {server.url}{path}: {says}\n"), \
+        result.stderr[-300:]
+    assert "err " not in result.stderr and "closed cleanly" not in result.stderr
+
+
+@pytest.mark.parametrize("code,name", [
+    (CODES.NO_ERROR, "NO_ERROR"), (CODES.INTERNAL_ERROR, "INTERNAL_ERROR"),
+    (CODES.FLOW_CONTROL_ERROR, "FLOW_CONTROL_ERROR"), (CODES.STREAM_CLOSED, "STREAM_CLOSED"),
+    (CODES.CANCEL, "CANCEL"), (CODES.ENHANCE_YOUR_CALM, "ENHANCE_YOUR_CALM"),
+    (CODES.INADEQUATE_SECURITY, "INADEQUATE_SECURITY"), (0x99, "0x99"),
+], ids=lambda value: str(value))
+def test_a_stream_reset_before_the_answer_is_told_in_snms_words(home, tmp_path, code, name):
+    """libcurl's words were printed ("HTTP/2 framing failed (HTTP/2 stream 1 was not closed
+    cleanly: CANCEL (err 8))", "... closed cleanly, but before getting  all response header
+    fields, treated as error" for NO_ERROR); only PROTOCOL_ERROR read in snm's. Now every code
+    reads as PROTOCOL_ERROR does, named by snm (an unknown one in hex), exit 3."""
+    server = H2Server(reset(code), tmp_path)
+    try:
+        result = snm_over_h2(server, home)
+        refused(result, server, f"the answer is not valid HTTP/2 (the stream was reset: {name})")
+        assert server.requests == [("h2", "GET")]
+    finally:
+        server.stop()
+
+
+def test_a_stream_reset_once_the_body_started_is_a_cut_answer(home, tmp_path):
+    server = H2Server(reset_in_body(CODES.INTERNAL_ERROR), tmp_path)
+    try:
+        result = snm_over_h2(server, home)
+        refused(result, server, "the answer was cut off (the stream was reset: INTERNAL_ERROR)")
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("code,name", [(CODES.REFUSED_STREAM, "REFUSED_STREAM"),
+                                       (CODES.HTTP_1_1_REQUIRED, "HTTP_1_1_REQUIRED")],
+                         ids=["REFUSED_STREAM", "HTTP_1_1_REQUIRED"])
+def test_a_write_whose_stream_is_refused_is_sent_once(home, tmp_path, code, name):
+    """libcurl sends a request again on a new connection after REFUSED_STREAM (up to 5 times: an
+    insert went out 6 times, then "could not reach ...: Connection died, tried 5 times before
+    giving up") and after HTTP_1_1_REQUIRED (over HTTP/1.1: the insert went out twice, the second
+    answered). A request that writes is now sent once, and the reset said, exit 3."""
+    server = H2Server(reset(code), tmp_path)
+    try:
+        result = snm_over_h2(server, home, 'from t insert {"a": 1}')
+        refused(result, server,
+                f"the answer is not valid HTTP/2 (the stream was reset: {name}; a request that "
+                "writes is not sent again)", path="/rest/v1/t")
+        assert server.requests == [("h2", "POST")]
+    finally:
+        server.stop()
+
+
+def test_a_read_whose_stream_is_refused_each_time_says_so(home, tmp_path):
+    """A read the server refused (not processed, RFC 9113 §8.7) libcurl sends again, up to 6
+    times in all, and snm lets it; when each is refused, snm said "the connection closed before
+    a complete answer", which it was not."""
+    server = H2Server(reset(CODES.REFUSED_STREAM), tmp_path)
+    try:
+        result = snm_over_h2(server, home)
+        refused(result, server, "the answer is not valid HTTP/2 (the stream was reset: "
+                "REFUSED_STREAM, each of the 6 times the request was sent)")
+        assert server.requests == [("h2", "GET")] * 6
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("code", [CODES.NO_ERROR, CODES.ENHANCE_YOUR_CALM], ids=str)
+def test_a_goaway_before_the_answer_is_told_in_snms_words(home, tmp_path, code):
+    """libcurl gives no words of its own ("HTTP/2 framing failed ()" was printed)."""
+    server = H2Server(goaway(code), tmp_path)
+    try:
+        result = snm_over_h2(server, home)
+        refused(result, server,
+                "the answer is not valid HTTP/2 (the connection was closed by GOAWAY before the "
+                "answer)")
+    finally:
+        server.stop()
+
+
+def test_an_answer_broken_off_behind_nginx_is_cut_off_in_snms_words(home, tmp_path):
+    """nginx resets the HTTP/2 stream (INTERNAL_ERROR) when its upstream's answer breaks off
+    after its head: snm printed libcurl's "HTTP/2 stream 1 was not closed cleanly:
+    INTERNAL_ERROR (err 2)" inside its own words."""
+    def broken(conn):
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 1000\r\n\r\n[{\"id\":1}")
+    upstream = HostileServer(lambda head: broken)
+    front = TLSFront(tmp_path / "front", upstream_port=upstream.port)
+    try:
+        result = run_snm("--url", front.url("main"), "--key", "the-anon-key", "--format",
+                         "json", "--cacert", front.ca, "-c", "from t select *", env=home,
+                         timeout=60)
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        assert result.stdout == ""
+        assert result.stderr.endswith(
+            "/rest/v1/t?select=%2A: the answer was cut off (the stream was reset: "
+            "INTERNAL_ERROR)\n"), result.stderr[-300:]
+    finally:
+        front.stop()
+        upstream.stop()
