@@ -12,6 +12,12 @@ _ = snm_forbid_core_dumps()
 // The one funnel: argv -> invocation -> run -> exit code, for every command (`snm local` too).
 // Every error becomes one message on standard error and an exit code.
 let arguments = Array(CommandLine.arguments.dropFirst())
+// A standard descriptor closed at start (`snm - <&-`) stays closed in effect, but holds /dev/null
+// opened the wrong way round (reads and writes fail with EBADF), so that no file snm opens takes
+// its number: the signal pipe became descriptor 0 and `snm -` read the signals as its script.
+for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) < 0 {
+  _ = open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY)
+}
 InterruptSignals.shared.install()
 // A reader that went away (`snm ... | head`) ends output quietly instead of killing snm mid-write.
 signal(SIGPIPE, SIG_IGN)

@@ -12,8 +12,8 @@ import SNMWire
 /// tabs and gives wide characters (Hangul, CJK, emoji) two columns, so the caret lands under the spot
 /// in a terminal. A password written on the line prints as `'********'` (``SecretMask``); the
 /// column still counts in the line as written, and the caret goes under the line as printed.
-/// Control characters (but tabs) in the line and the messages print as escapes (`\u{1B}`): a
-/// script's bytes never drive the terminal.
+/// Control characters (but tabs) in the line, the messages and the file's name print as escapes
+/// (`\u{1B}`): a script's bytes and a file's name never drive the terminal.
 public struct DiagnosticRenderer: Sendable {
   /// Whether to color the output with ANSI escapes (a terminal without `--no-color`).
   public var colored: Bool
@@ -37,8 +37,8 @@ public struct DiagnosticRenderer: Sendable {
 
   func render(_ diagnostic: Diagnostic, in source: Source, index: LineIndex) -> String {
     let location = source.location(of: diagnostic.range.start, using: index)
-    var output = paint(
-      "\(source.fileName):\(location.line):\(location.column): ", .bold)
+    let file = Self.shown(source.fileName)
+    var output = paint("\(file):\(location.line):\(location.column): ", .bold)
     output += paint("\(diagnostic.severity.rawValue):", color(for: diagnostic.severity))
     output += paint(" \(Self.shown(diagnostic.message.text))", .bold) + "\n"
     let line = source.lineRange(containing: diagnostic.range.start)
@@ -51,7 +51,7 @@ public struct DiagnosticRenderer: Sendable {
     }
     for note in diagnostic.notes {
       let noteLocation = source.location(of: note.range.start, using: index)
-      output += "\(source.fileName):\(noteLocation.line):\(noteLocation.column): "
+      output += "\(file):\(noteLocation.line):\(noteLocation.column): "
       output += paint("note:", .cyan) + " \(Self.shown(note.message))\n"
     }
     return output

@@ -9,7 +9,8 @@ import SNMWire
 /// ```swift
 /// let code = try CheckCommand.run(paths: ["smoke/"], options: options)
 /// ```
-/// Returns 0 when every file is clean, 2 when anything is wrong.
+/// Returns 0 when every file is clean, 2 when anything is wrong, 130 or 143 when a signal stopped
+/// the wait for a pipe (`-`, a FIFO).
 public enum CheckCommand {
   /// `project` is the project the scripts would run against, when one is named or the local
   /// project was made (nothing is reached): names missing from its cached schema are warnings.
@@ -19,7 +20,7 @@ public enum CheckCommand {
     output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError,
     loader: ScriptLoader = ScriptLoader()
   ) throws(UsageError) -> ExitCode {
-    let files = try ScriptFiles.collect(paths)
+    let files = try ScriptFiles.collect(paths, note: { errors.write($0 + "\n") })
     let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: options.noColor)
     let variables = Set(options.variables.map(\.name))
     let schema = project.flatMap { cachedSchema(for: $0) }
@@ -32,11 +33,20 @@ public enum CheckCommand {
           file: try loader.load(file), variables: variables, loader: loader, schema: schema)
       } catch {
         errors.write("snm: \(error.description)\n")
+        if error.exitCode != .usage {
+          errors.flush()
+          return error.exitCode
+        }
         errorCount += 1
         failedFiles += 1
         continue
       }
       errors.write(check.rendered(colored: colour))
+      if let interruption = check.interruption {
+        errors.write("snm: \(interruption.description)\n")
+        errors.flush()
+        return interruption.exitCode
+      }
       errorCount += check.errorCount
       if check.hasErrors { failedFiles += 1 }
     }

@@ -23,6 +23,9 @@ public struct ScriptCheck: Sendable {
   /// The project's names as last cached, when known: unknown tables, columns and functions are
   /// warnings with the closest name (`snm check`).
   var names: SchemaCheck?
+  /// A signal that stopped the wait for a `run` file (a FIFO, a pipe): no diagnostic, the
+  /// caller ends with its exit code (130, 143); no further `run` file is read.
+  public private(set) var interruption: ScriptLoadError?
 
   /// Whether anything is an error.
   public var hasErrors: Bool {
@@ -149,6 +152,7 @@ public struct ScriptCheck: Sendable {
   mutating func include(
     _ run: RunStatement, from file: String?, chain: [String], loader: ScriptLoader
   ) -> [Diagnostic] {
+    if interruption != nil { return [] }
     let target = ScriptLoader.resolve(run.path, from: file)
     let identity = ScriptLoader.identity(of: target)
     if chain.contains(where: { ScriptLoader.identity(of: $0) == identity }) {
@@ -158,6 +162,10 @@ public struct ScriptCheck: Sendable {
     do {
       included = try loader.load(target)
     } catch {
+      if case .interrupted = error {
+        interruption = error
+        return []
+      }
       return [Diagnostic(.runTarget(error), at: run.pathRange)]
     }
     _ = visit(included, file: target, chain: chain + [target], loader: loader)

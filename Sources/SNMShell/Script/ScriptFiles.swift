@@ -5,51 +5,57 @@ import Foundation
 /// left out: `_lib/login.snm` holds what other files `run`, not a test of its own.
 ///
 /// ```swift
-/// let files = try ScriptFiles.collect(["smoke", "extra/one.snm"])
+/// let files = try ScriptFiles.collect(["smoke", "extra/one.snm"], note: { print($0) })
 /// // ["smoke/a.snm", "smoke/sub/b.snm", "extra/one.snm"]
 /// ```
-/// Throws `UsageError` for a path that does not exist or a directory without `.snm` files.
+/// Throws `UsageError` for a path that does not exist, a directory without `.snm` files, one
+/// that cannot be read or is past a bound (``ScriptWalk``), and for `-` where it is not taken.
+/// What a walk leaves out on purpose (a symbolic link to a directory, a FIFO named `x.snm`, a
+/// pseudo filesystem) is said through `note`, never skipped in silence.
 public enum ScriptFiles {
-  public static func collect(_ paths: [String]) throws(UsageError) -> [String] {
+  /// The refusal of `-` named twice, wherever scripts are named.
+  public static let standardInputTwice = "'-' named twice: standard input is read once"
+
+  /// `standardInput`: whether `-` (standard input, read once) may be named, as `snm check` takes
+  /// it; `snm test` does not (a test may run again under `--retry`).
+  public static func collect(
+    _ paths: [String], standardInput: Bool = true, note: (String) -> Void
+  ) throws(UsageError) -> [String] {
     var files: [String] = []
     var seen: Set<String> = []
     for path in paths {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw UsageError("no such file or directory '\(path)'")
+      if path == "-" {
+        guard standardInput else {
+          throw UsageError(
+            "'-' (standard input) is not a test file: a test is named by its path and may run "
+              + "again (--retry); write it to a file, or run it with 'snm - < FILE' (a file "
+              + "named '-': './-')")
+        }
+        guard seen.insert(path).inserted else { throw UsageError(standardInputTwice) }
+        files.append(path)
+        continue
       }
-      let found = isDirectory.boolValue ? scripts(under: path) : [path]
-      guard !found.isEmpty else { throw UsageError("no .snm files under '\(path)'") }
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        let problem = ScriptLoader.failure(at: path, errno: errno)
+        if case .notFound = problem {
+          throw UsageError("no such file or directory \(ScriptLoadError.shown(path))")
+        }
+        throw UsageError(problem.description)
+      }
+      var found = [path]
+      if info.st_mode & S_IFMT == S_IFDIR {
+        var walk = ScriptWalk(directory: path)
+        found = try walk.scripts()
+        walk.notes.forEach(note)
+        guard !found.isEmpty else {
+          throw UsageError("no .snm files under \(ScriptLoadError.shown(path))")
+        }
+      }
       for file in found where seen.insert(ScriptLoader.identity(of: file)).inserted {
         files.append(file)
       }
     }
     return files
-  }
-
-  /// The `*.snm` files under `directory`, as `directory/relative/path.snm`, sorted by path.
-  static func scripts(under directory: String) -> [String] {
-    let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-    var found: [String] = []
-    var pending = [""]
-    while let relative = pending.popLast() {
-      let absolute = relative.isEmpty ? base : base + "/" + relative
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: absolute) else {
-        continue
-      }
-      for name in names where !name.hasPrefix(".") && !name.hasPrefix("_") {
-        let child = relative.isEmpty ? name : relative + "/" + name
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: base + "/" + child, isDirectory: &isDirectory)
-        else { continue }
-        if isDirectory.boolValue {
-          pending.append(child)
-        } else if name.hasSuffix(".snm") {
-          found.append(child)
-        }
-      }
-    }
-    return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-      .map { base.isEmpty || base == "." ? $0 : base + "/" + $0 }
   }
 }

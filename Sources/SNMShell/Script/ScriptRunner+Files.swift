@@ -10,33 +10,23 @@ extension ScriptRunner {
   /// ```swift
   /// let code = await runner.run(file: "smoke/pair.snm")
   /// ```
-  /// `-` reads the script from standard input (to its end) and runs it as `stdin`.
+  /// `-` reads the script from standard input (to its end, as a file is read) and runs it as
+  /// `stdin`; the files it runs are found from the working directory.
   public mutating func run(file path: String) async -> ExitCode {
-    if path == "-" {
-      let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-      _ = await execute(text, source: "stdin", complete: true)
-      return exitCode
-    }
     let loader = state.loader
     let source: Source
     do {
       source = try loader.load(path)
     } catch {
-      let text = "snm: \(error.description)\n"
-      executor.baseErrors.write(text)
-      executor.baseErrors.flush()
-      let failure = ScriptFailure(
-        kind: .error, location: path, statement: "", message: error.description, text: text)
-      state.failures.append(failure)
-      fail(.usage)
-      return .usage
+      return refuse(path, error)
     }
-    state.files.insert(path)
+    if path != "-" { state.files.insert(path) }
     // A file of ordinary size keeps the statements its check parsed; a larger one is parsed
     // again, a statement at a time, to run in the memory of its text.
     let keeping = source.bytes.count <= Self.keptScriptBytes
     let check = ScriptCheck.check(
       file: source, variables: executor.boundNames(), loader: loader, keeping: keeping)
+    if let interruption = check.interruption { return refuse(path, interruption) }
     guard !check.hasErrors else {
       reportCheckErrors(check)
       return .usage
@@ -53,6 +43,20 @@ extension ScriptRunner {
       _ = await runStatements(ParsedStatements(source), in: source, complete: true)
     }
     return exitCode
+  }
+
+  /// Says why the script file `path` (or a file it runs) could not be read, records it as the
+  /// run's failure and returns its exit code (2; 130 or 143 when a signal stopped the wait).
+  mutating func refuse(_ path: String, _ error: ScriptLoadError) -> ExitCode {
+    let text = "snm: \(error.description)\n"
+    executor.baseErrors.write(text)
+    executor.baseErrors.flush()
+    let failure = ScriptFailure(
+      kind: error.exitCode == .usage ? .error : .interrupted, location: path, statement: "",
+      message: error.description, text: text)
+    state.failures.append(failure)
+    fail(error.exitCode)
+    return error.exitCode
   }
 
   /// The largest script file whose parsed statements are kept from its check to its run: parsed
@@ -76,6 +80,13 @@ extension ScriptRunner {
     let loader = state.loader
     let check = ScriptCheck.check(
       parsed, file: nil, variables: executor.boundNames(), loader: loader)
+    if let interruption = check.interruption {
+      _ = finishScript()
+      executor.baseErrors.write("snm: \(interruption.description)\n")
+      executor.baseErrors.flush()
+      if !atPrompt { fail(interruption.exitCode) }
+      return false
+    }
     if check.hasErrors {
       _ = finishScript()
       reportCheckErrors(check)

@@ -94,6 +94,20 @@ public final class InterruptSignals: Sendable {
     return try await body()
   }
 
+  /// Runs the synchronous `body`, which polls `heard`; a SIGINT or SIGTERM meanwhile is recorded
+  /// there (the first one) instead of ending the process, and every outer watcher hears it too.
+  /// For a blocking read that waits in short steps (a FIFO with no writer yet, a pipe).
+  public func watching<T, E: Error>(_ body: (HeardSignal) throws(E) -> T) throws(E) -> T {
+    let heard = HeardSignal()
+    let id = state.withLock { state in
+      state.nextID += 1
+      state.watchers.append((state.nextID, { heard.record($0) }))
+      return state.nextID
+    }
+    defer { state.withLock { $0.watchers.removeAll { $0.id == id } } }
+    return try body(heard)
+  }
+
   /// Calls `handler` (on the signal thread) on every SIGINT or SIGTERM from now on, instead of
   /// ending the process: for a process that serves until told to stop (`snm local serve`).
   public func onSignal(_ handler: @escaping @Sendable (Int32) -> Void) {

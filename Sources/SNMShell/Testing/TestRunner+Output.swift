@@ -4,11 +4,13 @@ extension TestRunner {
   /// `PASS  path`, or `FAIL  path` and what went wrong, indented.
   func printProgress(_ result: ScriptResult) {
     let tries = result.attempts > 1 ? " (try \(result.attempts))" : ""
+    // A file's name never drives the terminal: control characters in it as escapes.
+    let path = VisibleText.escaped(result.path)
     if result.passed {
       guard !configuration.options.quiet else { return }
-      output.write("PASS  \(result.path)\(tries)\n")
+      output.write("PASS  \(path)\(tries)\n")
     } else {
-      output.write("FAIL  \(result.path)\(tries)\n")
+      output.write("FAIL  \(path)\(tries)\n")
       for failure in result.failures {
         for text in failure.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         {

@@ -80,7 +80,10 @@ public final class TestRunner: Sendable {
   /// exit code of a failed file (130/143 when interrupted; 2 when a report cannot be written).
   /// - Throws: `UsageError` when a path does not exist.
   public func run() async throws(UsageError) -> ExitCode {
-    let files = try shardFiles(try ScriptFiles.collect(configuration.paths))
+    let files = try shardFiles(
+      try ScriptFiles.collect(
+        configuration.paths, standardInput: false,
+        note: { errors.write($0 + "\n") }))
     output.write(target.line + "\n")
     output.flush()
     let started = ContinuousClock.now

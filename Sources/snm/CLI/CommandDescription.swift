@@ -82,8 +82,9 @@ extension CommandDescription {
       usages: [Usage(synopsis: "snm check PATH...", summary: "parse and check, offline")],
       synopsis: "[OPTIONS] PATH...",
       details: """
-        Parses and checks .snm files (directories: every *.snm under them) and the files their
-        'run' statements name, without a network. Prints every error; exit code 2 when there is one.
+        Parses and checks .snm files (directories: every *.snm under them; '-': standard input)
+        and the files their 'run' statements name, without a network. Prints every error; exit
+        code 2 when there is one.
         """,
       takesShellOptions: true, footer: nil, firstArgument: [], takesScripts: true),
     CommandDescription(

@@ -68,8 +68,11 @@ enum Runner {
   {
     // A script that cannot be read is refused before anything else: a mistyped name must not
     // start the local project (nor reach any other) first.
-    for path in files where path != "-" {
+    for path in files {
       if let problem = ScriptLoader.problem(reading: path) { throw UsageError(problem.description) }
+    }
+    if files.filter({ $0 == "-" }).count > 1 {
+      throw UsageError(ScriptFiles.standardInputTwice)
     }
     let interactive = statements.isEmpty && files.isEmpty && Terminal.isTerminal(STDIN_FILENO)
     let environment = ProcessEnvironment.current

@@ -11,13 +11,16 @@ import Testing
       ".hidden/x.snm": "", "notes.txt": "", "sub/_skip.snm": "",
     ])
     defer { directory.remove() }
-    let files = try ScriptFiles.collect([directory.path, directory.file("a.snm")])
+    var notes: [String] = []
+    let files = try ScriptFiles.collect(
+      [directory.path, directory.file("a.snm")], note: { notes.append($0) })
     #expect(
       files.map { $0.replacingOccurrences(of: directory.path + "/", with: "") } == [
         "a.snm", "b.snm", "sub/B.snm", "sub/c.snm",
       ])
+    #expect(notes.isEmpty)
     #expect(throws: UsageError("no such file or directory 'nowhere'")) {
-      try ScriptFiles.collect(["nowhere"])
+      try ScriptFiles.collect(["nowhere"], note: { _ in })
     }
   }
 
@@ -51,23 +54,32 @@ import Testing
       let path = folder.appendingPathComponent("\(size).snm").path
       let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
       #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-      #expect(ScriptLoader.contents(of: path) == bytes, "\(size) bytes")
+      #expect(try ScriptLoader.contents(of: path) == bytes, "\(size) bytes")
       #expect(
-        ScriptLoader.contents(of: path).map { Data($0) }
-          == FileManager.default.contents(atPath: path))
+        try Data(ScriptLoader.contents(of: path)) == FileManager.default.contents(atPath: path))
     }
-    #expect(ScriptLoader.contents(of: folder.appendingPathComponent("missing.snm").path) == nil)
-    #expect(ScriptLoader.contents(of: folder.path) == nil)
+    let missing = folder.appendingPathComponent("missing.snm").path
+    #expect(throws: ScriptLoadError.notFound(missing)) { try ScriptLoader.contents(of: missing) }
+    #expect(throws: ScriptLoadError.isDirectory(folder.path)) {
+      try ScriptLoader.contents(of: folder.path)
+    }
     #expect(FileManager.default.contents(atPath: folder.path) == nil)
-    #expect(ScriptLoader.contents(of: "/dev/null") == [])
+    #expect(try ScriptLoader.contents(of: "/dev/null") == [])
   }
 
   /// A pipe (`/dev/stdin` fed by `generate |`, `<(...)`) is read to its end, past a pipe's buffer.
   @Test func aPipeIsReadToItsEnd() throws {
+    let bytes = (0..<200_003).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    let readEnd = Self.pipeFeeding(bytes)
+    #expect(try ScriptLoader.contents(of: "/dev/fd/\(readEnd)") == bytes)
+    close(readEnd)
+  }
+
+  /// The read end of a pipe that a thread writes `bytes` into, then closes.
+  static func pipeFeeding(_ bytes: [UInt8]) -> Int32 {
     var ends: [Int32] = [0, 0]
     #expect(pipe(&ends) == 0)
-    let (readEnd, writeEnd) = (ends[0], ends[1])
-    let bytes = (0..<200_003).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    let writeEnd = ends[1]
     let writer = Thread {
       bytes.withUnsafeBytes { raw in
         var done = 0
@@ -80,8 +92,56 @@ import Testing
       close(writeEnd)
     }
     writer.start()
-    #expect(ScriptLoader.contents(of: "/dev/fd/\(readEnd)") == bytes)
-    close(readEnd)
+    return ends[0]
+  }
+
+  /// The limit holds at its byte: a file or a pipe of `limit` bytes is read, one more is refused
+  /// (a file by its size, unread; a pipe after `limit + 1` bytes, read no further).
+  @Test func aScriptIsReadUpToTheLimitAndNoFurther() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "snm-limit-\(UInt32.random(in: .min ... .max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let limit = 100_000
+    for size in [limit, limit + 1] {
+      let path = folder.appendingPathComponent("\(size).snm").path
+      #expect(FileManager.default.createFile(atPath: path, contents: Data(count: size)))
+      if size == limit {
+        #expect(try ScriptLoader.contents(of: path, limit: limit).count == limit)
+      } else {
+        #expect(throws: ScriptLoadError.tooLarge(path, bytes: size, limit: limit)) {
+          try ScriptLoader.contents(of: path, limit: limit)
+        }
+      }
+      let readEnd = Self.pipeFeeding([UInt8](repeating: 10, count: size))
+      let piped = "/dev/fd/\(readEnd)"
+      if size == limit {
+        #expect(try ScriptLoader.contents(of: piped, limit: limit).count == limit)
+      } else {
+        #expect(throws: ScriptLoadError.tooLarge(piped, bytes: nil, limit: limit)) {
+          try ScriptLoader.contents(of: piped, limit: limit)
+        }
+      }
+      close(readEnd)
+    }
+  }
+
+  /// Every refusal names its path; control characters in it as escapes, never raw.
+  @Test func refusalsNameThePathWithControlCharactersEscaped() {
+    let name = "a\u{1B}[2Jb.snm"
+    let errors: [ScriptLoadError] = [
+      .notFound(name), .danglingLink(name, target: name), .isDirectory(name),
+      .notAFile(name, kind: "a socket"), .unreadable(name, errno: EIO), .notText(name),
+      .tooLarge(name, bytes: 1, limit: 1), .interrupted(name, signal: SIGINT, waiting: true),
+    ]
+    for error in errors {
+      #expect(error.description.contains("'a\\u{1B}[2Jb.snm'"), "\(error)")
+      #expect(!error.description.contains("\u{1B}"), "\(error)")
+    }
+    #expect(
+      ScriptLoadError.unreadable("x", errno: EIO).description
+        == "cannot read 'x': input/output error: the disk or device failed (EIO)")
+    #expect(ScriptLoadError.notText("-").description == "standard input is not UTF-8 text")
   }
 
   @Test func runPathsResolveAgainstTheIncludingFile() {
