@@ -33,13 +33,16 @@ private func inFolder<T>(_ body: (String) throws -> T) throws -> T {
   return try body(folder)
 }
 
-/// Reads `parts` as a connection hands them over, spilling past 128 KiB (at most `most` bytes).
-private func read(_ parts: [[UInt8]], folder: String, most: Int = 1 << 30)
-  throws(PlainHTTPFailure) -> PlainHTTPAnswer
-{
+/// Reads `parts` as a connection hands them over, spilling past 128 KiB (at most `most` bytes),
+/// the rows written as they are checked in `writesRows`' layout when it is given.
+private func read(
+  _ parts: [[UInt8]], folder: String, most: Int = 1 << 30,
+  writesRows: ArrivingLines.Layout? = nil
+) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
   let spill = BodySpill(memoryBytes: 128 << 10, mostBytes: most, directory: folder)
   var reader = PlainHTTPReader(
-    buffered: [], maximumBodyBytes: 256 << 10, arriving: ArrivingElements(spill: spill))
+    buffered: [], maximumBodyBytes: 256 << 10,
+    arriving: ArrivingElements(spill: spill, writesRows: writesRows))
   var next = 0
   return try reader.readAnswer(isHead: false) { () throws(PlainHTTPFailure) -> [UInt8] in
     defer { next += 1 }
@@ -64,6 +67,33 @@ private func files(in folder: String) -> [String] {
       // A last row whose keys differ, long after the first row left the window.
       let other = try read(chunked(rows(20_000, lastKey: "tricks")), folder: folder)
       #expect(other.checkedShape == JSONShape(kind: .array, count: 20_000, uniformObjects: false))
+    }
+  }
+
+  /// The rows json and ndjson write as they are checked go on past what memory holds of their
+  /// text (the bound less 64 KiB), in a file of the spill's folder that leaves no name behind:
+  /// every row after those the first run checked but the last (no `,` follows it) is taken. Past the spill's
+  /// `mostBytes` of text, the rows left are the check's, as past the bound without a file.
+  @Test func rowsWrittenAsTheyArriveGoOnPastTheBoundInAFile() throws {
+    let rows = (0..<20_000).map { #"{"id":\#($0),"name":"dog \#($0), 두부","traits":[1]}"# }
+    let body = "[" + rows.joined(separator: ", \n ") + "]"
+    try inFolder { folder in
+      for layout in [ArrivingLines.Layout.lines, .indented] {
+        let answer = try read(chunked(body), folder: folder, writesRows: layout)
+        #expect(answer.spilled && answer.body == Data(body.utf8))
+        let lines = try #require(answer.arrived as? ArrivingLines)
+        // The first rows are the check's (its first run is at 64 KiB), then every row is taken.
+        #expect((lines.start?.count ?? 0) >= 1 && lines.end?.count == 19_999, "\(layout)")
+        #expect(files(in: folder).isEmpty)
+      }
+      // At most 1.2 MB (the body is 1.1 MB, json's indented text of its rows 1.8 MB): the rows
+      // after what the file took are left to the check.
+      let bounded = try read(
+        chunked(body), folder: folder, most: 1_200_000, writesRows: .indented)
+      let held = try #require(bounded.arrived as? ArrivingLines)
+      let end = try #require(held.end?.count)
+      #expect(end < 19_999 && end > 1_000)
+      #expect(bounded.checkedShape?.count == 20_000)
     }
   }
 

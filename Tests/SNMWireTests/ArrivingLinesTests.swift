@@ -1,4 +1,5 @@
 import Foundation
+import SNMTestSupport
 import Testing
 
 @testable import SNMWire
@@ -9,12 +10,15 @@ import Testing
 @Suite struct ArrivingLinesTests {
   /// `bytes` checked as they arrive: a run after each of `arrivals` (how many bytes came by then),
   /// the bytes the check never reads again dropped after each run when `windowed` (as a
-  /// spilling reader does), then the whole; with lines written: the shape and the lines.
+  /// spilling reader does), then the whole; with lines written (at most `most` held, the rest
+  /// set aside in `spool`): the shape and the lines.
   private static func arriving(
-    _ bytes: [UInt8], arrivals: [Int], windowed: Bool, layout: ArrivingLines.Layout = .lines
+    _ bytes: [UInt8], arrivals: [Int], windowed: Bool, layout: ArrivingLines.Layout = .lines,
+    most: Int = 1 << 20, spool: MemorySpool? = nil
   ) -> (JSONShape?, ArrivingLines) {
     var checker = JSONStreamValidator(runningEvery: 1)
-    let lines = ArrivingLines(most: 1 << 20, layout: layout)
+    let lines = ArrivingLines(most: most, layout: layout)
+    lines.spool = spool
     checker.lines = lines
     var window: [UInt8] = []
     var received = 0
@@ -109,6 +113,80 @@ import Testing
     #expect(try Self.agree(Self.body(rows)) == 38)
     #expect(try Self.agree(Self.body(rows, separator: ",")) == 38)
     #expect(try Self.agree(" \n" + Self.body(rows, separator: " ,\t") + " \n") == 38)
+  }
+
+  /// Past `most`, the text goes to the spool at a row's end and the taking goes on: every row
+  /// after the first but the last (no `,` follows it) is taken, the pieces set aside and the
+  /// text after them are the writer's text of those rows, and each piece ends where a row does.
+  /// A spool that takes no more stops the taking where `most` stops it without one.
+  @Test func rowsPastTheMostGoOnInTheSpool() throws {
+    let names = ["Bori", "두부 🐕", "𝄞", "x"]
+    let text = Self.body((0..<120).map { Self.row($0, name: names[$0 % names.count]) })
+    let bytes = Array(text.utf8)
+    let whole = try #require(
+      bytes.withUnsafeBufferPointer { buffer in
+        var validator = JSONValidator(buffer)
+        return validator.validate()
+      })
+    let document = JSONDocument(checked: Data(bytes), shape: whole)
+    for layout in [ArrivingLines.Layout.lines, .indented] {
+      let all = try Self.written(document, from: .start, layout: layout)
+      for step in [nil, 7, 4096] {
+        let arrivals = step.map { Array(stride(from: $0, to: bytes.count, by: $0)) } ?? [300]
+        for windowed in [false, true] {
+          let way =
+            "\(layout), step \(step.map(String.init) ?? "300 then the rest"), windowed \(windowed)"
+          let spool = MemorySpool()
+          let (shape, lines) = Self.arriving(
+            bytes, arrivals: arrivals, windowed: windowed, layout: layout, most: 1024,
+            spool: spool)
+          #expect(shape == whole, "\(way)")
+          let start = try #require(lines.start?.count, "\(way)")
+          #expect(start >= 1 && start < 20 && lines.end?.count == 119, "\(way)")
+          #expect(spool.pieces.count > 8 && spool.pieces.allSatisfy { $0 >= 1024 }, "\(way)")
+          let expected = all[start..<119].flatMap { $0 }
+          #expect(spool.bytes + lines.withText { Array($0) } == expected, "\(way)")
+          // Each piece ends where a row's text ends, counted from the first row taken.
+          var ends: Set<Int> = []
+          var offset = 0
+          for line in all[start...] {
+            offset += line.count
+            ends.insert(offset)
+          }
+          var set = 0
+          for piece in spool.pieces {
+            set += piece
+            #expect(ends.contains(set), "\(way): a piece ends at \(set), not a row's end")
+          }
+        }
+      }
+      let refusing = MemorySpool(taking: 2)
+      let (shape, lines) = Self.arriving(
+        bytes, arrivals: [300], windowed: false, layout: layout, most: 1024, spool: refusing)
+      #expect(shape == whole)
+      let end = try #require(lines.end?.count)
+      #expect(refusing.pieces.count == 2 && end < 119, "\(layout)")
+      #expect(lines.withText { $0.count } >= 1024, "\(layout)")
+      let start = try #require(lines.start?.count)
+      #expect(
+        refusing.bytes + lines.withText { Array($0) } == all[start..<end].flatMap { $0 })
+    }
+  }
+
+  /// Giving up (the body's file needs the room the spool's holds) leaves no row taken and the
+  /// spool let go, so the rows are written from the body; with nothing set aside it frees no
+  /// room and gives up nothing.
+  @Test func givingUpLeavesEveryRowToTheBody() throws {
+    let bytes = Array(Self.body((0..<120).map { Self.row($0) }).utf8)
+    let (_, small) = Self.arriving(bytes, arrivals: [300], windowed: false, spool: MemorySpool())
+    #expect(small.end?.count == 119 && !small.giveUp() && small.end?.count == 119)
+    let spool = MemorySpool()
+    let (shape, lines) = Self.arriving(
+      bytes, arrivals: [300], windowed: false, most: 1024, spool: spool)
+    #expect(shape != nil && spool.pieces.count > 1 && lines.end?.count == 119)
+    #expect(lines.giveUp())
+    #expect(lines.start == nil && lines.end == nil && lines.spool == nil)
+    #expect(lines.withText { $0.count } == 0)
   }
 
   @Test func leavesRowsItDoesNotTakeToTheCheck() throws {

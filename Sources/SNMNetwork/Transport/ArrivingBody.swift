@@ -46,8 +46,11 @@ struct ArrivingBody {
     if let layout = arriving?.writesRows {
       // The rows' text held beside the body: about as much as memory holds of a body that may
       // spill.
-      checker.lines = ArrivingLines(
+      let lines = ArrivingLines(
         most: (spill?.memoryBytes ?? Self.mostLines) - (64 << 10), layout: layout)
+      // Past that, in a file beside the body's, so that every row is written in the one pass.
+      lines.spool = spill.map { SpooledText(policy: $0) }
+      checker.lines = lines
     }
   }
 

@@ -92,6 +92,31 @@ final class SpillFile {
     self.bytes += count
   }
 
+  /// Takes back what a failed ``write(_:)`` put past the bytes written (a full disk keeps none
+  /// of it): the file ends, and the next write starts, where the last whole one ended.
+  func dropPartialWrite() {
+    _ = ftruncate(fd, off_t(bytes))
+    _ = lseek(fd, off_t(bytes), SEEK_SET)
+  }
+
+  /// Fills `room` with the file's bytes from `offset` on (`pread`, across short reads and
+  /// interrupted calls); throws when they cannot be read or the file ends first.
+  func read(into room: UnsafeMutableRawBufferPointer, at offset: Int) throws(TransportFileError) {
+    guard let start = room.baseAddress else { return }
+    var done = 0
+    while done < room.count {
+      let got = pread(fd, start + done, room.count - done, off_t(offset + done))
+      if got > 0 {
+        done += got
+      } else if got < 0 && errno == EINTR {
+        continue
+      } else {
+        if got == 0 { errno = EIO }
+        throw Self.failure(in: directory, "read the answer's temporary file in")
+      }
+    }
+  }
+
   /// The file's bytes as `Data` over its pages mapped read-only; the mapping and the file go
   /// when the `Data` does.
   func mapped() throws(TransportFileError) -> Data {

@@ -32,7 +32,7 @@ final class SpillingBody {
     guard data.count <= policy.mostBytes else { throw .tooLarge(policy.mostBytes) }
     do throws(TransportFileError) {
       let file = try SpillFile(directory: policy.directory)
-      try file.write(UnsafeRawBufferPointer(data))
+      try Self.write(UnsafeRawBufferPointer(data), to: file, checker: checker)
       self.file = file
     } catch {
       throw .localFile(error)
@@ -59,13 +59,28 @@ final class SpillingBody {
     guard got <= mostBytes - file.bytes else { throw .tooLarge(mostBytes) }
     let arrived = UnsafeBufferPointer(rebasing: window.bytes[(window.count - got)...])
     do throws(TransportFileError) {
-      try file.write(UnsafeRawBufferPointer(arrived))
+      try Self.write(UnsafeRawBufferPointer(arrived), to: file, checker: checker)
     } catch {
       throw .localFile(error)
     }
     checker.received(window.bytes)
     if window.count >= Self.trimmedPast { trim(&checker) }
     return got
+  }
+
+  /// Writes `bytes` to `file`; when that fails while the rows' text written as they were checked
+  /// holds room on disk (``SpooledText``), the text is given up and the write tried again: the
+  /// body's file needs the room, the rows can be written from it.
+  private static func write(
+    _ bytes: UnsafeRawBufferPointer, to file: SpillFile, checker: JSONStreamValidator
+  ) throws(TransportFileError) {
+    do {
+      try file.write(bytes)
+    } catch {
+      guard let lines = checker.lines, lines.giveUp() else { throw error }
+      file.dropPartialWrite()
+      try file.write(bytes)
+    }
   }
 
   private func trim(_ checker: inout JSONStreamValidator) {

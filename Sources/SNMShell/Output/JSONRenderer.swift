@@ -22,7 +22,8 @@ struct JSONRenderer {
   /// those rows when it was written in this format's layout and the document is the array they
   /// came from.
   ///
-  /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way.
+  /// - Throws: ``JSONParseError`` when the bytes stop being JSON half-way; the held text's
+  ///   spool's error when what it set aside cannot be read back.
   func render(_ document: JSONDocument, after held: ArrivingLines? = nil, to writer: OutputWriter)
     throws -> Bool
   {
@@ -38,6 +39,17 @@ struct JSONRenderer {
         try Self.writeElements(of: &$0, lines: lines, first: &first, limit: start.count, to: &out)
       }
       guard before else { return false }
+      // The text set aside past what memory held, piece by piece (each ends at a row's end).
+      if let spool = held.spool {
+        var offset = 0
+        for piece in spool.pieces {
+          try out.append(count: piece) { room, done in
+            try spool.read(into: room, at: offset + done)
+          }
+          offset += piece
+          if Task.isCancelled { return false }
+        }
+      }
       out.append(block: held.text)
       let after = try document.withElements(from: end) {
         try Self.writeElements(of: &$0, lines: lines, first: &first, to: &out)

@@ -97,6 +97,22 @@ struct RenderBuffer {
     writer.write(block: text)
   }
 
+  /// Writes `count` bytes that `read` puts in the room it is given, at most a chunk at a time
+  /// (with how many it put before), after what was written.
+  mutating func append(
+    count: Int, reading read: (UnsafeMutableRawBufferPointer, _ done: Int) throws -> Void
+  ) rethrows {
+    var done = 0
+    while done < count {
+      let part = min(count - done, OutputWriter.chunk)
+      output.grow(toHold: output.count + part)
+      try read(UnsafeMutableRawBufferPointer(start: output.base + output.count, count: part), done)
+      output.count += part
+      done += part
+      flushIfFull()
+    }
+  }
+
   /// Hands everything over and flushes the writer.
   mutating func finish() {
     handOver(last: true)

@@ -97,6 +97,9 @@ extension StatementFamily {
       return nil
     } catch let refused as SpilledRowsTooLarge {
       return failure(.server, refused.description)
+    } catch let failed as TransportFileError {
+      // The rows' text set aside in a temporary file could not be read back: as the spill's.
+      return failure(.server, failed.description)
     } catch {
       return failure(.unreachable, "the body is not JSON: \(error)")
     }

@@ -28,10 +28,15 @@ public final class ArrivingLines: @unchecked Sendable {
   public private(set) var end: JSONElements.Position?
   /// Just past the `,` after the last row taken, in the whole body: where the next take starts.
   private var next = 0
-  /// No more rows are taken: one was not, or the text reached `most` bytes.
+  /// No more rows are taken: one was not, or the text reached `most` bytes with no `spool` to
+  /// set it aside in.
   private(set) var stopped = false
   /// The most text held.
   let most: Int
+  /// Where the text goes each time it reaches `most` bytes (at a row's end), so that the taking
+  /// goes on past what memory holds: the rows taken are then the text set aside, in order, and
+  /// `text` after it. Nil: the taking stops at `most`.
+  public var spool: (any HeldTextSpool)?
   /// How the rows taken are written.
   public let layout: Layout
 
@@ -47,10 +52,23 @@ public final class ArrivingLines: @unchecked Sendable {
     self.layout = layout
   }
 
+  /// Gives up every row taken and the text set aside of them (its file closed, its room on disk
+  /// given back): the rows are written from the body as if none had been taken. False when
+  /// nothing was set aside (giving up frees no room on disk).
+  public func giveUp() -> Bool {
+    guard let spool, !spool.pieces.isEmpty else { return false }
+    self.spool = nil
+    start = nil
+    end = nil
+    stopped = true
+    text.count = 0
+    return true
+  }
+
   /// The room set aside past `most`: the last row taken ends past it.
   static let pastMost = 64 << 10
 
-  /// The text of the rows taken.
+  /// The text of the rows taken, after what `spool` holds of them.
   public func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
     -> Result
   {
@@ -103,7 +121,12 @@ public final class ArrivingLines: @unchecked Sendable {
     var at = offset
     var rows = 0
     var closed = 0
-    while text.count < most {
+    while true {
+      if text.count >= most {
+        // Set aside at a row's end; when it cannot be, the rows after it are left to the check.
+        guard let spool, spool.setAside(text.written) else { break }
+        text.count = 0
+      }
       let mark = text.count
       var row = RowLine<Layout>(source: source, end: end, offset: at, text: text)
       switch row.take(keys: keys) {
@@ -137,6 +160,17 @@ public final class ArrivingLines: @unchecked Sendable {
     next = at + dropped
     return (at, rows)
   }
+}
+
+/// Text set aside and read back in the order it was set aside in (``ArrivingLines/spool``: a
+/// temporary file), each piece as it was given.
+public protocol HeldTextSpool: AnyObject {
+  /// Sets `text` aside after what was; false when it could not be (the caller keeps it).
+  func setAside(_ text: UnsafeBufferPointer<UInt8>) -> Bool
+  /// The size of each piece set aside, in order.
+  var pieces: [Int] { get }
+  /// Fills `room` with the text set aside from byte `offset` on.
+  func read(into room: UnsafeMutableRawBufferPointer, at offset: Int) throws
 }
 
 /// How a ``RowLine`` lays a row out: fixed where it is compiled, so that each layout's walk is

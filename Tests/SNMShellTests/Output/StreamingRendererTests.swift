@@ -129,30 +129,71 @@ func printingFromTheBytesMatchesPrintingTheTree(_ item: StreamCase) throws {
     }
     let bytes = Array(("[" + rows.joined(separator: ", ") + "]").utf8)
     for format in [OutputFormat.json, .ndjson] {
-      var checker = JSONStreamValidator(runningEvery: 1)
-      let lines = ArrivingLines(most: 1 << 20, layout: format == .json ? .indented : .lines)
-      checker.lines = lines
-      let shape = try #require(
-        bytes.withUnsafeBufferPointer { buffer in
-          checker.received(UnsafeBufferPointer(rebasing: buffer[..<(buffer.count / 2)]))
-          return checker.finish(buffer)
-        })
-      let start = try #require(lines.start)
-      let end = try #require(lines.end)
-      #expect(start.count >= 1 && end.count > start.count, "\(count) as \(format.rawValue)")
-      let alone = OutputWriter()
-      try ResultRenderer(format: format).render(
-        JSONDocument(validating: Data(bytes)), to: alone)
-      for holding in [false, true] {
-        let writer = holding ? OutputWriter.holding() : OutputWriter()
+      for spooled in [false, true] {
+        var checker = JSONStreamValidator(runningEvery: 1)
+        // Spooled: past 4 KiB held, the text is set aside in pieces and printed back from them.
+        let lines = ArrivingLines(
+          most: spooled ? 4096 : 1 << 20, layout: format == .json ? .indented : .lines)
+        let spool = MemorySpool()
+        if spooled { lines.spool = spool }
+        checker.lines = lines
+        let shape = try #require(
+          bytes.withUnsafeBufferPointer { buffer in
+            checker.received(UnsafeBufferPointer(rebasing: buffer[..<(buffer.count / 2)]))
+            return checker.finish(buffer)
+          })
+        let start = try #require(lines.start)
+        let end = try #require(lines.end)
+        #expect(start.count >= 1 && end.count > start.count, "\(count) as \(format.rawValue)")
+        let alone = OutputWriter()
         try ResultRenderer(format: format).render(
-          JSONDocument(checked: Data(bytes), shape: shape), arrived: lines, to: writer)
-        let shown = holding ? OutputWriter() : writer
-        if holding { shown.write(heldBy: writer) }
-        #expect(
-          shown.captured == alone.captured,
-          "\(count) as \(format.rawValue), holding \(holding)")
+          JSONDocument(validating: Data(bytes)), to: alone)
+        for holding in [false, true] {
+          let writer = holding ? OutputWriter.holding() : OutputWriter()
+          try ResultRenderer(format: format).render(
+            JSONDocument(checked: Data(bytes), shape: shape), arrived: lines, to: writer)
+          let shown = holding ? OutputWriter() : writer
+          if holding { shown.write(heldBy: writer) }
+          #expect(
+            shown.captured == alone.captured,
+            "\(count) as \(format.rawValue), holding \(holding), spooled \(spooled)")
+        }
+        #expect(spooled || spool.pieces.isEmpty)
+        #expect(!spooled || count == 20 || spool.pieces.count > 10, "\(format.rawValue)")
       }
     }
+  }
+}
+
+/// Ctrl-C while the text set aside is printed back stops it at a piece's end, a row's end: what
+/// was printed is the start of the whole answer, ending with a row.
+@Test func cancellingWhileTheSpooledRowsPrintStopsAtARowsEnd() async throws {
+  let rows = (0..<3000).map { #"{"id":\#($0),"name":"dog \#($0)"}"# }
+  let bytes = Array(("[" + rows.joined(separator: ", ") + "]").utf8)
+  for format in [OutputFormat.json, .ndjson] {
+    let alone = OutputWriter()
+    try ResultRenderer(format: format).render(JSONDocument(validating: Data(bytes)), to: alone)
+    var checker = JSONStreamValidator(runningEvery: 1)
+    let lines = ArrivingLines(most: 4096, layout: format == .json ? .indented : .lines)
+    let spool = MemorySpool()
+    lines.spool = spool
+    checker.lines = lines
+    let shape = try #require(
+      bytes.withUnsafeBufferPointer { buffer in
+        checker.received(UnsafeBufferPointer(rebasing: buffer[..<(buffer.count / 2)]))
+        return checker.finish(buffer)
+      })
+    #expect(spool.pieces.count > 2)
+    let (finished, text) = await Task { () -> (Bool, String) in
+      withUnsafeCurrentTask { $0?.cancel() }
+      let writer = OutputWriter()
+      let finished =
+        (try? ResultRenderer(format: format).render(
+          JSONDocument(checked: Data(bytes), shape: shape), arrived: lines, to: writer)) ?? true
+      return (finished, writer.captured)
+    }.value
+    #expect(!finished, "\(format.rawValue) did not stop")
+    #expect(text.count < alone.captured.count && alone.captured.hasPrefix(text))
+    #expect(text.hasSuffix(format == .json ? "}" : "}\n"), "\(format.rawValue): \(text.suffix(20))")
   }
 }
