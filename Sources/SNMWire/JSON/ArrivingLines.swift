@@ -319,7 +319,7 @@ struct RowLine<Layout: RowLayout> {
       put(colon)
       if indented { put(UInt8(ascii: " ")) }
       offset += 1
-      let outcome = value()
+      let outcome = memberValue()
       guard case .taken = outcome else { return outcome }
     }
     room(Self.slack)
@@ -340,6 +340,20 @@ struct RowLine<Layout: RowLayout> {
     offset += 1
     text.count = out
     return .taken
+  }
+
+  /// A row's member's value: a string, a number or a literal read here (most are), a container
+  /// by ``value()``; anything else is not taken, as ``value()`` would not take it.
+  @inline(__always)
+  private mutating func memberValue() -> Outcome {
+    guard let byte = next() else { return .ranOut }
+    switch byte {
+    case UInt8(ascii: "\""): return string()
+    case UInt8(ascii: "{"), UInt8(ascii: "["): return value()
+    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): return literal(byte)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
+    default: return .notTaken
+    }
   }
 
   /// What may come next in ``value()``.
@@ -521,6 +535,26 @@ struct RowLine<Layout: RowLayout> {
     return .taken
   }
 
+  /// Just past the digits from `start` on (`start` when there are none): eight bytes at a time
+  /// while eight are left, the first byte that is not a digit found in the word.
+  @inline(__always)
+  private func digits(from start: Int) -> Int {
+    var at = start
+    while at + 8 <= end {
+      let word = UInt64(
+        littleEndian: UnsafeRawPointer(source + at).loadUnaligned(as: UInt64.self))
+      // Below `0` (exact for the first such byte), or above `9`: 0x3A to 0x7F carry into the
+      // high bit when 0x46 is added to their low seven bits, 0x80 and up have it already.
+      let other =
+        ByteWord.below(0x30, in: word)
+        | ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x4646_4646_4646_4646 | word) & ByteWord.highs
+      if other != 0 { return at + other.trailingZeroBitCount >> 3 }
+      at += 8
+    }
+    while at < end && source[at] &- 0x30 < 10 { at += 1 }
+    return at
+  }
+
   /// A number at the offset (RFC 8259's grammar), followed by a byte that may end it.
   @inline(__always)
   private mutating func number() -> Outcome {
@@ -532,23 +566,21 @@ struct RowLine<Layout: RowLayout> {
       at += 1
     } else {
       guard source[at] &- 0x31 < 9 else { return .notTaken }
-      at += 1
-      while at < end && source[at] &- 0x30 < 10 { at += 1 }
+      at = digits(from: at + 1)
     }
     if at < end && source[at] == UInt8(ascii: ".") {
-      at += 1
-      let digits = at
-      while at < end && source[at] &- 0x30 < 10 { at += 1 }
-      guard at > digits else { return at < end ? .notTaken : .ranOut }
+      let first = at + 1
+      at = digits(from: first)
+      guard at > first else { return at < end ? .notTaken : .ranOut }
     }
     if at < end && source[at] | 0x20 == UInt8(ascii: "e") {
       at += 1
       if at < end && (source[at] == UInt8(ascii: "+") || source[at] == UInt8(ascii: "-")) {
         at += 1
       }
-      let digits = at
-      while at < end && source[at] &- 0x30 < 10 { at += 1 }
-      guard at > digits else { return at < end ? .notTaken : .ranOut }
+      let first = at
+      at = digits(from: first)
+      guard at > first else { return at < end ? .notTaken : .ranOut }
     }
     // The number must be followed by what may end it (more digits may still come).
     guard at < end else { return .ranOut }
