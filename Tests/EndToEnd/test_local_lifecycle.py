@@ -238,18 +238,25 @@ def test_a_crashed_gateway_is_started_again(start_extra_project):
         assert "crashed (signal 9)" in log.read()
 
 
-def test_serve_on_a_taken_port_exits_3_before_it_makes_a_cluster(snm_bin, workdir):
-    """The supervisor listens first: a port another process holds ends `snm local serve` at
-    once with exit 3, before any Postgres work (before, it made and started a cluster, and a
-    worker found the port taken; the same message)."""
-    data_dir = WORKDIR / "projects" / "taken-port"
+def on_a_taken_port(command, name):
+    """`snm local COMMAND` of a new project NAME on a port another process listens on: its
+    data dir, the port and the result."""
+    data_dir = WORKDIR / "projects" / name
     run_snm("local", "destroy", "--dir", str(data_dir), "--yes", timeout=120)
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        served = run_snm("local", "serve", "--dir", str(data_dir), "--port", str(port),
-                         timeout=120)
+        result = run_snm("local", command, "--dir", str(data_dir), "--port", str(port),
+                         timeout=180)
+    return data_dir, port, result
+
+
+def test_serve_on_a_taken_port_exits_3_before_it_makes_a_cluster(snm_bin, workdir):
+    """The supervisor listens first: a port another process holds ends `snm local serve` at
+    once with exit 3, before any Postgres work (before, it made and started a cluster, and a
+    worker found the port taken; the same message)."""
+    data_dir, port, served = on_a_taken_port("serve", "taken-port")
     assert served.returncode == 3, served.stdout + served.stderr
     assert served.stderr == f"snm local: cannot serve: port {port} is already in use on 127.0.0.1\n"
     status = json.loads(run_snm("local", "status", "--dir", str(data_dir), "--json").stdout)
@@ -305,3 +312,19 @@ def test_serve_in_the_foreground_stops_what_it_started_on_ctrl_c(snm_bin, workdi
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def test_a_start_whose_port_is_taken_leaves_no_postgres_running(snm_bin, workdir):
+    """Another process (another user's project on 54321, say) holds the gateway's port: `snm
+    local start`, and the shell's first use, make the cluster, start Postgres, then find the
+    gateway cannot serve (exit 3). That Postgres was left running, and `status` called the project
+    stopped; now the start stops what it started."""
+    data_dir, port, started = on_a_taken_port("start", "taken-port-start")
+    try:
+        assert started.returncode == 3, started.stdout + started.stderr
+        assert f"port {port} is already in use on 127.0.0.1" in started.stderr, started.stderr
+        status = json.loads(run_snm("local", "status", "--dir", str(data_dir), "--json").stdout)
+        assert status["running"] is False and status["postgres_running"] is False, status
+        assert processes_mentioning(status["cluster_dir"]) == [], "its Postgres still runs"
+    finally:
+        run_snm("local", "destroy", "--dir", str(data_dir), "--yes", timeout=120)

@@ -48,9 +48,17 @@ struct LocalProjectController {
     }
     try state.save()
     _ = try state.keys()
-    state = try prepareDatabase(state, previous: saved)
-    ProjectRegistry.standard().record(state)
-    if !gatewayAlive { try launchGateway(state) }
+    // A start that fails stops the Postgres it started: none is left running behind a project
+    // that `status` calls stopped (the gateway's port taken by another user's project, say).
+    let postgresRan = Cluster(layout: state.layout).isRunning
+    do throws(LocalProjectError) {
+      state = try prepareDatabase(state, previous: saved)
+      ProjectRegistry.standard().record(state)
+      if !gatewayAlive { try launchGateway(state) }
+    } catch {
+      if !postgresRan { try? Cluster(layout: state.layout).stop() }
+      throw error
+    }
     state = try resolvedState()
     return try status(state)
   }
