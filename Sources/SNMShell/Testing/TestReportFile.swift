@@ -96,15 +96,8 @@ public enum TestReportFile {
           + "\(other.target.url) (\(other.target.keyKind) key)")
     }
     for report in reports {
-      let url = URL(fileURLWithPath: report.path)
-      do {
-        try FileManager.default.createDirectory(
-          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(report.kind.render(merged, target: target).utf8).write(to: url, options: .atomic)
-      } catch {
-        throw UsageError(
-          "cannot write the \(report.kind.rawValue) report '\(report.path)': "
-            + error.localizedDescription)
+      if let failure = report.write(report.kind.render(merged, target: target)) {
+        throw UsageError(failure)
       }
     }
     return merged

@@ -44,18 +44,11 @@ extension TestRunner {
 
   /// Writes `report`; returns false (after saying why on standard error) when it cannot.
   func write(_ report: TestReport, _ results: [ScriptResult]) -> Bool {
-    let url = URL(fileURLWithPath: report.path)
-    do {
-      try FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data(report.kind.render(results, target: target).utf8).write(to: url, options: .atomic)
+    guard let failure = report.write(report.kind.render(results, target: target)) else {
       return true
-    } catch {
-      errors.write(
-        "snm: cannot write the \(report.kind.rawValue) report '\(report.path)': "
-          + "\(error.localizedDescription)\n")
-      errors.flush()
-      return false
     }
+    errors.write("snm: \(failure)\n")
+    errors.flush()
+    return false
   }
 }
