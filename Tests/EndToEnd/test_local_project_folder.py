@@ -303,3 +303,28 @@ def test_flags_override_the_file_and_another_folder_is_refused(snm_bin, home):
         shutil.rmtree(other)
     finally:
         destroy(root, env)
+
+
+def test_every_command_run_in_the_folder_finds_its_project(snm_bin, home):
+    """README: `stop`, `status`, `destroy` and `inbox` run in the folder find its data. `inbox`,
+    `logs functions` and `idp token` looked in the default project's data dir instead ("no
+    project in ~/.local/share/snm/local", exit 3), and `stop` named that dir as the one stopped."""
+    root, port = make_repo("commands")
+    env = dict(home, XDG_DATA_HOME=str(root.parent / f"data-{root.name}"))
+    try:
+        started = run_snm("local", "start", "--json", cwd=root, env=env, timeout=240)
+        assert started.returncode == 0, started.stderr
+        data_dir = json.loads(started.stdout)["data_dir"]
+        mails = run_snm("local", "inbox", "--json", cwd=root, env=env)
+        assert mails.returncode == 0, mails.stderr
+        assert json.loads(mails.stdout) == []
+        logs = run_snm("local", "logs", "functions", cwd=root, env=env)
+        assert logs.returncode == 0, logs.stderr
+        assert "no project" not in logs.stderr, logs.stderr
+        token = run_snm("local", "idp", "token", "--provider", "apple", "--email", "a@example.com",
+                        cwd=root, env=env)
+        assert token.returncode == 0 and token.stdout.count(".") == 2, token.stderr
+        stopped = run_snm("local", "stop", cwd=root, env=env, timeout=60)
+        assert stopped.stdout == f"snm local: stopped ({data_dir})\n", stopped.stdout
+    finally:
+        destroy(root, env)

@@ -11,6 +11,15 @@ extension LocalCommand {
     var controller = LocalProjectController(
       options: options, given: given, onTermination: onTermination)
     try useProjectFolder(&controller)
+    // Every action works on the data dir the project folder chose (its own, without --dir):
+    // `logs`, `inbox` and `idp` read theirs from the command's options.
+    var command = self
+    command.options.dataDir = controller.options.dataDir
+    return try command.perform(controller)
+  }
+
+  /// The action, on the project `controller` names.
+  private func perform(_ controller: LocalProjectController) throws(LocalProjectError) -> Int32 {
     switch action {
     case .start:
       var already = false
