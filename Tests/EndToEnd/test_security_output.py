@@ -26,6 +26,8 @@ import pytest
 
 from conftest import SNM, run_snm
 from test_hostile_server import HostileServer, json_answer, session_body
+from test_realtime_client import HostileRealtime, frame
+from tmux_shell import TmuxShell
 
 FORMATS = ["table", "expanded", "csv", "json", "ndjson"]
 # Retitles the window, clears the screen, then a one-byte CSI (U+009B) that turns text red.
@@ -399,3 +401,138 @@ def test_a_downloaded_texts_tag_characters_are_shown_escaped(home):
         assert (SMUGGLED_SHOWN + "\r\n").encode() in output, (fmt, output)
     assert piped["table"] == (0, (SMUGGLED_SHOWN + "\n").encode()), piped
     assert piped["csv"] == (0, body), piped
+
+
+# json and ndjson at a terminal write what a table shows escaped as JSON's own escapes: U+202E as
+# \u202e, a tag character past U+FFFF as its surrogate pair (\udb40\udc72); the same JSON value,
+# and a flag and an emoji's selector stay. To a pipe the server's characters are kept as they came
+# (jq reads them).
+HIDDEN = "x\u202ey" + tags("rm") + " " + SCOTLAND + " \u2764\ufe0f \u845b\U000E0100"
+HIDDEN_JSON = ("x\\u202ey\\udb40\\udc72\\udb40\\udc6d " + SCOTLAND
+               + " \u2764\ufe0f \u845b\U000E0100")
+HIDDEN_RAW = [c.encode() for c in ("\u202e", "\U000E0072")]
+
+
+def json_shown(shown, fmt):
+    """The values a pty showed as `fmt`, with its text: no hidden character raw in it."""
+    text = shown.replace(b"\r\n", b"\n")
+    for raw in HIDDEN_RAW:
+        assert raw not in text, (raw, text)
+    text = text.decode()
+    return (json.loads(text) if fmt == "json"
+            else [json.loads(line) for line in text.splitlines() if line]), text
+
+
+def piped_json(stdout, fmt):
+    """The values a pipe got as `fmt`: the hidden characters kept as they came."""
+    assert HIDDEN.encode() in stdout, stdout
+    text = stdout.decode()
+    return json.loads(text) if fmt == "json" else [json.loads(line) for line in text.splitlines()]
+
+
+def at_terminal_and_piped(answer, args, home):
+    """What snm `args` shows at a pty and writes to a pipe, a server answering `answer` to each
+    request (or `answer(request_head)`)."""
+    server = HostileServer(answer) if callable(answer) else hostile(answer)
+    args = ["--url", server.url, "--key", "k", *args]
+    try:
+        shown, code = at_terminal(args, home)
+        piped = subprocess.run([SNM, *args], capture_output=True, env={**os.environ, **home},
+                               timeout=60)
+    finally:
+        server.stop()
+    assert code == 0, shown
+    assert piped.returncode == 0, piped.stderr
+    return shown, piped.stdout
+
+
+@pytest.mark.parametrize("statement", ["from t select *", "from t select * order by n all"])
+@pytest.mark.parametrize("fmt", ["json", "ndjson"])
+def test_json_at_a_terminal_escapes_hidden_characters_and_a_pipe_keeps_them(home, fmt, statement):
+    rows = [{"note": HIDDEN, "n": 1}]
+    body = json.dumps(rows, ensure_ascii=False).encode()
+
+    def answer(head):  # `all`'s second page (offset=1) is empty
+        return json_answer(b"[]" if "offset=" in head.split("\r\n")[0] else body)
+
+    shown, piped = at_terminal_and_piped(answer, ["--format", fmt, "-c", statement], home)
+    values, text = json_shown(shown, fmt)
+    assert HIDDEN_JSON in text and values == rows, text
+    assert piped_json(piped, fmt) == rows
+
+
+def test_json_at_the_prompt_escapes_hidden_characters(home):
+    body = json.dumps([{"note": HIDDEN}], ensure_ascii=False).encode()
+    server = hostile(json_answer(body))
+    try:
+        with TmuxShell([SNM, "--url", server.url, "--key", "k", "--format", "ndjson"],
+                       env={**home, "PAGER": "cat"}) as shell:
+            shell.wait_for_prompt()
+            screen = shell.run("from t select *")
+    finally:
+        server.stop()
+    # (tmux's screen keeps a flag's first tags only: the line is compared up to it.)
+    assert '{"note":"x\\u202ey\\udb40\\udc72\\udb40\\udc6d \U0001F3F4' in screen, screen
+    assert "\u202e" not in screen and "\U000E0072" not in screen
+
+
+def test_auth_and_session_answers_as_json_escape_at_a_terminal_and_keep_to_a_pipe(home):
+    email = "kim" + HIDDEN + "@example.com"
+    user = {"id": "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", "aud": "authenticated",
+            "role": "authenticated", "email": email, "is_anonymous": False}
+    statements = "login email 'a@b.c' password 'x'; session show"
+    for fmt in ("json", "ndjson"):
+        shown, piped = at_terminal_and_piped(json_answer(session_body(user=user)),
+                                             ["--format", fmt, "-c", statements], home)
+        text = shown.replace(b"\r\n", b"\n")
+        for raw in HIDDEN_RAW:
+            assert raw not in text, (raw, text)
+        # login's line is text (escaped as text everywhere); session show's is JSON.
+        assert b"signed in as kimx\\u{202E}y" in text, text
+        assert text.decode().count(HIDDEN_JSON) == 1, text
+        assert json.loads(text.splitlines()[-1])["email"] == email
+        assert piped.count(HIDDEN.encode()) == 1, piped
+        assert json.loads(piped.decode().splitlines()[-1])["email"] == email
+
+
+def test_a_storage_listing_as_json_escapes_at_a_terminal_and_keeps_to_a_pipe(home):
+    buckets = [{"id": "b", "name": HIDDEN, "public": False}]
+    body = json.dumps(buckets, ensure_ascii=False).encode()
+    shown, piped = at_terminal_and_piped(json_answer(body),
+                                         ["--format", "json", "-c", "storage buckets"], home)
+    values, text = json_shown(shown, "json")
+    assert HIDDEN_JSON in text and values[0]["name"] == HIDDEN, text
+    assert piped_json(piped, "json")[0]["name"] == HIDDEN
+
+
+def test_listen_json_escapes_at_a_terminal_and_writes_valid_json_to_a_pipe(home):
+    def broadcast(join):
+        yield frame(0x1, json.dumps([join[0], join[1], join[2], "phx_reply",
+                                     {"status": "ok", "response": {}}]).encode())
+        yield frame(0x1, json.dumps([None, None, join[2], "broadcast",
+                                     {"type": "broadcast", "event": "ping",
+                                      "payload": {"note": HIDDEN}}], ensure_ascii=False).encode())
+
+    outputs = {}
+    for where in ("terminal", "pipe"):
+        server = HostileRealtime(broadcast)
+        args = ["listen", "--url", server.url, "--key", "k", "channel", "room1", "--json",
+                "--count", "1"]
+        try:
+            if where == "terminal":
+                shown, code = at_terminal(args, home)
+            else:
+                run = subprocess.run([SNM, *args], capture_output=True,
+                                     env={**os.environ, **home}, timeout=60)
+                shown, code = run.stdout, run.returncode
+        finally:
+            server.stop()
+        assert code == 0, shown
+        outputs[where] = shown
+    line = [line for line in outputs["terminal"].replace(b"\r\n", b"\n").split(b"\n")
+            if line.startswith(b"{")][0]
+    for raw in HIDDEN_RAW:
+        assert raw not in line, (raw, line)
+    assert json.loads(line)["payload"]["note"] == HIDDEN and HIDDEN_JSON.encode() in line, line
+    assert HIDDEN.encode() in outputs["pipe"], outputs["pipe"]
+    assert json.loads(outputs["pipe"])["payload"]["note"] == HIDDEN

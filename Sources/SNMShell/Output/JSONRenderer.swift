@@ -4,16 +4,36 @@ import SNMWire
 /// The `json` and `ndjson` formats: the response as the server sent it, keys in order.
 ///
 /// `json` prints the whole body indented; `ndjson` prints each element of an array (or the single
-/// value) compactly on a line of its own, ready for `jq -c` or a log.
+/// value) compactly on a line of its own, ready for `jq -c` or a log. At a terminal (`visible`)
+/// the characters ``VisibleText`` shows as escapes are written as JSON's (`\u202e`, past U+FFFF a
+/// surrogate pair): the same JSON value, and nothing a server sent hides or reorders a line;
+/// to a pipe or a file the server's bytes stay as they came.
 struct JSONRenderer {
   /// Whether to write one compact value per line.
   let lines: Bool
+  /// Whether the text goes to a terminal (its hidden characters as JSON escapes).
+  var visible = false
 
   /// Writes `value`; returns false when the task was cancelled half-way.
   @discardableResult
   func render(_ value: JSONValue, to writer: OutputWriter) -> Bool {
     // A tree is walked like bytes are: the same code prints both.
     (try? render(JSONDocument(value), to: writer)) ?? true
+  }
+
+  /// Runs `write` on `writer`; when `visible`, on a writer in memory, then writes that text to
+  /// `writer` with the characters ``VisibleText`` escapes as JSON escapes (what was written
+  /// before a throw or a cancel too). Text outside JSON's strings is ASCII, so each is in one.
+  static func writing<T>(
+    to writer: OutputWriter, visible: Bool, _ write: (OutputWriter) throws -> T
+  ) rethrows -> T {
+    guard visible else { return try write(writer) }
+    let text = OutputWriter()
+    defer {
+      writer.write(VisibleText.json(text.captured))
+      writer.flush()
+    }
+    return try write(text)
   }
 
   /// Writes `document`, an array a row at a time (read from the bytes one by one when it has not
@@ -27,6 +47,11 @@ struct JSONRenderer {
   func render(_ document: JSONDocument, after held: ArrivingLines? = nil, to writer: OutputWriter)
     throws -> Bool
   {
+    guard !visible else {
+      return try Self.writing(to: writer, visible: true) {
+        try JSONRenderer(lines: lines).render(document, after: held, to: $0)
+      }
+    }
     var out = RenderBuffer(writer: writer)
     defer { out.finish() }
     if let held, let start = held.start, let end = held.end,

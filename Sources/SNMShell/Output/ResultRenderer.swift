@@ -70,8 +70,9 @@ public struct ResultRenderer: Sendable {
       return ResultSet(value, defaultColumn: defaultColumn)
     }
     switch format {
-    case .json: return JSONRenderer(lines: false).render(value, to: writer)
-    case .ndjson: return JSONRenderer(lines: true).render(value, to: writer)
+    case .json, .ndjson:
+      return JSONRenderer(lines: format == .ndjson, visible: style.terminal)
+        .render(value, to: writer)
     case .table: return TableRenderer(style: style, total: total).render(rows, to: writer)
     case .expanded: return ExpandedRenderer(style: style, total: total).render(rows, to: writer)
     case .csv:
@@ -98,7 +99,7 @@ public struct ResultRenderer: Sendable {
     let uniform = rows && document.shape.uniformObjects
     switch format {
     case .json, .ndjson:
-      return try JSONRenderer(lines: format == .ndjson).render(
+      return try JSONRenderer(lines: format == .ndjson, visible: style.terminal).render(
         document, after: arrived as? ArrivingLines, to: writer)
     case .csv where uniform:
       return try CSVRenderer(visible: style.terminal, crlf: style.csvCRLF).render(

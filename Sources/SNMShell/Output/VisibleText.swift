@@ -14,7 +14,8 @@ import SNMWire
 /// bidirectional overrides and isolates (`\u{202E}`), zero-width spaces, a byte-order mark
 /// (SNMWire's `VisibleTextLine.hides` lists them). Every place that prints what a server sent
 /// to a person uses this, and nothing else; table, expanded and csv at a terminal too, where psql
-/// prints them raw (csv to a pipe, json and ndjson are data: their bytes stay).
+/// prints them raw, and json and ndjson at a terminal in JSON's own escapes (``json(_:)``); to a
+/// pipe or a file csv, json and ndjson are data: their bytes stay.
 public enum VisibleText {
   /// `text` with control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`); with
   /// `keepingNewlines`, line feeds stay (for messages of several lines).
@@ -32,6 +33,18 @@ public enum VisibleText {
       }
     }
     return out
+  }
+
+  /// JSON text as a terminal shows it: each character ``escaped(_:keepingNewlines:)`` escapes
+  /// written as JSON's escape instead (`\u202e`, past U+FFFF its surrogate pair `\udb40\udc72`),
+  /// so it reads as the same JSON value; text without any is returned as it is. JSON holds no
+  /// raw control character below U+0020 in a string, and only ASCII outside one.
+  ///
+  /// ```swift
+  /// VisibleText.json("{\"a\":\"x\u{202E}y\"}")   // {"a":"x\u202ey"}
+  /// ```
+  public static func json(_ text: String) -> String {
+    VisibleTextLine.escapedJSON(text)
   }
 
   /// Whether `text` is all ASCII and whether it holds characters ``escaped(_:keepingNewlines:)``

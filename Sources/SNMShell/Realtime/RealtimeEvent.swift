@@ -103,6 +103,17 @@ struct RealtimeEvent: Sendable, Equatable {
     }
   }
 
+  /// ``line(format:)`` as printed: JSON (json, ndjson) with its hidden characters as JSON's
+  /// escapes at a `terminal` (``VisibleText/json(_:)``, the same value) and as they are to a pipe
+  /// (`snm listen --json | jq`); the other line with them escaped (``VisibleText``) everywhere.
+  func shownLine(format: OutputFormat, terminal: Bool) -> String {
+    let line = line(format: format)
+    switch format {
+    case .json, .ndjson: return terminal ? VisibleText.json(line) : line
+    default: return VisibleText.escaped(line)
+    }
+  }
+
   /// One line for the prompt: JSON for `json`/`ndjson`, else `<subscription> <kind> <fields>`.
   func line(format: OutputFormat) -> String {
     switch format {

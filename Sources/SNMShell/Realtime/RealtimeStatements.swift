@@ -76,7 +76,7 @@ struct RealtimeStatements: StatementFamily {
         let format = environment.settings.format
         let terminal = output.terminal
         session.setPrinter { event in
-          terminal.write(VisibleText.escaped(event.line(format: format)) + "\n")
+          terminal.write(event.shownLine(format: format, terminal: terminal.isTerminal) + "\n")
           terminal.flush()
         }
         output.tell("listening to \(name)")

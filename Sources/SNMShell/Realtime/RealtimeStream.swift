@@ -62,8 +62,9 @@ public struct RealtimeStream: Sendable, Equatable {
     while count.map({ received < $0 }) ?? true {
       switch await session.next(from: [name], until: end, matching: { _ in true }) {
       case .event(let event):
-        executor.baseOutput.write(VisibleText.escaped(event.line(format: format)) + "\n")
-        executor.baseOutput.flush()
+        let output = executor.baseOutput
+        output.write(event.shownLine(format: format, terminal: output.isTerminal) + "\n")
+        output.flush()
         received += 1
       case .none:
         return .success

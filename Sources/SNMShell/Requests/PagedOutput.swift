@@ -22,7 +22,8 @@ struct PagedOutput {
   let mode: Mode
   /// Where csv, json and ndjson pages go; nil: nowhere (quiet, or written at the end).
   let writer: OutputWriter?
-  /// csv at a terminal: control characters shown as escapes.
+  /// At a terminal: csv shows control characters as escapes, json and ndjson hidden characters
+  /// as JSON's escapes.
   let visible: Bool
   /// csv lines end in CRLF (`--csv-crlf`).
   let crlf: Bool
@@ -58,7 +59,12 @@ struct PagedOutput {
     let pageKeys = page.firstRowKeys
     uniform = uniform && page.shape.uniformObjects && (keys == nil || keys == pageKeys)
     if keys == nil { keys = pageKeys }
-    if let writer, mode != .atTheEnd { try write(page, to: writer) }
+    if let writer, mode != .atTheEnd {
+      // json and ndjson at a terminal: hidden characters as JSON's escapes (``JSONRenderer``).
+      try JSONRenderer.writing(to: writer, visible: visible && mode != .csv) {
+        try write(page, to: $0)
+      }
+    }
     rows += count
   }
 

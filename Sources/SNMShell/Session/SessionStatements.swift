@@ -58,7 +58,7 @@ struct SessionStatements: StatementFamily {
       return await printAccessToken()
     case .show:
       let session = await sessions.currentSession
-      say(
+      sayReport(
         SessionReport(session: session, now: Date(), refreshed: false, keyRole: keyRole)
           .render(settings.format))
       return Outcome(.succeeded(nil))
@@ -113,7 +113,7 @@ struct SessionStatements: StatementFamily {
     }
     switch refreshed {
     case .done(.success(let session)):
-      say(
+      sayReport(
         SessionReport(session: session, now: Date(), refreshed: true, keyRole: keyRole)
           .checkLine(settings.format))
       return Outcome(.succeeded(nil), signedIn: .as(Self.promptName(session.user)))
@@ -141,7 +141,7 @@ struct SessionStatements: StatementFamily {
     switch checked {
     case .success(let session):
       let refreshed = before != session.accessToken
-      say(
+      sayReport(
         SessionReport(session: session, now: Date(), refreshed: refreshed, keyRole: keyRole)
           .checkLine(settings.format))
       return Outcome(.succeeded(nil))
@@ -150,6 +150,16 @@ struct SessionStatements: StatementFamily {
         return authFailure("not signed in; use 'login' or 'login email ...'")
       }
       return sessionLost(error)
+    }
+  }
+
+  /// A `session show` or `check` report: JSON in json and ndjson (``emitJSON(_:)``: the
+  /// characters a terminal hides as JSON's escapes there), else lines (``say(_:)``).
+  private func sayReport(_ text: String) {
+    if settings.format == .json || settings.format == .ndjson {
+      emitJSON(text)
+    } else {
+      say(text)
     }
   }
 

@@ -55,6 +55,13 @@ extension StatementFamily {
     output.results.flush()
   }
 
+  /// Prints JSON made of what a server sent (`session show` as json) as a line of results unless
+  /// `--quiet`: at a terminal its hidden characters as JSON's escapes (``VisibleText/json(_:)``),
+  /// to a pipe or a file as it is.
+  func emitJSON(_ text: String) {
+    emit(output.results.isTerminal ? VisibleText.json(text) : text)
+  }
+
   /// Prints a note at the prompt only, on standard output (never into the file of `\o`).
   func note(_ text: String) {
     guard environment.interactive else { return }
