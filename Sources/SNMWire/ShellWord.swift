@@ -22,11 +22,11 @@ public enum ShellWord {
   /// `$'text'`: `\` and `'` escaped, each character ``VisibleTextLine`` escapes as its bytes.
   static func escaped(_ text: String) -> String {
     var word = "$'"
-    for scalar in text.unicodeScalars {
+    VisibleTextLine.forEachScalar(of: text) { scalar, hidden in
       switch scalar {
       case "\\": word += #"\\"#
       case "'": word += #"\'"#
-      case _ where VisibleTextLine.hides(scalar):
+      case _ where hidden:
         for byte in String(scalar).utf8 {
           let digits = String(byte, radix: 16, uppercase: true)
           word += #"\x"# + (digits.count == 1 ? "0" : "") + digits

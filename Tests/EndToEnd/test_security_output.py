@@ -221,6 +221,22 @@ def hostile(answer):
     return HostileServer(lambda head: answer)
 
 
+def at_terminal_and_piped(answer, args, home):
+    """What snm `args` shows at a pty and writes to a pipe, a server answering `answer` to each
+    request (or `answer(request_head)`)."""
+    server = HostileServer(answer) if callable(answer) else hostile(answer)
+    args = ["--url", server.url, "--key", "k", *args]
+    try:
+        shown, code = at_terminal(args, home)
+        piped = subprocess.run([SNM, *args], capture_output=True, env={**os.environ, **home},
+                               timeout=60)
+    finally:
+        server.stop()
+    assert code == 0, shown
+    assert piped.returncode == 0, piped.stderr
+    return shown, piped.stdout
+
+
 @pytest.mark.parametrize("fmt", ["table", "expanded", "csv"])
 def test_column_names_from_a_server_are_escaped_at_a_terminal(home, fmt):
     server = hostile(json_answer(json.dumps([{"na" + PAYLOAD + "me": 1}]).encode()))
@@ -376,20 +392,12 @@ SMUGGLED_SHOWN = ("ok\\u{E0072}\\u{E006D}\\u{E0020}\\u{E002D}\\u{E0072}\\u{E0066
 @pytest.mark.parametrize("fmt", ["table", "expanded", "csv"])
 def test_tag_characters_in_a_cell_are_shown_escaped_but_a_flag_stays(home, fmt):
     body = json.dumps([{"note": SMUGGLED}], ensure_ascii=False).encode()
-    server = hostile(json_answer(body))
-    args = ["--url", server.url, "--key", "k", "--format", fmt, "-c", "from t select *"]
-    try:
-        shown, code = at_terminal(args, home)
-        piped = subprocess.run([SNM, *args], capture_output=True, env={**os.environ, **home},
-                               timeout=60)
-    finally:
-        server.stop()
-    assert code == 0, shown
+    shown, piped = at_terminal_and_piped(json_answer(body),
+                                         ["--format", fmt, "-c", "from t select *"], home)
     assert SMUGGLED_SHOWN.encode() in shown, shown
     assert "\U000E0072".encode() not in shown
-    assert piped.returncode == 0, piped.stderr
     if fmt == "csv":  # data to a pipe: its bytes kept
-        assert list(csv.reader(io.StringIO(piped.stdout.decode()))) == [["note"], [SMUGGLED]]
+        assert list(csv.reader(io.StringIO(piped.decode()))) == [["note"], [SMUGGLED]]
 
 
 def test_a_downloaded_texts_tag_characters_are_shown_escaped(home):
@@ -428,22 +436,6 @@ def piped_json(stdout, fmt):
     assert HIDDEN.encode() in stdout, stdout
     text = stdout.decode()
     return json.loads(text) if fmt == "json" else [json.loads(line) for line in text.splitlines()]
-
-
-def at_terminal_and_piped(answer, args, home):
-    """What snm `args` shows at a pty and writes to a pipe, a server answering `answer` to each
-    request (or `answer(request_head)`)."""
-    server = HostileServer(answer) if callable(answer) else hostile(answer)
-    args = ["--url", server.url, "--key", "k", *args]
-    try:
-        shown, code = at_terminal(args, home)
-        piped = subprocess.run([SNM, *args], capture_output=True, env={**os.environ, **home},
-                               timeout=60)
-    finally:
-        server.stop()
-    assert code == 0, shown
-    assert piped.returncode == 0, piped.stderr
-    return shown, piped.stdout
 
 
 @pytest.mark.parametrize("statement", ["from t select *", "from t select * order by n all"])
@@ -536,3 +528,34 @@ def test_listen_json_escapes_at_a_terminal_and_writes_valid_json_to_a_pipe(home)
     assert json.loads(line)["payload"]["note"] == HIDDEN and HIDDEN_JSON.encode() in line, line
     assert HIDDEN.encode() in outputs["pipe"], outputs["pipe"]
     assert json.loads(outputs["pipe"])["payload"]["note"] == HIDDEN
+
+
+# Variation selectors, one rule for every format: a selector stays right after a base it can
+# modify (an emoji, a keycap's digit or #, an ideograph for the supplement's); a run of them (each
+# one a hidden byte: "rm" as U+E0162 U+E015D after "ok"), a second after an emoji, one after a
+# joiner is escaped, at a terminal; a pipe keeps them as they came.
+SELECTORS = ("ok\U000E0162\U000E015D \U0001F600\ufe0f\ufe0f a\u200d\ufe0f \u2764\ufe0f "
+             "#\ufe0f\u20e3 \u845b\U000E0100")
+SELECTORS_KEPT = " \u2764\ufe0f #\ufe0f\u20e3 \u845b\U000E0100"
+SELECTORS_SHOWN = {
+    "text": ("ok\\u{E0162}\\u{E015D} \U0001F600\ufe0f\\u{FE0F} a\u200d\\u{FE0F}"
+             + SELECTORS_KEPT),
+    "json": ("ok\\udb40\\udd62\\udb40\\udd5d \U0001F600\ufe0f\\ufe0f a\u200d\\ufe0f"
+             + SELECTORS_KEPT),
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_run_of_variation_selectors_is_escaped_at_a_terminal_and_kept_to_a_pipe(home, fmt):
+    body = json.dumps([{"note": SELECTORS}], ensure_ascii=False).encode()
+    shown, piped = at_terminal_and_piped(json_answer(body),
+                                         ["--format", fmt, "-c", "from t select *"], home)
+    text = shown.replace(b"\r\n", b"\n").decode()
+    expected = SELECTORS_SHOWN["json" if fmt in ("json", "ndjson") else "text"]
+    assert expected in text, text
+    for raw in ("\U000E0162", "\U000E015D", "\ufe0f\ufe0f", "\u200d\ufe0f"):
+        assert raw not in text, (raw, text)
+    if fmt in ("json", "ndjson"):
+        assert json.loads(text) == ([{"note": SELECTORS}] if fmt == "json" else {"note": SELECTORS})
+    if fmt in ("csv", "json", "ndjson"):
+        assert SELECTORS.encode() in piped, piped

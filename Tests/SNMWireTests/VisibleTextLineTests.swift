@@ -46,4 +46,28 @@ import Testing
     #expect(escaped == #"{"a":"ok\udb40\udc41"# + Self.scotland + #""}"#)
     #expect(try JSONValue(parsing: escaped) == JSONValue(parsing: text))
   }
+
+  /// A variation selector stays right after a base it can modify (an emoji, a symbol, an
+  /// ideograph's registered glyph, a keycap's digit); a run of them after one character (each a
+  /// hidden byte: variation-selector smuggling), one after a letter of ASCII, a joiner, an escape
+  /// or nothing is escaped.
+  @Test func aVariationSelectorStaysOnlyAfterABaseItModifies() throws {
+    let kept = "❤️ #️⃣ 0\u{FE00} \u{2229}\u{FE00} ✌\u{FE0E} \u{845B}\u{E0100} 👍🏽 👩‍💻"
+    #expect(VisibleTextLine.escaped(kept) == kept)
+    #expect(VisibleTextLine.escaped("ok\u{FE01}\u{FE02}") == #"ok\u{FE01}\u{FE02}"#)
+    #expect(VisibleTextLine.escaped("😀\u{FE0F}\u{FE0F}") == #"😀\#u{FE0F}\u{FE0F}"#)
+    #expect(VisibleTextLine.escaped("😀\u{E0101}") == #"😀\u{E0101}"#)
+    #expect(VisibleTextLine.escaped("\u{845B}\u{E0100}\u{E0101}") == #"葛\#u{E0100}\u{E0101}"#)
+    #expect(VisibleTextLine.escaped("\u{FE0F}a\u{200D}\u{FE0F}") == #"\u{FE0F}a\#u{200D}\u{FE0F}"#)
+    #expect(VisibleTextLine.escaped("\u{202E}\u{FE0F}") == #"\u{202E}\u{FE0F}"#)
+    #expect(VisibleTextLine.escaped(Self.scotland + "\u{FE0F}") == Self.scotland + #"\u{FE0F}"#)
+    // "rm" as two selectors after one visible character, a byte each (0x72 and 0x6D).
+    let smuggled = "a\u{E0162}\u{E015D}"
+    #expect(VisibleTextLine.hidesAny(smuggled))
+    let json = #"{"a":""# + smuggled + #""}"#
+    #expect(VisibleTextLine.escapedJSON(json) == #"{"a":"a\udb40\udd62\udb40\udd5d"}"#)
+    #expect(try JSONValue(parsing: VisibleTextLine.escapedJSON(json)) == JSONValue(parsing: json))
+    #expect(ShellWord.quoted("ok\u{FE01}") == #"$'ok\xEF\xB8\x81'"#)
+    #expect(ShellWord.quoted("❤️") == "'❤️'")
+  }
 }

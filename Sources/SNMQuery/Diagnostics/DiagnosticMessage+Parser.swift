@@ -98,10 +98,10 @@ extension DiagnosticMessage {
   /// `\u{202E}` written as the JSON escape a double-quoted name reads (`write "t\u202Eab"`).
   static func writeQuoted(_ name: String) -> String {
     var quoted = ""
-    for scalar in name.unicodeScalars {
+    VisibleTextLine.forEachScalar(of: name) { scalar, hidden in
       switch scalar {
       case "\"", "\\": quoted += "\\" + String(scalar)
-      case _ where VisibleTextLine.hides(scalar):
+      case _ where hidden:
         quoted += VisibleTextLine.jsonEscape(scalar, uppercase: true)
       default: quoted.unicodeScalars.append(scalar)
       }
