@@ -3,7 +3,7 @@ extension Parser {
   mutating func parseQuery() throws(ParseFailure) -> QueryStatement {
     advance()  // from
     let table = try parseTableName(.table, what: "a table name", after: "'from'")
-    tableContext.append(table.name.text)
+    enterTable(table.name.text)
     var bodyFile: BodyFile?
     let action: QueryAction
     if current.keyword == .insert && (peek().keyword == .file || peek().keyword == .csv) {
@@ -132,7 +132,7 @@ extension Parser {
     record(.keyword("get"))
     let function = try parseTableName(
       .function, what: "a function name", after: isGet ? "'rpc get'" : "'rpc'")
-    tableContext.append(function.name.text)
+    enterTable(function.name.text)
     var arguments: ValueNode?
     var filter: Condition?
     record(.symbol(.leftBrace))

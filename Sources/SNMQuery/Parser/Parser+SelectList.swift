@@ -100,8 +100,8 @@ extension Parser {
     }
     try enterNesting(open)
     defer { leaveNesting() }
-    tableContext.append(relation.text)
-    defer { tableContext.removeLast() }
+    enterTable(relation.text)
+    defer { leaveTable() }
     let embed = SelectEmbed(
       alias: alias, relation: relation, hints: hints, spread: spread,
       range: SourceRange(start: start, end: start))

@@ -86,6 +86,17 @@ extension Parser {
     nesting -= 1
   }
 
+  /// Makes `table` the one whose columns fit from here on (`tableContext`), when completing: a
+  /// check or a run never reads it (a push and a pop at every statement, and at every embed).
+  @inline(__always) mutating func enterTable(_ table: @autoclosure () -> String) {
+    if cursorToken >= 0 { tableContext.append(table()) }
+  }
+
+  /// Undoes the last `enterTable(_:)`.
+  @inline(__always) mutating func leaveTable() {
+    if cursorToken >= 0 { tableContext.removeLast() }
+  }
+
   /// Records that completion could offer `item` here.
   /// (An autoclosure: the item, often a table name, is made only when completing.)
   mutating func record(_ item: @autoclosure () -> ExpectedItem) {

@@ -32,7 +32,8 @@ public struct Parser {
   var cursorToken = -1
   /// What the parser tried at `cursorToken`.
   var expected: [ExpectedItem] = []
-  /// The tables whose columns fit at the current point (innermost last).
+  /// The tables whose columns fit at the current point (innermost last), kept only while
+  /// completing (`enterTable(_:)`): nothing else reads them.
   var tableContext: [String] = []
 
   /// A parser over tokens already lexed (completion lexes the line it completes once).
@@ -92,7 +93,8 @@ public struct Parser {
       }
       let startPosition = position
       nesting = 0
-      // Emptied from its end: `removeAll(keepingCapacity:)` took the generic replace path.
+      // Emptied from its end (only completion fills it): `removeAll(keepingCapacity:)` took the
+      // generic replace path.
       defer { while !tableContext.isEmpty { tableContext.removeLast() } }
       do throws(ParseFailure) {
         var statement = try parseStatement()
