@@ -254,6 +254,30 @@ def test_a_429_says_which_limit_when_to_retry_and_how_to_raise_it(env):
     assert "advice:" in result.stderr and "retry in 7 s (Retry-After)" in result.stderr
 
 
+@pytest.mark.parametrize("sent, advice", [
+    ("-5", "the server's Retry-After is neither a delay in seconds nor a date ('-5'): wait and retry"),
+    ("abc", "the server's Retry-After is neither a delay in seconds nor a date ('abc'): wait and retry"),
+    ("7.5", "the server's Retry-After is neither a delay in seconds nor a date ('7.5'): wait and retry"),
+    ("99999999999999999999999", "the server's Retry-After asks for a wait of more than a day "
+                                "(99999999999999999999999 s): wait and retry"),
+    ("86401", "the server's Retry-After asks for a wait of more than a day (86401 s): wait and retry"),
+    ("Sun, 06 Nov 2044 08:49:37 GMT", "retry after Sun, 06 Nov 2044 08:49:37 GMT (Retry-After)"),
+    ("x" * 100, "the server's Retry-After is neither a delay in seconds nor a date ('" + "x" * 40
+                + "...'): wait and retry"),
+])
+def test_a_429s_retry_after_is_advice_only_in_rfc_9110s_two_forms(env, sent, advice):
+    """A delay is 1*DIGIT (RFC 9110 10.2.3), else an HTTP date: a server's -5, a fraction, a word or a
+    wait of years is not passed on as 'retry in -5 s'."""
+    fake = FakeProject({"/rest/v1/dog_profile": (
+        429, {"Retry-After": sent}, b'{"message":"Too many requests"}')})
+    try:
+        result = run_snm("-c", "from dog_profile select id", env=fake_env(env, fake))
+    finally:
+        fake.stop()
+    assert result.returncode == 1, result.stderr
+    assert "advice:" in result.stderr and advice in result.stderr, result.stderr
+
+
 @pytest.fixture(scope="module")
 def limited(start_extra_project):
     """A project with GoTrue's default Auth rate limits (30 sign-ins at once per address)."""

@@ -52,16 +52,54 @@ struct RateLimitAdvice {
     return ("requests", nil)
   }
 
-  /// When to retry: the server's `Retry-After` (seconds or an HTTP date), else a word that it
-  /// sent none.
+  /// When to retry: the server's `Retry-After` when it is one of RFC 9110's two forms (a delay
+  /// in whole seconds, `1*DIGIT`, or an HTTP date), else a word that it sent none or what it sent
+  /// instead: `-5`, `abc` or a delay past a day is not passed on as advice.
   var retry: String {
     guard let value = retryAfter?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
       return "the server sent no Retry-After: limits refill over minutes, so wait and retry"
     }
-    if let seconds = Int(value) {
-      return "retry in \(seconds) s (Retry-After)"
+    if value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+      if let seconds = Int(value), seconds <= Self.longestDelay {
+        return "retry in \(seconds) s (Retry-After)"
+      }
+      return
+        "the server's Retry-After asks for a wait of more than a day (\(Self.shown(value)) s): "
+        + "wait and retry"
     }
-    return "retry after \(VisibleText.escaped(value)) (Retry-After)"
+    if Self.isHTTPDate(value) {
+      return "retry after \(Self.shown(value)) (Retry-After)"
+    }
+    return "the server's Retry-After is neither a delay in seconds nor a date "
+      + "('\(Self.shown(value))'): wait and retry"
+  }
+
+  /// The longest delay passed on as advice: a day.
+  static let longestDelay = 86_400
+
+  /// A server's value as it may be shown: its hidden characters escaped, cut at 40 characters.
+  static func shown(_ value: String) -> String {
+    let escaped = VisibleText.escaped(value)
+    return escaped.count <= 40 ? escaped : String(escaped.prefix(40)) + "..."
+  }
+
+  /// Whether a value is an HTTP date in one of the three forms RFC 9110 (5.6.7) has recipients
+  /// take: IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, RFC 850's `Sunday, 06-Nov-94 08:49:37
+  /// GMT` and asctime's `Sun Nov  6 08:49:37 1994`.
+  static func isHTTPDate(_ value: String) -> Bool {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    let forms = [
+      "EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",
+      "EEE MMM d HH:mm:ss yyyy",
+    ]
+    return forms.contains { form in
+      formatter.dateFormat = form
+      return formatter.date(
+        from: value.split(separator: " ", omittingEmptySubsequences: true)
+          .joined(separator: " ")) != nil
+    }
   }
 
   /// How to raise the limit.
