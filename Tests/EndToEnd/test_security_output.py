@@ -468,6 +468,48 @@ def test_json_at_the_prompt_escapes_hidden_characters(home):
     assert "\u202e" not in screen and "\U000E0072" not in screen
 
 
+def test_echo_of_a_json_value_at_a_terminal_is_json_and_of_a_string_is_text(home):
+    rows = [{"note": HIDDEN, "n": 1}]
+    body = json.dumps(rows, ensure_ascii=False).encode()
+    statements = "let rows = from t select *; echo $rows; echo $rows[0].note; echo 'a ${rows[0].note}'"
+    shown, piped = at_terminal_and_piped(json_answer(body), ["-c", statements], home)
+    lines = shown.replace(b"\r\n", b"\n").splitlines()
+    for raw in HIDDEN_RAW:
+        assert raw not in b"\n".join(lines), (raw, lines)
+    as_text = HIDDEN_JSON.replace("\\u202e", "\\u{202E}").replace(
+        "\\udb40\\udc72\\udb40\\udc6d", "\\u{E0072}\\u{E006D}")
+    assert [line.decode() for line in lines[-3:]] == [
+        json.dumps(rows, ensure_ascii=False, separators=(",", ":")).replace(HIDDEN, HIDDEN_JSON),
+        as_text, "a " + as_text], lines
+    assert json.loads(lines[-3]) == rows
+    assert piped.decode().splitlines() == [json.dumps(rows, ensure_ascii=False,
+                                                      separators=(",", ":")), HIDDEN, "a " + HIDDEN]
+
+
+def test_the_prompt_shows_a_servers_name_for_the_user_escaped(home):
+    user = {"id": "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", "aud": "authenticated",
+            "role": "authenticated", "email": "kim\x1b[7mx\u202ey@example.com",
+            "is_anonymous": False}
+    server = hostile(json_answer(session_body(user=user)))
+    try:
+        with TmuxShell([SNM, "--url", server.url, "--key", "k"], env=home) as shell:
+            shell.wait_for_prompt()
+            shell.type("login email 'a@b.c' password 'x'")
+            shell.press("Enter")
+            screen = shell.wait_for(lambda s: "signed in as" in s and s.rstrip().endswith(">"))
+    finally:
+        server.stop()
+    assert "snm kim\\u{1B}[7mx\\u{202E}y@" in screen, screen
+    assert "\u202e" not in screen
+
+
+def test_an_error_quoting_what_was_typed_is_shown_escaped(home, tmp_path):
+    shown, code = at_terminal(["--format", "x\u202ey\x1b[2J", "-c", "x"], home)
+    assert code == 2 and b"unknown format 'x\\u{202E}y\\u{1B}[2J'" in shown, shown
+    shown, code = at_terminal(["local", "inbox", "--dir", str(tmp_path / "x\u202ey")], home)
+    assert code == 3 and b"no project in " + str(tmp_path).encode() + b"/x\\u{202E}y" in shown, shown
+
+
 def test_auth_and_session_answers_as_json_escape_at_a_terminal_and_keep_to_a_pipe(home):
     email = "kim" + HIDDEN + "@example.com"
     user = {"id": "0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b", "aud": "authenticated",

@@ -95,8 +95,7 @@ extension Cluster {
       guard let problem = SocketDirectory.problem(with: chosen, owner: owner) else { return layout }
       var info = stat()
       if lstat(chosen, &info) == 0 {
-        FileHandle.standardError.write(
-          Data("snm local: not using the socket directory \(chosen) (\(problem))\n".utf8))
+        printError("snm local: not using the socket directory \(chosen) (\(problem))")
       }
     }
     readied.privateSocketDir = try SocketDirectory.makePrivate(owner: owner)

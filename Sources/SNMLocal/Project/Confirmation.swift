@@ -25,7 +25,7 @@ struct Confirmation {
       throw LocalProjectError(
         .usage, "\(action) deletes data: confirm at a terminal, or add --yes (no terminal here)")
     }
-    FileHandle.standardError.write(Data(question.utf8))
+    writeError(question)
     guard let answer = readLine() else { return false }
     return accept.contains(answer.trimmingCharacters(in: .whitespaces))
   }

@@ -17,11 +17,11 @@ extension LocalCommand {
     }
     let (deleted, kept) = try controller.destroy()
     if json {
-      printLine(
+      printJSON(
         JSONValue.object([
           .init("destroyed", .bool(true)), .init("deleted", .array(deleted.map { .string($0) })),
           .init("kept", .array(kept.map { .string(state.dataDir + "/" + $0) })),
-        ]).serialized())
+        ]))
       return 0
     }
     var lines = ["snm local: destroyed the project in \(state.dataDir)"]

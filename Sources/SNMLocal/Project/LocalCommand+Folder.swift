@@ -27,7 +27,7 @@ extension LocalCommand {
     let config = try ProjectFolderConfig(folder: folder)
     let notes = config.notes + config.overrides(given: given, options: options)
     if !notes.isEmpty {
-      FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8))
+      printError(notes.joined(separator: "\n"))
     }
     controller.folder = config
   }

@@ -2,8 +2,9 @@ import SNMWire
 
 extension LocalCommand {
   /// `snm local inbox [ADDRESS] [--json]`: the mails the running project would have sent, newest
-  /// first (its `/inbox/v1/messages`, asked with the project's service key). A table at a
-  /// terminal, every control character a server could put there shown as `?`; `--json` the array.
+  /// first (its `/inbox/v1/messages`, asked with the project's service key). A table, every
+  /// character a terminal must not get raw (a signed-up user's name, a redirect URL: another
+  /// person's text) shown as an escape (`\u{202E}`); `--json` the array (``printJSON(_:)``).
   ///
   /// - Throws: `LocalProjectError` when no project runs in the folder or it does not answer.
   func printInbox(_ controller: LocalProjectController) throws(LocalProjectError) {
@@ -26,18 +27,17 @@ extension LocalCommand {
       throw LocalProjectError(.failed, "the inbox answered \(status)")
     }
     if json {
-      printLine(JSONValue.array(messages).serialized())
+      printJSON(JSONValue.array(messages))
       return
     }
     guard !messages.isEmpty else {
-      printLine(
-        "snm local: no mail" + (inboxAddress.map { " for \(Self.printable($0))" } ?? ""))
+      printLine("snm local: no mail" + (inboxAddress.map { " for \($0)" } ?? ""))
       return
     }
     let header = ["sent at", "to", "kind", "otp", "subject"]
     let rows = messages.map { message in
       ["sent_at", "to", "kind", "otp", "subject"].map { name in
-        Self.printable(message[name]?.stringValue ?? "")
+        VisibleTextLine.escaped(message[name]?.stringValue ?? "")
       }
     }
     var widths = header.map(\.count)
@@ -55,14 +55,5 @@ extension LocalCommand {
     lines.append(
       "(\(rows.count) mail\(rows.count == 1 ? "" : "s"); --json for the links and texts)")
     printLine(lines.joined(separator: "\n"))
-  }
-
-  /// `text` with every control character (C0, DEL, C1) shown as `?`.
-  static func printable(_ text: String) -> String {
-    String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { scalar in
-          scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) ? "?" : scalar
-        }))
   }
 }

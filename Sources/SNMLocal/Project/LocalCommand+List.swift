@@ -15,7 +15,7 @@ extension LocalCommand {
     let doomed = known.filter { $0.isOrphan || (pruneUnknown && $0.isUnknown) }
     guard !doomed.isEmpty else {
       if json {
-        printLine(JSONValue.object([.init("deleted", .array([]))]).serialized())
+        printJSON(JSONValue.object([.init("deleted", .array([]))]))
       } else {
         printLine("snm local: nothing to prune (no stopped project whose folder is gone)")
       }
@@ -45,8 +45,8 @@ extension LocalCommand {
       }
     }
     if json {
-      printLine(
-        JSONValue.object([.init("deleted", .array(deleted.map(\.json)))]).serialized())
+      printJSON(
+        JSONValue.object([.init("deleted", .array(deleted.map(\.json)))]))
     } else {
       var lines = ["snm local: deleted \(deleted.count) cluster\(deleted.count == 1 ? "" : "s")"]
       lines += deleted.map {
@@ -64,7 +64,7 @@ extension LocalCommand {
 
   func printList(_ known: [KnownProject]) {
     if json {
-      printLine(JSONValue.array(known.map(\.json)).serialized())
+      printJSON(JSONValue.array(known.map(\.json)))
       return
     }
     guard !known.isEmpty else {

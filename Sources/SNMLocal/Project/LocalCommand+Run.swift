@@ -32,7 +32,7 @@ extension LocalCommand {
     case .stop:
       let stopped = try controller.stop()
       if json {
-        printLine(JSONValue.object([.init("stopped", .bool(stopped))]).serialized())
+        printJSON(JSONValue.object([.init("stopped", .bool(stopped))]))
       } else {
         printLine(
           stopped
@@ -42,12 +42,12 @@ extension LocalCommand {
     case .status:
       guard let status = try controller.currentStatus() else {
         if json {
-          printLine(
+          printJSON(
             JSONValue.object([
               .init("running", .bool(false)), .init("data_dir", .string(options.dataDir)),
               .init("url", .null), .init("anon_key", .null), .init("service_role_key", .null),
               .init("publishable_key", .null), .init("secret_key", .null),
-            ]).serialized())
+            ]))
         } else {
           printLine("snm local: no project in \(options.dataDir) (run snm local start)")
         }
@@ -79,7 +79,7 @@ extension LocalCommand {
 
   func report(_ status: LocalProjectStatus, headline: String) {
     if json {
-      printLine(status.json.serialized())
+      printJSON(status.json)
       return
     }
     var lines = ["snm local: \(headline)"]

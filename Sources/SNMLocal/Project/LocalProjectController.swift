@@ -92,9 +92,7 @@ struct LocalProjectController {
       FileManager.default.fileExists(atPath: state.layout.baseDir)
     else { return }
     try Cluster(layout: state.layout).destroy()
-    FileHandle.standardError.write(
-      Data(
-        "snm local: removed the cluster an earlier project left in \(state.layout.baseDir)\n".utf8))
+    printError("snm local: removed the cluster an earlier project left in \(state.layout.baseDir)")
   }
 
   /// Stops the gateway and Postgres. Returns false when nothing was running.
@@ -263,8 +261,7 @@ struct LocalProjectController {
         let seed = ProjectSeed(config: folder)
         let (files, unmatched) = seed.files()
         for pattern in unmatched {
-          FileHandle.standardError.write(
-            Data("snm local: no seed file matches \(pattern) in [db.seed] sql_paths\n".utf8))
+          printError("snm local: no seed file matches \(pattern) in [db.seed] sql_paths")
         }
         try seed.apply(files, on: connection)
       }

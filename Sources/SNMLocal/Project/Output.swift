@@ -1,11 +1,34 @@
 import Foundation
+import SNMWire
 
-/// Writes one line to standard error.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Writes `text` and a line feed to standard error: a message for a person, every character a
+/// terminal must not get raw (SNMWire's one walk, `VisibleTextLine`) shown as an escape
+/// (`\u{202E}`), its line feeds kept. A folder's name, a config file's text, a mail's subject
+/// are another person's text.
 func printError(_ text: String) {
-  FileHandle.standardError.write(Data((text + "\n").utf8))
+  writeError(text + "\n")
 }
 
-/// Writes one line to standard output, unbuffered.
+/// ``printError(_:)`` without the line feed (a question asked on the same line as its answer).
+func writeError(_ text: String) {
+  FileHandle.standardError.write(Data(VisibleTextLine.escapedKeepingLines(text).utf8))
+}
+
+/// Writes one line to standard output, unbuffered: text for a person, shown as ``printError(_:)``
+/// shows it.
 func printLine(_ text: String) {
-  FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  FileHandle.standardOutput.write(Data((VisibleTextLine.escapedKeepingLines(text) + "\n").utf8))
+}
+
+/// Writes `value` as one line of JSON to standard output: at a terminal every character a
+/// terminal must not get raw written as JSON's own escape (`\u202e`: the same JSON value); to a
+/// pipe or a file its bytes as they are (data, as `--format json` writes them).
+func printJSON(_ value: JSONValue) {
+  let text = value.serialized()
+  let shown = isatty(STDOUT_FILENO) == 1 ? VisibleTextLine.escapedJSON(text) : text
+  FileHandle.standardOutput.write(Data((shown + "\n").utf8))
 }

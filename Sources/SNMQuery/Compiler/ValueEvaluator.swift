@@ -55,8 +55,18 @@ public enum ValueEvaluator {
 
   /// What `echo` prints for a value: a string's text, anything else as compact JSON.
   public static func text(_ node: ValueNode, in scope: VariableScope) throws(Diagnostic) -> String {
-    if case .string(let literal) = node.value { return try text(literal, in: scope) }
-    return interpolation(try json(node, in: scope))
+    try echoed(node, in: scope).text
+  }
+
+  /// ``text(_:in:)`` and whether it is JSON text (an object, an array, a number, `true`, `null`:
+  /// not a string), which a terminal is shown in JSON's own escapes.
+  public static func echoed(_ node: ValueNode, in scope: VariableScope) throws(Diagnostic)
+    -> (text: String, json: Bool)
+  {
+    if case .string(let literal) = node.value { return (try text(literal, in: scope), false) }
+    let value = try json(node, in: scope)
+    if case .string(let text) = value { return (text, false) }
+    return (interpolation(value), true)
   }
 
   /// A value as it reads inside a string.

@@ -93,10 +93,12 @@ public struct PromptLoop {
     }
   }
 
-  /// `snm anon@local> `, or its continuation `             -> ` of the same width.
+  /// `snm anon@local> `, or its continuation `             -> ` of the same width. The name
+  /// comes from a server (a user's e-mail): shown escaped (``VisibleText``), as the project's.
   func promptText(continuing: Bool) -> String {
     let service = continuing ? "" : executor.takeRanAsService() ? "[service]" : ""
-    let main = "snm \(signedInName())@\(executor.project.name)\(service)> "
+    let who = VisibleText.escaped("\(signedInName())@\(executor.project.name)")
+    let main = "snm \(who)\(service)> "
     if continuing {
       return String(repeating: " ", count: max(0, main.count - 3)) + "-> "
     }

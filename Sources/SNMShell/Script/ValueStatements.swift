@@ -141,10 +141,15 @@ struct ValueStatements: StatementFamily {
   /// `echo value`: prints a string with its variables filled in, or a value as JSON.
   func runEcho(_ echo: EchoStatement, in source: Source) -> StatementResult {
     do {
-      // A variable may hold what a server sent: at a terminal its control characters are shown
-      // as escapes; to a file or pipe the text is written as it is.
-      let text = try ValueEvaluator.text(echo.value, in: environment.variables)
-      emit(output.results.isTerminal ? VisibleText.escaped(text, keepingNewlines: true) : text)
+      // A variable may hold what a server sent: at a terminal its hidden characters are shown
+      // as escapes (a JSON value's as JSON's own, `\u202e`: the same value); to a file or pipe
+      // the text is written as it is.
+      let (text, json) = try ValueEvaluator.echoed(echo.value, in: environment.variables)
+      if !output.results.isTerminal {
+        emit(text)
+      } else {
+        emit(json ? VisibleText.json(text) : VisibleText.escaped(text, keepingNewlines: true))
+      }
       return .succeeded(nil)
     } catch {
       return report(error, in: source)

@@ -11,10 +11,13 @@ import SNMShell
 /// Try 'snm explain --help'.
 /// ```
 enum ErrorFunnel {
-  /// Prints `error` as `command` reports it; returns the exit code.
+  /// Prints `error` as `command` reports it; returns the exit code. A message may quote what a
+  /// user typed, a folder's or a file's name, a server's words: every character a terminal must
+  /// not get raw is shown as an escape (`\u{202E}`); refused statements come rendered so.
   static func report(_ error: any Error, command: Command) -> Int32 {
     let (text, code) = message(for: error, command: command)
-    FileHandle.standardError.write(Data(text.utf8))
+    let shown = error is StatementsRefused ? text : VisibleText.escaped(text, keepingNewlines: true)
+    FileHandle.standardError.write(Data(shown.utf8))
     return code.rawValue
   }
 
