@@ -5,6 +5,7 @@ scripts/run is tried in a copy of the repository's layout whose scripts/install 
 that "builds" a one-line snm, so no test here builds anything; scripts/install itself is run
 with SNM_SKIP_BUILD=1 (its apt and Python steps find everything installed)."""
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -82,3 +83,50 @@ def test_run_rebuilds_a_binary_older_than_a_source_and_says_which(tmp_path):
         f"run: {binary} is older than Sources/main.swift (changed since it was built): "
         "rebuilding\nfake install ran\n")
     assert stale.stdout == "snm ran with: --version\n"
+
+
+FAKE_SWIFT = """#!/bin/sh
+# A stand-in for `swift build`: two modules, the second one "compiling" (a busy loop) for 6 s.
+case "$*" in
+  *--show-bin-path*) echo "$PWD/.build/release"; exit 0 ;;
+esac
+echo "[1/3] Compiling SNMWire ByteWord.swift"
+echo "[2/3] Compiling SNMShell Terminal.swift"
+timeout 6 sh -c 'while :; do :; done'
+mkdir -p .build/release
+printf '#!/bin/sh\\n' > .build/release/snm
+chmod +x .build/release/snm
+echo "Build of product 'snm' complete! (6.0s)"
+"""
+
+
+def test_install_says_what_the_build_compiles_and_that_it_moves(tmp_path):
+    """The build's step counter stood still for minutes while one large module compiled: each
+    progress line now names the module and the CPU time its compiler used so far. The estimate
+    says what it depends on (measured 7 min 24 s idle, 10 min 42 s under load; it said "about
+    6 min")."""
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "install", repo / "scripts" / "install")
+    shutil.copy(ROOT / "scripts" / "requirements-test.txt", repo / "scripts")
+    (repo / "scripts" / "check-link-packages").write_text("#!/bin/sh\nexit 0\n")
+    os.chmod(repo / "scripts" / "check-link-packages", 0o755)
+    (repo / ".build" / "venv").mkdir(parents=True)
+    shutil.copy(ROOT / "scripts" / "requirements-test.txt",
+                repo / ".build" / "venv" / ".snm-requirements")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "swift").write_text(FAKE_SWIFT)
+    os.chmod(fake / "swift", 0o755)
+    done = subprocess.run(
+        [str(repo / "scripts" / "install")], cwd=repo, capture_output=True, text=True,
+        timeout=120, env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}",
+                          "SNM_INSTALL_TICK": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    step = next(line for line in lines if line.startswith("install: 3/3 swift build"))
+    assert "7 min on 2 idle cores, 11 min or more when other work shares them" in step, step
+    moving = [line for line in lines if line.startswith("install:   building ")]
+    assert moving, lines
+    assert all(re.fullmatch(r"install:   building \[2/3\] Compiling SNMShell: compilers at "
+                            r"[0-9]+ s of CPU \([0-9]+ s\)", line) for line in moving), moving
