@@ -45,5 +45,7 @@ def test_a_merged_report_that_cannot_be_written_says_why(tmp_path, home):
     for path, reason in unwritable(tmp_path):
         result = run_snm("report", "merge", str(shard), "--junit", str(path), env=home)
         assert result.returncode == 2, result.stderr
-        assert f"cannot write the junit report '{path}': {reason}" in result.stderr, result.stderr
+        # A write failure is not a usage error: the one line, no usage lines after it.
+        assert result.stderr == (f"snm report: cannot write the junit report '{path}': "
+                                 f"{reason}\n"), result.stderr
 

@@ -64,12 +64,11 @@ public enum TestReportFile {
   /// `snm report merge`: the reports' files, in the order the reports are named (a file named
   /// twice keeps its last result), written as each of `reports` with the target they name.
   /// Returns the merged results.
-  /// - Throws: `UsageError` for a report that cannot be read or written, or reports that name
-  ///   different projects (URL or kind of key).
+  /// - Throws: `UsageError` for a report that cannot be read, or reports that name different
+  ///   projects (URL or kind of key); `CommandFailure` (exit 2, as `snm test`'s) for one that
+  ///   cannot be written: not a usage error.
   @discardableResult
-  public static func merge(_ paths: [String], into reports: [TestReport]) throws(UsageError)
-    -> [ScriptResult]
-  {
+  public static func merge(_ paths: [String], into reports: [TestReport]) throws -> [ScriptResult] {
     var merged: [ScriptResult] = []
     var positions: [String: Int] = [:]
     var targets: [(path: String, target: RunTarget)] = []
@@ -97,7 +96,7 @@ public enum TestReportFile {
     }
     for report in reports {
       if let failure = report.write(report.kind.render(merged, target: target)) {
-        throw UsageError(failure)
+        throw CommandFailure(failure, exitCode: .usage)
       }
     }
     return merged

@@ -36,8 +36,8 @@ enum ErrorFunnel {
       // as `snm local` words it only under `snm local`.
       let code = ExitCode(rawValue: local.exitCode) ?? .unreachable
       return ("\(prefix): \(local.description)\n", code)
-    case let gen as GenError:
-      return ("\(prefix): \(gen.message)\n", gen.exitCode)
+    case let failure as CommandFailure:
+      return ("\(prefix): \(failure.message)\n", failure.exitCode)
     default:
       return ("\(prefix): \(error)\n", .failure)
     }

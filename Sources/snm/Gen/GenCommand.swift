@@ -71,7 +71,7 @@ struct GenCommand: Sendable, Equatable {
   func compare(_ text: String, with path: String) throws -> ExitCode {
     let shown = VisibleText.escaped(path)
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw GenError("cannot read \(shown): no such file, or not readable")
+      throw CommandFailure("cannot read \(shown): no such file, or not readable")
     }
     let current = String(decoding: data, as: UTF8.self)
     if current == text {
@@ -99,20 +99,7 @@ struct GenCommand: Sendable, Equatable {
       try beside.write(contentsOf: Array(text.utf8))
       try beside.finish()
     } catch {
-      throw GenError("cannot write \(VisibleText.escaped(path)): \(error.reason)")
+      throw CommandFailure("cannot write \(VisibleText.escaped(path)): \(error.reason)")
     }
   }
-}
-
-/// Why `snm gen` could not write: the message says where and why; `exitCode` 1 or 3.
-struct GenError: Error, CustomStringConvertible {
-  var message: String
-  var exitCode: ExitCode = .failure
-
-  init(_ message: String, exitCode: ExitCode = .failure) {
-    self.message = message
-    self.exitCode = exitCode
-  }
-
-  var description: String { message }
 }

@@ -52,7 +52,7 @@ enum GenSource {
       let result = try connection.execute(CatalogQuery.sql, [SQLText.arrayLiteral(schemas)])
       text = result.scalar ?? "{}"
     } catch {
-      throw GenError(
+      throw CommandFailure(
         "the local project's catalog could not be read: \(error)", exitCode: .unreachable)
     }
     let catalog = try DatabaseCatalog(
@@ -74,7 +74,7 @@ enum GenSource {
         || catalog.composites.contains { $0.schema == schema }
         || catalog.functions.contains { $0.schema == schema }
       if !found {
-        throw GenError(
+        throw CommandFailure(
           "schema '\(VisibleText.escaped(schema))' has no tables, views, types or functions"
             + (fromDocuments ? " the key's role may see" : "")
             + ": check its name (--schema)")
@@ -103,7 +103,7 @@ enum GenSource {
           serviceKey == nil
           ? ": hosted projects give the document to the service key (--service-key, "
             + "SUPABASE_SERVICE_ROLE_KEY or SUPABASE_SECRET_KEY)" : ""
-        throw GenError(
+        throw CommandFailure(
           "\(shown) did not give its OpenAPI document for schema '\(VisibleText.escaped(schema))'"
             + "\(status): \(error)\(advice)", exitCode: .unreachable)
       }
