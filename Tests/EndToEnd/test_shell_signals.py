@@ -92,6 +92,46 @@ def test_sigterm_at_the_password_prompt_gives_the_echo_back(parent):
     parent.expect(pexpect.EOF)
 
 
+def test_ctrl_c_at_the_password_prompt_cancels_the_login(parent, tmp_path):
+    """Ctrl-C at the password prompt says the statement was cancelled and the shell goes on;
+    it said "login needs a password: type it at a terminal", at a terminal."""
+    parent.expect_exact("snm anon@local> ")
+    parent.sendline("login email 'nobody@example.com'")
+    parent.expect_exact("password for nobody@example.com: ")
+    time.sleep(0.2)
+    parent.send("hunter2\x03")
+    index = parent.expect_exact(["cancelled", "needs a password"])
+    assert index == 0, parent.before
+    parent.expect_exact("snm anon@local> ")
+    parent.sendline("exit")
+    parent.expect_exact("terminal as before")
+    parent.expect_exact("parent survived, snm exited 0")
+    parent.expect(pexpect.EOF)
+    assert "hunter2" not in parent.before
+
+
+def test_ctrl_c_at_the_password_prompt_of_a_one_shot_login_exits_130(project, tmp_path):
+    """`snm -c 'login ...'` at a terminal: Ctrl-C at its password prompt ends it with 130, as
+    Ctrl-C during any statement does, and nothing is stored."""
+    state = tmp_path / "state"
+    env = dict(os.environ, TERM="xterm", SUPABASE_URL=project.url,
+               SUPABASE_ANON_KEY=project.anon_key, XDG_STATE_HOME=str(state),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               PAGER="cat", NO_COLOR="1")
+    child = pexpect.spawn(SNM, ["-c", "login email 'nobody@example.com'"], env=env,
+                          encoding="utf-8", timeout=30, dimensions=(24, 120))
+    child.expect_exact("password for nobody@example.com: ")
+    time.sleep(0.2)
+    child.send("\x03")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130, child.before
+    assert "needs a password" not in child.before
+    assert "interrupted" in child.before, child.before
+    stored = [p for p in state.rglob("*") if p.is_file()] if state.exists() else []
+    assert not [p for p in stored if "session" in p.name], stored
+
+
 def test_keys_typed_as_soon_as_the_prompt_shows_are_not_lost(project, tmp_path):
     """The terminal is raw before the prompt is printed: a Ctrl-D sent the moment the prompt
     appears reaches the editor. libedit prints its prompt before leaving cooked mode; a Ctrl-D in

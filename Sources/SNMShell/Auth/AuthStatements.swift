@@ -290,9 +290,9 @@ struct AuthStatements: StatementFamily {
     case .failed(let error): return .stopped(.failed(authCallFailure(error, service: false)))
     case .interrupted(let signal): return .stopped(.interrupted(signal))
     }
-    guard let nonce = PasswordReader.read(prompt: "the project mailed a code; code: "),
-      !nonce.isEmpty
-    else {
+    let asked = PasswordReader.read(prompt: "the project mailed a code; code: ")
+    if asked == .cancelled { return .stopped(.interrupted(SIGINT)) }
+    guard case .typed(let nonce) = asked, !nonce.isEmpty else {
       return .stopped(fail(.usage, "no code given; the password was not changed"))
     }
     environment.secrets.register(nonce)

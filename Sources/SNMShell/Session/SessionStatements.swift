@@ -37,11 +37,13 @@ struct SessionStatements: StatementFamily {
     case .loginAnonymously:
       return await signIn("login") { try await auth.signInAnonymously() }
     case .login(let email, let password):
-      guard let password = password ?? askPassword(for: email) else { return noPassword("login") }
+      let asked = password.map(PasswordReader.Answer.typed) ?? askPassword(for: email)
+      guard case .typed(let password) = asked else { return noPassword("login", asked) }
       environment.secrets.register(password)
       return await signIn("login") { try await auth.signIn(email: email, password: password) }
     case .signup(let email, let password, let data):
-      guard let password = password ?? askPassword(for: email) else { return noPassword("signup") }
+      let asked = password.map(PasswordReader.Answer.typed) ?? askPassword(for: email)
+      guard case .typed(let password) = asked else { return noPassword("signup", asked) }
       environment.secrets.register(password)
       guard let data else {
         return await signIn("signup") { try await auth.signUp(email: email, password: password) }
@@ -206,12 +208,15 @@ struct SessionStatements: StatementFamily {
     return Outcome(.succeeded(nil), signedIn: signedIn)
   }
 
-  private func askPassword(for email: String) -> String? {
+  private func askPassword(for email: String) -> PasswordReader.Answer {
     PasswordReader.read(prompt: "password for \(email): ")
   }
 
-  private func noPassword(_ verb: String) -> Outcome {
-    authFailure(
+  /// Ctrl-C at the prompt cancels the statement (exit 130 in a script); else no password could
+  /// be asked for.
+  private func noPassword(_ verb: String, _ asked: PasswordReader.Answer) -> Outcome {
+    if asked == .cancelled { return Outcome(.interrupted(SIGINT)) }
+    return authFailure(
       "\(verb) needs a password: type it at a terminal, or write `password '...'` or "
         + "`password $env.NAME` in scripts")
   }

@@ -3,17 +3,31 @@ import Foundation
 /// Reads a password from the terminal without echoing it.
 ///
 /// ```swift
-/// guard let password = PasswordReader.read(prompt: "password for kim@example.com: ") else { ... }
+/// switch PasswordReader.read(prompt: "password for kim@example.com: ") {
+/// case .typed(let password): ...
+/// case .cancelled: ...     // Ctrl-C: the statement is cancelled (exit 130), nothing is sent
+/// case .none: ...          // not a terminal, or Ctrl-D: say how else to give it
+/// }
 /// ```
-/// Returns nil when standard input is not a terminal (scripts pass `password '...'` or
-/// `password $env.NAME` instead) or when the person pressed Ctrl-D / Ctrl-C. The terminal's echo
-/// setting is always restored. The password never goes to the history or anywhere else.
+/// Nothing is read when standard input is not a terminal (scripts pass `password '...'` or
+/// `password $env.NAME` instead). The terminal's echo setting is always restored. The password
+/// never goes to the history or anywhere else.
 enum PasswordReader {
-  /// The password typed at the terminal on standard input, or nil.
-  static func read(prompt: String, fd: Int32 = STDIN_FILENO) -> String? {
-    guard isatty(fd) != 0 else { return nil }
+  /// What the person did at the prompt.
+  enum Answer: Equatable {
+    /// Typed this and pressed Enter.
+    case typed(String)
+    /// Pressed Ctrl-C.
+    case cancelled
+    /// Nothing to read: not a terminal, or Ctrl-D on an empty line.
+    case none
+  }
+
+  /// What was typed at the terminal on standard input.
+  static func read(prompt: String, fd: Int32 = STDIN_FILENO) -> Answer {
+    guard isatty(fd) != 0 else { return .none }
     var saved = termios()
-    guard tcgetattr(fd, &saved) == 0 else { return nil }
+    guard tcgetattr(fd, &saved) == 0 else { return .none }
     // Byte at a time, no echo, no signals: Ctrl-C arrives as a byte, so the terminal is always
     // restored (a SIGINT would end the process with echo still off).
     var silent = saved
@@ -23,7 +37,7 @@ enum PasswordReader {
       cc[Int(VTIME)] = 0
     }
     FileHandle.standardError.write(Data(prompt.utf8))
-    guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else { return nil }
+    guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else { return .none }
     defer {
       _ = tcsetattr(fd, TCSAFLUSH, &saved)
       FileHandle.standardError.write(Data("\n".utf8))
@@ -33,14 +47,14 @@ enum PasswordReader {
     while true {
       let count = Foundation.read(fd, &byte, 1)
       if count < 0 && errno == EINTR { continue }
-      guard count == 1 else { return nil }
+      guard count == 1 else { return .none }
       switch byte {
       case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-        return String(decoding: bytes, as: UTF8.self)
+        return .typed(String(decoding: bytes, as: UTF8.self))
       case 0x03:  // Ctrl-C
-        return nil
+        return .cancelled
       case 0x04:  // Ctrl-D
-        if bytes.isEmpty { return nil }
+        if bytes.isEmpty { return .none }
       case 0x7f, 0x08:  // erase one character (all its UTF-8 bytes)
         while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
       case 0x15:  // Ctrl-U

@@ -49,7 +49,7 @@ import Testing
   }
 
   /// Starts the reader on its own thread, waits until it turned echo off, types `keys`.
-  func readPassword(typing keys: [UInt8], on pty: PTY) async -> String? {
+  func readPassword(typing keys: [UInt8], on pty: PTY) async -> PasswordReader.Answer {
     await withCheckedContinuation { continuation in
       let thread = Thread {
         continuation.resume(returning: PasswordReader.read(prompt: "", fd: pty.slave))
@@ -66,7 +66,7 @@ import Testing
     defer { pty.close() }
     #expect(pty.echoIsOn())
     let password = await readPassword(typing: Array("hunter2é\u{7f}3\n".utf8), on: pty)
-    #expect(password == "hunter23")
+    #expect(password == .typed("hunter23"))
     #expect(pty.screen() == [])
     #expect(pty.echoIsOn())  // restored
   }
@@ -74,7 +74,14 @@ import Testing
   @Test func ctrlCCancels() async throws {
     let pty = try PTY()
     defer { pty.close() }
-    #expect(await readPassword(typing: Array("abc".utf8) + [0x03], on: pty) == nil)
+    #expect(await readPassword(typing: Array("abc".utf8) + [0x03], on: pty) == .cancelled)
+    #expect(pty.echoIsOn())
+  }
+
+  @Test func ctrlDOnAnEmptyLineGivesNone() async throws {
+    let pty = try PTY()
+    defer { pty.close() }
+    #expect(await readPassword(typing: [0x04], on: pty) == PasswordReader.Answer.none)
     #expect(pty.echoIsOn())
   }
 
@@ -85,6 +92,6 @@ import Testing
       close(ends[0])
       close(ends[1])
     }
-    #expect(PasswordReader.read(prompt: "", fd: ends[0]) == nil)
+    #expect(PasswordReader.read(prompt: "", fd: ends[0]) == PasswordReader.Answer.none)
   }
 }
