@@ -24,6 +24,9 @@ signal(SIGPIPE, SIG_IGN)
 // A file size limit (`ulimit -f`) makes a write fail with EFBIG, said as such, instead of a signal
 // that kills snm with a half-written file (an answer spilled to $TMPDIR, a download).
 signal(SIGXFSZ, SIG_IGN)
+// A refused connection to this machine names snm's own stopped project (and how to start it)
+// only where a data dir snm made records that port; anything else there is "nothing answers".
+StoppedLocalProject.recognize { LocalProject.startCommand(port: $0) }
 let command = arguments.first.flatMap(Command.subcommand(named:)) ?? .shell
 let status: Int32
 do {

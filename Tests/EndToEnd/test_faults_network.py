@@ -69,10 +69,17 @@ def test_unreachable_project_exits_3_with_the_url_and_the_cause(stopped_project,
             assert cause in result.stderr, (name, how, result.stderr)
             assert key not in result.stdout + result.stderr, f"{name}: the key is printed"
         assert runs["script"].stdout == "before\n", "the script stops at the failed statement"
-        # A refused connection to this machine is a stopped local project, and says so.
-        headline = (f"the local project at {url} is not running" if url.startswith("http://127.")
-                    else "could not reach the project")
+        # A refused connection to this machine is a stopped local project when a data dir of
+        # snm's records its port, and says how to start it; any other port there is only
+        # "nothing answers" (every refused 127.0.0.1 port read as snm's project).
+        headline = {"stopped project": f"the local project at {url} is not running",
+                    "wrong port": f"nothing answers at {url}"}.get(name, "could not reach the project")
         assert f"{script}:2:1: error: {headline}: {QUERY}" in runs["script"].stderr
+        if name == "stopped project":
+            assert (f"snm: {headline}: start it with: snm local start --dir "
+                    f"'{stopped_project.data_dir}'\n") in runs["-c"].stderr, runs["-c"].stderr
+        else:
+            assert "snm local start" not in runs["-c"].stderr, runs["-c"].stderr
         with_errors = run_snm("--continue-on-error", str(script), env=env, timeout=60)
         assert with_errors.returncode == 3 and with_errors.stdout == "before\nafter\n", name
 

@@ -10,6 +10,7 @@ touches port 54321.
 """
 import json
 import os
+import pathlib
 import subprocess
 import xml.etree.ElementTree as ElementTree
 
@@ -244,16 +245,35 @@ def test_explain_takes_a_service_url_as_its_project_too(home):
                              "project URL https://abcd.supabase.co\n")
 
 
-def test_a_stopped_local_project_says_how_to_start_it(home, script):
+def test_a_refused_local_port_is_snm_s_project_only_when_its_data_dir_records_it(
+        project, home, script):
+    """A refused 127.0.0.1 URL is "the local project ... is not running" with how to start it
+    only when a data dir of snm's records that port (here the default one, as `snm local start`
+    left it); any other port (the Supabase CLI's stack, another server) is "nothing answers at
+    URL", with no advice to start a project snm never made there. Every refused port on this
+    machine read as snm's project, with `snm local start --port N` as the cure."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    env = {**home, "CI": "true", "SUPABASE_URL": url, "SUPABASE_PUBLISHABLE_KEY": "sb_publishable_x"}
+    env = {**home, "CI": "true", "SUPABASE_URL": url, "SUPABASE_PUBLISHABLE_KEY": "sb_publishable_x",
+           "XDG_DATA_HOME": str(pathlib.Path(home["HOME"]) / ".local" / "share")}
+    result = clean_run("-c", "from dog_profile select name", env=env)
+    assert result.returncode == 3
+    assert result.stderr.splitlines()[0] == (
+        f"-c:1:1: error: nothing answers at {url}: from dog_profile select name"), result.stderr
+    assert "snm local start" not in result.stderr and "local project" not in result.stderr
+    tested = clean_run("test", script, env=env)
+    assert tested.returncode == 3
+    assert f"nothing answers at {url}" in tested.stdout
+    # The default data dir records that port: now it is snm's project, started with plain
+    # `snm local start` (it starts on the port it recorded).
+    state = json.loads((pathlib.Path(project.data_dir) / "project.json").read_text())
+    state["port"] = port
+    default_dir = pathlib.Path(home["HOME"]) / ".local" / "share" / "snm" / "local"
+    default_dir.mkdir(parents=True)
+    (default_dir / "project.json").write_text(json.dumps(state))
     result = clean_run("-c", "from dog_profile select name", env=env)
     assert result.returncode == 3
     assert result.stderr.splitlines()[0] == (
         f"-c:1:1: error: the local project at {url} is not running: from dog_profile select name")
-    assert (f"snm: the local project at {url} is not running: start it with "
-            f"'snm local start --port {port}'") in result.stderr
-    tested = clean_run("test", script, env=env)
-    assert tested.returncode == 3
-    assert f"the local project at {url} is not running" in tested.stdout
+    assert (f"snm: the local project at {url} is not running: start it with: snm local start\n"
+            ) in result.stderr
