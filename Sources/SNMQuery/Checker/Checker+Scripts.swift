@@ -22,7 +22,17 @@ extension Checker {
     case .valueCount(let left, _, let right):
       checkVariables(in: left)
       checkCount(right, clause: "count")
-    case .exists(let value, _), .isKind(let value, _, _):
+    case .exists(let value, let negated):
+      // `expect $env.NAME exists` is the script's own check for it: the place it fails, and a
+      // guard for the statements after it.
+      if environment != nil, case .variable(let reference) = value.value, reference.name == "env",
+        reference.path.count == 1, case .field(let name)? = reference.path.first
+      {
+        if !negated { guardedEnvironment.insert(name) }
+        return
+      }
+      checkVariables(in: value)
+    case .isKind(let value, _, _):
       checkVariables(in: value)
     case .within(let inner, _, _):
       if !previousSendsRequest {

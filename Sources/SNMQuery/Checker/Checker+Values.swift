@@ -174,10 +174,23 @@ extension Checker {
   }
 
   mutating func checkVariable(_ reference: VariableRef) {
+    if environment != nil { checkEnvironment(reference) }
     guard !isDefined(reference.name) else { return }
     let help =
       DidYouMean.suggest(reference.name, among: defined.sorted()).map { "did you mean '$\($0)'?" }
       ?? "bind it first with 'let \(reference.name) = ...' or pass --var \(reference.name)=VALUE"
     report(.undefinedVariable(reference.spelling), at: reference.range, help: help)
+  }
+
+  /// `$env.NAME` when the environment the script runs with does not hold NAME (and no `expect
+  /// $env.NAME exists` guards it): found before anything is sent, where it failed only when its
+  /// statement ran, after the statements before it were sent.
+  private mutating func checkEnvironment(_ reference: VariableRef) {
+    guard let environment, reference.name == "env", case .field(let name)? = reference.path.first,
+      environment[name] == nil, !guardedEnvironment.contains(name)
+    else { return }
+    report(
+      .environmentNotSet(name), at: reference.range,
+      help: "export \(name)=... before running snm, or guard it with 'expect $env.\(name) exists'")
   }
 }

@@ -23,6 +23,12 @@ public struct Checker {
   var previousSendsRequest = false
   /// The statement being checked, for messages about it as a whole.
   var statementRange = SourceRange.point(0)
+  /// The environment `$env.NAME` reads when the script runs: a name it does not hold is an error
+  /// before anything is sent, unless an `expect $env.NAME exists` guards it. Nil (`snm check`,
+  /// which runs nothing): not checked.
+  public var environment: [String: String]?
+  /// The names an `expect $env.NAME exists` checked so far guards.
+  public var guardedEnvironment: Set<String> = []
 
   /// The built-in variables.
   public static let builtins: Set<String> = ["env", "session", "last"]

@@ -23,6 +23,11 @@ public struct ScriptCheck: Sendable {
   /// The project's names as last cached, when known: unknown tables, columns and functions are
   /// warnings with the closest name (`snm check`).
   var names: SchemaCheck?
+  /// The environment the script will run with: each `$env.NAME` it does not hold is an error
+  /// (``Checker/environment``). Nil for `snm check`, which runs nothing.
+  var environment: [String: String]?
+  /// The `$env` names an `expect $env.NAME exists` guards, carried across `run` files.
+  var guardedEnvironment: Set<String> = []
   /// A signal that stopped the wait for a `run` file (a FIFO, a pipe): no diagnostic, the
   /// caller ends with its exit code (130, 143); no further `run` file is read.
   public private(set) var interruption: ScriptLoadError?
@@ -56,9 +61,11 @@ public struct ScriptCheck: Sendable {
 
   /// Checks `script` (named `file`: nil for `-c`, standard input and the prompt) and what it runs.
   public static func check(
-    _ script: ParsedScript, file: String?, variables: Set<String>, loader: ScriptLoader
+    _ script: ParsedScript, file: String?, variables: Set<String>, loader: ScriptLoader,
+    environment: [String: String]? = nil
   ) -> ScriptCheck {
     var check = ScriptCheck(script: script, known: variables)
+    check.environment = environment
     var chain: [String] = []
     if let file { chain.append(file) }
     var kept: [Statement] = []
@@ -80,10 +87,11 @@ public struct ScriptCheck: Sendable {
   /// own statements are kept, so running it does not parse it a second time.
   public static func check(
     file source: Source, variables: Set<String>, loader: ScriptLoader,
-    schema: DatabaseSchema? = nil, keeping: Bool = false
+    schema: DatabaseSchema? = nil, keeping: Bool = false, environment: [String: String]? = nil
   ) -> ScriptCheck {
     let empty = ParsedScript(source: source, statements: [], diagnostics: [])
     var check = ScriptCheck(script: empty, known: variables)
+    check.environment = environment
     check.names = schema.map(SchemaCheck.init(schema:))
     var kept: [Statement] = []
     check.script.diagnostics = check.visit(
@@ -118,6 +126,8 @@ public struct ScriptCheck: Sendable {
     var diagnostics = parsed
     // One checker per stretch between `run`s: it carries the names each `let` binds.
     var checker = Checker(variables: known, bound: bound)
+    checker.environment = environment
+    checker.guardedEnvironment = guardedEnvironment
     while let statement = next() {
       let before = checker.diagnostics.count
       checker.check(statement)
@@ -126,16 +136,20 @@ public struct ScriptCheck: Sendable {
         diagnostics += checker.diagnostics
         // The checker's names are these and its `let`s': taken whole, not added one by one.
         bound = checker.bound
+        guardedEnvironment = checker.guardedEnvironment
         let found = include(run, from: file, chain: chain, loader: loader)
         diagnostics += found
         clean = clean && found.isEmpty
         checker = Checker(variables: known, bound: bound)
+        checker.environment = environment
+        checker.guardedEnvironment = guardedEnvironment
       }
       if clean { keep(statement) }
       if let names { diagnostics += names.diagnostics(for: statement) }
     }
     diagnostics += parseDiagnostics() + checker.diagnostics
     bound = checker.bound
+    guardedEnvironment = checker.guardedEnvironment
     if !diagnostics.isEmpty {
       let sorted = diagnostics.sorted { $0.range.start < $1.range.start }
       let name = source.fileName

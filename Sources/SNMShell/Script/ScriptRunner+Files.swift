@@ -25,7 +25,8 @@ extension ScriptRunner {
     // again, a statement at a time, to run in the memory of its text.
     let keeping = source.bytes.count <= Self.keptScriptBytes
     let check = ScriptCheck.check(
-      file: source, variables: executor.boundNames(), loader: loader, keeping: keeping)
+      file: source, variables: executor.boundNames(), loader: loader, keeping: keeping,
+      environment: executor.environment)
     if let interruption = check.interruption { return refuse(path, interruption) }
     guard !check.hasErrors else {
       reportCheckErrors(check)
@@ -79,7 +80,8 @@ extension ScriptRunner {
     let parsed = Parser.parse(Source(text: text, fileName: name, firstLine: firstLine))
     let loader = state.loader
     let check = ScriptCheck.check(
-      parsed, file: nil, variables: executor.boundNames(), loader: loader)
+      parsed, file: nil, variables: executor.boundNames(), loader: loader,
+      environment: executor.environment)
     if let interruption = check.interruption {
       _ = finishScript()
       executor.baseErrors.write("snm: \(interruption.description)\n")
@@ -137,7 +139,8 @@ extension ScriptRunner {
         Diagnostic(.runTarget(error), at: run.pathRange), in: source, routing: routing)
     }
     let check = ScriptCheck.check(
-      file: included, variables: executor.boundNames(), loader: loader)
+      file: included, variables: executor.boundNames(), loader: loader,
+      environment: executor.environment)
     guard !check.hasErrors else {
       let colour = Terminal.usesColour(
         fd: STDERR_FILENO, disabled: !executor.currentSettings.colour)
