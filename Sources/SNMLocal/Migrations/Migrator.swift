@@ -19,6 +19,8 @@ struct Migrator {
   var folderMigrations = false
   /// False: `[db.migrations] enabled = false`, the folder's migrations are not applied.
   var applyFolderMigrations = true
+  /// Told once, before the first migration to apply, how many there are (a start says so).
+  var announce: ((Int) -> Void)? = nil
 
   /// The migrations to apply, in order: (version, source description, SQL).
   func migrations() throws(LocalProjectError) -> [(version: String, source: String, sql: String)] {
@@ -91,6 +93,8 @@ struct Migrator {
       ]
       + [(OAuthSchemaSQL.version, "snm auth oauth server clients", OAuthSchemaSQL.script)]
       + pending
+    let toApply = all.filter { !done.contains($0.0) }.count
+    if toApply > 0 { announce?(toApply) }
     for migration in all where !done.contains(migration.0) {
       do {
         _ = try connection.execute("begin")

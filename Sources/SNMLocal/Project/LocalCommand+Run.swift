@@ -11,6 +11,7 @@ extension LocalCommand {
     var controller = LocalProjectController(
       options: options, given: given, onTermination: onTermination)
     try useProjectFolder(&controller)
+    controller.progress = LocalProject.steps(prefix: "snm local", quiet: false)
     // Every action works on the data dir the project folder chose (its own, without --dir):
     // `logs`, `inbox` and `idp` read theirs from the command's options.
     var command = self

@@ -1,3 +1,6 @@
+import Foundation
+import SNMWire
+
 /// The local Supabase-compatible project: a Postgres cluster plus snm's REST, Auth and Storage gateway.
 ///
 /// ```swift
@@ -23,10 +26,13 @@ public enum LocalProject {
   }
 
   /// Starts the project (creating it on first use) unless it already runs; returns how to reach it.
+  /// Each step of a start is said on standard error as it begins (``steps(prefix:quiet:)``).
   public static func ensureRunning(
-    _ options: LocalProjectOptions = LocalProjectOptions()
+    _ options: LocalProjectOptions = LocalProjectOptions(), quiet: Bool = false
   ) throws(LocalProjectError) -> Endpoint {
-    let status = try LocalProjectController(options: options).start()
+    var controller = LocalProjectController(options: options)
+    controller.progress = steps(prefix: "snm: local project", quiet: quiet)
+    let status = try controller.start()
     return Endpoint(
       url: status.url, apiKey: status.publishableKey, serviceKey: status.secretKey,
       databaseURL: status.databaseURL, legacyKeys: [status.anonKey, status.serviceRoleKey])
@@ -43,5 +49,46 @@ public enum LocalProject {
     return Endpoint(
       url: status.url, apiKey: status.publishableKey, serviceKey: status.secretKey,
       databaseURL: status.databaseURL, legacyKeys: [status.anonKey, status.serviceRoleKey])
+  }
+}
+
+extension LocalProject {
+  /// How to start the local project snm made on this machine with its gateway at `port`, or nil
+  /// when no data dir snm knows records that port: the Supabase CLI's stack on 54321, or any
+  /// other server on this machine, is not snm's to start. Reads the records only (nothing is
+  /// started or reached).
+  ///
+  /// ```swift
+  /// LocalProject.startCommand(port: 54321)   // "snm local start" (the default project's port)
+  /// LocalProject.startCommand(port: 54400)   // "snm local start --project '/home/kim/app'"
+  /// ```
+  public static func startCommand(port: Int) -> String? {
+    let defaultDir = LocalProjectOptions.defaultDataDir()
+    var dataDirs = [defaultDir]
+    for (_, record) in ProjectRegistry.standard().clusters() {
+      if let record, !dataDirs.contains(record.projectDir) { dataDirs.append(record.projectDir) }
+    }
+    for dataDir in dataDirs {
+      guard let state = try? ProjectState.load(dataDir: dataDir), state.port == port else {
+        continue
+      }
+      if dataDir == defaultDir { return "snm local start" }
+      if let root = state.projectDir, ProjectFolder(root: root).defaultDataDir() == dataDir {
+        return "snm local start --project \(ShellWord.quoted(root))"
+      }
+      return "snm local start --dir \(ShellWord.quoted(dataDir))"
+    }
+    return nil
+  }
+}
+
+extension LocalProject {
+  /// Says each step of a start on standard error as it begins (`snm: local project: starting
+  /// Postgres (about 2 s)`), so a first start's seconds are seen moving; nil (nothing said) when
+  /// standard error is not a terminal or `quiet`: a pipe, a CI log and `--quiet` get the result
+  /// alone, as the shell's spinner is drawn at a terminal only.
+  static func steps(prefix: String, quiet: Bool) -> ((String) -> Void)? {
+    guard !quiet, isatty(STDERR_FILENO) == 1 else { return nil }
+    return { step in printError("\(prefix): \(step)") }
   }
 }

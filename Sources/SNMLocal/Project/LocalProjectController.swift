@@ -21,6 +21,9 @@ struct LocalProjectController {
   /// The project folder's config.toml, read once by `start`, `restart` and `reset`; nil for a
   /// project without a folder (and for `serve`, which runs what `start` saved).
   var folder: ProjectFolderConfig? = nil
+  /// Told each step of a start as it begins (`starting Postgres (about 1 s)`),
+  /// so the first start, which takes some seconds, is seen moving; nil says nothing.
+  var progress: ((String) -> Void)? = nil
 
   /// Starts Postgres and the gateway unless they run; returns the status afterwards.
   func start() throws(LocalProjectError) -> LocalProjectStatus {
@@ -54,7 +57,10 @@ struct LocalProjectController {
     do throws(LocalProjectError) {
       state = try prepareDatabase(state, previous: saved)
       ProjectRegistry.standard().record(state)
-      if !gatewayAlive { try launchGateway(state) }
+      if !gatewayAlive {
+        progress?("starting the gateway on \(state.url) (about 1 s)")
+        try launchGateway(state)
+      }
     } catch {
       if !postgresRan { try? Cluster(layout: state.layout).stop() }
       throw error
@@ -232,6 +238,9 @@ struct LocalProjectController {
     throws(LocalProjectError) -> ProjectState
   {
     var state = state
+    if !Cluster(layout: state.layout).isInitialized {
+      progress?("making the project's database cluster (initdb, a few seconds, once)")
+    }
     try Cluster(layout: state.layout).initializeIfNeeded()
     let readied = try Cluster(layout: state.layout).readySocketDir()
     if readied != state.layout {
@@ -239,6 +248,7 @@ struct LocalProjectController {
       try state.save()
     }
     let cluster = Cluster(layout: state.layout)
+    if !cluster.isRunning { progress?("starting Postgres (about 1 s)") }
     try cluster.start()
     let connection: PGConnection
     do {
@@ -248,6 +258,9 @@ struct LocalProjectController {
     }
     defer { connection.close() }
     var migrator = Migrator(migrationsDir: state.migrationsDir)
+    migrator.announce = { [progress] count in
+      progress?("applying the schema (\(count) migration\(count == 1 ? "" : "s"), about 2 s)")
+    }
     if state.projectDir != nil {
       migrator.folderMigrations = true
       migrator.applyFolderMigrations = state.migrationsEnabled

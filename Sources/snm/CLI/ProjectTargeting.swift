@@ -23,13 +23,13 @@ enum ProjectTargeting {
     case .project(let project):
       return (project, RunTarget(project: project, source: choice.source))
     case .local(let key, let serviceKey):
-      let project = try localProject(key: key, serviceKey: serviceKey)
+      let project = try localProject(key: key, serviceKey: serviceKey, quiet: options.quiet)
       return (project, RunTarget(project: project, source: choice.source))
     case .unnamed:
       if let needsName {
         throw UsageError("no project named\(needsName): \(ProjectChoice.howToName)")
       }
-      let project = try localProject(key: nil, serviceKey: options.serviceKey)
+      let project = try localProject(key: nil, serviceKey: options.serviceKey, quiet: options.quiet)
       say(
         "no project named (--url, SUPABASE_URL, --profile): using the local project at "
           + "\(project.url.absoluteString) (--local chooses it without this note)")
@@ -37,9 +37,12 @@ enum ProjectTargeting {
     }
   }
 
-  /// The local project (default folder, port 54321), started on first use.
-  static func localProject(key: String?, serviceKey: String?) throws -> ProjectSelection {
-    let endpoint = try LocalProject.ensureRunning()
+  /// The local project (default folder, port 54321), started on first use; each step of a start
+  /// said on standard error at a terminal, unless `quiet`.
+  static func localProject(key: String?, serviceKey: String?, quiet: Bool) throws
+    -> ProjectSelection
+  {
+    let endpoint = try LocalProject.ensureRunning(quiet: quiet)
     var project = try ProjectSelection(
       url: endpoint.url, key: key ?? endpoint.apiKey, name: "local",
       serviceKey: serviceKey ?? endpoint.serviceKey)

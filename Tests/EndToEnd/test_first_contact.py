@@ -1,0 +1,111 @@
+"""First contact and the adversary (field lane): what a script, a first start and a refused
+prompt tell the person at the keyboard before anything is sent or stored.
+
+A missing `$env.X` is found before a script sends anything: it failed only when its line ran,
+after the statements before it had been sent (a user signed up, a row written) and with the
+script's first lines printed."""
+import os
+import subprocess
+import uuid
+
+import pytest
+
+from conftest import SNM
+from test_shell_prompt import shell_env  # noqa: F401 (a fixture)
+
+UNSET = "SNM_FIELD_NEVER_SET_7"
+
+
+@pytest.fixture
+def env(shell_env):
+    environment = {**os.environ, **shell_env, "NO_COLOR": "1"}
+    environment.pop(UNSET, None)
+    return environment
+
+
+def snm(env, *args, cwd=None):
+    return subprocess.run([SNM, *args], capture_output=True, text=True, env=env, timeout=60,
+                          cwd=cwd)
+
+
+def users_named(project, email):
+    return project.sql(f"select count(*) from auth.users where email = '{email}'").strip()
+
+
+def test_a_missing_env_variable_is_found_before_the_script_sends_anything(env, project, tmp_path):
+    email = f"envcheck-{uuid.uuid4().hex[:10]}@example.com"
+    script = tmp_path / "signup.snm"
+    script.write_text("echo 'before'\n"
+                      f"signup email '{email}' password 'pw-1234567890'\n"
+                      f"login email '{email}' password $env.{UNSET}\n")
+    result = snm(env, str(script))
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert (f"{script}:3:{len(email) + 25}: error: the environment variable '{UNSET}' is not set"
+            in result.stderr), result.stderr
+    assert users_named(project, email) == "0", "the signup before it was sent"
+    # -c is checked whole as well.
+    result = snm(env, "-c", f"echo 'before'\necho $env.{UNSET}")
+    assert result.returncode == 2 and result.stdout == "", (result.stdout, result.stderr)
+    assert f"-c:2:6: error: the environment variable '{UNSET}' is not set" in result.stderr
+    # So is a file the script runs, before the script's own first line.
+    (tmp_path / "inner.snm").write_text(f"echo $env.{UNSET}\n")
+    outer = tmp_path / "outer.snm"
+    outer.write_text("echo 'before'\nrun inner.snm\n")
+    result = snm(env, str(outer))
+    assert result.returncode == 2 and result.stdout == "", (result.stdout, result.stderr)
+    assert f"inner.snm:1:6: error: the environment variable '{UNSET}' is not set" in result.stderr
+    # Set, the same script runs.
+    result = snm({**env, UNSET: "x"}, "-c", f"echo 'before'\necho $env.{UNSET}")
+    assert result.returncode == 0 and result.stdout == "before\nx\n", result.stderr
+
+
+def test_expect_env_exists_is_the_scripts_own_check_and_guards_the_lines_after_it(env, tmp_path):
+    script = tmp_path / "guarded.snm"
+    script.write_text(f"echo 'before'\nexpect $env.{UNSET} exists\necho $env.{UNSET}\n")
+    result = snm(env, str(script))
+    # The script chose where to fail: at its expectation, after what comes before it.
+    assert result.stdout == "before\n", (result.stdout, result.stderr)
+    assert result.returncode == 1, (result.returncode, result.stderr)
+    assert f"{script}:2:1" in result.stderr, result.stderr
+    # `not exists` guards nothing: a use after it is still found up front.
+    script.write_text(f"echo 'before'\nexpect $env.{UNSET} not exists\necho $env.{UNSET}\n")
+    result = snm(env, str(script))
+    assert result.returncode == 2 and result.stdout == "", (result.stdout, result.stderr)
+    assert f"{script}:3:6: error: the environment variable '{UNSET}' is not set" in result.stderr
+
+
+# ---- a start says its steps at a terminal ---------------------------------------------------------
+
+STEPS = ["making the project's database cluster (initdb", "starting Postgres (about",
+         "applying the schema (", "starting the gateway on http://127.0.0.1:{port} (about"]
+
+
+def test_a_first_start_says_each_step_at_a_terminal_and_nothing_when_piped(tmp_path):
+    """The first start takes some seconds (initdb, Postgres, the schema, the gateway): at a
+    terminal each step is said on standard error as it begins, with its estimate, where it said
+    nothing until the end; piped, only the result. The shell's first use of the local project
+    starts it through the same steps (`LocalProject.ensureRunning`)."""
+    import pexpect
+    from conftest import free_port
+    data = tmp_path / "data"
+    port = free_port()
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm"}
+    try:
+        child = pexpect.spawn(SNM, ["local", "start", "--dir", str(data), "--port", str(port)],
+                              env=env, encoding="utf-8", timeout=180, dimensions=(24, 200))
+        child.expect(pexpect.EOF)
+        child.close()
+        shown = child.before
+        assert child.exitstatus == 0, shown
+        places = [shown.find("snm local: " + step.format(port=port)) for step in STEPS]
+        assert all(place >= 0 for place in places), shown
+        assert places == sorted(places), shown
+        stopped = snm(env, "local", "stop", "--dir", str(data))
+        assert stopped.returncode == 0, stopped.stderr
+        # Piped: a start (Postgres and the gateway again) says no step.
+        again = snm(env, "local", "start", "--dir", str(data), "--port", str(port))
+        assert again.returncode == 0, again.stderr
+        assert "starting Postgres" not in again.stderr and "snm local: start" not in again.stderr
+    finally:
+        snm(env, "local", "destroy", "--dir", str(data), "--yes")
