@@ -252,7 +252,9 @@ def test_a_refused_local_port_is_snm_s_project_only_when_its_data_dir_records_it
     left it); any other port (the Supabase CLI's stack, another server) is "nothing answers at
     URL", with no advice to start a project snm never made there. Every refused port on this
     machine read as snm's project, with `snm local start --port N` as the cure."""
-    port = free_port()
+    # Port 9 (discard) refuses, and no data dir of snm's records it (any free port may be the one
+    # a stopped project of snm's on this machine recorded: found through /var/lib/snm/clusters).
+    port = 9
     url = f"http://127.0.0.1:{port}"
     env = {**home, "CI": "true", "SUPABASE_URL": url, "SUPABASE_PUBLISHABLE_KEY": "sb_publishable_x",
            "XDG_DATA_HOME": str(pathlib.Path(home["HOME"]) / ".local" / "share")}

@@ -98,7 +98,9 @@ def test_parse_errors_send_nothing(project, tmp_path):
 
 def test_unreachable_project_exits_3(project, tmp_path):
     env = snm_env(project, tmp_path)
-    env["SUPABASE_URL"] = f"http://127.0.0.1:{free_port()}"
+    # Port 9 (discard): refused, and no data dir of snm's records it (a free port may be the one a
+    # stopped project of snm's recorded, which the message then names).
+    env["SUPABASE_URL"] = "http://127.0.0.1:9"
     result = run_in_root(f"{FAILING}/server-error.snm", env=env)
     assert result.returncode == 3, transcript(result)
     expect_golden("unreachable.txt", transcript(result))

@@ -68,17 +68,25 @@ extension LocalProject {
     for (_, record) in ProjectRegistry.standard().clusters() {
       if let record, !dataDirs.contains(record.projectDir) { dataDirs.append(record.projectDir) }
     }
+    var commands: [String] = []
     for dataDir in dataDirs {
       guard let state = try? ProjectState.load(dataDir: dataDir), state.port == port else {
         continue
       }
-      if dataDir == defaultDir { return "snm local start" }
-      if let root = state.projectDir, ProjectFolder(root: root).defaultDataDir() == dataDir {
-        return "snm local start --project \(ShellWord.quoted(root))"
+      if dataDir == defaultDir {
+        commands.append("snm local start")
+      } else if let root = state.projectDir,
+        ProjectFolder(root: root).defaultDataDir() == dataDir
+      {
+        commands.append("snm local start --project \(ShellWord.quoted(root))")
+      } else {
+        commands.append("snm local start --dir \(ShellWord.quoted(dataDir))")
       }
-      return "snm local start --dir \(ShellWord.quoted(dataDir))"
     }
-    return nil
+    // Stopped projects may have recorded the same port: each is named, none picked silently.
+    guard commands.count > 1 else { return commands.first }
+    return commands.joined(separator: " or ")
+      + " (\(commands.count) of snm's projects record port \(port))"
   }
 }
 
