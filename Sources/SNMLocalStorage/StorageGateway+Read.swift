@@ -107,7 +107,7 @@ extension StorageGateway {
     }
     let notModified =
       request.headers["If-None-Match"] == eTag
-      || request.headers["If-Modified-Since"].flatMap(HTTPDate.parse).map { modified <= $0 }
+      || request.headers["If-Modified-Since"].flatMap { HTTPDate.parse($0) }.map { modified <= $0 }
         == true
     if notModified {
       close(fd)

@@ -1,5 +1,6 @@
 """The official `storage3` client against snm local's /storage/v1: every operation it has, with
 the answers Supabase Storage gives (shapes, statuses, headers), plus what raw HTTP shows of them."""
+import calendar
 import hashlib
 import time
 import uuid
@@ -160,6 +161,40 @@ def test_public_bucket_urls_need_no_key_and_downloads_answer_as_storage_does(pro
         # A private bucket is not reachable through /object/public, whatever the object.
         private = httpx.get(project.url + "/storage/v1/object/public/avatars/x.png")
         assert private.status_code == 400 and private.json()["statusCode"] == "404"
+    finally:
+        files.remove([name])
+
+
+def http_date_forms(seconds):
+    """A time in RFC 9110's three HTTP-date forms: IMF-fixdate, RFC 850, asctime."""
+    t = time.gmtime(seconds)
+    days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+    day, month, clock = days[t.tm_wday], months[t.tm_mon - 1], time.strftime("%H:%M:%S", t)
+    return (f"{day[:3]}, {t.tm_mday:02} {month} {t.tm_year} {clock} GMT",
+            f"{day}, {t.tm_mday:02}-{month}-{t.tm_year % 100:02} {clock} GMT",
+            f"{day[:3]} {month} {t.tm_mday:2} {clock} {t.tm_year}")
+
+
+def test_if_modified_since_is_read_in_all_three_http_date_forms(project):
+    """RFC 9110 5.6.7: a recipient takes IMF-fixdate, RFC 850 and asctime dates; a date that is
+    none of them (or names the wrong day) is ignored, the whole object sent (13.1.3)."""
+    files = service(project).from_("dog-photos")
+    name = f"{uuid.uuid4()}/bori.png"
+    files.upload(name, PNG, {"content-type": "image/png"})
+    try:
+        url = files.get_public_url(name)
+        modified = httpx.get(url).headers["last-modified"]
+        seconds = calendar.timegm(time.strptime(modified, "%a, %d %b %Y %H:%M:%S GMT"))
+        for form in http_date_forms(seconds) + http_date_forms(seconds + 86400):
+            answer = httpx.get(url, headers={"If-Modified-Since": form})
+            assert (form, answer.status_code, answer.content) == (form, 304, b"")
+        earlier = http_date_forms(seconds - 1)
+        # The next day's date under this day's name: a date that does not exist.
+        wrong_day = modified[:3] + http_date_forms(seconds + 86400)[0][3:]
+        for form in earlier + (wrong_day, modified.lower(), modified.replace("GMT", "UTC")):
+            answer = httpx.get(url, headers={"If-Modified-Since": form})
+            assert (form, answer.status_code, answer.content) == (form, 200, PNG)
     finally:
         files.remove([name])
 

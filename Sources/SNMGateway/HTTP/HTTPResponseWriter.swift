@@ -14,7 +14,7 @@ enum HTTPResponseWriter {
     let streamed = response.bodyStream != nil
     let sendsBody = !bodyless && response.status != 204 && response.status != 304
     let reason = response.reason ?? HTTPStatus.reason(response.status)
-    let date = HTTPDate.shared.now()
+    let date = DateHeader.shared.now()
     // Content-Length, unless the body is streamed or the status has none.
     let length: Int64? =
       streamed || response.status == 204 || response.status < 200
@@ -110,56 +110,18 @@ enum HTTPResponseWriter {
   }
 }
 
-/// `Date` header text (IMF-fixdate), recomputed at most once a second.
-package final class HTTPDate: Sendable {
-  static let shared = HTTPDate()
+/// `Date` header text (an IMF-fixdate, `HTTPDate.format`), recomputed at most once a second.
+final class DateHeader: Sendable {
+  static let shared = DateHeader()
   let cache = Mutex<(Int, String)>((0, ""))
 
   func now() -> String {
     let seconds = time(nil)
     return cache.withLock { cached in
       if cached.0 == seconds { return cached.1 }
-      let text = Self.format(seconds)
+      let text = HTTPDate.format(seconds)
       cached = (seconds, text)
       return text
     }
-  }
-
-  /// `seconds` since 1970 as an IMF-fixdate (`Tue, 01 Dec 2026 09:00:00 GMT`).
-  package static func format(_ seconds: Int) -> String {
-    var value = seconds
-    var parts = tm()
-    gmtime_r(&value, &parts)
-    let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    let months = [
-      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-    func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
-    let text =
-      "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
-      + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-    return text
-  }
-
-  /// The seconds an IMF-fixdate stands for (what `format` writes); nil for other text.
-  package static func parse(_ text: String) -> Int? {
-    let parts = text.split(separator: " ")
-    let months = [
-      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-    guard parts.count == 6, parts[5] == "GMT", let day = Int32(parts[1]),
-      let month = months.firstIndex(of: String(parts[2])), let year = Int32(parts[3])
-    else { return nil }
-    let clock = parts[4].split(separator: ":").compactMap { Int32($0) }
-    guard clock.count == 3 else { return nil }
-    var fields = tm()
-    fields.tm_year = year - 1900
-    fields.tm_mon = Int32(month)
-    fields.tm_mday = day
-    fields.tm_hour = clock[0]
-    fields.tm_min = clock[1]
-    fields.tm_sec = clock[2]
-    let seconds = timegm(&fields)
-    return seconds < 0 ? nil : seconds
   }
 }

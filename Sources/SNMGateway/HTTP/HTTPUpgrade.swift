@@ -27,7 +27,7 @@ public final class HTTPUpgrade: Sendable, Equatable {
     for field in fields {
       HTTPEncoder.appendField(name: field.name, value: field.value, to: &bytes)
     }
-    HTTPEncoder.appendField(name: "Date", value: HTTPDate.shared.now(), to: &bytes)
+    HTTPEncoder.appendField(name: "Date", value: DateHeader.shared.now(), to: &bytes)
     HTTPEncoder.appendEnd(to: &bytes)
     return bytes
   }

@@ -1,5 +1,5 @@
-import Foundation
 import SNMSupabase
+import SNMWire
 
 /// What to do about a 429: which limit the request met, when to retry (the server's
 /// `Retry-After` when it sent one), and how to raise the limit: `snm local start
@@ -56,7 +56,7 @@ struct RateLimitAdvice {
   /// in whole seconds, `1*DIGIT`, or an HTTP date), else a word that it sent none or what it sent
   /// instead: `-5`, `abc` or a delay past a day is not passed on as advice.
   var retry: String {
-    guard let value = retryAfter?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+    guard let value = retryAfter?.trimmingSpaces, !value.isEmpty else {
       return "the server sent no Retry-After: limits refill over minutes, so wait and retry"
     }
     if value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
@@ -67,7 +67,7 @@ struct RateLimitAdvice {
         "the server's Retry-After asks for a wait of more than a day (\(Self.shown(value)) s): "
         + "wait and retry"
     }
-    if Self.isHTTPDate(value) {
+    if HTTPDate.parse(value) != nil {
       return "retry after \(Self.shown(value)) (Retry-After)"
     }
     return "the server's Retry-After is neither a delay in seconds nor a date "
@@ -81,25 +81,6 @@ struct RateLimitAdvice {
   static func shown(_ value: String) -> String {
     let escaped = VisibleText.escaped(value)
     return escaped.count <= 40 ? escaped : String(escaped.prefix(40)) + "..."
-  }
-
-  /// Whether a value is an HTTP date in one of the three forms RFC 9110 (5.6.7) has recipients
-  /// take: IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, RFC 850's `Sunday, 06-Nov-94 08:49:37
-  /// GMT` and asctime's `Sun Nov  6 08:49:37 1994`.
-  static func isHTTPDate(_ value: String) -> Bool {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    let forms = [
-      "EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",
-      "EEE MMM d HH:mm:ss yyyy",
-    ]
-    return forms.contains { form in
-      formatter.dateFormat = form
-      return formatter.date(
-        from: value.split(separator: " ", omittingEmptySubsequences: true)
-          .joined(separator: " ")) != nil
-    }
   }
 
   /// How to raise the limit.

@@ -97,22 +97,6 @@ import Testing
     let value = try JSONValue(parsing: response.body)
     #expect(value == ["code": "HTTP431", "message": "too large"])
   }
-
-  @Test(arguments: [
-    (0, "Thu, 01 Jan 1970 00:00:00 GMT"),
-    (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT"),
-    (1_796_374_861, "Fri, 04 Dec 2026 09:01:01 GMT"),
-  ])
-  func datesAreIMFFixdates(seconds: Int, text: String) {
-    #expect(HTTPDate.format(seconds) == text)
-    #expect(HTTPDate.parse(text) == seconds)
-  }
-
-  @Test func otherDateTextIsNone() {
-    #expect(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 UTC") == nil)
-    #expect(HTTPDate.parse("Thu, 01 Foo 1970 00:00:00 GMT") == nil)
-    #expect(HTTPDate.parse("yesterday") == nil)
-  }
 }
 
 /// A response body's resources are given back exactly once, whatever happens to the response.
