@@ -182,6 +182,38 @@ expect rows >= 2
         project.sql(f"delete from public.dog_profile where name like '{marker}%'")
 
 
+def test_snm_test_retries_a_fifo_from_the_text_it_read_once(project, env, tmp_path):
+    """A FIFO named to `snm test --retry` gives its text once: the file's mark and its tries come
+    from that one reading (a second open blocked for a writer that never came)."""
+    marker = "Retry FIFO " + tag()
+    fifo = tmp_path / "once.snm"
+    os.mkfifo(fifo)
+    text = "# snm: idempotent\n" + SIGN_IN + f"""
+from dog_profile insert {{"name": "{marker}", "owner": $session.user_id}}
+from dog_profile select id where name eq '{marker}'
+expect rows >= 2
+"""
+    writes = []
+
+    def feed():
+        with open(fifo, "w") as out:
+            out.write(text)
+        writes.append(1)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    try:
+        result = run_snm("test", "--retry", "2", str(fifo), env=env, timeout=60)
+        assert "PASS  " + str(fifo) + " (try 2)" in result.stdout, (result.stdout, result.stderr)
+        assert result.returncode == 0 and writes == [1]
+        assert dogs_named(project, marker) == 2
+    finally:
+        if writer.is_alive():  # never opened: let the writer go
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+        writer.join(timeout=10)
+        project.sql(f"delete from public.dog_profile where name like '{marker}%'")
+
+
 # --- counts, heads, $last and the Hurl-style expectations ---------------------------------------
 
 def test_count_exact_head_sends_head_and_expect_count_reads_the_total(project, env, tmp_path):

@@ -30,6 +30,13 @@ public final class ScriptLoader: Sendable {
     return source
   }
 
+  /// The script at `path` when it has been read already (nothing is opened): nil when not, or
+  /// when reading it failed.
+  public func loaded(_ path: String) -> Source? {
+    let key = path == "-" ? path : Self.identity(of: path)
+    return cache.withLock { $0[key] }
+  }
+
   /// The text of the file `path` read as `bytes`: its bytes as they are when they are UTF-8 (a
   /// byte order mark first left out, as `String(data:encoding:)` leaves it), checked without
   /// making a String; else what `String(data:encoding:)` makes of them, or `.notText`.

@@ -23,9 +23,11 @@ public struct ScriptRunner {
   /// prints no target.
   public var announcement: String?
 
-  /// A runner for the statements of `executor`'s session, with nothing run yet.
-  public init(executor: StatementExecutor) {
+  /// A runner for the statements of `executor`'s session, with nothing run yet; `loader` holds
+  /// the script files read so far (another runner's, to run the same text again).
+  public init(executor: StatementExecutor, loader: ScriptLoader = ScriptLoader()) {
     self.executor = executor
+    state.loader = loader
   }
 
   /// The exit code of the run so far: the first failure's, else success.

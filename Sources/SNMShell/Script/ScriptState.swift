@@ -7,8 +7,9 @@ import SNMQuery
 /// runner.state.last      // the last answer a statement got
 /// ```
 struct ScriptState: Sendable {
-  /// Parsed script files, shared by every `run` of this runner.
-  let loader = ScriptLoader()
+  /// Script files read so far, shared by every `run` of this runner (and by the runners of a
+  /// file's tries under `snm test --retry`: a FIFO is read once).
+  var loader = ScriptLoader()
   /// The last statement that sent a request (or signed in): what `expect rows|status` read.
   var last: StatementOutcome?
   /// The answer of the statement running now, or of the last statement of the `run` file it

@@ -1,4 +1,5 @@
 import Foundation
+import SNMQuery
 import SNMWire
 
 /// `--shard K/N`: the K-th of N stable shares of the files, so a CI matrix of N machines runs
@@ -60,12 +61,10 @@ extension TestRunner {
     return shard.pick(files, seconds: seconds)
   }
 
-  /// Whether the file says `# snm: idempotent` in its comments before the first statement: it
-  /// may run again after a failure (`--retry`).
-  static func isIdempotent(_ path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? handle.close() }
-    let head = String(decoding: handle.readData(ofLength: 4096), as: UTF8.self)
+  /// Whether the script says `# snm: idempotent` in its comments before the first statement (in
+  /// its first 4,096 bytes): it may run again after a failure (`--retry`).
+  static func isIdempotent(_ source: Source) -> Bool {
+    let head = String(decoding: source.bytes.prefix(4096), as: UTF8.self)
     for line in head.split(separator: "\n") {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty { continue }

@@ -139,23 +139,27 @@ public final class TestRunner: Sendable {
   }
 
   /// Runs one file, and again (up to `--retry` times) while it fails when it is marked
-  /// idempotent.
+  /// idempotent. The file (and each it runs) is read once, its text run again: a FIFO has no
+  /// second reading to give.
   func runFile(_ path: String, index: Int) async -> ScriptResult {
-    var result = await runFileOnce(path, index: index)
-    guard configuration.retries > 0, Self.isIdempotent(path) else { return result }
+    let loader = ScriptLoader()
+    var result = await runFileOnce(path, index: index, loader: loader)
+    guard configuration.retries > 0, let source = loader.loaded(path), Self.isIdempotent(source)
+    else { return result }
     while !result.passed && result.attempts <= configuration.retries
       && [.failure, .unreachable, .relay].contains(result.exitCode)
       && running.withLock({ $0.signal == nil })
     {
       let attempts = result.attempts + 1
-      result = await runFileOnce(path, index: index)
+      result = await runFileOnce(path, index: index, loader: loader)
       result.attempts = attempts
     }
     return result
   }
 
-  /// Runs one file in a fresh executor and runner: its own variables, its own (signed-out) session.
-  func runFileOnce(_ path: String, index: Int) async -> ScriptResult {
+  /// Runs one file in a fresh executor and runner: its own variables, its own (signed-out)
+  /// session; its text from `loader` when read before.
+  func runFileOnce(_ path: String, index: Int, loader: ScriptLoader) async -> ScriptResult {
     let out = OutputWriter()
     let err = OutputWriter()
     let directory = NSTemporaryDirectory() + "snm-test-" + UUID().uuidString
@@ -171,7 +175,7 @@ public final class TestRunner: Sendable {
     }
     if let signal { executor.interrupt(signal) }
     let started = ContinuousClock.now
-    var runner = ScriptRunner(executor: executor)
+    var runner = ScriptRunner(executor: executor, loader: loader)
     let trace = RequestTrace(keep: configuration.verbose ? nil : Self.tracedOnFailure)
     let code = await RequestTrace.$current.withValue(trace) { await runner.run(file: path) }
     let seconds = Self.seconds(ContinuousClock.now - started)

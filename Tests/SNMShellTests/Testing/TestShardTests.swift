@@ -1,4 +1,5 @@
 import Foundation
+import SNMQuery
 import Testing
 
 @testable import SNMShell
@@ -34,19 +35,14 @@ import Testing
     #expect(throws: UsageError.self) { try TestShard.parse(text) }
   }
 
-  @Test func idempotentFilesAreMarkedInTheirLeadingComments() throws {
-    let directory = NSTemporaryDirectory() + "snm-idempotent-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+  @Test func idempotentFilesAreMarkedInTheirLeadingComments() {
     let cases = [
       ("# snm: idempotent\nlogin\n", true), ("\n# a test\n-- snm idempotent\n", true),
       ("login\n# snm: idempotent\n", false), ("# idempotent\n", false),
       ("# snm: idempotent please\n", false),
     ]
-    for (index, (text, marked)) in cases.enumerated() {
-      let path = "\(directory)/\(index).snm"
-      try text.write(toFile: path, atomically: true, encoding: .utf8)
-      #expect(TestRunner.isIdempotent(path) == marked, "\(text)")
+    for (text, marked) in cases {
+      #expect(TestRunner.isIdempotent(Source(text: text, fileName: "t.snm")) == marked, "\(text)")
     }
   }
 
