@@ -198,6 +198,39 @@ def test_a_walk_does_not_follow_links_to_folders_and_says_so(env, tmp_path):
     assert result.returncode == 0, said(result)
 
 
+def test_a_tree_of_links_checks_nothing_and_says_so_and_follow_walks_it(env, tmp_path):
+    # Main said only "no .snm files under 'tree'": not that its scripts sat behind the links it
+    # had skipped, nor how to take them.
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    (real / "a.snm").write_text("let a = 1\n")
+    (real / "sub" / "b.snm").write_text("let b = 2\n")
+    os.symlink("..", real / "sub" / "up")           # a loop, walked once with --follow
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    os.symlink("../real", tree / "one")
+    os.symlink(str(real), tree / "two")               # the same folder again
+    for command in ("check", "test"):
+        result = snm(command, str(tree), env=env, timeout=30)
+        assert result.returncode == 2 and result.stdout.count(b"PASS") == 0, said(result)
+        assert f"snm: note: skipped '{tree}/one', a symbolic link to a directory" in said(result)
+        assert (f"no .snm files under '{tree}' (2 symbolic links to folders skipped: --follow"
+                " walks them)") in said(result), said(result)
+    result = snm("check", "--follow", str(tree), env=env, timeout=30)
+    assert (result.returncode, result.stdout) == (0, b"checked 2 files: no errors\n"), said(result)
+    # One link is walked (which one: the directory's order), the other and the loop are not.
+    walked, other = ("one", "two") if f"'{tree}/two', a directory" in said(result) else ("two", "one")
+    assert f"skipped '{tree}/{other}', a directory already walked" in said(result), said(result)
+    assert f"skipped '{tree}/{walked}/sub/up', a directory already walked" in said(result)
+    tested = snm("test", "--follow", str(tree), env=env, timeout=30)
+    assert tested.returncode == 0, said(tested)
+    assert tested.stdout.decode().splitlines()[-1] == "2 passed, 0 failed", tested.stdout
+    # What --follow reaches is checked, not only counted.
+    (real / "sub" / "b.snm").write_text("from t selec *\n")
+    result = snm("check", "--follow", str(tree), env=env, timeout=30)
+    assert result.returncode == 2 and "1 error in 1 file (checked 2 files)" in said(result)
+
+
 def test_a_dangling_link_under_a_folder_is_an_error_not_a_skip(env, tmp_path):
     folder = tmp_path / "t"
     folder.mkdir()

@@ -18,9 +18,14 @@ public enum CheckCommand {
   public static func run(
     paths: [String], options: ShellOptions, project: ProjectSelection?,
     output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError,
-    loader: ScriptLoader = ScriptLoader()
+    loader: ScriptLoader = ScriptLoader(), follow: Bool = false
   ) throws(UsageError) -> ExitCode {
-    let files = try ScriptFiles.collect(paths, note: { errors.write($0 + "\n") })
+    let files = try ScriptFiles.collect(
+      paths, follow: follow,
+      note: {
+        errors.write($0 + "\n")
+        errors.flush()
+      })
     let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: options.noColor)
     let variables = Set(options.variables.map(\.name))
     let schema = project.flatMap { cachedSchema(for: $0) }

@@ -10,8 +10,9 @@ import Foundation
 /// ```
 /// Throws `UsageError` for a path that does not exist, a directory without `.snm` files, one
 /// that cannot be read or is past a bound (``ScriptWalk``), and for `-` where it is not taken.
-/// What a walk leaves out on purpose (a symbolic link to a directory, a FIFO named `x.snm`, a
-/// pseudo filesystem) is said through `note`, never skipped in silence.
+/// What a walk leaves out on purpose (a symbolic link to a directory unless `follow`, a FIFO
+/// named `x.snm`, a pseudo filesystem) is said through `note`, never skipped in silence; a
+/// directory where nothing is left to check is an error that says why.
 public enum ScriptFiles {
   /// The refusal of `-` named twice, wherever scripts are named.
   public static let standardInputTwice = "'-' named twice: standard input is read once"
@@ -19,7 +20,8 @@ public enum ScriptFiles {
   /// `standardInput`: whether `-` (standard input, read once) may be named, as `snm check` takes
   /// it; `snm test` does not (a test may run again under `--retry`).
   public static func collect(
-    _ paths: [String], standardInput: Bool = true, note: (String) -> Void
+    _ paths: [String], standardInput: Bool = true, follow: Bool = false,
+    note: (String) -> Void
   ) throws(UsageError) -> [String] {
     var files: [String] = []
     var seen: Set<String> = []
@@ -45,11 +47,18 @@ public enum ScriptFiles {
       }
       var found = [path]
       if info.st_mode & S_IFMT == S_IFDIR {
-        var walk = ScriptWalk(directory: path)
+        var walk = ScriptWalk(directory: path, follow: follow)
         found = try walk.scripts()
         walk.notes.forEach(note)
         guard !found.isEmpty else {
-          throw UsageError("no .snm files under \(ScriptLoadError.shown(path))")
+          let links = walk.skippedLinks
+          throw UsageError(
+            "no .snm files under \(ScriptLoadError.shown(path))"
+              + (links == 0
+                ? ""
+                : links == 1
+                  ? " (1 symbolic link to a folder skipped: --follow walks it)"
+                  : " (\(links) symbolic links to folders skipped: --follow walks them)"))
         }
       }
       for file in found where seen.insert(ScriptLoader.identity(of: file)).inserted {

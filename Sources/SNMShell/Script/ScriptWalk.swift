@@ -9,10 +9,11 @@ import Foundation
 /// walk.notes                         // ["snm: note: skipped 'smoke/shared', a symbolic link ..."]
 /// ```
 /// - Symbolic links to files are followed; symbolic links to directories are not (as `find`,
-///   `rg` and `go ./...` do not): each is a note (name it to take what is there). `/proc/self`
-///   had one to `/` and a walk that followed it never ended.
-/// - A directory met again (its device and inode: a bind mount of a folder inside itself) is
-///   walked once, with a note.
+///   `rg` and `go ./...` do not): each is a note (name it, or `--follow`, to take what is there).
+///   `/proc/self` had one to `/` and a walk that followed it never ended. With `follow` they are
+///   walked as folders, within the same bounds.
+/// - A directory met again (its device and inode: a bind mount of a folder inside itself, a
+///   followed link back up the tree) is walked once, with a note.
 /// - Pseudo filesystems (proc, sysfs, cgroup, debugfs, ...) hold kernel state, never scripts:
 ///   named, refused; met under the directory (a mount point), a note.
 /// - A `.snm` that is not a file (a FIFO would block the check until a writer came; a socket, a
@@ -28,8 +29,12 @@ struct ScriptWalk {
 
   let base: String
   let named: String
+  /// Whether symbolic links to directories are walked (`--follow`).
+  let follow: Bool
   /// What the walk left out on purpose and why, a line each (`snm: note: skipped ...`).
   private(set) var notes: [String] = []
+  /// The symbolic links to directories left out (without `follow`).
+  private(set) var skippedLinks = 0
   private var count = 0
   private var walked: Set<Place> = []
   /// Each mounted device's filesystem type, read when first needed.
@@ -40,11 +45,12 @@ struct ScriptWalk {
     var inode: UInt64
   }
 
-  init(directory: String) {
+  init(directory: String, follow: Bool = false) {
     var base = directory
     while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
     self.base = base
     self.named = directory
+    self.follow = follow
   }
 
   /// The scripts, as `directory/relative/path.snm`, sorted by path.
@@ -65,8 +71,16 @@ struct ScriptWalk {
       for (name, type) in try names(in: relative) {
         let child = relative.isEmpty ? name : relative + "/" + name
         let path = joined(child)
-        switch try kind(of: path, type: type) {
-        case .directory(let place):
+        let kind = try kind(of: path, type: type)
+        switch kind {
+        case .directory(let place), .linkToDirectory(let place):
+          if case .linkToDirectory = kind, !follow {
+            skippedLinks += 1
+            notes.append(
+              "snm: note: skipped \(ScriptLoadError.shown(path)), a symbolic link to a directory "
+                + "(links to folders are not followed; name it, or --follow, to take its scripts)")
+            continue
+          }
           guard walk(place, at: path, from: device) else { continue }
           guard depth < Self.maximumDepth else {
             throw UsageError(
@@ -76,10 +90,6 @@ struct ScriptWalk {
           pending.append((child, depth + 1, place.device))
         case .file:
           if name.hasSuffix(".snm") { found.append(child) }
-        case .linkToDirectory:
-          notes.append(
-            "snm: note: skipped \(ScriptLoadError.shown(path)), a symbolic link to a directory "
-              + "(links to folders are not followed; name it to take its scripts)")
         case .other(let what):
           guard name.hasSuffix(".snm") else { continue }
           notes.append(
@@ -108,7 +118,7 @@ struct ScriptWalk {
     guard walked.insert(place).inserted else {
       notes.append(
         "snm: note: skipped \(ScriptLoadError.shown(path)), a directory already walked (a "
-          + "bind mount inside itself?)")
+          + "symbolic link or bind mount back into the tree?)")
       return false
     }
     return true
@@ -163,7 +173,7 @@ struct ScriptWalk {
   private enum Kind {
     case directory(Place)
     case file
-    case linkToDirectory
+    case linkToDirectory(Place)
     case other(String)
   }
 
@@ -179,7 +189,9 @@ struct ScriptWalk {
     if mode == S_IFLNK {
       guard stat(path, &info) == 0 else { return .file }
       mode = info.st_mode & S_IFMT
-      if mode == S_IFDIR { return .linkToDirectory }
+      if mode == S_IFDIR {
+        return .linkToDirectory(Place(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+      }
     }
     switch mode {
     case S_IFDIR: return .directory(Place(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))

@@ -64,6 +64,8 @@ public final class TestRunner: Sendable {
     public var shard: TestShard?
     /// `--timings REPORT.json`: an earlier JSON report whose times balance the shards.
     public var timings: String?
+    /// `--follow`: symbolic links to folders under a named folder are walked.
+    public var follow = false
 
     public init(
       options: ShellOptions = ShellOptions(), paths: [String], jobs: Int = 1,
@@ -82,8 +84,11 @@ public final class TestRunner: Sendable {
   public func run() async throws(UsageError) -> ExitCode {
     let files = try shardFiles(
       try ScriptFiles.collect(
-        configuration.paths, standardInput: false,
-        note: { errors.write($0 + "\n") }))
+        configuration.paths, standardInput: false, follow: configuration.follow,
+        note: {
+          errors.write($0 + "\n")
+          errors.flush()
+        }))
     output.write(target.line + "\n")
     output.flush()
     let started = ContinuousClock.now

@@ -156,6 +156,10 @@ enum CommandLineTable {
       help: "balance the shards by the times of an earlier JSON report", completion: .files
     ) { parsed, value throws(UsageError) in parsed.timings = value },
     CommandLineOption(
+      "--follow", for: [.test, .check],
+      help: "walk symbolic links to folders under a named folder (each folder once)"
+    ) { parsed, _ throws(UsageError) in parsed.follow = true },
+    CommandLineOption(
       "--junit", value: "FILE", valueHint: ": FILE", for: [.report],
       help: "write the merged report as JUnit XML (same as --report junit=FILE)",
       completion: .files

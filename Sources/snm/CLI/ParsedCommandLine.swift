@@ -17,6 +17,8 @@ struct ParsedCommandLine: Sendable {
   var retries = 0
   var shard: TestShard?
   var timings: String?
+  /// `snm test|check --follow`.
+  var follow = false
   var format: ExplainFormat?
   var local = LocalCommand(action: .status)
   /// `snm gen swift`'s own options.
@@ -51,13 +53,16 @@ struct ParsedCommandLine: Sendable {
         throw UsageError(
           "'snm \(command.rawValue)' needs .snm files or directories to \(command.rawValue)")
       }
-      if command == .check { return .check(paths: positionals, options: shell) }
+      if command == .check {
+        return .check(paths: positionals, options: shell, follow: follow)
+      }
       var configuration = TestRunner.Configuration(
         options: shell, paths: positionals, jobs: jobs, reports: reports)
       configuration.verbose = verbose
       configuration.retries = retries
       configuration.shard = shard
       configuration.timings = timings
+      configuration.follow = follow
       if timings != nil && shard == nil {
         throw UsageError("option '--timings' balances '--shard K/N': give both")
       }
@@ -158,7 +163,7 @@ enum Invocation: Sendable, Equatable {
   case shell(ShellOptions, statements: [String], files: [String])
   case explain(ExplainCommand)
   case test(TestRunner.Configuration)
-  case check(paths: [String], options: ShellOptions)
+  case check(paths: [String], options: ShellOptions, follow: Bool)
   /// `snm report merge A.json B.json --junit all.xml`.
   case mergeReports([String], into: [TestReport])
   case local(LocalCommand)

@@ -33,10 +33,11 @@ enum Runner {
       let failed = merged.filter { !$0.passed && !$0.skipped }.count
       print("\(passed) passed, \(failed) failed")
       return failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
-    case .check(let paths, let options):
+    case .check(let paths, let options, let follow):
       let loader = ScriptLoader()
       let code = try CheckCommand.run(
-        paths: paths, options: options, project: ProjectTargeting.offline(options), loader: loader)
+        paths: paths, options: options, project: ProjectTargeting.offline(options), loader: loader,
+        follow: follow)
       // snm exits next: freeing 100,000 statements' syntax trees would only add a tenth to the time.
       _ = Unmanaged.passRetained(loader)
       return code.rawValue

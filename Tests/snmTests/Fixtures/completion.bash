@@ -23,8 +23,8 @@ _snm() {
   if [[ "$cur" == -* ]]; then
     case "$command" in
       explain) opts="--json --curl --url --key --profile --var --no-color --help -h" ;;
-      test) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --verbose -v --retry --shard --timings --help -h" ;;
-      check) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --help -h" ;;
+      test) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --jobs --report --verbose -v --retry --shard --timings --follow --help -h" ;;
+      check) opts="--url --key --service-key --profile --local --format --csv-crlf --var --echo --quiet --continue-on-error --timeout --cacert --no-color --follow --help -h" ;;
       local) opts="--dir --project --port --migrations --jwt-expiry --jwt-alg --signing-keys --no-signing-keys --refresh-reuse-interval --auth-rate-limit --confirm-email --no-confirm-email --no-signup --signup --no-anonymous --anonymous --secure-password-change --no-secure-password-change --phone-signup --no-phone-signup --confirm-phone --no-confirm-phone --apple --no-apple --github --no-github --oauth-server --no-oauth-server --provider --email --nonce --audience --issuer --subject --expires-in --sms-test-otp --no-sms-test-otp --file-size-limit --json --yes --prune --unknown --help -h" ;;
       completion) opts="--help -h" ;;
       report) opts="--report --junit --help -h" ;;

@@ -58,6 +58,7 @@ _snm() {
             '--retry[run a failed file marked '\''# snm idempotent'\'' up to N more times]:N:' \
             '--shard[run the K-th of N stable shares of the files]:K/N:' \
             '--timings[balance the shards by the times of an earlier JSON report]:REPORT:_files' \
+            '--follow[walk symbolic links to folders under a named folder]' \
             '--help[print this help]' \
             '-h[print this help]' \
             '*:script:_files -g "*.snm"' ;;
@@ -76,6 +77,7 @@ _snm() {
             '--timeout[give up on a request after this long]:SECONDS:' \
             '--cacert[trust these CA certificates for https]:FILE:_files' \
             '--no-color[never colour the output]' \
+            '--follow[walk symbolic links to folders under a named folder]' \
             '--help[print this help]' \
             '-h[print this help]' \
             '*:script:_files -g "*.snm"' ;;
