@@ -238,6 +238,77 @@ def rest_project(start_extra_project):
     return start_extra_project("rest", "--migrations", str(REST_MIGRATIONS))
 
 
+# ---- projects left running --------------------------------------------------------------------
+
+def serving_projects():
+    """The local projects this run's binary serves now: {data dir: port}, from the `snm local
+    serve --dir DIR --port N` processes (their first argument is this run's snm). Other
+    worktrees' runs use other binaries and are never counted."""
+    binary = os.path.realpath(SNM)
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as file:
+                args = [arg.decode(errors="replace") for arg in file.read().split(b"\0")]
+        except OSError:
+            continue
+        if len(args) < 3 or args[1:3] != ["local", "serve"]:
+            continue
+        if os.path.realpath(args[0]) != binary:
+            continue
+        options = dict(zip(args[3:], args[4:]))
+        found[options.get("--dir", "?")] = options.get("--port", "?")
+    return found
+
+
+RUNNING_AT_START = {}
+# The test after which each project not running at the start was first seen running.
+FIRST_SEEN = {}
+
+
+def pytest_sessionstart(session):
+    RUNNING_AT_START.update(serving_projects())
+
+
+@pytest.fixture(autouse=True)
+def projects_left_running(request):
+    """Notes which test a project was first seen running after (for the session's check)."""
+    yield
+    for data_dir in serving_projects():
+        if data_dir not in RUNNING_AT_START:
+            FIRST_SEEN.setdefault(data_dir, request.node.nodeid)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    """Fails the run when a local project is running at its end that was not at its start (the
+    session's fixtures stopped theirs before this): a test started it and left it, on the
+    machine's default port 54321 perhaps. Each is named with the test after which it was first
+    seen, then stopped."""
+    import time
+    left = {}
+    for _ in range(10):  # a project stopping now may take a moment to go
+        left = {d: p for d, p in serving_projects().items() if d not in RUNNING_AT_START}
+        if not left:
+            return
+        time.sleep(0.5)
+    lines = ["local projects left running by this run (a test must stop what it starts):"]
+    for data_dir, port in sorted(left.items()):
+        seen = FIRST_SEEN.get(data_dir, "the session's end (no test)")
+        lines.append(f"  {data_dir} (port {port}), first seen running after {seen}")
+        run_snm("local", "stop", "--dir", data_dir, timeout=60)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.section("projects left running", sep="=", red=True, bold=True)
+        for line in lines:
+            reporter.write_line(line)
+    else:
+        print("\n".join(lines))
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_terminal_summary(terminalreporter):
     """The fidelity suite's counts per suite and area (test_rest_fidelity.py): passed, pending
     (an expected failure still failing), failed (including a pending case that now passes)."""

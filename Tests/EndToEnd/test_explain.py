@@ -182,8 +182,10 @@ def test_the_language_doc_shows_every_checked_example_as_sent(snm_bin):
 HIDDEN = "\u202e\u2066\u2069\u200b"
 HIDDEN_BODY = {"a\u2066": "x\u202ey\u2069z\u200b", "q": "it's"}
 HIDDEN_STATEMENT = "from t insert " + json.dumps(HIDDEN_BODY, ensure_ascii=False)
-# `explain` at the prompt (`snm --local -c`): no URL and no key.
+# `explain` at the prompt (`snm -c`) of a project named but never reached: `--local` here started
+# the machine's default local project (port 54321) and left it running after the run.
 AT_PROMPT = {"SUPABASE_URL": "", "SUPABASE_ANON_KEY": ""}
+PROMPT = ["--url", "http://127.0.0.1:9", "--key", "k", "-c"]
 
 
 def assert_no_hidden(text):
@@ -191,7 +193,7 @@ def assert_no_hidden(text):
 
 
 def test_explain_text_shows_invisible_characters_as_escapes(snm_bin):
-    for args in (["explain", HIDDEN_STATEMENT], ["--local", "-c", "explain " + HIDDEN_STATEMENT]):
+    for args in (["explain", HIDDEN_STATEMENT], [*PROMPT, "explain " + HIDDEN_STATEMENT]):
         result = run_snm(*args, env=AT_PROMPT if "-c" in args else OFFLINE)
         assert result.returncode == 0, result.stderr
         assert_no_hidden(result.stdout)
@@ -200,7 +202,7 @@ def test_explain_text_shows_invisible_characters_as_escapes(snm_bin):
 
 def test_explain_json_writes_invisible_characters_as_json_escapes(snm_bin):
     for args in (["explain", "--json", HIDDEN_STATEMENT],
-                 ["--local", "-c", "explain json " + HIDDEN_STATEMENT]):
+                 [*PROMPT, "explain json " + HIDDEN_STATEMENT]):
         result = run_snm(*args, env=AT_PROMPT if "-c" in args else OFFLINE)
         assert result.returncode == 0, result.stderr
         assert_no_hidden(result.stdout)
@@ -213,7 +215,7 @@ def test_explain_json_writes_invisible_characters_as_json_escapes(snm_bin):
 def test_explain_curl_quotes_invisible_characters_so_bash_reads_the_same_bytes(snm_bin, locale):
     sent = json.dumps(HIDDEN_BODY, ensure_ascii=False, separators=(",", ":")).encode()
     for args in (["explain", "--curl", HIDDEN_STATEMENT],
-                 ["--local", "-c", "explain curl " + HIDDEN_STATEMENT]):
+                 [*PROMPT, "explain curl " + HIDDEN_STATEMENT]):
         result = run_snm(*args, env=AT_PROMPT if "-c" in args else OFFLINE)
         assert result.returncode == 0, result.stderr
         assert_no_hidden(result.stdout)
