@@ -452,9 +452,22 @@ def settings_project(start_extra_project):
 
 
 # (what runs before the claims table is made and its reload waited for, the DDL measured): a
-# sequence's settings or name, extended statistics. Hosted Supabase's pgrst_ddl_watch and
-# pgrst_drop_watch ask no reload for any of them, and no policy's claims code reads them.
+# sequence made, dropped, its settings or name, privileges, extended statistics. Hosted Supabase's
+# pgrst_ddl_watch and pgrst_drop_watch ask no reload for any of them, and no policy's claims code
+# reads them (Postgres checks privileges as a read runs).
 SETTINGS_DDL = {
+    "CREATE SEQUENCE": ("create table public.{p}_s (id int)",
+                        "create sequence public.{p}_seq start 10"),
+    "DROP SEQUENCE": ("create table public.{p}_s (id int); create sequence public.{p}_seq",
+                      "drop sequence public.{p}_seq"),
+    "GRANT on a sequence": ("create table public.{p}_s (id serial)",
+                            "grant usage, select on sequence public.{p}_s_id_seq"
+                            " to anon, authenticated"),
+    "REVOKE on a sequence": ("create table public.{p}_s (id serial); grant usage on sequence"
+                             " public.{p}_s_id_seq to anon",
+                             "revoke usage on sequence public.{p}_s_id_seq from anon"),
+    "GRANT on a table": ("create table public.{p}_s (id serial)",
+                         "grant insert, update on public.{p}_s to authenticated"),
     "ALTER SEQUENCE": ("create table public.{p}_s (id serial)",
                        "alter sequence public.{p}_s_id_seq restart with 100 increment by 2"),
     "ALTER SEQUENCE, renamed": ("create table public.{p}_s (id serial)",
@@ -473,9 +486,10 @@ SETTINGS_DDL = {
 
 @pytest.mark.parametrize("command", SETTINGS_DDL)
 def test_a_sequences_settings_or_statistics_fail_no_guard(settings_project, command):
-    # Steps 7 to 11 moved the schema version for these: the next claims read failed its guard
-    # and the gateway sent the whole prelude until the next reload (a test suite restarting its
-    # sequences between runs would never get the claims' prelude back).
+    # Steps 7 to 11 (12 for a sequence made or dropped and privileges) moved the schema version
+    # for these: the next claims read failed its guard and the gateway sent the whole prelude
+    # until the next reload (a test suite restarting its sequences between runs would never get
+    # the claims' prelude back).
     project = settings_project
     prefix = f"cq_{uuid.uuid4().hex[:6]}"
     before_ddl, measured = (sql.format(p=prefix) for sql in SETTINGS_DDL[command])

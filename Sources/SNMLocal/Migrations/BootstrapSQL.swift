@@ -32,6 +32,11 @@ enum BootstrapSQL {
       "snm bootstrap: schema version not for a sequence's settings, statistics or a label",
       schemaVersionNotStatistics
     ),
+    (
+      schemaVersionAsHostedVersion,
+      "snm bootstrap: schema version on the DDL hosted projects reload for",
+      schemaVersionAsHosted
+    ),
   ]
 
   /// The search path of every session: the bootstrap sets it for the database, and the
@@ -384,9 +389,47 @@ enum BootstrapSQL {
 
   static let schemaVersionNotStatistics = schemaVersionBump
 
-  /// The event triggers' function since steps 9 to 12: notes the DDL command's transaction in
-  /// `snm_schema_pending` unless its objects are all temporary, it is a refresh, or it changes
-  /// only indexes, a sequence's settings, extended statistics or a security label.
+  /// Steps 7 to 12 moved the schema version for every DDL command but those they named (a
+  /// refresh, an index, a sequence's settings, statistics, a label), so `CREATE SEQUENCE`, `DROP
+  /// SEQUENCE`, `GRANT` and `REVOKE` moved it too, which hosted Supabase's `pgrst_ddl_watch` and
+  /// `pgrst_drop_watch` ask no reload for: the next claims read failed its guard and the gateway
+  /// sent the whole prelude until the next reload (a migration granting a sequence's use to
+  /// `authenticated`, a test suite making its own sequences). Now the version moves on the
+  /// events the reload triggers name and on no others, with what a claims read's guard stands
+  /// for that they leave out: a policy made, altered or dropped, an operator or operator class or
+  /// family made or altered (`reads_may_run_database_code`), `ALTER ROUTINE` (a function's
+  /// volatility) and an extension made or altered (what it brings). A privilege, a comment's
+  /// text or a sequence is nothing a guarded read relies on: Postgres checks privileges as the
+  /// read runs. The function is step 9's (``schemaVersionBump``).
+  static let schemaVersionAsHostedVersion = "snm_bootstrap_13_schema_version_as_hosted"
+
+  static let schemaVersionAsHosted = schemaVersionBump
+
+  /// The command tags after which the schema version moves: `pgrst_ddl_watch`'s (``ddlWatch``)
+  /// and those a claims read's guard needs besides.
+  static let versionCommandTags = [
+    "CREATE SCHEMA", "ALTER SCHEMA", "CREATE TABLE", "CREATE TABLE AS", "SELECT INTO",
+    "ALTER TABLE", "CREATE FOREIGN TABLE", "ALTER FOREIGN TABLE", "CREATE VIEW", "ALTER VIEW",
+    "CREATE MATERIALIZED VIEW", "ALTER MATERIALIZED VIEW", "CREATE FUNCTION", "ALTER FUNCTION",
+    "CREATE TRIGGER", "CREATE TYPE", "ALTER TYPE", "CREATE RULE", "COMMENT", "CREATE DOMAIN",
+    "ALTER DOMAIN",
+    "CREATE POLICY", "ALTER POLICY", "CREATE OPERATOR", "ALTER OPERATOR", "CREATE OPERATOR CLASS",
+    "ALTER OPERATOR CLASS", "CREATE OPERATOR FAMILY", "ALTER OPERATOR FAMILY", "ALTER ROUTINE",
+    "CREATE EXTENSION", "ALTER EXTENSION",
+  ].map { "'\($0)'" }.joined(separator: ", ")
+
+  /// The kinds of dropped object after which the schema version moves: `pgrst_drop_watch`'s and
+  /// a policy.
+  static let versionDroppedTypes = [
+    "schema", "table", "foreign table", "view", "materialized view", "function", "trigger",
+    "type", "rule", "domain", "policy",
+  ].map { "'\($0)'" }.joined(separator: ", ")
+
+  /// The event triggers' function since steps 9 to 13: notes the DDL command's transaction in
+  /// `snm_schema_pending` when it made or altered, outside `pg_temp`, something of
+  /// ``versionCommandTags`` (a refresh's inner commands and an `if not exists` that did nothing
+  /// report none), or dropped something of ``versionDroppedTypes`` that is not temporary (but for
+  /// one a dropped object brought with it that has no schema: a temporary view's rule).
   static let schemaVersionBump = """
     create or replace function extensions.snm_schema_version_bump() returns event_trigger
     language plpgsql security definer set search_path = '' as $bump$
@@ -395,21 +438,14 @@ enum BootstrapSQL {
         if not exists (
           select from pg_catalog.pg_event_trigger_dropped_objects() o
           where not o.is_temporary and (o.original or o.schema_name is not null)
-            and o.object_type not in ('index', 'statistics object'))
+            and o.object_type in (\(versionDroppedTypes)))
         then
           return;
         end if;
-      elsif tg_tag in ('REFRESH MATERIALIZED VIEW', 'CREATE INDEX', 'ALTER INDEX',
-          'ALTER SEQUENCE', 'CREATE STATISTICS', 'ALTER STATISTICS', 'SECURITY LABEL')
-        or (tg_tag in ('CREATE TABLE', 'ALTER TABLE')
-          and not exists (select from pg_catalog.pg_event_trigger_ddl_commands()))
-      then
-        return;
       elsif not exists (
         select from pg_catalog.pg_event_trigger_ddl_commands() c
-        where c.schema_name is distinct from 'pg_temp')
-        and (exists (select from pg_catalog.pg_event_trigger_ddl_commands())
-          or (tg_tag like 'DROP %' and tg_tag <> 'DROP OWNED'))
+        where c.schema_name is distinct from 'pg_temp'
+          and c.command_tag in (\(versionCommandTags)))
       then
         return;
       end if;
