@@ -229,6 +229,7 @@ struct LocalProjectController {
     } catch {
       throw LocalProjectError(.failed, "cannot create the data dir \(options.dataDir): \(error)")
     }
+    try ProjectState.verifyPrivate(dataDir: options.dataDir)
   }
 
   /// Creates and starts the cluster if needed and applies pending migrations, then what the

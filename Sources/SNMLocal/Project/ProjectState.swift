@@ -69,6 +69,7 @@ struct ProjectState: Sendable, Equatable {
 
   /// Reads `project.json` in `dataDir`; `nil` when the project was never started there.
   static func load(dataDir: String) throws(LocalProjectError) -> ProjectState? {
+    try verifyPrivate(dataDir: dataDir)
     let path = dataDir + "/project.json"
     guard let data = FileManager.default.contents(atPath: path) else { return nil }
     guard let json = try? JSONValue(parsing: Array(data)), let port = json["port"]?.intValue,
@@ -333,5 +334,28 @@ struct ProjectState: Sendable, Equatable {
     } catch {
       throw LocalProjectError(.failed, "cannot sign the API keys: \(error)")
     }
+  }
+}
+
+extension ProjectState {
+  /// Refuses a data dir another account may write in (not this user's, or writable by its group
+  /// or others): it holds the JWT secret, the keys and the gateway's pid file, and whoever can
+  /// rename files in it can swap the secret (and mint service_role tokens) or the pid `stop`
+  /// signals. A missing one is no problem (`start` makes it 0700).
+  static func verifyPrivate(dataDir: String) throws(LocalProjectError) {
+    var info = stat()
+    guard stat(dataDir, &info) == 0 else { return }
+    let problem: String
+    if info.st_uid != geteuid() {
+      problem = "it belongs to \(SocketDirectory.accountName(info.st_uid))"
+    } else if info.st_mode & 0o022 != 0 {
+      problem = "others may write in it (mode \(String(info.st_mode & 0o777, radix: 8)))"
+    } else {
+      return
+    }
+    throw LocalProjectError(
+      .failed,
+      "refusing the data dir \(dataDir): \(problem); it holds the project's JWT secret and keys, "
+        + "so it must be yours and closed to others (chmod go-w, or another --dir)")
   }
 }

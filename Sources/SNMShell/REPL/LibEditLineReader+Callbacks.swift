@@ -86,18 +86,7 @@ extension LibEditLineReader {
   func suspend(on line: OpaquePointer) -> UInt8 {
     _ = snm_el_prep_term(line, 0)
     writeOutput("^Z\n")
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = noteContinued
-    sigemptyset(&action.sa_mask)
-    var previous = sigaction()
-    continuedAfterSuspend.store(false, ordering: .releasing)
-    _ = sigaction(SIGCONT, &action, &previous)
-    kill(0, SIGTSTP)
-    let deadline = ContinuousClock.now + .milliseconds(500)
-    while !continuedAfterSuspend.load(ordering: .acquiring) && ContinuousClock.now < deadline {
-      usleep(1_000)
-    }
-    _ = sigaction(SIGCONT, &previous, nil)
+    JobStop.stopAsTheTerminalWould()
     _ = snm_el_prep_term(line, 1)
     return UInt8(CC_REDISPLAY)
   }
@@ -123,11 +112,6 @@ private func libEditInterrupt(_ line: OpaquePointer?, _ key: Int32) -> UInt8 {
 }
 
 /// Set by SIGCONT while `suspend` waits.
-private let continuedAfterSuspend = Atomic<Bool>(false)
-
-private func noteContinued(_ signal: Int32) {
-  continuedAfterSuspend.store(true, ordering: .releasing)
-}
 
 private func libEditSuspend(_ line: OpaquePointer?, _ key: Int32) -> UInt8 {
   guard let line, let reader = LibEditLineReader.owner(of: line) else {

@@ -59,6 +59,14 @@ enum PasswordReader {
         while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
       case 0x15:  // Ctrl-U
         bytes.removeAll()
+      case 0x1a:  // Ctrl-Z: the job stops as at snm's prompt, in the terminal's own mode; once
+        // continued the prompt asks again from the start (it was read into the password).
+        _ = tcsetattr(fd, TCSAFLUSH, &saved)
+        FileHandle.standardError.write(Data("^Z\n".utf8))
+        JobStop.stopAsTheTerminalWould()
+        _ = tcsetattr(fd, TCSAFLUSH, &silent)
+        FileHandle.standardError.write(Data(prompt.utf8))
+        bytes.removeAll()
       default:
         bytes.append(byte)
       }

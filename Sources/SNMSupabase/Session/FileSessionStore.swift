@@ -74,6 +74,9 @@ public struct FileSessionStore: SessionStore {
 
   func loadStored(project: String) throws(SessionStoreError) -> StoredSession? {
     let path = path(project: project)
+    if let reason = FileIO.problem(ofPrivate: directory) {
+      throw .unreadable(path: path, reason: reason)
+    }
     let data: Data
     switch FileIO.read(path) {
     case .success(let bytes?): data = bytes

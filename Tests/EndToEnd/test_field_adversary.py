@@ -1,0 +1,101 @@
+"""The field pass as an attacker and a user at a job-control shell (field lane).
+
+Another account on the machine: a data dir it can write in (its own folder, or one open to
+everyone under /tmp) would let it swap the project's JWT secret (and mint service_role tokens) or
+the gateway's pid file that `snm local stop` signals; snm refuses such a data dir. Ctrl-Z at the
+password prompt stops the job as it does at snm's prompt, where it was read into the password."""
+import os
+import pwd
+import re
+import subprocess
+
+import pytest
+
+from conftest import SNM, free_port
+from test_shell_prompt import shell_env  # noqa: F401 (a fixture)
+from tmux_shell import job_control_bash
+
+
+def snm(*args, env=None):
+    return subprocess.run([SNM, *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a folder another account owns needs root")
+def test_a_data_dir_another_account_may_write_is_refused(tmp_path):
+    nobody = pwd.getpwnam("nobody")
+    for name, owner, mode, problem in [
+            ("theirs", nobody.pw_uid, 0o700, "it belongs to nobody (uid"),
+            ("open", 0, 0o777, "others may write in it (mode 777)"),
+            ("group", 0, 0o770, "others may write in it (mode 770)")]:
+        data = tmp_path / name
+        data.mkdir()
+        os.chown(data, owner, -1)
+        os.chmod(data, mode)
+        started = snm("local", "start", "--dir", str(data), "--port", str(free_port()))
+        try:
+            assert started.returncode != 0, (name, started.stdout)
+            assert f"snm local: refusing the data dir {data}: {problem}" in started.stderr, \
+                (name, started.stderr)
+            assert "it holds the project's JWT secret and keys" in started.stderr
+            assert sorted(os.listdir(data)) == [], (name, os.listdir(data))
+        finally:
+            if started.returncode == 0:
+                snm("local", "destroy", "--dir", str(data), "--yes")
+    # Its own folder, closed to others, is taken as ever (0755: others read, none writes).
+    data = tmp_path / "mine"
+    data.mkdir(mode=0o755)
+    started = snm("local", "start", "--dir", str(data), "--port", str(free_port()))
+    try:
+        assert started.returncode == 0, started.stderr
+        # Opened to others afterwards: stop refuses to read the pid file others could have written.
+        os.chmod(data, 0o777)
+        stopped = snm("local", "stop", "--dir", str(data))
+        assert stopped.returncode != 0 and "refusing the data dir" in stopped.stderr, stopped.stderr
+    finally:
+        os.chmod(data, 0o755)
+        snm("local", "destroy", "--dir", str(data), "--yes")
+
+
+def test_ctrl_z_at_the_password_prompt_stops_the_job_and_fg_asks_again(shell_env):
+    with job_control_bash({**shell_env, "NO_COLOR": "1"}) as bash:
+        bash.type(SNM)
+        bash.press("Enter")
+        bash.wait_for_prompt()
+        bash.type("login email 'alice@example.com'")
+        bash.press("Enter")
+        bash.wait_for_text("password for alice@example.com:")
+        bash.type("pass")
+        bash.press("C-z")
+        stopped = bash.wait_for(lambda s: re.search(r"Stopped.*\n?bash\$ ?$", s), timeout=5)
+        assert "^Z" in stopped
+        bash.type("fg")
+        bash.press("Enter")
+        # Asked again from the start: what was typed before the stop is dropped.
+        bash.wait_for(lambda s: s.rstrip().endswith("password for alice@example.com:"), timeout=5)
+        bash.type("password123")
+        bash.press("Enter")
+        bash.wait_for(lambda s: "signed in as alice@example.com" in s, timeout=10)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a folder another account owns needs root")
+def test_a_session_folder_another_account_may_write_is_refused(project, tmp_path):
+    """Whoever can write in snm's session folder can plant a session of their own there (the
+    victim's next statements then act as the planter's user) or remove one: refused, and nothing
+    is written there."""
+    nobody = pwd.getpwnam("nobody")
+    for name, owner, mode, problem in [("theirs", nobody.pw_uid, 0o700, "it belongs to uid "),
+                                       ("open", 0, 0o777, "others may write in it (mode 777)")]:
+        state = tmp_path / name
+        folder = state / "snm"
+        folder.mkdir(parents=True)
+        os.chown(folder, owner, -1)
+        os.chmod(folder, mode)
+        env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+               "XDG_STATE_HOME": str(state), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+               "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+        login = snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
+        # Signed in for this run only (as with any session folder that cannot be written), and
+        # said so: nothing is kept where another account could read or swap it.
+        assert f"refusing {folder}: {problem}" in login.stderr, (name, login.stderr)
+        assert not [p for p in os.listdir(folder) if p.endswith(".json")], os.listdir(folder)
