@@ -42,9 +42,7 @@ package enum VisibleTextLine {
       let scalar = scalars[index]
       scalars.formIndex(after: &index)
       let value = scalar.value
-      let hidden =
-        (0xFE00...0xFE0F).contains(value) || (0xE0100...0xE01EF).contains(value)
-        ? !selects(value, after: shown) : hides(scalar)
+      let hidden = isSelector(value) ? !selects(value, after: shown) : hides(scalar)
       body(scalar, hidden)
       shown = hidden ? nil : value
       guard value == 0x1F3F4, let end = flagEnd(scalars, from: index) else { continue }
@@ -66,8 +64,7 @@ package enum VisibleTextLine {
   /// joiner, an escape or nothing. Unicode 15's 1,940 registered sequences and its 4,733 emoji
   /// (emoji-test.txt) keep every selector they hold.
   static func selects(_ selector: UInt32, after base: UInt32?) -> Bool {
-    guard let base, !(0xFE00...0xFE0F).contains(base), !(0xE0100...0xE01EF).contains(base),
-      base != 0x200C, base != 0x200D, base != 0xE007F
+    guard let base, !isSelector(base), base != 0x200C, base != 0x200D, base != 0xE007F
     else { return false }
     if selector >= 0xE0100 {
       return (0x3400...0x4DBF).contains(base) || (0x4E00...0x9FFF).contains(base)
@@ -75,6 +72,12 @@ package enum VisibleTextLine {
     }
     guard base < 0x80 else { return true }
     return (0x30...0x39).contains(base) || base == 0x23 || base == 0x2A
+  }
+
+  /// Whether `value` is a variation selector (U+FE00...U+FE0F, U+E0100...U+E01EF), which
+  /// ``forEachScalar(of:_:)`` shows as it is or escaped by what it follows.
+  package static func isSelector(_ value: UInt32) -> Bool {
+    (0xFE00...0xFE0F).contains(value) || (0xE0100...0xE01EF).contains(value)
   }
 
   /// Whether ``forEachScalar(of:_:)`` shows any scalar of `text` from `lowest` up as an escape.

@@ -352,3 +352,39 @@ def test_explain_without_the_file_or_with_a_table_it_lacks_says_so(program, tmp_
                     env={"SNM_GEN_SWIFT": str(program / "Schema.swift")})
     assert 'supabase try await supabase.from("added_later")' in other.stdout
     assert '// "added_later" is not in the generated file: generate it again' in other.stdout
+
+
+# Trojan Source (CVE-2021-42574) with the characters a terminal escapes by what they follow: a
+# run of variation selectors (a hidden byte each), one after an ASCII letter. A comment, a table's
+# or a column's name and an enum's label come from the database (another person's text): the
+# file shows each as \u{..} in literals and comments, and a name splits at them as at a space.
+SMUGGLED_TABLE = "ok\U000E0162\U000E015Dx"
+SMUGGLED_COLUMN = "a\ufe0f\ufe0fb"
+SMUGGLED_COMMENT = "safe\ufe00\ufe01\ufe02 \U000E0100\U000E0101 done \u2764\ufe0f"
+
+
+def test_a_run_of_variation_selectors_is_never_raw_in_the_file(gen_project, tmp_path):
+    gen_project.sql(f"""
+      create schema if not exists smuggled;
+      create type smuggled.mood as enum ('on\ufe0f\ufe0f', 'off');
+      create table if not exists smuggled."{SMUGGLED_TABLE}" (
+        id int primary key, "{SMUGGLED_COLUMN}" text, mood smuggled.mood);
+      comment on table smuggled."{SMUGGLED_TABLE}" is '{SMUGGLED_COMMENT}';
+      comment on column smuggled."{SMUGGLED_TABLE}"."{SMUGGLED_COLUMN}" is '{SMUGGLED_COMMENT}';
+    """)
+    try:
+        out = tmp_path / "Smuggled.swift"
+        result = generate(gen_project, out, "--schema", "smuggled")
+        assert result.returncode == 0, result.stderr
+        text = out.read_text()
+    finally:
+        gen_project.sql("drop schema smuggled cascade")
+    selector = "[\ufe00-\ufe0f\U000E0100-\U000E01EF]"
+    assert re.findall(f"[ -~]{selector}|{selector}{selector}", text) == [], text
+    shown = "safe\\u{fe00}\\u{fe01}\\u{fe02} \\u{e0100}\\u{e0101} done \u2764\ufe0f"
+    assert "/// " + shown + "\n" in text and text.count(shown) >= 2, text
+    assert 'static let tableName = "ok\\u{e0162}\\u{e015d}x"' in text, text
+    assert 'case aB = "a\\u{fe0f}\\u{fe0f}b"' in text, text
+    assert 'case on = "on\\u{fe0f}\\u{fe0f}"' in text, text
+    assert "enum OkX" in text, text
+    subprocess.run([SWIFTC, "-parse", str(out)], check=True, capture_output=True, timeout=120)

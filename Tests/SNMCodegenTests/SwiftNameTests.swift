@@ -55,6 +55,22 @@ struct SwiftNameTests {
     #expect(SwiftName.member("👩\u{200D}💻") == "👩\u{200D}💻")
   }
 
+  /// Variation selectors follow the terminal's one rule (VisibleTextLine.forEachScalar): one
+  /// right after a base it modifies stays; a run of them (a hidden byte each), one after an
+  /// ASCII letter, a joiner or nothing is escaped in literals and comments and splits a name.
+  @Test func aRunOfVariationSelectorsIsNeverRawInTheCode() {
+    let smuggled = "ok\u{E0162}\u{E015D}\u{FE00}\u{FE01} \u{2764}\u{FE0F} \u{845B}\u{E0100}"
+    let shown = #"ok\u{e0162}\u{e015d}\u{fe00}\u{fe01} "# + "\u{2764}\u{FE0F} \u{845B}\u{E0100}"
+    #expect(SwiftName.literal(smuggled) == "\"" + shown + "\"")
+    #expect(SwiftName.docComment(smuggled, indent: "  ") == "  /// " + shown + "\n")
+    #expect(SwiftName.member("ok\u{FE0F}\u{FE0F}go") == "okGo")
+    #expect(SwiftName.type("a\u{E0100}\u{E0101}b") == "AB")
+    // The heart is no identifier: its selector alone would be an invisible name.
+    #expect(SwiftName.member("\u{2764}\u{FE0F}") == "value")
+    #expect(SwiftName.member("é\u{FE0F}\u{FE0F}") == "é\u{FE0F}")
+    #expect(SwiftName.member("葛\u{E0100}") == "葛\u{E0100}")
+  }
+
   @Test func collidingNamesGetNumbers() {
     var names = NameAllocator()
     #expect(names.claim("userId") == "userId")

@@ -62,12 +62,19 @@ public enum SwiftName {
     return word
   }
 
-  /// The parts of `name` Swift can spell, split where it cannot (`_`, spaces, quotes, dashes).
+  /// The parts of `name` Swift can spell, split where it cannot (`_`, spaces, quotes, dashes)
+  /// and at every character a reader of the code would not see as itself (``forEachScalar(of:_:)``:
+  /// U+202E, a tag character, a run of variation selectors, U+200C), as at a space. A variation
+  /// selector stays only right after the character it modifies, in the same word.
   static func words(_ name: String) -> [String] {
     var words: [String] = []
     var current = String.UnicodeScalarView()
-    for scalar in name.unicodeScalars {
-      if scalar != "_", isIdentifierBody(scalar) {
+    forEachScalar(of: name) { scalar, hidden in
+      let value = scalar.value
+      // The zero-width joiner stays: it holds an emoji sequence (a name of its own) together.
+      if (!hidden || value == 0x200D), scalar != "_", isIdentifierBody(scalar),
+        !current.isEmpty || !VisibleTextLine.isSelector(value)
+      {
         current.append(scalar)
       } else if !current.isEmpty {
         words.append(String(current))
@@ -102,16 +109,14 @@ public enum SwiftName {
   }
 
   /// Whether Swift accepts `scalar` after the first character of an identifier. Invisible and
-  /// direction-changing characters Swift would accept are refused: in source they make a name
-  /// read as something it is not.
+  /// direction-changing characters Swift would accept are split at (``words(_:)``): in source
+  /// they make a name read as something it is not.
   static func isIdentifierBody(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
     if value < 0x80 {
       return (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
         || (0x30...0x39).contains(value) || value == 0x5F
     }
-    // The zero-width joiner stays: it holds an emoji sequence (a name of its own) together.
-    if VisibleTextLine.hides(scalar) || value == 0x200C { return false }
     return allowedRanges.contains { $0.contains(value) }
   }
 
@@ -128,11 +133,11 @@ public enum SwiftName {
     0xC0000...0xCFFFD, 0xD0000...0xDFFFD, 0xE0000...0xEFFFD,
   ]
 
-  /// `text` as a Swift string literal, quotes included: every character ``isHidden(_:)`` says
-  /// an editor or a terminal would not show as itself written as `\u{..}` (the same string).
+  /// `text` as a Swift string literal, quotes included: every character a reader of the code
+  /// would not see as itself (``forEachScalar(of:_:)``) written as `\u{..}` (the same string).
   public static func literal(_ text: String) -> String {
     var out = "\""
-    for scalar in text.unicodeScalars {
+    forEachScalar(of: text) { scalar, hidden in
       switch scalar {
       case "\\": out += "\\\\"
       case "\"": out += "\\\""
@@ -140,15 +145,15 @@ public enum SwiftName {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       case "\0": out += "\\0"
-      default: out += isHidden(scalar) ? escaped(scalar) : String(scalar)
+      default: out += hidden ? escaped(scalar) : String(scalar)
       }
     }
     return out + "\""
   }
 
-  /// `text` as `///` lines, indented; a character ``isHidden(_:)`` says an editor or a terminal
-  /// would not show as itself is shown as `\u{..}`, so a comment's text can neither seem to end
-  /// the line (U+2028, NEL) nor hide or reorder what follows.
+  /// `text` as `///` lines, indented; a character a reader of the code would not see as itself
+  /// (``forEachScalar(of:_:)``) is shown as `\u{..}`, so a comment's text can neither seem to end
+  /// the line (U+2028, NEL) nor hide or reorder what follows (Trojan Source, CVE-2021-42574).
   public static func docComment(_ text: String?, indent: String) -> String {
     guard let text, !text.isEmpty else { return "" }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
@@ -157,22 +162,26 @@ public enum SwiftName {
     }.joined()
   }
 
-  /// `text` with every character ``isHidden(_:)`` says an editor or a terminal would not show
-  /// as itself written as `\u{..}`.
+  /// `text` with every character a reader of the code would not see as itself
+  /// (``forEachScalar(of:_:)``) written as `\u{..}`.
   public static func shown(_ text: some StringProtocol) -> String {
     var out = ""
-    for scalar in text.unicodeScalars {
-      out += isHidden(scalar) ? escaped(scalar) : String(scalar)
+    forEachScalar(of: String(text)) { scalar, hidden in
+      out += hidden ? escaped(scalar) : String(scalar)
     }
     return out
   }
 
-  /// What a terminal line escapes (SNMWire's `VisibleTextLine.hides`: control characters, line
-  /// and paragraph separators, the invisible and direction-changing characters), and the joiners
+  /// Calls `body` with each scalar of `text` and whether a reader of the code is shown it as
+  /// `\u{..}`: what a terminal line escapes (SNMWire's one walk, `VisibleTextLine.forEachScalar`:
+  /// control characters, line and paragraph separators, the invisible and direction-changing
+  /// characters, a run of variation selectors or one after no base it modifies), and the joiners
   /// U+200C and U+200D: a terminal shows them by their effect, but in a literal or a comment a
   /// reader of the code must see every character the string holds.
-  public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-    VisibleTextLine.hides(scalar) || scalar.value == 0x200C || scalar.value == 0x200D
+  static func forEachScalar(of text: String, _ body: (Unicode.Scalar, Bool) -> Void) {
+    VisibleTextLine.forEachScalar(of: text) { scalar, hidden in
+      body(scalar, hidden || scalar.value == 0x200C || scalar.value == 0x200D)
+    }
   }
 
   static func escaped(_ scalar: Unicode.Scalar) -> String {
