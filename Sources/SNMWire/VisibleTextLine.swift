@@ -61,11 +61,13 @@ package enum VisibleTextLine {
   /// letter of another script or an emoji (text or emoji presentation), or of ASCII only a
   /// digit, `#` or `*` (keycaps, the slashed zero). Not after another selector (a run of them
   /// carries a byte each behind one visible character: the variation-selector smuggling), a
-  /// joiner, an escape or nothing. Unicode 15's 1,940 registered sequences and its 4,733 emoji
-  /// (emoji-test.txt) keep every selector they hold.
+  /// joiner, an escape or nothing. A Mongolian free variation selector picks a Mongolian
+  /// letter's form (U+1820...U+18AA), after nothing else. Unicode 15's 1,940 registered
+  /// sequences and its 4,733 emoji (emoji-test.txt) keep every selector they hold.
   static func selects(_ selector: UInt32, after base: UInt32?) -> Bool {
     guard let base, !isSelector(base), base != 0x200C, base != 0x200D, base != 0xE007F
     else { return false }
+    if selector < 0x1810 { return (0x1820...0x18AA).contains(base) }
     if selector >= 0xE0100 {
       return (0x3400...0x4DBF).contains(base) || (0x4E00...0x9FFF).contains(base)
         || (0xF900...0xFAFF).contains(base) || (0x20000...0x3FFFF).contains(base)
@@ -74,10 +76,12 @@ package enum VisibleTextLine {
     return (0x30...0x39).contains(base) || base == 0x23 || base == 0x2A
   }
 
-  /// Whether `value` is a variation selector (U+FE00...U+FE0F, U+E0100...U+E01EF), which
-  /// ``forEachScalar(of:_:)`` shows as it is or escaped by what it follows.
+  /// Whether `value` is a variation selector (U+FE00...U+FE0F, U+E0100...U+E01EF, Mongolian's
+  /// free ones U+180B...U+180D and U+180F), which ``forEachScalar(of:_:)`` shows as it is or
+  /// escaped by what it follows.
   package static func isSelector(_ value: UInt32) -> Bool {
     (0xFE00...0xFE0F).contains(value) || (0xE0100...0xE01EF).contains(value)
+      || (0x180B...0x180D).contains(value) || value == 0x180F
   }
 
   /// Whether ``forEachScalar(of:_:)`` shows any scalar of `text` from `lowest` up as an escape.
@@ -144,32 +148,38 @@ package enum VisibleTextLine {
   /// the invisible format characters that make a line read otherwise than it is (Trojan Source):
   /// bidirectional embeddings, overrides, isolates and marks (U+202A...U+202E, U+2066...U+2069,
   /// U+200E, U+200F, U+061C), zero-width and invisible characters (U+200B, U+2060...U+2065,
-  /// U+FEFF, U+180E, U+00AD, U+206A...U+206F, U+FFF9...U+FFFB) and the line and paragraph
-  /// separators U+2028, U+2029. Past U+FFFF the same kinds: the tag characters U+E0000...U+E007F
-  /// (U+E0001 the language tag; invisible, so they carry text a reader cannot see, "ASCII
-  /// smuggling"; a subdivision flag's stay, ``forEachScalar(of:_:)``), the default-ignorable
-  /// U+E0080...U+E00FF and U+E01F0...U+E0FFF (unassigned, as U+2065 is), the invisible musical
-  /// formatting U+1D173...U+1D17A (beams, ties, slurs, phrases, as U+2061...U+2064 are for
-  /// mathematics) and the shorthand format controls U+1BCA0...U+1BCA3. Joiners (U+200C, U+200D)
+  /// U+FEFF, U+180E, U+00AD, U+206A...U+206F, U+FFF9...U+FFFB, the combining grapheme joiner
+  /// U+034F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0 that pass for a blank name, the
+  /// Khmer inherent vowels U+17B4, U+17B5, the unassigned U+FFF0...U+FFF8) and the line and
+  /// paragraph separators U+2028, U+2029. Past U+FFFF the same kinds: the tag characters
+  /// U+E0000...U+E007F (U+E0001 the language tag; invisible, so they carry text a reader cannot
+  /// see, "ASCII smuggling"; a subdivision flag's stay, ``forEachScalar(of:_:)``), the
+  /// default-ignorable U+E0080...U+E00FF and U+E01F0...U+E0FFF (unassigned, as U+2065 is), the
+  /// invisible musical formatting U+1D173...U+1D17A (beams, ties, slurs, phrases, as
+  /// U+2061...U+2064 are for mathematics) and the shorthand format controls U+1BCA0...U+1BCA3.
+  /// Joiners (U+200C, U+200D)
   /// stay: they shape emoji and scripts and cannot reorder a line; so do the Egyptian hieroglyph
   /// format controls U+13430...U+1343F, which lay out the signs they join. Variation selectors
-  /// (U+FE00...U+FE0F and the supplement's U+E0100...U+E01EF) are not listed: whether one is
-  /// escaped depends on what it follows (``forEachScalar(of:_:)``).
+  /// (U+FE00...U+FE0F, the supplement's U+E0100...U+E01EF, and Mongolian's free ones U+180B...
+  /// U+180D, U+180F) are not listed: whether one is escaped depends on what it follows
+  /// (``forEachScalar(of:_:)``). So every Default_Ignorable_Code_Point of Unicode 15
+  /// (DerivedCoreProperties.txt) is escaped but the joiners and a selector after its base.
   package static func hides(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
-    case 0..<0x20, 0x7F...0x9F, 0xAD, 0x61C, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028...0x202E,
-      0x2060...0x206F, 0xFEFF, 0xFFF9...0xFFFB, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A,
-      0xE0000...0xE00FF, 0xE01F0...0xE0FFF:
+    case 0..<0x20, 0x7F...0x9F, 0xAD, 0x34F, 0x61C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E,
+      0x200B, 0x200E, 0x200F, 0x2028...0x202E, 0x2060...0x206F, 0x3164, 0xFEFF, 0xFFA0,
+      0xFFF0...0xFFFB, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE00FF, 0xE01F0...0xE0FFF:
       true
     default: false
     }
   }
 
   /// Whether `byte` can start the UTF-8 of a scalar that ``hides(_:)`` escapes: a test of each
-  /// byte that lets text without any pass untouched (0xF0 starts every emoji too: text with one
-  /// takes the walk over its scalars).
+  /// byte that lets text without any pass untouched (0xF0 starts every emoji too, 0xE3 kana and
+  /// some ideographs, 0xCD combining marks and Greek: text with one takes the walk over its
+  /// scalars).
   package static func mayHide(_ byte: UInt8) -> Bool {
-    byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE1 || byte == 0xE2
-      || byte == 0xEF || byte == 0xF0 || byte == 0xF3
+    byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xCD || byte == 0xD8 || byte == 0xE1
+      || byte == 0xE2 || byte == 0xE3 || byte == 0xEF || byte == 0xF0 || byte == 0xF3
   }
 }

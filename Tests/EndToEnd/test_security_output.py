@@ -587,17 +587,45 @@ SELECTORS_SHOWN = {
 }
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_a_run_of_variation_selectors_is_escaped_at_a_terminal_and_kept_to_a_pipe(home, fmt):
-    body = json.dumps([{"note": SELECTORS}], ensure_ascii=False).encode()
-    shown, piped = at_terminal_and_piped(json_answer(body),
-                                         ["--format", fmt, "-c", "from t select *"], home)
-    text = shown.replace(b"\r\n", b"\n").decode()
-    expected = SELECTORS_SHOWN["json" if fmt in ("json", "ndjson") else "text"]
-    assert expected in text, text
-    for raw in ("\U000E0162", "\U000E015D", "\ufe0f\ufe0f", "\u200d\ufe0f"):
+def note_at_terminal_and_piped(note, fmt, home, shown, raws):
+    """A server's row {"note": note} as `fmt`: at a pty `shown["text"]` (`shown["json"]` for json
+    and ndjson, the same JSON value) and none of `raws`; to a pipe csv, json and ndjson keep its
+    bytes."""
+    body = json.dumps([{"note": note}], ensure_ascii=False).encode()
+    terminal, piped = at_terminal_and_piped(json_answer(body),
+                                            ["--format", fmt, "-c", "from t select *"], home)
+    text = terminal.replace(b"\r\n", b"\n").decode()
+    assert shown["json" if fmt in ("json", "ndjson") else "text"] in text, text
+    for raw in raws:
         assert raw not in text, (raw, text)
     if fmt in ("json", "ndjson"):
-        assert json.loads(text) == ([{"note": SELECTORS}] if fmt == "json" else {"note": SELECTORS})
+        assert json.loads(text) == ([{"note": note}] if fmt == "json" else {"note": note})
     if fmt in ("csv", "json", "ndjson"):
-        assert SELECTORS.encode() in piped, piped
+        assert note.encode() in piped, piped
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_run_of_variation_selectors_is_escaped_at_a_terminal_and_kept_to_a_pipe(home, fmt):
+    note_at_terminal_and_piped(SELECTORS, fmt, home, SELECTORS_SHOWN,
+                               ("\U000E0162", "\U000E015D", "\ufe0f\ufe0f", "\u200d\ufe0f"))
+
+
+# The rest of Unicode's Default_Ignorable_Code_Point: the combining grapheme joiner, the Hangul
+# fillers (a blank-looking name: U+3164 passes for a space), the Khmer inherent vowels, the
+# unassigned U+FFF0..U+FFF8, and Mongolian's free variation selectors (one after a Mongolian
+# letter picks its form and stays; a second, or one after an ASCII letter, is escaped).
+IGNORABLE = ("a\u034fb c\u115fd e\u1160f g\u17b4h i\u17b5j k\u3164l m\uffa0n o\ufff0p "
+             "\u1820\u180b\u180b q\u180fr")
+IGNORABLE_SHOWN = {
+    "text": ("a\\u{34F}b c\\u{115F}d e\\u{1160}f g\\u{17B4}h i\\u{17B5}j k\\u{3164}l "
+             "m\\u{FFA0}n o\\u{FFF0}p \u1820\u180b\\u{180B} q\\u{180F}r"),
+    "json": ("a\\u034fb c\\u115fd e\\u1160f g\\u17b4h i\\u17b5j k\\u3164l "
+             "m\\uffa0n o\\ufff0p \u1820\u180b\\u180b q\\u180fr"),
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_default_ignorable_is_escaped_at_a_terminal_and_kept_to_a_pipe(home, fmt):
+    note_at_terminal_and_piped(IGNORABLE, fmt, home, IGNORABLE_SHOWN,
+                               [*"\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufff0\u180f",
+                                "\u180b\u180b"])

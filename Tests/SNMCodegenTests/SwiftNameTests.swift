@@ -71,6 +71,13 @@ struct SwiftNameTests {
     #expect(SwiftName.member("葛\u{E0100}") == "葛\u{E0100}")
   }
 
+  /// A Hangul filler is a letter to Swift but shows as a blank: a name of one would be invisible.
+  @Test func aHangulFillerIsNoPartOfAName() {
+    #expect(SwiftName.member("\u{3164}") == "value")
+    #expect(SwiftName.member("is\u{3164}admin") == "isAdmin")
+    #expect(SwiftName.literal("\u{3164}\u{34F}") == #""\u{3164}\u{34f}""#)
+  }
+
   @Test func collidingNamesGetNumbers() {
     var names = NameAllocator()
     #expect(names.claim("userId") == "userId")

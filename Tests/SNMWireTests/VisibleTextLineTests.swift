@@ -70,4 +70,33 @@ import Testing
     #expect(ShellWord.quoted("ok\u{FE01}") == #"$'ok\xEF\xB8\x81'"#)
     #expect(ShellWord.quoted("❤️") == "'❤️'")
   }
+
+  /// Unicode 15's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), range by range: each
+  /// code point between two letters is escaped, but the joiners (they shape emoji and scripts)
+  /// and a variation selector right after a base it modifies (U+FE0F after an emoji, a
+  /// Mongolian free variation selector after a Mongolian letter).
+  @Test func everyDefaultIgnorableIsEscapedButTheJoiners() {
+    let ignorable: [ClosedRange<UInt32>] = [
+      0xAD...0xAD, 0x34F...0x34F, 0x61C...0x61C, 0x115F...0x1160, 0x17B4...0x17B5,
+      0x180B...0x180D, 0x180E...0x180E, 0x180F...0x180F, 0x200B...0x200F, 0x202A...0x202E,
+      0x2060...0x2064, 0x2065...0x2065, 0x2066...0x206F, 0x3164...0x3164, 0xFE00...0xFE0F,
+      0xFEFF...0xFEFF, 0xFFA0...0xFFA0, 0xFFF0...0xFFF8, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A,
+      0xE0000...0xE0000, 0xE0001...0xE0001, 0xE0002...0xE001F, 0xE0020...0xE007F,
+      0xE0080...0xE00FF, 0xE0100...0xE01EF, 0xE01F0...0xE0FFF,
+    ]
+    var raw: [String] = []
+    for range in ignorable {
+      for value in range where value != 0x200C && value != 0x200D {
+        let text = "a" + String(Unicode.Scalar(value)!) + "b"
+        let escaped = VisibleTextLine.escaped(text)
+        if escaped != "a" + VisibleTextLine.escape(Unicode.Scalar(value)!) + "b" {
+          raw.append(String(value, radix: 16))
+        }
+      }
+    }
+    #expect(raw == [])
+    #expect(VisibleTextLine.escaped("a\u{200C}b\u{200D}c") == "a\u{200C}b\u{200D}c")
+    // A Mongolian letter's form: one free variation selector stays, a second is escaped.
+    #expect(VisibleTextLine.escaped("\u{1820}\u{180B}\u{180B}") == #"\#u{1820}\#u{180B}\u{180B}"#)
+  }
 }

@@ -60,10 +60,13 @@ public enum VisibleText {
         if byte >= 0x80 {
           ascii = false
           if previous == 0xC2 && byte <= 0x9F { control = true }
-          // 0xF0 starts every emoji: only U+1BCA0... (F0 9B) and U+1D173... (F0 9D) may hide.
-          if (byte != 0xC2 && byte != 0xF0 && VisibleTextLine.mayHide(byte))
+          // 0xF0 starts every emoji: only U+1BCA0... (F0 9B) and U+1D173... (F0 9D) may hide;
+          // 0xE3 kana and ideographs: only U+3164 (E3 85); 0xCD Greek: only U+034F (CD 8F).
+          if (byte != 0xC2 && byte != 0xF0 && byte != 0xE3 && byte != 0xCD
+            && VisibleTextLine.mayHide(byte))
             || (previous == 0xC2 && byte == 0xAD)
             || (previous == 0xF0 && (byte == 0x9B || byte == 0x9D))
+            || (previous == 0xE3 && byte == 0x85) || (previous == 0xCD && byte == 0x8F)
           {
             format = true
           }
