@@ -43,8 +43,10 @@ extension Parser {
         .column(table: tableContext.last), what: "a column after the alias",
         after: "'\(name.text):'")
     }
-    if !name.quoted && name.text == "count" && current.kind == .leftParen
-      && peek().kind == .rightParen
+    // The tokens first: comparing every column's name with "count" was a call (the String
+    // comparison's slow path) for each item.
+    if current.kind == .leftParen && peek().kind == .rightParen && !name.quoted
+      && name.text == "count"
     {
       // The bare `count()` aggregate, which may be cast: `total:count()::int`.
       advance()
