@@ -93,21 +93,49 @@ import Testing
   }
 
   @Test(arguments: TransportKind.all)
-  func aSeeOtherBecomesAGetWithoutBody(_ kind: TransportKind) async throws {
+  func aSeeOtherAfterAGetIsFollowed(_ kind: TransportKind) async throws {
     let server = try LoopbackHTTPServer { request in
       request.target == "/old"
         ? .respond(status: 303, headers: ["Location": "/new"])
         : .respond(status: 200, body: "[]")
     }
     defer { server.stop() }
-    let endpoint = Endpoint(
-      baseURL: server.baseURL, path: "/old", method: .post,
-      headers: ["Content-Type": "application/json"], body: Data("{}".utf8))
-    _ = try await provider(kind).send(endpoint)
+    let endpoint = Endpoint(baseURL: server.baseURL, path: "/old")
+    #expect(try await provider(kind).send(endpoint).text == "[]")
     let second = try #require(server.requests.last)
+    #expect(second.target == "/new")
     #expect(second.method == "GET")
-    #expect(second.body.isEmpty)
-    #expect(second.headers["content-type"] == nil)
+  }
+
+  /// A write answered by a redirect that would send it again as a GET (303; 301/302 after a
+  /// POST, as browsers and curl do) is refused: the GET's answer, shown as the write's with exit
+  /// 0, was a false green (an `http://` URL moved to `https://` answered an insert with the
+  /// table's rows), and the write may never have been made.
+  @Test(arguments: TransportKind.all)
+  func aRedirectThatWouldTurnAWriteIntoAGetIsRefused(_ kind: TransportKind) async throws {
+    for (status, method) in [
+      (303, HTTPMethod.post), (303, .patch), (303, .put), (303, .delete), (301, .post), (302, .post),
+    ] {
+      let server = try LoopbackHTTPServer { request in
+        request.target == "/rest/v1/t"
+          ? .respond(status: status, headers: ["Location": "/moved/t"])
+          : .respond(status: 200, body: "[{\"id\": 1}]")
+      }
+      defer { server.stop() }
+      let endpoint = Endpoint(
+        baseURL: server.baseURL, path: "/rest/v1/t", method: method,
+        headers: ["Content-Type": "application/json"], body: Data("{}".utf8))
+      await #expect(
+        throws: SNMNetworkError.malformedResponse(
+          url: endpoint.url,
+          reason: "a \(status) redirect to \(server.baseURL)/moved/t answered a "
+            + "\(method.rawValue), which would be sent again as a GET: the write may not have been "
+            + "made (not followed; if the project moved, use the URL it names)")
+      ) {
+        try await provider(kind).send(endpoint)
+      }
+      #expect(server.requests.count == 1, "\(status) after \(method.rawValue): nothing sent again")
+    }
   }
 
   @Test(arguments: TransportKind.all)
