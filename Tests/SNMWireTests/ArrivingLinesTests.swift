@@ -34,6 +34,14 @@ import Testing
     return (window.withUnsafeBufferPointer { checker.finish($0) }, lines)
   }
 
+  /// The check's verdict on `bytes` read whole.
+  private static func verdict(_ bytes: [UInt8]) -> JSONShape? {
+    bytes.withUnsafeBufferPointer { buffer in
+      var validator = JSONValidator(buffer)
+      return validator.validate()
+    }
+  }
+
   /// The writer's text of each element of `document` from `position`: its ndjson line, or (json)
   /// the `,`, line end and indentation before it and the element indented one level deep.
   private static func written(
@@ -123,11 +131,7 @@ import Testing
     let names = ["Bori", "두부 🐕", "𝄞", "x"]
     let text = Self.body((0..<120).map { Self.row($0, name: names[$0 % names.count]) })
     let bytes = Array(text.utf8)
-    let whole = try #require(
-      bytes.withUnsafeBufferPointer { buffer in
-        var validator = JSONValidator(buffer)
-        return validator.validate()
-      })
+    let whole = try #require(Self.verdict(bytes))
     let document = JSONDocument(checked: Data(bytes), shape: whole)
     for layout in [ArrivingLines.Layout.lines, .indented] {
       let all = try Self.written(document, from: .start, layout: layout)
@@ -170,6 +174,41 @@ import Testing
       let start = try #require(lines.start?.count)
       #expect(
         refusing.bytes + lines.withText { Array($0) } == all[start..<end].flatMap { $0 })
+    }
+  }
+
+  /// A row that writes more than the room left (a 77 KB string; as json, 600 elements 60 deep,
+  /// each indented 125 spaces, from 3 KB) is walked again in more room: every row from the
+  /// first the check left to the last but one is taken, in the spool and the text after it as
+  /// the writer writes them, arriving 4 KiB at a time or the first row and then the rest.
+  @Test func rowsLargerThanTheRoomLeftAreWrittenWhole() throws {
+    let deep =
+      String(repeating: "[", count: 60) + (0..<600).map(String.init).joined(separator: ",")
+      + String(repeating: "]", count: 60)
+    let long = "\"" + String(repeating: "두부 dog ", count: 7_000) + "\""
+    let rows = (0..<6).map { #"{"id":\#($0),"v":\#($0 % 2 == 0 ? long : deep),"n":1}"# }
+    let bytes = Array(Self.body(rows).utf8)
+    let whole = try #require(Self.verdict(bytes))
+    let document = JSONDocument(checked: Data(bytes), shape: whole)
+    for layout in [ArrivingLines.Layout.lines, .indented] {
+      let all = try Self.written(document, from: .start, layout: layout)
+      for step in [nil, 4096] {
+        // The first row and its `,`, then the rest.
+        let first = [1 + rows[0].utf8.count + 1]
+        let arrivals = step.map { Array(stride(from: $0, to: bytes.count, by: $0)) } ?? first
+        let way = "\(layout), step \(step.map(String.init) ?? "the first row then the rest")"
+        let spool = MemorySpool()
+        let (shape, lines) = Self.arriving(
+          bytes, arrivals: arrivals, windowed: false, layout: layout, most: 1024, spool: spool)
+        #expect(shape == whole, "\(way)")
+        let start = try #require(lines.start?.count, "\(way)")
+        // A long row and a deep one taken at least (the check may pass the first deep one).
+        #expect(start >= 1 && start <= 2 && lines.end?.count == 5, "\(way)")
+        #expect(lines.text.capacity > 1024 + ArrivingLines.pastMost, "\(way)")
+        // Compared whole: a failure's difference of two 300 KB arrays takes minutes to show.
+        let same = spool.bytes + lines.withText { Array($0) } == all[start..<5].flatMap { $0 }
+        #expect(same, "\(way)")
+      }
     }
   }
 

@@ -39,6 +39,8 @@ public final class ArrivingLines: @unchecked Sendable {
   public var spool: (any HeldTextSpool)?
   /// How the rows taken are written.
   public let layout: Layout
+  /// The first row's keys and their members' heads (``patterns(_:_:)``), once made.
+  private var known: (keys: [JSONValidator.KeyPattern], heads: [MemberHead])?
 
   /// How the rows taken are written: as `ndjson` prints them (``lines``: each compact on a line
   /// of its own) or as `json` prints an array's elements after its first (``indented``: each
@@ -89,12 +91,7 @@ public final class ArrivingLines: @unchecked Sendable {
       stopped = true
       return (offset, 0)
     }
-    // Keys are copied as they are: printable ASCII without an escape, at most fifteen bytes.
-    let keys = firstKeys.map { JSONValidator.KeyPattern(bytes, $0) }
-    let plain = firstKeys.allSatisfy { range in
-      range.allSatisfy { bytes[$0] < 0x80 && bytes[$0] != UInt8(ascii: "\\") }
-    }
-    guard plain, !keys.isEmpty, keys.allSatisfy({ $0.length > 0 }) else {
+    guard let (keys, heads) = patterns(bytes, firstKeys) else {
       stopped = true
       return (offset, 0)
     }
@@ -103,20 +100,36 @@ public final class ArrivingLines: @unchecked Sendable {
     switch layout {
     case .lines:
       return takeRows(
-        CompactRows.self, source, bytes.count, from: offset, keys: keys, elements: elements,
-        dropped: dropped)
+        CompactRows.self, source, bytes.count, from: offset, keys: keys, heads: heads,
+        elements: elements, dropped: dropped)
     case .indented:
       return takeRows(
-        IndentedRows.self, source, bytes.count, from: offset, keys: keys, elements: elements,
-        dropped: dropped)
+        IndentedRows.self, source, bytes.count, from: offset, keys: keys, heads: heads,
+        elements: elements, dropped: dropped)
     }
+  }
+
+  /// The first row's keys as each row is compared with them, and their members' heads: made at
+  /// the first take (the keys are the same bytes at every take); nil when the keys are not
+  /// copied as they are (printable ASCII without an escape, at most fifteen bytes).
+  private func patterns(_ bytes: UnsafeBufferPointer<UInt8>, _ firstKeys: [Range<Int>])
+    -> (keys: [JSONValidator.KeyPattern], heads: [MemberHead])?
+  {
+    if let known { return known }
+    let keys = firstKeys.map { JSONValidator.KeyPattern(bytes, $0) }
+    let plain = firstKeys.allSatisfy { range in
+      range.allSatisfy { bytes[$0] < 0x80 && bytes[$0] != UInt8(ascii: "\\") }
+    }
+    guard plain, !keys.isEmpty, keys.allSatisfy({ $0.length > 0 }) else { return nil }
+    known = (keys, keys.indices.map { MemberHead(keys[$0], first: $0 == 0) })
+    return known
   }
 
   /// ``take(_:from:elements:dropped:firstKeys:)``'s rows, each written in `Layout` (a walk of its
   /// own for each layout).
   private func takeRows<Layout: RowLayout>(
     _: Layout.Type, _ source: UnsafePointer<UInt8>, _ end: Int, from offset: Int,
-    keys: [JSONValidator.KeyPattern], elements: Int, dropped: Int
+    keys: [JSONValidator.KeyPattern], heads: [MemberHead], elements: Int, dropped: Int
   ) -> (offset: Int, rows: Int) {
     var at = offset
     var rows = 0
@@ -129,11 +142,16 @@ public final class ArrivingLines: @unchecked Sendable {
       }
       let mark = text.count
       var row = RowLine<Layout>(source: source, end: end, offset: at, text: text)
-      switch row.take(keys: keys) {
+      switch row.take(keys: keys, heads: heads) {
       case .taken:
         at = row.offset
         closed = row.closed
         rows += 1
+      case .noRoom,
+        .ranOut where row.limited:
+        // The row may write more than the room left: made, and the row walked again.
+        text.count = mark
+        text.grow(toHold: text.capacity + 1)
       case .ranOut:
         text.count = mark
         return finish(at, closed, rows, elements, dropped)
@@ -173,6 +191,82 @@ public protocol HeldTextSpool: AnyObject {
   func read(into room: UnsafeMutableRawBufferPointer, at offset: Int) throws
 }
 
+/// A member's head as rows usually come: its `,` (but the first member's), its key in quotes
+/// and its `:`, with no whitespace between; at most nineteen bytes (a key of at most fifteen),
+/// compared and written as three words where a member's bytes are read one token at a time.
+struct MemberHead {
+  /// The head's bytes, the first lowest, and the bits that are the head's.
+  private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+  private var masks: (UInt64, UInt64, UInt64) = (0, 0, 0)
+  /// The head without its `,`, as json writes it after the line end.
+  private var keyWords: (UInt64, UInt64, UInt64) = (0, 0, 0)
+  /// How many bytes it has, and whether the first is a `,` (1) or not (0).
+  let count: Int
+  let comma: Int
+
+  /// The head of the member with `key`, the first member's (no `,`) or another's.
+  init(_ key: JSONValidator.KeyPattern, first: Bool) {
+    var bytes: [UInt8] = first ? [] : [UInt8(ascii: ",")]
+    bytes.append(UInt8(ascii: "\""))
+    for index in 0..<key.length {
+      // The key's bytes and its closing quote.
+      bytes.append(UInt8(truncatingIfNeeded: (index < 8 ? key.low : key.high) >> (8 * (index & 7))))
+    }
+    bytes.append(UInt8(ascii: ":"))
+    count = bytes.count
+    comma = first ? 0 : 1
+    func word(_ bytes: ArraySlice<UInt8>, _ at: Int) -> (word: UInt64, mask: UInt64) {
+      var word: UInt64 = 0
+      var mask: UInt64 = 0
+      for (index, byte) in bytes.dropFirst(at).prefix(8).enumerated() {
+        word |= UInt64(byte) << (8 * UInt64(index))
+        mask |= 0xFF << (8 * UInt64(index))
+      }
+      return (word, mask)
+    }
+    let all = bytes[...]
+    (words.0, masks.0) = word(all, 0)
+    (words.1, masks.1) = word(all, 8)
+    (words.2, masks.2) = word(all, 16)
+    let named = bytes.dropFirst(comma)
+    keyWords = (word(named, 0).word, word(named, 8).word, word(named, 16).word)
+  }
+
+  /// Whether the 24 bytes at `source` start with the head.
+  @inline(__always)
+  func starts(_ source: UnsafePointer<UInt8>) -> Bool {
+    let bytes = UnsafeRawPointer(source)
+    let first = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) ^ words.0
+    let second =
+      UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) ^ words.1
+    let third =
+      UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)) ^ words.2
+    return first & masks.0 | second & masks.1 | third & masks.2 == 0
+  }
+
+  /// Stores the head (`count` bytes, 24 written) at `target`.
+  @inline(__always)
+  func store(_ target: UnsafeMutablePointer<UInt8>) {
+    Self.store(words, target)
+  }
+
+  /// Stores the head without its `,` (`count - comma` bytes, 24 written) at `target`.
+  @inline(__always)
+  func storeKey(_ target: UnsafeMutablePointer<UInt8>) {
+    Self.store(keyWords, target)
+  }
+
+  @inline(__always)
+  private static func store(
+    _ words: (UInt64, UInt64, UInt64), _ target: UnsafeMutablePointer<UInt8>
+  ) {
+    let bytes = UnsafeMutableRawPointer(target)
+    bytes.storeBytes(of: words.0.littleEndian, as: UInt64.self)
+    bytes.storeBytes(of: words.1.littleEndian, toByteOffset: 8, as: UInt64.self)
+    bytes.storeBytes(of: words.2.littleEndian, toByteOffset: 16, as: UInt64.self)
+  }
+}
+
 /// How a ``RowLine`` lays a row out: fixed where it is compiled, so that each layout's walk is
 /// code of its own without a test of the layout at every token.
 protocol RowLayout {
@@ -195,13 +289,20 @@ enum IndentedRows: RowLayout {
 /// (``ArrivingLines``).
 struct RowLine<Layout: RowLayout> {
   private let source: UnsafePointer<UInt8>
+  /// The bytes' end: where reading stops, so that what is written never passes the text's room
+  /// (``limited``).
   private let end: Int
+  /// The bytes' true end: `end` is before it when the room left holds less.
+  private let last: Int
+  /// The most the writing may stand past the reading (`out - offset`) so that the bytes still
+  /// to read fit in the room left: a line end's indentation is the writing that gains on it.
+  private let ahead: Int
   /// Where the reading stands; past the row's `,` once it is taken.
   private(set) var offset: Int
   private let text: JSONTextBuffer
-  /// The text's room, read again only where it grows, and where the writing stands in it.
-  private var base: UnsafeMutablePointer<UInt8>
-  private var capacity: Int
+  /// The text's room (made before the walk: ``limited``), and where the writing stands in it.
+  private let base: UnsafeMutablePointer<UInt8>
+  private let capacity: Int
   private var out: Int
   /// Just past the row's `}`, once it is read.
   private(set) var closed = 0
@@ -211,13 +312,24 @@ struct RowLine<Layout: RowLayout> {
   /// A row at `offset` of the `end` bytes at `source`.
   init(source: UnsafePointer<UInt8>, end: Int, offset: Int, text: JSONTextBuffer) {
     self.source = source
-    self.end = end
     self.offset = offset
     self.text = text
     base = text.base
     capacity = text.capacity
     out = text.count
+    last = end
+    // Each byte read writes at most one (a line end's indentation is counted where it is
+    // written), and a token writes at most `slack` bytes past what it read: so reading stops
+    // where the room does; as json indents it, at half of it, the other half for indentation.
+    let room = capacity - Self.slack - out
+    let reach = Layout.indented ? room / 2 : room
+    self.end = reach < end - offset ? offset + max(reach, 0) : end
+    ahead = capacity - Self.slack - self.end
   }
+
+  /// Reading stopped before the bytes' end, where the room left ended: a row that ran out may
+  /// fit in more room.
+  var limited: Bool { end < last }
 
   enum Outcome {
     /// Checked, written, and followed by a `,`.
@@ -226,22 +338,13 @@ struct RowLine<Layout: RowLayout> {
     case ranOut
     /// Not a row taken here (or not JSON): the check reads it.
     case notTaken
+    /// What it writes may not fit in the room left: taken in more room.
+    case noRoom
   }
 
-  /// The most a token writes before the room is looked at again (a string looks at it as it
-  /// goes, a long number makes its own): a line end and the indentation of 66 levels, eight
-  /// bytes to spare.
+  /// The most written past what was read: a line end and the indentation of 66 levels with the
+  /// space after a key, or a word stored whole past a token's end, with bytes to spare.
   private static var slack: Int { 160 }
-
-  @inline(__always)
-  private mutating func room(_ more: Int) {
-    if out + more > capacity {
-      text.count = out
-      text.grow(toHold: out + more + 4096)
-      base = text.base
-      capacity = text.capacity
-    }
-  }
 
   /// The byte at the offset after whitespace, or nil at the end.
   @inline(__always)
@@ -249,7 +352,7 @@ struct RowLine<Layout: RowLayout> {
     while offset < end {
       let byte = source[offset]
       if byte > 0x20 || !JSONRowWriter.isWhitespace(byte) { return byte }
-      offset += 1
+      offset &+= 1
     }
     return nil
   }
@@ -257,200 +360,208 @@ struct RowLine<Layout: RowLayout> {
   @inline(__always)
   private mutating func put(_ byte: UInt8) {
     base[out] = byte
-    out += 1
+    out &+= 1
   }
 
   /// In the indented layout, a line end and the indentation of `level` levels (two spaces
-  /// each).
+  /// each): more written than read, so false (nothing written) when the room left after it
+  /// would no longer hold a byte for each byte still to read (``ahead``; the row is walked again
+  /// in more room). A key's space after its `:` is counted here, as a key follows a line end.
   @inline(__always)
-  private mutating func newline(_ level: Int) {
-    guard indented else { return }
-    JSONRowWriter.putLineEnd(base, &out, spaces: 2 * level)
+  private mutating func newline(_ level: Int) -> Bool {
+    guard indented else { return true }
+    let spaces = 2 &* level
+    guard out &+ 2 &+ spaces &- offset <= ahead else { return false }
+    base[out] = 0x0A
+    var done = 0
+    repeat {
+      UnsafeMutableRawPointer(base + (out &+ 1 &+ done)).storeBytes(
+        of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+      done &+= 8
+    } while done < spaces
+    out &+= 1 &+ spaces
+    return true
   }
 
-  mutating func take(keys: [JSONValidator.KeyPattern]) -> Outcome {
-    room(Self.slack)
+  /// Checks and writes the row at the offset, whose members' keys are `keys` (their heads
+  /// `heads`) in order.
+  mutating func take(keys: [JSONValidator.KeyPattern], heads: [MemberHead]) -> Outcome {
     guard let open = next() else { return .ranOut }
     guard open == UInt8(ascii: "{") else { return .notTaken }
     // An element after the first, one level deep: `json` writes it after a `,`.
     if indented {
       put(UInt8(ascii: ","))
-      newline(1)
+      guard newline(1) else { return .noRoom }
     }
     put(open)
-    offset += 1
+    offset &+= 1
     for index in keys.indices {
-      let key = keys[index]
-      room(Self.slack)
-      if index > 0 {
-        guard let comma = next() else { return .ranOut }
-        guard comma == UInt8(ascii: ",") else { return .notTaken }
-        put(comma)
-        offset += 1
-      }
-      newline(2)
-      guard let quote = next() else { return .ranOut }
-      guard quote == UInt8(ascii: "\"") else { return .notTaken }
-      // The key and its closing quote, against the first row's in two words (byte by byte in
-      // the body's last sixteen bytes).
-      put(quote)
-      if offset + 17 <= end {
-        let low = UnsafeRawPointer(source + offset + 1).loadUnaligned(as: UInt64.self)
-        let high = UnsafeRawPointer(source + offset + 9).loadUnaligned(as: UInt64.self)
-        guard UInt64(littleEndian: low) & key.lowMask == key.low,
-          UInt64(littleEndian: high) & key.highMask == key.high
-        else { return .notTaken }
-        UnsafeMutableRawPointer(base + out).storeBytes(of: low, as: UInt64.self)
-        UnsafeMutableRawPointer(base + out + 8).storeBytes(of: high, as: UInt64.self)
-      } else {
-        for index in 0..<key.length {
-          guard offset + 1 + index < end else { return .ranOut }
-          let word = (index < 8 ? key.low : key.high) >> UInt64(8 * (index & 7))
-          guard source[offset + 1 + index] == UInt8(truncatingIfNeeded: word) else {
-            return .notTaken
-          }
-          base[out + index] = source[offset + 1 + index]
+      let head = heads[index]
+      if offset &+ 24 <= end && head.starts(source + offset) {
+        // The head as rows usually come: its `,`, the key and the `:` with no whitespace.
+        if indented {
+          if head.comma > 0 { put(UInt8(ascii: ",")) }
+          guard newline(2) else { return .noRoom }
+          head.storeKey(base + out)
+          out &+= head.count &- head.comma
+          put(UInt8(ascii: " "))
+        } else {
+          head.store(base + out)
+          out &+= head.count
         }
+        offset &+= head.count
+      } else {
+        let outcome = memberHead(keys[index], first: index == 0)
+        guard case .taken = outcome else { return outcome }
       }
-      out += key.length
-      offset += 1 + key.length
-      guard let colon = next() else { return .ranOut }
-      guard colon == UInt8(ascii: ":") else { return .notTaken }
-      put(colon)
-      if indented { put(UInt8(ascii: " ")) }
-      offset += 1
-      let outcome = memberValue()
+      // The member's value, read here as ``memberValue(depth:)`` reads it: that one is not
+      // inlined (it is in a cycle with ``container(_:depth:)``), and a call a member cost more.
+      guard let byte = next() else { return .ranOut }
+      let outcome: Outcome
+      switch byte {
+      case UInt8(ascii: "\""): outcome = string()
+      case UInt8(ascii: "{"), UInt8(ascii: "["): outcome = container(byte, depth: 0)
+      case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): outcome = literal(byte)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): outcome = number()
+      default: return .notTaken
+      }
       guard case .taken = outcome else { return outcome }
     }
-    room(Self.slack)
     guard let close = next() else { return .ranOut }
     guard close == UInt8(ascii: "}") else { return .notTaken }
     if indented {
-      newline(1)
+      guard newline(1) else { return .noRoom }
       put(close)
     } else {
       put(close)
       put(0x0A)
     }
-    offset += 1
+    offset &+= 1
     closed = offset
     // Only a row followed by a `,` is taken: the check goes on from there as from any `,`.
     guard let comma = next() else { return .ranOut }
     guard comma == UInt8(ascii: ",") else { return .notTaken }
-    offset += 1
+    offset &+= 1
     text.count = out
     return .taken
   }
 
-  /// A row's member's value: a string, a number or a literal read here (most are), a container
-  /// by ``value()``; anything else is not taken, as ``value()`` would not take it.
+  /// A member's `,` (but the first's), its key, against the first row's, and its `:`, each
+  /// after any whitespace: the head of a member that ``MemberHead`` does not match.
+  private mutating func memberHead(_ key: JSONValidator.KeyPattern, first: Bool) -> Outcome {
+    if !first {
+      guard let comma = next() else { return .ranOut }
+      guard comma == UInt8(ascii: ",") else { return .notTaken }
+      put(comma)
+      offset &+= 1
+    }
+    guard newline(2) else { return .noRoom }
+    guard let quote = next() else { return .ranOut }
+    guard quote == UInt8(ascii: "\"") else { return .notTaken }
+    // The key and its closing quote, against the first row's in two words (byte by byte in
+    // the body's last sixteen bytes).
+    put(quote)
+    if offset + 17 <= end {
+      let low = UnsafeRawPointer(source + offset + 1).loadUnaligned(as: UInt64.self)
+      let high = UnsafeRawPointer(source + offset + 9).loadUnaligned(as: UInt64.self)
+      guard UInt64(littleEndian: low) & key.lowMask == key.low,
+        UInt64(littleEndian: high) & key.highMask == key.high
+      else { return .notTaken }
+      UnsafeMutableRawPointer(base + out).storeBytes(of: low, as: UInt64.self)
+      UnsafeMutableRawPointer(base + out + 8).storeBytes(of: high, as: UInt64.self)
+    } else {
+      for index in 0..<key.length {
+        guard offset + 1 + index < end else { return .ranOut }
+        let word = (index < 8 ? key.low : key.high) >> UInt64(8 * (index & 7))
+        guard source[offset + 1 + index] == UInt8(truncatingIfNeeded: word) else {
+          return .notTaken
+        }
+        base[out + index] = source[offset + 1 + index]
+      }
+    }
+    out &+= key.length
+    offset &+= 1 + key.length
+    guard let colon = next() else { return .ranOut }
+    guard colon == UInt8(ascii: ":") else { return .notTaken }
+    put(colon)
+    if indented { put(UInt8(ascii: " ")) }
+    offset &+= 1
+    return .taken
+  }
+
+  /// A value in a container `depth` deep in a row's member's value (the member's own is 0): a
+  /// string, a number or a literal read here (most are), a container by
+  /// ``container(_:depth:)``; anything else is not taken, as ``JSONValidator`` would not take it.
   @inline(__always)
-  private mutating func memberValue() -> Outcome {
+  private mutating func memberValue(depth: Int) -> Outcome {
     guard let byte = next() else { return .ranOut }
     switch byte {
     case UInt8(ascii: "\""): return string()
-    case UInt8(ascii: "{"), UInt8(ascii: "["): return value()
+    case UInt8(ascii: "{"), UInt8(ascii: "["): return container(byte, depth: depth)
     case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): return literal(byte)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
     default: return .notTaken
     }
   }
 
-  /// What may come next in ``value()``.
-  private enum Expect {
-    case value, valueOrClose, keyOrClose, key, colon, afterValue
-  }
-
-  /// Checks and writes one value: what ``JSONValidator`` accepts, but a string with an escape or
-  /// a C1 control and nesting past 64 (not taken).
-  private mutating func value() -> Outcome {
-    var expect = Expect.value
-    // Per open container, a bit: 1 for an object.
-    var objects: UInt64 = 0
-    var depth = 0
+  /// Checks and writes an object or an array at its `open`ing byte, `depth` containers inside
+  /// the member's value (the member's own is 0): what ``JSONValidator`` accepts, but a string
+  /// with an escape or a C1 control and nesting past 64 (not taken). Each place expects what the
+  /// grammar allows there, read at once: a key and its `:` in an object, then a value, then a
+  /// `,` or the close.
+  private mutating func container(_ open: UInt8, depth: Int) -> Outcome {
+    guard depth < 64 else { return .notTaken }
+    let object = open == UInt8(ascii: "{")
+    let close = open &+ 2
+    put(open)
+    offset &+= 1
+    guard let first = next() else { return .ranOut }
+    if first == close {
+      // An empty one is written whole.
+      put(close)
+      offset &+= 1
+      return .taken
+    }
     while true {
-      room(Self.slack)
-      guard let byte = next() else { return .ranOut }
-      switch byte {
-      case UInt8(ascii: "\""):
-        let isKey: Bool
-        switch expect {
-        case .value, .valueOrClose: isKey = false
-        case .keyOrClose, .key: isKey = true
-        default: return .notTaken
-        }
-        let outcome = string()
-        guard case .taken = outcome else { return outcome }
-        expect = isKey ? .colon : .afterValue
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        guard expect == .value || expect == .valueOrClose, depth < 64 else { return .notTaken }
-        let object = byte == UInt8(ascii: "{")
-        put(byte)
-        offset += 1
-        if indented {
-          // An empty one is written whole; another's first member goes on a line of its own.
-          guard let following = next() else { return .ranOut }
-          if following == byte &+ 2 {
-            put(following)
-            offset += 1
-            expect = .afterValue
-            if depth == 0 { return .taken }
-            continue
-          }
-          newline(depth + 3)
-        }
-        objects = objects << 1 | (object ? 1 : 0)
-        depth += 1
-        expect = object ? .keyOrClose : .valueOrClose
-        continue
-      case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        let object = byte == UInt8(ascii: "}")
-        guard depth > 0, (objects & 1 == 1) == object,
-          expect == .afterValue || expect == (object ? .keyOrClose : .valueOrClose)
-        else { return .notTaken }
-        objects >>= 1
-        depth -= 1
-        newline(depth + 2)
-        put(byte)
-        offset += 1
-        expect = .afterValue
-      case UInt8(ascii: ","):
-        guard expect == .afterValue, depth > 0 else { return .notTaken }
-        put(byte)
-        offset += 1
-        newline(depth + 2)
-        expect = objects & 1 == 1 ? .key : .value
-        continue
-      case UInt8(ascii: ":"):
-        guard expect == .colon else { return .notTaken }
-        put(byte)
+      // Each member or element on a line of its own in the indented layout.
+      guard newline(depth &+ 3) else { return .noRoom }
+      if object {
+        guard let quote = next() else { return .ranOut }
+        guard quote == UInt8(ascii: "\"") else { return .notTaken }
+        let key = string()
+        guard case .taken = key else { return key }
+        guard let colon = next() else { return .ranOut }
+        guard colon == UInt8(ascii: ":") else { return .notTaken }
+        put(colon)
         if indented { put(UInt8(ascii: " ")) }
-        offset += 1
-        expect = .value
-        continue
-      case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-        guard expect == .value || expect == .valueOrClose else { return .notTaken }
-        let outcome = literal(byte)
-        guard case .taken = outcome else { return outcome }
-        expect = .afterValue
-      default:
-        guard expect == .value || expect == .valueOrClose else { return .notTaken }
-        let outcome = number()
-        guard case .taken = outcome else { return outcome }
-        expect = .afterValue
+        offset &+= 1
       }
-      if depth == 0 { return .taken }
+      let outcome = memberValue(depth: depth + 1)
+      guard case .taken = outcome else { return outcome }
+      guard let after = next() else { return .ranOut }
+      offset &+= 1
+      if after == UInt8(ascii: ",") {
+        put(after)
+        continue
+      }
+      guard after == close else { return .notTaken }
+      guard newline(depth &+ 2) else { return .noRoom }
+      put(close)
+      return .taken
     }
   }
 
   /// A string at its opening quote: no raw control, well-formed UTF-8; an escape or a C1
   /// control is not taken. Copied a word at a time, each word stored before it is looked at.
-  @inline(__always)
+  ///
+  /// Inlined where it is used (`@_transparent`), as `number()` and `literal(_:)` are:
+  /// `@inline(__always)` left each a call of its own in the specialized walks (a call, and its
+  /// fields stored and read again, about 25 instructions a token).
+  @_transparent
   private mutating func string() -> Outcome {
     put(UInt8(ascii: "\""))
-    offset += 1
+    offset &+= 1
     while true {
-      room(16)
       if offset + 8 <= end {
         let word = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
         UnsafeMutableRawPointer(base + out).storeBytes(of: word, as: UInt64.self)
@@ -459,27 +570,27 @@ struct RowLine<Layout: RowLayout> {
           ByteWord.below(0x20, in: value) | ByteWord.equal(0x22, in: value)
           | ByteWord.equal(0x5C, in: value) | value & ByteWord.highs
         if flags == 0 {
-          offset += 8
-          out += 8
+          offset &+= 8
+          out &+= 8
           continue
         }
         let run = flags.trailingZeroBitCount >> 3
-        offset += run
-        out += run
+        offset &+= run
+        out &+= run
       } else if offset >= end {
         return .ranOut
       }
       let byte = source[offset]
       if byte == UInt8(ascii: "\"") {
         put(byte)
-        offset += 1
+        offset &+= 1
         return .taken
       }
       // An escape (written again by the writer), a control (not JSON).
       if byte == UInt8(ascii: "\\") || byte < 0x20 { return .notTaken }
       if byte < 0x80 {
         put(byte)
-        offset += 1
+        offset &+= 1
         continue
       }
       let length: Int
@@ -502,13 +613,13 @@ struct RowLine<Layout: RowLayout> {
       guard second >= low, second <= high else { return .notTaken }
       for index in 2..<length where source[offset + index] & 0xC0 != 0x80 { return .notTaken }
       for index in 0..<length { base[out + index] = source[offset + index] }
-      out += length
-      offset += length
+      out &+= length
+      offset &+= length
     }
   }
 
   /// `true`, `false` or `null` at the offset.
-  @inline(__always)
+  @_transparent
   private mutating func literal(_ first: UInt8) -> Outcome {
     // The literal's bytes, the first lowest.
     let (word, count): (UInt64, Int) =
@@ -522,16 +633,16 @@ struct RowLine<Layout: RowLayout> {
         }
       }
       for index in 0..<count { base[out + index] = source[offset + index] }
-      out += count
-      offset += count
+      out &+= count
+      offset &+= count
       return .taken
     }
     let bytes = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
     let mask: UInt64 = (1 << UInt64(count * 8)) &- 1
     guard UInt64(littleEndian: bytes) & mask == word else { return .notTaken }
     UnsafeMutableRawPointer(base + out).storeBytes(of: bytes, as: UInt64.self)
-    out += count
-    offset += count
+    out &+= count
+    offset &+= count
     return .taken
   }
 
@@ -549,21 +660,21 @@ struct RowLine<Layout: RowLayout> {
         ByteWord.below(0x30, in: word)
         | ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x4646_4646_4646_4646 | word) & ByteWord.highs
       if other != 0 { return at + other.trailingZeroBitCount >> 3 }
-      at += 8
+      at &+= 8
     }
-    while at < end && source[at] &- 0x30 < 10 { at += 1 }
+    while at < end && source[at] &- 0x30 < 10 { at &+= 1 }
     return at
   }
 
   /// A number at the offset (RFC 8259's grammar), followed by a byte that may end it.
-  @inline(__always)
+  @_transparent
   private mutating func number() -> Outcome {
     let start = offset
     var at = offset
-    if at < end && source[at] == UInt8(ascii: "-") { at += 1 }
+    if at < end && source[at] == UInt8(ascii: "-") { at &+= 1 }
     guard at < end else { return .ranOut }
     if source[at] == UInt8(ascii: "0") {
-      at += 1
+      at &+= 1
     } else {
       guard source[at] &- 0x31 < 9 else { return .notTaken }
       at = digits(from: at + 1)
@@ -574,9 +685,9 @@ struct RowLine<Layout: RowLayout> {
       guard at > first else { return at < end ? .notTaken : .ranOut }
     }
     if at < end && source[at] | 0x20 == UInt8(ascii: "e") {
-      at += 1
+      at &+= 1
       if at < end && (source[at] == UInt8(ascii: "+") || source[at] == UInt8(ascii: "-")) {
-        at += 1
+        at &+= 1
       }
       let first = at
       at = digits(from: first)
@@ -594,10 +705,9 @@ struct RowLine<Layout: RowLayout> {
         of: UnsafeRawPointer(source + start + 8).loadUnaligned(as: UInt64.self),
         toByteOffset: 8, as: UInt64.self)
     } else {
-      room(count + 8)
       (base + out).update(from: source + start, count: count)
     }
-    out += count
+    out &+= count
     offset = at
     return .taken
   }
