@@ -110,6 +110,23 @@ def test_ctrl_c_at_the_password_prompt_cancels_the_login(parent, tmp_path):
     assert "hunter2" not in parent.before
 
 
+def test_ctrl_d_at_an_empty_password_prompt_says_none_was_typed(parent):
+    """Ctrl-D on an empty password prompt at a terminal: the login fails saying no password was
+    typed, and the shell goes on; it said "type it at a terminal", at a terminal."""
+    parent.expect_exact("snm anon@local> ")
+    parent.sendline("login email 'nobody@example.com'")
+    parent.expect_exact("password for nobody@example.com: ")
+    time.sleep(0.2)
+    parent.send("\x04")
+    index = parent.expect_exact(["none was typed (Ctrl-D)", "type it at a terminal"])
+    assert index == 0, parent.before
+    parent.expect_exact("snm anon@local> ")
+    parent.sendline("exit")
+    parent.expect_exact("terminal as before")
+    parent.expect_exact("parent survived, snm exited 0")
+    parent.expect(pexpect.EOF)
+
+
 def test_ctrl_c_at_the_password_prompt_of_a_one_shot_login_exits_130(project, tmp_path):
     """`snm -c 'login ...'` at a terminal: Ctrl-C at its password prompt ends it with 130, as
     Ctrl-C during any statement does, and nothing is stored."""

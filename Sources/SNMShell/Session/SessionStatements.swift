@@ -212,10 +212,11 @@ struct SessionStatements: StatementFamily {
     PasswordReader.read(prompt: "password for \(email): ")
   }
 
-  /// Ctrl-C at the prompt cancels the statement (exit 130 in a script); else no password could
-  /// be asked for.
+  /// Ctrl-C at the prompt cancels the statement (exit 130 in a script); Ctrl-D on an empty line
+  /// typed none; else no password could be asked for.
   private func noPassword(_ verb: String, _ asked: PasswordReader.Answer) -> Outcome {
     if asked == .cancelled { return Outcome(.interrupted(SIGINT)) }
+    if asked == .ended { return authFailure("\(verb) needs a password: none was typed (Ctrl-D)") }
     return authFailure(
       "\(verb) needs a password: type it at a terminal, or write `password '...'` or "
         + "`password $env.NAME` in scripts")

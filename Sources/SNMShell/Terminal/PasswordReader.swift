@@ -6,7 +6,8 @@ import Foundation
 /// switch PasswordReader.read(prompt: "password for kim@example.com: ") {
 /// case .typed(let password): ...
 /// case .cancelled: ...     // Ctrl-C: the statement is cancelled (exit 130), nothing is sent
-/// case .none: ...          // not a terminal, or Ctrl-D: say how else to give it
+/// case .ended: ...         // Ctrl-D on an empty line: nothing was typed
+/// case .none: ...          // not a terminal: say how else to give it
 /// }
 /// ```
 /// Nothing is read when standard input is not a terminal (scripts pass `password '...'` or
@@ -19,7 +20,9 @@ enum PasswordReader {
     case typed(String)
     /// Pressed Ctrl-C.
     case cancelled
-    /// Nothing to read: not a terminal, or Ctrl-D on an empty line.
+    /// Pressed Ctrl-D on an empty line: the person chose to type nothing.
+    case ended
+    /// Nothing to read: not a terminal (or the terminal could not be read).
     case none
   }
 
@@ -54,7 +57,7 @@ enum PasswordReader {
       case 0x03:  // Ctrl-C
         return .cancelled
       case 0x04:  // Ctrl-D
-        if bytes.isEmpty { return .none }
+        if bytes.isEmpty { return .ended }
       case 0x7f, 0x08:  // erase one character (all its UTF-8 bytes)
         while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
       case 0x15:  // Ctrl-U

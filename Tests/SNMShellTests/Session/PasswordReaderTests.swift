@@ -78,10 +78,12 @@ import Testing
     #expect(pty.echoIsOn())
   }
 
-  @Test func ctrlDOnAnEmptyLineGivesNone() async throws {
+  /// Ctrl-D on an empty line is the person's answer, not a missing terminal: the statement says
+  /// none was typed (it said "type it at a terminal", at a terminal).
+  @Test func ctrlDOnAnEmptyLineEndsTheAnswer() async throws {
     let pty = try PTY()
     defer { pty.close() }
-    #expect(await readPassword(typing: [0x04], on: pty) == PasswordReader.Answer.none)
+    #expect(await readPassword(typing: [0x04], on: pty) == .ended)
     #expect(pty.echoIsOn())
   }
 
