@@ -92,39 +92,35 @@ def test_sigterm_at_the_password_prompt_gives_the_echo_back(parent):
     parent.expect(pexpect.EOF)
 
 
-def test_ctrl_c_at_the_password_prompt_cancels_the_login(parent, tmp_path):
-    """Ctrl-C at the password prompt says the statement was cancelled and the shell goes on;
-    it said "login needs a password: type it at a terminal", at a terminal."""
+def keys_at_the_password_prompt(parent, keys, said, instead):
+    """Types `keys` at a login's password prompt in the shell, checks it says `said` (not
+    `instead`) and goes on to its prompt, then exits it cleanly; the text after the exit."""
     parent.expect_exact("snm anon@local> ")
     parent.sendline("login email 'nobody@example.com'")
     parent.expect_exact("password for nobody@example.com: ")
     time.sleep(0.2)
-    parent.send("hunter2\x03")
-    index = parent.expect_exact(["cancelled", "needs a password"])
+    parent.send(keys)
+    index = parent.expect_exact([said, instead])
     assert index == 0, parent.before
     parent.expect_exact("snm anon@local> ")
     parent.sendline("exit")
     parent.expect_exact("terminal as before")
     parent.expect_exact("parent survived, snm exited 0")
     parent.expect(pexpect.EOF)
-    assert "hunter2" not in parent.before
+    return parent.before
+
+
+def test_ctrl_c_at_the_password_prompt_cancels_the_login(parent):
+    """Ctrl-C at the password prompt says the statement was cancelled and the shell goes on;
+    it said "login needs a password: type it at a terminal", at a terminal."""
+    after = keys_at_the_password_prompt(parent, "hunter2\x03", "cancelled", "needs a password")
+    assert "hunter2" not in after
 
 
 def test_ctrl_d_at_an_empty_password_prompt_says_none_was_typed(parent):
     """Ctrl-D on an empty password prompt at a terminal: the login fails saying no password was
     typed, and the shell goes on; it said "type it at a terminal", at a terminal."""
-    parent.expect_exact("snm anon@local> ")
-    parent.sendline("login email 'nobody@example.com'")
-    parent.expect_exact("password for nobody@example.com: ")
-    time.sleep(0.2)
-    parent.send("\x04")
-    index = parent.expect_exact(["none was typed (Ctrl-D)", "type it at a terminal"])
-    assert index == 0, parent.before
-    parent.expect_exact("snm anon@local> ")
-    parent.sendline("exit")
-    parent.expect_exact("terminal as before")
-    parent.expect_exact("parent survived, snm exited 0")
-    parent.expect(pexpect.EOF)
+    keys_at_the_password_prompt(parent, "\x04", "none was typed (Ctrl-D)", "type it at a terminal")
 
 
 def test_ctrl_c_at_the_password_prompt_of_a_one_shot_login_exits_130(project, tmp_path):
