@@ -28,11 +28,11 @@ public enum HTTPDate {
 
   /// `seconds` since 1970 as an IMF-fixdate (`Tue, 01 Dec 2026 09:00:00 GMT`).
   public static func format(_ seconds: Int) -> String {
-    let (days, time) = floorDivision(seconds, 86_400)
-    let (year, month, day) = civil(days)
+    let (days, time) = CivilDay.floorDivision(seconds, 86_400)
+    let (year, month, day) = CivilDay.civil(days)
     func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
     let yearText = String(year)
-    return "\(shortDays[weekday(days)]), \(two(day)) \(months[month - 1]) "
+    return "\(shortDays[CivilDay.weekday(days)]), \(two(day)) \(months[month - 1]) "
       + String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
       + " \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
   }
@@ -50,8 +50,8 @@ public enum HTTPDate {
     guard var fields = rfc850(bytes) else { return nil }
     let now = now ?? Int(time(nil))
     let latest = now + 50 * 31_556_952  // 50 years of 365.2425 days
-    let (today, _) = floorDivision(now, 86_400)
-    fields.year += civil(today).year / 100 * 100
+    let (today, _) = CivilDay.floorDivision(now, 86_400)
+    fields.year += CivilDay.civil(today).year / 100 * 100
     func at(_ year: Int) -> Int {
       var shifted = fields
       shifted.year = year
@@ -127,63 +127,19 @@ public enum HTTPDate {
   /// The seconds the fields stand for, when they name a real date whose day name is right.
   static func seconds(_ fields: Fields) -> Int? {
     guard (1...12).contains(fields.month), fields.day >= 1,
-      fields.day <= daysIn(month: fields.month, year: fields.year),
+      fields.day <= CivilDay.daysIn(month: fields.month, year: fields.year),
       fields.hour <= 23, fields.minute <= 59,
       fields.second <= 59 || (fields.second == 60 && fields.hour == 23 && fields.minute == 59)
     else { return nil }
-    let days = daysSince1970(year: fields.year, month: fields.month, day: fields.day)
-    guard weekday(days) == fields.dayName else { return nil }
+    let days = CivilDay.daysSince1970(year: fields.year, month: fields.month, day: fields.day)
+    guard CivilDay.weekday(days) == fields.dayName else { return nil }
     return timestamp(fields)
   }
 
   /// The fields' seconds since 1970, unchecked (a leap second counts as the next second).
   static func timestamp(_ fields: Fields) -> Int {
-    daysSince1970(year: fields.year, month: fields.month, day: fields.day) * 86_400
+    CivilDay.daysSince1970(year: fields.year, month: fields.month, day: fields.day) * 86_400
       + fields.hour * 3600 + fields.minute * 60 + fields.second
-  }
-
-  static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2:
-      let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-      return leap ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
-  }
-
-  /// The day of the week, from Sunday, of a day counted from 1970-01-01 (a Thursday).
-  static func weekday(_ days: Int) -> Int {
-    floorDivision(days + 4, 7).remainder
-  }
-
-  static func floorDivision(_ value: Int, _ divisor: Int) -> (quotient: Int, remainder: Int) {
-    let remainder = (value % divisor + divisor) % divisor
-    return ((value - remainder) / divisor, remainder)
-  }
-
-  /// Days from 1970-01-01 to a date. The year is counted from March, so a leap day is the last
-  /// day of its year, and in eras of 400 years (146,097 days, all alike).
-  static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-    let marchYear = month <= 2 ? year - 1 : year
-    let (era, yearOfEra) = floorDivision(marchYear, 400)
-    let monthFromMarch = (month + 9) % 12
-    let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468  // 719,468: 0000-03-01 to 1970-01-01
-  }
-
-  /// The date of a day counted from 1970-01-01 (the inverse of `daysSince1970`).
-  static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-    let (era, dayOfEra) = floorDivision(days + 719_468, 146_097)
-    let yearOfEra =
-      (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthFromMarch = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-    let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-    let year = era * 400 + yearOfEra + (month <= 2 ? 1 : 0)
-    return (year, month, day)
   }
 }
 
