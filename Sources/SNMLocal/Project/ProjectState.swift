@@ -343,19 +343,12 @@ extension ProjectState {
   /// rename files in it can swap the secret (and mint service_role tokens) or the pid `stop`
   /// signals. A missing one is no problem (`start` makes it 0700).
   static func verifyPrivate(dataDir: String) throws(LocalProjectError) {
-    var info = stat()
-    guard stat(dataDir, &info) == 0 else { return }
-    let problem: String
-    if info.st_uid != geteuid() {
-      problem = "it belongs to \(SocketDirectory.accountName(info.st_uid))"
-    } else if info.st_mode & 0o022 != 0 {
-      problem = "others may write in it (mode \(String(info.st_mode & 0o777, radix: 8)))"
-    } else {
-      return
-    }
+    guard let problem = PrivateFolder.problem(dataDir, owner: SocketDirectory.accountName)
+    else { return }
     throw LocalProjectError(
       .failed,
       "refusing the data dir \(dataDir): \(problem); it holds the project's JWT secret and keys, "
         + "so it must be yours and closed to others (chmod go-w, or another --dir)")
   }
+
 }

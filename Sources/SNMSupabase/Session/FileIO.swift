@@ -54,16 +54,7 @@ public enum FileIO {
   /// another account may write in it (not this user's, or writable by its group or others), so
   /// could plant a session of its own or swap a cached schema. Nil when it is private or missing.
   public static func problem(ofPrivate path: String) -> String? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    let problem: String
-    if info.st_uid != geteuid() {
-      problem = "it belongs to uid \(info.st_uid)"
-    } else if info.st_mode & 0o022 != 0 {
-      problem = "others may write in it (mode \(String(info.st_mode & 0o777, radix: 8)))"
-    } else {
-      return nil
-    }
+    guard let problem = PrivateFolder.problem(path, owner: { "uid \($0)" }) else { return nil }
     return "refusing \(path): \(problem); snm keeps sessions there, so it must be yours and "
       + "closed to others (chmod go-w)"
   }
