@@ -4,7 +4,10 @@ and `list --prune` deletes the clusters of those whose folder is gone."""
 import json
 import os
 import shutil
+import tempfile
 import uuid
+
+import pytest
 
 from conftest import SNM, WORKDIR, free_port, run_snm
 from tmux_shell import TmuxShell
@@ -199,3 +202,63 @@ def test_destroy_refuses_a_cluster_outside_where_snm_keeps_them(snm_bin, workdir
     assert (victim / "keep.txt").read_text() == "mine\n"
     assert os.path.exists(os.path.join(data_dir, "project.json"))
     shutil.rmtree(data_dir)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="clusters live outside their folders only as root")
+def test_clusters_kept_outside_their_folders_go_to_snm_clusters_dir(snm_bin, workdir, home,
+                                                                     tmp_path):
+    """As root, a project in a folder the postgres account cannot enter (pytest's temporary
+    folders are 0700) keeps its cluster in $SNM_CLUSTERS_DIR, not /var/lib/snm/clusters, and
+    `snm local list` (and so --prune) reads that folder in place of /var/lib/snm/clusters: it
+    sees this folder's clusters and no other on the machine. The e2e suite runs this way."""
+    clusters = tempfile.mkdtemp(prefix="snm-own-clusters-", dir="/tmp")
+    os.chmod(clusters, 0o755)
+    env = {**home, "SNM_CLUSTERS_DIR": clusters, "XDG_DATA_HOME": str(tmp_path / "data")}
+    data_dir = str(tmp_path / "project")
+    try:
+        status = start(data_dir, env)
+        cluster_dir = status["cluster_dir"]
+        assert os.path.dirname(cluster_dir) == clusters, cluster_dir
+        assert os.path.isdir(cluster_dir + "/data")
+        assert list(listed(env)) == [cluster_dir]
+        assert run_snm("local", "stop", "--dir", data_dir, env=env).returncode == 0
+        shutil.rmtree(data_dir)
+        pruned = run_snm("local", "list", "--prune", "--yes", env=env, timeout=120)
+        assert pruned.returncode == 0, pruned.stderr
+        assert f"  deleted  {cluster_dir}  ({data_dir}, gone, " in pruned.stdout
+        assert os.listdir(clusters) == []
+    finally:
+        run_snm("local", "stop", "--dir", data_dir, env=env, timeout=60)
+        shutil.rmtree(clusters, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="clusters live outside their folders only as root")
+def test_an_unusable_snm_clusters_dir_is_refused_saying_why(snm_bin, workdir, home, tmp_path):
+    """A relative SNM_CLUSTERS_DIR, one others may write in, or one the postgres account cannot
+    enter is refused with the reason, and nothing is started."""
+    open_to_all = tempfile.mkdtemp(prefix="snm-open-clusters-", dir="/tmp")
+    os.chmod(open_to_all, 0o777)
+    closed = tmp_path / "closed-clusters"  # under pytest's 0700 folders
+    data_dir = str(tmp_path / "project")
+    cases = [
+        ("clusters", 2, "snm local: SNM_CLUSTERS_DIR must be an absolute path without ., .. or "
+                        "// (it is clusters)\n"),
+        ("/tmp/../tmp/x", 2, "snm local: SNM_CLUSTERS_DIR must be an absolute path without ., "
+                             ".. or // (it is /tmp/../tmp/x)\n"),
+        (open_to_all, 2, f"snm local: SNM_CLUSTERS_DIR ({open_to_all}) cannot hold clusters: "
+                         "others may write in it (mode 777)\n"),
+        (str(closed), 1, f"snm local: SNM_CLUSTERS_DIR ({closed}) cannot hold clusters: the "
+                         "postgres account cannot enter it (a folder above it is closed to "
+                         "others)\n"),
+    ]
+    try:
+        for value, code, message in cases:
+            env = {**home, "SNM_CLUSTERS_DIR": value, "XDG_DATA_HOME": str(tmp_path / "data")}
+            result = run_snm("local", "start", "--dir", data_dir, "--port", str(free_port()),
+                             env=env, timeout=120)
+            assert (result.returncode, result.stderr) == (code, message), value
+            status = run_snm("local", "status", "--dir", data_dir, "--json", env=home)
+            assert status.returncode == 3, status.stdout
+    finally:
+        run_snm("local", "stop", "--dir", data_dir, env=home, timeout=60)
+        shutil.rmtree(open_to_all, ignore_errors=True)

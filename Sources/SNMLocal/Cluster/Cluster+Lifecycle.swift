@@ -147,6 +147,33 @@ extension Cluster {
     }
   }
 
+  /// Makes the folder of clusters kept outside their projects (``ClusterLayout/rootClustersDir``)
+  /// one the `postgres` account can pass through: /var/lib/snm and /var/lib/snm/clusters 0755,
+  /// owned by root; `$SNM_CLUSTERS_DIR` made 0755 when missing, and refused when it is open to
+  /// others' writes or the `postgres` account cannot enter it (its parents closed to it).
+  static func prepareClustersDir() throws(LocalProjectError) {
+    let root = ClusterLayout.rootClustersDir
+    guard root != ClusterLayout.defaultClustersDir else {
+      for parent in ["/var/lib/snm", root] {
+        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        chmod(parent, 0o755)
+      }
+      return
+    }
+    if let problem = ClusterLayout.clustersDirProblem { throw LocalProjectError(.usage, problem) }
+    if mkdir(root, 0o755) == 0 {
+      chmod(root, 0o755)
+    } else if errno != EEXIST {
+      throw LocalProjectError(.failed, "cannot create SNM_CLUSTERS_DIR (\(root)) (errno \(errno))")
+    }
+    guard ClusterLayout.reachableByPostgres(root, writable: false) else {
+      throw LocalProjectError(
+        .failed,
+        "SNM_CLUSTERS_DIR (\(root)) cannot hold clusters: the \(ClusterLayout.postgresAccount) "
+          + "account cannot enter it (a folder above it is closed to others)")
+    }
+  }
+
   /// Creates `path` and its parents, and makes it 0700 (also when it existed).
   static func makePrivateDirectory(_ path: String) throws(LocalProjectError) {
     do {

@@ -71,11 +71,7 @@ struct Cluster: Sendable {
       )
     }
     if layout.baseDir.hasPrefix(ClusterLayout.rootClustersDir + "/") {
-      // The shared parents must let the postgres account pass through (0755, owned by root).
-      for parent in ["/var/lib/snm", ClusterLayout.rootClustersDir] {
-        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        chmod(parent, 0o755)
-      }
+      try Self.prepareClustersDir()
     }
     try prepareDirectory(layout.baseDir)
     if FileManager.default.fileExists(atPath: layout.dataDir) {

@@ -1,5 +1,6 @@
 import Foundation
 import SNMGateway
+import SNMWire
 
 /// Where a project's Postgres cluster lives and who runs it.
 ///
@@ -43,11 +44,42 @@ struct ClusterLayout: Sendable, Equatable {
       + "application_name=snm client_encoding=UTF8 options='-c client_min_messages=warning -c client_connection_check_interval=2000'"
   }
 
-  static let rootClustersDir = "/var/lib/snm/clusters"
+  /// Where snm keeps the clusters it cannot put in their project's folder (as root, when the
+  /// `postgres` account cannot enter that folder): `$SNM_CLUSTERS_DIR`, else
+  /// /var/lib/snm/clusters. A test suite points it at a folder of its own, so its projects never
+  /// join (or `snm local list --prune` delete) the machine's. ``clustersDirProblem`` says when the
+  /// variable is unusable; `snm local` and `snm --local` refuse to start then.
+  static var rootClustersDir: String {
+    guard let custom = getenv("SNM_CLUSTERS_DIR").map({ String(cString: $0) }), !custom.isEmpty
+    else { return defaultClustersDir }
+    return custom
+  }
+
+  static let defaultClustersDir = "/var/lib/snm/clusters"
   static let postgresAccount = "postgres"
 
+  /// Why `$SNM_CLUSTERS_DIR` cannot hold clusters (not an absolute path of plain names, or, as
+  /// root, not root's or open to others' writes), or nil when it can or is unset. The folder itself is made at a
+  /// cluster's first start (``Cluster/initializeIfNeeded()``).
+  static var clustersDirProblem: String? {
+    let path = rootClustersDir
+    if path == defaultClustersDir { return nil }
+    let names = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    guard path.hasPrefix("/"), path.count > 1,
+      !names.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." })
+    else {
+      return "SNM_CLUSTERS_DIR must be an absolute path without ., .. or // (it is \(path))"
+    }
+    // Only root keeps clusters there (``choose(projectDir:)``); another user only lists it.
+    if geteuid() == 0, let problem = PrivateFolder.problem(path, owner: SocketDirectory.accountName)
+    {
+      return "SNM_CLUSTERS_DIR (\(path)) cannot hold clusters: \(problem)"
+    }
+    return nil
+  }
+
   /// Picks the layout for `projectDir`: inside it (`postgres/`) unless snm runs as root and the
-  /// `postgres` account cannot reach it, in which case under /var/lib/snm/clusters/<hash>.
+  /// `postgres` account cannot reach it, in which case under ``rootClustersDir``/<hash>.
   static func choose(projectDir: String) -> ClusterLayout {
     guard getuid() == 0 else { return ClusterLayout(baseDir: projectDir + "/postgres", owner: nil) }
     if reachableByPostgres(projectDir) {
@@ -57,13 +89,15 @@ struct ClusterLayout: Sendable, Equatable {
       baseDir: rootClustersDir + "/" + shortHash(projectDir), owner: postgresAccount)
   }
 
-  /// Whether the `postgres` account can enter `directory` (and so every folder above it).
-  static func reachableByPostgres(_ directory: String) -> Bool {
+  /// Whether the `postgres` account can enter `directory` (and so every folder above it) and
+  /// write in it (`writable`), or only enter it.
+  static func reachableByPostgres(_ directory: String, writable: Bool = true) -> Bool {
+    let access =
+      writable
+      ? ["-x", directory, "-a", "-w", directory] : ["-d", directory, "-a", "-x", directory]
     guard
       let outcome = try? Subprocess.run(
-        "/usr/sbin/runuser",
-        ["-u", postgresAccount, "--", "test", "-x", directory, "-a", "-w", directory],
-        directory: "/")
+        "/usr/sbin/runuser", ["-u", postgresAccount, "--", "test"] + access, directory: "/")
     else { return false }
     return outcome.status == 0
   }

@@ -8,6 +8,7 @@ extension LocalCommand {
   ///
   /// - Throws: `LocalProjectError`.
   public func run(onTermination: @escaping TerminationHook) throws(LocalProjectError) -> Int32 {
+    if let problem = ClusterLayout.clustersDirProblem { throw LocalProjectError(.usage, problem) }
     var controller = LocalProjectController(
       options: options, given: given, onTermination: onTermination)
     try useProjectFolder(&controller)

@@ -30,6 +30,7 @@ public enum LocalProject {
   public static func ensureRunning(
     _ options: LocalProjectOptions = LocalProjectOptions(), quiet: Bool = false
   ) throws(LocalProjectError) -> Endpoint {
+    if let problem = ClusterLayout.clustersDirProblem { throw LocalProjectError(.usage, problem) }
     var controller = LocalProjectController(options: options)
     controller.progress = steps(prefix: "snm: local project", quiet: quiet)
     let status = try controller.start()

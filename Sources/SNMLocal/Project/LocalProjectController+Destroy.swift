@@ -54,7 +54,7 @@ extension LocalProjectController {
   }
 
   /// Whether `clusterDir` is where snm puts a cluster for `projectDir`: its `postgres/`, or a
-  /// folder of /var/lib/snm/clusters.
+  /// folder of /var/lib/snm/clusters (`$SNM_CLUSTERS_DIR` when set).
   static func isClusterFolder(_ clusterDir: String, of projectDir: String) -> Bool {
     let shared = ClusterLayout.rootClustersDir + "/"
     if projectDir.hasPrefix("/"), projectDir.count > 1, clusterDir == projectDir + "/postgres" {

@@ -9,7 +9,7 @@ import SNMWire
 /// after their folders are gone: one record per project folder in
 /// `$XDG_DATA_HOME/snm/projects/<hash of the folder>.json` (0600, in a 0700 folder), and the same
 /// record as `snm-project.json` in the cluster's own folder (which names the folder that made a
-/// cluster under /var/lib/snm/clusters).
+/// cluster under /var/lib/snm/clusters, or `$SNM_CLUSTERS_DIR`).
 ///
 /// ```swift
 /// ProjectRegistry.standard().record(state)        // at every start
@@ -92,7 +92,8 @@ struct ProjectRegistry {
     unlink(file(for: projectDir))
   }
 
-  /// Every record here, and every cluster under /var/lib/snm/clusters (with the record in its
+  /// Every record here, and every cluster under /var/lib/snm/clusters or `$SNM_CLUSTERS_DIR`
+  /// (``ClusterLayout/rootClustersDir``; with the record in its
   /// folder, or nil for one made before snm kept records), one per cluster folder.
   func clusters() -> [(clusterDir: String, record: Record?)] {
     var found: [String: Record?] = [:]
@@ -102,7 +103,11 @@ struct ProjectRegistry {
       found[record.clusterDir] = record
     }
     let shared = ClusterLayout.rootClustersDir
-    let clusters = (try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? []
+    // An unusable $SNM_CLUSTERS_DIR (a relative path) names no folder to read: `snm local`
+    // refuses it first; the shell's lookups read the records only.
+    let usable = ClusterLayout.clustersDirProblem == nil
+    let clusters =
+      usable ? (try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? [] : []
     for name in clusters where !name.hasPrefix(".") {
       let clusterDir = shared + "/" + name
       if found[clusterDir] != nil { continue }
