@@ -117,12 +117,41 @@ package enum VisibleTextLine {
     "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
   }
 
-  /// `text` with each line escaped as ``escaped(_:)`` escapes it, its line feeds kept (the text
+  /// `text` with each line escaped as ``escaped(_:)`` escapes it, its line ends kept (the text
   /// `explain` prints, to a terminal and a pipe alike: a person reads it).
   package static func escapedKeepingLines(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 != 0x0A && mayHide($0) }) else { return text }
-    return text.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { escaped(String($0)) }.joined(separator: "\n")
+    escaped(text, keepingLines: true, tabs: false)
+  }
+
+  /// `text` as a person reads it (a note, an echoed statement, a log line, a downloaded text):
+  /// with `lines` its line feeds as they are, and a CR right before one (a CRLF line end); with
+  /// `tabs` its tabs (a tab moves the cursor on and writes nothing over what is there); every
+  /// other scalar ``forEachScalar(of:_:)`` hides written as `escape` writes it. A lone CR too:
+  /// at a terminal it takes the cursor back to the line's start, and what follows is printed
+  /// over what came before ("pay Kim 10 EUR", CR, "pay Lee 99" reads "pay Lee 99 EUR").
+  package static func escaped(
+    _ text: String, keepingLines lines: Bool, tabs: Bool,
+    as escape: (Unicode.Scalar) -> String = escape
+  ) -> String {
+    let hiding = text.utf8.contains { byte in
+      mayHide(byte) && !(lines && byte == 0x0A) && !(tabs && byte == 0x09)
+    }
+    guard hiding else { return text }
+    var escaped = ""
+    var carriageReturn = false
+    forEachScalar(of: text) { scalar, hidden in
+      if carriageReturn {
+        carriageReturn = false
+        escaped += scalar == "\n" ? "\r" : escape("\r")
+      }
+      switch scalar {
+      case "\n" where lines, "\t" where tabs: escaped.unicodeScalars.append(scalar)
+      case "\r" where lines: carriageReturn = true
+      case _ where hidden: escaped += escape(scalar)
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return carriageReturn ? escaped + escape("\r") : escaped
   }
 
   /// JSON text with DEL and the scalars ``hides(_:)`` lists above it written as `\u202e`

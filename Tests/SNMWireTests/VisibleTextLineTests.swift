@@ -99,4 +99,20 @@ import Testing
     // A Mongolian letter's form: one free variation selector stays, a second is escaped.
     #expect(VisibleTextLine.escaped("\u{1820}\u{180B}\u{180B}") == #"\#u{1820}\#u{180B}\u{180B}"#)
   }
+
+  /// Text a person reads as lines (a note, an echoed statement, a log line): line feeds, tabs
+  /// and a CRLF line end as they are when kept; a lone CR, and what the walk hides, escaped.
+  @Test func linesAndTabsAreKeptWhereAskedAndALoneCarriageReturnIsEscaped() {
+    let text = "a\tb\r\nc\rd\u{1B}[2J\u{202E}e\r"
+    #expect(
+      VisibleTextLine.escaped(text, keepingLines: true, tabs: true)
+        == "a\tb\r\nc" + #"\u{D}d\u{1B}[2J\u{202E}e\u{D}"#)
+    #expect(
+      VisibleTextLine.escaped(text, keepingLines: false, tabs: true)
+        == "a\tb" + #"\u{D}\u{A}c\u{D}d\u{1B}[2J\u{202E}e\u{D}"#)
+    #expect(
+      VisibleTextLine.escaped(text, keepingLines: true, tabs: false)
+        == #"a\u{9}b"# + "\r\nc" + #"\u{D}d\u{1B}[2J\u{202E}e\u{D}"#)
+    #expect(VisibleTextLine.escaped("a\tb\nc", keepingLines: true, tabs: true) == "a\tb\nc")
+  }
 }

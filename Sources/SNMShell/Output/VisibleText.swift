@@ -23,16 +23,35 @@ public enum VisibleText {
     guard scan(text, keepingNewlines: keepingNewlines).control else { return text }
     var out = ""
     VisibleTextLine.forEachScalar(of: text) { scalar, hidden in
-      switch scalar {
-      case "\n" where keepingNewlines: out.unicodeScalars.append(scalar)
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where hidden: out += VisibleTextLine.escape(scalar)
-      default: out.unicodeScalars.append(scalar)
+      if scalar == "\n" && keepingNewlines || !hidden {
+        out.unicodeScalars.append(scalar)
+      } else {
+        out += escape(scalar)
       }
     }
     return out
+  }
+
+  /// `text` as lines a person reads (a note, an echoed statement, a downloaded text): its line
+  /// feeds and tabs as they are, and a CR right before a LF; every other character
+  /// ``escaped(_:keepingNewlines:)`` escapes written as it writes it (a lone CR as `\r`: at a
+  /// terminal it would take the cursor back and what follows would be printed over the line).
+  ///
+  /// ```swift
+  /// VisibleText.lines("a\tb\r\nc\rd\u{1B}[2J")   // a<tab>b<CR><LF>c\rd\u{1B}[2J
+  /// ```
+  public static func lines(_ text: String) -> String {
+    VisibleTextLine.escaped(text, keepingLines: true, tabs: true, as: escape)
+  }
+
+  /// `scalar` as its escape: `\n`, `\t`, `\r`, any other as `\u{1B}`.
+  static func escape(_ scalar: Unicode.Scalar) -> String {
+    switch scalar {
+    case "\n": "\\n"
+    case "\t": "\\t"
+    case "\r": "\\r"
+    default: VisibleTextLine.escape(scalar)
+    }
   }
 
   /// JSON text as a terminal shows it: each character ``escaped(_:keepingNewlines:)`` escapes

@@ -3,11 +3,15 @@ import SNMNetwork
 import SNMQuery
 
 extension StatementExecutor {
-  /// Prints `text` as a line of results unless `--quiet` (statements echoed, `\watch`'s heading).
+  /// Prints `text`, which a script or a person typed (a statement `--echo` echoes, `\watch`'s
+  /// heading), as a line of results unless `--quiet`: at a terminal as ``VisibleText/lines(_:)``
+  /// shows it (a shared script's escape sequences never drive the terminal), to a file or a
+  /// pipe as it is.
   func emit(_ text: String) {
     guard !currentSettings.quiet else { return }
     let output = statementOutput().results
-    output.write(text.hasSuffix("\n") ? text : text + "\n")
+    let line = text.hasSuffix("\n") ? text : text + "\n"
+    output.write(output.isTerminal ? VisibleText.lines(line) : line)
     output.flush()
   }
 

@@ -22,10 +22,12 @@ struct StatementOutput: Sendable {
   /// there too (an empty line then parts the two blocks). The session keeps where it went.
   var followsCSV: @Sendable (OutputWriter) -> Bool = { _ in false }
 
-  /// Prints `text` as a line on the terminal's standard output unless `--quiet`.
+  /// Prints `text` as a line on the terminal's standard output unless `--quiet`, as
+  /// ``VisibleText/lines(_:)`` shows it: a note may quote what a person or a shared script typed
+  /// (a path, a channel's name, what `\e` runs), whose control characters are shown escaped.
   func tell(_ text: String) {
     guard !quiet else { return }
-    terminal.write(text.hasSuffix("\n") ? text : text + "\n")
+    terminal.write(VisibleText.lines(text.hasSuffix("\n") ? text : text + "\n"))
     terminal.flush()
   }
 

@@ -101,25 +101,6 @@ enum StorageResult {
     return text
   }
 
-  /// A download's ``text(of:)`` as a person is shown it: its invisible format characters (a
-  /// bidirectional override, a byte-order mark: ``VisibleTextLine/hides(_:)``) as escapes, as
-  /// in a table's cells; its tabs and line ends (the only controls it holds) as they are, but a
-  /// CR not before a LF, `\r` as a cell shows it: at a terminal it takes the cursor back to the
-  /// line's start, and the rest is printed over what came before ("pay Kim 10 EUR", CR, "pay Lee
-  /// 99" read "pay Lee 99 EUR").
-  static func shown(_ text: String) -> String {
-    let visible = VisibleTextLine.escaping(text, from: 0x80, as: VisibleTextLine.escape)
-    guard visible.utf8.contains(0x0D) else { return visible }
-    var shown = ""
-    var afterCR = false
-    for scalar in visible.unicodeScalars {
-      if afterCR { shown += scalar == "\n" ? "\r" : "\\r" }
-      afterCR = scalar == "\r"
-      if !afterCR { shown.unicodeScalars.append(scalar) }
-    }
-    return afterCR ? shown + "\\r" : shown
-  }
-
   static func binaryNote(_ response: SupabaseStorageResponse) -> String {
     let request = response.request
     let path = [request.bucket, request.path].compactMap { $0 }.joined(separator: "/")

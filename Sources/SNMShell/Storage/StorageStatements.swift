@@ -97,7 +97,7 @@ struct StorageStatements: RequestFamily {
       if let text = StorageResult.text(of: response), lineFormats || format == .csv {
         // A text's invisible format characters shown as escapes where a person reads it (the
         // table formats, csv at a terminal); csv to a file or pipe keeps the file's bytes.
-        emitRaw(lineFormats || output.results.isTerminal ? StorageResult.shown(text) : text)
+        emitRaw(lineFormats || output.results.isTerminal ? VisibleText.lines(text) : text)
         return nil
       }
       if lineFormats {

@@ -26,6 +26,14 @@ import Testing
     #expect(VisibleText.escaped("a\u{2065}b") == #"a\u{2065}b"#)
   }
 
+  /// Notes and echoed statements: lines and tabs as typed, a lone CR as `\r`, the rest escaped.
+  @Test func linesKeepLayoutAndEscapeTheRest() {
+    #expect(
+      VisibleText.lines("a\tb\r\nc\rd\u{1B}]0;t\u{07}\u{202E}")
+        == "a\tb\r\nc" + #"\rd\u{1B}]0;t\u{7}\u{202E}"#)
+    #expect(VisibleText.lines("two\nlines\t") == "two\nlines\t")
+  }
+
   @Test func theScanTellsASCIIAndControls() {
     #expect(VisibleText.scan("abc") == (ascii: true, control: false))
     #expect(VisibleText.scan("é") == (ascii: false, control: false))
