@@ -7,7 +7,7 @@ import Synchronization
 #endif
 
 /// The functions' log (`functions.log` in the runtime folder): every line a function prints and
-/// what the runner did, each as `<UTC time> <function>: <text>`, control characters escaped.
+/// what the runner did, each as `<UTC time> <function>: <text>`, hidden characters escaped (tabs kept).
 ///
 /// ```swift
 /// log.write("hello", "Listening")   // 2026-12-04T15:40:02Z hello: Listening
@@ -37,19 +37,12 @@ package final class FunctionLog: Sendable {
     lock.withLock { _ in _ = FileDescriptorIO.writeAll(fd, Array(line.utf8)) }
   }
 
-  /// `text` with C0 controls (but tab) and DEL as `\u{..}`, and a trailing CR dropped.
+  /// `text` as a log line holds it: a trailing CR dropped, its tabs kept, every other character
+  /// a terminal must not get raw (SNMWire's one walk, `VisibleTextLine`: controls, a line feed,
+  /// U+202E, tag characters) written as `\u{1B}`, so a line of the file is one line printed.
   static func escaped(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    var scalars = Substring(text).unicodeScalars[...]
-    if scalars.last == "\r" { scalars = scalars.dropLast() }
-    for scalar in scalars {
-      if (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F {
-        out += "\\u{" + String(scalar.value, radix: 16) + "}"
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    var line = Substring(text)
+    if line.unicodeScalars.last == "\r" { line = Substring(line.unicodeScalars.dropLast()) }
+    return VisibleTextLine.escaped(String(line), keepingLines: false, tabs: true)
   }
 }

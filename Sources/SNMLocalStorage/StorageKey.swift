@@ -112,16 +112,9 @@ enum StorageKey {
     return name
   }
 
-  /// The name with control characters shown as `\u{..}`, for a message.
+  /// The name with every character a terminal must not get raw (SNMWire's one walk,
+  /// `VisibleTextLine`: controls, U+202E, tag characters) shown as `\u{1B}`, for a message.
   static func printable(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || scalar.value == 0x7f {
-        result += "\\u{" + String(scalar.value, radix: 16) + "}"
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
+    VisibleTextLine.escaped(text)
   }
 }

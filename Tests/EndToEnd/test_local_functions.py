@@ -398,3 +398,17 @@ def test_a_slow_function_called_on_many_sub_paths_takes_only_its_share_of_the_wo
     finally:
         project.stop()
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def test_logs_print_a_tab_as_a_tab_and_hidden_characters_escaped(tmp_path):
+    """The runner writes each line escaped but its tabs (a function's `console.log("a\\tb")`);
+    `logs functions` printed the tab as \\u{9}. Hidden characters stay escaped, even in a log
+    written by hand."""
+    folder = tmp_path / "functions"
+    folder.mkdir()
+    (folder / "functions.log").write_text(
+        "2026-12-06T15:40:02Z hello: id\tname\n2026-12-06T15:40:03Z hello: x\x1b[2J\u202ey\n")
+    log = run_snm("local", "logs", "functions", "--dir", str(tmp_path))
+    assert log.returncode == 0, log.stderr
+    assert log.stdout == ("2026-12-06T15:40:02Z hello: id\tname\n"
+                          "2026-12-06T15:40:03Z hello: x\\u{1B}[2J\\u{202E}y\n"), log.stdout

@@ -102,6 +102,16 @@ def send_raw(project, method, target, body=b"", content_type="image/png"):
     return status, json.loads(answer.split(b"\r\n\r\n", 1)[1] or b"null")
 
 
+def test_an_invalid_keys_message_shows_its_hidden_characters_escaped(project):
+    """The gateway's message quotes the key refused: its controls and what reorders or hides a
+    line (U+202E, a tag character) as the terminal's escapes, for whichever client prints it.
+    U+202E and the tag characters were sent back raw (only C0 and DEL were escaped)."""
+    status, body = send_raw(project, "POST",
+                            "/storage/v1/object/dog-photos/a%E2%80%AEb%1B%F3%A0%81%81.png", PNG)
+    assert (status, body["code"]) == (400, "InvalidKey"), body
+    assert body["message"] == "Invalid key: a\\u{202E}b\\u{1B}\\u{E0041}.png", body
+
+
 @pytest.mark.parametrize("path", TRAVERSALS)
 def test_path_traversal_in_any_spelling_is_an_invalid_key(project, path):
     import urllib.parse

@@ -27,7 +27,8 @@ extension LocalCommand {
         let rest = line.drop(while: { $0 != " " }).dropFirst()
         guard rest.hasPrefix(name + ":") else { continue }
       }
-      printLine(String(line))
+      // The runner wrote each line escaped but its tabs: a tab reads as a tab.
+      printLine(String(line), keepingTabs: true)
     }
   }
 

@@ -19,9 +19,10 @@ func writeError(_ text: String) {
 }
 
 /// Writes one line to standard output, unbuffered: text for a person, shown as ``printError(_:)``
-/// shows it.
-func printLine(_ text: String) {
-  FileHandle.standardOutput.write(Data((VisibleTextLine.escapedKeepingLines(text) + "\n").utf8))
+/// shows it; with `keepingTabs` its tabs as they are (a log line's).
+func printLine(_ text: String, keepingTabs: Bool = false) {
+  let shown = VisibleTextLine.escaped(text, keepingLines: true, tabs: keepingTabs)
+  FileHandle.standardOutput.write(Data((shown + "\n").utf8))
 }
 
 /// Writes `value` as one line of JSON to standard output: at a terminal every character a

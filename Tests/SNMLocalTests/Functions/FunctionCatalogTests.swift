@@ -97,7 +97,10 @@ import Testing
   }
 
   @Test func logLinesEscapeControlCharacters() {
-    #expect(FunctionLog.escaped("\u{1B}[31mred\u{1B}[0m\r") == "\\u{1b}[31mred\\u{1b}[0m")
+    #expect(FunctionLog.escaped("\u{1B}[31mred\u{1B}[0m\r") == "\\u{1B}[31mred\\u{1B}[0m")
     #expect(FunctionLog.escaped("tab\tkept") == "tab\tkept")
+    // The terminal's one walk: what reorders or hides a line, a line feed, a lone CR.
+    #expect(
+      FunctionLog.escaped("a\u{202E}b\u{E0041}\nc\rd\r") == #"a\u{202E}b\u{E0041}\u{A}c\u{D}d"#)
   }
 }
