@@ -68,12 +68,16 @@ package enum VisibleTextLine {
     guard let base, !isSelector(base), base != 0x200C, base != 0x200D, base != 0xE007F
     else { return false }
     if selector < 0x1810 { return (0x1820...0x18AA).contains(base) }
-    if selector >= 0xE0100 {
-      return (0x3400...0x4DBF).contains(base) || (0x4E00...0x9FFF).contains(base)
-        || (0xF900...0xFAFF).contains(base) || (0x20000...0x3FFFF).contains(base)
-    }
+    if selector >= 0xE0100 { return isIdeograph(base) }
     guard base < 0x80 else { return true }
     return (0x30...0x39).contains(base) || base == 0x23 || base == 0x2A
+  }
+
+  /// Whether `value` is a CJK ideograph (unified, its extensions, compatibility), whose glyph a
+  /// variation selector may pick.
+  package static func isIdeograph(_ value: UInt32) -> Bool {
+    (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value)
+      || (0xF900...0xFAFF).contains(value) || (0x20000...0x3FFFF).contains(value)
   }
 
   /// Whether `value` is a variation selector (U+FE00...U+FE0F, U+E0100...U+E01EF, Mongolian's

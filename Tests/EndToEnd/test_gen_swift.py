@@ -368,7 +368,8 @@ def test_a_run_of_variation_selectors_is_never_raw_in_the_file(gen_project, tmp_
       create schema if not exists smuggled;
       create type smuggled.mood as enum ('on\ufe0f\ufe0f', 'off');
       create table if not exists smuggled."{SMUGGLED_TABLE}" (
-        id int primary key, "{SMUGGLED_COLUMN}" text, mood smuggled.mood);
+        id int primary key, "{SMUGGLED_COLUMN}" text, mood smuggled.mood, "café" text,
+        "café\ufe0f" text);
       comment on table smuggled."{SMUGGLED_TABLE}" is '{SMUGGLED_COMMENT}';
       comment on column smuggled."{SMUGGLED_TABLE}"."{SMUGGLED_COLUMN}" is '{SMUGGLED_COMMENT}';
     """)
@@ -386,5 +387,7 @@ def test_a_run_of_variation_selectors_is_never_raw_in_the_file(gen_project, tmp_
     assert 'static let tableName = "ok\\u{e0162}\\u{e015d}x"' in text, text
     assert 'case aB = "a\\u{fe0f}\\u{fe0f}b"' in text, text
     assert 'case on = "on\\u{fe0f}\\u{fe0f}"' in text, text
+    # A selector after a letter shows nothing: "café" U+FE0F is a name of its own, escaped.
+    assert "é\ufe0f" not in text and 'case café2 = "café\\u{fe0f}"' in text, text
     assert "enum OkX" in text, text
     subprocess.run([SWIFTC, "-parse", str(out)], check=True, capture_output=True, timeout=120)

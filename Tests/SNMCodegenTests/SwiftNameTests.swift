@@ -67,8 +67,24 @@ struct SwiftNameTests {
     #expect(SwiftName.type("a\u{E0100}\u{E0101}b") == "AB")
     // The heart is no identifier: its selector alone would be an invisible name.
     #expect(SwiftName.member("\u{2764}\u{FE0F}") == "value")
-    #expect(SwiftName.member("é\u{FE0F}\u{FE0F}") == "é\u{FE0F}")
+    #expect(SwiftName.member("é\u{FE0F}\u{FE0F}") == "é")
     #expect(SwiftName.member("葛\u{E0100}") == "葛\u{E0100}")
+  }
+
+  /// A selector after a letter of another script or a digit changes nothing a reader sees:
+  /// `café` U+FE0F would read as `café`. It splits a name (the two columns get two names) and
+  /// is escaped in literals and comments; after an emoji or an ideograph it stays.
+  @Test func aSelectorAfterALetterIsNoPartOfAName() {
+    #expect(SwiftName.member("café\u{FE0F}") == "café")
+    #expect(SwiftName.member("café\u{FE0F}bar") == "caféBar")
+    #expect(SwiftName.member("a1\u{FE0F}b") == "a1B")
+    #expect(SwiftName.member("\u{1F436}\u{FE0F}") == "\u{1F436}\u{FE0F}")
+    #expect(SwiftName.member("\u{2122}\u{FE0F}") == "\u{2122}\u{FE0F}")
+    #expect(SwiftName.member("\u{8279}\u{FE00}") == "\u{8279}\u{FE00}")
+    #expect(SwiftName.literal("café\u{FE0F}") == #""café\u{fe0f}""#)
+    #expect(SwiftName.docComment("α\u{FE0E}", indent: "") == #"/// α\u{fe0e}"# + "\n")
+    var names = NameAllocator()
+    #expect(names.claim(SwiftName.member("café")) != names.claim(SwiftName.member("café\u{FE0F}")))
   }
 
   /// A Hangul filler is a letter to Swift but shows as a blank: a name of one would be invisible.

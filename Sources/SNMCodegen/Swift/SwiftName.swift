@@ -177,11 +177,25 @@ public enum SwiftName {
   /// control characters, line and paragraph separators, the invisible and direction-changing
   /// characters, a run of variation selectors or one after no base it modifies), and the joiners
   /// U+200C and U+200D: a terminal shows them by their effect, but in a literal or a comment a
-  /// reader of the code must see every character the string holds.
+  /// reader of the code must see every character the string holds; so must they a selector
+  /// U+FE00...U+FE0F after a letter or a digit (``showsSelector(after:)``).
   static func forEachScalar(of text: String, _ body: (Unicode.Scalar, Bool) -> Void) {
+    var previous: Unicode.Scalar?
     VisibleTextLine.forEachScalar(of: text) { scalar, hidden in
-      body(scalar, hidden || scalar.value == 0x200C || scalar.value == 0x200D)
+      let value = scalar.value
+      let unseen =
+        (0xFE00...0xFE0F).contains(value) && !(previous.map(Self.showsSelector(after:)) ?? false)
+      body(scalar, hidden || value == 0x200C || value == 0x200D || unseen)
+      previous = scalar
     }
+  }
+
+  /// Whether a variation selector U+FE00...U+FE0F right after `base` changes what a reader of
+  /// the code sees: after an emoji past ASCII (text or emoji presentation, `❤️`) or an ideograph
+  /// (a registered glyph). After a letter (`é` U+FE0F), a digit or anything else it shows
+  /// nothing, and `café` U+FE0F would read as `café`: escaped, and a name splits there.
+  static func showsSelector(after base: Unicode.Scalar) -> Bool {
+    base.value >= 0x80 && (base.properties.isEmoji || VisibleTextLine.isIdeograph(base.value))
   }
 
   static func escaped(_ scalar: Unicode.Scalar) -> String {
