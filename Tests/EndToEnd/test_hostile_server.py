@@ -509,12 +509,22 @@ def test_a_status_line_past_the_decoders_limit_or_version_is_refused_over_https_
     (b"HTTP/0.9 200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
     (b"HTTP/1.5 200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
     (b"HTTP/1.9 200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
-    (b"HTTP/1.10 200 OK", "malformed HTTP version in status line"),
-    (b"HTTP/1 200 OK", "malformed HTTP version in status line"),
+    (b"HTTP/1.10 200 OK", "bad status line"),
+    (b"HTTP/1 200 OK", "bad status line"),
     (b"http/1.1 200 OK", "Received HTTP/0.9 when not allowed"),
+    # No status: libcurl says "Unsupported HTTP version in response", as for HTTP/1.10, and snm
+    # said "malformed HTTP version" over https:// for a version that is fine.
+    (b"HTTP/1.1", "bad status line"),
+    (b"HTTP/1.1 ", "bad status line"),
+    # Two faults: named as libcurl finds the first over both schemes (http:// named the status).
+    (b"HTTP/3 099", "only HTTP/1.0 and HTTP/1.1 are supported"),
+    (b"HTTP/1.5  200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
+    (b"HTTP/1.5 099 X", "bad status line"),
+    (b"HTTP/1 099", "bad status line"),
 ], ids=["status line among the fields", "field without a colon", "status 099", "status 1000",
         "099 after an interim answer", "HTTP/3", "HTTP/3.0", "HTTP/0.9", "HTTP/1.5",
-        "HTTP/1.9", "HTTP/1.10", "HTTP/1", "lowercase http"])
+        "HTTP/1.9", "HTTP/1.10", "HTTP/1", "lowercase http", "no status", "no status but a space",
+        "HTTP/3 099", "HTTP/1.5 and two spaces", "HTTP/1.5 099", "HTTP/1 099"])
 def test_a_head_libcurl_refuses_is_refused_in_the_decoders_words(home, tmp_path, line, says):
     """libcurl refuses these lines before handing them over, and snm printed its words over
     https:// ("Header without colon", "Unsupported response code in HTTP response", "Unsupported

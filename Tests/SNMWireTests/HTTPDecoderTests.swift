@@ -234,6 +234,20 @@ func readsAnswers(_ example: AnswerCase) {
     expected: ["refused 400: bad status line"]),
   AnswerCase(
     name: "no status", text: "HTTP/1.1\r\n\r\n", expected: ["refused 400: bad status line"]),
+  // A version that cannot be read is a bad status line (libcurl tells it from no status no
+  // better); of two faults the one libcurl finds first is named, over both schemes.
+  AnswerCase(
+    name: "an unreadable version", text: "HTTP/1.10 200 OK\r\n\r\n",
+    expected: ["refused 400: bad status line"]),
+  AnswerCase(
+    name: "HTTP/3 and a status below 100", text: "HTTP/3 099\r\n\r\n",
+    expected: ["refused 505: only HTTP/1.0 and HTTP/1.1 are supported"]),
+  AnswerCase(
+    name: "HTTP/1.5 and two spaces", text: "HTTP/1.5  200 OK\r\n\r\n",
+    expected: ["refused 505: only HTTP/1.0 and HTTP/1.1 are supported"]),
+  AnswerCase(
+    name: "HTTP/1.5 and a status below 100", text: "HTTP/1.5 099 X\r\n\r\n",
+    expected: ["refused 400: bad status line"]),
   AnswerCase(
     name: "a length with a sign",
     text: "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok",

@@ -83,15 +83,74 @@ extension HTTPDecoder {
   /// no such version exists and libcurl, which reads every https:// answer, refuses it before
   /// snm sees the line ("Unsupported HTTP version (1.5)"), so both schemes refuse it, alike.
   /// (A request's `HTTP/1.x` is read as 1.1, as that section asks of a server.)
+  /// A version that cannot be read (`HTTP/1.10`, `HTTP/1`) is a bad status line: libcurl tells
+  /// it from a line without a status (`HTTP/1.1`) no better, and both schemes say one thing.
   static func statusLineMinorVersion(_ version: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {
     if version.count == 6, version.starts(with: httpPrefix),
       version.last == UInt8(ascii: "2") || version.last == UInt8(ascii: "3")
     {
       throw .unsupportedVersion
     }
-    let minor = try minorVersion(version, as: "status line")
+    let minor: Int
+    do {
+      minor = try minorVersion(version, as: "status line")
+    } catch {
+      throw error == .unsupportedVersion ? error : .badStatusLine
+    }
     guard minor <= 1 else { throw .unsupportedVersion }
     return minor
+  }
+
+  /// The refusal of a status line without a status (``status(ofStatusLine:)``): "only HTTP/1.0
+  /// and HTTP/1.1 are supported" when libcurl, which reads every https:// answer, would read a
+  /// version it does not take before it looked at the rest (so both schemes name the same of
+  /// two faults), else a bad status line. libcurl 7.88 (`lib/http.c`) reads
+  /// `HTTP/%1d.%1d%c%3d%c`: a digit, `.`, a digit, a space and a status (up to three
+  /// characters after any blanks, a sign among them), 100 or more and no fourth digit, and
+  /// refuses a version other than 1.0, 1.1 and 2.0 (`HTTP/1.5  200`); a line `HTTP/3` and a
+  /// number it refuses for its version whatever the number (`HTTP/3 099`). `HTTP/1.5 099` it
+  /// refuses for its status, `HTTP/1.1` and `HTTP/1.10 200` as no status line it can read.
+  static func statusLineRefusal(_ line: ArraySlice<UInt8>) -> HTTPParseError {
+    guard line.starts(with: httpPrefix) else { return .badStatusLine }
+    let rest = Array(line.dropFirst(httpPrefix.count))
+    func isDigit(_ index: Int) -> Bool { index < rest.count && (48...57).contains(rest[index]) }
+    func blanksSkipped(from start: Int) -> Int {
+      var index = start
+      while index < rest.count, [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains(rest[index]) {
+        index += 1
+      }
+      return index
+    }
+    guard isDigit(0) else { return .badStatusLine }
+    guard rest.count > 2, rest[1] == UInt8(ascii: "."), isDigit(2) else {
+      // `HTTP/2` or `HTTP/3`, any blanks, a number: 2 libcurl takes (its status is checked as
+      // an HTTP/2 answer's), 3 it refuses.
+      var index = blanksSkipped(from: 1)
+      if index < rest.count, rest[index] == UInt8(ascii: "+") || rest[index] == UInt8(ascii: "-") {
+        index += 1
+      }
+      return rest[0] == UInt8(ascii: "3") && isDigit(index) ? .unsupportedVersion : .badStatusLine
+    }
+    guard rest.count > 3, rest[3] == 0x20 else { return .badStatusLine }
+    var index = blanksSkipped(from: 4)
+    var width = 0
+    var negative = false
+    if index < rest.count, rest[index] == UInt8(ascii: "+") || rest[index] == UInt8(ascii: "-") {
+      negative = rest[index] == UInt8(ascii: "-")
+      index += 1
+      width = 1
+    }
+    var status = 0
+    var digits = 0
+    while width < 3, isDigit(index) {
+      status = status * 10 + Int(rest[index] - 48)
+      index += 1
+      width += 1
+      digits += 1
+    }
+    guard digits > 0, !negative, status >= 100, !isDigit(index) else { return .badStatusLine }
+    let version = Int(rest[0] - 48) * 10 + Int(rest[2] - 48)
+    return [10, 11, 20].contains(version) ? .badStatusLine : .unsupportedVersion
   }
 
   /// `HTTP/1.x STATUS [REASON]`, the fields, and how the body is framed: none for an answer to
@@ -102,7 +161,7 @@ extension HTTPDecoder {
     let line = try startLine(lines)
     guard let status = line.withUnsafeBufferPointer({ Self.status(ofStatusLine: $0) }),
       let space = line.firstIndex(of: 0x20)
-    else { throw .badStatusLine }
+    else { throw Self.statusLineRefusal(line) }
     let codeEnd = space + 4  // past the three digits: a space or the line's end
     let minor = try Self.statusLineMinorVersion(line[..<space])
     let reason =

@@ -131,12 +131,14 @@ extension CurlTransport {
 
   /// The decoder's verdict on a head line libcurl refuses before handing it over (so its bytes
   /// are not to be had), from libcurl's words for it (7.88, `lib/http.c`, `lib/headers.c`): a
-  /// field line without a colon (`HTTP/1.1 200 OK` among the fields) and a status line whose code
-  /// is not three digits from 100 (`099`), whose version is a well-formed one other than 1.0 and
-  /// 1.1 (`HTTP/3 200`, `HTTP/1.5 200`) or a malformed one (`HTTP/1.10 200`). (libcurl's words
-  /// for a first line not starting with `HTTP/`, "Received HTTP/0.9 when not allowed", are the
-  /// decoder's.) Nil for any other failure. A status line with both a wrong code and a wrong
-  /// version is told by the one libcurl checks first.
+  /// field line without a colon (`HTTP/1.1 200 OK` among the fields) and a status line whose
+  /// version is a well-formed one other than 1.0 and 1.1 (`HTTP/3 200`, `HTTP/1.5 200`), or that
+  /// is bad otherwise: a code not three digits from 100 (`099`), none (`HTTP/1.1`), a version
+  /// it cannot read (`HTTP/1.10 200`; libcurl says "Unsupported HTTP version in response" for
+  /// these and a line without a status alike). (libcurl's words for a first line not starting
+  /// with `HTTP/`, "Received HTTP/0.9 when not allowed", are the decoder's.) Nil for any other
+  /// failure. A status line with two faults is told by the one libcurl checks first, and the
+  /// decoder names the same (`HTTPDecoder.statusLineRefusal`).
   static func headRefusal(_ code: CURLcode, detail: String, readingFields: Bool) -> HTTPParseError?
   {
     switch code {
@@ -147,7 +149,7 @@ extension CurlTransport {
       case "Unsupported response code in HTTP response":
         return .badStatusLine
       case "Unsupported HTTP version in response":
-        return .malformedVersion(in: "status line")
+        return .badStatusLine
       case _ where detail.hasPrefix("Unsupported HTTP version ("):
         return .unsupportedVersion
       default:
