@@ -481,6 +481,12 @@ SETTINGS_DDL = {
     "DROP STATISTICS": ("create table public.{p}_s (a int, b int); create statistics"
                         " public.{p}_st on a, b from public.{p}_s",
                         "drop statistics public.{p}_st"),
+    # Nor CREATE DOMAIN or ALTER DOMAIN (a dropped domain is a dropped type: it reloads), and no
+    # policy of claims code holds a domain's coercion.
+    "CREATE DOMAIN": ("create table public.{p}_s (id int)",
+                      "create domain public.{p}_d as int check (value > 0)"),
+    "ALTER DOMAIN": ("create table public.{p}_s (id int); create domain public.{p}_d as int",
+                     "alter domain public.{p}_d add constraint {p}_positive check (value > 0)"),
 }
 
 

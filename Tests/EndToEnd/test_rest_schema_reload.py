@@ -22,6 +22,15 @@ def _get(project, path):
                      timeout=30)
 
 
+def _made_unheard(project, table):
+    """Makes `table` (readable by service_role) with the event triggers off, as a replica applies
+    DDL: nothing notifies the gateway, so it stays unknown until something reloads the cache."""
+    project.sql(
+        f"begin; set local session_replication_role = replica;"
+        f"create table public.{table} (id int primary key);"
+        f"grant select on public.{table} to service_role; commit")
+
+
 def _name(prefix):
     return f"{prefix}_{uuid.uuid4().hex[:8]}"
 
@@ -30,9 +39,10 @@ def test_the_local_project_has_supabases_ddl_event_triggers(project):
     triggers = project.sql("select evtname || ':' || evtevent || ':' || evtenabled::text "
                            "from pg_event_trigger order by 1")
     # Supabase's two (enabled as usual: not under session_replication_role = replica), and snm's
-    # schema version for the REST gateway's guarded reads (enabled always).
+    # schema version for the REST gateway's guarded reads and its casts' watch (enabled always).
     assert triggers.splitlines() == ["pgrst_ddl_watch:ddl_command_end:O",
                                      "pgrst_drop_watch:sql_drop:O",
+                                     "snm_casts_watch:ddl_command_end:A",
                                      "snm_schema_version:ddl_command_end:A",
                                      "snm_schema_version_drop:sql_drop:A"]
 
@@ -67,10 +77,7 @@ def test_unknown_names_never_reload_the_cache(project):
     # A table made with the event triggers off (as a replica applies DDL): nothing notifies the
     # gateway, so only a reload caused by a request could make it appear.
     hidden = _name("reload_hidden")
-    project.sql(
-        f"begin; set local session_replication_role = replica;"
-        f"create table public.{hidden} (id int primary key);"
-        f"grant select on public.{hidden} to service_role; commit")
+    _made_unheard(project, hidden)
     for _ in range(5):
         answer = _get(project, f"/{hidden}")
         assert answer.status_code == 404
@@ -84,6 +91,52 @@ def test_unknown_names_never_reload_the_cache(project):
     project.sql("notify pgrst, 'reload schema'")
     assert _get(project, f"/{hidden}").status_code == 200
     project.sql(f"drop table public.{hidden}")
+
+
+def test_a_domain_made_or_altered_asks_no_reload_as_on_hosted_projects(project):
+    # Hosted Supabase's pgrst_ddl_watch names neither CREATE DOMAIN nor ALTER DOMAIN: a table made
+    # meanwhile where the triggers do not fire (as a replica applies DDL) stays unknown after
+    # them (a request naming it catches up with every notification sent before it). Its
+    # pgrst_drop_watch hears a dropped domain as a dropped type: DROP DOMAIN reloads.
+    hidden = _name("reload_domain")
+    _made_unheard(project, hidden)
+    project.sql(f"create domain public.{hidden}_d as int")
+    project.sql(f"alter domain public.{hidden}_d add constraint {hidden}_positive"
+                f" check (value > 0)")
+    answer = _get(project, f"/{hidden}")
+    assert answer.status_code == 404 and answer.json()["code"] == "PGRST205"
+    project.sql(f"drop domain public.{hidden}_d")
+    assert _get(project, f"/{hidden}").status_code == 200
+    project.sql(f"drop table public.{hidden}")
+
+
+def test_a_cast_to_json_made_later_changes_the_answer_at_once_without_a_reload(project):
+    # CREATE CAST asks for no reload (hosted's pgrst_ddl_watch names none), yet from then on
+    # json_agg writes a value of the cast's type through its function: hosted PostgREST's next
+    # answer has it. The gateway writes such rows itself, from what it learnt of their types
+    # (the enum's text), so it must forget that when a cast is made, and keep its schema cache:
+    # a table made meanwhile under replica stays unknown. It kept writing the text until the
+    # next reload.
+    name = _name("reload_cast")
+    project.sql(
+        f"create type public.{name}_mood as enum ('ok', 'sad');"
+        f"create table public.{name} (id int primary key, m public.{name}_mood);"
+        f"insert into public.{name} values (1, 'ok');"
+        f"grant select on public.{name} to service_role;"
+        f"create function public.{name}_json(public.{name}_mood) returns json language sql"
+        f" immutable as $$ select json_build_object('mood', $1::text) $$")
+    for _ in range(3):
+        assert _get(project, f"/{name}?select=id,m").json() == [{"id": 1, "m": "ok"}]
+    _made_unheard(project, f"{name}_hidden")
+    project.sql(f"create cast (public.{name}_mood as json)"
+                f" with function public.{name}_json(public.{name}_mood)")
+    assert _get(project, f"/{name}_hidden").status_code == 404
+    for _ in range(3):
+        assert _get(project, f"/{name}?select=id,m").json() == [{"id": 1, "m": {"mood": "ok"}}]
+    project.sql(f"drop table public.{name}, public.{name}_hidden;"
+                f"drop cast (public.{name}_mood as json);"
+                f"drop function public.{name}_json(public.{name}_mood);"
+                f"drop type public.{name}_mood")
 
 
 def test_a_partition_made_later_is_not_listed(project):

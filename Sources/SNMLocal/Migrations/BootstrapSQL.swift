@@ -37,6 +37,11 @@ enum BootstrapSQL {
       "snm bootstrap: schema version on the DDL hosted projects reload for",
       schemaVersionAsHosted
     ),
+    (
+      hostedDDLWatchVersion,
+      "snm bootstrap: reloads on hosted projects' DDL only, casts to json heard",
+      hostedDDLWatch
+    ),
   ]
 
   /// The search path of every session: the bootstrap sets it for the database, and the
@@ -197,7 +202,9 @@ enum BootstrapSQL {
   /// can change what the API serves (tables, views, functions, types, schemas, comments) sends
   /// `NOTIFY pgrst, 'reload schema'` when it commits, so the gateway reloads its schema cache
   /// then and never because a request named something it does not know. Objects in `pg_temp`
-  /// are left out, as Supabase's triggers leave them.
+  /// are left out, as Supabase's triggers leave them. The command tags and dropped kinds are
+  /// hosted's (``reloadCommandTags``, ``reloadDroppedTypes``); until step 14 they named domains
+  /// too, which a project made before gets at that step.
   static let ddlWatchVersion = "snm_bootstrap_3_ddl_watch"
 
   static let ddlWatch = """
@@ -207,12 +214,7 @@ enum BootstrapSQL {
       cmd record;
     begin
       for cmd in select * from pg_event_trigger_ddl_commands() loop
-        if cmd.command_tag in (
-          'CREATE SCHEMA', 'ALTER SCHEMA', 'CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO',
-          'ALTER TABLE', 'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE', 'CREATE VIEW',
-          'ALTER VIEW', 'CREATE MATERIALIZED VIEW', 'ALTER MATERIALIZED VIEW', 'CREATE FUNCTION',
-          'ALTER FUNCTION', 'CREATE TRIGGER', 'CREATE TYPE', 'ALTER TYPE', 'CREATE RULE',
-          'COMMENT', 'CREATE DOMAIN', 'ALTER DOMAIN')
+        if cmd.command_tag in (\(quoted(reloadCommandTags)))
           and cmd.schema_name is distinct from 'pg_temp'
         then
           notify pgrst, 'reload schema';
@@ -226,8 +228,7 @@ enum BootstrapSQL {
       obj record;
     begin
       for obj in select * from pg_event_trigger_dropped_objects() loop
-        if obj.object_type in ('schema', 'table', 'foreign table', 'view', 'materialized view',
-          'function', 'trigger', 'type', 'rule', 'domain')
+        if obj.object_type in (\(quoted(reloadDroppedTypes)))
           and obj.is_temporary is false
         then
           notify pgrst, 'reload schema';
@@ -242,6 +243,11 @@ enum BootstrapSQL {
     create event trigger pgrst_drop_watch on sql_drop
       execute procedure extensions.pgrst_drop_watch();
     """
+
+  /// `'A', 'B'`: SQL string literals of `names` (none holds a quote).
+  static func quoted(_ names: [String]) -> String {
+    names.map { "'\($0)'" }.joined(separator: ", ")
+  }
 
   /// The schema version the REST gateway's reads under policies of claims code check
   /// (`ClaimsPolicies` in SNMLocalREST): one row, moved on by the event trigger
@@ -405,25 +411,69 @@ enum BootstrapSQL {
 
   static let schemaVersionAsHosted = schemaVersionBump
 
-  /// The command tags after which the schema version moves: `pgrst_ddl_watch`'s (``ddlWatch``)
-  /// and those a claims read's guard needs besides.
-  static let versionCommandTags = [
+  /// The command tags after which hosted Supabase's `pgrst_ddl_watch` asks for a reload (its
+  /// list, as a hosted project's `pg_dump` shows it: no `CREATE DOMAIN` or `ALTER DOMAIN`).
+  static let reloadCommandTags = [
     "CREATE SCHEMA", "ALTER SCHEMA", "CREATE TABLE", "CREATE TABLE AS", "SELECT INTO",
     "ALTER TABLE", "CREATE FOREIGN TABLE", "ALTER FOREIGN TABLE", "CREATE VIEW", "ALTER VIEW",
     "CREATE MATERIALIZED VIEW", "ALTER MATERIALIZED VIEW", "CREATE FUNCTION", "ALTER FUNCTION",
-    "CREATE TRIGGER", "CREATE TYPE", "ALTER TYPE", "CREATE RULE", "COMMENT", "CREATE DOMAIN",
-    "ALTER DOMAIN",
-    "CREATE POLICY", "ALTER POLICY", "CREATE OPERATOR", "ALTER OPERATOR", "CREATE OPERATOR CLASS",
-    "ALTER OPERATOR CLASS", "CREATE OPERATOR FAMILY", "ALTER OPERATOR FAMILY", "ALTER ROUTINE",
-    "CREATE EXTENSION", "ALTER EXTENSION",
-  ].map { "'\($0)'" }.joined(separator: ", ")
+    "CREATE TRIGGER", "CREATE TYPE", "ALTER TYPE", "CREATE RULE", "COMMENT",
+  ]
+
+  /// The kinds of dropped object after which hosted Supabase's `pgrst_drop_watch` asks for a
+  /// reload. A dropped domain is reported as a `type`: `DROP DOMAIN` reloads, as it does there.
+  static let reloadDroppedTypes = [
+    "schema", "table", "foreign table", "view", "materialized view", "function", "trigger",
+    "type", "rule",
+  ]
+
+  /// The command tags after which the schema version moves: `pgrst_ddl_watch`'s
+  /// (``reloadCommandTags``) and those a claims read's guard needs besides.
+  static let versionCommandTags = quoted(
+    reloadCommandTags + [
+      "CREATE POLICY", "ALTER POLICY", "CREATE OPERATOR", "ALTER OPERATOR", "CREATE OPERATOR CLASS",
+      "ALTER OPERATOR CLASS", "CREATE OPERATOR FAMILY", "ALTER OPERATOR FAMILY", "ALTER ROUTINE",
+      "CREATE EXTENSION", "ALTER EXTENSION",
+    ])
 
   /// The kinds of dropped object after which the schema version moves: `pgrst_drop_watch`'s and
   /// a policy.
-  static let versionDroppedTypes = [
-    "schema", "table", "foreign table", "view", "materialized view", "function", "trigger",
-    "type", "rule", "domain", "policy",
-  ].map { "'\($0)'" }.joined(separator: ", ")
+  static let versionDroppedTypes = quoted(reloadDroppedTypes + ["policy"])
+
+  /// Steps 3 and 9 to 13 asked for a reload, and moved the schema version, on `CREATE DOMAIN`
+  /// and `ALTER DOMAIN`, which hosted Supabase's `pgrst_ddl_watch` asks no reload for: a project
+  /// that made or altered a domain saw its other pending changes (DDL run under `replica`) at
+  /// once where a hosted one does not, and the next claims read failed its guard. A domain is
+  /// nothing a claims read relies on (a policy of claims code holds no domain coercion,
+  /// ``ClaimsPolicies``; a domain's checks run on writes). Now both watches are hosted's lists
+  /// (``reloadCommandTags``, ``reloadDroppedTypes``) and the version follows them.
+  ///
+  /// `CREATE CAST` asks for no reload, here or there, yet a cast to `json` by a function changes
+  /// at once what `json_agg` makes of its type's values (Postgres looks the cast up as it runs,
+  /// and calls the function without checking `EXECUTE`), and so hosted PostgREST's answers; the
+  /// gateway writes such values itself from an encoder it learnt before the cast
+  /// (`ColumnReadCache`), which wrote the type's text until the next reload. The trigger
+  /// `snm_casts_watch` (enabled `ALWAYS`, as Postgres looks casts up under `replica` too) sends
+  /// `NOTIFY snm_casts` for every cast made: the gateway forgets what it learnt of how to write
+  /// rows, and keeps its schema cache. A cast from or to a domain is ignored by
+  /// Postgres (PostgREST's representations, read at a reload, as hosted) and `GRANT EXECUTE` on
+  /// a cast's function changes nothing `json_agg` does: neither needs anything.
+  static let hostedDDLWatchVersion = "snm_bootstrap_14_hosted_ddl_watch"
+
+  static let hostedDDLWatch =
+    schemaVersionBump + "\n\n" + ddlWatch + """
+
+      create or replace function extensions.snm_casts_watch() returns event_trigger
+      language plpgsql set search_path = '' as $casts$
+      begin
+        notify snm_casts;
+      end $casts$;
+      revoke all on function extensions.snm_casts_watch() from public;
+      drop event trigger if exists snm_casts_watch;
+      create event trigger snm_casts_watch on ddl_command_end when tag in ('CREATE CAST')
+        execute procedure extensions.snm_casts_watch();
+      alter event trigger snm_casts_watch enable always;
+      """
 
   /// The event triggers' function since steps 9 to 13: notes the DDL command's transaction in
   /// `snm_schema_pending` when it made or altered, outside `pg_temp`, something of

@@ -7,9 +7,10 @@ import SNMGateway
 /// DDL event triggers (`pgrst_ddl_watch`, `pgrst_drop_watch`, as Supabase installs them) send it
 /// for every schema change.
 extension RESTGateway {
-  /// Listens on channel `pgrst` (and the store's sync channel) from a connection of its own
-  /// (same login as `database`), on a background thread, for the life of the process;
-  /// reconnects after failures, and reloads then, since notifications sent meanwhile were lost.
+  /// Listens on channel `pgrst` (and the store's sync channel, and `castsChannel`) from a
+  /// connection of its own (same login as `database`), on a background thread, for the life of
+  /// the process; reconnects after failures, and reloads then, since notifications sent
+  /// meanwhile were lost.
   /// Returns once the first `LISTEN` is in place (or after `ready` when the database does not
   /// answer), so DDL committed after it is always heard.
   ///
@@ -24,6 +25,7 @@ extension RESTGateway {
           let connection = try PGConnection(conninfo: conninfo)
           try connection.listen("pgrst")
           try connection.listen(SchemaCacheStore.syncChannel)
+          try connection.listen(Self.castsChannel)
           store.setListening(true)
           if first {
             first = false
@@ -49,10 +51,20 @@ extension RESTGateway {
     _ = listening.wait(timeout: .now() + seconds)
   }
 
-  /// One reload for every reload request in `batch`, then the sync tokens marked handled.
+  /// The channel the local project's `snm_casts_watch` event trigger notifies when a cast is
+  /// made: no reload (hosted PostgREST has none), but `json_agg` may now write a type's values
+  /// through a function, so the encoders learnt for reads' rows (`ColumnReadCache`,
+  /// `RequestShapeCache`) are forgotten and learnt again.
+  static let castsChannel = "snm_casts"
+
+  /// One reload for every reload request in `batch` (else the rows' encoders forgotten for a new
+  /// cast), then the sync tokens marked handled.
   private func handle(_ batch: [PGConnection.Notification], database: PGPool) {
     if batch.contains(where: { $0.channel == "pgrst" && Self.isReloadRequest($0.payload) }) {
       try? reloadSchemaCache(database: database)
+    } else if batch.contains(where: { $0.channel == Self.castsChannel }) {
+      columnReads.removeAll()
+      shapes.removeAll()
     }
     store.handledTokens(
       batch.filter { $0.channel == SchemaCacheStore.syncChannel }.map(\.payload))
