@@ -78,6 +78,34 @@ def test_ctrl_z_at_the_password_prompt_stops_the_job_and_fg_asks_again(shell_env
         bash.wait_for(lambda s: "signed in as alice@example.com" in s, timeout=10)
 
 
+def test_arrow_home_and_end_at_the_password_prompt_are_refused_and_it_asks_again(shell_env):
+    """An arrow, Home or End at the password prompt sent its escape sequence as part of the
+    password (`pass` Left `word123` was sent as `pass\\e[Dword123`). The prompt names the key,
+    clears what was typed and asks again; the password typed then signs in."""
+    with job_control_bash({**shell_env, "NO_COLOR": "1"}) as bash:
+        bash.type(SNM)
+        bash.press("Enter")
+        bash.wait_for_prompt()
+        bash.type("login email 'alice@example.com'")
+        bash.press("Enter")
+        bash.wait_for_text("password for alice@example.com:")
+        for key, name in [("Left", "the Left arrow key"), ("Home", "the Home key"),
+                          ("End", "the End key"), ("Up", "the Up arrow key")]:
+            prompts = bash.screen().count("password for alice@example.com:")
+            bash.type("pass")
+            bash.press(key)
+            bash.type("word123")
+            said = bash.wait_for(
+                lambda s, p=prompts: s.count("password for alice@example.com:") > p, timeout=5)
+            assert f"snm: {name} cannot edit a hidden answer; what was typed is cleared: " \
+                "type it again" in said, said
+        bash.press("C-u")  # the last `word123`, had it come after the prompt dropped the keys
+        bash.type("password123")
+        bash.press("Enter")
+        screen = bash.wait_for(lambda s: "signed in as alice@example.com" in s, timeout=10)
+        assert "Invalid login credentials" not in screen and "word123" not in screen
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="making a folder another account owns needs root")
 def test_a_session_folder_another_account_may_write_is_refused(project, tmp_path):
     """Whoever can write in snm's session folder can plant a session of their own there (the

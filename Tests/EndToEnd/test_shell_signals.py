@@ -123,6 +123,24 @@ def test_ctrl_d_at_an_empty_password_prompt_says_none_was_typed(parent):
     keys_at_the_password_prompt(parent, "\x04", "none was typed (Ctrl-D)", "type it at a terminal")
 
 
+def test_ctrl_backslash_at_the_password_prompt_quits_and_keeps_nothing(parent, tmp_path):
+    """Ctrl-\\ is the terminal's quit key (it ends snm by SIGQUIT during a request); at the
+    password prompt it was read into the password. It quits there too: nothing sent or kept, the
+    terminal as it was, the parent unharmed."""
+    parent.expect_exact("snm anon@local> ")
+    parent.sendline("login email 'alice@example.com'")
+    parent.expect_exact("password for alice@example.com: ")
+    time.sleep(0.2)
+    parent.send("password123\x1c")
+    index = parent.expect_exact(["terminal as before", "signed in", pexpect.TIMEOUT], timeout=10)
+    assert index == 0, parent.before
+    parent.expect_exact(f"parent survived, snm exited {128 + signal.SIGQUIT}")
+    parent.expect(pexpect.EOF)
+    state = tmp_path / "state"
+    kept = [p.name for p in state.rglob("*") if p.is_file()] if state.exists() else []
+    assert not [name for name in kept if "session" in name], kept
+
+
 def test_ctrl_c_at_the_password_prompt_of_a_one_shot_login_exits_130(project, tmp_path):
     """`snm -c 'login ...'` at a terminal: Ctrl-C at its password prompt ends it with 130, as
     Ctrl-C during any statement does, and nothing is stored."""

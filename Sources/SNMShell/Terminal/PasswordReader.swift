@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// Reads a password from the terminal without echoing it.
 ///
@@ -13,6 +14,12 @@ import Foundation
 /// Nothing is read when standard input is not a terminal (scripts pass `password '...'` or
 /// `password $env.NAME` instead). The terminal's echo setting is always restored. The password
 /// never goes to the history or anywhere else.
+///
+/// The prompt edits as a terminal's own line does (Backspace, Ctrl-U, Ctrl-W) and nothing more:
+/// a key that moves or edits elsewhere (an arrow, Home, End, Delete, Esc, Alt-x, Ctrl-A...) would
+/// leave an answer no one can see differing from the one meant, so it is never read into it; what
+/// was typed is cleared, the prompt says which key and asks again. Ctrl-\ quits snm as it does
+/// during a request (SIGQUIT): nothing is sent or stored, and snm leaves no core file.
 enum PasswordReader {
   /// What the person did at the prompt.
   enum Answer: Equatable {
@@ -22,12 +29,25 @@ enum PasswordReader {
     case cancelled
     /// Pressed Ctrl-D on an empty line: the person chose to type nothing.
     case ended
+    /// Pressed Ctrl-\ (``read(prompt:fd:)`` never returns it: snm quits).
+    case quit
     /// Nothing to read: not a terminal (or the terminal could not be read).
     case none
   }
 
-  /// What was typed at the terminal on standard input.
+  /// What was typed at the terminal on standard input; Ctrl-\ ends snm here.
   static func read(prompt: String, fd: Int32 = STDIN_FILENO) -> Answer {
+    let answer = answer(prompt: prompt, fd: fd)
+    if answer == .quit { quitStoringNothing() }
+    return answer
+  }
+
+  /// What was typed at the terminal `fd`, Ctrl-\ as ``Answer/quit``; the terminal is restored.
+  /// The prompt and what it says go to `messages`.
+  static func answer(prompt: String, fd: Int32, messages: Int32 = STDERR_FILENO) -> Answer {
+    func say(_ text: String) {
+      _ = Array(text.utf8).withUnsafeBytes { FileDescriptorIO.writeAll(messages, $0) }
+    }
     guard isatty(fd) != 0 else { return .none }
     var saved = termios()
     guard tcgetattr(fd, &saved) == 0 else { return .none }
@@ -39,40 +59,148 @@ enum PasswordReader {
       cc[Int(VMIN)] = 1
       cc[Int(VTIME)] = 0
     }
-    FileHandle.standardError.write(Data(prompt.utf8))
+    say(prompt)
     guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else { return .none }
     defer {
       _ = tcsetattr(fd, TCSAFLUSH, &saved)
-      FileHandle.standardError.write(Data("\n".utf8))
+      say("\n")
     }
     var bytes: [UInt8] = []
-    var byte: UInt8 = 0
+    defer { wipe(&bytes) }
+    /// Clears what was typed, drops the keys typed after it, says why and asks again.
+    func askAgain(_ why: String) {
+      wipe(&bytes)
+      _ = tcflush(fd, TCIFLUSH)
+      say("\n\(why)\n\(prompt)")
+    }
     while true {
-      let count = Foundation.read(fd, &byte, 1)
-      if count < 0 && errno == EINTR { continue }
-      guard count == 1 else { return .none }
+      guard let byte = PromptKey.byte(from: fd) else { return .none }
       switch byte {
       case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-        return .typed(String(decoding: bytes, as: UTF8.self))
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+          askAgain(
+            "snm: what was typed is not UTF-8 (is the terminal set to another encoding?); "
+              + "it was cleared: type it again")
+          continue
+        }
+        return .typed(text)
       case 0x03:  // Ctrl-C
         return .cancelled
+      case 0x1c:  // Ctrl-\
+        return .quit
       case 0x04:  // Ctrl-D
         if bytes.isEmpty { return .ended }
       case 0x7f, 0x08:  // erase one character (all its UTF-8 bytes)
         while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
       case 0x15:  // Ctrl-U
-        bytes.removeAll()
+        wipe(&bytes)
+      case 0x17:  // Ctrl-W: the word before, and the spaces after it, as the terminal's own line
+        while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+        while let last = bytes.last, last != UInt8(ascii: " ") { bytes.removeLast() }
       case 0x1a:  // Ctrl-Z: the job stops as at snm's prompt, in the terminal's own mode; once
         // continued the prompt asks again from the start (it was read into the password).
         _ = tcsetattr(fd, TCSAFLUSH, &saved)
-        FileHandle.standardError.write(Data("^Z\n".utf8))
+        say("^Z\n")
         JobStop.stopAsTheTerminalWould()
         _ = tcsetattr(fd, TCSAFLUSH, &silent)
-        FileHandle.standardError.write(Data(prompt.utf8))
-        bytes.removeAll()
-      default:
+        say(prompt)
+        wipe(&bytes)
+      case 0x1b:  // an arrow, Home, End...: a key sends its escape sequence at once
+        guard let key = PromptKey.afterEscape(from: fd) else { continue }  // a paste's marks
+        askAgain(
+          "snm: \(key) cannot edit a hidden answer; what was typed is cleared: type it again")
+      case 0x09, 0x20...:
         bytes.append(byte)
+      default:
+        askAgain(
+          "snm: \(PromptKey.control(byte)) cannot edit a hidden answer (Backspace, Ctrl-U and "
+            + "Ctrl-W can); what was typed is cleared: type it again")
       }
+    }
+  }
+
+  /// Ctrl-\: snm ends by SIGQUIT, as the key ends it during a request (main.swift made sure
+  /// that leaves no core file), with nothing sent and nothing stored.
+  private static func quitStoringNothing() -> Never {
+    signal(SIGQUIT, SIG_DFL)
+    var quit = sigset_t()
+    sigemptyset(&quit)
+    sigaddset(&quit, SIGQUIT)
+    pthread_sigmask(SIG_UNBLOCK, &quit, nil)
+    raise(SIGQUIT)
+    exit(128 + SIGQUIT)
+  }
+
+  private static func wipe(_ bytes: inout [UInt8]) {
+    for index in bytes.indices { bytes[index] = 0 }
+    bytes.removeAll()
+  }
+}
+
+/// The keys at the password prompt: bytes as they come, and which key an escape sequence is.
+enum PromptKey {
+  /// The next byte typed, nil at the end or on an error.
+  static func byte(from fd: Int32) -> UInt8? {
+    var byte: UInt8 = 0
+    while true {
+      let count = Foundation.read(fd, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      return count == 1 ? byte : nil
+    }
+  }
+
+  /// The key whose sequence began with the Esc just read, by name ("the Left arrow key"); nil
+  /// for a bracketed paste's start and end marks (`ESC [ 200 ~`, `ESC [ 201 ~`), which are no
+  /// key. A terminal writes a key's sequence at once: a byte not there within 100 ms is a lone Esc.
+  static func afterEscape(from fd: Int32) -> String? {
+    guard let introducer = following(fd) else { return "the Esc key" }
+    switch introducer {
+    case UInt8(ascii: "["):  // CSI: parameters and intermediates, then one final byte
+      var body: [UInt8] = []
+      while body.count < 32, let byte = following(fd) {
+        body.append(byte)
+        if (0x40...0x7e).contains(byte) { break }
+      }
+      if body == Array("200~".utf8) || body == Array("201~".utf8) { return nil }
+      return name(of: body)
+    case UInt8(ascii: "O"):  // SS3: one final byte (arrows in the keypad's application mode)
+      return name(of: following(fd).map { [$0] } ?? [])
+    case 0x21...0x7e:
+      return "Alt-\(Character(Unicode.Scalar(introducer)))"
+    default:
+      return "the Esc key"
+    }
+  }
+
+  /// A control byte by the key that sends it: 0x01 is "Ctrl-A".
+  static func control(_ byte: UInt8) -> String {
+    byte == 0 ? "Ctrl-Space" : "Ctrl-\(Character(Unicode.Scalar(byte | 0x40)))"
+  }
+
+  private static func name(of sequence: [UInt8]) -> String {
+    let names: [String: String] = [
+      "A": "the Up arrow key", "B": "the Down arrow key", "C": "the Right arrow key",
+      "D": "the Left arrow key", "H": "the Home key", "F": "the End key", "1~": "the Home key",
+      "7~": "the Home key", "4~": "the End key", "8~": "the End key", "2~": "the Insert key",
+      "3~": "the Delete key", "5~": "the Page Up key", "6~": "the Page Down key",
+    ]
+    let text = String(decoding: sequence, as: UTF8.self)
+    // With a modifier the same key: `1;5D` is Ctrl-Left, `3;2~` Shift-Delete.
+    guard let semicolon = text.firstIndex(of: ";"), let final = text.last else {
+      return names[text] ?? "that key"
+    }
+    let key = final == "~" ? text[..<semicolon] + "~" : String(final)
+    return names[key] ?? "that key"
+  }
+
+  /// The byte after, if the terminal sends one within 100 ms.
+  private static func following(_ fd: Int32) -> UInt8? {
+    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while true {
+      let count = poll(&ready, 1, 100)
+      if count < 0 && errno == EINTR { continue }
+      guard count == 1 else { return nil }
+      return byte(from: fd)
     }
   }
 }
