@@ -93,18 +93,25 @@ def test_a_script_past_64_mib_is_refused_from_a_file_a_pipe_and_a_device(env, tm
     big = tmp_path / "big.snm"
     with open(big, "wb") as out:
         out.truncate(64 * MIB + 1)          # sparse: nothing written, nothing read
+    # Each says the limit is fixed (no setting moves it) and what to do instead, the pipe's and
+    # the device's too (they said only "stopped reading there").
+    advice = "rows go in a file a statement reads ('insert file'), or split the script"
     for args in (["check", str(big)], [str(big)]):
         result = snm(*args, env=env)
         assert (result.returncode, result.stdout) == (2, b""), said(result)
-        assert f"'{big}' is 67,108,865 bytes, more than a script may be (64 MiB)" in said(result)
-    # A pipe is read up to the limit and no further.
-    piped = snm("check", "-", env=env, input=b"\n" * (64 * MIB + 1))
-    assert piped.returncode == 2, said(piped)
-    assert "standard input gave more than 64 MiB, more than a script may be" in said(piped)
+        assert (f"'{big}' is 67,108,865 bytes, more than a script may be (64 MiB, a fixed"
+                f" limit); {advice}") in said(result)
+    # A pipe is read up to the limit and no further, by `check` and by the shell.
+    for args in (["check", "-"], ["-"]):
+        piped = snm(*args, env=env, input=b"\n" * (64 * MIB + 1))
+        assert piped.returncode == 2, said(piped)
+        assert ("snm: standard input gave more than 64 MiB, more than a script may be (a fixed"
+                f" limit), and was read no further; {advice}") in said(piped), said(piped)
     # A device that never ends: main read /dev/zero until memory ran out.
     zero = snm("check", "/dev/zero", env=env)
     assert zero.returncode == 2, said(zero)
-    assert "'/dev/zero' gave more than 64 MiB" in said(zero), said(zero)
+    assert ("'/dev/zero' gave more than 64 MiB, more than a script may be (a fixed limit), and"
+            f" was read no further; {advice}") in said(zero), said(zero)
 
 
 # --- what the system said ----------------------------------------------------------------------

@@ -24,6 +24,11 @@ public enum ScriptLoadError: Error, Sendable, Equatable, CustomStringConvertible
   /// SIGINT or SIGTERM while waiting for a pipe's writer (`waiting`) or its next bytes.
   case interrupted(String, signal: Int32, waiting: Bool)
 
+  /// What to do with a script past the limit, which no setting moves (ScriptLoader's
+  /// `maximumBytes` says why it is where it is).
+  static let tooLargeAdvice =
+    "rows go in a file a statement reads ('insert file'), or split the script"
+
   public var description: String {
     switch self {
     case .notFound(let path): "no such file \(Self.shown(path))"
@@ -36,11 +41,10 @@ public enum ScriptLoadError: Error, Sendable, Equatable, CustomStringConvertible
     case .notText(let path): "\(Self.shown(path)) is not UTF-8 text"
     case .tooLarge(let path, let bytes?, let limit):
       "\(Self.shown(path)) is \(Self.grouped(bytes)) bytes, more than a script may be "
-        + "(\(limit >> 20) MiB); rows go in a file a statement reads ('insert file'), or split "
-        + "the script"
+        + "(\(limit >> 20) MiB, a fixed limit); " + Self.tooLargeAdvice
     case .tooLarge(let path, nil, let limit):
-      "\(Self.shown(path)) gave more than \(limit >> 20) MiB, more than a script may be; "
-        + "stopped reading there"
+      "\(Self.shown(path)) gave more than \(limit >> 20) MiB, more than a script may be "
+        + "(a fixed limit), and was read no further; " + Self.tooLargeAdvice
     case .interrupted(let path, let signal, let waiting):
       (signal == SIGTERM ? "terminated" : "interrupted")
         + (waiting ? " waiting for a writer to open " : " reading ") + Self.shown(path)
