@@ -6,8 +6,8 @@ import Testing
 /// `UTF8Check` accepts exactly what the standard library's validation accepts (what a script
 /// file's text was checked with before): every sequence of one and two bytes, every sequence of
 /// three bytes a lead of 0xE0 or more starts, four-byte sequences with the continuation bytes at
-/// and past each bound, each form after 0 to 9 ASCII bytes (the eight-byte steps and the
-/// byte-at-a-time end) and cut short at the end, and seeded random mixes.
+/// and past each bound, each form after 0 to 40 ASCII bytes (the 32-byte steps, the eight-byte
+/// ones and the byte-at-a-time end) and cut short at the end, and seeded random mixes.
 @Suite struct UTF8CheckTests {
   /// The inputs where `UTF8Check` and `String(validating:as:)` disagree (at most a few kept).
   static func disagreements(_ inputs: some Sequence<[UInt8]>) -> [[UInt8]] {
@@ -62,7 +62,9 @@ import Testing
     ]
     var inputs: [[UInt8]] = []
     for sample in samples {
-      for before in 0...9 {
+      // 0 to 40 ASCII bytes before: through the 32-byte steps, the eight-byte ones and the
+      // byte-at-a-time end, each at every offset.
+      for before in 0...40 {
         let ascii = [UInt8](repeating: UInt8(ascii: "a"), count: before)
         for cut in 0...sample.count {
           inputs.append(ascii + sample.prefix(cut))

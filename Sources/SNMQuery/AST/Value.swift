@@ -61,36 +61,47 @@ public struct ObjectMember: Sendable, Equatable {
 
 /// A string literal: text, with `${name}` (and, in `echo`, `$name.field`) parts to fill in.
 public struct StringLiteral: Sendable, Equatable {
-  /// The text when nothing is filled in (most strings): no array to allocate.
-  public let constantText: String?
-  private let storedParts: [StringPart]
+  /// The text when nothing is filled in (most strings, which make no array), or the parts: one
+  /// field, so that a constant string holds (and frees) one String and no empty array.
+  private let storage: Storage
+
+  private enum Storage: Sendable, Equatable {
+    case constant(String)
+    case parts([StringPart])
+  }
 
   public init(parts: [StringPart]) {
     if parts.isEmpty {
-      constantText = ""
-      storedParts = []
+      storage = .constant("")
     } else if parts.count == 1, case .text(let text) = parts[0] {
-      constantText = text
-      storedParts = []
+      storage = .constant(text)
     } else {
-      constantText = nil
-      storedParts = parts
+      storage = .parts(parts)
     }
   }
 
   public init(_ text: String) {
-    constantText = text
-    storedParts = []
+    storage = .constant(text)
+  }
+
+  /// The text when nothing is filled in (most strings).
+  public var constantText: String? {
+    if case .constant(let text) = storage { return text }
+    return nil
   }
 
   /// The text and variable parts in order.
   public var parts: [StringPart] {
-    constantText.map { [.text($0)] } ?? storedParts
+    switch storage {
+    case .constant(let text): [.text(text)]
+    case .parts(let parts): parts
+    }
   }
 
   /// The variables the string refers to.
   public var variables: [VariableRef] {
-    storedParts.compactMap { part in
+    guard case .parts(let parts) = storage else { return [] }
+    return parts.compactMap { part in
       if case .variable(let reference) = part { return reference }
       return nil
     }

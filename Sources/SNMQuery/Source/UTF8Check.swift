@@ -1,5 +1,5 @@
 /// Whether bytes are well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past
-/// U+10FFFF), checked eight bytes at a time across ASCII text: what a script file is checked
+/// U+10FFFF), checked 32 bytes at a time across ASCII text: what a script file is checked
 /// for before it is lexed, without making a String of it (the standard library's check went a
 /// byte at a time once the text held one non-ASCII character).
 ///
@@ -16,6 +16,15 @@ enum UTF8Check {
     let count = bytes.count
     var index = 0
     while index < count {
+      // Thirty-two ASCII bytes a step (four loads, one test) while 32 are left, then eight.
+      if index &+ 32 <= count
+        && (NameWord.load(bytes, at: index) | NameWord.load(bytes, at: index &+ 8)
+          | NameWord.load(bytes, at: index &+ 16) | NameWord.load(bytes, at: index &+ 24))
+          & NameWord.highs == 0
+      {
+        index &+= 32
+        continue
+      }
       if index &+ 8 <= count && NameWord.load(bytes, at: index) & NameWord.highs == 0 {
         index &+= 8
         continue
