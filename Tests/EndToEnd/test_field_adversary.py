@@ -4,16 +4,18 @@ Another account on the machine: a data dir it can write in (its own folder, or o
 everyone under /tmp) would let it swap the project's JWT secret (and mint service_role tokens) or
 the gateway's pid file that `snm local stop` signals; snm refuses such a data dir. Ctrl-Z at the
 password prompt stops the job as it does at snm's prompt, where it was read into the password."""
+import json
 import os
 import pwd
 import re
 import subprocess
+import time
 
 import pytest
 
 from conftest import SNM, free_port
 from test_shell_prompt import shell_env  # noqa: F401 (a fixture)
-from tmux_shell import job_control_bash
+from tmux_shell import TmuxShell, job_control_bash
 
 
 def snm(*args, env=None):
@@ -127,3 +129,85 @@ def test_a_session_folder_another_account_may_write_is_refused(project, tmp_path
         # said so: nothing is kept where another account could read or swap it.
         assert f"refusing {folder}: {problem}" in login.stderr, (name, login.stderr)
         assert not [p for p in os.listdir(folder) if p.endswith(".json")], os.listdir(folder)
+
+
+def folder_open_to_all(path):
+    path.mkdir(parents=True, exist_ok=True)
+    os.chmod(path, 0o777)
+    return path
+
+
+def test_an_open_session_folder_is_said_once_and_nothing_in_it_is_read_or_kept(project, tmp_path):
+    """A session folder others may write in: one warning says what is not kept there and why
+    (a login said it twice, once for the session it could not read and once for the one it could
+    not save), and the history planted there is not offered at the prompt, nor written to."""
+    state = tmp_path / "state"
+    folder = folder_open_to_all(state / "snm")
+    planted = "from user_info delete where id is not null\n"
+    (folder / "history").write_text(planted)
+    env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(state), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    login = snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
+    assert login.returncode == 0, login.stderr
+    said = f"snm: warning: refusing {folder}: others may write in it (mode 777); snm reads and " \
+        "keeps nothing there this run (sessions, history, cached schemas): a sign-in lasts " \
+        f"until snm ends. Make it yours and closed to others: chmod go-w {folder}"
+    assert login.stderr.count(str(folder)) == 2 and said in login.stderr, login.stderr
+    with TmuxShell([SNM], env={**env, "PAGER": "cat"}) as shell:
+        shell.wait_for_prompt()
+        shell.run("echo 'typed'")
+        shell.press("Up")
+        shell.press("Up")
+        screen = shell.wait_for(lambda s: s.splitlines()[-1].startswith("snm anon@local> "))
+        time.sleep(0.3)
+        screen = shell.screen()
+        assert "delete" not in screen, screen
+        assert screen.count(f"refusing {folder}") == 1, screen
+    assert (folder / "history").read_text() == planted
+
+
+def test_a_schema_cache_folder_others_may_write_in_is_not_read(project, tmp_path):
+    """A schema planted in a cache folder others may write in named the tables `snm check`
+    suggested (`did you mean 'planted_walks'?`): it is not read, and the refusal is said."""
+    env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    assert snm("-c", "tables", env=env).returncode == 0
+    folder = tmp_path / "cache" / "snm" / "schema"
+    [cached] = list(folder.iterdir())
+    cached.write_text(cached.read_text().replace("walk_request", "planted_walks"))
+    script = tmp_path / "a.snm"
+    script.write_text("from planted_walk select id\n")
+    checked = snm("check", str(script), env=env)
+    assert "did you mean 'planted_walks'?" in checked.stderr, checked.stderr  # its own folder
+    os.chmod(folder, 0o777)
+    checked = snm("check", str(script), env=env)
+    assert "planted_walks" not in checked.stderr, checked.stderr
+    assert f"snm: warning: refusing {folder}: others may write in it (mode 777)" in checked.stderr
+
+
+def test_a_profile_file_others_may_write_in_is_refused(project, tmp_path):
+    """`--profile prod` read config.json from a folder (or a file) another account may write in:
+    a profile planted there sends the statements, the password typed at `login` and the keys to
+    their server. Refused, saying what and how to fix it; the same file closed to others works."""
+    config = folder_open_to_all(tmp_path / "config" / "snm")
+    profile = config / "config.json"
+    profile.write_text(json.dumps(
+        {"profiles": {"prod": {"url": project.url, "anon_key": project.anon_key}}}))
+    env = {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1",
+           "SUPABASE_URL": "", "SUPABASE_ANON_KEY": ""}
+    for place, mode, problem in [(config, 0o777, "others may write in it (mode 777)"),
+                                 (profile, 0o666, "others may write in it (mode 666)")]:
+        os.chmod(config, 0o700)
+        os.chmod(profile, 0o600)
+        os.chmod(place, mode)
+        run = snm("--profile", "prod", "-c", "echo 'sent'", env=env)
+        assert run.returncode == 2 and "sent" not in run.stdout, (place, run.stdout, run.stderr)
+        assert f"refusing {place}: {problem}; a profile planted there would send your " \
+            f"statements, password and keys to another server" in run.stderr, run.stderr
+    os.chmod(profile, 0o600)
+    run = snm("--profile", "prod", "-c", "echo 'sent'", env=env)
+    assert run.returncode == 0 and "sent" in run.stdout, run.stderr
+

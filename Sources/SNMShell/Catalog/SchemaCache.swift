@@ -11,7 +11,8 @@ import SNMSupabase
 /// Files live in `$XDG_CACHE_HOME/snm/schema/` (else `~/.cache/snm/schema/`), one per project and
 /// key, named after the URL's host and port and a hash of the URL and the key: local projects
 /// served in turn on one port are different projects with different keys, and a project's keys
-/// see different tables (anon, service_role). Failures are ignored: it is a cache.
+/// see different tables (anon, service_role). Failures are ignored: it is a cache. A folder others
+/// may write in is neither read nor written (``RefusedFolder`` says so once).
 public struct SchemaCache: Sendable {
   /// The directory holding the cached documents.
   public let directory: String
@@ -36,13 +37,16 @@ public struct SchemaCache: Sendable {
     return directory + "/\(host)\(port)-\(Self.hash(url.absoluteString + "\n" + project.key)).json"
   }
 
-  /// The cached document for `project`, if any.
+  /// The cached document for `project`, if any; none from a folder others may write in
+  /// (``RefusedFolder``).
   public func load(for project: ProjectSelection) -> Data? {
-    FileManager.default.contents(atPath: path(for: project))
+    guard !RefusedFolder.refuses(directory) else { return nil }
+    return FileManager.default.contents(atPath: path(for: project))
   }
 
   /// When the cached document for `project` was stored, if there is one.
   public func storedAt(for project: ProjectSelection) -> Date? {
+    guard !RefusedFolder.refuses(directory) else { return nil }
     let attributes = try? FileManager.default.attributesOfItem(atPath: path(for: project))
     return attributes?[.modificationDate] as? Date
   }

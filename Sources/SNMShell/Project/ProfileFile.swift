@@ -22,8 +22,18 @@ public struct ProfileFile: Sendable {
   }
 
   /// The project of profile `name`.
-  /// - Throws: `UsageError` when the file is missing or malformed, or has no such profile.
+  /// - Throws: `UsageError` when the file is missing or malformed, or has no such profile, or
+  ///   when another account may write in it or its folder: a profile planted there would send the
+  ///   statements, the password typed at `login` and the keys to a server of theirs.
   public func selection(named name: String) throws(UsageError) -> ProjectSelection {
+    for place in [(path as NSString).deletingLastPathComponent, path] {
+      if let problem = FileIO.problem(ofPrivate: place) {
+        throw UsageError(
+          "refusing \(place): \(problem); a profile planted there would send your statements, "
+            + "password and keys to another server. Make it yours and closed to others: chmod "
+            + "go-w \(place)")
+      }
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw UsageError("no profile '\(name)': \(path) does not exist")
     }

@@ -34,6 +34,7 @@ public struct HistoryFile: Sendable {
 
   /// The stored statements, oldest first, at most `limit` of them.
   public func load() -> [String] {
+    guard !RefusedFolder.refuses(directory) else { return [] }
     guard let data = FileManager.default.contents(atPath: path) else { return [] }
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
     let entries = lines.map { Self.decode($0) }.filter { !$0.isEmpty }
@@ -43,10 +44,12 @@ public struct HistoryFile: Sendable {
 
   /// Adds one statement at the end of the file, creating it (0600) when missing.
   ///
-  /// Returns nil when the statement was saved, else why not (`cannot write PATH: no space left on
-  /// device`); the file is then as it was.
+  /// Returns nil when the statement was saved, or not, in a folder others may write in (said once
+  /// by ``RefusedFolder``), else why not (`cannot write PATH: no space left on device`); the file
+  /// is then as it was.
   @discardableResult
   public func append(_ statement: String) -> String? {
+    if RefusedFolder.refuses(directory) { return nil }
     if let problem = prepareDirectory() { return problem }
     let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return "cannot write \(path): " + FileIO.errorText(errno) }
@@ -67,9 +70,12 @@ public struct HistoryFile: Sendable {
     _ = FileIO.writeAtomically(Data(text.utf8), to: path)
   }
 
+  /// The folder the file is in.
+  private var directory: String { (path as NSString).deletingLastPathComponent }
+
   /// Creates the file's directory (0700) when missing; nil on success, else why not.
   private func prepareDirectory() -> String? {
-    FileIO.makeDirectory((path as NSString).deletingLastPathComponent)
+    FileIO.makeDirectory(directory)
   }
 
   static func encode(_ statement: String) -> String {

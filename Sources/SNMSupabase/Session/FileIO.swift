@@ -35,7 +35,8 @@ public enum FileIO {
     }
   }
 
-  /// Creates `path` (and its parents) as 0700; nil on success, else the reason.
+  /// Creates `path` (and its parents) as 0700; nil on success, else the reason. A folder another
+  /// account may write in is refused (``RefusedFolder``, which says so once).
   public static func makeDirectory(_ path: String) -> String? {
     var prefix = path.hasPrefix("/") ? "" : "."
     for component in path.split(separator: "/") {
@@ -47,16 +48,15 @@ public enum FileIO {
     var info = stat()
     guard stat(path, &info) == 0 else { return "cannot create \(path): " + errorText(errno) }
     guard info.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a directory" }
-    return problem(ofPrivate: path)
+    return RefusedFolder.refuses(path) ? "refusing \(path): others may write in it" : nil
   }
 
   /// Why `path`, a folder of snm's own (sessions, history, cached schemas), must not be used:
   /// another account may write in it (not this user's, or writable by its group or others), so
-  /// could plant a session of its own or swap a cached schema. Nil when it is private or missing.
+  /// could plant a session of its own or swap a cached schema (`others may write in it (mode
+  /// 777)`). Nil when it is private or missing.
   public static func problem(ofPrivate path: String) -> String? {
-    guard let problem = PrivateFolder.problem(path, owner: { "uid \($0)" }) else { return nil }
-    return "refusing \(path): \(problem); snm keeps sessions there, so it must be yours and "
-      + "closed to others (chmod go-w)"
+    PrivateFolder.problem(path, owner: { "uid \($0)" })
   }
 
   /// Writes `data` to a new 0600 file beside `path`, syncs it, and renames it over `path`.

@@ -14,6 +14,7 @@ extension FileSessionStore {
   ///   stays taken past `lockTimeout`.
   public func lock(project: String) async throws(SessionStoreError) -> SessionLock {
     let path = lockPath(project: project)
+    if RefusedFolder.refuses(directory) { throw .refusedFolder(directory: directory) }
     if let reason = FileIO.makeDirectory(directory) {
       throw .unwritable(path: path, reason: reason)
     }

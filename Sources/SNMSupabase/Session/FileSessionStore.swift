@@ -74,9 +74,7 @@ public struct FileSessionStore: SessionStore {
 
   func loadStored(project: String) throws(SessionStoreError) -> StoredSession? {
     let path = path(project: project)
-    if let reason = FileIO.problem(ofPrivate: directory) {
-      throw .unreadable(path: path, reason: reason)
-    }
+    if RefusedFolder.refuses(directory) { throw .refusedFolder(directory: directory) }
     let data: Data
     switch FileIO.read(path) {
     case .success(let bytes?): data = bytes
@@ -124,6 +122,7 @@ public struct FileSessionStore: SessionStore {
     } catch {
       throw .unwritable(path: path, reason: "could not encode the session")
     }
+    if RefusedFolder.refuses(directory) { throw .refusedFolder(directory: directory) }
     if let reason = FileIO.makeDirectory(directory) {
       throw .unwritable(path: path, reason: reason)
     }

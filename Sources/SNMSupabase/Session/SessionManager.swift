@@ -147,11 +147,13 @@ public actor SessionManager: SessionManageable {
     }
   }
 
-  /// Stores `session`; a failure is a warning (the session still works in this process).
+  /// Stores `session`; a failure is a warning (the session still works in this process), but
+  /// for a refused folder, said once already.
   func persist(_ session: SupabaseSession, project: String) {
     do {
       try store.save(session, project: project, keyMarks: keyMarks)
     } catch {
+      if case .refusedFolder = error { return }
       warn(error.description)
     }
   }

@@ -46,6 +46,9 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
   case unwritable(path: String, reason: String)
   /// The lock was not free within the time allowed.
   case lockTimeout(path: String)
+  /// Another account may write in the folder (``RefusedFolder``, which said so once): nothing
+  /// is read from it or kept in it.
+  case refusedFolder(directory: String)
 
   public var description: String {
     switch self {
@@ -54,6 +57,8 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     case .unwritable(let path, let reason):
       "could not save the session to \(path) (\(reason)); the previous file is unchanged"
     case .lockTimeout(let path): "timed out waiting for the session lock \(path)"
+    case .refusedFolder(let directory):
+      "refusing \(directory): others may write in it; sessions are neither read nor kept there"
     }
   }
 }

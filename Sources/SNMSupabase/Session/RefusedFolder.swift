@@ -1,0 +1,34 @@
+import Foundation
+import Synchronization
+
+/// A folder of snm's own (sessions and history in `$XDG_STATE_HOME/snm`, cached schemas in
+/// `$XDG_CACHE_HOME/snm/schema`) that another account may write in (``FileIO/problem(ofPrivate:)``):
+/// whoever can could plant a session, history or schema of their own. snm reads nothing from it
+/// and keeps nothing in it for the rest of the run, and says so once per folder and process:
+///
+/// ```text
+/// snm: warning: refusing /tmp/x/snm: others may write in it (mode 777); snm reads and keeps
+/// nothing there this run (sessions, history, cached schemas): a sign-in lasts until snm ends.
+/// Make it yours and closed to others: chmod go-w /tmp/x/snm
+/// ```
+/// Every reader and writer of these folders asks ``refuses(_:)`` first.
+public enum RefusedFolder {
+  /// Whether `path` is refused; the first refusal of a folder in this process is said on
+  /// standard error. A folder that does not exist yet is not refused (snm makes it 0700).
+  public static func refuses(_ path: String) -> Bool {
+    guard let problem = FileIO.problem(ofPrivate: path) else { return false }
+    if said.withLock({ $0.insert(path).inserted }) {
+      FileHandle.standardError.write(Data("snm: warning: \(warning(path, problem))\n".utf8))
+    }
+    return true
+  }
+
+  /// What snm says of a refused folder.
+  static func warning(_ path: String, _ problem: String) -> String {
+    "refusing \(path): \(problem); snm reads and keeps nothing there this run (sessions, "
+      + "history, cached schemas): a sign-in lasts until snm ends. Make it yours and closed to "
+      + "others: chmod go-w \(path)"
+  }
+
+  private static let said = Mutex<Set<String>>([])
+}
