@@ -211,3 +211,30 @@ def test_a_profile_file_others_may_write_in_is_refused(project, tmp_path):
     run = snm("--profile", "prod", "-c", "echo 'sent'", env=env)
     assert run.returncode == 0 and "sent" in run.stdout, run.stderr
 
+
+def test_a_file_on_standard_input_is_checked_whole_first_and_a_pipe_as_it_comes(project, tmp_path):
+    """`snm < a.snm` ran a statement at a time, so a `$env.NAME` the environment lacks on line 2
+    was found after line 1 was sent. A file is there whole: it is checked first, nothing sent.
+    A pipe is read as it comes (a program may wait for each answer), as psql and sh read one:
+    line 1 runs, line 2 stops it with the same error (docs/language.md says so)."""
+    script = tmp_path / "a.snm"
+    script.write_text("echo 'first'\necho $env.SNM_FIELD_NOT_SET\necho 'third'\n")
+    env = {**os.environ, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    env.pop("SNM_FIELD_NOT_SET", None)
+    error = "stdin:2:6: error: the environment variable 'SNM_FIELD_NOT_SET' is not set"
+    with open(script) as stdin:
+        redirected = subprocess.run([SNM], stdin=stdin, capture_output=True, text=True,
+                                    timeout=60, env=env)
+    assert redirected.returncode == 2 and redirected.stdout == "", redirected.stdout
+    assert error in redirected.stderr, redirected.stderr
+    piped = subprocess.run([SNM], input=script.read_text(), capture_output=True, text=True,
+                           timeout=60, env=env)
+    assert piped.returncode == 2 and piped.stdout == "first\n", piped.stdout
+    assert error in piped.stderr, piped.stderr
+    # A file read part way already (`{ read -r first; snm; } < a.snm`) is checked from there on.
+    partial = subprocess.run(["sh", "-c", f"{{ read -r first; {SNM}; }} < {script}"],
+                             capture_output=True, text=True, timeout=60, env=env)
+    assert partial.returncode == 2 and partial.stdout == "", partial.stdout
+    assert "stdin:1:6: error: the environment variable" in partial.stderr, partial.stderr

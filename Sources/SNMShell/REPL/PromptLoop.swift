@@ -28,7 +28,12 @@ public struct PromptLoop {
   ///
   /// At a terminal every statement runs whatever happened before; from a pipe the first failure
   /// stops the loop unless `on_error` is `continue`. Returns the exit code for the whole session.
-  public mutating func run() async -> ExitCode {
+  /// With `whole`, all the input there is (standard input redirected from a file), it is checked
+  /// whole before its first statement runs, as `-c` and script files are.
+  public mutating func run(checkingFirst whole: String? = nil) async -> ExitCode {
+    if let whole, runner.checked(whole, source: "stdin") == nil {
+      return runner.state.failure ?? .usage
+    }
     let code = await readAndRun()
     // `defer` statements typed at the prompt or piped in run when the session ends.
     await runner.runDeferred(from: 0)

@@ -77,6 +77,15 @@ extension ScriptRunner {
   mutating func execute(
     _ text: String, source name: String, complete: Bool = true, firstLine: Int = 1
   ) async -> Bool {
+    guard let check = checked(text, source: name, firstLine: firstLine) else { return false }
+    let end = await runStatements(
+      check.script.statements, in: check.script.source, complete: complete)
+    return end == .succeeded
+  }
+
+  /// `text` parsed and checked (``ScriptCheck``), before any of it runs; nil when the check
+  /// failed, which is then reported and recorded (exit code 2).
+  mutating func checked(_ text: String, source name: String, firstLine: Int = 1) -> ScriptCheck? {
     let parsed = Parser.parse(Source(text: text, fileName: name, firstLine: firstLine))
     let loader = state.loader
     let check = ScriptCheck.check(
@@ -87,16 +96,14 @@ extension ScriptRunner {
       executor.baseErrors.write("snm: \(interruption.description)\n")
       executor.baseErrors.flush()
       if !atPrompt { fail(interruption.exitCode) }
-      return false
+      return nil
     }
     if check.hasErrors {
       _ = finishScript()
       reportCheckErrors(check)
-      return false
+      return nil
     }
-    let end = await runStatements(
-      check.script.statements, in: check.script.source, complete: complete)
-    return end == .succeeded
+    return check
   }
 
   /// Prints every diagnostic of `check` and records the script's failure (exit code 2).

@@ -102,9 +102,13 @@ enum Runner {
       }
     }
     guard Terminal.isTerminal(STDIN_FILENO) else {
+      // A file redirected in (`snm < a.snm`) is there whole: checked whole first, as `-c` is. A
+      // pipe runs a statement at a time as it comes, as psql and sh read one (docs/language.md).
+      let whole = PlainLineReader.wholeFileOnStandardInput()
       return await executor.stoppingOnSignals {
-        var loop = PromptLoop(executor: executor, reader: PlainLineReader())
-        return await loop.run()
+        var loop = PromptLoop(
+          executor: executor, reader: whole.map(PlainLineReader.init(text:)) ?? PlainLineReader())
+        return await loop.run(checkingFirst: whole)
       }
     }
     // The project's names load on their first need (the first key typed, Tab, a statement that
