@@ -77,6 +77,7 @@ final class CurlHandle: Sendable {
     _ request: TransportRequest, arriving: ArrivingElements?, certificateAuthorities: String?
   ) -> Outcome {
     let transfer = CurlTransfer(maximumBodyBytes: request.maximumBodyBytes, arriving: arriving)
+    transfer.isCancelled = { [unowned self] in self.isCancelled }
     transfer.saveTo = request.responseFile
     if let path = request.bodyFile {
       do {
@@ -124,6 +125,7 @@ final class CurlHandle: Sendable {
     while true {
       if isCancelled { return CURLE_ABORTED_BY_CALLBACK }
       let performed = curl_multi_perform(multi, &running)
+      transfer.performed()
       guard performed == CURLM_OK else { return CURLE_RECV_ERROR }
       if transfer.bodyFailure != nil { return CURLE_WRITE_ERROR }
       if running == 0 { break }

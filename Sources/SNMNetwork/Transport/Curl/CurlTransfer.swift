@@ -39,13 +39,21 @@ final class CurlTransfer {
   /// Whether the request writes (POST, PUT, PATCH, DELETE): sent once. libcurl sends a request
   /// again on a new connection when an HTTP/2 server resets its stream with REFUSED_STREAM (up to
   /// 5 times, a POST too) or HTTP_1_1_REQUIRED (over HTTP/1.1); snm lets it for a read, which
-  /// the server did not process (RFC 9113 §8.7), and stops it for a write.
+  /// the server did not process (RFC 9113 §8.7), after a pause (``willSend()``), and stops it
+  /// for a write.
   private var writes = false
+  /// The error code of the GOAWAY the server closed the connection with (libcurl's note
+  /// "recveived GOAWAY, error=11, last_stream=0"), for the failure's words.
+  private(set) var goawayError: UInt32?
+  /// Whether the transfer is cancelled (``CurlHandle/cancel()``): a pause before a resend ends.
+  var isCancelled: () -> Bool = { false }
+  /// Whether libcurl's notes are read now (`CURLOPT_VERBOSE`, ``readNote(_:)``).
+  private var readingNotes = false
   /// How many times libcurl began to send the request (`CURLOPT_PREREQFUNCTION`).
   private(set) var sends = 0
   /// The HTTP/2 error code of the reset after which libcurl would have sent a write again.
   private(set) var resendStopped: UInt32?
-  /// The reset after which libcurl noted (`CURLINFO_TEXT`, watched for a write alone) it sends
+  /// The reset after which libcurl noted (`CURLINFO_TEXT`) it sends
   /// the request again: REFUSED_STREAM (7), HTTP_1_1_REQUIRED (13, "Downgrades to HTTP/1.1").
   private var resetBeforeResend: UInt32?
   /// The bytes of the head being read past its status line's text (line ends included), whether
@@ -122,12 +130,17 @@ final class CurlTransfer {
     set { snm_curl_set_prereq_callback(easy, curlWillSend) }
     set { snm_curl_set_pointer(easy, CURLOPT_PREREQDATA, context) }
     writes = [.post, .put, .patch, .delete].contains(request.method)
+    // libcurl tells a REFUSED_STREAM it sends again after (a kept connection the server had
+    // closed it sends again so too, as the plain transport does) and a GOAWAY's code only in its
+    // notes: read until the answer's first line, a write's from the start (it must not miss a
+    // reset), a read's from its send on a new connection and once it went out on a kept one
+    // (``willSend()``, ``performed()``: libcurl's notes of the fields it sends cost a read over
+    // HTTP/2 a sixteenth more).
+    set { snm_curl_set_debug_callback(easy, curlReadRaw) }
+    set { snm_curl_set_pointer(easy, CURLOPT_DEBUGDATA, context) }
     if writes {
-      // libcurl tells a REFUSED_STREAM it sends again after only in its notes (a kept connection
-      // the server had closed it sends again so too, as the plain transport does).
-      set { snm_curl_set_debug_callback(easy, curlReadRaw) }
-      set { snm_curl_set_pointer(easy, CURLOPT_DEBUGDATA, context) }
       set { snm_curl_set_long(easy, CURLOPT_VERBOSE, 1) }
+      readingNotes = true
     }
     if let certificateAuthorities {
       set { snm_curl_set_pointer(easy, CURLOPT_CAINFO, certificateAuthorities) }
@@ -177,6 +190,11 @@ final class CurlTransfer {
   /// took control characters, a bare CR, folding, a space in a name and an 80 KB value that the
   /// decoder refuses over http://. Trailers (after the final head) are the framing's to judge.
   fileprivate func readHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    // The notes of a resend and of a GOAWAY before the answer are past.
+    if readingNotes, let easy {
+      readingNotes = false
+      _ = snm_curl_set_long(easy, CURLOPT_VERBOSE, 0)
+    }
     receivedHead = true
     if finalHeadEnded { return bodyFailure == nil }
     var end = line.count
@@ -266,9 +284,6 @@ final class CurlTransfer {
     framing = CurlChunkFraming(
       limit: PlainHTTPReader.decoderLimit(
         maximumBodyBytes: maximumBodyBytes, saveTo: saveTo, arriving: arriving))
-    let context = Unmanaged.passUnretained(self).toOpaque()
-    _ = snm_curl_set_debug_callback(easy, curlReadRaw)
-    _ = snm_curl_set_pointer(easy, CURLOPT_DEBUGDATA, context)
     _ = snm_curl_set_long(easy, CURLOPT_VERBOSE, 1)
   }
 
@@ -313,23 +328,69 @@ final class CurlTransfer {
 }
 
 extension CurlTransfer {
-  /// libcurl is about to send the request: false stops a write's second send after an HTTP/2
-  /// reset that asks it (REFUSED_STREAM, HTTP_1_1_REQUIRED). A kept connection the server had
-  /// closed is replaced and the request sent again, as over http://.
+  /// libcurl is about to send the request. False stops a write's
+  /// second send after an HTTP/2 reset that asks it (REFUSED_STREAM, HTTP_1_1_REQUIRED). A read
+  /// refused with REFUSED_STREAM is sent again after a pause, 0.1 s doubled each time (0.1 to
+  /// 1.6 s: libcurl sent it again at once, five times in a few milliseconds, to a server that
+  /// may be refusing for its load). A kept connection the server had closed is replaced and the
+  /// request sent again at once, as over http://.
   fileprivate func willSend() -> Bool {
     sends += 1
-    guard sends > 1, writes, let reset = resetBeforeResend else { return true }
-    resendStopped = reset
-    return false
+    // On a new connection (its first request: a script's first, a resend) the notes are read
+    // from the send on, so that a GOAWAY or reset read with it is not missed; on a kept one from
+    // the next `curl_multi_perform` (``performed()``), which spares a read the notes of its fields.
+    var connections = 0
+    if !readingNotes, let easy {
+      _ = snm_curl_get_long(easy, CURLINFO_NUM_CONNECTS, &connections)
+      if connections > 0 {
+        readingNotes = true
+        _ = snm_curl_set_long(easy, CURLOPT_VERBOSE, 1)
+      }
+    }
+    guard sends > 1 else { return true }
+    let reset = resetBeforeResend
+    resetBeforeResend = nil
+    if writes {
+      guard let reset else { return true }
+      resendStopped = reset
+      return false
+    }
+    // A read's note may be missed (``performed()``): each send on a new connection of its own
+    // (`CURLINFO_NUM_CONNECTS`) tells a reset stream from a kept connection the server closed.
+    if reset == nil, let easy { _ = snm_curl_get_long(easy, CURLINFO_NUM_CONNECTS, &connections) }
+    if reset == 7 || (reset == nil && connections >= sends) {
+      pause(milliseconds: 100 << min(sends - 2, 4))
+    }
+    return true
+  }
+
+  /// After each `curl_multi_perform`: once a read's request went out, libcurl's notes are read
+  /// until the answer's first line (a reset or a GOAWAY comes back a round trip later, so its
+  /// note is not missed; a missed one would only leave out the code, or the pause).
+  func performed() {
+    guard !readingNotes, sends > 0, !receivedHead, let easy else { return }
+    readingNotes = true
+    _ = snm_curl_set_long(easy, CURLOPT_VERBOSE, 1)
+  }
+
+  /// Waits `milliseconds`, or less once the transfer is cancelled.
+  private func pause(milliseconds: Int) {
+    let end = ContinuousClock.now + .milliseconds(milliseconds)
+    while !isCancelled(), ContinuousClock.now < end { usleep(10_000) }
   }
 
   /// One of libcurl's notes (`CURLINFO_TEXT`): "REFUSED_STREAM, retrying a fresh connect",
-  /// "Downgrades to HTTP/1.1".
+  /// "Downgrades to HTTP/1.1", "recveived GOAWAY, error=11, last_stream=0" (7.88's spelling;
+  /// later ones "received").
   fileprivate func readNote(_ bytes: UnsafeBufferPointer<UInt8>) {
     if bytes.starts(with: "REFUSED_STREAM".utf8) {
       resetBeforeResend = 7
     } else if bytes.starts(with: "Downgrades to HTTP/1.1".utf8) {
       resetBeforeResend = 13
+    } else if bytes.first == UInt8(ascii: "r"), bytes.count < 100 {
+      let note = String(decoding: bytes, as: UTF8.self)
+      guard let found = note.range(of: "GOAWAY, error=") else { return }
+      goawayError = UInt32(note[found.upperBound...].prefix(while: \.isNumber))
     }
   }
 
@@ -372,7 +433,8 @@ private func curlReadHeader(
   curlCallback(data, size * count, context) { $0.readHeader($1) }
 }
 
-/// `CURLOPT_DEBUGFUNCTION` (on only for an answer in chunks and for a request that writes): the
+/// `CURLOPT_DEBUGFUNCTION` (`CURLOPT_VERBOSE` on from the request's send to the answer's first
+/// line, and for the body of an answer in chunks): the
 /// body's bytes as they came (`CURLINFO_DATA_IN`) and libcurl's notes (`CURLINFO_TEXT`); the
 /// rest is ignored.
 private func curlReadRaw(

@@ -81,7 +81,8 @@ extension CurlTransport {
   ///   read is sent up to 6 times (the server did not process it, RFC 9113 §8.7), a write once
   ///   (``CurlTransfer/resendStopped``), and so is one reset with HTTP_1_1_REQUIRED;
   /// - a GOAWAY before the answer's head (libcurl: "Error in the HTTP2 framing layer", no words
-  ///   of its own), and a connection closed before the stream's end.
+  ///   of its own), with its code (from libcurl's notes), and a connection closed before the
+  ///   stream's end.
   static func http2Reset(_ code: CURLcode, transfer: CurlTransfer) -> String? {
     let detail = transfer.errorText
     if let stopped = transfer.resendStopped {
@@ -110,8 +111,9 @@ extension CurlTransport {
       return "the answer is not valid HTTP/2 (the stream was reset: REFUSED_STREAM, each of the "
         + "\(transfer.sends) times the request was sent)"
     case CURLE_HTTP2 where detail.isEmpty:
-      return
-        "the answer is not valid HTTP/2 (the connection was closed by GOAWAY before the answer)"
+      let code = transfer.goawayError.map { ": " + http2ErrorName($0) } ?? ""
+      return "the answer is not valid HTTP/2 (the connection was closed by GOAWAY before the "
+        + "answer\(code))"
     case CURLE_PARTIAL_FILE where detail.hasSuffix(" before end of the underlying stream"):
       return "the answer was cut off (the connection closed before its HTTP/2 stream ended)"
     default:
