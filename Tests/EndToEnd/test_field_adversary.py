@@ -11,6 +11,7 @@ import re
 import subprocess
 import time
 
+import pexpect
 import pytest
 
 from conftest import SNM, free_port
@@ -238,3 +239,39 @@ def test_a_file_on_standard_input_is_checked_whole_first_and_a_pipe_as_it_comes(
                              capture_output=True, text=True, timeout=60, env=env)
     assert partial.returncode == 2 and partial.stdout == "", partial.stdout
     assert "stdin:1:6: error: the environment variable" in partial.stderr, partial.stderr
+
+    # A directory or bytes that are not UTF-8 on standard input are refused as `snm -` refuses
+    # them: a directory read as empty input ended with exit 0, and the bytes went on as U+FFFD.
+    folder = os.open(tmp_path, os.O_RDONLY)
+    try:
+        refused = subprocess.run([SNM], stdin=folder, capture_output=True, text=True,
+                                 timeout=60, env=env)
+    finally:
+        os.close(folder)
+    assert refused.returncode == 2, refused.stderr
+    assert "snm: standard input is a directory" in refused.stderr, refused.stderr
+    script.write_bytes(b"echo 'caf\xe9'\n")
+    with open(script) as stdin:
+        refused = subprocess.run([SNM], stdin=stdin, capture_output=True, timeout=60, env=env)
+    assert refused.returncode == 2 and refused.stdout == b"", refused.stdout
+    assert b"snm: standard input is not UTF-8 text" in refused.stderr, refused.stderr
+
+
+def test_the_password_prompt_shows_the_email_escaped(project, tmp_path):
+    """The e-mail of `login email $env.E` (or of a server's answer bound with `let`) went raw
+    into the password prompt, where its escape sequences drove the terminal (a new window
+    title, a cleared screen). It is shown escaped, as every text from outside is."""
+    env = {**os.environ, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1",
+           "E": "evil\x1b]0;owned\x07\x1b[2J@example.com"}
+    child = pexpect.spawn(SNM, ["-c", "login email $env.E"], env=env, timeout=30)
+    child.expect_exact(b"password for ")
+    child.expect_exact(b": ")
+    shown = child.before
+    child.send(b"\x03")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert b"\x1b" not in shown and b"\x07" not in shown, shown
+    assert shown == b"evil\\u{1B}]0;owned\\u{7}\\u{1B}[2J@example.com", shown
+

@@ -22,15 +22,21 @@ public final class PlainLineReader: LineReader {
   }
 
   /// Standard input's text from where it is read next to its end when it is a regular file
-  /// (`snm < a.snm`) of at most ``ScriptLoader/maximumBytes``, read now; else nil (a pipe, which
-  /// is read as it comes, a device, a larger file, one that cannot be read).
-  public static func wholeFileOnStandardInput() -> String? {
+  /// (`snm < a.snm`) of at most ``ScriptLoader/maximumBytes``, read now; nil for what is read as
+  /// it comes (a pipe, a device, a larger file).
+  /// - Throws: ``ScriptLoadError`` as `snm -` says it: a directory (read as an empty input, it
+  ///   ended with exit 0), a file that cannot be read or is not UTF-8 text.
+  public static func wholeFileOnStandardInput() throws(ScriptLoadError) -> String? {
     var info = stat()
-    guard fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-      Int(info.st_size) <= ScriptLoader.maximumBytes,
-      let bytes = try? ScriptLoader.contents(of: "-")
-    else { return nil }
-    return String(decoding: bytes, as: UTF8.self)
+    guard fstat(STDIN_FILENO, &info) == 0 else { return nil }
+    switch info.st_mode & S_IFMT {
+    case S_IFDIR: throw .isDirectory("-")
+    case S_IFREG where Int(info.st_size) <= ScriptLoader.maximumBytes:
+      guard let text = String(validating: try ScriptLoader.contents(of: "-"), as: UTF8.self)
+      else { throw .notText("-") }
+      return text
+    default: return nil
+    }
   }
 
   /// A reader over `next`, which returns one line (without its terminator) or nil at the end.

@@ -208,8 +208,10 @@ struct SessionStatements: StatementFamily {
     return Outcome(.succeeded(nil), signedIn: signedIn)
   }
 
+  /// The e-mail may be a server's (`login email $user.email`) or the environment's: shown
+  /// escaped, so that it cannot drive the terminal it is written to.
   private func askPassword(for email: String) -> PasswordReader.Answer {
-    PasswordReader.read(prompt: "password for \(email): ")
+    PasswordReader.read(prompt: "password for \(VisibleText.escaped(email)): ")
   }
 
   /// Ctrl-C at the prompt cancels the statement (exit 130 in a script); Ctrl-D on an empty line

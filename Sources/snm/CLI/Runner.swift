@@ -76,6 +76,15 @@ enum Runner {
       throw UsageError(ScriptFiles.standardInputTwice)
     }
     let interactive = statements.isEmpty && files.isEmpty && Terminal.isTerminal(STDIN_FILENO)
+    // A file redirected in (`snm < a.snm`) is there whole: read now, refused as a script file is
+    // when it cannot be, and checked whole first. A pipe runs a statement at a time as it comes,
+    // as psql and sh read one (docs/language.md).
+    var whole: String?
+    if statements.isEmpty && files.isEmpty && !interactive {
+      do { whole = try PlainLineReader.wholeFileOnStandardInput() } catch {
+        throw UsageError(error.description)
+      }
+    }
     let environment = ProcessEnvironment.current
     let (project, target) = try ProjectTargeting.choose(
       options,
@@ -101,11 +110,8 @@ enum Runner {
         return await runner.run(files: files)
       }
     }
-    guard Terminal.isTerminal(STDIN_FILENO) else {
-      // A file redirected in (`snm < a.snm`) is there whole: checked whole first, as `-c` is. A
-      // pipe runs a statement at a time as it comes, as psql and sh read one (docs/language.md).
-      let whole = PlainLineReader.wholeFileOnStandardInput()
-      return await executor.stoppingOnSignals {
+    guard interactive else {
+      return await executor.stoppingOnSignals { [whole] in
         var loop = PromptLoop(
           executor: executor, reader: whole.map(PlainLineReader.init(text:)) ?? PlainLineReader())
         return await loop.run(checkingFirst: whole)
