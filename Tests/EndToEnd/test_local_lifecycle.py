@@ -103,7 +103,7 @@ def test_start_twice_status_stop_leaves_nothing(snm_bin, workdir):
     assert json.loads(again.stdout)["anon_key"] == status["anon_key"], "keys survive a restart"
     run_snm("local", "stop", "--dir", data_dir)
     shutil.rmtree(data_dir, ignore_errors=True)
-    if cluster_dir.startswith("/var/lib/snm/"):
+    if not cluster_dir.startswith(data_dir + "/"):  # the run's SNM_CLUSTERS_DIR
         shutil.rmtree(cluster_dir, ignore_errors=True)
 
 
@@ -125,7 +125,8 @@ def test_reset_drops_data_and_reseeds(start_extra_project):
 
 
 def test_a_new_project_does_not_adopt_the_cluster_a_deleted_one_left(snm_bin, workdir):
-    """As root the cluster lives outside the data dir (/var/lib/snm/clusters/<hash of the dir>):
+    """As root the cluster may live outside the data dir ($SNM_CLUSTERS_DIR, else
+    /var/lib/snm/clusters, /<hash of the dir>: where the postgres account cannot enter the dir):
     deleting the dir and starting again at the same path gives a fresh seed, not the old rows."""
     data_dir = str(WORKDIR / "projects" / f"orphan-{uuid.uuid4().hex[:8]}")
     port = free_port()
@@ -157,7 +158,7 @@ def test_a_new_project_does_not_adopt_the_cluster_a_deleted_one_left(snm_bin, wo
     finally:
         run_snm("local", "stop", "--dir", data_dir, timeout=60)
         shutil.rmtree(data_dir, ignore_errors=True)
-        if cluster_dir.startswith("/var/lib/snm/"):
+        if not cluster_dir.startswith(data_dir + "/"):  # the run's SNM_CLUSTERS_DIR
             shutil.rmtree(cluster_dir, ignore_errors=True)
 
 
