@@ -364,23 +364,21 @@ class MachineProjects:
     """What snm keeps of the machine's local projects outside the run (the registry in the real
     XDG_DATA_HOME, the default project there, the clusters in /var/lib/snm/clusters), as the run
     found it, so the run's end can tell what a test of this run wrote there: a record or cluster
-    naming a project folder of this run (WORKDIR, pytest's temporary folders) or the machine's
-    default project."""
+    naming a project folder of this run (WORKDIR, pytest's temporary folders). The machine's
+    default project is not counted: whoever else uses it (a person at the machine, another
+    worktree's run) would fail this run."""
 
     def __init__(self, environ):
         data_home = environ.get("XDG_DATA_HOME", "")
         if not data_home.startswith("/"):
             data_home = os.path.expanduser("~/.local/share")
         self.registry = pathlib.Path(data_home) / "snm" / "projects"
-        self.default_dir = str(pathlib.Path(data_home) / "snm" / "local")
         self.clusters = pathlib.Path(environ.get("SNM_CLUSTERS_DIR") or "/var/lib/snm/clusters")
         self.seen = self.files()
 
     def files(self):
-        """{path: (mtime, size)} of the registry's records, the clusters' own records and the
-        default project's project.json."""
-        paths = [*self.registry.glob("*.json"), *self.clusters.glob("*/snm-project.json"),
-                 pathlib.Path(self.default_dir) / "project.json"]
+        """{path: (mtime, size)} of the registry's records and the clusters' own records."""
+        paths = [*self.registry.glob("*.json"), *self.clusters.glob("*/snm-project.json")]
         found = {}
         for path in paths:
             try:
@@ -393,15 +391,11 @@ class MachineProjects:
     def written(self, ours):
         """The files written since the start that name a project folder under one of `ours`."""
         def is_ours(folder):
-            return folder == self.default_dir or any(
-                folder == str(root) or folder.startswith(str(root) + "/") for root in ours)
+            return any(folder == str(root) or folder.startswith(str(root) + "/") for root in ours)
 
         lines = []
         for path, stamp in sorted(self.files().items()):
             if self.seen.get(path) == stamp:
-                continue
-            if path.endswith("/project.json"):
-                lines.append(f"  {path} (the machine's default project)")
                 continue
             try:
                 folder = json.loads(pathlib.Path(path).read_text()).get("project_dir", "")
