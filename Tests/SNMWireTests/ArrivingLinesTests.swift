@@ -177,6 +177,48 @@ import Testing
     }
   }
 
+  /// Nested objects and arrays, repeating the row before's, differing from it in one digit, or
+  /// in turn 64 deep in a member (65 are left to the check), are written as the writer writes
+  /// them, wherever they arrive and the text is set aside.
+  @Test func nestedValuesAreWrittenAsTheWriterWritesThem() throws {
+    func nested(_ depth: Int) -> String {
+      (0..<depth).reversed().reduce("true") { inner, level in
+        level % 2 == 0 ? #"{"k": \#(inner), "e": {}}"# : "[\(inner), 0]"
+      }
+    }
+    let values = [
+      #"{"vet": {"name": "Seoul Vet", "visits": [2023, 2024]}, "tricks": ["sit", "paw"]}"#,
+      #"{"vet": {"name": "Seoul Vet", "visits": [2023, 2025]}, "tricks": ["sit", "paw"]}"#,
+      #"[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "eleven", {"twelve": [13]}]"#, nested(64),
+    ]
+    let order = [0, 0, 1, 0, 0, 0, 1, 1, 2, 0, 2, 2, 3, 3, 0, 3, 1]
+    let rows = (0..<60).map { #"{"id":\#($0),"v":\#(values[order[$0 % order.count]]),"n":1}"# }
+    #expect(try Self.agree(Self.body(rows)) == 58)
+    #expect(try Self.agree(Self.body(rows, separator: ",")) == 58)
+    var deeper = rows
+    deeper[40] = #"{"id":40,"v":\#(nested(65)),"n":1}"#
+    #expect(try Self.agree(Self.body(deeper)) == 39)
+    let bytes = Array(Self.body(rows).utf8)
+    let whole = try #require(Self.verdict(bytes))
+    let document = JSONDocument(checked: Data(bytes), shape: whole)
+    for layout in [ArrivingLines.Layout.lines, .indented] {
+      let all = try Self.written(document, from: .start, layout: layout)
+      for step in [nil, 5, 333] {
+        // Else the first row and its `,`, then the rest.
+        let first = [1 + rows[0].utf8.count + 1]
+        let arrivals = step.map { Array(stride(from: $0, to: bytes.count, by: $0)) } ?? first
+        let way = "\(layout), step \(step.map(String.init) ?? "the first row then the rest")"
+        let spool = MemorySpool()
+        let (shape, lines) = Self.arriving(
+          bytes, arrivals: arrivals, windowed: true, layout: layout, most: 700, spool: spool)
+        #expect(shape == whole, "\(way)")
+        let start = try #require(lines.start?.count, "\(way)")
+        #expect(lines.end?.count == 59 && spool.pieces.count > 4, "\(way)")
+        #expect(spool.bytes + lines.withText { Array($0) } == all[start..<59].flatMap { $0 })
+      }
+    }
+  }
+
   /// A row that writes more than the room left (a 77 KB string; as json, 600 elements 60 deep,
   /// each indented 125 spaces, from 3 KB) is walked again in more room: every row from the
   /// first the check left to the last but one is taken, in the spool and the text after it as
