@@ -181,10 +181,11 @@ def test_sign_in_and_queries_with_the_publishable_key(project, keys, home):
     assert "authenticated" in result.stdout
 
 
-@pytest.mark.parametrize("kind,role", [("publishable", "anon"), ("secret", "service_role")])
-def test_the_prompt_names_the_keys_role(project, keys, home, kind, role):
-    env = {**home, "SUPABASE_URL": project.url, "SUPABASE_PUBLISHABLE_KEY": keys[kind],
-           "TERM": "dumb"}
+@pytest.mark.parametrize("kind,variable,role", [
+    ("publishable", "SUPABASE_PUBLISHABLE_KEY", "anon"),
+    ("secret", "SUPABASE_SECRET_KEY", "service_role")])
+def test_the_prompt_names_the_keys_role(project, keys, home, kind, variable, role):
+    env = {**home, "SUPABASE_URL": project.url, variable: keys[kind], "TERM": "dumb"}
     import os
     shell = pexpect.spawn(SNM, env={**os.environ, **env}, encoding="utf-8", timeout=30,
                           dimensions=(24, 120))
@@ -196,3 +197,37 @@ def test_the_prompt_names_the_keys_role(project, keys, home, kind, role):
         shell.expect(pexpect.EOF)
     finally:
         shell.close(force=True)
+
+
+@pytest.mark.parametrize("variable", ["SUPABASE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY"])
+def test_a_secret_key_in_a_client_keys_variable_is_refused_before_anything_is_sent(
+        project, keys, home, variable):
+    # A CI job proving a policy with the client's key: the secret key put in the client key's
+    # variable by mistake ran every statement as service_role, past row-level security, exit 0.
+    env = {**home, "SUPABASE_URL": project.url, variable: keys["secret"]}
+    for args in (["-c", "from walk_request select id; expect rows 0"],
+                 ["--url", project.url, "-c", "from walk_request select id; expect rows 0"]):
+        result = snm_with(env, *args)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert f"${variable} holds a server key (role service_role" in result.stderr
+        assert result.stdout == ""
+        assert keys["secret"] not in result.stdout + result.stderr
+    # Named on purpose (--key, or the secret key's own variable), it is used.
+    chosen = snm_with(home, "--url", project.url, "--key", keys["secret"], "-c",
+                      "from walk_request select id; expect rows >= 1")
+    assert chosen.returncode == 0, chosen.stdout + chosen.stderr
+
+
+@pytest.mark.parametrize("field", ["publishable_key", "anon_key"])
+def test_a_profiles_client_key_holding_a_secret_key_is_refused(project, keys, home, tmp_path,
+                                                               field):
+    config = tmp_path / "config" / "snm"
+    config.mkdir(parents=True)
+    (config / "config.json").write_text(json.dumps(
+        {"profiles": {"dev": {"url": project.url, field: keys["secret"]}}}))
+    (config / "config.json").chmod(0o600)
+    result = snm_with(home, "--profile", "dev", "-c", "from walk_request select id")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"profile 'dev' in {config / 'config.json'}: \"{field}\" holds a server key" \
+        in result.stderr
+    assert result.stdout == "" and keys["secret"] not in result.stderr

@@ -100,3 +100,41 @@ func ciIsAnyTruthyValue(value: String, set: Bool) {
     ProjectSelection.projectURL("  https://abcd.supabase.co/  ")?.absoluteString
       == "https://abcd.supabase.co")
 }
+
+/// A server key in a client key's variable would run every request as service_role, past
+/// row-level security: refused, naming the variable. Set on purpose elsewhere, it is used.
+@Test func aServerKeyInAClientKeysVariableIsRefused() throws {
+  let serviceJWT = "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIn0.c2ln"
+  for (name, key) in [
+    ("SUPABASE_ANON_KEY", "sb_secret_abc"), ("SUPABASE_PUBLISHABLE_KEY", "sb_secret_abc"),
+    ("SUPABASE_ANON_KEY", serviceJWT),
+  ] {
+    let environment = ["SUPABASE_URL": "https://abcd.supabase.co", name: key]
+    #expect(throws: UsageError.self) {
+      try ProjectChoice.resolve(ShellOptions(), environment: environment)
+    }
+    var url = ShellOptions()
+    url.url = "https://abcd.supabase.co"
+    do {
+      _ = try ProjectChoice.resolve(url, environment: [name: key])
+      Issue.record("\(name) holding a server key was taken with --url")
+    } catch {
+      #expect(error.description.hasPrefix("$\(name) holds a server key (role service_role"))
+    }
+    var flagged = url
+    flagged.key = key
+    #expect(throws: Never.self) { try ProjectChoice.resolve(flagged, environment: [name: key]) }
+  }
+  for (name, key) in [
+    ("SUPABASE_SECRET_KEY", "sb_secret_abc"), ("SUPABASE_SERVICE_ROLE_KEY", serviceJWT),
+    ("SUPABASE_ANON_KEY", "sb_publishable_abc"), ("SUPABASE_ANON_KEY", "custom-gateway-key"),
+  ] {
+    let choice = try ProjectChoice.resolve(
+      ShellOptions(), environment: ["SUPABASE_URL": "https://abcd.supabase.co", name: key])
+    guard case .project(let project) = choice.target else {
+      Issue.record("expected a project for \(name), got \(choice.target)")
+      continue
+    }
+    #expect(project.key == key)
+  }
+}

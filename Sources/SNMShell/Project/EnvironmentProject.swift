@@ -1,3 +1,5 @@
+import SNMSupabase
+
 /// The project the environment names (``ProjectChoice`` reads it): `SUPABASE_URL`, the first key variable set, the service key.
 struct EnvironmentProject {
   var environment: [String: String]
@@ -11,6 +13,28 @@ struct EnvironmentProject {
     }
     return nil
   }
+
+  /// ``key`` for a run that takes its key from the environment, refused when a client key's
+  /// variable (`SUPABASE_PUBLISHABLE_KEY`, `SUPABASE_ANON_KEY`) holds a server key: an
+  /// `sb_secret_` key or a legacy `service_role` JWT there would run every request as
+  /// service_role, past row-level security, where the job asked for the client's role (a smoke
+  /// script proving a policy would pass that should fail).
+  /// - Throws: `UsageError` naming the variable and what to do.
+  func clientKey() throws(UsageError) -> (name: String, value: String)? {
+    guard let found = key else { return nil }
+    if Self.clientKeyVariables.contains(found.name),
+      SupabaseAPIKey(found.value).role == "service_role"
+    {
+      throw UsageError(
+        "$\(found.name) holds a server key (role service_role, which bypasses row-level "
+          + "security), not the project's client key: set it to the publishable (or anon) key, "
+          + "or, to run as service_role on purpose, set SUPABASE_SECRET_KEY instead or pass --key")
+    }
+    return found
+  }
+
+  /// The variables meant for the client's key (role anon).
+  static let clientKeyVariables: Set = ["SUPABASE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY"]
 
   var serviceKey: String? {
     ProjectSelection.serviceKeyVariables.lazy.compactMap { Self.nonEmpty(environment[$0]) }.first

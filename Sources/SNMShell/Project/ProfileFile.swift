@@ -50,7 +50,9 @@ public struct ProfileFile: Sendable {
     }
     let names = ["anon_key", "publishable_key", "key", "secret_key", "service_role_key"]
     guard let url = profile["url"] as? String,
-      let key = names.lazy.compactMap({ profile[$0] as? String }).first
+      let (field, key) = names.lazy.compactMap({ field in
+        (profile[field] as? String).map { (field, $0) }
+      }).first
     else {
       throw UsageError(
         "profile '\(name)' in \(path) needs \"url\" and a key (\"publishable_key\" or \"anon_key\")"
@@ -60,6 +62,14 @@ public struct ProfileFile: Sendable {
       throw UsageError(
         "profile '\(name)' in \(path): \"url\" ends in \(ProjectChoice.shown(tail)), which snm "
           + "adds itself: write the project URL (https://<ref>.supabase.co)")
+    }
+    if ["anon_key", "publishable_key"].contains(field),
+      SupabaseAPIKey(key).role == "service_role"
+    {
+      throw UsageError(
+        "profile '\(name)' in \(path): \"\(field)\" holds a server key (role service_role, which "
+          + "bypasses row-level security), not the project's client key: write the publishable (or "
+          + "anon) key there, or name it \"secret_key\" to run as service_role on purpose")
     }
     let service = ["service_key", "secret_key", "service_role_key"].lazy.compactMap {
       profile[$0] as? String

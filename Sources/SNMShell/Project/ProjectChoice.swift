@@ -145,7 +145,7 @@ public struct ProjectChoice: Sendable, Equatable {
     let key: String
     if let flag = options.key {
       key = flag
-    } else if let (_, value) = variables.key {
+    } else if let (_, value) = try variables.clientKey() {
       key = value
     } else {
       throw UsageError(
@@ -167,7 +167,8 @@ public struct ProjectChoice: Sendable, Equatable {
   static func fromEnvironment(_ options: ShellOptions, _ variables: EnvironmentProject)
     throws(UsageError) -> ProjectChoice
   {
-    let key = options.key ?? variables.key?.value
+    let key: String?
+    if let flag = options.key { key = flag } else { key = try variables.clientKey()?.value }
     switch (variables.url, key) {
     case (let url?, let key?):
       var notes: [String] = []
