@@ -4,6 +4,7 @@ Another account on the machine: a data dir it can write in (its own folder, or o
 everyone under /tmp) would let it swap the project's JWT secret (and mint service_role tokens) or
 the gateway's pid file that `snm local stop` signals; snm refuses such a data dir. Ctrl-Z at the
 password prompt stops the job as it does at snm's prompt, where it was read into the password."""
+import contextlib
 import json
 import os
 import pwd
@@ -60,7 +61,9 @@ def test_a_data_dir_another_account_may_write_is_refused(tmp_path):
         snm("local", "destroy", "--dir", str(data), "--yes")
 
 
-def test_ctrl_z_at_the_password_prompt_stops_the_job_and_fg_asks_again(shell_env):
+@contextlib.contextmanager
+def at_the_password_prompt(shell_env):
+    """snm in a job-control bash, at login's password prompt for alice@example.com."""
     with job_control_bash({**shell_env, "NO_COLOR": "1"}) as bash:
         bash.type(SNM)
         bash.press("Enter")
@@ -68,6 +71,11 @@ def test_ctrl_z_at_the_password_prompt_stops_the_job_and_fg_asks_again(shell_env
         bash.type("login email 'alice@example.com'")
         bash.press("Enter")
         bash.wait_for_text("password for alice@example.com:")
+        yield bash
+
+
+def test_ctrl_z_at_the_password_prompt_stops_the_job_and_fg_asks_again(shell_env):
+    with at_the_password_prompt(shell_env) as bash:
         bash.type("pass")
         bash.press("C-z")
         stopped = bash.wait_for(lambda s: re.search(r"Stopped.*\n?bash\$ ?$", s), timeout=5)
@@ -85,13 +93,7 @@ def test_arrow_home_and_end_at_the_password_prompt_are_refused_and_it_asks_again
     """An arrow, Home or End at the password prompt sent its escape sequence as part of the
     password (`pass` Left `word123` was sent as `pass\\e[Dword123`). The prompt names the key,
     clears what was typed and asks again; the password typed then signs in."""
-    with job_control_bash({**shell_env, "NO_COLOR": "1"}) as bash:
-        bash.type(SNM)
-        bash.press("Enter")
-        bash.wait_for_prompt()
-        bash.type("login email 'alice@example.com'")
-        bash.press("Enter")
-        bash.wait_for_text("password for alice@example.com:")
+    with at_the_password_prompt(shell_env) as bash:
         for key, name in [("Left", "the Left arrow key"), ("Home", "the Home key"),
                           ("End", "the End key"), ("Up", "the Up arrow key")]:
             prompts = bash.screen().count("password for alice@example.com:")
