@@ -196,11 +196,15 @@ import Testing
   @Test func theServersCloseIsKeptWithItsCode() async throws {
     let server = try LoopbackPhoenixServer(greeting: [.close(.policyViolation)]) { _ in [] }
     defer { server.stop() }
-    let (_, events) = try await Self.open(server)
+    // The socket is held until its events end: it hands its connection's events on only while
+    // it lives (the connection holds it weakly), so a socket dropped here lost a close that
+    // arrived after `open` returned, and the loop below waited forever (seen under load).
+    let (socket, events) = try await Self.open(server)
     var ending: RealtimeError??
     for await event in events {
       if case .ended(let error) = event { ending = error }
     }
+    withExtendedLifetime(socket) {}
     #expect(ending == .some(.socket(.closed(code: .policyViolation, reason: ""))))
   }
 
