@@ -138,3 +138,18 @@ func ciIsAnyTruthyValue(value: String, set: Bool) {
     #expect(project.key == key)
   }
 }
+
+/// A note quoting the environment's URL shows its hidden characters escaped, by the one walk:
+/// the old escaper let U+202E (right-to-left override) through and wrote `\u{1b}` in lowercase.
+@Test func aNoteShowsTheEnvironmentsURLWithItsHiddenCharactersEscaped() throws {
+  var options = ShellOptions()
+  options.url = "https://abcd.supabase.co"
+  options.key = "sb_publishable_abc"
+  let choice = try ProjectChoice.resolve(
+    options, environment: ["SUPABASE_URL": "https://evil\u{202E}oc.esabapus.x\u{1B}[2J"])
+  #expect(
+    choice.notes == [
+      "using --url (https://abcd.supabase.co), not SUPABASE_URL "
+        + "(https://evil\\u{202E}oc.esabapus.x\\u{1B}[2J)"
+    ])
+}

@@ -194,16 +194,7 @@ public struct ProjectChoice: Sendable, Equatable {
     }
   }
 
-  /// `text` with control characters written as `\u{..}`, for a message.
-  public static func shown(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-        result += "\\u{\(String(scalar.value, radix: 16))}"
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
-  }
+  /// `text` as a message shows it: control characters and invisible format characters
+  /// (`\u{1B}`, `\u{202E}`) as escapes, by the one escaping walk (``VisibleText``).
+  public static func shown(_ text: String) -> String { VisibleText.escaped(text) }
 }
