@@ -21,7 +21,10 @@ QUERY = "from user_info select id, name"
 
 
 def env_for(tmp_path, url, key="not-a-real-key"):
-    return {"SUPABASE_URL": url, "SUPABASE_ANON_KEY": key, "NO_COLOR": "1",
+    # The key goes in the server key's variable: a service_role key in SUPABASE_ANON_KEY is
+    # refused (a client key's variable holding a server key).
+    return {"SUPABASE_URL": url, "SUPABASE_PUBLISHABLE_KEY": "", "SUPABASE_ANON_KEY": "",
+            "SUPABASE_SECRET_KEY": key, "NO_COLOR": "1",
             "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
             "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAGER": "cat"}
 

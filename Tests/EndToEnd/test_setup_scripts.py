@@ -121,7 +121,7 @@ def test_install_says_what_the_build_compiles_and_that_it_moves(tmp_path):
     done = subprocess.run(
         [str(repo / "scripts" / "install")], cwd=repo, capture_output=True, text=True,
         timeout=120, env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}",
-                          "SNM_INSTALL_TICK": "1"})
+                          "SNM_INSTALL_TICK": "1", "SNM_SKIP_BUILD": "0"})
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     step = next(line for line in lines if line.startswith("install: 3/3 swift build"))
