@@ -203,11 +203,9 @@ import Testing
     let document = JSONDocument(checked: Data(bytes), shape: whole)
     for layout in [ArrivingLines.Layout.lines, .indented] {
       let all = try Self.written(document, from: .start, layout: layout)
-      for step in [nil, 5, 333] {
-        // Else the first row and its `,`, then the rest.
-        let first = [1 + rows[0].utf8.count + 1]
-        let arrivals = step.map { Array(stride(from: $0, to: bytes.count, by: $0)) } ?? first
-        let way = "\(layout), step \(step.map(String.init) ?? "the first row then the rest")"
+      for (arrivals, way) in Self.arrivals(
+        of: bytes, firstRow: rows[0], steps: [nil, 5, 333], layout)
+      {
         let spool = MemorySpool()
         let (shape, lines) = Self.arriving(
           bytes, arrivals: arrivals, windowed: true, layout: layout, most: 700, spool: spool)
@@ -216,6 +214,18 @@ import Testing
         #expect(lines.end?.count == 59 && spool.pieces.count > 4, "\(way)")
         #expect(spool.bytes + lines.withText { Array($0) } == all[start..<59].flatMap { $0 })
       }
+    }
+  }
+
+  /// How a body arrives, each with its name for a failure's message: `step` bytes at a time, or
+  /// (nil) the first row and its `,`, then the rest.
+  static func arrivals(
+    of bytes: [UInt8], firstRow: String, steps: [Int?], _ layout: ArrivingLines.Layout
+  ) -> [(arrivals: [Int], way: String)] {
+    steps.map { step in
+      let first = [1 + firstRow.utf8.count + 1]
+      let arrivals = step.map { Array(stride(from: $0, to: bytes.count, by: $0)) } ?? first
+      return (arrivals, "\(layout), step \(step.map(String.init) ?? "the first row then the rest")")
     }
   }
 
@@ -234,11 +244,9 @@ import Testing
     let document = JSONDocument(checked: Data(bytes), shape: whole)
     for layout in [ArrivingLines.Layout.lines, .indented] {
       let all = try Self.written(document, from: .start, layout: layout)
-      for step in [nil, 4096] {
-        // The first row and its `,`, then the rest.
-        let first = [1 + rows[0].utf8.count + 1]
-        let arrivals = step.map { Array(stride(from: $0, to: bytes.count, by: $0)) } ?? first
-        let way = "\(layout), step \(step.map(String.init) ?? "the first row then the rest")"
+      for (arrivals, way) in Self.arrivals(
+        of: bytes, firstRow: rows[0], steps: [nil, 4096], layout)
+      {
         let spool = MemorySpool()
         let (shape, lines) = Self.arriving(
           bytes, arrivals: arrivals, windowed: false, layout: layout, most: 1024, spool: spool)
