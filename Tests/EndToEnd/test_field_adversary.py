@@ -9,6 +9,8 @@ import json
 import os
 import pwd
 import re
+import socket
+import struct
 import subprocess
 import time
 
@@ -277,3 +279,44 @@ def test_the_password_prompt_shows_the_email_escaped(project, tmp_path):
     assert b"\x1b" not in shown and b"\x07" not in shown, shown
     assert shown == b"evil\\u{1B}]0;owned\\u{7}\\u{1B}[2J@example.com", shown
 
+
+
+def test_standard_input_that_fails_to_be_read_is_a_failure_not_its_end(project, tmp_path):
+    """A read error on standard input read as it comes (a socket reset, a device's error, a
+    descriptor closed at start) ended the input as if it had ended: snm exited 0 having run a
+    part of it, and a CI step passed. It is a failure now, saying why and where, exit 2, and the
+    statement it cut short is not run. A line that is not UTF-8 is refused as a file's is."""
+    env = {**os.environ, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    stopped = "nothing from there on ran"
+
+    # A socket (`snm < /dev/tcp/...`, socat, inetd) whose peer resets after the first line.
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        client = socket.create_connection(server.getsockname())
+        peer, _ = server.accept()
+        with client, peer:
+            reader = subprocess.Popen([SNM], stdin=client, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, env=env)
+            peer.sendall(b"echo 'first'\necho 'cut short'")
+            assert reader.stdout.readline() == "first\n"
+            peer.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            peer.close()
+            out, err = reader.communicate(timeout=60)
+    assert reader.returncode == 2 and out == "", (reader.returncode, out, err)
+    assert "snm: cannot read standard input: connection reset by peer" in err, err
+    assert f", at line 2: {stopped}" in err, err
+
+    # A standard input closed at start (`snm <&-`).
+    closed = subprocess.run(["sh", "-c", f'exec "{SNM}" <&-'], capture_output=True, text=True,
+                            timeout=60, env=env)
+    assert closed.returncode == 2, (closed.stdout, closed.stderr)
+    assert f"snm: cannot read standard input: not open (EBADF), at line 1: {stopped}" \
+        in closed.stderr, closed.stderr
+
+    # A pipe's line that is not UTF-8 (it went on with U+FFFD in its place).
+    latin1 = subprocess.run([SNM], input=b"echo 'a'\necho 'caf\xe9'\necho 'c'\n",
+                            capture_output=True, timeout=60, env=env)
+    assert latin1.returncode == 2 and latin1.stdout == b"a\n", latin1.stdout
+    assert b"snm: standard input is not UTF-8 text, at line 2: " + stopped.encode() \
+        in latin1.stderr, latin1.stderr

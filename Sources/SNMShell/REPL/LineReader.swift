@@ -6,6 +6,17 @@ public enum LineInput: Equatable, Sendable {
   case interrupted
   /// Ctrl-D on an empty line, or the end of standard input.
   case end
+  /// Standard input could not be read on (a device's EIO, a closed descriptor, bytes that are
+  /// not UTF-8): the input ends here, as a failure, not as its end.
+  case unreadable(ScriptLoadError)
+
+  /// Whether nothing more comes after this.
+  var endsInput: Bool {
+    switch self {
+    case .end, .unreadable: true
+    case .line, .interrupted: false
+    }
+  }
 }
 
 /// Reads the lines of statements, from a person at a terminal or from a pipe.

@@ -110,13 +110,13 @@ final class LineReaderThread: Sendable {
       case .read:
         let line = reader.readLine(prompt: "", pending: "")
         let waiting = state.withLock { state -> [Request] in
-          if line == .end { state.atEnd = true }
+          if line.endsInput { state.atEnd = true }
           guard !state.queue.isEmpty else {
             state.ahead.append(line)
             return []
           }
-          // At the end every read waiting gets `.end`; else the first gets the line.
-          guard line == .end else { return [state.queue.removeFirst()] }
+          // At the end every read waiting gets the end; else the first gets the line.
+          guard line.endsInput else { return [state.queue.removeFirst()] }
           let all = state.queue
           state.queue.removeAll()
           return all

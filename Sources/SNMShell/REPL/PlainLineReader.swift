@@ -4,13 +4,16 @@ import Synchronization
 /// Reads lines from standard input with no prompt, no editing and no escape codes.
 ///
 /// Used when standard input is not a terminal (`echo 'from user_info select *' | snm`).
-/// A `\r\n` line end is read as `\n`.
+/// A `\r\n` line end is read as `\n`. Standard input that fails to be read (EIO from a device,
+/// a descriptor closed at start) or is not UTF-8 text ends the input with ``LineInput/unreadable(_:)``,
+/// never as if it had ended.
 public final class PlainLineReader: LineReader {
-  private let next: @Sendable () -> String?
+  private let next: @Sendable () -> LineInput
 
   /// A reader of this process's standard input.
   public convenience init() {
-    self.init { Swift.readLine(strippingNewline: true) }
+    let lines = DescriptorLines(fd: STDIN_FILENO)
+    self.init(input: { lines.next() })
   }
 
   /// A reader of `text`'s lines, as standard input would give them.
@@ -40,15 +43,20 @@ public final class PlainLineReader: LineReader {
   }
 
   /// A reader over `next`, which returns one line (without its terminator) or nil at the end.
-  public init(next: @escaping @Sendable () -> String?) {
-    self.next = next
+  public convenience init(next: @escaping @Sendable () -> String?) {
+    self.init(input: { next().map(LineInput.line) ?? .end })
+  }
+
+  private init(input: @escaping @Sendable () -> LineInput) {
+    self.next = input
   }
 
   public var isInteractive: Bool { false }
 
   public func readLine(prompt: String, pending: String) -> LineInput {
-    guard var line = next() else { return .end }
-    if line.hasSuffix("\r") { line.removeLast() }
+    let input = next()
+    guard case .line(var line) = input, line.hasSuffix("\r") else { return input }
+    line.removeLast()
     return .line(line)
   }
 
@@ -65,5 +73,85 @@ private final class LineQueue: Sendable {
 
   func next() -> String? {
     lines.withLock { $0.popFirst() }
+  }
+}
+
+/// The lines of a file descriptor as `read(2)` gives them, the end told apart from a failure: a
+/// device's EIO or a descriptor closed at start (main.swift holds it with /dev/null opened
+/// write-only: EBADF) ended the input as if it had ended, and snm exited 0 having run part of it.
+/// A line that is not UTF-8 is refused, as a file on standard input is (it went on with U+FFFD
+/// in its place). Read on one thread at a time (the prompt loop's).
+final class DescriptorLines: Sendable {
+  private struct State {
+    var buffer: [UInt8] = []
+    /// Where the next line starts in `buffer`.
+    var start = 0
+    var ended = false
+    var failure: ScriptLoadError?
+  }
+
+  private let fd: Int32
+  private let state = Mutex(State())
+
+  init(fd: Int32) {
+    self.fd = fd
+  }
+
+  /// The next line without its `\n`, the end, or why no more can be read (a line cut short by
+  /// a failure is not handed out: the input it belongs to is lost).
+  func next() -> LineInput {
+    state.withLock { state in
+      while true {
+        if let newline = state.buffer[state.start...].firstIndex(of: UInt8(ascii: "\n")) {
+          defer { state.start = newline + 1 }
+          return Self.line(state.buffer[state.start..<newline])
+        }
+        if let failure = state.failure { return .unreadable(failure) }
+        if state.ended {
+          guard state.start < state.buffer.count else { return .end }
+          defer { state.start = state.buffer.count }
+          return Self.line(state.buffer[state.start...])
+        }
+        if state.start > 0 {
+          state.buffer.removeSubrange(0..<state.start)
+          state.start = 0
+        }
+        fill(&state)
+      }
+    }
+  }
+
+  /// Reads what is there (waiting for it), noting the end or the failure.
+  private func fill(_ state: inout State) {
+    let room = 65_536
+    let old = state.buffer.count
+    state.buffer.append(contentsOf: repeatElement(0, count: room))
+    while true {
+      let got = state.buffer.withUnsafeMutableBytes { bytes in
+        read(fd, bytes.baseAddress.map { $0 + old }, room)
+      }
+      if got >= 0 {
+        state.buffer.removeLast(room - got)
+        state.ended = got == 0
+        return
+      }
+      let code = errno
+      if code == EINTR { continue }
+      if code == EAGAIN {  // a descriptor shared with a program that set it non-blocking
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&ready, 1, -1)
+        continue
+      }
+      state.buffer.removeLast(room)
+      state.failure = .unreadable("-", errno: code)
+      return
+    }
+  }
+
+  private static func line(_ bytes: ArraySlice<UInt8>) -> LineInput {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      return .unreadable(.notText("-"))
+    }
+    return .line(text)
   }
 }

@@ -76,6 +76,13 @@ public struct PromptLoop {
         }
         _ = runner.finishScript()
         return reader.isInteractive ? .success : runner.exitCode
+      case .unreadable(let problem):
+        // What was read of the statement it cut is not run: its end is lost.
+        let line = linesRead + buffer.lines.count + 1
+        executor.baseErrors.write("snm: \(problem), at line \(line): nothing from there on ran\n")
+        executor.baseErrors.flush()
+        _ = runner.finishScript()
+        return problem.exitCode
       case .interrupted:
         linesRead += buffer.lines.count
         buffer.reset()
