@@ -4,10 +4,12 @@ forever; and the process itself, which must leave no core file and no readable m
 
 The server here is a few lines of Python on a free port (the local project would never answer so).
 """
+import ctypes
 import gzip
 import json
 import os
 import pathlib
+import signal
 import socket
 import ssl
 import subprocess
@@ -972,6 +974,110 @@ def test_ctrl_c_while_rows_arrive_prints_no_row(home):
         assert stdout == b"", "rows were printed after Ctrl-C"
     finally:
         server.stop()
+
+
+# ptrace(2) requests (linux/ptrace.h) and waitpid's __WALL, to hold one thread of snm still.
+PTRACE_DETACH, PTRACE_SEIZE, PTRACE_INTERRUPT, WALL = 17, 0x4206, 0x4207, 0x40000000
+
+
+class HeldThread:
+    """One thread of a process stopped where it is (PTRACE_SEIZE, PTRACE_INTERRUPT) while the
+    others run on, until `release`; skips the test where this process may not trace it."""
+
+    def __init__(self, tid):
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p,
+                                     ctypes.c_void_p]
+        self.tid = tid
+        if self.libc.ptrace(PTRACE_SEIZE, tid, None, None) != 0:
+            pytest.skip(f"cannot trace a thread of snm here ({os.strerror(ctypes.get_errno())}; "
+                        "needs CAP_SYS_PTRACE: snm is not dumpable)")
+        assert self.libc.ptrace(PTRACE_INTERRUPT, tid, None, None) == 0
+        os.waitpid(tid, WALL)
+
+    def release(self):
+        if self.libc.ptrace(PTRACE_DETACH, self.tid, None, None) != 0:
+            # It ended with its process while held: reaped here, its tracer, so that the process's
+            # end reaches its parent.
+            try:
+                os.waitpid(self.tid, WALL)
+            except ChildProcessError:
+                pass
+
+
+def signal_thread(pid):
+    """snm's signal thread: the one waiting in read(2) on a pipe (its signal handler writes to it;
+    standard input is not a pipe here)."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        call = pathlib.Path(f"/proc/{pid}/task/{tid}/syscall").read_text().split()
+        if call[0] == "0" and os.readlink(f"/proc/{pid}/fd/{int(call[1], 16)}").startswith("pipe:"):
+            return int(tid)
+    raise AssertionError("snm has no thread waiting on its signal pipe")
+
+
+def signals_pending(pid):
+    """The process's shared pending signals (ShdPnd): 0 once each one's handler has run."""
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("ShdPnd:"):
+            return int(line.split()[1], 16)
+    return 0
+
+
+def test_ctrl_c_before_the_last_row_is_written_is_never_exit_0(home):
+    """SIGINT while snm still writes an answer to a pipe the reader drains late is 130, however
+    late snm's signal thread runs: the handler only writes to a pipe, and that thread tells the
+    statement. Under load (8 on 2 cores) it ran after the last row was written and the run was
+    taken for a success: exit 0 after Ctrl-C came mid-answer, once in eleven runs. The thread is
+    held still here (ptrace) from before the signal until the reader has every byte; snm then
+    waits for it, and says the statement was interrupted. (On a binary without the wait, snm
+    exited 0 while it was held.)"""
+    server = HostileServer(lambda head: json_answer(rows_body()))
+    command = [SNM, "--url", server.url, "--key", "k", "--format", "json", "-c",
+               "from big select *"]
+    env = {**os.environ, **home}
+    try:
+        whole = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, env=env,
+                               timeout=60)
+        assert whole.returncode == 0 and len(whole.stdout) > 1 << 20, whole.stderr
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, env=env)
+        held = None
+        try:
+            got = process.stdout.read(1)  # snm writes; the pipe fills and its writes wait
+            wait_until_blocked_writing(process.pid)
+            held = HeldThread(signal_thread(process.pid))
+            process.send_signal(signal.SIGINT)
+            while signals_pending(process.pid):  # the handler ran (in another thread)
+                time.sleep(0.001)
+            while len(got) < len(whole.stdout):
+                chunk = process.stdout.read1(1 << 16)
+                assert chunk, "the answer ended early"
+                got += chunk
+            held.release()
+            held = None
+            _, stderr = process.communicate(timeout=30)
+        finally:
+            if held is not None:
+                held.release()
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        assert process.returncode == 130, (process.returncode, stderr[-300:])
+        assert stderr.decode().endswith("snm: interrupted at -c:1:1: from big select *\n"), stderr
+    finally:
+        server.stop()
+
+
+def wait_until_blocked_writing(pid):
+    """Until a thread of `pid` waits in write(2) to its standard output (a full pipe)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            call = pathlib.Path(f"/proc/{pid}/task/{tid}/syscall").read_text().split()
+            if call[0] == "1" and int(call[1], 16) == 1:
+                return
+        time.sleep(0.01)
+    raise AssertionError("snm never waited to write its answer")
 
 
 def object_answer(status, body, extra=""):

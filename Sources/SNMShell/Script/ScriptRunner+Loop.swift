@@ -103,6 +103,8 @@ extension ScriptRunner {
     let captured = capture.captured
     state.running.removeLast()
     state.remember(result, failedWith: result.failure?.message ?? "")
+    // Its output is written: a signal that came before its last byte was is heard now.
+    executor.signals.settle()
     if let signal = executor.interruption ?? result.signal {
       reportInterruption(at: frame, by: signal)
       return .interrupted(signal)

@@ -3,6 +3,9 @@ import Synchronization
 
 /// The write end of the signal pipe, for the C signal handler (which can only touch globals).
 private let signalPipeWriteEnd = Atomic<Int32>(-1)
+/// How many signals the C handler put in the pipe, counted before it writes (and taken back
+/// when the pipe is full), so that ``InterruptSignals/settle()`` sees one the moment it came.
+private let signalsRaised = Atomic<Int>(0)
 
 /// SIGINT and SIGTERM, turned from asynchronous signals into calls on an ordinary thread.
 ///
@@ -38,6 +41,8 @@ public final class InterruptSignals: Sendable {
   /// The terminal's settings when `install` ran: put back before a signal ends the process (a
   /// password prompt turns echo off, the line editor switches to raw mode).
   private let terminalAtStart = Mutex<termios?>(nil)
+  /// How many signals of the pipe the reading thread has handed to the watchers.
+  private let signalsDelivered = Atomic<Int>(0)
 
   private init(processWide: Bool) {
     self.processWide = processWide
@@ -122,9 +127,37 @@ public final class InterruptSignals: Sendable {
     while true {
       let count = read(fd, &byte, 1)
       if count < 0 && errno == EINTR { continue }
-      guard count == 1 else { return }
+      guard count == 1 else { break }
       deliver(Int32(byte))
+      signalsDelivered.wrappingAdd(1, ordering: .releasing)
     }
+    // No more are handed over: nobody waits for them.
+    signalsDelivered.store(.max, ordering: .releasing)
+  }
+
+  /// Waits until every SIGINT and SIGTERM that has reached the process is handed to the
+  /// watchers (on `shared`; a test's source hands each over as `simulate` is called). The signal
+  /// thread may run long after the handler under load: a statement whose last row was written
+  /// after Ctrl-C came, but before that thread ran, was taken for a success (exit 0). A statement
+  /// asks this once its output is written, before it asks whether a signal stopped it.
+  ///
+  /// A signal sent is waited for from the moment the kernel holds it for the process
+  /// (`sigpending`), before a thread has run the handler: the thread it chose may not run for a
+  /// while under load either.
+  public func settle() {
+    guard processWide else { return }
+    while Self.pendingHere()
+      || signalsDelivered.load(ordering: .acquiring) < signalsRaised.load(ordering: .acquiring)
+    {
+      usleep(1000)
+    }
+  }
+
+  /// Whether SIGINT or SIGTERM is pending for the process (or this thread), its handler not run.
+  private static func pendingHere() -> Bool {
+    var pending = sigset_t()
+    guard sigpending(&pending) == 0 else { return false }
+    return sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1
   }
 
   /// Acts as if `signal` had arrived: for unit tests of what the watchers do. Returns how many
@@ -180,6 +213,9 @@ private func forwardSignal(_ signal: Int32) {
   guard fd >= 0 else { return }
   var byte = UInt8(truncatingIfNeeded: signal)
   let saved = errno
-  _ = write(fd, &byte, 1)
+  signalsRaised.wrappingAdd(1, ordering: .sequentiallyConsistent)
+  if write(fd, &byte, 1) != 1 {
+    signalsRaised.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+  }
   errno = saved
 }
