@@ -54,14 +54,14 @@ def test_unreachable_project_exits_3_with_the_url_and_the_cause(stopped_project,
     script.write_text(f"echo 'before'\n{QUERY}\necho 'after'\n")
     for name, url, key, cause in unreachable_cases(stopped_project):
         env = env_for(tmp_path, url, key)
-        started = time.monotonic()
-        runs = {
-            "-c": run_snm("-c", QUERY, env=env, timeout=60),
-            "script": run_snm(str(script), env=env, timeout=60),
-            "stdin": run_snm(input=f"{QUERY}\n", env=env, timeout=60),
-        }
-        elapsed = time.monotonic() - started
-        assert elapsed < 20, f"{name}: three runs took {elapsed:.1f} s; the default timeout is 30 s"
+        runs, took = {}, {}
+        for how, args, stdin in (("-c", ("-c", QUERY), None), ("script", (str(script),), None),
+                                 ("stdin", (), f"{QUERY}\n")):
+            started = time.monotonic()
+            runs[how] = run_snm(*args, input=stdin, env=env, timeout=90)
+            took[how] = time.monotonic() - started
+        # Each run ends at the refusal, not at the default 30 s timeout.
+        assert max(took.values()) < 25, f"{name}: {took}; the default timeout is 30 s"
         for how, result in runs.items():
             assert result.returncode == 3, (name, how, result.stderr)
             assert f"could not reach {url}/rest/v1/user_info" in result.stderr, (name, how)
@@ -123,7 +123,7 @@ def test_a_server_that_never_answers_times_out(silent_server, tmp_path):
     assert result.returncode == 3, result.stderr
     assert f"no answer from {silent_server}/rest/v1/user_info" in result.stderr
     assert "within 2 s (timed out)" in result.stderr
-    assert 1.9 < elapsed < 15, f"--timeout 2 took {elapsed:.1f} s"
+    assert 1.9 < elapsed < 25, f"--timeout 2 took {elapsed:.1f} s (the default is 30 s)"
 
 
 def test_timeout_applies_to_a_slow_statement(project, tmp_path):
@@ -135,19 +135,23 @@ def test_timeout_applies_to_a_slow_statement(project, tmp_path):
     assert fast.returncode == 0 and "0.1" in fast.stdout, fast.stderr
 
 
-def test_sigint_cancels_a_slow_request_in_a_script(project, tmp_path):
+def test_sigint_cancels_a_slow_request_in_a_script(silent_server, tmp_path):
+    """The server never answers and the request may wait five minutes: only Ctrl-C can end the
+    run within the bound. (It slept in the local project, whose anon role's statement_timeout of
+    3 s ends any sleep; and its bound of 5 s failed under a loaded run.)"""
     script = tmp_path / "slow.snm"
-    script.write_text("echo 'start'\nrpc sleep_for {\"seconds\": 30}\necho 'never'\n")
+    script.write_text(f"echo 'start'\n{QUERY}\necho 'never'\n")
     process = subprocess.Popen(
-        [SNM, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, **env_for(tmp_path, project.url, project.anon_key)})
-    time.sleep(1.5)
+        [SNM, "--timeout", "300", str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env={**os.environ, **env_for(tmp_path, silent_server)})
+    assert process.stdout.readline() == "start\n"
+    time.sleep(1)
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
-    assert time.monotonic() - sent < 5, "Ctrl-C must not wait for the 30 s request"
+    out, err = process.communicate(timeout=200)
+    assert time.monotonic() - sent < 60, "Ctrl-C must not wait for the 300 s request"
     assert process.returncode == 130, err
-    assert out == "start\n"
+    assert out == ""
     assert f"{script}:2:1" in err and "interrupted" in err
 
 

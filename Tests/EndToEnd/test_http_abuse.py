@@ -209,7 +209,7 @@ def test_slowloris_trickle_is_cut_off_and_others_are_served(abused, canary):
     assert len(answers) == len(trickles), f"{len(trickles) - len(answers)} trickles never cut off"
     statuses = [status_of(data) for data in answers.values()]
     assert statuses.count(408) == len(trickles), statuses[:10]
-    assert elapsed < REQUEST_TIMEOUT + 5, f"cut off after {elapsed:.1f} s"
+    assert elapsed < REQUEST_TIMEOUT + 15, f"cut off after {elapsed:.1f} s"
     settled(project)
 
 

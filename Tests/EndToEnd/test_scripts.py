@@ -338,10 +338,10 @@ def test_a_signal_stops_a_script_naming_the_statement(project, tmp_path, sig, co
     process = start_script([str(script)], snm_env(project, tmp_path))
     assert process.stdout.readline() == "sleeping\n"
     time.sleep(0.5)
-    started = time.monotonic()
     process.send_signal(sig)
     out, err = process.communicate(timeout=20)
-    assert time.monotonic() - started < 5
+    # How soon the signal ends a request is test_faults_network's to show, against a server
+    # that never answers (this sleep ends at the anon role's 3 s statement_timeout anyway).
     assert process.returncode == code, err
     assert err == (f"target: {project.url} (anon key, from SUPABASE_URL)\n"
                    f"snm: {verb} at {script}:2:1: rpc sleep_for {{\"seconds\": 8}}\n")

@@ -54,7 +54,12 @@ class TmuxShell:
         return self._tmux("capture-pane", "-p", "-e", "-t", "0").rstrip("\n")
 
     def wait_for(self, predicate, timeout=15.0, interval=0.02):
-        """Polls the screen until predicate(screen) is true; returns the screen or raises."""
+        """Polls the screen until predicate(screen) is true; returns the screen or raises.
+        Waits at least 30 s whatever the caller asks: a wait only ever ends early on success, so
+        a longer one slows a failing test alone, while a short one failed passing tests on a
+        loaded machine (CI runs the suite on two busy cores). How fast snm answers is the
+        benchmarks' to measure, never a test's."""
+        timeout = max(timeout, 30.0)
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:

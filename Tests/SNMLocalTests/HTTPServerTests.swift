@@ -108,7 +108,7 @@ func received(_ fd: Int32, until marker: String? = nil) -> String {
   }
   #expect(server.workerCount >= 1)
   server.stop()
-  let deadline = monotonicSeconds() + 10
+  let deadline = monotonicSeconds() + 30
   while server.workerCount > 0 && monotonicSeconds() < deadline { usleep(10_000) }
   #expect(server.workerCount == 0)
 }

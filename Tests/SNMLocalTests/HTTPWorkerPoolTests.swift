@@ -11,9 +11,9 @@ import Testing
 
 /// The pool's count of idle threads stays true however often their waits run out.
 @Suite struct HTTPWorkerPoolTests {
-  /// Waits (up to 5 s) until the pool's idle waits ran out `count` times.
+  /// Waits (up to 30 s) until the pool's idle waits ran out `count` times.
   static func waitForIdleTimeouts(_ pool: HTTPWorkerPool, _ count: Int) {
-    let deadline = monotonicSeconds() + 5
+    let deadline = monotonicSeconds() + 30
     while pool.state.withLock({ $0.idleTimeouts }) < count && monotonicSeconds() < deadline {
       usleep(5_000)
     }
@@ -27,7 +27,7 @@ import Testing
     defer { pool.stop() }
     let first = DispatchSemaphore(value: 0)
     pool.submit { first.signal() }
-    #expect(first.wait(timeout: .now() + 5) == .success)
+    #expect(first.wait(timeout: .now() + 30) == .success)
     Self.waitForIdleTimeouts(pool, 5)
     #expect(pool.state.withLock { $0.idleTimeouts } >= 5)
     #expect(pool.count == 1)
@@ -37,15 +37,15 @@ import Testing
     let done = DispatchSemaphore(value: 0)
     pool.submit {
       a.signal()
-      if b.wait(timeout: .now() + 5) == .success { met.withLock { $0 += 1 } }
+      if b.wait(timeout: .now() + 30) == .success { met.withLock { $0 += 1 } }
       done.signal()
     }
     pool.submit {
       b.signal()
-      if a.wait(timeout: .now() + 5) == .success { met.withLock { $0 += 1 } }
+      if a.wait(timeout: .now() + 30) == .success { met.withLock { $0 += 1 } }
       done.signal()
     }
-    for _ in 0..<2 { #expect(done.wait(timeout: .now() + 15) == .success) }
+    for _ in 0..<2 { #expect(done.wait(timeout: .now() + 70) == .success) }
     #expect(met.withLock { $0 } == 2, "both jobs ran at once")
     #expect(pool.count == 2)
   }
@@ -60,15 +60,15 @@ import Testing
     for _ in 0..<2 {
       pool.submit {
         started.signal()
-        _ = release.wait(timeout: .now() + 5)
+        _ = release.wait(timeout: .now() + 30)
       }
     }
-    for _ in 0..<2 { #expect(started.wait(timeout: .now() + 5) == .success) }
+    for _ in 0..<2 { #expect(started.wait(timeout: .now() + 30) == .success) }
     release.signal()
     release.signal()
     Self.waitForIdleTimeouts(pool, 10)
     // Between a timeout and parking again a thread is uncounted for a moment: wait for both.
-    let deadline = monotonicSeconds() + 5
+    let deadline = monotonicSeconds() + 30
     var idle = 0
     while monotonicSeconds() < deadline {
       idle = pool.state.withLock { $0.idle }

@@ -35,7 +35,7 @@ import Testing
     #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
     server.stop()
     // The loop closes the listener once woken; a copy left listening would never stop.
-    let deadline = monotonicSeconds() + 10
+    let deadline = monotonicSeconds() + 30
     while HTTPServer.listeningPort(of: held) != nil && monotonicSeconds() < deadline {
       usleep(5_000)
     }

@@ -209,21 +209,22 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
     }
   }
 
+  /// The server never answers: the request ends with its own timeout's error. (A transport that
+  /// ignored the timeout would wait forever, and the suite's one-minute limit fails the test: no
+  /// clock is read here, since under a loaded test run the tasks resume seconds late.)
   @Test(arguments: TransportKind.all)
   func aSilentServerTimesOut(_ kind: TransportKind) async throws {
     let server = try LoopbackHTTPServer { _ in .hang }
     defer { server.stop() }
-    let started = ContinuousClock.now
     await #expect(throws: SNMNetworkError.timedOut(url: server.baseURL + "/t", seconds: 0.5)) {
       try await kind.make().send(request(server, timeout: 0.5))
     }
-    #expect(ContinuousClock.now - started < .seconds(20))
   }
 
   /// A byte every 50 ms never leaves the connection idle, yet the request ends at its timeout: in
-  /// a body, in a chunk line that never ends, in a header that never ends. (How close to the
-  /// timeout it ends is the end-to-end suite's to check, on the built binary: under a loaded test
-  /// run the tasks here resume seconds late.)
+  /// a body, in a chunk line that never ends, in a header that never ends. (Each drip lasts hours;
+  /// a transport timing only idleness would run into the suite's one-minute limit. How close to
+  /// the timeout it ends is the end-to-end suite's to check, on the built binary, with margins.)
   @Test(arguments: TransportKind.all)
   func aSlowDripEndsAtTheTimeout(_ kind: TransportKind) async throws {
     let drips: [LoopbackReply] = [
@@ -238,26 +239,25 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
     for drip in drips {
       let server = try LoopbackHTTPServer { _ in drip }
       defer { server.stop() }
-      let started = ContinuousClock.now
       await #expect(throws: SNMNetworkError.timedOut(url: server.baseURL + "/t", seconds: 1)) {
         try await kind.make().send(request(server, timeout: 1))
       }
-      #expect(ContinuousClock.now - started < .seconds(20), "\(drip)")
     }
   }
 
+  /// The request's own timeout is 10 minutes and the server never answers, so only the cancel
+  /// can end it inside the suite's one-minute limit. (It read the clock: `< 5 s` after the cancel
+  /// failed CI at 5.7 s while the whole suite ran on two cores.)
   @Test(arguments: TransportKind.all)
   func cancellingTheTaskStopsTheTransferAndClosesTheConnection(_ kind: TransportKind) async throws {
     let server = try LoopbackHTTPServer { _ in .hang }
     defer { server.stop() }
     let transport = kind.make()
-    let sent = request(server, timeout: 30)
+    let sent = request(server, timeout: 600)
     let task = Task { try await transport.send(sent) }
     while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-    let cancelled = ContinuousClock.now
     task.cancel()
     await #expect(throws: SNMNetworkError.cancelled(url: sent.url)) { try await task.value }
-    #expect(ContinuousClock.now - cancelled < .seconds(5))
     while server.closedByClientCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
     #expect(server.closedByClientCount == 1)
   }

@@ -90,11 +90,9 @@ struct ServerErrorCase: Sendable, CustomTestStringConvertible {
     let server = try LoopbackHTTPServer { _ in .hang }
     defer { server.stop() }
     let url = server.baseURL + "/rest/v1/t"
-    let started = ContinuousClock.now
     await #expect(throws: SNMNetworkError.timedOut(url: url, seconds: 0.5)) {
       try await provider(timeout: 0.5).send(Endpoint(baseURL: server.baseURL, path: "/rest/v1/t"))
     }
-    #expect(ContinuousClock.now - started < .seconds(20))
     #expect(
       SNMNetworkError.timedOut(url: url, seconds: 0.5).description
         == "no answer from \(url) within 0.5 s (timed out)")
