@@ -232,6 +232,28 @@ def test_clusters_kept_outside_their_folders_go_to_snm_clusters_dir(snm_bin, wor
         shutil.rmtree(clusters, ignore_errors=True)
 
 
+def test_a_folder_in_snm_clusters_dir_that_snm_did_not_mark_is_no_cluster(snm_bin, workdir, home,
+                                                                          tmp_path):
+    """$SNM_CLUSTERS_DIR names a folder of the user's choosing, which may hold more than snm's
+    clusters: there a cluster is a folder whose snm-project.json names it (snm marks each it
+    makes), not any folder. Every folder there was listed as a stopped cluster of an unknown
+    project, and `list --prune --unknown --yes` deleted it with what it held."""
+    clusters = tmp_path / "clusters"
+    (clusters / "photos").mkdir(parents=True)
+    (clusters / "photos" / "kim.jpg").write_text("mine\n")
+    # A record copied from elsewhere names another folder: not this one's mark.
+    (clusters / "copied").mkdir()
+    (clusters / "copied" / "snm-project.json").write_text(json.dumps(
+        {"project_dir": str(tmp_path / "gone"), "cluster_dir": "/elsewhere/abc"}) + "\n")
+    env = {**home, "SNM_CLUSTERS_DIR": str(clusters), "XDG_DATA_HOME": str(tmp_path / "data")}
+    assert listed(env) == {}
+    pruned = run_snm("local", "list", "--prune", "--unknown", "--yes", env=env, timeout=60)
+    assert (pruned.returncode, pruned.stderr) == (0, "")
+    assert pruned.stdout == "snm local: nothing to prune (no stopped project whose folder is gone)\n"
+    assert (clusters / "photos" / "kim.jpg").read_text() == "mine\n"
+    assert (clusters / "copied" / "snm-project.json").exists()
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="clusters live outside their folders only as root")
 def test_an_unusable_snm_clusters_dir_is_refused_saying_why(snm_bin, workdir, home, tmp_path):
     """A relative SNM_CLUSTERS_DIR, one others may write in, or one the postgres account cannot

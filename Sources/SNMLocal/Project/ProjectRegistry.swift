@@ -92,9 +92,10 @@ struct ProjectRegistry {
     unlink(file(for: projectDir))
   }
 
-  /// Every record here, and every cluster under /var/lib/snm/clusters or `$SNM_CLUSTERS_DIR`
-  /// (``ClusterLayout/rootClustersDir``; with the record in its
-  /// folder, or nil for one made before snm kept records), one per cluster folder.
+  /// Every record here, and every cluster under /var/lib/snm/clusters (with the record in its
+  /// folder, or nil for one made before snm kept records) or, in its place, every folder of
+  /// `$SNM_CLUSTERS_DIR` (``ClusterLayout/rootClustersDir``) whose record names it, one per
+  /// cluster folder.
   func clusters() -> [(clusterDir: String, record: Record?)] {
     var found: [String: Record?] = [:]
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -108,11 +109,20 @@ struct ProjectRegistry {
     let usable = ClusterLayout.clustersDirProblem == nil
     let clusters =
       usable ? (try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? [] : []
+    // $SNM_CLUSTERS_DIR is a folder of the user's choosing, which may hold what is no cluster
+    // (`list --prune --unknown` deleted every folder there): a cluster there is one snm marked,
+    // as it marks each it makes (records are older than the variable). In /var/lib/snm/clusters,
+    // snm's own, a folder without its mark is a cluster made before snm kept records.
+    let marked = shared != ClusterLayout.defaultClustersDir
     for name in clusters where !name.hasPrefix(".") {
       let clusterDir = shared + "/" + name
       if found[clusterDir] != nil { continue }
       let marker = Self.read(clusterDir + "/" + Self.markerName)
-      found[clusterDir] = marker?.clusterDir == clusterDir ? marker : nil
+      if marker?.clusterDir == clusterDir {
+        found[clusterDir] = marker
+      } else if !marked {
+        found[clusterDir] = .some(nil)
+      }
     }
     return found.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
   }
