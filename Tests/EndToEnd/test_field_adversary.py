@@ -192,6 +192,26 @@ def test_a_schema_cache_folder_others_may_write_in_is_not_read(project, tmp_path
     assert f"snm: warning: refusing {folder}: others may write in it (mode 777)" in checked.stderr
 
 
+def test_a_refused_folder_is_named_with_its_control_characters_escaped(tmp_path):
+    """The warning about a folder others may write in names it as every message names a path:
+    an XDG_CACHE_HOME holding ESC ]0;... BEL was written raw to the terminal (retitling its
+    window), twice."""
+    cache = tmp_path / "cache\x1b]0;owned\x07x"
+    folder = folder_open_to_all(cache / "snm" / "schema")
+    script = tmp_path / "a.snm"
+    script.write_text('echo "a"\n')
+    env = {"SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY": "sb_publishable_x",
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(cache),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    checked = snm("check", str(script), env=env)
+    assert checked.returncode == 0, checked.stderr
+    shown = str(folder).replace("\x1b", "\\u{1B}").replace("\x07", "\\u{7}")
+    assert checked.stderr == (
+        f"snm: warning: refusing {shown}: others may write in it (mode 777); snm reads and keeps "
+        "nothing there this run (sessions, history, cached schemas): a sign-in lasts until snm "
+        f"ends. Make it yours and closed to others: chmod go-w {shown}\n")
+
+
 def test_a_profile_file_others_may_write_in_is_refused(project, tmp_path):
     """`--profile prod` read config.json from a folder (or a file) another account may write in:
     a profile planted there sends the statements, the password typed at `login` and the keys to

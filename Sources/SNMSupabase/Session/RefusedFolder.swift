@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 import Synchronization
 
 /// A folder of snm's own (sessions and history in `$XDG_STATE_HOME/snm`, cached schemas in
@@ -23,11 +24,13 @@ public enum RefusedFolder {
     return true
   }
 
-  /// What snm says of a refused folder.
+  /// What snm says of a refused folder: its path (from `$XDG_STATE_HOME`, `$XDG_CACHE_HOME`)
+  /// with its hidden characters escaped (`\u{1B}`), as every message shows a path.
   static func warning(_ path: String, _ problem: String) -> String {
-    "refusing \(path): \(problem); snm reads and keeps nothing there this run (sessions, "
+    let shown = VisibleTextLine.escaped(path)
+    return "refusing \(shown): \(problem); snm reads and keeps nothing there this run (sessions, "
       + "history, cached schemas): a sign-in lasts until snm ends. Make it yours and closed to "
-      + "others: chmod go-w \(path)"
+      + "others: chmod go-w \(shown)"
   }
 
   private static let said = Mutex<Set<String>>([])
