@@ -523,10 +523,14 @@ def test_a_status_line_past_the_decoders_limit_or_version_is_refused_over_https_
     (b"HTTP/1.5  200 OK", "only HTTP/1.0 and HTTP/1.1 are supported"),
     (b"HTTP/1.5 099 X", "bad status line"),
     (b"HTTP/1 099", "bad status line"),
+    # A blank in the version: libcurl reads no version there and the decoder none either.
+    (b"HTTP/ 1.1 200 OK", "bad status line"),
+    (b"HTTP/ 200 OK", "bad status line"),
 ], ids=["status line among the fields", "field without a colon", "status 099", "status 1000",
         "099 after an interim answer", "HTTP/3", "HTTP/3.0", "HTTP/0.9", "HTTP/1.5",
         "HTTP/1.9", "HTTP/1.10", "HTTP/1", "lowercase http", "no status", "no status but a space",
-        "HTTP/3 099", "HTTP/1.5 and two spaces", "HTTP/1.5 099", "HTTP/1 099"])
+        "HTTP/3 099", "HTTP/1.5 and two spaces", "HTTP/1.5 099", "HTTP/1 099",
+        "blank before the version", "blank for the version"])
 def test_a_head_libcurl_refuses_is_refused_in_the_decoders_words(home, tmp_path, line, says):
     """libcurl refuses these lines before handing them over, and snm printed its words over
     https:// ("Header without colon", "Unsupported response code in HTTP response", "Unsupported

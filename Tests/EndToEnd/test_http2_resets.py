@@ -6,7 +6,10 @@ or the server's), exit 3, and never sends a request that writes a second time.
 
 The server is a few lines of Python over the `h2` package (scripts/requirements-test.txt).
 """
+import os
+import signal
 import ssl
+import subprocess
 import threading
 import time
 
@@ -17,7 +20,7 @@ import h2.events
 import h2.exceptions
 import pytest
 
-from conftest import run_snm
+from conftest import SNM, run_snm
 from test_hostile_server import HostileServer, json_answer, read_head
 from tls_front import TLSFront, make_certificates
 
@@ -26,7 +29,8 @@ CODES = h2.errors.ErrorCodes
 
 class H2Server(HostileServer):
     """HTTP/2 over TLS (ALPN h2) on a free port, answering each request with `act(connection,
-    stream_id, send)` (an h2 H2Connection; `send()` sends what it holds now); a client that asks HTTP/1.1 (ALPN) gets `[]` over it.
+    stream_id, send)` (an h2 H2Connection; `send()` sends what it holds now; a true result
+    closes the connection); a client that asks HTTP/1.1 (ALPN) gets `[]` over it.
     `requests` lists each request as (protocol, method)."""
 
     def __init__(self, act, certificates):
@@ -36,7 +40,10 @@ class H2Server(HostileServer):
         self.context.set_alpn_protocols(["h2", "http/1.1"])
         self.ca = str(certificates / "ca.pem")
         self.act = act
+        # `on_data(connection, event)` for each DATA frame of a request's body; true closes.
+        self.on_data = None
         self.requests = []
+        self.connections = set()  # the connections requests came on (id of each H2Connection)
         self.times = []  # when each request came (time.monotonic())
         super().__init__(answer=None)
         self.url = f"https://127.0.0.1:{self.port}"
@@ -66,9 +73,19 @@ class H2Server(HostileServer):
                 if isinstance(event, h2.events.RequestReceived):
                     method = dict(event.headers)[b":method"].decode()
                     self.requests.append(("h2", method))
+                    self.connections.add(id(h2conn))
                     self.times.append(time.monotonic())
-                    self.act(h2conn, event.stream_id,
-                             lambda: conn.sendall(h2conn.data_to_send()))
+                    closing = self.act(h2conn, event.stream_id,
+                                       lambda: conn.sendall(h2conn.data_to_send()))
+                    if closing:  # the act closed the connection: the socket closes too
+                        conn.sendall(h2conn.data_to_send())
+                        time.sleep(0.2)
+                        return
+                if isinstance(event, h2.events.DataReceived) and self.on_data is not None:
+                    if self.on_data(h2conn, event):
+                        conn.sendall(h2conn.data_to_send())
+                        time.sleep(0.2)
+                        return
             conn.sendall(h2conn.data_to_send())
 
 
@@ -207,3 +224,121 @@ def test_an_answer_broken_off_behind_nginx_is_cut_off_in_snms_words(home, tmp_pa
     finally:
         front.stop()
         upstream.stop()
+
+
+def answer_rows(h2conn, stream):
+    h2conn.send_headers(stream, [(":status", "200"), ("content-type", "application/json")])
+    h2conn.send_data(stream, b'[{"id":1}]', end_stream=True)
+
+
+def goaway_after(code, *, at):
+    """The first `at - 1` requests on a connection answered, the `at`-th refused by a GOAWAY
+    whose last stream is the one before it (the request went out on a connection the server
+    was closing)."""
+    def act(h2conn, stream, send):
+        if stream < 2 * at - 1:
+            return answer_rows(h2conn, stream)
+        h2conn.close_connection(error_code=code, last_stream_id=stream - 2)
+    return act
+
+
+@pytest.mark.parametrize("last", [0, 1], ids=["not taken", "maybe taken"])
+@pytest.mark.parametrize("code,name", [(CODES.NO_ERROR, "NO_ERROR"),
+                                       (CODES.ENHANCE_YOUR_CALM, "ENHANCE_YOUR_CALM")], ids=str)
+def test_a_goaway_during_a_writes_body_is_told_and_the_write_may_have_been_applied(
+        home, tmp_path, code, name, last):
+    """The server closes the connection with a GOAWAY while a write's body still goes out (its
+    stream taken, or not): taken, snm said "the connection closed before a complete answer"
+    (libcurl: "Recv failure: Connection reset by peer"), the GOAWAY and its code left out; and
+    neither said that the write may have been applied. It is sent once, and never said not
+    applied (a front may have passed it on before it closed)."""
+    server = H2Server(lambda h2conn, stream, send: None, tmp_path)  # the body decides
+    server.on_data = lambda h2conn, event: h2conn.close_connection(error_code=code,
+                                                                   last_stream_id=last) or True
+    script = tmp_path / "big.snm"
+    script.write_text('from t insert {"note": "' + "x" * 300_000 + '"}\n')
+    try:
+        result = run_snm("--url", server.url, "--key", "the-anon-key", "--cacert", server.ca,
+                         str(script), env=home, timeout=60)
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        assert result.stderr.endswith(
+            f"malformed answer from {server.url}/rest/v1/t: the answer is not valid HTTP/2 (the "
+            f"connection was closed by GOAWAY before the answer: {name}; the write may have been "
+            "applied)\n"), result.stderr[-300:]
+        assert server.requests == [("h2", "POST")]
+    finally:
+        server.stop()
+
+
+def test_a_goaway_after_the_server_took_a_read_is_no_cut_answer(home, tmp_path):
+    """A GOAWAY naming the read's stream as taken, then the connection's end, before any of the
+    answer: snm said "the answer was cut off (the connection closed before its HTTP/2 stream
+    ended)", the GOAWAY's code left out, where nothing of an answer came."""
+    def act(h2conn, stream, send):
+        h2conn.close_connection(error_code=CODES.ENHANCE_YOUR_CALM, last_stream_id=stream)
+        return True
+    server = H2Server(act, tmp_path)
+    try:
+        refused(snm_over_h2(server, home), server,
+                "the answer is not valid HTTP/2 (the connection was closed by GOAWAY before the "
+                "answer: ENHANCE_YOUR_CALM)")
+        assert server.requests == [("h2", "GET")]
+    finally:
+        server.stop()
+
+
+def test_a_read_a_goaway_refused_on_a_kept_connection_goes_again_on_a_new_one(home, tmp_path):
+    """The server closes a kept connection (GOAWAY: the last stream it took is the one before)
+    as the next read goes out on it: that read was not processed (RFC 9113 §6.8), and libcurl
+    does not send it again; the statement failed (exit 3) where a browser asks again. It is
+    sent once more, on a new connection, and answered."""
+    server = H2Server(goaway_after(CODES.NO_ERROR, at=2), tmp_path)
+    try:
+        result = snm_over_h2(server, home, "from t select *; from t select *")
+        assert result.returncode == 0, result.stderr[-300:]
+        assert result.stdout == '[\n  {\n    "id": 1\n  }\n]\n' * 2
+        assert server.requests == [("h2", "GET")] * 3 and len(server.connections) == 2
+    finally:
+        server.stop()
+
+
+def test_a_write_a_goaway_refused_on_a_kept_connection_is_sent_once(home, tmp_path):
+    """The same GOAWAY for a write: sent once, the GOAWAY told with its code, and that it may
+    have been applied (it said the first only)."""
+    server = H2Server(goaway_after(CODES.ENHANCE_YOUR_CALM, at=2), tmp_path)
+    try:
+        result = snm_over_h2(server, home, 'from t select *; from t insert {"a": 1}')
+        assert result.returncode == 3, result.stderr[-300:]
+        assert result.stderr.endswith(
+            f"malformed answer from {server.url}/rest/v1/t: the answer is not valid HTTP/2 (the "
+            "connection was closed by GOAWAY before the answer: ENHANCE_YOUR_CALM; the write may "
+            "have been applied)\n"), result.stderr[-300:]
+        assert server.requests == [("h2", "GET"), ("h2", "POST")]
+    finally:
+        server.stop()
+
+
+def test_ctrl_c_during_the_pause_after_refused_stream_sends_nothing_more(home, tmp_path):
+    """SIGINT while snm waits before sending a refused read again (1.6 s after the fifth): the
+    pause ended at once, and the read went out a sixth time all the same before snm stopped.
+    Now nothing more is sent; exit 130."""
+    process = {}
+
+    def act(h2conn, stream, send):
+        h2conn.reset_stream(stream, error_code=CODES.REFUSED_STREAM)
+        if len(server.requests) == 5:
+            send()
+            time.sleep(0.1)  # snm reads the reset and waits 1.6 s
+            process["snm"].send_signal(signal.SIGINT)
+    server = H2Server(act, tmp_path)
+    try:
+        process["snm"] = subprocess.Popen(
+            [SNM, "--url", server.url, "--key", "k", "--cacert", server.ca, "-c",
+             "from t select *"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**os.environ, **home})
+        _, stderr = process["snm"].communicate(timeout=60)
+        assert process["snm"].returncode == 130, stderr[-300:]
+        time.sleep(2)  # past the pause: a sixth request would have come by now
+        assert server.requests == [("h2", "GET")] * 5
+    finally:
+        server.stop()

@@ -109,6 +109,9 @@ final class CurlHandle: Sendable {
       if snm_curl_get_long(easy, CURLINFO_OS_ERRNO, &osError) == CURLE_OK {
         transfer.osError = Int32(truncatingIfNeeded: osError)
       }
+      if result != CURLE_OK {
+        _ = snm_curl_get_long(easy, CURLINFO_NUM_CONNECTS, &transfer.connectionsMade)
+      }
       // libcurl may have read to its end an answer whose framing snm refused.
       if result == CURLE_OK, transfer.bodyFailure != nil {
         return .failed(CURLE_WRITE_ERROR, transfer)

@@ -19,6 +19,9 @@ final class CurlTransfer {
   /// The body could not be taken (too large, its spill not written): the transfer stopped.
   var bodyFailure: PlainHTTPFailure?
   var osError: Int32 = 0
+  /// How many connections libcurl made for a transfer that failed (`CURLINFO_NUM_CONNECTS`): 0
+  /// when it went out on a kept one.
+  var connectionsMade = 0
   /// The largest body held in memory.
   let maximumBodyBytes: Int
   /// Takes a 2xx body's elements as they are checked, and may let it spill (the sending task's).
@@ -41,10 +44,14 @@ final class CurlTransfer {
   /// 5 times, a POST too) or HTTP_1_1_REQUIRED (over HTTP/1.1); snm lets it for a read, which
   /// the server did not process (RFC 9113 §8.7), after a pause (``willSend()``), and stops it
   /// for a write.
-  private var writes = false
+  private(set) var writes = false
   /// The error code of the GOAWAY the server closed the connection with (libcurl's note
-  /// "recveived GOAWAY, error=11, last_stream=0"), for the failure's words.
+  /// "recveived GOAWAY, error=11, last_stream=0"), for the failure's words: one of the
+  /// connection the request went out on (a kept one's, read while libcurl judged it, is dropped
+  /// when the request goes out on another: ``willSend()``).
   private(set) var goawayError: UInt32?
+  /// `CURLINFO_NUM_CONNECTS` when the GOAWAY's note came: the connections made by then.
+  private var connectionsAtGoaway = 0
   /// Whether the transfer is cancelled (``CurlHandle/cancel()``): a pause before a resend ends.
   var isCancelled: () -> Bool = { false }
   /// Whether libcurl's notes are read now (`CURLOPT_VERBOSE`, ``readNote(_:)``).
@@ -347,6 +354,10 @@ extension CurlTransfer {
         _ = snm_curl_set_long(easy, CURLOPT_VERBOSE, 1)
       }
     }
+    if goawayError != nil, let easy {
+      _ = snm_curl_get_long(easy, CURLINFO_NUM_CONNECTS, &connections)
+      if connections != connectionsAtGoaway { goawayError = nil }
+    }
     guard sends > 1 else { return true }
     let reset = resetBeforeResend
     resetBeforeResend = nil
@@ -361,7 +372,8 @@ extension CurlTransfer {
     if reset == 7 || (reset == nil && connections >= sends) {
       pause(milliseconds: 100 << min(sends - 2, 4))
     }
-    return true
+    // Ctrl-C during the pause: the request is not sent again (it went out once more).
+    return !isCancelled()
   }
 
   /// After each `curl_multi_perform`: once a read's request went out, libcurl's notes are read
@@ -391,6 +403,9 @@ extension CurlTransfer {
       let note = String(decoding: bytes, as: UTF8.self)
       guard let found = note.range(of: "GOAWAY, error=") else { return }
       goawayError = UInt32(note[found.upperBound...].prefix(while: \.isNumber))
+      var connections = 0
+      if let easy { _ = snm_curl_get_long(easy, CURLINFO_NUM_CONNECTS, &connections) }
+      connectionsAtGoaway = connections
     }
   }
 

@@ -89,6 +89,7 @@ extension CurlTransport {
       return "the answer is not valid HTTP/2 (the stream was reset: \(http2ErrorName(stopped)); "
         + "a request that writes is not sent again)"
     }
+    if let closed = closedBeforeAnswer(code, transfer: transfer) { return closed }
     switch code {
     case CURLE_HTTP2_STREAM:
       let error: UInt32
@@ -111,14 +112,53 @@ extension CurlTransport {
       return "the answer is not valid HTTP/2 (the stream was reset: REFUSED_STREAM, each of the "
         + "\(transfer.sends) times the request was sent)"
     case CURLE_HTTP2 where detail.isEmpty:
-      let code = transfer.goawayError.map { ": " + http2ErrorName($0) } ?? ""
-      return "the answer is not valid HTTP/2 (the connection was closed by GOAWAY before the "
-        + "answer\(code))"
+      // A GOAWAY once the head had come (its note is read only before).
+      let name = transfer.goawayError.map { ": " + http2ErrorName($0) } ?? ""
+      return "the answer was cut off (the connection was closed by GOAWAY\(name))"
     case CURLE_PARTIAL_FILE where detail.hasSuffix(" before end of the underlying stream"):
       return "the answer was cut off (the connection closed before its HTTP/2 stream ended)"
     default:
       return nil
     }
+  }
+
+  /// A connection closed before the answer's first line: by a GOAWAY (libcurl: "Error in the
+  /// HTTP2 framing layer", no words of its own; or, when the server may have taken the stream
+  /// before it closed, the connection's end or reset after the GOAWAY), told with its code from
+  /// libcurl's notes, or the stream's end without a head on a connection that ended. A write
+  /// may have been applied then, which is said (never that it was not); nil for any other failure.
+  static func closedBeforeAnswer(_ code: CURLcode, transfer: CurlTransfer) -> String? {
+    guard !transfer.receivedHead else { return nil }
+    let detail = transfer.errorText
+    let streamEnded =
+      code == CURLE_PARTIAL_FILE
+      && detail.hasSuffix(" before end of the underlying stream")
+    let written = transfer.writes ? "; the write may have been applied" : ""
+    switch code {
+    case CURLE_HTTP2 where detail.isEmpty: break
+    case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+      guard transfer.goawayError != nil || streamEnded else { return nil }
+    default:
+      return nil
+    }
+    guard code == CURLE_HTTP2 || transfer.goawayError != nil else {
+      return "the answer is not valid HTTP/2 (the connection closed before the answer: its "
+        + "stream ended without one\(written))"
+    }
+    let name = transfer.goawayError.map { ": " + http2ErrorName($0) } ?? ""
+    return "the answer is not valid HTTP/2 (the connection was closed by GOAWAY before the "
+      + "answer\(name)\(written))"
+  }
+
+  /// Whether a read that failed so (``closedBeforeAnswer(_:transfer:)``) on a kept connection
+  /// may be sent once more on a new one: a server closing an idle connection (GOAWAY) while the
+  /// request went out on it did not answer it (RFC 9113 §6.8 lets a client send it again), and
+  /// libcurl does not. A write is never sent again.
+  static func mayResend(_ request: TransportRequest, after code: CURLcode, transfer: CurlTransfer)
+    -> Bool
+  {
+    (request.method == .get || request.method == .head) && transfer.connectionsMade == 0
+      && closedBeforeAnswer(code, transfer: transfer) != nil
   }
 
   /// An HTTP/2 error code's name (RFC 9113 §7), or its number in hex (`0x99`) when it has none.

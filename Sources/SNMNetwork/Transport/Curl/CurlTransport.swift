@@ -41,25 +41,17 @@ public final class CurlTransport: HTTPTransport {
     if let missing = CurlHandle.unavailable {
       throw .unreachable(url: address, cause: missing)
     }
-    guard let handle = kept.take(key) ?? CurlHandle.make() else {
+    guard var handle = kept.take(key) ?? CurlHandle.make() else {
       throw .unreachable(url: address, cause: "libcurl could not start a transfer")
     }
-    // Read here, in the sending task: the transfer runs on a thread of its own.
-    let arriving = ArrivingElements.current
-    // A serial queue of its own is "overcommit": the blocking loop gets a thread of its own instead
-    // of one of the few that also run Swift tasks (as PlainHTTPClient does).
-    let queue = DispatchQueue(label: "snm.curl")
-    let outcome = await withTaskCancellationHandler {
-      await withCheckedContinuation {
-        (continuation: CheckedContinuation<CurlHandle.Outcome, Never>) in
-        queue.async {
-          continuation.resume(
-            returning: handle.perform(
-              request, arriving: arriving, certificateAuthorities: self.certificateAuthorities))
-        }
-      }
-    } onCancel: {
-      handle.cancel()
+    var outcome = await exchange(request, on: handle)
+    // A read a GOAWAY left unanswered on a kept connection goes once more, on a new one.
+    if case .failed(let code, let transfer) = outcome, !handle.isCancelled,
+      Self.mayResend(request, after: code, transfer: transfer), let fresh = CurlHandle.make()
+    {
+      handle.close()
+      handle = fresh
+      outcome = await exchange(request, on: handle)
     }
     switch outcome {
     case .answered(let transfer):
@@ -105,4 +97,26 @@ public final class CurlTransport: HTTPTransport {
     }
   }
 
+  /// Runs `request` on `handle`, on a thread of its own; cancelling the task cancels it.
+  private func exchange(_ request: TransportRequest, on handle: CurlHandle) async
+    -> CurlHandle.Outcome
+  {
+    // Read here, in the sending task: the transfer runs on a thread of its own.
+    let arriving = ArrivingElements.current
+    // A serial queue of its own is "overcommit": the blocking loop gets a thread of its own instead
+    // of one of the few that also run Swift tasks (as PlainHTTPClient does).
+    let queue = DispatchQueue(label: "snm.curl")
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation {
+        (continuation: CheckedContinuation<CurlHandle.Outcome, Never>) in
+        queue.async {
+          continuation.resume(
+            returning: handle.perform(
+              request, arriving: arriving, certificateAuthorities: self.certificateAuthorities))
+        }
+      }
+    } onCancel: {
+      handle.cancel()
+    }
+  }
 }
