@@ -254,6 +254,18 @@ def test_a_folder_in_snm_clusters_dir_that_snm_did_not_mark_is_no_cluster(snm_bi
     assert (clusters / "copied" / "snm-project.json").exists()
 
 
+def test_an_snm_clusters_dir_that_is_a_file_is_refused_saying_so(snm_bin, workdir, home, tmp_path):
+    """SNM_CLUSTERS_DIR naming a file: `snm local list` said there were no projects (exit 0), and
+    a start as root that the postgres account could not enter it, a folder above being closed."""
+    named = tmp_path / "clusters"
+    named.write_text("not a folder\n")
+    env = {**home, "SNM_CLUSTERS_DIR": str(named), "XDG_DATA_HOME": str(tmp_path / "data")}
+    result = run_snm("local", "list", "--json", env=env, timeout=60)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        2, "", f"snm local: SNM_CLUSTERS_DIR ({named}) cannot hold clusters: it is not a folder\n")
+    assert named.read_text() == "not a folder\n"
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="clusters live outside their folders only as root")
 def test_an_unusable_snm_clusters_dir_is_refused_saying_why(snm_bin, workdir, home, tmp_path):
     """A relative SNM_CLUSTERS_DIR, one others may write in, or one the postgres account cannot

@@ -58,9 +58,9 @@ struct ClusterLayout: Sendable, Equatable {
   static let defaultClustersDir = "/var/lib/snm/clusters"
   static let postgresAccount = "postgres"
 
-  /// Why `$SNM_CLUSTERS_DIR` cannot hold clusters (not an absolute path of plain names, or, as
-  /// root, not root's or open to others' writes), or nil when it can or is unset. The folder itself is made at a
-  /// cluster's first start (``Cluster/initializeIfNeeded()``).
+  /// Why `$SNM_CLUSTERS_DIR` cannot hold clusters (not an absolute path of plain names, not a
+  /// folder, or, as root, not root's or open to others' writes), or nil when it can or is unset.
+  /// The folder itself is made at a cluster's first start (``Cluster/initializeIfNeeded()``).
   static var clustersDirProblem: String? {
     let path = rootClustersDir
     if path == defaultClustersDir { return nil }
@@ -69,6 +69,12 @@ struct ClusterLayout: Sendable, Equatable {
       !names.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." })
     else {
       return "SNM_CLUSTERS_DIR must be an absolute path without ., .. or // (it is \(path))"
+    }
+    // A file there is no folder to list or keep clusters in (as root its start said the
+    // `postgres` account could not enter it, a folder above being closed; `list` showed none).
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+      return "SNM_CLUSTERS_DIR (\(path)) cannot hold clusters: it is not a folder"
     }
     // Only root keeps clusters there (``choose(projectDir:)``); another user only lists it.
     if geteuid() == 0, let problem = PrivateFolder.problem(path, owner: SocketDirectory.accountName)
