@@ -25,7 +25,16 @@ public struct SupabaseAPIKey: Sendable, Hashable {
   /// `anon`, `service_role`, or a legacy key's `role` claim.
   public let role: String
 
-  public init(_ key: String) {
+  /// The kind of `key` as a server reads it: without the spaces and tabs around it, which an
+  /// HTTP server strips from a field's value (RFC 9110 §5.5), so ` sb_secret_...` is a secret key.
+  public init(_ given: String) {
+    let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+    let bytes = given.utf8
+    let key =
+      bytes.first.map(blank) == true || bytes.last.map(blank) == true
+      ? String(
+        decoding: bytes.drop(while: blank).reversed().drop(while: blank).reversed(), as: UTF8.self)
+      : given
     if key.hasPrefix("sb_publishable_") {
       (kind, role) = (.publishable, "anon")
     } else if key.hasPrefix("sb_secret_") {

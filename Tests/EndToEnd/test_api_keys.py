@@ -6,6 +6,7 @@ The local project issues both kinds; its gateway takes the new ones in `apikey`,
 works with either kind from every place a key comes from, never decodes a new one, and says which
 role it runs as. The official Python clients work with them unchanged.
 """
+import base64
 import json
 import re
 
@@ -216,6 +217,29 @@ def test_a_secret_key_in_a_client_keys_variable_is_refused_before_anything_is_se
     chosen = snm_with(home, "--url", project.url, "--key", keys["secret"], "-c",
                       "from walk_request select id; expect rows >= 1")
     assert chosen.returncode == 0, chosen.stdout + chosen.stderr
+
+
+def unsigned_jwt(claims):
+    def part(value):
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+    return f"{part({'alg': 'HS256', 'typ': 'JWT'})}.{part(claims)}.c2lnbmF0dXJl"
+
+
+@pytest.mark.parametrize("variable", ["SUPABASE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY"])
+@pytest.mark.parametrize("padded", [
+    " sb_secret_0123456789abcdef", "\tsb_secret_0123456789abcdef ",
+    " " + unsigned_jwt({"role": "service_role", "iss": "supabase"}) + "\t",
+])
+def test_a_server_key_with_blanks_around_it_in_a_client_keys_variable_is_refused(home, variable,
+                                                                                   padded):
+    # An HTTP server strips the spaces and tabs around a field's value, so ' sb_secret_...' in
+    # SUPABASE_ANON_KEY reached it as the secret key and ran as service_role: the refusal read
+    # the key with its blanks, took it for no server key and let the run go on (exit 0).
+    env = {**home, "SUPABASE_URL": "http://127.0.0.1:9", variable: padded}
+    result = snm_with(env, "-c", 'echo "sent"')
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"${variable} holds a server key (role service_role" in result.stderr
+    assert result.stdout == "" and padded.strip() not in result.stderr
 
 
 @pytest.mark.parametrize("field", ["publishable_key", "anon_key"])
