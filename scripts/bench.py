@@ -31,9 +31,16 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-WORK = ROOT / ".build" / "bench"
+sys.path.insert(0, str(ROOT / "Tests" / "EndToEnd"))
+from run_folder import RunFolder  # noqa: E402 (the e2e suite's, beside it)
+
 GNU_TIME = "/usr/bin/time"
 SNM = os.environ.get("SNM_BIN") or str(ROOT / ".build" / "release" / "snm")
+# The results go to .build/bench; everything else of a run, its projects, data home and clusters
+# folder too, to a folder of its own there (run_folder.py), deleted when the run passes.
+BENCH = ROOT / ".build" / "bench"
+RUN = RunFolder(BENCH, SNM)
+WORK = RUN.path
 PYTHON = sys.executable
 
 
@@ -1826,7 +1833,7 @@ def section_header(function):
 
 def side_project():
     """A second local project of the bench's, started in a project folder of its own
-    (.build/bench/side: supabase/functions/hello, one migration and a config.toml raising
+    (side in the run's folder: supabase/functions/hello, one migration and a config.toml raising
     Realtime's limits; no demo schema, no 100,000 rows), so that sections 10 and 11 leave the main project's Postgres as sections 1-9 find it
     (no replication slot, no extra tables). Started, pinned like the main one, and stopped by the
     section that uses it."""
@@ -2390,7 +2397,6 @@ def https_script_requests(project, files, small, env, pair):
     tls_front's nginx, over HTTP/2 (`main`) and HTTP/1.1 chunked and gzipped (`h1`), snm's
     process beside postgrest-py's, each run's requests checked in nginx's access log: all
     answered 200, over the protocol named."""
-    sys.path.insert(0, str(ROOT / "Tests" / "EndToEnd"))
     from tls_front import TLSFront
     front = TLSFront(WORK / "tls-front", upstream_port=project.port)
     py_env = dict(os.environ, SSL_CERT_FILE=front.ca)
@@ -2534,7 +2540,7 @@ def main():
                         help="sections, e.g. 1,3")
     parser.add_argument("--no-pin", action="store_true",
                         help="leave the servers and clients on any core (no taskset)")
-    parser.add_argument("--out", default=str(WORK / "results.json"), help="JSON results file")
+    parser.add_argument("--out", default=str(BENCH / "results.json"), help="JSON results file")
     parser.add_argument("--requests", type=int, default=None,
                         help="section 9: requests per count, N (each figure is 3N less N; "
                         "default 300, 100 with --quick)")
@@ -2592,7 +2598,28 @@ def main():
         if not shutil.which(tool):
             print(f"scripts/bench: {tool} is missing (scripts/install installs it)", file=sys.stderr)
             return 2
-    WORK.mkdir(parents=True, exist_ok=True)
+    RUN.enter()
+    status = 1
+    try:
+        status = run(args, only)
+    finally:
+        written = RUN.machine.written()
+        if written:
+            print("scripts/bench: this run wrote where the machine keeps its local projects "
+                  "(its snm must use the run's XDG_DATA_HOME and SNM_CLUSTERS_DIR):", *written,
+                  sep="\n", file=sys.stderr)
+            status = 1
+        kept = RUN.leave(passed=status == 0)
+        if kept:
+            print(f"scripts/bench: {kept}", file=sys.stderr)
+    return status
+
+
+def run(args, only):
+    """The sections named in `only`, in the run's folder (main has entered it); the exit code."""
+    if RUN.machine.unmasked:
+        print("the machine's records of projects are watched, not covered: "
+              + RUN.machine.unmasked, flush=True)
     print(f"snm benchmarks: {SNM}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs",
           flush=True)
     project = Project()

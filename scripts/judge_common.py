@@ -1,6 +1,9 @@
 """What the judges (scripts/judge auth, scripts/judge storage) share: supabase-py's suite of one
 client copied out of a checkout, the virtualenv it runs in, local projects started and stopped,
-the suite run under pytest, and the counts printed with the cases set apart by name."""
+the suite run under pytest, and the counts printed with the cases set apart by name. A judge runs
+in a folder of its own, .build/judge/run-<pid> (Tests/EndToEnd/run_folder.py: the suite's copy,
+the projects, snm's data home and clusters folder; the machine's records of projects covered),
+deleted when it passes, kept when it fails."""
 
 import json
 import os
@@ -8,12 +11,13 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "Tests" / "EndToEnd"))
+from run_folder import RunFolder  # noqa: E402 (the e2e suite's, beside it)
 
 
 def free_port() -> int:
@@ -141,23 +145,42 @@ def report(judge: str, results: dict, set_apart: Callable[[str], str | None]) ->
 
 def judge(name: str, run: Callable[[str, Path, Path, list[dict]], dict],
           set_apart: Callable[[str], str | None]) -> int:
-    """The frame of a judge: run(snm, venv, work, projects) copies its suite into the temporary
-    folder `work`, starts its projects (appended to `projects`, stopped afterwards whatever
-    happens) and returns run_suite's results; the counts are then reported."""
+    """The frame of a judge: run(snm, venv, work, projects) copies its suite into `work` (in the
+    run's folder), starts its projects (appended to `projects`, stopped afterwards whatever
+    happens) and returns run_suite's results; the counts are then reported, and the run fails
+    too when it wrote where the machine keeps its projects."""
     source = checkout()
     if not source.exists():
         print(f"judge {name}: skipped: SNM_JUDGE_SUPABASE_PY={source} does not exist")
         return 0
     snm = snm_binary()
     venv = judge_venv(name)
-    work = Path(tempfile.mkdtemp(prefix=f"snm-judge-{name}-"))
+    run_folder = RunFolder(ROOT / ".build" / "judge", snm)
+    run_folder.enter()
+    if run_folder.machine.unmasked:
+        print(f"judge {name}: the machine's records of projects are watched, not covered: "
+              + run_folder.machine.unmasked, file=sys.stderr)
+    work = run_folder.path / "work"
+    work.mkdir()
     projects: list[dict] = []
+    results = None
+    status = 1
     try:
         results = run(snm, venv, work, projects)
     finally:
         stop_projects(snm, projects)
-        shutil.rmtree(work, ignore_errors=True)
-    return report(name, results, set_apart)
+        if results is not None:
+            status = report(name, results, set_apart)
+        written = run_folder.machine.written()
+        if written:
+            print(f"judge {name}: the run wrote where the machine keeps its local projects (its "
+                  "snm must use the run's XDG_DATA_HOME and SNM_CLUSTERS_DIR):", *written,
+                  sep="\n", file=sys.stderr)
+            status = 1
+        kept = run_folder.leave(passed=status == 0)
+        if kept:
+            print(f"judge {name}: {kept}", file=sys.stderr)
+    return status
 
 
 def checkout() -> Path:

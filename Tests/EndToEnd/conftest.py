@@ -7,21 +7,23 @@ starts one local project (real Postgres + snm's gateways) for the whole session 
 Each run works in a folder of its own, WORKDIR = SNM_TEST_WORKDIR/run-<pytest's pid>: its projects,
 its XDG_DATA_HOME (snm's registry of projects and the default project) and its SNM_CLUSTERS_DIR
 (the clusters snm as root keeps outside their folders), so a run never reads, lists, prunes or
-resets the machine's projects or another run's (docs/testing.md).
+resets the machine's projects or another run's; the machine's own records of projects are covered
+for the run by empty folders of its own (run_folder.py, docs/testing.md).
 """
 import json
 import os
 import pathlib
-import shutil
 import subprocess
-import tempfile
 
 import pytest
+
+from run_folder import RunFolder
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SNM = os.environ.get("SNM_BIN") or str(ROOT / ".build" / "release" / "snm")
 RUNS = pathlib.Path(os.environ.get("SNM_TEST_WORKDIR") or ROOT / ".build" / "e2e")
-WORKDIR = RUNS / f"run-{os.getpid()}"
+RUN = RunFolder(RUNS, SNM)
+WORKDIR = RUN.path
 LONG = os.environ.get("SNM_TEST_LONG") == "1"
 
 
@@ -85,74 +87,6 @@ def home(tmp_path):
 def workdir():
     WORKDIR.mkdir(parents=True, exist_ok=True)
     return WORKDIR
-
-
-# ---- the run's own folder ---------------------------------------------------------------------
-
-def postgres_can_enter(path):
-    """Whether the `postgres` account (which runs the clusters when the suite runs as root) can
-    enter `path`; always true for another user, whose clusters live in their project folders."""
-    if os.geteuid() != 0:
-        return True
-    return subprocess.run(["/usr/sbin/runuser", "-u", "postgres", "--", "test", "-x", str(path)],
-                          capture_output=True).returncode == 0
-
-
-def run_environment(run):
-    """What the run in folder `run` gives every process it starts (set in pytest_sessionstart)."""
-    clusters = run / "clusters"
-    return {"XDG_DATA_HOME": str(run / "data"),
-            "SNM_CLUSTERS_DIR": os.path.realpath(clusters) if clusters.is_symlink() else str(clusters),
-            "SNM_E2E_RUN": str(run)}
-
-
-def remove_run_folder(run):
-    """Stops the projects the run in `run` still has running (`snm local list` of its own
-    registry and clusters) and deletes its folder, and the clusters folder it kept under /tmp."""
-    env = dict(os.environ)
-    env.update(run_environment(run))
-    if os.access(SNM, os.X_OK):
-        try:
-            listed = subprocess.run([SNM, "local", "list", "--json"], capture_output=True,
-                                    text=True, env=env, timeout=120)
-            projects = json.loads(listed.stdout) if listed.returncode == 0 else []
-        except (subprocess.TimeoutExpired, ValueError):
-            projects = []
-        for entry in projects:
-            if entry.get("running") and entry.get("project_dir"):
-                subprocess.run([SNM, "local", "stop", "--dir", entry["project_dir"]],
-                               capture_output=True, env=env, timeout=120)
-    clusters = run / "clusters"
-    if clusters.is_symlink():
-        shutil.rmtree(os.path.realpath(clusters), ignore_errors=True)
-    shutil.rmtree(run, ignore_errors=True)
-
-
-def remove_stale_runs():
-    """Deletes the folders of earlier runs whose pytest is gone (killed, or it failed and kept
-    its folder to be looked at)."""
-    if not RUNS.is_dir():
-        return
-    for run in RUNS.glob("run-*"):
-        pid = run.name[len("run-"):]
-        if run == WORKDIR or not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
-            continue
-        remove_run_folder(run)
-
-
-def make_run_folder():
-    """WORKDIR, its data folder, and its clusters folder: inside it when the `postgres` account
-    can reach it, else (a clone in a folder closed to others, as CI's may be) a private-named
-    folder under /tmp that WORKDIR/clusters links to."""
-    WORKDIR.mkdir(parents=True, exist_ok=True)
-    (WORKDIR / "data").mkdir(mode=0o700, exist_ok=True)
-    clusters = WORKDIR / "clusters"
-    if postgres_can_enter(WORKDIR):
-        clusters.mkdir(mode=0o755, exist_ok=True)
-    elif not clusters.is_symlink():
-        outside = tempfile.mkdtemp(prefix=f"snm-e2e-{os.getpid()}-clusters-", dir="/tmp")
-        os.chmod(outside, 0o755)
-        clusters.symlink_to(outside)
 
 
 # ---- the local project -------------------------------------------------------------------------
@@ -360,62 +294,14 @@ RUNNING_AT_START = {}
 FIRST_SEEN = {}
 
 
-class MachineProjects:
-    """What snm keeps of the machine's local projects outside the run (the registry in the real
-    XDG_DATA_HOME, the default project there, the clusters in /var/lib/snm/clusters), as the run
-    found it, so the run's end can tell what a test of this run wrote there: a record or cluster
-    naming a project folder of this run (WORKDIR, pytest's temporary folders). The machine's
-    default project is not counted: whoever else uses it (a person at the machine, another
-    worktree's run) would fail this run."""
-
-    def __init__(self, environ):
-        data_home = environ.get("XDG_DATA_HOME", "")
-        if not data_home.startswith("/"):
-            data_home = os.path.expanduser("~/.local/share")
-        self.registry = pathlib.Path(data_home) / "snm" / "projects"
-        self.clusters = pathlib.Path(environ.get("SNM_CLUSTERS_DIR") or "/var/lib/snm/clusters")
-        self.seen = self.files()
-
-    def files(self):
-        """{path: (mtime, size)} of the registry's records and the clusters' own records."""
-        paths = [*self.registry.glob("*.json"), *self.clusters.glob("*/snm-project.json")]
-        found = {}
-        for path in paths:
-            try:
-                info = path.stat()
-            except OSError:
-                continue
-            found[str(path)] = (info.st_mtime_ns, info.st_size)
-        return found
-
-    def written(self, ours):
-        """The files written since the start that name a project folder under one of `ours`."""
-        def is_ours(folder):
-            return any(folder == str(root) or folder.startswith(str(root) + "/") for root in ours)
-
-        lines = []
-        for path, stamp in sorted(self.files().items()):
-            if self.seen.get(path) == stamp:
-                continue
-            try:
-                folder = json.loads(pathlib.Path(path).read_text()).get("project_dir", "")
-            except (OSError, ValueError):
-                continue
-            if is_ours(folder):
-                lines.append(f"  {path} (the project in {folder})")
-        return lines
-
-
-MACHINE = []
-
-
 def pytest_sessionstart(session):
     """Gives the run its own folder (WORKDIR) and points snm's data home and clusters folder at it
-    for everything the run starts, after noting what the machine's hold."""
-    MACHINE.append(MachineProjects(os.environ))
-    remove_stale_runs()
-    make_run_folder()
-    os.environ.update(run_environment(WORKDIR))
+    for everything the run starts, the machine's records of projects covered by empty folders of
+    the run's (run_folder.py)."""
+    RUN.enter()
+    if RUN.machine.unmasked:
+        print("\nthe machine's records of projects are watched, not covered: "
+              + RUN.machine.unmasked)
     RUNNING_AT_START.update(serving_projects())
 
 
@@ -433,9 +319,9 @@ def pytest_sessionfinish(session, exitstatus):
     """Fails the run when a local project is running at its end that was not at its start (the
     session's fixtures stopped theirs before this): a test started it and left it, on the
     machine's default port 54321 perhaps. Each is named with the test after which it was first
-    seen, then stopped. Fails it too when a test wrote to the machine's own records of projects
-    (MachineProjects): a run keeps to its folder. Then deletes the run's folder, or keeps it
-    when the run failed (to be looked at; the next run deletes it)."""
+    seen, then stopped. Fails it too when a test wrote where the machine keeps its records of
+    projects (run_folder.MachineRecords): a run keeps to its folder. Then deletes the run's
+    folder, or keeps it when the run failed (to be looked at; the next run deletes it)."""
     import time
     left = {}
     for _ in range(10):  # a project stopping now may take a moment to go
@@ -450,17 +336,14 @@ def pytest_sessionfinish(session, exitstatus):
             lines.append(f"  {data_dir} (port {port}), first seen running after {seen}")
             run_snm("local", "stop", "--dir", data_dir, timeout=60)
         fail_run(session, "projects left running", lines)
-    if MACHINE:
-        ours = [WORKDIR, session.config._tmp_path_factory.getbasetemp()]
-        written = MACHINE[0].written(ours)
-        if written:
-            fail_run(session, "the machine's projects written", [
-                "this run wrote to the machine's records of local projects (a test's snm must "
-                "use the run's XDG_DATA_HOME and SNM_CLUSTERS_DIR):", *written])
-    if session.exitstatus in (0, pytest.ExitCode.NO_TESTS_COLLECTED):
-        remove_run_folder(WORKDIR)
-    else:
-        print(f"\nthe run's folder is kept: {WORKDIR}")
+    written = RUN.machine.written() if RUN.machine else []
+    if written:
+        fail_run(session, "the machine's projects written", [
+            "this run wrote where the machine keeps its local projects (a test's snm must use "
+            "the run's XDG_DATA_HOME and SNM_CLUSTERS_DIR):", *written])
+    kept = RUN.leave(passed=session.exitstatus in (0, pytest.ExitCode.NO_TESTS_COLLECTED))
+    if kept:
+        print(f"\n{kept}")
 
 
 def fail_run(session, title, lines):
