@@ -107,13 +107,20 @@ def stop_projects(snm: str, projects: list[dict]) -> None:
 
 
 def run_suite(venv: Path, suite: Path, env: dict, args: list[str]) -> dict:
-    """pytest over suite/tests (cwd: the suite, as its own Makefile runs it); the cases by outcome."""
+    """pytest over suite/tests (cwd: the suite, as its own Makefile runs it); the cases by outcome,
+    and under "broken" why the suite did not run as a suite does (pytest's exit code other than
+    0 and 1: interrupted, an internal or usage error, no case collected; or no case at all)."""
     junit = suite.parent / "junit.xml"
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **env}
-    subprocess.run(
+    ran = subprocess.run(
         [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
          f"--junitxml={junit}"] + args + ["tests"], cwd=suite, env=env)
-    results = {"passed": [], "failed": [], "skipped": []}
+    results = {"passed": [], "failed": [], "skipped": [], "broken": []}
+    if ran.returncode not in (0, 1):
+        results["broken"].append(f"the suite's pytest exited {ran.returncode}")
+    if not junit.exists():
+        results["broken"].append("the suite's pytest wrote no report")
+        return results
     for case in ElementTree.parse(junit).iter("testcase"):
         name = f"{case.get('classname')}::{case.get('name')}"
         if case.find("failure") is not None or case.find("error") is not None:
@@ -122,13 +129,15 @@ def run_suite(venv: Path, suite: Path, env: dict, args: list[str]) -> dict:
             results["skipped"].append(name)
         else:
             results["passed"].append(name)
+    if not any(results[outcome] for outcome in ("passed", "failed", "skipped")):
+        results["broken"].append("the suite ran no case")
     return results
 
 
 def report(judge: str, results: dict, set_apart: Callable[[str], str | None]) -> int:
     """Prints the counts; failures that `set_apart` names a reason for are counted apart.
-    The exit code: 1 when anything else failed."""
-    total = sum(len(v) for v in results.values())
+    The exit code: 1 when anything else failed, or the suite did not run as a suite does."""
+    total = sum(len(results[outcome]) for outcome in ("passed", "failed", "skipped"))
     excused = [(name, set_apart(name)) for name in results["failed"] if set_apart(name)]
     failing = [name for name in results["failed"] if not set_apart(name)]
     print()
@@ -138,9 +147,13 @@ def report(judge: str, results: dict, set_apart: Callable[[str], str | None]) ->
         print(f"  {what}: {name}")
     for name in failing:
         print(f"  FAILED: {name}")
+    broken = results.get("broken", [])
+    for why in broken:
+        print(f"  BROKEN: {why}")
     print(f"judge {judge}: in scope: {len(results['passed'])} passed, {len(failing)} failed "
-          f"(set apart: {len(excused)})")
-    return 1 if failing else 0
+          f"(set apart: {len(excused)})" + (f"; the suite is broken ({len(broken)})" if broken
+                                            else ""))
+    return 1 if failing or broken else 0
 
 
 def judge(name: str, run: Callable[[str, Path, Path, list[dict]], dict],
