@@ -2598,28 +2598,19 @@ def main():
         if not shutil.which(tool):
             print(f"scripts/bench: {tool} is missing (scripts/install installs it)", file=sys.stderr)
             return 2
-    RUN.enter()
+    watched = RUN.enter()
+    if watched:
+        print(watched, flush=True)
     status = 1
     try:
         status = run(args, only)
     finally:
-        written = RUN.machine.written()
-        if written:
-            print("scripts/bench: this run wrote where the machine keeps its local projects "
-                  "(its snm must use the run's XDG_DATA_HOME and SNM_CLUSTERS_DIR):", *written,
-                  sep="\n", file=sys.stderr)
-            status = 1
-        kept = RUN.leave(passed=status == 0)
-        if kept:
-            print(f"scripts/bench: {kept}", file=sys.stderr)
+        status = RUN.finish(status, lambda line: print(f"scripts/bench: {line}", file=sys.stderr))
     return status
 
 
 def run(args, only):
     """The sections named in `only`, in the run's folder (main has entered it); the exit code."""
-    if RUN.machine.unmasked:
-        print("the machine's records of projects are watched, not covered: "
-              + RUN.machine.unmasked, flush=True)
     print(f"snm benchmarks: {SNM}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs",
           flush=True)
     project = Project()

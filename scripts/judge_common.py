@@ -169,10 +169,9 @@ def judge(name: str, run: Callable[[str, Path, Path, list[dict]], dict],
     snm = snm_binary()
     venv = judge_venv(name)
     run_folder = RunFolder(ROOT / ".build" / "judge", snm)
-    run_folder.enter()
-    if run_folder.machine.unmasked:
-        print(f"judge {name}: the machine's records of projects are watched, not covered: "
-              + run_folder.machine.unmasked, file=sys.stderr)
+    watched = run_folder.enter()
+    if watched:
+        print(f"judge {name}: {watched}", file=sys.stderr)
     work = run_folder.path / "work"
     work.mkdir()
     projects: list[dict] = []
@@ -184,15 +183,8 @@ def judge(name: str, run: Callable[[str, Path, Path, list[dict]], dict],
         stop_projects(snm, projects)
         if results is not None:
             status = report(name, results, set_apart)
-        written = run_folder.machine.written()
-        if written:
-            print(f"judge {name}: the run wrote where the machine keeps its local projects (its "
-                  "snm must use the run's XDG_DATA_HOME and SNM_CLUSTERS_DIR):", *written,
-                  sep="\n", file=sys.stderr)
-            status = 1
-        kept = run_folder.leave(passed=status == 0)
-        if kept:
-            print(f"judge {name}: {kept}", file=sys.stderr)
+        status = run_folder.finish(
+            status, lambda line: print(f"judge {name}: {line}", file=sys.stderr))
     return status
 
 

@@ -298,10 +298,9 @@ def pytest_sessionstart(session):
     """Gives the run its own folder (WORKDIR) and points snm's data home and clusters folder at it
     for everything the run starts, the machine's records of projects covered by empty folders of
     the run's (run_folder.py)."""
-    RUN.enter()
-    if RUN.machine.unmasked:
-        print("\nthe machine's records of projects are watched, not covered: "
-              + RUN.machine.unmasked)
+    watched = RUN.enter()
+    if watched:
+        print(f"\n{watched}")
     RUNNING_AT_START.update(serving_projects())
 
 

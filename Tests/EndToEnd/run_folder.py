@@ -55,11 +55,16 @@ class RunFolder:
     def enter(self):
         """Deletes the folders of earlier runs whose process is gone, makes this one, covers the
         machine's records of projects (as os.environ names them now) and points snm's data home and
-        clusters folder at the run's for everything started from here on."""
+        clusters folder at the run's for everything started from here on. Returns the line to say
+        when the machine's records could not be covered (and are watched instead), else None."""
         self.remove_stale()
         self.make()
         self.machine = MachineRecords(os.environ, self.path / "machine")
         os.environ.update(self.environment())
+        if self.machine.unmasked:
+            return ("the machine's records of projects are watched, not covered: "
+                    + self.machine.unmasked)
+        return None
 
     def make(self):
         """The folder, its data folder, and its clusters folder: inside it when the `postgres`
@@ -109,6 +114,20 @@ class RunFolder:
             if run == self.path or not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
                 continue
             self.remove(run)
+
+    def finish(self, status, say):
+        """The end of a script's run (scripts/bench, a judge) that exits with `status`: 1 when the
+        run wrote where the machine keeps its projects, said with `say`; the folder deleted when
+        the code is 0, else kept and said. Returns the code."""
+        written = self.machine.written() if self.machine else []
+        if written:
+            say("the run wrote where the machine keeps its local projects (its snm must use the "
+                "run's XDG_DATA_HOME and SNM_CLUSTERS_DIR):\n" + "\n".join(written))
+            status = 1
+        kept = self.leave(passed=status == 0)
+        if kept:
+            say(kept)
+        return status
 
     def leave(self, passed):
         """Deletes the folder when the run passed; else keeps it and returns the line saying
