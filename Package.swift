@@ -36,8 +36,9 @@ let package = Package(
     .target(name: "SNMWire"),
 
     // A strict reader of the TOML that Supabase's config.toml uses, with file:line:column
-    // errors. Depends on nothing; the local project's modules read the project folder with it.
-    .target(name: "SNMTOML"),
+    // errors. Depends only on SNMWire's one list of the characters a reader must not be shown raw
+    // (a key in a message); the local project's modules read the project folder with it.
+    .target(name: "SNMTOML", dependencies: ["SNMWire"]),
 
     // Client side: SNMWire <- SNMNetwork <- SNMSupabase <- SNMQuery <- SNMShell <- snm
     .target(name: "SNMNetwork", dependencies: ["SNMWire", "CCurl", "CCrypto"]),

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// A table while the file is read: it knows how it was defined, which decides what may still be
 /// added to it (TOML's rules), and becomes a `TOMLTable` when the file is done.
 final class TOMLBuilderTable {
@@ -153,18 +155,23 @@ final class TOMLBuilderTable {
       })
   }
 
-  /// A key as TOML writes it: bare parts as they are, others quoted.
+  /// A key as TOML writes it: bare parts as they are, others quoted, every character a reader
+  /// must not be shown raw (SNMWire's one walk, `VisibleTextLine`: controls, U+202E and the other
+  /// invisible format characters) as TOML's own escape, so the key shown is the key the file
+  /// holds: `"a\u202E"`.
   static func display(_ parts: [String]) -> String {
     parts.map { part in
       if !part.isEmpty && part.utf8.allSatisfy(TOMLParser.isBareKey) { return part }
       var quoted = "\""
-      for scalar in part.unicodeScalars {
+      VisibleTextLine.forEachScalar(of: part) { scalar, hidden in
         switch scalar {
         case "\"": quoted += "\\\""
         case "\\": quoted += "\\\\"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-          // Never shown raw: a key may hold any character through an escape.
-          quoted += "\\u" + TOMLParser.hex(UInt8(scalar.value)).dropFirst(2)
+        case _ where hidden:
+          let wide = scalar.value > 0xFFFF
+          let hex = String(scalar.value, radix: 16, uppercase: true)
+          quoted += (wide ? "\\U" : "\\u")
+          quoted += String(repeating: "0", count: (wide ? 8 : 4) - hex.count) + hex
         default: quoted.unicodeScalars.append(scalar)
         }
       }

@@ -211,6 +211,14 @@ let refusals: [Refusal] = [
     name: "escaped control key is not shown raw", text: "\"a\\u001B\" = 1\n\"a\\u001B\" = 2",
     error: "2:1: the key \"a\\u001B\" is given twice (first at 1:13)"),
   Refusal(
+    name: "a format character in a quoted key is shown as TOML escapes it",
+    text: "\"pay\u{202E}gpj.exe\" = 1\n\"pay\\u202Egpj.exe\" = 2",
+    error: "2:1: the key \"pay\\u202Egpj.exe\" is given twice (first at 1:17)"),
+  Refusal(
+    name: "a C1 control and a tag character in a table name are shown as TOML escapes them",
+    text: "[\"a\u{9B}31m\u{E0041}\"]\nk = 1\n[\"a\u{9B}31m\u{E0041}\"]",
+    error: "3:1: [\"a\\u009B31m\\U000E0041\"]: the table is already defined (at 1:1)"),
+  Refusal(
     name: "columns count characters", text: "é = 1",
     error: "1:1: expected a key, found 'é'"),
   Refusal(

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// A repository laid out for the Supabase CLI: a folder holding `supabase/` (`config.toml`,
 /// `migrations/*.sql`, `seed.sql`, `functions/<name>/`).
@@ -93,9 +94,13 @@ struct ProjectFolder: Sendable, Equatable {
       && isDirectory.boolValue
   }
 
-  /// `path` relative to the current folder when it is inside it.
+  /// `path` relative to the current folder when it is inside it, every character a reader must
+  /// not be shown raw (SNMWire's one walk, `VisibleTextLine`: controls, U+202E and the other
+  /// invisible format characters) as its escape (`\u{202E}`): a folder's name is anyone's text,
+  /// and a message holding it may go anywhere (a TOML error's `file:line:column`, a note).
   static func shown(_ path: String) -> String {
     let current = FileManager.default.currentDirectoryPath
-    return path.hasPrefix(current + "/") ? String(path.dropFirst(current.count + 1)) : path
+    let relative = path.hasPrefix(current + "/") ? String(path.dropFirst(current.count + 1)) : path
+    return VisibleTextLine.escaped(relative)
   }
 }

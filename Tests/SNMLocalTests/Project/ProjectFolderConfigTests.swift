@@ -196,6 +196,41 @@ import Testing
     }
   }
 
+  /// A folder's name and a key of the file are anyone's text: the messages naming them show
+  /// U+202E (which reverses what follows it on a terminal) and the controls as escapes, a key as
+  /// TOML writes it (`"a\u202E"`: the key the file holds), the folder as `\u{202E}`.
+  @Test func theFolderAndTheKeysAMessageNamesShowTheirHiddenCharactersEscaped() throws {
+    let root =
+      FileManager.default.temporaryDirectory.path + "/snm-config-\u{202E}gpj-\(UUID().uuidString)"
+    let shownRoot = root.replacingOccurrences(of: "\u{202E}", with: "\\u{202E}")
+    try FileManager.default.createDirectory(
+      atPath: root + "/supabase", withIntermediateDirectories: true)
+    let file = root + "/supabase/config.toml"
+    let text = """
+      [auth]
+      site_url = "http://127.0.0.1:3000"
+      [auth.rate_limit]
+      token_refresh = 0
+      "x\u{202E}\\u001By" = 1
+      """
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    let config = try ProjectFolderConfig(folder: ProjectFolder(root: root))
+    #expect(
+      config.notes == [
+        "snm local: \(shownRoot)/supabase/config.toml: not supported by the local project, ignored:",
+        "  5: [auth.rate_limit] \"x\\u202E\\u001By\"",
+      ])
+    try Data("[realtime]\nmax_joins_per_second = 0".utf8).write(to: URL(fileURLWithPath: file))
+    do {
+      _ = try ProjectFolderConfig(folder: ProjectFolder(root: root))
+      Issue.record("read")
+    } catch {
+      #expect(
+        error.message == shownRoot + "/supabase/config.toml:2:24: [realtime] max_joins_per_second"
+          + " must be between 1 and 2147483647, not 0")
+    }
+  }
+
   @Test func relativePathsAreRelativeToTheSupabaseFolder() {
     let folder = ProjectFolder(root: "/repo/app")
     #expect(folder.resolved("./seed.sql") == "/repo/app/supabase/seed.sql")
