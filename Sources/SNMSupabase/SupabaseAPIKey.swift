@@ -25,10 +25,12 @@ public struct SupabaseAPIKey: Sendable, Hashable {
   /// `anon`, `service_role`, or a legacy key's `role` claim.
   public let role: String
 
-  /// The kind of `key` as a server reads it: without the spaces and tabs around it, which an
-  /// HTTP server strips from a field's value (RFC 9110 §5.5), so ` sb_secret_...` is a secret key.
+  /// The kind of `key` as a server reads it: without the spaces, tabs and line ends around it
+  /// (snm sends a CR or LF in a field as a space, SNMWire's `HTTPEncoder.sanitized`, and an HTTP
+  /// server strips the blanks around a field's value, RFC 9110 §5.5), so ` sb_secret_...` and a
+  /// service_role JWT ending in a CRLF file's CR are server keys.
   public init(_ given: String) {
-    let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+    let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
     let bytes = given.utf8
     let key =
       bytes.first.map(blank) == true || bytes.last.map(blank) == true

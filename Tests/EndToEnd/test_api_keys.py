@@ -229,10 +229,12 @@ def unsigned_jwt(claims):
 @pytest.mark.parametrize("padded", [
     " sb_secret_0123456789abcdef", "\tsb_secret_0123456789abcdef ",
     " " + unsigned_jwt({"role": "service_role", "iss": "supabase"}) + "\t",
+    # A line of a CRLF .env file: snm sends the CR as a space, which the server strips.
+    unsigned_jwt({"role": "service_role", "iss": "supabase"}) + "\r",
 ])
 def test_a_server_key_with_blanks_around_it_in_a_client_keys_variable_is_refused(home, variable,
                                                                                    padded):
-    # An HTTP server strips the spaces and tabs around a field's value, so ' sb_secret_...' in
+    # An HTTP server strips the blanks around a field's value, so ' sb_secret_...' in
     # SUPABASE_ANON_KEY reached it as the secret key and ran as service_role: the refusal read
     # the key with its blanks, took it for no server key and let the run go on (exit 0).
     env = {**home, "SUPABASE_URL": "http://127.0.0.1:9", variable: padded}
