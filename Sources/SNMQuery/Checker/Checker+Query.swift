@@ -162,7 +162,11 @@ extension Checker {
   }
 
   mutating func checkNames(in column: ColumnPath) {
-    for name in column.embedPath { checkName(name) }
+    // Most columns have no embed path: no loop over it is set up for them (an iterator retained
+    // and released the empty array).
+    if !column.embedPath.isEmpty {
+      for name in column.embedPath { checkName(name) }
+    }
     checkName(column.column)
   }
 

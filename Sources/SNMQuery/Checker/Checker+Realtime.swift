@@ -59,7 +59,7 @@ extension Checker {
     case .not(_, let range):
       report(
         .realtimeGroup(clause), at: range, help: "write 'not' before the operator: 'a not eq 1'")
-    case .predicate(let predicate):
+    case .predicate(var predicate):
       let spelled = source(predicate)
       guard operators.contains(predicate.op), predicate.quantifier == nil, predicate.config == nil
       else {
@@ -72,7 +72,7 @@ extension Checker {
         report(.realtimeColumnPath(clause), at: predicate.column.range)
         return
       }
-      check(predicate)
+      check(&predicate)
     }
   }
 

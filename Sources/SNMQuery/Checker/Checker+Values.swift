@@ -73,7 +73,7 @@ extension Checker {
   mutating func check(_ condition: Condition) { check(condition, condition.index) }
 
   private mutating func check(_ tree: Condition, _ node: Int) {
-    if tree.kind(at: node) == .predicate { return tree.withPredicate(at: node) { check($0) } }
+    if tree.kind(at: node) == .predicate { return tree.withPredicate(at: node) { check(&$0) } }
     // A `not`'s operand has no next.
     var operand: Int? = tree.operand(of: node)
     while let current = operand {
@@ -82,62 +82,64 @@ extension Checker {
     }
   }
 
-  mutating func check(_ predicate: FilterPredicate) {
+  /// Checks a predicate lent in place (`inout`, never written: a value was copied out of the
+  /// tree's array, 170 bytes a predicate, to be passed).
+  mutating func check(_ predicate: inout FilterPredicate) {
     checkNames(in: predicate.column)
-    let value = predicate.value
     let op = predicate.op
-    if case .null = value.value, op != .is {
+    if case .null = predicate.value.value, op != .is {
       let column = predicate.column.column.text
       if op == .eq || op == .neq {
         let wantsNull = (op == .eq) != predicate.negated
         let fix = wantsNull ? "is null" : "is not null"
         report(
-          .eqNull(op.rawValue), at: predicate.operatorRange.union(value.range),
+          .eqNull(op.rawValue), at: predicate.operatorRange.union(predicate.value.range),
           help: "write '\(column) \(fix)'")
       } else {
         report(
-          .nullComparison(op.rawValue), at: value.range,
+          .nullComparison(op.rawValue), at: predicate.value.range,
           help: "to test for NULL, write '\(column) is null' or '\(column) is not null'")
       }
       return
     }
-    checkVariables(in: value)
-    if case .variable = value.value { return }
+    checkVariables(in: predicate.value)
+    if case .variable = predicate.value.value { return }
     // Spelled for a message only: most predicates have none.
     func spelled() -> String {
       predicate.quantifier.map { "\(op.rawValue) \($0.rawValue)" } ?? op.rawValue
     }
     if predicate.quantifier != nil {
-      guard case .array = value.value else {
+      guard case .array = predicate.value.value else {
         let spelled = spelled()
         return reportOperand(
-          spelled, "an array", value, help: "for example '\(spelled) ['a%', 'b%']'")
+          spelled, "an array", predicate.value, help: "for example '\(spelled) ['a%', 'b%']'")
       }
       return
     }
     switch op {
     case .in:
-      guard case .list = value.value else {
+      guard case .list = predicate.value.value else {
         return reportOperand(
-          "in", "a list in parentheses", value, help: "for example 'in (1, 2, 3)'")
+          "in", "a list in parentheses", predicate.value, help: "for example 'in (1, 2, 3)'")
       }
     case .cs, .cd, .ov:
-      switch value.value {
+      switch predicate.value.value {
       case .array, .object, .string: break
-      default: reportOperand(spelled(), "an array, an object or a range string", value)
+      default: reportOperand(spelled(), "an array, an object or a range string", predicate.value)
       }
     case .sl, .sr, .nxl, .nxr, .adj:
-      guard case .string = value.value else {
-        return reportOperand(spelled(), "a range in quotes", value, help: "for example '[1,10)'")
+      guard case .string = predicate.value.value else {
+        return reportOperand(
+          spelled(), "a range in quotes", predicate.value, help: "for example '[1,10)'")
       }
     case .fts, .plfts, .phfts, .wfts:
-      guard case .string = value.value else {
-        return reportOperand(spelled(), "a search text in quotes", value)
+      guard case .string = predicate.value.value else {
+        return reportOperand(spelled(), "a search text in quotes", predicate.value)
       }
     default:
-      if case .list = value.value {
+      if case .list = predicate.value.value {
         reportOperand(
-          spelled(), "a single value", value,
+          spelled(), "a single value", predicate.value,
           help: "to match any of several values, use 'in (...)'")
       }
     }

@@ -11,14 +11,12 @@ extension Parser {
     tokens[position + offset]
   }
 
-  /// The end offset of the last consumed token.
-  @inline(__always) var previousEnd: Int { position > 0 ? tokens[position - 1].end : 0 }
-
   @discardableResult
   @inline(__always) mutating func advance() -> Token {
     let token = current
     if token.kind != .endOfFile {
       position += 1
+      previousEnd = token.end
       current = tokens[position]
     }
     return token
@@ -26,9 +24,14 @@ extension Parser {
 
   /// Goes to `newPosition` (the next statement's tokens lexed once it is past the window's).
   mutating func move(to newPosition: Int) {
+    // The token before `newPosition` is the current one when it is the next, and the same one
+    // when it is this one: read from the window only for a jump.
+    let step = newPosition &- position
+    if step == 1 { previousEnd = current.end }
     position = newPosition
     tokens.reach(newPosition)
     current = tokens[newPosition]
+    if step != 0 && step != 1 { previousEnd = newPosition > 0 ? tokens[newPosition - 1].end : 0 }
   }
 
   /// Whether the current token is `keyword` (recorded for completion).

@@ -19,6 +19,10 @@ public struct Parser {
   /// The Strings of its short tokens, made once each (`text(_:)`).
   let texts = TokenTexts()
   var position = 0
+  /// The end offset of the last consumed token (`tokens[position - 1]`; 0 before the first),
+  /// kept as `current` is, by `advance()` and `move(to:)`: a statement's ranges read it a dozen
+  /// times, and each read of the window was several loads and a compare.
+  var previousEnd = 0
   var statements: [Statement] = []
   var diagnostics: [Diagnostic] = []
   /// Set after recovering at a statement keyword inside unclosed brackets: that line ends the statement.
