@@ -288,8 +288,10 @@ def test_no_core_file_and_no_memory_for_others_of_the_user(home, tmp_path):
     shell = subprocess.Popen(as_nobody + [SNM], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env=env)
     try:
-        time.sleep(0.5)
-        assert shell.poll() is None
+        # Until the shell waits for its input (a prompt read's, in read(2) on standard input):
+        # past its first line, which sets both. (A fixed half second: under load setpriv or snm
+        # may not have got that far, and the limits read were setpriv's.)
+        wait_until_reading_input(shell)
         limits = pathlib.Path(f"/proc/{shell.pid}/limits").read_text()
         core = next(line for line in limits.splitlines() if line.startswith("Max core file size"))
         assert core.split()[4:6] == ["0", "0"], core
@@ -300,6 +302,26 @@ def test_no_core_file_and_no_memory_for_others_of_the_user(home, tmp_path):
     finally:
         shell.stdin.close()
         shell.wait(timeout=10)
+
+
+def wait_until_reading_input(process):
+    """Until `process` (snm, maybe run by setpriv) waits in read(2) on its standard input, or
+    this process may no longer look at it (snm made itself so: not root)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read()
+        try:
+            if os.readlink(f"/proc/{process.pid}/exe") == SNM:
+                for tid in os.listdir(f"/proc/{process.pid}/task"):
+                    call = pathlib.Path(f"/proc/{process.pid}/task/{tid}/syscall").read_text()
+                    if call.split()[:2] == ["0", "0x0"]:
+                        return
+        except PermissionError:
+            return
+        except FileNotFoundError:
+            pass
+        time.sleep(0.01)
+    raise AssertionError("snm never read its standard input")
 
 
 @pytest.mark.parametrize("size", ["7fffffffffffffff", "40000000000"])
@@ -443,6 +465,26 @@ def test_chunk_framing_is_refused_in_the_same_words_over_both_schemes(home, tmp_
     took what snm's reader refused; now snm's one decoder reads an HTTP/1.1 answer's chunk
     framing over both schemes."""
     refused_alike(answer, home, tmp_path, says)
+
+
+def wait_until_reading_input(process):
+    """Until `process` (snm, maybe run by setpriv) waits in read(2) on its standard input, or
+    this process may no longer look at it (snm made itself so: not root)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read()
+        try:
+            if os.readlink(f"/proc/{process.pid}/exe") == SNM:
+                for tid in os.listdir(f"/proc/{process.pid}/task"):
+                    call = pathlib.Path(f"/proc/{process.pid}/task/{tid}/syscall").read_text()
+                    if call.split()[:2] == ["0", "0x0"]:
+                        return
+        except PermissionError:
+            return
+        except FileNotFoundError:
+            pass
+        time.sleep(0.01)
+    raise AssertionError("snm never read its standard input")
 
 
 @pytest.mark.parametrize("size", ["7fffffffffffffff", "40000000000"])
@@ -793,10 +835,18 @@ def test_an_answer_sent_unasked_on_an_idle_connection_is_never_the_next_answer(h
     """A server that writes on a kept connection between requests (a late duplicate, a 408 as
     it times the connection out): snm read it as the answer to the next request on that
     connection. Such a connection is no longer used (curl checks a kept one the same way)."""
+    # Each step waits for the one before (never for a while: under load snm started more than a
+    # second late, sent the second request before the unasked answer came, and read it as its
+    # answer, which no client can tell): snm prints the first answer, the server then writes the
+    # unasked one, which the kernel queues on snm's idle socket, and only then the second goes.
+    printed, queued = threading.Event(), threading.Event()
+
     def first(conn):
         conn.sendall(json_answer(b'[{"id":1}]'))
-        time.sleep(0.2)
+        assert printed.wait(30), "snm never printed the first answer"
         conn.sendall(SMUGGLED)
+        wait_until_queued(conn, len(SMUGGLED))
+        queued.set()
     server = KeptServer(lambda n: first if n == 1 else json_answer(b'[{"answer":%d}]' % n))
     try:
         process = subprocess.Popen(
@@ -805,12 +855,31 @@ def test_an_answer_sent_unasked_on_an_idle_connection_is_never_the_next_answer(h
             env={**os.environ, **home})
         process.stdin.write(b"from t select *\n")
         process.stdin.flush()
-        time.sleep(1)  # the unasked answer arrives while the connection is idle
+        assert process.stdout.readline() == b'{"id":1}\n'
+        printed.set()
+        assert queued.wait(30), "the unasked answer never reached snm's socket"
         stdout, stderr = process.communicate(b"from t select *\n", timeout=30)
         assert process.returncode == 0, stderr
-        assert stdout == b'{"id":1}\n{"answer":2}\n'
+        assert stdout == b'{"answer":2}\n'
     finally:
         server.stop()
+
+
+def wait_until_queued(conn, count):
+    """Until `count` bytes or more wait unread on the peer's end of `conn` (a loopback TCP
+    connection of this machine: its receive queue in /proc/net/tcp)."""
+    host, port = conn.getsockname()[:2]
+    peer = conn.getpeername()[1]
+    assert host == "127.0.0.1", host
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for line in pathlib.Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[1].endswith(":%04X" % peer) and fields[2].endswith(":%04X" % port) \
+                    and int(fields[4].split(":")[1], 16) >= count:
+                return
+        time.sleep(0.01)
+    raise AssertionError(f"{count} bytes never reached the other end's socket")
 
 
 # ---- rows rendered while they arrive ---------------------------------------------------------
