@@ -199,6 +199,33 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
     #expect(try await transport.send(request(server)).text == "[3]")
   }
 
+  /// A write whose kept connection the server closes on reading it, with nothing answered, is
+  /// not sent again: it fails saying that it may have been applied (both transports sent it again
+  /// on a new connection, so a server that applied it and closed got it twice). A read after it
+  /// is answered.
+  @Test(arguments: TransportKind.all, [HTTPMethod.post, .put, .patch, .delete])
+  func aWriteIsNeverSentTwice(_ kind: TransportKind, _ method: HTTPMethod) async throws {
+    let calls = Mutex(0)
+    let server = try LoopbackHTTPServer { _ in
+      let call = calls.withLock { count in
+        count += 1
+        return count
+      }
+      return call == 2 ? .closeWithoutAnswer : .respond(status: 200, body: "[\(call)]")
+    }
+    defer { server.stop() }
+    let transport = kind.make()
+    #expect(try await transport.send(request(server)).text == "[1]")
+    let write = request(server, method: method, body: Data("{}".utf8))
+    let unanswered = SNMNetworkError.malformedResponse(
+      url: write.url, reason: TransportRequest.unansweredWriteReason)
+    await #expect(throws: unanswered) { try await transport.send(write) }
+    #expect(server.requests.map(\.method) == ["GET", method.rawValue])
+    // (libcurl connects again before its refused second send: connections are not counted.)
+    #expect(try await transport.send(request(server)).text == "[3]")
+    #expect(server.requests.map(\.method) == ["GET", method.rawValue, "GET"])
+  }
+
   @Test(arguments: TransportKind.all)
   func aRefusedConnectionIsUnreachable(_ kind: TransportKind) async throws {
     try await LoopbackHTTPServer.withRefusingPort { port in

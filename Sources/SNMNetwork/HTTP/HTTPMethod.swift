@@ -10,4 +10,7 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
 
   /// `true` for GET and HEAD, the methods that read (they take `Accept-Profile`, others `Content-Profile`).
   public var isRead: Bool { self == .get || self == .head }
+  /// `true` for POST, PUT, PATCH and DELETE, the methods that write: a transport never sends one
+  /// twice (``TransportRequest/unansweredWriteReason``).
+  public var isWrite: Bool { self == .post || self == .put || self == .patch || self == .delete }
 }

@@ -23,7 +23,9 @@ import SNMWire
 ///   place at the end (removed on any failure), so memory holds neither whole; any other answer,
 ///   a partial 206 too, is read into memory and the file left as it was.
 /// - Connections are kept alive and reused; a kept connection the server closed meanwhile is
-///   replaced and the request sent again.
+///   replaced and a read (GET, HEAD, OPTIONS) sent again. A write (POST, PUT, PATCH, DELETE) is
+///   never sent twice: a connection that closes before its answer fails it with
+///   ``TransportRequest/unansweredWriteReason`` (the server may have applied it).
 ///
 /// ```swift
 /// let transport: any HTTPTransport = PlainHTTPTransport(maximumIdlePerHost: 6)
@@ -55,6 +57,12 @@ public struct TransportRequest: Sendable {
   /// 256 MiB: a hosted project sends at most its `max_rows` (1,000 by default); the local
   /// project's 100,000-row demo result is 33 MiB.
   public static let defaultMaximumBodyBytes = 256 << 20
+
+  /// The reason a write fails when its connection closed before any of the answer came, the
+  /// same from every transport: it is not sent again, since the server may have applied it
+  /// (never said not to have: a server may apply a write and close before answering).
+  static let unansweredWriteReason =
+    "the connection closed before the answer; the write may have been applied"
 
   /// The reason a body past `limit` bytes is refused, the same from every transport.
   static func tooLargeReason(_ limit: Int) -> String {

@@ -41,9 +41,9 @@ final class CurlTransfer {
   var fileFailure: TransportFileError?
   /// Whether the request writes (POST, PUT, PATCH, DELETE): sent once. libcurl sends a request
   /// again on a new connection when an HTTP/2 server resets its stream with REFUSED_STREAM (up to
-  /// 5 times, a POST too) or HTTP_1_1_REQUIRED (over HTTP/1.1); snm lets it for a read, which
-  /// the server did not process (RFC 9113 §8.7), after a pause (``willSend()``), and stops it
-  /// for a write.
+  /// 5 times, a POST too) or HTTP_1_1_REQUIRED (over HTTP/1.1), and when a kept connection closes
+  /// with nothing answered; snm lets it for a read (after REFUSED_STREAM, which the server did not
+  /// process, RFC 9113 §8.7, after a pause: ``willSend()``), and stops it for a write.
   private(set) var writes = false
   /// The error code of the GOAWAY the server closed the connection with (libcurl's note
   /// "recveived GOAWAY, error=11, last_stream=0"), for the failure's words: one of the
@@ -60,6 +60,10 @@ final class CurlTransfer {
   private(set) var sends = 0
   /// The HTTP/2 error code of the reset after which libcurl would have sent a write again.
   private(set) var resendStopped: UInt32?
+  /// Whether libcurl would have sent a write again after the connection it went out on closed
+  /// with nothing of an answer, no reset seen (libcurl: "Connection died, retrying a fresh
+  /// connect", for a kept connection): the server may have applied it.
+  private(set) var unansweredWriteStopped = false
   /// The reset after which libcurl noted (`CURLINFO_TEXT`) it sends
   /// the request again: REFUSED_STREAM (7), HTTP_1_1_REQUIRED (13, "Downgrades to HTTP/1.1").
   private var resetBeforeResend: UInt32?
@@ -136,9 +140,9 @@ final class CurlTransfer {
     set { snm_curl_set_pointer(easy, CURLOPT_HEADERDATA, context) }
     set { snm_curl_set_prereq_callback(easy, curlWillSend) }
     set { snm_curl_set_pointer(easy, CURLOPT_PREREQDATA, context) }
-    writes = [.post, .put, .patch, .delete].contains(request.method)
-    // libcurl tells a REFUSED_STREAM it sends again after (a kept connection the server had
-    // closed it sends again so too, as the plain transport does) and a GOAWAY's code only in its
+    writes = request.method.isWrite
+    // libcurl tells a REFUSED_STREAM it sends again after (a read's kept connection the server
+    // had closed it sends again so too, as the plain transport does) and a GOAWAY's code only in its
     // notes: read until the answer's first line, a write's from the start (it must not miss a
     // reset), a read's from its send on a new connection and once it went out on a kept one
     // (``willSend()``, ``performed()``: libcurl's notes of the fields it sends cost a read over
@@ -335,12 +339,13 @@ final class CurlTransfer {
 }
 
 extension CurlTransfer {
-  /// libcurl is about to send the request. False stops a write's
-  /// second send after an HTTP/2 reset that asks it (REFUSED_STREAM, HTTP_1_1_REQUIRED). A read
-  /// refused with REFUSED_STREAM is sent again after a pause, 0.1 s doubled each time (0.1 to
-  /// 1.6 s: libcurl sent it again at once, five times in a few milliseconds, to a server that
-  /// may be refusing for its load). A kept connection the server had closed is replaced and the
-  /// request sent again at once, as over http://.
+  /// libcurl is about to send the request. False stops a write's second send, after an HTTP/2
+  /// reset that asks it (REFUSED_STREAM, HTTP_1_1_REQUIRED) or a kept connection that closed
+  /// before any answer (libcurl has no option against either). A read refused with REFUSED_STREAM
+  /// is sent again after a pause, 0.1 s doubled each time (0.1 to 1.6 s: libcurl sent it again at
+  /// once, five times in a few milliseconds, to a server that may be refusing for its load). A
+  /// read's kept connection the server had closed is replaced and the read sent again at once,
+  /// as over http://.
   fileprivate func willSend() -> Bool {
     sends += 1
     // On a new connection (its first request: a script's first, a resend) the notes are read
@@ -362,8 +367,10 @@ extension CurlTransfer {
     let reset = resetBeforeResend
     resetBeforeResend = nil
     if writes {
-      guard let reset else { return true }
-      resendStopped = reset
+      // A write goes out once, whatever libcurl would send it again for: a reset asking it (the
+      // server did not process it), or a kept connection that closed before any answer (it may
+      // have: libcurl sent it again, and a server that applied it and closed got it twice).
+      if let reset { resendStopped = reset } else { unansweredWriteStopped = true }
       return false
     }
     // A read's note may be missed (``performed()``): each send on a new connection of its own

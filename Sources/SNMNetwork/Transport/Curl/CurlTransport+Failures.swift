@@ -13,6 +13,10 @@ extension CurlTransport {
     if code == CURLE_OUT_OF_MEMORY, let refusal = transfer.headLineRefusal {
       return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(refusal))")
     }
+    // A write libcurl would have sent again on a new connection (``CurlTransfer/willSend()``).
+    if transfer.unansweredWriteStopped {
+      return .malformedResponse(url: url, reason: TransportRequest.unansweredWriteReason)
+    }
     if let reset = http2Reset(code, transfer: transfer) {
       return .malformedResponse(url: url, reason: reset)
     }
@@ -48,7 +52,7 @@ extension CurlTransport {
     case CURLE_PARTIAL_FILE:
       return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
     case CURLE_GOT_NOTHING:
-      return .malformedResponse(url: url, reason: "the connection closed before a complete answer")
+      return .malformedResponse(url: url, reason: closedReason(transfer))
     case CURLE_RECV_ERROR where detail.hasSuffix(" in chunked-encoding"):
       // Chunk framing curl cannot read ("Malformed encoding found", "Illegal or missing
       // hexadecimal sequence"): the server's answer is wrong, not cut off.
@@ -57,7 +61,7 @@ extension CurlTransport {
       if transfer.receivedHead {
         return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
       }
-      return .malformedResponse(url: url, reason: "the connection closed before a complete answer")
+      return .malformedResponse(url: url, reason: closedReason(transfer))
     case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
       return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(detail))")
     case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3:
@@ -68,6 +72,13 @@ extension CurlTransport {
       let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
       return .unreachable(url: url, cause: text)
     }
+  }
+
+  /// The reason for a connection that closed before any of the answer came: a write's says it
+  /// may have been applied, as over http:// (``PlainHTTPFailure/unansweredWrite``).
+  static func closedReason(_ transfer: CurlTransfer) -> String {
+    transfer.writes
+      ? TransportRequest.unansweredWriteReason : "the connection closed before a complete answer"
   }
 
   /// What an HTTP/2 reset or GOAWAY that ended the transfer means, in snm's words with the

@@ -11,9 +11,9 @@ import Synchronization
 /// let client = PlainHTTPClient(maximumIdlePerHost: 6)
 /// let answer = try await client.perform(request)   // PlainHTTPAnswer
 /// ```
-/// A kept connection the server has closed meanwhile is replaced and the request sent again, as
-/// curl does. Cancelling the calling task closes the connection at once. Throws
-/// ``PlainHTTPFailure``.
+/// A kept connection the server has closed meanwhile is replaced and a read sent again, as curl
+/// does; a write is never sent twice (``PlainHTTPFailure/unansweredWrite``). Cancelling the
+/// calling task closes the connection at once. Throws ``PlainHTTPFailure``.
 final class PlainHTTPClient: Sendable {
   private let kept: KeptConnections<PlainHTTPConnection>
 
@@ -24,6 +24,9 @@ final class PlainHTTPClient: Sendable {
   /// What to send: the parts of an `http://` URL, the header fields and the body.
   struct Request: Sendable {
     var method: String
+    /// Whether the method writes (``HTTPMethod/isWrite``): sent once, never again on a new
+    /// connection.
+    var writes = false
     var host: String
     var port: Int
     /// Path and query as they go on the request line (`/rest/v1/t?id=eq.1`).
@@ -143,8 +146,11 @@ final class PlainHTTPClient: Sendable {
       } catch {
         handle.detach()
         connection.close()
-        // A kept connection the server closed while it was idle: send again on a new one.
-        if reused, error == .closedEarly(receivedNothing: true) { continue }
+        guard error == .closedEarly(receivedNothing: true) else { return .failure(error) }
+        // Not a byte of an answer: a write is not sent again (the server may have applied it and
+        // closed); a read on a kept connection the server closed goes again on a new one.
+        if request.writes { return .failure(.unansweredWrite) }
+        if reused { continue }
         return .failure(error)
       }
     }

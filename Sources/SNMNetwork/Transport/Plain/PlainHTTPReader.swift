@@ -11,6 +11,9 @@ enum PlainHTTPFailure: Error, Equatable {
   /// The connection ended early; `receivedNothing` means not one byte of an answer came (a kept
   /// connection the server had closed: the request may be sent again on a new one).
   case closedEarly(receivedNothing: Bool)
+  /// A write's connection ended before one byte of its answer came: it is not sent again (the
+  /// server may have applied it; ``TransportRequest/unansweredWriteReason``).
+  case unansweredWrite
   case malformed(String)
   /// The body passed the request's limit (bytes).
   case tooLarge(Int)

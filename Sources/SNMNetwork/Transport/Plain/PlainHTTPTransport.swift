@@ -31,7 +31,7 @@ public final class PlainHTTPTransport: HTTPTransport {
       }
     }
     var plain = PlainHTTPClient.Request(
-      method: request.method.rawValue,
+      method: request.method.rawValue, writes: request.method.isWrite,
       host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host,
       port: url.port ?? 80, target: Self.requestTarget(address), fields: request.fields,
       body: request.body, bodyFile: bodyFile, responseFile: request.responseFile,
@@ -109,6 +109,8 @@ extension PlainHTTPFailure {
     case .cancelled: .cancelled(url: url)
     case .closedEarly:
       .malformedResponse(url: url, reason: "the connection closed before a complete answer")
+    case .unansweredWrite:
+      .malformedResponse(url: url, reason: TransportRequest.unansweredWriteReason)
     case .malformed(let reason): .malformedResponse(url: url, reason: reason)
     case .tooLarge(let limit):
       .malformedResponse(url: url, reason: TransportRequest.tooLargeReason(limit))

@@ -1,0 +1,131 @@
+"""A write (POST, PUT, PATCH, DELETE) is never sent a second time by snm or libcurl unless the
+user asks: a kept connection that closes once the server has read the write, with nothing
+answered, fails it (exit 3) saying that it may have been applied, never that it was not. A read
+may go again on a new connection, as before.
+
+Both transports sent the write again on a new connection (snm's over http://; libcurl's
+"Connection died, retrying a fresh connect" over https://), so a server that applied it and then
+closed without answering got it twice. The servers here are a few lines of Python on a free port:
+HTTP/1.1 over TCP and over TLS, and HTTP/2 over TLS (test_http2_resets' H2Server).
+"""
+import ssl
+import threading
+
+import pytest
+
+from conftest import run_snm
+from test_hostile_server import HostileServer, json_answer
+from test_http2_resets import H2Server, answer_rows
+from tls_front import make_certificates
+
+UNANSWERED = "the connection closed before the answer; the write may have been applied"
+
+
+class ClosingServer(HostileServer):
+    """Serves request after request on each connection (keep-alive; a body read by its
+    Content-Length), answering the Nth request over all connections `[{"n":N}]`, and closing the
+    connection without a byte of answer once it has read whole each request numbered in
+    `unanswered`. Over TLS (HTTP/1.1) with `certificates`. `requests` lists (method, the
+    connection's number from 1) of each request."""
+
+    def __init__(self, unanswered, certificates=None):
+        self.unanswered = unanswered
+        self.requests = []
+        self.connections = 0
+        self.lock = threading.Lock()
+        self.context = None
+        if certificates is not None:
+            make_certificates(certificates)
+            self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            self.context.load_cert_chain(certificates / "server.pem", certificates / "server.key")
+            self.ca = str(certificates / "ca.pem")
+        super().__init__(answer=None)
+        if certificates is not None:
+            self.url = f"https://127.0.0.1:{self.port}"
+
+    def _serve(self, conn):
+        if self.context is not None:
+            try:
+                conn = self.context.wrap_socket(conn, server_side=True)
+            except (OSError, ssl.SSLError):
+                conn.close()
+                return
+        with self.lock:
+            self.connections += 1
+            connection = self.connections
+        with conn:
+            data = b""
+            while True:
+                try:
+                    while b"\r\n\r\n" not in data:
+                        chunk = conn.recv(65536)
+                        if not chunk:
+                            return
+                        data += chunk
+                    head, _, data = data.partition(b"\r\n\r\n")
+                    length = 0
+                    for line in head.split(b"\r\n")[1:]:
+                        name, _, value = line.partition(b":")
+                        if name.strip().lower() == b"content-length":
+                            length = int(value)
+                    while len(data) < length:
+                        chunk = conn.recv(65536)
+                        if not chunk:
+                            return
+                        data += chunk
+                    data = data[length:]
+                    with self.lock:
+                        self.requests.append((head.split(b" ", 1)[0].decode(), connection))
+                        number = len(self.requests)
+                    if number in self.unanswered:
+                        return  # read whole, and closed with nothing answered
+                    conn.sendall(json_answer(b'[{"n":%d}]' % number))
+                except (OSError, ssl.SSLError):
+                    return
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_write_whose_kept_connection_closes_unanswered_is_sent_once(home, tmp_path, scheme):
+    """The server closes the kept connection on the second request (a read) and on the fourth (a
+    write), each read whole. The read goes again on a new connection and is answered; the write
+    is not sent again: exit 3, saying it may have been applied. (Both schemes sent it again on a
+    third connection, answered there: exit 0, the POST received twice.)"""
+    server = ClosingServer({2, 4}, tmp_path if scheme == "https" else None)
+    try:
+        flags = ["--cacert", server.ca] if scheme == "https" else []
+        result = run_snm("--url", server.url, "--key", "k", "--format", "ndjson", *flags, "-c",
+                         'from t select *; from t select *; from t insert {"a": 1}; '
+                         "from t select *", env=home, timeout=60)
+        assert server.requests == [("GET", 1), ("GET", 1), ("GET", 2), ("POST", 2)], \
+            (server.requests, result.stderr[-300:])
+        assert result.returncode == 3, result.stderr[-300:]
+        assert result.stdout == '{"n":1}\n{"n":3}\n'
+        assert result.stderr.endswith(
+            f"malformed answer from {server.url}/rest/v1/t: {UNANSWERED}\n"), result.stderr[-300:]
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("statement,method", [
+    ('from t insert {"a": 1}', "POST"), ('from t update {"a": 2} where id eq 1', "PATCH"),
+], ids=["insert", "update"])
+def test_a_write_with_a_body_is_sent_once_over_http2_when_its_connection_closes_unanswered(
+        home, tmp_path, statement, method):
+    """HTTP/2: the server closes the kept connection (no GOAWAY, no reset) on taking the
+    write's stream. libcurl sent a write with a body again on a new connection (one without,
+    a delete, it did not: "its stream ended without one; the write may have been applied").
+    Sent once, exit 3, that it may have been applied."""
+    def act(h2conn, stream, send):
+        if len(server.requests) == 2:
+            return True  # the connection closes, the stream unanswered
+        answer_rows(h2conn, stream)
+    server = H2Server(act, tmp_path)
+    try:
+        result = run_snm("--url", server.url, "--key", "k", "--format", "json", "--cacert",
+                         server.ca, "-c", f"from t select *; {statement}", env=home, timeout=60)
+        assert server.requests == [("h2", "GET"), ("h2", method)], \
+            (server.requests, result.stderr[-300:])
+        assert result.returncode == 3, result.stderr[-300:]
+        assert result.stderr.endswith(f"{UNANSWERED}\n"), result.stderr[-300:]
+    finally:
+        server.stop()
