@@ -340,3 +340,71 @@ def test_standard_input_that_fails_to_be_read_is_a_failure_not_its_end(project, 
     assert latin1.returncode == 2 and latin1.stdout == b"a\n", latin1.stdout
     assert b"snm: standard input is not UTF-8 text, at line 2: " + stopped.encode() \
         in latin1.stderr, latin1.stderr
+
+
+def test_the_password_prompt_asks_at_the_terminal_whatever_stderr_and_stdin_are(
+        project, shell_env, tmp_path):
+    """The password prompt wrote to standard error: `snm 2>/dev/null` hid it while snm waited
+    (`2>log` wrote it into the log), and statements piped in at a terminal could not ask at all.
+    It asks at the controlling terminal and reads the answer from it, as sudo, ssh and psql do;
+    a pipe is never read for a password (its next line is a statement). With no controlling
+    terminal it says so and how to give one."""
+    log = tmp_path / "log"
+    with job_control_bash({**shell_env, "NO_COLOR": "1"}) as bash:
+        bash.type(f"{SNM} 2>/dev/null")
+        bash.press("Enter")
+        bash.wait_for_prompt()
+        bash.type("login email 'alice@example.com'")
+        bash.press("Enter")
+        bash.wait_for_text("password for alice@example.com:")
+        bash.type("password123")
+        bash.press("Enter")
+        bash.wait_for(lambda s: s.rstrip().endswith("snm alice@local>"))
+        bash.type("exit")
+        bash.press("Enter")
+        bash.wait_for(lambda s: s.rstrip().endswith("bash$"))
+        bash.type(f"printf \"login email 'alice@example.com'\\nsession show\\n\" | {SNM} "
+                  f"--format json 2>{log}; echo \"snm exited $?\"")
+        bash.press("Enter")
+        bash.wait_for(lambda s: s.count("password for alice@example.com:") == 2)
+        bash.type("password123")
+        bash.press("Enter")
+        screen = bash.wait_for(lambda s: re.search(r"^snm exited \d+$", s, re.M))
+        assert "snm exited 0" in screen, (screen, log.read_text())
+        assert '"email":"alice@example.com"' in screen.replace(" ", ""), screen
+        # A background job stops before it asks (its threads block SIGTTOU and SIGTTIN: it
+        # turned the foreground's echo off, then failed the read); `fg` brings the prompt.
+        bash.type("clear")
+        bash.press("Enter")
+        bash.wait_for(lambda s: "snm exited" not in s and s.rstrip().endswith("bash$"))
+        bash.type(f"{SNM} -c \"login email 'alice@example.com'\" 2>{log} &")
+        bash.press("Enter")
+
+        def stopped(screen):
+            if re.search(r"Stopped.*login email", screen):
+                return True
+            bash.type("jobs")  # bash tells a job's change at its next prompt
+            bash.press("Enter")
+            return False
+        screen = bash.wait_for(stopped, timeout=15, interval=0.3)
+        assert "password for" not in screen, screen
+        bash.type("fg")
+        bash.press("Enter")
+        bash.wait_for(lambda s: s.rstrip().endswith("password for alice@example.com:"))
+        bash.type("password123")
+        bash.press("Enter")
+        bash.wait_for(lambda s: s.rstrip().endswith("bash$"))
+        bash.type('echo "snm exited $?"')
+        bash.press("Enter")
+        screen = bash.wait_for(lambda s: re.search(r"^snm exited \d+$", s, re.M))
+        assert "snm exited 0" in screen, (screen, log.read_text())
+    assert "password for" not in log.read_text(), log.read_text()
+
+    refused = subprocess.run(
+        [SNM, "-c", "login email 'alice@example.com'"], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=60, start_new_session=True,
+        env={**os.environ, **shell_env, "NO_COLOR": "1"})
+    assert refused.returncode == 3, (refused.stdout, refused.stderr)
+    assert "login needs a password, and there is no terminal to ask for it at (snm asks at its " \
+        "controlling terminal, /dev/tty, and never reads one from standard input): write " \
+        "`password $env.NAME`" in refused.stderr, refused.stderr

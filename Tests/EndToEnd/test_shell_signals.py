@@ -141,6 +141,23 @@ def test_ctrl_backslash_at_the_password_prompt_quits_and_keeps_nothing(parent, t
     assert not [name for name in kept if "session" in name], kept
 
 
+def test_ctrl_backslash_at_the_prompt_quits_as_psql_does(parent, tmp_path):
+    """Ctrl-\\ at the prompt did nothing (libedit reads the key as a byte), while it quit snm
+    during a request and at the password prompt; psql quits at its prompt (SIGQUIT). snm quits
+    there too: exit 131, the line being typed not run, the terminal as it was, the parent
+    unharmed, no core file."""
+    parent.expect_exact("snm anon@local> ")
+    parent.send("echo 'never ran'")
+    time.sleep(0.2)
+    parent.send("\x1c")
+    index = parent.expect_exact(["terminal as before", "never ran\r\n", pexpect.TIMEOUT],
+                                timeout=10)
+    assert index == 0, parent.before
+    parent.expect_exact(f"parent survived, snm exited {128 + signal.SIGQUIT}")
+    parent.expect(pexpect.EOF)
+    assert not list(pathlib.Path.cwd().glob("core*")), "a core file was left"
+
+
 def test_ctrl_c_at_the_password_prompt_of_a_one_shot_login_exits_130(project, tmp_path):
     """`snm -c 'login ...'` at a terminal: Ctrl-C at its password prompt ends it with 130, as
     Ctrl-C during any statement does, and nothing is stored."""

@@ -5,7 +5,8 @@ import Synchronization
 extension LibEditLineReader {
   /// Reads keys with ``readCharacter(on:into:)``, which also prints what waits above the line.
   /// Emacs key bindings plus snm's own: Tab completes, Ctrl-C abandons the line, Ctrl-Z suspends
-  /// snm as the terminal would (the line comes back on `fg`), Ctrl-R searches the history
+  /// snm as the terminal would (the line comes back on `fg`), Ctrl-\ quits it as the terminal
+  /// would (SIGQUIT, as during a request and at psql's prompt), Ctrl-R searches the history
   /// backwards as you type. `~/.editrc` (or `$EDITRC`) may override them. The window
   /// size is read again at each line (libedit does that as a line starts).
   /// - Throws: `LineReaderError.noTerminal` when libedit refuses a setting.
@@ -25,9 +26,11 @@ extension LibEditLineReader {
       ("complete fn", snm_el_addfn(line, "snm-complete", "complete the word", libEditComplete)),
       ("interrupt fn", snm_el_addfn(line, "snm-interrupt", "abandon the line", libEditInterrupt)),
       ("suspend fn", snm_el_addfn(line, "snm-suspend", "suspend snm", libEditSuspend)),
+      ("quit fn", snm_el_addfn(line, "snm-quit", "quit snm (SIGQUIT)", libEditQuit)),
       ("bind tab", snm_el_bind(line, "^I", "snm-complete")),
       ("bind ^C", snm_el_bind(line, "^C", "snm-interrupt")),
       ("bind ^Z", snm_el_bind(line, "^Z", "snm-suspend")),
+      ("bind ^\\", snm_el_bind(line, "^\\", "snm-quit")),
       ("bind ^R", snm_el_bind(line, "^R", "em-inc-search-prev")),
     ]
     if let failed = steps.first(where: { $0.1 < 0 }) {
@@ -77,6 +80,16 @@ extension LibEditLineReader {
     return UInt8(CC_REFRESH)
   }
 
+  /// Runs Ctrl-\: with `-isig` the terminal sends no SIGQUIT while libedit reads (the key did
+  /// nothing at the prompt, while it quit snm during a request and at the password prompt), so
+  /// snm hands the terminal back and quits as the terminal would have, as psql does at its
+  /// prompt: exit 131, the line typed not run.
+  func quit(on line: OpaquePointer) -> Never {
+    _ = snm_el_prep_term(line, 0)
+    writeOutput("^\\\n")
+    JobStop.quitAsTheTerminalWould()
+  }
+
   /// Runs Ctrl-Z: with `-isig` the terminal sends no SIGTSTP while libedit reads, so snm stops its
   /// process group as the terminal would have (a parent `sh -c` in the same job stops too, or its
   /// shell would wait on it forever), in the terminal's own mode, and takes the line up again once
@@ -90,6 +103,13 @@ extension LibEditLineReader {
     _ = snm_el_prep_term(line, 1)
     return UInt8(CC_REDISPLAY)
   }
+}
+
+private func libEditQuit(_ line: OpaquePointer?, _ key: Int32) -> UInt8 {
+  guard let line, let reader = LibEditLineReader.owner(of: line) else {
+    return UInt8(CC_ERROR)
+  }
+  reader.quit(on: line)
 }
 
 private func libEditPrompt(_ line: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {

@@ -219,9 +219,15 @@ struct SessionStatements: StatementFamily {
   private func noPassword(_ verb: String, _ asked: PasswordReader.Answer) -> Outcome {
     if asked == .cancelled { return Outcome(.interrupted(SIGINT)) }
     if asked == .ended { return authFailure("\(verb) needs a password: none was typed (Ctrl-D)") }
+    if asked == .background {
+      return authFailure(
+        "\(verb) needs a password, and snm runs in the background of its terminal: run it in "
+          + "the foreground to type it, or write `password $env.NAME`")
+    }
     return authFailure(
-      "\(verb) needs a password: type it at a terminal, or write `password '...'` or "
-        + "`password $env.NAME` in scripts")
+      "\(verb) needs a password, and there is no terminal to ask for it at (snm asks at its "
+        + "controlling terminal, /dev/tty, and never reads one from standard input): write "
+        + "`password $env.NAME` (or `password '...'`)")
   }
 
   /// The session could not be refreshed or checked: it is gone, and the statement fails.

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Ctrl-Z for a reader that turned the terminal's signal keys off (libedit's line, the password
-/// prompt) and so reads the key as a byte: snm stops its process group as the terminal would have.
+/// Ctrl-Z (and Ctrl-\\) for a reader that turned the terminal's signal keys off (libedit's line,
+/// the password prompt) and so reads the key as a byte: snm stops its process group (or quits) as
+/// the terminal would have.
 ///
 /// ```swift
 /// restoreTheTerminal()
@@ -14,19 +15,36 @@ import Synchronization
 /// waits for the SIGCONT that follows, up to half a second: where no shell has job control the
 /// group is orphaned and the kernel drops the signal, and the reader simply goes on.
 enum JobStop {
-  static func stopAsTheTerminalWould() {
+  /// Stops the group by `signal` (SIGTSTP: Ctrl-Z; SIGTTIN: a background job that would read
+  /// the terminal); whether a SIGCONT came (false: no shell has job control here).
+  @discardableResult
+  static func stopAsTheTerminalWould(by signal: Int32 = SIGTSTP) -> Bool {
     var action = sigaction()
     action.__sigaction_handler.sa_handler = noteContinued
     sigemptyset(&action.sa_mask)
     var previous = sigaction()
     continued.store(false, ordering: .releasing)
     _ = sigaction(SIGCONT, &action, &previous)
-    kill(0, SIGTSTP)
+    kill(0, signal)
     let deadline = ContinuousClock.now + .milliseconds(500)
     while !continued.load(ordering: .acquiring) && ContinuousClock.now < deadline {
       usleep(1_000)
     }
     _ = sigaction(SIGCONT, &previous, nil)
+    return continued.load(ordering: .acquiring)
+  }
+
+  /// Ctrl-\ for such a reader, once it gave the terminal back: snm ends by SIGQUIT, as the key
+  /// ends it during a request and psql at its prompt (main.swift made sure that leaves no core
+  /// file), with nothing more sent or stored.
+  static func quitAsTheTerminalWould() -> Never {
+    signal(SIGQUIT, SIG_DFL)
+    var quit = sigset_t()
+    sigemptyset(&quit)
+    sigaddset(&quit, SIGQUIT)
+    pthread_sigmask(SIG_UNBLOCK, &quit, nil)
+    raise(SIGQUIT)
+    exit(128 + SIGQUIT)
   }
 }
 

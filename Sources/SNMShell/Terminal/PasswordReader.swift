@@ -8,12 +8,16 @@ import SNMWire
 /// case .typed(let password): ...
 /// case .cancelled: ...     // Ctrl-C: the statement is cancelled (exit 130), nothing is sent
 /// case .ended: ...         // Ctrl-D on an empty line: nothing was typed
-/// case .none: ...          // not a terminal: say how else to give it
+/// case .none: ...          // no terminal: say how else to give it
 /// }
 /// ```
-/// Nothing is read when standard input is not a terminal (scripts pass `password '...'` or
-/// `password $env.NAME` instead). The terminal's echo setting is always restored. The password
-/// never goes to the history or anywhere else.
+/// It asks at the controlling terminal (`/dev/tty`), and reads the answer from it, as sudo, ssh
+/// and psql do: the prompt wrote to standard error, so `snm 2>/dev/null` hid it while it waited
+/// (and `2>log` wrote it into the log). Standard input is never read for a password: a pipe's
+/// next line is a statement, not an answer (scripts pass `password '...'` or `password
+/// $env.NAME`). With no controlling terminal (cron, CI, `setsid`) nothing is asked. The
+/// terminal's echo setting is always restored. The password never goes to the history or
+/// anywhere else.
 ///
 /// The prompt edits as a terminal's own line does (Backspace, Ctrl-U, Ctrl-W) and nothing more:
 /// a key that moves or edits elsewhere (an arrow, Home, End, Delete, Esc, Alt-x, Ctrl-A...) would
@@ -31,14 +35,25 @@ enum PasswordReader {
     case ended
     /// Pressed Ctrl-\ (``read(prompt:fd:)`` never returns it: snm quits).
     case quit
-    /// Nothing to read: not a terminal (or the terminal could not be read).
+    /// Nothing to read: no controlling terminal (or the terminal could not be read).
     case none
+    /// snm runs in the background of its terminal, where no shell can bring it to the front.
+    case background
   }
 
-  /// What was typed at the terminal on standard input; Ctrl-\ ends snm here.
-  static func read(prompt: String, fd: Int32 = STDIN_FILENO) -> Answer {
-    let answer = answer(prompt: prompt, fd: fd)
-    if answer == .quit { quitStoringNothing() }
+  /// What was typed at the controlling terminal, asked there; Ctrl-\ ends snm here.
+  static func read(prompt: String) -> Answer {
+    read(prompt: prompt, at: "/dev/tty")
+  }
+
+  /// What was typed at the terminal `path`, asked there (``Answer/none`` when it cannot be
+  /// opened or is no terminal); Ctrl-\ ends snm here.
+  static func read(prompt: String, at path: String) -> Answer {
+    let terminal = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard terminal >= 0 else { return .none }
+    defer { close(terminal) }
+    let answer = answer(prompt: prompt, fd: terminal, messages: terminal)
+    if answer == .quit { JobStop.quitAsTheTerminalWould() }
     return answer
   }
 
@@ -49,6 +64,13 @@ enum PasswordReader {
       _ = Array(text.utf8).withUnsafeBytes { FileDescriptorIO.writeAll(messages, $0) }
     }
     guard isatty(fd) != 0 else { return .none }
+    // A background job (`snm -c 'login ...' &`) waits, stopped, until `fg` gives it the terminal,
+    // as a read of the terminal stops one: snm's threads block SIGTTOU and SIGTTIN, so the kernel
+    // let it turn the foreground's echo off and then failed the read (EIO).
+    // (A terminal that is not snm's controlling one has no foreground to wait for.)
+    while case let front = tcgetpgrp(fd), front > 0, front != getpgrp() {
+      guard JobStop.stopAsTheTerminalWould(by: SIGTTIN) else { return .background }
+    }
     var saved = termios()
     guard tcgetattr(fd, &saved) == 0 else { return .none }
     // Byte at a time, no echo, no signals: Ctrl-C arrives as a byte, so the terminal is always
@@ -59,8 +81,10 @@ enum PasswordReader {
       cc[Int(VMIN)] = 1
       cc[Int(VTIME)] = 0
     }
-    say(prompt)
+    // The terminal first, then the prompt: a background job stops here (SIGTTOU), before it
+    // says anything, and asks once `fg` brought it back.
     guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else { return .none }
+    say(prompt)
     defer {
       _ = tcsetattr(fd, TCSAFLUSH, &saved)
       say("\n")
@@ -117,18 +141,6 @@ enum PasswordReader {
             + "Ctrl-W can); what was typed is cleared: type it again")
       }
     }
-  }
-
-  /// Ctrl-\: snm ends by SIGQUIT, as the key ends it during a request (main.swift made sure
-  /// that leaves no core file), with nothing sent and nothing stored.
-  private static func quitStoringNothing() -> Never {
-    signal(SIGQUIT, SIG_DFL)
-    var quit = sigset_t()
-    sigemptyset(&quit)
-    sigaddset(&quit, SIGQUIT)
-    pthread_sigmask(SIG_UNBLOCK, &quit, nil)
-    raise(SIGQUIT)
-    exit(128 + SIGQUIT)
   }
 
   private static func wipe(_ bytes: inout [UInt8]) {

@@ -10,6 +10,8 @@ import Testing
   struct PTY {
     let master: Int32
     let slave: Int32
+    /// The terminal's name (`/dev/pts/N`), which the program opens.
+    let path: String
 
     init() throws {
       // /dev/ptmx by hand: Glibc's module leaves posix_openpt and friends out.
@@ -20,7 +22,8 @@ import Testing
       guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0,
         ioctl(master, 0x8004_5430, &number) == 0
       else { throw CocoaError(.fileNoSuchFile) }
-      slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+      path = "/dev/pts/\(number)"
+      slave = open(path, O_RDWR | O_NOCTTY)
       guard slave >= 0 else { throw CocoaError(.fileNoSuchFile) }
       _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
     }
@@ -158,13 +161,28 @@ import Testing
     #expect(pty.echoIsOn())
   }
 
+  /// No terminal there (no controlling terminal: /dev/tty cannot be opened), or a file that is
+  /// none: nothing is read, nothing asked.
   @Test func notATerminalGivesNoPassword() throws {
-    var ends: [Int32] = [0, 0]
-    #expect(pipe(&ends) == 0)
-    defer {
-      close(ends[0])
-      close(ends[1])
+    #expect(PasswordReader.read(prompt: "", at: "/dev/null") == PasswordReader.Answer.none)
+    #expect(PasswordReader.read(prompt: "", at: "/nonexistent/tty") == PasswordReader.Answer.none)
+  }
+
+  /// The prompt shows on the terminal the answer is read from, whatever standard error is (it
+  /// went to standard error: `snm 2>/dev/null` hid it while it waited).
+  @Test func thePromptShowsOnTheTerminalItReads() async throws {
+    let pty = try PTY()
+    defer { pty.close() }
+    let answer = await withCheckedContinuation { continuation in
+      Thread {
+        continuation.resume(returning: PasswordReader.read(prompt: "secret? ", at: pty.path))
+      }.start()
+      pty.waitToSee("secret? ")
+      var spins = 0
+      while pty.echoIsOn() && spins < 5_000_000 { spins += 1 }
+      pty.type(Array("hunter2\n".utf8))
     }
-    #expect(PasswordReader.read(prompt: "", fd: ends[0]) == PasswordReader.Answer.none)
+    #expect(answer == .typed("hunter2"))
+    #expect(pty.echoIsOn())
   }
 }
