@@ -28,10 +28,15 @@ signal(SIGXFSZ, SIG_IGN)
 // only where a data dir snm made records that port; anything else there is "nothing answers".
 StoppedLocalProject.recognize { LocalProject.startCommand(port: $0) }
 let command = arguments.first.flatMap(Command.subcommand(named:)) ?? .shell
-let status: Int32
+var status: Int32
 do {
   status = try await Runner.run(try CommandLineParser.parse(arguments))
 } catch {
   status = ErrorFunnel.report(error, command: command)
+}
+// Output lost on the way (`> /dev/full`, `>&-`) is a failure, said once at the end.
+if let loss = OutputWriter.standardOutputLoss() {
+  FileHandle.standardError.write(Data("snm: \(loss)\n".utf8))
+  if status == ExitCode.success.rawValue { status = ExitCode.failure.rawValue }
 }
 exit(status)

@@ -408,3 +408,30 @@ def test_the_password_prompt_asks_at_the_terminal_whatever_stderr_and_stdin_are(
     assert "login needs a password, and there is no terminal to ask for it at (snm asks at its " \
         "controlling terminal, /dev/tty, and never reads one from standard input): write " \
         "`password $env.NAME`" in refused.stderr, refused.stderr
+
+
+def test_output_that_cannot_be_written_is_a_failure_not_a_pass(project, tmp_path):
+    """Rows printed to a full disk (`> /dev/full`) or a closed standard output (`>&-`) were
+    dropped without a word and snm exited 0: a CI step saving a report passed with the report
+    missing. snm says what was lost and exits 1. A reader that stops reading (`| head -1`)
+    still ends the output quietly, exit 0."""
+    env = {**os.environ, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([SNM, "-c", "from user_info select id"], stdout=full,
+                             stderr=subprocess.PIPE, text=True, timeout=60, env=env)
+    assert run.returncode == 1, run.stderr
+    assert "snm: cannot write standard output: no space left on the device (ENOSPC); what " \
+        "snm printed there is incomplete" in run.stderr, run.stderr
+    closed = subprocess.run(["sh", "-c", f"exec \"{SNM}\" -c \"echo 'x'\" >&-"],
+                            capture_output=True, text=True, timeout=60, env=env)
+    assert closed.returncode == 1, closed.stderr
+    assert "snm: cannot write standard output: not open (EBADF)" in closed.stderr, closed.stderr
+    many = tmp_path / "many.snm"
+    many.write_text("".join(f"echo '{n}'\n" for n in range(100_000)))
+    head = subprocess.run(["bash", "-c", f"\"{SNM}\" \"{many}\" | head -1; "
+                           "echo \"snm exited ${PIPESTATUS[0]}\""],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert head.stdout == "0\nsnm exited 0\n", (head.stdout, head.stderr)
+    assert "cannot write" not in head.stderr, head.stderr

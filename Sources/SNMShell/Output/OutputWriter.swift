@@ -10,7 +10,8 @@ import Synchronization
 /// out.flush()
 /// ```
 /// Text is gathered in 64 KiB chunks before a `write(2)`, which is what lets 100,000 rows print fast.
-/// Write errors (a closed pipe) are remembered and later writes dropped.
+/// Write errors (a closed pipe, a full disk) are remembered (``writeFailure``) and later writes
+/// dropped.
 public final class OutputWriter: Sendable {
   private struct State {
     var buffer: [UInt8] = []
@@ -19,7 +20,8 @@ public final class OutputWriter: Sendable {
     /// kept as it is: never copied), and their size.
     var held: [HeldChunk] = []
     var heldBytes = 0
-    var failed = false
+    /// The errno of the write that failed; nil while every byte was written.
+    var failure: Int32?
   }
 
   private let fd: Int32?
@@ -113,10 +115,8 @@ public final class OutputWriter: Sendable {
   func write(chunk bytes: UnsafeBufferPointer<UInt8>) {
     state.withLock { state in
       if state.buffer.isEmpty, bytes.count >= Self.chunk, !holds, let fd {
-        guard !state.failed else { return }
-        if FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes)) != nil {
-          state.failed = true
-        }
+        guard state.failure == nil else { return }
+        state.failure = FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes))
         return
       }
       state.buffer.append(contentsOf: bytes)
@@ -144,10 +144,24 @@ public final class OutputWriter: Sendable {
       state.captured.append(contentsOf: bytes)
       return
     }
-    guard !state.failed else { return }
-    if FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes)) != nil {
-      state.failed = true
-    }
+    guard state.failure == nil else { return }
+    state.failure = FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes))
+  }
+
+  /// The errno of the write that failed (what was written after it was dropped); nil while
+  /// every byte was written.
+  public var writeFailure: Int32? {
+    state.withLock { $0.failure }
+  }
+
+  /// What snm says as it ends when standard output lost text (a full disk, `>&-`, a device's
+  /// error), written out first; nil when nothing was lost, or when the reader went away
+  /// (EPIPE: `snm ... | head` ends output quietly). It said nothing and exited 0.
+  public static func standardOutputLoss() -> String? {
+    standardOutput.flush()
+    guard let code = standardOutput.writeFailure, code != EPIPE else { return nil }
+    return "cannot write standard output: \(ScriptLoadError.words(errno: code)); what snm "
+      + "printed there is incomplete"
   }
 
   /// Writes out everything gathered.
@@ -197,8 +211,8 @@ public final class OutputWriter: Sendable {
       state.captured.append(contentsOf: state.buffer)
       return
     }
-    guard !state.failed else { return }
-    if FileDescriptorIO.writeAll(fd, state.buffer) != nil { state.failed = true }
+    guard state.failure == nil else { return }
+    state.failure = FileDescriptorIO.writeAll(fd, state.buffer)
   }
 }
 
