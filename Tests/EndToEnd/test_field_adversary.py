@@ -435,3 +435,34 @@ def test_output_that_cannot_be_written_is_a_failure_not_a_pass(project, tmp_path
                           capture_output=True, text=True, timeout=120, env=env)
     assert head.stdout == "0\nsnm exited 0\n", (head.stdout, head.stderr)
     assert "cannot write" not in head.stderr, head.stderr
+
+
+def test_snm_started_in_the_background_waits_stopped_until_fg(shell_env):
+    """`snm &` at a job-control shell printed its prompt, set the foreground shell's terminal
+    raw (its threads block SIGTTIN and SIGTTOU, so the kernel let it), failed its read and ended
+    as at Ctrl-D, exit 0. It stops as psql does (SIGTTIN) until `fg` brings it to the front."""
+    with job_control_bash({**shell_env, "NO_COLOR": "1"}) as bash:
+        bash.type(f"{SNM} &")
+        bash.press("Enter")
+
+        def stopped(screen):
+            if re.search(r"Stopped.*snm", screen):
+                return True
+            bash.type("jobs")  # bash tells a job's change at its next prompt
+            bash.press("Enter")
+            return False
+        screen = bash.wait_for(stopped, timeout=15, interval=0.3)
+        assert "Done" not in screen, screen
+        bash.type("fg")
+        bash.press("Enter")
+        bash.wait_for(lambda s: s.rstrip().endswith("snm anon@local>"))
+        bash.type("echo 'in front'")
+        bash.press("Enter")
+        bash.wait_for(lambda s: "\nin front" in s)
+        bash.type("exit")
+        bash.press("Enter")
+        bash.wait_for(lambda s: s.rstrip().endswith("bash$"))
+        bash.type('echo "snm exited $?"')
+        bash.press("Enter")
+        screen = bash.wait_for(lambda s: re.search(r"^snm exited \d+$", s, re.M))
+        assert "snm exited 0" in screen, screen

@@ -118,6 +118,11 @@ public final class LibEditLineReader: LineReader {
   public var isInteractive: Bool { true }
 
   public func readLine(prompt: String, pending: String) -> LineInput {
+    // `snm &` waits, stopped, until `fg` (libedit set the foreground's terminal raw, its read
+    // failed, and snm ended as at Ctrl-D with exit 0); without job control it cannot be read.
+    guard JobStop.waitForTheForeground(of: STDIN_FILENO) else {
+      return .unreadable(.unreadable("-", errno: EIO))
+    }
     setPrompt(prompt)
     self.pending.withLock { $0 = pending }
     var settings = termios()

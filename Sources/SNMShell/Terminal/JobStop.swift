@@ -34,6 +34,23 @@ enum JobStop {
     return continued.load(ordering: .acquiring)
   }
 
+  /// Waits, stopped by SIGTTIN as a read of the terminal stops a job, while snm's process group is
+  /// in the background of the terminal `fd` (`snm &`, `snm -c 'login ...' &`): snm's threads
+  /// block SIGTTIN and SIGTTOU, so the kernel let it set the foreground's terminal raw or silent
+  /// and then failed its read (EIO). False when no shell can bring it to the front (no job
+  /// control); true at once for a terminal that is not snm's controlling one.
+  static func waitForTheForeground(of fd: Int32) -> Bool {
+    func inTheBackground() -> Bool {
+      let front = tcgetpgrp(fd)
+      return front > 0 && front != getpgrp()
+    }
+    // Once `fg` continued snm its SIGCONT handler may not have run yet: the terminal says.
+    while inTheBackground() {
+      if !stopAsTheTerminalWould(by: SIGTTIN) && inTheBackground() { return false }
+    }
+    return true
+  }
+
   /// Ctrl-\ for such a reader, once it gave the terminal back: snm ends by SIGQUIT, as the key
   /// ends it during a request and psql at its prompt (main.swift made sure that leaves no core
   /// file), with nothing more sent or stored.

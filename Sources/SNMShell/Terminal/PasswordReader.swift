@@ -64,13 +64,8 @@ enum PasswordReader {
       _ = Array(text.utf8).withUnsafeBytes { FileDescriptorIO.writeAll(messages, $0) }
     }
     guard isatty(fd) != 0 else { return .none }
-    // A background job (`snm -c 'login ...' &`) waits, stopped, until `fg` gives it the terminal,
-    // as a read of the terminal stops one: snm's threads block SIGTTOU and SIGTTIN, so the kernel
-    // let it turn the foreground's echo off and then failed the read (EIO).
-    // (A terminal that is not snm's controlling one has no foreground to wait for.)
-    while case let front = tcgetpgrp(fd), front > 0, front != getpgrp() {
-      guard JobStop.stopAsTheTerminalWould(by: SIGTTIN) else { return .background }
-    }
+    // A background job (`snm -c 'login ...' &`) waits, stopped, until `fg` gives it the terminal.
+    guard JobStop.waitForTheForeground(of: fd) else { return .background }
     var saved = termios()
     guard tcgetattr(fd, &saved) == 0 else { return .none }
     // Byte at a time, no echo, no signals: Ctrl-C arrives as a byte, so the terminal is always
