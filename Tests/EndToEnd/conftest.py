@@ -335,6 +335,13 @@ def pytest_sessionfinish(session, exitstatus):
             lines.append(f"  {data_dir} (port {port}), first seen running after {seen}")
             run_snm("local", "stop", "--dir", data_dir, timeout=60)
         fail_run(session, "projects left running", lines)
+    moved = {name: (value, os.environ.get(name)) for name, value in RUN.environment().items()
+             if os.environ.get(name) != value}
+    if moved:
+        fail_run(session, "the run's folder left", [
+            "a test moved this process's environment away from the run's folder (a second run "
+            "folder entered here?):", *(f"  {name}: {was!r} -> {now!r}"
+                                        for name, (was, now) in sorted(moved.items()))])
     written = RUN.machine.written() if RUN.machine else []
     if written:
         fail_run(session, "the machine's projects written", [

@@ -34,6 +34,13 @@ def postgres_can_enter(path):
                           capture_output=True).returncode == 0
 
 
+# The run folder this process keeps to, once one has entered: a process keeps to one. (A test that
+# called scripts/bench's main() inside the e2e run's own pytest moved the run's XDG_DATA_HOME and
+# SNM_CLUSTERS_DIR to .build/bench/run-<pytest's pid> for every test after it; the bench's end
+# then stopped the projects started there and deleted their clusters under the tests using them.)
+ENTERED = []
+
+
 class RunFolder:
     """RUNS/run-<this process's pid>, and what snm is told of it."""
 
@@ -56,7 +63,14 @@ class RunFolder:
         """Deletes the folders of earlier runs whose process is gone, makes this one, covers the
         machine's records of projects (as os.environ names them now) and points snm's data home and
         clusters folder at the run's for everything started from here on. Returns the line to say
-        when the machine's records could not be covered (and are watched instead), else None."""
+        when the machine's records could not be covered (and are watched instead), else None.
+        Refused (RuntimeError) in a process that already entered one: run a second in a process
+        of its own."""
+        if ENTERED:
+            raise RuntimeError(f"this process already keeps to the run folder {ENTERED[0]}; "
+                               f"{self.path} would move its projects' data home and clusters "
+                               "under the projects it runs: start it in a process of its own")
+        ENTERED.append(self.path)
         self.remove_stale()
         self.make()
         self.machine = MachineRecords(os.environ, self.path / "machine")

@@ -178,6 +178,9 @@ def test_the_results_are_written_after_each_section(tmp_path, monkeypatch):
     monkeypatch.setattr(bench, "Project", NoProject)
     monkeypatch.setattr(bench, "SNM", "true")
     monkeypatch.setattr(bench, "WORK", tmp_path)
+    # This process keeps to the e2e run's folder: the bench's own is not entered here.
+    monkeypatch.setattr(bench, "RUN", types.SimpleNamespace(
+        enter=lambda: None, finish=lambda status, say: status))
     monkeypatch.setitem(bench.SECTIONS, "1", first)
     monkeypatch.setitem(bench.SECTIONS, "2", second)
     monkeypatch.setattr(sys, "argv", ["bench", "--only", "1,2", "--out", str(out), "--no-pin"])

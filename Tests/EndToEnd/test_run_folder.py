@@ -146,3 +146,17 @@ def test_the_bench_and_the_judges_start_their_projects_in_a_folder_of_their_own(
     assert seen["dir"].startswith(seen["run"] + "/"), seen
     assert seen["home"] == seen["run"] + "/data", seen
     assert not pathlib.Path(seen["run"]).exists()
+
+
+def test_a_process_keeps_to_one_run_folder(tmp_path):
+    """This pytest keeps to the e2e run's folder: a second run folder entered in it (as
+    test_bench_table did by calling scripts/bench's main() here) is refused, the environment and
+    the machine's records left as they were. It moved XDG_DATA_HOME and SNM_CLUSTERS_DIR to
+    .build/bench/run-<this pid> for every test after it, whose projects the bench's end stopped."""
+    from run_folder import RunFolder
+    names = ("XDG_DATA_HOME", "SNM_CLUSTERS_DIR", "SNM_E2E_RUN")
+    before = {name: os.environ.get(name) for name in names}
+    with pytest.raises(RuntimeError, match="already keeps to the run folder"):
+        RunFolder(tmp_path / "runs", "/bin/true").enter()
+    assert {name: os.environ.get(name) for name in names} == before
+    assert not (tmp_path / "runs").exists()
