@@ -342,6 +342,22 @@ def test_standard_input_that_fails_to_be_read_is_a_failure_not_its_end(project, 
         in latin1.stderr, latin1.stderr
 
 
+def stopped_in_the_background(bash, command, shown):
+    """Runs `command &` in a job-control bash and waits until bash says the job (`shown`, a
+    regular expression) stopped; the screen then. bash tells a job's change at its next prompt,
+    so `jobs` is asked until it does."""
+    bash.type(f"{command} &")
+    bash.press("Enter")
+
+    def stopped(screen):
+        if re.search(rf"Stopped.*{shown}", screen):
+            return True
+        bash.type("jobs")
+        bash.press("Enter")
+        return False
+    return bash.wait_for(stopped, timeout=15, interval=0.3)
+
+
 def test_the_password_prompt_asks_at_the_terminal_whatever_stderr_and_stdin_are(
         project, shell_env, tmp_path):
     """The password prompt wrote to standard error: `snm 2>/dev/null` hid it while snm waited
@@ -377,16 +393,8 @@ def test_the_password_prompt_asks_at_the_terminal_whatever_stderr_and_stdin_are(
         bash.type("clear")
         bash.press("Enter")
         bash.wait_for(lambda s: "snm exited" not in s and s.rstrip().endswith("bash$"))
-        bash.type(f"{SNM} -c \"login email 'alice@example.com'\" 2>{log} &")
-        bash.press("Enter")
-
-        def stopped(screen):
-            if re.search(r"Stopped.*login email", screen):
-                return True
-            bash.type("jobs")  # bash tells a job's change at its next prompt
-            bash.press("Enter")
-            return False
-        screen = bash.wait_for(stopped, timeout=15, interval=0.3)
+        screen = stopped_in_the_background(
+            bash, f"{SNM} -c \"login email 'alice@example.com'\" 2>{log}", "login email")
         assert "password for" not in screen, screen
         bash.type("fg")
         bash.press("Enter")
@@ -442,16 +450,7 @@ def test_snm_started_in_the_background_waits_stopped_until_fg(shell_env):
     raw (its threads block SIGTTIN and SIGTTOU, so the kernel let it), failed its read and ended
     as at Ctrl-D, exit 0. It stops as psql does (SIGTTIN) until `fg` brings it to the front."""
     with job_control_bash({**shell_env, "NO_COLOR": "1"}) as bash:
-        bash.type(f"{SNM} &")
-        bash.press("Enter")
-
-        def stopped(screen):
-            if re.search(r"Stopped.*snm", screen):
-                return True
-            bash.type("jobs")  # bash tells a job's change at its next prompt
-            bash.press("Enter")
-            return False
-        screen = bash.wait_for(stopped, timeout=15, interval=0.3)
+        screen = stopped_in_the_background(bash, SNM, "snm")
         assert "Done" not in screen, screen
         bash.type("fg")
         bash.press("Enter")
