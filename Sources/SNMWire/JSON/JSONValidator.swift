@@ -37,7 +37,7 @@ struct JSONValidator {
     checkpointed.map {
       Checkpoint(
         offset: $0.offset, elements: $0.elements, uniform: $0.uniform, firstKeys: firstKeys,
-        keyIndex: $0.keyIndex)
+        keyPatterns: keyPatterns, keyIndex: $0.keyIndex)
     }
   }
 
@@ -49,6 +49,8 @@ struct JSONValidator {
     var elements: Int
     var uniform: Bool
     var firstKeys: [Range<Int>]
+    /// The first element's keys as ``KeyPattern``s: made once, as its keys are read.
+    var keyPatterns: [KeyPattern]
     var keyIndex: Int
   }
 
@@ -64,7 +66,7 @@ struct JSONValidator {
     elements = checkpoint.elements
     uniform = checkpoint.uniform
     firstKeys = checkpoint.firstKeys
-    keyPatterns = firstKeys.map { KeyPattern(bytes, $0) }
+    keyPatterns = checkpoint.keyPatterns
     keyIndex = checkpoint.keyIndex
     rootIsArray = true
   }
