@@ -467,26 +467,6 @@ def test_chunk_framing_is_refused_in_the_same_words_over_both_schemes(home, tmp_
     refused_alike(answer, home, tmp_path, says)
 
 
-def wait_until_reading_input(process):
-    """Until `process` (snm, maybe run by setpriv) waits in read(2) on its standard input, or
-    this process may no longer look at it (snm made itself so: not root)."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert process.poll() is None, process.stderr.read()
-        try:
-            if os.readlink(f"/proc/{process.pid}/exe") == SNM:
-                for tid in os.listdir(f"/proc/{process.pid}/task"):
-                    call = pathlib.Path(f"/proc/{process.pid}/task/{tid}/syscall").read_text()
-                    if call.split()[:2] == ["0", "0x0"]:
-                        return
-        except PermissionError:
-            return
-        except FileNotFoundError:
-            pass
-        time.sleep(0.01)
-    raise AssertionError("snm never read its standard input")
-
-
 @pytest.mark.parametrize("size", ["7fffffffffffffff", "40000000000"])
 def test_a_chunk_size_past_the_limit_is_refused_at_once_over_https_too(home, tmp_path, size):
     """Over http:// the size is refused as it is read; over https:// libcurl waited for its

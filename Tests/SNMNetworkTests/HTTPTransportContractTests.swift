@@ -183,16 +183,22 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
     #expect(server.connectionCount == 1)
   }
 
-  @Test(arguments: TransportKind.all)
-  func aKeptConnectionTheServerClosedIsReplaced(_ kind: TransportKind) async throws {
+  /// A server that answers each request with its number (`[1]`, `[3]`, ...), but closes the
+  /// connection on the second without a byte of an answer.
+  static func closingOnTheSecondRequest() throws -> LoopbackHTTPServer {
     let calls = Mutex(0)
-    let server = try LoopbackHTTPServer { _ in
+    return try LoopbackHTTPServer { _ in
       let call = calls.withLock { count in
         count += 1
         return count
       }
       return call == 2 ? .closeWithoutAnswer : .respond(status: 200, body: "[\(call)]")
     }
+  }
+
+  @Test(arguments: TransportKind.all)
+  func aKeptConnectionTheServerClosedIsReplaced(_ kind: TransportKind) async throws {
+    let server = try Self.closingOnTheSecondRequest()
     defer { server.stop() }
     let transport = kind.make()
     #expect(try await transport.send(request(server)).text == "[1]")
@@ -205,14 +211,7 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
   /// is answered.
   @Test(arguments: TransportKind.all, [HTTPMethod.post, .put, .patch, .delete])
   func aWriteIsNeverSentTwice(_ kind: TransportKind, _ method: HTTPMethod) async throws {
-    let calls = Mutex(0)
-    let server = try LoopbackHTTPServer { _ in
-      let call = calls.withLock { count in
-        count += 1
-        return count
-      }
-      return call == 2 ? .closeWithoutAnswer : .respond(status: 200, body: "[\(call)]")
-    }
+    let server = try Self.closingOnTheSecondRequest()
     defer { server.stop() }
     let transport = kind.make()
     #expect(try await transport.send(request(server)).text == "[1]")
