@@ -81,10 +81,11 @@ enum HelpText {
       echo 'made ${dog.id}'  run setup.snm      set on_error continue
 
     EXIT CODES
-      0 success, 1 a statement or expectation failed, 2 usage or parse error,
-      3 could not reach the project or authenticate, 4 the project's relay could not
-      reach the edge function invoked, 130 interrupted (SIGINT), 143 terminated
-      (SIGTERM); a script stopped by a signal names the statement
+      0 success, 1 a statement or expectation failed or standard output could not be
+      written, 2 usage or parse error or standard input could not be read, 3 could not
+      reach the project or authenticate, 4 the project's relay could not reach the edge
+      function invoked, 130 interrupted (SIGINT), 131 quit (Ctrl-\\, SIGQUIT), 143
+      terminated (SIGTERM); a script stopped by a signal names the statement
 
     """
 }
