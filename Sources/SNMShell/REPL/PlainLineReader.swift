@@ -86,6 +86,9 @@ final class DescriptorLines: Sendable {
     var buffer: [UInt8] = []
     /// Where the next line starts in `buffer`.
     var start = 0
+    /// Where the search for the next line's `\n` goes on: bytes before it were looked at (a long
+    /// line coming in many reads is searched once, not again from its start after each read).
+    var searched = 0
     var ended = false
     var failure: ScriptLoadError?
   }
@@ -102,10 +105,12 @@ final class DescriptorLines: Sendable {
   func next() -> LineInput {
     state.withLock { state in
       while true {
-        if let newline = state.buffer[state.start...].firstIndex(of: UInt8(ascii: "\n")) {
+        let from = max(state.start, state.searched)
+        if let newline = state.buffer[from...].firstIndex(of: UInt8(ascii: "\n")) {
           defer { state.start = newline + 1 }
           return Self.line(state.buffer[state.start..<newline])
         }
+        state.searched = state.buffer.count
         if let failure = state.failure { return .unreadable(failure) }
         if state.ended {
           guard state.start < state.buffer.count else { return .end }
@@ -114,6 +119,7 @@ final class DescriptorLines: Sendable {
         }
         if state.start > 0 {
           state.buffer.removeSubrange(0..<state.start)
+          state.searched -= state.start
           state.start = 0
         }
         fill(&state)
