@@ -33,16 +33,35 @@ def session_body(**overrides):
     return json.dumps(body).encode()
 
 
-def read_head(conn):
-    """The bytes `conn` sends up to and past its head's empty line (as far as the last read
-    went), or None when it closes before one."""
-    data = b""
+def read_head(conn, data=b""):
+    """The bytes `conn` sends (after `data`, already read) up to and past its head's empty line
+    (as far as the last read went), or None when it closes before one."""
     while b"\r\n\r\n" not in data:
         chunk = conn.recv(65536)
         if not chunk:
             return None
         data += chunk
     return data
+
+
+def read_request(conn, data=b""):
+    """One request from `conn` (after `data`, already read): its head, its body (as long as its
+    Content-Length says) and what came after the body; None when `conn` closes first."""
+    data = read_head(conn, data)
+    if data is None:
+        return None
+    head, _, rest = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    while len(rest) < length:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return None
+        rest += chunk
+    return head, rest[:length], rest[length:]
 
 
 class HostileServer:
@@ -69,20 +88,10 @@ class HostileServer:
 
     def _serve(self, conn):
         with conn:
-            data = read_head(conn)
-            if data is None:
+            request = read_request(conn)
+            if request is None:
                 return
-            head, _, rest = data.partition(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n")[1:]:
-                name, _, value = line.partition(b":")
-                if name.strip().lower() == b"content-length":
-                    length = int(value)
-            while len(rest) < length:
-                chunk = conn.recv(65536)
-                if not chunk:
-                    return
-                rest += chunk
+            head = request[0]
             self.reply(conn, self.answer(head.decode(errors="replace")))
 
     @staticmethod

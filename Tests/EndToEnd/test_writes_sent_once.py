@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from conftest import run_snm
-from test_hostile_server import HostileServer, json_answer
+from test_hostile_server import HostileServer, json_answer, read_request
 from test_http2_resets import H2Server, answer_rows
 from tls_front import make_certificates
 
@@ -57,23 +57,10 @@ class ClosingServer(HostileServer):
             data = b""
             while True:
                 try:
-                    while b"\r\n\r\n" not in data:
-                        chunk = conn.recv(65536)
-                        if not chunk:
-                            return
-                        data += chunk
-                    head, _, data = data.partition(b"\r\n\r\n")
-                    length = 0
-                    for line in head.split(b"\r\n")[1:]:
-                        name, _, value = line.partition(b":")
-                        if name.strip().lower() == b"content-length":
-                            length = int(value)
-                    while len(data) < length:
-                        chunk = conn.recv(65536)
-                        if not chunk:
-                            return
-                        data += chunk
-                    data = data[length:]
+                    request = read_request(conn, data)
+                    if request is None:
+                        return
+                    head, _, data = request
                     with self.lock:
                         self.requests.append((head.split(b" ", 1)[0].decode(), connection))
                         number = len(self.requests)
