@@ -3,6 +3,7 @@ import Foundation
 import SNMLocal
 import SNMNetwork
 import SNMShell
+import SNMWire
 
 // No core file, and no reading of this process's memory by others of its user: it holds keys,
 // tokens, passwords, and as `snm local` the JWT secret. A failure (a sandbox refusing prctl) still
@@ -36,7 +37,7 @@ do {
 }
 // Output lost on the way (`> /dev/full`, `>&-`) is a failure, said once at the end.
 if let loss = OutputWriter.standardOutputLoss() {
-  FileHandle.standardError.write(Data("snm: \(loss)\n".utf8))
+  StandardStreams.writeError("snm: \(loss)\n")
   if status == ExitCode.success.rawValue { status = ExitCode.failure.rawValue }
 }
 exit(status)

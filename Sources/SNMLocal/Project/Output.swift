@@ -15,14 +15,15 @@ func printError(_ text: String) {
 
 /// ``printError(_:)`` without the line feed (a question asked on the same line as its answer).
 func writeError(_ text: String) {
-  FileHandle.standardError.write(Data(VisibleTextLine.escapedKeepingLines(text).utf8))
+  StandardStreams.writeError(VisibleTextLine.escapedKeepingLines(text))
 }
 
-/// Writes one line to standard output, unbuffered: text for a person, shown as ``printError(_:)``
+/// Writes one line to standard output, unbuffered (a write that fails is remembered, and said
+/// as snm ends): text for a person, shown as ``printError(_:)``
 /// shows it; with `keepingTabs` its tabs as they are (a log line's).
 func printLine(_ text: String, keepingTabs: Bool = false) {
   let shown = VisibleTextLine.escaped(text, keepingLines: true, tabs: keepingTabs)
-  FileHandle.standardOutput.write(Data((shown + "\n").utf8))
+  StandardStreams.writeOutput(shown + "\n")
 }
 
 /// Writes `value` as one line of JSON to standard output: at a terminal every character a
@@ -31,5 +32,5 @@ func printLine(_ text: String, keepingTabs: Bool = false) {
 func printJSON(_ value: JSONValue) {
   let text = value.serialized()
   let shown = isatty(STDOUT_FILENO) == 1 ? VisibleTextLine.escapedJSON(text) : text
-  FileHandle.standardOutput.write(Data((shown + "\n").utf8))
+  StandardStreams.writeOutput(shown + "\n")
 }

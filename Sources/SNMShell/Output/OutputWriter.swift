@@ -22,6 +22,8 @@ public final class OutputWriter: Sendable {
     var heldBytes = 0
     /// The errno of the write that failed; nil while every byte was written.
     var failure: Int32?
+    /// Whether that failure was said (``takeLoss()``).
+    var failureSaid = false
   }
 
   private let fd: Int32?
@@ -156,12 +158,24 @@ public final class OutputWriter: Sendable {
 
   /// What snm says as it ends when standard output lost text (a full disk, `>&-`, a device's
   /// error), written out first; nil when nothing was lost, or when the reader went away
-  /// (EPIPE: `snm ... | head` ends output quietly). It said nothing and exited 0.
+  /// (EPIPE: `snm ... | head` ends output quietly). It said nothing and exited 0. Text written
+  /// at once (`StandardStreams`: `--help`, `snm local list`) counts alike.
+  /// Nil too when a script already said it, stopping (``takeLoss()``).
   public static func standardOutputLoss() -> String? {
-    standardOutput.flush()
-    guard let code = standardOutput.writeFailure, code != EPIPE else { return nil }
-    return "cannot write standard output: \(ScriptLoadError.words(errno: code)); what snm "
-      + "printed there is incomplete"
+    guard let code = standardOutput.takeLoss() ?? StandardStreams.outputFailure, code != EPIPE
+    else { return nil }
+    return OutputLoss.standardOutput(code).ending
+  }
+
+  /// The errno of a write that failed, written out first, once: it is then said, and asking
+  /// again gives nil. A reader that went away (EPIPE) is not a loss: output ends quietly.
+  func takeLoss() -> Int32? {
+    state.withLock { state in
+      drain(&state)
+      guard let code = state.failure, code != EPIPE, !state.failureSaid else { return nil }
+      state.failureSaid = true
+      return code
+    }
   }
 
   /// Writes out everything gathered.

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 extension ScriptLoader {
   /// The most a script may be: 64 MiB, eight times the half million lines (7.7 MB) the memory
@@ -106,7 +107,7 @@ extension ScriptLoader {
           let note =
             "snm: waiting for a writer to open \(ScriptLoadError.shown(path)) (a FIFO; "
             + "Ctrl-C stops)\n"
-          FileHandle.standardError.write(Data(note.utf8))
+          StandardStreams.writeError(note)
         }
         continue
       }

@@ -42,6 +42,7 @@ extension ScriptRunner {
     for statement in statements {
       if interactive {
         if !(await runAtPrompt(statement, in: source)) { end = .failed }
+        await sayLostOutputAtPrompt()
         if state.exitRequested { break }
         continue
       }
@@ -54,6 +55,9 @@ extension ScriptRunner {
         return .interrupted(signal)
       }
       if state.exitRequested { return end }
+      if stopsForLostOutput(before: ScriptState.Frame(source: source, statement: statement)) {
+        return .failed
+      }
       if executor.currentSettings.echo {
         executor.emit(StatementText.display(statement, in: source))
       }
@@ -66,7 +70,7 @@ extension ScriptRunner {
       }
       if state.exitRequested { break }
     }
-    if complete && !settle(before: nil) { return .failed }
+    if complete && !finishScript() { return .failed }
     return end
   }
 
@@ -74,10 +78,39 @@ extension ScriptRunner {
   /// script's: at an interactive prompt, outside any `run` file (`\i`).
   var atPrompt: Bool { executor.interactive && state.including == 0 }
 
-  /// Reports a failure still waiting at the end of the input (standard input's last chunk).
-  /// Returns whether there was none.
+  /// Reports a failure still waiting at the end of the input (standard input's last chunk), and
+  /// output lost by its last statement. Returns whether there was none.
   public mutating func finishScript() -> Bool {
-    settle(before: nil)
+    let settled = settle(before: nil)
+    return !stopsForLostOutput(before: nil) && settled
+  }
+
+  /// Whether the run's output was lost (``StatementExecutor/takeOutputLoss()``): then it says
+  /// so, naming `next`, the statement it stops before (a statement run after its report is lost
+  /// is an effect no one sees), and the run ends with exit code 1 whatever `on_error` says.
+  /// With no statement next, what was printed is said to be incomplete.
+  mutating func stopsForLostOutput(before next: ScriptState.Frame?) -> Bool {
+    guard let loss = executor.takeOutputLoss() else { return false }
+    let message = next.map { loss.stopping(before: $0.location, $0.text) } ?? loss.ending
+    let text = "snm: \(message)\n"
+    executor.baseErrors.write(text)
+    executor.baseErrors.flush()
+    state.failures.append(
+      ScriptFailure(
+        kind: .error, location: next?.location ?? "", statement: next?.text ?? "",
+        message: message, text: text))
+    fail(.failure)
+    state.exitRequested = true
+    return true
+  }
+
+  /// At the prompt, output lost by the statement just run is said; results `\o` sent to a file
+  /// that cannot be written go to standard output again.
+  mutating func sayLostOutputAtPrompt() async {
+    guard let loss = executor.takeOutputLoss() else { return }
+    executor.baseErrors.write("snm: \(loss.ending)\n")
+    executor.baseErrors.flush()
+    if loss.toFile { _ = await executor.run(PsqlCommand(.output(path: nil))) }
   }
 
   /// How one statement of a script ended.

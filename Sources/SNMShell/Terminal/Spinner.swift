@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 import Synchronization
 
 /// A spinner on standard error for a response that takes more than a second, at a terminal only.
@@ -46,7 +47,7 @@ public final class Spinner: Sendable {
     state.withLock { state in
       guard !state.stopped else { return }
       state.drawn = true
-      FileHandle.standardError.write(Data(text.utf8))
+      StandardStreams.writeError(text)
     }
   }
 
@@ -54,7 +55,7 @@ public final class Spinner: Sendable {
   public func stop() {
     let task = state.withLock { state in
       state.stopped = true
-      if state.drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      if state.drawn { StandardStreams.writeError("\r\u{1B}[K") }
       state.drawn = false
       return state.task
     }

@@ -19,7 +19,7 @@ public enum RefusedFolder {
   public static func refuses(_ path: String) -> Bool {
     guard let problem = FileIO.problem(ofPrivate: path) else { return false }
     if said.withLock({ $0.insert(path).inserted }) {
-      FileHandle.standardError.write(Data("snm: warning: \(warning(path, problem))\n".utf8))
+      StandardStreams.writeError("snm: warning: \(warning(path, problem))\n")
     }
     return true
   }

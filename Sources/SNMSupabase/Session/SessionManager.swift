@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// The app-wide session of one project: restores it from the store, hands out valid access
 /// tokens, refreshes them (once at a time, shared by concurrent callers and, through the store's
@@ -82,7 +83,7 @@ public actor SessionManager: SessionManageable {
 
   /// Writes `snm: warning: message` to standard error.
   public static let warnOnStandardError: @Sendable (String) -> Void = { message in
-    FileHandle.standardError.write(Data("snm: warning: \(message)\n".utf8))
+    StandardStreams.writeError("snm: warning: \(message)\n")
   }
 
   public var userID: Result<UUID, SupabaseSessionError> {

@@ -1,6 +1,7 @@
 import Foundation
 import SNMLocal
 import SNMShell
+import SNMWire
 
 /// Every error that ends snm, whichever command it came from, as one message on standard error
 /// and an exit code (swift-argument-parser's `MessageInfo`).
@@ -17,7 +18,7 @@ enum ErrorFunnel {
   static func report(_ error: any Error, command: Command) -> Int32 {
     let (text, code) = message(for: error, command: command)
     let shown = error is StatementsRefused ? text : VisibleText.escaped(text, keepingNewlines: true)
-    FileHandle.standardError.write(Data(shown.utf8))
+    StandardStreams.writeError(shown)
     return code.rawValue
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SNMLocal
 import SNMShell
+import SNMWire
 
 /// The project a run talks to (``ProjectChoice``), with the local project started when it is the
 /// one: what `snm test`, scripts and the shell do before anything else.
@@ -84,6 +85,6 @@ enum ProjectTargeting {
   }
 
   static func say(_ note: String) {
-    FileHandle.standardError.write(Data("snm: \(note)\n".utf8))
+    StandardStreams.writeError("snm: \(note)\n")
   }
 }

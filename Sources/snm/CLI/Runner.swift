@@ -3,24 +3,25 @@ import SNMLocal
 import SNMNetwork
 import SNMShell
 import SNMSupabase
+import SNMWire
 
 /// Runs what the command line asked for; returns the exit code. Errors go to ``ErrorFunnel``.
 enum Runner {
   static func run(_ invocation: Invocation) async throws -> Int32 {
     switch invocation {
     case .version:
-      print("snm \(SNMNetwork.version)")
+      StandardStreams.writeOutput("snm \(SNMNetwork.version)\n")
       return ExitCode.success.rawValue
     case .help(let command):
-      print(HelpText.text(for: command), terminator: "")
+      StandardStreams.writeOutput(HelpText.text(for: command))
       return ExitCode.success.rawValue
     case .completion(let shell):
-      print(CompletionScript.script(for: shell), terminator: "")
+      StandardStreams.writeOutput(CompletionScript.script(for: shell))
       return ExitCode.success.rawValue
     case .explain(let explain):
       let text = try explain.run(
         environment: ProcessEnvironment.current, note: ProjectTargeting.say)
-      FileHandle.standardOutput.write(Data(text.utf8))
+      StandardStreams.writeOutput(text)
       return ExitCode.success.rawValue
     case .test(let configuration):
       let (project, target) = try ProjectTargeting.choose(
@@ -31,7 +32,7 @@ enum Runner {
       let merged = try TestReportFile.merge(paths, into: reports)
       let passed = merged.filter(\.passed).count
       let failed = merged.filter { !$0.passed && !$0.skipped }.count
-      print("\(passed) passed, \(failed) failed")
+      StandardStreams.writeOutput("\(passed) passed, \(failed) failed\n")
       return failed == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
     case .check(let paths, let options, let follow):
       let loader = ScriptLoader()
@@ -136,8 +137,7 @@ enum Runner {
       return await loop.run()
     } catch {
       // No line editor on this terminal: read lines plainly rather than not at all.
-      FileHandle.standardError.write(
-        Data("snm: no line editing here (\(error)); reading plainly\n".utf8))
+      StandardStreams.writeError("snm: no line editing here (\(error)); reading plainly\n")
       return await executor.stoppingOnSignals {
         var loop = PromptLoop(executor: executor, reader: PlainLineReader())
         return await loop.run()

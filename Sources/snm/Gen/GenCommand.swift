@@ -3,6 +3,7 @@ import SNMCodegen
 import SNMLocal
 import SNMNetwork
 import SNMShell
+import SNMWire
 
 /// `snm gen swift`: the Swift types of a project's schemas, written to standard output or
 /// `--out FILE`, or with `--check` compared with FILE (exit 1 when it differs).
@@ -44,13 +45,12 @@ struct GenCommand: Sendable, Equatable {
       schemas: schemas, directory: directory, options: options)
     let text = SwiftFileWriter(catalog: catalog, access: access).file()
     guard let out else {
-      FileHandle.standardOutput.write(Data(text.utf8))
+      StandardStreams.writeOutput(text)
       return .success
     }
     if check { return try compare(text, with: out) }
     try write(text, to: out)
-    FileHandle.standardError.write(
-      Data("snm gen: wrote \(VisibleText.escaped(out)) (\(summary(catalog)))\n".utf8))
+    StandardStreams.writeError("snm gen: wrote \(VisibleText.escaped(out)) (\(summary(catalog)))\n")
     return .success
   }
 
@@ -75,7 +75,7 @@ struct GenCommand: Sendable, Equatable {
     }
     let current = String(decoding: data, as: UTF8.self)
     if current == text {
-      print("\(path) is up to date")
+      StandardStreams.writeOutput("\(path) is up to date\n")
       return .success
     }
     let old = current.split(separator: "\n", omittingEmptySubsequences: false)
@@ -84,10 +84,9 @@ struct GenCommand: Sendable, Equatable {
       (zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         ?? min(old.count, new.count)) + 1
     let wanted = line <= new.count ? VisibleText.escaped(String(new[line - 1])) : "(the end)"
-    FileHandle.standardError.write(
-      Data(
-        ("snm gen: \(shown) differs from what the schema gives, first at line \(line): the schema "
-          + "gives '\(wanted)'; run it again without --check to write it\n").utf8))
+    StandardStreams.writeError(
+      ("snm gen: \(shown) differs from what the schema gives, first at line \(line): the schema "
+        + "gives '\(wanted)'; run it again without --check to write it\n"))
     return .failure
   }
 
