@@ -148,3 +148,33 @@ def test_a_server_that_stops_answering_fails_expect_event_with_exit_3(start_extr
     assert process.returncode == 3, err
     assert ("cannot tell whether a 'ping' event from r1 came: the socket ended: realtime did not "
             "answer heartbeat on phoenix within 10s") in err
+
+
+def test_a_reader_gone_or_a_full_disk_ends_listening(listen_project, home):
+    """`snm listen todos insert | head -1` never ended: SIGPIPE is ignored and every later event
+    was written to a pipe no one read, for ever (as `tail -f | head -1` ends at the next line).
+    The first event written to a reader gone ends it quietly (exit 0); one that cannot be
+    written (a full disk) ends it saying so (exit 1)."""
+    gone = start_listen(listen_project, home, "listen_todos", "insert", "where", "id", "gt", "100")
+    try:
+        gone.stdout.close()  # the reader goes away
+        listen_project.sql("insert into public.listen_todos values (101, 'unread')")
+        assert gone.wait(timeout=60) == 0, gone.stderr.read()
+    finally:
+        gone.kill()
+        gone.wait()
+    with open("/dev/full", "w") as full:
+        process = subprocess.Popen(
+            [SNM, "listen", "--url", listen_project.url, "--key", listen_project.anon_key,
+             "listen_todos", "insert", "where", "id", "gt", "200"],
+            stdout=full, stderr=subprocess.PIPE, text=True, env={**os.environ, **home})
+    try:
+        line = process.stderr.readline()
+        assert line.startswith("snm: listening to "), line
+        listen_project.sql("insert into public.listen_todos values (201, 'lost')")
+        assert process.wait(timeout=60) == 1
+        assert "snm: cannot write standard output: no space left on the device (ENOSPC); " \
+            "what snm printed there is incomplete" in process.stderr.read()
+    finally:
+        process.kill()
+        process.wait()

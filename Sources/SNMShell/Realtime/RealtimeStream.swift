@@ -12,7 +12,9 @@ import SNMQuery
 /// It ends with 0 after `count` events or `milliseconds`, 130/143 on SIGINT/SIGTERM, 1 when the
 /// server closes the channel (a rate limit, a policy) and 3 when the socket ends or the server's
 /// stream fails (saying so: it never stops silently). A `listen`
-/// that does not go live is its own exit code (1, 2 or 3), as in a script.
+/// that does not go live is its own exit code (1, 2 or 3), as in a script. It ends, too, at the
+/// first event its standard output's reader went away from (0: `| head -1`) or that could not be
+/// written there (1, a full disk).
 public struct RealtimeStream: Sendable, Equatable {
   /// What follows `listen` (`todos insert where id gt 3`, `channel room1`).
   public var words: String
@@ -66,6 +68,9 @@ public struct RealtimeStream: Sendable, Equatable {
         output.write(event.shownLine(format: format, terminal: output.isTerminal) + "\n")
         output.flush()
         received += 1
+        // Nothing more can be read (`| head -1` went away: ended quietly) or written (a full
+        // disk: said as snm ends): listening on would go on for ever, losing every event.
+        if let failed = output.writeFailure { return failed == EPIPE ? .success : .failure }
       case .none:
         return .success
       case .ended(let end):
