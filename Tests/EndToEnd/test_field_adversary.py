@@ -300,6 +300,89 @@ def test_the_password_prompt_shows_the_email_escaped(project, tmp_path):
     assert shown == b"evil\\u{1B}]0;owned\\u{7}\\u{1B}[2J@example.com", shown
 
 
+def at_a_bare_password_prompt(project, tmp_path):
+    """`snm -c 'login ...'` at a terminal of its own (pexpect's), at the password prompt."""
+    env = {**os.environ, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    child = pexpect.spawn(SNM, ["-c", "login email 'alice@example.com'"], env=env, timeout=30)
+    child.expect_exact(b"password for alice@example.com: ")
+    return child
+
+
+def process_memory(pid):
+    """The bytes of every writable mapping of `pid` (its heap, its threads' stacks)."""
+    found = []
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
+        for line in maps:
+            span, perms = line.split()[:2]
+            if not perms.startswith("rw"):
+                continue
+            start, end = (int(part, 16) for part in span.split("-"))
+            try:
+                mem.seek(start)
+                found.append(mem.read(end - start))
+            except OSError:
+                continue
+    return b"".join(found)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="reading another process's memory needs root")
+def test_what_was_typed_at_the_password_prompt_leaves_no_copy_in_memory(project, tmp_path):
+    """The password prompt wiped what was typed when it ended or was cleared, but not the copies
+    an Array leaves as it grows (each growth freed the old room as it was: the answer's start),
+    nor a character erased with Backspace or Ctrl-W (left in the room past the end, where the
+    wipe did not reach). At the prompt, after a long answer cleared with Ctrl-U and another
+    erased with Backspace and Ctrl-W, no piece of either is anywhere in snm's memory. An answer
+    past 4096 bytes is refused (Supabase Auth takes 72)."""
+    child = at_a_bare_password_prompt(project, tmp_path)
+    try:
+        cleared = b"".join(b"Cleared-%03d-" % n for n in range(40))  # 480 bytes
+        child.send(cleared)
+        child.send(b"\x15")  # Ctrl-U
+        erased = b"Erased-wQ7z-by-backspace Gone-kV3x-by-ctrl-w"
+        child.send(erased)
+        child.send(b"\x17")  # Ctrl-W: the last word
+        child.send(b"\x7f" * len(erased.split(b" ")[0] + b" "))
+        child.send(b"pw")
+        # Every key read: Ctrl-\ would quit, so a key that names itself shows the prompt read on.
+        child.send(b"\x1b[D")
+        child.expect_exact(b"the Left arrow key cannot edit a hidden answer")
+        memory = process_memory(child.pid)
+        assert len(memory) > 1 << 20, len(memory)
+        pieces = [b"Cleared-000-", b"Cleared-007-Cleared-008", b"Cleared-039-", b"wQ7z-by-backspace",
+                  b"Gone-kV3x"]
+        left = [piece for piece in pieces if piece in memory]
+        assert left == [], left
+        # Its room never grows (a growth's copy is what was left): past a page, it asks again.
+        child.send(b"y" * 5000)
+        child.expect_exact(b"snm: the answer is longer than 4096 bytes, more than a password may "
+                           b"be; it was cleared: type it again")
+    finally:
+        child.send(b"\x03")
+        child.expect(pexpect.EOF)
+        child.close()
+
+
+def test_alt_with_a_key_past_ascii_at_the_password_prompt_is_named(project, tmp_path):
+    """Alt-é sends Esc and é's two bytes: the prompt said 'the Esc key cannot edit a hidden
+    answer'. It names the key the user pressed, its hidden characters escaped (Alt with a key
+    that types U+202E shows it as \\u{202E}), as it names Alt-x."""
+    child = at_a_bare_password_prompt(project, tmp_path)
+    try:
+        for sent, name in [(b"\x1b\xc3\xa9", "Alt-\u00e9".encode()),
+                           (b"\x1b\xe2\x80\xae", b"Alt-\\u{202E}"),
+                           (b"\x1b ", b"Alt-Space"), (b"\x1bx", b"Alt-x")]:
+            child.send(b"pass" + sent)
+            child.expect_exact(b" cannot edit a hidden answer")
+            assert child.before.endswith(b"snm: " + name), (sent, child.before)
+            child.expect_exact(b"password for alice@example.com: ")
+    finally:
+        child.send(b"\x03")
+        child.expect(pexpect.EOF)
+        child.close()
+
+
 
 def test_standard_input_that_fails_to_be_read_is_a_failure_not_its_end(project, tmp_path):
     """A read error on standard input read as it comes (a socket reset, a device's error, a

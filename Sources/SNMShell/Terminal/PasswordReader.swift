@@ -84,11 +84,10 @@ enum PasswordReader {
       _ = tcsetattr(fd, TCSAFLUSH, &saved)
       say("\n")
     }
-    var bytes: [UInt8] = []
-    defer { wipe(&bytes) }
+    let bytes = TypedAnswer()
     /// Clears what was typed, drops the keys typed after it, says why and asks again.
     func askAgain(_ why: String) {
-      wipe(&bytes)
+      bytes.clear()
       _ = tcflush(fd, TCIFLUSH)
       say("\n\(why)\n\(prompt)")
     }
@@ -96,7 +95,7 @@ enum PasswordReader {
       guard let byte = PromptKey.byte(from: fd) else { return .none }
       switch byte {
       case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = bytes.text else {
           askAgain(
             "snm: what was typed is not UTF-8 (is the terminal set to another encoding?); "
               + "it was cleared: type it again")
@@ -110,9 +109,9 @@ enum PasswordReader {
       case 0x04:  // Ctrl-D
         if bytes.isEmpty { return .ended }
       case 0x7f, 0x08:  // erase one character (all its UTF-8 bytes)
-        while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
+        while let last = bytes.removeLast(), last & 0xC0 == 0x80 {}
       case 0x15:  // Ctrl-U
-        wipe(&bytes)
+        bytes.clear()
       case 0x17:  // Ctrl-W: the word before, and the spaces after it, as the terminal's own line
         while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
         while let last = bytes.last, last != UInt8(ascii: " ") { bytes.removeLast() }
@@ -123,13 +122,18 @@ enum PasswordReader {
         JobStop.stopAsTheTerminalWould()
         _ = tcsetattr(fd, TCSAFLUSH, &silent)
         say(prompt)
-        wipe(&bytes)
+        bytes.clear()
       case 0x1b:  // an arrow, Home, End...: a key sends its escape sequence at once
         guard let key = PromptKey.afterEscape(from: fd) else { continue }  // a paste's marks
         askAgain(
           "snm: \(key) cannot edit a hidden answer; what was typed is cleared: type it again")
       case 0x09, 0x20...:
-        bytes.append(byte)
+        guard bytes.append(byte) else {
+          askAgain(
+            "snm: the answer is longer than \(TypedAnswer.capacity) bytes, more than a password "
+              + "may be; it was cleared: type it again")
+          continue
+        }
       default:
         askAgain(
           "snm: \(PromptKey.control(byte)) cannot edit a hidden answer (Backspace, Ctrl-U and "
@@ -137,10 +141,61 @@ enum PasswordReader {
       }
     }
   }
+}
 
-  private static func wipe(_ bytes: inout [UInt8]) {
-    for index in bytes.indices { bytes[index] = 0 }
-    bytes.removeAll()
+/// What was typed at the password prompt, in room of its own, zeroed when a key erases, when it
+/// is cleared and before it is given back. It never grows: an Array left the answer in freed
+/// memory (a copy of its start at each growth, an erased byte past its end), and a copy's vector
+/// registers were saved on the stack by the next call the dynamic linker bound.
+final class TypedAnswer {
+  /// The longest answer: a page, far past any password (Supabase Auth takes 72 bytes).
+  static let capacity = 4096
+  private let room: UnsafeMutableBufferPointer<UInt8>
+  private(set) var count = 0
+
+  init() {
+    room = .allocate(capacity: Self.capacity)
+    Self.zero(room)
+  }
+
+  deinit {
+    Self.zero(room)
+    room.deallocate()
+  }
+
+  var isEmpty: Bool { count == 0 }
+  var last: UInt8? { count > 0 ? room[count - 1] : nil }
+
+  /// What was typed, if it is UTF-8.
+  var text: String? {
+    String(validating: UnsafeBufferPointer(rebasing: room[..<count]), as: UTF8.self)
+  }
+
+  /// Adds `byte`; false when the room is full (nothing added).
+  func append(_ byte: UInt8) -> Bool {
+    guard count < room.count else { return false }
+    room[count] = byte
+    count += 1
+    return true
+  }
+
+  /// Removes the last byte, zeroed where it was; nil when nothing was typed.
+  @discardableResult
+  func removeLast() -> UInt8? {
+    guard count > 0 else { return nil }
+    count -= 1
+    defer { room[count] = 0 }
+    return room[count]
+  }
+
+  /// Zeroes all that was typed.
+  func clear() {
+    Self.zero(room)
+    count = 0
+  }
+
+  private static func zero(_ room: UnsafeMutableBufferPointer<UInt8>) {
+    if let start = room.baseAddress { explicit_bzero(start, room.count) }
   }
 }
 
@@ -174,9 +229,28 @@ enum PromptKey {
       return name(of: following(fd).map { [$0] } ?? [])
     case 0x21...0x7e:
       return "Alt-\(Character(Unicode.Scalar(introducer)))"
+    case 0x20:
+      return "Alt-Space"
+    case 0x7f, 0x08:
+      return "Alt-Backspace"
+    case 0xC2...0xF4:  // Alt with a key that types a character past ASCII (Alt-é: ESC C3 A9)
+      return altCharacter(startingWith: introducer, from: fd) ?? "the Esc key"
     default:
       return "the Esc key"
     }
+  }
+
+  /// `Alt-é` for the UTF-8 character whose first byte is `lead`, the rest read as the terminal
+  /// sends them; its hidden characters escaped (`Alt-\u{202E}`). Nil when they do not follow.
+  private static func altCharacter(startingWith lead: UInt8, from fd: Int32) -> String? {
+    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+    var sequence = [lead]
+    while sequence.count < length, let byte = following(fd), byte & 0xC0 == 0x80 {
+      sequence.append(byte)
+    }
+    guard sequence.count == length, let text = String(validating: sequence, as: UTF8.self)
+    else { return nil }
+    return "Alt-" + VisibleTextLine.escaped(text)
   }
 
   /// A control byte by the key that sends it: 0x01 is "Ctrl-A".
