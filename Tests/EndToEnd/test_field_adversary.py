@@ -212,6 +212,26 @@ def test_a_refused_folder_is_named_with_its_control_characters_escaped(tmp_path)
         f"ends. Make it yours and closed to others: chmod go-w {shown}\n")
 
 
+def test_a_session_file_that_cannot_be_kept_is_named_with_its_control_characters_escaped(
+        project, tmp_path):
+    """A session that could not be read or kept is warned of with its path, which comes from
+    XDG_STATE_HOME: one holding ESC ]0;... BEL (a file in the way of snm's folder) was written
+    raw to standard error, retitling the terminal's window, on each warning."""
+    state = tmp_path / "state\x1b]0;owned\x07x"
+    state.write_text("a file where the folder would be\n")
+    env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(state), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    login = snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
+    assert login.returncode == 0, login.stderr
+    shown = str(state).replace("\x1b", "\\u{1B}").replace("\x07", "\\u{7}")
+    warnings = login.stderr.splitlines()
+    assert warnings and all(line.startswith("snm: warning: ") for line in warnings), warnings
+    assert "\x1b" not in login.stderr and "\x07" not in login.stderr, login.stderr
+    assert f"could not save the session to {shown}/snm/session-" in login.stderr, login.stderr
+    assert f"(cannot create {shown}/snm: not a directory)" in login.stderr, login.stderr
+
+
 def test_a_profile_file_others_may_write_in_is_refused(project, tmp_path):
     """`--profile prod` read config.json from a folder (or a file) another account may write in:
     a profile planted there sends the statements, the password typed at `login` and the keys to

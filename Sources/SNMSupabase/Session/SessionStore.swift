@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Where sessions persist between snm runs, one per project URL, shared by concurrent processes.
 /// A session is kept with marks of the keys of the project it was signed in to (SHA-256, never the
 /// keys): another project served at that URL later, whose keys share no mark, is not signed in.
@@ -50,7 +52,13 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
   /// is read from it or kept in it.
   case refusedFolder(directory: String)
 
+  /// The paths in it with their hidden characters escaped (`\u{1B}`), as every message shows
+  /// a path: they come from `$XDG_STATE_HOME`, and a warning goes straight to standard error.
   public var description: String {
+    VisibleTextLine.escaped(words)
+  }
+
+  private var words: String {
     switch self {
     case .unreadable(let path, let reason):
       "the saved session \(path) is unreadable (\(reason)); sign in again with 'login'"
