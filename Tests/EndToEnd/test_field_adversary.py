@@ -445,6 +445,32 @@ def test_standard_input_that_fails_to_be_read_is_a_failure_not_its_end(project, 
         in latin1.stderr, latin1.stderr
 
 
+def test_a_line_on_standard_input_longer_than_a_script_may_be_is_refused(tmp_path):
+    """A line with no end piped to snm (`snm < /dev/zero`) was read on until the memory ran out:
+    100 MB of NUL bytes took 3.3 GB and five minutes, and wrote 524 MB to standard error (the
+    line quoted, each byte escaped); a larger one got snm killed. A line past a script's limit
+    (64 MiB) is refused, exit 2, read no further; the lines before it ran."""
+    env = {**os.environ, "SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY": "x",
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    feeder = subprocess.Popen(["sh", "-c", "echo \"echo 'before'\"; head -c 100M /dev/zero"],
+                              stdout=subprocess.PIPE)
+    try:
+        result = subprocess.run([SNM], stdin=feeder.stdout, capture_output=True, timeout=120,
+                                env=env)
+    finally:
+        feeder.stdout.close()
+        feeder.kill()
+        feeder.wait()
+    assert (result.returncode, result.stdout) == (2, b"before\n"), result.stderr[:300]
+    assert result.stderr.startswith(
+        b"snm: standard input gave more than 64 MiB, more than a script may be (a fixed limit), "
+        b"and was read no further; "), result.stderr[:300]
+    assert result.stderr.endswith(b", at line 2: nothing from there on ran\n"), \
+        result.stderr[-300:]
+    assert len(result.stderr) < 1000, len(result.stderr)
+
+
 def stopped_in_the_background(bash, command, shown):
     """Runs `command &` in a job-control bash and waits until bash says the job (`shown`, a
     regular expression) stopped; the screen then. bash tells a job's change at its next prompt,

@@ -95,6 +95,8 @@ final class DescriptorLines: Sendable {
 
   private let fd: Int32
   private let state = Mutex(State())
+  /// The longest line read: a script's limit (``ScriptLoader/maximumBytes``).
+  static let maximumLineBytes = ScriptLoader.maximumBytes
 
   init(fd: Int32) {
     self.fd = fd
@@ -112,6 +114,12 @@ final class DescriptorLines: Sendable {
         }
         state.searched = state.buffer.count
         if let failure = state.failure { return .unreadable(failure) }
+        // A line longer than a whole script may be (`snm < /dev/zero`) is refused: it was read
+        // on without end, until the memory ran out and the kernel killed snm.
+        if state.buffer.count - state.start > Self.maximumLineBytes {
+          state.failure = .tooLarge("-", bytes: nil, limit: Self.maximumLineBytes)
+          continue
+        }
         if state.ended {
           guard state.start < state.buffer.count else { return .end }
           defer { state.start = state.buffer.count }
