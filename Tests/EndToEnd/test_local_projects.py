@@ -3,6 +3,7 @@ settings a running project would ignore, `destroy` deletes one (asked first), `l
 and `list --prune` deletes the clusters of those whose folder is gone."""
 import json
 import os
+import pwd
 import shutil
 import tempfile
 import uuid
@@ -296,3 +297,64 @@ def test_an_unusable_snm_clusters_dir_is_refused_saying_why(snm_bin, workdir, ho
     finally:
         run_snm("local", "stop", "--dir", data_dir, env=home, timeout=60)
         shutil.rmtree(open_to_all, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="clusters live outside their folders only as root")
+def test_an_snm_clusters_dir_another_account_could_swap_is_refused(snm_bin, workdir, home,
+                                                                   tmp_path):
+    """As root snm makes and deletes clusters in SNM_CLUSTERS_DIR. Under a folder others may
+    write in without the sticky bit (they may rename the folder and put their own in its place),
+    or through a link another account owns in /tmp (it may point it elsewhere), it was taken:
+    `snm local list` exit 0, and a start made the folder there. It is refused, saying why."""
+    nobody = pwd.getpwnam("nobody")
+    above = tempfile.mkdtemp(prefix="snm-swappable-", dir="/tmp")
+    os.chmod(above, 0o755)
+    open_above = os.path.join(above, "open")
+    os.mkdir(open_above)
+    os.chmod(open_above, 0o777)
+    target = os.path.join(above, "target")
+    os.mkdir(target, 0o755)
+    link = os.path.join("/tmp", f"snm-link-{uuid.uuid4().hex[:8]}")
+    os.symlink(target, link)
+    os.lchown(link, nobody.pw_uid, -1)
+    cases = [
+        (open_above + "/clusters",
+         f"others may write in {open_above} (mode 777), and so put a folder of theirs in its "
+         "place"),
+        (link, f"{link} is a link nobody (uid {nobody.pw_uid}) owns, who may point it elsewhere"),
+    ]
+    try:
+        for value, why in cases:
+            env = {**home, "SNM_CLUSTERS_DIR": value, "XDG_DATA_HOME": str(tmp_path / "data")}
+            result = run_snm("local", "list", "--json", env=env, timeout=60)
+            assert (result.returncode, result.stdout, result.stderr) == (
+                2, "", f"snm local: SNM_CLUSTERS_DIR ({value}) cannot hold clusters: {why}\n")
+        assert os.listdir(open_above) == [] and os.listdir(target) == []
+    finally:
+        os.unlink(link)
+        shutil.rmtree(above, ignore_errors=True)
+
+
+def test_a_record_that_cannot_be_written_says_why_in_words(snm_bin, workdir, home, tmp_path):
+    """`snm local start` remembers its project in $XDG_DATA_HOME/snm/projects; a record it could
+    not write was said with the call's bare number ('cannot write .../x.json (errno 21)'), read
+    after other calls may have changed it. It says why in words, the project still starts, and
+    no temporary file is left."""
+    env = {**home, "XDG_DATA_HOME": str(tmp_path / "data")}
+    data_dir = new_dir("record")
+    try:
+        start(data_dir, env)
+        assert run_snm("local", "stop", "--dir", data_dir, env=env, timeout=60).returncode == 0
+        records = tmp_path / "data" / "snm" / "projects"
+        [record] = list(records.iterdir())
+        record.unlink()
+        record.mkdir()  # in the way of the next record
+        result = run_snm("local", "start", "--dir", data_dir, "--port", str(free_port()),
+                         env=env, timeout=180)
+        assert result.returncode == 0, result.stderr
+        assert (f"snm local: cannot remember the project in {records}: cannot write {record}: "
+                "is a directory\n") in result.stderr, result.stderr
+        assert "errno" not in result.stderr
+        assert sorted(p.name for p in records.iterdir()) == [record.name]
+    finally:
+        run_snm("local", "destroy", "--dir", data_dir, "--yes", env=env, timeout=120)

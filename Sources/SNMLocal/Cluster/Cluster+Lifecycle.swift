@@ -142,7 +142,8 @@ extension Cluster {
     try Self.makePrivateDirectory(path)
     if let owner = layout.owner, let account = getpwnam(owner) {
       guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
-        throw LocalProjectError(.failed, "cannot give \(path) to \(owner) (errno \(errno))")
+        throw LocalProjectError(
+          .failed, "cannot give \(path) to \(owner): \(FileDescriptorIO.reason(errno))")
       }
     }
   }
@@ -164,8 +165,12 @@ extension Cluster {
     if mkdir(root, 0o755) == 0 {
       chmod(root, 0o755)
     } else if errno != EEXIST {
-      throw LocalProjectError(.failed, "cannot create SNM_CLUSTERS_DIR (\(root)) (errno \(errno))")
+      throw LocalProjectError(
+        .failed, "cannot create SNM_CLUSTERS_DIR (\(root)): \(FileDescriptorIO.reason(errno))")
     }
+    // Asked again now that it is there: a folder (or link) another account made in its place
+    // after the first look, in a parent open to all (sticky, as /tmp), is refused, not used.
+    if let problem = ClusterLayout.clustersDirProblem { throw LocalProjectError(.usage, problem) }
     guard ClusterLayout.reachableByPostgres(root, writable: false) else {
       throw LocalProjectError(
         .failed,

@@ -1,3 +1,5 @@
+import SNMWire
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -9,7 +11,9 @@ struct ProjectLock {
   /// Waits for the lock. Throws `LocalProjectError` when the lock file cannot be opened.
   init(path: String) throws(LocalProjectError) {
     fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw LocalProjectError(.failed, "cannot open \(path) (errno \(errno))") }
+    guard fd >= 0 else {
+      throw LocalProjectError(.failed, "cannot open \(path): \(FileDescriptorIO.reason(errno))")
+    }
     while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
   }
 

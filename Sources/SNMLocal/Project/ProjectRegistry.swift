@@ -134,18 +134,14 @@ struct ProjectRegistry {
     return Record(json: json)
   }
 
-  /// Writes `contents` to a new file of its own (0600) and renames it over `path`, so a reader
-  /// sees the old record or the new one, never half of one.
+  /// Writes `contents` to a new file of its own (``PrivateTemporaryFile``) and renames it over
+  /// `path`, so a reader sees the old record or the new one, never half of one.
   static func writeAtomically(_ contents: [UInt8], to path: String) throws(LocalProjectError) {
-    let temporary = path + ".\(getpid()).tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard fd >= 0 else { throw LocalProjectError(.failed, "cannot write \(path) (errno \(errno))") }
-    fchmod(fd, 0o600)
-    let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-    guard written == contents.count, rename(temporary, path) == 0 else {
+    let temporary = try PrivateTemporaryFile.write(contents, beside: path)
+    guard rename(temporary, path) == 0 else {
+      let code = errno
       unlink(temporary)
-      throw LocalProjectError(.failed, "cannot write \(path) (errno \(errno))")
+      throw PrivateTemporaryFile.cannotWrite(path, code)
     }
   }
 }

@@ -288,31 +288,12 @@ struct ProjectState: Sendable, Equatable {
   ) throws(LocalProjectError) -> [UInt8] {
     if let existing = readFile(path, valid: valid) { return existing }
     let contents = try make()
-    let nonce: [UInt8]
-    do {
-      nonce = try Crypto.randomBytes(8)
-    } catch {
-      throw LocalProjectError(.failed, "cannot name a temporary file for \(path): \(error)")
-    }
-    let temporary = path + ".\(getpid()).\(Crypto.hex(nonce)).tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      throw LocalProjectError(.failed, "cannot write \(path) (errno \(errno))")
-    }
+    let temporary = try PrivateTemporaryFile.write(contents, beside: path)
     defer { unlink(temporary) }
-    fchmod(fd, 0o600)
-    let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    let synced = fsync(fd) == 0
-    close(fd)
-    guard written == contents.count, synced else {
-      throw LocalProjectError(.failed, "cannot write \(path)")
-    }
     if link(temporary, path) == 0 { return contents }
     if errno == EEXIST, let winner = readFile(path, valid: valid) { return winner }
     // A damaged file: replaced.
-    guard rename(temporary, path) == 0 else {
-      throw LocalProjectError(.failed, "cannot write \(path) (errno \(errno))")
-    }
+    guard rename(temporary, path) == 0 else { throw PrivateTemporaryFile.cannotWrite(path, errno) }
     return contents
   }
 

@@ -92,7 +92,7 @@ public enum FileIO {
 
   /// `strerror(code)` in lower case, as snm's messages print it ("no space left on device").
   public static func errorText(_ code: Int32) -> String {
-    String(cString: strerror(code)).lowercased()
+    FileDescriptorIO.reason(code)
   }
 }
 

@@ -22,6 +22,12 @@ public enum FileDescriptorIO {
     return nil
   }
 
+  /// `strerror(code)` in lower case, as snm's messages word a failed call ("no space left on
+  /// device"), never its bare number.
+  public static func reason(_ code: Int32) -> String {
+    String(cString: strerror(code)).lowercased()
+  }
+
   /// Writes all of `bytes` to `fd`; see `writeAll(_:_:)-UnsafeRawBufferPointer`.
   public static func writeAll(_ fd: Int32, _ bytes: some ContiguousBytes) -> Int32? {
     bytes.withUnsafeBytes { writeAll(fd, $0) }
