@@ -302,6 +302,35 @@ def test_a_read_a_goaway_refused_on_a_kept_connection_goes_again_on_a_new_one(ho
         server.stop()
 
 
+def test_a_read_sent_again_after_a_goaway_has_only_what_is_left_of_its_timeout(home, tmp_path):
+    """The read a GOAWAY refused on a kept connection, sent again on a new one, had a whole
+    --timeout of its own again: a GOAWAY 25 s into a read given --timeout 30, and a new
+    connection that never answers, failed it after 55 s, not 30 (over http:// one deadline bounds
+    every send). The statement times out at its --timeout, the read sent twice."""
+    def act(h2conn, stream, send):
+        if len(server.requests) == 1:
+            return answer_rows(h2conn, stream)
+        if len(server.requests) == 2:
+            time.sleep(25)
+            h2conn.close_connection(error_code=CODES.NO_ERROR, last_stream_id=stream - 2)
+            return None
+        time.sleep(120)  # the new connection never answers
+    server = H2Server(act, tmp_path)
+    try:
+        started = time.monotonic()
+        result = run_snm("--url", server.url, "--key", "the-anon-key", "--format", "json",
+                         "--cacert", server.ca, "--timeout", "30", "-c",
+                         "from t select *; from t select *", env=home, timeout=120)
+        elapsed = time.monotonic() - started
+        assert result.returncode == 3, result.stderr[-300:]
+        assert "(timed out)" in result.stderr, result.stderr[-300:]
+        assert server.requests == [("h2", "GET")] * 3 and len(server.connections) == 2
+        # 30 s and snm's start; 55 s when the new send had 30 s of its own.
+        assert elapsed < 45, elapsed
+    finally:
+        server.stop()
+
+
 def test_a_write_a_goaway_refused_on_a_kept_connection_is_sent_once(home, tmp_path):
     """The same GOAWAY for a write: sent once, the GOAWAY told with its code, and that it may
     have been applied (it said the first only)."""

@@ -44,14 +44,21 @@ public final class CurlTransport: HTTPTransport {
     guard var handle = kept.take(key) ?? CurlHandle.make() else {
       throw .unreachable(url: address, cause: "libcurl could not start a transfer")
     }
+    let started = ContinuousClock.now
     var outcome = await exchange(request, on: handle)
-    // A read a GOAWAY left unanswered on a kept connection goes once more, on a new one.
+    // A read a GOAWAY left unanswered on a kept connection goes once more, on a new one, in what
+    // is left of its time (`--timeout` bounds the request, not each send: the plain transport's
+    // one deadline).
     if case .failed(let code, let transfer) = outcome, !handle.isCancelled,
       Self.mayResend(request, after: code, transfer: transfer), let fresh = CurlHandle.make()
     {
       handle.close()
       handle = fresh
-      outcome = await exchange(request, on: handle)
+      let spent = started.duration(to: .now)
+      var again = request
+      again.timeout -=
+        Double(spent.components.seconds) + Double(spent.components.attoseconds) / 1e18
+      outcome = await exchange(again, on: handle)
     }
     switch outcome {
     case .answered(let transfer):
