@@ -23,14 +23,24 @@ struct EnvironmentProject {
   func clientKey() throws(UsageError) -> (name: String, value: String)? {
     guard let found = key else { return nil }
     if Self.clientKeyVariables.contains(found.name),
-      SupabaseAPIKey(found.value).role == "service_role"
+      let refusal = Self.serverKeyRefusal(
+        found.value, at: "$\(found.name)",
+        advice: "set it to the publishable (or anon) key, or, to run as service_role on purpose, "
+          + "set SUPABASE_SECRET_KEY instead or pass --key")
     {
-      throw UsageError(
-        "$\(found.name) holds a server key (role service_role, which bypasses row-level "
-          + "security), not the project's client key: set it to the publishable (or anon) key, "
-          + "or, to run as service_role on purpose, set SUPABASE_SECRET_KEY instead or pass --key")
+      throw refusal
     }
     return found
+  }
+
+  /// The refusal of a server key (`sb_secret_`, a legacy `service_role` JWT, as a server reads
+  /// it: ``SupabaseAPIKey``) found at `place`, where the client's key belongs (a client key's
+  /// variable, a profile's `publishable_key` or `anon_key`), with `advice`; nil for any other key.
+  static func serverKeyRefusal(_ key: String, at place: String, advice: String) -> UsageError? {
+    guard SupabaseAPIKey(key).role == "service_role" else { return nil }
+    return UsageError(
+      "\(place) holds a server key (role service_role, which bypasses row-level security), not "
+        + "the project's client key: \(advice)")
   }
 
   /// The variables meant for the client's key (role anon).

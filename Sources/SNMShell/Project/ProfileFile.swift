@@ -64,12 +64,12 @@ public struct ProfileFile: Sendable {
           + "adds itself: write the project URL (https://<ref>.supabase.co)")
     }
     if ["anon_key", "publishable_key"].contains(field),
-      SupabaseAPIKey(key).role == "service_role"
+      let refusal = EnvironmentProject.serverKeyRefusal(
+        key, at: "profile '\(name)' in \(path): \"\(field)\"",
+        advice: "write the publishable (or anon) key there, or name it \"secret_key\" to run as "
+          + "service_role on purpose")
     {
-      throw UsageError(
-        "profile '\(name)' in \(path): \"\(field)\" holds a server key (role service_role, which "
-          + "bypasses row-level security), not the project's client key: write the publishable (or "
-          + "anon) key there, or name it \"secret_key\" to run as service_role on purpose")
+      throw refusal
     }
     let service = ["service_key", "secret_key", "service_role_key"].lazy.compactMap {
       profile[$0] as? String
