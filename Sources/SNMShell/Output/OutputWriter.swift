@@ -11,7 +11,8 @@ import Synchronization
 /// ```
 /// Text is gathered in 64 KiB chunks before a `write(2)`, which is what lets 100,000 rows print fast.
 /// Write errors (a closed pipe, a full disk) are remembered (``writeFailure``) and later writes
-/// dropped.
+/// dropped. Another thread may stop the writes, one blocked on a slow reader included
+/// (``stopWriting(signal:)``: Ctrl-C), until ``resumeWriting()``.
 public final class OutputWriter: Sendable {
   private struct State {
     var buffer: [UInt8] = []
@@ -33,6 +34,8 @@ public final class OutputWriter: Sendable {
   /// Whether this writer holds its text for another (``holding()``).
   private let holds: Bool
   private let state = Mutex(State())
+  /// Stops the writes from another thread, while `state` is held by a blocked write.
+  private let stop = WriteStop()
   static let chunk = 1 << 16
 
   /// A writer to `fd`.
@@ -116,9 +119,8 @@ public final class OutputWriter: Sendable {
   /// chunk, they are written out from where they are, not copied into the writer's buffer first.
   func write(chunk bytes: UnsafeBufferPointer<UInt8>) {
     state.withLock { state in
-      if state.buffer.isEmpty, bytes.count >= Self.chunk, !holds, let fd {
-        guard state.failure == nil else { return }
-        state.failure = FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes))
+      if state.buffer.isEmpty, bytes.count >= Self.chunk, !holds, fd != nil {
+        send(UnsafeRawBufferPointer(bytes), &state.failure)
         return
       }
       state.buffer.append(contentsOf: bytes)
@@ -142,12 +144,45 @@ public final class OutputWriter: Sendable {
 
   /// Writes `bytes` out now, after what was drained (an in-memory writer captures them).
   private func writeOut(_ bytes: UnsafeBufferPointer<UInt8>, _ state: inout State) {
-    guard let fd else {
-      state.captured.append(contentsOf: bytes)
+    guard fd != nil else {
+      if !stop.refuses() { state.captured.append(contentsOf: bytes) }
       return
     }
-    guard state.failure == nil else { return }
-    state.failure = FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(bytes))
+    send(UnsafeRawBufferPointer(bytes), &state.failure)
+  }
+
+  /// Writes `bytes` to `fd` unless a write failed before, or writes are stopped (then they are
+  /// dropped, and no failure is remembered: ``resumeWriting()`` writes again).
+  private func send(_ bytes: UnsafeRawBufferPointer, _ failure: inout Int32?) {
+    guard let fd, failure == nil else { return }
+    let failed = FileDescriptorIO.writeAll(fd, bytes) { stop.write($0, $1, $2) }
+    if failed != ECANCELED { failure = failed }
+  }
+
+  /// Stops writing for `signal` (Ctrl-C, SIGTERM), from any thread, at once: a write under way
+  /// returns where it is (what it wrote stays written; one waiting on a slow reader included),
+  /// and what is written until ``resumeWriting()`` is dropped. Returns once no write is under
+  /// way. Never from a thread writing here.
+  public func stopWriting(signal: Int32) {
+    stop.stop(signal: signal)
+  }
+
+  /// The signal that stopped the writes (``stopWriting(signal:)``); nil while they go out.
+  public var stoppedBy: Int32? {
+    stop.signal
+  }
+
+  /// Writes again, after ``stopWriting(signal:)``: what was gathered meanwhile is dropped.
+  /// Returns the signal that stopped them and whether text was lost (`cut`: not written, or
+  /// written only in part); nil when they were not stopped.
+  @discardableResult
+  public func resumeWriting() -> (signal: Int32, cut: Bool)? {
+    guard stop.signal != nil else { return nil }
+    let dropped = state.withLock { state in
+      defer { state.buffer.removeAll(keepingCapacity: true) }
+      return !state.buffer.isEmpty
+    }
+    return stop.resume(dropping: dropped)
   }
 
   /// The errno of the write that failed (what was written after it was dropped); nil while
@@ -221,12 +256,11 @@ public final class OutputWriter: Sendable {
       return
     }
     defer { state.buffer.removeAll(keepingCapacity: true) }
-    guard let fd else {
-      state.captured.append(contentsOf: state.buffer)
+    guard fd != nil else {
+      if !stop.refuses() { state.captured.append(contentsOf: state.buffer) }
       return
     }
-    guard state.failure == nil else { return }
-    state.failure = FileDescriptorIO.writeAll(fd, state.buffer)
+    state.buffer.withUnsafeBytes { send($0, &state.failure) }
   }
 }
 

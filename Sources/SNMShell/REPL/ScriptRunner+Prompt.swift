@@ -3,13 +3,20 @@ import SNMQuery
 
 extension ScriptRunner {
   /// Runs a statement at the prompt: errors print as they come; a failed `expect` says why;
-  /// Ctrl-C cancels the statement and the prompt comes back, SIGTERM ends the session.
+  /// Ctrl-C cancels the statement and the prompt comes back, SIGTERM ends the session. A signal
+  /// that stopped its output (while it printed rows) counts as one that stopped it, unless
+  /// Ctrl-C came when nothing was left to print.
   mutating func runAtPrompt(_ statement: Statement, in source: Source) async -> Bool {
     state.current = nil
     if executor.currentSettings.echo {
       executor.emit(StatementText.display(statement, in: source))
     }
-    let result = await run(statement, in: source)
+    var result = await run(statement, in: source)
+    if let stop = executor.baseOutput.resumeWriting(), result.signal == nil,
+      stop.signal != SIGINT || stop.cut
+    {
+      result = .interrupted(stop.signal)
+    }
     state.remember(result, failedWith: "the statement failed")
     switch result {
     case .succeeded:

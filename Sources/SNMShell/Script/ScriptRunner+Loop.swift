@@ -136,9 +136,10 @@ extension ScriptRunner {
     let captured = capture.captured
     state.running.removeLast()
     state.remember(result, failedWith: result.failure?.message ?? "")
-    // Its output is written: a signal that came before its last byte was is heard now.
+    // Its output is written: a signal that came before its last byte was is heard now. (At the
+    // prompt, in a `run` file, a signal that stopped its rows' output stops the file.)
     executor.signals.settle()
-    if let signal = executor.interruption ?? result.signal {
+    if let signal = executor.interruption ?? result.signal ?? executor.baseOutput.stoppedBy {
       reportInterruption(at: frame, by: signal)
       return .interrupted(signal)
     }

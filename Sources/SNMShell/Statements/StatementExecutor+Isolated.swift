@@ -38,13 +38,16 @@ extension StatementExecutor {
   /// `body` waits for each request before doing anything else, so its requests are exchanged on
   /// its own thread (`ExchangeThread.mayBlockCaller`) and, signed out, its queries sent without
   /// a task of their own (`send`): a signal cancels `body`'s task, which closes the connection
-  /// at once.
+  /// at once. Standard output stops at once too, even a write waiting on a slow reader (what was
+  /// written stays): the statement's remaining rows are not printed (`defer` statements print
+  /// again).
   public func stoppingOnSignals(_ body: @escaping @Sendable () async -> ExitCode) async
     -> ExitCode
   {
     let task = Task { await ExchangeThread.$mayBlockCaller.withValue(true) { await body() } }
     return await signals.watch(onSignal: { [self] signal in
       interrupt(signal)
+      baseOutput.stopWriting(signal: signal)
       task.cancel()
     }) {
       await task.value

@@ -34,11 +34,14 @@ extension StatementExecutor {
     state.withLock { $0.variables["last"] = .object(object) }
   }
 
-  /// Takes back the signal that stopped the scripts, so their `defer` statements can run;
-  /// returns it (nil: none).
+  /// Takes back the signal that stopped the scripts, so their `defer` statements can run (and
+  /// print: standard output, stopped by the signal, writes again); returns it (nil: none).
   func clearInterruption() -> Int32? {
     let signal = interruption
-    if signal != nil { stopSignal.store(0, ordering: .relaxed) }
+    if signal != nil {
+      stopSignal.store(0, ordering: .relaxed)
+      baseOutput.resumeWriting()
+    }
     return signal
   }
 }

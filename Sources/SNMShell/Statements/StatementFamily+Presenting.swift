@@ -31,12 +31,35 @@ extension StatementFamily {
 
   /// ``render(_:defaultColumn:columns:total:framing:arrived:)``, saying also how long the pager
   /// had the rows (`\timing` leaves the reading out of the rendering time).
+  ///
+  /// At the prompt, Ctrl-C (or SIGTERM) meanwhile stops standard output at once, a write waiting
+  /// on a slow terminal included: the prompt then says the statement was cancelled (it ended
+  /// the session; a script's signal watcher stops the output itself).
   func present(
     _ document: JSONDocument, defaultColumn: String = "value", columns: [String]? = nil,
     total: Int? = nil, framing: (before: String, after: String) = ("", ""),
     arrived: (any ArrivingElementsConsumer)? = nil
   ) async -> Presented {
     guard !settings.quiet else { return Presented() }
+    guard environment.interactive else {
+      return await presentRows(
+        document, defaultColumn: defaultColumn, columns: columns, total: total, framing: framing,
+        arrived: arrived)
+    }
+    let standardOutput = output.terminal
+    return await environment.sender.signals.watch(onSignal: { signal in
+      standardOutput.stopWriting(signal: signal)
+    }) {
+      await presentRows(
+        document, defaultColumn: defaultColumn, columns: columns, total: total, framing: framing,
+        arrived: arrived)
+    }
+  }
+
+  private func presentRows(
+    _ document: JSONDocument, defaultColumn: String, columns: [String]?, total: Int?,
+    framing: (before: String, after: String), arrived: (any ArrivingElementsConsumer)?
+  ) async -> Presented {
     let results = output.results
     // Each CSV result is a block of its own (header, records); an empty line parts two blocks
     // written to the same place.

@@ -5,12 +5,16 @@ import Foundation
 public enum FileDescriptorIO {
   /// Writes all of `buffer` to `fd`, retrying short writes and `EINTR`. Returns nil when every
   /// byte was written, else the `errno` of the write that failed (`EIO` for one that wrote
-  /// nothing), so each caller words the failure in its own terms.
-  public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
+  /// nothing), so each caller words the failure in its own terms. Each `write(2)` is made by
+  /// `writeOnce` (a writer another thread may stop gives its own).
+  public static func writeAll(
+    _ fd: Int32, _ buffer: UnsafeRawBufferPointer,
+    using writeOnce: (Int32, UnsafeRawPointer, Int) -> Int = { write($0, $1, $2) }
+  ) -> Int32? {
     guard let base = buffer.baseAddress else { return nil }
     var offset = 0
     while offset < buffer.count {
-      let written = write(fd, base + offset, buffer.count - offset)
+      let written = writeOnce(fd, base + offset, buffer.count - offset)
       if written > 0 {
         offset += written
       } else if written < 0 && errno == EINTR {
