@@ -257,3 +257,41 @@ def test_a_profiles_client_key_holding_a_secret_key_is_refused(project, keys, ho
     assert f"profile 'dev' in {config / 'config.json'}: \"{field}\" holds a server key" \
         in result.stderr
     assert result.stdout == "" and keys["secret"] not in result.stderr
+
+
+@pytest.mark.parametrize("variable", ["SUPABASE_SECRET_KEY", "SUPABASE_SERVICE_ROLE_KEY"])
+@pytest.mark.parametrize("kind", ["publishable", "anon JWT"])
+def test_a_client_key_in_a_server_keys_variable_is_refused_before_anything_is_sent(
+        project, keys, home, variable, kind):
+    # A CI cleanup `as service delete ...` with the publishable key put in SUPABASE_SECRET_KEY by
+    # mistake ran as anon, under row-level security: it saw and deleted nothing, exit 0 (the mirror
+    # of a secret key in a client key's variable, refused above).
+    key = keys["publishable"] if kind == "publishable" else project.anon_key
+    for env in ({variable: key, "SUPABASE_PUBLISHABLE_KEY": keys["publishable"]},
+                {variable: key}):
+        result = snm_with(home, "-c", "as service from walk_request select id",
+                          SUPABASE_URL=project.url, **env)
+        assert result.returncode == 2, (env.keys(), result.stdout + result.stderr)
+        assert f"${variable} holds a client key (role anon, which row-level security applies " \
+            "to), not the project's server key" in result.stderr, result.stderr
+        assert result.stdout == "" and key not in result.stderr
+    # The server's key there, it is used: as service sees every walk request.
+    right = snm_with(home, "-c", "as service from walk_request select id; expect rows >= 1",
+                     SUPABASE_URL=project.url, SUPABASE_PUBLISHABLE_KEY=keys["publishable"],
+                     **{variable: keys["secret"]})
+    assert right.returncode == 0, right.stderr
+
+
+@pytest.mark.parametrize("field", ["service_key", "secret_key", "service_role_key"])
+def test_a_profiles_server_key_holding_a_client_key_is_refused(project, keys, home, tmp_path,
+                                                                field):
+    config = tmp_path / "config" / "snm"
+    config.mkdir(parents=True)
+    (config / "config.json").write_text(json.dumps({"profiles": {"dev": {
+        "url": project.url, "publishable_key": keys["publishable"], field: keys["publishable"]}}}))
+    (config / "config.json").chmod(0o600)
+    result = snm_with(home, "--profile", "dev", "-c", "as service from walk_request select id")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"profile 'dev' in {config / 'config.json'}: \"{field}\" holds a client key" \
+        in result.stderr, result.stderr
+    assert result.stdout == "" and keys["publishable"] not in result.stderr

@@ -2,6 +2,7 @@
 server that never answers, a gateway killed while the answer streams. snm says which URL and why,
 exits 3 within its timeout, at the prompt and in scripts, and never shows part of an answer as a
 result. Ctrl-C (SIGINT) cancels a slow request."""
+import base64
 import json
 import os
 import pathlib
@@ -20,11 +21,21 @@ from tmux_shell import TmuxShell
 QUERY = "from user_info select id, name"
 
 
+def jwt_role(key):
+    """A legacy key's `role` claim; None for any other key."""
+    parts = key.split(".")
+    if len(parts) != 3:
+        return None
+    payload = parts[1] + "=" * (-len(parts[1]) % 4)
+    return json.loads(base64.urlsafe_b64decode(payload)).get("role")
+
+
 def env_for(tmp_path, url, key="not-a-real-key"):
-    # The key goes in the server key's variable: a service_role key in SUPABASE_ANON_KEY is
-    # refused (a client key's variable holding a server key).
+    # Each key in its own kind's variable: a service_role key in SUPABASE_ANON_KEY is refused (a
+    # client key's variable holding a server key), and an anon key in SUPABASE_SECRET_KEY alike.
+    variable = "SUPABASE_ANON_KEY" if jwt_role(key) == "anon" else "SUPABASE_SECRET_KEY"
     return {"SUPABASE_URL": url, "SUPABASE_PUBLISHABLE_KEY": "", "SUPABASE_ANON_KEY": "",
-            "SUPABASE_SECRET_KEY": key, "NO_COLOR": "1",
+            "SUPABASE_SECRET_KEY": "", variable: key, "NO_COLOR": "1",
             "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
             "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAGER": "cat"}
 

@@ -139,6 +139,49 @@ func ciIsAnyTruthyValue(value: String, set: Bool) {
   }
 }
 
+/// A client key in a server key's variable ran `as service` (or every request) as anon, under
+/// row-level security, where the job asked to pass it: refused, naming the variable. A key of no
+/// known kind (a custom gateway's) is taken, and `--service-key` is used as given.
+@Test func aClientKeyInAServerKeysVariableIsRefused() throws {
+  let anonJWT = "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiJ9.c2ln"
+  for (name, key) in [
+    ("SUPABASE_SECRET_KEY", "sb_publishable_abc"), ("SUPABASE_SERVICE_ROLE_KEY", anonJWT),
+  ] {
+    for environment in [
+      ["SUPABASE_URL": "https://abcd.supabase.co", name: key],
+      [
+        "SUPABASE_URL": "https://abcd.supabase.co", name: key,
+        "SUPABASE_PUBLISHABLE_KEY": "sb_publishable_abc",
+      ],
+    ] {
+      do {
+        _ = try ProjectChoice.resolve(ShellOptions(), environment: environment)
+        Issue.record("\(name) holding a client key was taken")
+      } catch {
+        #expect(error.description.hasPrefix("$\(name) holds a client key (role anon"))
+      }
+    }
+    var flagged = ShellOptions()
+    flagged.serviceKey = "sb_secret_abc"
+    #expect(throws: Never.self) {
+      try ProjectChoice.resolve(
+        flagged,
+        environment: [
+          "SUPABASE_URL": "https://abcd.supabase.co", name: key,
+          "SUPABASE_PUBLISHABLE_KEY": "sb_publishable_abc",
+        ])
+    }
+  }
+  let custom = try ProjectChoice.resolve(
+    ShellOptions(),
+    environment: ["SUPABASE_URL": "https://abcd.supabase.co", "SUPABASE_SECRET_KEY": "custom-key"])
+  guard case .project(let project) = custom.target else {
+    Issue.record("expected a project, got \(custom.target)")
+    return
+  }
+  #expect(project.key == "custom-key")
+}
+
 /// A note quoting the environment's URL shows its hidden characters escaped, by the one walk:
 /// the old escaper let U+202E (right-to-left override) through and wrote `\u{1b}` in lowercase.
 @Test func aNoteShowsTheEnvironmentsURLWithItsHiddenCharactersEscaped() throws {

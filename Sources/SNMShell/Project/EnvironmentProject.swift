@@ -20,6 +20,9 @@ struct EnvironmentProject {
   /// service_role, past row-level security, where the job asked for the client's role (a smoke
   /// script proving a policy would pass that should fail).
   /// - Throws: `UsageError` naming the variable and what to do.
+  ///
+  /// A server key's variable (`SUPABASE_SECRET_KEY`, `SUPABASE_SERVICE_ROLE_KEY`) holding a
+  /// client key is refused alike (``serverKey(_:)``).
   func clientKey() throws(UsageError) -> (name: String, value: String)? {
     guard let found = key else { return nil }
     if Self.clientKeyVariables.contains(found.name),
@@ -30,7 +33,7 @@ struct EnvironmentProject {
     {
       throw refusal
     }
-    return found
+    return (found.name, try Self.serverKey(found))
   }
 
   /// The refusal of a server key (`sb_secret_`, a legacy `service_role` JWT, as a server reads
@@ -46,8 +49,37 @@ struct EnvironmentProject {
   /// The variables meant for the client's key (role anon).
   static let clientKeyVariables: Set = ["SUPABASE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY"]
 
-  var serviceKey: String? {
-    ProjectSelection.serviceKeyVariables.lazy.compactMap { Self.nonEmpty(environment[$0]) }.first
+  /// The service key (`as service`, `admin`): `flag` (`--service-key`, used as given) when
+  /// set, else the first of ``ProjectSelection/serviceKeyVariables`` set.
+  /// - Throws: `UsageError` when that variable holds a client key (``serverKey(_:)``).
+  func serviceKey(after flag: String?) throws(UsageError) -> String? {
+    if let flag { return flag }
+    for name in ProjectSelection.serviceKeyVariables {
+      if let value = Self.nonEmpty(environment[name]) { return try Self.serverKey((name, value)) }
+    }
+    return nil
+  }
+
+  /// `found`'s value, refused when a server key's variable holds a client key: an
+  /// `sb_publishable_` key or a legacy `anon` JWT in `SUPABASE_SECRET_KEY` ran `as service`
+  /// statements as anon, under row-level security, where the job asked to pass it (a cleanup that
+  /// deletes nothing, a count of the rows one user sees), and exited 0.
+  /// - Throws: `UsageError` naming the variable and what to do.
+  static func serverKey(_ found: (name: String, value: String)) throws(UsageError) -> String {
+    guard !clientKeyVariables.contains(found.name), isClientKey(found.value) else {
+      return found.value
+    }
+    throw UsageError(
+      "$\(found.name) holds a client key (role anon, which row-level security applies to), not "
+        + "the project's server key: set it to the secret (or service_role) key, or, to run as "
+        + "anon, set SUPABASE_PUBLISHABLE_KEY instead")
+  }
+
+  /// Whether `key` is a client's for certain: `sb_publishable_`, or a legacy JWT whose role is
+  /// not service_role (a custom gateway's key may be either, and is taken).
+  static func isClientKey(_ key: String) -> Bool {
+    let kind = SupabaseAPIKey(key)
+    return kind.kind == .publishable || (kind.kind == .legacyJWT && kind.role != "service_role")
   }
 
   static func nonEmpty(_ text: String?) -> String? {

@@ -71,9 +71,15 @@ public struct ProfileFile: Sendable {
     {
       throw refusal
     }
-    let service = ["service_key", "secret_key", "service_role_key"].lazy.compactMap {
-      profile[$0] as? String
+    let service = ["service_key", "secret_key", "service_role_key"].lazy.compactMap { field in
+      (profile[field] as? String).map { (field, $0) }
     }.first
-    return try ProjectSelection(url: url, key: key, name: name, serviceKey: service)
+    if let (field, key) = service, EnvironmentProject.isClientKey(key) {
+      throw UsageError(
+        "profile '\(name)' in \(path): \"\(field)\" holds a client key (role anon, which "
+          + "row-level security applies to), not the project's server key: write the secret (or "
+          + "service_role) key there")
+    }
+    return try ProjectSelection(url: url, key: key, name: name, serviceKey: service?.1)
   }
 }

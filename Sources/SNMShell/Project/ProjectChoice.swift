@@ -153,7 +153,7 @@ public struct ProjectChoice: Sendable, Equatable {
       )
     }
     let selection = try ProjectSelection(
-      url: url, key: key, serviceKey: options.serviceKey ?? variables.serviceKey)
+      url: url, key: key, serviceKey: try variables.serviceKey(after: options.serviceKey))
     if let other = variables.url, ProjectSelection.projectURL(other) != selection.url {
       notes.append(
         "using --url (\(shown(selection.url.absoluteString))), not SUPABASE_URL (\(shown(other)))")
@@ -176,7 +176,7 @@ public struct ProjectChoice: Sendable, Equatable {
         notes.append("using --key, not $\(name)")
       }
       let selection = try ProjectSelection(
-        url: url, key: key, serviceKey: options.serviceKey ?? variables.serviceKey)
+        url: url, key: key, serviceKey: try variables.serviceKey(after: options.serviceKey))
       return ProjectChoice(target: .project(selection), source: "SUPABASE_URL", notes: notes)
     case (let url?, nil) where isLocalURL(url):
       return ProjectChoice(
