@@ -195,7 +195,7 @@ public protocol HeldTextSpool: AnyObject {
 /// A member's head as rows usually come: its `,` (but the first member's), its key in quotes
 /// and its `:`, with no whitespace between; at most nineteen bytes (a key of at most fifteen),
 /// compared as three words where a member's bytes are read one token at a time, and written as
-/// three (ndjson) or as json's line of it (``storeLine(_:)``) in four.
+/// the bytes compared (ndjson) or as json's line of it (``storeLine(_:)``) in four words.
 struct MemberHead {
   /// The head's bytes, the first lowest, and the bits that are the head's.
   private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -250,27 +250,15 @@ struct MemberHead {
     return first & masks.0 | second & masks.1 | third & masks.2 == 0
   }
 
-  /// Stores the head (`count` bytes, 24 written) at `target`.
-  @inline(__always)
-  func store(_ target: UnsafeMutablePointer<UInt8>) {
-    Self.store(words, nil, at: target)
-  }
-
-  /// Stores json's line of the head (`lineCount` bytes, 32 written) at `target`.
+  /// Stores json's line of the head (`lineCount` bytes, 32 written) at `target`. (ndjson writes
+  /// the bytes compared, which are the head's.)
   @inline(__always)
   func storeLine(_ target: UnsafeMutablePointer<UInt8>) {
-    Self.store((line.0, line.1, line.2), line.3, at: target)
-  }
-
-  @inline(__always)
-  private static func store(
-    _ words: (UInt64, UInt64, UInt64), _ fourth: UInt64?, at target: UnsafeMutablePointer<UInt8>
-  ) {
     let bytes = UnsafeMutableRawPointer(target)
-    bytes.storeBytes(of: words.0.littleEndian, as: UInt64.self)
-    bytes.storeBytes(of: words.1.littleEndian, toByteOffset: 8, as: UInt64.self)
-    bytes.storeBytes(of: words.2.littleEndian, toByteOffset: 16, as: UInt64.self)
-    if let fourth { bytes.storeBytes(of: fourth.littleEndian, toByteOffset: 24, as: UInt64.self) }
+    bytes.storeBytes(of: line.0.littleEndian, as: UInt64.self)
+    bytes.storeBytes(of: line.1.littleEndian, toByteOffset: 8, as: UInt64.self)
+    bytes.storeBytes(of: line.2.littleEndian, toByteOffset: 16, as: UInt64.self)
+    bytes.storeBytes(of: line.3.littleEndian, toByteOffset: 24, as: UInt64.self)
   }
 }
 
@@ -399,7 +387,24 @@ struct RowLine<Layout: RowLayout> {
 
   /// Checks and writes the row at the offset, whose members' keys are `keys` (their heads
   /// `heads`) in order.
+  ///
+  /// The walk runs on a copy, stored back once at its end: `self` here is the caller's memory,
+  /// so each move of the offsets on it would be stored there (after every byte written, which
+  /// may be any memory); on a local whose address no call takes (the walk and every step of it
+  /// inlined) they stay in registers.
   mutating func take(keys: [JSONValidator.KeyPattern], heads: [MemberHead]) -> Outcome {
+    var walk = self
+    let outcome = walk.walk(keys: keys, heads: heads)
+    // What the caller reads, field by field: stored back whole, the copy is folded into `self`.
+    offset = walk.offset
+    out = walk.out
+    closed = walk.closed
+    return outcome
+  }
+
+  /// ``take(keys:heads:)``'s walk.
+  @inline(__always)
+  private mutating func walk(keys: [JSONValidator.KeyPattern], heads: [MemberHead]) -> Outcome {
     guard let open = next() else { return .ranOut }
     guard open == UInt8(ascii: "{") else { return .notTaken }
     // An element after the first, one level deep: `json` writes it after a `,`.
@@ -414,7 +419,7 @@ struct RowLine<Layout: RowLayout> {
     }
     put(open)
     offset &+= 1
-    for index in keys.indices {
+    for index in heads.indices {
       let head = heads[index]
       if offset &+ 24 <= end && head.starts(source + offset) {
         // The head as rows usually come: its `,`, the key and the `:` with no whitespace.
@@ -422,7 +427,14 @@ struct RowLine<Layout: RowLayout> {
           head.storeLine(base + out)
           out &+= head.lineCount
         } else {
-          head.store(base + out)
+          // The bytes just compared, which are the head's (the head's own words would be read
+          // again from memory).
+          let from = UnsafeRawPointer(source + offset)
+          let target = UnsafeMutableRawPointer(base + out)
+          target.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+          target.storeBytes(
+            of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16,
+            as: UInt64.self)
           out &+= head.count
         }
         offset &+= head.count
@@ -462,6 +474,7 @@ struct RowLine<Layout: RowLayout> {
 
   /// A member's `,` (but the first's), its key, against the first row's, and its `:`, each
   /// after any whitespace: the head of a member that ``MemberHead`` does not match.
+  @_transparent
   private mutating func memberHead(_ key: JSONValidator.KeyPattern, first: Bool) -> Outcome {
     if !first {
       guard let comma = next() else { return .ranOut }
