@@ -45,7 +45,9 @@ struct SelectNode: Sendable {
 
 extension [SelectNode] {
   /// Appends an item with no items of its own (the next item goes right after it).
-  mutating func append(item: SelectItem) { append(SelectNode(item: item, next: count + 1)) }
+  mutating func append(item: consuming SelectItem) {
+    append(SelectNode(item: item, next: count + 1))
+  }
 
   /// Appends an embed, its items to follow until it is `close`d; its node.
   mutating func open(_ embed: SelectEmbed) -> Int {

@@ -3,64 +3,77 @@
 /// A type of its own over the ``Parser``'s cursor, as ``StorageStatementParser`` is: each function
 /// takes the parser `inout`, so its tokens are never copied.
 enum ConditionParser {
+  /// A `where` tree as the syntax tree holds it.
   static func parse(_ parser: inout Parser, after: @autoclosure () -> String) throws(ParseFailure)
     -> Condition
   {
-    var tree = ConditionBuilder()
-    let root = try parseJoined(&parser, by: .or, after: after(), into: &tree)
-    return tree.condition(root)
+    var builder = ASTBuilder()
+    return try parse(&parser, after: after(), into: &builder)
+  }
+
+  /// A `where` tree, made by `builder`.
+  static func parse<Builder: SyntaxBuilder>(
+    _ parser: inout Parser, after: @autoclosure () -> String, into builder: inout Builder
+  ) throws(ParseFailure) -> Builder.Filter {
+    var tree = builder.tree()
+    let root = try parseJoined(&parser, by: .or, after: after(), into: &tree, &builder)
+    return builder.filter(consume tree, root: root)
   }
 
   /// `a or b or ...` over `and` operands, `a and b and ...` over `not` operands; one operand
   /// without the joining word is itself.
-  private static func parseJoined(
+  private static func parseJoined<Builder: SyntaxBuilder>(
     _ parser: inout Parser, by joiner: Keyword, after: @autoclosure () -> String,
-    into tree: inout ConditionBuilder
+    into tree: inout Builder.Tree, _ builder: inout Builder
   ) throws(ParseFailure) -> Int {
     let word = joiner.rawValue
-    let first = try parseOperand(&parser, of: joiner, after: after(), into: &tree)
+    let first = try parseOperand(&parser, of: joiner, after: after(), into: &tree, &builder)
     guard parser.current.keyword == joiner else {
       parser.record(.keyword(word))
       return first
     }
     var last = first
     while parser.eat(joiner) != nil {
-      let operand = try parseOperand(&parser, of: joiner, after: "'\(word)'", into: &tree)
-      tree.link(last, to: operand)
+      let operand = try parseOperand(
+        &parser, of: joiner, after: "'\(word)'", into: &tree, &builder)
+      builder.link(last, to: operand, in: &tree)
       last = operand
     }
-    let range = SourceRange(start: tree.range(of: first).start, end: parser.previousEnd)
-    return tree.add(joiner == .or ? .or : .and, first: first, range: range)
+    let range = SourceRange(
+      start: builder.range(of: first, in: &tree).start, end: parser.previousEnd)
+    return builder.join(joiner == .or ? .or : .and, first: first, range: range, into: &tree)
   }
 
-  private static func parseOperand(
+  private static func parseOperand<Builder: SyntaxBuilder>(
     _ parser: inout Parser, of joiner: Keyword, after: @autoclosure () -> String,
-    into tree: inout ConditionBuilder
+    into tree: inout Builder.Tree, _ builder: inout Builder
   ) throws(ParseFailure) -> Int {
     joiner == .or
-      ? try parseJoined(&parser, by: .and, after: after(), into: &tree)
-      : try parseNot(&parser, after: after(), into: &tree)
+      ? try parseJoined(&parser, by: .and, after: after(), into: &tree, &builder)
+      : try parseNot(&parser, after: after(), into: &tree, &builder)
   }
 
-  private static func parseNot(
-    _ parser: inout Parser, after: @autoclosure () -> String, into tree: inout ConditionBuilder
+  private static func parseNot<Builder: SyntaxBuilder>(
+    _ parser: inout Parser, after: @autoclosure () -> String, into tree: inout Builder.Tree,
+    _ builder: inout Builder
   ) throws(ParseFailure) -> Int {
     if parser.current.keyword == .not && !peekIsOperator(parser) {
       let not = parser.advance()
       try parser.enterNesting(not)
       defer { parser.leaveNesting() }
-      let operand = try parseNot(&parser, after: "'not'", into: &tree)
-      return tree.add(
-        .not, first: operand, range: SourceRange(start: not.start, end: parser.previousEnd))
+      let operand = try parseNot(&parser, after: "'not'", into: &tree, &builder)
+      return builder.join(
+        .not, first: operand, range: SourceRange(start: not.start, end: parser.previousEnd),
+        into: &tree)
     }
     if let open = parser.eat(.leftParen) {
       try parser.enterNesting(open)
       defer { parser.leaveNesting() }
-      let inner = try parseJoined(&parser, by: .or, after: "'('", into: &tree)
+      let inner = try parseJoined(&parser, by: .or, after: "'('", into: &tree, &builder)
       try parser.expectClose(.rightParen, opened: open)
       return inner
     }
-    return tree.add(try parsePredicate(&parser, after: after()))
+    return try parsePredicate(&parser, after: after(), into: &tree, &builder)
   }
 
   /// Whether the token after the current one is an operator (so the current word is a column: `not eq 1`).
@@ -71,10 +84,12 @@ enum ConditionParser {
     return FilterOperator(keyword: keyword) != nil && parser.peek(2).kind != .dot
   }
 
-  /// `column [not] operator[(config)] [any|all] value`, or `column is [not] null|true|false|unknown`.
-  private static func parsePredicate(_ parser: inout Parser, after: @autoclosure () -> String)
-    throws(ParseFailure) -> FilterPredicate
-  {
+  /// `column [not] operator[(config)] [any|all] value`, or `column is [not] null|true|false|unknown`,
+  /// added to `tree`; its node.
+  private static func parsePredicate<Builder: SyntaxBuilder>(
+    _ parser: inout Parser, after: @autoclosure () -> String, into tree: inout Builder.Tree,
+    _ builder: inout Builder
+  ) throws(ParseFailure) -> Int {
     let column = try parser.parseColumnPath(after: after())
     var negated = false
     if parser.eat(.not) != nil { negated = true }
@@ -83,11 +98,11 @@ enum ConditionParser {
     let op = try parseOperator(&parser, after: column)
     if op == .is {
       if parser.eat(.not) != nil { negated.toggle() }
-      let value = try parseIsValue(&parser)
-      return FilterPredicate(
-        column: column, negated: negated, op: .is, value: value,
-        operatorRange: operatorToken.range,
-        range: SourceRange(start: column.range.start, end: parser.previousEnd))
+      let value = try parseIsValue(&parser, &builder)
+      let range = SourceRange(start: column.range.start, end: parser.previousEnd)
+      return builder.predicate(
+        column: column, negated: negated, op: .is, quantifier: nil, config: nil,
+        value: consume value, operatorRange: operatorToken.range, range: range, into: &tree)
     }
     var config: Name?
     if op.isTextSearch, parser.current.kind == .leftParen {
@@ -114,12 +129,13 @@ enum ConditionParser {
     let bytes = parser.source.bytes
     let value = try parser.parseValue(
       after: "'\(String(decoding: bytes[operatorToken.start..<operatorEnd], as: UTF8.self))'",
-      what: op == .in ? "a list in parentheses" : "a value")
-    return FilterPredicate(
+      what: op == .in ? "a list in parentheses" : "a value", into: &builder)
+    let range = SourceRange(start: column.range.start, end: parser.previousEnd)
+    return builder.predicate(
       column: column, negated: negated, op: op, quantifier: quantifier, config: config,
-      value: value,
+      value: consume value,
       operatorRange: SourceRange(start: operatorToken.start, end: operatorEnd),
-      range: SourceRange(start: column.range.start, end: parser.previousEnd))
+      range: range, into: &tree)
   }
 
   private static func parseOperator(_ parser: inout Parser, after column: ColumnPath)
@@ -150,20 +166,22 @@ enum ConditionParser {
   }
 
   /// After `is [not]`: null, true, false or unknown.
-  private static func parseIsValue(_ parser: inout Parser) throws(ParseFailure) -> ValueNode {
+  private static func parseIsValue<Builder: SyntaxBuilder>(
+    _ parser: inout Parser, _ builder: inout Builder
+  ) throws(ParseFailure) -> Builder.Value {
     parser.recordKeywords(Parser.isValueWords)
     let token = parser.current
     switch token.keyword {
     case .null:
       parser.advance()
-      return ValueNode(.null, range: token.range)
+      return builder.null(range: token.range)
     case .true, .false:
       parser.advance()
-      return ValueNode(.bool(token.keyword == .true), range: token.range)
+      return builder.bool(token.keyword == .true, range: token.range)
     default:
       if token.kind == .word, parser.text(token).lowercased() == "unknown" {
         parser.advance()
-        return ValueNode(.word("unknown"), range: token.range)
+        return builder.word("unknown", range: token.range)
       }
       if token.kind.isStatementEnd {
         throw parser.expectedFailure("null, true, false or unknown", after: "'is'")

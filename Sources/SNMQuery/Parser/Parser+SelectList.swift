@@ -1,38 +1,43 @@
 /// Select lists (`select ...`, `returning ...`) and column paths (`messages.public`, `data->>blood`).
 extension Parser {
-  /// A select list, its embeds' items in the same array.
+  /// A select list as the syntax tree holds it, its embeds' items in the same array.
   mutating func parseSelectList(after: @autoclosure () -> String) throws(ParseFailure)
     -> SelectList
   {
-    // Room for four made at once (four of 264 bytes went past malloc's small sizes; with
-    // 8-byte ranges a node is 200, and the four of a select with one embed fit).
-    var nodes: [SelectNode] = []
-    nodes.reserveCapacity(4)
-    try parseSelectItems(after: after(), into: &nodes)
-    return SelectList(nodes: nodes, startIndex: 0, endIndex: nodes.count)
+    var builder = ASTBuilder()
+    return try parseSelectList(after: after(), into: &builder)
   }
 
-  /// One level's items, appended to `nodes` (an embed's before its own items).
-  mutating func parseSelectItems(after: @autoclosure () -> String, into nodes: inout [SelectNode])
-    throws(ParseFailure)
-  {
-    try parseSelectItem(after: after(), into: &nodes)
+  /// A select list, made by `builder`.
+  mutating func parseSelectList<Builder: SyntaxBuilder>(
+    after: @autoclosure () -> String, into builder: inout Builder
+  ) throws(ParseFailure) -> Builder.Selection {
+    var nodes = builder.selection()
+    try parseSelectItems(after: after(), into: &nodes, &builder)
+    return builder.finish(consume nodes)
+  }
+
+  /// One level's items, added to `nodes` (an embed's before its own items).
+  mutating func parseSelectItems<Builder: SyntaxBuilder>(
+    after: @autoclosure () -> String, into nodes: inout Builder.Items, _ builder: inout Builder
+  ) throws(ParseFailure) {
+    try parseSelectItem(after: after(), into: &nodes, &builder)
     while eat(.comma) != nil {
-      try parseSelectItem(after: "','", into: &nodes)
+      try parseSelectItem(after: "','", into: &nodes, &builder)
     }
   }
 
-  /// Appends an item (an embed and its items) to `nodes`.
-  mutating func parseSelectItem(
-    after: @autoclosure () -> String, into nodes: inout [SelectNode]
+  /// Adds an item (an embed and its items) to `nodes`.
+  mutating func parseSelectItem<Builder: SyntaxBuilder>(
+    after: @autoclosure () -> String, into nodes: inout Builder.Items, _ builder: inout Builder
   ) throws(ParseFailure) {
     let start = current.start
-    if let star = eat(.star) { return nodes.append(item: .star(range: star.range)) }
+    if let star = eat(.star) { return builder.add(.star(range: star.range), to: &nodes) }
     if eat(.ellipsis) != nil {
       let relation = try parseName(
         .relation(table: tableContext.last), what: "a relation to spread", after: "'...'")
       return try parseEmbed(
-        alias: nil, relation: relation, spread: true, start: start, into: &nodes)
+        alias: nil, relation: relation, spread: true, start: start, into: &nodes, &builder)
     }
     var name = try parseName(.column(table: tableContext.last), what: "a column", after: after())
     var alias: Name?
@@ -56,10 +61,11 @@ extension Parser {
         alias: alias,
         column: ColumnPath(column: Name("", range: .point(name.range.start)), range: name.range),
         aggregate: name, cast: cast, range: SourceRange(start: start, end: previousEnd))
-      return nodes.append(item: .field(field))
+      return builder.add(.field(field), to: &nodes)
     }
     if at(.leftParen) || at(.bang) {
-      return try parseEmbed(alias: alias, relation: name, spread: false, start: start, into: &nodes)
+      return try parseEmbed(
+        alias: alias, relation: name, spread: false, start: start, into: &nodes, &builder)
     }
     // Built once from its parts: a field set a part at a time was copied at each step.
     let json = try parseJSONPath()
@@ -80,17 +86,18 @@ extension Parser {
       inputCast = cast
       cast = try parseCast()
     }
-    nodes.append(
-      item: .field(
+    builder.add(
+      .field(
         SelectField(
           alias: alias, column: ColumnPath(column: name, json: json, range: columnRange),
           aggregate: aggregate, inputCast: inputCast, cast: cast,
-          range: SourceRange(start: start, end: previousEnd))))
+          range: SourceRange(start: start, end: previousEnd))), to: &nodes)
   }
 
   /// `relation[!hint...](items)`, its items after it; the `(` is required, the items may be none.
-  mutating func parseEmbed(
-    alias: Name?, relation: Name, spread: Bool, start: Int, into nodes: inout [SelectNode]
+  mutating func parseEmbed<Builder: SyntaxBuilder>(
+    alias: Name?, relation: Name, spread: Bool, start: Int, into nodes: inout Builder.Items,
+    _ builder: inout Builder
   ) throws(ParseFailure) {
     var hints: [Name] = []
     while eat(.bang) != nil {
@@ -108,10 +115,10 @@ extension Parser {
     let embed = SelectEmbed(
       alias: alias, relation: relation, hints: hints, spread: spread,
       range: SourceRange(start: start, end: start))
-    let node = nodes.open(embed)
-    if current.kind != .rightParen { try parseSelectItems(after: "'('", into: &nodes) }
+    let node = builder.open(embed, in: &nodes)
+    if current.kind != .rightParen { try parseSelectItems(after: "'('", into: &nodes, &builder) }
     try expectClose(.rightParen, opened: open)
-    nodes.close(embed, at: node, end: previousEnd)
+    builder.close(embed, at: node, end: previousEnd, in: &nodes)
   }
 
   /// `::type`, if written.

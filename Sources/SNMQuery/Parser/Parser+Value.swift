@@ -1,45 +1,56 @@
 /// Values: strings, numbers, literals, bare atoms, variables, `[arrays]`, `{objects}`, `(lists)`.
 extension Parser {
+  /// A value as the syntax tree holds it.
   mutating func parseValue(after: @autoclosure () -> String, what: String = "a value")
     throws(ParseFailure)
     -> ValueNode
   {
+    var builder = ASTBuilder()
+    return try parseValue(after: after(), what: what, into: &builder)
+  }
+
+  /// A value, made by `builder`.
+  mutating func parseValue<Builder: SyntaxBuilder>(
+    after: @autoclosure () -> String, what: String = "a value", into builder: inout Builder
+  ) throws(ParseFailure) -> Builder.Value {
     record(.value)
     record(.symbol(.variable))
     let token = current
     switch token.kind {
     case .singleQuoted, .doubleQuoted:
       advance()
-      return ValueNode(.string(try decodeString(token, interpolateBare: false)), range: token.range)
+      return try builder.string(token) { () throws(ParseFailure) in
+        try decodeString(token, interpolateBare: false)
+      }
     case .number:
       advance()
-      return ValueNode(.number(text(token)), range: token.range)
+      return builder.number(token, text: text(token))
     case .uuid:
       advance()
-      return ValueNode(.uuid(text(token)), range: token.range)
+      return builder.uuid(token, text: text(token))
     case .date:
       advance()
-      return ValueNode(.date(text(token)), range: token.range)
+      return builder.date(token, text: text(token))
     case .timestamp:
       advance()
-      return ValueNode(.timestamp(text(token)), range: token.range)
+      return builder.timestamp(token, text: text(token))
     case .variable:
       advance()
-      return ValueNode(.variable(variableReference(token)), range: token.range)
+      return builder.variable(token, reference: variableReference(token))
     case .leftBracket:
-      return try parseArray()
+      return try parseElements(closedBy: .rightBracket, opening: "'['", into: &builder)
     case .leftBrace:
-      return try parseObject()
+      return try parseObject(into: &builder)
     case .leftParen:
-      return try parseList()
+      return try parseElements(closedBy: .rightParen, opening: "'('", into: &builder)
     case .word:
       switch token.keyword {
       case .true, .false:
         advance()
-        return ValueNode(.bool(token.keyword == .true), range: token.range)
+        return builder.bool(token.keyword == .true, range: token.range)
       case .null:
         advance()
-        return ValueNode(.null, range: token.range)
+        return builder.null(range: token.range)
       default:
         let word = text(token)
         let run = bareRun()
@@ -58,45 +69,48 @@ extension Parser {
     }
   }
 
-  mutating func parseArray() throws(ParseFailure) -> ValueNode {
-    try parseElements(closedBy: .rightBracket, opening: "'['") { .array($0) }
+  /// `{"key": value, ...}` as the syntax tree holds it.
+  mutating func parseObject() throws(ParseFailure) -> ValueNode {
+    var builder = ASTBuilder()
+    return try parseObject(into: &builder)
   }
 
-  mutating func parseList() throws(ParseFailure) -> ValueNode {
-    try parseElements(closedBy: .rightParen, opening: "'('") { .list($0) }
-  }
-
-  /// Values separated by commas from the opening bracket (the current token) to `close`.
-  private mutating func parseElements(
-    closedBy close: TokenKind, opening: String, _ make: ([ValueNode]) -> Value
-  ) throws(ParseFailure) -> ValueNode {
+  /// Values separated by commas from the opening bracket (the current token) to `close`: an
+  /// array (`]`) or a list (`)`).
+  private mutating func parseElements<Builder: SyntaxBuilder>(
+    closedBy close: TokenKind, opening: String, into builder: inout Builder
+  ) throws(ParseFailure) -> Builder.Value {
     let open = advance()
     try enterNesting(open)
     defer { leaveNesting() }
-    var elements: [ValueNode] = []
+    // Room for four at once when any follow.
+    var elements = builder.elements(room: current.kind != close ? 4 : 0)
     if current.kind != close {
-      elements.reserveCapacity(4)
       // The first element apart, as in parseSelectList: an `after:` that read `elements` held
       // the array while it grew.
-      elements.append(try parseValue(after: opening))
+      builder.append(try parseValue(after: opening, into: &builder), to: &elements)
       while eat(.comma) != nil {
-        elements.append(try parseValue(after: "','"))
+        builder.append(try parseValue(after: "','", into: &builder), to: &elements)
       }
     }
     try expectClose(close, opened: open)
-    return ValueNode(make(elements), range: SourceRange(start: open.start, end: previousEnd))
+    // Each part handed on with `consume`: a value of a generic type was copied into the call.
+    let range = SourceRange(start: open.start, end: previousEnd)
+    if close == .rightBracket { return builder.array(consume elements, range: range) }
+    return builder.list(consume elements, range: range)
   }
 
   /// `{"key": value, ...}`; keys are strings (either quote), kept in the order written.
-  mutating func parseObject() throws(ParseFailure) -> ValueNode {
+  mutating func parseObject<Builder: SyntaxBuilder>(into builder: inout Builder)
+    throws(ParseFailure) -> Builder.Value
+  {
     let open = advance()
     try enterNesting(open)
     defer { leaveNesting() }
-    var members: [ObjectMember] = []
+    // Room for eight members at once: grown a member at a time, four were three allocations.
+    var members = builder.members(room: current.kind != .rightBrace ? 8 : 0)
     var seenKeys: Set<String> = []
     if current.kind != .rightBrace {
-      // Room for eight members at once: grown a member at a time, four were three allocations.
-      members.reserveCapacity(8)
       repeat {
         let keyToken = current
         let key: String
@@ -107,22 +121,24 @@ extension Parser {
         default:
           let help = keyToken.kind == .word ? "JSON keys are quoted: \"\(text(keyToken))\"" : nil
           throw expectedFailure(
-            "a key in double quotes", after: members.isEmpty ? "'{'" : "','", help: help)
+            "a key in double quotes", after: builder.count(of: members) == 0 ? "'{'" : "','",
+            help: help)
         }
+        let count = builder.count(of: members)
         let duplicate =
-          members.count < 16
-          ? members.contains(where: { $0.key == key }) : !seenKeys.insert(key).inserted
+          count < 16
+          ? builder.contains(key: key, in: members) : !seenKeys.insert(key).inserted
         if duplicate { throw failure(.duplicateKey(key), at: keyToken.range) }
-        if members.count == 15 { seenKeys = Set(members.map(\.key) + [key]) }
+        if count == 15 { seenKeys = Set(builder.keys(of: members) + [key]) }
         guard eat(.colon) != nil else {
           throw expectedFailure("':'", after: "the key \"\(key)\"")
         }
-        let value = try parseValue(after: "\"\(key)\":")
-        members.append(ObjectMember(key: key, keyRange: keyToken.range, value: value))
+        let value = try parseValue(after: "\"\(key)\":", into: &builder)
+        builder.append(key: key, keyRange: keyToken.range, value: consume value, to: &members)
       } while eat(.comma) != nil
     }
     try expectClose(.rightBrace, opened: open)
-    return ValueNode(.object(members), range: SourceRange(start: open.start, end: previousEnd))
+    return builder.object(consume members, range: SourceRange(start: open.start, end: previousEnd))
   }
 
   /// `$name.a[0].b` or `${name.a}` as a reference.
