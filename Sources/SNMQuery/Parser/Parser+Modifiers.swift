@@ -12,7 +12,9 @@ extension Parser {
   static let planOptions = ["analyze", "verbose", "settings", "buffers", "wal"]
 
   /// Fills `modifiers` (empty) in place: a returned one was copied out, each field retained.
-  mutating func parseModifiers(into modifiers: inout Modifiers) throws(ParseFailure) {
+  mutating func parseModifiers<Builder: TreeBuilder>(
+    into modifiers: inout Modifiers, _ builder: inout Builder
+  ) throws(ParseFailure) {
     while true {
       recordKeywords(Parser.modifierWords)
       let start = current
@@ -34,13 +36,15 @@ extension Parser {
         guard modifiers.limit == nil else {
           throw failure(.duplicateClause("limit"), at: start.range)
         }
-        modifiers.limit = try parseValue(after: "'limit'", what: "a number of rows")
+        modifiers.limit = try parseValue(
+          after: "'limit'", what: "a number of rows", into: &builder)
       case .offset:
         advance()
         guard modifiers.offset == nil else {
           throw failure(.duplicateClause("offset"), at: start.range)
         }
-        modifiers.offset = try parseValue(after: "'offset'", what: "a number of rows to skip")
+        modifiers.offset = try parseValue(
+          after: "'offset'", what: "a number of rows to skip", into: &builder)
       case .single:
         advance()
         try setSingle(.single, range: start.range, in: &modifiers)
@@ -60,7 +64,7 @@ extension Parser {
         guard modifiers.rare?.returning == nil else {
           throw failure(.duplicateClause("returning"), at: start.range)
         }
-        modifiers.clauses.returning = try parseSelectList(after: "'returning'")
+        modifiers.clauses.returning = try parseSelectList(after: "'returning'", into: &builder)
         modifiers.clauses.returningRange = SourceRange(start: start.start, end: previousEnd)
       case .all:
         advance()

@@ -1,6 +1,8 @@
 /// `from <table> <action> [where ...] [modifiers]` and `rpc [get] <fn> [args] [where ...] [modifiers]`.
 extension Parser {
-  mutating func parseQuery() throws(ParseFailure) -> QueryStatement {
+  mutating func parseQuery<Builder: TreeBuilder>(into builder: inout Builder)
+    throws(ParseFailure) -> QueryStatement
+  {
     advance()  // from
     let table = try parseTableName(.table, what: "a table name", after: "'from'")
     enterTable(table.name.text)
@@ -13,21 +15,23 @@ extension Parser {
       let range = keyword.range.union(file?.range ?? keyword.range)
       action = .insert(body: ValueNode(.object([]), range: range), range: range)
     } else {
-      action = try parseAction(table: table)
+      action = try parseAction(table: table, into: &builder)
     }
     var filter: WhereClause?
     if let whereToken = eat(.where) {
-      filter = try parseWhereClause(after: whereToken)
+      filter = try parseWhereClause(after: whereToken, into: &builder)
     }
     var modifiers = Modifiers()
-    try parseModifiers(into: &modifiers)
+    try parseModifiers(into: &modifiers, &builder)
     return QueryStatement(
       table: table, action: action, filter: filter, modifiers: modifiers, bodyFile: bodyFile)
   }
 
   static let actionKeywords = ["select", "insert", "upsert", "update", "put", "delete"]
 
-  mutating func parseAction(table: TableName) throws(ParseFailure) -> QueryAction {
+  mutating func parseAction<Builder: TreeBuilder>(table: TableName, into builder: inout Builder)
+    throws(ParseFailure) -> QueryAction
+  {
     recordKeywords(Parser.actionKeywords)
     let start = current.start
     switch current.keyword {
@@ -40,29 +44,33 @@ extension Parser {
           .emptySelect, at: current.kind.isStatementEnd ? .point(keyword.end) : current.range,
           help: "write 'select *' for every column, or name them: 'select id, name'")
       }
-      let items = try parseSelectList(after: "'select'")
+      let items = try parseSelectList(after: "'select'", into: &builder)
       return .select(items, range: SourceRange(start: start, end: previousEnd))
     case .insert:
       advance()
-      let body = try parseValue(after: "'insert'", what: "a JSON object or array to insert")
+      let body = try parseValue(
+        after: "'insert'", what: "a JSON object or array to insert", into: &builder)
       return .insert(body: body, range: SourceRange(start: start, end: previousEnd))
     case .upsert:
       advance()
-      let body = try parseValue(after: "'upsert'", what: "a JSON object or array to upsert")
+      let body = try parseValue(
+        after: "'upsert'", what: "a JSON object or array to upsert", into: &builder)
       var upsert = UpsertAction(body: body, range: SourceRange(start: start, end: previousEnd))
       try parseUpsertOptions(into: &upsert)
       upsert.range = SourceRange(start: start, end: previousEnd)
       return .upsert(upsert)
     case .update:
       advance()
-      let body = try parseValue(after: "'update'", what: "a JSON object of new values")
+      let body = try parseValue(
+        after: "'update'", what: "a JSON object of new values", into: &builder)
       return .update(body: body, range: SourceRange(start: start, end: previousEnd))
     case .delete:
       let keyword = advance()
       return .delete(range: keyword.range)
     case .put:
       advance()
-      let body = try parseValue(after: "'put'", what: "a JSON object, the whole row")
+      let body = try parseValue(
+        after: "'put'", what: "a JSON object, the whole row", into: &builder)
       return .put(body: body, range: SourceRange(start: start, end: previousEnd))
     default:
       let afterTable = "the table '\(table.name.text)'"
@@ -108,7 +116,9 @@ extension Parser {
   }
 
   /// After `where`: `all` (every row, on purpose) or a condition.
-  mutating func parseWhereClause(after whereToken: Token) throws(ParseFailure) -> WhereClause {
+  mutating func parseWhereClause<Builder: TreeBuilder>(
+    after whereToken: Token, into builder: inout Builder
+  ) throws(ParseFailure) -> WhereClause {
     if current.keyword == .all {
       let next = peek()
       if next.kind.isStatementEnd || next.keyword.map(Parser.modifierKeywords.contains) == true {
@@ -117,10 +127,12 @@ extension Parser {
     }
     record(.keyword("all"))
     record(.keyword("not"))
-    return .condition(try ConditionParser.parse(&self, after: "'where'"))
+    return .condition(try ConditionParser.parse(&self, after: "'where'", into: &builder))
   }
 
-  mutating func parseRPC() throws(ParseFailure) -> RPCStatement {
+  mutating func parseRPC<Builder: TreeBuilder>(into builder: inout Builder)
+    throws(ParseFailure) -> RPCStatement
+  {
     advance()  // rpc
     var isGet = false
     if current.keyword == .get
@@ -137,10 +149,10 @@ extension Parser {
     var filter: Condition?
     record(.symbol(.leftBrace))
     if !current.kind.isStatementEnd && current.kind != .word {
-      arguments = try parseValue(after: "the function name", what: "arguments")
+      arguments = try parseValue(after: "the function name", what: "arguments", into: &builder)
     }
     if let whereToken = eat(.where) {
-      switch try parseWhereClause(after: whereToken) {
+      switch try parseWhereClause(after: whereToken, into: &builder) {
       case .condition(let condition): filter = condition
       case .all(let range):
         throw failure(
@@ -149,7 +161,7 @@ extension Parser {
       }
     }
     var modifiers = Modifiers()
-    try parseModifiers(into: &modifiers)
+    try parseModifiers(into: &modifiers, &builder)
     return RPCStatement(
       function: function, get: isGet, arguments: arguments, filter: filter, modifiers: modifiers)
   }

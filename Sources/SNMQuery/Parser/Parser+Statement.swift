@@ -1,13 +1,22 @@
 /// The first word of a statement picks its parser.
 extension Parser {
+  /// A statement as the syntax tree holds it.
   mutating func parseStatement() throws(ParseFailure) -> Statement {
+    var builder = ASTBuilder()
+    return try parseStatement(into: &builder)
+  }
+
+  /// A statement, its queries' and `rpc`s' parts made by `builder`.
+  mutating func parseStatement<Builder: TreeBuilder>(into builder: inout Builder)
+    throws(ParseFailure) -> Statement
+  {
     let start = current.start
     recordKeywords(Parser.statementKeywordOrder)
     record(.symbol(.backslashCommand))
     let kind: Statement.Kind
     switch current.kind {
     case .word:
-      kind = try parseKeywordStatement()
+      kind = try parseKeywordStatement(into: &builder)
     case .backslashCommand:
       kind = try ShellStatementParser.parseBackslashCommand(&self)
     default:
@@ -16,7 +25,9 @@ extension Parser {
     return Statement(kind: kind, range: SourceRange(start: start, end: previousEnd))
   }
 
-  mutating func parseKeywordStatement() throws(ParseFailure) -> Statement.Kind {
+  mutating func parseKeywordStatement<Builder: TreeBuilder>(into builder: inout Builder)
+    throws(ParseFailure) -> Statement.Kind
+  {
     // Realtime statements start with a word that is no keyword, or with `expect`: the others do
     // not hand `starts` a copy of the parser.
     let keyword = current.keyword
@@ -24,8 +35,8 @@ extension Parser {
       return .realtime(try RealtimeStatementParser.parse(&self))
     }
     switch current.keyword {
-    case .from: return .query(try parseQuery())
-    case .rpc: return .rpc(try parseRPC())
+    case .from: return .query(try parseQuery(into: &builder))
+    case .rpc: return .rpc(try parseRPC(into: &builder))
     case .storage: return .storage(try StorageStatementParser.parse(&self))
     case .login where AuthStatementParser.isLoginByMail(self):
       return .auth(try AuthStatementParser.parseLoginByMail(&self))
@@ -35,7 +46,7 @@ extension Parser {
       return .auth(try AuthStatementParser.parsePasswordReset(&self))
     case .login, .signup, .session, .logout:
       return .session(try AuthStatementParser.parseSession(&self))
-    case .let: return .let(try ScriptStatementParser.parseLet(&self))
+    case .let: return .let(try ScriptStatementParser.parseLet(&self, into: &builder))
     case .expect: return .expect(try ScriptStatementParser.parseExpect(&self))
     case .echo: return .echo(try ScriptStatementParser.parseEcho(&self))
     case .run: return .run(try ScriptStatementParser.parseRun(&self))

@@ -84,6 +84,12 @@ public struct Parser {
   /// The next statement without errors, or nil at the end; statements with errors are recorded in
   /// `parseDiagnostics` and skipped.
   public mutating func nextStatement() -> Statement? {
+    var builder = ASTBuilder()
+    return nextStatement(into: &builder)
+  }
+
+  /// The next statement without errors, its queries' and `rpc`s' parts made by `builder`.
+  mutating func nextStatement<Builder: TreeBuilder>(into builder: inout Builder) -> Statement? {
     while true {
       move(to: position)
       while current.kind == .newline || current.kind == .semicolon { move(to: position + 1) }
@@ -100,8 +106,9 @@ public struct Parser {
       // Emptied from its end (only completion fills it): `removeAll(keepingCapacity:)` took the
       // generic replace path.
       defer { while !tableContext.isEmpty { tableContext.removeLast() } }
+      builder.begin()
       do throws(ParseFailure) {
-        var statement = try parseStatement()
+        var statement = try parseStatement(into: &builder)
         try expectStatementEnd()
         statement.range = SourceRange(start: tokens[startPosition].start, end: previousEnd)
         return statement

@@ -3,7 +3,9 @@
 /// A value type of its own over the ``Parser``'s cursor: each function takes the parser `inout`
 /// (as ``RealtimeStatementParser``'s do), so its tokens are never copied.
 enum ScriptStatementParser {
-  static func parseLet(_ parser: inout Parser) throws(ParseFailure) -> LetStatement {
+  static func parseLet<Builder: TreeBuilder>(_ parser: inout Parser, into builder: inout Builder)
+    throws(ParseFailure) -> LetStatement
+  {
     parser.advance()  // let
     parser.record(.name(.newVariable))
     guard parser.current.kind == .word else {
@@ -26,10 +28,11 @@ enum ScriptStatementParser {
         && AuthStatementParser.bindableWords.contains(parser.text(parser.current).lowercased()))
       || FunctionsStatementParser.starts(parser, parser.current)
     {
-      let statement = try parser.parseStatement()
+      let statement = try parser.parseStatement(into: &builder)
       return LetStatement(name: name, value: .statement(statement))
     }
-    let value = try parser.parseValue(after: "'='", what: "a value, a query or an rpc")
+    let value = try parser.parseValue(
+      after: "'='", what: "a value, a query or an rpc", into: &builder)
     return LetStatement(name: name, value: .value(value))
   }
 

@@ -7,10 +7,14 @@
 /// var builder = ASTBuilder()
 /// let value = try parser.parseValue(after: "'limit'", what: "a number of rows", into: &builder)
 /// ```
-/// The parser hands each part over with its token (and itself, for the token's text), so a
-/// builder that needs no text makes none. Values, `where` trees and select lists so far: the
-/// statements made of them (queries, `rpc`, `let`) are to follow.
+/// The parser hands each part over with its token (its text, or its decoded string, as a
+/// closure), so a builder that needs no text makes none. Values, `where` trees and select lists, and the
+/// statements made of them (queries, `rpc`, `let`); the other statements are the tree's.
 protocol SyntaxBuilder {
+  /// A statement starts: what was kept for the statement before (which may have failed halfway)
+  /// is let go.
+  mutating func begin()
+
   /// A value: a string, number, literal, variable, array, object or list.
   associatedtype Value
   /// The elements of an array or list being read.
@@ -103,40 +107,18 @@ protocol SyntaxBuilder {
   mutating func finish(_ items: consuming Items) -> Selection
 }
 
-/// The builder of the syntax tree: values are ``ValueNode``s, as every reader of a statement
-/// takes them.
-struct ASTBuilder: SyntaxBuilder {
-  typealias Value = ValueNode
-  typealias Elements = [ValueNode]
+/// A builder whose parts are the syntax tree's types, so that statements (``Statement``) are
+/// made of them: ``ASTBuilder`` and ``CheckBuilder``, which leaves out what no check reads. What
+/// the two make alike is written once, here.
+protocol TreeBuilder: SyntaxBuilder
+where
+  Value == ValueNode, Elements == [ValueNode], Filter == Condition, Tree == ConditionBuilder,
+  Selection == SelectList, Items == [SelectNode]
+{}
 
-  typealias Members = [ObjectMember]
-
-  @inline(__always) func string(
-    _ token: Token, decode: () throws(ParseFailure) -> StringLiteral
-  ) throws(ParseFailure) -> ValueNode {
-    ValueNode(.string(try decode()), range: token.range)
-  }
-
+extension TreeBuilder {
   @inline(__always) func number(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
     ValueNode(.number(text()), range: token.range)
-  }
-
-  @inline(__always) func uuid(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
-    ValueNode(.uuid(text()), range: token.range)
-  }
-
-  @inline(__always) func date(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
-    ValueNode(.date(text()), range: token.range)
-  }
-
-  @inline(__always) func timestamp(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
-    ValueNode(.timestamp(text()), range: token.range)
-  }
-
-  @inline(__always) func variable(_ token: Token, reference: @autoclosure () -> VariableRef)
-    -> ValueNode
-  {
-    ValueNode(.variable(reference()), range: token.range)
   }
 
   @inline(__always) func bool(_ value: Bool, range: SourceRange) -> ValueNode {
@@ -145,6 +127,10 @@ struct ASTBuilder: SyntaxBuilder {
 
   @inline(__always) func null(range: SourceRange) -> ValueNode {
     ValueNode(.null, range: range)
+  }
+
+  @inline(__always) func word(_ text: String, range: SourceRange) -> ValueNode {
+    ValueNode(.word(text), range: range)
   }
 
   @inline(__always) func elements(room: Int) -> [ValueNode] {
@@ -164,40 +150,6 @@ struct ASTBuilder: SyntaxBuilder {
   @inline(__always) func list(_ elements: consuming [ValueNode], range: SourceRange) -> ValueNode {
     ValueNode(.list(elements), range: range)
   }
-
-  @inline(__always) func members(room: Int) -> [ObjectMember] {
-    var members: [ObjectMember] = []
-    if room > 0 { members.reserveCapacity(room) }
-    return members
-  }
-
-  @inline(__always) func count(of members: borrowing [ObjectMember]) -> Int { members.count }
-
-  @inline(__always) func contains(key: String, in members: borrowing [ObjectMember]) -> Bool {
-    members.contains(where: { $0.key == key })
-  }
-
-  func keys(of members: borrowing [ObjectMember]) -> [String] { members.map(\.key) }
-
-  @inline(__always) func append(
-    key: consuming String, keyRange: SourceRange, value: consuming ValueNode,
-    to members: inout [ObjectMember]
-  ) {
-    members.append(ObjectMember(key: key, keyRange: keyRange, value: value))
-  }
-
-  @inline(__always) func object(_ members: consuming [ObjectMember], range: SourceRange)
-    -> ValueNode
-  {
-    ValueNode(.object(members), range: range)
-  }
-
-  @inline(__always) func word(_ text: String, range: SourceRange) -> ValueNode {
-    ValueNode(.word(text), range: range)
-  }
-
-  typealias Tree = ConditionBuilder
-  typealias Filter = Condition
 
   @inline(__always) func tree() -> ConditionBuilder { ConditionBuilder() }
 
@@ -230,9 +182,6 @@ struct ASTBuilder: SyntaxBuilder {
     tree.condition(root)
   }
 
-  typealias Items = [SelectNode]
-  typealias Selection = SelectList
-
   @inline(__always) func selection() -> [SelectNode] {
     // Room for four made at once (four of 264 bytes went past malloc's small sizes; with
     // 8-byte ranges a node is 200, and the four of a select with one embed fit).
@@ -258,5 +207,64 @@ struct ASTBuilder: SyntaxBuilder {
   @inline(__always) func finish(_ items: consuming [SelectNode]) -> SelectList {
     let count = items.count
     return SelectList(nodes: items, startIndex: 0, endIndex: count)
+  }
+}
+
+/// The builder of the syntax tree: values are ``ValueNode``s, as every reader of a statement
+/// takes them.
+struct ASTBuilder: TreeBuilder {
+  typealias Members = [ObjectMember]
+
+  @inline(__always) func begin() {}
+
+  @inline(__always) func string(
+    _ token: Token, decode: () throws(ParseFailure) -> StringLiteral
+  ) throws(ParseFailure) -> ValueNode {
+    ValueNode(.string(try decode()), range: token.range)
+  }
+
+  @inline(__always) func uuid(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
+    ValueNode(.uuid(text()), range: token.range)
+  }
+
+  @inline(__always) func date(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
+    ValueNode(.date(text()), range: token.range)
+  }
+
+  @inline(__always) func timestamp(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
+    ValueNode(.timestamp(text()), range: token.range)
+  }
+
+  @inline(__always) func variable(_ token: Token, reference: @autoclosure () -> VariableRef)
+    -> ValueNode
+  {
+    ValueNode(.variable(reference()), range: token.range)
+  }
+
+  @inline(__always) func members(room: Int) -> [ObjectMember] {
+    var members: [ObjectMember] = []
+    if room > 0 { members.reserveCapacity(room) }
+    return members
+  }
+
+  @inline(__always) func count(of members: borrowing [ObjectMember]) -> Int { members.count }
+
+  @inline(__always) func contains(key: String, in members: borrowing [ObjectMember]) -> Bool {
+    members.contains(where: { $0.key == key })
+  }
+
+  func keys(of members: borrowing [ObjectMember]) -> [String] { members.map(\.key) }
+
+  @inline(__always) func append(
+    key: consuming String, keyRange: SourceRange, value: consuming ValueNode,
+    to members: inout [ObjectMember]
+  ) {
+    members.append(ObjectMember(key: key, keyRange: keyRange, value: value))
+  }
+
+  @inline(__always) func object(_ members: consuming [ObjectMember], range: SourceRange)
+    -> ValueNode
+  {
+    ValueNode(.object(members), range: range)
   }
 }

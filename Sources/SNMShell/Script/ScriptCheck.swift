@@ -96,18 +96,26 @@ public struct ScriptCheck: Sendable {
     var kept: [Statement] = []
     check.script.diagnostics = check.visit(
       source, file: source.fileName, chain: [source.fileName], loader: loader,
-      keep: keeping ? { kept.append($0) } : { _ in })
+      keep: keeping ? { kept.append($0) } : nil)
     check.script.statements = kept
     check.known = []
     return check
   }
 
   /// Checks one file with `known` and `bound` bound, a statement at a time; returns its
-  /// diagnostics. `keep` receives each statement without errors.
+  /// diagnostics. `keep` receives each statement without errors; without it the statements are
+  /// only checked, and made for that (``CheckingParser``: what no check reads is left out).
   mutating func visit(
     _ source: Source, file: String?, chain: [String], loader: ScriptLoader,
-    keep: (Statement) -> Void = { _ in }
+    keep: ((Statement) -> Void)? = nil
   ) -> [Diagnostic] {
+    guard let keep else {
+      var parser = CheckingParser(source)
+      return walk(
+        source, file: file, chain: chain, loader: loader, parsed: [],
+        next: { parser.nextStatement() }, keep: { _ in },
+        parseDiagnostics: { parser.parseDiagnostics })
+    }
     var parser = Parser(source)
     return walk(
       source, file: file, chain: chain, loader: loader, parsed: [],

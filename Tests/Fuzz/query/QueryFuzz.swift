@@ -23,6 +23,20 @@ public func queryFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzzCheck(!diagnostic.message.text.isEmpty, "diagnostic without a message")
   }
   _ = DiagnosticRenderer().render(script.diagnostics, in: source)
+  // The statements `snm check` makes (CheckingParser: what no check reads left out) must get
+  // every diagnostic the whole tree gets, in the same order.
+  var checking = CheckingParser(source)
+  var checker = Checker(variables: ["dog", "n"])
+  while let statement = checking.nextStatement() { checker.check(statement) }
+  var checked = checking.parseDiagnostics
+  if !checker.diagnostics.isEmpty {
+    checked += checker.diagnostics
+    checked.sort { $0.range.start < $1.range.start }
+  }
+  fuzzCheck(
+    checked == script.diagnostics,
+    "checking parser: \(checked.map(\.message.text)) vs the tree's \(script.diagnostics.map(\.message.text))"
+  )
   _ = Lexer.tokenize(source).needsContinuation
   _ = CompletionContext.at(offset: source.bytes.count, in: text)
   _ = CompletionContext.at(offset: source.bytes.count / 2, in: text)

@@ -1,0 +1,129 @@
+/// The builder of the statements `snm check` checks and then lets go: the syntax tree with only
+/// what the checks read (``Checker``'s rules, ``SchemaCheck``'s names), so that checking a
+/// statement makes less of it. What it leaves out of a query's, `rpc`'s or `let`'s values:
+/// - the text of a string with no escape and no `$` (the checker reads a string's kind and its
+///   `${name}` parts, and such a string has none): an empty constant in its place;
+/// - the text of a bare UUID, date or timestamp (only their kinds are read);
+/// - an object's members whose values use no variable (the checker reads an object's kind, and
+///   its members only for their variables): their keys are still kept while the object is read,
+///   so a duplicate key is the same error.
+/// Numbers keep their text (`limit` and `offset` must be whole numbers), and every name, array,
+/// list, `where` tree and select list is as ``ASTBuilder`` makes it. Never for statements that
+/// run, explain or complete: those take the whole tree.
+struct CheckBuilder: TreeBuilder {
+  /// The keys of the objects being read, the innermost's last: one array for every object of
+  /// every statement (an object's keys are dropped when it ends).
+  private var keys: [String] = []
+
+  /// An object being read: the members kept, and where its keys start in `keys`.
+  struct Members {
+    /// The members whose values use a variable.
+    var kept: [ObjectMember] = []
+    let start: Int
+  }
+
+  mutating func begin() {
+    if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
+  }
+
+  mutating func string(_ token: Token, decode: () throws(ParseFailure) -> StringLiteral)
+    throws(ParseFailure) -> ValueNode
+  {
+    // No escape and no `$`: a constant, whose text nothing reads here.
+    if !token.flags.contains(.hasEscapes) && !token.flags.contains(.hasDollar) {
+      return ValueNode(.string(StringLiteral("")), range: token.range)
+    }
+    return ValueNode(.string(try decode()), range: token.range)
+  }
+
+  @inline(__always) func uuid(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
+    ValueNode(.uuid(""), range: token.range)
+  }
+
+  @inline(__always) func date(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
+    ValueNode(.date(""), range: token.range)
+  }
+
+  @inline(__always) func timestamp(_ token: Token, text: @autoclosure () -> String) -> ValueNode {
+    ValueNode(.timestamp(""), range: token.range)
+  }
+
+  @inline(__always) func variable(_ token: Token, reference: @autoclosure () -> VariableRef)
+    -> ValueNode
+  {
+    ValueNode(.variable(reference()), range: token.range)
+  }
+
+  @inline(__always) func members(room: Int) -> Members {
+    Members(start: keys.count)
+  }
+
+  @inline(__always) func count(of members: borrowing Members) -> Int {
+    keys.count &- members.start
+  }
+
+  func contains(key: String, in members: borrowing Members) -> Bool {
+    var index = members.start
+    while index < keys.count {
+      if keys[index] == key { return true }
+      index &+= 1
+    }
+    return false
+  }
+
+  func keys(of members: borrowing Members) -> [String] { Array(keys[members.start...]) }
+
+  /// Keeps the member when its value uses a variable (a member's value is read for nothing
+  /// else); its key is kept until the object ends either way.
+  mutating func append(
+    key: consuming String, keyRange: SourceRange, value: consuming ValueNode,
+    to members: inout Members
+  ) {
+    if Self.usesVariables(value) {
+      members.kept.append(ObjectMember(key: copy key, keyRange: keyRange, value: value))
+    }
+    keys.append(key)
+  }
+
+  /// Whether `value` fills in a variable: a `$name`, a string with parts, or such a value inside
+  /// (an object made here holds only its members that do).
+  static func usesVariables(_ value: ValueNode) -> Bool {
+    switch value.value {
+    case .variable: true
+    case .string(let literal): literal.constantText == nil
+    case .array(let elements), .list(let elements): elements.contains { usesVariables($0) }
+    case .object(let members): !members.isEmpty
+    default: false
+    }
+  }
+
+  mutating func object(_ members: consuming Members, range: SourceRange) -> ValueNode {
+    keys.removeLast(keys.count &- members.start)
+    return ValueNode(.object(members.kept), range: range)
+  }
+}
+
+/// A parser that hands out statements one at a time for checking only (``CheckBuilder``): what
+/// `snm check` reads a file with, and the files its `run`s name. Its statements are for
+/// ``Checker`` and ``SchemaCheck``; to run a script, parse it with ``Parser``.
+///
+/// ```swift
+/// var parser = CheckingParser(source)
+/// while let statement = parser.nextStatement() { checker.check(statement) }
+/// ```
+public struct CheckingParser {
+  private var parser: Parser
+  private var builder = CheckBuilder()
+
+  public init(_ source: Source) {
+    parser = Parser(source)
+  }
+
+  /// The next statement without errors, or nil at the end (``Parser/nextStatement()``).
+  public mutating func nextStatement() -> Statement? {
+    parser.nextStatement(into: &builder)
+  }
+
+  /// The parse errors found so far.
+  public var parseDiagnostics: [Diagnostic] { parser.parseDiagnostics }
+}
