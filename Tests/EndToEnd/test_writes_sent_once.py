@@ -16,7 +16,7 @@ import pytest
 from conftest import run_snm
 from test_hostile_server import HostileServer, json_answer, read_request
 from test_http2_resets import H2Server, answer_rows
-from tls_front import make_certificates
+from tls_front import TLSFront, make_certificates
 
 UNANSWERED = "the connection closed before the answer; the write may have been applied"
 
@@ -115,4 +115,35 @@ def test_a_write_with_a_body_is_sent_once_over_http2_when_its_connection_closes_
         assert result.returncode == 3, result.stderr[-300:]
         assert result.stderr.endswith(f"{UNANSWERED}\n"), result.stderr[-300:]
     finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("statement,method", [
+    ('from t insert {"a": 1}', "POST"), ('from t update {"a": 2} where id eq 1', "PATCH"),
+    ('from t upsert {"id": 1}', "POST"),
+], ids=["insert", "update", "upsert"])
+def test_a_write_the_nginx_front_got_no_answer_for_says_it_may_have_been_applied(
+        home, tmp_path, statement, method):
+    """The hosted path: nginx (HTTP/2, TLS) in front of the gateway, as the https tests start it,
+    its upstream connections kept (`keepalive 8`). The upstream closes the kept connection once
+    it has read the write, with nothing answered. nginx does not send a POST or PATCH again
+    (proxy_next_upstream leaves non-idempotent requests alone) and answers 502 with its HTML
+    page: the write reached the upstream once. snm printed that page and nothing about the write
+    (exit 1); it now says it may have been applied. (A DELETE, idempotent to nginx, it sends again
+    on a new upstream connection itself, so the upstream gets it twice: no client can tell.)"""
+    server = ClosingServer({2})
+    front = TLSFront(tmp_path / "front", upstream_port=server.port)
+    try:
+        result = run_snm("--url", front.url("main"), "--key", "k", "--cacert", front.ca,
+                         "--format", "ndjson", "-c", f"from t select *; {statement}", env=home,
+                         timeout=60)
+        assert server.requests == [("GET", 1), (method, 1)], \
+            (server.requests, result.stderr[-300:])
+        assert result.returncode == 1, result.stderr[-300:]
+        assert "error (HTTP 502): <html>" in result.stderr, result.stderr[-300:]
+        assert result.stderr.endswith(
+            "  advice: a gateway in front of the project had no answer from it (HTTP 502): the "
+            "write may have been applied; look before sending it again\n"), result.stderr[-300:]
+    finally:
+        front.stop()
         server.stop()

@@ -106,7 +106,11 @@ public final class SNMNetworkProvider: Sendable {
       let nextScheme = Self.scheme(of: next.url) ?? "https"
       response = try await (nextScheme == "http" ? plain : secure).send(request)
     }
-    guard response.isSuccess else { throw .http(SNMServerError(response: response)) }
+    guard response.isSuccess else {
+      var failure = SNMServerError(response: response)
+      failure.write = request.method.isWrite
+      throw .http(failure)
+    }
     return response
   }
 
