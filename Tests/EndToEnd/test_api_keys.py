@@ -295,3 +295,25 @@ def test_a_profiles_server_key_holding_a_client_key_is_refused(project, keys, ho
     assert f"profile 'dev' in {config / 'config.json'}: \"{field}\" holds a client key" \
         in result.stderr, result.stderr
     assert result.stdout == "" and keys["publishable"] not in result.stderr
+
+
+def test_a_refused_service_key_is_named_as_the_service_key(project, keys, home):
+    # `as service` with a wrong SUPABASE_SECRET_KEY said 'the project refused the API key: check
+    # --key or SUPABASE_PUBLISHABLE_KEY': a CI job checked the client key, which was right.
+    wrong = "sb_secret_AAAAAAAAAAAAAAAAAAAAAA_BBBBBBBB"
+    result = snm_with(home, "-c", "as service from walk_request select id",
+                      SUPABASE_URL=project.url, SUPABASE_PUBLISHABLE_KEY=keys["publishable"],
+                      SUPABASE_SECRET_KEY=wrong)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "-c:1:1: error: the project refused the service key: as service from walk_request " \
+        "select id" in result.stderr, result.stderr
+    assert "advice: the project refused the service key: check --service-key, " \
+        "SUPABASE_SERVICE_ROLE_KEY or SUPABASE_SECRET_KEY" in result.stderr, result.stderr
+    assert wrong not in result.stderr
+    # The client key refused is named as the client key's, with every variable it may come from.
+    client = snm_with(home, "-c", "from walk_request select id", SUPABASE_URL=project.url,
+                      SUPABASE_SECRET_KEY=wrong)
+    assert client.returncode == 3, client.stderr
+    assert "advice: the project refused the API key: check --key, or SUPABASE_PUBLISHABLE_KEY " \
+        "(or the first of SUPABASE_ANON_KEY, SUPABASE_SECRET_KEY, SUPABASE_SERVICE_ROLE_KEY " \
+        "set, or the profile's key)" in client.stderr, client.stderr

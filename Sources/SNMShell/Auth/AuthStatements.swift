@@ -331,8 +331,8 @@ struct AuthStatements: StatementFamily {
     switch error {
     case let refusal as SupabaseAuthError where service && [401, 403].contains(refusal.status):
       return failure(
-        .unreachable, "the project refused the service key: \(refusal.description)",
-        outcome: .failed(error), headline: "the project refused the service key")
+        .unreachable, "\(FailureHeadline.refusedServiceKey): \(refusal.description)",
+        outcome: .failed(error), headline: FailureHeadline.refusedServiceKey)
     case let refusal as SupabaseAuthError:
       kind = refusal.status == 401 ? .unreachable : .server
       text =

@@ -17,6 +17,8 @@ struct ServerErrorReport {
   let signedIn: Bool
   /// Whether the project is the local one (a 429's advice says how to raise its limit).
   var local = false
+  /// Whether the request went `as service`, with the service key: a refused key is that one.
+  var asService = false
 
   /// The lines for `error`, each ending in a newline. What the server wrote (code, message,
   /// details, hint, a body that is not JSON) has its control characters escaped (``VisibleText``).
@@ -87,8 +89,13 @@ struct ServerErrorReport {
     case .invalidTextRepresentation?:
       return "a value does not fit the column's type; for NULL write `is null`"
     default:
-      return error.status == 401 && error.code == nil
-        ? "the project refused the API key: check --key or SUPABASE_PUBLISHABLE_KEY" : nil
+      guard error.status == 401 && error.code == nil else { return nil }
+      return asService
+        ? "\(FailureHeadline.refusedServiceKey): check --service-key, SUPABASE_SERVICE_ROLE_KEY "
+          + "or SUPABASE_SECRET_KEY (or the profile's service_key)"
+        : "\(FailureHeadline.refusedKey): check --key, or SUPABASE_PUBLISHABLE_KEY (or the first "
+          + "of SUPABASE_ANON_KEY, SUPABASE_SECRET_KEY, SUPABASE_SERVICE_ROLE_KEY set, or the "
+          + "profile's key)"
     }
   }
 

@@ -34,6 +34,8 @@ enum FailureHeadline {
   }
 
   static let refusedKey = "the project refused the API key"
+  /// What ``refusedKey`` is for a request sent `as service` (or `admin`): the service key's.
+  static let refusedServiceKey = "the project refused the service key"
 
   static func format(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)

@@ -8,7 +8,12 @@ extension StatementFamily {
   /// larger or deeper than snm takes) or a session that cannot be used, 2 for a request the
   /// builder refused. Its outcome is what `expect error` reads.
   func requestFailure(_ error: any Error) -> StatementFailure {
-    let (outcome, headline) = (StatementOutcome.failed(error), FailureHeadline.of(error))
+    let asService = environment.connection.asService
+    var headline = FailureHeadline.of(error)
+    if asService, headline == FailureHeadline.refusedKey {
+      headline = FailureHeadline.refusedServiceKey
+    }
+    let outcome = StatementOutcome.failed(error)
     let project = environment.project
     switch error {
     case SNMNetworkError.localFile(let failure):
@@ -16,7 +21,8 @@ extension StatementFamily {
     case SNMNetworkError.http(let failure):
       let role = environment.signedIn
       let text = ServerErrorReport(
-        role: role ?? project.keyRole, signedIn: role != nil, local: project.isLocal
+        role: role ?? project.keyRole, signedIn: role != nil, local: project.isLocal,
+        asService: asService
       ).render(failure)
       output.errors.write(text)
       output.errors.flush()
