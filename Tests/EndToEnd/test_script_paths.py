@@ -360,6 +360,19 @@ def test_sigterm_stops_a_pipe_that_never_ends_with_143(env, tmp_path):
     assert b"snm: terminated reading standard input" in err, err
 
 
+
+def test_a_statement_of_many_piped_lines_is_gathered_in_a_time_its_length_allows(env):
+    """A statement piped over 100,000 lines (a long JSON array, one value a line) is gathered
+    line by line: each line lexed once. snm re-lexed and re-joined the whole text so far after
+    every line, so 20,000 lines took minutes and 100,000 hours; now it is read in well under a
+    second, and its error found. The bound is ~300x the time this takes."""
+    lines = [b'from t insert {"a": ['] + [b"1,"] * 100_000
+    result = subprocess.run([SNM], input=b"\n".join(lines) + b"\n", capture_output=True,
+                            env=env, timeout=300)
+    assert result.returncode == 2, said(result)
+    assert result.stderr.startswith(b"stdin:100001:3: error: expected a value after ','"), \
+        said(result)
+
 # --- includes read from a pipe -------------------------------------------------------------------
 
 def test_run_reads_dev_stdin_once_and_a_process_substitution(env, tmp_path):

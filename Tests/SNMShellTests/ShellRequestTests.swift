@@ -212,6 +212,22 @@ struct RequestRig {
     #expect(code == .success)
   }
 
+  @Test func aSignalThatCameBetweenReadsOfAPipeStopsTheLoopBeforeItsNextStatement() async throws {
+    // Reading a pipe, a SIGTERM heard while the loop was not waiting for a line (gathering a
+    // long statement) is what `stoppingOnSignals` records: the loop went on to its input's end.
+    let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: "[{\"ok\":true}]") }
+    defer { server.stop() }
+    let rig = try RequestRig(server)
+    rig.shell.interrupt(SIGTERM)
+    // An unfinished statement (its `[` never closed) was gathered to the pipe's end and then
+    // reported as a syntax error, exit 2, the signal lost.
+    let code = await rig.shell.runPrompt(
+      reader: PipedLines(["from fast insert {\"a\": [", "1,", "from fast select *"]))
+    #expect(code == .terminated)
+    #expect(rig.errors.captured.isEmpty)
+    #expect(server.requests.isEmpty)
+  }
+
   @Test func aSignalCancelsASignInInFlightAndTheShellGoesOn() async throws {
     let server = try LoopbackHTTPServer { request in
       request.target.contains("/auth/v1/") ? .hang : .respond(status: 200, body: "[{\"ok\":true}]")

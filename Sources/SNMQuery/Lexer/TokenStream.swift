@@ -23,3 +23,40 @@ extension Lexer {
     tokenize(Source(text: text)).needsContinuation
   }
 }
+
+/// Where a prompt stands after the lines typed or piped so far: whether the statement they make
+/// needs another line. Kept line by line, so gathering a long statement lexes each line once
+/// (``Lexer/needsContinuation(_:)`` lexes the whole text it is given).
+///
+/// ```swift
+/// var state = ContinuationState()
+/// state = state.after("from t insert {\"a\": [")   // state.needsContinuation == true
+/// state = state.after("1, 2]}")                     // state.needsContinuation == false
+/// ```
+/// A line's lexing depends on the lines before it only through the brackets left open and a
+/// trailing `\` (strings and comments end on their line), so `after` gives what
+/// `needsContinuation` gives for the lines joined with newlines. A trailing `\` takes the newline
+/// after it: an empty line after one leaves the text ending in a continuation still.
+public struct ContinuationState: Sendable, Equatable {
+  /// The brackets open after the lines so far.
+  private var depth = 0
+  /// The last line ends with a `\`.
+  private var backslashAtEnd = false
+  /// Whether the statement so far is unfinished (a bracket open, or a trailing `\`).
+  public private(set) var needsContinuation = false
+
+  public init() {}
+
+  /// The state after one more line (its text, without the newline).
+  public func after(_ line: String) -> ContinuationState {
+    var lexer = Lexer(bytes: Array(line.utf8), reserving: false)
+    lexer.depth = depth
+    lexer.run()
+    var next = ContinuationState()
+    next.depth = lexer.depth
+    next.backslashAtEnd = lexer.continuationAtEnd
+    next.needsContinuation =
+      lexer.depth > 0 || lexer.continuationAtEnd || (backslashAtEnd && line.utf8.isEmpty)
+    return next
+  }
+}

@@ -41,7 +41,7 @@ public struct PromptLoop {
   }
 
   mutating func readAndRun() async -> ExitCode {
-    var buffer = StatementBuffer(isComplete: { !Lexer.needsContinuation($0) })
+    var buffer = StatementBuffer()
     executor.interactive = reader.isInteractive
     if reader.isInteractive { executor.realtime.attach(prompt: reader) }
     let lines = LineReaderThread(reader: reader)
@@ -49,11 +49,17 @@ public struct PromptLoop {
     // Lines read so far, so that a failure on standard input names its real line.
     var linesRead = 0
     while true {
+      // Reading a pipe, a SIGINT or SIGTERM that came while a line was being handled (not
+      // waiting for one: `read` hears those) ends the loop here; nothing after it runs.
+      if !reader.isInteractive, let signal = executor.interruption {
+        return signal == SIGTERM ? .terminated : .interrupted
+      }
       if reader.isInteractive { await executor.updateSignedInName() }
       let prompt = reader.isInteractive ? promptText(continuing: !buffer.isEmpty) : ""
       let input: LineInput
       switch await read(
-        lines, interactive: reader.isInteractive, prompt: prompt, pending: buffer.pending)
+        lines, interactive: reader.isInteractive, prompt: prompt,
+        pending: reader.isInteractive ? buffer.pending : "")
       {
       case .input(let line): input = line
       case .signalled(let signal):
@@ -63,7 +69,7 @@ public struct PromptLoop {
       switch input {
       case .end where reader.isInteractive && !buffer.isEmpty:
         // Ctrl-D on a continuation line: the unfinished statement is dropped, the shell stays.
-        linesRead += buffer.lines.count
+        linesRead += buffer.lineCount
         buffer.reset()
         executor.baseErrors.write("\nsnm: unfinished statement dropped (Ctrl-D again leaves)\n")
         executor.baseErrors.flush()
@@ -78,13 +84,13 @@ public struct PromptLoop {
         return reader.isInteractive ? .success : runner.exitCode
       case .unreadable(let problem):
         // What was read of the statement it cut is not run: its end is lost.
-        let line = linesRead + buffer.lines.count + 1
+        let line = linesRead + buffer.lineCount + 1
         executor.baseErrors.write("snm: \(problem), at line \(line): nothing from there on ran\n")
         executor.baseErrors.flush()
         _ = runner.finishScript()
         return problem.exitCode
       case .interrupted:
-        linesRead += buffer.lines.count
+        linesRead += buffer.lineCount
         buffer.reset()
       case .line(let line):
         linesRead += 1

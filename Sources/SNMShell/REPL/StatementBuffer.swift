@@ -1,31 +1,42 @@
-/// Gathers typed lines until they form complete statements, for the continuation prompt.
+import SNMQuery
+
+/// Gathers typed or piped lines until they form complete statements, for the continuation prompt.
 ///
 /// ```swift
-/// var buffer = StatementBuffer(isComplete: { !Lexer.needsContinuation($0) })
+/// var buffer = StatementBuffer()
 /// buffer.add("from user_info insert {")   // nil: a `{` is open
 /// buffer.add("  \"name\": \"Kim\"}")       // "from user_info insert {\n  \"name\": \"Kim\"}"
 /// ```
+/// Each line is lexed once as it comes (``ContinuationState``) and appended to the text so far:
+/// a statement of many lines (a long JSON array piped in) costs in proportion to its length, not
+/// to the square of its lines.
 struct StatementBuffer {
-  private(set) var lines: [String] = []
-  let isComplete: @Sendable (String) -> Bool
-
   /// The unfinished text so far ("" when nothing is pending).
-  var pending: String { lines.joined(separator: "\n") }
-
-  /// Whether nothing is pending (blank lines count as nothing).
-  var isEmpty: Bool { lines.allSatisfy { $0.allSatisfy(\.isWhitespace) } }
+  private(set) var pending = ""
+  /// How many lines `pending` holds.
+  private(set) var lineCount = 0
+  /// Whether every pending line is blank.
+  private(set) var isEmpty = true
+  private var state = ContinuationState()
 
   /// Adds a line; returns the whole text once it is complete, and starts over.
   mutating func add(_ line: String) -> String? {
-    lines.append(line)
+    if lineCount > 0 { pending.append("\n") }
+    pending.append(line)
+    lineCount += 1
+    if isEmpty && !line.allSatisfy(\.isWhitespace) { isEmpty = false }
+    state = state.after(line)
+    guard !state.needsContinuation else { return nil }
     let text = pending
-    guard isComplete(text) else { return nil }
-    lines.removeAll()
+    reset()
     return text
   }
 
   /// Drops what is pending (Ctrl-C).
   mutating func reset() {
-    lines.removeAll()
+    pending = ""
+    lineCount = 0
+    isEmpty = true
+    state = ContinuationState()
   }
 }
