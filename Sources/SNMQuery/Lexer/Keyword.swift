@@ -141,6 +141,9 @@ struct PackedWord: Hashable, Sendable {
 
   init() {}
 
+  /// Eight bytes or fewer, packed and folded already (`low`).
+  @inline(__always) init(low: UInt64) { self.low = low }
+
   /// `bytes` packed; nil when it holds more than 16 bytes or a byte that is not a name byte.
   init?(_ bytes: ArraySlice<UInt8>) {
     guard bytes.count <= 16 else { return nil }

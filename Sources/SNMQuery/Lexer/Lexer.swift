@@ -138,6 +138,26 @@ public struct Lexer {
       // the byte's class would be one more case of the switch below (a jump through a table).
       // One that starts with `_` goes to `lexWord`.
       if (byte | 0x20) &- UInt8(ascii: "a") < 26 {
+        // Up to seven letters and the byte after them, from one load (most words): the first
+        // byte that is not a letter is found in the word, and the letters, folded, are the
+        // keyword's key. A stop that continues a name (a digit, `_`, `$`), is a `-` or is not
+        // ASCII sends the word the longer way below.
+        if start &+ 8 <= count {
+          let loaded = NameWord.load(bytes, at: start)
+          let folded = loaded | PackedWord.folds
+          let stops = NameWord.firstNonLetter(loaded, folded: folded)
+          if stops != 0 {
+            let shift = UInt64(truncatingIfNeeded: stops.trailingZeroBitCount) & 0x38
+            let stop = UInt8(truncatingIfNeeded: loaded &>> shift)
+            if table[Int(stop)] & (ByteClass.nameByte | ByteClass.wordStop) == 0 {
+              cursor = start &+ Int(truncatingIfNeeded: shift &>> 3)
+              put(
+                .word, start, cursor, pending | brackets,
+                keyword: keywords.find(PackedWord(low: folded & ~(UInt64.max &<< shift))))
+              continue
+            }
+          }
+        }
         cursor = classes.nameEnd(in: bytes, from: start &+ 1)
         // A name with non-ASCII letters; or eight name bytes before a `-`: perhaps a UUID.
         if cursor < count && table[Int(bytes[cursor])] & ByteClass.wordStop != 0

@@ -42,6 +42,16 @@ enum NameWord {
     firstBelow(1, in: word ^ (ones &* UInt64(byte)))
   }
 
+  /// 0x80 in the place of the first byte of `word` that is not an ASCII letter, and perhaps of
+  /// bytes after it (a carry out of a byte that is not a letter carries into them): zero exactly
+  /// when all eight are letters. `folded` is `word` with each byte's 0x20 bit set (a letter's
+  /// lowercase), which a letter keeps in `a`-`z`: the lowest mark is exact, as the bytes before
+  /// it, letters, carry nothing.
+  @inline(__always) static func firstNonLetter(_ word: UInt64, folded: UInt64) -> UInt64 {
+    // Below `a` (0x1F more is under 0x80), above `z` (5 more is 0x80 or more), or not ASCII.
+    (~(folded &+ ones &* 0x1F) | (folded &+ ones &* 0x05) | word) & highs
+  }
+
   /// The first `count` (0 to 8) bytes of a word.
   @inline(__always) static func first(_ count: Int, of word: UInt64) -> UInt64 {
     count >= 8 ? word : word & ((1 &<< UInt64(count &* 8)) &- 1)
