@@ -122,6 +122,13 @@ struct KeywordTable: @unchecked Sendable {
   }
 
   /// The keyword packed in `word` (of at most `longest` bytes), if any: the one in its slot.
+  /// The keyword of at most seven bytes packed in `low` (its top byte zero), if any: only such a
+  /// keyword's packing equals it, so its second half is not compared.
+  @inline(__always) func find(short low: UInt64) -> Keyword? {
+    let slot = Self.slot(PackedWord(low: low), multiplier)
+    return words[slot].low == low ? keywords[slot] : nil
+  }
+
   @inline(__always) func find(_ word: PackedWord) -> Keyword? {
     let slot = Self.slot(word, multiplier)
     return words[slot] == word ? keywords[slot] : nil

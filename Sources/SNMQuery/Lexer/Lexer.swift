@@ -57,14 +57,11 @@ public struct Lexer {
   /// `;`), or up to `.endOfFile`.
   mutating func lexStatement() {
     endedStatement = false
-    let bytes = self.bytes
-    bytes.withUnsafeBufferPointer { source in
-      while true {
-        switch lexCommon(in: source) {
-        case .rare: lexRare(source[index])
-        case .full: buffer.grow()
-        case .done: return
-        }
+    lexing: while true {
+      switch lexCommon() {
+      case .rare: lexRare(bytes[index])
+      case .full: buffer.grow()
+      case .done: break lexing
       }
     }
     if index >= bytes.count && !endedStatement && !isFinished {
@@ -91,9 +88,11 @@ public struct Lexer {
   /// with `index` at it, at a token it leaves to the lexer's methods (`lexRare`: `-`, `\\`,
   /// `$`, UUIDs, dates, numbers with an exponent, a leading zero or letters glued on, words that
   /// start with `_`, names with non-ASCII letters, unterminated strings), at a full token buffer,
-  /// or at the statement's end or the source's.
-  private mutating func lexCommon(in bytes: UnsafeBufferPointer<UInt8>) -> CommonStop {
-    let count = bytes.count
+  /// or at the statement's end or the source's. The source's bytes are read inside it, by a
+  /// closure that touches no part of the lexer: handed in by the caller, they were retained and
+  /// released for each statement.
+  private mutating func lexCommon() -> CommonStop {
+    let classes = self.classes
     let table = classes.table
     let keywords = self.keywords
     let buffer = self.buffer
@@ -121,141 +120,151 @@ public struct Lexer {
       pending = 0
     }
 
-    while cursor < count {
-      if next == room {
-        stop = .full
-        break
-      }
-      var byte = bytes[cursor]
-      if byte == UInt8(ascii: " ") {
-        pending |= Token.Flags.afterSpace.rawValue
-        cursor &+= 1
-        if cursor == count { break }
-        byte = bytes[cursor]
-      }
-      let start = cursor
-      // A word that starts with a letter (most tokens) goes first, by the byte itself: a test of
-      // the byte's class would be one more case of the switch below (a jump through a table).
-      // One that starts with `_` goes to `lexWord`.
-      if (byte | 0x20) &- UInt8(ascii: "a") < 26 {
-        // Up to seven letters and the byte after them, from one load (most words): the first
-        // byte that is not a letter is found in the word, and the letters, folded, are the
-        // keyword's key. A stop that continues a name (a digit, `_`, `$`), is a `-` or is not
-        // ASCII sends the word the longer way below.
-        if start &+ 8 <= count {
-          let loaded = NameWord.load(bytes, at: start)
-          let folded = loaded | PackedWord.folds
-          let stops = NameWord.firstNonLetter(loaded, folded: folded)
-          if stops != 0 {
-            let shift = UInt64(truncatingIfNeeded: stops.trailingZeroBitCount) & 0x38
-            let stop = UInt8(truncatingIfNeeded: loaded &>> shift)
-            if table[Int(stop)] & (ByteClass.nameByte | ByteClass.wordStop) == 0 {
-              cursor = start &+ Int(truncatingIfNeeded: shift &>> 3)
-              put(
-                .word, start, cursor, pending | brackets,
-                keyword: keywords.find(PackedWord(low: folded & ~(UInt64.max &<< shift))))
-              continue
-            }
-          }
-        }
-        cursor = classes.nameEnd(in: bytes, from: start &+ 1)
-        // A name with non-ASCII letters; or eight name bytes before a `-`: perhaps a UUID.
-        if cursor < count && table[Int(bytes[cursor])] & ByteClass.wordStop != 0
-          && (bytes[cursor] >= 0x80 || cursor &- start == 8)
-        {
-          cursor = start
-          stop = .rare
+    // The closure reads no part of the lexer (its state is in the locals above): the source's
+    // bytes are lent to it as they are, not retained for the call.
+    self.bytes.withUnsafeBufferPointer { bytes in
+      let count = bytes.count
+      while cursor < count {
+        if next == room {
+          stop = .full
           break
         }
-        put(
-          .word, start, cursor, pending | brackets,
-          keyword: keywords.find(in: bytes, from: start, to: cursor))
-        continue
-      }
-      switch table[Int(byte)] & ByteClass.kindMask {
-      case ByteClass.punctuation:
-        let (token, length) = Lexer.punctuation(bytes, at: start)
-        cursor = start &+ length
-        var flags = pending | brackets
-        if token == .leftParen || token == .leftBracket || token == .leftBrace {
-          depth &+= 1
-          brackets = inside
-          flags = pending | inside
-        } else if token == .rightParen || token == .rightBracket || token == .rightBrace {
-          depth = max(0, depth &- 1)
-          brackets = depth > 0 ? inside : 0
+        var byte = bytes[cursor]
+        if byte == UInt8(ascii: " ") {
+          pending |= Token.Flags.afterSpace.rawValue
+          cursor &+= 1
+          if cursor == count { break }
+          byte = bytes[cursor]
         }
-        put(token, start, cursor, flags)
-        continue
-      case ByteClass.quote:
-        let (end, extra, closed) = Lexer.scanQuoted(bytes, from: start &+ 1, quote: byte)
-        if closed {
-          cursor = end &+ 1
+        let start = cursor
+        // A word that starts with a letter (most tokens) goes first, by the byte itself: a test of
+        // the byte's class would be one more case of the switch below (a jump through a table).
+        // One that starts with `_` goes to `lexWord`.
+        if (byte | 0x20) &- UInt8(ascii: "a") < 26 {
+          // Up to seven letters and the byte after them, from one load (most words): the first
+          // byte that is not a letter is found in the word, and the letters, folded, are the
+          // keyword's key. A stop that continues a name (a digit, `_`, `$`), is a `-` or is not
+          // ASCII sends the word the longer way below.
+          // The name bytes from `start` go at least this far (the letters the load saw).
+          var letters = start &+ 1
+          if start &+ 8 <= count {
+            let loaded = NameWord.load(bytes, at: start)
+            let folded = loaded | PackedWord.folds
+            let stops = NameWord.firstNonLetter(loaded, folded: folded)
+            if stops != 0 {
+              let shift = UInt64(truncatingIfNeeded: stops.trailingZeroBitCount) & 0x38
+              let stop = UInt8(truncatingIfNeeded: loaded &>> shift)
+              letters = start &+ Int(truncatingIfNeeded: shift &>> 3)
+              if table[Int(stop)] & (ByteClass.nameByte | ByteClass.wordStop) == 0 {
+                cursor = letters
+                put(
+                  .word, start, cursor, pending | brackets,
+                  keyword: keywords.find(short: folded & ~(UInt64.max &<< shift)))
+                continue
+              }
+            } else {
+              letters = start &+ 8
+            }
+          }
+          cursor = classes.nameEnd(in: bytes, from: letters)
+          // A name with non-ASCII letters; or eight name bytes before a `-`: perhaps a UUID.
+          if cursor < count && table[Int(bytes[cursor])] & ByteClass.wordStop != 0
+            && (bytes[cursor] >= 0x80 || cursor &- start == 8)
+          {
+            cursor = start
+            stop = .rare
+            break
+          }
           put(
-            byte == UInt8(ascii: "'") ? .singleQuoted : .doubleQuoted, start, cursor,
-            pending | brackets | extra.rawValue)
+            .word, start, cursor, pending | brackets,
+            keyword: keywords.find(in: bytes, from: start, to: cursor))
           continue
         }
-      case ByteClass.digit:
-        // Digits, and a fraction, alone: the other numbers (and UUIDs and dates) go to lexNumeric.
-        var end = start &+ 1
-        while end < count && bytes[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
-        if end &+ 1 < count && bytes[end] == UInt8(ascii: ".")
-          && bytes[end &+ 1] &- UInt8(ascii: "0") < 10
-        {
-          end &+= 2
+        switch table[Int(byte)] & ByteClass.kindMask {
+        case ByteClass.punctuation:
+          let (token, length) = Lexer.punctuation(bytes, at: start)
+          cursor = start &+ length
+          var flags = pending | brackets
+          if token == .leftParen || token == .leftBracket || token == .leftBrace {
+            depth &+= 1
+            brackets = inside
+            flags = pending | inside
+          } else if token == .rightParen || token == .rightBracket || token == .rightBrace {
+            depth = max(0, depth &- 1)
+            brackets = depth > 0 ? inside : 0
+          }
+          put(token, start, cursor, flags)
+          continue
+        case ByteClass.quote:
+          let (end, extra, closed) = Lexer.scanQuoted(bytes, from: start &+ 1, quote: byte)
+          if closed {
+            cursor = end &+ 1
+            put(
+              byte == UInt8(ascii: "'") ? .singleQuoted : .doubleQuoted, start, cursor,
+              pending | brackets | extra.rawValue)
+            continue
+          }
+        case ByteClass.digit:
+          // Digits, and a fraction, alone: the other numbers (and UUIDs and dates) go to lexNumeric.
+          var end = start &+ 1
           while end < count && bytes[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
-        }
-        if end < count {
-          let after = bytes[end]
-          // A name byte (`e`, or glued letters), `-` (a date or a UUID), `.`, or non-ASCII.
-          if Int8(bitPattern: table[Int(after)]) < 0 || after >= 0x80
-            || after == UInt8(ascii: "-") || after == UInt8(ascii: ".")
+          if end &+ 1 < count && bytes[end] == UInt8(ascii: ".")
+            && bytes[end &+ 1] &- UInt8(ascii: "0") < 10
+          {
+            end &+= 2
+            while end < count && bytes[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
+          }
+          if end < count {
+            let after = bytes[end]
+            // A name byte (`e`, or glued letters), `-` (a date or a UUID), `.`, or non-ASCII.
+            if Int8(bitPattern: table[Int(after)]) < 0 || after >= 0x80
+              || after == UInt8(ascii: "-") || after == UInt8(ascii: ".")
+            {
+              break
+            }
+          }
+          // A leading zero before more digits is malformed: lexNumeric says so.
+          if byte == UInt8(ascii: "0") && end &- start > 1
+            && bytes[start &+ 1] != UInt8(ascii: ".")
           {
             break
           }
-        }
-        // A leading zero before more digits is malformed: lexNumeric says so.
-        if byte == UInt8(ascii: "0") && end &- start > 1
-          && bytes[start &+ 1] != UInt8(ascii: ".")
-        {
+          cursor = end
+          put(.number, start, cursor, pending | brackets)
+          continue
+        case ByteClass.space:
+          cursor &+= 1
+          pending |= Token.Flags.afterSpace.rawValue
+          continue
+        case ByteClass.comment:
+          while cursor < count && bytes[cursor] != UInt8(ascii: "\n") { cursor &+= 1 }
+          pending |= Token.Flags.afterSpace.rawValue
+          continue
+        case ByteClass.newline:
+          cursor &+= 1
+          if depth > 0 {
+            pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
+            continue
+          }
+          put(.newline, start, cursor, pending | brackets)
+          pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
+          ended = true
+        case ByteClass.semicolon:
+          cursor &+= 1
+          depth = 0
+          brackets = 0
+          put(.semicolon, start, cursor, pending)
+          ended = true
+        default:
           break
         }
-        cursor = end
-        put(.number, start, cursor, pending | brackets)
-        continue
-      case ByteClass.space:
-        cursor &+= 1
-        pending |= Token.Flags.afterSpace.rawValue
-        continue
-      case ByteClass.comment:
-        while cursor < count && bytes[cursor] != UInt8(ascii: "\n") { cursor &+= 1 }
-        pending |= Token.Flags.afterSpace.rawValue
-        continue
-      case ByteClass.newline:
-        cursor &+= 1
-        if depth > 0 {
-          pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
-          continue
+        if !ended {
+          // The cases that break here leave the token to the lexer's methods.
+          cursor = start
+          stop = .rare
         }
-        put(.newline, start, cursor, pending | brackets)
-        pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
-        ended = true
-      case ByteClass.semicolon:
-        cursor &+= 1
-        depth = 0
-        brackets = 0
-        put(.semicolon, start, cursor, pending)
-        ended = true
-      default:
         break
       }
-      if !ended {
-        // The cases that break here leave the token to the lexer's methods.
-        cursor = start
-        stop = .rare
-      }
-      break
     }
     if ended { endedStatement = true }
     buffer.count = next - buffer.base
