@@ -66,13 +66,23 @@ struct EnvironmentProject {
   /// deletes nothing, a count of the rows one user sees), and exited 0.
   /// - Throws: `UsageError` naming the variable and what to do.
   static func serverKey(_ found: (name: String, value: String)) throws(UsageError) -> String {
-    guard !clientKeyVariables.contains(found.name), isClientKey(found.value) else {
-      return found.value
-    }
-    throw UsageError(
-      "$\(found.name) holds a client key (role anon, which row-level security applies to), not "
-        + "the project's server key: set it to the secret (or service_role) key, or, to run as "
-        + "anon, set SUPABASE_PUBLISHABLE_KEY instead")
+    guard !clientKeyVariables.contains(found.name),
+      let refusal = clientKeyRefusal(
+        found.value, at: "$\(found.name)",
+        advice: "set it to the secret (or service_role) key, or, to run as anon, set "
+          + "SUPABASE_PUBLISHABLE_KEY instead")
+    else { return found.value }
+    throw refusal
+  }
+
+  /// The refusal of a client key (``isClientKey(_:)``) found at `place`, where the server's key
+  /// belongs (a server key's variable, a profile's `secret_key` or `service_key`), with `advice`;
+  /// nil for any other key. The mirror of ``serverKeyRefusal(_:at:advice:)``.
+  static func clientKeyRefusal(_ key: String, at place: String, advice: String) -> UsageError? {
+    guard isClientKey(key) else { return nil }
+    return UsageError(
+      "\(place) holds a client key (role anon, which row-level security applies to), not the "
+        + "project's server key: \(advice)")
   }
 
   /// Whether `key` is a client's for certain: `sb_publishable_`, or a legacy JWT whose role is

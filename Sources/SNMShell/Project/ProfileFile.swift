@@ -74,11 +74,12 @@ public struct ProfileFile: Sendable {
     let service = ["service_key", "secret_key", "service_role_key"].lazy.compactMap { field in
       (profile[field] as? String).map { (field, $0) }
     }.first
-    if let (field, key) = service, EnvironmentProject.isClientKey(key) {
-      throw UsageError(
-        "profile '\(name)' in \(path): \"\(field)\" holds a client key (role anon, which "
-          + "row-level security applies to), not the project's server key: write the secret (or "
-          + "service_role) key there")
+    if let (field, key) = service,
+      let refusal = EnvironmentProject.clientKeyRefusal(
+        key, at: "profile '\(name)' in \(path): \"\(field)\"",
+        advice: "write the secret (or service_role) key there")
+    {
+      throw refusal
     }
     return try ProjectSelection(url: url, key: key, name: name, serviceKey: service?.1)
   }
