@@ -75,10 +75,9 @@ public struct PromptLoop {
         executor.baseErrors.flush()
       case .end:
         if !buffer.isEmpty {
-          let pending = buffer.pending
-          let first =
-            linesRead - pending.split(separator: "\n", omittingEmptySubsequences: false).count
-          _ = await runner.execute(pending, source: "stdin", complete: true, firstLine: first + 1)
+          let first = linesRead - buffer.lineCount
+          _ = await runner.execute(
+            buffer.pending, source: "stdin", complete: true, firstLine: first + 1)
         }
         _ = runner.finishScript()
         return reader.isInteractive ? .success : runner.exitCode
@@ -94,10 +93,13 @@ public struct PromptLoop {
         buffer.reset()
       case .line(let line):
         linesRead += 1
+        // The lines the statement spans, this one with them (the buffer starts over once it is
+        // complete).
+        let statementLines = buffer.lineCount + 1
         guard let text = buffer.add(line) else { continue }
         if text.allSatisfy(\.isWhitespace) { continue }
         reader.remember(text)
-        let first = linesRead - text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let first = linesRead - statementLines
         let succeeded = await runner.execute(
           text, source: reader.isInteractive ? "prompt" : "stdin", complete: false,
           firstLine: reader.isInteractive ? 1 : first + 1)
