@@ -305,7 +305,9 @@ def test_an_snm_clusters_dir_another_account_could_swap_is_refused(snm_bin, work
     """As root snm makes and deletes clusters in SNM_CLUSTERS_DIR. Under a folder others may
     write in without the sticky bit (they may rename the folder and put their own in its place),
     or through a link another account owns in /tmp (it may point it elsewhere), it was taken:
-    `snm local list` exit 0, and a start made the folder there. It is refused, saying why."""
+    `snm local list` exit 0, and a start made the folder there. It is refused, saying why. So is
+    one under a folder another account owns (mode 755: its owner may rename what is in it), which
+    was taken after the first two were refused."""
     nobody = pwd.getpwnam("nobody")
     above = tempfile.mkdtemp(prefix="snm-swappable-", dir="/tmp")
     os.chmod(above, 0o755)
@@ -314,6 +316,9 @@ def test_an_snm_clusters_dir_another_account_could_swap_is_refused(snm_bin, work
     os.chmod(open_above, 0o777)
     target = os.path.join(above, "target")
     os.mkdir(target, 0o755)
+    owned = os.path.join(above, "owned")
+    os.mkdir(owned, 0o755)
+    os.chown(owned, nobody.pw_uid, -1)
     link = os.path.join("/tmp", f"snm-link-{uuid.uuid4().hex[:8]}")
     os.symlink(target, link)
     os.lchown(link, nobody.pw_uid, -1)
@@ -322,6 +327,8 @@ def test_an_snm_clusters_dir_another_account_could_swap_is_refused(snm_bin, work
          f"others may write in {open_above} (mode 777), and so put a folder of theirs in its "
          "place"),
         (link, f"{link} is a link nobody (uid {nobody.pw_uid}) owns, who may point it elsewhere"),
+        (owned + "/clusters",
+         f"{owned} is nobody (uid {nobody.pw_uid})'s, who may put a folder of theirs in its place"),
     ]
     try:
         for value, why in cases:
@@ -330,6 +337,7 @@ def test_an_snm_clusters_dir_another_account_could_swap_is_refused(snm_bin, work
             assert (result.returncode, result.stdout, result.stderr) == (
                 2, "", f"snm local: SNM_CLUSTERS_DIR ({value}) cannot hold clusters: {why}\n")
         assert os.listdir(open_above) == [] and os.listdir(target) == []
+        assert os.listdir(owned) == []
     finally:
         os.unlink(link)
         shutil.rmtree(above, ignore_errors=True)

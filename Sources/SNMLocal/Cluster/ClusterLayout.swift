@@ -87,8 +87,9 @@ struct ClusterLayout: Sendable, Equatable {
   }
 
   /// Why another account could put a folder of its own in `path`'s place, or nil: a folder above
-  /// it that others may write in without the sticky bit (they may rename it and make their own),
-  /// or a link on the way that another account owns (one in /tmp, which it may replace). Root
+  /// it that another account owns, or that others may write in without the sticky bit (they may
+  /// rename it and make their own), or a link on the way that another account owns (one in /tmp,
+  /// which it may replace). Root
   /// then made and deleted clusters where the link or folder pointed at that moment. `path`
   /// itself is held to ``PrivateFolder/problem(_:owner:)``.
   static func swappableProblem(_ path: String) -> String? {
@@ -98,6 +99,11 @@ struct ClusterLayout: Sendable, Equatable {
       prefix += "/" + name
       var info = stat()
       guard stat(parent, &info) == 0 else { return nil }
+      // Its owner may rename what is in it, sticky or not, whatever its mode says of others.
+      if info.st_uid != 0, info.st_uid != geteuid() {
+        return "\(parent) is \(SocketDirectory.accountName(info.st_uid))'s, who may put a folder "
+          + "of theirs in its place"
+      }
       if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
         let mode = String(info.st_mode & 0o777, radix: 8)
         return "others may write in \(parent) (mode \(mode)), and so put a folder of theirs in "
