@@ -13,6 +13,8 @@ _ = snm_forbid_core_dumps()
 // The one funnel: argv -> invocation -> run -> exit code, for every command (`snm local` too).
 // Every error becomes one message on standard error and an exit code.
 let arguments = Array(CommandLine.arguments.dropFirst())
+// What `ps` shows every account of the machine holds no key from here on.
+HiddenArguments.hide()
 // A standard descriptor closed at start (`snm - <&-`) stays closed in effect, but holds /dev/null
 // opened the wrong way round (reads and writes fail with EBADF), so that no file snm opens takes
 // its number: the signal pipe became descriptor 0 and `snm -` read the signals as its script.

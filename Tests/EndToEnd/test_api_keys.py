@@ -8,7 +8,10 @@ role it runs as. The official Python clients work with them unchanged.
 """
 import base64
 import json
+import os
 import re
+import subprocess
+import time
 
 import httpx
 import pexpect
@@ -317,3 +320,37 @@ def test_a_refused_service_key_is_named_as_the_service_key(project, keys, home):
     assert "advice: the project refused the API key: check --key, or SUPABASE_PUBLISHABLE_KEY " \
         "(or the first of SUPABASE_ANON_KEY, SUPABASE_SECRET_KEY, SUPABASE_SERVICE_ROLE_KEY " \
         "set, or the profile's key)" in client.stderr, client.stderr
+
+
+def test_keys_given_as_flags_are_hidden_from_other_accounts(project, keys, home):
+    """A process's arguments are anyone's to read (`ps`, /proc/PID/cmdline), its environment
+    only its own account's: `snm --service-key sb_secret_...` showed the service key, which
+    bypasses row-level security, to every account on the machine for as long as snm ran. Once
+    snm has read them, the values of --key and --service-key (either spelling) are x's, their
+    lengths kept, every other argument as given; the keys still work."""
+    given = [SNM, "--url", project.url, "--key", keys["publishable"],
+             f"--service-key={keys['secret']}", "--format", "csv"]
+    child = subprocess.Popen(given, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env={**os.environ, **home})
+    try:
+        cmdline = f"/proc/{child.pid}/cmdline"
+        shown = b"\0".join(part.encode() for part in given) + b"\0"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and child.poll() is None:
+            # Empty until the kernel has set the new program's arguments up (Popen may return
+            # as soon as the exec has begun).
+            shown = open(cmdline, "rb").read()
+            if shown and keys["secret"].encode() not in shown:
+                break
+            time.sleep(0.05)
+        hidden = given[:4] + ["x" * len(keys["publishable"]),
+                              "--service-key=" + "x" * len(keys["secret"]), "--format", "csv"]
+        assert shown.split(b"\0")[:-1] == [part.encode() for part in hidden], shown
+        out, err = child.communicate(b"as service from walk_request select id limit 1\n", timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    # Both keys went where they were given: the service key reads past row-level security.
+    assert child.returncode == 0, err
+    assert out.decode().splitlines()[0] == "id" and len(out.decode().splitlines()) == 2, out
