@@ -210,6 +210,16 @@ def test_check_passes_on_the_file_it_wrote_and_fails_after_a_migration(gen_proje
     assert generate(gen_project, out, "--check").returncode == 0
 
 
+def test_a_check_names_its_file_with_hidden_characters_escaped(gen_project, tmp_path):
+    # 'FILE is up to date' printed the path as given: a name holding ESC [2J cleared the
+    # terminal (the line that differs, and 'wrote FILE', escaped it already).
+    out = tmp_path / "Schema\x1b[2J.swift"
+    assert generate(gen_project, out).returncode == 0
+    checked = generate(gen_project, out, "--check")
+    assert (checked.returncode, checked.stdout) == (
+        0, f"{tmp_path}/Schema\\u{{1B}}[2J.swift is up to date\n"), checked.stderr
+
+
 DEMO_TABLE = re.compile(
     r'^  (?:public )?enum (\w+) \{\n    (?:public )?static let schemaName = "public"\n'
     r'    (?:public )?static let tableName = "(\w+)"', re.M)

@@ -75,7 +75,7 @@ struct GenCommand: Sendable, Equatable {
     }
     let current = String(decoding: data, as: UTF8.self)
     if current == text {
-      StandardStreams.writeOutput("\(path) is up to date\n")
+      StandardStreams.writeOutput("\(shown) is up to date\n")
       return .success
     }
     let old = current.split(separator: "\n", omittingEmptySubsequences: false)
