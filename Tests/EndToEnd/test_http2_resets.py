@@ -302,6 +302,22 @@ def test_a_read_a_goaway_refused_on_a_kept_connection_goes_again_on_a_new_one(ho
         server.stop()
 
 
+def test_an_options_a_goaway_refused_on_a_kept_connection_goes_again_as_over_http(home, tmp_path):
+    """OPTIONS, safe as GET and HEAD are (RFC 9110 §9.2.1), on a kept connection the server closes
+    with a GOAWAY (the last stream it took the one before): the plain transport sent it again
+    on a new connection, libcurl's path did not (exit 3, the statement failed). One rule for both
+    (HTTPMethod.maySendAgain): sent once more, answered."""
+    server = H2Server(goaway_after(CODES.NO_ERROR, at=2), tmp_path)
+    try:
+        result = snm_over_h2(server, home, "from t select *; invoke hello options")
+        assert result.returncode == 0, result.stderr[-300:]
+        assert result.stdout == '[\n  {\n    "id": 1\n  }\n]\n' * 2
+        assert server.requests == [("h2", "GET"), ("h2", "OPTIONS"), ("h2", "OPTIONS")]
+        assert len(server.connections) == 2
+    finally:
+        server.stop()
+
+
 def test_a_read_sent_again_after_a_goaway_has_only_what_is_left_of_its_timeout(home, tmp_path):
     """The read a GOAWAY refused on a kept connection, sent again on a new one, had a whole
     --timeout of its own again: a GOAWAY 25 s into a read given --timeout 30, and a new

@@ -8,12 +8,18 @@ Both transports sent the write again on a new connection (snm's over http://; li
 closed without answering got it twice. The servers here are a few lines of Python on a free port:
 HTTP/1.1 over TCP and over TLS, and HTTP/2 over TLS (test_http2_resets' H2Server).
 """
+import os
+import shutil
+import socket
 import ssl
+import struct
+import subprocess
 import threading
+import time
 
 import pytest
 
-from conftest import run_snm
+from conftest import SNM, run_snm
 from test_hostile_server import HostileServer, json_answer, read_request
 from test_http2_resets import H2Server, answer_rows
 from tls_front import TLSFront, make_certificates
@@ -69,6 +75,71 @@ class ClosingServer(HostileServer):
                     conn.sendall(json_answer(b'[{"n":%d}]' % number))
                 except (OSError, ssl.SSLError):
                     return
+
+
+class ResettingServer(ClosingServer):
+    """ClosingServer answering every request, whose first connection, once its first request is
+    answered (and kept by the client), is reset when `reset` is set: closed with SO_LINGER 0, an
+    RST and no FIN, as a server or a box between drops an idle connection."""
+
+    def __init__(self):
+        self.reset = threading.Event()
+        super().__init__(set())
+
+    def _serve(self, conn):
+        with self.lock:
+            first = self.connections == 0
+            if first:
+                self.connections = 1
+        if not first:
+            return super()._serve(conn)
+        request = read_request(conn)
+        if request is None:
+            return conn.close()
+        with self.lock:
+            self.requests.append((request[0].split(b" ", 1)[0].decode(), 1))
+        conn.sendall(json_answer(b'[{"n":1}]'))
+        self.reset.wait(60)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace holds snm's send")
+def test_a_write_not_a_byte_of_which_left_goes_again_on_a_new_connection(home, tmp_path):
+    """The server resets a kept connection after snm's idle check and before its write goes out
+    (strace holds each send(2) 3 s as it starts; the reset comes once the write's send began):
+    the kernel takes not a byte of it (ECONNRESET), so nothing reached the server. snm failed it
+    (exit 3, "the write may have been applied": honest, but not so); it goes again on a new
+    connection, once, and is answered. (A byte taken would have been no such proof.)"""
+    server = ResettingServer()
+    trace = tmp_path / "sends.log"
+    environment = dict(os.environ, **home)
+    process = subprocess.Popen(
+        ["strace", "-f", "-qq", "-e", "signal=none", "-e", "trace=sendto", "-e",
+         "inject=sendto:delay_enter=3000000", "-o", str(trace), SNM, "--url", server.url,
+         "--key", "k", "--format", "ndjson", "-c",
+         'from t select *; from t insert {"a": 1}'],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    try:
+        # The write's send(2) has begun (strace writes a call as it starts), held 3 s.
+        deadline = time.monotonic() + 60
+        while '"POST ' not in (trace.read_text() if trace.exists() else ""):
+            assert process.poll() is None and time.monotonic() < deadline, process.poll()
+            time.sleep(0.01)
+        server.reset.set()
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err[-300:]
+        assert out == '{"n":1}\n{"n":2}\n'
+        assert server.requests == [("GET", 1), ("POST", 2)], server.requests
+        # The first send of the write was refused whole (the reset had come), the next one taken.
+        sends = [line for line in trace.read_text().splitlines() if '"POST ' in line]
+        assert len(sends) == 2 and "= -1 ECONNRESET" in sends[0], sends
+    finally:
+        server.reset.set()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        server.stop()
 
 
 @pytest.mark.parametrize("scheme", ["http", "https"])

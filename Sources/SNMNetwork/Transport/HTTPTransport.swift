@@ -23,9 +23,11 @@ import SNMWire
 ///   place at the end (removed on any failure), so memory holds neither whole; any other answer,
 ///   a partial 206 too, is read into memory and the file left as it was.
 /// - Connections are kept alive and reused; a kept connection the server closed meanwhile is
-///   replaced and a read (GET, HEAD, OPTIONS) sent again. A write (POST, PUT, PATCH, DELETE) is
-///   never sent twice: a connection that closes before its answer fails it with
-///   ``TransportRequest/unansweredWriteReason`` (the server may have applied it).
+///   replaced and a read (GET, HEAD, OPTIONS: ``HTTPMethod/maySendAgain``) sent again. A write
+///   (POST, PUT, PATCH, DELETE) is never sent twice: a connection that closes before its answer
+///   fails it with ``TransportRequest/unansweredWriteReason`` (the server may have applied it).
+///   Over http:// a write goes again on a new connection only when the kernel refused the first
+///   byte of it on the kept one (the server's reset had come): nothing of it was sent.
 ///
 /// ```swift
 /// let transport: any HTTPTransport = PlainHTTPTransport(maximumIdlePerHost: 6)
@@ -63,6 +65,10 @@ public struct TransportRequest: Sendable {
   /// (never said not to have: a server may apply a write and close before answering).
   static let unansweredWriteReason =
     "the connection closed before the answer; the write may have been applied"
+
+  /// The reason a request fails when its connection closed before a byte of it was sent (a new
+  /// connection's: a kept one's goes again on a new one): nothing of it reached the server.
+  static let notSentReason = "the connection closed before the request was sent"
 
   /// The reason a body past `limit` bytes is refused, the same from every transport.
   static func tooLargeReason(_ limit: Int) -> String {

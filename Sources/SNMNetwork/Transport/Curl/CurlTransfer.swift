@@ -140,7 +140,7 @@ final class CurlTransfer {
     set { snm_curl_set_pointer(easy, CURLOPT_HEADERDATA, context) }
     set { snm_curl_set_prereq_callback(easy, curlWillSend) }
     set { snm_curl_set_pointer(easy, CURLOPT_PREREQDATA, context) }
-    writes = request.method.isWrite
+    writes = !request.method.maySendAgain
     // libcurl tells a REFUSED_STREAM it sends again after (a read's kept connection the server
     // had closed it sends again so too, as the plain transport does) and a GOAWAY's code only in its
     // notes: read until the answer's first line, a write's from the start (it must not miss a

@@ -164,11 +164,12 @@ extension CurlTransport {
   /// Whether a read that failed so (``closedBeforeAnswer(_:transfer:)``) on a kept connection
   /// may be sent once more on a new one: a server closing an idle connection (GOAWAY) while the
   /// request went out on it did not answer it (RFC 9113 §6.8 lets a client send it again), and
-  /// libcurl does not. A write is never sent again.
+  /// libcurl does not. Only a method that ``HTTPMethod/maySendAgain`` (OPTIONS too, as over
+  /// http://); a write is never sent again.
   static func mayResend(_ request: TransportRequest, after code: CURLcode, transfer: CurlTransfer)
     -> Bool
   {
-    (request.method == .get || request.method == .head) && transfer.connectionsMade == 0
+    request.method.maySendAgain && transfer.connectionsMade == 0
       && closedBeforeAnswer(code, transfer: transfer) != nil
   }
 

@@ -12,7 +12,8 @@ import Synchronization
 /// let answer = try await client.perform(request)   // PlainHTTPAnswer
 /// ```
 /// A kept connection the server has closed meanwhile is replaced and a read sent again, as curl
-/// does; a write is never sent twice (``PlainHTTPFailure/unansweredWrite``). Cancelling the
+/// does; a write is never sent twice (``PlainHTTPFailure/unansweredWrite``), and goes again only
+/// when not a byte of it left this machine (``PlainHTTPFailure/notSent``). Cancelling the
 /// calling task closes the connection at once. Throws ``PlainHTTPFailure``.
 final class PlainHTTPClient: Sendable {
   private let kept: KeptConnections<PlainHTTPConnection>
@@ -24,9 +25,9 @@ final class PlainHTTPClient: Sendable {
   /// What to send: the parts of an `http://` URL, the header fields and the body.
   struct Request: Sendable {
     var method: String
-    /// Whether the method writes (``HTTPMethod/isWrite``): sent once, never again on a new
-    /// connection.
-    var writes = false
+    /// Whether the method may go again on a new connection (``HTTPMethod/maySendAgain``: GET,
+    /// HEAD, OPTIONS) when the kept one closed before any of the answer; a write never does.
+    var maySendAgain = true
     var host: String
     var port: Int
     /// Path and query as they go on the request line (`/rest/v1/t?id=eq.1`).
@@ -146,10 +147,13 @@ final class PlainHTTPClient: Sendable {
       } catch {
         handle.detach()
         connection.close()
+        // Not a byte of the request left this machine: it goes again on a new connection,
+        // whatever its method (the reset came after the idle check, before the send).
+        if error == .notSent && reused { continue }
         guard error == .closedEarly(receivedNothing: true) else { return .failure(error) }
         // Not a byte of an answer: a write is not sent again (the server may have applied it and
         // closed); a read on a kept connection the server closed goes again on a new one.
-        if request.writes { return .failure(.unansweredWrite) }
+        if !request.maySendAgain { return .failure(.unansweredWrite) }
         if reused { continue }
         return .failure(error)
       }

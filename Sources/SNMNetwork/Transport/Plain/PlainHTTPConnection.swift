@@ -154,6 +154,7 @@ final class PlainHTTPConnection: Sendable {
     }
   }
 
+  /// Sends `bytes`; `.notSent` when the connection failed before the kernel took one of them.
   func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant)
     throws(PlainHTTPFailure)
   {
@@ -173,7 +174,10 @@ final class PlainHTTPConnection: Sendable {
           continue
         }
         if errno == EINTR { continue }
-        throw isCancelled ? .cancelled : .closedEarly(receivedNothing: true)
+        if isCancelled { throw .cancelled }
+        // Not a byte of `bytes` taken: none of it left this machine (the kernel's refusal, not a
+        // guess: any byte it took may have reached the server and been read).
+        throw offset == 0 ? .notSent : .closedEarly(receivedNothing: true)
       }
       offset += sent
     }

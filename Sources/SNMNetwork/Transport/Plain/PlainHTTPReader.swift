@@ -14,6 +14,11 @@ enum PlainHTTPFailure: Error, Equatable {
   /// A write's connection ended before one byte of its answer came: it is not sent again (the
   /// server may have applied it; ``TransportRequest/unansweredWriteReason``).
   case unansweredWrite
+  /// The first `send` of the request failed with not a byte of it taken (the peer's reset had
+  /// come after the idle check): nothing left this machine, so the server cannot have read it,
+  /// and any request, a write too, may go again on a new connection (a byte taken may have
+  /// reached the server and been read, whatever came back: ``closedEarly(receivedNothing:)``).
+  case notSent
   case malformed(String)
   /// The body passed the request's limit (bytes).
   case tooLarge(Int)

@@ -31,7 +31,7 @@ public final class PlainHTTPTransport: HTTPTransport {
       }
     }
     var plain = PlainHTTPClient.Request(
-      method: request.method.rawValue, writes: request.method.isWrite,
+      method: request.method.rawValue, maySendAgain: request.method.maySendAgain,
       host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host,
       port: url.port ?? 80, target: Self.requestTarget(address), fields: request.fields,
       body: request.body, bodyFile: bodyFile, responseFile: request.responseFile,
@@ -109,6 +109,8 @@ extension PlainHTTPFailure {
     case .cancelled: .cancelled(url: url)
     case .closedEarly:
       .malformedResponse(url: url, reason: "the connection closed before a complete answer")
+    case .notSent:
+      .malformedResponse(url: url, reason: TransportRequest.notSentReason)
     case .unansweredWrite:
       .malformedResponse(url: url, reason: TransportRequest.unansweredWriteReason)
     case .malformed(let reason): .malformedResponse(url: url, reason: reason)
