@@ -214,3 +214,104 @@ def test_ctrl_c_while_rows_print_at_the_prompt_cancels_them_and_the_prompt_comes
             os.waitpid(pid, 0)
         os.close(terminal)
         server.stop()
+
+
+def fifo_reader(tmp_path):
+    """A FIFO and a slow reader of it (opened first, so that snm's `\\o` opens it at once)."""
+    fifo = tmp_path / "results.fifo"
+    os.mkfifo(fifo)
+    reading = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    os.set_blocking(reading, True)
+    return fifo, reading, SlowReader(reading)
+
+
+def wait_until_blocked_writing_to(pid, path):
+    """Until a thread of `pid` waits in write(2) to the file at `path`."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            call = pathlib.Path(f"/proc/{pid}/task/{tid}/syscall").read_text().split()
+            if call[0] != "1":
+                continue
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{int(call[1], 16)}") == str(path):
+                    return
+            except OSError:
+                continue
+        time.sleep(0.01)
+    raise AssertionError(f"snm never waited to write to {path}")
+
+
+def test_a_signal_stops_printing_to_a_slow_results_file_at_once(home, tmp_path):
+    """`\\o` sends the rows to a FIFO whose reader takes 8 bytes a quarter second: SIGINT stopped
+    standard output only, and snm went on writing to the FIFO until its reader had taken it all
+    (hours). It stops at once: 130, saying where; the reader got a strict prefix of the rows."""
+    server = HostileServer(lambda head: json_answer(rows_body()))
+    whole = whole_answer(server, home, "json")
+    fifo, reading, reader = fifo_reader(tmp_path)
+    process = subprocess.Popen(
+        [SNM, "--url", server.url, "--key", "k", "--format", "json", "-c",
+         f"\\o '{fifo}'\n{STATEMENT}"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, **home})
+    try:
+        wait_until_blocked_writing_to(process.pid, fifo)
+        process.send_signal(signal.SIGINT)
+        try:
+            _, stderr = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail("snm still wrote to the slow FIFO a minute after SIGINT "
+                        f"({len(reader.got)} bytes taken)")
+        got = reader.finish()
+        assert process.returncode == 130, (process.returncode, stderr[-300:])
+        assert stderr.decode().endswith(f"snm: interrupted at -c:2:1: {STATEMENT}\n"), stderr
+        # What was written stays, as it was; the rest is not written.
+        assert 0 < len(got) < len(whole) and whole.startswith(got), (len(got), len(whole))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        reader.stopping.set()
+        os.close(reading)
+        server.stop()
+
+
+def test_ctrl_c_while_rows_print_to_a_results_file_at_the_prompt_says_cancelled(home, tmp_path):
+    """At the prompt with `\\o` to a FIFO whose reader is slow, Ctrl-C while the rows wait on it:
+    the FIFO's write went on (only standard output was stopped) and nothing said the rows were
+    cut. They stop at once, `cancelled` is said, and the prompt comes back."""
+    server = HostileServer(lambda head: json_answer(rows_body()))
+    whole = whole_answer(server, home, "json")
+    fifo, reading, reader = fifo_reader(tmp_path)
+    env = {**os.environ, **home, "TERM": "xterm", "SNM_PAGER": "off"}
+    pid, terminal = pty.fork()
+    if pid == 0:
+        os.execve(SNM, [SNM, "--url", server.url, "--key", "k", "--format", "json"], env)
+    try:
+        fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
+        read_until(terminal, b"snm anon@local> ", reader_pace=False)
+        os.write(terminal, f"\\o '{fifo}'\r".encode())
+        read_until(terminal, b"snm anon@local> ", reader_pace=False)
+        os.write(terminal, f"{STATEMENT}\r".encode())
+        wait_until_blocked_writing_to(pid, fifo)
+        os.write(terminal, b"\x03")
+        after = read_until(terminal, b"snm anon@local> ", reader_pace=False)
+        assert b"snm: cancelled\r\n" in after, after
+        os.write(terminal, b"\\o\r")
+        read_until(terminal, b"snm anon@local> ", reader_pace=False)
+        os.write(terminal, b"echo 'still here'\r")
+        read_until(terminal, b"still here\r\n", reader_pace=False)
+        os.write(terminal, b"exit\r")
+        _, status = os.waitpid(pid, 0)
+        pid = None
+        assert os.waitstatus_to_exitcode(status) == 0
+        got = reader.finish()
+        assert 0 < len(got) < len(whole) and whole.startswith(got), (len(got), len(whole))
+    finally:
+        if pid is not None:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        reader.stopping.set()
+        os.close(reading)
+        os.close(terminal)
+        server.stop()

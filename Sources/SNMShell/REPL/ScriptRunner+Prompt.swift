@@ -12,7 +12,7 @@ extension ScriptRunner {
       executor.emit(StatementText.display(statement, in: source))
     }
     var result = await run(statement, in: source)
-    if let stop = executor.baseOutput.resumeWriting(), result.signal == nil,
+    if let stop = executor.resumeOutputs(), result.signal == nil,
       stop.signal != SIGINT || stop.cut
     {
       result = .interrupted(stop.signal)

@@ -139,7 +139,7 @@ extension ScriptRunner {
     // Its output is written: a signal that came before its last byte was is heard now. (At the
     // prompt, in a `run` file, a signal that stopped its rows' output stops the file.)
     executor.signals.settle()
-    if let signal = executor.interruption ?? result.signal ?? executor.baseOutput.stoppedBy {
+    if let signal = executor.interruption ?? result.signal ?? executor.outputsStoppedBy {
       reportInterruption(at: frame, by: signal)
       return .interrupted(signal)
     }

@@ -38,19 +38,49 @@ extension StatementExecutor {
   /// `body` waits for each request before doing anything else, so its requests are exchanged on
   /// its own thread (`ExchangeThread.mayBlockCaller`) and, signed out, its queries sent without
   /// a task of their own (`send`): a signal cancels `body`'s task, which closes the connection
-  /// at once. Standard output stops at once too, even a write waiting on a slow reader (what was
-  /// written stays): the statement's remaining rows are not printed (`defer` statements print
-  /// again).
+  /// at once. Standard output and `\o`'s file stop at once too, even a write waiting on a slow
+  /// reader (what was written stays; ``stopOutputs(signal:)``): the statement's remaining rows are
+  /// not printed (`defer` statements print again).
   public func stoppingOnSignals(_ body: @escaping @Sendable () async -> ExitCode) async
     -> ExitCode
   {
     let task = Task { await ExchangeThread.$mayBlockCaller.withValue(true) { await body() } }
     return await signals.watch(onSignal: { [self] signal in
       interrupt(signal)
-      baseOutput.stopWriting(signal: signal)
+      stopOutputs(signal: signal)
       task.cancel()
     }) {
       await task.value
     }
+  }
+
+  /// The writers of results a signal stops: standard output, and `\o`'s file when there is one
+  /// (a FIFO's reader may be as slow as a pipe's).
+  private var resultWriters: [OutputWriter] {
+    guard let file = state.withLock({ $0.resultsFile?.writer }) else { return [baseOutput] }
+    return [baseOutput, file]
+  }
+
+  /// Stops standard output and `\o`'s file for `signal`, a write under way in either included
+  /// (``OutputWriter/stopWriting(signal:)``). Never from a thread writing to them.
+  func stopOutputs(signal: Int32) {
+    for writer in resultWriters { writer.stopWriting(signal: signal) }
+  }
+
+  /// Writes to standard output and `\o`'s file again (``OutputWriter/resumeWriting()``): the
+  /// signal that stopped either, and whether text was lost from either; nil when neither was
+  /// stopped.
+  func resumeOutputs() -> (signal: Int32, cut: Bool)? {
+    var stopped: (signal: Int32, cut: Bool)?
+    for writer in resultWriters {
+      guard let stop = writer.resumeWriting() else { continue }
+      stopped = (stopped?.signal ?? stop.signal, (stopped?.cut ?? false) || stop.cut)
+    }
+    return stopped
+  }
+
+  /// The signal that stopped standard output or `\o`'s file, nil while both write.
+  var outputsStoppedBy: Int32? {
+    resultWriters.lazy.compactMap(\.stoppedBy).first
   }
 }

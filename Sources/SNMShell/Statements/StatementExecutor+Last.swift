@@ -35,12 +35,13 @@ extension StatementExecutor {
   }
 
   /// Takes back the signal that stopped the scripts, so their `defer` statements can run (and
-  /// print: standard output, stopped by the signal, writes again); returns it (nil: none).
+  /// print: standard output and `\o`'s file, stopped by the signal, write again); returns it
+  /// (nil: none).
   func clearInterruption() -> Int32? {
     let signal = interruption
     if signal != nil {
       stopSignal.store(0, ordering: .relaxed)
-      baseOutput.resumeWriting()
+      _ = resumeOutputs()
     }
     return signal
   }

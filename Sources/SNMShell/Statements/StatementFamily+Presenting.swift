@@ -32,9 +32,10 @@ extension StatementFamily {
   /// ``render(_:defaultColumn:columns:total:framing:arrived:)``, saying also how long the pager
   /// had the rows (`\timing` leaves the reading out of the rendering time).
   ///
-  /// At the prompt, Ctrl-C (or SIGTERM) meanwhile stops standard output at once, a write waiting
-  /// on a slow terminal included: the prompt then says the statement was cancelled (it ended
-  /// the session; a script's signal watcher stops the output itself).
+  /// At the prompt, Ctrl-C (or SIGTERM) meanwhile stops standard output and the rows' writer
+  /// (`\o`'s file) at once, a write waiting on a slow terminal or FIFO included: the prompt then
+  /// says the statement was cancelled (it ended the session; a script's signal watcher stops the
+  /// output itself).
   func present(
     _ document: JSONDocument, defaultColumn: String = "value", columns: [String]? = nil,
     total: Int? = nil, framing: (before: String, after: String) = ("", ""),
@@ -46,9 +47,11 @@ extension StatementFamily {
         document, defaultColumn: defaultColumn, columns: columns, total: total, framing: framing,
         arrived: arrived)
     }
-    let standardOutput = output.terminal
+    // The rows' writer (`\o`'s file, a FIFO's slow reader too) and standard output.
+    let writers =
+      output.results === output.terminal ? [output.terminal] : [output.results, output.terminal]
     return await environment.sender.signals.watch(onSignal: { signal in
-      standardOutput.stopWriting(signal: signal)
+      for writer in writers { writer.stopWriting(signal: signal) }
     }) {
       await presentRows(
         document, defaultColumn: defaultColumn, columns: columns, total: total, framing: framing,
