@@ -187,6 +187,24 @@ def test_control_characters_in_a_refused_name_are_escaped(env, tmp_path):
     assert result.returncode == 2 and b"\x1b" not in result.stderr, result.stderr
 
 
+def test_control_characters_in_a_running_files_name_are_escaped(env, tmp_path):
+    # A statement's failure named its file raw ('evil<ESC>[2J.snm:2:1: error: expectation
+    # failed'), where its parse errors escaped it: a name in a cloned repository's tests drove
+    # the terminal of whoever ran them. So did an interruption and output that was lost.
+    name = "evil\x1b]0;owned\x07\x1b[2J.snm"
+    shown = "evil\\u{1B}]0;owned\\u{7}\\u{1B}[2J.snm"
+    (tmp_path / name).write_text("let a = 1\necho 'one'\nexpect $a == 2\n")
+    failed = snm(name, env=env, cwd=tmp_path)
+    assert failed.returncode == 1, said(failed)
+    assert b"\x1b" not in failed.stderr and b"\x07" not in failed.stderr, failed.stderr
+    assert f"{shown}:3:1: error: expectation failed" in said(failed), said(failed)
+    with open("/dev/full", "wb") as full:
+        lost = subprocess.run([SNM, name], stdout=full, stderr=subprocess.PIPE, env=env,
+                              cwd=tmp_path, timeout=60)
+    assert lost.returncode == 1 and b"\x1b" not in lost.stderr, lost.stderr
+    assert f"stopped before {shown}:3:1: expect $a == 2" in said(lost), said(lost)
+
+
 # --- directory walks ---------------------------------------------------------------------------
 
 def test_a_walk_does_not_follow_links_to_folders_and_says_so(env, tmp_path):

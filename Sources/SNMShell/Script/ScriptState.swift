@@ -74,10 +74,11 @@ struct ScriptState: Sendable {
     var source: Source
     var statement: Statement
 
-    /// `file:line:col`.
+    /// `file:line:col`, the file's name with its hidden characters escaped (`\u{1B}`), as a
+    /// diagnostic shows it: a name is anyone's who made the file (a cloned repository's tests).
     var location: String {
       let place = source.location(of: statement.range.start)
-      return "\(source.fileName):\(place.line):\(place.column)"
+      return "\(VisibleText.escaped(source.fileName)):\(place.line):\(place.column)"
     }
 
     /// The statement as written, on one line, a password in it masked.
