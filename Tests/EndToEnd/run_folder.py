@@ -41,6 +41,16 @@ def postgres_can_enter(path):
 ENTERED = []
 
 
+def another_account_owns_a_folder_above(path):
+    """As root: whether a folder above `path` is another account's (`sudo scripts/test` in a
+    user's clone), where snm refuses an SNM_CLUSTERS_DIR: that account could put a folder of its
+    own in its place."""
+    if os.geteuid() != 0:
+        return False
+    folder = pathlib.Path(os.path.realpath(path))
+    return any(above.exists() and above.stat().st_uid != 0 for above in folder.parents)
+
+
 class RunFolder:
     """RUNS/run-<this process's pid>, and what snm is told of it."""
 
@@ -82,12 +92,13 @@ class RunFolder:
 
     def make(self):
         """The folder, its data folder, and its clusters folder: inside it when the `postgres`
-        account can reach it, else (a clone in a folder closed to others, as CI's may be) a
-        private-named folder under /tmp that the folder's `clusters` links to."""
+        account can reach it, else (a clone in a folder closed to others, as CI's may be, or in
+        another account's, whose clusters folder snm as root refuses) a private-named folder
+        under /tmp that the folder's `clusters` links to."""
         self.path.mkdir(parents=True, exist_ok=True)
         (self.path / "data").mkdir(mode=0o700, exist_ok=True)
         clusters = self.path / "clusters"
-        if postgres_can_enter(self.path):
+        if postgres_can_enter(self.path) and not another_account_owns_a_folder_above(self.path):
             clusters.mkdir(mode=0o755, exist_ok=True)
         elif not clusters.is_symlink():
             outside = tempfile.mkdtemp(prefix=f"snm-{self.runs.name}-{os.getpid()}-clusters-",
