@@ -16,12 +16,12 @@ extension AuthStatementParser {
     let provider = parser.text(parser.advance()).lowercased()
     let after = "'login \(provider)'"
     parser.record(.keyword("id-token"))
-    let run = parser.current.kind == .word ? parser.bareRun() : nil
+    let run = parser.current.kind == .word ? ValueParser.bareRun(parser) : nil
     guard let run, ["id-token", "id_token"].contains(run.text.lowercased()) else {
       throw parser.expectedFailure(
         "'id-token'", after: after, help: "as in 'login \(provider) id-token $env.ID_TOKEN'")
     }
-    parser.skipBareRun(to: run.range.end)
+    ValueParser.skipBareRun(&parser, to: run.range.end)
     parser.record(.value)
     guard [.singleQuoted, .doubleQuoted, .variable].contains(parser.current.kind) else {
       // Never quote what was written: it is the token (SecretMask masks the line).
@@ -33,7 +33,7 @@ extension AuthStatementParser {
         .expected("the id_token", after: "'id-token'", found: found), at: parser.current.range,
         help: "write it in quotes, id-token '...', or from the environment, id-token $env.NAME")
     }
-    let token = try parser.parseValue(after: "'id-token'", what: "the id_token")
+    let token = try ValueParser.parse(&parser, after: "'id-token'", what: "the id_token")
     parser.record(.keyword("nonce"))
     guard parser.eatWord("nonce") else {
       return .signInWithIDToken(provider: provider, token: token, nonce: nil)

@@ -17,7 +17,8 @@ extension AuthStatementParser {
       let (email, password) = try parseCredentials(&parser, after: "'signup email'")
       parser.record(.keyword("data"))
       guard parser.eatWord("data") else { return .signup(email: email, password: password) }
-      let data = try parser.parseValue(after: "'data'", what: "the user's metadata as {...}")
+      let data = try ValueParser.parse(
+        &parser, after: "'data'", what: "the user's metadata as {...}")
       return .signup(email: email, password: password, data: data)
     case .session:
       parser.record(.keyword("check"))
@@ -59,7 +60,7 @@ extension AuthStatementParser {
     parser.record(.keyword("password"))
     if parser.current.kind == .variable {
       // `login email 'a@b.c' $env.PW`: a variable right after the email is the password.
-      return (email, try parser.parseValue(after: "the email", what: "a password"))
+      return (email, try ValueParser.parse(&parser, after: "the email", what: "a password"))
     }
     guard parser.eat(.password) != nil else { return (email, nil) }
     let password = try parseCredential(
@@ -76,14 +77,14 @@ extension AuthStatementParser {
     parser.record(.value)
     switch parser.current.kind {
     case .singleQuoted, .doubleQuoted, .variable:
-      return try parser.parseValue(after: after(), what: what)
+      return try ValueParser.parse(&parser, after: after(), what: what)
     case .word where what.hasPrefix("an email"):
       // `login email alice@example.com`: an address needs no quotes.
-      let run = parser.bareRun()
+      let run = ValueParser.bareRun(parser)
       guard run.text.contains("@"), !run.text.hasPrefix("@"), !run.text.hasSuffix("@") else {
         throw parser.expectedFailure(what, after: after())
       }
-      parser.skipBareRun(to: run.range.end)
+      ValueParser.skipBareRun(&parser, to: run.range.end)
       return ValueNode(.string(StringLiteral(parts: [.text(run.text)])), range: run.range)
     case _
     where what.hasPrefix("a password") && !parser.current.kind.isStatementEnd

@@ -56,7 +56,7 @@ enum AuthStatementParser {
       parser.record(.symbol(.leftBrace))
       parser.recordKeywords(["email", "password", "nonce"])
       if parser.current.kind == .leftBrace, update.body == nil {
-        update.body = try parser.parseObject()
+        update.body = try ValueParser.parseObject(&parser)
       } else if parser.eat(.email) != nil, update.email == nil {
         update.email = try parseEmail(&parser, after: "'email'")
       } else if parser.eat(.password) != nil, update.password == nil {
@@ -161,9 +161,10 @@ enum AuthStatementParser {
       while true {
         parser.recordKeywords(["name", "issuer"])
         if name == nil, parser.eatWord("name") {
-          name = try parser.parseValue(after: "'name'", what: "the factor's name in quotes")
+          name = try ValueParser.parse(
+            &parser, after: "'name'", what: "the factor's name in quotes")
         } else if issuer == nil, parser.eatWord("issuer") {
-          issuer = try parser.parseValue(after: "'issuer'", what: "the issuer in quotes")
+          issuer = try ValueParser.parse(&parser, after: "'issuer'", what: "the issuer in quotes")
         } else {
           break
         }
@@ -174,7 +175,8 @@ enum AuthStatementParser {
       parser.recordKeywords(["code", "secret"])
       var factor: ValueNode?
       if !parser.isWord(parser.current, "code") && !parser.isWord(parser.current, "secret") {
-        factor = try parser.parseValue(
+        factor = try ValueParser.parse(
+          &parser,
           after: "'mfa verify'", what: "a factor id, 'code' or 'secret'")
       }
       let answer = try parser.parseChoice(["code", "secret"], after: "the factor")
@@ -186,7 +188,7 @@ enum AuthStatementParser {
     default:
       _ = parser.eatWord("factor")
       return .mfaUnenroll(
-        factor: try parser.parseValue(after: "'mfa unenroll'", what: "a factor id"))
+        factor: try ValueParser.parse(&parser, after: "'mfa unenroll'", what: "a factor id"))
     }
   }
 
@@ -203,21 +205,23 @@ enum AuthStatementParser {
           try parser.expectWord("email", after: "'where'", help: "admin users filter by email only")
           let op = try parser.parseChoice(
             AdminUserFilter.Operator.allCases.map(\.rawValue), after: "'email'")
-          let pattern = try parser.parseValue(
+          let pattern = try ValueParser.parse(
+            &parser,
             after: "'\(op)'", what: "a pattern in quotes such as 'ci-%'")
           filter = AdminUserFilter(
             op: AdminUserFilter.Operator(rawValue: op) ?? .eq, pattern: pattern)
         } else if limit == nil, parser.eat(.limit) != nil {
-          limit = try parser.parseValue(after: "'limit'", what: "a number of users")
+          limit = try ValueParser.parse(&parser, after: "'limit'", what: "a number of users")
         } else if page == nil, parser.eatWord("page") {
-          page = try parser.parseValue(after: "'page'", what: "a page number (1 is the first)")
+          page = try ValueParser.parse(
+            &parser, after: "'page'", what: "a page number (1 is the first)")
         } else {
           break
         }
       }
       return .users(filter: filter, limit: limit, page: page)
     case "user":
-      return .user(try parser.parseValue(after: "'admin user'", what: "a user id"))
+      return .user(try ValueParser.parse(&parser, after: "'admin user'", what: "a user id"))
     case "create":
       try parser.expectWord("user", after: "'admin create'")
       try parser.expect(.email, after: "'admin create user'")
@@ -231,10 +235,12 @@ enum AuthStatementParser {
         } else if !creation.confirmed, parser.eatWord("confirmed") {
           creation.confirmed = true
         } else if creation.data == nil, parser.eatWord("data") {
-          creation.data = try parser.parseValue(
+          creation.data = try ValueParser.parse(
+            &parser,
             after: "'data'", what: "the user's metadata as {...}")
         } else if creation.app == nil, parser.eatWord("app") {
-          creation.app = try parser.parseValue(after: "'app'", what: "the app metadata as {...}")
+          creation.app = try ValueParser.parse(
+            &parser, after: "'app'", what: "the app metadata as {...}")
         } else {
           break
         }
@@ -242,13 +248,14 @@ enum AuthStatementParser {
       return .createUser(creation)
     case "update":
       try parser.expectWord("user", after: "'admin update'")
-      let id = try parser.parseValue(after: "'admin update user'", what: "a user id")
-      let body = try parser.parseValue(
+      let id = try ValueParser.parse(&parser, after: "'admin update user'", what: "a user id")
+      let body = try ValueParser.parse(
+        &parser,
         after: "the user id", what: #"the changes as {...}, such as {"email_confirm": true}"#)
       return .updateUser(id: id, body: body)
     case "delete":
       try parser.expectWord("user", after: "'admin delete'")
-      let id = try parser.parseValue(after: "'admin delete user'", what: "a user id")
+      let id = try ValueParser.parse(&parser, after: "'admin delete user'", what: "a user id")
       return .deleteUser(id: id, soft: parser.eatWord("soft"))
     case "link":
       let type = try parser.parseChoice(AdminStatement.linkTypes, after: "'admin link'")
@@ -262,7 +269,8 @@ enum AuthStatementParser {
           password = try parseSecret(
             &parser, after: "'password'", what: "a password in quotes or $env.NAME")
         } else if data == nil, parser.eatWord("data") {
-          data = try parser.parseValue(after: "'data'", what: "the user's metadata as {...}")
+          data = try ValueParser.parse(
+            &parser, after: "'data'", what: "the user's metadata as {...}")
         } else {
           break
         }
@@ -281,7 +289,7 @@ enum AuthStatementParser {
       guard parser.eatWord("data") else { return .invite(email: email, data: nil) }
       return .invite(
         email: email,
-        data: try parser.parseValue(after: "'data'", what: "the user's metadata as {...}"))
+        data: try ValueParser.parse(&parser, after: "'data'", what: "the user's metadata as {...}"))
     }
   }
 

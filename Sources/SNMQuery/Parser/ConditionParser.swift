@@ -90,7 +90,7 @@ enum ConditionParser {
     _ parser: inout Parser, after: @autoclosure () -> String, into tree: inout Builder.Tree,
     _ builder: inout Builder
   ) throws(ParseFailure) -> Int {
-    let column = try parser.parseColumnPath(after: after())
+    let column = try SelectListParser.parseColumnPath(&parser, after: after())
     var negated = false
     if parser.eat(.not) != nil { negated = true }
     parser.record(.keyword("not"))
@@ -127,7 +127,8 @@ enum ConditionParser {
     let operatorEnd = parser.previousEnd
     // The bytes, not a copy of the source (three retains and releases a predicate).
     let bytes = parser.source.bytes
-    let value = try parser.parseValue(
+    let value = try ValueParser.parse(
+      &parser,
       after: "'\(String(decoding: bytes[operatorToken.start..<operatorEnd], as: UTF8.self))'",
       what: op == .in ? "a list in parentheses" : "a value", into: &builder)
     let range = SourceRange(start: column.range.start, end: parser.previousEnd)

@@ -51,7 +51,8 @@ enum FunctionsStatementParser {
         "a path in quotes under the project's URL", after: "'request \(method.lowercased())'",
         help: "for example request \(method.lowercased()) '/rest/v1/dog_profile?select=id'")
     }
-    let path = try parser.parseValue(after: "'request \(method.lowercased())'", what: "a path")
+    let path = try ValueParser.parse(
+      &parser, after: "'request \(method.lowercased())'", what: "a path")
     var request = RawRequest(method: method, path: path)
     request.body = try parseRequestBody(&parser, after: "the path", needsWord: true)
     request.headers = try parseRequestHeaders(&parser)
@@ -84,7 +85,7 @@ enum FunctionsStatementParser {
     parser.record(.symbol(.leftBrace))
     switch parser.current.kind {
     case .leftBrace, .leftBracket, .singleQuoted, .doubleQuoted, .variable:
-      return .value(try parser.parseValue(after: where_, what: "a body"))
+      return .value(try ValueParser.parse(&parser, after: where_, what: "a body"))
     default:
       if needsWord {
         throw parser.expectedFailure(
@@ -101,7 +102,8 @@ enum FunctionsStatementParser {
       let name = try StorageStatementParser.parsePath(
         &parser,
         .value, what: "a header name such as x-region", after: "'header'")
-      let value = try parser.parseValue(
+      let value = try ValueParser.parse(
+        &parser,
         after: "the header name", what: "the header's value in quotes")
       headers.append(RequestHeader(name: name, value: value))
     }

@@ -35,8 +35,8 @@ extension Parser {
       return .realtime(try RealtimeStatementParser.parse(&self))
     }
     switch current.keyword {
-    case .from: return .query(try parseQuery(into: &builder))
-    case .rpc: return .rpc(try parseRPC(into: &builder))
+    case .from: return .query(try QueryParser.parseQuery(&self, into: &builder))
+    case .rpc: return .rpc(try QueryParser.parseRPC(&self, into: &builder))
     case .storage: return .storage(try StorageStatementParser.parse(&self))
     case .login where AuthStatementParser.isLoginByMail(self):
       return .auth(try AuthStatementParser.parseLoginByMail(&self))

@@ -100,6 +100,18 @@ extension Parser {
     if cursorToken >= 0 { tableContext.removeLast() }
   }
 
+  /// `)`, `]` or `}` closing `open`, or a failure that points at both.
+  mutating func expectClose(_ kind: TokenKind, opened open: Token) throws(ParseFailure) {
+    if eat(kind) != nil { return }
+    if current.kind.isError { throw tokenFailure(current) }
+    let openText = text(open)
+    let close = String(kind.spelling.dropFirst().dropLast())
+    let range = current.kind.isStatementEnd ? SourceRange.point(previousEnd) : current.range
+    throw failure(
+      .unclosed(openText, close: close, found: describe(current)), at: range,
+      notes: [Diagnostic.Note("'\(openText)' opened here", at: open.range)])
+  }
+
   /// Records that completion could offer `item` here.
   /// (An autoclosure: the item, often a table name, is made only when completing.)
   mutating func record(_ item: @autoclosure () -> ExpectedItem) {

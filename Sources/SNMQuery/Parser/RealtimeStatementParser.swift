@@ -47,12 +47,14 @@ enum RealtimeStatementParser {
       let event = try parseTopic(
         &parser, what: "an event name", after: "'broadcast \(topic.text)'",
         help: "for example 'broadcast \(topic.text) cursor {\"x\": 1}'")
-      let payload = try parser.parseValue(
+      let payload = try ValueParser.parse(
+        &parser,
         after: "'broadcast \(topic.text) \(event.text)'", what: "a JSON object")
       return .broadcast(topic: topic, event: event, payload: payload)
     case "track":
       let topic = try parseTopic(&parser, what: "a topic", after: "'track'")
-      let payload = try parser.parseValue(
+      let payload = try ValueParser.parse(
+        &parser,
         after: "'track \(topic.text)'", what: "a JSON object, as in {\"status\": \"online\"}")
       return .track(topic: topic, payload: payload)
     default:  // untrack

@@ -11,7 +11,8 @@ extension ScriptStatementParser {
       parser.advance()
       let comparison = parseComparisonSymbol(&parser) ?? .equal
       return .count(
-        comparison, try parser.parseValue(after: "'expect count'", what: "a number of rows"))
+        comparison,
+        try ValueParser.parse(&parser, after: "'expect count'", what: "a number of rows"))
     case .header:
       let keyword = parser.advance()
       let name = try parseHeaderName(&parser, after: keyword)
@@ -20,7 +21,7 @@ extension ScriptStatementParser {
           "a comparison (== != contains matches)", after: "'expect header \(name)'",
           help: "for example: expect header Content-Range == '0-9/42'")
       }
-      let value = try parser.parseValue(after: "'\(comparison.rawValue)'")
+      let value = try ValueParser.parse(&parser, after: "'\(comparison.rawValue)'")
       return .header(name: name, comparison, value)
     case .time:
       parser.advance()
@@ -45,7 +46,8 @@ extension ScriptStatementParser {
     if parser.eat(.count) != nil {
       let comparison = parseComparisonSymbol(&parser) ?? .equal
       return .valueCount(
-        left, comparison, try parser.parseValue(after: "'count'", what: "a number of elements"))
+        left, comparison,
+        try ValueParser.parse(&parser, after: "'count'", what: "a number of elements"))
     }
     if parser.eat(.exists) != nil { return .exists(left, negated: false) }
     if parser.current.keyword == .not && parser.peek().keyword == .exists {

@@ -17,7 +17,8 @@ extension ScriptStatementParser {
       guard modifiers.rare?.maxAffected == nil else {
         throw parser.failure(.duplicateClause("max affected"), at: start.range)
       }
-      modifiers.clauses.maxAffected = try parser.parseValue(
+      modifiers.clauses.maxAffected = try ValueParser.parse(
+        &parser,
         after: "'max affected'", what: "the most rows the write may change")
       modifiers.clauses.maxAffectedRange = SourceRange(start: start.start, end: parser.previousEnd)
     default:

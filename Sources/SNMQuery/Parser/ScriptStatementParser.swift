@@ -31,7 +31,8 @@ enum ScriptStatementParser {
       let statement = try parser.parseStatement(into: &builder)
       return LetStatement(name: name, value: .statement(statement))
     }
-    let value = try parser.parseValue(
+    let value = try ValueParser.parse(
+      &parser,
       after: "'='", what: "a value, a query or an rpc", into: &builder)
     return LetStatement(name: name, value: .value(value))
   }
@@ -50,13 +51,17 @@ enum ScriptStatementParser {
       let comparison = parseComparisonSymbol(&parser) ?? .equal
       return try parseWithin(
         &parser,
-        .rows(comparison, try parser.parseValue(after: "'expect rows'", what: "a number of rows")))
+        .rows(
+          comparison,
+          try ValueParser.parse(&parser, after: "'expect rows'", what: "a number of rows")))
     case .status:
       parser.advance()
       let comparison = parseComparisonSymbol(&parser) ?? .equal
       return try parseWithin(
         &parser,
-        .status(comparison, try parser.parseValue(after: "'expect status'", what: "an HTTP status"))
+        .status(
+          comparison,
+          try ValueParser.parse(&parser, after: "'expect status'", what: "an HTTP status"))
       )
     case .error:
       parser.advance()
@@ -64,7 +69,8 @@ enum ScriptStatementParser {
     default:
       parser.recordKeywords(Self.moreExpectWords)
       if let more = try parseMoreExpectations(&parser) { return try parseWithin(&parser, more) }
-      let left = try parser.parseValue(
+      let left = try ValueParser.parse(
+        &parser,
         after: "'expect'", what: "rows, status, error or a value to compare")
       if let more = try parseValueExpectation(&parser, left) {
         return try parseWithin(&parser, more)
@@ -74,7 +80,7 @@ enum ScriptStatementParser {
           "a comparison (== != < <= > >= contains matches)", after: "the value",
           help: "for example: expect $dog.name == 'Bori'")
       }
-      let right = try parser.parseValue(after: "'\(comparison.rawValue)'")
+      let right = try ValueParser.parse(&parser, after: "'\(comparison.rawValue)'")
       return try parseWithin(&parser, .compare(left, comparison, right))
     }
   }
@@ -107,7 +113,7 @@ enum ScriptStatementParser {
       parser.advance()
       return ValueNode(.word(parser.text(token)), range: token.range)
     case .singleQuoted, .doubleQuoted, .variable:
-      return try parser.parseValue(after: "'expect error'", what: "an error code")
+      return try ValueParser.parse(&parser, after: "'expect error'", what: "an error code")
     default:
       return nil
     }
@@ -125,7 +131,7 @@ enum ScriptStatementParser {
       return EchoStatement(value: ValueNode(.string(StringLiteral("")), range: .point(keyword.end)))
     default:
       return EchoStatement(
-        value: try parser.parseValue(after: "'echo'", what: "a string or value to print"))
+        value: try ValueParser.parse(&parser, after: "'echo'", what: "a string or value to print"))
     }
   }
 

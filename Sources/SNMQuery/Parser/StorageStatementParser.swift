@@ -39,7 +39,8 @@ enum StorageStatementParser {
         } else if parser.eatWord("types") {
           repeat {
             types.append(
-              try parser.parseValue(after: "'types'", what: "a MIME type such as 'image/*'"))
+              try ValueParser.parse(
+                &parser, after: "'types'", what: "a MIME type such as 'image/*'"))
           } while parser.eat(.comma) != nil
         } else {
           break
@@ -60,11 +61,14 @@ enum StorageStatementParser {
       while true {
         parser.recordKeywords(["limit", "offset", "search", "order"])
         if parser.eatWord("limit") {
-          listing.limit = try parser.parseValue(after: "'limit'", what: "a number of entries")
+          listing.limit = try ValueParser.parse(
+            &parser, after: "'limit'", what: "a number of entries")
         } else if parser.eatWord("offset") {
-          listing.offset = try parser.parseValue(after: "'offset'", what: "a number of entries")
+          listing.offset = try ValueParser.parse(
+            &parser, after: "'offset'", what: "a number of entries")
         } else if parser.eatWord("search") {
-          listing.search = try parser.parseValue(
+          listing.search = try ValueParser.parse(
+            &parser,
             after: "'search'", what: "the start of a name in quotes")
         } else if parser.eatWord("order") {
           try parser.expectWord("by", after: "'order'")
@@ -98,11 +102,12 @@ enum StorageStatementParser {
       while true {
         parser.recordKeywords(["type", "upsert", "cache"])
         if parser.eatWord("type") {
-          upload.contentType = try parser.parseValue(after: "'type'", what: "a MIME type in quotes")
+          upload.contentType = try ValueParser.parse(
+            &parser, after: "'type'", what: "a MIME type in quotes")
         } else if parser.eatWord("upsert") {
           upload.upsert = true
         } else if parser.eatWord("cache") {
-          upload.cache = try parser.parseValue(after: "'cache'", what: "seconds")
+          upload.cache = try ValueParser.parse(&parser, after: "'cache'", what: "seconds")
         } else {
           return .upload(upload)
         }
@@ -151,7 +156,7 @@ enum StorageStatementParser {
       try parser.expectWord(
         "expires", after: "the path",
         help: "for example 'storage sign \(parser.source.text(of: path.range)) expires 60'")
-      let expires = try parser.parseValue(after: "'expires'", what: "seconds")
+      let expires = try ValueParser.parse(&parser, after: "'expires'", what: "seconds")
       parser.recordKeywords(["download"])
       return .sign(path: path, expires: expires, download: parser.eatWord("download"))
     default:  // url
@@ -173,7 +178,7 @@ enum StorageStatementParser {
     parser.record(item)
     switch parser.current.kind {
     case .singleQuoted, .doubleQuoted, .variable:
-      return try parser.parseValue(after: after, what: what)
+      return try ValueParser.parse(&parser, after: after, what: what)
     default:
       break
     }

@@ -50,7 +50,7 @@ enum StringLiteralDecoder {
           let range = SourceRange(start: cursor, end: pathEnd + 1)
           parts.append(
             .variable(
-              Parser.parseVariablePath(bytes, start: cursor + 2, end: pathEnd, range: range)))
+              ValueParser.parseVariablePath(bytes, start: cursor + 2, end: pathEnd, range: range)))
           cursor = pathEnd + 1
         } else if interpolateBare,
           case let pathEnd = Lexer.variablePathEnd(in: bytes, from: cursor + 1),
@@ -60,7 +60,7 @@ enum StringLiteralDecoder {
           let range = SourceRange(start: cursor, end: pathEnd)
           parts.append(
             .variable(
-              Parser.parseVariablePath(bytes, start: cursor + 1, end: pathEnd, range: range)))
+              ValueParser.parseVariablePath(bytes, start: cursor + 1, end: pathEnd, range: range)))
           cursor = pathEnd
         } else {
           buffer.append(byte)

@@ -1,126 +1,135 @@
 /// Values: strings, numbers, literals, bare atoms, variables, `[arrays]`, `{objects}`, `(lists)`.
-extension Parser {
+/// A type of its own over the ``Parser``'s cursor, as ``ConditionParser`` is: each function takes
+/// the parser `inout`, so its tokens are never copied.
+enum ValueParser {
   /// A value as the syntax tree holds it.
-  mutating func parseValue(after: @autoclosure () -> String, what: String = "a value")
+  static func parse(
+    _ parser: inout Parser, after: @autoclosure () -> String, what: String = "a value"
+  )
     throws(ParseFailure)
     -> ValueNode
   {
     var builder = ASTBuilder()
-    return try parseValue(after: after(), what: what, into: &builder)
+    return try parse(&parser, after: after(), what: what, into: &builder)
   }
 
   /// A value, made by `builder`.
-  mutating func parseValue<Builder: SyntaxBuilder>(
+  static func parse<Builder: SyntaxBuilder>(
+    _ parser: inout Parser,
     after: @autoclosure () -> String, what: String = "a value", into builder: inout Builder
   ) throws(ParseFailure) -> Builder.Value {
-    record(.value)
-    record(.symbol(.variable))
-    let token = current
+    parser.record(.value)
+    parser.record(.symbol(.variable))
+    let token = parser.current
     switch token.kind {
     case .singleQuoted, .doubleQuoted:
-      advance()
+      parser.advance()
       return try builder.string(token) { () throws(ParseFailure) in
-        try decodeString(token, interpolateBare: false)
+        try parser.decodeString(token, interpolateBare: false)
       }
     case .number:
-      advance()
-      return builder.number(token, text: text(token))
+      parser.advance()
+      return builder.number(token, text: parser.text(token))
     case .uuid:
-      advance()
-      return builder.uuid(token, text: text(token))
+      parser.advance()
+      return builder.uuid(token, text: parser.text(token))
     case .date:
-      advance()
-      return builder.date(token, text: text(token))
+      parser.advance()
+      return builder.date(token, text: parser.text(token))
     case .timestamp:
-      advance()
-      return builder.timestamp(token, text: text(token))
+      parser.advance()
+      return builder.timestamp(token, text: parser.text(token))
     case .variable:
-      advance()
-      return builder.variable(token, reference: variableReference(token))
+      parser.advance()
+      return builder.variable(token, reference: variableReference(token, in: parser.source))
     case .leftBracket:
-      return try parseElements(closedBy: .rightBracket, opening: "'['", into: &builder)
+      return try parseElements(&parser, closedBy: .rightBracket, opening: "'['", into: &builder)
     case .leftBrace:
-      return try parseObject(into: &builder)
+      return try parseObject(&parser, into: &builder)
     case .leftParen:
-      return try parseElements(closedBy: .rightParen, opening: "'('", into: &builder)
+      return try parseElements(&parser, closedBy: .rightParen, opening: "'('", into: &builder)
     case .word:
       switch token.keyword {
       case .true, .false:
-        advance()
+        parser.advance()
         return builder.bool(token.keyword == .true, range: token.range)
       case .null:
-        advance()
+        parser.advance()
         return builder.null(range: token.range)
       default:
-        let word = text(token)
-        let run = bareRun()
+        let word = parser.text(token)
+        let run = bareRun(parser)
         guard run.text == word else {
           // `alice@example.com`, `o-x`: quote all of it, not its first word.
-          throw failure(
+          throw parser.failure(
             .bareWordValue(run.text), at: run.range,
             help: "quote text values: '\(run.text.replacingOccurrences(of: "'", with: "''"))'")
         }
-        throw failure(
+        throw parser.failure(
           .bareWordValue(word), at: token.range,
           help: "quote text values: '\(word)'; variables start with '$': $\(word)")
       }
     default:
-      throw expectedFailure(what, after: after())
+      throw parser.expectedFailure(what, after: after())
     }
   }
 
   /// `{"key": value, ...}` as the syntax tree holds it.
-  mutating func parseObject() throws(ParseFailure) -> ValueNode {
+  static func parseObject(_ parser: inout Parser) throws(ParseFailure) -> ValueNode {
     var builder = ASTBuilder()
-    return try parseObject(into: &builder)
+    return try parseObject(&parser, into: &builder)
   }
 
   /// Values separated by commas from the opening bracket (the current token) to `close`: an
   /// array (`]`) or a list (`)`).
-  private mutating func parseElements<Builder: SyntaxBuilder>(
+  private static func parseElements<Builder: SyntaxBuilder>(
+    _ parser: inout Parser,
     closedBy close: TokenKind, opening: String, into builder: inout Builder
   ) throws(ParseFailure) -> Builder.Value {
-    let open = advance()
-    try enterNesting(open)
-    defer { leaveNesting() }
+    let open = parser.advance()
+    try parser.enterNesting(open)
+    defer { parser.leaveNesting() }
     // Room for four at once when any follow.
-    var elements = builder.elements(room: current.kind != close ? 4 : 0)
-    if current.kind != close {
+    var elements = builder.elements(room: parser.current.kind != close ? 4 : 0)
+    if parser.current.kind != close {
       // The first element apart, as in parseSelectList: an `after:` that read `elements` held
       // the array while it grew.
-      builder.append(try parseValue(after: opening, into: &builder), to: &elements)
-      while eat(.comma) != nil {
-        builder.append(try parseValue(after: "','", into: &builder), to: &elements)
+      builder.append(try parse(&parser, after: opening, into: &builder), to: &elements)
+      while parser.eat(.comma) != nil {
+        builder.append(try parse(&parser, after: "','", into: &builder), to: &elements)
       }
     }
-    try expectClose(close, opened: open)
+    try parser.expectClose(close, opened: open)
     // Each part handed on with `consume`: a value of a generic type was copied into the call.
-    let range = SourceRange(start: open.start, end: previousEnd)
+    let range = SourceRange(start: open.start, end: parser.previousEnd)
     if close == .rightBracket { return builder.array(consume elements, range: range) }
     return builder.list(consume elements, range: range)
   }
 
   /// `{"key": value, ...}`; keys are strings (either quote), kept in the order written.
-  mutating func parseObject<Builder: SyntaxBuilder>(into builder: inout Builder)
+  static func parseObject<Builder: SyntaxBuilder>(
+    _ parser: inout Parser, into builder: inout Builder
+  )
     throws(ParseFailure) -> Builder.Value
   {
-    let open = advance()
-    try enterNesting(open)
-    defer { leaveNesting() }
+    let open = parser.advance()
+    try parser.enterNesting(open)
+    defer { parser.leaveNesting() }
     // Room for eight members at once: grown a member at a time, four were three allocations.
-    var members = builder.members(room: current.kind != .rightBrace ? 8 : 0)
+    var members = builder.members(room: parser.current.kind != .rightBrace ? 8 : 0)
     var seenKeys: Set<String> = []
-    if current.kind != .rightBrace {
+    if parser.current.kind != .rightBrace {
       repeat {
-        let keyToken = current
+        let keyToken = parser.current
         let key: String
         switch keyToken.kind {
         case .doubleQuoted, .singleQuoted:
-          advance()
-          key = try decodeQuotedName(keyToken)
+          parser.advance()
+          key = try parser.decodeQuotedName(keyToken)
         default:
-          let help = keyToken.kind == .word ? "JSON keys are quoted: \"\(text(keyToken))\"" : nil
-          throw expectedFailure(
+          let help =
+            keyToken.kind == .word ? "JSON keys are quoted: \"\(parser.text(keyToken))\"" : nil
+          throw parser.expectedFailure(
             "a key in double quotes", after: builder.count(of: members) == 0 ? "'{'" : "','",
             help: help)
         }
@@ -128,28 +137,29 @@ extension Parser {
         let duplicate =
           count < 16
           ? builder.contains(key: key, in: members) : !seenKeys.insert(key).inserted
-        if duplicate { throw failure(.duplicateKey(key), at: keyToken.range) }
+        if duplicate { throw parser.failure(.duplicateKey(key), at: keyToken.range) }
         if count == 15 { seenKeys = Set(builder.keys(of: members) + [key]) }
-        guard eat(.colon) != nil else {
-          throw expectedFailure("':'", after: "the key \"\(key)\"")
+        guard parser.eat(.colon) != nil else {
+          throw parser.expectedFailure("':'", after: "the key \"\(key)\"")
         }
-        let value = try parseValue(after: "\"\(key)\":", into: &builder)
+        let value = try parse(&parser, after: "\"\(key)\":", into: &builder)
         builder.append(key: key, keyRange: keyToken.range, value: consume value, to: &members)
-      } while eat(.comma) != nil
+      } while parser.eat(.comma) != nil
     }
-    try expectClose(.rightBrace, opened: open)
-    return builder.object(consume members, range: SourceRange(start: open.start, end: previousEnd))
+    try parser.expectClose(.rightBrace, opened: open)
+    return builder.object(
+      consume members, range: SourceRange(start: open.start, end: parser.previousEnd))
   }
 
   /// `$name.a[0].b` or `${name.a}` as a reference.
-  func variableReference(_ token: Token) -> VariableRef {
+  static func variableReference(_ token: Token, in source: Source) -> VariableRef {
     var start = token.start + 1
     var end = token.end
     if source.bytes[start] == UInt8(ascii: "{") {
       start += 1
       end -= 1
     }
-    return Parser.parseVariablePath(source.bytes, start: start, end: end, range: token.range)
+    return parseVariablePath(source.bytes, start: start, end: end, range: token.range)
   }
 
   /// The name and steps of a variable path between `start` and `end`.
@@ -189,23 +199,22 @@ extension Parser {
     }
     return VariableRef(name: name, path: steps, range: range)
   }
-}
 
-extension Parser {
   /// The text written without spaces from the current token on (`alice@example.com`, `o-x`), up to
   /// a space, a separator or a closing bracket: what a bare value meant as one.
-  func bareRun() -> (text: String, range: SourceRange) {
-    let start = current.start
-    var end = current.end
-    var ahead = position + 1
+  static func bareRun(_ parser: Parser) -> (text: String, range: SourceRange) {
+    let start = parser.current.start
+    var end = parser.current.end
+    var ahead = parser.position + 1
     while true {
-      let next = tokens[ahead]
+      let next = parser.tokens[ahead]
       guard next.start == end, !next.kind.isStatementEnd else { break }
       switch next.kind {
       case .comma, .rightParen, .rightBracket, .rightBrace, .leftParen, .singleQuoted,
         .doubleQuoted:
         return (
-          source.text(of: SourceRange(start: start, end: end)), SourceRange(start: start, end: end)
+          parser.source.text(of: SourceRange(start: start, end: end)),
+          SourceRange(start: start, end: end)
         )
       default:
         end = next.end
@@ -213,12 +222,13 @@ extension Parser {
       }
     }
     return (
-      source.text(of: SourceRange(start: start, end: end)), SourceRange(start: start, end: end)
+      parser.source.text(of: SourceRange(start: start, end: end)),
+      SourceRange(start: start, end: end)
     )
   }
 
   /// Consumes the tokens of `bareRun()`.
-  mutating func skipBareRun(to end: Int) {
-    while current.start < end && !current.kind.isStatementEnd { advance() }
+  static func skipBareRun(_ parser: inout Parser, to end: Int) {
+    while parser.current.start < end && !parser.current.kind.isStatementEnd { parser.advance() }
   }
 }
