@@ -6,6 +6,7 @@ after the statements before it had been sent (a user signed up, a row written) a
 script's first lines printed."""
 import os
 import subprocess
+import threading
 import uuid
 
 import pytest
@@ -73,6 +74,91 @@ def test_expect_env_exists_is_the_scripts_own_check_and_guards_the_lines_after_i
     result = snm(env, str(script))
     assert result.returncode == 2 and result.stdout == "", (result.stdout, result.stderr)
     assert f"{script}:3:6: error: the environment variable '{UNSET}' is not set" in result.stderr
+
+
+# ---- a script that does not parse chooses no project ------------------------------------------
+
+NONSENSE = ("from where nonsense\n", "1:12: error: expected an action (select, insert, upsert, put, "
+            "update or delete) after the table 'where', found 'nonsense'")
+
+
+def unnamed(tmp_path):
+    """Nothing names a project, and the local project cannot be made: XDG_DATA_HOME is a file."""
+    environment = {name: value for name, value in os.environ.items()
+                   if not name.startswith("SUPABASE_") and name != "CI"}
+    data_home = tmp_path / "data-home-is-a-file"
+    data_home.write_text("")
+    return {**environment, "XDG_DATA_HOME": str(data_home), "NO_COLOR": "1"}
+
+
+def test_a_script_that_does_not_parse_is_refused_before_a_project_is_chosen(tmp_path):
+    """With no project named, `snm -c nonsense` started the machine's local project (port
+    54321) before checking the script, and a start that failed (the port taken) exited 3 saying
+    nothing of the mistake. Every way in says where and why, exit 2, with nothing chosen: here
+    a start would fail (its data home is a file) and say so."""
+    env = unnamed(tmp_path)
+    text, error = NONSENSE
+    bad = tmp_path / "bad.snm"
+    bad.write_text(text)
+    good = tmp_path / "good.snm"
+    good.write_text("echo 'ran'\n")
+    cases = [
+        ("-c", ["-c", text], None, f"-c:{error}"),
+        ("file", [str(bad)], None, f"{bad}:{error}"),
+        # Every file is checked before the first runs.
+        ("second file", [str(good), str(bad)], None, f"{bad}:{error}"),
+        ("snm -", ["-"], text, f"stdin:{error}"),
+        ("pipe", [], "\n\n# a comment first\n" + text, f"stdin:4:{error.split(':', 1)[1]}"),
+        ("check", ["check", str(bad)], None, f"{bad}:{error}"),
+    ]
+    for name, args, stdin, expected in cases:
+        result = subprocess.run([SNM, *args], input=stdin, capture_output=True, text=True,
+                                env=env, timeout=60)
+        assert (result.returncode, result.stdout) == (2, ""), (name, result.stdout, result.stderr)
+        assert result.stderr.startswith(expected + "\n"), (name, result.stderr)
+        assert "data dir" not in result.stderr and "local project" not in result.stderr, \
+            (name, result.stderr)
+    # Standard input redirected from the file (read whole, checked whole).
+    with open(bad) as stdin:
+        result = subprocess.run([SNM], stdin=stdin, capture_output=True, text=True, env=env,
+                                timeout=60)
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    assert result.stderr.startswith(f"stdin:{error}\n"), result.stderr
+
+
+def test_every_file_is_checked_before_the_first_runs_with_what_the_ones_before_bind(
+        env, tmp_path):
+    """`snm a.snm b.snm` ran a.snm (its requests sent) before finding b.snm's mistake; each
+    file is checked before the first runs, with the names the files before it bind. A pipe's
+    first statement is read to be checked, then runs as it came."""
+    first = tmp_path / "first.snm"
+    first.write_text("echo 'first ran'\nlet who = 'Bori'\n")
+    bad = tmp_path / "bad.snm"
+    bad.write_text("echo $who\n" + NONSENSE[0])
+    result = snm(env, str(first), str(bad))
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    assert result.stderr == (f"{bad}:2:{NONSENSE[1][2:]}\nfrom where nonsense\n"
+                             "           ^~~~~~~~\n"), result.stderr
+    second = tmp_path / "second.snm"
+    second.write_text("echo 'hello $who'\n")
+    result = snm(env, str(first), str(second))
+    assert (result.returncode, result.stdout) == (0, "first ran\nhello Bori\n"), result.stderr
+    piped = subprocess.run([SNM], input="\n# first\necho 'one'\necho 'two'\nfrom where x\n",
+                           capture_output=True, text=True, env=env, timeout=60)
+    assert (piped.returncode, piped.stdout) == (2, "one\ntwo\n"), piped.stderr
+    assert piped.stderr.startswith("stdin:5:12: error:"), piped.stderr
+    # A FIFO the first statement runs is read once, for its check and its run.
+    fifo = tmp_path / "once.snm"
+    os.mkfifo(fifo)
+
+    def write_once():
+        with open(fifo, "w") as writer:
+            writer.write("echo 'from the fifo'\n")
+    writer = threading.Thread(target=write_once, daemon=True)
+    writer.start()
+    piped = subprocess.run([SNM], input=f"run {fifo}\n", capture_output=True, text=True, env=env,
+                           timeout=60)
+    assert (piped.returncode, piped.stdout) == (0, "from the fifo\n"), piped.stderr
 
 
 # ---- a start says its steps at a terminal ---------------------------------------------------------

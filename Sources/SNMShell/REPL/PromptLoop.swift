@@ -17,23 +17,23 @@ public struct PromptLoop {
   /// reads, the exit code).
   public private(set) var runner: ScriptRunner
 
-  /// A loop reading `reader`, running statements with `executor`.
-  public init(executor: StatementExecutor, reader: any LineReader) {
+  /// A loop reading `reader`, running statements with `executor`; `loader` holds the script
+  /// files read so far (those the statements were checked with before: a FIFO is read once).
+  public init(
+    executor: StatementExecutor, reader: any LineReader, loader: ScriptLoader = ScriptLoader()
+  ) {
     self.executor = executor
     self.reader = reader
-    self.runner = ScriptRunner(executor: executor)
+    self.runner = ScriptRunner(executor: executor, loader: loader)
   }
 
   /// Reads and runs statements until `exit`, Ctrl-D or the end of input.
   ///
   /// At a terminal every statement runs whatever happened before; from a pipe the first failure
   /// stops the loop unless `on_error` is `continue`. Returns the exit code for the whole session.
-  /// With `whole`, all the input there is (standard input redirected from a file), it is checked
-  /// whole before its first statement runs, as `-c` and script files are.
-  public mutating func run(checkingFirst whole: String? = nil) async -> ExitCode {
-    if let whole, runner.checked(whole, source: "stdin") == nil {
-      return runner.state.failure ?? .usage
-    }
+  /// Standard input redirected from a file is checked whole before this runs it
+  /// (``EarlyCheck``), as `-c` and script files are.
+  public mutating func run() async -> ExitCode {
     let code = await readAndRun()
     // `defer` statements typed at the prompt or piped in run when the session ends.
     await runner.runDeferred(from: 0)

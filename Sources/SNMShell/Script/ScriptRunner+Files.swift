@@ -11,8 +11,9 @@ extension ScriptRunner {
   /// let code = await runner.run(file: "smoke/pair.snm")
   /// ```
   /// `-` reads the script from standard input (to its end, as a file is read) and runs it as
-  /// `stdin`; the files it runs are found from the working directory.
-  public mutating func run(file path: String) async -> ExitCode {
+  /// `stdin`; the files it runs are found from the working directory. With `checked` (its check
+  /// made before, by ``EarlyCheck``) it is not checked again.
+  public mutating func run(file path: String, checked early: ScriptCheck? = nil) async -> ExitCode {
     let loader = state.loader
     let source: Source
     do {
@@ -23,10 +24,11 @@ extension ScriptRunner {
     if path != "-" { state.files.insert(path) }
     // A file of ordinary size keeps the statements its check parsed; a larger one is parsed
     // again, a statement at a time, to run in the memory of its text.
-    let keeping = source.bytes.count <= Self.keptScriptBytes
-    let check = ScriptCheck.check(
-      file: source, variables: executor.boundNames(), loader: loader, keeping: keeping,
-      environment: executor.environment)
+    let check =
+      early
+      ?? ScriptCheck.check(
+        file: source, variables: executor.boundNames(), loader: loader,
+        keeping: source.bytes.count <= Self.keptScriptBytes, environment: executor.environment)
     if let interruption = check.interruption { return refuse(path, interruption) }
     guard !check.hasErrors else {
       reportCheckErrors(check)
@@ -38,10 +40,11 @@ extension ScriptRunner {
       executor.baseErrors.flush()
       announcement = nil
     }
-    if keeping {
-      _ = await runStatements(check.script.statements, in: source, complete: true)
-    } else {
+    // A check that kept none parsed the file only to check it (or it holds none to run).
+    if check.script.statements.isEmpty {
       _ = await runStatements(ParsedStatements(source), in: source, complete: true)
+    } else {
+      _ = await runStatements(check.script.statements, in: source, complete: true)
     }
     return exitCode
   }

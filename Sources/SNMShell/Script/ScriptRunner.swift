@@ -45,12 +45,20 @@ public struct ScriptRunner {
     return exitCode
   }
 
+  /// Runs statements checked before (``EarlyCheck``: `-c`'s, once the check found no error)
+  /// without checking them again.
+  public mutating func run(checked check: ScriptCheck) async -> ExitCode {
+    _ = await runStatements(check.script.statements, in: check.script.source, complete: true)
+    return exitCode
+  }
+
   /// Runs script files in order with the same variables and session, each one checked (with the
-  /// files it runs) before anything is sent; a failed file stops the rest unless `on_error` is
-  /// `continue`.
-  public mutating func run(files: [String]) async -> ExitCode {
-    for file in files {
-      let code = await run(file: file)
+  /// files it runs) before anything is sent, or checked before with the others (`checked`: one
+  /// ``EarlyCheck`` check per file, none with errors); a failed file stops the rest unless
+  /// `on_error` is `continue`.
+  public mutating func run(files: [String], checked: [ScriptCheck]? = nil) async -> ExitCode {
+    for (index, file) in files.enumerated() {
+      let code = await run(file: file, checked: checked?[index])
       if code == .interrupted || code == .terminated { return code }
       if code != .success && executor.currentSettings.onError == .stop { return code }
     }

@@ -87,35 +87,51 @@ enum Runner {
       }
     }
     let environment = ProcessEnvironment.current
+    // What will run is checked before a project is chosen: a script that does not parse starts
+    // no local project and reaches no other (a pipe: its first statement).
+    var early = EarlyCheck(options: options, environment: environment)
+    var piped: (any LineReader)?
+    if !statements.isEmpty {
+      early.check(text: statements.joined(separator: "\n"), name: "-c")
+    } else if !files.isEmpty {
+      early.check(files: files)
+    } else if let whole {
+      early.check(text: whole, name: "stdin")
+    } else if !interactive {
+      piped = early.firstStatement(of: PlainLineReader())
+    }
+    if let code = early.refusal(errors: .standardError) { return code }
+    let loader = early.loader
     let (project, target) = try ProjectTargeting.choose(
       options,
       needsName: !interactive && ProjectChoice.underCI(environment)
         ? ", and CI is set (CI=\(ProjectChoice.shown(environment["CI"] ?? "")))" : nil)
     let executor = await StatementExecutor.connected(project: project, options: options)
-    if !statements.isEmpty {
-      let text = statements.joined(separator: "\n")
+    if let checked = early.statements, !statements.isEmpty {
       return await executor.stoppingOnSignals {
-        var runner = ScriptRunner(executor: executor)
-        return await runner.run(text: text, name: "-c")
+        var runner = ScriptRunner(executor: executor, loader: loader)
+        return await runner.run(checked: checked)
       }
     }
-    if !files.isEmpty {
+    if let checked = early.files {
       // A script file's first line on standard error is its target (once its check passed).
       let announcement = options.quiet ? nil : target.line
       guard options.sharedSession else {
-        return await runIsolated(files, project, options, announcement: announcement)
+        return await runIsolated(
+          files, checked, loader, project, options, announcement: announcement)
       }
       return await executor.stoppingOnSignals {
-        var runner = ScriptRunner(executor: executor)
+        var runner = ScriptRunner(executor: executor, loader: loader)
         runner.announcement = announcement
-        return await runner.run(files: files)
+        return await runner.run(files: files, checked: checked)
       }
     }
     guard interactive else {
-      return await executor.stoppingOnSignals { [whole] in
-        var loop = PromptLoop(
-          executor: executor, reader: whole.map(PlainLineReader.init(text:)) ?? PlainLineReader())
-        return await loop.run(checkingFirst: whole)
+      // Standard input read whole was checked whole; it runs a statement at a time as a pipe.
+      let reader = piped ?? PlainLineReader(text: whole ?? "")
+      return await executor.stoppingOnSignals {
+        var loop = PromptLoop(executor: executor, reader: reader, loader: loader)
+        return await loop.run()
       }
     }
     // The project's names load on their first need (the first key typed, Tab, a statement that
@@ -148,8 +164,8 @@ enum Runner {
   /// Script files in a session of their own (signed out at the start, kept in a private
   /// folder removed afterwards), so they neither see nor spoil the saved one.
   static func runIsolated(
-    _ files: [String], _ project: ProjectSelection, _ options: ShellOptions,
-    announcement: String?
+    _ files: [String], _ checked: [ScriptCheck], _ loader: ScriptLoader,
+    _ project: ProjectSelection, _ options: ShellOptions, announcement: String?
   ) async -> ExitCode {
     let directory = NSTemporaryDirectory() + "snm-script-" + UUID().uuidString
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -159,9 +175,9 @@ enum Runner {
         configuration: options.networkConfiguration(key: project.key)),
       sessionDirectory: directory, output: .standardOutput, errors: .standardError)
     return await executor.stoppingOnSignals {
-      var runner = ScriptRunner(executor: executor)
+      var runner = ScriptRunner(executor: executor, loader: loader)
       runner.announcement = announcement
-      return await runner.run(files: files)
+      return await runner.run(files: files, checked: checked)
     }
   }
 }
