@@ -97,15 +97,21 @@ public final class ArrivingLines: @unchecked Sendable {
     }
     guard let source = bytes.baseAddress else { return (offset, 0) }
     text.grow(toHold: most + Self.pastMost)
-    switch layout {
-    case .lines:
-      return takeRows(
-        CompactRows.self, source, bytes.count, from: offset, keys: keys, heads: heads,
-        elements: elements, dropped: dropped)
-    case .indented:
-      return takeRows(
-        IndentedRows.self, source, bytes.count, from: offset, keys: keys, heads: heads,
-        elements: elements, dropped: dropped)
+    // The walk reads the keys and heads where they are (an array's subscript was a call of its
+    // own a member once the walk grew past what is inlined); `heads` has a head for each key.
+    return keys.withUnsafeBufferPointer { keys in
+      heads.withUnsafeBufferPointer { heads in
+        switch layout {
+        case .lines:
+          takeRows(
+            CompactRows.self, source, bytes.count, from: offset, keys: keys, heads: heads,
+            elements: elements, dropped: dropped)
+        case .indented:
+          takeRows(
+            IndentedRows.self, source, bytes.count, from: offset, keys: keys, heads: heads,
+            elements: elements, dropped: dropped)
+        }
+      }
     }
   }
 
@@ -129,7 +135,8 @@ public final class ArrivingLines: @unchecked Sendable {
   /// own for each layout).
   private func takeRows<Layout: RowLayout>(
     _: Layout.Type, _ source: UnsafePointer<UInt8>, _ end: Int, from offset: Int,
-    keys: [JSONValidator.KeyPattern], heads: [MemberHead], elements: Int, dropped: Int
+    keys: UnsafeBufferPointer<JSONValidator.KeyPattern>, heads: UnsafeBufferPointer<MemberHead>,
+    elements: Int, dropped: Int
   ) -> (offset: Int, rows: Int) {
     var at = offset
     var rows = 0
@@ -282,51 +289,65 @@ enum IndentedRows: RowLayout {
 
 /// One row checked and written in one pass, as an ndjson line or as `json` indents it
 /// (``ArrivingLines``).
+///
+/// The walk reads and writes through pointers (``at``, ``to``) rather than offsets from two
+/// bases, which frees the bases' two registers for the walk's own state. Every bound is the
+/// same as an offset's was: a read of `n` bytes is made only when ``stop`` is at least `n` past
+/// ``at`` (``has(_:)``), and ``stop`` is never past the bytes' end nor past where the room
+/// written into ends (the writing never runs ahead of the reading by more than the room's
+/// slack, as before: ``ahead``).
 struct RowLine<Layout: RowLayout> {
+  /// The bytes read and the text's room written (made before the walk: ``limited``), kept to
+  /// give ``offset`` and ``written`` back as offsets (the buffer itself is not held, which cost
+  /// a retain and a release a row).
   private let source: UnsafePointer<UInt8>
-  /// The bytes' end: where reading stops, so that what is written never passes the text's room
-  /// (``limited``).
-  private let end: Int
-  /// The bytes' true end: `end` is before it when the room left holds less.
-  private let last: Int
-  /// The most the writing may stand past the reading (`out - offset`) so that the bytes still
-  /// to read fit in the room left: a line end's indentation is the writing that gains on it (as
-  /// json writes a row, less what its members' heads may gain: ``take(keys:heads:)``).
-  private var ahead: Int
-  /// Where the reading stands; past the row's `,` once it is taken.
-  private(set) var offset: Int
-  /// The text's room (made before the walk: ``limited``), and where the writing stands in it
-  /// (the text's count once the row is taken: the buffer itself is not held, which cost a
-  /// retain and a release a row).
   private let base: UnsafeMutablePointer<UInt8>
-  private let capacity: Int
-  private var out: Int
-  var written: Int { out }
+  /// Where the reading stands; past the row's `,` once it is taken.
+  private var at: UnsafePointer<UInt8>
+  /// Where reading stops, so that what is written never passes the text's room: the bytes'
+  /// end, or before it when the room left holds less (``limited``).
+  private let stop: UnsafePointer<UInt8>
+  /// Reading stops before the bytes' end, where the room left ended: a row that ran out may
+  /// fit in more room.
+  let limited: Bool
+  /// Where the writing stands in the text's room (its count once the row is taken).
+  private var to: UnsafeMutablePointer<UInt8>
+  /// The most the writing may stand past the reading, as addresses (`to - at`), so that the
+  /// bytes still to read fit in the room left: a line end's indentation is the writing that
+  /// gains on it (as json writes a row, less what its members' heads may gain:
+  /// ``take(keys:heads:)``).
+  private var ahead: Int
   /// Just past the row's `}`, once it is read.
-  private(set) var closed = 0
+  private var closedAt: UnsafePointer<UInt8>
   /// Written as `json` indents it, else as an ndjson line.
   private var indented: Bool { Layout.indented }
 
   /// A row at `offset` of the `end` bytes at `source`.
   init(source: UnsafePointer<UInt8>, end: Int, offset: Int, text: JSONTextBuffer) {
     self.source = source
-    self.offset = offset
     base = text.base
-    capacity = text.capacity
-    out = text.count
-    last = end
+    at = source + offset
+    to = text.base + text.count
+    closedAt = source
     // Each byte read writes at most one (a line end's indentation is counted where it is
     // written), and a token writes at most `slack` bytes past what it read: so reading stops
     // where the room does; as json indents it, at half of it, the other half for indentation.
-    let room = capacity - Self.slack - out
+    let room = text.capacity - Self.slack - text.count
     let reach = Layout.indented ? room / 2 : room
-    self.end = reach < end - offset ? offset + max(reach, 0) : end
-    ahead = capacity - Self.slack - self.end
+    let last = reach < end - offset ? offset + max(reach, 0) : end
+    stop = source + last
+    limited = last < end
+    // `out - offset <= capacity - slack - last` as the offsets were, moved to addresses.
+    ahead =
+      text.capacity - Self.slack - last + (Int(bitPattern: text.base) - Int(bitPattern: source))
   }
 
-  /// Reading stopped before the bytes' end, where the room left ended: a row that ran out may
-  /// fit in more room.
-  var limited: Bool { end < last }
+  /// Where the reading stands in the bytes; past the row's `,` once it is taken.
+  var offset: Int { at - source }
+  /// The text's count once the row is taken.
+  var written: Int { to - base }
+  /// Just past the row's `}`, once it is read.
+  var closed: Int { closedAt - source }
 
   enum Outcome {
     /// Checked, written, and followed by a `,`.
@@ -343,22 +364,48 @@ struct RowLine<Layout: RowLayout> {
   /// space after a key, or a word stored whole past a token's end, with bytes to spare.
   private static var slack: Int { 160 }
 
-  /// The byte at the offset after whitespace, or nil at the end.
+  /// Whether `count` bytes are left to read from `at` before `stop` (the one bound of every
+  /// read: `at[0..<count]` is then in the bytes).
+  @_transparent
+  private func has(_ count: Int) -> Bool {
+    count <= stop - at
+  }
+
+  /// The byte at `at` after whitespace, or nil at the end.
   @inline(__always)
   private mutating func next() -> UInt8? {
-    while offset < end {
-      let byte = source[offset]
+    guard at < stop else { return nil }
+    let byte = at.pointee
+    if byte > 0x20 { return byte }
+    return pastWhitespace(byte)
+  }
+
+  /// ``next()`` at whitespace or a control (`byte`, at `at`): the byte after the whitespace,
+  /// or nil at the end.
+  @inline(__always)
+  private mutating func pastWhitespace(_ byte: UInt8) -> UInt8? {
+    // One space before a token, as jsonb's text puts one after each `,` and `:`: one step.
+    if byte == 0x20 && has(2) && at[1] > 0x20 {
+      at += 1
+      return at.pointee
+    }
+    while at < stop {
+      let byte = at.pointee
       if byte > 0x20 || !JSONRowWriter.isWhitespace(byte) { return byte }
-      offset &+= 1
+      at += 1
     }
     return nil
   }
 
   @inline(__always)
   private mutating func put(_ byte: UInt8) {
-    base[out] = byte
-    out &+= 1
+    to.pointee = byte
+    to += 1
   }
+
+  /// How far the writing stands past the reading, as addresses (``ahead``).
+  @inline(__always)
+  private var gained: Int { Int(bitPattern: to) &- Int(bitPattern: at) }
 
   /// In the indented layout, a line end and the indentation of `level` levels (two spaces
   /// each): more written than read, so false (nothing written) when the room left after it
@@ -369,8 +416,8 @@ struct RowLine<Layout: RowLayout> {
   private mutating func newline(_ level: Int) -> Bool {
     guard indented else { return true }
     let spaces = 2 &* level
-    guard out &+ 2 &+ spaces &- offset <= ahead else { return false }
-    let target = UnsafeMutableRawPointer(base + out)
+    guard gained &+ 2 &+ spaces <= ahead else { return false }
+    let target = UnsafeMutableRawPointer(to)
     target.storeBytes(of: (0x2020_2020_2020_200A as UInt64).littleEndian, as: UInt64.self)
     target.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: 8, as: UInt64.self)
     if spaces > 15 {
@@ -381,7 +428,7 @@ struct RowLine<Layout: RowLayout> {
         done &+= 8
       } while done < spaces
     }
-    out &+= 1 &+ spaces
+    to += 1 &+ spaces
     return true
   }
 
@@ -389,22 +436,26 @@ struct RowLine<Layout: RowLayout> {
   /// `heads`) in order.
   ///
   /// The walk runs on a copy, stored back once at its end: `self` here is the caller's memory,
-  /// so each move of the offsets on it would be stored there (after every byte written, which
+  /// so each move of the pointers on it would be stored there (after every byte written, which
   /// may be any memory); on a local whose address no call takes (the walk and every step of it
   /// inlined) they stay in registers.
-  mutating func take(keys: [JSONValidator.KeyPattern], heads: [MemberHead]) -> Outcome {
+  mutating func take(
+    keys: UnsafeBufferPointer<JSONValidator.KeyPattern>, heads: UnsafeBufferPointer<MemberHead>
+  ) -> Outcome {
     var walk = self
     let outcome = walk.walk(keys: keys, heads: heads)
     // What the caller reads, field by field: stored back whole, the copy is folded into `self`.
-    offset = walk.offset
-    out = walk.out
-    closed = walk.closed
+    at = walk.at
+    to = walk.to
+    closedAt = walk.closedAt
     return outcome
   }
 
   /// ``take(keys:heads:)``'s walk.
   @inline(__always)
-  private mutating func walk(keys: [JSONValidator.KeyPattern], heads: [MemberHead]) -> Outcome {
+  private mutating func walk(
+    keys: UnsafeBufferPointer<JSONValidator.KeyPattern>, heads: UnsafeBufferPointer<MemberHead>
+  ) -> Outcome {
     guard let open = next() else { return .ranOut }
     guard open == UInt8(ascii: "{") else { return .notTaken }
     // An element after the first, one level deep: `json` writes it after a `,`.
@@ -413,31 +464,31 @@ struct RowLine<Layout: RowLayout> {
       // are not measured one by one: the most they gain on the reading is set apart here, so
       // that every other line end measures against what is left.
       ahead &-= MemberHead.lineExtra &* heads.count
-      guard out &- offset <= ahead else { return .noRoom }
+      guard gained <= ahead else { return .noRoom }
       put(UInt8(ascii: ","))
       guard newline(1) else { return .noRoom }
     }
     put(open)
-    offset &+= 1
+    at += 1
     for index in heads.indices {
       let head = heads[index]
-      if offset &+ 24 <= end && head.starts(source + offset) {
+      if has(24) && head.starts(at) {
         // The head as rows usually come: its `,`, the key and the `:` with no whitespace.
         if indented {
-          head.storeLine(base + out)
-          out &+= head.lineCount
+          head.storeLine(to)
+          to += head.lineCount
         } else {
           // The bytes just compared, which are the head's (the head's own words would be read
           // again from memory).
-          let from = UnsafeRawPointer(source + offset)
-          let target = UnsafeMutableRawPointer(base + out)
+          let from = UnsafeRawPointer(at)
+          let target = UnsafeMutableRawPointer(to)
           target.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
           target.storeBytes(
             of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16,
             as: UInt64.self)
-          out &+= head.count
+          to += head.count
         }
-        offset &+= head.count
+        at += head.count
       } else {
         let outcome = memberHead(keys[index], first: index == 0)
         guard case .taken = outcome else { return outcome }
@@ -447,7 +498,11 @@ struct RowLine<Layout: RowLayout> {
       let outcome: Outcome
       switch byte {
       case UInt8(ascii: "\""): outcome = string()
-      case UInt8(ascii: "{"), UInt8(ascii: "["): outcome = container(byte)
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        let walked = Self.container(byte, at: at, to: to, stop: stop, ahead: ahead)
+        at = walked.at
+        to = walked.to
+        outcome = walked.outcome
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): outcome = literal(byte)
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): outcome = number()
       default: return .notTaken
@@ -463,12 +518,12 @@ struct RowLine<Layout: RowLayout> {
       put(close)
       put(0x0A)
     }
-    offset &+= 1
-    closed = offset
+    at += 1
+    closedAt = at
     // Only a row followed by a `,` is taken: the check goes on from there as from any `,`.
     guard let comma = next() else { return .ranOut }
     guard comma == UInt8(ascii: ",") else { return .notTaken }
-    offset &+= 1
+    at += 1
     return .taken
   }
 
@@ -480,7 +535,7 @@ struct RowLine<Layout: RowLayout> {
       guard let comma = next() else { return .ranOut }
       guard comma == UInt8(ascii: ",") else { return .notTaken }
       put(comma)
-      offset &+= 1
+      at += 1
     }
     guard newline(2) else { return .noRoom }
     guard let quote = next() else { return .ranOut }
@@ -488,31 +543,29 @@ struct RowLine<Layout: RowLayout> {
     // The key and its closing quote, against the first row's in two words (byte by byte in
     // the body's last sixteen bytes).
     put(quote)
-    if offset + 17 <= end {
-      let low = UnsafeRawPointer(source + offset + 1).loadUnaligned(as: UInt64.self)
-      let high = UnsafeRawPointer(source + offset + 9).loadUnaligned(as: UInt64.self)
+    if has(17) {
+      let low = UnsafeRawPointer(at + 1).loadUnaligned(as: UInt64.self)
+      let high = UnsafeRawPointer(at + 9).loadUnaligned(as: UInt64.self)
       guard UInt64(littleEndian: low) & key.lowMask == key.low,
         UInt64(littleEndian: high) & key.highMask == key.high
       else { return .notTaken }
-      UnsafeMutableRawPointer(base + out).storeBytes(of: low, as: UInt64.self)
-      UnsafeMutableRawPointer(base + out + 8).storeBytes(of: high, as: UInt64.self)
+      UnsafeMutableRawPointer(to).storeBytes(of: low, as: UInt64.self)
+      UnsafeMutableRawPointer(to + 8).storeBytes(of: high, as: UInt64.self)
     } else {
       for index in 0..<key.length {
-        guard offset + 1 + index < end else { return .ranOut }
+        guard has(index + 2) else { return .ranOut }
         let word = (index < 8 ? key.low : key.high) >> UInt64(8 * (index & 7))
-        guard source[offset + 1 + index] == UInt8(truncatingIfNeeded: word) else {
-          return .notTaken
-        }
-        base[out + index] = source[offset + 1 + index]
+        guard at[1 + index] == UInt8(truncatingIfNeeded: word) else { return .notTaken }
+        to[index] = at[1 + index]
       }
     }
-    out &+= key.length
-    offset &+= 1 + key.length
+    to += key.length
+    at += 1 + key.length
     guard let colon = next() else { return .ranOut }
     guard colon == UInt8(ascii: ":") else { return .notTaken }
     put(colon)
     if indented { put(UInt8(ascii: " ")) }
-    offset &+= 1
+    at += 1
     return .taken
   }
 
@@ -522,7 +575,32 @@ struct RowLine<Layout: RowLayout> {
   /// key and its `:` in an object, then a value, then a `,` or the close. One loop and no call
   /// (inlined in the row's walk, the reading and writing places stay in registers): the
   /// containers open are a count and a bit each, set for an object.
-  @_transparent
+  @inline(never)
+  private static func container(
+    _ open: UInt8, at: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>,
+    stop: UnsafePointer<UInt8>, ahead: Int
+  ) -> (outcome: Outcome, at: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>) {
+    var walk = RowLine(at: at, to: to, stop: stop, ahead: ahead)
+    let outcome = walk.container(open)
+    return (outcome, walk.at, walk.to)
+  }
+
+  /// A walk of a container's value alone (``container(_:at:to:stop:ahead:)``).
+  private init(
+    at: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, stop: UnsafePointer<UInt8>,
+    ahead: Int
+  ) {
+    source = at
+    base = to
+    self.at = at
+    self.to = to
+    self.stop = stop
+    self.ahead = ahead
+    limited = false
+    closedAt = at
+  }
+
+  @inline(__always)
   private mutating func container(_ open: UInt8) -> Outcome {
     // Bit `n` set: the container `n` deep (the member's value is 0) is an object.
     var objects: UInt64 = 0
@@ -530,11 +608,11 @@ struct RowLine<Layout: RowLayout> {
     var depth = 0
     var byte = open
     while true {
-      // A value at the offset, `byte` its first, inside `depth` containers.
+      // A value at `at`, `byte` its first, inside `depth` containers.
       if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
         guard depth < 64 else { return .notTaken }
         put(byte)
-        offset &+= 1
+        at += 1
         guard let first = next() else { return .ranOut }
         if first != byte &+ 2 {
           let object = byte == UInt8(ascii: "{")
@@ -548,7 +626,7 @@ struct RowLine<Layout: RowLayout> {
         }
         // An empty one is written whole.
         put(first)
-        offset &+= 1
+        at += 1
       } else {
         let outcome: Outcome
         switch byte {
@@ -564,7 +642,7 @@ struct RowLine<Layout: RowLayout> {
       while true {
         guard depth > 0 else { return .taken }
         guard let after = next() else { return .ranOut }
-        offset &+= 1
+        at += 1
         let object = objects &>> UInt64(depth &- 1) & 1 != 0
         if after == UInt8(ascii: ",") {
           put(after)
@@ -581,8 +659,8 @@ struct RowLine<Layout: RowLayout> {
     }
   }
 
-  /// Whether the byte at the offset after whitespace is `expected` (not read past); else
-  /// `stop` is why not.
+  /// Whether the byte at `at` after whitespace is `expected` (not read past); else `stop` is
+  /// why not.
   @_transparent
   private mutating func comes(_ expected: UInt8, _ stop: inout Outcome) -> Bool {
     guard let byte = next() else {
@@ -615,7 +693,7 @@ struct RowLine<Layout: RowLayout> {
       guard comes(UInt8(ascii: ":"), &stop) else { return nil }
       put(UInt8(ascii: ":"))
       if indented { put(UInt8(ascii: " ")) }
-      offset &+= 1
+      at += 1
     }
     guard let byte = next() else {
       stop = .ranOut
@@ -634,44 +712,44 @@ struct RowLine<Layout: RowLayout> {
   @_transparent
   private mutating func string() -> Outcome {
     put(UInt8(ascii: "\""))
-    offset &+= 1
+    at += 1
     while true {
-      if offset &+ 16 <= end {
-        let chunk = UnsafeRawPointer(source + offset).loadUnaligned(as: SIMD16<UInt8>.self)
-        UnsafeMutableRawPointer(base + out).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
+      if has(16) {
+        let chunk = UnsafeRawPointer(at).loadUnaligned(as: SIMD16<UInt8>.self)
+        UnsafeMutableRawPointer(to).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
         let run = Self.plainRun(chunk)
-        offset &+= run
-        out &+= run
+        at += run
+        to += run
         if run == 16 { continue }
-      } else if offset + 8 <= end {
-        let word = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
-        UnsafeMutableRawPointer(base + out).storeBytes(of: word, as: UInt64.self)
+      } else if has(8) {
+        let word = UnsafeRawPointer(at).loadUnaligned(as: UInt64.self)
+        UnsafeMutableRawPointer(to).storeBytes(of: word, as: UInt64.self)
         let value = UInt64(littleEndian: word)
         let flags =
           ByteWord.below(0x20, in: value) | ByteWord.equal(0x22, in: value)
           | ByteWord.equal(0x5C, in: value) | value & ByteWord.highs
         if flags == 0 {
-          offset &+= 8
-          out &+= 8
+          at += 8
+          to += 8
           continue
         }
         let run = flags.trailingZeroBitCount >> 3
-        offset &+= run
-        out &+= run
-      } else if offset >= end {
+        at += run
+        to += run
+      } else if !has(1) {
         return .ranOut
       }
-      let byte = source[offset]
+      let byte = at.pointee
       if byte == UInt8(ascii: "\"") {
         put(byte)
-        offset &+= 1
+        at += 1
         return .taken
       }
       // An escape (written again by the writer), a control (not JSON).
       if byte == UInt8(ascii: "\\") || byte < 0x20 { return .notTaken }
       if byte < 0x80 {
         put(byte)
-        offset &+= 1
+        at += 1
         continue
       }
       let length: Int
@@ -681,8 +759,8 @@ struct RowLine<Layout: RowLayout> {
       case 0xF0...0xF4: length = 4
       default: return .notTaken
       }
-      guard offset + length <= end else { return .ranOut }
-      let second = source[offset + 1]
+      guard has(length) else { return .ranOut }
+      let second = at[1]
       let low: UInt8 =
         switch byte {
         case 0xC2: 0xA0  // U+0080...U+009F, the C1 controls, are escaped by the writer
@@ -692,10 +770,10 @@ struct RowLine<Layout: RowLayout> {
         }
       let high: UInt8 = byte == 0xED ? 0x9F : byte == 0xF4 ? 0x8F : 0xBF
       guard second >= low, second <= high else { return .notTaken }
-      for index in 2..<length where source[offset + index] & 0xC0 != 0x80 { return .notTaken }
-      for index in 0..<length { base[out + index] = source[offset + index] }
-      out &+= length
-      offset &+= length
+      for index in 2..<length where at[index] & 0xC0 != 0x80 { return .notTaken }
+      for index in 0..<length { to[index] = at[index] }
+      to += length
+      at += length
     }
   }
 
@@ -717,97 +795,123 @@ struct RowLine<Layout: RowLayout> {
     return low != 0 ? low.trailingZeroBitCount &>> 3 : 8 &+ high.trailingZeroBitCount &>> 3
   }
 
-  /// `true`, `false` or `null` at the offset.
+  /// `true`, `false` or `null` at `at`.
   @_transparent
   private mutating func literal(_ first: UInt8) -> Outcome {
     // The literal's bytes, the first lowest.
     let (word, count): (UInt64, Int) =
       first == UInt8(ascii: "t")
       ? (0x6575_7274, 4) : first == UInt8(ascii: "f") ? (0x65_736C_6166, 5) : (0x6C6C_756E, 4)
-    guard offset + 8 <= end else {
+    guard has(8) else {
       for index in 0..<count {
-        guard offset + index < end else { return .ranOut }
-        guard UInt64(source[offset + index]) == word >> UInt64(8 * index) & 0xFF else {
-          return .notTaken
-        }
+        guard has(index + 1) else { return .ranOut }
+        guard UInt64(at[index]) == word >> UInt64(8 * index) & 0xFF else { return .notTaken }
       }
-      for index in 0..<count { base[out + index] = source[offset + index] }
-      out &+= count
-      offset &+= count
+      for index in 0..<count { to[index] = at[index] }
+      to += count
+      at += count
       return .taken
     }
-    let bytes = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
+    let bytes = UnsafeRawPointer(at).loadUnaligned(as: UInt64.self)
     let mask: UInt64 = (1 << UInt64(count * 8)) &- 1
     guard UInt64(littleEndian: bytes) & mask == word else { return .notTaken }
-    UnsafeMutableRawPointer(base + out).storeBytes(of: bytes, as: UInt64.self)
-    out &+= count
-    offset &+= count
+    UnsafeMutableRawPointer(to).storeBytes(of: bytes, as: UInt64.self)
+    to += count
+    at += count
     return .taken
   }
 
   /// Just past the digits from `start` on (`start` when there are none): eight bytes at a time
-  /// while eight are left, the first byte that is not a digit found in the word.
+  /// while eight are left before `stop`, the first byte that is not a digit found in the word.
   @inline(__always)
-  private func digits(from start: Int) -> Int {
-    var at = start
-    while at + 8 <= end {
-      let word = UInt64(
-        littleEndian: UnsafeRawPointer(source + at).loadUnaligned(as: UInt64.self))
+  private func digits(from start: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+    var from = start
+    while 8 <= stop - from {
+      let word = UInt64(littleEndian: UnsafeRawPointer(from).loadUnaligned(as: UInt64.self))
       // Below `0` (exact for the first such byte), or above `9`: 0x3A to 0x7F carry into the
       // high bit when 0x46 is added to their low seven bits, 0x80 and up have it already.
       let other =
         ByteWord.below(0x30, in: word)
         | ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x4646_4646_4646_4646 | word) & ByteWord.highs
-      if other != 0 { return at + other.trailingZeroBitCount >> 3 }
-      at &+= 8
+      if other != 0 { return from + other.trailingZeroBitCount >> 3 }
+      from += 8
     }
-    while at < end && source[at] &- 0x30 < 10 { at &+= 1 }
-    return at
+    while from < stop && from.pointee &- 0x30 < 10 { from += 1 }
+    return from
   }
 
-  /// A number at the offset (RFC 8259's grammar), followed by a byte that may end it.
+  /// A number at `at` (RFC 8259's grammar), followed by a byte that may end it.
   @_transparent
   private mutating func number() -> Outcome {
-    let start = offset
-    var at = offset
-    if at < end && source[at] == UInt8(ascii: "-") { at &+= 1 }
-    guard at < end else { return .ranOut }
-    if source[at] == UInt8(ascii: "0") {
-      at &+= 1
-    } else {
-      guard source[at] &- 0x31 < 9 else { return .notTaken }
-      at = digits(from: at + 1)
-    }
-    if at < end && source[at] == UInt8(ascii: ".") {
-      let first = at + 1
-      at = digits(from: first)
-      guard at > first else { return at < end ? .notTaken : .ranOut }
-    }
-    if at < end && source[at] | 0x20 == UInt8(ascii: "e") {
-      at &+= 1
-      if at < end && (source[at] == UInt8(ascii: "+") || source[at] == UInt8(ascii: "-")) {
-        at &+= 1
+    if has(8) {
+      // As numbers usually come: digits without a sign or an exponent, a fraction or not, and
+      // the byte that ends them, all in the eight bytes at `at`; anything else is read below.
+      let word = UInt64(littleEndian: UnsafeRawPointer(at).loadUnaligned(as: UInt64.self))
+      // Each byte's high bit set when it is not a digit: for its low seven bits, `+ 0x50`
+      // reaches 0x80 from `0` up and `+ 0x46` from past `9`, no byte carrying into the next.
+      let low = word & 0x7F7F_7F7F_7F7F_7F7F
+      let other =
+        (~(low &+ 0x5050_5050_5050_5050) | (low &+ 0x4646_4646_4646_4646) | word)
+        & ByteWord.highs
+      let first = UInt8(truncatingIfNeeded: word)
+      var length = other.trailingZeroBitCount &>> 3
+      var after = UInt8(truncatingIfNeeded: word &>> UInt64(length &<< 3))
+      if after == UInt8(ascii: "."), length > 0 {
+        let fraction = (other & (other &- 1)).trailingZeroBitCount &>> 3
+        if fraction > length &+ 1 {
+          length = fraction
+          after = UInt8(truncatingIfNeeded: word &>> UInt64(length &<< 3))
+        }
       }
-      let first = at
-      at = digits(from: first)
-      guard at > first else { return at < end ? .notTaken : .ranOut }
+      // A leading `0` only before the fraction or the end; `length` 8 when no byte ended them.
+      if length < 8, length > 0, first != UInt8(ascii: "0") || other & 0x8000 != 0,
+        after != UInt8(ascii: "."), JSONRowWriter.endsScalar(after)
+      {
+        UnsafeMutableRawPointer(to).storeBytes(of: word.littleEndian, as: UInt64.self)
+        to += length
+        at += length
+        return .taken
+      }
+    }
+    let start = at
+    var from = at
+    if from < stop && from.pointee == UInt8(ascii: "-") { from += 1 }
+    guard from < stop else { return .ranOut }
+    if from.pointee == UInt8(ascii: "0") {
+      from += 1
+    } else {
+      guard from.pointee &- 0x31 < 9 else { return .notTaken }
+      from = digits(from: from + 1)
+    }
+    if from < stop && from.pointee == UInt8(ascii: ".") {
+      let first = from + 1
+      from = digits(from: first)
+      guard from > first else { return from < stop ? .notTaken : .ranOut }
+    }
+    if from < stop && from.pointee | 0x20 == UInt8(ascii: "e") {
+      from += 1
+      if from < stop && (from.pointee == UInt8(ascii: "+") || from.pointee == UInt8(ascii: "-")) {
+        from += 1
+      }
+      let first = from
+      from = digits(from: first)
+      guard from > first else { return from < stop ? .notTaken : .ranOut }
     }
     // The number must be followed by what may end it (more digits may still come).
-    guard at < end else { return .ranOut }
-    guard JSONRowWriter.endsScalar(source[at]) else { return .notTaken }
-    let count = at - start
-    if count <= 16 && start + 16 <= end {
-      let target = UnsafeMutableRawPointer(base + out)
+    guard from < stop else { return .ranOut }
+    guard JSONRowWriter.endsScalar(from.pointee) else { return .notTaken }
+    let count = from - start
+    if count <= 16 && 16 <= stop - start {
+      let target = UnsafeMutableRawPointer(to)
+      target.storeBytes(of: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self), as: UInt64.self)
       target.storeBytes(
-        of: UnsafeRawPointer(source + start).loadUnaligned(as: UInt64.self), as: UInt64.self)
-      target.storeBytes(
-        of: UnsafeRawPointer(source + start + 8).loadUnaligned(as: UInt64.self),
-        toByteOffset: 8, as: UInt64.self)
+        of: UnsafeRawPointer(start + 8).loadUnaligned(as: UInt64.self), toByteOffset: 8,
+        as: UInt64.self)
     } else {
-      (base + out).update(from: source + start, count: count)
+      to.update(from: start, count: count)
     }
-    out &+= count
-    offset = at
+    to += count
+    at = from
     return .taken
   }
 }
