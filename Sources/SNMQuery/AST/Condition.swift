@@ -128,6 +128,13 @@ struct ConditionBuilder {
   /// Room for three predicates (most trees have one to three): growing copies each.
   init() { predicates.reserveCapacity(3) }
 
+  /// A tree over `predicates` and `joins`, empty (their storage kept from a tree before:
+  /// ``CheckBuilder``).
+  init(predicates: [PredicateNode], joins: [JoinNode]) {
+    self.predicates = predicates
+    self.joins = joins
+  }
+
   /// Appends a predicate; its node.
   mutating func add(_ predicate: consuming FilterPredicate) -> Int {
     predicates.append(PredicateNode(predicate: predicate))

@@ -8,8 +8,9 @@
 ///   its members only for their variables): their keys are still kept while the object is read,
 ///   so a duplicate key is the same error.
 /// Numbers keep their text (`limit` and `offset` must be whole numbers), and every name, array,
-/// list, `where` tree and select list is as ``ASTBuilder`` makes it. Never for statements that
-/// run, explain or complete: those take the whole tree.
+/// list, `where` tree and select list is as ``ASTBuilder`` makes it, in storage it keeps from the
+/// statement before (``spareNodes``). Never for statements that run, explain or complete: those
+/// take the whole tree.
 struct CheckBuilder: TreeBuilder {
   /// The keys of the objects being read, the innermost's last: one array for every object of
   /// every statement (an object's keys are dropped when it ends).
@@ -20,6 +21,44 @@ struct CheckBuilder: TreeBuilder {
     /// The members whose values use a variable.
     var kept: [ObjectMember] = []
     let start: Int
+  }
+
+  /// The storage of the last select list and `where` tree handed over, kept (a second reference
+  /// to each array) and taken again, emptied, for the next statement's: by then `snm check` has
+  /// let go of the statement before, so the storage is the builder's alone and is emptied in
+  /// place, where each new list and tree allocated its own and the statement's end freed it (a
+  /// malloc and a free, and the object's set-up and release, each). Were a statement still
+  /// held, emptying its storage would make new storage (copy-on-write), as a new one did.
+  private var spareNodes: [SelectNode] = []
+  private var sparePredicates: [PredicateNode] = []
+  private var spareJoins: [JoinNode] = []
+
+  /// The storage of `spare`, taken and emptied, with room for `room` at least.
+  private static func reuse<Element>(_ spare: inout [Element], room: Int) -> [Element] {
+    var elements: [Element] = []
+    swap(&elements, &spare)
+    if !elements.isEmpty { elements.removeAll(keepingCapacity: true) }
+    if elements.capacity < room { elements.reserveCapacity(room) }
+    return elements
+  }
+
+  mutating func selection() -> [SelectNode] { Self.reuse(&spareNodes, room: 4) }
+
+  mutating func finish(_ items: consuming [SelectNode]) -> SelectList {
+    let nodes = items
+    spareNodes = nodes
+    return SelectList(nodes: nodes, startIndex: 0, endIndex: nodes.count)
+  }
+
+  mutating func tree() -> ConditionBuilder {
+    ConditionBuilder(
+      predicates: Self.reuse(&sparePredicates, room: 3), joins: Self.reuse(&spareJoins, room: 0))
+  }
+
+  mutating func filter(_ tree: consuming ConditionBuilder, root: Int) -> Condition {
+    sparePredicates = tree.predicates
+    spareJoins = tree.joins
+    return tree.condition(root)
   }
 
   mutating func begin() {

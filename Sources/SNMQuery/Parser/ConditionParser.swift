@@ -26,16 +26,17 @@ enum ConditionParser {
     _ parser: inout Parser, by joiner: Keyword, after: @autoclosure () -> String,
     into tree: inout Builder.Tree, _ builder: inout Builder
   ) throws(ParseFailure) -> Int {
-    let word = joiner.rawValue
+    // The joiner's word is spelled only where it is read (completion, a message): spelled
+    // first, it was a call for every operand of every tree.
     let first = try parseOperand(&parser, of: joiner, after: after(), into: &tree, &builder)
     guard parser.current.keyword == joiner else {
-      parser.record(.keyword(word))
+      parser.record(.keyword(joiner.rawValue))
       return first
     }
     var last = first
     while parser.eat(joiner) != nil {
       let operand = try parseOperand(
-        &parser, of: joiner, after: "'\(word)'", into: &tree, &builder)
+        &parser, of: joiner, after: "'\(joiner.rawValue)'", into: &tree, &builder)
       builder.link(last, to: operand, in: &tree)
       last = operand
     }
