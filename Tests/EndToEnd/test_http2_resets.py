@@ -170,6 +170,28 @@ def test_a_write_whose_stream_is_refused_is_sent_once(home, tmp_path, code, name
         server.stop()
 
 
+def test_a_request_whose_body_is_a_file_and_whose_stream_is_refused_says_so(home, tmp_path):
+    """A body read from a file as libcurl sends it cannot be read again for the new send libcurl
+    makes after REFUSED_STREAM: snm said "could not reach ...: necessary data rewind wasn't
+    possible" (exit 3), naming neither the reset nor why the request was not sent again. (The
+    stream is refused once its body has come: libcurl must read it again to send it again.)"""
+    server = H2Server(lambda h2conn, stream, send: None, tmp_path)  # the body decides
+    server.on_data = lambda h2conn, event: h2conn.reset_stream(
+        event.stream_id, error_code=CODES.REFUSED_STREAM)
+    body = tmp_path / "r.csv"
+    body.write_text("a,b\n1,2\n")
+    try:
+        result = snm_over_h2(server, home, f"invoke reports put file '{body}'")
+        assert result.returncode == 3, result.stderr[-300:]
+        assert result.stderr.endswith(
+            f"malformed answer from {server.url}/functions/v1/reports: the answer is not valid "
+            "HTTP/2 (the stream was reset: REFUSED_STREAM; a request whose body is read from a "
+            "file is not sent again)\n"), result.stderr[-300:]
+        assert server.requests == [("h2", "PUT")]
+    finally:
+        server.stop()
+
+
 def test_a_read_whose_stream_is_refused_each_time_says_so(home, tmp_path):
     """A read the server refused (not processed, RFC 9113 §8.7) libcurl sends again, up to 6
     times in all, and snm lets it; when each is refused, snm said "the connection closed before
@@ -347,17 +369,39 @@ def test_a_read_sent_again_after_a_goaway_has_only_what_is_left_of_its_timeout(h
         server.stop()
 
 
-def test_a_write_a_goaway_refused_on_a_kept_connection_is_sent_once(home, tmp_path):
-    """The same GOAWAY for a write: sent once, the GOAWAY told with its code, and that it may
-    have been applied (it said the first only)."""
+def test_a_write_a_goaway_did_not_take_on_a_kept_connection_goes_again_on_a_new_one(
+        home, tmp_path):
+    """The same GOAWAY for a write, whose stream is past the last one the GOAWAY says the server
+    took: the server did not process it and will not (RFC 9113 §6.8, §8.7). It failed (exit 3,
+    "the write may have been applied"); it goes again on a new connection, once, and is
+    answered."""
     server = H2Server(goaway_after(CODES.ENHANCE_YOUR_CALM, at=2), tmp_path)
+    try:
+        result = snm_over_h2(server, home,
+                             'from t select *; from t insert {"a": 1} returning *')
+        assert result.returncode == 0, result.stderr[-300:]
+        assert result.stdout == '[\n  {\n    "id": 1\n  }\n]\n' * 2
+        assert server.requests == [("h2", "GET"), ("h2", "POST"), ("h2", "POST")]
+        assert len(server.connections) == 2
+    finally:
+        server.stop()
+
+
+def test_a_write_a_goaway_may_have_taken_on_a_kept_connection_is_sent_once(home, tmp_path):
+    """A GOAWAY whose last stream is the write's own (the server took it, and may have applied
+    it) and the connection's end: sent once, and that it may have been applied."""
+    def act(h2conn, stream, send):
+        if len(server.requests) == 1:
+            return answer_rows(h2conn, stream)
+        h2conn.close_connection(error_code=CODES.ENHANCE_YOUR_CALM, last_stream_id=stream)
+        return True
+    server = H2Server(act, tmp_path)
     try:
         result = snm_over_h2(server, home, 'from t select *; from t insert {"a": 1}')
         assert result.returncode == 3, result.stderr[-300:]
         assert result.stderr.endswith(
-            f"malformed answer from {server.url}/rest/v1/t: the answer is not valid HTTP/2 (the "
-            "connection was closed by GOAWAY before the answer: ENHANCE_YOUR_CALM; the write may "
-            "have been applied)\n"), result.stderr[-300:]
+            f"malformed answer from {server.url}/rest/v1/t: the connection closed before the "
+            "answer; the write may have been applied\n"), result.stderr[-300:]
         assert server.requests == [("h2", "GET"), ("h2", "POST")]
     finally:
         server.stop()

@@ -90,7 +90,9 @@ extension CurlTransport {
   ///   a stream whose upstream answer breaks off), as the same break is over HTTP/1.1;
   /// - REFUSED_STREAM, which libcurl answers by sending the request again on a new connection: a
   ///   read is sent up to 6 times (the server did not process it, RFC 9113 §8.7), a write once
-  ///   (``CurlTransfer/resendStopped``), and so is one reset with HTTP_1_1_REQUIRED;
+  ///   (``CurlTransfer/resendStopped``), and so is one reset with HTTP_1_1_REQUIRED; one whose
+  ///   body is read from a file, which libcurl cannot read again, once too
+  ///   (``CurlTransfer/unrewoundReset``);
   /// - a GOAWAY before the answer's head (libcurl: "Error in the HTTP2 framing layer", no words
   ///   of its own), with its code (from libcurl's notes), and a connection closed before the
   ///   stream's end.
@@ -99,6 +101,10 @@ extension CurlTransport {
     if let stopped = transfer.resendStopped {
       return "the answer is not valid HTTP/2 (the stream was reset: \(http2ErrorName(stopped)); "
         + "a request that writes is not sent again)"
+    }
+    if code == CURLE_SEND_FAIL_REWIND, let reset = transfer.unrewoundReset {
+      return "the answer is not valid HTTP/2 (the stream was reset: \(http2ErrorName(reset)); "
+        + "a request whose body is read from a file is not sent again)"
     }
     if let closed = closedBeforeAnswer(code, transfer: transfer) { return closed }
     switch code {
@@ -165,11 +171,12 @@ extension CurlTransport {
   /// may be sent once more on a new one: a server closing an idle connection (GOAWAY) while the
   /// request went out on it did not answer it (RFC 9113 §6.8 lets a client send it again), and
   /// libcurl does not. Only a method that ``HTTPMethod/maySendAgain`` (OPTIONS too, as over
-  /// http://); a write is never sent again.
+  /// http://), or a write the GOAWAY said the server did not take (its stream past the GOAWAY's
+  /// last: not processed, RFC 9113 §8.7); a write it may have taken is never sent again.
   static func mayResend(_ request: TransportRequest, after code: CURLcode, transfer: CurlTransfer)
     -> Bool
   {
-    request.method.maySendAgain && transfer.connectionsMade == 0
+    (request.method.maySendAgain || transfer.goawayLeftUntaken) && transfer.connectionsMade == 0
       && closedBeforeAnswer(code, transfer: transfer) != nil
   }
 
