@@ -315,3 +315,36 @@ def test_ctrl_c_while_rows_print_to_a_results_file_at_the_prompt_says_cancelled(
         os.close(reading)
         os.close(terminal)
         server.stop()
+
+
+def test_a_signal_ends_snm_when_standard_error_is_the_same_stalled_pipe(home):
+    """`2>&1` into a reader that takes 8 bytes a quarter second: SIGINT stopped the rows, then
+    `snm: interrupted at ...` waited on the same full pipe, for as long as its reader took to
+    make room (minutes: the signal had come, and snm did not end). It now goes out only if the
+    pipe takes it at once, and is dropped here (the exit code says it): 130 at once."""
+    server = HostileServer(lambda head: json_answer(rows_body()))
+    whole = whole_answer(server, home, "json")
+    reading, writing = os.pipe()
+    process = subprocess.Popen(
+        [SNM, "--url", server.url, "--key", "k", "--format", "json", "-c", STATEMENT],
+        stdin=subprocess.DEVNULL, stdout=writing, stderr=writing, env={**os.environ, **home})
+    os.close(writing)
+    reader = SlowReader(reading)
+    try:
+        wait_until_blocked_writing(process.pid)
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail("snm had not ended a minute after SIGINT, standard error a full pipe "
+                        f"({len(reader.got)} bytes taken)")
+        got = reader.finish()
+        assert process.returncode == 130, process.returncode
+        assert 0 < len(got) < len(whole) and whole.startswith(got), (len(got), len(whole))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        reader.stopping.set()
+        os.close(reading)
+        server.stop()

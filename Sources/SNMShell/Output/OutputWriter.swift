@@ -167,6 +167,18 @@ public final class OutputWriter: Sendable {
     stop.stop(signal: signal)
   }
 
+  /// After a signal: writes go out only as far as the reader takes them at once, the rest
+  /// dropped, a write under way that waits included (a standard error nobody reads holds snm
+  /// up no longer once Ctrl-C came), until ``stopHurrying()``. Never from a thread writing here.
+  public func hurry() {
+    stop.hurry()
+  }
+
+  /// Writes wait on their reader again (``hurry()``).
+  public func stopHurrying() {
+    stop.unhurry()
+  }
+
   /// The signal that stopped the writes (``stopWriting(signal:)``); nil while they go out.
   public var stoppedBy: Int32? {
     stop.signal

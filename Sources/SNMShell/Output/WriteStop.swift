@@ -31,6 +31,8 @@ struct WriteStop: ~Copyable, Sendable {
     var cut = false
     /// The thread inside `write(2)`, if one is.
     var writer: pthread_t?
+    /// Whether a write goes out only when the file takes it at once (``hurry()``).
+    var hurried = false
   }
 
   private let state = Mutex(State())
@@ -42,7 +44,7 @@ struct WriteStop: ~Copyable, Sendable {
   func write(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
     let thread = pthread_self()
     let going = state.withLock { state in
-      guard state.signal == 0 else {
+      guard state.signal == 0, !state.hurried || Self.takesAtOnce(fd) else {
         state.cut = true
         return false
       }
@@ -90,6 +92,26 @@ struct WriteStop: ~Copyable, Sendable {
     state.withLock { state in
       if state.signal == 0 { state.signal = signal }
     }
+    wakeWriter()
+  }
+
+  /// From now on a write goes out only when the file takes it at once (a pipe or terminal with
+  /// room: its reader keeps up), else it is dropped; a write under way that waits returns where
+  /// it is. Until ``unhurry()``. Never from the writing thread.
+  func hurry() {
+    Self.installWake()
+    state.withLock { $0.hurried = true }
+    wakeWriter()
+  }
+
+  /// Writes wait on their reader again (``hurry()``).
+  func unhurry() {
+    state.withLock { $0.hurried = false }
+  }
+
+  /// Sends SIGURG to the thread inside `write(2)` until it has left the call (under the lock
+  /// it takes to leave, so that no other call of that thread's is ended).
+  private func wakeWriter() {
     while state.withLock({ state in
       guard let writer = state.writer else { return false }
       _ = pthread_kill(writer, SIGURG)
@@ -97,6 +119,13 @@ struct WriteStop: ~Copyable, Sendable {
     }) {
       usleep(1000)
     }
+  }
+
+  /// Whether `fd` takes a write now, without waiting on its reader (or fails it now: its reader
+  /// gone). A pipe with a page free takes a message under a page whole.
+  private static func takesAtOnce(_ fd: Int32) -> Bool {
+    var check = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    return poll(&check, 1, 0) == 1
   }
 
   /// Writes go out again. Returns what stopped them, and whether text was dropped (`cut`) or

@@ -40,7 +40,9 @@ extension StatementExecutor {
   /// a task of their own (`send`): a signal cancels `body`'s task, which closes the connection
   /// at once. Standard output and `\o`'s file stop at once too, even a write waiting on a slow
   /// reader (what was written stays; ``stopOutputs(signal:)``): the statement's remaining rows are
-  /// not printed (`defer` statements print again).
+  /// not printed (`defer` statements print again). Standard error then writes only what its
+  /// reader takes at once (``OutputWriter/hurry()``): `interrupted at ...` never waits on a
+  /// reader that stalled (one pipe for both, `2>&1`), and is dropped then (the exit code says it).
   public func stoppingOnSignals(_ body: @escaping @Sendable () async -> ExitCode) async
     -> ExitCode
   {
@@ -48,6 +50,8 @@ extension StatementExecutor {
     return await signals.watch(onSignal: { [self] signal in
       interrupt(signal)
       stopOutputs(signal: signal)
+      // Standard error too may have no reader: what snm says now goes out if it can at once.
+      baseErrors.hurry()
       task.cancel()
     }) {
       await task.value

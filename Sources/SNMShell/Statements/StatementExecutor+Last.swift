@@ -42,6 +42,7 @@ extension StatementExecutor {
     if signal != nil {
       stopSignal.store(0, ordering: .relaxed)
       _ = resumeOutputs()
+      baseErrors.stopHurrying()
     }
     return signal
   }
