@@ -50,10 +50,6 @@ final class CurlTransfer {
   /// connection the request went out on (a kept one's, read while libcurl judged it, is dropped
   /// when the request goes out on another: ``willSend()``).
   private(set) var goawayError: UInt32?
-  /// The last stream that GOAWAY said the server took ("last_stream=1"), and the HTTP/2 stream
-  /// the request last went out on (libcurl's note "Using Stream ID: 3", read for a write).
-  private var goawayLastStream: UInt32?
-  private var streamID: UInt32?
   /// `CURLINFO_NUM_CONNECTS` when the GOAWAY's note came: the connections made by then.
   private var connectionsAtGoaway = 0
   /// Whether the transfer is cancelled (``CurlHandle/cancel()``): a pause before a resend ends.
@@ -68,13 +64,6 @@ final class CurlTransfer {
   /// body from the file again (`CURLE_SEND_FAIL_REWIND`, "necessary data rewind wasn't
   /// possible": the read callback reads on, from where it is).
   var unrewoundReset: UInt32? { resetBeforeResend }
-  /// Whether the GOAWAY that closed the connection the request went out on said the server did
-  /// not take its stream (a higher number than its last one): the server did not and will not
-  /// process it, and it may go again on a new connection, a write too (RFC 9113 §6.8, §8.7).
-  var goawayLeftUntaken: Bool {
-    guard goawayError != nil, let streamID, let goawayLastStream else { return false }
-    return streamID > goawayLastStream
-  }
   /// Whether libcurl would have sent a write again after the connection it went out on closed
   /// with nothing of an answer, no reset seen (libcurl: "Connection died, retrying a fresh
   /// connect", for a kept connection): the server may have applied it.
@@ -376,9 +365,8 @@ extension CurlTransfer {
     }
     if goawayError != nil, let easy {
       _ = snm_curl_get_long(easy, CURLINFO_NUM_CONNECTS, &connections)
-      if connections != connectionsAtGoaway { (goawayError, goawayLastStream) = (nil, nil) }
+      if connections != connectionsAtGoaway { goawayError = nil }
     }
-    streamID = nil
     guard sends > 1 else { return true }
     let reset = resetBeforeResend
     resetBeforeResend = nil
@@ -418,22 +406,16 @@ extension CurlTransfer {
 
   /// One of libcurl's notes (`CURLINFO_TEXT`): "REFUSED_STREAM, retrying a fresh connect",
   /// "Downgrades to HTTP/1.1", "recveived GOAWAY, error=11, last_stream=0" (7.88's spelling;
-  /// later ones "received"), "Using Stream ID: 3 (easy handle 0x...)".
+  /// later ones "received").
   fileprivate func readNote(_ bytes: UnsafeBufferPointer<UInt8>) {
     if bytes.starts(with: "REFUSED_STREAM".utf8) {
       resetBeforeResend = 7
     } else if bytes.starts(with: "Downgrades to HTTP/1.1".utf8) {
       resetBeforeResend = 13
-    } else if bytes.starts(with: "Using Stream ID: ".utf8), bytes.count < 100 {
-      let note = String(decoding: bytes, as: UTF8.self).dropFirst(17)
-      streamID = UInt32(note.prefix(while: \.isNumber))
     } else if bytes.first == UInt8(ascii: "r"), bytes.count < 100 {
       let note = String(decoding: bytes, as: UTF8.self)
       guard let found = note.range(of: "GOAWAY, error=") else { return }
       goawayError = UInt32(note[found.upperBound...].prefix(while: \.isNumber))
-      goawayLastStream = note.range(of: "last_stream=").flatMap { last in
-        UInt32(note[last.upperBound...].prefix(while: \.isNumber))
-      }
       var connections = 0
       if let easy { _ = snm_curl_get_long(easy, CURLINFO_NUM_CONNECTS, &connections) }
       connectionsAtGoaway = connections

@@ -171,12 +171,12 @@ extension CurlTransport {
   /// may be sent once more on a new one: a server closing an idle connection (GOAWAY) while the
   /// request went out on it did not answer it (RFC 9113 §6.8 lets a client send it again), and
   /// libcurl does not. Only a method that ``HTTPMethod/maySendAgain`` (OPTIONS too, as over
-  /// http://), or a write the GOAWAY said the server did not take (its stream past the GOAWAY's
-  /// last: not processed, RFC 9113 §8.7); a write it may have taken is never sent again.
+  /// http://); a write is never sent again (one the GOAWAY did not take could be, RFC 9113
+  /// §8.7, but sent again so it waited to the timeout, now and then: not done).
   static func mayResend(_ request: TransportRequest, after code: CURLcode, transfer: CurlTransfer)
     -> Bool
   {
-    (request.method.maySendAgain || transfer.goawayLeftUntaken) && transfer.connectionsMade == 0
+    request.method.maySendAgain && transfer.connectionsMade == 0
       && closedBeforeAnswer(code, transfer: transfer) != nil
   }
 
