@@ -300,6 +300,29 @@ def test_a_profiles_server_key_holding_a_client_key_is_refused(project, keys, ho
     assert result.stdout == "" and keys["publishable"] not in result.stderr
 
 
+@pytest.mark.parametrize("target", ["url", "local"])
+@pytest.mark.parametrize("kind", ["publishable", "anon"])
+def test_a_client_key_given_as_the_service_key_is_refused(project, keys, home, kind, target):
+    # `--service-key sb_publishable_...` was used as given: `as service` ran as anon, under
+    # row-level security, saw none of the walk requests and exited 0 (the flag's mirror of a
+    # client key in SUPABASE_SECRET_KEY, refused since b2b0152). A CI clean-up deleting nothing.
+    key = keys["publishable"] if kind == "publishable" else project.anon_key
+    # --local is refused before the machine's local project is looked for or started.
+    named = (["--url", project.url, "--key", keys["publishable"]] if target == "url"
+             else ["--local"])
+    for spelling in (["--service-key", key], [f"--service-key={key}"]):
+        result = snm_with(home, *named, *spelling, "-c", "as service from walk_request select id")
+        assert result.returncode == 2, (spelling, result.stdout + result.stderr)
+        assert "--service-key holds a client key (role anon, which row-level security applies " \
+            "to), not the project's server key: pass the secret (or service_role) key" \
+            in result.stderr, result.stderr
+        assert result.stdout == "" and key not in result.stderr
+    if target == "url":  # The server's key there, it is used: as service sees every request.
+        right = snm_with(home, *named, "--service-key", keys["secret"], "-c",
+                         "as service from walk_request select id; expect rows >= 1")
+        assert right.returncode == 0, right.stdout + right.stderr
+
+
 def test_a_refused_service_key_is_named_as_the_service_key(project, keys, home):
     # `as service` with a wrong SUPABASE_SECRET_KEY said 'the project refused the API key: check
     # --key or SUPABASE_PUBLISHABLE_KEY': a CI job checked the client key, which was right.

@@ -49,8 +49,8 @@ struct EnvironmentProject {
   /// The variables meant for the client's key (role anon).
   static let clientKeyVariables: Set = ["SUPABASE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY"]
 
-  /// The service key (`as service`, `admin`): `flag` (`--service-key`, used as given) when
-  /// set, else the first of ``ProjectSelection/serviceKeyVariables`` set.
+  /// The service key (`as service`, `admin`): `flag` (`--service-key`, whose client key
+  /// ``ProjectChoice/resolve(_:environment:)`` refused) when set, else the first of ``ProjectSelection/serviceKeyVariables`` set.
   /// - Throws: `UsageError` when that variable holds a client key (``serverKey(_:)``).
   func serviceKey(after flag: String?) throws(UsageError) -> String? {
     if let flag { return flag }

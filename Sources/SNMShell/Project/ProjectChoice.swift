@@ -74,6 +74,14 @@ public struct ProjectChoice: Sendable, Equatable {
       throw UsageError(
         "\(named.joined(separator: " and ")) each name a project: give one of them")
     }
+    if let service = options.serviceKey,
+      let refusal = EnvironmentProject.clientKeyRefusal(
+        service, at: "--service-key",
+        advice: "pass the secret (or service_role) key, or, to run as anon, leave out "
+          + "--service-key and `as service`")
+    {
+      throw refusal
+    }
     let variables = EnvironmentProject(environment: environment)
     var choice: ProjectChoice
     if options.local {
