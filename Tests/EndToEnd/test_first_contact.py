@@ -4,6 +4,7 @@ prompt tell the person at the keyboard before anything is sent or stored.
 A missing `$env.X` is found before a script sends anything: it failed only when its line ran,
 after the statements before it had been sent (a user signed up, a row written) and with the
 script's first lines printed."""
+import json
 import os
 import subprocess
 import threading
@@ -195,3 +196,49 @@ def test_a_first_start_says_each_step_at_a_terminal_and_nothing_when_piped(tmp_p
         assert "starting Postgres" not in again.stderr and "snm local: start" not in again.stderr
     finally:
         snm(env, "local", "destroy", "--dir", str(data), "--yes")
+
+
+# ---- a project URL that leads nowhere ------------------------------------------------------------
+
+WRONG = "https://wrongref.invalid"
+KEY = "sb_publishable_field0wrong0ref0key0"
+
+
+def test_a_project_host_not_found_says_what_to_check_and_where_it_came_from(tmp_path):
+    """`https://WRONGREF.supabase.co` said only `host not found`, as a network fault would: the
+    second line says which URL to check and what named it (the flag, the variable, the profile),
+    for a request, a sign-in, a function and `listen`; never a key."""
+    environment = {name: value for name, value in os.environ.items()
+                   if not name.startswith("SUPABASE_") and name != "CI"}
+    config = tmp_path / "config"
+    (config / "snm").mkdir(parents=True)
+    (config / "snm" / "config.json").write_text(json.dumps(
+        {"profiles": {"staging": {"url": WRONG, "anon_key": KEY}}}))
+    base = {**environment, "NO_COLOR": "1", "XDG_CONFIG_HOME": str(config),
+            "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    origins = [("--url", ["--url", WRONG, "--key", KEY], {}),
+               ("SUPABASE_URL", [], {"SUPABASE_URL": WRONG, "SUPABASE_PUBLISHABLE_KEY": KEY}),
+               ("--profile staging", ["--profile", "staging"], {})]
+    statements = ["from dog_profile select name", "login email 'kim@example.com' password 'pw'",
+                  "invoke hello", "listen dog_profile"]
+    for origin, args, env in origins:
+        for statement in statements:
+            result = subprocess.run([SNM, *args, "-c", statement], capture_output=True, text=True,
+                                    env={**base, **env}, timeout=60)
+            assert result.returncode == 3, (origin, statement, result.stderr)
+            assert (f"snm: no host is named wrongref.invalid: check the project URL (from {origin});"
+                    " or this machine cannot look names up (no network, no DNS)\n"
+                    in result.stderr), (origin, statement, result.stderr)
+            assert KEY not in result.stdout + result.stderr
+
+
+def test_a_data_dir_that_cannot_be_made_names_the_part_at_fault(tmp_path):
+    """XDG_DATA_HOME a file: `snm --local` said `Error Domain=NSCocoaErrorDomain Code=512 "(null)"
+    UserInfo={...}`; it names the part of the path that is a file."""
+    env = unnamed(tmp_path)
+    result = subprocess.run([SNM, "--local", "-c", "echo 'x'"], capture_output=True, text=True,
+                            env=env, timeout=60)
+    data_home = env["XDG_DATA_HOME"]
+    assert result.returncode != 0 and result.stdout == "", result.stderr
+    assert result.stderr == (f"snm: cannot create the data dir {data_home}/snm/local: "
+                             f"{data_home} is a file, not a folder\n"), result.stderr

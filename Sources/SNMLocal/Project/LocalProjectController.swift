@@ -222,14 +222,30 @@ struct LocalProjectController {
   }
 
   func makeDataDir() throws(LocalProjectError) {
-    do {
-      try FileManager.default.createDirectory(
-        atPath: options.dataDir, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw LocalProjectError(.failed, "cannot create the data dir \(options.dataDir): \(error)")
+    if let problem = Self.makeFolders(options.dataDir) {
+      throw LocalProjectError(.failed, "cannot create the data dir \(options.dataDir): \(problem)")
     }
     try ProjectState.verifyPrivate(dataDir: options.dataDir)
+  }
+
+  /// Makes the folder `path` and those it is in that are missing (mode 0700); nil when it is
+  /// there, else why not, naming the part of the path at fault: Foundation's error said
+  /// `Error Domain=NSCocoaErrorDomain Code=512 "(null)"UserInfo={...}` for an `XDG_DATA_HOME`
+  /// that is a file.
+  static func makeFolders(_ path: String) -> String? {
+    var made = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+      made += "/" + part
+      if mkdir(made, 0o700) == 0 { continue }
+      let code = errno
+      var info = stat()
+      if code == EEXIST && stat(made, &info) == 0 {
+        if info.st_mode & S_IFMT == S_IFDIR { continue }
+        return "\(made) is a file, not a folder"
+      }
+      return "\(made): \(String(cString: strerror(code)))"
+    }
+    return nil
   }
 
   /// Creates and starts the cluster if needed and applies pending migrations, then what the

@@ -118,7 +118,10 @@ struct AuthStatements: StatementFamily {
   /// A `login <provider> ...` that did not sign in: exit code 3, as for `login email`; a
   /// refusal is headed "sign-in failed", an unreachable project as for any statement.
   func loginFailure(_ error: any Error) -> StatementFailure {
-    let advice = RateLimitAdvice.line(for: error, local: environment.project.isLocal) ?? ""
+    let advice =
+      RateLimitAdvice.line(for: error, local: environment.project.isLocal)
+      ?? UnfoundProjectHost.advice(for: error, project: environment.project).map { "\nsnm: " + $0 }
+      ?? ""
     return failure(
       .unreachable, "login failed: \(Self.describe(error))" + advice, outcome: .failed(error),
       headline: FailureHeadline.of(error) ?? (error is SNMNetworkError ? nil : "sign-in failed"))

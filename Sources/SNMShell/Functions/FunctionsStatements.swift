@@ -78,7 +78,8 @@ struct FunctionsStatements: RequestFamily {
         return .stopped(.failed(requestFailure(error)))
       default:
         let text =
-          "failed to send the request to \(target(request)): \(StoppedLocalProject.described(error))"
+          "failed to send the request to \(target(request)): "
+          + StoppedLocalProject.described(error, project: environment.project)
         return .stopped(
           .failed(
             failure(

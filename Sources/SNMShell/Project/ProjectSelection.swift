@@ -26,6 +26,9 @@ public struct ProjectSelection: Equatable, Sendable {
   /// The service key for `admin ...`, `inbox` and `as service` (`sb_secret_...` or the legacy
   /// `service_role` JWT); nil when none is set. Never printed.
   public var serviceKey: String?
+  /// What named the project (`--url`, `SUPABASE_URL`, `--profile staging`), for advice on a URL
+  /// that leads nowhere (``UnfoundProjectHost``); nil when not known.
+  public var origin: String?
 
   public init(url: URL, key: String, name: String, serviceKey: String? = nil) {
     self.url = url

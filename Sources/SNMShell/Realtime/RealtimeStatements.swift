@@ -55,7 +55,8 @@ struct RealtimeStatements: StatementFamily {
         certificateAuthorities: environment.connection.provider.configuration
           .certificateAuthorities)
     } catch {
-      return .failed(output.failure(.unreachable, "\(word): \(error)"))
+      let advice = UnfoundProjectHost.advice(for: error, project: project).map { "\nsnm: " + $0 }
+      return .failed(output.failure(.unreachable, "\(word): \(error)" + (advice ?? "")))
     }
     switch call.action {
     case .join(let name, let config):

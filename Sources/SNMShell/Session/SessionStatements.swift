@@ -95,6 +95,9 @@ struct SessionStatements: StatementFamily {
         message += "\n  advice: " + advice
       }
       message += RateLimitAdvice.line(for: error, local: environment.project.isLocal) ?? ""
+      if let advice = UnfoundProjectHost.advice(for: error, project: environment.project) {
+        message += "\nsnm: " + advice
+      }
       return authFailure(message, outcome: .failed(error), headline: FailureHeadline.of(error))
     case .interrupted(let signal):
       return Outcome(.interrupted(signal))

@@ -31,7 +31,7 @@ extension StatementFamily {
       return StatementFailure(kind, saying: text, outcome: outcome, headline: headline)
     case let failure as SNMNetworkError:
       return self.failure(
-        .unreachable, StoppedLocalProject.described(failure), outcome: outcome,
+        .unreachable, StoppedLocalProject.described(failure, project: project), outcome: outcome,
         headline: headline)
     case let failure as SupabaseDBError:
       return self.failure(.usage, failure.description, outcome: outcome, headline: headline)

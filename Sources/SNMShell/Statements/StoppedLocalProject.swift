@@ -39,8 +39,12 @@ public struct StoppedLocalProject: Equatable {
   }
 
   /// `failure`'s description, and when it shows snm's stopped local project, a second line saying
-  /// so and how to start it (as `report` prints it, after `snm: `).
-  static func described(_ failure: SNMNetworkError) -> String {
+  /// so and how to start it (as `report` prints it, after `snm: `); when `project`'s host was
+  /// not found, one saying what to check (``UnfoundProjectHost``).
+  static func described(_ failure: SNMNetworkError, project: ProjectSelection) -> String {
+    if let advice = UnfoundProjectHost.advice(for: failure, project: project) {
+      return failure.description + "\nsnm: \(advice)"
+    }
     guard let stopped = StoppedLocalProject(failure), let advice = stopped.advice else {
       return failure.description
     }

@@ -21,7 +21,8 @@ enum ProjectTargeting {
     let choice = try ProjectChoice.resolve(options)
     for note in choice.notes { say(note) }
     switch choice.target {
-    case .project(let project):
+    case .project(var project):
+      project.origin = choice.source
       return (project, RunTarget(project: project, source: choice.source))
     case .local(let key, let serviceKey):
       let project = try localProject(key: key, serviceKey: serviceKey, quiet: options.quiet)
