@@ -88,16 +88,24 @@ def stopped_while_printing(server, home, output_format, sent, terminal=False):
         stdin=subprocess.DEVNULL, stdout=writing, stderr=subprocess.PIPE,
         env={**os.environ, **home})
     os.close(writing)
-    reader = SlowReader(reading)
+    got, stderr = signalled_while_writing(
+        process, SlowReader(reading), reading, lambda: wait_until_blocked_writing(process.pid),
+        sent, "snm still printed to the slow reader")
+    return process.returncode, got, stderr
+
+
+def signalled_while_writing(process, reader, reading, blocked, sent, stalled):
+    """Sends `sent` to snm once `blocked()` returns (snm waits to write), gives it a minute to end
+    (else fails: `stalled`, a minute after the signal) and returns (what `reader` got, standard
+    error when piped); snm is killed if it is still there, and `reading` closed."""
     try:
-        wait_until_blocked_writing(process.pid)
+        blocked()
         process.send_signal(sent)
         try:
             _, stderr = process.communicate(timeout=60)
         except subprocess.TimeoutExpired:
-            pytest.fail(f"snm still printed to the slow reader a minute after {sent.name} "
-                        f"({len(reader.got)} bytes taken)")
-        return process.returncode, reader.finish(), stderr.decode()
+            pytest.fail(f"{stalled} a minute after {sent.name} ({len(reader.got)} bytes taken)")
+        return reader.finish(), (stderr or b"").decode()
     finally:
         if process.poll() is None:
             process.kill()
@@ -255,24 +263,14 @@ def test_a_signal_stops_printing_to_a_slow_results_file_at_once(home, tmp_path):
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={**os.environ, **home})
     try:
-        wait_until_blocked_writing_to(process.pid, fifo)
-        process.send_signal(signal.SIGINT)
-        try:
-            _, stderr = process.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            pytest.fail("snm still wrote to the slow FIFO a minute after SIGINT "
-                        f"({len(reader.got)} bytes taken)")
-        got = reader.finish()
+        got, stderr = signalled_while_writing(
+            process, reader, reading, lambda: wait_until_blocked_writing_to(process.pid, fifo),
+            signal.SIGINT, "snm still wrote to the slow FIFO")
         assert process.returncode == 130, (process.returncode, stderr[-300:])
-        assert stderr.decode().endswith(f"snm: interrupted at -c:2:1: {STATEMENT}\n"), stderr
+        assert stderr.endswith(f"snm: interrupted at -c:2:1: {STATEMENT}\n"), stderr
         # What was written stays, as it was; the rest is not written.
         assert 0 < len(got) < len(whole) and whole.startswith(got), (len(got), len(whole))
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        reader.stopping.set()
-        os.close(reading)
         server.stop()
 
 
@@ -329,22 +327,11 @@ def test_a_signal_ends_snm_when_standard_error_is_the_same_stalled_pipe(home):
         [SNM, "--url", server.url, "--key", "k", "--format", "json", "-c", STATEMENT],
         stdin=subprocess.DEVNULL, stdout=writing, stderr=writing, env={**os.environ, **home})
     os.close(writing)
-    reader = SlowReader(reading)
     try:
-        wait_until_blocked_writing(process.pid)
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            pytest.fail("snm had not ended a minute after SIGINT, standard error a full pipe "
-                        f"({len(reader.got)} bytes taken)")
-        got = reader.finish()
+        got, _ = signalled_while_writing(
+            process, SlowReader(reading), reading, lambda: wait_until_blocked_writing(process.pid),
+            signal.SIGINT, "snm had not ended (standard error a full pipe)")
         assert process.returncode == 130, process.returncode
         assert 0 < len(got) < len(whole) and whole.startswith(got), (len(got), len(whole))
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        reader.stopping.set()
-        os.close(reading)
         server.stop()
