@@ -92,7 +92,7 @@ class HostileServer:
             if request is None:
                 return
             head = request[0]
-            self.reply(conn, self.answer(head.decode(errors="replace")))
+            self.reply(conn, saying_it_closes(self.answer(head.decode(errors="replace"))))
 
     @staticmethod
     def reply(conn, reply):
@@ -110,6 +110,18 @@ class HostileServer:
     def stop(self):
         self.stopped = True
         self.listener.close()
+
+
+def saying_it_closes(reply):
+    """`reply` with `Connection: close` in its head when it is an HTTP/1.x answer that names no
+    `Connection`: the server closes after one answer, and a client that kept the connection for its
+    next request would race the close (a write then fails as "may have been applied", rightly)."""
+    if not isinstance(reply, bytes) or not reply.startswith(b"HTTP/1.") or reply[9:10] == b"1":
+        return reply  # not an answer, or an interim 1xx the test means as it is
+    head, separator, rest = reply.partition(b"\r\n\r\n")
+    if not separator or b"\r\nconnection:" in head.lower():
+        return reply
+    return head + b"\r\nConnection: close\r\n\r\n" + rest
 
 
 def json_answer(body, status="200 OK"):
