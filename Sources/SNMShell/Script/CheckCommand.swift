@@ -31,6 +31,8 @@ public enum CheckCommand {
     let schema = project.flatMap { cachedSchema(for: $0) }
     var errorCount = 0
     var failedFiles = 0
+    // Every file is checked and counted; the first errors of all of them are shown.
+    var shown = ShownDiagnostics()
     for file in files {
       let check: ScriptCheck
       do {
@@ -46,7 +48,7 @@ public enum CheckCommand {
         failedFiles += 1
         continue
       }
-      errors.write(check.rendered(colored: colour))
+      errors.write(shown.render(check, colored: colour))
       if let interruption = check.interruption {
         errors.write("snm: \(interruption.description)\n")
         errors.flush()
@@ -55,6 +57,7 @@ public enum CheckCommand {
       errorCount += check.errorCount
       if check.hasErrors { failedFiles += 1 }
     }
+    if let tail = shown.tail { errors.write(tail) }
     let checked = files.count == 1 ? "1 file" : "\(files.count) files"
     if errorCount > 0 {
       let what = errorCount == 1 ? "1 error" : "\(errorCount) errors"

@@ -112,20 +112,26 @@ public struct EarlyCheck {
   }
 
   /// Nil when everything checked; else writes why the run is refused to `errors` (every
-  /// diagnostic, or the file that could not be read) and returns the exit code: 2, or 130 and
-  /// 143 when a signal stopped the wait for a file.
+  /// diagnostic up to a limit, or the file that could not be read) and returns the exit code:
+  /// 2, or 130 and 143 when a signal stopped the wait for a file.
   public func refusal(errors: OutputWriter) -> ExitCode? {
     if let unreadable {
       // The files before it that failed their check are said too.
-      errors.write(failed.map { $0.rendered(colored: colour) }.joined())
+      errors.write(renderFailed())
       errors.write("snm: \(unreadable.description)\n")
       errors.flush()
       return unreadable.exitCode
     }
     guard !failed.isEmpty else { return nil }
-    errors.write(failed.map { $0.rendered(colored: colour) }.joined())
+    errors.write(renderFailed())
     errors.flush()
     return .usage
+  }
+
+  /// The diagnostics of the checks that failed, their first errors (``ShownDiagnostics``).
+  private func renderFailed() -> String {
+    var shown = ShownDiagnostics()
+    return failed.map { shown.render($0, colored: colour) }.joined() + (shown.tail ?? "")
   }
 }
 

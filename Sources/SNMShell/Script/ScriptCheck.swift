@@ -53,10 +53,11 @@ public struct ScriptCheck: Sendable {
     return nil
   }
 
-  /// Every diagnostic as compilers print them (`file:line:col: error: ...`, the line, a caret).
+  /// The diagnostics as compilers print them (`file:line:col: error: ...`, the line, a caret),
+  /// up to ``ShownDiagnostics/limit`` errors, then a line saying how many more were left out.
   public func rendered(colored: Bool) -> String {
-    let renderer = DiagnosticRenderer(colored: colored)
-    return findings.map { renderer.render($0.diagnostics, in: $0.source) }.joined()
+    var shown = ShownDiagnostics()
+    return shown.render(self, colored: colored) + (shown.tail ?? "")
   }
 
   /// Checks `script` (named `file`: nil for `-c`, standard input and the prompt) and what it runs.

@@ -1,0 +1,82 @@
+import SNMQuery
+
+/// The diagnostics printed for checks that failed, up to a limit of errors, as javac shows its
+/// first 100: a script of 200,000 mistakes printed some 30 MB to standard error, which a CI log
+/// truncates (or a terminal scrolls for minutes) long before the summary. Past the limit nothing
+/// more is rendered; ``tail`` then says how many errors (and warnings) were left out, and of how
+/// many. Counts and exit codes are never cut: they come from the checks, not from what was shown.
+///
+/// ```swift
+/// var shown = ShownDiagnostics()
+/// for check in checks { errors.write(shown.render(check, colored: false)) }
+/// if let tail = shown.tail { errors.write(tail) }
+/// // snm: 199900 more errors not shown (200000 errors in all): the first 100 errors are shown,
+/// // no more; fix them first
+/// ```
+/// The limit is fixed (``limit``): the first errors of a file are the ones to fix first, and a
+/// file cleared of them is checked again in a moment.
+public struct ShownDiagnostics: Sendable {
+  /// The errors shown at most, across all the checks rendered with one value.
+  public static let limit = 100
+
+  /// The errors shown at most (``limit`` unless a test says).
+  public let most: Int
+  /// How many errors may still be shown.
+  public private(set) var remaining: Int
+  /// Errors and warnings left out.
+  public private(set) var hiddenErrors = 0
+  public private(set) var hiddenWarnings = 0
+  /// Errors shown and left out.
+  public private(set) var totalErrors = 0
+
+  public init(limit: Int = ShownDiagnostics.limit) {
+    self.most = limit
+    self.remaining = limit
+  }
+
+  /// The diagnostics of `check` as compilers print them, in order, until the limit of errors
+  /// is reached (counting those of the checks rendered before); the rest are counted.
+  public mutating func render(_ check: ScriptCheck, colored: Bool) -> String {
+    let renderer = DiagnosticRenderer(colored: colored)
+    var text = ""
+    for (source, diagnostics) in check.findings {
+      var shown = 0
+      for diagnostic in diagnostics {
+        let isError = diagnostic.severity == .error
+        if isError { totalErrors += 1 }
+        guard remaining > 0 else {
+          if isError {
+            hiddenErrors += 1
+          } else if diagnostic.severity == .warning {
+            hiddenWarnings += 1
+          }
+          continue
+        }
+        if isError { remaining -= 1 }
+        shown += 1
+      }
+      if shown == diagnostics.count {
+        text += renderer.render(diagnostics, in: source)
+      } else if shown > 0 {
+        text += renderer.render(Array(diagnostics.prefix(shown)), in: source)
+      }
+    }
+    return text
+  }
+
+  /// The line saying what was left out (`snm: 199900 more errors not shown: ...`), nil when
+  /// nothing was.
+  public var tail: String? {
+    guard hiddenErrors + hiddenWarnings > 0 else { return nil }
+    var left: [String] = []
+    if hiddenErrors > 0 {
+      left.append(hiddenErrors == 1 ? "1 more error" : "\(hiddenErrors) more errors")
+    }
+    if hiddenWarnings > 0 {
+      left.append(hiddenWarnings == 1 ? "1 more warning" : "\(hiddenWarnings) more warnings")
+    }
+    let all = totalErrors == 1 ? "1 error" : "\(totalErrors) errors"
+    return "snm: \(left.joined(separator: " and ")) not shown (\(all) in all): the first "
+      + "\(most) errors are shown, no more; fix them first\n"
+  }
+}

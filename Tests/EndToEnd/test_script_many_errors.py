@@ -1,0 +1,97 @@
+"""A script with very many mistakes: the first 100 errors are shown, then one line saying how many
+more were left out and how many there are in all; the exit code and the counts stay exact.
+
+A file of 200,000 bad lines printed some 14 MB of diagnostics to standard error (`snm check`,
+`snm FILE`, `snm test`'s output and reports), which a CI log cuts (or a terminal scrolls for
+minutes) long before the summary. javac shows its first 100 the same way.
+"""
+import re
+from xml.etree import ElementTree
+
+from conftest import free_port, run_snm
+
+LINES = 200_000
+# The first 100 diagnostics of `from` are 100 x 70 bytes; everything but them is a few lines.
+MOST_BYTES = 32 * 1024
+
+
+def offline(tmp_path):
+    """A project named by URL on a port nothing listens on: nothing is started or reached."""
+    return {"SUPABASE_URL": f"http://127.0.0.1:{free_port()}", "SUPABASE_ANON_KEY": "x",
+            "NO_COLOR": "1"}
+
+
+def bad_file(tmp_path, name, lines):
+    path = tmp_path / name
+    path.write_text("from\n" * lines)
+    return path
+
+
+def error_lines(stderr, path):
+    return [int(line) for line in re.findall(rf"^{re.escape(str(path))}:(\d+):5: error: ", stderr,
+                                             re.M)]
+
+
+def test_snm_check_shows_the_first_100_errors_and_counts_them_all(tmp_path):
+    script = bad_file(tmp_path, "many.snm", LINES)
+    result = run_snm("check", str(script), env=offline(tmp_path), timeout=120)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert len(result.stderr) < MOST_BYTES, f"{len(result.stderr):,} bytes on standard error"
+    assert error_lines(result.stderr, script) == list(range(1, 101))
+    lines = result.stderr.splitlines()
+    assert lines[-2:] == [
+        "snm: 199900 more errors not shown (200000 errors in all): the first 100 errors are "
+        "shown, no more; fix them first",
+        "200000 errors in 1 file (checked 1 file)"], lines[-3:]
+    assert result.stdout == ""
+
+
+def test_snm_check_shares_the_100_across_files_and_counts_every_file(tmp_path):
+    first = bad_file(tmp_path, "a.snm", 60)
+    second = bad_file(tmp_path, "b.snm", 60)
+    clean = tmp_path / "c.snm"
+    clean.write_text("let x = 1\n")
+    result = run_snm("check", str(first), str(second), str(clean), env=offline(tmp_path))
+    assert result.returncode == 2, result.stderr
+    assert error_lines(result.stderr, first) == list(range(1, 61))
+    assert error_lines(result.stderr, second) == list(range(1, 41))
+    assert result.stderr.splitlines()[-2:] == [
+        "snm: 20 more errors not shown (120 errors in all): the first 100 errors are shown, no "
+        "more; fix them first",
+        "120 errors in 2 files (checked 3 files)"]
+    # Exactly 100: all shown, nothing said of more.
+    hundred = bad_file(tmp_path, "hundred.snm", 100)
+    result = run_snm("check", str(hundred), env=offline(tmp_path))
+    assert result.returncode == 2
+    assert error_lines(result.stderr, hundred) == list(range(1, 101))
+    assert "not shown" not in result.stderr
+    assert result.stderr.splitlines()[-1] == "100 errors in 1 file (checked 1 file)"
+
+
+def test_running_a_file_of_many_errors_shows_the_first_100_and_runs_nothing(tmp_path):
+    script = bad_file(tmp_path, "many.snm", LINES)
+    result = run_snm(str(script), env=offline(tmp_path), timeout=120)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert len(result.stderr) < MOST_BYTES, f"{len(result.stderr):,} bytes on standard error"
+    assert error_lines(result.stderr, script) == list(range(1, 101))
+    assert result.stderr.splitlines()[-1] == (
+        "snm: 199900 more errors not shown (200000 errors in all): the first 100 errors are "
+        "shown, no more; fix them first")
+    assert "target:" not in result.stderr   # no project was chosen
+
+
+def test_snm_test_reports_the_first_100_errors_of_a_file_and_the_count(tmp_path):
+    script = bad_file(tmp_path, "many.snm", LINES)
+    report = tmp_path / "report.xml"
+    result = run_snm("test", str(script), "--report", f"junit={report}", env=offline(tmp_path),
+                     timeout=120)
+    assert result.returncode == 2, result.stdout[-2000:]
+    assert len(result.stdout) < MOST_BYTES, f"{len(result.stdout):,} bytes on standard output"
+    assert "199900 more errors not shown (200000 errors in all)" in result.stdout
+    assert result.stdout.splitlines()[-1] == "0 passed, 1 failed"
+    assert report.stat().st_size < MOST_BYTES, f"{report.stat().st_size:,} bytes of report"
+    error = ElementTree.parse(report).getroot().find("./testsuite/testcase/error")
+    assert error.get("type") == "parse"
+    assert error.get("message") == f"{script}:1:5: expected a table name after 'from'"
+    assert error_lines(error.text, script) == list(range(1, 101))
+    assert "199900 more errors not shown (200000 errors in all)" in error.text
