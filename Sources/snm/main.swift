@@ -13,14 +13,22 @@ _ = snm_forbid_core_dumps()
 // The one funnel: argv -> invocation -> run -> exit code, for every command (`snm local` too).
 // Every error becomes one message on standard error and an exit code.
 let arguments = Array(CommandLine.arguments.dropFirst())
-// What `ps` shows every account of the machine holds no key from here on.
-HiddenArguments.hide()
 // A standard descriptor closed at start (`snm - <&-`) stays closed in effect, but holds /dev/null
 // opened the wrong way round (reads and writes fail with EBADF), so that no file snm opens takes
 // its number: the signal pipe became descriptor 0 and `snm -` read the signals as its script.
 for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) < 0 {
   _ = open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY)
 }
+// Read once; the parser says where it read each secret option's value (`--key`), and what `ps`
+// shows every account of the machine holds none of them from here on.
+var secretValues: [HiddenArguments.Place] = []
+let invocation: Result<Invocation, UsageError>
+do throws(UsageError) {
+  invocation = .success(try CommandLineParser.parse(arguments, secretValues: &secretValues))
+} catch {
+  invocation = .failure(error)
+}
+HiddenArguments.hide(secretValues)
 InterruptSignals.shared.install()
 // A reader that went away (`snm ... | head`) ends output quietly instead of killing snm mid-write.
 signal(SIGPIPE, SIG_IGN)
@@ -33,7 +41,7 @@ StoppedLocalProject.recognize { LocalProject.startCommand(port: $0) }
 let command = arguments.first.flatMap(Command.subcommand(named:)) ?? .shell
 var status: Int32
 do {
-  status = try await Runner.run(try CommandLineParser.parse(arguments))
+  status = try await Runner.run(try invocation.get())
 } catch {
   status = ErrorFunnel.report(error, command: command)
 }

@@ -377,3 +377,30 @@ def test_keys_given_as_flags_are_hidden_from_other_accounts(project, keys, home)
     # Both keys went where they were given: the service key reads past row-level security.
     assert child.returncode == 0, err
     assert out.decode().splitlines()[0] == "id" and len(out.decode().splitlines()) == 2, out
+
+
+def test_exactly_the_key_values_the_parser_read_are_hidden(project, keys, home):
+    """HiddenArguments kept a list of secret options of its own and guessed where their values
+    were: in `snm -c --key --service-key sb_secret_...` (a statement that is a comment, `--key`,
+    then the service key) it took the statement for the option, blanked `--service-key` after it,
+    and left the service key for every account to read while snm waited. The parser says where
+    it read each secret value: exactly those are x's; a statement that reads `--key=...` stays."""
+    given = [SNM, "--url", project.url, "-c", "--key", "--service-key", keys["secret"],
+             "-c", "--key=a comment", f"--key={keys['publishable']}",
+             "-c", "login email 'hidden-args@example.com'"]
+    child = pexpect.spawn(given[0], given[1:], env={**os.environ, **home, "NO_COLOR": "1"},
+                          timeout=30)
+    try:
+        child.expect_exact(b"password for hidden-args@example.com: ")
+        # Another account reads the arguments, as `ps` shows them to it.
+        shown = subprocess.run(["runuser", "-u", "nobody", "--", "cat", f"/proc/{child.pid}/cmdline"],
+                               capture_output=True, timeout=30)
+        assert shown.returncode == 0, shown.stderr
+        child.send(b"\x03")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    hidden = given[:6] + ["x" * len(keys["secret"]), "-c", "--key=a comment",
+                          "--key=" + "x" * len(keys["publishable"])] + given[10:]
+    assert shown.stdout.split(b"\0")[:-1] == [part.encode() for part in hidden], shown.stdout
+    assert keys["secret"].encode() not in shown.stdout

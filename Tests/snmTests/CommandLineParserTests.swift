@@ -161,3 +161,22 @@ func badCommandLinesSayWhatIsWrong(_ item: UsageCase) {
   #expect(ShellOptions.Variable(name: "n", value: "3").json == "3")
   #expect(ShellOptions.Variable(name: "b", value: "{not json").json == "{not json")
 }
+
+@Test func theParserSaysWhereItReadEachSecretValue() throws {
+  // `-c --key`: a statement (a comment), not the option; the service key after `--service-key`;
+  // `--key=` spelled in a statement is no option either; `--` ends the options.
+  var places: [HiddenArguments.Place] = []
+  let arguments = [
+    "-c", "--key", "--service-key", "sb_secret_x", "-c", "--key=a comment", "--key=abc",
+    "explain", "--", "--key", "y",
+  ]
+  _ = try CommandLineParser.parse(arguments, secretValues: &places)
+  #expect(places == [.init(argument: 3, offset: 0), .init(argument: 6, offset: 6)])
+  // Those read before a usage error are said too.
+  places = []
+  #expect(throws: UsageError.self) {
+    try CommandLineParser.parse(["--service-key=k", "--fromat", "json"], secretValues: &places)
+  }
+  #expect(places == [.init(argument: 0, offset: 14)])
+  #expect(CommandLineTable.options.filter(\.isSecret).map(\.name) == ["--key", "--service-key"])
+}

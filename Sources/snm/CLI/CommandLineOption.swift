@@ -35,6 +35,9 @@ struct CommandLineOption: Sendable {
   let valueHint: String?
   /// The whole message for a missing value, when the usual one will not do (`-c`).
   let missingValue: String?
+  /// Whether its value is a secret (`--key`): the parser records where it read it, and
+  /// ``HiddenArguments`` overwrites it there.
+  let isSecret: Bool
   /// The commands that accept it.
   let commands: Set<Command>
   /// The line `--help` prints for it.
@@ -48,7 +51,7 @@ struct CommandLineOption: Sendable {
 
   init(
     _ name: String, aliases: [String] = [], value: String? = nil, valueHint: String? = nil,
-    missingValue: String? = nil, for commands: Set<Command>, help: String,
+    missingValue: String? = nil, secret: Bool = false, for commands: Set<Command>, help: String,
     completion: Completion = .none,
     unlisted: Set<Command> = [], apply: @escaping Apply
   ) {
@@ -57,6 +60,7 @@ struct CommandLineOption: Sendable {
     self.value = value
     self.valueHint = valueHint
     self.missingValue = missingValue
+    self.isSecret = secret
     self.commands = commands
     self.help = help
     self.completion = completion

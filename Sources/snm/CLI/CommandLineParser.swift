@@ -12,6 +12,15 @@ import SNMWire
 /// does), a missing or malformed value, or arguments the command cannot use.
 enum CommandLineParser {
   static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    var secretValues: [HiddenArguments.Place] = []
+    return try parse(arguments, secretValues: &secretValues)
+  }
+
+  /// ``parse(_:)``, adding to `secretValues` where it read the value of each secret option
+  /// (``CommandLineOption/isSecret``), those before a usage error too.
+  static func parse(
+    _ arguments: [String], secretValues: inout [HiddenArguments.Place]
+  ) throws(UsageError) -> Invocation {
     var cursor = ArgumentCursor(arguments)
     let command = arguments.first.flatMap(Command.subcommand(named:)) ?? .shell
     if command != .shell { _ = cursor.next() }
@@ -36,6 +45,12 @@ enum CommandLineParser {
       } else {
         guard let value = cursor.value(inline: inline) else {
           throw UsageError(option.missingValueMessage)
+        }
+        if option.isSecret {
+          // The value is the argument just read: the next one, or this one after `NAME=`.
+          secretValues.append(
+            HiddenArguments.Place(
+              argument: cursor.index - 1, offset: inline == nil ? 0 : name.utf8.count + 1))
         }
         try option.apply(&parsed, value)
       }

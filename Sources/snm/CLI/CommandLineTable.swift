@@ -29,14 +29,14 @@ enum CommandLineTable {
       help: "the project URL (else $SUPABASE_URL)"
     ) { parsed, value throws(UsageError) in parsed.shell.url = value },
     CommandLineOption(
-      "--key", value: "KEY", for: Command.running.union([.explain, .gen]),
+      "--key", value: "KEY", secret: true, for: Command.running.union([.explain, .gen]),
       help: "the project API key, sb_publishable_/sb_secret_ or a legacy\n"
         + "JWT (else $SUPABASE_PUBLISHABLE_KEY, $SUPABASE_ANON_KEY,\n"
         + "$SUPABASE_SECRET_KEY, $SUPABASE_SERVICE_ROLE_KEY)",
       unlisted: [.explain]
     ) { parsed, value throws(UsageError) in parsed.shell.key = value },
     CommandLineOption(
-      "--service-key", value: "KEY", for: Command.running.union([.gen]),
+      "--service-key", value: "KEY", secret: true, for: Command.running.union([.gen]),
       help: "the service key for admin ..., inbox and as service (else\n"
         + "$SUPABASE_SERVICE_ROLE_KEY, $SUPABASE_SECRET_KEY, a profile's\n"
         + "service_key; the local project's own)"
