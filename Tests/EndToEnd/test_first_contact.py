@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from conftest import SNM
+from conftest import SNM, free_port
 from test_shell_prompt import shell_env  # noqa: F401 (a fixture)
 
 UNSET = "SNM_FIELD_NEVER_SET_7"
@@ -207,7 +207,7 @@ KEY = "sb_publishable_field0wrong0ref0key0"
 def test_a_project_host_not_found_says_what_to_check_and_where_it_came_from(tmp_path):
     """`https://WRONGREF.supabase.co` said only `host not found`, as a network fault would: the
     second line says which URL to check and what named it (the flag, the variable, the profile),
-    for a request, a sign-in, a function and `listen`; never a key."""
+    for a request, a sign-in, a function, `listen`, `tables` and `describe`; never a key."""
     environment = {name: value for name, value in os.environ.items()
                    if not name.startswith("SUPABASE_") and name != "CI"}
     config = tmp_path / "config"
@@ -219,8 +219,10 @@ def test_a_project_host_not_found_says_what_to_check_and_where_it_came_from(tmp_
     origins = [("--url", ["--url", WRONG, "--key", KEY], {}),
                ("SUPABASE_URL", [], {"SUPABASE_URL": WRONG, "SUPABASE_PUBLISHABLE_KEY": KEY}),
                ("--profile staging", ["--profile", "staging"], {})]
+    # `tables` and `describe` (the schema catalog kept its failure as text) said only `host not
+    # found` before.
     statements = ["from dog_profile select name", "login email 'kim@example.com' password 'pw'",
-                  "invoke hello", "listen dog_profile"]
+                  "invoke hello", "listen dog_profile", "tables", "describe dog_profile"]
     for origin, args, env in origins:
         for statement in statements:
             result = subprocess.run([SNM, *args, "-c", statement], capture_output=True, text=True,
@@ -230,6 +232,57 @@ def test_a_project_host_not_found_says_what_to_check_and_where_it_came_from(tmp_
                     " or this machine cannot look names up (no network, no DNS)\n"
                     in result.stderr), (origin, statement, result.stderr)
             assert KEY not in result.stdout + result.stderr
+
+
+def stable_hash(text):
+    """snm's FNV-1a of `text` as 16 hex digits (FileIO.stableHashHex: the schema cache's names)."""
+    value = 0xcbf29ce484222325
+    for byte in text.encode():
+        value = ((value ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"{value:016x}"
+
+
+def test_a_cached_schema_of_a_host_not_found_says_what_to_check(tmp_path):
+    """`describe` and `tables` served from the cache when the project's host is not found (a
+    schema cached before the ref was mistyped, or the machine went offline) said only `host not
+    found` inside the cache's notice: the advice follows it, as for any request."""
+    environment = {name: value for name, value in os.environ.items()
+                   if not name.startswith("SUPABASE_") and name != "CI"}
+    cache = tmp_path / "cache" / "snm" / "schema"
+    cache.mkdir(parents=True)
+    for folder in (cache.parent, cache):
+        folder.chmod(0o700)
+    document = {"swagger": "2.0", "paths": {"/dog_profile": {}}, "definitions": {"dog_profile": {
+        "properties": {"id": {"type": "integer", "format": "bigint"}}}}}
+    (cache / f"wrongref.invalid-{stable_hash(WRONG + chr(10) + KEY)}.json").write_text(
+        json.dumps(document))
+    env = {**environment, "NO_COLOR": "1", "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    for statement, shown in [("tables", "dog_profile"), ("describe dog_profile", "bigint")]:
+        result = subprocess.run([SNM, "--url", WRONG, "--key", KEY, "-c", statement],
+                                capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 3 and shown in result.stdout, (statement, result)
+        assert "showing the schema cached just now" in result.stderr, result.stderr
+        assert result.stderr.endswith(
+            "which may be out of date\nsnm: no host is named wrongref.invalid: check the project "
+            "URL (from --url); or this machine cannot look names up (no network, no DNS)\n"), \
+            (statement, result.stderr)
+
+
+def test_tables_where_nothing_answers_say_so_as_a_request_does(tmp_path):
+    """`tables` and `describe` where nothing listens said `could not reach the project` and
+    `connection refused`; a request said `nothing answers at URL`: they say it too."""
+    environment = {name: value for name, value in os.environ.items()
+                   if not name.startswith("SUPABASE_") and name != "CI"}
+    env = {**environment, "NO_COLOR": "1", "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    url = f"http://127.0.0.1:{free_port()}"
+    for statement in ["from dog_profile select id", "tables", "describe dog_profile"]:
+        result = subprocess.run([SNM, "--url", url, "--key", KEY, "-c", statement],
+                                capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode == 3, (statement, result.stderr)
+        assert result.stderr.startswith(f"-c:1:1: error: nothing answers at {url}: {statement}\n"), \
+            (statement, result.stderr)
 
 
 def test_a_data_dir_that_cannot_be_made_names_the_part_at_fault(tmp_path):

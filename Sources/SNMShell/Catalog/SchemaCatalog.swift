@@ -56,12 +56,15 @@ public final class SchemaCatalog: Sendable {
   public enum LoadProblem: Sendable, Equatable, CustomStringConvertible {
     /// The server answered but would not give it (401/403 for anon keys on hosted projects).
     case refused(String)
-    /// The project could not be reached, or its answer could not be read.
-    case unreachable(String)
+    /// The project could not be reached, or its answer could not be read: the failure itself,
+    /// which a statement reports as a request's (``StatementFamily/requestFailure(_:)``: a
+    /// stopped local project, a host not found).
+    case unreachable(SNMNetworkError)
 
     public var description: String {
       switch self {
-      case .refused(let text), .unreachable(let text): text
+      case .refused(let text): text
+      case .unreachable(let failure): failure.description
       }
     }
   }
@@ -134,7 +137,7 @@ public final class SchemaCatalog: Sendable {
         if let failure = error.serverError {
           .refused(SchemaNotice.refusal(status: failure.status, message: failure.message))
         } else {
-          .unreachable(error.description)
+          .unreachable(error)
         }
       state.withLock { $0.problem = problem }
     } catch {

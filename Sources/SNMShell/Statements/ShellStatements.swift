@@ -97,10 +97,14 @@ struct ShellStatements: StatementFamily {
   /// code 3).
   func reportCachedSchema() -> StatementFailure? {
     let catalog = environment.catalog
-    guard case .unreachable(let reason) = catalog.problem, catalog.schema != nil,
+    guard case .unreachable(let cause) = catalog.problem, catalog.schema != nil,
       let storedAt = catalog.cachedAt
     else { return nil }
-    return failure(.unreachable, SchemaNotice.cached(reason: reason, storedAt: storedAt))
+    var text = SchemaNotice.cached(reason: cause.description, storedAt: storedAt)
+    if let advice = UnfoundProjectHost.advice(for: cause, project: environment.project) {
+      text += "\nsnm: " + advice
+    }
+    return failure(.unreachable, text)
   }
 
   /// Prints what `describe` found: in the table and expanded formats with its title above and its

@@ -20,9 +20,9 @@ extension StatementFamily {
       await catalog.waitUntilLoaded()
     }
     if case .interrupted(let signal) = wait { return .interrupted(signal) }
-    guard case .unreachable(let reason) = catalog.problem, catalog.schema == nil else {
+    guard case .unreachable(let failure) = catalog.problem, catalog.schema == nil else {
       return nil
     }
-    return fail(.unreachable, reason)
+    return .failed(requestFailure(failure))
   }
 }
