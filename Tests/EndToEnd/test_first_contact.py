@@ -127,6 +127,42 @@ def test_a_script_that_does_not_parse_is_refused_before_a_project_is_chosen(tmp_
     assert result.stderr.startswith(f"stdin:{error}\n"), result.stderr
 
 
+def test_a_pipe_whose_first_statement_cannot_run_is_refused_before_a_project_is_chosen(
+        tmp_path):
+    """A pipe's first statement is checked before a project is chosen, but one still open when
+    the input ended (a `(` never closed, a last line ending in `\\`) was left to the prompt loop,
+    which runs it as it is: the local project was chosen and started first (here: exit 1, 'cannot
+    create the data dir'), and only then the mistake said; so was a pipe that cannot be read on
+    (not UTF-8, closed) before its first statement ended, when nothing would run."""
+    env = unnamed(tmp_path)
+    stopped = "nothing from there on ran"
+    cases = [
+        ("left open", b"# first\nfrom todos where (id = 1 and\n", "stdin:2:12: error:"),
+        ("continued past its end", b"\nfrom where nonsense \\\n", "stdin:2:12: error:"),
+        ("not UTF-8", b"# first\nfrom todos where (id = 1 and\n\xff\n",
+         f"snm: standard input is not UTF-8 text, at line 3: {stopped}\n"),
+    ]
+    for name, stdin, expected in cases:
+        result = subprocess.run([SNM], input=stdin, capture_output=True, env=env, timeout=60)
+        said = result.stderr.decode()
+        assert (result.returncode, result.stdout) == (2, b""), (name, result.stdout, said)
+        assert said.startswith(expected), (name, said)
+        assert "data dir" not in said and "local project" not in said, (name, said)
+    closed = subprocess.run(["sh", "-c", f'exec "{SNM}" <&-'], capture_output=True, text=True,
+                            env=env, timeout=60)
+    assert (closed.returncode, closed.stderr) == (
+        2, f"snm: cannot read standard input: not open (EBADF), at line 1: {stopped}\n"), \
+        closed.stderr
+    # Once a statement has run, the line a read failed at is counted once: it said line 4 here
+    # (the open statement's line counted twice).
+    named = {**env, "SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY": "x"}
+    later = subprocess.run([SNM], input=b"echo 'a'\nfrom todos where (id = 1 and\n\xff\n",
+                           capture_output=True, env=named, timeout=60)
+    assert (later.returncode, later.stdout) == (2, b"a\n"), later.stderr
+    assert later.stderr == f"snm: standard input is not UTF-8 text, at line 3: {stopped}\n" \
+        .encode(), later.stderr
+
+
 def test_every_file_is_checked_before_the_first_runs_with_what_the_ones_before_bind(
         env, tmp_path):
     """`snm a.snm b.snm` ran a.snm (its requests sent) before finding b.snm's mistake; each

@@ -82,9 +82,9 @@ public struct PromptLoop {
         _ = runner.finishScript()
         return reader.isInteractive ? .success : runner.exitCode
       case .unreadable(let problem):
-        // What was read of the statement it cut is not run: its end is lost.
-        let line = linesRead + buffer.lineCount + 1
-        executor.baseErrors.write("snm: \(problem), at line \(line): nothing from there on ran\n")
+        // What was read of the statement it cut is not run: its end is lost. (`linesRead`
+        // counts that statement's lines already.)
+        executor.baseErrors.write(Self.unreadable(problem, line: linesRead + 1))
         executor.baseErrors.flush()
         _ = runner.finishScript()
         return problem.exitCode
@@ -111,6 +111,11 @@ public struct PromptLoop {
         }
       }
     }
+  }
+
+  /// What is said when standard input cannot be read on at `line` (nothing from there on runs).
+  static func unreadable(_ problem: ScriptLoadError, line: Int) -> String {
+    "snm: \(problem), at line \(line): nothing from there on ran\n"
   }
 
   /// `snm anon@local> `, or its continuation `             -> ` of the same width. The name

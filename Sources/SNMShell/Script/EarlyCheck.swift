@@ -36,6 +36,9 @@ public struct EarlyCheck {
   private var failed: [ScriptCheck] = []
   /// A file that could not be read (or a wait for one a signal stopped): the run ends with it.
   private var unreadable: ScriptLoadError?
+  /// A pipe that could not be read on (bytes that are not UTF-8) before its first statement
+  /// ended, and the line where: the run ends with it, as the prompt loop would end it.
+  private var unreadablePipe: (problem: ScriptLoadError, line: Int)?
 
   public init(options: ShellOptions, environment: [String: String]) {
     self.variables = Set(options.variableValues.keys)
@@ -88,20 +91,33 @@ public struct EarlyCheck {
     while true {
       let input = reader.readLine(prompt: "")
       read.append(input)
-      guard case .line(let line) = input else { break }
+      guard case .line(let line) = input else {
+        // A statement still open at the end of the input runs as it is (``PromptLoop``): its
+        // check is made now too (it chose the project first, and a start of the local project).
+        if input == .end && !buffer.isEmpty {
+          _ = checkFirst(buffer.pending, firstLine: read.count - buffer.lineCount)
+        }
+        // Unreadable before its first statement ended: nothing would run.
+        if case .unreadable(let problem) = input { unreadablePipe = (problem, read.count) }
+        break
+      }
       // The lines the statement spans, this one with them, as the prompt loop counts them.
       let statementLines = buffer.lineCount + 1
       guard let text = buffer.add(line), !text.allSatisfy(\.isWhitespace) else { continue }
-      let first = read.count - statementLines + 1
-      let parsed = Parser.parse(Source(text: text, fileName: "stdin", firstLine: first))
-      // Comments only: the first statement is still to come.
-      if parsed.statements.isEmpty && parsed.diagnostics.isEmpty { continue }
-      record(
-        ScriptCheck.check(
-          parsed, file: nil, variables: variables, loader: loader, environment: environment))
-      break
+      if checkFirst(text, firstLine: read.count - statementLines + 1) { break }
     }
     return ReplayingLineReader(read, then: reader)
+  }
+
+  /// Checks `text`, a pipe's first statement, from line `firstLine` of standard input; false
+  /// when it holds comments only (the first statement is still to come).
+  private mutating func checkFirst(_ text: String, firstLine: Int) -> Bool {
+    let parsed = Parser.parse(Source(text: text, fileName: "stdin", firstLine: firstLine))
+    if parsed.statements.isEmpty && parsed.diagnostics.isEmpty { return false }
+    record(
+      ScriptCheck.check(
+        parsed, file: nil, variables: variables, loader: loader, environment: environment))
+    return true
   }
 
   /// Keeps `check` when it has errors; a signal that stopped the wait for a file it runs ends
@@ -112,9 +128,14 @@ public struct EarlyCheck {
   }
 
   /// Nil when everything checked; else writes why the run is refused to `errors` (every
-  /// diagnostic up to a limit, or the file that could not be read) and returns the exit code:
-  /// 2, or 130 and 143 when a signal stopped the wait for a file.
+  /// diagnostic up to a limit, or the file or pipe that could not be read) and returns the exit
+  /// code: 2, or 130 and 143 when a signal stopped the wait for a file.
   public func refusal(errors: OutputWriter) -> ExitCode? {
+    if let (problem, line) = unreadablePipe {
+      errors.write(PromptLoop.unreadable(problem, line: line))
+      errors.flush()
+      return problem.exitCode
+    }
     if let unreadable {
       // The files before it that failed their check are said too.
       errors.write(renderFailed())
