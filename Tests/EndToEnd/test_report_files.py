@@ -49,3 +49,44 @@ def test_a_merged_report_that_cannot_be_written_says_why(tmp_path, home):
         assert result.stderr == (f"snm report: cannot write the junit report '{path}': "
                                  f"{reason}\n"), result.stderr
 
+
+
+# Characters a report cannot hold raw: control characters (XML 1.0 allows none but tab and line
+# breaks; in a TAP line they drive the terminal of whoever reads it), DEL, C1's NEL and a
+# bidirectional override.
+HIDDEN = "\x01\x1b[2J\x7f\r\x0b\x85\u202e"
+
+
+def test_every_report_holds_hidden_characters_of_names_statements_and_output_as_escapes(
+        tmp_path, home):
+    """File names (of a file that does not parse, one that is not text, one whose `run` names a
+    missing file), a statement and what a file printed, each with HIDDEN in them: the JUnit report
+    parses as XML, the JSON report as JSON, and the TAP report holds no control character but its
+    line feeds, nor the override. TAP's test lines held the names raw (`not ok 1 - a<ESC>[2J...`).
+    """
+    import json
+    from xml.etree import ElementTree
+    (tmp_path / f"parse{HIDDEN}.snm").write_text("from\n")
+    (tmp_path / f"binary{HIDDEN}.snm").write_bytes(b"\xff\xfe\x00not text")
+    (tmp_path / f"runs{HIDDEN}.snm").write_text(f"run 'gone{HIDDEN}.snm'\n")
+    (tmp_path / f"prints{HIDDEN}.snm").write_text(f"echo 'out{HIDDEN}put'\nexpect 1 == 2\n")
+    reports = {kind: tmp_path / f"report.{kind}" for kind in ("junit", "tap", "json")}
+    flags = [word for kind, path in reports.items() for word in ("--report", f"{kind}={path}")]
+    names = sorted(path.name for path in tmp_path.glob("*.snm"))
+    result = run_snm("test", "--url", "http://127.0.0.1:9", "--key", "k", *flags, *names,
+                     env=home, cwd=str(tmp_path))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "0 passed, 4 failed", result.stdout
+    suite = ElementTree.parse(reports["junit"]).getroot().find("testsuite")
+    assert suite.get("tests") == "4"
+    assert "\\u{1b}" in ElementTree.tostring(suite, encoding="unicode")
+    files = json.loads(reports["json"].read_text())["files"]
+    assert len(files) == 4
+    # Every record's location names its file as it was shown, escaped, whatever the failure.
+    locations = [failure["location"] for file in files for failure in file["failures"]]
+    assert len(locations) == 4 and all("\\u{1B}[2J" in place for place in locations), locations
+    tap = reports["tap"].read_bytes().decode()
+    hidden = sorted({f"U+{ord(c):04X}" for c in tap
+                     if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or c == "\u202e"})
+    assert hidden == [], f"raw in the TAP report: {hidden}\n{tap!r}"
+    assert tap.count("not ok ") == 4 and "\\u{1B}[2J" in tap, tap

@@ -39,6 +39,8 @@ public struct EarlyCheck {
   /// A pipe that could not be read on (bytes that are not UTF-8) before its first statement
   /// ended, and the line where: the run ends with it, as the prompt loop would end it.
   private var unreadablePipe: (problem: ScriptLoadError, line: Int)?
+  /// The script file given whose reading (or a file it runs) ended the run so.
+  private var unreadablePath = ""
 
   public init(options: ShellOptions, environment: [String: String]) {
     self.variables = Set(options.variableValues.keys)
@@ -60,11 +62,13 @@ public struct EarlyCheck {
   /// the variables the ones before it bind; the first file of an ordinary size keeps its parsed
   /// statements for its run (``ScriptRunner/keptScriptBytes``), the others are parsed again as
   /// they run (a run of many files would hold all their syntax trees at once). Stops at a file
-  /// that cannot be read.
-  public mutating func check(files paths: [String]) {
+  /// that cannot be read. With `keeping` false no file keeps its statements (`snm test`, which
+  /// checks every file before it runs the first).
+  public mutating func check(files paths: [String], keeping: Bool = true) {
     var checks: [ScriptCheck] = []
     var bound = variables
     for path in paths {
+      unreadablePath = path
       let source: Source
       do { source = try loader.load(path) } catch {
         unreadable = error
@@ -72,7 +76,8 @@ public struct EarlyCheck {
       }
       let check = ScriptCheck.check(
         file: source, variables: bound, loader: loader,
-        keeping: checks.isEmpty && source.bytes.count <= ScriptRunner.keptScriptBytes,
+        keeping: keeping && checks.isEmpty
+          && source.bytes.count <= ScriptRunner.keptScriptBytes,
         environment: environment)
       record(check)
       if unreadable != nil { return }
@@ -147,6 +152,14 @@ public struct EarlyCheck {
     errors.write(renderFailed())
     errors.flush()
     return .usage
+  }
+
+  /// The record of the refusal for a report (nil when everything checked): the file that could
+  /// not be read, else the first error of the first check that failed; `text` is what
+  /// ``refusal(errors:)`` wrote.
+  public func failure(text: String) -> ScriptFailure? {
+    if let unreadable { return .unreadable(unreadablePath, unreadable, text: text) }
+    return failed.lazy.compactMap { ScriptFailure.checkFailed($0, text: text) }.first
   }
 
   /// The diagnostics of the checks that failed, their first errors (``ShownDiagnostics``).

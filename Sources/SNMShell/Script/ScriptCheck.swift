@@ -42,12 +42,14 @@ public struct ScriptCheck: Sendable {
     findings.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .error }.count }
   }
 
-  /// The first error as `file:line:col` and its message, for reports.
+  /// The first error as `file:line:col` (the name's hidden characters escaped, as the
+  /// diagnostic shows it) and its message, for reports.
   public var firstError: (location: String, message: String)? {
     for (source, diagnostics) in findings {
       if let first = diagnostics.first(where: { $0.severity == .error }) {
         let location = source.location(of: first.range.start)
-        return ("\(source.fileName):\(location.line):\(location.column)", first.message.text)
+        let file = VisibleText.escaped(source.fileName)
+        return ("\(file):\(location.line):\(location.column)", first.message.text)
       }
     }
     return nil

@@ -24,7 +24,8 @@ public struct ScriptFailure: Sendable, Equatable {
   }
 
   public var kind: Kind
-  /// `file:line:col` of the statement (or of the first diagnostic).
+  /// `file:line:col` of the statement (or of the first diagnostic), the file's name with its
+  /// hidden characters escaped (`\u{1B}`), as printed: reports hold it as it was shown.
   public var location: String
   /// The statement as written, on one line (shortened past 120 characters).
   public var statement: String
@@ -46,5 +47,25 @@ public struct ScriptFailure: Sendable, Equatable {
     let line = words.joined(separator: " ")
     guard line.count > limit else { return line }
     return String(line.prefix(limit - 3)) + "..."
+  }
+}
+
+extension ScriptFailure {
+  /// The record of a check that failed (nil when it has no error): its first error's place and
+  /// message; `text` is what was printed about it.
+  static func checkFailed(_ check: ScriptCheck, text: String) -> ScriptFailure? {
+    guard let first = check.firstError else { return nil }
+    return ScriptFailure(
+      kind: .parse, location: first.location, statement: "", message: first.message, text: text)
+  }
+
+  /// The record of the script file `path` that could not be read (or whose wait a signal
+  /// stopped), its name's hidden characters escaped as every location's are; `text` is what was
+  /// printed about it.
+  static func unreadable(_ path: String, _ error: ScriptLoadError, text: String) -> ScriptFailure {
+    ScriptFailure(
+      kind: error.exitCode == .usage ? .error : .interrupted,
+      location: VisibleText.escaped(path), statement: "",
+      message: error.description, text: text)
   }
 }

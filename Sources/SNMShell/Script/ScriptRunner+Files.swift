@@ -55,10 +55,7 @@ extension ScriptRunner {
     let text = "snm: \(error.description)\n"
     executor.baseErrors.write(text)
     executor.baseErrors.flush()
-    let failure = ScriptFailure(
-      kind: error.exitCode == .usage ? .error : .interrupted, location: path, statement: "",
-      message: error.description, text: text)
-    state.failures.append(failure)
+    state.failures.append(.unreadable(path, error, text: text))
     fail(error.exitCode)
     return error.exitCode
   }
@@ -115,10 +112,7 @@ extension ScriptRunner {
     let text = check.rendered(colored: colour)
     executor.baseErrors.write(text)
     executor.baseErrors.flush()
-    if let first = check.firstError {
-      let failure = ScriptFailure(
-        kind: .parse, location: first.location, statement: "", message: first.message,
-        text: check.rendered(colored: false))
+    if let failure = ScriptFailure.checkFailed(check, text: check.rendered(colored: false)) {
       state.failures.append(failure)
     }
     fail(.usage)

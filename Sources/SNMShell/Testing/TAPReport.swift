@@ -54,9 +54,11 @@ enum TAPReport {
     return tap
   }
 
-  /// A test description may not hold `#` (it starts a directive) or a line break.
+  /// A test description may not hold `#` (it starts a directive) or a line break; control and
+  /// invisible format characters (a file's name: `evil<ESC>[2J.snm`) are written as escapes
+  /// (`\u{1B}`), as the run's own `FAIL` line shows them: a TAP reader prints the description.
   static func description(_ path: String) -> String {
-    path.replacingOccurrences(of: "#", with: "\\#").replacingOccurrences(of: "\n", with: " ")
+    VisibleText.escaped(path).replacingOccurrences(of: "#", with: "\\#")
   }
 
   /// A YAML double-quoted scalar (JSON's escapes, which YAML reads the same way).
@@ -64,7 +66,17 @@ enum TAPReport {
     "\"" + yamlScalar.escape(text) + "\""
   }
 
+  /// C0 and C1 controls and DEL as `\xNN`; the other characters a reader is not shown raw
+  /// (``VisibleTextLine/hides(_:)``: NEL and U+2028 are line breaks to YAML, U+202E reverses
+  /// what follows) as `\uNNNN` or `\UNNNNNNNN`.
   static let yamlScalar = ScalarEscaping(
     ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"],
-    other: { $0 < 0x20 || $0 == 0x7F ? "\\x" + ScalarEscaping.hex($0, digits: 2) : nil })
+    other: { value in
+      if value < 0x20 || (0x7F...0x9F).contains(value) {
+        return "\\x" + ScalarEscaping.hex(value, digits: 2)
+      }
+      guard let scalar = Unicode.Scalar(value), VisibleTextLine.hides(scalar) else { return nil }
+      let wide = value > 0xFFFF
+      return (wide ? "\\U" : "\\u") + ScalarEscaping.hex(value, digits: wide ? 8 : 4)
+    })
 }

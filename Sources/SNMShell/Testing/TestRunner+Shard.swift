@@ -48,9 +48,11 @@ public struct TestShard: Sendable, Equatable {
 }
 
 extension TestRunner {
-  /// The files this run takes: all, or the share `--shard` names.
+  /// The files a run of `configuration` takes: all, or the share `--shard` names.
   /// - Throws: `UsageError` when `--timings` names a report that cannot be read.
-  func shardFiles(_ files: [String]) throws(UsageError) -> [String] {
+  static func shardFiles(_ files: [String], _ configuration: Configuration) throws(UsageError)
+    -> [String]
+  {
     guard let shard = configuration.shard else { return files }
     var seconds: [String: Double] = [:]
     if let path = configuration.timings {

@@ -7,8 +7,9 @@ import Synchronization
 /// `N passed, M failed`.
 ///
 /// ```swift
-/// let runner = TestRunner(project: project, configuration: .init(paths: ["smoke/"], jobs: 4))
-/// let code = await runner.run()      // 0 when every file passed
+/// let configuration = TestRunner.Configuration(paths: ["smoke/"], jobs: 4)
+/// let files = try TestFiles.check(configuration, errors: .standardError)   // before a project
+/// let code = await TestRunner(project: project, configuration: configuration).run(files)
 /// ```
 /// Reports (`--report junit|tap|json=PATH`) list files in the order named, so `--jobs 4` writes
 /// the same report as `--jobs 1`. SIGINT or SIGTERM stops the files running (each names the
@@ -78,17 +79,10 @@ public final class TestRunner: Sendable {
     }
   }
 
-  /// Runs every file and writes the reports; returns 0 when every file passed, else the highest
-  /// exit code of a failed file (130/143 when interrupted; 2 when a report cannot be written).
-  /// - Throws: `UsageError` when a path does not exist.
-  public func run() async throws(UsageError) -> ExitCode {
-    let files = try shardFiles(
-      try ScriptFiles.collect(
-        configuration.paths, standardInput: false, follow: configuration.follow,
-        note: {
-          errors.write($0 + "\n")
-          errors.flush()
-        }))
+  /// Runs every file that checked clean (the others are failed already) and writes the reports;
+  /// returns 0 when every file passed, else the highest exit code of a failed file (130/143 when
+  /// interrupted; 2 when a report cannot be written).
+  public func run(_ files: TestFiles) async -> ExitCode {
     output.write(target.line + "\n")
     output.flush()
     let started = ContinuousClock.now
@@ -98,15 +92,32 @@ public final class TestRunner: Sendable {
       await runAll(files)
     }
     let elapsed = ContinuousClock.now - started
-    printSummary(results, seconds: Self.seconds(elapsed))
     var code = Self.exitCode(for: results)
     if let signal = running.withLock({ $0.signal }) {
       code = signal == SIGTERM ? .terminated : .interrupted
     }
-    for report in configuration.reports where !write(report, results) {
-      if code.rawValue < ExitCode.usage.rawValue { code = .usage }
+    return printer.finish(results, seconds: Self.seconds(elapsed), code: code)
+  }
+
+  /// A run none of whose files checked clean: each file's refusal, the summary and the reports
+  /// (which name no target: none was chosen); returns the highest exit code (2; 130 or 143 when
+  /// a signal stopped the wait for a file).
+  public static func reportWithoutRunning(
+    _ files: TestFiles, configuration: Configuration, output: OutputWriter = .standardOutput,
+    errors: OutputWriter = .standardError
+  ) -> ExitCode {
+    let printer = TestOutput(
+      configuration: configuration, output: output, errors: errors, target: nil)
+    let results = zip(files.paths, files.checks).map { path, checked in
+      checked.result(path) ?? .notRun(path)
     }
-    return code
+    for result in results { printer.printProgress(result) }
+    return printer.finish(results, seconds: files.seconds, code: exitCode(for: results))
+  }
+
+  /// What the run prints and writes.
+  var printer: TestOutput {
+    TestOutput(configuration: configuration, output: output, errors: errors, target: target)
   }
 
   /// 0 when every file passed, else the highest exit code of the files that did not.
@@ -116,7 +127,8 @@ public final class TestRunner: Sendable {
   }
 
   /// Runs the files `configuration.jobs` at a time; results come back in file order.
-  func runAll(_ files: [String]) async -> [ScriptResult] {
+  func runAll(_ checked: TestFiles) async -> [ScriptResult] {
+    let files = checked.paths
     var results: [ScriptResult?] = Array(repeating: nil, count: files.count)
     var printed = 0
     await withTaskGroup(of: (Int, ScriptResult).self) { group in
@@ -125,7 +137,7 @@ public final class TestRunner: Sendable {
         guard next < files.count, running.withLock({ $0.signal == nil }) else { return }
         let index = next
         next += 1
-        let task = Task { await runFile(files[index], index: index) }
+        let task = Task { await runFile(files[index], index: index, checked.checks[index]) }
         running.withLock { $0.tasks[index] = task }
         group.addTask { (index, await task.value) }
       }
@@ -134,7 +146,7 @@ public final class TestRunner: Sendable {
         running.withLock { _ = $0.tasks.removeValue(forKey: index) }
         results[index] = result
         while printed < files.count, let done = results[printed] {
-          printProgress(done)
+          printer.printProgress(done)
           printed += 1
         }
         startNext()
@@ -143,12 +155,14 @@ public final class TestRunner: Sendable {
     return zip(files, results).map { file, result in result ?? .notRun(file) }
   }
 
-  /// Runs one file, and again (up to `--retry` times) while it fails when it is marked
-  /// idempotent. The file (and each it runs) is read once, its text run again: a FIFO has no
-  /// second reading to give.
-  func runFile(_ path: String, index: Int) async -> ScriptResult {
-    let loader = ScriptLoader()
-    var result = await runFileOnce(path, index: index, loader: loader)
+  /// Runs one file (a file refused by its check is its result), and again (up to `--retry`
+  /// times) while it fails when it is marked idempotent. The file (and each it runs) is read
+  /// once, its text run again: a FIFO has no second reading to give.
+  func runFile(_ path: String, index: Int, _ checked: TestFiles.Checked) async -> ScriptResult {
+    guard case .ready(let check, let loader) = checked else {
+      return checked.result(path) ?? .notRun(path)
+    }
+    var result = await runFileOnce(path, index: index, loader: loader, check: check)
     guard configuration.retries > 0, let source = loader.loaded(path), Self.isIdempotent(source)
     else { return result }
     while !result.passed && result.attempts <= configuration.retries
@@ -156,15 +170,17 @@ public final class TestRunner: Sendable {
       && running.withLock({ $0.signal == nil })
     {
       let attempts = result.attempts + 1
-      result = await runFileOnce(path, index: index, loader: loader)
+      result = await runFileOnce(path, index: index, loader: loader, check: check)
       result.attempts = attempts
     }
     return result
   }
 
   /// Runs one file in a fresh executor and runner: its own variables, its own (signed-out)
-  /// session; its text from `loader` when read before.
-  func runFileOnce(_ path: String, index: Int, loader: ScriptLoader) async -> ScriptResult {
+  /// session; its text from `loader`, checked already (`check`).
+  func runFileOnce(_ path: String, index: Int, loader: ScriptLoader, check: ScriptCheck?) async
+    -> ScriptResult
+  {
     let out = OutputWriter()
     let err = OutputWriter()
     let directory = NSTemporaryDirectory() + "snm-test-" + UUID().uuidString
@@ -182,7 +198,9 @@ public final class TestRunner: Sendable {
     let started = ContinuousClock.now
     var runner = ScriptRunner(executor: executor, loader: loader)
     let trace = RequestTrace(keep: configuration.verbose ? nil : Self.tracedOnFailure)
-    let code = await RequestTrace.$current.withValue(trace) { await runner.run(file: path) }
+    let code = await RequestTrace.$current.withValue(trace) {
+      await runner.run(file: path, checked: check)
+    }
     let seconds = Self.seconds(ContinuousClock.now - started)
     running.withLock { _ = $0.executors.removeValue(forKey: index) }
     var (failures, statements, expectations) = runner.summary
@@ -190,7 +208,7 @@ public final class TestRunner: Sendable {
       let text = executor.secretValues.mask(err.captured)
       failures.append(
         ScriptFailure(
-          kind: .error, location: path, statement: "",
+          kind: .error, location: VisibleText.escaped(path), statement: "",
           message: "exit code \(code.rawValue)", text: text))
     }
     var result = ScriptResult(

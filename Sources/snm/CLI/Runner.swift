@@ -24,10 +24,16 @@ enum Runner {
       StandardStreams.writeOutput(text)
       return ExitCode.success.rawValue
     case .test(let configuration):
+      // Every file is read and checked first: a file that does not parse is a failed test with
+      // no project started for it, and none is chosen when no file is left to run.
+      let files = try TestFiles.check(configuration, errors: .standardError)
+      guard files.anyToRun else {
+        return TestRunner.reportWithoutRunning(files, configuration: configuration).rawValue
+      }
       let (project, target) = try ProjectTargeting.choose(
         configuration.options, needsName: "")
-      return try await TestRunner(project: project, target: target, configuration: configuration)
-        .run().rawValue
+      return await TestRunner(project: project, target: target, configuration: configuration)
+        .run(files).rawValue
     case .mergeReports(let paths, let reports):
       let merged = try TestReportFile.merge(paths, into: reports)
       let passed = merged.filter(\.passed).count

@@ -1,6 +1,13 @@
 import Foundation
 
-extension TestRunner {
+/// What `snm test` prints and writes: PASS/FAIL per file, the summary and the reports, for a run
+/// against `target` (nil when no file was left to run, so no project was chosen).
+struct TestOutput: Sendable {
+  let configuration: TestRunner.Configuration
+  let output: OutputWriter
+  let errors: OutputWriter
+  let target: RunTarget?
+
   /// `PASS  path`, or `FAIL  path` and what went wrong, indented.
   func printProgress(_ result: ScriptResult) {
     let tries = result.attempts > 1 ? " (try \(result.attempts))" : ""
@@ -9,7 +16,7 @@ extension TestRunner {
     if result.passed {
       guard !configuration.options.quiet else { return }
       output.write("PASS  \(path)\(tries)\n")
-    } else {
+    } else if !result.skipped {
       output.write("FAIL  \(path)\(tries)\n")
       for failure in result.failures {
         for text in failure.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -22,6 +29,17 @@ extension TestRunner {
       for line in result.trace { output.write("      \(line)\n") }
     }
     output.flush()
+  }
+
+  /// The summary, then the reports; returns the run's exit code: `code`, or 2 when a report
+  /// cannot be written and `code` is lower.
+  func finish(_ results: [ScriptResult], seconds: Double, code: ExitCode) -> ExitCode {
+    printSummary(results, seconds: seconds)
+    var code = code
+    for report in configuration.reports where !write(report, results) {
+      if code.rawValue < ExitCode.usage.rawValue { code = .usage }
+    }
+    return code
   }
 
   /// The files not run, the time taken, then `N passed, M failed` as the last line.

@@ -1,0 +1,67 @@
+"""`snm test` reads and checks every file before it chooses a project, as `snm FILE` does
+(EarlyCheck): a file that does not parse is a failed test with where and why, exit 2, and when no
+file is left to run no project is chosen, started or reached. `snm test --local bad.snm` started
+the local project first (and a start that failed said only that, nothing of the file).
+
+The local project of these runs cannot be started: XDG_DATA_HOME is a file, so a start fails at
+once saying `cannot create the data dir` (and writes nothing).
+"""
+import re
+from xml.etree import ElementTree
+
+from conftest import run_snm
+
+BAD = "from\n"
+ERROR = "bad.snm:1:5: error: expected a table name after 'from'"
+
+
+def unstartable(tmp_path, home):
+    data_home = tmp_path / "data-home-is-a-file"
+    data_home.write_text("")
+    return {**home, "XDG_DATA_HOME": str(data_home)}
+
+
+def test_a_file_that_does_not_parse_fails_its_test_with_no_project_started(project, tmp_path,
+                                                                          home):
+    bad = tmp_path / "bad.snm"
+    bad.write_text(BAD)
+    missing = tmp_path / "runs_missing.snm"
+    missing.write_text("run 'nowhere.snm'\n")
+    report = tmp_path / "report.xml"
+    result = run_snm("test", "--local", str(bad), str(missing), "--report", f"junit={report}",
+                     "--report", f"json={tmp_path / 'report.json'}",
+                     env=unstartable(tmp_path, home), cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "data dir" not in result.stderr and result.stderr == "", result.stderr
+    lines = result.stdout.splitlines()
+    assert not any(line.startswith("target:") for line in lines), result.stdout
+    assert lines[0] == f"FAIL  {bad}", result.stdout
+    assert f"      {tmp_path}/{ERROR}" in lines, result.stdout
+    assert f"FAIL  {missing}" in lines, result.stdout
+    assert any("runs_missing.snm:1:5: error:" in line and "nowhere.snm" in line
+               for line in lines), result.stdout
+    assert re.fullmatch(r"ran 2 files in \d+\.\d\d s", lines[-2]), result.stdout
+    assert lines[-1] == "0 passed, 2 failed", result.stdout
+    suite = ElementTree.parse(report).getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("errors")) == ("2", "2")
+    assert suite.find("properties") is None          # no project was chosen to name
+    error = suite.find("testcase/error")
+    assert error.get("type") == "parse"
+    assert error.get("message") == f"{tmp_path}/bad.snm:1:5: expected a table name after 'from'"
+    assert ERROR in error.text
+
+    # Beside a file that parses, the project is chosen (and started, here in vain) for it.
+    good = tmp_path / "good.snm"
+    good.write_text("let n = 1\nexpect $n == 1\n")
+    # With a project that cannot start, the file that parses makes the run try (and say why not).
+    tried = run_snm("test", "--local", str(bad), str(good), env=unstartable(tmp_path, home))
+    assert tried.returncode != 0
+    assert "cannot create the data dir" in tried.stderr, tried.stderr
+    env = {**home, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key}
+    result = run_snm("test", "--jobs", "2", str(bad), str(good), env=env)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"target: {project.url} ")
+    assert lines[1] == f"FAIL  {bad}"
+    assert f"PASS  {good}" in lines
+    assert lines[-1] == "1 passed, 1 failed"
