@@ -159,6 +159,7 @@ def test_a_profile_names_either_kind(project, keys, home, tmp_path, field):
     config.mkdir(parents=True)
     (config / "config.json").write_text(json.dumps(
         {"profiles": {"dev": {"url": project.url, field: key}}}))
+    (config / "config.json").chmod(0o600)   # it may hold a server key
     result = snm_with(home, "--profile", "dev", "-c", "echo '${session.role}'; "
                       "from dog_profile select name limit 1")
     assert result.returncode == 0, result.stderr
@@ -404,3 +405,56 @@ def test_exactly_the_key_values_the_parser_read_are_hidden(project, keys, home):
                           "--key=" + "x" * len(keys["publishable"])] + given[10:]
     assert shown.stdout.split(b"\0")[:-1] == [part.encode() for part in hidden], shown.stdout
     assert keys["secret"].encode() not in shown.stdout
+
+
+@pytest.mark.parametrize("field,mode", [("secret_key", 0o644), ("service_key", 0o604),
+                                        ("anon_key", 0o640)])
+def test_a_profile_file_others_may_read_is_refused_when_it_holds_a_server_key(
+        project, keys, home, field, mode):
+    """psql ignores a `.pgpass` others may read, ssh a private key: snm used a server key from a
+    config.json every account could read, silently. It refuses the file (exit 2), says where the
+    key is and how to close the file, never the key; 0600 runs. Another account (nobody) reads
+    the file as it was, and not once closed. A file of client keys only may stay readable."""
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="snm-profile-", dir="/tmp")   # every account may enter /tmp
+    try:
+        os.chmod(folder, 0o755)
+        config = os.path.join(folder, "snm")
+        os.mkdir(config, 0o755)
+        path = os.path.join(config, "config.json")
+        server = keys["secret"]
+        with open(path, "w") as out:
+            json.dump({"profiles": {
+                "dev": {"url": project.url, "publishable_key": keys["publishable"],
+                        field: server} if field != "anon_key" else
+                       {"url": project.url, "publishable_key": keys["publishable"]},
+                "ops": {"url": project.url, "anon_key": server} if field == "anon_key" else
+                       {"url": project.url, "publishable_key": keys["publishable"]}}}, out)
+        os.chmod(path, mode)
+        env = {**home, "XDG_CONFIG_HOME": folder}
+        if mode & 0o004:   # it is exposed: another account reads the key
+            read = subprocess.run(["runuser", "-u", "nobody", "--", "cat", path],
+                                  capture_output=True, text=True, timeout=30)
+            assert read.returncode == 0 and server in read.stdout, read.stderr
+        result = snm_with(env, "--profile", "dev", "--format", "csv", "-c", "echo 'ran'")
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert result.stdout == "" and server not in result.stderr, result.stderr
+        where = "profile 'ops' \"anon_key\"" if field == "anon_key" else f"profile 'dev' \"{field}\""
+        assert (f"snm: refusing {path}: it holds a server key ({where}), which bypasses row-level "
+                f"security, and other accounts may read it (mode {mode:o}). Make it yours alone: "
+                f"chmod 600 {path}; ") in result.stderr, result.stderr
+        os.chmod(path, 0o600)
+        read = subprocess.run(["runuser", "-u", "nobody", "--", "cat", path], capture_output=True,
+                              text=True, timeout=30)
+        assert read.returncode != 0 and server not in read.stdout
+        closed = snm_with(env, "--profile", "dev", "--format", "csv", "-c", "echo 'ran'")
+        assert (closed.returncode, closed.stdout) == (0, "ran\n"), closed.stderr
+        # Client keys only: nothing to keep from others.
+        with open(path, "w") as out:
+            json.dump({"profiles": {"dev": {"url": project.url,
+                                            "publishable_key": keys["publishable"]}}}, out)
+        os.chmod(path, 0o644)
+        open_file = snm_with(env, "--profile", "dev", "--format", "csv", "-c", "echo 'ran'")
+        assert (open_file.returncode, open_file.stdout) == (0, "ran\n"), open_file.stderr
+    finally:
+        subprocess.run(["rm", "-rf", folder], check=False)

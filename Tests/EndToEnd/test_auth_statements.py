@@ -73,6 +73,7 @@ def test_a_profiles_service_key(project, home, tmp_path):
     (config / "config.json").write_text(
         '{"profiles": {"p": {"url": "%s", "publishable_key": "%s", "service_key": "%s"}}}'
         % (project.url, project.status["publishable_key"], project.status["secret_key"]))
+    (config / "config.json").chmod(0o600)   # a server key: others may not read it
     done = run_snm("--profile", "p", "-c", "as service from user_info select id limit 1",
                    env=home)
     assert done.returncode == 0, done.stderr

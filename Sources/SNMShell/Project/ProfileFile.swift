@@ -9,7 +9,8 @@ import SNMSupabase
 /// The key may be named `anon_key`, `publishable_key`, `key`, `secret_key` or `service_role_key`
 /// (either kind: `sb_publishable_...`/`sb_secret_...` or a legacy JWT). The service key for
 /// `admin ...` and `as service` is `service_key` (else `secret_key` or `service_role_key`). The
-/// file holds keys: keep it 0600.
+/// file holds keys: keep it 0600 (a file others may read that holds a server key is refused,
+/// ``exposedSecrets(in:path:)``).
 public struct ProfileFile: Sendable {
   /// Where the file is.
   public let path: String
@@ -43,6 +44,7 @@ public struct ProfileFile: Sendable {
       throw UsageError(
         "\(path): expected {\"profiles\": {\"NAME\": {\"url\": ..., \"anon_key\": ...}}}")
     }
+    if let refusal = Self.exposedSecrets(in: profiles, path: path) { throw refusal }
     guard let profile = profiles[name] as? [String: Any] else {
       let known = profiles.keys.sorted().joined(separator: ", ")
       let listing = known.isEmpty ? "" : " (it has: \(known))"
@@ -82,5 +84,39 @@ public struct ProfileFile: Sendable {
       throw refusal
     }
     return try ProjectSelection(url: url, key: key, name: name, serviceKey: service?.1)
+  }
+
+  /// The fields that hold a server key whatever it looks like.
+  static let serverKeyFields = ["service_key", "secret_key", "service_role_key"]
+
+  /// The refusal of a file at `path` that holds a server key (in any of its `profiles`) and that
+  /// other accounts may read (a group or others read bit), as psql ignores a `.pgpass` and ssh a
+  /// private key that others may read; nil when it holds none or is closed to them. A server key
+  /// bypasses row-level security: whoever read it may read and change every row. No key is said,
+  /// only where each is (profile and field).
+  static func exposedSecrets(in profiles: [String: Any], path: String) -> UsageError? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & 0o044 != 0 else { return nil }
+    var places: [String] = []
+    for (name, value) in profiles.sorted(by: { $0.key < $1.key }) {
+      guard let profile = value as? [String: Any] else { continue }
+      for (field, key) in profile.sorted(by: { $0.key < $1.key }) {
+        guard let key = key as? String, !key.isEmpty else { continue }
+        if serverKeyFields.contains(field) || SupabaseAPIKey(key).role == "service_role" {
+          places.append("profile '\(ProjectChoice.shown(name))' \"\(VisibleText.escaped(field))\"")
+        }
+      }
+    }
+    guard !places.isEmpty else { return nil }
+    let mode = String(info.st_mode & 0o777, radix: 8)
+    let shownPlaces =
+      places.count <= 3
+      ? places.joined(separator: ", ")
+      : places.prefix(3).joined(separator: ", ") + " and \(places.count - 3) more"
+    return UsageError(
+      "refusing \(path): it holds a server key (\(shownPlaces)), which bypasses row-level "
+        + "security, and other accounts may read it (mode \(mode)). Make it yours alone: chmod "
+        + "600 \(path); if another account may have read it, roll the key (the project's API "
+        + "keys)")
   }
 }
