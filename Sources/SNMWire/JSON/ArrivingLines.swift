@@ -49,9 +49,20 @@ public final class ArrivingLines: @unchecked Sendable {
     case lines, indented
   }
 
+  /// The room made past `most` at the first take (``pastMost``; less in the rows fuzz target,
+  /// so that its short bodies reach the walk that stops where the room does).
+  let past: Int
+
   public init(most: Int, layout: Layout = .lines) {
     self.most = most
     self.layout = layout
+    past = Self.pastMost
+  }
+
+  init(most: Int, layout: Layout, past: Int) {
+    self.most = most
+    self.layout = layout
+    self.past = past
   }
 
   /// Gives up every row taken and the text set aside of them (its file closed, its room on disk
@@ -96,7 +107,7 @@ public final class ArrivingLines: @unchecked Sendable {
       return (offset, 0)
     }
     guard let source = bytes.baseAddress else { return (offset, 0) }
-    text.grow(toHold: most + Self.pastMost)
+    text.grow(toHold: most + past)
     // The walk reads the keys and heads where they are (an array's subscript was a call of its
     // own a member once the walk grew past what is inlined); `heads` has a head for each key.
     return keys.withUnsafeBufferPointer { keys in

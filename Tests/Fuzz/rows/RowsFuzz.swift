@@ -6,9 +6,12 @@ import Foundation
 /// `--format json` and `ndjson` to a pipe or a file): arbitrary bytes as an answer's body, read
 /// in pieces whose sizes come from the input (each piece the check is given is a copy the size of
 /// what has arrived, so AddressSanitizer stops a read past it), the text held small so that rows
-/// are walked again in more room and set aside. The first byte picks the layout, the pieces and
-/// whether the bytes the check no longer needs are dropped. Fails (traps) when the verdict is not
-/// the check's own on the whole body, or when the rows taken are not the writer's text of those
+/// are set aside. The first byte picks the layout, the pieces, whether the bytes the check no
+/// longer needs are dropped, and whether the text has the room made past what it holds (64 KiB,
+/// as snm makes it: a body under 4 KiB never reaches its end) or none, so that the walk stops
+/// where the room does and walks the row again in more (the room's text is made exactly its
+/// size: AddressSanitizer stops a write past it). Fails (traps) when the verdict is not the
+/// check's own on the whole body, or when the rows taken are not the writer's text of those
 /// rows, byte for byte. Built and run by `scripts/fuzz run rows`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func rowsFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -23,7 +26,8 @@ public func rowsFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return validator.validate()
   }
   let spool = RowsFuzzSpool(taking: first & 0x20 == 0 ? .max : 2)
-  let lines = ArrivingLines(most: 256, layout: layout)
+  // Bit 6: no room made past `most` (rows walked where the room stops them, and again in more).
+  let lines = ArrivingLines(most: 256, layout: layout, past: first & 0x40 == 0 ? 64 << 10 : 0)
   lines.spool = spool
   var checker = JSONStreamValidator(runningEvery: 1)
   checker.lines = lines
