@@ -69,6 +69,19 @@ public enum HTTPEncoder {
     bytes.append(contentsOf: crlf)
   }
 
+  /// `name: value` as one line without its CRLF, CR and LF in either made spaces, as
+  /// ``appendField(name:value:to:)`` writes it: for libcurl, which takes header lines as text and
+  /// sends what they hold (a key read with its newline, `KEY\r\nX-Other: 1`, added a field over
+  /// HTTP/1.1 and made nghttp2 reset the stream over HTTP/2).
+  public static func fieldLine(name: String, value: String) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(name.utf8.count + value.utf8.count + 2)
+    appendSanitized(name, to: &bytes)
+    bytes.append(contentsOf: ": ".utf8)
+    appendSanitized(value, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The empty line that ends a head.
   public static func appendEnd(to bytes: inout [UInt8]) {
     bytes.append(contentsOf: crlf)

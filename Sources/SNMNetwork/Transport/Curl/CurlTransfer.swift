@@ -105,7 +105,7 @@ final class CurlTransfer {
   ) -> CURLcode {
     let context = Unmanaged.passUnretained(self).toOpaque()
     self.easy = easy
-    var fields = request.fields.map { "\($0.name): \($0.value)" }
+    var fields = request.fields.map { HTTPEncoder.fieldLine(name: $0.name, value: $0.value) }
     // Only what the request names goes out: curl's own Accept, the form Content-Type it gives a
     // POST, and Expect: 100-continue are removed (an empty value removes a field).
     for name in ["Accept", "Content-Type"]
