@@ -136,6 +136,49 @@ def test_a_session_folder_another_account_may_write_is_refused(project, tmp_path
         assert not [p for p in os.listdir(folder) if p.endswith(".json")], os.listdir(folder)
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="a folder another account owns needs root")
+def test_a_folder_of_snms_that_another_account_may_swap_is_refused(project, tmp_path):
+    """snm's own folders were held to be yours and closed to others, but not the folder they are
+    in: `snm` in a folder another account owns (XDG_STATE_HOME there), a link of theirs to a
+    folder of yours, had snm write your session (and history) into your folder of their choosing,
+    and a data dir there would be theirs to swap for one with a JWT secret they know. Refused, as
+    the clusters folder already was, saying who may swap it; nothing is written through it."""
+    nobody = pwd.getpwnam("nobody")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    os.chown(theirs, nobody.pw_uid, -1)
+    mine = tmp_path / "mine"
+    mine.mkdir(mode=0o700)
+    (mine / "history").write_text("precious\n")
+    (theirs / "snm").symlink_to(mine)
+    os.lchown(theirs / "snm", nobody.pw_uid, -1)
+    env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(theirs), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    login = snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
+    assert login.returncode == 0, login.stderr
+    assert (f"snm: warning: refusing {theirs}/snm: {theirs} is uid {nobody.pw_uid}'s, who may put "
+            "a folder of theirs in its place; snm reads and keeps nothing there") in login.stderr, \
+        login.stderr
+    assert sorted(os.listdir(mine)) == ["history"], os.listdir(mine)
+    with TmuxShell([SNM], env=env) as shell:
+        shell.wait_for_prompt()
+        shell.run("echo 'typed'")
+        shell.press("C-d")
+        shell.wait_for(lambda s: "[snm exited 0]" in s)
+    assert (mine / "history").read_text() == "precious\n"
+    # A data dir in their folder: refused before anything is read or made there.
+    data = theirs / "project"
+    data.mkdir(mode=0o700)
+    for command in (["status"], ["start", "--port", str(free_port())]):
+        result = snm("local", *command, "--dir", str(data))
+        assert result.returncode != 0, (command, result.stdout)
+        assert (f"snm local: refusing the data dir {data}: {theirs} is nobody (uid "
+                f"{nobody.pw_uid})'s, who may put a folder of theirs in its place") \
+            in result.stderr, (command, result.stderr)
+        assert os.listdir(data) == [], (command, os.listdir(data))
+
+
 def folder_open_to_all(path):
     path.mkdir(parents=True, exist_ok=True)
     os.chmod(path, 0o777)

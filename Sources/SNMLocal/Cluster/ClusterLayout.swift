@@ -79,42 +79,9 @@ struct ClusterLayout: Sendable, Equatable {
     // Only root keeps clusters there (``choose(projectDir:)``); another user only lists it.
     guard geteuid() == 0 else { return nil }
     if let problem = PrivateFolder.problem(path, owner: SocketDirectory.accountName)
-      ?? Self.swappableProblem(path)
+      ?? PrivateFolder.swappable(path, owner: SocketDirectory.accountName)
     {
       return "SNM_CLUSTERS_DIR (\(path)) cannot hold clusters: \(problem)"
-    }
-    return nil
-  }
-
-  /// Why another account could put a folder of its own in `path`'s place, or nil: a folder above
-  /// it that another account owns, or that others may write in without the sticky bit (they may
-  /// rename it and make their own), or a link on the way that another account owns (one in /tmp,
-  /// which it may replace). Root
-  /// then made and deleted clusters where the link or folder pointed at that moment. `path`
-  /// itself is held to ``PrivateFolder/problem(_:owner:)``.
-  static func swappableProblem(_ path: String) -> String? {
-    var prefix = ""
-    for name in path.split(separator: "/") {
-      let parent = prefix.isEmpty ? "/" : prefix
-      prefix += "/" + name
-      var info = stat()
-      guard stat(parent, &info) == 0 else { return nil }
-      // Its owner may rename what is in it, sticky or not, whatever its mode says of others.
-      if info.st_uid != 0, info.st_uid != geteuid() {
-        return "\(parent) is \(SocketDirectory.accountName(info.st_uid))'s, who may put a folder "
-          + "of theirs in its place"
-      }
-      if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
-        let mode = String(info.st_mode & 0o777, radix: 8)
-        return "others may write in \(parent) (mode \(mode)), and so put a folder of theirs in "
-          + "its place"
-      }
-      var link = stat()
-      guard lstat(prefix, &link) == 0 else { return nil }
-      if link.st_mode & S_IFMT == S_IFLNK, link.st_uid != 0, link.st_uid != geteuid() {
-        return "\(prefix) is a link \(SocketDirectory.accountName(link.st_uid)) owns, who may "
-          + "point it elsewhere"
-      }
     }
     return nil
   }

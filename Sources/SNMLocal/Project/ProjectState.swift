@@ -324,7 +324,9 @@ extension ProjectState {
   /// rename files in it can swap the secret (and mint service_role tokens) or the pid `stop`
   /// signals. A missing one is no problem (`start` makes it 0700).
   static func verifyPrivate(dataDir: String) throws(LocalProjectError) {
-    guard let problem = PrivateFolder.problem(dataDir, owner: SocketDirectory.accountName)
+    guard
+      let problem = PrivateFolder.problem(dataDir, owner: SocketDirectory.accountName)
+        ?? PrivateFolder.swappable(dataDir, owner: SocketDirectory.accountName)
     else { return }
     throw LocalProjectError(
       .failed,

@@ -57,6 +57,7 @@ public enum FileIO {
   /// 777)`). Nil when it is private or missing.
   public static func problem(ofPrivate path: String) -> String? {
     PrivateFolder.problem(path, owner: { "uid \($0)" })
+      ?? PrivateFolder.swappable(path, owner: { "uid \($0)" })
   }
 
   /// Writes `data` to a new 0600 file beside `path`, syncs it, and renames it over `path`.
