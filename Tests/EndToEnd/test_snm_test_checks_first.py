@@ -26,6 +26,9 @@ def test_a_file_that_does_not_parse_fails_its_test_with_no_project_started(proje
     bad = tmp_path / "bad.snm"
     bad.write_text(BAD)
     missing = tmp_path / "runs_missing.snm"
+    # A file that is there when it is checked (a directory, here) is checked first; one that
+    # does not exist yet is checked when it runs (test_run_targets_made_later).
+    (tmp_path / "nowhere.snm").mkdir()
     missing.write_text("run 'nowhere.snm'\n")
     report = tmp_path / "report.xml"
     result = run_snm("test", "--local", str(bad), str(missing), "--report", f"junit={report}",

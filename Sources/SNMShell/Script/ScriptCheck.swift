@@ -8,8 +8,9 @@ import SNMSupabase
 /// let check = ScriptCheck.check(file: try loader.load(path), variables: ["n"], loader: loader)
 /// if check.hasErrors { print(check.rendered(colored: false)) }   // nothing may run
 /// ```
-/// A `run` of a missing file, or one that would run a file already running (`a.snm -> b.snm ->
-/// a.snm`), is an error at the `run` statement.
+/// A `run` of a file that cannot be read, or one that would run a file already running (`a.snm ->
+/// b.snm -> a.snm`), is an error at the `run` statement; in a script about to run, a file that
+/// does not exist yet is checked when its `run` runs.
 public struct ScriptCheck: Sendable {
   /// Diagnostics by source, in the order the files were reached.
   public var findings: [(source: Source, diagnostics: [Diagnostic])] = []
@@ -31,6 +32,9 @@ public struct ScriptCheck: Sendable {
   /// A signal that stopped the wait for a `run` file (a FIFO, a pipe): no diagnostic, the
   /// caller ends with its exit code (130, 143); no further `run` file is read.
   public private(set) var interruption: ScriptLoadError?
+  /// Whether a `run` file did not exist yet (it is checked when it runs): the names its `let`s
+  /// bind are not known, so a variable bound nowhere else is left to the run to refuse.
+  private var runsUnseen = false
 
   /// Whether anything is an error.
   public var hasErrors: Bool {
@@ -142,9 +146,9 @@ public struct ScriptCheck: Sendable {
     while let statement = next() {
       let before = checker.diagnostics.count
       checker.check(statement)
-      var clean = checker.diagnostics.count == before
+      var clean = checker.diagnostics[before...].allSatisfy(isLeftToRun)
       if case .run(let run) = statement.kind {
-        diagnostics += checker.diagnostics
+        diagnostics += checker.diagnostics.filter { !isLeftToRun($0) }
         // The checker's names are these and its `let`s': taken whole, not added one by one.
         bound = checker.bound
         guardedEnvironment = checker.guardedEnvironment
@@ -158,7 +162,7 @@ public struct ScriptCheck: Sendable {
       if clean { keep(statement) }
       if let names { diagnostics += names.diagnostics(for: statement) }
     }
-    diagnostics += parseDiagnostics() + checker.diagnostics
+    diagnostics += parseDiagnostics() + checker.diagnostics.filter { !isLeftToRun($0) }
     bound = checker.bound
     guardedEnvironment = checker.guardedEnvironment
     if !diagnostics.isEmpty {
@@ -170,6 +174,12 @@ public struct ScriptCheck: Sendable {
       return sorted
     }
     return diagnostics
+  }
+
+  /// Whether `diagnostic` is left to the run: an undefined variable after a `run` of a file that
+  /// did not exist yet, which may bind it (the run's compiler says it then, where and why).
+  private func isLeftToRun(_ diagnostic: Diagnostic) -> Bool {
+    runsUnseen && diagnostic.message.id == "undefined-variable"
   }
 
   /// Checks the file `run` names (binding its `let`s); the diagnostics at the `run` statement
@@ -189,6 +199,14 @@ public struct ScriptCheck: Sendable {
     } catch {
       if case .interrupted = error {
         interruption = error
+        return []
+      }
+      // A file that does not exist yet, in a script about to run, may be one its earlier
+      // statements write (`\o gen.snm`, an earlier test): it is checked, and refused at its
+      // `run` statement with where and why, when it runs (``ScriptRunner/runInclude``), as
+      // psql's `\i` is. `snm check` (no environment: nothing runs) says it now.
+      if environment != nil, error.isMissing {
+        runsUnseen = true
         return []
       }
       return [Diagnostic(.runTarget(error), at: run.pathRange)]

@@ -29,6 +29,15 @@ public enum ScriptLoadError: Error, Sendable, Equatable, CustomStringConvertible
   static let tooLargeAdvice =
     "rows go in a file a statement reads ('insert file'), or split the script"
 
+  /// Whether the file is not there (no such file, or a symbolic link to none): a script may
+  /// write it before the statement that runs it.
+  var isMissing: Bool {
+    switch self {
+    case .notFound, .danglingLink: true
+    default: false
+    }
+  }
+
   public var description: String {
     switch self {
     case .notFound(let path): "no such file \(Self.shown(path))"

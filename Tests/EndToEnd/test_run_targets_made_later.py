@@ -1,0 +1,71 @@
+"""A `run` of a file that does not exist yet is checked when it runs, as psql's `\\i` is: a script
+may write it first (`\\o gen.snm`, or an earlier test writes it for a later one). The early check
+(EarlyCheck, 6157ae8; `snm test` since 04c244f) refused such a script before anything ran,
+'cannot run: no such file'. A file that exists when the script is checked is still checked then,
+and a file still missing when its `run` runs fails the script there, where and why, exit 2.
+
+Nothing here needs a project: the scripts bind, write and compare only (the URL names a port
+nothing listens on).
+"""
+from conftest import free_port, run_snm
+
+WRITES = "\\o gen.snm\necho 'let made = 7'\n\\o\n"
+
+
+def offline():
+    return {"SUPABASE_URL": f"http://127.0.0.1:{free_port()}", "SUPABASE_ANON_KEY": "x",
+            "NO_COLOR": "1"}
+
+
+def test_a_file_the_script_writes_before_it_runs_it_is_run(tmp_path):
+    env = offline()
+    (tmp_path / "main.snm").write_text(WRITES + "run gen.snm\nexpect $made == 7\necho 'ok $made'\n")
+    result = run_snm("main.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["ok 7"], result.stdout
+    assert (tmp_path / "gen.snm").read_text() == "let made = 7\n"
+
+    # One file writes it, the next given runs it: `snm FILE FILE` and `snm test`.
+    (tmp_path / "gen.snm").unlink()
+    (tmp_path / "writes.snm").write_text(WRITES)
+    (tmp_path / "runs.snm").write_text("run gen.snm\nexpect $made == 7\necho 'ran $made'\n")
+    result = run_snm("writes.snm", "runs.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["ran 7"], result.stdout
+    (tmp_path / "gen.snm").unlink()
+    result = run_snm("test", "writes.snm", "runs.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "PASS  writes.snm" in result.stdout and "PASS  runs.snm" in result.stdout
+    assert result.stdout.splitlines()[-1] == "2 passed, 0 failed", result.stdout
+
+
+def test_a_file_still_missing_when_it_runs_fails_there(tmp_path):
+    env = offline()
+    (tmp_path / "missing.snm").write_text("echo 'before'\nrun never.snm\necho 'after'\n")
+    result = run_snm("missing.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout.splitlines() == ["before"], result.stdout
+    assert "missing.snm:2:5: error: cannot run: no such file 'never.snm'" in result.stderr
+    result = run_snm("test", "missing.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "FAIL  missing.snm" in result.stdout
+    assert "missing.snm:2:5: error: cannot run: no such file 'never.snm'" in result.stdout
+    assert result.stdout.splitlines()[-1] == "0 passed, 1 failed", result.stdout
+    # `snm check` runs nothing: the file is not there, so it says so.
+    result = run_snm("check", "missing.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2 and "cannot run: no such file 'never.snm'" in result.stderr
+
+    # A variable the missing file would have bound is refused where it is used, when it runs.
+    (tmp_path / "unbound.snm").write_text(
+        WRITES.replace("made", "other") + "run gen.snm\necho '$made'\necho 'after'\n")
+    result = run_snm("unbound.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "", result.stdout
+    assert "unbound.snm:5:7: error: undefined variable '$made'" in result.stderr
+
+    # A file that is there when the script is checked is checked then: nothing runs.
+    (tmp_path / "bad.snm").write_text("from\n")
+    (tmp_path / "main.snm").write_text("echo 'before'\nrun bad.snm\n")
+    result = run_snm("main.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
+    assert "bad.snm:1:5: error: expected a table name after 'from'" in result.stderr
