@@ -147,3 +147,21 @@ def namespaces_work():
                             "mount -t tmpfs -o size=16k tmpfs /mnt && umount /mnt"],
                            capture_output=True)
     return probe.returncode == 0
+
+
+def process_memory(pid):
+    """The bytes of every writable mapping of `pid` (its heap, its threads' stacks), joined; reading
+    them needs root, or the same account with snm's PR_SET_DUMPABLE undone."""
+    found = []
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
+        for line in maps:
+            span, perms = line.split()[:2]
+            if not perms.startswith("rw"):
+                continue
+            start, end = (int(part, 16) for part in span.split("-"))
+            try:
+                mem.seek(start)
+                found.append(mem.read(end - start))
+            except OSError:
+                continue
+    return b"".join(found)

@@ -18,6 +18,7 @@ import pexpect
 import pytest
 
 from conftest import SNM, free_port
+from hardening import process_memory
 from test_shell_prompt import shell_env  # noqa: F401 (a fixture)
 from tmux_shell import TmuxShell, job_control_bash
 
@@ -371,23 +372,6 @@ def at_a_bare_password_prompt(project, tmp_path):
     child = pexpect.spawn(SNM, ["-c", "login email 'alice@example.com'"], env=env, timeout=30)
     child.expect_exact(b"password for alice@example.com: ")
     return child
-
-
-def process_memory(pid):
-    """The bytes of every writable mapping of `pid` (its heap, its threads' stacks)."""
-    found = []
-    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
-        for line in maps:
-            span, perms = line.split()[:2]
-            if not perms.startswith("rw"):
-                continue
-            start, end = (int(part, 16) for part in span.split("-"))
-            try:
-                mem.seek(start)
-                found.append(mem.read(end - start))
-            except OSError:
-                continue
-    return b"".join(found)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="reading another process's memory needs root")

@@ -27,6 +27,32 @@ import Testing
     #expect(bytes.count == 0 && bytes.takeData().isEmpty)
   }
 
+  /// An answer that holds a session's tokens is read `wiping`: what a cut or emptying leaves past
+  /// its end is zeroed (without it, the room after the bytes still holds them), and its bytes stay
+  /// as they were through growth and hand-over.
+  @Test(arguments: [false, true])
+  func aWipingOneLeavesNothingInItsRoom(wiping: Bool) {
+    let bytes = ReceivedBytes(capacity: 4, wiping: wiping)
+    let text = Array("secret-token-123".utf8)
+    for _ in 0..<3 { text.withUnsafeBufferPointer { bytes.append($0) } }
+    bytes.removeSubrange(0..<39)
+    #expect(Array(bytes.bytes) == Array("token-123".utf8))
+    var room: [UInt8] = []
+    _ = bytes.read(atMost: 7) { free in
+      room = Array(UnsafeRawBufferPointer(free))
+      return 0
+    }
+    #expect(room == (wiping ? Array(repeating: 0, count: 7) : Array("ken-123".utf8)))
+    bytes.removeAll()
+    _ = bytes.read(atMost: 9) { free in
+      room = Array(UnsafeRawBufferPointer(free))
+      return 0
+    }
+    #expect(room == (wiping ? Array(repeating: 0, count: 9) : Array("token-123".utf8)))
+    text.withUnsafeBufferPointer { bytes.append($0) }
+    #expect(bytes.takeData() == Data(text))
+  }
+
   @Test func appendsRemovesAndEmpties() {
     let bytes = ReceivedBytes(capacity: 4)
     let text = Array("[1,2,3,4,5,6,7,8,9]".utf8)

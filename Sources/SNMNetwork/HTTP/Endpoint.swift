@@ -43,6 +43,10 @@ public struct Endpoint: Sendable, Hashable {
   /// made 0600), not into memory. Any other answer's body (a failure's, for its error; a partial
   /// 206's) is read into the response and the file left as it was.
   public var responseFile: String?
+  /// Whether its body or its answer holds a secret beyond the key and token fields (a password,
+  /// a session's tokens: a sign-in, a refresh): the transport zeroes the memory that held the
+  /// answer when it is freed (``TransportRequest/holdsSecrets``).
+  public var holdsSecrets = false
 
   public init(
     baseURL: String, path: String, method: HTTPMethod = .get, query: [QueryItem] = [],

@@ -66,6 +66,7 @@ public final class SNMNetworkProvider: Sendable {
       body: endpoint.body, timeout: timeout, maximumBodyBytes: configuration.maximumBodyBytes)
     request.bodyFile = endpoint.bodyFile
     request.responseFile = endpoint.responseFile
+    request.holdsSecrets = endpoint.holdsSecrets
     guard let trace = RequestTrace.current else { return try await exchange(request, deadline) }
     let started = ContinuousClock.now
     do {

@@ -31,16 +31,18 @@ struct ArrivingBody {
 
   /// The body of an answer with `status`, whose head announced `length` bytes (nil: not said).
   /// A 2xx answer that may spill may announce up to the spill's limit.
-  init(status: Int, announced length: Int?, limit: Int, arriving: ArrivingElements?)
-    throws(PlainHTTPFailure)
-  {
+  /// `wiping`: the body holds a secret, and its memory is zeroed when let go (``ReceivedBytes``).
+  init(
+    status: Int, announced length: Int?, limit: Int, arriving: ArrivingElements?,
+    wiping: Bool = false
+  ) throws(PlainHTTPFailure) {
     let arriving = (200..<300).contains(status) ? arriving : nil
     let spill = arriving?.spill
     let most = max(limit, spill?.mostBytes ?? limit)
     if let length, length > most { throw .tooLarge(most) }
     // A body that may spill is given room for what memory holds of it.
     let room = spill.map { $0.memoryBytes + (64 << 10) } ?? Self.largestReservation
-    data = ReceivedBytes(capacity: min(length ?? 0, room))
+    data = ReceivedBytes(capacity: min(length ?? 0, room), wiping: wiping)
     self.arriving = arriving
     self.limit = limit
     if let layout = arriving?.writesRows {

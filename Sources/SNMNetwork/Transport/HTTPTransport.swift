@@ -55,6 +55,10 @@ public struct TransportRequest: Sendable {
   /// Where a 200 answer's body is written (``Endpoint/responseFile``): the response then has an
   /// empty body and ``SNMResponse/savedPath`` set. No byte limit applies to it.
   public var responseFile: String?
+  /// The answer holds a secret (``Endpoint/holdsSecrets``): the memory it is read into is zeroed
+  /// when freed (over `http://`: the reads, the body's `Data`; libcurl's and OpenSSL's buffers
+  /// are theirs). Every request's own bytes are, whatever this says.
+  public var holdsSecrets = false
 
   /// 256 MiB: a hosted project sends at most its `max_rows` (1,000 by default); the local
   /// project's 100,000-row demo result is 33 MiB.

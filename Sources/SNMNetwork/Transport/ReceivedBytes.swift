@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 #if canImport(Glibc)
   import Glibc
@@ -14,17 +15,34 @@ import Foundation
 /// bytes.append(piece)              // a copy
 /// let body = bytes.takeData()      // its memory, now the Data's; `bytes` is empty again
 /// ```
+/// Made `wiping` (an answer holding a session's tokens), every byte of its memory is zeroed
+/// before it is let go: when it grows, empties, is freed, and when the `Data` taken is.
 final class ReceivedBytes {
   private var start: UnsafeMutablePointer<UInt8>?
   private(set) var count = 0
   private var capacity = 0
+  let wiping: Bool
 
-  init(capacity: Int) {
+  init(capacity: Int, wiping: Bool = false) {
+    self.wiping = wiping
     reserve(capacity)
   }
 
   deinit {
+    wipe(from: 0)
     free(start)
+  }
+
+  /// Zeroes its memory from `offset` to the end of its room, when ``wiping``.
+  private func wipe(from offset: Int) {
+    guard wiping, let start, offset < capacity else { return }
+    WipedMemory.zero(UnsafeMutableRawBufferPointer(start: start + offset, count: capacity - offset))
+  }
+
+  /// Zeroes all it holds and empties it (whether or not it was made ``wiping``).
+  func wipe() {
+    if let start { WipedMemory.zero(UnsafeMutableRawBufferPointer(start: start, count: capacity)) }
+    count = 0
   }
 
   /// The bytes so far, valid until the next change.
@@ -51,6 +69,7 @@ final class ReceivedBytes {
 
   /// Empties it, keeping its room.
   func removeAll() {
+    wipe(from: 0)
     count = 0
   }
 
@@ -60,12 +79,15 @@ final class ReceivedBytes {
     let after = count - range.upperBound
     (start + range.lowerBound).update(from: start + range.upperBound, count: after)
     count -= range.count
+    wipe(from: count)
   }
 
   /// The bytes as `Data` over this memory, which the `Data` frees; this is left empty.
   func takeData() -> Data {
     guard let taken = start, count > 0 else { return Data() }
-    let data = Data(bytesNoCopy: taken, count: count, deallocator: .free)
+    wipe(from: count)
+    let data = Data(
+      bytesNoCopy: taken, count: count, deallocator: wiping ? WipedMemory.zeroingFree : .free)
     (start, count, capacity) = (nil, 0, 0)
     return data
   }
@@ -75,6 +97,16 @@ final class ReceivedBytes {
   private func reserve(_ total: Int) {
     guard total > capacity else { return }
     let grown = max(total, capacity * 2, 64)
+    if wiping {
+      // Moved by hand, so that the memory left behind is zeroed (realloc frees it as it is).
+      guard let moved = malloc(grown) else { fatalError("out of memory for an answer") }
+      if let start { moved.copyMemory(from: start, byteCount: count) }
+      wipe(from: 0)
+      free(start)
+      start = moved.bindMemory(to: UInt8.self, capacity: grown)
+      capacity = grown
+      return
+    }
     guard let moved = realloc(start, grown) else { fatalError("out of memory for an answer") }
     start = moved.bindMemory(to: UInt8.self, capacity: grown)
     capacity = grown

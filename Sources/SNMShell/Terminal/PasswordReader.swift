@@ -195,7 +195,7 @@ final class TypedAnswer {
   }
 
   private static func zero(_ room: UnsafeMutableBufferPointer<UInt8>) {
-    if let start = room.baseAddress { explicit_bzero(start, room.count) }
+    WipedMemory.zero(UnsafeMutableRawBufferPointer(room))
   }
 }
 

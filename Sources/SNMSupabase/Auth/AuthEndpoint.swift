@@ -77,9 +77,16 @@ public enum AuthEndpoint: Sendable, Hashable {
     }
     let body = self.body
     if body != nil { headers["Content-Type"] = "application/json" }
-    return Endpoint(
+    var endpoint = Endpoint(
       baseURL: base, path: path, method: method, query: query, headers: headers,
-      body: body.map { Data($0.serializedBytes()) })
+      body: body.map { value in
+        var bytes = value.serializedBytes()
+        return WipedMemory.data(taking: &bytes)
+      })
+    // A password or a code goes, a session's tokens or a factor's secret come back: the memory
+    // that held the body and the answer is zeroed when freed.
+    endpoint.holdsSecrets = true
+    return endpoint
   }
 
   /// The path under the project URL.

@@ -23,6 +23,8 @@ public enum FileIO {
     defer { close(fd) }
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 16_384)
+    // A session file holds its tokens: the read's room is zeroed when done.
+    defer { WipedMemory.zero(&buffer) }
     while true {
       let count = buffer.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
       if count < 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 #if canImport(Glibc)
   import Glibc
@@ -75,12 +76,15 @@ public struct FileSessionStore: SessionStore {
   func loadStored(project: String) throws(SessionStoreError) -> StoredSession? {
     let path = path(project: project)
     if RefusedFolder.refuses(directory) { throw .refusedFolder(directory: directory) }
-    let data: Data
+    var data: Data
     switch FileIO.read(path) {
     case .success(let bytes?): data = bytes
     case .success(nil): return nil
     case .failure(let failure): throw .unreadable(path: path, reason: failure.reason)
     }
+    // The file's bytes hold the tokens: zeroed once decoded (the decoder's own copies are not
+    // reached, nor the session's strings).
+    defer { WipedMemory.zero(&data) }
     let stored: StoredSession
     do {
       stored = try JSONDecoder().decode(StoredSession.self, from: data)
@@ -111,7 +115,7 @@ public struct FileSessionStore: SessionStore {
     if let problem = session.problem {
       throw .unwritable(path: path, reason: "the session is not valid (\(problem))")
     }
-    let data: Data
+    var data: Data
     do {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
@@ -122,6 +126,8 @@ public struct FileSessionStore: SessionStore {
     } catch {
       throw .unwritable(path: path, reason: "could not encode the session")
     }
+    // The serialized session holds its tokens: zeroed once written (or not).
+    defer { WipedMemory.zero(&data) }
     if RefusedFolder.refuses(directory) { throw .refusedFolder(directory: directory) }
     if let reason = FileIO.makeDirectory(directory) {
       throw .unwritable(path: path, reason: reason)

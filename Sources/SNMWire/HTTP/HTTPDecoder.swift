@@ -74,6 +74,9 @@ public struct HTTPDecoder: Sendable {
   public var wantsContinue = false
   /// The next answer is to a HEAD request: it has no body whatever its head says.
   public var answersHEAD = false
+  /// The bytes held a secret (a session's tokens): a buffer the decoder lets go of, or empties to
+  /// fill again, is zeroed first (``WipedMemory``); ``wipe()`` zeroes the one it holds.
+  public var wipesBuffers = false
 
   /// A client that asked to switch protocols (a WebSocket upgrade): a `101` answer is handed
   /// out, not skipped as interim, and what follows its head is ``unread``, no longer HTTP.
@@ -117,13 +120,21 @@ public struct HTTPDecoder: Sendable {
   public mutating func append(taking bytes: [UInt8]) {
     guard position == buffer.count else { return append(contentsOf: bytes) }
     scan.shift(by: position)
+    if wipesBuffers { WipedMemory.zero(&buffer) }
     buffer = bytes
+    position = 0
+  }
+
+  /// Zeroes the bytes it holds and lets them go (``wipesBuffers``).
+  public mutating func wipe() {
+    WipedMemory.zero(&buffer)
     position = 0
   }
 
   private mutating func compact() {
     if position == buffer.count {
       scan.shift(by: position)
+      if wipesBuffers { buffer.withUnsafeMutableBytes { WipedMemory.zero($0) } }
       buffer.removeAll(keepingCapacity: true)
       position = 0
     } else if position > 65_536 {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import SNMWire
 import Synchronization
 
 /// One libcurl transfer slot: a multi handle with one easy handle, reused request after request so
@@ -79,6 +80,7 @@ final class CurlHandle: Sendable {
     let transfer = CurlTransfer(maximumBodyBytes: request.maximumBodyBytes, arriving: arriving)
     transfer.isCancelled = { [unowned self] in self.isCancelled }
     transfer.saveTo = request.responseFile
+    transfer.holdsSecrets = request.holdsSecrets
     if let path = request.bodyFile {
       do {
         transfer.bodyFile = try RequestBodyFile(path: path)
@@ -91,7 +93,18 @@ final class CurlHandle: Sendable {
     return withExtendedLifetime(transfer) {
       curl_easy_reset(easy)
       var headers: UnsafeMutablePointer<curl_slist>?
-      defer { curl_slist_free_all(headers) }
+      defer {
+        // Its lines are the request's fields, the key and the user's token among them: zeroed
+        // before libcurl frees them.
+        var line = headers
+        while let node = line {
+          if let text = node.pointee.data {
+            WipedMemory.zero(UnsafeMutableRawBufferPointer(start: text, count: strlen(text)))
+          }
+          line = node.pointee.next
+        }
+        curl_slist_free_all(headers)
+      }
       let configured = transfer.configure(
         easy, for: request, certificateAuthorities: certificateAuthorities, headers: &headers)
       guard configured == CURLE_OK else { return .failed(configured, transfer) }

@@ -37,6 +37,9 @@ final class CurlTransfer {
   var writer: BesideFile?
   /// The status of the head being read (the final one once the body comes).
   var headStatus = 0
+  /// The answer holds a secret (``TransportRequest/holdsSecrets``): its body's memory is zeroed
+  /// when let go.
+  var holdsSecrets = false
   /// A local file failed: the transfer stopped for it.
   var fileFailure: TransportFileError?
   /// Whether the request writes (POST, PUT, PATCH, DELETE): sent once. libcurl sends a request
@@ -331,7 +334,8 @@ final class CurlTransfer {
     do throws(PlainHTTPFailure) {
       if body == nil {
         body = try ArrivingBody(
-          status: headStatus, announced: nil, limit: maximumBodyBytes, arriving: arriving)
+          status: headStatus, announced: nil, limit: maximumBodyBytes, arriving: arriving,
+          wiping: holdsSecrets)
       }
       try body?.received(bytes)
       return true

@@ -42,6 +42,8 @@ final class PlainHTTPClient: Sendable {
     var timeout: Double
     /// The largest body accepted (`.tooLarge` past it).
     var maximumBodyBytes = TransportRequest.defaultMaximumBodyBytes
+    /// The answer holds a secret: the memory it is read into is zeroed when freed.
+    var holdsSecrets = false
     /// Takes a 2xx body's elements as they are checked (the sending task's).
     var arriving: ArrivingElements?
 
@@ -113,7 +115,10 @@ final class PlainHTTPClient: Sendable {
   > {
     let key = request.hostField
     let deadline = ContinuousClock.now + .seconds(max(request.timeout, 0.001))
-    let bytes = request.encoded(hostField: key)
+    var bytes = request.encoded(hostField: key)
+    // Every request carries the key and, signed in, the user's token (a sign-in its password):
+    // the memory that held them is zeroed before it is freed.
+    defer { WipedMemory.zero(&bytes) }
     while true {
       if handle.isCancelled { return .failure(.cancelled) }
       var connection = kept.take(key)
@@ -136,7 +141,7 @@ final class PlainHTTPClient: Sendable {
         let answer = try connection.exchange(
           bytes, file: request.bodyFile, isHead: request.method == "HEAD",
           maximumBodyBytes: request.maximumBodyBytes, saveTo: request.responseFile,
-          arriving: request.arriving, deadline: deadline)
+          arriving: request.arriving, holdsSecrets: request.holdsSecrets, deadline: deadline)
         handle.detach()
         if answer.keepAlive && !handle.isCancelled {
           kept.keep(connection, key: key)?.close()

@@ -101,7 +101,8 @@ final class PlainHTTPConnection: Sendable {
   /// before the whole body is sent (an upload it refuses) and closes: its answer is still read.
   func exchange(
     _ request: [UInt8], file: RequestBodyFile? = nil, isHead: Bool, maximumBodyBytes: Int,
-    saveTo: String? = nil, arriving: ArrivingElements? = nil, deadline: ContinuousClock.Instant
+    saveTo: String? = nil, arriving: ArrivingElements? = nil, holdsSecrets: Bool = false,
+    deadline: ContinuousClock.Instant
   ) throws(PlainHTTPFailure) -> PlainHTTPAnswer {
     try send(request, deadline: deadline)
     var refusedEarly = false
@@ -115,6 +116,9 @@ final class PlainHTTPConnection: Sendable {
     }
     var reader = PlainHTTPReader(
       buffered: [], maximumBodyBytes: maximumBodyBytes, saveTo: saveTo, arriving: arriving)
+    reader.holdsSecrets = holdsSecrets
+    // The reads an answer holding a secret came in: zeroed, however the reading ended.
+    defer { if holdsSecrets { reader.wipe() } }
     var answer = try reader.readAnswer(isHead: isHead) { room, after throws(PlainHTTPFailure) in
       try self.receive(into: room, then: after, deadline: deadline)
     }

@@ -85,6 +85,11 @@ struct PlainHTTPReader {
   /// Takes the elements of a 2xx body in memory as they are checked, and says whether its rows
   /// may spill to a file.
   let arriving: ArrivingElements?
+  /// The answer holds a secret: every read it came in, and its body's memory, are zeroed when let
+  /// go (``wipe()`` at the end).
+  var holdsSecrets = false {
+    didSet { decoder.wipesBuffers = holdsSecrets }
+  }
 
   /// A reader that starts with `buffered`, the bytes read past the connection's last answer.
   init(
@@ -225,6 +230,12 @@ struct PlainHTTPReader {
     return max(count, 0)
   }
 
+  /// Zeroes what it holds of the reads (an answer that held a secret, once read).
+  mutating func wipe() {
+    decoder.wipe()
+    framing.wipe()
+  }
+
   /// Reads the next answer from whole reads handed over one at a time (the pieces a test or a
   /// fuzzer cuts a stream into; empty: the end), each as a connection's reads would give it.
   mutating func readAnswer(
@@ -263,7 +274,8 @@ struct PlainHTTPReader {
     }
     let length: Int? = if case .length(let length) = head.framing { length } else { nil }
     let body = try ArrivingBody(
-      status: head.status, announced: length, limit: maximumBodyBytes, arriving: arriving)
+      status: head.status, announced: length, limit: maximumBodyBytes, arriving: arriving,
+      wiping: holdsSecrets)
     return (body, nil)
   }
 

@@ -35,7 +35,8 @@ public final class PlainHTTPTransport: HTTPTransport {
       host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host,
       port: url.port ?? 80, target: Self.requestTarget(address), fields: request.fields,
       body: request.body, bodyFile: bodyFile, responseFile: request.responseFile,
-      timeout: request.timeout, maximumBodyBytes: request.maximumBodyBytes)
+      timeout: request.timeout, maximumBodyBytes: request.maximumBodyBytes,
+      holdsSecrets: request.holdsSecrets)
     // Read here, in the sending task: the exchange may run on a thread of its own.
     plain.arriving = ArrivingElements.current
     let answer: PlainHTTPAnswer
