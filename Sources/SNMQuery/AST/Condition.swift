@@ -159,7 +159,9 @@ struct ConditionBuilder {
 
   func range(of node: Int) -> SourceRange { predicates.range(of: node, joins) }
 
-  func condition(_ root: Int) -> Condition {
+  /// The tree, its arrays moved into it (read from a builder kept, they were retained and the
+  /// builder's released).
+  consuming func condition(_ root: Int) -> Condition {
     Condition(predicates: predicates, joins: joins, index: root)
   }
 }

@@ -50,16 +50,31 @@ extension [SelectNode] {
   }
 
   /// Appends an embed, its items to follow until it is `close`d; its node.
-  mutating func open(_ embed: SelectEmbed) -> Int {
+  mutating func open(_ embed: consuming SelectEmbed) -> Int {
     append(item: .embed(embed))
     return count - 1
   }
 
-  /// Writes the embed at `node` again with its end and the index after its items, appended since.
-  mutating func close(_ embed: SelectEmbed, at node: Int, end: Int) {
-    var embed = embed
-    embed.range.end = end
-    self[node] = SelectNode(item: .embed(embed), next: count)
+  /// Gives the embed at `node` its end and the index after its items, appended since: in place
+  /// (written again from the embed as opened, that embed was copied, its names retained, and
+  /// the node's destroyed).
+  mutating func close(at node: Int, end: Int) {
+    let next = count
+    self[node].next = next
+    self[node].item.end(at: end)
+  }
+}
+
+extension SelectItem {
+  /// An embed's range ends at `end` (its payload moved out and back, not copied).
+  fileprivate mutating func end(at end: Int) {
+    switch consume self {
+    case .embed(var embed):
+      embed.range.end = end
+      self = .embed(embed)
+    case let other:
+      self = other
+    }
   }
 }
 

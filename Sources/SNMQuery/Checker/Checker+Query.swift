@@ -119,7 +119,10 @@ extension Checker {
   // Inlined, as checkGuards: a call took a copy of the statement's modifiers (a memcpy of the
   // struct and a retain of each field), where inlined each field is read in place.
   @inline(__always) mutating func check(_ modifiers: Modifiers) {
-    for item in modifiers.order { checkNames(in: item.column) }
+    // Each item lent in place (a `for` copied each out, its names retained and released).
+    for index in modifiers.order.indices {
+      modifiers.order.withBorrowedElement(at: index) { checkNames(in: $0.column) }
+    }
     if let limit = modifiers.limit { checkCount(limit, clause: "limit") }
     if let offset = modifiers.offset { checkCount(offset, clause: "offset") }
     if let returning = modifiers.rare?.returning { checkSelect(returning) }

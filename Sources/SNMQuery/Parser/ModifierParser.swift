@@ -134,7 +134,9 @@ enum ModifierParser {
   /// `column [asc|desc] [nulls first|last]`.
   private static func parseOrderItem(_ parser: inout Parser) throws(ParseFailure) -> OrderItem {
     let column = try SelectListParser.parseColumnPath(&parser, after: "'order by'")
-    var item = OrderItem(column: column, range: column.range)
+    // The column moved into the item (read after it, it was copied: its names retained).
+    let start = column.range.start
+    var item = OrderItem(column: consume column, range: .point(start))
     parser.record(.keyword("asc"))
     parser.record(.keyword("desc"))
     if parser.eat(.asc) != nil {
@@ -155,7 +157,7 @@ enum ModifierParser {
     } else {
       parser.record(.keyword("nulls"))
     }
-    item.range = SourceRange(start: column.range.start, end: parser.previousEnd)
+    item.range = SourceRange(start: start, end: parser.previousEnd)
     return item
   }
 

@@ -123,15 +123,16 @@ enum SelectListParser {
     defer { parser.leaveNesting() }
     parser.enterTable(relation.text)
     defer { parser.leaveTable() }
-    let embed = SelectEmbed(
-      alias: alias, relation: relation, hints: hints, spread: spread,
-      range: SourceRange(start: start, end: start))
-    let node = builder.open(embed, in: &nodes)
+    // Handed to the list (the list's node is closed in place: the embed is not kept here).
+    let node = builder.open(
+      SelectEmbed(
+        alias: alias, relation: relation, hints: hints, spread: spread,
+        range: SourceRange(start: start, end: start)), in: &nodes)
     if parser.current.kind != .rightParen {
       try parseSelectItems(&parser, after: "'('", into: &nodes, &builder)
     }
     try parser.expectClose(.rightParen, opened: open)
-    builder.close(embed, at: node, end: parser.previousEnd, in: &nodes)
+    builder.close(at: node, end: parser.previousEnd, in: &nodes)
   }
 
   /// `::type`, if written.

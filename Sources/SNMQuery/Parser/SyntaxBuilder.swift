@@ -100,9 +100,9 @@ protocol SyntaxBuilder {
   /// Adds a `*` or a field, which has no items of its own.
   mutating func add(_ item: consuming SelectItem, to items: inout Items)
   /// Adds an embed, its items to follow until it is `close`d; its node.
-  mutating func open(_ embed: SelectEmbed, in items: inout Items) -> Int
+  mutating func open(_ embed: consuming SelectEmbed, in items: inout Items) -> Int
   /// Ends the embed at `node` at `end`, after its items.
-  mutating func close(_ embed: SelectEmbed, at node: Int, end: Int, in items: inout Items)
+  mutating func close(at node: Int, end: Int, in items: inout Items)
   /// The list of `items`.
   mutating func finish(_ items: consuming Items) -> Selection
 }
@@ -194,14 +194,12 @@ extension TreeBuilder {
     items.append(item: item)
   }
 
-  @inline(__always) func open(_ embed: SelectEmbed, in items: inout [SelectNode]) -> Int {
+  @inline(__always) func open(_ embed: consuming SelectEmbed, in items: inout [SelectNode]) -> Int {
     items.open(embed)
   }
 
-  @inline(__always) func close(
-    _ embed: SelectEmbed, at node: Int, end: Int, in items: inout [SelectNode]
-  ) {
-    items.close(embed, at: node, end: end)
+  @inline(__always) func close(at node: Int, end: Int, in items: inout [SelectNode]) {
+    items.close(at: node, end: end)
   }
 
   @inline(__always) func finish(_ items: consuming [SelectNode]) -> SelectList {
