@@ -324,6 +324,24 @@ def test_a_client_key_given_as_the_service_key_is_refused(project, keys, home, k
         assert right.returncode == 0, right.stdout + right.stderr
 
 
+@pytest.mark.parametrize("claims, said", [
+    ({"role": "authenticated", "sub": "u1"}, "role authenticated"),
+    ({"role": "x\u001b]0;owned\u0007y"}, "role x\\u{1B}]0;owned\\u{7}y"),
+    ({"sub": "u1"}, "a JWT whose role could not be read, taken as anon"),
+    ({"role": 5}, "a JWT whose role could not be read, taken as anon"),
+])
+def test_a_service_key_refusal_names_the_role_the_jwt_holds(home, claims, said):
+    # A signed-in user's token given as --service-key was refused as holding 'role anon': the
+    # role it holds (authenticated), or that none could be read, is what to look at.
+    key = unsigned_jwt(claims)
+    result = snm_with(home, "--url", "http://127.0.0.1:9", "--key", "sb_publishable_x",
+                      "--service-key", key, "-c", "as service from walk_request select id")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"--service-key holds a client key ({said}, which row-level security applies to), " \
+        "not the project's server key" in result.stderr, result.stderr
+    assert result.stdout == "" and key not in result.stderr and "\x1b" not in result.stderr
+
+
 def test_a_refused_service_key_is_named_as_the_service_key(project, keys, home):
     # `as service` with a wrong SUPABASE_SECRET_KEY said 'the project refused the API key: check
     # --key or SUPABASE_PUBLISHABLE_KEY': a CI job checked the client key, which was right.

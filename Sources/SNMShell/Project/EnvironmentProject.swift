@@ -78,10 +78,18 @@ struct EnvironmentProject {
   /// The refusal of a client key (``isClientKey(_:)``) found at `place`, where the server's key
   /// belongs (a server key's variable, a profile's `secret_key` or `service_key`), with `advice`;
   /// nil for any other key. The mirror of ``serverKeyRefusal(_:at:advice:)``.
+  /// The role it names is the key's (`role authenticated` for a signed-in user's JWT, escaped),
+  /// or says a JWT's could not be read (no `role` claim, or not a string); never the key.
   static func clientKeyRefusal(_ key: String, at place: String, advice: String) -> UsageError? {
     guard isClientKey(key) else { return nil }
+    // The blanks SupabaseAPIKey drops are outside the JWT's payload: its claims read alike.
+    let kind = SupabaseAPIKey(key)
+    let role =
+      (kind.kind == .legacyJWT ? AccessTokenClaims(jwt: key).role : kind.role).map {
+        "role \(VisibleText.escaped($0))"
+      } ?? "a JWT whose role could not be read, taken as anon"
     return UsageError(
-      "\(place) holds a client key (role anon, which row-level security applies to), not the "
+      "\(place) holds a client key (\(role), which row-level security applies to), not the "
         + "project's server key: \(advice)")
   }
 
