@@ -128,3 +128,19 @@ def test_a_script_that_cannot_be_read_is_refused_before_any_project_starts(snm_b
         if (tmp_path / "data" / "snm" / "local").exists():
             subprocess.run([snm_bin, "local", "destroy", "--yes"], env=env, cwd=tmp_path,
                            capture_output=True, timeout=120)
+
+
+@pytest.mark.parametrize("tail,said", [
+    ("'x'", "expected the end of the statement, found a string"),
+    ('"x"', "expected the end of the statement, found a double-quoted name or string"),
+    ("extra", "unexpected 'extra'; expected the end of the statement"),
+])
+def test_what_follows_a_whole_statement_is_named_in_words_that_read(snm_bin, tmp_path, tail,
+                                                                    said):
+    # `from t select * 'x'` said 'unexpected a string; expected the end of the statement'.
+    script = tmp_path / "trailing.snm"
+    script.write_text(f"from t select * {tail}\n")
+    result = run_snm("check", str(script))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{script}:1:17: error: {said}\n" in result.stderr, result.stderr
+    assert "unexpected a" not in result.stderr

@@ -26,8 +26,14 @@ extension DiagnosticMessage {
     Self(id: "unclosed", "expected '\(close)' to close '\(open)', found \(found)")
   }
 
+  /// `found`: a token's text in quotes (`unexpected 'extra'; ...`), or what kind of token it is
+  /// (`expected the end of the statement, found a string`, which reads as "unexpected" does not).
   static func unexpectedAfterStatement(_ found: String) -> Self {
-    Self(id: "unexpected-token", "unexpected \(found); expected the end of the statement")
+    Self(
+      id: "unexpected-token",
+      found.hasPrefix("'")
+        ? "unexpected \(found); expected the end of the statement"
+        : "expected the end of the statement, found \(found)")
   }
 
   static var whereAfterModifiers: Self {
