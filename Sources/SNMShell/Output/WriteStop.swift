@@ -40,18 +40,19 @@ struct WriteStop: ~Copyable, Sendable {
   init() {}
 
   /// One `write(2)` of `count` bytes at `base` to `fd`, unless stopped: then -1 with `errno`
-  /// `ECANCELED`.
+  /// `ECANCELED`. Hurried (``hurry()``), of ``pipeBuffer`` bytes at most: the caller's next
+  /// call asks poll again, and the rest is dropped when the file has no room then.
   func write(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
     let thread = pthread_self()
-    let going = state.withLock { state in
+    let most: Int? = state.withLock { state in
       guard state.signal == 0, !state.hurried || Self.takesAtOnce(fd) else {
         state.cut = true
-        return false
+        return nil
       }
       state.writer = thread
-      return true
+      return state.hurried ? min(count, Self.pipeBuffer) : count
     }
-    guard going else {
+    guard let most else {
       errno = ECANCELED
       return -1
     }
@@ -61,7 +62,7 @@ struct WriteStop: ~Copyable, Sendable {
     sigemptyset(&wake)
     sigaddset(&wake, SIGURG)
     let unblocked = pthread_sigmask(SIG_UNBLOCK, &wake, &mask) == 0
-    let written = Foundation.write(fd, base, count)
+    let written = Foundation.write(fd, base, most)
     let code = errno
     if unblocked && sigismember(&mask, SIGURG) == 1 { pthread_sigmask(SIG_SETMASK, &mask, nil) }
     state.withLock { $0.writer = nil }
@@ -120,6 +121,11 @@ struct WriteStop: ~Copyable, Sendable {
       usleep(1000)
     }
   }
+
+  /// What a hurried write sends at most: `PIPE_BUF` on Linux, one page, what a pipe poll says
+  /// takes a write (a page free) takes whole. A longer write took the page and then waited on
+  /// the reader for the rest, as an unhurried one does.
+  static let pipeBuffer = 4096
 
   /// Whether `fd` takes a write now, without waiting on its reader (or fails it now: its reader
   /// gone). A pipe with a page free takes a message under a page whole.
