@@ -20,6 +20,13 @@ import pytest
 from run_folder import RunFolder
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# The project and keys of the environment the suite runs in are never inherited: each test names
+# its own (a client key's variable set but empty beside a server key's is refused by snm, so tests
+# leave the variables they do not use unset rather than empty).
+for _name in ("SUPABASE_URL", "SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY", "SUPABASE_SECRET_KEY",
+              "SUPABASE_SERVICE_ROLE_KEY", "SNM_PROFILE"):
+    os.environ.pop(_name, None)
+
 SNM = os.environ.get("SNM_BIN") or str(ROOT / ".build" / "release" / "snm")
 RUNS = pathlib.Path(os.environ.get("SNM_TEST_WORKDIR") or ROOT / ".build" / "e2e")
 RUN = RunFolder(RUNS, SNM)

@@ -34,7 +34,7 @@ def keys(project):
 @pytest.fixture
 def home(home):
     """No project from the environment the suite runs in: each test names its own."""
-    return {**home, "SUPABASE_ANON_KEY": "", "SUPABASE_URL": ""}
+    return {**home, "SUPABASE_URL": ""}
 
 
 def rest(project, path, headers):

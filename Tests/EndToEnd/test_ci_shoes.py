@@ -64,3 +64,36 @@ def test_a_key_holding_a_line_break_adds_no_header_over_https(project, front, tm
     assert f'"{forged}"' not in lines[0], lines[0]
     assert result.returncode == 3, result.stderr
     assert "the project refused the API key" in result.stderr, result.stderr
+
+
+def test_a_client_key_variable_left_empty_is_not_passed_over_for_the_server_key(project, front,
+                                                                               tmp_path):
+    """A CI service fills a variable whose secret is missing with nothing: with
+    SUPABASE_PUBLISHABLE_KEY (or SUPABASE_ANON_KEY) empty and the secret key set, the key came
+    from SUPABASE_SECRET_KEY and the job ran as service_role, past row-level security, and passed
+    (exit 0): a script proving what anon may do passed whatever the policies said. Refused, exit
+    2, naming the empty variable, before anything is sent; unset, the secret key is used as the
+    README says (the first key variable set)."""
+    secret = project.status["secret_key"]
+    script = tmp_path / "anon.snm"
+    script.write_text("expect $session.role == 'anon'\n" + QUERY + "\n")
+    before = len(front.log("main"))
+    for empty in ("SUPABASE_PUBLISHABLE_KEY", "SUPABASE_ANON_KEY"):
+        for server in ("SUPABASE_SECRET_KEY", "SUPABASE_SERVICE_ROLE_KEY"):
+            value = secret if server == "SUPABASE_SECRET_KEY" else project.service_role_key
+            for args in (["-c", QUERY], [str(script)], ["test", str(script)]):
+                result = ci_run(tmp_path, front, {empty: "", server: value}, *args)
+                assert result.returncode == 2, (empty, server, args, result.stdout, result.stderr)
+                assert (f"${empty} is set but empty (a CI secret that is missing?), so the key "
+                        f"would come from ${server} and run as service_role") in result.stderr, \
+                    (empty, server, args, result.stderr)
+                assert secret not in result.stdout + result.stderr
+    assert front.log("main")[before:] == []  # nothing was sent
+    # The other client variable set: it is the key, the empty one is no matter.
+    both = ci_run(tmp_path, front, {"SUPABASE_PUBLISHABLE_KEY": "",
+                                    "SUPABASE_ANON_KEY": project.anon_key,
+                                    "SUPABASE_SECRET_KEY": secret}, str(script))
+    assert both.returncode == 0, both.stderr
+    # Unset: the secret key is the key, as documented, and the target line says so.
+    unset = ci_run(tmp_path, front, {"SUPABASE_SECRET_KEY": secret}, "test", str(script))
+    assert unset.returncode == 1 and "(secret key, from SUPABASE_URL)" in unset.stdout, unset.stdout

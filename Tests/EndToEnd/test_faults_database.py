@@ -71,8 +71,8 @@ def test_postgres_killed_while_a_script_writes(start_extra_project, tmp_path):
         "rpc fault_gate\n" if line == GATE_LINE else
         f'from walk_request insert {{"sender": "{ALICE}", "receiver": "{BOB}", '
         f'"message": "fault-{line}"}}\n' for line in range(1, STATEMENTS + 1)))
-    env = {**os.environ, "SUPABASE_URL": project.url, "SUPABASE_PUBLISHABLE_KEY": "",
-           "SUPABASE_ANON_KEY": "", "SUPABASE_SECRET_KEY": project.service_role_key,
+    env = {**os.environ, "SUPABASE_URL": project.url,
+           "SUPABASE_SECRET_KEY": project.service_role_key,
            "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
            "NO_COLOR": "1"}
     holder = hold_the_gate(project)

@@ -34,8 +34,7 @@ def env_for(tmp_path, url, key="not-a-real-key"):
     # Each key in its own kind's variable: a service_role key in SUPABASE_ANON_KEY is refused (a
     # client key's variable holding a server key), and an anon key in SUPABASE_SECRET_KEY alike.
     variable = "SUPABASE_ANON_KEY" if jwt_role(key) == "anon" else "SUPABASE_SECRET_KEY"
-    return {"SUPABASE_URL": url, "SUPABASE_PUBLISHABLE_KEY": "", "SUPABASE_ANON_KEY": "",
-            "SUPABASE_SECRET_KEY": "", variable: key, "NO_COLOR": "1",
+    return {"SUPABASE_URL": url, variable: key, "NO_COLOR": "1",
             "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
             "XDG_CONFIG_HOME": str(tmp_path / "config"), "PAGER": "cat"}
 

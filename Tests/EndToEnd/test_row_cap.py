@@ -40,7 +40,7 @@ def big(start_extra_project):
 
 
 def env_of(project, tmp_path, **more):
-    return {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": "",
+    return {"SUPABASE_URL": project.url,
             "SUPABASE_SECRET_KEY": project.service_role_key,
             "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
             **more}

@@ -94,7 +94,7 @@ def assert_over_http2(reach, request):
 
 def env_of(project, tmp_path, **more):
     env = dict(os.environ)
-    env.update({"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": "",
+    env.update({"SUPABASE_URL": project.url,
                 "SUPABASE_SECRET_KEY": project.service_role_key, "NO_COLOR": "1",
                 "XDG_STATE_HOME": str(tmp_path / "state"),
                 "XDG_CACHE_HOME": str(tmp_path / "cache"),

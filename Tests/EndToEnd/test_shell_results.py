@@ -27,7 +27,11 @@ USERS = "from user_info select id, name, bio, data order by name"
 
 
 def service_env(project, shell_env):
-    return {**shell_env, "SUPABASE_ANON_KEY": "", "SUPABASE_SECRET_KEY": project.service_role_key}
+    """The shell's environment with the server key and no client key (unset, not empty: snm
+    refuses an empty client key's variable beside a server key's)."""
+    clientless = {name: value for name, value in shell_env.items()
+                  if name not in ("SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY")}
+    return {**clientless, "SUPABASE_SECRET_KEY": project.service_role_key}
 
 
 def output_of_last(screen):

@@ -28,11 +28,22 @@ import Testing
   (["SUPABASE_SERVICE_ROLE_KEY": "r"], "r"), (["SUPABASE_ANON_KEY": "a"], "a"),
   (["SUPABASE_SECRET_KEY": "s", "SUPABASE_ANON_KEY": "a"], "a"),
   (["SUPABASE_PUBLISHABLE_KEY": "p", "SUPABASE_ANON_KEY": "a", "SUPABASE_SECRET_KEY": "s"], "p"),
-  (["SUPABASE_ANON_KEY": "", "SUPABASE_SECRET_KEY": "s"], "s"),
 ])
 func theKeyComesFromTheFirstVariableSet(variables: [String: String], key: String) throws {
   let environment = variables.merging(["SUPABASE_URL": "https://abcd.supabase.co"]) { a, _ in a }
   #expect(try ProjectSelection.resolve(ShellOptions(), environment: environment)?.key == key)
+}
+
+/// A client key's variable set but empty (a CI secret that is missing) is not passed over for a
+/// server key's: the job would run as service_role where it named the client's key.
+@Test(arguments: ["SUPABASE_ANON_KEY", "SUPABASE_PUBLISHABLE_KEY"])
+func anEmptyClientKeyVariableBesideAServerKeyIsRefused(empty: String) {
+  let environment = [
+    "SUPABASE_URL": "https://abcd.supabase.co", empty: "", "SUPABASE_SECRET_KEY": "s",
+  ]
+  #expect(throws: UsageError.self) {
+    try ProjectSelection.resolve(ShellOptions(), environment: environment)
+  }
 }
 
 @Test func theKeysRoleIsReadWithoutDecodingANewKey() throws {

@@ -22,9 +22,23 @@ struct EnvironmentProject {
   /// - Throws: `UsageError` naming the variable and what to do.
   ///
   /// A server key's variable (`SUPABASE_SECRET_KEY`, `SUPABASE_SERVICE_ROLE_KEY`) holding a
-  /// client key is refused alike (``serverKey(_:)``).
+  /// client key is refused alike (``serverKey(_:)``), and so is a server key's variable chosen
+  /// past a client key's that is set but empty: a CI service fills a variable from a secret that
+  /// is missing with nothing, and the job then ran as service_role and passed what it meant to
+  /// prove as anon.
   func clientKey() throws(UsageError) -> (name: String, value: String)? {
     guard let found = key else { return nil }
+    if !Self.clientKeyVariables.contains(found.name),
+      let empty = ProjectSelection.keyVariables.first(where: {
+        Self.clientKeyVariables.contains($0) && environment[$0]?.isEmpty == true
+      })
+    {
+      throw UsageError(
+        "$\(empty) is set but empty (a CI secret that is missing?), so the key would come from "
+          + "$\(found.name) and run as service_role, past row-level security, where the job "
+          + "named the client's key: set $\(empty) to the publishable (or anon) key, or unset it "
+          + "to run as service_role on purpose")
+    }
     if Self.clientKeyVariables.contains(found.name),
       let refusal = Self.serverKeyRefusal(
         found.value, at: "$\(found.name)",
