@@ -34,7 +34,10 @@ public enum PrivateFolder {
     var prefix = ""
     for name in path.split(separator: "/") {
       let parent = prefix.isEmpty ? "/" : prefix
-      prefix += "/" + name
+      // `String(name)`: a Substring appended took the generic append(contentsOf:), whose first
+      // use at start-up cost 260k instructions (the runtime looking up its conformances).
+      prefix += "/"
+      prefix += String(name)
       var info = stat()
       guard stat(parent, &info) == 0 else { return nil }
       // Its owner may rename what is in it, sticky or not, whatever its mode says of others.
