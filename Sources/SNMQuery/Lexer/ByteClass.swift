@@ -1,34 +1,20 @@
-/// What each byte is to the lexer, one load away: the path a token starting with it takes (the
-/// low four bits), whether it continues a name (`nameByte`, as `isNameByte`) and whether a word
-/// that ends at it needs a closer look (`wordStop`). Made once and
-/// never freed (`shared`); read without a bounds check, as a byte indexes all 256 entries.
+/// What each byte is to the lexer, one load away: the path a token starting with it takes
+/// (`kind(of:)`: the lexer's one dispatch is a switch over it, a jump through a table), and
+/// (`table`) whether it continues a name (`nameByte`, as `isNameByte`) and whether a word that
+/// ends at it needs a closer look (`wordStop`). Both in one allocation, the kinds just before
+/// `table` (one register holds both for the lexer's loop), made once and never freed (`shared`);
+/// read without a bounds check, as a byte indexes all 256 entries.
 ///
 /// ```swift
 /// let classes = ByteClass.shared
-/// classes.table[Int(UInt8(ascii: "w"))] & ByteClass.kindMask   // ByteClass.word
-/// classes.nameEnd(in: bytes, from: 0)                          // the end of the name at 0
+/// classes.kind(of: UInt8(ascii: "w"))    // .letter
+/// classes.nameEnd(in: bytes, from: 0)    // the end of the name at 0
 /// ```
 struct ByteClass: @unchecked Sendable {
   static let shared = ByteClass()
+  /// Each byte's bits (`nameByte`, `wordStop`); its `ByteKind` is 256 bytes before.
   let table: UnsafePointer<UInt8>
 
-  /// A byte the lexer's methods take one by one: `-`, `\`, `$`.
-  @inline(__always) static var rare: UInt8 { 0 }
-  /// Space, tab, carriage return, vertical tab, form feed.
-  @inline(__always) static var space: UInt8 { 1 }
-  @inline(__always) static var newline: UInt8 { 2 }
-  /// `a`-`z`, `A`-`Z`, `_`: a word (or a UUID, from `a`-`f`, `A`-`F`: the word's path looks
-  /// for its first dash after the name's eight bytes).
-  @inline(__always) static var word: UInt8 { 3 }
-  @inline(__always) static var digit: UInt8 { 4 }
-  /// `'` and `"`.
-  @inline(__always) static var quote: UInt8 { 5 }
-  /// Brackets, separators, operators, and every byte the language does not use.
-  @inline(__always) static var punctuation: UInt8 { 6 }
-  @inline(__always) static var semicolon: UInt8 { 7 }
-  /// `#`: a comment to the end of the line.
-  @inline(__always) static var comment: UInt8 { 8 }
-  @inline(__always) static var kindMask: UInt8 { 0x0F }
   /// The bit of a byte a word's path looks at more closely when it ends a name: `-` (eight name
   /// bytes before it may be a UUID's first part) and every byte from 0x80 (a name with non-ASCII
   /// letters).
@@ -37,30 +23,20 @@ struct ByteClass: @unchecked Sendable {
   @inline(__always) static var nameByte: UInt8 { 0x80 }
 
   init() {
-    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
     for value in 0..<256 {
       let byte = UInt8(value)
-      table[value] =
-        ByteClass.kind(of: byte) | (isNameByte(byte) ? ByteClass.nameByte : 0)
+      memory[value] = ByteKind(byte).rawValue
+      memory[256 + value] =
+        (isNameByte(byte) ? ByteClass.nameByte : 0)
         | (byte == UInt8(ascii: "-") || byte >= 0x80 ? ByteClass.wordStop : 0)
     }
-    self.table = UnsafePointer(table)
+    table = UnsafePointer(memory + 256)
   }
 
-  private static func kind(of byte: UInt8) -> UInt8 {
-    switch byte {
-    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), 0x0B, 0x0C: space
-    case UInt8(ascii: "\n"): newline
-    case UInt8(ascii: "#"): comment
-    case UInt8(ascii: ";"): semicolon
-    case UInt8(ascii: "-"), UInt8(ascii: "\\"), UInt8(ascii: "$"): rare
-    case UInt8(ascii: "'"), UInt8(ascii: "\""): quote
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "_"):
-      word
-    default: punctuation
-    }
+  /// The path of a token that starts with `byte`.
+  @inline(__always) func kind(of byte: UInt8) -> ByteKind {
+    UnsafeRawPointer(table).load(fromByteOffset: Int(byte) &- 256, as: ByteKind.self)
   }
 
   /// The end of the name bytes from `start` (`start` itself when there are none): four bytes a
@@ -82,5 +58,61 @@ struct ByteClass: @unchecked Sendable {
   /// Whether `byte` continues a name (`isNameByte`): its entry's sign bit.
   @inline(__always) func isName(_ byte: UInt8) -> Bool {
     Int8(bitPattern: table[Int(byte)]) < 0
+  }
+}
+
+/// The path of a token that starts with a given byte (`ByteClass.kinds`). Every bracket,
+/// separator and operator is a case of its own, so its token is known at the dispatch. A switch
+/// over all the cases is a jump through a table without a bounds check: a value that is not a
+/// case cannot be in a `ByteKind`.
+enum ByteKind: UInt8 {
+  /// A byte the lexer's methods take one by one: `-`, `\`, `$`, `_`.
+  case rare
+  /// Space, tab, carriage return, vertical tab, form feed.
+  case space
+  case newline
+  /// `a`-`z`, `A`-`Z`: a word (or a UUID, from `a`-`f`, `A`-`F`: the word's path looks for its
+  /// first dash after the name's eight bytes). A word that starts with `_` is `rare`.
+  case letter
+  case digit
+  case singleQuote, doubleQuote
+  case semicolon
+  /// `#`: a comment to the end of the line.
+  case comment
+  case leftParen, rightParen, leftBracket, rightBracket, leftBrace, rightBrace
+  case comma, star, dot, colon, bang, equal, less, greater, tilde
+  /// Every byte the language does not use (`/`, `@`, control bytes, a byte from 0x80): an
+  /// invalid token.
+  case other
+
+  init(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), 0x0B, 0x0C: self = .space
+    case UInt8(ascii: "\n"): self = .newline
+    case UInt8(ascii: "#"): self = .comment
+    case UInt8(ascii: ";"): self = .semicolon
+    case UInt8(ascii: "-"), UInt8(ascii: "\\"), UInt8(ascii: "$"), UInt8(ascii: "_"): self = .rare
+    case UInt8(ascii: "'"): self = .singleQuote
+    case UInt8(ascii: "\""): self = .doubleQuote
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): self = .digit
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+      self = .letter
+    case UInt8(ascii: "("): self = .leftParen
+    case UInt8(ascii: ")"): self = .rightParen
+    case UInt8(ascii: "["): self = .leftBracket
+    case UInt8(ascii: "]"): self = .rightBracket
+    case UInt8(ascii: "{"): self = .leftBrace
+    case UInt8(ascii: "}"): self = .rightBrace
+    case UInt8(ascii: ","): self = .comma
+    case UInt8(ascii: "*"): self = .star
+    case UInt8(ascii: "."): self = .dot
+    case UInt8(ascii: ":"): self = .colon
+    case UInt8(ascii: "!"): self = .bang
+    case UInt8(ascii: "="): self = .equal
+    case UInt8(ascii: "<"): self = .less
+    case UInt8(ascii: ">"): self = .greater
+    case UInt8(ascii: "~"): self = .tilde
+    default: self = .other
+    }
   }
 }

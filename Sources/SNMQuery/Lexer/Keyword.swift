@@ -31,7 +31,8 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
 
 /// A table from packed spellings (`PackedWord`, each byte folded to one case) to keywords, where
 /// no two keywords share a slot: a lookup is an add, a multiply, a shift and one compare, with no
-/// probing and no hashing of a String. Its slots are in memory of its own, made once and never
+/// probing and no hashing of a String. Its slots, their keywords and the multiplier are in one
+/// allocation of its own (the lexer's loop keeps one register for all three), made once and never
 /// freed (`shared`), read without an array's bounds checks.
 struct KeywordTable: @unchecked Sendable {
   static let shared = KeywordTable()
@@ -40,20 +41,37 @@ struct KeywordTable: @unchecked Sendable {
   /// same start): kept so the search ends at its first try.
   static let knownMultiplier: UInt64 = 0xA14D_C1B9_2618_1E43
 
+  /// The slots' packed spellings; after them, each slot's keyword (`keywords`), then the
+  /// multiplier (`multiplierPlace`).
   private let words: UnsafeMutablePointer<PackedWord>
-  private let keywords: UnsafeMutablePointer<Keyword?>
   /// The multiplier in use: `knownMultiplier`, or, when a keyword added since shares a slot with
   /// another under it, the next one of the search that gives each its own.
-  let multiplier: UInt64
+  var multiplier: UInt64 { multiplierPlace.pointee }
   /// `longest`, kept here: the lexer reads it for every word, and a static `let` is a lazy
   /// global (a `swift_once` check at every read).
   let longestWord = KeywordTable.longest
   private static let bits: UInt64 = 10
   private static let size = 1 << Int(bits)
 
+  /// Each slot's keyword, just after the slots.
+  @inline(__always) private var keywords: UnsafeMutablePointer<Keyword?> {
+    UnsafeMutableRawPointer(words + Self.size).assumingMemoryBound(to: Keyword?.self)
+  }
+
+  /// The multiplier's place, just after the keywords.
+  @inline(__always) private var multiplierPlace: UnsafeMutablePointer<UInt64> {
+    (UnsafeMutableRawPointer(words + Self.size) + Self.size).assumingMemoryBound(to: UInt64.self)
+  }
+
   init() {
-    words = .allocate(capacity: Self.size)
-    keywords = .allocate(capacity: Self.size)
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: Self.size * (MemoryLayout<PackedWord>.stride + 1) + 8,
+      alignment: MemoryLayout<PackedWord>.alignment)
+    words = memory.bindMemory(to: PackedWord.self, capacity: Self.size)
+    (memory + Self.size * MemoryLayout<PackedWord>.stride).bindMemory(
+      to: Keyword?.self, capacity: Self.size)
+    (memory + Self.size * (MemoryLayout<PackedWord>.stride + 1)).bindMemory(
+      to: UInt64.self, capacity: 1)
     let packed = Keyword.allCases.compactMap { keyword in
       PackedWord(ArraySlice(keyword.rawValue.utf8)).map { (keyword, $0) }
     }
@@ -74,7 +92,7 @@ struct KeywordTable: @unchecked Sendable {
       if placed { break }
       multiplier = (multiplier &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407) | 1
     }
-    self.multiplier = multiplier
+    multiplierPlace.initialize(to: multiplier)
   }
 
   @inline(__always) static func slot(_ word: PackedWord, _ multiplier: UInt64) -> Int {

@@ -38,10 +38,13 @@ extension Lexer {
   /// quotes `''` is a quote; in double quotes `\` escapes the byte after it unless that is a line
   /// break. One loop over the bytes without bounds checks: strings are most of some statements.
   /// Eight bytes at a time while eight are left: a step over eight bytes that are none of the
-  /// quote, a line break, `\` and `$`, or to the first that may be one. The word's test is two
-  /// (`NameWord.firstBelow`, `firstEqual`): a byte below `(` (both quotes, `$`, line breaks and
-  /// spaces) or a `\`; the byte loop passes a space or another byte it stopped at for nothing.
+  /// quote, a line break, `\` and `$`, or to the first that may be one. The word's test is a
+  /// byte below `(` (both quotes, `$`, line breaks and spaces: `NameWord.firstBelow`) or, in
+  /// double quotes only, a `\` (`firstEqual`); the byte loop passes a space or another byte it
+  /// stopped at for nothing. Inlined where it is used: the quote is known there, and a
+  /// single-quoted string's word test is the one.
   /// UUIDs, digits, letters and text that is not ASCII go by a word at a time.
+  @inline(__always)
   static func scanQuoted(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int, quote: UInt8)
     -> (cursor: Int, flags: Token.Flags, closed: Bool)
   {
@@ -52,9 +55,10 @@ extension Lexer {
     while cursor < count {
       if cursor &+ 8 <= count {
         let word = NameWord.load(bytes, at: cursor)
+        // A `\` matters only in double quotes: a single-quoted string's test is one.
         let stops =
           NameWord.firstBelow(UInt8(ascii: "("), in: word)
-          | NameWord.firstEqual(UInt8(ascii: "\\"), in: word)
+          | (double ? NameWord.firstEqual(UInt8(ascii: "\\"), in: word) : 0)
         if stops == 0 {
           cursor &+= 8
           continue

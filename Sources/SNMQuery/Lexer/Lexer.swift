@@ -27,10 +27,11 @@ public struct Lexer {
   private(set) var isFinished = false
 
   /// - Parameter reserving: room for the tokens of the whole source (`run()`); a lexer that goes a
-  ///   statement at a time starts with room for 64 and grows to its longest statement.
+  ///   statement at a time starts with room for 256 (most statements fit, so `lexCommon`'s
+  ///   bound on the room it has is set once a statement) and grows to its longest statement.
   init(bytes: [UInt8], reserving: Bool = true) {
     self.bytes = bytes
-    buffer = TokenBuffer(capacity: reserving ? bytes.count / 3 + 2 : 64)
+    buffer = TokenBuffer(capacity: reserving ? bytes.count / 3 + 2 : 256)
   }
 
   /// The tokens lexed so far, as an array.
@@ -80,32 +81,73 @@ public struct Lexer {
     case full
   }
 
-  /// The common tokens from `index` on, in one pass: each token's first byte picks its path by
-  /// one load from `ByteClass.table`, without a bounds check, and a space before a token is
-  /// passed over before that load. The lexer's state and the token buffer's end are kept in
-  /// locals while it goes and written back once, at its end; each path stores its token itself,
-  /// and nothing in the loop is a call (a call made the loop keep its state in memory). Stops,
-  /// with `index` at it, at a token it leaves to the lexer's methods (`lexRare`: `-`, `\\`,
-  /// `$`, UUIDs, dates, numbers with an exponent, a leading zero or letters glued on, words that
-  /// start with `_`, names with non-ASCII letters, unterminated strings), at a full token buffer,
-  /// or at the statement's end or the source's. The source's bytes are read inside it, by a
-  /// closure that touches no part of the lexer: handed in by the caller, they were retained and
+  /// The common tokens from `index` on, in one pass (`lexCommon(in:classes:keywords:state:)`):
+  /// stops, with `index` at it, at a token it leaves to the lexer's methods (`lexRare`: `-`,
+  /// `\\`, `$`, UUIDs, dates, numbers with an exponent, a leading zero or letters glued on, words
+  /// that start with `_`, names with non-ASCII letters, unterminated strings), at a full token
+  /// buffer, or at the statement's end or the source's. The source's bytes are read inside it, by
+  /// a closure that touches no part of the lexer: handed in by the caller, they were retained and
   /// released for each statement.
   private mutating func lexCommon() -> CommonStop {
-    let classes = self.classes
-    let table = classes.table
-    let keywords = self.keywords
     let buffer = self.buffer
     let first = buffer.count
-    // The next token's place and the end of the buffer's room.
-    var next = buffer.base + first
-    let room = buffer.base + buffer.capacity
-    var cursor = index
-    var depth = self.depth
+    var state = CommonState(
+      cursor: index, depth: depth, pending: (lineStart ? 1 : 0) | (afterSpace ? 2 : 0),
+      next: buffer.base + first, room: buffer.base + buffer.capacity)
+    let classes = self.classes
+    let keywords = self.keywords
+    // The closure reads no part of the lexer (its state is in `state`): the source's bytes are
+    // lent to it as they are, not retained for the call.
+    let stop = self.bytes.withUnsafeBufferPointer { bytes in
+      Lexer.lexCommon(in: bytes, classes: classes, keywords: keywords, state: &state)
+    }
+    if state.ended { endedStatement = true }
+    buffer.count = state.next - buffer.base
+    index = state.cursor
+    depth = state.depth
+    lineStart = state.pending & Token.Flags.atLineStart.rawValue != 0
+    afterSpace = state.pending & Token.Flags.afterSpace.rawValue != 0
+    if buffer.count != first { continuationAtEnd = false }
+    return stop
+  }
+
+  /// The lexer's state as `lexCommon(in:classes:keywords:state:)` takes it and leaves it: the
+  /// next byte, the brackets open, the next token's `Token.Flags` (`.atLineStart`,
+  /// `.afterSpace`), the next token's place and the end of the buffer's room, and whether a
+  /// statement end was stored.
+  private struct CommonState {
+    var cursor: Int
+    var depth: Int
+    var pending: UInt8
+    var next: UnsafeMutablePointer<Token>
+    let room: UnsafeMutablePointer<Token>
+    var ended = false
+  }
+
+  /// `lexCommon()`'s loop, over the source's bytes lent to it. Each token's first byte picks its
+  /// path by one switch over its `ByteKind` (`ByteClass.kind(of:)`, read without a bounds check):
+  /// a jump through a table, where a test for a letter and then a switch over fewer kinds took two
+  /// steps for every token that is not a word, and a bracket, separator or operator a third (each
+  /// is a case of its own now). A space before a token is passed over before that load. The
+  /// state is read into locals at its start and written back at its end, each path stores its
+  /// token itself, and nothing in the loop is a call (a call made the loop keep its state in
+  /// memory). Inlined into the closure that `lexCommon()` lends the bytes to, so `state` is
+  /// never in memory either; a function of its own, so that nothing the closure captures is
+  /// shared with a local function (which made every access to those a checked one, a call).
+  @inline(__always)
+  private static func lexCommon(
+    in bytes: UnsafeBufferPointer<UInt8>, classes: ByteClass, keywords: KeywordTable,
+    state: inout CommonState
+  ) -> CommonStop {
+    let table = classes.table
+    var next = state.next
+    let room = state.room
+    var cursor = state.cursor
+    var depth = state.depth
     let inside = Token.Flags.insideBrackets.rawValue
     // `Token.Flags` of the next token: `.atLineStart`, `.afterSpace`; and `.insideBrackets`.
-    var pending: UInt8 = (lineStart ? 1 : 0) | (afterSpace ? 2 : 0)
-    var brackets: UInt8 = depth > 0 ? inside : 0
+    // With `.insideBrackets` while a bracket is open: a token keeps it from the one before.
+    var pending = state.pending | (depth > 0 ? inside : 0)
     var stop = CommonStop.done
     var ended = false
 
@@ -117,163 +159,249 @@ public struct Lexer {
           kind: kind, keyword: keyword, start: start, end: end,
           flags: Token.Flags(rawValue: flags)))
       next += 1
-      pending = 0
+      pending &= inside
     }
 
-    // The closure reads no part of the lexer (its state is in the locals above): the source's
-    // bytes are lent to it as they are, not retained for the call.
-    self.bytes.withUnsafeBufferPointer { bytes in
-      let count = bytes.count
-      while cursor < count {
-        if next == room {
+    // A bracket that opens, at `cursor`: one more deep.
+    @inline(__always) func open(_ kind: TokenKind) {
+      depth &+= 1
+      pending |= inside
+      put(kind, cursor, cursor &+ 1, pending)
+      cursor &+= 1
+    }
+
+    // A bracket that closes, at `cursor`: inside the brackets it closes, one less deep after it.
+    @inline(__always) func close(_ kind: TokenKind) {
+      put(kind, cursor, cursor &+ 1, pending)
+      cursor &+= 1
+      depth = max(0, depth &- 1)
+      if depth == 0 { pending = 0 }
+    }
+
+    let count = bytes.count
+    // Every token takes a byte at least: while `cursor` is below `limit`, the buffer has room
+    // for the next token, so one compare a token asks for both the source's end and the room.
+    var limit = min(count, cursor &+ Lexer.tokensLeft(next, room))
+
+    // The token of one byte at `cursor`, or of two where the byte after it is `second`.
+    @inline(__always) func single(_ kind: TokenKind) {
+      put(kind, cursor, cursor &+ 1, pending)
+      cursor &+= 1
+    }
+    @inline(__always) func pair(_ second: UInt8, _ double: TokenKind, else kind: TokenKind) {
+      let length = cursor &+ 1 < count && bytes[cursor &+ 1] == second ? 2 : 1
+      put(length == 2 ? double : kind, cursor, cursor &+ length, pending)
+      cursor &+= length
+    }
+
+    while true {
+      if cursor >= limit {
+        if cursor >= count { break }
+        let left = Lexer.tokensLeft(next, room)
+        if left == 0 {
           stop = .full
           break
         }
-        var byte = bytes[cursor]
-        if byte == UInt8(ascii: " ") {
-          pending |= Token.Flags.afterSpace.rawValue
-          cursor &+= 1
-          if cursor == count { break }
-          byte = bytes[cursor]
-        }
-        let start = cursor
-        // A word that starts with a letter (most tokens) goes first, by the byte itself: a test of
-        // the byte's class would be one more case of the switch below (a jump through a table).
-        // One that starts with `_` goes to `lexWord`.
-        if (byte | 0x20) &- UInt8(ascii: "a") < 26 {
-          // Up to seven letters and the byte after them, from one load (most words): the first
-          // byte that is not a letter is found in the word, and the letters, folded, are the
-          // keyword's key. A stop that continues a name (a digit, `_`, `$`), is a `-` or is not
-          // ASCII sends the word the longer way below.
-          // The name bytes from `start` go at least this far (the letters the load saw).
-          var letters = start &+ 1
-          if start &+ 8 <= count {
-            let loaded = NameWord.load(bytes, at: start)
-            let folded = loaded | PackedWord.folds
-            let stops = NameWord.firstNonLetter(loaded, folded: folded)
-            if stops != 0 {
-              let shift = UInt64(truncatingIfNeeded: stops.trailingZeroBitCount) & 0x38
-              let stop = UInt8(truncatingIfNeeded: loaded &>> shift)
-              letters = start &+ Int(truncatingIfNeeded: shift &>> 3)
-              if table[Int(stop)] & (ByteClass.nameByte | ByteClass.wordStop) == 0 {
-                cursor = letters
-                put(
-                  .word, start, cursor, pending | brackets,
-                  keyword: keywords.find(short: folded & ~(UInt64.max &<< shift)))
-                continue
-              }
-            } else {
-              letters = start &+ 8
+        limit = min(count, cursor &+ left)
+      }
+      var byte = bytes[cursor]
+      if byte == UInt8(ascii: " ") {
+        pending |= Token.Flags.afterSpace.rawValue
+        cursor &+= 1
+        if cursor == count { break }
+        byte = bytes[cursor]
+      }
+      let start = cursor
+      // Every value of the five bits is a case (those no byte has with `rare`): the switch is a
+      // jump through a table with no bounds check. A case that breaks out of it leaves the
+      // token to the lexer's methods.
+      switch classes.kind(of: byte) {
+      case .letter:
+        // Up to seven letters and the byte after them, from one load (most words): the first
+        // byte that is not a letter is found in the word, and the letters, folded, are the
+        // keyword's key. A stop that continues a name (a digit, `_`, `$`), is a `-` or is not
+        // ASCII sends the word the longer way below.
+        // The name bytes from `start` go at least this far (the letters the load saw).
+        var letters = start &+ 1
+        if start &+ 8 <= count {
+          let loaded = NameWord.load(bytes, at: start)
+          let folded = loaded | PackedWord.folds
+          let stops = NameWord.firstNonLetter(loaded, folded: folded)
+          if stops != 0 {
+            let shift = UInt64(truncatingIfNeeded: stops.trailingZeroBitCount) & 0x38
+            let stop = UInt8(truncatingIfNeeded: loaded &>> shift)
+            letters = start &+ Int(truncatingIfNeeded: shift &>> 3)
+            if table[Int(stop)] & (ByteClass.nameByte | ByteClass.wordStop) == 0 {
+              cursor = letters
+              put(
+                .word, start, cursor, pending,
+                keyword: keywords.find(short: folded & ~(UInt64.max &<< shift)))
+              continue
             }
+          } else {
+            letters = start &+ 8
           }
-          cursor = classes.nameEnd(in: bytes, from: letters)
-          // A name with non-ASCII letters; or eight name bytes before a `-`: perhaps a UUID.
-          if cursor < count && table[Int(bytes[cursor])] & ByteClass.wordStop != 0
-            && (bytes[cursor] >= 0x80 || cursor &- start == 8)
-          {
-            cursor = start
-            stop = .rare
-            break
-          }
-          put(
-            .word, start, cursor, pending | brackets,
-            keyword: keywords.find(in: bytes, from: start, to: cursor))
-          continue
         }
-        switch table[Int(byte)] & ByteClass.kindMask {
-        case ByteClass.punctuation:
-          let (token, length) = Lexer.punctuation(bytes, at: start)
-          cursor = start &+ length
-          var flags = pending | brackets
-          if token == .leftParen || token == .leftBracket || token == .leftBrace {
-            depth &+= 1
-            brackets = inside
-            flags = pending | inside
-          } else if token == .rightParen || token == .rightBracket || token == .rightBrace {
-            depth = max(0, depth &- 1)
-            brackets = depth > 0 ? inside : 0
-          }
-          put(token, start, cursor, flags)
-          continue
-        case ByteClass.quote:
-          let (end, extra, closed) = Lexer.scanQuoted(bytes, from: start &+ 1, quote: byte)
-          if closed {
-            cursor = end &+ 1
-            put(
-              byte == UInt8(ascii: "'") ? .singleQuoted : .doubleQuoted, start, cursor,
-              pending | brackets | extra.rawValue)
-            continue
-          }
-        case ByteClass.digit:
-          // Digits, and a fraction, alone: the other numbers (and UUIDs and dates) go to lexNumeric.
-          var end = start &+ 1
-          while end < count && bytes[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
-          if end &+ 1 < count && bytes[end] == UInt8(ascii: ".")
-            && bytes[end &+ 1] &- UInt8(ascii: "0") < 10
-          {
-            end &+= 2
-            while end < count && bytes[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
-          }
-          if end < count {
-            let after = bytes[end]
-            // A name byte (`e`, or glued letters), `-` (a date or a UUID), `.`, or non-ASCII.
-            if Int8(bitPattern: table[Int(after)]) < 0 || after >= 0x80
-              || after == UInt8(ascii: "-") || after == UInt8(ascii: ".")
-            {
-              break
-            }
-          }
-          // A leading zero before more digits is malformed: lexNumeric says so.
-          if byte == UInt8(ascii: "0") && end &- start > 1
-            && bytes[start &+ 1] != UInt8(ascii: ".")
-          {
-            break
-          }
-          cursor = end
-          put(.number, start, cursor, pending | brackets)
-          continue
-        case ByteClass.space:
-          cursor &+= 1
-          pending |= Token.Flags.afterSpace.rawValue
-          continue
-        case ByteClass.comment:
-          while cursor < count && bytes[cursor] != UInt8(ascii: "\n") { cursor &+= 1 }
-          pending |= Token.Flags.afterSpace.rawValue
-          continue
-        case ByteClass.newline:
-          cursor &+= 1
-          if depth > 0 {
-            pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
-            continue
-          }
-          put(.newline, start, cursor, pending | brackets)
-          pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
-          ended = true
-        case ByteClass.semicolon:
-          cursor &+= 1
-          depth = 0
-          brackets = 0
-          put(.semicolon, start, cursor, pending)
-          ended = true
-        default:
+        cursor = classes.nameEnd(in: bytes, from: letters)
+        // A name with non-ASCII letters; or eight name bytes before a `-`: perhaps a UUID.
+        if cursor < count && table[Int(bytes[cursor])] & ByteClass.wordStop != 0
+          && (bytes[cursor] >= 0x80 || cursor &- start == 8)
+        {
           break
         }
-        if !ended {
-          // The cases that break here leave the token to the lexer's methods.
-          cursor = start
-          stop = .rare
+        put(
+          .word, start, cursor, pending,
+          keyword: keywords.find(in: bytes, from: start, to: cursor))
+        continue
+      case .leftParen:
+        open(.leftParen)
+        continue
+      case .rightParen:
+        close(.rightParen)
+        continue
+      case .leftBracket:
+        open(.leftBracket)
+        continue
+      case .rightBracket:
+        close(.rightBracket)
+        continue
+      case .leftBrace:
+        open(.leftBrace)
+        continue
+      case .rightBrace:
+        close(.rightBrace)
+        continue
+      case .comma:
+        single(.comma)
+        continue
+      case .star:
+        single(.star)
+        continue
+      case .dot:
+        let ellipsis =
+          start &+ 2 < count && bytes[start &+ 1] == UInt8(ascii: ".")
+          && bytes[start &+ 2] == UInt8(ascii: ".")
+        cursor = start &+ (ellipsis ? 3 : 1)
+        put(ellipsis ? .ellipsis : .dot, start, cursor, pending)
+        continue
+      case .colon:
+        pair(UInt8(ascii: ":"), .doubleColon, else: .colon)
+        continue
+      case .bang:
+        pair(UInt8(ascii: "="), .notEqual, else: .bang)
+        continue
+      case .equal:
+        pair(UInt8(ascii: "="), .doubleEqual, else: .equal)
+        continue
+      case .less:
+        let second = start &+ 1 < count ? bytes[start &+ 1] : 0
+        let kind: TokenKind =
+          second == UInt8(ascii: "=")
+          ? .lessEqual : second == UInt8(ascii: ">") ? .lessGreater : .less
+        cursor = start &+ (kind == .less ? 1 : 2)
+        put(kind, start, cursor, pending)
+        continue
+      case .greater:
+        pair(UInt8(ascii: "="), .greaterEqual, else: .greater)
+        continue
+      case .tilde:
+        pair(UInt8(ascii: "*"), .tildeStar, else: .tilde)
+        continue
+      case .other:
+        cursor = start &+ Lexer.invalidRunLength(bytes, from: start)
+        put(.invalid, start, cursor, pending)
+        continue
+      case .singleQuote:
+        let (end, extra, closed) = Lexer.scanQuoted(
+          bytes, from: start &+ 1, quote: UInt8(ascii: "'"))
+        if closed {
+          cursor = end &+ 1
+          put(.singleQuoted, start, cursor, pending | extra.rawValue)
+          continue
         }
+      case .doubleQuote:
+        let (end, extra, closed) = Lexer.scanQuoted(
+          bytes, from: start &+ 1, quote: UInt8(ascii: "\""))
+        if closed {
+          cursor = end &+ 1
+          put(.doubleQuoted, start, cursor, pending | extra.rawValue)
+          continue
+        }
+      case .digit:
+        // Digits, and a fraction, alone: the other numbers (and UUIDs and dates) go to lexNumeric.
+        var end = start &+ 1
+        while end < count && bytes[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
+        if end &+ 1 < count && bytes[end] == UInt8(ascii: ".")
+          && bytes[end &+ 1] &- UInt8(ascii: "0") < 10
+        {
+          end &+= 2
+          while end < count && bytes[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
+        }
+        if end < count {
+          let after = bytes[end]
+          // A name byte (`e`, or glued letters), `-` (a date or a UUID), `.`, or non-ASCII.
+          if Int8(bitPattern: table[Int(after)]) < 0 || after >= 0x80
+            || after == UInt8(ascii: "-") || after == UInt8(ascii: ".")
+          {
+            break
+          }
+        }
+        // A leading zero before more digits is malformed: lexNumeric says so.
+        if byte == UInt8(ascii: "0") && end &- start > 1
+          && bytes[start &+ 1] != UInt8(ascii: ".")
+        {
+          break
+        }
+        cursor = end
+        put(.number, start, cursor, pending)
+        continue
+      case .space:
+        cursor &+= 1
+        pending |= Token.Flags.afterSpace.rawValue
+        continue
+      case .comment:
+        while cursor < count && bytes[cursor] != UInt8(ascii: "\n") { cursor &+= 1 }
+        pending |= Token.Flags.afterSpace.rawValue
+        continue
+      case .newline:
+        cursor &+= 1
+        if depth > 0 {
+          pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue | inside
+          continue
+        }
+        put(.newline, start, cursor, pending)
+        pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
+        ended = true
+      case .semicolon:
+        cursor &+= 1
+        depth = 0
+        pending &= ~inside
+        put(.semicolon, start, cursor, pending)
+        ended = true
+      case .rare:
         break
       }
+      if !ended {
+        // The cases that break here leave the token to the lexer's methods.
+        cursor = start
+        stop = .rare
+      }
+      break
     }
-    if ended { endedStatement = true }
-    buffer.count = next - buffer.base
-    index = cursor
-    self.depth = depth
-    lineStart = pending & Token.Flags.atLineStart.rawValue != 0
-    afterSpace = pending & Token.Flags.afterSpace.rawValue != 0
-    if buffer.count != first { continuationAtEnd = false }
+    state.cursor = cursor
+    state.depth = depth
+    state.pending = pending
+    state.next = next
+    state.ended = ended
     return stop
+  }
+
+  /// How many tokens fit between `next` and `room`, or fewer, but one at least when one does:
+  /// the room's bytes over 16 (a shift), not 12 (a token's size: a division).
+  @inline(__always) private static func tokensLeft(
+    _ next: UnsafeMutablePointer<Token>, _ room: UnsafeMutablePointer<Token>
+  ) -> Int {
+    (Int(bitPattern: room) &- Int(bitPattern: next) &+ 4) &>> 4
   }
 
   /// A token `lexCommon(in:)` leaves to the lexer's methods, at `index`.
