@@ -56,28 +56,52 @@ final class TokenTexts {
     longStrings.deallocate()
   }
 
-  /// The text covered by `range` in `source`: `source.text(of: range)`. A short ASCII text 16
-  /// bytes or more before the source's end (almost every one) is packed by two loads, without a
-  /// call, and found in its two slots.
-  func text(of range: SourceRange, in source: Source) -> String {
+  /// The text covered by `range` in `source`: `source.text(of: range)`. A text of 1 to 15 ASCII
+  /// bytes 16 or more before the source's end (most of them) is packed by two loads and made
+  /// here, with no frame: every other text is `otherText`'s, a call this one ends with.
+  @inline(never) func text(of range: SourceRange, in source: Source) -> String {
     let start = range.start
     let length = range.end &- start
     let bytes = source.bytes
-    guard start >= 0, length > 0, length <= 16, start &+ 16 <= bytes.count else {
+    // 1 to 15 bytes: one compare (an empty or reversed range wraps to a large count).
+    if UInt(bitPattern: length &- 1) < 15 && start &+ 16 <= bytes.count && smallStrings {
+      let (low, high) = TokenTexts.pack(bytes, from: start, length: length)
+      if (low | high) & NameWord.highs == 0 {
+        return TokenTexts.smallString(low, high, length: length)
+      }
+    }
+    return otherText(of: range, in: source)
+  }
+
+  /// A text `text(of:in:)` does not make inline: 16 bytes, not ASCII, or a rare one
+  /// (`rareText`). A short ASCII text 16 bytes or more before the source's end is packed by two
+  /// loads and found in its two slots.
+  @inline(never)
+  private func otherText(of range: SourceRange, in source: Source) -> String {
+    let start = range.start
+    let length = range.end &- start
+    guard start >= 0, length > 0, length <= 16, start &+ 16 <= source.bytes.count else {
       return rareText(of: range, in: source)
     }
-    // Two loads cut to the text: the bytes after it are read, never kept.
-    let (low, high) = bytes.withUnsafeBufferPointer { buffer in
+    let (low, high) = TokenTexts.pack(source.bytes, from: start, length: length)
+    // Not ASCII: decoded as ever (it may need repairs).
+    guard (low | high) & NameWord.highs == 0 else { return source.text(of: range) }
+    if length < 16 && smallStrings { return TokenTexts.smallString(low, high, length: length) }
+    return shortText(low, high, length: length, range: range, in: source)
+  }
+
+  /// The 1 to 16 bytes from `start`, packed 8 to a word (the first byte lowest) by two loads
+  /// cut to the text: the bytes after it are read, never kept. 16 bytes from `start` must be in
+  /// `bytes`.
+  @inline(__always) private static func pack(_ bytes: [UInt8], from start: Int, length: Int)
+    -> (UInt64, UInt64)
+  {
+    bytes.withUnsafeBufferPointer { buffer in
       (
         NameWord.first(length, of: NameWord.load(buffer, at: start)),
         length > 8 ? NameWord.first(length &- 8, of: NameWord.load(buffer, at: start &+ 8)) : 0
       )
     }
-    // Not ASCII: decoded as ever (it may need repairs).
-    guard (low | high) & NameWord.highs == 0 else { return source.text(of: range) }
-    // Made here, without a call: every other way out is a call the function ends with.
-    if length < 16 && smallStrings { return TokenTexts.smallString(low, high, length: length) }
-    return shortText(low, high, length: length, range: range, in: source)
   }
 
   /// The String of 1 to 15 ASCII bytes packed in `low`, `high` (the first byte lowest), made as
@@ -90,8 +114,12 @@ final class TokenTexts {
   {
     // The words of an empty String (immortal: nothing to release) replaced by the text's, which
     // are immortal too: no retain, as a copy of the words into a String (`unsafeBitCast`) made.
+    // Unprotected: the two stores are the String's own two words, at fixed offsets; the
+    // protected form set up and checked a stack guard for each text (and so each caller it is
+    // inlined into).
     var text = ""
-    withUnsafeMutableBytes(of: &text) { words in
+    _withUnprotectedUnsafeMutablePointer(to: &text) { pointer in
+      let words = UnsafeMutableRawPointer(pointer)
       words.storeBytes(of: low, as: UInt64.self)
       words.storeBytes(of: high | smallMarks(length), toByteOffset: 8, as: UInt64.self)
     }
