@@ -39,7 +39,9 @@ public enum PrivateFolder {
       prefix += "/"
       prefix += String(name)
       var info = stat()
-      guard stat(parent, &info) == 0 else { return nil }
+      // Not a folder (`/dev/null/snm`): nothing can be made under it, and making it says why;
+      // a device's mode (0666) says nothing of who may swap what is in a folder.
+      guard stat(parent, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
       // Its owner may rename what is in it, sticky or not, whatever its mode says of others.
       if info.st_uid != 0, info.st_uid != geteuid() {
         return "\(VisibleTextLine.escaped(parent)) is \(owner(info.st_uid))'s, who may put a "
