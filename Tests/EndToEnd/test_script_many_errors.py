@@ -95,26 +95,3 @@ def test_snm_test_reports_the_first_100_errors_of_a_file_and_the_count(tmp_path)
     assert error.get("message") == f"{script}:1:5: expected a table name after 'from'"
     assert error_lines(error.text, script) == list(range(1, 101))
     assert "199900 more errors not shown (200000 errors in all)" in error.text
-
-
-def test_warnings_past_the_limit_are_counted_in_the_tail(project, tmp_path):
-    """Warnings (names the cached schema does not hold) after the first 100 errors are left out
-    and counted in the tail line, as the errors past them are."""
-    env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key, "NO_COLOR": "1"}
-    cached = run_snm("-c", "tables", env=env)       # the shell caches the project's schema
-    assert cached.returncode == 0, cached.stderr
-    script = tmp_path / "warned.snm"
-    script.write_text("from\n" * 101 + "from dog_profle select *\n" * 3)
-    result = run_snm("check", str(script), env=env, timeout=120)
-    assert result.returncode == 2, result.stderr[-2000:]
-    assert error_lines(result.stderr, script) == list(range(1, 101))
-    assert "warning:" not in result.stderr, result.stderr[-2000:]
-    assert result.stderr.splitlines()[-2:] == [
-        "snm: 1 more error and 3 more warnings not shown (101 errors in all): the first 100 "
-        "errors are shown, no more; fix them first",
-        "101 errors in 1 file (checked 1 file)"], result.stderr[-2000:]
-    # Beside fewer errors the same warnings are shown.
-    script.write_text("from\n" + "from dog_profle select *\n" * 3)
-    result = run_snm("check", str(script), env=env)
-    assert result.returncode == 2
-    assert result.stderr.count("warning: no table, view or function 'dog_profle'") == 3
