@@ -327,12 +327,15 @@ def test_no_core_file_and_no_memory_for_others_of_the_user(home, tmp_path):
 
 def wait_until_reading_input(process):
     """Until `process` (snm, maybe run by setpriv) waits in read(2) on its standard input, or
-    this process may no longer look at it (snm made itself so: not root)."""
+    this process may no longer look at it (snm made itself so: not root). The process's exe is
+    the binary's real path: SNM (from SNM_BIN, else .build/release/snm) may be a link to it
+    (.build/release is one: without SNM_BIN this waited its 30 s and failed)."""
+    binary = os.path.realpath(SNM)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         assert process.poll() is None, process.stderr.read()
         try:
-            if os.readlink(f"/proc/{process.pid}/exe") == SNM:
+            if os.readlink(f"/proc/{process.pid}/exe") == binary:
                 for tid in os.listdir(f"/proc/{process.pid}/task"):
                     call = pathlib.Path(f"/proc/{process.pid}/task/{tid}/syscall").read_text()
                     if call.split()[:2] == ["0", "0x0"]:
