@@ -180,6 +180,46 @@ def test_a_folder_of_snms_that_another_account_may_swap_is_refused(project, tmp_
         assert os.listdir(data) == [], (command, os.listdir(data))
 
 
+def test_a_link_of_yours_through_a_folder_another_account_owns_is_refused(project, tmp_path):
+    """A link of your own is trusted, but the way it leads was not looked at: stat follows every
+    link, so XDG_STATE_HOME a link of yours to a folder of yours inside another account's folder
+    (where they may swap it, here already for a link of theirs to your folder) showed only the
+    folder at the end, yours, and snm kept your session and history where they chose. The way a
+    link leads is walked as the path itself is. (A data dir is refused so already: `snm local`
+    resolves its links before the check.)"""
+    nobody = pwd.getpwnam("nobody")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    os.chown(theirs, nobody.pw_uid, -1)
+    mine = tmp_path / "mine"
+    mine.mkdir(mode=0o700)
+    (mine / "snm").mkdir(mode=0o700)
+    (mine / "snm" / "history").write_text("precious\n")
+    # Theirs: a link to your folder, in their folder. Yours: a link to theirs.
+    (theirs / "state").symlink_to(mine)
+    os.lchown(theirs / "state", nobody.pw_uid, -1)
+    state = tmp_path / "state"
+    state.symlink_to(theirs / "state")
+    env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
+           "XDG_STATE_HOME": str(state), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
+    login = snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
+    assert login.returncode == 0, login.stderr
+    assert (f"snm: warning: refusing {state}/snm: {theirs} is uid {nobody.pw_uid}'s, who may put "
+            "a folder of theirs in its place; snm reads and keeps nothing there") in login.stderr, \
+        login.stderr
+    assert sorted(os.listdir(mine / "snm")) == ["history"], os.listdir(mine / "snm")
+    assert (mine / "snm" / "history").read_text() == "precious\n"
+    # Your link to a folder of yours in their folder (no link of theirs): theirs to swap.
+    (theirs / "state").unlink()
+    (theirs / "state").mkdir(mode=0o700)
+    login = snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
+    assert login.returncode == 0, login.stderr
+    assert (f"snm: warning: refusing {state}/snm: {theirs} is uid {nobody.pw_uid}'s, who may put "
+            "a folder of theirs in its place") in login.stderr, login.stderr
+    assert os.listdir(theirs / "state") == [], os.listdir(theirs / "state")
+
+
 def folder_open_to_all(path):
     path.mkdir(parents=True, exist_ok=True)
     os.chmod(path, 0o777)

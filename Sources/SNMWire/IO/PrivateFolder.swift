@@ -28,11 +28,24 @@ public enum PrivateFolder {
   /// which it may replace). A folder of snm's closed to others (``problem(_:owner:)``) is still
   /// theirs to swap then: a link of theirs to a folder of yours had snm write your history and
   /// sessions where they chose, root's clusters made and deleted where they pointed. Root's
-  /// folders and links, and this user's, are trusted; a relative `path` is not walked.
+  /// folders and links, and this user's, are trusted; a relative `path` is not walked. A trusted
+  /// link is followed, and the way to where it points walked alike: stat follows every link on
+  /// the way, so a link of yours into a folder another account owns (or to a link of theirs)
+  /// showed only the folder at the end, yours, while they could swap what the way passes through.
   public static func swappable(_ path: String, owner: (uid_t) -> String) -> String? {
+    swappable(path, owner: owner, links: 0)
+  }
+
+  /// Links followed at most on the way (Linux's own limit, past which a lookup fails `ELOOP`).
+  private static let mostLinks = 40
+
+  private static func swappable(_ path: String, owner: (uid_t) -> String, links: Int) -> String? {
     guard path.hasPrefix("/") else { return nil }
     var prefix = ""
-    for name in path.split(separator: "/") {
+    let names = path.split(separator: "/")
+    var index = 0
+    for name in names {
+      index += 1
       let parent = prefix.isEmpty ? "/" : prefix
       // `String(name)`: a Substring appended took the generic append(contentsOf:), whose first
       // use at start-up cost 260k instructions (the runtime looking up its conformances).
@@ -54,11 +67,29 @@ public enum PrivateFolder {
       }
       var link = stat()
       guard lstat(prefix, &link) == 0 else { return nil }
-      if link.st_mode & S_IFMT == S_IFLNK, link.st_uid != 0, link.st_uid != geteuid() {
+      guard link.st_mode & S_IFMT == S_IFLNK else { continue }
+      if link.st_uid != 0, link.st_uid != geteuid() {
         return "\(VisibleTextLine.escaped(prefix)) is a link \(owner(link.st_uid)) owns, who may "
           + "point it elsewhere"
       }
+      // A trusted link: the way is where it points, then the names after it.
+      guard links < mostLinks, let target = target(of: prefix) else { return nil }
+      var followed = target.hasPrefix("/") ? target : parent + "/" + target
+      while index < names.count {
+        followed += "/"
+        followed += String(names[index])
+        index += 1
+      }
+      return swappable(followed, owner: owner, links: links + 1)
     }
     return nil
+  }
+
+  /// What the link at `path` holds, or nil when it cannot be read.
+  private static func target(of path: String) -> String? {
+    var room = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &room, room.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: room[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }
