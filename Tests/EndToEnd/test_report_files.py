@@ -3,6 +3,8 @@ be written says why in the system's words, exit 2. Both said Foundation's instea
 could not be completed. (NSCocoaErrorDomain error 512.)" for a folder, "The file doesn't exist."
 for /proc. Both now write as snm's other files are written (beside the place, renamed into it)."""
 
+import re
+
 from conftest import run_snm
 
 
@@ -90,3 +92,29 @@ def test_every_report_holds_hidden_characters_of_names_statements_and_output_as_
                      if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or c == "\u202e"})
     assert hidden == [], f"raw in the TAP report: {hidden}\n{tap!r}"
     assert tap.count("not ok ") == 4 and "\\u{1B}[2J" in tap, tap
+
+
+# A TAP test line as Perl's TAP::Parser reads it (TAP::Parser::Grammar): the description runs to
+# the first `#` no backslash escapes (`\` escapes the byte after it, `\\` a backslash), and a
+# `# TODO` or `# SKIP` there is a directive: a failed test with TODO counts as passed.
+TAP_TEST_LINE = re.compile(r"^(not ok|ok) (\d+) - ((?:[^\\#]|\\.)*)(?:#\s*(\S+).*)?$")
+
+
+def test_a_file_name_holding_a_backslash_and_a_hash_is_no_tap_directive(tmp_path, home):
+    """A failed file named `t\\# TODO.snm`: its TAP line was `not ok 1 - t\\\\# TODO.snm`, `\\`
+    left as it was and `#` made `\\#`, which a TAP reader takes for an escaped backslash and then
+    a TODO directive: `prove` counted the failure as a passing to-do (and `# SKIP` as skipped).
+    Each backslash is escaped too now: the description is the name, and no directive follows."""
+    names = ["t\\# TODO.snm", "u\\\\# SKIP ok.snm", "v\\.snm"]
+    for name in names:
+        (tmp_path / name).write_text("expect 1 == 2\n")
+    tap = tmp_path / "r.tap"
+    result = run_snm("test", "--url", "http://127.0.0.1:9", "--key", "k", "--report",
+                     f"tap={tap}", *names, env=home, cwd=str(tmp_path))
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = [line for line in tap.read_text().splitlines() if line.startswith("not ok ")]
+    assert len(lines) == 3, tap.read_text()
+    for name, line in zip(names, lines):
+        status, _, description, directive = TAP_TEST_LINE.match(line).groups()
+        assert status == "not ok" and directive is None, line
+        assert re.sub(r"\\(.)", r"\1", description).strip() == name, line

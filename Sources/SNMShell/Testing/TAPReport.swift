@@ -57,8 +57,13 @@ enum TAPReport {
   /// A test description may not hold `#` (it starts a directive) or a line break; control and
   /// invisible format characters (a file's name: `evil<ESC>[2J.snm`) are written as escapes
   /// (`\u{1B}`), as the run's own `FAIL` line shows them: a TAP reader prints the description.
+  /// `\` is written `\\` and `#` `\#` (TAP 14's escapes, which Perl's TAP::Parser and node's
+  /// tap-parser read): with `\` as it was, a failed file named `t\# TODO.snm` read as
+  /// `not ok 1 - t\\# TODO.snm`, an escaped `\` and then a TODO directive, and `prove` counted the
+  /// failure as a passing to-do.
   static func description(_ path: String) -> String {
-    VisibleText.escaped(path).replacingOccurrences(of: "#", with: "\\#")
+    VisibleText.escaped(path).replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "#", with: "\\#")
   }
 
   /// A YAML double-quoted scalar (JSON's escapes, which YAML reads the same way).
