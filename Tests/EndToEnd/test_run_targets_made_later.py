@@ -69,3 +69,37 @@ def test_a_file_still_missing_when_it_runs_fails_there(tmp_path):
     result = run_snm("main.snm", env=env, cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
     assert "bad.snm:1:5: error: expected a table name after 'from'" in result.stderr
+
+
+def test_a_file_the_script_writes_anew_is_run_as_it_is_then(tmp_path):
+    """A file that was there when the script was checked and that the script then writes again
+    runs as it is when its `run` runs, as psql's `\\i` reads it then: snm ran the text it had read
+    for the check, before anything ran. The gen.snm left by the run before ran in its place (the
+    second run with --var v=2 printed 'made 1', exit 0), and a file run, written and run again ran
+    its first text twice. A file written bad since its check is refused at its `run`, where and
+    why."""
+    env = offline()
+    (tmp_path / "main.snm").write_text(
+        "\\o gen.snm\necho 'let made = $v'\n\\o\nrun gen.snm\necho 'made $made'\n")
+    for value in ("1", "2"):
+        result = run_snm("--var", f"v={value}", "main.snm", env=env, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines() == [f"made {value}"], result.stdout
+    (tmp_path / "twice.snm").write_text(
+        "run gen.snm\nexpect $made == 2\necho '$made'\n" + WRITES
+        + "run gen.snm\nexpect $made == 7\necho '$made'\n")
+    result = run_snm("twice.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["2", "7"], result.stdout
+    (tmp_path / "gen.snm").write_text("let made = 2\n")
+    result = run_snm("test", "twice.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "1 passed, 0 failed", result.stdout
+    # Written bad after the check: its `run` fails there, and nothing after it runs.
+    (tmp_path / "breaks.snm").write_text(
+        "run gen.snm\necho 'first $made'\n\\o gen.snm\necho 'from'\n\\o\nrun gen.snm\n"
+        "echo 'after'\n")
+    result = run_snm("breaks.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout.splitlines() == ["first 7"], result.stdout
+    assert "gen.snm:1:5: error: expected a table name after 'from'" in result.stderr, result.stderr

@@ -2,7 +2,8 @@ import Foundation
 import SNMQuery
 import Synchronization
 
-/// Reads script files, and the files their `run` statements name, each read once.
+/// Reads script files, and the files their `run` statements name, each read once for a check
+/// and its run (a `run` reads a regular file again when it runs: ``current(_:)``).
 ///
 /// ```swift
 /// let loader = ScriptLoader()
@@ -25,6 +26,22 @@ public final class ScriptLoader: Sendable {
   public func load(_ path: String) throws(ScriptLoadError) -> Source {
     let key = path == "-" ? path : Self.identity(of: path)
     if let cached = cache.withLock({ $0[key] }) { return cached }
+    let source = try Self.source(of: try Self.contents(of: path), path: path)
+    cache.withLock { $0[key] = source }
+    return source
+  }
+
+  /// The script at `path` as it is now, for the `run` that runs it, as psql's `\i` reads its
+  /// file when it runs: a regular file read before (for the script's check) is read again, since
+  /// a statement run since may have written it (`\o gen.snm` ... `run gen.snm`, or the file a
+  /// run before left); standard input, a pipe or a FIFO is the text read the one time it can be.
+  /// The run checks what it gets. A file not read before is read as ``load(_:)`` reads it.
+  /// - Throws: `ScriptLoadError`: a file gone since, or no longer readable, says so.
+  public func current(_ path: String) throws(ScriptLoadError) -> Source {
+    let key = path == "-" ? path : Self.identity(of: path)
+    guard path != "-", let cached = cache.withLock({ $0[key] }) else { return try load(path) }
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return cached }
     let source = try Self.source(of: try Self.contents(of: path), path: path)
     cache.withLock { $0[key] = source }
     return source

@@ -137,7 +137,8 @@ extension ScriptRunner {
     }
     let included: Source
     do {
-      included = try loader.load(target)
+      // As it is now (a statement before may have written it), checked again below.
+      included = try loader.current(target)
     } catch {
       return executor.report(
         Diagnostic(.runTarget(error), at: run.pathRange), in: source, routing: routing)
