@@ -83,8 +83,8 @@ extension CommandDescription {
       synopsis: "[OPTIONS] PATH...",
       details: """
         Parses and checks .snm files (directories: every *.snm under them; '-': standard input)
-        and the files their 'run' statements name, without a network. Prints every error; exit
-        code 2 when there is one.
+        and the files their 'run' statements name, without a network. Prints the first 100 errors
+        (and how many more); exit code 2 when there is one.
         """,
       takesShellOptions: true, footer: nil, firstArgument: [], takesScripts: true),
     CommandDescription(
