@@ -138,29 +138,42 @@ def test_a_session_folder_another_account_may_write_is_refused(project, tmp_path
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="a folder another account owns needs root")
-def test_a_folder_of_snms_that_another_account_may_swap_is_refused(project, tmp_path):
-    """snm's own folders were held to be yours and closed to others, but not the folder they are
-    in: `snm` in a folder another account owns (XDG_STATE_HOME there), a link of theirs to a
-    folder of yours, had snm write your session (and history) into your folder of their choosing,
-    and a data dir there would be theirs to swap for one with a JWT secret they know. Refused, as
-    the clusters folder already was, saying who may swap it; nothing is written through it."""
+def theirs_and_mine(tmp_path):
+    """A folder nobody owns (`theirs`) and one of yours closed to others (`mine`), in `tmp_path`."""
     nobody = pwd.getpwnam("nobody")
     theirs = tmp_path / "theirs"
     theirs.mkdir()
     os.chown(theirs, nobody.pw_uid, -1)
     mine = tmp_path / "mine"
     mine.mkdir(mode=0o700)
-    (mine / "history").write_text("precious\n")
-    (theirs / "snm").symlink_to(mine)
-    os.lchown(theirs / "snm", nobody.pw_uid, -1)
+    return nobody, theirs, mine
+
+
+def login_refusing(project, tmp_path, state, refused, theirs, nobody):
+    """Signs in with XDG_STATE_HOME `state`; the login says it keeps nothing in `refused`, which
+    `theirs` (nobody's) may swap. Returns the environment."""
     env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
-           "XDG_STATE_HOME": str(theirs), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_STATE_HOME": str(state), "XDG_CACHE_HOME": str(tmp_path / "cache"),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
     login = snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
     assert login.returncode == 0, login.stderr
-    assert (f"snm: warning: refusing {theirs}/snm: {theirs} is uid {nobody.pw_uid}'s, who may put "
+    assert (f"snm: warning: refusing {refused}: {theirs} is uid {nobody.pw_uid}'s, who may put "
             "a folder of theirs in its place; snm reads and keeps nothing there") in login.stderr, \
         login.stderr
+    return env
+
+
+def test_a_folder_of_snms_that_another_account_may_swap_is_refused(project, tmp_path):
+    """snm's own folders were held to be yours and closed to others, but not the folder they are
+    in: `snm` in a folder another account owns (XDG_STATE_HOME there), a link of theirs to a
+    folder of yours, had snm write your session (and history) into your folder of their choosing,
+    and a data dir there would be theirs to swap for one with a JWT secret they know. Refused, as
+    the clusters folder already was, saying who may swap it; nothing is written through it."""
+    nobody, theirs, mine = theirs_and_mine(tmp_path)
+    (mine / "history").write_text("precious\n")
+    (theirs / "snm").symlink_to(mine)
+    os.lchown(theirs / "snm", nobody.pw_uid, -1)
+    env = login_refusing(project, tmp_path, theirs, f"{theirs}/snm", theirs, nobody)
     assert sorted(os.listdir(mine)) == ["history"], os.listdir(mine)
     with TmuxShell([SNM], env=env) as shell:
         shell.wait_for_prompt()
@@ -187,12 +200,7 @@ def test_a_link_of_yours_through_a_folder_another_account_owns_is_refused(projec
     folder at the end, yours, and snm kept your session and history where they chose. The way a
     link leads is walked as the path itself is. (A data dir is refused so already: `snm local`
     resolves its links before the check.)"""
-    nobody = pwd.getpwnam("nobody")
-    theirs = tmp_path / "theirs"
-    theirs.mkdir()
-    os.chown(theirs, nobody.pw_uid, -1)
-    mine = tmp_path / "mine"
-    mine.mkdir(mode=0o700)
+    nobody, theirs, mine = theirs_and_mine(tmp_path)
     (mine / "snm").mkdir(mode=0o700)
     (mine / "snm" / "history").write_text("precious\n")
     # Theirs: a link to your folder, in their folder. Yours: a link to theirs.
@@ -200,23 +208,13 @@ def test_a_link_of_yours_through_a_folder_another_account_owns_is_refused(projec
     os.lchown(theirs / "state", nobody.pw_uid, -1)
     state = tmp_path / "state"
     state.symlink_to(theirs / "state")
-    env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key,
-           "XDG_STATE_HOME": str(state), "XDG_CACHE_HOME": str(tmp_path / "cache"),
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1"}
-    login = snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
-    assert login.returncode == 0, login.stderr
-    assert (f"snm: warning: refusing {state}/snm: {theirs} is uid {nobody.pw_uid}'s, who may put "
-            "a folder of theirs in its place; snm reads and keeps nothing there") in login.stderr, \
-        login.stderr
+    login_refusing(project, tmp_path, state, f"{state}/snm", theirs, nobody)
     assert sorted(os.listdir(mine / "snm")) == ["history"], os.listdir(mine / "snm")
     assert (mine / "snm" / "history").read_text() == "precious\n"
     # Your link to a folder of yours in their folder (no link of theirs): theirs to swap.
     (theirs / "state").unlink()
     (theirs / "state").mkdir(mode=0o700)
-    login = snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
-    assert login.returncode == 0, login.stderr
-    assert (f"snm: warning: refusing {state}/snm: {theirs} is uid {nobody.pw_uid}'s, who may put "
-            "a folder of theirs in its place") in login.stderr, login.stderr
+    login_refusing(project, tmp_path, state, f"{state}/snm", theirs, nobody)
     assert os.listdir(theirs / "state") == [], os.listdir(theirs / "state")
 
 
