@@ -95,3 +95,21 @@ def test_snm_test_reports_the_first_100_errors_of_a_file_and_the_count(tmp_path)
     assert error.get("message") == f"{script}:1:5: expected a table name after 'from'"
     assert error_lines(error.text, script) == list(range(1, 101))
     assert "199900 more errors not shown (200000 errors in all)" in error.text
+
+
+def test_warnings_past_the_limit_are_left_out_and_counted(project, tmp_path):
+    """Warnings alone (names the cached schema does not hold: a data file with its table's name
+    mistyped on every line) had no limit: the limit counted errors only, so every warning was
+    printed, 20,000 lines' worth here (a line, the statement and a caret each). The first 100
+    are shown, as javac's -Xmaxwarns shows its first 100, then how many more."""
+    env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key, "NO_COLOR": "1"}
+    cached = run_snm("-c", "tables", env=env)       # the shell caches the project's schema
+    assert cached.returncode == 0, cached.stderr
+    script = tmp_path / "warned.snm"
+    script.write_text("from dog_profle select *\n" * 20_000)
+    result = run_snm("check", str(script), env=env, timeout=120)
+    assert result.stderr.count("warning: no table, view or function 'dog_profle'") == 100, \
+        result.stderr[-2000:]
+    assert len(result.stderr) < 100_000, len(result.stderr)   # main: all, ~4.4 MB
+    assert ("snm: 19900 more warnings not shown (20000 warnings in all): the first 100 warnings "
+            "are shown, no more\n") in result.stderr, result.stderr[-2000:]

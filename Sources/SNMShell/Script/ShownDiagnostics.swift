@@ -4,7 +4,8 @@ import SNMQuery
 /// first 100: a script of 200,000 mistakes printed some 30 MB to standard error, which a CI log
 /// truncates (or a terminal scrolls for minutes) long before the summary. Past the limit nothing
 /// more is rendered; ``tail`` then says how many errors (and warnings) were left out, and of how
-/// many. Counts and exit codes are never cut: they come from the checks, not from what was shown.
+/// many. Warnings have a limit of 100 of their own. Counts and exit codes are never cut: they
+/// come from the checks, not from what was shown.
 ///
 /// ```swift
 /// var shown = ShownDiagnostics()
@@ -16,56 +17,67 @@ import SNMQuery
 /// The limit is fixed (``limit``): the first errors of a file are the ones to fix first, and a
 /// file cleared of them is checked again in a moment.
 public struct ShownDiagnostics: Sendable {
-  /// The errors shown at most, across all the checks rendered with one value.
+  /// The errors shown at most, across all the checks rendered with one value; the warnings shown
+  /// at most, a limit of their own (javac's `-Xmaxwarns`): a data file with its table's name
+  /// mistyped on every line has as many warnings as lines, and no error.
   public static let limit = 100
 
-  /// The errors shown at most (``limit`` unless a test says).
+  /// The errors shown at most (``limit`` unless a test says), and the warnings.
   public let most: Int
   /// How many errors may still be shown.
   public private(set) var remaining: Int
+  /// How many warnings may still be shown (while errors may).
+  public private(set) var remainingWarnings: Int
   /// Errors and warnings left out.
   public private(set) var hiddenErrors = 0
   public private(set) var hiddenWarnings = 0
-  /// Errors shown and left out.
+  /// Errors shown and left out, and warnings.
   public private(set) var totalErrors = 0
+  public private(set) var totalWarnings = 0
 
   public init(limit: Int = ShownDiagnostics.limit) {
     self.most = limit
     self.remaining = limit
+    self.remainingWarnings = limit
   }
 
   /// The diagnostics of `check` as compilers print them, in order, until the limit of errors
-  /// is reached (counting those of the checks rendered before); the rest are counted.
+  /// is reached (counting those of the checks rendered before), the warnings past theirs left
+  /// out on the way; the rest are counted.
   public mutating func render(_ check: ScriptCheck, colored: Bool) -> String {
     let renderer = DiagnosticRenderer(colored: colored)
     var text = ""
     for (source, diagnostics) in check.findings {
-      var shown = 0
+      var shown: [Diagnostic] = []
+      var all = true
       for diagnostic in diagnostics {
         let isError = diagnostic.severity == .error
-        if isError { totalErrors += 1 }
-        guard remaining > 0 else {
+        let isWarning = diagnostic.severity == .warning
+        if isError { totalErrors += 1 } else if isWarning { totalWarnings += 1 }
+        guard remaining > 0, !isWarning || remainingWarnings > 0 else {
           if isError {
             hiddenErrors += 1
-          } else if diagnostic.severity == .warning {
+          } else if isWarning {
             hiddenWarnings += 1
           }
+          all = false
           continue
         }
-        if isError { remaining -= 1 }
-        shown += 1
+        if isError { remaining -= 1 } else if isWarning { remainingWarnings -= 1 }
+        shown.append(diagnostic)
       }
-      if shown == diagnostics.count {
+      if all {
         text += renderer.render(diagnostics, in: source)
-      } else if shown > 0 {
-        text += renderer.render(Array(diagnostics.prefix(shown)), in: source)
+      } else if !shown.isEmpty {
+        text += renderer.render(shown, in: source)
       }
     }
     return text
   }
 
   /// The line saying what was left out (`snm: 199900 more errors not shown: ...`), nil when
-  /// nothing was.
+  /// nothing was: past the limit of errors, what the errors' limit left out; else the warnings
+  /// past theirs (`snm: 19900 more warnings not shown (20000 warnings in all): ...`).
   public var tail: String? {
     guard hiddenErrors + hiddenWarnings > 0 else { return nil }
     var left: [String] = []
@@ -74,6 +86,11 @@ public struct ShownDiagnostics: Sendable {
     }
     if hiddenWarnings > 0 {
       left.append(hiddenWarnings == 1 ? "1 more warning" : "\(hiddenWarnings) more warnings")
+    }
+    guard remaining == 0 else {
+      let all = totalWarnings == 1 ? "1 warning" : "\(totalWarnings) warnings"
+      return "snm: \(left.joined(separator: " and ")) not shown (\(all) in all): the first "
+        + "\(most) warnings are shown, no more\n"
     }
     let all = totalErrors == 1 ? "1 error" : "\(totalErrors) errors"
     return "snm: \(left.joined(separator: " and ")) not shown (\(all) in all): the first "
