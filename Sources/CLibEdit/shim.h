@@ -46,7 +46,8 @@ static inline int snm_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); 
 // The function libedit reads each character with (EL_GETCFN): 1 and the character, 0 at the end
 // of input, -1 on an error.
 static inline int snm_el_set_read(EditLine *el, snm_read_fn fn) { return el_set(el, EL_GETCFN, fn); }
-// The width libedit lays the line out in (its "co" capability, read again as each line starts).
+// The width libedit lays the line out in (its "co" capability, read again as each line starts
+// and by el_resize).
 static inline int snm_el_columns(EditLine *el) {
   int columns = 0;
   if (el_get(el, EL_GETTC, "co", &columns, (void *)NULL) != 0) return 0;

@@ -8,7 +8,8 @@ extension LibEditLineReader {
   /// snm as the terminal would (the line comes back on `fg`), Ctrl-\ quits it as the terminal
   /// would (SIGQUIT, as during a request and at psql's prompt), Ctrl-R searches the history
   /// backwards as you type. `~/.editrc` (or `$EDITRC`) may override them. The window
-  /// size is read again at each line (libedit does that as a line starts).
+  /// size is read again at each line (libedit does that as a line starts) and when the window
+  /// changes size while a line is typed (``WindowResize``: the line is drawn again at once).
   /// - Throws: `LineReaderError.noTerminal` when libedit refuses a setting.
   static func configure(line: OpaquePointer, entries: OpaquePointer, limit: Int) throws {
     let steps: [(String, Int32)] = [
@@ -96,12 +97,21 @@ extension LibEditLineReader {
   /// continued. The signal reaches another thread, which stops the process a moment later; this
   /// one waits for the SIGCONT that follows, up to half a second: where no shell has job control
   /// the group is orphaned and the kernel drops the signal, and the prompt simply goes on.
+  /// The line is drawn again where the cursor is (below what the shell printed meanwhile), at the
+  /// window's width now: it may have changed size while snm was stopped.
   func suspend(on line: OpaquePointer) -> UInt8 {
     _ = snm_el_prep_term(line, 0)
     writeOutput("^Z\n")
     JobStop.stopAsTheTerminalWould()
     _ = snm_el_prep_term(line, 1)
-    return UInt8(CC_REDISPLAY)
+    // Asked of the terminal whether or not SIGWINCH has been handled yet (it may come after
+    // SIGCONT); one handled later only draws the line again, at the same width.
+    _ = WindowResize.take()
+    el_resize(line)
+    // Not CC_REDISPLAY: libedit would first erase as many rows above as the line had had, where
+    // the shell's lines are now (the job's command that `fg` printed).
+    _ = snm_el_refresh(line)
+    return UInt8(CC_NORM)
   }
 }
 

@@ -97,7 +97,8 @@ extension LibEditLineReader {
     }
   }
 
-  /// Clears the prompt and the line, prints what is queued, and has libedit draw them again.
+  /// Clears the prompt and the line, prints what is queued, and has libedit draw them again
+  /// (at the window's new width when it changed size meanwhile).
   private func showNotices(on line: OpaquePointer) {
     let queued = notices.withLock { state in
       drainWake()
@@ -105,8 +106,14 @@ extension LibEditLineReader {
       state.queued = []
       return queued
     }
-    guard !queued.isEmpty else { return }
+    let resized = WindowResize.take()
+    guard !queued.isEmpty || resized else { return }
+    // The cursor's row counted from the prompt's first, as libedit drew the line at the width
+    // it drew it in: where the terminal keeps its rows as they were on a resize (xterm, the
+    // console), the prompt's first row is that many rows up. A terminal that wraps its lines
+    // again (tmux, VTE) may keep rows of the old line above the new one, as it does bash's.
     let rows = cursorRow(on: line)
+    if resized { el_resize(line) }
     // To the start of the prompt's first row, then erase down to the end of the screen.
     writeOutput("\r" + (rows > 0 ? "\u{1B}[\(rows)A" : "") + "\u{1B}[J")
     for print in queued { print() }

@@ -87,6 +87,7 @@ public final class LibEditLineReader: LineReader {
       throw error
     }
     self.wake = (ends[0], ends[1])
+    WindowResize.install(waking: ends[1])
     for entry in history?.load() ?? [] { _ = snm_history_enter(entries, entry) }
     self.editor = Mutex(Editor(line: line, entries: entries))
     self.historyFile = history
@@ -104,6 +105,7 @@ public final class LibEditLineReader: LineReader {
   }
 
   deinit {
+    WindowResize.stopWaking(wake.write)
     editor.withLock { editor in
       el_end(editor.line)
       history_end(editor.entries)
@@ -132,6 +134,9 @@ public final class LibEditLineReader: LineReader {
     notices.withLock { $0.editing = true }
     let input: LineInput = editor.withLock { editor in
       interruptPressed.store(false, ordering: .releasing)
+      // el_gets reads the window's size as the line starts: a resize while the last statement's
+      // output printed is taken there.
+      _ = WindowResize.take()
       // The terminal goes raw before el_gets prints the prompt: libedit prints it first and only
       // then leaves cooked mode, so a key typed in between (Ctrl-D right after the prompt shows)
       // went through the cooked line discipline and was lost.
