@@ -113,3 +113,26 @@ def test_warnings_past_the_limit_are_left_out_and_counted(project, tmp_path):
     assert len(result.stderr) < 100_000, len(result.stderr)   # main: all, ~4.4 MB
     assert ("snm: 19900 more warnings not shown (20000 warnings in all): the first 100 warnings "
             "are shown, no more\n") in result.stderr, result.stderr[-2000:]
+
+
+def test_warnings_past_the_limit_are_counted_in_the_tail(project, tmp_path):
+    """Warnings (names the cached schema does not hold) after the first 100 errors are left out
+    and counted in the tail line, as the errors past them are."""
+    env = {"SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key, "NO_COLOR": "1"}
+    cached = run_snm("-c", "tables", env=env)       # the shell caches the project's schema
+    assert cached.returncode == 0, cached.stderr
+    script = tmp_path / "warned.snm"
+    script.write_text("from\n" * 101 + "from dog_profle select *\n" * 3)
+    result = run_snm("check", str(script), env=env, timeout=120)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert error_lines(result.stderr, script) == list(range(1, 101))
+    assert "warning:" not in result.stderr, result.stderr[-2000:]
+    assert result.stderr.splitlines()[-2:] == [
+        "snm: 1 more error and 3 more warnings not shown (101 errors in all): the first 100 "
+        "errors are shown, no more; fix them first",
+        "101 errors in 1 file (checked 1 file)"], result.stderr[-2000:]
+    # Beside fewer errors the same warnings are shown.
+    script.write_text("from\n" + "from dog_profle select *\n" * 3)
+    result = run_snm("check", str(script), env=env)
+    assert result.returncode == 2
+    assert result.stderr.count("warning: no table, view or function 'dog_profle'") == 3

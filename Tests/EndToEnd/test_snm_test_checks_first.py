@@ -43,7 +43,8 @@ def test_a_file_that_does_not_parse_fails_its_test_with_no_project_started(proje
     assert f"FAIL  {missing}" in lines, result.stdout
     assert any("runs_missing.snm:1:5: error:" in line and "nowhere.snm" in line
                for line in lines), result.stdout
-    assert re.fullmatch(r"ran 2 files in \d+\.\d\d s", lines[-2]), result.stdout
+    # Nothing ran: the summary says so and why, not 'ran 2 files in 0.00 s'.
+    assert lines[-2] == "none run, 2 files refused before running", result.stdout
     assert lines[-1] == "0 passed, 2 failed", result.stdout
     suite = ElementTree.parse(report).getroot().find("testsuite")
     assert (suite.get("tests"), suite.get("errors")) == ("2", "2")
@@ -57,9 +58,21 @@ def test_a_file_that_does_not_parse_fails_its_test_with_no_project_started(proje
     good = tmp_path / "good.snm"
     good.write_text("let n = 1\nexpect $n == 1\n")
     # With a project that cannot start, the file that parses makes the run try (and say why not).
-    tried = run_snm("test", "--local", str(bad), str(good), env=unstartable(tmp_path, home))
-    assert tried.returncode != 0
+    tried = run_snm("test", "--local", str(bad), str(good), "--report", f"junit={report}",
+                    env=unstartable(tmp_path, home))
     assert "cannot create the data dir" in tried.stderr, tried.stderr
+    # Every file is said whatever became of the project: bad.snm's diagnostics (they were not
+    # shown at all, only the start's error, exit 1) and good.snm failing with the start's error.
+    # The exit code is the highest of the files' (2 beside the data dir's 1).
+    assert tried.returncode == 2, tried.stdout + tried.stderr
+    lines = tried.stdout.splitlines()
+    assert lines[:2] == [f"FAIL  {bad}", f"      {tmp_path}/{ERROR}"], tried.stdout
+    assert f"FAIL  {good}" in lines, tried.stdout
+    assert any(line.startswith("      snm test: cannot create the data dir") for line in lines)
+    assert lines[-2:] == ["none run, 1 file refused before running, 1 file not run: no project",
+                          "0 passed, 2 failed"], tried.stdout
+    suite = ElementTree.parse(report).getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("errors")) == ("2", "2")
     env = {**home, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key}
     result = run_snm("test", "--jobs", "2", str(bad), str(good), env=env)
     assert result.returncode == 2, result.stdout + result.stderr
@@ -67,4 +80,5 @@ def test_a_file_that_does_not_parse_fails_its_test_with_no_project_started(proje
     assert lines[0].startswith(f"target: {project.url} ")
     assert lines[1] == f"FAIL  {bad}"
     assert f"PASS  {good}" in lines
+    assert re.fullmatch(r"ran 1 file in \d+\.\d\d s, 1 file refused before running", lines[-2])
     assert lines[-1] == "1 passed, 1 failed"

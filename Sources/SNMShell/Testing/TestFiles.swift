@@ -43,6 +43,12 @@ public struct TestFiles: Sendable {
       && checks.contains { if case .ready = $0 { true } else { false } }
   }
 
+  /// How many files their check refused (they do not check, or could not be read).
+  var refused: Int { checks.count(where: { if case .refused = $0 { true } else { false } }) }
+
+  /// How many files checked clean.
+  var ready: Int { checks.count(where: { if case .ready = $0 { true } else { false } }) }
+
   /// Collects the files `configuration` names (its `--shard` share) and checks each with the
   /// variables `--var` binds.
   /// - Throws: `UsageError` when a path does not exist or `--timings` cannot be read.

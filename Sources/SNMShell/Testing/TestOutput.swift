@@ -32,9 +32,13 @@ struct TestOutput: Sendable {
   }
 
   /// The summary, then the reports; returns the run's exit code: `code`, or 2 when a report
-  /// cannot be written and `code` is lower.
-  func finish(_ results: [ScriptResult], seconds: Double, code: ExitCode) -> ExitCode {
-    printSummary(results, seconds: seconds)
+  /// cannot be written and `code` is lower. `notRun` counts the files not run for their check
+  /// (`refused`) and for want of a project (`unreached`).
+  func finish(
+    _ results: [ScriptResult], seconds: Double, notRun: (refused: Int, unreached: Int),
+    code: ExitCode
+  ) -> ExitCode {
+    printSummary(results, seconds: seconds, notRun: notRun)
     var code = code
     for report in configuration.reports where !write(report, results) {
       if code.rawValue < ExitCode.usage.rawValue { code = .usage }
@@ -42,8 +46,11 @@ struct TestOutput: Sendable {
     return code
   }
 
-  /// The files not run, the time taken, then `N passed, M failed` as the last line.
-  func printSummary(_ results: [ScriptResult], seconds: Double) {
+  /// The files not run, the files run and the time taken (`none run` when none was: `ran 0
+  /// files` said nothing of why), then `N passed, M failed` as the last line.
+  func printSummary(
+    _ results: [ScriptResult], seconds: Double, notRun: (refused: Int, unreached: Int)
+  ) {
     let skipped = results.filter(\.skipped).count
     let passed = results.filter(\.passed).count
     let failed = results.count - passed - skipped
@@ -52,9 +59,15 @@ struct TestOutput: Sendable {
       output.write("interrupted: \(skipped == 1 ? "1 file" : "\(skipped) files") not run\n")
     }
     if !configuration.options.quiet {
-      let ran = results.count - skipped
-      let files = ran == 1 ? "1 file" : "\(ran) files"
-      output.write("ran \(files) in \(String(format: "%.2f", seconds)) s\n")
+      let files = { (count: Int) in count == 1 ? "1 file" : "\(count) files" }
+      let ran = results.count - skipped - notRun.refused - notRun.unreached
+      var parts: [String] = []
+      if notRun.refused > 0 { parts.append("\(files(notRun.refused)) refused before running") }
+      if notRun.unreached > 0 { parts.append("\(files(notRun.unreached)) not run: no project") }
+      let head =
+        ran > 0 || parts.isEmpty
+        ? "ran \(files(ran)) in \(String(format: "%.2f", seconds)) s" : "none run"
+      output.write(([head] + parts).joined(separator: ", ") + "\n")
     }
     output.write("\(passed) passed, \(failed) failed\n")
     output.flush()

@@ -96,23 +96,38 @@ public final class TestRunner: Sendable {
     if let signal = running.withLock({ $0.signal }) {
       code = signal == SIGTERM ? .terminated : .interrupted
     }
-    return printer.finish(results, seconds: Self.seconds(elapsed), code: code)
+    return printer.finish(
+      results, seconds: Self.seconds(elapsed), notRun: (files.refused, 0), code: code)
   }
 
   /// A run none of whose files checked clean: each file's refusal, the summary and the reports
   /// (which name no target: none was chosen); returns the highest exit code (2; 130 or 143 when
   /// a signal stopped the wait for a file).
+  ///
+  /// With `unreached` (the error that left the run without a project, as written, and its exit
+  /// code) each file that checked clean fails with that error, beside the refused files'.
   public static func reportWithoutRunning(
     _ files: TestFiles, configuration: Configuration, output: OutputWriter = .standardOutput,
-    errors: OutputWriter = .standardError
+    errors: OutputWriter = .standardError, unreached: (text: String, code: ExitCode)? = nil
   ) -> ExitCode {
     let printer = TestOutput(
       configuration: configuration, output: output, errors: errors, target: nil)
     let results = zip(files.paths, files.checks).map { path, checked in
-      checked.result(path) ?? .notRun(path)
+      checked.result(path) ?? unreached.map { noProject(path, $0.text, $0.code) } ?? .notRun(path)
     }
     for result in results { printer.printProgress(result) }
-    return printer.finish(results, seconds: files.seconds, code: exitCode(for: results))
+    return printer.finish(
+      results, seconds: files.seconds, notRun: (files.refused, unreached == nil ? 0 : files.ready),
+      code: exitCode(for: results))
+  }
+
+  /// The result of the file at `path`, which checked clean, in a run left without a project by
+  /// the error `text` (exit code `code`).
+  static func noProject(_ path: String, _ text: String, _ code: ExitCode) -> ScriptResult {
+    let message = text.split(separator: "\n").first.map(String.init) ?? ""
+    let failure = ScriptFailure(
+      kind: .error, location: path, statement: "", message: message, text: text)
+    return ScriptResult(path: path, exitCode: code, failures: [failure])
   }
 
   /// What the run prints and writes.

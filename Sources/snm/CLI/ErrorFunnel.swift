@@ -16,10 +16,17 @@ enum ErrorFunnel {
   /// user typed, a folder's or a file's name, a server's words: every character a terminal must
   /// not get raw is shown as an escape (`\u{202E}`); refused statements come rendered so.
   static func report(_ error: any Error, command: Command) -> Int32 {
-    let (text, code) = message(for: error, command: command)
-    let shown = error is StatementsRefused ? text : VisibleText.escaped(text, keepingNewlines: true)
-    StandardStreams.writeError(shown)
+    let (text, code) = shown(error, command: command)
+    StandardStreams.writeError(text)
     return code.rawValue
+  }
+
+  /// The text for `error` as it is written (a server's control characters as escapes) and its
+  /// exit code.
+  static func shown(_ error: any Error, command: Command) -> (String, ExitCode) {
+    let (text, code) = message(for: error, command: command)
+    if error is StatementsRefused { return (text, code) }
+    return (VisibleText.escaped(text, keepingNewlines: true), code)
   }
 
   /// The text (ending with a newline) and exit code for `error`.

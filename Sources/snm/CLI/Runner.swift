@@ -30,9 +30,19 @@ enum Runner {
       guard files.anyToRun else {
         return TestRunner.reportWithoutRunning(files, configuration: configuration).rawValue
       }
-      let (project, target) = try ProjectTargeting.choose(
-        configuration.options, needsName: "")
-      return await TestRunner(project: project, target: target, configuration: configuration)
+      let chosen: (ProjectSelection, RunTarget)
+      do {
+        chosen = try ProjectTargeting.choose(configuration.options, needsName: "")
+      } catch {
+        // No project (a --local start that failed): every file's diagnostics are still shown,
+        // and each file that checked clean fails with the project's error.
+        let (text, code) = ErrorFunnel.shown(error, command: .test)
+        StandardStreams.writeError(text)
+        return TestRunner.reportWithoutRunning(
+          files, configuration: configuration, unreached: (text, code)
+        ).rawValue
+      }
+      return await TestRunner(project: chosen.0, target: chosen.1, configuration: configuration)
         .run(files).rawValue
     case .mergeReports(let paths, let reports):
       let merged = try TestReportFile.merge(paths, into: reports)
