@@ -69,6 +69,31 @@ def test_snm_test_with_nothing_named_stops_and_says_how_to_name_a_project(local_
         assert name in result.stderr
 
 
+def test_snm_test_with_nothing_named_still_shows_the_files_that_do_not_check(local_env, script,
+                                                                              tmp_path):
+    """With no project named, a file that does not check is still news (its diagnostics, as
+    without a project to run on), said once beside the one usage error; the file that checked
+    clean gets no FAIL repeating the usage: the summary says it was not run."""
+    bad = tmp_path / "bad.snm"
+    bad.write_text("from\n")
+    report = tmp_path / "report.xml"
+    result = clean_run("test", str(bad), script, "--report", f"junit={report}", env=local_env)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("snm test: no project named: ")
+    assert result.stderr.count("no project named") == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:2] == [f"FAIL  {bad}", f"      {bad}:1:5: error: expected a table name after "
+                         "'from'"], result.stdout
+    assert lines[-3:] == ["", "none run, 1 file refused before running, 1 file not run: no project",
+                          "0 passed, 1 failed"], result.stdout
+    assert "dogs.snm" not in result.stdout and "usage" not in result.stdout, result.stdout
+    suite = ElementTree.parse(report).getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("errors")) == ("2", "2")
+    assert suite.find("properties") is None
+    unreached = suite.find("testcase[@name='dogs.snm']/error")
+    assert unreached.get("message") == f"{script}: " + result.stderr.splitlines()[0]
+
+
 @pytest.mark.parametrize("ci", ["true", "1", "True", "woodpecker"])
 @pytest.mark.parametrize("mode", ["-c", "stdin", "file"])
 def test_a_run_under_ci_with_nothing_named_stops(local_env, script, ci, mode):

@@ -31,14 +31,14 @@ struct TestOutput: Sendable {
     output.flush()
   }
 
-  /// The summary, then the reports; returns the run's exit code: `code`, or 2 when a report
-  /// cannot be written and `code` is lower. `notRun` counts the files not run for their check
-  /// (`refused`) and for want of a project (`unreached`).
+  /// The summary (unless `summary` is false), then the reports; returns the run's exit code:
+  /// `code`, or 2 when a report cannot be written and `code` is lower. `notRun` counts the files
+  /// not run for their check (`refused`) and for want of a project (`unreached`).
   func finish(
     _ results: [ScriptResult], seconds: Double, notRun: (refused: Int, unreached: Int),
-    code: ExitCode
+    summary: Bool, code: ExitCode
   ) -> ExitCode {
-    printSummary(results, seconds: seconds, notRun: notRun)
+    if summary { printSummary(results, seconds: seconds, notRun: notRun) }
     var code = code
     for report in configuration.reports where !write(report, results) {
       if code.rawValue < ExitCode.usage.rawValue { code = .usage }
@@ -47,13 +47,15 @@ struct TestOutput: Sendable {
   }
 
   /// The files not run, the files run and the time taken (`none run` when none was: `ran 0
-  /// files` said nothing of why), then `N passed, M failed` as the last line.
+  /// files` said nothing of why), then `N passed, M failed` as the last line (the files not run
+  /// for want of a project are said on the line before, not counted as failed: none has a
+  /// `FAIL` of its own).
   func printSummary(
     _ results: [ScriptResult], seconds: Double, notRun: (refused: Int, unreached: Int)
   ) {
     let skipped = results.filter(\.skipped).count
     let passed = results.filter(\.passed).count
-    let failed = results.count - passed - skipped
+    let failed = results.count - passed - skipped - notRun.unreached
     output.write("\n")
     if skipped > 0 {
       output.write("interrupted: \(skipped == 1 ? "1 file" : "\(skipped) files") not run\n")

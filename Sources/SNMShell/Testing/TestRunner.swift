@@ -97,7 +97,8 @@ public final class TestRunner: Sendable {
       code = signal == SIGTERM ? .terminated : .interrupted
     }
     return printer.finish(
-      results, seconds: Self.seconds(elapsed), notRun: (files.refused, 0), code: code)
+      results, seconds: Self.seconds(elapsed), notRun: (files.refused, 0), summary: true,
+      code: code)
   }
 
   /// A run none of whose files checked clean: each file's refusal, the summary and the reports
@@ -105,20 +106,29 @@ public final class TestRunner: Sendable {
   /// a signal stopped the wait for a file).
   ///
   /// With `unreached` (the error that left the run without a project, as written, and its exit
-  /// code) each file that checked clean fails with that error, beside the refused files'.
+  /// code; the caller has said it once on standard error) the refused files are still shown
+  /// with their diagnostics, but a file that checked clean gets no `FAIL` of its own repeating
+  /// that error: the summary counts it (`1 file not run: no project`, not among the failed),
+  /// and the reports record it as an error carrying the project's error. With no file refused
+  /// nothing is printed on standard output: the error is the whole answer.
   public static func reportWithoutRunning(
     _ files: TestFiles, configuration: Configuration, output: OutputWriter = .standardOutput,
     errors: OutputWriter = .standardError, unreached: (text: String, code: ExitCode)? = nil
   ) -> ExitCode {
     let printer = TestOutput(
       configuration: configuration, output: output, errors: errors, target: nil)
-    let results = zip(files.paths, files.checks).map { path, checked in
-      checked.result(path) ?? unreached.map { noProject(path, $0.text, $0.code) } ?? .notRun(path)
+    var results: [ScriptResult] = []
+    for (path, checked) in zip(files.paths, files.checks) {
+      if let result = checked.result(path) {
+        printer.printProgress(result)
+        results.append(result)
+      } else {
+        results.append(unreached.map { noProject(path, $0.text, $0.code) } ?? .notRun(path))
+      }
     }
-    for result in results { printer.printProgress(result) }
     return printer.finish(
       results, seconds: files.seconds, notRun: (files.refused, unreached == nil ? 0 : files.ready),
-      code: exitCode(for: results))
+      summary: unreached == nil || files.refused > 0, code: exitCode(for: results))
   }
 
   /// The result of the file at `path`, which checked clean, in a run left without a project by

@@ -34,8 +34,9 @@ enum Runner {
       do {
         chosen = try ProjectTargeting.choose(configuration.options, needsName: "")
       } catch {
-        // No project (a --local start that failed): every file's diagnostics are still shown,
-        // and each file that checked clean fails with the project's error.
+        // No project (none named, a --local start that failed): the error is said once, the
+        // refused files' diagnostics are still shown, and the files that checked clean are
+        // counted as not run (the reports record each as an error with the project's error).
         let (text, code) = ErrorFunnel.shown(error, command: .test)
         StandardStreams.writeError(text)
         return TestRunner.reportWithoutRunning(
