@@ -103,3 +103,38 @@ def test_a_file_the_script_writes_anew_is_run_as_it_is_then(tmp_path):
     assert result.returncode == 2, result.stderr
     assert result.stdout.splitlines() == ["first 7"], result.stdout
     assert "gen.snm:1:5: error: expected a table name after 'from'" in result.stderr, result.stderr
+
+
+def test_a_variable_the_made_file_binds_is_not_refused_in_the_files_after_it(tmp_path):
+    """`snm a.snm b.snm`: a variable bound by a file that a.snm writes and runs may be used in
+    b.snm (b.snm was refused before anything ran: 'undefined variable'). From a `run` of a file
+    not there yet on, a variable bound nowhere is refused when its statement runs (the made file
+    could bind any), at its line; before that `run` it is still refused before anything runs."""
+    env = offline()
+    (tmp_path / "writes.snm").write_text(WRITES + "run gen.snm\n")
+    (tmp_path / "uses.snm").write_text("expect $made == 7\necho 'used $made'\n")
+    result = run_snm("writes.snm", "uses.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["used 7"], result.stdout
+
+    # A typo after the made file's `run` (in the next file) is refused at its line when it runs.
+    (tmp_path / "gen.snm").unlink()
+    (tmp_path / "typo.snm").write_text("echo 'first'\necho '$mdae'\necho 'never'\n")
+    result = run_snm("writes.snm", "typo.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout.splitlines() == ["first"], result.stdout
+    assert "typo.snm:2:7: error: undefined variable '$mdae'" in result.stderr, result.stderr
+
+    # Before the `run` of a file not there yet it is refused before anything runs: in an
+    # earlier file, or earlier in the same file.
+    (tmp_path / "gen.snm").unlink()
+    (tmp_path / "early.snm").write_text("echo '$mdae'\n")
+    result = run_snm("early.snm", "writes.snm", "uses.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
+    assert "early.snm:1:7: error: undefined variable '$mdae'" in result.stderr, result.stderr
+    assert not (tmp_path / "gen.snm").exists()
+    (tmp_path / "both.snm").write_text("echo '$mdae'\n" + WRITES + "run gen.snm\n")
+    result = run_snm("both.snm", "uses.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
+    assert "both.snm:1:7: error: undefined variable '$mdae'" in result.stderr, result.stderr
+    assert not (tmp_path / "gen.snm").exists()

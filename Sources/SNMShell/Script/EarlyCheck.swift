@@ -59,7 +59,9 @@ public struct EarlyCheck {
   }
 
   /// Checks the script files `paths` in order (`-`: standard input read to its end), each with
-  /// the variables the ones before it bind; the first file of an ordinary size keeps its parsed
+  /// the variables the ones before it bind (after a `run` of a file not there yet, which may bind
+  /// any, a variable bound nowhere is left to the run to refuse, in the files after it too); the
+  /// first file of an ordinary size keeps its parsed
   /// statements for its run (``ScriptRunner/keptScriptBytes``), the others are parsed again as
   /// they run (a run of many files would hold all their syntax trees at once). Stops at a file
   /// that cannot be read. With `keeping` false no file keeps its statements (`snm test`, which
@@ -67,6 +69,7 @@ public struct EarlyCheck {
   public mutating func check(files paths: [String], keeping: Bool = true) {
     var checks: [ScriptCheck] = []
     var bound = variables
+    var afterUnseen = false
     for path in paths {
       unreadablePath = path
       let source: Source
@@ -78,10 +81,11 @@ public struct EarlyCheck {
         file: source, variables: bound, loader: loader,
         keeping: keeping && checks.isEmpty
           && source.bytes.count <= ScriptRunner.keptScriptBytes,
-        environment: environment)
+        environment: environment, afterUnseen: afterUnseen)
       record(check)
       if unreadable != nil { return }
       bound.formUnion(check.bound)
+      afterUnseen = check.runsUnseen
       checks.append(check)
     }
     files = checks

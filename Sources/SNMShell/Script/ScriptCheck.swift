@@ -32,9 +32,11 @@ public struct ScriptCheck: Sendable {
   /// A signal that stopped the wait for a `run` file (a FIFO, a pipe): no diagnostic, the
   /// caller ends with its exit code (130, 143); no further `run` file is read.
   public private(set) var interruption: ScriptLoadError?
-  /// Whether a `run` file did not exist yet (it is checked when it runs): the names its `let`s
-  /// bind are not known, so a variable bound nowhere else is left to the run to refuse.
-  private var runsUnseen = false
+  /// Whether a `run` file did not exist yet (it is checked when it runs), here or in a script
+  /// file run before this one (`snm a.snm b.snm`): the names its `let`s bind are not known, so
+  /// from that `run` on a variable bound nowhere else is left to the run to refuse, at its line.
+  /// A variable used before it is still refused here.
+  public private(set) var runsUnseen = false
 
   /// Whether anything is an error.
   public var hasErrors: Bool {
@@ -91,13 +93,16 @@ public struct ScriptCheck: Sendable {
   /// `keeping` false `check.script` has no statements (run them with `ParsedStatements(source)`
   /// when the check has no errors): what `snm check` and running a large file do, so a file of
   /// millions of statements is checked in the memory of its text. With `keeping` true the file's
-  /// own statements are kept, so running it does not parse it a second time.
+  /// own statements are kept, so running it does not parse it a second time. `afterUnseen`:
+  /// a file run before it in the same run has a `run` of a file not there yet (``runsUnseen``).
   public static func check(
     file source: Source, variables: Set<String>, loader: ScriptLoader,
-    schema: DatabaseSchema? = nil, keeping: Bool = false, environment: [String: String]? = nil
+    schema: DatabaseSchema? = nil, keeping: Bool = false, environment: [String: String]? = nil,
+    afterUnseen: Bool = false
   ) -> ScriptCheck {
     let empty = ParsedScript(source: source, statements: [], diagnostics: [])
     var check = ScriptCheck(script: empty, known: variables)
+    check.runsUnseen = afterUnseen
     check.environment = environment
     check.names = schema.map(SchemaCheck.init(schema:))
     var kept: [Statement] = []

@@ -49,3 +49,29 @@ struct ScriptDirectory {
         """)
   }
 }
+
+@Suite struct EarlyCheckAcrossFilesTests {
+  /// `snm a.snm b.snm`: a `run` in a.snm of a file not there yet may bind any variable, so b.snm
+  /// using one bound nowhere is left to the run (b.snm was refused before anything ran); a
+  /// variable used before that `run` is still refused.
+  @Test func aRunOfAFileNotThereYetLeavesTheFilesAfterItsVariablesToTheRun() throws {
+    let directory = try ScriptDirectory([
+      "writes.snm": "echo 'let made = 7'\nrun gen.snm\n",
+      "uses.snm": "echo '$made'\n",
+      "early.snm": "echo '$made'\n",
+    ])
+    defer { directory.remove() }
+    func refused(_ names: [String]) -> String? {
+      var options = ShellOptions()
+      options.noColor = true
+      var early = EarlyCheck(options: options, environment: [:])
+      early.check(files: names.map(directory.file))
+      let said = OutputWriter()
+      return early.refusal(errors: said).map { _ in said.captured }
+    }
+    #expect(refused(["writes.snm", "uses.snm"]) == nil)
+    let text = try #require(refused(["early.snm", "writes.snm", "uses.snm"]))
+    #expect(text.contains("early.snm:1:7: error: undefined variable '$made'"), "\(text)")
+    #expect(!text.contains("uses.snm"), "\(text)")
+  }
+}
