@@ -126,12 +126,19 @@ enum ConditionParser {
         help: "'any' and 'all' follow eq, gt, gte, lt, lte, like, ilike, match and imatch")
     }
     let operatorEnd = parser.previousEnd
-    // The bytes, not a copy of the source (three retains and releases a predicate).
-    let bytes = parser.source.bytes
-    let value = try ValueParser.parse(
-      &parser,
-      after: "'\(String(decoding: bytes[operatorToken.start..<operatorEnd], as: UTF8.self))'",
-      what: op == .in ? "a list in parentheses" : "a value", into: &builder)
+    let what = op == .in ? "a list in parentheses" : "a value"
+    // No value here: the message is made here, with the operator as written, where nothing else
+    // holds the parser. Handed down to ValueParser.parse for its own failure, the message held
+    // the source's bytes (a retain of three and its release, every predicate).
+    guard ValueParser.startsValue(parser.current.kind) else {
+      parser.record(.value)
+      parser.record(.symbol(.variable))
+      let written = parser.source.text(
+        of: SourceRange(start: operatorToken.start, end: operatorEnd))
+      throw parser.expectedFailure(what, after: "'\(written)'")
+    }
+    // `after` is never read: the token starts a value.
+    let value = try ValueParser.parse(&parser, after: "", what: what, into: &builder)
     let range = SourceRange(start: column.range.start, end: parser.previousEnd)
     return builder.predicate(
       column: column, negated: negated, op: op, quantifier: quantifier, config: config,

@@ -74,6 +74,17 @@ enum ValueParser {
     }
   }
 
+  /// Whether a value may start at a token of `kind`: at any other, ``parse(_:after:what:into:)``
+  /// fails saying what it expected after what.
+  static func startsValue(_ kind: TokenKind) -> Bool {
+    switch kind {
+    case .singleQuoted, .doubleQuoted, .number, .uuid, .date, .timestamp, .variable, .leftBracket,
+      .leftBrace, .leftParen, .word:
+      true
+    default: false
+    }
+  }
+
   /// `{"key": value, ...}` as the syntax tree holds it.
   static func parseObject(_ parser: inout Parser) throws(ParseFailure) -> ValueNode {
     var builder = ASTBuilder()
