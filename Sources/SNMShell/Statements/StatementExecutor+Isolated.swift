@@ -12,11 +12,12 @@ extension StatementExecutor {
   ///   project: project, options: options, provider: provider,
   ///   sessionDirectory: "/tmp/snm-test-1", output: OutputWriter(), errors: OutputWriter())
   /// ```
-  /// `signals` is where its SIGINT and SIGTERM come from (the test runner's).
+  /// `signals` is where its SIGINT and SIGTERM come from (the test runner's); `environment` is
+  /// what `$env` reads (the process's when nil).
   public static func isolated(
     project: ProjectSelection, options: ShellOptions, provider: SNMNetworkProvider,
     sessionDirectory: String, output: OutputWriter, errors: OutputWriter,
-    signals: InterruptSignals = .shared
+    signals: InterruptSignals = .shared, environment: [String: String]? = nil
   ) -> StatementExecutor {
     let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
     let sessions = SessionManager(
@@ -28,7 +29,7 @@ extension StatementExecutor {
       })
     return StatementExecutor(
       project: project, options: options, output: output, errors: errors, sessions: sessions,
-      auth: auth, provider: provider, signals: signals)
+      auth: auth, provider: provider, signals: signals, environment: environment)
   }
 
   /// Runs `body` (the script files, `-c`, standard input) so that SIGINT or SIGTERM stops it at

@@ -51,13 +51,14 @@ public final class StatementExecutor: Sendable {
   /// The Realtime socket and subscriptions (Realtime/), opened by the first statement needing it.
   let realtime = RealtimeSession()
 
-  /// A shell for `project` with the command line's settings.
+  /// A shell for `project` with the command line's settings; `environment` is what `$env`
+  /// reads (the process's when nil).
   public init(
     project: ProjectSelection, options: ShellOptions,
     output: OutputWriter = .standardOutput, errors: OutputWriter = .standardError,
     sessions: SessionManager = .shared, auth: (any AuthManageable)? = nil,
     provider: SNMNetworkProvider? = nil, catalog: SchemaCatalog = SchemaCatalog(),
-    signals: InterruptSignals = .shared
+    signals: InterruptSignals = .shared, environment: [String: String]? = nil
   ) {
     self.project = project
     self.signals = signals
@@ -69,7 +70,7 @@ public final class StatementExecutor: Sendable {
     }
     self.catalog = catalog
     // One copy of the environment for both (ProcessInfo builds a new dictionary at each read).
-    let environment = ProcessEnvironment.current
+    let environment = environment ?? ProcessEnvironment.current
     self.environment = environment
     self.secretValues = SecretValues(environment: environment)
     self.sessions = sessions

@@ -65,6 +65,9 @@ public struct TestFiles: Sendable {
           errors.flush()
         }),
       configuration)
+    // Each file runs with its own folder in `$env.SNM_TEST_TMPDIR` (TestRunner.runFileOnce).
+    var environment = environment
+    environment[TestRunner.scratchVariable] = NSTemporaryDirectory()
     var options = configuration.options
     // What a file printed goes in its report as well as on standard output: never painted.
     options.noColor = true

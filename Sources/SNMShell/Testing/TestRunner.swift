@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMSupabase
 import Synchronization
 
 /// `snm test`: runs script files as tests, each with its own variables and session, `jobs` at a
@@ -210,11 +211,23 @@ public final class TestRunner: Sendable {
     let err = OutputWriter()
     let directory = NSTemporaryDirectory() + "snm-test-" + UUID().uuidString
     defer { try? FileManager.default.removeItem(atPath: directory) }
+    // A folder of the file's own for what it writes (`$env.SNM_TEST_TMPDIR`), made 0700 and
+    // removed, with all in it, when the file ends, as its session is.
+    let scratch = directory + "/tmp"
+    if let reason = FileIO.makeDirectory(scratch) {
+      let text = "snm test: cannot make the file's folder (\(Self.scratchVariable)): \(reason)\n"
+      let failure = ScriptFailure(
+        kind: .error, location: VisibleText.escaped(path), statement: "",
+        message: VisibleText.escaped(String(text.dropLast())), text: VisibleText.escaped(text))
+      return ScriptResult(path: path, exitCode: .failure, failures: [failure])
+    }
+    var environment = ProcessEnvironment.current
+    environment[Self.scratchVariable] = scratch
     var options = configuration.options
     options.noColor = true
     let executor = StatementExecutor.isolated(
       project: project, options: options, provider: provider, sessionDirectory: directory,
-      output: out, errors: err, signals: signals)
+      output: out, errors: err, signals: signals, environment: environment)
     let signal = running.withLock { running in
       running.executors[index] = executor
       return running.signal
@@ -245,6 +258,11 @@ public final class TestRunner: Sendable {
     }
     return result
   }
+
+  /// The environment variable naming the folder each file is given for what it writes
+  /// (`'${env.SNM_TEST_TMPDIR}/out.csv'`), made before it runs and removed after, as bats gives
+  /// `BATS_TEST_TMPDIR`: scratch files left in /tmp by every run pile up.
+  public static let scratchVariable = "SNM_TEST_TMPDIR"
 
   /// The exchanges a failing file's report keeps (all of them with `--verbose`).
   static let tracedOnFailure = 6
