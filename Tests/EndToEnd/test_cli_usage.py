@@ -144,3 +144,27 @@ def test_what_follows_a_whole_statement_is_named_in_words_that_read(snm_bin, tmp
     assert result.returncode == 2, result.stdout + result.stderr
     assert f"{script}:1:17: error: {said}\n" in result.stderr, result.stderr
     assert "unexpected a" not in result.stderr
+
+
+@pytest.mark.parametrize("args, env, shown", [
+    (["-c", "echo 'x'"], {"SUPABASE_URL": "http://127.0.0.1:9\n", "SUPABASE_ANON_KEY": "k"},
+     "snm: 'http://127.0.0.1:9\\n' is not a project URL: expected http(s)://host[:port]"),
+    (["--url", "http://x\n\x1b[2J", "--key", "k", "-c", "echo 'x'"], {},
+     "snm: 'http://x\\n\\u{1B}[2J' is not a project URL"),
+    (["--format", "json\n", "-c", "echo 'x'"], {}, "snm: unknown format 'json\\n'"),
+    (["--profile", "dev\nprod", "-c", "echo 'x'"], {}, "snm: no profile 'dev\\nprod'"),
+    (["--timeout", "5\nx", "-c", "echo 'x'"], {}, "not '5\\nx'"),
+    (["--session", "shared\n", "-c", "echo 'x'"], {}, "not 'shared\\n'"),
+    (["local", "start", "--jwt-alg", "HS256\nx"], {}, "snm local: option '--jwt-alg': 'HS256\\nx'"),
+], ids=["SUPABASE_URL", "--url", "--format", "--profile", "--timeout", "--session", "--jwt-alg"])
+def test_a_refused_value_with_a_line_feed_is_shown_escaped_on_its_line(snm_bin, tmp_path, args,
+                                                                       env, shown):
+    """A SUPABASE_URL read from a file with its newline was refused with the newline raw inside
+    the quotes (the message went on on the next line); every usage error quotes what it refuses
+    as every message does, escaped: `\\n`, `\\u{1B}`."""
+    result = run_snm(*args, env={"XDG_CONFIG_HOME": str(tmp_path), **env}, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    first, *rest = result.stderr.splitlines()
+    assert shown in first, result.stderr
+    assert rest[-1].startswith("Try 'snm") and all(line.startswith(("usage: ", "Try ")) for line
+                                                   in rest), result.stderr

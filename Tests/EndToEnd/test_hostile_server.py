@@ -153,6 +153,69 @@ def test_a_token_answer_whose_expiry_no_date_can_hold_is_refused_not_saved(home,
         server.stop()
 
 
+BAD_TOKENS = ["head.body.sig\r\nX-Injected: yes", "head.body.sig\nX-Injected: yes",
+              "head.body.sig\u0000x", "head.body.sig\u001b[2J", "head.body.sig tail",
+              "head.body.sig\u00e9"]
+
+
+@pytest.mark.parametrize("token", BAD_TOKENS)
+def test_a_sign_in_answer_whose_token_no_header_may_carry_is_refused_not_saved(
+        home, tmp_path, token):
+    """The header cleaning made CR/LF spaces and sent the rest: a server chose the next requests'
+    Authorization (and, unclean, a header of its own). The answer is refused as a bad answer."""
+    heads = []
+
+    def answer(head):
+        heads.append(head)
+        return json_answer(session_body(access_token=token))
+    server = HostileServer(answer)
+    try:
+        login = snm_against(server, "login email 'kim@example.com' password 'pw'\n"
+                            "from todos select id", home)
+        assert login.returncode == 3, (login.returncode, login.stderr)
+        assert "the auth server's answer is not a session: bad 'access_token' (a control " \
+               "character, space or non-ASCII byte, which no request header may carry)" \
+               in login.stderr, login.stderr
+        assert "head.body.sig" not in login.stdout + login.stderr
+        assert not list((tmp_path / "state").rglob("session-*.json"))
+        assert len(heads) == 1 and "/auth/v1/token" in heads[0]
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("token", BAD_TOKENS[:3])
+def test_a_refresh_answer_whose_token_no_header_may_carry_is_refused_not_sent(
+        home, tmp_path, token):
+    """The same from a refresh: the statement that needed it fails (exit 3), the server's token
+    reaches no request and no file, and the stored session stays the one signed in with."""
+    heads = []
+
+    def answer(head):
+        heads.append(head)
+        first = head.split("\r\n", 1)[0]
+        if "grant_type=refresh_token" in first:
+            return json_answer(session_body(access_token=token, refresh_token="refresh-2"))
+        if "/auth/v1/token" in first:
+            return json_answer(session_body(expires_at=int(time.time()) - 60, expires_in=3600))
+        return json_answer(b"[]")
+    server = HostileServer(answer)
+    try:
+        login = snm_against(server, "login email 'kim@example.com' password 'pw'", home)
+        assert login.returncode == 0, login.stderr
+        [path] = list((tmp_path / "state").rglob("session-*.json"))
+        before = path.read_text()
+        read = snm_against(server, "from todos select id", home)
+        assert read.returncode == 3, (read.returncode, read.stdout, read.stderr)
+        assert "could not refresh the session: the auth server's answer is not a session: bad " \
+               "'access_token'" in read.stderr, read.stderr
+        assert "head.body.sig" not in read.stdout + read.stderr
+        assert not [head for head in heads if "/rest/v1/" in head]
+        assert "X-Injected" not in "".join(heads)
+        assert path.read_text() == before
+    finally:
+        server.stop()
+
+
 def test_a_huge_expires_in_is_refused_too(home):
     body = session_body(expires_in=1e300)
     del_at = json.loads(body)

@@ -46,7 +46,8 @@ public struct ProjectSelection: Equatable, Sendable {
     throws(UsageError)
   {
     guard let url = Self.projectURL(text), let host = url.host else {
-      throw UsageError("'\(text)' is not a project URL: expected http(s)://host[:port]")
+      throw UsageError(
+        "'\(VisibleText.escaped(text))' is not a project URL: expected http(s)://host[:port]")
     }
     guard !key.isEmpty else { throw UsageError("the project key is empty") }
     self.init(

@@ -193,6 +193,7 @@ struct SessionStatements: StatementFamily {
 
   private func logout(_ scope: SignOutScope) async -> Outcome {
     guard await sessions.currentSession != nil else {
+      if scope != .others { await sessions.goOnSignedOut() }
       say("not signed in")
       return Outcome(.succeeded(nil))
     }

@@ -11,14 +11,18 @@ extension StatementExecutor {
   /// ```swift
   /// let executor = await StatementExecutor.connected(project: project, options: options)
   /// ```
-  public static func connected(project: ProjectSelection, options: ShellOptions) async
-    -> StatementExecutor
-  {
+  /// `interactive` (the prompt): a stored session that cannot be used is a warning and the
+  /// shell goes on signed out, which the prompt shows. Otherwise (scripts, `-c`, pipes, `listen`)
+  /// a request that would go signed out in its place fails, exit code 3.
+  public static func connected(
+    project: ProjectSelection, options: ShellOptions, interactive: Bool = false
+  ) async -> StatementExecutor {
     let provider = SNMNetworkProvider(
       configuration: options.networkConfiguration(key: project.key))
     let auth = SupabaseAuthManager(config: project.supabaseConfig, provider: provider)
     await SessionManager.shared.configure(
-      project: project.url.absoluteString, keyMarks: project.sessionKeyMarks, auth: auth)
+      project: project.url.absoluteString, keyMarks: project.sessionKeyMarks, auth: auth,
+      requiresStored: !interactive)
     return StatementExecutor(project: project, options: options, auth: auth, provider: provider)
   }
 

@@ -28,6 +28,8 @@ enum FailureHeadline {
       "could not refresh the session"
     case SupabaseSessionError.lockTimeout:
       "the session is locked by another snm"
+    case SupabaseSessionError.storedUnusable:
+      "the saved session could not be used"
     default:
       nil
     }

@@ -17,8 +17,8 @@ import SNMWire
 /// so a reader never sees half a file and a failed write leaves the old file intact. A `.lock`
 /// file beside each session serialises refreshes across processes with `flock`. A file keeps
 /// SHA-256 marks of the project's keys (`keys`, never the keys): loaded for a project whose marks
-/// share none, it is another project's once served at that URL (a local project on a reused port)
-/// and counts as no session. A file without marks (written before they were kept) is anyone's.
+/// share none, it is another project's once served at that URL (a local project on a reused port):
+/// `load` throws ``SessionStoreError/otherProject(path:)``. A file without marks (written before they were kept) is anyone's.
 public struct FileSessionStore: SessionStore {
   /// The directory holding the session files.
   public let directory: String
@@ -60,9 +60,10 @@ public struct FileSessionStore: SessionStore {
   public func load(project: String, keyMarks: Set<String>) throws(SessionStoreError)
     -> SupabaseSession?
   {
-    guard let stored = try loadStored(project: project),
-      Self.sameProject(stored.keys, keyMarks)
-    else { return nil }
+    guard let stored = try loadStored(project: project) else { return nil }
+    guard Self.sameProject(stored.keys, keyMarks) else {
+      throw .otherProject(path: path(project: project))
+    }
     return stored.session
   }
 
@@ -75,7 +76,12 @@ public struct FileSessionStore: SessionStore {
 
   func loadStored(project: String) throws(SessionStoreError) -> StoredSession? {
     let path = path(project: project)
-    if RefusedFolder.refuses(directory) { throw .refusedFolder(directory: directory) }
+    // A refused folder is read from not at all; it keeps a session only when the file is there.
+    if RefusedFolder.refuses(directory) {
+      var info = stat()
+      guard lstat(path, &info) == 0 else { return nil }
+      throw .refusedFolder(directory: directory)
+    }
     var data: Data
     switch FileIO.read(path) {
     case .success(let bytes?): data = bytes

@@ -38,7 +38,7 @@ extension SessionManager {
       switch error {
       case .lockTimeout(let path): return .failure(.lockTimeout(path: path))
       // A lock file that cannot be created (read-only directory): refresh unlocked.
-      case .unwritable, .unreadable, .refusedFolder: lock = nil
+      case .unwritable, .unreadable, .otherProject, .refusedFolder: lock = nil
       }
     }
     defer { lock?.unlock() }

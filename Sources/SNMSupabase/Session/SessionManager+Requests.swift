@@ -9,12 +9,17 @@ extension SessionManager {
   /// let db = SupabaseDBManager(config: config) { try await SessionManager.shared.requestToken() }
   /// ```
   /// - Throws: ``SupabaseSessionError`` when a session exists but cannot be refreshed (the server
-  ///   ended it, the Auth server is unreachable).
+  ///   ended it, the Auth server is unreachable), or, with `requiresStored`, when the stored
+  ///   session could not be used (``SupabaseSessionError/storedUnusable(_:)``).
   public func requestToken() async throws(SupabaseSessionError) -> String? {
     guard project != nil, auth != nil else { return nil }
     switch await checkSession() {
     case .success(let session): return session.accessToken
-    case .failure(.signedOut): return nil
+    case .failure(.signedOut):
+      // Signed out because the stored session could not be used: a script does not go on as
+      // the project's key in its place.
+      if requiresStored, let storedProblem { throw .storedUnusable(storedProblem) }
+      return nil
     case .failure(let error): throw error
     }
   }

@@ -1,6 +1,14 @@
 import Foundation
 
 extension SessionManager {
+  /// `logout` with no session in use: a stored session that could not be used no longer stops
+  /// requests (``SupabaseSessionError/storedUnusable(_:)``), as its message says: the user chose
+  /// to go on signed out.
+  public func goOnSignedOut() {
+    restoreIfNeeded()
+    storedProblem = nil
+  }
+
   /// Ends the session: for `.global` and `.local` the stored session is deleted first, then the
   /// server is told; `.others` only tells the server. Without a session, nothing is sent.
   ///
@@ -13,6 +21,8 @@ extension SessionManager {
   public func signOut(scope: SignOutScope = .global) async throws {
     guard let project, let auth else { throw SupabaseSessionError.notConfigured }
     restoreIfNeeded()
+    // Signed out on purpose: a stored session that could not be used no longer stops requests.
+    if scope != .others { storedProblem = nil }
     guard var session = current else { return }
     if policy.needsRefresh(session, now: now()) {
       switch await refresh(from: session, rejectedToken: nil) {

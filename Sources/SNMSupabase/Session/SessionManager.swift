@@ -39,6 +39,12 @@ public actor SessionManager: SessionManageable {
   var joinedRefreshes = 0
   /// Unreadable files already warned about (one warning per file and process).
   var warnedPaths: Set<String> = []
+  /// Whether a request that would go signed out because the stored session could not be used
+  /// fails instead (scripts, `-c`, pipes: a CI job that signs in through the stored session must
+  /// not pass on anon's empty answers). At the prompt it goes signed out after the warning.
+  var requiresStored = false
+  /// Why the stored session could not be used, until a sign-in or a sign-out replaces it.
+  var storedProblem: SessionStoreError?
 
   init() {
     self.init(
@@ -68,17 +74,22 @@ public actor SessionManager: SessionManageable {
   /// Points the manager at `project` (its URL), known by `keyMarks` (SHA-256 marks of its keys),
   /// with the auth client that talks to it. Forgets the session in memory; the stored one is
   /// restored on next use.
+  /// With `requiresStored`, a stored session that cannot be used fails the requests that would go
+  /// signed out in its place (``SupabaseSessionError/storedUnusable(_:)``).
   public func configure(
     project: String, keyMarks: Set<String> = [], auth: any AuthManageable,
-    store: (any SessionStore)? = nil, warn: (@Sendable (String) -> Void)? = nil
+    store: (any SessionStore)? = nil, warn: (@Sendable (String) -> Void)? = nil,
+    requiresStored: Bool = false
   ) {
     self.project = project
     self.keyMarks = keyMarks
     self.auth = auth
     if let store { self.store = store }
     if let warn { self.warn = warn }
+    self.requiresStored = requiresStored
     current = nil
     restored = false
+    storedProblem = nil
   }
 
   /// Writes `snm: warning: message` to standard error.
@@ -104,14 +115,14 @@ public actor SessionManager: SessionManageable {
   }
 
   public func restoreSession() -> SupabaseSession? {
-    current = loadStored()
-    restored = true
+    restore()
     return current
   }
 
   public func saveSession(for session: SupabaseSession) async {
     current = session
     restored = true
+    storedProblem = nil
     guard let project else { return }
     let lock = try? await store.lock(project: project)
     defer { lock?.unlock() }
@@ -130,16 +141,30 @@ public actor SessionManager: SessionManageable {
 
   func restoreIfNeeded() {
     guard !restored else { return }
-    current = loadStored()
+    restore()
+  }
+
+  /// Takes the stored session as the current one, keeping why it could not be used.
+  func restore() {
+    var problem: SessionStoreError?
+    current = loadStored(problem: &problem)
+    storedProblem = problem
     restored = true
   }
 
   /// The stored session; an unreadable file is reported once and counts as signed out.
   func loadStored() -> SupabaseSession? {
+    var problem: SessionStoreError?
+    return loadStored(problem: &problem)
+  }
+
+  /// ``loadStored()``, with why there is none when a file could not be used.
+  func loadStored(problem: inout SessionStoreError?) -> SupabaseSession? {
     guard let project else { return nil }
     do {
       return try store.load(project: project, keyMarks: keyMarks)
     } catch {
+      problem = error
       if case .unreadable(let path, _) = error, !warnedPaths.contains(path) {
         warnedPaths.insert(path)
         warn(error.description)

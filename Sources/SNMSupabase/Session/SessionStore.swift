@@ -9,12 +9,14 @@ import SNMWire
 /// let lock = try await store.lock(project: url)
 /// defer { lock.unlock() }   // re-read, refresh and save while holding it
 /// ```
-/// `load` throws ``SessionStoreError/unreadable(path:reason:)`` for a corrupt or unreadable file;
+/// `load` throws ``SessionStoreError/unreadable(path:reason:)`` for a corrupt or unreadable file,
+/// ``SessionStoreError/otherProject(path:)`` for another project's;
 /// `save` and `delete` throw ``SessionStoreError/unwritable(path:reason:)`` and leave the previous
 /// file as it was.
 public protocol SessionStore: Sendable {
-  /// The stored session for `project`, nil when there is none or when it belongs to another
-  /// project once served at that URL (it was kept with key marks, and none is in `keyMarks`).
+  /// The stored session for `project`, nil when there is none. Throws
+  /// ``SessionStoreError/otherProject(path:)`` when it belongs to another project once served at
+  /// that URL (it was kept with key marks, and none is in `keyMarks`).
   func load(project: String, keyMarks: Set<String>) throws(SessionStoreError) -> SupabaseSession?
   /// Replaces the stored session for `project` in one step (readers see the old or the new one),
   /// kept with `keyMarks` and the marks stored with the session it replaces when that was this
@@ -44,6 +46,9 @@ extension SessionStore {
 public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file exists but cannot be read or is not a session.
   case unreadable(path: String, reason: String)
+  /// The file is the session of another project once served at the same URL (its key marks
+  /// share none with this project's): no session for this one.
+  case otherProject(path: String)
   /// The file could not be written or removed (full disk, read-only directory).
   case unwritable(path: String, reason: String)
   /// The lock was not free within the time allowed.
@@ -62,6 +67,9 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     switch self {
     case .unreadable(let path, let reason):
       "the saved session \(path) is unreadable (\(reason)); sign in again with 'login'"
+    case .otherProject(let path):
+      "the saved session \(path) was signed in to another project served at this URL before "
+        + "(its keys differ); sign in again with 'login'"
     case .unwritable(let path, let reason):
       "could not save the session to \(path) (\(reason)); the previous file is unchanged"
     case .lockTimeout(let path): "timed out waiting for the session lock \(path)"

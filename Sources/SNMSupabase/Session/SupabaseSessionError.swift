@@ -22,6 +22,9 @@ public enum SupabaseSessionError: Error, Sendable, Hashable {
   case notConfigured
   /// Another snm process held the session lock for too long.
   case lockTimeout(path: String)
+  /// A stored session is there but cannot be used (damaged, unreadable, another project's, in a
+  /// folder others may write in), and a script must not go on signed out in its place.
+  case storedUnusable(SessionStoreError)
 }
 
 extension SupabaseSessionError: CustomStringConvertible {
@@ -35,6 +38,8 @@ extension SupabaseSessionError: CustomStringConvertible {
     case .notConfigured: "no project configured for the session"
     case .lockTimeout(let path):
       "another snm process has held the session lock \(path) for too long; try again"
+    case .storedUnusable(let problem):
+      "\(problem); nothing is sent signed out in its place (run 'logout' first to go on signed out)"
     }
   }
 }

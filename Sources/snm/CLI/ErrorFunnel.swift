@@ -34,7 +34,9 @@ enum ErrorFunnel {
     let prefix = command.invocation
     switch error {
     case let usage as UsageError:
-      var text = "\(prefix): \(usage.message)\n"
+      // One line, whatever it quotes: a value's line feed (a SUPABASE_URL read from a file with
+      // its newline) is shown as an escape, not as a line break inside the quotes.
+      var text = "\(prefix): \(VisibleText.escaped(usage.message))\n"
       if command != .shell { text += CommandDescription.of(command).usageLine + "\n" }
       return (text + "Try '\(prefix) --help'.\n", .usage)
     case let refused as StatementsRefused:

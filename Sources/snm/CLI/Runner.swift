@@ -123,7 +123,8 @@ enum Runner {
       options,
       needsName: !interactive && ProjectChoice.underCI(environment)
         ? ", and CI is set (CI=\(ProjectChoice.shown(environment["CI"] ?? "")))" : nil)
-    let executor = await StatementExecutor.connected(project: project, options: options)
+    let executor = await StatementExecutor.connected(
+      project: project, options: options, interactive: interactive)
     if let checked = early.statements, !statements.isEmpty {
       return await executor.stoppingOnSignals {
         var runner = ScriptRunner(executor: executor, loader: loader)

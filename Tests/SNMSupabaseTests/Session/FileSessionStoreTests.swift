@@ -27,13 +27,15 @@ import Testing
   }
 
   /// A session kept with marks of one project's keys is no session for another project later
-  /// served at the same URL (no mark in common); a login there replaces it with the other's.
+  /// served at the same URL (no mark in common: `otherProject`); a login there replaces it.
   @Test func aSessionIsNotAnotherProjectsAtTheSameURL() throws {
     let rig = try Rig()
     defer { rig.directory.remove() }
     let first = rig.auth.issue()
     try rig.store.save(first, project: Rig.project, keyMarks: ["anon-1", "publishable-1"])
-    #expect(try rig.store.load(project: Rig.project, keyMarks: ["anon-2"]) == nil)
+    #expect(throws: SessionStoreError.otherProject(path: rig.sessionPath)) {
+      try rig.store.load(project: Rig.project, keyMarks: ["anon-2"])
+    }
     #expect(
       try rig.store.load(project: Rig.project, keyMarks: ["publishable-1"])?.accessToken
         == first.accessToken)
@@ -42,7 +44,9 @@ import Testing
     #expect(
       try rig.store.load(project: Rig.project, keyMarks: ["anon-2"])?.accessToken
         == second.accessToken)
-    #expect(try rig.store.load(project: Rig.project, keyMarks: ["anon-1"]) == nil)
+    #expect(throws: SessionStoreError.otherProject(path: rig.sessionPath)) {
+      try rig.store.load(project: Rig.project, keyMarks: ["anon-1"])
+    }
   }
 
   /// Saving again for the project keeps the marks already kept: signed in with one key, the
@@ -90,6 +94,31 @@ import Testing
 
     await manager.saveSession(for: try await rig.auth.signInAnonymously())
     #expect(await rig.manager().restoreSession()?.accessToken == "access-1")
+  }
+
+  /// Where a request may not go signed out in the stored session's place (a script), a file that
+  /// cannot be used fails the request, naming it, until a sign-in or a sign-out replaces it.
+  @Test func aCorruptFileFailsARequestThatMustNotGoSignedOut() async throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    try FileManager.default.createDirectory(
+      atPath: rig.store.directory, withIntermediateDirectories: true)
+    try Data("{\"version\": 1, \"project\": ".utf8).write(to: URL(fileURLWithPath: rig.sessionPath))
+    let manager = rig.manager()
+    await manager.configure(project: Rig.project, auth: rig.auth, requiresStored: true)
+    await #expect {
+      try await manager.requestToken()
+    } throws: { error in
+      guard case SupabaseSessionError.storedUnusable(.unreadable(let path, _)) = error else {
+        return false
+      }
+      return path == rig.sessionPath && "\(error)".contains("nothing is sent signed out")
+    }
+    try await manager.signOut(scope: .local)
+    #expect(try await manager.requestToken() == nil)
+    await manager.configure(project: Rig.project, auth: rig.auth, requiresStored: true)
+    await manager.saveSession(for: rig.auth.issue())
+    #expect(try await manager.requestToken() == "access-1")
   }
 
   @Test func aSessionFileOfAnotherShapeIsCorruptToo() async throws {
