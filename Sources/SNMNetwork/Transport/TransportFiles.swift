@@ -19,16 +19,15 @@ final class RequestBodyFile: Sendable {
   let length: Int64
 
   init(path: String) throws(TransportFileError) {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw TransportFileError(path: path, call: "open") }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-      Glibc.close(fd)
-      throw TransportFileError(path: path, call: "open", reason: "not a regular file")
+    // Without waiting: open(2) of a FIFO nobody writes waits forever (``RegularFile``).
+    switch RegularFile.open(path) {
+    case .success(let file):
+      self.fd = file.fd
+      self.length = file.size
+    case .failure(let refusal):
+      throw TransportFileError(path: path, call: "open", reason: refusal.reason)
     }
     self.path = path
-    self.fd = fd
-    self.length = Int64(info.st_size)
   }
 
   deinit { Glibc.close(fd) }

@@ -14,9 +14,11 @@ extension RequestStatements {
   {
     { file, filled throws(Diagnostic) in
       let path = localPath(filled, directory: directory)
-      guard let data = FileManager.default.contents(atPath: path) else {
-        throw Diagnostic(
-          .bodyFileUnreadable(file.path, reason: Self.reason(path)), at: file.range)
+      let data: Data
+      switch Self.contents(of: path) {
+      case .success(let bytes): data = bytes
+      case .failure(let refusal):
+        throw Diagnostic(.bodyFileUnreadable(file.path, reason: refusal.reason), at: file.range)
       }
       switch file.format {
       case .csv:
@@ -35,13 +37,25 @@ extension RequestStatements {
     }
   }
 
-  /// Why `path` cannot be read.
-  static func reason(_ path: String) -> String {
-    var isDirectory: ObjCBool = false
-    if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-      return "no such file"
+  /// The bytes of the regular file at `path`, or why it cannot be read: a FIFO, a device, a
+  /// socket or a directory is named for what it is (``RegularFile``), never waited on or read
+  /// without end.
+  static func contents(of path: String) -> Result<Data, RegularFileRefusal> {
+    let file: RegularFile
+    switch RegularFile.open(path) {
+    case .success(let opened): file = opened
+    case .failure(let refusal): return .failure(refusal)
     }
-    return isDirectory.boolValue ? "it is a folder" : "permission denied"
+    defer { closeFile(file.fd) }
+    var data = Data(capacity: Int(clamping: file.size))
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { readFile(file.fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 { return .failure(RegularFileRefusal(errno: errno)) }
+      if count == 0 { return .success(data) }
+      data.append(contentsOf: buffer[0..<count])
+    }
   }
 
   /// `path` as written when absolute (or `~/`), else under `directory` when there is one.
@@ -141,4 +155,12 @@ extension RequestStatements {
   static func milliseconds(of duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
   }
+}
+
+private func readFile(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(fd, buffer, count)
+}
+
+private func closeFile(_ fd: Int32) {
+  close(fd)
 }

@@ -51,15 +51,10 @@ public struct SupabaseStorageRequest: Sendable, Hashable, SNMRequestConvertible 
   /// The endpoint, with the file to upload checked first: a file that cannot be read is a
   /// ``SupabaseStorageError/unreadableFile(_:reason:)`` before anything is sent.
   public func sendableEndpoint() throws(SupabaseStorageError) -> Endpoint {
-    if let file = endpoint.bodyFile {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-        throw .unreadableFile(file, reason: "no such file")
-      }
-      if isDirectory.boolValue { throw .unreadableFile(file, reason: "it is a directory") }
-      guard FileManager.default.isReadableFile(atPath: file) else {
-        throw .unreadableFile(file, reason: "permission denied")
-      }
+    // Opened without waiting and only as a regular file: a FIFO nobody writes held the upload
+    // forever, and a device was said to be "not a regular file" only by the transfer.
+    if let file = endpoint.bodyFile, let problem = RegularFile.problem(file) {
+      throw .unreadableFile(file, reason: problem)
     }
     return endpoint
   }
