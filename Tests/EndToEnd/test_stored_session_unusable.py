@@ -1,5 +1,5 @@
-"""A stored session that is there but cannot be used (damaged, not a file, another project's, in a
-folder others may write in): a script, `-c` or a pipe that goes on with it fails (exit 3, the
+"""A stored session that is there but cannot be used (damaged, not a file, in a folder others may
+write in): a script, `-c` or a pipe that goes on with it fails (exit 3, the
 path and why, never a token) rather than sending its requests signed out with the project's key.
 A CI job that signs in through the stored session and then checks row-level-security rows passed
 on anon's empty answers (snm warned, then ran as anon, exit 0). At the prompt the warning stays
@@ -61,7 +61,7 @@ def damage(way, path):
     raise AssertionError(way)
 
 
-WAYS = ["not JSON", "a folder", "another project's", "a folder others may write in"]
+WAYS = ["not JSON", "a folder", "a folder others may write in"]
 MODES = ["-c", "--session shared FILE", "a pipe"]
 
 

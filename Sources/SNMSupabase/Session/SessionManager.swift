@@ -148,6 +148,9 @@ public actor SessionManager: SessionManageable {
   func restore() {
     var problem: SessionStoreError?
     current = loadStored(problem: &problem)
+    // Another project's session (no key mark in common) is no session here, not a damaged one:
+    // a run with a key the file has no mark of (`--key` with the service key) is that too.
+    if case .otherProject = problem { problem = nil }
     storedProblem = problem
     restored = true
   }
