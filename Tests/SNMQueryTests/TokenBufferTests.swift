@@ -30,14 +30,30 @@ import Testing
     #expect(buffer.array == Array(expected.prefix(40)))
   }
 
-  @Test func aLexersTokensAreTheWholeSourcesTokensAStatementAtATime() {
-    let source = Source(text: "from t select *\nlet a = {\"k\": [1, 2,\n 3]}; echo $a\n")
+  /// Statements lexed ahead in passes (`Lexer.lexAhead()`): a pass ends at its room for
+  /// statement ends, at the buffer's room (a statement longer than it grows it) or before a rare
+  /// token that has no room left, and the window hands them over one by one all the same.
+  static let sources: [String] = [
+    "from t select *\nlet a = {\"k\": [1, 2,\n 3]}; echo $a\n",
+    String(repeating: "a\n", count: 200), String(repeating: ";", count: 129),
+    String(repeating: "from t select a, b -1 $x where _y eq 1\n", count: 90),
+    "from t select " + Array(repeating: "a", count: 700).joined(separator: ", ") + "\nb\nc",
+    String(repeating: "x\n", count: 63) + "from t insert {"
+      + String(repeating: "\"k\": -1,\n", count: 400) + "}\nlast",
+    (0..<300).map { "s\($0) " + String(repeating: "-1 ", count: $0 % 40) }.joined(separator: "\n"),
+  ]
+
+  @Test(arguments: sources)
+  func aLexersTokensAreTheWholeSourcesTokensAStatementAtATime(_ text: String) {
+    let source = Source(text: text)
     var lexer = Lexer(bytes: source.bytes, reserving: false)
     var windows: [Token] = []
     while !lexer.isFinished {
       lexer.buffer.removeAll()
       lexer.lexStatement()
       windows += lexer.tokens
+      #expect(lexer.tokens.filter(\.kind.isStatementEnd).count == 1)
+      #expect(lexer.tokens.last?.kind.isStatementEnd == true)
     }
     #expect(windows == Lexer.tokenize(source).tokens)
   }

@@ -8,36 +8,45 @@
 /// A newline ends a statement except inside `(...)`, `[...]`, `{...}` or after a trailing `\`;
 /// `;` always ends one. Comments run from `#` or `--` to the end of the line.
 ///
-/// `lexStatement()` lexes one statement at a time (the parser's `TokenWindow`), so a long script
-/// never holds more tokens than its longest statement has.
+/// `lexStatement()` hands one statement at a time (the parser's `TokenWindow`), lexing several
+/// ahead in one pass, so a long script never holds more tokens than a pass's statements have.
 public struct Lexer {
   let bytes: [UInt8]
   let keywords = KeywordTable.shared
   let classes = ByteClass.shared
   var index = 0
   var depth = 0
-  /// The tokens lexed so far (`TokenBuffer`: an append is a store and a count).
+  /// The tokens lexed so far (`TokenBuffer`: an append is a store and a count), the window
+  /// `lexStatement()` hands over first.
   let buffer: TokenBuffer
   var lineStart = true
   var afterSpace = false
   var continuationAtEnd = false
-  /// A statement end (`.newline`, `.semicolon`) was emitted since `lexStatement()` began.
-  var endedStatement = false
-  /// `.endOfFile` was emitted: nothing more to lex.
-  private(set) var isFinished = false
+  /// `.endOfFile` was lexed (perhaps ahead of the window): nothing more to lex.
+  private var lexedAll = false
+  /// `.endOfFile` was handed over (`lexStatement()`) or lexed (`run()`): nothing more to lex.
+  var isFinished: Bool { lexedAll && !buffer.hasStatementAhead }
 
   /// - Parameter reserving: room for the tokens of the whole source (`run()`); a lexer that goes a
-  ///   statement at a time starts with room for 256 (most statements fit, so `lexCommon`'s
-  ///   bound on the room it has is set once a statement) and grows to its longest statement.
+  ///   statement at a time starts with room for 512 (the statements of one pass ahead,
+  ///   `lexAhead()`) and grows to its longest statement.
   init(bytes: [UInt8], reserving: Bool = true) {
     self.bytes = bytes
-    buffer = TokenBuffer(capacity: reserving ? bytes.count / 3 + 2 : 256)
+    buffer = TokenBuffer(capacity: reserving ? bytes.count / 3 + 2 : 512)
   }
 
-  /// The tokens lexed so far, as an array.
+  /// The tokens of the window, as an array. Set to none, the window is emptied as
+  /// `TokenBuffer.removeAll()` empties it (the statements lexed ahead stay); set to tokens, they
+  /// are all the lexer holds.
   var tokens: [Token] {
     get { buffer.array }
-    nonmutating set { buffer.replace(with: newValue) }
+    nonmutating set {
+      if newValue.isEmpty {
+        buffer.removeAll()
+      } else {
+        buffer.replace(with: newValue)
+      }
+    }
   }
 
   /// Tokenizes the whole source.
@@ -49,31 +58,74 @@ public struct Lexer {
       endsWithContinuation: lexer.continuationAtEnd)
   }
 
-  /// Lexes the whole source.
+  /// Lexes the whole source (what is left of it), `.endOfFile` last: every token in the window.
   mutating func run() {
-    while !isFinished { lexStatement() }
-  }
-
-  /// Appends the tokens up to and including the next statement end outside brackets (a newline or
-  /// `;`), or up to `.endOfFile`.
-  mutating func lexStatement() {
-    endedStatement = false
     lexing: while true {
-      switch lexCommon() {
+      switch lexCommon(recordingEnds: false) {
       case .rare: lexRare(bytes[index])
       case .full: buffer.grow()
       case .done: break lexing
       }
     }
-    if index >= bytes.count && !endedStatement && !isFinished {
+    if !lexedAll {
       emit(.endOfFile, from: bytes.count, to: bytes.count)
-      isFinished = true
+      lexedAll = true
     }
+    buffer.count = buffer.filled - buffer.base
+  }
+
+  /// Sets the window to end at the next statement end outside brackets (a newline or `;`), or at
+  /// `.endOfFile`, lexing the statements after the window first when none is lexed ahead. The
+  /// window keeps the tokens it holds: `TokenBuffer.removeAll()` before it makes it the next
+  /// statement's alone.
+  mutating func lexStatement() {
+    if buffer.hasStatementAhead {
+      buffer.handStatement()
+      return
+    }
+    if lexedAll { return }
+    lexAhead()
+    buffer.handStatement()
+  }
+
+  /// Lexes statements after the window in one pass (its set-up and hand-over once for them all):
+  /// up to `TokenBuffer.endsRoom` statement ends, the buffer's room once it holds one statement
+  /// end at least (it grows for a statement longer than its room), or the source's end, where
+  /// `.endOfFile` ends the last statement. Records each statement's end (`TokenBuffer.ends`).
+  private mutating func lexAhead() {
+    buffer.restart()
+    lexing: while true {
+      switch lexCommon(recordingEnds: true) {
+      case .rare:
+        // A rare token is one token at most: room for one first, or the pass ends before it.
+        guard haveRoom() else { break lexing }
+        lexRare(bytes[index])
+      case .full:
+        if buffer.endCount > 0 { break lexing }
+        buffer.grow()
+      case .done: break lexing
+      }
+    }
+    if index >= bytes.count && !lexedAll && buffer.endCount < TokenBuffer.endsRoom && haveRoom() {
+      emit(.endOfFile, from: bytes.count, to: bytes.count)
+      buffer.ends[buffer.endCount] = buffer.filled
+      buffer.endCount += 1
+      lexedAll = true
+    }
+  }
+
+  /// Whether the buffer has room for one more token in this pass: it grows when it holds no
+  /// statement end yet, and a pass that has one ends (its statements are handed over first).
+  private func haveRoom() -> Bool {
+    guard buffer.filled == buffer.room else { return true }
+    if buffer.endCount > 0 { return false }
+    buffer.grow()
+    return true
   }
 
   /// Where `lexCommon(in:)` stopped.
   private enum CommonStop {
-    /// At the statement's end or the source's.
+    /// At the source's end, or with `TokenBuffer.endsRoom` statement ends recorded.
     case done
     /// At a token it leaves to the lexer's methods (`lexRare`).
     case rare
@@ -85,15 +137,17 @@ public struct Lexer {
   /// stops, with `index` at it, at a token it leaves to the lexer's methods (`lexRare`: `-`,
   /// `\\`, `$`, UUIDs, dates, numbers with an exponent, a leading zero or letters glued on, words
   /// that start with `_`, names with non-ASCII letters, unterminated strings), at a full token
-  /// buffer, or at the statement's end or the source's. The source's bytes are read inside it, by
-  /// a closure that touches no part of the lexer: handed in by the caller, they were retained and
-  /// released for each statement.
-  private mutating func lexCommon() -> CommonStop {
+  /// buffer, at the source's end, or, `recordingEnds`, once the statement ends it recorded fill
+  /// their room. The source's bytes are read inside it, by a closure that touches no part of the
+  /// lexer: handed in by the caller, they were retained and released for each statement.
+  private mutating func lexCommon(recordingEnds: Bool) -> CommonStop {
     let buffer = self.buffer
-    let first = buffer.count
+    let first = buffer.filled
+    let ends = buffer.ends + buffer.endCount
     var state = CommonState(
       cursor: index, depth: depth, pending: (lineStart ? 1 : 0) | (afterSpace ? 2 : 0),
-      next: buffer.base + first, room: buffer.base + buffer.capacity)
+      next: first, room: buffer.room, ends: ends,
+      endsRoom: recordingEnds ? buffer.ends + TokenBuffer.endsRoom : nil)
     let classes = self.classes
     let keywords = self.keywords
     // The closure reads no part of the lexer (its state is in `state`): the source's bytes are
@@ -101,27 +155,28 @@ public struct Lexer {
     let stop = self.bytes.withUnsafeBufferPointer { bytes in
       Lexer.lexCommon(in: bytes, classes: classes, keywords: keywords, state: &state)
     }
-    if state.ended { endedStatement = true }
-    buffer.count = state.next - buffer.base
+    buffer.filled = state.next
+    buffer.endCount += state.ends - ends
     index = state.cursor
     depth = state.depth
     lineStart = state.pending & Token.Flags.atLineStart.rawValue != 0
     afterSpace = state.pending & Token.Flags.afterSpace.rawValue != 0
-    if buffer.count != first { continuationAtEnd = false }
+    if state.next != first { continuationAtEnd = false }
     return stop
   }
 
   /// The lexer's state as `lexCommon(in:classes:keywords:state:)` takes it and leaves it: the
   /// next byte, the brackets open, the next token's `Token.Flags` (`.atLineStart`,
-  /// `.afterSpace`), the next token's place and the end of the buffer's room, and whether a
-  /// statement end was stored.
+  /// `.afterSpace`), the next token's place and the end of the buffer's room, the place of the
+  /// next statement end's record and the end of their room (nil: none are recorded).
   private struct CommonState {
     var cursor: Int
     var depth: Int
     var pending: UInt8
     var next: UnsafeMutablePointer<Token>
     let room: UnsafeMutablePointer<Token>
-    var ended = false
+    var ends: UnsafeMutablePointer<UnsafeMutablePointer<Token>>
+    let endsRoom: UnsafeMutablePointer<UnsafeMutablePointer<Token>>?
   }
 
   /// `lexCommon()`'s loop, over the source's bytes lent to it. Each token's first byte picks its
@@ -149,7 +204,16 @@ public struct Lexer {
     // With `.insideBrackets` while a bracket is open: a token keeps it from the one before.
     var pending = state.pending | (depth > 0 ? inside : 0)
     var stop = CommonStop.done
-    var ended = false
+    var ends = state.ends
+    let endsRoom = state.endsRoom
+
+    // A statement end was stored: its record, when they are recorded; whether their room is full.
+    @inline(__always) func recordEnd() -> Bool {
+      guard let endsRoom else { return false }
+      ends.initialize(to: next)
+      ends += 1
+      return ends == endsRoom
+    }
 
     @inline(__always) func put(
       _ kind: TokenKind, _ start: Int, _ end: Int, _ flags: UInt8, keyword: Keyword? = nil
@@ -194,7 +258,7 @@ public struct Lexer {
       cursor &+= length
     }
 
-    while true {
+    lexing: while true {
       if cursor >= limit {
         if cursor >= count { break }
         let left = Lexer.tokensLeft(next, room)
@@ -371,28 +435,28 @@ public struct Lexer {
         }
         put(.newline, start, cursor, pending)
         pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue
-        ended = true
+        if recordEnd() { break lexing }
+        continue
       case .semicolon:
         cursor &+= 1
         depth = 0
         pending &= ~inside
         put(.semicolon, start, cursor, pending)
-        ended = true
+        if recordEnd() { break lexing }
+        continue
       case .rare:
         break
       }
-      if !ended {
-        // The cases that break here leave the token to the lexer's methods.
-        cursor = start
-        stop = .rare
-      }
+      // The cases that break here leave the token to the lexer's methods.
+      cursor = start
+      stop = .rare
       break
     }
     state.cursor = cursor
     state.depth = depth
     state.pending = pending
     state.next = next
-    state.ended = ended
+    state.ends = ends
     return stop
   }
 
@@ -441,7 +505,6 @@ public struct Lexer {
     buffer.append(Token(kind: kind, keyword: keyword, start: start, end: end, flags: flags))
     lineStart = kind == .newline
     afterSpace = false
-    if kind == .newline || kind == .semicolon { endedStatement = true }
     if kind != .endOfFile { continuationAtEnd = false }
   }
 
