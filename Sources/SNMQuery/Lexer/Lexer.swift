@@ -64,7 +64,8 @@ public struct Lexer {
       switch lexCommon(recordingEnds: false) {
       case .rare: lexRare(bytes[index])
       case .full: buffer.grow()
-      case .done: break lexing
+      // `.tail` is the unchecked loop's: the checked one goes on to the end.
+      case .done, .tail: break lexing
       }
     }
     if !lexedAll {
@@ -103,7 +104,8 @@ public struct Lexer {
       case .full:
         if buffer.endCount > 0 { break lexing }
         buffer.grow()
-      case .done: break lexing
+      // `.tail` is the unchecked loop's: the checked one goes on to the end.
+      case .done, .tail: break lexing
       }
     }
     if index >= bytes.count && !lexedAll && buffer.endCount < TokenBuffer.endsRoom && haveRoom() {
@@ -131,7 +133,15 @@ public struct Lexer {
     case rare
     /// With the token buffer full: it is grown outside the loop, which calls nothing.
     case full
+    /// `margin` bytes before the source's end, where the loop that looks ahead unchecked stops.
+    case tail
   }
+
+  /// How far before the source's end the unchecked loop stops (`.tail`): a token that starts
+  /// before that has every byte its path looks ahead at in the source (a space and the byte
+  /// after it, a word's eight from one load, `...`, `::`, `<=`), read with no compare against
+  /// the end. The few tokens after it go through the same loop with those compares.
+  private static var margin: Int { 16 }
 
   /// The common tokens from `index` on, in one pass (`lexCommon(in:classes:keywords:state:)`):
   /// stops, with `index` at it, at a token it leaves to the lexer's methods (`lexRare`: `-`,
@@ -153,7 +163,13 @@ public struct Lexer {
     // The closure reads no part of the lexer (its state is in `state`): the source's bytes are
     // lent to it as they are, not retained for the call.
     let stop = self.bytes.withUnsafeBufferPointer { bytes in
-      Lexer.lexCommon(in: bytes, classes: classes, keywords: keywords, state: &state)
+      // The loop without the look-ahead's bounds checks up to `margin` bytes before the end, then
+      // with them.
+      let stop = Lexer.lexCommon(
+        in: bytes, classes: classes, keywords: keywords, state: &state, checked: false)
+      guard stop == .tail else { return stop }
+      return Lexer.lexCommon(
+        in: bytes, classes: classes, keywords: keywords, state: &state, checked: true)
     }
     buffer.filled = state.next
     buffer.endCount += state.ends - ends
@@ -189,10 +205,13 @@ public struct Lexer {
   /// memory). Inlined into the closure that `lexCommon()` lends the bytes to, so `state` is
   /// never in memory either; a function of its own, so that nothing the closure captures is
   /// shared with a local function (which made every access to those a checked one, a call).
+  /// Inlined twice: `checked: false` up to `margin` bytes before the source's end, where a
+  /// space, a word's load and a two- or three-byte operator's look-ahead compare nothing with
+  /// the end (a compare a token, and a word's three instructions), and `checked: true` after.
   @inline(__always)
   private static func lexCommon(
     in bytes: UnsafeBufferPointer<UInt8>, classes: ByteClass, keywords: KeywordTable,
-    state: inout CommonState
+    state: inout CommonState, checked: Bool
   ) -> CommonStop {
     let table = classes.table
     var next = state.next
@@ -243,9 +262,13 @@ public struct Lexer {
     }
 
     let count = bytes.count
+    // Unchecked, the loop stops `margin` bytes before the source's end (`.tail`): a token that
+    // starts before that has its look-ahead in the source.
+    let end = checked ? count : count &- Lexer.margin
     // Every token takes a byte at least: while `cursor` is below `limit`, the buffer has room
-    // for the next token, so one compare a token asks for both the source's end and the room.
-    var limit = min(count, cursor &+ Lexer.tokensLeft(next, room))
+    // for the next token, so one compare a token asks for the source's end (or the margin's)
+    // and the room.
+    var limit = min(end, cursor &+ Lexer.tokensLeft(next, room))
 
     // The token of one byte at `cursor`, or of two where the byte after it is `second`.
     @inline(__always) func single(_ kind: TokenKind) {
@@ -253,26 +276,29 @@ public struct Lexer {
       cursor &+= 1
     }
     @inline(__always) func pair(_ second: UInt8, _ double: TokenKind, else kind: TokenKind) {
-      let length = cursor &+ 1 < count && bytes[cursor &+ 1] == second ? 2 : 1
+      let length = (!checked || cursor &+ 1 < count) && bytes[cursor &+ 1] == second ? 2 : 1
       put(length == 2 ? double : kind, cursor, cursor &+ length, pending)
       cursor &+= length
     }
 
     lexing: while true {
       if cursor >= limit {
-        if cursor >= count { break }
+        if cursor >= end {
+          if !checked { stop = .tail }
+          break
+        }
         let left = Lexer.tokensLeft(next, room)
         if left == 0 {
           stop = .full
           break
         }
-        limit = min(count, cursor &+ left)
+        limit = min(end, cursor &+ left)
       }
       var byte = bytes[cursor]
       if byte == UInt8(ascii: " ") {
         pending |= Token.Flags.afterSpace.rawValue
         cursor &+= 1
-        if cursor == count { break }
+        if checked && cursor == count { break }
         byte = bytes[cursor]
       }
       let start = cursor
@@ -287,7 +313,7 @@ public struct Lexer {
         // ASCII sends the word the longer way below.
         // The name bytes from `start` go at least this far (the letters the load saw).
         var letters = start &+ 1
-        if start &+ 8 <= count {
+        if !checked || start &+ 8 <= count {
           let loaded = NameWord.load(bytes, at: start)
           let folded = loaded | PackedWord.folds
           let stops = NameWord.firstNonLetter(loaded, folded: folded)
@@ -296,10 +322,14 @@ public struct Lexer {
             let stop = UInt8(truncatingIfNeeded: loaded &>> shift)
             letters = start &+ Int(truncatingIfNeeded: shift &>> 3)
             if table[Int(stop)] & (ByteClass.nameByte | ByteClass.wordStop) == 0 {
-              cursor = letters
               put(
-                .word, start, cursor, pending,
+                .word, start, letters, pending,
                 keyword: keywords.find(short: folded & ~(UInt64.max &<< shift)))
+              // The space after the word (most words have one) is passed here, where its byte
+              // is at hand: the next token is after it, and has `.afterSpace`.
+              let space = stop == UInt8(ascii: " ")
+              cursor = letters &+ (space ? 1 : 0)
+              pending |= space ? Token.Flags.afterSpace.rawValue : 0
               continue
             }
           } else {
@@ -343,7 +373,7 @@ public struct Lexer {
         continue
       case .dot:
         let ellipsis =
-          start &+ 2 < count && bytes[start &+ 1] == UInt8(ascii: ".")
+          (!checked || start &+ 2 < count) && bytes[start &+ 1] == UInt8(ascii: ".")
           && bytes[start &+ 2] == UInt8(ascii: ".")
         cursor = start &+ (ellipsis ? 3 : 1)
         put(ellipsis ? .ellipsis : .dot, start, cursor, pending)
@@ -358,7 +388,7 @@ public struct Lexer {
         pair(UInt8(ascii: "="), .doubleEqual, else: .equal)
         continue
       case .less:
-        let second = start &+ 1 < count ? bytes[start &+ 1] : 0
+        let second = !checked || start &+ 1 < count ? bytes[start &+ 1] : 0
         let kind: TokenKind =
           second == UInt8(ascii: "=")
           ? .lessEqual : second == UInt8(ascii: ">") ? .lessGreater : .less
