@@ -41,3 +41,18 @@ def test_a_data_file_that_is_not_a_regular_file_is_named_for_what_it_is(
     assert f"cannot read '{name}': it is {KINDS[name]}, not a regular file" in result.stderr, \
         result.stderr
     assert "permission denied" not in result.stderr
+
+
+@pytest.mark.parametrize("make, kind", [(os.mkfifo, "a FIFO (a named pipe)"),
+                                        (os.mkdir, "a directory")], ids=["fifo", "folder"])
+def test_a_profile_file_that_is_not_a_regular_file_is_named_for_what_it_is(tmp_path, make, kind):
+    """`--profile dev` with a FIFO or a folder where config.json goes said the file does not
+    exist."""
+    folder = tmp_path / "config" / "snm"
+    folder.mkdir(parents=True, mode=0o700)
+    make(folder / "config.json")
+    result = run_snm("--profile", "dev", "-c", "echo 'x'", timeout=60,
+                     env={"XDG_CONFIG_HOME": str(tmp_path / "config")})
+    assert result.returncode == 2, result.stderr
+    assert f"snm: no profile 'dev': cannot read {folder}/config.json: it is {kind}, not a " \
+           "regular file" in result.stderr, result.stderr

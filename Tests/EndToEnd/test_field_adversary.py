@@ -659,3 +659,28 @@ def test_snm_started_in_the_background_waits_stopped_until_fg(shell_env):
         bash.press("Enter")
         screen = bash.wait_for(lambda s: re.search(r"^snm exited \d+$", s, re.M))
         assert "snm exited 0" in screen, screen
+
+
+def test_a_folder_above_snm_s_own_that_others_may_write_in_is_not_fixed_by_chmod_of_snm_s(
+        tmp_path):
+    """A state or config folder whose parent others may write in (mode 775, no sticky bit) was
+    refused with the advice `chmod go-w` of snm's own folder, which is 0700 already: following
+    it changed nothing. The advice is about the folder the reason names, or another place."""
+    for parent in (tmp_path / "state", tmp_path / "config"):
+        parent.mkdir()
+        os.chmod(parent, 0o775)
+    (tmp_path / "config" / "snm").mkdir(mode=0o700)
+    (tmp_path / "config" / "snm" / "config.json").write_text(json.dumps(
+        {"profiles": {"dev": {"url": "http://127.0.0.1:9", "anon_key": "sb_publishable_x"}}}))
+    env = {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1",
+           "SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY": "sb_publishable_x"}
+    shown = snm("-c", "session show", env=env)
+    assert f"others may write in {tmp_path / 'state'} (mode 775)" in shown.stderr, shown.stderr
+    profile = snm("--profile", "dev", "-c", "echo 'x'", env=env)
+    assert profile.returncode == 2, profile.stderr
+    assert f"others may write in {tmp_path / 'config'} (mode 775)" in profile.stderr
+    for said, place in ((shown.stderr, "state"), (profile.stderr, "config")):
+        assert f"chmod go-w {tmp_path / place}/snm" not in said, said
+        assert "Close the folder named to others (chmod go-w, or the sticky bit /tmp has: chmod " \
+               "+t), or keep snm's files in a folder of yours" in said, said

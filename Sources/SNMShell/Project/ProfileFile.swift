@@ -1,5 +1,6 @@
 import Foundation
 import SNMSupabase
+import SNMWire
 
 /// Named projects in `$XDG_CONFIG_HOME/snm/config.json` (else `~/.config/snm/config.json`).
 ///
@@ -31,12 +32,18 @@ public struct ProfileFile: Sendable {
       if let problem = FileIO.problem(ofPrivate: place) {
         throw UsageError(
           "refusing \(place): \(problem); a profile planted there would send your statements, "
-            + "password and keys to another server. Make it yours and closed to others: chmod "
-            + "go-w \(place)")
+            + "password and keys to another server. "
+            + FileIO.advice(forPrivate: place, elsewhere: "XDG_CONFIG_HOME"))
       }
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    // A regular file only, opened without waiting: a FIFO or a folder there was said not to exist.
+    let data: Data
+    switch RegularFile.contents(path) {
+    case .success(let bytes): data = bytes
+    case .failure(let refusal) where refusal.isMissing:
       throw UsageError("no profile '\(name)': \(path) does not exist")
+    case .failure(let refusal):
+      throw UsageError("no profile '\(name)': cannot read \(path): \(refusal.reason)")
     }
     let parsed = try? JSONSerialization.jsonObject(with: data)
     guard let root = parsed as? [String: Any], let profiles = root["profiles"] as? [String: Any]

@@ -15,7 +15,7 @@ extension RequestStatements {
     { file, filled throws(Diagnostic) in
       let path = localPath(filled, directory: directory)
       let data: Data
-      switch Self.contents(of: path) {
+      switch RegularFile.contents(path) {
       case .success(let bytes): data = bytes
       case .failure(let refusal):
         throw Diagnostic(.bodyFileUnreadable(file.path, reason: refusal.reason), at: file.range)
@@ -34,27 +34,6 @@ extension RequestStatements {
             .bodyFileUnreadable(file.path, reason: "not JSON: \(error)"), at: file.range)
         }
       }
-    }
-  }
-
-  /// The bytes of the regular file at `path`, or why it cannot be read: a FIFO, a device, a
-  /// socket or a directory is named for what it is (``RegularFile``), never waited on or read
-  /// without end.
-  static func contents(of path: String) -> Result<Data, RegularFileRefusal> {
-    let file: RegularFile
-    switch RegularFile.open(path) {
-    case .success(let opened): file = opened
-    case .failure(let refusal): return .failure(refusal)
-    }
-    defer { closeFile(file.fd) }
-    var data = Data(capacity: Int(clamping: file.size))
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { readFile(file.fd, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 { return .failure(RegularFileRefusal(errno: errno)) }
-      if count == 0 { return .success(data) }
-      data.append(contentsOf: buffer[0..<count])
     }
   }
 
@@ -155,12 +134,4 @@ extension RequestStatements {
   static func milliseconds(of duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
   }
-}
-
-private func readFile(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-  read(fd, buffer, count)
-}
-
-private func closeFile(_ fd: Int32) {
-  close(fd)
 }

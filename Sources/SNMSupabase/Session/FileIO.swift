@@ -62,6 +62,18 @@ public enum FileIO {
       ?? PrivateFolder.swappable(path, owner: { "uid \($0)" })
   }
 
+  /// What to do about `path`'s ``problem(ofPrivate:)``: when its own owner or mode is the
+  /// problem, `chmod go-w PATH`; when a folder above it is (``PrivateFolder/swappable``, which
+  /// names it), closing `path` changes nothing, so the advice is that folder's or another place,
+  /// `elsewhere` (`XDG_STATE_HOME`).
+  public static func advice(forPrivate path: String, elsewhere: String) -> String {
+    if PrivateFolder.problem(path, owner: { "uid \($0)" }) != nil {
+      return "Make it yours and closed to others: chmod go-w \(VisibleTextLine.escaped(path))"
+    }
+    return "Close the folder named to others (chmod go-w, or the sticky bit /tmp has: chmod +t), "
+      + "or keep snm's files in a folder of yours (\(elsewhere))"
+  }
+
   /// Writes `data` to a new 0600 file beside `path`, syncs it, and renames it over `path`.
   /// On any failure the temporary file is removed and `path` is untouched.
   public static func writeAtomically(_ data: Data, to path: String) -> String? {

@@ -29,8 +29,8 @@ public enum RefusedFolder {
   static func warning(_ path: String, _ problem: String) -> String {
     let shown = VisibleTextLine.escaped(path)
     return "refusing \(shown): \(problem); snm reads and keeps nothing there this run (sessions, "
-      + "history, cached schemas): a sign-in lasts until snm ends. Make it yours and closed to "
-      + "others: chmod go-w \(shown)"
+      + "history, cached schemas): a sign-in lasts until snm ends. "
+      + FileIO.advice(forPrivate: path, elsewhere: "XDG_STATE_HOME, XDG_CACHE_HOME")
   }
 
   private static let said = Mutex<Set<String>>([])

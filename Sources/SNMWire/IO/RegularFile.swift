@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// A file snm reads as data (`insert file`, `insert csv`, `storage upload`): opened without
 /// waiting, since `open(2)` of a FIFO nobody writes waits for a writer forever, deaf to Ctrl-C,
@@ -59,6 +55,26 @@ package struct RegularFile: Sendable {
     }
   }
 
+  /// The bytes of the regular file at `path`, or why it cannot be read (``open(_:)``): a FIFO, a
+  /// device, a socket or a directory is named for what it is, never waited on or read without end.
+  package static func contents(_ path: String) -> Result<Data, RegularFileRefusal> {
+    let file: RegularFile
+    switch open(path) {
+    case .success(let opened): file = opened
+    case .failure(let refusal): return .failure(refusal)
+    }
+    defer { systemClose(file.fd) }
+    var data = Data(capacity: Int(clamping: file.size))
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { systemRead(file.fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 { return .failure(RegularFileRefusal(errno: errno)) }
+      if count == 0 { return .success(data) }
+      data.append(contentsOf: buffer[0..<count])
+    }
+  }
+
   /// What a file of `mode` is, as a message names it: `a FIFO (a named pipe)`.
   package static func kind(ofMode mode: mode_t) -> String {
     switch mode & S_IFMT {
@@ -77,16 +93,28 @@ package struct RegularFile: Sendable {
 /// Why a file was not read as data: in words, without the path (the message around it names it).
 package struct RegularFileRefusal: Error, Sendable, Equatable {
   package let reason: String
+  /// Whether there is no file at all (`no such file`).
+  package let isMissing: Bool
 
   package init(errno code: Int32) {
     reason = code == ENOENT ? "no such file" : FileDescriptorIO.reason(code)
+    isMissing = code == ENOENT
   }
 
   init(mode: mode_t) {
     reason = "it is \(RegularFile.kind(ofMode: mode)), not a regular file"
+    isMissing = false
   }
 }
 
 private func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
   open(path, flags)
+}
+
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(fd, buffer, count)
+}
+
+private func systemClose(_ fd: Int32) {
+  close(fd)
 }
