@@ -80,9 +80,7 @@ import Testing
   @Test func aCorruptFileIsReportedThenAFreshLoginWorks() async throws {
     let rig = try Rig()
     defer { rig.directory.remove() }
-    try FileManager.default.createDirectory(
-      atPath: rig.store.directory, withIntermediateDirectories: true)
-    try Data("{\"version\": 1, \"project\": ".utf8).write(to: URL(fileURLWithPath: rig.sessionPath))
+    try rig.writeSessionFile("{\"version\": 1, \"project\": ")
     let manager = rig.manager()
 
     #expect(await manager.userID.failure == .signedOut)
@@ -101,9 +99,7 @@ import Testing
   @Test func aCorruptFileFailsARequestThatMustNotGoSignedOut() async throws {
     let rig = try Rig()
     defer { rig.directory.remove() }
-    try FileManager.default.createDirectory(
-      atPath: rig.store.directory, withIntermediateDirectories: true)
-    try Data("{\"version\": 1, \"project\": ".utf8).write(to: URL(fileURLWithPath: rig.sessionPath))
+    try rig.writeSessionFile("{\"version\": 1, \"project\": ")
     let manager = rig.manager()
     await manager.configure(project: Rig.project, auth: rig.auth, requiresStored: true)
     await #expect {
@@ -124,10 +120,8 @@ import Testing
   @Test func aSessionFileOfAnotherShapeIsCorruptToo() async throws {
     let rig = try Rig()
     defer { rig.directory.remove() }
-    try FileManager.default.createDirectory(
-      atPath: rig.store.directory, withIntermediateDirectories: true)
-    try Data("{\"version\":1,\"project\":\"http://127.0.0.1:54399\",\"session\":{\"user\":3}}".utf8)
-      .write(to: URL(fileURLWithPath: rig.sessionPath))
+    try rig.writeSessionFile(
+      "{\"version\":1,\"project\":\"http://127.0.0.1:54399\",\"session\":{\"user\":3}}")
     #expect(await rig.manager().restoreSession() == nil)
     #expect(
       rig.warnings.all.first?.contains("not a valid session: no 'access_token'; removed") == true)

@@ -117,4 +117,11 @@ struct Rig {
   }
 
   var sessionPath: String { store.path(project: Self.project) }
+
+  /// Writes `text` where the session file goes, its folder made first (a corrupt or foreign file).
+  func writeSessionFile(_ text: String) throws {
+    try FileManager.default.createDirectory(
+      atPath: store.directory, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: sessionPath))
+  }
 }
