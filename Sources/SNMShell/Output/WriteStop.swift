@@ -149,11 +149,8 @@ struct WriteStop: ~Copyable, Sendable {
     let first = wakeInstalled.compareExchange(
       expected: false, desired: true, ordering: .acquiringAndReleasing)
     guard first.exchanged else { return }
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = wakeWrite
-    action.sa_flags = 0
-    sigemptyset(&action.sa_mask)
-    _ = sigaction(SIGURG, &action, nil)
+    // Not restarting: the blocked write(2) must end (EINTR).
+    SignalAction.install(SIGURG, restarting: false, handler: wakeWrite)
   }
 }
 

@@ -21,11 +21,7 @@ enum WindowResize {
   /// Puts the handler in place; a resize from now on wakes `fd`'s reader.
   static func install(waking fd: Int32) {
     resizeWakeEnd.store(fd, ordering: .releasing)
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = noteResize
-    action.sa_flags = SA_RESTART
-    sigemptyset(&action.sa_mask)
-    _ = sigaction(SIGWINCH, &action, nil)
+    SignalAction.install(SIGWINCH, restarting: true, handler: noteResize)
   }
 
   /// Stops waking `fd` (its pipe is about to close); a resize is only noted from now on.

@@ -77,11 +77,7 @@ public final class InterruptSignals: Sendable {
     thread.name = "snm-signals"
     thread.start()
     for signal in [SIGINT, SIGTERM] {
-      var action = sigaction()
-      action.__sigaction_handler.sa_handler = forwardSignal
-      action.sa_flags = SA_RESTART
-      sigemptyset(&action.sa_mask)
-      _ = sigaction(signal, &action, nil)
+      SignalAction.install(signal, restarting: true, handler: forwardSignal)
     }
   }
 

@@ -19,18 +19,14 @@ enum JobStop {
   /// the terminal); whether a SIGCONT came (false: no shell has job control here).
   @discardableResult
   static func stopAsTheTerminalWould(by signal: Int32 = SIGTSTP) -> Bool {
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = noteContinued
-    sigemptyset(&action.sa_mask)
-    var previous = sigaction()
     continued.store(false, ordering: .releasing)
-    _ = sigaction(SIGCONT, &action, &previous)
+    let previous = SignalAction.install(SIGCONT, restarting: false, handler: noteContinued)
     kill(0, signal)
     let deadline = ContinuousClock.now + .milliseconds(500)
     while !continued.load(ordering: .acquiring) && ContinuousClock.now < deadline {
       usleep(1_000)
     }
-    _ = sigaction(SIGCONT, &previous, nil)
+    SignalAction.restore(SIGCONT, previous)
     return continued.load(ordering: .acquiring)
   }
 
