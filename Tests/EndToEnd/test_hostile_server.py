@@ -216,6 +216,57 @@ def test_a_refresh_answer_whose_token_no_header_may_carry_is_refused_not_sent(
         server.stop()
 
 
+KEYS_WITH_CONTROLS = {
+    # where: (flags, environment, profile JSON, the place the refusal names, the escape shown)
+    "profile anon_key NUL": ([], {}, {"anon_key": "sb_publishable_ab\u0000cd"},
+                             '"anon_key"', "\\u{0}, byte 18 of 20"),
+    "profile service_key ESC": ([], {}, {"anon_key": "sb_publishable_x",
+                                         "service_key": "sb_secret_\u001b[2J"},
+                                '"service_key"', "\\u{1B}, byte 11 of 14"),
+    "$SUPABASE_ANON_KEY BS": (["--url", None], {"SUPABASE_ANON_KEY": "sb_publishable_x\b"}, None,
+                              "$SUPABASE_ANON_KEY", "\\u{8}, byte 17 of 17"),
+    "--key SOH": (["--url", None, "--key", "sb_publishable_\x01x"], {}, None, "--key",
+                  "\\u{1}, byte 16 of 17"),
+    "--service-key DEL": (["--url", None, "--key", "sb_publishable_x", "--service-key",
+                           "sb_secret_\x7f"], {}, None, "--service-key", "\\u{7F}, byte 11 of 11"),
+}
+
+
+@pytest.mark.parametrize("where", list(KEYS_WITH_CONTROLS))
+def test_a_key_holding_a_control_character_is_refused_not_sent(home, tmp_path, where):
+    """A key goes into every request's `apikey` header: a NUL in a profile's key (JSON's
+    `\\u0000`) went out raw over http://, and so did ESC, DEL and the other control characters.
+    It is refused before anything is sent, where it was found and which character, never the
+    key, as a session's token holding one is (above). A line break is not refused: the header's
+    encoder makes it a space, so a secret saved with its newline works (test_ci_shoes)."""
+    flags, env, profile, place, shown = KEYS_WITH_CONTROLS[where]
+    heads = []
+
+    def answer(head):
+        heads.append(head)
+        return json_answer(b"[]")
+    server = HostileServer(answer)
+    try:
+        if profile is not None:
+            folder = tmp_path / "config" / "snm"
+            folder.mkdir(parents=True, mode=0o700)
+            config = folder / "config.json"
+            config.write_text(json.dumps({"profiles": {"dev": {"url": server.url, **profile}}}))
+            config.chmod(0o600)
+            flags = ["--profile", "dev"]
+            place = f"profile 'dev' in {config}: {place}"
+        flags = [server.url if flag is None else flag for flag in flags]
+        result = run_snm(*flags, "-c", "from todos select id\nas service from todos select id",
+                         env={**home, **env})
+        assert result.returncode == 2, (result.returncode, result.stderr)
+        assert f"snm: {place} holds a control character ({shown}), which no request header " \
+               "may carry: nothing is sent with it" in result.stderr, result.stderr
+        assert "sb_publishable_" not in result.stderr and "sb_secret_" not in result.stderr
+        assert heads == [], heads
+    finally:
+        server.stop()
+
+
 def test_a_huge_expires_in_is_refused_too(home):
     body = session_body(expires_in=1e300)
     del_at = json.loads(body)

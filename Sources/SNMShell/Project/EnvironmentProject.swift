@@ -79,7 +79,9 @@ struct EnvironmentProject {
   /// statements as anon, under row-level security, where the job asked to pass it (a cleanup that
   /// deletes nothing, a count of the rows one user sees), and exited 0.
   /// - Throws: `UsageError` naming the variable and what to do.
+  /// Any key's variable holding a control character is refused too (``controlRefusal(_:at:)``).
   static func serverKey(_ found: (name: String, value: String)) throws(UsageError) -> String {
+    if let refusal = controlRefusal(found.value, at: "$\(found.name)") { throw refusal }
     guard !clientKeyVariables.contains(found.name),
       let refusal = clientKeyRefusal(
         found.value, at: "$\(found.name)",
@@ -105,6 +107,29 @@ struct EnvironmentProject {
     return UsageError(
       "\(place) holds a client key (\(role), which row-level security applies to), not the "
         + "project's server key: \(advice)")
+  }
+
+  /// The refusal of a key found at `place` (`--key`, `$SUPABASE_ANON_KEY`, a profile's field)
+  /// that holds a control character (NUL, ESC, DEL, any C0 but tab, LF and CR), nil for any
+  /// other key. A key goes into every request's `apikey` header (and a JWT-shaped one into
+  /// `Authorization`), where such a byte was sent raw over http:// (NUL from a profile's JSON,
+  /// `"\u0000"`): never sent, as a session's token holding one is never sent. A line break is
+  /// left to the header's encoder, which makes it a space on every transport, so a secret saved
+  /// with its newline (`echo KEY > secret`) goes as the key (test_ci_shoes). The character is
+  /// named by its escape and its place in the key, never the key.
+  static func controlRefusal(_ key: String, at place: String) -> UsageError? {
+    let tab: UInt8 = 0x09
+    let found = key.utf8.firstIndex { byte in
+      (byte < 0x20 && byte != tab && byte != 0x0A && byte != 0x0D) || byte == 0x7F
+    }
+    guard let found else { return nil }
+    let byte = key.utf8[found]
+    let position = key.utf8.distance(from: key.utf8.startIndex, to: found) + 1
+    let shown = VisibleText.escaped(String(Unicode.Scalar(byte)))
+    return UsageError(
+      "\(place) holds a control character (\(shown), byte \(position) of \(key.utf8.count)), "
+        + "which no request header may carry: nothing is sent with it; write the key alone, as "
+        + "the project's API settings show it")
   }
 
   /// Whether `key` is a client's for certain: `sb_publishable_`, or a legacy JWT whose role is

@@ -67,6 +67,13 @@ public struct ProfileFile: Sendable {
         "profile '\(name)' in \(path) needs \"url\" and a key (\"publishable_key\" or \"anon_key\")"
       )
     }
+    let service = ["service_key", "secret_key", "service_role_key"].lazy.compactMap { field in
+      (profile[field] as? String).map { (field, $0) }
+    }.first
+    for (field, value) in [(field, key)] + (service.map { [$0] } ?? []) {
+      let place = "profile '\(name)' in \(path): \"\(field)\""
+      if let refusal = EnvironmentProject.controlRefusal(value, at: place) { throw refusal }
+    }
     if let tail = ProjectSelection.servicePath(in: url) {
       throw UsageError(
         "profile '\(name)' in \(path): \"url\" ends in \(ProjectChoice.shown(tail)), which snm "
@@ -80,9 +87,6 @@ public struct ProfileFile: Sendable {
     {
       throw refusal
     }
-    let service = ["service_key", "secret_key", "service_role_key"].lazy.compactMap { field in
-      (profile[field] as? String).map { (field, $0) }
-    }.first
     if let (field, key) = service,
       let refusal = EnvironmentProject.clientKeyRefusal(
         key, at: "profile '\(name)' in \(path): \"\(field)\"",

@@ -74,6 +74,9 @@ public struct ProjectChoice: Sendable, Equatable {
       throw UsageError(
         "\(named.joined(separator: " and ")) each name a project: give one of them")
     }
+    for (flag, key) in [("--key", options.key), ("--service-key", options.serviceKey)] {
+      if let key, let refusal = EnvironmentProject.controlRefusal(key, at: flag) { throw refusal }
+    }
     if let service = options.serviceKey,
       let refusal = EnvironmentProject.clientKeyRefusal(
         service, at: "--service-key",
