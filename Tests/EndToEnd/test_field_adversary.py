@@ -17,6 +17,7 @@ import time
 import pexpect
 import pytest
 
+from accounts import shared_group
 from conftest import SNM, free_port
 from hardening import process_memory
 from test_shell_prompt import shell_env  # noqa: F401 (a fixture)
@@ -31,24 +32,8 @@ def snm(*args, env=None):
 @pytest.mark.skipif(os.geteuid() != 0, reason="making a folder another account owns needs root")
 def test_a_data_dir_another_account_may_write_is_refused(tmp_path):
     nobody = pwd.getpwnam("nobody")
-    for name, owner, mode, problem in [
-            ("theirs", nobody.pw_uid, 0o700, "it belongs to nobody (uid"),
-            ("open", 0, 0o777, "others may write in it (mode 777)"),
-            ("group", 0, 0o770, "others may write in it (mode 770)")]:
-        data = tmp_path / name
-        data.mkdir()
-        os.chown(data, owner, -1)
-        os.chmod(data, mode)
-        started = snm("local", "start", "--dir", str(data), "--port", str(free_port()))
-        try:
-            assert started.returncode != 0, (name, started.stdout)
-            assert f"snm local: refusing the data dir {data}: {problem}" in started.stderr, \
-                (name, started.stderr)
-            assert "it holds the project's JWT secret and keys" in started.stderr
-            assert sorted(os.listdir(data)) == [], (name, os.listdir(data))
-        finally:
-            if started.returncode == 0:
-                snm("local", "destroy", "--dir", str(data), "--yes")
+    with shared_group() as group:
+        refused_data_dirs(tmp_path, nobody, group)
     # Its own folder, closed to others, is taken as ever (0755: others read, none writes).
     data = tmp_path / "mine"
     data.mkdir(mode=0o755)
@@ -62,6 +47,31 @@ def test_a_data_dir_another_account_may_write_is_refused(tmp_path):
     finally:
         os.chmod(data, 0o755)
         snm("local", "destroy", "--dir", str(data), "--yes")
+
+
+def refused_data_dirs(tmp_path, nobody, group):
+    """`snm local start` in data dirs another account may write in: nobody's, one open to
+    others, one a group another account is in may write in (root's own group, which no one else
+    is in, is root's private group: test_private_group.py)."""
+    for name, owner, mode, problem in [
+            ("theirs", nobody.pw_uid, 0o700, "it belongs to nobody (uid"),
+            ("open", 0, 0o777, "others may write in it (mode 777)"),
+            ("group", 0, 0o770,
+             f"its group {group.gr_name} may write in it (mode 770), a group not yours alone")]:
+        data = tmp_path / name
+        data.mkdir()
+        os.chown(data, owner, group.gr_gid if name == "group" else -1)
+        os.chmod(data, mode)
+        started = snm("local", "start", "--dir", str(data), "--port", str(free_port()))
+        try:
+            assert started.returncode != 0, (name, started.stdout)
+            assert f"snm local: refusing the data dir {data}: {problem}" in started.stderr, \
+                (name, started.stderr)
+            assert "it holds the project's JWT secret and keys" in started.stderr
+            assert sorted(os.listdir(data)) == [], (name, os.listdir(data))
+        finally:
+            if started.returncode == 0:
+                snm("local", "destroy", "--dir", str(data), "--yes")
 
 
 @contextlib.contextmanager
@@ -663,12 +673,13 @@ def test_snm_started_in_the_background_waits_stopped_until_fg(shell_env):
 
 def test_a_folder_above_snm_s_own_that_others_may_write_in_is_not_fixed_by_chmod_of_snm_s(
         tmp_path):
-    """A state or config folder whose parent others may write in (mode 775, no sticky bit) was
+    """A state or config folder whose parent others may write in (mode 777, no sticky bit) was
     refused with the advice `chmod go-w` of snm's own folder, which is 0700 already: following
-    it changed nothing. The advice is about the folder the reason names, or another place."""
+    it changed nothing. The advice is about the folder the reason names, or another place. (A
+    group that may write is test_private_group.py's: the user's own private group is taken.)"""
     for parent in (tmp_path / "state", tmp_path / "config"):
         parent.mkdir()
-        os.chmod(parent, 0o775)
+        os.chmod(parent, 0o777)
     (tmp_path / "config" / "snm").mkdir(mode=0o700)
     (tmp_path / "config" / "snm" / "config.json").write_text(json.dumps(
         {"profiles": {"dev": {"url": "http://127.0.0.1:9", "anon_key": "sb_publishable_x"}}}))
@@ -676,10 +687,10 @@ def test_a_folder_above_snm_s_own_that_others_may_write_in_is_not_fixed_by_chmod
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "NO_COLOR": "1",
            "SUPABASE_URL": "http://127.0.0.1:9", "SUPABASE_ANON_KEY": "sb_publishable_x"}
     shown = snm("-c", "session show", env=env)
-    assert f"others may write in {tmp_path / 'state'} (mode 775)" in shown.stderr, shown.stderr
+    assert f"others may write in {tmp_path / 'state'} (mode 777)" in shown.stderr, shown.stderr
     profile = snm("--profile", "dev", "-c", "echo 'x'", env=env)
     assert profile.returncode == 2, profile.stderr
-    assert f"others may write in {tmp_path / 'config'} (mode 775)" in profile.stderr
+    assert f"others may write in {tmp_path / 'config'} (mode 777)" in profile.stderr
     for said, place in ((shown.stderr, "state"), (profile.stderr, "config")):
         assert f"chmod go-w {tmp_path / place}/snm" not in said, said
         assert "Close the folder named to others (chmod go-w, or the sticky bit /tmp has: chmod " \

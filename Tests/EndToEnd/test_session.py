@@ -274,7 +274,9 @@ def test_a_spent_refresh_token_signs_out_with_a_clear_message(short_project, tmp
     assert check.returncode == 3
     assert "session ended on the server (refresh_token_already_used)" in check.stderr
     assert "sign in again with 'login'" in check.stderr
-    assert client.session_files() == []
+    # The file is the mark that the server ended the session (test_session_ended.py), no token.
+    [marked] = client.session_files()
+    assert json.loads(marked.read_text())["ended"]["code"] == "refresh_token_already_used"
     assert "not signed in" in client.run("session show").stdout
 
 

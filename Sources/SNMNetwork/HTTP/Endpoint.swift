@@ -47,6 +47,21 @@ public struct Endpoint: Sendable, Hashable {
   /// a session's tokens: a sign-in, a refresh): the transport zeroes the memory that held the
   /// answer when it is freed (``TransportRequest/holdsSecrets``).
   public var holdsSecrets = false
+  /// Whether a 2xx answer must carry a body (``AnswerBody``): one without is refused as
+  /// malformed, never taken as an empty result.
+  public var answerBody = AnswerBody.optional
+
+  /// What a 2xx answer to a request must carry: a body (rows, a listing), or whatever it has
+  /// (a write that asked for none, a download, HEAD). A proxy or gateway in front of the project
+  /// that answers 200 with nothing would otherwise pass as an empty result.
+  public enum AnswerBody: Sendable, Hashable {
+    /// A body or none.
+    case optional
+    /// A body, whatever the 2xx status.
+    case required
+    /// A body, unless the status is 204 No Content (a function that returns `void`).
+    case requiredUnlessNoContent
+  }
 
   public init(
     baseURL: String, path: String, method: HTTPMethod = .get, query: [QueryItem] = [],

@@ -67,10 +67,12 @@ public final class SNMNetworkProvider: Sendable {
     request.bodyFile = endpoint.bodyFile
     request.responseFile = endpoint.responseFile
     request.holdsSecrets = endpoint.holdsSecrets
-    guard let trace = RequestTrace.current else { return try await exchange(request, deadline) }
+    guard let trace = RequestTrace.current else {
+      return try await exchange(request, deadline, answerBody: endpoint.answerBody)
+    }
     let started = ContinuousClock.now
     do {
-      let response = try await exchange(request, deadline)
+      let response = try await exchange(request, deadline, answerBody: endpoint.answerBody)
       trace.record(
         request, response: response, failure: nil, milliseconds: Self.milliseconds(since: started))
       return response
@@ -87,10 +89,12 @@ public final class SNMNetworkProvider: Sendable {
     return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
   }
 
-  /// Sends `request` and follows its redirects within `deadline`; a non-2xx answer throws.
-  func exchange(_ first: TransportRequest, _ deadline: ContinuousClock.Instant)
-    async throws(SNMNetworkError) -> SNMResponse
-  {
+  /// Sends `request` and follows its redirects within `deadline`; a non-2xx answer throws, and
+  /// so does a 2xx answer without the body `answerBody` says it must carry.
+  func exchange(
+    _ first: TransportRequest, _ deadline: ContinuousClock.Instant,
+    answerBody: Endpoint.AnswerBody = .optional
+  ) async throws(SNMNetworkError) -> SNMResponse {
     var request = first
     let url = request.url
     let timeout = request.timeout
@@ -112,7 +116,29 @@ public final class SNMNetworkProvider: Sendable {
       failure.write = request.method.isWrite
       throw .http(failure)
     }
+    let write = request.method.isWrite
+    if let reason = Self.missingBody(response, answerBody: answerBody, write: write) {
+      throw .malformedResponse(url: response.url, reason: reason)
+    }
     return response
+  }
+
+  /// Why `response`, a 2xx answer, lacks the body its request must get (``Endpoint/AnswerBody``),
+  /// or nil: an empty body where rows, a listing or a result belong is no empty result but a
+  /// proxy, gateway or server answering for the project with nothing (a CI gate must not pass
+  /// on it). A body saved to a file (a download) counts as one.
+  static func missingBody(_ response: SNMResponse, answerBody: Endpoint.AnswerBody, write: Bool)
+    -> String?
+  {
+    guard response.body.isEmpty, response.savedPath == nil else { return nil }
+    switch answerBody {
+    case .optional: return nil
+    case .requiredUnlessNoContent where response.status == 204: return nil
+    case .required, .requiredUnlessNoContent: break
+    }
+    let applied = write ? "; the write may have been applied: look before sending it again" : ""
+    return "an empty body (HTTP \(response.status)) where the request's result belongs (a proxy or "
+      + "gateway in front of the project answering for it?)\(applied)"
   }
 
   /// `http` or `https` for a URL with one of those schemes (any case), else nil.

@@ -23,6 +23,8 @@ struct SessionReport {
   let refreshed: Bool
   /// The role of the project's API key, which requests run as when no one is signed in.
   var keyRole = "anon"
+  /// Signed out because the server ended the session kept here (said on a line of its own).
+  var ended: SessionStoreError?
 
   /// `authenticated` (from the token's claims, else the user record); the key's role (`anon`,
   /// `service_role`) when signed out.
@@ -35,6 +37,7 @@ struct SessionReport {
   func render(_ format: OutputFormat) -> String {
     if format == .json || format == .ndjson { return json().serialized() }
     guard let session else {
+      if let ended { return "not signed in: \(ended)" }
       return "not signed in (requests use the project's API key, role \(keyRole))"
     }
     var rows: [(String, String)] = [("user_id", session.user.id.uuidString.lowercased())]

@@ -60,9 +60,9 @@ struct SessionStatements: StatementFamily {
       return await printAccessToken()
     case .show:
       let session = await sessions.currentSession
-      sayReport(
-        SessionReport(session: session, now: Date(), refreshed: false, keyRole: keyRole)
-          .render(settings.format))
+      var report = SessionReport(session: session, now: Date(), refreshed: false, keyRole: keyRole)
+      report.ended = await endedOnTheServer()
+      sayReport(report.render(settings.format))
       return Outcome(.succeeded(nil))
     case .logout(let scope):
       return await logout(scope)
@@ -123,7 +123,7 @@ struct SessionStatements: StatementFamily {
           .checkLine(settings.format))
       return Outcome(.succeeded(nil), signedIn: .as(Self.promptName(session.user)))
     case .done(.failure(.signedOut)):
-      return authFailure("not signed in; use 'login' or 'login email ...'")
+      return await notSignedIn("not signed in; use 'login' or 'login email ...'")
     case .done(.failure(let error)):
       return sessionLost(error)
     case .failed(let error): return authFailure(Self.describe(error))
@@ -152,7 +152,7 @@ struct SessionStatements: StatementFamily {
       return Outcome(.succeeded(nil))
     case .failure(let error):
       if case .signedOut = error {
-        return authFailure("not signed in; use 'login' or 'login email ...'")
+        return await notSignedIn("not signed in; use 'login' or 'login email ...'")
       }
       return sessionLost(error)
     }
@@ -182,7 +182,7 @@ struct SessionStatements: StatementFamily {
       output.results.flush()
       return Outcome(.succeeded(nil))
     case .done(.failure(.signedOut)):
-      return authFailure(
+      return await notSignedIn(
         "not signed in: `session token` prints a signed-in user's token; `login` first")
     case .done(.failure(let error)):
       return sessionLost(error)
@@ -232,6 +232,22 @@ struct SessionStatements: StatementFamily {
       "\(verb) needs a password, and there is no terminal to ask for it at (snm asks at its "
         + "controlling terminal, /dev/tty, and never reads one from standard input): write "
         + "`password $env.NAME` (or `password '...'`)")
+  }
+
+  /// `session check`, `refresh` or `token` signed out: the statement fails with `usual`, or,
+  /// when the server ended the session kept here, with that (``endedOnTheServer()``).
+  private func notSignedIn(_ usual: String) async -> Outcome {
+    guard let ended = await endedOnTheServer() else { return authFailure(usual) }
+    let failure = SupabaseSessionError.storedUnusable(ended)
+    return authFailure(failure.description, headline: FailureHeadline.of(failure))
+  }
+
+  /// The mark that the server ended the session kept for this project, until a sign-in or a
+  /// `logout` replaces it; nil when there is none.
+  private func endedOnTheServer() async -> SessionStoreError? {
+    let problem = await sessions.storedSessionProblem
+    guard case .endedByServer? = problem else { return nil }
+    return problem
   }
 
   /// The session could not be refreshed or checked: it is gone, and the statement fails.

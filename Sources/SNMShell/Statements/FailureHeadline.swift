@@ -22,7 +22,8 @@ enum FailureHeadline {
       "the project's answer could not be read"
     case let failure as SupabaseAuthError where failure.status == 401 && failure.code == .unknown:
       refusedKey
-    case SupabaseSessionError.endedByServer:
+    case SupabaseSessionError.endedByServer,
+      SupabaseSessionError.storedUnusable(.endedByServer):
       "the session ended on the server"
     case SupabaseSessionError.refreshFailed, SupabaseSessionError.unreachable:
       "could not refresh the session"

@@ -59,10 +59,12 @@ public struct SupabaseDBRequest: Sendable, Hashable, SNMRequestConvertible {
       } else {
         sentBody.map { Data($0.serializedBytes()) }
       }
-    endpoint = Endpoint(
+    var endpoint = Endpoint(
       baseURL: baseURL, path: target, method: compiler.head ? .head : action.method,
       query: compiler.query,
       headers: compiler.headers(body: sentBody, schema: compiler.schema ?? schema), body: bytes)
+    endpoint.answerBody = compiler.answerBody
+    self.endpoint = endpoint
   }
 
   /// The endpoint itself.

@@ -230,6 +230,20 @@ struct SupabaseQueryCompiler {
 
   /// The headers the request carries: Content-Type with a body, Prefer, Accept when not the
   /// default, and the profile header for a schema other than public.
+  /// What a 2xx answer must carry: PostgREST answers a read, a write with
+  /// `return=representation` and a plan with a body (`[]` when no row matched), a function with
+  /// one unless it returns `void` (204); a CSV read of no rows, a HEAD and a write with
+  /// `return=minimal` may answer with none.
+  var answerBody: Endpoint.AnswerBody {
+    if head || csv { return .optional }
+    if plan != nil { return .required }
+    switch action {
+    case .fetch: return .required
+    case .rpc: return .requiredUnlessNoContent
+    case .insert, .update, .upsert, .delete, .put: return returning ? .required : .optional
+    }
+  }
+
   func headers(body: JSONValue?, schema: String?) -> HTTPHeaders {
     var headers = HTTPHeaders()
     if body != nil { headers["Content-Type"] = "application/json" }

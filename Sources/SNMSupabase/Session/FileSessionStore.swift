@@ -64,6 +64,9 @@ public struct FileSessionStore: SessionStore {
     guard Self.sameProject(stored.keys, keyMarks) else {
       throw .otherProject(path: path(project: project))
     }
+    if let ended = stored.ended {
+      throw .endedByServer(path: path(project: project), code: ended.code, date: ended.date)
+    }
     return stored.session
   }
 
@@ -94,6 +97,11 @@ public struct FileSessionStore: SessionStore {
     let stored: StoredSession
     do {
       stored = try JSONDecoder().decode(StoredSession.self, from: data)
+      // A file holds a session or the mark that the server ended one.
+      if stored.session == nil && stored.ended == nil {
+        throw DecodingError.keyNotFound(
+          StoredSession.CodingKeys.session, .init(codingPath: [], debugDescription: ""))
+      }
     } catch {
       // Not a session (damaged, or a value no session can hold): removed, so that it is reported
       // once and not met again on every run.
@@ -121,14 +129,28 @@ public struct FileSessionStore: SessionStore {
     if let problem = session.problem {
       throw .unwritable(path: path, reason: "the session is not valid (\(problem))")
     }
+    try write(
+      StoredSession(
+        version: 1, project: project, keys: marks.isEmpty ? nil : marks.sorted(), session: session),
+      to: path)
+  }
+
+  public func markEnded(project: String, code: String, date: Date) throws(SessionStoreError) {
+    let path = path(project: project)
+    // The marks stay: another project served at this URL later is not told of this one's end.
+    let kept = (try? loadStored(project: project))?.keys
+    let ended = StoredSession.Ended(code: code, date: ISO8601Timestamp.string(from: date))
+    try write(StoredSession(version: 1, project: project, keys: kept, ended: ended), to: path)
+  }
+
+  /// Writes `stored` to `path` in one step (``FileIO/writeAtomically(_:to:)``), 0600, making
+  /// the folder (0700) first.
+  private func write(_ stored: StoredSession, to path: String) throws(SessionStoreError) {
     var data: Data
     do {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      data = try encoder.encode(
-        StoredSession(
-          version: 1, project: project, keys: marks.isEmpty ? nil : marks.sorted(),
-          session: session))
+      data = try encoder.encode(stored)
     } catch {
       throw .unwritable(path: path, reason: "could not encode the session")
     }
@@ -165,11 +187,23 @@ public struct FileSessionStore: SessionStore {
   }
 
   /// What a session file holds: a format version, the project it belongs to (its URL and the
-  /// marks of its keys; no marks in files written before they were kept), the session.
+  /// marks of its keys; no marks in files written before they were kept), and the session, or
+  /// in its place the mark that the server ended it (``Ended``: no token).
   struct StoredSession: Codable {
     var version: Int
     var project: String
     var keys: [String]?
-    var session: SupabaseSession
+    var session: SupabaseSession?
+    var ended: Ended?
+
+    /// The server's `error_code` when it ended the session, and when (ISO 8601, UTC).
+    struct Ended: Codable {
+      var code: String
+      var date: String
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case version, project, keys, session, ended
+    }
   }
 }

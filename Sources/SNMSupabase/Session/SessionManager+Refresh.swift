@@ -38,7 +38,7 @@ extension SessionManager {
       switch error {
       case .lockTimeout(let path): return .failure(.lockTimeout(path: path))
       // A lock file that cannot be created (read-only directory): refresh unlocked.
-      case .unwritable, .unreadable, .otherProject, .refusedFolder: lock = nil
+      case .unwritable, .unreadable, .otherProject, .refusedFolder, .endedByServer: lock = nil
       }
     }
     defer { lock?.unlock() }
@@ -64,15 +64,19 @@ extension SessionManager {
       persist(fresh, project: project)
       return .success(fresh)
     } catch let error as SupabaseAuthError where error.endsSession {
-      // Delete the stored session only if it is still the one the server refused.
+      // The stored session, if it is still the one the server refused, makes way for the mark
+      // that the server ended it: a later run says so (and a script fails) until a sign-in or
+      // `logout`, rather than going on signed out as if no one had signed in.
+      current = nil
       if (loadStored()?.refreshToken ?? candidate.refreshToken) == candidate.refreshToken {
         do {
-          try store.delete(project: project)
+          try store.markEnded(project: project, code: error.code.rawValue, date: now())
+          // The rest of this run as the next: a script's later requests fail alike.
+          _ = loadStored(problem: &storedProblem)
         } catch {
-          warn(error.description)
+          if case .refusedFolder = error {} else { warn(error.description) }
         }
       }
-      current = nil
       return .failure(.endedByServer(error.code))
     } catch let error as SupabaseAuthError {
       return .failure(.refreshFailed(error))

@@ -3,9 +3,23 @@ import Foundation
 extension SessionManager {
   /// `logout` with no session in use: a stored session that could not be used no longer stops
   /// requests (``SupabaseSessionError/storedUnusable(_:)``), as its message says: the user chose
-  /// to go on signed out.
-  public func goOnSignedOut() {
+  /// to go on signed out. The mark that the server ended the session is deleted (when it is still
+  /// there: another process may have signed in meanwhile), so later runs go on signed out too.
+  public func goOnSignedOut() async {
     restoreIfNeeded()
+    if case .endedByServer? = storedProblem, let project {
+      let lock = try? await store.lock(project: project)
+      defer { lock?.unlock() }
+      var problem: SessionStoreError?
+      _ = loadStored(problem: &problem)
+      if case .endedByServer? = problem {
+        do {
+          try store.delete(project: project)
+        } catch {
+          warn(error.description)
+        }
+      }
+    }
     storedProblem = nil
   }
 
@@ -27,7 +41,10 @@ extension SessionManager {
     if policy.needsRefresh(session, now: now()) {
       switch await refresh(from: session, rejectedToken: nil) {
       case .success(let fresh): session = fresh
-      case .failure(.endedByServer): return
+      case .failure(.endedByServer):
+        // Already ended: the mark that says so goes too, for the user chose to be signed out.
+        if scope != .others { await goOnSignedOut() }
+        return
       case .failure: break
       }
     }

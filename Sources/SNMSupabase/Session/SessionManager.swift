@@ -114,6 +114,13 @@ public actor SessionManager: SessionManageable {
     return current
   }
 
+  /// Why the stored session could not be used (restored first), until a sign-in or a sign-out
+  /// replaces it; nil when there was none or it is in use.
+  public var storedSessionProblem: SessionStoreError? {
+    restoreIfNeeded()
+    return storedProblem
+  }
+
   public func restoreSession() -> SupabaseSession? {
     restore()
     return current
@@ -153,6 +160,13 @@ public actor SessionManager: SessionManageable {
     if case .otherProject = problem { problem = nil }
     storedProblem = problem
     restored = true
+    // At the prompt, which goes on signed out, the end is said (once a process); a script's
+    // request fails with it instead (``SupabaseSessionError/storedUnusable(_:)``).
+    if !requiresStored, let problem, case .endedByServer(let path, _, _) = problem,
+      warnedPaths.insert(path).inserted
+    {
+      warn("\(problem); meanwhile requests go signed out ('logout' to go on so unwarned)")
+    }
   }
 
   /// The stored session; an unreadable file is reported once and counts as signed out.

@@ -1,3 +1,4 @@
+import Foundation
 import SNMWire
 
 /// Where sessions persist between snm runs, one per project URL, shared by concurrent processes.
@@ -11,6 +12,8 @@ import SNMWire
 /// ```
 /// `load` throws ``SessionStoreError/unreadable(path:reason:)`` for a corrupt or unreadable file,
 /// ``SessionStoreError/otherProject(path:)`` for another project's;
+/// ``SessionStoreError/endedByServer(path:code:date:)`` where the server ended the session kept
+/// there (``markEnded(project:code:date:)``);
 /// `save` and `delete` throw ``SessionStoreError/unwritable(path:reason:)`` and leave the previous
 /// file as it was.
 public protocol SessionStore: Sendable {
@@ -25,6 +28,12 @@ public protocol SessionStore: Sendable {
     throws(SessionStoreError)
   /// Deletes the stored session for `project` (no error when there is none).
   func delete(project: String) throws(SessionStoreError)
+  /// Replaces the stored session for `project` with a mark that the server ended it (`code`, the
+  /// server's `error_code`, at `date`), holding no token: until a sign-in (``save(_:project:keyMarks:)``)
+  /// or a `logout` (``delete(project:)``) replaces it, ``load(project:keyMarks:)`` throws
+  /// ``SessionStoreError/endedByServer(path:code:date:)``, so a later run does not go on
+  /// signed out as if no one had signed in.
+  func markEnded(project: String, code: String, date: Date) throws(SessionStoreError)
   /// Takes the project's lock, which excludes other processes and other store instances taking
   /// it, waiting while someone else holds it.
   func lock(project: String) async throws(SessionStoreError) -> SessionLock
@@ -56,6 +65,9 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
   /// Another account may write in the folder (``RefusedFolder``, which said so once): nothing
   /// is read from it or kept in it.
   case refusedFolder(directory: String)
+  /// The server ended the session kept in the file (`code`, its `error_code`, at `date`, an
+  /// ISO 8601 time): signed out, and said so until a sign-in or `logout` replaces the mark.
+  case endedByServer(path: String, code: String, date: String)
 
   /// The paths in it with their hidden characters escaped (`\u{1B}`), as every message shows
   /// a path: they come from `$XDG_STATE_HOME`, and a warning goes straight to standard error.
@@ -75,6 +87,9 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     case .lockTimeout(let path): "timed out waiting for the session lock \(path)"
     case .refusedFolder(let directory):
       "refusing \(directory): others may write in it; sessions are neither read nor kept there"
+    case .endedByServer(let path, let code, let date):
+      "the session saved in \(path) was ended by the server (\(code)) at \(date); sign in again "
+        + "with 'login'"
     }
   }
 }

@@ -12,7 +12,8 @@ public enum SupabaseSessionError: Error, Sendable, Hashable {
   /// No session: never signed in, signed out, or the stored one was unreadable.
   case signedOut
   /// The server ended the session (its refresh token is unknown or spent, the session was revoked):
-  /// the stored session was deleted.
+  /// the stored session was replaced by the mark that it ended
+  /// (``SessionStoreError/endedByServer(path:code:date:)``).
   case endedByServer(AuthErrorCode)
   /// A refresh was refused for another reason (the session is kept; try again).
   case refreshFailed(SupabaseAuthError)
@@ -32,7 +33,8 @@ extension SupabaseSessionError: CustomStringConvertible {
     switch self {
     case .signedOut: "not signed in; use 'login' or 'login email ...'"
     case .endedByServer(let code):
-      "the session ended on the server (\(code)); signed out, sign in again with 'login'"
+      "the session ended on the server (\(code)); sign in again with 'login' (until then, or a "
+        + "'logout', scripts fail rather than send requests signed out)"
     case .refreshFailed(let error): "could not refresh the session: \(error)"
     case .unreachable(let reason): "could not refresh the session: \(reason)"
     case .notConfigured: "no project configured for the session"

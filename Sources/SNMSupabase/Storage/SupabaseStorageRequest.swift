@@ -42,6 +42,11 @@ public struct SupabaseStorageRequest: Sendable, Hashable, SNMRequestConvertible 
       body: plan.body.map { Data($0.serializedBytes()) })
     if case .upload(let upload) = operation { endpoint.bodyFile = upload.file }
     if case .download(let download) = operation { endpoint.responseFile = download.destination }
+    // Storage answers every operation but a download and `exists` (HEAD) with JSON.
+    switch operation {
+    case .download, .exists: break
+    default: endpoint.answerBody = .required
+    }
     self.endpoint = endpoint
   }
 

@@ -3,23 +3,35 @@
 #endif
 
 /// Whether a folder of snm's own is closed to other accounts: a folder another account owns, or
-/// one its group or others may write in, lets them plant or swap what snm keeps there (a
-/// session, a project's JWT secret and pid file).
+/// one others or a group shared with others may write in, lets them plant or swap what snm keeps
+/// there (a session, a project's JWT secret and pid file). A group that is the user's own
+/// (``PrivateGroup``: umask 002 with user-private groups, as Fedora) lets no one else in.
 ///
 /// ```swift
 /// if let problem = PrivateFolder.problem(path, owner: { "uid \($0)" }) { refuse(problem) }
 /// ```
 public enum PrivateFolder {
   /// Why `path` is not private (`it belongs to <owner(uid)>`, `others may write in it (mode
-  /// 777)`), or nil when it is this user's and closed to others, or missing.
+  /// 777)`, `its group staff may write in it (mode 775), a group not yours alone`), or nil when
+  /// it is this user's and closed to others, or missing.
   public static func problem(_ path: String, owner: (uid_t) -> String) -> String? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     if info.st_uid != geteuid() { return "it belongs to \(owner(info.st_uid))" }
-    if info.st_mode & 0o022 != 0 {
-      return "others may write in it (mode \(String(info.st_mode & 0o777, radix: 8)))"
+    let mode = { String(info.st_mode & 0o777, radix: 8) }
+    if info.st_mode & 0o002 != 0 { return "others may write in it (mode \(mode()))" }
+    if sharedGroupMayWrite(info) {
+      return "its group \(PrivateGroup.name(info.st_gid)) may write in it (mode \(mode())), a "
+        + "group not yours alone"
     }
     return nil
+  }
+
+  /// Whether `info`'s group may write in it and is not this user's own private group
+  /// (``PrivateGroup``): a umask of 002 with user-private groups (Fedora) makes folders 775
+  /// that only the user may write in all the same.
+  private static func sharedGroupMayWrite(_ info: stat) -> Bool {
+    info.st_mode & 0o020 != 0 && !PrivateGroup.isOwn(info.st_gid)
   }
 
   /// Why another account could put a folder of its own in `path`'s place, or nil: a folder above
@@ -60,9 +72,12 @@ public enum PrivateFolder {
         return "\(VisibleTextLine.escaped(parent)) is \(owner(info.st_uid))'s, who may put a "
           + "folder of theirs in its place"
       }
-      if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
+      if info.st_mode & S_ISVTX == 0, info.st_mode & 0o002 != 0 || sharedGroupMayWrite(info) {
         let mode = String(info.st_mode & 0o777, radix: 8)
-        return "others may write in \(VisibleTextLine.escaped(parent)) (mode \(mode)), and so put "
+        let who =
+          info.st_mode & 0o002 != 0
+          ? "others" : "its group \(PrivateGroup.name(info.st_gid)), a group not yours alone,"
+        return "\(who) may write in \(VisibleTextLine.escaped(parent)) (mode \(mode)), and so put "
           + "a folder of theirs in its place"
       }
       var link = stat()

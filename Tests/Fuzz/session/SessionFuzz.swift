@@ -17,8 +17,10 @@ public func sessionFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   if let session = try? SupabaseSession(response: body, now: now) {
     SessionFuzz.check(session, now: now)
   }
-  if let stored = try? JSONDecoder().decode(FileSessionStore.StoredSession.self, from: body) {
-    SessionFuzz.check(stored.session, now: now)
+  if let stored = try? JSONDecoder().decode(FileSessionStore.StoredSession.self, from: body),
+    let session = stored.session
+  {
+    SessionFuzz.check(session, now: now)
   }
   if let session = try? JSONDecoder().decode(SupabaseSession.self, from: body) {
     SessionFuzz.check(session, now: now)

@@ -30,13 +30,49 @@ struct EndingCase: Sendable, CustomStringConvertible {
 
     let result = await manager.checkSession()
     #expect(result.failure == .endedByServer(ending.code))
-    #expect(!FileManager.default.fileExists(atPath: rig.sessionPath))
+    // The file keeps the mark that the server ended the session, and no token.
+    let kept = try String(contentsOfFile: rig.sessionPath, encoding: .utf8)
+    #expect(kept.contains(ending.code.rawValue) && !kept.contains("access-1"))
+    #expect(!kept.contains("refresh-1"))
     #expect(await manager.userID.failure == .signedOut)
-    // Signed out: requests go with the API key, and no second refresh is tried.
+    // At the prompt: signed out, requests go with the API key, and no second refresh is tried.
     #expect(try await manager.requestToken() == nil)
     #expect(rig.auth.refreshCount == 1)
     let message = "\(result.failure.map(String.init(describing:)) ?? "")"
     #expect(message.contains(ending.code.rawValue) && message.contains("login"))
+  }
+
+  /// A later run (a script: requests may not go signed out in a stored session's place) is told
+  /// the server ended the session, until a sign-in or `logout` replaces the mark; the prompt
+  /// warns once and goes signed out.
+  @Test func aLaterRunIsToldTheServerEndedTheSession() async throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    await rig.manager().saveSession(for: rig.auth.issue())
+    rig.auth.failRefreshes(
+      with: SupabaseAuthError(status: 400, code: .refreshTokenNotFound, message: "gone"))
+    rig.clock.advance(by: 4000)
+    _ = await rig.manager().checkSession()
+
+    let prompt = rig.manager()
+    #expect(try await prompt.requestToken() == nil)
+    #expect(rig.warnings.all.count == 1)
+    let warning = rig.warnings.all.first ?? ""
+    #expect(warning.contains("ended by the server (refresh_token_not_found)"))
+    let script = rig.manager()
+    await script.configure(project: Rig.project, auth: rig.auth, requiresStored: true)
+    await #expect {
+      try await script.requestToken()
+    } throws: { error in
+      guard case SupabaseSessionError.storedUnusable(.endedByServer(let path, let code, _)) = error
+      else { return false }
+      return path == rig.sessionPath && code == "refresh_token_not_found"
+    }
+    await script.goOnSignedOut()
+    #expect(!FileManager.default.fileExists(atPath: rig.sessionPath))
+    let next = rig.manager()
+    await next.configure(project: Rig.project, auth: rig.auth, requiresStored: true)
+    #expect(try await next.requestToken() == nil)
   }
 
   @Test func anOrdinaryRefusalKeepsTheSession() async throws {

@@ -1,0 +1,97 @@
+"""A session the server ended (signed out everywhere from another device, a spent refresh token):
+the run that finds out fails (exit 3), and the stored session made way for nothing, so the next
+run went on as anon, silently: a CI job that signed in once checked row-level-security rows as
+anon and passed on its empty answers. The stored session now makes way for a mark that the
+server ended it (no token in it): a later script, `-c` or pipe fails, exit 3, naming the file,
+the server's code and when, until `login` or `logout` replaces the mark; `session show` and
+`session check` say so. (At the prompt a warning, and the shell goes on signed out: README.)
+
+Against the real local project: an anonymous user of its own, whose refresh tokens a global
+logout with its access token ends, as another device would.
+"""
+import json
+import pathlib
+import re
+
+import httpx
+
+from conftest import run_snm
+
+ENDED = re.compile(r"the session saved in (\S+) was ended by the server \(refresh_token_not_found\) "
+                   r"at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z; sign in again with 'login'")
+
+
+def env_for(project, home):
+    return {**home, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key}
+
+
+def ended_on_the_server(project, env):
+    """Signs in anonymously, then ends every session of that user on the server (a global
+    logout with its token, as from another device); returns the session file and its tokens."""
+    login = run_snm("-c", "login", env=env)
+    assert login.returncode == 0, login.stderr
+    [path] = list(pathlib.Path(env["XDG_STATE_HOME"]).rglob("session-*.json"))
+    session = json.loads(path.read_text())["session"]
+    out = httpx.post(f"{project.auth_url}/logout?scope=global",
+                     headers=project.headers(token=session["access_token"]), timeout=30)
+    assert out.status_code == 204, out.text
+    return path, session
+
+
+def test_the_run_after_the_server_ended_the_session_fails_until_logout(project, home):
+    env = env_for(project, home)
+    path, session = ended_on_the_server(project, env)
+    found = run_snm("-c", "session refresh", env=env)
+    assert found.returncode == 3, found.stderr
+    assert "the session ended on the server (refresh_token_not_found); sign in again with " \
+           "'login'" in found.stderr, found.stderr
+    # The file is a mark now: the code and when, no token.
+    kept = path.read_text()
+    assert session["access_token"] not in kept and session["refresh_token"] not in kept
+    assert json.loads(kept)["ended"]["code"] == "refresh_token_not_found"
+    for statement in ("from dog_profile select id", "session check", "session token"):
+        later = run_snm("-c", statement, env=env)
+        assert later.returncode == 3, (statement, later.returncode, later.stdout)
+        said = ENDED.search(later.stderr)
+        assert said and said.group(1) == str(path), (statement, later.stderr)
+        assert "nothing is sent signed out in its place (run 'logout' first to go on signed out)" \
+            in later.stderr, later.stderr
+        assert later.stdout == "", (statement, later.stdout)
+    shown = run_snm("-c", "session show", env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("not signed in: the session saved in "), shown.stdout
+    assert ENDED.search(shown.stdout), shown.stdout
+    logout = run_snm("-c", "logout", env=env)
+    assert logout.returncode == 0, logout.stderr
+    assert not path.exists()
+    anon = run_snm("-c", "from dog_profile select id", env=env)
+    assert anon.returncode == 0, anon.stderr
+    assert "rows)" in anon.stdout or "(1 row)" in anon.stdout, anon.stdout
+
+
+def test_a_sign_in_replaces_the_mark(project, home):
+    env = env_for(project, home)
+    path, _ = ended_on_the_server(project, env)
+    assert run_snm("-c", "session refresh", env=env).returncode == 3
+    marked = run_snm("-c", "session check", env=env)
+    assert marked.returncode == 3 and ENDED.search(marked.stderr), marked.stderr
+    again = run_snm("-c", "login email 'alice@example.com' password 'password123'\n"
+                    "session show", env=env)
+    assert again.returncode == 0, again.stderr
+    assert "email       alice@example.com" in again.stdout, again.stdout
+    assert "ended" not in json.loads(path.read_text())
+    assert run_snm("-c", "session check", env=env).returncode == 0
+
+
+def test_the_script_that_finds_out_goes_no_further_signed_out(project, home, tmp_path):
+    """Within the run that finds out, a later statement fails alike (not sent as anon): a script
+    file with the saved session (`--session shared`; its own is a new one each run)."""
+    env = env_for(project, home)
+    ended_on_the_server(project, env)
+    script = tmp_path / "gate.snm"
+    script.write_text("session refresh\nfrom dog_profile select id\n")
+    result = run_snm("--session", "shared", "--continue-on-error", str(script), env=env)
+    assert result.returncode == 3, result.stderr
+    assert f"{script}:2:1: error: the session ended on the server: from dog_profile select " \
+           "id" in result.stderr, result.stderr
+    assert "(" not in result.stdout, result.stdout
