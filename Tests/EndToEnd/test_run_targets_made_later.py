@@ -138,3 +138,82 @@ def test_a_variable_the_made_file_binds_is_not_refused_in_the_files_after_it(tmp
     assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
     assert "both.snm:1:7: error: undefined variable '$mdae'" in result.stderr, result.stderr
     assert not (tmp_path / "gen.snm").exists()
+
+
+def test_snm_check_warns_of_a_run_target_an_earlier_statement_writes(tmp_path):
+    """`snm check` ran nothing and refused a `run` of a file the script writes first ('cannot
+    run: no such file', exit 2), so the README's `snm check tests/ && snm test tests/` refused
+    suites `snm test` runs. A file not there that a statement before the `run` writes (`\\o`,
+    `set output`, `> 'file'`; in the same file, a file it ran, or a file checked before it) is a
+    warning naming it and where it is written; a file nothing writes is still an error."""
+    env = offline()
+    (tmp_path / "main.snm").write_text(WRITES + "run gen.snm\necho 'made $made'\n")
+    result = run_snm("check", "main.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "checked 1 file: no errors\n", result.stdout
+    assert ("main.snm:4:5: warning: 'gen.snm' is not there yet: it is checked when it runs"
+            in result.stderr), result.stderr
+    assert "help: written by the statement at main.snm:1" in result.stderr, result.stderr
+    # The variable the file would bind is bound nowhere the check can see: a warning, not refused.
+    assert "main.snm:5:12: warning: undefined variable '$made'" in result.stderr, result.stderr
+    assert not (tmp_path / "gen.snm").exists()
+
+    # A suite: one test writes the file, a later one runs it; checked, then run.
+    suite = tmp_path / "tests"
+    suite.mkdir()
+    (suite / "01-writes.snm").write_text("\\o tests/gen.snm\necho 'let made = 7'\n\\o\n")
+    (suite / "02-runs.snm").write_text("run gen.snm\nexpect $made == 7\n")
+    result = run_snm("check", "tests/", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert ("tests/02-runs.snm:1:5: warning: 'gen.snm' is not there yet: it is checked when it"
+            " runs" in result.stderr), result.stderr
+    assert "help: written by the statement at tests/01-writes.snm:1" in result.stderr
+    result = run_snm("test", "tests/", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "2 passed, 0 failed", result.stdout
+
+    # `set output`, a `> 'file'` (beside the script), a name with a `${...}` part.
+    (tmp_path / "writers.snm").write_text(
+        "let n = 2\nset output 'one.snm'\nset output off\n"
+        "from dog_profile select name > 'two.txt'\n"
+        "\\o 'gen-${n}.snm'\n\\o\n"
+        "run one.snm\nrun two.txt\nrun gen-2.snm\nrun never.snm\n")
+    result = run_snm("check", "writers.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    for line, name, writer in ((7, "one.snm", 2), (8, "two.txt", 4), (9, "gen-2.snm", 5)):
+        assert (f"writers.snm:{line}:5: warning: '{name}' is not there yet" in result.stderr
+                and f"written by the statement at writers.snm:{writer}" in result.stderr), (
+            name, result.stderr)
+    # Nothing writes never.snm: an error, as a file written only after the `run` is.
+    assert "writers.snm:10:5: error: cannot run: no such file 'never.snm'" in result.stderr
+    assert "1 error in 1 file (checked 1 file)" in result.stderr, result.stderr
+    (tmp_path / "late.snm").write_text("run later.snm\n\\o later.snm\n\\o\n")
+    result = run_snm("check", "late.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "late.snm:1:5: error: cannot run: no such file 'later.snm'" in result.stderr
+
+
+def test_a_typo_after_a_run_of_a_made_file_is_refused_before_the_statements_after_it(tmp_path):
+    """After a `run` of a file not there when the script was checked, a variable bound nowhere
+    was left to the run (the file could bind it), and refused only at its own line, after the
+    statements between ran: here 'after the run' was printed first. Once the made file has run,
+    the names it binds are known and the rest of the file is checked, so the typo is refused
+    before anything after the `run` runs (exit 2); a name the made file binds passes."""
+    env = offline()
+    (tmp_path / "typo.snm").write_text(
+        WRITES + "run gen.snm\necho 'after the run'\necho '$made $mdae'\n")
+    result = run_snm("typo.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "", result.stdout
+    assert "typo.snm:6:13: error: undefined variable '$mdae'" in result.stderr, result.stderr
+    (tmp_path / "gen.snm").unlink()
+    result = run_snm("-c", WRITES.replace("\n", "; ") + "run gen.snm; echo 'then'; echo '$mdae'",
+                     env=env, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
+    assert "undefined variable '$mdae'" in result.stderr, result.stderr
+    (tmp_path / "gen.snm").unlink()
+    (tmp_path / "fine.snm").write_text(
+        WRITES + "run gen.snm\necho 'after the run'\nlet other = $made\necho '$other'\n")
+    result = run_snm("fine.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["after the run", "7"], result.stdout

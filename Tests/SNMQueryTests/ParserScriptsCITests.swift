@@ -46,6 +46,9 @@ import Testing
       "from dog_profile select * > 'out.csv'", #"from dog_profile select * > "out.csv""#),
     CanonicalCase("set output 'run.log'", #"\o "run.log""#),
     CanonicalCase(
+      "set output '${env.SNM_TEST_TMPDIR}/run-${n}.log'",
+      #"\o "${env.SNM_TEST_TMPDIR}/run-${n}.log""#),
+    CanonicalCase(
       "echo '${uuid} ${now} ${now + 1h} ${now - 500ms} ${random 8}'",
       #"echo "${uuid} ${now} ${now + 3600000ms} ${now - 500ms} ${random 8}""#),
   ]

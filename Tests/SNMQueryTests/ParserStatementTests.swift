@@ -108,6 +108,8 @@ import Testing
     CanonicalCase("\\o", "\\o"),
     CanonicalCase("\\o out.txt", #"\o "out.txt""#),
     CanonicalCase("\\o 'my results.txt'", #"\o "my results.txt""#),
+    CanonicalCase("\\o 'out-${n}.txt'", #"\o "out-${n}.txt""#),
+    CanonicalCase("\\o out-${n}.txt", #"\o "out-\${n}.txt""#),
     CanonicalCase("\\e", "\\e"),
     CanonicalCase("\\watch", "\\watch 2"),
     CanonicalCase("\\watch 5", "\\watch 5"),

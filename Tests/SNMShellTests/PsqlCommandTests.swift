@@ -1,4 +1,5 @@
 import Foundation
+import SNMQuery
 import Testing
 
 @testable import SNMShell
@@ -35,8 +36,8 @@ import Testing
     #expect(toggled.settings?.timing == true)
     #expect(rig.shell.currentSettings.timing == false)
     #expect(out.captured == "")
-    let refused = await PsqlCommand(.output(path: "/nonexistent/x.txt"))
-      .run(in: environment, output: output)
+    let file = OutputFile(path: "/nonexistent/x.txt", range: .point(0))
+    let refused = await PsqlCommand(.output(file)).run(in: environment, output: output)
     #expect(refused.result.failure?.exitCode == .usage)
     #expect(
       refused.result.failure?.message?.hasPrefix("cannot write results to '/nonexistent/") == true)

@@ -28,9 +28,9 @@ public enum ShellStatement: Sendable, Equatable {
   case setTimezone(String?)
   /// `\conninfo`: the project, its key's kind and role, who is signed in (never a key or token).
   case connectionInfo
-  /// `\o FILE`: results go to FILE (created or emptied); `\o` alone sends them back to standard
-  /// output.
-  case output(path: String?)
+  /// `\o FILE`, `set output 'FILE'`: results go to FILE (created or emptied; a quoted name's
+  /// `${...}` parts filled in when it runs); `\o` alone (nil) sends them back to standard output.
+  case output(OutputFile?)
   /// `\e`: edit the last statement in `$VISUAL` (else `$EDITOR`, else `vi`), then run it.
   case edit
   /// `\watch [SECONDS] [count=N]`: run the last statement again every SECONDS (2 unless given)

@@ -151,7 +151,8 @@ extension ShellStatement {
     case .setNull(let text): "set null " + Value.quoted(text)
     case .setTimezone(let zone): "set timezone " + (zone.map(Value.quoted) ?? "off")
     case .connectionInfo: "\\conninfo"
-    case .output(let path): "\\o" + (path.map { " " + Value.quoted($0) } ?? "")
+    case .output(let file):
+      "\\o" + (file.map { " " + Value.string($0.literal).canonicalText } ?? "")
     case .edit: "\\e"
     case .watch(let seconds, let count):
       "\\watch \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds))"

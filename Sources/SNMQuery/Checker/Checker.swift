@@ -113,8 +113,10 @@ public struct Checker {
     case .echo(let echo): checkVariables(in: echo.value)
     case .run: break
     case .deferred(let deferred): check(deferred.statement)
-    case .shell(let shell):
-      if case .explain(let inner, _) = shell { check(inner) }
+    case .shell(.explain(let inner, _)): check(inner)
+    case .shell(.output(let file?)):
+      checkVariables(in: ValueNode(.string(file.literal), range: file.range))
+    case .shell: break
     }
     previousSendsRequest = sends
   }

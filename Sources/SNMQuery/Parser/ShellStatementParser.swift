@@ -178,9 +178,14 @@ public enum ShellStatementParser {
     case "\\conninfo": return .shell(.connectionInfo)
     case "\\e", "\\edit": return .shell(.edit)
     case "\\o", "\\out":
-      if parser.current.kind.isStatementEnd { return .shell(.output(path: nil)) }
-      return .shell(
-        .output(path: try ScriptStatementParser.parsePath(&parser, after: "'\\o'").path))
+      if parser.current.kind.isStatementEnd { return .shell(.output(nil)) }
+      if parser.current.kind.isQuoted && parser.peek().kind.isStatementEnd {
+        parser.record(.name(.file))
+        return .shell(.output(try parseOutputName(&parser)))
+      }
+      // Unquoted, the rest as written (psql's spelling): no `${...}` is filled in.
+      let path = try ScriptStatementParser.parsePath(&parser, after: "'\\o'")
+      return .shell(.output(OutputFile(path: path.path, range: path.pathRange)))
     case "\\pset": return .shell(try parsePset(&parser))
     case "\\watch": return .shell(try parseWatch(&parser))
     default:
@@ -264,18 +269,24 @@ public enum ShellStatementParser {
   /// `stdout`) sends them back.
   static func parseSetOutput(_ parser: inout Parser) throws(ParseFailure) -> ShellStatement {
     let token = parser.current
-    if token.kind.isQuoted {
-      parser.advance()
-      return .output(path: try parser.decodeQuotedName(token))
-    }
+    if token.kind.isQuoted { return .output(try parseOutputName(&parser)) }
     if token.keyword == .off || (token.kind == .word && parser.text(token).lowercased() == "stdout")
     {
       parser.advance()
-      return .output(path: nil)
+      return .output(nil)
     }
     throw parser.expectedFailure(
       "a file name in quotes, or off", after: "'set output'",
       help: "for example: set output 'run.log'")
+  }
+
+  /// The quoted file name of `set output` and `\\o`, its `${...}` parts filled in when it runs
+  /// (as `> 'out.csv'`'s are).
+  static func parseOutputName(_ parser: inout Parser) throws(ParseFailure) -> OutputFile {
+    let token = parser.advance()
+    return OutputFile(
+      path: try parser.decodeQuotedName(token),
+      literal: try parser.decodeString(token, interpolateBare: false), range: token.range)
   }
 
   /// The rest of the statement's tokens, one space where the text had space (for `run`, `\i`,

@@ -40,8 +40,8 @@ struct PsqlCommand: Sendable {
     case .connectionInfo:
       output.tell(VisibleText.escaped(await Self.connectionInfo(of: environment)))
       return Outcome(result: .succeeded(nil))
-    case .output(let path):
-      return redirect(to: path, in: environment, output: output)
+    case .output(let file):
+      return redirect(to: file, in: environment, output: output)
     case .backslashHelp:
       output.tell(LanguageHelp.backslashCommands)
       return Outcome(result: .succeeded(nil))
@@ -78,27 +78,36 @@ struct PsqlCommand: Sendable {
     return Outcome(result: .succeeded(nil), settings: settings)
   }
 
-  /// `\o FILE`: results go to FILE, created (0600) or emptied; `\o`: back to standard output.
-  /// Notes, help and errors stay on the terminal. A file that cannot be opened leaves the output
-  /// where it was.
-  func redirect(to path: String?, in environment: StatementEnvironment, output: StatementOutput)
+  /// `\o FILE`: results go to FILE (its `${...}` parts filled in), created (0600) or emptied;
+  /// `\o`: back to standard output. Notes, help and errors stay on the terminal. A file that
+  /// cannot be opened leaves the output where it was.
+  func redirect(to file: OutputFile?, in environment: StatementEnvironment, output: StatementOutput)
     -> Outcome
   {
-    guard let path else {
+    guard let file else {
       if let previous = environment.resultsPath, environment.interactive {
         output.tell("results go to standard output again (were going to \(previous))")
       }
       return Outcome(result: .succeeded(nil), results: .standardOutput)
     }
+    let path: String
     let opened: ResultsFile
+    do {
+      path = try ValueEvaluator.text(file.literal, in: environment.variables)
+    } catch {
+      return Outcome(result: .failed(output.failure(.usage, error.message.text)))
+    }
     do {
       opened = try ResultsFile(path: path)
     } catch {
-      let failure = output.failure(.usage, "cannot write results to '\(path)': \(error.reason)")
+      let failure = output.failure(
+        .usage, "cannot write results to '\(VisibleText.escaped(path))': \(error.reason)")
       return Outcome(result: .failed(failure))
     }
     if environment.interactive {
-      output.tell("results go to \(path) (\\o alone sends them back to standard output)")
+      output.tell(
+        "results go to \(VisibleText.escaped(path)) (\\o alone sends them back to standard output)"
+      )
     }
     return Outcome(result: .succeeded(nil), results: .file(opened))
   }

@@ -33,11 +33,15 @@ public enum CheckCommand {
     var failedFiles = 0
     // Every file is checked and counted; the first errors of all of them are shown.
     var shown = ShownDiagnostics()
+    // What the files write, carried to those after them, which run after them (`snm test DIR`,
+    // `snm a.snm b.snm`): a `run` of a file one of them writes is checked when it runs.
+    var written = WrittenFiles()
     for file in files {
       let check: ScriptCheck
       do {
         check = ScriptCheck.check(
-          file: try loader.load(file), variables: variables, loader: loader, schema: schema)
+          file: try loader.load(file), variables: variables, loader: loader, schema: schema,
+          written: written)
       } catch {
         errors.write("snm: \(error.description)\n")
         if error.exitCode != .usage {
@@ -56,6 +60,7 @@ public enum CheckCommand {
       }
       errorCount += check.errorCount
       if check.hasErrors { failedFiles += 1 }
+      written = check.written
     }
     if let tail = shown.tail { errors.write(tail) }
     let checked = files.count == 1 ? "1 file" : "\(files.count) files"

@@ -7,6 +7,13 @@ extension DiagnosticMessage {
     DiagnosticMessage(id: "run-unreadable", "cannot run: \(problem.description)")
   }
 
+  /// `snm check`: `run` names a file not there yet that a statement before it writes.
+  static func runTargetWrittenFirst(_ path: String) -> DiagnosticMessage {
+    DiagnosticMessage(
+      id: "run-checked-later",
+      "'\(VisibleText.escaped(path))' is not there yet: it is checked when it runs")
+  }
+
   /// `run` names a file that is already running: `a.snm -> b.snm -> a.snm`.
   static func runCycle(_ chain: [String]) -> DiagnosticMessage {
     DiagnosticMessage(

@@ -10,7 +10,9 @@ import SNMSupabase
 /// ```
 /// A `run` of a file that cannot be read, or one that would run a file already running (`a.snm ->
 /// b.snm -> a.snm`), is an error at the `run` statement; in a script about to run, a file that
-/// does not exist yet is checked when its `run` runs.
+/// does not exist yet is checked when its `run` runs. `snm check` (nothing runs) says so in a
+/// warning when a statement before the `run` writes the file (``WrittenFiles``: `\o gen.snm`, in
+/// this file, a file it ran, or a file checked before it), else it is an error.
 public struct ScriptCheck: Sendable {
   /// Diagnostics by source, in the order the files were reached.
   public var findings: [(source: Source, diagnostics: [Diagnostic])] = []
@@ -37,6 +39,9 @@ public struct ScriptCheck: Sendable {
   /// from that `run` on a variable bound nowhere else is left to the run to refuse, at its line.
   /// A variable used before it is still refused here.
   public private(set) var runsUnseen = false
+  /// The files the statements checked so far write (``WrittenFiles``), carried to the next file
+  /// `snm check` checks, as they will have been written when it runs.
+  public internal(set) var written = WrittenFiles()
 
   /// Whether anything is an error.
   public var hasErrors: Bool {
@@ -94,15 +99,17 @@ public struct ScriptCheck: Sendable {
   /// when the check has no errors): what `snm check` and running a large file do, so a file of
   /// millions of statements is checked in the memory of its text. With `keeping` true the file's
   /// own statements are kept, so running it does not parse it a second time. `afterUnseen`:
-  /// a file run before it in the same run has a `run` of a file not there yet (``runsUnseen``).
+  /// a file run before it in the same run has a `run` of a file not there yet (``runsUnseen``);
+  /// `written`: the files those before it write (``written``).
   public static func check(
     file source: Source, variables: Set<String>, loader: ScriptLoader,
     schema: DatabaseSchema? = nil, keeping: Bool = false, environment: [String: String]? = nil,
-    afterUnseen: Bool = false
+    afterUnseen: Bool = false, written: WrittenFiles = WrittenFiles()
   ) -> ScriptCheck {
     let empty = ParsedScript(source: source, statements: [], diagnostics: [])
     var check = ScriptCheck(script: empty, known: variables)
     check.runsUnseen = afterUnseen
+    check.written = written
     check.environment = environment
     check.names = schema.map(SchemaCheck.init(schema:))
     var kept: [Statement] = []
@@ -110,6 +117,32 @@ public struct ScriptCheck: Sendable {
       source, file: source.fileName, chain: [source.fileName], loader: loader,
       keep: keeping ? { kept.append($0) } : nil)
     check.script.statements = kept
+    check.known = []
+    return check
+  }
+
+  /// Checks the statements of the script file `source` that start at `offset` or after it (those
+  /// after a `run` of a file that was not there when the script was checked, once that file has
+  /// run), with `variables` bound (what has run binds): a name used there and bound nowhere,
+  /// which the check before the run left to the run (the file could have bound it), is refused
+  /// before the statements after that `run` run.
+  public static func checkRest(
+    of source: Source, from offset: Int, file: String?, variables: Set<String>,
+    loader: ScriptLoader, environment: [String: String]?
+  ) -> ScriptCheck {
+    let empty = ParsedScript(source: source, statements: [], diagnostics: [])
+    var check = ScriptCheck(script: empty, known: variables)
+    check.environment = environment
+    var parser = CheckingParser(source)
+    check.script.diagnostics = check.walk(
+      source, file: file, chain: file.map { [$0] } ?? [], loader: loader, parsed: [],
+      next: {
+        while let statement = parser.nextStatement() {
+          if statement.range.start >= offset { return statement }
+        }
+        return nil
+      }, keep: { _ in },
+      parseDiagnostics: { parser.parseDiagnostics.filter { $0.range.start >= offset } })
     check.known = []
     return check
   }
@@ -153,21 +186,22 @@ public struct ScriptCheck: Sendable {
       checker.check(statement)
       var clean = checker.diagnostics[before...].allSatisfy(isLeftToRun)
       if case .run(let run) = statement.kind {
-        diagnostics += checker.diagnostics.filter { !isLeftToRun($0) }
+        diagnostics += reported(checker.diagnostics)
         // The checker's names are these and its `let`s': taken whole, not added one by one.
         bound = checker.bound
         guardedEnvironment = checker.guardedEnvironment
         let found = include(run, from: file, chain: chain, loader: loader)
         diagnostics += found
-        clean = clean && found.isEmpty
+        clean = clean && !found.contains { $0.severity == .error }
         checker = Checker(variables: known, bound: bound)
         checker.environment = environment
         checker.guardedEnvironment = guardedEnvironment
       }
       if clean { keep(statement) }
       if let names { diagnostics += names.diagnostics(for: statement) }
+      written.note(statement, in: source, file: file)
     }
-    diagnostics += parseDiagnostics() + checker.diagnostics.filter { !isLeftToRun($0) }
+    diagnostics += parseDiagnostics() + reported(checker.diagnostics)
     bound = checker.bound
     guardedEnvironment = checker.guardedEnvironment
     if !diagnostics.isEmpty {
@@ -185,6 +219,21 @@ public struct ScriptCheck: Sendable {
   /// did not exist yet, which may bind it (the run's compiler says it then, where and why).
   private func isLeftToRun(_ diagnostic: Diagnostic) -> Bool {
     runsUnseen && diagnostic.message.id == "undefined-variable"
+  }
+
+  /// The checker's `diagnostics` as this check reports them: those left to the run are dropped
+  /// from a script about to run, and are warnings in `snm check`, which runs nothing (the file
+  /// not there yet may bind the name, or not).
+  private func reported(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    guard runsUnseen else { return diagnostics }
+    if environment != nil { return diagnostics.filter { !isLeftToRun($0) } }
+    return diagnostics.map { diagnostic in
+      guard isLeftToRun(diagnostic) else { return diagnostic }
+      var warning = diagnostic
+      warning.severity = .warning
+      warning.help = "bound nowhere before it: a file it runs that is not there yet may bind it"
+      return warning
+    }
   }
 
   /// Checks the file `run` names (binding its `let`s); the diagnostics at the `run` statement
@@ -209,10 +258,19 @@ public struct ScriptCheck: Sendable {
       // A file that does not exist yet, in a script about to run, may be one its earlier
       // statements write (`\o gen.snm`, an earlier test): it is checked, and refused at its
       // `run` statement with where and why, when it runs (``ScriptRunner/runInclude``), as
-      // psql's `\i` is. `snm check` (no environment: nothing runs) says it now.
+      // psql's `\i` is. `snm check` (no environment: nothing runs) says it now: in a warning
+      // when a statement before writes it, else in an error.
       if environment != nil, error.isMissing {
         runsUnseen = true
         return []
+      }
+      if error.isMissing, let writer = written.writer(of: target) {
+        runsUnseen = true
+        return [
+          Diagnostic(
+            .runTargetWrittenFirst(run.path), at: run.pathRange, severity: .warning,
+            help: "written by the statement at \(writer)")
+        ]
       }
       return [Diagnostic(.runTarget(error), at: run.pathRange)]
     }

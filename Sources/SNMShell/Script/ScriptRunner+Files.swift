@@ -135,6 +135,8 @@ extension ScriptRunner {
       return executor.report(
         Diagnostic(.runCycle(files + [target]), at: run.pathRange), in: source, routing: routing)
     }
+    // Not read before: it was not there when the script was checked (a statement since wrote it).
+    let unseen = loader.loaded(target) == nil
     let included: Source
     do {
       // As it is now (a statement before may have written it), checked again below.
@@ -146,23 +148,24 @@ extension ScriptRunner {
     let check = ScriptCheck.check(
       file: included, variables: executor.boundNames(), loader: loader,
       environment: executor.environment)
-    guard !check.hasErrors else {
-      let colour = Terminal.usesColour(
-        fd: STDERR_FILENO, disabled: !executor.currentSettings.colour)
-      let errors = executor.statementOutput(routing).errors
-      errors.write(check.rendered(colored: colour))
-      errors.flush()
-      return .failed(
-        StatementFailure(
-          .usage, message: check.firstError.map { "\($0.location): error: \($0.message)" }))
-    }
+    guard !check.hasErrors else { return refuseRun(check, routing: routing) }
     state.files.formUnion(check.findings.map(\.source.fileName) + [target])
     let fromPrompt = atPrompt
     state.including += 1
     let end = await runStatements(ParsedStatements(included), in: included, complete: true)
     state.including -= 1
     switch end {
-    case .succeeded: return .succeeded(nil)
+    case .succeeded:
+      // The names it bound are known now: the statements after its `run` (in this file, or
+      // `-c`'s), whose variables bound nowhere were left to the run, are checked before any of
+      // them runs.
+      if unseen {
+        let rest = ScriptCheck.checkRest(
+          of: source, from: run.pathRange.end, file: isFile ? source.fileName : nil,
+          variables: executor.boundNames(), loader: loader, environment: executor.environment)
+        if rest.hasErrors { return refuseRun(rest, routing: routing) }
+      }
+      return .succeeded(nil)
     case .failed: return .failed(.reported)
     case .interrupted(let signal):
       // Ctrl-C at the prompt stops the file, not the shell (SIGTERM still ends it).
@@ -172,5 +175,17 @@ extension ScriptRunner {
       }
       return .interrupted(signal)
     }
+  }
+
+  /// Prints the diagnostics of `check` (a file about to run, or the rest of one) and fails the
+  /// `run` statement with its first error (exit 2).
+  func refuseRun(_ check: ScriptCheck, routing: StatementRouting) -> StatementResult {
+    let colour = Terminal.usesColour(fd: STDERR_FILENO, disabled: !executor.currentSettings.colour)
+    let errors = executor.statementOutput(routing).errors
+    errors.write(check.rendered(colored: colour))
+    errors.flush()
+    return .failed(
+      StatementFailure(
+        .usage, message: check.firstError.map { "\($0.location): error: \($0.message)" }))
   }
 }

@@ -110,7 +110,7 @@ extension ScriptRunner {
     guard let loss = executor.takeOutputLoss() else { return }
     executor.baseErrors.write("snm: \(loss.ending)\n")
     executor.baseErrors.flush()
-    if loss.toFile { _ = await executor.run(PsqlCommand(.output(path: nil))) }
+    if loss.toFile { _ = await executor.run(PsqlCommand(.output(nil))) }
   }
 
   /// How one statement of a script ended.

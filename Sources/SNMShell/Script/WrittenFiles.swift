@@ -1,0 +1,134 @@
+import Foundation
+import SNMQuery
+
+/// The files a script's statements write (`\o FILE`, `set output 'FILE'`, `> 'out.txt'`), noted
+/// as its check reaches them, so that `snm check` can tell a `run` of a file an earlier statement
+/// writes (`\o gen.snm` ... `run gen.snm`: a warning, the file is checked when it runs) from one
+/// of a file nothing writes (an error).
+///
+/// ```swift
+/// var written = WrittenFiles()
+/// written.note(statement, in: source, file: "main.snm")   // `\o gen.snm` on line 1
+/// written.writer(of: "gen.snm")                           // "main.snm:1"
+/// ```
+/// Paths are compared whole (absolute, `.` and `..` taken out), each relative to what its
+/// statement is relative to: `\o`'s to the working directory (as psql's), `> 'file'`'s and
+/// `run`'s to the script's folder. A `${...}` part may stand for any text: `\o 'gen-${n}.snm'`
+/// may write `gen-1.snm`.
+public struct WrittenFiles: Sendable {
+  /// A file a statement writes: its absolute path as the texts between its `${...}` parts, and
+  /// where the first statement that writes it starts.
+  private struct Written: Sendable {
+    let pieces: [String]
+    let source: Source
+    let offset: Int
+  }
+
+  /// The files written, by their pieces joined by a NUL (which no path holds): a file written
+  /// by every statement of a large script is noted once.
+  private var files: [String: Written] = [:]
+
+  public init() {}
+
+  /// Notes the file `statement` (of `source`, the script file `file`: nil for `-c` and standard
+  /// input) writes, if it writes one.
+  @inline(__always) mutating func note(_ statement: Statement, in source: Source, file: String?) {
+    if Self.mayWrite(statement.kind) { noteWriting(statement, in: source, file: file) }
+  }
+
+  /// Whether a statement of `kind` may write a file: the cheap look `snm check` makes at each
+  /// statement (most write nothing), before ``written(by:)``.
+  private static func mayWrite(_ kind: Statement.Kind) -> Bool {
+    switch kind {
+    case .query(let query): return query.modifiers.writesFile
+    case .rpc(let rpc): return rpc.modifiers.writesFile
+    case .shell(.output(_?)), .functions: return true
+    case .let(let binding):
+      guard case .statement(let inner) = binding.value else { return false }
+      return mayWrite(inner.kind)
+    case .asService(let inner): return mayWrite(inner.kind)
+    default: return false
+    }
+  }
+
+  private mutating func noteWriting(_ statement: Statement, in source: Source, file: String?) {
+    guard let (name, besideScript) = Self.written(by: statement) else { return }
+    var pieces = [""]
+    for part in name.literal.parts {
+      if case .text(let text) = part {
+        pieces[pieces.count - 1] += text
+      } else {
+        pieces.append("")
+      }
+    }
+    let base = besideScript ? Self.folder(of: file) : Self.workingDirectory
+    pieces[0] = Self.absolute(pieces[0], base: base, whole: pieces.count == 1)
+    let key = pieces.joined(separator: "\u{0}")
+    if files[key] == nil {
+      files[key] = Written(pieces: pieces, source: source, offset: statement.range.start)
+    }
+  }
+
+  /// Where a statement noted that writes `target` (a `run` target as
+  /// ``ScriptLoader/resolve(_:from:)`` makes it) is, as `file:line`; nil when none writes it.
+  func writer(of target: String) -> String? {
+    guard !files.isEmpty else { return nil }
+    let path = Self.absolute(target, base: Self.workingDirectory, whole: true)
+    guard let found = files[path] ?? files.values.first(where: { Self.matches(path, $0.pieces) })
+    else { return nil }
+    let line = found.source.location(of: found.offset).line
+    return "\(VisibleText.escaped(found.source.fileName)):\(line)"
+  }
+
+  /// The file `statement` writes, and whether its name is relative to the script's folder
+  /// (`> 'file'`) rather than the working directory (`\o`).
+  private static func written(by statement: Statement) -> (OutputFile, besideScript: Bool)? {
+    switch statement.kind {
+    case .shell(.output(let file?)): return (file, false)
+    case .functions(let call): return call.outputFile.map { ($0, true) }
+    case .let(let binding):
+      guard case .statement(let inner) = binding.value else { return nil }
+      return written(by: inner)
+    case .asService(let inner): return written(by: inner)
+    default: return RequestStatements.outputFile(of: statement).map { ($0, true) }
+    }
+  }
+
+  /// Whether `path` is `pieces` with any text (`/` too) between each two.
+  private static func matches(_ path: String, _ pieces: [String]) -> Bool {
+    guard pieces.count > 1 else { return path == pieces[0] }
+    guard let last = pieces.last, path.hasPrefix(pieces[0]), path.hasSuffix(last),
+      path.utf8.count >= pieces[0].utf8.count + last.utf8.count
+    else { return false }
+    var rest = path.dropFirst(pieces[0].count).dropLast(last.count)
+    for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+      guard let found = rest.range(of: piece) else { return false }
+      rest = rest[found.upperBound...]
+    }
+    return true
+  }
+
+  /// `path` made absolute under `base` (a `~/` at the start is the home folder), and, when it
+  /// is the `whole` path, with `.` and `..` taken out; the start of a name with `${...}` parts is
+  /// kept as it is past `base` (a part may be `../x`).
+  private static func absolute(_ path: String, base: String, whole: Bool) -> String {
+    var full = path
+    if path.hasPrefix("~/") {
+      full = NSString(string: path).expandingTildeInPath
+    } else if !path.hasPrefix("/") {
+      // A name that starts with a `${...}` part may be absolute: its start is left to match any.
+      guard whole || !path.isEmpty else { return "" }
+      full = base + "/" + path
+    }
+    return whole ? ScriptLoader.normalize(full) : full
+  }
+
+  /// The absolute folder of the script file `file`, or the working directory (`-c`, stdin).
+  private static func folder(of file: String?) -> String {
+    guard let file, let slash = file.lastIndex(of: "/") else { return workingDirectory }
+    let folder = String(file[..<slash])
+    return folder.hasPrefix("/") ? folder : workingDirectory + "/" + folder
+  }
+
+  private static var workingDirectory: String { FileManager.default.currentDirectoryPath }
+}
