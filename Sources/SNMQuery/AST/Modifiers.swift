@@ -59,10 +59,6 @@ public struct Modifiers: Sendable, Equatable {
   /// none is written.
   public var rare: Rare? { box?.value }
 
-  /// Whether `> 'file'` is written, read in place: ``rare`` copies every rare clause out of its
-  /// box, which a look at each statement of `snm check` (``WrittenFiles``) cannot afford.
-  public var writesFile: Bool { box?.value.outputFile != nil }
-
   /// The same clauses to set (`modifiers.clauses.count = .exact`): each change makes a new box,
   /// or none when every clause is empty.
   public var clauses: Rare {

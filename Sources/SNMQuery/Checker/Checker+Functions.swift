@@ -3,6 +3,7 @@ extension Checker {
   /// stays under the project's URL (`request` never sends the project's keys to another host).
   mutating func check(_ functions: FunctionsStatement) {
     for value in functions.values { checkVariables(in: value) }
+    if functions.outputFile != nil { writesFile = true }
     switch functions {
     case .invoke(let call):
       if case .string(let literal) = call.function.value, let written = literal.constantText,

@@ -72,6 +72,7 @@ extension Checker {
     }
     if let file = modifiers.rare?.outputFile {
       checkVariables(in: ValueNode(.string(file.literal), range: file.range))
+      writesFile = true
     }
     if let file = modifiers.rare?.outputFile, OutputFileFormat(path: file.path) == nil {
       report(

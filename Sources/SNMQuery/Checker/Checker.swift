@@ -29,6 +29,10 @@ public struct Checker {
   public var environment: [String: String]?
   /// The names an `expect $env.NAME exists` checked so far guards.
   public var guardedEnvironment: Set<String> = []
+  /// Set when a statement checked writes a file (`> 'file'`, `\o FILE`, `set output 'FILE'`),
+  /// for whoever notes what a script writes (`snm check`'s ``ScriptCheck``) to read and clear:
+  /// the checker reads those clauses anyway, so no one looks at each statement again for them.
+  public var writesFile = false
 
   /// The built-in variables.
   public static let builtins: Set<String> = ["env", "session", "last"]
@@ -116,6 +120,7 @@ public struct Checker {
     case .shell(.explain(let inner, _)): check(inner)
     case .shell(.output(let file?)):
       checkVariables(in: ValueNode(.string(file.literal), range: file.range))
+      writesFile = true
     case .shell: break
     }
     previousSendsRequest = sends

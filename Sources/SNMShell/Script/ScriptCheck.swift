@@ -184,6 +184,10 @@ public struct ScriptCheck: Sendable {
     while let statement = next() {
       let before = checker.diagnostics.count
       checker.check(statement)
+      if checker.writesFile {
+        checker.writesFile = false
+        written.note(statement, in: source, file: file)
+      }
       var clean = checker.diagnostics[before...].allSatisfy(isLeftToRun)
       if case .run(let run) = statement.kind {
         diagnostics += reported(checker.diagnostics)
@@ -199,7 +203,6 @@ public struct ScriptCheck: Sendable {
       }
       if clean { keep(statement) }
       if let names { diagnostics += names.diagnostics(for: statement) }
-      written.note(statement, in: source, file: file)
     }
     diagnostics += parseDiagnostics() + reported(checker.diagnostics)
     bound = checker.bound

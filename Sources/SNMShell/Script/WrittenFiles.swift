@@ -31,27 +31,8 @@ public struct WrittenFiles: Sendable {
   public init() {}
 
   /// Notes the file `statement` (of `source`, the script file `file`: nil for `-c` and standard
-  /// input) writes, if it writes one.
-  @inline(__always) mutating func note(_ statement: Statement, in source: Source, file: String?) {
-    if Self.mayWrite(statement.kind) { noteWriting(statement, in: source, file: file) }
-  }
-
-  /// Whether a statement of `kind` may write a file: the cheap look `snm check` makes at each
-  /// statement (most write nothing), before ``written(by:)``.
-  private static func mayWrite(_ kind: Statement.Kind) -> Bool {
-    switch kind {
-    case .query(let query): return query.modifiers.writesFile
-    case .rpc(let rpc): return rpc.modifiers.writesFile
-    case .shell(.output(_?)), .functions: return true
-    case .let(let binding):
-      guard case .statement(let inner) = binding.value else { return false }
-      return mayWrite(inner.kind)
-    case .asService(let inner): return mayWrite(inner.kind)
-    default: return false
-    }
-  }
-
-  private mutating func noteWriting(_ statement: Statement, in source: Source, file: String?) {
+  /// input) writes, if it writes one (``Checker/writesFile`` says which statements to note).
+  mutating func note(_ statement: Statement, in source: Source, file: String?) {
     guard let (name, besideScript) = Self.written(by: statement) else { return }
     var pieces = [""]
     for part in name.literal.parts {
