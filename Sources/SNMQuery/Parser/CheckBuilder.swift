@@ -5,23 +5,15 @@
 ///   `${name}` parts, and such a string has none): an empty constant in its place;
 /// - the text of a bare UUID, date or timestamp (only their kinds are read);
 /// - an object's members whose values use no variable (the checker reads an object's kind, and
-///   its members only for their variables): their keys are still kept while the object is read,
-///   so a duplicate key is the same error.
+///   its members only for their variables): the parser compares their keys all the same
+///   (`ObjectKey`), so a duplicate key is the same error.
 /// Numbers keep their text (`limit` and `offset` must be whole numbers), and every name, array,
 /// list, `where` tree and select list is as ``ASTBuilder`` makes it, in storage it keeps from the
 /// statement before (``spareNodes``). Never for statements that run, explain or complete: those
 /// take the whole tree.
 struct CheckBuilder: TreeBuilder {
-  /// The keys of the objects being read, the innermost's last: one array for every object of
-  /// every statement (an object's keys are dropped when it ends).
-  private var keys: [String] = []
-
-  /// An object being read: the members kept, and where its keys start in `keys`.
-  struct Members {
-    /// The members whose values use a variable.
-    var kept: [ObjectMember] = []
-    let start: Int
-  }
+  /// An object's members being read: those whose values use a variable.
+  typealias Members = [ObjectMember]
 
   /// The storage of the last select list and `where` tree handed over, kept (a second reference
   /// to each array) and taken again, emptied, for the next statement's: by then `snm check` has
@@ -63,10 +55,6 @@ struct CheckBuilder: TreeBuilder {
     return tree.condition(root)
   }
 
-  mutating func begin() {
-    if !keys.isEmpty { keys.removeAll(keepingCapacity: true) }
-  }
-
   mutating func string(_ token: Token, decode: () throws(ParseFailure) -> StringLiteral)
     throws(ParseFailure) -> ValueNode
   {
@@ -95,35 +83,17 @@ struct CheckBuilder: TreeBuilder {
     ValueNode(.variable(reference()), range: token.range)
   }
 
-  @inline(__always) func members(room: Int) -> Members {
-    Members(start: keys.count)
-  }
-
-  @inline(__always) func count(of members: borrowing Members) -> Int {
-    keys.count &- members.start
-  }
-
-  func contains(key: String, in members: borrowing Members) -> Bool {
-    var index = members.start
-    while index < keys.count {
-      if keys[index] == key { return true }
-      index &+= 1
-    }
-    return false
-  }
-
-  func keys(of members: borrowing Members) -> [String] { Array(keys[members.start...]) }
+  @inline(__always) func members(room: Int) -> Members { [] }
 
   /// Keeps the member when its value uses a variable (a member's value is read for nothing
-  /// else); its key is kept until the object ends either way.
-  mutating func append(
-    key: consuming String, keyRange: SourceRange, value: consuming ValueNode,
+  /// else), with its key's text.
+  @inline(__always) func append(
+    key: @autoclosure () -> String, keyRange: SourceRange, value: consuming ValueNode,
     to members: inout Members
   ) {
     if Self.usesVariables(value) {
-      members.kept.append(ObjectMember(key: copy key, keyRange: keyRange, value: value))
+      members.append(ObjectMember(key: key(), keyRange: keyRange, value: value))
     }
-    keys.append(key)
   }
 
   /// Whether `value` fills in a variable: a `$name`, a string with parts, or such a value inside
@@ -138,10 +108,8 @@ struct CheckBuilder: TreeBuilder {
     }
   }
 
-  mutating func object(_ members: consuming Members, range: SourceRange) -> ValueNode {
-    // From the end, one at a time: `removeLast(_:)` took the generic replace path.
-    while keys.count > members.start { keys.removeLast() }
-    return ValueNode(.object(members.kept), range: range)
+  @inline(__always) func object(_ members: consuming Members, range: SourceRange) -> ValueNode {
+    ValueNode(.object(members), range: range)
   }
 }
 

@@ -20,6 +20,18 @@ extension Parser {
     return literal.constantText ?? ""
   }
 
+  /// The key of an object a quoted token spells: a plain key (no escapes) of up to 16 ASCII bytes
+  /// packed from the source, with no String; any other decoded by `decodeQuotedName(_:)`.
+  @inline(__always) func objectKey(_ token: Token) throws(ParseFailure) -> ObjectKey {
+    if !token.flags.contains(.hasEscapes),
+      let (low, high) = TokenTexts.packedASCII(
+        SourceRange(start: token.start &+ 1, end: token.end &- 1), in: source)
+    {
+      return .packed(low: low, high: high, length: token.end &- token.start &- 2)
+    }
+    return .decoded(try decodeQuotedName(token))
+  }
+
   /// A string literal: `''` in single quotes, JSON escapes in double quotes, and `${name}` parts
   /// (plus bare `$name.field` parts when `interpolateBare`, as in `echo`).
   func decodeString(_ token: Token, interpolateBare: Bool, interpolate: Bool = true)

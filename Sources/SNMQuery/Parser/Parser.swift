@@ -27,6 +27,8 @@ public struct Parser {
   var diagnostics: [Diagnostic] = []
   /// Set after recovering at a statement keyword inside unclosed brackets: that line ends the statement.
   var resyncedInsideBrackets = false
+  /// The keys of the objects being read (`ValueParser.parseObject`), compared as each is read.
+  let objectKeys = ObjectKeys()
   /// How many brackets and `not`s deep the parser is: bounded, so no input can exhaust the stack.
   var nesting = 0
   /// The deepest nesting accepted.
@@ -106,7 +108,6 @@ public struct Parser {
       // Emptied from its end (only completion fills it): `removeAll(keepingCapacity:)` took the
       // generic replace path.
       defer { while !tableContext.isEmpty { tableContext.removeLast() } }
-      builder.begin()
       do throws(ParseFailure) {
         var statement = try parseStatement(into: &builder)
         try expectStatementEnd()

@@ -11,10 +11,6 @@
 /// closure), so a builder that needs no text makes none. Values, `where` trees and select lists, and the
 /// statements made of them (queries, `rpc`, `let`); the other statements are the tree's.
 protocol SyntaxBuilder {
-  /// A statement starts: what was kept for the statement before (which may have failed halfway)
-  /// is let go.
-  mutating func begin()
-
   /// A value: a string, number, literal, variable, array, object or list.
   associatedtype Value
   /// The elements of an array or list being read.
@@ -51,15 +47,10 @@ protocol SyntaxBuilder {
 
   /// No members yet; `room` for the first few when some follow.
   mutating func members(room: Int) -> Members
-  /// How many members were appended to `members`.
-  func count(of members: borrowing Members) -> Int
-  /// Whether a member appended to `members` has `key`.
-  func contains(key: String, in members: borrowing Members) -> Bool
-  /// The keys of the members appended to `members`, in order.
-  func keys(of members: borrowing Members) -> [String]
-  /// Appends a member.
+  /// Appends a member: its key (not written before in this object: the parser compares the
+  /// keys), whose text a builder makes only if it keeps it.
   mutating func append(
-    key: consuming String, keyRange: SourceRange, value: consuming Value,
+    key: @autoclosure () -> String, keyRange: SourceRange, value: consuming Value,
     to members: inout Members)
   /// `{"key": value, ...}`.
   mutating func object(_ members: consuming Members, range: SourceRange) -> Value
@@ -213,8 +204,6 @@ extension TreeBuilder {
 struct ASTBuilder: TreeBuilder {
   typealias Members = [ObjectMember]
 
-  @inline(__always) func begin() {}
-
   @inline(__always) func string(
     _ token: Token, decode: () throws(ParseFailure) -> StringLiteral
   ) throws(ParseFailure) -> ValueNode {
@@ -245,19 +234,11 @@ struct ASTBuilder: TreeBuilder {
     return members
   }
 
-  @inline(__always) func count(of members: borrowing [ObjectMember]) -> Int { members.count }
-
-  @inline(__always) func contains(key: String, in members: borrowing [ObjectMember]) -> Bool {
-    members.contains(where: { $0.key == key })
-  }
-
-  func keys(of members: borrowing [ObjectMember]) -> [String] { members.map(\.key) }
-
   @inline(__always) func append(
-    key: consuming String, keyRange: SourceRange, value: consuming ValueNode,
+    key: @autoclosure () -> String, keyRange: SourceRange, value: consuming ValueNode,
     to members: inout [ObjectMember]
   ) {
-    members.append(ObjectMember(key: key, keyRange: keyRange, value: value))
+    members.append(ObjectMember(key: key(), keyRange: keyRange, value: value))
   }
 
   @inline(__always) func object(_ members: consuming [ObjectMember], range: SourceRange)

@@ -104,6 +104,54 @@ final class TokenTexts {
     }
   }
 
+  /// The 0 to 16 bytes from `start` (which must be in `bytes`), packed as `pack` packs them, a
+  /// byte at a time: for a text within 16 bytes of the source's end.
+  private static func packByBytes(_ bytes: [UInt8], from start: Int, length: Int)
+    -> (UInt64, UInt64)
+  {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var offset = 0
+    while offset < length {
+      let byte = UInt64(bytes[start &+ offset])
+      if offset < 8 {
+        low |= byte &<< UInt64(offset &* 8)
+      } else {
+        high |= byte &<< UInt64((offset &- 8) &* 8)
+      }
+      offset &+= 1
+    }
+    return (low, high)
+  }
+
+  /// The bytes of `range` packed 8 to a word (the first byte lowest) when they are 16 or fewer,
+  /// all ASCII; nil otherwise. What an object's plain key is compared by (``ObjectKey``).
+  @inline(__always) static func packedASCII(_ range: SourceRange, in source: Source)
+    -> (low: UInt64, high: UInt64)?
+  {
+    let start = range.start
+    let length = range.end &- start
+    // 0 to 16 bytes: one compare (a reversed range wraps to a large count).
+    guard UInt(bitPattern: length) <= 16, start >= 0, range.end <= source.bytes.count else {
+      return nil
+    }
+    let (low, high) =
+      start &+ 16 <= source.bytes.count
+      ? pack(source.bytes, from: start, length: length)
+      : packByBytes(source.bytes, from: start, length: length)
+    return (low | high) & NameWord.highs == 0 ? (low, high) : nil
+  }
+
+  /// The String of the 0 to 16 ASCII bytes packed in `low`, `high` (`packedASCII`'s): the same
+  /// String as decoding them makes.
+  static func text(packed low: UInt64, _ high: UInt64, length: Int) -> String {
+    if length == 0 { return "" }
+    if length < 16 && smallStringLayout { return smallString(low, high, length: length) }
+    return withUnsafeBytes(of: (low.littleEndian, high.littleEndian)) { words in
+      String(decoding: words.prefix(length), as: UTF8.self)
+    }
+  }
+
   /// The String of 1 to 15 ASCII bytes packed in `low`, `high` (the first byte lowest), made as
   /// the standard library makes such a String: held in the String's two words themselves, the
   /// bytes then their count with the marks of a small ASCII string in the last byte. No memory,
@@ -165,21 +213,8 @@ final class TokenTexts {
       return source.text(of: range)
     }
     if length > 16 { return longText(from: start, length: length, in: source) }
-    var low: UInt64 = 0
-    var high: UInt64 = 0
-    var seen: UInt8 = 0
-    var offset = 0
-    while offset < length {
-      let byte = source.bytes[start &+ offset]
-      seen |= byte
-      if offset < 8 {
-        low |= UInt64(byte) << UInt64(offset &* 8)
-      } else {
-        high |= UInt64(byte) << UInt64((offset &- 8) &* 8)
-      }
-      offset &+= 1
-    }
-    guard seen < 0x80 else { return source.text(of: range) }
+    let (low, high) = TokenTexts.packByBytes(source.bytes, from: start, length: length)
+    guard (low | high) & NameWord.highs == 0 else { return source.text(of: range) }
     if length < 16 && smallStrings { return TokenTexts.smallString(low, high, length: length) }
     return shortText(low, high, length: length, range: range, in: source)
   }

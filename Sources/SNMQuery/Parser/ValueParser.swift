@@ -117,7 +117,10 @@ enum ValueParser {
     return builder.list(consume elements, range: range)
   }
 
-  /// `{"key": value, ...}`; keys are strings (either quote), kept in the order written.
+  /// `{"key": value, ...}`; keys are strings (either quote), kept in the order written. Each key
+  /// is compared with its object's keys before it as an ``ObjectKey`` (a plain ASCII key's bytes,
+  /// no String) on the parser's stack of keys (`Parser.objectKeys`), past the sixteenth in a set
+  /// of their texts; a builder makes a key's text only if it keeps it.
   static func parseObject<Builder: SyntaxBuilder>(
     _ parser: inout Parser, into builder: inout Builder
   )
@@ -125,36 +128,40 @@ enum ValueParser {
   {
     let open = parser.advance()
     try parser.enterNesting(open)
-    defer { parser.leaveNesting() }
+    // This object's keys on the stack start here; they are let go when it ends, read or failed.
+    let keys = parser.objectKeys
+    let mark = keys.mark
+    defer {
+      parser.leaveNesting()
+      keys.pop(to: mark)
+    }
     // Room for eight members at once: grown a member at a time, four were three allocations.
     var members = builder.members(room: parser.current.kind != .rightBrace ? 8 : 0)
+    var count = 0
+    // Past 16 keys, each is looked up in a set instead of compared with every key before it.
     var seenKeys: Set<String> = []
     if parser.current.kind != .rightBrace {
       repeat {
         let keyToken = parser.current
-        let key: String
-        switch keyToken.kind {
-        case .doubleQuoted, .singleQuoted:
-          parser.advance()
-          key = try parser.decodeQuotedName(keyToken)
-        default:
+        guard keyToken.kind == .doubleQuoted || keyToken.kind == .singleQuoted else {
           let help =
             keyToken.kind == .word ? "JSON keys are quoted: \"\(parser.text(keyToken))\"" : nil
           throw parser.expectedFailure(
-            "a key in double quotes", after: builder.count(of: members) == 0 ? "'{'" : "','",
-            help: help)
+            "a key in double quotes", after: count == 0 ? "'{'" : "','", help: help)
         }
-        let count = builder.count(of: members)
+        parser.advance()
+        let key = try parser.objectKey(keyToken)
         let duplicate =
-          count < 16
-          ? builder.contains(key: key, in: members) : !seenKeys.insert(key).inserted
-        if duplicate { throw parser.failure(.duplicateKey(key), at: keyToken.range) }
-        if count == 15 { seenKeys = Set(builder.keys(of: members) + [key]) }
+          count < 16 ? keys.contains(key, since: mark) : !seenKeys.insert(key.text).inserted
+        if duplicate { throw parser.failure(.duplicateKey(key.text), at: keyToken.range) }
+        if count < 16 { keys.push(key) }
+        if count == 15 { seenKeys = Set(keys.texts(since: mark)) }
+        count &+= 1
         guard parser.eat(.colon) != nil else {
-          throw parser.expectedFailure("':'", after: "the key \"\(key)\"")
+          throw parser.expectedFailure("':'", after: "the key \"\(key.text)\"")
         }
-        let value = try parse(&parser, after: "\"\(key)\":", into: &builder)
-        builder.append(key: key, keyRange: keyToken.range, value: consume value, to: &members)
+        let value = try parse(&parser, after: "\"\(key.text)\":", into: &builder)
+        builder.append(key: key.text, keyRange: keyToken.range, value: consume value, to: &members)
       } while parser.eat(.comma) != nil
     }
     try parser.expectClose(.rightBrace, opened: open)
