@@ -75,7 +75,7 @@ def test_an_answer_postgrest_sends_without_a_body_passes_and_an_rpc_s_200_withou
     before) is refused."""
     env = {**home, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key}
     local = run_snm("-c", "login email 'alice@example.com' password 'password123'\n"
-                    'from user_info update {"bio": "walks"} '
+                    'from user_info update {"bio": "강아지와 산책하는 걸 좋아해요 🐶"} '
                     "where id eq 0c8e5f7a-6b9d-4f1e-9a3b-2d4c6e8f0a1b\n"
                     "from dog_profile select id count exact head", env=env)
     assert local.returncode == 0, local.stderr
