@@ -228,8 +228,6 @@ struct SupabaseQueryCompiler {
     names.map(PostgresLiteral.quoted).joined(separator: ",")
   }
 
-  /// The headers the request carries: Content-Type with a body, Prefer, Accept when not the
-  /// default, and the profile header for a schema other than public.
   /// What a 2xx answer must carry: PostgREST answers a read, a write with
   /// `return=representation` and a plan with a body (`[]` when no row matched), a function with
   /// one unless it returns `void` (204); a CSV read of no rows, a HEAD and a write with
@@ -244,6 +242,8 @@ struct SupabaseQueryCompiler {
     }
   }
 
+  /// The headers the request carries: Content-Type with a body, Prefer, Accept when not the
+  /// default, and the profile header for a schema other than public.
   func headers(body: JSONValue?, schema: String?) -> HTTPHeaders {
     var headers = HTTPHeaders()
     if body != nil { headers["Content-Type"] = "application/json" }
