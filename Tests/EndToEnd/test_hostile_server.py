@@ -281,7 +281,10 @@ def test_a_huge_expires_in_is_refused_too(home):
 
 
 @pytest.mark.parametrize("value", [1e300, -1e300, "NaN", 1e20])
-def test_a_stored_session_with_a_bad_expiry_is_reported_and_removed(home, tmp_path, value):
+def test_a_stored_session_with_a_bad_expiry_is_reported_until_logout_removes_it(
+        home, tmp_path, value):
+    """Reported, never a crash; a script leaves the file where it is (a run after it must not go
+    on signed out in its place), until `logout` removes it."""
     server = HostileServer(lambda head: json_answer(session_body()))
     try:
         login = snm_against(server, "login email 'kim@example.com' password 'pw'", home)
@@ -293,8 +296,11 @@ def test_a_stored_session_with_a_bad_expiry_is_reported_and_removed(home, tmp_pa
         for statement in ("session show", "session check"):
             shown = snm_against(server, statement, home)
             assert shown.returncode >= 0, f"{statement} died of signal {-shown.returncode}"
+            assert "is unreadable (not a valid session: bad 'expires_at')" in shown.stderr
         first = snm_against(server, "session show", home)
         assert first.returncode == 0
+        assert path.exists()
+        assert snm_against(server, "logout", home).returncode == 0
         assert not path.exists()
     finally:
         server.stop()
@@ -310,11 +316,13 @@ def test_the_stored_session_warning_names_the_field_once(home, tmp_path):
         path.write_text(json.dumps(stored))
         shown = snm_against(server, "session show", home)
         assert shown.returncode == 0, shown.stderr
-        assert f"the saved session {path} is unreadable (not a valid session: bad 'expires_at'; " \
-               "removed)" in shown.stderr
+        # Left in place (a script must not go on signed out in its place: it stays until `login`
+        # or `logout`), and said once a run.
+        said = f"the saved session {path} is unreadable (not a valid session: bad 'expires_at')"
+        assert shown.stderr.count(said) == 1, shown.stderr
         assert "not signed in" in shown.stdout
         again = snm_against(server, "session show", home)
-        assert again.stderr == "" and "not signed in" in again.stdout
+        assert again.stderr == shown.stderr and "not signed in" in again.stdout
     finally:
         server.stop()
 

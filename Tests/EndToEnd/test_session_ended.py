@@ -10,12 +10,14 @@ Against the real local project: an anonymous user of its own, whose refresh toke
 logout with its access token ends, as another device would.
 """
 import json
+import os
 import pathlib
 import re
 
 import httpx
 
-from conftest import run_snm
+from conftest import SNM, run_snm
+from pty_screen import PtyScreen
 
 ENDED = re.compile(r"the session saved in (\S+) was ended by the server \(refresh_token_not_found\) "
                    r"at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z; sign in again with 'login'")
@@ -95,3 +97,77 @@ def test_the_script_that_finds_out_goes_no_further_signed_out(project, home, tmp
     assert f"{script}:2:1: error: the session ended on the server: from dog_profile select " \
            "id" in result.stderr, result.stderr
     assert "(" not in result.stdout, result.stdout
+
+
+def test_session_show_in_json_says_the_server_ended_it(project, home):
+    """`session show --format json` said `{"signed_in": false, "role": "anon"}` over the mark, as if
+    no one had signed in (requests go as anon), where the text says the server ended the session
+    kept here: it says so too, with the server's code, when and the file."""
+    env = env_for(project, home)
+    path, _ = ended_on_the_server(project, env)
+    assert run_snm("-c", "session refresh", env=env).returncode == 3
+    text = run_snm("-c", "session show", env=env)
+    said = ENDED.search(text.stdout)
+    assert said, text.stdout
+    date = re.search(r" at (\S+); sign in", said.group(0)).group(1)
+    for format in ("json", "ndjson"):
+        shown = run_snm("--format", format, "-c", "session show", env=env)
+        assert shown.returncode == 0, shown.stderr
+        assert json.loads(shown.stdout) == {
+            "signed_in": False, "role": "anon",
+            "ended_by_server": {"code": "refresh_token_not_found", "date": date,
+                                "path": str(path)}}, shown.stdout
+    assert run_snm("-c", "logout", env=env).returncode == 0
+    after = run_snm("--format", "json", "-c", "session show", env=env)
+    assert json.loads(after.stdout) == {"signed_in": False, "role": "anon"}, after.stdout
+
+
+PROMPT = "snm anon@local>"
+
+
+def prompt_env(env):
+    """The whole environment for a shell in a bare pseudo-terminal (an xterm, no pager)."""
+    full = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    full.update(env, TERM="xterm", NO_COLOR="1", PAGER="cat")
+    return full
+
+
+def at_the_prompt(env, *lines):
+    """Starts the shell in a pseudo-terminal, types `lines` (each waited for: its prompt again),
+    and returns every byte it wrote, as text."""
+    with PtyScreen([SNM], env=prompt_env(env), rows=50, columns=300) as term:
+        term.wait_for(lambda t: t.text().endswith(PROMPT))
+        for line in lines:
+            prompts = term.raw.count(PROMPT.encode())
+            term.type(line + "\r")
+            term.wait_for(lambda t: t.raw.count(PROMPT.encode()) > prompts
+                          and t.text().endswith(PROMPT))
+        term.type("\\q\r")
+        term.settle()
+        return term.raw.decode(errors="replace").replace("\r\n", "\n")
+
+
+def test_the_prompt_warns_once_a_shell_and_goes_on_signed_out(project, home):
+    """At the prompt the mark is a warning (once a shell, however many statements), then the shell
+    goes on signed out as its prompt shows; `session show` says why; `logout` there removes the
+    mark, and the next shell starts with no warning."""
+    env = env_for(project, home)
+    path, _ = ended_on_the_server(project, env)
+    assert run_snm("-c", "session refresh", env=env).returncode == 3
+    warning = re.compile(r"snm: warning: " + ENDED.pattern + r"; meanwhile requests go signed out "
+                         r"\('logout' to go on so unwarned\)")
+    for _ in range(2):  # each shell says it once, the mark staying
+        seen = at_the_prompt(env, "from dog_profile select id", "session show",
+                             "set format json", "session show", "set format table",
+                             "from dog_profile select id")
+        assert len(warning.findall(seen)) == 1, seen
+        assert len(re.findall(r"\(\d+ rows?\)", seen)) == 2, seen
+        assert ENDED.search(seen.split("session show", 1)[1]), seen
+        assert '"ended_by_server":{"code":"refresh_token_not_found"' in seen, seen
+        assert json.loads(path.read_text())["ended"]["code"] == "refresh_token_not_found"
+    seen = at_the_prompt(env, "logout")
+    assert len(warning.findall(seen)) == 1 and "not signed in" in seen, seen
+    assert not path.exists()
+    seen = at_the_prompt(env, "session show")
+    assert "warning" not in seen and "was ended by the server" not in seen, seen
+    assert "not signed in (requests use the project's API key, role anon)" in seen, seen

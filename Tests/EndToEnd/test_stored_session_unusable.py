@@ -8,6 +8,7 @@ and the shell goes on signed out, which its prompt shows (README).
 The server is test_hostile_server's: a sign-in gets a session, a read gets `[]`, and every request
 head is kept to show that nothing went out signed out.
 """
+import json
 import os
 import pathlib
 import stat
@@ -47,7 +48,11 @@ def damage(way, path):
     """Makes the stored session at `path` unusable `way`; the words the failure says why with."""
     if way == "not JSON":
         path.write_text('{"version": 1, "session": ')
-        return f"the saved session {path} is unreadable (not a valid session: not JSON; removed)"
+        return f"the saved session {path} is unreadable (not a valid session: not JSON)"
+    if way == "neither a session nor the mark":
+        path.write_text(json.dumps({"version": 1, "project": json.loads(path.read_text())["project"]}))
+        return (f"the saved session {path} is unreadable (not a valid session: it holds neither a "
+                "session nor the mark that the server ended one)")
     if way == "a folder":
         path.unlink()
         path.mkdir()
@@ -61,7 +66,7 @@ def damage(way, path):
     raise AssertionError(way)
 
 
-WAYS = ["not JSON", "a folder", "a folder others may write in"]
+WAYS = ["not JSON", "neither a session nor the mark", "a folder", "a folder others may write in"]
 MODES = ["-c", "--session shared FILE", "a pipe"]
 
 
@@ -96,6 +101,42 @@ def test_a_stored_session_that_cannot_be_used_fails_the_script_not_runs_it_as_an
         if path.parent.exists():
             os.chmod(path.parent, 0o700)
         server.stop()
+
+
+@pytest.mark.parametrize("way", ["not JSON", "neither a session nor the mark"])
+def test_a_damaged_session_fails_every_run_until_logout_not_the_first_alone(
+        project, home, tmp_path, way):
+    """The first run that met a damaged session file failed (exit 3) and removed it, so the same
+    script run again went on signed out as anon and passed (exit 0) on what anon may read. The
+    file stays where a script met it: every run fails on it until `logout` removes it (or
+    `login` replaces it); then a run goes on signed out, on purpose. Against the local project,
+    signed in as a seeded user."""
+    env = {**home, "SUPABASE_URL": project.url, "SUPABASE_ANON_KEY": project.anon_key}
+    login = run_snm("-c", "login email 'alice@example.com' password 'password123'", env=env)
+    assert login.returncode == 0, login.stderr
+    [path] = list(pathlib.Path(home["XDG_STATE_HOME"]).rglob("session-*.json"))
+    why = damage(way, path)
+    damaged = path.read_text()
+    script = tmp_path / "rls.snm"
+    script.write_text("from dog_profile select id\n")
+    runs = {"-c": ["-c", "from dog_profile select id"], "a pipe": [],
+            "--session shared FILE": ["--session", "shared", str(script)]}
+    seen = []
+    for mode in MODES * 2:
+        run = run_snm(*runs[mode], input="from dog_profile select id\n" if mode == "a pipe"
+                      else None, env=env)
+        assert run.returncode == 3, (len(seen) + 1, mode, run.returncode, run.stdout, run.stderr)
+        assert run.stdout == "", (mode, run.stdout)
+        seen.append(run)
+    for run in seen:
+        assert why in run.stderr and "; removed" not in run.stderr, run.stderr
+    assert path.read_text() == damaged
+    out = run_snm("-c", "logout", env=env)
+    assert out.returncode == 0, out.stderr
+    assert not path.exists()
+    after = run_snm("-c", "from dog_profile select id", env=env)
+    assert after.returncode == 0 and "warning" not in after.stderr, after.stderr
+    assert "rows)" in after.stdout or "(1 row)" in after.stdout, after.stdout
 
 
 def test_logout_or_login_first_lets_the_script_go_on(home, tmp_path):

@@ -83,8 +83,19 @@ struct SessionReport {
     ]
   }
 
+  /// `{"signed_in": true, "user_id": ..., ...}`; signed out, `{"signed_in": false, "role": ...}`,
+  /// with `"ended_by_server": {"code": ..., "date": ..., "path": ...}` where the server ended the
+  /// session kept here (the text's line).
   func json() -> JSONValue {
-    guard let session else { return ["signed_in": false, "role": .string(keyRole)] }
+    guard let session else {
+      var object: JSONObject = ["signed_in": false, "role": .string(keyRole)]
+      if case .endedByServer(let path, let code, let date)? = ended {
+        object.append(
+          "ended_by_server",
+          ["code": .string(code), "date": .string(date), "path": .string(path)])
+      }
+      return .object(object)
+    }
     var object: JSONObject = [
       "signed_in": true, "user_id": .string(session.user.id.uuidString.lowercased()),
     ]

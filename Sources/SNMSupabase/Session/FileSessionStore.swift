@@ -94,19 +94,18 @@ public struct FileSessionStore: SessionStore {
     // The file's bytes hold the tokens: zeroed once decoded (the decoder's own copies are not
     // reached, nor the session's strings).
     defer { WipedMemory.zero(&data) }
+    // Not a session (damaged, or a value no session can hold): left for the caller, which
+    // removes it where the run goes on signed out (SessionManager).
     let stored: StoredSession
     do {
       stored = try JSONDecoder().decode(StoredSession.self, from: data)
-      // A file holds a session or the mark that the server ended one.
-      if stored.session == nil && stored.ended == nil {
-        throw DecodingError.keyNotFound(
-          StoredSession.CodingKeys.session, .init(codingPath: [], debugDescription: ""))
-      }
     } catch {
-      // Not a session (damaged, or a value no session can hold): removed, so that it is reported
-      // once and not met again on every run.
-      let removed = unlink(path) == 0 ? "; removed" : ""
-      throw .unreadable(path: path, reason: "not a valid session: \(Self.reason(error))\(removed)")
+      throw .damaged(path: path, reason: Self.reason(error))
+    }
+    // A file holds a session or the mark that the server ended one; one with neither (its
+    // version and project alone) is damaged too.
+    guard stored.session != nil || stored.ended != nil else {
+      throw .damaged(path: path, reason: Self.holdsNeither)
     }
     guard stored.project == project else {
       throw .unreadable(path: path, reason: "it belongs to \(stored.project)")
@@ -172,6 +171,10 @@ public struct FileSessionStore: SessionStore {
     }
   }
 
+  /// Why a file that decodes but holds neither a session nor the mark that the server ended one
+  /// is not a session.
+  static let holdsNeither = "it holds neither a session nor the mark that the server ended one"
+
   /// What was wrong with a session file, in a few words (never its contents).
   static func reason(_ error: any Error) -> String {
     switch error {
@@ -200,10 +203,6 @@ public struct FileSessionStore: SessionStore {
     struct Ended: Codable {
       var code: String
       var date: String
-    }
-
-    enum CodingKeys: String, CodingKey {
-      case version, project, keys, session, ended
     }
   }
 }

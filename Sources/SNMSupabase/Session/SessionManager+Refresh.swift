@@ -38,7 +38,8 @@ extension SessionManager {
       switch error {
       case .lockTimeout(let path): return .failure(.lockTimeout(path: path))
       // A lock file that cannot be created (read-only directory): refresh unlocked.
-      case .unwritable, .unreadable, .otherProject, .refusedFolder, .endedByServer: lock = nil
+      case .unwritable, .unreadable, .damaged, .otherProject, .refusedFolder, .endedByServer:
+        lock = nil
       }
     }
     defer { lock?.unlock() }

@@ -3,16 +3,17 @@ import Foundation
 extension SessionManager {
   /// `logout` with no session in use: a stored session that could not be used no longer stops
   /// requests (``SupabaseSessionError/storedUnusable(_:)``), as its message says: the user chose
-  /// to go on signed out. The mark that the server ended the session is deleted (when it is still
-  /// there: another process may have signed in meanwhile), so later runs go on signed out too.
+  /// to go on signed out. A file that keeps later runs from going on signed out (one that holds
+  /// no session, the mark that the server ended the session) is removed, when it is still there
+  /// (another process may have signed in meanwhile), so later runs go on signed out too.
   public func goOnSignedOut() async {
     restoreIfNeeded()
-    if case .endedByServer? = storedProblem, let project {
+    if Self.staysUntilLogout(storedProblem), let project {
       let lock = try? await store.lock(project: project)
       defer { lock?.unlock() }
       var problem: SessionStoreError?
       _ = loadStored(problem: &problem)
-      if case .endedByServer? = problem {
+      if Self.staysUntilLogout(problem) {
         do {
           try store.delete(project: project)
         } catch {
@@ -21,6 +22,15 @@ extension SessionManager {
       }
     }
     storedProblem = nil
+  }
+
+  /// Whether `problem` is a file kept until a sign-in or `logout` replaces it: one that holds no
+  /// session (a script's run leaves it), or the mark that the server ended the session.
+  static func staysUntilLogout(_ problem: SessionStoreError?) -> Bool {
+    switch problem {
+    case .damaged?, .endedByServer?: true
+    default: false
+    }
   }
 
   /// Ends the session: for `.global` and `.local` the stored session is deleted first, then the
@@ -36,7 +46,7 @@ extension SessionManager {
     guard let project, let auth else { throw SupabaseSessionError.notConfigured }
     restoreIfNeeded()
     // Signed out on purpose: a stored session that could not be used no longer stops requests.
-    if scope != .others { storedProblem = nil }
+    if scope != .others { await goOnSignedOut() }
     guard var session = current else { return }
     if policy.needsRefresh(session, now: now()) {
       switch await refresh(from: session, rejectedToken: nil) {

@@ -175,16 +175,27 @@ public actor SessionManager: SessionManageable {
     return loadStored(problem: &problem)
   }
 
-  /// ``loadStored()``, with why there is none when a file could not be used.
+  /// ``loadStored()``, with why there is none when a file could not be used. A file that holds
+  /// no session is removed where the run goes on signed out (the prompt: said once, not met again
+  /// on every start); with `requiresStored` (a script) it stays, so every run fails on it until
+  /// `login` replaces it or `logout` removes it (``goOnSignedOut()``): removed by the first
+  /// failing run, the next one went on as anon and passed.
   func loadStored(problem: inout SessionStoreError?) -> SupabaseSession? {
     guard let project else { return nil }
     do {
       return try store.load(project: project, keyMarks: keyMarks)
     } catch {
+      var error = error
+      if case .damaged(let path, let reason) = error, !requiresStored,
+        (try? store.delete(project: project)) != nil
+      {
+        error = .damaged(path: path, reason: reason + "; removed")
+      }
       problem = error
-      if case .unreadable(let path, _) = error, !warnedPaths.contains(path) {
-        warnedPaths.insert(path)
-        warn(error.description)
+      switch error {
+      case .unreadable(let path, _), .damaged(let path, _):
+        if warnedPaths.insert(path).inserted { warn(error.description) }
+      default: break
       }
       return nil
     }

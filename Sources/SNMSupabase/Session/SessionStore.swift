@@ -10,7 +10,8 @@ import SNMWire
 /// let lock = try await store.lock(project: url)
 /// defer { lock.unlock() }   // re-read, refresh and save while holding it
 /// ```
-/// `load` throws ``SessionStoreError/unreadable(path:reason:)`` for a corrupt or unreadable file,
+/// `load` throws ``SessionStoreError/unreadable(path:reason:)`` for an unreadable file,
+/// ``SessionStoreError/damaged(path:reason:)`` for a corrupt one (left where it is),
 /// ``SessionStoreError/otherProject(path:)`` for another project's;
 /// ``SessionStoreError/endedByServer(path:code:date:)`` where the server ended the session kept
 /// there (``markEnded(project:code:date:)``);
@@ -53,8 +54,12 @@ extension SessionStore {
 
 /// Why the session store could not do what was asked. Never holds file contents.
 public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The file exists but cannot be read or is not a session.
+  /// The file exists but cannot be read, or is a session for another URL.
   case unreadable(path: String, reason: String)
+  /// The file holds no session (not JSON, a value no session can hold): `load` leaves it where
+  /// it is, for the caller to remove (``SessionStore/delete(project:)``) where the run goes on
+  /// signed out (the prompt); `reason` says what is wrong, and then whether it was removed.
+  case damaged(path: String, reason: String)
   /// The file is the session of another project once served at the same URL (its key marks
   /// share none with this project's): no session for this one.
   case otherProject(path: String)
@@ -79,6 +84,9 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     switch self {
     case .unreadable(let path, let reason):
       "the saved session \(path) is unreadable (\(reason)); sign in again with 'login'"
+    case .damaged(let path, let reason):
+      "the saved session \(path) is unreadable (not a valid session: \(reason)); sign in again "
+        + "with 'login'"
     case .otherProject(let path):
       "the saved session \(path) was signed in to another project served at this URL before "
         + "(its keys differ); sign in again with 'login'"

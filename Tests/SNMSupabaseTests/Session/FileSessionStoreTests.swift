@@ -95,22 +95,29 @@ import Testing
   }
 
   /// Where a request may not go signed out in the stored session's place (a script), a file that
-  /// cannot be used fails the request, naming it, until a sign-in or a sign-out replaces it.
+  /// cannot be used fails the request, naming it, until a sign-in or a sign-out replaces it: the
+  /// file stays, so the next run fails too (removed by the first, the next went on as anon).
   @Test func aCorruptFileFailsARequestThatMustNotGoSignedOut() async throws {
     let rig = try Rig()
     defer { rig.directory.remove() }
     try rig.writeSessionFile("{\"version\": 1, \"project\": ")
+    for _ in 0..<2 {
+      let manager = rig.manager()
+      await manager.configure(project: Rig.project, auth: rig.auth, requiresStored: true)
+      await #expect {
+        try await manager.requestToken()
+      } throws: { error in
+        guard case SupabaseSessionError.storedUnusable(.damaged(let path, let reason)) = error
+        else { return false }
+        return path == rig.sessionPath && reason == "not JSON"
+          && "\(error)".contains("nothing is sent signed out")
+      }
+      #expect(FileManager.default.fileExists(atPath: rig.sessionPath))
+    }
     let manager = rig.manager()
     await manager.configure(project: Rig.project, auth: rig.auth, requiresStored: true)
-    await #expect {
-      try await manager.requestToken()
-    } throws: { error in
-      guard case SupabaseSessionError.storedUnusable(.unreadable(let path, _)) = error else {
-        return false
-      }
-      return path == rig.sessionPath && "\(error)".contains("nothing is sent signed out")
-    }
     try await manager.signOut(scope: .local)
+    #expect(!FileManager.default.fileExists(atPath: rig.sessionPath))
     #expect(try await manager.requestToken() == nil)
     await manager.configure(project: Rig.project, auth: rig.auth, requiresStored: true)
     await manager.saveSession(for: rig.auth.issue())
@@ -126,6 +133,18 @@ import Testing
     #expect(
       rig.warnings.all.first?.contains("not a valid session: no 'access_token'; removed") == true)
     #expect(!FileManager.default.fileExists(atPath: rig.sessionPath))
+  }
+
+  /// A file that decodes but holds neither a session nor the mark that the server ended one is
+  /// damaged, and says so (it was a made-up "no 'session'": such a file may hold the mark).
+  @Test func aFileWithNeitherASessionNorTheMarkIsDamaged() throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    try rig.writeSessionFile("{\"version\":1,\"project\":\"\(Rig.project)\"}")
+    let damaged = SessionStoreError.damaged(
+      path: rig.sessionPath, reason: FileSessionStore.holdsNeither)
+    #expect(throws: damaged) { try rig.store.load(project: Rig.project) }
+    #expect(FileManager.default.fileExists(atPath: rig.sessionPath))
   }
 
   @Test func anUnreadableFileIsReportedNotFatal() async throws {
