@@ -6,7 +6,8 @@
 /// - the text of a bare UUID, date or timestamp (only their kinds are read);
 /// - an object's members whose values use no variable (the checker reads an object's kind, and
 ///   its members only for their variables): the parser compares their keys all the same
-///   (`ObjectKey`), so a duplicate key is the same error.
+///   (`ObjectKey`), so a duplicate key is the same error; a member whose value is a constant of
+///   one token is not even handed over (``keepsConstantMembers``: no value made and destroyed).
 /// Numbers keep their text (`limit` and `offset` must be whole numbers), and every name, array,
 /// list, `where` tree and select list is as ``ASTBuilder`` makes it, in storage it keeps from the
 /// statement before (``spareNodes``). Never for statements that run, explain or complete: those
@@ -84,6 +85,9 @@ struct CheckBuilder: TreeBuilder {
   }
 
   @inline(__always) func members(room: Int) -> Members { [] }
+
+  /// A constant member's value uses no variable: `append(key:keyRange:value:to:)` would drop it.
+  static var keepsConstantMembers: Bool { false }
 
   /// Keeps the member when its value uses a variable (a member's value is read for nothing
   /// else), with its key's text.

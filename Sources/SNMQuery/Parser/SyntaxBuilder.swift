@@ -54,6 +54,11 @@ protocol SyntaxBuilder {
     to members: inout Members)
   /// `{"key": value, ...}`.
   mutating func object(_ members: consuming Members, range: SourceRange) -> Value
+  /// Whether the builder keeps a member whose value is a constant of one token (a string with
+  /// no escape and no `$`, a number, a UUID, a date, a timestamp, `true`, `false`, `null`):
+  /// when not, the parser steps over such a value, its key compared all the same, and hands
+  /// over nothing.
+  static var keepsConstantMembers: Bool { get }
   /// A bare word where the language allows one (`is unknown`).
   mutating func word(_ text: String, range: SourceRange) -> Value
 
@@ -203,6 +208,8 @@ extension TreeBuilder {
 /// takes them.
 struct ASTBuilder: TreeBuilder {
   typealias Members = [ObjectMember]
+
+  static var keepsConstantMembers: Bool { true }
 
   @inline(__always) func string(
     _ token: Token, decode: () throws(ParseFailure) -> StringLiteral

@@ -160,6 +160,7 @@ enum ValueParser {
         guard parser.eat(.colon) != nil else {
           throw parser.expectedFailure("':'", after: "the key \"\(key.text)\"")
         }
+        if !Builder.keepsConstantMembers && skipConstant(&parser) { continue }
         let value = try parse(&parser, after: "\"\(key.text)\":", into: &builder)
         builder.append(key: key.text, keyRange: keyToken.range, value: consume value, to: &members)
       } while parser.eat(.comma) != nil
@@ -167,6 +168,30 @@ enum ValueParser {
     try parser.expectClose(.rightBrace, opened: open)
     return builder.object(
       consume members, range: SourceRange(start: open.start, end: parser.previousEnd))
+  }
+
+  /// Steps over the current token when it is a value of one token that ``parse(_:after:what:into:)``
+  /// reads without a failure and that holds no variable (a string with no escape and no `$`, a
+  /// number, a UUID, a date, a timestamp, `true`, `false`, `null`); whether it did. Recorded for
+  /// completion as `parse` records a value.
+  @inline(__always) private static func skipConstant(_ parser: inout Parser) -> Bool {
+    let token = parser.current
+    switch token.kind {
+    case .number, .uuid, .date, .timestamp: break
+    case .singleQuoted, .doubleQuoted:
+      guard !token.flags.contains(.hasEscapes) && !token.flags.contains(.hasDollar) else {
+        return false
+      }
+    case .word:
+      guard token.keyword == .true || token.keyword == .false || token.keyword == .null else {
+        return false
+      }
+    default: return false
+    }
+    parser.record(.value)
+    parser.record(.symbol(.variable))
+    parser.advance()
+    return true
   }
 
   /// `$name.a[0].b` or `${name.a}` as a reference.
