@@ -217,3 +217,66 @@ def test_a_typo_after_a_run_of_a_made_file_is_refused_before_the_statements_afte
     result = run_snm("fine.snm", env=env, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["after the run", "7"], result.stdout
+
+
+def test_snm_check_takes_a_storage_download_to_a_file_as_a_writer(tmp_path):
+    """`storage download BUCKET/PATH to FILE` writes FILE, but `snm check` did not count it, so a
+    script that downloads a .snm and runs it was refused: 'cannot run: no such file', exit 2. It
+    is a writer as `> 'file'` is (the file under the script's folder), with a quoted name or a
+    variable (which may stand for any name); a download without `to` writes no file."""
+    env = offline()
+    (tmp_path / "dl.snm").write_text(
+        "storage download scripts/gen.snm to 'gen.snm'\nrun gen.snm\n"
+        "storage download scripts/x.snm\nrun x.snm\n"
+        "let name = 'other.snm'\nlet got = storage download scripts/o.snm to $name\n"
+        "run other.snm\n")
+    result = run_snm("check", "dl.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    for line, name, writer in ((2, "gen.snm", 1), (7, "other.snm", 6)):
+        assert (f"dl.snm:{line}:5: warning: '{name}' is not there yet: it is checked when it runs"
+                in result.stderr and f"written by the statement at dl.snm:{writer}"
+                in result.stderr), (name, result.stderr)
+    assert "dl.snm:4:5: error: cannot run: no such file 'x.snm'" in result.stderr, result.stderr
+    assert "1 error in 1 file (checked 1 file)" in result.stderr, result.stderr
+
+
+def test_snm_check_finds_a_written_file_where_the_run_finds_it(tmp_path):
+    """A file a statement writes is the one a `run` names when both resolve to the same place,
+    as each does when it runs: `\\o`'s name under the working directory, `> 'file'`'s and
+    `download ... to`'s under the script's folder, `run`'s under the folder of the file it is
+    in. `\\o './made-${n}.snm'` and `run ../made-1.snm` from tests/ are one file: the check kept
+    the './' of a name with a `${...}` part and refused the `run` ('cannot run: no such file',
+    exit 2). `run ~/home.snm` is a file in a folder named '~' (the run takes `~` as a name), not
+    the home folder's that `\\o '~/home.snm'` writes: the check said it was written first (a
+    warning, exit 0), and the run failed, 'no such file'."""
+    env = offline()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "paths.snm").write_text(
+        "let n = 1\n\\o './made-${n}.snm'\n\\o\nrun ../made-1.snm\n"
+        "from dog_profile select name > 'dl/../beside.txt'\nrun ./beside.txt\n"
+        "\\o gen.snm\n\\o\nrun gen.snm\n"
+        "let f = 'got.snm'\nstorage download scripts/got.snm to './${f}'\nrun got.snm\n")
+    result = run_snm("check", "tests/paths.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    for line, name, writer in ((4, "../made-1.snm", 2), (6, "./beside.txt", 5),
+                               (12, "got.snm", 11)):
+        assert (f"tests/paths.snm:{line}:5: warning: '{name}' is not there yet" in result.stderr
+                and f"written by the statement at tests/paths.snm:{writer}" in result.stderr), (
+            name, result.stderr)
+    # `\\o gen.snm` wrote the working directory's gen.snm; the run is of tests/gen.snm.
+    assert ("tests/paths.snm:9:5: error: cannot run: no such file 'tests/gen.snm'"
+            in result.stderr), result.stderr
+    assert "1 error in 1 file (checked 1 file)" in result.stderr, result.stderr
+
+    # `snm check` writes nothing: the home folder is not touched.
+    (tmp_path / "home.snm").write_text("\\o '~/home.snm'\necho 'let a = 1'\n\\o\nrun ~/home.snm\n")
+    result = run_snm("check", "home.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "home.snm:4:5: error: cannot run: no such file '~/home.snm'" in result.stderr, (
+        result.stderr)
+    # What the run takes `~/home.snm` for: home.snm in the folder named '~' beside it.
+    (tmp_path / "~").mkdir()
+    (tmp_path / "~" / "home.snm").write_text("let a = 'in the folder named ~'\n")
+    result = run_snm("-c", "run ~/home.snm; echo '$a'", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "in the folder named ~\n", result.stdout

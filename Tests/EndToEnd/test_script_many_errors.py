@@ -136,3 +136,21 @@ def test_warnings_past_the_limit_are_counted_in_the_tail(project, tmp_path):
     result = run_snm("check", str(script), env=env)
     assert result.returncode == 2
     assert result.stderr.count("warning: no table, view or function 'dog_profle'") == 3
+
+
+def test_the_tail_names_both_limits_when_both_are_reached(tmp_path):
+    """Past the first 100 warnings and the first 100 errors, the tail line named the errors'
+    limit only ('(101 errors in all): the first 100 errors are shown'), as if the 50 warnings left
+    out were past it, and counted no warning. It names both, and both counts. No project: the
+    warnings are variables bound nowhere after a `run` of a file the script writes first."""
+    script = tmp_path / "both.snm"
+    script.write_text("\\o gen.snm\necho 'let made = 7'\n\\o\nrun gen.snm\n"
+                      + "echo '$made'\n" * 150 + "from\n" * 101)
+    result = run_snm("check", str(script), env=offline(tmp_path), cwd=tmp_path, timeout=120)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert result.stderr.count(": warning: ") == 100, result.stderr[-2000:]
+    assert len(error_lines(result.stderr, script)) == 100, result.stderr[-2000:]
+    assert result.stderr.splitlines()[-2:] == [
+        "snm: 1 more error and 51 more warnings not shown (101 errors and 151 warnings in all): "
+        "the first 100 errors and the first 100 warnings are shown, no more; fix the errors first",
+        "101 errors in 1 file (checked 1 file)"], result.stderr[-2000:]

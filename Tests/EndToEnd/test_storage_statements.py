@@ -3,6 +3,7 @@
 and the bytes of uploads and downloads going from and to disk whole."""
 import json
 import os
+import pwd
 import re
 import time
 import uuid
@@ -122,6 +123,22 @@ def test_downloads_print_text_but_not_bytes(project, env, folder):
     finally:
         client.empty_bucket(folder)
         client.delete_bucket(folder)
+
+
+def test_a_home_path_from_c_is_under_the_home_folder(env):
+    """`~/` at the start of a local file is the home folder in a script file, and for `> 'file'`
+    and `invoke ... file` anywhere, but `storage upload` and `download ... to` from `-c`, `snm
+    explain` and the prompt (no script folder) took it as written, a folder named '~' under the
+    working directory (`"upload":"~/up.png"`, `curl ... -o '~/got.png'`): the upload failed, 'no
+    such file'. They are resolved as the others are (read through explain: nothing is written)."""
+    home = pwd.getpwuid(os.getuid()).pw_dir   # what the system names home, as snm asks it
+    explained = run_snm("explain", "--json", "storage upload '~/up.png' to avatars/up.png",
+                        "storage download avatars/a.png to '~/got.png'", env=env)
+    assert explained.returncode == 0, explained.stderr
+    upload, download = [json.loads(line) for line in explained.stdout.splitlines()]
+    assert (upload["upload"], download["download_to"]) == (f"{home}/up.png", f"{home}/got.png")
+    curl = run_snm("explain", "--curl", "storage download avatars/a.png to '~/got.png'", env=env)
+    assert f"-o '{home}/got.png'" in curl.stdout, curl.stdout + curl.stderr
 
 
 def test_explain_shows_each_request_without_sending_it(env, tmp_path):

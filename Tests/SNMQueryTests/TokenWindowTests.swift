@@ -45,4 +45,31 @@ import Testing
     #expect(windowed.parseDiagnostics == whole.parseDiagnostics)
     #expect(Array(ParsedStatements(source)) == Parser.parse(source).statements)
   }
+
+  /// A parser from a statement's end (``Parser/init(_:from:)``: the rest of a file after a `run`)
+  /// gives the statements and diagnostics the whole script's parse gives after that point, at
+  /// the same offsets; the text before it is not read.
+  @Test(arguments: [
+    "from t select *\nfrom u select a, b where a eq 1; rpc f {\"a\": [1,\n 2]}\n",
+    "let a = 1 \\\n  \nlet b = 2\\",
+    "help where $\nfrom t select * where a >=\nfrom t select",
+    "run gen.snm\necho 'after'  # a comment\nfrom\necho '$made $mdae'\n",
+  ])
+  func theParserFromAStatementsEndParsesTheRestAsTheWholeDoes(_ text: String) {
+    let source = Source(text: text)
+    let whole = Parser.parse(source)
+    for end in whole.statements.map(\.range.end) {
+      var rest = Parser(source, from: end)
+      var statements: [Statement] = []
+      while let statement = rest.nextStatement() { statements.append(statement) }
+      #expect(statements == whole.statements.filter { $0.range.start >= end }, "from \(end)")
+      #expect(
+        rest.parseDiagnostics == whole.diagnostics.filter { $0.range.start >= end },
+        "from \(end)")
+    }
+    // The text before is not read: a bracket left open there leaves the rest as it is.
+    let open = Source(text: "echo [1,\n" + text)
+    var rest = Parser(open, from: 9)
+    #expect(rest.nextStatement()?.range.start == whole.statements.first.map { $0.range.start + 9 })
+  }
 }

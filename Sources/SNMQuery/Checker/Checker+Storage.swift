@@ -10,7 +10,11 @@ extension Checker {
     case .upload(let upload):
       checkObjectPath(upload.path)
       if let cache = upload.cache { checkCount(cache, clause: "cache") }
-    case .download(let path, _, _), .info(let path), .exists(let path), .url(let path, _):
+    case .download(let path, let to, _):
+      checkObjectPath(path)
+      // `to FILE`: a file a `run` after it may name (``writesFile``).
+      if to != nil { writesFile = true }
+    case .info(let path), .exists(let path), .url(let path, _):
       checkObjectPath(path)
     case .sign(let path, let expires, _):
       checkObjectPath(path)

@@ -29,7 +29,8 @@ public struct Checker {
   public var environment: [String: String]?
   /// The names an `expect $env.NAME exists` checked so far guards.
   public var guardedEnvironment: Set<String> = []
-  /// Set when a statement checked writes a file (`> 'file'`, `\o FILE`, `set output 'FILE'`),
+  /// Set when a statement checked writes a file (`> 'file'`, `\o FILE`, `set output 'FILE'`,
+  /// `storage download BUCKET/PATH to FILE`),
   /// for whoever notes what a script writes (`snm check`'s ``ScriptCheck``) to read and clear:
   /// the checker reads those clauses anyway, so no one looks at each statement again for them.
   public var writesFile = false

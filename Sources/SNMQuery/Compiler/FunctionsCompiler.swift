@@ -80,7 +80,7 @@ public struct FunctionsCompiler: Sendable {
         contentType = "application/json"
       }
     case .file(let node)?:
-      let path = localPath(try text(node))
+      let path = LocalPath.resolve(try text(node), directory: baseDirectory)
       request.endpoint.bodyFile = path
       request.file = path
       contentType = "application/octet-stream"
@@ -120,13 +120,6 @@ public struct FunctionsCompiler: Sendable {
       return .string("placeholder")
     }
     return try ValueEvaluator.json(node, in: scope)
-  }
-
-  /// A file on this machine: absolute as written, else under `baseDirectory` when there is one.
-  func localPath(_ path: String) -> String {
-    if path.hasPrefix("~/") { return NSString(string: path).expandingTildeInPath }
-    guard let baseDirectory, !path.hasPrefix("/") else { return path }
-    return (baseDirectory as NSString).appendingPathComponent(path)
   }
 
   /// Whitespace and control characters, which no path or header name may hold.

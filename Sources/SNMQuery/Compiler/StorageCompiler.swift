@@ -91,14 +91,15 @@ public struct StorageCompiler: Sendable {
       return try ready(manager.from(bucket).list(options))
     case .upload(let upload):
       let (bucket, path) = try split(upload.path)
-      var options = SupabaseStorageUpload(file: localPath(try text(upload.file)))
+      var options = SupabaseStorageUpload(
+        file: LocalPath.resolve(try text(upload.file), directory: baseDirectory))
       options.upsert = upload.upsert
       if let type = upload.contentType { options.contentType = try text(type) }
       if let cache = upload.cache { options.cacheControl = try number(cache, clause: "cache") }
       return try ready(manager.from(bucket).setPath(path ?? "").upload(options))
     case .download(let path, let to, let isPublic):
       let (bucket, object) = try split(path)
-      let destination = try to.map { localPath(try text($0)) }
+      let destination = try to.map { LocalPath.resolve(try text($0), directory: baseDirectory) }
       return try ready(
         manager.from(bucket).setPath(object ?? "")
           .download(.init(destination: destination, isPublic: isPublic)))
@@ -166,12 +167,5 @@ public struct StorageCompiler: Sendable {
   func number(_ node: ValueNode, clause: String) throws(Diagnostic) -> Int {
     try StatementCompiler(manager: SupabaseDBManager(config: manager.config), scope: scope)
       .count(node, clause: clause)
-  }
-
-  /// A file on this machine: absolute as written, else under `baseDirectory` when there is one.
-  func localPath(_ path: String) -> String {
-    guard let baseDirectory, !path.hasPrefix("/") else { return path }
-    if path.hasPrefix("~/") { return NSString(string: path).expandingTildeInPath }
-    return (baseDirectory as NSString).appendingPathComponent(path)
   }
 }

@@ -129,8 +129,9 @@ public struct CheckingParser {
   private var parser: Parser
   private var builder = CheckBuilder()
 
-  public init(_ source: Source) {
-    parser = Parser(source)
+  /// From `offset` when given, the end of a statement (``Parser/init(_:from:)``).
+  public init(_ source: Source, from offset: Int = 0) {
+    parser = Parser(source, from: offset)
   }
 
   /// The next statement without errors, or nil at the end (``Parser/nextStatement()``).

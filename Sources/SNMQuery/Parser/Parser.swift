@@ -75,9 +75,17 @@ public struct Parser {
   /// let problems = parser.diagnostics
   /// ```
   public init(_ source: Source) {
+    self.init(source, from: 0)
+  }
+
+  /// A parser of the statements of `source` that start at `offset` or after it, the end of a
+  /// statement (``ScriptCheck``'s check of the rest of a file after a `run`): the text before it
+  /// is not read. Ranges are offsets in the whole source, as ever.
+  public init(_ source: Source, from offset: Int) {
     self.source = source
-    self.tokens = TokenWindow(source: source)
+    self.tokens = TokenWindow(source: source, from: offset)
     current = self.tokens[0]
+    previousEnd = min(offset, source.bytes.count)
   }
 
   /// The parse errors found so far.

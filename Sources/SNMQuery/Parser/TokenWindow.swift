@@ -17,9 +17,19 @@ struct TokenWindow {
   /// The token at `base - 1` (the end of the statement before), if any.
   private var previous: Token?
 
-  /// A window that lexes `source` one statement at a time.
-  init(source: Source) {
+  /// A window that lexes `source` one statement at a time, from `offset` (a statement's end:
+  /// tokens keep their offsets in the whole source, so diagnostics name their lines).
+  init(source: Source, from offset: Int = 0) {
     lexer = Lexer(bytes: source.bytes, reserving: false)
+    if offset > 0 {
+      // The flags the whole script's lexer would give the next token there.
+      let start = min(offset, source.bytes.count)
+      let before = source.bytes[start - 1]
+      lexer.index = start
+      lexer.lineStart = before == UInt8(ascii: "\n")
+      lexer.afterSpace =
+        lexer.lineStart || before == UInt8(ascii: " ") || before == UInt8(ascii: "\t")
+    }
     lexer.lexStatement()
   }
 

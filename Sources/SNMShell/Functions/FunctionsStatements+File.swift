@@ -17,7 +17,7 @@ extension FunctionsStatements {
     } catch {
       return failure(.usage, error.message.text)
     }
-    let path = RequestStatements.localPath(filled, directory: directory)
+    let path = LocalPath.resolve(filled, directory: directory)
     do throws(TransportFileError) {
       let beside = try BesideFile(destination: path)
       try beside.write(contentsOf: answer.body)

@@ -25,7 +25,7 @@ struct PageFile {
     } catch {
       throw requests.failure(.server, error.message.text)
     }
-    let path = RequestStatements.localPath(filled, directory: directory)
+    let path = LocalPath.resolve(filled, directory: directory)
     let beside: BesideFile
     do throws(TransportFileError) {
       beside = try BesideFile(destination: path)

@@ -13,7 +13,7 @@ extension RequestStatements {
     -> @Sendable (BodyFile, String) throws(Diagnostic) -> JSONValue
   {
     { file, filled throws(Diagnostic) in
-      let path = localPath(filled, directory: directory)
+      let path = LocalPath.resolve(filled, directory: directory)
       let data: Data
       switch RegularFile.contents(path) {
       case .success(let bytes): data = bytes
@@ -35,13 +35,6 @@ extension RequestStatements {
         }
       }
     }
-  }
-
-  /// `path` as written when absolute (or `~/`), else under `directory` when there is one.
-  static func localPath(_ path: String, directory: String?) -> String {
-    if path.hasPrefix("~/") { return NSString(string: path).expandingTildeInPath }
-    guard let directory, !path.hasPrefix("/") else { return path }
-    return (directory as NSString).appendingPathComponent(path)
   }
 
   /// `> 'out.csv'`: writes the answer in the format the extension names, beside the file first and

@@ -73,13 +73,25 @@ public struct ScriptCheck: Sendable {
     return shown.render(self, colored: colored) + (shown.tail ?? "")
   }
 
+  /// A check of `source` that has found nothing yet, with `variables` bound before it and the
+  /// environment it will run with (nil: `snm check`): what each check below starts from.
+  private init(
+    _ source: Source, variables: Set<String>, environment: [String: String]?,
+    statements: [Statement] = [], diagnostics: [Diagnostic] = []
+  ) {
+    script = ParsedScript(source: source, statements: statements, diagnostics: diagnostics)
+    known = variables
+    self.environment = environment
+  }
+
   /// Checks `script` (named `file`: nil for `-c`, standard input and the prompt) and what it runs.
   public static func check(
     _ script: ParsedScript, file: String?, variables: Set<String>, loader: ScriptLoader,
     environment: [String: String]? = nil
   ) -> ScriptCheck {
-    var check = ScriptCheck(script: script, known: variables)
-    check.environment = environment
+    var check = ScriptCheck(
+      script.source, variables: variables, environment: environment,
+      statements: script.statements, diagnostics: script.diagnostics)
     var chain: [String] = []
     if let file { chain.append(file) }
     var kept: [Statement] = []
@@ -106,11 +118,9 @@ public struct ScriptCheck: Sendable {
     schema: DatabaseSchema? = nil, keeping: Bool = false, environment: [String: String]? = nil,
     afterUnseen: Bool = false, written: WrittenFiles = WrittenFiles()
   ) -> ScriptCheck {
-    let empty = ParsedScript(source: source, statements: [], diagnostics: [])
-    var check = ScriptCheck(script: empty, known: variables)
+    var check = ScriptCheck(source, variables: variables, environment: environment)
     check.runsUnseen = afterUnseen
     check.written = written
-    check.environment = environment
     check.names = schema.map(SchemaCheck.init(schema:))
     var kept: [Statement] = []
     check.script.diagnostics = check.visit(
@@ -123,45 +133,36 @@ public struct ScriptCheck: Sendable {
 
   /// Checks the statements of the script file `source` that start at `offset` or after it (those
   /// after a `run` of a file that was not there when the script was checked, once that file has
-  /// run), with `variables` bound (what has run binds): a name used there and bound nowhere,
-  /// which the check before the run left to the run (the file could have bound it), is refused
-  /// before the statements after that `run` run.
+  /// run; the text before `offset` is not read again), with `variables` bound (what has run
+  /// binds): a name used there and bound nowhere, which the check before the run left to the run
+  /// (the file could have bound it), is refused before the statements after that `run` run.
   public static func checkRest(
     of source: Source, from offset: Int, file: String?, variables: Set<String>,
     loader: ScriptLoader, environment: [String: String]?
   ) -> ScriptCheck {
-    let empty = ParsedScript(source: source, statements: [], diagnostics: [])
-    var check = ScriptCheck(script: empty, known: variables)
-    check.environment = environment
-    var parser = CheckingParser(source)
-    check.script.diagnostics = check.walk(
-      source, file: file, chain: file.map { [$0] } ?? [], loader: loader, parsed: [],
-      next: {
-        while let statement = parser.nextStatement() {
-          if statement.range.start >= offset { return statement }
-        }
-        return nil
-      }, keep: { _ in },
-      parseDiagnostics: { parser.parseDiagnostics.filter { $0.range.start >= offset } })
+    var check = ScriptCheck(source, variables: variables, environment: environment)
+    check.script.diagnostics = check.visit(
+      source, file: file, chain: file.map { [$0] } ?? [], loader: loader, from: offset)
     check.known = []
     return check
   }
 
-  /// Checks one file with `known` and `bound` bound, a statement at a time; returns its
-  /// diagnostics. `keep` receives each statement without errors; without it the statements are
-  /// only checked, and made for that (``CheckingParser``: what no check reads is left out).
+  /// Checks one file with `known` and `bound` bound, a statement at a time (those from `offset`
+  /// on); returns its diagnostics. `keep` receives each statement without errors; without it the
+  /// statements are only checked, and made for that (``CheckingParser``: what no check reads is
+  /// left out).
   mutating func visit(
-    _ source: Source, file: String?, chain: [String], loader: ScriptLoader,
+    _ source: Source, file: String?, chain: [String], loader: ScriptLoader, from offset: Int = 0,
     keep: ((Statement) -> Void)? = nil
   ) -> [Diagnostic] {
     guard let keep else {
-      var parser = CheckingParser(source)
+      var parser = CheckingParser(source, from: offset)
       return walk(
         source, file: file, chain: chain, loader: loader, parsed: [],
         next: { parser.nextStatement() }, keep: { _ in },
         parseDiagnostics: { parser.parseDiagnostics })
     }
-    var parser = Parser(source)
+    var parser = Parser(source, from: offset)
     return walk(
       source, file: file, chain: chain, loader: loader, parsed: [],
       next: { parser.nextStatement() }, keep: keep,

@@ -77,7 +77,9 @@ public struct ShownDiagnostics: Sendable {
 
   /// The line saying what was left out (`snm: 199900 more errors not shown: ...`), nil when
   /// nothing was: past the limit of errors, what the errors' limit left out; else the warnings
-  /// past theirs (`snm: 19900 more warnings not shown (20000 warnings in all): ...`).
+  /// past theirs (`snm: 19900 more warnings not shown (20000 warnings in all): ...`); past both,
+  /// both (`(105 errors and 400 warnings in all): the first 100 errors and the first 100 warnings
+  /// are shown, ...`).
   public var tail: String? {
     guard hiddenErrors + hiddenWarnings > 0 else { return nil }
     var left: [String] = []
@@ -87,13 +89,18 @@ public struct ShownDiagnostics: Sendable {
     if hiddenWarnings > 0 {
       left.append(hiddenWarnings == 1 ? "1 more warning" : "\(hiddenWarnings) more warnings")
     }
+    let errors = totalErrors == 1 ? "1 error" : "\(totalErrors) errors"
+    let warnings = totalWarnings == 1 ? "1 warning" : "\(totalWarnings) warnings"
+    let notShown = "snm: \(left.joined(separator: " and ")) not shown"
     guard remaining == 0 else {
-      let all = totalWarnings == 1 ? "1 warning" : "\(totalWarnings) warnings"
-      return "snm: \(left.joined(separator: " and ")) not shown (\(all) in all): the first "
-        + "\(most) warnings are shown, no more\n"
+      return "\(notShown) (\(warnings) in all): the first \(most) warnings are shown, no more\n"
     }
-    let all = totalErrors == 1 ? "1 error" : "\(totalErrors) errors"
-    return "snm: \(left.joined(separator: " and ")) not shown (\(all) in all): the first "
-      + "\(most) errors are shown, no more; fix them first\n"
+    // Both limits reached: warnings were left out past their own limit too.
+    if remainingWarnings == 0 && hiddenWarnings > 0 {
+      return "\(notShown) (\(errors) and \(warnings) in all): the first \(most) errors and the "
+        + "first \(most) warnings are shown, no more; fix the errors first\n"
+    }
+    return "\(notShown) (\(errors) in all): the first \(most) errors are shown, no more; fix "
+      + "them first\n"
   }
 }

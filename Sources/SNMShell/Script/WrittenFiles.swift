@@ -1,20 +1,23 @@
 import Foundation
 import SNMQuery
 
-/// The files a script's statements write (`\o FILE`, `set output 'FILE'`, `> 'out.txt'`), noted
-/// as its check reaches them, so that `snm check` can tell a `run` of a file an earlier statement
-/// writes (`\o gen.snm` ... `run gen.snm`: a warning, the file is checked when it runs) from one
-/// of a file nothing writes (an error).
+/// The files a script's statements write (`\o FILE`, `set output 'FILE'`, `> 'out.txt'`,
+/// `storage download BUCKET/PATH to FILE`), noted as its check reaches them, so that `snm check`
+/// can tell a `run` of a file an earlier statement writes (`\o gen.snm` ... `run gen.snm`: a
+/// warning, the file is checked when it runs) from one of a file nothing writes (an error).
 ///
 /// ```swift
 /// var written = WrittenFiles()
 /// written.note(statement, in: source, file: "main.snm")   // `\o gen.snm` on line 1
 /// written.writer(of: "gen.snm")                           // "main.snm:1"
 /// ```
-/// Paths are compared whole (absolute, `.` and `..` taken out), each relative to what its
-/// statement is relative to: `\o`'s to the working directory (as psql's), `> 'file'`'s and
-/// `run`'s to the script's folder. A `${...}` part may stand for any text: `\o 'gen-${n}.snm'`
-/// may write `gen-1.snm`.
+/// Each path is taken as the runtime takes it, then compared whole (absolute, `.` and `..` taken
+/// out): a file a statement writes as ``LocalPath`` resolves it (`\o`'s under the working
+/// directory, as psql's; `> 'file'`'s and `download ... to`'s under the script's folder), a `run`
+/// target as ``ScriptLoader/resolve(_:from:)`` does (under the folder of the file it is in; `~`
+/// is a name there). So `./gen.snm` is `gen.snm`, and `tests/gen.snm` written from the working
+/// directory is the `gen.snm` a script in `tests/` runs. A `${...}` part (or a `$name` given as
+/// the file) may stand for any text: `\o 'gen-${n}.snm'` may write `gen-1.snm`.
 public struct WrittenFiles: Sendable {
   /// A file a statement writes: its absolute path as the texts between its `${...}` parts, and
   /// where the first statement that writes it starts.
@@ -35,15 +38,19 @@ public struct WrittenFiles: Sendable {
   mutating func note(_ statement: Statement, in source: Source, file: String?) {
     guard let (name, besideScript) = Self.written(by: statement) else { return }
     var pieces = [""]
-    for part in name.literal.parts {
+    for part in name {
       if case .text(let text) = part {
         pieces[pieces.count - 1] += text
       } else {
         pieces.append("")
       }
     }
-    let base = besideScript ? Self.folder(of: file) : Self.workingDirectory
-    pieces[0] = Self.absolute(pieces[0], base: base, whole: pieces.count == 1)
+    // A name that starts with a `${...}` part may be absolute: its start is left to match any.
+    if pieces.count == 1 || !pieces[0].isEmpty {
+      let directory = besideScript ? Self.folder(of: file) : nil
+      pieces[0] = Self.absolute(
+        LocalPath.resolve(pieces[0], directory: directory), whole: pieces.count == 1)
+    }
     let key = pieces.joined(separator: "\u{0}")
     if files[key] == nil {
       files[key] = Written(pieces: pieces, source: source, offset: statement.range.start)
@@ -54,24 +61,30 @@ public struct WrittenFiles: Sendable {
   /// ``ScriptLoader/resolve(_:from:)`` makes it) is, as `file:line`; nil when none writes it.
   func writer(of target: String) -> String? {
     guard !files.isEmpty else { return nil }
-    let path = Self.absolute(target, base: Self.workingDirectory, whole: true)
+    let path = Self.absolute(target, whole: true)
     guard let found = files[path] ?? files.values.first(where: { Self.matches(path, $0.pieces) })
     else { return nil }
     let line = found.source.location(of: found.offset).line
     return "\(VisibleText.escaped(found.source.fileName)):\(line)"
   }
 
-  /// The file `statement` writes, and whether its name is relative to the script's folder
-  /// (`> 'file'`) rather than the working directory (`\o`).
-  private static func written(by statement: Statement) -> (OutputFile, besideScript: Bool)? {
+  /// The name of the file `statement` writes, as its parts, and whether it is relative to the
+  /// script's folder (`> 'file'`, `download ... to`) rather than the working directory (`\o`).
+  private static func written(by statement: Statement) -> ([StringPart], besideScript: Bool)? {
     switch statement.kind {
-    case .shell(.output(let file?)): return (file, false)
-    case .functions(let call): return call.outputFile.map { ($0, true) }
+    case .shell(.output(let file?)): return (file.literal.parts, false)
+    case .functions(let call): return call.outputFile.map { ($0.literal.parts, true) }
+    case .storage(.download(_, let to?, _)):
+      switch to.value {
+      case .string(let literal): return (literal.parts, true)
+      case .variable(let name): return ([.variable(name)], true)
+      default: return nil
+      }
     case .let(let binding):
       guard case .statement(let inner) = binding.value else { return nil }
       return written(by: inner)
     case .asService(let inner): return written(by: inner)
-    default: return RequestStatements.outputFile(of: statement).map { ($0, true) }
+    default: return RequestStatements.outputFile(of: statement).map { ($0.literal.parts, true) }
     }
   }
 
@@ -89,26 +102,22 @@ public struct WrittenFiles: Sendable {
     return true
   }
 
-  /// `path` made absolute under `base` (a `~/` at the start is the home folder), and, when it
-  /// is the `whole` path, with `.` and `..` taken out; the start of a name with `${...}` parts is
-  /// kept as it is past `base` (a part may be `../x`).
-  private static func absolute(_ path: String, base: String, whole: Bool) -> String {
-    var full = path
-    if path.hasPrefix("~/") {
-      full = NSString(string: path).expandingTildeInPath
-    } else if !path.hasPrefix("/") {
-      // A name that starts with a `${...}` part may be absolute: its start is left to match any.
-      guard whole || !path.isEmpty else { return "" }
-      full = base + "/" + path
-    }
-    return whole ? ScriptLoader.normalize(full) : full
+  /// `path` under the working directory when it is relative; when it is the `whole` name, with
+  /// `.` and `..` taken out, else (a name a `${...}` part goes on) its folders only: the text
+  /// after its last `/` is the start of a name.
+  private static func absolute(_ path: String, whole: Bool) -> String {
+    let full = path.hasPrefix("/") ? path : workingDirectory + "/" + path
+    if whole { return ScriptLoader.normalize(full) }
+    guard let slash = full.lastIndex(of: "/") else { return full }
+    let folder = ScriptLoader.normalize(String(full[..<slash]))
+    return (folder == "/" ? "" : folder) + full[slash...]
   }
 
-  /// The absolute folder of the script file `file`, or the working directory (`-c`, stdin).
-  private static func folder(of file: String?) -> String {
-    guard let file, let slash = file.lastIndex(of: "/") else { return workingDirectory }
-    let folder = String(file[..<slash])
-    return folder.hasPrefix("/") ? folder : workingDirectory + "/" + folder
+  /// The folder of the script file `file` as the runtime names it
+  /// (``ScriptRunner/directory(of:)``), nil for `-c` and standard input (the working directory).
+  private static func folder(of file: String?) -> String? {
+    guard let file, let slash = file.lastIndex(of: "/") else { return nil }
+    return String(file[..<slash])
   }
 
   private static var workingDirectory: String { FileManager.default.currentDirectoryPath }

@@ -48,6 +48,23 @@ struct ScriptDirectory {
 
         """)
   }
+
+  /// The rest of a file after a `run` of a file made since its check is checked from the `run`
+  /// on: the text before it is not read again (it was parsed from the file's start each time,
+  /// its statements before the `run` then left out). Shown with a bracket left open before the
+  /// `run`: read from the start, it took the lines after the `run` into its statement, and the
+  /// name bound nowhere after it was not refused.
+  @Test func theRestAfterARunIsCheckedFromTheRunOn() {
+    let text = "echo [1,\nrun gen.snm\necho 'after'\necho '$made $mdae'\n"
+    let source = Source(text: text, fileName: "main.snm")
+    let offset = text.utf8.count - "\necho 'after'\necho '$made $mdae'\n".utf8.count
+    let rest = ScriptCheck.checkRest(
+      of: source, from: offset, file: "main.snm", variables: ["made"], loader: ScriptLoader(),
+      environment: [:])
+    #expect(rest.errorCount == 1)
+    #expect(rest.firstError?.location == "main.snm:4:13")
+    #expect(rest.firstError?.message == "undefined variable '$mdae'")
+  }
 }
 
 @Suite struct EarlyCheckAcrossFilesTests {
