@@ -25,9 +25,9 @@ public struct SNMServerError: Error, Sendable, Hashable {
   public let hint: String?
   /// The whole answer (body and headers) for anything the fields above do not hold.
   public let response: SNMResponse
-  /// Whether the request wrote (POST, PUT, PATCH, DELETE): a gateway's 502 or 504 then leaves
-  /// unknown whether it was applied.
-  public var write = false
+  /// What the request may have done (``Endpoint/sentEffect``): after one that writes or calls a
+  /// function, a gateway's 502 or 504 leaves unknown whether it was applied.
+  public var effect = Endpoint.Effect.reads
 
   /// Decodes the error fields from `response`'s body when it is a JSON object; otherwise they stay
   /// nil and ``response`` keeps the body.

@@ -50,6 +50,13 @@ public struct Endpoint: Sendable, Hashable {
   /// Whether a 2xx answer must carry a body (``AnswerBody``): one without is refused as
   /// malformed, never taken as an empty result.
   public var answerBody = AnswerBody.optional
+  /// What a 2xx answer's JSON must be at its top level (``AnswerShape``): an array of rows, an
+  /// object; nil when any JSON may come (a function's result). The wrong one is refused as
+  /// malformed, never shown as a row.
+  public var answerShape: AnswerShape?
+  /// What sending it may do to the project (``Effect``), for what a failure after it was sent
+  /// says; nil: as its method says (``sentEffect``).
+  public var effect: Effect?
 
   /// What a 2xx answer to a request must carry: a body (rows, a listing), or whatever it has
   /// (a write that asked for none, a download, HEAD). A proxy or gateway in front of the project

@@ -68,11 +68,11 @@ public final class SNMNetworkProvider: Sendable {
     request.responseFile = endpoint.responseFile
     request.holdsSecrets = endpoint.holdsSecrets
     guard let trace = RequestTrace.current else {
-      return try await exchange(request, deadline, answerBody: endpoint.answerBody)
+      return try await exchange(request, deadline, for: endpoint)
     }
     let started = ContinuousClock.now
     do {
-      let response = try await exchange(request, deadline, answerBody: endpoint.answerBody)
+      let response = try await exchange(request, deadline, for: endpoint)
       trace.record(
         request, response: response, failure: nil, milliseconds: Self.milliseconds(since: started))
       return response
@@ -90,10 +90,10 @@ public final class SNMNetworkProvider: Sendable {
   }
 
   /// Sends `request` and follows its redirects within `deadline`; a non-2xx answer throws, and
-  /// so does a 2xx answer without the body `answerBody` says it must carry.
+  /// so does a 2xx answer without the body, or of another JSON shape, than `endpoint` (the one
+  /// `request` was made from) says its answer has (``refusal(of:for:)``).
   func exchange(
-    _ first: TransportRequest, _ deadline: ContinuousClock.Instant,
-    answerBody: Endpoint.AnswerBody = .optional
+    _ first: TransportRequest, _ deadline: ContinuousClock.Instant, for endpoint: Endpoint
   ) async throws(SNMNetworkError) -> SNMResponse {
     var request = first
     let url = request.url
@@ -113,32 +113,11 @@ public final class SNMNetworkProvider: Sendable {
     }
     guard response.isSuccess else {
       var failure = SNMServerError(response: response)
-      failure.write = request.method.isWrite
+      failure.effect = endpoint.sentEffect
       throw .http(failure)
     }
-    let write = request.method.isWrite
-    if let reason = Self.missingBody(response, answerBody: answerBody, write: write) {
-      throw .malformedResponse(url: response.url, reason: reason)
-    }
+    if let refusal = try Self.refusal(of: response, for: endpoint) { throw refusal }
     return response
-  }
-
-  /// Why `response`, a 2xx answer, lacks the body its request must get (``Endpoint/AnswerBody``),
-  /// or nil: an empty body where rows, a listing or a result belong is no empty result but a
-  /// proxy, gateway or server answering for the project with nothing (a CI gate must not pass
-  /// on it). A body saved to a file (a download) counts as one.
-  static func missingBody(_ response: SNMResponse, answerBody: Endpoint.AnswerBody, write: Bool)
-    -> String?
-  {
-    guard response.body.isEmpty, response.savedPath == nil else { return nil }
-    switch answerBody {
-    case .optional: return nil
-    case .requiredUnlessNoContent where response.status == 204: return nil
-    case .required, .requiredUnlessNoContent: break
-    }
-    let applied = write ? "; the write may have been applied: look before sending it again" : ""
-    return "an empty body (HTTP \(response.status)) where the request's result belongs (a proxy or "
-      + "gateway in front of the project answering for it?)\(applied)"
   }
 
   /// `http` or `https` for a URL with one of those schemes (any case), else nil.

@@ -42,9 +42,9 @@ struct ServerErrorReport {
 
   /// One line saying what to do, for the common errors; nil for the rest.
   func advice(for error: SNMServerError) -> String? {
-    if error.write && (error.status == 502 || error.status == 504) {
+    if error.status == 502 || error.status == 504, let applied = error.effect.mayHaveApplied {
       return "a gateway in front of the project had no answer from it (HTTP \(error.status)): "
-        + "the write may have been applied; look before sending it again"
+        + applied
     }
     if error.status == 429 {
       return RateLimitAdvice(

@@ -97,8 +97,24 @@ public enum AdminEndpoint: Sendable, Hashable {
     }
     let body = self.body
     if body != nil { headers["Content-Type"] = "application/json" }
-    return Endpoint(
+    var endpoint = Endpoint(
       baseURL: base, path: path, method: method, query: query, headers: headers,
       body: body.map { Data($0.serializedBytes()) })
+    endpoint.answerShape = answerShape
+    if answerShape != nil { endpoint.answerBody = .required }
+    return endpoint
+  }
+
+  /// The JSON GoTrue answers with (its `/admin` routes; the local inbox): a user, with its `id`,
+  /// a page of users with `users`, a link with `action_link`, the mails in an array; nil for a
+  /// deletion, whose answer snm does not read.
+  var answerShape: Endpoint.AnswerShape? {
+    switch self {
+    case .listUsers: .object("a page of users", with: "users")
+    case .user, .createUser, .updateUser, .invite: .object("the user", with: "id")
+    case .generateLink: .object("the link", with: "action_link")
+    case .inbox: .array(of: "mails")
+    case .deleteUser: nil
+    }
   }
 }

@@ -86,6 +86,12 @@ public enum AuthEndpoint: Sendable, Hashable {
     // A password or a code goes, a session's tokens or a factor's secret come back: the memory
     // that held the body and the answer is zeroed when freed.
     endpoint.holdsSecrets = true
+    switch self {
+    case .user, .updateUser:  // the user, as GoTrue describes it: never without its id
+      endpoint.answerShape = .object("the user", with: "id")
+      endpoint.answerBody = .required
+    default: break
+    }
     return endpoint
   }
 

@@ -64,6 +64,8 @@ public struct SupabaseDBRequest: Sendable, Hashable, SNMRequestConvertible {
       query: compiler.query,
       headers: compiler.headers(body: sentBody, schema: compiler.schema ?? schema), body: bytes)
     endpoint.answerBody = compiler.answerBody
+    endpoint.answerShape = compiler.answerShape
+    endpoint.effect = compiler.effect
     self.endpoint = endpoint
   }
 

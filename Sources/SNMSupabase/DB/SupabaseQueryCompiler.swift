@@ -242,6 +242,34 @@ struct SupabaseQueryCompiler {
     }
   }
 
+  /// The JSON a 2xx answer's body must be: rows in an array for a read and a write with
+  /// `returning` (PostgREST's `[]` for none; `maybe single` asks for the array and picks), the
+  /// row as an object with `single` (`Accept: application/vnd.pgrst.object+json`). Nil for a
+  /// function (a scalar, `null`, an object or an array, as it returns: the OpenAPI document does
+  /// not say which), a plan, CSV and a HEAD.
+  var answerShape: Endpoint.AnswerShape? {
+    if head || csv || plan != nil { return nil }
+    switch action {
+    case .rpc: return nil
+    case .insert, .update, .upsert, .delete, .put: if !returning { return nil }
+    case .fetch: break
+    }
+    return expectation == .single ? .object("the row") : .array(of: "rows")
+  }
+
+  /// What sending the request may do, by its statement, not its method: a read, a HEAD or `rpc
+  /// get` (PostgREST runs it read-only) reads, a plan without `analyze` only explains, a POST
+  /// `rpc` calls a function that may write.
+  var effect: Endpoint.Effect {
+    if head { return .reads }
+    if let plan, !plan.contains("analyze") { return .reads }  // explained, not run
+    switch action {
+    case .fetch, .rpc(_, get: true): return .reads
+    case .rpc(_, get: false): return .callsFunction
+    case .insert, .update, .upsert, .delete, .put: return .writes
+    }
+  }
+
   /// The headers the request carries: Content-Type with a body, Prefer, Accept when not the
   /// default, and the profile header for a schema other than public.
   func headers(body: JSONValue?, schema: String?) -> HTTPHeaders {

@@ -42,16 +42,45 @@ public struct SupabaseStorageRequest: Sendable, Hashable, SNMRequestConvertible 
       body: plan.body.map { Data($0.serializedBytes()) })
     if case .upload(let upload) = operation { endpoint.bodyFile = upload.file }
     if case .download(let download) = operation { endpoint.responseFile = download.destination }
-    // Storage answers every operation but a download and `exists` (HEAD) with JSON.
+    // Storage answers every operation but a download and `exists` (HEAD) with JSON: the
+    // listings in arrays, the rest with an object.
     switch operation {
     case .download, .exists: break
     default: endpoint.answerBody = .required
     }
+    endpoint.answerShape = Self.answerShape(operation)
+    endpoint.effect = Self.effect(operation)
     self.endpoint = endpoint
   }
 
   /// The endpoint itself.
   public func asEndpoint() -> Endpoint { endpoint }
+
+  /// The JSON Storage answers `operation` with (storage-api's routes, as supabase-js types them):
+  /// buckets, a folder's entries and the removed objects in arrays; a bucket made, dropped or
+  /// emptied, an upload, a move, a copy, an object's info and a signed URL as an object; nil
+  /// for a download and `exists`, which carry no JSON.
+  static func answerShape(_ operation: SupabaseStorageOperation) -> Endpoint.AnswerShape? {
+    switch operation {
+    case .listBuckets: .array(of: "buckets")
+    case .list: .array(of: "the folder's entries")
+    case .remove: .array(of: "the removed objects")
+    case .info: .object("the object's info")
+    case .createSignedURL: .object("the signed URL")
+    case .createBucket, .deleteBucket, .emptyBucket, .upload, .move, .copy:
+      .object("Storage's report of the write")
+    case .download, .exists: nil
+    }
+  }
+
+  /// What sending `operation` may do, by what it is, not its method: a listing (a POST) and a
+  /// signed URL (a POST that writes nothing) read.
+  static func effect(_ operation: SupabaseStorageOperation) -> Endpoint.Effect {
+    switch operation {
+    case .listBuckets, .list, .info, .exists, .download, .createSignedURL: .reads
+    case .createBucket, .deleteBucket, .emptyBucket, .remove, .upload, .move, .copy: .writes
+    }
+  }
 
   /// The endpoint, with the file to upload checked first: a file that cannot be read is a
   /// ``SupabaseStorageError/unreadableFile(_:reason:)`` before anything is sent.

@@ -7,10 +7,16 @@ import Testing
 
 @testable import SNMShell
 
-/// A loopback "PostgREST" for the script runner: `dog_profile` answers two rows, a `mate` insert
-/// is a duplicate (23505), `nosuch` is PGRST205, anything else an empty 201.
+/// A loopback "PostgREST" for the script runner: `dog_profile` answers two rows (the first as an
+/// object to `single`), a `mate` insert is a duplicate (23505), `nosuch` is PGRST205, anything
+/// else an empty 201.
 func fakePostgREST() throws -> LoopbackHTTPServer {
   try LoopbackHTTPServer { request in
+    if request.target.hasPrefix("/rest/v1/dog_profile"),
+      request.headers["accept"] == "application/vnd.pgrst.object+json"
+    {
+      return .respond(status: 200, body: #"{"id":1,"name":"Bori"}"#)
+    }
     if request.target.hasPrefix("/rest/v1/dog_profile") {
       return .respond(
         status: 200, headers: ["Content-Range": "0-1/*"],

@@ -69,10 +69,10 @@ import Testing
   }
 
   static let maybeSingleAnswers: [(String, JSONValue)] = [
-    ("[]", .null), (#"[{"id":1}]"#, ["id": 1]), (#"{"id":1}"#, ["id": 1]),
+    ("[]", .null), (#"[{"id":1}]"#, ["id": 1]),
   ]
 
-  /// What `maybeSingle` makes of no row, one row, and an object (an rpc returning one).
+  /// What `maybeSingle` makes of no row and one row (it asks for the array and picks).
   @Test(arguments: maybeSingleAnswers)
   func maybeSingleUnwrapsAtMostOneRow(_ body: String, _ expected: JSONValue) async throws {
     let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: body) }
@@ -81,6 +81,23 @@ import Testing
       .request()
     #expect(response.value == expected)
     #expect(server.requests.first?.headers["accept"] != "application/vnd.pgrst.object+json")
+  }
+
+  /// An object is an rpc's answer (a function returning one), never a table read's: PostgREST
+  /// answers a read with an array, and an object there is refused as malformed.
+  @Test func maybeSingleTakesAnRPCsObjectAndRefusesAReadsObject() async throws {
+    let server = try LoopbackHTTPServer { _ in .respond(status: 200, body: #"{"id":1}"#) }
+    defer { server.stop() }
+    let called = try await manager(server).rpc("f").setQuery(.maybeSingle).request()
+    #expect(called.value == ["id": 1])
+    let error = await #expect(throws: SNMNetworkError.self) {
+      _ = try await manager(server).fetchData().setTable("t").setQuery(.maybeSingle).request()
+    }
+    guard case .malformedResponse(_, let reason)? = error else {
+      Issue.record("not malformed: \(String(describing: error))")
+      return
+    }
+    #expect(reason.hasPrefix("an object (HTTP 200) where an array of rows belongs"))
   }
 
   @Test func maybeSingleWithManyRowsFailsLikeSingle() async throws {
