@@ -110,13 +110,17 @@ def test_session_show_in_json_says_the_server_ended_it(project, home):
     said = ENDED.search(text.stdout)
     assert said, text.stdout
     date = re.search(r" at (\S+); sign in", said.group(0)).group(1)
+    # A script's requests fail rather than go signed out: that too, as the text says it.
+    stops = "; nothing is sent signed out in its place (run 'logout' first to go on signed out)"
+    assert text.stdout == f"not signed in: {said.group(0)}{stops}\n", text.stdout
     for format in ("json", "ndjson"):
         shown = run_snm("--format", format, "-c", "session show", env=env)
         assert shown.returncode == 0, shown.stderr
         assert json.loads(shown.stdout) == {
             "signed_in": False, "role": "anon",
             "ended_by_server": {"code": "refresh_token_not_found", "date": date,
-                                "path": str(path)}}, shown.stdout
+                                "path": str(path)},
+            "stored_session_unusable": said.group(0) + stops}, shown.stdout
     assert run_snm("-c", "logout", env=env).returncode == 0
     after = run_snm("--format", "json", "-c", "session show", env=env)
     assert json.loads(after.stdout) == {"signed_in": False, "role": "anon"}, after.stdout
@@ -164,6 +168,8 @@ def test_the_prompt_warns_once_a_shell_and_goes_on_signed_out(project, home):
         assert len(re.findall(r"\(\d+ rows?\)", seen)) == 2, seen
         assert ENDED.search(seen.split("session show", 1)[1]), seen
         assert '"ended_by_server":{"code":"refresh_token_not_found"' in seen, seen
+        # The prompt goes on signed out: no word of requests failing.
+        assert "nothing is sent signed out" not in seen and "unusable" not in seen, seen
         assert json.loads(path.read_text())["ended"]["code"] == "refresh_token_not_found"
     seen = at_the_prompt(env, "logout")
     assert len(warning.findall(seen)) == 1 and "not signed in" in seen, seen

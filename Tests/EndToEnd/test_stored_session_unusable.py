@@ -139,6 +139,37 @@ def test_a_damaged_session_fails_every_run_until_logout_not_the_first_alone(
     assert "rows)" in after.stdout or "(1 row)" in after.stdout, after.stdout
 
 
+@pytest.mark.parametrize("way", WAYS)
+def test_session_show_and_check_in_a_script_say_why_requests_fail(home, tmp_path, way):
+    """`session show` in a script said `not signed in (requests use the project's API key, role
+    anon)` over a stored session that could not be used, and `session check` said `not signed
+    in; use 'login' ...`, where the script's next request fails (exit 3) rather than go as anon:
+    both say why, and that nothing is sent signed out in its place (json too)."""
+    server = Recording()
+    try:
+        path = signed_in(server, home)
+        why = damage(way, path)
+        stops = "nothing is sent signed out in its place (run 'logout' first to go on signed out)"
+        shown = run_as("-c", server, home, tmp_path, "the-anon-key", "session show")
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.startswith("not signed in: " + why), shown.stdout
+        assert shown.stdout.endswith(stops + "\n"), shown.stdout
+        line = shown.stdout[len("not signed in: "):-1]
+        base = ("--url", server.url, "--key", "the-anon-key")
+        shown = run_snm(*base, "--format", "json", "-c", "session show", env=home)
+        assert shown.returncode == 0, shown.stderr
+        assert json.loads(shown.stdout) == {
+            "signed_in": False, "role": "anon", "stored_session_unusable": line}, shown.stdout
+        checked = run_as("-c", server, home, tmp_path, "the-anon-key", "session check")
+        assert checked.returncode == 3, checked.stderr
+        assert why in checked.stderr and stops in checked.stderr, checked.stderr
+        assert server.reads() == [], server.reads()
+    finally:
+        if path.parent.exists():
+            os.chmod(path.parent, 0o700)
+        server.stop()
+
+
 def test_logout_or_login_first_lets_the_script_go_on(home, tmp_path):
     """What the message says to do works: `logout` goes on signed out on purpose, and a script
     that signs in itself is not stopped by the damaged file it replaces."""

@@ -25,6 +25,9 @@ struct SessionReport {
   var keyRole = "anon"
   /// Signed out because the server ended the session kept here (said on a line of its own).
   var ended: SessionStoreError?
+  /// Signed out because the stored session could not be used, where requests fail rather than go
+  /// signed out in its place (a script: ``SessionManager/storedSessionStopsRequests``).
+  var stopped: SessionStoreError?
 
   /// `authenticated` (from the token's claims, else the user record); the key's role (`anon`,
   /// `service_role`) when signed out.
@@ -37,6 +40,7 @@ struct SessionReport {
   func render(_ format: OutputFormat) -> String {
     if format == .json || format == .ndjson { return json().serialized() }
     guard let session else {
+      if let stopped { return "not signed in: \(SupabaseSessionError.storedUnusable(stopped))" }
       if let ended { return "not signed in: \(ended)" }
       return "not signed in (requests use the project's API key, role \(keyRole))"
     }
@@ -85,7 +89,8 @@ struct SessionReport {
 
   /// `{"signed_in": true, "user_id": ..., ...}`; signed out, `{"signed_in": false, "role": ...}`,
   /// with `"ended_by_server": {"code": ..., "date": ..., "path": ...}` where the server ended the
-  /// session kept here (the text's line).
+  /// session kept here, and `"stored_session_unusable": "..."` (the text's line) where requests
+  /// fail rather than go signed out.
   func json() -> JSONValue {
     guard let session else {
       var object: JSONObject = ["signed_in": false, "role": .string(keyRole)]
@@ -93,6 +98,11 @@ struct SessionReport {
         object.append(
           "ended_by_server",
           ["code": .string(code), "date": .string(date), "path": .string(path)])
+      }
+      if let stopped {
+        object.append(
+          "stored_session_unusable",
+          .string(SupabaseSessionError.storedUnusable(stopped).description))
       }
       return .object(object)
     }

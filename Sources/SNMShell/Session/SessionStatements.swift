@@ -62,6 +62,7 @@ struct SessionStatements: StatementFamily {
       let session = await sessions.currentSession
       var report = SessionReport(session: session, now: Date(), refreshed: false, keyRole: keyRole)
       report.ended = await endedOnTheServer()
+      report.stopped = await sessions.storedSessionStopsRequests
       sayReport(report.render(settings.format))
       return Outcome(.succeeded(nil))
     case .logout(let scope):
@@ -235,10 +236,13 @@ struct SessionStatements: StatementFamily {
   }
 
   /// `session check`, `refresh` or `token` signed out: the statement fails with `usual`, or,
-  /// when the server ended the session kept here, with that (``endedOnTheServer()``).
+  /// when the stored session could not be used where requests fail in its place (a script), or
+  /// the server ended the session kept here (``endedOnTheServer()``), with that.
   private func notSignedIn(_ usual: String) async -> Outcome {
-    guard let ended = await endedOnTheServer() else { return authFailure(usual) }
-    let failure = SupabaseSessionError.storedUnusable(ended)
+    var problem = await sessions.storedSessionStopsRequests
+    if problem == nil { problem = await endedOnTheServer() }
+    guard let problem else { return authFailure(usual) }
+    let failure = SupabaseSessionError.storedUnusable(problem)
     return authFailure(failure.description, headline: FailureHeadline.of(failure))
   }
 

@@ -18,7 +18,7 @@ extension SessionManager {
     case .failure(.signedOut):
       // Signed out because the stored session could not be used: a script does not go on as
       // the project's key in its place.
-      if requiresStored, let storedProblem { throw .storedUnusable(storedProblem) }
+      if let problem = storedSessionStopsRequests { throw .storedUnusable(problem) }
       return nil
     case .failure(let error): throw error
     }

@@ -121,6 +121,14 @@ public actor SessionManager: SessionManageable {
     return storedProblem
   }
 
+  /// Why requests fail rather than go signed out (``requestToken()`` throws
+  /// ``SupabaseSessionError/storedUnusable(_:)``): the stored session could not be used, and this
+  /// run (a script, `-c`, a pipe) may not go on signed out in its place; nil where it may.
+  public var storedSessionStopsRequests: SessionStoreError? {
+    restoreIfNeeded()
+    return requiresStored ? storedProblem : nil
+  }
+
   public func restoreSession() -> SupabaseSession? {
     restore()
     return current
