@@ -280,3 +280,29 @@ def test_snm_check_finds_a_written_file_where_the_run_finds_it(tmp_path):
     result = run_snm("-c", "run ~/home.snm; echo '$a'", env=env, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "in the folder named ~\n", result.stdout
+
+
+def test_snm_check_takes_a_run_name_as_written(tmp_path):
+    """`run 'gen-${n}.snm'` runs the file of that very name (a `run` fills nothing in), which the
+    `\\o 'gen-${n}.snm'` before it (writing gen-1.snm) does not write: the check said it did (a
+    warning, exit 0), and the run failed, 'no such file'. A file written under that very name
+    (an unquoted `\\o` takes its line as written) is still it."""
+    env = offline()
+    (tmp_path / "filled.snm").write_text(
+        "let n = 1\n\\o 'gen-${n}.snm'\necho 'let a = 1'\n\\o\nrun 'gen-${n}.snm'\n")
+    said = "filled.snm:5:5: error: cannot run: no such file 'gen-${n}.snm'"
+    result = run_snm("check", "filled.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2 and said in result.stderr, result.stderr
+    result = run_snm("filled.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 2 and said in result.stderr, result.stderr
+    assert (tmp_path / "gen-1.snm").read_text() == "let a = 1\n"
+
+    (tmp_path / "literal.snm").write_text(
+        "\\o gen-${n}.snm\necho 'let a = 2'\n\\o\nrun 'gen-${n}.snm'\necho 'ran $a'\n")
+    result = run_snm("check", "literal.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert ("literal.snm:4:5: warning: 'gen-${n}.snm' is not there yet: it is checked when it runs"
+            in result.stderr), result.stderr
+    result = run_snm("literal.snm", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "ran 2\n", result.stdout

@@ -62,7 +62,12 @@ public struct WrittenFiles: Sendable {
   func writer(of target: String) -> String? {
     guard !files.isEmpty else { return nil }
     let path = Self.absolute(target, whole: true)
-    guard let found = files[path] ?? files.values.first(where: { Self.matches(path, $0.pieces) })
+    // A `run` takes its name as written: a `${` in it is that text, not a value filled in, and
+    // only a file written under that very name is it.
+    let literal = path.contains("${")
+    guard
+      let found = files[path]
+        ?? (literal ? nil : files.values.first(where: { Self.matches(path, $0.pieces) }))
     else { return nil }
     let line = found.source.location(of: found.offset).line
     return "\(VisibleText.escaped(found.source.fileName)):\(line)"
