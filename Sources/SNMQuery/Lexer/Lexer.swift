@@ -15,7 +15,11 @@ public struct Lexer {
   let keywords = KeywordTable.shared
   let classes = ByteClass.shared
   var index = 0
-  var depth = 0
+  /// The brackets open (`TokenBuffer.depth`).
+  var depth: Int {
+    get { buffer.depth.pointee }
+    nonmutating set { buffer.depth.pointee = newValue }
+  }
   /// The tokens lexed so far (`TokenBuffer`: an append is a store and a count), the window
   /// `lexStatement()` hands over first.
   let buffer: TokenBuffer
@@ -155,7 +159,7 @@ public struct Lexer {
     let first = buffer.filled
     let ends = buffer.ends + buffer.endCount
     var state = CommonState(
-      cursor: index, depth: depth, pending: (lineStart ? 1 : 0) | (afterSpace ? 2 : 0),
+      cursor: index, depth: buffer.depth, pending: (lineStart ? 1 : 0) | (afterSpace ? 2 : 0),
       next: first, room: buffer.room, ends: ends,
       endsRoom: recordingEnds ? buffer.ends + TokenBuffer.endsRoom : nil)
     let classes = self.classes
@@ -174,7 +178,6 @@ public struct Lexer {
     buffer.filled = state.next
     buffer.endCount += state.ends - ends
     index = state.cursor
-    depth = state.depth
     lineStart = state.pending & Token.Flags.atLineStart.rawValue != 0
     afterSpace = state.pending & Token.Flags.afterSpace.rawValue != 0
     if state.next != first { continuationAtEnd = false }
@@ -182,12 +185,12 @@ public struct Lexer {
   }
 
   /// The lexer's state as `lexCommon(in:classes:keywords:state:)` takes it and leaves it: the
-  /// next byte, the brackets open, the next token's `Token.Flags` (`.atLineStart`,
+  /// next byte, where the count of brackets open is (`TokenBuffer.depth`), the next token's `Token.Flags` (`.atLineStart`,
   /// `.afterSpace`), the next token's place and the end of the buffer's room, the place of the
   /// next statement end's record and the end of their room (nil: none are recorded).
   private struct CommonState {
     var cursor: Int
-    var depth: Int
+    let depth: UnsafeMutablePointer<Int>
     var pending: UInt8
     var next: UnsafeMutablePointer<Token>
     let room: UnsafeMutablePointer<Token>
@@ -217,11 +220,11 @@ public struct Lexer {
     var next = state.next
     let room = state.room
     var cursor = state.cursor
-    var depth = state.depth
+    let depth = state.depth
     let inside = Token.Flags.insideBrackets.rawValue
     // `Token.Flags` of the next token: `.atLineStart`, `.afterSpace`; and `.insideBrackets`.
     // With `.insideBrackets` while a bracket is open: a token keeps it from the one before.
-    var pending = state.pending | (depth > 0 ? inside : 0)
+    var pending = state.pending | (depth.pointee > 0 ? inside : 0)
     var stop = CommonStop.done
     var ends = state.ends
     let endsRoom = state.endsRoom
@@ -247,7 +250,7 @@ public struct Lexer {
 
     // A bracket that opens, at `cursor`: one more deep.
     @inline(__always) func open(_ kind: TokenKind) {
-      depth &+= 1
+      depth.pointee &+= 1
       pending |= inside
       put(kind, cursor, cursor &+ 1, pending)
       cursor &+= 1
@@ -257,8 +260,8 @@ public struct Lexer {
     @inline(__always) func close(_ kind: TokenKind) {
       put(kind, cursor, cursor &+ 1, pending)
       cursor &+= 1
-      depth = max(0, depth &- 1)
-      if depth == 0 { pending = 0 }
+      depth.pointee = max(0, depth.pointee &- 1)
+      if depth.pointee == 0 { pending = 0 }
     }
 
     let count = bytes.count
@@ -459,7 +462,7 @@ public struct Lexer {
         continue
       case .newline:
         cursor &+= 1
-        if depth > 0 {
+        if depth.pointee > 0 {
           pending = Token.Flags.atLineStart.rawValue | Token.Flags.afterSpace.rawValue | inside
           continue
         }
@@ -469,7 +472,7 @@ public struct Lexer {
         continue
       case .semicolon:
         cursor &+= 1
-        depth = 0
+        depth.pointee = 0
         pending &= ~inside
         put(.semicolon, start, cursor, pending)
         if recordEnd() { break lexing }
@@ -483,7 +486,6 @@ public struct Lexer {
       break
     }
     state.cursor = cursor
-    state.depth = depth
     state.pending = pending
     state.next = next
     state.ends = ends

@@ -30,6 +30,10 @@ final class TokenBuffer {
   let ends: UnsafeMutablePointer<UnsafeMutablePointer<Token>>
   @exclusivity(unchecked) var endCount = 0
   @exclusivity(unchecked) var handed = 0
+  /// The brackets open after the tokens lexed (`Lexer.depth`): in memory of its own, which the
+  /// lexer's loop reads and writes only at a bracket, a newline and a `;` (a local it carried
+  /// through every path was kept in seven stack slots, each stored at every bracket).
+  let depth: UnsafeMutablePointer<Int>
   /// The statement ends one pass records at most.
   static let endsRoom = 64
 
@@ -39,12 +43,15 @@ final class TokenBuffer {
     base = storage
     filled = storage
     ends = .allocate(capacity: TokenBuffer.endsRoom)
+    depth = .allocate(capacity: 1)
+    depth.initialize(to: 0)
   }
 
   deinit {
     // Tokens hold no references: nothing to deinitialize.
     storage.deallocate()
     ends.deallocate()
+    depth.deallocate()
   }
 
   /// The end of the buffer's room.
