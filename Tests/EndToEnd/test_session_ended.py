@@ -177,3 +177,30 @@ def test_the_prompt_warns_once_a_shell_and_goes_on_signed_out(project, home):
     seen = at_the_prompt(env, "session show")
     assert "warning" not in seen and "was ended by the server" not in seen, seen
     assert "not signed in (requests use the project's API key, role anon)" in seen, seen
+
+
+def test_a_logout_elsewhere_is_not_made_an_end_by_the_server(project, home):
+    """The user signs out in another terminal (`logout`: the file is removed, the server told) while
+    a shell still holds the session: its next refresh is refused, and it wrote the mark that the
+    server ended the session where the user had removed the file, so every later script failed,
+    exit 3, 'ended by the server', over a sign-out the user chose. Where the file is gone (or holds
+    another session), nothing is written: the shell's refresh fails, and later runs go on
+    signed out, as `logout` said."""
+    env = env_for(project, home)
+    login = run_snm("-c", "login", env=env)
+    assert login.returncode == 0, login.stderr
+    [path] = list(pathlib.Path(env["XDG_STATE_HOME"]).rglob("session-*.json"))
+    with PtyScreen([SNM], env=prompt_env(env), rows=50, columns=300) as term:
+        term.wait_for(lambda t: t.text().endswith("@local>") and PROMPT not in t.text())
+        logout = run_snm("-c", "logout", env=env)
+        assert logout.returncode == 0 and "signed out" in logout.stdout, logout.stderr
+        assert not path.exists()
+        term.type("session refresh\r")
+        term.wait_for(lambda t: "the session ended on the server" in t.text()
+                      and t.text().endswith(PROMPT))
+        term.type("\\q\r")
+        term.settle()
+    assert not path.exists(), path.read_text()
+    later = run_snm("-c", "from dog_profile select id", env=env)
+    assert later.returncode == 0, later.stderr
+    assert "rows)" in later.stdout or "(1 row)" in later.stdout, later.stdout

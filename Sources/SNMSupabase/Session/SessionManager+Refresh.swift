@@ -67,9 +67,11 @@ extension SessionManager {
     } catch let error as SupabaseAuthError where error.endsSession {
       // The stored session, if it is still the one the server refused, makes way for the mark
       // that the server ended it: a later run says so (and a script fails) until a sign-in or
-      // `logout`, rather than going on signed out as if no one had signed in.
+      // `logout`, rather than going on signed out as if no one had signed in. A file gone (a
+      // `logout` elsewhere removed it: the server refused for that) or holding another session
+      // gets no mark: the sign-out was the user's.
       current = nil
-      if (loadStored()?.refreshToken ?? candidate.refreshToken) == candidate.refreshToken {
+      if loadStored()?.refreshToken == candidate.refreshToken {
         do {
           try store.markEnded(project: project, code: error.code.rawValue, date: now())
           // The rest of this run as the next: a script's later requests fail alike.
