@@ -104,10 +104,16 @@ public struct ScriptRunner {
   /// The folder a statement's local files are relative to: the script's own (as `run`), else
   /// the working directory (nil).
   func directory(of source: Source) -> String? {
+    guard state.files.contains(source.fileName) else { return nil }
+    return Self.folder(ofScript: source.fileName)
+  }
+
+  /// The folder part of a script file's name as it was given (`tests` of `tests/a.snm`), nil
+  /// for a bare name (the working directory): what a statement's local files are relative to,
+  /// and what `snm check` resolves a file a script writes with (``WrittenFiles``).
+  static func folder(ofScript fileName: String) -> String? {
     // A byte search: `lastIndex(of: "/")` walked the path a Character at a time, every statement.
-    guard state.files.contains(source.fileName),
-      let slash = source.fileName.utf8.lastIndex(of: UInt8(ascii: "/"))
-    else { return nil }
-    return String(source.fileName[..<slash])
+    guard let slash = fileName.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+    return String(fileName[..<slash])
   }
 }

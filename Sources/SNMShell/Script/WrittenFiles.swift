@@ -47,7 +47,7 @@ public struct WrittenFiles: Sendable {
     }
     // A name that starts with a `${...}` part may be absolute: its start is left to match any.
     if pieces.count == 1 || !pieces[0].isEmpty {
-      let directory = besideScript ? Self.folder(of: file) : nil
+      let directory = besideScript ? file.flatMap(ScriptRunner.folder(ofScript:)) : nil
       pieces[0] = Self.absolute(
         LocalPath.resolve(pieces[0], directory: directory), whole: pieces.count == 1)
     }
@@ -116,13 +116,6 @@ public struct WrittenFiles: Sendable {
     guard let slash = full.lastIndex(of: "/") else { return full }
     let folder = ScriptLoader.normalize(String(full[..<slash]))
     return (folder == "/" ? "" : folder) + full[slash...]
-  }
-
-  /// The folder of the script file `file` as the runtime names it
-  /// (``ScriptRunner/directory(of:)``), nil for `-c` and standard input (the working directory).
-  private static func folder(of file: String?) -> String? {
-    guard let file, let slash = file.lastIndex(of: "/") else { return nil }
-    return String(file[..<slash])
   }
 
   private static var workingDirectory: String { FileManager.default.currentDirectoryPath }
