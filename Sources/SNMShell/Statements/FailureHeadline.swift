@@ -31,6 +31,8 @@ enum FailureHeadline {
       "the session is locked by another snm"
     case SupabaseSessionError.storedUnusable:
       "the saved session could not be used"
+    case SupabaseSessionError.otherUserSignedIn:
+      "another user signed in on the saved session"
     default:
       nil
     }

@@ -49,4 +49,10 @@ public struct SupabaseUser: Sendable, Hashable, Codable {
     if let phone, !phone.isEmpty { return phone }
     return isAnonymous ? "anonymous" : id.uuidString.lowercased()
   }
+
+  /// ``displayName``, but an anonymous user by its id too (`anonymous user 6f1b...`): the words
+  /// that tell two users apart where both may be anonymous (another `login` elsewhere).
+  public var named: String {
+    isAnonymous ? "anonymous user \(id.uuidString.lowercased())" : displayName
+  }
 }

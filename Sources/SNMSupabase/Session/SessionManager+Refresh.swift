@@ -1,5 +1,6 @@
 import Foundation
 import SNMNetwork
+import SNMWire
 
 extension SessionManager {
   /// Refreshes `held`, or joins the refresh already under way in this process.
@@ -33,7 +34,7 @@ extension SessionManager {
     guard let project, let auth else { return .failure(.notConfigured) }
     let lock: SessionLock?
     do {
-      lock = try await store.lock(project: project)
+      lock = try await takeLock()
     } catch {
       switch error {
       case .lockTimeout(let path): return .failure(.lockTimeout(path: path))
@@ -42,10 +43,32 @@ extension SessionManager {
         lock = nil
       }
     }
-    defer { lock?.unlock() }
+    defer { release(lock) }
 
     var candidate = held
-    if let stored = loadStored(), stored.refreshToken != held.refreshToken,
+    // Whether the refreshed session is kept in the file: not where another user's is there now.
+    var keep = true
+    let stored = loadStored()
+    if let stored, stored.user.id != held.user.id {
+      // Another user signed in elsewhere on the file this run shares: taking their session
+      // carried a script on as them without a word. A script stops; the prompt stays signed in
+      // as it was, as a psql connection stays its user's whoever connects in another terminal,
+      // its session kept in memory (the file stays theirs, for the next snm).
+      let path = store.path(project: project)
+      if requiresStored {
+        return .failure(
+          .otherUserSignedIn(path: path, held: held.user.named, stored: stored.user.named))
+      }
+      keep = false
+      if warnedOtherUsers.insert(stored.user.id).inserted {
+        warn(
+          VisibleTextLine.escaped(
+            "the saved session \(path) now holds the session of \(stored.user.named), who signed "
+              + "in elsewhere: this shell stays signed in as \(held.user.named), its session "
+              + "kept in memory until it ends ('login' here to save one again); a new snm starts "
+              + "as \(stored.user.named)"))
+      }
+    } else if let stored, stored.refreshToken != held.refreshToken,
       stored.obtainedAt >= held.obtainedAt
     {
       candidate = stored
@@ -62,7 +85,7 @@ extension SessionManager {
       var fresh = try await auth.refreshSession(refreshToken: candidate.refreshToken)
       fresh.obtainedAt = now()
       current = fresh
-      persist(fresh, project: project)
+      if keep { persist(fresh, project: project) }
       return .success(fresh)
     } catch let error as SupabaseAuthError where error.endsSession {
       // The stored session, if it is still the one the server refused, makes way for the mark

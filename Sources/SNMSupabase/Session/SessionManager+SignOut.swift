@@ -9,8 +9,8 @@ extension SessionManager {
   public func goOnSignedOut() async {
     restoreIfNeeded()
     if Self.staysUntilLogout(storedProblem), let project {
-      let lock = try? await store.lock(project: project)
-      defer { lock?.unlock() }
+      let lock = try? await takeLock()
+      defer { release(lock) }
       var problem: SessionStoreError?
       _ = loadStored(problem: &problem)
       if Self.staysUntilLogout(problem) {
@@ -60,12 +60,15 @@ extension SessionManager {
     }
     if scope != .others {
       current = nil
-      let lock = try? await store.lock(project: project)
-      defer { lock?.unlock() }
-      do {
-        try store.delete(project: project)
-      } catch {
-        warn(error.description)
+      let lock = try? await takeLock()
+      defer { release(lock) }
+      // Another user's sign-in elsewhere since (the prompt stayed signed in as it was) is theirs.
+      if loadStored().map({ $0.user.id == session.user.id }) ?? true {
+        do {
+          try store.delete(project: project)
+        } catch {
+          warn(error.description)
+        }
       }
     }
     do {

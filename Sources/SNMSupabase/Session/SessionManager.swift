@@ -39,6 +39,11 @@ public actor SessionManager: SessionManageable {
   var joinedRefreshes = 0
   /// Unreadable files already warned about (one warning per file and process).
   var warnedPaths: Set<String> = []
+  /// Whether this process holds the store's lock now (``takeLock()``): a damaged file read
+  /// meanwhile is removed at once, as no other process writes the file while it is held.
+  var holdsLock = false
+  /// Users whose sign-in elsewhere on the shared file the prompt was told of (once each).
+  var warnedOtherUsers: Set<UUID> = []
   /// Whether a request that would go signed out because the stored session could not be used
   /// fails instead (scripts, `-c`, pipes: a CI job that signs in through the stored session must
   /// not pass on anon's empty answers). At the prompt it goes signed out after the warning.
@@ -139,9 +144,24 @@ public actor SessionManager: SessionManageable {
     restored = true
     storedProblem = nil
     guard let project else { return }
-    let lock = try? await store.lock(project: project)
-    defer { lock?.unlock() }
+    let lock = try? await takeLock()
+    defer { release(lock) }
     persist(session, project: project)
+  }
+
+  /// Takes the store's lock for the project (``holdsLock`` says so until ``release(_:)``).
+  func takeLock() async throws(SessionStoreError) -> SessionLock? {
+    guard let project else { return nil }
+    let lock = try await store.lock(project: project)
+    holdsLock = true
+    return lock
+  }
+
+  /// Releases what ``takeLock()`` took.
+  func release(_ lock: SessionLock?) {
+    guard let lock else { return }
+    holdsLock = false
+    lock.unlock()
   }
 
   public func checkSession() async -> Result<SupabaseSession, SupabaseSessionError> {
@@ -185,19 +205,36 @@ public actor SessionManager: SessionManageable {
 
   /// ``loadStored()``, with why there is none when a file could not be used. A file that holds
   /// no session is removed where the run goes on signed out (the prompt: said once, not met again
-  /// on every start); with `requiresStored` (a script) it stays, so every run fails on it until
-  /// `login` replaces it or `logout` removes it (``goOnSignedOut()``): removed by the first
-  /// failing run, the next one went on as anon and passed.
+  /// on every start), under the lock and only if it still holds none then
+  /// (``SessionStore/removeDamaged(project:)``: a `login` landing meanwhile stays); with
+  /// `requiresStored` (a script) it stays, so every run fails on it until `login` replaces it or
+  /// `logout` removes it (``goOnSignedOut()``): removed by the first failing run, the next one
+  /// went on as anon and passed.
   func loadStored(problem: inout SessionStoreError?) -> SupabaseSession? {
     guard let project else { return nil }
     do {
       return try store.load(project: project, keyMarks: keyMarks)
     } catch {
       var error = error
-      if case .damaged(let path, let reason) = error, !requiresStored,
-        (try? store.delete(project: project)) != nil
-      {
-        error = .damaged(path: path, reason: reason + "; removed")
+      if case .damaged(let path, let reason) = error, !requiresStored {
+        // Read under this process's lock: still damaged. Else under the lock, if it is free.
+        let removal =
+          holdsLock
+          ? (try? store.delete(project: project)).map { DamagedRemoval.removed }
+          : try? store.removeDamaged(project: project)
+        switch removal {
+        case .removed?: error = .damaged(path: path, reason: reason + "; removed")
+        case .lockHeld?:
+          error = .damaged(path: path, reason: reason + "; not removed: another snm holds its lock")
+        case .replaced?:
+          // A sign-in elsewhere replaced it meanwhile: that is the stored session.
+          do {
+            return try store.load(project: project, keyMarks: keyMarks)
+          } catch let again {
+            error = again
+          }
+        case nil: break
+        }
       }
       problem = error
       switch error {

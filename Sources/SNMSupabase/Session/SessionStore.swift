@@ -38,6 +38,23 @@ public protocol SessionStore: Sendable {
   /// Takes the project's lock, which excludes other processes and other store instances taking
   /// it, waiting while someone else holds it.
   func lock(project: String) async throws(SessionStoreError) -> SessionLock
+  /// Removes the stored session for `project` if it is damaged (holds no session) under the
+  /// project's lock, taken only when it is free now, re-read under it: a holder (a `login`, a
+  /// refresh in another process) is about to write the file, and what a sign-in wrote is never
+  /// removed for what was read before it.
+  func removeDamaged(project: String) throws(SessionStoreError) -> DamagedRemoval
+  /// Where the session of `project` is kept, as messages name it.
+  func path(project: String) -> String
+}
+
+/// What ``SessionStore/removeDamaged(project:)`` did.
+public enum DamagedRemoval: Sendable, Hashable {
+  /// The file, still damaged under the lock, is gone.
+  case removed
+  /// Another holds the lock (about to write the file): left as it is.
+  case lockHeld
+  /// Under the lock the file was no longer damaged (a sign-in replaced it, or it is gone): left.
+  case replaced
 }
 
 extension SessionStore {

@@ -1,3 +1,5 @@
+import SNMWire
+
 /// Why there is no usable session.
 ///
 /// ```swift
@@ -26,6 +28,10 @@ public enum SupabaseSessionError: Error, Sendable, Hashable {
   /// A stored session is there but cannot be used (damaged, unreadable, another project's, in a
   /// folder others may write in), and a script must not go on signed out in its place.
   case storedUnusable(SessionStoreError)
+  /// Another user signed in elsewhere on the session file (`path`) this run shares: it holds
+  /// `stored`'s session where this run is signed in as `held` (each named as
+  /// ``SupabaseUser/named``). A script, `-c` or a pipe stops rather than go on as that user.
+  case otherUserSignedIn(path: String, held: String, stored: String)
 }
 
 extension SupabaseSessionError: CustomStringConvertible {
@@ -42,6 +48,12 @@ extension SupabaseSessionError: CustomStringConvertible {
       "another snm process has held the session lock \(path) for too long; try again"
     case .storedUnusable(let problem):
       "\(problem); nothing is sent signed out in its place (run 'logout' first to go on signed out)"
+    case .otherUserSignedIn(let path, let held, let stored):
+      VisibleTextLine.escaped(
+        "the saved session \(path) now holds the session of \(stored), who signed in elsewhere, "
+          + "where this run is signed in as \(held): it stops rather than go on as another user "
+          + "(runs signed in as different users at once need sessions apart: a script file's "
+          + "own, or an XDG_STATE_HOME each)")
     }
   }
 }

@@ -197,6 +197,28 @@ import Testing
     let again = try await two.lock(project: Rig.project)
     again.unlock()
   }
+
+  /// The prompt removed a damaged file without the lock: a `login` writing in between was
+  /// deleted. It removes it under the lock, taken only when free (a holder is about to write it),
+  /// and only what is still damaged under it.
+  @Test func aDamagedFileIsRemovedUnderTheLockOnlyWhileStillDamaged() async throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    try rig.writeSessionFile("not json")
+    let held = try await rig.store.lock(project: Rig.project)
+    #expect(try rig.store.removeDamaged(project: Rig.project) == .lockHeld)
+    #expect(FileManager.default.fileExists(atPath: rig.sessionPath))
+    // The holder signs in: what it wrote stays.
+    let signedIn = rig.auth.issue()
+    try rig.store.save(signedIn, project: Rig.project)
+    held.unlock()
+    #expect(try rig.store.removeDamaged(project: Rig.project) == .replaced)
+    #expect(try rig.store.load(project: Rig.project)?.accessToken == signedIn.accessToken)
+    try rig.writeSessionFile("not json")
+    #expect(try rig.store.removeDamaged(project: Rig.project) == .removed)
+    #expect(!FileManager.default.fileExists(atPath: rig.sessionPath))
+    #expect(try rig.store.removeDamaged(project: Rig.project) == .replaced)
+  }
 }
 
 /// `chattr +i`: the one way to make a directory unwritable for root.

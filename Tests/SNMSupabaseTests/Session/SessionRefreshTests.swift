@@ -115,4 +115,40 @@ import Testing
     #expect(try await late.accessToken.get() == "access-2")
     #expect(rig.auth.refreshCount == 1)
   }
+
+  /// A process signed in as one user whose file now holds another user's session (a sign-in
+  /// elsewhere) took it at its refresh and went on as that user. A script stops, naming both; the
+  /// prompt refreshes its own, keeps it in memory and leaves the file as it is, and its `logout`
+  /// removes none of the other user's.
+  @Test func aRefreshNeverTakesAnotherUsersSession() async throws {
+    let rig = try Rig(lifetime: 3600)
+    defer { rig.directory.remove() }
+    let bob = FakeAuth(clock: rig.clock)
+    for requiresStored in [true, false] {
+      let alice = rig.manager()
+      await alice.configure(project: Rig.project, auth: rig.auth, requiresStored: requiresStored)
+      await alice.saveSession(for: rig.auth.issue())
+      let other = bob.issue()
+      await rig.manager(auth: bob).saveSession(for: other)
+      let refreshed = await alice.refreshNow()
+      #expect(try rig.store.load(project: Rig.project)?.user.id == bob.userID)
+      if requiresStored {
+        guard case .failure(.otherUserSignedIn(let path, let held, let stored)) = refreshed else {
+          Issue.record("\(refreshed)")
+          continue
+        }
+        #expect(path == rig.sessionPath)
+        #expect(held == "anonymous user " + rig.auth.userID.uuidString.lowercased())
+        #expect(stored == "anonymous user " + bob.userID.uuidString.lowercased())
+      } else {
+        #expect(try refreshed.get().user.id == rig.auth.userID)
+        #expect(rig.warnings.all.count == 1)
+        #expect(rig.warnings.all.last?.contains("this shell stays signed in as") == true)
+        _ = await alice.refreshNow()
+        #expect(rig.warnings.all.count == 1)  // once for that user
+        try await alice.signOut(scope: .local)
+        #expect(try rig.store.load(project: Rig.project)?.user.id == bob.userID)
+      }
+    }
+  }
 }
