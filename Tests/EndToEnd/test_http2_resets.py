@@ -42,6 +42,8 @@ class H2Server(HostileServer):
         self.act = act
         # `on_data(connection, event)` for each DATA frame of a request's body; true closes.
         self.on_data = None
+        # `on_end(connection, stream_id)` once a request's body has ended.
+        self.on_end = None
         self.requests = []
         self.connections = set()  # the connections requests came on (id of each H2Connection)
         self.times = []  # when each request came (time.monotonic())
@@ -86,6 +88,8 @@ class H2Server(HostileServer):
                         conn.sendall(h2conn.data_to_send())
                         time.sleep(0.2)
                         return
+                if isinstance(event, h2.events.StreamEnded) and self.on_end is not None:
+                    self.on_end(h2conn, event.stream_id)
             conn.sendall(h2conn.data_to_send())
 
 
@@ -151,21 +155,48 @@ def test_a_stream_reset_once_the_body_started_is_a_cut_answer(home, tmp_path):
         server.stop()
 
 
-@pytest.mark.parametrize("code,name", [(CODES.REFUSED_STREAM, "REFUSED_STREAM"),
-                                       (CODES.HTTP_1_1_REQUIRED, "HTTP_1_1_REQUIRED")],
-                         ids=["REFUSED_STREAM", "HTTP_1_1_REQUIRED"])
-def test_a_write_whose_stream_is_refused_is_sent_once(home, tmp_path, code, name):
-    """libcurl sends a request again on a new connection after REFUSED_STREAM (up to 5 times: an
-    insert went out 6 times, then "could not reach ...: Connection died, tried 5 times before
-    giving up") and after HTTP_1_1_REQUIRED (over HTTP/1.1: the insert went out twice, the second
-    answered). A request that writes is now sent once, and the reset said, exit 3."""
-    server = H2Server(reset(code), tmp_path)
+def test_a_write_whose_stream_is_refused_for_http_1_1_is_sent_once(home, tmp_path):
+    """libcurl sends a request again over HTTP/1.1 after HTTP_1_1_REQUIRED (the insert went out
+    twice, the second answered): the server may have processed the first. A request that writes
+    is sent once, and the reset said, exit 3."""
+    server = H2Server(reset(CODES.HTTP_1_1_REQUIRED), tmp_path)
     try:
         result = snm_over_h2(server, home, 'from t insert {"a": 1}')
         refused(result, server,
-                f"the answer is not valid HTTP/2 (the stream was reset: {name}; a request that "
-                "writes is not sent again)", path="/rest/v1/t")
+                "the answer is not valid HTTP/2 (the stream was reset: HTTP_1_1_REQUIRED; a "
+                "request that writes is not sent again)", path="/rest/v1/t")
         assert server.requests == [("h2", "POST")]
+    finally:
+        server.stop()
+
+
+def test_a_write_whose_stream_is_refused_goes_once_more_on_a_new_connection(home, tmp_path):
+    """REFUSED_STREAM says the server did not process the request (RFC 9113 §8.7), a write too:
+    it failed all the same (exit 3, 'a request that writes is not sent again'; libcurl's own send
+    again of it is stopped, as it waited to the timeout now and then). snm sends it once more,
+    anew, on a new connection, where it is answered."""
+    server = H2Server(None, tmp_path)
+    writes_answered_after_their_body(
+        server, lambda h2conn, stream: len(server.requests) == 1
+        and h2conn.reset_stream(stream, error_code=CODES.REFUSED_STREAM) is None)
+    try:
+        result = snm_over_h2(server, home, 'from t insert {"a": 1} returning *')
+        assert result.returncode == 0, result.stderr[-300:]
+        assert server.requests == [("h2", "POST")] * 2 and len(server.connections) == 2
+    finally:
+        server.stop()
+
+
+def test_a_write_whose_stream_is_refused_each_time_is_sent_twice_no_more(home, tmp_path):
+    """Refused on the new connection too: no third send (libcurl went to 6), and both said."""
+    server = H2Server(reset(CODES.REFUSED_STREAM), tmp_path)
+    try:
+        result = snm_over_h2(server, home, 'from t insert {"a": 1}')
+        refused(result, server,
+                "the answer is not valid HTTP/2 (the stream was reset: REFUSED_STREAM; the server "
+                "did not process the write, sent once more on a new connection, no further)",
+                path="/rest/v1/t")
+        assert server.requests == [("h2", "POST")] * 2 and len(server.connections) == 2
     finally:
         server.stop()
 
@@ -174,7 +205,8 @@ def test_a_request_whose_body_is_a_file_and_whose_stream_is_refused_says_so(home
     """A body read from a file as libcurl sends it cannot be read again for the new send libcurl
     makes after REFUSED_STREAM: snm said "could not reach ...: necessary data rewind wasn't
     possible" (exit 3), naming neither the reset nor why the request was not sent again. (The
-    stream is refused once its body has come: libcurl must read it again to send it again.)"""
+    stream is refused once its body has come: libcurl must read it again to send it again.) snm
+    sends it anew once more, the file read again from its start, on a new connection."""
     server = H2Server(lambda h2conn, stream, send: None, tmp_path)  # the body decides
     server.on_data = lambda h2conn, event: h2conn.reset_stream(
         event.stream_id, error_code=CODES.REFUSED_STREAM)
@@ -185,9 +217,9 @@ def test_a_request_whose_body_is_a_file_and_whose_stream_is_refused_says_so(home
         assert result.returncode == 3, result.stderr[-300:]
         assert result.stderr.endswith(
             f"malformed answer from {server.url}/functions/v1/reports: the answer is not valid "
-            "HTTP/2 (the stream was reset: REFUSED_STREAM; a request whose body is read from a "
-            "file is not sent again)\n"), result.stderr[-300:]
-        assert server.requests == [("h2", "PUT")]
+            "HTTP/2 (the stream was reset: REFUSED_STREAM; the server did not process the write, "
+            "sent once more on a new connection, no further)\n"), result.stderr[-300:]
+        assert server.requests == [("h2", "PUT")] * 2
     finally:
         server.stop()
 
@@ -253,6 +285,24 @@ def answer_rows(h2conn, stream):
     h2conn.send_data(stream, b'[{"id":1}]', end_stream=True)
 
 
+def writes_answered_after_their_body(server, refuse):
+    """Sets `server` to refuse a request where `refuse(h2conn, stream)` is true (it does the
+    refusing), and to answer any other with rows once its body has ended, as a server that reads
+    a write's body first does (answered before its body went out, a POST waited to the timeout
+    now and then: libcurl 7.88's, the first send as any other)."""
+    taken = set()
+
+    def act(h2conn, stream, send):
+        if not refuse(h2conn, stream):
+            taken.add((id(h2conn), stream))
+
+    def on_end(h2conn, stream):
+        if (id(h2conn), stream) in taken:
+            answer_rows(h2conn, stream)
+    server.act = act
+    server.on_end = on_end
+
+
 def goaway_after(code, *, at):
     """The first `at - 1` requests on a connection answered, the `at`-th refused by a GOAWAY
     whose last stream is the one before it (the request went out on a connection the server
@@ -272,8 +322,9 @@ def test_a_goaway_during_a_writes_body_is_told_and_the_write_may_have_been_appli
     """The server closes the connection with a GOAWAY while a write's body still goes out (its
     stream taken, or not): taken, snm said "the connection closed before a complete answer"
     (libcurl: "Recv failure: Connection reset by peer"), the GOAWAY and its code left out; and
-    neither said that the write may have been applied. It is sent once, and never said not
-    applied (a front may have passed it on before it closed)."""
+    neither said that the write may have been applied. Taken, it is sent once and may have been
+    applied; not taken (the GOAWAY's last stream below its own: not processed, RFC 9113 §8.7),
+    it is sent once more on a new connection, and no further."""
     server = H2Server(lambda h2conn, stream, send: None, tmp_path)  # the body decides
     server.on_data = lambda h2conn, event: h2conn.close_connection(error_code=code,
                                                                    last_stream_id=last) or True
@@ -283,11 +334,13 @@ def test_a_goaway_during_a_writes_body_is_told_and_the_write_may_have_been_appli
         result = run_snm("--url", server.url, "--key", "the-anon-key", "--cacert", server.ca,
                          str(script), env=home, timeout=60)
         assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        outcome = ("the server did not process the write, sent once more on a new connection, no "
+                   "further" if last == 0 else "the write may have been applied")
         assert result.stderr.endswith(
             f"malformed answer from {server.url}/rest/v1/t: the answer is not valid HTTP/2 (the "
-            f"connection was closed by GOAWAY before the answer: {name}; the write may have been "
-            "applied)\n"), result.stderr[-300:]
-        assert server.requests == [("h2", "POST")]
+            f"connection was closed by GOAWAY before the answer: {name}; {outcome})\n"), \
+            result.stderr[-300:]
+        assert server.requests == [("h2", "POST")] * (2 if last == 0 else 1)
     finally:
         server.stop()
 
@@ -369,18 +422,20 @@ def test_a_read_sent_again_after_a_goaway_has_only_what_is_left_of_its_timeout(h
         server.stop()
 
 
-def test_a_write_a_goaway_refused_on_a_kept_connection_is_sent_once(home, tmp_path):
-    """The same GOAWAY for a write: sent once, the GOAWAY told with its code, and that it may
-    have been applied (it said the first only)."""
-    server = H2Server(goaway_after(CODES.ENHANCE_YOUR_CALM, at=2), tmp_path)
+def test_a_write_a_goaway_refused_on_a_kept_connection_goes_again_on_a_new_one(home, tmp_path):
+    """The same GOAWAY for a write (its last stream the one before the write's: the server did
+    not process it, RFC 9113 §8.7): it failed, exit 3, 'the write may have been applied', which
+    the server had said it was not. It is sent once more, on a new connection, and answered."""
+    server = H2Server(None, tmp_path)
+    refuse = goaway_after(CODES.ENHANCE_YOUR_CALM, at=2)
+    # The GET is answered at once (it has no body), the POST refused by the GOAWAY.
+    writes_answered_after_their_body(
+        server, lambda h2conn, stream: stream != 1 and refuse(h2conn, stream, None) is None)
     try:
-        result = snm_over_h2(server, home, 'from t select *; from t insert {"a": 1}')
-        assert result.returncode == 3, result.stderr[-300:]
-        assert result.stderr.endswith(
-            f"malformed answer from {server.url}/rest/v1/t: the answer is not valid HTTP/2 (the "
-            "connection was closed by GOAWAY before the answer: ENHANCE_YOUR_CALM; the write may "
-            "have been applied)\n"), result.stderr[-300:]
-        assert server.requests == [("h2", "GET"), ("h2", "POST")]
+        result = snm_over_h2(server, home, 'from t select *; from t insert {"a": 1} returning *')
+        assert result.returncode == 0, result.stderr[-300:]
+        assert server.requests == [("h2", "GET"), ("h2", "POST"), ("h2", "POST")]
+        assert len(server.connections) == 2
     finally:
         server.stop()
 

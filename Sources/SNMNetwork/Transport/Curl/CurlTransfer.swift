@@ -55,6 +55,15 @@ final class CurlTransfer {
   private(set) var goawayError: UInt32?
   /// `CURLINFO_NUM_CONNECTS` when the GOAWAY's note came: the connections made by then.
   private var connectionsAtGoaway = 0
+  /// The last stream the GOAWAY says the server may have processed ("last_stream=1"); those
+  /// above it it did not (RFC 9113 §6.8).
+  private var goawayLastStream: UInt32?
+  /// The stream the request went out on (libcurl's note "Using Stream ID: 3 (easy handle ...)"),
+  /// read for a write, whose notes are read from the start.
+  private var streamID: UInt32?
+  /// Whether this is the request sent once more on a new connection after the server said it
+  /// had not processed it (``CurlTransport/mayResend(_:after:transfer:)``): its failure says so.
+  var isResend = false
   /// Whether the transfer is cancelled (``CurlHandle/cancel()``): a pause before a resend ends.
   var isCancelled: () -> Bool = { false }
   /// Whether libcurl's notes are read now (`CURLOPT_VERBOSE`, ``readNote(_:)``).
@@ -369,7 +378,10 @@ extension CurlTransfer {
     }
     if goawayError != nil, let easy {
       _ = snm_curl_get_long(easy, CURLINFO_NUM_CONNECTS, &connections)
-      if connections != connectionsAtGoaway { goawayError = nil }
+      if connections != connectionsAtGoaway {
+        goawayError = nil
+        goawayLastStream = nil
+      }
     }
     guard sends > 1 else { return true }
     let reset = resetBeforeResend
@@ -416,14 +428,36 @@ extension CurlTransfer {
       resetBeforeResend = 7
     } else if bytes.starts(with: "Downgrades to HTTP/1.1".utf8) {
       resetBeforeResend = 13
+    } else if bytes.starts(with: Self.streamNote.utf8), bytes.count < 100 {
+      let note = String(decoding: bytes, as: UTF8.self).dropFirst(Self.streamNote.count)
+      streamID = UInt32(note.prefix(while: \.isNumber))
     } else if bytes.first == UInt8(ascii: "r"), bytes.count < 100 {
       let note = String(decoding: bytes, as: UTF8.self)
       guard let found = note.range(of: "GOAWAY, error=") else { return }
       goawayError = UInt32(note[found.upperBound...].prefix(while: \.isNumber))
+      goawayLastStream = note.range(of: "last_stream=").flatMap {
+        UInt32(note[$0.upperBound...].prefix(while: \.isNumber))
+      }
       var connections = 0
       if let easy { _ = snm_curl_get_long(easy, CURLINFO_NUM_CONNECTS, &connections) }
       connectionsAtGoaway = connections
     }
+  }
+
+  /// libcurl's note of the stream a request goes out on (7.88, `lib/http2.c`).
+  private static let streamNote = "Using Stream ID: "
+
+  /// Whether the server said it did not process the request (RFC 9113 §8.7), so that it may be
+  /// sent again, a write too: it refused its stream (REFUSED_STREAM, after which libcurl's own
+  /// send again was stopped: ``resendStopped``), or closed the connection with a GOAWAY whose last
+  /// stream is below the request's, before any of the answer.
+  var notProcessed: Bool {
+    // A body from a file libcurl could not read again stops its send again too (``unrewoundReset``).
+    if resendStopped == 7 || resetBeforeResend == 7 { return true }
+    guard !receivedHead, goawayError != nil, let last = goawayLastStream, let streamID else {
+      return false
+    }
+    return streamID > last
   }
 
   /// Fills `buffer` from the body file; 0 at its end. A read error aborts the transfer.

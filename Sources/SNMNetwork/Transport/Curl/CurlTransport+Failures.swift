@@ -99,12 +99,16 @@ extension CurlTransport {
   static func http2Reset(_ code: CURLcode, transfer: CurlTransfer) -> String? {
     let detail = transfer.errorText
     if let stopped = transfer.resendStopped {
+      let why = transfer.isResend ? sentOnceMore : "a request that writes is not sent again"
       return "the answer is not valid HTTP/2 (the stream was reset: \(http2ErrorName(stopped)); "
-        + "a request that writes is not sent again)"
+        + "\(why))"
     }
     if code == CURLE_SEND_FAIL_REWIND, let reset = transfer.unrewoundReset {
+      let why =
+        transfer.isResend
+        ? sentOnceMore : "a request whose body is read from a file is not sent again"
       return "the answer is not valid HTTP/2 (the stream was reset: \(http2ErrorName(reset)); "
-        + "a request whose body is read from a file is not sent again)"
+        + "\(why))"
     }
     if let closed = closedBeforeAnswer(code, transfer: transfer) { return closed }
     switch code {
@@ -150,7 +154,13 @@ extension CurlTransport {
     let streamEnded =
       code == CURLE_PARTIAL_FILE
       && detail.hasSuffix(" before end of the underlying stream")
-    let written = transfer.writes ? "; the write may have been applied" : ""
+    var written = ""
+    if transfer.writes {
+      written =
+        !transfer.notProcessed
+        ? "; the write may have been applied"
+        : transfer.isResend ? "; " + sentOnceMore : "; the server did not process the write"
+    }
     switch code {
     case CURLE_HTTP2 where detail.isEmpty: break
     case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
@@ -167,18 +177,26 @@ extension CurlTransport {
       + "answer\(name)\(written))"
   }
 
-  /// Whether a read that failed so (``closedBeforeAnswer(_:transfer:)``) on a kept connection
-  /// may be sent once more on a new one: a server closing an idle connection (GOAWAY) while the
-  /// request went out on it did not answer it (RFC 9113 §6.8 lets a client send it again), and
-  /// libcurl does not. Only a method that ``HTTPMethod/maySendAgain`` (OPTIONS too, as over
-  /// http://); a write is never sent again (one the GOAWAY did not take could be, RFC 9113
-  /// §8.7, but sent again so it waited to the timeout, now and then: not done).
+  /// Whether a request that failed so may be sent once more on a new connection:
+  /// - a read that failed so (``closedBeforeAnswer(_:transfer:)``) on a kept connection: a server
+  ///   closing an idle connection (GOAWAY) while the request went out on it did not answer it
+  ///   (RFC 9113 §6.8 lets a client send it again), and libcurl does not. Only a method that
+  ///   ``HTTPMethod/maySendAgain`` (OPTIONS too, as over http://);
+  /// - a write the server said it did not process (``CurlTransfer/notProcessed``: its stream
+  ///   refused, or a GOAWAY's last stream below its own; RFC 9113 §8.7), once: libcurl's own
+  ///   send again of it is stopped (it waited to the timeout now and then, its body sent), and
+  ///   snm sends it anew on a new connection in its place.
   static func mayResend(_ request: TransportRequest, after code: CURLcode, transfer: CurlTransfer)
     -> Bool
   {
-    request.method.maySendAgain && transfer.connectionsMade == 0
+    if request.method.isWrite { return transfer.notProcessed && !transfer.isResend }
+    return request.method.maySendAgain && transfer.connectionsMade == 0
       && closedBeforeAnswer(code, transfer: transfer) != nil
   }
+
+  /// What a write the server did not process twice came to (``mayResend(_:after:transfer:)``).
+  static let sentOnceMore =
+    "the server did not process the write, sent once more on a new connection, no further"
 
   /// An HTTP/2 error code's name (RFC 9113 §7), or its number in hex (`0x99`) when it has none.
   static func http2ErrorName(_ code: UInt32) -> String {

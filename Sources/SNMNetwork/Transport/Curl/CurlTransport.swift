@@ -46,12 +46,14 @@ public final class CurlTransport: HTTPTransport {
     }
     let started = ContinuousClock.now
     var outcome = await exchange(request, on: handle)
-    // A read a GOAWAY left unanswered on a kept connection goes once more, on a new one, in what
-    // is left of its time (`--timeout` bounds the request, not each send: the plain transport's
-    // one deadline).
+    // A read a GOAWAY left unanswered on a kept connection, and a write the server did not
+    // process, go once more, on a new one, in what is left of their time (`--timeout` bounds the
+    // request, not each send: the plain transport's one deadline).
+    var resent = false
     if case .failed(let code, let transfer) = outcome, !handle.isCancelled,
       Self.mayResend(request, after: code, transfer: transfer), let fresh = CurlHandle.make()
     {
+      resent = true
       handle.close()
       handle = fresh
       let spent = started.duration(to: .now)
@@ -100,6 +102,7 @@ public final class CurlTransport: HTTPTransport {
       if let failure = transfer.bodyFailure {
         throw failure.networkError(url: address, timeout: request.timeout)
       }
+      transfer.isResend = resent
       throw Self.failure(code, transfer: transfer, url: address, timeout: request.timeout)
     }
   }
