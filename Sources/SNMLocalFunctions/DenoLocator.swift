@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// Finds the Deno binary the local project runs functions with: `SNM_DENO` when set (it must be
 /// an executable file), else `deno` on `PATH`, else the test venv `scripts/install` makes beside
@@ -45,11 +46,12 @@ package enum DenoLocator {
           + " (it puts Deno in .build/venv/bin/deno)"))
   }
 
-  /// Deno's module cache as the user's own Deno uses it (`DENO_DIR`, else the XDG cache), so
-  /// what `deno cache` fetched is found offline; the functions themselves get no `HOME`.
+  /// Deno's module cache as the user's own Deno uses it (`DENO_DIR`, else the XDG cache, else
+  /// `.cache/deno` in the home folder, ``HomeFolder``), so what `deno cache` fetched is found
+  /// offline; the functions themselves get no `HOME`.
   package static func cacheDirectory(_ environment: [String: String]) -> String {
     if let given = environment["DENO_DIR"], !given.isEmpty { return given }
     if let cache = environment["XDG_CACHE_HOME"], !cache.isEmpty { return cache + "/deno" }
-    return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache/deno"
+    return HomeFolder.path(home: environment["HOME"]) + "/.cache/deno"
   }
 }

@@ -246,9 +246,7 @@ def test_snm_check_finds_a_written_file_where_the_run_finds_it(tmp_path):
     `download ... to`'s under the script's folder, `run`'s under the folder of the file it is
     in. `\\o './made-${n}.snm'` and `run ../made-1.snm` from tests/ are one file: the check kept
     the './' of a name with a `${...}` part and refused the `run` ('cannot run: no such file',
-    exit 2). `run ~/home.snm` is a file in a folder named '~' (the run takes `~` as a name), not
-    the home folder's that `\\o '~/home.snm'` writes: the check said it was written first (a
-    warning, exit 0), and the run failed, 'no such file'."""
+    exit 2). (`~/` in both is the home folder: test_home_paths.py.)"""
     env = offline()
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "paths.snm").write_text(
@@ -268,18 +266,6 @@ def test_snm_check_finds_a_written_file_where_the_run_finds_it(tmp_path):
             in result.stderr), result.stderr
     assert "1 error in 1 file (checked 1 file)" in result.stderr, result.stderr
 
-    # `snm check` writes nothing: the home folder is not touched.
-    (tmp_path / "home.snm").write_text("\\o '~/home.snm'\necho 'let a = 1'\n\\o\nrun ~/home.snm\n")
-    result = run_snm("check", "home.snm", env=env, cwd=tmp_path)
-    assert result.returncode == 2, result.stderr
-    assert "home.snm:4:5: error: cannot run: no such file '~/home.snm'" in result.stderr, (
-        result.stderr)
-    # What the run takes `~/home.snm` for: home.snm in the folder named '~' beside it.
-    (tmp_path / "~").mkdir()
-    (tmp_path / "~" / "home.snm").write_text("let a = 'in the folder named ~'\n")
-    result = run_snm("-c", "run ~/home.snm; echo '$a'", env=env, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == "in the folder named ~\n", result.stdout
 
 
 def test_snm_check_takes_a_run_name_as_written(tmp_path):

@@ -3,7 +3,6 @@
 and the bytes of uploads and downloads going from and to disk whole."""
 import json
 import os
-import pwd
 import re
 import time
 import uuid
@@ -125,13 +124,15 @@ def test_downloads_print_text_but_not_bytes(project, env, folder):
         client.delete_bucket(folder)
 
 
-def test_a_home_path_from_c_is_under_the_home_folder(env):
+def test_a_home_path_from_c_is_under_the_home_folder(env, tmp_path):
     """`~/` at the start of a local file is the home folder in a script file, and for `> 'file'`
     and `invoke ... file` anywhere, but `storage upload` and `download ... to` from `-c`, `snm
     explain` and the prompt (no script folder) took it as written, a folder named '~' under the
     working directory (`"upload":"~/up.png"`, `curl ... -o '~/got.png'`): the upload failed, 'no
-    such file'. They are resolved as the others are (read through explain: nothing is written)."""
-    home = pwd.getpwuid(os.getuid()).pw_dir   # what the system names home, as snm asks it
+    such file'. They are resolved as the others are (read through explain: nothing is written).
+    The home folder is $HOME's, as shells take it: it was the account's, whatever HOME said."""
+    home = str(tmp_path / "home")
+    env = dict(env, HOME=home)
     explained = run_snm("explain", "--json", "storage upload '~/up.png' to avatars/up.png",
                         "storage download avatars/a.png to '~/got.png'", env=env)
     assert explained.returncode == 0, explained.stderr

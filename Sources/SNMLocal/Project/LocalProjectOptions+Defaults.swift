@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 extension LocalProjectOptions {
   /// `$XDG_DATA_HOME/snm/local`, else `~/.local/share/snm/local`.
@@ -9,7 +10,7 @@ extension LocalProjectOptions {
     if let xdg = variable("XDG_DATA_HOME"), xdg.hasPrefix("/") {
       return xdg + "/snm/local"
     }
-    let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let home = HomeFolder.path(home: variable("HOME"))
     return home + "/.local/share/snm/local"
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SNMQuery
 
 /// The file `\o FILE` sends results to: opened (created 0600, or emptied) when named, closed when
 /// `\o` sends results back to standard output or another file is named.
@@ -18,10 +19,11 @@ final class ResultsFile: Sendable {
   let writer: OutputWriter
   private let fd: Int32
 
-  /// Opens `path` for writing, emptying it; a `~/` at the start is the home directory.
+  /// Opens `path` for writing, emptying it: under the working directory, as psql's `\o`; a `~/`
+  /// at the start is the home folder (``LocalPath``, as every statement's local file).
   /// - Throws: `OpenError` when it cannot be opened (a missing folder, no permission, a folder).
   init(path: String) throws(OpenError) {
-    let expanded = (path as NSString).expandingTildeInPath
+    let expanded = LocalPath.resolve(path, directory: nil)
     let fd = open(expanded, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw OpenError(reason: String(cString: strerror(errno))) }
     self.path = path

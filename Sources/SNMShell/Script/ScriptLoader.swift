@@ -69,13 +69,11 @@ public final class ScriptLoader: Sendable {
   }
 
   /// The path `run target` names, written in the file `including` (nil: from `-c`, standard input
-  /// or the prompt, relative to the working directory).
+  /// or the prompt, relative to the working directory), as every statement's local file is
+  /// (``LocalPath``: `~/` at the start is the home folder; `/` is the folder of a script at `/`).
   public static func resolve(_ target: String, from including: String?) -> String {
-    if target.hasPrefix("/") { return normalize(target) }
-    guard let including, let slash = including.lastIndex(of: "/") else {
-      return normalize(target)
-    }
-    return normalize(String(including[...slash]) + target)
+    normalize(
+      LocalPath.resolve(target, directory: including.flatMap(ScriptRunner.folder(ofScript:))))
   }
 
   /// `a/./b/../c.snm` as `a/c.snm`: the same file, written the short way (`..` at the start stays).

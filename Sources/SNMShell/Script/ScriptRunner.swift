@@ -108,12 +108,15 @@ public struct ScriptRunner {
     return Self.folder(ofScript: source.fileName)
   }
 
-  /// The folder part of a script file's name as it was given (`tests` of `tests/a.snm`), nil
-  /// for a bare name (the working directory): what a statement's local files are relative to,
-  /// and what `snm check` resolves a file a script writes with (``WrittenFiles``).
+  /// The folder part of a script file's name as it was given (`tests` of `tests/a.snm`, `/` of
+  /// `/a.snm`), nil for a bare name (the working directory): what a statement's local files and
+  /// its `run`'s file are relative to (``ScriptLoader/resolve(_:from:)``), and what `snm check`
+  /// resolves a file a script writes with (``WrittenFiles``).
   static func folder(ofScript fileName: String) -> String? {
     // A byte search: `lastIndex(of: "/")` walked the path a Character at a time, every statement.
     guard let slash = fileName.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+    // A script at `/`: its folder is `/`, not "" (the working directory's, which `run` did not use).
+    if slash == fileName.utf8.startIndex { return "/" }
     return String(fileName[..<slash])
   }
 }

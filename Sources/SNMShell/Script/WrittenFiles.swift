@@ -14,8 +14,9 @@ import SNMQuery
 /// Each path is taken as the runtime takes it, then compared whole (absolute, `.` and `..` taken
 /// out): a file a statement writes as ``LocalPath`` resolves it (`\o`'s under the working
 /// directory, as psql's; `> 'file'`'s and `download ... to`'s under the script's folder), a `run`
-/// target as ``ScriptLoader/resolve(_:from:)`` does (under the folder of the file it is in; `~`
-/// is a name there). So `./gen.snm` is `gen.snm`, and `tests/gen.snm` written from the working
+/// target as ``ScriptLoader/resolve(_:from:)`` does (through ``LocalPath`` too, under the folder
+/// of the file it is in; `~/` is the home folder in both). So `./gen.snm` is `gen.snm`, `\o
+/// '~/gen.snm'` is `run ~/gen.snm`, and `tests/gen.snm` written from the working
 /// directory is the `gen.snm` a script in `tests/` runs. A `${...}` part (or a `$name` given as
 /// the file) may stand for any text: `\o 'gen-${n}.snm'` may write `gen-1.snm`.
 public struct WrittenFiles: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 /// snm's folders under the XDG base directories: `$XDG_STATE_HOME/snm` (sessions, history),
 /// `$XDG_CACHE_HOME/snm` (the schema cache), `$XDG_CONFIG_HOME/snm` (profiles).
@@ -20,7 +21,7 @@ public enum XDGDirectory: Sendable {
     if let base = environment[variable], base.hasPrefix("/") {
       return base + "/snm"
     }
-    return (environment["HOME"] ?? NSHomeDirectory()) + "/" + fallback + "/snm"
+    return HomeFolder.path(home: environment["HOME"]) + "/" + fallback + "/snm"
   }
 
   var variable: String {

@@ -1,4 +1,5 @@
 import Foundation
+import SNMQuery
 import SNMShell
 
 /// How option values are read and checked, for the table's options.
@@ -48,12 +49,11 @@ enum ValueParsing {
     }
   }
 
-  /// `path` made absolute against the working directory (`~` expanded), standardized.
+  /// `path` made absolute against the working directory (`~/` the home folder, as ``LocalPath``
+  /// takes it), standardized.
   static func absolute(_ path: String) -> String {
-    let expanded = (path as NSString).expandingTildeInPath
-    if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
-    let joined = FileManager.default.currentDirectoryPath + "/" + expanded
-    return (joined as NSString).standardizingPath
+    let expanded = LocalPath.resolve(path, directory: FileManager.default.currentDirectoryPath)
+    return (expanded as NSString).standardizingPath
   }
 
   /// An existing folder, made absolute.

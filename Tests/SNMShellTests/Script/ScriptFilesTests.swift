@@ -1,4 +1,6 @@
 import Foundation
+import SNMQuery
+import SNMWire
 import Testing
 
 @testable import SNMShell
@@ -150,5 +152,26 @@ import Testing
     #expect(ScriptLoader.resolve("./x.snm", from: nil) == "x.snm")
     #expect(ScriptLoader.resolve("/abs/x.snm", from: "smoke/a.snm") == "/abs/x.snm")
     #expect(ScriptLoader.resolve("../../x.snm", from: "a.snm") == "../../x.snm")
+  }
+
+  /// A script at `/`: its `run`'s file and its statements' local files are both under `/`. Its
+  /// folder was "", so `> 'out.csv'` and `download ... to` wrote in the working directory while
+  /// `run b.snm` ran /b.snm (and `snm check` matched neither to the other).
+  @Test func aScriptAtTheRootHasTheRootAsItsFolder() {
+    #expect(ScriptRunner.folder(ofScript: "/a.snm") == "/")
+    #expect(ScriptRunner.folder(ofScript: "a.snm") == nil)
+    #expect(ScriptRunner.folder(ofScript: "/tmp/a.snm") == "/tmp")
+    #expect(ScriptLoader.resolve("b.snm", from: "/a.snm") == "/b.snm")
+    let folder = ScriptRunner.folder(ofScript: "/a.snm")
+    #expect(LocalPath.resolve("out.csv", directory: folder) == "/out.csv")
+  }
+
+  /// `~name/` is a name, in a `run` as in every statement's file: snm reads no other account's
+  /// home (`\o ~name/x` wrote in that account's home, `> '~name/x'` under the script's folder).
+  @Test func onlyTildeSlashIsTheHomeFolder() {
+    #expect(ScriptLoader.resolve("~kim/b.snm", from: "tests/a.snm") == "tests/~kim/b.snm")
+    #expect(LocalPath.resolve("~kim/out.csv", directory: nil) == "~kim/out.csv")
+    #expect(LocalPath.resolve("~", directory: "tests") == HomeFolder.path())
+    #expect(LocalPath.resolve("~/b.snm", directory: "tests") == HomeFolder.path() + "/b.snm")
   }
 }
