@@ -235,6 +235,26 @@ import Testing
         == [])
   }
 
+  /// A select item's names in quotes may be empty, and are refused when they are, in both trees
+  /// (the checker looks into only the items with a name in quotes or an aggregate: a word is
+  /// never empty); words and non-empty quoted names pass.
+  @Test func emptyQuotedNamesInASelectListAreRefused() {
+    let refused = [
+      "from t select \"\"", "from t select \"\":a", "from t select a, \"\"(id)",
+      "from t select x:\"\"(id)", "from t select ...\"\"(a)", "from t select a(\"\")",
+      "from t insert {\"a\": 1} returning \"\"",
+    ]
+    let passed = ["from t select \"a\", b:\"c\", \"d\"(\"e\"), x:y(z), count()"]
+    for text in refused + passed {
+      let expected = refused.contains(text) ? ["empty-name"] : []
+      #expect(parseAndCheck(text).errors == expected, "\(text)")
+      var checking = CheckingParser(Source(text: text))
+      var checker = Checker()
+      while let statement = checking.nextStatement() { checker.check(statement) }
+      #expect(checker.diagnostics.map(\.message.id) == expected, "snm check: \(text)")
+    }
+  }
+
   /// `amount::int.sum()` casts the column before summing; `amount.sum()::int` casts the sum; a
   /// cast with no aggregate after it is the column's.
   @Test func aCastBeforeAnAggregateIsItsInputCast() throws {

@@ -41,17 +41,22 @@ public struct SelectList: Sendable, Equatable, Collection {
 struct SelectNode: Sendable {
   var item: SelectItem
   var next: Int
+  /// Whether one of the item's own names was written in quotes (a word is never empty, a
+  /// quoted name may be) or it has an aggregate (whose name may be none): what the parser knows
+  /// as it adds the item, so that the checker looks into only such items
+  /// (``Checker/checkSelect(_:)``).
+  var quotedOrAggregate: Bool
 }
 
 extension [SelectNode] {
   /// Appends an item with no items of its own (the next item goes right after it).
-  mutating func append(item: consuming SelectItem) {
-    append(SelectNode(item: item, next: count + 1))
+  mutating func append(item: consuming SelectItem, quotedOrAggregate: Bool) {
+    append(SelectNode(item: item, next: count + 1, quotedOrAggregate: quotedOrAggregate))
   }
 
   /// Appends an embed, its items to follow until it is `close`d; its node.
-  mutating func open(_ embed: consuming SelectEmbed) -> Int {
-    append(item: .embed(embed))
+  mutating func open(_ embed: consuming SelectEmbed, quoted: Bool) -> Int {
+    append(item: .embed(embed), quotedOrAggregate: quoted)
     return count - 1
   }
 

@@ -130,9 +130,14 @@ extension Checker {
 
   mutating func checkSelect(_ list: SelectList) {
     // Every node of the list, its embeds' items included, in array order, each lent in place
-    // (the subscript, and a buffer pointer's, copied each item out first).
+    // (the subscript, and a buffer pointer's, copied each item out first). Only those with a
+    // name in quotes or an aggregate (``SelectNode/quotedOrAggregate``): `checkSelectItem`
+    // refuses nothing else (a word is never empty), and looking into an item copied it out
+    // of its node (its names retained and released), at every item.
     for node in list.startIndex..<list.endIndex {
-      list.nodes.withBorrowedElement(at: node) { checkSelectItem(&$0.item) }
+      list.nodes.withBorrowedElement(at: node) {
+        if $0.quotedOrAggregate { checkSelectItem(&$0.item) }
+      }
     }
   }
 

@@ -37,16 +37,22 @@ enum SelectListParser {
     after: @autoclosure () -> String, into nodes: inout Builder.Items, _ builder: inout Builder
   ) throws(ParseFailure) {
     let start = parser.current.start
-    if let star = parser.eat(.star) { return builder.add(.star(range: star.range), to: &nodes) }
+    if let star = parser.eat(.star) {
+      return builder.add(.star(range: star.range), quotedOrAggregate: false, to: &nodes)
+    }
     if parser.eat(.ellipsis) != nil {
       let relation = try parser.parseName(
         .relation(table: parser.tableContext.last), what: "a relation to spread", after: "'...'")
       return try parseEmbed(
         &parser,
-        alias: nil, relation: relation, spread: true, start: start, into: &nodes, &builder)
+        alias: nil, relation: relation, spread: true, quoted: relation.quoted, start: start,
+        into: &nodes, &builder)
     }
     var name = try parser.parseName(
       .column(table: parser.tableContext.last), what: "a column", after: after())
+    // Noted as each name is read (``SelectNode/quotedOrAggregate``): read from the names when
+    // the item was added, the alias was copied to be looked into.
+    var quotedOrAggregate = name.quoted
     var alias: Name?
     if parser.current.kind == .colon {
       parser.advance()
@@ -54,6 +60,7 @@ enum SelectListParser {
       name = try parser.parseName(
         .column(table: parser.tableContext.last), what: "a column after the alias",
         after: "'\(name.text):'")
+      quotedOrAggregate = quotedOrAggregate || name.quoted
     }
     // The tokens first: comparing every column's name with "count" was a call (the String
     // comparison's slow path) for each item.
@@ -68,12 +75,13 @@ enum SelectListParser {
         alias: alias,
         column: ColumnPath(column: Name("", range: .point(name.range.start)), range: name.range),
         aggregate: name, cast: cast, range: SourceRange(start: start, end: parser.previousEnd))
-      return builder.add(.field(field), to: &nodes)
+      return builder.add(.field(field), quotedOrAggregate: true, to: &nodes)
     }
     if parser.at(.leftParen) || parser.at(.bang) {
       return try parseEmbed(
         &parser,
-        alias: alias, relation: name, spread: false, start: start, into: &nodes, &builder)
+        alias: alias, relation: name, spread: false, quoted: quotedOrAggregate, start: start,
+        into: &nodes, &builder)
     }
     // Built once from its parts: a field set a part at a time was copied at each step.
     let json = try parseJSONPath(&parser)
@@ -88,6 +96,7 @@ enum SelectListParser {
       parser.advance()
       let function = try parser.parseName(.type, what: "an aggregate", after: "'.'")
       aggregate = function
+      quotedOrAggregate = true
       parser.advance()  // (
       guard parser.eat(.rightParen) != nil else {
         throw parser.expectedFailure("')'", after: "'\(function.text)('")
@@ -101,14 +110,16 @@ enum SelectListParser {
         SelectField(
           alias: alias, column: ColumnPath(column: name, json: json, range: columnRange),
           aggregate: aggregate, inputCast: inputCast, cast: cast,
-          range: SourceRange(start: start, end: parser.previousEnd))), to: &nodes)
+          range: SourceRange(start: start, end: parser.previousEnd))),
+      quotedOrAggregate: quotedOrAggregate, to: &nodes)
   }
 
   /// `relation[!hint...](items)`, its items after it; the `(` is required, the items may be none.
+  /// `quoted`: the alias or the relation was written in quotes.
   private static func parseEmbed<Builder: SyntaxBuilder>(
     _ parser: inout Parser,
-    alias: Name?, relation: Name, spread: Bool, start: Int, into nodes: inout Builder.Items,
-    _ builder: inout Builder
+    alias: Name?, relation: Name, spread: Bool, quoted: Bool, start: Int,
+    into nodes: inout Builder.Items, _ builder: inout Builder
   ) throws(ParseFailure) {
     var hints: [Name] = []
     while parser.eat(.bang) != nil {
@@ -127,7 +138,7 @@ enum SelectListParser {
     let node = builder.open(
       SelectEmbed(
         alias: alias, relation: relation, hints: hints, spread: spread,
-        range: SourceRange(start: start, end: start)), in: &nodes)
+        range: SourceRange(start: start, end: start)), quoted: quoted, in: &nodes)
     if parser.current.kind != .rightParen {
       try parseSelectItems(&parser, after: "'('", into: &nodes, &builder)
     }

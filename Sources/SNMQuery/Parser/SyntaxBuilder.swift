@@ -93,10 +93,12 @@ protocol SyntaxBuilder {
 
   /// A select list with no items yet.
   mutating func selection() -> Items
-  /// Adds a `*` or a field, which has no items of its own.
-  mutating func add(_ item: consuming SelectItem, to items: inout Items)
-  /// Adds an embed, its items to follow until it is `close`d; its node.
-  mutating func open(_ embed: consuming SelectEmbed, in items: inout Items) -> Int
+  /// Adds a `*` or a field, which has no items of its own; `quotedOrAggregate`: one of its
+  /// names was written in quotes, or it has an aggregate (``SelectNode/quotedOrAggregate``).
+  mutating func add(_ item: consuming SelectItem, quotedOrAggregate: Bool, to items: inout Items)
+  /// Adds an embed, its items to follow until it is `close`d; its node. `quoted`: its alias or
+  /// relation was written in quotes.
+  mutating func open(_ embed: consuming SelectEmbed, quoted: Bool, in items: inout Items) -> Int
   /// Ends the embed at `node` at `end`, after its items.
   mutating func close(at node: Int, end: Int, in items: inout Items)
   /// The list of `items`.
@@ -186,12 +188,16 @@ extension TreeBuilder {
     return nodes
   }
 
-  @inline(__always) func add(_ item: consuming SelectItem, to items: inout [SelectNode]) {
-    items.append(item: item)
+  @inline(__always) func add(
+    _ item: consuming SelectItem, quotedOrAggregate: Bool, to items: inout [SelectNode]
+  ) {
+    items.append(item: item, quotedOrAggregate: quotedOrAggregate)
   }
 
-  @inline(__always) func open(_ embed: consuming SelectEmbed, in items: inout [SelectNode]) -> Int {
-    items.open(embed)
+  @inline(__always) func open(
+    _ embed: consuming SelectEmbed, quoted: Bool, in items: inout [SelectNode]
+  ) -> Int {
+    items.open(embed, quoted: quoted)
   }
 
   @inline(__always) func close(at node: Int, end: Int, in items: inout [SelectNode]) {
