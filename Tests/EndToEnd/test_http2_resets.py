@@ -314,6 +314,14 @@ def goaway_after(code, *, at):
     return act
 
 
+def big_write(server, home, tmp_path):
+    """snm runs a script inserting a 300 KB row (its body past HTTP/2's first window of 64 KB)."""
+    script = tmp_path / "big.snm"
+    script.write_text('from t insert {"note": "' + "x" * 300_000 + '"}\n')
+    return run_snm("--url", server.url, "--key", "the-anon-key", "--cacert", server.ca,
+                   str(script), env=home, timeout=60)
+
+
 @pytest.mark.parametrize("last", [0, 1], ids=["not taken", "maybe taken"])
 @pytest.mark.parametrize("code,name", [(CODES.NO_ERROR, "NO_ERROR"),
                                        (CODES.ENHANCE_YOUR_CALM, "ENHANCE_YOUR_CALM")], ids=str)
@@ -328,11 +336,8 @@ def test_a_goaway_during_a_writes_body_is_told_and_the_write_may_have_been_appli
     server = H2Server(lambda h2conn, stream, send: None, tmp_path)  # the body decides
     server.on_data = lambda h2conn, event: h2conn.close_connection(error_code=code,
                                                                    last_stream_id=last) or True
-    script = tmp_path / "big.snm"
-    script.write_text('from t insert {"note": "' + "x" * 300_000 + '"}\n')
     try:
-        result = run_snm("--url", server.url, "--key", "the-anon-key", "--cacert", server.ca,
-                         str(script), env=home, timeout=60)
+        result = big_write(server, home, tmp_path)
         assert result.returncode == 3, (result.returncode, result.stderr[-300:])
         outcome = ("the server did not process the write, sent once more on a new connection, no "
                    "further" if last == 0 else "the write may have been applied")
@@ -482,5 +487,28 @@ def test_ctrl_c_during_the_pause_after_refused_stream_sends_nothing_more(home, t
         assert process["snm"].returncode == 130, stderr[-300:]
         time.sleep(2)  # past the pause: a sixth request would have come by now
         assert server.requests == [("h2", "GET")] * 5
+    finally:
+        server.stop()
+
+
+def test_a_write_answered_and_reset_before_its_body_went_out_says_so(home, tmp_path):
+    """A gateway answers an upload past its limit at the head (413) and resets the stream with
+    NO_ERROR, as nginx and Envoy do (RFC 9113 §8.1), while the 300 KB body still goes out:
+    libcurl 7.88 drops that answer (its head never handed over) and fails with no words of its
+    own; snm said "HTTP/2 framing failed ()", exit 3. Now it says what happened, and that the
+    write may have been applied (an early answer need not be a refusal)."""
+    def act(h2conn, stream, send):
+        h2conn.send_headers(stream, [(":status", "413"), ("content-type", "application/json")])
+        h2conn.send_data(stream, b'{"message":"Payload too large"}', end_stream=True)
+        h2conn.reset_stream(stream, error_code=CODES.NO_ERROR)
+    server = H2Server(act, tmp_path)
+    try:
+        result = big_write(server, home, tmp_path)
+        assert result.returncode == 3, (result.returncode, result.stderr[-300:])
+        assert result.stderr.endswith(
+            f"malformed answer from {server.url}/rest/v1/t: the server closed the HTTP/2 stream "
+            "before the request was sent whole, and no answer was read; the write may have been "
+            "applied\n"), result.stderr[-300:]
+        assert server.requests == [("h2", "POST")]
     finally:
         server.stop()

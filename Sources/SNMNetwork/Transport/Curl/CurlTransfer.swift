@@ -61,6 +61,11 @@ final class CurlTransfer {
   /// The stream the request went out on (libcurl's note "Using Stream ID: 3 (easy handle ...)"),
   /// read for a write, whose notes are read from the start.
   private var streamID: UInt32?
+  /// Whether libcurl was handed the request's body to send on a stream the server had closed
+  /// (its note "stream 1 closed", `CURLE_HTTP2_STREAM` with no words): libcurl 7.88 then drops
+  /// whatever answer came first (a 413 and a RST_STREAM NO_ERROR at the head, as nginx and Envoy
+  /// answer an upload past their limit, RFC 9113 §8.1).
+  private(set) var closedWhileSending = false
   /// Whether this is the request sent once more on a new connection after the server said it
   /// had not processed it (``CurlTransport/mayResend(_:after:transfer:)``): its failure says so.
   var isResend = false
@@ -428,6 +433,12 @@ extension CurlTransfer {
       resetBeforeResend = 7
     } else if bytes.starts(with: "Downgrades to HTTP/1.1".utf8) {
       resetBeforeResend = 13
+    } else if bytes.starts(with: "stream ".utf8), bytes.count < 30 {
+      let note = String(decoding: bytes, as: UTF8.self).dropFirst("stream ".count)
+      let number = note.prefix(while: \.isNumber)
+      closedWhileSending =
+        closedWhileSending
+        || (!number.isEmpty && note.dropFirst(number.count).hasPrefix(" closed"))
     } else if bytes.starts(with: Self.streamNote.utf8), bytes.count < 100 {
       let note = String(decoding: bytes, as: UTF8.self).dropFirst(Self.streamNote.count)
       streamID = UInt32(note.prefix(while: \.isNumber))

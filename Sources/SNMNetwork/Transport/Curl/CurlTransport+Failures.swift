@@ -112,6 +112,10 @@ extension CurlTransport {
     }
     if let closed = closedBeforeAnswer(code, transfer: transfer) { return closed }
     switch code {
+    case CURLE_HTTP2_STREAM where detail.isEmpty && transfer.closedWhileSending:
+      let written = transfer.writes ? "; the write may have been applied" : ""
+      return "the server closed the HTTP/2 stream before the request was sent whole, and no "
+        + "answer was read\(written)"
     case CURLE_HTTP2_STREAM:
       let error: UInt32
       if detail.hasPrefix("HTTP/2 stream "), detail.contains(" was closed cleanly, but before") {
