@@ -7,6 +7,7 @@ import pathlib
 import pytest
 
 from conftest import run_snm, start_project
+from test_hostile_server import HostileServer, json_answer, snm_against
 
 MIGRATIONS = pathlib.Path(__file__).resolve().parent / "fidelity" / "core-aggregates" / "migrations"
 OFFLINE = {"SUPABASE_URL": "", "SUPABASE_ANON_KEY": "secret-anon-key-value"}
@@ -74,3 +75,23 @@ def test_an_aggregate_in_a_to_many_spread_is_refused(aggregates_project):
                      "-c", "from factories select name, ...factory_buildings(size.sum())")
     assert result.returncode == 1
     assert "PGRST127" in result.stderr
+
+
+def test_top_level_aggregates_are_answered_under_their_names_and_held_to_them(
+        aggregates_project, home):
+    """An aggregate without an alias is named by its function, a cast after it too (`sum`, `avg`,
+    `count`), as PostgREST's answers are: the local project's answer passes the check on the
+    columns asked for (test_answered_columns.py), and the same answer without `sum` is refused
+    (it was printed, exit 0)."""
+    statement = "from process_costs select cost.sum(), cost.avg()::int, n:count(), count()"
+    got = rows(aggregates_project, statement)
+    assert got == [{"sum": 641.25, "avg": 128, "n": 5, "count": 5}]
+    body = json.dumps([{"avg": 128, "n": 5, "count": 5}]).encode()
+    server = HostileServer(lambda head: json_answer(body))
+    try:
+        result = snm_against(server, statement, home, "--format", "json")
+    finally:
+        server.stop()
+    assert result.returncode == 3, (result.stdout, result.stderr)
+    assert "row 1 without 'sum' (its keys: \"avg\", \"n\", \"count\") (HTTP 200)" in \
+        result.stderr, result.stderr

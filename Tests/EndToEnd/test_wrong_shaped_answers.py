@@ -231,3 +231,22 @@ def test_an_auth_answer_without_what_snm_reads_is_refused(home):
             assert shown == "", (statement, result.stdout)
         finally:
             server.stop()
+
+
+@pytest.mark.parametrize("body", [b'{"id": "x"}', b'{"id": ""}',
+                                  b'{"id": "x", "aud": "authenticated", "email": "kim@example.com"}'],
+                         ids=["id-x", "id-empty", "id-x-with-email"])
+def test_a_signup_answered_by_a_user_without_a_uuid_id_is_refused(home, body):
+    """GoTrue answers a sign-up that waits for the e-mail's confirmation with the new user, bare
+    (its `id` a UUID, as any user's; the local project's `--confirm-email` too): a body whose `id`
+    is no UUID said `signed up; email confirmation is on ...`, exit 0. It is refused now, exit 3,
+    as a `user` without an `id` was (`bad 'user'`)."""
+    server = HostileServer(lambda head: json_answer(body))
+    try:
+        result = snm_against(server, "signup email 'kim@example.com' password 'pw123456'", home)
+    finally:
+        server.stop()
+    assert result.returncode == 3, (result.stdout, result.stderr)
+    assert "signed up" not in result.stdout + result.stderr
+    assert result.stderr.endswith(
+        "snm: signup failed: the auth server's answer is not a session: bad 'id'\n"), result.stderr

@@ -217,12 +217,37 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
     #expect(try await transport.send(request(server)).text == "[1]")
     let write = request(server, method: method, body: Data("{}".utf8))
     let unanswered = SNMNetworkError.malformedResponse(
-      url: write.url, reason: TransportRequest.unansweredWriteReason)
+      url: write.url, reason: TransportRequest.unansweredReason(.writes))
     await #expect(throws: unanswered) { try await transport.send(write) }
     #expect(server.requests.map(\.method) == ["GET", method.rawValue])
     // (libcurl connects again before its refused second send: connections are not counted.)
     #expect(try await transport.send(request(server)).text == "[3]")
     #expect(server.requests.map(\.method) == ["GET", method.rawValue, "GET"])
+  }
+
+  /// A connection that closes before a byte of the answer is worded by what the request does
+  /// (``TransportRequest/effect``), not by its method: a POST that reads (`storage ls`) was not
+  /// answered, a function's call may have been applied (both said the write may have been).
+  /// Neither is sent again: whether a request goes again is its method's.
+  @Test(arguments: TransportKind.all, [Endpoint.Effect.reads, .callsFunction])
+  func anUnansweredPostIsWordedByItsEffect(_ kind: TransportKind, _ effect: Endpoint.Effect)
+    async throws
+  {
+    let server = try Self.closingOnTheSecondRequest()
+    defer { server.stop() }
+    let transport = kind.make()
+    #expect(try await transport.send(request(server)).text == "[1]")
+    var post = request(server, method: .post, body: Data("{}".utf8))
+    post.effect = effect
+    let reason =
+      effect == .reads
+      ? "the connection closed before the request was answered"
+      : "the connection closed before the answer; the call may have been applied (a function "
+        + "may write)"
+    await #expect(throws: SNMNetworkError.malformedResponse(url: post.url, reason: reason)) {
+      try await transport.send(post)
+    }
+    #expect(server.requests.map(\.method) == ["GET", "POST"])
   }
 
   @Test(arguments: TransportKind.all)

@@ -48,20 +48,34 @@ extension Endpoint {
     /// It calls a function by POST, which may write.
     case callsFunction
 
-    /// What may have happened, for a failure's message: nil for a read.
+    /// A request's effect as its method says: a POST, PUT, PATCH or DELETE writes
+    /// (``HTTPMethod/isWrite``), any other reads.
+    public init(sending method: HTTPMethod) {
+      self = method.isWrite ? .writes : .reads
+    }
+
+    /// What may have happened, for a failure's message, with what to do: nil for a read.
     public var mayHaveApplied: String? {
       switch self {
       case .reads: nil
-      case .writes: "the write may have been applied; look before sending it again"
-      case .callsFunction:
-        "the call may have been applied (a function may write); look before calling it again"
+      case .writes: "\(mayHaveBeenApplied ?? ""); look before sending it again"
+      case .callsFunction: "\(mayHaveBeenApplied ?? ""); look before calling it again"
+      }
+    }
+
+    /// What may have happened, alone (`the write may have been applied`, `the call may have been
+    /// applied (a function may write)`), as a transport's failure says it: nil for a read.
+    public var mayHaveBeenApplied: String? {
+      switch self {
+      case .reads: nil
+      case .writes: "the write may have been applied"
+      case .callsFunction: "the call may have been applied (a function may write)"
       }
     }
   }
 
-  /// ``effect`` when the request's maker set it, else its method's: a POST, PUT, PATCH or DELETE
-  /// writes (``HTTPMethod/isWrite``).
+  /// ``effect`` when the request's maker set it, else its method's (``Effect/init(sending:)``).
   public var sentEffect: Effect {
-    effect ?? (method.isWrite ? .writes : .reads)
+    effect ?? Effect(sending: method)
   }
 }

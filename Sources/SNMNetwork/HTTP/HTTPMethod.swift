@@ -16,6 +16,6 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
   /// ``CurlTransfer``), each transport reading it.
   public var maySendAgain: Bool { self == .get || self == .head || self == .options }
   /// `true` for POST, PUT, PATCH and DELETE, the methods that write: a transport never sends one
-  /// twice (``TransportRequest/unansweredWriteReason``). Every method not ``maySendAgain``.
+  /// twice (``TransportRequest/unansweredReason(_:)``). Every method not ``maySendAgain``.
   public var isWrite: Bool { !maySendAgain }
 }

@@ -96,7 +96,7 @@ public struct SNMResponse: Sendable, Hashable {
 
   /// Why the body could not be taken: not JSON (the server's fault), or JSON nested deeper than
   /// snm takes (``SNMNetworkError/beyondLimits(url:reason:)``; both exit 3).
-  func failure(_ error: JSONParseError) -> SNMNetworkError {
+  public func failure(_ error: JSONParseError) -> SNMNetworkError {
     guard case .tooDeep(let limit) = error.reason else {
       return .malformedResponse(url: url, reason: "the body is not JSON: \(error.description)")
     }

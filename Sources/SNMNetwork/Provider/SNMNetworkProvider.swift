@@ -67,6 +67,7 @@ public final class SNMNetworkProvider: Sendable {
     request.bodyFile = endpoint.bodyFile
     request.responseFile = endpoint.responseFile
     request.holdsSecrets = endpoint.holdsSecrets
+    request.effect = endpoint.effect
     guard let trace = RequestTrace.current else {
       return try await exchange(request, deadline, for: endpoint)
     }

@@ -25,7 +25,11 @@ import SNMWire
 /// - Connections are kept alive and reused; a kept connection the server closed meanwhile is
 ///   replaced and a read (GET, HEAD, OPTIONS: ``HTTPMethod/maySendAgain``) sent again. A write
 ///   (POST, PUT, PATCH, DELETE) is never sent twice: a connection that closes before its answer
-///   fails it with ``TransportRequest/unansweredWriteReason`` (the server may have applied it).
+///   fails it with ``TransportRequest/unansweredReason(_:)`` (the server may have applied it).
+/// - A connection that closes before a byte of the answer is worded by what the request does
+///   (``TransportRequest/effect``), not by its method: `storage ls` is a POST that reads
+///   ("the connection closed before the request was answered"), an insert may have been applied,
+///   an rpc's call may have been (a function may write).
 ///   Over http:// a write goes again on a new connection only when the kernel refused the first
 ///   byte of it on the kept one (the server's reset had come): nothing of it was sent.
 ///
@@ -59,16 +63,28 @@ public struct TransportRequest: Sendable {
   /// when freed (over `http://`: the reads, the body's `Data`; libcurl's and OpenSSL's buffers
   /// are theirs). Every request's own bytes are, whatever this says.
   public var holdsSecrets = false
+  /// What sending it may do to the project (``Endpoint/sentEffect``), for the words of a failure
+  /// before any of the answer came (``unansweredReason(_:)``); nil: as its method says. Whether it
+  /// may be sent again is its method's (``HTTPMethod/maySendAgain``), never this.
+  public var effect: Endpoint.Effect?
 
   /// 256 MiB: a hosted project sends at most its `max_rows` (1,000 by default); the local
   /// project's 100,000-row demo result is 33 MiB.
   public static let defaultMaximumBodyBytes = 256 << 20
 
-  /// The reason a write fails when its connection closed before any of the answer came, the
-  /// same from every transport: it is not sent again, since the server may have applied it
-  /// (never said not to have: a server may apply a write and close before answering).
-  static let unansweredWriteReason =
-    "the connection closed before the answer; the write may have been applied"
+  /// ``effect`` when set, else its method's (``Endpoint/Effect/init(sending:)``).
+  var sentEffect: Endpoint.Effect { effect ?? Endpoint.Effect(sending: method) }
+
+  /// The reason a request fails when its connection closed before any of the answer came, the
+  /// same from every transport, worded by what it does (``sentEffect``): a write's and a function call's may have
+  /// been applied (never said not to have: a server may apply a write and close before
+  /// answering; neither is sent again), a read's was not answered.
+  static func unansweredReason(_ effect: Endpoint.Effect) -> String {
+    guard let applied = effect.mayHaveBeenApplied else {
+      return "the connection closed before the request was answered"
+    }
+    return "the connection closed before the answer; \(applied)"
+  }
 
   /// The reason a request fails when its connection closed before a byte of it was sent (a new
   /// connection's: a kept one's goes again on a new one): nothing of it reached the server.

@@ -9,8 +9,9 @@ extension SupabaseSession {
   /// let session = try SupabaseSession(response: body, now: Date())
   /// ```
   /// - Throws: `AuthResponseError.missingSession` when the body is a user without tokens (sign-up
-  ///   waiting for email confirmation), `.malformed` when it is not a session at all or a number in
-  ///   it is out of range (``problem``).
+  ///   waiting for email confirmation: a user with its UUID `id`, bare or as `user`),
+  ///   `.malformed` when it is not a session at all (`bad 'user'`, `bad 'id'`: a user without a
+  ///   UUID id) or a number in it is out of range (``problem``).
   public init(response body: Data, now: Date) throws(AuthResponseError) {
     let wire: Wire
     do {
@@ -21,7 +22,10 @@ extension SupabaseSession {
     guard let accessToken = wire.access_token, let refreshToken = wire.refresh_token,
       !accessToken.isEmpty, !refreshToken.isEmpty
     else {
-      throw wire.id != nil || wire.user != nil ? .missingSession : .malformed("no access_token")
+      if wire.user != nil { throw .missingSession }
+      guard let id = wire.id else { throw .malformed("no access_token") }
+      // A bare user's id is a UUID, as any user's (`SupabaseUser`): `{"id": "x"}` is no user.
+      throw UUID(uuidString: id) != nil ? .missingSession : .malformed("bad 'id'")
     }
     guard let user = wire.user else { throw .malformed("no user") }
     let expiresIn = wire.expires_in ?? 3600

@@ -115,7 +115,8 @@ public struct SupabaseColumn: Sendable, Hashable, ExpressibleByStringLiteral,
     SupabaseColumn(name, jsonPath: jsonPath)
   }
 
-  private static func isIndex(_ key: String) -> Bool {
+  /// Whether a JSON path step is an array index (`0`, `-1`): sent unquoted, read so by PostgREST.
+  static func isIndex(_ key: String) -> Bool {
     let digits = key.hasPrefix("-") ? key.dropFirst() : key[...]
     return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
   }

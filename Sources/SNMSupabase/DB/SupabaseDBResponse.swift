@@ -24,8 +24,9 @@ public struct SupabaseDBResponse: Sendable, Hashable {
   /// Parsed on first use; every later read shares that tree.
   public var value: JSONValue { document.value }
 
-  /// - Throws: ``SNMNetworkError/malformedResponse(url:reason:)`` when the body is not JSON or
-  ///   `Content-Range` is not a range of rows (``ContentRange``), and
+  /// - Throws: ``SNMNetworkError/malformedResponse(url:reason:)`` when the body is not JSON,
+  ///   `Content-Range` is not a range of rows (``ContentRange``) or a row lacks a key the select
+  ///   list names (``checkKeys(of:for:answer:)``), and
   ///   ``SNMNetworkError/http(_:)`` with PGRST116 when `maybeSingle` got more than one row.
   init(request: SupabaseDBRequest, response: SNMResponse) throws(SNMNetworkError) {
     self.response = response
@@ -43,15 +44,16 @@ public struct SupabaseDBResponse: Sendable, Hashable {
       return
     }
     let checked = try response.document()
-    guard request.expectation == .maybeSingle, checked.shape.kind == .array else {
+    if request.expectation == .maybeSingle, checked.shape.kind == .array {
+      switch checked.shape.count {
+      case 0: document = JSONDocument(.null)
+      case 1: document = JSONDocument(checked.value[0] ?? .null)
+      default: throw .http(Self.notOneRow(checked.shape.count, answer: response))
+      }
+    } else {
       document = checked
-      return
     }
-    switch checked.shape.count {
-    case 0: document = JSONDocument(.null)
-    case 1: document = JSONDocument(checked.value[0] ?? .null)
-    default: throw .http(Self.notOneRow(checked.shape.count, answer: response))
-    }
+    try Self.checkKeys(of: document, for: request, answer: response)
   }
 
   public static func == (lhs: SupabaseDBResponse, rhs: SupabaseDBResponse) -> Bool {

@@ -48,6 +48,9 @@ final class CurlTransfer {
   /// with nothing answered; snm lets it for a read (after REFUSED_STREAM, which the server did not
   /// process, RFC 9113 §8.7, after a pause: ``willSend()``), and stops it for a write.
   private(set) var writes = false
+  /// What the request does (``TransportRequest/sentEffect``): a failure before any of the
+  /// answer is worded by it (``TransportRequest/unansweredReason(_:)``), not by `writes`.
+  private(set) var effect = Endpoint.Effect.reads
   /// The error code of the GOAWAY the server closed the connection with (libcurl's note
   /// "recveived GOAWAY, error=11, last_stream=0"), for the failure's words: one of the
   /// connection the request went out on (a kept one's, read while libcurl judged it, is dropped
@@ -162,6 +165,7 @@ final class CurlTransfer {
     set { snm_curl_set_prereq_callback(easy, curlWillSend) }
     set { snm_curl_set_pointer(easy, CURLOPT_PREREQDATA, context) }
     writes = !request.method.maySendAgain
+    effect = request.sentEffect
     // libcurl tells a REFUSED_STREAM it sends again after (a read's kept connection the server
     // had closed it sends again so too, as the plain transport does) and a GOAWAY's code only in its
     // notes: read until the answer's first line, a write's from the start (it must not miss a

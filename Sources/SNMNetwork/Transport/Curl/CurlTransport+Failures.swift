@@ -15,7 +15,8 @@ extension CurlTransport {
     }
     // A write libcurl would have sent again on a new connection (``CurlTransfer/willSend()``).
     if transfer.unansweredWriteStopped {
-      return .malformedResponse(url: url, reason: TransportRequest.unansweredWriteReason)
+      return .malformedResponse(
+        url: url, reason: TransportRequest.unansweredReason(transfer.effect))
     }
     if let reset = http2Reset(code, transfer: transfer) {
       return .malformedResponse(url: url, reason: reset)
@@ -74,11 +75,10 @@ extension CurlTransport {
     }
   }
 
-  /// The reason for a connection that closed before any of the answer came: a write's says it
-  /// may have been applied, as over http:// (``PlainHTTPFailure/unansweredWrite``).
+  /// The reason for a connection that closed before any of the answer came, by what the request
+  /// does, as over http:// (``PlainHTTPFailure/unanswered``).
   static func closedReason(_ transfer: CurlTransfer) -> String {
-    transfer.writes
-      ? TransportRequest.unansweredWriteReason : "the connection closed before a complete answer"
+    TransportRequest.unansweredReason(transfer.effect)
   }
 
   /// What an HTTP/2 reset or GOAWAY that ended the transfer means, in snm's words with the
@@ -86,7 +86,8 @@ extension CurlTransport {
   /// nil for any other failure:
   /// - a stream reset (`RST_STREAM`; nghttp2 sends PROTOCOL_ERROR itself for a head breaking
   ///   HTTP/2's rules, such as ESC in a field value) is "the answer is not valid HTTP/2 (the stream
-  ///   was reset: CODE)", or "the answer was cut off (...)" once the head had ended (nginx resets
+  ///   was reset: CODE)", with what a write or a function's call may have done (the server may
+  ///   have processed it), or "the answer was cut off (...)" once the head had ended (nginx resets
   ///   a stream whose upstream answer breaks off), as the same break is over HTTP/1.1;
   /// - REFUSED_STREAM, which libcurl answers by sending the request again on a new connection: a
   ///   read is sent up to 6 times (the server did not process it, RFC 9113 §8.7), a write once
@@ -128,8 +129,13 @@ extension CurlTransport {
         return nil
       }
       let reset = "the stream was reset: \(http2ErrorName(error))"
-      return transfer.body != nil || transfer.headComplete
-        ? "the answer was cut off (\(reset))" : "the answer is not valid HTTP/2 (\(reset))"
+      if transfer.body != nil || transfer.headComplete {
+        return "the answer was cut off (\(reset))"
+      }
+      // Reset before the answer with any code but REFUSED_STREAM (told above): the server may
+      // have processed it (RFC 9113 §8.7).
+      let applied = transfer.effect.mayHaveBeenApplied.map { "; " + $0 } ?? ""
+      return "the answer is not valid HTTP/2 (\(reset)\(applied))"
     case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
       // Sent again on a new connection each time (libcurl sends again after a kept connection
       // closed only when it was kept): each new one was refused.
@@ -151,7 +157,9 @@ extension CurlTransport {
   /// HTTP2 framing layer", no words of its own; or, when the server may have taken the stream
   /// before it closed, the connection's end or reset after the GOAWAY), told with its code from
   /// libcurl's notes, or the stream's end without a head on a connection that ended. A write
-  /// may have been applied then, which is said (never that it was not); nil for any other failure.
+  /// or a function's call may have been applied then, which is said (never that it was not; by
+  /// what the request does, not its method: `storage ls` is a POST that reads); nil for any
+  /// other failure.
   static func closedBeforeAnswer(_ code: CURLcode, transfer: CurlTransfer) -> String? {
     guard !transfer.receivedHead else { return nil }
     let detail = transfer.errorText
@@ -162,7 +170,7 @@ extension CurlTransport {
     if transfer.writes {
       written =
         !transfer.notProcessed
-        ? "; the write may have been applied"
+        ? transfer.effect.mayHaveBeenApplied.map { "; " + $0 } ?? ""
         : transfer.isResend ? "; " + sentOnceMore : "; the server did not process the write"
     }
     switch code {

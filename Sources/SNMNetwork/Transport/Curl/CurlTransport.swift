@@ -87,7 +87,7 @@ public final class CurlTransport: HTTPTransport {
       do throws(PlainHTTPFailure) {
         body = try transfer.body?.finish() ?? ArrivingBody.Whole(bytes: Data())
       } catch {
-        throw error.networkError(url: address, timeout: request.timeout)
+        throw error.networkError(for: request)
       }
       return SNMResponse(
         url: address, status: transfer.status, headers: HTTPHeaders.merging(transfer.headers),
@@ -100,7 +100,7 @@ public final class CurlTransport: HTTPTransport {
       if handle.isCancelled { throw .cancelled(url: address) }
       if let failure = transfer.fileFailure { throw .localFile(failure) }
       if let failure = transfer.bodyFailure {
-        throw failure.networkError(url: address, timeout: request.timeout)
+        throw failure.networkError(for: request)
       }
       transfer.isResend = resent
       throw Self.failure(code, transfer: transfer, url: address, timeout: request.timeout)

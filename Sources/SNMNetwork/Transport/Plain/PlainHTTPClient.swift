@@ -12,7 +12,7 @@ import Synchronization
 /// let answer = try await client.perform(request)   // PlainHTTPAnswer
 /// ```
 /// A kept connection the server has closed meanwhile is replaced and a read sent again, as curl
-/// does; a write is never sent twice (``PlainHTTPFailure/unansweredWrite``), and goes again only
+/// does; a write is never sent twice (``PlainHTTPFailure/unanswered``), and goes again only
 /// when not a byte of it left this machine (``PlainHTTPFailure/notSent``). Cancelling the
 /// calling task closes the connection at once. Throws ``PlainHTTPFailure``.
 final class PlainHTTPClient: Sendable {
@@ -158,9 +158,8 @@ final class PlainHTTPClient: Sendable {
         guard error == .closedEarly(receivedNothing: true) else { return .failure(error) }
         // Not a byte of an answer: a write is not sent again (the server may have applied it and
         // closed); a read on a kept connection the server closed goes again on a new one.
-        if !request.maySendAgain { return .failure(.unansweredWrite) }
-        if reused { continue }
-        return .failure(error)
+        if request.maySendAgain && reused { continue }
+        return .failure(.unanswered)
       }
     }
   }

@@ -3,7 +3,7 @@ import SNMWire
 
 /// Why a plain HTTP exchange failed, or a body could not be taken over either transport
 /// (``ArrivingBody``), before it is worded as an ``SNMNetworkError``
-/// (``networkError(url:timeout:)``).
+/// (``networkError(for:)``).
 enum PlainHTTPFailure: Error, Equatable {
   case unreachable(String)
   case timedOut
@@ -11,9 +11,10 @@ enum PlainHTTPFailure: Error, Equatable {
   /// The connection ended early; `receivedNothing` means not one byte of an answer came (a kept
   /// connection the server had closed: the request may be sent again on a new one).
   case closedEarly(receivedNothing: Bool)
-  /// A write's connection ended before one byte of its answer came: it is not sent again (the
-  /// server may have applied it; ``TransportRequest/unansweredWriteReason``).
-  case unansweredWrite
+  /// The connection ended before one byte of the answer came, and the request is not sent again
+  /// (a write, which the server may have applied; a read on a new connection): worded by what
+  /// it does (``TransportRequest/unansweredReason(_:)``).
+  case unanswered
   /// The first `send` of the request failed with not a byte of it taken (the peer's reset had
   /// come after the idle check): nothing left this machine, so the server cannot have read it,
   /// and any request, a write too, may go again on a new connection (a byte taken may have

@@ -43,7 +43,7 @@ public final class PlainHTTPTransport: HTTPTransport {
     do {
       answer = try await client.perform(plain)
     } catch {
-      throw error.networkError(url: address, timeout: request.timeout)
+      throw error.networkError(for: request)
     }
     return SNMResponse(
       url: address, status: answer.status, headers: HTTPHeaders.merging(answer.headers),
@@ -101,19 +101,20 @@ public final class PlainHTTPTransport: HTTPTransport {
 }
 
 extension PlainHTTPFailure {
-  /// The failure as the user meets it, naming `url` (sent with `timeout` seconds): also what the
-  /// TLS transport says of a body it could not take (``ArrivingBody``).
-  func networkError(url: String, timeout: TimeInterval) -> SNMNetworkError {
-    switch self {
+  /// The failure of `request` as the user meets it, naming its URL: also what the TLS transport
+  /// says of a body it could not take (``ArrivingBody``).
+  func networkError(for request: TransportRequest) -> SNMNetworkError {
+    let url = request.url
+    return switch self {
     case .unreachable(let cause): .unreachable(url: url, cause: cause)
-    case .timedOut: .timedOut(url: url, seconds: timeout)
+    case .timedOut: .timedOut(url: url, seconds: request.timeout)
     case .cancelled: .cancelled(url: url)
     case .closedEarly:
       .malformedResponse(url: url, reason: "the connection closed before a complete answer")
     case .notSent:
       .malformedResponse(url: url, reason: TransportRequest.notSentReason)
-    case .unansweredWrite:
-      .malformedResponse(url: url, reason: TransportRequest.unansweredWriteReason)
+    case .unanswered:
+      .malformedResponse(url: url, reason: TransportRequest.unansweredReason(request.sentEffect))
     case .malformed(let reason): .malformedResponse(url: url, reason: reason)
     case .tooLarge(let limit):
       .malformedResponse(url: url, reason: TransportRequest.tooLargeReason(limit))
