@@ -267,3 +267,85 @@ def test_ctrl_z_without_job_control_stops_nothing_and_the_prompt_goes_on(parent)
     parent.expect_exact("snm anon@local> ")
     parent.sendline("\\q")
     parent.expect_exact("parent survived, snm exited 0")
+
+
+# ---- snm in the background of a job-control shell -----------------------------------------------
+# A read or a mode change of the terminal from the background stops a job (SIGTTIN, SIGTTOU); snm's
+# threads block both, so the kernel lets it change the foreground shell's terminal instead. psql
+# (readline) stops at its first change and prints its banner only; so must snm.
+
+def job_pid(bash):
+    """The pid of the job the interactive bash started last, its newest child (the pane's
+    process is TmuxShell's wrapper `bash -c`, whose child is the interactive bash)."""
+    def children(pid):
+        return [int(c) for c in
+                pathlib.Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    wrapper = int(bash._tmux("display-message", "-p", "-t", "0", "#{pane_pid}").strip())
+    shells = children(wrapper)
+    assert len(shells) == 1, f"the pane's wrapper has children {shells}"
+    jobs = children(shells[0])
+    assert jobs, "bash has no job running"
+    return jobs[-1]
+
+
+def wait_until_stopped(bash, pid):
+    """Waits (a generous deadline) until `pid` is stopped by a signal; fails if it ended."""
+    deadline = time.monotonic() + 30
+    state = "?"
+    while time.monotonic() < deadline:
+        try:
+            state = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            raise AssertionError("snm ended instead of waiting stopped; screen:\n"
+                                 + bash.screen()) from None
+        if state == "T":
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"snm never stopped (state {state}); screen:\n" + bash.screen())
+
+
+def test_snm_started_in_the_background_leaves_the_shell_s_line_as_it_was(shell_env):
+    """`snm &`, then `fg` typed at bash's next prompt, showed `fg` twice: libedit set the terminal
+    up as snm started (el_init: echo and line mode on) while bash's own editor was reading, so the
+    terminal echoed the line and bash drew it again. snm waits stopped before it touches the
+    terminal; `fg` shows once and brings the prompt."""
+    with job_control_bash({**shell_env, "NO_COLOR": "1"}) as bash:
+        bash.type(f"{SNM} &")
+        bash.press("Enter")
+        # Its banner, then stopped: nothing typed at bash's prompt meanwhile.
+        bash.wait_for(lambda s: 'Type "help" for help' in s)
+        wait_until_stopped(bash, job_pid(bash))
+        bash.type("fg")
+        bash.press("Enter")
+        screen = bash.wait_for(lambda s: s.rstrip().endswith("snm anon@local>"))
+        assert [line for line in screen.splitlines() if line.strip() == "fg"] == ["fg"], screen
+        bash.type("echo 'in front'")
+        bash.press("Enter")
+        bash.wait_for(lambda s: "\nin front" in s)
+
+
+def test_ctrl_z_then_bg_waits_stopped_until_fg_takes_the_line_up(shell_env):
+    """Ctrl-Z, then `bg`: snm set the terminal raw from the background, drew its half line on
+    bash's prompt, failed its read and ended as at Ctrl-D (`Done`). It stops again, as psql
+    does, and `fg` takes the line up where it was."""
+    with job_control_bash({**shell_env, "NO_COLOR": "1"}) as bash:
+        bash.type(SNM)
+        bash.press("Enter")
+        bash.wait_for_prompt()
+        pid = job_pid(bash)
+        bash.type("from dog_profile select name")
+        bash.press("C-z")
+        bash.wait_for(lambda s: re.search(r"Stopped.*\n?bash\$ ?$", s))
+        bash.type("bg")
+        bash.press("Enter")
+        bash.wait_for(lambda s: re.search(r"\nbash\$ bg\n.*&\nbash\$ ?$", s))
+        wait_until_stopped(bash, pid)
+        assert bash.screen().count("from dog_profile select name") == 1, bash.screen()
+        bash.type("fg")
+        bash.press("Enter")
+        bash.wait_for(lambda s: s.rstrip().endswith("from dog_profile select name")
+                      and s.count("from dog_profile select name") == 2)
+        bash.type(" order by id limit 1")
+        bash.press("Enter")
+        screen = bash.wait_for(lambda s: "(1 row)" in s)
+        assert re.search(r"^ Bori\s*$", screen, re.M), screen

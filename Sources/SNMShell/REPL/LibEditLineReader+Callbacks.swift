@@ -98,11 +98,15 @@ extension LibEditLineReader {
   /// one waits for the SIGCONT that follows, up to half a second: where no shell has job control
   /// the group is orphaned and the kernel drops the signal, and the prompt simply goes on.
   /// The line is drawn again where the cursor is (below what the shell printed meanwhile), at the
-  /// window's width now: it may have changed size while snm was stopped.
+  /// window's width now: it may have changed size while snm was stopped. Continued in the
+  /// background (`bg`), snm waits, stopped again, until `fg`: setting the terminal raw and drawing
+  /// from there put the line on the shell's prompt, and the read that failed ended snm.
   func suspend(on line: OpaquePointer) -> UInt8 {
     _ = snm_el_prep_term(line, 0)
     writeOutput("^Z\n")
     JobStop.stopAsTheTerminalWould()
+    // Without job control the terminal is no longer snm's: the read fails and says so.
+    guard JobStop.waitForTheForeground(of: STDIN_FILENO) else { return UInt8(CC_NORM) }
     _ = snm_el_prep_term(line, 1)
     // Asked of the terminal whether or not SIGWINCH has been handled yet (it may come after
     // SIGCONT); one handled later only draws the line again, at the same width.

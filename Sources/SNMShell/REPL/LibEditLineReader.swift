@@ -63,6 +63,13 @@ public final class LibEditLineReader: LineReader {
     onFirstKey: (@Sendable () -> Void)? = nil
   ) throws {
     Self.prepareLocale()
+    // el_init sets the terminal's modes at once (libedit's tty_setup). From the background
+    // (`snm &`; snm's threads block SIGTTOU, so the kernel lets it) that turned echo and line
+    // mode back on under the foreground shell's own editor, which then showed the `fg` typed
+    // next twice. snm waits, stopped as psql's readline stops, until it has the terminal.
+    guard JobStop.waitForTheForeground(of: STDIN_FILENO) else {
+      throw LineReaderError.inTheBackground
+    }
     let toStandardError = isatty(STDOUT_FILENO) == 0
     var ends: [Int32] = [-1, -1]
     guard snm_wake_pipe(&ends) == 0 else {
@@ -147,6 +154,11 @@ public final class LibEditLineReader: LineReader {
         return .interrupted
       }
       guard let raw, count > 0 else {
+        // Continued in the background where no shell can bring snm to the front (Ctrl-Z, then
+        // its shell gone): the read failed, it is no end of input.
+        if JobStop.isInTheBackground(of: STDIN_FILENO) {
+          return .unreadable(.unreadable("-", errno: EIO))
+        }
         writeOutput("\n")
         return .end
       }
@@ -214,11 +226,16 @@ public enum LineReaderError: Error, Equatable, CustomStringConvertible {
   case noTerminal
   /// libedit refused one of snm's settings (named).
   case setupFailed(String)
+  /// snm's process group is in the background of its terminal and no shell can bring it to the
+  /// front (no job control): the terminal is another's.
+  case inTheBackground
 
   public var description: String {
     switch self {
     case .noTerminal: "libedit could not open the terminal"
     case .setupFailed(let what): "libedit refused the \(what) setting"
+    case .inTheBackground:
+      "snm is in the background of its terminal and no shell can bring it to the front"
     }
   }
 }

@@ -36,15 +36,18 @@ enum JobStop {
   /// and then failed its read (EIO). False when no shell can bring it to the front (no job
   /// control); true at once for a terminal that is not snm's controlling one.
   static func waitForTheForeground(of fd: Int32) -> Bool {
-    func inTheBackground() -> Bool {
-      let front = tcgetpgrp(fd)
-      return front > 0 && front != getpgrp()
-    }
     // Once `fg` continued snm its SIGCONT handler may not have run yet: the terminal says.
-    while inTheBackground() {
-      if !stopAsTheTerminalWould(by: SIGTTIN) && inTheBackground() { return false }
+    while isInTheBackground(of: fd) {
+      if !stopAsTheTerminalWould(by: SIGTTIN) && isInTheBackground(of: fd) { return false }
     }
     return true
+  }
+
+  /// Whether another process group than snm's has the terminal `fd` (false for a terminal that
+  /// is not snm's controlling one).
+  static func isInTheBackground(of fd: Int32) -> Bool {
+    let front = tcgetpgrp(fd)
+    return front > 0 && front != getpgrp()
   }
 
   /// Ctrl-\ for such a reader, once it gave the terminal back: snm ends by SIGQUIT, as the key
