@@ -285,20 +285,23 @@ def answer_rows(h2conn, stream):
     h2conn.send_data(stream, b'[{"id":1}]', end_stream=True)
 
 
-def writes_answered_after_their_body(server, refuse):
+def writes_answered_after_their_body(server, refuse, answer=answer_rows):
     """Sets `server` to refuse a request where `refuse(h2conn, stream)` is true (it does the
-    refusing), and to answer any other with rows once its body has ended, as a server that reads
-    a write's body first does (answered before its body went out, a POST waited to the timeout
-    now and then: libcurl 7.88's, the first send as any other)."""
+    refusing; "close" closes the connection), and to answer any other with `answer(h2conn,
+    stream)` (rows) once its body has ended, as a server that reads a write's body first does
+    (answered before its body went out, a POST waited to the timeout now and then: libcurl
+    7.88's, the first send as any other)."""
     taken = set()
 
     def act(h2conn, stream, send):
-        if not refuse(h2conn, stream):
+        refused = refuse(h2conn, stream)
+        if not refused:
             taken.add((id(h2conn), stream))
+        return refused == "close"
 
     def on_end(h2conn, stream):
         if (id(h2conn), stream) in taken:
-            answer_rows(h2conn, stream)
+            answer(h2conn, stream)
     server.act = act
     server.on_end = on_end
 

@@ -31,11 +31,15 @@ class ClosingServer(HostileServer):
     """Serves request after request on each connection (keep-alive; a body read by its
     Content-Length), answering the Nth request over all connections `[{"n":N}]`, and closing the
     connection without a byte of answer once it has read whole each request numbered in
-    `unanswered`. Over TLS (HTTP/1.1) with `certificates`. `requests` lists (method, the
-    connection's number from 1) of each request."""
+    `unanswered` (or with `says` alone: a status line cut off). Over TLS (HTTP/1.1) with
+    `certificates`. `requests` lists (method, the connection's number from 1) of each request;
+    `body(number)` is the JSON each answered one gets."""
 
-    def __init__(self, unanswered, certificates=None):
+    def __init__(self, unanswered, certificates=None, says=b"",
+                 body=lambda number: b'[{"n":%d}]' % number):
         self.unanswered = unanswered
+        self.says = says
+        self.body = body
         self.requests = []
         self.connections = 0
         self.lock = threading.Lock()
@@ -71,8 +75,9 @@ class ClosingServer(HostileServer):
                         self.requests.append((head.split(b" ", 1)[0].decode(), connection))
                         number = len(self.requests)
                     if number in self.unanswered:
-                        return  # read whole, and closed with nothing answered
-                    conn.sendall(json_answer(b'[{"n":%d}]' % number))
+                        conn.sendall(self.says)
+                        return  # read whole, and closed with nothing (or `says`) answered
+                    conn.sendall(json_answer(self.body(number)))
                 except (OSError, ssl.SSLError):
                     return
 

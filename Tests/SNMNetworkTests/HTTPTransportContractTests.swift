@@ -225,12 +225,13 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
     #expect(server.requests.map(\.method) == ["GET", method.rawValue, "GET"])
   }
 
-  /// A connection that closes before a byte of the answer is worded by what the request does
-  /// (``TransportRequest/effect``), not by its method: a POST that reads (`storage ls`) was not
-  /// answered, a function's call may have been applied (both said the write may have been).
-  /// Neither is sent again: whether a request goes again is its method's.
+  /// Whether a request goes again when its kept connection closed before a byte of the answer,
+  /// and what its failure says, are what it does (``TransportRequest/effect``,
+  /// ``TransportRequest/maySendAgain``), not its method: a POST that reads (`storage ls`) goes
+  /// again on a new connection and is answered (it failed, "the connection closed before the
+  /// request was answered"); a function's call is sent once and may have been applied.
   @Test(arguments: TransportKind.all, [Endpoint.Effect.reads, .callsFunction])
-  func anUnansweredPostIsWordedByItsEffect(_ kind: TransportKind, _ effect: Endpoint.Effect)
+  func anUnansweredPostFollowsItsEffect(_ kind: TransportKind, _ effect: Endpoint.Effect)
     async throws
   {
     let server = try Self.closingOnTheSecondRequest()
@@ -239,11 +240,14 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
     #expect(try await transport.send(request(server)).text == "[1]")
     var post = request(server, method: .post, body: Data("{}".utf8))
     post.effect = effect
+    if effect == .reads {
+      #expect(try await transport.send(post).text == "[3]")
+      #expect(server.requests.map(\.method) == ["GET", "POST", "POST"])
+      return
+    }
     let reason =
-      effect == .reads
-      ? "the connection closed before the request was answered"
-      : "the connection closed before the answer; the call may have been applied (a function "
-        + "may write)"
+      "the connection closed before the answer; the call may have been applied (a function may "
+      + "write)"
     await #expect(throws: SNMNetworkError.malformedResponse(url: post.url, reason: reason)) {
       try await transport.send(post)
     }

@@ -23,9 +23,11 @@ import SNMWire
 ///   place at the end (removed on any failure), so memory holds neither whole; any other answer,
 ///   a partial 206 too, is read into memory and the file left as it was.
 /// - Connections are kept alive and reused; a kept connection the server closed meanwhile is
-///   replaced and a read (GET, HEAD, OPTIONS: ``HTTPMethod/maySendAgain``) sent again. A write
-///   (POST, PUT, PATCH, DELETE) is never sent twice: a connection that closes before its answer
-///   fails it with ``TransportRequest/unansweredReason(_:)`` (the server may have applied it).
+///   replaced and a request that reads sent again (``TransportRequest/maySendAgain``: by what it
+///   does, not its method: `storage ls` is a POST that reads). A write, or a function's call, is
+///   never sent twice unless the server said it did not process it: a connection that closes
+///   before its answer fails it with ``TransportRequest/unansweredReason(_:)`` (the server may
+///   have applied it), or with ``TransportRequest/cutHeadReason(_:)`` after part of a head.
 /// - A connection that closes before a byte of the answer is worded by what the request does
 ///   (``TransportRequest/effect``), not by its method: `storage ls` is a POST that reads
 ///   ("the connection closed before the request was answered"), an insert may have been applied,
@@ -63,9 +65,9 @@ public struct TransportRequest: Sendable {
   /// when freed (over `http://`: the reads, the body's `Data`; libcurl's and OpenSSL's buffers
   /// are theirs). Every request's own bytes are, whatever this says.
   public var holdsSecrets = false
-  /// What sending it may do to the project (``Endpoint/sentEffect``), for the words of a failure
-  /// before any of the answer came (``unansweredReason(_:)``); nil: as its method says. Whether it
-  /// may be sent again is its method's (``HTTPMethod/maySendAgain``), never this.
+  /// What sending it may do to the project (``Endpoint/sentEffect``): whether it may be sent
+  /// again (``maySendAgain``) and the words of a failure before the answer came
+  /// (``unansweredReason(_:)``, ``cutHeadReason(_:)``); nil: as its method says.
   public var effect: Endpoint.Effect?
 
   /// 256 MiB: a hosted project sends at most its `max_rows` (1,000 by default); the local
@@ -74,6 +76,14 @@ public struct TransportRequest: Sendable {
 
   /// ``effect`` when set, else its method's (``Endpoint/Effect/init(sending:)``).
   var sentEffect: Endpoint.Effect { effect ?? Endpoint.Effect(sending: method) }
+
+  /// Whether the request goes again on a new connection when the kept one it went out on closed
+  /// before any of the answer, the one rule both transports read (``PlainHTTPClient``,
+  /// ``CurlTransfer``, ``CurlTransport/mayResend(_:after:transfer:)``): a request that reads
+  /// (``sentEffect``: a GET, `storage ls` and `storage sign`, POSTs that read) does, as curl and
+  /// browsers send a read again; a write and a function's call (which may write) do not (the
+  /// server may have applied it and closed), unless the server said it did not process it.
+  var maySendAgain: Bool { sentEffect == .reads }
 
   /// The reason a request fails when its connection closed before any of the answer came, the
   /// same from every transport, worded by what it does (``sentEffect``): a write's and a function call's may have
@@ -84,6 +94,14 @@ public struct TransportRequest: Sendable {
       return "the connection closed before the request was answered"
     }
     return "the connection closed before the answer; \(applied)"
+  }
+
+  /// The reason a request fails when its connection closed after part of the answer's head (a
+  /// status line cut off, or its fields) and before the head's end: no answer, and what a write or
+  /// a function's call may have done (the server had the request whole, and began to answer).
+  static func cutHeadReason(_ effect: Endpoint.Effect) -> String {
+    let applied = effect.mayHaveBeenApplied.map { "; " + $0 } ?? ""
+    return "the connection closed before a complete answer\(applied)"
   }
 
   /// The reason a request fails when its connection closed before a byte of it was sent (a new

@@ -129,6 +129,12 @@ final class CurlHandle: Sendable {
       if result == CURLE_OK, transfer.bodyFailure != nil {
         return .failed(CURLE_WRITE_ERROR, transfer)
       }
+      // libcurl 7.88 ends with no error an HTTP/1.1 transfer whose head the connection's close
+      // cut in its fields (`HTTP/1.1 200 OK` and part of a field: a 200 with no body): no
+      // answer came (``CurlTransfer/headCutOff``).
+      if result == CURLE_OK, !transfer.headComplete {
+        return .failed(CURLE_PARTIAL_FILE, transfer)
+      }
       return result == CURLE_OK ? .answered(transfer) : .failed(result, transfer)
     }
   }

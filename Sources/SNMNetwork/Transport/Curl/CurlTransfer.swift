@@ -42,7 +42,8 @@ final class CurlTransfer {
   var holdsSecrets = false
   /// A local file failed: the transfer stopped for it.
   var fileFailure: TransportFileError?
-  /// Whether the request writes (POST, PUT, PATCH, DELETE): sent once. libcurl sends a request
+  /// Whether the request may write (``TransportRequest/maySendAgain`` is false: a write, a
+  /// function's call; `storage ls` is a POST that reads): sent once. libcurl sends a request
   /// again on a new connection when an HTTP/2 server resets its stream with REFUSED_STREAM (up to
   /// 5 times, a POST too) or HTTP_1_1_REQUIRED (over HTTP/1.1), and when a kept connection closes
   /// with nothing answered; snm lets it for a read (after REFUSED_STREAM, which the server did not
@@ -164,7 +165,7 @@ final class CurlTransfer {
     set { snm_curl_set_pointer(easy, CURLOPT_HEADERDATA, context) }
     set { snm_curl_set_prereq_callback(easy, curlWillSend) }
     set { snm_curl_set_pointer(easy, CURLOPT_PREREQDATA, context) }
-    writes = !request.method.maySendAgain
+    writes = !request.maySendAgain
     effect = request.sentEffect
     // libcurl tells a REFUSED_STREAM it sends again after (a read's kept connection the server
     // had closed it sends again so too, as the plain transport does) and a GOAWAY's code only in its
@@ -290,6 +291,12 @@ final class CurlTransfer {
 
   /// Whether the final head ended (its empty line came): what breaks off after is a cut answer.
   var headComplete: Bool { finalHeadEnded }
+
+  /// Whether a head's lines came (a status line, an interim answer) and the final head did not
+  /// end: the connection closed in the head, as the plain reader's `.inHead`
+  /// (``TransportRequest/cutHeadReason(_:)``). (A status line cut off before its line end libcurl
+  /// keeps to itself: "Empty reply from server", told as nothing answered.)
+  var headCutOff: Bool { receivedHead && !finalHeadEnded }
 
   /// Stops the transfer for a head the decoder refuses, in its words.
   private func refuse(_ error: HTTPParseError) -> Bool {

@@ -50,6 +50,8 @@ extension CurlTransport {
     case CURLE_FILESIZE_EXCEEDED:
       return .malformedResponse(
         url: url, reason: TransportRequest.tooLargeReason(transfer.mostBytes))
+    case CURLE_PARTIAL_FILE where transfer.headCutOff, CURLE_GOT_NOTHING where transfer.headCutOff:
+      return .malformedResponse(url: url, reason: TransportRequest.cutHeadReason(transfer.effect))
     case CURLE_PARTIAL_FILE:
       return .malformedResponse(url: url, reason: "the answer was cut off (\(detail))")
     case CURLE_GOT_NOTHING:
@@ -114,7 +116,7 @@ extension CurlTransport {
     if let closed = closedBeforeAnswer(code, transfer: transfer) { return closed }
     switch code {
     case CURLE_HTTP2_STREAM where detail.isEmpty && transfer.closedWhileSending:
-      let written = transfer.writes ? "; the write may have been applied" : ""
+      let written = transfer.effect.mayHaveBeenApplied.map { "; " + $0 } ?? ""
       return "the server closed the HTTP/2 stream before the request was sent whole, and no "
         + "answer was read\(written)"
     case CURLE_HTTP2_STREAM:
@@ -192,8 +194,8 @@ extension CurlTransport {
   /// Whether a request that failed so may be sent once more on a new connection:
   /// - a read that failed so (``closedBeforeAnswer(_:transfer:)``) on a kept connection: a server
   ///   closing an idle connection (GOAWAY) while the request went out on it did not answer it
-  ///   (RFC 9113 §6.8 lets a client send it again), and libcurl does not. Only a method that
-  ///   ``HTTPMethod/maySendAgain`` (OPTIONS too, as over http://);
+  ///   (RFC 9113 §6.8 lets a client send it again), and libcurl does not. Only a request that
+  ///   reads (``TransportRequest/maySendAgain``: a GET, OPTIONS, `storage ls`), as over http://;
   /// - a write the server said it did not process (``CurlTransfer/notProcessed``: its stream
   ///   refused, or a GOAWAY's last stream below its own; RFC 9113 §8.7), once: libcurl's own
   ///   send again of it is stopped (it waited to the timeout now and then, its body sent), and
@@ -201,9 +203,8 @@ extension CurlTransport {
   static func mayResend(_ request: TransportRequest, after code: CURLcode, transfer: CurlTransfer)
     -> Bool
   {
-    if request.method.isWrite { return transfer.notProcessed && !transfer.isResend }
-    return request.method.maySendAgain && transfer.connectionsMade == 0
-      && closedBeforeAnswer(code, transfer: transfer) != nil
+    guard request.maySendAgain else { return transfer.notProcessed && !transfer.isResend }
+    return transfer.connectionsMade == 0 && closedBeforeAnswer(code, transfer: transfer) != nil
   }
 
   /// What a write the server did not process twice came to (``mayResend(_:after:transfer:)``).

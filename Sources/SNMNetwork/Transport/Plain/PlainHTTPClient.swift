@@ -25,8 +25,8 @@ final class PlainHTTPClient: Sendable {
   /// What to send: the parts of an `http://` URL, the header fields and the body.
   struct Request: Sendable {
     var method: String
-    /// Whether the method may go again on a new connection (``HTTPMethod/maySendAgain``: GET,
-    /// HEAD, OPTIONS) when the kept one closed before any of the answer; a write never does.
+    /// Whether the request may go again on a new connection when the kept one closed before any
+    /// of the answer (``TransportRequest/maySendAgain``: it reads); a write never does.
     var maySendAgain = true
     var host: String
     var port: Int

@@ -31,7 +31,7 @@ public final class PlainHTTPTransport: HTTPTransport {
       }
     }
     var plain = PlainHTTPClient.Request(
-      method: request.method.rawValue, maySendAgain: request.method.maySendAgain,
+      method: request.method.rawValue, maySendAgain: request.maySendAgain,
       host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host,
       port: url.port ?? 80, target: Self.requestTarget(address), fields: request.fields,
       body: request.body, bodyFile: bodyFile, responseFile: request.responseFile,
@@ -110,7 +110,7 @@ extension PlainHTTPFailure {
     case .timedOut: .timedOut(url: url, seconds: request.timeout)
     case .cancelled: .cancelled(url: url)
     case .closedEarly:
-      .malformedResponse(url: url, reason: "the connection closed before a complete answer")
+      .malformedResponse(url: url, reason: TransportRequest.cutHeadReason(request.sentEffect))
     case .notSent:
       .malformedResponse(url: url, reason: TransportRequest.notSentReason)
     case .unanswered:
