@@ -255,6 +255,40 @@ import Testing
     }
   }
 
+  /// An aggregate's column may be empty only as the bare `count()`, which the parser makes so: a
+  /// column written `""` is refused beside any aggregate, in both trees, where it was written
+  /// (`"".sum()` passed and was sent as `count()`).
+  @Test func anEmptyColumnBesideAnAggregateIsRefused() {
+    let cases: [(text: String, column: Int, help: String)] = [
+      (
+        "from t select \"\".sum()", 15,
+        "to count the rows, write 'count()'; to sum a column, name it"
+      ),
+      (
+        "from t select n:\"\".count()::int", 17,
+        "to count the rows, write 'count()'; to count a column, name it"
+      ),
+      (
+        "from t select a(x, \"\"::int.avg())", 20,
+        "to count the rows, write 'count()'; to avg a column, name it"
+      ),
+    ]
+    for (text, column, help) in cases {
+      var script = Parser.parse(text, fileName: "test.snm")
+      Checker.check(&script)
+      var checking = CheckingParser(Source(text: text))
+      var checker = Checker()
+      while let statement = checking.nextStatement() { checker.check(statement) }
+      for diagnostics in [script.diagnostics, checker.diagnostics] {
+        #expect(diagnostics.map(\.message.id) == ["empty-name"], "\(text)")
+        #expect(
+          diagnostics.first.map { script.source.location(of: $0.range.start).column } == column)
+        #expect(diagnostics.first?.help == help)
+      }
+    }
+    #expect(parseAndCheck("from t select count(), n:count()::int, a(count())").errors == [])
+  }
+
   /// `amount::int.sum()` casts the column before summing; `amount.sum()::int` casts the sum; a
   /// cast with no aggregate after it is the column's.
   @Test func aCastBeforeAnAggregateIsItsInputCast() throws {

@@ -147,7 +147,16 @@ extension Checker {
     case .star: break
     case .field(let field):
       if let alias = field.alias { checkName(alias) }
-      if field.aggregate == nil || !field.column.column.text.isEmpty {
+      if let aggregate = field.aggregate, field.column.column.text.isEmpty {
+        // The bare `count()` is the one field with an empty column not in quotes (the parser
+        // makes it so); a column written `""` is refused beside any aggregate (`"".sum()` was
+        // sent as `count()`).
+        if field.column.column.quoted {
+          report(
+            .emptyName, at: field.column.column.range,
+            help: "to count the rows, write 'count()'; to \(aggregate.text) a column, name it")
+        }
+      } else {
         checkNames(in: field.column)
       }
       if let aggregate = field.aggregate, !Self.aggregates.contains(aggregate.text) {
