@@ -13,21 +13,38 @@ import Foundation
 public enum HomeFolder {
   /// The home folder for the value of `HOME` given (nil, or empty: unset).
   public static func path(home: String?) -> String {
-    if let home, !home.isEmpty { return home }
-    var entry = passwd()
-    var found: UnsafeMutablePointer<passwd>?
-    var room = [CChar](repeating: 0, count: 16384)
-    if getpwuid_r(getuid(), &entry, &room, room.count, &found) == 0, found != nil,
-      let directory = entry.pw_dir, directory.pointee != 0
-    {
-      return String(cString: directory)
-    }
-    return "/"
+    path(home: home, user: getuid())
   }
 
   /// The home folder for this process's `HOME` (read with getenv: ProcessInfo's environment
   /// copies every variable into a dictionary).
   public static func path() -> String {
     path(home: getenv("HOME").map { String(cString: $0) })
+  }
+
+  /// The home folder for `home`, else `user`'s entry in the password database, else `/`. The
+  /// entry is read into `room` bytes first, and into twice as many while it does not fit
+  /// (ERANGE): an entry past the first buffer (a long one from LDAP) gave `/`, so `~/x` was /x.
+  static func path(home: String?, user: uid_t, room: Int = 16384) -> String {
+    if let home, !home.isEmpty { return home }
+    var size = max(room, 1)
+    while true {
+      var entry = passwd()
+      var found: UnsafeMutablePointer<passwd>?
+      var buffer = [CChar](repeating: 0, count: size)
+      let (failure, directory): (Int32, String?) = buffer.withUnsafeMutableBufferPointer { room in
+        guard let start = room.baseAddress else { return (ERANGE, nil) }
+        let failure = getpwuid_r(user, &entry, start, room.count, &found)
+        guard failure == 0, found != nil, let directory = entry.pw_dir, directory.pointee != 0
+        else { return (failure, nil) }
+        return (0, String(cString: directory))
+      }
+      // The limit only ends a database that keeps answering ERANGE.
+      if failure == ERANGE && size < 1 << 26 {
+        size *= 2
+        continue
+      }
+      return directory ?? "/"
+    }
   }
 }
