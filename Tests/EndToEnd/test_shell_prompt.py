@@ -131,6 +131,30 @@ def test_ctrl_r_searches_the_history(shell):
     screen = shell.wait_for(lambda s: len(re.findall(r"^\s+42$", s, re.M)) == 2)
 
 
+def test_an_arrow_key_ends_ctrl_r_s_search_and_moves_as_it_does_elsewhere(shell):
+    """Right or Left after Ctrl-R found a line ends the search and moves the cursor, as in psql
+    (readline). libedit's search takes the key's ESC as "end the search" and ate it, so the rest
+    of the key's sequence was typed into the line: `echo '[Cabc'`. Escape alone still only ends
+    the search, the cursor on the match."""
+    shell.run("echo 'abc'")
+    last = lambda s: s.splitlines()[-1]  # noqa: E731
+    # (pattern, the key that ends the search, its line then, a letter typed, the line then)
+    steps = [("ab", "Right", "echo 'abc'", "Z", "echo 'aZbc'"),
+             ("Zb", "Left", "echo 'aZbc'", "Y", "echo 'YaZbc'"),
+             ("YaZ", "Escape", "echo 'YaZbc'", "X", "echo 'XYaZbc'")]
+    for pattern, key, found, letter, edited in steps:
+        shell.press("C-r")
+        shell.type(pattern)
+        shell.wait_for(lambda s, pattern=pattern: last(s) == f"bck:{pattern}")
+        shell.press(key)
+        shell.wait_for(lambda s, found=found: last(s).endswith(f"> {found}"))
+        shell.type(letter)
+        shell.wait_for(lambda s, edited=edited: last(s).endswith(f"> {edited}"))
+    shell.press("Enter")
+    screen = shell.wait_for(lambda s: re.search(r"^XYaZbc$", s, re.M))
+    assert "[C" not in screen and "[D" not in screen, screen
+
+
 @pytest.fixture(scope="module")
 def patient_project(start_extra_project):
     """A project with `long_sleep(seconds)`, a function that lifts its own statement_timeout: a

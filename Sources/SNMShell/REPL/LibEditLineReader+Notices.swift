@@ -37,6 +37,10 @@ extension LibEditLineReader {
     -> Int32
   {
     character.pointee = 0
+    if takeReplayedEscape() {
+      character.pointee = 0x1B
+      return 1
+    }
     var bytes: [CChar] = []
     while true {
       if bytes.isEmpty && noticeBeforeKey() {
@@ -72,6 +76,7 @@ extension LibEditLineReader {
           continue
         }
         character.pointee = wide
+        noteEscapeEndingSearch(wide, on: line)
         // Ctrl-D (4) on an empty line leaves: nothing is wanted from the project then.
         if wide != 4, let onFirstKey, !firstKeyRead.exchange(true, ordering: .acquiringAndReleasing)
         {

@@ -20,6 +20,8 @@ public final class LibEditLineReader: LineReader {
   private let promptAddress = Atomic<UInt>(0)
   /// Set by the Ctrl-C key binding while `el_gets` runs.
   let interruptPressed = Atomic<Bool>(false)
+  /// Set when an ESC that ended Ctrl-R's search is to be read again (``noteEscapeEndingSearch``).
+  let replayEscape = Atomic<Bool>(false)
   /// The unfinished statement from earlier lines, for completion.
   private let pending = Mutex("")
   let completer: (any LineCompleter)?
