@@ -213,4 +213,9 @@ static inline CURLcode snm_curl_set_prereq_callback(CURL *handle, snm_curl_prere
 static inline CURLcode snm_curl_get_long(CURL *handle, CURLINFO info, long *value) {
   return ((snm_curl_getinfo_function)snm_curl()[snm_slot_curl_easy_getinfo])(handle, info, value);
 }
+
+/// A `CURLINFO_*_T` figure (bytes sent, received, a length).
+static inline CURLcode snm_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+  return ((snm_curl_getinfo_function)snm_curl()[snm_slot_curl_easy_getinfo])(handle, info, value);
+}
 #endif

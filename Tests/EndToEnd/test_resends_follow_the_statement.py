@@ -1,12 +1,12 @@
 """Whether a request goes again on a new connection follows what its statement does, not its HTTP
 method: `storage ls` and `storage sign` are POSTs that read, and a read whose kept connection the
-server closed before any of the answer (HTTP/1.1: closed once it read the request; HTTP/2: a
-GOAWAY that did not take its stream, a connection that ended, REFUSED_STREAM) is sent once more on
-a new one, as a GET is (curl and browsers do). snm sent neither again (exit 3; after
-REFUSED_STREAM "a request that writes is not sent again"; a GOAWAY that did not take it, or a
-single REFUSED_STREAM, sent it once more as a write the server did not process). A POST rpc calls a function, which
-may write: sent once, as a write is. And a status line cut off by the close after a write said
-"the connection closed before a complete answer", nothing of the write: it may have been applied.
+server closed before any of the answer (HTTP/1.1: closed once it read the request; HTTP/2: a GOAWAY
+that did not take its stream, a connection that ended, REFUSED_STREAM) is sent once more on a new
+one, as a GET is (curl and browsers do). snm sent neither again (exit 3; after REFUSED_STREAM "a
+request that writes is not sent again"; a GOAWAY that did not take it, or a single REFUSED_STREAM,
+sent it once more as a write the server did not process). A POST rpc calls a function, which may
+write: sent once, as a write is. And a status line cut off by the close after a write said "the
+connection closed before a complete answer", nothing of the write: it may have been applied.
 
 The servers are a few lines of Python on a free port (test_writes_sent_once's ClosingServer over
 TCP and TLS, test_http2_resets' H2Server).

@@ -27,6 +27,29 @@ public struct SNMResponse: Sendable, Hashable {
   /// Whether ``body`` is the pages of a temporary file the body spilled to as it arrived
   /// (``BodySpill``), mapped into memory: walking them a row at a time holds little of them.
   public let spilled: Bool
+  /// Set when the server answered before the request's body was sent whole (``EarlyAnswer``):
+  /// the rest of it was not sent.
+  public var earlyAnswer: EarlyAnswer?
+
+  /// An answer that came while the request's body still went out, over HTTP/2 with a status of
+  /// 300 or more (a gateway's 413 for an upload past its limit, a 401 at the head): libcurl stops
+  /// sending then, and 7.88 waited to the timeout for a stream the server had ended (curl issue
+  /// 15316) where no reset came; the transport ends the transfer itself (``CurlTransfer``).
+  public struct EarlyAnswer: Sendable, Hashable {
+    /// Whether the answer's body was read: it was when the answer named its length; one that
+    /// did not was not waited for (nothing says where it ends), and ``SNMResponse/body`` is empty.
+    public var bodyRead: Bool
+
+    public init(bodyRead: Bool) {
+      self.bodyRead = bodyRead
+    }
+
+    /// What happened, as a message's note says it.
+    public var described: String {
+      "the server answered before the request's body was sent whole: the rest of it was not sent"
+        + (bodyRead ? "" : ", and the answer's body (of no stated length) was not waited for")
+    }
+  }
 
   public init(
     url: String, status: Int, headers: HTTPHeaders, body: Data, savedPath: String? = nil,

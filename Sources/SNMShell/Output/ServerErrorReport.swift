@@ -36,6 +36,7 @@ struct ServerErrorReport {
       text += "  details: \(shown(details))\n"
     }
     if let hint = error.hint, !hint.isEmpty { text += "  hint: \(shown(hint))\n" }
+    if let early = error.response.earlyAnswer { text += "  note: \(early.described)\n" }
     if let advice = advice(for: error) { text += "  advice: \(advice)\n" }
     return text
   }

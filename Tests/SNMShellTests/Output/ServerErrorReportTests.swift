@@ -69,3 +69,28 @@ private func serverError(_ status: Int, _ body: String) -> SNMServerError {
   #expect(Pager.command(environment: ["SNM_PAGER": "", "PAGER": "more"]) == nil)
   #expect(Pager.command(environment: ["SNM_PAGER": "OFF"]) == nil)
 }
+
+/// An answer that came while the request's body still went out (HTTP/2, libcurl 7.88): the note
+/// says the body was not sent whole, before any advice, and whether the answer's body was read.
+@Test func anEarlyAnswerSaysTheBodyWasNotSentWhole() {
+  var response = SNMResponse(
+    url: "https://x/rest/v1/t", status: 413, headers: [:],
+    body: Data(#"{"message":"Payload too large"}"#.utf8))
+  response.earlyAnswer = SNMResponse.EarlyAnswer(bodyRead: true)
+  let read = ServerErrorReport(role: "anon", signedIn: false).render(
+    SNMServerError(response: response))
+  #expect(
+    read == """
+      error (HTTP 413): Payload too large
+        note: the server answered before the request's body was sent whole: the rest of it was \
+      not sent
+
+      """)
+  var unread = SNMResponse(url: "https://x/rest/v1/t", status: 413, headers: [:], body: Data())
+  unread.earlyAnswer = SNMResponse.EarlyAnswer(bodyRead: false)
+  let text = ServerErrorReport(role: "anon", signedIn: false).render(
+    SNMServerError(response: unread))
+  #expect(
+    text.hasSuffix(
+      "not sent, and the answer's body (of no stated length) was not waited for\n"))
+}

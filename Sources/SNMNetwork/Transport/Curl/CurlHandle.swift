@@ -129,6 +129,12 @@ final class CurlHandle: Sendable {
       if result == CURLE_OK, transfer.bodyFailure != nil {
         return .failed(CURLE_WRITE_ERROR, transfer)
       }
+      // An early answer of no stated length, stopped at its head (``CurlTransfer/earlyAnswer``).
+      if result == CURLE_WRITE_ERROR, transfer.earlyAnswer?.bodyRead == false,
+        transfer.bodyFailure == nil, transfer.fileFailure == nil
+      {
+        return .answered(transfer)
+      }
       // libcurl 7.88 ends with no error an HTTP/1.1 transfer whose head the connection's close
       // cut in its fields (`HTTP/1.1 200 OK` and part of a field: a 200 with no body): no
       // answer came (``CurlTransfer/headCutOff``).
@@ -151,6 +157,8 @@ final class CurlHandle: Sendable {
       guard performed == CURLM_OK else { return CURLE_RECV_ERROR }
       if transfer.bodyFailure != nil { return CURLE_WRITE_ERROR }
       if running == 0 { break }
+      // An early answer come whole: libcurl 7.88 may wait on for the stream's end.
+      if transfer.answeredEarly() { return CURLE_OK }
       let left = ContinuousClock.now.duration(to: deadline)
       let milliseconds =
         left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000

@@ -32,6 +32,14 @@ final class CurlTransfer {
   /// The body sent from disk, and how far it has been read.
   var bodyFile: RequestBodyFile?
   var bodyOffset: Int64 = 0
+  /// The request body's length (from memory or a file); nil without one.
+  private var bodyLength: Int64?
+  /// Whether the head being read is HTTP/2's (libcurl writes its status line `HTTP/2 413`).
+  private var headIsHTTP2 = false
+  /// The answer came while the request's body still went out (``SNMResponse/EarlyAnswer``,
+  /// ``answeredEarly()``), and the length its head named (nil: none).
+  private(set) var earlyAnswer: SNMResponse.EarlyAnswer?
+  private var earlyAnswerLength: Int64?
   /// Where a 200 body goes (once the status line says 200), and the writer for it.
   var saveTo: String?
   var writer: BesideFile?
@@ -167,6 +175,11 @@ final class CurlTransfer {
     set { snm_curl_set_pointer(easy, CURLOPT_PREREQDATA, context) }
     writes = !request.maySendAgain
     effect = request.sentEffect
+    if let bodyFile {
+      bodyLength = bodyFile.length
+    } else if request.body != nil || [.post, .put, .patch].contains(request.method) {
+      bodyLength = Int64(request.body?.count ?? 0)
+    }
     // libcurl tells a REFUSED_STREAM it sends again after (a read's kept connection the server
     // had closed it sends again so too, as the plain transport does) and a GOAWAY's code only in its
     // notes: read until the answer's first line, a write's from the start (it must not miss a
@@ -258,6 +271,7 @@ final class CurlTransfer {
         }
       }
       inHead = true
+      headIsHTTP2 = bytes.starts(with: "HTTP/2 ".utf8)
       headStatus = status
       headBytes = line.count - end
       return true
@@ -267,7 +281,8 @@ final class CurlTransfer {
     guard headBytes <= limits.maxHeaderBytes else { return refuse(HTTPParseError.fieldsTooLarge) }
     if bytes.isEmpty {
       headEnded()
-      return true
+      // An early answer of no stated length ends the transfer at its head (``answeredEarly()``).
+      return earlyAnswer?.bodyRead != false
     }
     do throws(HTTPParseError) {
       headers.append(try HTTPHeaders.Field(checkedHeaderLine: bytes))
@@ -318,6 +333,7 @@ final class CurlTransfer {
       return
     }
     finalHeadEnded = true
+    noteEarlyAnswer()
     // Whatever its status line's version: an HTTP/1.1 server may write `HTTP/2 200`, and
     // libcurl takes its chunks apart all the same (an HTTP/2 answer has no `Transfer-Encoding`:
     // nghttp2 refuses the field).
@@ -328,6 +344,36 @@ final class CurlTransfer {
       limit: PlainHTTPReader.decoderLimit(
         maximumBodyBytes: maximumBodyBytes, saveTo: saveTo, arriving: arriving))
     _ = snm_curl_set_long(easy, CURLOPT_VERBOSE, 1)
+  }
+
+  /// Notes an HTTP/2 answer of 300 or more whose head ended while the request's body still went
+  /// out (`CURLINFO_SIZE_UPLOAD_T` short of its length): libcurl 7.88 stops sending then ("HTTP
+  /// error before end of send, stop sending") but leaves its side of the stream open, and a
+  /// server that ended its own side without a reset (RST_STREAM) and reads no more of the body
+  /// left the transfer waiting to the timeout, now and then or each time (curl issue 15316, fixed
+  /// in 8.11 by a reset; Debian 12 has 7.88). The transfer ends where the answer does: with a
+  /// `Content-Length`, once that much of its body came (``answeredEarly()``); without one at its
+  /// head, since nothing else tells where it ends (libcurl does not say when the stream's end
+  /// came).
+  private func noteEarlyAnswer() {
+    guard headIsHTTP2, headStatus >= 300, let bodyLength, let easy else { return }
+    var sent: curl_off_t = 0
+    guard snm_curl_get_offset(easy, CURLINFO_SIZE_UPLOAD_T, &sent) == CURLE_OK, sent < bodyLength
+    else { return }
+    earlyAnswerLength = HTTPHeaders(headers)["Content-Length"].flatMap { Int64($0) }
+    earlyAnswer = SNMResponse.EarlyAnswer(bodyRead: earlyAnswerLength != nil)
+  }
+
+  /// Whether an early answer (``earlyAnswer``) that named its length has come whole
+  /// (`CURLINFO_SIZE_DOWNLOAD_T`, the body's bytes as sent, before any decoding): its transfer
+  /// ends there (``CurlHandle``), as one without a length ended at its head.
+  func answeredEarly() -> Bool {
+    guard let earlyAnswerLength, let easy else { return false }
+    var received: curl_off_t = 0
+    guard snm_curl_get_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &received) == CURLE_OK else {
+      return false
+    }
+    return received >= earlyAnswerLength
   }
 
   /// The body's bytes as they came (chunk framing and all): its framing read, a refusal kept as

@@ -89,10 +89,12 @@ public final class CurlTransport: HTTPTransport {
       } catch {
         throw error.networkError(for: request)
       }
-      return SNMResponse(
+      var response = SNMResponse(
         url: address, status: transfer.status, headers: HTTPHeaders.merging(transfer.headers),
         body: body.bytes, savedPath: savedPath, savedBytes: savedBytes, checkedShape: body.shape,
         arrived: body.arrived, spilled: body.spilled)
+      response.earlyAnswer = transfer.earlyAnswer
+      return response
     case .failed(let code, let transfer):
       // Its connection is closed with it: a cancelled or broken transfer leaves nothing open.
       handle.close()
