@@ -33,3 +33,14 @@ public enum NameRole: Sendable, Hashable {
   /// A file on this machine (`storage upload <here>`, `download ... to <here>`).
   case localFile
 }
+
+extension NameRole {
+  /// The role with `table` as a column's or relation's table when it names none.
+  func inTable(_ table: String?) -> NameRole {
+    switch self {
+    case .column(table: nil): .column(table: table)
+    case .relation(table: nil): .relation(table: table)
+    default: self
+    }
+  }
+}

@@ -93,12 +93,15 @@ extension Parser {
     ] + AuthStatementParser.words + ["password"] + RealtimeStatementParser.words
     + FunctionsStatementParser.words
 
-  /// A name: any word (keywords included) or a double-quoted name.
+  /// A name: any word (keywords included) or a double-quoted name. A column's or relation's
+  /// `role` without a table (`.column(table: nil)`) is one of the table read now
+  /// (`tableContext.last`), looked up only when completing here: passing that table in made
+  /// (and let go) a copy of it at every name.
   mutating func parseName(_ role: NameRole, what: String, after: @autoclosure () -> String?)
     throws(ParseFailure)
     -> Name
   {
-    record(.name(role))
+    if position == cursorToken { expected.append(.name(role.inTable(tableContext.last))) }
     switch current.kind {
     case .word:
       let token = advance()

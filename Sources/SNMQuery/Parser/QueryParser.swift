@@ -117,8 +117,7 @@ enum QueryParser {
         repeat {
           upsert.onConflict.append(
             try parser.parseName(
-              .column(table: parser.tableContext.last), what: "a column name",
-              after: "'on conflict'"))
+              .column(table: nil), what: "a column name", after: "'on conflict'"))
         } while parser.eat(.comma) != nil
       } else if let ignore = parser.eat(.ignore) {
         guard !upsert.ignoreDuplicates else {

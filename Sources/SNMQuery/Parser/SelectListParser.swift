@@ -42,14 +42,13 @@ enum SelectListParser {
     }
     if parser.eat(.ellipsis) != nil {
       let relation = try parser.parseName(
-        .relation(table: parser.tableContext.last), what: "a relation to spread", after: "'...'")
+        .relation(table: nil), what: "a relation to spread", after: "'...'")
       return try parseEmbed(
         &parser,
         alias: nil, relation: relation, spread: true, quoted: relation.quoted, start: start,
         into: &nodes, &builder)
     }
-    var name = try parser.parseName(
-      .column(table: parser.tableContext.last), what: "a column", after: after())
+    var name = try parser.parseName(.column(table: nil), what: "a column", after: after())
     // Noted as each name is read (``SelectNode/quotedOrAggregate``): read from the names when
     // the item was added, the alias was copied to be looked into.
     var quotedOrAggregate = name.quoted
@@ -58,8 +57,7 @@ enum SelectListParser {
       parser.advance()
       alias = name
       name = try parser.parseName(
-        .column(table: parser.tableContext.last), what: "a column after the alias",
-        after: "'\(name.text):'")
+        .column(table: nil), what: "a column after the alias", after: "'\(name.text):'")
       quotedOrAggregate = quotedOrAggregate || name.quoted
     }
     // The tokens first: comparing every column's name with "count" was a call (the String
@@ -197,8 +195,7 @@ enum SelectListParser {
   static func parseColumnPath(_ parser: inout Parser, after: @autoclosure () -> String)
     throws(ParseFailure) -> ColumnPath
   {
-    var column = try parser.parseName(
-      .column(table: parser.tableContext.last), what: "a column", after: after())
+    var column = try parser.parseName(.column(table: nil), what: "a column", after: after())
     // Most columns have no embed path: no array is made for them.
     var names: [Name] = []
     while parser.current.kind == .dot && parser.peek().start == parser.current.end {
