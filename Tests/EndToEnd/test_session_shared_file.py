@@ -8,9 +8,15 @@ the file (a pipe, `-c` and a script file with the saved session alike: none is a
 the prompt says so once and stays signed in as it was, its session kept in memory, the
 file left to the other user's sign-in (docs/language.md, "Sessions shared by processes").
 
+The file is the last sign-in's. A prompt no longer the file's (another user signed in on it, or
+a `logout` elsewhere removed it since the prompt read or wrote it) keeps its session in memory and
+never writes the file until a sign-in at that prompt: its refresh wrote its session back into the
+file a `logout` elsewhere had removed, and the next snm started signed in as it.
+
 The prompt removed a damaged session file without the lock login and refresh take: a `login`
 landing in between was deleted. It now removes the file under that lock, and only what is still
-damaged there; while another holds the lock it leaves the file and says so.
+damaged there; while another holds the lock it leaves the file and says so, and tries again at
+its next statement.
 """
 import fcntl
 import json
@@ -18,6 +24,8 @@ import os
 import pathlib
 import re
 import subprocess
+
+import pytest
 
 from conftest import SNM, run_snm
 from pty_screen import PtyScreen
@@ -36,6 +44,17 @@ def login_elsewhere(env):
     other = run_snm("-c", "login", env=env)
     assert other.returncode == 0, other.stderr
     return SIGNED_IN.search(other.stdout).group(1)
+
+
+def at_prompt(term, statement):
+    """Types `statement` at the prompt and waits for the next prompt."""
+    prompts = term.raw.count(b"@local>")
+    term.type(statement + "\r")
+    term.wait_for(lambda t: t.raw.count(b"@local>") > prompts and t.text().endswith("@local>"))
+
+
+def stored_user(path):
+    return json.loads(path.read_text())["session"]["user"]["id"].lower()
 
 
 def read_line(stream):
@@ -136,3 +155,99 @@ def test_the_prompt_leaves_a_damaged_file_while_a_login_holds_the_lock(project, 
         term.settle()
     assert "(not a valid session: not JSON; removed); sign in again" in seen, seen
     assert not path.exists()
+
+
+@pytest.mark.parametrize("warned", [True, False], ids=["after-the-other-sign-in-was-said",
+                                                       "before-the-prompt-saw-it"])
+def test_a_logout_elsewhere_is_not_undone_by_the_prompts_refresh(project, home, warned):
+    """The prompt signs in (the first user); another process signs in as a second on the same
+    file, and logs out (the file removed). The prompt's next refresh wrote its session back into
+    the file, and the next snm started as the first user, whom no one had signed in there since.
+    Now the prompt stays signed in, its session kept in memory, and the file stays gone, whether
+    the prompt had met the other sign-in (`warned`: a refresh between) or not (then it says so);
+    a `login` at the prompt makes the file its own again, which its refreshes then keep."""
+    env = env_for(project, home)
+    with PtyScreen([SNM], env=prompt_env(env), rows=50, columns=400) as term:
+        term.wait_for(lambda t: t.text().endswith("snm anon@local>"))
+        at_prompt(term, "login")
+        first = SIGNED_IN.search(term.text()).group(1)
+        second = login_elsewhere(env)
+        path = session_file(env)
+        if warned:
+            at_prompt(term, "session refresh")
+        logout = run_snm("-c", "logout", env=env)
+        assert logout.returncode == 0, logout.stderr
+        assert not path.exists()
+        for statement in ("session refresh", "session refresh", "session show"):
+            at_prompt(term, statement)
+        shown = term.raw.decode(errors="replace").rsplit("session show", 1)[1]
+        # Nothing written back: a new snm starts signed out, as the logout left it.
+        assert not path.exists(), stored_user(path)
+        after = run_snm("-c", "session show", env=env)
+        assert after.returncode == 0 and after.stdout.startswith("not signed in"), after.stdout
+        # A sign-in at the prompt is the file's again, and its refresh is kept there.
+        at_prompt(term, "login")
+        third = SIGNED_IN.findall(term.text())[-1]
+        signed_in = json.loads(path.read_text())["session"]
+        at_prompt(term, "session refresh")
+        refreshed = json.loads(path.read_text())["session"]
+        term.type("\\q\r")
+        term.settle()
+        seen = term.raw.decode(errors="replace").replace("\r\n", "\n")
+    assert first in shown and second not in shown, shown
+    assert third not in (first, second)
+    assert signed_in["user"]["id"].lower() == third == refreshed["user"]["id"].lower()
+    assert refreshed["refresh_token"] != signed_in["refresh_token"]
+    other = (f"snm: warning: the saved session {path} now holds the session of anonymous user "
+             f"{second}, who signed in elsewhere")
+    removed = (f"snm: warning: the saved session {path} was removed (a 'logout' elsewhere) since "
+               f"this shell read it: it stays signed in as anonymous user {first}, its session "
+               "kept in memory until it ends ('login' here to save one again); a new snm starts "
+               "signed out")
+    assert (seen.count(other), seen.count(removed)) == ((1, 0) if warned else (0, 1)), seen
+
+
+def test_the_prompt_removes_a_damaged_file_it_left_once_the_lock_is_free(project, home):
+    """Started while another snm held the session lock, the prompt left a damaged file (rightly:
+    the holder may be writing it) until the next start, every new snm meanwhile warned of it, a
+    script failing on it. Its next statement tries again, under the lock and only if still
+    damaged: removed then, and said; a sign-in elsewhere that replaced it meanwhile is left as
+    it is, and the prompt stays signed out as it said."""
+    env = env_for(project, home)
+    assert run_snm("-c", "login", env=env).returncode == 0
+    path = session_file(env)
+    for elsewhere in (False, True):
+        path.write_text('{"version": 1, "session": ')
+        lock = os.open(path.with_suffix(".lock"), os.O_RDWR)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            with PtyScreen([SNM], env=prompt_env(env), rows=50, columns=400) as term:
+                term.wait_for(lambda t: t.text().endswith("snm anon@local>"))
+                # Still held: left, and not said again.
+                at_prompt(term, "session show")
+                assert path.exists()
+                os.close(lock)
+                lock = None
+                if elsewhere:
+                    other = login_elsewhere(env)
+                at_prompt(term, "session show")
+                term.type("\\q\r")
+                term.settle()
+                seen = term.raw.decode(errors="replace").replace("\r\n", "\n")
+        finally:
+            if lock is not None:
+                os.close(lock)
+        left = (f"snm: warning: the saved session {path} is unreadable (not a valid session: not "
+                "JSON; not removed: another snm holds its lock); sign in again with 'login'")
+        removed = (f"snm: warning: the saved session {path} is unreadable (not a valid session: "
+                   "not JSON; removed); sign in again with 'login'")
+        assert seen.count(left) == 1, seen
+        last = seen.rsplit("session show", 1)[1]
+        assert "not signed in" in last, last
+        if elsewhere:
+            assert removed not in seen, seen
+            assert stored_user(path) == other
+            assert other not in last, last
+        else:
+            assert seen.count(removed) == 1 and removed in last, seen
+            assert not path.exists()

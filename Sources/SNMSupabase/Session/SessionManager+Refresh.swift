@@ -27,11 +27,13 @@ extension SessionManager {
   }
 
   /// One refresh under the store's lock: re-reads the stored session first, and uses it when
-  /// another process refreshed meanwhile, so a refresh token is never spent twice.
+  /// another process refreshed meanwhile, so a refresh token is never spent twice. A session no
+  /// longer the file's (``detached``) is refreshed in memory, the file neither read nor written.
   private func performRefresh(held: SupabaseSession, rejectedToken: String?) async -> Result<
     SupabaseSession, SupabaseSessionError
   > {
     guard let project, let auth else { return .failure(.notConfigured) }
+    if detached { return await exchange(held, auth: auth, project: project, filed: false) }
     let lock: SessionLock?
     do {
       lock = try await takeLock()
@@ -46,9 +48,13 @@ extension SessionManager {
     defer { release(lock) }
 
     var candidate = held
-    // Whether the refreshed session is kept in the file: not where another user's is there now.
+    // Whether the refreshed session is kept in the file: not where another user's is there now,
+    // nor where a `logout` elsewhere removed this process's.
     var keep = true
-    let stored = loadStored()
+    var removedElsewhere = false
+    var problem: SessionStoreError?
+    let stored = loadStored(problem: &problem)
+    if let stored { inFile = stored.user.id == held.user.id }
     if let stored, stored.user.id != held.user.id {
       // Another user signed in elsewhere on the file this run shares: taking their session
       // carried a script on as them without a word. A script stops; the prompt stays signed in
@@ -60,6 +66,7 @@ extension SessionManager {
           .otherUserSignedIn(path: path, held: held.user.named, stored: stored.user.named))
       }
       keep = false
+      detached = true
       if warnedOtherUsers.insert(stored.user.id).inserted {
         warn(
           VisibleTextLine.escaped(
@@ -68,6 +75,12 @@ extension SessionManager {
               + "kept in memory until it ends ('login' here to save one again); a new snm starts "
               + "as \(stored.user.named)"))
       }
+    } else if stored == nil, problem == nil, inFile {
+      // Gone since this process read or wrote its session there: a `logout` elsewhere (its own
+      // user's ends the session on the server too, and the refresh below fails). The file is the
+      // last sign-in's, signed out now: writing this session back signed the next snm in again.
+      keep = false
+      removedElsewhere = true
     } else if let stored, stored.refreshToken != held.refreshToken,
       stored.obtainedAt >= held.obtainedAt
     {
@@ -81,11 +94,30 @@ extension SessionManager {
       }
     }
 
+    let result = await exchange(candidate, auth: auth, project: project, filed: keep)
+    if removedElsewhere, case .success(let fresh) = result {
+      detached = true
+      warn(
+        VisibleTextLine.escaped(
+          "the saved session \(store.path(project: project)) was removed (a 'logout' elsewhere) "
+            + "since this \(requiresStored ? "run" : "shell") read it: it stays signed in as "
+            + "\(fresh.user.named), its session kept in memory until it ends ('login' here to "
+            + "save one again); a new snm starts signed out"))
+    }
+    return result
+  }
+
+  /// Spends `candidate`'s refresh token: the fresh session is the current one, and the file's
+  /// when `filed`. A session the server ended is gone; its file, if `filed` and it still holds
+  /// that session, becomes the mark that the server ended it.
+  private func exchange(
+    _ candidate: SupabaseSession, auth: any AuthManageable, project: String, filed: Bool
+  ) async -> Result<SupabaseSession, SupabaseSessionError> {
     do {
       var fresh = try await auth.refreshSession(refreshToken: candidate.refreshToken)
       fresh.obtainedAt = now()
       current = fresh
-      if keep { persist(fresh, project: project) }
+      if filed, persist(fresh, project: project) { inFile = true }
       return .success(fresh)
     } catch let error as SupabaseAuthError where error.endsSession {
       // The stored session, if it is still the one the server refused, makes way for the mark
@@ -94,7 +126,7 @@ extension SessionManager {
       // `logout` elsewhere removed it: the server refused for that) or holding another session
       // gets no mark: the sign-out was the user's.
       current = nil
-      if loadStored()?.refreshToken == candidate.refreshToken {
+      if filed, loadStored()?.refreshToken == candidate.refreshToken {
         do {
           try store.markEnded(project: project, code: error.code.rawValue, date: now())
           // The rest of this run as the next: a script's later requests fail alike.

@@ -60,6 +60,9 @@ extension SessionManager {
     }
     if scope != .others {
       current = nil
+    }
+    // A file no longer this session's (``detached``) is the last sign-in's: left as it is.
+    if scope != .others, !detached {
       let lock = try? await takeLock()
       defer { release(lock) }
       // Another user's sign-in elsewhere since (the prompt stayed signed in as it was) is theirs.

@@ -44,6 +44,17 @@ public actor SessionManager: SessionManageable {
   var holdsLock = false
   /// Users whose sign-in elsewhere on the shared file the prompt was told of (once each).
   var warnedOtherUsers: Set<UUID> = []
+  /// Whether the file held this process's session when it last read or wrote it (restored from
+  /// it, saved or refreshed there): gone at a refresh, a `logout` elsewhere removed it.
+  var inFile = false
+  /// Whether the session in memory is no longer the file's: another user signed in on the file,
+  /// or a `logout` elsewhere removed it, after this process read or wrote it. The file is the last
+  /// sign-in's: until one here (``saveSession(for:)``) a refresh neither reads nor writes it and
+  /// `logout` leaves it, as a psql connection keeps its user whoever connects elsewhere.
+  var detached = false
+  /// A damaged file the prompt's restore left because another snm held the lock: its path and
+  /// what is wrong. The next use of the session tries again (``removeDamagedLeft()``).
+  var damagedLeft: (path: String, reason: String)?
   /// Whether a request that would go signed out because the stored session could not be used
   /// fails instead (scripts, `-c`, pipes: a CI job that signs in through the stored session must
   /// not pass on anon's empty answers). At the prompt it goes signed out after the warning.
@@ -95,6 +106,9 @@ public actor SessionManager: SessionManageable {
     current = nil
     restored = false
     storedProblem = nil
+    inFile = false
+    detached = false
+    damagedLeft = nil
   }
 
   /// Writes `snm: warning: message` to standard error.
@@ -139,14 +153,17 @@ public actor SessionManager: SessionManageable {
     return current
   }
 
+  /// A sign-in here: the session in use, and the file's (the last sign-in's), whoever held it.
   public func saveSession(for session: SupabaseSession) async {
     current = session
     restored = true
     storedProblem = nil
+    detached = false
+    damagedLeft = nil
     guard let project else { return }
     let lock = try? await takeLock()
     defer { release(lock) }
-    persist(session, project: project)
+    inFile = persist(session, project: project)
   }
 
   /// Takes the store's lock for the project (``holdsLock`` says so until ``release(_:)``).
@@ -175,14 +192,18 @@ public actor SessionManager: SessionManageable {
   // MARK: - Store access
 
   func restoreIfNeeded() {
-    guard !restored else { return }
-    restore()
+    if !restored {
+      restore()
+    } else if damagedLeft != nil {
+      removeDamagedLeft()
+    }
   }
 
   /// Takes the stored session as the current one, keeping why it could not be used.
   func restore() {
     var problem: SessionStoreError?
     current = loadStored(problem: &problem)
+    inFile = current != nil
     // Another project's session (no key mark in common) is no session here, not a damaged one:
     // a run with a key the file has no mark of (`--key` with the service key) is that too.
     if case .otherProject = problem { problem = nil }
@@ -226,6 +247,7 @@ public actor SessionManager: SessionManageable {
         case .removed?: error = .damaged(path: path, reason: reason + "; removed")
         case .lockHeld?:
           error = .damaged(path: path, reason: reason + "; not removed: another snm holds its lock")
+          damagedLeft = (path, reason)
         case .replaced?:
           // A sign-in elsewhere replaced it meanwhile: that is the stored session.
           do {
@@ -246,14 +268,38 @@ public actor SessionManager: SessionManageable {
     }
   }
 
-  /// Stores `session`; a failure is a warning (the session still works in this process), but
-  /// for a refused folder, said once already.
-  func persist(_ session: SupabaseSession, project: String) {
+  /// The damaged file the restore left while another snm held the lock (``damagedLeft``), tried
+  /// again: removed under the lock when it is free, and only if still damaged (said, as the next
+  /// start would); one a sign-in elsewhere replaced meanwhile is theirs, left, and this process
+  /// stays signed out as it said. While the lock is held still, the next use tries again.
+  func removeDamagedLeft() {
+    guard let left = damagedLeft, let project else { return }
+    do {
+      switch try store.removeDamaged(project: project) {
+      case .lockHeld: return
+      case .removed:
+        let problem = SessionStoreError.damaged(path: left.path, reason: left.reason + "; removed")
+        storedProblem = problem
+        warn(problem.description)
+      case .replaced: storedProblem = nil
+      }
+    } catch {
+      if case .refusedFolder = error {} else { warn(error.description) }
+    }
+    damagedLeft = nil
+  }
+
+  /// Stores `session`, true when it was; a failure is a warning (the session still works in
+  /// this process), but for a refused folder, said once already.
+  @discardableResult
+  func persist(_ session: SupabaseSession, project: String) -> Bool {
     do {
       try store.save(session, project: project, keyMarks: keyMarks)
+      return true
     } catch {
-      if case .refusedFolder = error { return }
+      if case .refusedFolder = error { return false }
       warn(error.description)
+      return false
     }
   }
 }

@@ -219,6 +219,39 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: rig.sessionPath))
     #expect(try rig.store.removeDamaged(project: Rig.project) == .replaced)
   }
+
+  /// A damaged file the restore left while another snm held the lock stayed until the next
+  /// start; the next use of the session tries again: left while the lock is held still, removed
+  /// once it is free (said), and a sign-in elsewhere that replaced it meanwhile left as it is,
+  /// the process signed out as it said.
+  @Test func aDamagedFileLeftWhileTheLockWasHeldIsRemovedAtTheNextUse() async throws {
+    let rig = try Rig()
+    defer { rig.directory.remove() }
+    for replaced in [false, true] {
+      try rig.writeSessionFile("not json")
+      let held = try await rig.store.lock(project: Rig.project)
+      let prompt = rig.manager()
+      #expect(await prompt.currentSession == nil)
+      #expect(await prompt.currentSession == nil)
+      #expect(FileManager.default.fileExists(atPath: rig.sessionPath))
+      let signedIn = rig.auth.issue()
+      if replaced { try rig.store.save(signedIn, project: Rig.project) }
+      held.unlock()
+      #expect(await prompt.currentSession == nil)
+      if replaced {
+        #expect(try rig.store.load(project: Rig.project)?.accessToken == signedIn.accessToken)
+        #expect(
+          rig.warnings.all.last?.hasSuffix(
+            "another snm holds its lock); sign in again with 'login'") == true)
+      } else {
+        #expect(!FileManager.default.fileExists(atPath: rig.sessionPath))
+        #expect(rig.warnings.all.last?.contains("(not a valid session: not JSON; removed)") == true)
+      }
+      let problem: SessionStoreError? =
+        replaced ? nil : .damaged(path: rig.sessionPath, reason: "not JSON; removed")
+      #expect(await prompt.storedSessionProblem == problem)
+    }
+  }
 }
 
 /// `chattr +i`: the one way to make a directory unwritable for root.

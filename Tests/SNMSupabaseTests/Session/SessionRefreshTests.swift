@@ -151,4 +151,32 @@ import Testing
       }
     }
   }
+
+  /// A `logout` elsewhere removed the file after this process read or wrote its session there:
+  /// its next refresh wrote the session back, and the next snm started signed in as it. Now the
+  /// session is refreshed in memory, the file stays gone (said once), and the process leaves the
+  /// file alone from then on (a sign-in elsewhere is neither taken nor written over, nor warned
+  /// of) until a sign-in here, whose refreshes are kept in the file again.
+  @Test func aRefreshNeverWritesBackAFileALogoutElsewhereRemoved() async throws {
+    let rig = try Rig(lifetime: 3600)
+    defer { rig.directory.remove() }
+    let alice = rig.manager()
+    await alice.saveSession(for: rig.auth.issue())
+    try rig.store.delete(project: Rig.project)
+    #expect(try await alice.refreshNow().get().user.id == rig.auth.userID)
+    #expect(try rig.store.load(project: Rig.project) == nil)
+    #expect(rig.warnings.all.count == 1)
+    #expect(rig.warnings.all.last?.contains("was removed (a 'logout' elsewhere)") == true)
+    let bob = FakeAuth(clock: rig.clock)
+    let other = bob.issue()
+    await rig.manager(auth: bob).saveSession(for: other)
+    #expect(try await alice.refreshNow().get().user.id == rig.auth.userID)
+    #expect(try rig.store.load(project: Rig.project)?.refreshToken == other.refreshToken)
+    try await alice.signOut(scope: .local)
+    #expect(try rig.store.load(project: Rig.project)?.refreshToken == other.refreshToken)
+    #expect(rig.warnings.all.count == 1)
+    await alice.saveSession(for: rig.auth.issue())
+    let fresh = try await alice.refreshNow().get()
+    #expect(try rig.store.load(project: Rig.project)?.refreshToken == fresh.refreshToken)
+  }
 }
