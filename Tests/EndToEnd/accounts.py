@@ -52,11 +52,15 @@ def copy_binary(binary, account):
     return f"{folder}/snm"
 
 
-def run_as(account, command, env, timeout=120):
+def run_as(account, command, env, timeout=120, by_id=False):
     """`command` run as `account` (runuser: its uid, primary group and groups) with only `env`
-    (and PATH), from /tmp."""
+    (and PATH), from /tmp. `by_id`: by its uid and primary group alone (setpriv, no other
+    groups), for an account whose entry runuser cannot read (one past its buffer)."""
+    switch = (["/usr/bin/setpriv", f"--reuid={account.pw_uid}", f"--regid={account.pw_gid}",
+               "--clear-groups", "--"] if by_id else
+              ["/usr/sbin/runuser", "-u", account.pw_name, "--"])
     return subprocess.run(
-        ["/usr/sbin/runuser", "-u", account.pw_name, "--", "env", "-i",
+        [*switch, "env", "-i",
          f"PATH={os.environ.get('PATH', '/usr/bin:/bin')}",
          *(f"{k}={v}" for k, v in env.items()), *command],
         capture_output=True, text=True, timeout=timeout, cwd="/tmp")

@@ -42,26 +42,37 @@ def env_of(account, project):
             "SUPABASE_ANON_KEY": project.anon_key, **umask_002_home(account)}
 
 
-def test_a_775_parent_of_the_user_s_private_group_keeps_the_session(project):
-    with throwaway_user() as account:
+# A comment (GECOS field) that makes an account's password entry longer than the 16 KiB buffer
+# snm read entries into: the account's own entry was then taken as missing (its private group
+# refused), and the walk of all accounts stopped there, as if no one else had the group. runuser
+# cannot read such an entry either: the account is run by its ids (setpriv).
+LONG_ENTRY = ("-c", "x" * 20000)
+
+
+@pytest.mark.parametrize("entry", ["short", "long"])
+def test_a_775_parent_of_the_user_s_private_group_keeps_the_session(project, entry):
+    long = entry == "long"
+    with throwaway_user(*(LONG_ENTRY if long else ())) as account:
         snm = copy_binary(SNM, account)
         env = env_of(account, project)
-        login = run_as(account, [snm, "-c", LOGIN], env)
+        login = run_as(account, [snm, "-c", LOGIN], env, by_id=long)
         assert login.returncode == 0, login.stderr
         assert "refusing" not in login.stderr, login.stderr
         state = f"{env['XDG_STATE_HOME']}/snm"
         assert [name for name in os.listdir(state) if name.endswith(".json")], os.listdir(state)
-        shown = run_as(account, [snm, "-c", "session show"], env)
+        shown = run_as(account, [snm, "-c", "session show"], env, by_id=long)
         assert shown.returncode == 0, shown.stderr
         assert "email       alice@example.com" in shown.stdout, shown.stdout + shown.stderr
         assert shown.stderr == "", shown.stderr
 
 
-@pytest.mark.parametrize("how", ["member", "primary group"])
+@pytest.mark.parametrize("how", ["member", "primary group", "primary group, a long entry"])
 def test_a_775_parent_whose_group_someone_else_is_in_is_still_refused(project, how):
-    """The account's group, once another account is in it (a member, or its primary group), is
-    shared: the 775 folders above snm's are refused, naming the first, the home."""
-    with throwaway_user() as account, throwaway_user() as other:
+    """The account's group, once another account is in it (a member, or its primary group, also
+    when that account's entry is a long one), is shared: the 775 folders above snm's are
+    refused, naming the first, the home."""
+    other_flags = LONG_ENTRY if how.endswith("long entry") else ()
+    with throwaway_user() as account, throwaway_user(*other_flags) as other:
         name = grp.getgrgid(account.pw_gid).gr_name
         joined = ["-a", "-G", name] if how == "member" else ["-g", name]
         subprocess.run(["/usr/sbin/usermod", *joined, other.pw_name], check=True,

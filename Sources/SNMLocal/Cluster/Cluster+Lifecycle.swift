@@ -140,8 +140,8 @@ extension Cluster {
   /// Creates `path` (0700) and hands it to the cluster's owner when running as root.
   func prepareDirectory(_ path: String) throws(LocalProjectError) {
     try Self.makePrivateDirectory(path)
-    if let owner = layout.owner, let account = getpwnam(owner) {
-      guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
+    if let owner = layout.owner, let account = AccountEntry(name: owner) {
+      guard chown(path, account.uid, account.gid) == 0 else {
         throw LocalProjectError(
           .failed, "cannot give \(path) to \(owner): \(FileDescriptorIO.reason(errno))")
       }

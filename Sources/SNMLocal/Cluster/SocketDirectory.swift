@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 
 #if canImport(Glibc)
   import Glibc
@@ -22,8 +23,8 @@ enum SocketDirectory {
 
     /// The cluster's owner (`postgres` when snm runs as root), else the running user.
     static func of(_ layout: ClusterLayout) -> Owner {
-      if let name = layout.owner, let account = getpwnam(name) {
-        return Owner(uid: account.pointee.pw_uid, gid: account.pointee.pw_gid)
+      if let name = layout.owner, let account = AccountEntry(name: name) {
+        return Owner(uid: account.uid, gid: account.gid)
       }
       return Owner(uid: getuid(), gid: getgid())
     }
@@ -108,9 +109,7 @@ enum SocketDirectory {
   }
 
   static func accountName(_ uid: uid_t) -> String {
-    if let account = getpwuid(uid), let name = account.pointee.pw_name {
-      return "\(String(cString: name)) (uid \(uid))"
-    }
+    if let account = AccountEntry(uid: uid) { return "\(account.name) (uid \(uid))" }
     return "uid \(uid)"
   }
 }

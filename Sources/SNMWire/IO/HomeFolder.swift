@@ -22,29 +22,12 @@ public enum HomeFolder {
     path(home: getenv("HOME").map { String(cString: $0) })
   }
 
-  /// The home folder for `home`, else `user`'s entry in the password database, else `/`. The
-  /// entry is read into `room` bytes first, and into twice as many while it does not fit
-  /// (ERANGE): an entry past the first buffer (a long one from LDAP) gave `/`, so `~/x` was /x.
-  static func path(home: String?, user: uid_t, room: Int = 16384) -> String {
+  /// The home folder for `home`, else `user`'s entry in the password database (``AccountEntry``,
+  /// read into `room` bytes first and a larger buffer while it does not fit: an entry past the
+  /// first buffer gave `/`, so `~/x` was /x), else `/`.
+  static func path(home: String?, user: uid_t, room: Int = AccountEntry.firstRoom) -> String {
     if let home, !home.isEmpty { return home }
-    var size = max(room, 1)
-    while true {
-      var entry = passwd()
-      var found: UnsafeMutablePointer<passwd>?
-      var buffer = [CChar](repeating: 0, count: size)
-      let (failure, directory): (Int32, String?) = buffer.withUnsafeMutableBufferPointer { room in
-        guard let start = room.baseAddress else { return (ERANGE, nil) }
-        let failure = getpwuid_r(user, &entry, start, room.count, &found)
-        guard failure == 0, found != nil, let directory = entry.pw_dir, directory.pointee != 0
-        else { return (failure, nil) }
-        return (0, String(cString: directory))
-      }
-      // The limit only ends a database that keeps answering ERANGE.
-      if failure == ERANGE && size < 1 << 26 {
-        size *= 2
-        continue
-      }
-      return directory ?? "/"
-    }
+    guard let entry = AccountEntry(uid: user, room: room), !entry.home.isEmpty else { return "/" }
+    return entry.home
   }
 }

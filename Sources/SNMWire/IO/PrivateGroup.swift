@@ -21,10 +21,10 @@ public enum PrivateGroup {
   /// is not one.
   public static func isOwn(_ gid: gid_t) -> Bool {
     let uid = geteuid()
-    guard let user = account(uid), user.gid == gid, let group = members(of: gid),
+    guard let user = AccountEntry(uid: uid), user.gid == gid, let group = members(of: gid),
       group.name == user.name, group.members.allSatisfy({ $0 == user.name })
     else { return false }
-    return !anotherAccount(withPrimaryGroup: gid, than: uid)
+    return anotherAccount(withPrimaryGroup: gid, than: uid) == false
   }
 
   /// The name of the group `gid` (`staff`), else `gid N`.
@@ -32,48 +32,43 @@ public enum PrivateGroup {
     members(of: gid)?.name ?? "gid \(gid)"
   }
 
-  /// The name and primary group of the account `uid`.
-  private static func account(_ uid: uid_t) -> (name: String, gid: gid_t)? {
-    var entry = passwd()
-    var found: UnsafeMutablePointer<passwd>?
-    var room = [CChar](repeating: 0, count: 16384)
-    guard getpwuid_r(uid, &entry, &room, room.count, &found) == 0, found != nil,
-      let name = entry.pw_name
-    else { return nil }
-    return (String(cString: name), entry.pw_gid)
-  }
-
-  /// The name of the group `gid` and the accounts listed as its members.
-  private static func members(of gid: gid_t) -> (name: String, members: [String])? {
-    var entry = group()
-    var found: UnsafeMutablePointer<group>?
-    var room = [CChar](repeating: 0, count: 65536)
-    guard getgrgid_r(gid, &entry, &room, room.count, &found) == 0, found != nil,
-      let name = entry.gr_name
-    else { return nil }
-    var members: [String] = []
-    if var member = entry.gr_mem {
-      while let each = member.pointee {
-        members.append(String(cString: each))
-        member += 1
+  /// The name of the group `gid` and the accounts listed as its members, read into `room` bytes
+  /// first and a larger buffer while they do not fit (a group of many members is still found).
+  static func members(of gid: gid_t, room: Int = 16384) -> (name: String, members: [String])? {
+    GrowingBuffer.read(room: room) { buffer, size -> ((name: String, members: [String])?, Int32) in
+      var entry = group()
+      var found: UnsafeMutablePointer<group>?
+      let failure = getgrgid_r(gid, &entry, buffer, size, &found)
+      guard failure == 0, found != nil, let name = entry.gr_name else { return (nil, failure) }
+      var members: [String] = []
+      if var member = entry.gr_mem {
+        while let each = member.pointee {
+          members.append(String(cString: each))
+          member += 1
+        }
       }
-    }
-    return (String(cString: name), members)
+      return ((String(cString: name), members), 0)
+    }.entry
   }
 
   /// Whether an account other than `uid` has `gid` as its primary group (the accounts the system
-  /// lists; one at a time in the process, for the walk is the C library's shared state).
-  private static func anotherAccount(withPrimaryGroup gid: gid_t, than uid: uid_t) -> Bool {
+  /// lists; one walk at a time in the process, for the walk is the C library's shared state); nil
+  /// when the walk fails before its end (then no one can say the group is private). Each entry
+  /// is read into `room` bytes first and a larger buffer while it does not fit: the walk used to
+  /// stop at the first entry past its buffer and answer that no other account had the group.
+  static func anotherAccount(
+    withPrimaryGroup gid: gid_t, than uid: uid_t, room: Int = AccountEntry.firstRoom
+  ) -> Bool? {
     walk.withLock { _ in
       setpwent()
       defer { endpwent() }
-      var entry = passwd()
-      var found: UnsafeMutablePointer<passwd>?
-      var room = [CChar](repeating: 0, count: 16384)
-      while getpwent_r(&entry, &room, room.count, &found) == 0, found != nil {
-        if entry.pw_gid == gid && entry.pw_uid != uid { return true }
+      while true {
+        let next = AccountEntry.read(room: room) { entry, buffer, size, found in
+          getpwent_r(&entry, buffer, size, &found)
+        }
+        guard let account = next.entry else { return next.failure == ENOENT ? false : nil }
+        if account.gid == gid && account.uid != uid { return true }
       }
-      return false
     }
   }
 
