@@ -167,6 +167,9 @@ struct ConditionBuilder {
 }
 
 /// `column [not] operator[(config)] [any|all] value`, stored in its tree's node.
+///
+/// The text-search configuration, which few predicates write, is in a box made only when it is
+/// written: in place, its name was some 30 bytes to make, move and destroy at every predicate.
 public struct FilterPredicate: Sendable, Equatable {
   public let column: ColumnPath
   /// `not eq`, `not in`, `is not`.
@@ -174,29 +177,39 @@ public struct FilterPredicate: Sendable, Equatable {
   public let op: FilterOperator
   /// `like any [...]`, `eq all [...]`.
   public let quantifier: Quantifier?
-  /// The text-search configuration of `fts(english)`.
-  public let config: Name?
+  /// The text-search configuration; nil when none is written.
+  private let configBox: RareBox<Name>?
   public let value: ValueNode
   /// Where the operator (word or symbol) was written.
   public let operatorRange: SourceRange
   public let range: SourceRange
 
-  public init(
-    column: ColumnPath, negated: Bool = false, op: FilterOperator, quantifier: Quantifier? = nil,
-    config: Name? = nil, value: ValueNode, operatorRange: SourceRange, range: SourceRange
-  ) {
-    self.column = column
-    self.negated = negated
-    self.op = op
-    self.quantifier = quantifier
-    self.config = config
-    self.value = value
-    self.operatorRange = operatorRange
-    self.range = range
+  /// The text-search configuration of `fts(english)`.
+  public var config: Name? { configBox?.parts }
+
+  public static func == (left: FilterPredicate, right: FilterPredicate) -> Bool {
+    left.column == right.column && left.negated == right.negated && left.op == right.op
+      && left.quantifier == right.quantifier && RareBox.same(left.configBox, right.configBox)
+      && left.value == right.value && left.operatorRange == right.operatorRange
+      && left.range == right.range
   }
 
   /// `any` or `all` after an operator.
   public enum Quantifier: String, Sendable, Equatable {
     case any, all
+  }
+}
+
+extension FilterPredicate {
+  /// Its parts taken, not copied; made by the memberwise initializer (as ``SelectField``'s).
+  public init(
+    column: consuming ColumnPath, negated: Bool = false, op: FilterOperator,
+    quantifier: Quantifier? = nil, config: consuming Name? = nil, value: consuming ValueNode,
+    operatorRange: SourceRange, range: SourceRange
+  ) {
+    self.init(
+      column: column, negated: negated, op: op, quantifier: quantifier,
+      configBox: config.map { RareBox($0) }, value: value, operatorRange: operatorRange,
+      range: range)
   }
 }

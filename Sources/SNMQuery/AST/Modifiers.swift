@@ -15,7 +15,7 @@ public struct Modifiers: Sendable, Equatable {
   public var orderRange: SourceRange?
   public var singleRange: SourceRange?
   /// The clauses few statements write; nil when none is (never a box of nothing).
-  private var box: RareBox?
+  private var box: RareBox<Rare>?
 
   public init() {}
 
@@ -49,27 +49,21 @@ public struct Modifiers: Sendable, Equatable {
     public init() {}
   }
 
-  /// A box read in place and never changed: a change makes a new one (rare clauses, set once).
-  final class RareBox: Sendable {
-    let value: Rare
-    init(_ value: Rare) { self.value = value }
-  }
-
   /// The clauses few statements write, read in their box (`modifiers.rare?.count`); nil when
   /// none is written.
-  public var rare: Rare? { box?.value }
+  public var rare: Rare? { box?.parts }
 
   /// The same clauses to set (`modifiers.clauses.count = .exact`): each change makes a new box,
   /// or none when every clause is empty.
   public var clauses: Rare {
-    get { box?.value ?? Rare() }
-    set { box = newValue == Rare() ? nil : RareBox(newValue) }
+    get { box?.parts ?? Rare() }
+    set { box = .box(newValue, unless: Rare()) }
   }
 
   public static func == (left: Modifiers, right: Modifiers) -> Bool {
     left.order == right.order && left.limit == right.limit && left.offset == right.offset
       && left.single == right.single && left.orderRange == right.orderRange
-      && left.singleRange == right.singleRange && left.box?.value == right.box?.value
+      && left.singleRange == right.singleRange && RareBox.same(left.box, right.box)
   }
 
   public var isEmpty: Bool {

@@ -103,17 +103,51 @@ public enum SelectItem: Sendable, Equatable {
 
 /// A column in a select list: `nick:name`, `age::text`, `data->>blood`, `amount.sum()`,
 /// `amount::int.sum()::text`.
+///
+/// The aggregate and the casts, which few columns have, are in one box (``Functions``), made only
+/// when one is written: a select list's node held three names in place for them (some 90 bytes
+/// of its ~190), each made, moved, emptied and destroyed at every item.
 public struct SelectField: Sendable, Equatable {
   public var alias: Name?
+  public var range: SourceRange
   public var column: ColumnPath
+  /// The aggregate and the casts; nil when none is written.
+  private let functions: RareBox<Functions>?
+
+  /// `col.sum()` and friends, and the casts around them.
+  struct Functions: Sendable, Equatable {
+    var aggregate: Name?
+    var inputCast: Name?
+    var cast: Name?
+  }
+
   /// `col.sum()` and friends; the bare `count()` is a field with an empty column name and
   /// aggregate `count`.
-  public var aggregate: Name?
+  public var aggregate: Name? { functions?.parts.aggregate }
   /// With an aggregate, the cast of the column before it is aggregated (`amount::int.sum()`).
-  public var inputCast: Name?
+  public var inputCast: Name? { functions?.parts.inputCast }
   /// The last cast: of the column, or of the aggregate's result (`amount.sum()::text`).
-  public var cast: Name?
-  public var range: SourceRange
+  public var cast: Name? { functions?.parts.cast }
+
+  public static func == (left: SelectField, right: SelectField) -> Bool {
+    left.alias == right.alias && left.range == right.range && left.column == right.column
+      && RareBox.same(left.functions, right.functions)
+  }
+}
+
+extension SelectField {
+  /// Its parts taken, not copied; made by the memberwise initializer (an initializer that set
+  /// the parts one by one built the field in `self` and copied it out: a retain and a release of
+  /// each name).
+  public init(
+    alias: consuming Name? = nil, column: consuming ColumnPath, aggregate: consuming Name? = nil,
+    inputCast: consuming Name? = nil, cast: consuming Name? = nil, range: SourceRange
+  ) {
+    self.init(
+      alias: alias, range: range, column: column,
+      functions: aggregate == nil && inputCast == nil && cast == nil
+        ? nil : RareBox(Functions(aggregate: aggregate, inputCast: inputCast, cast: cast)))
+  }
 }
 
 /// An embedded resource: `owner:user_info(id, name)`, `user_info!inner(name)`, `...rel(a)`; its
@@ -129,12 +163,43 @@ public struct SelectEmbed: Sendable, Equatable {
 }
 
 /// A column reference: `[embed.]*column[->key|->>key]*`.
+///
+/// The embed path and the JSON path, which few columns have, are in one box (``Paths``), made
+/// only when one is written: two arrays in place were two words to move and two releases (of the
+/// empty array) at every column.
 public struct ColumnPath: Sendable, Equatable {
-  /// The embedded resources before the column (`messages` in `messages.public`).
-  public var embedPath: [Name] = []
   public var column: Name
-  public var json: [JSONPathStep] = []
   public var range: SourceRange
+  /// The embed path and the JSON path; nil when neither is written.
+  private let paths: RareBox<Paths>?
+
+  struct Paths: Sendable, Equatable {
+    var embedPath: [Name]
+    var json: [JSONPathStep]
+  }
+
+  /// The embedded resources before the column (`messages` in `messages.public`).
+  public var embedPath: [Name] { paths?.parts.embedPath ?? [] }
+  /// The `->key` and `->>key` steps after the column.
+  public var json: [JSONPathStep] { paths?.parts.json ?? [] }
+
+  public static func == (left: ColumnPath, right: ColumnPath) -> Bool {
+    left.column == right.column && left.range == right.range
+      && RareBox.same(left.paths, right.paths)
+  }
+}
+
+extension ColumnPath {
+  /// Its parts taken, not copied; made by the memberwise initializer (as ``SelectField``'s).
+  public init(
+    embedPath: consuming [Name] = [], column: consuming Name, json: consuming [JSONPathStep] = [],
+    range: SourceRange
+  ) {
+    self.init(
+      column: column, range: range,
+      paths: embedPath.isEmpty && json.isEmpty
+        ? nil : RareBox(Paths(embedPath: embedPath, json: json)))
+  }
 }
 
 /// One `->key` or `->>key` step of a JSON path.
