@@ -32,7 +32,7 @@ final class CurlTransfer {
   /// The body sent from disk, and how far it has been read.
   var bodyFile: RequestBodyFile?
   var bodyOffset: Int64 = 0
-  /// The request body's length (from memory or a file); nil without one.
+  /// The request body's length as handed to libcurl (from memory or a file); nil without one.
   private var bodyLength: Int64?
   /// Whether the head being read is HTTP/2's (libcurl writes its status line `HTTP/2 413`).
   private var headIsHTTP2 = false
@@ -175,11 +175,6 @@ final class CurlTransfer {
     set { snm_curl_set_pointer(easy, CURLOPT_PREREQDATA, context) }
     writes = !request.maySendAgain
     effect = request.sentEffect
-    if let bodyFile {
-      bodyLength = bodyFile.length
-    } else if request.body != nil || [.post, .put, .patch].contains(request.method) {
-      bodyLength = Int64(request.body?.count ?? 0)
-    }
     // libcurl tells a REFUSED_STREAM it sends again after (a read's kept connection the server
     // had closed it sends again so too, as the plain transport does) and a GOAWAY's code only in its
     // notes: read until the answer's first line, a write's from the start (it must not miss a
@@ -205,6 +200,7 @@ final class CurlTransfer {
       set { snm_curl_set_pointer(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
     }
     if let bodyFile {
+      bodyLength = bodyFile.length
       // The body is read from disk as curl sends it (the read callback), never whole in memory.
       set { snm_curl_set_callback(easy, CURLOPT_READFUNCTION, curlReadBody) }
       set { snm_curl_set_pointer(easy, CURLOPT_READDATA, context) }
@@ -216,6 +212,7 @@ final class CurlTransfer {
       }
     } else if request.body != nil || [.post, .put, .patch].contains(request.method) {
       let body = request.body ?? Data()
+      bodyLength = Int64(body.count)
       set { snm_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) }
       // COPYPOSTFIELDS copies the bytes, so the body need not outlive this call.
       // (An empty body is given one byte of storage, of which curl copies none.)
