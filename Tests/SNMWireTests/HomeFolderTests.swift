@@ -8,19 +8,7 @@ import Testing
 @Suite struct HomeFolderTests {
   /// This account's home as `getent passwd UID` gives it (its sixth field).
   private static func accountHome() throws -> String {
-    let getent = Process()
-    getent.executableURL = URL(fileURLWithPath: "/usr/bin/getent")
-    getent.arguments = ["passwd", String(getuid())]
-    let output = Pipe()
-    getent.standardOutput = output
-    try getent.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    getent.waitUntilExit()
-    try #require(getent.terminationStatus == 0, "getent knows no user \(getuid())")
-    let fields = text.trimmingCharacters(in: .newlines).split(
-      separator: ":", omittingEmptySubsequences: false)
-    try #require(fields.count == 7, "getent passwd said \(text)")
-    return String(fields[5])
+    try #require(try Getent.account(String(getuid())), "getent knows no user \(getuid())").home
   }
 
   @Test func homeSetIsTakenAsItIs() {
@@ -49,14 +37,8 @@ import Testing
 
   /// A user id the password database does not know has `/` as its home, as login(1) gives one.
   @Test func aUserWithNoEntryHasTheRootFolder() throws {
-    let unknown: uid_t = 3_999_999_917
-    let getent = Process()
-    getent.executableURL = URL(fileURLWithPath: "/usr/bin/getent")
-    getent.arguments = ["passwd", String(unknown)]
-    getent.standardOutput = FileHandle.nullDevice
-    try getent.run()
-    getent.waitUntilExit()
-    try #require(getent.terminationStatus == 2, "user \(unknown) exists here")
+    let unknown = AccountEntryTests.unknownUID
+    try #require(try Getent.fields("passwd", String(unknown)) == nil, "user \(unknown) exists here")
     #expect(HomeFolder.path(home: nil, user: unknown) == "/")
     #expect(HomeFolder.path(home: "", user: unknown) == "/")
     #expect(HomeFolder.path(home: "/tmp/h", user: unknown) == "/tmp/h")
