@@ -202,7 +202,7 @@ public struct FilterPredicate: Sendable, Equatable {
 
 extension FilterPredicate {
   /// Its parts taken, not copied; made by the memberwise initializer (as ``SelectField``'s).
-  public init(
+  @inline(__always) public init(
     column: consuming ColumnPath, negated: Bool = false, op: FilterOperator,
     quantifier: Quantifier? = nil, config: consuming Name? = nil, value: consuming ValueNode,
     operatorRange: SourceRange, range: SourceRange

@@ -138,8 +138,10 @@ public struct SelectField: Sendable, Equatable {
 extension SelectField {
   /// Its parts taken, not copied; made by the memberwise initializer (an initializer that set
   /// the parts one by one built the field in `self` and copied it out: a retain and a release of
-  /// each name).
-  public init(
+  /// each name). Inlined into the parser, as ``ColumnPath``'s and ``FilterPredicate``'s are: out
+  /// of line (not inlined since the box), each was a call that took its parts in registers and
+  /// wrote the value through memory, and the parts were retained for it and released after.
+  @inline(__always) public init(
     alias: consuming Name? = nil, column: consuming ColumnPath, aggregate: consuming Name? = nil,
     inputCast: consuming Name? = nil, cast: consuming Name? = nil, range: SourceRange
   ) {
@@ -190,15 +192,17 @@ public struct ColumnPath: Sendable, Equatable {
 }
 
 extension ColumnPath {
-  /// Its parts taken, not copied; made by the memberwise initializer (as ``SelectField``'s).
-  public init(
-    embedPath: consuming [Name] = [], column: consuming Name, json: consuming [JSONPathStep] = [],
-    range: SourceRange
+  /// Its parts taken, not copied; made by the memberwise initializer (as ``SelectField``'s). An
+  /// empty path is none; the parser passes nil, so that a column with neither makes no array
+  /// (an empty one, made and then released, was two calls at every column).
+  @inline(__always) public init(
+    embedPath: consuming [Name]? = nil, column: consuming Name,
+    json: consuming [JSONPathStep]? = nil, range: SourceRange
   ) {
     self.init(
       column: column, range: range,
-      paths: embedPath.isEmpty && json.isEmpty
-        ? nil : RareBox(Paths(embedPath: embedPath, json: json)))
+      paths: (embedPath?.isEmpty ?? true) && (json?.isEmpty ?? true)
+        ? nil : RareBox(Paths(embedPath: embedPath ?? [], json: json ?? [])))
   }
 }
 

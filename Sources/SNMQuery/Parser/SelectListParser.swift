@@ -106,8 +106,9 @@ enum SelectListParser {
     builder.add(
       .field(
         SelectField(
-          alias: alias, column: ColumnPath(column: name, json: json, range: columnRange),
-          aggregate: aggregate, inputCast: inputCast, cast: cast,
+          alias: consume alias,
+          column: ColumnPath(column: consume name, json: json, range: columnRange),
+          aggregate: consume aggregate, inputCast: consume inputCast, cast: consume cast,
           range: SourceRange(start: start, end: parser.previousEnd))),
       quotedOrAggregate: quotedOrAggregate, to: &nodes)
   }
@@ -153,9 +154,10 @@ enum SelectListParser {
       ? nil : try parser.parseName(.type, what: "a type", after: "'::'")
   }
 
-  /// `->key` / `->>key` steps; keys are names, numbers (`0`, `-1`) or quoted strings.
+  /// `->key` / `->>key` steps; keys are names, numbers (`0`, `-1`) or quoted strings; nil when
+  /// none is written (no array made, none released).
   @inline(__always) static func parseJSONPath(_ parser: inout Parser) throws(ParseFailure)
-    -> [JSONPathStep]
+    -> [JSONPathStep]?
   {
     // Most columns have no path: one look at the token (unless completing here), inlined where
     // it is asked for (a call to the whole function saved and restored its registers, about 30
@@ -163,9 +165,10 @@ enum SelectListParser {
     if parser.position != parser.cursorToken && parser.current.kind != .arrow
       && parser.current.kind != .doubleArrow
     {
-      return []
+      return nil
     }
-    return try parseJSONSteps(&parser)
+    let steps = try parseJSONSteps(&parser)
+    return steps.isEmpty ? nil : steps
   }
 
   /// The steps of `parseJSONPath()`, from the current token on.
@@ -196,16 +199,17 @@ enum SelectListParser {
     throws(ParseFailure) -> ColumnPath
   {
     var column = try parser.parseName(.column(table: nil), what: "a column", after: after())
-    // Most columns have no embed path: no array is made for them.
-    var names: [Name] = []
+    // Most columns have no embed path: no array is made for them (nor released).
+    var names: [Name]?
     while parser.current.kind == .dot && parser.peek().start == parser.current.end {
       parser.advance()
       let embed = column.text
-      names.append(column)
+      if names == nil { names = [] }
+      names?.append(column)
       column = try parser.parseName(.column(table: embed), what: "a column", after: "'\(embed).'")
     }
     let json = try parseJSONPath(&parser)
-    let start = names.first?.range.start ?? column.range.start
+    let start = names?.first?.range.start ?? column.range.start
     return ColumnPath(
       embedPath: names, column: column, json: json,
       range: SourceRange(start: start, end: parser.previousEnd))
