@@ -12,8 +12,10 @@ public enum SNMNetworkError: Error, Sendable, Hashable {
   case invalidURL(String)
   /// No connection: refused, host not found, network down. `cause` says which.
   case unreachable(url: String, cause: String)
-  /// No complete answer within `seconds`.
-  case timedOut(url: String, seconds: Double)
+  /// No complete answer within `seconds`. `answered`: the status of a 2xx answer whose head came
+  /// over HTTP/2 while the request's body still went out, after which the server read no more of
+  /// the body (libcurl sends on after a 2xx, as the server may read the rest yet).
+  case timedOut(url: String, seconds: Double, answered: Int? = nil)
   /// The server answered with a non-2xx status.
   case http(SNMServerError)
   /// The answer could not be read: not HTTP, cut off, or a body that should be JSON and is not.
@@ -34,8 +36,12 @@ extension SNMNetworkError: CustomStringConvertible {
     switch self {
     case .invalidURL(let url): "invalid URL '\(url)'"
     case .unreachable(let url, let cause): "could not reach \(url): \(cause)"
-    case .timedOut(let url, let seconds):
+    case .timedOut(let url, let seconds, nil):
       "no answer from \(url) within \(Self.format(seconds)) s (timed out)"
+    case .timedOut(let url, let seconds, let status?):
+      "\(url) answered (HTTP \(status)) before the request's body was sent whole, and read no more "
+        + "of the body within \(Self.format(seconds)) s (timed out; the request may have been "
+        + "applied)"
     case .http(let failure): failure.description
     case .malformedResponse(let url, let reason): "malformed answer from \(url): \(reason)"
     case .cancelled(let url): "request to \(url) cancelled"

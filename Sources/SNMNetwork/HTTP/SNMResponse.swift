@@ -36,18 +36,39 @@ public struct SNMResponse: Sendable, Hashable {
   /// sending then, and 7.88 waited to the timeout for a stream the server had ended (curl issue
   /// 15316) where no reset came; the transport ends the transfer itself (``CurlTransfer``).
   public struct EarlyAnswer: Sendable, Hashable {
-    /// Whether the answer's body was read: it was when the answer named its length; one that
-    /// did not was not waited for (nothing says where it ends), and ``SNMResponse/body`` is empty.
-    public var bodyRead: Bool
+    /// What became of the answer's own fields and body.
+    public enum Rest: Sendable, Hashable {
+      /// Read: the answer named its length.
+      case read
+      /// Not waited for: the answer named no length (nothing says where it ends), and
+      /// ``SNMResponse/body`` is empty.
+      case notWaitedFor
+      /// Dropped by libcurl: the server closed the stream once it had answered (RST_STREAM
+      /// NO_ERROR, RFC 9113 §8.1: stop sending the body), and libcurl 7.88 then hands over
+      /// nothing of the answer; only its status was read (``CurlTransfer/droppedStatus``).
+      /// ``SNMResponse/headers`` and ``SNMResponse/body`` are empty.
+      case dropped
+    }
 
-    public init(bodyRead: Bool) {
-      self.bodyRead = bodyRead
+    public var rest: Rest
+
+    public init(rest: Rest) {
+      self.rest = rest
     }
 
     /// What happened, as a message's note says it.
     public var described: String {
-      "the server answered before the request's body was sent whole: the rest of it was not sent"
-        + (bodyRead ? "" : ", and the answer's body (of no stated length) was not waited for")
+      let said = "the server answered before the request's body was sent whole"
+      switch rest {
+      case .read: return said + ": the rest of it was not sent"
+      case .notWaitedFor:
+        return said + ": the rest of it was not sent, and the answer's body (of no stated length) "
+          + "was not waited for"
+      case .dropped:
+        return said + " and closed its HTTP/2 stream (RST_STREAM NO_ERROR): the rest of it was not "
+          + "sent, and libcurl 7.88 keeps nothing of such an answer but its status (its fields "
+          + "and body, the server's message among them, were not read)"
+      }
     }
   }
 

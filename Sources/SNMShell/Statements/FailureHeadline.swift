@@ -16,7 +16,7 @@ enum FailureHeadline {
     return switch error {
     case SNMNetworkError.http(let failure) where failure.status == 401 && failure.code == nil:
       refusedKey
-    case SNMNetworkError.timedOut(_, let seconds):
+    case SNMNetworkError.timedOut(_, let seconds, _):
       "timed out after \(format(seconds)) s"
     case SNMNetworkError.malformedResponse:
       "the project's answer could not be read"

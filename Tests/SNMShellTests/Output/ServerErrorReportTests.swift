@@ -76,7 +76,7 @@ private func serverError(_ status: Int, _ body: String) -> SNMServerError {
   var response = SNMResponse(
     url: "https://x/rest/v1/t", status: 413, headers: [:],
     body: Data(#"{"message":"Payload too large"}"#.utf8))
-  response.earlyAnswer = SNMResponse.EarlyAnswer(bodyRead: true)
+  response.earlyAnswer = SNMResponse.EarlyAnswer(rest: .read)
   let read = ServerErrorReport(role: "anon", signedIn: false).render(
     SNMServerError(response: response))
   #expect(
@@ -87,10 +87,18 @@ private func serverError(_ status: Int, _ body: String) -> SNMServerError {
 
       """)
   var unread = SNMResponse(url: "https://x/rest/v1/t", status: 413, headers: [:], body: Data())
-  unread.earlyAnswer = SNMResponse.EarlyAnswer(bodyRead: false)
+  unread.earlyAnswer = SNMResponse.EarlyAnswer(rest: .notWaitedFor)
   let text = ServerErrorReport(role: "anon", signedIn: false).render(
     SNMServerError(response: unread))
   #expect(
     text.hasSuffix(
       "not sent, and the answer's body (of no stated length) was not waited for\n"))
+  unread.earlyAnswer = SNMResponse.EarlyAnswer(rest: .dropped)
+  let dropped = ServerErrorReport(role: "anon", signedIn: false).render(
+    SNMServerError(response: unread))
+  #expect(
+    dropped.hasPrefix(
+      "error (HTTP 413): no message\n  note: the server answered before the request's body was "
+        + "sent whole and closed its HTTP/2 stream (RST_STREAM NO_ERROR): the rest of it was not "
+        + "sent, and libcurl 7.88 keeps nothing of such an answer but its status"))
 }

@@ -130,11 +130,13 @@ final class CurlHandle: Sendable {
         return .failed(CURLE_WRITE_ERROR, transfer)
       }
       // An early answer of no stated length, stopped at its head (``CurlTransfer/earlyAnswer``).
-      if result == CURLE_WRITE_ERROR, transfer.earlyAnswer?.bodyRead == false,
+      if result == CURLE_WRITE_ERROR, transfer.earlyAnswer?.rest == .notWaitedFor,
         transfer.bodyFailure == nil, transfer.fileFailure == nil
       {
         return .answered(transfer)
       }
+      // An early answer libcurl dropped when the server closed the stream after it: its status.
+      if result == CURLE_HTTP2_STREAM, transfer.droppedAnswer() { return .answered(transfer) }
       // libcurl 7.88 ends with no error an HTTP/1.1 transfer whose head the connection's close
       // cut in its fields (`HTTP/1.1 200 OK` and part of a field: a 200 with no body): no
       // answer came (``CurlTransfer/headCutOff``).

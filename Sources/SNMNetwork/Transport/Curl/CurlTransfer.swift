@@ -40,6 +40,13 @@ final class CurlTransfer {
   /// ``answeredEarly()``), and the length its head named (nil: none).
   private(set) var earlyAnswer: SNMResponse.EarlyAnswer?
   private var earlyAnswerLength: Int64?
+  /// The status of a 2xx HTTP/2 answer whose head ended while the request's body still went out
+  /// (``noteEarlyAnswer()``): libcurl sends on, and a server that reads no more of the body
+  /// leaves the transfer to time out, which says the answer came
+  /// (``SNMNetworkError/timedOut(url:seconds:answered:)``).
+  private(set) var earlySuccess: Int?
+  /// The status of an answer libcurl kept to itself (``droppedAnswer(status:)``).
+  private(set) var droppedStatus: Int?
   /// Where a 200 body goes (once the status line says 200), and the writer for it.
   var saveTo: String?
   var writer: BesideFile?
@@ -279,7 +286,7 @@ final class CurlTransfer {
     if bytes.isEmpty {
       headEnded()
       // An early answer of no stated length ends the transfer at its head (``answeredEarly()``).
-      return earlyAnswer?.bodyRead != false
+      return earlyAnswer?.rest != .notWaitedFor
     }
     do throws(HTTPParseError) {
       headers.append(try HTTPHeaders.Field(checkedHeaderLine: bytes))
@@ -353,12 +360,36 @@ final class CurlTransfer {
   /// head, since nothing else tells where it ends (libcurl does not say when the stream's end
   /// came).
   private func noteEarlyAnswer() {
-    guard headIsHTTP2, headStatus >= 300, let bodyLength, let easy else { return }
+    guard headIsHTTP2, let bodyLength, let easy else { return }
     var sent: curl_off_t = 0
     guard snm_curl_get_offset(easy, CURLINFO_SIZE_UPLOAD_T, &sent) == CURLE_OK, sent < bodyLength
     else { return }
+    // A 2xx answer is no refusal: libcurl sends on, and the server may read the rest yet (a
+    // stream both ways). Should it not, the transfer times out, saying the answer came.
+    guard headStatus >= 300 else {
+      earlySuccess = headStatus
+      return
+    }
     earlyAnswerLength = HTTPHeaders(headers)["Content-Length"].flatMap { Int64($0) }
-    earlyAnswer = SNMResponse.EarlyAnswer(bodyRead: earlyAnswerLength != nil)
+    earlyAnswer = SNMResponse.EarlyAnswer(rest: earlyAnswerLength != nil ? .read : .notWaitedFor)
+  }
+
+  /// The server answered while the request's body still went out and closed its HTTP/2 stream
+  /// (RST_STREAM NO_ERROR, RFC 9113 §8.1: the answer is whole, the rest of the body is not
+  /// wanted), and libcurl 7.88 failed the transfer with nothing of the answer handed over
+  /// (``closedWhileSending``): its fields and body are lost, and only the status libcurl keeps
+  /// from the frame itself is had (``snm_curl_last_http2_status``). One of 300 or more is the
+  /// server's answer (an early 413 or 401: ``SNMResponse/EarlyAnswer/Rest/dropped``); a 2xx is
+  /// told in the failure (its body, rows it may return, is lost). False when no final status is.
+  func droppedAnswer() -> Bool {
+    guard closedWhileSending, !receivedHead, let easy else { return false }
+    let status = snm_curl_last_http2_status(easy)
+    guard status >= 200 else { return false }
+    droppedStatus = status
+    guard status >= 300 else { return false }
+    self.status = status
+    earlyAnswer = SNMResponse.EarlyAnswer(rest: .dropped)
+    return true
   }
 
   /// Whether an early answer (``earlyAnswer``) that named its length has come whole

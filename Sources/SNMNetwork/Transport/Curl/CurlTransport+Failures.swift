@@ -13,8 +13,9 @@ extension CurlTransport {
     if code == CURLE_OUT_OF_MEMORY, let refusal = transfer.headLineRefusal {
       return .malformedResponse(url: url, reason: "the answer is not valid HTTP (\(refusal))")
     }
-    // A write libcurl would have sent again on a new connection (``CurlTransfer/willSend()``).
-    if transfer.unansweredWriteStopped {
+    // A write libcurl would have sent again on a new connection (``CurlTransfer/willSend()``),
+    // but for one a GOAWAY said the server did not process (told as the GOAWAY).
+    if transfer.unansweredWriteStopped, !transfer.notProcessed || transfer.goawayError == nil {
       return .malformedResponse(
         url: url, reason: TransportRequest.unansweredReason(transfer.effect))
     }
@@ -26,7 +27,7 @@ extension CurlTransport {
     }
     switch code {
     case CURLE_OPERATION_TIMEDOUT:
-      return .timedOut(url: url, seconds: timeout)
+      return .timedOut(url: url, seconds: timeout, answered: transfer.earlySuccess)
     case CURLE_ABORTED_BY_CALLBACK:
       return .cancelled(url: url)
     case CURLE_COULDNT_RESOLVE_HOST:
@@ -102,14 +103,14 @@ extension CurlTransport {
   static func http2Reset(_ code: CURLcode, transfer: CurlTransfer) -> String? {
     let detail = transfer.errorText
     if let stopped = transfer.resendStopped {
-      let why = transfer.isResend ? sentOnceMore : "a request that writes is not sent again"
       return "the answer is not valid HTTP/2 (the stream was reset: \(http2ErrorName(stopped)); "
-        + "\(why))"
+        + "\(stoppedResend(notProcessed: transfer.notProcessed, isResend: transfer.isResend)))"
     }
     if code == CURLE_SEND_FAIL_REWIND, let reset = transfer.unrewoundReset {
       let why =
-        transfer.isResend
-        ? sentOnceMore : "a request whose body is read from a file is not sent again"
+        transfer.isResend || transfer.notProcessed
+        ? stoppedResend(notProcessed: transfer.notProcessed, isResend: transfer.isResend)
+        : "a request whose body is read from a file is not sent again"
       return "the answer is not valid HTTP/2 (the stream was reset: \(http2ErrorName(reset)); "
         + "\(why))"
     }
@@ -117,6 +118,13 @@ extension CurlTransport {
     switch code {
     case CURLE_HTTP2_STREAM where detail.isEmpty && transfer.closedWhileSending:
       let written = transfer.effect.mayHaveBeenApplied.map { "; " + $0 } ?? ""
+      // A 2xx answer libcurl dropped (``CurlTransfer/droppedAnswer()``; one of 300 or more is
+      // returned as the server's answer): what it said of the request is lost with its body.
+      if let status = transfer.droppedStatus {
+        return "the server answered (HTTP \(status)) before the request's body was sent whole and "
+          + "closed its HTTP/2 stream (RST_STREAM NO_ERROR): libcurl 7.88 keeps nothing of such "
+          + "an answer but its status (its fields and body were not read)\(written)"
+      }
       return "the server closed the HTTP/2 stream before the request was sent whole, and no "
         + "answer was read\(written)"
     case CURLE_HTTP2_STREAM:
@@ -168,13 +176,6 @@ extension CurlTransport {
     let streamEnded =
       code == CURLE_PARTIAL_FILE
       && detail.hasSuffix(" before end of the underlying stream")
-    var written = ""
-    if transfer.writes {
-      written =
-        !transfer.notProcessed
-        ? transfer.effect.mayHaveBeenApplied.map { "; " + $0 } ?? ""
-        : transfer.isResend ? "; " + sentOnceMore : "; the server did not process the write"
-    }
     switch code {
     case CURLE_HTTP2 where detail.isEmpty: break
     case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
@@ -184,11 +185,41 @@ extension CurlTransport {
     }
     guard code == CURLE_HTTP2 || transfer.goawayError != nil else {
       return "the answer is not valid HTTP/2 (the connection closed before the answer: its "
-        + "stream ended without one\(written))"
+        + "stream ended without one\(writtenBeforeAnswer(transfer)))"
     }
+    return goawayBeforeAnswer(transfer)
+  }
+
+  /// A GOAWAY before the answer's first line, with its code and what a write came to
+  /// (``closedBeforeAnswer(_:transfer:)``; a write whose send again libcurl's was stopped, which
+  /// the GOAWAY said the server did not process, is told so too).
+  static func goawayBeforeAnswer(_ transfer: CurlTransfer) -> String {
     let name = transfer.goawayError.map { ": " + http2ErrorName($0) } ?? ""
     return "the answer is not valid HTTP/2 (the connection was closed by GOAWAY before the "
-      + "answer\(name)\(written))"
+      + "answer\(name)\(writtenBeforeAnswer(transfer)))"
+  }
+
+  /// What a write a connection's end left unanswered came to: it may have been applied, or the
+  /// server said it did not process it (then sent once more, or not: ``stoppedResend``); "" for
+  /// a read.
+  private static func writtenBeforeAnswer(_ transfer: CurlTransfer) -> String {
+    guard transfer.writes else { return "" }
+    guard transfer.notProcessed else {
+      return transfer.effect.mayHaveBeenApplied.map { "; " + $0 } ?? ""
+    }
+    return "; " + stoppedResend(notProcessed: true, isResend: transfer.isResend)
+  }
+
+  /// What became of a write after a reset or GOAWAY that ended its transfer, by what was done:
+  /// one the server said it did not process (REFUSED_STREAM, a GOAWAY below its stream) is sent
+  /// once more on a new connection (``mayResend(_:after:transfer:)``) and told so when that send
+  /// failed too, and as not sent again when it could not go (no new connection to be had: these
+  /// words are the first send's only then); any other (HTTP_1_1_REQUIRED) is not sent again.
+  static func stoppedResend(notProcessed: Bool, isResend: Bool) -> String {
+    if isResend { return sentOnceMore }
+    return notProcessed
+      ? "the server did not process the write, not sent again"
+      : "a request that writes is not sent again"
   }
 
   /// Whether a request that failed so may be sent once more on a new connection:

@@ -8,8 +8,10 @@ enum PlainHTTPFailure: Error, Equatable {
   case unreachable(String)
   case timedOut
   case cancelled
-  /// The connection ended early; `receivedNothing` means not one byte of an answer came (a kept
-  /// connection the server had closed: the request may be sent again on a new one).
+  /// The connection ended early; `receivedNothing` means nothing of an answer came: not one
+  /// byte, or only the start of a status line (``PlainHTTPReader/statusLineCut(_:)``, which
+  /// libcurl takes as nothing too). A kept connection the server had closed: a read may be sent
+  /// again on a new one.
   case closedEarly(receivedNothing: Bool)
   /// The connection ended before one byte of the answer came, and the request is not sent again
   /// (a write, which the server may have applied; a read on a new connection): worded by what
@@ -143,6 +145,8 @@ struct PlainHTTPReader {
   {
     decoder.answersHEAD = isHead
     var receivedAny = !decoder.unread.isEmpty
+    // The answer's bytes taken so far, for a head cut in its status line (``statusLineCut``).
+    var received = decoder.unread.count
     var head: HTTPResponseHead?
     // Where the body goes: a file for a 200 answer with `saveTo`, else memory (or a spill).
     var body: ArrivingBody?
@@ -184,6 +188,7 @@ struct PlainHTTPReader {
       }
       if count > 0 {
         receivedAny = true
+        received += count
         continue
       }
       switch decoder.finish() {
@@ -192,6 +197,12 @@ struct PlainHTTPReader {
         return try Self.answer(head, body, file)
       case .idle:
         throw .closedEarly(receivedNothing: !receivedAny)
+      case .inHead where decoder.unread.count == received && Self.statusLineCut(decoder.unread):
+        // Part of a status line and no more (no interim answer before it): libcurl keeps such
+        // bytes to itself ("Empty reply from server") and takes them as nothing answered, a
+        // read it sends again on a new connection; so does this transport, in the same words
+        // (``TransportRequest/unansweredReason(_:)``) over http:// as over https://.
+        throw .closedEarly(receivedNothing: true)
       case .inHead:
         throw .closedEarly(receivedNothing: false)
       case .inBody(let remaining?):
@@ -199,6 +210,17 @@ struct PlainHTTPReader {
       case .inBody(nil):
         throw Self.cutOff("transfer closed with outstanding read data remaining")
       }
+    }
+  }
+
+  /// Whether `bytes`, the whole of an answer cut off, are a status line's start and no more: no
+  /// line end, and as much of `HTTP/` as came (in any case, as libcurl reads a status line's
+  /// start; bytes that cannot start one libcurl refuses as HTTP/0.9, and the decoder at the
+  /// line's end).
+  static func statusLineCut(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard !bytes.contains(10) else { return false }
+    return zip(bytes, "HTTP/".utf8).allSatisfy { byte, letter in
+      byte == letter || byte == letter | 0x20
     }
   }
 
