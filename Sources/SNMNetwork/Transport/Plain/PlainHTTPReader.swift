@@ -214,14 +214,11 @@ struct PlainHTTPReader {
   }
 
   /// Whether `bytes`, the whole of an answer cut off, are a status line's start and no more: no
-  /// line end, and as much of `HTTP/` as came (in any case, as libcurl reads a status line's
-  /// start; bytes that cannot start one libcurl refuses as HTTP/0.9, and the decoder at the
-  /// line's end).
+  /// line end, and as much of `HTTP/` as came. (Bytes that cannot start one the decoder refuses
+  /// as they come, "Received HTTP/0.9 when not allowed", as libcurl does; `http/` too, which
+  /// libcurl takes.)
   static func statusLineCut(_ bytes: ArraySlice<UInt8>) -> Bool {
-    guard !bytes.contains(10) else { return false }
-    return zip(bytes, "HTTP/".utf8).allSatisfy { byte, letter in
-      byte == letter || byte == letter | 0x20
-    }
+    !bytes.contains(10) && bytes.starts(with: "HTTP/".utf8.prefix(bytes.count))
   }
 
   /// Reads the connection's next bytes: the body's straight into it when the decoder knows they
