@@ -11,6 +11,7 @@ import re
 import select
 import shlex
 import signal
+import sys
 import time
 
 import pexpect
@@ -349,3 +350,178 @@ def test_ctrl_z_then_bg_waits_stopped_until_fg_takes_the_line_up(shell_env):
         bash.press("Enter")
         screen = bash.wait_for(lambda s: "(1 row)" in s)
         assert re.search(r"^ Bori\s*$", screen, re.M), screen
+
+
+# ---- the terminal taken from snm: no shell to give it back, or one that does ---------------------
+# A read of the terminal from the background fails (EIO: snm's threads block SIGTTIN). Where no
+# shell can bring snm to the front (its process group orphaned: no job control) that is said once,
+# and snm ends with exit 2; where one can, snm waits stopped until it does, as a job reading from
+# the background does, and takes its line up again.
+
+# The terminal's session leader: starts snm through a middle process in a process group of its own
+# and gives that group the terminal; at SIGUSR1 takes it back, at the next gives it again and
+# continues the group (as `fg` does). How: "orphaned from the start" (the middle leaves before snm
+# starts, the group never has the terminal), "orphaned at the prompt" (the middle leaves once snm
+# has the terminal), "job" (the middle stays: a parent in the session, the group is a job).
+LEADER = r'''
+import os, signal, sys, time
+snm, how = sys.argv[1], sys.argv[2]
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+
+def run_snm():
+    pid = os.fork()
+    if pid == 0:
+        signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+        os.execv(snm, [snm])
+    status = os.waitpid(pid, 0)[1]
+    os.write(1, b"[snm exited %d]\r\n" % os.waitstatus_to_exitcode(status))
+
+middle = os.fork()
+if middle == 0:
+    os.setpgid(0, 0)
+    if how != "orphaned from the start":
+        while os.tcgetpgrp(0) != os.getpgrp():
+            time.sleep(0.01)
+    if how == "job":
+        run_snm()
+    elif os.fork() == 0:
+        while os.getppid() == middle:  # until the middle is gone: the group is orphaned
+            time.sleep(0.01)
+        run_snm()
+    os._exit(0)
+try:
+    os.setpgid(middle, middle)
+except OSError:
+    pass  # it did so itself, and may have left
+if how != "orphaned from the start":
+    os.tcsetpgrp(0, middle)
+    signal.sigwait({signal.SIGUSR1})
+    os.tcsetpgrp(0, os.getpgrp())
+    os.write(1, b"[terminal taken]\r\n")
+    if how == "job":
+        signal.sigwait({signal.SIGUSR1})
+        os.tcsetpgrp(0, middle)
+        os.killpg(middle, signal.SIGCONT)
+time.sleep(600)
+'''
+
+NOT_READABLE = ("snm: cannot read standard input: snm is in the background of its terminal and no "
+                "shell can bring it to the front (no job control); run snm in the foreground, or "
+                "give it its statements with -c, a file or a pipe")
+
+
+def session_members(sid):
+    """The pids in session `sid`."""
+    members = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.getsid(int(entry.name)) == sid:
+                    members.append(int(entry.name))
+            except OSError:
+                pass
+    return members
+
+
+def snm_in_session(sid):
+    """The pid of snm in session `sid`, once it started."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        for pid in session_members(sid):
+            try:
+                if pathlib.Path(f"/proc/{pid}/exe").resolve() == pathlib.Path(SNM).resolve():
+                    return pid
+            except OSError:
+                pass
+        time.sleep(0.05)
+    raise AssertionError("snm did not start in the leader's session")
+
+
+@pytest.fixture
+def leader(project, tmp_path):
+    """Starts LEADER at a pty in one of its ways (a session of its own); at the end every process
+    of that session is killed."""
+    env = dict(os.environ, TERM="xterm", SUPABASE_URL=project.url,
+               SUPABASE_ANON_KEY=project.anon_key, XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               PAGER="cat", NO_COLOR="1")
+    children = []
+
+    def start(how):
+        child = pexpect.spawn(sys.executable, ["-c", LEADER, SNM, how], env=env,
+                              encoding="utf-8", timeout=30, dimensions=(24, 120))
+        children.append(child)
+        return child
+    yield start
+    for child in children:
+        for pid in session_members(child.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        child.close(force=True)
+
+
+def test_snm_started_where_no_shell_can_give_it_the_terminal_says_so_once(leader):
+    """It printed "no line editing here (...); reading plainly", then failed the plain read with
+    "input/output error: the disk or device failed (EIO)": two messages, the second not true."""
+    child = leader("orphaned from the start")
+    child.expect(r"\[snm exited (\d+)\]")
+    said = child.before
+    assert child.match.group(1) == "2", said
+    assert said.count("snm: ") == 1 and NOT_READABLE in said.replace("\r\n", "\n"), said
+    assert "EIO" not in said and "plainly" not in said, said
+
+
+def test_the_terminal_taken_from_snm_at_the_prompt_with_no_shell_to_give_it_back(leader):
+    """The terminal taken while snm waits at its prompt, by a leader that never gives it back:
+    snm said "input/output error: the disk or device failed (EIO), at line 1" (no disk failed and
+    no line 1 was read)."""
+    child = leader("orphaned at the prompt")
+    child.expect_exact("snm anon@local> ")
+    snm_in_session(child.pid)
+    child.send("from dog_profile")
+    child.expect_exact("from dog_profile")
+    os.kill(child.pid, signal.SIGUSR1)
+    child.expect_exact("[terminal taken]")
+    child.send(" select name\r")
+    child.expect(r"\[snm exited (\d+)\]")
+    said = child.before
+    assert child.match.group(1) == "2", said
+    assert NOT_READABLE in said.replace("\r\n", "\n"), said
+    assert "EIO" not in said and "line 1" not in said and "(0 rows)" not in said, said
+
+
+def test_the_terminal_taken_and_given_back_by_a_shell_leaves_snm_stopped_then_reading_on(leader):
+    """The same under a leader that gives the terminal back (job control): snm failed the read and
+    ended with exit 2. It stops, as a job that reads from the background does, and once it has the
+    terminal again the line comes back as it was and the keys typed meanwhile go on it."""
+    child = leader("job")
+    child.expect_exact("snm anon@local> ")
+    pid = snm_in_session(child.pid)
+    child.send("from dog_profile select name")
+    child.expect_exact("from dog_profile select name")
+    os.kill(child.pid, signal.SIGUSR1)
+    child.expect_exact("[terminal taken]")
+    child.send(" order by id limit 1")
+    deadline = time.monotonic() + 20
+    state = "?"
+    while time.monotonic() < deadline and state != "T":
+        try:
+            state = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            state = "gone"
+            break
+        time.sleep(0.05)
+    assert state == "T", f"snm did not stop ({state}): {child.before!r}"
+    os.kill(child.pid, signal.SIGUSR1)
+    child.expect_exact("from dog_profile select name")
+    child.send("\r")
+    child.expect_exact("(1 row)")
+    assert re.search(r"^ Bori\s*$", child.before, re.M), child.before
+    child.expect_exact("snm anon@local> ")
+    child.sendline("\\q")
+    child.expect(r"\[snm exited (\d+)\]")
+    assert child.match.group(1) == "0", child.before

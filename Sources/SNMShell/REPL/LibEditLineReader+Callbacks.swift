@@ -107,6 +107,17 @@ extension LibEditLineReader {
     JobStop.stopAsTheTerminalWould()
     // Without job control the terminal is no longer snm's: the read fails and says so.
     guard JobStop.waitForTheForeground(of: STDIN_FILENO) else { return UInt8(CC_NORM) }
+    takeTheTerminalAgain(on: line)
+    return UInt8(CC_NORM)
+  }
+
+  /// Once snm is in the front of its terminal again (`fg`): the terminal raw again (in the mode
+  /// the shell left it in: libedit takes its settings afresh), the line drawn again where the
+  /// cursor is, at the window's width now (it may have changed size while snm was stopped).
+  func takeTheTerminalAgain(on line: OpaquePointer) {
+    // libedit sets the terminal raw only from its own cooked mode; after Ctrl-Z it is there
+    // already, after a read that failed in the background it is not.
+    _ = snm_el_prep_term(line, 0)
     _ = snm_el_prep_term(line, 1)
     // Asked of the terminal whether or not SIGWINCH has been handled yet (it may come after
     // SIGCONT); one handled later only draws the line again, at the same width.
@@ -115,7 +126,6 @@ extension LibEditLineReader {
     // Not CC_REDISPLAY: libedit would first erase as many rows above as the line had had, where
     // the shell's lines are now (the job's command that `fg` printed).
     _ = snm_el_refresh(line)
-    return UInt8(CC_NORM)
   }
 }
 

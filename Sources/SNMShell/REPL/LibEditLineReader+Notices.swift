@@ -50,7 +50,20 @@ extension LibEditLineReader {
       var byte: CChar = 0
       let count = read(STDIN_FILENO, &byte, 1)
       if count < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
+        let code = errno
+        if code == EINTR || code == EAGAIN { continue }
+        // The terminal was taken from snm while it read (its parent or shell gave it to another
+        // group): the kernel failed the read (EIO; snm's threads block SIGTTIN, which would
+        // have stopped it), and snm ended, exit 2. It stops as a job reading from the
+        // background does and reads on once in the front again, the line drawn again as it
+        // was. Where no shell can bring it there (no job control) the read fails: `readLine`
+        // says why.
+        if code == EIO && JobStop.isInTheBackground(of: STDIN_FILENO)
+          && JobStop.waitForTheForeground(of: STDIN_FILENO)
+        {
+          takeTheTerminalAgain(on: line)
+          continue
+        }
         return -1
       }
       if count == 0 { return 0 }

@@ -132,7 +132,7 @@ public final class LibEditLineReader: LineReader {
     // `snm &` waits, stopped, until `fg` (libedit set the foreground's terminal raw, its read
     // failed, and snm ended as at Ctrl-D with exit 0); without job control it cannot be read.
     guard JobStop.waitForTheForeground(of: STDIN_FILENO) else {
-      return .unreadable(.unreadable("-", errno: EIO))
+      return .unreadable(.inTheBackground("-"))
     }
     setPrompt(prompt)
     self.pending.withLock { $0 = pending }
@@ -156,10 +156,11 @@ public final class LibEditLineReader: LineReader {
         return .interrupted
       }
       guard let raw, count > 0 else {
-        // Continued in the background where no shell can bring snm to the front (Ctrl-Z, then
-        // its shell gone): the read failed, it is no end of input.
+        // The terminal was taken from snm while it read, and no shell can bring snm to the front
+        // again (Ctrl-Z, then its shell gone; ``readCharacter(on:into:)`` waited for one): the
+        // read failed (EIO), it is no end of input.
         if JobStop.isInTheBackground(of: STDIN_FILENO) {
-          return .unreadable(.unreadable("-", errno: EIO))
+          return .unreadable(.inTheBackground("-"))
         }
         writeOutput("\n")
         return .end
@@ -236,8 +237,7 @@ public enum LineReaderError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .noTerminal: "libedit could not open the terminal"
     case .setupFailed(let what): "libedit refused the \(what) setting"
-    case .inTheBackground:
-      "snm is in the background of its terminal and no shell can bring it to the front"
+    case .inTheBackground: ScriptLoadError.inTheBackground("-").description
     }
   }
 }

@@ -84,7 +84,8 @@ public struct PromptLoop {
       case .unreadable(let problem):
         // What was read of the statement it cut is not run: its end is lost. (`linesRead`
         // counts that statement's lines already.)
-        executor.baseErrors.write(Self.unreadable(problem, line: linesRead + 1))
+        executor.baseErrors.write(
+          Self.unreadable(problem, line: reader.isInteractive ? nil : linesRead + 1))
         executor.baseErrors.flush()
         _ = runner.finishScript()
         return problem.exitCode
@@ -113,9 +114,11 @@ public struct PromptLoop {
     }
   }
 
-  /// What is said when standard input cannot be read on at `line` (nothing from there on runs).
-  static func unreadable(_ problem: ScriptLoadError, line: Int) -> String {
-    "snm: \(problem), at line \(line): nothing from there on ran\n"
+  /// What is said when standard input cannot be read on at `line` (nothing from there on runs);
+  /// at a terminal (`line` nil) the problem alone: what was typed is no script with lines.
+  public static func unreadable(_ problem: ScriptLoadError, line: Int?) -> String {
+    guard let line else { return "snm: \(problem)\n" }
+    return "snm: \(problem), at line \(line): nothing from there on ran\n"
   }
 
   /// `snm anon@local> `, or its continuation `             -> ` of the same width. The name

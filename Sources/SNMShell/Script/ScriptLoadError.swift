@@ -23,6 +23,9 @@ public enum ScriptLoadError: Error, Sendable, Equatable, CustomStringConvertible
   case tooLarge(String, bytes: Int?, limit: Int)
   /// SIGINT or SIGTERM while waiting for a pipe's writer (`waiting`) or its next bytes.
   case interrupted(String, signal: Int32, waiting: Bool)
+  /// A terminal snm's process group is in the background of, where no shell can bring it to the
+  /// front (the group is orphaned: no job control): the kernel fails every read of it (EIO).
+  case inTheBackground(String)
 
   /// What to do with a script past the limit, which no setting moves (ScriptLoader's
   /// `maximumBytes` says why it is where it is).
@@ -57,6 +60,10 @@ public enum ScriptLoadError: Error, Sendable, Equatable, CustomStringConvertible
     case .interrupted(let path, let signal, let waiting):
       (signal == SIGTERM ? "terminated" : "interrupted")
         + (waiting ? " waiting for a writer to open " : " reading ") + Self.shown(path)
+    case .inTheBackground(let path):
+      "cannot read \(Self.shown(path)): snm is in the background of its terminal and no shell "
+        + "can bring it to the front (no job control); run snm in the foreground, or give it "
+        + "its statements with -c, a file or a pipe"
     }
   }
 

@@ -169,6 +169,12 @@ enum Runner {
         onFirstKey: { catalog.loadIfNotStarted() })
       var loop = PromptLoop(executor: executor, reader: reader)
       return await loop.run()
+    } catch LineReaderError.inTheBackground {
+      // Its terminal is not snm's to read, with an editor or without (the plain read failed with
+      // EIO after a notice that it would read plainly): said once, exit 2.
+      let problem = ScriptLoadError.inTheBackground("-")
+      StandardStreams.writeError(PromptLoop.unreadable(problem, line: nil))
+      return problem.exitCode
     } catch {
       // No line editor on this terminal: read lines plainly rather than not at all.
       StandardStreams.writeError("snm: no line editing here (\(error)); reading plainly\n")
