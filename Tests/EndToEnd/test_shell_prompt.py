@@ -3,9 +3,13 @@
 Each test starts the release binary against the session's local project, with its own history and
 cache directories, types as a user would and reads the rendered screen.
 """
+import fcntl
+import os
 import re
+import termios
 import time
 
+import pexpect
 import pytest
 
 from conftest import SNM
@@ -283,3 +287,43 @@ def test_output_longer_than_the_screen_goes_through_the_pager(shell_env):
         assert re.search(r"^paged\| \(11 rows\)$", screen, re.M), screen
         screen = short.run("from dog_profile select name order by id")
         assert "paged|" not in screen.split("select name order by id")[-1]
+
+
+def test_an_arrow_key_split_across_two_reads_after_ctrl_r_still_moves(shell_env):
+    """Over a slow link (ssh) a key's ESC may come in one read and `[C` in a later one. libedit's
+    search ends at ESC whatever follows (it has no wait), and snm replayed the ESC only when the
+    rest was there already: `[C` was typed into the line. As readline does in psql, snm waits up
+    to 0.1 s after an ESC that ends a search for the rest of its key. A bare pty: the two parts
+    are written apart, the second once snm has read the first."""
+    child = pexpect.spawn(SNM, env={**os.environ, **shell_env, "TERM": "xterm", "NO_COLOR": "1"},
+                          encoding="utf-8", timeout=30, dimensions=(24, 120))
+    try:
+        child.expect_exact("snm anon@local> ")
+        child.send("echo 'abc'\r")
+        child.expect(r"\nabc\r?\n")
+        child.expect_exact("snm anon@local> ")
+        terminal = os.open(os.readlink(f"/proc/{child.pid}/fd/0"), os.O_RDWR | os.O_NOCTTY)
+        try:
+            # Ctrl-R and the pattern, the key's ESC; once snm has read them (nothing left in the
+            # terminal's input), a moment apart, the rest of the key.
+            child.send("\x12ab\x1b")
+            waiting = bytearray(4)
+            deadline = time.monotonic() + 10
+            while True:
+                fcntl.ioctl(terminal, termios.FIONREAD, waiting)
+                if int.from_bytes(waiting, "little") == 0:
+                    break
+                assert time.monotonic() < deadline, "snm read nothing of Ctrl-R, ab, ESC"
+                time.sleep(0.001)
+            time.sleep(0.02)
+            child.send("[C")
+            child.send("Z\r")
+            child.expect_exact("snm anon@local> ")
+        finally:
+            os.close(terminal)
+        said = child.before
+        assert re.search(r"^aZbc\r?$", said, re.M) and "[C" not in said, said
+        child.sendline("\\q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
