@@ -5,6 +5,8 @@ import Synchronization
 private let windowResized = Atomic<Bool>(false)
 /// The write end of the pipe that wakes the editor's read, for the C handler; -1: none.
 private let resizeWakeEnd = Atomic<Int32>(-1)
+/// How many handlers are between taking ``resizeWakeEnd`` and writing to it.
+private let handlersWaking = Atomic<Int>(0)
 
 /// SIGWINCH for the line editor: the handler only notes the resize and writes a byte to the
 /// editor's wake pipe (async-signal-safe); the editor's own thread asks libedit for the new width
@@ -24,10 +26,14 @@ enum WindowResize {
     SignalAction.install(SIGWINCH, restarting: true, handler: noteResize)
   }
 
-  /// Stops waking `fd` (its pipe is about to close); a resize is only noted from now on.
+  /// Stops waking `fd` (its pipe is about to close); a resize is only noted from now on. Returns
+  /// once no handler is left that took `fd` before and has yet to write to it: closed, its number
+  /// goes to the next file any thread opens, which got that handler's byte (the handler runs on
+  /// the main or the signal thread, the reader ends on another).
   static func stopWaking(_ fd: Int32) {
     _ = resizeWakeEnd.compareExchange(
-      expected: fd, desired: -1, ordering: .acquiringAndReleasing)
+      expected: fd, desired: -1, ordering: .sequentiallyConsistent)
+    while handlersWaking.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
   }
 
   /// Whether the window changed size since the last look; the look resets it.
@@ -40,11 +46,14 @@ enum WindowResize {
 private func noteResize(_ signal: Int32) {
   let saved = errno
   windowResized.store(true, ordering: .releasing)
-  let fd = resizeWakeEnd.load(ordering: .acquiring)
+  // Counted before the descriptor is taken, so that `stopWaking` waits for this write.
+  handlersWaking.wrappingAdd(1, ordering: .sequentiallyConsistent)
+  let fd = resizeWakeEnd.load(ordering: .sequentiallyConsistent)
   if fd >= 0 {
     var byte: UInt8 = 1
     // A full pipe already holds a wake-up.
     _ = write(fd, &byte, 1)
   }
+  handlersWaking.wrappingSubtract(1, ordering: .sequentiallyConsistent)
   errno = saved
 }
