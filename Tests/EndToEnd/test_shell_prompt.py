@@ -289,12 +289,9 @@ def test_output_longer_than_the_screen_goes_through_the_pager(shell_env):
         assert "paged|" not in screen.split("select name order by id")[-1]
 
 
-def test_an_arrow_key_split_across_two_reads_after_ctrl_r_still_moves(shell_env):
-    """Over a slow link (ssh) a key's ESC may come in one read and `[C` in a later one. libedit's
-    search ends at ESC whatever follows (it has no wait), and snm replayed the ESC only when the
-    rest was there already: `[C` was typed into the line. As readline does in psql, snm waits up
-    to 0.1 s after an ESC that ends a search for the rest of its key. A bare pty: the two parts
-    are written apart, the second once snm has read the first."""
+def _arrow_key_split_after_ctrl_r(shell_env):
+    """One try: the line snm ran, or None when this side sent the key's rest too late to say
+    anything (the machine stalled it past snm's 0.1 s wait: a void try, not a verdict)."""
     child = pexpect.spawn(SNM, env={**os.environ, **shell_env, "TERM": "xterm", "NO_COLOR": "1"},
                           encoding="utf-8", timeout=30, dimensions=(24, 120))
     try:
@@ -310,6 +307,8 @@ def test_an_arrow_key_split_across_two_reads_after_ctrl_r_still_moves(shell_env)
             waiting = bytearray(4)
             deadline = time.monotonic() + 10
             while True:
+                # snm read the ESC after this moment if the queue is empty at the next look.
+                still_there = time.monotonic()
                 fcntl.ioctl(terminal, termios.FIONREAD, waiting)
                 if int.from_bytes(waiting, "little") == 0:
                     break
@@ -317,13 +316,33 @@ def test_an_arrow_key_split_across_two_reads_after_ctrl_r_still_moves(shell_env)
                 time.sleep(0.001)
             time.sleep(0.02)
             child.send("[C")
+            late = time.monotonic() - still_there > 0.08
             child.send("Z\r")
             child.expect_exact("snm anon@local> ")
         finally:
             os.close(terminal)
         said = child.before
-        assert re.search(r"^aZbc\r?$", said, re.M) and "[C" not in said, said
         child.sendline("\\q")
         child.expect(pexpect.EOF)
+        if late and not re.search(r"^aZbc\r?$", said, re.M):
+            return None
+        return said
     finally:
         child.close(force=True)
+
+
+def test_an_arrow_key_split_across_two_reads_after_ctrl_r_still_moves(shell_env):
+    """Over a slow link (ssh) a key's ESC may come in one read and `[C` in a later one. libedit's
+    search ends at ESC whatever follows (it has no wait), and snm replayed the ESC only when the
+    rest was there already: `[C` was typed into the line. As readline does in psql, snm waits up
+    to 0.1 s after an ESC that ends a search for the rest of its key. A bare pty: the two parts
+    are written apart (0.02 s), the second once snm has read the first. A try whose second part
+    this side could not send within 0.08 s of snm's read (a loaded machine) says nothing and is
+    made again; a try sent in time that types `[C` fails."""
+    for _ in range(5):
+        said = _arrow_key_split_after_ctrl_r(shell_env)
+        if said is not None:
+            assert re.search(r"^aZbc\r?$", said, re.M) and "[C" not in said, said
+            return
+    pytest.skip("in 5 tries this machine never let the test send the key's rest within 0.08 s "
+                "of snm's read of its ESC: nothing shown either way")
