@@ -1,4 +1,5 @@
 import Foundation
+import SNMWire
 import Testing
 
 @testable import SNMLocal
@@ -63,6 +64,30 @@ import Testing
     }
     #expect(first != second && first.hasPrefix("/tmp/snm-") && first.utf8.count == 15)
     #expect(SocketDirectory.problem(with: first, owner: owner) == nil)
+  }
+
+  /// An owner the password database has no entry of stops the start, naming the account and
+  /// what to do; the running user no longer stands in for it (the socket folder and the
+  /// cluster's folder were made as root's, never given away). A cluster with no owner (snm not
+  /// run as root) is the running user's: nothing is given away, no account is needed.
+  @Test func anOwnerWithNoAccountStopsAndNoOwnerIsTheRunningUser() throws {
+    let parent = try scratch()
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let missing = ClusterLayout(baseDir: parent + "/cluster", owner: "snm-no-such-account")
+    #expect(AccountEntry(name: "snm-no-such-account") == nil)
+    let error = #expect(throws: LocalProjectError.self) { try SocketDirectory.Owner.of(missing) }
+    #expect(error?.kind == .unavailable)
+    #expect(
+      error?.message.hasPrefix(
+        "the cluster \(parent)/cluster runs as the account snm-no-such-account, which this "
+          + "machine does not have (no entry in the password database): install the postgresql "
+          + "package (it makes the account) or create it (useradd --system --user-group "
+          + "snm-no-such-account)") == true)
+    #expect(throws: LocalProjectError.self) { try Cluster(layout: missing).initializeIfNeeded() }
+    #expect(!FileManager.default.fileExists(atPath: parent + "/cluster"), "nothing was made")
+
+    let mine = ClusterLayout(baseDir: parent + "/cluster", owner: nil)
+    #expect(try SocketDirectory.Owner.of(mine) == owner)
   }
 
   @Test func aLongClusterPathGetsAPrivateFolder() throws {

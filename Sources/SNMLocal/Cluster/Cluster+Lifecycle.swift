@@ -79,7 +79,7 @@ extension Cluster {
   /// one is gone or fails the check. A running cluster keeps the folder it listens in, which
   /// must pass. Throws `LocalProjectError` for a folder that does not.
   func readySocketDir() throws(LocalProjectError) -> ClusterLayout {
-    let owner = SocketDirectory.Owner.of(layout)
+    let owner = try SocketDirectory.Owner.of(layout)
     guard layout.needsPrivateSocketDir else {
       try SocketDirectory.ensure(layout.socketDir, owner: owner)
       return layout
@@ -137,14 +137,14 @@ extension Cluster {
     return try Subprocess.run(path, arguments, directory: layout.baseDir)
   }
 
-  /// Creates `path` (0700) and hands it to the cluster's owner when running as root.
-  func prepareDirectory(_ path: String) throws(LocalProjectError) {
+  /// Creates `path` (0700) and gives it to `account`, the cluster's owner
+  /// (``ClusterLayout/ownerAccount()``); with none (not root) the running user who made it keeps it.
+  func prepareDirectory(_ path: String, for account: AccountEntry?) throws(LocalProjectError) {
     try Self.makePrivateDirectory(path)
-    if let owner = layout.owner, let account = AccountEntry(name: owner) {
-      guard chown(path, account.uid, account.gid) == 0 else {
-        throw LocalProjectError(
-          .failed, "cannot give \(path) to \(owner): \(FileDescriptorIO.reason(errno))")
-      }
+    guard let account else { return }
+    guard chown(path, account.uid, account.gid) == 0 else {
+      throw LocalProjectError(
+        .failed, "cannot give \(path) to \(account.name): \(FileDescriptorIO.reason(errno))")
     }
   }
 

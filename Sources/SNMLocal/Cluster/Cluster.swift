@@ -70,10 +70,12 @@ struct Cluster: Sendable {
         "PostgreSQL is not installed (no initdb in \(binDir)); run scripts/install or apt-get install postgresql"
       )
     }
+    // Asked before any folder is made for it: an owner with no account stops the start here.
+    let account = try layout.ownerAccount()
     if layout.baseDir.hasPrefix(ClusterLayout.rootClustersDir + "/") {
       try Self.prepareClustersDir()
     }
-    try prepareDirectory(layout.baseDir)
+    try prepareDirectory(layout.baseDir, for: account)
     if FileManager.default.fileExists(atPath: layout.dataDir) {
       try? FileManager.default.removeItem(atPath: layout.dataDir)
     }

@@ -58,6 +58,23 @@ struct ClusterLayout: Sendable, Equatable {
   static let defaultClustersDir = "/var/lib/snm/clusters"
   static let postgresAccount = "postgres"
 
+  /// The account the cluster runs as and its folders go to: ``owner``'s entry (`postgres`, as
+  /// root), or nil for a cluster with no owner, the running user's (not root: what it makes is
+  /// its own, nothing is given away). Throws for an owner the password database has no entry of
+  /// (a container, a machine without the postgresql package's account), rather than let the
+  /// running user stand in: a folder root keeps, that `postgres` cannot use, an initdb failing
+  /// later with another reason.
+  func ownerAccount() throws(LocalProjectError) -> AccountEntry? {
+    guard let owner else { return nil }
+    if let account = AccountEntry(name: owner) { return account }
+    throw LocalProjectError(
+      .unavailable,
+      "the cluster \(baseDir) runs as the account \(owner), which this machine does not have (no "
+        + "entry in the password database): install the postgresql package (it makes the "
+        + "account) or create it (useradd --system --user-group \(owner))"
+        + (getuid() == 0 ? ", or run snm as a user other than root (its cluster is its own)" : ""))
+  }
+
   /// Why `$SNM_CLUSTERS_DIR` cannot hold clusters (not an absolute path of plain names, not a
   /// folder, or, as root, not root's or open to others' writes), or nil when it can or is unset.
   /// The folder itself is made at a cluster's first start (``Cluster/initializeIfNeeded()``).

@@ -21,12 +21,13 @@ enum SocketDirectory {
     var uid: uid_t
     var gid: gid_t
 
-    /// The cluster's owner (`postgres` when snm runs as root), else the running user.
-    static func of(_ layout: ClusterLayout) -> Owner {
-      if let name = layout.owner, let account = AccountEntry(name: name) {
-        return Owner(uid: account.uid, gid: account.gid)
+    /// The cluster's owner (`postgres` when snm runs as root), else (a cluster with no owner)
+    /// the running user. Throws when the owner has no account (``ClusterLayout/ownerAccount()``).
+    static func of(_ layout: ClusterLayout) throws(LocalProjectError) -> Owner {
+      guard let account = try layout.ownerAccount() else {
+        return Owner(uid: getuid(), gid: getgid())
       }
-      return Owner(uid: getuid(), gid: getgid())
+      return Owner(uid: account.uid, gid: account.gid)
     }
   }
 
