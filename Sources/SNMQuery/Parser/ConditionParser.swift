@@ -16,42 +16,59 @@ enum ConditionParser {
     _ parser: inout Parser, after: @autoclosure () -> String, into builder: inout Builder
   ) throws(ParseFailure) -> Builder.Filter {
     var tree = builder.tree()
-    let root = try parseJoined(&parser, by: .or, after: after(), into: &tree, &builder)
+    let root = try parseOr(&parser, after: after(), into: &tree, &builder)
     return builder.filter(consume tree, root: root)
   }
 
-  /// `a or b or ...` over `and` operands, `a and b and ...` over `not` operands; one operand
-  /// without the joining word is itself.
-  private static func parseJoined<Builder: SyntaxBuilder>(
-    _ parser: inout Parser, by joiner: Keyword, after: @autoclosure () -> String,
-    into tree: inout Builder.Tree, _ builder: inout Builder
+  /// `a or b or ...` over `and` operands (``parseAnd``, inlined here: a function of each level
+  /// was a call for each, four frames for a lone predicate).
+  private static func parseOr<Builder: SyntaxBuilder>(
+    _ parser: inout Parser, after: @autoclosure () -> String, into tree: inout Builder.Tree,
+    _ builder: inout Builder
+  ) throws(ParseFailure) -> Int {
+    let first = try parseAnd(&parser, after: after(), into: &tree, &builder)
+    return try joined(first, by: .or, &parser, into: &tree, &builder) {
+      (parser: inout Parser, tree: inout Builder.Tree, builder: inout Builder)
+        throws(ParseFailure) -> Int in
+      try parseAnd(&parser, after: "'or'", into: &tree, &builder)
+    }
+  }
+
+  /// `a and b and ...` over `not` operands.
+  @inline(__always) private static func parseAnd<Builder: SyntaxBuilder>(
+    _ parser: inout Parser, after: @autoclosure () -> String, into tree: inout Builder.Tree,
+    _ builder: inout Builder
+  ) throws(ParseFailure) -> Int {
+    let first = try parseNot(&parser, after: after(), into: &tree, &builder)
+    return try joined(first, by: .and, &parser, into: &tree, &builder) {
+      (parser: inout Parser, tree: inout Builder.Tree, builder: inout Builder)
+        throws(ParseFailure) -> Int in
+      try parseNot(&parser, after: "'and'", into: &tree, &builder)
+    }
+  }
+
+  /// `first` and the operands that follow it, each after `joiner` and read by `operand`, joined;
+  /// `first` itself when no `joiner` follows it.
+  @inline(__always) private static func joined<Builder: SyntaxBuilder>(
+    _ first: Int, by joiner: Keyword, _ parser: inout Parser, into tree: inout Builder.Tree,
+    _ builder: inout Builder,
+    operand: (inout Parser, inout Builder.Tree, inout Builder) throws(ParseFailure) -> Int
   ) throws(ParseFailure) -> Int {
     // The joiner's word is spelled only where it is read (completion, a message): spelled
     // first, it was a call for every operand of every tree.
-    let first = try parseOperand(&parser, of: joiner, after: after(), into: &tree, &builder)
     guard parser.current.keyword == joiner else {
       parser.record(.keyword(joiner.rawValue))
       return first
     }
     var last = first
     while parser.eat(joiner) != nil {
-      let operand = try parseOperand(
-        &parser, of: joiner, after: "'\(joiner.rawValue)'", into: &tree, &builder)
-      builder.link(last, to: operand, in: &tree)
-      last = operand
+      let next = try operand(&parser, &tree, &builder)
+      builder.link(last, to: next, in: &tree)
+      last = next
     }
     let range = SourceRange(
       start: builder.range(of: first, in: &tree).start, end: parser.previousEnd)
     return builder.join(joiner == .or ? .or : .and, first: first, range: range, into: &tree)
-  }
-
-  private static func parseOperand<Builder: SyntaxBuilder>(
-    _ parser: inout Parser, of joiner: Keyword, after: @autoclosure () -> String,
-    into tree: inout Builder.Tree, _ builder: inout Builder
-  ) throws(ParseFailure) -> Int {
-    joiner == .or
-      ? try parseJoined(&parser, by: .and, after: after(), into: &tree, &builder)
-      : try parseNot(&parser, after: after(), into: &tree, &builder)
   }
 
   private static func parseNot<Builder: SyntaxBuilder>(
@@ -70,7 +87,7 @@ enum ConditionParser {
     if let open = parser.eat(.leftParen) {
       try parser.enterNesting(open)
       defer { parser.leaveNesting() }
-      let inner = try parseJoined(&parser, by: .or, after: "'('", into: &tree, &builder)
+      let inner = try parseOr(&parser, after: "'('", into: &tree, &builder)
       try parser.expectClose(.rightParen, opened: open)
       return inner
     }
@@ -87,7 +104,8 @@ enum ConditionParser {
 
   /// `column [not] operator[(config)] [any|all] value`, or `column is [not] null|true|false|unknown`,
   /// added to `tree`; its node.
-  private static func parsePredicate<Builder: SyntaxBuilder>(
+  /// Inlined into ``parseNot``, its one caller.
+  @inline(__always) private static func parsePredicate<Builder: SyntaxBuilder>(
     _ parser: inout Parser, after: @autoclosure () -> String, into tree: inout Builder.Tree,
     _ builder: inout Builder
   ) throws(ParseFailure) -> Int {
