@@ -68,14 +68,20 @@ public struct Name: Sendable, Equatable {
 }
 
 /// `name` or `schema.name`: a table, view or function.
+///
+/// Made in this module by its memberwise initializer, `TableName(schema:name:)` (internal): one
+/// written out here built the value in memory and copied it out, a retain and a release of its
+/// names at every table name read (Swift 6.3, -O; `init(_:in:)` is the other modules').
 public struct TableName: Sendable, Equatable {
   public var schema: Name?
   public var name: Name
 
-  public init(schema: Name? = nil, name: Name) {
-    self.schema = schema
-    self.name = name
-  }
-
   public var range: SourceRange { schema.map { $0.range.union(name.range) } ?? name.range }
+}
+
+extension TableName {
+  /// `name`, in `schema` when one is given (other modules' initializer).
+  public init(_ name: Name, in schema: Name? = nil) {
+    self.init(schema: schema, name: name)
+  }
 }

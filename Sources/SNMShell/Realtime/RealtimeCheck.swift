@@ -12,7 +12,7 @@ import SNMWire
 /// them read and write; then joins as `listen` does, and leaves.
 ///
 /// ```swift
-/// let check = RealtimeCheck(target: .table(TableName(name: Name("todos", range: range))))
+/// let check = RealtimeCheck(target: .table(TableName(Name("todos", range: range))))
 /// let report = await check.findings(in: environment)
 /// ```
 /// One line per finding (`ok`, `note`, `problem`, `not checked` and why); exit 1 when a problem
@@ -29,8 +29,8 @@ public struct RealtimeCheck: Sendable, Equatable {
     self.init(
       target: .table(
         parts.count == 2
-          ? TableName(schema: Name(parts[0], range: point), name: Name(parts[1], range: point))
-          : TableName(name: Name(table, range: point))))
+          ? TableName(Name(parts[1], range: point), in: Name(parts[0], range: point))
+          : TableName(Name(table, range: point))))
   }
 
   /// The subcommand: checks with `executor`'s project and session, prints the findings on its
