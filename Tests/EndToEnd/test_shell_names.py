@@ -36,10 +36,22 @@ def listing(screen):
     return " ".join(lines[typed + 1:-1]).split()
 
 
+def listed(shell, word, typed):
+    """The screen once Tab's listing holds `word` and is whole: the prompt with `typed` drawn
+    again under its last row. Waiting for the word alone read a listing still being drawn on a
+    loaded machine, and listing() then took its last row for the prompt (`_lib/` lost)."""
+    def whole(screen):
+        lines = screen.splitlines()
+        return (word in screen and len(lines) > 1 and lines[-1].startswith("snm ")
+                and lines[-1].rstrip().endswith(typed.rstrip())
+                and not lines[-2].rstrip().endswith(typed.rstrip()))
+    return shell.wait_for(whole)
+
+
 def test_tab_completes_scripts_inside_a_folder(shell):
     shell.type("run scripts/smoke/")
     shell.press("Tab")
-    screen = shell.wait_for(lambda s: "06-photo.snm" in s)
+    screen = listed(shell, "06-photo.snm", "run scripts/smoke/")
     words = listing(screen)
     for name in ("01-sign-in.snm", "05-rls.snm", "_lib/"):
         assert f"scripts/smoke/{name}" in words, screen
@@ -52,7 +64,7 @@ def test_tab_completes_scripts_inside_a_folder(shell):
 def test_tab_offers_the_operators_of_the_columns_type(shell):
     shell.type("from dog_profile select * where age ")
     shell.press("Tab")
-    screen = shell.wait_for(lambda s: "isdistinct" in s)
+    screen = listed(shell, "isdistinct", "from dog_profile select * where age ")
     words = listing(screen)
     assert {"eq", "gte", "lt", "in", "is", ">="} <= set(words), screen
     assert not {"like", "ilike", "cs", "fts", "adj", "~*"} & set(words), screen
@@ -60,7 +72,7 @@ def test_tab_offers_the_operators_of_the_columns_type(shell):
     shell.wait_for_prompt(2)
     shell.type("from dog_profile select * where name ")
     shell.press("Tab")
-    screen = shell.wait_for(lambda s: "ilike" in s)
+    screen = listed(shell, "ilike", "from dog_profile select * where name ")
     assert "like" in listing(screen)
 
 
